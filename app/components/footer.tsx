@@ -1,0 +1,112 @@
+import { Link } from 'react-router'
+import { labToday } from '~/lib/format'
+import { PRODUCT_NAME, PRODUCT_TAGLINE } from '~/lib/seo'
+import { LogoMark } from './icons'
+
+export type FooterContact = {
+  phone: string
+  phoneHours: string
+  supportEmail: string
+  infoEmail: string
+  postalAddress: string
+  socialLinks: { linkedin: string; instagram: string; twitter: string }
+}
+
+const QUICK_LINKS = [
+  { to: '/services', label: 'Services' },
+  { to: '/pricing', label: 'Pricing' },
+  { to: '/about', label: 'About Us' },
+  { to: '/how-it-works', label: 'How It Works' },
+  { to: '/contact', label: 'Contact Us' },
+]
+
+const LEGAL_LINKS = [
+  { to: '/terms', label: 'Terms & Conditions' },
+  { to: '/privacy-policy', label: 'Privacy Policy' },
+  { to: '/refund', label: 'Refund Policy' },
+]
+
+export function Footer({ contact }: { contact: FooterContact | null }) {
+  const social = contact
+    ? [
+        { href: contact.socialLinks.linkedin, label: 'LinkedIn' },
+        { href: contact.socialLinks.instagram, label: 'Instagram' },
+        { href: contact.socialLinks.twitter, label: 'X (Twitter)' },
+      ]
+    : []
+  return (
+    <footer className="bg-brand-900 text-slate-100">
+      <div className="container-page grid gap-10 py-12 sm:grid-cols-2 lg:grid-cols-4">
+        <div>
+          <p className="flex items-center gap-2 text-lg font-bold text-white">
+            <LogoMark className="h-8 w-8" />
+            {PRODUCT_NAME}
+          </p>
+          <p className="mt-3 text-sm text-slate-300">{PRODUCT_TAGLINE}.</p>
+          <Link to="/" className="btn-on-dark mt-5">
+            Book Now
+          </Link>
+        </div>
+        <nav aria-label="Quick links">
+          <h2 className="text-sm font-semibold tracking-wide text-white uppercase">Quick Links</h2>
+          <ul className="mt-4 space-y-2 text-sm">
+            {QUICK_LINKS.map((link) => (
+              <li key={link.to}>
+                <Link to={link.to} className="text-slate-300 underline-offset-4 hover:text-white hover:underline">
+                  {link.label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div>
+          <h2 className="text-sm font-semibold tracking-wide text-white uppercase">Contact</h2>
+          {contact ? (
+            <ul className="mt-4 space-y-2 text-sm text-slate-300">
+              <li>{contact.postalAddress}</li>
+              <li>{contact.phone}</li>
+              <li>{contact.phoneHours}</li>
+              <li>{contact.supportEmail}</li>
+            </ul>
+          ) : (
+            <p className="mt-4 text-sm text-slate-300">
+              See <Link to="/contact" className="underline">Contact Us</Link>.
+            </p>
+          )}
+          {social.length > 0 && (
+            <ul className="mt-4 flex flex-col gap-2 text-sm" aria-label="Social links">
+              {social.map((link) => (
+                <li key={link.label}>
+                  {link.href ? (
+                    <a href={link.href} rel="noopener noreferrer" className="text-slate-300 underline hover:text-white">
+                      {link.label}
+                    </a>
+                  ) : (
+                    <span className="text-slate-300" title="Link to be supplied by the lab">
+                      {link.label} [link to be supplied]
+                    </span>
+                  )}
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+        <nav aria-label="Legal">
+          <h2 className="text-sm font-semibold tracking-wide text-white uppercase">Legal</h2>
+          <ul className="mt-4 space-y-2 text-sm">
+            {LEGAL_LINKS.map((link) => (
+              <li key={link.to}>
+                <Link to={link.to} className="text-slate-300 underline-offset-4 hover:text-white hover:underline">
+                  {link.label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      </div>
+      <p className="border-t border-white/10 py-5 text-center text-xs text-slate-300">
+        © {labToday().slice(0, 4)} {PRODUCT_NAME}. All rights reserved.
+      </p>
+    </footer>
+  )
+}

@@ -1,0 +1,26 @@
+import { PortraitPlaceholder } from './icons'
+
+export type TeamMemberCardProps = { name: string; role: string; bio: string; placeholder: boolean; position: number }
+
+/**
+ * One person of the lab's team. Until the lab supplies photos every card shows the neutral
+ * portrait, and a member still marked as a placeholder is drawn as one (dashed) rather than dressed up.
+ */
+export function TeamMemberCard({ name, role, bio, placeholder, position }: TeamMemberCardProps) {
+  const portraitLabel = placeholder ? `Photo of team member ${position}, to be supplied by the lab` : `Photo of ${name}, to be supplied by the lab`
+  return (
+    <div
+      className={`flex h-full items-start gap-4 rounded-2xl border p-5 sm:flex-col sm:items-center sm:gap-0 sm:p-6 sm:text-center ${
+        placeholder ? 'border-dashed border-slate-300 bg-slate-50' : 'border-slate-200 bg-white shadow-sm'
+      }`}
+      data-placeholder={placeholder || undefined}
+    >
+      <PortraitPlaceholder className="h-16 w-16 shrink-0 sm:h-24 sm:w-24" label={portraitLabel} />
+      <div>
+        <h3 className="font-bold text-balance text-ink sm:mt-4">{name}</h3>
+        <p className="mt-1 text-sm font-semibold text-brand-700">{role}</p>
+        <p className="mt-2 text-sm leading-relaxed text-muted sm:mt-3">{bio}</p>
+      </div>
+    </div>
+  )
+}

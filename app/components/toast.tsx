@@ -1,0 +1,47 @@
+import { useState } from 'react'
+import { useHydrated } from './form-fields'
+
+export type ToastMessage = { id: string; type: 'success' | 'error' | 'info'; title: string; description?: string }
+
+const TONES = {
+  success: 'border-emerald-300 bg-emerald-50 text-emerald-950',
+  error: 'border-red-300 bg-red-50 text-red-950',
+  info: 'border-brand-100 bg-white text-ink',
+}
+
+/**
+ * The one toast on screen: announced politely, dismissible, and gone after 5 seconds. The fade is
+ * a CSS animation, so it also leaves when JavaScript is off.
+ */
+export function Toast({ toast }: { toast: ToastMessage }) {
+  const [dismissed, setDismissed] = useState(false)
+  const hydrated = useHydrated()
+  if (dismissed) return null
+  return (
+    <div className="pointer-events-none fixed inset-x-0 bottom-4 z-50 flex justify-center px-4 sm:top-20 sm:right-4 sm:bottom-auto sm:left-auto sm:justify-end">
+      <div
+        role="status"
+        data-toast={toast.type}
+        onAnimationEnd={() => setDismissed(true)}
+        className={`pointer-events-auto flex w-full max-w-sm animate-toast items-start gap-3 rounded-xl border p-4 shadow-lg ${TONES[toast.type]}`}
+      >
+        <div className="flex-1">
+          <p className="font-semibold">{toast.title}</p>
+          {toast.description && <p className="mt-0.5 text-sm">{toast.description}</p>}
+        </div>
+        {hydrated && (
+          <button
+            type="button"
+            onClick={() => setDismissed(true)}
+            aria-label="Dismiss notification"
+            className="-m-1 flex h-9 w-9 shrink-0 items-center justify-center rounded-md hover:bg-black/5"
+          >
+            <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="2">
+              <path d="M6 6l12 12M18 6L6 18" strokeLinecap="round" />
+            </svg>
+          </button>
+        )}
+      </div>
+    </div>
+  )
+}

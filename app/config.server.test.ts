@@ -1,0 +1,52 @@
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { ConfigError, loadConfig } from './config.server'
+
+describe('configuration', () => {
+  it('needs nothing for the default run', () => {
+    const config = loadConfig({})
+    expect(config.PORT).toBe(3000)
+    expect(config.SITE_URL).toBe('http://localhost:3000')
+    expect(config.DATA_DIR).toBe(path.resolve('data'))
+    expect(config.DATABASE_URL).toBeUndefined()
+  })
+
+  it('derives the site URL from the port and trims a trailing slash', () => {
+    expect(loadConfig({ PORT: '8080' }).SITE_URL).toBe('http://localhost:8080')
+    expect(loadConfig({ SITE_URL: 'https://lab.example.in/' }).SITE_URL).toBe('https://lab.example.in')
+  })
+
+  it('treats empty variables as unset', () => {
+    expect(loadConfig({ DATABASE_URL: '', PORT: '' }).PORT).toBe(3000)
+  })
+
+  it('stops with a message naming every wrong value', () => {
+    const attempt = () => loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', SITE_URL: 'not a url', TRUST_PROXY: 'maybe' })
+    expect(attempt).toThrow(ConfigError)
+    expect(attempt).toThrow(/PORT: must be a port number/)
+    expect(attempt).toThrow(/DATABASE_URL: must start with postgres/)
+    expect(attempt).toThrow(/SITE_URL: must be an absolute URL/)
+    expect(attempt).toThrow(/TRUST_PROXY: must be true or false/)
+  })
+})
+
+describe('e-mail and account settings', () => {
+  it('defaults to the local mailbox and the standard session cookie', () => {
+    const config = loadConfig({})
+    expect(config.SMTP_URL).toBeUndefined()
+    expect(config.SESSION_COOKIE_NAME).toBe('swimlab_session')
+    expect(config.MAIL_FROM).toContain('Swimming Sport Science Lab')
+  })
+
+  it('accepts an SMTP URL and rejects anything else', () => {
+    expect(loadConfig({ SMTP_URL: 'smtps://user:pass@smtp.example.com:465' }).SMTP_URL).toBe('smtps://user:pass@smtp.example.com:465')
+    expect(() => loadConfig({ SMTP_URL: 'https://smtp.example.com' })).toThrow(/SMTP_URL: must start with smtp:\/\/ or smtps:\/\//)
+  })
+
+  it('needs ADMIN_EMAIL and ADMIN_PASSWORD together, with a password of 8 characters or more', () => {
+    expect(loadConfig({ ADMIN_EMAIL: 'staff@lab.example', ADMIN_PASSWORD: 'long-enough' }).ADMIN_EMAIL).toBe('staff@lab.example')
+    expect(() => loadConfig({ ADMIN_EMAIL: 'staff@lab.example' })).toThrow(/ADMIN_PASSWORD: ADMIN_EMAIL and ADMIN_PASSWORD must be set together/)
+    expect(() => loadConfig({ ADMIN_EMAIL: 'staff@lab.example', ADMIN_PASSWORD: 'short' })).toThrow(/ADMIN_PASSWORD: must be at least 8 characters/)
+    expect(() => loadConfig({ ADMIN_EMAIL: 'not-an-address', ADMIN_PASSWORD: 'long-enough' })).toThrow(/ADMIN_EMAIL: must be an e-mail address/)
+  })
+})

@@ -1,0 +1,49 @@
+import { PassThrough } from 'node:stream'
+import { createReadableStreamFromReadable } from '@react-router/node'
+import { renderToPipeableStream } from 'react-dom/server'
+import { ServerRouter, type AppLoadContext, type EntryContext } from 'react-router'
+import { NonceContext } from './lib/nonce'
+
+export const streamTimeout = 5_000
+
+/**
+ * Renders the whole document before sending it: pages are small, and a complete response gives
+ * crawlers full HTML and every route its real status code. Scripts carry this request's CSP nonce.
+ */
+export default function handleRequest(
+  request: Request,
+  responseStatusCode: number,
+  responseHeaders: Headers,
+  routerContext: EntryContext,
+  loadContext: AppLoadContext,
+) {
+  const nonce = loadContext.cspNonce
+  return new Promise<Response>((resolve, reject) => {
+    let failed = false
+    const { pipe, abort } = renderToPipeableStream(
+      <NonceContext value={nonce}>
+        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+      </NonceContext>,
+      {
+        nonce,
+        onAllReady() {
+          const body = new PassThrough()
+          responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
+          resolve(
+            new Response(createReadableStreamFromReadable(body), {
+              headers: responseHeaders,
+              status: failed ? 500 : responseStatusCode,
+            }),
+          )
+          pipe(body)
+        },
+        onShellError: reject,
+        onError(error: unknown) {
+          failed = true
+          console.error(error)
+        },
+      },
+    )
+    setTimeout(abort, streamTimeout + 1_000)
+  })
+}

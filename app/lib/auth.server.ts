@@ -1,0 +1,105 @@
+import { createCookie, data, redirect, type AppLoadContext } from 'react-router'
+import { config } from '~/config.server'
+import { findSessionUser, revokeSession, SESSION_TTL_SECONDS, type NewSession } from '~/modules/accounts/sessions.server'
+import type { PublicUser } from '~/modules/accounts/users.server'
+
+export type CurrentUser = PublicUser
+
+let cookie: { key: string; value: ReturnType<typeof createCookie> } | undefined
+
+/** httpOnly, SameSite=Lax, Secure whenever the site is served over https; 7 days. */
+function sessionCookie() {
+  const { SESSION_COOKIE_NAME, SITE_URL } = config()
+  const secure = SITE_URL.startsWith('https://')
+  const key = `${SESSION_COOKIE_NAME}|${secure}`
+  if (cookie?.key !== key) {
+    cookie = { key, value: createCookie(SESSION_COOKIE_NAME, { httpOnly: true, sameSite: 'lax', path: '/', secure, maxAge: SESSION_TTL_SECONDS }) }
+  }
+  return cookie.value
+}
+
+export async function sessionToken(request: Request): Promise<string | null> {
+  const value = await sessionCookie().parse(request.headers.get('Cookie'))
+  return typeof value === 'string' && value.length > 0 && value.length < 200 ? value : null
+}
+
+// The root loader and the page's loader both ask for the user; one lookup per request is enough.
+const lookups = new WeakMap<Request, Promise<CurrentUser | null>>()
+
+/** The signed-in user, or null. */
+export function getUser(request: Request): Promise<CurrentUser | null> {
+  let lookup = lookups.get(request)
+  if (!lookup) {
+    lookup = sessionToken(request).then((token) => (token ? findSessionUser(token) : null))
+    lookups.set(request, lookup)
+  }
+  return lookup
+}
+
+/** Where a signed-in person belongs: the admin console for staff, booking for customers. */
+export function homeFor(user: Pick<CurrentUser, 'isAdmin'>) {
+  return user.isAdmin ? '/admin' : '/book-slot'
+}
+
+/** The path (with query) the browser asked for, also when React Router fetched it as `.data`. */
+export function requestedPath(request: Request) {
+  const url = new URL(request.url)
+  url.searchParams.delete('_routes')
+  url.searchParams.delete('index')
+  let pathname = url.pathname.replace(/\.data$/, '')
+  if (pathname === '/_root') pathname = '/'
+  return `${pathname}${url.search}`
+}
+
+/** Guests are sent to sign in, and brought back here afterwards. */
+export async function requireUser(request: Request): Promise<CurrentUser> {
+  const user = await getUser(request)
+  if (!user) throw redirect(`/login?${new URLSearchParams({ redirectTo: requestedPath(request) })}`)
+  return user
+}
+
+/** Staff only: guests sign in first; signed-in customers get 403. */
+export async function requireAdmin(request: Request): Promise<CurrentUser> {
+  const user = await requireUser(request)
+  if (!user.isAdmin) throw data('Forbidden', { status: 403 })
+  return user
+}
+
+/** Sign-in, registration and password reset are for guests; a signed-in user goes home. */
+export async function requireGuest(request: Request) {
+  const user = await getUser(request)
+  if (user) throw redirect(homeFor(user))
+}
+
+/**
+ * A redirect target from a query string or form, accepted only if it is a path on this site;
+ * anything else ('https://evil.example', '//evil.example', '/\\evil.example') gives `fallback`.
+ */
+export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback: string) {
+  if (typeof to !== 'string' || !to.startsWith('/') || to.startsWith('//') || to.startsWith('/\\')) return fallback
+  if (/[\u0000-\u001f\u007f]/.test(to)) return fallback
+  try {
+    const base = 'http://site.invalid'
+    const url = new URL(to, base)
+    return url.origin === base ? `${url.pathname}${url.search}${url.hash}` : fallback
+  } catch {
+    return fallback
+  }
+}
+
+/** The Set-Cookie header that signs this browser in with `session`. */
+export function sessionHeader(session: NewSession) {
+  return sessionCookie().serialize(session.token, { expires: session.expiresAt, maxAge: SESSION_TTL_SECONDS })
+}
+
+/** Revokes this browser's session (if any) and returns the header that removes the cookie. */
+export async function endSession(request: Request) {
+  const token = await sessionToken(request)
+  if (token) await revokeSession(token)
+  return sessionCookie().serialize('', { maxAge: 0 })
+}
+
+/** Who is asking: the client's address (behind TRUST_PROXY, the proxy's X-Forwarded-For) and browser. */
+export function callerOf(request: Request, context: AppLoadContext) {
+  return { ip: context.clientIp || 'unknown', userAgent: request.headers.get('User-Agent') }
+}

@@ -1,0 +1,79 @@
+/** The lab's time zone: every date and time the product shows or reasons about is in it. */
+export const LAB_TIME_ZONE = 'Asia/Kolkata'
+
+const rupees = new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR' })
+const wholeRupees = new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR', maximumFractionDigits: 0 })
+
+/** 3500000 → "₹35,000.00"; money is integer paise everywhere and formatted only here. */
+export function formatRupees(paise: number): string {
+  return rupees.format(paise / 100)
+}
+
+/** 3500000 → "₹35,000", for headline prices that are whole rupees. */
+export function formatWholeRupees(paise: number): string {
+  return paise % 100 === 0 ? wholeRupees.format(paise / 100) : formatRupees(paise)
+}
+
+/** Today's date in Asia/Kolkata as yyyy-mm-dd, whatever the server's own time zone. */
+export function labToday(now: Date = new Date()): string {
+  return labDateParts(now).date
+}
+
+/** The wall-clock date (yyyy-mm-dd) and time (HH:MM) in Asia/Kolkata at an instant. */
+export function labDateParts(now: Date): { date: string; time: string } {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-CA', {
+      timeZone: LAB_TIME_ZONE,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    })
+      .formatToParts(now)
+      .map((part) => [part.type, part.value]),
+  )
+  return { date: `${parts.year}-${parts.month}-${parts.day}`, time: `${parts.hour}:${parts.minute}` }
+}
+
+/** The instant at which a wall-clock date and time in Asia/Kolkata (UTC+05:30, no DST) occurs. */
+export function labInstant(date: string, time = '00:00'): Date {
+  return new Date(`${date}T${time.length === 5 ? `${time}:00` : time}+05:30`)
+}
+
+/** Adds whole days to a yyyy-mm-dd calendar date. */
+export function addDays(date: string, days: number): string {
+  const value = new Date(`${date}T00:00:00Z`)
+  value.setUTCDate(value.getUTCDate() + days)
+  return value.toISOString().slice(0, 10)
+}
+
+const dayMonth = new Intl.DateTimeFormat('en-IN', { day: 'numeric', month: 'short', timeZone: 'UTC' })
+const dayMonthYear = new Intl.DateTimeFormat('en-IN', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' })
+
+/** "2027-08-08", "2027-08-16" → "8–16 Aug" (or "28 Jul – 3 Aug" across months). */
+export function formatDateRange(start: string, end: string): string {
+  const [from, to] = [new Date(`${start}T00:00:00Z`), new Date(`${end}T00:00:00Z`)]
+  if (from.getUTCMonth() === to.getUTCMonth()) {
+    return `${from.getUTCDate()}–${dayMonth.format(to)}`
+  }
+  return `${dayMonth.format(from)} – ${dayMonth.format(to)}`
+}
+
+/** "2027-08-08" → "8 August 2027". */
+export function formatLongDate(date: string): string {
+  return dayMonthYear.format(new Date(`${date}T00:00:00Z`))
+}
+
+/** "13:00" or "13:00:00" → "1:00 PM". */
+export function formatClockTime(time: string): string {
+  const [hours = 0, minutes = 0] = time.split(':').map(Number)
+  const suffix = hours >= 12 ? 'PM' : 'AM'
+  const hour12 = hours % 12 === 0 ? 12 : hours % 12
+  return `${hour12}:${String(minutes).padStart(2, '0')} ${suffix}`
+}
+
+export function formatTimeRange(start: string, end: string): string {
+  return `${formatClockTime(start)} - ${formatClockTime(end)}`
+}

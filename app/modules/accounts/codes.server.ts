@@ -1,0 +1,76 @@
+import { createHash, randomInt, timingSafeEqual } from 'node:crypto'
+import { and, desc, eq, isNull } from 'drizzle-orm'
+import { oneTimeCodes, type OneTimeCodePurpose } from '~/db/schema'
+import type { Executor } from '~/modules/mail/outbox.server'
+
+export const CODE_TTL_MINUTES = 30
+/** The fifth wrong entry invalidates the code; even the right code is refused after it. */
+export const MAX_CODE_ATTEMPTS = 5
+
+export type CodeCheck =
+  | { status: 'ok' }
+  | { status: 'wrong'; attemptsLeft: number }
+  | { status: 'exhausted' }
+  | { status: 'expired' }
+  | { status: 'missing' }
+
+/** The message a person sees for a refused code. */
+export function codeCheckMessage(check: Exclude<CodeCheck, { status: 'ok' }>) {
+  switch (check.status) {
+    case 'wrong':
+      return `That code is not right. You have ${check.attemptsLeft} ${check.attemptsLeft === 1 ? 'attempt' : 'attempts'} left.`
+    case 'exhausted':
+      return 'Too many wrong attempts: this code no longer works. Please request a new code.'
+    case 'expired':
+      return 'This code has expired. Please request a new code.'
+    case 'missing':
+      return 'This code is not valid. Please request a new code.'
+  }
+}
+
+/** Codes are stored as a hash bound to the user and purpose, never as the digits themselves. */
+function hashCode(userId: number, purpose: OneTimeCodePurpose, code: string) {
+  return createHash('sha256').update(`${userId}:${purpose}:${code}`).digest('hex')
+}
+
+/** A uniformly random six-digit code, leading zeros kept. */
+export function generateCode() {
+  return String(randomInt(0, 1_000_000)).padStart(6, '0')
+}
+
+/** Issues a fresh code for `purpose`; any earlier code of the same purpose stops working. */
+export async function issueCode(executor: Executor, userId: number, purpose: OneTimeCodePurpose, now: Date) {
+  const code = generateCode()
+  const expiresAt = new Date(now.getTime() + CODE_TTL_MINUTES * 60_000)
+  await executor.delete(oneTimeCodes).where(and(eq(oneTimeCodes.userId, userId), eq(oneTimeCodes.purpose, purpose)))
+  await executor.insert(oneTimeCodes).values({ userId, purpose, codeHash: hashCode(userId, purpose, code), expiresAt, createdAt: now })
+  return { code, expiresAt }
+}
+
+/**
+ * Checks a code and, if it is right, uses it up. Runs inside the caller's transaction with the row
+ * locked, so two simultaneous submissions cannot both use one code, and a wrong attempt is counted
+ * even when the caller then does nothing else.
+ */
+export async function consumeCode(executor: Executor, userId: number, purpose: OneTimeCodePurpose, code: string, now: Date): Promise<CodeCheck> {
+  const [row] = await executor
+    .select({ id: oneTimeCodes.id, codeHash: oneTimeCodes.codeHash, attempts: oneTimeCodes.attempts, expiresAt: oneTimeCodes.expiresAt })
+    .from(oneTimeCodes)
+    .where(and(eq(oneTimeCodes.userId, userId), eq(oneTimeCodes.purpose, purpose), isNull(oneTimeCodes.usedAt)))
+    .orderBy(desc(oneTimeCodes.id))
+    .limit(1)
+    .for('update')
+  if (!row) return { status: 'missing' }
+  if (row.attempts >= MAX_CODE_ATTEMPTS) return { status: 'exhausted' }
+  if (row.expiresAt.getTime() <= now.getTime()) return { status: 'expired' }
+
+  const expected = Buffer.from(row.codeHash, 'hex')
+  const given = Buffer.from(hashCode(userId, purpose, code), 'hex')
+  if (expected.length === given.length && timingSafeEqual(expected, given)) {
+    await executor.update(oneTimeCodes).set({ usedAt: now }).where(eq(oneTimeCodes.id, row.id))
+    return { status: 'ok' }
+  }
+  const attempts = row.attempts + 1
+  await executor.update(oneTimeCodes).set({ attempts }).where(eq(oneTimeCodes.id, row.id))
+  return attempts >= MAX_CODE_ATTEMPTS ? { status: 'exhausted' } : { status: 'wrong', attemptsLeft: MAX_CODE_ATTEMPTS - attempts }
+}

@@ -1,0 +1,56 @@
+import { eq } from 'drizzle-orm'
+import { config } from '~/config.server'
+import { db } from '~/db/client.server'
+import { users } from '~/db/schema'
+import { enqueueEmail } from '~/modules/mail/outbox.server'
+import { passwordResetEmail } from '~/modules/mail/templates.server'
+import { enforce } from '~/modules/rate-limit/rate-limit.server'
+import { consumeCode, issueCode, type CodeCheck } from './codes.server'
+import { limitsFor } from './limits.server'
+import { hashPassword } from './passwords.server'
+import { revokeAllSessions } from './sessions.server'
+import { findUserByEmail, normalizeEmail } from './users.server'
+
+type Caller = { ip: string; now?: Date }
+
+/** The link in the reset e-mail opens step 2 with the code filled in. */
+export function passwordResetLink(email: string, code: string) {
+  const query = new URLSearchParams({ email, code })
+  return `${config().SITE_URL}/forgot-password?${query}`
+}
+
+/**
+ * Step 1: e-mails a one-time code if the address has an account. Returns nothing either way, so
+ * the page cannot tell whether the address is registered. Throws RateLimitedError.
+ */
+export async function requestPasswordReset({ email, ip, now = new Date() }: Caller & { email: string }) {
+  const address = normalizeEmail(email)
+  await enforce(limitsFor('codeSending', { ip, email: address }), now)
+  const user = await findUserByEmail(address)
+  if (!user) return
+  await db().transaction(async (tx) => {
+    const { code, expiresAt } = await issueCode(tx, user.id, 'reset_password', now)
+    await enqueueEmail(passwordResetEmail({ to: user.email, name: user.name, code, expiresAt, link: passwordResetLink(user.email, code) }), tx, now)
+  })
+}
+
+export type ResetResult = { ok: true } | { ok: false; check: Exclude<CodeCheck, { status: 'ok' }> }
+
+/**
+ * Step 2: with the right code, sets the new password, marks the address verified (the code proved
+ * it) and signs the account out everywhere. Throws RateLimitedError.
+ */
+export async function resetPassword({ email, code, password, ip, now = new Date() }: Caller & { email: string; code: string; password: string }): Promise<ResetResult> {
+  const address = normalizeEmail(email)
+  await enforce(limitsFor('codeEntry', { ip, email: address }), now)
+  const user = await findUserByEmail(address)
+  if (!user) return { ok: false, check: { status: 'missing' } }
+  const passwordHash = await hashPassword(password)
+  return db().transaction(async (tx) => {
+    const check = await consumeCode(tx, user.id, 'reset_password', code, now)
+    if (check.status !== 'ok') return { ok: false as const, check }
+    await tx.update(users).set({ passwordHash, isVerified: true, updatedAt: now }).where(eq(users.id, user.id))
+    await revokeAllSessions(user.id, tx)
+    return { ok: true as const }
+  })
+}

@@ -1,0 +1,78 @@
+import { eq } from 'drizzle-orm'
+import { config } from '~/config.server'
+import { db } from '~/db/client.server'
+import { users } from '~/db/schema'
+import { labToday } from '~/lib/format'
+import { enqueueEmail, type Executor } from '~/modules/mail/outbox.server'
+import { verificationEmail } from '~/modules/mail/templates.server'
+import { enforce } from '~/modules/rate-limit/rate-limit.server'
+import { consumeCode, issueCode, type CodeCheck } from './codes.server'
+import { limitsFor } from './limits.server'
+import { hashPassword } from './passwords.server'
+import type { RegistrationInput } from './schemas'
+import { createSession, type NewSession, type SessionMeta } from './sessions.server'
+import { dobFromAge, findUserByEmail, insertCustomer, normalizeEmail, type PublicUser } from './users.server'
+
+type Caller = { ip: string; now?: Date }
+
+/** The one-click link in the verification e-mail: the same check as typing the code. */
+export function verificationLink(email: string, code: string) {
+  const query = new URLSearchParams({ email, code })
+  return `${config().SITE_URL}/verify-email?${query}`
+}
+
+async function sendVerificationCode(executor: Executor, user: { id: number; name: string; email: string }, now: Date) {
+  const { code, expiresAt } = await issueCode(executor, user.id, 'verify_email', now)
+  await enqueueEmail(verificationEmail({ to: user.email, name: user.name, code, expiresAt, link: verificationLink(user.email, code) }), executor, now)
+}
+
+/**
+ * Creates an unverified customer and e-mails a verification code, in one transaction (no account
+ * without its e-mail, no e-mail for an account that was not created).
+ * Throws EmailTakenError or RateLimitedError.
+ */
+export async function registerCustomer(input: RegistrationInput, { ip, now = new Date() }: Caller) {
+  const email = normalizeEmail(input.email)
+  await enforce(limitsFor('codeSending', { ip, email }), now)
+  const passwordHash = await hashPassword(input.password)
+  const dob = dobFromAge(input.age, labToday(now))
+  return db().transaction(async (tx) => {
+    const user = await insertCustomer({ ...input, dob }, passwordHash, tx, now)
+    await sendVerificationCode(tx, user, now)
+    return user
+  })
+}
+
+/**
+ * Sends a new verification code if the address belongs to an account still waiting for one. The
+ * caller answers the same way whether or not anything was sent.
+ */
+export async function resendVerificationCode({ email, ip, now = new Date() }: Caller & { email: string }) {
+  const address = normalizeEmail(email)
+  await enforce(limitsFor('codeSending', { ip, email: address }), now)
+  const user = await findUserByEmail(address)
+  if (!user || user.isVerified) return
+  await db().transaction((tx) => sendVerificationCode(tx, user, now))
+}
+
+export type VerifyResult =
+  | { ok: true; user: PublicUser; session: NewSession }
+  | { ok: false; check: Exclude<CodeCheck, { status: 'ok' }> }
+  | { ok: false; alreadyVerified: true }
+
+/** Checks the e-mailed code; if right, marks the address verified and signs the user in. */
+export async function verifyEmail({ email, code, ip, userAgent, now = new Date() }: Caller & SessionMeta & { email: string; code: string }): Promise<VerifyResult> {
+  const address = normalizeEmail(email)
+  await enforce(limitsFor('codeEntry', { ip, email: address }), now)
+  const user = await findUserByEmail(address)
+  if (!user) return { ok: false, check: { status: 'missing' } }
+  if (user.isVerified) return { ok: false, alreadyVerified: true }
+  return db().transaction(async (tx) => {
+    const check = await consumeCode(tx, user.id, 'verify_email', code, now)
+    if (check.status !== 'ok') return { ok: false as const, check }
+    await tx.update(users).set({ isVerified: true, updatedAt: now }).where(eq(users.id, user.id))
+    const session = await createSession(user.id, { ip, userAgent }, now, tx)
+    const { passwordHash: _, ...publicUser } = user
+    return { ok: true as const, user: { ...publicUser, isVerified: true }, session }
+  })
+}

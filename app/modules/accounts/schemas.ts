@@ -1,0 +1,133 @@
+// The forms' rules and messages (the spec's exact texts), used by the server actions and, in the
+// browser, for validation as you type. Nothing server-only may be imported here.
+import { z } from 'zod'
+
+export const GENDERS = [
+  { value: 'male', label: 'Male' },
+  { value: 'female', label: 'Female' },
+  { value: 'other', label: 'Other' },
+] as const
+
+export const SWIMMING_EXPERIENCE = [
+  { value: 'beginner', label: 'Beginner' },
+  { value: 'intermediate', label: 'Intermediate' },
+  { value: 'advanced', label: 'Advanced' },
+] as const
+
+export const SPECIALIZATIONS = [
+  { value: 'freestyle', label: 'Freestyle' },
+  { value: 'breaststroke', label: 'Breaststroke' },
+  { value: 'butterfly', label: 'Butterfly' },
+  { value: 'backstroke', label: 'Backstroke' },
+  { value: 'individual_medley', label: 'Individual Medley' },
+  { value: 'other', label: 'Other' },
+] as const
+
+export const PARTICIPATE_IN_EVENTS = [
+  { value: 'yes', label: 'Yes' },
+  { value: 'no', label: 'No' },
+] as const
+
+export const HOW_DID_YOU_KNOW = [
+  { value: 'instagram', label: 'Instagram' },
+  { value: 'facebook', label: 'Facebook' },
+  { value: 'google', label: 'Google' },
+  { value: 'website', label: 'Website' },
+  { value: 'friends_referrals', label: 'Friends / Referrals' },
+  { value: 'other', label: 'Other' },
+] as const
+
+type Options = ReadonlyArray<{ value: string; label: string }>
+const values = <T extends Options>(options: T) => options.map((option) => option.value) as [T[number]['value'], ...T[number]['value'][]]
+
+/** The label shown for a stored value, e.g. 'individual_medley' → 'Individual Medley'. */
+export function optionLabel(options: Options, value: string | null | undefined) {
+  return options.find((option) => option.value === value)?.label ?? null
+}
+
+export const REGISTRATION_DEFAULTS = {
+  gender: 'male',
+  swimmingExperience: 'beginner',
+  specialization: 'freestyle',
+  participateInEvents: 'no',
+  howDidYouKnow: 'instagram',
+} as const
+
+/** A required text field: missing and too short give the same message. */
+const text = (message: string, min = 1, max = 200) =>
+  z
+    .string({ error: message })
+    .trim()
+    .min(min, message)
+    .max(max, `Please use at most ${max} characters`)
+
+const optionalText = (max = 200) => z.string().trim().max(max, `Please use at most ${max} characters`).optional()
+
+export const emailField = z
+  .string({ error: 'Invalid email address' })
+  .trim()
+  .max(254, 'Invalid email address')
+  .pipe(z.email({ error: 'Invalid email address' }))
+
+export const passwordField = z
+  .string({ error: 'Password must be at least 6 characters' })
+  .min(6, 'Password must be at least 6 characters')
+  .max(128, 'Password must be at most 128 characters')
+
+export const RegistrationSchema = z.object({
+  name: text('Name must be at least 2 characters', 2, 100),
+  email: emailField,
+  password: passwordField,
+  phone: z
+    .string({ error: 'WhatsApp number must be at least 10 digits' })
+    .trim()
+    .max(20, 'Please use at most 20 characters')
+    .refine((phone) => phone.replace(/\D/g, '').length >= 10, 'WhatsApp number must be at least 10 digits'),
+  age: z
+    .string({ error: 'Age is required' })
+    .trim()
+    .min(1, { message: 'Age is required', abort: true })
+    .refine((age) => /^\d{1,3}$/.test(age) && Number(age) >= 1 && Number(age) <= 120, 'Please enter your age in years')
+    .transform(Number),
+  currentLocation: text('Current location is required', 2, 100),
+  gender: z.enum(values(GENDERS), { error: 'Please select your gender' }),
+  swimmingExperience: z.enum(values(SWIMMING_EXPERIENCE), { error: 'Please select your swimming experience' }),
+  academyName: text('Academy name is required (Enter NA if not applicable)', 1, 100),
+  coachName: text('Coach name is required (Enter NA if not applicable)', 1, 100),
+  specialization: z.enum(values(SPECIALIZATIONS), { error: 'Please select your specialization' }),
+  otherSpecialization: optionalText(100),
+  participateInEvents: z.enum(values(PARTICIPATE_IN_EVENTS), { error: 'Please select if you participate in events' }),
+  strokeBestTime: z
+    .string()
+    .trim()
+    .regex(/^\d{1,2}:[0-5]\d(\.\d{1,3})?$/, 'Enter the time as mm:ss.ms, for example 01:05.32')
+    .optional(),
+  howDidYouKnow: z.enum(values(HOW_DID_YOU_KNOW), { error: 'Please select how you got to know about us' }),
+  otherSource: optionalText(100),
+})
+export type RegistrationInput = z.output<typeof RegistrationSchema>
+
+export const LoginSchema = z.object({
+  email: emailField,
+  password: passwordField,
+  redirectTo: z.string().optional(),
+})
+
+const CODE_MESSAGE = 'Enter the 6-digit code from the e-mail'
+export const codeField = z
+  .string({ error: CODE_MESSAGE })
+  .trim()
+  .regex(/^\d{6}$/, CODE_MESSAGE)
+
+export const VerifyEmailSchema = z.object({ email: emailField, code: codeField })
+
+export const EmailOnlySchema = z.object({ email: emailField })
+
+export const ResetPasswordSchema = z
+  .object({
+    email: emailField,
+    code: codeField,
+    password: passwordField,
+    confirmPassword: z.string({ error: "Passwords don't match" }),
+  })
+  .refine((form) => form.password === form.confirmPassword, { message: "Passwords don't match", path: ['confirmPassword'] })

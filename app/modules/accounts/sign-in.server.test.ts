@@ -1,0 +1,121 @@
+import { eq } from 'drizzle-orm'
+import { describe, expect, it } from 'vitest'
+import { db } from '~/db/client.server'
+import { users } from '~/db/schema'
+import { createVerifiedCustomer, registrationInput } from '../../../tests/support/accounts'
+import { useTestDatabase } from '../../../tests/support/test-database'
+import { RateLimitedError } from '../rate-limit/rate-limit.server'
+import { registerCustomer } from './registration.server'
+import { findSessionUser, revokeSession, SESSION_TTL_SECONDS } from './sessions.server'
+import { signIn } from './sign-in.server'
+import { ensureAdmin } from './users.server'
+
+useTestDatabase()
+const ip = '198.51.100.8'
+
+describe('signing in', () => {
+  it('signs in with the right password, whatever the letter case of the address', async () => {
+    const { password } = await createVerifiedCustomer()
+    const result = await signIn({ email: '  ASHA@example.com ', password, ip })
+    expect(result).toMatchObject({ ok: true, user: { email: 'asha@example.com', name: 'Asha Rao', isAdmin: false } })
+    expect(result).not.toHaveProperty('user.passwordHash')
+  })
+
+  it('gives the same answer for a wrong password and an unknown address', async () => {
+    await createVerifiedCustomer()
+    const wrongPassword = await signIn({ email: 'asha@example.com', password: 'not-the-password', ip })
+    const unknown = await signIn({ email: 'nobody@example.com', password: 'not-the-password', ip })
+    expect(wrongPassword).toEqual({ ok: false, reason: 'invalid' })
+    expect(unknown).toEqual(wrongPassword)
+  })
+
+  it('takes about as long for an unknown address as for a wrong password', async () => {
+    await createVerifiedCustomer()
+    const time = async (email: string) => {
+      const started = performance.now()
+      await signIn({ email, password: 'not-the-password', ip })
+      return performance.now() - started
+    }
+    await time('warm-up@example.com')
+    const known: number[] = []
+    const unknown: number[] = []
+    for (let i = 0; i < 3; i += 1) {
+      known.push(await time('asha@example.com'))
+      unknown.push(await time(`nobody${i}@example.com`))
+    }
+    const median = (values: number[]) => values.sort((a, b) => a - b)[1]!
+    // Both paths run one argon2id verification (tens of milliseconds); a missing one would show.
+    expect(median(unknown)).toBeGreaterThan(median(known) * 0.4)
+    expect(median(unknown)).toBeLessThan(median(known) * 2.5)
+  })
+
+  it('refuses an unverified account, but tells so only to someone who knows the password', async () => {
+    const input = registrationInput()
+    await registerCustomer(input, { ip })
+    expect(await signIn({ email: input.email, password: input.password, ip })).toEqual({ ok: false, reason: 'unverified' })
+    expect(await signIn({ email: input.email, password: 'wrong-password', ip })).toEqual({ ok: false, reason: 'invalid' })
+  })
+
+  it('refuses a disabled account', async () => {
+    const { password, user } = await createVerifiedCustomer()
+    await db().update(users).set({ disabledAt: new Date() }).where(eq(users.id, user.id))
+    expect(await signIn({ email: 'asha@example.com', password, ip })).toEqual({ ok: false, reason: 'invalid' })
+  })
+
+  it('rotates the session: a new id at every sign-in, the previous one revoked', async () => {
+    const { password, session: first } = await createVerifiedCustomer()
+    const second = await signIn({ email: 'asha@example.com', password, ip, previousSessionToken: first.token })
+    expect(second.ok).toBe(true)
+    if (!second.ok) return
+    expect(second.session.token).not.toBe(first.token)
+    expect(await findSessionUser(first.token)).toBeNull()
+    expect(await findSessionUser(second.session.token)).toMatchObject({ email: 'asha@example.com' })
+  })
+
+  it('sessions last 7 days and can be revoked', async () => {
+    const { password } = await createVerifiedCustomer()
+    const now = new Date('2027-03-10T06:00:00Z')
+    const result = await signIn({ email: 'asha@example.com', password, ip, now })
+    if (!result.ok) throw new Error('sign-in failed')
+    expect(result.session.expiresAt.getTime() - now.getTime()).toBe(SESSION_TTL_SECONDS * 1000)
+    expect(SESSION_TTL_SECONDS).toBe(7 * 24 * 60 * 60)
+    expect(await findSessionUser(result.session.token, new Date(now.getTime() + (SESSION_TTL_SECONDS - 1) * 1000))).not.toBeNull()
+    expect(await findSessionUser(result.session.token, new Date(now.getTime() + SESSION_TTL_SECONDS * 1000))).toBeNull()
+    await revokeSession(result.session.token)
+    expect(await findSessionUser(result.session.token, now)).toBeNull()
+  })
+
+  it('limits attempts per account, also for an address that has no account', async () => {
+    const now = new Date('2027-03-10T06:00:00Z')
+    const { password } = await createVerifiedCustomer()
+    for (let i = 0; i < 10; i += 1) await signIn({ email: 'asha@example.com', password: 'wrong-password', ip: `10.2.0.${i}`, now })
+    await expect(signIn({ email: 'asha@example.com', password, ip: '10.2.1.1', now })).rejects.toThrow(RateLimitedError)
+    for (let i = 0; i < 10; i += 1) await signIn({ email: 'nobody@example.com', password: 'wrong-password', ip: `10.3.0.${i}`, now })
+    await expect(signIn({ email: 'nobody@example.com', password: 'wrong-password', ip: '10.3.1.1', now })).rejects.toThrow(RateLimitedError)
+    // After the 15-minute window the right password works again.
+    expect((await signIn({ email: 'asha@example.com', password, ip, now: new Date(now.getTime() + 15 * 60_000) })).ok).toBe(true)
+  })
+
+  it('limits attempts per IP address across accounts', async () => {
+    const now = new Date('2027-03-10T06:00:00Z')
+    for (let i = 0; i < 30; i += 1) await signIn({ email: `guess${i}@example.com`, password: 'wrong-password', ip, now })
+    await expect(signIn({ email: 'another@example.com', password: 'wrong-password', ip, now })).rejects.toThrow(RateLimitedError)
+  })
+})
+
+describe('admin accounts', () => {
+  it('ensureAdmin creates a verified admin who can sign in, and keeps a changed password at start-up', async () => {
+    expect((await ensureAdmin({ email: 'Staff@Lab.example', password: 'first-password' })).created).toBe(true)
+    expect(await signIn({ email: 'staff@lab.example', password: 'first-password', ip })).toMatchObject({ ok: true, user: { isAdmin: true } })
+    expect((await ensureAdmin({ email: 'staff@lab.example', password: 'other-password' })).created).toBe(false)
+    expect((await signIn({ email: 'staff@lab.example', password: 'first-password', ip })).ok).toBe(true)
+    await ensureAdmin({ email: 'staff@lab.example', password: 'other-password' }, { resetPassword: true })
+    expect((await signIn({ email: 'staff@lab.example', password: 'other-password', ip })).ok).toBe(true)
+  })
+
+  it('ensureAdmin promotes an existing customer', async () => {
+    const { password } = await createVerifiedCustomer()
+    await ensureAdmin({ email: 'asha@example.com', password: 'ignored-password' })
+    expect(await signIn({ email: 'asha@example.com', password, ip })).toMatchObject({ ok: true, user: { isAdmin: true } })
+  })
+})

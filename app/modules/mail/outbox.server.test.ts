@@ -1,0 +1,122 @@
+import { eq } from 'drizzle-orm'
+import { afterEach, describe, expect, it } from 'vitest'
+import { db } from '~/db/client.server'
+import { outboxEmails } from '~/db/schema'
+import { registrationInput } from '../../../tests/support/accounts'
+import { codeIn, startSmtpSink } from '../../../tests/support/smtp-sink'
+import { useTestDatabase } from '../../../tests/support/test-database'
+import { registerCustomer, verifyEmail } from '../accounts/registration.server'
+import { CLAIM_LEASE_SECONDS, claimDueEmails, enqueueEmail, MAX_DELIVERY_ATTEMPTS, processOutbox } from './outbox.server'
+import { localMailbox, smtpTransport, type MailTransport, type OutgoingMail } from './transport.server'
+
+useTestDatabase()
+
+const failing = (message = 'connection refused'): MailTransport => ({
+  kind: 'smtp',
+  send: async () => {
+    throw new Error(message)
+  },
+  close() {},
+})
+
+async function row(id: number) {
+  const [found] = await db().select().from(outboxEmails).where(eq(outboxEmails.id, id))
+  return found!
+}
+
+describe('the e-mail outbox', () => {
+  const closers: Array<() => unknown> = []
+  afterEach(async () => {
+    for (const close of closers.splice(0)) await close()
+  })
+
+  it('delivers queued mail once and marks it sent', async () => {
+    const delivered: OutgoingMail[] = []
+    const id = await enqueueEmail({ to: 'a@example.com', subject: 'Hello', text: 'Body' })
+    await processOutbox(localMailbox((mail) => delivered.push(mail)))
+    await processOutbox(localMailbox((mail) => delivered.push(mail)))
+    expect(delivered.map((mail) => mail.subject)).toEqual(['Hello'])
+    expect(await row(id)).toMatchObject({ status: 'sent', attempts: 1, lastError: null })
+  })
+
+  it('keeps failed mail and retries it later with back-off, up to a limit', async () => {
+    let now = new Date('2027-03-10T06:00:00Z')
+    const id = await enqueueEmail({ to: 'a@example.com', subject: 'Hello', text: 'Body' }, db(), now)
+    await processOutbox(failing(), () => now)
+    expect(await row(id)).toMatchObject({ status: 'retrying', attempts: 1, lastError: 'connection refused' })
+    expect((await row(id)).nextAttemptAt.toISOString()).toBe('2027-03-10T06:01:00.000Z')
+
+    // Not due yet: nothing happens.
+    await processOutbox(failing('should not be called'), () => now)
+    expect((await row(id)).attempts).toBe(1)
+
+    for (let attempt = 2; attempt <= MAX_DELIVERY_ATTEMPTS; attempt += 1) {
+      now = new Date(now.getTime() + 61 * 60_000)
+      await processOutbox(failing(), () => now)
+    }
+    expect(await row(id)).toMatchObject({ status: 'failed', attempts: MAX_DELIVERY_ATTEMPTS })
+    now = new Date(now.getTime() + 24 * 60 * 60_000)
+    await processOutbox(failing(), () => now)
+    expect((await row(id)).attempts).toBe(MAX_DELIVERY_ATTEMPTS)
+  })
+
+  it('one failing message does not hold up the others', async () => {
+    const delivered: string[] = []
+    const transport: MailTransport = {
+      kind: 'local',
+      async send(mail) {
+        if (mail.to === 'bad@example.com') throw new Error('mailbox unavailable')
+        delivered.push(mail.to)
+      },
+      close() {},
+    }
+    await enqueueEmail({ to: 'bad@example.com', subject: 'x', text: 'x' })
+    await enqueueEmail({ to: 'good@example.com', subject: 'x', text: 'x' })
+    await processOutbox(transport)
+    expect(delivered).toEqual(['good@example.com'])
+  })
+
+  it('two workers claiming at once never get the same message', async () => {
+    for (let i = 0; i < 30; i += 1) await enqueueEmail({ to: `p${i}@example.com`, subject: 'x', text: 'x' })
+    const claims = await Promise.all([claimDueEmails(new Date(), 20), claimDueEmails(new Date(), 20), claimDueEmails(new Date(), 20)])
+    const ids = claims.flat().map((email) => email.id)
+    expect(ids).toHaveLength(30)
+    expect(new Set(ids).size).toBe(30)
+  })
+
+  it('a message claimed by a worker that died is retried after the lease', async () => {
+    const now = new Date('2027-03-10T06:00:00Z')
+    await enqueueEmail({ to: 'a@example.com', subject: 'x', text: 'x' }, db(), now)
+    expect(await claimDueEmails(now)).toHaveLength(1)
+    expect(await claimDueEmails(new Date(now.getTime() + 1000))).toHaveLength(0)
+    expect(await claimDueEmails(new Date(now.getTime() + (CLAIM_LEASE_SECONDS + 1) * 1000))).toHaveLength(1)
+  })
+
+  it('sends real mail over SMTP; the code read from it verifies the account', async () => {
+    const sink = await startSmtpSink()
+    closers.push(sink.close)
+    const transport = smtpTransport(sink.url, 'Swimming Sport Science Lab <no-reply@lab.example>')
+    closers.push(() => transport.close())
+
+    await registerCustomer(registrationInput(), { ip: '198.51.100.20' })
+    expect(await processOutbox(transport)).toEqual({ sent: 1, failed: 0 })
+    const mail = await sink.waitForMailTo('asha@example.com')
+    expect(mail.from).toBe('no-reply@lab.example')
+    expect(mail.raw).toMatch(/^Subject: Your verification code for Swimming Sport Science Lab/m)
+    expect(mail.raw).toMatch(/Content-Type: text\/html/)
+
+    const result = await verifyEmail({ email: 'asha@example.com', code: codeIn(mail.text), ip: '198.51.100.20' })
+    expect(result.ok).toBe(true)
+  })
+
+  it('a server that refuses the message leaves it queued for a retry', async () => {
+    const sink = await startSmtpSink({ rejectWith: 'try again later' })
+    closers.push(sink.close)
+    const transport = smtpTransport(sink.url, 'no-reply@lab.example')
+    closers.push(() => transport.close())
+    const id = await enqueueEmail({ to: 'a@example.com', subject: 'x', text: 'x' })
+    expect(await processOutbox(transport)).toEqual({ sent: 0, failed: 1 })
+    expect(await row(id)).toMatchObject({ status: 'retrying', attempts: 1 })
+    expect((await row(id)).lastError).toMatch(/try again later/)
+  })
+})

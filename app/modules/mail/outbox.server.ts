@@ -1,0 +1,137 @@
+import { desc, eq, sql } from 'drizzle-orm'
+import { db, type Db } from '~/db/client.server'
+import { outboxEmails, type MailAttachment, type OutboxStatus } from '~/db/schema'
+import type { MailTransport, OutgoingMail } from './transport.server'
+
+/** A database handle or an open transaction, so a message can be queued atomically with its cause. */
+export type Executor = Db | Parameters<Parameters<Db['transaction']>[0]>[0]
+
+export type NewEmail = { to: string; subject: string; text: string; html?: string | null; attachments?: MailAttachment[] }
+
+/** After this many failed deliveries a message is marked failed and left for an admin to see. */
+export const MAX_DELIVERY_ATTEMPTS = 8
+/** A claimed message is someone's for this long; if its sender dies, another instance retries it. */
+export const CLAIM_LEASE_SECONDS = 120
+
+const queuedListeners = new Set<() => void>()
+
+/** Lets the worker start delivering as soon as a message is queued instead of at its next poll. */
+export function onEmailQueued(listener: () => void) {
+  queuedListeners.add(listener)
+  return () => queuedListeners.delete(listener)
+}
+
+/** Writes a message to the outbox; the background worker delivers it. */
+export async function enqueueEmail(mail: NewEmail, executor: Executor = db(), now = new Date()) {
+  const [row] = await executor
+    .insert(outboxEmails)
+    .values({
+      to: mail.to,
+      subject: mail.subject,
+      text: mail.text,
+      html: mail.html ?? null,
+      attachments: mail.attachments ?? [],
+      nextAttemptAt: now,
+      createdAt: now,
+    })
+    .returning({ id: outboxEmails.id })
+  for (const listener of queuedListeners) listener()
+  return row!.id
+}
+
+export type ClaimedEmail = OutgoingMail & { id: number; attempts: number }
+
+/**
+ * Takes up to `limit` due messages for this worker. Rows another instance is claiming right now are
+ * skipped (FOR UPDATE SKIP LOCKED), and a claimed row is pushed out of reach for the lease, so no
+ * two workers ever send the same message at the same time.
+ */
+export async function claimDueEmails(now = new Date(), limit = 10): Promise<ClaimedEmail[]> {
+  const leaseUntil = new Date(now.getTime() + CLAIM_LEASE_SECONDS * 1000)
+  const result = await db().execute<{
+    id: number
+    to: string
+    subject: string
+    text: string
+    html: string | null
+    attachments: MailAttachment[]
+    attempts: number
+  }>(sql`
+    UPDATE outbox_emails
+       SET attempts = attempts + 1, next_attempt_at = ${leaseUntil.toISOString()}::timestamptz
+     WHERE id IN (
+       SELECT id FROM outbox_emails
+        WHERE status IN ('queued', 'retrying') AND next_attempt_at <= ${now.toISOString()}::timestamptz
+        ORDER BY next_attempt_at, id
+        LIMIT ${limit}
+        FOR UPDATE SKIP LOCKED)
+    RETURNING id, "to", subject, text, html, attachments, attempts`)
+  return result.rows.map((row) => ({ ...row, id: Number(row.id), attempts: Number(row.attempts) }))
+}
+
+export async function markEmailSent(id: number, now = new Date()) {
+  await db().update(outboxEmails).set({ status: 'sent', sentAt: now, lastError: null }).where(eq(outboxEmails.id, id))
+}
+
+/** Minutes to wait before the next try: 1, 2, 4, … capped at an hour. */
+export function retryDelayMinutes(attempts: number) {
+  return Math.min(60, 2 ** Math.max(0, attempts - 1))
+}
+
+export async function markEmailFailedAttempt(email: { id: number; attempts: number }, error: unknown, now = new Date()) {
+  const finalAttempt = email.attempts >= MAX_DELIVERY_ATTEMPTS
+  const status: OutboxStatus = finalAttempt ? 'failed' : 'retrying'
+  await db()
+    .update(outboxEmails)
+    .set({
+      status,
+      lastError: String(error instanceof Error ? error.message : error).slice(0, 1000),
+      nextAttemptAt: new Date(now.getTime() + retryDelayMinutes(email.attempts) * 60_000),
+    })
+    .where(eq(outboxEmails.id, email.id))
+  return status
+}
+
+/** Delivers every due message through `transport`; one failure never stops the others. */
+export async function processOutbox(transport: MailTransport, now = () => new Date(), batchSize = 10) {
+  const outcome = { sent: 0, failed: 0 }
+  for (;;) {
+    const batch = await claimDueEmails(now(), batchSize)
+    for (const email of batch) {
+      try {
+        await transport.send(email)
+        await markEmailSent(email.id, now())
+        outcome.sent += 1
+      } catch (error) {
+        await markEmailFailedAttempt(email, error, now())
+        outcome.failed += 1
+      }
+    }
+    if (batch.length < batchSize) return outcome
+  }
+}
+
+/** The most recent messages, newest first, for the admin mailbox page. */
+export async function listRecentEmails(limit = 50) {
+  return db()
+    .select({
+      id: outboxEmails.id,
+      to: outboxEmails.to,
+      subject: outboxEmails.subject,
+      text: outboxEmails.text,
+      status: outboxEmails.status,
+      attempts: outboxEmails.attempts,
+      lastError: outboxEmails.lastError,
+      createdAt: outboxEmails.createdAt,
+      sentAt: outboxEmails.sentAt,
+    })
+    .from(outboxEmails)
+    .orderBy(desc(outboxEmails.id))
+    .limit(limit)
+}
+
+/** Removes delivered messages older than `keepDays`; failed ones stay for an admin to inspect. */
+export async function pruneSentEmails(now = new Date(), keepDays = 90) {
+  const cutoff = new Date(now.getTime() - keepDays * 24 * 60 * 60_000)
+  await db().execute(sql`DELETE FROM outbox_emails WHERE status = 'sent' AND sent_at < ${cutoff.toISOString()}::timestamptz`)
+}

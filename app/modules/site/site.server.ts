@@ -1,0 +1,114 @@
+import { asc, eq } from 'drizzle-orm'
+import { db } from '~/db/client.server'
+import { campBatches, camps, catalogueItems, siteSettings } from '~/db/schema'
+
+export type SiteSettings = Awaited<ReturnType<typeof getSiteSettings>>
+
+export async function getSiteSettings() {
+  const [row] = await db()
+    .select({
+      bannerVisible: siteSettings.bannerVisible,
+      reportDelivery: siteSettings.reportDelivery,
+      refundPolicy: siteSettings.refundPolicy,
+      sessionLocation: siteSettings.sessionLocation,
+      venueName: siteSettings.venueName,
+      postalAddress: siteSettings.postalAddress,
+      phone: siteSettings.phone,
+      phoneHours: siteSettings.phoneHours,
+      supportEmail: siteSettings.supportEmail,
+      infoEmail: siteSettings.infoEmail,
+      websiteUrl: siteSettings.websiteUrl,
+      whatsappNumber: siteSettings.whatsappNumber,
+      socialLinks: siteSettings.socialLinks,
+      coach: siteSettings.coach,
+      team: siteSettings.team,
+      legalName: siteSettings.legalName,
+    })
+    .from(siteSettings)
+    .where(eq(siteSettings.id, 1))
+  if (!row) throw new Error('The site settings row (id 1) is missing')
+  return row
+}
+
+/** Whether the promotional banner is on. A failure to read it hides the banner, never the page. */
+export async function isBannerVisible(onError?: (error: unknown) => void): Promise<boolean> {
+  try {
+    const [row] = await db().select({ visible: siteSettings.bannerVisible }).from(siteSettings).where(eq(siteSettings.id, 1))
+    return row?.visible ?? false
+  } catch (error) {
+    onError?.(error)
+    return false
+  }
+}
+
+export async function setBannerVisible(visible: boolean) {
+  await db().update(siteSettings).set({ bannerVisible: visible, updatedAt: new Date() }).where(eq(siteSettings.id, 1))
+}
+
+export type CatalogueItem = { code: string; name: string; tagline: string; pricePaise: number; regularPricePaise: number | null }
+
+/** The catalogue keyed by code, so a page asks for exactly the prices it shows. */
+export async function getCatalogue(): Promise<Record<string, CatalogueItem>> {
+  const rows = await db()
+    .select({
+      code: catalogueItems.code,
+      name: catalogueItems.name,
+      tagline: catalogueItems.tagline,
+      pricePaise: catalogueItems.pricePaise,
+      regularPricePaise: catalogueItems.regularPricePaise,
+    })
+    .from(catalogueItems)
+    .orderBy(asc(catalogueItems.sortOrder))
+  return Object.fromEntries(rows.map((row) => [row.code, row]))
+}
+
+export function requireItem(catalogue: Record<string, CatalogueItem>, code: string): CatalogueItem {
+  const item = catalogue[code]
+  if (!item) throw new Error(`Catalogue item ${code} is missing`)
+  return item
+}
+
+export type CampSummary = Awaited<ReturnType<typeof listCamps>>[number]
+
+/** Camps with their batches and the price that applies at `now` (early-bird until the deadline). */
+export async function listCamps(now = new Date()) {
+  const rows = await db()
+    .select({
+      id: camps.id,
+      code: camps.code,
+      name: camps.name,
+      startsOn: camps.startsOn,
+      endsOn: camps.endsOn,
+      venue: camps.venue,
+      earlyBirdPricePaise: camps.earlyBirdPricePaise,
+      regularPricePaise: camps.regularPricePaise,
+      earlyBirdEndsAt: camps.earlyBirdEndsAt,
+      isOpen: camps.isOpen,
+    })
+    .from(camps)
+    .orderBy(asc(camps.sortOrder), asc(camps.startsOn))
+  const batches = await db()
+    .select({
+      id: campBatches.id,
+      campId: campBatches.campId,
+      code: campBatches.code,
+      name: campBatches.name,
+      timeRanges: campBatches.timeRanges,
+      capacity: campBatches.capacity,
+      seatsTaken: campBatches.seatsTaken,
+    })
+    .from(campBatches)
+    .orderBy(asc(campBatches.code))
+  return rows.map((camp) => {
+    const earlyBird = now < camp.earlyBirdEndsAt
+    return {
+      ...camp,
+      earlyBirdEndsAt: camp.earlyBirdEndsAt.toISOString(),
+      earlyBird,
+      currentPricePaise: earlyBird ? camp.earlyBirdPricePaise : camp.regularPricePaise,
+      batches: batches
+        .filter((batch) => batch.campId === camp.id)
+        .map(({ campId: _campId, ...batch }) => ({ ...batch, seatsLeft: batch.capacity - batch.seatsTaken })),
+    }
+  })
+}

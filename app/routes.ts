@@ -1,0 +1,30 @@
+import { index, layout, route, type RouteConfig } from '@react-router/dev/routes'
+
+export default [
+  // Marketing pages share one layout route, whose loader applies their common access rule.
+  layout('routes/marketing-layout.tsx', [
+    index('routes/home.tsx'),
+    route('about', 'routes/about.tsx'),
+    route('services', 'routes/services.tsx'),
+    route('how-it-works', 'routes/how-it-works.tsx'),
+    route('pricing', 'routes/pricing.tsx'),
+    route('contact', 'routes/contact.tsx'),
+  ]),
+  // Accounts: guest-only pages, the signed-in pages they lead to, and the admin console.
+  route('registration', 'routes/registration.tsx'),
+  route('register', 'routes/register.ts'),
+  route('verify-email', 'routes/verify-email.tsx'),
+  route('login', 'routes/login.tsx'),
+  route('forgot-password', 'routes/forgot-password.tsx'),
+  route('logout', 'routes/logout.ts'),
+  route('book-slot', 'routes/book-slot.tsx'),
+  route('my-bookings', 'routes/my-bookings.tsx'),
+  route('admin', 'routes/admin/index.tsx'),
+  route('admin/mail', 'routes/admin/mail.tsx'),
+  route('terms', 'routes/terms.tsx'),
+  route('privacy-policy', 'routes/privacy-policy.tsx'),
+  route('refund', 'routes/refund.tsx'),
+  route('sitemap.xml', 'routes/sitemap.xml.ts'),
+  route('robots.txt', 'routes/robots.txt.ts'),
+  route('*', 'routes/not-found.tsx'),
+] satisfies RouteConfig

@@ -1,0 +1,170 @@
+import { getFormProps, type SubmissionResult } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { useEffect } from 'react'
+import { data, Form, Link, redirect, useNavigate, useNavigation } from 'react-router'
+import type { Route } from './+types/forgot-password'
+import { AuthCard, FormAlert, HoneypotField, PasswordField, SubmitButton, TextField, useValidatedForm } from '~/components/form-fields'
+import { callerOf, requireGuest } from '~/lib/auth.server'
+import { rejectBots } from '~/lib/honeypot'
+import { pageMeta } from '~/lib/seo'
+import { codeCheckMessage } from '~/modules/accounts/codes.server'
+import { requestPasswordReset, resetPassword } from '~/modules/accounts/password-reset.server'
+import { codeField, EmailOnlySchema, ResetPasswordSchema } from '~/modules/accounts/schemas'
+import { RateLimitedError } from '~/modules/rate-limit/rate-limit.server'
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  pageMeta(matches, { title: 'Forgot Password', description: 'Reset the password of your swimmer account with a code sent to your e-mail.', path: '/forgot-password' })
+
+/** After a successful reset the page shows its success panel, then goes to /login. */
+const REDIRECT_SECONDS = 2
+
+type Step = { step: 'request' } | { step: 'reset'; email: string; code: string } | { step: 'done' }
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireGuest(request)
+  const params = new URL(request.url).searchParams
+  // Without JavaScript, the browser follows the Refresh header to /login after the success panel.
+  if (params.get('done') === '1') return data<Step>({ step: 'done' }, { headers: { Refresh: `${REDIRECT_SECONDS};url=/login` } })
+  const email = EmailOnlySchema.safeParse({ email: params.get('email') ?? '' })
+  if (!email.success) return data<Step>({ step: 'request' })
+  const code = codeField.safeParse(params.get('code') ?? '')
+  return data<Step>({ step: 'reset', email: email.data.email, code: code.success ? code.data : '' })
+}
+
+export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders
+
+const stepTwo = (email: string) => `/forgot-password?${new URLSearchParams({ email })}`
+
+export async function action({ request, context }: Route.ActionArgs) {
+  await requireGuest(request)
+  const formData = await request.formData()
+  rejectBots(formData)
+  const { ip } = callerOf(request, context)
+
+  if (formData.get('intent') === 'request') {
+    const submission = parseWithZod(formData, { schema: EmailOnlySchema })
+    if (submission.status !== 'success') return data({ request: submission.reply(), reset: null }, { status: 400 })
+    try {
+      await requestPasswordReset({ email: submission.value.email, ip })
+    } catch (error) {
+      if (error instanceof RateLimitedError) return data({ request: submission.reply({ formErrors: [error.message] }), reset: null }, { status: 429 })
+      throw error
+    }
+    // The same answer whether or not the address has an account.
+    return redirect(stepTwo(submission.value.email))
+  }
+
+  const submission = parseWithZod(formData, { schema: ResetPasswordSchema })
+  const hidePasswords = { hideFields: ['password', 'confirmPassword'] }
+  if (submission.status !== 'success') return data({ request: null, reset: submission.reply(hidePasswords) }, { status: 400 })
+  try {
+    const result = await resetPassword({ ...submission.value, ip })
+    if (result.ok) return redirect('/forgot-password?done=1')
+    return data({ request: null, reset: submission.reply({ fieldErrors: { code: [codeCheckMessage(result.check)] }, ...hidePasswords }) }, { status: 400 })
+  } catch (error) {
+    if (error instanceof RateLimitedError) return data({ request: null, reset: submission.reply({ formErrors: [error.message], ...hidePasswords }) }, { status: 429 })
+    throw error
+  }
+}
+
+export default function ForgotPassword({ loaderData, actionData }: Route.ComponentProps) {
+  if (loaderData.step === 'done') return <ResetDone />
+  if (loaderData.step === 'reset') {
+    const resendErrors = actionData?.request?.error?.['']
+    return <ResetStep key={loaderData.email} email={loaderData.email} code={loaderData.code} lastResult={actionData?.reset} resendErrors={resendErrors ?? undefined} />
+  }
+  return <RequestStep lastResult={actionData?.request} />
+}
+
+function BackToLogin() {
+  return (
+    <p className="mt-6 text-center text-sm">
+      <Link to="/login" className="font-semibold text-brand-700 underline underline-offset-2">
+        Back to Login
+      </Link>
+    </p>
+  )
+}
+
+type LastResult = SubmissionResult<string[]> | null | undefined
+
+function RequestStep({ lastResult }: { lastResult: LastResult }) {
+  const [form, fields] = useValidatedForm(EmailOnlySchema, { lastResult })
+  const submitting = useNavigation().formAction === '/forgot-password'
+  return (
+    <AuthCard title="Forgot Password" lead="Enter the e-mail address of your account. We will send you a code to choose a new password.">
+      <Form method="post" {...getFormProps(form)} className="space-y-5">
+        <FormAlert id={form.errorId} errors={form.errors} />
+        <HoneypotField />
+        <input type="hidden" name="intent" value="request" />
+        <TextField field={fields.email} label="Email" type="email" autoComplete="email" />
+        <SubmitButton pending={submitting} pendingLabel="Sending...">
+          Send Reset Code
+        </SubmitButton>
+      </Form>
+      <BackToLogin />
+    </AuthCard>
+  )
+}
+
+function ResetStep({ email, code, lastResult, resendErrors }: { email: string; code: string; lastResult: LastResult; resendErrors?: string[] }) {
+  const [form, fields] = useValidatedForm(ResetPasswordSchema, { lastResult, defaultValue: { email, code } })
+  const navigation = useNavigation()
+  const submitting = navigation.formAction === '/forgot-password' && navigation.formData?.get('intent') !== 'request'
+  return (
+    <AuthCard
+      title="Reset Password"
+      lead={
+        <p>
+          If an account exists for <strong className="[overflow-wrap:anywhere] text-ink">{email}</strong>, we have e-mailed it a 6-digit code. It is valid for 30 minutes.
+        </p>
+      }
+    >
+      <Form method="post" {...getFormProps(form)} className="space-y-5">
+        <FormAlert id={form.errorId} errors={form.errors} />
+        <HoneypotField />
+        <input type="hidden" name={fields.email.name} value={email} />
+        <TextField field={fields.code} label="Reset code" inputMode="numeric" autoComplete="one-time-code" />
+        <PasswordField field={fields.password} label="New Password" autoComplete="new-password" />
+        <PasswordField field={fields.confirmPassword} label="Confirm Password" autoComplete="new-password" />
+        <SubmitButton pending={submitting} pendingLabel="Resetting...">
+          Reset Password
+        </SubmitButton>
+      </Form>
+      <Form method="post" className="mt-6 border-t border-slate-200 pt-6 text-sm">
+        <HoneypotField />
+        <input type="hidden" name="intent" value="request" />
+        <input type="hidden" name="email" value={email} />
+        <FormAlert id="resend-errors" errors={resendErrors} />
+        <p className="mt-2 text-muted">
+          Didn't get a code? Check your spam folder, ask for a new one, or{' '}
+          <Link to="/forgot-password" className="font-semibold text-brand-700 underline underline-offset-2">
+            use a different e-mail
+          </Link>
+          .
+        </p>
+        <button type="submit" className="btn-secondary mt-3 w-full">
+          Send a new code
+        </button>
+      </Form>
+      <BackToLogin />
+    </AuthCard>
+  )
+}
+
+function ResetDone() {
+  const navigate = useNavigate()
+  useEffect(() => {
+    const timer = setTimeout(() => navigate('/login'), REDIRECT_SECONDS * 1000)
+    return () => clearTimeout(timer)
+  }, [navigate])
+  return (
+    <AuthCard title="Password reset successful!">
+      <div role="status" className="rounded-lg border border-emerald-300 bg-emerald-50 px-4 py-4 text-emerald-900">
+        <p className="font-semibold">Your password has been updated successfully.</p>
+        <p className="mt-1 text-sm">Taking you to the login page…</p>
+      </div>
+      <BackToLogin />
+    </AuthCard>
+  )
+}

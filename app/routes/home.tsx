@@ -1,0 +1,242 @@
+import type { ReactNode } from 'react'
+import { Link } from 'react-router'
+import type { Route } from './+types/home'
+import { ArrowLink } from '~/components/arrow-link'
+import { CallToAction } from '~/components/call-to-action'
+import { FeatureCard, IconBadge } from '~/components/feature-card'
+import {
+  DataChartIcon,
+  FirstInIndiaIcon,
+  JointAngleIcon,
+  ReportIcon,
+  ShieldCheckIcon,
+  StopwatchIcon,
+  UnderwaterCameraIcon,
+} from '~/components/feature-icons'
+import { UnderwaterAnalysisIllustration, WaveEdge } from '~/components/illustrations'
+import { SectionHeading } from '~/components/section-heading'
+import { config } from '~/config.server'
+import { useNonce } from '~/lib/nonce'
+import { PRODUCT_NAME, pageMeta } from '~/lib/seo'
+import { getCatalogue, getSiteSettings } from '~/modules/site/site.server'
+
+export async function loader() {
+  const [settings, catalogue] = await Promise.all([getSiteSettings(), getCatalogue()])
+  return {
+    siteUrl: config().SITE_URL,
+    reportDelivery: settings.reportDelivery,
+    offers: Object.values(catalogue).map(({ code, name, tagline, pricePaise }) => ({ code, name, tagline, pricePaise })),
+  }
+}
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  pageMeta(matches, {
+    title: 'Home',
+    description:
+      "India's first sport science lab for swimming, in Bangalore: underwater race analysis, biomechanical analysis and personalized reports for swimmers and coaches.",
+    path: '/',
+  })
+
+/** Signed-in visitors never see marketing pages, so booking from here always starts at login. */
+const BOOK_A_SESSION = '/login'
+
+export default function Home({ loaderData }: Route.ComponentProps) {
+  const { reportDelivery } = loaderData
+  return (
+    <>
+      <LabStructuredData {...loaderData} />
+
+      <section aria-labelledby="page-title" className="relative overflow-hidden bg-linear-to-br from-brand-900 via-brand-800 to-brand-700 text-white">
+        <div className="container-page grid items-center gap-10 pt-12 pb-8 sm:pt-16 lg:grid-cols-[1.1fr_1fr] lg:gap-12 lg:pt-20 lg:pb-12">
+          <div>
+            <p className="inline-flex items-center gap-2 rounded-full bg-white/10 px-3 py-1 text-sm font-semibold text-brand-100 ring-1 ring-white/20">
+              <span aria-hidden="true" className="h-2 w-2 rounded-full bg-accent-500" />
+              Sport science · Bangalore
+            </p>
+            <h1 id="page-title" className="mt-5 text-4xl leading-tight font-extrabold tracking-tight text-balance sm:text-5xl">
+              India&apos;s First Sport Science Lab for Swimming
+            </h1>
+            <p className="mt-5 max-w-xl text-lg leading-relaxed text-brand-100">
+              Underwater cameras, frame-by-frame video and biomechanical analysis show what really happens beneath the
+              surface — so swimmers and coaches can train on evidence instead of guesswork.
+            </p>
+            <div className="mt-8 flex flex-col gap-3 sm:flex-row">
+              <Link to={BOOK_A_SESSION} className="btn-light">
+                Book a Session
+              </Link>
+              <Link to="/services" className="btn-on-dark">
+                Explore Our Services
+              </Link>
+            </div>
+            <p className="mt-6 text-sm text-brand-100">For competitive swimmers, coaches, parents, triathletes and masters swimmers.</p>
+          </div>
+          <UnderwaterAnalysisIllustration className="mx-auto w-full max-w-md lg:max-w-none" />
+        </div>
+        <WaveEdge />
+      </section>
+
+      <section aria-labelledby="services-heading" className="py-16 sm:py-20">
+        <div className="container-page">
+          <SectionHeading id="services-heading" eyebrow="What we do" title="Our Services">
+            Three ways to see your swimming clearly, each built for the pool rather than borrowed from another sport.
+          </SectionHeading>
+          <ul className="mt-10 grid gap-6 md:grid-cols-3">
+            <li>
+              <FeatureCard
+                icon={<StopwatchIcon />}
+                title="Race Analysis"
+                footer={(
+                  <ArrowLink to="/services#race-analysis">
+                    Learn more<span className="sr-only"> about Race Analysis</span>
+                  </ArrowLink>
+                )}
+              >
+                Frame-by-frame video of your race, with stroke count, tempo, turn times and start reaction measured and
+                compared against elite benchmarks.
+              </FeatureCard>
+            </li>
+            <li>
+              <FeatureCard
+                icon={<JointAngleIcon />}
+                title="Biomechanical Analysis"
+                footer={(
+                  <ArrowLink to="/services#biomechanical-analysis">
+                    Learn more<span className="sr-only"> about Biomechanical Analysis</span>
+                  </ArrowLink>
+                )}
+              >
+                Joint angles and body position measured from multi-angle footage, to refine technique, spot injury risks
+                early and choose the drills that matter for you.
+              </FeatureCard>
+            </li>
+            <li>
+              <FeatureCard icon={<UnderwaterCameraIcon />} title="Underwater Camera System" footer={<ArrowLink to="/how-it-works">See How It Works</ArrowLink>}>
+                HD, slow-motion footage from below the surface captures the catch, pull and kick that cannot be seen from
+                the pool deck, and turns them into measurable data.
+              </FeatureCard>
+            </li>
+          </ul>
+        </div>
+      </section>
+
+      <section aria-labelledby="why-heading" className="bg-brand-50 py-16 sm:py-20">
+        <div className="container-page">
+          <SectionHeading id="why-heading" eyebrow="Why us" title="Why Choose Our Lab" align="center">
+            Everything we do is about one sport. Here is what that means for your swimming.
+          </SectionHeading>
+          <ul className="mt-12 grid gap-x-10 gap-y-10 sm:grid-cols-2">
+            <WhyPoint icon={<FirstInIndiaIcon />} title="First of Its Kind in India">
+              We are India&apos;s first sport science lab dedicated entirely to swimming, bringing the kind of analysis used
+              in leading swimming programmes to swimmers here at home.
+            </WhyPoint>
+            <WhyPoint icon={<DataChartIcon />} title="Sports Science & Technology Powered">
+              Underwater cameras, video analysis and biomechanics replace guesswork with measurements you can track from
+              one session to the next.
+            </WhyPoint>
+            <WhyPoint icon={<ReportIcon />} title="Personalized Reports & Insights">
+              You receive a report on your own stroke, with clear findings, priorities and drills, delivered{' '}
+              {reportDelivery}.
+            </WhyPoint>
+            <WhyPoint icon={<ShieldCheckIcon />} title="Trusted by Elite Swimmers & Coaches">
+              Our analysis is built around the demands of competitive swimming, and our feedback speaks the language
+              coaches already use on deck.
+            </WhyPoint>
+          </ul>
+        </div>
+      </section>
+
+      <CallToAction
+        id="join-heading"
+        tone="light"
+        title="Join the Movement"
+        actions={
+          <>
+            <Link to={BOOK_A_SESSION} className="btn-primary">
+              Book a Session
+            </Link>
+            <Link to="/contact" className="btn-secondary">
+              Contact Us
+            </Link>
+          </>
+        }
+      >
+        <p>
+          Sports science is changing how swimmers train. We are bringing it to Indian swimming, starting in Bangalore
+          and with plans to expand across India. Whether you are chasing a qualifying time, coaching a squad or
+          preparing for your first triathlon, come and see your stroke as it really is.
+        </p>
+      </CallToAction>
+
+      <CallToAction
+        id="next-level-heading"
+        tone="dark"
+        title="Ready to Take Your Swimming to the Next Level?"
+        actions={
+          <>
+            <Link to={BOOK_A_SESSION} className="btn-light">
+              Book a Session
+            </Link>
+            <Link to="/pricing" className="btn-on-dark">
+              View Pricing
+            </Link>
+          </>
+        }
+      >
+        <p>Book a session, swim as you normally do, and receive your personalized report {reportDelivery}.</p>
+      </CallToAction>
+    </>
+  )
+}
+
+function WhyPoint({ icon, title, children }: { icon: ReactNode; title: string; children: ReactNode }) {
+  return (
+    <li className="flex gap-5">
+      <IconBadge tone="solid">{icon}</IconBadge>
+      <div>
+        <h3 className="text-xl font-bold text-ink">{title}</h3>
+        <p className="mt-2 leading-relaxed text-muted">{children}</p>
+      </div>
+    </li>
+  )
+}
+
+type StructuredDataProps = {
+  siteUrl: string
+  offers: { code: string; name: string; tagline: string; pricePaise: number }[]
+}
+
+/**
+ * schema.org data for search engines: the lab as a sports location whose services and prices are
+ * the catalogue's, so the listing can never disagree with the pricing page.
+ */
+function LabStructuredData({ siteUrl, offers }: StructuredDataProps) {
+  const nonce = useNonce()
+  const data = {
+    '@context': 'https://schema.org',
+    '@type': 'SportsActivityLocation',
+    '@id': `${siteUrl}/#lab`,
+    name: PRODUCT_NAME,
+    description:
+      "India's first sport science lab for swimming: underwater race analysis, biomechanical analysis and personalized reports for swimmers and coaches.",
+    url: `${siteUrl}/`,
+    address: { '@type': 'PostalAddress', addressLocality: 'Bangalore', addressRegion: 'Karnataka', addressCountry: 'IN' },
+    currenciesAccepted: 'INR',
+    paymentAccepted: 'UPI, Credit Card, Debit Card, Net Banking',
+    hasOfferCatalog: {
+      '@type': 'OfferCatalog',
+      name: 'Swimming analysis services',
+      itemListElement: offers.map((offer) => ({
+        '@type': 'Offer',
+        name: `${offer.name} — ${offer.tagline}`,
+        price: (offer.pricePaise / 100).toFixed(2),
+        priceCurrency: 'INR',
+        url: `${siteUrl}/pricing`,
+        itemOffered: { '@type': 'Service', name: offer.name, provider: { '@id': `${siteUrl}/#lab` } },
+      })),
+    },
+  }
+  // "<" escaped so no text in the data can close the script element early. The nonce exists only
+  // in the server render (the browser hides it), hence the hydration warning is suppressed.
+  const json = JSON.stringify(data).replace(/</g, '\\u003c')
+  return <script type="application/ld+json" nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: json }} />
+}

@@ -1,0 +1,87 @@
+import { getFormProps } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, Form, Link, useNavigation } from 'react-router'
+import type { Route } from './+types/login'
+import { AuthCard, FormAlert, HoneypotField, PasswordField, SubmitButton, TextField, useValidatedForm } from '~/components/form-fields'
+import { callerOf, homeFor, requireGuest, safeRedirect, sessionHeader, sessionToken } from '~/lib/auth.server'
+import { rejectBots } from '~/lib/honeypot'
+import { pageMeta } from '~/lib/seo'
+import { redirectWithToast } from '~/lib/toast.server'
+import { LoginSchema } from '~/modules/accounts/schemas'
+import { signIn } from '~/modules/accounts/sign-in.server'
+import { RateLimitedError } from '~/modules/rate-limit/rate-limit.server'
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  pageMeta(matches, { title: 'Login', description: 'Sign in to book your swimming analysis session and see your bookings.', path: '/login' })
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireGuest(request)
+  return { redirectTo: safeRedirect(new URL(request.url).searchParams.get('redirectTo'), '') }
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  await requireGuest(request)
+  const formData = await request.formData()
+  rejectBots(formData)
+  const submission = parseWithZod(formData, { schema: LoginSchema })
+  if (submission.status !== 'success') return data({ result: submission.reply({ hideFields: ['password'] }), unverifiedEmail: null }, { status: 400 })
+
+  const { email, password, redirectTo } = submission.value
+  const refuse = (message: string, status: number, unverifiedEmail: string | null = null) =>
+    data({ result: submission.reply({ formErrors: [message], hideFields: ['password'] }), unverifiedEmail }, { status })
+  try {
+    const result = await signIn({ email, password, ...callerOf(request, context), previousSessionToken: await sessionToken(request) })
+    if (!result.ok && result.reason === 'unverified') return refuse('Please verify your account before logging in', 403, email)
+    if (!result.ok) return refuse('Invalid email or password. Please try again.', 401)
+    return redirectWithToast(
+      safeRedirect(redirectTo, homeFor(result.user)),
+      { type: 'success', title: 'Login successful!', description: `Welcome back, ${result.user.name}!` },
+      { 'Set-Cookie': await sessionHeader(result.session) },
+    )
+  } catch (error) {
+    if (error instanceof RateLimitedError) return refuse(error.message, 429)
+    throw error
+  }
+}
+
+export default function Login({ loaderData, actionData }: Route.ComponentProps) {
+  const [form, fields] = useValidatedForm(LoginSchema, { lastResult: actionData?.result, defaultValue: { redirectTo: loaderData.redirectTo } })
+  const submitting = useNavigation().formAction === '/login'
+  const registrationHref = '/registration'
+  return (
+    <AuthCard title="Welcome Back" lead="Sign in to book your analysis session and see your bookings.">
+      <Form method="post" {...getFormProps(form)} className="space-y-5">
+        <FormAlert id={form.errorId} errors={form.errors} />
+        <HoneypotField />
+        <input type="hidden" name={fields.redirectTo.name} value={loaderData.redirectTo} />
+        <TextField field={fields.email} label="Email" type="email" autoComplete="email" />
+        <PasswordField field={fields.password} label="Password" autoComplete="current-password" />
+        <div className="text-right text-sm">
+          <Link to="/forgot-password" className="font-semibold text-brand-700 underline underline-offset-2">
+            Forgot password?
+          </Link>
+        </div>
+        <SubmitButton pending={submitting} pendingLabel="Signing In...">
+          Sign In
+        </SubmitButton>
+      </Form>
+      {actionData?.unverifiedEmail && (
+        <Form method="post" action="/verify-email" className="mt-4 rounded-lg border border-slate-200 bg-slate-50 p-4 text-sm">
+          <HoneypotField />
+          <input type="hidden" name="intent" value="resend" />
+          <input type="hidden" name="email" value={actionData.unverifiedEmail} />
+          <p className="text-muted">We can e-mail you a new verification code.</p>
+          <button type="submit" className="btn-secondary mt-3 w-full">
+            Send me a new code
+          </button>
+        </Form>
+      )}
+      <p className="mt-6 text-center text-sm text-muted">
+        Don't have an account?{' '}
+        <Link to={registrationHref} className="font-semibold text-brand-700 underline underline-offset-2">
+          Register here
+        </Link>
+      </p>
+    </AuthCard>
+  )
+}

@@ -1,0 +1,136 @@
+import { getFormProps } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, Form, Link, redirect, useNavigation } from 'react-router'
+import type { Route } from './+types/verify-email'
+import { AuthCard, FormAlert, HoneypotField, SubmitButton, TextField, useValidatedForm } from '~/components/form-fields'
+import { callerOf, homeFor, requireGuest, sessionHeader } from '~/lib/auth.server'
+import { rejectBots } from '~/lib/honeypot'
+import { pageMeta, PRODUCT_NAME } from '~/lib/seo'
+import { redirectWithToast } from '~/lib/toast.server'
+import { codeCheckMessage } from '~/modules/accounts/codes.server'
+import { resendVerificationCode, verifyEmail, type VerifyResult } from '~/modules/accounts/registration.server'
+import { EmailOnlySchema, VerifyEmailSchema } from '~/modules/accounts/schemas'
+import { RateLimitedError } from '~/modules/rate-limit/rate-limit.server'
+
+export const meta: Route.MetaFunction = ({ matches }) => [
+  ...pageMeta(matches, { title: 'Verify your e-mail', description: 'Enter the 6-digit code we e-mailed you to finish registering.', path: '/verify-email' }),
+  { name: 'robots', content: 'noindex' },
+]
+
+/** What a verification attempt leads to: signed in and on to booking, or a message to show. */
+async function afterVerification(result: VerifyResult) {
+  if (result.ok) {
+    return redirectWithToast(
+      homeFor(result.user),
+      { type: 'success', title: 'Registration successful!', description: `Welcome to ${PRODUCT_NAME}, ${result.user.name}!` },
+      { 'Set-Cookie': await sessionHeader(result.session) },
+    )
+  }
+  if ('alreadyVerified' in result) {
+    return redirectWithToast('/login', { type: 'info', title: 'Your e-mail address is already verified.', description: 'Please sign in.' })
+  }
+  return codeCheckMessage(result.check)
+}
+
+/** The page, and the one-click link from the e-mail (…?email=…&code=…), which verifies straight away. */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireGuest(request)
+  const params = new URL(request.url).searchParams
+  const parsedEmail = EmailOnlySchema.safeParse({ email: params.get('email') ?? '' })
+  if (!parsedEmail.success) throw redirect('/registration')
+  const email = parsedEmail.data.email
+  const link = VerifyEmailSchema.safeParse({ email, code: params.get('code') ?? '' })
+  if (!link.success) return { email, linkError: null }
+  try {
+    const outcome = await afterVerification(await verifyEmail({ ...link.data, ...callerOf(request, context) }))
+    if (typeof outcome !== 'string') throw outcome
+    return { email, linkError: outcome }
+  } catch (error) {
+    if (error instanceof RateLimitedError) return { email, linkError: error.message }
+    throw error
+  }
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  await requireGuest(request)
+  const formData = await request.formData()
+  rejectBots(formData)
+  const caller = callerOf(request, context)
+
+  if (formData.get('intent') === 'resend') {
+    const submission = parseWithZod(formData, { schema: EmailOnlySchema })
+    if (submission.status !== 'success') throw redirect('/registration')
+    try {
+      await resendVerificationCode({ email: submission.value.email, ip: caller.ip })
+    } catch (error) {
+      if (error instanceof RateLimitedError) {
+        return redirectWithToast(`/verify-email?${new URLSearchParams({ email: submission.value.email })}`, { type: 'error', title: error.message })
+      }
+      throw error
+    }
+    return redirectWithToast(`/verify-email?${new URLSearchParams({ email: submission.value.email })}`, {
+      type: 'info',
+      title: 'New code sent',
+      description: 'Check your inbox for a new 6-digit code. It is valid for 30 minutes.',
+    })
+  }
+
+  const submission = parseWithZod(formData, { schema: VerifyEmailSchema })
+  if (submission.status !== 'success') return data(submission.reply(), { status: 400 })
+  try {
+    const outcome = await afterVerification(await verifyEmail({ ...submission.value, ...caller }))
+    if (typeof outcome !== 'string') return outcome
+    return data(submission.reply({ fieldErrors: { code: [outcome] }, resetForm: false }), { status: 400 })
+  } catch (error) {
+    if (error instanceof RateLimitedError) return data(submission.reply({ formErrors: [error.message] }), { status: 429 })
+    throw error
+  }
+}
+
+export default function VerifyEmail({ loaderData, actionData }: Route.ComponentProps) {
+  const { email, linkError } = loaderData
+  const [form, fields] = useValidatedForm(VerifyEmailSchema, { lastResult: actionData, defaultValue: { email } })
+  const navigation = useNavigation()
+  const submitting = navigation.formAction?.startsWith('/verify-email') && navigation.formData?.get('intent') !== 'resend'
+  return (
+    <AuthCard
+      title="Verify your e-mail"
+      lead={
+        <p>
+          We sent a 6-digit code to <strong className="[overflow-wrap:anywhere] text-ink">{email}</strong>. Enter it below to finish registering. The code is valid for 30
+          minutes.
+        </p>
+      }
+    >
+      <Form method="post" {...getFormProps(form)} className="space-y-5">
+        <FormAlert id={form.errorId} errors={form.errors ?? (linkError ? [linkError] : undefined)} />
+        <HoneypotField />
+        <input type="hidden" name={fields.email.name} value={email} />
+        <TextField field={fields.code} label="Verification code" inputMode="numeric" autoComplete="one-time-code" />
+        <SubmitButton pending={submitting} pendingLabel="Verifying...">
+          Verify and continue
+        </SubmitButton>
+      </Form>
+      <Form method="post" className="mt-6 border-t border-slate-200 pt-6 text-sm">
+        <HoneypotField />
+        <input type="hidden" name="intent" value="resend" />
+        <input type="hidden" name="email" value={email} />
+        <p className="text-muted">Didn't get the code? Check your spam folder, or ask for a new one.</p>
+        <button type="submit" className="btn-secondary mt-3 w-full">
+          Send a new code
+        </button>
+      </Form>
+      <p className="mt-6 text-center text-sm text-muted">
+        Wrong address?{' '}
+        <Link to="/registration" className="font-semibold text-brand-700 underline underline-offset-2">
+          Register again
+        </Link>{' '}
+        or{' '}
+        <Link to="/login" className="font-semibold text-brand-700 underline underline-offset-2">
+          sign in
+        </Link>
+        .
+      </p>
+    </AuthCard>
+  )
+}

@@ -1,0 +1,6 @@
+import type { Config } from '@react-router/dev/config'
+
+export default {
+  ssr: true,
+  future: { v8_middleware: false, v8_viteEnvironmentApi: true, v8_passThroughRequests: true, v8_trailingSlashAwareDataRequests: true },
+} satisfies Config

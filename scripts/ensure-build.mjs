@@ -1,0 +1,60 @@
+// Builds the site when the build is missing or older than its sources; used by `npm start` and tests.
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const builtServer = path.join(root, 'build/server/index.js')
+
+function newestChange(dir) {
+  let newest = 0
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name)
+    newest = Math.max(newest, entry.isDirectory() ? newestChange(full) : statSync(full).mtimeMs)
+  }
+  return newest
+}
+
+export function buildIsStale() {
+  if (!existsSync(builtServer)) return true
+  const dirs = ['app', 'server', 'public'].map((dir) => path.join(root, dir)).filter(existsSync)
+  const files = ['vite.config.ts', 'react-router.config.ts', 'package-lock.json'].map((file) => path.join(root, file)).filter(existsSync)
+  const newest = Math.max(...dirs.map(newestChange), ...files.map((file) => statSync(file).mtimeMs))
+  return newest > statSync(builtServer).mtimeMs
+}
+
+const lockDir = path.join(root, 'build.lock')
+
+/** Several test runs or servers may start at once; one builds while the others wait for it. */
+function withBuildLock(work) {
+  const deadline = Date.now() + 5 * 60_000
+  for (;;) {
+    try {
+      mkdirSync(lockDir)
+      break
+    } catch {
+      const stale = existsSync(lockDir) && Date.now() - statSync(lockDir).mtimeMs > 5 * 60_000
+      if (stale) rmSync(lockDir, { recursive: true, force: true })
+      if (Date.now() > deadline) throw new Error(`Timed out waiting for another build (${lockDir})`)
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 500)
+    }
+  }
+  try {
+    return work()
+  } finally {
+    rmSync(lockDir, { recursive: true, force: true })
+  }
+}
+
+export function ensureBuild() {
+  if (!buildIsStale()) return
+  withBuildLock(() => {
+    if (!buildIsStale()) return
+    console.log('Building the site (first start or changed source)…')
+    const result = spawnSync('npx', ['react-router', 'build'], { cwd: root, stdio: 'inherit' })
+    if (result.status !== 0) process.exit(result.status ?? 1)
+  })
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) ensureBuild()

@@ -1,0 +1,218 @@
+import { randomUUID } from 'node:crypto'
+import type { Server } from 'node:http'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import { createRequestHandler } from '@react-router/express'
+import compression from 'compression'
+import express from 'express'
+import pino from 'pino'
+import { ConfigError, loadConfig, setConfig, type Config } from '~/config.server'
+import { openDatabase, useDatabase, type Database } from '~/db/client.server'
+import { seedDatabase } from '~/db/seed.server'
+import { ensureAdmin } from '~/modules/accounts/users.server'
+import { localMailbox, smtpTransport, type MailTransport } from '~/modules/mail/transport.server'
+import { BackgroundJobs } from './background-jobs'
+import { LiveEvents } from './live-events'
+import { originCheck } from './origin-check'
+import { securityHeaders } from './security-headers'
+
+declare module 'react-router' {
+  interface AppLoadContext {
+    cspNonce: string
+    requestId: string
+    /** The client's address (from X-Forwarded-For when TRUST_PROXY is on), for rate limits. */
+    clientIp: string
+  }
+}
+
+/** Starts the whole site: configuration, database (migrated and seeded), HTTP server, live events. */
+export async function start(env: NodeJS.ProcessEnv = process.env) {
+  let config: Config
+  try {
+    config = loadConfig(env)
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message)
+      process.exit(1)
+    }
+    throw error
+  }
+  setConfig(config)
+  const logger = pino({ level: config.LOG_LEVEL, base: undefined })
+
+  const database = await openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: config.DATA_DIR,
+    poolSize: config.DATABASE_POOL_SIZE,
+    onError: (error) => logger.error({ err: error }, 'database connection error'),
+  })
+  useDatabase(database)
+  await database.migrate()
+  await seedDatabase(database.db)
+  if (config.ADMIN_EMAIL && config.ADMIN_PASSWORD) {
+    const admin = await ensureAdmin({ email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD })
+    logger.info({ email: config.ADMIN_EMAIL, created: admin.created }, 'admin account from ADMIN_EMAIL is ready')
+  }
+  logger.info({ database: database.kind === 'postgres' ? 'postgresql' : `pglite at ${config.DATA_DIR}` }, 'database ready')
+
+  const liveEvents = new LiveEvents(database, logger, config.BANNER_HEARTBEAT_SECONDS)
+  await liveEvents.start()
+  const jobs = new BackgroundJobs(mailTransport(config, logger), logger)
+  jobs.start()
+
+  const app = createApp({ config, logger, database, liveEvents })
+  const server = await listen(app, config)
+  const address = server.address()
+  const port = typeof address === 'object' && address ? address.port : config.PORT
+  logger.info({ port, url: config.SITE_URL }, `The site is running at http://localhost:${port}`)
+
+  let stopping: Promise<void> | undefined
+  const stop = () => {
+    stopping ??= (async () => {
+      logger.info('shutting down: no new requests, finishing the ones in flight')
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()))
+      await liveEvents.stop()
+      server.closeIdleConnections()
+      const deadline = setTimeout(() => server.closeAllConnections(), 10_000)
+      await closed
+      clearTimeout(deadline)
+      await jobs.stop()
+      await database.close()
+      logger.info('stopped')
+    })()
+    return stopping
+  }
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      stop().then(
+        () => process.exit(0),
+        (error) => {
+          logger.error({ err: error }, 'shutdown failed')
+          process.exit(1)
+        },
+      )
+    })
+  }
+  return { server, port, stop }
+}
+
+function createApp({ config, logger, database, liveEvents }: { config: Config; logger: pino.Logger; database: Database; liveEvents: LiveEvents }) {
+  const production = config.SITE_URL.startsWith('https://')
+  const app = express()
+  app.disable('x-powered-by')
+  app.set('trust proxy', config.TRUST_PROXY)
+
+  app.use((request, response, next) => {
+    const requestId = randomUUID()
+    const startedAt = process.hrtime.bigint()
+    response.setHeader('X-Request-Id', requestId)
+    response.locals.requestId = requestId
+    response.on('finish', () => {
+      const ms = Number(process.hrtime.bigint() - startedAt) / 1e6
+      logger.info({ requestId, method: request.method, url: request.originalUrl, status: response.statusCode, ms: Math.round(ms * 10) / 10 }, 'request')
+    })
+    next()
+  })
+  app.use(securityHeaders({ production }))
+  app.use(originCheck({ siteUrl: config.SITE_URL }))
+
+  app.get('/healthz', (_request, response) => {
+    response.json({ status: 'ok' })
+  })
+  app.get('/readyz', async (_request, response) => {
+    try {
+      await database.ping()
+      response.json({ status: 'ok', database: 'reachable' })
+    } catch (error) {
+      logger.warn({ err: error }, 'readiness check failed')
+      response.status(503).json({ status: 'unavailable', database: 'unreachable' })
+    }
+  })
+  app.get('/events', liveEvents.handle)
+
+  // Streams must reach the browser as they are written, so server-sent events skip compression.
+  app.use(compression({ filter: (request, response) => !String(response.getHeader('Content-Type') ?? '').includes('text/event-stream') && compression.filter(request, response) }))
+
+  const clientDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../client')
+  app.use('/assets', express.static(path.join(clientDir, 'assets'), { immutable: true, maxAge: '1y', index: false }))
+  app.use(express.static(clientDir, { maxAge: '1h', index: false }))
+
+  app.all(
+    '/{*path}',
+    createRequestHandler({
+      build: () => import('virtual:react-router/server-build'),
+      mode: 'production',
+      getLoadContext: (request, response) => ({
+        cspNonce: response.locals.cspNonce,
+        requestId: String(response.locals.requestId),
+        clientIp: request.ip ?? request.socket.remoteAddress ?? '',
+      }),
+    }),
+  )
+
+  app.use((error: unknown, _request: express.Request, response: express.Response, _next: express.NextFunction) => {
+    logger.error({ err: error, requestId: response.locals.requestId }, 'unhandled error')
+    if (response.headersSent) return response.end()
+    response.status(500).type('html').send(plainErrorPage('Something went wrong', 'Please try again in a moment.'))
+  })
+  return app
+}
+
+/** SMTP when SMTP_URL is set; otherwise the local mailbox (printed too in development). */
+function mailTransport(config: Config, logger: pino.Logger): MailTransport {
+  if (config.SMTP_URL) return smtpTransport(config.SMTP_URL, config.MAIL_FROM)
+  logger.info('no SMTP_URL: e-mail goes to the local mailbox, readable by admins at /admin/mail')
+  return localMailbox(
+    config.NODE_ENV === 'development' ? (mail) => logger.info({ to: mail.to, subject: mail.subject, text: mail.text }, 'e-mail delivered to the local mailbox') : undefined,
+  )
+}
+
+/**
+ * `npm run admin:create -- --email … --password … [--name …]`: creates the first admin account (or
+ * makes an existing account an admin and sets its password), against the configured database.
+ */
+export async function createAdminCommand(argv: string[], env: NodeJS.ProcessEnv = process.env) {
+  const usage = 'Usage: npm run admin:create -- --email admin@example.com --password "a long password" [--name "Full Name"]'
+  let values: { email?: string; password?: string; name?: string }
+  try {
+    values = parseArgs({ args: argv, options: { email: { type: 'string' }, password: { type: 'string' }, name: { type: 'string' } } }).values
+  } catch (error) {
+    console.error(`${(error as Error).message}\n${usage}`)
+    process.exit(2)
+  }
+  const email = values.email ?? env.ADMIN_EMAIL
+  const password = values.password ?? env.ADMIN_PASSWORD
+  if (!email || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || !password || password.length < 8) {
+    console.error(`An e-mail address and a password of at least 8 characters are required.\n${usage}`)
+    process.exit(2)
+  }
+  let config: Config
+  try {
+    config = loadConfig({ ...env, ADMIN_EMAIL: undefined, ADMIN_PASSWORD: undefined })
+  } catch (error) {
+    console.error((error as Error).message)
+    process.exit(1)
+  }
+  setConfig(config)
+  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: 2 })
+  useDatabase(database)
+  try {
+    await database.migrate()
+    const admin = await ensureAdmin({ email, password, name: values.name }, { resetPassword: true })
+    console.log(admin.created ? `Created the admin account ${email}.` : `${email} is now an admin, with the password given.`)
+  } finally {
+    await database.close()
+  }
+}
+
+function listen(app: express.Express, config: Config): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = app.listen(config.PORT, config.HOST, (error?: Error) => (error ? reject(error) : resolve(server)))
+    server.keepAliveTimeout = 65_000
+  })
+}
+
+export function plainErrorPage(title: string, message: string) {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${title}</title></head><body style="font-family:system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem;color:#0f172a"><h1>${title}</h1><p>${message}</p><p><a href="/">Return Home</a></p></body></html>`
+}

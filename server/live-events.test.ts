@@ -1,0 +1,94 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { Request, Response } from 'express'
+import pino from 'pino'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { setBannerVisible } from '~/modules/site/site.server'
+import { useTestDatabase } from '../tests/support/test-database'
+import { LiveEvents } from './live-events'
+
+const { database } = useTestDatabase()
+
+describe('live banner events', () => {
+  let events: LiveEvents
+  let server: Server
+  let url: string
+
+  beforeEach(async () => {
+    events = new LiveEvents(await database(), pino({ level: 'silent' }), 60)
+    await events.start()
+    server = createServer((request, response) => events.handle(request as Request, response as Response))
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/events`
+  })
+  afterEach(async () => {
+    await events.stop()
+    server.closeAllConnections()
+    await new Promise((resolve) => server.close(resolve))
+  })
+
+  it('tells a newly opened page the current banner state', async () => {
+    const stream = await openStream(url)
+    expect(await stream.nextBanner()).toEqual({ visible: true })
+    stream.close()
+  })
+
+  it('pushes the change to every open page when the banner row changes', async () => {
+    const [first, second] = [await openStream(url), await openStream(url)]
+    await first.nextBanner()
+    await second.nextBanner()
+
+    await setBannerVisible(false)
+    expect(await first.nextBanner()).toEqual({ visible: false })
+    expect(await second.nextBanner()).toEqual({ visible: false })
+
+    await setBannerVisible(true)
+    expect(await first.nextBanner()).toEqual({ visible: true })
+    first.close()
+    second.close()
+  })
+
+  it('notices a change made straight in SQL, not only through the app', async () => {
+    const stream = await openStream(url)
+    await stream.nextBanner()
+    await (await database()).db.execute('UPDATE site_settings SET banner_visible = false WHERE id = 1')
+    expect(await stream.nextBanner()).toEqual({ visible: false })
+    stream.close()
+  })
+
+  it('forgets pages that have closed', async () => {
+    const stream = await openStream(url)
+    await stream.nextBanner()
+    expect(events.connectionCount).toBe(1)
+    stream.close()
+    await expect.poll(() => events.connectionCount).toBe(0)
+  })
+})
+
+/** A minimal server-sent-events reader over fetch. */
+async function openStream(url: string) {
+  const controller = new AbortController()
+  const response = await fetch(url, { signal: controller.signal })
+  expect(response.headers.get('content-type')).toContain('text/event-stream')
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader()
+  let buffer = ''
+  return {
+    async nextBanner(): Promise<unknown> {
+      const deadline = Date.now() + 5_000
+      for (;;) {
+        const match = /event: banner\ndata: (.*)\n\n/.exec(buffer)
+        if (match) {
+          buffer = buffer.slice(match.index + match[0].length)
+          return JSON.parse(match[1]!)
+        }
+        if (Date.now() > deadline) throw new Error(`No banner event; received: ${buffer}`)
+        const { value, done } = await reader.read()
+        if (done) throw new Error('The stream ended')
+        buffer += value
+      }
+    },
+    close() {
+      controller.abort()
+    },
+  }
+}

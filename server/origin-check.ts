@@ -1,0 +1,30 @@
+import type { NextFunction, Request, Response } from 'express'
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
+
+/**
+ * Cross-site request forgery defence for every state-changing request: a browser always names the
+ * page's origin in the Origin header (or, failing that, Referer) of a POST; it must be this site,
+ * either SITE_URL or the host the request was addressed to. Requests with neither header do not
+ * come from a web page (curl, a monitoring probe) and cannot carry a victim's intent.
+ */
+export function originCheck({ siteUrl }: { siteUrl: string }) {
+  const siteOrigin = new URL(siteUrl).origin
+  return (request: Request, response: Response, next: NextFunction) => {
+    if (SAFE_METHODS.has(request.method)) return next()
+    const claimed = request.get('Origin') ?? refererOrigin(request.get('Referer'))
+    if (claimed === undefined) return next()
+    const ownOrigin = `${request.protocol}://${request.get('Host')}`
+    if (claimed === siteOrigin || claimed === ownOrigin) return next()
+    response.status(403).type('text/plain').send('Forbidden: this request came from another site.')
+  }
+}
+
+function refererOrigin(referer: string | undefined) {
+  if (!referer) return undefined
+  try {
+    return new URL(referer).origin
+  } catch {
+    return 'null'
+  }
+}

@@ -1,0 +1,264 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { eq } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { openDatabase } from '~/db/client.server'
+import { catalogueItems, siteSettings } from '~/db/schema'
+import { CATALOGUE_SEED, SITE_SETTINGS_SEED, seedDatabase } from '~/db/seed.server'
+import { formatWholeRupees } from '~/lib/format'
+import { startTestServer, type TestServer } from '../support/test-server'
+
+let server: TestServer
+
+beforeAll(async () => {
+  server = await startTestServer()
+})
+afterAll(async () => {
+  await server?.stop()
+})
+
+async function getPage(path: string, from: TestServer = server) {
+  const response = await fetch(`${from.url}${path}`)
+  const html = await response.text()
+  return { status: response.status, html, main: between(html, '<main', '</main>') }
+}
+
+/** The visible text of some HTML, with React's text separators and the tags removed. */
+function textOf(html: string): string {
+  return html
+    .replace(/<!-- -->/g, '')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ')
+    .replace(/ ([.,;:)])/g, '$1')
+    .trim()
+}
+
+function between(html: string, start: string, end: string): string {
+  const from = html.indexOf(start)
+  expect(from, `${start} in the page`).toBeGreaterThanOrEqual(0)
+  const to = html.indexOf(end, from)
+  expect(to, `${end} after ${start}`).toBeGreaterThan(from)
+  return html.slice(from, to + end.length)
+}
+
+/** The markup of the section labelled by the element with this id. */
+function section(html: string, headingId: string): string {
+  return between(html, `aria-labelledby="${headingId}"`, '</section>')
+}
+
+function h1Of(html: string): string[] {
+  return [...html.matchAll(/<h1[^>]*>([\s\S]*?)<\/h1>/g)].map((match) => textOf(match[1] ?? ''))
+}
+
+function seededItem(code: (typeof CATALOGUE_SEED)[number]['code']) {
+  const item = CATALOGUE_SEED.find((entry) => entry.code === code)
+  if (!item) throw new Error(`${code} is not in the catalogue seed`)
+  return item
+}
+
+const biomechanical = seededItem('biomechanical_package')
+const race = seededItem('race_analysis')
+
+describe('/pricing', () => {
+  it('shows both plan cards with the catalogue prices', async () => {
+    const page = await getPage('/pricing')
+    expect(page.status).toBe(200)
+    expect(h1Of(page.html)).toEqual(['Simple, Transparent Pricing'])
+
+    const plans = textOf(section(page.html, 'plans-heading'))
+    expect(plans).toContain(`MOST POPULAR ${biomechanical.name} ${biomechanical.tagline}`)
+    expect(plans).toContain(`Introductory price ${formatWholeRupees(biomechanical.pricePaise)} Regular price ${formatWholeRupees(biomechanical.regularPricePaise!)}`)
+    expect(plans).toContain(`Save ${formatWholeRupees(biomechanical.regularPricePaise! - biomechanical.pricePaise)}`)
+    expect(plans).toContain('Lifetime video access')
+    expect(plans).toContain('1:1 feedback with a sports scientist')
+    expect(plans).toContain(`${race.name} ${race.tagline} ${formatWholeRupees(race.pricePaise)} inclusive of GST Travel and accommodation additional`)
+    expect(plans.match(/inclusive of GST/g)).toHaveLength(2)
+    expect(formatWholeRupees(biomechanical.pricePaise)).toBe('₹30,000')
+  })
+
+  it('strikes the regular price through, with an accessible label', async () => {
+    const plans = section((await getPage('/pricing')).html, 'plans-heading')
+    const struck = [...plans.matchAll(/<s[\s>][\s\S]*?<\/s>/g)].map((match) => textOf(match[0]))
+    expect(struck).toEqual([`Regular price ${formatWholeRupees(biomechanical.regularPricePaise!)}`])
+  })
+
+  it('links both Book buttons to the home page', async () => {
+    const plans = section((await getPage('/pricing')).html, 'plans-heading')
+    const bookLinks = [...plans.matchAll(/<a [^>]*href="([^"]*)"[^>]*>Book Now/g)].map((match) => match[1])
+    expect(bookLinks).toEqual(['/', '/'])
+  })
+
+  it('answers the FAQ with the same prices, report delivery and refund policy as the settings', async () => {
+    const { html } = await getPage('/pricing')
+    const faqHtml = section(html, 'faq-heading')
+    expect(faqHtml.match(/<details name="pricing-faq"/g)?.length).toBeGreaterThanOrEqual(4)
+    expect(faqHtml).not.toMatch(/<details[^>]* open/)
+
+    const faq = textOf(faqHtml)
+    expect(faq).toContain(
+      `${formatWholeRupees(biomechanical.pricePaise)} at the introductory price (regular price ${formatWholeRupees(biomechanical.regularPricePaise!)})`,
+    )
+    expect(faq).toContain(`delivered ${SITE_SETTINGS_SEED.reportDelivery}`)
+    expect(faq).toContain(`Refunds are credited ${SITE_SETTINGS_SEED.refundPolicy}.`)
+    expect(faq).toContain('Can my coach attend the session?')
+    // The spec's other readings must not leak back in.
+    expect(faq).not.toContain('₹25,000')
+    expect(faq).not.toContain('5-7 business days')
+  })
+
+  it('describes the page with the catalogue prices', async () => {
+    const { html } = await getPage('/pricing')
+    const description = /<meta name="description" content="([^"]*)"/.exec(html)?.[1] ?? ''
+    expect(description).toContain(formatWholeRupees(biomechanical.pricePaise))
+    expect(description).toContain(formatWholeRupees(race.pricePaise))
+  })
+})
+
+describe('/contact', () => {
+  it('shows the contact details from the site settings', async () => {
+    const page = await getPage('/contact')
+    expect(page.status).toBe(200)
+    expect(h1Of(page.html)).toEqual(['Contact Us'])
+
+    const details = textOf(section(page.main, 'details-heading'))
+    expect(details).toContain(SITE_SETTINGS_SEED.sessionLocation)
+    expect(details).toContain(SITE_SETTINGS_SEED.postalAddress)
+    expect(details).toContain(SITE_SETTINGS_SEED.phone)
+    expect(details).toContain('Monday-Friday 9:00 AM-6:00 PM IST')
+    expect(details).toContain(SITE_SETTINGS_SEED.supportEmail)
+    expect(details).toContain(SITE_SETTINGS_SEED.infoEmail)
+  })
+
+  it('never turns a placeholder into a tel: or mailto: link, and omits an empty website', async () => {
+    const { main } = await getPage('/contact')
+    expect(SITE_SETTINGS_SEED.phone).toMatch(/^\[.*to be supplied by the lab\]$/)
+    expect(main).not.toContain('href="tel:')
+    expect(main).not.toContain('href="mailto:')
+    expect(SITE_SETTINGS_SEED.websiteUrl).toBe('')
+    expect(main).not.toMatch(/href="https?:/)
+    expect(textOf(main)).not.toContain('Website')
+  })
+
+  it('shows How We Can Help You with a booking button and a Learn More link to /services', async () => {
+    const { main } = await getPage('/contact')
+    const help = section(main, 'help-heading')
+    expect(textOf(help)).toMatch(/How We Can Help You Swimming Analysis .* Sports Science Research .* Custom Training Programs/)
+    expect(help).toMatch(/<a [^>]*href="\/login"[^>]*>Book a Session<\/a>/)
+    expect(help).toMatch(/<a [^>]*href="\/services"[^>]*>Learn More/)
+    expect(main).not.toContain('<form')
+  })
+})
+
+describe('legal pages', () => {
+  it.each([
+    ['/terms', 'Terms & Conditions', ['Governing Law and Jurisdiction', 'courts at Bengaluru (Bangalore), Karnataka', 'Indian rupees (INR)']],
+    [
+      '/privacy-policy',
+      'Privacy Policy',
+      [
+        'Introduction',
+        'Information We Collect',
+        'How We Use Your Information',
+        'Sharing Your Information',
+        'Data Security',
+        'Data Deletion and Retention',
+        'Your Rights',
+        'Consent',
+        'Changes to This Policy',
+        'Digital Personal Data Protection Act, 2023',
+      ],
+    ],
+    ['/refund', 'Refund Policy', ['24 hours in advance', 'reschedule a session free of charge up to 24 hours ahead']],
+  ])('%s has its title, a last-updated date, the business name from the settings and no placeholder links', async (path, title, texts) => {
+    const page = await getPage(path)
+    expect(page.status).toBe(200)
+    expect(h1Of(page.html)).toEqual([title])
+    const text = textOf(page.main)
+    expect(text).toMatch(/Last updated: \d{1,2} [A-Z][a-z]+ \d{4}/)
+    expect(text).toContain(SITE_SETTINGS_SEED.legalName)
+    for (const expected of texts) expect(text).toContain(expected)
+    expect(page.main).toContain('class="prose-legal')
+    expect(page.main).not.toContain('href="tel:')
+    expect(page.main).not.toContain('href="mailto:')
+  })
+
+  it('states the refund policy from the settings on the refund page and in the terms', async () => {
+    for (const path of ['/refund', '/terms']) {
+      const text = textOf((await getPage(path)).main)
+      expect(text, path).toContain(`Refunds are credited ${SITE_SETTINGS_SEED.refundPolicy}.`)
+    }
+    expect(SITE_SETTINGS_SEED.refundPolicy).toContain('to the original payment method')
+  })
+})
+
+// The server's own PGlite database can only be prepared before it starts; with DATABASE_URL the
+// server shares a PostgreSQL database with other test files, so this case runs on PGlite only.
+describe.skipIf(Boolean(process.env.DATABASE_URL))('with prices, policies and contact details the lab has edited', () => {
+  const edited = {
+    biomechanical: { pricePaise: 28_000_00, regularPricePaise: 34_000_00 },
+    race: { pricePaise: 6_500_00 },
+    settings: {
+      reportDelivery: 'within 3 business days',
+      refundPolicy: 'within 5 business days, to the original payment method',
+      phone: '+91 80 1234 5678',
+      supportEmail: 'support@lab.example.in',
+      infoEmail: 'hello@lab.example.in',
+      websiteUrl: 'https://lab.example.in',
+      legalName: 'Example Swim Science LLP',
+    },
+  }
+  let editedServer: TestServer
+  let dataDir: string
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(path.join(tmpdir(), 'swimlab-edited-'))
+    const database = await openDatabase({ dataDir })
+    try {
+      await database.migrate()
+      await seedDatabase(database.db)
+      await database.db.update(catalogueItems).set(edited.biomechanical).where(eq(catalogueItems.code, 'biomechanical_package'))
+      await database.db.update(catalogueItems).set(edited.race).where(eq(catalogueItems.code, 'race_analysis'))
+      await database.db.update(siteSettings).set(edited.settings).where(eq(siteSettings.id, 1))
+    } finally {
+      await database.close()
+    }
+    editedServer = await startTestServer({ DATA_DIR: dataDir })
+  })
+  afterAll(async () => {
+    await editedServer?.stop()
+    rmSync(dataDir, { recursive: true, force: true })
+  })
+
+  it('shows the edited prices on the cards and in the FAQ, and none of the seeded ones', async () => {
+    const { html } = await getPage('/pricing', editedServer)
+    const plans = textOf(section(html, 'plans-heading'))
+    const faq = textOf(section(html, 'faq-heading'))
+    expect(plans).toContain('Introductory price ₹28,000 Regular price ₹34,000 Save ₹6,000')
+    expect(plans).toContain('₹6,500 inclusive of GST')
+    expect(faq).toContain('₹28,000 at the introductory price (regular price ₹34,000)')
+    expect(faq).toContain(`delivered ${edited.settings.reportDelivery}`)
+    expect(faq).toContain(`Refunds are credited ${edited.settings.refundPolicy}.`)
+    for (const seeded of [biomechanical.pricePaise, biomechanical.regularPricePaise!, race.pricePaise]) {
+      expect(plans + faq).not.toContain(formatWholeRupees(seeded))
+    }
+  })
+
+  it('links real contact details', async () => {
+    const { main } = await getPage('/contact', editedServer)
+    expect(main).toMatch(/<a [^>]*href="tel:\+918012345678"[^>]*>\+91 80 1234 5678<\/a>/)
+    expect(main).toMatch(/<a [^>]*href="mailto:support@lab.example.in"/)
+    expect(main).toMatch(/<a [^>]*href="mailto:hello@lab.example.in"/)
+    expect(main).toMatch(/<a [^>]*href="https:\/\/lab.example.in"[^>]*>lab.example.in<\/a>/)
+  })
+
+  it('names the business and states the edited refund policy on the legal pages', async () => {
+    const refund = textOf((await getPage('/refund', editedServer)).main)
+    expect(refund).toContain(`Refunds are credited ${edited.settings.refundPolicy}.`)
+    expect(refund).toContain(edited.settings.legalName)
+    expect(textOf((await getPage('/terms', editedServer)).main)).toContain(`${edited.settings.legalName}, a limited liability partnership`)
+  })
+})

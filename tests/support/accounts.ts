@@ -1,0 +1,64 @@
+import { desc, eq } from 'drizzle-orm'
+import { db } from '~/db/client.server'
+import { outboxEmails, users } from '~/db/schema'
+import { registerCustomer, verifyEmail } from '~/modules/accounts/registration.server'
+import { RegistrationSchema, type RegistrationInput } from '~/modules/accounts/schemas'
+
+/** A valid registration form, as the schema returns it. */
+export function registrationInput(overrides: Partial<Record<string, string>> = {}): RegistrationInput {
+  return RegistrationSchema.parse({
+    name: 'Asha Rao',
+    email: 'asha@example.com',
+    password: 'butterfly-2027',
+    phone: '+91 98450 12345',
+    age: '16',
+    currentLocation: 'Bengaluru',
+    gender: 'female',
+    swimmingExperience: 'advanced',
+    academyName: 'Basavanagudi Aquatic Centre',
+    coachName: 'NA',
+    specialization: 'butterfly',
+    participateInEvents: 'yes',
+    strokeBestTime: '01:02.45',
+    howDidYouKnow: 'friends_referrals',
+    ...overrides,
+  })
+}
+
+/** The six-digit code in the newest e-mail to `to` (from the outbox, which is the local mailbox). */
+export async function latestCodeSentTo(to: string) {
+  const [mail] = await db()
+    .select({ text: outboxEmails.text, subject: outboxEmails.subject })
+    .from(outboxEmails)
+    .where(eq(outboxEmails.to, to.toLowerCase()))
+    .orderBy(desc(outboxEmails.id))
+    .limit(1)
+  const code = mail ? /^\s+(\d{6})$/m.exec(mail.text)?.[1] : undefined
+  if (!code || !mail) throw new Error(`No code has been e-mailed to ${to}`)
+  return { code, subject: mail.subject, text: mail.text }
+}
+
+export async function mailCount(to: string) {
+  const rows = await db().select({ id: outboxEmails.id }).from(outboxEmails).where(eq(outboxEmails.to, to.toLowerCase()))
+  return rows.length
+}
+
+/** Registers and verifies a customer, as the verify page would. */
+export async function createVerifiedCustomer(overrides: Partial<Record<string, string>> = {}, ip = '203.0.113.10') {
+  const input = registrationInput(overrides)
+  await registerCustomer(input, { ip })
+  const { code } = await latestCodeSentTo(input.email)
+  const result = await verifyEmail({ email: input.email, code, ip })
+  if (!result.ok) throw new Error('verification failed')
+  return { ...result, password: input.password }
+}
+
+export async function userRow(email: string) {
+  const [row] = await db().select().from(users).where(eq(users.email, email.toLowerCase()))
+  return row
+}
+
+/** A code that is certainly not `code`. */
+export function wrongCode(code: string) {
+  return String((Number(code) + 1) % 1_000_000).padStart(6, '0')
+}

@@ -1,0 +1,51 @@
+import { existsSync } from 'node:fs'
+import AxeBuilder from '@axe-core/playwright'
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import { expect } from 'vitest'
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+
+export const PHONE = { width: 360, height: 740 }
+export const DESKTOP = { width: 1440, height: 900 }
+
+/** Debian's Chromium, headless; never a browser downloaded by a tool. */
+export async function launchBrowser(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: apt-get install -y chromium`)
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  })
+  return browser
+}
+
+export async function newContext(browser: Browser, baseURL: string, viewport = DESKTOP, options: { javaScriptEnabled?: boolean } = {}): Promise<BrowserContext> {
+  return browser.newContext({ baseURL, viewport, javaScriptEnabled: options.javaScriptEnabled ?? true, locale: 'en-IN', timezoneId: 'Asia/Kolkata' })
+}
+
+/** Runs axe (WCAG 2.x A/AA rules, including 2.2) and fails with a readable list of violations. */
+export async function expectNoAxeViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']).analyze()
+  const violations = results.violations.map(
+    (violation) => `${violation.id} (${violation.impact}): ${violation.help}\n    ${violation.nodes.map((node) => node.target.join(' ')).slice(0, 5).join('\n    ')}`,
+  )
+  expect(violations, `axe violations on ${page.url()}`).toEqual([])
+}
+
+/** Collects console errors and failed requests so a journey can assert the page ran cleanly. */
+export function watchPageErrors(page: Page) {
+  const errors: string[] = []
+  page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`))
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(`console: ${message.text()}`)
+  })
+  return errors
+}

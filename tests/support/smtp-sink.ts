@@ -1,0 +1,63 @@
+import type { AddressInfo } from 'node:net'
+import { SMTPServer } from 'smtp-server'
+
+export type ReceivedMail = { from: string; to: string[]; raw: string; text: string }
+
+/** A real SMTP server on a free local port that keeps every message it receives. */
+export async function startSmtpSink(options: { rejectWith?: string } = {}) {
+  const messages: ReceivedMail[] = []
+  const waiters: Array<() => void> = []
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = []
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk))
+      stream.on('end', () => {
+        if (options.rejectWith) return callback(Object.assign(new Error(options.rejectWith), { responseCode: 451 }))
+        const raw = Buffer.concat(chunks).toString('utf8')
+        messages.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
+          raw,
+          text: decodeQuotedPrintable(raw),
+        })
+        for (const wake of waiters.splice(0)) wake()
+        callback()
+      })
+    },
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const port = (server.server.address() as AddressInfo).port
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    messages,
+    /** Waits until a message to `to` (whose raw text matches `match`) has arrived; returns the newest. */
+    async waitForMailTo(to: string, match: RegExp = /./, timeoutMs = 15_000) {
+      const deadline = Date.now() + timeoutMs
+      for (;;) {
+        const found = messages.filter((message) => message.to.includes(to) && match.test(message.raw)).at(-1)
+        if (found) return found
+        if (Date.now() > deadline) throw new Error(`No e-mail to ${to} arrived within ${timeoutMs} ms`)
+        await new Promise<void>((resolve) => {
+          waiters.push(resolve)
+          setTimeout(resolve, 200)
+        })
+      }
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  }
+}
+
+/** Enough of quoted-printable for reading text bodies in tests. */
+function decodeQuotedPrintable(raw: string) {
+  return raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+}
+
+/** The six-digit code on its own line in a message we sent. */
+export function codeIn(text: string) {
+  const code = /^\s+(\d{6})\r?$/m.exec(text)?.[1]
+  if (!code) throw new Error(`No code found in:\n${text}`)
+  return code
+}
