@@ -1,0 +1,119 @@
+import { useEffect, useState } from 'react'
+import { data, isRouteErrorResponse, Link, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from 'react-router'
+import type { Route } from './+types/root'
+import './app.css'
+import { Footer } from './components/footer'
+import { Header } from './components/header'
+import { PromoBanner } from './components/promo-banner'
+import { Toast } from './components/toast'
+import { config } from './config.server'
+import { getUser } from './lib/auth.server'
+import { takeToast } from './lib/toast.server'
+import { getSiteSettings, listCamps } from './modules/site/site.server'
+import { useNonce } from './lib/nonce'
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const [settings, camps, user, { toast, headers }] = await Promise.all([
+    getSiteSettings().catch(logAndForget('Failed to fetch site settings')),
+    listCamps().catch(logAndForget('Failed to fetch banner status')),
+    getUser(request).catch(logAndForget('Failed to read the session')),
+    takeToast(request),
+  ])
+  return data(
+    {
+      siteUrl: config().SITE_URL,
+      banner: settings && camps ? { visible: settings.bannerVisible, coach: settings.coach, camps } : null,
+      contact: settings,
+      user: user ? { name: user.name, isAdmin: user.isAdmin } : null,
+      toast,
+    },
+    { headers },
+  )
+}
+
+function logAndForget(message: string) {
+  return (error: unknown) => {
+    console.error(message, error)
+    return null
+  }
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const nonce = useNonce()
+  const root = useRouteLoaderData<typeof loader>('root')
+  const bannerVisible = useLiveBanner(root?.banner?.visible ?? false)
+  return (
+    <html lang="en-IN">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#083344" />
+        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        <Meta />
+        {/* Stylesheets load under style-src 'self'; an empty nonce keeps the server's and the browser's tags identical. */}
+        <Links nonce="" />
+      </head>
+      <body className="flex min-h-dvh flex-col">
+        <a href="#main" className="sr-only z-50 rounded bg-white px-4 py-2 font-semibold text-brand-800 focus:not-sr-only focus:fixed focus:top-2 focus:left-2">
+          Skip to content
+        </a>
+        {root?.banner && bannerVisible && <PromoBanner camps={root.banner.camps} coach={root.banner.coach} />}
+        <Header user={root?.user ?? null} />
+        <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
+          {root?.toast && <Toast key={root.toast.id} toast={root.toast} />}
+          {children}
+        </main>
+        <Footer contact={root?.contact ?? null} />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  )
+}
+
+/**
+ * The banner's visibility as the server rendered it, then as the live event stream reports it,
+ * so switching the banner in the database shows or hides it on every open page without a reload.
+ */
+function useLiveBanner(initial: boolean) {
+  const [visible, setVisible] = useState(initial)
+  useEffect(() => setVisible(initial), [initial])
+  useEffect(() => {
+    const events = new EventSource('/events')
+    events.addEventListener('banner', (event) => {
+      try {
+        setVisible(Boolean(JSON.parse(event.data).visible))
+      } catch {
+        setVisible(false)
+      }
+    })
+    return () => events.close()
+  }, [])
+  return visible
+}
+
+export default function App() {
+  return <Outlet />
+}
+
+const ERROR_TEXTS: Record<number, { title: string; message: string }> = {
+  403: { title: 'Access denied', message: 'You do not have permission to view this page.' },
+  404: { title: 'Oops! Page not found', message: 'The page you are looking for does not exist or has moved.' },
+  500: { title: 'Something went wrong', message: 'Please try again in a moment. If it keeps happening, contact us.' },
+  503: { title: 'We will be right back', message: 'The site is briefly unavailable. Please try again in a minute.' },
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const status = isRouteErrorResponse(error) ? error.status : 500
+  const { title, message } = ERROR_TEXTS[status] ?? ERROR_TEXTS[500]!
+  return (
+    <section className="container-page py-24 text-center">
+      <title>{title}</title>
+      <h1 className="text-4xl font-extrabold text-brand-900">{title}</h1>
+      <p className="mt-4 text-lg text-muted">{message}</p>
+      <Link to="/" className="btn-primary mt-8">
+        Return Home
+      </Link>
+    </section>
+  )
+}
