@@ -52,7 +52,9 @@ export function ensureBuild() {
   withBuildLock(() => {
     if (!buildIsStale()) return
     console.log('Building the site (first start or changed source)…')
-    const result = spawnSync('npx', ['react-router', 'build'], { cwd: root, stdio: 'inherit' })
+    // Always a production build: a caller's NODE_ENV (Vitest sets "test") would otherwise ship
+    // React's development bundle.
+    const result = spawnSync('npx', ['react-router', 'build'], { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } })
     if (result.status !== 0) process.exit(result.status ?? 1)
   })
 }

@@ -3,6 +3,7 @@ import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { useEffect, useId, useState, type ReactNode } from 'react'
 import type { z } from 'zod'
 import { HONEYPOT_FIELD } from '~/lib/honeypot'
+import { useHydrated } from '~/lib/use-hydrated'
 
 // One way to build every form: Conform field metadata in, labelled controls out, each error next
 // to its field and tied to it with aria-describedby / aria-invalid.
@@ -12,12 +13,6 @@ type Field = FieldMetadata<string | undefined, Record<string, unknown>, string[]
 const inputClass =
   'mt-1 block min-h-11 w-full rounded-lg border border-slate-400 bg-white px-3 py-2 text-base text-ink shadow-sm placeholder:text-slate-500 focus:border-brand-600 aria-invalid:border-red-700'
 
-/** True once React has taken over in the browser; controls that need JavaScript appear only then. */
-export function useHydrated() {
-  const [hydrated, setHydrated] = useState(false)
-  useEffect(() => setHydrated(true), [])
-  return hydrated
-}
 
 export function FieldError({ field }: { field: Field }) {
   if (!field.errors?.length) return null

@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import { useHydrated } from './form-fields'
+import { useHydrated } from '~/lib/use-hydrated'
 
 export type ToastMessage = { id: string; type: 'success' | 'error' | 'info'; title: string; description?: string }
 
