@@ -7,7 +7,6 @@ const booleanFlag = z
 
 const ConfigSchema = z
   .object({
-    NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
     PORT: z.coerce.number({ message: 'must be a port number' }).int().min(0).max(65535).default(3000),
     HOST: z.string().min(1).default('0.0.0.0'),
     SITE_URL: z.url({ message: 'must be an absolute URL such as https://example.com' }).optional(),

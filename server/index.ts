@@ -159,13 +159,14 @@ function createApp({ config, logger, database, liveEvents }: { config: Config; l
   return app
 }
 
-/** SMTP when SMTP_URL is set; otherwise the local mailbox (printed too in development). */
+/**
+ * SMTP when SMTP_URL is set. Otherwise the local mailbox, which also prints each message to the
+ * log, so a newcomer on the default run reads their verification code in the terminal.
+ */
 function mailTransport(config: Config, logger: pino.Logger): MailTransport {
   if (config.SMTP_URL) return smtpTransport(config.SMTP_URL, config.MAIL_FROM)
-  logger.info('no SMTP_URL: e-mail goes to the local mailbox, readable by admins at /admin/mail')
-  return localMailbox(
-    config.NODE_ENV === 'development' ? (mail) => logger.info({ to: mail.to, subject: mail.subject, text: mail.text }, 'e-mail delivered to the local mailbox') : undefined,
-  )
+  logger.warn('no SMTP_URL: e-mail goes to the local mailbox (this log, and /admin/mail for admins); set SMTP_URL in production')
+  return localMailbox((mail) => logger.info({ to: mail.to, subject: mail.subject, text: mail.text }, 'e-mail delivered to the local mailbox'))
 }
 
 /**
