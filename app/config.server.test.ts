@@ -13,7 +13,21 @@ describe('configuration', () => {
 
   it('derives the site URL from the port and trims a trailing slash', () => {
     expect(loadConfig({ PORT: '8080' }).SITE_URL).toBe('http://localhost:8080')
-    expect(loadConfig({ SITE_URL: 'https://lab.example.in/' }).SITE_URL).toBe('https://lab.example.in')
+    expect(loadConfig({ SITE_URL: 'https://lab.example.in/', ALLOW_SANDBOX_PAYMENTS: 'true' }).SITE_URL).toBe('https://lab.example.in')
+  })
+
+  it('refuses the sandbox gateway on a public address, unless test payments are allowed there', () => {
+    expect(() => loadConfig({ SITE_URL: 'https://lab.example.in' })).toThrow(/PAYMENT_GATEWAY: the sandbox gateway takes no real money/)
+    expect(loadConfig({ SITE_URL: 'https://staging.lab.example.in', ALLOW_SANDBOX_PAYMENTS: 'true' }).PAYMENT_GATEWAY).toBe('sandbox')
+    for (const local of ['http://localhost:3000', 'http://127.0.0.1:8080', 'http://[::1]:3000', 'http://lab.localhost']) {
+      expect(loadConfig({ SITE_URL: local }).PAYMENT_GATEWAY).toBe('sandbox')
+    }
+  })
+
+  it('holds seats for 20 minutes unless told otherwise, between 5 and 120', () => {
+    expect(loadConfig({}).SEAT_HOLD_MINUTES).toBe(20)
+    expect(loadConfig({ SEAT_HOLD_MINUTES: '30' }).SEAT_HOLD_MINUTES).toBe(30)
+    expect(() => loadConfig({ SEAT_HOLD_MINUTES: '2' })).toThrow(/SEAT_HOLD_MINUTES/)
   })
 
   it('treats empty variables as unset', () => {

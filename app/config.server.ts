@@ -26,6 +26,9 @@ const ConfigSchema = z
     MAIL_FROM: z.string().min(3).default('Swimming Sport Science Lab <no-reply@localhost>'),
     ADMIN_EMAIL: z.email({ message: 'must be an e-mail address' }).optional(),
     ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').max(128).optional(),
+    PAYMENT_GATEWAY: z.enum(['sandbox', 'phonepe'], { message: 'must be sandbox or phonepe' }).default('sandbox'),
+    ALLOW_SANDBOX_PAYMENTS: booleanFlag.default(false),
+    SEAT_HOLD_MINUTES: z.coerce.number({ message: 'must be a number of minutes' }).int().min(5).max(120).default(20),
     SESSION_COOKIE_NAME: z
       .string()
       .regex(/^[A-Za-z0-9_-]+$/, 'may contain only letters, digits, - and _')
@@ -35,13 +38,24 @@ const ConfigSchema = z
     message: 'ADMIN_EMAIL and ADMIN_PASSWORD must be set together',
     path: ['ADMIN_PASSWORD'],
   })
+  .refine((env) => env.PAYMENT_GATEWAY !== 'sandbox' || env.ALLOW_SANDBOX_PAYMENTS || !env.SITE_URL || isLocalAddress(env.SITE_URL), {
+    message: 'the sandbox gateway takes no real money: on a public SITE_URL set PAYMENT_GATEWAY=phonepe, or ALLOW_SANDBOX_PAYMENTS=true for a test installation',
+    path: ['PAYMENT_GATEWAY'],
+  })
   .transform((env) => ({
     ...env,
     SITE_URL: (env.SITE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
+    /** True when SITE_URL was not given: it follows the port the server actually listens on. */
+    SITE_URL_DERIVED: !env.SITE_URL,
     DATA_DIR: path.resolve(env.DATA_DIR),
   }))
 
 export type Config = z.infer<typeof ConfigSchema>
+
+function isLocalAddress(url: string) {
+  const host = new URL(url).hostname
+  return host === 'localhost' || host === '127.0.0.1' || host === '[::1]' || host.endsWith('.localhost')
+}
 
 export class ConfigError extends Error {}
 

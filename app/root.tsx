@@ -25,6 +25,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       banner: settings && camps ? { visible: settings.bannerVisible, coach: settings.coach, camps } : null,
       contact: settings,
       user: user ? { name: user.name, isAdmin: user.isAdmin } : null,
+      testPayments: config().PAYMENT_GATEWAY === 'sandbox',
       toast,
     },
     { headers },
@@ -63,7 +64,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
           {root?.toast && <Toast key={root.toast.id} toast={root.toast} />}
           {children}
         </main>
-        <Footer contact={root?.contact ?? null} />
+        <Footer contact={root?.contact ?? null} testPayments={root?.testPayments ?? false} />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

@@ -1,77 +1,94 @@
 import type pino from 'pino'
 import { pruneExpiredSessions } from '~/modules/accounts/sessions.server'
+import { expireStaleHolds } from '~/modules/booking/holds.server'
 import { onEmailQueued, processOutbox, pruneSentEmails } from '~/modules/mail/outbox.server'
 import type { MailTransport } from '~/modules/mail/transport.server'
+import { reconcileDuePayments } from '~/modules/payments/payments.server'
+import { onRefundRequested, processDueRefunds } from '~/modules/payments/refunds.server'
 import { pruneRateLimitBuckets } from '~/modules/rate-limit/rate-limit.server'
 
+type Task = { name: string; everyMs: number; run: () => Promise<unknown> }
+
 /**
- * The in-process workers: the e-mail outbox (every second, and at once when a message is queued)
- * and an hourly clean-up of expired rows. Timers are unref'd so they never keep the process alive;
- * `stop()` waits for the run in progress.
+ * The in-process workers. Each task runs on its own timer, one run at a time (a request for another
+ * run while one is going is remembered), and claims its rows with FOR UPDATE SKIP LOCKED, so any
+ * number of instances can run them side by side. Timers are unref'd; `stop()` waits for runs in
+ * progress.
  */
 export class BackgroundJobs {
-  private outboxTimer: NodeJS.Timeout | undefined
-  private housekeepingTimer: NodeJS.Timeout | undefined
-  private running: Promise<void> | undefined
-  private again = false
+  private readonly timers: NodeJS.Timeout[] = []
+  private readonly running = new Map<string, Promise<void>>()
+  private readonly again = new Set<string>()
+  private readonly unsubscribers: Array<() => void> = []
+  private readonly tasks: Map<string, Task>
   private stopped = false
-  private unsubscribe: (() => void) | undefined
 
   constructor(
     private readonly transport: MailTransport,
     private readonly logger: pino.Logger,
-    private readonly options = { outboxIntervalMs: 1_000, housekeepingIntervalMs: 60 * 60_000 },
-  ) {}
-
-  start() {
-    this.outboxTimer = setInterval(() => this.deliverMail(), this.options.outboxIntervalMs)
-    this.outboxTimer.unref()
-    this.housekeepingTimer = setInterval(() => this.housekeeping(), this.options.housekeepingIntervalMs)
-    this.housekeepingTimer.unref()
-    this.unsubscribe = onEmailQueued(() => setImmediate(() => this.deliverMail()))
-    this.deliverMail()
+  ) {
+    this.tasks = new Map(
+      [
+        { name: 'outbox', everyMs: 1_000, run: () => this.deliverMail() },
+        { name: 'payments', everyMs: 2_000, run: () => reconcileDuePayments() },
+        { name: 'refunds', everyMs: 5_000, run: () => processDueRefunds() },
+        { name: 'holds', everyMs: 30_000, run: () => expireStaleHolds() },
+        { name: 'housekeeping', everyMs: 60 * 60_000, run: () => this.housekeeping() },
+      ].map((task) => [task.name, task]),
+    )
   }
 
-  /** One delivery run at a time; a request for another while one runs is remembered. */
-  deliverMail(): Promise<void> {
-    if (this.stopped) return Promise.resolve()
-    if (this.running) {
-      this.again = true
-      return this.running
+  start() {
+    for (const task of this.tasks.values()) {
+      const timer = setInterval(() => void this.trigger(task.name), task.everyMs)
+      timer.unref()
+      this.timers.push(timer)
     }
-    this.running = (async () => {
+    this.unsubscribers.push(onEmailQueued(() => setImmediate(() => void this.trigger('outbox'))))
+    this.unsubscribers.push(onRefundRequested(() => void this.trigger('refunds')))
+    void this.trigger('outbox')
+  }
+
+  /** Runs a task now, or right after the run in progress. */
+  trigger(name: string): Promise<void> {
+    const task = this.tasks.get(name)
+    if (!task || this.stopped) return Promise.resolve()
+    const current = this.running.get(name)
+    if (current) {
+      this.again.add(name)
+      return current
+    }
+    const run = (async () => {
       do {
-        this.again = false
+        this.again.delete(name)
         try {
-          const outcome = await processOutbox(this.transport)
-          if (outcome.sent || outcome.failed) this.logger.info({ ...outcome, transport: this.transport.kind }, 'outbox delivery')
+          await task.run()
         } catch (error) {
-          this.logger.error({ err: error }, 'outbox delivery failed')
+          this.logger.error({ err: error, task: name }, 'background task failed')
         }
-      } while (this.again && !this.stopped)
-    })().finally(() => {
-      this.running = undefined
-    })
-    return this.running
+      } while (this.again.has(name) && !this.stopped)
+    })().finally(() => this.running.delete(name))
+    this.running.set(name, run)
+    return run
+  }
+
+  private async deliverMail() {
+    const outcome = await processOutbox(this.transport)
+    if (outcome.sent || outcome.failed) this.logger.info({ ...outcome, transport: this.transport.kind }, 'outbox delivery')
   }
 
   private async housekeeping() {
-    try {
-      const now = new Date()
-      await pruneExpiredSessions(now)
-      await pruneRateLimitBuckets(now)
-      await pruneSentEmails(now)
-    } catch (error) {
-      this.logger.error({ err: error }, 'housekeeping failed')
-    }
+    const now = new Date()
+    await pruneExpiredSessions(now)
+    await pruneRateLimitBuckets(now)
+    await pruneSentEmails(now)
   }
 
   async stop() {
     this.stopped = true
-    clearInterval(this.outboxTimer)
-    clearInterval(this.housekeepingTimer)
-    this.unsubscribe?.()
-    await this.running
+    for (const timer of this.timers) clearInterval(timer)
+    for (const unsubscribe of this.unsubscribers) unsubscribe()
+    await Promise.all(this.running.values())
     this.transport.close()
   }
 }

@@ -7,14 +7,20 @@ import { createRequestHandler } from '@react-router/express'
 import compression from 'compression'
 import express from 'express'
 import pino from 'pino'
-import { ConfigError, loadConfig, setConfig, type Config } from '~/config.server'
+import { config as currentConfig, ConfigError, loadConfig, setConfig, type Config } from '~/config.server'
 import { openDatabase, useDatabase, type Database } from '~/db/client.server'
 import { seedDatabase } from '~/db/seed.server'
 import { ensureAdmin } from '~/modules/accounts/users.server'
 import { localMailbox, smtpTransport, type MailTransport } from '~/modules/mail/transport.server'
+import type { PaymentGateway } from '~/modules/payments/gateway.server'
+import { usePaymentGateway } from '~/modules/payments/gateways.server'
+import { sandboxKey } from '~/modules/payments/sandbox-gateway.server'
+import { createSandboxGateway } from '~/modules/payments/sandbox.server'
 import { BackgroundJobs } from './background-jobs'
 import { LiveEvents } from './live-events'
 import { originCheck } from './origin-check'
+import { paymentWebhook } from './payment-webhook'
+import { sandboxGatewayRouter } from './sandbox-gateway'
 import { securityHeaders } from './security-headers'
 
 declare module 'react-router' {
@@ -56,15 +62,20 @@ export async function start(env: NodeJS.ProcessEnv = process.env) {
   }
   logger.info({ database: database.kind === 'postgres' ? 'postgresql' : `pglite at ${config.DATA_DIR}` }, 'database ready')
 
+  const gateway = await setUpPaymentGateway(config)
+  logger.info({ gateway: gateway.name }, gateway.name === 'sandbox' ? 'payments: the sandbox gateway (TEST MODE, no real money)' : `payments: ${gateway.name}`)
+
   const liveEvents = new LiveEvents(database, logger, config.BANNER_HEARTBEAT_SECONDS)
   await liveEvents.start()
   const jobs = new BackgroundJobs(mailTransport(config, logger), logger)
   jobs.start()
 
-  const app = createApp({ config, logger, database, liveEvents })
+  const app = createApp({ config, logger, database, liveEvents, gateway })
   const server = await listen(app, config)
   const address = server.address()
   const port = typeof address === 'object' && address ? address.port : config.PORT
+  // With PORT=0 and no SITE_URL, links (e-mails, the gateway's way back) must name the real port.
+  if (config.SITE_URL_DERIVED && config.PORT === 0) setConfig({ ...config, SITE_URL: `http://localhost:${port}` })
   logger.info({ port, url: config.SITE_URL }, `The site is running at http://localhost:${port}`)
 
   let stopping: Promise<void> | undefined
@@ -97,7 +108,7 @@ export async function start(env: NodeJS.ProcessEnv = process.env) {
   return { server, port, stop }
 }
 
-function createApp({ config, logger, database, liveEvents }: { config: Config; logger: pino.Logger; database: Database; liveEvents: LiveEvents }) {
+function createApp({ config, logger, database, liveEvents, gateway }: { config: Config; logger: pino.Logger; database: Database; liveEvents: LiveEvents; gateway: PaymentGateway }) {
   const production = config.SITE_URL.startsWith('https://')
   const app = express()
   app.disable('x-powered-by')
@@ -114,7 +125,7 @@ function createApp({ config, logger, database, liveEvents }: { config: Config; l
     })
     next()
   })
-  app.use(securityHeaders({ production }))
+  app.use(securityHeaders({ production, formActions: gateway.checkoutOrigins }))
   app.use(originCheck({ siteUrl: config.SITE_URL }))
 
   app.get('/healthz', (_request, response) => {
@@ -130,6 +141,8 @@ function createApp({ config, logger, database, liveEvents }: { config: Config; l
     }
   })
   app.get('/events', liveEvents.handle)
+  app.post('/api/payments/webhook/:gateway', express.raw({ type: () => true, limit: '64kb' }), paymentWebhook(gateway, logger))
+  if (gateway.name === 'sandbox') app.use('/sandbox-gateway', sandboxGatewayRouter())
 
   // Streams must reach the browser as they are written, so server-sent events skip compression.
   app.use(compression({ filter: (request, response) => !String(response.getHeader('Content-Type') ?? '').includes('text/event-stream') && compression.filter(request, response) }))
@@ -157,6 +170,18 @@ function createApp({ config, logger, database, liveEvents }: { config: Config; l
     response.status(500).type('html').send(plainErrorPage('Something went wrong', 'Please try again in a moment.'))
   })
   return app
+}
+
+/** The gateway of PAYMENT_GATEWAY; the sandbox is reached over HTTP at this very site. */
+async function setUpPaymentGateway(config: Config): Promise<PaymentGateway> {
+  if (config.PAYMENT_GATEWAY !== 'sandbox') throw new Error(`PAYMENT_GATEWAY=${config.PAYMENT_GATEWAY} is not available yet`)
+  const gateway = createSandboxGateway({
+    baseUrl: () => `${currentConfig().SITE_URL}/sandbox-gateway`,
+    callbackUrl: () => `${currentConfig().SITE_URL}/api/payments/webhook/sandbox`,
+    key: await sandboxKey(),
+  })
+  usePaymentGateway(gateway)
+  return gateway
 }
 
 /**

@@ -26,7 +26,8 @@ const LEGAL_LINKS = [
   { to: '/refund', label: 'Refund Policy' },
 ]
 
-export function Footer({ contact }: { contact: FooterContact | null }) {
+/** The site footer; `testPayments` adds the notice shown on every page while the sandbox gateway is active. */
+export function Footer({ contact, testPayments }: { contact: FooterContact | null; testPayments: boolean }) {
   const social = contact
     ? [
         { href: contact.socialLinks.linkedin, label: 'LinkedIn' },
@@ -107,6 +108,11 @@ export function Footer({ contact }: { contact: FooterContact | null }) {
       <p className="border-t border-white/10 py-5 text-center text-xs text-slate-300">
         © {labToday().slice(0, 4)} {PRODUCT_NAME}. All rights reserved.
       </p>
+      {testPayments && (
+        <p className="bg-amber-300 px-4 py-2 text-center text-sm font-semibold text-amber-950">
+          Test payments: this site uses a sandbox payment gateway. No real money is taken.
+        </p>
+      )}
     </footer>
   )
 }

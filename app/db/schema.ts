@@ -253,3 +253,208 @@ export const outboxEmails = pgTable(
     check('outbox_emails_status', sql`${table.status} IN ('queued', 'sent', 'retrying', 'failed')`),
   ],
 )
+
+/**
+ * Random secrets this installation generates for itself on first use (the sandbox gateway's
+ * signing key, …), shared by every instance through the database.
+ */
+export const instanceSecrets = pgTable('instance_secrets', {
+  name: text('name').primaryKey(),
+  value: text('value').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+})
+
+/**
+ * pending: seats held while the customer pays (until holdExpiresAt); confirmed: paid;
+ * expired / payment_failed: never paid, seats released; cancelled: called off after confirmation;
+ * refund_pending / refunded: money is on its way back (or back) to the customer.
+ */
+export type BookingStatus = 'pending' | 'confirmed' | 'expired' | 'payment_failed' | 'cancelled' | 'refund_pending' | 'refunded'
+export const BOOKING_STATUSES = ['pending', 'confirmed', 'expired', 'payment_failed', 'cancelled', 'refund_pending', 'refunded'] as const
+
+/** A booked analysis session: three days for the 3-day session, one for a single session. */
+export const bookings = pgTable(
+  'bookings',
+  {
+    id: serial('id').primaryKey(),
+    /** The booking id customers see and quote: SWP- and ten random digits. */
+    reference: text('reference').notNull(),
+    productCode: text('product_code')
+      .notNull()
+      .references(() => catalogueItems.code, { onDelete: 'restrict' }),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    customerName: text('customer_name').notNull(),
+    customerEmail: text('customer_email').notNull(),
+    customerPhone: text('customer_phone'),
+    swimmingExperience: text('swimming_experience'),
+    notes: text('notes'),
+    /** Day 1's time slot; every day of a session has the same start. */
+    startTime: time('start_time').notNull(),
+    endTime: time('end_time').notNull(),
+    /** The price when the seats were held, from the catalogue; never from the request. */
+    amountPaise: integer('amount_paise').notNull(),
+    status: text('status').$type<BookingStatus>().notNull(),
+    holdExpiresAt: timestamp('hold_expires_at', { withTimezone: true }),
+    confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('bookings_reference_unique').on(table.reference),
+    index('bookings_user_created').on(table.userId, table.createdAt),
+    index('bookings_status_hold').on(table.status, table.holdExpiresAt),
+    check('bookings_amount', sql`${table.amountPaise} >= 0`),
+    check('bookings_status', sql`${table.status} IN ('pending', 'confirmed', 'expired', 'payment_failed', 'cancelled', 'refund_pending', 'refunded')`),
+    check('bookings_hold', sql`${table.status} <> 'pending' OR ${table.holdExpiresAt} IS NOT NULL`),
+  ],
+)
+
+/** One seat on one day: the time slot `startTime` of availability window `slotId` on `date`. */
+export const bookingDays = pgTable(
+  'booking_days',
+  {
+    bookingId: integer('booking_id')
+      .notNull()
+      .references(() => bookings.id, { onDelete: 'cascade' }),
+    dayNumber: integer('day_number').notNull(),
+    slotId: integer('slot_id')
+      .notNull()
+      .references(() => slots.id, { onDelete: 'restrict' }),
+    date: date('date').notNull(),
+    startTime: time('start_time').notNull(),
+    endTime: time('end_time').notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.bookingId, table.dayNumber] }),
+    index('booking_days_seat').on(table.slotId, table.startTime),
+    index('booking_days_date').on(table.date),
+    check('booking_days_day_number', sql`${table.dayNumber} BETWEEN 1 AND 3`),
+  ],
+)
+
+/** initiated: recorded, not yet at the gateway; pending: at the gateway; then completed or failed. */
+export type PaymentState = 'initiated' | 'pending' | 'completed' | 'failed'
+
+/** One attempt to pay for a booking at the gateway, under its own unique order id. */
+export const payments = pgTable(
+  'payments',
+  {
+    id: serial('id').primaryKey(),
+    orderId: text('order_id').notNull(),
+    bookingId: integer('booking_id').references(() => bookings.id, { onDelete: 'restrict' }),
+    gateway: text('gateway').notNull(),
+    amountPaise: integer('amount_paise').notNull(),
+    state: text('state').$type<PaymentState>().notNull().default('initiated'),
+    gatewayOrderId: text('gateway_order_id'),
+    transactionId: text('transaction_id'),
+    paymentMode: text('payment_mode'),
+    /** The gateway's hosted page for this order, so a customer who comes back can resume it. */
+    checkoutUrl: text('checkout_url'),
+    /** The gateway stops accepting payment for the order at this instant. */
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    failureReason: text('failure_reason'),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+    /** When reconciliation next asks the gateway; null once the state is final. */
+    nextCheckAt: timestamp('next_check_at', { withTimezone: true }),
+    lastCheckedAt: timestamp('last_checked_at', { withTimezone: true }),
+    checkCount: integer('check_count').notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('payments_order_id_unique').on(table.orderId),
+    index('payments_booking').on(table.bookingId),
+    index('payments_transaction').on(table.transactionId),
+    index('payments_due_check').on(table.nextCheckAt),
+    check('payments_amount', sql`${table.amountPaise} > 0`),
+    check('payments_state', sql`${table.state} IN ('initiated', 'pending', 'completed', 'failed')`),
+  ],
+)
+
+/**
+ * Everything a gateway told us about an order or a refund (notifications and status answers), with
+ * what we made of it. The unique key recognises a repeated notification.
+ */
+export const paymentEvents = pgTable(
+  'payment_events',
+  {
+    id: serial('id').primaryKey(),
+    gateway: text('gateway').notNull(),
+    eventKey: text('event_key').notNull(),
+    source: text('source').$type<'webhook' | 'status'>().notNull(),
+    orderId: text('order_id'),
+    refundId: text('refund_id'),
+    state: text('state'),
+    amountPaise: integer('amount_paise'),
+    outcome: text('outcome').notNull(),
+    payload: jsonb('payload'),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [uniqueIndex('payment_events_gateway_key_unique').on(table.gateway, table.eventKey), index('payment_events_order').on(table.orderId)],
+)
+
+export type RefundState = 'pending' | 'completed' | 'failed'
+
+/** Money going back to the customer for a payment, through the gateway that took it. */
+export const refunds = pgTable(
+  'refunds',
+  {
+    id: serial('id').primaryKey(),
+    refundId: text('refund_id').notNull(),
+    paymentId: integer('payment_id')
+      .notNull()
+      .references(() => payments.id, { onDelete: 'restrict' }),
+    amountPaise: integer('amount_paise').notNull(),
+    reason: text('reason').notNull(),
+    state: text('state').$type<RefundState>().notNull().default('pending'),
+    gatewayRefundId: text('gateway_refund_id'),
+    /** Set once the gateway has accepted the refund request. */
+    submittedAt: timestamp('submitted_at', { withTimezone: true }),
+    nextCheckAt: timestamp('next_check_at', { withTimezone: true }),
+    checkCount: integer('check_count').notNull().default(0),
+    lastError: text('last_error'),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('refunds_refund_id_unique').on(table.refundId),
+    index('refunds_payment').on(table.paymentId),
+    index('refunds_due').on(table.nextCheckAt),
+    check('refunds_amount', sql`${table.amountPaise} > 0`),
+    check('refunds_state', sql`${table.state} IN ('pending', 'completed', 'failed')`),
+  ],
+)
+
+export type SandboxOrderState = 'PENDING' | 'COMPLETED' | 'FAILED'
+
+/**
+ * The built-in sandbox gateway's own records. It imitates a separate payment company, so it keeps
+ * its books apart from ours and our code reaches it only over HTTP.
+ */
+export const sandboxGatewayOrders = pgTable('sandbox_gateway_orders', {
+  merchantOrderId: text('merchant_order_id').primaryKey(),
+  gatewayOrderId: text('gateway_order_id').notNull().unique(),
+  amountPaise: integer('amount_paise').notNull(),
+  description: text('description').notNull(),
+  customerName: text('customer_name').notNull(),
+  redirectUrl: text('redirect_url').notNull(),
+  callbackUrl: text('callback_url').notNull(),
+  state: text('state').$type<SandboxOrderState>().notNull().default('PENDING'),
+  transactionId: text('transaction_id'),
+  paymentMode: text('payment_mode'),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+})
+
+export const sandboxGatewayRefunds = pgTable('sandbox_gateway_refunds', {
+  merchantRefundId: text('merchant_refund_id').primaryKey(),
+  merchantOrderId: text('merchant_order_id')
+    .notNull()
+    .references(() => sandboxGatewayOrders.merchantOrderId),
+  gatewayRefundId: text('gateway_refund_id').notNull().unique(),
+  amountPaise: integer('amount_paise').notNull(),
+  state: text('state').$type<'PENDING' | 'COMPLETED' | 'FAILED'>().notNull().default('PENDING'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+})

@@ -90,7 +90,7 @@ describe('access rules', () => {
 
   it('the session cookie is Secure when the site is served over https', async () => {
     const previous = config()
-    setConfig(loadConfig({ SITE_URL: 'https://lab.example.in' }))
+    setConfig(loadConfig({ SITE_URL: 'https://lab.example.in', ALLOW_SANDBOX_PAYMENTS: 'true' }))
     try {
       expect(await sessionHeader({ token: 'token', expiresAt: new Date(Date.now() + 1000) })).toMatch(/; Secure/)
     } finally {

@@ -49,6 +49,19 @@ export function addDays(date: string, days: number): string {
   return value.toISOString().slice(0, 10)
 }
 
+/** The first and last dates of a month given as yyyy-mm. */
+export function monthBounds(month: string): { first: string; last: string } {
+  const [year, monthNumber] = month.split('-').map(Number) as [number, number]
+  const last = new Date(Date.UTC(year, monthNumber, 0)).toISOString().slice(0, 10)
+  return { first: `${month}-01`, last }
+}
+
+/** Moves a yyyy-mm month by `months`. */
+export function addMonths(month: string, months: number): string {
+  const [year, monthNumber] = month.split('-').map(Number) as [number, number]
+  return new Date(Date.UTC(year, monthNumber - 1 + months, 1)).toISOString().slice(0, 7)
+}
+
 const dayMonth = new Intl.DateTimeFormat('en-IN', { day: 'numeric', month: 'short', timeZone: 'UTC' })
 const dayMonthYear = new Intl.DateTimeFormat('en-IN', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' })
 
@@ -64,6 +77,24 @@ export function formatDateRange(start: string, end: string): string {
 /** "2027-08-08" → "8 August 2027". */
 export function formatLongDate(date: string): string {
   return dayMonthYear.format(new Date(`${date}T00:00:00Z`))
+}
+
+const weekdayDate = new Intl.DateTimeFormat('en-IN', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' })
+const weekdayDayMonth = new Intl.DateTimeFormat('en-IN', { weekday: 'long', day: 'numeric', month: 'long', timeZone: 'UTC' })
+
+/** "2026-12-01" → "Tuesday, 1 December 2026" (the spec's full weekday date). */
+export function formatWeekdayDate(date: string): string {
+  return weekdayDate.format(new Date(`${date}T00:00:00Z`))
+}
+
+/** "2026-12-01" → "Tuesday, 1 December". */
+export function formatWeekdayDayMonth(date: string): string {
+  return weekdayDayMonth.format(new Date(`${date}T00:00:00Z`))
+}
+
+/** An instant as the lab's calendar shows it: "23 November 2026". */
+export function formatLabDate(at: Date): string {
+  return formatLongDate(labDateParts(at).date)
 }
 
 /** "13:00" or "13:00:00" → "1:00 PM". */

@@ -1,28 +1,262 @@
-import { Link } from 'react-router'
+import { Form, Link, redirect, useNavigation } from 'react-router'
 import type { Route } from './+types/book-slot'
-import { requireUser } from '~/lib/auth.server'
+import { ConfirmDialog } from '~/components/confirm-dialog'
+import { HoneypotField } from '~/components/form-fields'
+import { MonthCalendar } from '~/components/month-calendar'
+import { config } from '~/config.server'
+import { getUser, requestedPath, requireUser } from '~/lib/auth.server'
+import { addMonths, formatClockTime, formatRupees, formatTimeRange, formatWeekdayDate, labDateParts, labToday } from '~/lib/format'
+import { rejectBots } from '~/lib/honeypot'
 import { pageMeta } from '~/lib/seo'
+import { redirectWithToast } from '~/lib/toast.server'
+import { daySchedule, monthCalendar, type TimeSlotState } from '~/modules/booking/availability.server'
+import { currentHold } from '~/modules/booking/bookings.server'
+import { AlreadyBookedError, holdSession, SlotUnavailableError } from '~/modules/booking/holds.server'
+import { DateSchema, HoldSlotSchema, isClockTime, isMonth } from '~/modules/booking/schemas'
+import { IMPORTANT_INFORMATION, SESSION_DAYS, SESSION_PRODUCT_CODE } from '~/modules/booking/texts'
+import { getCatalogue, requireItem } from '~/modules/site/site.server'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
   ...pageMeta(matches, { title: 'Book a Slot', description: 'Choose a date and time for your 3-day swimming analysis session.', path: '/book-slot' }),
   { name: 'robots', content: 'noindex' },
 ]
 
+/** Customers can book this many months ahead, counting the current one. */
+const MONTHS_AHEAD = 4
+
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request)
-  return { name: user.name }
+  const params = new URL(request.url).searchParams
+  const now = new Date()
+  const today = labToday(now)
+  const firstMonth = today.slice(0, 7)
+  const lastMonth = addMonths(firstMonth, MONTHS_AHEAD - 1)
+
+  const dateParam = params.get('date')
+  const date = DateSchema.safeParse(dateParam).success && dateParam! >= today ? dateParam! : null
+  const monthParam = params.get('month')
+  const wanted = isMonth(monthParam) ? monthParam : (date?.slice(0, 7) ?? firstMonth)
+  const month = wanted < firstMonth ? firstMonth : wanted > lastMonth ? lastMonth : wanted
+
+  const [calendar, schedule, hold, catalogue] = await Promise.all([
+    monthCalendar(month, now),
+    date ? daySchedule({ date, userId: user.id, days: SESSION_DAYS, now }) : Promise.resolve([]),
+    currentHold(user.id, now),
+    getCatalogue(),
+  ])
+  const time = params.get('time')
+  const chosen = isClockTime(time) ? schedule.find((slot) => slot.start === time && slot.state === 'available') : undefined
+  return {
+    today,
+    month,
+    previousMonth: month > firstMonth ? addMonths(month, -1) : null,
+    nextMonth: month < lastMonth ? addMonths(month, 1) : null,
+    calendar,
+    date,
+    schedule,
+    chosen: chosen ?? null,
+    confirming: Boolean(chosen) && params.get('confirm') === '1',
+    hold: hold ? { bookingId: hold.bookingId, until: formatClockTime(labDateParts(hold.holdExpiresAt).time) } : null,
+    pricePaise: requireItem(catalogue, SESSION_PRODUCT_CODE).pricePaise,
+    holdMinutes: config().SEAT_HOLD_MINUTES,
+  }
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const user = await getUser(request)
+  if (!user) {
+    return redirectWithToast(`/login?${new URLSearchParams({ redirectTo: requestedPath(request) })}`, {
+      type: 'error',
+      title: 'Authentication Required',
+      description: 'Please log in to book a slot',
+    })
+  }
+  const formData = await request.formData()
+  rejectBots(formData)
+  const submission = HoldSlotSchema.safeParse(Object.fromEntries(formData))
+  if (!submission.success) {
+    return redirectWithToast(backTo(formData), { type: 'error', title: 'No time slot selected', description: 'Please select a time slot to continue.' })
+  }
+  try {
+    const hold = await holdSession({
+      customer: { userId: user.id, name: user.name, email: user.email, phone: user.phone, swimmingExperience: user.swimmingExperience },
+      productCode: SESSION_PRODUCT_CODE,
+      date: submission.data.date,
+      start: submission.data.time,
+      days: SESSION_DAYS,
+    })
+    return redirect(`/slot-payment?booking=${hold.bookingId}`)
+  } catch (error) {
+    if (error instanceof SlotUnavailableError || error instanceof AlreadyBookedError) {
+      return redirectWithToast(`/book-slot?date=${submission.data.date}`, { type: 'error', title: 'Booking Failed', description: error.message })
+    }
+    throw error
+  }
+}
+
+function backTo(formData: FormData) {
+  const date = formData.get('date')
+  return typeof date === 'string' && DateSchema.safeParse(date).success ? `/book-slot?date=${date}` : '/book-slot'
+}
+
+const STATE_LABELS: Record<TimeSlotState, string> = { available: 'Available', full: 'Full', booked: 'Booked', not_available: 'Not Available' }
+const STATE_STYLES: Record<TimeSlotState, string> = {
+  available: 'bg-emerald-100 text-emerald-900',
+  full: 'bg-amber-100 text-amber-900',
+  booked: 'bg-brand-100 text-brand-900',
+  not_available: 'bg-slate-200 text-slate-700',
 }
 
 export default function BookSlot({ loaderData }: Route.ComponentProps) {
+  const { today, month, previousMonth, nextMonth, calendar, date, schedule, chosen, confirming, hold, pricePaise, holdMinutes } = loaderData
+  const navigation = useNavigation()
+  const holding = navigation.state !== 'idle' && navigation.formAction?.startsWith('/book-slot')
+  const query = (values: Record<string, string | null | undefined>) => {
+    const params = new URLSearchParams()
+    for (const [key, value] of Object.entries(values)) if (value) params.set(key, value)
+    return `/book-slot?${params}`
+  }
+  const slotHref = (time: string) => query({ month, date, time })
+
   return (
-    <section className="container-page py-12 sm:py-16">
+    <section className="container-page py-10 sm:py-14">
       <h1 className="text-3xl font-extrabold text-brand-900 sm:text-4xl">Book Your Analysis Session</h1>
-      <p className="mt-3 text-lg text-muted">Hello, {loaderData.name}. Pick a date and an available time slot for your 3-day analysis session.</p>
-      <p className="mt-6">
-        <Link to="/my-bookings" className="btn-secondary">
-          My Bookings
-        </Link>
+      <p className="mt-3 max-w-3xl text-lg text-muted">
+        Pick a date and an available time. Your 3-day analysis runs at the same time on that date and the next two days the lab is open for it.
       </p>
+
+      {hold && (
+        <div role="status" className="mt-6 flex flex-wrap items-center justify-between gap-3 rounded-xl border border-amber-300 bg-amber-50 p-4 text-amber-950">
+          <p>Your seats are held until {hold.until} IST while you pay.</p>
+          <Link to={`/slot-payment?booking=${hold.bookingId}`} className="btn-primary">
+            Complete your payment
+          </Link>
+        </div>
+      )}
+
+      <div className="mt-8 grid gap-6 lg:grid-cols-[minmax(0,22rem)_minmax(0,1fr)]">
+        <div className="rounded-2xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6">
+          <MonthCalendar
+            month={month}
+            days={calendar}
+            selected={date}
+            today={today}
+            hrefFor={(day) => query({ month, date: day })}
+            previousHref={previousMonth ? query({ month: previousMonth, date }) : null}
+            nextHref={nextMonth ? query({ month: nextMonth, date }) : null}
+          />
+        </div>
+
+        <div className="space-y-6">
+          <section aria-labelledby="selected-date" className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
+            <h2 id="selected-date" className="text-sm font-semibold tracking-wide text-muted uppercase">
+              Selected date
+            </h2>
+            <p className="mt-1 text-xl font-bold text-ink">{date ? formatWeekdayDate(date) : 'Choose a date in the calendar'}</p>
+          </section>
+
+          <section aria-labelledby="time-slots" className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
+            <h2 id="time-slots" className="text-lg font-bold text-ink">
+              Time slots
+            </h2>
+            {!date ? (
+              <p className="mt-2 text-muted">Choose a date to see its time slots.</p>
+            ) : schedule.length === 0 ? (
+              <p className="mt-2 text-muted">There are no time slots on this date. Please choose another date.</p>
+            ) : (
+              <ul className="mt-4 grid gap-2 sm:grid-cols-2">
+                {schedule.map((slot) => {
+                  const label = formatTimeRange(slot.start, slot.end)
+                  const isChosen = chosen?.start === slot.start
+                  const badge = <span className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ${STATE_STYLES[slot.state]}`}>{STATE_LABELS[slot.state]}</span>
+                  return (
+                    <li key={slot.start}>
+                      {slot.state === 'available' ? (
+                        <Link
+                          to={slotHref(slot.start)}
+                          preventScrollReset
+                          aria-current={isChosen ? 'true' : undefined}
+                          className={`flex min-h-12 items-center justify-between gap-2 rounded-lg border-2 px-3 py-2 font-semibold ${isChosen ? 'border-brand-700 bg-brand-700 text-white' : 'border-slate-300 text-ink hover:border-brand-600'}`}
+                        >
+                          <span>{label}</span>
+                          {isChosen ? <span className="text-xs font-semibold">Selected</span> : badge}
+                        </Link>
+                      ) : (
+                        <div className="flex min-h-12 items-center justify-between gap-2 rounded-lg border border-slate-200 bg-slate-50 px-3 py-2 text-slate-700">
+                          <span>{label}</span>
+                          {badge}
+                        </div>
+                      )}
+                    </li>
+                  )
+                })}
+              </ul>
+            )}
+            {chosen && (
+              <div className="mt-4 rounded-lg bg-brand-50 p-4">
+                <p className="font-semibold text-ink">Your 3-day session at {formatTimeRange(chosen.start, chosen.end)}:</p>
+                <ol className="mt-2 space-y-1 text-sm text-ink">
+                  {chosen.sessionDates.map((day, index) => (
+                    <li key={day}>
+                      Day {index + 1}: {formatWeekdayDate(day)}
+                    </li>
+                  ))}
+                </ol>
+              </div>
+            )}
+            <div className="mt-6">
+              {chosen ? (
+                <Link to={query({ month, date, time: chosen.start, confirm: '1' })} preventScrollReset className="btn-primary w-full">
+                  Book {formatTimeRange(chosen.start, chosen.end)}
+                </Link>
+              ) : (
+                <button type="button" disabled className="btn-primary w-full">
+                  Select an Available Time
+                </button>
+              )}
+            </div>
+          </section>
+
+          <section aria-labelledby="important-information" className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
+            <h2 id="important-information" className="text-lg font-bold text-ink">
+              Important information
+            </h2>
+            <ul className="mt-3 list-disc space-y-1 pl-5 text-muted">
+              {IMPORTANT_INFORMATION.map((item) => (
+                <li key={item}>{item}</li>
+              ))}
+            </ul>
+          </section>
+        </div>
+      </div>
+
+      {confirming && chosen && date && (
+        <ConfirmDialog title="Confirm your booking" closeHref={slotHref(chosen.start)}>
+          <p className="text-muted">3-day analysis session, {formatTimeRange(chosen.start, chosen.end)}:</p>
+          <ol className="mt-2 space-y-1 font-semibold text-ink">
+            {chosen.sessionDates.map((day, index) => (
+              <li key={day}>
+                Day {index + 1}: {formatWeekdayDate(day)}
+              </li>
+            ))}
+          </ol>
+          <p className="mt-4 text-ink">
+            Price: <strong>{formatRupees(pricePaise)}</strong>
+          </p>
+          <p className="mt-2 text-sm text-muted">We hold your seats for {holdMinutes} minutes while you pay.</p>
+          <Form method="post" className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+            <HoneypotField />
+            <input type="hidden" name="date" value={date} />
+            <input type="hidden" name="time" value={chosen.start} />
+            <Link to={slotHref(chosen.start)} preventScrollReset className="btn-secondary">
+              Cancel
+            </Link>
+            <button type="submit" className="btn-primary" disabled={holding}>
+              {holding ? 'Processing booking...' : 'Confirm and continue to payment'}
+            </button>
+          </Form>
+        </ConfirmDialog>
+      )}
     </section>
   )
 }

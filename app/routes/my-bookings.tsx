@@ -1,8 +1,12 @@
 import { Link } from 'react-router'
 import type { Route } from './+types/my-bookings'
 import { requireUser } from '~/lib/auth.server'
+import { formatClockTime, formatLabDate, formatRupees, formatTimeRange, formatWeekdayDate, labDateParts } from '~/lib/format'
 import { pageMeta } from '~/lib/seo'
 import { optionLabel, SWIMMING_EXPERIENCE } from '~/modules/accounts/schemas'
+import { customerBookings } from '~/modules/booking/bookings.server'
+import { SESSION_TITLE } from '~/modules/booking/texts'
+import type { BookingStatus } from '~/db/schema'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
   ...pageMeta(matches, { title: 'My Bookings', description: 'Your swimming analysis bookings and account details.', path: '/my-bookings' }),
@@ -11,6 +15,8 @@ export const meta: Route.MetaFunction = ({ matches }) => [
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request)
+  const now = new Date()
+  const bookings = await customerBookings(user.id)
   return {
     account: {
       name: user.name,
@@ -18,23 +24,109 @@ export async function loader({ request }: Route.LoaderArgs) {
       phone: user.phone,
       swimmingExperience: optionLabel(SWIMMING_EXPERIENCE, user.swimmingExperience),
     },
+    bookings: bookings.map((booking) => ({
+      id: booking.id,
+      reference: booking.reference,
+      title: booking.days.length === 3 ? SESSION_TITLE : `${booking.productName} session`,
+      status: booking.status,
+      days: booking.days.map((day) => ({ dayNumber: day.dayNumber, date: formatWeekdayDate(day.date), time: formatTimeRange(day.start, day.end) })),
+      timeRange: formatTimeRange(booking.startTime, booking.endTime),
+      amount: formatRupees(booking.amountPaise),
+      bookedOn: formatLabDate(booking.createdAt),
+      payUntil: booking.status === 'pending' && booking.holdExpiresAt && booking.holdExpiresAt > now ? formatClockTime(labDateParts(booking.holdExpiresAt).time) : null,
+    })),
   }
 }
 
+const STATUS: Record<BookingStatus, { label: string; style: string; icon: string }> = {
+  confirmed: { label: 'Confirmed', style: 'bg-emerald-100 text-emerald-900', icon: 'M5 12.5l4.5 4.5L19 7.5' },
+  pending: { label: 'Awaiting payment', style: 'bg-amber-100 text-amber-900', icon: 'M12 7v5l3 2' },
+  expired: { label: 'Expired', style: 'bg-slate-200 text-slate-800', icon: 'M6 6l12 12M18 6L6 18' },
+  payment_failed: { label: 'Payment failed', style: 'bg-red-100 text-red-900', icon: 'M6 6l12 12M18 6L6 18' },
+  cancelled: { label: 'Cancelled', style: 'bg-slate-200 text-slate-800', icon: 'M6 6l12 12M18 6L6 18' },
+  refund_pending: { label: 'Refund in progress', style: 'bg-amber-100 text-amber-900', icon: 'M4 12h12m0 0l-4-4m4 4l-4 4' },
+  refunded: { label: 'Refunded', style: 'bg-slate-200 text-slate-800', icon: 'M4 12h12m0 0l-4-4m4 4l-4 4' },
+}
+
 export default function MyBookings({ loaderData }: Route.ComponentProps) {
-  const { account } = loaderData
+  const { account, bookings } = loaderData
   return (
-    <section className="container-page py-12 sm:py-16">
-      <h1 className="text-3xl font-extrabold text-brand-900 sm:text-4xl">My Bookings</h1>
+    <section className="container-page py-10 sm:py-14">
+      <div className="flex flex-wrap items-center gap-3">
+        <h1 className="text-3xl font-extrabold text-brand-900 sm:text-4xl">My Bookings</h1>
+        <span className="rounded-full bg-brand-700 px-3 py-1 text-sm font-bold text-white">
+          {bookings.length}
+          <span className="sr-only"> {bookings.length === 1 ? 'booking' : 'bookings'}</span>
+        </span>
+      </div>
       <div className="mt-8 grid gap-6 lg:grid-cols-3">
-        <div className="rounded-2xl border border-slate-200 bg-white p-8 text-center shadow-sm lg:col-span-2">
-          <h2 className="text-xl font-bold text-ink">No bookings yet</h2>
-          <p className="mt-2 text-muted">Book your 3-day swimming analysis session to see it here.</p>
-          <Link to="/book-slot" className="btn-primary mt-6">
-            Book a Session
-          </Link>
+        <div className="space-y-4 lg:col-span-2">
+          {bookings.length === 0 ? (
+            <div className="rounded-2xl border border-slate-200 bg-white p-8 text-center shadow-sm">
+              <h2 className="text-xl font-bold text-ink">No bookings yet</h2>
+              <p className="mt-2 text-muted">Book your 3-day swimming analysis session to see it here.</p>
+              <Link to="/book-slot" className="btn-primary mt-6">
+                Book a Session
+              </Link>
+            </div>
+          ) : (
+            <ol className="space-y-4">
+              {bookings.map((booking) => {
+                const status = STATUS[booking.status]
+                return (
+                  <li key={booking.id}>
+                    <article aria-labelledby={`booking-${booking.id}`} className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
+                      <div className="flex flex-wrap items-start justify-between gap-3">
+                        <div>
+                          <h2 id={`booking-${booking.id}`} className="text-xl font-bold text-ink">
+                            {booking.title}
+                          </h2>
+                          <p className="mt-1 text-sm text-muted">Booking ID {booking.reference}</p>
+                        </div>
+                        <span className={`inline-flex items-center gap-1.5 rounded-full px-3 py-1 text-sm font-semibold ${status.style}`}>
+                          <svg aria-hidden="true" viewBox="0 0 24 24" className="h-4 w-4" fill="none" stroke="currentColor" strokeWidth="2.5">
+                            <path d={status.icon} strokeLinecap="round" strokeLinejoin="round" />
+                          </svg>
+                          {status.label}
+                        </span>
+                      </div>
+                      <ul className="mt-4 space-y-1 text-ink">
+                        {booking.days.map((day) => (
+                          <li key={day.dayNumber}>
+                            <span className="font-semibold">{booking.days.length > 1 ? `Day ${day.dayNumber}` : 'Date'}:</span> {day.date}
+                          </li>
+                        ))}
+                      </ul>
+                      <dl className="mt-4 grid gap-x-6 gap-y-1 text-sm sm:grid-cols-3">
+                        <div>
+                          <dt className="text-muted">Time</dt>
+                          <dd className="font-semibold text-ink">{booking.timeRange}</dd>
+                        </div>
+                        <div>
+                          <dt className="text-muted">Amount</dt>
+                          <dd className="font-semibold text-ink">{booking.amount}</dd>
+                        </div>
+                        <div>
+                          <dt className="text-muted">Booked on</dt>
+                          <dd className="font-semibold text-ink">{booking.bookedOn}</dd>
+                        </div>
+                      </dl>
+                      {booking.payUntil && (
+                        <div className="mt-4 flex flex-wrap items-center justify-between gap-3 rounded-lg bg-amber-50 p-3 text-sm text-amber-950">
+                          <p>Seats held until {booking.payUntil} IST.</p>
+                          <Link to={`/slot-payment?booking=${booking.id}`} className="btn-primary">
+                            Complete payment
+                          </Link>
+                        </div>
+                      )}
+                    </article>
+                  </li>
+                )
+              })}
+            </ol>
+          )}
         </div>
-        <aside aria-labelledby="account-information" className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
+        <aside aria-labelledby="account-information" className="h-fit rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
           <h2 id="account-information" className="text-lg font-bold text-ink">
             Account Information
           </h2>

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { codeIn, startSmtpSink } from '../support/smtp-sink'
 import { startTestServer, type TestServer } from '../support/test-server'
+import { registrationForm, text, Visitor } from '../support/visitor'
 
 // The account pages as a browser without JavaScript uses them: plain form posts, redirects and
 // cookies, against the real server, with e-mail delivered over SMTP to a local server.
@@ -18,56 +19,8 @@ afterAll(async () => {
   await sink?.close()
 })
 
-let nextIp = 1
-/** A cookie-keeping client; each has its own client address (the server trusts X-Forwarded-For here). */
-class Visitor {
-  cookies = new Map<string, string>()
-  readonly ip = `203.0.113.${nextIp++}`
-
-  async request(path: string, init: { method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {}) {
-    const headers: Record<string, string> = { 'X-Forwarded-For': this.ip, ...init.headers }
-    if (this.cookies.size) headers.Cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ')
-    let body: URLSearchParams | undefined
-    if (init.form) {
-      body = new URLSearchParams(init.form)
-      headers['Content-Type'] = 'application/x-www-form-urlencoded'
-      headers.Origin ??= server.url
-    }
-    const response = await fetch(`${server.url}${path}`, { method: init.method ?? (init.form ? 'POST' : 'GET'), headers, body, redirect: 'manual' })
-    for (const cookie of response.headers.getSetCookie()) {
-      const [pair] = cookie.split(';')
-      const [name, ...rest] = pair!.split('=')
-      const value = rest.join('=')
-      if (/Max-Age=0/i.test(cookie) || value === '') this.cookies.delete(name!)
-      else this.cookies.set(name!, value)
-    }
-    return { status: response.status, location: response.headers.get('Location'), headers: response.headers, setCookies: response.headers.getSetCookie(), html: await response.text() }
-  }
-
-  get = (path: string) => this.request(path)
-  post = (path: string, form: Record<string, string>, headers?: Record<string, string>) => this.request(path, { form, headers })
-}
-
-const registration = (overrides: Record<string, string> = {}) => ({
-  name: 'Asha Rao',
-  email: 'asha@example.com',
-  password: 'butterfly-2027',
-  phone: '9845012345',
-  age: '16',
-  currentLocation: 'Bengaluru',
-  gender: 'female',
-  swimmingExperience: 'advanced',
-  academyName: 'NA',
-  coachName: 'NA',
-  specialization: 'butterfly',
-  otherSpecialization: '',
-  participateInEvents: 'yes',
-  strokeBestTime: '',
-  howDidYouKnow: 'google',
-  otherSource: '',
-  website_url: '',
-  ...overrides,
-})
+const newVisitor = () => new Visitor(server.url)
+const registration = registrationForm
 
 /** The <input> named `name` in `html`, its error message, and how they are tied together. */
 function fieldState(html: string, name: string) {
@@ -80,7 +33,6 @@ function fieldState(html: string, name: string) {
   return { invalid, message: message?.replaceAll('&#x27;', "'") }
 }
 
-const text = (html: string) => html.replace(/<[^>]+>/g, ' ').replaceAll('&#x27;', "'").replace(/\s+/g, ' ')
 
 async function registerAndVerify(visitor: Visitor, email: string, name = 'Asha Rao') {
   const registered = await visitor.post('/registration', registration({ email, name }))
@@ -93,13 +45,13 @@ async function registerAndVerify(visitor: Visitor, email: string, name = 'Asha R
 
 describe('registration without JavaScript', () => {
   it('/register redirects permanently to /registration', async () => {
-    const response = await new Visitor().get('/register?ref=flyer')
+    const response = await newVisitor().get('/register?ref=flyer')
     expect(response.status).toBe(301)
     expect(response.location).toBe('/registration?ref=flyer')
   })
 
   it('shows each error next to its field, tied with aria-describedby and aria-invalid', async () => {
-    const visitor = new Visitor()
+    const visitor = newVisitor()
     const page = await visitor.get('/registration')
     expect(page.html).toMatch(/<form[^>]*method="post"/)
     const response = await visitor.post('/registration', registration({ name: 'A', email: 'not-an-email', password: '123', phone: '12345', age: '', academyName: '' }))
@@ -117,7 +69,7 @@ describe('registration without JavaScript', () => {
   })
 
   it('register → code by e-mail → verify → /book-slot, signed in, with the welcome toast', async () => {
-    const visitor = new Visitor()
+    const visitor = newVisitor()
     const registered = await visitor.post('/registration', registration({ email: 'Meera@Example.com', name: 'Meera Iyer' }))
     expect(registered.status).toBe(302)
     expect(registered.location).toBe('/verify-email?email=meera%40example.com')
@@ -153,35 +105,35 @@ describe('registration without JavaScript', () => {
   })
 
   it('the one-click link in the e-mail verifies and signs in', async () => {
-    const visitor = new Visitor()
+    const visitor = newVisitor()
     await visitor.post('/registration', registration({ email: 'link@example.com' }))
     const mail = await sink.waitForMailTo('link@example.com')
     const link = new URL(/https?:\/\/\S+\/verify-email\?\S+/.exec(mail.text)![0])
-    const response = await new Visitor().get(`${link.pathname}${link.search}`)
+    const response = await newVisitor().get(`${link.pathname}${link.search}`)
     expect(response.status).toBe(302)
     expect(response.location).toBe('/book-slot')
     expect(response.setCookies.some((cookie) => cookie.startsWith('swimlab_session='))).toBe(true)
   })
 
   it('refuses a taken address, in any letter case', async () => {
-    const visitor = new Visitor()
+    const visitor = newVisitor()
     await registerAndVerify(visitor, 'taken@example.com')
-    const again = await new Visitor().post('/registration', registration({ email: 'TAKEN@example.com' }))
+    const again = await newVisitor().post('/registration', registration({ email: 'TAKEN@example.com' }))
     expect(again.status).toBe(409)
     expect(fieldState(again.html, 'email')).toEqual({ invalid: true, message: 'User with this email already exists' })
   })
 
   it('a filled-in honeypot is refused and nothing is created', async () => {
-    const bot = await new Visitor().post('/registration', registration({ email: 'bot@example.com', website_url: 'http://spam.example' }))
+    const bot = await newVisitor().post('/registration', registration({ email: 'bot@example.com', website_url: 'http://spam.example' }))
     expect(bot.status).toBe(400)
-    const human = await new Visitor().post('/registration', registration({ email: 'bot@example.com' }))
+    const human = await newVisitor().post('/registration', registration({ email: 'bot@example.com' }))
     expect(human.status).toBe(302)
   })
 })
 
 describe('signing in and out without JavaScript', () => {
   it('marketing and guest pages send a signed-in user to /book-slot; logout returns to / and ends the session', async () => {
-    const visitor = new Visitor()
+    const visitor = newVisitor()
     await registerAndVerify(visitor, 'pages@example.com')
     for (const path of ['/', '/about', '/pricing', '/login', '/registration', '/forgot-password']) {
       const response = await visitor.get(path)
@@ -195,13 +147,13 @@ describe('signing in and out without JavaScript', () => {
     expect((await visitor.get('/')).status).toBe(200)
 
     // The old cookie is worthless now: the session was revoked on the server.
-    const replay = new Visitor()
+    const replay = newVisitor()
     replay.cookies.set('swimlab_session', session)
     expect((await replay.get('/my-bookings')).location).toBe('/login?redirectTo=%2Fmy-bookings')
   })
 
   it('returns to the requested page after sign-in, with a new session id and the toast', async () => {
-    const visitor = new Visitor()
+    const visitor = newVisitor()
     await registerAndVerify(visitor, 'return@example.com', 'Ravi Kumar')
     const before = visitor.cookies.get('swimlab_session')
     await visitor.post('/logout', {})
@@ -227,7 +179,7 @@ describe('signing in and out without JavaScript', () => {
   })
 
   it('ignores a redirectTo that points to another site', async () => {
-    const visitor = new Visitor()
+    const visitor = newVisitor()
     await registerAndVerify(visitor, 'evil-redirect@example.com')
     await visitor.post('/logout', {})
     for (const redirectTo of ['https://evil.example/', '//evil.example/x', '/\\evil.example']) {
@@ -238,7 +190,7 @@ describe('signing in and out without JavaScript', () => {
   })
 
   it('answers a wrong password and an unknown address with the same message', async () => {
-    const visitor = new Visitor()
+    const visitor = newVisitor()
     await registerAndVerify(visitor, 'same@example.com')
     await visitor.post('/logout', {})
     const wrong = await visitor.post('/login', { email: 'same@example.com', password: 'wrong-password', website_url: '' })
@@ -251,7 +203,7 @@ describe('signing in and out without JavaScript', () => {
   })
 
   it('tells an unverified user to verify, and offers a new code', async () => {
-    const visitor = new Visitor()
+    const visitor = newVisitor()
     await visitor.post('/registration', registration({ email: 'unverified@example.com' }))
     await sink.waitForMailTo('unverified@example.com')
     const before = sink.messages.length
@@ -265,10 +217,10 @@ describe('signing in and out without JavaScript', () => {
   })
 
   it('limits sign-in attempts with a clear message', async () => {
-    const victim = new Visitor()
+    const victim = newVisitor()
     await registerAndVerify(victim, 'limited@example.com')
     let last
-    for (let i = 0; i < 11; i += 1) last = await new Visitor().post('/login', { email: 'limited@example.com', password: 'guess-number-' + i, website_url: '' })
+    for (let i = 0; i < 11; i += 1) last = await newVisitor().post('/login', { email: 'limited@example.com', password: 'guess-number-' + i, website_url: '' })
     expect(last!.status).toBe(429)
     expect(text(last!.html)).toMatch(/Too many attempts\. Please wait \d+ minutes? and try again\./)
   })
@@ -276,11 +228,11 @@ describe('signing in and out without JavaScript', () => {
 
 describe('forgot password without JavaScript', () => {
   it('answers the same for any address, resets with the e-mailed code, and signs out every other session', async () => {
-    const owner = new Visitor()
+    const owner = newVisitor()
     await registerAndVerify(owner, 'reset@example.com')
     expect((await owner.get('/book-slot')).status).toBe(200)
 
-    const visitor = new Visitor()
+    const visitor = newVisitor()
     const known = await visitor.post('/forgot-password', { intent: 'request', email: 'reset@example.com', website_url: '' })
     const unknown = await visitor.post('/forgot-password', { intent: 'request', email: 'ghost@example.com', website_url: '' })
     expect(known.status).toBe(302)
@@ -320,7 +272,7 @@ describe('forgot password without JavaScript', () => {
 
 describe('request checks', () => {
   it('refuses a form post from another site (Origin check)', async () => {
-    const visitor = new Visitor()
+    const visitor = newVisitor()
     const crossSite = await visitor.post('/login', { email: 'a@example.com', password: 'whatever-1' }, { Origin: 'https://evil.example' })
     expect(crossSite.status).toBe(403)
     const byReferer = await visitor.request('/logout', { method: 'POST', headers: { Referer: 'https://evil.example/page' } })
@@ -330,23 +282,23 @@ describe('request checks', () => {
   })
 
   it('a filled-in honeypot on the login form is refused', async () => {
-    const response = await new Visitor().post('/login', { email: 'a@example.com', password: 'whatever-1', website_url: 'http://spam.example' })
+    const response = await newVisitor().post('/login', { email: 'a@example.com', password: 'whatever-1', website_url: 'http://spam.example' })
     expect(response.status).toBe(400)
   })
 })
 
 describe('admin', () => {
   it('a customer opening /admin gets 403; an admin signs in at /login and lands on /admin; /admin/mail lists mail', async () => {
-    const customer = new Visitor()
+    const customer = newVisitor()
     await registerAndVerify(customer, 'customer@example.com')
     const forbidden = await customer.get('/admin')
     expect(forbidden.status).toBe(403)
     expect(text(forbidden.html)).toContain('Access denied')
     expect((await customer.get('/admin/mail')).status).toBe(403)
 
-    expect((await new Visitor().get('/admin')).location).toBe('/login?redirectTo=%2Fadmin')
+    expect((await newVisitor().get('/admin')).location).toBe('/login?redirectTo=%2Fadmin')
 
-    const admin = new Visitor()
+    const admin = newVisitor()
     const signedIn = await admin.post('/login', { ...ADMIN, website_url: '' })
     expect(signedIn.location).toBe('/admin')
     expect((await admin.get('/admin')).status).toBe(200)

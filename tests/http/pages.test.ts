@@ -8,7 +8,7 @@ const SITE_URL = 'https://lab.example.in'
 let server: TestServer
 
 beforeAll(async () => {
-  server = await startTestServer({ SITE_URL })
+  server = await startTestServer({ SITE_URL, ALLOW_SANDBOX_PAYMENTS: 'true' })
 })
 afterAll(async () => {
   await server?.stop()

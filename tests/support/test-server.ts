@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
+import { createServer, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
@@ -17,6 +18,8 @@ export type TestServer = {
  * (PGlite) unless DATABASE_URL is given in `env` or the test environment.
  */
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+  // A known port, so SITE_URL (links in e-mails, the payment gateway's way back) is this server.
+  const chosenPort = env.PORT ?? String(await freePort())
   const dataDir = mkdtempSync(path.join(tmpdir(), 'swimlab-server-'))
   // On a PostgreSQL run every server gets a database of its own, as separate installations would.
   const ownDatabase = !env.DATABASE_URL && process.env.DATABASE_URL ? await createDatabase(process.env.DATABASE_URL) : undefined
@@ -26,8 +29,9 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     env: {
       PATH: process.env.PATH,
       TZ: process.env.TZ,
-      PORT: '0',
+      PORT: chosenPort,
       HOST: '127.0.0.1',
+      SITE_URL: `http://127.0.0.1:${chosenPort}`,
       DATA_DIR: dataDir,
       LOG_LEVEL: 'info',
       ...(ownDatabase ? { DATABASE_URL: ownDatabase.url } : {}),
@@ -67,6 +71,14 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
       await ownDatabase?.drop()
     },
   }
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  await new Promise<void>((resolve) => server.close(() => resolve()))
+  return port
 }
 
 async function createDatabase(adminUrl: string) {

@@ -1,0 +1,172 @@
+import { Link } from 'react-router'
+
+export type CalendarDate = { date: string; open: boolean }
+
+const WEEKDAYS = [
+  ['Mon', 'Monday'],
+  ['Tue', 'Tuesday'],
+  ['Wed', 'Wednesday'],
+  ['Thu', 'Thursday'],
+  ['Fri', 'Friday'],
+  ['Sat', 'Saturday'],
+  ['Sun', 'Sunday'],
+] as const
+
+const monthTitle = new Intl.DateTimeFormat('en-IN', { month: 'long', year: 'numeric', timeZone: 'UTC' })
+const fullDate = new Intl.DateTimeFormat('en-IN', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' })
+
+/** Monday-first weeks of the month, padded with empty cells. */
+function weeksOf(days: CalendarDate[]): Array<Array<CalendarDate | null>> {
+  if (days.length === 0) return []
+  const firstWeekday = (new Date(`${days[0]!.date}T00:00:00Z`).getUTCDay() + 6) % 7
+  const cells: Array<CalendarDate | null> = [...Array(firstWeekday).fill(null), ...days]
+  while (cells.length % 7) cells.push(null)
+  const weeks = []
+  for (let index = 0; index < cells.length; index += 7) weeks.push(cells.slice(index, index + 7))
+  return weeks
+}
+
+/**
+ * A month of dates as a table of links: each open date is a link that selects it (so the calendar
+ * works without JavaScript); past dates and dates without availability are not links. With
+ * JavaScript, the arrow keys, Home and End move between the open dates.
+ */
+export function MonthCalendar({
+  month,
+  days,
+  selected,
+  today,
+  hrefFor,
+  previousHref,
+  nextHref,
+}: {
+  month: string
+  days: CalendarDate[]
+  selected: string | null
+  today: string
+  hrefFor: (date: string) => string
+  previousHref: string | null
+  nextHref: string | null
+}) {
+  const title = monthTitle.format(new Date(`${month}-01T00:00:00Z`))
+  const titleId = `calendar-${month}`
+
+  function onKeyDown(event: React.KeyboardEvent<HTMLTableElement>) {
+    const moves: Record<string, number> = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -7, ArrowDown: 7 }
+    const target = event.target as HTMLElement
+    const current = target.closest<HTMLElement>('[data-date]')?.dataset.date
+    if (!current) return
+    const links = Array.from(event.currentTarget.querySelectorAll<HTMLAnchorElement>('a[data-date]'))
+    let next: HTMLAnchorElement | undefined
+    if (event.key in moves) {
+      const step = moves[event.key]!
+      const ordered = step > 0 ? links : [...links].reverse()
+      const from = new Date(`${current}T00:00:00Z`).getTime()
+      next = ordered.find((link) => {
+        const distance = (new Date(`${link.dataset.date}T00:00:00Z`).getTime() - from) / 86_400_000
+        return Math.sign(distance) === Math.sign(step) && (Math.abs(step) === 1 || Math.abs(distance) >= 7)
+      })
+    } else if (event.key === 'Home') next = links[0]
+    else if (event.key === 'End') next = links.at(-1)
+    if (next) {
+      event.preventDefault()
+      next.focus()
+    }
+  }
+
+  return (
+    <div>
+      <div className="flex items-center justify-between gap-2">
+        <MonthLink href={previousHref} label="Previous month" direction="previous" />
+        <h2 id={titleId} className="text-lg font-bold text-ink" aria-live="polite">
+          {title}
+        </h2>
+        <MonthLink href={nextHref} label="Next month" direction="next" />
+      </div>
+      <table className="mt-4 w-full table-fixed border-collapse text-center" aria-labelledby={titleId} onKeyDown={onKeyDown}>
+        <thead>
+          <tr>
+            {WEEKDAYS.map(([short, long]) => (
+              <th key={short} scope="col" className="pb-2 text-xs font-semibold text-muted uppercase">
+                <abbr title={long} className="no-underline">
+                  {short}
+                </abbr>
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {weeksOf(days).map((week, index) => (
+            <tr key={index}>
+              {week.map((day, cell) =>
+                day ? (
+                  <td key={day.date} className="p-0.5">
+                    <DateCell day={day} selected={day.date === selected} today={day.date === today} href={hrefFor(day.date)} />
+                  </td>
+                ) : (
+                  <td key={`empty-${cell}`} />
+                ),
+              )}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <p className="mt-3 flex flex-wrap gap-x-4 gap-y-1 text-xs text-muted">
+        <span className="inline-flex items-center gap-1.5">
+          <span aria-hidden="true" className="inline-block h-3 w-3 rounded-sm border border-brand-600 bg-brand-50" /> Dates you can book
+        </span>
+        <span className="inline-flex items-center gap-1.5">
+          <span aria-hidden="true" className="inline-block h-3 w-3 rounded-sm bg-brand-700" /> Selected
+        </span>
+      </p>
+    </div>
+  )
+}
+
+function DateCell({ day, selected, today, href }: { day: CalendarDate; selected: boolean; today: boolean; href: string }) {
+  const dayNumber = Number(day.date.slice(8))
+  const label = `${fullDate.format(new Date(`${day.date}T00:00:00Z`))}${today ? ', today' : ''}`
+  const base = 'flex aspect-square min-h-10 w-full items-center justify-center rounded-lg text-sm'
+  if (!day.open) {
+    return (
+      <span aria-disabled="true" className={`${base} text-slate-500 ${today ? 'ring-1 ring-slate-400' : ''}`}>
+        <span aria-hidden="true">{dayNumber}</span>
+        <span className="sr-only">{label}, not available</span>
+      </span>
+    )
+  }
+  return (
+    <Link
+      to={href}
+      preventScrollReset
+      data-date={day.date}
+      aria-label={label}
+      aria-current={selected ? 'date' : undefined}
+      className={`${base} font-semibold ${selected ? 'bg-brand-700 text-white' : 'border border-brand-600 bg-brand-50 text-brand-800 hover:bg-brand-100'} ${today && !selected ? 'ring-2 ring-accent-500' : ''}`}
+    >
+      {dayNumber}
+    </Link>
+  )
+}
+
+function MonthLink({ href, label, direction }: { href: string | null; label: string; direction: 'previous' | 'next' }) {
+  const arrow = (
+    <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="2">
+      <path d={direction === 'previous' ? 'M15 6l-6 6 6 6' : 'M9 6l6 6-6 6'} strokeLinecap="round" strokeLinejoin="round" />
+    </svg>
+  )
+  const className = 'inline-flex h-11 w-11 items-center justify-center rounded-lg'
+  if (!href) {
+    return (
+      <span aria-disabled="true" className={`${className} text-slate-300`}>
+        {arrow}
+        <span className="sr-only">{label} (not available)</span>
+      </span>
+    )
+  }
+  return (
+    <Link to={href} preventScrollReset aria-label={label} className={`${className} text-brand-700 hover:bg-brand-50`}>
+      {arrow}
+    </Link>
+  )
+}

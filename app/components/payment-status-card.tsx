@@ -1,0 +1,34 @@
+export type StatusCard = { tone: 'success' | 'error' | 'pending'; title: string; message: string; detail?: string; elapsed?: number }
+
+const TONES = {
+  success: { ring: 'border-emerald-300 bg-emerald-50', icon: 'bg-emerald-600', path: 'M5 12.5l4.5 4.5L19 7.5' },
+  error: { ring: 'border-red-300 bg-red-50', icon: 'bg-red-700', path: 'M12 7v6m0 4h.01' },
+  pending: { ring: 'border-brand-100 bg-brand-50', icon: 'bg-brand-700', path: 'M12 7v5l3 2' },
+}
+
+/**
+ * The status card of a payment result page: icon, title, message and, while pending, the seconds
+ * waited so far. It is a live region, so a change of state is announced.
+ */
+export function StatusCardView({ card, autoRefreshing, pollSeconds }: { card: StatusCard; autoRefreshing: boolean; pollSeconds: number }) {
+  const tone = TONES[card.tone]
+  return (
+    <div role="status" className={`rounded-2xl border p-6 text-center sm:p-8 ${tone.ring}`}>
+      <span aria-hidden="true" className={`mx-auto flex h-14 w-14 items-center justify-center rounded-full text-white ${tone.icon}`}>
+        <svg viewBox="0 0 24 24" className={`h-8 w-8 ${card.tone === 'pending' ? 'motion-safe:animate-spin [animation-duration:3s]' : ''}`} fill="none" stroke="currentColor" strokeWidth="2.5">
+          {card.tone === 'pending' && <circle cx="12" cy="12" r="8" />}
+          <path d={tone.path} strokeLinecap="round" strokeLinejoin="round" />
+        </svg>
+      </span>
+      <h2 className="mt-4 text-2xl font-extrabold text-ink">{card.title}</h2>
+      <p className="mt-2 text-lg text-ink">{card.message}</p>
+      {card.detail && <p className="mt-2 text-muted">{card.detail}</p>}
+      {card.tone === 'pending' && (
+        <p className="mt-4 text-sm text-muted">
+          {card.elapsed !== undefined && <span className="block">Elapsed: {card.elapsed} seconds</span>}
+          {autoRefreshing && <span className="block">Auto-refreshing every {pollSeconds} seconds...</span>}
+        </p>
+      )}
+    </div>
+  )
+}

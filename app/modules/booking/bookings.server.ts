@@ -1,0 +1,151 @@
+import { and, asc, desc, eq, exists, gt, inArray, ne, or } from 'drizzle-orm'
+import { db } from '~/db/client.server'
+import { bookingDays, bookings, catalogueItems, payments, refunds, type BookingStatus, type PaymentState } from '~/db/schema'
+
+export type BookingDay = { dayNumber: number; date: string; start: string; end: string }
+
+async function daysOf(bookingIds: number[]): Promise<Map<number, BookingDay[]>> {
+  const byBooking = new Map<number, BookingDay[]>()
+  if (bookingIds.length === 0) return byBooking
+  const rows = await db()
+    .select({ bookingId: bookingDays.bookingId, dayNumber: bookingDays.dayNumber, date: bookingDays.date, start: bookingDays.startTime, end: bookingDays.endTime })
+    .from(bookingDays)
+    .where(inArray(bookingDays.bookingId, bookingIds))
+    .orderBy(asc(bookingDays.bookingId), asc(bookingDays.dayNumber))
+  for (const { bookingId, ...day } of rows) {
+    const list = byBooking.get(bookingId) ?? []
+    list.push({ ...day, start: day.start.slice(0, 5), end: day.end.slice(0, 5) })
+    byBooking.set(bookingId, list)
+  }
+  return byBooking
+}
+
+const bookingColumns = {
+  id: bookings.id,
+  reference: bookings.reference,
+  userId: bookings.userId,
+  productCode: bookings.productCode,
+  productName: catalogueItems.name,
+  customerName: bookings.customerName,
+  customerEmail: bookings.customerEmail,
+  customerPhone: bookings.customerPhone,
+  swimmingExperience: bookings.swimmingExperience,
+  startTime: bookings.startTime,
+  endTime: bookings.endTime,
+  amountPaise: bookings.amountPaise,
+  status: bookings.status,
+  holdExpiresAt: bookings.holdExpiresAt,
+  confirmedAt: bookings.confirmedAt,
+  createdAt: bookings.createdAt,
+}
+
+/**
+ * A customer's booking still waiting for payment (the payment page), or null when it is not theirs,
+ * not pending, or its hold has run out.
+ */
+export async function payableBooking(bookingId: number, userId: number, now = new Date()) {
+  const [booking] = await db()
+    .select(bookingColumns)
+    .from(bookings)
+    .innerJoin(catalogueItems, eq(catalogueItems.code, bookings.productCode))
+    .where(and(eq(bookings.id, bookingId), eq(bookings.userId, userId)))
+  if (!booking || booking.status !== 'pending' || !booking.holdExpiresAt || booking.holdExpiresAt <= now) return null
+  return { ...booking, days: (await daysOf([booking.id])).get(booking.id) ?? [] }
+}
+
+/**
+ * A customer's bookings, newest first. Attempts that never got paid (expired or failed holds) are
+ * left out: they were never bookings.
+ */
+export async function customerBookings(userId: number) {
+  const paid = exists(
+    db()
+      .select({ id: payments.id })
+      .from(payments)
+      .where(and(eq(payments.bookingId, bookings.id), eq(payments.state, 'completed'))),
+  )
+  const rows = await db()
+    .select(bookingColumns)
+    .from(bookings)
+    .innerJoin(catalogueItems, eq(catalogueItems.code, bookings.productCode))
+    .where(and(eq(bookings.userId, userId), or(inArray(bookings.status, ['pending', 'confirmed', 'cancelled', 'refund_pending', 'refunded']), paid)))
+    .orderBy(desc(bookings.createdAt), desc(bookings.id))
+  const days = await daysOf(rows.map((row) => row.id))
+  return rows.map((row) => ({ ...row, days: days.get(row.id) ?? [] }))
+}
+
+export type StatusView = {
+  orderId: string
+  paymentState: PaymentState
+  transactionId: string | null
+  completedAt: Date | null
+  amountPaise: number
+  bookingStatus: BookingStatus
+  refundPending: boolean
+  booking: { id: number; reference: string; customerName: string; customerEmail: string; customerPhone: string | null; startTime: string; endTime: string; days: BookingDay[] }
+}
+
+/**
+ * A payment and its booking for the status page, found by our order id or the gateway's transaction
+ * id, and only if the booking belongs to `userId`.
+ */
+export async function paymentStatusView({ orderId, transactionId, userId }: { orderId?: string | null; transactionId?: string | null; userId: number }): Promise<StatusView | null> {
+  const key = orderId ? eq(payments.orderId, orderId) : transactionId ? eq(payments.transactionId, transactionId) : null
+  if (!key) return null
+  const [row] = await db()
+    .select({
+      orderId: payments.orderId,
+      paymentId: payments.id,
+      paymentState: payments.state,
+      transactionId: payments.transactionId,
+      completedAt: payments.completedAt,
+      amountPaise: payments.amountPaise,
+      bookingId: bookings.id,
+      bookingStatus: bookings.status,
+      reference: bookings.reference,
+      customerName: bookings.customerName,
+      customerEmail: bookings.customerEmail,
+      customerPhone: bookings.customerPhone,
+      startTime: bookings.startTime,
+      endTime: bookings.endTime,
+    })
+    .from(payments)
+    .innerJoin(bookings, eq(bookings.id, payments.bookingId))
+    .where(and(key, eq(bookings.userId, userId)))
+    .limit(1)
+  if (!row) return null
+  const [refund] = await db()
+    .select({ id: refunds.id })
+    .from(refunds)
+    .where(and(eq(refunds.paymentId, row.paymentId), ne(refunds.state, 'failed')))
+    .limit(1)
+  return {
+    orderId: row.orderId,
+    paymentState: row.paymentState,
+    transactionId: row.transactionId,
+    completedAt: row.completedAt,
+    amountPaise: row.amountPaise,
+    bookingStatus: row.bookingStatus,
+    refundPending: Boolean(refund),
+    booking: {
+      id: row.bookingId,
+      reference: row.reference,
+      customerName: row.customerName,
+      customerEmail: row.customerEmail,
+      customerPhone: row.customerPhone,
+      startTime: row.startTime.slice(0, 5),
+      endTime: row.endTime.slice(0, 5),
+      days: (await daysOf([row.bookingId])).get(row.bookingId) ?? [],
+    },
+  }
+}
+
+/** The customer's unpaid hold still standing, if any (one at a time). */
+export async function currentHold(userId: number, now = new Date()) {
+  const [hold] = await db()
+    .select({ bookingId: bookings.id, holdExpiresAt: bookings.holdExpiresAt })
+    .from(bookings)
+    .where(and(eq(bookings.userId, userId), eq(bookings.status, 'pending'), gt(bookings.holdExpiresAt, now)))
+    .limit(1)
+  return hold?.holdExpiresAt ? { bookingId: hold.bookingId, holdExpiresAt: hold.holdExpiresAt } : null
+}

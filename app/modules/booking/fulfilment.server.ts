@@ -1,0 +1,155 @@
+import { and, asc, eq, inArray, ne } from 'drizzle-orm'
+import { config } from '~/config.server'
+import { bookingDays, bookings, catalogueItems, payments, siteSettings } from '~/db/schema'
+import { formatRupees, formatTimeRange, formatWeekdayDate } from '~/lib/format'
+import { calendarAttachment, calendarFile } from '~/modules/mail/ics.server'
+import { enqueueEmail, type Executor } from '~/modules/mail/outbox.server'
+import { letter } from '~/modules/mail/templates.server'
+import { seatsStillFree } from './holds.server'
+import { IMPORTANT_INFORMATION, SESSION_TITLE } from './texts'
+
+export type PaidOutcome = { result: 'confirmed'; late: boolean } | { result: 'refund'; reason: string }
+
+/**
+ * A payment for the booking completed. Runs inside the payment's transaction, with the booking
+ * locked: confirms it while its hold stands; after the hold ran out, confirms it only if its seats
+ * are still free; otherwise (seats gone, already paid, cancelled) the money must go back.
+ */
+export async function fulfilPaidBooking(tx: Executor, bookingId: number, now: Date): Promise<PaidOutcome> {
+  const [booking] = await tx
+    .select({ status: bookings.status, holdExpiresAt: bookings.holdExpiresAt })
+    .from(bookings)
+    .where(eq(bookings.id, bookingId))
+    .for('update')
+  if (!booking) return { result: 'refund', reason: 'The booking no longer exists.' }
+  if (booking.status === 'confirmed') return { result: 'refund', reason: 'This booking had already been paid for: a second payment is refunded.' }
+  if (booking.status === 'cancelled' || booking.status === 'refund_pending' || booking.status === 'refunded') {
+    return { result: 'refund', reason: 'The booking had been cancelled before the payment arrived.' }
+  }
+  const holdStands = booking.status === 'pending' && booking.holdExpiresAt !== null && booking.holdExpiresAt > now
+  if (!holdStands && !(await seatsStillFree(tx, bookingId, now))) {
+    await tx.update(bookings).set({ status: 'refund_pending', holdExpiresAt: null, updatedAt: now }).where(eq(bookings.id, bookingId))
+    await enqueueEmail(await latePaymentEmail(tx, bookingId), tx, now)
+    return { result: 'refund', reason: 'The payment arrived after the seat hold had expired and the time slot was taken.' }
+  }
+  await tx.update(bookings).set({ status: 'confirmed', confirmedAt: now, holdExpiresAt: null, updatedAt: now }).where(eq(bookings.id, bookingId))
+  await enqueueEmail(await confirmationEmail(tx, bookingId, now), tx, now)
+  return { result: 'confirmed', late: !holdStands }
+}
+
+/**
+ * A payment for the booking failed. While no other payment of it is still under way, the hold is
+ * released at once, so the customer (or anyone) can choose the time slot again.
+ */
+export async function failBookingPayment(tx: Executor, bookingId: number, paymentId: number, now: Date) {
+  const others = await tx
+    .select({ id: payments.id })
+    .from(payments)
+    .where(and(eq(payments.bookingId, bookingId), ne(payments.id, paymentId), inArray(payments.state, ['initiated', 'pending', 'completed'])))
+  if (others.length > 0) return
+  await tx
+    .update(bookings)
+    .set({ status: 'payment_failed', holdExpiresAt: null, updatedAt: now })
+    .where(and(eq(bookings.id, bookingId), eq(bookings.status, 'pending')))
+}
+
+/** A refund of one of the booking's payments completed. */
+export async function bookingRefunded(tx: Executor, bookingId: number, amountPaise: number, now: Date) {
+  const [booking] = await tx.select({ status: bookings.status }).from(bookings).where(eq(bookings.id, bookingId)).for('update')
+  // A refund of a duplicate payment leaves a confirmed booking as it is.
+  if (booking?.status === 'refund_pending' || booking?.status === 'cancelled') {
+    await tx.update(bookings).set({ status: 'refunded', updatedAt: now }).where(eq(bookings.id, bookingId))
+  }
+  await enqueueEmail(await refundCompletedEmail(tx, bookingId, amountPaise), tx, now)
+}
+
+export type BookingForMail = Awaited<ReturnType<typeof bookingForMail>>
+
+export async function bookingForMail(executor: Executor, bookingId: number) {
+  const [booking] = await executor
+    .select({
+      id: bookings.id,
+      reference: bookings.reference,
+      customerName: bookings.customerName,
+      customerEmail: bookings.customerEmail,
+      userId: bookings.userId,
+      amountPaise: bookings.amountPaise,
+      startTime: bookings.startTime,
+      endTime: bookings.endTime,
+      productName: catalogueItems.name,
+    })
+    .from(bookings)
+    .innerJoin(catalogueItems, eq(catalogueItems.code, bookings.productCode))
+    .where(eq(bookings.id, bookingId))
+  if (!booking) throw new Error(`Booking ${bookingId} not found`)
+  const days = await executor
+    .select({ dayNumber: bookingDays.dayNumber, date: bookingDays.date, start: bookingDays.startTime, end: bookingDays.endTime })
+    .from(bookingDays)
+    .where(eq(bookingDays.bookingId, bookingId))
+    .orderBy(asc(bookingDays.dayNumber))
+  const [settings] = await executor.select({ location: siteSettings.sessionLocation }).from(siteSettings).where(eq(siteSettings.id, 1))
+  const title = days.length === 3 ? SESSION_TITLE : `${booking.productName} session`
+  return { ...booking, days, title, location: settings?.location ?? '' }
+}
+
+export function dayRows(booking: BookingForMail): Array<[string, string]> {
+  return booking.days.map((day) => [booking.days.length > 1 ? `Day ${day.dayNumber}` : 'Date', `${formatWeekdayDate(day.date)}, ${formatTimeRange(day.start, day.end)}`])
+}
+
+function bookingsLink() {
+  return `${config().SITE_URL}/my-bookings`
+}
+
+export async function confirmationEmail(executor: Executor, bookingId: number, now: Date) {
+  const booking = await bookingForMail(executor, bookingId)
+  const ics = calendarFile(
+    booking.days.map((day) => ({
+      uid: `booking-${booking.reference}-day-${day.dayNumber}@swimlab`,
+      date: day.date,
+      start: day.start,
+      end: day.end,
+      summary: booking.days.length > 1 ? `${booking.title} (Day ${day.dayNumber} of ${booking.days.length})` : booking.title,
+      location: booking.location,
+      description: `Booking ${booking.reference}. ${IMPORTANT_INFORMATION.join(' ')}`,
+    })),
+    { now },
+  )
+  return letter({
+    to: booking.customerEmail,
+    subject: `Booking confirmed: ${booking.title} (${booking.reference})`,
+    name: booking.customerName,
+    paragraphs: [`Your ${booking.title.toLowerCase()} is booked and paid. We look forward to seeing you in the pool.`],
+    details: [['Booking ID', booking.reference], ...dayRows(booking), ['Location', booking.location], ['Amount paid', formatRupees(booking.amountPaise)]],
+    list: { title: 'Before you come', items: IMPORTANT_INFORMATION },
+    action: booking.userId ? { label: 'View my bookings', url: bookingsLink() } : undefined,
+    closing: 'The attached calendar file adds every day of your session to your calendar.',
+    attachments: [calendarAttachment(ics, `${booking.reference}.ics`)],
+  })
+}
+
+async function latePaymentEmail(executor: Executor, bookingId: number) {
+  const booking = await bookingForMail(executor, bookingId)
+  const [settings] = await executor.select({ refundPolicy: siteSettings.refundPolicy }).from(siteSettings).where(eq(siteSettings.id, 1))
+  return letter({
+    to: booking.customerEmail,
+    subject: `Your payment is being refunded (${booking.reference})`,
+    name: booking.customerName,
+    paragraphs: [
+      `Your payment of ${formatRupees(booking.amountPaise)} reached us after the ${config().SEAT_HOLD_MINUTES}-minute hold on your time slot had ended, and in the meantime the slot was booked by someone else. We are sorry: we could not confirm this booking.`,
+      `The full amount is being refunded ${settings?.refundPolicy ?? 'to the original payment method'}. You do not need to do anything. You are welcome to choose another time slot.`,
+    ],
+    details: [['Booking ID', booking.reference], ...dayRows(booking)],
+    action: booking.userId ? { label: 'Choose another time slot', url: `${config().SITE_URL}/book-slot` } : undefined,
+  })
+}
+
+async function refundCompletedEmail(executor: Executor, bookingId: number, amountPaise: number) {
+  const booking = await bookingForMail(executor, bookingId)
+  return letter({
+    to: booking.customerEmail,
+    subject: `Refund completed (${booking.reference})`,
+    name: booking.customerName,
+    paragraphs: [`Your refund of ${formatRupees(amountPaise)} for booking ${booking.reference} has been completed by our payment provider. Depending on your bank it can take a few days to show in your account.`],
+    details: [['Booking ID', booking.reference], ['Refunded', formatRupees(amountPaise)]],
+  })
+}

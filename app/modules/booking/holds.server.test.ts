@@ -1,0 +1,133 @@
+import { eq, inArray } from 'drizzle-orm'
+import { describe, expect, it } from 'vitest'
+import { db } from '~/db/client.server'
+import { bookingDays, bookings, catalogueItems } from '~/db/schema'
+import { bookingRow, createCustomers, setWindows } from '../../../tests/support/booking'
+import { useTestDatabase } from '../../../tests/support/test-database'
+import { daySchedule } from './availability.server'
+import { AlreadyBookedError, expireStaleHolds, holdSession, SlotUnavailableError, type Customer } from './holds.server'
+
+const { database } = useTestDatabase()
+
+const MORNING = new Date('2026-12-01T04:30:00Z')
+const minutesLater = (minutes: number) => new Date(MORNING.getTime() + minutes * 60_000)
+const THREE_DAYS = ['2026-12-02', '2026-12-03', '2026-12-04']
+
+const hold = (customer: Customer, { date = '2026-12-02', start = '09:00', now = MORNING } = {}) =>
+  holdSession({ customer, productCode: 'biomechanical_package', date, start, days: 3, now })
+
+describe('holding a session', () => {
+  it('holds a seat on each of the three days for 20 minutes, at the catalogue price', async () => {
+    await setWindows(THREE_DAYS.map((date) => ({ date })))
+    await db().update(catalogueItems).set({ pricePaise: 28_500_00 }).where(eq(catalogueItems.code, 'biomechanical_package'))
+    const [customer] = await createCustomers(1)
+    const held = await hold(customer!)
+
+    const booking = await bookingRow(held.bookingId)
+    expect(booking).toMatchObject({ status: 'pending', userId: customer!.userId, amountPaise: 28_500_00, startTime: '09:00:00', endTime: '10:00:00' })
+    expect(booking.holdExpiresAt).toEqual(minutesLater(20))
+    expect(booking.reference).toMatch(/^SWP-\d{10}$/)
+    const days = await db().select().from(bookingDays).where(eq(bookingDays.bookingId, held.bookingId))
+    expect(days.map((day) => [day.dayNumber, day.date, day.startTime]).sort()).toEqual([
+      [1, '2026-12-02', '09:00:00'],
+      [2, '2026-12-03', '09:00:00'],
+      [3, '2026-12-04', '09:00:00'],
+    ])
+  })
+
+  it('a second customer cannot hold the last seat', async () => {
+    await setWindows(THREE_DAYS.map((date) => ({ date, capacity: 1 })))
+    const [first, second] = await createCustomers(2)
+    await hold(first!)
+    await expect(hold(second!)).rejects.toBeInstanceOf(SlotUnavailableError)
+  })
+
+  it('a seat taken on any one day of the session blocks the session', async () => {
+    await setWindows([...THREE_DAYS, '2026-12-05', '2026-12-06'].map((date) => ({ date })))
+    const [first, second] = await createCustomers(2)
+    // 4, 5 and 6 December: the 4th is the last day of the second customer's session.
+    await hold(first!, { date: '2026-12-04' })
+    await expect(hold(second!)).rejects.toBeInstanceOf(SlotUnavailableError)
+  })
+
+  it('seats come back when a hold runs out, without waiting for the clean-up job', async () => {
+    await setWindows(THREE_DAYS.map((date) => ({ date })))
+    const [first, second] = await createCustomers(2)
+    const lapsed = await hold(first!)
+    await expect(hold(second!, { now: minutesLater(19) })).rejects.toBeInstanceOf(SlotUnavailableError)
+    const taken = await hold(second!, { now: minutesLater(20) })
+    expect(taken.bookingId).not.toBe(lapsed.bookingId)
+
+    expect(await expireStaleHolds(minutesLater(21))).toBe(1)
+    expect((await bookingRow(lapsed.bookingId)).status).toBe('expired')
+    expect((await bookingRow(taken.bookingId)).status).toBe('pending')
+  })
+
+  it('one hold per customer: a new hold releases the previous one', async () => {
+    await setWindows(THREE_DAYS.map((date) => ({ date })))
+    const [customer, other] = await createCustomers(2)
+    const first = await hold(customer!, { start: '09:00' })
+    const second = await hold(customer!, { start: '10:00' })
+    expect((await bookingRow(first.bookingId)).status).toBe('expired')
+    expect((await bookingRow(second.bookingId)).status).toBe('pending')
+    await expect(hold(other!, { start: '09:00' })).resolves.toMatchObject({ amountPaise: 30_000_00 })
+  })
+
+  it('a customer cannot book a time slot they already have', async () => {
+    await setWindows(THREE_DAYS.map((date) => ({ date, capacity: 3 })))
+    const [customer] = await createCustomers(1)
+    const first = await hold(customer!)
+    await db().update(bookings).set({ status: 'confirmed', holdExpiresAt: null }).where(eq(bookings.id, first.bookingId))
+    await expect(hold(customer!)).rejects.toBeInstanceOf(AlreadyBookedError)
+    expect((await daySchedule({ date: '2026-12-02', userId: customer!.userId, days: 3, now: MORNING }))[0]!.state).toBe('booked')
+  })
+
+  it('cannot hold a time slot that has begun in Bangalore, or one that is not offered', async () => {
+    await setWindows(['2026-12-01', ...THREE_DAYS].map((date) => ({ date })))
+    const [customer] = await createCustomers(1)
+    await expect(hold(customer!, { date: '2026-12-01', start: '09:00' })).rejects.toBeInstanceOf(SlotUnavailableError)
+    await expect(hold(customer!, { start: '12:00' })).rejects.toBeInstanceOf(SlotUnavailableError)
+    await expect(hold(customer!, { start: '09:30' })).rejects.toBeInstanceOf(SlotUnavailableError)
+    // At 10:00 in Bangalore the 10:00 slot has begun; the 11:00 one has not.
+    await expect(hold(customer!, { date: '2026-12-01', start: '10:00' })).rejects.toBeInstanceOf(SlotUnavailableError)
+    await expect(hold(customer!, { date: '2026-12-01', start: '11:00' })).resolves.toBeDefined()
+  })
+})
+
+describe('under concurrency', () => {
+  it(`of 200 customers trying at once for the last seat, exactly one wins (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`, async () => {
+    await setWindows(THREE_DAYS.map((date) => ({ date, capacity: 3 })))
+    const [early1, early2, ...rush] = await createCustomers(202)
+    await hold(early1!)
+    await hold(early2!)
+
+    const results = await Promise.allSettled(rush.map((customer) => hold(customer)))
+    const won = results.filter((result) => result.status === 'fulfilled')
+    const refused = results.filter((result) => result.status === 'rejected')
+    expect(won).toHaveLength(1)
+    expect(refused.every((result) => result.status === 'rejected' && result.reason instanceof SlotUnavailableError)).toBe(true)
+
+    const seats = await db()
+      .select({ date: bookingDays.date })
+      .from(bookingDays)
+      .innerJoin(bookings, eq(bookings.id, bookingDays.bookingId))
+      .where(inArray(bookings.status, ['pending', 'confirmed']))
+    for (const date of THREE_DAYS) expect(seats.filter((seat) => seat.date === date)).toHaveLength(3)
+    expect((await database()).kind).toBe(process.env.DATABASE_URL ? 'postgres' : 'pglite')
+  })
+
+  it('many customers racing for many seats never oversell any of them', async () => {
+    await setWindows(THREE_DAYS.map((date) => ({ date, start: '09:00', end: '12:00', capacity: 4 })))
+    const rush = await createCustomers(60)
+    const starts = ['09:00', '10:00', '11:00']
+    const results = await Promise.allSettled(rush.map((customer, index) => hold(customer, { start: starts[index % 3]! })))
+    expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(12)
+    for (const start of starts) {
+      const held = await db()
+        .select({ id: bookings.id })
+        .from(bookings)
+        .where(eq(bookings.startTime, start))
+      expect(held).toHaveLength(4)
+    }
+  })
+})

@@ -1,0 +1,12 @@
+/** What every customer should know before a session (the slot page, the payment page, e-mails). */
+export const IMPORTANT_INFORMATION = [
+  'Please arrive 15 minutes before your session.',
+  'Bring your swimming gear and a towel.',
+  'Cancellations must be made 24 hours in advance.',
+] as const
+
+export const SESSION_TITLE = '3-Day Swimming Analysis'
+export const SESSION_PRICE_LINE = '3-Day Analysis Session'
+/** The catalogue item a 3-day session on /book-slot is sold as (PRODUCT.md). */
+export const SESSION_PRODUCT_CODE = 'biomechanical_package'
+export const SESSION_DAYS = 3

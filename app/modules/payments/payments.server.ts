@@ -1,0 +1,323 @@
+import { randomUUID } from 'node:crypto'
+import { and, asc, eq, sql } from 'drizzle-orm'
+import { db } from '~/db/client.server'
+import { bookings, paymentEvents, payments, type PaymentState } from '~/db/schema'
+import { failBookingPayment, fulfilPaidBooking } from '~/modules/booking/fulfilment.server'
+import type { Executor } from '~/modules/mail/outbox.server'
+import { GatewayError, newOrderId, type GatewayNotification, type GatewayOrderStatus } from './gateway.server'
+import { paymentGateway } from './gateways.server'
+import { applyRefundStatus, refreshRefund, requestRefund, type RefundOutcome } from './refunds.server'
+
+/** The hold ran out (or the booking moved on) before the customer paid. */
+export class HoldExpiredError extends Error {
+  constructor() {
+    super('Your seat hold has expired. Please choose your time slot again.')
+    this.name = 'HoldExpiredError'
+  }
+}
+
+/** The gateway could not create the payment order. */
+export class PaymentStartError extends Error {
+  constructor() {
+    super('Failed to create payment. Please try again.')
+    this.name = 'PaymentStartError'
+  }
+}
+
+/** Time left on a hold below which we do not send the customer to pay. */
+const MIN_TIME_TO_PAY_MS = 60_000
+/** After its expiry, an order still pending at the gateway is given this long before we call it failed. */
+const EXPIRY_GRACE_MS = 15 * 60_000
+/** A claimed reconciliation is this worker's for this long; if it dies, another instance retries. */
+const CHECK_LEASE_MS = 60_000
+
+export type StartedPayment = { orderId: string; redirectUrl: string }
+
+/**
+ * Sends the customer to pay for a pending booking: records a payment order (our unique order id,
+ * the booking's stored amount, expiring with the hold), then asks the gateway for its hosted page.
+ * A payment still open for the booking is resumed rather than duplicated.
+ */
+export async function startBookingPayment({
+  bookingId,
+  statusPath,
+  description,
+  now = new Date(),
+}: {
+  bookingId: number
+  /** Where the gateway returns the customer, given the order id (a path on this site). */
+  statusPath: (orderId: string) => string
+  description: string
+  now?: Date
+}): Promise<StartedPayment> {
+  const gateway = paymentGateway()
+  const order = await db().transaction(async (tx) => {
+    const [booking] = await tx
+      .select({
+        status: bookings.status,
+        holdExpiresAt: bookings.holdExpiresAt,
+        amountPaise: bookings.amountPaise,
+        customerName: bookings.customerName,
+        customerEmail: bookings.customerEmail,
+        customerPhone: bookings.customerPhone,
+        reference: bookings.reference,
+      })
+      .from(bookings)
+      .where(eq(bookings.id, bookingId))
+      .for('update')
+    if (!booking || booking.status !== 'pending' || !booking.holdExpiresAt || booking.holdExpiresAt.getTime() - now.getTime() < MIN_TIME_TO_PAY_MS) {
+      throw new HoldExpiredError()
+    }
+    const [open] = await tx
+      .select({ orderId: payments.orderId, checkoutUrl: payments.checkoutUrl })
+      .from(payments)
+      .where(and(eq(payments.bookingId, bookingId), eq(payments.state, 'pending')))
+      .orderBy(asc(payments.id))
+      .limit(1)
+    if (open?.checkoutUrl) return { resume: { orderId: open.orderId, redirectUrl: open.checkoutUrl } }
+
+    const orderId = newOrderId('SLOT', now)
+    await tx.insert(payments).values({
+      orderId,
+      bookingId,
+      gateway: gateway.name,
+      amountPaise: booking.amountPaise,
+      expiresAt: booking.holdExpiresAt,
+      state: 'initiated',
+      nextCheckAt: nextCheckAt(now, now),
+      createdAt: now,
+      updatedAt: now,
+    })
+    return { create: { orderId, booking } }
+  })
+  if (order.resume) return order.resume
+
+  const { orderId, booking } = order.create!
+  try {
+    const created = await gateway.createPayment({
+      orderId,
+      amountPaise: booking.amountPaise,
+      description,
+      customer: { name: booking.customerName, email: booking.customerEmail, phone: booking.customerPhone },
+      redirectUrl: statusPath(orderId),
+      expiresAt: booking.holdExpiresAt!,
+      meta: { bookingId: String(bookingId), reference: booking.reference },
+    })
+    await db()
+      .update(payments)
+      .set({ state: 'pending', checkoutUrl: created.redirectUrl, gatewayOrderId: created.gatewayOrderId, updatedAt: new Date() })
+      .where(and(eq(payments.orderId, orderId), eq(payments.state, 'initiated')))
+    return { orderId, redirectUrl: created.redirectUrl }
+  } catch (error) {
+    // A retryable failure may have created the order after all: reconciliation asks the gateway.
+    // Anything else is final for this order id; the customer's next try gets a new one.
+    if (!(error instanceof GatewayError) || !error.retryable) {
+      await db().transaction(async (tx) => {
+        const [payment] = await tx
+          .update(payments)
+          .set({ state: 'failed', failureReason: String((error as Error).message).slice(0, 500), nextCheckAt: null, updatedAt: new Date() })
+          .where(and(eq(payments.orderId, orderId), eq(payments.state, 'initiated')))
+          .returning({ id: payments.id })
+        if (payment) await failBookingPayment(tx, bookingId, payment.id, new Date())
+      })
+    }
+    throw Object.assign(new PaymentStartError(), { cause: error })
+  }
+}
+
+export type ApplyOutcome = 'applied' | 'unchanged' | 'unknown_order' | 'amount_mismatch' | 'ignored_regression'
+
+/**
+ * Applies what the gateway says about an order, exactly once, in one transaction with the payment
+ * row locked. Payment state only moves forward (initiated → pending → completed | failed); a
+ * "completed" is honoured even after we gave up on the order, because the money was taken. The
+ * amount must be the one we stored. A completed payment confirms its booking (or is refunded).
+ */
+export async function applyOrderStatus(orderId: string, status: Pick<GatewayOrderStatus, 'state' | 'amountPaise' | 'transactionId' | 'paymentMode'>, now = new Date()): Promise<ApplyOutcome> {
+  return db().transaction(async (tx) => {
+    const [payment] = await tx
+      .select({ id: payments.id, state: payments.state, amountPaise: payments.amountPaise, bookingId: payments.bookingId, createdAt: payments.createdAt, expiresAt: payments.expiresAt })
+      .from(payments)
+      .where(eq(payments.orderId, orderId))
+      .for('update')
+    if (!payment) return 'unknown_order'
+    const final = payment.state === 'completed' || payment.state === 'failed'
+
+    switch (status.state) {
+      case 'pending':
+        if (payment.state !== 'initiated') return 'unchanged'
+        await setState(tx, payment.id, 'pending', now)
+        return 'applied'
+      case 'not_found': {
+        // Never reached the gateway: give the creation call time to land, then call it failed.
+        const settled = now.getTime() - payment.createdAt.getTime() > 2 * 60_000 || now > payment.expiresAt
+        if (payment.state !== 'initiated' || !settled) return 'unchanged'
+        await setState(tx, payment.id, 'failed', now, { failureReason: 'The order never reached the payment gateway.' })
+        if (payment.bookingId) await failBookingPayment(tx, payment.bookingId, payment.id, now)
+        return 'applied'
+      }
+      case 'failed':
+        if (payment.state === 'completed') return 'ignored_regression'
+        if (final) return 'unchanged'
+        await setState(tx, payment.id, 'failed', now, { failureReason: 'The payment was declined or abandoned at the gateway.' })
+        if (payment.bookingId) await failBookingPayment(tx, payment.bookingId, payment.id, now)
+        return 'applied'
+      case 'completed': {
+        if (status.amountPaise !== payment.amountPaise) return 'amount_mismatch'
+        if (payment.state === 'completed') return 'unchanged'
+        await setState(tx, payment.id, 'completed', now, { transactionId: status.transactionId, paymentMode: status.paymentMode, completedAt: now })
+        if (payment.bookingId) {
+          const outcome = await fulfilPaidBooking(tx, payment.bookingId, now)
+          if (outcome.result === 'refund') await requestRefund(tx, { paymentId: payment.id, amountPaise: payment.amountPaise, reason: outcome.reason, now })
+        }
+        return 'applied'
+      }
+    }
+  })
+}
+
+async function setState(tx: Executor, paymentId: number, state: PaymentState, now: Date, extra: Partial<typeof payments.$inferInsert> = {}) {
+  const final = state === 'completed' || state === 'failed'
+  await tx
+    .update(payments)
+    .set({ state, updatedAt: now, ...(final ? { nextCheckAt: null } : {}), ...extra })
+    .where(eq(payments.id, paymentId))
+}
+
+/**
+ * Asks the gateway for an order's status and applies it; the status page and reconciliation both
+ * come here. A gateway that cannot answer leaves everything as it was, to be asked again.
+ */
+export async function refreshPayment(orderId: string, now = new Date()): Promise<{ state: PaymentState } | null> {
+  const payment = await paymentByOrderId(orderId)
+  if (!payment) return null
+  if (payment.state === 'completed' || payment.state === 'failed') return { state: payment.state }
+  let status: GatewayOrderStatus
+  try {
+    status = await paymentGateway().getStatus(orderId)
+  } catch (error) {
+    if (error instanceof GatewayError) return { state: payment.state }
+    throw error
+  }
+  const outcome = await applyOrderStatus(orderId, status, now)
+  if (outcome !== 'unchanged') await recordEvent({ source: 'status', eventKey: `status:${orderId}:${randomUUID()}`, orderId, state: status.state, amountPaise: status.amountPaise, outcome, payload: status.raw }, now)
+  if (outcome === 'amount_mismatch') console.error(`Payment ${orderId}: the gateway reports ${status.amountPaise} paise, we expected ${payment.amountPaise}; not confirmed`)
+
+  const after = await paymentByOrderId(orderId)
+  if (after && (after.state === 'initiated' || after.state === 'pending')) {
+    const gaveUp = now.getTime() > after.expiresAt.getTime() + EXPIRY_GRACE_MS
+    if (gaveUp) {
+      await db().transaction(async (tx) => {
+        await setState(tx, after.id, 'failed', now, { failureReason: 'The gateway never confirmed the payment before the order expired.' })
+        if (after.bookingId) await failBookingPayment(tx, after.bookingId, after.id, now)
+      })
+      return { state: 'failed' }
+    }
+    await db()
+      .update(payments)
+      .set({ lastCheckedAt: now, checkCount: sql`${payments.checkCount} + 1`, nextCheckAt: nextCheckAt(after.createdAt, now) })
+      .where(eq(payments.id, after.id))
+  }
+  return after ? { state: after.state } : null
+}
+
+async function paymentByOrderId(orderId: string) {
+  const [row] = await db()
+    .select({ id: payments.id, state: payments.state, amountPaise: payments.amountPaise, bookingId: payments.bookingId, createdAt: payments.createdAt, expiresAt: payments.expiresAt, lastCheckedAt: payments.lastCheckedAt })
+    .from(payments)
+    .where(eq(payments.orderId, orderId))
+  return row
+}
+
+/**
+ * When to ask the gateway next about an order created at `createdAt`, on the schedule PhonePe asks
+ * merchants to follow: after 20 s, every 3 s for 30 s, 6 s for 60 s, 10 s for 60 s, 30 s for 60 s,
+ * then every minute.
+ */
+export function nextCheckAt(createdAt: Date, now: Date): Date {
+  const age = (now.getTime() - createdAt.getTime()) / 1000
+  const wait = age < 20 ? 20 - age : age < 50 ? 3 : age < 110 ? 6 : age < 170 ? 10 : age < 230 ? 30 : 60
+  return new Date(now.getTime() + wait * 1000)
+}
+
+/**
+ * One reconciliation round: claims orders whose check is due (rows another instance is working on
+ * are skipped, and a claimed row is pushed out of reach for a lease) and asks the gateway about each.
+ */
+export async function reconcileDuePayments(now = new Date(), limit = 20) {
+  const claimed = await db().execute<{ order_id: string }>(sql`
+    UPDATE payments SET next_check_at = ${new Date(now.getTime() + CHECK_LEASE_MS)}
+    WHERE id IN (
+      SELECT id FROM payments
+      WHERE next_check_at <= ${now} AND state IN ('initiated', 'pending')
+      ORDER BY next_check_at
+      LIMIT ${limit}
+      FOR UPDATE SKIP LOCKED
+    )
+    RETURNING order_id`)
+  for (const row of claimed.rows) await refreshPayment(row.order_id, now)
+  return claimed.rows.length
+}
+
+/** The page asks at most this often; reconciliation keeps its own schedule besides. */
+const PAGE_CHECK_INTERVAL_MS = 2_500
+
+/** The status page's check: asks the gateway unless someone asked a moment ago. */
+export async function checkPaymentForPage(orderId: string, now = new Date()) {
+  const payment = await paymentByOrderId(orderId)
+  if (!payment || payment.state === 'completed' || payment.state === 'failed') return
+  if (payment.lastCheckedAt && now.getTime() - payment.lastCheckedAt.getTime() < PAGE_CHECK_INTERVAL_MS) return
+  await refreshPayment(orderId, now)
+}
+
+export type NotificationOutcome = ApplyOutcome | RefundOutcome | 'duplicate' | 'ignored' | 'needs_status_check'
+
+/**
+ * A verified notification from the gateway. Recorded first under its event key, so a repeated
+ * delivery is recognised and changes nothing. A notification signed over its body is applied as
+ * it stands; one vouched for only by a shared credential says "ask us" — the caller then asks the
+ * gateway for the status (`refreshFromNotification`) before anything is fulfilled.
+ */
+export async function handleNotification(gatewayName: string, notification: GatewayNotification, now = new Date()): Promise<NotificationOutcome> {
+  const base = {
+    gateway: gatewayName,
+    eventKey: notification.eventKey,
+    source: 'webhook' as const,
+    payload: notification.raw as object,
+    receivedAt: now,
+  }
+  const recorded =
+    notification.kind === 'order'
+      ? { ...base, orderId: notification.orderId, state: notification.state, amountPaise: notification.amountPaise }
+      : notification.kind === 'refund'
+        ? { ...base, orderId: notification.orderId, refundId: notification.refundId, state: notification.state, amountPaise: notification.amountPaise }
+        : base
+  const [event] = await db()
+    .insert(paymentEvents)
+    .values({ ...recorded, outcome: 'received' })
+    .onConflictDoNothing({ target: [paymentEvents.gateway, paymentEvents.eventKey] })
+    .returning({ id: paymentEvents.id })
+  if (!event) return 'duplicate'
+
+  let outcome: NotificationOutcome
+  if (notification.kind === 'ignored') outcome = 'ignored'
+  else if (notification.authenticity === 'credentials-only') outcome = 'needs_status_check'
+  else if (notification.kind === 'order') outcome = await applyOrderStatus(notification.orderId, { state: notification.state, amountPaise: notification.amountPaise, transactionId: notification.transactionId, paymentMode: null }, now)
+  else outcome = await applyRefundStatus(notification.refundId, { state: notification.state, gatewayRefundId: null, amountPaise: notification.amountPaise }, now)
+
+  await db().update(paymentEvents).set({ outcome }).where(eq(paymentEvents.id, event.id))
+  return outcome
+}
+
+/** The status check a credentials-only notification calls for. */
+export async function refreshFromNotification(notification: GatewayNotification, now = new Date()) {
+  if (notification.kind === 'order') await refreshPayment(notification.orderId, now)
+  else if (notification.kind === 'refund') await refreshRefund(notification.refundId, now)
+}
+
+async function recordEvent(values: Omit<typeof paymentEvents.$inferInsert, 'gateway' | 'receivedAt'>, now: Date) {
+  await db()
+    .insert(paymentEvents)
+    .values({ ...values, gateway: paymentGateway().name, receivedAt: now })
+    .onConflictDoNothing()
+}

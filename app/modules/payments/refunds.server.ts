@@ -1,0 +1,122 @@
+import { randomUUID } from 'node:crypto'
+import { eq, sql } from 'drizzle-orm'
+import { db } from '~/db/client.server'
+import { paymentEvents, payments, refunds } from '~/db/schema'
+import { bookingRefunded } from '~/modules/booking/fulfilment.server'
+import type { Executor } from '~/modules/mail/outbox.server'
+import { GatewayError, newOrderId, type GatewayRefundStatus } from './gateway.server'
+import { paymentGateway } from './gateways.server'
+
+/** A claimed refund is this worker's for this long; if it dies, another instance carries on. */
+const REFUND_LEASE_MS = 60_000
+
+const requestedListeners = new Set<() => void>()
+
+/** Lets the worker submit a refund as soon as it is recorded instead of at its next round. */
+export function onRefundRequested(listener: () => void) {
+  requestedListeners.add(listener)
+  return () => requestedListeners.delete(listener)
+}
+
+/**
+ * Records that a payment is to be refunded, inside the transaction that decided it; the refund
+ * worker submits it to the gateway. Recording first means a crash between the decision and the
+ * gateway call loses nothing.
+ */
+export async function requestRefund(tx: Executor, { paymentId, amountPaise, reason, now }: { paymentId: number; amountPaise: number; reason: string; now: Date }) {
+  const refundId = newOrderId('RFND', now)
+  await tx.insert(refunds).values({ refundId, paymentId, amountPaise, reason, state: 'pending', nextCheckAt: now, createdAt: now, updatedAt: now })
+  // Listeners run after the caller's transaction commits, when the worker can see the row.
+  setImmediate(() => {
+    for (const listener of requestedListeners) listener()
+  })
+  return refundId
+}
+
+export type RefundOutcome = 'applied' | 'unchanged' | 'unknown_refund'
+
+/** Applies the gateway's word on a refund, once; a completed refund settles the booking and tells the customer. */
+export async function applyRefundStatus(refundId: string, status: Pick<GatewayRefundStatus, 'state' | 'gatewayRefundId' | 'amountPaise'>, now = new Date()): Promise<RefundOutcome> {
+  return db().transaction(async (tx) => {
+    const [refund] = await tx
+      .select({ id: refunds.id, state: refunds.state, amountPaise: refunds.amountPaise, bookingId: payments.bookingId })
+      .from(refunds)
+      .innerJoin(payments, eq(payments.id, refunds.paymentId))
+      .where(eq(refunds.refundId, refundId))
+      .for('update', { of: refunds })
+    if (!refund) return 'unknown_refund'
+    if (refund.state !== 'pending' || status.state === 'pending') {
+      if (status.gatewayRefundId) await tx.update(refunds).set({ gatewayRefundId: status.gatewayRefundId }).where(eq(refunds.id, refund.id))
+      return 'unchanged'
+    }
+    if (status.state === 'failed') {
+      await tx.update(refunds).set({ state: 'failed', nextCheckAt: null, lastError: 'The gateway reported the refund as failed.', updatedAt: now }).where(eq(refunds.id, refund.id))
+      console.error(`Refund ${refundId} failed at the gateway: staff must settle it by hand`)
+      return 'applied'
+    }
+    await tx
+      .update(refunds)
+      .set({ state: 'completed', completedAt: now, nextCheckAt: null, updatedAt: now, ...(status.gatewayRefundId ? { gatewayRefundId: status.gatewayRefundId } : {}) })
+      .where(eq(refunds.id, refund.id))
+    if (refund.bookingId) await bookingRefunded(tx, refund.bookingId, refund.amountPaise, now)
+    return 'applied'
+  })
+}
+
+/** Waits between refund checks: soon at first, then less often (refunds take days at some banks). */
+function nextRefundCheck(checkCount: number, now: Date) {
+  const seconds = [5, 15, 60, 300, 900][checkCount] ?? 3600
+  return new Date(now.getTime() + seconds * 1000)
+}
+
+/**
+ * Submits a refund to the gateway the first time (retrying the same refund id is safe: the gateway
+ * recognises it), and asks for its status afterwards.
+ */
+export async function refreshRefund(refundId: string, now = new Date()) {
+  const [refund] = await db()
+    .select({ id: refunds.id, state: refunds.state, amountPaise: refunds.amountPaise, submittedAt: refunds.submittedAt, checkCount: refunds.checkCount, orderId: payments.orderId })
+    .from(refunds)
+    .innerJoin(payments, eq(payments.id, refunds.paymentId))
+    .where(eq(refunds.refundId, refundId))
+  if (!refund || refund.state !== 'pending') return
+  const gateway = paymentGateway()
+  let status: GatewayRefundStatus
+  try {
+    status = refund.submittedAt ? await gateway.getRefundStatus(refundId) : await gateway.refund({ orderId: refund.orderId, refundId, amountPaise: refund.amountPaise })
+  } catch (error) {
+    const message = error instanceof GatewayError ? error.message : String(error)
+    await db()
+      .update(refunds)
+      .set({ lastError: message.slice(0, 500), checkCount: sql`${refunds.checkCount} + 1`, nextCheckAt: nextRefundCheck(refund.checkCount, now), updatedAt: now })
+      .where(eq(refunds.id, refund.id))
+    return
+  }
+  if (!refund.submittedAt) await db().update(refunds).set({ submittedAt: now, lastError: null }).where(eq(refunds.id, refund.id))
+  const outcome = await applyRefundStatus(refundId, status, now)
+  await db()
+    .insert(paymentEvents)
+    .values({ gateway: gateway.name, eventKey: `refund-status:${refundId}:${randomUUID()}`, source: 'status', orderId: refund.orderId, refundId, state: status.state, amountPaise: status.amountPaise, outcome, payload: status.raw as object, receivedAt: now })
+  if (status.state === 'pending') {
+    await db()
+      .update(refunds)
+      .set({ checkCount: sql`${refunds.checkCount} + 1`, nextCheckAt: nextRefundCheck(refund.checkCount, now), updatedAt: now })
+      .where(eq(refunds.id, refund.id))
+  }
+}
+
+/** One refund round: claims due refunds (skipping those another instance holds) and moves each on. */
+export async function processDueRefunds(now = new Date(), limit = 20) {
+  const claimed = await db().execute<{ refund_id: string }>(sql`
+    UPDATE refunds SET next_check_at = ${new Date(now.getTime() + REFUND_LEASE_MS)}
+    WHERE id IN (
+      SELECT id FROM refunds
+      WHERE next_check_at <= ${now} AND state = 'pending'
+      ORDER BY next_check_at
+      LIMIT ${limit}
+      FOR UPDATE SKIP LOCKED
+    )
+    RETURNING refund_id`)
+  for (const row of claimed.rows) await refreshRefund(row.refund_id, now)
+  return claimed.rows.length
+}

@@ -1,0 +1,207 @@
+import { useEffect, useState } from 'react'
+import { data, Link, useFetcher, useRevalidator } from 'react-router'
+import type { Route } from './+types/slot-payment-status'
+import { type StatusCard, StatusCardView } from '~/components/payment-status-card'
+import { requireUser } from '~/lib/auth.server'
+import { formatClockTime, formatLabDate, formatRupees, formatTimeRange, formatWeekdayDate, formatWeekdayDayMonth, labDateParts } from '~/lib/format'
+import { pageMeta } from '~/lib/seo'
+import { paymentStatusView, type StatusView } from '~/modules/booking/bookings.server'
+import { checkPaymentForPage } from '~/modules/payments/payments.server'
+import { getSiteSettings } from '~/modules/site/site.server'
+import type { loader as checkLoader } from './slot-payment-status.check'
+
+export const meta: Route.MetaFunction = ({ matches }) => [
+  ...pageMeta(matches, { title: 'Payment Status', description: 'The status of your payment for a swimming analysis session.', path: '/slot-payment-status' }),
+  { name: 'robots', content: 'noindex' },
+]
+
+/** The page polls every this many seconds while the payment is pending … */
+const POLL_SECONDS = 3
+/** … and gives up (the server does not) after this many. */
+const TIMEOUT_SECONDS = 120
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await requireUser(request)
+  const params = new URL(request.url).searchParams
+  const orderId = params.get('orderId')
+  const transactionId = params.get('transactionId')
+  const settings = await getSiteSettings()
+  const support = { email: settings.supportEmail, phone: settings.phone, hours: settings.phoneHours }
+  const now = Date.now()
+  const since = Number(params.get('since'))
+  const startedAt = Number.isSafeInteger(since) && since > 0 && since <= now ? since : now
+  const base = { support, startedAt, elapsed: Math.floor((now - startedAt) / 1000), recheck: params.get('recheck') === '1' }
+
+  if (!orderId && !transactionId) return data({ ...base, error: 'No transaction ID found in URL', payment: null }, { status: 400 })
+  let view = await paymentStatusView({ orderId, transactionId, userId: user.id })
+  if (view && (view.paymentState === 'initiated' || view.paymentState === 'pending')) {
+    await checkPaymentForPage(view.orderId)
+    view = await paymentStatusView({ orderId: view.orderId, userId: user.id })
+  }
+  if (!view) return data({ ...base, error: 'Slot booking payment record not found', payment: null }, { status: 404 })
+  return { ...base, error: null, payment: present(view) }
+}
+
+function present(view: StatusView) {
+  const firstDay = view.booking.days[0]
+  return {
+    orderId: view.orderId,
+    state: view.paymentState === 'initiated' ? 'pending' : view.paymentState,
+    bookingStatus: view.bookingStatus,
+    refundPending: view.refundPending,
+    name: view.booking.customerName,
+    email: view.booking.customerEmail,
+    phone: view.booking.customerPhone,
+    timeSlot: formatTimeRange(view.booking.startTime, view.booking.endTime),
+    amount: formatRupees(view.amountPaise),
+    days: view.booking.days.map((day) => ({ dayNumber: day.dayNumber, date: formatWeekdayDate(day.date) })),
+    transactionId: view.transactionId,
+    completedAt: view.completedAt ? `${formatLabDate(view.completedAt)}, ${formatClockTime(labDateParts(view.completedAt).time)} IST` : null,
+    confirmedText: firstDay ? `Your analysis session has been booked for ${formatWeekdayDayMonth(firstDay.date)} at ${formatTimeRange(firstDay.start, firstDay.end)}` : '',
+  } as const
+}
+
+type Payment = ReturnType<typeof present>
+
+function cardFor(payment: Payment | null, error: string | null, timedOut: boolean, elapsed: number): StatusCard {
+  if (error || !payment) return { tone: 'error', title: 'Verification Error', message: error ?? 'Unable to verify payment status. Please contact support.' }
+  if (payment.state === 'completed') {
+    if (payment.bookingStatus === 'confirmed') return { tone: 'success', title: 'Payment Successful!', message: `Booking Confirmed! ${payment.confirmedText}.` }
+    if (payment.refundPending || payment.bookingStatus === 'refund_pending' || payment.bookingStatus === 'refunded') {
+      return {
+        tone: 'error',
+        title: 'Payment Refunded',
+        message: 'Your payment reached us after the hold on your time slot had expired, and the slot was taken meanwhile. The full amount is being refunded; we have e-mailed you the details.',
+      }
+    }
+    return { tone: 'success', title: 'Payment Successful!', message: 'Your payment was received.' }
+  }
+  if (payment.state === 'failed') return { tone: 'error', title: 'Payment Failed', message: 'Your payment could not be processed. No booking was made. Please try again.' }
+  if (timedOut) {
+    return { tone: 'error', title: 'Verification Error', message: 'Payment verification timeout. Please contact support.', detail: 'We keep checking with the payment gateway and will e-mail you as soon as the payment is confirmed.' }
+  }
+  return { tone: 'pending', title: 'Verifying Payment', message: 'We are waiting for the payment gateway to confirm your payment.', elapsed }
+}
+
+export default function SlotPaymentStatus({ loaderData }: Route.ComponentProps) {
+  const { payment, error, support, startedAt, recheck } = loaderData
+  const [elapsed, setElapsed] = useState(loaderData.elapsed)
+  const checker = useFetcher<typeof checkLoader>()
+  const revalidator = useRevalidator()
+  const pending = payment?.state === 'pending'
+  const timedOut = pending && (elapsed >= TIMEOUT_SECONDS || recheck)
+
+  useEffect(() => {
+    if (!pending || timedOut) return
+    const timer = setInterval(() => {
+      setElapsed((seconds) => seconds + POLL_SECONDS)
+      checker.load(`/slot-payment-status/check?${new URLSearchParams({ orderId: payment.orderId })}`)
+    }, POLL_SECONDS * 1000)
+    return () => clearInterval(timer)
+    // The fetcher's identity changes as it loads; the interval must not restart each time.
+  }, [pending, timedOut, payment?.orderId])
+
+  const checkedState = checker.data?.state
+  useEffect(() => {
+    if (checkedState && checkedState !== 'pending' && revalidator.state === 'idle') void revalidator.revalidate()
+  }, [checkedState])
+
+  const card = cardFor(payment, error, Boolean(timedOut), elapsed)
+  const refreshHref = payment ? `/slot-payment-status?${new URLSearchParams({ orderId: payment.orderId, recheck: '1' })}` : null
+  const autoRefresh = pending && !timedOut && payment ? `/slot-payment-status?${new URLSearchParams({ orderId: payment.orderId, since: String(startedAt) })}` : null
+
+  return (
+    <section className="container-page max-w-3xl py-10 sm:py-14">
+      {autoRefresh && (
+        // Without JavaScript the page reloads itself every few seconds; with it, it polls instead.
+        <noscript dangerouslySetInnerHTML={{ __html: `<meta http-equiv="refresh" content="${POLL_SECONDS};url=${autoRefresh.replace(/&/g, '&amp;')}">` }} />
+      )}
+      <h1 className="sr-only">Payment status</h1>
+      <StatusCardView card={card} autoRefreshing={Boolean(autoRefresh)} pollSeconds={POLL_SECONDS} />
+
+      {payment && (
+        <section aria-labelledby="booking-details" className="mt-6 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
+          <h2 id="booking-details" className="text-lg font-bold text-ink">
+            Booking details
+          </h2>
+          <dl className="mt-4 grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
+            <Row term="Name" value={payment.name} />
+            <Row term="Email" value={payment.email} />
+            <Row term="Phone" value={payment.phone ?? 'N/A'} />
+            <Row term="Time slot" value={payment.timeSlot} />
+            <Row term="Amount" value={payment.amount} />
+            <Row term="Status" value={payment.state.charAt(0).toUpperCase() + payment.state.slice(1)} />
+            {payment.days.map((day) => (
+              <Row key={day.dayNumber} term={`Day ${day.dayNumber}`} value={day.date} />
+            ))}
+            <Row term="Order ID" value={payment.orderId} />
+            {payment.transactionId && <Row term="Transaction ID" value={payment.transactionId} />}
+            {payment.completedAt && <Row term="Completed" value={payment.completedAt} />}
+          </dl>
+        </section>
+      )}
+
+      <div className="mt-6 flex flex-wrap gap-3">
+        {payment?.state === 'completed' && payment.bookingStatus === 'confirmed' && (
+          <Link to="/my-bookings" className="btn-primary">
+            View My Bookings
+          </Link>
+        )}
+        {payment?.state === 'failed' && (
+          <Link to="/book-slot" className="btn-primary">
+            Try Again
+          </Link>
+        )}
+        {(card.tone === 'error' || timedOut) && refreshHref && (
+          <RefreshStatus href={refreshHref} onRefresh={() => checker.load(`/slot-payment-status/check?${new URLSearchParams({ orderId: payment!.orderId })}`)} busy={checker.state !== 'idle'} />
+        )}
+        {(payment?.state === 'failed' || card.tone === 'error') && (
+          <a href="#support" className="btn-secondary">
+            Contact Support
+          </a>
+        )}
+        <Link to="/" className="btn-secondary">
+          Return Home
+        </Link>
+      </div>
+
+      {(payment?.state === 'failed' || card.tone === 'error') && (
+        <section id="support" aria-labelledby="support-heading" className="mt-8 rounded-2xl border border-slate-200 bg-slate-50 p-6">
+          <h2 id="support-heading" className="text-lg font-bold text-ink">
+            Contact support
+          </h2>
+          <p className="mt-2 text-muted">Quote your order ID and we will sort it out.</p>
+          <dl className="mt-3 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+            <Row term="E-mail" value={support.email} />
+            <Row term="Phone" value={`${support.phone} (${support.hours})`} />
+          </dl>
+        </section>
+      )}
+    </section>
+  )
+}
+
+function RefreshStatus({ href, onRefresh, busy }: { href: string; onRefresh: () => void; busy: boolean }) {
+  return (
+    <a
+      href={href}
+      onClick={(event) => {
+        event.preventDefault()
+        onRefresh()
+      }}
+      aria-disabled={busy || undefined}
+      className="btn-primary"
+    >
+      {busy ? 'Checking...' : 'Refresh Status'}
+    </a>
+  )
+}
+
+function Row({ term, value }: { term: string; value: string }) {
+  return (
+    <>
+      <dt className="text-muted">{term}</dt>
+      <dd className="[overflow-wrap:anywhere] font-medium text-ink">{value}</dd>
+    </>
+  )
+}

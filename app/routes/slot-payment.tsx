@@ -1,0 +1,178 @@
+import { data, Form, Link, redirectDocument, useNavigation } from 'react-router'
+import type { Route } from './+types/slot-payment'
+import { FormAlert, HoneypotField } from '~/components/form-fields'
+import { config } from '~/config.server'
+import { requireUser } from '~/lib/auth.server'
+import { formatClockTime, formatRupees, formatTimeRange, formatWeekdayDate, labDateParts } from '~/lib/format'
+import { rejectBots } from '~/lib/honeypot'
+import { pageMeta } from '~/lib/seo'
+import { redirectWithToast } from '~/lib/toast.server'
+import { optionLabel, SWIMMING_EXPERIENCE } from '~/modules/accounts/schemas'
+import { payableBooking } from '~/modules/booking/bookings.server'
+import { SESSION_PRICE_LINE } from '~/modules/booking/texts'
+import { HoldExpiredError, PaymentStartError, startBookingPayment } from '~/modules/payments/payments.server'
+import { getSiteSettings } from '~/modules/site/site.server'
+
+export const meta: Route.MetaFunction = ({ matches }) => [
+  ...pageMeta(matches, { title: 'Complete Your Payment', description: 'Pay for your 3-day swimming analysis session.', path: '/slot-payment' }),
+  { name: 'robots', content: 'noindex' },
+]
+
+function bookingIdFrom(request: Request) {
+  const value = Number(new URL(request.url).searchParams.get('booking'))
+  return Number.isSafeInteger(value) && value > 0 ? value : null
+}
+
+const NO_BOOKING = { type: 'error', title: 'No booking details found', description: 'Please start the booking process again.' } as const
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await requireUser(request)
+  const bookingId = bookingIdFrom(request)
+  const booking = bookingId ? await payableBooking(bookingId, user.id) : null
+  if (!booking) throw await redirectWithToast('/book-slot', NO_BOOKING)
+  const settings = await getSiteSettings()
+  return {
+    booking: {
+      id: booking.id,
+      name: booking.customerName,
+      email: booking.customerEmail,
+      phone: booking.customerPhone,
+      experience: optionLabel(SWIMMING_EXPERIENCE, booking.swimmingExperience) ?? 'N/A',
+      timeSlot: formatTimeRange(booking.startTime, booking.endTime),
+      days: booking.days.map((day) => ({ dayNumber: day.dayNumber, date: formatWeekdayDate(day.date), time: formatTimeRange(day.start, day.end) })),
+      amountPaise: booking.amountPaise,
+      heldUntil: formatClockTime(labDateParts(booking.holdExpiresAt!).time),
+    },
+    refundPolicy: settings.refundPolicy,
+    testPayments: config().PAYMENT_GATEWAY === 'sandbox',
+  }
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const user = await requireUser(request)
+  const formData = await request.formData()
+  rejectBots(formData)
+  const bookingId = bookingIdFrom(request)
+  const booking = bookingId ? await payableBooking(bookingId, user.id) : null
+  if (!booking) return redirectWithToast('/book-slot', NO_BOOKING)
+  try {
+    const payment = await startBookingPayment({
+      bookingId: booking.id,
+      description: `Slot booking - ${booking.customerName}`,
+      statusPath: (orderId) => `${config().SITE_URL}/slot-payment-status?${new URLSearchParams({ orderId })}`,
+    })
+    // The gateway's page is not part of this app: the browser loads it as a new document.
+    return redirectDocument(payment.redirectUrl)
+  } catch (error) {
+    if (error instanceof HoldExpiredError) return redirectWithToast('/book-slot', { type: 'error', title: 'Booking Failed', description: error.message })
+    if (error instanceof PaymentStartError) {
+      console.error('payment creation failed', (error as Error).cause)
+      return data({ error: error.message }, { status: 502 })
+    }
+    throw error
+  }
+}
+
+export default function SlotPayment({ loaderData, actionData }: Route.ComponentProps) {
+  const { booking, refundPolicy, testPayments } = loaderData
+  const navigation = useNavigation()
+  const paying = navigation.formMethod === 'POST' && navigation.formAction?.startsWith('/slot-payment')
+  const redirecting = navigation.state === 'loading' && paying
+  const total = formatRupees(booking.amountPaise)
+
+  return (
+    <section className="container-page py-10 sm:py-14">
+      <Link to="/book-slot" className="inline-flex min-h-11 items-center gap-2 font-semibold text-brand-700 underline-offset-4 hover:underline">
+        <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="2">
+          <path d="M15 6l-6 6 6 6" strokeLinecap="round" strokeLinejoin="round" />
+        </svg>
+        Back to slot booking
+      </Link>
+      <h1 className="mt-4 text-3xl font-extrabold text-brand-900 sm:text-4xl">Complete Your Payment</h1>
+      <p className="mt-2 text-muted">Your seats are held until {booking.heldUntil} IST. Pay before then to confirm your booking.</p>
+
+      <div className="mt-8 grid gap-6 lg:grid-cols-2">
+        <section aria-labelledby="booking-summary" className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
+          <h2 id="booking-summary" className="text-lg font-bold text-ink">
+            Booking Summary
+          </h2>
+          <dl className="mt-4 grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
+            <SummaryRow term="Name" value={booking.name} />
+            <SummaryRow term="Email" value={booking.email} />
+            <SummaryRow term="Phone" value={booking.phone ?? 'N/A'} />
+            <SummaryRow term="Experience" value={booking.experience} />
+            <SummaryRow term="Time Slot" value={booking.timeSlot} />
+            <SummaryRow term="Duration" value="3 Days" />
+          </dl>
+          <h3 className="mt-6 text-sm font-semibold text-muted">Session dates</h3>
+          <ol className="mt-2 space-y-2">
+            {booking.days.map((day) => (
+              <li key={day.dayNumber} className="rounded-lg bg-brand-50 px-3 py-2 text-sm">
+                <span className="font-semibold text-ink">
+                  Day {day.dayNumber}: {day.date}
+                </span>
+                <span className="block text-muted">{day.time}</span>
+              </li>
+            ))}
+          </ol>
+        </section>
+
+        <section aria-labelledby="payment-details" className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
+          <h2 id="payment-details" className="text-lg font-bold text-ink">
+            Payment Details
+          </h2>
+          <dl className="mt-4 space-y-2 text-sm">
+            <div className="flex justify-between gap-4">
+              <dt className="text-muted">{SESSION_PRICE_LINE}</dt>
+              <dd className="font-semibold text-ink">{total}</dd>
+            </div>
+            <div className="flex justify-between gap-4">
+              <dt className="text-muted">Platform Fee</dt>
+              <dd className="font-semibold text-ink">{formatRupees(0)}</dd>
+            </div>
+            <div className="flex justify-between gap-4 border-t border-slate-200 pt-2 text-base">
+              <dt className="font-bold text-ink">Total</dt>
+              <dd className="font-bold text-ink">{total}</dd>
+            </div>
+          </dl>
+          <div className="mt-6 rounded-lg border border-slate-200 bg-slate-50 p-4 text-sm">
+            <p className="font-semibold text-ink">{testPayments ? 'Test payment gateway (sandbox)' : 'Secure payment by PhonePe'}</p>
+            <p className="mt-1 text-muted">
+              {testPayments
+                ? 'This installation takes test payments only: you choose the outcome on the gateway page and no money moves.'
+                : 'Pay with UPI, cards or net banking on PhonePe’s secure page. Your card details never reach our site.'}
+            </p>
+          </div>
+          <Form method="post" className="mt-6">
+            <HoneypotField />
+            <FormAlert id="payment-error" errors={actionData?.error ? [`Payment Error: ${actionData.error}`] : undefined} />
+            <button type="submit" className="btn-primary mt-4 w-full" disabled={paying}>
+              {redirecting ? 'Redirecting to payment...' : paying ? 'Processing Payment...' : `Pay ${total}`}
+            </button>
+          </Form>
+        </section>
+      </div>
+
+      <section aria-labelledby="payment-notes" className="mt-6 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
+        <h2 id="payment-notes" className="text-lg font-bold text-ink">
+          Please note
+        </h2>
+        <ul className="mt-3 list-disc space-y-1 pl-5 text-muted">
+          <li>You will receive a confirmation by e-mail once your payment is complete.</li>
+          <li>You can reschedule up to 24 hours before your session.</li>
+          <li>Refunds are made {refundPolicy}.</li>
+          <li>Please arrive 15 minutes before your session.</li>
+        </ul>
+      </section>
+    </section>
+  )
+}
+
+function SummaryRow({ term, value }: { term: string; value: string }) {
+  return (
+    <>
+      <dt className="text-muted">{term}</dt>
+      <dd className="[overflow-wrap:anywhere] font-medium text-ink">{value}</dd>
+    </>
+  )
+}

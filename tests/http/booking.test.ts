@@ -1,0 +1,186 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startSmtpSink } from '../support/smtp-sink'
+import { startTestServer, type TestServer } from '../support/test-server'
+import { signUp, text, Visitor } from '../support/visitor'
+
+// Booking and paying for a 3-day session as a browser without JavaScript does it: links, plain
+// form posts and redirects, through the real server and its sandbox gateway, e-mail over SMTP.
+
+let server: TestServer
+let sink: Awaited<ReturnType<typeof startSmtpSink>>
+
+beforeAll(async () => {
+  sink = await startSmtpSink()
+  server = await startTestServer({ SMTP_URL: sink.url, TRUST_PROXY: 'true' })
+})
+afterAll(async () => {
+  await server?.stop()
+  await sink?.close()
+})
+
+const customer = (name: string) => signUp(new Visitor(server.url), sink, { email: `${name.toLowerCase().replace(/\W/g, '')}@example.com`, name })
+const decode = (html: string) => html.replaceAll('&amp;', '&')
+
+/** Picks the first open date and its first available time, as a person clicking through would. */
+async function chooseSlot(visitor: Visitor, skip = 0) {
+  const page = await visitor.get('/book-slot')
+  expect(page.status).toBe(200)
+  const dateLinks = [...decode(page.html).matchAll(/href="(\/book-slot\?month=[\d-]+&date=([\d-]+))"/g)]
+  expect(dateLinks.length).toBeGreaterThan(0)
+  const [, dateHref, date] = dateLinks[skip % dateLinks.length]!
+  const day = await visitor.get(dateHref!)
+  const timeLink = /href="(\/book-slot\?month=[\d-]+&date=[\d-]+&time=(\d\d)%3A(\d\d))"/.exec(decode(day.html))
+  expect(timeLink).not.toBeNull()
+  return { date: date!, time: `${timeLink![2]}:${timeLink![3]}`, href: timeLink![1]! }
+}
+
+/** Confirms the chosen slot and pays on the sandbox page with the given outcome. */
+async function bookAndPay(visitor: Visitor, outcome: 'success' | 'failure' | 'pending', skip = 0) {
+  const slot = await chooseSlot(visitor, skip)
+  const confirm = await visitor.get(`${slot.href}&confirm=1`)
+  expect(text(confirm.html)).toContain('Confirm your booking')
+  expect(text(confirm.html)).toMatch(/Day 1 ?: \w+day, .* Day 2 ?: .* Day 3 ?: /)
+  const held = await visitor.post(slot.href, { date: slot.date, time: slot.time, website_url: '' })
+  expect(held.status).toBe(302)
+  expect(held.location).toMatch(/^\/slot-payment\?booking=\d+$/)
+  const paymentPage = await visitor.get(held.location!)
+  const pay = await visitor.post(held.location!, { website_url: '' })
+  expect(pay.status).toBe(302)
+  expect(pay.headers.get('X-Remix-Reload-Document')).toBe('true')
+  const checkoutUrl = pay.location!
+  expect(checkoutUrl).toMatch(new RegExp(`^${server.url}/sandbox-gateway/checkout/SBX`))
+  const checkout = await visitor.get(checkoutUrl)
+  expect(text(checkout.html)).toContain('TEST MODE')
+  const back = await visitor.post(checkoutUrl, { outcome })
+  expect(back.status).toBe(303)
+  return { slot, bookingPath: held.location!, paymentPage, statusUrl: back.location! }
+}
+
+describe('booking and paying without JavaScript', () => {
+  it('date → time → confirm → pay on the gateway → Payment Successful! → My Bookings, with an e-mail and its .ics', async () => {
+    const asha = await customer('Asha Rao')
+    const { paymentPage, statusUrl } = await bookAndPay(asha, 'success')
+
+    const summary = text(paymentPage.html)
+    for (const line of ['Complete Your Payment', 'Booking Summary', 'Asha Rao', 'asharao@example.com', 'Advanced', '3 Days', '3-Day Analysis Session', '₹30,000.00', 'Platform Fee ₹0.00', 'Pay ₹30,000.00']) {
+      expect(summary).toContain(line)
+    }
+
+    expect(statusUrl).toMatch(new RegExp(`^${server.url}/slot-payment-status\\?orderId=SLOT_`))
+    const status = await asha.get(statusUrl)
+    expect(status.status).toBe(200)
+    const result = text(status.html)
+    expect(result).toContain('Payment Successful!')
+    expect(result).toMatch(/Booking Confirmed! Your analysis session has been booked for \w+day, \d+ \w+ at \d+:\d\d [AP]M - \d+:\d\d [AP]M/)
+    expect(result).toMatch(/Transaction ID SBXT/)
+    expect(result).toContain('View My Bookings')
+    expect(status.html).not.toContain('http-equiv="refresh"')
+
+    const mine = text((await asha.get('/my-bookings')).html)
+    expect(mine).toContain('3-Day Swimming Analysis')
+    expect(mine).toContain('Confirmed')
+    expect(mine).toContain('₹30,000.00')
+    expect(mine).toMatch(/Day 1 ?: \w+day, .*Day 2 ?: .*Day 3 ?: /)
+    expect(mine).not.toContain('3000000')
+
+    const mail = await sink.waitForMailTo('asharao@example.com', /Booking confirmed/)
+    expect(mail.raw).toMatch(/Content-Type: text\/calendar/)
+    const ics = Buffer.from(/Content-Type: text\/calendar[^]*?\r\n\r\n([A-Za-z0-9+/=\r\n]+?)\r\n(?:\r\n|--)/.exec(mail.raw)![1]!.replace(/\s/g, ''), 'base64').toString('utf8')
+    expect(ics.match(/BEGIN:VEVENT/g)).toHaveLength(3)
+  })
+
+  it('a declined payment says Payment Failed, offers Try Again, and frees the slot; no booking appears', async () => {
+    const ravi = await customer('Ravi Kumar')
+    const { slot, statusUrl } = await bookAndPay(ravi, 'failure', 1)
+    const status = text((await ravi.get(statusUrl)).html)
+    expect(status).toContain('Payment Failed')
+    expect(status).toContain('Try Again')
+    expect(status).toContain('Contact Support')
+    expect(text((await ravi.get('/my-bookings')).html)).toContain('No bookings yet')
+    const again = await ravi.get(slot.href)
+    expect(decode(again.html)).toContain(`href="${slot.href}"`)
+  })
+
+  it('while the gateway has not decided, the page refreshes itself, then gives up after 120 seconds', async () => {
+    const meera = await customer('Meera Iyer')
+    const { statusUrl } = await bookAndPay(meera, 'pending', 2)
+    const waiting = await meera.get(statusUrl)
+    expect(text(waiting.html)).toContain('Verifying Payment')
+    expect(text(waiting.html)).toContain('Auto-refreshing every 3 seconds...')
+    const refresh = /<noscript><meta http-equiv="refresh" content="3;url=([^"]+)">/.exec(waiting.html)
+    expect(refresh).not.toBeNull()
+    const next = decode(refresh![1]!)
+    expect(next).toMatch(/since=\d+/)
+
+    const startedLongAgo = next.replace(/since=\d+/, `since=${Date.now() - 121_000}`)
+    const timedOut = await meera.get(startedLongAgo)
+    expect(text(timedOut.html)).toContain('Verification Error')
+    expect(text(timedOut.html)).toContain('Payment verification timeout. Please contact support.')
+    expect(text(timedOut.html)).toContain('Refresh Status')
+    expect(timedOut.html).not.toContain('http-equiv="refresh"')
+  })
+
+  it('explains a missing or unknown order', async () => {
+    const visitor = await customer('Kiran Das')
+    const missing = await visitor.get('/slot-payment-status')
+    expect(missing.status).toBe(400)
+    expect(text(missing.html)).toContain('No transaction ID found in URL')
+    const unknown = await visitor.get('/slot-payment-status?orderId=SLOT_1_1_nothere')
+    expect(unknown.status).toBe(404)
+    expect(text(unknown.html)).toContain('Slot booking payment record not found')
+  })
+})
+
+describe('one customer can never see or act on another customer’s booking', () => {
+  it('the payment page, the status page, its JSON and My Bookings are closed to another customer', async () => {
+    const owner = await customer('Owner Person')
+    const { bookingPath, statusUrl } = await bookAndPay(owner, 'success', 3)
+    const orderId = new URL(statusUrl).searchParams.get('orderId')!
+    const intruder = await customer('Other Person')
+
+    const statusPage = await intruder.get(`/slot-payment-status?orderId=${orderId}`)
+    expect(statusPage.status).toBe(404)
+    expect(statusPage.html).not.toContain('Owner Person')
+    expect(statusPage.html).not.toContain('ownerperson@example.com')
+    const json = await intruder.get(`/slot-payment-status/check?orderId=${orderId}`)
+    expect(json.status).toBe(404)
+    expect(json.html).not.toContain('completed')
+
+    const payPage = await intruder.get(bookingPath)
+    expect(payPage.status).toBe(302)
+    expect(payPage.location).toBe('/book-slot')
+    const payAttempt = await intruder.post(bookingPath, { website_url: '' })
+    expect(payAttempt.location).toBe('/book-slot')
+
+    const theirs = text((await intruder.get('/my-bookings')).html)
+    expect(theirs).toContain('No bookings yet')
+    expect(theirs).not.toContain('Owner Person')
+
+    const guest = new Visitor(server.url)
+    expect((await guest.get(`/slot-payment-status?orderId=${orderId}`)).location).toBe(`/login?redirectTo=${encodeURIComponent(`/slot-payment-status?orderId=${orderId}`)}`)
+    expect((await guest.get(`/slot-payment-status/check?orderId=${orderId}`)).status).toBe(401)
+  })
+
+  it('a guest posting a booking is sent to sign in, with the spec’s message', async () => {
+    const guest = new Visitor(server.url)
+    const response = await guest.post('/book-slot', { date: '2030-01-01', time: '09:00', website_url: '' })
+    expect(response.status).toBe(302)
+    expect(response.location).toBe('/login?redirectTo=%2Fbook-slot')
+    const login = await guest.get(response.location!)
+    expect(text(login.html)).toContain('Authentication Required')
+    expect(text(login.html)).toContain('Please log in to book a slot')
+  })
+})
+
+describe('the payment webhook', () => {
+  it('refuses a notification that is not signed by the gateway', async () => {
+    const response = await fetch(`${server.url}/api/payments/webhook/sandbox`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Sandbox-Signature': 'f'.repeat(64) },
+      body: JSON.stringify({ eventId: 'x', event: 'order.completed', merchantOrderId: 'SLOT_1', state: 'COMPLETED', amountPaise: 100, transactionId: 'T' }),
+    })
+    expect(response.status).toBe(401)
+    const other = await fetch(`${server.url}/api/payments/webhook/phonepe`, { method: 'POST', body: '{}' })
+    expect(other.status).toBe(404)
+  })
+})

@@ -1,0 +1,41 @@
+import { eq } from 'drizzle-orm'
+import { db } from '~/db/client.server'
+import { bookings, outboxEmails, slots, users } from '~/db/schema'
+import type { Customer } from '~/modules/booking/holds.server'
+
+/** Replaces the seeded availability with exactly the windows a test describes. */
+export async function setWindows(windows: Array<{ date: string; start?: string | null; end?: string | null; duration?: number | null; capacity?: number; holiday?: boolean }>) {
+  await db().delete(slots)
+  if (windows.length === 0) return []
+  return db()
+    .insert(slots)
+    .values(
+      windows.map((window) => ({
+        date: window.date,
+        startTime: window.start === undefined ? '09:00' : window.start,
+        endTime: window.end === undefined ? '12:00' : window.end,
+        slotDurationMinutes: window.duration === undefined ? 60 : window.duration,
+        capacity: window.capacity ?? 1,
+        isHoliday: window.holiday ?? false,
+      })),
+    )
+    .returning({ id: slots.id, date: slots.date })
+}
+
+/** Verified customers straight in the database (a placeholder hash: they never sign in here). */
+export async function createCustomers(count: number, prefix = 'swimmer'): Promise<Customer[]> {
+  const rows = await db()
+    .insert(users)
+    .values(Array.from({ length: count }, (_, index) => ({ name: `${prefix} ${index + 1}`, email: `${prefix}${index + 1}@example.com`, passwordHash: 'x', isVerified: true, phone: '9845012345' })))
+    .returning({ id: users.id, name: users.name, email: users.email, phone: users.phone })
+  return rows.map((row) => ({ userId: row.id, name: row.name, email: row.email, phone: row.phone, swimmingExperience: 'advanced' }))
+}
+
+export async function bookingRow(id: number) {
+  const [row] = await db().select().from(bookings).where(eq(bookings.id, id))
+  return row!
+}
+
+export async function mailTo(email: string) {
+  return db().select().from(outboxEmails).where(eq(outboxEmails.to, email))
+}

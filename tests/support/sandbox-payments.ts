@@ -1,0 +1,78 @@
+import type { AddressInfo } from 'node:net'
+import express from 'express'
+import pino from 'pino'
+import { afterAll, beforeAll } from 'vitest'
+import { loadConfig, setConfig } from '~/config.server'
+import { usePaymentGateway } from '~/modules/payments/gateways.server'
+import { sandboxKey, sign, SIGNATURE_HEADER, type SandboxNotification } from '~/modules/payments/sandbox-gateway.server'
+import { createSandboxGateway } from '~/modules/payments/sandbox.server'
+import { paymentWebhook } from '../../server/payment-webhook'
+import { sandboxGatewayRouter } from '../../server/sandbox-gateway'
+
+/**
+ * The sandbox gateway and our webhook, served over real HTTP on a loopback port, with the real
+ * sandbox adapter pointed at them: payments in integration tests take the same round trips as on
+ * the site. Call after useTestDatabase().
+ */
+export function useSandboxPayments(options: { holdMinutes?: number } = {}) {
+  let server: ReturnType<express.Express['listen']> | undefined
+  const state = { url: '', webhookUrl: '', webhookUp: true }
+
+  beforeAll(async () => {
+    const app = express()
+    app.use('/sandbox-gateway', sandboxGatewayRouter())
+    const logger = pino({ level: 'silent' })
+    app.post('/api/payments/webhook/:gateway', express.raw({ type: () => true }), (request, response, next) => {
+      // A test can make our webhook unreachable, as a notification lost on the way would be.
+      if (!state.webhookUp) return void response.status(503).end()
+      return paymentWebhook(currentGateway, logger)(request, response).catch(next)
+    })
+    await new Promise<void>((resolve) => {
+      server = app.listen(0, '127.0.0.1', () => resolve())
+    })
+    state.url = `http://127.0.0.1:${(server!.address() as AddressInfo).port}`
+    state.webhookUrl = `${state.url}/api/payments/webhook/sandbox`
+    setConfig({ ...loadConfig({ ...process.env, SITE_URL: state.url }), SEAT_HOLD_MINUTES: options.holdMinutes ?? 20 })
+  })
+
+  let currentGateway: ReturnType<typeof createSandboxGateway>
+  /** Sets up the adapter once the test database is open (call it in beforeEach). */
+  const ready = async () => {
+    const key = await sandboxKey()
+    currentGateway = createSandboxGateway({ baseUrl: () => `${state.url}/sandbox-gateway`, callbackUrl: () => state.webhookUrl, key })
+    usePaymentGateway(currentGateway)
+  }
+
+  afterAll(async () => {
+    usePaymentGateway(undefined)
+    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()))
+  })
+
+  return {
+    ready,
+    get url() {
+      return state.url
+    },
+    /** Makes our webhook answer 503 (or answer again), as if notifications were lost. */
+    setWebhookUp(up: boolean) {
+      state.webhookUp = up
+    },
+    /** Posts a notification to our webhook, signed with the sandbox key (or forged). */
+    async postNotification(notification: SandboxNotification, { forged = false }: { forged?: boolean } = {}) {
+      const body = JSON.stringify(notification)
+      const key = forged ? 'not-the-key' : await sandboxKey()
+      const response = await fetch(state.webhookUrl, { method: 'POST', headers: { 'Content-Type': 'application/json', [SIGNATURE_HEADER]: sign(key, body) }, body })
+      return response.status
+    },
+    /** The customer's choice on the sandbox's checkout page, as the browser posts it. */
+    async choose(checkoutUrl: string, outcome: 'success' | 'failure' | 'pending') {
+      const response = await fetch(checkoutUrl.replace(/^https?:\/\/[^/]+/, state.url), {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ outcome }),
+        redirect: 'manual',
+      })
+      return response.headers.get('Location')
+    },
+  }
+}

@@ -1,0 +1,74 @@
+let nextIp = 1
+
+/**
+ * A browser without JavaScript, as far as the server can tell: it keeps cookies, posts forms with
+ * the page's Origin and does not follow redirects (tests look at them). Each visitor has its own
+ * client address (the server trusts X-Forwarded-For when started with TRUST_PROXY=true).
+ */
+export class Visitor {
+  cookies = new Map<string, string>()
+  readonly ip = `203.0.113.${nextIp++}`
+
+  constructor(private readonly baseUrl: string) {}
+
+  async request(path: string, init: { method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {}) {
+    const headers: Record<string, string> = { 'X-Forwarded-For': this.ip, ...init.headers }
+    if (this.cookies.size) headers.Cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ')
+    let body: URLSearchParams | undefined
+    if (init.form) {
+      body = new URLSearchParams(init.form)
+      headers['Content-Type'] = 'application/x-www-form-urlencoded'
+      headers.Origin ??= new URL(this.baseUrl).origin
+    }
+    const url = path.startsWith('http') ? path : `${this.baseUrl}${path}`
+    const response = await fetch(url, { method: init.method ?? (init.form ? 'POST' : 'GET'), headers, body, redirect: 'manual' })
+    for (const cookie of response.headers.getSetCookie()) {
+      const [pair] = cookie.split(';')
+      const [name, ...rest] = pair!.split('=')
+      const value = rest.join('=')
+      if (/Max-Age=0/i.test(cookie) || value === '') this.cookies.delete(name!)
+      else this.cookies.set(name!, value)
+    }
+    return { status: response.status, location: response.headers.get('Location'), headers: response.headers, setCookies: response.headers.getSetCookie(), html: await response.text() }
+  }
+
+  get = (path: string) => this.request(path)
+  post = (path: string, form: Record<string, string>, headers?: Record<string, string>) => this.request(path, { form, headers })
+}
+
+/** The visible text of a page, tags removed and entities of apostrophes and ampersands decoded. */
+export const text = (html: string) => html.replace(/<[^>]+>/g, ' ').replaceAll('&#x27;', "'").replaceAll('&amp;', '&').replace(/\s+/g, ' ')
+
+/** A complete registration form, as a person fills it in. */
+export const registrationForm = (overrides: Record<string, string> = {}) => ({
+  name: 'Asha Rao',
+  email: 'asha@example.com',
+  password: 'butterfly-2027',
+  phone: '9845012345',
+  age: '16',
+  currentLocation: 'Bengaluru',
+  gender: 'female',
+  swimmingExperience: 'advanced',
+  academyName: 'NA',
+  coachName: 'NA',
+  specialization: 'butterfly',
+  otherSpecialization: '',
+  participateInEvents: 'yes',
+  strokeBestTime: '',
+  howDidYouKnow: 'google',
+  otherSource: '',
+  website_url: '',
+  ...overrides,
+})
+
+/** Registers through the pages and verifies with the code from the e-mail (delivered over SMTP to `sink`). */
+export async function signUp(visitor: Visitor, sink: { waitForMailTo(to: string, match?: RegExp): Promise<{ text: string }> }, { email, name }: { email: string; name: string }) {
+  const registered = await visitor.post('/registration', registrationForm({ email, name }))
+  if (registered.status !== 302) throw new Error(`registration failed with ${registered.status}`)
+  const mail = await sink.waitForMailTo(email, /verification code/)
+  const code = /^\s+(\d{6})\r?$/m.exec(mail.text)?.[1]
+  if (!code) throw new Error('no code in the verification e-mail')
+  const verified = await visitor.post(`/verify-email?${new URLSearchParams({ email })}`, { email, code, website_url: '' })
+  if (verified.location !== '/book-slot') throw new Error(`verification did not sign in (${verified.status} ${verified.location})`)
+  return visitor
+}
