@@ -24,6 +24,23 @@ describe('configuration', () => {
     }
   })
 
+  it('PAYMENT_GATEWAY=phonepe needs its credentials, and names each one that is missing', () => {
+    const live = { SITE_URL: 'https://lab.example.in', PAYMENT_GATEWAY: 'phonepe' }
+    expect(() => loadConfig(live)).toThrow(/PHONEPE_CLIENT_ID: required when PAYMENT_GATEWAY=phonepe[^]*PHONEPE_WEBHOOK_PASSWORD: required/)
+    const ready = loadConfig({
+      ...live,
+      PHONEPE_CLIENT_ID: 'M22',
+      PHONEPE_CLIENT_SECRET: 's3cret',
+      PHONEPE_WEBHOOK_USERNAME: 'lab',
+      PHONEPE_WEBHOOK_PASSWORD: 'hook-pass',
+      PHONEPE_ENV: 'production',
+      PHONEPE_CHECKOUT_ORIGINS: 'https://mercury-t2.phonepe.com/, https://pay.example.in',
+    })
+    expect(ready).toMatchObject({ PAYMENT_GATEWAY: 'phonepe', PHONEPE_ENV: 'production', PHONEPE_CLIENT_VERSION: 1 })
+    expect(ready.PHONEPE_CHECKOUT_ORIGINS).toEqual(['https://mercury-t2.phonepe.com', 'https://pay.example.in'])
+    expect(() => loadConfig({ ...live, PHONEPE_CHECKOUT_ORIGINS: 'not a url' })).toThrow(/PHONEPE_CHECKOUT_ORIGINS/)
+  })
+
   it('holds seats for 20 minutes unless told otherwise, between 5 and 120', () => {
     expect(loadConfig({}).SEAT_HOLD_MINUTES).toBe(20)
     expect(loadConfig({ SEAT_HOLD_MINUTES: '30' }).SEAT_HOLD_MINUTES).toBe(30)

@@ -1,5 +1,6 @@
 import path from 'node:path'
 import { z } from 'zod'
+import { phonePeConfigProblems, PhonePeEnvSchema } from '~/modules/payments/phonepe-config.server'
 
 const booleanFlag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
@@ -34,9 +35,13 @@ const ConfigSchema = z
       .regex(/^[A-Za-z0-9_-]+$/, 'may contain only letters, digits, - and _')
       .default('swimlab_session'),
   })
+  .extend(PhonePeEnvSchema.shape)
   .refine((env) => Boolean(env.ADMIN_EMAIL) === Boolean(env.ADMIN_PASSWORD), {
     message: 'ADMIN_EMAIL and ADMIN_PASSWORD must be set together',
     path: ['ADMIN_PASSWORD'],
+  })
+  .superRefine((env, context) => {
+    for (const problem of phonePeConfigProblems(env)) context.addIssue({ code: 'custom', message: problem.message, path: [problem.path] })
   })
   .refine((env) => env.PAYMENT_GATEWAY !== 'sandbox' || env.ALLOW_SANDBOX_PAYMENTS || !env.SITE_URL || isLocalAddress(env.SITE_URL), {
     message: 'the sandbox gateway takes no real money: on a public SITE_URL set PAYMENT_GATEWAY=phonepe, or ALLOW_SANDBOX_PAYMENTS=true for a test installation',

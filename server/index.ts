@@ -15,6 +15,8 @@ import { localMailbox, smtpTransport, type MailTransport } from '~/modules/mail/
 import type { PaymentGateway } from '~/modules/payments/gateway.server'
 import { usePaymentGateway } from '~/modules/payments/gateways.server'
 import { sandboxKey } from '~/modules/payments/sandbox-gateway.server'
+import { createPhonePeGateway } from '~/modules/payments/phonepe.server'
+import { phonePeOptionsFrom } from '~/modules/payments/phonepe-config.server'
 import { createSandboxGateway } from '~/modules/payments/sandbox.server'
 import { BackgroundJobs } from './background-jobs'
 import { LiveEvents } from './live-events'
@@ -62,7 +64,7 @@ export async function start(env: NodeJS.ProcessEnv = process.env) {
   }
   logger.info({ database: database.kind === 'postgres' ? 'postgresql' : `pglite at ${config.DATA_DIR}` }, 'database ready')
 
-  const gateway = await setUpPaymentGateway(config)
+  const gateway = await setUpPaymentGateway(config, logger)
   logger.info({ gateway: gateway.name }, gateway.name === 'sandbox' ? 'payments: the sandbox gateway (TEST MODE, no real money)' : `payments: ${gateway.name}`)
 
   const liveEvents = new LiveEvents(database, logger, config.BANNER_HEARTBEAT_SECONDS)
@@ -173,13 +175,15 @@ function createApp({ config, logger, database, liveEvents, gateway }: { config: 
 }
 
 /** The gateway of PAYMENT_GATEWAY; the sandbox is reached over HTTP at this very site. */
-async function setUpPaymentGateway(config: Config): Promise<PaymentGateway> {
-  if (config.PAYMENT_GATEWAY !== 'sandbox') throw new Error(`PAYMENT_GATEWAY=${config.PAYMENT_GATEWAY} is not available yet`)
-  const gateway = createSandboxGateway({
-    baseUrl: () => `${currentConfig().SITE_URL}/sandbox-gateway`,
-    callbackUrl: () => `${currentConfig().SITE_URL}/api/payments/webhook/sandbox`,
-    key: await sandboxKey(),
-  })
+async function setUpPaymentGateway(config: Config, logger: pino.Logger): Promise<PaymentGateway> {
+  const gateway =
+    config.PAYMENT_GATEWAY === 'phonepe'
+      ? createPhonePeGateway(phonePeOptionsFrom(config, logger.child({ gateway: 'phonepe' })))
+      : createSandboxGateway({
+          baseUrl: () => `${currentConfig().SITE_URL}/sandbox-gateway`,
+          callbackUrl: () => `${currentConfig().SITE_URL}/api/payments/webhook/sandbox`,
+          key: await sandboxKey(),
+        })
   usePaymentGateway(gateway)
   return gateway
 }

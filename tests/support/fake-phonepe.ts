@@ -618,7 +618,7 @@ function page(status: number, title: string, content: string): Reply {
     status,
     html:
       `<!doctype html><html lang="en"><head><meta charset="utf-8">` +
-      `<meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title></head>` +
+      `<meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title><link rel="icon" href="data:,"></head>` +
       `<body><main><h1>${escapeHtml(title)}</h1>${content}</main></body></html>`,
   }
 }

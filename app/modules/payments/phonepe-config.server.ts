@@ -18,6 +18,12 @@ export const PhonePeEnvSchema = z.object({
   PHONEPE_WEBHOOK_PASSWORD: z.string().min(1).optional(),
   PHONEPE_AUTH_BASE_URL: z.url({ message: 'must be an absolute URL such as https://api.phonepe.com/apis/identity-manager' }).optional(),
   PHONEPE_PG_BASE_URL: z.url({ message: 'must be an absolute URL such as https://api.phonepe.com/apis/pg' }).optional(),
+  /** Where PhonePe's hosted checkout lives, if not the documented host (comma-separated origins). */
+  PHONEPE_CHECKOUT_ORIGINS: z
+    .string()
+    .transform((value) => value.split(',').map((origin) => origin.trim()).filter(Boolean))
+    .pipe(z.array(z.url({ message: 'must be a comma-separated list of origins such as https://mercury-t2.phonepe.com' }).transform((origin) => new URL(origin).origin)))
+    .optional(),
 })
 
 export type PhonePeEnv = z.infer<typeof PhonePeEnvSchema>
@@ -83,6 +89,7 @@ export function phonePeOptionsFrom(env: PhonePeEnv, logger: PhonePeLogger): Phon
     webhookPassword: PHONEPE_WEBHOOK_PASSWORD,
     ...(env.PHONEPE_AUTH_BASE_URL ? { authBaseUrl: env.PHONEPE_AUTH_BASE_URL } : {}),
     ...(env.PHONEPE_PG_BASE_URL ? { pgBaseUrl: env.PHONEPE_PG_BASE_URL } : {}),
+    ...(env.PHONEPE_CHECKOUT_ORIGINS?.length ? { checkoutOrigins: env.PHONEPE_CHECKOUT_ORIGINS } : {}),
     logger,
   }
 }

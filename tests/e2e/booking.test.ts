@@ -1,0 +1,209 @@
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { DESKTOP, expectNoAxeViolations, launchBrowser, newContext, PHONE, watchPageErrors } from '../support/browser'
+import { startFakePhonePe, type FakePhonePe } from '../support/fake-phonepe'
+import { startSmtpSink } from '../support/smtp-sink'
+import { startTestServer, type TestServer } from '../support/test-server'
+import { signUp, Visitor } from '../support/visitor'
+
+// A customer books and pays for a 3-day session in a real browser, through the sandbox gateway and
+// through PhonePe (a local fake that speaks its protocol), with an accessibility scan of each screen.
+
+let browser: Browser
+beforeAll(async () => {
+  browser = await launchBrowser()
+})
+afterAll(async () => {
+  await browser?.close()
+})
+
+const PASSWORD = 'butterfly-2027'
+const WEBHOOK = { username: 'lab-webhook', password: 'hook-password-1' }
+
+type Gateway = {
+  name: 'sandbox' | 'phonepe'
+  pay(page: Page): Promise<void>
+  decline(page: Page): Promise<void>
+}
+
+const GATEWAYS: Gateway[] = [
+  {
+    name: 'sandbox',
+    pay: (page) => page.getByRole('button', { name: /test success/ }).click(),
+    decline: (page) => page.getByRole('button', { name: /test failure/ }).click(),
+  },
+  {
+    name: 'phonepe',
+    pay: (page) => page.getByRole('button', { name: 'Pay', exact: true }).click(),
+    decline: (page) => page.getByRole('button', { name: 'Fail', exact: true }).click(),
+  },
+]
+
+for (const gateway of GATEWAYS) {
+  describe(`booking a 3-day session, paying through ${gateway.name}`, () => {
+    let server: TestServer
+    let sink: Awaited<ReturnType<typeof startSmtpSink>>
+    let phonePe: FakePhonePe | undefined
+
+    beforeAll(async () => {
+      sink = await startSmtpSink()
+      const env: Record<string, string> = { SMTP_URL: sink.url, TRUST_PROXY: 'true' }
+      if (gateway.name === 'phonepe') {
+        phonePe = await startFakePhonePe()
+        Object.assign(env, {
+          PAYMENT_GATEWAY: 'phonepe',
+          PHONEPE_CLIENT_ID: phonePe.credentials.clientId,
+          PHONEPE_CLIENT_SECRET: phonePe.credentials.clientSecret,
+          PHONEPE_CLIENT_VERSION: String(phonePe.credentials.clientVersion),
+          PHONEPE_WEBHOOK_USERNAME: WEBHOOK.username,
+          PHONEPE_WEBHOOK_PASSWORD: WEBHOOK.password,
+          PHONEPE_AUTH_BASE_URL: phonePe.authBaseUrl,
+          PHONEPE_PG_BASE_URL: phonePe.pgBaseUrl,
+          PHONEPE_CHECKOUT_ORIGINS: phonePe.url,
+        })
+      }
+      server = await startTestServer(env)
+      phonePe?.sendWebhooksTo(`${server.url}/api/payments/webhook/phonepe`, WEBHOOK)
+    })
+    afterAll(async () => {
+      await server?.stop()
+      await sink?.close()
+      await phonePe?.close()
+    })
+
+    async function signedIn(name: string, viewport = DESKTOP) {
+      const email = `${name.toLowerCase().replace(/\W/g, '')}.${gateway.name}@example.com`
+      await signUp(new Visitor(server.url), sink, { email, name })
+      const context = await newContext(browser, server.url, viewport)
+      const page = await context.newPage()
+      const errors = watchPageErrors(page)
+      await page.goto('/book-slot')
+      await page.waitForURL(/\/login/)
+      await page.getByLabel('Email').fill(email)
+      await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
+      await page.getByRole('button', { name: 'Sign In' }).click()
+      await page.waitForURL(/\/book-slot/)
+      return { page, email, errors, close: () => context.close() }
+    }
+
+    /** Picks the `nth` open date and its first available time, confirms, and goes to the gateway. */
+    async function holdAndGoToGateway(page: Page, nth: number) {
+      await page.locator('table a[data-date]').nth(nth).click()
+      await page.waitForURL(/date=/)
+      const time = page.locator('a[href*="time="]').first()
+      const label = (await time.textContent())!.replace(/Available$/, '').trim()
+      await time.click()
+      await page.waitForURL(/time=/)
+      await page.getByRole('link', { name: `Book ${label}` }).click()
+      const dialog = page.getByRole('dialog', { name: 'Confirm your booking' })
+      await expect.poll(() => dialog.isVisible()).toBe(true)
+      await expect.poll(() => page.evaluate(() => document.querySelector('dialog')?.matches(':modal'))).toBe(true)
+      await expectNoAxeViolations(page)
+      await dialog.getByRole('button', { name: 'Confirm and continue to payment' }).click()
+      await page.waitForURL(/\/slot-payment\?booking=\d+/)
+      await expect.poll(() => page.getByRole('heading', { name: 'Complete Your Payment' }).isVisible()).toBe(true)
+      await expectNoAxeViolations(page)
+      await page.getByRole('button', { name: /^Pay ₹30,000\.00$/ }).click()
+      await page.waitForURL((url) => !url.pathname.startsWith('/slot-payment'))
+      return label
+    }
+
+    it('sign in → date → time → pay → Payment Successful! → My Bookings, and the e-mail with its .ics', async () => {
+      const { page, email, errors, close } = await signedIn('Asha Rao', gateway.name === 'sandbox' ? PHONE : DESKTOP)
+      await expectNoAxeViolations(page)
+      const time = await holdAndGoToGateway(page, 0)
+      await gateway.pay(page)
+
+      await page.waitForURL(/\/slot-payment-status\?orderId=SLOT_/)
+      await expect.poll(() => page.getByRole('heading', { name: 'Payment Successful!' }).isVisible(), { timeout: 30_000 }).toBe(true)
+      await expect.poll(() => page.getByText(new RegExp(`Booking Confirmed! Your analysis session has been booked for .* at ${time}`)).isVisible()).toBe(true)
+      await expectNoAxeViolations(page)
+
+      await page.getByRole('link', { name: 'View My Bookings' }).click()
+      await page.waitForURL(/\/my-bookings/)
+      const booking = page.getByRole('article')
+      await expect.poll(() => booking.getByText('Confirmed', { exact: true }).isVisible()).toBe(true)
+      await expect.poll(() => booking.getByText('₹30,000.00').isVisible()).toBe(true)
+      await expect.poll(() => booking.getByText(time).isVisible()).toBe(true)
+      await expectNoAxeViolations(page)
+      expect(errors).toEqual([])
+
+      const mail = await sink.waitForMailTo(email, /Booking confirmed/)
+      expect(mail.text).toContain('3-Day Swimming Analysis')
+      expect(mail.raw).toMatch(/Content-Type: text\/calendar[^]*filename=SWP-\d{10}\.ics/)
+      await close()
+    })
+
+    it('a declined payment shows Payment Failed; Try Again leads back to booking, and the slot is free again', async () => {
+      const { page, errors, close } = await signedIn('Ravi Kumar')
+      await holdAndGoToGateway(page, 1)
+      await gateway.decline(page)
+      await page.waitForURL(/\/slot-payment-status/)
+      await expect.poll(() => page.getByRole('heading', { name: 'Payment Failed' }).isVisible(), { timeout: 30_000 }).toBe(true)
+      await expectNoAxeViolations(page)
+      await page.getByRole('link', { name: 'Try Again' }).click()
+      await page.waitForURL(/\/book-slot$/)
+      await page.getByRole('link', { name: 'My Bookings' }).first().click()
+      await expect.poll(() => page.getByRole('heading', { name: 'No bookings yet' }).isVisible()).toBe(true)
+      expect(errors).toEqual([])
+      await close()
+    })
+  })
+}
+
+describe('the status page while the gateway has not decided (sandbox)', () => {
+  let server: TestServer
+  let sink: Awaited<ReturnType<typeof startSmtpSink>>
+  beforeAll(async () => {
+    sink = await startSmtpSink()
+    server = await startTestServer({ SMTP_URL: sink.url, TRUST_PROXY: 'true' })
+  })
+  afterAll(async () => {
+    await server?.stop()
+    await sink?.close()
+  })
+
+  it('counts the seconds, polls every 3 seconds, and turns to Payment Successful! without a reload', async () => {
+    const email = 'meera@example.com'
+    await signUp(new Visitor(server.url), sink, { email, name: 'Meera Iyer' })
+    const context = await newContext(browser, server.url, DESKTOP)
+    const page = await context.newPage()
+    await page.goto('/login?redirectTo=/book-slot')
+    await page.getByLabel('Email').fill(email)
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
+    await page.getByRole('button', { name: 'Sign In' }).click()
+    await page.waitForURL(/\/book-slot/)
+
+    // The calendar is operated from the keyboard: arrows move between open dates, Enter picks one.
+    const firstOpen = page.locator('table a[data-date]').first()
+    const secondDate = await page.locator('table a[data-date]').nth(1).getAttribute('data-date')
+    await firstOpen.focus()
+    await page.keyboard.press('ArrowRight')
+    expect(await page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.date)).toBe(secondDate)
+    await page.keyboard.press('Enter')
+    await page.waitForURL(new RegExp(`date=${secondDate}`))
+
+    await page.locator('a[href*="time="]').first().click()
+    await page.waitForURL(/time=/)
+    await page.getByRole('link', { name: /^Book \d/ }).click()
+    await page.getByRole('button', { name: 'Confirm and continue to payment' }).click()
+    await page.waitForURL(/\/slot-payment\?/)
+    await page.getByRole('button', { name: /^Pay / }).click()
+    await page.waitForURL(/\/sandbox-gateway\/checkout\//)
+    const checkoutUrl = page.url()
+    await page.getByRole('button', { name: 'Leave it pending and return' }).click()
+
+    await page.waitForURL(/\/slot-payment-status/)
+    await expect.poll(() => page.getByRole('heading', { name: 'Verifying Payment' }).isVisible()).toBe(true)
+    await expect.poll(() => page.getByText('Auto-refreshing every 3 seconds...').isVisible()).toBe(true)
+    await expect.poll(() => page.getByText(/Elapsed: [1-9]\d* seconds/).isVisible(), { timeout: 10_000 }).toBe(true)
+    await expectNoAxeViolations(page)
+    const url = page.url()
+
+    // Meanwhile the bank settles the payment at the gateway.
+    await fetch(checkoutUrl, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: server.url }, body: 'outcome=success', redirect: 'manual' })
+    await expect.poll(() => page.getByRole('heading', { name: 'Payment Successful!' }).isVisible(), { timeout: 15_000 }).toBe(true)
+    expect(page.url()).toBe(url)
+    await context.close()
+  })
+})
