@@ -190,6 +190,11 @@ export class FakePhonePe {
     this.rules.push({ kind: 'status', endpoint, remaining: count, status })
   }
 
+  /** Ends every delay, drop and failure still pending: the service has recovered. */
+  clearFaults() {
+    this.rules.length = 0
+  }
+
   /** From now on, orders and refunds reaching a final state are notified to `url` with these credentials. */
   sendWebhooksTo(url: string, credentials: WebhookCredentials) {
     this.webhookTarget = { url, ...credentials }

@@ -1,0 +1,155 @@
+import { eq } from 'drizzle-orm'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { loadConfig, setConfig } from '~/config.server'
+import { db } from '~/db/client.server'
+import { bookings, paymentEvents, payments, refunds } from '~/db/schema'
+import { holdSession } from '~/modules/booking/holds.server'
+import { bookingRow, createCustomers, mailTo, setWindows } from '../../../tests/support/booking'
+import { startFakePhonePe, webhookAuthorization, type FakePhonePe } from '../../../tests/support/fake-phonepe'
+import { useTestDatabase } from '../../../tests/support/test-database'
+import { usePaymentGateway } from './gateways.server'
+import { handleNotification, refreshFromNotification, refreshPayment, startBookingPayment } from './payments.server'
+import { createPhonePeGateway } from './phonepe.server'
+import { processDueRefunds } from './refunds.server'
+
+// The booking engine with PhonePe as its gateway (a local fake speaking PhonePe's protocol):
+// notifications vouched for only by a shared credential, confirmation through a status call,
+// refunds through PhonePe.
+
+useTestDatabase()
+const WEBHOOK = { username: 'lab', password: 'hook-secret' }
+const DATES = ['2030-03-04', '2030-03-05', '2030-03-06']
+let fake: FakePhonePe
+let gateway: ReturnType<typeof createPhonePeGateway>
+
+beforeAll(async () => {
+  fake = await startFakePhonePe()
+  setConfig(loadConfig({ ...process.env, SITE_URL: 'https://lab.example.in', PAYMENT_GATEWAY: 'phonepe', PHONEPE_CLIENT_ID: 'x', PHONEPE_CLIENT_SECRET: 'y', PHONEPE_WEBHOOK_USERNAME: 'u', PHONEPE_WEBHOOK_PASSWORD: 'p' }))
+  const silent = { info() {}, warn() {}, error() {} }
+  gateway = createPhonePeGateway({ ...fake.credentials, env: 'sandbox', webhookUsername: WEBHOOK.username, webhookPassword: WEBHOOK.password, authBaseUrl: fake.authBaseUrl, pgBaseUrl: fake.pgBaseUrl, logger: silent })
+  usePaymentGateway(gateway)
+})
+afterAll(async () => {
+  usePaymentGateway(undefined)
+  await fake?.close()
+})
+beforeEach(async () => {
+  await setWindows(DATES.map((date) => ({ date })))
+})
+
+async function paidFor() {
+  const [customer] = await createCustomers(1)
+  const held = await holdSession({ customer: customer!, productCode: 'biomechanical_package', date: DATES[0]!, start: '09:00', days: 3 })
+  const started = await startBookingPayment({ bookingId: held.bookingId, description: 'Slot booking - test', statusPath: (orderId) => `https://lab.example.in/slot-payment-status?orderId=${orderId}` })
+  return { customer: customer!, held, ...started }
+}
+
+/** A webhook as PhonePe posts it, verified by the adapter as our endpoint does. */
+async function webhook(event: { event: string; payload: Record<string, unknown> }, authorization = webhookAuthorization(WEBHOOK.username, WEBHOOK.password)) {
+  return gateway.parseNotification({ headers: { authorization }, rawBody: Buffer.from(JSON.stringify(event)) })
+}
+
+describe('PhonePe notifications', () => {
+  it('a genuine "completed" notification leads to a status call, which confirms the booking', async () => {
+    const { held, orderId } = await paidFor()
+    fake.complete(orderId)
+    const check = await webhook(fake.orderEvent(orderId))
+    expect(check.ok).toBe(true)
+    if (!check.ok) return
+    expect(await handleNotification('phonepe', check.notification)).toBe('needs_status_check')
+    // Until PhonePe itself confirms, the notification alone fulfils nothing.
+    expect((await bookingRow(held.bookingId)).status).toBe('pending')
+    const statusCalls = fake.requestCount('status')
+    await refreshFromNotification(check.notification)
+    expect(fake.requestCount('status')).toBe(statusCalls + 1)
+    expect((await bookingRow(held.bookingId)).status).toBe('confirmed')
+  })
+
+  it('a notification with the wrong credentials is refused', async () => {
+    const { orderId } = await paidFor()
+    fake.complete(orderId)
+    const check = await webhook(fake.orderEvent(orderId), webhookAuthorization('lab', 'guessed'))
+    expect(check.ok).toBe(false)
+  })
+
+  it('a "completed" notification for an order PhonePe still reports pending confirms nothing', async () => {
+    const { held, orderId } = await paidFor()
+    const forgedLooking = { event: 'checkout.order.completed', payload: { merchantOrderId: orderId, orderId: 'OMO1', state: 'COMPLETED', amount: 3_000_000 } }
+    const check = await webhook(forgedLooking)
+    if (!check.ok) throw new Error('expected the credentials to pass')
+    await handleNotification('phonepe', check.notification)
+    await refreshFromNotification(check.notification)
+    expect((await bookingRow(held.bookingId)).status).toBe('pending')
+  })
+
+  it('a repeated notification is recorded once', async () => {
+    const { orderId } = await paidFor()
+    fake.complete(orderId)
+    const check = await webhook(fake.orderEvent(orderId))
+    if (!check.ok) throw new Error('expected the credentials to pass')
+    const outcomes = await Promise.all(Array.from({ length: 5 }, () => handleNotification('phonepe', check.notification)))
+    expect(outcomes.filter((outcome) => outcome === 'duplicate')).toHaveLength(4)
+    expect(await db().select().from(paymentEvents).where(eq(paymentEvents.eventKey, check.notification.eventKey))).toHaveLength(1)
+  })
+
+  it('PhonePe reporting a different amount than we asked for does not confirm the booking', async () => {
+    const { held, orderId } = await paidFor()
+    fake.complete(orderId)
+    fake.reportAmount(orderId, 100)
+    await refreshPayment(orderId)
+    expect((await bookingRow(held.bookingId)).status).toBe('pending')
+    const [row] = await db().select().from(payments).where(eq(payments.orderId, orderId))
+    expect(row!.state).toBe('pending')
+  })
+
+  it('a payment PhonePe marks failed releases the hold', async () => {
+    const { held, orderId } = await paidFor()
+    fake.fail(orderId)
+    await refreshPayment(orderId)
+    expect((await bookingRow(held.bookingId)).status).toBe('payment_failed')
+  })
+})
+
+describe('refunds through PhonePe', () => {
+  it('a late payment whose seats were taken is refunded through PhonePe; the booking ends refunded and the customer is told twice', async () => {
+    const { customer, held, orderId } = await paidFor()
+    await db().update(bookings).set({ holdExpiresAt: new Date(Date.now() - 1000) }).where(eq(bookings.id, held.bookingId))
+    const [rival] = await createCustomers(1, 'rival')
+    await holdSession({ customer: rival!, productCode: 'biomechanical_package', date: DATES[0]!, start: '09:00', days: 3 })
+    fake.complete(orderId)
+    await refreshPayment(orderId)
+    expect((await bookingRow(held.bookingId)).status).toBe('refund_pending')
+
+    await processDueRefunds(new Date())
+    const [refund] = await db().select().from(refunds)
+    expect(refund!.submittedAt).not.toBeNull()
+    expect(fake.refund(refund!.refundId)).toMatchObject({ amount: 30_000_00, originalMerchantOrderId: orderId })
+    expect((await bookingRow(held.bookingId)).status).toBe('refund_pending')
+
+    fake.completeRefund(refund!.refundId)
+    await processDueRefunds(new Date(Date.now() + 10 * 60_000))
+    expect((await bookingRow(held.bookingId)).status).toBe('refunded')
+    const [done] = await db().select().from(refunds)
+    expect(done!.state).toBe('completed')
+    const subjects = (await mailTo(customer.email)).map((mail) => mail.subject)
+    expect(subjects).toEqual([expect.stringMatching(/being refunded/), expect.stringMatching(/^Refund completed/)])
+  })
+
+  it('a refund PhonePe cannot accept right now is tried again later with the same refund id', async () => {
+    const { held, orderId } = await paidFor()
+    await db().update(bookings).set({ status: 'cancelled' }).where(eq(bookings.id, held.bookingId))
+    fake.complete(orderId)
+    await refreshPayment(orderId)
+    fake.failResponses(503, { endpoint: 'refund', count: 10 })
+    await processDueRefunds(new Date())
+    const [waiting] = await db().select().from(refunds)
+    expect(waiting).toMatchObject({ state: 'pending', submittedAt: null })
+    expect(waiting!.lastError).toMatch(/503/)
+
+    fake.clearFaults()
+    await processDueRefunds(new Date(Date.now() + 60_000))
+    const [accepted] = await db().select().from(refunds)
+    expect(accepted!.submittedAt).not.toBeNull()
+    expect(fake.refund(accepted!.refundId)).toBeDefined()
+  })
+})

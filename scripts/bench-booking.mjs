@@ -1,0 +1,88 @@
+// The booking race: two instances of the site on one PostgreSQL, N signed-in customers asking for
+// the same 3-day session at once (M seats), half through each instance; the winners then pay
+// through the sandbox gateway. Prints attempts, seats held and sold, oversold (must be 0), errors
+// and latency. Usage: npm run bench:booking [-- --customers 400 --seats 20]
+import pg from 'pg'
+import { ensureBuild } from './ensure-build.mjs'
+import { freshDatabase, labDate, options, percentile, signedInCustomers, startInstance, timed } from './bench-support.mjs'
+
+const { customers, seats } = options({ customers: 400, seats: 20 })
+ensureBuild()
+const database = await freshDatabase('swimlab_bench_booking')
+const instances = []
+let failed = false
+try {
+  instances.push(await startInstance(database.url), await startInstance(database.url))
+  const client = new pg.Client({ connectionString: database.url })
+  await client.connect()
+  const dates = [labDate(30), labDate(31), labDate(32)]
+  await client.query('DELETE FROM slots')
+  await client.query(`INSERT INTO slots (date, start_time, end_time, slot_duration_minutes, capacity) SELECT d::date, '09:00', '10:00', 60, $2 FROM unnest($1::text[]) AS d`, [dates, seats])
+  const cookies = await signedInCustomers(client, customers)
+
+  // Everyone asks at once.
+  const started = performance.now()
+  const holds = await Promise.all(
+    cookies.map((cookie, index) => {
+      const { url } = instances[index % 2]
+      return timed(`${url}/book-slot`, {
+        method: 'POST',
+        headers: { Cookie: cookie, Origin: url, 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ date: dates[0], time: '09:00', website_url: '' }),
+      }).then((result) => ({ ...result, cookie, url }))
+    }),
+  )
+  const raceMs = performance.now() - started
+  const winners = holds.filter((hold) => hold.status === 302 && hold.location?.startsWith('/slot-payment?booking='))
+  const refused = holds.filter((hold) => hold.status === 302 && hold.location?.startsWith('/book-slot'))
+  const errors = holds.filter((hold) => hold.status === 0 || hold.status >= 500)
+
+  // The winners pay: our server creates the order at the gateway, the customer pays on its page.
+  const paid = await Promise.all(
+    winners.map(async ({ cookie, url, location }) => {
+      const pay = await timed(`${url}${location}`, { method: 'POST', headers: { Cookie: cookie, Origin: url, 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'website_url=' })
+      if (pay.status !== 302 || !pay.location) return { ...pay, ok: false }
+      const checkout = await timed(pay.location, { method: 'POST', headers: { Origin: url, 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'outcome=success' })
+      return { ...pay, ok: checkout.status === 303 }
+    }),
+  )
+  // Confirmation arrives by webhook (or reconciliation); give it a few seconds.
+  let confirmed = 0
+  for (let attempt = 0; attempt < 40; attempt += 1) {
+    confirmed = Number((await client.query(`SELECT count(*) FROM bookings WHERE status = 'confirmed'`)).rows[0].count)
+    if (confirmed >= winners.length) break
+    await new Promise((resolve) => setTimeout(resolve, 250))
+  }
+  const perDay = await client.query(
+    `SELECT d.date::text AS date, count(*)::int AS taken FROM booking_days d JOIN bookings b ON b.id = d.booking_id WHERE b.status IN ('pending', 'confirmed') GROUP BY d.date ORDER BY d.date`,
+  )
+  await client.end()
+
+  const latencies = holds.map((hold) => hold.ms).sort((a, b) => a - b)
+  const payLatencies = paid.map((payment) => payment.ms).sort((a, b) => a - b)
+  const oversold = Math.max(0, ...perDay.rows.map((row) => row.taken - seats))
+  console.table([
+    {
+      instances: 2,
+      attempts: customers,
+      seats,
+      'held (won the race)': winners.length,
+      refused: refused.length,
+      'sold (paid and confirmed)': confirmed,
+      oversold,
+      errors: errors.length,
+      'race wall ms': Math.round(raceMs),
+      'hold p50 ms': Math.round(percentile(latencies, 50)),
+      'hold p99 ms': Math.round(percentile(latencies, 99)),
+      'pay p50 ms': Math.round(percentile(payLatencies, 50)),
+      'pay p99 ms': Math.round(percentile(payLatencies, 99)),
+    },
+  ])
+  console.log('Seats taken per session day:', perDay.rows.map((row) => `${row.date} ${row.taken}/${seats}`).join(', '))
+  failed = oversold > 0 || errors.length > 0 || winners.length !== seats || confirmed !== seats
+  console.log(failed ? 'FAILED: oversold, errors, unsold seats or unconfirmed payments (see above).' : 'OK: every seat sold exactly once, no errors.')
+} finally {
+  for (const instance of instances) await instance.stop()
+  await database.drop()
+}
+process.exit(failed ? 1 : 0)

@@ -1,0 +1,135 @@
+// Shared by the load benchmarks: a throwaway PostgreSQL database, site instances on it, signed-in
+// customers, and latency figures.
+import { spawn } from 'node:child_process'
+import { createHash, randomBytes } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import pg from 'pg'
+
+export const ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
+
+/** Reads `--name value` options with numeric defaults. */
+export function options(defaults) {
+  const values = { ...defaults }
+  const args = process.argv.slice(2)
+  for (let index = 0; index < args.length; index += 2) {
+    const name = args[index]?.replace(/^--/, '')
+    if (!name || !(name in defaults)) throw new Error(`Unknown option ${args[index]}; known: ${Object.keys(defaults).map((key) => `--${key}`).join(' ')}`)
+    values[name] = Number(args[index + 1])
+  }
+  return values
+}
+
+async function adminQuery(statement) {
+  const client = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 5_000 })
+  await client.connect()
+  try {
+    await client.query(statement)
+  } finally {
+    await client.end()
+  }
+}
+
+/** A fresh database for one run, dropped afterwards. */
+export async function freshDatabase(prefix) {
+  const name = `${prefix}_${Date.now()}`
+  await adminQuery(`CREATE DATABASE ${name}`)
+  const url = new URL(ADMIN_URL)
+  url.pathname = `/${name}`
+  return { url: url.toString(), drop: () => adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) }
+}
+
+async function freePort() {
+  const server = createServer()
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address()
+  await new Promise((resolve) => server.close(resolve))
+  return port
+}
+
+/** Starts one instance of the built site (`node server.js`) against `databaseUrl`. */
+export async function startInstance(databaseUrl, extraEnv = {}) {
+  const port = await freePort()
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'swimlab-bench-'))
+  const url = `http://127.0.0.1:${port}`
+  const child = spawn(process.execPath, ['server.js'], {
+    env: { PATH: process.env.PATH, TZ: process.env.TZ, PORT: String(port), HOST: '127.0.0.1', SITE_URL: url, DATA_DIR: dataDir, DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: '20', LOG_LEVEL: 'warn', ...extraEnv },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  child.stdout.on('data', (chunk) => (output += chunk))
+  child.stderr.on('data', (chunk) => (output += chunk))
+  const deadline = Date.now() + 120_000
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`An instance exited with ${child.exitCode}:\n${output}`)
+    try {
+      if ((await fetch(`${url}/readyz`)).ok) break
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`An instance did not start in time:\n${output}`)
+    await new Promise((resolve) => setTimeout(resolve, 250))
+  }
+  return {
+    url,
+    output: () => output,
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve))
+        child.kill('SIGTERM')
+        await exited
+      }
+      rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
+}
+
+/**
+ * Verified customers with a live session each, written straight to the database (signing up N
+ * people through the pages would measure argon2 and the rate limits instead). Returns their
+ * session cookies as the site's cookie encoding writes them.
+ */
+export async function signedInCustomers(client, count, prefix = 'bench') {
+  const cookies = []
+  for (let start = 0; start < count; start += 500) {
+    const batch = Array.from({ length: Math.min(500, count - start) }, (_, index) => start + index)
+    const users = await client.query(
+      `INSERT INTO users (name, email, password_hash, phone, is_verified) SELECT 'Swimmer ' || n, '${prefix}' || n || '@example.com', 'x', '9845012345', true FROM unnest($1::int[]) AS n RETURNING id`,
+      [batch],
+    )
+    const tokens = users.rows.map(() => randomBytes(32).toString('base64url'))
+    await client.query(
+      `INSERT INTO sessions (id, user_id, expires_at) SELECT id, user_id, now() + interval '1 day' FROM unnest($1::text[], $2::int[]) AS s(id, user_id)`,
+      [tokens.map((token) => createHash('sha256').update(token).digest('hex')), users.rows.map((row) => row.id)],
+    )
+    for (const token of tokens) cookies.push(`swimlab_session=${encodeURIComponent(Buffer.from(JSON.stringify(token)).toString('base64'))}`)
+  }
+  return cookies
+}
+
+/** A date `days` after today in Asia/Kolkata, as yyyy-mm-dd. */
+export function labDate(days) {
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Kolkata' }).format(new Date())
+  const date = new Date(`${today}T00:00:00Z`)
+  date.setUTCDate(date.getUTCDate() + days)
+  return date.toISOString().slice(0, 10)
+}
+
+export function percentile(sorted, p) {
+  if (sorted.length === 0) return 0
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]
+}
+
+/** Times one request; never throws (a failed connection counts as status 0). */
+export async function timed(url, init) {
+  const started = performance.now()
+  try {
+    const response = await fetch(url, { redirect: 'manual', ...init })
+    await response.arrayBuffer()
+    return { status: response.status, location: response.headers.get('Location'), ms: performance.now() - started }
+  } catch {
+    return { status: 0, location: null, ms: performance.now() - started }
+  }
+}
