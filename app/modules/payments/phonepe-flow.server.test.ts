@@ -135,6 +135,23 @@ describe('refunds through PhonePe', () => {
     expect(subjects).toEqual([expect.stringMatching(/being refunded/), expect.stringMatching(/^Refund completed/)])
   })
 
+  it('a refund notification is confirmed with a refund status call before the booking is marked refunded', async () => {
+    const { held, orderId } = await paidFor()
+    await db().update(bookings).set({ status: 'cancelled' }).where(eq(bookings.id, held.bookingId))
+    fake.complete(orderId)
+    await refreshPayment(orderId)
+    await processDueRefunds(new Date())
+    const [refund] = await db().select().from(refunds)
+    fake.completeRefund(refund!.refundId)
+    const check = await webhook(fake.refundEvent(refund!.refundId))
+    if (!check.ok) throw new Error('expected the credentials to pass')
+    expect(check.notification).toMatchObject({ kind: 'refund', refundId: refund!.refundId })
+    expect(await handleNotification('phonepe', check.notification)).toBe('needs_status_check')
+    expect((await bookingRow(held.bookingId)).status).toBe('cancelled')
+    await refreshFromNotification(check.notification)
+    expect((await bookingRow(held.bookingId)).status).toBe('refunded')
+  })
+
   it('a refund PhonePe cannot accept right now is tried again later with the same refund id', async () => {
     const { held, orderId } = await paidFor()
     await db().update(bookings).set({ status: 'cancelled' }).where(eq(bookings.id, held.bookingId))
