@@ -30,6 +30,7 @@ const ConfigSchema = z
     PAYMENT_GATEWAY: z.enum(['sandbox', 'phonepe'], { message: 'must be sandbox or phonepe' }).default('sandbox'),
     ALLOW_SANDBOX_PAYMENTS: booleanFlag.default(false),
     SEAT_HOLD_MINUTES: z.coerce.number({ message: 'must be a number of minutes' }).int().min(5).max(120).default(20),
+    WAITLIST_OFFER_HOURS: z.coerce.number({ message: 'must be a number of hours' }).int().min(1).max(168).default(12),
     SESSION_COOKIE_NAME: z
       .string()
       .regex(/^[A-Za-z0-9_-]+$/, 'may contain only letters, digits, - and _')

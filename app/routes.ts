@@ -24,6 +24,11 @@ export default [
   route('my-bookings', 'routes/my-bookings.tsx'),
   route('admin', 'routes/admin/index.tsx'),
   route('admin/mail', 'routes/admin/mail.tsx'),
+  // Camps: registration (anyone, no account), a waitlist offer, and the payment result.
+  route('onboarding', 'routes/onboarding.tsx'),
+  route('onboarding/offer', 'routes/onboarding.offer.tsx'),
+  route('payment-status', 'routes/payment-status.tsx'),
+  route('payment-status/check', 'routes/payment-status.check.ts'),
   route('terms', 'routes/terms.tsx'),
   route('privacy-policy', 'routes/privacy-policy.tsx'),
   route('refund', 'routes/refund.tsx'),

@@ -1,6 +1,8 @@
 import type pino from 'pino'
 import { pruneExpiredSessions } from '~/modules/accounts/sessions.server'
 import { expireStaleHolds } from '~/modules/booking/holds.server'
+import { expireStaleCampHolds } from '~/modules/camps/registrations.server'
+import { offerFreedSeats, onCampSeatFreed } from '~/modules/camps/waitlist.server'
 import { onEmailQueued, processOutbox, pruneSentEmails } from '~/modules/mail/outbox.server'
 import type { MailTransport } from '~/modules/mail/transport.server'
 import { reconcileDuePayments } from '~/modules/payments/payments.server'
@@ -32,7 +34,7 @@ export class BackgroundJobs {
         { name: 'outbox', everyMs: 1_000, run: () => this.deliverMail() },
         { name: 'payments', everyMs: 2_000, run: () => reconcileDuePayments() },
         { name: 'refunds', everyMs: 5_000, run: () => processDueRefunds() },
-        { name: 'holds', everyMs: 30_000, run: () => expireStaleHolds() },
+        { name: 'holds', everyMs: 30_000, run: () => this.releaseHolds() },
         { name: 'housekeeping', everyMs: 60 * 60_000, run: () => this.housekeeping() },
       ].map((task) => [task.name, task]),
     )
@@ -46,6 +48,7 @@ export class BackgroundJobs {
     }
     this.unsubscribers.push(onEmailQueued(() => setImmediate(() => void this.trigger('outbox'))))
     this.unsubscribers.push(onRefundRequested(() => void this.trigger('refunds')))
+    this.unsubscribers.push(onCampSeatFreed(() => void this.trigger('holds')))
     void this.trigger('outbox')
   }
 
@@ -75,6 +78,15 @@ export class BackgroundJobs {
   private async deliverMail() {
     const outcome = await processOutbox(this.transport)
     if (outcome.sent || outcome.failed) this.logger.info({ ...outcome, transport: this.transport.kind }, 'outbox delivery')
+  }
+
+  /** Unpaid holds run out (bookings and camp seats); freed camp seats go to the waitlist. */
+  private async releaseHolds() {
+    const now = new Date()
+    await expireStaleHolds(now)
+    await expireStaleCampHolds(now)
+    const offered = await offerFreedSeats(now)
+    if (offered) this.logger.info({ offered }, 'camp seats offered to the waitlist')
   }
 
   private async housekeeping() {

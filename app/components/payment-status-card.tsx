@@ -32,3 +32,46 @@ export function StatusCardView({ card, autoRefreshing, pollSeconds }: { card: St
     </div>
   )
 }
+
+/** Refresh Status: a link that re-checks once without JavaScript, and in place with it. */
+export function RefreshStatus({ href, onRefresh, busy }: { href: string; onRefresh: () => void; busy: boolean }) {
+  return (
+    <a
+      href={href}
+      onClick={(event) => {
+        event.preventDefault()
+        onRefresh()
+      }}
+      aria-disabled={busy || undefined}
+      className="btn-primary"
+    >
+      {busy ? 'Checking...' : 'Refresh Status'}
+    </a>
+  )
+}
+
+/** One row of a payment's details (a <dl> with two columns). */
+export function DetailRow({ term, value }: { term: string; value: string }) {
+  return (
+    <>
+      <dt className="text-muted">{term}</dt>
+      <dd className="[overflow-wrap:anywhere] font-medium text-ink">{value}</dd>
+    </>
+  )
+}
+
+/** Where "Contact Support" leads: the lab's support e-mail and phone, on the page itself. */
+export function SupportDetails({ support }: { support: { email: string; phone: string; hours: string } }) {
+  return (
+    <section id="support" aria-labelledby="support-heading" className="mt-8 rounded-2xl border border-slate-200 bg-slate-50 p-6">
+      <h2 id="support-heading" className="text-lg font-bold text-ink">
+        Contact support
+      </h2>
+      <p className="mt-2 text-muted">Quote your order ID and we will sort it out.</p>
+      <dl className="mt-3 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+        <DetailRow term="E-mail" value={support.email} />
+        <DetailRow term="Phone" value={`${support.phone} (${support.hours})`} />
+      </dl>
+    </section>
+  )
+}

@@ -103,13 +103,10 @@ export const campBatches = pgTable(
     code: text('code').notNull(),
     name: text('name').notNull(),
     timeRanges: jsonb('time_ranges').$type<TimeRange[]>().notNull(),
+    /** Seats in this batch of this camp; taken seats are counted from registrations. */
     capacity: integer('capacity').notNull(),
-    seatsTaken: integer('seats_taken').notNull().default(0),
   },
-  (table) => [
-    uniqueIndex('camp_batches_camp_code_unique').on(table.campId, table.code),
-    check('camp_batches_capacity', sql`${table.seatsTaken} >= 0 AND ${table.seatsTaken} <= ${table.capacity}`),
-  ],
+  (table) => [uniqueIndex('camp_batches_camp_code_unique').on(table.campId, table.code), check('camp_batches_capacity', sql`${table.capacity} >= 0`)],
 )
 
 /** An availability window on one date; time slots are cut from it by `slotDurationMinutes`. */
@@ -332,6 +329,79 @@ export const bookingDays = pgTable(
   ],
 )
 
+/**
+ * One swimmer registered for one camp and one daily batch, by anyone (no account needed). Holds a
+ * seat while pending (until holdExpiresAt) or confirmed; statuses as for bookings.
+ */
+export const campRegistrations = pgTable(
+  'camp_registrations',
+  {
+    id: serial('id').primaryKey(),
+    /** The registration id parents see and quote: CMP- and ten random digits. */
+    reference: text('reference').notNull(),
+    campId: integer('camp_id')
+      .notNull()
+      .references(() => camps.id, { onDelete: 'restrict' }),
+    batchId: integer('batch_id')
+      .notNull()
+      .references(() => campBatches.id, { onDelete: 'restrict' }),
+    swimmerName: text('swimmer_name').notNull(),
+    email: text('email').notNull(),
+    phone: text('phone').notNull(),
+    /** The fee when the seat was held (early-bird or regular), from the camp; never from the request. */
+    amountPaise: integer('amount_paise').notNull(),
+    status: text('status').$type<BookingStatus>().notNull(),
+    holdExpiresAt: timestamp('hold_expires_at', { withTimezone: true }),
+    confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('camp_registrations_reference_unique').on(table.reference),
+    index('camp_registrations_seat').on(table.batchId, table.status),
+    index('camp_registrations_email').on(table.email),
+    // One live registration per swimmer (name and e-mail, in any letter case) and camp.
+    uniqueIndex('camp_registrations_one_per_swimmer')
+      .on(table.campId, sql`lower(${table.email})`, sql`lower(${table.swimmerName})`)
+      .where(sql`${table.status} IN ('pending', 'confirmed')`),
+    check('camp_registrations_amount', sql`${table.amountPaise} > 0`),
+    check('camp_registrations_status', sql`${table.status} IN ('pending', 'confirmed', 'expired', 'payment_failed', 'cancelled', 'refund_pending', 'refunded')`),
+    check('camp_registrations_hold', sql`${table.status} <> 'pending' OR ${table.holdExpiresAt} IS NOT NULL`),
+  ],
+)
+
+/** waiting → offered (a seat is held for them) → registered, or expired / cancelled. */
+export type WaitlistStatus = 'waiting' | 'offered' | 'registered' | 'expired' | 'cancelled'
+
+/** Parents waiting for a seat in a full batch, first come first served. */
+export const campWaitlist = pgTable(
+  'camp_waitlist',
+  {
+    id: serial('id').primaryKey(),
+    campId: integer('camp_id')
+      .notNull()
+      .references(() => camps.id, { onDelete: 'restrict' }),
+    batchId: integer('batch_id')
+      .notNull()
+      .references(() => campBatches.id, { onDelete: 'restrict' }),
+    swimmerName: text('swimmer_name').notNull(),
+    email: text('email').notNull(),
+    phone: text('phone').notNull(),
+    status: text('status').$type<WaitlistStatus>().notNull().default('waiting'),
+    /** The registration holding the seat offered to them. */
+    registrationId: integer('registration_id').references(() => campRegistrations.id, { onDelete: 'set null' }),
+    offeredAt: timestamp('offered_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index('camp_waitlist_queue').on(table.batchId, table.status, table.id),
+    uniqueIndex('camp_waitlist_one_per_swimmer')
+      .on(table.batchId, sql`lower(${table.email})`, sql`lower(${table.swimmerName})`)
+      .where(sql`${table.status} IN ('waiting', 'offered')`),
+    check('camp_waitlist_status', sql`${table.status} IN ('waiting', 'offered', 'registered', 'expired', 'cancelled')`),
+  ],
+)
+
 /** initiated: recorded, not yet at the gateway; pending: at the gateway; then completed or failed. */
 export type PaymentState = 'initiated' | 'pending' | 'completed' | 'failed'
 
@@ -342,6 +412,7 @@ export const payments = pgTable(
     id: serial('id').primaryKey(),
     orderId: text('order_id').notNull(),
     bookingId: integer('booking_id').references(() => bookings.id, { onDelete: 'restrict' }),
+    campRegistrationId: integer('camp_registration_id').references(() => campRegistrations.id, { onDelete: 'restrict' }),
     gateway: text('gateway').notNull(),
     amountPaise: integer('amount_paise').notNull(),
     state: text('state').$type<PaymentState>().notNull().default('initiated'),
@@ -364,6 +435,8 @@ export const payments = pgTable(
   (table) => [
     uniqueIndex('payments_order_id_unique').on(table.orderId),
     index('payments_booking').on(table.bookingId),
+    index('payments_camp_registration').on(table.campRegistrationId),
+    check('payments_pays_for_one_thing', sql`(${table.bookingId} IS NULL) <> (${table.campRegistrationId} IS NULL)`),
     index('payments_transaction').on(table.transactionId),
     index('payments_due_check').on(table.nextCheckAt),
     check('payments_amount', sql`${table.amountPaise} > 0`),

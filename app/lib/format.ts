@@ -97,6 +97,15 @@ export function formatLabDate(at: Date): string {
   return formatLongDate(labDateParts(at).date)
 }
 
+const monthName = new Intl.DateTimeFormat('en-IN', { month: 'long', timeZone: 'UTC' })
+
+/** "2027-08-08" → "8th August", as the camp form writes camp dates. */
+export function formatOrdinalDayMonth(date: string): string {
+  const day = Number(date.slice(8, 10))
+  const suffix = day % 100 >= 11 && day % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][day % 10] ?? 'th')
+  return `${day}${suffix} ${monthName.format(new Date(`${date}T00:00:00Z`))}`
+}
+
 /** "13:00" or "13:00:00" → "1:00 PM". */
 export function formatClockTime(time: string): string {
   const [hours = 0, minutes = 0] = time.split(':').map(Number)

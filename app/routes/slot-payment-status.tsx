@@ -1,24 +1,18 @@
-import { useEffect, useState } from 'react'
-import { data, Link, useFetcher, useRevalidator } from 'react-router'
+import { data, Link } from 'react-router'
 import type { Route } from './+types/slot-payment-status'
-import { type StatusCard, StatusCardView } from '~/components/payment-status-card'
+import { DetailRow, RefreshStatus, type StatusCard, StatusCardView, SupportDetails } from '~/components/payment-status-card'
 import { requireUser } from '~/lib/auth.server'
 import { formatClockTime, formatLabDate, formatRupees, formatTimeRange, formatWeekdayDate, formatWeekdayDayMonth, labDateParts } from '~/lib/format'
 import { pageMeta } from '~/lib/seo'
+import { POLL_SECONDS, usePaymentPolling } from '~/lib/use-payment-polling'
 import { paymentStatusView, type StatusView } from '~/modules/booking/bookings.server'
 import { checkPaymentForPage } from '~/modules/payments/payments.server'
 import { getSiteSettings } from '~/modules/site/site.server'
-import type { loader as checkLoader } from './slot-payment-status.check'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
   ...pageMeta(matches, { title: 'Payment Status', description: 'The status of your payment for a swimming analysis session.', path: '/slot-payment-status' }),
   { name: 'robots', content: 'noindex' },
 ]
-
-/** The page polls every this many seconds while the payment is pending … */
-const POLL_SECONDS = 3
-/** … and gives up (the server does not) after this many. */
-const TIMEOUT_SECONDS = 120
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request)
@@ -85,26 +79,9 @@ function cardFor(payment: Payment | null, error: string | null, timedOut: boolea
 
 export default function SlotPaymentStatus({ loaderData }: Route.ComponentProps) {
   const { payment, error, support, startedAt, recheck } = loaderData
-  const [elapsed, setElapsed] = useState(loaderData.elapsed)
-  const checker = useFetcher<typeof checkLoader>()
-  const revalidator = useRevalidator()
   const pending = payment?.state === 'pending'
-  const timedOut = pending && (elapsed >= TIMEOUT_SECONDS || recheck)
-
-  useEffect(() => {
-    if (!pending || timedOut) return
-    const timer = setInterval(() => {
-      setElapsed((seconds) => seconds + POLL_SECONDS)
-      checker.load(`/slot-payment-status/check?${new URLSearchParams({ orderId: payment.orderId })}`)
-    }, POLL_SECONDS * 1000)
-    return () => clearInterval(timer)
-    // The fetcher's identity changes as it loads; the interval must not restart each time.
-  }, [pending, timedOut, payment?.orderId])
-
-  const checkedState = checker.data?.state
-  useEffect(() => {
-    if (checkedState && checkedState !== 'pending' && revalidator.state === 'idle') void revalidator.revalidate()
-  }, [checkedState])
+  const checkUrl = payment ? `/slot-payment-status/check?${new URLSearchParams({ orderId: payment.orderId })}` : null
+  const { elapsed, timedOut, checking, refresh } = usePaymentPolling({ pending, checkUrl, initialElapsed: loaderData.elapsed, recheck })
 
   const card = cardFor(payment, error, Boolean(timedOut), elapsed)
   const refreshHref = payment ? `/slot-payment-status?${new URLSearchParams({ orderId: payment.orderId, recheck: '1' })}` : null
@@ -125,18 +102,18 @@ export default function SlotPaymentStatus({ loaderData }: Route.ComponentProps) 
             Booking details
           </h2>
           <dl className="mt-4 grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
-            <Row term="Name" value={payment.name} />
-            <Row term="Email" value={payment.email} />
-            <Row term="Phone" value={payment.phone ?? 'N/A'} />
-            <Row term="Time slot" value={payment.timeSlot} />
-            <Row term="Amount" value={payment.amount} />
-            <Row term="Status" value={payment.state.charAt(0).toUpperCase() + payment.state.slice(1)} />
+            <DetailRow term="Name" value={payment.name} />
+            <DetailRow term="Email" value={payment.email} />
+            <DetailRow term="Phone" value={payment.phone ?? 'N/A'} />
+            <DetailRow term="Time slot" value={payment.timeSlot} />
+            <DetailRow term="Amount" value={payment.amount} />
+            <DetailRow term="Status" value={payment.state.charAt(0).toUpperCase() + payment.state.slice(1)} />
             {payment.days.map((day) => (
-              <Row key={day.dayNumber} term={`Day ${day.dayNumber}`} value={day.date} />
+              <DetailRow key={day.dayNumber} term={`Day ${day.dayNumber}`} value={day.date} />
             ))}
-            <Row term="Order ID" value={payment.orderId} />
-            {payment.transactionId && <Row term="Transaction ID" value={payment.transactionId} />}
-            {payment.completedAt && <Row term="Completed" value={payment.completedAt} />}
+            <DetailRow term="Order ID" value={payment.orderId} />
+            {payment.transactionId && <DetailRow term="Transaction ID" value={payment.transactionId} />}
+            {payment.completedAt && <DetailRow term="Completed" value={payment.completedAt} />}
           </dl>
         </section>
       )}
@@ -153,7 +130,7 @@ export default function SlotPaymentStatus({ loaderData }: Route.ComponentProps) 
           </Link>
         )}
         {(card.tone === 'error' || timedOut) && refreshHref && (
-          <RefreshStatus href={refreshHref} onRefresh={() => checker.load(`/slot-payment-status/check?${new URLSearchParams({ orderId: payment!.orderId })}`)} busy={checker.state !== 'idle'} />
+          <RefreshStatus href={refreshHref} onRefresh={refresh} busy={checking} />
         )}
         {(payment?.state === 'failed' || card.tone === 'error') && (
           <a href="#support" className="btn-secondary">
@@ -165,43 +142,7 @@ export default function SlotPaymentStatus({ loaderData }: Route.ComponentProps) 
         </Link>
       </div>
 
-      {(payment?.state === 'failed' || card.tone === 'error') && (
-        <section id="support" aria-labelledby="support-heading" className="mt-8 rounded-2xl border border-slate-200 bg-slate-50 p-6">
-          <h2 id="support-heading" className="text-lg font-bold text-ink">
-            Contact support
-          </h2>
-          <p className="mt-2 text-muted">Quote your order ID and we will sort it out.</p>
-          <dl className="mt-3 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
-            <Row term="E-mail" value={support.email} />
-            <Row term="Phone" value={`${support.phone} (${support.hours})`} />
-          </dl>
-        </section>
-      )}
+      {(payment?.state === 'failed' || card.tone === 'error') && <SupportDetails support={support} />}
     </section>
-  )
-}
-
-function RefreshStatus({ href, onRefresh, busy }: { href: string; onRefresh: () => void; busy: boolean }) {
-  return (
-    <a
-      href={href}
-      onClick={(event) => {
-        event.preventDefault()
-        onRefresh()
-      }}
-      aria-disabled={busy || undefined}
-      className="btn-primary"
-    >
-      {busy ? 'Checking...' : 'Refresh Status'}
-    </a>
-  )
-}
-
-function Row({ term, value }: { term: string; value: string }) {
-  return (
-    <>
-      <dt className="text-muted">{term}</dt>
-      <dd className="[overflow-wrap:anywhere] font-medium text-ink">{value}</dd>
-    </>
   )
 }

@@ -10,7 +10,7 @@ import { redirectWithToast } from '~/lib/toast.server'
 import { optionLabel, SWIMMING_EXPERIENCE } from '~/modules/accounts/schemas'
 import { payableBooking } from '~/modules/booking/bookings.server'
 import { SESSION_PRICE_LINE } from '~/modules/booking/texts'
-import { HoldExpiredError, PaymentStartError, startBookingPayment } from '~/modules/payments/payments.server'
+import { HoldExpiredError, PaymentStartError, startPayment } from '~/modules/payments/payments.server'
 import { getSiteSettings } from '~/modules/site/site.server'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
@@ -56,10 +56,10 @@ export async function action({ request }: Route.ActionArgs) {
   const booking = bookingId ? await payableBooking(bookingId, user.id) : null
   if (!booking) return redirectWithToast('/book-slot', NO_BOOKING)
   try {
-    const payment = await startBookingPayment({
-      bookingId: booking.id,
+    const payment = await startPayment({
+      payable: { kind: 'booking', id: booking.id },
       description: `Slot booking - ${booking.customerName}`,
-      statusPath: (orderId) => `${config().SITE_URL}/slot-payment-status?${new URLSearchParams({ orderId })}`,
+      statusUrl: (orderId) => `${config().SITE_URL}/slot-payment-status?${new URLSearchParams({ orderId })}`,
     })
     // The gateway's page is not part of this app: the browser loads it as a new document.
     return redirectDocument(payment.redirectUrl)

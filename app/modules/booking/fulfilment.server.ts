@@ -1,21 +1,20 @@
-import { and, asc, eq, inArray, ne } from 'drizzle-orm'
+import { and, asc, eq } from 'drizzle-orm'
 import { config } from '~/config.server'
-import { bookingDays, bookings, catalogueItems, payments, siteSettings } from '~/db/schema'
+import { bookingDays, bookings, catalogueItems, siteSettings } from '~/db/schema'
 import { formatRupees, formatTimeRange, formatWeekdayDate } from '~/lib/format'
 import { calendarAttachment, calendarFile } from '~/modules/mail/ics.server'
 import { enqueueEmail, type Executor } from '~/modules/mail/outbox.server'
 import { letter } from '~/modules/mail/templates.server'
+import type { PaidOutcome, Payable, PaymentTerms } from '~/modules/payments/payable.server'
 import { seatsStillFree } from './holds.server'
 import { IMPORTANT_INFORMATION, SESSION_TITLE } from './texts'
-
-export type PaidOutcome = { result: 'confirmed'; late: boolean } | { result: 'refund'; reason: string }
 
 /**
  * A payment for the booking completed. Runs inside the payment's transaction, with the booking
  * locked: confirms it while its hold stands; after the hold ran out, confirms it only if its seats
  * are still free; otherwise (seats gone, already paid, cancelled) the money must go back.
  */
-export async function fulfilPaidBooking(tx: Executor, bookingId: number, now: Date): Promise<PaidOutcome> {
+async function fulfilPaidBooking(tx: Executor, bookingId: number, now: Date): Promise<PaidOutcome> {
   const [booking] = await tx
     .select({ status: bookings.status, holdExpiresAt: bookings.holdExpiresAt })
     .from(bookings)
@@ -37,24 +36,43 @@ export async function fulfilPaidBooking(tx: Executor, bookingId: number, now: Da
   return { result: 'confirmed', late: !holdStands }
 }
 
-/**
- * A payment for the booking failed. While no other payment of it is still under way, the hold is
- * released at once, so the customer (or anyone) can choose the time slot again.
- */
-export async function failBookingPayment(tx: Executor, bookingId: number, paymentId: number, now: Date) {
-  const others = await tx
-    .select({ id: payments.id })
-    .from(payments)
-    .where(and(eq(payments.bookingId, bookingId), ne(payments.id, paymentId), inArray(payments.state, ['initiated', 'pending', 'completed'])))
-  if (others.length > 0) return
+/** Every payment for the booking failed: the hold is released at once, so the slot can be chosen again. */
+async function releaseUnpaidBooking(tx: Executor, bookingId: number, now: Date) {
   await tx
     .update(bookings)
     .set({ status: 'payment_failed', holdExpiresAt: null, updatedAt: now })
     .where(and(eq(bookings.id, bookingId), eq(bookings.status, 'pending')))
 }
 
+/** The booking's price and hold, locked for a payment to start; null unless it is pending with time left to pay. */
+async function bookingTerms(tx: Executor, bookingId: number, now: Date): Promise<PaymentTerms | null> {
+  const [booking] = await tx
+    .select({
+      status: bookings.status,
+      holdExpiresAt: bookings.holdExpiresAt,
+      amountPaise: bookings.amountPaise,
+      name: bookings.customerName,
+      email: bookings.customerEmail,
+      phone: bookings.customerPhone,
+      reference: bookings.reference,
+    })
+    .from(bookings)
+    .where(eq(bookings.id, bookingId))
+    .for('update')
+  if (!booking || booking.status !== 'pending' || !booking.holdExpiresAt || booking.holdExpiresAt <= now) return null
+  return { amountPaise: booking.amountPaise, holdExpiresAt: booking.holdExpiresAt, customer: { name: booking.name, email: booking.email, phone: booking.phone }, reference: booking.reference }
+}
+
+export const bookingPayable: Payable = {
+  orderPrefix: 'SLOT',
+  termsForPayment: bookingTerms,
+  paid: fulfilPaidBooking,
+  unpaid: releaseUnpaidBooking,
+  refunded: bookingRefunded,
+}
+
 /** A refund of one of the booking's payments completed. */
-export async function bookingRefunded(tx: Executor, bookingId: number, amountPaise: number, now: Date) {
+async function bookingRefunded(tx: Executor, bookingId: number, amountPaise: number, now: Date) {
   const [booking] = await tx.select({ status: bookings.status }).from(bookings).where(eq(bookings.id, bookingId)).for('update')
   // A refund of a duplicate payment leaves a confirmed booking as it is.
   if (booking?.status === 'refund_pending' || booking?.status === 'cancelled') {

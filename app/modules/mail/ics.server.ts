@@ -11,6 +11,8 @@ export type CalendarEvent = {
   summary: string
   location: string
   description: string
+  /** The event happens on this many consecutive days from `date` (a camp's daily session). */
+  dailyFor?: number
 }
 
 /**
@@ -27,6 +29,7 @@ export function calendarFile(events: CalendarEvent[], { method = 'PUBLISH', sequ
       `DTSTAMP:${utc(now)}`,
       `DTSTART:${utc(labInstant(event.date, event.start))}`,
       `DTEND:${utc(labInstant(event.date, event.end))}`,
+      ...(event.dailyFor && event.dailyFor > 1 ? [`RRULE:FREQ=DAILY;COUNT=${event.dailyFor}`] : []),
       `SEQUENCE:${sequence}`,
       `STATUS:${method === 'CANCEL' ? 'CANCELLED' : 'CONFIRMED'}`,
       `SUMMARY:${escapeText(event.summary)}`,

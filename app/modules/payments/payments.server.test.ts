@@ -6,7 +6,7 @@ import { holdSession, type Customer } from '~/modules/booking/holds.server'
 import { bookingRow, createCustomers, mailTo, setWindows } from '../../../tests/support/booking'
 import { useSandboxPayments } from '../../../tests/support/sandbox-payments'
 import { useTestDatabase } from '../../../tests/support/test-database'
-import { applyOrderStatus, HoldExpiredError, nextCheckAt, reconcileDuePayments, refreshPayment, startBookingPayment } from './payments.server'
+import { applyOrderStatus, HoldExpiredError, nextCheckAt, reconcileDuePayments, refreshPayment, startPayment } from './payments.server'
 import { processDueRefunds } from './refunds.server'
 
 useTestDatabase()
@@ -21,8 +21,8 @@ async function heldBooking(customer: Customer, { dates = FAR_DATES, start = '09:
   return holdSession({ customer, productCode: 'biomechanical_package', date: dates[0]!, start, days: 3, now })
 }
 
-const startPayment = (bookingId: number, now = new Date()) =>
-  startBookingPayment({ bookingId, description: 'Slot booking - test', statusPath: (orderId) => `${sandbox.url}/slot-payment-status?orderId=${orderId}`, now })
+const payFor = (bookingId: number, now = new Date()) =>
+  startPayment({ payable: { kind: 'booking', id: bookingId }, description: 'Slot booking - test', statusUrl: (orderId) => `${sandbox.url}/slot-payment-status?orderId=${orderId}`, now })
 
 async function payment(orderId: string) {
   const [row] = await db().select().from(payments).where(eq(payments.orderId, orderId))
@@ -35,7 +35,7 @@ describe('starting a payment', () => {
   it('creates a gateway order for the stored amount under a unique SLOT order id, expiring with the hold', async () => {
     const [customer] = await createCustomers(1)
     const held = await heldBooking(customer!)
-    const started = await startPayment(held.bookingId)
+    const started = await payFor(held.bookingId)
     expect(started.orderId).toMatch(/^SLOT_\d{13}_\d{1,3}_[a-z2-9]{8}$/)
     expect(started.redirectUrl).toMatch(new RegExp(`^${sandbox.url}/sandbox-gateway/checkout/SBX`))
     const row = await payment(started.orderId)
@@ -46,8 +46,8 @@ describe('starting a payment', () => {
   it('resumes the open order instead of creating a second one', async () => {
     const [customer] = await createCustomers(1)
     const held = await heldBooking(customer!)
-    const first = await startPayment(held.bookingId)
-    const again = await startPayment(held.bookingId)
+    const first = await payFor(held.bookingId)
+    const again = await payFor(held.bookingId)
     expect(again).toEqual(first)
     expect(await db().select().from(payments)).toHaveLength(1)
   })
@@ -55,7 +55,7 @@ describe('starting a payment', () => {
   it('refuses once the hold has run out', async () => {
     const [customer] = await createCustomers(1)
     const held = await heldBooking(customer!)
-    await expect(startPayment(held.bookingId, new Date(held.holdExpiresAt.getTime() - 30_000))).rejects.toBeInstanceOf(HoldExpiredError)
+    await expect(payFor(held.bookingId, new Date(held.holdExpiresAt.getTime() - 30_000))).rejects.toBeInstanceOf(HoldExpiredError)
   })
 })
 
@@ -63,7 +63,7 @@ describe('the gateway says the payment completed', () => {
   it('confirms the booking and e-mails a confirmation with the three dates and an .ics, once', async () => {
     const [customer] = await createCustomers(1)
     const held = await heldBooking(customer!)
-    const { orderId, redirectUrl } = await startPayment(held.bookingId)
+    const { orderId, redirectUrl } = await payFor(held.bookingId)
     const back = await sandbox.choose(redirectUrl, 'success')
     expect(back).toContain(`orderId=${orderId}`)
 
@@ -87,7 +87,7 @@ describe('the gateway says the payment completed', () => {
   it('the same notification delivered ten more times confirms once and sends one e-mail', async () => {
     const [customer] = await createCustomers(1)
     const held = await heldBooking(customer!)
-    const { orderId, redirectUrl } = await startPayment(held.bookingId)
+    const { orderId, redirectUrl } = await payFor(held.bookingId)
     await sandbox.choose(redirectUrl, 'success')
     const { gatewayOrderId, amountPaise } = await payment(orderId)
     // The gateway's own event, as a gateway that repeats itself would deliver it again.
@@ -105,7 +105,7 @@ describe('the gateway says the payment completed', () => {
   it('a forged notification is rejected and changes nothing', async () => {
     const [customer] = await createCustomers(1)
     const held = await heldBooking(customer!)
-    const { orderId } = await startPayment(held.bookingId)
+    const { orderId } = await payFor(held.bookingId)
     const status = await sandbox.postNotification(
       { eventId: 'forged', event: 'order.completed', merchantOrderId: orderId, state: 'COMPLETED', amountPaise: 30_000_00, transactionId: 'X' },
       { forged: true },
@@ -119,7 +119,7 @@ describe('the gateway says the payment completed', () => {
   it('an amount other than the one we stored does not confirm the booking', async () => {
     const [customer] = await createCustomers(1)
     const held = await heldBooking(customer!)
-    const { orderId } = await startPayment(held.bookingId)
+    const { orderId } = await payFor(held.bookingId)
     const status = await sandbox.postNotification({ eventId: 'cheap', event: 'order.completed', merchantOrderId: orderId, state: 'COMPLETED', amountPaise: 100, transactionId: 'T' })
     expect(status).toBe(200)
     expect((await bookingRow(held.bookingId)).status).toBe('pending')
@@ -131,7 +131,7 @@ describe('the gateway says the payment completed', () => {
   it('a "failed" arriving after "completed" is ignored', async () => {
     const [customer] = await createCustomers(1)
     const held = await heldBooking(customer!)
-    const { orderId } = await startPayment(held.bookingId)
+    const { orderId } = await payFor(held.bookingId)
     expect(await applyOrderStatus(orderId, { state: 'completed', amountPaise: 30_000_00, transactionId: 'T', paymentMode: 'UPI' })).toBe('applied')
     expect(await applyOrderStatus(orderId, { state: 'failed', amountPaise: 30_000_00, transactionId: null, paymentMode: null })).toBe('ignored_regression')
     expect(await applyOrderStatus(orderId, { state: 'pending', amountPaise: 30_000_00, transactionId: null, paymentMode: null })).toBe('unchanged')
@@ -156,7 +156,7 @@ describe('reconciliation', () => {
   it('confirms a payment whose notification never arrived, by asking the gateway', async () => {
     const [customer] = await createCustomers(1)
     const held = await heldBooking(customer!)
-    const { orderId, redirectUrl } = await startPayment(held.bookingId)
+    const { orderId, redirectUrl } = await payFor(held.bookingId)
     sandbox.setWebhookUp(false)
     await sandbox.choose(redirectUrl, 'success')
     expect((await bookingRow(held.bookingId)).status).toBe('pending')
@@ -171,7 +171,7 @@ describe('reconciliation', () => {
   it('keeps asking while the gateway says pending, and schedules the next question', async () => {
     const [customer] = await createCustomers(1)
     const held = await heldBooking(customer!)
-    const { orderId } = await startPayment(held.bookingId)
+    const { orderId } = await payFor(held.bookingId)
     const at = new Date(Date.now() + 25_000)
     await reconcileDuePayments(at)
     const row = await payment(orderId)
@@ -183,7 +183,7 @@ describe('reconciliation', () => {
   it('a declined payment releases the hold at once, so the time slot can be chosen again', async () => {
     const [customer, other] = await createCustomers(2)
     const held = await heldBooking(customer!)
-    const { orderId, redirectUrl } = await startPayment(held.bookingId)
+    const { orderId, redirectUrl } = await payFor(held.bookingId)
     await sandbox.choose(redirectUrl, 'failure')
     await expect.poll(async () => (await payment(orderId)).state).toBe('failed')
     expect((await bookingRow(held.bookingId)).status).toBe('payment_failed')
@@ -193,7 +193,7 @@ describe('reconciliation', () => {
   it('gives up on an order that stays pending long past its expiry, releasing the hold', async () => {
     const [customer] = await createCustomers(1)
     const held = await heldBooking(customer!)
-    const { orderId } = await startPayment(held.bookingId)
+    const { orderId } = await payFor(held.bookingId)
     const muchLater = new Date(held.holdExpiresAt.getTime() + 16 * 60_000)
     await refreshPayment(orderId, muchLater)
     expect((await payment(orderId)).state).toBe('failed')
@@ -204,7 +204,7 @@ describe('a payment that completes after its hold expired', () => {
   it('is confirmed when the seats are still free', async () => {
     const [customer] = await createCustomers(1)
     const held = await heldBooking(customer!)
-    const { orderId } = await startPayment(held.bookingId)
+    const { orderId } = await payFor(held.bookingId)
     await db().update(bookings).set({ status: 'expired' }).where(eq(bookings.id, held.bookingId))
     expect(await applyOrderStatus(orderId, { state: 'completed', amountPaise: 30_000_00, transactionId: 'T', paymentMode: 'UPI' })).toBe('applied')
     expect((await bookingRow(held.bookingId)).status).toBe('confirmed')
@@ -214,7 +214,7 @@ describe('a payment that completes after its hold expired', () => {
   it('is refunded automatically through the gateway when the seats were taken, and the customer is told', async () => {
     const [late, quick] = await createCustomers(2)
     const held = await heldBooking(late!)
-    const { orderId, redirectUrl } = await startPayment(held.bookingId)
+    const { orderId, redirectUrl } = await payFor(held.bookingId)
     // The hold runs out; someone else takes the seats; then the first payment completes.
     await db().update(bookings).set({ holdExpiresAt: new Date(Date.now() - 1000) }).where(eq(bookings.id, held.bookingId))
     await holdSession({ customer: quick!, productCode: 'biomechanical_package', date: FAR_DATES[0]!, start: '09:00', days: 3 })
@@ -245,9 +245,9 @@ describe('a payment that completes after its hold expired', () => {
   it('a second payment for a booking already paid is refunded, the booking stays confirmed', async () => {
     const [customer] = await createCustomers(1)
     const held = await heldBooking(customer!)
-    const first = await startPayment(held.bookingId)
+    const first = await payFor(held.bookingId)
     await db().update(payments).set({ state: 'failed' }).where(eq(payments.orderId, first.orderId))
-    const second = await startPayment(held.bookingId)
+    const second = await payFor(held.bookingId)
     await applyOrderStatus(second.orderId, { state: 'completed', amountPaise: 30_000_00, transactionId: 'T2', paymentMode: 'UPI' })
     await applyOrderStatus(first.orderId, { state: 'completed', amountPaise: 30_000_00, transactionId: 'T1', paymentMode: 'UPI' })
     expect((await bookingRow(held.bookingId)).status).toBe('confirmed')

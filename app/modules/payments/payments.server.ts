@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto'
-import { and, asc, eq, sql } from 'drizzle-orm'
+import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm'
 import { db } from '~/db/client.server'
-import { bookings, paymentEvents, payments, type PaymentState } from '~/db/schema'
-import { failBookingPayment, fulfilPaidBooking } from '~/modules/booking/fulfilment.server'
+import { paymentEvents, payments, type PaymentState } from '~/db/schema'
 import type { Executor } from '~/modules/mail/outbox.server'
 import { GatewayError, newOrderId, type GatewayNotification, type GatewayOrderStatus } from './gateway.server'
 import { paymentGateway } from './gateways.server'
+import { payableOf, type PayableKind, type PayableRef } from './payable.server'
+import { PAYABLES } from './payables.server'
 import { applyRefundStatus, refreshRefund, requestRefund, type RefundOutcome } from './refunds.server'
 
 /** The hold ran out (or the booking moved on) before the customer paid. */
@@ -34,74 +35,62 @@ const CHECK_LEASE_MS = 60_000
 export type StartedPayment = { orderId: string; redirectUrl: string }
 
 /**
- * Sends the customer to pay for a pending booking: records a payment order (our unique order id,
- * the booking's stored amount, expiring with the hold), then asks the gateway for its hosted page.
- * A payment still open for the booking is resumed rather than duplicated.
+ * Sends the customer to pay for something held for them (a booking, a camp registration): records
+ * a payment order (our unique order id, the stored amount, expiring with the hold), then asks the
+ * gateway for its hosted page. A payment still open for it is resumed rather than duplicated.
  */
-export async function startBookingPayment({
-  bookingId,
-  statusPath,
+export async function startPayment({
+  payable,
+  statusUrl,
   description,
   now = new Date(),
 }: {
-  bookingId: number
-  /** Where the gateway returns the customer, given the order id (a path on this site). */
-  statusPath: (orderId: string) => string
+  payable: PayableRef
+  /** Where the gateway returns the customer, given the order id. */
+  statusUrl: (orderId: string) => string | Promise<string>
   description: string
   now?: Date
 }): Promise<StartedPayment> {
   const gateway = paymentGateway()
+  const kind = PAYABLES[payable.kind]
+  const column = payableColumn(payable.kind)
   const order = await db().transaction(async (tx) => {
-    const [booking] = await tx
-      .select({
-        status: bookings.status,
-        holdExpiresAt: bookings.holdExpiresAt,
-        amountPaise: bookings.amountPaise,
-        customerName: bookings.customerName,
-        customerEmail: bookings.customerEmail,
-        customerPhone: bookings.customerPhone,
-        reference: bookings.reference,
-      })
-      .from(bookings)
-      .where(eq(bookings.id, bookingId))
-      .for('update')
-    if (!booking || booking.status !== 'pending' || !booking.holdExpiresAt || booking.holdExpiresAt.getTime() - now.getTime() < MIN_TIME_TO_PAY_MS) {
-      throw new HoldExpiredError()
-    }
+    const terms = await kind.termsForPayment(tx, payable.id, now)
+    if (!terms || terms.holdExpiresAt.getTime() - now.getTime() < MIN_TIME_TO_PAY_MS) throw new HoldExpiredError()
     const [open] = await tx
       .select({ orderId: payments.orderId, checkoutUrl: payments.checkoutUrl })
       .from(payments)
-      .where(and(eq(payments.bookingId, bookingId), eq(payments.state, 'pending')))
+      .where(and(eq(column, payable.id), eq(payments.state, 'pending')))
       .orderBy(asc(payments.id))
       .limit(1)
     if (open?.checkoutUrl) return { resume: { orderId: open.orderId, redirectUrl: open.checkoutUrl } }
 
-    const orderId = newOrderId('SLOT', now)
+    const orderId = newOrderId(kind.orderPrefix, now)
     await tx.insert(payments).values({
       orderId,
-      bookingId,
+      ...payableValues(payable),
       gateway: gateway.name,
-      amountPaise: booking.amountPaise,
-      expiresAt: booking.holdExpiresAt,
+      amountPaise: terms.amountPaise,
+      expiresAt: terms.holdExpiresAt,
       state: 'initiated',
       nextCheckAt: nextCheckAt(now, now),
       createdAt: now,
       updatedAt: now,
     })
-    return { create: { orderId, booking } }
+    return { create: { orderId, terms } }
   })
   if (order.resume) return order.resume
 
-  const { orderId, booking } = order.create!
+  const { orderId, terms } = order.create!
   try {
     const created = await gateway.createPayment({
       orderId,
-      amountPaise: booking.amountPaise,
+      amountPaise: terms.amountPaise,
       description,
-      customer: { name: booking.customerName, email: booking.customerEmail, phone: booking.customerPhone },
-      redirectUrl: statusPath(orderId),
-      expiresAt: booking.holdExpiresAt!,
-      meta: { bookingId: String(bookingId), reference: booking.reference },
+      customer: terms.customer,
+      redirectUrl: await statusUrl(orderId),
+      expiresAt: terms.holdExpiresAt,
+      meta: { [payable.kind]: String(payable.id), reference: terms.reference },
     })
     await db()
       .update(payments)
@@ -118,11 +107,28 @@ export async function startBookingPayment({
           .set({ state: 'failed', failureReason: String((error as Error).message).slice(0, 500), nextCheckAt: null, updatedAt: new Date() })
           .where(and(eq(payments.orderId, orderId), eq(payments.state, 'initiated')))
           .returning({ id: payments.id })
-        if (payment) await failBookingPayment(tx, bookingId, payment.id, new Date())
+        if (payment) await afterFailure(tx, payable, payment.id, new Date())
       })
     }
     throw Object.assign(new PaymentStartError(), { cause: error })
   }
+}
+
+function payableColumn(kind: PayableKind) {
+  return kind === 'booking' ? payments.bookingId : payments.campRegistrationId
+}
+
+function payableValues(payable: PayableRef) {
+  return payable.kind === 'booking' ? { bookingId: payable.id } : { campRegistrationId: payable.id }
+}
+
+/** A payment failed: once no other payment for the same thing is still under way (or paid), release it. */
+async function afterFailure(tx: Executor, payable: PayableRef, paymentId: number, now: Date) {
+  const others = await tx
+    .select({ id: payments.id })
+    .from(payments)
+    .where(and(eq(payableColumn(payable.kind), payable.id), ne(payments.id, paymentId), inArray(payments.state, ['initiated', 'pending', 'completed'])))
+  if (others.length === 0) await PAYABLES[payable.kind].unpaid(tx, payable.id, now)
 }
 
 export type ApplyOutcome = 'applied' | 'unchanged' | 'unknown_order' | 'amount_mismatch' | 'ignored_regression'
@@ -136,11 +142,12 @@ export type ApplyOutcome = 'applied' | 'unchanged' | 'unknown_order' | 'amount_m
 export async function applyOrderStatus(orderId: string, status: Pick<GatewayOrderStatus, 'state' | 'amountPaise' | 'transactionId' | 'paymentMode'>, now = new Date()): Promise<ApplyOutcome> {
   return db().transaction(async (tx) => {
     const [payment] = await tx
-      .select({ id: payments.id, state: payments.state, amountPaise: payments.amountPaise, bookingId: payments.bookingId, createdAt: payments.createdAt, expiresAt: payments.expiresAt })
+      .select({ id: payments.id, state: payments.state, amountPaise: payments.amountPaise, bookingId: payments.bookingId, campRegistrationId: payments.campRegistrationId, createdAt: payments.createdAt, expiresAt: payments.expiresAt })
       .from(payments)
       .where(eq(payments.orderId, orderId))
       .for('update')
     if (!payment) return 'unknown_order'
+    const payable = payableOf(payment)
     const final = payment.state === 'completed' || payment.state === 'failed'
 
     switch (status.state) {
@@ -153,23 +160,21 @@ export async function applyOrderStatus(orderId: string, status: Pick<GatewayOrde
         const settled = now.getTime() - payment.createdAt.getTime() > 2 * 60_000 || now > payment.expiresAt
         if (payment.state !== 'initiated' || !settled) return 'unchanged'
         await setState(tx, payment.id, 'failed', now, { failureReason: 'The order never reached the payment gateway.' })
-        if (payment.bookingId) await failBookingPayment(tx, payment.bookingId, payment.id, now)
+        await afterFailure(tx, payable, payment.id, now)
         return 'applied'
       }
       case 'failed':
         if (payment.state === 'completed') return 'ignored_regression'
         if (final) return 'unchanged'
         await setState(tx, payment.id, 'failed', now, { failureReason: 'The payment was declined or abandoned at the gateway.' })
-        if (payment.bookingId) await failBookingPayment(tx, payment.bookingId, payment.id, now)
+        await afterFailure(tx, payable, payment.id, now)
         return 'applied'
       case 'completed': {
         if (status.amountPaise !== payment.amountPaise) return 'amount_mismatch'
         if (payment.state === 'completed') return 'unchanged'
         await setState(tx, payment.id, 'completed', now, { transactionId: status.transactionId, paymentMode: status.paymentMode, completedAt: now })
-        if (payment.bookingId) {
-          const outcome = await fulfilPaidBooking(tx, payment.bookingId, now)
-          if (outcome.result === 'refund') await requestRefund(tx, { paymentId: payment.id, amountPaise: payment.amountPaise, reason: outcome.reason, now })
-        }
+        const outcome = await PAYABLES[payable.kind].paid(tx, payable.id, now)
+        if (outcome.result === 'refund') await requestRefund(tx, { paymentId: payment.id, amountPaise: payment.amountPaise, reason: outcome.reason, now })
         return 'applied'
       }
     }
@@ -209,7 +214,7 @@ export async function refreshPayment(orderId: string, now = new Date()): Promise
     if (gaveUp) {
       await db().transaction(async (tx) => {
         await setState(tx, after.id, 'failed', now, { failureReason: 'The gateway never confirmed the payment before the order expired.' })
-        if (after.bookingId) await failBookingPayment(tx, after.bookingId, after.id, now)
+        await afterFailure(tx, payableOf(after), after.id, now)
       })
       return { state: 'failed' }
     }
@@ -223,7 +228,16 @@ export async function refreshPayment(orderId: string, now = new Date()): Promise
 
 async function paymentByOrderId(orderId: string) {
   const [row] = await db()
-    .select({ id: payments.id, state: payments.state, amountPaise: payments.amountPaise, bookingId: payments.bookingId, createdAt: payments.createdAt, expiresAt: payments.expiresAt, lastCheckedAt: payments.lastCheckedAt })
+    .select({
+      id: payments.id,
+      state: payments.state,
+      amountPaise: payments.amountPaise,
+      bookingId: payments.bookingId,
+      campRegistrationId: payments.campRegistrationId,
+      createdAt: payments.createdAt,
+      expiresAt: payments.expiresAt,
+      lastCheckedAt: payments.lastCheckedAt,
+    })
     .from(payments)
     .where(eq(payments.orderId, orderId))
   return row

@@ -8,7 +8,7 @@ import { bookingRow, createCustomers, mailTo, setWindows } from '../../../tests/
 import { startFakePhonePe, webhookAuthorization, type FakePhonePe } from '../../../tests/support/fake-phonepe'
 import { useTestDatabase } from '../../../tests/support/test-database'
 import { usePaymentGateway } from './gateways.server'
-import { handleNotification, refreshFromNotification, refreshPayment, startBookingPayment } from './payments.server'
+import { handleNotification, refreshFromNotification, refreshPayment, startPayment } from './payments.server'
 import { createPhonePeGateway } from './phonepe.server'
 import { processDueRefunds } from './refunds.server'
 
@@ -40,7 +40,7 @@ beforeEach(async () => {
 async function paidFor() {
   const [customer] = await createCustomers(1)
   const held = await holdSession({ customer: customer!, productCode: 'biomechanical_package', date: DATES[0]!, start: '09:00', days: 3 })
-  const started = await startBookingPayment({ bookingId: held.bookingId, description: 'Slot booking - test', statusPath: (orderId) => `https://lab.example.in/slot-payment-status?orderId=${orderId}` })
+  const started = await startPayment({ payable: { kind: 'booking', id: held.bookingId }, description: 'Slot booking - test', statusUrl: (orderId) => `https://lab.example.in/slot-payment-status?orderId=${orderId}` })
   return { customer: customer!, held, ...started }
 }
 

@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto'
 import { eq, sql } from 'drizzle-orm'
 import { db } from '~/db/client.server'
 import { paymentEvents, payments, refunds } from '~/db/schema'
-import { bookingRefunded } from '~/modules/booking/fulfilment.server'
 import type { Executor } from '~/modules/mail/outbox.server'
 import { GatewayError, newOrderId, type GatewayRefundStatus } from './gateway.server'
 import { paymentGateway } from './gateways.server'
+import { payableOf } from './payable.server'
+import { PAYABLES } from './payables.server'
 
 /** A claimed refund is this worker's for this long; if it dies, another instance carries on. */
 const REFUND_LEASE_MS = 60_000
@@ -39,7 +40,7 @@ export type RefundOutcome = 'applied' | 'unchanged' | 'unknown_refund'
 export async function applyRefundStatus(refundId: string, status: Pick<GatewayRefundStatus, 'state' | 'gatewayRefundId' | 'amountPaise'>, now = new Date()): Promise<RefundOutcome> {
   return db().transaction(async (tx) => {
     const [refund] = await tx
-      .select({ id: refunds.id, state: refunds.state, amountPaise: refunds.amountPaise, bookingId: payments.bookingId })
+      .select({ id: refunds.id, state: refunds.state, amountPaise: refunds.amountPaise, bookingId: payments.bookingId, campRegistrationId: payments.campRegistrationId })
       .from(refunds)
       .innerJoin(payments, eq(payments.id, refunds.paymentId))
       .where(eq(refunds.refundId, refundId))
@@ -58,7 +59,8 @@ export async function applyRefundStatus(refundId: string, status: Pick<GatewayRe
       .update(refunds)
       .set({ state: 'completed', completedAt: now, nextCheckAt: null, updatedAt: now, ...(status.gatewayRefundId ? { gatewayRefundId: status.gatewayRefundId } : {}) })
       .where(eq(refunds.id, refund.id))
-    if (refund.bookingId) await bookingRefunded(tx, refund.bookingId, refund.amountPaise, now)
+    const payable = payableOf(refund)
+    await PAYABLES[payable.kind].refunded(tx, payable.id, refund.amountPaise, now)
     return 'applied'
   })
 }

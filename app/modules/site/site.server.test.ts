@@ -49,12 +49,12 @@ describe('camp prices', () => {
     expect(at?.currentPricePaise).toBe(40_000_00)
   })
 
-  it('lists each camp with its two batches and the seats left', async () => {
+  it('lists each camp with its two batches of 30 seats', async () => {
     const camps = await listCamps()
     expect(camps.map((camp) => camp.code)).toEqual(['camp1', 'camp2'])
     for (const camp of camps) {
       expect(camp.batches.map((batch) => batch.code)).toEqual(['batch1', 'batch2'])
-      for (const batch of camp.batches) expect(batch.seatsLeft).toBe(batch.capacity - batch.seatsTaken)
+      for (const batch of camp.batches) expect(batch.capacity).toBe(30)
     }
   })
 })

@@ -95,7 +95,6 @@ export async function listCamps(now = new Date()) {
       name: campBatches.name,
       timeRanges: campBatches.timeRanges,
       capacity: campBatches.capacity,
-      seatsTaken: campBatches.seatsTaken,
     })
     .from(campBatches)
     .orderBy(asc(campBatches.code))
@@ -108,7 +107,7 @@ export async function listCamps(now = new Date()) {
       currentPricePaise: earlyBird ? camp.earlyBirdPricePaise : camp.regularPricePaise,
       batches: batches
         .filter((batch) => batch.campId === camp.id)
-        .map(({ campId: _campId, ...batch }) => ({ ...batch, seatsLeft: batch.capacity - batch.seatsTaken })),
+        .map(({ campId: _campId, ...batch }) => batch),
     }
   })
 }

@@ -1,0 +1,197 @@
+import { and, eq } from 'drizzle-orm'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { db } from '~/db/client.server'
+import { campBatches, campRegistrations, camps, campWaitlist, outboxEmails } from '~/db/schema'
+import { labInstant } from '~/lib/format'
+import { listCamps } from '~/modules/site/site.server'
+import { useTestDatabase } from '../../../tests/support/test-database'
+import { campChoices } from './camps.server'
+import { AlreadyRegisteredError, BatchFullError, expireStaleCampHolds, holdCampSeat, RegistrationClosedError } from './registrations.server'
+import { CampRegistrationSchema } from './schemas'
+import { AlreadyWaitingError, joinWaitlist, offerFreedSeats } from './waitlist.server'
+
+useTestDatabase()
+
+// Camps seeded for August 2030 with an early-bird deadline at the end of 15 July 2030 in Bangalore.
+const YEAR = 2030
+const JUNE = new Date(`${YEAR}-06-01T06:00:00Z`)
+const minutesAfter = (at: Date, minutes: number) => new Date(at.getTime() + minutes * 60_000)
+
+beforeEach(async () => {
+  await db().update(camps).set({ startsOn: `${YEAR}-08-08`, endsOn: `${YEAR}-08-16`, earlyBirdEndsAt: labInstant(`${YEAR}-07-15`, '23:59:59') }).where(eq(camps.code, 'camp1'))
+  await db().update(camps).set({ startsOn: `${YEAR}-08-18`, endsOn: `${YEAR}-08-26`, earlyBirdEndsAt: labInstant(`${YEAR}-07-15`, '23:59:59') }).where(eq(camps.code, 'camp2'))
+})
+
+let nextParent = 1
+const parent = (overrides: Partial<{ swimmerName: string; email: string; phone: string }> = {}) => ({ swimmerName: `Swimmer ${nextParent}`, email: `parent${nextParent++}@example.com`, phone: '9845012345', ...overrides })
+const hold = (applicant = parent(), { camp = 'camp1', batch = 'batch1', now = JUNE, ip = `198.51.100.${nextParent % 250}` } = {}) =>
+  holdCampSeat({ campCode: camp, batchCode: batch, applicant, ip, now })
+
+async function setCapacity(capacity: number, camp = 'camp1', batch = 'batch1') {
+  const [target] = await db().select({ id: campBatches.id }).from(campBatches).innerJoin(camps, eq(camps.id, campBatches.campId)).where(and(eq(camps.code, camp), eq(campBatches.code, batch)))
+  await db().update(campBatches).set({ capacity }).where(eq(campBatches.id, target!.id))
+}
+
+const registration = async (id: number) => (await db().select().from(campRegistrations).where(eq(campRegistrations.id, id)))[0]!
+
+describe('the camp fee', () => {
+  it('is the early-bird price until the end of the deadline day in Bangalore, then the regular price; banner and form agree', async () => {
+    const lastEarlySecond = new Date(`${YEAR}-07-15T18:29:58Z`) // 23:59:58 IST
+    const firstRegularSecond = new Date(`${YEAR}-07-15T18:30:00Z`) // 00:00:00 IST on 16 July
+    for (const [now, price, earlyBird] of [
+      [lastEarlySecond, 35_000_00, true],
+      [firstRegularSecond, 40_000_00, false],
+    ] as const) {
+      const [formCamp] = await campChoices(now)
+      const [bannerCamp] = await listCamps(now)
+      expect(formCamp!.pricePaise).toBe(price)
+      expect(bannerCamp!.currentPricePaise).toBe(price)
+      expect(bannerCamp!.earlyBird).toBe(earlyBird)
+      const held = await hold(parent(), { now })
+      expect((await registration(held.id)).amountPaise).toBe(price)
+    }
+  })
+})
+
+describe('holding a seat', () => {
+  it('holds a seat for 20 minutes as a pending registration, and counts it against the batch', async () => {
+    const held = await hold()
+    const row = await registration(held.id)
+    expect(row).toMatchObject({ status: 'pending', amountPaise: 35_000_00 })
+    expect(row.reference).toMatch(/^CMP-\d{10}$/)
+    expect(row.holdExpiresAt).toEqual(minutesAfter(JUNE, 20))
+    const [camp1] = await campChoices(JUNE)
+    expect(camp1!.batches.map((batch) => batch.seatsLeft)).toEqual([29, 30])
+    // The hold runs out: the seat is free again, before any clean-up job.
+    const [later] = await campChoices(minutesAfter(JUNE, 20))
+    expect(later!.batches[0]!.seatsLeft).toBe(30)
+  })
+
+  it('refuses the seat after the last one, with a message that offers the waitlist', async () => {
+    await setCapacity(2)
+    await hold()
+    await hold()
+    await expect(hold()).rejects.toThrow(new BatchFullError('Camp 1', 'Batch 1'))
+    await expect(hold(parent(), { batch: 'batch2' })).resolves.toBeDefined()
+  })
+
+  it(`of 200 parents submitting at once for the last seat, exactly one gets it (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`, async () => {
+    await setCapacity(5)
+    for (let index = 0; index < 4; index += 1) await hold()
+    const rush = await Promise.allSettled(Array.from({ length: 200 }, (_, index) => hold(parent(), { ip: `10.0.${Math.floor(index / 250)}.${index % 250}` })))
+    expect(rush.filter((result) => result.status === 'fulfilled')).toHaveLength(1)
+    expect(rush.every((result) => result.status === 'fulfilled' || result.reason instanceof BatchFullError)).toBe(true)
+    const seats = await db().select().from(campRegistrations).where(eq(campRegistrations.status, 'pending'))
+    expect(seats).toHaveLength(5)
+  })
+
+  it('the same swimmer cannot be registered twice for a camp; a brother or sister with the same e-mail can', async () => {
+    const asha = parent({ swimmerName: 'Asha Rao', email: 'rao.family@example.com' })
+    const first = await hold(asha)
+    await db().update(campRegistrations).set({ status: 'confirmed', holdExpiresAt: null }).where(eq(campRegistrations.id, first.id))
+    await expect(hold({ ...asha, swimmerName: 'ASHA RAO', email: 'Rao.Family@example.com' })).rejects.toThrow(AlreadyRegisteredError)
+    await expect(hold({ ...asha, swimmerName: 'Ashwin Rao' })).resolves.toBeDefined()
+    // The same swimmer in the other camp is fine.
+    await expect(hold(asha, { camp: 'camp2' })).resolves.toBeDefined()
+  })
+
+  it('a second attempt of the same swimmer replaces an unpaid first one instead of holding two seats', async () => {
+    const kiran = parent({ swimmerName: 'Kiran Das' })
+    const first = await hold(kiran)
+    const second = await hold(kiran, { batch: 'batch2' })
+    expect((await registration(first.id)).status).toBe('expired')
+    expect((await registration(second.id)).status).toBe('pending')
+  })
+
+  it('closes when the camp starts in Bangalore, or when staff close it', async () => {
+    const dayBefore = new Date(`${YEAR}-08-07T18:29:00Z`) // 23:59 IST on 7 August
+    const firstDay = new Date(`${YEAR}-08-07T18:30:00Z`) // 00:00 IST on 8 August
+    await expect(hold(parent(), { now: dayBefore })).resolves.toBeDefined()
+    await expect(hold(parent(), { now: firstDay })).rejects.toThrow(RegistrationClosedError)
+    expect((await campChoices(firstDay)).map((camp) => camp.open)).toEqual([false, true])
+    await db().update(camps).set({ isOpen: false }).where(eq(camps.code, 'camp2'))
+    await expect(hold(parent(), { camp: 'camp2' })).rejects.toThrow('Registration for Camp 2 is closed.')
+  })
+})
+
+describe('the waitlist', () => {
+  it('queues parents for a full batch; a freed seat is held for the first in line, who is e-mailed a link to pay', async () => {
+    await setCapacity(1)
+    const holder = await hold()
+    const first = parent({ swimmerName: 'First Waiting' })
+    const second = parent({ swimmerName: 'Second Waiting' })
+    expect(await joinWaitlist({ campCode: 'camp1', batchCode: 'batch1', applicant: first, ip: '1.1.1.1', now: JUNE })).toMatchObject({ position: 1 })
+    expect(await joinWaitlist({ campCode: 'camp1', batchCode: 'batch1', applicant: second, ip: '1.1.1.2', now: JUNE })).toMatchObject({ position: 2 })
+    await expect(joinWaitlist({ campCode: 'camp1', batchCode: 'batch1', applicant: { ...first, swimmerName: 'first waiting' }, ip: '1.1.1.1', now: JUNE })).rejects.toThrow(AlreadyWaitingError)
+    expect(await offerFreedSeats(JUNE)).toBe(0)
+
+    // The holder never pays: the seat goes to the first in line, not to a newcomer.
+    const later = minutesAfter(JUNE, 21)
+    expect(await expireStaleCampHolds(later)).toBe(1)
+    await expect(hold(parent(), { now: later })).rejects.toThrow(BatchFullError)
+    expect(await offerFreedSeats(later)).toBe(1)
+    const [offer] = await db().select().from(campWaitlist).where(eq(campWaitlist.status, 'offered'))
+    expect(offer!.swimmerName).toBe('First Waiting')
+    const held = await registration(offer!.registrationId!)
+    expect(held).toMatchObject({ status: 'pending', swimmerName: 'First Waiting', amountPaise: 35_000_00 })
+    expect(held.holdExpiresAt).toEqual(new Date(later.getTime() + 12 * 3_600_000))
+    const [mail] = await db().select().from(outboxEmails).where(eq(outboxEmails.subject, 'A seat is free: Camp 1, Batch 1'))
+    expect(mail!.to).toBe(first.email)
+    expect(mail!.text).toMatch(new RegExp(`/onboarding/offer\\?registration=${held.reference}&key=[\\w-]{32}`))
+    expect((await registration(holder.id)).status).toBe('expired')
+
+    // The first in line lets the offer lapse: the seat passes to the second.
+    const muchLater = new Date(held.holdExpiresAt!.getTime() + 1000)
+    await expireStaleCampHolds(muchLater)
+    expect(await offerFreedSeats(muchLater)).toBe(1)
+    const offers = await db().select().from(campWaitlist)
+    expect(offers.map((entry) => [entry.swimmerName, entry.status]).sort()).toEqual([
+      ['First Waiting', 'expired'],
+      ['Second Waiting', 'offered'],
+    ])
+  })
+
+  it('does not offer a seat to someone who registered meanwhile, and takes them off the list', async () => {
+    await setCapacity(1)
+    const held = await hold()
+    const meera = parent({ swimmerName: 'Meera Iyer' })
+    await joinWaitlist({ campCode: 'camp1', batchCode: 'batch1', applicant: meera, ip: '1.1.1.3', now: JUNE })
+    const other = await hold(meera, { batch: 'batch2' })
+    await db().update(campRegistrations).set({ status: 'confirmed', holdExpiresAt: null }).where(eq(campRegistrations.id, other.id))
+    await db().update(campRegistrations).set({ status: 'payment_failed', holdExpiresAt: null }).where(eq(campRegistrations.id, held.id))
+    expect(await offerFreedSeats(JUNE)).toBe(0)
+    expect((await db().select().from(campWaitlist))[0]!.status).toBe('cancelled')
+  })
+})
+
+describe('the form', () => {
+  const valid = { name: 'Arjun Menon', email: 'parent@example.com', phone_number: '98450 12345', camp: 'camp1', batch: 'batch2' }
+  const errors = (values: Record<string, string | undefined>) => {
+    const result = CampRegistrationSchema.safeParse(values)
+    return result.success ? {} : Object.fromEntries(result.error.issues.map((issue) => [issue.path.join('.'), issue.message]))
+  }
+
+  it('accepts a complete form', () => {
+    expect(errors(valid)).toEqual({})
+  })
+
+  it('gives the spec’s message for each field', () => {
+    expect(errors({ ...valid, name: 'A' })).toEqual({ name: 'Name must be at least 2 characters' })
+    expect(errors({ ...valid, email: 'parent.example.com' })).toEqual({ email: 'Invalid email address' })
+    expect(errors({ ...valid, phone_number: '98450' })).toEqual({ phone_number: 'Phone number must be at least 10 digits' })
+    expect(errors({ ...valid, camp: undefined })).toEqual({ camp: 'Please select a camp' })
+    expect(errors({ ...valid, batch: undefined })).toEqual({ batch: 'Please select a batch' })
+    expect(errors({})).toEqual({
+      name: 'Name must be at least 2 characters',
+      email: 'Invalid email address',
+      phone_number: 'Phone number must be at least 10 digits',
+      camp: 'Please select a camp',
+      batch: 'Please select a batch',
+    })
+  })
+
+  it('refuses a camp or batch that is not a code, and a phone number that is not one', () => {
+    expect(errors({ ...valid, camp: "camp1'; DROP TABLE camps" })).toEqual({ camp: 'Please select a camp' })
+    expect(errors({ ...valid, phone_number: 'call me maybe' })).toEqual({ phone_number: 'Please enter a phone number, using digits, spaces, + and -' })
+  })
+})

@@ -1,0 +1,192 @@
+import { and, eq } from 'drizzle-orm'
+import { config } from '~/config.server'
+import { campBatches, campRegistrations, camps, campWaitlist, siteSettings } from '~/db/schema'
+import { formatDateRange, formatLongDate, formatRupees, formatTimeRange, formatWholeRupees } from '~/lib/format'
+import { calendarAttachment, calendarFile } from '~/modules/mail/ics.server'
+import { enqueueEmail, type Executor } from '~/modules/mail/outbox.server'
+import { letter } from '~/modules/mail/templates.server'
+import type { PaidOutcome, Payable, PaymentTerms } from '~/modules/payments/payable.server'
+import { campSeatsTaken, registrationOpen } from './camps.server'
+import { campSeatFreed, lockBatchById } from './waitlist.server'
+
+async function lockRegistration(tx: Executor, registrationId: number) {
+  const [row] = await tx
+    .select({
+      status: campRegistrations.status,
+      holdExpiresAt: campRegistrations.holdExpiresAt,
+      amountPaise: campRegistrations.amountPaise,
+      batchId: campRegistrations.batchId,
+      name: campRegistrations.swimmerName,
+      email: campRegistrations.email,
+      phone: campRegistrations.phone,
+      reference: campRegistrations.reference,
+    })
+    .from(campRegistrations)
+    .where(eq(campRegistrations.id, registrationId))
+    .for('update')
+  return row ?? null
+}
+
+/**
+ * A payment completed. Confirms the registration while its hold stands; after the hold ran out,
+ * only if a seat is still free and the camp still takes registrations; otherwise the money goes back.
+ */
+async function paid(tx: Executor, registrationId: number, now: Date): Promise<PaidOutcome> {
+  const registration = await lockRegistration(tx, registrationId)
+  if (!registration) return { result: 'refund', reason: 'The registration no longer exists.' }
+  if (registration.status === 'confirmed') return { result: 'refund', reason: 'This registration had already been paid for: a second payment is refunded.' }
+  if (registration.status === 'cancelled' || registration.status === 'refund_pending' || registration.status === 'refunded') {
+    return { result: 'refund', reason: 'The registration had been cancelled before the payment arrived.' }
+  }
+  const holdStands = registration.status === 'pending' && registration.holdExpiresAt !== null && registration.holdExpiresAt > now
+  if (!holdStands && !(await seatStillFree(tx, registrationId, registration.batchId, now))) {
+    await tx.update(campRegistrations).set({ status: 'refund_pending', holdExpiresAt: null, updatedAt: now }).where(eq(campRegistrations.id, registrationId))
+    await enqueueEmail(await latePaymentEmail(tx, registrationId), tx, now)
+    return { result: 'refund', reason: 'The payment arrived after the seat hold had expired and the batch was full.' }
+  }
+  await tx.update(campRegistrations).set({ status: 'confirmed', confirmedAt: now, holdExpiresAt: null, updatedAt: now }).where(eq(campRegistrations.id, registrationId))
+  await tx.update(campWaitlist).set({ status: 'registered' }).where(eq(campWaitlist.registrationId, registrationId))
+  await enqueueEmail(await confirmationEmail(tx, registrationId, now), tx, now)
+  return { result: 'confirmed', late: !holdStands }
+}
+
+async function seatStillFree(tx: Executor, registrationId: number, batchId: number, now: Date) {
+  const batch = await lockBatchById(tx, batchId)
+  if (!batch || !registrationOpen(batch, now)) return false
+  const taken = (await campSeatsTaken([batchId], now, tx, registrationId)).get(batchId) ?? 0
+  return taken < batch.capacity
+}
+
+/** Every payment failed: the seat is released at once (an offered waitlist seat passes to the next). */
+async function unpaid(tx: Executor, registrationId: number, now: Date) {
+  const released = await tx
+    .update(campRegistrations)
+    .set({ status: 'payment_failed', holdExpiresAt: null, updatedAt: now })
+    .where(and(eq(campRegistrations.id, registrationId), eq(campRegistrations.status, 'pending')))
+    .returning({ id: campRegistrations.id })
+  if (released.length) {
+    await tx.update(campWaitlist).set({ status: 'expired' }).where(and(eq(campWaitlist.registrationId, registrationId), eq(campWaitlist.status, 'offered')))
+    campSeatFreed()
+  }
+}
+
+async function refunded(tx: Executor, registrationId: number, amountPaise: number, now: Date) {
+  const registration = await lockRegistration(tx, registrationId)
+  if (registration?.status === 'refund_pending' || registration?.status === 'cancelled') {
+    await tx.update(campRegistrations).set({ status: 'refunded', updatedAt: now }).where(eq(campRegistrations.id, registrationId))
+  }
+  const mail = await registrationForMail(tx, registrationId)
+  await enqueueEmail(
+    letter({
+      to: mail.email,
+      subject: `Refund completed (${mail.reference})`,
+      name: mail.swimmerName,
+      paragraphs: [`Your refund of ${formatRupees(amountPaise)} for ${mail.campName} (${mail.reference}) has been completed by our payment provider. Depending on your bank it can take a few days to show in your account.`],
+      details: [
+        ['Registration ID', mail.reference],
+        ['Refunded', formatRupees(amountPaise)],
+      ],
+    }),
+    tx,
+    now,
+  )
+}
+
+async function terms(tx: Executor, registrationId: number, now: Date): Promise<PaymentTerms | null> {
+  const registration = await lockRegistration(tx, registrationId)
+  if (!registration || registration.status !== 'pending' || !registration.holdExpiresAt || registration.holdExpiresAt <= now) return null
+  return {
+    amountPaise: registration.amountPaise,
+    holdExpiresAt: registration.holdExpiresAt,
+    customer: { name: registration.name, email: registration.email, phone: registration.phone },
+    reference: registration.reference,
+  }
+}
+
+export const campPayable: Payable = { orderPrefix: 'CAMP', termsForPayment: terms, paid, unpaid, refunded }
+
+export async function registrationForMail(executor: Executor, registrationId: number) {
+  const [row] = await executor
+    .select({
+      reference: campRegistrations.reference,
+      swimmerName: campRegistrations.swimmerName,
+      email: campRegistrations.email,
+      phone: campRegistrations.phone,
+      amountPaise: campRegistrations.amountPaise,
+      campName: camps.name,
+      startsOn: camps.startsOn,
+      endsOn: camps.endsOn,
+      venue: camps.venue,
+      batchName: campBatches.name,
+      timeRanges: campBatches.timeRanges,
+    })
+    .from(campRegistrations)
+    .innerJoin(camps, eq(camps.id, campRegistrations.campId))
+    .innerJoin(campBatches, eq(campBatches.id, campRegistrations.batchId))
+    .where(eq(campRegistrations.id, registrationId))
+  if (!row) throw new Error(`Camp registration ${registrationId} not found`)
+  return row
+}
+
+type RegistrationForMail = Awaited<ReturnType<typeof registrationForMail>>
+
+export function batchTimes(timeRanges: RegistrationForMail['timeRanges']) {
+  return timeRanges.map((range) => formatTimeRange(range.start, range.end)).join(' and ')
+}
+
+function campRows(mail: RegistrationForMail): Array<[string, string]> {
+  return [
+    ['Registration ID', mail.reference],
+    ['Swimmer', mail.swimmerName],
+    ['Camp', `${mail.campName}, ${formatLongDate(mail.startsOn)} to ${formatLongDate(mail.endsOn)}`],
+    ['Batch', `${mail.batchName}: ${batchTimes(mail.timeRanges)}, every day`],
+    ['Location', mail.venue],
+  ]
+}
+
+function campDays(mail: RegistrationForMail) {
+  return Math.round((new Date(`${mail.endsOn}T00:00:00Z`).getTime() - new Date(`${mail.startsOn}T00:00:00Z`).getTime()) / 86_400_000) + 1
+}
+
+async function confirmationEmail(executor: Executor, registrationId: number, now: Date) {
+  const mail = await registrationForMail(executor, registrationId)
+  const ics = calendarFile(
+    mail.timeRanges.map((range, index) => ({
+      uid: `camp-${mail.reference}-session-${index + 1}@swimlab`,
+      date: mail.startsOn,
+      start: range.start,
+      end: range.end,
+      dailyFor: campDays(mail),
+      summary: `${mail.campName} swimming camp (${mail.batchName})`,
+      location: mail.venue,
+      description: `Registration ${mail.reference} for ${mail.swimmerName}. Please arrive 15 minutes early with swimming gear and a towel.`,
+    })),
+    { now },
+  )
+  return letter({
+    to: mail.email,
+    subject: `Camp registration confirmed: ${mail.swimmerName}, ${mail.campName} (${mail.reference})`,
+    name: mail.swimmerName,
+    paragraphs: [`${formatWholeRupees(mail.amountPaise)} payment completed successfully. You're registered for the camp! Here are the details.`],
+    details: [...campRows(mail), ['Amount paid', formatRupees(mail.amountPaise)]],
+    list: { title: 'Before the camp', items: ['Please arrive 15 minutes before your batch.', 'Bring swimming gear, a towel and a water bottle.'] },
+    action: { label: 'Register another swimmer', url: `${config().SITE_URL}/onboarding?${new URLSearchParams({ email: mail.email, phone: mail.phone })}` },
+    closing: `The attached calendar file adds the camp (${formatDateRange(mail.startsOn, mail.endsOn)}) to your calendar.`,
+    attachments: [calendarAttachment(ics, `${mail.reference}.ics`)],
+  })
+}
+
+async function latePaymentEmail(executor: Executor, registrationId: number) {
+  const mail = await registrationForMail(executor, registrationId)
+  const [settings] = await executor.select({ refundPolicy: siteSettings.refundPolicy }).from(siteSettings).where(eq(siteSettings.id, 1))
+  return letter({
+    to: mail.email,
+    subject: `Your payment is being refunded (${mail.reference})`,
+    name: mail.swimmerName,
+    paragraphs: [
+      `Your payment of ${formatRupees(mail.amountPaise)} reached us after the ${config().SEAT_HOLD_MINUTES}-minute hold on your seat had ended, and meanwhile the batch filled up. We are sorry: we could not confirm this registration.`,
+      `The full amount is being refunded ${settings?.refundPolicy ?? 'to the original payment method'}. You do not need to do anything. You can join the waitlist for the batch on the registration form.`,
+    ],
+    details: campRows(mail),
+  })
+}

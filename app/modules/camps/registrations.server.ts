@@ -1,0 +1,192 @@
+import { randomInt } from 'node:crypto'
+import { and, eq, lte, sql } from 'drizzle-orm'
+import { config } from '~/config.server'
+import { db } from '~/db/client.server'
+import { campBatches, campRegistrations, camps, campWaitlist } from '~/db/schema'
+import type { Executor } from '~/modules/mail/outbox.server'
+import { enforce, type RateLimitRule } from '~/modules/rate-limit/rate-limit.server'
+import { campPrice, campSeatsTaken, registrationOpen, waitingCounts } from './camps.server'
+
+export class CampNotFoundError extends Error {
+  constructor() {
+    super('Please select a camp')
+    this.name = 'CampNotFoundError'
+  }
+}
+
+export class RegistrationClosedError extends Error {
+  constructor(campName: string) {
+    super(`Registration for ${campName} is closed.`)
+    this.name = 'RegistrationClosedError'
+  }
+}
+
+/** No seat left in the batch (or the freed ones are promised to the waitlist): the parent may join it. */
+export class BatchFullError extends Error {
+  constructor(campName: string, batchName: string) {
+    super(`${batchName} of ${campName} is full.`)
+    this.name = 'BatchFullError'
+  }
+}
+
+export class AlreadyRegisteredError extends Error {
+  constructor(swimmerName: string, campName: string) {
+    super(`${swimmerName} is already registered for ${campName} with this e-mail address.`)
+    this.name = 'AlreadyRegisteredError'
+  }
+}
+
+export type CampApplicant = { swimmerName: string; email: string; phone: string }
+
+/**
+ * Anyone may hold a seat without an account, so holds are limited per address and per e-mail: a
+ * script cannot keep a camp's seats held (and away from real parents) for long.
+ */
+export const CAMP_HOLD_LIMITS = {
+  perIp: { limit: 30, windowSeconds: 10 * 60 },
+  perEmail: { limit: 10, windowSeconds: 10 * 60 },
+} satisfies Record<string, RateLimitRule>
+
+export function campHoldLimits(ip: string, email: string) {
+  return [
+    { key: `campHold:ip:${ip}`, rule: CAMP_HOLD_LIMITS.perIp },
+    { key: `campHold:email:${email.toLowerCase()}`, rule: CAMP_HOLD_LIMITS.perEmail },
+  ]
+}
+
+/** The camp and batch chosen by code, with the batch row locked (seat counting happens under this lock). */
+export async function lockBatch(executor: Executor, campCode: string, batchCode: string) {
+  const [row] = await executor
+    .select({
+      campId: camps.id,
+      campName: camps.name,
+      startsOn: camps.startsOn,
+      isOpen: camps.isOpen,
+      earlyBirdPricePaise: camps.earlyBirdPricePaise,
+      regularPricePaise: camps.regularPricePaise,
+      earlyBirdEndsAt: camps.earlyBirdEndsAt,
+      batchId: campBatches.id,
+      batchName: campBatches.name,
+      capacity: campBatches.capacity,
+    })
+    .from(campBatches)
+    .innerJoin(camps, eq(camps.id, campBatches.campId))
+    .where(and(eq(camps.code, campCode), eq(campBatches.code, batchCode)))
+    .for('update', { of: campBatches })
+  return row ?? null
+}
+
+/**
+ * Holds a seat in a camp's batch for SEAT_HOLD_MINUTES while the parent pays, as a pending
+ * registration, in one transaction with the batch locked: however many parents submit at once,
+ * a batch never has more holders than seats. A seat freed while others wait goes to the waitlist
+ * first. The same swimmer (name and e-mail) cannot hold two places in one camp; an earlier unpaid
+ * attempt of theirs is released. Throws RateLimitedError past CAMP_HOLD_LIMITS.
+ */
+export async function holdCampSeat({ campCode, batchCode, applicant, ip, now = new Date() }: { campCode: string; batchCode: string; applicant: CampApplicant; ip: string; now?: Date }) {
+  await enforce(campHoldLimits(ip, applicant.email), now)
+  const holdExpiresAt = new Date(now.getTime() + config().SEAT_HOLD_MINUTES * 60_000)
+  try {
+    return await db().transaction(async (tx) => {
+      const batch = await lockBatch(tx, campCode, batchCode)
+      if (!batch) throw new CampNotFoundError()
+      if (!registrationOpen(batch, now)) throw new RegistrationClosedError(batch.campName)
+      await releaseEarlierAttempts(tx, batch.campId, applicant, now)
+      if (await isRegistered(tx, batch.campId, applicant)) throw new AlreadyRegisteredError(applicant.swimmerName, batch.campName)
+      const taken = (await campSeatsTaken([batch.batchId], now, tx)).get(batch.batchId) ?? 0
+      const waiting = (await waitingCounts([batch.batchId], tx)).get(batch.batchId) ?? 0
+      if (taken + waiting >= batch.capacity) throw new BatchFullError(batch.campName, batch.batchName)
+      const registration = await insertRegistration(tx, {
+        campId: batch.campId,
+        batchId: batch.batchId,
+        swimmerName: applicant.swimmerName,
+        email: applicant.email.toLowerCase(),
+        phone: applicant.phone,
+        amountPaise: campPrice(batch, now),
+        status: 'pending',
+        holdExpiresAt,
+        createdAt: now,
+        updatedAt: now,
+      })
+      return { ...registration, holdExpiresAt, amountPaise: campPrice(batch, now) }
+    })
+  } catch (error) {
+    // Two submissions for the same swimmer at the same instant: the unique index lets one through.
+    if (isUniqueViolation(error, 'camp_registrations_one_per_swimmer')) {
+      const [camp] = await db().select({ name: camps.name }).from(camps).where(eq(camps.code, campCode))
+      throw new AlreadyRegisteredError(applicant.swimmerName, camp?.name ?? 'this camp')
+    }
+    throw error
+  }
+}
+
+/** Same camp, same e-mail and swimmer name, in any letter case. */
+export function sameSwimmer(campId: number, applicant: Pick<CampApplicant, 'email' | 'swimmerName'>) {
+  return and(
+    eq(campRegistrations.campId, campId),
+    sql`lower(${campRegistrations.email}) = ${applicant.email.toLowerCase()}`,
+    sql`lower(${campRegistrations.swimmerName}) = ${applicant.swimmerName.toLowerCase()}`,
+  )
+}
+
+async function releaseEarlierAttempts(tx: Executor, campId: number, applicant: CampApplicant, now: Date) {
+  const released = await tx
+    .update(campRegistrations)
+    .set({ status: 'expired', updatedAt: now })
+    .where(and(sameSwimmer(campId, applicant), eq(campRegistrations.status, 'pending')))
+    .returning({ id: campRegistrations.id })
+  // A released seat offered from the waitlist goes back to the queue's next person.
+  for (const { id } of released) {
+    await tx.update(campWaitlist).set({ status: 'expired' }).where(and(eq(campWaitlist.registrationId, id), eq(campWaitlist.status, 'offered')))
+  }
+}
+
+async function isRegistered(tx: Executor, campId: number, applicant: CampApplicant) {
+  const [row] = await tx
+    .select({ id: campRegistrations.id })
+    .from(campRegistrations)
+    .where(and(sameSwimmer(campId, applicant), eq(campRegistrations.status, 'confirmed')))
+    .limit(1)
+  return Boolean(row)
+}
+
+type NewRegistration = Omit<typeof campRegistrations.$inferInsert, 'reference'>
+
+/** Inserts a registration under a fresh reference: CMP- and ten random digits. */
+export async function insertRegistration(executor: Executor, values: NewRegistration) {
+  for (;;) {
+    const reference = `CMP-${String(randomInt(0, 1e10)).padStart(10, '0')}`
+    const [row] = await executor
+      .insert(campRegistrations)
+      .values({ ...values, reference })
+      .onConflictDoNothing({ target: campRegistrations.reference })
+      .returning({ id: campRegistrations.id, reference: campRegistrations.reference })
+    if (row) return row
+  }
+}
+
+/**
+ * Pending registrations whose hold ran out become expired (their seats are already free for
+ * others); a seat offered from the waitlist and not paid for goes to the next in line.
+ */
+export async function expireStaleCampHolds(now = new Date()) {
+  return db().transaction(async (tx) => {
+    const expired = await tx
+      .update(campRegistrations)
+      .set({ status: 'expired', updatedAt: now })
+      .where(and(eq(campRegistrations.status, 'pending'), lte(campRegistrations.holdExpiresAt, now)))
+      .returning({ id: campRegistrations.id })
+    for (const { id } of expired) {
+      await tx.update(campWaitlist).set({ status: 'expired' }).where(and(eq(campWaitlist.registrationId, id), eq(campWaitlist.status, 'offered')))
+    }
+    return expired.length
+  })
+}
+
+export function isUniqueViolation(error: unknown, constraint: string): boolean {
+  for (let current: unknown = error; current; current = (current as { cause?: unknown }).cause) {
+    const candidate = current as { code?: string; constraint?: string; message?: string }
+    if (candidate.code === '23505' && (candidate.constraint === constraint || candidate.message?.includes(constraint))) return true
+  }
+  return false
+}

@@ -1,0 +1,81 @@
+import { eq } from 'drizzle-orm'
+import { db } from '~/db/client.server'
+import { campBatches, campRegistrations, camps, payments, refunds, type BookingStatus, type PaymentState } from '~/db/schema'
+
+/** The purpose of the key in the links that open a camp payment's status without an account. */
+export const STATUS_LINK = 'camp-status'
+
+export type CampStatusView = {
+  orderId: string
+  paymentState: PaymentState
+  transactionId: string | null
+  completedAt: Date | null
+  amountPaise: number
+  registrationStatus: BookingStatus
+  refunding: boolean
+  reference: string
+  swimmerName: string
+  email: string
+  phone: string
+  campName: string
+  campStartsOn: string
+  campEndsOn: string
+  batchName: string
+  timeRanges: Array<{ start: string; end: string }>
+}
+
+/** A camp payment with its registration, by our order id (the caller has checked the link key). */
+export async function campPaymentView(orderId: string): Promise<CampStatusView | null> {
+  const [row] = await db()
+    .select({
+      orderId: payments.orderId,
+      paymentId: payments.id,
+      paymentState: payments.state,
+      transactionId: payments.transactionId,
+      completedAt: payments.completedAt,
+      amountPaise: payments.amountPaise,
+      registrationStatus: campRegistrations.status,
+      reference: campRegistrations.reference,
+      swimmerName: campRegistrations.swimmerName,
+      email: campRegistrations.email,
+      phone: campRegistrations.phone,
+      campName: camps.name,
+      campStartsOn: camps.startsOn,
+      campEndsOn: camps.endsOn,
+      batchName: campBatches.name,
+      timeRanges: campBatches.timeRanges,
+    })
+    .from(payments)
+    .innerJoin(campRegistrations, eq(campRegistrations.id, payments.campRegistrationId))
+    .innerJoin(camps, eq(camps.id, campRegistrations.campId))
+    .innerJoin(campBatches, eq(campBatches.id, campRegistrations.batchId))
+    .where(eq(payments.orderId, orderId))
+  if (!row) return null
+  const [refund] = await db().select({ state: refunds.state }).from(refunds).where(eq(refunds.paymentId, row.paymentId)).limit(1)
+  const { paymentId: _paymentId, ...view } = row
+  return { ...view, refunding: Boolean(refund && refund.state !== 'failed') }
+}
+
+/** A registration held for someone from the waitlist (the offer page; the caller has checked the link key). */
+export async function offeredRegistration(reference: string) {
+  const [row] = await db()
+    .select({
+      id: campRegistrations.id,
+      reference: campRegistrations.reference,
+      status: campRegistrations.status,
+      holdExpiresAt: campRegistrations.holdExpiresAt,
+      amountPaise: campRegistrations.amountPaise,
+      swimmerName: campRegistrations.swimmerName,
+      email: campRegistrations.email,
+      campName: camps.name,
+      campStartsOn: camps.startsOn,
+      campEndsOn: camps.endsOn,
+      batchName: campBatches.name,
+      timeRanges: campBatches.timeRanges,
+    })
+    .from(campRegistrations)
+    .innerJoin(camps, eq(camps.id, campRegistrations.campId))
+    .innerJoin(campBatches, eq(campBatches.id, campRegistrations.batchId))
+    .where(eq(campRegistrations.reference, reference))
+  return row ?? null
+}

@@ -1,0 +1,37 @@
+import type { Executor } from '~/modules/mail/outbox.server'
+
+/**
+ * What a payment can pay for. Each kind (a booking, a camp registration) says how to lock itself
+ * for payment and what its payment completing, failing or being refunded means for it; the
+ * payments module handles the gateway, the order states and exactly-once.
+ */
+export type PayableKind = 'booking' | 'camp'
+export type PayableRef = { kind: PayableKind; id: number }
+
+export type PaidOutcome = { result: 'confirmed'; late: boolean } | { result: 'refund'; reason: string }
+
+export type PaymentTerms = {
+  amountPaise: number
+  /** The seat hold's end; the gateway order expires with it. */
+  holdExpiresAt: Date
+  customer: { name: string; email: string; phone: string | null }
+  reference: string
+}
+
+export type Payable = {
+  /** The order id prefix of the spec: SLOT for sessions, CAMP for camps. */
+  orderPrefix: string
+  /** Locks it (in the caller's transaction) and says what to charge; null when it cannot be paid now. */
+  termsForPayment(tx: Executor, id: number, now: Date): Promise<PaymentTerms | null>
+  /** A payment completed: confirm, or say why the money must go back. */
+  paid(tx: Executor, id: number, now: Date): Promise<PaidOutcome>
+  /** Its payments all failed: release what it holds. */
+  unpaid(tx: Executor, id: number, now: Date): Promise<void>
+  /** A refund of one of its payments completed. */
+  refunded(tx: Executor, id: number, amountPaise: number, now: Date): Promise<void>
+}
+
+/** What a payment row pays for. */
+export function payableOf(row: { bookingId: number | null; campRegistrationId: number | null }): PayableRef {
+  return row.bookingId !== null ? { kind: 'booking', id: row.bookingId } : { kind: 'camp', id: row.campRegistrationId! }
+}

@@ -1,0 +1,96 @@
+import { data, Form, Link, redirectDocument, useNavigation } from 'react-router'
+import type { Route } from './+types/onboarding.offer'
+import { AuthCard, FormAlert, HoneypotField } from '~/components/form-fields'
+import { DetailRow } from '~/components/payment-status-card'
+import { config } from '~/config.server'
+import { isLinkKey, linkKey } from '~/db/secrets.server'
+import { formatClockTime, formatLongDate, formatOrdinalDayMonth, formatRupees, formatTimeRange, labDateParts } from '~/lib/format'
+import { rejectBots } from '~/lib/honeypot'
+import { pageMeta } from '~/lib/seo'
+import { offeredRegistration, STATUS_LINK } from '~/modules/camps/status.server'
+import { OFFER_LINK } from '~/modules/camps/waitlist.server'
+import { HoldExpiredError, PaymentStartError, startPayment } from '~/modules/payments/payments.server'
+
+export const meta: Route.MetaFunction = ({ matches }) => [
+  ...pageMeta(matches, { title: 'Your camp seat', description: 'Pay for the camp seat held for you from the waitlist.', path: '/onboarding/offer' }),
+  { name: 'robots', content: 'noindex' },
+]
+
+/** The registration the link names, if the link is one the site made. */
+async function offerFrom(request: Request) {
+  const params = new URL(request.url).searchParams
+  const reference = params.get('registration') ?? ''
+  if (!(await isLinkKey(OFFER_LINK, reference, params.get('key')))) return null
+  return offeredRegistration(reference)
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const offer = await offerFrom(request)
+  if (!offer) throw data('This link is not valid.', { status: 404 })
+  const now = new Date()
+  const until = offer.holdExpiresAt ? labDateParts(offer.holdExpiresAt) : null
+  return {
+    state: offer.status === 'confirmed' ? 'registered' : offer.status === 'pending' && offer.holdExpiresAt && offer.holdExpiresAt > now ? 'held' : 'expired',
+    swimmerName: offer.swimmerName,
+    camp: `${offer.campName}: ${formatOrdinalDayMonth(offer.campStartsOn)} - ${formatOrdinalDayMonth(offer.campEndsOn)}`,
+    batch: `${offer.batchName}: ${offer.timeRanges.map((range) => formatTimeRange(range.start, range.end)).join(' and ')}`,
+    amount: formatRupees(offer.amountPaise),
+    heldUntil: until ? `${formatClockTime(until.time)} IST on ${formatLongDate(until.date)}` : null,
+    reference: offer.reference,
+  } as const
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  rejectBots(await request.formData())
+  const offer = await offerFrom(request)
+  if (!offer) throw data('This link is not valid.', { status: 404 })
+  try {
+    const payment = await startPayment({
+      payable: { kind: 'camp', id: offer.id },
+      description: `Camp Registration - ${offer.swimmerName}`,
+      statusUrl: async (orderId) => `${config().SITE_URL}/payment-status?${new URLSearchParams({ orderId, key: await linkKey(STATUS_LINK, orderId) })}`,
+    })
+    return redirectDocument(payment.redirectUrl)
+  } catch (error) {
+    if (error instanceof HoldExpiredError) return data({ error: 'This offer has expired: the seat went to the next person on the waitlist.' }, { status: 409 })
+    if (error instanceof PaymentStartError) return data({ error: 'Payment Error: Unable to create payment. Please try again.' }, { status: 502 })
+    throw error
+  }
+}
+
+export default function Offer({ loaderData, actionData }: Route.ComponentProps) {
+  const offer = loaderData
+  const navigation = useNavigation()
+  const paying = navigation.formMethod === 'POST'
+  const title = offer.state === 'held' ? 'A camp seat is held for you' : offer.state === 'registered' ? 'Already registered' : 'This offer has expired'
+  return (
+    <AuthCard title={title} wide>
+      <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
+        <DetailRow term="Swimmer" value={offer.swimmerName} />
+        <DetailRow term="Camp" value={offer.camp} />
+        <DetailRow term="Batch" value={offer.batch} />
+        <DetailRow term="Fee" value={offer.amount} />
+        <DetailRow term="Registration ID" value={offer.reference} />
+      </dl>
+      {offer.state === 'held' && (
+        <Form method="post" className="mt-6 space-y-4">
+          <HoneypotField />
+          <p className="text-ink">The seat is yours if you pay by {offer.heldUntil}.</p>
+          <FormAlert id="offer-error" errors={actionData?.error ? [actionData.error] : undefined} />
+          <button type="submit" className="btn-primary w-full" disabled={paying}>
+            {paying ? 'Processing Payment...' : `Pay ${offer.amount}`}
+          </button>
+        </Form>
+      )}
+      {offer.state === 'registered' && <p className="mt-6 text-ink">{offer.swimmerName} is registered for the camp. The confirmation is in your e-mail.</p>}
+      {offer.state === 'expired' && (
+        <div className="mt-6 space-y-4">
+          <p className="text-ink">The time to pay for this seat has passed, and it went to the next person on the waitlist.</p>
+          <Link to="/onboarding" className="btn-secondary">
+            Go to camp registration
+          </Link>
+        </div>
+      )}
+    </AuthCard>
+  )
+}

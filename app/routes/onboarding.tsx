@@ -1,0 +1,214 @@
+import { getCollectionProps, getFormProps, type SubmissionResult } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, Form, Link, redirectDocument, useNavigation } from 'react-router'
+import type { Route } from './+types/onboarding'
+import { AuthCard, FieldError, FormAlert, HoneypotField, TextField, useValidatedForm } from '~/components/form-fields'
+import { config } from '~/config.server'
+import { linkKey } from '~/db/secrets.server'
+import { callerOf } from '~/lib/auth.server'
+import { formatOrdinalDayMonth, formatTimeRange, formatWholeRupees } from '~/lib/format'
+import { rejectBots } from '~/lib/honeypot'
+import { pageMeta } from '~/lib/seo'
+import { useHydrated } from '~/lib/use-hydrated'
+import { campChoices } from '~/modules/camps/camps.server'
+import { AlreadyRegisteredError, BatchFullError, CampNotFoundError, holdCampSeat, RegistrationClosedError } from '~/modules/camps/registrations.server'
+import { CampRegistrationSchema, type CampRegistrationInput } from '~/modules/camps/schemas'
+import { STATUS_LINK } from '~/modules/camps/status.server'
+import { AlreadyWaitingError, joinWaitlist } from '~/modules/camps/waitlist.server'
+import { HoldExpiredError, PaymentStartError, startPayment } from '~/modules/payments/payments.server'
+import { RateLimitedError } from '~/modules/rate-limit/rate-limit.server'
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  pageMeta(matches, { title: 'Camp Registration', description: 'Register a swimmer for a swimming camp in Bangalore and pay the fee online.', path: '/onboarding' })
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const params = new URL(request.url).searchParams
+  const camps = await campChoices()
+  return {
+    camps: camps.map((camp) => ({
+      code: camp.code,
+      label: `${camp.name}: ${formatOrdinalDayMonth(camp.startsOn)} - ${formatOrdinalDayMonth(camp.endsOn)}`,
+      open: camp.open,
+      price: formatWholeRupees(camp.pricePaise),
+      batches: camp.batches.map((batch) => ({
+        code: batch.code,
+        label: `${batch.name}: ${batch.timeRanges.map((range) => formatTimeRange(range.start, range.end)).join(' and ')}`,
+        seatsLeft: batch.seatsLeft,
+      })),
+    })),
+    // "Register Another Person" keeps the parent's e-mail and phone.
+    prefill: { email: params.get('email') ?? '', phone_number: params.get('phone') ?? '' },
+  }
+}
+
+type ActionResult =
+  | { kind: 'invalid'; result: SubmissionResult<string[]> }
+  | { kind: 'failed'; result: SubmissionResult<string[]>; waitlist: boolean }
+  | { kind: 'waitlisted'; campName: string; batchName: string; position: number; email: string }
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const formData = await request.formData()
+  rejectBots(formData)
+  const submission = parseWithZod(formData, { schema: CampRegistrationSchema })
+  if (submission.status !== 'success') return data<ActionResult>({ kind: 'invalid', result: submission.reply() }, { status: 400 })
+  const form: CampRegistrationInput = submission.value
+  const applicant = { swimmerName: form.name, email: form.email, phone: form.phone_number }
+  const { ip } = callerOf(request, context)
+  const fail = (message: string, status: number, waitlist = false) => data<ActionResult>({ kind: 'failed', result: submission.reply({ formErrors: [message] }), waitlist }, { status })
+
+  try {
+    if (formData.get('intent') === 'waitlist') {
+      const place = await joinWaitlist({ campCode: form.camp, batchCode: form.batch, applicant, ip })
+      return data<ActionResult>({ kind: 'waitlisted', ...place, email: form.email })
+    }
+    const hold = await holdCampSeat({ campCode: form.camp, batchCode: form.batch, applicant, ip })
+    const payment = await startPayment({
+      payable: { kind: 'camp', id: hold.id },
+      description: `Camp Registration - ${form.name}`,
+      statusUrl: async (orderId) => `${config().SITE_URL}/payment-status?${new URLSearchParams({ orderId, key: await linkKey(STATUS_LINK, orderId) })}`,
+    })
+    return redirectDocument(payment.redirectUrl)
+  } catch (error) {
+    if (error instanceof BatchFullError) return fail(`${error.message} You can join its waitlist: we e-mail you as soon as a seat frees up.`, 409, true)
+    if (error instanceof AlreadyRegisteredError || error instanceof AlreadyWaitingError || error instanceof RegistrationClosedError) return fail(error.message, 409)
+    if (error instanceof CampNotFoundError) return fail(error.message, 400)
+    if (error instanceof RateLimitedError) return fail(error.message, 429)
+    if (error instanceof HoldExpiredError || error instanceof PaymentStartError) {
+      console.error('camp payment could not start', (error as Error).cause ?? error)
+      return fail('Payment Error: Unable to create payment. Please try again.', 502)
+    }
+    throw error
+  }
+}
+
+export default function Onboarding({ loaderData, actionData }: Route.ComponentProps) {
+  const { camps, prefill } = loaderData
+  if (actionData?.kind === 'waitlisted') return <Waitlisted {...actionData} />
+  return <RegistrationForm camps={camps} prefill={prefill} actionData={actionData} />
+}
+
+type Camps = Route.ComponentProps['loaderData']['camps']
+
+function RegistrationForm({ camps, prefill, actionData }: { camps: Camps; prefill: { email: string; phone_number: string }; actionData: Exclude<ActionResult, { kind: 'waitlisted' }> | undefined }) {
+  const firstOpen = camps.find((camp) => camp.open)
+  const [form, fields] = useValidatedForm(CampRegistrationSchema, {
+    lastResult: actionData?.result,
+    defaultValue: { ...prefill, camp: firstOpen?.code },
+  })
+  const navigation = useNavigation()
+  const submitting = navigation.formAction?.startsWith('/onboarding') ?? false
+  const hydrated = useHydrated()
+  const chosenCamp = camps.find((camp) => camp.code === fields.camp.value) ?? firstOpen
+  // Batches by code across the open camps (the seed gives every camp the same two).
+  const batchCodes = [...new Set(camps.filter((camp) => camp.open).flatMap((camp) => camp.batches.map((batch) => batch.code)))]
+  const batchLabel = (code: string) => (chosenCamp?.batches.find((batch) => batch.code === code) ?? camps.flatMap((camp) => camp.batches).find((batch) => batch.code === code))!.label
+  const failed = actionData?.kind === 'failed'
+
+  return (
+    <AuthCard title="Camp Registration Form" lead={<p>Fill in details to register for swimming camp</p>} wide>
+      {!firstOpen ? (
+        <p className="rounded-lg bg-slate-100 p-4 text-ink">Registration is closed for every camp at the moment. Please check back soon.</p>
+      ) : (
+        <Form method="post" {...getFormProps(form)} className="space-y-6">
+          {failed && (
+            <div className="space-y-3">
+              <FormAlert id={form.errorId} errors={form.errors} />
+              <div className="flex flex-wrap gap-3">
+                {actionData.waitlist && (
+                  <button type="submit" name="intent" value="waitlist" className="btn-primary">
+                    Join the waitlist
+                  </button>
+                )}
+                <Link to="/onboarding" reloadDocument className="btn-secondary">
+                  Try Again
+                </Link>
+              </div>
+            </div>
+          )}
+          <HoneypotField />
+          <TextField field={fields.name} label="Full Name" autoComplete="name" />
+          <TextField field={fields.email} label="Email Address" type="email" autoComplete="email" />
+          <TextField field={fields.phone_number} label="Phone Number" type="tel" inputMode="tel" autoComplete="tel" />
+
+          <fieldset aria-describedby={fields.camp.errors?.length ? fields.camp.errorId : undefined}>
+            <legend className="text-sm font-semibold text-ink">Select Camp</legend>
+            <div className="mt-2 grid gap-2 sm:grid-cols-2">
+              {getCollectionProps(fields.camp, { type: 'radio', options: camps.map((camp) => camp.code), ariaAttributes: false }).map(({ key, ...props }) => {
+                const camp = camps.find((candidate) => candidate.code === props.value)!
+                return (
+                  <label key={key} className={`flex min-h-12 items-center gap-3 rounded-lg border-2 px-3 py-2 ${camp.open ? 'border-slate-300 has-[:checked]:border-brand-700 has-[:checked]:bg-brand-50' : 'border-slate-200 bg-slate-50 text-slate-600'}`}>
+                    <input {...props} disabled={!camp.open} className="h-5 w-5 shrink-0 accent-brand-700" />
+                    <span>
+                      <span className="block font-semibold">{camp.label}</span>
+                      <span className="block text-sm text-muted">{camp.open ? camp.price : 'Registration closed'}</span>
+                    </span>
+                  </label>
+                )
+              })}
+            </div>
+            <FieldError field={fields.camp} />
+          </fieldset>
+
+          <fieldset aria-describedby={fields.batch.errors?.length ? fields.batch.errorId : undefined}>
+            <legend className="text-sm font-semibold text-ink">Select Batch</legend>
+            <div className="mt-2 grid gap-2">
+              {getCollectionProps(fields.batch, { type: 'radio', options: batchCodes, ariaAttributes: false }).map(({ key, ...props }) => {
+                const batch = { code: props.value, label: batchLabel(props.value) }
+                return (
+                  <label key={key} className="flex min-h-12 items-center gap-3 rounded-lg border-2 border-slate-300 px-3 py-2 has-[:checked]:border-brand-700 has-[:checked]:bg-brand-50">
+                    <input {...props} className="h-5 w-5 shrink-0 accent-brand-700" />
+                    <span>
+                      <span className="block font-semibold">{batch.label}</span>
+                      <SeatsLeft camps={camps} batchCode={batch.code} chosenCamp={hydrated ? chosenCamp?.code : undefined} />
+                    </span>
+                  </label>
+                )
+              })}
+            </div>
+            <FieldError field={fields.batch} />
+          </fieldset>
+
+          <button type="submit" name="intent" value="register" disabled={submitting} className="btn-primary w-full">
+            {submitting ? 'Registering...' : `Register Now - ${(chosenCamp ?? firstOpen).price}`}
+          </button>
+          <p className="text-sm text-muted">You pay on our payment partner's secure page. We hold your seat for a few minutes while you pay.</p>
+        </Form>
+      )}
+    </AuthCard>
+  )
+}
+
+/**
+ * Seats left in a batch. Before JavaScript runs (or without it) the page cannot know which camp is
+ * chosen, so it names each camp; afterwards it follows the chosen camp.
+ */
+function SeatsLeft({ camps, batchCode, chosenCamp }: { camps: Camps; batchCode: string; chosenCamp: string | undefined }) {
+  const seats = (seatsLeft: number) => (seatsLeft === 0 ? 'Full' : `${seatsLeft} ${seatsLeft === 1 ? 'seat' : 'seats'} left`)
+  const shown = camps.filter((camp) => camp.open && (!chosenCamp || camp.code === chosenCamp))
+  return (
+    <span className="block text-sm text-muted">
+      {shown
+        .map((camp) => {
+          const left = seats(camp.batches.find((batch) => batch.code === batchCode)?.seatsLeft ?? 0)
+          return shown.length > 1 ? `${camp.label.split(':')[0]}: ${left}` : left
+        })
+        .join(' · ')}
+    </span>
+  )
+}
+
+function Waitlisted({ campName, batchName, position, email }: { campName: string; batchName: string; position: number; email: string }) {
+  return (
+    <AuthCard title="You're on the waitlist" wide>
+      <div role="status" className="space-y-3 text-ink">
+        <p>
+          {batchName} of {campName} is full. You are number {position} on its waitlist.
+        </p>
+        <p>When a seat frees up we hold it for you and e-mail {email} a link to pay. There is nothing to pay until then.</p>
+      </div>
+      <Link to="/onboarding" className="btn-secondary mt-6">
+        Register another person
+      </Link>
+    </AuthCard>
+  )
+}
