@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { codeIn, startSmtpSink } from '../support/smtp-sink'
 import { startTestServer, type TestServer } from '../support/test-server'
-import { registrationForm, text, Visitor } from '../support/visitor'
+import { fieldState, registrationForm, text, Visitor } from '../support/visitor'
 
 // The account pages as a browser without JavaScript uses them: plain form posts, redirects and
 // cookies, against the real server, with e-mail delivered over SMTP to a local server.
@@ -22,16 +22,6 @@ afterAll(async () => {
 const newVisitor = () => new Visitor(server.url)
 const registration = registrationForm
 
-/** The <input> named `name` in `html`, its error message, and how they are tied together. */
-function fieldState(html: string, name: string) {
-  const tag = new RegExp(`<(?:input|select)[^>]*name="${name}"[^>]*>`).exec(html)?.[0]
-  if (!tag) throw new Error(`no field ${name}`)
-  const describedBy = /aria-describedby="([^"]+)"/.exec(tag)?.[1]?.split(' ') ?? []
-  const invalid = /aria-invalid="true"/.test(tag)
-  const errorId = describedBy.find((id) => id.endsWith('-error'))
-  const message = errorId ? new RegExp(`id="${errorId}"[^>]*>([^<]*)<`).exec(html)?.[1] : undefined
-  return { invalid, message: message?.replaceAll('&#x27;', "'") }
-}
 
 
 async function registerAndVerify(visitor: Visitor, email: string, name = 'Asha Rao') {

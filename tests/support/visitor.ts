@@ -72,3 +72,14 @@ export async function signUp(visitor: Visitor, sink: { waitForMailTo(to: string,
   if (verified.location !== '/book-slot') throw new Error(`verification did not sign in (${verified.status} ${verified.location})`)
   return visitor
 }
+
+/** The <input> named `name` in `html`, its error message, and how they are tied together. */
+export function fieldState(html: string, name: string) {
+  const tag = new RegExp(`<(?:input|select)[^>]*name="${name}"[^>]*>`).exec(html)?.[0]
+  if (!tag) throw new Error(`no field ${name}`)
+  const describedBy = /aria-describedby="([^"]+)"/.exec(tag)?.[1]?.split(' ') ?? []
+  const invalid = /aria-invalid="true"/.test(tag)
+  const errorId = describedBy.find((id) => id.endsWith('-error'))
+  const message = errorId ? new RegExp(`id="${errorId}"[^>]*>([^<]*)<`).exec(html)?.[1] : undefined
+  return { invalid, message: message?.replaceAll('&#x27;', "'") }
+}

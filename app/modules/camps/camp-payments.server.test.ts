@@ -1,0 +1,116 @@
+import { and, eq } from 'drizzle-orm'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { db } from '~/db/client.server'
+import { campBatches, campRegistrations, camps, campWaitlist, payments, refunds } from '~/db/schema'
+import { labInstant } from '~/lib/format'
+import { startPayment } from '~/modules/payments/payments.server'
+import { processDueRefunds } from '~/modules/payments/refunds.server'
+import { mailTo } from '../../../tests/support/booking'
+import { useSandboxPayments } from '../../../tests/support/sandbox-payments'
+import { useTestDatabase } from '../../../tests/support/test-database'
+import { expireStaleCampHolds, holdCampSeat } from './registrations.server'
+import { joinWaitlist, offerFreedSeats } from './waitlist.server'
+
+useTestDatabase()
+const sandbox = useSandboxPayments()
+
+// Camps far ahead (payments run on the real clock): 8-16 and 18-26 August 2030.
+beforeEach(async () => {
+  await sandbox.ready()
+  await db().update(camps).set({ startsOn: '2030-08-08', endsOn: '2030-08-16', earlyBirdEndsAt: labInstant('2030-07-15', '23:59:59') }).where(eq(camps.code, 'camp1'))
+  await db().update(camps).set({ startsOn: '2030-08-18', endsOn: '2030-08-26', earlyBirdEndsAt: labInstant('2030-07-15', '23:59:59') }).where(eq(camps.code, 'camp2'))
+})
+
+let next = 1
+const applicant = (name = `Swimmer ${next}`) => ({ swimmerName: name, email: `family${next++}@example.com`, phone: '9845012345' })
+
+async function heldAndStarted(who = applicant(), batch = 'batch1') {
+  const held = await holdCampSeat({ campCode: 'camp1', batchCode: batch, applicant: who, ip: `192.0.2.${next}` })
+  const started = await startPayment({ payable: { kind: 'camp', id: held.id }, description: `Camp Registration - ${who.swimmerName}`, statusUrl: (orderId) => `${sandbox.url}/payment-status?orderId=${orderId}` })
+  return { held, who, ...started }
+}
+
+const status = async (id: number) => (await db().select({ status: campRegistrations.status }).from(campRegistrations).where(eq(campRegistrations.id, id)))[0]!.status
+
+describe('paying for a camp registration', () => {
+  it('creates a CAMP order for the fee, confirms on payment, and e-mails the camp dates, batch times and an .ics', async () => {
+    const { held, who, orderId, redirectUrl } = await heldAndStarted()
+    expect(orderId).toMatch(/^CAMP_\d{13}_\d{1,3}_[a-z2-9]{8}$/)
+    const [order] = await db().select().from(payments).where(eq(payments.orderId, orderId))
+    expect(order).toMatchObject({ amountPaise: 35_000_00, campRegistrationId: held.id, bookingId: null, state: 'pending' })
+    await sandbox.choose(redirectUrl, 'success')
+    await expect.poll(() => status(held.id)).toBe('confirmed')
+
+    const [mail, ...others] = await mailTo(who.email)
+    expect(others).toHaveLength(0)
+    expect(mail!.subject).toBe(`Camp registration confirmed: ${who.swimmerName}, Camp 1 (${held.reference})`)
+    expect(mail!.text).toContain("₹35,000 payment completed successfully. You're registered for the camp!")
+    expect(mail!.text).toMatch(/Camp:\s+Camp 1, 8 August 2030 to 16 August 2030/)
+    expect(mail!.text).toMatch(/Batch:\s+Batch 1: 9:00 AM - 10:30 AM and 1:00 PM - 2:30 PM, every day/)
+    expect(mail!.text).toContain(`/onboarding?email=${encodeURIComponent(who.email)}&phone=9845012345`)
+    const ics = Buffer.from(mail!.attachments[0]!.contentBase64, 'base64').toString('utf8')
+    expect(ics.match(/BEGIN:VEVENT/g)).toHaveLength(2)
+    expect(ics).toContain('DTSTART:20300808T033000Z')
+    expect(ics).toContain('DTSTART:20300808T073000Z')
+    expect(ics.match(/RRULE:FREQ=DAILY;COUNT=9/g)).toHaveLength(2)
+  })
+
+  it('a notification repeated, or forged, confirms once and only when genuine', async () => {
+    const { held, who, orderId } = await heldAndStarted()
+    const forged = await sandbox.postNotification({ eventId: 'forged', event: 'order.completed', merchantOrderId: orderId, state: 'COMPLETED', amountPaise: 35_000_00, transactionId: 'T' }, { forged: true })
+    expect(forged).toBe(401)
+    expect(await status(held.id)).toBe('pending')
+    const genuine = { eventId: 'evt-camp', event: 'order.completed' as const, merchantOrderId: orderId, state: 'COMPLETED' as const, amountPaise: 35_000_00, transactionId: 'T' }
+    expect(await Promise.all([1, 2, 3, 4, 5].map(() => sandbox.postNotification(genuine)))).toEqual([200, 200, 200, 200, 200])
+    expect(await status(held.id)).toBe('confirmed')
+    expect((await mailTo(who.email)).filter((mail) => mail.subject.startsWith('Camp registration confirmed'))).toHaveLength(1)
+  })
+
+  it('a declined payment releases the seat at once', async () => {
+    const { held, redirectUrl } = await heldAndStarted()
+    await sandbox.choose(redirectUrl, 'failure')
+    await expect.poll(() => status(held.id)).toBe('payment_failed')
+  })
+
+  it('a payment arriving after the hold ran out and the batch filled is refunded, and the parent told', async () => {
+    const [batch] = await db().select({ id: campBatches.id }).from(campBatches).innerJoin(camps, eq(camps.id, campBatches.campId)).where(and(eq(camps.code, 'camp1'), eq(campBatches.code, 'batch1')))
+    await db().update(campBatches).set({ capacity: 1 }).where(eq(campBatches.id, batch!.id))
+    const { held, who, redirectUrl } = await heldAndStarted()
+    await db().update(campRegistrations).set({ holdExpiresAt: new Date(Date.now() - 1000) }).where(eq(campRegistrations.id, held.id))
+    await holdCampSeat({ campCode: 'camp1', batchCode: 'batch1', applicant: applicant(), ip: '192.0.2.250' })
+    await sandbox.choose(redirectUrl, 'success')
+    await expect.poll(() => status(held.id)).toBe('refund_pending')
+    await processDueRefunds(new Date())
+    await expect
+      .poll(
+        async () => {
+          await processDueRefunds(new Date(Date.now() + 60_000))
+          return status(held.id)
+        },
+        { timeout: 10_000, interval: 500 },
+      )
+      .toBe('refunded')
+    expect((await db().select().from(refunds))[0]!.state).toBe('completed')
+    expect((await mailTo(who.email)).map((mail) => mail.subject)).toEqual([`Your payment is being refunded (${held.reference})`, `Refund completed (${held.reference})`])
+  })
+})
+
+describe('a seat offered from the waitlist', () => {
+  it('is confirmed when the parent pays through the offer, and they leave the waitlist registered', async () => {
+    const [batch] = await db().select({ id: campBatches.id }).from(campBatches).innerJoin(camps, eq(camps.id, campBatches.campId)).where(and(eq(camps.code, 'camp1'), eq(campBatches.code, 'batch2')))
+    await db().update(campBatches).set({ capacity: 1 }).where(eq(campBatches.id, batch!.id))
+    const first = await heldAndStarted(applicant(), 'batch2')
+    const waiting = applicant('Patient Swimmer')
+    await joinWaitlist({ campCode: 'camp1', batchCode: 'batch2', applicant: waiting, ip: '192.0.2.251' })
+    await sandbox.choose(first.redirectUrl, 'failure')
+    await expect.poll(() => status(first.held.id)).toBe('payment_failed')
+    expect(await offerFreedSeats()).toBe(1)
+    const [entry] = await db().select().from(campWaitlist)
+    const offered = await startPayment({ payable: { kind: 'camp', id: entry!.registrationId! }, description: 'Camp Registration - Patient Swimmer', statusUrl: (orderId) => `${sandbox.url}/payment-status?orderId=${orderId}` })
+    await sandbox.choose(offered.redirectUrl, 'success')
+    await expect.poll(() => status(entry!.registrationId!)).toBe('confirmed')
+    expect((await db().select().from(campWaitlist))[0]!.status).toBe('registered')
+    await expireStaleCampHolds(new Date(Date.now() + 24 * 3_600_000))
+    expect(await status(entry!.registrationId!)).toBe('confirmed')
+  })
+})

@@ -1,0 +1,98 @@
+import type { Browser } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { DESKTOP, expectNoAxeViolations, launchBrowser, newContext, PHONE, watchPageErrors } from '../support/browser'
+import { startSmtpSink } from '../support/smtp-sink'
+import { startTestServer, type TestServer } from '../support/test-server'
+import { Visitor } from '../support/visitor'
+
+// A parent registers a swimmer for a camp in a real browser: from the banner to a confirmed
+// registration, and from a full batch to its waitlist.
+
+let browser: Browser
+let server: TestServer
+let sink: Awaited<ReturnType<typeof startSmtpSink>>
+
+beforeAll(async () => {
+  sink = await startSmtpSink()
+  ;[browser, server] = await Promise.all([launchBrowser(), startTestServer({ SMTP_URL: sink.url, TRUST_PROXY: 'true' })])
+})
+afterAll(async () => {
+  await browser?.close()
+  await server?.stop()
+  await sink?.close()
+})
+
+describe('camp registration in the browser', () => {
+  it('banner → form (checked as you type) → gateway → Registration Complete! → the e-mail → Register Another Person', async () => {
+    const context = await newContext(browser, server.url, PHONE)
+    const page = await context.newPage()
+    const errors = watchPageErrors(page)
+    await page.goto('/')
+    await page.getByRole('link', { name: 'Register' }).first().click()
+    await page.waitForURL(/\/onboarding$/)
+    await expect.poll(() => page.getByRole('heading', { name: 'Camp Registration Form' }).isVisible()).toBe(true)
+    await expectNoAxeViolations(page)
+
+    await page.getByLabel('Full Name').fill('A')
+    await page.getByLabel('Email Address').focus()
+    await expect.poll(() => page.getByText('Name must be at least 2 characters').isVisible()).toBe(true)
+    await page.getByLabel('Full Name').fill('Arjun Menon')
+    await expect.poll(() => page.getByText('Name must be at least 2 characters').count()).toBe(0)
+    await page.getByLabel('Email Address').fill('menon@example.com')
+    await page.getByLabel('Phone Number').fill('98450 12345')
+    await page.getByRole('radio', { name: /^Camp 2/ }).check()
+    await page.getByRole('radio', { name: /Batch 2/ }).check()
+    await expect.poll(() => page.getByRole('radio', { name: /Batch 2/ }).locator('xpath=..').innerText()).toMatch(/30 seats left$/)
+    await expectNoAxeViolations(page)
+    await page.getByRole('button', { name: 'Register Now - ₹35,000' }).click()
+
+    await page.waitForURL(/\/sandbox-gateway\/checkout\//)
+    await expectNoAxeViolations(page)
+    await page.getByRole('button', { name: /test success/ }).click()
+    await page.waitForURL(/\/payment-status\?orderId=CAMP_/)
+    await expect.poll(() => page.getByRole('heading', { name: 'Registration Complete!' }).isVisible(), { timeout: 20_000 }).toBe(true)
+    await expect.poll(() => page.getByText("₹35,000 payment completed successfully. You're registered for the camp!").isVisible()).toBe(true)
+    await expectNoAxeViolations(page)
+
+    const mail = await sink.waitForMailTo('menon@example.com', /Camp registration confirmed/)
+    expect(mail.text).toContain('Camp 2')
+    expect(mail.raw).toMatch(/Content-Type: text\/calendar/)
+
+    await page.getByRole('link', { name: 'Register Another Person' }).click()
+    await page.waitForURL(/\/onboarding\?email=/)
+    await expect.poll(() => page.getByLabel('Email Address').inputValue()).toBe('menon@example.com')
+    expect(await page.getByLabel('Phone Number').inputValue()).toBe('98450 12345')
+    expect(await page.getByLabel('Full Name').inputValue()).toBe('')
+    expect(errors).toEqual([])
+    await context.close()
+  })
+
+  it('a full batch says Full; the parent joins its waitlist instead', async () => {
+    for (let index = 0; index < 30; index += 1) {
+      const filled = await new Visitor(server.url).post('/onboarding', { name: `Swimmer ${index}`, email: `filler${index}@example.com`, phone_number: '9845012345', camp: 'camp1', batch: 'batch1', website_url: '' })
+      expect(filled.status).toBe(302)
+    }
+    const context = await newContext(browser, server.url, DESKTOP)
+    const page = await context.newPage()
+    const errors = watchPageErrors(page)
+    await page.goto('/onboarding')
+    await page.getByRole('radio', { name: /^Camp 1/ }).check()
+    await expect.poll(() => page.getByRole('radio', { name: /Batch 1/ }).locator('xpath=..').innerText()).toMatch(/Full$/)
+    await page.getByLabel('Full Name').fill('Late Comer')
+    await page.getByLabel('Email Address').fill('late@example.com')
+    await page.getByLabel('Phone Number').fill('9845012345')
+    await page.getByRole('radio', { name: /Batch 1/ }).check()
+    await page.getByRole('button', { name: /Register Now/ }).click()
+
+    await expect.poll(() => page.getByRole('alert').innerText()).toContain('Batch 1 of Camp 1 is full. You can join its waitlist')
+    await expectNoAxeViolations(page)
+    await page.getByRole('button', { name: 'Join the waitlist' }).click()
+    await expect.poll(() => page.getByRole('heading', { name: "You're on the waitlist" }).isVisible()).toBe(true)
+    await expect.poll(() => page.getByText('You are number 1 on its waitlist.').isVisible()).toBe(true)
+    await expectNoAxeViolations(page)
+    await sink.waitForMailTo('late@example.com', /waitlist/)
+    // The refused submission is answered 409 Conflict, which the browser notes; nothing else went wrong.
+    expect(errors).toEqual(['console: Failed to load resource: the server responded with a status of 409 (Conflict)'])
+    await context.close()
+  })
+})

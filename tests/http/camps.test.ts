@@ -1,0 +1,174 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startSmtpSink } from '../support/smtp-sink'
+import { startTestServer, type TestServer } from '../support/test-server'
+import { fieldState, text, Visitor } from '../support/visitor'
+
+// Camp registration as a parent's browser without JavaScript does it: the form, the gateway, the
+// result page, e-mail over SMTP, and the waitlist of a full batch.
+
+let server: TestServer
+let sink: Awaited<ReturnType<typeof startSmtpSink>>
+
+beforeAll(async () => {
+  sink = await startSmtpSink()
+  server = await startTestServer({ SMTP_URL: sink.url, TRUST_PROXY: 'true' })
+})
+afterAll(async () => {
+  await server?.stop()
+  await sink?.close()
+})
+
+let family = 1
+const form = (overrides: Record<string, string> = {}) => ({
+  name: `Swimmer ${family}`,
+  email: `family${family++}@example.com`,
+  phone_number: '98450 12345',
+  camp: 'camp1',
+  batch: 'batch1',
+  website_url: '',
+  ...overrides,
+})
+const decode = (value: string) => value.replaceAll('&amp;', '&')
+
+/** Submits the form and follows the parent to the gateway; returns where the gateway sends them after `outcome`. */
+async function registerAndPay(visitor: Visitor, values: Record<string, string>, outcome: 'success' | 'failure') {
+  const submitted = await visitor.post('/onboarding', values)
+  expect(submitted.status).toBe(302)
+  expect(submitted.headers.get('X-Remix-Reload-Document')).toBe('true')
+  expect(submitted.location).toMatch(new RegExp(`^${server.url}/sandbox-gateway/checkout/`))
+  const back = await visitor.post(submitted.location!, { outcome })
+  return { checkoutUrl: submitted.location!, statusUrl: back.location! }
+}
+
+describe('the registration form', () => {
+  it('shows the spec’s form with the fee and the seats left from the database', async () => {
+    const page = text((await new Visitor(server.url).get('/onboarding')).html)
+    for (const line of ['Camp Registration Form', 'Fill in details to register for swimming camp', 'Full Name', 'Email Address', 'Phone Number', 'Select Camp', 'Select Batch', 'Register Now - ₹35,000']) {
+      expect(page).toContain(line)
+    }
+    expect(page).toMatch(/Camp 1: 8th August - 16th August/)
+    expect(page).toMatch(/Camp 2: 18th August - 26th August/)
+    expect(page).toMatch(/Batch 1: 9:00 AM - 10:30 AM and 1:00 PM - 2:30 PM Camp 1: 30 seats left · Camp 2: 30 seats left/)
+    expect(page).toMatch(/Batch 2: 10:30 AM - 12:00 PM and 2:30 PM - 4:00 PM/)
+  })
+
+  it('puts each of the spec’s messages next to its field and keeps what was typed', async () => {
+    const response = await new Visitor(server.url).post('/onboarding', { name: 'A', email: 'nope', phone_number: '12345', website_url: '' })
+    expect(response.status).toBe(400)
+    expect(fieldState(response.html, 'name')).toEqual({ invalid: true, message: 'Name must be at least 2 characters' })
+    expect(fieldState(response.html, 'email')).toEqual({ invalid: true, message: 'Invalid email address' })
+    expect(fieldState(response.html, 'phone_number')).toEqual({ invalid: true, message: 'Phone number must be at least 10 digits' })
+    const page = text(response.html)
+    expect(page).toMatch(/Select Camp .* Please select a camp/)
+    expect(page).toMatch(/Select Batch .* Please select a batch/)
+    expect(response.html).toMatch(/value="nope"/)
+  })
+})
+
+describe('registering and paying', () => {
+  it('form → gateway → Registration Complete! with the details, the e-mail with its .ics, and Register Another Person', async () => {
+    const parent = new Visitor(server.url)
+    const values = form({ name: 'Arjun Menon', email: 'menon.family@example.com', camp: 'camp2', batch: 'batch2' })
+    const { statusUrl } = await registerAndPay(parent, values, 'success')
+    expect(statusUrl).toMatch(new RegExp(`^${server.url}/payment-status\\?orderId=CAMP_[\\w-]+&key=[\\w-]{32}$`))
+    const result = text((await parent.get(statusUrl)).html)
+    expect(result).toContain('Registration Complete!')
+    expect(result).toContain("₹35,000 payment completed successfully. You're registered for the camp!")
+    for (const line of ['Arjun Menon', 'menon.family@example.com', 'Camp 2: 18th August - 26th August', 'Batch 2: 10:30 AM - 12:00 PM and 2:30 PM - 4:00 PM', '₹35,000.00', 'Status Completed']) {
+      expect(result).toContain(line)
+    }
+    expect(result).toMatch(/Transaction ID SBXT/)
+
+    const another = /href="(\/onboarding\?email=[^"]+)"[^>]*>Register Another Person/.exec((await parent.get(statusUrl)).html)
+    expect(another).not.toBeNull()
+    const next = await parent.get(decode(another![1]!))
+    expect(fieldState(next.html, 'email')).toEqual({ invalid: false, message: undefined })
+    expect(next.html).toMatch(/name="email"[^>]*value="menon.family@example.com"|value="menon.family@example.com"[^>]*name="email"/)
+    expect(next.html).toMatch(/value="98450 12345"/)
+    expect(next.html).not.toMatch(/value="Arjun Menon"/)
+
+    const mail = await sink.waitForMailTo('menon.family@example.com', /Camp registration confirmed/)
+    expect(mail.raw).toMatch(/Content-Type: text\/calendar/)
+  })
+
+  it('the same swimmer and e-mail for the same camp again gets a clear message, not a second registration', async () => {
+    const values = form({ name: 'Dia Shah', email: 'shah@example.com' })
+    await registerAndPay(new Visitor(server.url), values, 'success')
+    const again = await new Visitor(server.url).post('/onboarding', { ...values, name: 'dia shah', batch: 'batch2' })
+    expect(again.status).toBe(409)
+    expect(text(again.html)).toContain('dia shah is already registered for Camp 1 with this e-mail address.')
+    expect(text(again.html)).toContain('Try Again')
+    // A sister with the same e-mail is welcome.
+    expect((await new Visitor(server.url).post('/onboarding', { ...values, name: 'Riya Shah' })).status).toBe(302)
+  })
+
+  it('a declined payment says Payment Failed and offers Try Again', async () => {
+    const { statusUrl } = await registerAndPay(new Visitor(server.url), form(), 'failure')
+    const result = text((await new Visitor(server.url).get(statusUrl)).html)
+    expect(result).toContain('Payment Failed')
+    expect(result).toContain('Try Again')
+  })
+
+  it('the result page and its JSON need the key the site put in the link', async () => {
+    const { statusUrl } = await registerAndPay(new Visitor(server.url), form(), 'success')
+    const orderId = new URL(statusUrl).searchParams.get('orderId')!
+    const stranger = new Visitor(server.url)
+    for (const path of [`/payment-status?orderId=${orderId}`, `/payment-status?orderId=${orderId}&key=${'x'.repeat(32)}`]) {
+      const page = await stranger.get(path)
+      expect(page.status).toBe(404)
+      expect(text(page.html)).toContain('Payment record not found')
+      expect(page.html).not.toContain('@example.com')
+    }
+    expect((await stranger.get(`/payment-status/check?orderId=${orderId}`)).status).toBe(404)
+    const missing = await stranger.get('/payment-status')
+    expect(text(missing.html)).toContain('No transaction ID found in URL')
+  })
+})
+
+describe('a full batch', () => {
+  it('offers its waitlist; a seat freed by a failed payment is held for the first in line, who pays through the e-mailed link', async () => {
+    // Fill Batch 1 of Camp 2: 30 seats, each held by a different family.
+    const holders: Array<{ visitor: Visitor; checkoutUrl: string }> = []
+    for (let index = 0; index < 30; index += 1) {
+      const visitor = new Visitor(server.url)
+      const submitted = await visitor.post('/onboarding', form({ camp: 'camp2', batch: 'batch1' }))
+      expect(submitted.status).toBe(302)
+      holders.push({ visitor, checkoutUrl: submitted.location! })
+    }
+    const page = text((await new Visitor(server.url).get('/onboarding')).html)
+    expect(page).toMatch(/Batch 1: 9:00 AM - 10:30 AM and 1:00 PM - 2:30 PM Camp 1: \d+ seats? left · Camp 2: Full/)
+
+    const late = new Visitor(server.url)
+    const values = form({ name: 'Late Comer', email: 'late.comer@example.com', camp: 'camp2', batch: 'batch1' })
+    const full = await late.post('/onboarding', values)
+    expect(full.status).toBe(409)
+    expect(text(full.html)).toContain('Batch 1 of Camp 2 is full. You can join its waitlist')
+    const waitlistButton = full.html.match(/<button[^>]*>Join the waitlist/)?.[0] ?? ''
+    expect(waitlistButton).toContain('name="intent"')
+    expect(waitlistButton).toContain('value="waitlist"')
+    const joined = await late.post('/onboarding', { ...values, intent: 'waitlist' })
+    expect(joined.status).toBe(200)
+    expect(text(joined.html)).toContain("You're on the waitlist")
+    expect(text(joined.html)).toContain('You are number 1 on its waitlist.')
+    await sink.waitForMailTo('late.comer@example.com', /waitlist/)
+
+    // One family's payment is declined: the seat goes to the waitlist, not to the form.
+    await holders[0]!.visitor.post(holders[0]!.checkoutUrl, { outcome: 'failure' })
+    const offer = await sink.waitForMailTo('late.comer@example.com', /A seat is free/)
+    const link = /(http:\/\/[^\s]+\/onboarding\/offer\?registration=CMP-\d+&key=[\w-]+)/.exec(offer.text)
+    expect(link).not.toBeNull()
+    expect((await new Visitor(server.url).post('/onboarding', form({ camp: 'camp2', batch: 'batch1' }))).status).toBe(409)
+
+    const offerPage = await late.get(link![1]!)
+    expect(text(offerPage.html)).toContain('A camp seat is held for you')
+    expect(text(offerPage.html)).toContain('Late Comer')
+    const tampered = await late.get(link![1]!.replace(/key=[\w-]+/, `key=${'a'.repeat(32)}`))
+    expect(tampered.status).toBe(404)
+
+    const pay = await late.post(link![1]!, { website_url: '' })
+    expect(pay.status).toBe(302)
+    const back = await late.post(pay.location!, { outcome: 'success' })
+    expect(text((await late.get(back.location!)).html)).toContain('Registration Complete!')
+    expect(text((await late.get(link![1]!)).html)).toContain('Already registered')
+  })
+})
