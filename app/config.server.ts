@@ -29,6 +29,8 @@ const ConfigSchema = z
     ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').max(128).optional(),
     PAYMENT_GATEWAY: z.enum(['sandbox', 'phonepe'], { message: 'must be sandbox or phonepe' }).default('sandbox'),
     ALLOW_SANDBOX_PAYMENTS: booleanFlag.default(false),
+    /** Where the sandbox gateway is reached; by default this very site (…/sandbox-gateway). */
+    SANDBOX_GATEWAY_URL: z.url({ message: 'must be an absolute URL such as http://127.0.0.1:3001/sandbox-gateway' }).optional(),
     SEAT_HOLD_MINUTES: z.coerce.number({ message: 'must be a number of minutes' }).int().min(5).max(120).default(20),
     WAITLIST_OFFER_HOURS: z.coerce.number({ message: 'must be a number of hours' }).int().min(1).max(168).default(12),
     SESSION_COOKIE_NAME: z

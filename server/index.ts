@@ -15,6 +15,7 @@ import { localMailbox, smtpTransport, type MailTransport } from '~/modules/mail/
 import type { PaymentGateway } from '~/modules/payments/gateway.server'
 import { usePaymentGateway } from '~/modules/payments/gateways.server'
 import { sandboxKey } from '~/modules/payments/sandbox-gateway.server'
+import { enableContentCache, invalidateContentCache } from '~/modules/site/content-cache.server'
 import { createPhonePeGateway } from '~/modules/payments/phonepe.server'
 import { phonePeOptionsFrom } from '~/modules/payments/phonepe-config.server'
 import { createSandboxGateway } from '~/modules/payments/sandbox.server'
@@ -68,6 +69,8 @@ export async function start(env: NodeJS.ProcessEnv = process.env) {
   logger.info({ gateway: gateway.name }, gateway.name === 'sandbox' ? 'payments: the sandbox gateway (TEST MODE, no real money)' : `payments: ${gateway.name}`)
 
   const liveEvents = new LiveEvents(database, logger, config.BANNER_HEARTBEAT_SECONDS)
+  liveEvents.onContentChange(invalidateContentCache)
+  enableContentCache()
   await liveEvents.start()
   const jobs = new BackgroundJobs(mailTransport(config, logger), logger)
   jobs.start()
@@ -180,9 +183,10 @@ async function setUpPaymentGateway(config: Config, logger: pino.Logger): Promise
     config.PAYMENT_GATEWAY === 'phonepe'
       ? createPhonePeGateway(phonePeOptionsFrom(config, logger.child({ gateway: 'phonepe' })))
       : createSandboxGateway({
-          baseUrl: () => `${currentConfig().SITE_URL}/sandbox-gateway`,
+          baseUrl: () => (currentConfig().SANDBOX_GATEWAY_URL ?? `${currentConfig().SITE_URL}/sandbox-gateway`).replace(/\/+$/, ''),
           callbackUrl: () => `${currentConfig().SITE_URL}/api/payments/webhook/sandbox`,
           key: await sandboxKey(),
+          checkoutOrigins: config.SANDBOX_GATEWAY_URL ? [new URL(config.SANDBOX_GATEWAY_URL).origin] : [],
         })
   usePaymentGateway(gateway)
   return gateway

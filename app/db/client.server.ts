@@ -39,7 +39,8 @@ async function openPostgres(databaseUrl: string, options: DatabaseOptions): Prom
   const pool = new pg.Pool({
     connectionString: databaseUrl,
     max: options.poolSize ?? 10,
-    connectionTimeoutMillis: 5_000,
+    // In a rush, requests queue for a connection; better a wait than an error page.
+    connectionTimeoutMillis: 15_000,
     idleTimeoutMillis: 30_000,
   })
   // An idle client losing its connection (a database restart) must not crash the process.

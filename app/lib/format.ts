@@ -19,21 +19,19 @@ export function labToday(now: Date = new Date()): string {
   return labDateParts(now).date
 }
 
+const labClock = new Intl.DateTimeFormat('en-CA', {
+  timeZone: LAB_TIME_ZONE,
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+})
+
 /** The wall-clock date (yyyy-mm-dd) and time (HH:MM) in Asia/Kolkata at an instant. */
 export function labDateParts(now: Date): { date: string; time: string } {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-CA', {
-      timeZone: LAB_TIME_ZONE,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-    })
-      .formatToParts(now)
-      .map((part) => [part.type, part.value]),
-  )
+  const parts = Object.fromEntries(labClock.formatToParts(now).map((part) => [part.type, part.value]))
   return { date: `${parts.year}-${parts.month}-${parts.day}`, time: `${parts.hour}:${parts.minute}` }
 }
 

@@ -1,8 +1,9 @@
-import { and, asc, eq, gt, inArray, or, sql } from 'drizzle-orm'
+import { and, eq, gt, inArray, or, sql } from 'drizzle-orm'
 import { db } from '~/db/client.server'
-import { campBatches, campRegistrations, camps, campWaitlist } from '~/db/schema'
+import { campRegistrations, campWaitlist } from '~/db/schema'
 import { labToday } from '~/lib/format'
 import type { Executor } from '~/modules/mail/outbox.server'
+import { listCamps } from '~/modules/site/site.server'
 
 /** A registration holds its seat while confirmed, or pending with an unexpired hold. */
 export function holdsCampSeat(now: Date) {
@@ -45,34 +46,26 @@ export type CampChoice = Awaited<ReturnType<typeof campChoices>>[number]
 
 /** Every camp with its current price, whether it takes registrations, and seats left per batch. */
 export async function campChoices(now = new Date()) {
-  const rows = await db()
-    .select({
-      id: camps.id,
-      code: camps.code,
-      name: camps.name,
-      startsOn: camps.startsOn,
-      endsOn: camps.endsOn,
-      venue: camps.venue,
-      earlyBirdPricePaise: camps.earlyBirdPricePaise,
-      regularPricePaise: camps.regularPricePaise,
-      earlyBirdEndsAt: camps.earlyBirdEndsAt,
-      isOpen: camps.isOpen,
-    })
-    .from(camps)
-    .orderBy(asc(camps.sortOrder), asc(camps.startsOn))
-  const batches = await db()
-    .select({ id: campBatches.id, campId: campBatches.campId, code: campBatches.code, name: campBatches.name, timeRanges: campBatches.timeRanges, capacity: campBatches.capacity })
-    .from(campBatches)
-    .orderBy(asc(campBatches.code))
-  const ids = batches.map((batch) => batch.id)
+  const camps = await listCamps(now)
+  const ids = camps.flatMap((camp) => camp.batches.map((batch) => batch.id))
   const [taken, waiting] = await Promise.all([campSeatsTaken(ids, now), waitingCounts(ids)])
-  return rows.map((camp) => ({
+  return camps.map((camp) => ({
     ...camp,
-    pricePaise: campPrice(camp, now),
-    earlyBird: now < camp.earlyBirdEndsAt,
+    pricePaise: camp.currentPricePaise,
     open: registrationOpen(camp, now),
-    batches: batches
-      .filter((batch) => batch.campId === camp.id)
-      .map(({ campId: _campId, ...batch }) => ({ ...batch, seatsLeft: Math.max(0, batch.capacity - (taken.get(batch.id) ?? 0) - (waiting.get(batch.id) ?? 0)) })),
+    batches: camp.batches.map((batch) => ({ ...batch, seatsLeft: Math.max(0, batch.capacity - (taken.get(batch.id) ?? 0) - (waiting.get(batch.id) ?? 0)) })),
   }))
+}
+
+/**
+ * A glance at one batch without locking it: during a rush, a parent who would be turned away is
+ * told at once instead of queueing for the batch's lock. Only a "full" answer is acted on; seats
+ * that look free are checked again under the lock.
+ */
+export async function batchLooksFull(campCode: string, batchCode: string, now: Date) {
+  const camp = (await listCamps(now)).find((candidate) => candidate.code === campCode)
+  const batch = camp?.batches.find((candidate) => candidate.code === batchCode)
+  if (!camp || !batch || !registrationOpen(camp, now)) return null
+  const [taken, waiting] = await Promise.all([campSeatsTaken([batch.id], now), waitingCounts([batch.id])])
+  return (taken.get(batch.id) ?? 0) + (waiting.get(batch.id) ?? 0) >= batch.capacity ? { campName: camp.name, batchName: batch.name } : null
 }

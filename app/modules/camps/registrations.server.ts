@@ -5,7 +5,7 @@ import { db } from '~/db/client.server'
 import { campBatches, campRegistrations, camps, campWaitlist } from '~/db/schema'
 import type { Executor } from '~/modules/mail/outbox.server'
 import { enforce, type RateLimitRule } from '~/modules/rate-limit/rate-limit.server'
-import { campPrice, campSeatsTaken, registrationOpen, waitingCounts } from './camps.server'
+import { batchLooksFull, campPrice, campSeatsTaken, registrationOpen, waitingCounts } from './camps.server'
 
 export class CampNotFoundError extends Error {
   constructor() {
@@ -85,6 +85,8 @@ export async function lockBatch(executor: Executor, campCode: string, batchCode:
  */
 export async function holdCampSeat({ campCode, batchCode, applicant, ip, now = new Date() }: { campCode: string; batchCode: string; applicant: CampApplicant; ip: string; now?: Date }) {
   await enforce(campHoldLimits(ip, applicant.email), now)
+  const full = await batchLooksFull(campCode, batchCode, now)
+  if (full) throw new BatchFullError(full.campName, full.batchName)
   const holdExpiresAt = new Date(now.getTime() + config().SEAT_HOLD_MINUTES * 60_000)
   try {
     return await db().transaction(async (tx) => {

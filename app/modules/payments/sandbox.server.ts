@@ -8,6 +8,8 @@ type SandboxOptions = {
   callbackUrl: () => string
   key: string
   timeoutMs?: number
+  /** Origins of its checkout page other than this site's (a sandbox running elsewhere). */
+  checkoutOrigins?: string[]
 }
 
 type OrderAnswer = { merchantOrderId: string; gatewayOrderId: string; state: 'PENDING' | 'COMPLETED' | 'FAILED'; amountPaise: number; transactionId: string | null; paymentMode: string | null; checkoutUrl?: string }
@@ -16,7 +18,7 @@ type RefundAnswer = { merchantRefundId: string; gatewayRefundId: string; state: 
 const ORDER_STATES = { PENDING: 'pending', COMPLETED: 'completed', FAILED: 'failed' } as const
 
 /** The adapter for the built-in sandbox gateway: the same HTTP round trips as a real gateway. */
-export function createSandboxGateway({ baseUrl, callbackUrl, key, timeoutMs = 10_000 }: SandboxOptions): PaymentGateway {
+export function createSandboxGateway({ baseUrl, callbackUrl, key, timeoutMs = 10_000, checkoutOrigins = [] }: SandboxOptions): PaymentGateway {
   async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; data: T | null }> {
     let response: Response
     try {
@@ -36,7 +38,7 @@ export function createSandboxGateway({ baseUrl, callbackUrl, key, timeoutMs = 10
 
   return {
     name: 'sandbox',
-    checkoutOrigins: [],
+    checkoutOrigins,
     async createPayment(input) {
       const { data } = await call<OrderAnswer>('POST', '/api/orders', {
         merchantOrderId: input.orderId,

@@ -1,10 +1,15 @@
 import { asc, eq } from 'drizzle-orm'
 import { db } from '~/db/client.server'
+import { cachedContent } from './content-cache.server'
 import { campBatches, camps, catalogueItems, siteSettings } from '~/db/schema'
 
 export type SiteSettings = Awaited<ReturnType<typeof getSiteSettings>>
 
-export async function getSiteSettings() {
+export function getSiteSettings() {
+  return cachedContent('settings', readSiteSettings)
+}
+
+async function readSiteSettings() {
   const [row] = await db()
     .select({
       bannerVisible: siteSettings.bannerVisible,
@@ -48,7 +53,11 @@ export async function setBannerVisible(visible: boolean) {
 export type CatalogueItem = { code: string; name: string; tagline: string; pricePaise: number; regularPricePaise: number | null }
 
 /** The catalogue keyed by code, so a page asks for exactly the prices it shows. */
-export async function getCatalogue(): Promise<Record<string, CatalogueItem>> {
+export function getCatalogue(): Promise<Record<string, CatalogueItem>> {
+  return cachedContent('catalogue', readCatalogue)
+}
+
+async function readCatalogue(): Promise<Record<string, CatalogueItem>> {
   const rows = await db()
     .select({
       code: catalogueItems.code,
@@ -72,6 +81,20 @@ export type CampSummary = Awaited<ReturnType<typeof listCamps>>[number]
 
 /** Camps with their batches and the price that applies at `now` (early-bird until the deadline). */
 export async function listCamps(now = new Date()) {
+  const { rows, batches } = await cachedContent('camps', readCamps)
+  return rows.map((camp) => {
+    const earlyBird = now < camp.earlyBirdEndsAt
+    return {
+      ...camp,
+      earlyBirdEndsAt: camp.earlyBirdEndsAt.toISOString(),
+      earlyBird,
+      currentPricePaise: earlyBird ? camp.earlyBirdPricePaise : camp.regularPricePaise,
+      batches: batches.filter((batch) => batch.campId === camp.id).map(({ campId: _campId, ...batch }) => batch),
+    }
+  })
+}
+
+async function readCamps() {
   const rows = await db()
     .select({
       id: camps.id,
@@ -98,16 +121,5 @@ export async function listCamps(now = new Date()) {
     })
     .from(campBatches)
     .orderBy(asc(campBatches.code))
-  return rows.map((camp) => {
-    const earlyBird = now < camp.earlyBirdEndsAt
-    return {
-      ...camp,
-      earlyBirdEndsAt: camp.earlyBirdEndsAt.toISOString(),
-      earlyBird,
-      currentPricePaise: earlyBird ? camp.earlyBirdPricePaise : camp.regularPricePaise,
-      batches: batches
-        .filter((batch) => batch.campId === camp.id)
-        .map(({ campId: _campId, ...batch }) => batch),
-    }
-  })
+  return { rows, batches }
 }
