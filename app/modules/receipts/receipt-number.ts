@@ -1,0 +1,28 @@
+import { labDateParts } from '~/lib/format'
+
+export type FinancialYear = { startYear: number; label: string }
+
+/**
+ * The Indian financial year (1 April – 31 March) an instant falls in, by the lab's calendar: 1 April
+ * 00:10 in Bangalore is already the new year although it is still 31 March in UTC.
+ */
+export function financialYearOf(at: Date): FinancialYear {
+  const [year, month] = labDateParts(at).date.split('-').map(Number) as [number, number]
+  const startYear = month >= 4 ? year : year - 1
+  return { startYear, label: financialYearLabel(startYear) }
+}
+
+/** 2026 → "2026-27". */
+export function financialYearLabel(startYear: number): string {
+  return `${startYear}-${String((startYear + 1) % 100).padStart(2, '0')}`
+}
+
+/**
+ * 2026, 42 → "SSL/2026-27/000042". Numbers run in one series per financial year, as receipts and
+ * GST invoices must be unique within a financial year.
+ */
+export function formatReceiptNumber(startYear: number, sequence: number): string {
+  if (!Number.isInteger(startYear) || startYear < 2000 || startYear > 9998) throw new RangeError(`Not a financial year: ${startYear}`)
+  if (!Number.isSafeInteger(sequence) || sequence < 1) throw new RangeError(`A receipt sequence number is a whole number from 1: ${sequence}`)
+  return `SSL/${financialYearLabel(startYear)}/${String(sequence).padStart(6, '0')}`
+}
