@@ -24,6 +24,11 @@ export default [
   route('my-bookings', 'routes/my-bookings.tsx'),
   route('admin', 'routes/admin/index.tsx'),
   route('admin/mail', 'routes/admin/mail.tsx'),
+  // The public booking of single sessions (no account needed), and a guest's link to their booking.
+  route('booking', 'routes/booking.tsx'),
+  route('booking/times', 'routes/booking.times.ts'),
+  route('booking/check', 'routes/booking.check.ts'),
+  route('booking/view', 'routes/booking.view.tsx'),
   // Camps: registration (anyone, no account), a waitlist offer, and the payment result.
   route('onboarding', 'routes/onboarding.tsx'),
   route('onboarding/offer', 'routes/onboarding.offer.tsx'),

@@ -1,7 +1,10 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import { eq } from 'drizzle-orm'
-import { db } from './client.server'
+import { db, type Db } from './client.server'
 import { instanceSecrets } from './schema'
+
+/** A database handle or an open transaction (inside one, on PGlite, only the transaction may be used). */
+type Executor = Db | Parameters<Parameters<Db['transaction']>[0]>[0]
 
 const cache = new Map<string, string>()
 
@@ -9,14 +12,14 @@ const cache = new Map<string, string>()
  * A random secret this installation made for itself, the same for every instance: the first to
  * ask creates it, the others read it.
  */
-export async function instanceSecret(name: string): Promise<string> {
+export async function instanceSecret(name: string, executor: Executor = db()): Promise<string> {
   const cached = cache.get(name)
   if (cached) return cached
-  await db()
+  await executor
     .insert(instanceSecrets)
     .values({ name, value: randomBytes(32).toString('base64url') })
     .onConflictDoNothing()
-  const [row] = await db().select({ value: instanceSecrets.value }).from(instanceSecrets).where(eq(instanceSecrets.name, name))
+  const [row] = await executor.select({ value: instanceSecrets.value }).from(instanceSecrets).where(eq(instanceSecrets.name, name))
   if (!row) throw new Error(`The secret ${name} could not be created`)
   cache.set(name, row.value)
   return row.value
@@ -27,16 +30,16 @@ export async function instanceSecret(name: string): Promise<string> {
  * A key that proves a link was made by this site for `value` (an order id, a reference): people
  * without an account open their registration or booking with it, and nothing needs storing.
  */
-export async function linkKey(purpose: string, value: string): Promise<string> {
-  return (await linkKeyMaker(purpose))(value)
+export async function linkKey(purpose: string, value: string, executor?: Executor): Promise<string> {
+  return (await linkKeyMaker(purpose, executor))(value)
 }
 
 /**
  * The same, as a function that needs no database: fetch it before a transaction and use it inside
  * (on PGlite's single connection, a query outside the open transaction would wait for it forever).
  */
-export async function linkKeyMaker(purpose: string): Promise<(value: string) => string> {
-  const secret = await instanceSecret('link_keys')
+export async function linkKeyMaker(purpose: string, executor?: Executor): Promise<(value: string) => string> {
+  const secret = await instanceSecret('link_keys', executor)
   return (value) => createHmac('sha256', secret).update(`${purpose}:${value}`).digest('base64url').slice(0, 32)
 }
 

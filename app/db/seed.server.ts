@@ -83,7 +83,8 @@ export async function seedDatabase(db: Db, now = new Date()) {
         .onConflictDoNothing()
     }
 
-    // A few weeks of availability on a fresh installation only; afterwards staff manage it.
+    // A few weeks of availability on a fresh installation only; afterwards staff manage it. Nine
+    // hourly slots from 9 AM: the times /booking offers, and the 3-day sessions' time slots.
     const [{ count } = { count: 0 }] = await tx.select({ count: sql<number>`count(*)::int` }).from(slots)
     if (count === 0) {
       const today = labToday(now)
@@ -91,7 +92,7 @@ export async function seedDatabase(db: Db, now = new Date()) {
       for (let offset = 1; offset <= 28; offset += 1) {
         const date = addDays(today, offset)
         if (new Date(`${date}T00:00:00Z`).getUTCDay() === 0) continue
-        windows.push({ date, startTime: '09:00', endTime: '17:00', slotDurationMinutes: 60, capacity: 2 })
+        windows.push({ date, startTime: '09:00', endTime: '18:00', slotDurationMinutes: 60, capacity: 2 })
       }
       await tx.insert(slots).values(windows)
     }

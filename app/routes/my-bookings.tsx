@@ -16,7 +16,7 @@ export const meta: Route.MetaFunction = ({ matches }) => [
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request)
   const now = new Date()
-  const bookings = await customerBookings(user.id)
+  const bookings = await customerBookings(user.id, user.email)
   return {
     account: {
       name: user.name,

@@ -9,10 +9,10 @@ export async function loader({ request }: Route.LoaderArgs) {
   const user = await getUser(request)
   if (!user) return data({ state: null, error: 'Sign in to see this payment' }, { status: 401 })
   const orderId = new URL(request.url).searchParams.get('orderId')
-  const view = orderId ? await paymentStatusView({ orderId, userId: user.id }) : null
+  const view = orderId ? await paymentStatusView({ orderId, access: { userId: user.id } }) : null
   if (!view) return data({ state: null, error: 'Slot booking payment record not found' }, { status: 404 })
   await checkPaymentForPage(view.orderId)
-  const after = await paymentStatusView({ orderId: view.orderId, userId: user.id })
+  const after = await paymentStatusView({ orderId: view.orderId, access: { userId: user.id } })
   const state = after?.paymentState === 'initiated' ? 'pending' : (after?.paymentState ?? view.paymentState)
   return data({ state, error: null }, { headers: { 'Cache-Control': 'no-store' } })
 }

@@ -27,10 +27,10 @@ export async function loader({ request }: Route.LoaderArgs) {
   const base = { support, startedAt, elapsed: Math.floor((now - startedAt) / 1000), recheck: params.get('recheck') === '1' }
 
   if (!orderId && !transactionId) return data({ ...base, error: 'No transaction ID found in URL', payment: null }, { status: 400 })
-  let view = await paymentStatusView({ orderId, transactionId, userId: user.id })
+  let view = await paymentStatusView({ orderId, transactionId, access: { userId: user.id } })
   if (view && (view.paymentState === 'initiated' || view.paymentState === 'pending')) {
     await checkPaymentForPage(view.orderId)
-    view = await paymentStatusView({ orderId: view.orderId, userId: user.id })
+    view = await paymentStatusView({ orderId: view.orderId, access: { userId: user.id } })
   }
   if (!view) return data({ ...base, error: 'Slot booking payment record not found', payment: null }, { status: 404 })
   return { ...base, error: null, payment: present(view) }

@@ -94,6 +94,7 @@ describe('registering and paying', () => {
   it('the same swimmer and e-mail for the same camp again gets a clear message, not a second registration', async () => {
     const values = form({ name: 'Dia Shah', email: 'shah@example.com' })
     await registerAndPay(new Visitor(server.url), values, 'success')
+    await sink.waitForMailTo('shah@example.com', /Camp registration confirmed/)
     const again = await new Visitor(server.url).post('/onboarding', { ...values, name: 'dia shah', batch: 'batch2' })
     expect(again.status).toBe(409)
     expect(text(again.html)).toContain('dia shah is already registered for Camp 1 with this e-mail address.')

@@ -1,6 +1,7 @@
-import { and, asc, desc, eq, exists, gt, inArray, ne, or } from 'drizzle-orm'
+import { and, asc, desc, eq, exists, gt, inArray, isNull, ne, or } from 'drizzle-orm'
 import { db } from '~/db/client.server'
 import { bookingDays, bookings, catalogueItems, payments, refunds, type BookingStatus, type PaymentState } from '~/db/schema'
+import { getSiteSettings } from '~/modules/site/site.server'
 
 export type BookingDay = { dayNumber: number; date: string; start: string; end: string }
 
@@ -54,10 +55,11 @@ export async function payableBooking(bookingId: number, userId: number, now = ne
 }
 
 /**
- * A customer's bookings, newest first. Attempts that never got paid (expired or failed holds) are
- * left out: they were never bookings.
+ * A customer's bookings, newest first: their own, and those made without an account under their
+ * (verified) e-mail address. Attempts that never got paid (expired or failed holds) are left out:
+ * they were never bookings.
  */
-export async function customerBookings(userId: number) {
+export async function customerBookings(userId: number, verifiedEmail: string) {
   const paid = exists(
     db()
       .select({ id: payments.id })
@@ -68,7 +70,12 @@ export async function customerBookings(userId: number) {
     .select(bookingColumns)
     .from(bookings)
     .innerJoin(catalogueItems, eq(catalogueItems.code, bookings.productCode))
-    .where(and(eq(bookings.userId, userId), or(inArray(bookings.status, ['pending', 'confirmed', 'cancelled', 'refund_pending', 'refunded']), paid)))
+    .where(
+      and(
+        or(eq(bookings.userId, userId), and(isNull(bookings.userId), eq(bookings.customerEmail, verifiedEmail.toLowerCase()))),
+        or(inArray(bookings.status, ['pending', 'confirmed', 'cancelled', 'refund_pending', 'refunded']), paid),
+      ),
+    )
     .orderBy(desc(bookings.createdAt), desc(bookings.id))
   const days = await daysOf(rows.map((row) => row.id))
   return rows.map((row) => ({ ...row, days: days.get(row.id) ?? [] }))
@@ -82,14 +89,23 @@ export type StatusView = {
   amountPaise: number
   bookingStatus: BookingStatus
   refundPending: boolean
-  booking: { id: number; reference: string; customerName: string; customerEmail: string; customerPhone: string | null; startTime: string; endTime: string; days: BookingDay[] }
+  booking: { id: number; reference: string; productName: string; location: string; customerName: string; customerEmail: string; customerPhone: string | null; startTime: string; endTime: string; days: BookingDay[] }
 }
 
 /**
- * A payment and its booking for the status page, found by our order id or the gateway's transaction
- * id, and only if the booking belongs to `userId`.
+ * A payment and its booking for a status page, found by our order id or the gateway's transaction
+ * id: for a signed-in customer only if the booking is theirs; otherwise only for a caller who has
+ * checked the key of the link the site made for this order.
  */
-export async function paymentStatusView({ orderId, transactionId, userId }: { orderId?: string | null; transactionId?: string | null; userId: number }): Promise<StatusView | null> {
+export async function paymentStatusView({
+  orderId,
+  transactionId,
+  access,
+}: {
+  orderId?: string | null
+  transactionId?: string | null
+  access: { userId: number } | { linkKeyChecked: true }
+}): Promise<StatusView | null> {
   const key = orderId ? eq(payments.orderId, orderId) : transactionId ? eq(payments.transactionId, transactionId) : null
   if (!key) return null
   const [row] = await db()
@@ -103,6 +119,7 @@ export async function paymentStatusView({ orderId, transactionId, userId }: { or
       bookingId: bookings.id,
       bookingStatus: bookings.status,
       reference: bookings.reference,
+      productName: catalogueItems.name,
       customerName: bookings.customerName,
       customerEmail: bookings.customerEmail,
       customerPhone: bookings.customerPhone,
@@ -111,7 +128,8 @@ export async function paymentStatusView({ orderId, transactionId, userId }: { or
     })
     .from(payments)
     .innerJoin(bookings, eq(bookings.id, payments.bookingId))
-    .where(and(key, eq(bookings.userId, userId)))
+    .innerJoin(catalogueItems, eq(catalogueItems.code, bookings.productCode))
+    .where(and(key, 'userId' in access ? eq(bookings.userId, access.userId) : undefined))
     .limit(1)
   if (!row) return null
   const [refund] = await db()
@@ -130,6 +148,8 @@ export async function paymentStatusView({ orderId, transactionId, userId }: { or
     booking: {
       id: row.bookingId,
       reference: row.reference,
+      productName: row.productName,
+      location: (await getSiteSettings()).sessionLocation,
       customerName: row.customerName,
       customerEmail: row.customerEmail,
       customerPhone: row.customerPhone,
@@ -148,4 +168,15 @@ export async function currentHold(userId: number, now = new Date()) {
     .where(and(eq(bookings.userId, userId), eq(bookings.status, 'pending'), gt(bookings.holdExpiresAt, now)))
     .limit(1)
   return hold?.holdExpiresAt ? { bookingId: hold.bookingId, holdExpiresAt: hold.holdExpiresAt } : null
+}
+
+/** A booking for its guest link (the caller has checked the link's key). */
+export async function bookingByReference(reference: string) {
+  const [booking] = await db()
+    .select(bookingColumns)
+    .from(bookings)
+    .innerJoin(catalogueItems, eq(catalogueItems.code, bookings.productCode))
+    .where(eq(bookings.reference, reference))
+  if (!booking) return null
+  return { ...booking, days: (await daysOf([booking.id])).get(booking.id) ?? [] }
 }

@@ -1,5 +1,6 @@
 import { and, asc, eq } from 'drizzle-orm'
 import { config } from '~/config.server'
+import { linkKey } from '~/db/secrets.server'
 import { bookingDays, bookings, catalogueItems, siteSettings } from '~/db/schema'
 import { formatRupees, formatTimeRange, formatWeekdayDate } from '~/lib/format'
 import { calendarAttachment, calendarFile } from '~/modules/mail/ics.server'
@@ -7,6 +8,7 @@ import { enqueueEmail, type Executor } from '~/modules/mail/outbox.server'
 import { letter } from '~/modules/mail/templates.server'
 import type { PaidOutcome, Payable, PaymentTerms } from '~/modules/payments/payable.server'
 import { seatsStillFree } from './holds.server'
+import { GUEST_BOOKING_LINK } from './public-booking.server'
 import { IMPORTANT_INFORMATION, SESSION_TITLE } from './texts'
 
 /**
@@ -114,8 +116,11 @@ export function dayRows(booking: BookingForMail): Array<[string, string]> {
   return booking.days.map((day) => [booking.days.length > 1 ? `Day ${day.dayNumber}` : 'Date', `${formatWeekdayDate(day.date)}, ${formatTimeRange(day.start, day.end)}`])
 }
 
-function bookingsLink() {
-  return `${config().SITE_URL}/my-bookings`
+/** Where a customer finds the booking: My Bookings with an account, else their private link. */
+export async function bookingLink(executor: Executor, booking: Pick<BookingForMail, 'userId' | 'reference'>) {
+  if (booking.userId) return { label: 'View my bookings', url: `${config().SITE_URL}/my-bookings` }
+  const key = await linkKey(GUEST_BOOKING_LINK, booking.reference, executor)
+  return { label: 'View your booking', url: `${config().SITE_URL}/booking/view?${new URLSearchParams({ ref: booking.reference, key })}` }
 }
 
 export async function confirmationEmail(executor: Executor, bookingId: number, now: Date) {
@@ -139,8 +144,8 @@ export async function confirmationEmail(executor: Executor, bookingId: number, n
     paragraphs: [`Your ${booking.title.toLowerCase()} is booked and paid. We look forward to seeing you in the pool.`],
     details: [['Booking ID', booking.reference], ...dayRows(booking), ['Location', booking.location], ['Amount paid', formatRupees(booking.amountPaise)]],
     list: { title: 'Before you come', items: IMPORTANT_INFORMATION },
-    action: booking.userId ? { label: 'View my bookings', url: bookingsLink() } : undefined,
-    closing: 'The attached calendar file adds every day of your session to your calendar.',
+    action: await bookingLink(executor, booking),
+    closing: booking.days.length > 1 ? 'The attached calendar file adds every day of your session to your calendar.' : 'The attached calendar file adds your session to your calendar.',
     attachments: [calendarAttachment(ics, `${booking.reference}.ics`)],
   })
 }

@@ -66,6 +66,21 @@ describe('paying for a camp registration', () => {
     expect((await mailTo(who.email)).filter((mail) => mail.subject.startsWith('Camp registration confirmed'))).toHaveLength(1)
   })
 
+  it('the same swimmer registering again while the first payment is on its way: the first payment to complete wins, a later one is refunded', async () => {
+    const who = applicant('Twice Tried')
+    const first = await heldAndStarted(who)
+    const second = await heldAndStarted(who)
+    expect(await status(first.held.id)).toBe('expired')
+    await sandbox.choose(first.redirectUrl, 'success')
+    await expect.poll(() => status(first.held.id)).toBe('confirmed')
+    expect(await status(second.held.id)).toBe('expired')
+    await sandbox.choose(second.redirectUrl, 'success')
+    await expect.poll(async () => (await db().select().from(refunds)).length).toBe(1)
+    expect((await db().select().from(refunds))[0]!.reason).toMatch(/already registered/)
+    expect(await status(first.held.id)).toBe('confirmed')
+    expect((await mailTo(who.email)).filter((mail) => mail.subject.startsWith('Camp registration confirmed'))).toHaveLength(1)
+  })
+
   it('a declined payment releases the seat at once', async () => {
     const { held, redirectUrl } = await heldAndStarted()
     await sandbox.choose(redirectUrl, 'failure')

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm'
+import { and, eq, inArray, ne } from 'drizzle-orm'
 import { config } from '~/config.server'
 import { campBatches, campRegistrations, camps, campWaitlist, siteSettings } from '~/db/schema'
 import { formatDateRange, formatLongDate, formatRupees, formatTimeRange, formatWholeRupees } from '~/lib/format'
@@ -7,6 +7,7 @@ import { enqueueEmail, type Executor } from '~/modules/mail/outbox.server'
 import { letter } from '~/modules/mail/templates.server'
 import type { PaidOutcome, Payable, PaymentTerms } from '~/modules/payments/payable.server'
 import { campSeatsTaken, registrationOpen } from './camps.server'
+import { sameSwimmer } from './registrations.server'
 import { campSeatFreed, lockBatchById } from './waitlist.server'
 
 async function lockRegistration(tx: Executor, registrationId: number) {
@@ -16,6 +17,7 @@ async function lockRegistration(tx: Executor, registrationId: number) {
       holdExpiresAt: campRegistrations.holdExpiresAt,
       amountPaise: campRegistrations.amountPaise,
       batchId: campRegistrations.batchId,
+      campId: campRegistrations.campId,
       name: campRegistrations.swimmerName,
       email: campRegistrations.email,
       phone: campRegistrations.phone,
@@ -38,6 +40,16 @@ async function paid(tx: Executor, registrationId: number, now: Date): Promise<Pa
   if (registration.status === 'cancelled' || registration.status === 'refund_pending' || registration.status === 'refunded') {
     return { result: 'refund', reason: 'The registration had been cancelled before the payment arrived.' }
   }
+  // The same swimmer may have tried again while this payment was on its way: the first payment to
+  // complete wins; a swimmer already registered gets this money back.
+  const others = await tx
+    .select({ id: campRegistrations.id, status: campRegistrations.status })
+    .from(campRegistrations)
+    .where(and(sameSwimmer(registration.campId, { email: registration.email, swimmerName: registration.name }), ne(campRegistrations.id, registrationId), inArray(campRegistrations.status, ['pending', 'confirmed'])))
+    .for('update')
+  if (others.some((other) => other.status === 'confirmed')) return { result: 'refund', reason: 'This swimmer was already registered for the camp: a second payment is refunded.' }
+  for (const other of others) await tx.update(campRegistrations).set({ status: 'expired', updatedAt: now }).where(eq(campRegistrations.id, other.id))
+
   const holdStands = registration.status === 'pending' && registration.holdExpiresAt !== null && registration.holdExpiresAt > now
   if (!holdStands && !(await seatStillFree(tx, registrationId, registration.batchId, now))) {
     await tx.update(campRegistrations).set({ status: 'refund_pending', holdExpiresAt: null, updatedAt: now }).where(eq(campRegistrations.id, registrationId))

@@ -1,0 +1,17 @@
+import { data } from 'react-router'
+import type { Route } from './+types/booking.check'
+import { isLinkKey } from '~/db/secrets.server'
+import { paymentStatusView } from '~/modules/booking/bookings.server'
+import { BOOKING_STATUS_LINK } from '~/modules/booking/public-booking.server'
+import { checkPaymentForPage } from '~/modules/payments/payments.server'
+
+/** The small JSON answer /booking's confirmation step polls, for holders of the link's key. */
+export async function loader({ request }: Route.LoaderArgs) {
+  const params = new URL(request.url).searchParams
+  const orderId = params.get('orderId')
+  if (!orderId || !(await isLinkKey(BOOKING_STATUS_LINK, orderId, params.get('key')))) return data({ state: null }, { status: 404 })
+  await checkPaymentForPage(orderId)
+  const view = await paymentStatusView({ orderId, access: { linkKeyChecked: true } })
+  if (!view) return data({ state: null }, { status: 404 })
+  return data({ state: view.paymentState === 'initiated' ? 'pending' : view.paymentState }, { headers: { 'Cache-Control': 'no-store' } })
+}

@@ -1,0 +1,388 @@
+import { getCollectionProps, getFormProps, getTextareaProps, type SubmissionResult } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { useEffect } from 'react'
+import { data, Form, Link, redirect, redirectDocument, useFetcher, useNavigation } from 'react-router'
+import type { Route } from './+types/booking'
+import { FieldError, FormAlert, HoneypotField, TextField, useValidatedForm } from '~/components/form-fields'
+import { DetailRow, type StatusCard, StatusCardView } from '~/components/payment-status-card'
+import { config } from '~/config.server'
+import { isLinkKey, linkKey } from '~/db/secrets.server'
+import { getUser } from '~/lib/auth.server'
+import { clearDraftHeader, draftHeader, readDraft } from '~/lib/booking-draft.server'
+import { addDays, formatClockTime, formatRupees, formatTimeRange, formatWeekdayDate, labToday } from '~/lib/format'
+import { rejectBots } from '~/lib/honeypot'
+import { pageMeta } from '~/lib/seo'
+import { POLL_SECONDS, usePaymentPolling } from '~/lib/use-payment-polling'
+import { useHydrated } from '~/lib/use-hydrated'
+import { paymentStatusView } from '~/modules/booking/bookings.server'
+import { AlreadyBookedError, SlotUnavailableError } from '~/modules/booking/holds.server'
+import { BOOKING_STATUS_LINK, bookingTimesOn, holdSingleSession, singleService, singleServicePrices, type BookingTime } from '~/modules/booking/public-booking.server'
+import { DateSchema, MISSING_INFORMATION, PublicBookingSchema, REQUIRED_BOOKING_FIELDS, type PublicBookingInput } from '~/modules/booking/schemas'
+import { checkPaymentForPage, HoldExpiredError, PaymentStartError, startPayment } from '~/modules/payments/payments.server'
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  pageMeta(matches, { title: 'Book a Session', description: 'Book a race analysis, a biomechanical analysis or both at our Bangalore lab, and pay online.', path: '/booking' })
+
+/** How far ahead a session can be booked here. */
+const BOOKING_DAYS_AHEAD = 90
+
+const STEP_NOTICES: Record<string, string> = {
+  failed: 'Your payment did not go through, and nothing was charged. Your details are kept: you can try again.',
+  unavailable: 'Sorry, that time was taken while you were deciding. Please choose another time.',
+  error: 'Payment Error: Failed to create payment. Please try again.',
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const url = new URL(request.url)
+  const step = url.searchParams.get('step')
+  const services = await singleServicePrices()
+  if (step === '3') return confirmationStep(url, services)
+
+  const draft = await readDraft(request)
+  if (step === '2') {
+    if (!draft) throw redirect('/booking')
+    return { step: 2 as const, services, summary: summaryOf(draft, services), notice: STEP_NOTICES[url.searchParams.get('payment') ?? ''] ?? null }
+  }
+  const user = await getUser(request)
+  const today = labToday()
+  const prefill: Partial<Record<keyof PublicBookingInput, string>> = draft ?? (user ? { name: user.name, email: user.email, phone: user.phone ?? '' } : {})
+  return {
+    step: 1 as const,
+    services,
+    prefill,
+    times: prefill.date ? await bookingTimesOn(prefill.date) : null,
+    dateRange: { min: today, max: addDays(today, BOOKING_DAYS_AHEAD) },
+  }
+}
+
+type Services = Awaited<ReturnType<typeof singleServicePrices>>
+
+function summaryOf(details: PublicBookingInput, services: Services) {
+  const service = services.find((candidate) => candidate.value === details.service)!
+  return {
+    name: details.name,
+    email: details.email,
+    phone: details.phone || null,
+    service: service.label,
+    when: `${formatWeekdayDate(details.date)} at ${formatClockTime(details.time)}`,
+    total: formatRupees(service.pricePaise),
+    notes: details.notes || null,
+  }
+}
+
+/** Step 3: the payment's result, for holders of the link the site gave the gateway. */
+async function confirmationStep(url: URL, services: Services) {
+  const orderId = url.searchParams.get('orderId')
+  const valid = orderId ? await isLinkKey(BOOKING_STATUS_LINK, orderId, url.searchParams.get('key')) : false
+  if (!orderId || !valid) throw redirect('/booking')
+  let view = await paymentStatusView({ orderId, access: { linkKeyChecked: true } })
+  if (view && (view.paymentState === 'initiated' || view.paymentState === 'pending')) {
+    await checkPaymentForPage(orderId)
+    view = await paymentStatusView({ orderId, access: { linkKeyChecked: true } })
+  }
+  if (!view) throw redirect('/booking')
+  // A declined or abandoned payment: back to step 2, details kept.
+  if (view.paymentState === 'failed') throw redirect('/booking?step=2&payment=failed')
+  const day = view.booking.days[0]!
+  const result = {
+    step: 3 as const,
+    services,
+    orderId,
+    key: url.searchParams.get('key')!,
+    state: view.paymentState === 'completed' ? (view.bookingStatus === 'confirmed' ? 'confirmed' : 'refunding') : 'pending',
+    booking: {
+      reference: view.booking.reference,
+      service: view.booking.productName,
+      when: `${formatWeekdayDate(day.date)}, ${formatTimeRange(day.start, day.end)}`,
+      location: view.booking.location,
+      email: view.booking.customerEmail,
+    },
+  } as const
+  // Booked: the draft has served its purpose.
+  return result.state === 'confirmed' ? data(result, { headers: { 'Set-Cookie': await clearDraftHeader() } }) : result
+}
+
+type ActionResult = { kind: 'times'; values: Record<string, string>; times: BookingTime[] | null } | { kind: 'invalid'; result: SubmissionResult<string[]>; times: BookingTime[] | null }
+
+export async function action({ request }: Route.ActionArgs) {
+  const formData = await request.formData()
+  rejectBots(formData)
+  const intent = formData.get('intent')
+
+  if (intent === 'pay') return pay(request)
+
+  const date = DateSchema.safeParse(formData.get('date'))
+  const times = date.success && date.data >= labToday() ? await bookingTimesOn(date.data) : null
+  if (intent === 'times') {
+    // Without JavaScript, "Show available times" posts the form; it comes back as typed, with the date's times.
+    const values = Object.fromEntries([...formData].filter((entry): entry is [string, string] => typeof entry[1] === 'string'))
+    return data<ActionResult>({ kind: 'times', values, times })
+  }
+
+  const submission = parseWithZod(formData, { schema: PublicBookingSchema })
+  if (submission.status !== 'success') {
+    const missing = REQUIRED_BOOKING_FIELDS.some((field) => !String(formData.get(field) ?? '').trim())
+    return data<ActionResult>({ kind: 'invalid', result: submission.reply({ formErrors: missing ? [MISSING_INFORMATION] : [] }), times }, { status: 400 })
+  }
+  const chosen = times?.find((time) => time.time === submission.value.time)
+  if (chosen?.state !== 'available') {
+    return data<ActionResult>({ kind: 'invalid', result: submission.reply({ fieldErrors: { time: ['This time is not available. Please choose another time.'] } }), times }, { status: 409 })
+  }
+  return redirect('/booking?step=2', { headers: { 'Set-Cookie': await draftHeader(submission.value) } })
+}
+
+/** Step 2's Complete Booking: holds the seat, then sends the customer to the gateway's page. */
+async function pay(request: Request) {
+  const draft = await readDraft(request)
+  if (!draft) return redirect('/booking')
+  const user = await getUser(request)
+  try {
+    const hold = await holdSingleSession(draft, user?.id ?? null)
+    const payment = await startPayment({
+      payable: { kind: 'booking', id: hold.bookingId },
+      description: `${singleService(draft.service).label} - ${draft.name}`,
+      statusUrl: async (orderId) => `${config().SITE_URL}/booking?${new URLSearchParams({ step: '3', orderId, key: await linkKey(BOOKING_STATUS_LINK, orderId) })}`,
+    })
+    return redirectDocument(payment.redirectUrl)
+  } catch (error) {
+    if (error instanceof SlotUnavailableError || error instanceof AlreadyBookedError) return redirect('/booking?step=2&payment=unavailable')
+    if (error instanceof HoldExpiredError || error instanceof PaymentStartError) {
+      console.error('booking payment could not start', (error as Error).cause ?? error)
+      return redirect('/booking?step=2&payment=error')
+    }
+    throw error
+  }
+}
+
+export default function Booking({ loaderData, actionData }: Route.ComponentProps) {
+  return (
+    <section className="bg-gradient-to-b from-brand-50 to-white px-4 py-10 sm:py-14">
+      <div className="mx-auto w-full max-w-3xl">
+        <h1 className="text-3xl font-extrabold text-brand-900 sm:text-4xl">Book a Session</h1>
+        <p className="mt-2 text-muted">A race analysis, a biomechanical analysis, or both, at our Bangalore lab.</p>
+        <Progress step={loaderData.step} />
+        <div className="mt-6 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
+          {loaderData.step === 1 && <DetailsStep loaderData={loaderData} actionData={actionData} />}
+          {loaderData.step === 2 && <PaymentStep {...loaderData} />}
+          {loaderData.step === 3 && <ConfirmationStep {...loaderData} />}
+        </div>
+      </div>
+    </section>
+  )
+}
+
+const STEPS = ['Details', 'Payment', 'Confirmation'] as const
+
+function Progress({ step }: { step: 1 | 2 | 3 }) {
+  return (
+    <nav aria-label="Booking progress" className="mt-6">
+      <ol className="grid grid-cols-3 gap-2">
+        {STEPS.map((label, index) => {
+          const number = index + 1
+          const reached = number <= step
+          return (
+            <li key={label} aria-current={number === step ? 'step' : undefined} className="text-sm">
+              <span aria-hidden="true" className={`block h-2 rounded-full ${reached ? 'bg-brand-700' : 'bg-slate-200'}`} />
+              <span className={`mt-2 block font-semibold ${reached ? 'text-brand-800' : 'text-muted'}`}>
+                {number}. {label}
+                {number < step && <span className="sr-only"> (done)</span>}
+              </span>
+            </li>
+          )
+        })}
+      </ol>
+    </nav>
+  )
+}
+
+type Step1Data = Extract<Route.ComponentProps['loaderData'], { step: 1 }>
+
+function DetailsStep({ loaderData, actionData }: { loaderData: Step1Data; actionData: ActionResult | undefined }) {
+  const values = actionData?.kind === 'times' ? actionData.values : loaderData.prefill
+  const [form, fields] = useValidatedForm(PublicBookingSchema, {
+    lastResult: actionData?.kind === 'invalid' ? actionData.result : undefined,
+    defaultValue: values,
+  })
+  const navigation = useNavigation()
+  const submitting = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'details'
+  const hydrated = useHydrated()
+  const timesFetcher = useFetcher<{ times: BookingTime[] | null }>()
+  const date = fields.date.value
+
+  // With JavaScript the times follow the date as it is picked.
+  useEffect(() => {
+    if (hydrated && date && DateSchema.safeParse(date).success) timesFetcher.load(`/booking/times?date=${date}`)
+  }, [hydrated, date])
+  const times = (hydrated && date ? timesFetcher.data?.times : undefined) ?? (actionData && 'times' in actionData ? actionData.times : loaderData.times)
+  const missing = (form.errors ?? []).includes(MISSING_INFORMATION) || REQUIRED_BOOKING_FIELDS.some((field) => fields[field].errors?.length && !fields[field].value)
+
+  return (
+    <Form method="post" {...getFormProps(form)} className="space-y-6">
+      <h2 className="text-xl font-bold text-ink">Your details</h2>
+      {missing ? <FormAlert id={form.errorId} errors={[MISSING_INFORMATION]} /> : <FormAlert id={form.errorId} errors={form.errors} />}
+      <HoneypotField />
+      <TextField field={fields.name} label="Full Name" autoComplete="name" />
+      <TextField field={fields.email} label="Email" type="email" autoComplete="email" />
+      <TextField field={fields.phone} label="Phone" type="tel" inputMode="tel" autoComplete="tel" optional />
+
+      <fieldset aria-describedby={fields.service.errors?.length ? fields.service.errorId : undefined}>
+        <legend className="text-sm font-semibold text-ink">Service</legend>
+        <div className="mt-2 grid gap-2 sm:grid-cols-3">
+          {getCollectionProps(fields.service, { type: 'radio', options: loaderData.services.map((service) => service.value), ariaAttributes: false }).map(({ key, ...props }) => {
+            const service = loaderData.services.find((candidate) => candidate.value === props.value)!
+            return (
+              <label key={key} className="flex min-h-12 items-center gap-3 rounded-lg border-2 border-slate-300 px-3 py-2 has-[:checked]:border-brand-700 has-[:checked]:bg-brand-50">
+                <input {...props} className="h-5 w-5 shrink-0 accent-brand-700" />
+                <span>
+                  <span className="block font-semibold">{service.label}</span>
+                  <span className="block text-sm text-muted">{formatRupees(service.pricePaise).replace(/\.00$/, '')}</span>
+                </span>
+              </label>
+            )
+          })}
+        </div>
+        <FieldError field={fields.service} />
+      </fieldset>
+
+      <div className="grid gap-4 sm:grid-cols-[1fr_auto] sm:items-end">
+        <div>
+          <label htmlFor={fields.date.id} className="block text-sm font-semibold text-ink">
+            Date
+          </label>
+          <input
+            id={fields.date.id}
+            name={fields.date.name}
+            type="date"
+            defaultValue={fields.date.initialValue}
+            min={loaderData.dateRange.min}
+            max={loaderData.dateRange.max}
+            aria-invalid={fields.date.errors?.length ? true : undefined}
+            aria-describedby={fields.date.errors?.length ? fields.date.errorId : undefined}
+            className="mt-1 block min-h-11 w-full rounded-lg border border-slate-400 bg-white px-3 py-2 text-base text-ink shadow-sm"
+          />
+          <FieldError field={fields.date} />
+        </div>
+        {!hydrated && (
+          <button type="submit" name="intent" value="times" formNoValidate className="btn-secondary">
+            Show available times
+          </button>
+        )}
+      </div>
+
+      <fieldset aria-describedby={fields.time.errors?.length ? fields.time.errorId : undefined}>
+        <legend className="text-sm font-semibold text-ink">Time</legend>
+        {!times ? (
+          <p className="mt-2 text-sm text-muted">Choose a date to see the times that are free.</p>
+        ) : (
+          <div className="mt-2 grid grid-cols-2 gap-2 sm:grid-cols-3">
+            {getCollectionProps(fields.time, { type: 'radio', options: times.map((time) => time.time), ariaAttributes: false }).map(({ key, ...props }) => {
+              const time = times.find((candidate) => candidate.time === props.value)!
+              const free = time.state === 'available'
+              return (
+                <label key={key} className={`flex min-h-12 items-center gap-2 rounded-lg border-2 px-3 py-2 ${free ? 'border-slate-300 has-[:checked]:border-brand-700 has-[:checked]:bg-brand-50' : 'border-slate-200 bg-slate-50 text-slate-600'}`}>
+                  <input {...props} disabled={!free} className="h-5 w-5 shrink-0 accent-brand-700" />
+                  <span>
+                    <span className="block font-semibold">{formatClockTime(time.time)}</span>
+                    {!free && <span className="block text-xs">{time.state === 'full' ? 'Booked' : 'Not available'}</span>}
+                  </span>
+                </label>
+              )
+            })}
+          </div>
+        )}
+        <FieldError field={fields.time} />
+      </fieldset>
+
+      <div>
+        <label htmlFor={fields.notes.id} className="block text-sm font-semibold text-ink">
+          Notes <span className="font-normal text-muted">(optional)</span>
+        </label>
+        <textarea {...getTextareaProps(fields.notes)} key={fields.notes.key} rows={3} className="mt-1 block w-full rounded-lg border border-slate-400 bg-white px-3 py-2 text-base text-ink shadow-sm" />
+        <FieldError field={fields.notes} />
+      </div>
+
+      <button type="submit" name="intent" value="details" disabled={submitting} className="btn-primary w-full">
+        {submitting ? 'Checking...' : 'Continue to Payment'}
+      </button>
+    </Form>
+  )
+}
+
+function PaymentStep({ summary, notice }: Extract<Route.ComponentProps['loaderData'], { step: 2 }>) {
+  const navigation = useNavigation()
+  const paying = navigation.formMethod === 'POST'
+  return (
+    <div className="space-y-6">
+      <h2 className="text-xl font-bold text-ink">Payment</h2>
+      {notice && (
+        <div role="alert" className="rounded-lg border border-red-300 bg-red-50 px-4 py-3 text-sm font-medium text-red-800">
+          {notice}
+        </div>
+      )}
+      <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
+        <DetailRow term="Name" value={summary.name} />
+        <DetailRow term="Email" value={summary.email} />
+        {summary.phone && <DetailRow term="Phone" value={summary.phone} />}
+        <DetailRow term="Service" value={summary.service} />
+        <DetailRow term="Date and time" value={summary.when} />
+        {summary.notes && <DetailRow term="Notes" value={summary.notes} />}
+      </dl>
+      <p className="flex justify-between border-t border-slate-200 pt-4 text-lg font-bold text-ink">
+        <span>Total</span>
+        <span>{summary.total}</span>
+      </p>
+      <p className="text-sm text-muted">You pay on our payment partner's secure page (UPI, cards, net banking). Your card details never reach our site.</p>
+      <Form method="post" className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-between">
+        <HoneypotField />
+        <Link to="/booking" className="btn-secondary">
+          Change details
+        </Link>
+        <button type="submit" name="intent" value="pay" className="btn-primary" disabled={paying}>
+          {paying ? 'Processing...' : 'Complete Booking'}
+        </button>
+      </Form>
+    </div>
+  )
+}
+
+function ConfirmationStep({ state, booking, orderId, key }: Extract<Route.ComponentProps['loaderData'], { step: 3 }>) {
+  const pending = state === 'pending'
+  const checkUrl = `/booking/check?${new URLSearchParams({ orderId, key })}`
+  const { elapsed, timedOut } = usePaymentPolling({ pending, checkUrl, initialElapsed: 0, recheck: false })
+  if (state === 'confirmed') {
+    return (
+      <div className="space-y-6">
+        <div role="status" className="text-center">
+          <h2 className="text-2xl font-extrabold text-emerald-800">Booking Confirmed!</h2>
+          <p className="mt-2 text-ink">Booking Successful! Your session has been booked. Check your email for confirmation.</p>
+        </div>
+        <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
+          <DetailRow term="Service" value={booking.service} />
+          <DetailRow term="Date and time" value={booking.when} />
+          <DetailRow term="Location" value={booking.location} />
+          <DetailRow term="Booking ID" value={booking.reference} />
+        </dl>
+        <p className="text-sm text-muted">A confirmation e-mail with a calendar invitation has been sent to {booking.email}. It also has a private link to this booking.</p>
+        <Link to="/" className="btn-primary">
+          Return to Home
+        </Link>
+      </div>
+    )
+  }
+  const card: StatusCard =
+    state === 'refunding'
+      ? { tone: 'error', title: 'Payment Refunded', message: 'Your payment reached us after the hold on your time had expired, and the time was taken meanwhile. The full amount is being refunded; we have e-mailed you the details.' }
+      : timedOut
+        ? { tone: 'error', title: 'Verification Error', message: 'Payment verification timeout. Please contact support.', detail: 'We keep checking with the payment gateway and will e-mail you as soon as the payment is confirmed.' }
+        : { tone: 'pending', title: 'Verifying Payment', message: 'We are waiting for the payment gateway to confirm your payment.', elapsed }
+  const refresh = `/booking?${new URLSearchParams({ step: '3', orderId, key })}`
+  return (
+    <div className="space-y-6">
+      {pending && !timedOut && <noscript dangerouslySetInnerHTML={{ __html: `<meta http-equiv="refresh" content="${POLL_SECONDS};url=${refresh.replace(/&/g, '&amp;')}">` }} />}
+      <StatusCardView card={card} autoRefreshing={pending && !timedOut} pollSeconds={POLL_SECONDS} />
+      <Link to="/" className="btn-secondary">
+        Return to Home
+      </Link>
+    </div>
+  )
+}

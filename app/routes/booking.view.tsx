@@ -1,0 +1,69 @@
+import { data, Link } from 'react-router'
+import type { Route } from './+types/booking.view'
+import { AuthCard } from '~/components/form-fields'
+import { DetailRow } from '~/components/payment-status-card'
+import { isLinkKey } from '~/db/secrets.server'
+import type { BookingStatus } from '~/db/schema'
+import { formatLabDate, formatRupees, formatTimeRange, formatWeekdayDate } from '~/lib/format'
+import { pageMeta } from '~/lib/seo'
+import { bookingByReference } from '~/modules/booking/bookings.server'
+import { GUEST_BOOKING_LINK } from '~/modules/booking/public-booking.server'
+import { SESSION_TITLE } from '~/modules/booking/texts'
+import { getSiteSettings } from '~/modules/site/site.server'
+
+export const meta: Route.MetaFunction = ({ matches }) => [
+  ...pageMeta(matches, { title: 'Your booking', description: 'Your analysis session booking.', path: '/booking/view' }),
+  { name: 'robots', content: 'noindex' },
+]
+
+const STATUS_TEXT: Record<BookingStatus, string> = {
+  confirmed: 'Confirmed',
+  pending: 'Awaiting payment',
+  expired: 'Not booked (the payment was not completed in time)',
+  payment_failed: 'Not booked (the payment did not go through)',
+  cancelled: 'Cancelled',
+  refund_pending: 'Refund in progress',
+  refunded: 'Refunded',
+}
+
+/** A booking made without an account, opened from the private link in its confirmation e-mail. */
+export async function loader({ request }: Route.LoaderArgs) {
+  const params = new URL(request.url).searchParams
+  const reference = params.get('ref') ?? ''
+  const booking = (await isLinkKey(GUEST_BOOKING_LINK, reference, params.get('key'))) ? await bookingByReference(reference) : null
+  if (!booking) throw data('This link is not valid.', { status: 404 })
+  const settings = await getSiteSettings()
+  return {
+    reference: booking.reference,
+    title: booking.days.length === 3 ? SESSION_TITLE : `${booking.productName} session`,
+    status: STATUS_TEXT[booking.status],
+    name: booking.customerName,
+    email: booking.customerEmail,
+    days: booking.days.map((day) => ({ label: booking.days.length > 1 ? `Day ${day.dayNumber}` : 'Date', value: `${formatWeekdayDate(day.date)}, ${formatTimeRange(day.start, day.end)}` })),
+    location: settings.sessionLocation,
+    amount: formatRupees(booking.amountPaise),
+    bookedOn: formatLabDate(booking.createdAt),
+  }
+}
+
+export default function GuestBooking({ loaderData: booking }: Route.ComponentProps) {
+  return (
+    <AuthCard title={booking.title} lead={<p>Booking ID {booking.reference}</p>} wide>
+      <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
+        <DetailRow term="Status" value={booking.status} />
+        <DetailRow term="Name" value={booking.name} />
+        <DetailRow term="Email" value={booking.email} />
+        {booking.days.map((day) => (
+          <DetailRow key={day.label} term={day.label} value={day.value} />
+        ))}
+        <DetailRow term="Location" value={booking.location} />
+        <DetailRow term="Amount" value={booking.amount} />
+        <DetailRow term="Booked on" value={booking.bookedOn} />
+      </dl>
+      <p className="mt-6 text-sm text-muted">Keep this link private: anyone who has it can see this booking. Register an account with the same e-mail address to see it in My Bookings.</p>
+      <Link to="/" className="btn-secondary mt-6">
+        Return to Home
+      </Link>
+    </AuthCard>
+  )
+}
