@@ -1,0 +1,94 @@
+import { eq } from 'drizzle-orm'
+import { describe, expect, it } from 'vitest'
+import { db } from '~/db/client.server'
+import { bookings, catalogueItems } from '~/db/schema'
+import { createCustomers, setWindows } from '../../../tests/support/booking'
+import { useTestDatabase } from '../../../tests/support/test-database'
+import { customerBookings } from './bookings.server'
+import { holdSession, SlotUnavailableError } from './holds.server'
+import { bookingTimesOn, holdSingleSession, singleServicePrices } from './public-booking.server'
+import { PublicBookingSchema, type PublicBookingInput } from './schemas'
+
+useTestDatabase()
+
+const MORNING = new Date('2026-12-01T04:30:00Z') // 10:00 in Bangalore on 1 December
+const details = (overrides: Partial<PublicBookingInput> = {}): PublicBookingInput => ({ name: 'Kavya Nair', email: 'kavya@example.com', phone: '', service: 'race', date: '2026-12-02', time: '10:00', notes: '', ...overrides })
+
+describe('the times /booking offers', () => {
+  it('are nine, 9:00 AM to 5:00 PM, each free only where a window offers it and it has not begun', async () => {
+    await setWindows([{ date: '2026-12-01', start: '09:00', end: '18:00', capacity: 1 }, { date: '2026-12-02', start: '11:00', end: '15:00', capacity: 1 }])
+    const today = await bookingTimesOn('2026-12-01', MORNING)
+    expect(today.map((slot) => slot.time)).toEqual(['09:00', '10:00', '11:00', '12:00', '13:00', '14:00', '15:00', '16:00', '17:00'])
+    expect(today.map((slot) => slot.state)).toEqual(['not_available', 'not_available', 'available', 'available', 'available', 'available', 'available', 'available', 'available'])
+    const tomorrow = await bookingTimesOn('2026-12-02', MORNING)
+    expect(tomorrow.filter((slot) => slot.state === 'available').map((slot) => slot.time)).toEqual(['11:00', '12:00', '13:00', '14:00'])
+  })
+
+  it('share their seats with the 3-day sessions: a time held by either is Booked for the other', async () => {
+    await setWindows(['2026-12-02', '2026-12-03', '2026-12-04'].map((date) => ({ date, start: '09:00', end: '18:00', capacity: 1 })))
+    const [customer] = await createCustomers(1)
+    await holdSession({ customer: customer!, productCode: 'biomechanical_package', date: '2026-12-02', start: '10:00', days: 3, now: MORNING })
+    expect((await bookingTimesOn('2026-12-03', MORNING)).find((slot) => slot.time === '10:00')?.state).toBe('full')
+    await holdSingleSession(details({ date: '2026-12-04', time: '11:00' }), null, MORNING)
+    await expect(holdSession({ customer: customer!, productCode: 'biomechanical_package', date: '2026-12-02', start: '11:00', days: 3, now: MORNING })).rejects.toThrow(SlotUnavailableError)
+  })
+
+  it('are priced from the catalogue', async () => {
+    await db().update(catalogueItems).set({ pricePaise: 3_999_00 }).where(eq(catalogueItems.code, 'single_both'))
+    expect(await singleServicePrices()).toEqual([
+      { value: 'race', label: 'Race Analysis', pricePaise: 3_499_00 },
+      { value: 'biomechanical', label: 'Biomechanical Analysis', pricePaise: 3_499_00 },
+      { value: 'both', label: 'Race + Biomechanical Analysis', pricePaise: 3_999_00 },
+    ])
+  })
+})
+
+describe('holding a single session', () => {
+  it('holds one seat for a guest at the service’s price, under an SWP- booking id', async () => {
+    await setWindows([{ date: '2026-12-02', start: '09:00', end: '18:00' }])
+    const held = await holdSingleSession(details({ service: 'both', email: 'Kavya@Example.com', notes: 'Left shoulder niggle' }), null, MORNING)
+    expect(held.days).toHaveLength(1)
+    const [row] = await db().select().from(bookings).where(eq(bookings.id, held.bookingId))
+    expect(row).toMatchObject({ userId: null, productCode: 'single_both', amountPaise: 5_999_00, customerEmail: 'kavya@example.com', notes: 'Left shoulder niggle', status: 'pending' })
+    expect(row!.reference).toMatch(/^SWP-\d{10}$/)
+  })
+
+  it(`of 200 guests trying at once for the last seat, exactly one gets it (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`, async () => {
+    await setWindows([{ date: '2026-12-02', start: '09:00', end: '18:00', capacity: 2 }])
+    await holdSingleSession(details({ email: 'first@example.com' }), null, MORNING)
+    const results = await Promise.allSettled(Array.from({ length: 200 }, (_, index) => holdSingleSession(details({ email: `guest${index}@example.com` }), null, MORNING)))
+    expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1)
+    expect(results.every((result) => result.status === 'fulfilled' || result.reason instanceof SlotUnavailableError)).toBe(true)
+  })
+})
+
+describe('a guest’s booking and their account', () => {
+  it('appears in My Bookings of the account verified for the same address, and not in anyone else’s', async () => {
+    await setWindows([{ date: '2026-12-02', start: '09:00', end: '18:00' }])
+    const held = await holdSingleSession(details({ email: 'kavya@example.com' }), null, MORNING)
+    await db().update(bookings).set({ status: 'confirmed' }).where(eq(bookings.id, held.bookingId))
+    const [kavya, other] = await createCustomers(2)
+    expect((await customerBookings(kavya!.userId!, 'Kavya@example.com')).map((booking) => booking.reference)).toEqual([held.reference])
+    expect(await customerBookings(other!.userId!, other!.email)).toEqual([])
+  })
+})
+
+describe('the details form', () => {
+  const errors = (values: Record<string, unknown>) => {
+    const result = PublicBookingSchema.safeParse(values)
+    return result.success ? {} : Object.fromEntries(result.error.issues.map((issue) => [issue.path.join('.'), issue.message]))
+  }
+
+  it('needs name, email, service, date and time; phone and notes are optional', () => {
+    expect(errors({ name: 'Kavya Nair', email: 'kavya@example.com', service: 'race', date: '2026-12-02', time: '10:00' })).toEqual({})
+    expect(Object.keys(errors({}))).toEqual(['name', 'email', 'service', 'date', 'time'])
+  })
+
+  it('refuses a time outside the nine, a date that does not exist, and a short phone number', () => {
+    const base = { name: 'Kavya Nair', email: 'kavya@example.com', service: 'race', date: '2026-12-02', time: '10:00' }
+    expect(errors({ ...base, time: '18:00' })).toEqual({ time: 'Please choose a time' })
+    expect(errors({ ...base, date: '2026-02-30' })).toEqual({ date: 'Please choose a date' })
+    expect(errors({ ...base, phone: '12345' })).toEqual({ phone: 'Phone number must be at least 10 digits' })
+    expect(errors({ ...base, service: 'massage' })).toEqual({ service: 'Please choose a service' })
+  })
+})

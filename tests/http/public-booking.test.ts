@@ -1,0 +1,152 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startSmtpSink } from '../support/smtp-sink'
+import { startTestServer, type TestServer } from '../support/test-server'
+import { fieldState, signUp, text, Visitor } from '../support/visitor'
+
+// The public /booking as a browser without JavaScript uses it: three steps, each a page that
+// survives a reload, the gateway in between, e-mail over SMTP.
+
+let server: TestServer
+let sink: Awaited<ReturnType<typeof startSmtpSink>>
+
+beforeAll(async () => {
+  sink = await startSmtpSink()
+  server = await startTestServer({ SMTP_URL: sink.url, TRUST_PROXY: 'true' })
+})
+afterAll(async () => {
+  await server?.stop()
+  await sink?.close()
+})
+
+/** A date a few days ahead in Bangalore, where the seeded hours are 9 to 6 every day but Sunday. */
+function bookableDate(daysAhead: number) {
+  for (let offset = daysAhead; ; offset += 1) {
+    const date = new Date(Date.now() + 5.5 * 3_600_000 + offset * 86_400_000).toISOString().slice(0, 10)
+    if (new Date(`${date}T00:00:00Z`).getUTCDay() !== 0) return date
+  }
+}
+
+const details = (overrides: Record<string, string> = {}) => ({
+  name: 'Kavya Nair',
+  email: 'kavya@example.com',
+  phone: '',
+  service: 'race',
+  date: bookableDate(3),
+  time: '10:00',
+  notes: '',
+  intent: 'details',
+  website_url: '',
+  ...overrides,
+})
+
+/** Steps 1 and 2 and the gateway; returns where the gateway sends the customer back. */
+async function bookAndPay(visitor: Visitor, values: Record<string, string>, outcome: 'success' | 'failure') {
+  const step1 = await visitor.post('/booking', values)
+  expect(step1.status).toBe(302)
+  expect(step1.location).toBe('/booking?step=2')
+  const pay = await visitor.post('/booking?step=2', { intent: 'pay', website_url: '' })
+  expect(pay.status).toBe(302)
+  expect(pay.location).toMatch(new RegExp(`^${server.url}/sandbox-gateway/checkout/`))
+  const back = await visitor.post(pay.location!, { outcome })
+  return back.location!
+}
+
+describe('step 1: details', () => {
+  it('says "Missing information" and puts a message next to each missing field', async () => {
+    const response = await new Visitor(server.url).post('/booking', { intent: 'details', name: '', email: '', website_url: '' })
+    expect(response.status).toBe(400)
+    expect(text(response.html)).toContain('Missing information - Please fill in all required fields.')
+    expect(fieldState(response.html, 'name').invalid).toBe(true)
+    expect(fieldState(response.html, 'email').invalid).toBe(true)
+    expect(text(response.html)).toContain('Please choose a service')
+    expect(text(response.html)).toContain('Please choose a date')
+    expect(text(response.html)).toContain('Please choose a time')
+  })
+
+  it('"Show available times" comes back with what was typed and the free times of the date', async () => {
+    const response = await new Visitor(server.url).post('/booking', { ...details({ time: '' }), intent: 'times' })
+    expect(response.status).toBe(200)
+    expect(response.html).toMatch(/value="Kavya Nair"/)
+    const page = text(response.html)
+    expect(page).toMatch(/9:00 AM .*10:00 AM .*5:00 PM/)
+    expect(response.html.match(/name="time"/g)).toHaveLength(9)
+    expect(page).not.toContain('Missing information')
+  })
+
+  it('refuses a time that is not free', async () => {
+    const sunday = (() => {
+      for (let offset = 2; ; offset += 1) {
+        const date = new Date(Date.now() + 5.5 * 3_600_000 + offset * 86_400_000).toISOString().slice(0, 10)
+        if (new Date(`${date}T00:00:00Z`).getUTCDay() === 0) return date
+      }
+    })()
+    const response = await new Visitor(server.url).post('/booking', details({ date: sunday }))
+    expect(response.status).toBe(409)
+    expect(text(response.html)).toContain('This time is not available. Please choose another time.')
+  })
+})
+
+describe('steps 2 and 3', () => {
+  it('details → summary (kept on reload) → gateway → Booking Confirmed! with an SWP- id, and the e-mail with its .ics and private link', async () => {
+    const guest = new Visitor(server.url)
+    const values = details({ name: 'Kavya Nair', email: 'kavya@example.com', service: 'both', time: '11:00', notes: 'Coach will attend' })
+    const step1 = await guest.post('/booking', values)
+    for (let reload = 0; reload < 2; reload += 1) {
+      const summary = text((await guest.get(step1.location!)).html)
+      expect(summary).toMatch(/Service Race \+ Biomechanical Analysis Date and time \w+day, .* at 11:00 AM/)
+      expect(summary).toContain('Total ₹5,999.00')
+      expect(summary).toContain('Complete Booking')
+      expect(summary).not.toMatch(/card number|CVV|expiry/i)
+    }
+    const pay = await guest.post('/booking?step=2', { intent: 'pay', website_url: '' })
+    const back = await guest.post(pay.location!, { outcome: 'success' })
+    expect(back.location).toMatch(new RegExp(`^${server.url}/booking\\?step=3&orderId=SLOT_[\\w-]+&key=[\\w-]{32}$`))
+    for (let reload = 0; reload < 2; reload += 1) {
+      const confirmation = text((await guest.get(back.location!)).html)
+      expect(confirmation).toContain('Booking Confirmed!')
+      expect(confirmation).toContain('Service Race + Biomechanical Analysis')
+      expect(confirmation).toContain('Location PDCSE, Bangalore')
+      expect(confirmation).toMatch(/Booking ID SWP-\d{10}/)
+      expect(confirmation).toContain('has been sent to kavya@example.com')
+      expect(confirmation).toContain('Return to Home')
+    }
+    // The draft is gone once the booking is made: /booking starts afresh.
+    expect((await guest.get('/booking?step=2')).location).toBe('/booking')
+
+    const mail = await sink.waitForMailTo('kavya@example.com', /Booking confirmed/)
+    expect(mail.raw).toMatch(/Content-Type: text\/calendar/)
+    const link = /(http:\/\/[^\s]+\/booking\/view\?ref=SWP-\d+&key=[\w-]+)/.exec(mail.text)?.[1]
+    expect(link).toBeDefined()
+    const view = text((await new Visitor(server.url).get(link!)).html)
+    expect(view).toContain('Race + Biomechanical Analysis session')
+    expect(view).toContain('Status Confirmed')
+    expect((await new Visitor(server.url).get(link!.replace(/key=[\w-]+/, `key=${'b'.repeat(32)}`))).status).toBe(404)
+
+    // Registering an account with the same address later: the booking is in My Bookings.
+    const account = await signUp(new Visitor(server.url), sink, { email: 'kavya@example.com', name: 'Kavya Nair' })
+    const mine = text((await account.get('/my-bookings')).html)
+    expect(mine).toContain('Race + Biomechanical Analysis session')
+    expect(mine).toContain('₹5,999.00')
+  })
+
+  it('a declined payment returns to step 2 with a clear message and the details kept', async () => {
+    const guest = new Visitor(server.url)
+    const back = await bookAndPay(guest, details({ name: 'Ravi Kumar', email: 'ravi@example.com', time: '12:00' }), 'failure')
+    const step3 = await guest.get(back)
+    expect(step3.status).toBe(302)
+    expect(step3.location).toBe('/booking?step=2&payment=failed')
+    const step2 = text((await guest.get(step3.location!)).html)
+    expect(step2).toContain('Your payment did not go through, and nothing was charged. Your details are kept')
+    expect(step2).toContain('Ravi Kumar')
+    expect(step2).toContain('Complete Booking')
+    // And trying again works.
+    const retry = await guest.post('/booking?step=2', { intent: 'pay', website_url: '' })
+    expect(retry.location).toMatch(/\/sandbox-gateway\/checkout\//)
+  })
+
+  it('step 2 without details goes back to step 1; step 3 without a valid key shows nothing', async () => {
+    const visitor = new Visitor(server.url)
+    expect((await visitor.get('/booking?step=2')).location).toBe('/booking')
+    expect((await visitor.get('/booking?step=3&orderId=SLOT_1_1_x&key=nope')).location).toBe('/booking')
+  })
+})
