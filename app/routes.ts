@@ -22,8 +22,12 @@ export default [
   route('slot-payment-status', 'routes/slot-payment-status.tsx'),
   route('slot-payment-status/check', 'routes/slot-payment-status.check.ts'),
   route('my-bookings', 'routes/my-bookings.tsx'),
-  route('admin', 'routes/admin/index.tsx'),
-  route('admin/mail', 'routes/admin/mail.tsx'),
+  route('admin', 'routes/admin/layout.tsx', [
+    index('routes/admin/index.tsx'),
+    route('bookings', 'routes/admin/bookings.tsx'),
+    route('bookings/:reference', 'routes/admin/booking.tsx'),
+    route('mail', 'routes/admin/mail.tsx'),
+  ]),
   // The public booking of single sessions (no account needed), and a guest's link to their booking.
   route('booking', 'routes/booking.tsx'),
   route('booking/times', 'routes/booking.times.ts'),
@@ -34,6 +38,11 @@ export default [
   route('onboarding/offer', 'routes/onboarding.offer.tsx'),
   route('payment-status', 'routes/payment-status.tsx'),
   route('payment-status/check', 'routes/payment-status.check.ts'),
+  // After the booking: changing it, its receipt, its report.
+  route('bookings/:reference/reschedule', 'routes/bookings.$reference.reschedule.tsx'),
+  route('bookings/:reference/cancel', 'routes/bookings.$reference.cancel.tsx'),
+  route('receipts/:orderId', 'routes/receipts.$orderId.ts'),
+  route('reports/files/:fileId', 'routes/reports.files.$fileId.ts'),
   route('terms', 'routes/terms.tsx'),
   route('privacy-policy', 'routes/privacy-policy.tsx'),
   route('refund', 'routes/refund.tsx'),

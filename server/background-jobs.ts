@@ -8,6 +8,7 @@ import type { MailTransport } from '~/modules/mail/transport.server'
 import { reconcileDuePayments } from '~/modules/payments/payments.server'
 import { onRefundRequested, processDueRefunds } from '~/modules/payments/refunds.server'
 import { pruneRateLimitBuckets } from '~/modules/rate-limit/rate-limit.server'
+import { sendDueReminders } from '~/modules/reminders/reminders.server'
 
 type Task = { name: string; everyMs: number; run: () => Promise<unknown> }
 
@@ -35,6 +36,7 @@ export class BackgroundJobs {
         { name: 'payments', everyMs: 2_000, run: () => reconcileDuePayments() },
         { name: 'refunds', everyMs: 5_000, run: () => processDueRefunds() },
         { name: 'holds', everyMs: 30_000, run: () => this.releaseHolds() },
+        { name: 'reminders', everyMs: 5 * 60_000, run: () => sendDueReminders() },
         { name: 'housekeeping', everyMs: 60 * 60_000, run: () => this.housekeeping() },
       ].map((task) => [task.name, task]),
     )

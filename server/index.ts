@@ -15,6 +15,7 @@ import { localMailbox, smtpTransport, type MailTransport } from '~/modules/mail/
 import type { PaymentGateway } from '~/modules/payments/gateway.server'
 import { usePaymentGateway } from '~/modules/payments/gateways.server'
 import { sandboxKey } from '~/modules/payments/sandbox-gateway.server'
+import { diskStorage, useReportStorage } from '~/modules/reports/storage.server'
 import { enableContentCache, invalidateContentCache } from '~/modules/site/content-cache.server'
 import { createPhonePeGateway } from '~/modules/payments/phonepe.server'
 import { phonePeOptionsFrom } from '~/modules/payments/phonepe-config.server'
@@ -65,6 +66,7 @@ export async function start(env: NodeJS.ProcessEnv = process.env) {
   }
   logger.info({ database: database.kind === 'postgres' ? 'postgresql' : `pglite at ${config.DATA_DIR}` }, 'database ready')
 
+  useReportStorage(diskStorage(path.join(config.DATA_DIR, 'reports')))
   const gateway = await setUpPaymentGateway(config, logger)
   logger.info({ gateway: gateway.name }, gateway.name === 'sandbox' ? 'payments: the sandbox gateway (TEST MODE, no real money)' : `payments: ${gateway.name}`)
 

@@ -62,6 +62,8 @@ export const siteSettings = pgTable(
     team: jsonb('team').$type<TeamMember[]>().notNull(),
     legalName: text('legal_name').notNull(),
     gstin: text('gstin').notNull().default(''),
+    /** The GST rate in basis points (1800 = 18%); prices are GST-inclusive. Applies when a GSTIN is set. */
+    gstRateBasisPoints: integer('gst_rate_basis_points').notNull().default(1800),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [check('site_settings_single_row', sql`${table.id} = 1`)],
@@ -293,6 +295,9 @@ export const bookings = pgTable(
     status: text('status').$type<BookingStatus>().notNull(),
     holdExpiresAt: timestamp('hold_expires_at', { withTimezone: true }),
     confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
+    /** Bumped at every reschedule or cancellation, so calendars replace the invitation they have. */
+    calendarSequence: integer('calendar_sequence').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -531,3 +536,81 @@ export const sandboxGatewayRefunds = pgTable('sandbox_gateway_refunds', {
   state: text('state').$type<'PENDING' | 'COMPLETED' | 'FAILED'>().notNull().default('PENDING'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 })
+
+/** The last receipt number used in each Indian financial year (April to March, by its start year). */
+export const receiptSequences = pgTable('receipt_sequences', {
+  financialYear: integer('financial_year').primaryKey(),
+  lastNumber: integer('last_number').notNull(),
+})
+
+/** One receipt per completed payment, numbered in sequence within its financial year. */
+export const receipts = pgTable(
+  'receipts',
+  {
+    id: serial('id').primaryKey(),
+    paymentId: integer('payment_id')
+      .notNull()
+      .references(() => payments.id, { onDelete: 'restrict' }),
+    number: text('number').notNull(),
+    financialYear: integer('financial_year').notNull(),
+    sequence: integer('sequence').notNull(),
+    issuedAt: timestamp('issued_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [
+    uniqueIndex('receipts_payment_unique').on(table.paymentId),
+    uniqueIndex('receipts_number_unique').on(table.number),
+    uniqueIndex('receipts_year_sequence_unique').on(table.financialYear, table.sequence),
+  ],
+)
+
+/**
+ * Reminders already sent: the unique key lets exactly one instance claim each one (the claim and
+ * the e-mail are written in one transaction).
+ */
+export const remindersSent = pgTable(
+  'reminders_sent',
+  {
+    kind: text('kind').$type<'session' | 'camp'>().notNull(),
+    targetId: integer('target_id').notNull(),
+    onDate: date('on_date').notNull(),
+    sentAt: timestamp('sent_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.kind, table.targetId, table.onDate] })],
+)
+
+export type VideoLink = { label: string; url: string }
+
+/** The personalised report staff deliver for a booking: PDF files, video links and a note. */
+export const bookingReports = pgTable(
+  'booking_reports',
+  {
+    id: serial('id').primaryKey(),
+    bookingId: integer('booking_id')
+      .notNull()
+      .references(() => bookings.id, { onDelete: 'restrict' }),
+    note: text('note').notNull().default(''),
+    videoLinks: jsonb('video_links').$type<VideoLink[]>().notNull().default([]),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [uniqueIndex('booking_reports_booking_unique').on(table.bookingId)],
+)
+
+/** A file of a report; its bytes live in report storage (DATA_DIR/reports by default) under storageKey. */
+export const reportFiles = pgTable(
+  'report_files',
+  {
+    id: serial('id').primaryKey(),
+    reportId: integer('report_id')
+      .notNull()
+      .references(() => bookingReports.id, { onDelete: 'cascade' }),
+    filename: text('filename').notNull(),
+    contentType: text('content_type').notNull(),
+    sizeBytes: integer('size_bytes').notNull(),
+    storageKey: text('storage_key').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [uniqueIndex('report_files_storage_key_unique').on(table.storageKey), index('report_files_report').on(table.reportId)],
+)

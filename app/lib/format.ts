@@ -115,3 +115,9 @@ export function formatClockTime(time: string): string {
 export function formatTimeRange(start: string, end: string): string {
   return `${formatClockTime(start)} - ${formatClockTime(end)}`
 }
+
+/** 2_411_724 → "2.3 MB"; 48_000 → "47 KB". */
+export function formatFileSize(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MB`
+  return `${Math.max(1, Math.round(bytes / 1024))} KB`
+}

@@ -3,13 +3,14 @@ import type { Route } from './+types/book-slot'
 import { ConfirmDialog } from '~/components/confirm-dialog'
 import { HoneypotField } from '~/components/form-fields'
 import { MonthCalendar } from '~/components/month-calendar'
+import { TimeSlotPicker } from '~/components/time-slot-picker'
 import { config } from '~/config.server'
 import { getUser, requestedPath, requireUser } from '~/lib/auth.server'
 import { addMonths, formatClockTime, formatRupees, formatTimeRange, formatWeekdayDate, labDateParts, labToday } from '~/lib/format'
 import { rejectBots } from '~/lib/honeypot'
 import { pageMeta } from '~/lib/seo'
 import { redirectWithToast } from '~/lib/toast.server'
-import { daySchedule, monthCalendar, type TimeSlotState } from '~/modules/booking/availability.server'
+import { daySchedule, monthCalendar } from '~/modules/booking/availability.server'
 import { currentHold } from '~/modules/booking/bookings.server'
 import { AlreadyBookedError, holdSession, SlotUnavailableError } from '~/modules/booking/holds.server'
 import { DateSchema, HoldSlotSchema, isClockTime, isMonth } from '~/modules/booking/schemas'
@@ -99,14 +100,6 @@ function backTo(formData: FormData) {
   return typeof date === 'string' && DateSchema.safeParse(date).success ? `/book-slot?date=${date}` : '/book-slot'
 }
 
-const STATE_LABELS: Record<TimeSlotState, string> = { available: 'Available', full: 'Full', booked: 'Booked', not_available: 'Not Available' }
-const STATE_STYLES: Record<TimeSlotState, string> = {
-  available: 'bg-emerald-100 text-emerald-900',
-  full: 'bg-amber-100 text-amber-900',
-  booked: 'bg-brand-100 text-brand-900',
-  not_available: 'bg-slate-200 text-slate-700',
-}
-
 export default function BookSlot({ loaderData }: Route.ComponentProps) {
   const { today, month, previousMonth, nextMonth, calendar, date, schedule, chosen, confirming, hold, pricePaise, holdMinutes } = loaderData
   const navigation = useNavigation()
@@ -164,33 +157,7 @@ export default function BookSlot({ loaderData }: Route.ComponentProps) {
             ) : schedule.length === 0 ? (
               <p className="mt-2 text-muted">There are no time slots on this date. Please choose another date.</p>
             ) : (
-              <ul className="mt-4 grid gap-2 sm:grid-cols-2">
-                {schedule.map((slot) => {
-                  const label = formatTimeRange(slot.start, slot.end)
-                  const isChosen = chosen?.start === slot.start
-                  const badge = <span className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ${STATE_STYLES[slot.state]}`}>{STATE_LABELS[slot.state]}</span>
-                  return (
-                    <li key={slot.start}>
-                      {slot.state === 'available' ? (
-                        <Link
-                          to={slotHref(slot.start)}
-                          preventScrollReset
-                          aria-current={isChosen ? 'true' : undefined}
-                          className={`flex min-h-12 items-center justify-between gap-2 rounded-lg border-2 px-3 py-2 font-semibold ${isChosen ? 'border-brand-700 bg-brand-700 text-white' : 'border-slate-300 text-ink hover:border-brand-600'}`}
-                        >
-                          <span>{label}</span>
-                          {isChosen ? <span className="text-xs font-semibold">Selected</span> : badge}
-                        </Link>
-                      ) : (
-                        <div className="flex min-h-12 items-center justify-between gap-2 rounded-lg border border-slate-200 bg-slate-50 px-3 py-2 text-slate-700">
-                          <span>{label}</span>
-                          {badge}
-                        </div>
-                      )}
-                    </li>
-                  )
-                })}
-              </ul>
+              <TimeSlotPicker slots={schedule} chosen={chosen?.start ?? null} hrefFor={slotHref} />
             )}
             {chosen && (
               <div className="mt-4 rounded-lg bg-brand-50 p-4">

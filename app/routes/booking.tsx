@@ -19,6 +19,7 @@ import { AlreadyBookedError, SlotUnavailableError } from '~/modules/booking/hold
 import { BOOKING_STATUS_LINK, bookingTimesOn, holdSingleSession, singleService, singleServicePrices, type BookingTime } from '~/modules/booking/public-booking.server'
 import { DateSchema, MISSING_INFORMATION, PublicBookingSchema, REQUIRED_BOOKING_FIELDS, type PublicBookingInput } from '~/modules/booking/schemas'
 import { checkPaymentForPage, HoldExpiredError, PaymentStartError, startPayment } from '~/modules/payments/payments.server'
+import { RECEIPT_LINK } from '~/modules/receipts/receipts.server'
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, { title: 'Book a Session', description: 'Book a race analysis, a biomechanical analysis or both at our Bangalore lab, and pay online.', path: '/booking' })
@@ -90,6 +91,7 @@ async function confirmationStep(url: URL, services: Services) {
     orderId,
     key: url.searchParams.get('key')!,
     state: view.paymentState === 'completed' ? (view.bookingStatus === 'confirmed' ? 'confirmed' : 'refunding') : 'pending',
+    receiptUrl: view.paymentState === 'completed' ? `/receipts/${encodeURIComponent(orderId)}?key=${await linkKey(RECEIPT_LINK, orderId)}` : null,
     booking: {
       reference: view.booking.reference,
       service: view.booking.productName,
@@ -345,7 +347,7 @@ function PaymentStep({ summary, notice }: Extract<Route.ComponentProps['loaderDa
   )
 }
 
-function ConfirmationStep({ state, booking, orderId, key }: Extract<Route.ComponentProps['loaderData'], { step: 3 }>) {
+function ConfirmationStep({ state, booking, orderId, key, receiptUrl }: Extract<Route.ComponentProps['loaderData'], { step: 3 }>) {
   const pending = state === 'pending'
   const checkUrl = `/booking/check?${new URLSearchParams({ orderId, key })}`
   const { elapsed, timedOut } = usePaymentPolling({ pending, checkUrl, initialElapsed: 0, recheck: false })
@@ -363,9 +365,16 @@ function ConfirmationStep({ state, booking, orderId, key }: Extract<Route.Compon
           <DetailRow term="Booking ID" value={booking.reference} />
         </dl>
         <p className="text-sm text-muted">A confirmation e-mail with a calendar invitation has been sent to {booking.email}. It also has a private link to this booking.</p>
-        <Link to="/" className="btn-primary">
-          Return to Home
-        </Link>
+        <div className="flex flex-wrap gap-3">
+          <Link to="/" className="btn-primary">
+            Return to Home
+          </Link>
+          {receiptUrl && (
+            <a href={receiptUrl} className="btn-secondary" download>
+              Download Receipt
+            </a>
+          )}
+        </div>
       </div>
     )
   }

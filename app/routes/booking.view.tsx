@@ -1,13 +1,19 @@
 import { data, Link } from 'react-router'
 import type { Route } from './+types/booking.view'
+import { BookingActions } from '~/components/booking-actions'
 import { AuthCard } from '~/components/form-fields'
+import { ReportPanel } from '~/components/report-panel'
 import { DetailRow } from '~/components/payment-status-card'
-import { isLinkKey } from '~/db/secrets.server'
+import { isLinkKey, linkKey, linkKeyMaker } from '~/db/secrets.server'
 import type { BookingStatus } from '~/db/schema'
 import { formatLabDate, formatRupees, formatTimeRange, formatWeekdayDate } from '~/lib/format'
 import { pageMeta } from '~/lib/seo'
 import { bookingByReference } from '~/modules/booking/bookings.server'
+import { changeOptions } from '~/modules/booking/changes.server'
 import { GUEST_BOOKING_LINK } from '~/modules/booking/public-booking.server'
+import { RECEIPT_LINK } from '~/modules/receipts/receipts.server'
+import { REPORT_FILE_LINK, reportsOf } from '~/modules/reports/reports.server'
+import { reportView } from '~/lib/report-view.server'
 import { SESSION_TITLE } from '~/modules/booking/texts'
 import { getSiteSettings } from '~/modules/site/site.server'
 
@@ -33,7 +39,13 @@ export async function loader({ request }: Route.LoaderArgs) {
   const booking = (await isLinkKey(GUEST_BOOKING_LINK, reference, params.get('key'))) ? await bookingByReference(reference) : null
   if (!booking) throw data('This link is not valid.', { status: 404 })
   const settings = await getSiteSettings()
+  const key = params.get('key')!
+  const fileKey = await linkKeyMaker(REPORT_FILE_LINK)
   return {
+    report: reportView((await reportsOf([booking.id])).get(booking.id), (fileId) => `/reports/files/${fileId}?key=${fileKey(String(fileId))}`),
+    linkQuery: `?${new URLSearchParams({ key })}`,
+    change: changeOptions(booking.status, booking.days[0], new Date()),
+    receiptUrl: booking.paidOrderId ? `/receipts/${encodeURIComponent(booking.paidOrderId)}?key=${await linkKey(RECEIPT_LINK, booking.paidOrderId)}` : null,
     reference: booking.reference,
     title: booking.days.length === 3 ? SESSION_TITLE : `${booking.productName} session`,
     status: STATUS_TEXT[booking.status],
@@ -60,6 +72,8 @@ export default function GuestBooking({ loaderData: booking }: Route.ComponentPro
         <DetailRow term="Amount" value={booking.amount} />
         <DetailRow term="Booked on" value={booking.bookedOn} />
       </dl>
+      {booking.report && <ReportPanel report={booking.report} />}
+      <BookingActions reference={booking.reference} linkQuery={booking.linkQuery} change={booking.change} receiptUrl={booking.receiptUrl} />
       <p className="mt-6 text-sm text-muted">Keep this link private: anyone who has it can see this booking. Register an account with the same e-mail address to see it in My Bookings.</p>
       <Link to="/" className="btn-secondary mt-6">
         Return to Home

@@ -1,10 +1,15 @@
 import { Link } from 'react-router'
+import { BookingActions } from '~/components/booking-actions'
+import { ReportPanel } from '~/components/report-panel'
 import type { Route } from './+types/my-bookings'
 import { requireUser } from '~/lib/auth.server'
 import { formatClockTime, formatLabDate, formatRupees, formatTimeRange, formatWeekdayDate, labDateParts } from '~/lib/format'
 import { pageMeta } from '~/lib/seo'
 import { optionLabel, SWIMMING_EXPERIENCE } from '~/modules/accounts/schemas'
 import { customerBookings } from '~/modules/booking/bookings.server'
+import { changeOptions } from '~/modules/booking/changes.server'
+import { reportsOf } from '~/modules/reports/reports.server'
+import { reportView } from '~/lib/report-view.server'
 import { SESSION_TITLE } from '~/modules/booking/texts'
 import type { BookingStatus } from '~/db/schema'
 
@@ -17,6 +22,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request)
   const now = new Date()
   const bookings = await customerBookings(user.id, user.email)
+  const reports = await reportsOf(bookings.map((booking) => booking.id))
   return {
     account: {
       name: user.name,
@@ -34,6 +40,9 @@ export async function loader({ request }: Route.LoaderArgs) {
       amount: formatRupees(booking.amountPaise),
       bookedOn: formatLabDate(booking.createdAt),
       payUntil: booking.status === 'pending' && booking.holdExpiresAt && booking.holdExpiresAt > now ? formatClockTime(labDateParts(booking.holdExpiresAt).time) : null,
+      change: changeOptions(booking.status, booking.days[0], now),
+      receiptUrl: booking.paidOrderId ? `/receipts/${encodeURIComponent(booking.paidOrderId)}` : null,
+      report: reportView(reports.get(booking.id), (fileId) => `/reports/files/${fileId}`),
     })),
   }
 }
@@ -111,6 +120,8 @@ export default function MyBookings({ loaderData }: Route.ComponentProps) {
                           <dd className="font-semibold text-ink">{booking.bookedOn}</dd>
                         </div>
                       </dl>
+                      {booking.report && <ReportPanel report={booking.report} />}
+                      <BookingActions reference={booking.reference} linkQuery="" change={booking.change} receiptUrl={booking.receiptUrl} />
                       {booking.payUntil && (
                         <div className="mt-4 flex flex-wrap items-center justify-between gap-3 rounded-lg bg-amber-50 p-3 text-sm text-amber-950">
                           <p>Seats held until {booking.payUntil} IST.</p>

@@ -1,12 +1,13 @@
 import { data, Link } from 'react-router'
 import type { Route } from './+types/payment-status'
 import { DetailRow, RefreshStatus, type StatusCard, StatusCardView, SupportDetails } from '~/components/payment-status-card'
-import { isLinkKey } from '~/db/secrets.server'
+import { isLinkKey, linkKey } from '~/db/secrets.server'
 import { formatClockTime, formatLabDate, formatOrdinalDayMonth, formatRupees, formatTimeRange, formatWholeRupees, labDateParts } from '~/lib/format'
 import { pageMeta } from '~/lib/seo'
 import { POLL_SECONDS, usePaymentPolling } from '~/lib/use-payment-polling'
 import { campPaymentView, STATUS_LINK, type CampStatusView } from '~/modules/camps/status.server'
 import { checkPaymentForPage } from '~/modules/payments/payments.server'
+import { RECEIPT_LINK } from '~/modules/receipts/receipts.server'
 import { getSiteSettings } from '~/modules/site/site.server'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
@@ -36,7 +37,8 @@ export async function loader({ request }: Route.LoaderArgs) {
     view = await campPaymentView(orderId)
   }
   if (!view) return data({ ...base, error: 'Payment record not found', payment: null }, { status: 404 })
-  return { ...base, error: null, payment: present(view) }
+  const receiptKey = view.paymentState === 'completed' ? await linkKey(RECEIPT_LINK, orderId) : null
+  return { ...base, error: null, payment: { ...present(view), receiptUrl: receiptKey ? `/receipts/${encodeURIComponent(orderId)}?key=${receiptKey}` : null } }
 }
 
 function present(view: CampStatusView) {
@@ -58,7 +60,7 @@ function present(view: CampStatusView) {
   } as const
 }
 
-type Payment = ReturnType<typeof present>
+type Payment = ReturnType<typeof present> & { receiptUrl: string | null }
 
 function cardFor(payment: Payment | null, error: string | null, timedOut: boolean, elapsed: number): StatusCard {
   if (error || !payment) return { tone: 'error', title: 'Verification Error', message: error ?? 'Unable to verify payment status. Please contact support.' }
@@ -117,6 +119,11 @@ export default function PaymentStatus({ loaderData }: Route.ComponentProps) {
           <Link to={`/onboarding?${new URLSearchParams({ email: payment.email, phone: payment.phone })}`} className="btn-primary">
             Register Another Person
           </Link>
+        )}
+        {payment?.receiptUrl && (
+          <a href={payment.receiptUrl} className="btn-secondary" download>
+            Download Receipt
+          </a>
         )}
         {payment?.state === 'failed' && (
           <Link to="/onboarding" className="btn-primary">

@@ -124,6 +124,11 @@ export default function SlotPaymentStatus({ loaderData }: Route.ComponentProps) 
             View My Bookings
           </Link>
         )}
+        {payment?.state === 'completed' && (
+          <a href={`/receipts/${encodeURIComponent(payment.orderId)}`} className="btn-secondary" download>
+            Download Receipt
+          </a>
+        )}
         {payment?.state === 'failed' && (
           <Link to="/book-slot" className="btn-primary">
             Try Again

@@ -109,13 +109,28 @@ export type DayTimeSlot = {
  * The time slots of `date` as one customer sees them: Available only when every day of the session
  * has a free seat; Booked when this customer already holds or owns that time on that date.
  */
-export async function daySchedule({ date, userId, days, now = new Date() }: { date: string; userId: number | null; days: number; now?: Date }): Promise<DayTimeSlot[]> {
+export async function daySchedule({
+  date,
+  userId,
+  days,
+  now = new Date(),
+  exceptBookingId,
+}: {
+  date: string
+  userId: number | null
+  days: number
+  now?: Date
+  /** A booking being rescheduled: its own seats are free for it. */
+  exceptBookingId?: number
+}): Promise<DayTimeSlot[]> {
   const windows = await openWindows(date, addDays(date, SESSION_SEARCH_DAYS))
   const taken = await seatsTaken(
     windows.map((window) => window.id),
     now,
+    db(),
+    exceptBookingId,
   )
-  const mine = userId ? await customerSeats(userId, date, now) : new Set<string>()
+  const mine = userId ? await customerSeats(userId, date, now, exceptBookingId) : new Set<string>()
   const schedule: DayTimeSlot[] = []
   for (const window of windows.filter((candidate) => candidate.date === date)) {
     for (const slot of timeSlotsOf(window)) {
@@ -133,11 +148,11 @@ export async function daySchedule({ date, userId, days, now = new Date() }: { da
 }
 
 /** The dates and times (date|HH:MM) on which a customer has a seat from `from` on. */
-async function customerSeats(userId: number, from: string, now: Date) {
+async function customerSeats(userId: number, from: string, now: Date, exceptBookingId?: number) {
   const rows = await db()
     .select({ date: bookingDays.date, start: bookingDays.startTime })
     .from(bookingDays)
     .innerJoin(bookings, eq(bookings.id, bookingDays.bookingId))
-    .where(and(eq(bookings.userId, userId), gte(bookingDays.date, from), holdsSeats(now)))
+    .where(and(eq(bookings.userId, userId), gte(bookingDays.date, from), holdsSeats(now), exceptBookingId ? sql`${bookings.id} <> ${exceptBookingId}` : undefined))
   return new Set(rows.map((row) => `${row.date}|${row.start.slice(0, 5)}`))
 }

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, exists, gt, inArray, isNull, ne, or } from 'drizzle-orm'
+import { and, asc, desc, eq, exists, gt, inArray, isNull, ne, or, sql } from 'drizzle-orm'
 import { db } from '~/db/client.server'
 import { bookingDays, bookings, catalogueItems, payments, refunds, type BookingStatus, type PaymentState } from '~/db/schema'
 import { getSiteSettings } from '~/modules/site/site.server'
@@ -54,6 +54,9 @@ export async function payableBooking(bookingId: number, userId: number, now = ne
   return { ...booking, days: (await daysOf([booking.id])).get(booking.id) ?? [] }
 }
 
+/** The order id of the booking's completed payment (its receipt's), if any. */
+const paidOrderIdOf = sql<string | null>`(SELECT ${payments.orderId} FROM ${payments} WHERE ${payments.bookingId} = ${bookings.id} AND ${payments.state} = 'completed' ORDER BY ${payments.id} LIMIT 1)`
+
 /**
  * A customer's bookings, newest first: their own, and those made without an account under their
  * (verified) e-mail address. Attempts that never got paid (expired or failed holds) are left out:
@@ -67,7 +70,7 @@ export async function customerBookings(userId: number, verifiedEmail: string) {
       .where(and(eq(payments.bookingId, bookings.id), eq(payments.state, 'completed'))),
   )
   const rows = await db()
-    .select(bookingColumns)
+    .select({ ...bookingColumns, paidOrderId: paidOrderIdOf })
     .from(bookings)
     .innerJoin(catalogueItems, eq(catalogueItems.code, bookings.productCode))
     .where(
@@ -173,7 +176,7 @@ export async function currentHold(userId: number, now = new Date()) {
 /** A booking for its guest link (the caller has checked the link's key). */
 export async function bookingByReference(reference: string) {
   const [booking] = await db()
-    .select(bookingColumns)
+    .select({ ...bookingColumns, paidOrderId: paidOrderIdOf })
     .from(bookings)
     .innerJoin(catalogueItems, eq(catalogueItems.code, bookings.productCode))
     .where(eq(bookings.reference, reference))

@@ -96,6 +96,7 @@ export async function bookingForMail(executor: Executor, bookingId: number) {
       amountPaise: bookings.amountPaise,
       startTime: bookings.startTime,
       endTime: bookings.endTime,
+      calendarSequence: bookings.calendarSequence,
       productName: catalogueItems.name,
     })
     .from(bookings)
@@ -123,20 +124,22 @@ export async function bookingLink(executor: Executor, booking: Pick<BookingForMa
   return { label: 'View your booking', url: `${config().SITE_URL}/booking/view?${new URLSearchParams({ ref: booking.reference, key })}` }
 }
 
+/** The booking's days as calendar events, one per day, each with a UID that stays with its day number. */
+export function sessionEvents(booking: BookingForMail) {
+  return booking.days.map((day) => ({
+    uid: `booking-${booking.reference}-day-${day.dayNumber}@swimlab`,
+    date: day.date,
+    start: day.start,
+    end: day.end,
+    summary: booking.days.length > 1 ? `${booking.title} (Day ${day.dayNumber} of ${booking.days.length})` : booking.title,
+    location: booking.location,
+    description: `Booking ${booking.reference}. ${IMPORTANT_INFORMATION.join(' ')}`,
+  }))
+}
+
 export async function confirmationEmail(executor: Executor, bookingId: number, now: Date) {
   const booking = await bookingForMail(executor, bookingId)
-  const ics = calendarFile(
-    booking.days.map((day) => ({
-      uid: `booking-${booking.reference}-day-${day.dayNumber}@swimlab`,
-      date: day.date,
-      start: day.start,
-      end: day.end,
-      summary: booking.days.length > 1 ? `${booking.title} (Day ${day.dayNumber} of ${booking.days.length})` : booking.title,
-      location: booking.location,
-      description: `Booking ${booking.reference}. ${IMPORTANT_INFORMATION.join(' ')}`,
-    })),
-    { now },
-  )
+  const ics = calendarFile(sessionEvents(booking), { now, sequence: booking.calendarSequence })
   return letter({
     to: booking.customerEmail,
     subject: `Booking confirmed: ${booking.title} (${booking.reference})`,

@@ -10,3 +10,14 @@ export const SESSION_PRICE_LINE = '3-Day Analysis Session'
 /** The catalogue item a 3-day session on /book-slot is sold as (PRODUCT.md). */
 export const SESSION_PRODUCT_CODE = 'biomechanical_package'
 export const SESSION_DAYS = 3
+
+/** How each booking status reads to staff. */
+export const BOOKING_STATUS_LABELS = {
+  pending: 'Awaiting payment',
+  confirmed: 'Confirmed',
+  expired: 'Expired',
+  payment_failed: 'Payment failed',
+  cancelled: 'Cancelled',
+  refund_pending: 'Refund in progress',
+  refunded: 'Refunded',
+} as const

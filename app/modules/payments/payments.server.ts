@@ -7,6 +7,7 @@ import { GatewayError, newOrderId, type GatewayNotification, type GatewayOrderSt
 import { paymentGateway } from './gateways.server'
 import { payableOf, type PayableKind, type PayableRef } from './payable.server'
 import { PAYABLES } from './payables.server'
+import { issueReceipt } from '~/modules/receipts/receipts.server'
 import { applyRefundStatus, refreshRefund, requestRefund, type RefundOutcome } from './refunds.server'
 
 /** The hold ran out (or the booking moved on) before the customer paid. */
@@ -173,6 +174,7 @@ export async function applyOrderStatus(orderId: string, status: Pick<GatewayOrde
         if (status.amountPaise !== payment.amountPaise) return 'amount_mismatch'
         if (payment.state === 'completed') return 'unchanged'
         await setState(tx, payment.id, 'completed', now, { transactionId: status.transactionId, paymentMode: status.paymentMode, completedAt: now })
+        await issueReceipt(tx, payment.id, now)
         const outcome = await PAYABLES[payable.kind].paid(tx, payable.id, now)
         if (outcome.result === 'refund') await requestRefund(tx, { paymentId: payment.id, amountPaise: payment.amountPaise, reason: outcome.reason, now })
         return 'applied'

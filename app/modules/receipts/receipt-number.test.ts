@@ -47,9 +47,12 @@ describe('the financial year runs April to March in Bangalore, whatever the serv
 
 describe('receipt numbers', () => {
   it('carry the financial year and a six-digit sequence', () => {
-    expect(formatReceiptNumber(2026, 42)).toBe('SSL/2026-27/000042')
-    expect(formatReceiptNumber(2025, 1)).toBe('SSL/2025-26/000001')
-    expect(formatReceiptNumber(2026, 999_999)).toBe('SSL/2026-27/999999')
+    expect(formatReceiptNumber(2026, 42)).toBe('SSL/26-27/000042')
+    expect(formatReceiptNumber(2026, 42)).toHaveLength(16)
+    expect(formatReceiptNumber(2025, 1)).toBe('SSL/25-26/000001')
+    expect(formatReceiptNumber(2099, 7)).toBe('SSL/99-00/000007')
+    expect(formatReceiptNumber(2026, 999_999)).toBe('SSL/26-27/999999')
+    expect(() => formatReceiptNumber(2026, 1_000_000)).toThrow(RangeError)
   })
 
   it('refuse a sequence or year that cannot be a receipt number', () => {

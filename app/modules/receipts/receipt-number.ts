@@ -18,11 +18,13 @@ export function financialYearLabel(startYear: number): string {
 }
 
 /**
- * 2026, 42 → "SSL/2026-27/000042". Numbers run in one series per financial year, as receipts and
- * GST invoices must be unique within a financial year.
+ * 2026, 42 → "SSL/26-27/000042". Numbers run in one series per financial year, as receipts and GST
+ * invoices must be unique within a financial year, and fit the 16 characters a GST invoice number
+ * may have (Rule 46(b)); the series allows 999,999 receipts a year.
  */
 export function formatReceiptNumber(startYear: number, sequence: number): string {
   if (!Number.isInteger(startYear) || startYear < 2000 || startYear > 9998) throw new RangeError(`Not a financial year: ${startYear}`)
   if (!Number.isSafeInteger(sequence) || sequence < 1) throw new RangeError(`A receipt sequence number is a whole number from 1: ${sequence}`)
-  return `SSL/${financialYearLabel(startYear)}/${String(sequence).padStart(6, '0')}`
+  if (sequence > 999_999) throw new RangeError(`More than 999,999 receipts in a financial year: ${sequence}`)
+  return `SSL/${String(startYear % 100).padStart(2, '0')}-${String((startYear + 1) % 100).padStart(2, '0')}/${String(sequence).padStart(6, '0')}`
 }

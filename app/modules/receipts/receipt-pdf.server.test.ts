@@ -22,7 +22,7 @@ const analysis: ReceiptDocument['lines'][number] = {
 /** A receipt issued and paid at 16:05 in Bangalore on 23 November 2026. */
 function receipt(overrides: Partial<ReceiptDocument> = {}): ReceiptDocument {
   return {
-    receiptNumber: 'SSL/2026-27/000042',
+    receiptNumber: 'SSL/26-27/000042',
     issuedAt: new Date('2026-11-23T10:35:00Z'),
     seller: { ...seller, gstin: null },
     customer: { name: 'Ananya Rao', email: 'ananya@example.com', phone: '+91 98450 12345' },
@@ -42,12 +42,12 @@ describe('a receipt without a GSTIN', () => {
 
     expect(pdf.subarray(0, 5).toString()).toBe('%PDF-')
     expect(pages).toHaveLength(1)
-    expect(info.Title).toBe('Receipt SSL/2026-27/000042')
+    expect(info.Title).toBe('Receipt SSL/26-27/000042')
     expect(lines).toEqual(
       expect.arrayContaining([
         'Receipt',
         'Receipt No.',
-        'SSL/2026-27/000042',
+        'SSL/26-27/000042',
         'Date',
         '23 November 2026',
         // The legal name wraps onto two lines in the seller block.
@@ -109,12 +109,12 @@ describe('a tax invoice from a seller with a GSTIN', () => {
   it('shows the GSTIN and splits the GST-inclusive total into taxable value, CGST and SGST', async () => {
     const { lines, info } = await pdfText(await renderReceiptPdf(receipt({ seller: { ...seller, gstin }, gstRatePercent: 18 })))
 
-    expect(info.Title).toBe('Tax Invoice SSL/2026-27/000042')
+    expect(info.Title).toBe('Tax Invoice SSL/26-27/000042')
     expect(lines).toEqual(
       expect.arrayContaining([
         'Tax Invoice',
         'Invoice No.',
-        'SSL/2026-27/000042',
+        'SSL/26-27/000042',
         `GSTIN: ${gstin}`,
         '3-Day Stroke Analysis Session ₹30,000.00',
         // 30,000 × 100 / 118 = 25,423.7288… → 25,423.73; GST 4,576.27, the odd paisa to CGST.
@@ -191,7 +191,7 @@ describe('a long receipt', () => {
 
     expect(text.pages.length).toBeGreaterThan(1)
     expect(text.offPage).toEqual([])
-    for (const page of text.pages.slice(1)) expect(page[0]).toBe('Receipt SSL/2026-27/000042 (continued)')
+    for (const page of text.pages.slice(1)) expect(page[0]).toBe('Receipt SSL/26-27/000042 (continued)')
     for (let number = 1; number <= 25; number++) expect(text.lines).toContain(`Session ${number} ₹1,000.00`)
     expect(text.lines).toContain('Amount paid ₹25,000.00')
     expect(text.pages.at(-1)).toContain('Paid at 23 November 2026, 4:05 PM IST')

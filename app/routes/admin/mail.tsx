@@ -1,4 +1,3 @@
-import { Link } from 'react-router'
 import type { Route } from './+types/mail'
 import { config } from '~/config.server'
 import { requireAdmin } from '~/lib/auth.server'
@@ -26,13 +25,8 @@ const STATUS_STYLES: Record<string, string> = {
 export default function AdminMail({ loaderData }: Route.ComponentProps) {
   const { emails, transport } = loaderData
   return (
-    <section className="container-page py-12 sm:py-16">
-      <p>
-        <Link to="/admin" className="text-sm font-semibold text-brand-700 underline underline-offset-2">
-          Admin
-        </Link>
-      </p>
-      <h1 className="mt-2 text-3xl font-extrabold text-brand-900">Mailbox</h1>
+    <section>
+      <h1 className="text-3xl font-extrabold text-brand-900">Mailbox</h1>
       <p className="mt-3 text-muted">
         {transport === 'local'
           ? 'No SMTP_URL is configured, so e-mails are kept here (the local mailbox) instead of being sent.'

@@ -1,0 +1,44 @@
+export type ReportView = {
+  note: string
+  videoLinks: Array<{ label: string; url: string }>
+  files: Array<{ filename: string; url: string; size: string }>
+}
+
+/** A delivered report in a customer's view of their booking. */
+export function ReportPanel({ report }: { report: ReportView }) {
+  return (
+    <section aria-label="Your report" className="mt-4 rounded-xl border border-emerald-300 bg-emerald-50 p-4">
+      <p className="inline-flex items-center gap-2 font-bold text-emerald-900">
+        <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="2.5">
+          <path d="M5 12.5l4.5 4.5L19 7.5" strokeLinecap="round" strokeLinejoin="round" />
+        </svg>
+        Report ready
+      </p>
+      {report.note && <p className="mt-2 whitespace-pre-line text-ink">{report.note}</p>}
+      {report.files.length > 0 && (
+        <ul className="mt-3 space-y-1">
+          {report.files.map((file) => (
+            <li key={file.url}>
+              <a href={file.url} className="font-semibold text-brand-700 underline underline-offset-4">
+                {file.filename}
+              </a>{' '}
+              <span className="text-sm text-muted">(PDF, {file.size})</span>
+            </li>
+          ))}
+        </ul>
+      )}
+      {report.videoLinks.length > 0 && (
+        <ul className="mt-3 space-y-1">
+          {report.videoLinks.map((link) => (
+            <li key={link.url}>
+              <a href={link.url} className="font-semibold text-brand-700 underline underline-offset-4" rel="noopener noreferrer" target="_blank">
+                {link.label || 'Video'}
+                <span className="sr-only"> (opens in a new tab)</span>
+              </a>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  )
+}

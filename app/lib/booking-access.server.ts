@@ -1,0 +1,28 @@
+import { data } from 'react-router'
+import { isLinkKey, linkKey } from '~/db/secrets.server'
+import { bookingByReference } from '~/modules/booking/bookings.server'
+import { GUEST_BOOKING_LINK } from '~/modules/booking/public-booking.server'
+import { requireUser } from './auth.server'
+
+/**
+ * A booking someone wants to act on (reschedule, cancel): allowed for the holder of its private
+ * link, its account, an account verified for the address it was booked under, and staff. Anyone
+ * else gets 404, the same answer as for a booking that does not exist. Also says where to go back.
+ */
+export async function bookingForChange(request: Request, reference: string) {
+  const key = new URL(request.url).searchParams.get('key')
+  const booking = await bookingByReference(reference)
+  if (key) {
+    if (!booking || !(await isLinkKey(GUEST_BOOKING_LINK, reference, key))) throw data('Not found', { status: 404 })
+    return { booking, backTo: `/booking/view?${new URLSearchParams({ ref: reference, key })}`, linkQuery: `?${new URLSearchParams({ key })}` }
+  }
+  const user = await requireUser(request)
+  const owns = booking && (booking.userId === user.id || (booking.userId === null && booking.customerEmail === user.email.toLowerCase()))
+  if (!booking || !(owns || user.isAdmin)) throw data('Not found', { status: 404 })
+  return { booking, backTo: owns ? '/my-bookings' : `/admin/bookings/${encodeURIComponent(reference)}`, linkQuery: '' }
+}
+
+/** The private link of a guest's booking (its page, and what to append to the change pages' URLs). */
+export async function guestBookingKey(reference: string) {
+  return linkKey(GUEST_BOOKING_LINK, reference)
+}

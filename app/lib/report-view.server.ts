@@ -1,0 +1,13 @@
+import type { ReportView } from '~/components/report-panel'
+import { formatFileSize } from '~/lib/format'
+import type { ReportSummary } from '~/modules/reports/reports.server'
+
+/** A delivered report as a customer's page shows it, each file behind `fileUrl`. */
+export function reportView(report: ReportSummary | undefined, fileUrl: (fileId: number) => string): ReportView | null {
+  if (!report?.deliveredAt) return null
+  return {
+    note: report.note,
+    videoLinks: report.videoLinks,
+    files: report.files.map((file) => ({ filename: file.filename, url: fileUrl(file.id), size: formatFileSize(file.sizeBytes) })),
+  }
+}

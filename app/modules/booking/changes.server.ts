@@ -1,0 +1,141 @@
+import { and, asc, eq, sql } from 'drizzle-orm'
+import { db } from '~/db/client.server'
+import { bookingDays, bookings, payments, siteSettings } from '~/db/schema'
+import { addDays, formatClockTime, formatLongDate, formatRupees, labDateParts, labInstant } from '~/lib/format'
+import { calendarAttachment, calendarFile } from '~/modules/mail/ics.server'
+import { enqueueEmail, type Executor } from '~/modules/mail/outbox.server'
+import { letter } from '~/modules/mail/templates.server'
+import { requestRefund } from '~/modules/payments/refunds.server'
+import { hasStarted, openWindows, planSession, seatKey, seatsTaken, SESSION_SEARCH_DAYS } from './availability.server'
+import { bookingForMail, bookingLink, dayRows, sessionEvents } from './fulfilment.server'
+import { lockWindows, SlotUnavailableError } from './holds.server'
+
+/** Customers may reschedule or cancel until this long before Day 1 begins. */
+export const CHANGE_NOTICE_HOURS = 24
+
+export class TooLateToChangeError extends Error {
+  constructor() {
+    super(`Bookings can be rescheduled or cancelled up to ${CHANGE_NOTICE_HOURS} hours before the first session. Please contact us.`)
+    this.name = 'TooLateToChangeError'
+  }
+}
+
+export class NotChangeableError extends Error {
+  constructor() {
+    super('Only a confirmed booking can be rescheduled or cancelled.')
+    this.name = 'NotChangeableError'
+  }
+}
+
+/** The last moment a booking whose Day 1 is `date` at `start` (Bangalore) may be changed. */
+export function changeDeadline(date: string, start: string): Date {
+  return new Date(labInstant(date, start.slice(0, 5)).getTime() - CHANGE_NOTICE_HOURS * 3_600_000)
+}
+
+/** Whether a customer may change the booking now, and if not, why not. */
+export function changeAllowed(status: string, firstDay: { date: string; start: string } | undefined, now: Date): { allowed: true } | { allowed: false; reason: string } {
+  if (status !== 'confirmed' || !firstDay) return { allowed: false, reason: new NotChangeableError().message }
+  if (now >= changeDeadline(firstDay.date, firstDay.start)) return { allowed: false, reason: new TooLateToChangeError().message }
+  return { allowed: true }
+}
+
+async function lockConfirmedBooking(tx: Executor, bookingId: number, now: Date, { enforceDeadline }: { enforceDeadline: boolean }) {
+  const [booking] = await tx.select({ status: bookings.status, productCode: bookings.productCode, sequence: bookings.calendarSequence }).from(bookings).where(eq(bookings.id, bookingId)).for('update')
+  const days = await tx.select({ slotId: bookingDays.slotId, date: bookingDays.date, start: bookingDays.startTime }).from(bookingDays).where(eq(bookingDays.bookingId, bookingId)).orderBy(asc(bookingDays.dayNumber))
+  if (!booking || booking.status !== 'confirmed') throw new NotChangeableError()
+  if (enforceDeadline && now >= changeDeadline(days[0]!.date, days[0]!.start)) throw new TooLateToChangeError()
+  return { ...booking, days }
+}
+
+/**
+ * Moves a confirmed booking to another start (same number of days, no new payment) in one
+ * transaction: the old and new windows are locked together, the booking's own seats are not
+ * counted against it, and a calendar update goes out.
+ */
+export async function rescheduleBooking({ bookingId, date, start, now = new Date(), enforceDeadline = true }: { bookingId: number; date: string; start: string; now?: Date; enforceDeadline?: boolean }) {
+  await db().transaction(async (tx) => {
+    const booking = await lockConfirmedBooking(tx, bookingId, now, { enforceDeadline })
+    const plan = planSession(await openWindows(date, addDays(date, SESSION_SEARCH_DAYS), tx), date, start, booking.days.length)
+    if (!plan || hasStarted(date, start, now)) throw new SlotUnavailableError()
+    await lockWindows(tx, [...booking.days.map((day) => day.slotId), ...plan.map((day) => day.slotId)])
+    const taken = await seatsTaken(
+      plan.map((day) => day.slotId),
+      now,
+      tx,
+      bookingId,
+    )
+    if (plan.some((day) => (taken.get(seatKey(day.slotId, day.start)) ?? 0) >= day.capacity)) throw new SlotUnavailableError()
+    await tx.delete(bookingDays).where(eq(bookingDays.bookingId, bookingId))
+    await tx.insert(bookingDays).values(plan.map((day) => ({ bookingId, dayNumber: day.dayNumber, slotId: day.slotId, date: day.date, startTime: day.start, endTime: day.end })))
+    await tx
+      .update(bookings)
+      .set({ startTime: plan[0]!.start, endTime: plan[0]!.end, calendarSequence: sql`${bookings.calendarSequence} + 1`, updatedAt: now })
+      .where(eq(bookings.id, bookingId))
+    const mail = await bookingForMail(tx, bookingId)
+    await enqueueEmail(
+      letter({
+        to: mail.customerEmail,
+        subject: `Booking rescheduled: ${mail.title} (${mail.reference})`,
+        name: mail.customerName,
+        paragraphs: [`Your ${mail.title.toLowerCase()} has been moved. The new ${mail.days.length > 1 ? 'dates are' : 'date is'} below; the attached calendar file updates the event in your calendar.`],
+        details: [['Booking ID', mail.reference], ...dayRows(mail), ['Location', mail.location]],
+        action: await bookingLink(tx, mail),
+        attachments: [calendarAttachment(calendarFile(sessionEvents(mail), { sequence: booking.sequence + 1, now }), `${mail.reference}.ics`)],
+      }),
+      tx,
+      now,
+    )
+  })
+}
+
+/**
+ * Cancels a confirmed booking and refunds its payment in full through the gateway (customers up to
+ * 24 hours ahead; staff at any time, with or without a refund). The calendar gets a cancellation.
+ */
+export async function cancelBooking({ bookingId, now = new Date(), enforceDeadline = true, refund = true }: { bookingId: number; now?: Date; enforceDeadline?: boolean; refund?: boolean }) {
+  await db().transaction(async (tx) => {
+    const booking = await lockConfirmedBooking(tx, bookingId, now, { enforceDeadline })
+    const [paid] = await tx
+      .select({ id: payments.id, amountPaise: payments.amountPaise })
+      .from(payments)
+      .where(and(eq(payments.bookingId, bookingId), eq(payments.state, 'completed')))
+      .orderBy(asc(payments.id))
+      .limit(1)
+    const refunding = refund && paid !== undefined
+    // A cancelled booking with money on its way back becomes 'refunded' when the refund completes.
+    await tx
+      .update(bookings)
+      .set({ status: 'cancelled', cancelledAt: now, calendarSequence: sql`${bookings.calendarSequence} + 1`, updatedAt: now })
+      .where(eq(bookings.id, bookingId))
+    if (refunding) await requestRefund(tx, { paymentId: paid.id, amountPaise: paid.amountPaise, reason: 'The booking was cancelled.', now })
+    const mail = await bookingForMail(tx, bookingId)
+    const [settings] = await tx.select({ refundPolicy: siteSettings.refundPolicy }).from(siteSettings).where(eq(siteSettings.id, 1))
+    await enqueueEmail(
+      letter({
+        to: mail.customerEmail,
+        subject: `Booking cancelled: ${mail.title} (${mail.reference})`,
+        name: mail.customerName,
+        paragraphs: [
+          `Your ${mail.title.toLowerCase()} has been cancelled.`,
+          refunding
+            ? `The full amount of ${formatRupees(paid.amountPaise)} is being refunded ${settings?.refundPolicy ?? 'to the original payment method'}. We will e-mail you when the refund is complete.`
+            : 'No refund applies to this booking.',
+        ],
+        details: [['Booking ID', mail.reference], ...dayRows(mail)],
+        closing: 'The attached calendar file removes the session from your calendar.',
+        attachments: [calendarAttachment(calendarFile(sessionEvents(mail), { method: 'CANCEL', sequence: booking.sequence + 1, now }), `${mail.reference}-cancelled.ics`)],
+      }),
+      tx,
+      now,
+    )
+  })
+}
+
+/** What the customer may do now, as the booking views show it. */
+export function changeOptions(status: string, firstDay: { date: string; start: string } | undefined, now: Date) {
+  if (status !== 'confirmed' || !firstDay) return null
+  const allowed = changeAllowed(status, firstDay, now)
+  if (!allowed.allowed) return { allowed: false as const, reason: allowed.reason }
+  const { date, time } = labDateParts(changeDeadline(firstDay.date, firstDay.start))
+  return { allowed: true as const, until: `${formatClockTime(time)} IST on ${formatLongDate(date)}` }
+}

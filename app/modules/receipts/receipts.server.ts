@@ -1,0 +1,148 @@
+import { and, asc, eq, sql } from 'drizzle-orm'
+import { db } from '~/db/client.server'
+import { bookingDays, bookings, campBatches, campRegistrations, camps, catalogueItems, payments, receipts, receiptSequences, refunds, siteSettings } from '~/db/schema'
+import { formatLongDate, formatTimeRange, formatWeekdayDate } from '~/lib/format'
+import type { Executor } from '~/modules/mail/outbox.server'
+import { formatReceiptNumber, financialYearOf } from './receipt-number'
+import type { ReceiptDocument } from './receipt-pdf.server'
+
+/** The purpose of the key in links that let someone without an account download a receipt. */
+export const RECEIPT_LINK = 'receipt'
+
+/**
+ * Issues the receipt of a payment that just completed, inside that payment's transaction: the next
+ * number of the financial year (Asia/Kolkata), taken with one atomic upsert, so numbers are
+ * sequential without gaps or repeats, whatever the concurrency.
+ */
+export async function issueReceipt(tx: Executor, paymentId: number, now: Date) {
+  const { startYear } = financialYearOf(now)
+  const [row] = await tx
+    .insert(receiptSequences)
+    .values({ financialYear: startYear, lastNumber: 1 })
+    .onConflictDoUpdate({ target: receiptSequences.financialYear, set: { lastNumber: sql`${receiptSequences.lastNumber} + 1` } })
+    .returning({ sequence: receiptSequences.lastNumber })
+  const sequence = row!.sequence
+  await tx.insert(receipts).values({ paymentId, number: formatReceiptNumber(startYear, sequence), financialYear: startYear, sequence, issuedAt: now })
+}
+
+/** Who paid for what, for deciding who may download the receipt of an order. */
+export type ReceiptOwner = { userId: number | null; email: string }
+
+/** The receipt of an order, ready to render, with its owner; null when the order has no receipt. */
+export async function receiptOf(orderId: string): Promise<{ document: ReceiptDocument; owner: ReceiptOwner } | null> {
+  const [row] = await db()
+    .select({
+      paymentId: payments.id,
+      orderId: payments.orderId,
+      transactionId: payments.transactionId,
+      paymentMode: payments.paymentMode,
+      completedAt: payments.completedAt,
+      amountPaise: payments.amountPaise,
+      bookingId: payments.bookingId,
+      campRegistrationId: payments.campRegistrationId,
+      number: receipts.number,
+      issuedAt: receipts.issuedAt,
+    })
+    .from(payments)
+    .innerJoin(receipts, eq(receipts.paymentId, payments.id))
+    .where(eq(payments.orderId, orderId))
+  if (!row) return null
+  const [settings] = await db()
+    .select({ legalName: siteSettings.legalName, address: siteSettings.postalAddress, gstin: siteSettings.gstin, rate: siteSettings.gstRateBasisPoints, email: siteSettings.supportEmail, phone: siteSettings.phone })
+    .from(siteSettings)
+    .where(eq(siteSettings.id, 1))
+  const [refunded] = await db()
+    .select({ id: refunds.id })
+    .from(refunds)
+    .where(and(eq(refunds.paymentId, row.paymentId), eq(refunds.state, 'completed')))
+    .limit(1)
+  const item = row.bookingId !== null ? await bookingItem(row.bookingId) : await campItem(row.campRegistrationId!)
+  const gstin = settings!.gstin.trim() || null
+  return {
+    owner: item.owner,
+    document: {
+      receiptNumber: row.number,
+      issuedAt: row.issuedAt,
+      seller: { legalName: settings!.legalName, address: settings!.address, gstin, email: settings!.email, phone: settings!.phone },
+      customer: item.customer,
+      lines: [{ description: item.description, detail: item.detail, amountPaise: row.amountPaise }],
+      payment: { orderId: row.orderId, transactionId: row.transactionId, method: paymentMethod(row.paymentMode), paidAt: row.completedAt ?? row.issuedAt },
+      gstRatePercent: gstin ? settings!.rate / 100 : null,
+      status: refunded ? 'refunded' : 'paid',
+    },
+  }
+}
+
+const METHODS: Array<[RegExp, string]> = [
+  [/UPI/i, 'UPI'],
+  [/CARD/i, 'Card'],
+  [/NET_?BANKING/i, 'Net banking'],
+  [/WALLET/i, 'Wallet'],
+]
+
+function paymentMethod(mode: string | null) {
+  if (!mode) return null
+  return METHODS.find(([pattern]) => pattern.test(mode))?.[1] ?? mode
+}
+
+async function bookingItem(bookingId: number) {
+  const [booking] = await db()
+    .select({ reference: bookings.reference, name: bookings.customerName, email: bookings.customerEmail, phone: bookings.customerPhone, userId: bookings.userId, productName: catalogueItems.name })
+    .from(bookings)
+    .innerJoin(catalogueItems, eq(catalogueItems.code, bookings.productCode))
+    .where(eq(bookings.id, bookingId))
+  const days = await db().select({ dayNumber: bookingDays.dayNumber, date: bookingDays.date, start: bookingDays.startTime, end: bookingDays.endTime }).from(bookingDays).where(eq(bookingDays.bookingId, bookingId)).orderBy(asc(bookingDays.dayNumber))
+  const [settings] = await db().select({ location: siteSettings.sessionLocation }).from(siteSettings).where(eq(siteSettings.id, 1))
+  return {
+    owner: { userId: booking!.userId, email: booking!.email },
+    customer: { name: booking!.name, email: booking!.email, phone: booking!.phone },
+    description: days.length === 3 ? `3-Day Swimming Analysis (${booking!.productName})` : `${booking!.productName} session`,
+    detail: [
+      ...days.map((day) => `${days.length > 1 ? `Day ${day.dayNumber}` : 'Date'}: ${formatWeekdayDate(day.date)}, ${formatTimeRange(day.start, day.end)}`),
+      `Location: ${settings?.location ?? ''}`,
+      `Booking ID: ${booking!.reference}`,
+    ],
+  }
+}
+
+async function campItem(registrationId: number) {
+  const [registration] = await db()
+    .select({
+      reference: campRegistrations.reference,
+      swimmer: campRegistrations.swimmerName,
+      email: campRegistrations.email,
+      phone: campRegistrations.phone,
+      campName: camps.name,
+      startsOn: camps.startsOn,
+      endsOn: camps.endsOn,
+      venue: camps.venue,
+      batchName: campBatches.name,
+      timeRanges: campBatches.timeRanges,
+    })
+    .from(campRegistrations)
+    .innerJoin(camps, eq(camps.id, campRegistrations.campId))
+    .innerJoin(campBatches, eq(campBatches.id, campRegistrations.batchId))
+    .where(eq(campRegistrations.id, registrationId))
+  const r = registration!
+  return {
+    owner: { userId: null, email: r.email },
+    customer: { name: r.swimmer, email: r.email, phone: r.phone },
+    description: `${r.campName} swimming camp`,
+    detail: [
+      `Swimmer: ${r.swimmer}`,
+      `${formatLongDate(r.startsOn)} to ${formatLongDate(r.endsOn)}, ${r.venue}`,
+      `${r.batchName}: ${r.timeRanges.map((range) => formatTimeRange(range.start, range.end)).join(' and ')}`,
+      `Registration ID: ${r.reference}`,
+    ],
+  }
+}
+
+/**
+ * May this person download the receipt? Its customer (the account that booked, or an account
+ * verified for the address it was booked under) and staff may; so may anyone holding a link the
+ * site made for it (checked by the caller).
+ */
+export function mayDownloadReceipt(owner: ReceiptOwner, user: { id: number; email: string; isAdmin: boolean } | null) {
+  if (!user) return false
+  return user.isAdmin || owner.userId === user.id || (owner.userId === null && owner.email.toLowerCase() === user.email.toLowerCase())
+}

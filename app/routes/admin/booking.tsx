@@ -1,0 +1,222 @@
+import { data, Form, Link, useNavigation } from 'react-router'
+import type { Route } from './+types/booking'
+import { FormAlert } from '~/components/form-fields'
+import { DetailRow } from '~/components/payment-status-card'
+import { ReportPanel } from '~/components/report-panel'
+import { requireAdmin } from '~/lib/auth.server'
+import { formatFileSize, formatLabDate, formatRupees, formatTimeRange, formatWeekdayDate } from '~/lib/format'
+import { redirectWithToast } from '~/lib/toast.server'
+import { formatLabDateTime } from '~/modules/mail/templates.server'
+import { bookingStory } from '~/modules/booking/staff.server'
+import { BOOKING_STATUS_LABELS } from '~/modules/booking/texts'
+import { deliverReport, MAX_REPORT_FILE_BYTES, MAX_REPORT_FILES, ReportInputError, reportsOf } from '~/modules/reports/reports.server'
+
+export const meta: Route.MetaFunction = ({ params }) => [{ title: `Booking ${params.reference} | Admin` }, { name: 'robots', content: 'noindex' }]
+
+async function story(reference: string) {
+  const found = await bookingStory(reference)
+  if (!found) throw data('Not found', { status: 404 })
+  return found
+}
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  await requireAdmin(request)
+  const { booking, days, payments, events, refunds, emails } = await story(params.reference)
+  const report = (await reportsOf([booking.id])).get(booking.id)
+  return {
+    booking: {
+      reference: booking.reference,
+      product: days.length === 3 ? `3-day ${booking.productName}` : booking.productName,
+      status: BOOKING_STATUS_LABELS[booking.status],
+      confirmed: booking.status === 'confirmed',
+      customer: booking.customerName,
+      email: booking.customerEmail,
+      phone: booking.customerPhone ?? '',
+      account: booking.userId ? 'Yes' : 'No (booked as a guest)',
+      notes: booking.notes ?? '',
+      amount: formatRupees(booking.amountPaise),
+      bookedOn: formatLabDate(booking.createdAt),
+    },
+    days: days.map((day) => ({ label: days.length > 1 ? `Day ${day.dayNumber}` : 'Date', value: `${formatWeekdayDate(day.date)}, ${formatTimeRange(day.start, day.end)}` })),
+    payments: payments.map((payment) => ({
+      orderId: payment.orderId,
+      summary: `${payment.gateway}, ${payment.state}, ${formatRupees(payment.amountPaise)}${payment.paymentMode ? `, ${payment.paymentMode}` : ''}`,
+      transactionId: payment.transactionId,
+      failureReason: payment.failureReason,
+      createdAt: formatLabDateTime(payment.createdAt),
+      events: events.filter((event) => event.orderId === payment.orderId).map((event) => `${formatLabDateTime(event.receivedAt)}: ${event.source} said ${event.state ?? '(no state)'}, ${event.outcome}`),
+    })),
+    refunds: refunds.map((refund) => ({ refundId: refund.refundId, summary: `${formatRupees(refund.amountPaise)}, ${refund.state}: ${refund.reason}`, lastError: refund.lastError })),
+    emails: emails.map((email) => ({ subject: email.subject, status: email.status, at: formatLabDateTime(email.createdAt) })),
+    report: report?.deliveredAt
+      ? {
+          note: report.note,
+          videoLinks: report.videoLinks,
+          files: report.files.map((file) => ({ filename: file.filename, url: `/reports/files/${file.id}`, size: formatFileSize(file.sizeBytes) })),
+          deliveredAt: formatLabDateTime(report.deliveredAt),
+        }
+      : null,
+    limits: { files: MAX_REPORT_FILES, megabytes: MAX_REPORT_FILE_BYTES / (1024 * 1024) },
+  }
+}
+
+/** "Label | https://…" or just a URL, one per line. */
+function videoLinksFrom(text: string) {
+  return text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .map((line) => {
+      const [label, url] = line.includes('|') ? line.split('|').map((part) => part.trim()) : ['', line]
+      return { label: label ?? '', url: url ?? '' }
+    })
+}
+
+export async function action({ request, params }: Route.ActionArgs) {
+  const admin = await requireAdmin(request)
+  const { booking } = await story(params.reference)
+  // Uploads are read into memory; refuse an oversized request before reading it.
+  const length = Number(request.headers.get('Content-Length') ?? 'NaN')
+  if (!Number.isFinite(length) || length > MAX_REPORT_FILES * MAX_REPORT_FILE_BYTES + 1024 * 1024) {
+    return data({ error: `Please upload at most ${MAX_REPORT_FILES} files of up to ${MAX_REPORT_FILE_BYTES / (1024 * 1024)} MB each.` }, { status: 413 })
+  }
+  const formData = await request.formData()
+  const uploads = formData.getAll('files').filter((entry): entry is File => typeof entry !== 'string' && entry.size > 0)
+  const files = await Promise.all(uploads.map(async (file) => ({ filename: file.name, bytes: new Uint8Array(await file.arrayBuffer()) })))
+  const note = String(formData.get('note') ?? '').slice(0, 4000)
+  const videoLinks = videoLinksFrom(String(formData.get('videoLinks') ?? ''))
+  if (files.length === 0 && videoLinks.length === 0 && !note.trim()) return data({ error: 'Attach a PDF, add a video link or write a note.' }, { status: 400 })
+  try {
+    await deliverReport({ bookingId: booking.id, note, videoLinks, files, staffId: admin.id })
+  } catch (error) {
+    if (error instanceof ReportInputError) return data({ error: error.message }, { status: 400 })
+    throw error
+  }
+  return redirectWithToast(`/admin/bookings/${booking.reference}`, { type: 'success', title: 'Report delivered', description: `${booking.customerName} has been e-mailed.` })
+}
+
+export default function AdminBooking({ loaderData, actionData }: Route.ComponentProps) {
+  const { booking, days, payments, refunds, emails, report, limits } = loaderData
+  const navigation = useNavigation()
+  return (
+    <section>
+      <Link to="/admin/bookings" className="text-sm font-semibold text-brand-700 underline underline-offset-2">
+        All bookings
+      </Link>
+      <h1 className="mt-2 text-3xl font-extrabold text-brand-900">Booking {booking.reference}</h1>
+      <div className="mt-6 grid gap-6 xl:grid-cols-2">
+        <section aria-labelledby="details" className="rounded-2xl border border-slate-200 bg-white p-6">
+          <h2 id="details" className="text-lg font-bold text-ink">
+            Details
+          </h2>
+          <dl className="mt-3 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+            <DetailRow term="Status" value={booking.status} />
+            <DetailRow term="Product" value={booking.product} />
+            {days.map((day) => (
+              <DetailRow key={day.label} term={day.label} value={day.value} />
+            ))}
+            <DetailRow term="Customer" value={booking.customer} />
+            <DetailRow term="E-mail" value={booking.email} />
+            {booking.phone && <DetailRow term="Phone" value={booking.phone} />}
+            <DetailRow term="Account" value={booking.account} />
+            <DetailRow term="Amount" value={booking.amount} />
+            <DetailRow term="Booked on" value={booking.bookedOn} />
+            {booking.notes && <DetailRow term="Notes" value={booking.notes} />}
+          </dl>
+        </section>
+
+        <section aria-labelledby="report-heading" className="rounded-2xl border border-slate-200 bg-white p-6">
+          <h2 id="report-heading" className="text-lg font-bold text-ink">
+            Report
+          </h2>
+          {report ? (
+            <>
+              <p className="mt-1 text-sm text-muted">Delivered {report.deliveredAt}.</p>
+              <ReportPanel report={report} />
+            </>
+          ) : (
+            <p className="mt-1 text-sm text-muted">Not delivered yet.</p>
+          )}
+          {booking.confirmed && (
+            <Form method="post" encType="multipart/form-data" className="mt-4 space-y-4">
+              <FormAlert id="report-error" errors={actionData?.error ? [actionData.error] : undefined} />
+              <div>
+                <label htmlFor="files" className="block text-sm font-semibold text-ink">
+                  PDF files <span className="font-normal text-muted">(up to {limits.files}, {limits.megabytes} MB each)</span>
+                </label>
+                <input id="files" name="files" type="file" accept="application/pdf,.pdf" multiple className="mt-1 block w-full text-sm" />
+              </div>
+              <div>
+                <label htmlFor="videoLinks" className="block text-sm font-semibold text-ink">
+                  Video links <span className="font-normal text-muted">(one per line; "Label | https://…" or just the address)</span>
+                </label>
+                <textarea id="videoLinks" name="videoLinks" rows={3} defaultValue={report?.videoLinks.map((link) => (link.label ? `${link.label} | ${link.url}` : link.url)).join('\n')} className="mt-1 block w-full rounded-lg border border-slate-400 px-3 py-2 text-base" />
+              </div>
+              <div>
+                <label htmlFor="note" className="block text-sm font-semibold text-ink">
+                  Note to the customer
+                </label>
+                <textarea id="note" name="note" rows={3} defaultValue={report?.note} className="mt-1 block w-full rounded-lg border border-slate-400 px-3 py-2 text-base" />
+              </div>
+              <button type="submit" className="btn-primary" disabled={navigation.state === 'submitting'}>
+                {navigation.state === 'submitting' ? 'Delivering...' : report ? 'Update the report' : 'Deliver the report'}
+              </button>
+            </Form>
+          )}
+        </section>
+
+        <section aria-labelledby="payments-heading" className="rounded-2xl border border-slate-200 bg-white p-6 xl:col-span-2">
+          <h2 id="payments-heading" className="text-lg font-bold text-ink">
+            Payments
+          </h2>
+          {payments.length === 0 && <p className="mt-1 text-sm text-muted">No payments.</p>}
+          <ol className="mt-3 space-y-3 text-sm">
+            {payments.map((payment) => (
+              <li key={payment.orderId} className="rounded-lg bg-slate-50 p-3">
+                <p className="font-semibold text-ink [overflow-wrap:anywhere]">{payment.orderId}</p>
+                <p className="text-ink">{payment.summary}</p>
+                <p className="text-muted">
+                  Started {payment.createdAt}
+                  {payment.transactionId && `, transaction ${payment.transactionId}`}
+                </p>
+                {payment.failureReason && <p className="text-red-800">{payment.failureReason}</p>}
+                {payment.events.length > 0 && (
+                  <ul className="mt-2 list-disc pl-5 text-muted">
+                    {payment.events.map((event) => (
+                      <li key={event}>{event}</li>
+                    ))}
+                  </ul>
+                )}
+              </li>
+            ))}
+          </ol>
+          {refunds.length > 0 && (
+            <>
+              <h3 className="mt-4 font-semibold text-ink">Refunds</h3>
+              <ul className="mt-2 space-y-1 text-sm">
+                {refunds.map((refund) => (
+                  <li key={refund.refundId}>
+                    {refund.refundId}: {refund.summary}
+                    {refund.lastError && <span className="block text-red-800">{refund.lastError}</span>}
+                  </li>
+                ))}
+              </ul>
+            </>
+          )}
+          <h3 className="mt-4 font-semibold text-ink">E-mails sent</h3>
+          {emails.length === 0 ? (
+            <p className="text-sm text-muted">None.</p>
+          ) : (
+            <ul className="mt-2 space-y-1 text-sm">
+              {emails.map((email) => (
+                <li key={`${email.subject}-${email.at}`}>
+                  {email.at}: {email.subject} ({email.status})
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      </div>
+    </section>
+  )
+}

@@ -1,0 +1,163 @@
+import { Form, Link } from 'react-router'
+import { z } from 'zod'
+import type { Route } from './+types/bookings'
+import { BOOKING_STATUSES } from '~/db/schema'
+import { requireAdmin } from '~/lib/auth.server'
+import { formatRupees, formatTimeRange, formatWeekdayDate } from '~/lib/format'
+import { staffBookings } from '~/modules/booking/staff.server'
+import { overdueReports } from '~/modules/reports/reports.server'
+import { BOOKING_STATUS_LABELS } from '~/modules/booking/texts'
+import { getCatalogue } from '~/modules/site/site.server'
+
+export const meta: Route.MetaFunction = () => [{ title: 'Bookings | Admin' }, { name: 'robots', content: 'noindex' }]
+
+const FiltersSchema = z.object({
+  from: z.iso.date().optional().catch(undefined),
+  to: z.iso.date().optional().catch(undefined),
+  status: z.enum(BOOKING_STATUSES).optional().catch(undefined),
+  product: z.string().max(60).optional().catch(undefined),
+  q: z.string().max(100).optional().catch(undefined),
+})
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdmin(request)
+  const filters = FiltersSchema.parse(Object.fromEntries(new URL(request.url).searchParams))
+  const [rows, overdue, catalogue] = await Promise.all([
+    staffBookings({ from: filters.from, to: filters.to, status: filters.status, product: filters.product || null, search: filters.q }),
+    overdueReports(),
+    getCatalogue(),
+  ])
+  const overdueIds = new Set(overdue.map((row) => row.id))
+  return {
+    filters,
+    products: Object.values(catalogue)
+      .filter((item) => item.code !== 'race_analysis')
+      .map((item) => ({ code: item.code, label: `${item.name}${item.tagline ? ` (${item.tagline})` : ''}` })),
+    rows: rows.map((row) => ({
+      reference: row.reference,
+      customer: row.customerName,
+      contact: [row.customerEmail, row.customerPhone].filter(Boolean).join(' · '),
+      product: row.dayCount === 3 ? `3-day ${row.productName}` : row.productName,
+      when: row.firstDay ? `${formatWeekdayDate(row.firstDay)}, ${formatTimeRange(row.startTime, row.endTime)}` : '',
+      status: BOOKING_STATUS_LABELS[row.status],
+      amount: formatRupees(row.amountPaise),
+      reportOverdue: overdueIds.has(row.id),
+    })),
+  }
+}
+
+export default function AdminBookings({ loaderData }: Route.ComponentProps) {
+  const { filters, products, rows } = loaderData
+  const field = 'mt-1 block min-h-11 w-full rounded-lg border border-slate-400 bg-white px-3 py-2 text-base text-ink'
+  return (
+    <section>
+      <h1 className="text-3xl font-extrabold text-brand-900">Bookings</h1>
+      <Form method="get" className="mt-6 grid gap-4 rounded-2xl border border-slate-200 bg-white p-4 sm:grid-cols-2 lg:grid-cols-3">
+        <div className="sm:col-span-2 lg:col-span-3">
+          <label htmlFor="q" className="text-sm font-semibold text-ink">
+            Search (name, e-mail, phone, booking or order id)
+          </label>
+          <input id="q" name="q" type="search" defaultValue={filters.q ?? ''} className={field} />
+        </div>
+        <div>
+          <label htmlFor="from" className="text-sm font-semibold text-ink">
+            First day from
+          </label>
+          <input id="from" name="from" type="date" defaultValue={filters.from ?? ''} className={field} />
+        </div>
+        <div>
+          <label htmlFor="to" className="text-sm font-semibold text-ink">
+            First day to
+          </label>
+          <input id="to" name="to" type="date" defaultValue={filters.to ?? ''} className={field} />
+        </div>
+        <div>
+          <label htmlFor="status" className="text-sm font-semibold text-ink">
+            Status
+          </label>
+          <select id="status" name="status" defaultValue={filters.status ?? ''} className={field}>
+            <option value="">Any (not unpaid attempts)</option>
+            {Object.entries(BOOKING_STATUS_LABELS).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label htmlFor="product" className="text-sm font-semibold text-ink">
+            Product
+          </label>
+          <select id="product" name="product" defaultValue={filters.product ?? ''} className={field}>
+            <option value="">Any</option>
+            {products.map((product) => (
+              <option key={product.code} value={product.code}>
+                {product.label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="flex items-end gap-3">
+          <button type="submit" className="btn-primary">
+            Show bookings
+          </button>
+          <Link to="/admin/bookings" className="btn-secondary">
+            Clear
+          </Link>
+        </div>
+      </Form>
+
+      <p className="mt-6 text-sm text-muted" role="status">
+        {rows.length === 0 ? 'No bookings match.' : `${rows.length} ${rows.length === 1 ? 'booking' : 'bookings'}`}
+      </p>
+      {rows.length > 0 && (
+        <div className="mt-3 overflow-x-auto rounded-2xl border border-slate-200 bg-white">
+          <table className="w-full text-left text-sm">
+            <caption className="sr-only">Bookings matching the filters</caption>
+            <thead className="bg-slate-50 text-muted">
+              <tr>
+                <th scope="col" className="px-3 py-2">
+                  Booking
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  Customer
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  Session
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  Status
+                </th>
+                <th scope="col" className="px-3 py-2 text-right">
+                  Amount
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((row) => (
+                <tr key={row.reference} className={`border-t border-slate-200 align-top ${row.reportOverdue ? 'bg-red-50' : ''}`}>
+                  <td className="px-3 py-2">
+                    <Link to={`/admin/bookings/${row.reference}`} className="font-semibold text-brand-700 underline underline-offset-2">
+                      {row.reference}
+                    </Link>
+                    {row.reportOverdue && <span className="mt-1 block text-xs font-bold text-red-800">Report overdue</span>}
+                  </td>
+                  <td className="px-3 py-2">
+                    <span className="block font-medium text-ink">{row.customer}</span>
+                    <span className="block text-muted [overflow-wrap:anywhere]">{row.contact}</span>
+                  </td>
+                  <td className="px-3 py-2">
+                    <span className="block text-ink">{row.product}</span>
+                    <span className="block text-muted">{row.when}</span>
+                  </td>
+                  <td className="px-3 py-2 text-ink">{row.status}</td>
+                  <td className="px-3 py-2 text-right text-ink">{row.amount}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  )
+}

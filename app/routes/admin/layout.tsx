@@ -1,0 +1,41 @@
+import { NavLink, Outlet } from 'react-router'
+import type { Route } from './+types/layout'
+import { requireAdmin } from '~/lib/auth.server'
+
+/** Every admin page: staff only (each page's own loader and action check again, as they run in parallel). */
+export async function loader({ request }: Route.LoaderArgs) {
+  const admin = await requireAdmin(request)
+  return { name: admin.name }
+}
+
+const SECTIONS = [
+  { to: '/admin', label: 'Overview', end: true },
+  { to: '/admin/bookings', label: 'Bookings' },
+  { to: '/admin/mail', label: 'Mailbox' },
+]
+
+export default function AdminLayout({ loaderData }: Route.ComponentProps) {
+  return (
+    <div className="container-page grid gap-8 py-8 lg:grid-cols-[13rem_minmax(0,1fr)] lg:py-12">
+      <nav aria-label="Admin" className="lg:sticky lg:top-24 lg:self-start">
+        <p className="text-sm text-muted">Signed in as {loaderData.name}</p>
+        <ul className="mt-3 flex flex-wrap gap-2 lg:flex-col lg:gap-1">
+          {SECTIONS.map((section) => (
+            <li key={section.to}>
+              <NavLink
+                to={section.to}
+                end={section.end}
+                className={({ isActive }) => `block rounded-lg px-3 py-2 font-semibold ${isActive ? 'bg-brand-700 text-white' : 'text-brand-800 hover:bg-brand-50'}`}
+              >
+                {section.label}
+              </NavLink>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <div className="min-w-0">
+        <Outlet />
+      </div>
+    </div>
+  )
+}

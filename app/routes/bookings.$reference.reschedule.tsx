@@ -1,0 +1,154 @@
+import { Form, Link, useNavigation } from 'react-router'
+import type { Route } from './+types/bookings.$reference.reschedule'
+import { HoneypotField } from '~/components/form-fields'
+import { MonthCalendar } from '~/components/month-calendar'
+import { TimeSlotPicker } from '~/components/time-slot-picker'
+import { bookingForChange } from '~/lib/booking-access.server'
+import { addMonths, formatClockTime, formatLongDate, formatTimeRange, formatWeekdayDate, labDateParts, labToday } from '~/lib/format'
+import { rejectBots } from '~/lib/honeypot'
+import { pageMeta } from '~/lib/seo'
+import { redirectWithToast } from '~/lib/toast.server'
+import { daySchedule, monthCalendar } from '~/modules/booking/availability.server'
+import { changeAllowed, changeDeadline, NotChangeableError, rescheduleBooking, TooLateToChangeError } from '~/modules/booking/changes.server'
+import { SlotUnavailableError } from '~/modules/booking/holds.server'
+import { DateSchema, HoldSlotSchema, isClockTime, isMonth } from '~/modules/booking/schemas'
+import { SESSION_TITLE } from '~/modules/booking/texts'
+
+export const meta: Route.MetaFunction = ({ matches }) => [
+  ...pageMeta(matches, { title: 'Reschedule your booking', description: 'Move your analysis session to another date and time.', path: '/bookings' }),
+  { name: 'robots', content: 'noindex' },
+]
+
+const MONTHS_AHEAD = 4
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const { booking, backTo, linkQuery } = await bookingForChange(request, params.reference)
+  const now = new Date()
+  const firstDay = booking.days[0]
+  const allowed = changeAllowed(booking.status, firstDay, now)
+  const url = new URL(request.url)
+  const today = labToday(now)
+  const firstMonth = today.slice(0, 7)
+  const lastMonth = addMonths(firstMonth, MONTHS_AHEAD - 1)
+  const dateParam = url.searchParams.get('date')
+  const date = allowed.allowed && DateSchema.safeParse(dateParam).success && dateParam! >= today ? dateParam! : null
+  const monthParam = url.searchParams.get('month')
+  const wanted = isMonth(monthParam) ? monthParam : (date?.slice(0, 7) ?? firstMonth)
+  const month = wanted < firstMonth ? firstMonth : wanted > lastMonth ? lastMonth : wanted
+  const days = booking.days.length
+  const schedule = date ? await daySchedule({ date, userId: booking.userId, days, now, exceptBookingId: booking.id }) : []
+  const time = url.searchParams.get('time')
+  const chosen = isClockTime(time) ? (schedule.find((slot) => slot.start === time && slot.state === 'available') ?? null) : null
+  const deadline = firstDay ? labDateParts(changeDeadline(firstDay.date, firstDay.start)) : null
+  return {
+    reference: booking.reference,
+    title: days === 3 ? SESSION_TITLE : `${booking.productName} session`,
+    current: booking.days.map((day) => ({ label: days > 1 ? `Day ${day.dayNumber}` : 'Date', value: `${formatWeekdayDate(day.date)}, ${formatTimeRange(day.start, day.end)}` })),
+    allowed: allowed.allowed,
+    reason: allowed.allowed ? null : allowed.reason,
+    deadline: deadline ? `${formatClockTime(deadline.time)} IST on ${formatLongDate(deadline.date)}` : null,
+    backTo,
+    linkQuery,
+    today,
+    month,
+    previousMonth: month > firstMonth ? addMonths(month, -1) : null,
+    nextMonth: month < lastMonth ? addMonths(month, 1) : null,
+    calendar: allowed.allowed ? await monthCalendar(month, now) : [],
+    date,
+    schedule,
+    chosen: chosen ? { start: chosen.start, end: chosen.end, dates: chosen.sessionDates.map(formatWeekdayDate) } : null,
+  }
+}
+
+export async function action({ request, params }: Route.ActionArgs) {
+  const { booking, backTo } = await bookingForChange(request, params.reference)
+  const formData = await request.formData()
+  rejectBots(formData)
+  const here = new URL(request.url)
+  const submission = HoldSlotSchema.safeParse(Object.fromEntries(formData))
+  if (!submission.success) return redirectWithToast(`${here.pathname}${here.search}`, { type: 'error', title: 'No time slot selected', description: 'Please select a time slot to continue.' })
+  try {
+    await rescheduleBooking({ bookingId: booking.id, date: submission.data.date, start: submission.data.time })
+  } catch (error) {
+    if (error instanceof SlotUnavailableError || error instanceof TooLateToChangeError || error instanceof NotChangeableError) {
+      return redirectWithToast(`${here.pathname}${here.search}`, { type: 'error', title: 'Could not reschedule', description: error.message })
+    }
+    throw error
+  }
+  return redirectWithToast(backTo, { type: 'success', title: 'Booking rescheduled', description: 'Your new dates are confirmed. We have e-mailed you an updated calendar invitation.' })
+}
+
+export default function Reschedule({ loaderData }: Route.ComponentProps) {
+  const { reference, title, current, allowed, reason, deadline, backTo, linkQuery, today, month, previousMonth, nextMonth, calendar, date, schedule, chosen } = loaderData
+  const navigation = useNavigation()
+  const moving = navigation.state === 'submitting'
+  const base = `/bookings/${encodeURIComponent(reference)}/reschedule`
+  const query = (values: Record<string, string | null | undefined>) => {
+    const params = new URLSearchParams(linkQuery.slice(1))
+    for (const [key, value] of Object.entries(values)) if (value) params.set(key, value)
+    return `${base}?${params}`
+  }
+  return (
+    <section className="container-page py-10 sm:py-14">
+      <Link to={backTo} className="font-semibold text-brand-700 underline underline-offset-4">
+        Back
+      </Link>
+      <h1 className="mt-4 text-3xl font-extrabold text-brand-900">Reschedule your booking</h1>
+      <p className="mt-2 text-muted">
+        {title}, booking ID {reference}
+      </p>
+      <dl className="mt-4 grid max-w-xl grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+        {current.map((day) => (
+          <div key={day.label} className="contents">
+            <dt className="text-muted">{day.label}</dt>
+            <dd className="font-medium text-ink">{day.value}</dd>
+          </div>
+        ))}
+      </dl>
+      {!allowed ? (
+        <p role="alert" className="mt-6 max-w-xl rounded-lg border border-amber-300 bg-amber-50 p-4 text-amber-950">
+          {reason}
+        </p>
+      ) : (
+        <>
+          <p className="mt-4 text-sm text-muted">You can reschedule until {deadline}. Pick a new date and time: there is nothing more to pay.</p>
+          <div className="mt-6 grid gap-6 lg:grid-cols-[minmax(0,22rem)_minmax(0,1fr)]">
+            <div className="rounded-2xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6">
+              <MonthCalendar
+                month={month}
+                days={calendar}
+                selected={date}
+                today={today}
+                hrefFor={(day) => query({ month, date: day })}
+                previousHref={previousMonth ? query({ month: previousMonth, date }) : null}
+                nextHref={nextMonth ? query({ month: nextMonth, date }) : null}
+              />
+            </div>
+            <section aria-labelledby="new-time" className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
+              <h2 id="new-time" className="text-lg font-bold text-ink">
+                {date ? `New time on ${formatWeekdayDate(date)}` : 'Choose a new date'}
+              </h2>
+              {date && schedule.length === 0 && <p className="mt-2 text-muted">There are no time slots on this date.</p>}
+              {date && <TimeSlotPicker slots={schedule} chosen={chosen?.start ?? null} hrefFor={(start) => query({ month, date, time: start })} />}
+              {chosen && date && (
+                <Form method="post" className="mt-6 space-y-3">
+                  <HoneypotField />
+                  <input type="hidden" name="date" value={date} />
+                  <input type="hidden" name="time" value={chosen.start} />
+                  <ol className="space-y-1 text-sm text-ink">
+                    {chosen.dates.map((day, index) => (
+                      <li key={day}>{chosen.dates.length > 1 ? `Day ${index + 1}: ${day}` : day}</li>
+                    ))}
+                  </ol>
+                  <button type="submit" className="btn-primary w-full" disabled={moving}>
+                    {moving ? 'Rescheduling...' : `Move my booking to ${formatTimeRange(chosen.start, chosen.end)}`}
+                  </button>
+                </Form>
+              )}
+            </section>
+          </div>
+        </>
+      )}
+    </section>
+  )
+}

@@ -1,0 +1,24 @@
+import { data } from 'react-router'
+import type { Route } from './+types/receipts.$orderId'
+import { isLinkKey } from '~/db/secrets.server'
+import { getUser } from '~/lib/auth.server'
+import { renderReceiptPdf } from '~/modules/receipts/receipt-pdf.server'
+import { mayDownloadReceipt, RECEIPT_LINK, receiptOf } from '~/modules/receipts/receipts.server'
+
+/**
+ * A payment's receipt as a PDF, for its customer, staff, or the holder of a link the site made.
+ * Anyone else gets 404: the same answer as for an order that does not exist.
+ */
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const receipt = await receiptOf(params.orderId)
+  const keyed = await isLinkKey(RECEIPT_LINK, params.orderId, new URL(request.url).searchParams.get('key'))
+  if (!receipt || !(keyed || mayDownloadReceipt(receipt.owner, await getUser(request)))) throw data('Not found', { status: 404 })
+  const pdf = await renderReceiptPdf(receipt.document)
+  return new Response(new Uint8Array(pdf), {
+    headers: {
+      'Content-Type': 'application/pdf',
+      'Content-Disposition': `attachment; filename="receipt-${receipt.document.receiptNumber.replaceAll('/', '-')}.pdf"`,
+      'Cache-Control': 'private, no-store',
+    },
+  })
+}

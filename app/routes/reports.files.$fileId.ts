@@ -1,0 +1,27 @@
+import { data } from 'react-router'
+import type { Route } from './+types/reports.files.$fileId'
+import { isLinkKey } from '~/db/secrets.server'
+import { getUser } from '~/lib/auth.server'
+import { REPORT_FILE_LINK, reportFile } from '~/modules/reports/reports.server'
+
+/**
+ * A report file, for the booking's customer, staff, or the holder of the private link the site
+ * made for it; anyone else gets 404, as for a file that does not exist.
+ */
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const fileId = Number(params.fileId)
+  const file = Number.isSafeInteger(fileId) && fileId > 0 ? await reportFile(fileId) : null
+  if (!file) throw data('Not found', { status: 404 })
+  const keyed = await isLinkKey(REPORT_FILE_LINK, String(fileId), new URL(request.url).searchParams.get('key'))
+  const user = keyed ? null : await getUser(request)
+  const allowed = keyed || (user && (user.isAdmin || file.userId === user.id || (file.userId === null && file.email === user.email.toLowerCase())))
+  if (!allowed) throw data('Not found', { status: 404 })
+  return new Response(new Uint8Array(file.bytes), {
+    headers: {
+      'Content-Type': file.contentType,
+      'Content-Disposition': `inline; filename="${file.filename.replace(/[^\x20-\x7e]/g, '_')}"`,
+      'Cache-Control': 'private, no-store',
+      'X-Content-Type-Options': 'nosniff',
+    },
+  })
+}
