@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startSmtpSink } from '../support/smtp-sink'
 import { startTestServer, type TestServer } from '../support/test-server'
+import { bookAndPay as bookAndPayFlow } from '../support/booking-flow'
 import { signUp, text, Visitor } from '../support/visitor'
 
 // Booking and paying for a 3-day session as a browser without JavaScript does it: links, plain
@@ -20,41 +21,7 @@ afterAll(async () => {
 
 const customer = (name: string) => signUp(new Visitor(server.url), sink, { email: `${name.toLowerCase().replace(/\W/g, '')}@example.com`, name })
 const decode = (html: string) => html.replaceAll('&amp;', '&')
-
-/** Picks the first open date and its first available time, as a person clicking through would. */
-async function chooseSlot(visitor: Visitor, skip = 0) {
-  const page = await visitor.get('/book-slot')
-  expect(page.status).toBe(200)
-  const dateLinks = [...decode(page.html).matchAll(/href="(\/book-slot\?month=[\d-]+&date=([\d-]+))"/g)]
-  expect(dateLinks.length).toBeGreaterThan(0)
-  const [, dateHref, date] = dateLinks[skip % dateLinks.length]!
-  const day = await visitor.get(dateHref!)
-  const timeLink = /href="(\/book-slot\?month=[\d-]+&date=[\d-]+&time=(\d\d)%3A(\d\d))"/.exec(decode(day.html))
-  expect(timeLink).not.toBeNull()
-  return { date: date!, time: `${timeLink![2]}:${timeLink![3]}`, href: timeLink![1]! }
-}
-
-/** Confirms the chosen slot and pays on the sandbox page with the given outcome. */
-async function bookAndPay(visitor: Visitor, outcome: 'success' | 'failure' | 'pending', skip = 0) {
-  const slot = await chooseSlot(visitor, skip)
-  const confirm = await visitor.get(`${slot.href}&confirm=1`)
-  expect(text(confirm.html)).toContain('Confirm your booking')
-  expect(text(confirm.html)).toMatch(/Day 1 ?: \w+day, .* Day 2 ?: .* Day 3 ?: /)
-  const held = await visitor.post(slot.href, { date: slot.date, time: slot.time, website_url: '' })
-  expect(held.status).toBe(302)
-  expect(held.location).toMatch(/^\/slot-payment\?booking=\d+$/)
-  const paymentPage = await visitor.get(held.location!)
-  const pay = await visitor.post(held.location!, { website_url: '' })
-  expect(pay.status).toBe(302)
-  expect(pay.headers.get('X-Remix-Reload-Document')).toBe('true')
-  const checkoutUrl = pay.location!
-  expect(checkoutUrl).toMatch(new RegExp(`^${server.url}/sandbox-gateway/checkout/SBX`))
-  const checkout = await visitor.get(checkoutUrl)
-  expect(text(checkout.html)).toContain('TEST MODE')
-  const back = await visitor.post(checkoutUrl, { outcome })
-  expect(back.status).toBe(303)
-  return { slot, bookingPath: held.location!, paymentPage, statusUrl: back.location! }
-}
+const bookAndPay = (visitor: Visitor, outcome: 'success' | 'failure' | 'pending', skip = 0) => bookAndPayFlow(visitor, server.url, outcome, skip)
 
 describe('booking and paying without JavaScript', () => {
   it('date → time → confirm → pay on the gateway → Payment Successful! → My Bookings, with an e-mail and its .ics', async () => {

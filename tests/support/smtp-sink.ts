@@ -50,9 +50,10 @@ export async function startSmtpSink(options: { rejectWith?: string } = {}) {
   }
 }
 
-/** Enough of quoted-printable for reading text bodies in tests. */
+/** Enough of quoted-printable for reading text bodies in tests (encoded bytes are UTF-8). */
 function decodeQuotedPrintable(raw: string) {
-  return raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+  const joined = raw.replace(/=\r?\n/g, '')
+  return joined.replace(/(?:=[0-9A-F]{2})+/g, (run) => Buffer.from(run.replaceAll('=', ''), 'hex').toString('utf8'))
 }
 
 /** The six-digit code on its own line in a message we sent. */

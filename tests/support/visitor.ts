@@ -11,17 +11,20 @@ export class Visitor {
 
   constructor(private readonly baseUrl: string) {}
 
-  async request(path: string, init: { method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {}) {
+  async request(path: string, init: { method?: string; form?: Record<string, string>; multipart?: FormData; headers?: Record<string, string> } = {}) {
     const headers: Record<string, string> = { 'X-Forwarded-For': this.ip, ...init.headers }
     if (this.cookies.size) headers.Cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ')
-    let body: URLSearchParams | undefined
+    let body: URLSearchParams | FormData | undefined
     if (init.form) {
       body = new URLSearchParams(init.form)
       headers['Content-Type'] = 'application/x-www-form-urlencoded'
       headers.Origin ??= new URL(this.baseUrl).origin
+    } else if (init.multipart) {
+      body = init.multipart
+      headers.Origin ??= new URL(this.baseUrl).origin
     }
     const url = path.startsWith('http') ? path : `${this.baseUrl}${path}`
-    const response = await fetch(url, { method: init.method ?? (init.form ? 'POST' : 'GET'), headers, body, redirect: 'manual' })
+    const response = await fetch(url, { method: init.method ?? (body ? 'POST' : 'GET'), headers, body, redirect: 'manual' })
     for (const cookie of response.headers.getSetCookie()) {
       const [pair] = cookie.split(';')
       const [name, ...rest] = pair!.split('=')
@@ -29,11 +32,13 @@ export class Visitor {
       if (/Max-Age=0/i.test(cookie) || value === '') this.cookies.delete(name!)
       else this.cookies.set(name!, value)
     }
-    return { status: response.status, location: response.headers.get('Location'), headers: response.headers, setCookies: response.headers.getSetCookie(), html: await response.text() }
+    const bytes = new Uint8Array(await response.arrayBuffer())
+    return { status: response.status, location: response.headers.get('Location'), headers: response.headers, setCookies: response.headers.getSetCookie(), bytes, html: new TextDecoder().decode(bytes) }
   }
 
   get = (path: string) => this.request(path)
   post = (path: string, form: Record<string, string>, headers?: Record<string, string>) => this.request(path, { form, headers })
+  upload = (path: string, multipart: FormData) => this.request(path, { multipart })
 }
 
 /** The visible text of a page, tags removed and entities of apostrophes and ampersands decoded. */

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { loadConfig, setConfig } from '~/config.server'
 import { db } from '~/db/client.server'
 import { bookings, paymentEvents, payments, refunds } from '~/db/schema'
+import { cancelBooking } from '~/modules/booking/changes.server'
 import { holdSession } from '~/modules/booking/holds.server'
 import { bookingRow, createCustomers, mailTo, setWindows } from '../../../tests/support/booking'
 import { startFakePhonePe, webhookAuthorization, type FakePhonePe } from '../../../tests/support/fake-phonepe'
@@ -149,6 +150,20 @@ describe('refunds through PhonePe', () => {
     expect(await handleNotification('phonepe', check.notification)).toBe('needs_status_check')
     expect((await bookingRow(held.bookingId)).status).toBe('cancelled')
     await refreshFromNotification(check.notification)
+    expect((await bookingRow(held.bookingId)).status).toBe('refunded')
+  })
+
+  it('a customer cancelling a paid booking is refunded through PhonePe', async () => {
+    const { held, orderId } = await paidFor()
+    fake.complete(orderId)
+    await refreshPayment(orderId)
+    expect((await bookingRow(held.bookingId)).status).toBe('confirmed')
+    await cancelBooking({ bookingId: held.bookingId })
+    await processDueRefunds(new Date())
+    const [refund] = await db().select().from(refunds)
+    expect(fake.refund(refund!.refundId)).toMatchObject({ amount: 30_000_00, originalMerchantOrderId: orderId })
+    fake.completeRefund(refund!.refundId)
+    await processDueRefunds(new Date(Date.now() + 10 * 60_000))
     expect((await bookingRow(held.bookingId)).status).toBe('refunded')
   })
 

@@ -141,7 +141,10 @@ export async function reportFile(fileId: number) {
   return bytes ? { ...row, bytes } : null
 }
 
-/** How long after the last session the report is due, from the report delivery setting ("within 48 hours"). */
+/**
+ * How long after the last session the report is due, from the report delivery setting: "within 48
+ * hours" → 48; a range of days ("5-7 business days") promises its upper end, counted as calendar days.
+ */
 export function reportDueHours(reportDelivery: string) {
   const hours = /(\d+)\s*hours?/i.exec(reportDelivery)
   if (hours) return Number(hours[1])

@@ -1,0 +1,47 @@
+import { expect } from 'vitest'
+import { text, type Visitor } from './visitor'
+
+const decode = (html: string) => html.replaceAll('&amp;', '&')
+
+/**
+ * Picks the `skip`-th open date (this month and next, at least `daysAhead` days from today in
+ * Bangalore) and its first available time on /book-slot, as a person clicking through would.
+ */
+export async function chooseSlot(visitor: Visitor, skip = 0, { daysAhead = 0 }: { daysAhead?: number } = {}) {
+  const page = await visitor.get('/book-slot')
+  expect(page.status).toBe(200)
+  const nextMonth = /href="([^"]+)"[^>]*aria-label="Next month"|aria-label="Next month"[^>]*href="([^"]+)"/.exec(decode(page.html))
+  const following = nextMonth ? await visitor.get(nextMonth[1] ?? nextMonth[2]!) : null
+  const earliest = new Date(Date.now() + 5.5 * 3_600_000 + daysAhead * 86_400_000).toISOString().slice(0, 10)
+  const dateLinks = [page, following]
+    .flatMap((month) => (month ? [...decode(month.html).matchAll(/href="(\/book-slot\?month=[\d-]+&date=([\d-]+))"/g)] : []))
+    .filter((link) => link[2]! >= earliest)
+  expect(dateLinks.length).toBeGreaterThan(skip)
+  const [, dateHref, date] = dateLinks[skip]!
+  const day = await visitor.get(dateHref!)
+  const timeLink = /href="(\/book-slot\?month=[\d-]+&date=[\d-]+&time=(\d\d)%3A(\d\d))"/.exec(decode(day.html))
+  expect(timeLink).not.toBeNull()
+  return { date: date!, time: `${timeLink![2]}:${timeLink![3]}`, href: timeLink![1]! }
+}
+
+/** Books a 3-day session on /book-slot and pays on the sandbox's page with the given outcome, without JavaScript. */
+export async function bookAndPay(visitor: Visitor, serverUrl: string, outcome: 'success' | 'failure' | 'pending', skip = 0, options: { daysAhead?: number } = {}) {
+  const slot = await chooseSlot(visitor, skip, options)
+  const confirm = await visitor.get(`${slot.href}&confirm=1`)
+  expect(text(confirm.html)).toContain('Confirm your booking')
+  expect(text(confirm.html)).toMatch(/Day 1 ?: \w+day, .* Day 2 ?: .* Day 3 ?: /)
+  const held = await visitor.post(slot.href, { date: slot.date, time: slot.time, website_url: '' })
+  expect(held.status).toBe(302)
+  expect(held.location).toMatch(/^\/slot-payment\?booking=\d+$/)
+  const paymentPage = await visitor.get(held.location!)
+  const pay = await visitor.post(held.location!, { website_url: '' })
+  expect(pay.status).toBe(302)
+  expect(pay.headers.get('X-Remix-Reload-Document')).toBe('true')
+  const checkoutUrl = pay.location!
+  expect(checkoutUrl).toMatch(new RegExp(`^${serverUrl}/sandbox-gateway/checkout/SBX`))
+  const checkout = await visitor.get(checkoutUrl)
+  expect(text(checkout.html)).toContain('TEST MODE')
+  const back = await visitor.post(checkoutUrl, { outcome })
+  expect(back.status).toBe(303)
+  return { slot, bookingPath: held.location!, paymentPage, statusUrl: back.location!, orderId: new URL(back.location!).searchParams.get('orderId')! }
+}
