@@ -51,6 +51,8 @@ async function bookAndPay(visitor: Visitor, values: Record<string, string>, outc
   return back.location!
 }
 
+const decode = (html: string) => html.replaceAll('&amp;', '&')
+
 describe('step 1: details', () => {
   it('says "Missing information" and puts a message next to each missing field', async () => {
     const response = await new Visitor(server.url).post('/booking', { intent: 'details', name: '', email: '', website_url: '' })
@@ -142,6 +144,35 @@ describe('steps 2 and 3', () => {
     // And trying again works.
     const retry = await guest.post('/booking?step=2', { intent: 'pay', website_url: '' })
     expect(retry.location).toMatch(/\/sandbox-gateway\/checkout\//)
+  })
+
+  it('a guest reschedules and cancels through the private link, and gets a refund', async () => {
+    const guest = new Visitor(server.url)
+    await bookAndPay(guest, details({ name: 'Guest Swimmer', email: 'guest.swimmer@example.com', date: bookableDate(4), time: '15:00' }), 'success')
+    const mail = await sink.waitForMailTo('guest.swimmer@example.com', /Booking confirmed/)
+    const link = /http:\/\/[^\s]+(\/booking\/view\?ref=(SWP-\d+)&key=([\w-]+))/.exec(mail.text)!
+    const [, viewPath, reference, key] = link
+    const stranger = new Visitor(server.url)
+    const view = decode((await stranger.get(viewPath!)).html)
+    expect(view).toContain(`href="/bookings/${reference}/reschedule?key=${key}"`)
+    expect(view).toContain(`href="/bookings/${reference}/cancel?key=${key}"`)
+    expect(view).toMatch(/href="\/receipts\/SLOT_[\w-]+\?key=[\w-]{32}"/)
+    // Without the key, or with another, the change pages are closed.
+    expect((await stranger.get(`/bookings/${reference}/cancel`)).status).toBe(302)
+    expect((await stranger.get(`/bookings/${reference}/cancel?key=${'z'.repeat(32)}`)).status).toBe(404)
+
+    const reschedule = decode((await stranger.get(`/bookings/${reference}/reschedule?key=${key}`)).html)
+    const dateHref = [...reschedule.matchAll(/href="(\/bookings\/SWP-\d+\/reschedule\?key=[\w-]+&month=[\d-]+&date=([\d-]+))"/g)].at(-1)!
+    const day = decode((await stranger.get(dateHref[1]!)).html)
+    const time = /href="(\/bookings\/SWP-\d+\/reschedule\?key=[\w-]+&month=[\d-]+&date=[\d-]+&time=(\d\d)%3A(\d\d))"/.exec(day)!
+    const moved = await stranger.post(time[1]!, { date: dateHref[2]!, time: `${time[2]}:${time[3]}`, website_url: '' })
+    expect(moved.location).toBe(viewPath)
+    await sink.waitForMailTo('guest.swimmer@example.com', /Booking rescheduled/)
+
+    const cancelled = await stranger.post(`/bookings/${reference}/cancel?key=${key}`, { website_url: '' })
+    expect(cancelled.location).toBe(viewPath)
+    expect(text((await stranger.get(viewPath!)).html)).toMatch(/Status (Cancelled|Refund in progress|Refunded)/)
+    await sink.waitForMailTo('guest.swimmer@example.com', /Refund completed/, 30_000)
   })
 
   it('step 2 without details goes back to step 1; step 3 without a valid key shows nothing', async () => {
