@@ -268,6 +268,8 @@ export const instanceSecrets = pgTable('instance_secrets', {
  * expired / payment_failed: never paid, seats released; cancelled: called off after confirmation;
  * refund_pending / refunded: money is on its way back (or back) to the customer.
  */
+export type BookingOrigin = 'online' | 'offline' | 'complimentary'
+
 export type BookingStatus = 'pending' | 'confirmed' | 'expired' | 'payment_failed' | 'cancelled' | 'refund_pending' | 'refunded'
 export const BOOKING_STATUSES = ['pending', 'confirmed', 'expired', 'payment_failed', 'cancelled', 'refund_pending', 'refunded'] as const
 
@@ -296,6 +298,10 @@ export const bookings = pgTable(
     holdExpiresAt: timestamp('hold_expires_at', { withTimezone: true }),
     confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
     cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
+    /** How it was paid: online through the gateway, offline (recorded by staff), or complimentary. */
+    origin: text('origin').$type<BookingOrigin>().notNull().default('online'),
+    /** Marked by staff after the session. */
+    attendance: text('attendance').$type<'attended' | 'no_show'>(),
     /** Bumped at every reschedule or cancellation, so calendars replace the invitation they have. */
     calendarSequence: integer('calendar_sequence').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -308,6 +314,8 @@ export const bookings = pgTable(
     check('bookings_amount', sql`${table.amountPaise} >= 0`),
     check('bookings_status', sql`${table.status} IN ('pending', 'confirmed', 'expired', 'payment_failed', 'cancelled', 'refund_pending', 'refunded')`),
     check('bookings_hold', sql`${table.status} <> 'pending' OR ${table.holdExpiresAt} IS NOT NULL`),
+    check('bookings_origin', sql`${table.origin} IN ('online', 'offline', 'complimentary')`),
+    check('bookings_attendance', sql`${table.attendance} IS NULL OR ${table.attendance} IN ('attended', 'no_show')`),
   ],
 )
 
@@ -613,4 +621,35 @@ export const reportFiles = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [uniqueIndex('report_files_storage_key_unique').on(table.storageKey), index('report_files_report').on(table.reportId)],
+)
+
+/** A single time slot staff have closed (a window stays open for its other time slots). */
+export const closedTimeSlots = pgTable(
+  'closed_time_slots',
+  {
+    slotId: integer('slot_id')
+      .notNull()
+      .references(() => slots.id, { onDelete: 'cascade' }),
+    startTime: time('start_time').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.slotId, table.startTime] })],
+)
+
+/** Every change staff make: who, what, when, and the thing before and after. */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: serial('id').primaryKey(),
+    actorId: integer('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    actorEmail: text('actor_email').notNull(),
+    action: text('action').notNull(),
+    entityType: text('entity_type').notNull(),
+    entityId: text('entity_id').notNull(),
+    summary: text('summary').notNull(),
+    before: jsonb('before'),
+    after: jsonb('after'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('audit_log_created').on(table.createdAt), index('audit_log_entity').on(table.entityType, table.entityId)],
 )

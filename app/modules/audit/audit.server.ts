@@ -1,0 +1,49 @@
+import { and, desc, eq, type SQL } from 'drizzle-orm'
+import { db } from '~/db/client.server'
+import { auditLog } from '~/db/schema'
+import type { Executor } from '~/modules/mail/outbox.server'
+
+/** The member of staff making a change. */
+export type Actor = { id: number; email: string }
+
+export type AuditEntry = {
+  /** What was done, as a verb phrase: 'slot.create', 'booking.cancel', 'settings.update'. */
+  action: string
+  entityType: string
+  entityId: string | number
+  /** One line a person can read: "Cancelled SWP-1234567890 with a refund of ₹30,000.00". */
+  summary: string
+  before?: unknown
+  after?: unknown
+}
+
+/**
+ * Records a change in the audit log, in the same transaction as the change itself: a change that
+ * is rolled back leaves no entry, and no change is made without one.
+ */
+export async function recordAudit(executor: Executor, actor: Actor, entry: AuditEntry, now = new Date()) {
+  await executor.insert(auditLog).values({
+    actorId: actor.id,
+    actorEmail: actor.email,
+    action: entry.action,
+    entityType: entry.entityType,
+    entityId: String(entry.entityId),
+    summary: entry.summary,
+    before: entry.before === undefined ? null : (entry.before as object),
+    after: entry.after === undefined ? null : (entry.after as object),
+    createdAt: now,
+  })
+}
+
+/** The newest entries first, optionally about one thing. */
+export async function auditEntries({ entityType, entityId, limit = 100 }: { entityType?: string; entityId?: string; limit?: number } = {}) {
+  const conditions: SQL[] = []
+  if (entityType) conditions.push(eq(auditLog.entityType, entityType))
+  if (entityId) conditions.push(eq(auditLog.entityId, entityId))
+  return db()
+    .select({ id: auditLog.id, actorEmail: auditLog.actorEmail, action: auditLog.action, entityType: auditLog.entityType, entityId: auditLog.entityId, summary: auditLog.summary, before: auditLog.before, after: auditLog.after, createdAt: auditLog.createdAt })
+    .from(auditLog)
+    .where(conditions.length ? and(...conditions) : undefined)
+    .orderBy(desc(auditLog.id))
+    .limit(limit)
+}
