@@ -24,7 +24,11 @@ export default [
   route('my-bookings', 'routes/my-bookings.tsx'),
   route('admin', 'routes/admin/layout.tsx', [
     index('routes/admin/index.tsx'),
+    route('availability', 'routes/admin/availability.tsx'),
+    route('availability/:slotId', 'routes/admin/window.tsx'),
     route('bookings', 'routes/admin/bookings.tsx'),
+    route('bookings/new', 'routes/admin/booking-new.tsx'),
+    route('bookings.csv', 'routes/admin/bookings.csv.ts'),
     route('bookings/:reference', 'routes/admin/booking.tsx'),
     route('mail', 'routes/admin/mail.tsx'),
   ]),

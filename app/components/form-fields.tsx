@@ -35,7 +35,7 @@ function Hint({ field, children }: { field: Field; children?: ReactNode }) {
 type TextFieldProps = {
   field: Field
   label: string
-  type?: 'text' | 'email' | 'tel' | 'number' | 'password'
+  type?: 'text' | 'email' | 'tel' | 'number' | 'password' | 'date' | 'time'
   autoComplete?: string
   inputMode?: 'text' | 'numeric' | 'tel' | 'email'
   hint?: ReactNode
@@ -120,6 +120,29 @@ export function RadioGroupField({ field, legend, options }: { field: Field; lege
         ))}
       </div>
       <FieldError field={field} />
+    </fieldset>
+  )
+}
+
+/** A group of checkboxes (several values of one field), with the group's error under it. */
+export function CheckboxGroupField({ field, legend, options }: { field: FieldMetadata<string[] | undefined, Record<string, unknown>, string[]>; legend: string; options: ReadonlyArray<{ value: string; label: string }> }) {
+  const labels = new Map(options.map((option) => [option.value, option.label]))
+  return (
+    <fieldset aria-describedby={field.errors?.length ? field.errorId : undefined}>
+      <legend className="text-sm font-semibold text-ink">{legend}</legend>
+      <div className="mt-2 flex flex-wrap gap-2">
+        {getCollectionProps(field, { type: 'checkbox', options: options.map((option) => option.value), ariaAttributes: false }).map(({ key, ...props }) => (
+          <label key={key} className="inline-flex min-h-11 items-center gap-2 rounded-lg border border-slate-300 px-3">
+            <input {...props} className="h-5 w-5 accent-brand-700" />
+            {labels.get(props.value)}
+          </label>
+        ))}
+      </div>
+      {field.errors?.length ? (
+        <p id={field.errorId} className="mt-1 text-sm font-medium text-red-700">
+          {field.errors[0]}
+        </p>
+      ) : null}
     </fieldset>
   )
 }

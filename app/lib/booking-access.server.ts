@@ -14,12 +14,14 @@ export async function bookingForChange(request: Request, reference: string) {
   const booking = await bookingByReference(reference)
   if (key) {
     if (!booking || !(await isLinkKey(GUEST_BOOKING_LINK, reference, key))) throw data('Not found', { status: 404 })
-    return { booking, backTo: `/booking/view?${new URLSearchParams({ ref: reference, key })}`, linkQuery: `?${new URLSearchParams({ key })}` }
+    return { booking, backTo: `/booking/view?${new URLSearchParams({ ref: reference, key })}`, linkQuery: `?${new URLSearchParams({ key })}`, staff: null }
   }
   const user = await requireUser(request)
   const owns = booking && (booking.userId === user.id || (booking.userId === null && booking.customerEmail === user.email.toLowerCase()))
   if (!booking || !(owns || user.isAdmin)) throw data('Not found', { status: 404 })
-  return { booking, backTo: owns ? '/my-bookings' : `/admin/bookings/${encodeURIComponent(reference)}`, linkQuery: '' }
+  // Staff acting on someone else's booking are not bound by the 24-hour rule, and are audited.
+  const staff = !owns && user.isAdmin ? { id: user.id, email: user.email } : null
+  return { booking, backTo: staff ? `/admin/bookings/${encodeURIComponent(reference)}` : '/my-bookings', linkQuery: '', staff }
 }
 
 /** The private link of a guest's booking (its page, and what to append to the change pages' URLs). */

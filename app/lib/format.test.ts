@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { addDays, formatClockTime, formatDateRange, formatRupees, formatTimeRange, formatWholeRupees, labDateParts, labInstant, labToday } from './format'
+import { addDays, formatClockTime, formatDateRange, formatRupees, formatTimeRange, formatWholeRupees, labDateParts, labInstant, labToday, rupeesToPaise } from './format'
 
 describe('money', () => {
+  it('reads rupees as people type them into exact paise', () => {
+    expect(['35000', '35,000', '₹35,000', '1,00,000', '3,499.5', '3499.50', ' 0.01 '].map(rupeesToPaise)).toEqual([3_500_000, 3_500_000, 3_500_000, 10_000_000, 349_950, 349_950, 1])
+    expect(['', 'abc', '35,000.001', '-5', '1e5', '35.'].map(rupeesToPaise)).toEqual([null, null, null, null, null, null])
+  })
+
   it('shows paise as rupees with Indian digit grouping', () => {
     expect(formatRupees(10_000_000)).toBe('₹1,00,000.00')
     expect(formatRupees(3_500_000)).toBe('₹35,000.00')

@@ -9,6 +9,17 @@ export function formatRupees(paise: number): string {
   return rupees.format(paise / 100)
 }
 
+/**
+ * Rupees as a person types them ("35000", "35,000", "₹3,499.50") → integer paise, exactly (no
+ * floating point); null for anything else.
+ */
+export function rupeesToPaise(text: string): number | null {
+  const match = /^\s*₹?\s*(\d{1,3}(?:,\d{2,3})*|\d+)(?:\.(\d{1,2}))?\s*$/.exec(text)
+  if (!match) return null
+  const paise = Number(match[1]!.replaceAll(',', '')) * 100 + Number((match[2] ?? '').padEnd(2, '0'))
+  return Number.isSafeInteger(paise) ? paise : null
+}
+
 /** 3500000 → "₹35,000", for headline prices that are whole rupees. */
 export function formatWholeRupees(paise: number): string {
   return paise % 100 === 0 ? wholeRupees.format(paise / 100) : formatRupees(paise)

@@ -16,9 +16,9 @@ export const meta: Route.MetaFunction = ({ matches }) => [
 ]
 
 export async function loader({ request, params }: Route.LoaderArgs) {
-  const { booking, backTo } = await bookingForChange(request, params.reference)
+  const { booking, backTo, staff } = await bookingForChange(request, params.reference)
   const firstDay = booking.days[0]
-  const allowed = changeAllowed(booking.status, firstDay, new Date())
+  const allowed = staff && booking.status === 'confirmed' ? ({ allowed: true } as const) : changeAllowed(booking.status, firstDay, new Date())
   const deadline = firstDay ? labDateParts(changeDeadline(firstDay.date, firstDay.start)) : null
   return {
     reference: booking.reference,
@@ -34,10 +34,10 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
-  const { booking, backTo } = await bookingForChange(request, params.reference)
+  const { booking, backTo, staff } = await bookingForChange(request, params.reference)
   rejectBots(await request.formData())
   try {
-    await cancelBooking({ bookingId: booking.id })
+    await cancelBooking({ bookingId: booking.id, enforceDeadline: !staff, actor: staff ?? undefined })
   } catch (error) {
     if (error instanceof TooLateToChangeError || error instanceof NotChangeableError) return redirectWithToast(backTo, { type: 'error', title: 'Could not cancel', description: error.message })
     throw error

@@ -22,10 +22,10 @@ export const meta: Route.MetaFunction = ({ matches }) => [
 const MONTHS_AHEAD = 4
 
 export async function loader({ request, params }: Route.LoaderArgs) {
-  const { booking, backTo, linkQuery } = await bookingForChange(request, params.reference)
+  const { booking, backTo, linkQuery, staff } = await bookingForChange(request, params.reference)
   const now = new Date()
   const firstDay = booking.days[0]
-  const allowed = changeAllowed(booking.status, firstDay, now)
+  const allowed = staff && booking.status === 'confirmed' ? ({ allowed: true } as const) : changeAllowed(booking.status, firstDay, now)
   const url = new URL(request.url)
   const today = labToday(now)
   const firstMonth = today.slice(0, 7)
@@ -61,14 +61,14 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
-  const { booking, backTo } = await bookingForChange(request, params.reference)
+  const { booking, backTo, staff } = await bookingForChange(request, params.reference)
   const formData = await request.formData()
   rejectBots(formData)
   const here = new URL(request.url)
   const submission = HoldSlotSchema.safeParse(Object.fromEntries(formData))
   if (!submission.success) return redirectWithToast(`${here.pathname}${here.search}`, { type: 'error', title: 'No time slot selected', description: 'Please select a time slot to continue.' })
   try {
-    await rescheduleBooking({ bookingId: booking.id, date: submission.data.date, start: submission.data.time })
+    await rescheduleBooking({ bookingId: booking.id, date: submission.data.date, start: submission.data.time, enforceDeadline: !staff, actor: staff ?? undefined })
   } catch (error) {
     if (error instanceof SlotUnavailableError || error instanceof TooLateToChangeError || error instanceof NotChangeableError) {
       return redirectWithToast(`${here.pathname}${here.search}`, { type: 'error', title: 'Could not reschedule', description: error.message })

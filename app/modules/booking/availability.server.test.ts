@@ -21,6 +21,7 @@ describe('a 3-day session', () => {
     slotDurationMinutes: 60,
     isHoliday: false,
     capacity: 1,
+    closed: [],
     ...overrides,
   })
 
@@ -42,6 +43,12 @@ describe('a 3-day session', () => {
   it('is not offered when fewer than two later dates offer the time slot', () => {
     expect(planSession([window(1, '2026-12-02'), window(2, '2026-12-03')], '2026-12-02', '09:00', 3)).toBeNull()
     expect(planSession([window(1, '2026-12-02'), window(2, '2026-12-03')], '2026-12-02', '09:00', 1)).toHaveLength(1)
+  })
+
+  it('skips a date whose time slot staff have closed', () => {
+    const windows = [window(1, '2026-12-02'), window(2, '2026-12-03', { closed: ['10:00'] }), window(3, '2026-12-04'), window(4, '2026-12-05')]
+    expect(planSession(windows, '2026-12-02', '10:00', 3)?.map((day) => day.date)).toEqual(['2026-12-02', '2026-12-04', '2026-12-05'])
+    expect(planSession(windows, '2026-12-03', '10:00', 3)).toBeNull()
   })
 
   it('is not offered from a date that does not have the time slot', () => {

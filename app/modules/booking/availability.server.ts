@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, gte, inArray, lte, or, sql } from 'drizzle-orm'
 import { db } from '~/db/client.server'
-import { bookingDays, bookings, slots } from '~/db/schema'
+import { bookingDays, bookings, closedTimeSlots, slots } from '~/db/schema'
 import { addDays, labDateParts, monthBounds } from '~/lib/format'
 import type { Executor } from '~/modules/mail/outbox.server'
 import { timeSlotsOf, type AvailabilityWindow } from './time-slots'
@@ -8,7 +8,13 @@ import { timeSlotsOf, type AvailabilityWindow } from './time-slots'
 /** How far after Day 1 the engine looks for Days 2 and 3. */
 export const SESSION_SEARCH_DAYS = 60
 
-export type WindowRow = AvailabilityWindow & { id: number; capacity: number }
+/** A window with its capacity and the time slots staff have closed (HH:MM). */
+export type WindowRow = AvailabilityWindow & { id: number; capacity: number; closed: string[] }
+
+/** The time slots a window offers: cut from it by its duration, less those staff have closed. */
+export function offeredSlots(window: WindowRow) {
+  return timeSlotsOf(window).filter((slot) => !window.closed.includes(slot.start))
+}
 
 /** One day of a session: which window's time slot, on which date. */
 export type SessionDay = { dayNumber: number; date: string; slotId: number; start: string; end: string; capacity: number }
@@ -34,7 +40,19 @@ export async function openWindows(from: string, to: string, executor: Executor =
     .where(and(gte(slots.date, from), lte(slots.date, to)))
     .orderBy(asc(slots.date), asc(slots.startTime))
   const holidays = new Set(rows.filter((row) => row.isHoliday).map((row) => row.date))
-  return rows.filter((row) => !holidays.has(row.date))
+  const open = rows.filter((row) => !holidays.has(row.date))
+  const closed = open.length
+    ? await executor
+        .select({ slotId: closedTimeSlots.slotId, start: closedTimeSlots.startTime })
+        .from(closedTimeSlots)
+        .where(
+          inArray(
+            closedTimeSlots.slotId,
+            open.map((row) => row.id),
+          ),
+        )
+    : []
+  return open.map((row) => ({ ...row, closed: closed.filter((entry) => entry.slotId === row.id).map((entry) => entry.start.slice(0, 5)) }))
 }
 
 /**
@@ -45,7 +63,7 @@ export function planSession(windows: WindowRow[], firstDate: string, start: stri
   const offers = new Map<string, SessionDay>()
   for (const window of windows) {
     if (window.date < firstDate || offers.has(window.date)) continue
-    const slot = timeSlotsOf(window).find((candidate) => candidate.start === start)
+    const slot = offeredSlots(window).find((candidate) => candidate.start === start)
     if (slot) offers.set(window.date, { dayNumber: 0, date: window.date, slotId: window.id, start: slot.start, end: slot.end, capacity: window.capacity })
   }
   if (!offers.has(firstDate)) return null
@@ -90,7 +108,7 @@ export async function monthCalendar(month: string, now = new Date()): Promise<Ca
   const windows = await openWindows(first, last)
   const open = new Set<string>()
   for (const window of windows) {
-    if (timeSlotsOf(window).some((slot) => !hasStarted(window.date, slot.start, now))) open.add(window.date)
+    if (offeredSlots(window).some((slot) => !hasStarted(window.date, slot.start, now))) open.add(window.date)
   }
   const days: CalendarDay[] = []
   for (let date = first; date <= last; date = addDays(date, 1)) days.push({ date, open: open.has(date) })
@@ -133,7 +151,7 @@ export async function daySchedule({
   const mine = userId ? await customerSeats(userId, date, now, exceptBookingId) : new Set<string>()
   const schedule: DayTimeSlot[] = []
   for (const window of windows.filter((candidate) => candidate.date === date)) {
-    for (const slot of timeSlotsOf(window)) {
+    for (const slot of offeredSlots(window)) {
       const plan = planSession(windows, date, slot.start, days)
       const sessionDates = plan?.map((day) => day.date) ?? []
       let state: TimeSlotState

@@ -1,7 +1,8 @@
-import { and, asc, eq, sql } from 'drizzle-orm'
+import { and, asc, eq, ne, sql } from 'drizzle-orm'
 import { db } from '~/db/client.server'
 import { bookingDays, bookings, payments, siteSettings } from '~/db/schema'
 import { addDays, formatClockTime, formatLongDate, formatRupees, labDateParts, labInstant } from '~/lib/format'
+import { type Actor, recordAudit } from '~/modules/audit/audit.server'
 import { calendarAttachment, calendarFile } from '~/modules/mail/ics.server'
 import { enqueueEmail, type Executor } from '~/modules/mail/outbox.server'
 import { letter } from '~/modules/mail/templates.server'
@@ -9,6 +10,9 @@ import { requestRefund } from '~/modules/payments/refunds.server'
 import { hasStarted, openWindows, planSession, seatKey, seatsTaken, SESSION_SEARCH_DAYS } from './availability.server'
 import { bookingForMail, bookingLink, dayRows, sessionEvents } from './fulfilment.server'
 import { lockWindows, SlotUnavailableError } from './holds.server'
+
+/** Payments staff record for money taken at the lab; they are refunded at the lab too, not through a gateway. */
+export const OFFLINE_GATEWAY = 'offline'
 
 /** Customers may reschedule or cancel until this long before Day 1 begins. */
 export const CHANGE_NOTICE_HOURS = 24
@@ -52,7 +56,22 @@ async function lockConfirmedBooking(tx: Executor, bookingId: number, now: Date, 
  * transaction: the old and new windows are locked together, the booking's own seats are not
  * counted against it, and a calendar update goes out.
  */
-export async function rescheduleBooking({ bookingId, date, start, now = new Date(), enforceDeadline = true }: { bookingId: number; date: string; start: string; now?: Date; enforceDeadline?: boolean }) {
+export async function rescheduleBooking({
+  bookingId,
+  date,
+  start,
+  now = new Date(),
+  enforceDeadline = true,
+  actor,
+}: {
+  bookingId: number
+  date: string
+  start: string
+  now?: Date
+  enforceDeadline?: boolean
+  /** Staff making the change (recorded in the audit log); customers act for themselves. */
+  actor?: Actor
+}) {
   await db().transaction(async (tx) => {
     const booking = await lockConfirmedBooking(tx, bookingId, now, { enforceDeadline })
     const plan = planSession(await openWindows(date, addDays(date, SESSION_SEARCH_DAYS), tx), date, start, booking.days.length)
@@ -72,6 +91,14 @@ export async function rescheduleBooking({ bookingId, date, start, now = new Date
       .set({ startTime: plan[0]!.start, endTime: plan[0]!.end, calendarSequence: sql`${bookings.calendarSequence} + 1`, updatedAt: now })
       .where(eq(bookings.id, bookingId))
     const mail = await bookingForMail(tx, bookingId)
+    if (actor) {
+      await recordAudit(
+        tx,
+        actor,
+        { action: 'booking.reschedule', entityType: 'booking', entityId: mail.reference, summary: `Moved ${mail.reference} to ${plan[0]!.date} at ${plan[0]!.start}`, before: booking.days.map((day) => `${day.date} ${day.start.slice(0, 5)}`), after: plan.map((day) => `${day.date} ${day.start}`) },
+        now,
+      )
+    }
     await enqueueEmail(
       letter({
         to: mail.customerEmail,
@@ -92,13 +119,26 @@ export async function rescheduleBooking({ bookingId, date, start, now = new Date
  * Cancels a confirmed booking and refunds its payment in full through the gateway (customers up to
  * 24 hours ahead; staff at any time, with or without a refund). The calendar gets a cancellation.
  */
-export async function cancelBooking({ bookingId, now = new Date(), enforceDeadline = true, refund = true }: { bookingId: number; now?: Date; enforceDeadline?: boolean; refund?: boolean }) {
+export async function cancelBooking({
+  bookingId,
+  now = new Date(),
+  enforceDeadline = true,
+  refund = true,
+  actor,
+}: {
+  bookingId: number
+  now?: Date
+  enforceDeadline?: boolean
+  refund?: boolean
+  /** Staff making the change (recorded in the audit log); customers act for themselves. */
+  actor?: Actor
+}) {
   await db().transaction(async (tx) => {
     const booking = await lockConfirmedBooking(tx, bookingId, now, { enforceDeadline })
     const [paid] = await tx
       .select({ id: payments.id, amountPaise: payments.amountPaise })
       .from(payments)
-      .where(and(eq(payments.bookingId, bookingId), eq(payments.state, 'completed')))
+      .where(and(eq(payments.bookingId, bookingId), eq(payments.state, 'completed'), ne(payments.gateway, OFFLINE_GATEWAY)))
       .orderBy(asc(payments.id))
       .limit(1)
     const refunding = refund && paid !== undefined
@@ -109,6 +149,14 @@ export async function cancelBooking({ bookingId, now = new Date(), enforceDeadli
       .where(eq(bookings.id, bookingId))
     if (refunding) await requestRefund(tx, { paymentId: paid.id, amountPaise: paid.amountPaise, reason: 'The booking was cancelled.', now })
     const mail = await bookingForMail(tx, bookingId)
+    if (actor) {
+      await recordAudit(
+        tx,
+        actor,
+        { action: 'booking.cancel', entityType: 'booking', entityId: mail.reference, summary: `Cancelled ${mail.reference}${refunding ? ` with a refund of ${formatRupees(paid.amountPaise)}` : ' without a refund'}`, before: { status: 'confirmed' }, after: { status: 'cancelled', refund: refunding } },
+        now,
+      )
+    }
     const [settings] = await tx.select({ refundPolicy: siteSettings.refundPolicy }).from(siteSettings).where(eq(siteSettings.id, 1))
     await enqueueEmail(
       letter({

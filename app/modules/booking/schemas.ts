@@ -4,7 +4,7 @@ const isoDate = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/
 const clockTime = /^([01]\d|2[0-3]):[0-5]\d$/
 
 /** A calendar date (yyyy-mm-dd) that exists. */
-const dateField = (message?: string) =>
+export const dateField = (message?: string) =>
   z
     .string({ error: message })
     .regex(isoDate, message)

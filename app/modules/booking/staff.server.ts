@@ -1,6 +1,15 @@
 import { and, asc, desc, eq, gte, ilike, inArray, lte, or, sql, type SQL } from 'drizzle-orm'
 import { db } from '~/db/client.server'
-import { bookingDays, bookings, catalogueItems, outboxEmails, paymentEvents, payments, refunds, type BookingStatus } from '~/db/schema'
+import { bookingDays, bookings, catalogueItems, outboxEmails, paymentEvents, payments, refunds, users, type BookingStatus } from '~/db/schema'
+import { addDays, formatRupees } from '~/lib/format'
+import { type Actor, recordAudit } from '~/modules/audit/audit.server'
+import { enqueueEmail } from '~/modules/mail/outbox.server'
+import { newOrderId } from '~/modules/payments/gateway.server'
+import { issueReceipt } from '~/modules/receipts/receipts.server'
+import { hasStarted, openWindows, planSession, seatKey, seatsTaken, SESSION_SEARCH_DAYS } from './availability.server'
+import { NotChangeableError, OFFLINE_GATEWAY } from './changes.server'
+import { confirmationEmail } from './fulfilment.server'
+import { insertBooking, lockWindows, SlotUnavailableError } from './holds.server'
 
 export type StaffBookingFilters = {
   from?: string | null
@@ -70,6 +79,8 @@ export async function bookingStory(reference: string) {
       swimmingExperience: bookings.swimmingExperience,
       notes: bookings.notes,
       status: bookings.status,
+      origin: bookings.origin,
+      attendance: bookings.attendance,
       amountPaise: bookings.amountPaise,
       holdExpiresAt: bookings.holdExpiresAt,
       confirmedAt: bookings.confirmedAt,
@@ -116,4 +127,103 @@ export async function bookingStory(reference: string) {
     .where(and(eq(outboxEmails.to, booking.customerEmail), ilike(outboxEmails.subject, `%${booking.reference}%`)))
     .orderBy(asc(outboxEmails.id))
   return { booking, days, payments: paymentRows, events, refunds: refundRows, emails }
+}
+
+export type StaffBookingInput = {
+  productCode: string
+  days: number
+  date: string
+  start: string
+  customer: { name: string; email: string; phone: string | null }
+  origin: 'offline' | 'complimentary'
+  /** What the customer paid at the lab (offline); 0 for a complimentary booking. */
+  amountPaise: number
+  paymentMethod: string | null
+  notes: string | null
+}
+
+/**
+ * A booking staff make for someone: paid at the lab (recorded as an offline payment, with its
+ * receipt) or complimentary (no payment, amount 0, marked as such). Confirmed at once, under the
+ * same seat rules as any booking; the customer gets the confirmation e-mail. Recorded in the audit log.
+ */
+export async function createStaffBooking(actor: Actor, input: StaffBookingInput, now = new Date()) {
+  return db().transaction(async (tx) => {
+    const windows = await openWindows(input.date, addDays(input.date, SESSION_SEARCH_DAYS), tx)
+    const plan = planSession(windows, input.date, input.start, input.days)
+    if (!plan || hasStarted(input.date, input.start, now)) throw new SlotUnavailableError()
+    await lockWindows(
+      tx,
+      plan.map((day) => day.slotId),
+    )
+    const taken = await seatsTaken(
+      plan.map((day) => day.slotId),
+      now,
+      tx,
+    )
+    if (plan.some((day) => (taken.get(seatKey(day.slotId, day.start)) ?? 0) >= day.capacity)) throw new SlotUnavailableError()
+    const email = input.customer.email.toLowerCase()
+    const [account] = await tx.select({ id: users.id }).from(users).where(and(eq(users.email, email), eq(users.isVerified, true)))
+    const booking = await insertBooking(tx, {
+      productCode: input.productCode,
+      userId: account?.id ?? null,
+      customerName: input.customer.name,
+      customerEmail: email,
+      customerPhone: input.customer.phone,
+      swimmingExperience: null,
+      notes: input.notes,
+      startTime: plan[0]!.start,
+      endTime: plan[0]!.end,
+      amountPaise: input.origin === 'complimentary' ? 0 : input.amountPaise,
+      status: 'confirmed',
+      origin: input.origin,
+      confirmedAt: now,
+      createdAt: now,
+      updatedAt: now,
+    })
+    await tx.insert(bookingDays).values(plan.map((day) => ({ bookingId: booking.id, dayNumber: day.dayNumber, slotId: day.slotId, date: day.date, startTime: day.start, endTime: day.end })))
+    if (input.origin === 'offline' && input.amountPaise > 0) {
+      const [payment] = await tx
+        .insert(payments)
+        .values({
+          orderId: newOrderId('OFFL', now),
+          bookingId: booking.id,
+          gateway: OFFLINE_GATEWAY,
+          amountPaise: input.amountPaise,
+          state: 'completed',
+          paymentMode: input.paymentMethod,
+          expiresAt: now,
+          completedAt: now,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning({ id: payments.id })
+      await issueReceipt(tx, payment!.id, now)
+    }
+    await enqueueEmail(await confirmationEmail(tx, booking.id, now), tx, now)
+    await recordAudit(
+      tx,
+      actor,
+      {
+        action: 'booking.create',
+        entityType: 'booking',
+        entityId: booking.reference,
+        summary: `Booked ${booking.reference} for ${input.customer.name} on ${plan[0]!.date} at ${plan[0]!.start} (${input.origin === 'complimentary' ? 'complimentary' : `paid at the lab, ${formatRupees(input.amountPaise)}`})`,
+        after: { ...input, days: plan.map((day) => day.date) },
+      },
+      now,
+    )
+    return booking
+  })
+}
+
+/** Staff mark whether the customer came (or clear the mark). */
+export async function setAttendance(actor: Actor, bookingId: number, attendance: 'attended' | 'no_show' | null, now = new Date()) {
+  await db().transaction(async (tx) => {
+    const [booking] = await tx.select({ reference: bookings.reference, status: bookings.status, attendance: bookings.attendance }).from(bookings).where(eq(bookings.id, bookingId)).for('update')
+    if (!booking || booking.status !== 'confirmed') throw new NotChangeableError()
+    await tx.update(bookings).set({ attendance, updatedAt: now }).where(eq(bookings.id, bookingId))
+    const words = { attended: 'attended', no_show: 'a no-show', none: 'not marked' }
+    await recordAudit(tx, actor, { action: 'booking.attendance', entityType: 'booking', entityId: booking.reference, summary: `Marked ${booking.reference} as ${words[attendance ?? 'none']}`, before: { attendance: booking.attendance }, after: { attendance } }, now)
+  })
 }

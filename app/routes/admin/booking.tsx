@@ -7,7 +7,8 @@ import { requireAdmin } from '~/lib/auth.server'
 import { formatFileSize, formatLabDate, formatRupees, formatTimeRange, formatWeekdayDate } from '~/lib/format'
 import { redirectWithToast } from '~/lib/toast.server'
 import { formatLabDateTime } from '~/modules/mail/templates.server'
-import { bookingStory } from '~/modules/booking/staff.server'
+import { cancelBooking, NotChangeableError, OFFLINE_GATEWAY } from '~/modules/booking/changes.server'
+import { bookingStory, setAttendance } from '~/modules/booking/staff.server'
 import { BOOKING_STATUS_LABELS } from '~/modules/booking/texts'
 import { deliverReport, MAX_REPORT_FILE_BYTES, MAX_REPORT_FILES, ReportInputError, reportsOf } from '~/modules/reports/reports.server'
 
@@ -29,6 +30,9 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       product: days.length === 3 ? `3-day ${booking.productName}` : booking.productName,
       status: BOOKING_STATUS_LABELS[booking.status],
       confirmed: booking.status === 'confirmed',
+      origin: ORIGIN_LABELS[booking.origin],
+      refundable: payments.some((payment) => payment.state === 'completed' && payment.gateway !== OFFLINE_GATEWAY),
+      attendance: booking.attendance,
       customer: booking.customerName,
       email: booking.customerEmail,
       phone: booking.customerPhone ?? '',
@@ -81,6 +85,30 @@ export async function action({ request, params }: Route.ActionArgs) {
     return data({ error: `Please upload at most ${MAX_REPORT_FILES} files of up to ${MAX_REPORT_FILE_BYTES / (1024 * 1024)} MB each.` }, { status: 413 })
   }
   const formData = await request.formData()
+  const actor = { id: admin.id, email: admin.email }
+  const here = `/admin/bookings/${booking.reference}`
+  const intent = formData.get('intent')
+  if (intent === 'cancel') {
+    const refund = formData.get('refund') === 'yes'
+    try {
+      await cancelBooking({ bookingId: booking.id, enforceDeadline: false, refund, actor })
+    } catch (error) {
+      if (error instanceof NotChangeableError) return data({ error: error.message }, { status: 409 })
+      throw error
+    }
+    return redirectWithToast(here, { type: 'success', title: 'Booking cancelled', description: refund ? 'The refund is on its way to the customer.' : 'No refund was made.' })
+  }
+  if (intent === 'attendance') {
+    const value = formData.get('attendance')
+    const attendance = value === 'attended' || value === 'no_show' ? value : null
+    try {
+      await setAttendance(actor, booking.id, attendance)
+    } catch (error) {
+      if (error instanceof NotChangeableError) return data({ error: error.message }, { status: 409 })
+      throw error
+    }
+    return redirectWithToast(here, { type: 'success', title: attendance === 'attended' ? 'Marked as attended' : attendance === 'no_show' ? 'Marked as a no-show' : 'Attendance cleared' })
+  }
   const uploads = formData.getAll('files').filter((entry): entry is File => typeof entry !== 'string' && entry.size > 0)
   const files = await Promise.all(uploads.map(async (file) => ({ filename: file.name, bytes: new Uint8Array(await file.arrayBuffer()) })))
   const note = String(formData.get('note') ?? '').slice(0, 4000)
@@ -92,8 +120,10 @@ export async function action({ request, params }: Route.ActionArgs) {
     if (error instanceof ReportInputError) return data({ error: error.message }, { status: 400 })
     throw error
   }
-  return redirectWithToast(`/admin/bookings/${booking.reference}`, { type: 'success', title: 'Report delivered', description: `${booking.customerName} has been e-mailed.` })
+  return redirectWithToast(here, { type: 'success', title: 'Report delivered', description: `${booking.customerName} has been e-mailed.` })
 }
+
+const ORIGIN_LABELS = { online: 'Paid online', offline: 'Paid at the lab', complimentary: 'Complimentary' } as const
 
 export default function AdminBooking({ loaderData, actionData }: Route.ComponentProps) {
   const { booking, days, payments, refunds, emails, report, limits } = loaderData
@@ -119,11 +149,45 @@ export default function AdminBooking({ loaderData, actionData }: Route.Component
             <DetailRow term="E-mail" value={booking.email} />
             {booking.phone && <DetailRow term="Phone" value={booking.phone} />}
             <DetailRow term="Account" value={booking.account} />
-            <DetailRow term="Amount" value={booking.amount} />
+            <DetailRow term="Amount" value={`${booking.amount} (${booking.origin})`} />
+            {booking.attendance && <DetailRow term="Attendance" value={booking.attendance === 'attended' ? 'Attended' : 'No-show'} />}
             <DetailRow term="Booked on" value={booking.bookedOn} />
             {booking.notes && <DetailRow term="Notes" value={booking.notes} />}
           </dl>
         </section>
+
+        {booking.confirmed && (
+          <section aria-labelledby="actions-heading" className="rounded-2xl border border-slate-200 bg-white p-6 xl:col-span-2">
+            <h2 id="actions-heading" className="text-lg font-bold text-ink">
+              Actions
+            </h2>
+            <div className="mt-3 flex flex-wrap items-start gap-3">
+              <Link to={`/bookings/${booking.reference}/reschedule`} className="btn-secondary">
+                Reschedule
+              </Link>
+              <Form method="post" className="flex flex-wrap gap-3">
+                <input type="hidden" name="intent" value="cancel" />
+                {booking.refundable && (
+                  <button type="submit" name="refund" value="yes" className="btn-secondary">
+                    Cancel and refund
+                  </button>
+                )}
+                <button type="submit" name="refund" value="no" className="btn-secondary">
+                  {booking.refundable ? 'Cancel without refund' : 'Cancel'}
+                </button>
+              </Form>
+              <Form method="post" className="flex flex-wrap gap-3">
+                <input type="hidden" name="intent" value="attendance" />
+                <button type="submit" name="attendance" value="attended" className="btn-secondary" aria-pressed={booking.attendance === 'attended'}>
+                  Mark attended
+                </button>
+                <button type="submit" name="attendance" value="no_show" className="btn-secondary" aria-pressed={booking.attendance === 'no_show'}>
+                  Mark no-show
+                </button>
+              </Form>
+            </div>
+          </section>
+        )}
 
         <section aria-labelledby="report-heading" className="rounded-2xl border border-slate-200 bg-white p-6">
           <h2 id="report-heading" className="text-lg font-bold text-ink">

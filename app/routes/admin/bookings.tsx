@@ -1,9 +1,8 @@
 import { Form, Link } from 'react-router'
-import { z } from 'zod'
 import type { Route } from './+types/bookings'
-import { BOOKING_STATUSES } from '~/db/schema'
 import { requireAdmin } from '~/lib/auth.server'
 import { formatRupees, formatTimeRange, formatWeekdayDate } from '~/lib/format'
+import { bookingFilters } from '~/modules/booking/staff-filters'
 import { staffBookings } from '~/modules/booking/staff.server'
 import { overdueReports } from '~/modules/reports/reports.server'
 import { BOOKING_STATUS_LABELS } from '~/modules/booking/texts'
@@ -11,17 +10,10 @@ import { getCatalogue } from '~/modules/site/site.server'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Bookings | Admin' }, { name: 'robots', content: 'noindex' }]
 
-const FiltersSchema = z.object({
-  from: z.iso.date().optional().catch(undefined),
-  to: z.iso.date().optional().catch(undefined),
-  status: z.enum(BOOKING_STATUSES).optional().catch(undefined),
-  product: z.string().max(60).optional().catch(undefined),
-  q: z.string().max(100).optional().catch(undefined),
-})
-
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request)
-  const filters = FiltersSchema.parse(Object.fromEntries(new URL(request.url).searchParams))
+  const params = new URL(request.url).searchParams
+  const filters = bookingFilters(params)
   const [rows, overdue, catalogue] = await Promise.all([
     staffBookings({ from: filters.from, to: filters.to, status: filters.status, product: filters.product || null, search: filters.q }),
     overdueReports(),
@@ -30,6 +22,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const overdueIds = new Set(overdue.map((row) => row.id))
   return {
     filters,
+    csvQuery: params.toString(),
     products: Object.values(catalogue)
       .filter((item) => item.code !== 'race_analysis')
       .map((item) => ({ code: item.code, label: `${item.name}${item.tagline ? ` (${item.tagline})` : ''}` })),
@@ -47,11 +40,21 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export default function AdminBookings({ loaderData }: Route.ComponentProps) {
-  const { filters, products, rows } = loaderData
+  const { filters, products, rows, csvQuery } = loaderData
   const field = 'mt-1 block min-h-11 w-full rounded-lg border border-slate-400 bg-white px-3 py-2 text-base text-ink'
   return (
     <section>
-      <h1 className="text-3xl font-extrabold text-brand-900">Bookings</h1>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-3xl font-extrabold text-brand-900">Bookings</h1>
+        <div className="flex flex-wrap gap-3">
+          <Link to="/admin/bookings/new" className="btn-primary">
+            New booking
+          </Link>
+          <a href={`/admin/bookings.csv${csvQuery ? `?${csvQuery}` : ''}`} className="btn-secondary" download>
+            Export CSV
+          </a>
+        </div>
+      </div>
       <Form method="get" className="mt-6 grid gap-4 rounded-2xl border border-slate-200 bg-white p-4 sm:grid-cols-2 lg:grid-cols-3">
         <div className="sm:col-span-2 lg:col-span-3">
           <label htmlFor="q" className="text-sm font-semibold text-ink">

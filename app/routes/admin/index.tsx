@@ -1,15 +1,35 @@
 import { Link } from 'react-router'
 import type { Route } from './+types/index'
+import { BarChart } from '~/components/bar-chart'
 import { requireAdmin } from '~/lib/auth.server'
-import { formatClockTime, formatLongDate, labDateParts } from '~/lib/format'
+import { formatClockTime, formatLongDate, formatRupees, formatTimeRange, formatWeekdayDayMonth, formatWholeRupees, labDateParts } from '~/lib/format'
+import { formatLabDateTime } from '~/modules/mail/templates.server'
+import { overview } from '~/modules/overview/overview.server'
 import { overdueReports } from '~/modules/reports/reports.server'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Overview | Admin' }, { name: 'robots', content: 'noindex' }]
 
+const dayMonth = new Intl.DateTimeFormat('en-IN', { day: 'numeric', month: 'short', timeZone: 'UTC' })
+const short = (date: string) => dayMonth.format(new Date(`${date}T00:00:00Z`))
+
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request)
-  const overdue = await overdueReports()
+  const [data, overdue] = await Promise.all([overview(), overdueReports()])
   return {
+    today: formatLongDate(data.today),
+    todaysSessions: data.todaysSessions.map((session) => ({
+      reference: session.reference,
+      time: formatTimeRange(session.start, session.end),
+      who: session.customerName,
+      what: session.dayCount > 1 ? `${session.productName}, day ${session.dayNumber} of ${session.dayCount}` : `${session.productName} session`,
+    })),
+    week: data.week.map((day) => ({ label: formatWeekdayDayMonth(day.date).split(',')[0]!.slice(0, 3) + ` ${short(day.date)}`, value: day.sessions, display: String(day.sessions) })),
+    weekTotal: data.week.reduce((sum, day) => sum + day.sessions, 0),
+    revenueByWeek: data.revenueByWeek.map((week) => ({ label: `Week of ${short(week.monday)}`, value: week.paise, display: formatWholeRupees(week.paise) })),
+    revenueByProduct: data.revenueByProduct.map((row) => ({ label: row.product, value: row.paise, display: formatWholeRupees(row.paise) })),
+    pending: data.payments.pending.map((payment) => ({ orderId: payment.orderId, reference: payment.bookingReference ?? payment.registrationReference, amount: formatRupees(payment.amountPaise), since: formatLabDateTime(payment.createdAt) })),
+    failed: data.payments.failed.map((payment) => ({ orderId: payment.orderId, reference: payment.bookingReference ?? payment.registrationReference, amount: formatRupees(payment.amountPaise), since: formatLabDateTime(payment.createdAt), reason: payment.failureReason })),
+    camps: data.camps,
     overdue: overdue.map((row) => {
       const due = labDateParts(row.dueAt)
       return { reference: row.reference, customerName: row.customerName, due: `${formatClockTime(due.time)} IST, ${formatLongDate(due.date)}` }
@@ -18,29 +38,107 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export default function AdminOverview({ loaderData }: Route.ComponentProps) {
-  const { overdue } = loaderData
+  const { today, todaysSessions, week, weekTotal, revenueByWeek, revenueByProduct, pending, failed, camps, overdue } = loaderData
   return (
     <section>
       <h1 className="text-3xl font-extrabold text-brand-900">Overview</h1>
-      <section aria-labelledby="overdue-reports" className="mt-8">
-        <h2 id="overdue-reports" className="text-xl font-bold text-ink">
-          Reports overdue <span className="rounded-full bg-red-700 px-2.5 py-0.5 text-sm text-white">{overdue.length}</span>
-        </h2>
-        {overdue.length === 0 ? (
-          <p className="mt-2 text-muted">Every report promised so far has been delivered.</p>
+      <p className="mt-1 text-muted">{today}</p>
+
+      <div className="mt-6 grid gap-6 xl:grid-cols-2">
+        <section aria-labelledby="today-heading" className="rounded-2xl border border-slate-200 bg-white p-4">
+          <h2 id="today-heading" className="font-bold text-ink">
+            Today's sessions ({todaysSessions.length})
+          </h2>
+          {todaysSessions.length === 0 ? (
+            <p className="mt-2 text-sm text-muted">No sessions today.</p>
+          ) : (
+            <ul className="mt-2 space-y-1 text-sm">
+              {todaysSessions.map((session) => (
+                <li key={`${session.reference}-${session.time}`}>
+                  <span className="font-semibold text-ink">{session.time}</span>{' '}
+                  <Link to={`/admin/bookings/${session.reference}`} className="text-brand-700 underline underline-offset-2">
+                    {session.who}
+                  </Link>{' '}
+                  <span className="text-muted">({session.what})</span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+        <BarChart title={`This week's sessions (${weekTotal})`} description={`Sessions per day this week, Monday to Sunday: ${week.map((day) => `${day.label}: ${day.display}`).join('; ')}.`} bars={week} />
+        <BarChart title="Revenue by week (net of refunds)" description={`Money received in each of the last eight weeks: ${revenueByWeek.map((bar) => `${bar.label}: ${bar.display}`).join('; ')}.`} bars={revenueByWeek} />
+        {revenueByProduct.length > 0 ? (
+          <BarChart title="Revenue by product, this financial year" description={`Money received this financial year by product: ${revenueByProduct.map((bar) => `${bar.label}: ${bar.display}`).join('; ')}.`} bars={revenueByProduct} />
         ) : (
-          <ul className="mt-3 space-y-2">
-            {overdue.map((row) => (
-              <li key={row.reference} className="rounded-lg border border-red-300 bg-red-50 p-3">
-                <Link to={`/admin/bookings/${row.reference}`} className="font-semibold text-red-900 underline underline-offset-2">
-                  {row.reference}, {row.customerName}
-                </Link>
-                <span className="block text-sm text-red-900">Was due by {row.due}</span>
-              </li>
-            ))}
-          </ul>
+          <section className="rounded-2xl border border-slate-200 bg-white p-4">
+            <h2 className="font-bold text-ink">Revenue by product, this financial year</h2>
+            <p className="mt-2 text-sm text-muted">No payments yet this financial year.</p>
+          </section>
         )}
-      </section>
+
+        <section aria-labelledby="camps-heading" className="rounded-2xl border border-slate-200 bg-white p-4">
+          <h2 id="camps-heading" className="font-bold text-ink">
+            Camp seats left
+          </h2>
+          {camps.length === 0 && <p className="mt-2 text-sm text-muted">No camps coming up.</p>}
+          {camps.map((camp) => (
+            <div key={camp.name} className="mt-2">
+              <p className="text-sm font-semibold text-ink">
+                {camp.name} ({short(camp.startsOn)} to {short(camp.endsOn)})
+              </p>
+              <ul className="text-sm text-muted">
+                {camp.batches.map((batch) => (
+                  <li key={batch.name}>
+                    {batch.name}: {batch.seatsLeft} of {batch.capacity} left
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ))}
+        </section>
+
+        <section aria-labelledby="payments-heading" className="rounded-2xl border border-slate-200 bg-white p-4">
+          <h2 id="payments-heading" className="font-bold text-ink">
+            Payments: {pending.length} pending, {failed.length} failed (last 7 days)
+          </h2>
+          {[...pending.map((payment) => ({ ...payment, state: 'Pending', reason: null })), ...failed.map((payment) => ({ ...payment, state: 'Failed' }))].slice(0, 12).map((payment) => (
+            <p key={payment.orderId} className="mt-1 text-sm">
+              <span className={payment.state === 'Failed' ? 'font-semibold text-red-800' : 'font-semibold text-amber-900'}>{payment.state}</span>{' '}
+              {payment.reference && payment.reference.startsWith('SWP-') ? (
+                <Link to={`/admin/bookings/${payment.reference}`} className="text-brand-700 underline underline-offset-2">
+                  {payment.reference}
+                </Link>
+              ) : (
+                payment.reference
+              )}{' '}
+              <span className="text-muted">
+                {payment.amount}, {payment.since}
+                {payment.reason ? `: ${payment.reason}` : ''}
+              </span>
+            </p>
+          ))}
+        </section>
+
+        <section aria-labelledby="overdue-reports" className="rounded-2xl border border-slate-200 bg-white p-4 xl:col-span-2">
+          <h2 id="overdue-reports" className="font-bold text-ink">
+            Reports overdue <span className="rounded-full bg-red-700 px-2.5 py-0.5 text-sm text-white">{overdue.length}</span>
+          </h2>
+          {overdue.length === 0 ? (
+            <p className="mt-2 text-sm text-muted">Every report promised so far has been delivered.</p>
+          ) : (
+            <ul className="mt-3 space-y-2">
+              {overdue.map((row) => (
+                <li key={row.reference} className="rounded-lg border border-red-300 bg-red-50 p-3">
+                  <Link to={`/admin/bookings/${row.reference}`} className="font-semibold text-red-900 underline underline-offset-2">
+                    {row.reference}, {row.customerName}
+                  </Link>
+                  <span className="block text-sm text-red-900">Was due by {row.due}</span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      </div>
     </section>
   )
 }

@@ -10,6 +10,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 const SECTIONS = [
   { to: '/admin', label: 'Overview', end: true },
+  { to: '/admin/availability', label: 'Availability' },
   { to: '/admin/bookings', label: 'Bookings' },
   { to: '/admin/mail', label: 'Mailbox' },
 ]

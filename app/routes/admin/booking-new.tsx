@@ -1,0 +1,87 @@
+import { getFormProps } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, Form, Link, useNavigation } from 'react-router'
+import type { Route } from './+types/booking-new'
+import { FormAlert, RadioGroupField, SelectField, TextField, useValidatedForm } from '~/components/form-fields'
+import { requireAdmin } from '~/lib/auth.server'
+import { rupeesToPaise } from '~/lib/format'
+import { redirectWithToast } from '~/lib/toast.server'
+import { SlotUnavailableError } from '~/modules/booking/holds.server'
+import { createStaffBooking } from '~/modules/booking/staff.server'
+import { PAYMENT_METHODS, STAFF_PRODUCTS, StaffBookingSchema } from '~/modules/booking/staff-schemas'
+
+export const meta: Route.MetaFunction = () => [{ title: 'New booking | Admin' }, { name: 'robots', content: 'noindex' }]
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdmin(request)
+  return null
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const admin = await requireAdmin(request)
+  const submission = parseWithZod(await request.formData(), { schema: StaffBookingSchema })
+  if (submission.status !== 'success') return data(submission.reply(), { status: 400 })
+  const form = submission.value
+  const product = STAFF_PRODUCTS.find((candidate) => candidate.value === form.product)!
+  try {
+    const booking = await createStaffBooking(
+      { id: admin.id, email: admin.email },
+      {
+        productCode: product.value,
+        days: product.days,
+        date: form.date,
+        start: form.time,
+        customer: { name: form.name, email: form.email, phone: form.phone || null },
+        origin: form.origin,
+        amountPaise: form.origin === 'offline' ? rupeesToPaise(form.amount ?? '')! : 0,
+        paymentMethod: form.origin === 'offline' ? (form.paymentMethod ?? null) : null,
+        notes: form.notes || null,
+      },
+    )
+    return redirectWithToast(`/admin/bookings/${booking.reference}`, { type: 'success', title: 'Booking made', description: `${form.name} has been e-mailed the confirmation.` })
+  } catch (error) {
+    if (error instanceof SlotUnavailableError) return data(submission.reply({ fieldErrors: { time: ['There is no free seat at this time on every day of the session. Choose another date or time.'] } }), { status: 409 })
+    throw error
+  }
+}
+
+export default function NewBooking({ actionData }: Route.ComponentProps) {
+  const [form, fields] = useValidatedForm(StaffBookingSchema, { lastResult: actionData, defaultValue: { product: 'biomechanical_package', origin: 'complimentary', time: '09:00' } })
+  const navigation = useNavigation()
+  return (
+    <section className="max-w-2xl">
+      <Link to="/admin/bookings" className="text-sm font-semibold text-brand-700 underline underline-offset-2">
+        All bookings
+      </Link>
+      <h1 className="mt-2 text-3xl font-extrabold text-brand-900">New booking</h1>
+      <p className="mt-2 text-muted">For a session paid at the lab, or given free. Online bookings are made by customers themselves.</p>
+      <Form method="post" {...getFormProps(form)} className="mt-6 space-y-5 rounded-2xl border border-slate-200 bg-white p-6">
+        <FormAlert id={form.errorId} errors={form.errors} />
+        <TextField field={fields.name} label="Customer's name" autoComplete="off" />
+        <TextField field={fields.email} label="Customer's e-mail" type="email" autoComplete="off" hint="The confirmation goes here; an account with this address sees the booking." />
+        <TextField field={fields.phone} label="Phone" type="tel" optional />
+        <SelectField field={fields.product} label="Booking" options={STAFF_PRODUCTS} />
+        <div className="grid gap-4 sm:grid-cols-2">
+          <TextField field={fields.date} label="Date (Day 1)" type="date" />
+          <TextField field={fields.time} label="Start time" type="time" />
+        </div>
+        <RadioGroupField
+          field={fields.origin}
+          legend="Payment"
+          options={[
+            { value: 'complimentary', label: 'Complimentary (free)' },
+            { value: 'offline', label: 'Paid at the lab' },
+          ]}
+        />
+        <div className="grid gap-4 sm:grid-cols-2">
+          <TextField field={fields.amount} label="Amount paid (₹)" inputMode="numeric" optional hint="When paid at the lab." />
+          <SelectField field={fields.paymentMethod} label="Paid by" options={[{ value: '', label: 'Choose…' }, ...PAYMENT_METHODS.map((method) => ({ value: method, label: method }))]} />
+        </div>
+        <TextField field={fields.notes} label="Notes" optional />
+        <button type="submit" className="btn-primary" disabled={navigation.state === 'submitting'}>
+          {navigation.state === 'submitting' ? 'Booking...' : 'Make the booking'}
+        </button>
+      </Form>
+    </section>
+  )
+}

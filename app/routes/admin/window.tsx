@@ -1,0 +1,144 @@
+import { getFormProps, type SubmissionResult } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, Form, Link, useNavigation } from 'react-router'
+import type { Route } from './+types/window'
+import { FormAlert, TextField, useValidatedForm } from '~/components/form-fields'
+import { StrandedBookingsAlert } from '~/components/stranded-bookings'
+import { requireAdmin } from '~/lib/auth.server'
+import { formatTimeRange, formatWeekdayDate } from '~/lib/format'
+import { redirectWithToast } from '~/lib/toast.server'
+import {
+  closeTimeSlot,
+  deleteWindow,
+  OverlappingWindowError,
+  reopenTimeSlot,
+  StrandedBookingsError,
+  updateWindow,
+  windowById,
+  WindowInUseError,
+  type StrandedBooking,
+} from '~/modules/booking/availability-staff.server'
+import { isClockTime } from '~/modules/booking/schemas'
+import { WindowHoursSchema } from '~/modules/booking/staff-schemas'
+
+export const meta: Route.MetaFunction = () => [{ title: 'Opening hours | Admin' }, { name: 'robots', content: 'noindex' }]
+
+async function windowOf(slotId: string) {
+  const window = Number.isSafeInteger(Number(slotId)) ? await windowById(Number(slotId)) : null
+  if (!window || window.isHoliday) throw data('Not found', { status: 404 })
+  return window
+}
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  await requireAdmin(request)
+  const window = await windowOf(params.slotId)
+  return {
+    id: window.id,
+    date: window.date,
+    label: formatWeekdayDate(window.date),
+    hours: { startTime: window.startTime?.slice(0, 5) ?? '', endTime: window.endTime?.slice(0, 5) ?? '', slotDurationMinutes: String(window.slotDurationMinutes ?? ''), capacity: String(window.capacity) },
+    timeSlots: window.timeSlots.map((slot) => ({ start: slot.start, label: formatTimeRange(slot.start, slot.end), taken: slot.taken, closed: slot.closed })),
+    capacity: window.capacity,
+  }
+}
+
+type ActionResult = { result?: SubmissionResult<string[]>; error?: string; stranded?: StrandedBooking[] }
+
+export async function action({ request, params }: Route.ActionArgs) {
+  const admin = await requireAdmin(request)
+  const actor = { id: admin.id, email: admin.email }
+  const window = await windowOf(params.slotId)
+  const formData = await request.formData()
+  const intent = formData.get('intent')
+  const here = `/admin/availability/${window.id}`
+  const start = String(formData.get('start') ?? '')
+  try {
+    if (intent === 'close' || intent === 'reopen') {
+      if (!isClockTime(start)) return data<ActionResult>({ error: 'Choose a time slot.' }, { status: 400 })
+      await (intent === 'close' ? closeTimeSlot : reopenTimeSlot)(actor, window.id, start)
+      return redirectWithToast(here, { type: 'success', title: intent === 'close' ? `${start} closed` : `${start} reopened` })
+    }
+    if (intent === 'delete') {
+      await deleteWindow(actor, window.id)
+      return redirectWithToast(`/admin/availability?month=${window.date.slice(0, 7)}`, { type: 'success', title: 'Opening hours removed' })
+    }
+    const submission = parseWithZod(formData, { schema: WindowHoursSchema })
+    if (submission.status !== 'success') return data<ActionResult>({ result: submission.reply() }, { status: 400 })
+    try {
+      await updateWindow(actor, window.id, submission.value)
+    } catch (error) {
+      if (error instanceof StrandedBookingsError) return data<ActionResult>({ result: submission.reply({ formErrors: [error.message] }), stranded: error.bookings }, { status: 409 })
+      if (error instanceof OverlappingWindowError) return data<ActionResult>({ result: submission.reply({ formErrors: [error.message] }) }, { status: 409 })
+      throw error
+    }
+    return redirectWithToast(here, { type: 'success', title: 'Opening hours changed' })
+  } catch (error) {
+    if (error instanceof StrandedBookingsError) return data<ActionResult>({ error: error.message, stranded: error.bookings }, { status: 409 })
+    if (error instanceof WindowInUseError) return data<ActionResult>({ error: error.message }, { status: 409 })
+    throw error
+  }
+}
+
+export default function AdminWindow({ loaderData, actionData }: Route.ComponentProps) {
+  const { id, date, label, hours, timeSlots, capacity } = loaderData
+  const [form, fields] = useValidatedForm(WindowHoursSchema, { lastResult: actionData?.result, defaultValue: hours })
+  const navigation = useNavigation()
+  return (
+    <section>
+      <Link to={`/admin/availability?month=${date.slice(0, 7)}`} className="text-sm font-semibold text-brand-700 underline underline-offset-2">
+        Availability
+      </Link>
+      <h1 className="mt-2 text-3xl font-extrabold text-brand-900">Opening hours on {label}</h1>
+      {actionData?.error && (
+        <div className="mt-4 space-y-2">
+          <FormAlert id="window-error" errors={[actionData.error]} />
+          {actionData.stranded && !actionData.result && <StrandedBookingsAlert bookings={actionData.stranded} />}
+        </div>
+      )}
+      <div className="mt-6 grid gap-6 xl:grid-cols-2">
+        <Form method="post" {...getFormProps(form)} className="space-y-4 rounded-2xl border border-slate-200 bg-white p-6">
+          <h2 className="text-lg font-bold text-ink">Hours</h2>
+          <FormAlert id={form.errorId} errors={form.errors} />
+          {actionData?.result && actionData.stranded && <StrandedBookingsAlert bookings={actionData.stranded} />}
+          <div className="grid gap-4 sm:grid-cols-2">
+            <TextField field={fields.startTime} label="Opening time" type="time" />
+            <TextField field={fields.endTime} label="Closing time" type="time" />
+            <TextField field={fields.slotDurationMinutes} label="Slot length (minutes)" type="number" inputMode="numeric" />
+            <TextField field={fields.capacity} label="People per slot" type="number" inputMode="numeric" />
+          </div>
+          <button type="submit" name="intent" value="update" className="btn-primary" disabled={navigation.state === 'submitting'}>
+            Save hours
+          </button>
+        </Form>
+
+        <section aria-labelledby="slots-heading" className="rounded-2xl border border-slate-200 bg-white p-6">
+          <h2 id="slots-heading" className="text-lg font-bold text-ink">
+            Time slots
+          </h2>
+          <ul className="mt-3 space-y-2">
+            {timeSlots.map((slot) => (
+              <li key={slot.start} className="flex flex-wrap items-center justify-between gap-2 rounded-lg bg-slate-50 px-3 py-2">
+                <span className="text-ink">
+                  <span className="font-semibold">{slot.label}</span>{' '}
+                  <span className="text-sm text-muted">{slot.closed ? 'Closed' : `${slot.taken} of ${capacity} taken`}</span>
+                </span>
+                <Form method="post">
+                  <input type="hidden" name="start" value={slot.start} />
+                  <button type="submit" name="intent" value={slot.closed ? 'reopen' : 'close'} className="text-sm font-semibold text-brand-700 underline underline-offset-2">
+                    {slot.closed ? `Reopen ${slot.label}` : `Close ${slot.label}`}
+                  </button>
+                </Form>
+              </li>
+            ))}
+          </ul>
+          <Form method="post" className="mt-6 border-t border-slate-200 pt-4">
+            <input type="hidden" name="window" value={id} />
+            <button type="submit" name="intent" value="delete" className="text-sm font-semibold text-red-800 underline underline-offset-2">
+              Remove these opening hours
+            </button>
+          </Form>
+        </section>
+      </div>
+    </section>
+  )
+}
