@@ -11,7 +11,7 @@ export class Visitor {
 
   constructor(private readonly baseUrl: string) {}
 
-  async request(path: string, init: { method?: string; form?: Record<string, string>; multipart?: FormData; headers?: Record<string, string> } = {}) {
+  async request(path: string, init: { method?: string; form?: Record<string, string> | URLSearchParams; multipart?: FormData; headers?: Record<string, string> } = {}) {
     const headers: Record<string, string> = { 'X-Forwarded-For': this.ip, ...init.headers }
     if (this.cookies.size) headers.Cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ')
     let body: URLSearchParams | FormData | undefined
@@ -37,7 +37,7 @@ export class Visitor {
   }
 
   get = (path: string) => this.request(path)
-  post = (path: string, form: Record<string, string>, headers?: Record<string, string>) => this.request(path, { form, headers })
+  post = (path: string, form: Record<string, string> | URLSearchParams, headers?: Record<string, string>) => this.request(path, { form, headers })
   upload = (path: string, multipart: FormData) => this.request(path, { multipart })
 }
 
