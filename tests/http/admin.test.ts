@@ -160,12 +160,17 @@ describe('bookings', () => {
     await bookAndPay(swimmer, server.url, 'success', 0, { daysAhead: 2 })
     const reference = /Booking ID (SWP-\d{10})/.exec(text((await swimmer.get('/my-bookings')).html))![1]!
     const admin = await staff()
-    const cancelled = await admin.post(`/admin/bookings/${reference}`, { intent: 'cancel', refund: 'yes' })
+    // The first press asks; nothing is cancelled until staff confirm.
+    const asked = await admin.post(`/admin/bookings/${reference}`, { intent: 'cancel', refund: 'yes' })
+    expect(asked.status).toBe(200)
+    expect(text(asked.html)).toContain(`Cancel booking ${reference} and refund ₹30,000.00 to the customer? The customer is e-mailed, and this cannot be undone.`)
+    expect(text((await swimmer.get('/my-bookings')).html)).toContain('Confirmed')
+    const cancelled = await admin.post(`/admin/bookings/${reference}`, { intent: 'cancel', refund: 'yes', confirm: 'yes' })
     expect(cancelled.status).toBe(302)
     const mail = await sink.waitForMailTo('refundcustomer@example.com', /Refund completed/, 30_000)
     expect(mail.text).toContain('₹30,000.00')
     expect(text((await swimmer.get('/my-bookings')).html)).toContain('Refunded')
     // A second cancel is refused, not repeated.
-    expect((await admin.post(`/admin/bookings/${reference}`, { intent: 'cancel', refund: 'yes' })).status).toBe(409)
+    expect((await admin.post(`/admin/bookings/${reference}`, { intent: 'cancel', refund: 'yes', confirm: 'yes' })).status).toBe(409)
   })
 })

@@ -1,205 +1,99 @@
 // Staff forms for opening hours and bookings: their rules and messages, used by the server actions
 // and, in the browser, for validation as you type. Nothing server-only may be imported here.
-import { z } from "zod";
-import { dateField, DateSchema } from "./schemas";
+import { z } from 'zod'
+import { dateField, DateSchema } from './schemas'
 
-const clock = (label: string) =>
-  z
-    .string({ error: `Enter the ${label} as HH:MM` })
-    .regex(/^([01]\d|2[0-3]):[0-5]\d$/, `Enter the ${label} as HH:MM`);
-const minutes = (value: string) =>
-  Number(value.slice(0, 2)) * 60 + Number(value.slice(3, 5));
+const clock = (label: string) => z.string({ error: `Enter the ${label} as HH:MM` }).regex(/^([01]\d|2[0-3]):[0-5]\d$/, `Enter the ${label} as HH:MM`)
+const minutes = (value: string) => Number(value.slice(0, 2)) * 60 + Number(value.slice(3, 5))
 
 /** A whole number typed into a text box, checked against its range. */
-const wholeNumber = (
-  missing: string,
-  [min, tooSmall]: [number, string],
-  [max, tooLarge]: [number, string],
-) =>
+const wholeNumber = (missing: string, [min, tooSmall]: [number, string], [max, tooLarge]: [number, string]) =>
   z
     .string({ error: missing })
     .trim()
     .regex(/^\d+$/, missing)
     .transform(Number)
-    .pipe(z.number().min(min, tooSmall).max(max, tooLarge));
+    .pipe(z.number().min(min, tooSmall).max(max, tooLarge))
 
 const hoursShape = {
-  startTime: clock("opening time"),
-  endTime: clock("closing time"),
-  slotDurationMinutes: wholeNumber(
-    "Enter the slot length in whole minutes",
-    [15, "A slot lasts at least 15 minutes"],
-    [480, "A slot lasts at most 8 hours"],
-  ),
-  capacity: wholeNumber(
-    "Enter how many people a slot takes",
-    [1, "A slot takes at least 1 person"],
-    [50, "A slot takes at most 50 people"],
-  ),
-};
-
-function checkHours(
-  values: { startTime: string; endTime: string; slotDurationMinutes: number },
-  context: z.RefinementCtx,
-) {
-  if (minutes(values.endTime) <= minutes(values.startTime))
-    context.addIssue({
-      code: "custom",
-      path: ["endTime"],
-      message: "The closing time must be after the opening time",
-    });
-  else if (
-    values.slotDurationMinutes >
-    minutes(values.endTime) - minutes(values.startTime)
-  )
-    context.addIssue({
-      code: "custom",
-      path: ["slotDurationMinutes"],
-      message: "A slot must fit between the opening and closing times",
-    });
+  startTime: clock('opening time'),
+  endTime: clock('closing time'),
+  slotDurationMinutes: wholeNumber('Enter the slot length in whole minutes', [15, 'A slot lasts at least 15 minutes'], [480, 'A slot lasts at most 8 hours']),
+  capacity: wholeNumber('Enter how many people a slot takes', [1, 'A slot takes at least 1 person'], [50, 'A slot takes at most 50 people']),
 }
 
-export const WindowHoursSchema = z.object(hoursShape).superRefine(checkHours);
+function checkHours(values: { startTime: string; endTime: string; slotDurationMinutes: number }, context: z.RefinementCtx) {
+  if (minutes(values.endTime) <= minutes(values.startTime)) context.addIssue({ code: 'custom', path: ['endTime'], message: 'The closing time must be after the opening time' })
+  else if (values.slotDurationMinutes > minutes(values.endTime) - minutes(values.startTime)) context.addIssue({ code: 'custom', path: ['slotDurationMinutes'], message: 'A slot must fit between the opening and closing times' })
+}
+
+export const WindowHoursSchema = z.object(hoursShape).superRefine(checkHours)
 
 const dateRange = {
-  from: dateField("Choose the first date"),
+  from: dateField('Choose the first date'),
   to: z.string().optional(),
   /** ISO weekdays as the checkboxes send them: '1' (Monday) to '7' (Sunday). */
-  weekdays: z
-    .array(z.string().regex(/^[1-7]$/), {
-      error: "Choose at least one weekday",
-    })
-    .min(1, "Choose at least one weekday"),
-};
+  weekdays: z.array(z.string().regex(/^[1-7]$/), { error: 'Choose at least one weekday' }).min(1, 'Choose at least one weekday'),
+}
 
-function checkRange(
-  values: { from: string; to?: string },
-  context: z.RefinementCtx,
-) {
-  if (!values.to) return;
-  if (!DateSchema.safeParse(values.to).success)
-    return context.addIssue({
-      code: "custom",
-      path: ["to"],
-      message: "Choose the last date",
-    });
-  if (values.to < values.from)
-    return context.addIssue({
-      code: "custom",
-      path: ["to"],
-      message: "The last date must be on or after the first",
-    });
-  const days =
-    (new Date(`${values.to}T00:00:00Z`).getTime() -
-      new Date(`${values.from}T00:00:00Z`).getTime()) /
-    86_400_000;
-  if (days > 366)
-    context.addIssue({
-      code: "custom",
-      path: ["to"],
-      message: "Choose at most a year at a time",
-    });
+function checkRange(values: { from: string; to?: string }, context: z.RefinementCtx) {
+  if (!values.to) return
+  if (!DateSchema.safeParse(values.to).success) return context.addIssue({ code: 'custom', path: ['to'], message: 'Choose the last date' })
+  if (values.to < values.from) return context.addIssue({ code: 'custom', path: ['to'], message: 'The last date must be on or after the first' })
+  const days = (new Date(`${values.to}T00:00:00Z`).getTime() - new Date(`${values.from}T00:00:00Z`).getTime()) / 86_400_000
+  if (days > 366) context.addIssue({ code: 'custom', path: ['to'], message: 'Choose at most a year at a time' })
 }
 
 export const CreateWindowsSchema = z
   .object({ ...dateRange, ...hoursShape })
   .superRefine((values, context) => {
-    checkRange(values, context);
-    checkHours(values, context);
-  });
+    checkRange(values, context)
+    checkHours(values, context)
+  })
 
-export const HolidaysSchema = z.object(dateRange).superRefine(checkRange);
+export const HolidaysSchema = z.object(dateRange).superRefine(checkRange)
 
 export const WEEKDAYS = [
-  { value: "1", label: "Mon" },
-  { value: "2", label: "Tue" },
-  { value: "3", label: "Wed" },
-  { value: "4", label: "Thu" },
-  { value: "5", label: "Fri" },
-  { value: "6", label: "Sat" },
-  { value: "7", label: "Sun" },
-] as const;
+  { value: '1', label: 'Mon' },
+  { value: '2', label: 'Tue' },
+  { value: '3', label: 'Wed' },
+  { value: '4', label: 'Thu' },
+  { value: '5', label: 'Fri' },
+  { value: '6', label: 'Sat' },
+  { value: '7', label: 'Sun' },
+] as const
 
 /** What staff can book for someone: the 3-day session or a single session. */
 export const STAFF_PRODUCTS = [
-  { value: "biomechanical_package", label: "3-Day Swimming Analysis", days: 3 },
-  { value: "single_race", label: "Race Analysis (single session)", days: 1 },
-  {
-    value: "single_biomechanical",
-    label: "Biomechanical Analysis (single session)",
-    days: 1,
-  },
-  {
-    value: "single_both",
-    label: "Race + Biomechanical Analysis (single session)",
-    days: 1,
-  },
-] as const;
+  { value: 'biomechanical_package', label: '3-Day Swimming Analysis', days: 3 },
+  { value: 'single_race', label: 'Race Analysis (single session)', days: 1 },
+  { value: 'single_biomechanical', label: 'Biomechanical Analysis (single session)', days: 1 },
+  { value: 'single_both', label: 'Race + Biomechanical Analysis (single session)', days: 1 },
+] as const
 
-export const PAYMENT_METHODS = [
-  "Cash",
-  "UPI",
-  "Card",
-  "Bank transfer",
-] as const;
+export const PAYMENT_METHODS = ['Cash', 'UPI', 'Card', 'Bank transfer'] as const
 
-const RUPEES = /^\s*₹?\s*(\d{1,3}(?:,\d{2,3})*|\d+)(?:\.\d{1,2})?\s*$/;
+const RUPEES = /^\s*₹?\s*(\d{1,3}(?:,\d{2,3})*|\d+)(?:\.\d{1,2})?\s*$/
 
 export const StaffBookingSchema = z
   .object({
-    name: z
-      .string({ error: "Name must be at least 2 characters" })
-      .trim()
-      .min(2, "Name must be at least 2 characters")
-      .max(100, "Please use at most 100 characters"),
-    email: z
-      .string({ error: "Invalid email address" })
-      .trim()
-      .max(254, "Invalid email address")
-      .pipe(z.email({ error: "Invalid email address" })),
-    phone: z
-      .string()
-      .trim()
-      .max(20, "Please use at most 20 characters")
-      .optional(),
-    product: z.enum(
-      STAFF_PRODUCTS.map((product) => product.value) as [string, ...string[]],
-      { error: "Choose what to book" },
-    ),
-    date: dateField("Choose the date of the (first) session"),
-    time: clock("start time"),
-    origin: z.enum(["offline", "complimentary"], {
-      error: "Choose how it is paid",
-    }),
+    name: z.string({ error: 'Name must be at least 2 characters' }).trim().min(2, 'Name must be at least 2 characters').max(100, 'Please use at most 100 characters'),
+    email: z.string({ error: 'Invalid email address' }).trim().max(254, 'Invalid email address').pipe(z.email({ error: 'Invalid email address' })),
+    phone: z.string().trim().max(20, 'Please use at most 20 characters').optional(),
+    product: z.enum(STAFF_PRODUCTS.map((product) => product.value) as [string, ...string[]], { error: 'Choose what to book' }),
+    date: dateField('Choose the date of the (first) session'),
+    time: clock('start time'),
+    origin: z.enum(['offline', 'complimentary'], { error: 'Choose how it is paid' }),
     amount: z.string().trim().optional(),
     paymentMethod: z.enum(PAYMENT_METHODS).optional(),
-    notes: z
-      .string()
-      .trim()
-      .max(1000, "Please keep notes under 1,000 characters")
-      .optional(),
+    notes: z.string().trim().max(1000, 'Please keep notes under 1,000 characters').optional(),
   })
   .superRefine(
     (values, context) => {
-      if (values.origin !== "offline") return;
-      if (!values.amount || !RUPEES.test(values.amount))
-        context.addIssue({
-          code: "custom",
-          path: ["amount"],
-          message: "Enter the amount paid in rupees, for example 30,000",
-        });
-      if (!values.paymentMethod)
-        context.addIssue({
-          code: "custom",
-          path: ["paymentMethod"],
-          message: "Choose how it was paid",
-        });
+      if (values.origin !== 'offline') return
+      if (!values.amount || !RUPEES.test(values.amount)) context.addIssue({ code: 'custom', path: ['amount'], message: 'Enter the amount paid in rupees, for example 30,000' })
+      if (!values.paymentMethod) context.addIssue({ code: 'custom', path: ['paymentMethod'], message: 'Choose how it was paid' })
     },
-    {
-      // Payment details are checked even when other fields are wrong, so every message shows at once.
-      when: ({ value }) =>
-        typeof value === "object" &&
-        value !== null &&
-        (value as { origin?: unknown }).origin === "offline",
-    },
-  );
+    // Payment details are checked even when other fields are wrong, so every message shows at once.
+    { when: ({ value }) => typeof value === 'object' && value !== null && (value as { origin?: unknown }).origin === 'offline' },
+  )

@@ -90,6 +90,8 @@ export async function action({ request, params }: Route.ActionArgs) {
   const intent = formData.get('intent')
   if (intent === 'cancel') {
     const refund = formData.get('refund') === 'yes'
+    // Cancelling cannot be undone: the first press asks, the second (with confirm=yes) cancels.
+    if (formData.get('confirm') !== 'yes') return { confirmCancel: { refund } }
     try {
       await cancelBooking({ bookingId: booking.id, enforceDeadline: false, refund, actor })
     } catch (error) {
@@ -127,6 +129,8 @@ const ORIGIN_LABELS = { online: 'Paid online', offline: 'Paid at the lab', compl
 
 export default function AdminBooking({ loaderData, actionData }: Route.ComponentProps) {
   const { booking, days, payments, refunds, emails, report, limits } = loaderData
+  const confirmCancel = actionData && 'confirmCancel' in actionData ? actionData.confirmCancel : null
+  const actionError = actionData && 'error' in actionData ? actionData.error : undefined
   const navigation = useNavigation()
   return (
     <section>
@@ -165,17 +169,21 @@ export default function AdminBooking({ loaderData, actionData }: Route.Component
               <Link to={`/bookings/${booking.reference}/reschedule`} className="btn-secondary">
                 Reschedule
               </Link>
-              <Form method="post" className="flex flex-wrap gap-3">
-                <input type="hidden" name="intent" value="cancel" />
-                {booking.refundable && (
-                  <button type="submit" name="refund" value="yes" className="btn-secondary">
-                    Cancel and refund
+              {confirmCancel ? (
+                <CancelConfirmation reference={booking.reference} amount={booking.amount} refund={confirmCancel.refund} />
+              ) : (
+                <Form method="post" className="flex flex-wrap gap-3">
+                  <input type="hidden" name="intent" value="cancel" />
+                  {booking.refundable && (
+                    <button type="submit" name="refund" value="yes" className="btn-secondary">
+                      Cancel and refund
+                    </button>
+                  )}
+                  <button type="submit" name="refund" value="no" className="btn-secondary">
+                    {booking.refundable ? 'Cancel without refund' : 'Cancel'}
                   </button>
-                )}
-                <button type="submit" name="refund" value="no" className="btn-secondary">
-                  {booking.refundable ? 'Cancel without refund' : 'Cancel'}
-                </button>
-              </Form>
+                </Form>
+              )}
               <Form method="post" className="flex flex-wrap gap-3">
                 <input type="hidden" name="intent" value="attendance" />
                 <button type="submit" name="attendance" value="attended" className="btn-secondary" aria-pressed={booking.attendance === 'attended'}>
@@ -203,7 +211,7 @@ export default function AdminBooking({ loaderData, actionData }: Route.Component
           )}
           {booking.confirmed && (
             <Form method="post" encType="multipart/form-data" className="mt-4 space-y-4">
-              <FormAlert id="report-error" errors={actionData?.error ? [actionData.error] : undefined} />
+              <FormAlert id="report-error" errors={actionError ? [actionError] : undefined} />
               <div>
                 <label htmlFor="files" className="block text-sm font-semibold text-ink">
                   PDF files <span className="font-normal text-muted">(up to {limits.files}, {limits.megabytes} MB each)</span>
@@ -282,5 +290,28 @@ export default function AdminBooking({ loaderData, actionData }: Route.Component
         </section>
       </div>
     </section>
+  )
+}
+
+/** The second step of cancelling, focused when it appears so keyboard and screen-reader users land on it. */
+function CancelConfirmation({ reference, amount, refund }: { reference: string; amount: string; refund: boolean }) {
+  return (
+    <div role="group" aria-labelledby="confirm-cancel" tabIndex={-1} ref={(element) => element?.focus()} className="w-full rounded-xl border border-amber-300 bg-amber-50 p-4">
+      <p id="confirm-cancel" className="font-semibold text-ink">
+        {`Cancel booking ${reference}${refund ? ` and refund ${amount} to the customer` : ' without a refund'}? The customer is e-mailed, and this cannot be undone.`}
+      </p>
+      <div className="mt-3 flex flex-wrap gap-3">
+        <Form method="post">
+          <input type="hidden" name="intent" value="cancel" />
+          <input type="hidden" name="refund" value={refund ? 'yes' : 'no'} />
+          <button type="submit" name="confirm" value="yes" className="btn-primary">
+            {refund ? 'Yes, cancel and refund' : 'Yes, cancel'}
+          </button>
+        </Form>
+        <Link to="." className="btn-secondary">
+          Keep the booking
+        </Link>
+      </div>
+    </div>
   )
 }
