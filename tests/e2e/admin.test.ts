@@ -1,0 +1,129 @@
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { addDays, addMonths, labToday } from '~/lib/format'
+import { DESKTOP, expectNoAxeViolations, launchBrowser, newContext, watchPageErrors } from '../support/browser'
+import { startSmtpSink } from '../support/smtp-sink'
+import { startTestServer, type TestServer } from '../support/test-server'
+import { signUp, Visitor } from '../support/visitor'
+
+// The admin console in a real browser: staff open hours a month out, a customer books and pays
+// for them, and staff find the booking and cancel it with a refund. Every page is checked with axe.
+
+let browser: Browser
+let server: TestServer
+let sink: Awaited<ReturnType<typeof startSmtpSink>>
+const ADMIN = { email: 'staff@lab.example', password: 'staff-password-1' }
+const PASSWORD = 'butterfly-2027'
+
+beforeAll(async () => {
+  sink = await startSmtpSink()
+  ;[browser, server] = await Promise.all([launchBrowser(), startTestServer({ SMTP_URL: sink.url, TRUST_PROXY: 'true', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password })])
+})
+afterAll(async () => {
+  await browser?.close()
+  await server?.stop()
+  await sink?.close()
+})
+
+async function signIn(email: string, password: string, landing: RegExp) {
+  const context = await newContext(browser, server.url, DESKTOP)
+  const page = await context.newPage()
+  const errors = watchPageErrors(page)
+  await page.goto('/login')
+  await page.getByLabel('Email').fill(email)
+  await page.getByLabel('Password', { exact: true }).fill(password)
+  await page.getByRole('button', { name: 'Sign In' }).click()
+  await page.waitForURL(landing)
+  return { page, errors, close: () => context.close() }
+}
+
+const toast = (page: Page, title: string) => expect.poll(() => page.getByText(title, { exact: true }).first().isVisible()).toBe(true)
+
+// Beyond the few weeks a fresh installation opens, so only the hours staff open here exist.
+const month = addMonths(labToday().slice(0, 7), 2)
+const from = `${month}-01`
+const to = addDays(from, 13)
+
+describe('running the lab from the admin console', () => {
+  it('staff open hours; a customer books and pays for them; staff cancel the booking with a refund', async () => {
+    const staff = await signIn(ADMIN.email, ADMIN.password, /\/admin$/)
+    await expect.poll(() => staff.page.getByRole('heading', { name: 'Overview', level: 1 }).isVisible()).toBe(true)
+    await expectNoAxeViolations(staff.page)
+
+    await staff.page.getByRole('link', { name: 'Availability' }).click()
+    await staff.page.waitForURL(/\/admin\/availability$/)
+    await expectNoAxeViolations(staff.page)
+    const openHours = staff.page.locator('form', { has: staff.page.getByRole('heading', { name: 'Open hours' }) })
+    await openHours.getByLabel('From').fill(from)
+    await openHours.getByLabel(/^To/).fill(to)
+    await openHours.getByLabel('Opening time').fill('13:00')
+    await openHours.getByLabel('Closing time').fill('10:00')
+    await openHours.getByRole('button', { name: 'Open these hours' }).click()
+    // Checked in the browser, next to the field, before anything is sent.
+    await expect.poll(() => openHours.getByText('The closing time must be after the opening time').isVisible()).toBe(true)
+    expect(staff.page.url()).toMatch(/\/admin\/availability$/)
+    await openHours.getByLabel('Opening time').fill('10:00')
+    await openHours.getByLabel('Closing time').fill('13:00')
+    await openHours.getByLabel('People per slot').fill('1')
+    await openHours.getByRole('button', { name: 'Open these hours' }).click()
+    await staff.page.waitForURL(new RegExp(`month=${month}`))
+    await toast(staff.page, 'Opening hours added')
+    await expectNoAxeViolations(staff.page)
+
+    // One opening-hours page: close nothing, but it must be usable.
+    await staff.page.locator('a[href^="/admin/availability/"]').first().click()
+    await staff.page.waitForURL(/\/admin\/availability\/\d+$/)
+    await expectNoAxeViolations(staff.page)
+
+    // The customer books the first of those dates.
+    const email = 'meera.iyer@example.com'
+    await signUp(new Visitor(server.url), sink, { email, name: 'Meera Iyer' })
+    const customer = await signIn(email, PASSWORD, /\/book-slot/)
+    await customer.page.goto(`/book-slot?month=${month}`)
+    await customer.page.locator('table a[data-date]').first().click()
+    await customer.page.waitForURL(/date=/)
+    const times = customer.page.locator('a[href*="time="]')
+    expect((await times.allTextContents()).map((label) => label.replace(/Available$/, '').trim())).toEqual(['10:00 AM - 11:00 AM', '11:00 AM - 12:00 PM', '12:00 PM - 1:00 PM'])
+    await times.first().click()
+    await customer.page.waitForURL(/time=/)
+    await customer.page.getByRole('link', { name: 'Book 10:00 AM - 11:00 AM' }).click()
+    await customer.page.getByRole('button', { name: 'Confirm and continue to payment' }).click()
+    await customer.page.waitForURL(/\/slot-payment\?booking=\d+/)
+    await customer.page.getByRole('button', { name: /^Pay ₹30,000\.00$/ }).click()
+    await customer.page.waitForURL((url) => !url.pathname.startsWith('/slot-payment'))
+    await customer.page.getByRole('button', { name: /test success/ }).click()
+    await customer.page.waitForURL(/\/slot-payment-status/)
+    await expect.poll(() => customer.page.getByRole('heading', { name: 'Payment Successful!' }).isVisible(), { timeout: 30_000 }).toBe(true)
+
+    // Staff find it by the customer's e-mail and cancel it with a refund, confirming first.
+    await staff.page.getByRole('link', { name: 'Bookings', exact: true }).click()
+    await staff.page.waitForURL(/\/admin\/bookings$/)
+    await staff.page.getByLabel(/Search/).fill('meera.iyer@')
+    await staff.page.getByRole('button', { name: 'Show bookings' }).click()
+    await staff.page.waitForURL(/q=meera/)
+    await expectNoAxeViolations(staff.page)
+    await staff.page.getByRole('link', { name: /^SWP-\d{10}$/ }).click()
+    await staff.page.waitForURL(/\/admin\/bookings\/SWP-\d{10}$/)
+    await expectNoAxeViolations(staff.page)
+    await staff.page.getByRole('button', { name: 'Cancel and refund' }).click()
+    const confirmation = staff.page.getByRole('group', { name: /Cancel booking SWP-\d{10} and refund ₹30,000\.00 to the customer\?/ })
+    await expect.poll(() => confirmation.isVisible()).toBe(true)
+    await expect.poll(() => confirmation.evaluate((element) => element === document.activeElement)).toBe(true)
+    await expectNoAxeViolations(staff.page)
+    await confirmation.getByRole('button', { name: 'Yes, cancel and refund' }).click()
+    await toast(staff.page, 'Booking cancelled')
+
+    const mail = await sink.waitForMailTo(email, /Refund completed/, 30_000)
+    expect(mail.text).toContain('₹30,000.00')
+    await customer.page.goto('/my-bookings')
+    await expect.poll(() => customer.page.getByRole('article').getByText('Refunded', { exact: true }).isVisible()).toBe(true)
+
+    // A booking made at the desk, through the form.
+    await staff.page.goto('/admin/bookings/new')
+    await expectNoAxeViolations(staff.page)
+    expect(staff.errors).toEqual([])
+    expect(customer.errors).toEqual([])
+    await staff.close()
+    await customer.close()
+  })
+})
