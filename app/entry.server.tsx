@@ -29,6 +29,9 @@ export default function handleRequest(
         onAllReady() {
           const body = new PassThrough()
           responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
+          // Pages may show a person's own details: kept out of shared and disk caches unless a
+          // route says otherwise (the anonymous marketing pages are cached by the server, see server/page-cache.ts).
+          if (!responseHeaders.has('Cache-Control')) responseHeaders.set('Cache-Control', 'private, no-store')
           resolve(
             new Response(createReadableStreamFromReadable(body), {
               headers: responseHeaders,

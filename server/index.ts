@@ -4,6 +4,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { createRequestHandler } from '@react-router/express'
+import { createRequestHandler as createFetchHandler, type ServerBuild } from 'react-router'
 import compression from 'compression'
 import express from 'express'
 import pino from 'pino'
@@ -17,6 +18,7 @@ import { usePaymentGateway } from '~/modules/payments/gateways.server'
 import { sandboxKey } from '~/modules/payments/sandbox-gateway.server'
 import { diskStorage, useReportStorage } from '~/modules/reports/storage.server'
 import { enableContentCache, invalidateContentCache } from '~/modules/site/content-cache.server'
+import { PUBLIC_PAGES } from '~/lib/public-pages'
 import { createPhonePeGateway } from '~/modules/payments/phonepe.server'
 import { phonePeOptionsFrom } from '~/modules/payments/phonepe-config.server'
 import { createSandboxGateway } from '~/modules/payments/sandbox.server'
@@ -25,7 +27,8 @@ import { LiveEvents } from './live-events'
 import { originCheck } from './origin-check'
 import { paymentWebhook } from './payment-webhook'
 import { sandboxGatewayRouter } from './sandbox-gateway'
-import { securityHeaders } from './security-headers'
+import { pageCache } from './page-cache'
+import { contentSecurityPolicy, securityHeaders } from './security-headers'
 
 declare module 'react-router' {
   interface AppLoadContext {
@@ -158,10 +161,26 @@ function createApp({ config, logger, database, liveEvents, gateway }: { config: 
   app.use('/assets', express.static(path.join(clientDir, 'assets'), { immutable: true, maxAge: '1y', index: false }))
   app.use(express.static(clientDir, { maxAge: '1h', index: false }))
 
+  const build = () => import('virtual:react-router/server-build') as Promise<ServerBuild>
+  const renderPage = createFetchHandler(build, 'production')
+  const pages = pageCache({
+    paths: PUBLIC_PAGES.map((page) => page.path),
+    personalCookies: [config.SESSION_COOKIE_NAME, 'toast'],
+    contentSecurityPolicy: (scriptSources) => contentSecurityPolicy({ production, formActions: gateway.checkoutOrigins, scriptSources }),
+    render: (path, request, nonce) =>
+      renderPage(new Request(new URL(path, config.SITE_URL), { headers: { Accept: 'text/html', 'User-Agent': request.get('User-Agent') ?? '' } }), {
+        cspNonce: nonce,
+        requestId: String(request.res?.locals.requestId ?? ''),
+        clientIp: request.ip ?? '',
+      }),
+  })
+  liveEvents.onContentChange(pages.clear)
+  app.use(pages.middleware)
+
   app.all(
     '/{*path}',
     createRequestHandler({
-      build: () => import('virtual:react-router/server-build'),
+      build,
       mode: 'production',
       getLoadContext: (request, response) => ({
         cspNonce: response.locals.cspNonce,

@@ -153,6 +153,12 @@ describe('bookings', () => {
     expect(lines[1]).toContain(',2500.00,')
     const none = await admin.get(`/admin/bookings.csv?q=${encodeURIComponent('deskcustomer@')}&status=cancelled`)
     expect(none.html.replace(/^\uFEFF/, '').trim().split(/\r?\n/)).toHaveLength(1)
+
+    // The overview counts the money, in charts a screen reader can read.
+    const overview = (await admin.get('/admin')).html
+    expect(overview).toMatch(/<svg role="img" aria-labelledby="[^"]+"/)
+    expect(text(overview)).toContain('Money received this financial year by product: Race Analysis (single): ₹2,500.')
+    expect(text(overview)).toMatch(/Camp seats left Camp 1 .*? Batch 1 ?: 30 of 30 left/)
   })
 
   it('staff cancel a paid online booking with a full refund, and the customer is told', async () => {

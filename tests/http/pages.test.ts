@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { spawn } from 'node:child_process'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -50,8 +51,8 @@ describe('unknown paths', () => {
 })
 
 describe('security headers', () => {
-  it('every page carries an enforced CSP whose nonce is the one on its scripts', async () => {
-    const response = await get('/')
+  it('a rendered page carries an enforced CSP whose nonce is the one on its scripts', async () => {
+    const response = await get('/login')
     const csp = response.headers.get('content-security-policy')!
     const nonce = /'nonce-([^']+)'/.exec(csp)?.[1]
     expect(nonce).toBeTruthy()
@@ -64,8 +65,22 @@ describe('security headers', () => {
     for (const attributes of scripts) expect(attributes).toContain(`nonce="${nonce}"`)
   })
 
-  it('a fresh nonce for every response', async () => {
-    const nonces = await Promise.all([get('/'), get('/')].map(async (request) => (await request).headers.get('content-security-policy')))
+  it('a cached page allows exactly its own inline scripts, by hash, and no nonce', async () => {
+    await get('/')
+    const response = await get('/')
+    expect(response.headers.get('x-page-cache')).toBe('hit')
+    const csp = response.headers.get('content-security-policy')!
+    expect(csp).not.toContain('nonce-')
+    expect(csp).not.toContain('unsafe-inline')
+    const html = await response.text()
+    const inline = [...html.matchAll(/<script\b(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((match) => match[1]!).filter(Boolean)
+    expect(inline.length).toBeGreaterThan(0)
+    for (const script of inline) expect(csp).toContain(`'sha256-${createHash('sha256').update(script).digest('base64')}'`)
+    expect(csp.match(/'sha256-/g)).toHaveLength(new Set(inline).size)
+  })
+
+  it('a fresh nonce for every rendered response', async () => {
+    const nonces = await Promise.all([get('/login'), get('/login')].map(async (request) => (await request).headers.get('content-security-policy')))
     expect(nonces[0]).not.toBe(nonces[1])
   })
 
