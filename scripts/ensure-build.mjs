@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { precompress } from './precompress.mjs'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const builtServer = path.join(root, 'build/server/index.js')
@@ -56,6 +57,7 @@ export function ensureBuild() {
     // React's development bundle.
     const result = spawnSync('npx', ['react-router', 'build'], { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } })
     if (result.status !== 0) process.exit(result.status ?? 1)
+    precompress(path.join(root, 'build/client'))
   })
 }
 

@@ -29,6 +29,7 @@ import { paymentWebhook } from './payment-webhook'
 import { sandboxGatewayRouter } from './sandbox-gateway'
 import { pageCache } from './page-cache'
 import { contentSecurityPolicy, securityHeaders } from './security-headers'
+import { precompressedStatic } from './static-files'
 
 declare module 'react-router' {
   interface AppLoadContext {
@@ -158,8 +159,8 @@ function createApp({ config, logger, database, liveEvents, gateway }: { config: 
   app.use(compression({ filter: (request, response) => !String(response.getHeader('Content-Type') ?? '').includes('text/event-stream') && compression.filter(request, response) }))
 
   const clientDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../client')
-  app.use('/assets', express.static(path.join(clientDir, 'assets'), { immutable: true, maxAge: '1y', index: false }))
-  app.use(express.static(clientDir, { maxAge: '1h', index: false }))
+  app.use('/assets', precompressedStatic(path.join(clientDir, 'assets'), { immutable: true, maxAge: '1y' }))
+  app.use(precompressedStatic(clientDir, { maxAge: '1h' }))
 
   const build = () => import('virtual:react-router/server-build') as Promise<ServerBuild>
   const renderPage = createFetchHandler(build, 'production')
@@ -191,6 +192,12 @@ function createApp({ config, logger, database, liveEvents, gateway }: { config: 
   )
 
   app.use((error: unknown, _request: express.Request, response: express.Response, _next: express.NextFunction) => {
+    // The request itself was wrong (a malformed address, a body too large): say so, not "our fault".
+    const status = typeof error === 'object' && error !== null ? Number((error as { status?: unknown }).status ?? (error as { statusCode?: unknown }).statusCode) : NaN
+    if (status >= 400 && status < 500 && !response.headersSent) {
+      logger.warn({ err: error, requestId: response.locals.requestId }, 'bad request')
+      return response.status(status).type('html').send(plainErrorPage(status === 413 ? 'Too large' : 'Bad request', 'The address or the form sent could not be read. Please check it and try again.'))
+    }
     logger.error({ err: error, requestId: response.locals.requestId }, 'unhandled error')
     if (response.headersSent) return response.end()
     response.status(500).type('html').send(plainErrorPage('Something went wrong', 'Please try again in a moment.'))

@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net'
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import express from 'express'
 import { afterEach, describe, expect, it } from 'vitest'
-import { chooseEncoding, inlineScriptHashes, pageCache, type PageCacheOptions } from './page-cache'
+import { chooseEncoding } from './encoding'
+import { inlineScriptHashes, pageCache, type PageCacheOptions } from './page-cache'
 
 let server: Server | undefined
 afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())))

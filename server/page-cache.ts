@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import { promisify } from 'node:util'
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib'
 import type { NextFunction, Request, Response } from 'express'
+import { chooseEncoding } from './encoding'
 
 const brotli = promisify(brotliCompress)
 const gzipped = promisify(gzip)
@@ -125,19 +126,4 @@ export function inlineScriptHashes(html: string): string[] {
 async function encodings(identity: Buffer) {
   const [br, gzip] = await Promise.all([brotli(identity, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: identity.length } }), gzipped(identity, { level: 9 })])
   return { identity, gzip, br }
-}
-
-/** Brotli when the browser takes it, else gzip, else none (q=0 refuses an encoding). */
-export function chooseEncoding(header: string | undefined): 'br' | 'gzip' | 'identity' {
-  const accepted = new Map<string, number>()
-  for (const part of (header ?? '').split(',')) {
-    const [name, ...parameters] = part.trim().toLowerCase().split(';')
-    if (!name) continue
-    const quality = parameters.map((parameter) => /^\s*q=([\d.]+)\s*$/.exec(parameter)?.[1]).find(Boolean)
-    accepted.set(name, quality === undefined ? 1 : Number(quality))
-  }
-  const takes = (name: string) => (accepted.get(name) ?? accepted.get('*') ?? 0) > 0
-  if (takes('br')) return 'br'
-  if (takes('gzip')) return 'gzip'
-  return 'identity'
 }

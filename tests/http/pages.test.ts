@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto'
 import { spawn } from 'node:child_process'
+import { request } from 'node:http'
+import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PUBLIC_PAGES } from '~/lib/public-pages'
@@ -47,6 +49,12 @@ describe('unknown paths', () => {
     const html = await response.text()
     expect(html).toContain('Oops! Page not found')
     expect(html).toMatch(/<a[^>]+href="\/"[^>]*>Return Home<\/a>/)
+  })
+
+  it.each(['/%E0%A4%A', '/assets/%E0%A4%A', '/bookings/%ZZ/cancel'])('%s (not a readable address) answers 400, not a server error', async (pathname) => {
+    const response = await get(pathname)
+    expect(response.status).toBe(400)
+    expect(await response.text()).toContain('Bad request')
   })
 })
 
@@ -137,6 +145,28 @@ describe('operations', () => {
     const assetResponse = await get(asset)
     expect(assetResponse.status).toBe(200)
     expect(assetResponse.headers.get('cache-control')).toContain('immutable')
+  })
+
+  it('sends scripts as their brotli or gzip copy made at build time, or as they are', async () => {
+    const html = await (await get('/')).text()
+    const asset = /\/assets\/entry\.client-[^"]+\.js/.exec(html)![0]
+    const raw = async (acceptEncoding: string) => {
+      const response = await new Promise<import('node:http').IncomingMessage>((resolve, reject) => request(`${server.url}${asset}`, { headers: { 'Accept-Encoding': acceptEncoding } }, resolve).on('error', reject).end())
+      const chunks: Buffer[] = []
+      for await (const chunk of response) chunks.push(chunk as Buffer)
+      return { headers: response.headers, body: Buffer.concat(chunks) }
+    }
+    const plain = await raw('identity')
+    expect(plain.headers['content-encoding']).toBeUndefined()
+    expect(plain.headers['content-type']).toMatch(/javascript/)
+    const br = await raw('gzip, deflate, br')
+    expect([br.headers['content-encoding'], br.headers['content-type'], br.headers.vary]).toEqual(['br', plain.headers['content-type'], 'Accept-Encoding'])
+    expect(brotliDecompressSync(br.body).equals(plain.body)).toBe(true)
+    // The strongest compression, made once: smaller than compressing on the fly would be.
+    expect(br.body.length).toBeLessThan(plain.body.length / 3)
+    const gzip = await raw('gzip')
+    expect(gzip.headers['content-encoding']).toBe('gzip')
+    expect(gunzipSync(gzip.body).equals(plain.body)).toBe(true)
   })
 
   it('finishes a request in flight, then exits cleanly on SIGTERM', async () => {
