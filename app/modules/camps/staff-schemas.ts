@@ -45,8 +45,9 @@ const date = (message: string) => z.iso.date({ error: message })
 const time = (message: string) => z.string({ error: message }).regex(TIME, message)
 const optionalTime = z.string().regex(TIME, 'Please enter a time such as 13:00').optional()
 
-// Checks across fields run even when a field failed its own rule (so each error shows at once);
-// they compare only values that passed theirs.
+// Checks across fields run even when a field failed its own rule or is missing (so every error
+// shows at once); they compare only values that passed their own rules.
+const always = { when: () => true }
 const isTime = (value: unknown): value is string => typeof value === 'string' && TIME.test(value)
 const isDate = (value: unknown): value is string => z.iso.date().safeParse(value).success
 const isPaise = (value: unknown): value is number => typeof value === 'number'
@@ -64,7 +65,7 @@ const campShape = {
 
 type CampFields = z.output<z.ZodObject<typeof campShape>>
 
-function checkCamp(camp: CampFields, ctx: z.RefinementCtx) {
+function checkCamp(camp: Partial<CampFields>, ctx: z.RefinementCtx) {
   const { startsOn, endsOn, earlyBirdDeadline, earlyBirdPrice, regularPrice } = camp
   if (isDate(startsOn) && isDate(endsOn) && endsOn < startsOn) ctx.addIssue({ code: 'custom', path: ['endsOn'], message: 'The last day cannot be before the first day' })
   if (isPaise(earlyBirdPrice) && isPaise(regularPrice) && regularPrice < earlyBirdPrice) {
@@ -93,7 +94,8 @@ const batchShape = {
 
 type BatchFields = z.output<z.ZodObject<typeof batchShape>>
 
-function checkBatch(batch: BatchFields, ctx: z.RefinementCtx, path: Array<string | number> = []) {
+function checkBatch(batch: Partial<BatchFields> | null | undefined, ctx: z.RefinementCtx, path: Array<string | number> = []) {
+  if (!batch) return
   const { start1, end1, start2, end2 } = batch
   if (isTime(start1) && isTime(end1) && end1 <= start1) ctx.addIssue({ code: 'custom', path: [...path, 'end1'], message: 'The end time must be after the start time' })
   if (Boolean(start2) !== Boolean(end2)) {
@@ -104,12 +106,12 @@ function checkBatch(batch: BatchFields, ctx: z.RefinementCtx, path: Array<string
   }
 }
 
-export const CampSchema = z.object(campShape).superRefine(checkCamp)
+export const CampSchema = z.object(campShape).superRefine(checkCamp, always)
 
-export const BatchSchema = z.object(batchShape).superRefine((batch, ctx) => checkBatch(batch, ctx))
+export const BatchSchema = z.object(batchShape).superRefine((batch, ctx) => checkBatch(batch, ctx), always)
 
 /** A batch being edited: which one travels in a hidden field. */
-export const EditBatchSchema = z.object({ ...batchShape, batchId: z.string().regex(/^\d+$/).transform(Number) }).superRefine((batch, ctx) => checkBatch(batch, ctx))
+export const EditBatchSchema = z.object({ ...batchShape, batchId: z.string().regex(/^\d+$/).transform(Number) }).superRefine((batch, ctx) => checkBatch(batch, ctx), always)
 
 export const NewCampSchema = z
   .object({
@@ -120,12 +122,14 @@ export const NewCampSchema = z
   .superRefine((camp, ctx) => {
     checkCamp(camp, ctx)
     const seen = new Set<string>()
-    camp.batches.forEach((batch, index) => {
+    const batches: Array<Partial<BatchFields> | null> = Array.isArray(camp.batches) ? camp.batches : []
+    batches.forEach((batch, index) => {
       checkBatch(batch, ctx, ['batches', index])
+      if (typeof batch?.code !== 'string') return
       if (seen.has(batch.code)) ctx.addIssue({ code: 'custom', path: ['batches', index, 'code'], message: 'Each batch needs a code of its own' })
       seen.add(batch.code)
     })
-  })
+  }, always)
 
 export const MoveRegistrationSchema = z.object({
   reference: z.string().regex(/^CMP-\d{10}$/),
