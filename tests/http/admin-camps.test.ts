@@ -168,6 +168,9 @@ describe('camps and batches', () => {
     })
     expect(taken.status).toBe(409)
     expect(fieldState(taken.html, 'code')).toEqual({ invalid: true, message: 'Another camp already uses the code camp1' })
+
+    for (const path of ['/admin/camps/camp9', '/admin/camps/camp9/registrations.csv']) expect((await admin.get(path)).status).toBe(404)
+    expect((await admin.post('/admin/camps/camp9', { name: 'Dawn', code: 'dawn', start1: '06:00', end1: '07:00', capacity: '10', intent: 'add-batch' })).status).toBe(404)
   })
 
   it('edits the price and closes a camp: the public form shows it closed; a batch is added and edited', async () => {

@@ -58,7 +58,12 @@ export async function staffCampOverview(now = new Date()) {
   return campRows.map((camp) => ({ ...camp, batches: batches.filter((batch) => batch.campId === camp.id) }))
 }
 
-export type StaffCamp = NonNullable<Awaited<ReturnType<typeof staffCamp>>>
+/** A camp's name by its code, or null: enough for a page to know the camp exists. */
+export async function findCamp(code: string) {
+  const [camp] = await db().select({ code: camps.code, name: camps.name }).from(camps).where(eq(camps.code, code))
+  return camp ?? null
+}
+
 
 /** One camp for staff: its batches with seats, registrations and waitlist (in queue order). */
 export async function staffCamp(code: string, now = new Date()) {

@@ -12,16 +12,10 @@ import { BOOKING_STATUS_LABELS } from '~/modules/booking/texts'
 import { registrationOpen } from '~/modules/camps/camps.server'
 import { batchTimes } from '~/modules/camps/fulfilment.server'
 import { batchDetails, BatchSchema, campDetails, CampSchema, CancelRegistrationSchema, EditBatchSchema, MoveRegistrationSchema, paiseToRupeesInput } from '~/modules/camps/staff-schemas'
-import { addBatch, cancelRegistration, CampChangeRefusedError, moveRegistration, staffCamp, updateBatch, updateCamp } from '~/modules/camps/staff.server'
+import { addBatch, cancelRegistration, CampChangeRefusedError, findCamp, moveRegistration, staffCamp, updateBatch, updateCamp } from '~/modules/camps/staff.server'
 import { formatLabDateTime } from '~/modules/mail/templates.server'
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${loaderData?.camp.name ?? 'Camp'} | Admin` }, { name: 'robots', content: 'noindex' }]
-
-async function campOr404(code: string) {
-  const found = await staffCamp(code)
-  if (!found) throw data('Not found', { status: 404 })
-  return found
-}
 
 function registrationStatus(status: keyof typeof BOOKING_STATUS_LABELS, latestRefund: RefundState | null) {
   if (status === 'cancelled' && latestRefund === 'pending') return 'Cancelled, refund in progress'
@@ -32,7 +26,9 @@ function registrationStatus(status: keyof typeof BOOKING_STATUS_LABELS, latestRe
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requireAdmin(request)
   const now = new Date()
-  const { camp, batches } = await campOr404(params.code)
+  const found = await staffCamp(params.code, now)
+  if (!found) throw data('Not found', { status: 404 })
+  const { camp, batches } = found
   return {
     camp: {
       code: camp.code,
@@ -105,9 +101,11 @@ async function attempt(form: string, submission: Submission<unknown, string[], u
 
 export async function action({ request, params }: Route.ActionArgs) {
   const admin = await requireAdmin(request)
-  const { camp } = await campOr404(params.code)
+  const camp = await findCamp(params.code)
+  if (!camp) throw data('Not found', { status: 404 })
+  const { code } = camp
   const actor = { id: admin.id, email: admin.email }
-  const here = `/admin/camps/${camp.code}`
+  const here = `/admin/camps/${code}`
   const formData = await request.formData()
   const intent = formData.get('intent')
 
@@ -115,7 +113,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     const submission = parseWithZod(formData, { schema: CampSchema })
     if (submission.status !== 'success') return invalid('camp', submission)
     return attempt('camp', submission, async () => {
-      const { changed } = await updateCamp(actor, camp.code, campDetails(submission.value))
+      const { changed } = await updateCamp(actor, code, campDetails(submission.value))
       return redirectWithToast(here, changed.length ? { type: 'success', title: 'Camp saved' } : { type: 'info', title: 'Nothing changed' })
     })
   }
@@ -124,7 +122,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     const form = `batch-${String(formData.get('batchId'))}`
     if (submission.status !== 'success') return invalid(form, submission)
     return attempt(form, submission, async () => {
-      const { changed } = await updateBatch(actor, { campCode: camp.code, batchId: submission.value.batchId, batch: batchDetails(submission.value) })
+      const { changed } = await updateBatch(actor, { campCode: code, batchId: submission.value.batchId, batch: batchDetails(submission.value) })
       return redirectWithToast(here, changed.length ? { type: 'success', title: 'Batch saved', description: `${submission.value.name} is saved.` } : { type: 'info', title: 'Nothing changed' })
     })
   }
@@ -132,7 +130,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     const submission = parseWithZod(formData, { schema: BatchSchema })
     if (submission.status !== 'success') return invalid('new-batch', submission)
     return attempt('new-batch', submission, async () => {
-      await addBatch(actor, camp.code, batchDetails(submission.value))
+      await addBatch(actor, code, batchDetails(submission.value))
       return redirectWithToast(here, { type: 'success', title: 'Batch added', description: `${submission.value.name} is added to ${camp.name}.` })
     })
   }
@@ -141,7 +139,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     const form = `move-${String(formData.get('reference'))}`
     if (submission.status !== 'success') return invalid(form, submission)
     return attempt(form, submission, async () => {
-      const moved = await moveRegistration(actor, { campCode: camp.code, reference: submission.value.reference, toBatchCode: submission.value.toBatch })
+      const moved = await moveRegistration(actor, { campCode: code, reference: submission.value.reference, toBatchCode: submission.value.toBatch })
       return redirectWithToast(here, { type: 'success', title: 'Registration moved', description: `${moved.swimmerName} is now in ${moved.to}; the parent has been e-mailed.` })
     })
   }
@@ -150,7 +148,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     const form = `cancel-${String(formData.get('reference'))}`
     if (submission.status !== 'success') return invalid(form, submission)
     return attempt(form, submission, async () => {
-      const cancelled = await cancelRegistration(actor, { campCode: camp.code, reference: submission.value.reference, refund: submission.value.refund === 'yes' })
+      const cancelled = await cancelRegistration(actor, { campCode: code, reference: submission.value.reference, refund: submission.value.refund === 'yes' })
       const refund = cancelled.refundPaise === null ? 'No refund.' : `A refund of ${formatRupees(cancelled.refundPaise)} is on its way.`
       return redirectWithToast(here, { type: 'success', title: 'Registration cancelled', description: `${cancelled.swimmerName}: ${refund}` })
     })
