@@ -64,7 +64,6 @@ export async function findCamp(code: string) {
   return camp ?? null
 }
 
-
 /** One camp for staff: its batches with seats, registrations and waitlist (in queue order). */
 export async function staffCamp(code: string, now = new Date()) {
   const [camp] = await db().select(campColumns).from(camps).where(eq(camps.code, code))
@@ -79,7 +78,6 @@ export async function staffCamp(code: string, now = new Date()) {
       phone: campRegistrations.phone,
       amountPaise: campRegistrations.amountPaise,
       status: campRegistrations.status,
-      holdExpiresAt: campRegistrations.holdExpiresAt,
       createdAt: campRegistrations.createdAt,
       refundable: sql<boolean>`EXISTS (${refundablePayments(db(), sql`${campRegistrations.id}`)})`,
       latestRefund: sql<RefundState | null>`(${db().select({ state: refunds.state }).from(refunds).innerJoin(payments, eq(payments.id, refunds.paymentId)).where(eq(payments.campRegistrationId, campRegistrations.id)).orderBy(desc(refunds.id)).limit(1)})`,
