@@ -30,6 +30,9 @@ export default [
     route('bookings/new', 'routes/admin/booking-new.tsx'),
     route('bookings.csv', 'routes/admin/bookings.csv.ts'),
     route('bookings/:reference', 'routes/admin/booking.tsx'),
+    route('camps', 'routes/admin/camps.tsx'),
+    route('camps/:code', 'routes/admin/camp.tsx'),
+    route('camps/:code/registrations.csv', 'routes/admin/camp-registrations-csv.ts'),
     route('mail', 'routes/admin/mail.tsx'),
   ]),
   // The public booking of single sessions (no account needed), and a guest's link to their booking.

@@ -12,6 +12,7 @@ const SECTIONS = [
   { to: '/admin', label: 'Overview', end: true },
   { to: '/admin/availability', label: 'Availability' },
   { to: '/admin/bookings', label: 'Bookings' },
+  { to: '/admin/camps', label: 'Camps' },
   { to: '/admin/mail', label: 'Mailbox' },
 ]
 

@@ -1,0 +1,371 @@
+import { getFormProps, type Submission, type SubmissionResult } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, Form, Link, useNavigation } from 'react-router'
+import type { Route } from './+types/camp'
+import { BatchDetailsFields, CampDetailsFields } from '~/components/camp-form-fields'
+import { FormAlert, RadioGroupField, SelectField, useValidatedForm } from '~/components/form-fields'
+import type { RefundState } from '~/db/schema'
+import { requireAdmin } from '~/lib/auth.server'
+import { formatLongDate, formatRupees, labDateParts } from '~/lib/format'
+import { redirectWithToast } from '~/lib/toast.server'
+import { BOOKING_STATUS_LABELS } from '~/modules/booking/texts'
+import { registrationOpen } from '~/modules/camps/camps.server'
+import { batchTimes } from '~/modules/camps/fulfilment.server'
+import { batchDetails, BatchSchema, campDetails, CampSchema, CancelRegistrationSchema, EditBatchSchema, MoveRegistrationSchema, paiseToRupeesInput } from '~/modules/camps/staff-schemas'
+import { addBatch, cancelRegistration, CampChangeRefusedError, findCamp, moveRegistration, staffCamp, updateBatch, updateCamp } from '~/modules/camps/staff.server'
+import { formatLabDateTime } from '~/modules/mail/templates.server'
+
+export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${loaderData?.camp.name ?? 'Camp'} | Admin` }, { name: 'robots', content: 'noindex' }]
+
+function registrationStatus(status: keyof typeof BOOKING_STATUS_LABELS, latestRefund: RefundState | null) {
+  if (status === 'cancelled' && latestRefund === 'pending') return 'Cancelled, refund in progress'
+  if (status === 'cancelled' && latestRefund === 'failed') return 'Cancelled, refund failed'
+  return BOOKING_STATUS_LABELS[status]
+}
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  await requireAdmin(request)
+  const now = new Date()
+  const found = await staffCamp(params.code, now)
+  if (!found) throw data('Not found', { status: 404 })
+  const { camp, batches } = found
+  return {
+    camp: {
+      code: camp.code,
+      name: camp.name,
+      summary: `${formatLongDate(camp.startsOn)} to ${formatLongDate(camp.endsOn)}, ${camp.venue}. Registration ${registrationOpen(camp, now) ? 'open' : camp.isOpen ? 'closed: the camp has started' : 'closed'}.`,
+      form: {
+        name: camp.name,
+        startsOn: camp.startsOn,
+        endsOn: camp.endsOn,
+        venue: camp.venue,
+        earlyBirdPrice: paiseToRupeesInput(camp.earlyBirdPricePaise),
+        regularPrice: paiseToRupeesInput(camp.regularPricePaise),
+        earlyBirdDeadline: labDateParts(camp.earlyBirdEndsAt).date,
+        registration: camp.isOpen ? 'open' : 'closed',
+      },
+    },
+    batches: batches.map((batch) => ({
+      id: batch.id,
+      code: batch.code,
+      name: batch.name,
+      summary: `${batchTimes(batch.timeRanges)}. ${batch.taken} of ${batch.capacity} seats taken${batch.waiting ? `, ${batch.waiting} waiting` : ''}.`,
+      taken: batch.taken,
+      seatsLeft: Math.max(0, batch.capacity - batch.taken),
+      form: {
+        batchId: String(batch.id),
+        name: batch.name,
+        code: batch.code,
+        start1: batch.timeRanges[0]?.start,
+        end1: batch.timeRanges[0]?.end,
+        start2: batch.timeRanges[1]?.start,
+        end2: batch.timeRanges[1]?.end,
+        capacity: String(batch.capacity),
+      },
+      registrations: batch.registrations.map((registration) => ({
+        reference: registration.reference,
+        swimmerName: registration.swimmerName,
+        contact: `${registration.email} · ${registration.phone}`,
+        status: registrationStatus(registration.status, registration.latestRefund),
+        amount: formatRupees(registration.amountPaise),
+        registeredAt: formatLabDateTime(registration.createdAt),
+        confirmed: registration.status === 'confirmed',
+        refundable: registration.refundable,
+      })),
+      waitlist: batch.waitlist.map((entry) => ({
+        id: entry.id,
+        swimmerName: entry.swimmerName,
+        contact: `${entry.email} · ${entry.phone}`,
+        since: formatLabDateTime(entry.createdAt),
+        status: entry.status === 'offered' && entry.offerExpiresAt ? `Seat offered; to pay by ${formatLabDateTime(entry.offerExpiresAt)}` : 'Waiting',
+      })),
+    })),
+  }
+}
+
+type ActionResult = { form: string; result: SubmissionResult<string[]> }
+
+function invalid(form: string, submission: Submission<unknown, string[], unknown>) {
+  return data<ActionResult>({ form, result: submission.reply() }, { status: 400 })
+}
+
+/** Runs a change; a refusal of the rules goes back to its form, next to the field it is about. */
+async function attempt(form: string, submission: Submission<unknown, string[], unknown>, change: () => Promise<Response>) {
+  try {
+    return await change()
+  } catch (error) {
+    if (!(error instanceof CampChangeRefusedError)) throw error
+    return data<ActionResult>({ form, result: submission.reply(error.field ? { fieldErrors: { [error.field]: [error.message] } } : { formErrors: [error.message] }) }, { status: 409 })
+  }
+}
+
+export async function action({ request, params }: Route.ActionArgs) {
+  const admin = await requireAdmin(request)
+  const camp = await findCamp(params.code)
+  if (!camp) throw data('Not found', { status: 404 })
+  const { code } = camp
+  const actor = { id: admin.id, email: admin.email }
+  const here = `/admin/camps/${code}`
+  const formData = await request.formData()
+  const intent = formData.get('intent')
+
+  if (intent === 'update-camp') {
+    const submission = parseWithZod(formData, { schema: CampSchema })
+    if (submission.status !== 'success') return invalid('camp', submission)
+    return attempt('camp', submission, async () => {
+      const { changed } = await updateCamp(actor, code, campDetails(submission.value))
+      return redirectWithToast(here, changed.length ? { type: 'success', title: 'Camp saved' } : { type: 'info', title: 'Nothing changed' })
+    })
+  }
+  if (intent === 'update-batch') {
+    const submission = parseWithZod(formData, { schema: EditBatchSchema })
+    const form = `batch-${String(formData.get('batchId'))}`
+    if (submission.status !== 'success') return invalid(form, submission)
+    return attempt(form, submission, async () => {
+      const { changed } = await updateBatch(actor, { campCode: code, batchId: submission.value.batchId, batch: batchDetails(submission.value) })
+      return redirectWithToast(here, changed.length ? { type: 'success', title: 'Batch saved', description: `${submission.value.name} is saved.` } : { type: 'info', title: 'Nothing changed' })
+    })
+  }
+  if (intent === 'add-batch') {
+    const submission = parseWithZod(formData, { schema: BatchSchema })
+    if (submission.status !== 'success') return invalid('new-batch', submission)
+    return attempt('new-batch', submission, async () => {
+      await addBatch(actor, code, batchDetails(submission.value))
+      return redirectWithToast(here, { type: 'success', title: 'Batch added', description: `${submission.value.name} is added to ${camp.name}.` })
+    })
+  }
+  if (intent === 'move') {
+    const submission = parseWithZod(formData, { schema: MoveRegistrationSchema })
+    const form = `move-${String(formData.get('reference'))}`
+    if (submission.status !== 'success') return invalid(form, submission)
+    return attempt(form, submission, async () => {
+      const moved = await moveRegistration(actor, { campCode: code, reference: submission.value.reference, toBatchCode: submission.value.toBatch })
+      return redirectWithToast(here, { type: 'success', title: 'Registration moved', description: `${moved.swimmerName} is now in ${moved.to}; the parent has been e-mailed.` })
+    })
+  }
+  if (intent === 'cancel') {
+    const submission = parseWithZod(formData, { schema: CancelRegistrationSchema })
+    const form = `cancel-${String(formData.get('reference'))}`
+    if (submission.status !== 'success') return invalid(form, submission)
+    return attempt(form, submission, async () => {
+      const cancelled = await cancelRegistration(actor, { campCode: code, reference: submission.value.reference, refund: submission.value.refund === 'yes' })
+      const refund = cancelled.refundPaise === null ? 'No refund.' : `A refund of ${formatRupees(cancelled.refundPaise)} is on its way.`
+      return redirectWithToast(here, { type: 'success', title: 'Registration cancelled', description: `${cancelled.swimmerName}: ${refund}` })
+    })
+  }
+  throw data('Unknown action', { status: 400 })
+}
+
+type LoaderData = Route.ComponentProps['loaderData']
+type Batch = LoaderData['batches'][number]
+type Registration = Batch['registrations'][number]
+
+/** The result of the last action, for the one form that sent it. */
+function resultFor(actionData: ActionResult | undefined, form: string) {
+  return actionData?.form === form ? actionData.result : undefined
+}
+
+export default function AdminCamp({ loaderData, actionData }: Route.ComponentProps) {
+  const { camp, batches } = loaderData
+  return (
+    <section>
+      <Link to="/admin/camps" className="text-sm font-semibold text-brand-700 underline underline-offset-2">
+        All camps
+      </Link>
+      <h1 className="mt-2 text-3xl font-extrabold text-brand-900">{camp.name}</h1>
+      <p className="mt-1 text-muted">{camp.summary}</p>
+      <a href={`/admin/camps/${camp.code}/registrations.csv`} download className="btn-secondary mt-4">
+        Download registrations (CSV)
+      </a>
+
+      <CampForm key={JSON.stringify(camp.form)} defaults={camp.form} lastResult={resultFor(actionData, 'camp')} />
+
+      {batches.map((batch) => (
+        <BatchSection key={batch.id} batch={batch} batches={batches} actionData={actionData} />
+      ))}
+
+      <section aria-labelledby="add-batch" className="mt-8 rounded-2xl border border-slate-200 bg-white p-6">
+        <h2 id="add-batch" className="text-xl font-bold text-ink">
+          Add a batch
+        </h2>
+        <NewBatchForm key={batches.length} lastResult={resultFor(actionData, 'new-batch')} />
+      </section>
+    </section>
+  )
+}
+
+/** The submit button of one form of the page: busy while that form (matched by its fields) is on its way. */
+function Pending({ label, busyLabel, intent, match = {} }: { label: string; busyLabel: string; intent: string; match?: Record<string, string> }) {
+  const navigation = useNavigation()
+  const sent = navigation.state === 'submitting' ? navigation.formData : undefined
+  const busy = sent?.get('intent') === intent && Object.entries(match).every(([name, value]) => sent.get(name) === value)
+  return (
+    <button type="submit" name="intent" value={intent} className="btn-primary" disabled={busy}>
+      {busy ? busyLabel : label}
+    </button>
+  )
+}
+
+function CampForm({ defaults, lastResult }: { defaults: LoaderData['camp']['form']; lastResult: SubmissionResult<string[]> | undefined }) {
+  const [form, fields] = useValidatedForm(CampSchema, { lastResult, defaultValue: defaults })
+  return (
+    <section aria-labelledby="camp-details" className="mt-8 rounded-2xl border border-slate-200 bg-white p-6">
+      <h2 id="camp-details" className="text-xl font-bold text-ink">
+        Camp details
+      </h2>
+      <Form method="post" {...getFormProps(form)} className="mt-4 space-y-6">
+        <FormAlert id={form.errorId} errors={form.errors} />
+        <CampDetailsFields fields={fields} />
+        <Pending intent="update-camp" label="Save camp details" busyLabel="Saving..." />
+      </Form>
+    </section>
+  )
+}
+
+function BatchSection({ batch, batches, actionData }: { batch: Batch; batches: Batch[]; actionData: ActionResult | undefined }) {
+  const headingId = `batch-${batch.id}-heading`
+  const editResult = resultFor(actionData, `batch-${batch.id}`)
+  return (
+    <section aria-labelledby={headingId} className="mt-8 rounded-2xl border border-slate-200 bg-white p-6">
+      <h2 id={headingId} className="text-xl font-bold text-ink">
+        {batch.name}
+      </h2>
+      <p className="mt-1 text-muted">{batch.summary}</p>
+      <details open={Boolean(editResult)} className="mt-4">
+        <summary className="cursor-pointer font-semibold text-brand-700">{`Edit ${batch.name}`}</summary>
+        <BatchForm key={JSON.stringify(batch.form)} batch={batch} lastResult={editResult} />
+      </details>
+
+      <h3 className="mt-6 font-bold text-ink">{`Registrations (${batch.registrations.length})`}</h3>
+      {batch.registrations.length === 0 ? (
+        <p className="mt-1 text-sm text-muted">No registrations yet.</p>
+      ) : (
+        <div className="mt-2 overflow-x-auto">
+          <table className="w-full text-left text-sm">
+            <caption className="sr-only">Registrations of {batch.name}</caption>
+            <thead className="bg-slate-50 text-muted">
+              <tr>
+                <th scope="col" className="px-3 py-2">
+                  Swimmer
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  Status
+                </th>
+                <th scope="col" className="px-3 py-2 text-right">
+                  Amount
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  Registered
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  Actions
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {batch.registrations.map((registration) => (
+                <tr key={registration.reference} className="border-t border-slate-200 align-top">
+                  <td className="px-3 py-2">
+                    <span className="block font-medium text-ink">{registration.swimmerName}</span>
+                    <span className="block text-muted [overflow-wrap:anywhere]">{registration.contact}</span>
+                    <span className="block text-muted">{registration.reference}</span>
+                  </td>
+                  <td className="px-3 py-2 text-ink">{registration.status}</td>
+                  <td className="px-3 py-2 text-right text-ink">{registration.amount}</td>
+                  <td className="px-3 py-2 text-ink">{registration.registeredAt}</td>
+                  <td className="px-3 py-2">
+                    {registration.confirmed && (
+                      <div className="space-y-2">
+                        <MoveForm registration={registration} from={batch} batches={batches} lastResult={resultFor(actionData, `move-${registration.reference}`)} />
+                        <CancelForm registration={registration} lastResult={resultFor(actionData, `cancel-${registration.reference}`)} />
+                      </div>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+
+      <h3 className="mt-6 font-bold text-ink">{`Waitlist (${batch.waitlist.length})`}</h3>
+      {batch.waitlist.length === 0 ? (
+        <p className="mt-1 text-sm text-muted">No one is waiting.</p>
+      ) : (
+        <ol className="mt-2 list-decimal space-y-2 pl-6 text-sm">
+          {batch.waitlist.map((entry) => (
+            <li key={entry.id}>
+              <span className="block font-medium text-ink">{entry.swimmerName}</span>
+              <span className="block text-muted [overflow-wrap:anywhere]">{entry.contact}</span>
+              <span className="block text-muted">{`${entry.status}. Joined ${entry.since}.`}</span>
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  )
+}
+
+function BatchForm({ batch, lastResult }: { batch: Batch; lastResult: SubmissionResult<string[]> | undefined }) {
+  const [form, fields] = useValidatedForm(EditBatchSchema, { lastResult, defaultValue: batch.form })
+  return (
+    <Form method="post" {...getFormProps(form)} className="mt-4 space-y-4">
+      <FormAlert id={form.errorId} errors={form.errors} />
+      <input type="hidden" name="batchId" value={batch.id} />
+      <BatchDetailsFields fields={fields} seatsHint={`${batch.taken} taken now: the capacity cannot be lower.`} />
+      <Pending intent="update-batch" match={{ batchId: String(batch.id) }} label={`Save ${batch.name}`} busyLabel="Saving..." />
+    </Form>
+  )
+}
+
+function NewBatchForm({ lastResult }: { lastResult: SubmissionResult<string[]> | undefined }) {
+  const [form, fields] = useValidatedForm(BatchSchema, { lastResult })
+  return (
+    <Form method="post" {...getFormProps(form)} className="mt-4 space-y-4">
+      <FormAlert id={form.errorId} errors={form.errors} />
+      <BatchDetailsFields fields={fields} />
+      <Pending intent="add-batch" label="Add batch" busyLabel="Adding..." />
+    </Form>
+  )
+}
+
+function MoveForm({ registration, from, batches, lastResult }: { registration: Registration; from: Batch; batches: Batch[]; lastResult: SubmissionResult<string[]> | undefined }) {
+  const [form, fields] = useValidatedForm(MoveRegistrationSchema, { lastResult, defaultValue: { reference: registration.reference } })
+  const targets = batches.filter((batch) => batch.id !== from.id)
+  if (targets.length === 0) return null
+  return (
+    <details open={Boolean(lastResult)}>
+      <summary className="cursor-pointer font-semibold text-brand-700">
+        Move<span className="sr-only"> {registration.swimmerName}</span>
+      </summary>
+      <Form method="post" {...getFormProps(form)} className="mt-2 space-y-2">
+        <FormAlert id={form.errorId} errors={form.errors} />
+        <input type="hidden" name="reference" value={registration.reference} />
+        <SelectField
+          field={fields.toBatch}
+          label="To batch"
+          options={[{ value: '', label: 'Choose a batch' }, ...targets.map((batch) => ({ value: batch.code, label: `${batch.name} (${batch.seatsLeft === 0 ? 'full' : `${batch.seatsLeft} seats left`})` }))]}
+        />
+        <Pending intent="move" match={{ reference: registration.reference }} label="Move" busyLabel="Moving..." />
+      </Form>
+    </details>
+  )
+}
+
+function CancelForm({ registration, lastResult }: { registration: Registration; lastResult: SubmissionResult<string[]> | undefined }) {
+  const [form, fields] = useValidatedForm(CancelRegistrationSchema, { lastResult, defaultValue: { reference: registration.reference } })
+  const options = [...(registration.refundable ? [{ value: 'yes', label: `Refund ${registration.amount}` }] : []), { value: 'no', label: 'No refund' }]
+  return (
+    <details open={Boolean(lastResult)}>
+      <summary className="cursor-pointer font-semibold text-red-800">
+        Cancel<span className="sr-only"> {registration.swimmerName}</span>
+      </summary>
+      <Form method="post" {...getFormProps(form)} className="mt-2 space-y-2">
+        <FormAlert id={form.errorId} errors={form.errors} />
+        <input type="hidden" name="reference" value={registration.reference} />
+        <RadioGroupField field={fields.refund} legend="Cancel this registration:" options={options} />
+        <Pending intent="cancel" match={{ reference: registration.reference }} label="Cancel registration" busyLabel="Cancelling..." />
+      </Form>
+    </details>
+  )
+}

@@ -1,0 +1,157 @@
+import { getFormProps } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, Form, Link, useNavigation } from 'react-router'
+import type { Route } from './+types/camps'
+import { BatchDetailsFields, CampDetailsFields } from '~/components/camp-form-fields'
+import { FormAlert, TextField, useValidatedForm } from '~/components/form-fields'
+import { requireAdmin } from '~/lib/auth.server'
+import { formatLongDate, formatRupees, labDateParts } from '~/lib/format'
+import { redirectWithToast } from '~/lib/toast.server'
+import { registrationOpen } from '~/modules/camps/camps.server'
+import { batchTimes } from '~/modules/camps/fulfilment.server'
+import { batchDetails, campDetails, NewCampSchema } from '~/modules/camps/staff-schemas'
+import { CampChangeRefusedError, createCamp, staffCampOverview } from '~/modules/camps/staff.server'
+
+export const meta: Route.MetaFunction = () => [{ title: 'Camps | Admin' }, { name: 'robots', content: 'noindex' }]
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdmin(request)
+  const now = new Date()
+  const camps = await staffCampOverview(now)
+  return {
+    camps: camps.map((camp) => ({
+      code: camp.code,
+      name: camp.name,
+      dates: `${formatLongDate(camp.startsOn)} to ${formatLongDate(camp.endsOn)}`,
+      venue: camp.venue,
+      fee: `${formatRupees(camp.earlyBirdPricePaise)} until ${formatLongDate(labDateParts(camp.earlyBirdEndsAt).date)}, then ${formatRupees(camp.regularPricePaise)}`,
+      registration: registrationOpen(camp, now) ? 'Open' : camp.isOpen ? 'Closed: the camp has started' : 'Closed',
+      batches: camp.batches.map((batch) => ({
+        code: batch.code,
+        label: `${batch.name} (${batchTimes(batch.timeRanges)})`,
+        seats: `${batch.taken} of ${batch.capacity} seats taken${batch.waiting ? `, ${batch.waiting} waiting` : ''}`,
+      })),
+    })),
+  }
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const admin = await requireAdmin(request)
+  const submission = parseWithZod(await request.formData(), { schema: NewCampSchema })
+  // Adding or removing a batch row (without JavaScript, a round trip) is not an error.
+  if (submission.status !== 'success') return data(submission.reply(), { status: submission.status === 'error' ? 400 : 200 })
+  const camp = submission.value
+  try {
+    await createCamp({ id: admin.id, email: admin.email }, { code: camp.code, ...campDetails(camp), batches: camp.batches.map(batchDetails) })
+  } catch (error) {
+    if (!(error instanceof CampChangeRefusedError)) throw error
+    return data(submission.reply(error.field ? { fieldErrors: { [error.field]: [error.message] } } : { formErrors: [error.message] }), { status: 409 })
+  }
+  return redirectWithToast(`/admin/camps/${camp.code}`, { type: 'success', title: 'Camp created', description: `${camp.name} is ${camp.registration === 'open' ? 'open for registration' : 'closed for now'}.` })
+}
+
+export default function AdminCamps({ loaderData, actionData }: Route.ComponentProps) {
+  const { camps } = loaderData
+  return (
+    <section>
+      <h1 className="text-3xl font-extrabold text-brand-900">Camps</h1>
+      {camps.length === 0 ? (
+        <p className="mt-6 text-muted">No camps yet.</p>
+      ) : (
+        <div className="mt-6 overflow-x-auto rounded-2xl border border-slate-200 bg-white">
+          <table className="w-full text-left text-sm">
+            <caption className="sr-only">Camps, their batches and seats</caption>
+            <thead className="bg-slate-50 text-muted">
+              <tr>
+                <th scope="col" className="px-3 py-2">
+                  Camp
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  Fee
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  Registration
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  Batches
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {camps.map((camp) => (
+                <tr key={camp.code} className="border-t border-slate-200 align-top">
+                  <td className="px-3 py-2">
+                    <Link to={`/admin/camps/${camp.code}`} className="font-semibold text-brand-700 underline underline-offset-2">
+                      {camp.name}
+                    </Link>
+                    <span className="block text-muted">{camp.dates}</span>
+                    <span className="block text-muted">{camp.venue}</span>
+                  </td>
+                  <td className="px-3 py-2 text-ink">{camp.fee}</td>
+                  <td className="px-3 py-2 text-ink">{camp.registration}</td>
+                  <td className="px-3 py-2">
+                    <ul className="space-y-1">
+                      {camp.batches.map((batch) => (
+                        <li key={batch.code}>
+                          <span className="block text-ink">{batch.label}</span>
+                          <span className="block text-muted">{batch.seats}</span>
+                        </li>
+                      ))}
+                    </ul>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <NewCampForm lastResult={actionData} />
+    </section>
+  )
+}
+
+function NewCampForm({ lastResult }: { lastResult: Route.ComponentProps['actionData'] }) {
+  const [form, fields] = useValidatedForm(NewCampSchema, {
+    lastResult,
+    // One empty batch to fill in; useValidatedForm's type only describes flat forms.
+    defaultValue: { registration: 'open', batches: [{}] } as unknown as Record<string, string>,
+  })
+  const navigation = useNavigation()
+  const submitting = navigation.state === 'submitting' && navigation.formAction === '/admin/camps'
+  const batches = fields.batches.getFieldList()
+  return (
+    <section aria-labelledby="new-camp" className="mt-10 rounded-2xl border border-slate-200 bg-white p-6">
+      <h2 id="new-camp" className="text-xl font-bold text-ink">
+        New camp
+      </h2>
+      <Form method="post" {...getFormProps(form)} className="mt-4 space-y-6">
+        <FormAlert id={form.errorId} errors={form.errors} />
+        <div className="grid gap-4 sm:grid-cols-2">
+          <TextField field={fields.code} label="Code" hint="Used in links and the registration form; it cannot be changed later. Such as camp3." />
+        </div>
+        <CampDetailsFields fields={fields} />
+        <FormAlert id={fields.batches.errorId} errors={fields.batches.errors} />
+        {batches.map((batch, index) => (
+          <fieldset key={batch.key} className="rounded-xl border border-slate-300 p-4">
+            <legend className="px-1 font-semibold text-ink">Batch {index + 1}</legend>
+            <BatchDetailsFields fields={batch.getFieldset()} />
+          </fieldset>
+        ))}
+        {/* Create comes first: Enter in a field presses the form's first button. */}
+        <div className="flex flex-wrap gap-3">
+          <button type="submit" className="btn-primary" disabled={submitting}>
+            {submitting ? 'Creating...' : 'Create camp'}
+          </button>
+          <button {...form.insert.getButtonProps({ name: fields.batches.name })} className="btn-secondary">
+            Add another batch
+          </button>
+          {batches.length > 1 && (
+            <button {...form.remove.getButtonProps({ name: fields.batches.name, index: batches.length - 1 })} className="btn-secondary">
+              Remove batch {batches.length}
+            </button>
+          )}
+        </div>
+      </Form>
+    </section>
+  )
+}
