@@ -20,6 +20,12 @@ export function rupeesToPaise(text: string): number | null {
   return Number.isSafeInteger(paise) ? paise : null
 }
 
+/** 3500000 → "35,000", 3500050 → "35,000.50": an amount as a form shows it for editing. */
+export function paiseToRupeesInput(paise: number): string {
+  const fractionDigits = paise % 100 === 0 ? 0 : 2
+  return new Intl.NumberFormat('en-IN', { minimumFractionDigits: fractionDigits, maximumFractionDigits: fractionDigits }).format(paise / 100)
+}
+
 /** 3500000 → "₹35,000", for headline prices that are whole rupees. */
 export function formatWholeRupees(paise: number): string {
   return paise % 100 === 0 ? wholeRupees.format(paise / 100) : formatRupees(paise)

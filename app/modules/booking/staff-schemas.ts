@@ -1,6 +1,7 @@
 // Staff forms for opening hours and bookings: their rules and messages, used by the server actions
 // and, in the browser, for validation as you type. Nothing server-only may be imported here.
 import { z } from 'zod'
+import { rupeesToPaise } from '~/lib/format'
 import { dateField, DateSchema } from './schemas'
 
 const clock = (label: string) => z.string({ error: `Enter the ${label} as HH:MM` }).regex(/^([01]\d|2[0-3]):[0-5]\d$/, `Enter the ${label} as HH:MM`)
@@ -73,8 +74,6 @@ export const STAFF_PRODUCTS = [
 
 export const PAYMENT_METHODS = ['Cash', 'UPI', 'Card', 'Bank transfer'] as const
 
-const RUPEES = /^\s*₹?\s*(\d{1,3}(?:,\d{2,3})*|\d+)(?:\.\d{1,2})?\s*$/
-
 export const StaffBookingSchema = z
   .object({
     name: z.string({ error: 'Name must be at least 2 characters' }).trim().min(2, 'Name must be at least 2 characters').max(100, 'Please use at most 100 characters'),
@@ -91,7 +90,7 @@ export const StaffBookingSchema = z
   .superRefine(
     (values, context) => {
       if (values.origin !== 'offline') return
-      if (!values.amount || !RUPEES.test(values.amount)) context.addIssue({ code: 'custom', path: ['amount'], message: 'Enter the amount paid in rupees, for example 30,000' })
+      if (!values.amount || rupeesToPaise(values.amount) === null) context.addIssue({ code: 'custom', path: ['amount'], message: 'Enter the amount paid in rupees, for example 30,000' })
       if (!values.paymentMethod) context.addIssue({ code: 'custom', path: ['paymentMethod'], message: 'Choose how it was paid' })
     },
     // Payment details are checked even when other fields are wrong, so every message shows at once.

@@ -1,29 +1,11 @@
 // The staff's camp forms: their rules and messages, used by the server actions and, in the browser,
 // for validation as you type. Nothing server-only may be imported here.
 import { z } from 'zod'
+import { rupeesToPaise } from '~/lib/format'
 
 /** The highest fee a form accepts (₹10,00,000), far above any camp and well inside an integer of paise. */
 export const MAX_PRICE_PAISE = 10_00_000_00
 export const MAX_BATCH_CAPACITY = 500
-
-/**
- * Rupees as staff type them ("35000", "35,000", "₹35,000.50") → integer paise, or null when the
- * text is not an amount. Digits are read as text, never through a float: "0.29" is 29 paise.
- */
-export function rupeesToPaise(text: string): number | null {
-  const match = /^(?:₹\s*)?(\d+(?:,\d+)*)(?:\.(\d{1,2}))?$/.exec(text.trim())
-  if (!match) return null
-  const whole = match[1]!.replaceAll(',', '')
-  const fraction = (match[2] ?? '').padEnd(2, '0')
-  const paise = Number(whole) * 100 + Number(fraction)
-  return Number.isSafeInteger(paise) ? paise : null
-}
-
-/** 3500000 → "35,000", 3500050 → "35,000.50": a price as the form shows it for editing. */
-export function paiseToRupeesInput(paise: number): string {
-  const fractionDigits = paise % 100 === 0 ? 0 : 2
-  return new Intl.NumberFormat('en-IN', { minimumFractionDigits: fractionDigits, maximumFractionDigits: fractionDigits }).format(paise / 100)
-}
 
 const rupees = (what: string) => {
   const message = `Please enter the ${what} in rupees, such as 35,000`
