@@ -11,7 +11,7 @@ import { rejectBots } from '~/lib/honeypot'
 import { pageMeta } from '~/lib/seo'
 import { useHydrated } from '~/lib/use-hydrated'
 import { campChoices } from '~/modules/camps/camps.server'
-import { AlreadyRegisteredError, BatchFullError, CampNotFoundError, holdCampSeat, RegistrationClosedError } from '~/modules/camps/registrations.server'
+import { AlreadyRegisteredError, BatchFullError, BatchNotInCampError, CampNotFoundError, holdCampSeat, RegistrationClosedError } from '~/modules/camps/registrations.server'
 import { CampRegistrationSchema, type CampRegistrationInput } from '~/modules/camps/schemas'
 import { STATUS_LINK } from '~/modules/camps/status.server'
 import { AlreadyWaitingError, joinWaitlist } from '~/modules/camps/waitlist.server'
@@ -72,6 +72,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (error instanceof BatchFullError) return fail(`${error.message} You can join its waitlist: we e-mail you as soon as a seat frees up.`, 409, true)
     if (error instanceof AlreadyRegisteredError || error instanceof AlreadyWaitingError || error instanceof RegistrationClosedError) return fail(error.message, 409)
     if (error instanceof CampNotFoundError) return fail(error.message, 400)
+    if (error instanceof BatchNotInCampError) return data<ActionResult>({ kind: 'failed', result: submission.reply({ fieldErrors: { batch: [error.message] } }), waitlist: false }, { status: 400 })
     if (error instanceof RateLimitedError) return fail(error.message, 429)
     if (error instanceof HoldExpiredError || error instanceof PaymentStartError) {
       console.error('camp payment could not start', (error as Error).cause ?? error)
@@ -99,8 +100,10 @@ function RegistrationForm({ camps, prefill, actionData }: { camps: Camps; prefil
   const submitting = navigation.formAction?.startsWith('/onboarding') ?? false
   const hydrated = useHydrated()
   const chosenCamp = camps.find((camp) => camp.code === fields.camp.value) ?? firstOpen
-  // Batches by code across the open camps (the seed gives every camp the same two).
-  const batchCodes = [...new Set(camps.filter((camp) => camp.open).flatMap((camp) => camp.batches.map((batch) => batch.code)))]
+  // Without JavaScript the page cannot follow the chosen camp: it lists the batches of every open
+  // camp (by code; the server explains a batch the chosen camp does not have). With it, only the
+  // chosen camp's batches.
+  const batchCodes = hydrated && chosenCamp ? chosenCamp.batches.map((batch) => batch.code) : [...new Set(camps.filter((camp) => camp.open).flatMap((camp) => camp.batches.map((batch) => batch.code)))]
   const batchLabel = (code: string) => (chosenCamp?.batches.find((batch) => batch.code === code) ?? camps.flatMap((camp) => camp.batches).find((batch) => batch.code === code))!.label
   const failed = actionData?.kind === 'failed'
 

@@ -123,6 +123,11 @@ describe('camps and batches', () => {
     expect(text(campPage.html)).toMatch(/Morning 7:00 AM - 8:30 AM\. 0 of 20 seats taken\..*Evening 5:00 PM - 6:00 PM and 6:30 PM - 7:30 PM\. 0 of 12 seats taken\./)
     expect(inputValues(campPage.html, ['earlyBirdPrice', 'regularPrice', 'earlyBirdDeadline'])).toEqual({ earlyBirdPrice: '30,000', regularPrice: '36,000.50', earlyBirdDeadline: '2030-11-30' })
     await expect.poll(async () => text((await new Visitor(server.url).get('/onboarding')).html), PAGE_CACHE).toContain('Camp 3: 20th December - 28th December ₹30,000')
+    // Without JavaScript the form lists every open camp's batches; one the chosen camp lacks is explained.
+    const parent = new Visitor(server.url)
+    const wrongBatch = await parent.post('/onboarding', { name: 'Kiran', email: 'kiran@example.com', phone_number: '98450 12345', camp: 'camp3', batch: 'batch1', website_url: '' })
+    expect(wrongBatch.status).toBe(400)
+    expect(text(wrongBatch.html)).toContain('Camp 3 has no such batch. Please select one of its batches.')
   })
 
   it('shows each mistake next to its field with status 400, keeping what was typed; a code in use is refused', async () => {

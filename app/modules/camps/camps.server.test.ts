@@ -6,7 +6,7 @@ import { labInstant } from '~/lib/format'
 import { listCamps } from '~/modules/site/site.server'
 import { useTestDatabase } from '../../../tests/support/test-database'
 import { campChoices } from './camps.server'
-import { AlreadyRegisteredError, BatchFullError, expireStaleCampHolds, holdCampSeat, RegistrationClosedError } from './registrations.server'
+import { AlreadyRegisteredError, BatchFullError, BatchNotInCampError, CampNotFoundError, expireStaleCampHolds, holdCampSeat, RegistrationClosedError } from './registrations.server'
 import { CampRegistrationSchema } from './schemas'
 import { AlreadyWaitingError, joinWaitlist, offerFreedSeats } from './waitlist.server'
 
@@ -83,6 +83,16 @@ describe('holding a seat', () => {
     expect(rush.every((result) => result.status === 'fulfilled' || result.reason instanceof BatchFullError)).toBe(true)
     const seats = await db().select().from(campRegistrations).where(eq(campRegistrations.status, 'pending'))
     expect(seats).toHaveLength(5)
+  })
+
+  it('names a batch the chosen camp does not have, and a camp that does not exist, for the waitlist too', async () => {
+    const [camp2] = await db().select({ id: camps.id }).from(camps).where(eq(camps.code, 'camp2'))
+    await db().update(campBatches).set({ code: 'evening' }).where(and(eq(campBatches.campId, camp2!.id), eq(campBatches.code, 'batch2')))
+    await expect(hold(parent(), { camp: 'camp2', batch: 'batch2' })).rejects.toThrow(new BatchNotInCampError('Camp 2'))
+    await expect(joinWaitlist({ campCode: 'camp2', batchCode: 'batch2', applicant: parent(), ip: '198.51.100.9', now: JUNE })).rejects.toThrow(new BatchNotInCampError('Camp 2'))
+    expect(new BatchNotInCampError('Camp 2').message).toBe('Camp 2 has no such batch. Please select one of its batches.')
+    await expect(hold(parent(), { camp: 'camp9' })).rejects.toThrow(new CampNotFoundError())
+    await expect(hold(parent(), { camp: 'camp2', batch: 'evening' })).resolves.toBeDefined()
   })
 
   it('the same swimmer cannot be registered twice for a camp; a brother or sister with the same e-mail can', async () => {

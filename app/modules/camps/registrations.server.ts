@@ -55,6 +55,22 @@ export function campHoldLimits(ip: string, email: string) {
 }
 
 /** The camp and batch chosen by code, with the batch row locked (seat counting happens under this lock). */
+/** The camp exists but has no batch by that code (camps can have different batches). */
+export class BatchNotInCampError extends Error {
+  constructor(campName: string) {
+    super(`${campName} has no such batch. Please select one of its batches.`)
+    this.name = 'BatchNotInCampError'
+  }
+}
+
+/** The batch of a camp, locked; or why there is none to lock. */
+export async function lockBatchOrExplain(executor: Executor, campCode: string, batchCode: string) {
+  const batch = await lockBatch(executor, campCode, batchCode)
+  if (batch) return batch
+  const [camp] = await executor.select({ name: camps.name }).from(camps).where(eq(camps.code, campCode))
+  throw camp ? new BatchNotInCampError(camp.name) : new CampNotFoundError()
+}
+
 export async function lockBatch(executor: Executor, campCode: string, batchCode: string) {
   const [row] = await executor
     .select({
@@ -90,8 +106,7 @@ export async function holdCampSeat({ campCode, batchCode, applicant, ip, now = n
   const holdExpiresAt = new Date(now.getTime() + config().SEAT_HOLD_MINUTES * 60_000)
   try {
     return await db().transaction(async (tx) => {
-      const batch = await lockBatch(tx, campCode, batchCode)
-      if (!batch) throw new CampNotFoundError()
+      const batch = await lockBatchOrExplain(tx, campCode, batchCode)
       if (!registrationOpen(batch, now)) throw new RegistrationClosedError(batch.campName)
       await releaseEarlierAttempts(tx, batch.campId, applicant, now)
       if (await isRegistered(tx, batch.campId, applicant)) throw new AlreadyRegisteredError(applicant.swimmerName, batch.campName)

@@ -8,7 +8,7 @@ import { enqueueEmail, type Executor } from '~/modules/mail/outbox.server'
 import { letter } from '~/modules/mail/templates.server'
 import { campPrice, campSeatsTaken, registrationOpen } from './camps.server'
 import { enforce } from '~/modules/rate-limit/rate-limit.server'
-import { AlreadyRegisteredError, campHoldLimits, CampNotFoundError, insertRegistration, isUniqueViolation, lockBatch, RegistrationClosedError, sameSwimmer, type CampApplicant } from './registrations.server'
+import { AlreadyRegisteredError, campHoldLimits, insertRegistration, isUniqueViolation, lockBatchOrExplain, RegistrationClosedError, sameSwimmer, type CampApplicant } from './registrations.server'
 
 export class AlreadyWaitingError extends Error {
   constructor(swimmerName: string) {
@@ -60,8 +60,7 @@ export async function joinWaitlist({ campCode, batchCode, applicant, ip, now = n
   await enforce(campHoldLimits(ip, applicant.email), now)
   try {
     return await db().transaction(async (tx) => {
-      const batch = await lockBatch(tx, campCode, batchCode)
-      if (!batch) throw new CampNotFoundError()
+      const batch = await lockBatchOrExplain(tx, campCode, batchCode)
       if (!registrationOpen(batch, now)) throw new RegistrationClosedError(batch.campName)
       const [registered] = await tx
         .select({ id: campRegistrations.id })
