@@ -27,6 +27,7 @@ export default [
     route('bookings', 'routes/admin/bookings.tsx'),
     route('bookings/:reference', 'routes/admin/booking.tsx'),
     route('mail', 'routes/admin/mail.tsx'),
+    route('audit', 'routes/admin/audit.tsx'),
   ]),
   // The public booking of single sessions (no account needed), and a guest's link to their booking.
   route('booking', 'routes/booking.tsx'),

@@ -12,6 +12,7 @@ const SECTIONS = [
   { to: '/admin', label: 'Overview', end: true },
   { to: '/admin/bookings', label: 'Bookings' },
   { to: '/admin/mail', label: 'Mailbox' },
+  { to: '/admin/audit', label: 'Audit log' },
 ]
 
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {
