@@ -26,6 +26,7 @@ export default [
     index('routes/admin/index.tsx'),
     route('bookings', 'routes/admin/bookings.tsx'),
     route('bookings/:reference', 'routes/admin/booking.tsx'),
+    route('settings', 'routes/admin/settings.tsx'),
     route('mail', 'routes/admin/mail.tsx'),
     route('audit', 'routes/admin/audit.tsx'),
   ]),

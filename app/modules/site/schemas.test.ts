@@ -92,7 +92,7 @@ describe('the policy texts', () => {
     expect(PoliciesSchema.safeParse({ reportDelivery: 'within 72 hours', refundPolicy: 'within 7 business days' }).success).toBe(true)
     expect(PoliciesSchema.safeParse({ reportDelivery: 'within 5-7 business days', refundPolicy: 'within 7 days' }).success).toBe(true)
     expect(errorsOf(PoliciesSchema.safeParse({ reportDelivery: 'very soon', refundPolicy: '' }))).toEqual({
-      reportDelivery: 'Say how long in hours or days, for example "within 48 hours" or "within 5-7 business days"',
+      reportDelivery: 'Say how long in hours or days, for example “within 48 hours” or “within 5-7 business days”',
       refundPolicy: 'Enter how refunds are paid',
     })
   })

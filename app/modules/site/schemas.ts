@@ -112,7 +112,7 @@ export type PriceInput = z.output<typeof PriceSchema>
 export const PoliciesSchema = z.object({
   reportDelivery: requiredText('Enter when the report is delivered', 120).refine(
     statesDeliveryTime,
-    'Say how long in hours or days, for example "within 48 hours" or "within 5-7 business days"',
+    'Say how long in hours or days, for example “within 48 hours” or “within 5-7 business days”',
   ),
   refundPolicy: requiredText('Enter how refunds are paid', 200),
 })
