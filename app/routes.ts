@@ -26,6 +26,8 @@ export default [
     index('routes/admin/index.tsx'),
     route('bookings', 'routes/admin/bookings.tsx'),
     route('bookings/:reference', 'routes/admin/booking.tsx'),
+    route('customers', 'routes/admin/customers.tsx'),
+    route('customers/:id', 'routes/admin/customer.tsx'),
     route('settings', 'routes/admin/settings.tsx'),
     route('mail', 'routes/admin/mail.tsx'),
     route('audit', 'routes/admin/audit.tsx'),

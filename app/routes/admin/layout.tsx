@@ -11,6 +11,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 const SECTIONS = [
   { to: '/admin', label: 'Overview', end: true },
   { to: '/admin/bookings', label: 'Bookings' },
+  { to: '/admin/customers', label: 'Customers' },
   { to: '/admin/settings', label: 'Catalogue & settings' },
   { to: '/admin/mail', label: 'Mailbox' },
   { to: '/admin/audit', label: 'Audit log' },
