@@ -36,9 +36,9 @@ export function basisPointsToPercentInput(basisPoints: number): string {
 }
 
 /** The gateway takes nothing smaller than a rupee, and a free item cannot be paid for online. */
-export const MIN_PRICE_PAISE = 100
-export const MAX_PRICE_PAISE = 9_999_999_99
-export const MAX_GST_BASIS_POINTS = 100_00
+const MIN_PRICE_PAISE = 100
+const MAX_PRICE_PAISE = 9_999_999_99
+const MAX_GST_BASIS_POINTS = 100_00
 
 export function isValidPrice(paise: number) {
   return Number.isInteger(paise) && paise >= MIN_PRICE_PAISE && paise <= MAX_PRICE_PAISE
@@ -48,7 +48,7 @@ export function isValidPrice(paise: number) {
  * An Indian GSTIN: the 2-digit state code, the holder's PAN (5 letters, 4 digits, 1 letter), the
  * registration number under that PAN, the letter Z, and a check character.
  */
-export const GSTIN_FORMAT = /^[0-9]{2}[A-Z]{5}[0-9]{4}[A-Z][1-9A-Z]Z[0-9A-Z]$/
+const GSTIN_FORMAT = /^[0-9]{2}[A-Z]{5}[0-9]{4}[A-Z][1-9A-Z]Z[0-9A-Z]$/
 
 export function isValidGstin(gstin: string) {
   return gstin === '' || GSTIN_FORMAT.test(gstin)
@@ -62,12 +62,12 @@ export function isValidGstRate(basisPoints: number) {
  * Values the lab has not supplied yet are kept as marked placeholders ("[Phone number — to be
  * supplied by the lab]"); the public pages show them as such, so a form may keep one as it is.
  */
-export function isPlaceholder(value: string) {
+function isPlaceholder(value: string) {
   return /^\[[^\]]*\]$/.test(value)
 }
 
 /** The report is due this long after the last session (reports.server.ts reads the number). */
-export function statesDeliveryTime(text: string) {
+function statesDeliveryTime(text: string) {
   return /\d+\s*(?:hours?|(?:business\s+)?days?)\b/i.test(text)
 }
 
@@ -107,7 +107,6 @@ export const PriceSchema = z
     regularPrice: rupeeAmount('Enter the regular price').optional(),
   })
   .refine((form) => form.regularPrice === undefined || form.regularPrice >= form.price, { message: REGULAR_PRICE_MESSAGE, path: ['regularPrice'] })
-export type PriceInput = z.output<typeof PriceSchema>
 
 export const PoliciesSchema = z.object({
   reportDelivery: requiredText('Enter when the report is delivered', 120).refine(

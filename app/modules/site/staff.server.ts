@@ -60,7 +60,7 @@ const settingsColumns = {
   gstin: siteSettings.gstin,
   gstRateBasisPoints: siteSettings.gstRateBasisPoints,
 }
-export type StaffSettings = Awaited<ReturnType<typeof settingsForStaff>>
+type StaffSettings = Awaited<ReturnType<typeof settingsForStaff>>
 
 /** Every setting, including the GST details the public pages do not show, read fresh. */
 export async function settingsForStaff() {

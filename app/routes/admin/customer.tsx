@@ -22,7 +22,7 @@ import { BOOKING_STATUS_LABELS } from '~/modules/booking/texts'
 import { formatLabDateTime } from '~/modules/mail/templates.server'
 import { RateLimitedError } from '~/modules/rate-limit/rate-limit.server'
 
-export const meta: Route.MetaFunction = ({ data }) => [{ title: `${data?.customer.name ?? 'Customer'} | Admin` }, { name: 'robots', content: 'noindex' }]
+export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${loaderData?.customer.name ?? 'Customer'} | Admin` }, { name: 'robots', content: 'noindex' }]
 
 function customerId(params: Route.LoaderArgs['params']) {
   const id = /^\d{1,9}$/.test(params.id) ? Number(params.id) : null

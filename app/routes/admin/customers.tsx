@@ -8,6 +8,7 @@ import { searchCustomers } from '~/modules/accounts/staff.server'
 export const meta: Route.MetaFunction = () => [{ title: 'Customers | Admin' }, { name: 'robots', content: 'noindex' }]
 
 const SearchSchema = z.object({ q: z.string().trim().max(100).optional().catch(undefined) })
+const SHOWN = 50
 
 /** How an account stands, in a word staff can scan down a list. */
 function accountStatus(customer: { isVerified: boolean; disabledAt: Date | null }) {
@@ -18,9 +19,10 @@ function accountStatus(customer: { isVerified: boolean; disabledAt: Date | null 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request)
   const { q = '' } = SearchSchema.parse(Object.fromEntries(new URL(request.url).searchParams))
-  const rows = await searchCustomers(q)
+  const rows = await searchCustomers(q, SHOWN)
   return {
     q,
+    more: rows.length === SHOWN,
     rows: rows.map((row) => ({
       id: row.id,
       name: row.name,
@@ -33,7 +35,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export default function AdminCustomers({ loaderData }: Route.ComponentProps) {
-  const { q, rows } = loaderData
+  const { q, more, rows } = loaderData
   return (
     <section>
       <h1 className="text-3xl font-extrabold text-brand-900">Customers</h1>
@@ -55,7 +57,13 @@ export default function AdminCustomers({ loaderData }: Route.ComponentProps) {
       </Form>
 
       <p className="mt-6 text-sm text-muted" role="status">
-        {rows.length === 0 ? 'No customers match.' : q ? `${rows.length} ${rows.length === 1 ? 'customer matches' : 'customers match'}` : `The ${rows.length} newest customers`}
+        {rows.length === 0
+          ? 'No customers match.'
+          : more
+            ? `The ${rows.length} newest ${q ? 'matches; search for more of the name, e-mail or phone to find others' : 'customers; search to find others'}.`
+            : q
+              ? `${rows.length} ${rows.length === 1 ? 'customer matches' : 'customers match'}`
+              : `${rows.length} ${rows.length === 1 ? 'customer' : 'customers'}`}
       </p>
       {rows.length > 0 && (
         <div className="mt-3 overflow-x-auto rounded-2xl border border-slate-200 bg-white">
