@@ -116,6 +116,7 @@ describe('disabling an account', () => {
   it('asks first; then the customer cannot sign in and their open session stops working, until it is enabled again', async () => {
     const neha = await customer('Neha Singh', 'neha@example.com')
     expect((await neha.get('/my-bookings')).status).toBe(200)
+    const session = neha.cookies.get('swimlab_session')!
     const page = await customerPage('neha@example.com')
     const admin = await staff()
 
@@ -137,6 +138,10 @@ describe('disabling an account', () => {
     expect(text((await (await staff()).get('/admin/customers?q=neha')).html)).toContain('Disabled')
 
     expect((await admin.post(page, { intent: 'enable' })).location).toBe(page)
+    // The sessions were revoked, not just refused while disabled: the old one stays dead.
+    const replay = new Visitor(server.url)
+    replay.cookies.set('swimlab_session', session)
+    expect((await replay.get('/my-bookings')).location).toBe('/login?redirectTo=%2Fmy-bookings')
     const back = await new Visitor(server.url).post('/login', { email: 'neha@example.com', password: registrationForm().password, website_url: '' })
     expect(back.location).toBe('/book-slot')
   })
