@@ -33,7 +33,11 @@ export default [
     route('camps', 'routes/admin/camps.tsx'),
     route('camps/:code', 'routes/admin/camp.tsx'),
     route('camps/:code/registrations.csv', 'routes/admin/camp-registrations-csv.ts'),
+    route('customers', 'routes/admin/customers.tsx'),
+    route('customers/:id', 'routes/admin/customer.tsx'),
+    route('settings', 'routes/admin/settings.tsx'),
     route('mail', 'routes/admin/mail.tsx'),
+    route('audit', 'routes/admin/audit.tsx'),
   ]),
   // The public booking of single sessions (no account needed), and a guest's link to their booking.
   route('booking', 'routes/booking.tsx'),

@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { addDays, formatClockTime, formatDateRange, formatRupees, formatTimeRange, formatWholeRupees, labDateParts, labInstant, labToday, rupeesToPaise } from './format'
+import { addDays, formatClockTime, formatDateRange, formatRupees, formatTimeRange, formatWholeRupees, labDateParts, labInstant, labToday, paiseToRupeesInput, rupeesToPaise } from './format'
 
 describe('money', () => {
   it('reads rupees as people type them into exact paise', () => {
     expect(['35000', '35,000', '₹35,000', '1,00,000', '3,499.5', '3499.50', ' 0.01 '].map(rupeesToPaise)).toEqual([3_500_000, 3_500_000, 3_500_000, 10_000_000, 349_950, 349_950, 1])
-    expect(['', 'abc', '35,000.001', '-5', '1e5', '35.'].map(rupeesToPaise)).toEqual([null, null, null, null, null, null])
+    expect(['', 'abc', '35,000.001', '-5', '1e5', '35.', '.5'].map(rupeesToPaise)).toEqual([null, null, null, null, null, null, null])
+    // 19.99 * 100 is 1998.9999999999998 in floating point; the digits are read as text.
+    expect(['19.99', '1.15', '0.29'].map(rupeesToPaise)).toEqual([1_999, 115, 29])
+    expect([30_000_00, 3_499_50, 1_00_000_50, 5].map(paiseToRupeesInput)).toEqual(['30,000', '3,499.50', '1,00,000.50', '0.05'])
   })
 
   it('shows paise as rupees with Indian digit grouping', () => {

@@ -21,7 +21,7 @@ export function verificationLink(email: string, code: string) {
   return `${config().SITE_URL}/verify-email?${query}`
 }
 
-async function sendVerificationCode(executor: Executor, user: { id: number; name: string; email: string }, now: Date) {
+export async function sendVerificationCode(executor: Executor, user: { id: number; name: string; email: string }, now: Date) {
   const { code, expiresAt } = await issueCode(executor, user.id, 'verify_email', now)
   await enqueueEmail(verificationEmail({ to: user.email, name: user.name, code, expiresAt, link: verificationLink(user.email, code) }), executor, now)
 }

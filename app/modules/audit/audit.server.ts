@@ -47,3 +47,9 @@ export async function auditEntries({ entityType, entityId, limit = 100 }: { enti
     .orderBy(desc(auditLog.id))
     .limit(limit)
 }
+
+/** The kinds of thing the log has entries about, for filtering it. */
+export async function auditEntityTypes() {
+  const rows = await db().selectDistinct({ entityType: auditLog.entityType }).from(auditLog).orderBy(auditLog.entityType)
+  return rows.map((row) => row.entityType)
+}

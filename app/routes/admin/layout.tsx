@@ -13,7 +13,10 @@ const SECTIONS = [
   { to: '/admin/availability', label: 'Availability' },
   { to: '/admin/bookings', label: 'Bookings' },
   { to: '/admin/camps', label: 'Camps' },
+  { to: '/admin/customers', label: 'Customers' },
+  { to: '/admin/settings', label: 'Catalogue & settings' },
   { to: '/admin/mail', label: 'Mailbox' },
+  { to: '/admin/audit', label: 'Audit log' },
 ]
 
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {

@@ -1,0 +1,186 @@
+// The rules of the catalogue and settings forms, used by the admin actions and, in the browser,
+// for validation as you type; the domain module checks the invariants that matter for money and tax
+// again with the same predicates. Nothing server-only may be imported here.
+import { z } from 'zod'
+import { rupeesToPaise } from '~/lib/format'
+
+/**
+ * "18" → 1800, "12.5" → 1250: a rate typed as a decimal, stored as an exact integer of hundredths
+ * (basis points); splitting the digits avoids float error. Null when it is not such a number.
+ */
+function decimalToHundredths(input: string, maxWholeDigits: number): number | null {
+  const match = new RegExp(`^(\\d{1,${maxWholeDigits}})(?:\\.(\\d{1,2}))?$`).exec(input)
+  if (!match) return null
+  return Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'))
+}
+
+/** "18" → 1800, "12.5" → 1250, "0.25" → 25. */
+export function percentToBasisPoints(input: string): number | null {
+  return decimalToHundredths(input.replace(/[%\s]/g, ''), 3)
+}
+
+/** 1800 → "18", 1250 → "12.5", 25 → "0.25". */
+export function basisPointsToPercentInput(basisPoints: number): string {
+  const fraction = basisPoints % 100
+  return `${Math.trunc(basisPoints / 100)}${fraction ? `.${String(fraction).padStart(2, '0')}` : ''}`.replace(/(\.\d)0$/, '$1')
+}
+
+/** The gateway takes nothing smaller than a rupee, and a free item cannot be paid for online. */
+const MIN_PRICE_PAISE = 100
+const MAX_PRICE_PAISE = 9_999_999_99
+const MAX_GST_BASIS_POINTS = 100_00
+
+export function isValidPrice(paise: number) {
+  return Number.isInteger(paise) && paise >= MIN_PRICE_PAISE && paise <= MAX_PRICE_PAISE
+}
+
+/**
+ * An Indian GSTIN: the 2-digit state code, the holder's PAN (5 letters, 4 digits, 1 letter), the
+ * registration number under that PAN, the letter Z, and a check character.
+ */
+const GSTIN_FORMAT = /^[0-9]{2}[A-Z]{5}[0-9]{4}[A-Z][1-9A-Z]Z[0-9A-Z]$/
+
+export function isValidGstin(gstin: string) {
+  return gstin === '' || GSTIN_FORMAT.test(gstin)
+}
+
+export function isValidGstRate(basisPoints: number) {
+  return Number.isInteger(basisPoints) && basisPoints >= 0 && basisPoints <= MAX_GST_BASIS_POINTS
+}
+
+/**
+ * Values the lab has not supplied yet are kept as marked placeholders ("[Phone number — to be
+ * supplied by the lab]"); the public pages show them as such, so a form may keep one as it is.
+ */
+function isPlaceholder(value: string) {
+  return /^\[[^\]]*\]$/.test(value)
+}
+
+/** The report is due this long after the last session (reports.server.ts reads the number). */
+function statesDeliveryTime(text: string) {
+  return /\d+\s*(?:hours?|(?:business\s+)?days?)\b/i.test(text)
+}
+
+const requiredText = (message: string, max: number) =>
+  z
+    .string({ error: message })
+    .trim()
+    .min(1, message)
+    .max(max, `Please use at most ${max} characters`)
+
+const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, `Please use at most ${max} characters`)
+    .optional()
+    .transform((value) => value ?? '')
+
+const PRICE_FORMAT_MESSAGE = 'Enter an amount in rupees, for example 30000 or 3499.50'
+const PRICE_RANGE_MESSAGE = 'Enter an amount from ₹1 to ₹99,99,999.99'
+
+const rupeeAmount = (requiredMessage: string) =>
+  z
+    .string({ error: requiredMessage })
+    .trim()
+    .min(1, { message: requiredMessage, abort: true })
+    .refine((value) => rupeesToPaise(value) !== null, { message: PRICE_FORMAT_MESSAGE, abort: true })
+    .transform((value) => rupeesToPaise(value)!)
+    .refine(isValidPrice, { message: PRICE_RANGE_MESSAGE, abort: true })
+
+export const REGULAR_PRICE_MESSAGE = 'The regular price must be at least the price'
+
+export const PriceSchema = z
+  .object({
+    code: z.string().trim().min(1).max(60),
+    price: rupeeAmount('Enter the price'),
+    regularPrice: rupeeAmount('Enter the regular price').optional(),
+  })
+  .refine((form) => form.regularPrice === undefined || form.regularPrice >= form.price, { message: REGULAR_PRICE_MESSAGE, path: ['regularPrice'] })
+
+export const PoliciesSchema = z.object({
+  reportDelivery: requiredText('Enter when the report is delivered', 120).refine(
+    statesDeliveryTime,
+    'Say how long in hours or days, for example “within 48 hours” or “within 5-7 business days”',
+  ),
+  refundPolicy: requiredText('Enter how refunds are paid', 200),
+})
+export type PoliciesInput = z.output<typeof PoliciesSchema>
+
+const PHONE_MESSAGE = 'Enter a phone number of at least 10 digits (digits and spaces, optionally starting with +)'
+const EMAIL_MESSAGE = 'Enter an e-mail address'
+const URL_MESSAGE = 'Enter a full address starting with https://'
+
+/** What the public pages can dial (contact-value.tsx), with an area or country code. */
+const isPhoneNumber = (value: string) => /^\+?[\d ]+$/.test(value) && value.replace(/\D/g, '').length >= 10 && value.replace(/\D/g, '').length <= 15
+const isEmail = (value: string) => z.email().safeParse(value).success
+const isWebAddress = (value: string) => {
+  try {
+    const url = new URL(value)
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.hostname.includes('.')
+  } catch {
+    return false
+  }
+}
+
+/** A required contact detail that may still be the lab's placeholder. */
+const contactDetail = (requiredMessage: string, isValid: (value: string) => boolean, invalidMessage: string, max = 200) =>
+  requiredText(requiredMessage, max).refine((value) => isPlaceholder(value) || isValid(value), invalidMessage)
+
+const optionalWebAddress = optionalText(300).refine((value) => value === '' || isWebAddress(value), URL_MESSAGE)
+
+// Flat field names (the social links too), so each form's default values are one flat record.
+export const ContactSchema = z.object({
+  sessionLocation: requiredText('Enter where sessions take place', 100),
+  venueName: requiredText('Enter the venue', 150),
+  postalAddress: requiredText('Enter the postal address', 300),
+  phone: contactDetail('Enter the phone number', isPhoneNumber, PHONE_MESSAGE, 100),
+  phoneHours: requiredText('Enter when the phone is answered', 100),
+  supportEmail: contactDetail('Enter the support e-mail address', isEmail, EMAIL_MESSAGE, 254),
+  infoEmail: contactDetail('Enter the general e-mail address', isEmail, EMAIL_MESSAGE, 254),
+  websiteUrl: optionalWebAddress,
+  whatsappNumber: optionalText(20).refine(
+    (value) => value === '' || (value.startsWith('+') && isPhoneNumber(value)),
+    'Enter the WhatsApp number with its country code, for example +91 98450 12345',
+  ),
+  linkedin: optionalWebAddress,
+  instagram: optionalWebAddress,
+  twitter: optionalWebAddress,
+})
+export type ContactInput = z.output<typeof ContactSchema>
+
+export const GstSchema = z.object({
+  legalName: requiredText('Enter the registered name of the business', 200),
+  gstin: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .optional()
+    .transform((value) => value ?? '')
+    .refine(isValidGstin, 'Enter the 15-character GSTIN, for example 29ABCDE1234F1Z5, or leave it empty'),
+  gstRate: z
+    .string({ error: 'Enter the GST rate' })
+    .trim()
+    .min(1, { message: 'Enter the GST rate', abort: true })
+    .refine((value) => percentToBasisPoints(value) !== null, { message: 'Enter the rate as a percentage with up to 2 decimals, for example 18', abort: true })
+    .transform((value) => percentToBasisPoints(value)!)
+    .refine(isValidGstRate, 'Enter a rate from 0 to 100 per cent'),
+})
+export type GstInput = z.output<typeof GstSchema>
+
+export const CoachSchema = z.object({
+  name: requiredText('Enter the name', 100),
+  credentials: requiredText('Enter the credentials', 200),
+})
+export type CoachInput = z.output<typeof CoachSchema>
+
+export const TeamMemberSchema = z.object({
+  /** The member's position on the about page, from 0. */
+  index: z.coerce.number().int().min(0).max(50),
+  name: requiredText('Enter the name', 100),
+  role: requiredText('Enter the role', 100),
+  bio: requiredText('Enter a short bio', 600),
+})
+export type TeamMemberInput = z.output<typeof TeamMemberSchema>
+
+export const BannerSchema = z.object({ visible: z.enum(['true', 'false']).transform((value) => value === 'true') })

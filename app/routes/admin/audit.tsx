@@ -1,0 +1,102 @@
+import { Form, Link } from 'react-router'
+import { z } from 'zod'
+import type { Route } from './+types/audit'
+import { requireAdmin } from '~/lib/auth.server'
+import { auditEntityTypes, auditEntries } from '~/modules/audit/audit.server'
+import { describeChanges } from '~/modules/audit/changes'
+import { formatLabDateTime } from '~/modules/mail/templates.server'
+
+export const meta: Route.MetaFunction = () => [{ title: 'Audit log | Admin' }, { name: 'robots', content: 'noindex' }]
+
+const FiltersSchema = z.object({ type: z.string().max(60).optional().catch(undefined) })
+const SHOWN = 200
+
+/** "catalogue_item" → "Catalogue item": entity types are written by every admin section. */
+const typeLabel = (type: string) => {
+  const words = type.replace(/[_-]+/g, ' ')
+  return words.charAt(0).toUpperCase() + words.slice(1)
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdmin(request)
+  const { type } = FiltersSchema.parse(Object.fromEntries(new URL(request.url).searchParams))
+  const [entries, types] = await Promise.all([auditEntries({ entityType: type || undefined, limit: SHOWN }), auditEntityTypes()])
+  return {
+    type: type ?? '',
+    types: types.map((value) => ({ value, label: typeLabel(value) })),
+    shown: SHOWN,
+    entries: entries.map((entry) => ({
+      id: entry.id,
+      at: formatLabDateTime(entry.createdAt),
+      who: entry.actorEmail,
+      action: entry.action,
+      entity: `${typeLabel(entry.entityType)} ${entry.entityId}`,
+      link: entry.entityType === 'customer' ? `/admin/customers/${entry.entityId}` : null,
+      summary: entry.summary,
+      changes: describeChanges(entry.before, entry.after),
+    })),
+  }
+}
+
+export default function AdminAudit({ loaderData }: Route.ComponentProps) {
+  const { type, types, entries, shown } = loaderData
+  return (
+    <section>
+      <h1 className="text-3xl font-extrabold text-brand-900">Audit log</h1>
+      <p className="mt-3 text-muted">Every change staff make, newest first (the {shown} most recent).</p>
+      <Form method="get" className="mt-6 flex flex-wrap items-end gap-3 rounded-2xl border border-slate-200 bg-white p-4">
+        <div className="min-w-0 flex-1 basis-56">
+          <label htmlFor="type" className="text-sm font-semibold text-ink">
+            What changed
+          </label>
+          <select id="type" name="type" defaultValue={type} className="mt-1 block min-h-11 w-full rounded-lg border border-slate-400 bg-white px-3 py-2 text-base text-ink">
+            <option value="">Everything</option>
+            {types.map((option) => (
+              <option key={option.value} value={option.value}>
+                {option.label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button type="submit" className="btn-primary">
+          Show
+        </button>
+      </Form>
+
+      <p className="mt-6 text-sm text-muted" role="status">
+        {entries.length === 0 ? 'No changes recorded.' : `${entries.length} ${entries.length === 1 ? 'change' : 'changes'}`}
+      </p>
+      <ol className="mt-3 space-y-3">
+        {entries.map((entry) => (
+          <li key={entry.id} className="rounded-2xl border border-slate-200 bg-white p-4 text-sm" data-testid="audit-entry">
+            <p className="font-semibold text-ink">{entry.summary}</p>
+            <p className="mt-1 text-muted">
+              {entry.at} · {entry.who} ·{' '}
+              {entry.link ? (
+                <Link to={entry.link} className="text-brand-700 underline underline-offset-2">
+                  {entry.entity}
+                </Link>
+              ) : (
+                entry.entity
+              )}{' '}
+              · <code>{entry.action}</code>
+            </p>
+            {entry.changes.length > 0 && (
+              <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1">
+                {entry.changes.map((change) => (
+                  <div key={change.field} className="contents">
+                    <dt className="text-muted">{change.field}</dt>
+                    <dd className="[overflow-wrap:anywhere] text-ink">
+                      {change.before} <span aria-hidden="true">→</span>
+                      <span className="sr-only">changed to</span> {change.after}
+                    </dd>
+                  </div>
+                ))}
+              </dl>
+            )}
+          </li>
+        ))}
+      </ol>
+    </section>
+  )
+}

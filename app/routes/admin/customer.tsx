@@ -1,0 +1,226 @@
+import { data, Form, Link, useNavigation } from 'react-router'
+import { z } from 'zod'
+import type { Route } from './+types/customer'
+import { ConfirmDialog } from '~/components/confirm-dialog'
+import { FormAlert } from '~/components/form-fields'
+import { DetailRow } from '~/components/payment-status-card'
+import { callerOf, requireAdmin } from '~/lib/auth.server'
+import { formatDateRange, formatLabDate, formatRupees, formatTimeRange, formatWeekdayDate } from '~/lib/format'
+import { redirectWithToast } from '~/lib/toast.server'
+import { GENDERS, HOW_DID_YOU_KNOW, optionLabel, SPECIALIZATIONS, SWIMMING_EXPERIENCE } from '~/modules/accounts/schemas'
+import {
+  AccountDisabledError,
+  AlreadyVerifiedError,
+  CannotDisableStaffError,
+  customerDetails,
+  CustomerNotFoundError,
+  disableCustomer,
+  enableCustomer,
+  resendVerification,
+} from '~/modules/accounts/staff.server'
+import { BOOKING_STATUS_LABELS } from '~/modules/booking/texts'
+import { formatLabDateTime } from '~/modules/mail/templates.server'
+import { RateLimitedError } from '~/modules/rate-limit/rate-limit.server'
+
+export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${loaderData?.customer.name ?? 'Customer'} | Admin` }, { name: 'robots', content: 'noindex' }]
+
+function customerId(params: Route.LoaderArgs['params']) {
+  const id = /^\d{1,9}$/.test(params.id) ? Number(params.id) : null
+  if (!id) throw data('Not found', { status: 404 })
+  return id
+}
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  await requireAdmin(request)
+  const details = await customerDetails(customerId(params))
+  if (!details) throw data('Not found', { status: 404 })
+  const { customer, bookings, registrations } = details
+  const other = (value: string | null, otherValue: string | null) => [value, otherValue].filter(Boolean).join(': ')
+  const profile: Array<[term: string, value: string]> = [
+    ['Year of birth', customer.dob?.slice(0, 4) ?? ''],
+    ['Gender', optionLabel(GENDERS, customer.gender) ?? ''],
+    ['Swimming experience', optionLabel(SWIMMING_EXPERIENCE, customer.swimmingExperience) ?? ''],
+    ['Location', customer.currentLocation ?? ''],
+    ['Academy', customer.academyName ?? ''],
+    ['Coach', customer.coachName ?? ''],
+    ['Specialization', other(optionLabel(SPECIALIZATIONS, customer.specialization), customer.otherSpecialization)],
+    ['Takes part in events', customer.participateInEvents === null ? '' : customer.participateInEvents ? 'Yes' : 'No'],
+    ['Stroke best time', customer.strokeBestTime ?? ''],
+    ['Heard of us through', other(optionLabel(HOW_DID_YOU_KNOW, customer.howDidYouKnow), customer.otherSource)],
+  ]
+  return {
+    confirmingDisable: new URL(request.url).searchParams.get('confirm') === 'disable',
+    customer: {
+      id: customer.id,
+      name: customer.name,
+      email: customer.email,
+      phone: customer.phone ?? '',
+      verified: customer.isVerified,
+      disabled: customer.disabledAt !== null,
+      status: customer.disabledAt ? `Disabled since ${formatLabDateTime(customer.disabledAt)}` : customer.isVerified ? 'Active' : 'E-mail address not verified yet',
+      registeredOn: formatLabDate(customer.createdAt),
+      signedIn: `${customer.sessionCount} ${customer.sessionCount === 1 ? 'browser' : 'browsers'}`,
+      profile: profile.filter(([, value]) => value),
+    },
+    bookings: bookings.map((booking) => ({
+      reference: booking.reference,
+      summary: `${booking.days.length === 3 ? `3-day ${booking.productName}` : booking.productName}, ${BOOKING_STATUS_LABELS[booking.status]}, ${formatRupees(booking.amountPaise)}`,
+      when: `${booking.days.map((day) => formatWeekdayDate(day.date)).join(', ')}, ${formatTimeRange(booking.startTime, booking.endTime)}. Booked on ${formatLabDate(booking.createdAt)}.`,
+    })),
+    registrations: registrations.map((registration) => ({
+      reference: registration.reference,
+      summary: `${registration.swimmerName}: ${registration.campName}, ${formatDateRange(registration.startsOn, registration.endsOn)}, ${registration.batchName}, ${BOOKING_STATUS_LABELS[registration.status]}, ${formatRupees(registration.amountPaise)}`,
+      when: `Registered on ${formatLabDate(registration.createdAt)}.`,
+    })),
+  }
+}
+
+const ActionSchema = z.object({ intent: z.enum(['resend-verification', 'disable', 'enable']) })
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const admin = await requireAdmin(request)
+  const actor = { id: admin.id, email: admin.email }
+  const userId = customerId(params)
+  const form = ActionSchema.safeParse(Object.fromEntries(await request.formData()))
+  if (!form.success) return data({ error: 'Choose what to do with this account.' }, { status: 400 })
+  const here = `/admin/customers/${userId}`
+  try {
+    switch (form.data.intent) {
+      case 'resend-verification':
+        await resendVerification({ actor, userId, ip: callerOf(request, context).ip })
+        return redirectWithToast(here, { type: 'success', title: 'Verification code sent', description: 'The customer has been e-mailed a new code.' })
+      case 'disable': {
+        const changed = await disableCustomer({ actor, userId })
+        return redirectWithToast(here, changed ? { type: 'success', title: 'Account disabled', description: 'They have been signed out everywhere.' } : { type: 'info', title: 'The account was already disabled' })
+      }
+      case 'enable': {
+        const changed = await enableCustomer({ actor, userId })
+        return redirectWithToast(here, changed ? { type: 'success', title: 'Account enabled', description: 'They can sign in again.' } : { type: 'info', title: 'The account was not disabled' })
+      }
+    }
+  } catch (error) {
+    if (error instanceof CustomerNotFoundError) throw data('Not found', { status: 404 })
+    if (error instanceof RateLimitedError) return data({ error: error.message }, { status: 429 })
+    if (error instanceof CannotDisableStaffError || error instanceof AlreadyVerifiedError || error instanceof AccountDisabledError) return data({ error: error.message }, { status: 409 })
+    throw error
+  }
+}
+
+export default function AdminCustomer({ loaderData, actionData }: Route.ComponentProps) {
+  const { customer, bookings, registrations, confirmingDisable } = loaderData
+  const navigation = useNavigation()
+  const busy = navigation.state === 'submitting'
+  const here = `/admin/customers/${customer.id}`
+  return (
+    <section>
+      <Link to="/admin/customers" className="text-sm font-semibold text-brand-700 underline underline-offset-2">
+        All customers
+      </Link>
+      <h1 className="mt-2 text-3xl font-extrabold text-brand-900">{customer.name}</h1>
+      <div className="mt-6 grid gap-6 xl:grid-cols-2">
+        <section aria-labelledby="account-heading" className="rounded-2xl border border-slate-200 bg-white p-6">
+          <h2 id="account-heading" className="text-lg font-bold text-ink">
+            Account
+          </h2>
+          <dl className="mt-3 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+            <DetailRow term="Status" value={customer.status} />
+            <DetailRow term="E-mail" value={customer.email} />
+            {customer.phone && <DetailRow term="Phone" value={customer.phone} />}
+            <DetailRow term="Registered on" value={customer.registeredOn} />
+            <DetailRow term="Signed in on" value={customer.signedIn} />
+            {customer.profile.map(([term, value]) => (
+              <DetailRow key={term} term={term} value={value} />
+            ))}
+          </dl>
+        </section>
+
+        <section aria-labelledby="actions-heading" className="rounded-2xl border border-slate-200 bg-white p-6">
+          <h2 id="actions-heading" className="text-lg font-bold text-ink">
+            Actions
+          </h2>
+          <div className="mt-3 space-y-5">
+            <FormAlert id="action-error" errors={actionData?.error ? [actionData.error] : undefined} />
+            {!customer.verified && !customer.disabled && (
+              <Form method="post">
+                <p className="text-sm text-muted">They have not entered the code from their e-mail yet, so they cannot sign in. A new code replaces the old one.</p>
+                <button type="submit" name="intent" value="resend-verification" disabled={busy} className="btn-secondary mt-2">
+                  Resend the verification code
+                </button>
+              </Form>
+            )}
+            {customer.disabled ? (
+              <Form method="post">
+                <p className="text-sm text-muted">They cannot sign in while the account is disabled.</p>
+                <button type="submit" name="intent" value="enable" disabled={busy} className="btn-primary mt-2">
+                  Enable the account
+                </button>
+              </Form>
+            ) : (
+              <div>
+                <p className="text-sm text-muted">Disabling signs them out everywhere and stops them signing in. Their bookings stay as they are.</p>
+                <Link to="?confirm=disable" preventScrollReset className="btn-secondary mt-2 border-red-700 text-red-800 hover:bg-red-50">
+                  Disable the account…
+                </Link>
+              </div>
+            )}
+          </div>
+        </section>
+
+        <section aria-labelledby="bookings-heading" className="rounded-2xl border border-slate-200 bg-white p-6 xl:col-span-2">
+          <h2 id="bookings-heading" className="text-lg font-bold text-ink">
+            Bookings
+          </h2>
+          {bookings.length === 0 ? (
+            <p className="mt-1 text-sm text-muted">No bookings.</p>
+          ) : (
+            <ul className="mt-3 space-y-3 text-sm">
+              {bookings.map((booking) => (
+                <li key={booking.reference} className="rounded-lg bg-slate-50 p-3">
+                  <Link to={`/admin/bookings/${booking.reference}`} className="font-semibold text-brand-700 underline underline-offset-2">
+                    {booking.reference}
+                  </Link>{' '}
+                  <span className="text-ink">{booking.summary}</span>
+                  <span className="block text-muted">{booking.when}</span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+
+        <section aria-labelledby="registrations-heading" className="rounded-2xl border border-slate-200 bg-white p-6 xl:col-span-2">
+          <h2 id="registrations-heading" className="text-lg font-bold text-ink">
+            Camp registrations
+          </h2>
+          <p className="mt-1 text-sm text-muted">Made under {customer.email}, with or without signing in.</p>
+          {registrations.length === 0 ? (
+            <p className="mt-1 text-sm text-muted">No camp registrations.</p>
+          ) : (
+            <ul className="mt-3 space-y-3 text-sm">
+              {registrations.map((registration) => (
+                <li key={registration.reference} className="rounded-lg bg-slate-50 p-3">
+                  <span className="font-semibold text-ink">{registration.reference}</span>{' '}
+                  <span className="text-ink">{registration.summary}</span>
+                  <span className="block text-muted">{registration.when}</span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      </div>
+
+      {confirmingDisable && !customer.disabled && (
+        <ConfirmDialog title={`Disable ${customer.name}'s account?`} closeHref={here}>
+          <p className="text-muted">They will be signed out on every device and cannot sign in until you enable the account again.</p>
+          <Form method="post" action={here} className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+            <Link to={here} preventScrollReset className="btn-secondary">
+              Cancel
+            </Link>
+            <button type="submit" name="intent" value="disable" disabled={busy} className="btn-primary bg-red-700 hover:bg-red-800">
+              Disable the account
+            </button>
+          </Form>
+        </ConfirmDialog>
+      )}
+    </section>
+  )
+}

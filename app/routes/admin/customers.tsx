@@ -1,0 +1,108 @@
+import { Form, Link } from 'react-router'
+import { z } from 'zod'
+import type { Route } from './+types/customers'
+import { requireAdmin } from '~/lib/auth.server'
+import { formatLabDate } from '~/lib/format'
+import { searchCustomers } from '~/modules/accounts/staff.server'
+
+export const meta: Route.MetaFunction = () => [{ title: 'Customers | Admin' }, { name: 'robots', content: 'noindex' }]
+
+const SearchSchema = z.object({ q: z.string().trim().max(100).optional().catch(undefined) })
+const SHOWN = 50
+
+/** How an account stands, in a word staff can scan down a list. */
+function accountStatus(customer: { isVerified: boolean; disabledAt: Date | null }) {
+  if (customer.disabledAt) return 'Disabled'
+  return customer.isVerified ? 'Active' : 'Not verified'
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdmin(request)
+  const { q = '' } = SearchSchema.parse(Object.fromEntries(new URL(request.url).searchParams))
+  const rows = await searchCustomers(q, SHOWN)
+  return {
+    q,
+    more: rows.length === SHOWN,
+    rows: rows.map((row) => ({
+      id: row.id,
+      name: row.name,
+      email: row.email,
+      phone: row.phone ?? '',
+      status: accountStatus(row),
+      registeredOn: formatLabDate(row.createdAt),
+    })),
+  }
+}
+
+export default function AdminCustomers({ loaderData }: Route.ComponentProps) {
+  const { q, more, rows } = loaderData
+  return (
+    <section>
+      <h1 className="text-3xl font-extrabold text-brand-900">Customers</h1>
+      <Form method="get" role="search" className="mt-6 flex flex-wrap items-end gap-3 rounded-2xl border border-slate-200 bg-white p-4">
+        <div className="min-w-0 flex-1 basis-64">
+          <label htmlFor="q" className="text-sm font-semibold text-ink">
+            Name, e-mail or phone
+          </label>
+          <input id="q" name="q" type="search" defaultValue={q} className="mt-1 block min-h-11 w-full rounded-lg border border-slate-400 bg-white px-3 py-2 text-base text-ink" />
+        </div>
+        <button type="submit" className="btn-primary">
+          Search
+        </button>
+        {q && (
+          <Link to="/admin/customers" className="btn-secondary">
+            Clear
+          </Link>
+        )}
+      </Form>
+
+      <p className="mt-6 text-sm text-muted" role="status">
+        {rows.length === 0
+          ? 'No customers match.'
+          : more
+            ? `The ${rows.length} newest ${q ? 'matches; search for more of the name, e-mail or phone to find others' : 'customers; search to find others'}.`
+            : q
+              ? `${rows.length} ${rows.length === 1 ? 'customer matches' : 'customers match'}`
+              : `${rows.length} ${rows.length === 1 ? 'customer' : 'customers'}`}
+      </p>
+      {rows.length > 0 && (
+        <div className="mt-3 overflow-x-auto rounded-2xl border border-slate-200 bg-white">
+          <table className="w-full text-left text-sm">
+            <caption className="sr-only">Customers</caption>
+            <thead className="bg-slate-50 text-muted">
+              <tr>
+                <th scope="col" className="px-3 py-2">
+                  Customer
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  Phone
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  Account
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  Registered
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((row) => (
+                <tr key={row.id} className="border-t border-slate-200 align-top">
+                  <td className="px-3 py-2">
+                    <Link to={`/admin/customers/${row.id}`} className="font-semibold text-brand-700 underline underline-offset-2">
+                      {row.name}
+                    </Link>
+                    <span className="block text-muted [overflow-wrap:anywhere]">{row.email}</span>
+                  </td>
+                  <td className="px-3 py-2 text-ink">{row.phone}</td>
+                  <td className={`px-3 py-2 ${row.status === 'Disabled' ? 'font-semibold text-red-800' : 'text-ink'}`}>{row.status}</td>
+                  <td className="px-3 py-2 text-ink">{row.registeredOn}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  )
+}

@@ -1,0 +1,404 @@
+import { getFormProps, getInputProps, getTextareaProps, type FieldMetadata, type SubmissionResult } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import type { ReactNode } from 'react'
+import { data, Form, useNavigation } from 'react-router'
+import type { z } from 'zod'
+import type { Route } from './+types/settings'
+import { FieldError, FormAlert, TextField, useValidatedForm } from '~/components/form-fields'
+import { requireAdmin } from '~/lib/auth.server'
+import { formatRupees, paiseToRupeesInput } from '~/lib/format'
+import { redirectWithToast } from '~/lib/toast.server'
+import {
+  BannerSchema,
+  basisPointsToPercentInput,
+  CoachSchema,
+  ContactSchema,
+  GstSchema,
+  PoliciesSchema,
+  PriceSchema,
+  TeamMemberSchema,
+} from '~/modules/site/schemas'
+import {
+  CatalogueItemNotFoundError,
+  catalogueForStaff,
+  InvalidSettingError,
+  setBanner,
+  settingsForStaff,
+  updateCataloguePrice,
+  updateCoach,
+  updateContactDetails,
+  updateGstDetails,
+  updatePolicies,
+  updateTeamMember,
+} from '~/modules/site/staff.server'
+
+export const meta: Route.MetaFunction = () => [{ title: 'Catalogue & settings | Admin' }, { name: 'robots', content: 'noindex' }]
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdmin(request)
+  const [items, settings] = await Promise.all([catalogueForStaff(), settingsForStaff()])
+  return {
+    items: items.map((item) => ({
+      code: item.code,
+      label: item.tagline ? `${item.name} (${item.tagline})` : item.name,
+      current: item.regularPricePaise === null ? formatRupees(item.pricePaise) : `${formatRupees(item.pricePaise)}, regular ${formatRupees(item.regularPricePaise)}`,
+      defaults: { code: item.code, price: paiseToRupeesInput(item.pricePaise), regularPrice: item.regularPricePaise === null ? '' : paiseToRupeesInput(item.regularPricePaise) },
+    })),
+    bannerVisible: settings.bannerVisible,
+    policies: { reportDelivery: settings.reportDelivery, refundPolicy: settings.refundPolicy },
+    contact: {
+      sessionLocation: settings.sessionLocation,
+      venueName: settings.venueName,
+      postalAddress: settings.postalAddress,
+      phone: settings.phone,
+      phoneHours: settings.phoneHours,
+      supportEmail: settings.supportEmail,
+      infoEmail: settings.infoEmail,
+      websiteUrl: settings.websiteUrl,
+      whatsappNumber: settings.whatsappNumber,
+      ...settings.socialLinks,
+    },
+    gst: { legalName: settings.legalName, gstin: settings.gstin, gstRate: basisPointsToPercentInput(settings.gstRateBasisPoints) },
+    coach: { defaults: { name: settings.coach.name, credentials: settings.coach.credentials }, placeholder: settings.coach.placeholder },
+    team: settings.team.map((member, index) => ({ defaults: { index: String(index), name: member.name, role: member.role, bio: member.bio }, placeholder: member.placeholder })),
+  }
+}
+
+type Intent = 'price' | 'policies' | 'contact' | 'gst' | 'coach' | 'member' | 'banner'
+/** Which of the page's forms a result belongs to: the kind, and the item or member for repeated ones. */
+type FormResult = { intent: Intent; target: string; result: SubmissionResult<string[]> }
+
+/** Where each form sits on the page, so the browser comes back to it after saving. */
+const ANCHORS: Record<Intent, string> = { price: 'prices', policies: 'policies', contact: 'contact', gst: 'gst', coach: 'people', member: 'people', banner: 'banner' }
+
+async function save<Schema extends z.ZodObject>(
+  formData: FormData,
+  { intent, target = '' }: { intent: Intent; target?: string },
+  schema: Schema,
+  apply: (value: z.output<Schema>) => Promise<boolean>,
+  saved: string,
+) {
+  const submission = parseWithZod(formData, { schema })
+  if (submission.status !== 'success') return data<FormResult>({ intent, target, result: submission.reply() }, { status: 400 })
+  try {
+    const changed = await apply(submission.value)
+    return redirectWithToast(
+      `/admin/settings#${ANCHORS[intent]}`,
+      changed ? { type: 'success', title: saved } : { type: 'info', title: 'Nothing to save', description: 'Those were already the values.' },
+    )
+  } catch (error) {
+    if (error instanceof InvalidSettingError) return data<FormResult>({ intent, target, result: submission.reply({ formErrors: [error.message] }) }, { status: 400 })
+    if (error instanceof CatalogueItemNotFoundError) throw data(error.message, { status: 404 })
+    throw error
+  }
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const admin = await requireAdmin(request)
+  const actor = { id: admin.id, email: admin.email }
+  const formData = await request.formData()
+  switch (formData.get('intent')) {
+    case 'price':
+      return save(
+        formData,
+        { intent: 'price', target: String(formData.get('code')) },
+        PriceSchema,
+        (value) => updateCataloguePrice(actor, { code: value.code, pricePaise: value.price, regularPricePaise: value.regularPrice ?? null }),
+        'Price saved',
+      )
+    case 'policies':
+      return save(formData, { intent: 'policies' }, PoliciesSchema, (value) => updatePolicies(actor, value), 'Policy texts saved')
+    case 'contact':
+      return save(formData, { intent: 'contact' }, ContactSchema, (value) => updateContactDetails(actor, value), 'Contact details saved')
+    case 'gst':
+      return save(formData, { intent: 'gst' }, GstSchema, (value) => updateGstDetails(actor, value), 'GST details saved')
+    case 'coach':
+      return save(formData, { intent: 'coach' }, CoachSchema, (value) => updateCoach(actor, value), 'Coach saved')
+    case 'member':
+      return save(formData, { intent: 'member', target: String(formData.get('index')) }, TeamMemberSchema, (value) => updateTeamMember(actor, value), 'Team member saved')
+    case 'banner': {
+      const submission = parseWithZod(formData, { schema: BannerSchema })
+      if (submission.status !== 'success') return data<FormResult>({ intent: 'banner', target: '', result: submission.reply() }, { status: 400 })
+      const { visible } = submission.value
+      await setBanner(actor, visible)
+      return redirectWithToast(`/admin/settings#${ANCHORS.banner}`, {
+        type: 'success',
+        title: visible ? 'The banner is on' : 'The banner is off',
+        description: 'Pages that are open change by themselves.',
+      })
+    }
+    default:
+      throw data('Unknown form', { status: 400 })
+  }
+}
+
+export default function AdminSettings({ loaderData, actionData }: Route.ComponentProps) {
+  const { items, bannerVisible, policies, contact, gst, coach, team } = loaderData
+  const resultFor = (intent: Intent, target = '') => (actionData?.intent === intent && actionData.target === target ? actionData.result : undefined)
+  return (
+    <section>
+      <h1 className="text-3xl font-extrabold text-brand-900">Catalogue &amp; settings</h1>
+      <p className="mt-3 text-muted">Every page of the site shows these values; a change appears on it straight away.</p>
+
+      <Panel id="banner" title="Camp banner">
+        <BannerForm visible={bannerVisible} />
+      </Panel>
+
+      <Panel id="prices" title="Prices" lead="In rupees, GST included. The regular price is shown struck through next to the price; leave it empty for none.">
+        <div className="overflow-x-auto">
+          <table className="w-full text-left text-sm">
+            <caption className="sr-only">Catalogue prices</caption>
+            <thead className="text-muted">
+              <tr>
+                <th scope="col" className="py-2 pr-3">
+                  Item
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  Price (₹)
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  Regular price (₹)
+                </th>
+                <th scope="col" className="py-2 pl-3">
+                  <span className="sr-only">Save</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((item) => (
+                <PriceRow key={JSON.stringify(item.defaults)} item={item} lastResult={resultFor('price', item.code)} />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </Panel>
+
+      <Panel id="policies" title="Policy texts" lead="Each text completes a sentence on the site, in e-mails and on receipts.">
+        <PoliciesForm key={JSON.stringify(policies)} defaults={policies} lastResult={resultFor('policies')} />
+      </Panel>
+
+      <Panel id="contact" title="Contact details" lead="Values in [square brackets] are placeholders: the site shows them as still to be supplied and makes no link of them.">
+        <ContactForm key={JSON.stringify(contact)} defaults={contact} lastResult={resultFor('contact')} />
+      </Panel>
+
+      <Panel id="gst" title="GST details" lead="Receipts are tax invoices once a GSTIN is set (a bill of supply at a 0% rate), and plain receipts without one.">
+        <GstForm key={JSON.stringify(gst)} defaults={gst} lastResult={resultFor('gst')} />
+      </Panel>
+
+      <Panel id="people" title="Coach and team" lead="The coach appears in the camp banner, the team on the about page. A placeholder stays marked as one until you save its details.">
+        <CoachForm key={JSON.stringify(coach)} coach={coach} lastResult={resultFor('coach')} />
+        {team.map((member) => (
+          <TeamMemberForm key={JSON.stringify(member)} member={member} lastResult={resultFor('member', member.defaults.index)} />
+        ))}
+      </Panel>
+    </section>
+  )
+}
+
+function Panel({ id, title, lead, children }: { id: string; title: string; lead?: string; children: ReactNode }) {
+  return (
+    <section id={id} aria-labelledby={`${id}-heading`} className="mt-8 rounded-2xl border border-slate-200 bg-white p-4 sm:p-6">
+      <h2 id={`${id}-heading`} className="text-xl font-bold text-ink">
+        {title}
+      </h2>
+      {lead && <p className="mt-1 text-sm text-muted">{lead}</p>}
+      <div className="mt-4">{children}</div>
+    </section>
+  )
+}
+
+/** True while this form's submission is on its way (the button says so and cannot be pressed twice). */
+function useSaving(intent: Intent, target = '') {
+  const { state, formData } = useNavigation()
+  if (state !== 'submitting' || formData?.get('intent') !== intent) return false
+  return !target || formData.get(intent === 'price' ? 'code' : 'index') === target
+}
+
+function SaveButton({ intent, target, children }: { intent: Intent; target?: string; children: ReactNode }) {
+  const saving = useSaving(intent, target)
+  return (
+    <button type="submit" disabled={saving} className="btn-primary">
+      {saving ? 'Saving...' : children}
+    </button>
+  )
+}
+
+function BannerForm({ visible }: { visible: boolean }) {
+  const saving = useSaving('banner')
+  return (
+    <Form method="post" className="flex flex-wrap items-center gap-4">
+      <input type="hidden" name="intent" value="banner" />
+      <input type="hidden" name="visible" value={visible ? 'false' : 'true'} />
+      <p className="text-ink" role="status">
+        The camp banner is <strong>{visible ? 'on' : 'off'}</strong>: {visible ? 'every page shows it.' : 'no page shows it.'}
+      </p>
+      <button type="submit" disabled={saving} className={visible ? 'btn-secondary' : 'btn-primary'}>
+        {saving ? 'Saving...' : visible ? 'Turn the banner off' : 'Turn the banner on'}
+      </button>
+    </Form>
+  )
+}
+
+type Field = FieldMetadata<string | undefined, Record<string, unknown>, string[]>
+
+const cellInputClass =
+  'block min-h-11 w-full min-w-28 rounded-lg border border-slate-400 bg-white px-3 py-2 text-base text-ink shadow-sm focus:border-brand-600 aria-invalid:border-red-700'
+
+/** A price in a table cell: the column header is its visible label, the hidden one names the item. */
+function PriceCell({ field, label }: { field: Field; label: string }) {
+  const { key, ...props } = getInputProps(field, { type: 'text' })
+  return (
+    <td className="px-3 py-3 align-top">
+      <label htmlFor={field.id} className="sr-only">
+        {label}
+      </label>
+      <input key={key} {...props} inputMode="decimal" autoComplete="off" className={cellInputClass} />
+      <FieldError field={field} />
+    </td>
+  )
+}
+
+type PriceItem = Route.ComponentProps['loaderData']['items'][number]
+
+function PriceRow({ item, lastResult }: { item: PriceItem; lastResult: SubmissionResult<string[]> | undefined }) {
+  const [form, fields] = useValidatedForm(PriceSchema, { lastResult, defaultValue: item.defaults })
+  return (
+    <tr className="border-t border-slate-200">
+      <th scope="row" className="py-3 pr-3 align-top font-normal">
+        <span className="block font-semibold text-ink">{item.label}</span>
+        <span className="block text-muted">Now {item.current}</span>
+      </th>
+      <PriceCell field={fields.price} label={`Price of ${item.label}, in rupees`} />
+      <PriceCell field={fields.regularPrice} label={`Regular price of ${item.label}, in rupees (optional)`} />
+      <td className="py-3 pl-3 align-top">
+        <Form method="post" {...getFormProps(form)}>
+          <input type="hidden" name="intent" value="price" />
+          <input type="hidden" name="code" value={item.code} />
+          <FormAlert id={form.errorId} errors={form.errors} />
+          <SaveButton intent="price" target={item.code}>
+            Save<span className="sr-only"> the price of {item.label}</span>
+          </SaveButton>
+        </Form>
+      </td>
+    </tr>
+  )
+}
+
+function TextAreaField({ field, label }: { field: Field; label: string }) {
+  const { key, ...props } = getTextareaProps(field)
+  return (
+    <div>
+      <label htmlFor={field.id} className="block text-sm font-semibold text-ink">
+        {label}
+      </label>
+      <textarea key={key} {...props} rows={3} className="mt-1 block w-full rounded-lg border border-slate-400 bg-white px-3 py-2 text-base text-ink shadow-sm focus:border-brand-600 aria-invalid:border-red-700" />
+      <FieldError field={field} />
+    </div>
+  )
+}
+
+type FormProps<Defaults> = { defaults: Defaults; lastResult: SubmissionResult<string[]> | undefined }
+
+function PoliciesForm({ defaults, lastResult }: FormProps<{ reportDelivery: string; refundPolicy: string }>) {
+  const [form, fields] = useValidatedForm(PoliciesSchema, { lastResult, defaultValue: defaults })
+  return (
+    <Form method="post" {...getFormProps(form)} className="space-y-5">
+      <input type="hidden" name="intent" value="policies" />
+      <FormAlert id={form.errorId} errors={form.errors} />
+      <TextField field={fields.reportDelivery} label="Report delivery" hint="Completes “Your personalized report arrives …”, for example “within 48 hours”. Reports are flagged overdue after the hours or days it names." />
+      <TextField field={fields.refundPolicy} label="Refunds" hint="Completes “Refunds are credited …”, for example “within 7 business days, to the original payment method”." />
+      <SaveButton intent="policies">Save the policy texts</SaveButton>
+    </Form>
+  )
+}
+
+function ContactForm({ defaults, lastResult }: FormProps<Record<string, string>>) {
+  const [form, fields] = useValidatedForm(ContactSchema, { lastResult, defaultValue: defaults })
+  return (
+    <Form method="post" {...getFormProps(form)} className="space-y-5">
+      <input type="hidden" name="intent" value="contact" />
+      <FormAlert id={form.errorId} errors={form.errors} />
+      <div className="grid gap-5 md:grid-cols-2">
+        <TextField field={fields.sessionLocation} label="Session location" hint="Where sessions take place, in bookings, e-mails and receipts." />
+        <TextField field={fields.venueName} label="Venue" />
+        <TextField field={fields.postalAddress} label="Postal address" />
+        <TextField field={fields.phone} label="Phone" type="tel" inputMode="tel" />
+        <TextField field={fields.phoneHours} label="Phone hours" />
+        <TextField field={fields.supportEmail} label="Support e-mail" inputMode="email" />
+        <TextField field={fields.infoEmail} label="General e-mail" inputMode="email" />
+        <TextField field={fields.websiteUrl} label="Website" optional placeholder="https://" />
+        <TextField field={fields.whatsappNumber} label="WhatsApp number" type="tel" inputMode="tel" optional hint="With the country code, for example +91 98450 12345." />
+        <TextField field={fields.linkedin} label="LinkedIn page" optional placeholder="https://" />
+        <TextField field={fields.instagram} label="Instagram page" optional placeholder="https://" />
+        <TextField field={fields.twitter} label="X (Twitter) page" optional placeholder="https://" />
+      </div>
+      <SaveButton intent="contact">Save the contact details</SaveButton>
+    </Form>
+  )
+}
+
+function GstForm({ defaults, lastResult }: FormProps<{ legalName: string; gstin: string; gstRate: string }>) {
+  const [form, fields] = useValidatedForm(GstSchema, { lastResult, defaultValue: defaults })
+  return (
+    <Form method="post" {...getFormProps(form)} className="space-y-5">
+      <input type="hidden" name="intent" value="gst" />
+      <FormAlert id={form.errorId} errors={form.errors} />
+      <div className="grid gap-5 md:grid-cols-3">
+        <TextField field={fields.legalName} label="Registered name" />
+        <TextField field={fields.gstin} label="GSTIN" optional hint="15 characters, for example 29ABCDE1234F1Z5." />
+        <TextField field={fields.gstRate} label="GST rate (%)" hint="Up to 2 decimals, for example 18." />
+      </div>
+      <SaveButton intent="gst">Save the GST details</SaveButton>
+    </Form>
+  )
+}
+
+function PlaceholderBadge({ placeholder }: { placeholder: boolean }) {
+  if (!placeholder) return null
+  return <span className="ml-2 rounded-full bg-amber-100 px-2.5 py-0.5 text-xs font-semibold text-amber-900">Placeholder</span>
+}
+
+function CoachForm({ coach, lastResult }: { coach: { defaults: { name: string; credentials: string }; placeholder: boolean }; lastResult: SubmissionResult<string[]> | undefined }) {
+  const [form, fields] = useValidatedForm(CoachSchema, { lastResult, defaultValue: coach.defaults })
+  return (
+    <Form method="post" {...getFormProps(form)} className="space-y-4">
+      <h3 className="font-semibold text-ink">
+        Camp coach
+        <PlaceholderBadge placeholder={coach.placeholder} />
+      </h3>
+      <input type="hidden" name="intent" value="coach" />
+      <FormAlert id={form.errorId} errors={form.errors} />
+      <div className="grid gap-5 md:grid-cols-2">
+        <TextField field={fields.name} label="Name" />
+        <TextField field={fields.credentials} label="Credentials" />
+      </div>
+      <SaveButton intent="coach">Save the coach</SaveButton>
+    </Form>
+  )
+}
+
+type TeamMember = { defaults: { index: string; name: string; role: string; bio: string }; placeholder: boolean }
+
+function TeamMemberForm({ member, lastResult }: { member: TeamMember; lastResult: SubmissionResult<string[]> | undefined }) {
+  const [form, fields] = useValidatedForm(TeamMemberSchema, { lastResult, defaultValue: member.defaults })
+  const position = Number(member.defaults.index) + 1
+  return (
+    <Form method="post" {...getFormProps(form)} className="mt-6 space-y-4 border-t border-slate-200 pt-6">
+      <h3 className="font-semibold text-ink">
+        Team member {position}
+        <PlaceholderBadge placeholder={member.placeholder} />
+      </h3>
+      <input type="hidden" name="intent" value="member" />
+      <input type="hidden" name="index" value={member.defaults.index} />
+      <FormAlert id={form.errorId} errors={form.errors} />
+      <div className="grid gap-5 md:grid-cols-2">
+        <TextField field={fields.name} label="Name" />
+        <TextField field={fields.role} label="Role" />
+      </div>
+      <TextAreaField field={fields.bio} label="Short bio" />
+      <SaveButton intent="member" target={member.defaults.index}>
+        Save team member {position}
+      </SaveButton>
+    </Form>
+  )
+}
