@@ -7,10 +7,11 @@ import { signUp, text, Visitor } from '../support/visitor'
 
 let server: TestServer
 let sink: Awaited<ReturnType<typeof startSmtpSink>>
+const ADMIN = { email: 'staff@lab.example', password: 'staff-password-1' }
 
 beforeAll(async () => {
   sink = await startSmtpSink()
-  server = await startTestServer({ SMTP_URL: sink.url, TRUST_PROXY: 'true' })
+  server = await startTestServer({ SMTP_URL: sink.url, TRUST_PROXY: 'true', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password })
 })
 afterAll(async () => {
   await server?.stop()
@@ -48,5 +49,22 @@ describe('the page cache, on the real site', () => {
     expect(text(mine.html)).toContain('Cache Tester')
     // And the anonymous copy never shows them.
     expect(text((await new Visitor(server.url).get('/pricing')).html)).not.toContain('Cache Tester')
+  })
+
+  it('shows a change staff make at once: the cached pages are dropped when the catalogue or settings change', async () => {
+    const anonymous = new Visitor(server.url)
+    await anonymous.get('/pricing')
+    expect((await anonymous.get('/pricing')).headers.get('X-Page-Cache')).toBe('hit')
+    expect(text((await anonymous.get('/pricing')).html)).not.toContain('₹27,500')
+    const admin = new Visitor(server.url)
+    expect((await admin.post('/login', { email: ADMIN.email, password: ADMIN.password, website_url: '' })).location).toBe('/admin')
+    const saved = await admin.post('/admin/settings', { intent: 'price', code: 'biomechanical_package', price: '27,500', regularPrice: '' })
+    expect(saved.status).toBe(302)
+    // The database announces the change; the next anonymous visitor gets a fresh page.
+    await expect.poll(async () => text((await anonymous.get('/pricing')).html), { timeout: 5_000, interval: 100 }).toContain('₹27,500')
+    expect((await anonymous.get('/')).html).toContain('Limited slots available')
+    const banner = await admin.post('/admin/settings', { intent: 'banner', visible: 'false' })
+    expect(banner.status).toBe(302)
+    await expect.poll(async () => (await anonymous.get('/')).html.includes('Limited slots available'), { timeout: 5_000, interval: 100 }).toBe(false)
   })
 })
