@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import autocannon from 'autocannon'
 import { ensureBuild } from './ensure-build.mjs'
-import { labDate, options } from './bench-support.mjs'
+import { labDate, options, signUpThroughPages } from './bench-support.mjs'
 
 const { duration, connections } = options({ duration: 20, connections: 50 })
 ensureBuild()
@@ -36,26 +36,6 @@ const port = await new Promise((resolve, reject) => {
 })
 const base = `http://127.0.0.1:${port}`
 
-/** A customer signed up through the pages, the code read from the local mailbox in the server's log. */
-async function signedInCookie() {
-  const email = `bench.${Date.now()}@example.com`
-  const form = { name: 'Bench Swimmer', email, password: 'butterfly-2027', phone: '9845012345', age: '16', currentLocation: 'Bengaluru', gender: 'female', swimmingExperience: 'advanced', academyName: 'NA', coachName: 'NA', specialization: 'butterfly', otherSpecialization: '', participateInEvents: 'yes', strokeBestTime: '', howDidYouKnow: 'google', otherSource: '', website_url: '' }
-  const post = (pathname, body, cookie = '') => fetch(`${base}${pathname}`, { method: 'POST', redirect: 'manual', headers: { Origin: base, 'Content-Type': 'application/x-www-form-urlencoded', ...(cookie ? { Cookie: cookie } : {}) }, body: new URLSearchParams(body) })
-  const registered = await post('/registration', form)
-  if (registered.status !== 302) throw new Error(`registration answered ${registered.status}`)
-  let code
-  for (let attempt = 0; attempt < 100 && !code; attempt += 1) {
-    const mail = log.split('\n').find((line) => line.includes('e-mail delivered to the local mailbox') && line.includes(email))
-    code = mail && /\b(\d{6})\b/.exec(JSON.parse(mail).text)?.[1]
-    if (!code) await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-  if (!code) throw new Error('no verification e-mail in the log')
-  const verified = await post(`/verify-email?${new URLSearchParams({ email })}`, { email, code, website_url: '' })
-  const cookie = verified.headers.getSetCookie().map((value) => value.split(';')[0]).find((pair) => pair.startsWith('swimlab_session='))
-  if (!cookie) throw new Error(`verification did not sign in (${verified.status})`)
-  return cookie
-}
-
 function run(url, headers = {}) {
   return new Promise((resolve, reject) => {
     autocannon({ url, connections, duration, headers: { 'Accept-Encoding': 'br, gzip', Accept: 'text/html,application/json', ...headers } }, (error, result) => (error ? reject(error) : resolve(result)))
@@ -63,7 +43,7 @@ function run(url, headers = {}) {
 }
 
 const asset = readdirSync(path.resolve('build/client/assets')).find((name) => /^root-.*\.css$/.test(name))
-const cookie = await signedInCookie()
+const cookie = await signUpThroughPages(base, () => log)
 // The server logs every request, as in production; the output is read and dropped from here on.
 keepLog = false
 const date = labDate(3)

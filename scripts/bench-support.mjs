@@ -133,3 +133,32 @@ export async function timed(url, init) {
     return { status: 0, location: null, ms: performance.now() - started }
   }
 }
+
+/**
+ * Signs a customer up through the pages of a running site on the local mailbox, reading the
+ * verification code from the site's log (`readLog` returns what it has printed so far, at LOG_LEVEL
+ * info). Returns the session cookie ("name=value").
+ */
+export async function signUpThroughPages(base, readLog) {
+  const email = `bench.${Date.now()}@example.com`
+  const form = { name: 'Bench Swimmer', email, password: 'butterfly-2027', phone: '9845012345', age: '16', currentLocation: 'Bengaluru', gender: 'female', swimmingExperience: 'advanced', academyName: 'NA', coachName: 'NA', specialization: 'butterfly', otherSpecialization: '', participateInEvents: 'yes', strokeBestTime: '', howDidYouKnow: 'google', otherSource: '', website_url: '' }
+  const post = (pathname, body) => fetch(`${base}${pathname}`, { method: 'POST', redirect: 'manual', headers: { Origin: base, 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(body) })
+  const registered = await post('/registration', form)
+  if (registered.status !== 302) throw new Error(`registration answered ${registered.status}`)
+  let code
+  for (let attempt = 0; attempt < 100 && !code; attempt += 1) {
+    const mail = readLog()
+      .split('\n')
+      .find((line) => line.includes('e-mail delivered to the local mailbox') && line.includes(email))
+    code = mail && /\b(\d{6})\b/.exec(JSON.parse(mail).text)?.[1]
+    if (!code) await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  if (!code) throw new Error('no verification e-mail in the log')
+  const verified = await post(`/verify-email?${new URLSearchParams({ email })}`, { email, code, website_url: '' })
+  const cookie = verified.headers
+    .getSetCookie()
+    .map((value) => value.split(';')[0])
+    .find((pair) => pair.startsWith('swimlab_session='))
+  if (!cookie) throw new Error(`verification did not sign in (${verified.status})`)
+  return cookie
+}

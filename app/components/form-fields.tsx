@@ -1,12 +1,16 @@
 import { getCollectionProps, getInputProps, getSelectProps, useForm, type FieldMetadata, type SubmissionResult } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { useEffect, useId, useState, type ReactNode } from 'react'
-import type { z } from 'zod'
+import { config as zodConfig, type z } from 'zod'
 import { HONEYPOT_FIELD } from '~/lib/honeypot'
 import { useHydrated } from '~/lib/use-hydrated'
 
 // One way to build every form: Conform field metadata in, labelled controls out, each error next
 // to its field and tied to it with aria-describedby / aria-invalid.
+
+// Zod speeds up parsing with code it compiles through `new Function`; the browser's CSP forbids
+// eval, so there it parses without (a CSP violation would be reported on every form page).
+if (typeof document !== 'undefined') zodConfig({ jitless: true })
 
 type Field = FieldMetadata<string | undefined, Record<string, unknown>, string[]>
 
