@@ -296,5 +296,10 @@ describe('admin', () => {
     expect(mailbox.status).toBe(200)
     expect(text(mailbox.html)).toContain('customer@example.com')
     expect(text(mailbox.html)).toContain('Your verification code for Swimming Sport Science Lab')
+    expect(text(mailbox.html)).toMatch(/\bsent\b/)
+    // With real SMTP, staff see that it went, not the code in it.
+    const code = codeIn((await sink.waitForMailTo('customer@example.com')).text)
+    expect(mailbox.html).not.toContain(code)
+    expect(text(mailbox.html)).not.toContain('Show message')
   })
 })

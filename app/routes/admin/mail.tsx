@@ -9,9 +9,12 @@ export const meta: Route.MetaFunction = () => [{ title: 'Mailbox | Admin' }, { n
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request)
   const emails = await listRecentEmails(50)
+  const local = !config().SMTP_URL
   return {
-    transport: config().SMTP_URL ? 'smtp' : 'local',
-    emails: emails.map((email) => ({ ...email, createdAt: formatLabDateTime(email.createdAt), sentAt: email.sentAt ? formatLabDateTime(email.sentAt) : null })),
+    transport: local ? 'local' : 'smtp',
+    // Messages carry sign-in codes and password-reset links: once they really go to people's
+    // inboxes, staff see who was written to and whether it arrived, not what was written.
+    emails: emails.map((email) => ({ ...email, text: local ? email.text : null, createdAt: formatLabDateTime(email.createdAt), sentAt: email.sentAt ? formatLabDateTime(email.sentAt) : null })),
   }
 }
 
@@ -30,7 +33,7 @@ export default function AdminMail({ loaderData }: Route.ComponentProps) {
       <p className="mt-3 text-muted">
         {transport === 'local'
           ? 'No SMTP_URL is configured, so e-mails are kept here (the local mailbox) instead of being sent.'
-          : 'E-mails are sent through SMTP_URL; this is the outbox with each message’s delivery status.'}{' '}
+          : 'E-mails are sent through SMTP_URL; this is the outbox with each message’s delivery status (their content, which may hold sign-in codes, stays private).'}{' '}
         The 50 most recent, newest first.
       </p>
       {emails.length === 0 ? (
@@ -48,12 +51,14 @@ export default function AdminMail({ loaderData }: Route.ComponentProps) {
                 {email.attempts > 1 && ` · ${email.attempts} attempts`}
               </p>
               {email.lastError && <p className="mt-1 text-sm text-red-800">Last error: {email.lastError}</p>}
-              <details className="mt-3">
-                <summary className="cursor-pointer text-sm font-semibold text-brand-700">Show message</summary>
-                <pre className="mt-2 overflow-x-auto rounded-lg bg-slate-50 p-3 text-sm whitespace-pre-wrap text-ink [overflow-wrap:anywhere]" data-testid="mail-text">
-                  {email.text}
-                </pre>
-              </details>
+              {email.text !== null && (
+                <details className="mt-3">
+                  <summary className="cursor-pointer text-sm font-semibold text-brand-700">Show message</summary>
+                  <pre className="mt-2 overflow-x-auto rounded-lg bg-slate-50 p-3 text-sm whitespace-pre-wrap text-ink [overflow-wrap:anywhere]" data-testid="mail-text">
+                    {email.text}
+                  </pre>
+                </details>
+              )}
             </li>
           ))}
         </ol>
