@@ -1,9 +1,9 @@
-import { and, eq } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
 import { campBatches, campRegistrations, camps, campWaitlist, payments, refunds } from '~/db/schema'
 import { labInstant } from '~/lib/format'
-import { startPayment } from '~/modules/payments/payments.server'
+import { applyOrderStatus, startPayment } from '~/modules/payments/payments.server'
 import { processDueRefunds } from '~/modules/payments/refunds.server'
 import { mailTo } from '../../../tests/support/booking'
 import { useSandboxPayments } from '../../../tests/support/sandbox-payments'
@@ -127,5 +127,39 @@ describe('a seat offered from the waitlist', () => {
     expect((await db().select().from(campWaitlist))[0]!.status).toBe('registered')
     await expireStaleCampHolds(new Date(Date.now() + 24 * 3_600_000))
     expect(await status(entry!.registrationId!)).toBe('confirmed')
+  })
+})
+
+// Only PostgreSQL has more than one connection to wait on; PGlite runs one transaction at a time.
+describe.skipIf(!process.env.DATABASE_URL)('lock order', () => {
+  it('a late payment waits for its batch before it locks the registration, as a parent re-submitting does', async () => {
+    const { held, orderId } = await heldAndStarted()
+    await db().update(campRegistrations).set({ holdExpiresAt: new Date(Date.now() - 1000) }).where(eq(campRegistrations.id, held.id))
+    const batchId = (await db().select({ batchId: campRegistrations.batchId }).from(campRegistrations).where(eq(campRegistrations.id, held.id)))[0]!.batchId
+
+    let release = () => {}
+    let parentRetrying: Promise<void> = Promise.resolve()
+    await new Promise<void>((locked) => {
+      parentRetrying = db().transaction(async (tx) => {
+        await tx.select({ id: campBatches.id }).from(campBatches).where(eq(campBatches.id, batchId)).for('update')
+        locked()
+        await new Promise<void>((resolve) => (release = resolve))
+      })
+    })
+    const applying = applyOrderStatus(orderId, { state: 'completed', amountPaise: 35_000_00, transactionId: 'T-LATE', paymentMode: 'UPI' })
+    await expect.poll(async () => (await db().execute<{ waiting: number }>(sql`SELECT count(*)::int AS waiting FROM pg_locks WHERE NOT granted`)).rows[0]!.waiting).toBeGreaterThan(0)
+
+    // While the payment waits for the batch, the registration is still free for the parent's transaction.
+    const registrationFree = await db()
+      .transaction(async (tx) => {
+        await tx.execute(sql`SELECT id FROM camp_registrations WHERE id = ${held.id} FOR UPDATE NOWAIT`)
+        return true
+      })
+      .catch(() => false)
+    release()
+    await parentRetrying
+    expect(await applying).toBe('applied')
+    expect(registrationFree).toBe(true)
+    expect(await status(held.id)).toBe('confirmed')
   })
 })

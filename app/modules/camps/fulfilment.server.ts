@@ -34,7 +34,7 @@ async function lockRegistration(tx: Executor, registrationId: number) {
  * only if a seat is still free and the camp still takes registrations; otherwise the money goes back.
  */
 async function paid(tx: Executor, registrationId: number, now: Date): Promise<PaidOutcome> {
-  const registration = await lockRegistration(tx, registrationId)
+  const { batch, registration } = await lockBatchThenRegistration(tx, registrationId)
   if (!registration) return { result: 'refund', reason: 'The registration no longer exists.' }
   if (registration.status === 'confirmed') return { result: 'refund', reason: 'This registration had already been paid for: a second payment is refunded.' }
   if (registration.status === 'cancelled' || registration.status === 'refund_pending' || registration.status === 'refunded') {
@@ -51,7 +51,7 @@ async function paid(tx: Executor, registrationId: number, now: Date): Promise<Pa
   for (const other of others) await tx.update(campRegistrations).set({ status: 'expired', updatedAt: now }).where(eq(campRegistrations.id, other.id))
 
   const holdStands = registration.status === 'pending' && registration.holdExpiresAt !== null && registration.holdExpiresAt > now
-  if (!holdStands && !(await seatStillFree(tx, registrationId, registration.batchId, now))) {
+  if (!holdStands && !(await seatStillFree(tx, registrationId, batch, now))) {
     await tx.update(campRegistrations).set({ status: 'refund_pending', holdExpiresAt: null, updatedAt: now }).where(eq(campRegistrations.id, registrationId))
     await enqueueEmail(await latePaymentEmail(tx, registrationId), tx, now)
     return { result: 'refund', reason: 'The payment arrived after the seat hold had expired and the batch was full.' }
@@ -62,11 +62,31 @@ async function paid(tx: Executor, registrationId: number, now: Date): Promise<Pa
   return { result: 'confirmed', late: !holdStands }
 }
 
-async function seatStillFree(tx: Executor, registrationId: number, batchId: number, now: Date) {
-  const batch = await lockBatchById(tx, batchId)
+async function seatStillFree(tx: Executor, registrationId: number, batch: LockedBatch | null, now: Date) {
   if (!batch || !registrationOpen(batch, now)) return false
-  const taken = (await campSeatsTaken([batchId], now, tx, registrationId)).get(batchId) ?? 0
+  const taken = (await campSeatsTaken([batch.batchId], now, tx, registrationId)).get(batch.batchId) ?? 0
   return taken < batch.capacity
+}
+
+type LockedBatch = NonNullable<Awaited<ReturnType<typeof lockBatchById>>> & { batchId: number }
+
+/**
+ * Every camp path that changes seats locks the batch before its registrations (holds, waitlist
+ * offers, staff moves): a payment taking them the other way round could wait in a circle with a
+ * parent retrying at the same moment, and PostgreSQL would abort one of the two. Staff may move the
+ * registration to another batch between the look and the lock, hence the second look.
+ */
+async function lockBatchThenRegistration(tx: Executor, registrationId: number) {
+  for (let attempt = 0; ; attempt += 1) {
+    const [current] = await tx.select({ batchId: campRegistrations.batchId }).from(campRegistrations).where(eq(campRegistrations.id, registrationId))
+    if (!current) return { batch: null, registration: null }
+    const locked = await lockBatchById(tx, current.batchId)
+    const batch = locked ? { ...locked, batchId: current.batchId } : null
+    const registration = await lockRegistration(tx, registrationId)
+    if (!registration || registration.batchId === current.batchId) return { batch, registration }
+    // Moved again and again while we looked: no batch is vouched for, so a late payment is refunded.
+    if (attempt === 2) return { batch: null, registration }
+  }
 }
 
 /** Every payment failed: the seat is released at once (an offered waitlist seat passes to the next). */
