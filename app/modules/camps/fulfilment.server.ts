@@ -180,9 +180,13 @@ function campDays(mail: RegistrationForMail) {
   return Math.round((new Date(`${mail.endsOn}T00:00:00Z`).getTime() - new Date(`${mail.startsOn}T00:00:00Z`).getTime()) / 86_400_000) + 1
 }
 
-async function confirmationEmail(executor: Executor, registrationId: number, now: Date) {
-  const mail = await registrationForMail(executor, registrationId)
-  const ics = calendarFile(
+/**
+ * The camp's daily sessions in the registration's batch as a calendar file. The event ids stay the
+ * same for the registration, so a later copy with a higher sequence (after a batch move) replaces
+ * the first in the parent's calendar.
+ */
+export function campCalendar(mail: RegistrationForMail, { sequence = 0, now }: { sequence?: number; now: Date }) {
+  return calendarFile(
     mail.timeRanges.map((range, index) => ({
       uid: `camp-${mail.reference}-session-${index + 1}@swimlab`,
       date: mail.startsOn,
@@ -193,8 +197,13 @@ async function confirmationEmail(executor: Executor, registrationId: number, now
       location: mail.venue,
       description: `Registration ${mail.reference} for ${mail.swimmerName}. Please arrive 15 minutes early with swimming gear and a towel.`,
     })),
-    { now },
+    { sequence, now },
   )
+}
+
+async function confirmationEmail(executor: Executor, registrationId: number, now: Date) {
+  const mail = await registrationForMail(executor, registrationId)
+  const ics = campCalendar(mail, { now })
   return letter({
     to: mail.email,
     subject: `Camp registration confirmed: ${mail.swimmerName}, ${mail.campName} (${mail.reference})`,

@@ -82,7 +82,7 @@ async function paidRegistration(batch = 'batch1', who = parent()) {
 
 const registration = async (id: number) => (await db().select().from(campRegistrations).where(eq(campRegistrations.id, id)))[0]!
 const auditEntries = () => db().select().from(auditLog).orderBy(asc(auditLog.id))
-const mailsTo = (email: string) => db().select({ subject: outboxEmails.subject, text: outboxEmails.text }).from(outboxEmails).where(eq(outboxEmails.to, email)).orderBy(asc(outboxEmails.id))
+const mailsTo = (email: string) => db().select({ subject: outboxEmails.subject, text: outboxEmails.text, attachments: outboxEmails.attachments }).from(outboxEmails).where(eq(outboxEmails.to, email)).orderBy(asc(outboxEmails.id))
 const seatsTaken = async (camp: string, batch: string) => {
   const { id } = await batchOf(camp, batch)
   return (await campSeatsTaken([id], new Date())).get(id) ?? 0
@@ -267,6 +267,12 @@ describe('moving a registration', () => {
     const [mail] = await mailsTo(who.email)
     expect(mail!.subject).toBe(`Camp batch changed: Moving Swimmer, Camp 1 (${reference})`)
     expect(mail!.text).toMatch(/Batch:\s+Batch 2: 10:30 AM - 12:00 PM and 2:30 PM - 4:00 PM, every day/)
+    // The calendar file replaces the confirmation's events (same ids, higher sequence) with the new times.
+    const ics = Buffer.from(mail!.attachments[0]!.contentBase64, 'base64').toString('utf8')
+    expect(ics).toContain(`UID:camp-${reference}-session-1@swimlab`)
+    expect(ics).toContain('SEQUENCE:1')
+    expect(ics).toContain('DTSTART:20300808T050000Z')
+    expect(ics).toContain('DTSTART:20300808T090000Z')
     // The seat left behind in Batch 1 goes to its waitlist, if anyone waits.
     await expect.poll(() => seatsFreed).toBe(1)
 

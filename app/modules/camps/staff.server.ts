@@ -1,13 +1,14 @@
 import { and, asc, desc, eq, inArray, notExists, or, sql, type SQL } from 'drizzle-orm'
 import { db } from '~/db/client.server'
-import { campBatches, campRegistrations, camps, campWaitlist, payments, refunds, siteSettings, type RefundState } from '~/db/schema'
+import { auditLog, campBatches, campRegistrations, camps, campWaitlist, payments, refunds, siteSettings, type RefundState } from '~/db/schema'
 import { formatLongDate, formatRupees, labDateParts, labInstant } from '~/lib/format'
 import { recordAudit, type Actor } from '~/modules/audit/audit.server'
+import { calendarAttachment } from '~/modules/mail/ics.server'
 import { enqueueEmail, type Executor } from '~/modules/mail/outbox.server'
 import { letter } from '~/modules/mail/templates.server'
 import { requestRefund } from '~/modules/payments/refunds.server'
 import { campSeatsTaken, holdsCampSeat, waitingCounts } from './camps.server'
-import { batchTimes, registrationForMail } from './fulfilment.server'
+import { batchTimes, campCalendar, registrationForMail } from './fulfilment.server'
 import { isUniqueViolation } from './registrations.server'
 import type { BatchDetails, CampDetails } from './staff-schemas'
 import { campSeatFreed } from './waitlist.server'
@@ -343,37 +344,50 @@ export async function updateBatch(actor: Actor, { campCode, batchId, batch, now 
   }
 }
 
-async function lockRegistration(tx: Executor, campCode: string, reference: string) {
-  const [row] = await tx
+function registrationQuery(tx: Executor, campCode: string, reference: string) {
+  return tx
     .select({ id: campRegistrations.id, reference: campRegistrations.reference, status: campRegistrations.status, batchId: campRegistrations.batchId, campId: campRegistrations.campId, swimmerName: campRegistrations.swimmerName, email: campRegistrations.email })
     .from(campRegistrations)
     .innerJoin(camps, eq(camps.id, campRegistrations.campId))
     .where(and(eq(campRegistrations.reference, reference), eq(camps.code, campCode)))
-    .for('update', { of: campRegistrations })
+}
+
+async function findRegistration(tx: Executor, campCode: string, reference: string) {
+  const [row] = await registrationQuery(tx, campCode, reference)
+  if (!row) throw new CampChangeRefusedError(`This camp has no registration ${reference}.`)
+  return row
+}
+
+async function lockRegistration(tx: Executor, campCode: string, reference: string) {
+  const [row] = await registrationQuery(tx, campCode, reference).for('update', { of: campRegistrations })
   if (!row) throw new CampChangeRefusedError(`This camp has no registration ${reference}.`)
   return row
 }
 
 /**
  * Moves a confirmed registration to another batch of its camp, if a seat is free there. Both batch
- * rows are locked in id order (two moves in opposite directions cannot deadlock) and the target's
- * seats counted under its lock. People waiting for the target batch do not stop the move: the
+ * rows are locked in id order (two moves in opposite directions cannot deadlock), then the
+ * registration, and the target's seats counted under its lock. People waiting for the target batch do not stop the move: the
  * waitlist comes first for newcomers, and this swimmer already has a seat. The seat left behind
- * goes to the source batch's waitlist. The parent is told the new times.
+ * goes to the source batch's waitlist. The parent is told the new times, with a calendar file that
+ * replaces the first one.
  */
 export async function moveRegistration(actor: Actor, { campCode, reference, toBatchCode, now = new Date() }: { campCode: string; reference: string; toBatchCode: string; now?: Date }) {
   return db().transaction(async (tx) => {
-    const registration = await lockRegistration(tx, campCode, reference)
-    if (registration.status !== 'confirmed') throw new CampChangeRefusedError('Only a confirmed registration can be moved.')
+    const seen = await findRegistration(tx, campCode, reference)
     const [target] = await tx
       .select({ id: campBatches.id })
       .from(campBatches)
-      .where(and(eq(campBatches.campId, registration.campId), eq(campBatches.code, toBatchCode)))
+      .where(and(eq(campBatches.campId, seen.campId), eq(campBatches.code, toBatchCode)))
     if (!target) throw new CampChangeRefusedError('Please choose a batch of this camp.', 'toBatch')
-    if (target.id === registration.batchId) throw new CampChangeRefusedError(`${registration.swimmerName} is in this batch already.`, 'toBatch')
 
+    // Batches before the registration, as holds and payments lock them, so none waits in a circle.
     const locked = new Map<number, NonNullable<Awaited<ReturnType<typeof lockStaffBatch>>>>()
-    for (const id of [registration.batchId, target.id].sort((a, b) => a - b)) locked.set(id, (await lockStaffBatch(tx, id))!)
+    for (const id of [...new Set([seen.batchId, target.id])].sort((a, b) => a - b)) locked.set(id, (await lockStaffBatch(tx, id))!)
+    const registration = await lockRegistration(tx, campCode, reference)
+    if (registration.batchId !== seen.batchId) throw new CampChangeRefusedError(`${registration.swimmerName} was moved by someone else just now. Please reload the page and try again.`)
+    if (registration.status !== 'confirmed') throw new CampChangeRefusedError('Only a confirmed registration can be moved.')
+    if (target.id === registration.batchId) throw new CampChangeRefusedError(`${registration.swimmerName} is in this batch already.`, 'toBatch')
     const from = locked.get(registration.batchId)!
     const to = locked.get(target.id)!
     const taken = (await campSeatsTaken([to.id], now, tx)).get(to.id) ?? 0
@@ -393,6 +407,12 @@ export async function moveRegistration(actor: Actor, { campCode, reference, toBa
       },
       now,
     )
+    // Each move is one more revision of the calendar events the confirmation e-mail sent.
+    const [moves] = await tx
+      .select({ count: sql<number>`count(*)::int` })
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'camp_registration.move'), eq(auditLog.entityType, 'camp_registration'), eq(auditLog.entityId, reference)))
+    const ics = campCalendar(await registrationForMail(tx, registration.id), { sequence: moves?.count ?? 1, now })
     await enqueueEmail(
       letter({
         to: registration.email,
@@ -403,6 +423,8 @@ export async function moveRegistration(actor: Actor, { campCode, reference, toBa
           ['Registration ID', reference],
           ['Batch', `${to.name}: ${batchTimes(to.timeRanges)}, every day`],
         ],
+        closing: 'The attached calendar file replaces the camp sessions in your calendar with the new times.',
+        attachments: [calendarAttachment(ics, `${reference}.ics`)],
       }),
       tx,
       now,
