@@ -236,4 +236,26 @@ describe('the audit log', () => {
     expect(prices).not.toContain('Changed the policy texts')
     expect(prices).not.toContain('camp banner')
   })
+
+  it('pages back through older changes, 50 to a page, keeping the filter', async () => {
+    const admin = await staff()
+    for (let change = 1; change <= 51; change += 1) {
+      const response = await admin.post('/admin/settings', { intent: 'price', code: 'single_race', price: String(4000 + change), regularPrice: '' })
+      expect(response.status).toBe(302)
+    }
+    const entries = (html: string) => [...html.matchAll(/data-testid="audit-entry"[\s\S]*?<\/li>/g)].map((match) => text(match[0]))
+    const first = await admin.get('/admin/audit?type=catalogue_item')
+    expect(entries(first.html)).toHaveLength(50)
+    expect(entries(first.html)[0]).toContain('to ₹4,051.00')
+    expect(entries(first.html)[49]).toContain('to ₹4,002.00')
+    expect(first.html).not.toContain('Newest changes')
+    const older = /href="([^"]*before=\d+[^"]*)"[^>]*>Older changes/.exec(first.html)?.[1]?.replaceAll('&amp;', '&')
+    expect(older).toMatch(/^\/admin\/audit\?type=catalogue_item&before=\d+$/)
+
+    const second = await admin.get(older!)
+    expect(entries(second.html)[0]).toContain('to ₹4,001.00')
+    expect(entries(second.html).every((entry) => entry.includes('Changed the price of'))).toBe(true)
+    expect(second.html).toContain('Newest changes')
+    expect((await admin.get('/admin/audit?before=not-a-number')).status).toBe(200)
+  })
 })

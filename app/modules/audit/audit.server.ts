@@ -1,4 +1,4 @@
-import { and, desc, eq, type SQL } from 'drizzle-orm'
+import { and, desc, eq, lt, type SQL } from 'drizzle-orm'
 import { db } from '~/db/client.server'
 import { auditLog } from '~/db/schema'
 import type { Executor } from '~/modules/mail/outbox.server'
@@ -35,11 +35,12 @@ export async function recordAudit(executor: Executor, actor: Actor, entry: Audit
   })
 }
 
-/** The newest entries first, optionally about one thing. */
-export async function auditEntries({ entityType, entityId, limit = 100 }: { entityType?: string; entityId?: string; limit?: number } = {}) {
+/** The newest entries first, optionally about one thing; `beforeId` pages back through older ones. */
+export async function auditEntries({ entityType, entityId, beforeId, limit = 100 }: { entityType?: string; entityId?: string; beforeId?: number; limit?: number } = {}) {
   const conditions: SQL[] = []
   if (entityType) conditions.push(eq(auditLog.entityType, entityType))
   if (entityId) conditions.push(eq(auditLog.entityId, entityId))
+  if (beforeId) conditions.push(lt(auditLog.id, beforeId))
   return db()
     .select({ id: auditLog.id, actorEmail: auditLog.actorEmail, action: auditLog.action, entityType: auditLog.entityType, entityId: auditLog.entityId, summary: auditLog.summary, before: auditLog.before, after: auditLog.after, createdAt: auditLog.createdAt })
     .from(auditLog)

@@ -8,8 +8,8 @@ import { formatLabDateTime } from '~/modules/mail/templates.server'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Audit log | Admin' }, { name: 'robots', content: 'noindex' }]
 
-const FiltersSchema = z.object({ type: z.string().max(60).optional().catch(undefined) })
-const SHOWN = 200
+const FiltersSchema = z.object({ type: z.string().max(60).optional().catch(undefined), before: z.coerce.number().int().positive().max(2 ** 31 - 1).optional().catch(undefined) })
+const PAGE = 50
 
 /** "catalogue_item" → "Catalogue item": entity types are written by every admin section. */
 const typeLabel = (type: string) => {
@@ -19,12 +19,16 @@ const typeLabel = (type: string) => {
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request)
-  const { type } = FiltersSchema.parse(Object.fromEntries(new URL(request.url).searchParams))
-  const [entries, types] = await Promise.all([auditEntries({ entityType: type || undefined, limit: SHOWN }), auditEntityTypes()])
+  const { type, before } = FiltersSchema.parse(Object.fromEntries(new URL(request.url).searchParams))
+  // One more than a page tells whether there are older entries to page to.
+  const [found, types] = await Promise.all([auditEntries({ entityType: type || undefined, beforeId: before, limit: PAGE + 1 }), auditEntityTypes()])
+  const entries = found.slice(0, PAGE)
+  const pageLink = (beforeId?: number) => `?${new URLSearchParams({ ...(type ? { type } : {}), ...(beforeId ? { before: String(beforeId) } : {}) })}`
   return {
     type: type ?? '',
     types: types.map((value) => ({ value, label: typeLabel(value) })),
-    shown: SHOWN,
+    newer: before ? pageLink() : null,
+    older: found.length > PAGE ? pageLink(entries.at(-1)!.id) : null,
     entries: entries.map((entry) => ({
       id: entry.id,
       at: formatLabDateTime(entry.createdAt),
@@ -39,11 +43,11 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export default function AdminAudit({ loaderData }: Route.ComponentProps) {
-  const { type, types, entries, shown } = loaderData
+  const { type, types, entries, newer, older } = loaderData
   return (
     <section>
       <h1 className="text-3xl font-extrabold text-brand-900">Audit log</h1>
-      <p className="mt-3 text-muted">Every change staff make, newest first (the {shown} most recent).</p>
+      <p className="mt-3 text-muted">Every change staff make, newest first, {PAGE} to a page.</p>
       <Form method="get" className="mt-6 flex flex-wrap items-end gap-3 rounded-2xl border border-slate-200 bg-white p-4">
         <div className="min-w-0 flex-1 basis-56">
           <label htmlFor="type" className="text-sm font-semibold text-ink">
@@ -64,7 +68,7 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
       </Form>
 
       <p className="mt-6 text-sm text-muted" role="status">
-        {entries.length === 0 ? 'No changes recorded.' : `${entries.length} ${entries.length === 1 ? 'change' : 'changes'}`}
+        {entries.length === 0 ? 'No changes recorded.' : `${entries.length} ${entries.length === 1 ? 'change' : 'changes'}${newer ? ', older ones' : ''}`}
       </p>
       <ol className="mt-3 space-y-3">
         {entries.map((entry) => (
@@ -97,6 +101,20 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
           </li>
         ))}
       </ol>
+      {(newer || older) && (
+        <nav aria-label="Pages of the audit log" className="mt-6 flex flex-wrap gap-4">
+          {newer && (
+            <Link to={newer} className="btn-secondary">
+              Newest changes
+            </Link>
+          )}
+          {older && (
+            <Link to={older} className="btn-secondary">
+              Older changes
+            </Link>
+          )}
+        </nav>
+      )}
     </section>
   )
 }
