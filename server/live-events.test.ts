@@ -3,11 +3,15 @@ import type { AddressInfo } from 'node:net'
 import type { Request, Response } from 'express'
 import pino from 'pino'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { setBannerVisible } from '~/modules/site/site.server'
+import { eq } from 'drizzle-orm'
+import { db } from '~/db/client.server'
+import { siteSettings } from '~/db/schema'
 import { useTestDatabase } from '../tests/support/test-database'
 import { LiveEvents } from './live-events'
 
 const { database } = useTestDatabase()
+// Any change to the settings row, whoever makes it, reaches the open pages.
+const setBannerVisible = (visible: boolean) => db().update(siteSettings).set({ bannerVisible: visible, updatedAt: new Date() }).where(eq(siteSettings.id, 1))
 
 describe('live banner events', () => {
   let events: LiveEvents

@@ -46,10 +46,6 @@ export async function isBannerVisible(onError?: (error: unknown) => void): Promi
   }
 }
 
-export async function setBannerVisible(visible: boolean) {
-  await db().update(siteSettings).set({ bannerVisible: visible, updatedAt: new Date() }).where(eq(siteSettings.id, 1))
-}
-
 export type CatalogueItem = { code: string; name: string; tagline: string; pricePaise: number; regularPricePaise: number | null }
 
 /** The catalogue keyed by code, so a page asks for exactly the prices it shows. */
