@@ -1,10 +1,11 @@
 import { and, eq, sql } from 'drizzle-orm'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
-import { campBatches, campRegistrations, camps, campWaitlist, payments, refunds } from '~/db/schema'
+import { campBatches, campRegistrations, camps, campWaitlist, payments, refunds, siteSettings } from '~/db/schema'
 import { labInstant } from '~/lib/format'
 import { applyOrderStatus, startPayment } from '~/modules/payments/payments.server'
-import { processDueRefunds } from '~/modules/payments/refunds.server'
+import { applyRefundStatus, processDueRefunds } from '~/modules/payments/refunds.server'
+import { overview } from '~/modules/overview/overview.server'
 import { mailTo } from '../../../tests/support/booking'
 import { useSandboxPayments } from '../../../tests/support/sandbox-payments'
 import { useTestDatabase } from '../../../tests/support/test-database'
@@ -107,6 +108,32 @@ describe('paying for a camp registration', () => {
       .toBe('refunded')
     expect((await db().select().from(refunds))[0]!.state).toBe('completed')
     expect((await mailTo(who.email)).map((mail) => mail.subject)).toEqual([`Your payment is being refunded (${held.reference})`, `Refund completed (${held.reference})`])
+  })
+})
+
+describe('a refund the gateway fails', () => {
+  it('tells the lab at its support address and lists it on the overview, since the customer is not repaid', async () => {
+    const [batch] = await db().select({ id: campBatches.id }).from(campBatches).innerJoin(camps, eq(camps.id, campBatches.campId)).where(and(eq(camps.code, 'camp1'), eq(campBatches.code, 'batch1')))
+    await db().update(campBatches).set({ capacity: 1 }).where(eq(campBatches.id, batch!.id))
+    const { held, who, redirectUrl } = await heldAndStarted(applicant('Late Payer'))
+    await db().update(campRegistrations).set({ holdExpiresAt: new Date(Date.now() - 1000) }).where(eq(campRegistrations.id, held.id))
+    await holdCampSeat({ campCode: 'camp1', batchCode: 'batch1', applicant: applicant(), ip: '192.0.2.251' })
+    await sandbox.choose(redirectUrl, 'success')
+    await expect.poll(() => status(held.id)).toBe('refund_pending')
+    const [refund] = await db().select().from(refunds)
+
+    expect(await applyRefundStatus(refund!.refundId, { state: 'failed', gatewayRefundId: null, amountPaise: refund!.amountPaise })).toBe('applied')
+    expect(await status(held.id)).toBe('refund_pending')
+    const [settings] = await db().select({ supportEmail: siteSettings.supportEmail }).from(siteSettings)
+    const [alert, ...others] = await mailTo(settings!.supportEmail)
+    expect(others).toHaveLength(0)
+    expect(alert!.subject).toBe(`Refund failed: ₹35,000.00 for ${held.reference}`)
+    expect(alert!.text).toContain(`Late Payer <${who.email}>`)
+    expect(alert!.text).toContain('please repay them by hand')
+    expect((await overview()).payments.refundsFailed).toMatchObject([{ refundId: refund!.refundId, registrationReference: held.reference, amountPaise: 35_000_00 }])
+    // A repeated 'failed' changes nothing and sends nothing more.
+    expect(await applyRefundStatus(refund!.refundId, { state: 'failed', gatewayRefundId: null, amountPaise: refund!.amountPaise })).toBe('unchanged')
+    expect(await mailTo(settings!.supportEmail)).toHaveLength(1)
   })
 })
 

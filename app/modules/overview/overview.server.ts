@@ -73,7 +73,7 @@ async function revenueByProduct(now: Date) {
     .orderBy(desc(net))
 }
 
-/** Orders still waiting for the gateway, and those that failed in the last 7 days. */
+/** Orders still waiting for the gateway, those that failed in the last 7 days, and refunds the gateway failed (30 days): staff repay those by hand. */
 async function paymentsNeedingAttention(now: Date) {
   const weekAgo = new Date(now.getTime() - 7 * 86_400_000)
   const rows = await db()
@@ -84,7 +84,16 @@ async function paymentsNeedingAttention(now: Date) {
     .where(and(inArray(payments.state, ['initiated', 'pending', 'failed']), gte(payments.createdAt, weekAgo)))
     .orderBy(desc(payments.createdAt))
     .limit(50)
-  return { pending: rows.filter((row) => row.state !== 'failed'), failed: rows.filter((row) => row.state === 'failed') }
+  const refundsFailed = await db()
+    .select({ refundId: refunds.refundId, amountPaise: refunds.amountPaise, updatedAt: refunds.updatedAt, bookingReference: bookings.reference, registrationReference: campRegistrations.reference })
+    .from(refunds)
+    .innerJoin(payments, eq(payments.id, refunds.paymentId))
+    .leftJoin(bookings, eq(bookings.id, payments.bookingId))
+    .leftJoin(campRegistrations, eq(campRegistrations.id, payments.campRegistrationId))
+    .where(and(eq(refunds.state, 'failed'), gte(refunds.updatedAt, new Date(now.getTime() - 30 * 86_400_000))))
+    .orderBy(desc(refunds.updatedAt))
+    .limit(20)
+  return { pending: rows.filter((row) => row.state !== 'failed'), failed: rows.filter((row) => row.state === 'failed'), refundsFailed }
 }
 
 /** Everything the overview shows, as of `now` in Bangalore. */

@@ -28,6 +28,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     revenueByWeek: data.revenueByWeek.map((week) => ({ label: `Week of ${short(week.monday)}`, value: week.paise, display: formatWholeRupees(week.paise) })),
     revenueByProduct: data.revenueByProduct.map((row) => ({ label: row.product, value: row.paise, display: formatWholeRupees(row.paise) })),
     pending: data.payments.pending.map((payment) => ({ orderId: payment.orderId, reference: payment.bookingReference ?? payment.registrationReference, amount: formatRupees(payment.amountPaise), since: formatLabDateTime(payment.createdAt) })),
+    refundsFailed: data.payments.refundsFailed.map((refund) => ({ refundId: refund.refundId, reference: refund.bookingReference ?? refund.registrationReference, amount: formatRupees(refund.amountPaise), at: formatLabDateTime(refund.updatedAt) })),
     failed: data.payments.failed.map((payment) => ({ orderId: payment.orderId, reference: payment.bookingReference ?? payment.registrationReference, amount: formatRupees(payment.amountPaise), since: formatLabDateTime(payment.createdAt), reason: payment.failureReason })),
     camps: data.camps,
     overdue: overdue.map((row) => {
@@ -38,7 +39,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export default function AdminOverview({ loaderData }: Route.ComponentProps) {
-  const { today, todaysSessions, week, weekTotal, revenueByWeek, revenueByProduct, pending, failed, camps, overdue } = loaderData
+  const { today, todaysSessions, week, weekTotal, revenueByWeek, revenueByProduct, pending, failed, refundsFailed, camps, overdue } = loaderData
   return (
     <section>
       <h1 className="text-3xl font-extrabold text-brand-900">Overview</h1>
@@ -118,6 +119,28 @@ export default function AdminOverview({ loaderData }: Route.ComponentProps) {
             </p>
           ))}
         </section>
+
+        {refundsFailed.length > 0 && (
+          <section aria-labelledby="refunds-failed-heading" className="rounded-2xl border border-red-300 bg-red-50 p-4 xl:col-span-2">
+            <h2 id="refunds-failed-heading" className="font-bold text-red-900">
+              Refunds that failed (last 30 days): repay these customers by hand
+            </h2>
+            <ul className="mt-2 space-y-1 text-sm text-red-900">
+              {refundsFailed.map((refund) => (
+                <li key={refund.refundId}>
+                  {refund.reference?.startsWith('SWP-') ? (
+                    <Link to={`/admin/bookings/${refund.reference}`} className="font-semibold underline underline-offset-2">
+                      {refund.reference}
+                    </Link>
+                  ) : (
+                    <span className="font-semibold">{refund.reference}</span>
+                  )}{' '}
+                  {refund.amount}, failed {refund.at} ({refund.refundId})
+                </li>
+              ))}
+            </ul>
+          </section>
+        )}
 
         <section aria-labelledby="overdue-reports" className="rounded-2xl border border-slate-200 bg-white p-4 xl:col-span-2">
           <h2 id="overdue-reports" className="font-bold text-ink">
