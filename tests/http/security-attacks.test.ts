@@ -1,0 +1,440 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { bookAndPay, chooseSlot } from '../support/booking-flow'
+import { startFakePhonePe, webhookAuthorization, type FakePhonePe } from '../support/fake-phonepe'
+import { codeIn, startSmtpSink } from '../support/smtp-sink'
+import { startTestServer, type TestServer } from '../support/test-server'
+import { registrationForm, signUp, text, Visitor } from '../support/visitor'
+
+// Each attack is a test that fails if the attack works: forged and repeated payment
+// notifications, tampered amounts and callbacks, open redirects, session fixation, cross-site
+// form posts, and guessing passwords and codes.
+
+let sink: Awaited<ReturnType<typeof startSmtpSink>>
+let site: TestServer
+const ADMIN = { email: 'staff@lab.example', password: 'staff-password-1' }
+const WEBHOOK = { username: 'lab-webhook', password: 'hook-password-1' }
+const PASSWORD = registrationForm().password
+
+beforeAll(async () => {
+  sink = await startSmtpSink()
+  site = await startTestServer({ SMTP_URL: sink.url, TRUST_PROXY: 'true', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password })
+})
+afterAll(async () => {
+  await site?.stop()
+  await sink?.close()
+})
+
+let people = 0
+/** A new verified customer, signed in. */
+async function customer(server = site) {
+  people += 1
+  const email = `swimmer${people}.${server.port}@example.com`
+  return Object.assign(await signUp(new Visitor(server.url), sink, { email, name: `Swimmer ${people}` }), { email })
+}
+const mailsTo = (to: string, subject: RegExp) => sink.messages.filter((message) => message.to.includes(to) && subject.test(message.raw)).length
+
+async function staff() {
+  const admin = new Visitor(site.url)
+  expect((await admin.post('/login', { ...ADMIN, website_url: '' })).location).toBe('/admin')
+  return admin
+}
+
+/** A POST as another site's page makes the victim's browser send it: the victim's cookies, no Origin of ours. */
+async function crossSitePost(visitor: Visitor, path: string, form: Record<string, string>, headers: Record<string, string>) {
+  const response = await fetch(`${site.url}${path}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'X-Forwarded-For': visitor.ip, Cookie: [...visitor.cookies].map(([name, value]) => `${name}=${value}`).join('; '), ...headers },
+    body: new URLSearchParams(form),
+    redirect: 'manual',
+  })
+  return { status: response.status, setCookies: response.headers.getSetCookie(), body: await response.text() }
+}
+
+describe('payment notifications (PhonePe)', () => {
+  let phonePe: FakePhonePe
+  let shop: TestServer
+  const webhookUrl = () => `${shop.url}/api/payments/webhook/phonepe`
+
+  beforeAll(async () => {
+    phonePe = await startFakePhonePe()
+    shop = await startTestServer({
+      SMTP_URL: sink.url,
+      TRUST_PROXY: 'true',
+      PAYMENT_GATEWAY: 'phonepe',
+      PHONEPE_CLIENT_ID: phonePe.credentials.clientId,
+      PHONEPE_CLIENT_SECRET: phonePe.credentials.clientSecret,
+      PHONEPE_CLIENT_VERSION: String(phonePe.credentials.clientVersion),
+      PHONEPE_WEBHOOK_USERNAME: WEBHOOK.username,
+      PHONEPE_WEBHOOK_PASSWORD: WEBHOOK.password,
+      PHONEPE_AUTH_BASE_URL: phonePe.authBaseUrl,
+      PHONEPE_PG_BASE_URL: phonePe.pgBaseUrl,
+      PHONEPE_CHECKOUT_ORIGINS: phonePe.url,
+    })
+  })
+  afterAll(async () => {
+    await shop?.stop()
+    await phonePe?.close()
+  })
+
+  let skip = 0
+  /** A customer holds a 3-day session and is sent to PhonePe's checkout; the order is pending there. */
+  async function pendingOrder() {
+    const visitor = await customer(shop)
+    const slot = await chooseSlot(visitor, skip++, { daysAhead: 2 })
+    const held = await visitor.post(slot.href, { date: slot.date, time: slot.time, website_url: '' })
+    const pay = await visitor.post(held.location!, { website_url: '' })
+    expect(pay.location).toMatch(new RegExp(`^${phonePe.url}/`))
+    const checkout = await (await fetch(pay.location!)).text()
+    const orderId = /<dt>Order<\/dt><dd>([^<]+)<\/dd>/.exec(checkout)![1]!
+    return { visitor, orderId, email: visitor.email }
+  }
+
+  /** The payment's state as its owner's status page sees it (the server asks PhonePe first). */
+  const stateOf = async (visitor: Visitor, orderId: string) => JSON.parse((await visitor.get(`/slot-payment-status/check?orderId=${orderId}`)).html).state as string
+  const completedEvent = (orderId: string, amount = 30_000_00) => ({ event: 'checkout.order.completed', payload: { merchantOrderId: orderId, orderId: `OMO${orderId}`, state: 'COMPLETED', amount, paymentDetails: [{ transactionId: 'T-forged', paymentMode: 'UPI_QR', state: 'COMPLETED', amount, timestamp: Date.now() }] } })
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 1_500))
+
+  it('refuses a notification with a wrong or missing Authorization, and the booking stays pending', async () => {
+    const { visitor, orderId, email } = await pendingOrder()
+    const event = completedEvent(orderId)
+    expect((await phonePe.sendWebhook(webhookUrl(), event, { credentials: WEBHOOK, authorization: 'wrong' })).status).toBe(401)
+    expect((await phonePe.sendWebhook(webhookUrl(), event, { credentials: WEBHOOK, authorization: 'missing' })).status).toBe(401)
+    expect((await phonePe.sendWebhook(webhookUrl(), event, { authorization: { exactly: webhookAuthorization(WEBHOOK.username, '') } })).status).toBe(401)
+    // The plain "username:password" instead of its digest is not the credential either.
+    expect((await phonePe.sendWebhook(webhookUrl(), event, { authorization: { exactly: `${WEBHOOK.username}:${WEBHOOK.password}` } })).status).toBe(401)
+    await settle()
+    expect(await stateOf(visitor, orderId)).toBe('pending')
+    expect(text((await visitor.get('/my-bookings')).html)).toContain('Awaiting payment')
+    expect(mailsTo(email, /Booking confirmed/)).toBe(0)
+  })
+
+  it('a correctly signed "completed" for an order PhonePe still has pending does not confirm it', async () => {
+    const { visitor, orderId, email } = await pendingOrder()
+    expect((await phonePe.sendWebhook(webhookUrl(), completedEvent(orderId), { credentials: WEBHOOK })).status).toBe(200)
+    await settle()
+    expect(await stateOf(visitor, orderId)).toBe('pending')
+    expect(mailsTo(email, /Booking confirmed/)).toBe(0)
+  })
+
+  it('a notification claiming another amount confirms nothing by itself, and a gateway that recorded another amount never confirms', async () => {
+    const { visitor, orderId, email } = await pendingOrder()
+    // The notification says ₹1 was paid; PhonePe (asked after it) has the order still pending.
+    expect((await phonePe.sendWebhook(webhookUrl(), completedEvent(orderId, 100), { credentials: WEBHOOK })).status).toBe(200)
+    await settle()
+    expect(await stateOf(visitor, orderId)).toBe('pending')
+    // Now PhonePe says it completed, for ₹1: no confirmation, whoever asks.
+    phonePe.complete(orderId)
+    phonePe.reportAmount(orderId, 100)
+    expect((await phonePe.sendWebhook(webhookUrl(), phonePe.orderEvent(orderId), { credentials: WEBHOOK })).status).toBe(200)
+    await settle()
+    expect(await stateOf(visitor, orderId)).toBe('pending')
+    expect(text((await visitor.get(`/slot-payment-status?orderId=${orderId}&state=COMPLETED&amount=100`)).html)).not.toContain('Payment Successful!')
+    expect(mailsTo(email, /Booking confirmed/)).toBe(0)
+  })
+
+  it('the same notification delivered many times, and the status page reloaded, confirm once and send one e-mail', async () => {
+    const { visitor, orderId, email } = await pendingOrder()
+    phonePe.complete(orderId)
+    const event = phonePe.orderEvent(orderId)
+    const answers = await Promise.all(Array.from({ length: 6 }, () => phonePe.sendWebhook(webhookUrl(), event, { credentials: WEBHOOK })))
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200, 200])
+    await sink.waitForMailTo(email, /Booking confirmed/)
+    for (let reload = 0; reload < 4; reload += 1) expect(text((await visitor.get(`/slot-payment-status?orderId=${orderId}`)).html)).toContain('Payment Successful!')
+    expect((await phonePe.sendWebhook(webhookUrl(), event, { credentials: WEBHOOK })).status).toBe(200)
+    await settle()
+    expect(mailsTo(email, /Booking confirmed/)).toBe(1)
+    expect(text((await visitor.get('/my-bookings')).html).match(/Confirmed/g)).toHaveLength(1)
+    // A late "failed" after "completed" changes nothing.
+    const failed = { event: 'checkout.order.failed', payload: { ...event.payload, state: 'FAILED' } }
+    expect((await phonePe.sendWebhook(webhookUrl(), failed, { credentials: WEBHOOK })).status).toBe(200)
+    await settle()
+    expect(await stateOf(visitor, orderId)).toBe('completed')
+  })
+})
+
+describe('payment callbacks (sandbox)', () => {
+  it('a forged sandbox notification is refused', async () => {
+    const response = await fetch(`${site.url}/api/payments/webhook/sandbox`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Sandbox-Signature': 'f'.repeat(64) }, body: JSON.stringify({ orderId: 'SLOT_1_1', state: 'completed', amountPaise: 100 }) })
+    expect(response.status).toBe(401)
+    const unsigned = await fetch(`${site.url}/api/payments/webhook/sandbox`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' })
+    expect(unsigned.status).toBe(401)
+  })
+
+  it('a return from the gateway that claims success for a pending payment shows it pending, however often it is replayed', async () => {
+    const visitor = await customer()
+    const { orderId, statusUrl } = await bookAndPay(visitor, site.url, 'pending', 0, { daysAhead: 2 })
+    const forged = `/slot-payment-status?${new URLSearchParams({ orderId, state: 'completed', status: 'COMPLETED', code: 'PAYMENT_SUCCESS', amount: '100', transactionId: 'T-forged' })}`
+    for (const path of [forged, statusUrl.replace(site.url, '')]) {
+      const page = text((await visitor.get(path)).html)
+      expect(page).toContain('Verifying Payment')
+      expect(page).not.toContain('Payment Successful!')
+    }
+    expect(text((await visitor.get('/my-bookings')).html)).toContain('Awaiting payment')
+  })
+
+  it('a paid booking replayed through its return address stays one booking with one e-mail', async () => {
+    const visitor = await customer()
+    const { statusUrl } = await bookAndPay(visitor, site.url, 'success', 1, { daysAhead: 2 })
+    for (let replay = 0; replay < 5; replay += 1) expect(text((await visitor.get(statusUrl)).html)).toContain('Payment Successful!')
+    await sink.waitForMailTo(visitor.email, /Booking confirmed/)
+    await new Promise((resolve) => setTimeout(resolve, 1_500))
+    expect(mailsTo(visitor.email, /Booking confirmed/)).toBe(1)
+  })
+})
+
+describe('open redirects', () => {
+  const hostile = [
+    '//evil.example',
+    '//evil.example/path',
+    '/\\evil.example',
+    '\\\\evil.example',
+    'https://evil.example',
+    'http:evil.example',
+    '%2F%2Fevil.example',
+    '/%2F%2Fevil.example',
+    '/%5Cevil.example',
+    '/%5C%5Cevil.example',
+    'javascript:alert(1)',
+    'JaVaScRiPt:alert(1)',
+    'data:text/html,<script>alert(1)</script>',
+    '/\t/evil.example',
+    '/\n/evil.example',
+    '\t//evil.example',
+    ' //evil.example',
+    '/.//evil.example',
+    '/..//evil.example',
+    '/a/..//evil.example',
+    '/./\\evil.example',
+    '/%2e//evil.example',
+    '///evil.example',
+    '/\\/evil.example',
+  ]
+
+  /** A Location the browser resolves on our origin, not on another host. */
+  function staysHome(location: string | null) {
+    expect(location).not.toBeNull()
+    expect(location).toMatch(/^\/(?![/\\])/)
+    expect(location).not.toMatch(/[\u0000-\u001f\u007f]/)
+    expect(new URL(location!, site.url).origin).toBe(site.url)
+  }
+
+  it('sign-in never sends the browser to another site, whatever redirectTo says', async () => {
+    // Sign-ins per account are limited (10 in 15 minutes): a few accounts share the list.
+    for (let from = 0; from < hostile.length; from += 8) {
+      const visitor = await customer()
+      await visitor.post('/logout', {})
+      for (const redirectTo of hostile.slice(from, from + 8)) {
+        // The form carries the loader's cleaned value; a hand-made post carries anything.
+        const form = await visitor.get(`/login?${new URLSearchParams({ redirectTo })}`)
+        const carried = /name="redirectTo" value="([^"]*)"/.exec(form.html)?.[1]
+        if (carried) staysHome(carried.replaceAll('&amp;', '&'))
+        const signedIn = await visitor.post('/login', { email: visitor.email, password: PASSWORD, redirectTo, website_url: '' })
+        expect(signedIn.status, redirectTo).toBe(302)
+        staysHome(signedIn.location)
+        await visitor.post('/logout', {})
+      }
+    }
+    const visitor = new Visitor(site.url)
+    // The raw query string, encoded as an attacker would put it in a link.
+    for (const query of ['redirectTo=%2F%2Fevil.example', 'redirectTo=%2F%5Cevil.example', 'redirectTo=%2F.%2F%2Fevil.example', 'redirectTo=%09%2F%2Fevil.example']) {
+      const form = await visitor.get(`/login?${query}`)
+      const carried = /name="redirectTo" value="([^"]*)"/.exec(form.html)?.[1]
+      if (carried) staysHome(carried)
+    }
+  })
+
+  it('a guard that sends a guest to sign in remembers only a path on this site', async () => {
+    for (const path of ['//evil.example/my-bookings', '/my-bookings?next=https://evil.example']) {
+      const response = await new Visitor(site.url).get(path)
+      if (response.status === 302) staysHome(new URL(response.location!, site.url).searchParams.get('redirectTo') ?? response.location)
+    }
+  })
+})
+
+describe('session fixation', () => {
+  const COOKIE = 'swimlab_session'
+
+  it('a session id planted before sign-in is never the one used after it, and is worth nothing', async () => {
+    const visitor = await customer()
+    await visitor.post('/logout', {})
+    const planted = 'attacker-chosen-session-id-0123456789abcdef'
+    visitor.cookies.set(COOKIE, planted)
+    expect((await visitor.get('/my-bookings')).location).toBe('/login?redirectTo=%2Fmy-bookings')
+    const signedIn = await visitor.post('/login', { email: visitor.email, password: PASSWORD, website_url: '' })
+    expect(signedIn.location).toBe('/book-slot')
+    const issued = visitor.cookies.get(COOKIE)
+    expect(issued).toBeDefined()
+    expect(issued).not.toBe(planted)
+    expect(signedIn.setCookies.find((cookie) => cookie.startsWith(`${COOKIE}=`))).toMatch(/HttpOnly/i)
+    expect(signedIn.setCookies.find((cookie) => cookie.startsWith(`${COOKIE}=`))).toMatch(/SameSite=Lax/i)
+    const attacker = new Visitor(site.url)
+    attacker.cookies.set(COOKIE, planted)
+    expect((await attacker.get('/my-bookings')).status).toBe(302)
+  })
+
+  it('each sign-in gets a new session id; one signed out stays dead', async () => {
+    const visitor = await customer()
+    const first = visitor.cookies.get(COOKIE)!
+    await visitor.post('/logout', {})
+    await visitor.post('/login', { email: visitor.email, password: PASSWORD, website_url: '' })
+    const second = visitor.cookies.get(COOKIE)!
+    expect(second).not.toBe(first)
+    const replay = new Visitor(site.url)
+    replay.cookies.set(COOKIE, first)
+    expect((await replay.get('/my-bookings')).location).toBe('/login?redirectTo=%2Fmy-bookings')
+    replay.cookies.set(COOKIE, second)
+    expect((await replay.get('/my-bookings')).status).toBe(200)
+  })
+
+  it('a password reset signs out every session of the account', async () => {
+    const owner = await customer()
+    const laptop = new Visitor(site.url)
+    await laptop.post('/login', { email: owner.email, password: PASSWORD, website_url: '' })
+    const stolen = owner.cookies.get(COOKIE)!
+    const requested = await new Visitor(site.url).post('/forgot-password', { intent: 'request', email: owner.email, website_url: '' })
+    const code = codeIn((await sink.waitForMailTo(owner.email, /password reset code/)).text)
+    const reset = await new Visitor(site.url).post(requested.location!, { intent: 'reset', email: owner.email, code, password: 'new-password-9', confirmPassword: 'new-password-9', website_url: '' })
+    expect(reset.location).toBe('/forgot-password?done=1')
+    for (const browser of [owner, laptop]) expect((await browser.get('/my-bookings')).status).toBe(302)
+    const thief = new Visitor(site.url)
+    thief.cookies.set(COOKIE, stolen)
+    expect((await thief.get('/my-bookings')).status).toBe(302)
+  })
+})
+
+describe('cross-site form posts', () => {
+  const fromElsewhere: Array<Record<string, string>> = [{ Origin: 'https://evil.example' }, { Origin: 'null' }, { Referer: 'https://evil.example/page' }, { 'Sec-Fetch-Site': 'cross-site' }, { 'Sec-Fetch-Site': 'same-site' }]
+
+  it('refuses sign-in, registration, booking, cancelling, signing out and staff settings posted from another site, and nothing changes', async () => {
+    const victim = await customer()
+    await bookAndPay(victim, site.url, 'success', 2, { daysAhead: 2 })
+    const reference = /Booking ID (SWP-\d{10})/.exec(text((await victim.get('/my-bookings')).html))![1]!
+    const admin = await staff()
+    const price = async () => /₹[\d,]+/.exec(text((await new Visitor(site.url).get('/pricing')).html).split('Biomechanical')[1] ?? '')?.[0]
+    const priceBefore = await price()
+    const stranger = new Visitor(site.url)
+    const newcomer = `csrf.newcomer.${site.port}@example.com`
+
+    for (const headers of fromElsewhere) {
+      const label = JSON.stringify(headers)
+      const attempts = [
+        await crossSitePost(stranger, '/login', { email: victim.email, password: PASSWORD, website_url: '' }, headers),
+        await crossSitePost(stranger, '/registration', registrationForm({ email: newcomer }), headers),
+        await crossSitePost(stranger, '/booking', { name: 'Forged', email: newcomer, phone: '', service: 'race', date: '2099-01-05', time: '10:00', notes: '', intent: 'details', website_url: '' }, headers),
+        await crossSitePost(stranger, '/onboarding', { name: 'Forged Swimmer', email: newcomer, phone_number: '98450 12345', camp: 'camp1', batch: 'batch1', website_url: '' }, headers),
+        await crossSitePost(victim, `/bookings/${reference}/cancel`, { website_url: '' }, headers),
+        await crossSitePost(victim, '/logout', {}, headers),
+        await crossSitePost(admin, '/admin/settings', { intent: 'price', code: 'biomechanical_package', price: '1', regularPrice: '2' }, headers),
+        await crossSitePost(admin, `/admin/bookings/${reference}`, { intent: 'cancel', refund: 'yes', confirm: 'yes' }, headers),
+      ]
+      for (const attempt of attempts) {
+        expect(attempt.status, label).toBe(403)
+        expect(attempt.setCookies, label).toEqual([])
+      }
+    }
+    expect(text((await victim.get('/my-bookings')).html)).toMatch(new RegExp(`${reference} Confirmed`))
+    expect((await admin.get('/admin')).status).toBe(200)
+    expect(await price()).toBe(priceBefore)
+    expect(sink.messages.some((message) => message.to.includes(newcomer))).toBe(false)
+    // The same posts from our own pages are served: the check is not a blanket refusal.
+    expect((await crossSitePost(stranger, '/login', { email: victim.email, password: 'wrong-password-1', website_url: '' }, { 'Sec-Fetch-Site': 'same-origin' })).status).toBe(401)
+    expect((await crossSitePost(stranger, '/login', { email: victim.email, password: 'wrong-password-1', website_url: '' }, { Origin: site.url })).status).toBe(401)
+  })
+})
+
+describe('guessing passwords and codes', () => {
+  const tooMany = /Too many attempts\. Please wait \d+ minutes? and try again\./
+
+  it('after 10 wrong passwords for an account (from anywhere), even the right one is refused for a while', async () => {
+    const victim = await customer()
+    await victim.post('/logout', {})
+    for (let guess = 0; guess < 10; guess += 1) expect((await new Visitor(site.url).post('/login', { email: victim.email, password: `guess-${guess}-xyz`, website_url: '' })).status).toBe(401)
+    const right = await new Visitor(site.url).post('/login', { email: victim.email, password: PASSWORD, website_url: '' })
+    expect(right.status).toBe(429)
+    expect(text(right.html)).toMatch(tooMany)
+    expect(right.setCookies.some((cookie) => cookie.startsWith('swimlab_session='))).toBe(false)
+  })
+
+  it('after 30 sign-in attempts from one address, that address is refused even with a right password', async () => {
+    const victim = await customer()
+    await victim.post('/logout', {})
+    const sprayer = new Visitor(site.url)
+    for (let guess = 0; guess < 30; guess += 1) expect((await sprayer.post('/login', { email: `spray${guess}@example.com`, password: 'password-123', website_url: '' })).status).toBe(401)
+    const right = await sprayer.post('/login', { email: victim.email, password: PASSWORD, website_url: '' })
+    expect(right.status).toBe(429)
+    expect(text(right.html)).toMatch(tooMany)
+    // Another address is not affected.
+    expect((await new Visitor(site.url).post('/login', { email: victim.email, password: PASSWORD, website_url: '' })).location).toBe('/book-slot')
+  })
+
+  it('a verification code dies after 5 wrong tries, and after 10 tries in all even a right new code is refused', async () => {
+    const email = `guess.verify.${site.port}@example.com`
+    await new Visitor(site.url).post('/registration', registrationForm({ email }))
+    const first = codeIn((await sink.waitForMailTo(email, /verification code/)).text)
+    const verify = (code: string) => new Visitor(site.url).post(`/verify-email?${new URLSearchParams({ email })}`, { email, code, website_url: '' })
+    const wrong = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0')
+    for (let guess = 0; guess < 5; guess += 1) expect((await verify(wrong(first))).status).toBe(400)
+    const dead = await verify(first)
+    expect(dead.location).toBeNull()
+    expect(text(dead.html)).toContain('this code no longer works')
+
+    const count = sink.messages.length
+    await new Visitor(site.url).post('/verify-email', { intent: 'resend', email, website_url: '' })
+    await expect.poll(() => sink.messages.length).toBeGreaterThan(count)
+    const second = codeIn((await sink.waitForMailTo(email, /verification code/)).text)
+    expect(second).not.toBe(first)
+    for (let guess = 0; guess < 4; guess += 1) await verify(wrong(second))
+    const limited = await verify(second)
+    expect(limited.status).toBe(429)
+    expect(text(limited.html)).toMatch(tooMany)
+    expect(limited.setCookies.some((cookie) => cookie.startsWith('swimlab_session='))).toBe(false)
+    expect((await new Visitor(site.url).post('/login', { email, password: PASSWORD, website_url: '' })).status).toBe(403)
+  })
+
+  it('a password reset code dies after 5 wrong tries, and after 10 tries in all even a right new code is refused', async () => {
+    const owner = await customer()
+    const email = owner.email
+    const reset = (code: string, password = 'taken-over-1') => new Visitor(site.url).post(`/forgot-password?${new URLSearchParams({ email })}`, { intent: 'reset', email, code, password, confirmPassword: password, website_url: '' })
+    const request = async () => {
+      const count = sink.messages.length
+      await new Visitor(site.url).post('/forgot-password', { intent: 'request', email, website_url: '' })
+      await expect.poll(() => sink.messages.length).toBeGreaterThan(count)
+      return codeIn((await sink.waitForMailTo(email, /password reset code/)).text)
+    }
+    const wrong = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0')
+    const first = await request()
+    for (let guess = 0; guess < 5; guess += 1) expect((await reset(wrong(first))).status).toBe(400)
+    expect((await reset(first)).location).not.toBe('/forgot-password?done=1')
+    const second = await request()
+    for (let guess = 0; guess < 4; guess += 1) await reset(wrong(second))
+    const limited = await reset(second)
+    expect(limited.status).toBe(429)
+    expect(text(limited.html)).toMatch(tooMany)
+    // The password is still the owner's, and the owner is still signed in.
+    expect((await owner.get('/my-bookings')).status).toBe(200)
+    expect((await new Visitor(site.url).post('/login', { email, password: 'taken-over-1', website_url: '' })).status).toBe(401)
+  })
+})
+
+describe('a client address made up in X-Forwarded-For', () => {
+  let direct: TestServer
+  beforeAll(async () => {
+    direct = await startTestServer({ SMTP_URL: sink.url })
+  })
+  afterAll(async () => {
+    await direct?.stop()
+  })
+
+  it('does not reset the limit when the server is not behind a trusted proxy', async () => {
+    const victim = await customer(direct)
+    await victim.post('/logout', {})
+    const sprayer = new Visitor(direct.url)
+    for (let guess = 0; guess < 30; guess += 1) {
+      const attempt = await sprayer.request('/login', { form: { email: `spray${guess}@example.com`, password: 'password-123', website_url: '' }, headers: { 'X-Forwarded-For': `198.51.100.${guess + 1}` } })
+      expect(attempt.status).toBe(401)
+    }
+    const right = await sprayer.request('/login', { form: { email: victim.email, password: PASSWORD, website_url: '' }, headers: { 'X-Forwarded-For': '198.51.100.200' } })
+    expect(right.status).toBe(429)
+    expect(text(right.html)).toMatch(/Too many attempts/)
+  })
+})
