@@ -92,7 +92,7 @@ describe('payment notifications (PhonePe)', () => {
   /** The payment's state as its owner's status page sees it (the server asks PhonePe first). */
   const stateOf = async (visitor: Visitor, orderId: string) => JSON.parse((await visitor.get(`/slot-payment-status/check?orderId=${orderId}`)).html).state as string
   const completedEvent = (orderId: string, amount = 30_000_00) => ({ event: 'checkout.order.completed', payload: { merchantOrderId: orderId, orderId: `OMO${orderId}`, state: 'COMPLETED', amount, paymentDetails: [{ transactionId: 'T-forged', paymentMode: 'UPI_QR', state: 'COMPLETED', amount, timestamp: Date.now() }] } })
-  const settle = () => new Promise((resolve) => setTimeout(resolve, 1_500))
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 1_000))
 
   it('refuses a notification with a wrong or missing Authorization, and the booking stays pending', async () => {
     const { visitor, orderId, email } = await pendingOrder()
