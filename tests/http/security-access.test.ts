@@ -142,6 +142,7 @@ const pages: Row[] = [
   { name: 'the camp payment status, without a key', path: () => `/payment-status?orderId=${the.camp.orderId}`, expect: nobody, secrets: campSecrets },
   { name: 'the camp payment check (JSON), with its link', path: () => `/payment-status/check?orderId=${the.camp.orderId}&key=${the.camp.key}`, expect: linkHolders, shows: () => ['"completed"'] },
   { name: 'the camp payment check (JSON), with a wrong key', path: () => `/payment-status/check?orderId=${the.camp.orderId}&key=${wrongKey}`, expect: nobody, secrets: campSecrets },
+  { name: 'a waitlist offer, with a made-up key', path: () => `/onboarding/offer?registration=${the.camp.reference}&key=${wrongKey}`, expect: nobody, secrets: campSecrets },
   ...[
     '/admin',
     '/admin/availability',
@@ -179,6 +180,7 @@ const changes: Row[] = [
   { name: "cancel the guest's booking without its link", path: () => `/bookings/${the.guestBooking.reference}/cancel`, form: () => ({ website_url: '' }), expect: { guest: 'login', a: 'not found', b: 'not found', admin: 'skip' }, secrets: guestSecrets },
   { name: "cancel the guest's booking with a wrong key", path: () => `/bookings/${the.guestBooking.reference}/cancel?key=${wrongKey}`, form: () => ({ website_url: '' }), expect: nobody, secrets: guestSecrets },
   { name: "pay for A's held booking", path: () => `/slot-payment?booking=${the.a.pendingBookingId}`, form: () => ({ website_url: '' }), expect: { guest: 'login', a: 'skip', b: 'to book-slot', admin: 'to book-slot' }, secrets: aSecrets },
+  { name: 'take up a waitlist offer with a made-up key', path: () => `/onboarding/offer?registration=${the.camp.reference}&key=${wrongKey}`, form: () => ({ website_url: '' }), expect: nobody, secrets: campSecrets },
   {
     name: 'open availability',
     path: () => '/admin/availability',
