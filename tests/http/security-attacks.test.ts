@@ -126,6 +126,35 @@ describe('open redirects', () => {
   })
 })
 
+describe('reflected script', () => {
+  const payload = `"><script>alert(1)</script><img src=x onerror=alert(2)>`
+
+  it('no page echoes a query parameter as markup', async () => {
+    const guest = new Visitor(site.url)
+    const signedIn = await customer()
+    const admin = await staff()
+    const probes: Array<[Visitor, string]> = [
+      [guest, `/login?redirectTo=${encodeURIComponent(`/${payload}`)}`],
+      [guest, `/verify-email?email=${encodeURIComponent(`a${payload}@example.com`)}`],
+      [guest, `/forgot-password?email=${encodeURIComponent(`a${payload}@example.com`)}`],
+      [guest, `/onboarding?email=${encodeURIComponent(payload)}&name=${encodeURIComponent(payload)}`],
+      [guest, `/booking/view?ref=${encodeURIComponent(payload)}&key=${encodeURIComponent(payload)}`],
+      [guest, `/payment-status?orderId=${encodeURIComponent(payload)}&key=x`],
+      [guest, `/no-such-page/${encodeURIComponent(payload)}`],
+      [signedIn, `/slot-payment-status?orderId=${encodeURIComponent(payload)}`],
+      [signedIn, `/book-slot?month=${encodeURIComponent(payload)}&time=${encodeURIComponent(payload)}`],
+      [admin, `/admin/bookings?q=${encodeURIComponent(payload)}`],
+      [admin, `/admin/customers?q=${encodeURIComponent(payload)}`],
+    ]
+    for (const [visitor, path] of probes) {
+      const page = await visitor.get(path)
+      expect(page.status, path).toBeLessThan(500)
+      expect(page.html, path).not.toContain('<script>alert(1)')
+      expect(page.html, path).not.toMatch(/<img src=x onerror/i)
+    }
+  })
+})
+
 describe('session fixation', () => {
   const COOKIE = 'swimlab_session'
 
