@@ -248,6 +248,25 @@ describe('who may see what', () => {
     })
   }
 
+  // Client-side navigations fetch the same loaders as `<path>.data`: the same answers, the same silence.
+  const dataPath = (path: string) => path.replace(/^([^?]*?)\/?(\?|$)/, (_, pathname: string, query: string) => `${pathname || ''}.data${query}`)
+  const documents = () => pages.filter((row) => !/^\/(receipts|reports)\/|\/check\b|\.csv/.test(row.path()))
+  for (const who of ['guest', 'a', 'b', 'admin'] as const) {
+    it(`as ${who}, through data requests`, async () => {
+      for (const row of documents()) {
+        const response = await visitors[who].get(dataPath(row.path()))
+        const outcome = row.expect[who]
+        const label = `${row.name} (.data), as ${who}`
+        if (outcome === 'ok') expect(response.status, label).toBe(200)
+        else expect(response.status, label).not.toBe(200)
+        if (outcome === 'ok') continue
+        // The way to sign in names the address asked for, with whatever id the asker typed in it.
+        const known = [...(who === 'a' ? aSecrets() : []), ...(row.secrets?.() ?? []).filter((secret) => row.path().includes(secret))]
+        for (const secret of (row.secrets?.() ?? []).filter((secret) => !known.includes(secret))) expect(response.html, `${label} shows ${secret}`).not.toContain(secret)
+      }
+    })
+  }
+
   it("My Bookings shows each customer only their own bookings", async () => {
     const mineA = text((await visitors.a.get('/my-bookings')).html)
     expect(mineA).toContain(the.a.reference)
