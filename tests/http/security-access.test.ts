@@ -10,8 +10,8 @@ import { signUp, text, Visitor } from '../support/visitor'
 // staff. A refusal never shows the owner's data, and a refused change changes nothing.
 
 type Who = 'guest' | 'a' | 'b' | 'admin'
-/** ok: 200 · login: sent to sign in and back · not found: 404 (the same as for nothing there) · forbidden: 403 · unauthorised: 401 (JSON) · to book-slot: sent to start a booking · skip: not asked (it would really change the data). */
-type Outcome = 'ok' | 'login' | 'not found' | 'forbidden' | 'unauthorised' | 'to book-slot' | 'skip'
+/** ok: 200 · login: sent to sign in and back · not found: 404 (the same as for nothing there) · forbidden: 403 · unauthorised: 401 (JSON) · to book-slot, to booking: sent to start a booking · skip: not asked (it would really change the data). */
+type Outcome = 'ok' | 'login' | 'not found' | 'forbidden' | 'unauthorised' | 'to book-slot' | 'to booking' | 'skip'
 type Row = { name: string; path: () => string; form?: () => Record<string, string>; upload?: () => FormData; expect: Record<Who, Outcome>; secrets?: () => string[]; shows?: () => string[] }
 
 let server: TestServer
@@ -134,6 +134,8 @@ const pages: Row[] = [
   { name: "the guest's payment status, by order id alone", path: () => `/slot-payment-status?orderId=${the.guestBooking.orderId}`, expect: { guest: 'login', a: 'not found', b: 'not found', admin: 'not found' }, secrets: guestSecrets },
   { name: "the guest's booking check, with its link", path: () => `/booking/check?orderId=${the.guestBooking.orderId}&key=${the.guestBooking.statusKey}`, expect: linkHolders, shows: () => ['"completed"'] },
   { name: "the guest's booking check, with a wrong key", path: () => `/booking/check?orderId=${the.guestBooking.orderId}&key=${wrongKey}`, expect: nobody, secrets: guestSecrets },
+  { name: "the guest's confirmation step, with its link", path: () => `/booking?step=3&orderId=${the.guestBooking.orderId}&key=${the.guestBooking.statusKey}`, expect: linkHolders, shows: () => ['Booking Confirmed!', the.guestBooking.reference] },
+  { name: "the guest's confirmation step, with a wrong key", path: () => `/booking?step=3&orderId=${the.guestBooking.orderId}&key=${wrongKey}`, expect: { guest: 'to booking', a: 'to booking', b: 'to booking', admin: 'to booking' }, secrets: guestSecrets },
   { name: "the guest's private view", path: () => the.guestBooking.viewPath, expect: linkHolders, shows: () => [GUEST.email, 'Confirmed'] },
   { name: "the guest's private view, with a wrong key", path: () => `/booking/view?ref=${the.guestBooking.reference}&key=${wrongKey}`, expect: nobody, secrets: guestSecrets },
   { name: "the guest's private view, without a key", path: () => `/booking/view?ref=${the.guestBooking.reference}`, expect: nobody, secrets: guestSecrets },
@@ -234,6 +236,10 @@ function check(who: Who, row: Row, response: Awaited<ReturnType<Visitor['request
     case 'to book-slot':
       expect(response.status, label).toBe(302)
       expect(response.location, label).toBe('/book-slot')
+      break
+    case 'to booking':
+      expect(response.status, label).toBe(302)
+      expect(response.location, label).toBe('/booking')
       break
   }
   // A refusal shows nothing of the owner's (a customer's own name is on every page they see).
