@@ -81,7 +81,9 @@ export function safeRedirect(to: FormDataEntryValue | string | null | undefined,
   try {
     const base = 'http://site.invalid'
     const url = new URL(to, base)
-    return url.origin === base ? `${url.pathname}${url.search}${url.hash}` : fallback
+    // Dot segments collapse on parsing ('/.//evil.example' becomes '//evil.example'): check the result too.
+    const target = `${url.pathname}${url.search}${url.hash}`
+    return url.origin === base && !target.startsWith('//') ? target : fallback
   } catch {
     return fallback
   }

@@ -1,0 +1,319 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { addMonths, labToday } from '~/lib/format'
+import { bookAndPay, chooseSlot } from '../support/booking-flow'
+import { startSmtpSink } from '../support/smtp-sink'
+import { startTestServer, type TestServer } from '../support/test-server'
+import { signUp, text, Visitor } from '../support/visitor'
+
+// Who may see and change what: every route that shows or changes a customer's or the business's
+// data, asked by a guest, customer A (who owns the bookings), customer B (another customer) and
+// staff. A refusal never shows the owner's data, and a refused change changes nothing.
+
+type Who = 'guest' | 'a' | 'b' | 'admin'
+/** ok: 200 · login: sent to sign in and back · not found: 404 (the same as for nothing there) · forbidden: 403 · unauthorised: 401 (JSON) · to book-slot, to booking: sent to start a booking · skip: not asked (it would really change the data). */
+type Outcome = 'ok' | 'login' | 'not found' | 'forbidden' | 'unauthorised' | 'to book-slot' | 'to booking' | 'skip'
+type Row = { name: string; path: () => string; form?: () => Record<string, string>; upload?: () => FormData; expect: Record<Who, Outcome>; secrets?: () => string[]; shows?: () => string[] }
+
+let server: TestServer
+let sink: Awaited<ReturnType<typeof startSmtpSink>>
+const ADMIN = { email: 'staff@lab.example', password: 'staff-password-1' }
+const A = { name: 'Asha Owner', email: 'owner.a@example.com' }
+const B = { name: 'Bala Other', email: 'other.b@example.com' }
+const GUEST = { name: 'Gita Guest', email: 'gita.guest@example.com' }
+const CAMPER = { name: 'Chetan Camper', email: 'camper.family@example.com' }
+
+const visitors = {} as Record<Who, Visitor>
+const the = {
+  a: { reference: '', orderId: '', pendingBookingId: '', customerId: '', reportFile: '' },
+  b: { reference: '', orderId: '' },
+  guestBooking: { reference: '', orderId: '', key: '', viewPath: '', receiptPath: '', statusKey: '' },
+  camp: { orderId: '', statusPath: '', receiptPath: '', reference: '', key: '' },
+  slotId: '',
+}
+
+const decode = (html: string) => html.replaceAll('&amp;', '&')
+
+beforeAll(async () => {
+  sink = await startSmtpSink()
+  server = await startTestServer({ SMTP_URL: sink.url, TRUST_PROXY: 'true', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password })
+  visitors.guest = new Visitor(server.url)
+  visitors.a = await signUp(new Visitor(server.url), sink, A)
+  visitors.b = await signUp(new Visitor(server.url), sink, B)
+  visitors.admin = new Visitor(server.url)
+  expect((await visitors.admin.post('/login', { ...ADMIN, website_url: '' })).location).toBe('/admin')
+
+  // A and B each pay for a 3-day session; A also holds a second one, not yet paid.
+  the.a.orderId = (await bookAndPay(visitors.a, server.url, 'success', 0, { daysAhead: 2 })).orderId
+  the.a.reference = /Booking ID (SWP-\d{10})/.exec(text((await visitors.a.get('/my-bookings')).html))![1]!
+  the.b.orderId = (await bookAndPay(visitors.b, server.url, 'success', 1, { daysAhead: 2 })).orderId
+  the.b.reference = /Booking ID (SWP-\d{10})/.exec(text((await visitors.b.get('/my-bookings')).html))![1]!
+  const slot = await chooseSlot(visitors.a, 2, { daysAhead: 2 })
+  const held = await visitors.a.post(slot.href, { date: slot.date, time: slot.time, website_url: '' })
+  the.a.pendingBookingId = /booking=(\d+)/.exec(held.location!)![1]!
+
+  // A guest books a single session on /booking, and gets a private link by e-mail.
+  const guest = new Visitor(server.url)
+  const date = bookableDate(4)
+  expect((await guest.post('/booking', { name: GUEST.name, email: GUEST.email, phone: '', service: 'race', date, time: '10:00', notes: '', intent: 'details', website_url: '' })).location).toBe('/booking?step=2')
+  const pay = await guest.post('/booking?step=2', { intent: 'pay', website_url: '' })
+  const back = new URL((await guest.post(pay.location!, { outcome: 'success' })).location!)
+  the.guestBooking.orderId = back.searchParams.get('orderId')!
+  the.guestBooking.statusKey = back.searchParams.get('key')!
+  const confirmation = await sink.waitForMailTo(GUEST.email, /Booking confirmed/)
+  const viewUrl = new URL(/(http:\/\/\S+\/booking\/view\?ref=SWP-\d+&key=[\w-]+)/.exec(confirmation.text)![1]!)
+  the.guestBooking.viewPath = `${viewUrl.pathname}${viewUrl.search}`
+  the.guestBooking.reference = viewUrl.searchParams.get('ref')!
+  the.guestBooking.key = viewUrl.searchParams.get('key')!
+  the.guestBooking.receiptPath = /href="(\/receipts\/[^"]+\?key=[^"]+)"/.exec(decode((await guest.get(the.guestBooking.viewPath)).html))![1]!
+
+  // A parent registers a swimmer for a camp and pays.
+  const parent = new Visitor(server.url)
+  const submitted = await parent.post('/onboarding', { name: CAMPER.name, email: CAMPER.email, phone_number: '98450 12345', camp: 'camp1', batch: 'batch1', website_url: '' })
+  const campBack = new URL((await parent.post(submitted.location!, { outcome: 'success' })).location!)
+  the.camp.statusPath = `${campBack.pathname}${campBack.search}`
+  the.camp.orderId = campBack.searchParams.get('orderId')!
+  the.camp.key = campBack.searchParams.get('key')!
+  const status = decode((await parent.get(the.camp.statusPath)).html)
+  the.camp.receiptPath = /href="(\/receipts\/[^"]+\?key=[^"]+)"/.exec(status)![1]!
+  the.camp.reference = /Registration ID\s*([\w-]+)/.exec(text(status))![1]!
+
+  // Staff deliver a report (a PDF and a video link) on A's booking.
+  const report = new FormData()
+  report.append('files', new Blob([new TextEncoder().encode('%PDF-1.4\n% A report\n%%EOF\n')], { type: 'application/pdf' }), 'Asha - analysis.pdf')
+  report.append('videoLinks', 'Underwater | https://video.example/asha-1')
+  expect((await visitors.admin.upload(`/admin/bookings/${the.a.reference}`, report)).status).toBe(302)
+  the.a.reportFile = /href="(\/reports\/files\/\d+)"/.exec((await visitors.a.get('/my-bookings')).html)![1]!
+
+  the.a.customerId = /href="\/admin\/customers\/(\d+)"/.exec((await visitors.admin.get(`/admin/customers?q=${encodeURIComponent(A.email)}`)).html)![1]!
+  const availability = (await visitors.admin.get('/admin/availability')).html
+  the.slotId = /href="\/admin\/availability\/(\d+)"/.exec(availability)![1]!
+}, 120_000)
+
+afterAll(async () => {
+  await server?.stop()
+  await sink?.close()
+})
+
+/** A date a few days ahead in Bangalore, where the seeded hours are 9 to 6 every day but Sunday. */
+function bookableDate(daysAhead: number) {
+  for (let offset = daysAhead; ; offset += 1) {
+    const date = new Date(Date.now() + 5.5 * 3_600_000 + offset * 86_400_000).toISOString().slice(0, 10)
+    if (new Date(`${date}T00:00:00Z`).getUTCDay() !== 0) return date
+  }
+}
+
+const aSecrets = () => [A.name, A.email, the.a.orderId, the.a.reference]
+const guestSecrets = () => [GUEST.name, GUEST.email, the.guestBooking.orderId]
+const campSecrets = () => [CAMPER.name, CAMPER.email, the.camp.orderId]
+const staffOnly = { guest: 'login', a: 'forbidden', b: 'forbidden', admin: 'ok' } as const
+const ownerA = { guest: 'login', a: 'ok', b: 'not found', admin: 'ok' } as const
+const linkHolders = { guest: 'ok', a: 'ok', b: 'ok', admin: 'ok' } as const
+const nobody = { guest: 'not found', a: 'not found', b: 'not found', admin: 'not found' } as const
+const wrongKey = 'k'.repeat(32)
+const farMonth = addMonths(labToday().slice(0, 7), 3)
+
+const pages: Row[] = [
+  { name: 'My Bookings', path: () => '/my-bookings', expect: { guest: 'login', a: 'ok', b: 'ok', admin: 'ok' } },
+  { name: "A's cancel page", path: () => `/bookings/${the.a.reference}/cancel`, expect: ownerA, secrets: aSecrets, shows: () => ['Cancel your booking', the.a.reference] },
+  { name: "A's reschedule page", path: () => `/bookings/${the.a.reference}/reschedule`, expect: ownerA, secrets: aSecrets, shows: () => [the.a.reference] },
+  { name: "the guest's cancel page, with its link", path: () => `/bookings/${the.guestBooking.reference}/cancel?key=${the.guestBooking.key}`, expect: linkHolders, shows: () => ['Cancel your booking'] },
+  { name: "the guest's cancel page, without the link", path: () => `/bookings/${the.guestBooking.reference}/cancel`, expect: { guest: 'login', a: 'not found', b: 'not found', admin: 'ok' }, secrets: guestSecrets },
+  { name: "the guest's reschedule page, with a wrong key", path: () => `/bookings/${the.guestBooking.reference}/reschedule?key=${wrongKey}`, expect: nobody, secrets: guestSecrets },
+  { name: "A's receipt", path: () => `/receipts/${the.a.orderId}`, expect: { guest: 'not found', a: 'ok', b: 'not found', admin: 'ok' }, secrets: aSecrets },
+  { name: "A's receipt with a made-up key", path: () => `/receipts/${the.a.orderId}?key=${wrongKey}`, expect: { guest: 'not found', a: 'ok', b: 'not found', admin: 'ok' }, secrets: aSecrets },
+  { name: "the guest booking's receipt, with its link", path: () => the.guestBooking.receiptPath, expect: linkHolders },
+  { name: "the guest booking's receipt, without the link", path: () => `/receipts/${the.guestBooking.orderId}`, expect: { guest: 'not found', a: 'not found', b: 'not found', admin: 'ok' }, secrets: guestSecrets },
+  { name: 'the camp receipt, with its link', path: () => the.camp.receiptPath, expect: linkHolders },
+  { name: 'the camp receipt, without the link', path: () => `/receipts/${the.camp.orderId}`, expect: { guest: 'not found', a: 'not found', b: 'not found', admin: 'ok' }, secrets: campSecrets },
+  { name: "A's report file", path: () => the.a.reportFile, expect: { guest: 'not found', a: 'ok', b: 'not found', admin: 'ok' } },
+  { name: "A's report file with a made-up key", path: () => `${the.a.reportFile}?key=${wrongKey}`, expect: { guest: 'not found', a: 'ok', b: 'not found', admin: 'ok' } },
+  { name: "A's unpaid booking's payment page", path: () => `/slot-payment?booking=${the.a.pendingBookingId}`, expect: { guest: 'login', a: 'ok', b: 'to book-slot', admin: 'to book-slot' }, secrets: aSecrets, shows: () => [A.email] },
+  // The payment status pages answer the account that paid; staff see payments in the console.
+  { name: "A's payment status", path: () => `/slot-payment-status?orderId=${the.a.orderId}`, expect: { guest: 'login', a: 'ok', b: 'not found', admin: 'not found' }, secrets: () => [A.name, A.email], shows: () => ['Payment Successful!'] },
+  { name: "A's payment status check (JSON)", path: () => `/slot-payment-status/check?orderId=${the.a.orderId}`, expect: { guest: 'unauthorised', a: 'ok', b: 'not found', admin: 'not found' }, secrets: aSecrets, shows: () => ['"completed"'] },
+  { name: "the guest's payment status, by order id alone", path: () => `/slot-payment-status?orderId=${the.guestBooking.orderId}`, expect: { guest: 'login', a: 'not found', b: 'not found', admin: 'not found' }, secrets: guestSecrets },
+  { name: "the guest's booking check, with its link", path: () => `/booking/check?orderId=${the.guestBooking.orderId}&key=${the.guestBooking.statusKey}`, expect: linkHolders, shows: () => ['"completed"'] },
+  { name: "the guest's booking check, with a wrong key", path: () => `/booking/check?orderId=${the.guestBooking.orderId}&key=${wrongKey}`, expect: nobody, secrets: guestSecrets },
+  { name: "the guest's confirmation step, with its link", path: () => `/booking?step=3&orderId=${the.guestBooking.orderId}&key=${the.guestBooking.statusKey}`, expect: linkHolders, shows: () => ['Booking Confirmed!', the.guestBooking.reference] },
+  { name: "the guest's confirmation step, with a wrong key", path: () => `/booking?step=3&orderId=${the.guestBooking.orderId}&key=${wrongKey}`, expect: { guest: 'to booking', a: 'to booking', b: 'to booking', admin: 'to booking' }, secrets: guestSecrets },
+  { name: "the guest's private view", path: () => the.guestBooking.viewPath, expect: linkHolders, shows: () => [GUEST.email, 'Confirmed'] },
+  { name: "the guest's private view, with a wrong key", path: () => `/booking/view?ref=${the.guestBooking.reference}&key=${wrongKey}`, expect: nobody, secrets: guestSecrets },
+  { name: "the guest's private view, without a key", path: () => `/booking/view?ref=${the.guestBooking.reference}`, expect: nobody, secrets: guestSecrets },
+  { name: 'the camp payment status, with its link', path: () => the.camp.statusPath, expect: linkHolders, shows: () => ['Registration Complete!', CAMPER.email] },
+  { name: 'the camp payment status, with a wrong key', path: () => `/payment-status?orderId=${the.camp.orderId}&key=${wrongKey}`, expect: nobody, secrets: campSecrets },
+  { name: 'the camp payment status, without a key', path: () => `/payment-status?orderId=${the.camp.orderId}`, expect: nobody, secrets: campSecrets },
+  { name: 'the camp payment check (JSON), with its link', path: () => `/payment-status/check?orderId=${the.camp.orderId}&key=${the.camp.key}`, expect: linkHolders, shows: () => ['"completed"'] },
+  { name: 'the camp payment check (JSON), with a wrong key', path: () => `/payment-status/check?orderId=${the.camp.orderId}&key=${wrongKey}`, expect: nobody, secrets: campSecrets },
+  { name: 'a waitlist offer, with a made-up key', path: () => `/onboarding/offer?registration=${the.camp.reference}&key=${wrongKey}`, expect: nobody, secrets: campSecrets },
+  ...[
+    '/admin',
+    '/admin/availability',
+    `/admin/availability/:slot`,
+    '/admin/bookings',
+    '/admin/bookings/new',
+    '/admin/bookings.csv',
+    '/admin/bookings/:a',
+    '/admin/camps',
+    '/admin/camps/camp1',
+    '/admin/camps/camp1/registrations.csv',
+    '/admin/customers',
+    '/admin/customers/:a',
+    '/admin/settings',
+    '/admin/mail',
+    '/admin/audit',
+  ].map((template): Row => ({
+    name: template,
+    path: () => template.replace(':slot', the.slotId).replace(':a', template.includes('customers') ? the.a.customerId : the.a.reference),
+    expect: staffOnly,
+    secrets: () => [...aSecrets(), ...campSecrets(), ...guestSecrets()],
+  })),
+]
+
+// Each of these would change a booking, a payment, an account or the business's settings.
+const changes: Row[] = [
+  { name: "cancel A's booking", path: () => `/bookings/${the.a.reference}/cancel`, form: () => ({ website_url: '' }), expect: { guest: 'login', a: 'skip', b: 'not found', admin: 'skip' }, secrets: aSecrets },
+  {
+    name: "reschedule A's booking",
+    path: () => `/bookings/${the.a.reference}/reschedule`,
+    form: () => ({ date: bookableDate(10), time: '10:00', website_url: '' }),
+    expect: { guest: 'login', a: 'skip', b: 'not found', admin: 'skip' },
+    secrets: aSecrets,
+  },
+  { name: "cancel the guest's booking without its link", path: () => `/bookings/${the.guestBooking.reference}/cancel`, form: () => ({ website_url: '' }), expect: { guest: 'login', a: 'not found', b: 'not found', admin: 'skip' }, secrets: guestSecrets },
+  { name: "cancel the guest's booking with a wrong key", path: () => `/bookings/${the.guestBooking.reference}/cancel?key=${wrongKey}`, form: () => ({ website_url: '' }), expect: nobody, secrets: guestSecrets },
+  { name: "pay for A's held booking", path: () => `/slot-payment?booking=${the.a.pendingBookingId}`, form: () => ({ website_url: '' }), expect: { guest: 'login', a: 'skip', b: 'to book-slot', admin: 'to book-slot' }, secrets: aSecrets },
+  { name: 'take up a waitlist offer with a made-up key', path: () => `/onboarding/offer?registration=${the.camp.reference}&key=${wrongKey}`, form: () => ({ website_url: '' }), expect: nobody, secrets: campSecrets },
+  {
+    name: 'open availability',
+    path: () => '/admin/availability',
+    form: () => ({ intent: 'create', from: `${farMonth}-01`, to: `${farMonth}-10`, weekdays: '1', startTime: '10:00', endTime: '13:00', slotDurationMinutes: '60', capacity: '1' }),
+    expect: { ...staffOnly, admin: 'skip' },
+  },
+  { name: 'change a price', path: () => '/admin/settings', form: () => ({ intent: 'price', code: 'biomechanical_package', price: '1', regularPrice: '2' }), expect: { ...staffOnly, admin: 'skip' } },
+  { name: "cancel A's booking from the console", path: () => `/admin/bookings/${the.a.reference}`, form: () => ({ intent: 'cancel', refund: 'yes', confirm: 'yes' }), expect: { ...staffOnly, admin: 'skip' }, secrets: aSecrets },
+  { name: "replace A's report", path: () => `/admin/bookings/${the.a.reference}`, upload: () => forgedReport(), expect: { ...staffOnly, admin: 'skip' }, secrets: aSecrets },
+  { name: 'book a complimentary session', path: () => '/admin/bookings/new', form: () => ({ name: 'Free Rider', email: 'free.rider@example.com', phone: '9845012345', product: 'single_race', date: bookableDate(12), time: '10:00', origin: 'complimentary', amount: '0', paymentMethod: 'Cash', notes: '' }), expect: { ...staffOnly, admin: 'skip' } },
+  { name: "disable A's account", path: () => `/admin/customers/${the.a.customerId}`, form: () => ({ intent: 'disable' }), expect: { ...staffOnly, admin: 'skip' }, secrets: aSecrets },
+  { name: 'cancel the camp registration', path: () => '/admin/camps/camp1', form: () => ({ intent: 'cancel', reference: the.camp.reference, refund: 'yes' }), expect: { ...staffOnly, admin: 'skip' }, secrets: campSecrets },
+  { name: "close A's opening hours", path: () => `/admin/availability/${the.slotId}`, form: () => ({ intent: 'close', start: '10:00' }), expect: { ...staffOnly, admin: 'skip' } },
+]
+
+function forgedReport() {
+  const form = new FormData()
+  form.append('files', new Blob([new TextEncoder().encode('%PDF-1.4\n% forged\n%%EOF\n')], { type: 'application/pdf' }), 'forged.pdf')
+  form.append('note', 'Forged by another customer')
+  return form
+}
+
+async function ask(who: Who, row: Row) {
+  const visitor = visitors[who]
+  if (row.upload) return visitor.upload(row.path(), row.upload())
+  if (row.form) return visitor.post(row.path(), row.form())
+  return visitor.get(row.path())
+}
+
+function check(who: Who, row: Row, response: Awaited<ReturnType<Visitor['request']>>) {
+  const outcome = row.expect[who]
+  const label = `${row.name}, as ${who}`
+  switch (outcome) {
+    case 'ok':
+      expect(response.status, label).toBe(200)
+      for (const shown of row.shows?.() ?? []) expect(response.html, label).toContain(shown)
+      return
+    case 'login':
+      expect(response.status, label).toBe(302)
+      expect(response.location, label).toBe(`/login?${new URLSearchParams({ redirectTo: row.path() })}`)
+      break
+    case 'not found':
+      expect(response.status, label).toBe(404)
+      break
+    case 'forbidden':
+      expect(response.status, label).toBe(403)
+      break
+    case 'unauthorised':
+      expect(response.status, label).toBe(401)
+      break
+    case 'to book-slot':
+      expect(response.status, label).toBe(302)
+      expect(response.location, label).toBe('/book-slot')
+      break
+    case 'to booking':
+      expect(response.status, label).toBe(302)
+      expect(response.location, label).toBe('/booking')
+      break
+  }
+  // A refusal shows nothing of the owner's (a customer's own name is on every page they see).
+  const own = who === 'a' ? aSecrets() : []
+  for (const secret of (row.secrets?.() ?? []).filter((secret) => !own.includes(secret))) expect(response.html, `${label} shows ${secret}`).not.toContain(secret)
+}
+
+describe('who may see what', () => {
+  for (const who of ['guest', 'a', 'b', 'admin'] as const) {
+    it(`as ${who}`, async () => {
+      for (const row of pages) check(who, row, await ask(who, row))
+    })
+  }
+
+  // Client-side navigations fetch the same loaders as `<path>.data`: the same answers, the same silence.
+  const dataPath = (path: string) => path.replace(/^([^?]*?)\/?(\?|$)/, (_, pathname: string, query: string) => `${pathname || ''}.data${query}`)
+  const documents = () => pages.filter((row) => !/^\/(receipts|reports)\/|\/check\b|\.csv/.test(row.path()))
+  for (const who of ['guest', 'a', 'b', 'admin'] as const) {
+    it(`as ${who}, through data requests`, async () => {
+      for (const row of documents()) {
+        const response = await visitors[who].get(dataPath(row.path()))
+        const outcome = row.expect[who]
+        const label = `${row.name} (.data), as ${who}`
+        if (outcome === 'ok') expect(response.status, label).toBe(200)
+        else expect(response.status, label).not.toBe(200)
+        if (outcome === 'ok') continue
+        // The way to sign in names the address asked for, with whatever id the asker typed in it.
+        const known = [...(who === 'a' ? aSecrets() : []), ...(row.secrets?.() ?? []).filter((secret) => row.path().includes(secret))]
+        for (const secret of (row.secrets?.() ?? []).filter((secret) => !known.includes(secret))) expect(response.html, `${label} shows ${secret}`).not.toContain(secret)
+      }
+    })
+  }
+
+  it("My Bookings shows each customer only their own bookings", async () => {
+    const mineA = text((await visitors.a.get('/my-bookings')).html)
+    expect(mineA).toContain(the.a.reference)
+    expect(mineA).toContain('Report ready')
+    for (const other of [the.b.reference, B.email, B.name, the.guestBooking.reference, GUEST.email]) expect(mineA).not.toContain(other)
+    const mineB = (await visitors.b.get('/my-bookings')).html
+    expect(text(mineB)).toContain(the.b.reference)
+    for (const other of [the.a.reference, A.email, A.name, the.a.reportFile, the.guestBooking.reference]) expect(mineB).not.toContain(other)
+  })
+})
+
+describe('who may change what', () => {
+  it('refuses every change to someone who may not make it, and nothing changes', async () => {
+    const audit = text((await visitors.admin.get('/admin/audit')).html)
+    const before = await snapshot()
+    for (const row of changes) {
+      for (const who of ['guest', 'a', 'b', 'admin'] as const) {
+        if (row.expect[who] !== 'skip') check(who, row, await ask(who, row))
+      }
+    }
+    expect(await snapshot()).toEqual(before)
+    expect(text((await visitors.admin.get('/admin/audit')).html)).toBe(audit)
+  })
+})
+
+/** What the owners and staff see of everything the refused requests tried to change. */
+async function snapshot() {
+  const mine = text((await visitors.a.get('/my-bookings')).html)
+  const guestView = text((await visitors.guest.get(the.guestBooking.viewPath)).html)
+  const pricing = text((await visitors.guest.get('/pricing')).html)
+  return {
+    aSignedIn: (await visitors.a.get('/my-bookings')).status,
+    aBooking: mine.slice(mine.indexOf(the.a.reference) - 300, mine.indexOf(the.a.reference) + 300),
+    aDays: /Day 1 ?: [^]*?Day 3 ?: \S+ \S+ \S+/.exec(mine.slice(mine.indexOf(the.a.reference)))?.[0],
+    aReport: /Report ready[^]{0,300}/.exec(mine)?.[0],
+    aPending: (await visitors.a.get(`/slot-payment?booking=${the.a.pendingBookingId}`)).status,
+    guestBooking: /Status (\S+)/.exec(guestView)?.[1],
+    camp: /Registration Complete!/.test(text((await visitors.guest.get(the.camp.statusPath)).html)),
+    price: /₹[\d,]+/.exec(pricing.slice(pricing.indexOf('Biomechanical')))?.[0],
+    farMonthOpen: /href="\/book-slot\?month=[\d-]+&date=/.test(decode((await visitors.b.get(`/book-slot?month=${farMonth}`)).html)),
+    slotTimes: [...decode((await visitors.admin.get(`/admin/availability/${the.slotId}`)).html).matchAll(/\d\d?:\d\d [AP]M/g)].map((match) => match[0]).join(' '),
+    complimentary: text((await visitors.admin.get(`/admin/bookings?q=${encodeURIComponent('free.rider@')}`)).html).includes('Free Rider'),
+  }
+}
