@@ -21,7 +21,6 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       'Content-Type': file.contentType,
       'Content-Disposition': `inline; filename="${file.filename.replace(/[^\x20-\x7e]/g, '_')}"`,
       'Cache-Control': 'private, no-store',
-      'X-Content-Type-Options': 'nosniff',
     },
   })
 }
