@@ -102,7 +102,7 @@ async function eventually(condition: () => boolean | Promise<boolean>, what: str
 
 describe('kill -9 while customers are between hold and paid', () => {
   it('after a restart on the same data every paid order ends confirmed or refunded, none lost, none confirmed twice', { timeout: 120_000 }, async () => {
-    const [paidWhileDown, declinedWhileDown, paidBefore, inFlight, late, onTime, newcomer] = await Promise.all(['A', 'B', 'E', 'G', 'C', 'D', 'F'].map(customer))
+    const [paidWhileDown, declinedWhileDown, paidBefore, inFlight, late, onTime, newcomer] = (await Promise.all(['A', 'B', 'E', 'G', 'C', 'D', 'F'].map(customer))) as [Customer, Customer, Customer, Customer, Customer, Customer, Customer]
 
     // E paid before the crash, through the normal path: notification, status call, confirmation.
     const e = await holdAndPay(paidBefore, 2)
