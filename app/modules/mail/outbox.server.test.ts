@@ -163,6 +163,26 @@ describe('the mail server down for ten minutes', () => {
     expect(minutesBeforeGivingUp).toBeGreaterThanOrEqual(120)
   })
 
+  it('an unreachable server is tried once per round, not once per message, so a batch never outlives its claim', async () => {
+    const now = new Date('2027-03-10T06:00:00Z')
+    let tries = 0
+    const transport: MailTransport = {
+      kind: 'smtp',
+      async send() {
+        tries += 1
+        throw Object.assign(new Error('Connection timeout'), { code: 'ETIMEDOUT' })
+      },
+      close() {},
+    }
+    const ids = []
+    for (let i = 0; i < 12; i += 1) ids.push(await enqueueEmail({ to: `w${i}@example.com`, subject: 'x', text: 'x' }, db(), now))
+    expect(await processOutbox(transport, () => now)).toEqual({ sent: 0, failed: 10 })
+    expect(tries).toBe(1)
+    const rows = await Promise.all(ids.map(row))
+    expect(rows.filter((email) => email.status === 'retrying' && email.attempts === 1 && email.lastError === 'Connection timeout')).toHaveLength(10)
+    expect(rows.filter((email) => email.status === 'queued' && email.attempts === 0)).toHaveLength(2)
+  })
+
   it('a message refused for its own sake does not make the others jump their back-off', async () => {
     const now = new Date('2027-03-10T06:00:00Z')
     const transport: MailTransport = {

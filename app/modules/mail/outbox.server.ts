@@ -98,13 +98,13 @@ export async function markEmailFailedAttempt(email: { id: number; attempts: numb
  */
 const serverWasDown = new WeakMap<MailTransport, boolean>()
 
-/** Delivers every due message through `transport`; one failure never stops the others. */
+/** Delivers every due message through `transport`; one message failing never stops the others (an unreachable server does). */
 export async function processOutbox(transport: MailTransport, now = () => new Date(), batchSize = 10) {
   const outcome = { sent: 0, failed: 0 }
   for (;;) {
     const batch = await claimDueEmails(now(), batchSize)
     let caughtUp = 0
-    for (const email of batch) {
+    for (const [index, email] of batch.entries()) {
       try {
         await transport.send(email)
         await markEmailSent(email.id, now())
@@ -114,9 +114,17 @@ export async function processOutbox(transport: MailTransport, now = () => new Da
           caughtUp = await retryWaitingEmailsNow(now())
         }
       } catch (error) {
-        if (isMailServerDown(error)) serverWasDown.set(transport, true)
         await markEmailFailedAttempt(email, error, now())
         outcome.failed += 1
+        if (isMailServerDown(error)) {
+          serverWasDown.set(transport, true)
+          // Each further message would wait out the same connection timeout, one after another,
+          // until the batch outlived its claim lease and another instance could send those
+          // messages too. They count as tried; the next round tries the server again.
+          for (const untried of batch.slice(index + 1)) await markEmailFailedAttempt(untried, error, now())
+          outcome.failed += batch.length - index - 1
+          return outcome
+        }
       }
     }
     if (batch.length < batchSize && caughtUp === 0) return outcome
