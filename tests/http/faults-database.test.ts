@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { chooseSlot } from '../support/booking-flow'
 import { startSmtpSink } from '../support/smtp-sink'
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy'
 import { startTestServer, type TestServer } from '../support/test-server'
@@ -45,6 +46,7 @@ describe.skipIf(!process.env.DATABASE_URL)('PostgreSQL restarted during load (ne
       }
     }
     for (const path of paths) expect((await sample(path)).status).toBe(200)
+    const slot = await chooseSlot(customer, 0, { daysAhead: 2 })
 
     // Four visitors' worth of requests, one after another per path, until told to stop.
     const samples: Sample[] = []
@@ -61,7 +63,12 @@ describe.skipIf(!process.env.DATABASE_URL)('PostgreSQL restarted during load (ne
     await new Promise((resolve) => setTimeout(resolve, 1_000))
     const cutAt = Date.now()
     await proxy.cut()
-    await new Promise((resolve) => setTimeout(resolve, OUTAGE_MS))
+    await new Promise((resolve) => setTimeout(resolve, 1_000))
+    // A form posted meanwhile (an action, not a loader) gets the same page, and nothing is held.
+    const posted = await customer.post(slot.href, { date: slot.date, time: slot.time, website_url: '' })
+    expect(posted.status).toBe(503)
+    expect(text(posted.html)).toContain('Service temporarily unavailable')
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, cutAt + OUTAGE_MS - Date.now())))
     await proxy.reopen()
     const reopenedAt = Date.now()
 
@@ -100,9 +107,11 @@ describe.skipIf(!process.env.DATABASE_URL)('PostgreSQL restarted during load (ne
     expect(server.process.exitCode).toBeNull()
     expect(server.process.signalCode).toBeNull()
     expect(server.logs()).not.toMatch(/unhandled promise rejection/)
-    // Still whole after the outage: a signed-in page and the JSON both work, and readiness is back.
+    // Still whole after the outage: pages, readiness, and the same form now holds the seat.
     expect((await sample('/book-slot')).status).toBe(200)
     expect((await sample('/readyz')).status).toBe(200)
+    const held = await customer.post(slot.href, { date: slot.date, time: slot.time, website_url: '' })
+    expect(held.location).toMatch(/^\/slot-payment\?booking=\d+$/)
 
     console.log(
       `database outage: ${OUTAGE_MS} ms cut, ${samples.length} requests (${statuses.filter((s) => s === 200).length} × 200, ${unavailable.length} × 503, 0 other), ` +
