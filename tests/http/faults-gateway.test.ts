@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { chooseSlot } from '../support/booking-flow'
 import { startFakePhonePe, type FakePhonePe } from '../support/fake-phonepe'
+import { holdSeat, phonePeSiteEnv } from '../support/phonepe-site'
 import { startSmtpSink } from '../support/smtp-sink'
 import { startTestServer, type TestServer } from '../support/test-server'
 import { signUp, text, Visitor } from '../support/visitor'
@@ -24,14 +24,7 @@ beforeAll(async () => {
   server = await startTestServer({
     SMTP_URL: sink.url,
     TRUST_PROXY: 'true',
-    PAYMENT_GATEWAY: 'phonepe',
-    PHONEPE_CLIENT_ID: fake.credentials.clientId,
-    PHONEPE_CLIENT_SECRET: fake.credentials.clientSecret,
-    PHONEPE_WEBHOOK_USERNAME: WEBHOOK.username,
-    PHONEPE_WEBHOOK_PASSWORD: WEBHOOK.password,
-    PHONEPE_AUTH_BASE_URL: fake.authBaseUrl,
-    PHONEPE_PG_BASE_URL: fake.pgBaseUrl,
-    PHONEPE_CHECKOUT_ORIGINS: fake.url,
+    ...phonePeSiteEnv(fake, WEBHOOK),
   })
   fake.sendWebhooksTo(`${server.url}/api/payments/webhook/phonepe`, WEBHOOK)
 })
@@ -45,14 +38,12 @@ describe('PhonePe too slow on Pay', () => {
   it('the customer is told within our timeout, not left waiting; paying again once PhonePe answers confirms the booking once', { timeout: 90_000 }, async () => {
     const email = 'slowpay@example.com'
     const customer = await signUp(new Visitor(server.url), sink, { email, name: 'Slow Pay' })
-    const slot = await chooseSlot(customer, 0, { daysAhead: 2 })
-    const held = await customer.post(slot.href, { date: slot.date, time: slot.time, website_url: '' })
-    expect(held.location).toMatch(/^\/slot-payment\?booking=\d+$/)
+    const { paymentPath } = await holdSeat(customer, 0)
 
     // PhonePe takes the order but answers a minute later, which no visitor would wait for.
     fake.delayResponses(60_000, { endpoint: 'pay' })
     const pressedAt = Date.now()
-    const answer = await customer.post(held.location!, { website_url: '' })
+    const answer = await customer.post(paymentPath, { website_url: '' })
     const waitedMs = Date.now() - pressedAt
     expect(waitedMs).toBeLessThan(ANSWER_WITHIN_MS)
     expect(answer.status).toBe(502)
@@ -60,7 +51,7 @@ describe('PhonePe too slow on Pay', () => {
     expect(answer.html).not.toMatch(/timed out|PhonePe pay|node_modules/)
 
     fake.clearFaults()
-    const again = await customer.post(held.location!, { website_url: '' })
+    const again = await customer.post(paymentPath, { website_url: '' })
     expect(again.location).toMatch(new RegExp(`^${fake.url}/transact/`))
     const checkout = await customer.get(again.location!)
     const back = await customer.post(again.location!, { token: new URL(again.location!).searchParams.get('token')!, choice: 'pay' })

@@ -2,8 +2,8 @@ import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { chooseSlot } from '../support/booking-flow'
 import { startFakePhonePe, type FakePhonePe } from '../support/fake-phonepe'
+import { holdAndPay as holdAndPayAt, holdSeat, phonePeSiteEnv, type Slot } from '../support/phonepe-site'
 import { startSmtpSink } from '../support/smtp-sink'
 import { startTestServer, type TestServer } from '../support/test-server'
 import { signUp, text, Visitor } from '../support/visitor'
@@ -21,19 +21,7 @@ let fake: FakePhonePe
 let sink: Awaited<ReturnType<typeof startSmtpSink>>
 let server: TestServer
 
-const environment = () => ({
-  SMTP_URL: sink.url,
-  TRUST_PROXY: 'true',
-  PAYMENT_GATEWAY: 'phonepe',
-  PHONEPE_CLIENT_ID: fake.credentials.clientId,
-  PHONEPE_CLIENT_SECRET: fake.credentials.clientSecret,
-  PHONEPE_CLIENT_VERSION: String(fake.credentials.clientVersion),
-  PHONEPE_WEBHOOK_USERNAME: WEBHOOK.username,
-  PHONEPE_WEBHOOK_PASSWORD: WEBHOOK.password,
-  PHONEPE_AUTH_BASE_URL: fake.authBaseUrl,
-  PHONEPE_PG_BASE_URL: fake.pgBaseUrl,
-  PHONEPE_CHECKOUT_ORIGINS: fake.url,
-})
+const environment = () => ({ SMTP_URL: sink.url, TRUST_PROXY: 'true', ...phonePeSiteEnv(fake, WEBHOOK) })
 
 beforeAll(async () => {
   fake = await startFakePhonePe()
@@ -54,21 +42,7 @@ const customer = async (key: string): Promise<Customer> => {
   return { key, email, visitor: await signUp(new Visitor(server.url), sink, { email, name: `Customer ${key}` }) }
 }
 
-type Slot = Awaited<ReturnType<typeof chooseSlot>>
-
-/** Holds the `skip`-th open slot on /book-slot (or the one given) and presses Pay; PhonePe's checkout page names the order. */
-async function holdAndPay(who: Customer, choice: number | Slot) {
-  const slot = typeof choice === 'number' ? await chooseSlot(who.visitor, choice, { daysAhead: 2 }) : choice
-  const held = await who.visitor.post(slot.href, { date: slot.date, time: slot.time, website_url: '' })
-  expect(held.location, `${who.key} holds a seat`).toMatch(/^\/slot-payment\?booking=\d+$/)
-  const bookingId = Number(new URL(held.location!, server.url).searchParams.get('booking'))
-  const pay = await who.visitor.post(held.location!, { website_url: '' })
-  expect(pay.location, `${who.key} is sent to PhonePe`).toMatch(new RegExp(`^${fake.url}/transact/`))
-  const checkout = await who.visitor.get(pay.location!)
-  const orderId = /<dt>Order<\/dt><dd>([A-Za-z0-9_-]+)<\/dd>/.exec(checkout.html)?.[1]
-  expect(orderId).toMatch(/^SLOT_/)
-  return { slot, bookingId, orderId: orderId! }
-}
+const holdAndPay = (who: Customer, choice: number | Slot) => holdAndPayAt(who.visitor, fake, choice)
 
 const confirmations = (email: string) => sink.messages.filter((mail) => mail.to.includes(email) && /^Subject: Booking confirmed/m.test(mail.raw)).length
 const mailsAbout = (email: string, subject: RegExp) => sink.messages.filter((mail) => mail.to.includes(email) && subject.test(mail.raw)).length
@@ -119,13 +93,8 @@ describe('kill -9 while customers are between hold and paid', () => {
     // G presses Pay; PhonePe creates the order, and the server dies before the answer reaches it.
     fake.delayResponses(5_000, { endpoint: 'pay', count: 1 })
     const payCalls = fake.requestCount('pay')
-    const g = await (async () => {
-      const slot = await chooseSlot(inFlight.visitor, 3, { daysAhead: 2 })
-      const held = await inFlight.visitor.post(slot.href, { date: slot.date, time: slot.time, website_url: '' })
-      const bookingId = Number(new URL(held.location!, server.url).searchParams.get('booking'))
-      const pressed = inFlight.visitor.post(held.location!, { website_url: '' }).catch((error: unknown) => error)
-      return { bookingId, pressed }
-    })()
+    const gSeat = await holdSeat(inFlight.visitor, 3)
+    const g = { bookingId: gSeat.bookingId, pressed: inFlight.visitor.post(gSeat.paymentPath, { website_url: '' }).catch((error: unknown) => error) }
     await eventually(() => fake.requestCount('pay') > payCalls, 'G’s pay call reached PhonePe', 10_000)
 
     const killedAt = Date.now()
@@ -161,9 +130,7 @@ describe('kill -9 while customers are between hold and paid', () => {
     const reconciledAt = Date.now()
 
     // F takes the seat C's lapsed hold left free; C's payment then arrives, and must be refunded.
-    const f = c.slot
-    const fHeld = await newcomer.visitor.post(f.href, { date: f.date, time: f.time, website_url: '' })
-    expect(fHeld.location).toMatch(/^\/slot-payment\?booking=\d+$/)
+    await holdSeat(newcomer.visitor, c.slot)
     expect((await fake.sendWebhook(webhookUrl, fake.orderEvent(c.orderId))).status).toBe(200)
     await eventually(() => mailsAbout(late.email, /^Subject: Your payment is being refunded/m) === 1, 'C told of the refund')
     // The refund goes to PhonePe; when PhonePe completes it, the booking ends refunded.
