@@ -205,7 +205,8 @@ function createApp({ config, logger, database, liveEvents, gateway }: { config: 
     if (isDatabaseUnavailable(error) && !response.headersSent) {
       logger.warn({ err: error, requestId: response.locals.requestId }, 'database unavailable: answering 503')
       response.setHeader('Retry-After', String(RETRY_AFTER_SECONDS))
-      if (request.accepts(['html', 'json']) === 'json') return response.status(503).json({ error: UNAVAILABLE_TITLE, message: UNAVAILABLE_MESSAGE })
+      // The gateway's notifications (/api/…) are retried on a 503; they and JSON clients get JSON.
+      if (request.path.startsWith('/api/') || request.accepts(['html', 'json']) === 'json') return response.status(503).json({ error: UNAVAILABLE_TITLE, message: UNAVAILABLE_MESSAGE })
       return response.status(503).type('html').send(plainErrorPage(UNAVAILABLE_TITLE, UNAVAILABLE_MESSAGE))
     }
     logger.error({ err: error, requestId: response.locals.requestId }, 'unhandled error')

@@ -1,4 +1,6 @@
+import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { SANDBOX_KEY_NAME, sign, SIGNATURE_HEADER } from '~/modules/payments/sandbox-gateway.server'
 import { chooseSlot } from '../support/booking-flow'
 import { startSmtpSink } from '../support/smtp-sink'
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy'
@@ -46,6 +48,12 @@ describe.skipIf(!process.env.DATABASE_URL)('PostgreSQL restarted during load (ne
       }
     }
     for (const path of paths) expect((await sample(path)).status).toBe(200)
+    const sandboxKey = await readSandboxKey(server.databaseUrl!)
+    const notification = async () => {
+      const body = JSON.stringify({ eventId: `outage-${Date.now()}`, event: 'order.completed', merchantOrderId: 'SLOT_1_1_outage', state: 'COMPLETED', amountPaise: 100, transactionId: 'T1' })
+      const response = await fetch(`${server.url}/api/payments/webhook/sandbox`, { method: 'POST', headers: { 'Content-Type': 'application/json', [SIGNATURE_HEADER]: sign(sandboxKey, body) }, body })
+      return { status: response.status, retryAfter: response.headers.get('Retry-After'), body: await response.text() }
+    }
     const slot = await chooseSlot(customer, 0, { daysAhead: 2 })
 
     // Four visitors' worth of requests, one after another per path, until told to stop.
@@ -68,6 +76,11 @@ describe.skipIf(!process.env.DATABASE_URL)('PostgreSQL restarted during load (ne
     const posted = await customer.post(slot.href, { date: slot.date, time: slot.time, website_url: '' })
     expect(posted.status).toBe(503)
     expect(text(posted.html)).toContain('Service temporarily unavailable')
+    // A genuine gateway notification cannot be recorded: 503 JSON, so the gateway delivers it again.
+    const notified = await notification()
+    expect(notified.status).toBe(503)
+    expect(notified.retryAfter).toMatch(/^\d+$/)
+    expect(JSON.parse(notified.body)).toMatchObject({ error: 'Service temporarily unavailable' })
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, cutAt + OUTAGE_MS - Date.now())))
     await proxy.reopen()
     const reopenedAt = Date.now()
@@ -112,6 +125,7 @@ describe.skipIf(!process.env.DATABASE_URL)('PostgreSQL restarted during load (ne
     expect((await sample('/readyz')).status).toBe(200)
     const held = await customer.post(slot.href, { date: slot.date, time: slot.time, website_url: '' })
     expect(held.location).toMatch(/^\/slot-payment\?booking=\d+$/)
+    expect((await notification()).status).toBe(200)
 
     console.log(
       `database outage: ${OUTAGE_MS} ms cut, ${samples.length} requests (${statuses.filter((s) => s === 200).length} × 200, ${unavailable.length} × 503, 0 other), ` +
@@ -119,6 +133,18 @@ describe.skipIf(!process.env.DATABASE_URL)('PostgreSQL restarted during load (ne
     )
   })
 })
+
+/** The key the site signs its sandbox gateway's notifications with, from its database. */
+async function readSandboxKey(databaseUrl: string) {
+  const client = new pg.Client({ connectionString: databaseUrl })
+  await client.connect()
+  try {
+    const { rows } = await client.query<{ value: string }>('SELECT value FROM instance_secrets WHERE name = $1', [SANDBOX_KEY_NAME])
+    return rows[0]!.value
+  } finally {
+    await client.end()
+  }
+}
 
 async function waitFor(condition: () => boolean, timeoutMs: number) {
   const deadline = Date.now() + timeoutMs
