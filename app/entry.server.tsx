@@ -2,6 +2,7 @@ import { PassThrough } from 'node:stream'
 import { createReadableStreamFromReadable } from '@react-router/node'
 import { renderToPipeableStream } from 'react-dom/server'
 import { ServerRouter, type AppLoadContext, type EntryContext } from 'react-router'
+import { RETRY_AFTER_SECONDS } from './db/outage.server'
 import { NonceContext } from './lib/nonce'
 
 export const streamTimeout = 5_000
@@ -32,6 +33,8 @@ export default function handleRequest(
           // Pages may show a person's own details: kept out of shared and disk caches unless a
           // route says otherwise (the anonymous marketing pages are cached by the server, see server/page-cache.ts).
           if (!responseHeaders.has('Cache-Control')) responseHeaders.set('Cache-Control', 'private, no-store')
+          // 503: the database is out of reach for a moment (see server/database-outage.ts).
+          if (responseStatusCode === 503) responseHeaders.set('Retry-After', String(RETRY_AFTER_SECONDS))
           resolve(
             new Response(createReadableStreamFromReadable(body), {
               headers: responseHeaders,

@@ -101,7 +101,7 @@ const ERROR_TEXTS: Record<number, { title: string; message: string }> = {
   403: { title: 'Access denied', message: 'You do not have permission to view this page.' },
   404: { title: 'Oops! Page not found', message: 'The page you are looking for does not exist or has moved.' },
   500: { title: 'Something went wrong', message: 'Please try again in a moment. If it keeps happening, contact us.' },
-  503: { title: 'We will be right back', message: 'The site is briefly unavailable. Please try again in a minute.' },
+  503: { title: 'Service temporarily unavailable', message: 'The site cannot reach its booking system for a moment. Please try again in a minute.' },
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {

@@ -10,6 +10,7 @@ import express from 'express'
 import pino from 'pino'
 import { config as currentConfig, ConfigError, loadConfig, setConfig, type Config } from '~/config.server'
 import { openDatabase, useDatabase, type Database } from '~/db/client.server'
+import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '~/db/outage.server'
 import { seedDatabase } from '~/db/seed.server'
 import { ensureAdmin } from '~/modules/accounts/users.server'
 import { localMailbox, smtpTransport, type MailTransport } from '~/modules/mail/transport.server'
@@ -29,6 +30,7 @@ import { paymentWebhook } from './payment-webhook'
 import { sandboxGatewayRouter } from './sandbox-gateway'
 import { pageCache } from './page-cache'
 import { contentSecurityPolicy, securityHeaders } from './security-headers'
+import { answeringOutagesWith503, UNAVAILABLE_MESSAGE, UNAVAILABLE_TITLE } from './database-outage'
 import { precompressedStatic } from './static-files'
 
 declare module 'react-router' {
@@ -54,6 +56,7 @@ export async function start(env: NodeJS.ProcessEnv = process.env) {
   }
   setConfig(config)
   const logger = pino({ level: config.LOG_LEVEL, base: undefined })
+  keepRunningOnStrayRejections(logger)
 
   const database = await openDatabase({
     databaseUrl: config.DATABASE_URL,
@@ -162,7 +165,8 @@ function createApp({ config, logger, database, liveEvents, gateway }: { config: 
   app.use('/assets', precompressedStatic(path.join(clientDir, 'assets'), { immutable: true, maxAge: '1y' }))
   app.use(precompressedStatic(clientDir, { maxAge: '1h' }))
 
-  const build = () => import('virtual:react-router/server-build') as Promise<ServerBuild>
+  let guardedBuild: Promise<ServerBuild> | undefined
+  const build = () => (guardedBuild ??= (import('virtual:react-router/server-build') as Promise<ServerBuild>).then(answeringOutagesWith503))
   const renderPage = createFetchHandler(build, 'production')
   const pages = pageCache({
     paths: PUBLIC_PAGES.map((page) => page.path),
@@ -191,18 +195,37 @@ function createApp({ config, logger, database, liveEvents, gateway }: { config: 
     }),
   )
 
-  app.use((error: unknown, _request: express.Request, response: express.Response, _next: express.NextFunction) => {
+  app.use((error: unknown, request: express.Request, response: express.Response, _next: express.NextFunction) => {
     // The request itself was wrong (a malformed address, a body too large): say so, not "our fault".
     const status = typeof error === 'object' && error !== null ? Number((error as { status?: unknown }).status ?? (error as { statusCode?: unknown }).statusCode) : NaN
     if (status >= 400 && status < 500 && !response.headersSent) {
       logger.warn({ err: error, requestId: response.locals.requestId }, 'bad request')
       return response.status(status).type('html').send(plainErrorPage(status === 413 ? 'Too large' : 'Bad request', 'The address or the form sent could not be read. Please check it and try again.'))
     }
+    if (isDatabaseUnavailable(error) && !response.headersSent) {
+      logger.warn({ err: error, requestId: response.locals.requestId }, 'database unavailable: answering 503')
+      response.setHeader('Retry-After', String(RETRY_AFTER_SECONDS))
+      // The gateway's notifications (/api/…) are retried on a 503; they and JSON clients get JSON.
+      if (request.path.startsWith('/api/') || request.accepts(['html', 'json']) === 'json') return response.status(503).json({ error: UNAVAILABLE_TITLE, message: UNAVAILABLE_MESSAGE })
+      return response.status(503).type('html').send(plainErrorPage(UNAVAILABLE_TITLE, UNAVAILABLE_MESSAGE))
+    }
     logger.error({ err: error, requestId: response.locals.requestId }, 'unhandled error')
     if (response.headersSent) return response.end()
     response.status(500).type('html').send(plainErrorPage('Something went wrong', 'Please try again in a moment.'))
   })
   return app
+}
+
+/**
+ * A promise rejected with nobody listening (a database call that lost its connection in a
+ * fire-and-forget task, say) would otherwise end the process, and with it every request in flight
+ * and every background job. It is logged instead; the work it belonged to is retried by its owner.
+ */
+function keepRunningOnStrayRejections(logger: pino.Logger) {
+  process.on('unhandledRejection', (reason) => {
+    if (isDatabaseUnavailable(reason)) logger.warn({ err: reason }, 'database unavailable (unhandled rejection)')
+    else logger.error({ err: reason }, 'unhandled promise rejection')
+  })
 }
 
 /** The gateway of PAYMENT_GATEWAY; the sandbox is reached over HTTP at this very site. */

@@ -10,19 +10,44 @@ export type TestServer = {
   port: number
   logs: () => string
   stop: () => Promise<void>
+  /** Ends the process with SIGKILL, as a crash or an OOM kill would: no shutdown, the data is kept for `restartOf`. */
+  kill: () => Promise<void>
   process: ChildProcess
+  /** The PGlite data directory (also on a PostgreSQL run, for the session secret and reports). */
+  dataDir: string
+  /** The server's own PostgreSQL database on a PostgreSQL run (the real address, not `databaseVia`'s). */
+  databaseUrl: string | undefined
 }
+
+export type TestServerOptions = {
+  /** The address the server is given for its database, from the real one: a proxy the test can cut. */
+  databaseVia?: (databaseUrl: string) => string
+  /**
+   * Starts on the data of a stopped or killed server (its data directory, its database, its port),
+   * as the same installation coming back up. The new server then owns the data and cleans it up.
+   */
+  restartOf?: TestServer
+}
+
+/** Data a server leaves behind, and which server removes it when stopped (the last one started on it). */
+type Installation = { dataDir: string; database: { url: string; drop: () => Promise<void> } | undefined; port: string; owner: object }
+const installations = new WeakMap<TestServer, Installation>()
 
 /**
  * Starts the real, built site as its own process on a free port, with its own data directory
  * (PGlite) unless DATABASE_URL is given in `env` or the test environment.
  */
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+export async function startTestServer(env: Record<string, string> = {}, options: TestServerOptions = {}): Promise<TestServer> {
+  const previous = options.restartOf ? installations.get(options.restartOf) : undefined
+  if (options.restartOf && !previous) throw new Error('restartOf: not a server started by startTestServer')
   // A known port, so SITE_URL (links in e-mails, the payment gateway's way back) is this server.
-  const chosenPort = env.PORT ?? String(await freePort())
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'swimlab-server-'))
+  const chosenPort = env.PORT ?? previous?.port ?? String(await freePort())
+  const dataDir = previous?.dataDir ?? mkdtempSync(path.join(tmpdir(), 'swimlab-server-'))
   // On a PostgreSQL run every server gets a database of its own, as separate installations would.
-  const ownDatabase = !env.DATABASE_URL && process.env.DATABASE_URL ? await createDatabase(process.env.DATABASE_URL) : undefined
+  const ownDatabase = previous ? previous.database : !env.DATABASE_URL && process.env.DATABASE_URL ? await createDatabase(process.env.DATABASE_URL) : undefined
+  const installation: Installation = previous ?? { dataDir, database: ownDatabase, port: chosenPort, owner: {} }
+  const owner = {}
+  installation.owner = owner
   let output = ''
   const child = spawn(process.execPath, ['server.js'], {
     cwd: path.resolve(import.meta.dirname, '../..'),
@@ -34,7 +59,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
       SITE_URL: `http://127.0.0.1:${chosenPort}`,
       DATA_DIR: dataDir,
       LOG_LEVEL: 'info',
-      ...(ownDatabase ? { DATABASE_URL: ownDatabase.url } : {}),
+      ...(ownDatabase ? { DATABASE_URL: options.databaseVia ? options.databaseVia(ownDatabase.url) : ownDatabase.url } : {}),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -56,21 +81,29 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
       reject(new Error(`The server exited with code ${code}:\n${output}`))
     })
   })
-  return {
+  const exit = (signal: NodeJS.Signals) => {
+    if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve()
+    const exited = new Promise((resolve) => child.once('exit', resolve))
+    child.kill(signal)
+    return exited.then(() => {})
+  }
+  const server: TestServer = {
     url: `http://127.0.0.1:${port}`,
     port,
     process: child,
+    dataDir,
+    databaseUrl: ownDatabase?.url,
     logs: () => output,
+    kill: () => exit('SIGKILL'),
     async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve))
-        child.kill('SIGTERM')
-        await exited
-      }
+      await exit('SIGTERM')
+      if (installation.owner !== owner) return
       rmSync(dataDir, { recursive: true, force: true })
       await ownDatabase?.drop()
     },
   }
+  installations.set(server, installation)
+  return server
 }
 
 async function freePort(): Promise<number> {

@@ -1,4 +1,4 @@
-import { desc, eq, sql } from 'drizzle-orm'
+import { and, desc, eq, gt, sql } from 'drizzle-orm'
 import { db, type Db } from '~/db/client.server'
 import { outboxEmails, type MailAttachment, type OutboxStatus } from '~/db/schema'
 import type { MailTransport, OutgoingMail } from './transport.server'
@@ -92,24 +92,69 @@ export async function markEmailFailedAttempt(email: { id: number; attempts: numb
   return status
 }
 
-/** Delivers every due message through `transport`; one failure never stops the others. */
+/**
+ * Whether the mail server was unreachable at this process's last try, per transport. Unknown at
+ * start-up, which counts as unreachable: messages may have piled up before a restart.
+ */
+const serverWasDown = new WeakMap<MailTransport, boolean>()
+
+/** Delivers every due message through `transport`; one message failing never stops the others (an unreachable server does). */
 export async function processOutbox(transport: MailTransport, now = () => new Date(), batchSize = 10) {
   const outcome = { sent: 0, failed: 0 }
   for (;;) {
     const batch = await claimDueEmails(now(), batchSize)
-    for (const email of batch) {
+    let caughtUp = 0
+    for (const [index, email] of batch.entries()) {
       try {
         await transport.send(email)
         await markEmailSent(email.id, now())
         outcome.sent += 1
+        if (serverWasDown.get(transport) !== false) {
+          serverWasDown.set(transport, false)
+          caughtUp = await retryWaitingEmailsNow(now())
+        }
       } catch (error) {
         await markEmailFailedAttempt(email, error, now())
         outcome.failed += 1
+        if (isMailServerDown(error)) {
+          serverWasDown.set(transport, true)
+          // Each further message would wait out the same connection timeout, one after another,
+          // until the batch outlived its claim lease and another instance could send those
+          // messages too. They count as tried; the next round tries the server again.
+          for (const untried of batch.slice(index + 1)) await markEmailFailedAttempt(untried, error, now())
+          outcome.failed += batch.length - index - 1
+          return outcome
+        }
       }
     }
-    if (batch.length < batchSize) return outcome
+    if (batch.length < batchSize && caughtUp === 0) return outcome
   }
 }
+
+/**
+ * The mail server answers again after an outage: messages it failed are sent now rather than at
+ * the end of their back-off (up to an hour). Only rows due beyond a claim lease are moved, because
+ * a row claimed by a worker (maybe another instance's, sending it right now) is due exactly one
+ * lease after its claim; those waiting less are due soon anyway.
+ */
+export async function retryWaitingEmailsNow(now = new Date()) {
+  const beyondAnyClaim = new Date(now.getTime() + CLAIM_LEASE_SECONDS * 1000)
+  const moved = await db()
+    .update(outboxEmails)
+    .set({ nextAttemptAt: now })
+    .where(and(eq(outboxEmails.status, 'retrying'), gt(outboxEmails.nextAttemptAt, beyondAnyClaim)))
+    .returning({ id: outboxEmails.id })
+  return moved.length
+}
+
+/** A failure of the connection to the mail server (refused, timed out, cut, "421 service not available"), not of one message. */
+function isMailServerDown(error: unknown) {
+  const { code, responseCode } = (error ?? {}) as { code?: unknown; responseCode?: unknown }
+  return (typeof code === 'string' && MAIL_SERVER_DOWN_CODES.has(code)) || responseCode === 421
+}
+
+/** Nodemailer's codes for a connection that could not be made or was lost (not EAUTH, EENVELOPE, EMESSAGE…). */
+const MAIL_SERVER_DOWN_CODES = new Set(['ECONNECTION', 'ESOCKET', 'ETIMEDOUT', 'EDNS', 'ECONNREFUSED', 'ECONNRESET'])
 
 /** The most recent messages, newest first, for the admin mailbox page. */
 export async function listRecentEmails(limit = 50) {

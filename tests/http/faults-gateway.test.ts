@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startFakePhonePe, type FakePhonePe } from '../support/fake-phonepe'
+import { holdSeat, phonePeSiteEnv } from '../support/phonepe-site'
+import { startSmtpSink } from '../support/smtp-sink'
+import { startTestServer, type TestServer } from '../support/test-server'
+import { signUp, text, Visitor } from '../support/visitor'
+
+// The customer's side of a PhonePe that stops answering on Pay, with the site's real timeouts:
+// the page answers with a clear message instead of hanging, and paying again works once PhonePe
+// is back. The other gateway faults are followed through the booking engine in
+// app/modules/payments/gateway-faults.server.test.ts.
+
+const WEBHOOK = { username: 'lab-webhook', password: 'gateway-test-secret' }
+/** Two attempts of 10 s each (the adapter's timeout) and the pause between them, plus room for a busy machine. */
+const ANSWER_WITHIN_MS = 25_000
+
+let fake: FakePhonePe
+let sink: Awaited<ReturnType<typeof startSmtpSink>>
+let server: TestServer
+
+beforeAll(async () => {
+  fake = await startFakePhonePe()
+  sink = await startSmtpSink()
+  server = await startTestServer({
+    SMTP_URL: sink.url,
+    TRUST_PROXY: 'true',
+    ...phonePeSiteEnv(fake, WEBHOOK),
+  })
+  fake.sendWebhooksTo(`${server.url}/api/payments/webhook/phonepe`, WEBHOOK)
+})
+afterAll(async () => {
+  await server?.stop()
+  await fake?.close()
+  await sink?.close()
+})
+
+describe('PhonePe too slow on Pay', () => {
+  it('the customer is told within our timeout, not left waiting; paying again once PhonePe answers confirms the booking once', { timeout: 90_000 }, async () => {
+    const email = 'slowpay@example.com'
+    const customer = await signUp(new Visitor(server.url), sink, { email, name: 'Slow Pay' })
+    const { paymentPath } = await holdSeat(customer, 0)
+
+    // PhonePe takes the order but answers a minute later, which no visitor would wait for.
+    fake.delayResponses(60_000, { endpoint: 'pay' })
+    const pressedAt = Date.now()
+    const answer = await customer.post(paymentPath, { website_url: '' })
+    const waitedMs = Date.now() - pressedAt
+    expect(waitedMs).toBeLessThan(ANSWER_WITHIN_MS)
+    expect(answer.status).toBe(502)
+    expect(text(answer.html)).toContain('Payment Error: Failed to create payment. Please try again.')
+    expect(answer.html).not.toMatch(/timed out|PhonePe pay|node_modules/)
+
+    fake.clearFaults()
+    const again = await customer.post(paymentPath, { website_url: '' })
+    expect(again.location).toMatch(new RegExp(`^${fake.url}/transact/`))
+    const checkout = await customer.get(again.location!)
+    const back = await customer.post(again.location!, { token: new URL(again.location!).searchParams.get('token')!, choice: 'pay' })
+    expect(back.location).toMatch(/\/slot-payment-status\?orderId=SLOT_/)
+    expect(text(checkout.html)).toContain('Test mode')
+    expect(text((await customer.get(back.location!)).html)).toContain('Payment Successful!')
+    await sink.waitForMailTo(email, /^Subject: Booking confirmed/m)
+    await new Promise((resolve) => setTimeout(resolve, 3_000))
+    expect(sink.messages.filter((mail) => mail.to.includes(email) && /^Subject: Booking confirmed/m.test(mail.raw))).toHaveLength(1)
+    expect(text((await customer.get('/my-bookings')).html)).toContain('Confirmed')
+    console.log(`slow PhonePe on Pay: the customer had a clear answer (HTTP 502, "Failed to create payment") after ${(waitedMs / 1000).toFixed(1)} s; paid and confirmed once on the next try`)
+  })
+})
