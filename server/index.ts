@@ -299,5 +299,5 @@ function listen(app: express.Express, config: Config): Promise<Server> {
 }
 
 export function plainErrorPage(title: string, message: string) {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${title}</title></head><body style="font-family:system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem;color:#0f172a"><h1>${title}</h1><p>${message}</p><p><a href="/">Return Home</a></p></body></html>`
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${title}</title><link rel="stylesheet" href="/error-page.css"></head><body><h1>${title}</h1><p>${message}</p><p><a href="/">Return Home</a></p></body></html>`
 }

@@ -54,7 +54,13 @@ describe('unknown paths', () => {
   it.each(['/%E0%A4%A', '/assets/%E0%A4%A', '/bookings/%ZZ/cancel'])('%s (not a readable address) answers 400, not a server error', async (pathname) => {
     const response = await get(pathname)
     expect(response.status).toBe(400)
-    expect(await response.text()).toContain('Bad request')
+    const html = await response.text()
+    expect(html).toContain('Bad request')
+    // Styled from a file, since the CSP allows no inline style.
+    expect(html).not.toContain('style=')
+    expect(html).toContain('<link rel="stylesheet" href="/error-page.css">')
+    const stylesheet = await get('/error-page.css')
+    expect([stylesheet.status, stylesheet.headers.get('content-type')]).toEqual([200, 'text/css; charset=utf-8'])
   })
 })
 
