@@ -11,6 +11,7 @@ import { codeCheckMessage } from '~/modules/accounts/codes.server'
 import { requestPasswordReset, resetPassword } from '~/modules/accounts/password-reset.server'
 import { codeField, EmailOnlySchema, ResetPasswordSchema } from '~/modules/accounts/schemas'
 import { RateLimitedError } from '~/modules/rate-limit/rate-limit.server'
+import { readForm } from '~/lib/form-data.server'
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, { title: 'Forgot Password', description: 'Reset the password of your swimmer account with a code sent to your e-mail.', path: '/forgot-password' })
@@ -37,7 +38,7 @@ const stepTwo = (email: string) => `/forgot-password?${new URLSearchParams({ ema
 
 export async function action({ request, context }: Route.ActionArgs) {
   await requireGuest(request)
-  const formData = await request.formData()
+  const formData = await readForm(request)
   rejectBots(formData)
   const { ip } = callerOf(request, context)
 

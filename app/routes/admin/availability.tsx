@@ -10,6 +10,7 @@ import { redirectWithToast } from '~/lib/toast.server'
 import { createWindows, markHolidays, OverlappingWindowError, removeHoliday, staffMonth, StrandedBookingsError, type StrandedBooking } from '~/modules/booking/availability-staff.server'
 import { isMonth } from '~/modules/booking/schemas'
 import { CreateWindowsSchema, HolidaysSchema, WEEKDAYS } from '~/modules/booking/staff-schemas'
+import { readForm } from '~/lib/form-data.server'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Availability | Admin' }, { name: 'robots', content: 'noindex' }]
 
@@ -45,7 +46,7 @@ type ActionResult = { form: 'create' | 'holiday'; result: SubmissionResult<strin
 export async function action({ request }: Route.ActionArgs) {
   const admin = await requireAdmin(request)
   const actor = { id: admin.id, email: admin.email }
-  const formData = await request.formData()
+  const formData = await readForm(request)
   const intent = formData.get('intent')
   const back = new URL(request.url)
 

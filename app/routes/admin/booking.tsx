@@ -11,6 +11,7 @@ import { cancelBooking, NotChangeableError, OFFLINE_GATEWAY } from '~/modules/bo
 import { bookingStory, setAttendance } from '~/modules/booking/staff.server'
 import { BOOKING_STATUS_LABELS } from '~/modules/booking/texts'
 import { deliverReport, MAX_REPORT_FILE_BYTES, MAX_REPORT_FILES, ReportInputError, reportsOf } from '~/modules/reports/reports.server'
+import { readForm } from '~/lib/form-data.server'
 
 export const meta: Route.MetaFunction = ({ params }) => [{ title: `Booking ${params.reference} | Admin` }, { name: 'robots', content: 'noindex' }]
 
@@ -84,7 +85,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   if (!Number.isFinite(length) || length > MAX_REPORT_FILES * MAX_REPORT_FILE_BYTES + 1024 * 1024) {
     return data({ error: `Please upload at most ${MAX_REPORT_FILES} files of up to ${MAX_REPORT_FILE_BYTES / (1024 * 1024)} MB each.` }, { status: 413 })
   }
-  const formData = await request.formData()
+  const formData = await readForm(request, { maxBytes: MAX_REPORT_FILES * MAX_REPORT_FILE_BYTES + 1024 * 1024 })
   const actor = { id: admin.id, email: admin.email }
   const here = `/admin/bookings/${booking.reference}`
   const intent = formData.get('intent')

@@ -14,6 +14,7 @@ import { batchTimes } from '~/modules/camps/fulfilment.server'
 import { batchDetails, BatchSchema, campDetails, CampSchema, CancelRegistrationSchema, EditBatchSchema, MoveRegistrationSchema } from '~/modules/camps/staff-schemas'
 import { addBatch, cancelRegistration, CampChangeRefusedError, findCamp, moveRegistration, staffCamp, updateBatch, updateCamp } from '~/modules/camps/staff.server'
 import { formatLabDateTime } from '~/modules/mail/templates.server'
+import { readForm } from '~/lib/form-data.server'
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${loaderData?.camp.name ?? 'Camp'} | Admin` }, { name: 'robots', content: 'noindex' }]
 
@@ -106,7 +107,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   const { code } = camp
   const actor = { id: admin.id, email: admin.email }
   const here = `/admin/camps/${code}`
-  const formData = await request.formData()
+  const formData = await readForm(request)
   const intent = formData.get('intent')
 
   if (intent === 'update-camp') {

@@ -31,6 +31,7 @@ import {
   updatePolicies,
   updateTeamMember,
 } from '~/modules/site/staff.server'
+import { readForm } from '~/lib/form-data.server'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Catalogue & settings | Admin' }, { name: 'robots', content: 'noindex' }]
 
@@ -96,7 +97,7 @@ async function save<Schema extends z.ZodObject>(
 export async function action({ request }: Route.ActionArgs) {
   const admin = await requireAdmin(request)
   const actor = { id: admin.id, email: admin.email }
-  const formData = await request.formData()
+  const formData = await readForm(request)
   switch (formData.get('intent')) {
     case 'price':
       return save(

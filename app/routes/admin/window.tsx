@@ -20,6 +20,7 @@ import {
 } from '~/modules/booking/availability-staff.server'
 import { isClockTime } from '~/modules/booking/schemas'
 import { WindowHoursSchema } from '~/modules/booking/staff-schemas'
+import { readForm } from '~/lib/form-data.server'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Opening hours | Admin' }, { name: 'robots', content: 'noindex' }]
 
@@ -48,7 +49,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   const admin = await requireAdmin(request)
   const actor = { id: admin.id, email: admin.email }
   const window = await windowOf(params.slotId)
-  const formData = await request.formData()
+  const formData = await readForm(request)
   const intent = formData.get('intent')
   const here = `/admin/availability/${window.id}`
   const start = String(formData.get('start') ?? '')
