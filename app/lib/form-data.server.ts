@@ -5,6 +5,10 @@ export const FORM_LIMIT_BYTES = 1024 * 1024
 
 const FORM_TYPES = /^\s*(application\/x-www-form-urlencoded|multipart\/form-data)\s*(;|$)/i
 
+/** The longest list a form has (a camp's batches) is far shorter; see `readForm`. */
+const MAX_LIST_INDEX = 999
+const MAX_FIELDS = 1000
+
 /**
  * The form a page posted. Anything else (JSON, plain text, a broken upload, a body larger than
  * `maxBytes`) is the sender's mistake, answered with a 4xx instead of the 500 that reading it
@@ -16,11 +20,21 @@ export async function readForm(request: Request, { maxBytes = FORM_LIMIT_BYTES }
   if (!FORM_TYPES.test(type)) throw data({ error: 'Please send the form from its page.' }, { status: 415 })
   if (Number(request.headers.get('Content-Length')) > maxBytes) throw tooLarge()
   const body = await readUpTo(request, maxBytes)
+  let form: FormData
   try {
-    return await new Response(body, { headers: { 'Content-Type': type } }).formData()
+    form = await new Response(body, { headers: { 'Content-Type': type } }).formData()
   } catch {
-    throw data({ error: 'The form sent could not be read. Please try again from its page.' }, { status: 400 })
+    throw unreadable()
   }
+  // Conform turns a field named `x[99999999]` into an array of that length, and sends it back in
+  // the reply: one short request would cost hundreds of megabytes.
+  const names = [...form.keys()]
+  if (names.length > MAX_FIELDS || names.some((name) => [...name.matchAll(/\[(\d+)\]/g)].some((index) => Number(index[1]) > MAX_LIST_INDEX))) throw unreadable()
+  return form
+}
+
+function unreadable() {
+  return data({ error: 'The form sent could not be read. Please try again from its page.' }, { status: 400 })
 }
 
 function tooLarge() {

@@ -8,7 +8,7 @@ import { addDays, labToday } from '~/lib/format'
 import { users } from '~/db/schema'
 import { hashPassword } from '~/modules/accounts/passwords.server'
 import { createSession } from '~/modules/accounts/sessions.server'
-import { invalidSubmission, MALFORMED_BODIES, randomSubmission, type FormSpec } from '../../tests/support/hostile-input'
+import { hostileQuery, hostileSegment, invalidSubmission, MALFORMED_BODIES, randomSubmission, type FormSpec } from '../../tests/support/hostile-input'
 import { useTestDatabase } from '../../tests/support/test-database'
 import * as adminAvailability from './admin/availability'
 import * as adminBooking from './admin/booking'
@@ -20,6 +20,7 @@ import * as adminSettings from './admin/settings'
 import * as adminWindow from './admin/window'
 import * as bookSlot from './book-slot'
 import * as booking from './booking'
+import * as bookingCheck from './booking.check'
 import * as bookingTimes from './booking.times'
 import * as cancel from './bookings.$reference.cancel'
 import * as reschedule from './bookings.$reference.reschedule'
@@ -108,8 +109,12 @@ function post(path: string, body: BodyInit | null, headers: Record<string, strin
 
 /** Every answer to bad input: no crash, no 5xx, a message with a 4xx, and the database as it was. */
 async function expectRefusedCleanly(handler: Handler, request: () => Request, params?: Record<string, string>, { mustRefuse = true } = {}) {
+  let t = performance.now()
   const before = lastFingerprint ?? (await fingerprint())
-  const outcome = await outcomeOf(handler, request(), params)
+  const t1 = performance.now() - t; t = performance.now()
+  const req = request()
+  const outcome = await outcomeOf(handler, req, params)
+  console.log('TIMING', Math.round(t1), Math.round(performance.now() - t), outcome.status, req.url.slice(0, 80))
   expect(outcome.status, JSON.stringify(outcome.body)?.slice(0, 500)).toBeLessThan(500)
   if (outcome.status >= 400) expect(message(outcome.body), `status ${outcome.status} without a message`).toBeTruthy()
   if (mustRefuse) {
@@ -253,7 +258,7 @@ describe('every form refuses malformed input cleanly', () => {
     it(form.name, async () => {
       const send = (submission: URLSearchParams) => expectRefusedCleanly(form.handler, () => formRequest(form.path, form.who, submission), form.params?.())
       // A typed field made invalid, other fields dropped, mangled, repeated, and fields added.
-      await fc.assert(fc.asyncProperty(invalidSubmission(form.spec), async (submission) => void (await send(submission))), { numRuns: RUNS })
+      await fc.assert(fc.asyncProperty(invalidSubmission(form.spec), async (submission) => void (await send(submission))), { numRuns: RUNS, endOnFailure: true })
       // Random fields rarely make a valid submission, but a form with only optional fields could be one.
       const randomFields = randomSubmission.map((submission) => {
         for (const [field, value] of Object.entries(form.spec.fixed ?? {})) submission.set(field, value)
@@ -271,4 +276,57 @@ describe('every form refuses malformed input cleanly', () => {
       }
     })
   }
+})
+
+const get = (path: string, who: FormCase['who']) => new Request(`http://localhost${path}`, { headers: { Cookie: cookieFor(who) } })
+
+describe('hostile addresses', () => {
+  const endpoints: Array<{ path: string; names: string[]; handler: Handler; who: FormCase['who'] }> = [
+    { path: '/booking/times', names: ['date'], handler: bookingTimes.loader, who: 'guest' },
+    { path: '/booking/check', names: ['orderId', 'key'], handler: bookingCheck.loader, who: 'guest' },
+    { path: '/payment-status/check', names: ['orderId', 'key'], handler: paymentStatusCheck.loader, who: 'guest' },
+    { path: '/slot-payment-status/check', names: ['orderId'], handler: slotPaymentStatusCheck.loader, who: 'customer' },
+  ]
+  it.each(endpoints)('$path: any query is answered, a 4xx with its error, and nothing is written', async ({ path, names, handler, who }) => {
+    await fc.assert(
+      fc.asyncProperty(hostileQuery(names), async (query) => {
+        const outcome = await expectRefusedCleanly(handler, () => get(`${path}?${query}`, who), {}, { mustRefuse: false })
+        if (outcome.status >= 400) expect(outcome.body).toHaveProperty('error')
+      }),
+      { numRuns: RUNS },
+    )
+  })
+
+  it('regression: a date that is not a date, to /booking/times and /book-slot', async () => {
+    for (const date of ['abc', '', '2026-02-32', '%zz']) {
+      const times = await expectRefusedCleanly(bookingTimes.loader, () => get(`/booking/times?${new URLSearchParams({ date })}`, 'guest'))
+      expect(times.status).toBe(400)
+      const held = await expectRefusedCleanly(bookSlot.action, () => formRequest('/book-slot', 'customer', new URLSearchParams({ date, time: '09:00' })))
+      expect(held.toast).toMatchObject({ type: 'error', title: 'No time slot selected' })
+    }
+  })
+
+  it('changing, paying or taking up an offer: any reference, key or booking number', async () => {
+    const changes: Array<{ handler: Handler; path: (segment: string) => string; params: (segment: string) => Record<string, string> }> = [
+      { handler: cancel.action, path: (ref) => `/bookings/${encodeURIComponent(ref)}/cancel`, params: (reference) => ({ reference }) },
+      { handler: reschedule.action, path: (ref) => `/bookings/${encodeURIComponent(ref)}/reschedule`, params: (reference) => ({ reference }) },
+      { handler: adminBooking.action, path: (ref) => `/admin/bookings/${encodeURIComponent(ref)}`, params: (reference) => ({ reference }) },
+      { handler: adminWindow.action, path: (id) => `/admin/availability/${encodeURIComponent(id)}`, params: (slotId) => ({ slotId }) },
+      { handler: adminCamp.action, path: (code) => `/admin/camps/${encodeURIComponent(code)}`, params: (code) => ({ code }) },
+      { handler: adminCustomer.action, path: (id) => `/admin/customers/${encodeURIComponent(id)}`, params: (id) => ({ id }) },
+    ]
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...changes), hostileSegment, fc.constantFrom<FormCase['who']>('guest', 'customer', 'admin'), hostileQuery(['key', 'date', 'time']), async (change, segment, who, query) => {
+        const form = new URLSearchParams({ intent: 'cancel', date: future, time: '09:00', start: '09:00' })
+        await expectRefusedCleanly(change.handler, () => formRequest(`${change.path(segment)}?${query}`, who, form), change.params(segment), { mustRefuse: false })
+      }),
+      { numRuns: RUNS * 2 },
+    )
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom<Handler>(slotPayment.action, offer.action), hostileQuery(['booking', 'registration', 'key']), async (handler, query) => {
+        await expectRefusedCleanly(handler, () => formRequest(`/slot-payment?${query}`, 'customer', new URLSearchParams({ website_url: '' })))
+      }),
+      { numRuns: RUNS },
+    )
+  })
 })

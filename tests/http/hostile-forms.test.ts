@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { addDays, labToday } from '~/lib/format'
-import { anyValue, invalidSubmission, MALFORMED_BODIES, oddFieldName, type FormSpec } from '../support/hostile-input'
+import { anyValue, hostileQuery, hostileSegment, invalidSubmission, MALFORMED_BODIES, type FormSpec } from '../support/hostile-input'
 import { startSmtpSink } from '../support/smtp-sink'
 import { startTestServer, type TestServer } from '../support/test-server'
 import { signUp, Visitor } from '../support/visitor'
@@ -129,13 +129,6 @@ describe('bodies that are not a form', () => {
 
 const cookieOf = (visitor: Visitor) => [...visitor.cookies].map(([name, value]) => `${name}=${value}`).join('; ')
 
-/** Query strings: repeated parameters, array syntax, odd names, broken percent-encoding, huge values. */
-const hostileQuery = (names: string[]) =>
-  fc
-    .array(fc.tuple(fc.oneof(fc.constantFrom(...names, ...names.map((name) => `${name}[]`), ...names.map((name) => `${name}[0]`)), oddFieldName), anyValue), { maxLength: 5 })
-    .chain((entries) => fc.tuple(fc.constant(new URLSearchParams(entries).toString()), fc.constantFrom('', '&date=%zz', '&orderId=%E0%A4', '&%=%', '&email=%00', `&x=${'y'.repeat(6000)}`)))
-    .map(([query, raw]) => `${query}${raw}`)
-
 describe('JSON endpoints', () => {
   const endpoints = [
     { path: '/booking/times', names: ['date'] },
@@ -198,7 +191,6 @@ describe('pages with hostile addresses', () => {
     )
   })
 
-  const hostileSegment = fc.oneof(anyValue, fc.constantFrom('99999999999', '-1', '1e3', '0x10', '%zz', '..%2F..%2Fetc%2Fpasswd', '%00', 'SWP-0000000000'))
   it.each([
     { template: '/admin/availability/:x', who: 'admin' as const },
     { template: '/admin/bookings/:x', who: 'admin' as const },
@@ -212,8 +204,7 @@ describe('pages with hostile addresses', () => {
   ])('$template: any path segment, read or posted, is a 4xx or a page, never 5xx', async ({ template, who }) => {
     await fc.assert(
       fc.asyncProperty(hostileSegment, fc.boolean(), async (segment, posting) => {
-        const encoded = /^%|\.\.%2F/.test(segment) ? segment : encodeURIComponent(segment)
-        const path = template.replace(':x', encoded)
+        const path = template.replace(':x', encodeURIComponent(segment))
         const visitor = visitorFor(who)
         const response = posting ? await visitor.post(path, { intent: 'cancel', website_url: '' }) : await visitor.get(path)
         expect(response.status, `${posting ? 'POST' : 'GET'} ${path.slice(0, 300)}`).toBeLessThan(500)

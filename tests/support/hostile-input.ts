@@ -85,3 +85,13 @@ export const MALFORMED_BODIES: Array<{ label: string; contentType: string | null
   { label: 'an empty form', contentType: 'application/x-www-form-urlencoded', body: '' },
   { label: 'a form with broken percent-encoding', contentType: 'application/x-www-form-urlencoded', body: 'email=%zz&password=%E0%A4&%=%%&date=%00' },
 ]
+
+/** Query strings: repeated parameters, array syntax, odd names, broken percent-encoding, huge values. */
+export const hostileQuery = (names: string[]) =>
+  fc
+    .array(fc.tuple(fc.oneof(fc.constantFrom(...names, ...names.map((name) => `${name}[]`), ...names.map((name) => `${name}[0]`)), oddFieldName), anyValue), { maxLength: 5 })
+    .chain((entries) => fc.tuple(fc.constant(new URLSearchParams(entries).toString()), fc.constantFrom('', '&date=%zz', '&orderId=%E0%A4', '&%=%', '&email=%00', `&x=${'y'.repeat(6000)}`)))
+    .map(([query, raw]) => `${query}${raw}`)
+
+/** A path segment (an id, a reference, a code) as an attacker types it. */
+export const hostileSegment = fc.oneof(anyValue, fc.constantFrom('99999999999', '2147483648', '-1', '1e3', '0x10', '1.5', 'SWP-0000000000', 'CMP-0000000001', '..', '%2e%2e'))

@@ -8,7 +8,7 @@ import { requireAdmin } from '~/lib/auth.server'
 import { addMonths, formatTimeRange, formatWeekdayDate, labToday } from '~/lib/format'
 import { redirectWithToast } from '~/lib/toast.server'
 import { createWindows, markHolidays, OverlappingWindowError, removeHoliday, staffMonth, StrandedBookingsError, type StrandedBooking } from '~/modules/booking/availability-staff.server'
-import { isMonth } from '~/modules/booking/schemas'
+import { DateSchema, isMonth } from '~/modules/booking/schemas'
 import { CreateWindowsSchema, HolidaysSchema, WEEKDAYS } from '~/modules/booking/staff-schemas'
 import { readForm } from '~/lib/form-data.server'
 
@@ -52,6 +52,8 @@ export async function action({ request }: Route.ActionArgs) {
 
   if (intent === 'unholiday') {
     const date = String(formData.get('date') ?? '')
+    // The button sends a holiday's own date; anything else would reach the database as a date and fail there.
+    if (!DateSchema.safeParse(date).success) return redirectWithToast(`${back.pathname}${back.search}`, { type: 'error', title: 'That is not a holiday on the calendar' })
     await removeHoliday(actor, date)
     return redirectWithToast(`${back.pathname}${back.search}`, { type: 'success', title: 'Holiday removed', description: `${date} is open again.` })
   }
