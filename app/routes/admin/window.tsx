@@ -21,11 +21,13 @@ import {
 import { isClockTime } from '~/modules/booking/schemas'
 import { WindowHoursSchema } from '~/modules/booking/staff-schemas'
 import { readForm } from '~/lib/form-data.server'
+import { rowId } from '~/lib/row-id'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Opening hours | Admin' }, { name: 'robots', content: 'noindex' }]
 
 async function windowOf(slotId: string) {
-  const window = Number.isSafeInteger(Number(slotId)) ? await windowById(Number(slotId)) : null
+  const id = rowId(slotId)
+  const window = id ? await windowById(id) : null
   if (!window || window.isHoliday) throw data('Not found', { status: 404 })
   return window
 }
