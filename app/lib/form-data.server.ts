@@ -30,6 +30,8 @@ export async function readForm(request: Request, { maxBytes = FORM_LIMIT_BYTES }
   // the reply: one short request would cost hundreds of megabytes.
   const names = [...form.keys()]
   if (names.length > MAX_FIELDS || names.some((name) => [...name.matchAll(/\[(\d+)\]/g)].some((index) => Number(index[1]) > MAX_LIST_INDEX))) throw unreadable()
+  // No one types a NUL character, and PostgreSQL cannot store one in text: saving it would fail.
+  if ([...form].some(([name, value]) => name.includes('\u0000') || (typeof value === 'string' && value.includes('\u0000')))) throw unreadable()
   return form
 }
 

@@ -11,6 +11,17 @@ import { createSession } from '~/modules/accounts/sessions.server'
 import { hostileQuery, hostileSegment, invalidSubmission, MALFORMED_BODIES, randomSubmission, type FormSpec } from '../../tests/support/hostile-input'
 import { useTestDatabase } from '../../tests/support/test-database'
 import * as adminAvailability from './admin/availability'
+import * as myBookings from './my-bookings'
+import * as receipt from './receipts.$orderId'
+import * as slotPaymentStatus from './slot-payment-status'
+import * as paymentStatus from './payment-status'
+import * as bookingView from './booking.view'
+import * as adminMail from './admin/mail'
+import * as adminAudit from './admin/audit'
+import * as adminCustomers from './admin/customers'
+import * as adminBookingsCsv from './admin/bookings.csv'
+import * as adminBookings from './admin/bookings'
+import * as adminCampCsv from './admin/camp-registrations-csv'
 import * as adminBooking from './admin/booking'
 import * as adminBookingNew from './admin/booking-new'
 import * as adminCamp from './admin/camp'
@@ -314,6 +325,51 @@ describe('hostile addresses', () => {
       const batch = new URLSearchParams({ intent: 'update-batch', batchId: id, name: 'Batch 1', code: 'batch1', start1: '09:00', end1: '10:30', capacity: '30' })
       await expectRefusedCleanly(adminCamp.action, () => formRequest('/admin/camps/camp1', 'admin', batch), { code: 'camp1' }, { mustRefuse: false })
     }
+  })
+
+  it('regression: a NUL character (which PostgreSQL cannot take in text) in any address', async () => {
+    const nul = '\u0000'
+    const query = (names: string[]) => `?${new URLSearchParams(names.map((name) => [name, `a${nul}b`]))}`
+    const reads: Array<[Handler, string, FormCase['who'], Record<string, string>?]> = [
+      [adminBooking.loader, '/admin/bookings/x', 'admin', { reference: nul }],
+      [adminCamp.loader, '/admin/camps/x', 'admin', { code: nul }],
+      [adminCampCsv.loader, '/admin/camps/x/registrations.csv', 'admin', { code: nul }],
+      [adminCustomer.loader, '/admin/customers/x', 'admin', { id: nul }],
+      [adminWindow.loader, '/admin/availability/x', 'admin', { slotId: nul }],
+      [adminBookings.loader, `/admin/bookings${query(['q', 'status', 'from', 'to', 'product', 'page'])}`, 'admin'],
+      [adminBookingsCsv.loader, `/admin/bookings.csv${query(['q', 'status', 'from', 'to', 'product'])}`, 'admin'],
+      [adminCustomers.loader, `/admin/customers${query(['q', 'page', 'status'])}`, 'admin'],
+      [adminAudit.loader, `/admin/audit${query(['page', 'entity', 'actor', 'action'])}`, 'admin'],
+      [adminMail.loader, `/admin/mail${query(['page', 'to'])}`, 'admin'],
+      [adminAvailability.loader, `/admin/availability${query(['month'])}`, 'admin'],
+      [cancel.loader, '/bookings/x/cancel', 'customer', { reference: nul }],
+      [reschedule.loader, `/bookings/x/reschedule${query(['key', 'date', 'time', 'month'])}`, 'customer', { reference: nul }],
+      [receipt.loader, `/receipts/x${query(['key'])}`, 'customer', { orderId: nul }],
+      [reportFile.loader, `/reports/files/1${query(['key'])}`, 'customer', { fileId: nul }],
+      [bookingView.loader, `/booking/view${query(['ref', 'key'])}`, 'guest'],
+      [booking.loader, `/booking${query(['step', 'orderId', 'key', 'payment'])}`, 'guest'],
+      [paymentStatus.loader, `/payment-status${query(['orderId', 'key'])}`, 'guest'],
+      [slotPaymentStatus.loader, `/slot-payment-status${query(['orderId'])}`, 'customer'],
+      [paymentStatusCheck.loader, `/payment-status/check${query(['orderId', 'key'])}`, 'guest'],
+      [slotPaymentStatusCheck.loader, `/slot-payment-status/check${query(['orderId'])}`, 'customer'],
+      [bookingCheck.loader, `/booking/check${query(['orderId', 'key'])}`, 'guest'],
+      [verifyEmail.loader, `/verify-email${query(['email', 'code'])}`, 'guest'],
+      [forgotPassword.loader, `/forgot-password${query(['email', 'code'])}`, 'guest'],
+      [offer.loader, `/onboarding/offer${query(['registration', 'key'])}`, 'guest'],
+      [onboarding.loader, `/onboarding${query(['email', 'phone'])}`, 'guest'],
+      [login.loader, `/login${query(['redirectTo'])}`, 'guest'],
+      [bookSlot.loader, `/book-slot${query(['month', 'date', 'time'])}`, 'customer'],
+      [myBookings.loader, `/my-bookings${query(['tab'])}`, 'customer'],
+    ]
+    const failures: string[] = []
+    for (const [handler, path, who, params] of reads) {
+      try {
+        await expectRefusedCleanly(handler, () => get(path, who), params ?? {}, { mustRefuse: false })
+      } catch (error) {
+        failures.push(`${path} ${JSON.stringify(params ?? {})}: ${String(error).slice(0, 200)}`)
+      }
+    }
+    expect(failures).toEqual([])
   })
 
   it('regression: a field naming the 100-millionth item of a list is refused before it is parsed', async () => {

@@ -12,6 +12,7 @@ import { bookingStory, setAttendance } from '~/modules/booking/staff.server'
 import { BOOKING_STATUS_LABELS } from '~/modules/booking/texts'
 import { deliverReport, MAX_REPORT_FILE_BYTES, MAX_REPORT_FILES, ReportInputError, reportsOf } from '~/modules/reports/reports.server'
 import { readForm } from '~/lib/form-data.server'
+import { refuseNul } from '~/lib/nul.server'
 
 export const meta: Route.MetaFunction = ({ params }) => [{ title: `Booking ${params.reference} | Admin` }, { name: 'robots', content: 'noindex' }]
 
@@ -22,6 +23,7 @@ async function story(reference: string) {
 }
 
 export async function loader({ request, params }: Route.LoaderArgs) {
+  refuseNul(request, params)
   await requireAdmin(request)
   const { booking, days, payments, events, refunds, emails } = await story(params.reference)
   const report = (await reportsOf([booking.id])).get(booking.id)
@@ -78,6 +80,7 @@ function videoLinksFrom(text: string) {
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
+  refuseNul(request, params)
   const admin = await requireAdmin(request)
   const { booking } = await story(params.reference)
   // Uploads are read into memory; refuse an oversized request before reading it.
