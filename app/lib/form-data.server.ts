@@ -60,3 +60,11 @@ async function readUpTo(request: Request, maxBytes: number) {
   }
   return new Blob(chunks as BlobPart[])
 }
+
+/**
+ * The messages of a failed submission's hidden fields (the e-mail a verification page carries,
+ * say): the page shows no field for them, so they belong in the form's alert.
+ */
+export function hiddenFieldMessages(submission: { error: Record<string, string[] | null> | null }, names: string[]) {
+  return names.flatMap((name) => submission.error?.[name] ?? [])
+}
