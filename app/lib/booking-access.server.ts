@@ -3,6 +3,7 @@ import { isLinkKey, linkKey } from '~/db/secrets.server'
 import { bookingByReference } from '~/modules/booking/bookings.server'
 import { GUEST_BOOKING_LINK } from '~/modules/booking/public-booking.server'
 import { requireUser } from './auth.server'
+import { refuseNul } from './nul.server'
 
 /**
  * A booking someone wants to act on (reschedule, cancel): allowed for the holder of its private
@@ -10,6 +11,7 @@ import { requireUser } from './auth.server'
  * else gets 404, the same answer as for a booking that does not exist. Also says where to go back.
  */
 export async function bookingForChange(request: Request, reference: string) {
+  refuseNul(request, { reference })
   const key = new URL(request.url).searchParams.get('key')
   const booking = await bookingByReference(reference)
   if (key) {

@@ -16,6 +16,7 @@ import { AlreadyBookedError, holdSession, SlotUnavailableError } from '~/modules
 import { DateSchema, HoldSlotSchema, isClockTime, isMonth } from '~/modules/booking/schemas'
 import { IMPORTANT_INFORMATION, SESSION_DAYS, SESSION_PRODUCT_CODE } from '~/modules/booking/texts'
 import { getCatalogue, requireItem } from '~/modules/site/site.server'
+import { readForm } from '~/lib/form-data.server'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
   ...pageMeta(matches, { title: 'Book a Slot', description: 'Choose a date and time for your 3-day swimming analysis session.', path: '/book-slot' }),
@@ -72,7 +73,7 @@ export async function action({ request }: Route.ActionArgs) {
       description: 'Please log in to book a slot',
     })
   }
-  const formData = await request.formData()
+  const formData = await readForm(request)
   rejectBots(formData)
   const submission = HoldSlotSchema.safeParse(Object.fromEntries(formData))
   if (!submission.success) {

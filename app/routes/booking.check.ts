@@ -9,9 +9,9 @@ import { checkPaymentForPage } from '~/modules/payments/payments.server'
 export async function loader({ request }: Route.LoaderArgs) {
   const params = new URL(request.url).searchParams
   const orderId = params.get('orderId')
-  if (!orderId || !(await isLinkKey(BOOKING_STATUS_LINK, orderId, params.get('key')))) return data({ state: null }, { status: 404 })
+  if (!orderId || !(await isLinkKey(BOOKING_STATUS_LINK, orderId, params.get('key')))) return data({ state: null, error: 'Payment record not found' }, { status: 404 })
   await checkPaymentForPage(orderId)
   const view = await paymentStatusView({ orderId, access: { linkKeyChecked: true } })
-  if (!view) return data({ state: null }, { status: 404 })
+  if (!view) return data({ state: null, error: 'Payment record not found' }, { status: 404 })
   return data({ state: view.paymentState === 'initiated' ? 'pending' : view.paymentState }, { headers: { 'Cache-Control': 'no-store' } })
 }

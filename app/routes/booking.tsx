@@ -20,6 +20,7 @@ import { BOOKING_STATUS_LINK, bookingTimesOn, holdSingleSession, singleService, 
 import { DateSchema, MISSING_INFORMATION, PublicBookingSchema, REQUIRED_BOOKING_FIELDS, type PublicBookingInput } from '~/modules/booking/schemas'
 import { checkPaymentForPage, HoldExpiredError, PaymentStartError, startPayment } from '~/modules/payments/payments.server'
 import { RECEIPT_LINK } from '~/modules/receipts/receipts.server'
+import { readForm } from '~/lib/form-data.server'
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, { title: 'Book a Session', description: 'Book a race analysis, a biomechanical analysis or both at our Bangalore lab, and pay online.', path: '/booking' })
@@ -107,7 +108,7 @@ async function confirmationStep(url: URL, services: Services) {
 type ActionResult = { kind: 'times'; values: Record<string, string>; times: BookingTime[] | null } | { kind: 'invalid'; result: SubmissionResult<string[]>; times: BookingTime[] | null }
 
 export async function action({ request }: Route.ActionArgs) {
-  const formData = await request.formData()
+  const formData = await readForm(request)
   rejectBots(formData)
   const intent = formData.get('intent')
 

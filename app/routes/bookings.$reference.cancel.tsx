@@ -9,6 +9,7 @@ import { redirectWithToast } from '~/lib/toast.server'
 import { cancelBooking, changeAllowed, changeDeadline, NotChangeableError, TooLateToChangeError } from '~/modules/booking/changes.server'
 import { SESSION_TITLE } from '~/modules/booking/texts'
 import { getSiteSettings } from '~/modules/site/site.server'
+import { readForm } from '~/lib/form-data.server'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
   ...pageMeta(matches, { title: 'Cancel your booking', description: 'Cancel your analysis session and get a refund.', path: '/bookings' }),
@@ -35,7 +36,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 
 export async function action({ request, params }: Route.ActionArgs) {
   const { booking, backTo, staff } = await bookingForChange(request, params.reference)
-  rejectBots(await request.formData())
+  rejectBots(await readForm(request))
   try {
     await cancelBooking({ bookingId: booking.id, enforceDeadline: !staff, actor: staff ?? undefined })
   } catch (error) {

@@ -13,6 +13,7 @@ import { changeAllowed, changeDeadline, NotChangeableError, rescheduleBooking, T
 import { SlotUnavailableError } from '~/modules/booking/holds.server'
 import { DateSchema, HoldSlotSchema, isClockTime, isMonth } from '~/modules/booking/schemas'
 import { SESSION_TITLE } from '~/modules/booking/texts'
+import { readForm } from '~/lib/form-data.server'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
   ...pageMeta(matches, { title: 'Reschedule your booking', description: 'Move your analysis session to another date and time.', path: '/bookings' }),
@@ -62,7 +63,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 
 export async function action({ request, params }: Route.ActionArgs) {
   const { booking, backTo, staff } = await bookingForChange(request, params.reference)
-  const formData = await request.formData()
+  const formData = await readForm(request)
   rejectBots(formData)
   const here = new URL(request.url)
   const submission = HoldSlotSchema.safeParse(Object.fromEntries(formData))

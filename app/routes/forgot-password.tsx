@@ -11,6 +11,7 @@ import { codeCheckMessage } from '~/modules/accounts/codes.server'
 import { requestPasswordReset, resetPassword } from '~/modules/accounts/password-reset.server'
 import { codeField, EmailOnlySchema, ResetPasswordSchema } from '~/modules/accounts/schemas'
 import { RateLimitedError } from '~/modules/rate-limit/rate-limit.server'
+import { hiddenFieldMessages, readForm } from '~/lib/form-data.server'
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, { title: 'Forgot Password', description: 'Reset the password of your swimmer account with a code sent to your e-mail.', path: '/forgot-password' })
@@ -37,7 +38,7 @@ const stepTwo = (email: string) => `/forgot-password?${new URLSearchParams({ ema
 
 export async function action({ request, context }: Route.ActionArgs) {
   await requireGuest(request)
-  const formData = await request.formData()
+  const formData = await readForm(request)
   rejectBots(formData)
   const { ip } = callerOf(request, context)
 
@@ -56,7 +57,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   const submission = parseWithZod(formData, { schema: ResetPasswordSchema })
   const hidePasswords = { hideFields: ['password', 'confirmPassword'] }
-  if (submission.status !== 'success') return data({ request: null, reset: submission.reply(hidePasswords) }, { status: 400 })
+  if (submission.status !== 'success') return data({ request: null, reset: submission.reply({ ...hidePasswords, formErrors: hiddenFieldMessages(submission, ['email']) }) }, { status: 400 })
   try {
     const result = await resetPassword({ ...submission.value, ip })
     if (result.ok) return redirect('/forgot-password?done=1')

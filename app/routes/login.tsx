@@ -10,6 +10,7 @@ import { redirectWithToast } from '~/lib/toast.server'
 import { LoginSchema } from '~/modules/accounts/schemas'
 import { signIn } from '~/modules/accounts/sign-in.server'
 import { RateLimitedError } from '~/modules/rate-limit/rate-limit.server'
+import { readForm } from '~/lib/form-data.server'
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, { title: 'Login', description: 'Sign in to book your swimming analysis session and see your bookings.', path: '/login' })
@@ -21,7 +22,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   await requireGuest(request)
-  const formData = await request.formData()
+  const formData = await readForm(request)
   rejectBots(formData)
   const submission = parseWithZod(formData, { schema: LoginSchema })
   if (submission.status !== 'success') return data({ result: submission.reply({ hideFields: ['password'] }), unverifiedEmail: null }, { status: 400 })

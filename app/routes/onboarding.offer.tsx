@@ -10,6 +10,7 @@ import { pageMeta } from '~/lib/seo'
 import { offeredRegistration, STATUS_LINK } from '~/modules/camps/status.server'
 import { OFFER_LINK } from '~/modules/camps/waitlist.server'
 import { HoldExpiredError, PaymentStartError, startPayment } from '~/modules/payments/payments.server'
+import { readForm } from '~/lib/form-data.server'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
   ...pageMeta(matches, { title: 'Your camp seat', description: 'Pay for the camp seat held for you from the waitlist.', path: '/onboarding/offer' }),
@@ -41,7 +42,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  rejectBots(await request.formData())
+  rejectBots(await readForm(request))
   const offer = await offerFrom(request)
   if (!offer) throw data('This link is not valid.', { status: 404 })
   try {

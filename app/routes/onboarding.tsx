@@ -17,6 +17,7 @@ import { STATUS_LINK } from '~/modules/camps/status.server'
 import { AlreadyWaitingError, joinWaitlist } from '~/modules/camps/waitlist.server'
 import { HoldExpiredError, PaymentStartError, startPayment } from '~/modules/payments/payments.server'
 import { RateLimitedError } from '~/modules/rate-limit/rate-limit.server'
+import { readForm } from '~/lib/form-data.server'
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, { title: 'Camp Registration', description: 'Register a swimmer for a swimming camp in Bangalore and pay the fee online.', path: '/onboarding' })
@@ -47,7 +48,7 @@ type ActionResult =
   | { kind: 'waitlisted'; campName: string; batchName: string; position: number; email: string }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const formData = await request.formData()
+  const formData = await readForm(request)
   rejectBots(formData)
   const submission = parseWithZod(formData, { schema: CampRegistrationSchema })
   if (submission.status !== 'success') return data<ActionResult>({ kind: 'invalid', result: submission.reply() }, { status: 400 })

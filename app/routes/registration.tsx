@@ -18,6 +18,7 @@ import {
 } from '~/modules/accounts/schemas'
 import { EmailTakenError } from '~/modules/accounts/users.server'
 import { RateLimitedError } from '~/modules/rate-limit/rate-limit.server'
+import { readForm } from '~/lib/form-data.server'
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, {
@@ -33,7 +34,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   await requireGuest(request)
-  const formData = await request.formData()
+  const formData = await readForm(request)
   rejectBots(formData)
   const submission = parseWithZod(formData, { schema: RegistrationSchema })
   if (submission.status !== 'success') return data(submission.reply({ hideFields: ['password'] }), { status: 400 })

@@ -3,14 +3,15 @@ import type { Route } from './+types/reports.files.$fileId'
 import { isLinkKey } from '~/db/secrets.server'
 import { getUser } from '~/lib/auth.server'
 import { REPORT_FILE_LINK, reportFile } from '~/modules/reports/reports.server'
+import { rowId } from '~/lib/row-id'
 
 /**
  * A report file, for the booking's customer, staff, or the holder of the private link the site
  * made for it; anyone else gets 404, as for a file that does not exist.
  */
 export async function loader({ request, params }: Route.LoaderArgs) {
-  const fileId = Number(params.fileId)
-  const file = Number.isSafeInteger(fileId) && fileId > 0 ? await reportFile(fileId) : null
+  const fileId = rowId(params.fileId)
+  const file = fileId ? await reportFile(fileId) : null
   if (!file) throw data('Not found', { status: 404 })
   const keyed = await isLinkKey(REPORT_FILE_LINK, String(fileId), new URL(request.url).searchParams.get('key'))
   const user = keyed ? null : await getUser(request)

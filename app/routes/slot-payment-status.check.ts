@@ -9,7 +9,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   const user = await getUser(request)
   if (!user) return data({ state: null, error: 'Sign in to see this payment' }, { status: 401 })
   const orderId = new URL(request.url).searchParams.get('orderId')
-  const view = orderId ? await paymentStatusView({ orderId, access: { userId: user.id } }) : null
+  // PostgreSQL cannot compare text holding a NUL character: such an order id is simply not found.
+  const view = orderId && !orderId.includes('\u0000') ? await paymentStatusView({ orderId, access: { userId: user.id } }) : null
   if (!view) return data({ state: null, error: 'Slot booking payment record not found' }, { status: 404 })
   await checkPaymentForPage(view.orderId)
   const after = await paymentStatusView({ orderId: view.orderId, access: { userId: user.id } })

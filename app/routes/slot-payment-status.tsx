@@ -8,6 +8,7 @@ import { POLL_SECONDS, usePaymentPolling } from '~/lib/use-payment-polling'
 import { paymentStatusView, type StatusView } from '~/modules/booking/bookings.server'
 import { checkPaymentForPage } from '~/modules/payments/payments.server'
 import { getSiteSettings } from '~/modules/site/site.server'
+import { refuseNul } from '~/lib/nul.server'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
   ...pageMeta(matches, { title: 'Payment Status', description: 'The status of your payment for a swimming analysis session.', path: '/slot-payment-status' }),
@@ -15,6 +16,7 @@ export const meta: Route.MetaFunction = ({ matches }) => [
 ]
 
 export async function loader({ request }: Route.LoaderArgs) {
+  refuseNul(request)
   const user = await requireUser(request)
   const params = new URL(request.url).searchParams
   const orderId = params.get('orderId')

@@ -12,6 +12,8 @@ import { payableBooking } from '~/modules/booking/bookings.server'
 import { SESSION_PRICE_LINE } from '~/modules/booking/texts'
 import { HoldExpiredError, PaymentStartError, startPayment } from '~/modules/payments/payments.server'
 import { getSiteSettings } from '~/modules/site/site.server'
+import { readForm } from '~/lib/form-data.server'
+import { rowId } from '~/lib/row-id'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
   ...pageMeta(matches, { title: 'Complete Your Payment', description: 'Pay for your 3-day swimming analysis session.', path: '/slot-payment' }),
@@ -19,8 +21,7 @@ export const meta: Route.MetaFunction = ({ matches }) => [
 ]
 
 function bookingIdFrom(request: Request) {
-  const value = Number(new URL(request.url).searchParams.get('booking'))
-  return Number.isSafeInteger(value) && value > 0 ? value : null
+  return rowId(new URL(request.url).searchParams.get('booking'))
 }
 
 const NO_BOOKING = { type: 'error', title: 'No booking details found', description: 'Please start the booking process again.' } as const
@@ -50,7 +51,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireUser(request)
-  const formData = await request.formData()
+  const formData = await readForm(request)
   rejectBots(formData)
   const bookingId = bookingIdFrom(request)
   const booking = bookingId ? await payableBooking(bookingId, user.id) : null

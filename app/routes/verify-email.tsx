@@ -11,6 +11,7 @@ import { codeCheckMessage } from '~/modules/accounts/codes.server'
 import { resendVerificationCode, verifyEmail, type VerifyResult } from '~/modules/accounts/registration.server'
 import { EmailOnlySchema, VerifyEmailSchema } from '~/modules/accounts/schemas'
 import { RateLimitedError } from '~/modules/rate-limit/rate-limit.server'
+import { hiddenFieldMessages, readForm } from '~/lib/form-data.server'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
   ...pageMeta(matches, { title: 'Verify your e-mail', description: 'Enter the 6-digit code we e-mailed you to finish registering.', path: '/verify-email' }),
@@ -53,7 +54,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   await requireGuest(request)
-  const formData = await request.formData()
+  const formData = await readForm(request)
   rejectBots(formData)
   const caller = callerOf(request, context)
 
@@ -76,7 +77,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 
   const submission = parseWithZod(formData, { schema: VerifyEmailSchema })
-  if (submission.status !== 'success') return data(submission.reply(), { status: 400 })
+  if (submission.status !== 'success') return data(submission.reply({ formErrors: hiddenFieldMessages(submission, ['email']) }), { status: 400 })
   try {
     const outcome = await afterVerification(await verifyEmail({ ...submission.value, ...caller }))
     if (typeof outcome !== 'string') return outcome

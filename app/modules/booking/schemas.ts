@@ -8,7 +8,13 @@ export const dateField = (message?: string) =>
   z
     .string({ error: message })
     .regex(isoDate, message)
-    .refine((value) => new Date(`${value}T00:00:00Z`).toISOString().startsWith(value), message)
+    .refine((value) => isRealDate(value), message)
+
+// zod runs this check even when the pattern failed, so it must cope with any text ('abc', '2026-02-32').
+function isRealDate(value: string) {
+  const time = new Date(`${value}T00:00:00Z`)
+  return !Number.isNaN(time.getTime()) && time.toISOString().startsWith(value)
+}
 
 export const DateSchema = dateField()
 

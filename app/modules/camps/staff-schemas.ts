@@ -93,7 +93,7 @@ export const CampSchema = z.object(campShape).superRefine(checkCamp, always)
 export const BatchSchema = z.object(batchShape).superRefine((batch, ctx) => checkBatch(batch, ctx), always)
 
 /** A batch being edited: which one travels in a hidden field. */
-export const EditBatchSchema = z.object({ ...batchShape, batchId: z.string().regex(/^\d+$/).transform(Number) }).superRefine((batch, ctx) => checkBatch(batch, ctx), always)
+export const EditBatchSchema = z.object({ ...batchShape, batchId: z.string().regex(/^\d{1,9}$/).transform(Number) }).superRefine((batch, ctx) => checkBatch(batch, ctx), always)
 
 export const NewCampSchema = z
   .object({

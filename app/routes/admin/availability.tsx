@@ -8,8 +8,9 @@ import { requireAdmin } from '~/lib/auth.server'
 import { addMonths, formatTimeRange, formatWeekdayDate, labToday } from '~/lib/format'
 import { redirectWithToast } from '~/lib/toast.server'
 import { createWindows, markHolidays, OverlappingWindowError, removeHoliday, staffMonth, StrandedBookingsError, type StrandedBooking } from '~/modules/booking/availability-staff.server'
-import { isMonth } from '~/modules/booking/schemas'
+import { DateSchema, isMonth } from '~/modules/booking/schemas'
 import { CreateWindowsSchema, HolidaysSchema, WEEKDAYS } from '~/modules/booking/staff-schemas'
+import { readForm } from '~/lib/form-data.server'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Availability | Admin' }, { name: 'robots', content: 'noindex' }]
 
@@ -45,12 +46,14 @@ type ActionResult = { form: 'create' | 'holiday'; result: SubmissionResult<strin
 export async function action({ request }: Route.ActionArgs) {
   const admin = await requireAdmin(request)
   const actor = { id: admin.id, email: admin.email }
-  const formData = await request.formData()
+  const formData = await readForm(request)
   const intent = formData.get('intent')
   const back = new URL(request.url)
 
   if (intent === 'unholiday') {
     const date = String(formData.get('date') ?? '')
+    // The button sends a holiday's own date; anything else would reach the database as a date and fail there.
+    if (!DateSchema.safeParse(date).success) return redirectWithToast(`${back.pathname}${back.search}`, { type: 'error', title: 'That is not a holiday on the calendar' })
     await removeHoliday(actor, date)
     return redirectWithToast(`${back.pathname}${back.search}`, { type: 'success', title: 'Holiday removed', description: `${date} is open again.` })
   }

@@ -9,6 +9,7 @@ import { redirectWithToast } from '~/lib/toast.server'
 import { SlotUnavailableError } from '~/modules/booking/holds.server'
 import { createStaffBooking } from '~/modules/booking/staff.server'
 import { PAYMENT_METHODS, STAFF_PRODUCTS, StaffBookingSchema } from '~/modules/booking/staff-schemas'
+import { readForm } from '~/lib/form-data.server'
 
 export const meta: Route.MetaFunction = () => [{ title: 'New booking | Admin' }, { name: 'robots', content: 'noindex' }]
 
@@ -19,7 +20,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   const admin = await requireAdmin(request)
-  const submission = parseWithZod(await request.formData(), { schema: StaffBookingSchema })
+  const submission = parseWithZod(await readForm(request), { schema: StaffBookingSchema })
   if (submission.status !== 'success') return data(submission.reply(), { status: 400 })
   const form = submission.value
   const product = STAFF_PRODUCTS.find((candidate) => candidate.value === form.product)!

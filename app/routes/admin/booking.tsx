@@ -11,6 +11,8 @@ import { cancelBooking, NotChangeableError, OFFLINE_GATEWAY } from '~/modules/bo
 import { bookingStory, setAttendance } from '~/modules/booking/staff.server'
 import { BOOKING_STATUS_LABELS } from '~/modules/booking/texts'
 import { deliverReport, MAX_REPORT_FILE_BYTES, MAX_REPORT_FILES, ReportInputError, reportsOf } from '~/modules/reports/reports.server'
+import { readForm } from '~/lib/form-data.server'
+import { refuseNul } from '~/lib/nul.server'
 
 export const meta: Route.MetaFunction = ({ params }) => [{ title: `Booking ${params.reference} | Admin` }, { name: 'robots', content: 'noindex' }]
 
@@ -21,6 +23,7 @@ async function story(reference: string) {
 }
 
 export async function loader({ request, params }: Route.LoaderArgs) {
+  refuseNul(request, params)
   await requireAdmin(request)
   const { booking, days, payments, events, refunds, emails } = await story(params.reference)
   const report = (await reportsOf([booking.id])).get(booking.id)
@@ -77,6 +80,7 @@ function videoLinksFrom(text: string) {
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
+  refuseNul(request, params)
   const admin = await requireAdmin(request)
   const { booking } = await story(params.reference)
   // Uploads are read into memory; refuse an oversized request before reading it.
@@ -84,7 +88,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   if (!Number.isFinite(length) || length > MAX_REPORT_FILES * MAX_REPORT_FILE_BYTES + 1024 * 1024) {
     return data({ error: `Please upload at most ${MAX_REPORT_FILES} files of up to ${MAX_REPORT_FILE_BYTES / (1024 * 1024)} MB each.` }, { status: 413 })
   }
-  const formData = await request.formData()
+  const formData = await readForm(request, { maxBytes: MAX_REPORT_FILES * MAX_REPORT_FILE_BYTES + 1024 * 1024 })
   const actor = { id: admin.id, email: admin.email }
   const here = `/admin/bookings/${booking.reference}`
   const intent = formData.get('intent')

@@ -5,9 +5,11 @@ import { formatLabDate, formatTimeRange, labToday } from '~/lib/format'
 import { staffBookings } from '~/modules/booking/staff.server'
 import { BOOKING_STATUS_LABELS } from '~/modules/booking/texts'
 import { bookingFilters } from '~/modules/booking/staff-filters'
+import { refuseNul } from '~/lib/nul.server'
 
 /** The bookings list, with the same filters as the page, as a spreadsheet. */
 export async function loader({ request }: Route.LoaderArgs) {
+  refuseNul(request)
   await requireAdmin(request)
   const filters = bookingFilters(new URL(request.url).searchParams)
   const rows = await staffBookings({ from: filters.from, to: filters.to, status: filters.status, product: filters.product || null, search: filters.q }, 10_000)

@@ -7,10 +7,12 @@ import { staffBookings } from '~/modules/booking/staff.server'
 import { overdueReports } from '~/modules/reports/reports.server'
 import { BOOKING_STATUS_LABELS } from '~/modules/booking/texts'
 import { getCatalogue } from '~/modules/site/site.server'
+import { refuseNul } from '~/lib/nul.server'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Bookings | Admin' }, { name: 'robots', content: 'noindex' }]
 
 export async function loader({ request }: Route.LoaderArgs) {
+  refuseNul(request)
   await requireAdmin(request)
   const params = new URL(request.url).searchParams
   const filters = bookingFilters(params)

@@ -5,6 +5,7 @@ import { csvResponse, toCsv } from '~/lib/csv'
 import { labDateParts } from '~/lib/format'
 import { BOOKING_STATUS_LABELS } from '~/modules/booking/texts'
 import { campRegistrationsForExport } from '~/modules/camps/staff.server'
+import { refuseNul } from '~/lib/nul.server'
 
 const HEADER = ['Name', 'E-mail', 'Phone', 'Camp', 'Batch', 'Status', 'Amount (₹)', 'Registration ID', 'Order ID', 'Registered at (IST)']
 
@@ -15,6 +16,7 @@ function rupeesCell(paise: number) {
 
 /** A camp's registrations for a spreadsheet: amounts as plain numbers of rupees, times in Bangalore. */
 export async function loader({ request, params }: Route.LoaderArgs) {
+  refuseNul(request, params)
   await requireAdmin(request)
   const rows = await campRegistrationsForExport(params.code)
   if (!rows) throw data('Not found', { status: 404 })

@@ -14,6 +14,8 @@ import { batchTimes } from '~/modules/camps/fulfilment.server'
 import { batchDetails, BatchSchema, campDetails, CampSchema, CancelRegistrationSchema, EditBatchSchema, MoveRegistrationSchema } from '~/modules/camps/staff-schemas'
 import { addBatch, cancelRegistration, CampChangeRefusedError, findCamp, moveRegistration, staffCamp, updateBatch, updateCamp } from '~/modules/camps/staff.server'
 import { formatLabDateTime } from '~/modules/mail/templates.server'
+import { readForm } from '~/lib/form-data.server'
+import { refuseNul } from '~/lib/nul.server'
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${loaderData?.camp.name ?? 'Camp'} | Admin` }, { name: 'robots', content: 'noindex' }]
 
@@ -24,6 +26,7 @@ function registrationStatus(status: keyof typeof BOOKING_STATUS_LABELS, latestRe
 }
 
 export async function loader({ request, params }: Route.LoaderArgs) {
+  refuseNul(request, params)
   await requireAdmin(request)
   const now = new Date()
   const found = await staffCamp(params.code, now)
@@ -100,13 +103,14 @@ async function attempt(form: string, submission: Submission<unknown, string[], u
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
+  refuseNul(request, params)
   const admin = await requireAdmin(request)
   const camp = await findCamp(params.code)
   if (!camp) throw data('Not found', { status: 404 })
   const { code } = camp
   const actor = { id: admin.id, email: admin.email }
   const here = `/admin/camps/${code}`
-  const formData = await request.formData()
+  const formData = await readForm(request)
   const intent = formData.get('intent')
 
   if (intent === 'update-camp') {

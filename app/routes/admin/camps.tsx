@@ -11,6 +11,7 @@ import { registrationOpen } from '~/modules/camps/camps.server'
 import { batchTimes } from '~/modules/camps/fulfilment.server'
 import { batchDetails, campDetails, NewCampSchema } from '~/modules/camps/staff-schemas'
 import { CampChangeRefusedError, createCamp, staffCampOverview } from '~/modules/camps/staff.server'
+import { readForm } from '~/lib/form-data.server'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Camps | Admin' }, { name: 'robots', content: 'noindex' }]
 
@@ -37,7 +38,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   const admin = await requireAdmin(request)
-  const submission = parseWithZod(await request.formData(), { schema: NewCampSchema })
+  const submission = parseWithZod(await readForm(request), { schema: NewCampSchema })
   // Adding or removing a batch row (without JavaScript, a round trip) is not an error.
   if (submission.status !== 'success') return data(submission.reply(), { status: submission.status === 'error' ? 400 : 200 })
   const camp = submission.value

@@ -21,6 +21,7 @@ import {
 import { BOOKING_STATUS_LABELS } from '~/modules/booking/texts'
 import { formatLabDateTime } from '~/modules/mail/templates.server'
 import { RateLimitedError } from '~/modules/rate-limit/rate-limit.server'
+import { readForm } from '~/lib/form-data.server'
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${loaderData?.customer.name ?? 'Customer'} | Admin` }, { name: 'robots', content: 'noindex' }]
 
@@ -81,7 +82,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const admin = await requireAdmin(request)
   const actor = { id: admin.id, email: admin.email }
   const userId = customerId(params)
-  const form = ActionSchema.safeParse(Object.fromEntries(await request.formData()))
+  const form = ActionSchema.safeParse(Object.fromEntries(await readForm(request)))
   if (!form.success) return data({ error: 'Choose what to do with this account.' }, { status: 400 })
   const here = `/admin/customers/${userId}`
   try {

@@ -4,6 +4,7 @@ import type { Route } from './+types/customers'
 import { requireAdmin } from '~/lib/auth.server'
 import { formatLabDate } from '~/lib/format'
 import { searchCustomers } from '~/modules/accounts/staff.server'
+import { refuseNul } from '~/lib/nul.server'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Customers | Admin' }, { name: 'robots', content: 'noindex' }]
 
@@ -17,6 +18,7 @@ function accountStatus(customer: { isVerified: boolean; disabledAt: Date | null 
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
+  refuseNul(request)
   await requireAdmin(request)
   const { q = '' } = SearchSchema.parse(Object.fromEntries(new URL(request.url).searchParams))
   const rows = await searchCustomers(q, SHOWN)

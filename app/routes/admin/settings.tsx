@@ -31,6 +31,7 @@ import {
   updatePolicies,
   updateTeamMember,
 } from '~/modules/site/staff.server'
+import { readForm } from '~/lib/form-data.server'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Catalogue & settings | Admin' }, { name: 'robots', content: 'noindex' }]
 
@@ -96,9 +97,11 @@ async function save<Schema extends z.ZodObject>(
 export async function action({ request }: Route.ActionArgs) {
   const admin = await requireAdmin(request)
   const actor = { id: admin.id, email: admin.email }
-  const formData = await request.formData()
+  const formData = await readForm(request)
   switch (formData.get('intent')) {
     case 'price':
+      // An item not in the catalogue has no form on the page to show a message in, whatever else was sent.
+      if (!(await catalogueForStaff()).some((item) => item.code === formData.get('code'))) throw data('Not found', { status: 404 })
       return save(
         formData,
         { intent: 'price', target: String(formData.get('code')) },
@@ -115,6 +118,7 @@ export async function action({ request }: Route.ActionArgs) {
     case 'coach':
       return save(formData, { intent: 'coach' }, CoachSchema, (value) => updateCoach(actor, value), 'Coach saved')
     case 'member':
+      if (!(await settingsForStaff()).team.some((_member, index) => String(index) === formData.get('index'))) throw data('Not found', { status: 404 })
       return save(formData, { intent: 'member', target: String(formData.get('index')) }, TeamMemberSchema, (value) => updateTeamMember(actor, value), 'Team member saved')
     case 'banner': {
       const submission = parseWithZod(formData, { schema: BannerSchema })

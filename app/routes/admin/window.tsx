@@ -20,11 +20,14 @@ import {
 } from '~/modules/booking/availability-staff.server'
 import { isClockTime } from '~/modules/booking/schemas'
 import { WindowHoursSchema } from '~/modules/booking/staff-schemas'
+import { readForm } from '~/lib/form-data.server'
+import { rowId } from '~/lib/row-id'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Opening hours | Admin' }, { name: 'robots', content: 'noindex' }]
 
 async function windowOf(slotId: string) {
-  const window = Number.isSafeInteger(Number(slotId)) ? await windowById(Number(slotId)) : null
+  const id = rowId(slotId)
+  const window = id ? await windowById(id) : null
   if (!window || window.isHoliday) throw data('Not found', { status: 404 })
   return window
 }
@@ -48,7 +51,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   const admin = await requireAdmin(request)
   const actor = { id: admin.id, email: admin.email }
   const window = await windowOf(params.slotId)
-  const formData = await request.formData()
+  const formData = await readForm(request)
   const intent = formData.get('intent')
   const here = `/admin/availability/${window.id}`
   const start = String(formData.get('start') ?? '')

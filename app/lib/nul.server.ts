@@ -1,0 +1,11 @@
+import { data } from 'react-router'
+
+/**
+ * Refuses an address with a NUL character in a path segment or query value ('%00'): no link on
+ * the site makes one, and PostgreSQL cannot compare text holding it, so looking it up would fail
+ * with a 500 instead of finding nothing.
+ */
+export function refuseNul(request: Request, params: Record<string, string | undefined> = {}) {
+  const values = [...new URL(request.url).searchParams.values(), ...Object.values(params)]
+  if (values.some((value) => value?.includes('\u0000'))) throw data('Not found', { status: 404 })
+}

@@ -1,0 +1,406 @@
+import { sql } from 'drizzle-orm'
+import fc from 'fast-check'
+import { createCookie } from 'react-router'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { db } from '~/db/client.server'
+import { sessionHeader } from '~/lib/auth.server'
+import { addDays, labToday } from '~/lib/format'
+import { users } from '~/db/schema'
+import { hashPassword } from '~/modules/accounts/passwords.server'
+import { createSession } from '~/modules/accounts/sessions.server'
+import { hostileQuery, hostileSegment, invalidSubmission, MALFORMED_BODIES, randomSubmission, type FormSpec } from '../../tests/support/hostile-input'
+import { useTestDatabase } from '../../tests/support/test-database'
+import * as adminAvailability from './admin/availability'
+import * as myBookings from './my-bookings'
+import * as receipt from './receipts.$orderId'
+import * as slotPaymentStatus from './slot-payment-status'
+import * as paymentStatus from './payment-status'
+import * as bookingView from './booking.view'
+import * as adminMail from './admin/mail'
+import * as adminAudit from './admin/audit'
+import * as adminCustomers from './admin/customers'
+import * as adminBookingsCsv from './admin/bookings.csv'
+import * as adminBookings from './admin/bookings'
+import * as adminCampCsv from './admin/camp-registrations-csv'
+import * as adminBooking from './admin/booking'
+import * as adminBookingNew from './admin/booking-new'
+import * as adminCamp from './admin/camp'
+import * as adminCamps from './admin/camps'
+import * as adminCustomer from './admin/customer'
+import * as adminSettings from './admin/settings'
+import * as adminWindow from './admin/window'
+import * as bookSlot from './book-slot'
+import * as booking from './booking'
+import * as bookingCheck from './booking.check'
+import * as bookingTimes from './booking.times'
+import * as cancel from './bookings.$reference.cancel'
+import * as reschedule from './bookings.$reference.reschedule'
+import * as forgotPassword from './forgot-password'
+import * as login from './login'
+import * as onboarding from './onboarding'
+import * as offer from './onboarding.offer'
+import * as paymentStatusCheck from './payment-status.check'
+import * as registration from './registration'
+import * as reportFile from './reports.files.$fileId'
+import * as slotPayment from './slot-payment'
+import * as slotPaymentStatusCheck from './slot-payment-status.check'
+import * as verifyEmail from './verify-email'
+
+// Every form action (and the JSON endpoints) called the way React Router calls them, with malformed
+// and hostile submissions: never a crash or a 5xx, a 4xx always says what is wrong, and nothing in
+// the database changes. Rate-limit counters are the one write every attempt may make (counting
+// attempts is their job), and instance secrets are created once, on first use, by any signed link.
+
+// Shrinking a case that holds 100 KB strings can take longer than the test may; the first failing case is reported as found.
+fc.configureGlobal({ endOnFailure: true })
+
+useTestDatabase()
+
+const UNCHANGED_EXCEPT = new Set(['rate_limit_buckets', 'instance_secrets'])
+const RUNS = 20
+
+type Handler = (args: never) => unknown
+type Outcome = { status: number; body: unknown; location: string | null; toast: { type: string; title: string } | null }
+
+const toastCookie = createCookie('toast')
+const context = { clientIp: '203.0.113.77', cspNonce: '', requestId: 'hostile' }
+
+// Each check's "after" is the next one's "before": one look at the database per case.
+let lastFingerprint: Record<string, string> | undefined
+
+/** Each table's content, hashed: an insert, update or delete anywhere changes it. */
+async function fingerprint() {
+  const tables = await db().execute<{ tablename: string }>(sql`SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename`)
+  const watched = tables.rows.map((row) => row.tablename).filter((table) => !UNCHANGED_EXCEPT.has(table))
+  const query = watched.map((table) => `SELECT '${table}' AS name, md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) AS hash FROM "${table}" t`).join(' UNION ALL ')
+  const result = await db().execute<{ name: string; hash: string }>(sql.raw(query))
+  return Object.fromEntries(result.rows.map((row) => [row.name, row.hash]))
+}
+
+/** What the handler answered (returned or threw), as the browser would see it; any other throw fails the test. */
+async function outcomeOf(handler: Handler, request: Request, params: Record<string, string> = {}): Promise<Outcome> {
+  let answer: unknown
+  try {
+    answer = await handler({ request, params, context } as never)
+  } catch (thrown) {
+    if (!(thrown instanceof Response) && !isData(thrown)) throw thrown
+    answer = thrown
+  }
+  if (answer instanceof Response) {
+    const cookie = answer.headers.getSetCookie().find((value) => value.startsWith('toast='))
+    const toast = cookie ? await toastCookie.parse(cookie.split(';')[0]!) : null
+    const body = answer.headers.get('Content-Type')?.includes('json') ? await answer.json() : await answer.text()
+    return { status: answer.status, body, location: answer.headers.get('Location'), toast }
+  }
+  if (isData(answer)) return { status: answer.init?.status ?? 200, body: answer.data, location: null, toast: null }
+  return { status: 200, body: answer, location: null, toast: null }
+}
+
+function isData(value: unknown): value is { data: unknown; init?: { status?: number } } {
+  return typeof value === 'object' && value !== null && (value as { type?: unknown }).type === 'DataWithResponseInit'
+}
+
+/** Some words for the person: a field message, the form's alert, or the error text of a JSON answer. */
+function message(body: unknown): string | undefined {
+  if (typeof body === 'string') return body.trim() || undefined
+  if (Array.isArray(body)) return body.map(message).find(Boolean)
+  if (typeof body !== 'object' || body === null) return undefined
+  for (const [key, value] of Object.entries(body)) {
+    const found = key === 'error' || key === 'formErrors' ? deepText(value) : message(value)
+    if (found) return found
+  }
+  return undefined
+}
+
+function deepText(value: unknown): string | undefined {
+  if (typeof value === 'string') return value.trim() || undefined
+  if (typeof value === 'object' && value !== null) return Object.values(value).map(deepText).find(Boolean)
+  return undefined
+}
+
+function post(path: string, body: BodyInit | null, headers: Record<string, string> = {}) {
+  return new Request(`http://localhost${path}`, { method: 'POST', body, headers })
+}
+
+/** Every answer to bad input: no crash, no 5xx, a message with a 4xx, and the database as it was. */
+async function expectRefusedCleanly(handler: Handler, request: () => Request, params?: Record<string, string>, { mustRefuse = true } = {}) {
+  const before = lastFingerprint ?? (await fingerprint())
+  const outcome = await outcomeOf(handler, request(), params)
+  expect(outcome.status, JSON.stringify(outcome.body)?.slice(0, 500)).toBeLessThan(500)
+  if (outcome.status >= 400) expect(message(outcome.body), `status ${outcome.status} without a message`).toBeTruthy()
+  if (mustRefuse) {
+    const refused = outcome.status >= 400 || outcome.toast?.type === 'error' || /^\/(login\?|registration$|booking$)/.test(outcome.location ?? '') || outcome.status === 200
+    expect(refused, `accepted: ${outcome.status} ${outcome.location} ${JSON.stringify(outcome.toast)}`).toBe(true)
+    expect(outcome.toast?.type).not.toBe('success')
+  }
+  lastFingerprint = await fingerprint()
+  expect(lastFingerprint).toEqual(before)
+  return outcome
+}
+
+let customerCookie = ''
+let adminCookie = ''
+let customerId = 0
+let windowId = 0
+// One real password hash for every test: hashing is deliberately slow, and these accounts only need to exist.
+const passwordHash = hashPassword('butterfly-2027')
+
+async function signedInAs(email: string, isAdmin: boolean) {
+  const [user] = await db().insert(users).values({ name: 'Hostile Tester', email, passwordHash: await passwordHash, phone: '9845012345', swimmingExperience: 'advanced', isVerified: true, isAdmin }).returning({ id: users.id })
+  const session = await createSession(user!.id, {})
+  return { id: user!.id, cookie: (await sessionHeader(session)).split(';')[0]! }
+}
+
+beforeEach(async () => {
+  lastFingerprint = undefined
+  const customer = await signedInAs('hostile.customer@example.com', false)
+  customerId = customer.id
+  customerCookie = customer.cookie
+  adminCookie = (await signedInAs('hostile.staff@lab.example', true)).cookie
+  const slot = await db().execute<{ id: number }>(sql`SELECT id FROM slots WHERE NOT is_holiday ORDER BY id LIMIT 1`)
+  windowId = slot.rows[0]!.id
+})
+
+const future = addDays(labToday(), 20)
+
+type FormCase = { name: string; path: string; handler: Handler; spec: FormSpec; who: 'guest' | 'customer' | 'admin'; params?: () => Record<string, string> }
+
+const FORMS: FormCase[] = [
+  { name: 'login', path: '/login', handler: login.action, who: 'guest', spec: { valid: { email: 'hostile.customer@example.com', password: 'butterfly-2027', redirectTo: '/my-bookings' }, strict: { email: 'email', password: 'password' } } },
+  {
+    name: 'registration',
+    path: '/registration',
+    handler: registration.action,
+    who: 'guest',
+    spec: {
+      valid: { name: 'Ravi Kumar', email: 'ravi@example.com', password: 'butterfly-2027', phone: '9845012345', age: '16', currentLocation: 'Bengaluru', gender: 'male', swimmingExperience: 'advanced', academyName: 'NA', coachName: 'NA', specialization: 'butterfly', otherSpecialization: '', participateInEvents: 'yes', strokeBestTime: '', howDidYouKnow: 'google', otherSource: '' },
+      strict: { email: 'email', password: 'password', age: 'count', gender: 'choice', swimmingExperience: 'choice', specialization: 'choice', participateInEvents: 'choice', howDidYouKnow: 'choice' },
+    },
+  },
+  { name: 'verify-email', path: '/verify-email', handler: verifyEmail.action, who: 'guest', spec: { valid: { email: 'hostile.customer@example.com', code: '123456' }, strict: { email: 'email', code: 'code6' } } },
+  { name: 'verify-email resend', path: '/verify-email', handler: verifyEmail.action, who: 'guest', spec: { valid: { email: 'ravi@example.com' }, strict: { email: 'email' }, fixed: { intent: 'resend' } } },
+  { name: 'forgot-password request', path: '/forgot-password', handler: forgotPassword.action, who: 'guest', spec: { valid: { email: 'hostile.customer@example.com' }, strict: { email: 'email' }, fixed: { intent: 'request' } } },
+  {
+    name: 'forgot-password reset',
+    path: '/forgot-password',
+    handler: forgotPassword.action,
+    who: 'guest',
+    spec: { valid: { email: 'hostile.customer@example.com', code: '123456', password: 'new-password-1', confirmPassword: 'new-password-1' }, strict: { email: 'email', code: 'code6', password: 'password' }, fixed: { intent: 'reset' } },
+  },
+  { name: 'booking', path: '/booking', handler: booking.action, who: 'guest', spec: { valid: { name: 'Ravi Kumar', email: 'ravi@example.com', phone: '9845012345', service: 'race', date: future, time: '10:00', notes: '' }, strict: { email: 'email', service: 'choice', date: 'date', time: 'time' } } },
+  { name: 'onboarding', path: '/onboarding', handler: onboarding.action, who: 'guest', spec: { valid: { name: 'Ravi Kumar', email: 'ravi@example.com', phone_number: '9845012345', camp: 'camp1', batch: 'batch1' }, strict: { email: 'email' } } },
+  { name: 'onboarding waitlist', path: '/onboarding', handler: onboarding.action, who: 'guest', spec: { valid: { name: 'Ravi Kumar', email: 'ravi@example.com', phone_number: '9845012345', camp: 'camp1', batch: 'batch1' }, strict: { email: 'email' }, fixed: { intent: 'waitlist' } } },
+  { name: 'book-slot', path: '/book-slot', handler: bookSlot.action, who: 'customer', spec: { valid: { date: future, time: '09:00' }, strict: { date: 'date', time: 'time' } } },
+  {
+    name: 'admin availability create',
+    path: '/admin/availability',
+    handler: adminAvailability.action,
+    who: 'admin',
+    spec: { valid: { from: future, to: future, weekdays: '1', startTime: '10:00', endTime: '13:00', slotDurationMinutes: '60', capacity: '1' }, strict: { from: 'date', startTime: 'time', endTime: 'time', slotDurationMinutes: 'count', capacity: 'count' }, fixed: { intent: 'create' } },
+  },
+  { name: 'admin availability holiday', path: '/admin/availability', handler: adminAvailability.action, who: 'admin', spec: { valid: { from: future, to: future, weekdays: '1' }, strict: { from: 'date' }, fixed: { intent: 'holiday' } } },
+  { name: 'admin availability unholiday', path: '/admin/availability', handler: adminAvailability.action, who: 'admin', spec: { valid: { date: future }, strict: { date: 'date' }, fixed: { intent: 'unholiday' } } },
+  {
+    name: 'admin window hours',
+    path: '/admin/availability/1',
+    handler: adminWindow.action,
+    who: 'admin',
+    params: () => ({ slotId: String(windowId) }),
+    spec: { valid: { startTime: '09:00', endTime: '12:00', slotDurationMinutes: '60', capacity: '2' }, strict: { startTime: 'time', endTime: 'time', slotDurationMinutes: 'count', capacity: 'count' } },
+  },
+  { name: 'admin window close', path: '/admin/availability/1', handler: adminWindow.action, who: 'admin', params: () => ({ slotId: String(windowId) }), spec: { valid: { start: '09:00' }, strict: { start: 'time' }, fixed: { intent: 'close' } } },
+  {
+    name: 'admin new booking',
+    path: '/admin/bookings/new',
+    handler: adminBookingNew.action,
+    who: 'admin',
+    spec: { valid: { name: 'Ravi Kumar', email: 'ravi@example.com', phone: '9845012345', product: 'single_race', date: future, time: '09:00', origin: 'offline', amount: '3,499', paymentMethod: 'Cash', notes: '' }, strict: { email: 'email', product: 'choice', date: 'date', time: 'time', origin: 'choice', amount: 'rupees', paymentMethod: 'choice' } },
+  },
+  {
+    name: 'admin new camp',
+    path: '/admin/camps',
+    handler: adminCamps.action,
+    who: 'admin',
+    spec: {
+      valid: { code: 'camp9', name: 'Camp 9', startsOn: addDays(future, 30), endsOn: addDays(future, 35), venue: 'Pool', earlyBirdPrice: '30,000', regularPrice: '35,000', earlyBirdDeadline: addDays(future, 10), registration: 'open', 'batches[0].name': 'Batch 1', 'batches[0].code': 'b1', 'batches[0].start1': '09:00', 'batches[0].end1': '10:00', 'batches[0].capacity': '10' },
+      strict: { startsOn: 'date', endsOn: 'date', earlyBirdPrice: 'rupees', regularPrice: 'rupees', earlyBirdDeadline: 'date', registration: 'choice', 'batches[0].start1': 'time', 'batches[0].capacity': 'count' },
+    },
+  },
+  {
+    name: 'admin camp update',
+    path: '/admin/camps/camp1',
+    handler: adminCamp.action,
+    who: 'admin',
+    params: () => ({ code: 'camp1' }),
+    spec: { valid: { name: 'Camp 1', startsOn: addDays(future, 30), endsOn: addDays(future, 35), venue: 'Pool', earlyBirdPrice: '30,000', regularPrice: '35,000', earlyBirdDeadline: addDays(future, 10), registration: 'open' }, strict: { startsOn: 'date', endsOn: 'date', earlyBirdPrice: 'rupees', regularPrice: 'rupees', registration: 'choice' }, fixed: { intent: 'update-camp' } },
+  },
+  {
+    name: 'admin camp add batch',
+    path: '/admin/camps/camp1',
+    handler: adminCamp.action,
+    who: 'admin',
+    params: () => ({ code: 'camp1' }),
+    spec: { valid: { name: 'Batch 9', code: 'batch9', start1: '16:00', end1: '17:00', capacity: '10' }, strict: { start1: 'time', end1: 'time', capacity: 'count' }, fixed: { intent: 'add-batch' } },
+  },
+  { name: 'admin camp move', path: '/admin/camps/camp1', handler: adminCamp.action, who: 'admin', params: () => ({ code: 'camp1' }), spec: { valid: { reference: 'CMP-0000000001', toBatch: 'batch2' }, strict: { reference: 'choice' }, fixed: { intent: 'move' } } },
+  { name: 'admin camp cancel', path: '/admin/camps/camp1', handler: adminCamp.action, who: 'admin', params: () => ({ code: 'camp1' }), spec: { valid: { reference: 'CMP-0000000001', refund: 'yes' }, strict: { refund: 'choice' }, fixed: { intent: 'cancel' } } },
+  { name: 'admin price', path: '/admin/settings', handler: adminSettings.action, who: 'admin', spec: { valid: { code: 'single_race', price: '3,999', regularPrice: '4,999' }, strict: { price: 'rupees' }, fixed: { intent: 'price' } } },
+  { name: 'admin gst', path: '/admin/settings', handler: adminSettings.action, who: 'admin', spec: { valid: { legalName: 'Lab', gstin: '', gstRate: '18' }, strict: { gstRate: 'count' }, fixed: { intent: 'gst' } } },
+  { name: 'admin banner', path: '/admin/settings', handler: adminSettings.action, who: 'admin', spec: { valid: { visible: 'true' }, strict: { visible: 'choice' }, fixed: { intent: 'banner' } } },
+  {
+    name: 'admin contact',
+    path: '/admin/settings',
+    handler: adminSettings.action,
+    who: 'admin',
+    spec: {
+      valid: { sessionLocation: 'Bengaluru', venueName: 'Pool', postalAddress: '1 Road', phone: '+91 98450 12345', phoneHours: '9-5', supportEmail: 'help@lab.example', infoEmail: 'info@lab.example', websiteUrl: '', whatsappNumber: '', linkedin: '', instagram: '', twitter: '' },
+      strict: { supportEmail: 'email', infoEmail: 'email' },
+      fixed: { intent: 'contact' },
+    },
+  },
+  { name: 'admin customer', path: '/admin/customers/1', handler: adminCustomer.action, who: 'admin', params: () => ({ id: String(customerId) }), spec: { valid: { intent: 'disable' }, strict: { intent: 'choice' } } },
+]
+
+const cookieFor = (who: FormCase['who']) => (who === 'customer' ? customerCookie : who === 'admin' ? adminCookie : '')
+const formRequest = (path: string, who: FormCase['who'], form: URLSearchParams) => post(path, form, { Cookie: cookieFor(who) })
+
+describe('every form refuses malformed input cleanly', () => {
+  for (const form of FORMS) {
+    it(form.name, async () => {
+      const send = (submission: URLSearchParams) => expectRefusedCleanly(form.handler, () => formRequest(form.path, form.who, submission), form.params?.())
+      // A typed field made invalid, other fields dropped, mangled, repeated, and fields added.
+      await fc.assert(fc.asyncProperty(invalidSubmission(form.spec), async (submission) => void (await send(submission))), { numRuns: RUNS })
+      // Random fields rarely make a valid submission, but a form with only optional fields could be one.
+      const randomFields = randomSubmission.map((submission) => {
+        for (const [field, value] of Object.entries(form.spec.fixed ?? {})) submission.set(field, value)
+        return submission
+      })
+      await fc.assert(
+        fc.asyncProperty(randomFields, async (submission) => void (await expectRefusedCleanly(form.handler, () => formRequest(form.path, form.who, submission), form.params?.(), { mustRefuse: false }))),
+        { numRuns: Math.ceil(RUNS / 3) },
+      )
+      for (const body of MALFORMED_BODIES.filter((body) => body.label !== 'an empty form' && body.label !== 'a form with broken percent-encoding')) {
+        const headers: Record<string, string> = { Cookie: cookieFor(form.who) }
+        if (body.contentType) headers['Content-Type'] = body.contentType
+        const outcome = await expectRefusedCleanly(form.handler, () => post(form.path, body.body, headers), form.params?.())
+        expect([400, 415], body.label).toContain(outcome.status)
+      }
+    })
+  }
+})
+
+const get = (path: string, who: FormCase['who']) => new Request(`http://localhost${path}`, { headers: { Cookie: cookieFor(who) } })
+
+describe('hostile addresses', () => {
+  const endpoints: Array<{ path: string; names: string[]; handler: Handler; who: FormCase['who'] }> = [
+    { path: '/booking/times', names: ['date'], handler: bookingTimes.loader, who: 'guest' },
+    { path: '/booking/check', names: ['orderId', 'key'], handler: bookingCheck.loader, who: 'guest' },
+    { path: '/payment-status/check', names: ['orderId', 'key'], handler: paymentStatusCheck.loader, who: 'guest' },
+    { path: '/slot-payment-status/check', names: ['orderId'], handler: slotPaymentStatusCheck.loader, who: 'customer' },
+  ]
+  it.each(endpoints)('$path: any query is answered, a 4xx with its error, and nothing is written', async ({ path, names, handler, who }) => {
+    await fc.assert(
+      fc.asyncProperty(hostileQuery(names), async (query) => {
+        const outcome = await expectRefusedCleanly(handler, () => get(`${path}?${query}`, who), {}, { mustRefuse: false })
+        if (outcome.status >= 400) expect(outcome.body).toHaveProperty('error')
+      }),
+      { numRuns: RUNS },
+    )
+  })
+
+  it('regression: a date that is not a date, to /booking/times and /book-slot', async () => {
+    for (const date of ['abc', '', '2026-02-32', '%zz']) {
+      const times = await expectRefusedCleanly(bookingTimes.loader, () => get(`/booking/times?${new URLSearchParams({ date })}`, 'guest'))
+      expect(times.status).toBe(400)
+      const held = await expectRefusedCleanly(bookSlot.action, () => formRequest('/book-slot', 'customer', new URLSearchParams({ date, time: '09:00' })))
+      expect(held.toast).toMatchObject({ type: 'error', title: 'No time slot selected' })
+    }
+  })
+
+  it('regression: numbers beyond what the database holds, in addresses', async () => {
+    for (const id of ['2147483648', '99999999999', '9007199254740993', '-1', '0']) {
+      await expectRefusedCleanly(adminWindow.action, () => formRequest(`/admin/availability/${id}`, 'admin', new URLSearchParams({ intent: 'delete' })), { slotId: id })
+      await expectRefusedCleanly(adminWindow.loader, () => get(`/admin/availability/${id}`, 'admin'), { slotId: id })
+      await expectRefusedCleanly(adminCustomer.action, () => formRequest(`/admin/customers/${id}`, 'admin', new URLSearchParams({ intent: 'disable' })), { id })
+      await expectRefusedCleanly(slotPayment.action, () => formRequest(`/slot-payment?booking=${id}`, 'customer', new URLSearchParams({ website_url: '' })))
+      await expectRefusedCleanly(slotPayment.loader, () => get(`/slot-payment?booking=${id}`, 'customer'))
+      await expectRefusedCleanly(reportFile.loader, () => get(`/reports/files/${id}`, 'customer'), { fileId: id })
+      const batch = new URLSearchParams({ intent: 'update-batch', batchId: id, name: 'Batch 1', code: 'batch1', start1: '09:00', end1: '10:30', capacity: '30' })
+      await expectRefusedCleanly(adminCamp.action, () => formRequest('/admin/camps/camp1', 'admin', batch), { code: 'camp1' }, { mustRefuse: false })
+    }
+  })
+
+  it('regression: a NUL character (which PostgreSQL cannot take in text) in any address', async () => {
+    const nul = '\u0000'
+    const query = (names: string[]) => `?${new URLSearchParams(names.map((name) => [name, `a${nul}b`]))}`
+    const reads: Array<[Handler, string, FormCase['who'], Record<string, string>?]> = [
+      [adminBooking.loader, '/admin/bookings/x', 'admin', { reference: nul }],
+      [adminCamp.loader, '/admin/camps/x', 'admin', { code: nul }],
+      [adminCampCsv.loader, '/admin/camps/x/registrations.csv', 'admin', { code: nul }],
+      [adminCustomer.loader, '/admin/customers/x', 'admin', { id: nul }],
+      [adminWindow.loader, '/admin/availability/x', 'admin', { slotId: nul }],
+      [adminBookings.loader, `/admin/bookings${query(['q', 'status', 'from', 'to', 'product', 'page'])}`, 'admin'],
+      [adminBookingsCsv.loader, `/admin/bookings.csv${query(['q', 'status', 'from', 'to', 'product'])}`, 'admin'],
+      [adminCustomers.loader, `/admin/customers${query(['q', 'page', 'status'])}`, 'admin'],
+      [adminAudit.loader, `/admin/audit${query(['page', 'entity', 'actor', 'action'])}`, 'admin'],
+      [adminMail.loader, `/admin/mail${query(['page', 'to'])}`, 'admin'],
+      [adminAvailability.loader, `/admin/availability${query(['month'])}`, 'admin'],
+      [cancel.loader, '/bookings/x/cancel', 'customer', { reference: nul }],
+      [reschedule.loader, `/bookings/x/reschedule${query(['key', 'date', 'time', 'month'])}`, 'customer', { reference: nul }],
+      [receipt.loader, `/receipts/x${query(['key'])}`, 'customer', { orderId: nul }],
+      [reportFile.loader, `/reports/files/1${query(['key'])}`, 'customer', { fileId: nul }],
+      [bookingView.loader, `/booking/view${query(['ref', 'key'])}`, 'guest'],
+      [booking.loader, `/booking${query(['step', 'orderId', 'key', 'payment'])}`, 'guest'],
+      [paymentStatus.loader, `/payment-status${query(['orderId', 'key'])}`, 'guest'],
+      [slotPaymentStatus.loader, `/slot-payment-status${query(['orderId'])}`, 'customer'],
+      [paymentStatusCheck.loader, `/payment-status/check${query(['orderId', 'key'])}`, 'guest'],
+      [slotPaymentStatusCheck.loader, `/slot-payment-status/check${query(['orderId'])}`, 'customer'],
+      [bookingCheck.loader, `/booking/check${query(['orderId', 'key'])}`, 'guest'],
+      [verifyEmail.loader, `/verify-email${query(['email', 'code'])}`, 'guest'],
+      [forgotPassword.loader, `/forgot-password${query(['email', 'code'])}`, 'guest'],
+      [offer.loader, `/onboarding/offer${query(['registration', 'key'])}`, 'guest'],
+      [onboarding.loader, `/onboarding${query(['email', 'phone'])}`, 'guest'],
+      [login.loader, `/login${query(['redirectTo'])}`, 'guest'],
+      [bookSlot.loader, `/book-slot${query(['month', 'date', 'time'])}`, 'customer'],
+      [myBookings.loader, `/my-bookings${query(['tab'])}`, 'customer'],
+    ]
+    const failures: string[] = []
+    for (const [handler, path, who, params] of reads) {
+      try {
+        await expectRefusedCleanly(handler, () => get(path, who), params ?? {}, { mustRefuse: false })
+      } catch (error) {
+        failures.push(`${path} ${JSON.stringify(params ?? {})}: ${String(error).slice(0, 200)}`)
+      }
+    }
+    expect(failures).toEqual([])
+  })
+
+  it('regression: a field naming the 100-millionth item of a list is refused before it is parsed', async () => {
+    const outcome = await expectRefusedCleanly(adminSettings.action, () => formRequest('/admin/settings', 'admin', new URLSearchParams({ intent: 'banner', visible: 'x', 'batches[99999999].code': 'y' })))
+    expect(outcome.status).toBe(400)
+  })
+
+  it('changing, paying or taking up an offer: any reference, key or booking number', async () => {
+    const changes: Array<{ handler: Handler; path: (segment: string) => string; params: (segment: string) => Record<string, string> }> = [
+      { handler: cancel.action, path: (ref) => `/bookings/${encodeURIComponent(ref)}/cancel`, params: (reference) => ({ reference }) },
+      { handler: reschedule.action, path: (ref) => `/bookings/${encodeURIComponent(ref)}/reschedule`, params: (reference) => ({ reference }) },
+      { handler: adminBooking.action, path: (ref) => `/admin/bookings/${encodeURIComponent(ref)}`, params: (reference) => ({ reference }) },
+      { handler: adminWindow.action, path: (id) => `/admin/availability/${encodeURIComponent(id)}`, params: (slotId) => ({ slotId }) },
+      { handler: adminCamp.action, path: (code) => `/admin/camps/${encodeURIComponent(code)}`, params: (code) => ({ code }) },
+      { handler: adminCustomer.action, path: (id) => `/admin/customers/${encodeURIComponent(id)}`, params: (id) => ({ id }) },
+    ]
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...changes), hostileSegment, fc.constantFrom<FormCase['who']>('guest', 'customer', 'admin'), hostileQuery(['key', 'date', 'time']), async (change, segment, who, query) => {
+        const form = new URLSearchParams({ intent: 'cancel', date: future, time: '09:00', start: '09:00' })
+        await expectRefusedCleanly(change.handler, () => formRequest(`${change.path(segment)}?${query}`, who, form), change.params(segment), { mustRefuse: false })
+      }),
+      { numRuns: RUNS * 2 },
+    )
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom<Handler>(slotPayment.action, offer.action), hostileQuery(['booking', 'registration', 'key']), async (handler, query) => {
+        await expectRefusedCleanly(handler, () => formRequest(`/slot-payment?${query}`, 'customer', new URLSearchParams({ website_url: '' })))
+      }),
+      { numRuns: RUNS },
+    )
+  })
+})
