@@ -98,8 +98,12 @@ export default function App() {
 }
 
 const ERROR_TEXTS: Record<number, { title: string; message: string }> = {
+  400: { title: 'Bad request', message: 'The form sent could not be read. Please go back, check it and try again.' },
   403: { title: 'Access denied', message: 'You do not have permission to view this page.' },
   404: { title: 'Oops! Page not found', message: 'The page you are looking for does not exist or has moved.' },
+  413: { title: 'Too large', message: 'What was sent is larger than this site accepts. Please go back and send less.' },
+  415: { title: 'Please send the form from its page', message: 'This address only accepts its own form. Please go back to the page and submit it there.' },
+  429: { title: 'Too many attempts', message: 'Please wait a few minutes and try again.' },
   500: { title: 'Something went wrong', message: 'Please try again in a moment. If it keeps happening, contact us.' },
   503: { title: 'Service temporarily unavailable', message: 'The site cannot reach its booking system for a moment. Please try again in a minute.' },
 }

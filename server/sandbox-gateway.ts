@@ -46,6 +46,12 @@ export function sandboxGatewayRouter() {
     next()
   })
 
+  // Ids are ours ([A-Za-z0-9_-]); anything else (a NUL, which PostgreSQL cannot compare) names nothing.
+  for (const name of ['merchantOrderId', 'merchantRefundId']) {
+    api.param(name, (_request, response, next, value: string) => (ID_SHAPE.test(value) ? next() : void response.status(404).json({ error: 'not found' })))
+  }
+  router.param('gatewayOrderId', (_request, response, next, value: string) => (ID_SHAPE.test(value) ? next() : void response.status(404).type('html').send(page('Payment request not found', '<p>This payment request does not exist.</p>'))))
+
   api.post('/orders', async (request, response) => {
     const input = CreateOrderSchema.safeParse(request.body)
     if (!input.success) return void response.status(400).json({ error: 'invalid order', issues: input.error.issues.map((issue) => issue.path.join('.')) })
@@ -95,6 +101,8 @@ export function sandboxGatewayRouter() {
   })
   return router
 }
+
+const ID_SHAPE = /^[A-Za-z0-9_-]{1,100}$/
 
 function orderAnswer(order: SandboxOrder) {
   return {
