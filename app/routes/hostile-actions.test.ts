@@ -245,7 +245,7 @@ const FORMS: FormCase[] = [
   { name: 'admin camp move', path: '/admin/camps/camp1', handler: adminCamp.action, who: 'admin', params: () => ({ code: 'camp1' }), spec: { valid: { reference: 'CMP-0000000001', toBatch: 'batch2' }, strict: { reference: 'choice' }, fixed: { intent: 'move' } } },
   { name: 'admin camp cancel', path: '/admin/camps/camp1', handler: adminCamp.action, who: 'admin', params: () => ({ code: 'camp1' }), spec: { valid: { reference: 'CMP-0000000001', refund: 'yes' }, strict: { refund: 'choice' }, fixed: { intent: 'cancel' } } },
   { name: 'admin price', path: '/admin/settings', handler: adminSettings.action, who: 'admin', spec: { valid: { code: 'single_race', price: '3,999', regularPrice: '4,999' }, strict: { price: 'rupees' }, fixed: { intent: 'price' } } },
-  { name: 'admin gst', path: '/admin/settings', handler: adminSettings.action, who: 'admin', spec: { valid: { legalName: 'Lab', gstin: '', gstRate: '18' }, strict: { gstRate: 'count' }, fixed: { intent: 'gst' } } },
+  { name: 'admin gst', path: '/admin/settings', handler: adminSettings.action, who: 'admin', spec: { valid: { legalName: 'Lab', gstin: '', gstRate: '18' }, strict: { gstRate: 'percent' }, fixed: { intent: 'gst' } } },
   { name: 'admin banner', path: '/admin/settings', handler: adminSettings.action, who: 'admin', spec: { valid: { visible: 'true' }, strict: { visible: 'choice' }, fixed: { intent: 'banner' } } },
   {
     name: 'admin contact',
@@ -254,7 +254,7 @@ const FORMS: FormCase[] = [
     who: 'admin',
     spec: {
       valid: { sessionLocation: 'Bengaluru', venueName: 'Pool', postalAddress: '1 Road', phone: '+91 98450 12345', phoneHours: '9-5', supportEmail: 'help@lab.example', infoEmail: 'info@lab.example', websiteUrl: '', whatsappNumber: '', linkedin: '', instagram: '', twitter: '' },
-      strict: { supportEmail: 'email', infoEmail: 'email' },
+      strict: { supportEmail: 'contactEmail', infoEmail: 'contactEmail' },
       fixed: { intent: 'contact' },
     },
   },

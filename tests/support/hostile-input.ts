@@ -16,8 +16,11 @@ export const INVALID = {
   count: [...NEVER_VALID, '-1', '1.5', '1e309', '99999999999999999999', 'abc', '١٢', '0x10', '+-3'],
   rupees: [...NEVER_VALID, '-1', '-100', '1e309', '99999999999999999999', 'abc', '₹', '0x10', '١٢٣'],
   choice: [...NEVER_VALID, 'not-an-option', '__proto__', 'constructor', 'prototype', 'YES', 'Other '],
+  percent: [...NEVER_VALID, '-1', '-0.5', '100.01', '101', '1.234', 'abc', '1e2', '١٨'],
   code6: [...NEVER_VALID, '12345', '1234567', 'abcdef', '١٢٣٤٥٦', '12 345'],
   password: ['', '\u0000', 'short', 'x'.repeat(129), HUGE],
+  /** The lab's contact e-mails also take a bracketed placeholder ('[Support e-mail — to be supplied]'). */
+  contactEmail: [...NEVER_VALID, 'asha', 'asha@', '@example.com', 'asha@@example.com', 'asha@example', `${'a'.repeat(300)}@example.com`].filter((value) => !/^\[[^\]]*\]$/.test(value)),
 } as const
 export type FieldKind = keyof typeof INVALID
 
