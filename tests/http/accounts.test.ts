@@ -203,7 +203,7 @@ describe('signing in and out without JavaScript', () => {
     expect(response.html).toMatch(/<form[^>]*action="\/verify-email"/)
     const resend = await visitor.post('/verify-email', { intent: 'resend', email: 'unverified@example.com', website_url: '' })
     expect(resend.location).toBe('/verify-email?email=unverified%40example.com')
-    await expect.poll(() => sink.messages.length).toBe(before + 1)
+    await expect.poll(() => sink.messages.length, { timeout: 15_000 }).toBe(before + 1)
   })
 
   it('limits sign-in attempts with a clear message', async () => {
