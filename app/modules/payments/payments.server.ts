@@ -2,12 +2,13 @@ import { randomUUID } from 'node:crypto'
 import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm'
 import { db } from '~/db/client.server'
 import { paymentEvents, payments, type PaymentState } from '~/db/schema'
-import type { Executor } from '~/modules/mail/outbox.server'
+import { enqueueEmail, type Executor } from '~/modules/mail/outbox.server'
 import { GatewayError, newOrderId, type GatewayNotification, type GatewayOrderStatus } from './gateway.server'
 import { paymentGateway } from './gateways.server'
 import { payableOf, type PayableKind, type PayableRef } from './payable.server'
 import { PAYABLES } from './payables.server'
 import { issueReceipt } from '~/modules/receipts/receipts.server'
+import { amountMismatchAlert } from './staff-alerts.server'
 import { applyRefundStatus, refreshRefund, requestRefund, type RefundOutcome } from './refunds.server'
 
 /** The hold ran out (or the booking moved on) before the customer paid. */
@@ -171,7 +172,10 @@ export async function applyOrderStatus(orderId: string, status: Pick<GatewayOrde
         await afterFailure(tx, payable, payment.id, now)
         return 'applied'
       case 'completed': {
-        if (status.amountPaise !== payment.amountPaise) return 'amount_mismatch'
+        if (status.amountPaise !== payment.amountPaise) {
+          await alertAmountMismatch(tx, { id: payment.id, orderId, amountPaise: payment.amountPaise }, status.amountPaise, now)
+          return 'amount_mismatch'
+        }
         if (payment.state === 'completed') return 'unchanged'
         await setState(tx, payment.id, 'completed', now, { transactionId: status.transactionId, paymentMode: status.paymentMode, completedAt: now })
         await issueReceipt(tx, payment.id, now)
@@ -181,6 +185,20 @@ export async function applyOrderStatus(orderId: string, status: Pick<GatewayOrde
       }
     }
   })
+}
+
+/**
+ * Tells the lab once per order (a notification and every status check after it report the same
+ * amount): the first report is recorded under a fixed key, and only the one that records it mails.
+ */
+async function alertAmountMismatch(tx: Executor, payment: { id: number; orderId: string; amountPaise: number }, reportedPaise: number | null, now: Date) {
+  console.error(`Payment ${payment.orderId}: the gateway reports ${reportedPaise} paise, we expected ${payment.amountPaise}; not confirmed`)
+  const [first] = await tx
+    .insert(paymentEvents)
+    .values({ gateway: paymentGateway().name, eventKey: `amount-mismatch:${payment.orderId}`, source: 'status', orderId: payment.orderId, state: 'completed', amountPaise: reportedPaise, outcome: 'amount_mismatch', receivedAt: now })
+    .onConflictDoNothing()
+    .returning({ id: paymentEvents.id })
+  if (first) await enqueueEmail(await amountMismatchAlert(tx, { paymentId: payment.id, expectedPaise: payment.amountPaise, reportedPaise }), tx, now)
 }
 
 async function setState(tx: Executor, paymentId: number, state: PaymentState, now: Date, extra: Partial<typeof payments.$inferInsert> = {}) {
@@ -208,7 +226,6 @@ export async function refreshPayment(orderId: string, now = new Date()): Promise
   }
   const outcome = await applyOrderStatus(orderId, status, now)
   if (outcome !== 'unchanged') await recordEvent({ source: 'status', eventKey: `status:${orderId}:${randomUUID()}`, orderId, state: status.state, amountPaise: status.amountPaise, outcome, payload: status.raw }, now)
-  if (outcome === 'amount_mismatch') console.error(`Payment ${orderId}: the gateway reports ${status.amountPaise} paise, we expected ${payment.amountPaise}; not confirmed`)
 
   const after = await paymentByOrderId(orderId)
   if (after && (after.state === 'initiated' || after.state === 'pending')) {

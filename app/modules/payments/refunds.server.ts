@@ -1,15 +1,13 @@
 import { randomUUID } from 'node:crypto'
 import { eq, sql } from 'drizzle-orm'
 import { db } from '~/db/client.server'
-import { config } from '~/config.server'
-import { bookings, campRegistrations, paymentEvents, payments, refunds, siteSettings } from '~/db/schema'
-import { formatRupees } from '~/lib/format'
+import { paymentEvents, payments, refunds } from '~/db/schema'
 import { enqueueEmail, type Executor } from '~/modules/mail/outbox.server'
-import { letter } from '~/modules/mail/templates.server'
 import { GatewayError, newOrderId, type GatewayRefundStatus } from './gateway.server'
 import { paymentGateway } from './gateways.server'
 import { payableOf } from './payable.server'
 import { PAYABLES } from './payables.server'
+import { refundFailedAlert } from './staff-alerts.server'
 
 /** A claimed refund is this worker's for this long; if it dies, another instance carries on. */
 const REFUND_LEASE_MS = 60_000
@@ -56,7 +54,7 @@ export async function applyRefundStatus(refundId: string, status: Pick<GatewayRe
     if (status.state === 'failed') {
       await tx.update(refunds).set({ state: 'failed', nextCheckAt: null, lastError: 'The gateway reported the refund as failed.', updatedAt: now }).where(eq(refunds.id, refund.id))
       console.error(`Refund ${refundId} failed at the gateway: staff must settle it by hand`)
-      await enqueueEmail(await refundFailedEmail(tx, refundId), tx, now)
+      await enqueueEmail(await refundFailedAlert(tx, refundId), tx, now)
       return 'applied'
     }
     await tx
@@ -66,50 +64,6 @@ export async function applyRefundStatus(refundId: string, status: Pick<GatewayRe
     const payable = payableOf(refund)
     await PAYABLES[payable.kind].refunded(tx, payable.id, refund.amountPaise, now)
     return 'applied'
-  })
-}
-
-/**
- * The customer has not been repaid and nothing more will happen by itself: the lab's support
- * address is told at once, with what staff need to repay them by hand.
- */
-async function refundFailedEmail(executor: Executor, refundId: string) {
-  const [row] = await executor
-    .select({
-      amountPaise: refunds.amountPaise,
-      reason: refunds.reason,
-      orderId: payments.orderId,
-      bookingReference: bookings.reference,
-      bookingName: bookings.customerName,
-      bookingEmail: bookings.customerEmail,
-      registrationReference: campRegistrations.reference,
-      registrationName: campRegistrations.swimmerName,
-      registrationEmail: campRegistrations.email,
-    })
-    .from(refunds)
-    .innerJoin(payments, eq(payments.id, refunds.paymentId))
-    .leftJoin(bookings, eq(bookings.id, payments.bookingId))
-    .leftJoin(campRegistrations, eq(campRegistrations.id, payments.campRegistrationId))
-    .where(eq(refunds.refundId, refundId))
-  const [settings] = await executor.select({ supportEmail: siteSettings.supportEmail }).from(siteSettings).where(eq(siteSettings.id, 1))
-  const reference = row?.bookingReference ?? row?.registrationReference ?? 'unknown'
-  const booking = row?.bookingReference ? `/admin/bookings/${row.bookingReference}` : null
-  return letter({
-    to: settings!.supportEmail,
-    subject: `Refund failed: ${formatRupees(row!.amountPaise)} for ${reference}`,
-    name: 'team',
-    paragraphs: [
-      `The payment gateway reported that refund ${refundId} failed. The customer has not been repaid and the website will not try again: please repay them by hand (from the gateway's dashboard or by bank transfer) and let them know.`,
-    ],
-    details: [
-      ['Reference', reference],
-      ['Customer', `${row?.bookingName ?? row?.registrationName ?? ''} <${row?.bookingEmail ?? row?.registrationEmail ?? ''}>`],
-      ['Amount', formatRupees(row!.amountPaise)],
-      ['Order', row!.orderId],
-      ['Refund', refundId],
-      ['Why it was refunded', row!.reason],
-    ],
-    ...(booking ? { action: { label: 'Open the booking', url: `${config().SITE_URL}${booking}` } } : {}),
   })
 }
 
