@@ -202,9 +202,10 @@ export function AuthCard({ title, lead, children, wide }: { title: string; lead?
  */
 export function useValidatedForm<Schema extends z.ZodObject>(
   schema: Schema,
-  options: { lastResult?: SubmissionResult<string[]> | null; defaultValue?: Record<string, string | undefined> } = {},
+  options: { id?: string; lastResult?: SubmissionResult<string[]> | null; defaultValue?: Record<string, string | undefined> } = {},
 ) {
   return useForm<z.input<Schema>, z.output<Schema>, string[]>({
+    ...(options.id ? { id: options.id } : {}),
     lastResult: options.lastResult,
     defaultValue: options.defaultValue as never,
     constraint: getZodConstraint(schema),

@@ -500,6 +500,8 @@ export const refunds = pgTable(
     checkCount: integer('check_count').notNull().default(0),
     lastError: text('last_error'),
     completedAt: timestamp('completed_at', { withTimezone: true }),
+    /** How staff repaid the customer themselves after the gateway failed the refund (then state is completed). */
+    settledByHand: text('settled_by_hand'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -123,6 +123,7 @@ const FORMS: Array<{ name: string; path: string; who: Who; spec: FormSpec }> = [
   },
   { name: 'admin camp', path: '/admin/camps/camp1', who: 'admin', spec: { valid: { name: 'Batch 9', code: 'batch9', start1: '16:00', end1: '17:00', capacity: '10' }, strict: { start1: 'time', end1: 'time', capacity: 'count' }, fixed: { intent: 'add-batch' } } },
   { name: 'admin price', path: '/admin/settings', who: 'admin', spec: { valid: { price: '3,999', regularPrice: '' }, strict: { price: 'rupees' }, fixed: { intent: 'price', code: 'single_race' } } },
+  { name: 'admin refund repaid by hand', path: '/admin?index', who: 'admin', spec: { valid: { refundId: 'RFND_1234567890123_1_abcdefgh', how: 'Bank transfer, UTR 1234567890' }, strict: { how: 'note' } } },
   { name: 'admin gst', path: '/admin/settings', who: 'admin', spec: { valid: { legalName: 'Lab', gstin: '', gstRate: '18' }, strict: { gstRate: 'count' }, fixed: { intent: 'gst' } } },
 ]
 

@@ -19,6 +19,8 @@ export const INVALID = {
   percent: [...NEVER_VALID, '-1', '-0.5', '100.01', '101', '1.234', 'abc', '1e2', '١٨'],
   code6: [...NEVER_VALID, '12345', '1234567', 'abcdef', '١٢٣٤٥٦', '12 345'],
   password: ['', '\u0000', 'short', 'x'.repeat(129), HUGE],
+  /** A required line of free text (3 to 200 characters). */
+  note: ['', ' ', '\t\n', '\u0000', 'ab', ' ab ', 'x'.repeat(201), HUGE],
   /** The lab's contact e-mails also take a bracketed placeholder ('[Support e-mail — to be supplied]'). */
   contactEmail: [...NEVER_VALID, 'asha', 'asha@', '@example.com', 'asha@@example.com', 'asha@example', `${'a'.repeat(300)}@example.com`].filter((value) => !/^\[[^\]]*\]$/.test(value)),
 } as const

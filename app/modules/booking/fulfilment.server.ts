@@ -6,7 +6,7 @@ import { formatRupees, formatTimeRange, formatWeekdayDate } from '~/lib/format'
 import { calendarAttachment, calendarFile } from '~/modules/mail/ics.server'
 import { enqueueEmail, type Executor } from '~/modules/mail/outbox.server'
 import { letter } from '~/modules/mail/templates.server'
-import type { PaidOutcome, Payable, PaymentTerms } from '~/modules/payments/payable.server'
+import { refundedBy, type PaidOutcome, type Payable, type PaymentTerms, type RefundedHow } from '~/modules/payments/payable.server'
 import { seatsStillFree } from './holds.server'
 import { GUEST_BOOKING_LINK } from './public-booking.server'
 import { IMPORTANT_INFORMATION, SESSION_TITLE } from './texts'
@@ -74,13 +74,13 @@ export const bookingPayable: Payable = {
 }
 
 /** A refund of one of the booking's payments completed. */
-async function bookingRefunded(tx: Executor, bookingId: number, amountPaise: number, now: Date) {
+async function bookingRefunded(tx: Executor, bookingId: number, amountPaise: number, now: Date, how: RefundedHow = 'gateway') {
   const [booking] = await tx.select({ status: bookings.status }).from(bookings).where(eq(bookings.id, bookingId)).for('update')
   // A refund of a duplicate payment leaves a confirmed booking as it is.
   if (booking?.status === 'refund_pending' || booking?.status === 'cancelled') {
     await tx.update(bookings).set({ status: 'refunded', updatedAt: now }).where(eq(bookings.id, bookingId))
   }
-  await enqueueEmail(await refundCompletedEmail(tx, bookingId, amountPaise), tx, now)
+  await enqueueEmail(await refundCompletedEmail(tx, bookingId, amountPaise, how), tx, now)
 }
 
 export type BookingForMail = Awaited<ReturnType<typeof bookingForMail>>
@@ -169,13 +169,13 @@ async function latePaymentEmail(executor: Executor, bookingId: number) {
   })
 }
 
-async function refundCompletedEmail(executor: Executor, bookingId: number, amountPaise: number) {
+async function refundCompletedEmail(executor: Executor, bookingId: number, amountPaise: number, how: RefundedHow) {
   const booking = await bookingForMail(executor, bookingId)
   return letter({
     to: booking.customerEmail,
     subject: `Refund completed (${booking.reference})`,
     name: booking.customerName,
-    paragraphs: [`Your refund of ${formatRupees(amountPaise)} for booking ${booking.reference} has been completed by our payment provider. Depending on your bank it can take a few days to show in your account.`],
+    paragraphs: [`Your refund of ${formatRupees(amountPaise)} for booking ${booking.reference} ${refundedBy(how)}`],
     details: [['Booking ID', booking.reference], ['Refunded', formatRupees(amountPaise)]],
   })
 }

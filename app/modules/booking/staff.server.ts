@@ -111,7 +111,7 @@ export async function bookingStory(reference: string) {
     : []
   const refundRows = paymentRows.length
     ? await db()
-        .select({ refundId: refunds.refundId, paymentId: refunds.paymentId, amountPaise: refunds.amountPaise, reason: refunds.reason, state: refunds.state, lastError: refunds.lastError, createdAt: refunds.createdAt, completedAt: refunds.completedAt })
+        .select({ refundId: refunds.refundId, paymentId: refunds.paymentId, amountPaise: refunds.amountPaise, reason: refunds.reason, state: refunds.state, lastError: refunds.lastError, settledByHand: refunds.settledByHand, createdAt: refunds.createdAt, completedAt: refunds.completedAt })
         .from(refunds)
         .where(
           inArray(

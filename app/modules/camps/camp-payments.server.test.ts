@@ -1,10 +1,10 @@
 import { and, eq, sql } from 'drizzle-orm'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
-import { campBatches, campRegistrations, camps, campWaitlist, payments, refunds, siteSettings } from '~/db/schema'
+import { auditLog, campBatches, campRegistrations, camps, campWaitlist, payments, refunds, siteSettings, users } from '~/db/schema'
 import { labInstant } from '~/lib/format'
 import { applyOrderStatus, startPayment } from '~/modules/payments/payments.server'
-import { applyRefundStatus, processDueRefunds } from '~/modules/payments/refunds.server'
+import { applyRefundStatus, processDueRefunds, RefundNotFailedError, settleFailedRefund } from '~/modules/payments/refunds.server'
 import { overview } from '~/modules/overview/overview.server'
 import { mailTo } from '../../../tests/support/booking'
 import { useSandboxPayments } from '../../../tests/support/sandbox-payments'
@@ -134,6 +134,36 @@ describe('a refund the gateway fails', () => {
     // A repeated 'failed' changes nothing and sends nothing more.
     expect(await applyRefundStatus(refund!.refundId, { state: 'failed', gatewayRefundId: null, amountPaise: refund!.amountPaise })).toBe('unchanged')
     expect(await mailTo(settings!.supportEmail)).toHaveLength(1)
+
+    // Staff repay the parent by bank transfer and say so: the registration is refunded, the parent told, the list cleared.
+    const [admin] = await db().insert(users).values({ name: 'Staff', email: 'staff@example.com', passwordHash: 'x', isVerified: true, isAdmin: true, phone: '9845012345' }).returning({ id: users.id, email: users.email })
+    await settleFailedRefund({ refundId: refund!.refundId, how: 'Bank transfer, UTR 1234567890', actor: admin! })
+    expect(await status(held.id)).toBe('refunded')
+    const [settled] = await db().select().from(refunds).where(eq(refunds.id, refund!.id))
+    expect(settled).toMatchObject({ state: 'completed', settledByHand: 'Bank transfer, UTR 1234567890' })
+    const told = (await mailTo(who.email)).at(-1)!
+    expect(told.subject).toBe(`Refund completed (${held.reference})`)
+    expect(told.text).toContain('our team has repaid you directly')
+    expect(told.text).not.toContain('UTR')
+    expect((await overview()).payments.refundsFailed).toEqual([])
+    const [entry] = await db().select().from(auditLog).where(eq(auditLog.entityId, refund!.refundId))
+    expect(entry).toMatchObject({ actorEmail: 'staff@example.com', action: 'refund.settle_by_hand', summary: expect.stringContaining('Repaid ₹35,000.00 of order CAMP_') })
+    expect(entry!.summary).toContain('by hand: Bank transfer, UTR 1234567890')
+    // Only once: a second press (another tab) changes nothing and tells the parent nothing more.
+    const mails = (await mailTo(who.email)).length
+    await expect(settleFailedRefund({ refundId: refund!.refundId, how: 'Again', actor: admin! })).rejects.toBeInstanceOf(RefundNotFailedError)
+    expect(await mailTo(who.email)).toHaveLength(mails)
+  })
+
+  it('cannot be marked repaid while the gateway may still complete it', async () => {
+    const { held, redirectUrl } = await heldAndStarted()
+    await sandbox.choose(redirectUrl, 'success')
+    await expect.poll(() => status(held.id)).toBe('confirmed')
+    const [payment] = await db().select({ id: payments.id }).from(payments).where(eq(payments.campRegistrationId, held.id))
+    await db().insert(refunds).values({ refundId: 'RFND_pending', paymentId: payment!.id, amountPaise: 35_000_00, reason: 'Test', state: 'pending' })
+    await expect(settleFailedRefund({ refundId: 'RFND_pending', how: 'Bank transfer', actor: { id: 1, email: 'staff@example.com' } })).rejects.toBeInstanceOf(RefundNotFailedError)
+    await expect(settleFailedRefund({ refundId: 'RFND_unknown', how: 'Bank transfer', actor: { id: 1, email: 'staff@example.com' } })).rejects.toBeInstanceOf(RefundNotFailedError)
+    expect((await db().select().from(refunds))[0]!.state).toBe('pending')
   })
 })
 

@@ -5,7 +5,7 @@ import { formatDateRange, formatLongDate, formatRupees, formatTimeRange, formatW
 import { calendarAttachment, calendarFile } from '~/modules/mail/ics.server'
 import { enqueueEmail, type Executor } from '~/modules/mail/outbox.server'
 import { letter } from '~/modules/mail/templates.server'
-import type { PaidOutcome, Payable, PaymentTerms } from '~/modules/payments/payable.server'
+import { refundedBy, type PaidOutcome, type Payable, type PaymentTerms, type RefundedHow } from '~/modules/payments/payable.server'
 import { campSeatsTaken, registrationOpen } from './camps.server'
 import { sameSwimmer } from './registrations.server'
 import { campSeatFreed, lockBatchById } from './waitlist.server'
@@ -102,7 +102,7 @@ async function unpaid(tx: Executor, registrationId: number, now: Date) {
   }
 }
 
-async function refunded(tx: Executor, registrationId: number, amountPaise: number, now: Date) {
+async function refunded(tx: Executor, registrationId: number, amountPaise: number, now: Date, how: RefundedHow = 'gateway') {
   const registration = await lockRegistration(tx, registrationId)
   if (registration?.status === 'refund_pending' || registration?.status === 'cancelled') {
     await tx.update(campRegistrations).set({ status: 'refunded', updatedAt: now }).where(eq(campRegistrations.id, registrationId))
@@ -113,7 +113,7 @@ async function refunded(tx: Executor, registrationId: number, amountPaise: numbe
       to: mail.email,
       subject: `Refund completed (${mail.reference})`,
       name: mail.swimmerName,
-      paragraphs: [`Your refund of ${formatRupees(amountPaise)} for ${mail.campName} (${mail.reference}) has been completed by our payment provider. Depending on your bank it can take a few days to show in your account.`],
+      paragraphs: [`Your refund of ${formatRupees(amountPaise)} for ${mail.campName} (${mail.reference}) ${refundedBy(how)}`],
       details: [
         ['Registration ID', mail.reference],
         ['Refunded', formatRupees(amountPaise)],

@@ -73,7 +73,7 @@ async function revenueByProduct(now: Date) {
     .orderBy(desc(net))
 }
 
-/** Orders still waiting for the gateway, those that failed in the last 7 days, and refunds the gateway failed (30 days): staff repay those by hand. */
+/** Orders still waiting for the gateway, those that failed in the last 7 days, and refunds the gateway failed that staff have not yet repaid by hand. */
 async function paymentsNeedingAttention(now: Date) {
   const weekAgo = new Date(now.getTime() - 7 * 86_400_000)
   const rows = await db()
@@ -85,12 +85,13 @@ async function paymentsNeedingAttention(now: Date) {
     .orderBy(desc(payments.createdAt))
     .limit(50)
   const refundsFailed = await db()
-    .select({ refundId: refunds.refundId, amountPaise: refunds.amountPaise, updatedAt: refunds.updatedAt, bookingReference: bookings.reference, registrationReference: campRegistrations.reference })
+    .select({ refundId: refunds.refundId, amountPaise: refunds.amountPaise, updatedAt: refunds.updatedAt, customerName: sql<string>`coalesce(${bookings.customerName}, ${campRegistrations.swimmerName})`, bookingReference: bookings.reference, registrationReference: campRegistrations.reference })
     .from(refunds)
     .innerJoin(payments, eq(payments.id, refunds.paymentId))
     .leftJoin(bookings, eq(bookings.id, payments.bookingId))
     .leftJoin(campRegistrations, eq(campRegistrations.id, payments.campRegistrationId))
-    .where(and(eq(refunds.state, 'failed'), gte(refunds.updatedAt, new Date(now.getTime() - 30 * 86_400_000))))
+    // Until staff mark them repaid: a customer owed money stays on the list however long it takes.
+    .where(eq(refunds.state, 'failed'))
     .orderBy(desc(refunds.updatedAt))
     .limit(20)
   return { pending: rows.filter((row) => row.state !== 'failed'), failed: rows.filter((row) => row.state === 'failed'), refundsFailed }

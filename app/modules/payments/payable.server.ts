@@ -18,6 +18,15 @@ export type PaymentTerms = {
   reference: string
 }
 
+export type RefundedHow = 'gateway' | 'by_hand'
+
+/** How the "Refund completed" e-mail says the money came back. */
+export function refundedBy(how: RefundedHow) {
+  return how === 'gateway'
+    ? 'has been completed by our payment provider. Depending on your bank it can take a few days to show in your account.'
+    : 'has been completed: our team has repaid you directly, not through the payment provider. If it has not reached you, please contact us.'
+}
+
 export type Payable = {
   /** The order id prefix of the spec: SLOT for sessions, CAMP for camps. */
   orderPrefix: string
@@ -27,8 +36,8 @@ export type Payable = {
   paid(tx: Executor, id: number, now: Date): Promise<PaidOutcome>
   /** Its payments all failed: release what it holds. */
   unpaid(tx: Executor, id: number, now: Date): Promise<void>
-  /** A refund of one of its payments completed. */
-  refunded(tx: Executor, id: number, amountPaise: number, now: Date): Promise<void>
+  /** A refund of one of its payments completed, through the gateway or paid by the lab's staff directly. */
+  refunded(tx: Executor, id: number, amountPaise: number, now: Date, how?: RefundedHow): Promise<void>
 }
 
 /** What a payment row pays for. */

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto'
 import { eq, sql } from 'drizzle-orm'
 import { db } from '~/db/client.server'
 import { paymentEvents, payments, refunds } from '~/db/schema'
+import { formatRupees } from '~/lib/format'
+import { recordAudit, type Actor } from '~/modules/audit/audit.server'
 import { enqueueEmail, type Executor } from '~/modules/mail/outbox.server'
 import { GatewayError, newOrderId, type GatewayRefundStatus } from './gateway.server'
 import { paymentGateway } from './gateways.server'
@@ -65,6 +67,39 @@ export async function applyRefundStatus(refundId: string, status: Pick<GatewayRe
     await PAYABLES[payable.kind].refunded(tx, payable.id, refund.amountPaise, now)
     return 'applied'
   })
+}
+
+/**
+ * Staff repaid a customer themselves after the gateway failed the refund (a bank transfer, say):
+ * the refund counts as completed, the booking or registration as refunded, the customer is told,
+ * and the audit log keeps who did it and how. Only a failed refund can be settled, and only once.
+ */
+export async function settleFailedRefund({ refundId, how, actor, now = new Date() }: { refundId: string; how: string; actor: Actor; now?: Date }) {
+  await db().transaction(async (tx) => {
+    const [refund] = await tx
+      .select({ id: refunds.id, state: refunds.state, amountPaise: refunds.amountPaise, bookingId: payments.bookingId, campRegistrationId: payments.campRegistrationId, orderId: payments.orderId })
+      .from(refunds)
+      .innerJoin(payments, eq(payments.id, refunds.paymentId))
+      .where(eq(refunds.refundId, refundId))
+      .for('update', { of: refunds })
+    if (!refund || refund.state !== 'failed') throw new RefundNotFailedError()
+    await tx.update(refunds).set({ state: 'completed', completedAt: now, settledByHand: how, updatedAt: now }).where(eq(refunds.id, refund.id))
+    const payable = payableOf(refund)
+    await PAYABLES[payable.kind].refunded(tx, payable.id, refund.amountPaise, now, 'by_hand')
+    await recordAudit(
+      tx,
+      actor,
+      { action: 'refund.settle_by_hand', entityType: 'refund', entityId: refundId, summary: `Repaid ${formatRupees(refund.amountPaise)} of order ${refund.orderId} by hand: ${how}`, before: { state: 'failed' }, after: { state: 'completed', settledByHand: how } },
+      now,
+    )
+  })
+}
+
+export class RefundNotFailedError extends Error {
+  constructor() {
+    super('This refund is no longer waiting to be repaid by hand.')
+    this.name = 'RefundNotFailedError'
+  }
 }
 
 /** Waits between refund checks: soon at first, then less often (refunds take days at some banks). */

@@ -53,7 +53,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       createdAt: formatLabDateTime(payment.createdAt),
       events: events.filter((event) => event.orderId === payment.orderId).map((event) => `${formatLabDateTime(event.receivedAt)}: ${event.source} said ${event.state ?? '(no state)'}, ${event.outcome}`),
     })),
-    refunds: refunds.map((refund) => ({ refundId: refund.refundId, summary: `${formatRupees(refund.amountPaise)}, ${refund.state}: ${refund.reason}`, lastError: refund.lastError })),
+    refunds: refunds.map((refund) => ({ refundId: refund.refundId, summary: `${formatRupees(refund.amountPaise)}, ${refund.settledByHand ? `repaid by hand (${refund.settledByHand})` : refund.state}: ${refund.reason}`, lastError: refund.settledByHand ? null : refund.lastError })),
     emails: emails.map((email) => ({ subject: email.subject, status: email.status, at: formatLabDateTime(email.createdAt) })),
     report: report?.deliveredAt
       ? {

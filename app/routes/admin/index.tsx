@@ -1,10 +1,17 @@
-import { Link } from 'react-router'
+import { getFormProps, type SubmissionResult } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, Form, Link, useNavigation } from 'react-router'
 import type { Route } from './+types/index'
 import { BarChart } from '~/components/bar-chart'
+import { FormAlert, TextField, useValidatedForm } from '~/components/form-fields'
 import { requireAdmin } from '~/lib/auth.server'
+import { readForm } from '~/lib/form-data.server'
+import { redirectWithToast } from '~/lib/toast.server'
 import { formatClockTime, formatLongDate, formatRupees, formatTimeRange, formatWeekdayDayMonth, formatWholeRupees, labDateParts } from '~/lib/format'
 import { formatLabDateTime } from '~/modules/mail/templates.server'
 import { overview } from '~/modules/overview/overview.server'
+import { RefundNotFailedError, settleFailedRefund } from '~/modules/payments/refunds.server'
+import { SettleRefundSchema } from '~/modules/payments/staff-schemas'
 import { overdueReports } from '~/modules/reports/reports.server'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Overview | Admin' }, { name: 'robots', content: 'noindex' }]
@@ -28,7 +35,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     revenueByWeek: data.revenueByWeek.map((week) => ({ label: `Week of ${short(week.monday)}`, value: week.paise, display: formatWholeRupees(week.paise) })),
     revenueByProduct: data.revenueByProduct.map((row) => ({ label: row.product, value: row.paise, display: formatWholeRupees(row.paise) })),
     pending: data.payments.pending.map((payment) => ({ orderId: payment.orderId, reference: payment.bookingReference ?? payment.registrationReference, amount: formatRupees(payment.amountPaise), since: formatLabDateTime(payment.createdAt) })),
-    refundsFailed: data.payments.refundsFailed.map((refund) => ({ refundId: refund.refundId, reference: refund.bookingReference ?? refund.registrationReference, amount: formatRupees(refund.amountPaise), at: formatLabDateTime(refund.updatedAt) })),
+    refundsFailed: data.payments.refundsFailed.map((refund) => ({ refundId: refund.refundId, reference: refund.bookingReference ?? refund.registrationReference, customerName: refund.customerName, amount: formatRupees(refund.amountPaise), at: formatLabDateTime(refund.updatedAt) })),
     failed: data.payments.failed.map((payment) => ({ orderId: payment.orderId, reference: payment.bookingReference ?? payment.registrationReference, amount: formatRupees(payment.amountPaise), since: formatLabDateTime(payment.createdAt), reason: payment.failureReason })),
     camps: data.camps,
     overdue: overdue.map((row) => {
@@ -38,12 +45,35 @@ export async function loader({ request }: Route.LoaderArgs) {
   }
 }
 
-export default function AdminOverview({ loaderData }: Route.ComponentProps) {
+type ActionResult = { refundId: string; result: SubmissionResult<string[]> }
+
+/** Marks a refund the gateway failed as repaid by staff (bank transfer, cash), which tells the customer. */
+export async function action({ request }: Route.ActionArgs) {
+  const admin = await requireAdmin(request)
+  const formData = await readForm(request)
+  const submission = parseWithZod(formData, { schema: SettleRefundSchema })
+  if (submission.status !== 'success') return data<ActionResult>({ refundId: String(formData.get('refundId') ?? ''), result: submission.reply() }, { status: 400 })
+  const { refundId, how } = submission.value
+  try {
+    await settleFailedRefund({ refundId, how, actor: { id: admin.id, email: admin.email } })
+  } catch (error) {
+    if (error instanceof RefundNotFailedError) return redirectWithToast('/admin', { type: 'error', title: error.message })
+    throw error
+  }
+  return redirectWithToast('/admin', { type: 'success', title: 'Refund marked as repaid', description: `${refundId}: the customer has been told.` })
+}
+
+export default function AdminOverview({ loaderData, actionData }: Route.ComponentProps) {
   const { today, todaysSessions, week, weekTotal, revenueByWeek, revenueByProduct, pending, failed, refundsFailed, camps, overdue } = loaderData
   return (
     <section>
       <h1 className="text-3xl font-extrabold text-brand-900">Overview</h1>
       <p className="mt-1 text-muted">{today}</p>
+      {actionData && !refundsFailed.some((refund) => refund.refundId === actionData.refundId) && (
+        <div className="mt-4">
+          <FormAlert id="settle-error" errors={['This refund is no longer waiting to be repaid by hand.']} />
+        </div>
+      )}
 
       <div className="mt-6 grid gap-6 xl:grid-cols-2">
         <section aria-labelledby="today-heading" className="rounded-2xl border border-slate-200 bg-white p-4">
@@ -123,9 +153,9 @@ export default function AdminOverview({ loaderData }: Route.ComponentProps) {
         {refundsFailed.length > 0 && (
           <section aria-labelledby="refunds-failed-heading" className="rounded-2xl border border-red-300 bg-red-50 p-4 xl:col-span-2">
             <h2 id="refunds-failed-heading" className="font-bold text-red-900">
-              Refunds that failed (last 30 days): repay these customers by hand
+              Refunds that failed: repay these customers by hand, then mark each as repaid
             </h2>
-            <ul className="mt-2 space-y-1 text-sm text-red-900">
+            <ul className="mt-2 space-y-4 text-sm text-red-900">
               {refundsFailed.map((refund) => (
                 <li key={refund.refundId}>
                   {refund.reference?.startsWith('SWP-') ? (
@@ -135,7 +165,8 @@ export default function AdminOverview({ loaderData }: Route.ComponentProps) {
                   ) : (
                     <span className="font-semibold">{refund.reference}</span>
                   )}{' '}
-                  {refund.amount}, failed {refund.at} ({refund.refundId})
+                  {refund.customerName}, {refund.amount}, failed {refund.at} ({refund.refundId})
+                  <SettleRefundForm refundId={refund.refundId} reference={refund.reference} lastResult={actionData?.refundId === refund.refundId ? actionData.result : undefined} />
                 </li>
               ))}
             </ul>
@@ -163,5 +194,20 @@ export default function AdminOverview({ loaderData }: Route.ComponentProps) {
         </section>
       </div>
     </section>
+  )
+}
+
+function SettleRefundForm({ refundId, reference, lastResult }: { refundId: string; reference: string | null; lastResult: SubmissionResult<string[]> | undefined }) {
+  const [form, fields] = useValidatedForm(SettleRefundSchema, { id: `settle-${refundId}`, lastResult })
+  const navigation = useNavigation()
+  const busy = navigation.state === 'submitting' && navigation.formData?.get('refundId') === refundId
+  return (
+    <Form method="post" {...getFormProps(form)} className="mt-2 max-w-xl space-y-3 rounded-xl bg-white p-3 text-ink">
+      <input type="hidden" name="refundId" value={refundId} />
+      <TextField field={fields.how} label={`How was the customer for ${reference ?? refundId} repaid?`} placeholder="Bank transfer, UTR 1234567890" />
+      <button type="submit" disabled={busy} className="btn-primary">
+        {busy ? 'Saving...' : 'Mark as repaid'}
+      </button>
+    </Form>
   )
 }
