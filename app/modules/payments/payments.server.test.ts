@@ -137,6 +137,10 @@ describe('the gateway says the payment completed', () => {
     expect(alert!.text).toContain('but for ₹1.00 instead of the ₹30,000.00 the website asked for')
     expect(alert!.text).toContain(`/admin/bookings/${held.reference}`)
     expect(await confirmations(customer!.email)).toHaveLength(0)
+
+    // When reconciliation gives the order up, staff see why on the booking.
+    expect(await refreshPayment(orderId, new Date(held.holdExpiresAt.getTime() + 16 * 60_000))).toEqual({ state: 'failed' })
+    expect((await payment(orderId)).failureReason).toBe('The gateway reported it paid for another amount than was asked; not confirmed (the support address was told).')
   })
 
   it('a "failed" arriving after "completed" is ignored', async () => {

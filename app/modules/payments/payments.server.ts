@@ -231,8 +231,12 @@ export async function refreshPayment(orderId: string, now = new Date()): Promise
   if (after && (after.state === 'initiated' || after.state === 'pending')) {
     const gaveUp = now.getTime() > after.expiresAt.getTime() + EXPIRY_GRACE_MS
     if (gaveUp) {
+      const [mismatch] = await db().select({ id: paymentEvents.id }).from(paymentEvents).where(eq(paymentEvents.eventKey, `amount-mismatch:${orderId}`))
+      const failureReason = mismatch
+        ? 'The gateway reported it paid for another amount than was asked; not confirmed (the support address was told).'
+        : 'The gateway never confirmed the payment before the order expired.'
       await db().transaction(async (tx) => {
-        await setState(tx, after.id, 'failed', now, { failureReason: 'The gateway never confirmed the payment before the order expired.' })
+        await setState(tx, after.id, 'failed', now, { failureReason })
         await afterFailure(tx, payableOf(after), after.id, now)
       })
       return { state: 'failed' }
