@@ -191,11 +191,13 @@ export async function applyOrderStatus(orderId: string, status: Pick<GatewayOrde
  * Tells the lab once per order (a notification and every status check after it report the same
  * amount): the first report is recorded under a fixed key, and only the one that records it mails.
  */
+const mismatchEventKey = (orderId: string) => `amount-mismatch:${orderId}`
+
 async function alertAmountMismatch(tx: Executor, payment: { id: number; orderId: string; amountPaise: number }, reportedPaise: number | null, now: Date) {
   console.error(`Payment ${payment.orderId}: the gateway reports ${reportedPaise} paise, we expected ${payment.amountPaise}; not confirmed`)
   const [first] = await tx
     .insert(paymentEvents)
-    .values({ gateway: paymentGateway().name, eventKey: `amount-mismatch:${payment.orderId}`, source: 'status', orderId: payment.orderId, state: 'completed', amountPaise: reportedPaise, outcome: 'amount_mismatch', receivedAt: now })
+    .values({ gateway: paymentGateway().name, eventKey: mismatchEventKey(payment.orderId), source: 'status', orderId: payment.orderId, state: 'completed', amountPaise: reportedPaise, outcome: 'amount_mismatch', receivedAt: now })
     .onConflictDoNothing()
     .returning({ id: paymentEvents.id })
   if (first) await enqueueEmail(await amountMismatchAlert(tx, { paymentId: payment.id, expectedPaise: payment.amountPaise, reportedPaise }), tx, now)
@@ -231,7 +233,7 @@ export async function refreshPayment(orderId: string, now = new Date()): Promise
   if (after && (after.state === 'initiated' || after.state === 'pending')) {
     const gaveUp = now.getTime() > after.expiresAt.getTime() + EXPIRY_GRACE_MS
     if (gaveUp) {
-      const [mismatch] = await db().select({ id: paymentEvents.id }).from(paymentEvents).where(eq(paymentEvents.eventKey, `amount-mismatch:${orderId}`))
+      const [mismatch] = await db().select({ id: paymentEvents.id }).from(paymentEvents).where(and(eq(paymentEvents.orderId, orderId), eq(paymentEvents.eventKey, mismatchEventKey(orderId))))
       const failureReason = mismatch
         ? 'The gateway reported it paid for another amount than was asked; not confirmed (the support address was told).'
         : 'The gateway never confirmed the payment before the order expired.'

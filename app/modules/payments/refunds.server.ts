@@ -10,6 +10,7 @@ import { paymentGateway } from './gateways.server'
 import { payableOf } from './payable.server'
 import { PAYABLES } from './payables.server'
 import { refundFailedAlert } from './staff-alerts.server'
+import { REFUND_NOT_WAITING } from './staff-schemas'
 
 /** A claimed refund is this worker's for this long; if it dies, another instance carries on. */
 const REFUND_LEASE_MS = 60_000
@@ -97,7 +98,7 @@ export async function settleFailedRefund({ refundId, how, actor, now = new Date(
 
 export class RefundNotFailedError extends Error {
   constructor() {
-    super('This refund is no longer waiting to be repaid by hand.')
+    super(REFUND_NOT_WAITING)
     this.name = 'RefundNotFailedError'
   }
 }

@@ -11,7 +11,7 @@ import { formatClockTime, formatLongDate, formatRupees, formatTimeRange, formatW
 import { formatLabDateTime } from '~/modules/mail/templates.server'
 import { overview } from '~/modules/overview/overview.server'
 import { RefundNotFailedError, settleFailedRefund } from '~/modules/payments/refunds.server'
-import { SettleRefundSchema } from '~/modules/payments/staff-schemas'
+import { REFUND_NOT_WAITING, SettleRefundSchema } from '~/modules/payments/staff-schemas'
 import { overdueReports } from '~/modules/reports/reports.server'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Overview | Admin' }, { name: 'robots', content: 'noindex' }]
@@ -71,7 +71,7 @@ export default function AdminOverview({ loaderData, actionData }: Route.Componen
       <p className="mt-1 text-muted">{today}</p>
       {actionData && !refundsFailed.some((refund) => refund.refundId === actionData.refundId) && (
         <div className="mt-4">
-          <FormAlert id="settle-error" errors={['This refund is no longer waiting to be repaid by hand.']} />
+          <FormAlert id="settle-error" errors={[REFUND_NOT_WAITING]} />
         </div>
       )}
 
