@@ -302,6 +302,13 @@ export const bookings = pgTable(
     origin: text('origin').$type<BookingOrigin>().notNull().default('online'),
     /** Marked by staff after the session. */
     attendance: text('attendance').$type<'attended' | 'no_show'>(),
+    /**
+     * Who made an unpaid hold, for the one-hold-at-a-time and per-network rules: the client's network
+     * (an IPv4 address or an IPv6 /64) and the SHA-256 of the browser's holder cookie. Empty for
+     * bookings made by staff and seats offered from the waitlist.
+     */
+    holderNetwork: text('holder_network'),
+    holderBrowser: text('holder_browser'),
     /** Bumped at every reschedule or cancellation, so calendars replace the invitation they have. */
     calendarSequence: integer('calendar_sequence').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -311,6 +318,9 @@ export const bookings = pgTable(
     uniqueIndex('bookings_reference_unique').on(table.reference),
     index('bookings_user_created').on(table.userId, table.createdAt),
     index('bookings_status_hold').on(table.status, table.holdExpiresAt),
+    index('bookings_unpaid_network').on(table.holderNetwork).where(sql`${table.status} = 'pending'`),
+    index('bookings_unpaid_browser').on(table.holderBrowser).where(sql`${table.status} = 'pending'`),
+    index('bookings_unpaid_email').on(sql`lower(${table.customerEmail})`).where(sql`${table.status} = 'pending'`),
     check('bookings_amount', sql`${table.amountPaise} >= 0`),
     check('bookings_status', sql`${table.status} IN ('pending', 'confirmed', 'expired', 'payment_failed', 'cancelled', 'refund_pending', 'refunded')`),
     check('bookings_hold', sql`${table.status} <> 'pending' OR ${table.holdExpiresAt} IS NOT NULL`),
@@ -366,6 +376,13 @@ export const campRegistrations = pgTable(
     status: text('status').$type<BookingStatus>().notNull(),
     holdExpiresAt: timestamp('hold_expires_at', { withTimezone: true }),
     confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+    /**
+     * Who made an unpaid hold, for the one-hold-at-a-time and per-network rules: the client's network
+     * (an IPv4 address or an IPv6 /64) and the SHA-256 of the browser's holder cookie. Empty for
+     * bookings made by staff and seats offered from the waitlist.
+     */
+    holderNetwork: text('holder_network'),
+    holderBrowser: text('holder_browser'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -373,6 +390,8 @@ export const campRegistrations = pgTable(
     uniqueIndex('camp_registrations_reference_unique').on(table.reference),
     index('camp_registrations_seat').on(table.batchId, table.status),
     index('camp_registrations_email').on(table.email),
+    index('camp_registrations_unpaid_network').on(table.holderNetwork).where(sql`${table.status} = 'pending'`),
+    index('camp_registrations_unpaid_browser').on(table.holderBrowser).where(sql`${table.status} = 'pending'`),
     // One live registration per swimmer (name and e-mail, in any letter case) and camp.
     uniqueIndex('camp_registrations_one_per_swimmer')
       .on(table.campId, sql`lower(${table.email})`, sql`lower(${table.swimmerName})`)
@@ -404,6 +423,13 @@ export const campWaitlist = pgTable(
     /** The registration holding the seat offered to them. */
     registrationId: integer('registration_id').references(() => campRegistrations.id, { onDelete: 'set null' }),
     offeredAt: timestamp('offered_at', { withTimezone: true }),
+    /**
+     * When the parent clicked the link in the waitlist e-mail. Only confirmed entries keep a place in
+     * the queue and are offered seats: an address nobody reads holds nothing.
+     */
+    confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+    /** The client's network that joined (an IPv4 address or an IPv6 /64), for the per-network limit. */
+    holderNetwork: text('holder_network'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
