@@ -1,26 +1,35 @@
 import { createCookie } from 'react-router'
 import { config } from '~/config.server'
+import { instanceSecret } from '~/db/secrets.server'
 import { PublicBookingSchema, type PublicBookingInput } from '~/modules/booking/schemas'
 
 /**
  * Step 1's details of /booking, kept between the steps in an httpOnly cookie: they survive a
  * reload and a trip to the payment gateway, work without JavaScript, and stay out of URLs (and so
- * out of logs and history). Whatever the cookie says is validated again on every read.
+ * out of logs and history). It is signed, so what step 2 pays for is what step 1 checked; whatever
+ * it says is validated again on every read all the same.
  */
-function draftCookie() {
-  return createCookie('booking_draft', { httpOnly: true, sameSite: 'lax', path: '/', secure: config().SITE_URL.startsWith('https://'), maxAge: 24 * 60 * 60 })
+async function draftCookie() {
+  return createCookie('booking_draft', {
+    httpOnly: true,
+    sameSite: 'lax',
+    path: '/',
+    secure: config().SITE_URL.startsWith('https://'),
+    maxAge: 24 * 60 * 60,
+    secrets: [await instanceSecret('booking_draft')],
+  })
 }
 
 export async function readDraft(request: Request): Promise<PublicBookingInput | null> {
-  const value = await draftCookie().parse(request.headers.get('Cookie'))
+  const value = await (await draftCookie()).parse(request.headers.get('Cookie'))
   const parsed = PublicBookingSchema.safeParse(value)
   return parsed.success ? parsed.data : null
 }
 
-export function draftHeader(details: PublicBookingInput) {
-  return draftCookie().serialize(details)
+export async function draftHeader(details: PublicBookingInput) {
+  return (await draftCookie()).serialize(details)
 }
 
-export function clearDraftHeader() {
-  return draftCookie().serialize('', { maxAge: 0 })
+export async function clearDraftHeader() {
+  return (await draftCookie()).serialize('', { maxAge: 0 })
 }

@@ -12,7 +12,10 @@ import { pageMeta } from '~/lib/seo'
 import { redirectWithToast } from '~/lib/toast.server'
 import { daySchedule, monthCalendar } from '~/modules/booking/availability.server'
 import { currentHold } from '~/modules/booking/bookings.server'
-import { AlreadyBookedError, holdSession, SlotUnavailableError } from '~/modules/booking/holds.server'
+import { AlreadyBookedError, holdSession, SESSION_MONTHS_AHEAD, SlotUnavailableError } from '~/modules/booking/holds.server'
+import { holderOf } from '~/lib/holder.server'
+import { limitHoldAttempts, TooManyUnpaidHoldsError } from '~/modules/holders/holders.server'
+import { RateLimitedError } from '~/modules/rate-limit/rate-limit.server'
 import { DateSchema, HoldSlotSchema, isClockTime, isMonth } from '~/modules/booking/schemas'
 import { IMPORTANT_INFORMATION, SESSION_DAYS, SESSION_PRODUCT_CODE } from '~/modules/booking/texts'
 import { getCatalogue, requireItem } from '~/modules/site/site.server'
@@ -23,16 +26,13 @@ export const meta: Route.MetaFunction = ({ matches }) => [
   { name: 'robots', content: 'noindex' },
 ]
 
-/** Customers can book this many months ahead, counting the current one. */
-const MONTHS_AHEAD = 4
-
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request)
   const params = new URL(request.url).searchParams
   const now = new Date()
   const today = labToday(now)
   const firstMonth = today.slice(0, 7)
-  const lastMonth = addMonths(firstMonth, MONTHS_AHEAD - 1)
+  const lastMonth = addMonths(firstMonth, SESSION_MONTHS_AHEAD)
 
   const dateParam = params.get('date')
   const date = DateSchema.safeParse(dateParam).success && dateParam! >= today ? dateParam! : null
@@ -64,7 +64,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   }
 }
 
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const user = await getUser(request)
   if (!user) {
     return redirectWithToast(`/login?${new URLSearchParams({ redirectTo: requestedPath(request) })}`, {
@@ -79,18 +79,22 @@ export async function action({ request }: Route.ActionArgs) {
   if (!submission.success) {
     return redirectWithToast(backTo(formData), { type: 'error', title: 'No time slot selected', description: 'Please select a time slot to continue.' })
   }
+  const { holder, setCookie } = await holderOf(request, context, { userId: user.id, email: user.email })
+  const headers = setCookie ? { 'Set-Cookie': setCookie } : undefined
   try {
+    await limitHoldAttempts(holder)
     const hold = await holdSession({
       customer: { userId: user.id, name: user.name, email: user.email, phone: user.phone, swimmingExperience: user.swimmingExperience },
       productCode: SESSION_PRODUCT_CODE,
       date: submission.data.date,
       start: submission.data.time,
       days: SESSION_DAYS,
+      holder,
     })
-    return redirect(`/slot-payment?booking=${hold.bookingId}`)
+    return redirect(`/slot-payment?booking=${hold.bookingId}`, { headers })
   } catch (error) {
-    if (error instanceof SlotUnavailableError || error instanceof AlreadyBookedError) {
-      return redirectWithToast(`/book-slot?date=${submission.data.date}`, { type: 'error', title: 'Booking Failed', description: error.message })
+    if (error instanceof SlotUnavailableError || error instanceof AlreadyBookedError || error instanceof TooManyUnpaidHoldsError || error instanceof RateLimitedError) {
+      return redirectWithToast(`/book-slot?date=${submission.data.date}`, { type: 'error', title: 'Booking Failed', description: error.message }, headers)
     }
     throw error
   }

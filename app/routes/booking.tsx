@@ -15,7 +15,10 @@ import { pageMeta } from '~/lib/seo'
 import { POLL_SECONDS, usePaymentPolling } from '~/lib/use-payment-polling'
 import { useHydrated } from '~/lib/use-hydrated'
 import { paymentStatusView } from '~/modules/booking/bookings.server'
-import { AlreadyBookedError, SlotUnavailableError } from '~/modules/booking/holds.server'
+import { AlreadyBookedError, lastBookableDate, SlotUnavailableError } from '~/modules/booking/holds.server'
+import { limitHoldAttempts, TooManyUnpaidHoldsError, UnpaidHoldExistsError } from '~/modules/holders/holders.server'
+import { RateLimitedError } from '~/modules/rate-limit/rate-limit.server'
+import { holderOf } from '~/lib/holder.server'
 import { BOOKING_STATUS_LINK, bookingTimesOn, holdSingleSession, singleService, singleServicePrices, type BookingTime } from '~/modules/booking/public-booking.server'
 import { DateSchema, MISSING_INFORMATION, PublicBookingSchema, REQUIRED_BOOKING_FIELDS, type PublicBookingInput } from '~/modules/booking/schemas'
 import { checkPaymentForPage, HoldExpiredError, PaymentStartError, startPayment } from '~/modules/payments/payments.server'
@@ -24,9 +27,6 @@ import { readForm } from '~/lib/form-data.server'
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, { title: 'Book a Session', description: 'Book a race analysis, a biomechanical analysis or both at our Bangalore lab, and pay online.', path: '/booking' })
-
-/** How far ahead a session can be booked here. */
-const BOOKING_DAYS_AHEAD = 90
 
 const STEP_NOTICES: Record<string, string> = {
   failed: 'Your payment did not go through, and nothing was charged. Your details are kept: you can try again.',
@@ -53,7 +53,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     services,
     prefill,
     times: prefill.date ? await bookingTimesOn(prefill.date) : null,
-    dateRange: { min: today, max: addDays(today, BOOKING_DAYS_AHEAD) },
+    dateRange: { min: today, max: lastBookableDate(1, today) },
   }
 }
 
@@ -105,14 +105,17 @@ async function confirmationStep(url: URL, services: Services) {
   return result.state === 'confirmed' ? data(result, { headers: { 'Set-Cookie': await clearDraftHeader() } }) : result
 }
 
-type ActionResult = { kind: 'times'; values: Record<string, string>; times: BookingTime[] | null } | { kind: 'invalid'; result: SubmissionResult<string[]>; times: BookingTime[] | null }
+type ActionResult =
+  | { kind: 'times'; values: Record<string, string>; times: BookingTime[] | null }
+  | { kind: 'invalid'; result: SubmissionResult<string[]>; times: BookingTime[] | null }
+  | { kind: 'refused'; message: string }
 
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const formData = await readForm(request)
   rejectBots(formData)
   const intent = formData.get('intent')
 
-  if (intent === 'pay') return pay(request)
+  if (intent === 'pay') return pay(request, context)
 
   const date = DateSchema.safeParse(formData.get('date'))
   const times = date.success && date.data >= labToday() ? await bookingTimesOn(date.data) : null
@@ -134,24 +137,34 @@ export async function action({ request }: Route.ActionArgs) {
   return redirect('/booking?step=2', { headers: { 'Set-Cookie': await draftHeader(submission.value) } })
 }
 
-/** Step 2's Complete Booking: holds the seat, then sends the customer to the gateway's page. */
-async function pay(request: Request) {
+/**
+ * Step 2's Complete Booking: holds the seat, then sends the customer to the gateway's page. A
+ * refusal (an unpaid booking already waiting for this address, too many from the network, too many
+ * attempts) is shown on step 2, details kept.
+ */
+async function pay(request: Request, context: Route.ActionArgs['context']) {
   const draft = await readDraft(request)
   if (!draft) return redirect('/booking')
   const user = await getUser(request)
+  const { holder, setCookie } = await holderOf(request, context, { userId: user?.id ?? null, email: draft.email })
+  const headers = new Headers()
+  if (setCookie) headers.append('Set-Cookie', setCookie)
   try {
-    const hold = await holdSingleSession(draft, user?.id ?? null)
+    await limitHoldAttempts(holder)
+    const hold = await holdSingleSession(draft, holder)
     const payment = await startPayment({
       payable: { kind: 'booking', id: hold.bookingId },
       description: `${singleService(draft.service).label} - ${draft.name}`,
       statusUrl: async (orderId) => `${config().SITE_URL}/booking?${new URLSearchParams({ step: '3', orderId, key: await linkKey(BOOKING_STATUS_LINK, orderId) })}`,
     })
-    return redirectDocument(payment.redirectUrl)
+    return redirectDocument(payment.redirectUrl, { headers })
   } catch (error) {
-    if (error instanceof SlotUnavailableError || error instanceof AlreadyBookedError) return redirect('/booking?step=2&payment=unavailable')
+    if (error instanceof SlotUnavailableError || error instanceof AlreadyBookedError) return redirect('/booking?step=2&payment=unavailable', { headers })
+    if (error instanceof UnpaidHoldExistsError || error instanceof TooManyUnpaidHoldsError) return data<ActionResult>({ kind: 'refused', message: error.message }, { status: 409, headers })
+    if (error instanceof RateLimitedError) return data<ActionResult>({ kind: 'refused', message: error.message }, { status: 429, headers })
     if (error instanceof HoldExpiredError || error instanceof PaymentStartError) {
       console.error('booking payment could not start', (error as Error).cause ?? error)
-      return redirect('/booking?step=2&payment=error')
+      return redirect('/booking?step=2&payment=error', { headers })
     }
     throw error
   }
@@ -166,7 +179,7 @@ export default function Booking({ loaderData, actionData }: Route.ComponentProps
         <Progress step={loaderData.step} />
         <div className="mt-6 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
           {loaderData.step === 1 && <DetailsStep loaderData={loaderData} actionData={actionData} />}
-          {loaderData.step === 2 && <PaymentStep {...loaderData} />}
+          {loaderData.step === 2 && <PaymentStep {...loaderData} notice={actionData?.kind === 'refused' ? actionData.message : loaderData.notice} />}
           {loaderData.step === 3 && <ConfirmationStep {...loaderData} />}
         </div>
       </div>

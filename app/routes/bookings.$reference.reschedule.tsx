@@ -10,7 +10,7 @@ import { pageMeta } from '~/lib/seo'
 import { redirectWithToast } from '~/lib/toast.server'
 import { daySchedule, monthCalendar } from '~/modules/booking/availability.server'
 import { changeAllowed, changeDeadline, NotChangeableError, rescheduleBooking, TooLateToChangeError } from '~/modules/booking/changes.server'
-import { SlotUnavailableError } from '~/modules/booking/holds.server'
+import { lastBookableDate, SESSION_MONTHS_AHEAD, SlotUnavailableError } from '~/modules/booking/holds.server'
 import { DateSchema, HoldSlotSchema, isClockTime, isMonth } from '~/modules/booking/schemas'
 import { SESSION_TITLE } from '~/modules/booking/texts'
 import { readForm } from '~/lib/form-data.server'
@@ -20,8 +20,6 @@ export const meta: Route.MetaFunction = ({ matches }) => [
   { name: 'robots', content: 'noindex' },
 ]
 
-const MONTHS_AHEAD = 4
-
 export async function loader({ request, params }: Route.LoaderArgs) {
   const { booking, backTo, linkQuery, staff } = await bookingForChange(request, params.reference)
   const now = new Date()
@@ -30,7 +28,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const url = new URL(request.url)
   const today = labToday(now)
   const firstMonth = today.slice(0, 7)
-  const lastMonth = addMonths(firstMonth, MONTHS_AHEAD - 1)
+  const lastMonth = addMonths(firstMonth, SESSION_MONTHS_AHEAD)
   const dateParam = url.searchParams.get('date')
   const date = allowed.allowed && DateSchema.safeParse(dateParam).success && dateParam! >= today ? dateParam! : null
   const monthParam = url.searchParams.get('month')
@@ -69,6 +67,8 @@ export async function action({ request, params }: Route.ActionArgs) {
   const submission = HoldSlotSchema.safeParse(Object.fromEntries(formData))
   if (!submission.success) return redirectWithToast(`${here.pathname}${here.search}`, { type: 'error', title: 'No time slot selected', description: 'Please select a time slot to continue.' })
   try {
+    // Customers move within the window they could book in; staff may move a booking anywhere.
+    if (!staff && submission.data.date > lastBookableDate(booking.days.length, labToday())) throw new SlotUnavailableError()
     await rescheduleBooking({ bookingId: booking.id, date: submission.data.date, start: submission.data.time, enforceDeadline: !staff, actor: staff ?? undefined })
   } catch (error) {
     if (error instanceof SlotUnavailableError || error instanceof TooLateToChangeError || error instanceof NotChangeableError) {

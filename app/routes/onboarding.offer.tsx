@@ -11,6 +11,10 @@ import { offeredRegistration, STATUS_LINK } from '~/modules/camps/status.server'
 import { OFFER_LINK } from '~/modules/camps/waitlist.server'
 import { HoldExpiredError, PaymentStartError, startPayment } from '~/modules/payments/payments.server'
 import { readForm } from '~/lib/form-data.server'
+import { callerOf } from '~/lib/auth.server'
+import { limitHoldAttempts } from '~/modules/holders/holders.server'
+import { clientNetwork } from '~/modules/rate-limit/client-network'
+import { RateLimitedError } from '~/modules/rate-limit/rate-limit.server'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
   ...pageMeta(matches, { title: 'Your camp seat', description: 'Pay for the camp seat held for you from the waitlist.', path: '/onboarding/offer' }),
@@ -41,11 +45,13 @@ export async function loader({ request }: Route.LoaderArgs) {
   } as const
 }
 
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   rejectBots(await readForm(request))
   const offer = await offerFrom(request)
   if (!offer) throw data('This link is not valid.', { status: 404 })
   try {
+    // Each attempt may create an order at the gateway.
+    await limitHoldAttempts({ network: clientNetwork(callerOf(request, context).ip), email: offer.email })
     const payment = await startPayment({
       payable: { kind: 'camp', id: offer.id },
       description: `Camp Registration - ${offer.swimmerName}`,
@@ -55,6 +61,7 @@ export async function action({ request }: Route.ActionArgs) {
   } catch (error) {
     if (error instanceof HoldExpiredError) return data({ error: 'This offer has expired: the seat went to the next person on the waitlist.' }, { status: 409 })
     if (error instanceof PaymentStartError) return data({ error: 'Payment Error: Unable to create payment. Please try again.' }, { status: 502 })
+    if (error instanceof RateLimitedError) return data({ error: error.message }, { status: 429 })
     throw error
   }
 }

@@ -5,7 +5,9 @@ import type { Route } from './+types/onboarding'
 import { AuthCard, FieldError, FormAlert, HoneypotField, TextField, useValidatedForm } from '~/components/form-fields'
 import { config } from '~/config.server'
 import { linkKey } from '~/db/secrets.server'
-import { callerOf } from '~/lib/auth.server'
+import { callerOf, getUser } from '~/lib/auth.server'
+import { holderOf } from '~/lib/holder.server'
+import { limitHoldAttempts, TooManyUnpaidHoldsError, UnpaidHoldExistsError } from '~/modules/holders/holders.server'
 import { formatOrdinalDayMonth, formatTimeRange, formatWholeRupees } from '~/lib/format'
 import { rejectBots } from '~/lib/honeypot'
 import { pageMeta } from '~/lib/seo'
@@ -62,14 +64,17 @@ export async function action({ request, context }: Route.ActionArgs) {
       const place = await joinWaitlist({ campCode: form.camp, batchCode: form.batch, applicant, ip })
       return data<ActionResult>({ kind: 'waitlisted', ...place, email: form.email })
     }
-    const hold = await holdCampSeat({ campCode: form.camp, batchCode: form.batch, applicant, ip })
+    const { holder, setCookie } = await holderOf(request, context, { userId: (await getUser(request))?.id ?? null, email: form.email })
+    await limitHoldAttempts(holder)
+    const hold = await holdCampSeat({ campCode: form.camp, batchCode: form.batch, applicant, holder })
     const payment = await startPayment({
       payable: { kind: 'camp', id: hold.id },
       description: `Camp Registration - ${form.name}`,
       statusUrl: async (orderId) => `${config().SITE_URL}/payment-status?${new URLSearchParams({ orderId, key: await linkKey(STATUS_LINK, orderId) })}`,
     })
-    return redirectDocument(payment.redirectUrl)
+    return redirectDocument(payment.redirectUrl, setCookie ? { headers: { 'Set-Cookie': setCookie } } : undefined)
   } catch (error) {
+    if (error instanceof UnpaidHoldExistsError || error instanceof TooManyUnpaidHoldsError) return fail(error.message, 409)
     if (error instanceof BatchFullError) return fail(`${error.message} You can join its waitlist: we e-mail you as soon as a seat frees up.`, 409, true)
     if (error instanceof AlreadyRegisteredError || error instanceof AlreadyWaitingError || error instanceof RegistrationClosedError) return fail(error.message, 409)
     if (error instanceof CampNotFoundError) return fail(error.message, 400)

@@ -2,7 +2,7 @@ import { data, Form, Link, redirectDocument, useNavigation } from 'react-router'
 import type { Route } from './+types/slot-payment'
 import { FormAlert, HoneypotField } from '~/components/form-fields'
 import { config } from '~/config.server'
-import { requireUser } from '~/lib/auth.server'
+import { callerOf, requireUser } from '~/lib/auth.server'
 import { formatClockTime, formatRupees, formatTimeRange, formatWeekdayDate, labDateParts } from '~/lib/format'
 import { rejectBots } from '~/lib/honeypot'
 import { pageMeta } from '~/lib/seo'
@@ -14,6 +14,9 @@ import { HoldExpiredError, PaymentStartError, startPayment } from '~/modules/pay
 import { getSiteSettings } from '~/modules/site/site.server'
 import { readForm } from '~/lib/form-data.server'
 import { rowId } from '~/lib/row-id'
+import { limitHoldAttempts } from '~/modules/holders/holders.server'
+import { clientNetwork } from '~/modules/rate-limit/client-network'
+import { RateLimitedError } from '~/modules/rate-limit/rate-limit.server'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
   ...pageMeta(matches, { title: 'Complete Your Payment', description: 'Pay for your 3-day swimming analysis session.', path: '/slot-payment' }),
@@ -49,7 +52,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   }
 }
 
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request)
   const formData = await readForm(request)
   rejectBots(formData)
@@ -57,6 +60,8 @@ export async function action({ request }: Route.ActionArgs) {
   const booking = bookingId ? await payableBooking(bookingId, user.id) : null
   if (!booking) return redirectWithToast('/book-slot', NO_BOOKING)
   try {
+    // Each attempt may create an order at the gateway.
+    await limitHoldAttempts({ network: clientNetwork(callerOf(request, context).ip), email: user.email })
     const payment = await startPayment({
       payable: { kind: 'booking', id: booking.id },
       description: `Slot booking - ${booking.customerName}`,
@@ -70,6 +75,7 @@ export async function action({ request }: Route.ActionArgs) {
       console.error('payment creation failed', (error as Error).cause)
       return data({ error: error.message }, { status: 502 })
     }
+    if (error instanceof RateLimitedError) return data({ error: error.message }, { status: 429 })
     throw error
   }
 }

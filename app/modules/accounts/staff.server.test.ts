@@ -76,8 +76,8 @@ describe("a customer's details", () => {
     await setWindows([0, 1, 2, 3].map((offset) => ({ date: addDays(date, offset), capacity: 2 })))
     const own = await holdSession({ customer: { userId: user.id, name: user.name, email: user.email, phone: user.phone, swimmingExperience: 'advanced' }, productCode: 'biomechanical_package', date, start: '09:00', days: 3 })
     const asGuest = await holdSession({ customer: { userId: null, name: 'Asha Rao', email: 'asha@example.com', phone: null, swimmingExperience: null }, productCode: 'single_race', date, start: '10:00', days: 1 })
-    const camp = await holdCampSeat({ campCode: 'camp1', batchCode: 'batch2', applicant: { swimmerName: 'Kiran Rao', email: 'Asha@Example.com', phone: '9845012345' }, ip: '203.0.113.9' })
-    await holdCampSeat({ campCode: 'camp1', batchCode: 'batch2', applicant: { swimmerName: 'Someone Else', email: 'other@example.com', phone: '9845012345' }, ip: '203.0.113.9' })
+    const camp = await holdCampSeat({ campCode: 'camp1', batchCode: 'batch2', applicant: { swimmerName: 'Kiran Rao', email: 'Asha@Example.com', phone: '9845012345' } })
+    await holdCampSeat({ campCode: 'camp1', batchCode: 'batch2', applicant: { swimmerName: 'Someone Else', email: 'other@example.com', phone: '9845012345' } })
 
     const details = await customerDetails(user.id)
     expect(details?.customer).toMatchObject({ name: 'Asha Rao', email: 'asha@example.com', isVerified: true, disabledAt: null, sessionCount: 1, specialization: 'butterfly' })

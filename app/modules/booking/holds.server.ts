@@ -3,7 +3,8 @@ import { and, asc, eq, inArray, lte } from 'drizzle-orm'
 import { config } from '~/config.server'
 import { db } from '~/db/client.server'
 import { bookingDays, bookings, slots } from '~/db/schema'
-import { addDays } from '~/lib/format'
+import { addDays, addMonths, labToday, monthBounds } from '~/lib/format'
+import { holderColumns, makeRoomForHold, type Holder } from '~/modules/holders/holders.server'
 import type { Executor } from '~/modules/mail/outbox.server'
 import { getCatalogue, requireItem } from '~/modules/site/site.server'
 import { hasStarted, holdsSeats, openWindows, planSession, seatKey, seatsTaken, SESSION_SEARCH_DAYS, type SessionDay } from './availability.server'
@@ -32,7 +33,9 @@ export type HeldBooking = { bookingId: number; reference: string; holdExpiresAt:
  * Holds a seat on every day of a session for `SEAT_HOLD_MINUTES`, as a pending booking, in one
  * transaction. The session's windows are locked (in id order, so two holds never deadlock) before
  * their seats are counted, so however many customers try at once, a time slot never has more
- * holders than its capacity. A customer's earlier unpaid hold is released: one hold at a time.
+ * holders than its capacity. Routes pass the visitor as `holder`, whose earlier unpaid hold is
+ * released and who may hold no more than makeRoomForHold allows; without one (staff tools), only
+ * the account's own earlier hold is released. A visitor's date must be within the booking window.
  */
 export async function holdSession({
   customer,
@@ -41,6 +44,7 @@ export async function holdSession({
   start,
   days,
   notes = null,
+  holder,
   now = new Date(),
 }: {
   customer: Customer
@@ -49,11 +53,16 @@ export async function holdSession({
   start: string
   days: number
   notes?: string | null
+  holder?: Holder
   now?: Date
 }): Promise<HeldBooking> {
+  // Visitors book within the window the calendar shows them.
+  if (holder && date > lastBookableDate(days, labToday(now))) throw new SlotUnavailableError()
   const { pricePaise } = requireItem(await getCatalogue(), productCode)
   const holdExpiresAt = new Date(now.getTime() + config().SEAT_HOLD_MINUTES * 60_000)
   return db().transaction(async (tx) => {
+    // The holder's locks come first, before any window's, in every transaction that takes both.
+    if (holder) await makeRoomForHold(tx, holder, now)
     const plan = planSession(await openWindows(date, addDays(date, SESSION_SEARCH_DAYS), tx), date, start, days)
     if (!plan || hasStarted(date, start, now)) throw new SlotUnavailableError()
     await lockWindows(
@@ -65,7 +74,7 @@ export async function holdSession({
     if (!locked || locked.some((day, index) => day.slotId !== plan[index]!.slotId)) throw new SlotUnavailableError()
 
     if (customer.userId !== null) {
-      await releaseUnpaidHolds(tx, customer.userId, now)
+      if (!holder) await releaseUnpaidHolds(tx, customer.userId, now)
       if (await hasSeatAt(tx, customer.userId, locked, now)) throw new AlreadyBookedError()
     }
     const taken = await seatsTaken(
@@ -88,12 +97,23 @@ export async function holdSession({
       amountPaise: pricePaise,
       status: 'pending',
       holdExpiresAt,
+      ...(holder && holderColumns(holder)),
       createdAt: now,
       updatedAt: now,
     })
     await tx.insert(bookingDays).values(locked.map((day) => ({ bookingId: booking.id, dayNumber: day.dayNumber, slotId: day.slotId, date: day.date, startTime: day.start, endTime: day.end })))
     return { bookingId: booking.id, reference: booking.reference, holdExpiresAt, days: locked, amountPaise: pricePaise }
   })
+}
+
+/** A single session can be booked up to this many days ahead. */
+export const SINGLE_SESSION_DAYS_AHEAD = 90
+/** A 3-day session can be booked in the current month and this many more. */
+export const SESSION_MONTHS_AHEAD = 3
+
+/** The last date a session of `days` days may start on, booked on `today` (Asia/Kolkata). */
+export function lastBookableDate(days: number, today: string) {
+  return days === 1 ? addDays(today, SINGLE_SESSION_DAYS_AHEAD) : monthBounds(addMonths(today.slice(0, 7), SESSION_MONTHS_AHEAD)).last
 }
 
 /** Row locks on availability windows, always taken in id order. */

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
 import { bookings, catalogueItems } from '~/db/schema'
 import { createCustomers, setWindows } from '../../../tests/support/booking'
+import { visitor } from '../../../tests/support/holders'
 import { useTestDatabase } from '../../../tests/support/test-database'
 import { customerBookings } from './bookings.server'
 import { holdSession, SlotUnavailableError } from './holds.server'
@@ -12,6 +13,7 @@ import { PublicBookingSchema, type PublicBookingInput } from './schemas'
 useTestDatabase()
 
 const MORNING = new Date('2026-12-01T04:30:00Z') // 10:00 in Bangalore on 1 December
+const holdAsGuest = (input: PublicBookingInput) => holdSingleSession(input, visitor({ email: input.email }), MORNING)
 const details = (overrides: Partial<PublicBookingInput> = {}): PublicBookingInput => ({ name: 'Kavya Nair', email: 'kavya@example.com', phone: '', service: 'race', date: '2026-12-02', time: '10:00', notes: '', ...overrides })
 
 describe('the times /booking offers', () => {
@@ -29,7 +31,7 @@ describe('the times /booking offers', () => {
     const [customer] = await createCustomers(1)
     await holdSession({ customer: customer!, productCode: 'biomechanical_package', date: '2026-12-02', start: '10:00', days: 3, now: MORNING })
     expect((await bookingTimesOn('2026-12-03', MORNING)).find((slot) => slot.time === '10:00')?.state).toBe('full')
-    await holdSingleSession(details({ date: '2026-12-04', time: '11:00' }), null, MORNING)
+    await holdAsGuest(details({ date: '2026-12-04', time: '11:00' }))
     await expect(holdSession({ customer: customer!, productCode: 'biomechanical_package', date: '2026-12-02', start: '11:00', days: 3, now: MORNING })).rejects.toThrow(SlotUnavailableError)
   })
 
@@ -46,7 +48,7 @@ describe('the times /booking offers', () => {
 describe('holding a single session', () => {
   it('holds one seat for a guest at the service’s price, under an SWP- booking id', async () => {
     await setWindows([{ date: '2026-12-02', start: '09:00', end: '18:00' }])
-    const held = await holdSingleSession(details({ service: 'both', email: 'Kavya@Example.com', notes: 'Left shoulder niggle' }), null, MORNING)
+    const held = await holdAsGuest(details({ service: 'both', email: 'Kavya@Example.com', notes: 'Left shoulder niggle' }))
     expect(held.days).toHaveLength(1)
     const [row] = await db().select().from(bookings).where(eq(bookings.id, held.bookingId))
     expect(row).toMatchObject({ userId: null, productCode: 'single_both', amountPaise: 5_999_00, customerEmail: 'kavya@example.com', notes: 'Left shoulder niggle', status: 'pending' })
@@ -55,8 +57,8 @@ describe('holding a single session', () => {
 
   it(`of 200 guests trying at once for the last seat, exactly one gets it (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`, async () => {
     await setWindows([{ date: '2026-12-02', start: '09:00', end: '18:00', capacity: 2 }])
-    await holdSingleSession(details({ email: 'first@example.com' }), null, MORNING)
-    const results = await Promise.allSettled(Array.from({ length: 200 }, (_, index) => holdSingleSession(details({ email: `guest${index}@example.com` }), null, MORNING)))
+    await holdAsGuest(details({ email: 'first@example.com' }))
+    const results = await Promise.allSettled(Array.from({ length: 200 }, (_, index) => holdAsGuest(details({ email: `guest${index}@example.com` }))))
     expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1)
     expect(results.every((result) => result.status === 'fulfilled' || result.reason instanceof SlotUnavailableError)).toBe(true)
   })
@@ -65,7 +67,7 @@ describe('holding a single session', () => {
 describe('a guest’s booking and their account', () => {
   it('appears in My Bookings of the account verified for the same address, and not in anyone else’s', async () => {
     await setWindows([{ date: '2026-12-02', start: '09:00', end: '18:00' }])
-    const held = await holdSingleSession(details({ email: 'kavya@example.com' }), null, MORNING)
+    const held = await holdAsGuest(details({ email: 'kavya@example.com' }))
     await db().update(bookings).set({ status: 'confirmed' }).where(eq(bookings.id, held.bookingId))
     const [kavya, other] = await createCustomers(2)
     expect((await customerBookings(kavya!.userId!, 'Kavya@example.com')).map((booking) => booking.reference)).toEqual([held.reference])

@@ -1,3 +1,4 @@
+import type { Holder } from '~/modules/holders/holders.server'
 import { getCatalogue, requireItem } from '~/modules/site/site.server'
 import { daySchedule, type TimeSlotState } from './availability.server'
 import { holdSession, type Customer } from './holds.server'
@@ -28,8 +29,11 @@ export async function singleServicePrices() {
   return SINGLE_SERVICES.map((service) => ({ value: service.value, label: service.label, pricePaise: requireItem(catalogue, service.productCode).pricePaise }))
 }
 
-/** Holds the seat of a single session for the details of step 1 (a signed-in customer's booking is theirs). */
-export function holdSingleSession(details: PublicBookingInput, userId: number | null, now = new Date()) {
-  const customer: Customer = { userId, name: details.name, email: details.email.toLowerCase(), phone: details.phone || null, swimmingExperience: null }
-  return holdSession({ customer, productCode: singleService(details.service).productCode, date: details.date, start: details.time, days: 1, notes: details.notes || null, now })
+/**
+ * Holds the seat of a single session for the details of step 1, for `holder` (a signed-in
+ * customer's booking is theirs).
+ */
+export function holdSingleSession(details: PublicBookingInput, holder: Holder, now = new Date()) {
+  const customer: Customer = { userId: holder.userId, name: details.name, email: details.email.toLowerCase(), phone: details.phone || null, swimmingExperience: null }
+  return holdSession({ customer, productCode: singleService(details.service).productCode, date: details.date, start: details.time, days: 1, notes: details.notes || null, holder, now })
 }

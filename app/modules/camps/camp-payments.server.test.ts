@@ -8,6 +8,8 @@ import { applyRefundStatus, processDueRefunds, RefundNotFailedError, settleFaile
 import { overview } from '~/modules/overview/overview.server'
 import { mailTo } from '../../../tests/support/booking'
 import { useSandboxPayments } from '../../../tests/support/sandbox-payments'
+import type { Holder } from '~/modules/holders/holders.server'
+import { visitor } from '../../../tests/support/holders'
 import { useTestDatabase } from '../../../tests/support/test-database'
 import { expireStaleCampHolds, holdCampSeat } from './registrations.server'
 import { joinWaitlist, offerFreedSeats } from './waitlist.server'
@@ -25,8 +27,8 @@ beforeEach(async () => {
 let next = 1
 const applicant = (name = `Swimmer ${next}`) => ({ swimmerName: name, email: `family${next++}@example.com`, phone: '9845012345' })
 
-async function heldAndStarted(who = applicant(), batch = 'batch1') {
-  const held = await holdCampSeat({ campCode: 'camp1', batchCode: batch, applicant: who, ip: `192.0.2.${next}` })
+async function heldAndStarted(who = applicant(), batch = 'batch1', holder?: Holder) {
+  const held = await holdCampSeat({ campCode: 'camp1', batchCode: batch, applicant: who, holder })
   const started = await startPayment({ payable: { kind: 'camp', id: held.id }, description: `Camp Registration - ${who.swimmerName}`, statusUrl: (orderId) => `${sandbox.url}/payment-status?orderId=${orderId}` })
   return { held, who, ...started }
 }
@@ -69,8 +71,9 @@ describe('paying for a camp registration', () => {
 
   it('the same swimmer registering again while the first payment is on its way: the first payment to complete wins, a later one is refunded', async () => {
     const who = applicant('Twice Tried')
-    const first = await heldAndStarted(who)
-    const second = await heldAndStarted(who)
+    const browser = visitor({ email: who.email })
+    const first = await heldAndStarted(who, 'batch1', browser)
+    const second = await heldAndStarted(who, 'batch1', browser)
     expect(await status(first.held.id)).toBe('expired')
     await sandbox.choose(first.redirectUrl, 'success')
     await expect.poll(() => status(first.held.id)).toBe('confirmed')
@@ -93,7 +96,7 @@ describe('paying for a camp registration', () => {
     await db().update(campBatches).set({ capacity: 1 }).where(eq(campBatches.id, batch!.id))
     const { held, who, redirectUrl } = await heldAndStarted()
     await db().update(campRegistrations).set({ holdExpiresAt: new Date(Date.now() - 1000) }).where(eq(campRegistrations.id, held.id))
-    await holdCampSeat({ campCode: 'camp1', batchCode: 'batch1', applicant: applicant(), ip: '192.0.2.250' })
+    await holdCampSeat({ campCode: 'camp1', batchCode: 'batch1', applicant: applicant() })
     await sandbox.choose(redirectUrl, 'success')
     await expect.poll(() => status(held.id)).toBe('refund_pending')
     await processDueRefunds(new Date())
@@ -117,7 +120,7 @@ describe('a refund the gateway fails', () => {
     await db().update(campBatches).set({ capacity: 1 }).where(eq(campBatches.id, batch!.id))
     const { held, who, redirectUrl } = await heldAndStarted(applicant('Late Payer'))
     await db().update(campRegistrations).set({ holdExpiresAt: new Date(Date.now() - 1000) }).where(eq(campRegistrations.id, held.id))
-    await holdCampSeat({ campCode: 'camp1', batchCode: 'batch1', applicant: applicant(), ip: '192.0.2.251' })
+    await holdCampSeat({ campCode: 'camp1', batchCode: 'batch1', applicant: applicant() })
     await sandbox.choose(redirectUrl, 'success')
     await expect.poll(() => status(held.id)).toBe('refund_pending')
     const [refund] = await db().select().from(refunds)

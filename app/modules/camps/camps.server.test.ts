@@ -4,6 +4,7 @@ import { db } from '~/db/client.server'
 import { campBatches, campRegistrations, camps, campWaitlist, outboxEmails } from '~/db/schema'
 import { labInstant } from '~/lib/format'
 import { listCamps } from '~/modules/site/site.server'
+import { visitor } from '../../../tests/support/holders'
 import { useTestDatabase } from '../../../tests/support/test-database'
 import { campChoices } from './camps.server'
 import { AlreadyRegisteredError, BatchFullError, BatchNotInCampError, CampNotFoundError, expireStaleCampHolds, holdCampSeat, RegistrationClosedError } from './registrations.server'
@@ -24,8 +25,8 @@ beforeEach(async () => {
 
 let nextParent = 1
 const parent = (overrides: Partial<{ swimmerName: string; email: string; phone: string }> = {}) => ({ swimmerName: `Swimmer ${nextParent}`, email: `parent${nextParent++}@example.com`, phone: '9845012345', ...overrides })
-const hold = (applicant = parent(), { camp = 'camp1', batch = 'batch1', now = JUNE, ip = `198.51.100.${nextParent % 250}` } = {}) =>
-  holdCampSeat({ campCode: camp, batchCode: batch, applicant, ip, now })
+const hold = (applicant = parent(), { camp = 'camp1', batch = 'batch1', now = JUNE, ip = `198.51.100.${nextParent % 250}`, holder = visitor({ network: ip, email: applicant.email }) } = {}) =>
+  holdCampSeat({ campCode: camp, batchCode: batch, applicant, holder: { ...holder, email: applicant.email }, now })
 
 async function setCapacity(capacity: number, camp = 'camp1', batch = 'batch1') {
   const [target] = await db().select({ id: campBatches.id }).from(campBatches).innerJoin(camps, eq(camps.id, campBatches.campId)).where(and(eq(camps.code, camp), eq(campBatches.code, batch)))
@@ -97,18 +98,20 @@ describe('holding a seat', () => {
 
   it('the same swimmer cannot be registered twice for a camp; a brother or sister with the same e-mail can', async () => {
     const asha = parent({ swimmerName: 'Asha Rao', email: 'rao.family@example.com' })
-    const first = await hold(asha)
-    await db().update(campRegistrations).set({ status: 'confirmed', holdExpiresAt: null }).where(eq(campRegistrations.id, first.id))
-    await expect(hold({ ...asha, swimmerName: 'ASHA RAO', email: 'Rao.Family@example.com' })).rejects.toThrow(AlreadyRegisteredError)
-    await expect(hold({ ...asha, swimmerName: 'Ashwin Rao' })).resolves.toBeDefined()
+    const family = visitor({ email: asha.email })
+    const paid = async (held: Promise<{ id: number }>) => db().update(campRegistrations).set({ status: 'confirmed', holdExpiresAt: null }).where(eq(campRegistrations.id, (await held).id))
+    await paid(hold(asha, { holder: family }))
+    await expect(hold({ ...asha, swimmerName: 'ASHA RAO', email: 'Rao.Family@example.com' }, { holder: family })).rejects.toThrow(AlreadyRegisteredError)
+    await paid(hold({ ...asha, swimmerName: 'Ashwin Rao' }, { holder: family }))
     // The same swimmer in the other camp is fine.
-    await expect(hold(asha, { camp: 'camp2' })).resolves.toBeDefined()
+    await expect(hold(asha, { camp: 'camp2', holder: family })).resolves.toBeDefined()
   })
 
   it('a second attempt of the same swimmer replaces an unpaid first one instead of holding two seats', async () => {
     const kiran = parent({ swimmerName: 'Kiran Das' })
-    const first = await hold(kiran)
-    const second = await hold(kiran, { batch: 'batch2' })
+    const browser = visitor({ email: kiran.email })
+    const first = await hold(kiran, { holder: browser })
+    const second = await hold(kiran, { batch: 'batch2', holder: browser })
     expect((await registration(first.id)).status).toBe('expired')
     expect((await registration(second.id)).status).toBe('pending')
   })

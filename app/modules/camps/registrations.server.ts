@@ -4,7 +4,8 @@ import { config } from '~/config.server'
 import { db } from '~/db/client.server'
 import { campBatches, campRegistrations, camps, campWaitlist } from '~/db/schema'
 import type { Executor } from '~/modules/mail/outbox.server'
-import { enforce, type RateLimitRule } from '~/modules/rate-limit/rate-limit.server'
+import { holderColumns, makeRoomForHold, type Holder } from '~/modules/holders/holders.server'
+import { type RateLimitRule } from '~/modules/rate-limit/rate-limit.server'
 import { batchLooksFull, campPrice, campSeatsTaken, registrationOpen, waitingCounts } from './camps.server'
 
 export class CampNotFoundError extends Error {
@@ -95,20 +96,21 @@ export async function lockBatch(executor: Executor, campCode: string, batchCode:
 /**
  * Holds a seat in a camp's batch for SEAT_HOLD_MINUTES while the parent pays, as a pending
  * registration, in one transaction with the batch locked: however many parents submit at once,
- * a batch never has more holders than seats. A seat freed while others wait goes to the waitlist
- * first. The same swimmer (name and e-mail) cannot hold two places in one camp; an earlier unpaid
- * attempt of theirs is released. Throws RateLimitedError past CAMP_HOLD_LIMITS.
+ * a batch never has more holders than seats. A seat freed while confirmed waitlist entries wait
+ * goes to the waitlist first. Routes pass the visitor as `holder`: their earlier unpaid hold is
+ * released, and they may hold no more than makeRoomForHold allows, so a swimmer's unpaid hold made
+ * in another browser is never released by someone typing the same name and e-mail address.
  */
-export async function holdCampSeat({ campCode, batchCode, applicant, ip, now = new Date() }: { campCode: string; batchCode: string; applicant: CampApplicant; ip: string; now?: Date }) {
-  await enforce(campHoldLimits(ip, applicant.email), now)
+export async function holdCampSeat({ campCode, batchCode, applicant, holder, now = new Date() }: { campCode: string; batchCode: string; applicant: CampApplicant; holder?: Holder; now?: Date }) {
   const full = await batchLooksFull(campCode, batchCode, now)
   if (full) throw new BatchFullError(full.campName, full.batchName)
   const holdExpiresAt = new Date(now.getTime() + config().SEAT_HOLD_MINUTES * 60_000)
   try {
     return await db().transaction(async (tx) => {
+      // The holder's locks come first, before the batch's, in every transaction that takes both.
+      if (holder) await makeRoomForHold(tx, holder, now)
       const batch = await lockBatchOrExplain(tx, campCode, batchCode)
       if (!registrationOpen(batch, now)) throw new RegistrationClosedError(batch.campName)
-      await releaseEarlierAttempts(tx, batch.campId, applicant, now)
       if (await isRegistered(tx, batch.campId, applicant)) throw new AlreadyRegisteredError(applicant.swimmerName, batch.campName)
       const taken = (await campSeatsTaken([batch.batchId], now, tx)).get(batch.batchId) ?? 0
       const waiting = (await waitingCounts([batch.batchId], tx)).get(batch.batchId) ?? 0
@@ -122,13 +124,14 @@ export async function holdCampSeat({ campCode, batchCode, applicant, ip, now = n
         amountPaise: campPrice(batch, now),
         status: 'pending',
         holdExpiresAt,
+        ...(holder && holderColumns(holder)),
         createdAt: now,
         updatedAt: now,
       })
       return { ...registration, holdExpiresAt, amountPaise: campPrice(batch, now) }
     })
   } catch (error) {
-    // Two submissions for the same swimmer at the same instant: the unique index lets one through.
+    // The same swimmer held or waiting elsewhere: the unique index lets one live registration through.
     if (isUniqueViolation(error, 'camp_registrations_one_per_swimmer')) {
       const [camp] = await db().select({ name: camps.name }).from(camps).where(eq(camps.code, campCode))
       throw new AlreadyRegisteredError(applicant.swimmerName, camp?.name ?? 'this camp')
@@ -144,18 +147,6 @@ export function sameSwimmer(campId: number, applicant: Pick<CampApplicant, 'emai
     sql`lower(${campRegistrations.email}) = ${applicant.email.toLowerCase()}`,
     sql`lower(${campRegistrations.swimmerName}) = ${applicant.swimmerName.toLowerCase()}`,
   )
-}
-
-async function releaseEarlierAttempts(tx: Executor, campId: number, applicant: CampApplicant, now: Date) {
-  const released = await tx
-    .update(campRegistrations)
-    .set({ status: 'expired', updatedAt: now })
-    .where(and(sameSwimmer(campId, applicant), eq(campRegistrations.status, 'pending')))
-    .returning({ id: campRegistrations.id })
-  // A released seat offered from the waitlist goes back to the queue's next person.
-  for (const { id } of released) {
-    await tx.update(campWaitlist).set({ status: 'expired' }).where(and(eq(campWaitlist.registrationId, id), eq(campWaitlist.status, 'offered')))
-  }
 }
 
 async function isRegistered(tx: Executor, campId: number, applicant: CampApplicant) {

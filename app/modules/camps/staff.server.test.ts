@@ -73,7 +73,7 @@ async function confirmedRegistration(batch = 'batch1', who = parent(), camp = 'c
 
 /** A registration held and paid through the sandbox gateway, as a parent does it. */
 async function paidRegistration(batch = 'batch1', who = parent()) {
-  const held = await holdCampSeat({ campCode: 'camp1', batchCode: batch, applicant: who, ip: `192.0.2.${next}` })
+  const held = await holdCampSeat({ campCode: 'camp1', batchCode: batch, applicant: who })
   const started = await startPayment({ payable: { kind: 'camp', id: held.id }, description: `Camp Registration - ${who.swimmerName}`, statusUrl: (orderId) => `${sandbox.url}/payment-status?orderId=${orderId}` })
   await sandbox.choose(started.redirectUrl, 'success')
   await expect.poll(() => registration(held.id).then((row) => row.status)).toBe('confirmed')
@@ -179,9 +179,9 @@ describe('batches', () => {
     const { id: batchId } = await batchOf('camp1', 'batch1')
     await confirmedRegistration()
     await confirmedRegistration()
-    await holdCampSeat({ campCode: 'camp1', batchCode: 'batch1', applicant: parent(), ip: '192.0.2.200' })
+    await holdCampSeat({ campCode: 'camp1', batchCode: 'batch1', applicant: parent() })
     // A hold that ran out keeps no seat.
-    const lapsed = await holdCampSeat({ campCode: 'camp1', batchCode: 'batch1', applicant: parent(), ip: '192.0.2.201' })
+    const lapsed = await holdCampSeat({ campCode: 'camp1', batchCode: 'batch1', applicant: parent() })
     await db().update(campRegistrations).set({ holdExpiresAt: new Date(Date.now() - 1000) }).where(eq(campRegistrations.id, lapsed.id))
     const batch = { code: 'batch1', name: 'Batch 1', timeRanges: [{ start: '09:00', end: '10:30' }], capacity: 2 }
 
@@ -245,7 +245,7 @@ describe('moving a registration', () => {
     await confirmedRegistration('batch1')
     expect([await seatsTaken('camp1', 'batch1'), await seatsTaken('camp1', 'batch2')]).toEqual([2, 1])
     // A newcomer may not take that seat: it is promised to the waitlist.
-    await expect(holdCampSeat({ campCode: 'camp1', batchCode: 'batch2', applicant: parent(), ip: '192.0.2.204' })).rejects.toThrow(BatchFullError)
+    await expect(holdCampSeat({ campCode: 'camp1', batchCode: 'batch2', applicant: parent() })).rejects.toThrow(BatchFullError)
 
     expect(await moveRegistration(staff, { campCode: 'camp1', reference, toBatchCode: 'batch2' })).toEqual({ swimmerName: 'Moving Swimmer', from: 'Batch 1', to: 'Batch 2' })
     const { id: batch1 } = await batchOf('camp1', 'batch1')
@@ -297,7 +297,7 @@ describe('moving a registration', () => {
   })
 
   it('moves only confirmed registrations, and only within their camp', async () => {
-    const held = await holdCampSeat({ campCode: 'camp1', batchCode: 'batch1', applicant: parent(), ip: '192.0.2.205' })
+    const held = await holdCampSeat({ campCode: 'camp1', batchCode: 'batch1', applicant: parent() })
     await expect(moveRegistration(staff, { campCode: 'camp1', reference: held.reference, toBatchCode: 'batch2' })).rejects.toThrow('Only a confirmed registration can be moved.')
     const { reference } = await confirmedRegistration('batch1')
     await addBatch(staff, 'camp2', morning)
@@ -371,8 +371,8 @@ describe('cancelling a registration', () => {
 describe('what staff see', () => {
   it('per batch: registrations holding a seat or called off after payment, and the waitlist in order; the export has the same rows', async () => {
     const confirmed = await confirmedRegistration('batch1', parent('Confirmed Swimmer'))
-    const held = await holdCampSeat({ campCode: 'camp1', batchCode: 'batch1', applicant: parent('Paying Now'), ip: '192.0.2.207' })
-    const lapsed = await holdCampSeat({ campCode: 'camp1', batchCode: 'batch1', applicant: parent('Never Paid'), ip: '192.0.2.208' })
+    const held = await holdCampSeat({ campCode: 'camp1', batchCode: 'batch1', applicant: parent('Paying Now') })
+    const lapsed = await holdCampSeat({ campCode: 'camp1', batchCode: 'batch1', applicant: parent('Never Paid') })
     await db().update(campRegistrations).set({ status: 'expired', holdExpiresAt: null }).where(eq(campRegistrations.id, lapsed.id))
     const cancelled = await confirmedRegistration('batch1', parent('Called Off'))
     await cancelRegistration(staff, { campCode: 'camp1', reference: cancelled.reference, refund: false })

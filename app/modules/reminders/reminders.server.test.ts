@@ -57,7 +57,7 @@ describe('session reminders', () => {
 describe('camp reminders', () => {
   it('go out the day before the camp starts, to each confirmed registration', async () => {
     await db().update(camps).set({ startsOn: '2030-08-08', endsOn: '2030-08-16' }).where(eq(camps.code, 'camp1'))
-    const held = await holdCampSeat({ campCode: 'camp1', batchCode: 'batch2', applicant: { swimmerName: 'Arjun Menon', email: 'menon@example.com', phone: '9845012345' }, ip: '1.2.3.4', now: labTime('2030-06-01', '10:00') })
+    const held = await holdCampSeat({ campCode: 'camp1', batchCode: 'batch2', applicant: { swimmerName: 'Arjun Menon', email: 'menon@example.com', phone: '9845012345' }, now: labTime('2030-06-01', '10:00') })
     await db().update(campRegistrations).set({ status: 'confirmed', holdExpiresAt: null }).where(eq(campRegistrations.id, held.id))
     expect(await sendDueReminders(labTime('2030-08-07', '10:00'))).toBe(1)
     const [mail] = await db().select().from(outboxEmails).where(eq(outboxEmails.to, 'menon@example.com'))
