@@ -12,7 +12,11 @@ const database = await freshDatabase('swimlab_bench_booking')
 const instances = []
 let failed = false
 try {
-  instances.push(await startInstance(database.url), await startInstance(database.url))
+  // Each customer comes from a network of their own, as real customers do (one network holds at most
+  // three unpaid seats).
+  const siteEnv = { TRUST_PROXY: 'true' }
+  const networkOf = (index) => `10.${Math.floor(index / 65536) % 256}.${Math.floor(index / 256) % 256}.${index % 256}`
+  instances.push(await startInstance(database.url, siteEnv), await startInstance(database.url, siteEnv))
   const client = new pg.Client({ connectionString: database.url })
   await client.connect()
   const dates = [labDate(30), labDate(31), labDate(32)]
@@ -27,9 +31,9 @@ try {
       const { url } = instances[index % 2]
       return timed(`${url}/book-slot`, {
         method: 'POST',
-        headers: { Cookie: cookie, Origin: url, 'Content-Type': 'application/x-www-form-urlencoded' },
+        headers: { Cookie: cookie, Origin: url, 'Content-Type': 'application/x-www-form-urlencoded', 'X-Forwarded-For': networkOf(index) },
         body: new URLSearchParams({ date: dates[0], time: '09:00', website_url: '' }),
-      }).then((result) => ({ ...result, cookie, url }))
+      }).then((result) => ({ ...result, cookie, url, network: networkOf(index) }))
     }),
   )
   const raceMs = performance.now() - started
@@ -39,8 +43,8 @@ try {
 
   // The winners pay: our server creates the order at the gateway, the customer pays on its page.
   const paid = await Promise.all(
-    winners.map(async ({ cookie, url, location }) => {
-      const pay = await timed(`${url}${location}`, { method: 'POST', headers: { Cookie: cookie, Origin: url, 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'website_url=' })
+    winners.map(async ({ cookie, url, location, network }) => {
+      const pay = await timed(`${url}${location}`, { method: 'POST', headers: { Cookie: cookie, Origin: url, 'Content-Type': 'application/x-www-form-urlencoded', 'X-Forwarded-For': network }, body: 'website_url=' })
       if (pay.status !== 302 || !pay.location) return { ...pay, ok: false }
       const checkout = await timed(pay.location, { method: 'POST', headers: { Origin: url, 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'outcome=success' })
       return { ...pay, ok: checkout.status === 303 }

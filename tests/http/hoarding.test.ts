@@ -99,9 +99,9 @@ describe('one client with many e-mail addresses', () => {
   it('a /booking draft altered in the browser is not accepted', async () => {
     const browser = new Visitor(server.url)
     await browser.post('/booking', bookingDetails('tamper@example.com', bookableDate(6), '11:00'))
-    const [payload, signature] = decodeURIComponent(browser.cookies.get('booking_draft')!).split('.')
+    const [payload, ...signature] = decodeURIComponent(browser.cookies.get('booking_draft')!).split('.')
     const altered = { ...JSON.parse(Buffer.from(payload!, 'base64').toString('utf8')), email: 'someone.else@example.com' }
-    browser.cookies.set('booking_draft', encodeURIComponent(`${Buffer.from(JSON.stringify(altered)).toString('base64')}.${signature}`))
+    browser.cookies.set('booking_draft', encodeURIComponent([Buffer.from(JSON.stringify(altered)).toString('base64'), ...signature].join('.')))
     const answer = await browser.get('/booking?step=2')
     expect(answer.status).toBe(302)
     expect(answer.location).toBe('/booking')
