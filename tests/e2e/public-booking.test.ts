@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DESKTOP, expectNoAxeViolations, launchBrowser, newContext, PHONE, watchPageErrors } from '../support/browser'
 import { startSmtpSink } from '../support/smtp-sink'
 import { startTestServer, type TestServer } from '../support/test-server'
+import { bookableDate } from '../support/booking-flow'
 
 // The public /booking in a real browser: success, a declined payment, and reloads along the way.
 
@@ -19,13 +20,6 @@ afterAll(async () => {
   await server?.stop()
   await sink?.close()
 })
-
-function bookableDate(daysAhead: number) {
-  for (let offset = daysAhead; ; offset += 1) {
-    const date = new Date(Date.now() + 5.5 * 3_600_000 + offset * 86_400_000).toISOString().slice(0, 10)
-    if (new Date(`${date}T00:00:00Z`).getUTCDay() !== 0) return date
-  }
-}
 
 async function fillDetails(page: Page, { name, email, date, time }: { name: string; email: string; date: string; time: string }) {
   await page.getByLabel('Full Name').fill(name)

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startSmtpSink } from '../support/smtp-sink'
 import { startTestServer, type TestServer } from '../support/test-server'
 import { text, Visitor } from '../support/visitor'
+import { bookableDate } from '../support/booking-flow'
 
 // One client with as many e-mail addresses as it likes tries to hold what it will never pay for:
 // every seat of a day on /booking, and a camp's batches. It holds at most three seats, and real
@@ -21,14 +22,6 @@ afterAll(async () => {
 
 const TIMES = ['09:00', '10:00', '11:00', '12:00', '13:00', '14:00', '15:00', '16:00', '17:00']
 const MAX_HOLDS_PER_NETWORK = 3
-
-/** A date ahead in Bangalore, not a Sunday (the seeded hours are 9 to 6 every other day). */
-function bookableDate(daysAhead: number) {
-  for (let offset = daysAhead; ; offset += 1) {
-    const date = new Date(Date.now() + 5.5 * 3_600_000 + offset * 86_400_000).toISOString().slice(0, 10)
-    if (new Date(`${date}T00:00:00Z`).getUTCDay() !== 0) return date
-  }
-}
 
 /** A browser of the attacker's: no cookies kept from the last one, the same network every time. */
 function attackerBrowser(network: string) {

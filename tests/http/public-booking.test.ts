@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startSmtpSink } from '../support/smtp-sink'
 import { startTestServer, type TestServer } from '../support/test-server'
 import { fieldState, signUp, text, Visitor } from '../support/visitor'
+import { bookableDate } from '../support/booking-flow'
 
 // The public /booking as a browser without JavaScript uses it: three steps, each a page that
 // survives a reload, the gateway in between, e-mail over SMTP.
@@ -17,14 +18,6 @@ afterAll(async () => {
   await server?.stop()
   await sink?.close()
 })
-
-/** A date a few days ahead in Bangalore, where the seeded hours are 9 to 6 every day but Sunday. */
-function bookableDate(daysAhead: number) {
-  for (let offset = daysAhead; ; offset += 1) {
-    const date = new Date(Date.now() + 5.5 * 3_600_000 + offset * 86_400_000).toISOString().slice(0, 10)
-    if (new Date(`${date}T00:00:00Z`).getUTCDay() !== 0) return date
-  }
-}
 
 const details = (overrides: Record<string, string> = {}) => ({
   name: 'Kavya Nair',

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { addMonths, labToday } from '~/lib/format'
-import { bookAndPay, chooseSlot } from '../support/booking-flow'
+import { bookAndPay, chooseSlot, bookableDate } from '../support/booking-flow'
 import { startSmtpSink } from '../support/smtp-sink'
 import { startTestServer, type TestServer } from '../support/test-server'
 import { signUp, text, Visitor } from '../support/visitor'
@@ -93,14 +93,6 @@ afterAll(async () => {
   await server?.stop()
   await sink?.close()
 })
-
-/** A date a few days ahead in Bangalore, where the seeded hours are 9 to 6 every day but Sunday. */
-function bookableDate(daysAhead: number) {
-  for (let offset = daysAhead; ; offset += 1) {
-    const date = new Date(Date.now() + 5.5 * 3_600_000 + offset * 86_400_000).toISOString().slice(0, 10)
-    if (new Date(`${date}T00:00:00Z`).getUTCDay() !== 0) return date
-  }
-}
 
 const aSecrets = () => [A.name, A.email, the.a.orderId, the.a.reference]
 const guestSecrets = () => [GUEST.name, GUEST.email, the.guestBooking.orderId]

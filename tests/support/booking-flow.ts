@@ -3,6 +3,14 @@ import { text, type Visitor } from './visitor'
 
 const decode = (html: string) => html.replaceAll('&amp;', '&')
 
+/** A date at least `daysAhead` days ahead in Bangalore, not a Sunday (the seeded hours are 9 to 6 every other day). */
+export function bookableDate(daysAhead: number) {
+  for (let offset = daysAhead; ; offset += 1) {
+    const date = new Date(Date.now() + 5.5 * 3_600_000 + offset * 86_400_000).toISOString().slice(0, 10)
+    if (new Date(`${date}T00:00:00Z`).getUTCDay() !== 0) return date
+  }
+}
+
 /**
  * Picks the `skip`-th open date (this month and next, at least `daysAhead` days from today in
  * Bangalore) and its first available time on /book-slot, as a person clicking through would.

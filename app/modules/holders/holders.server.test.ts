@@ -18,7 +18,7 @@ const MORNING = new Date('2026-12-01T04:30:00Z') // 10:00 in Bangalore
 const DATE = '2026-12-02'
 const TIMES = ['09:00', '10:00', '11:00', '12:00', '13:00', '14:00', '15:00', '16:00', '17:00'] as const
 
-const single = (holder: Holder, time: string = '09:00', overrides: Partial<PublicBookingInput> = {}) =>
+const single = (holder: Holder, time: PublicBookingInput['time'] = '09:00', overrides: Partial<PublicBookingInput> = {}) =>
   holdSingleSession({ name: 'Kavya Nair', email: holder.email, phone: '', service: 'race', date: DATE, time, notes: '', ...overrides }, holder, MORNING)
 
 const campSeat = (holder: Holder, swimmerName = 'Arjun Menon', batchCode = 'batch1') =>
