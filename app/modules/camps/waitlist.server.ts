@@ -218,16 +218,14 @@ export async function waitlistPlace(entryId: number, now = new Date()) {
 
 /**
  * The parent confirms their address: the entry joins the queue, behind everyone who confirmed
- * before. Confirming twice changes nothing; a lapsed or ended entry stays as it is.
+ * before (a seat that freed up meanwhile is offered at the worker's next round). Confirming twice
+ * changes nothing; a lapsed or ended entry stays as it is.
  */
 export async function confirmWaitlistPlace(entryId: number, now = new Date()) {
-  const [confirmed] = await db()
+  await db()
     .update(campWaitlist)
     .set({ confirmedAt: now })
     .where(and(eq(campWaitlist.id, entryId), eq(campWaitlist.status, 'waiting'), isNull(campWaitlist.confirmedAt), gt(campWaitlist.createdAt, confirmDeadline(now))))
-    .returning({ id: campWaitlist.id })
-  // A seat may have freed up while the address was unconfirmed: offer it now, not at the next round.
-  if (confirmed) campSeatFreed()
   return waitlistPlace(entryId, now)
 }
 
