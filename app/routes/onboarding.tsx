@@ -207,10 +207,8 @@ function Waitlisted({ campName, batchName, confirmBy, email }: { campName: strin
   return (
     <AuthCard title="Please check your e-mail" wide>
       <div role="status" className="space-y-3 text-ink">
-        <p>
-          {batchName} of {campName} is full. We have e-mailed {email} a link to confirm the place on its waitlist.
-        </p>
-        <p>Please open the link and press the button by {confirmBy} to keep the place: your place in the queue counts from then. Without it, the place lapses.</p>
+        <p>{`${batchName} of ${campName} is full. We have e-mailed ${email} a link to confirm the place on its waitlist.`}</p>
+        <p>{`Please open the link and press the button by ${confirmBy} to keep the place: your place in the queue counts from then. Without it, the place lapses.`}</p>
         <p>When a seat frees up we hold it for you and e-mail you a link to pay. There is nothing to pay until then.</p>
       </div>
       <Link to="/onboarding" className="btn-secondary mt-6">

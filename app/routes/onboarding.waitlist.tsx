@@ -71,9 +71,7 @@ export default function WaitlistPlace({ loaderData, actionData }: Route.Componen
       {place.state === 'unconfirmed' && (
         <Form method="post" className="mt-6 space-y-4">
           <HoneypotField />
-          <p className="text-ink">
-            {place.batchName} of {place.campName} is full. Press the button by {place.confirmBy} to keep {place.swimmerName}'s place on its waitlist; your place in the queue counts from then.
-          </p>
+          <p className="text-ink">{`${place.batchName} of ${place.campName} is full. Press the button by ${place.confirmBy} to keep ${place.swimmerName}'s place on its waitlist; your place in the queue counts from then.`}</p>
           <FormAlert id="waitlist-error" errors={actionData?.error ? [actionData.error] : undefined} />
           <button type="submit" className="btn-primary w-full" disabled={confirming}>
             {confirming ? 'Confirming...' : 'Keep my place'}
@@ -82,16 +80,12 @@ export default function WaitlistPlace({ loaderData, actionData }: Route.Componen
       )}
       {place.state === 'queued' && (
         <div role="status" className="mt-6 space-y-3 text-ink">
-          <p>
-            {place.swimmerName} is number {place.position} on the waitlist of {place.batchName}.
-          </p>
-          <p>
-            When a seat frees up we hold it for you for {place.offerHours} hours and e-mail {place.email} a link to pay. There is nothing to pay until then.
-          </p>
+          <p>{`${place.swimmerName} is number ${place.position} on the waitlist of ${place.batchName}.`}</p>
+          <p>{`When a seat frees up we hold it for you for ${place.offerHours} hours and e-mail ${place.email} a link to pay. There is nothing to pay until then.`}</p>
         </div>
       )}
-      {place.state === 'offered' && <p className="mt-6 text-ink">A seat has freed up and is held for {place.swimmerName}. We have e-mailed {place.email} a link to pay for it.</p>}
-      {place.state === 'registered' && <p className="mt-6 text-ink">{place.swimmerName} is registered for the camp. The confirmation is in your e-mail.</p>}
+      {place.state === 'offered' && <p className="mt-6 text-ink">{`A seat has freed up and is held for ${place.swimmerName}. We have e-mailed ${place.email} a link to pay for it.`}</p>}
+      {place.state === 'registered' && <p className="mt-6 text-ink">{`${place.swimmerName} is registered for the camp. The confirmation is in your e-mail.`}</p>}
       {place.state === 'ended' && (
         <div className="mt-6 space-y-4">
           <p className="text-ink">{actionData?.error ?? ENDED}</p>
