@@ -45,8 +45,7 @@ export async function action({ request }: Route.ActionArgs) {
   const place = await confirmWaitlistPlace(entryId)
   if (!place) throw data('This link is not valid.', { status: 404 })
   if (place.state === 'ended') return data({ error: ENDED }, { status: 409 })
-  const url = new URL(request.url)
-  return redirect(`${url.pathname}${url.search}`)
+  return redirect(`/onboarding/waitlist?${new URLSearchParams({ entry: String(entryId), key: new URL(request.url).searchParams.get('key') ?? '' })}`)
 }
 
 const TITLES = {
