@@ -88,7 +88,8 @@ function sameWaitingSwimmer(campId: number, applicant: Pick<CampApplicant, 'emai
 
 /**
  * Serialises the joins that share `key` until the transaction ends. Only joining takes these locks,
- * always the network's first, so they cannot wait on one another in a circle.
+ * always in one order (the network's, then the batch's row, then the camp's), so joins cannot wait
+ * on one another in a circle.
  */
 async function lockForJoining(tx: Executor, key: string) {
   await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext('camp_waitlist'), hashtext(${key}))`)
@@ -177,8 +178,6 @@ export async function joinWaitlist({ campCode, batchCode, applicant, ip, now = n
     return { entryId: entry!.id, campName: batch.campName, batchName: batch.batchName, confirmBy }
   })
 }
-
-export type WaitlistPlace = NonNullable<Awaited<ReturnType<typeof waitlistPlace>>>
 
 /**
  * A waitlist entry as its confirmation page shows it (the caller has checked the link key):
