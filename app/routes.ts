@@ -44,8 +44,9 @@ export default [
   route('booking/times', 'routes/booking.times.ts'),
   route('booking/check', 'routes/booking.check.ts'),
   route('booking/view', 'routes/booking.view.tsx'),
-  // Camps: registration (anyone, no account), a waitlist offer, and the payment result.
+  // Camps: registration (anyone, no account), confirming a waitlist place, a waitlist offer, and the payment result.
   route('onboarding', 'routes/onboarding.tsx'),
+  route('onboarding/waitlist', 'routes/onboarding.waitlist.tsx'),
   route('onboarding/offer', 'routes/onboarding.offer.tsx'),
   route('payment-status', 'routes/payment-status.tsx'),
   route('payment-status/check', 'routes/payment-status.check.ts'),

@@ -1,7 +1,10 @@
 // The camp rush: two instances of the site on one PostgreSQL; N parents (default 2,000) submit the
 // registration form within seconds for the camps' seats (2 camps × 2 batches, default 30 each).
-// Parents turned away join the waitlist; parents holding a seat pay through the sandbox gateway.
-// Prints held, confirmed, waitlisted, oversold (must be 0), 5xx (must be 0) and latency.
+// Parents turned away join the waitlist and keep their place through the link e-mailed to them
+// (read from the local mailbox's outbox), as a parent does: they open the page and press its button.
+// Parents holding a seat pay through the sandbox gateway.
+// Prints held, confirmed, waitlisted (and confirmed waitlist places), oversold (must be 0), 5xx
+// (must be 0) and latency.
 // Usage: npm run bench:camp-rush [-- --parents 2000 --capacity 30]
 import pg from 'pg'
 import { ensureBuild } from './ensure-build.mjs'
@@ -43,6 +46,14 @@ try {
   const held = attempts.filter((attempt) => attempt.status === 302 && attempt.location?.includes('/sandbox-gateway/checkout/'))
   const full = attempts.filter((attempt) => attempt.status === 409)
   const waitlisted = await Promise.all(full.map((attempt) => submit(attempt.index, 'waitlist')))
+  const links = (await client.query(`SELECT substring(text FROM 'http\\S+/onboarding/waitlist\\?\\S+') AS link FROM outbox_emails WHERE subject LIKE 'Please confirm your waitlist place%'`)).rows.map((row) => row.link)
+  const keptPlaces = await Promise.all(
+    links.map(async (link) => {
+      const opened = await timed(link, {})
+      if (opened.status !== 200) return opened
+      return timed(link, { method: 'POST', headers: { Origin: new URL(link).origin, 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'website_url=' })
+    }),
+  )
 
   // Holders pay on the gateway's page.
   const paid = await Promise.all(held.map((attempt) => timed(attempt.location, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'outcome=success' })))
@@ -54,13 +65,13 @@ try {
   }
   const perBatch = await client.query(
     `SELECT c.code || '/' || b.code AS batch, b.capacity, count(r.id) FILTER (WHERE r.status IN ('pending', 'confirmed'))::int AS taken,
-            (SELECT count(*)::int FROM camp_waitlist w WHERE w.batch_id = b.id) AS waiting
+            (SELECT count(*)::int FROM camp_waitlist w WHERE w.batch_id = b.id AND w.confirmed_at IS NOT NULL) AS waiting
      FROM camp_batches b JOIN camps c ON c.id = b.camp_id LEFT JOIN camp_registrations r ON r.batch_id = b.id
      GROUP BY c.code, b.code, b.capacity, b.id ORDER BY 1`,
   )
   await client.end()
 
-  const all = [...attempts, ...waitlisted, ...paid]
+  const all = [...attempts, ...waitlisted, ...keptPlaces, ...paid]
   const serverErrors = all.filter((result) => result.status === 0 || result.status >= 500).length
   const latencies = attempts.map((attempt) => attempt.ms).sort((a, b) => a - b)
   const oversold = perBatch.rows.reduce((sum, row) => sum + Math.max(0, row.taken - row.capacity), 0)
@@ -72,6 +83,7 @@ try {
       'held (got a seat)': held.length,
       'turned away (full)': full.length,
       waitlisted: waitlisted.filter((result) => result.status === 200).length,
+      'kept (confirmed) places': keptPlaces.filter((result) => result.status === 302).length,
       'confirmed (paid)': confirmed,
       oversold,
       '5xx': serverErrors,
@@ -83,8 +95,9 @@ try {
   console.log('Per batch (taken/capacity, waiting):', perBatch.rows.map((row) => `${row.batch} ${row.taken}/${row.capacity}, ${row.waiting} waiting`).join('; '))
   const other = attempts.filter((attempt) => !(attempt.status === 302 || attempt.status === 409))
   if (other.length) console.log('Other answers:', Object.entries(other.reduce((counts, attempt) => ({ ...counts, [attempt.status]: (counts[attempt.status] ?? 0) + 1 }), {})))
-  failed = oversold > 0 || serverErrors > 0 || held.length !== seats || confirmed !== seats
-  console.log(failed ? 'FAILED: oversold, 5xx, unsold or unconfirmed seats (see above).' : 'OK: every seat sold exactly once, no server errors.')
+  const unkept = waitlisted.filter((result) => result.status === 200).length - keptPlaces.filter((result) => result.status === 302).length
+  failed = oversold > 0 || serverErrors > 0 || held.length !== seats || confirmed !== seats || unkept !== 0
+  console.log(failed ? 'FAILED: oversold, 5xx, unsold or unconfirmed seats, or waitlist places not kept (see above).' : 'OK: every seat sold exactly once, every waitlist place kept, no server errors.')
 } finally {
   for (const instance of instances) await instance.stop()
   await gatewayInstance?.stop()

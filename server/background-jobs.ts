@@ -2,7 +2,7 @@ import type pino from 'pino'
 import { pruneExpiredSessions } from '~/modules/accounts/sessions.server'
 import { expireStaleHolds } from '~/modules/booking/holds.server'
 import { expireStaleCampHolds } from '~/modules/camps/registrations.server'
-import { offerFreedSeats, onCampSeatFreed } from '~/modules/camps/waitlist.server'
+import { expireUnconfirmedWaitlist, offerFreedSeats, onCampSeatFreed } from '~/modules/camps/waitlist.server'
 import { onEmailQueued, processOutbox, pruneSentEmails } from '~/modules/mail/outbox.server'
 import type { MailTransport } from '~/modules/mail/transport.server'
 import { reconcileDuePayments } from '~/modules/payments/payments.server'
@@ -82,11 +82,15 @@ export class BackgroundJobs {
     if (outcome.sent || outcome.failed) this.logger.info({ ...outcome, transport: this.transport.kind }, 'outbox delivery')
   }
 
-  /** Unpaid holds run out (bookings and camp seats); freed camp seats go to the waitlist. */
+  /**
+   * Unpaid holds run out (bookings and camp seats), and so do waitlist places nobody confirmed;
+   * freed camp seats go to the waitlist.
+   */
   private async releaseHolds() {
     const now = new Date()
     await expireStaleHolds(now)
     await expireStaleCampHolds(now)
+    await expireUnconfirmedWaitlist(now)
     const offered = await offerFreedSeats(now)
     if (offered) this.logger.info({ offered }, 'camp seats offered to the waitlist')
   }

@@ -39,6 +39,7 @@ import * as forgotPassword from './forgot-password'
 import * as login from './login'
 import * as onboarding from './onboarding'
 import * as offer from './onboarding.offer'
+import * as waitlistPlace from './onboarding.waitlist'
 import * as paymentStatusCheck from './payment-status.check'
 import * as registration from './registration'
 import * as reportFile from './reports.files.$fileId'
@@ -359,6 +360,7 @@ describe('hostile addresses', () => {
       [verifyEmail.loader, `/verify-email${query(['email', 'code'])}`, 'guest'],
       [forgotPassword.loader, `/forgot-password${query(['email', 'code'])}`, 'guest'],
       [offer.loader, `/onboarding/offer${query(['registration', 'key'])}`, 'guest'],
+      [waitlistPlace.loader, `/onboarding/waitlist${query(['entry', 'key'])}`, 'guest'],
       [onboarding.loader, `/onboarding${query(['email', 'phone'])}`, 'guest'],
       [login.loader, `/login${query(['redirectTo'])}`, 'guest'],
       [bookSlot.loader, `/book-slot${query(['month', 'date', 'time'])}`, 'customer'],
@@ -397,7 +399,7 @@ describe('hostile addresses', () => {
       { numRuns: RUNS * 2 },
     )
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom<Handler>(slotPayment.action, offer.action), hostileQuery(['booking', 'registration', 'key']), async (handler, query) => {
+      fc.asyncProperty(fc.constantFrom<Handler>(slotPayment.action, offer.action, waitlistPlace.action), hostileQuery(['booking', 'registration', 'entry', 'key']), async (handler, query) => {
         await expectRefusedCleanly(handler, () => formRequest(`/slot-payment?${query}`, 'customer', new URLSearchParams({ website_url: '' })))
       }),
       { numRuns: RUNS },

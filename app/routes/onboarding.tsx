@@ -16,7 +16,8 @@ import { campChoices } from '~/modules/camps/camps.server'
 import { AlreadyRegisteredError, BatchFullError, BatchNotInCampError, CampNotFoundError, holdCampSeat, RegistrationClosedError } from '~/modules/camps/registrations.server'
 import { CampRegistrationSchema, type CampRegistrationInput } from '~/modules/camps/schemas'
 import { STATUS_LINK } from '~/modules/camps/status.server'
-import { AlreadyWaitingError, joinWaitlist } from '~/modules/camps/waitlist.server'
+import { formatLabDateTime } from '~/modules/mail/templates.server'
+import { AlreadyWaitingError, joinWaitlist, SeatsFreeError, WaitlistNetworkLimitError } from '~/modules/camps/waitlist.server'
 import { HoldExpiredError, PaymentStartError, startPayment } from '~/modules/payments/payments.server'
 import { RateLimitedError } from '~/modules/rate-limit/rate-limit.server'
 import { readForm } from '~/lib/form-data.server'
@@ -47,7 +48,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 type ActionResult =
   | { kind: 'invalid'; result: SubmissionResult<string[]> }
   | { kind: 'failed'; result: SubmissionResult<string[]>; waitlist: boolean }
-  | { kind: 'waitlisted'; campName: string; batchName: string; position: number; email: string }
+  | { kind: 'waitlisted'; campName: string; batchName: string; confirmBy: string; email: string }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const formData = await readForm(request)
@@ -62,7 +63,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   try {
     if (formData.get('intent') === 'waitlist') {
       const place = await joinWaitlist({ campCode: form.camp, batchCode: form.batch, applicant, ip })
-      return data<ActionResult>({ kind: 'waitlisted', ...place, email: form.email })
+      return data<ActionResult>({ kind: 'waitlisted', campName: place.campName, batchName: place.batchName, confirmBy: formatLabDateTime(place.confirmBy), email: form.email })
     }
     const { holder, setCookie } = await holderOf(request, context, { userId: (await getUser(request))?.id ?? null, email: form.email })
     await limitHoldAttempts(holder)
@@ -76,7 +77,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   } catch (error) {
     if (error instanceof UnpaidHoldExistsError || error instanceof TooManyUnpaidHoldsError) return fail(error.message, 409)
     if (error instanceof BatchFullError) return fail(`${error.message} You can join its waitlist: we e-mail you as soon as a seat frees up.`, 409, true)
-    if (error instanceof AlreadyRegisteredError || error instanceof AlreadyWaitingError || error instanceof RegistrationClosedError) return fail(error.message, 409)
+    if (error instanceof AlreadyRegisteredError || error instanceof AlreadyWaitingError || error instanceof RegistrationClosedError || error instanceof SeatsFreeError) return fail(error.message, 409)
+    if (error instanceof WaitlistNetworkLimitError) return fail(error.message, 429)
     if (error instanceof CampNotFoundError) return fail(error.message, 400)
     if (error instanceof BatchNotInCampError) return data<ActionResult>({ kind: 'failed', result: submission.reply({ fieldErrors: { batch: [error.message] } }), waitlist: false }, { status: 400 })
     if (error instanceof RateLimitedError) return fail(error.message, 429)
@@ -206,14 +208,13 @@ function SeatsLeft({ camps, batchCode, chosenCamp }: { camps: Camps; batchCode: 
   )
 }
 
-function Waitlisted({ campName, batchName, position, email }: { campName: string; batchName: string; position: number; email: string }) {
+function Waitlisted({ campName, batchName, confirmBy, email }: { campName: string; batchName: string; confirmBy: string; email: string }) {
   return (
-    <AuthCard title="You're on the waitlist" wide>
+    <AuthCard title="Please check your e-mail" wide>
       <div role="status" className="space-y-3 text-ink">
-        <p>
-          {batchName} of {campName} is full. You are number {position} on its waitlist.
-        </p>
-        <p>When a seat frees up we hold it for you and e-mail {email} a link to pay. There is nothing to pay until then.</p>
+        <p>{`${batchName} of ${campName} is full. We have e-mailed ${email} a link to confirm the place on its waitlist.`}</p>
+        <p>{`Please open the link and press the button by ${confirmBy} to keep the place: your place in the queue counts from then. Without it, the place lapses.`}</p>
+        <p>When a seat frees up we hold it for you and e-mail you a link to pay. There is nothing to pay until then.</p>
       </div>
       <Link to="/onboarding" className="btn-secondary mt-6">
         Register another person

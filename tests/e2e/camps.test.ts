@@ -67,7 +67,7 @@ describe('camp registration in the browser', () => {
     await context.close()
   })
 
-  it('a full batch says Full; the parent joins its waitlist instead', async () => {
+  it('a full batch says Full; the parent joins its waitlist instead, and keeps the place through the e-mailed link', async () => {
     for (let index = 0; index < 30; index += 1) {
       const filled = await new Visitor(server.url).post('/onboarding', { name: `Swimmer ${index}`, email: `filler${index}@example.com`, phone_number: '9845012345', camp: 'camp1', batch: 'batch1', website_url: '' })
       expect(filled.status).toBe(302)
@@ -87,10 +87,18 @@ describe('camp registration in the browser', () => {
     await expect.poll(() => page.getByRole('alert').innerText()).toContain('Batch 1 of Camp 1 is full. You can join its waitlist')
     await expectNoAxeViolations(page)
     await page.getByRole('button', { name: 'Join the waitlist' }).click()
-    await expect.poll(() => page.getByRole('heading', { name: "You're on the waitlist" }).isVisible()).toBe(true)
-    await expect.poll(() => page.getByText('You are number 1 on its waitlist.').isVisible()).toBe(true)
+    await expect.poll(() => page.getByRole('heading', { name: 'Please check your e-mail' }).isVisible()).toBe(true)
+    await expect.poll(() => page.getByText('We have e-mailed late@example.com a link to confirm the place on its waitlist.').isVisible()).toBe(true)
     await expectNoAxeViolations(page)
-    await sink.waitForMailTo('late@example.com', /waitlist/)
+
+    const mail = await sink.waitForMailTo('late@example.com', /Please confirm your waitlist place/)
+    await page.goto(/(http:\/\/\S+\/onboarding\/waitlist\?entry=\d+&key=[\w-]+)/.exec(mail.text)![1]!)
+    await expect.poll(() => page.getByRole('heading', { name: 'Keep your place on the waitlist' }).isVisible()).toBe(true)
+    await expectNoAxeViolations(page)
+    await page.getByRole('button', { name: 'Keep my place' }).click()
+    await expect.poll(() => page.getByRole('heading', { name: "You're on the waitlist" }).isVisible()).toBe(true)
+    await expect.poll(() => page.getByText('Late Comer is number 1 on the waitlist of Batch 1.').isVisible()).toBe(true)
+    await expectNoAxeViolations(page)
     // The refused submission is answered 409 Conflict, which the browser notes; nothing else went wrong.
     expect(errors).toEqual(['console: Failed to load resource: the server responded with a status of 409 (Conflict)'])
     await context.close()

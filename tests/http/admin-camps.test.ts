@@ -247,9 +247,17 @@ describe('registrations', () => {
       expect((await late.post('/onboarding', lateValues)).status).toBe(409)
       expect((await late.post('/onboarding', { ...lateValues, intent: 'waitlist' })).status).toBe(200)
 
+      // Staff see that the place is not confirmed yet, and it is not counted.
+      const unconfirmed = text((await admin.get('/admin/camps/camp1')).html)
+      expect(unconfirmed).toContain('Batch 1 9:00 AM - 10:30 AM and 1:00 PM - 2:30 PM. 2 of 2 seats taken.')
+      expect(unconfirmed).toMatch(/Waitlist \(0\) No one is waiting\. Not confirmed yet \(1\) Late Comer family\d+@example.com · 98450 12345 Address not confirmed yet: not in the queue until the parent opens the e-mailed link; lapses after a day\. Joined/)
+
+      const confirmLink = /(http:\/\/\S+\/onboarding\/waitlist\?entry=\d+&key=[\w-]+)/.exec((await sink.waitForMailTo(lateValues.email, /Please confirm your waitlist place/)).text)![1]!
+      expect((await late.post(confirmLink, { website_url: '' })).status).toBe(302)
       const page = text((await admin.get('/admin/camps/camp1')).html)
       expect(page).toContain('Batch 1 9:00 AM - 10:30 AM and 1:00 PM - 2:30 PM. 2 of 2 seats taken, 1 waiting.')
-      expect(page).toMatch(/Registrations \(2\) .*Asha Rao .*Confirmed ₹35,000.00 .*Bina Das .*Confirmed ₹35,000.00 .*Waitlist \(1\) Late Comer family\d+@example.com · 98450 12345 Waiting\. Joined/)
+      expect(page).toMatch(/Registrations \(2\) .*Asha Rao .*Confirmed ₹35,000.00 .*Bina Das .*Confirmed ₹35,000.00 .*Waitlist \(1\) Late Comer family\d+@example.com · 98450 12345 Waiting; address confirmed \d{1,2}:\d{2} [AP]M IST on .+\. Joined/)
+      expect(page).not.toContain('Not confirmed yet')
 
       // Fewer seats than are taken is refused, next to the field.
       const tooFew = await admin.post('/admin/camps/camp1', batchForm(batch1!, { ...batch1Form, capacity: '1' }))

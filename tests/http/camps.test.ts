@@ -126,16 +126,44 @@ describe('registering and paying', () => {
   })
 })
 
+/** Holds every seat of a batch, each for another family; returns them with the way to their checkout. */
+async function fill(camp: string, batch: string, seats: number) {
+  const holders: Array<{ visitor: Visitor; checkoutUrl: string }> = []
+  for (let index = 0; index < seats; index += 1) {
+    const visitor = new Visitor(server.url)
+    const submitted = await visitor.post('/onboarding', form({ camp, batch }))
+    expect(submitted.status).toBe(302)
+    holders.push({ visitor, checkoutUrl: submitted.location! })
+  }
+  return holders
+}
+
+/** The link of the e-mail that asks to confirm a waitlist place. */
+async function confirmationLink(email: string) {
+  const mail = await sink.waitForMailTo(email, /Please confirm your waitlist place/)
+  const link = /(http:\/\/\S+\/onboarding\/waitlist\?entry=\d+&key=[\w-]+)/.exec(mail.text)
+  expect(link).not.toBeNull()
+  return link![1]!
+}
+
+/** Opens the link and presses the page's button, as a browser without JavaScript does. */
+async function confirmPlace(visitor: Visitor, link: string) {
+  const page = await visitor.get(link)
+  expect(page.status).toBe(200)
+  expect(text(page.html)).toContain('Keep my place')
+  const action = decode(/<form[^>]*method="post"[^>]*action="([^"]+)"/.exec(page.html)?.[1] ?? /<form[^>]*action="([^"]+)"[^>]*method="post"/.exec(page.html)?.[1] ?? '')
+  expect(action).toMatch(/^\/onboarding\/waitlist\?entry=\d+&key=/)
+  const confirmed = await visitor.post(action, { website_url: '' })
+  expect(confirmed.status).toBe(302)
+  return text((await visitor.get(confirmed.location!)).html)
+}
+
+const offersTo = (email: string) => sink.messages.filter((message) => message.to.includes(email) && /A seat is free/.test(message.raw))
+
 describe('a full batch', () => {
-  it('offers its waitlist; a seat freed by a failed payment is held for the first in line, who pays through the e-mailed link', async () => {
+  it('offers its waitlist, whose place the parent confirms through the e-mailed link; a seat freed by a failed payment is held for them, and they pay through the next link', async () => {
     // Fill Batch 1 of Camp 2: 30 seats, each held by a different family.
-    const holders: Array<{ visitor: Visitor; checkoutUrl: string }> = []
-    for (let index = 0; index < 30; index += 1) {
-      const visitor = new Visitor(server.url)
-      const submitted = await visitor.post('/onboarding', form({ camp: 'camp2', batch: 'batch1' }))
-      expect(submitted.status).toBe(302)
-      holders.push({ visitor, checkoutUrl: submitted.location! })
-    }
+    const holders = await fill('camp2', 'batch1', 30)
     const page = text((await new Visitor(server.url).get('/onboarding')).html)
     expect(page).toMatch(/Batch 1: 9:00 AM - 10:30 AM and 1:00 PM - 2:30 PM Camp 1: \d+ seats? left · Camp 2: Full/)
 
@@ -149,27 +177,88 @@ describe('a full batch', () => {
     expect(waitlistButton).toContain('value="waitlist"')
     const joined = await late.post('/onboarding', { ...values, intent: 'waitlist' })
     expect(joined.status).toBe(200)
-    expect(text(joined.html)).toContain("You're on the waitlist")
-    expect(text(joined.html)).toContain('You are number 1 on its waitlist.')
-    await sink.waitForMailTo('late.comer@example.com', /waitlist/)
+    expect(text(joined.html)).toContain('Please check your e-mail')
+    expect(text(joined.html)).toContain('Batch 1 of Camp 2 is full. We have e-mailed late.comer@example.com a link to confirm the place on its waitlist.')
+    expect(text(joined.html)).toMatch(/Please open the link and press the button by \d{1,2}:\d{2} [AP]M IST on .+ to keep the place/)
+
+    const link = await confirmationLink('late.comer@example.com')
+    // Opening the link (as a mail scanner does) confirms nothing; another key is refused like any private link.
+    expect(text((await new Visitor(server.url).get(link)).html)).toContain('Keep your place on the waitlist')
+    for (const wrong of [link.replace(/key=[\w-]+/, `key=${'a'.repeat(32)}`), link.replace(/key=[\w-]+/, ''), link.replace(/entry=\d+/, 'entry=999999')]) {
+      expect((await new Visitor(server.url).get(wrong)).status).toBe(404)
+      expect((await new Visitor(server.url).post(wrong, { website_url: '' })).status).toBe(404)
+    }
+    const confirmed = await confirmPlace(late, link)
+    expect(confirmed).toContain("You're on the waitlist")
+    expect(confirmed).toContain('Late Comer is number 1 on the waitlist of Batch 1.')
 
     // One family's payment is declined: the seat goes to the waitlist, not to the form.
     await holders[0]!.visitor.post(holders[0]!.checkoutUrl, { outcome: 'failure' })
     const offer = await sink.waitForMailTo('late.comer@example.com', /A seat is free/)
-    const link = /(http:\/\/[^\s]+\/onboarding\/offer\?registration=CMP-\d+&key=[\w-]+)/.exec(offer.text)
-    expect(link).not.toBeNull()
+    const offerLink = /(http:\/\/[^\s]+\/onboarding\/offer\?registration=CMP-\d+&key=[\w-]+)/.exec(offer.text)
+    expect(offerLink).not.toBeNull()
     expect((await new Visitor(server.url).post('/onboarding', form({ camp: 'camp2', batch: 'batch1' }))).status).toBe(409)
+    expect(text((await late.get(link)).html)).toContain('A camp seat is held for you')
 
-    const offerPage = await late.get(link![1]!)
+    const offerPage = await late.get(offerLink![1]!)
     expect(text(offerPage.html)).toContain('A camp seat is held for you')
     expect(text(offerPage.html)).toContain('Late Comer')
-    const tampered = await late.get(link![1]!.replace(/key=[\w-]+/, `key=${'a'.repeat(32)}`))
+    const tampered = await late.get(offerLink![1]!.replace(/key=[\w-]+/, `key=${'a'.repeat(32)}`))
     expect(tampered.status).toBe(404)
 
-    const pay = await late.post(link![1]!, { website_url: '' })
+    const pay = await late.post(offerLink![1]!, { website_url: '' })
     expect(pay.status).toBe(302)
     const back = await late.post(pay.location!, { outcome: 'success' })
     expect(text((await late.get(back.location!)).html)).toContain('Registration Complete!')
-    expect(text((await late.get(link![1]!)).html)).toContain('Already registered')
+    expect(text((await late.get(offerLink![1]!)).html)).toContain('Already registered')
+    expect(text((await late.get(link)).html)).toContain('Already registered')
+  })
+})
+
+describe('the waitlist cannot freeze a camp', () => {
+  it('one client with many e-mail addresses: refused on a batch with free seats, 3 places at most on a full one, and places nobody confirmed get no seat', async () => {
+    const attacker = new Visitor(server.url)
+    const fake = (index: number, batch: string) => form({ name: `Fake Swimmer ${index}`, email: `fake${index}@example.com`, camp: 'camp1', batch, intent: 'waitlist' })
+    const seatsLeft = async () => /Batch 2: [^C]*Camp 1: (\d+ seats? left|Full)/.exec(text((await new Visitor(server.url).get('/onboarding')).html))![1]
+
+    // Batch 2 of Camp 1 has free seats: nobody may queue for it.
+    for (let index = 1; index <= 5; index += 1) {
+      const refused = await attacker.post('/onboarding', fake(index, 'batch2'))
+      expect(refused.status).toBe(409)
+      expect(text(refused.html)).toContain('Batch 2 of Camp 1 still has free seats, so there is no need to wait. Please register for it instead.')
+      expect(refused.html).not.toMatch(/>Join the waitlist/)
+    }
+    expect(await seatsLeft()).toBe('30 seats left')
+    expect(sink.messages.filter((message) => message.to.some((to) => to.startsWith('fake')))).toEqual([])
+
+    // A real parent registers and pays as if nothing had happened.
+    const { statusUrl } = await registerAndPay(new Visitor(server.url), form({ name: 'Real Swimmer', email: 'real.parent@example.com', camp: 'camp1', batch: 'batch2' }), 'success')
+    expect(text((await new Visitor(server.url).get(statusUrl)).html)).toContain('Registration Complete!')
+
+    // Full now: the client gets 3 places, then a clear refusal.
+    const holders = await fill('camp1', 'batch2', 29)
+    expect(await seatsLeft()).toBe('Full')
+    for (let index = 6; index <= 8; index += 1) expect((await attacker.post('/onboarding', fake(index, 'batch2'))).status).toBe(200)
+    const capped = await attacker.post('/onboarding', fake(9, 'batch2'))
+    expect(capped.status).toBe(429)
+    expect(text(capped.html)).toContain('Your internet connection already holds 3 places on our camp waitlists, the most we allow.')
+
+    // A seat frees up: unconfirmed places keep it from nobody, so a newcomer takes it.
+    await holders[0]!.visitor.post(holders[0]!.checkoutUrl, { outcome: 'failure' })
+    await expect.poll(seatsLeft, { timeout: 10_000 }).toBe('1 seat left')
+    expect((await new Visitor(server.url).post('/onboarding', form({ camp: 'camp1', batch: 'batch2' }))).status).toBe(302)
+
+    // A real parent joins and confirms; the next freed seat is offered to them, not to the earlier, unconfirmed places.
+    const patient = new Visitor(server.url)
+    const values = form({ name: 'Patient Swimmer', email: 'patient.parent@example.com', camp: 'camp1', batch: 'batch2' })
+    expect((await patient.post('/onboarding', { ...values, intent: 'waitlist' })).status).toBe(200)
+    expect(await confirmPlace(patient, await confirmationLink('patient.parent@example.com'))).toContain('Patient Swimmer is number 1 on the waitlist of Batch 2.')
+    await holders[1]!.visitor.post(holders[1]!.checkoutUrl, { outcome: 'failure' })
+    const offer = await sink.waitForMailTo('patient.parent@example.com', /A seat is free/)
+    for (let index = 6; index <= 8; index += 1) expect(offersTo(`fake${index}@example.com`)).toEqual([])
+    const offerLink = /(http:\/\/[^\s]+\/onboarding\/offer\?registration=CMP-\d+&key=[\w-]+)/.exec(offer.text)![1]!
+    const pay = await patient.post(offerLink, { website_url: '' })
+    const back = await patient.post(pay.location!, { outcome: 'success' })
+    expect(text((await patient.get(back.location!)).html)).toContain('Registration Complete!')
   })
 })

@@ -223,6 +223,7 @@ describe('pages with hostile addresses', () => {
     { path: '/booking/view', names: ['ref', 'key'], who: 'guest' },
     { path: '/onboarding', names: ['email', 'phone'], who: 'guest' },
     { path: '/onboarding/offer', names: ['registration', 'key'], who: 'guest' },
+    { path: '/onboarding/waitlist', names: ['entry', 'key'], who: 'guest' },
     { path: '/payment-status', names: ['orderId', 'key'], who: 'guest' },
     { path: '/book-slot', names: ['month', 'date', 'time', 'confirm'], who: 'customer' },
     { path: '/slot-payment', names: ['booking'], who: 'customer' },

@@ -137,6 +137,7 @@ const pages: Row[] = [
   { name: 'the camp payment check (JSON), with its link', path: () => `/payment-status/check?orderId=${the.camp.orderId}&key=${the.camp.key}`, expect: linkHolders, shows: () => ['"completed"'] },
   { name: 'the camp payment check (JSON), with a wrong key', path: () => `/payment-status/check?orderId=${the.camp.orderId}&key=${wrongKey}`, expect: nobody, secrets: campSecrets },
   { name: 'a waitlist offer, with a made-up key', path: () => `/onboarding/offer?registration=${the.camp.reference}&key=${wrongKey}`, expect: nobody, secrets: campSecrets },
+  { name: 'a waitlist place, with a made-up key', path: () => `/onboarding/waitlist?entry=1&key=${wrongKey}`, expect: nobody },
   ...[
     '/admin',
     '/admin/availability',
@@ -175,6 +176,7 @@ const changes: Row[] = [
   { name: "cancel the guest's booking with a wrong key", path: () => `/bookings/${the.guestBooking.reference}/cancel?key=${wrongKey}`, form: () => ({ website_url: '' }), expect: nobody, secrets: guestSecrets },
   { name: "pay for A's held booking", path: () => `/slot-payment?booking=${the.a.pendingBookingId}`, form: () => ({ website_url: '' }), expect: { guest: 'login', a: 'skip', b: 'to book-slot', admin: 'to book-slot' }, secrets: aSecrets },
   { name: 'take up a waitlist offer with a made-up key', path: () => `/onboarding/offer?registration=${the.camp.reference}&key=${wrongKey}`, form: () => ({ website_url: '' }), expect: nobody, secrets: campSecrets },
+  { name: 'confirm a waitlist place with a made-up key', path: () => `/onboarding/waitlist?entry=1&key=${wrongKey}`, form: () => ({ website_url: '' }), expect: nobody },
   {
     name: 'open availability',
     path: () => '/admin/availability',

@@ -12,7 +12,7 @@ import type { Holder } from '~/modules/holders/holders.server'
 import { visitor } from '../../../tests/support/holders'
 import { useTestDatabase } from '../../../tests/support/test-database'
 import { expireStaleCampHolds, holdCampSeat } from './registrations.server'
-import { joinWaitlist, offerFreedSeats } from './waitlist.server'
+import { confirmWaitlistPlace, joinWaitlist, offerFreedSeats } from './waitlist.server'
 
 useTestDatabase()
 const sandbox = useSandboxPayments()
@@ -176,7 +176,8 @@ describe('a seat offered from the waitlist', () => {
     await db().update(campBatches).set({ capacity: 1 }).where(eq(campBatches.id, batch!.id))
     const first = await heldAndStarted(applicant(), 'batch2')
     const waiting = applicant('Patient Swimmer')
-    await joinWaitlist({ campCode: 'camp1', batchCode: 'batch2', applicant: waiting, ip: '192.0.2.251' })
+    const { entryId } = await joinWaitlist({ campCode: 'camp1', batchCode: 'batch2', applicant: waiting, ip: '192.0.2.251' })
+    await confirmWaitlistPlace(entryId)
     await sandbox.choose(first.redirectUrl, 'failure')
     await expect.poll(() => status(first.held.id)).toBe('payment_failed')
     expect(await offerFreedSeats()).toBe(1)

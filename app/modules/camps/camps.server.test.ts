@@ -9,7 +9,7 @@ import { useTestDatabase } from '../../../tests/support/test-database'
 import { campChoices } from './camps.server'
 import { AlreadyRegisteredError, BatchFullError, BatchNotInCampError, CampNotFoundError, expireStaleCampHolds, holdCampSeat, RegistrationClosedError } from './registrations.server'
 import { CampRegistrationSchema } from './schemas'
-import { AlreadyWaitingError, joinWaitlist, offerFreedSeats } from './waitlist.server'
+import { AlreadyWaitingError, confirmWaitlistPlace, joinWaitlist, offerFreedSeats } from './waitlist.server'
 
 useTestDatabase()
 
@@ -133,8 +133,13 @@ describe('the waitlist', () => {
     const holder = await hold()
     const first = parent({ swimmerName: 'First Waiting' })
     const second = parent({ swimmerName: 'Second Waiting' })
-    expect(await joinWaitlist({ campCode: 'camp1', batchCode: 'batch1', applicant: first, ip: '1.1.1.1', now: JUNE })).toMatchObject({ position: 1 })
-    expect(await joinWaitlist({ campCode: 'camp1', batchCode: 'batch1', applicant: second, ip: '1.1.1.2', now: JUNE })).toMatchObject({ position: 2 })
+    for (const [applicant, ip, position] of [
+      [first, '1.1.1.1', 1],
+      [second, '1.1.1.2', 2],
+    ] as const) {
+      const { entryId } = await joinWaitlist({ campCode: 'camp1', batchCode: 'batch1', applicant, ip, now: JUNE })
+      expect(await confirmWaitlistPlace(entryId, JUNE)).toMatchObject({ state: 'queued', position })
+    }
     await expect(joinWaitlist({ campCode: 'camp1', batchCode: 'batch1', applicant: { ...first, swimmerName: 'first waiting' }, ip: '1.1.1.1', now: JUNE })).rejects.toThrow(AlreadyWaitingError)
     expect(await offerFreedSeats(JUNE)).toBe(0)
 
@@ -168,7 +173,7 @@ describe('the waitlist', () => {
     await setCapacity(1)
     const held = await hold()
     const meera = parent({ swimmerName: 'Meera Iyer' })
-    await joinWaitlist({ campCode: 'camp1', batchCode: 'batch1', applicant: meera, ip: '1.1.1.3', now: JUNE })
+    await confirmWaitlistPlace((await joinWaitlist({ campCode: 'camp1', batchCode: 'batch1', applicant: meera, ip: '1.1.1.3', now: JUNE })).entryId, JUNE)
     const other = await hold(meera, { batch: 'batch2' })
     await db().update(campRegistrations).set({ status: 'confirmed', holdExpiresAt: null }).where(eq(campRegistrations.id, other.id))
     await db().update(campRegistrations).set({ status: 'payment_failed', holdExpiresAt: null }).where(eq(campRegistrations.id, held.id))

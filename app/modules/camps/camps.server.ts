@@ -1,4 +1,4 @@
-import { and, eq, gt, inArray, or, sql } from 'drizzle-orm'
+import { and, eq, gt, inArray, isNotNull, or, sql } from 'drizzle-orm'
 import { db } from '~/db/client.server'
 import { campRegistrations, campWaitlist } from '~/db/schema'
 import { labToday } from '~/lib/format'
@@ -31,13 +31,21 @@ export async function campSeatsTaken(batchIds: number[], now: Date, executor: Ex
   return new Map(rows.map((row) => [row.batchId, row.taken]))
 }
 
-/** People waiting per batch; a seat that frees up is theirs before a newcomer's. */
+/**
+ * In the queue for a seat: waiting, with the address confirmed through the e-mailed link. An entry
+ * nobody confirmed keeps no seat from anyone and is offered none.
+ */
+export function queuedOnWaitlist() {
+  return and(eq(campWaitlist.status, 'waiting'), isNotNull(campWaitlist.confirmedAt))
+}
+
+/** People in the queue per batch; a seat that frees up is theirs before a newcomer's. */
 export async function waitingCounts(batchIds: number[], executor: Executor = db()): Promise<Map<number, number>> {
   if (batchIds.length === 0) return new Map()
   const rows = await executor
     .select({ batchId: campWaitlist.batchId, waiting: sql<number>`count(*)::int` })
     .from(campWaitlist)
-    .where(and(inArray(campWaitlist.batchId, batchIds), eq(campWaitlist.status, 'waiting')))
+    .where(and(inArray(campWaitlist.batchId, batchIds), queuedOnWaitlist()))
     .groupBy(campWaitlist.batchId)
   return new Map(rows.map((row) => [row.batchId, row.waiting]))
 }

@@ -11,7 +11,7 @@ import { useTestDatabase } from '../../../tests/support/test-database'
 import { campChoices, campSeatsTaken, waitingCounts } from './camps.server'
 import { BatchFullError, holdCampSeat, insertRegistration } from './registrations.server'
 import { addBatch, cancelRegistration, CampChangeRefusedError, campRegistrationsForExport, createCamp, moveRegistration, staffCamp, updateBatch, updateCamp } from './staff.server'
-import { joinWaitlist, offerFreedSeats, onCampSeatFreed } from './waitlist.server'
+import { confirmWaitlistPlace, joinWaitlist, offerFreedSeats, onCampSeatFreed } from './waitlist.server'
 
 useTestDatabase()
 const sandbox = useSandboxPayments()
@@ -209,7 +209,7 @@ describe('batches', () => {
     await setCapacity(1)
     await confirmedRegistration()
     const waiting = parent('Patient Swimmer')
-    await joinWaitlist({ campCode: 'camp1', batchCode: 'batch1', applicant: waiting, ip: '192.0.2.202' })
+    await confirmWaitlistPlace((await joinWaitlist({ campCode: 'camp1', batchCode: 'batch1', applicant: waiting, ip: '192.0.2.202' })).entryId)
     await updateBatch(staff, { campCode: 'camp1', batchId, batch: { code: 'batch1', name: 'Batch 1', timeRanges: [{ start: '09:00', end: '10:30' }], capacity: 2 } })
     await expect.poll(() => seatsFreed).toBe(1)
     expect(await offerFreedSeats()).toBe(1)
@@ -238,9 +238,11 @@ describe('moving a registration', () => {
   })
 
   it('takes a free seat in the other batch, even with people waiting for it; counts follow; the parent is told and the move audited', async () => {
-    await setCapacity(2, 'camp1', 'batch2')
+    await setCapacity(1, 'camp1', 'batch2')
     await confirmedRegistration('batch2')
-    await joinWaitlist({ campCode: 'camp1', batchCode: 'batch2', applicant: parent('Waiting Swimmer'), ip: '192.0.2.203' })
+    await confirmWaitlistPlace((await joinWaitlist({ campCode: 'camp1', batchCode: 'batch2', applicant: parent('Waiting Swimmer'), ip: '192.0.2.203' })).entryId)
+    // A second seat, not offered yet.
+    await setCapacity(2, 'camp1', 'batch2')
     const { id, reference, who } = await confirmedRegistration('batch1', parent('Moving Swimmer'))
     await confirmedRegistration('batch1')
     expect([await seatsTaken('camp1', 'batch1'), await seatsTaken('camp1', 'batch2')]).toEqual([2, 1])
@@ -356,7 +358,7 @@ describe('cancelling a registration', () => {
     await setCapacity(1)
     const { reference } = await confirmedRegistration()
     const waiting = parent('Next In Line')
-    await joinWaitlist({ campCode: 'camp1', batchCode: 'batch1', applicant: waiting, ip: '192.0.2.206' })
+    await confirmWaitlistPlace((await joinWaitlist({ campCode: 'camp1', batchCode: 'batch1', applicant: waiting, ip: '192.0.2.206' })).entryId)
     expect(await offerFreedSeats()).toBe(0)
     await cancelRegistration(staff, { campCode: 'camp1', reference, refund: false })
     await expect.poll(() => seatsFreed).toBe(1)
@@ -369,24 +371,32 @@ describe('cancelling a registration', () => {
 })
 
 describe('what staff see', () => {
-  it('per batch: registrations holding a seat or called off after payment, and the waitlist in order; the export has the same rows', async () => {
+  it('per batch: registrations holding a seat or called off after payment, and the waitlist in the order of confirmation, unconfirmed places last; the export has the same rows', async () => {
     const confirmed = await confirmedRegistration('batch1', parent('Confirmed Swimmer'))
     const held = await holdCampSeat({ campCode: 'camp1', batchCode: 'batch1', applicant: parent('Paying Now') })
     const lapsed = await holdCampSeat({ campCode: 'camp1', batchCode: 'batch1', applicant: parent('Never Paid') })
     await db().update(campRegistrations).set({ status: 'expired', holdExpiresAt: null }).where(eq(campRegistrations.id, lapsed.id))
     const cancelled = await confirmedRegistration('batch1', parent('Called Off'))
     await cancelRegistration(staff, { campCode: 'camp1', reference: cancelled.reference, refund: false })
-    for (const name of ['First Waiting', 'Second Waiting']) await joinWaitlist({ campCode: 'camp1', batchCode: 'batch1', applicant: parent(name), ip: '192.0.2.209' })
+    await setCapacity(2)
+    const join = async (name: string) => (await joinWaitlist({ campCode: 'camp1', batchCode: 'batch1', applicant: parent(name), ip: '192.0.2.209' })).entryId
+    const [first, second] = [await join('Joined First'), await join('Joined Second'), await join('Not Confirmed')]
+    await confirmWaitlistPlace(second!)
+    await confirmWaitlistPlace(first!)
 
     const camp = (await staffCamp('camp1'))!
     const [batch1, batch2] = camp.batches
-    expect(batch1).toMatchObject({ code: 'batch1', taken: 2, waiting: 2, capacity: 30 })
+    expect(batch1).toMatchObject({ code: 'batch1', taken: 2, waiting: 2, capacity: 2 })
     expect(batch1!.registrations.map((row) => [row.reference, row.swimmerName, row.status, row.refundable])).toEqual([
       [confirmed.reference, 'Confirmed Swimmer', 'confirmed', false],
       [held.reference, 'Paying Now', 'pending', false],
       [cancelled.reference, 'Called Off', 'cancelled', false],
     ])
-    expect(batch1!.waitlist.map((entry) => entry.swimmerName)).toEqual(['First Waiting', 'Second Waiting'])
+    expect(batch1!.waitlist.map((entry) => [entry.swimmerName, entry.confirmedAt !== null])).toEqual([
+      ['Joined Second', true],
+      ['Joined First', true],
+      ['Not Confirmed', false],
+    ])
     expect(batch2).toMatchObject({ taken: 0, registrations: [], waitlist: [] })
     expect((await campRegistrationsForExport('camp1'))!.map((row) => row.swimmerName)).toEqual(['Confirmed Swimmer', 'Paying Now', 'Called Off'])
     expect(await staffCamp('camp9')).toBeNull()

@@ -95,12 +95,14 @@ export async function staffCamp(code: string, now = new Date()) {
       phone: campWaitlist.phone,
       status: campWaitlist.status,
       createdAt: campWaitlist.createdAt,
+      confirmedAt: campWaitlist.confirmedAt,
       offerExpiresAt: campRegistrations.holdExpiresAt,
     })
     .from(campWaitlist)
     .leftJoin(campRegistrations, eq(campRegistrations.id, campWaitlist.registrationId))
     .where(and(eq(campWaitlist.campId, camp.id), inArray(campWaitlist.status, ['waiting', 'offered'])))
-    .orderBy(asc(campWaitlist.id))
+    // The queue's order (by confirmation); entries not confirmed yet, which are not in it, last.
+    .orderBy(sql`${campWaitlist.confirmedAt} ASC NULLS LAST`, asc(campWaitlist.id))
   return {
     camp,
     batches: batches.map((batch) => ({

@@ -1,19 +1,42 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm'
+import { and, asc, eq, gt, inArray, isNotNull, isNull, lte, or, sql } from 'drizzle-orm'
 import { config } from '~/config.server'
 import { db } from '~/db/client.server'
 import { linkKeyMaker } from '~/db/secrets.server'
 import { campBatches, campRegistrations, camps, campWaitlist } from '~/db/schema'
 import { formatClockTime, formatLongDate, formatRupees, labDateParts } from '~/lib/format'
 import { enqueueEmail, type Executor } from '~/modules/mail/outbox.server'
-import { letter } from '~/modules/mail/templates.server'
-import { campPrice, campSeatsTaken, registrationOpen } from './camps.server'
+import { formatLabDateTime, letter } from '~/modules/mail/templates.server'
+import { clientNetwork } from '~/modules/rate-limit/client-network'
+import { campPrice, campSeatsTaken, queuedOnWaitlist, registrationOpen, waitingCounts } from './camps.server'
 import { enforce } from '~/modules/rate-limit/rate-limit.server'
-import { AlreadyRegisteredError, campHoldLimits, insertRegistration, isUniqueViolation, lockBatchOrExplain, RegistrationClosedError, sameSwimmer, type CampApplicant } from './registrations.server'
+import { AlreadyRegisteredError, campHoldLimits, insertRegistration, lockBatchOrExplain, RegistrationClosedError, sameSwimmer, type CampApplicant } from './registrations.server'
 
 export class AlreadyWaitingError extends Error {
-  constructor(swimmerName: string) {
-    super(`${swimmerName} is already on the waitlist for this batch.`)
+  constructor(swimmerName: string, campName: string, confirmed: boolean) {
+    super(
+      confirmed
+        ? `${swimmerName} is already on the waitlist for ${campName}.`
+        : `${swimmerName} is already on the waitlist for ${campName}. Please click the link in the e-mail we sent you to keep the place.`,
+    )
     this.name = 'AlreadyWaitingError'
+  }
+}
+
+/** The batch has a seat a newcomer can take: waiting would only keep it from someone else. */
+export class SeatsFreeError extends Error {
+  constructor(campName: string, batchName: string) {
+    super(`${batchName} of ${campName} still has free seats, so there is no need to wait. Please register for it instead.`)
+    this.name = 'SeatsFreeError'
+  }
+}
+
+/** How many waitlist places (waiting or offered, in any camp) one client network may hold at once. */
+export const WAITLIST_PLACES_PER_NETWORK = 3
+
+export class WaitlistNetworkLimitError extends Error {
+  constructor() {
+    super(`Your internet connection already holds ${WAITLIST_PLACES_PER_NETWORK} places on our camp waitlists, the most we allow. Please try again once one of them has ended.`)
+    this.name = 'WaitlistNetworkLimitError'
   }
 }
 
@@ -35,6 +58,43 @@ export function campSeatFreed() {
 /** The purpose of the key in a waitlist offer's link. */
 export const OFFER_LINK = 'camp-offer'
 
+/** The purpose of the key in the link that confirms a waitlist place (over the entry's id). */
+export const WAITLIST_LINK = 'camp-waitlist'
+
+/**
+ * An entry nobody confirmed within this time lapses: an address nobody reads (or a made-up one)
+ * holds no place for long, and cannot block its swimmer or its network.
+ */
+export const WAITLIST_CONFIRM_HOURS = 24
+
+const confirmDeadline = (now: Date) => new Date(now.getTime() - WAITLIST_CONFIRM_HOURS * 3_600_000)
+
+/** Holding a place: queued, offered a seat, or joined recently and not confirmed yet. */
+function holdsPlace(now: Date) {
+  return or(eq(campWaitlist.status, 'offered'), and(eq(campWaitlist.status, 'waiting'), or(isNotNull(campWaitlist.confirmedAt), gt(campWaitlist.createdAt, confirmDeadline(now)))))
+}
+
+function lapsedUnconfirmed(now: Date) {
+  return and(eq(campWaitlist.status, 'waiting'), isNull(campWaitlist.confirmedAt), lte(campWaitlist.createdAt, confirmDeadline(now)))
+}
+
+function sameWaitingSwimmer(campId: number, applicant: Pick<CampApplicant, 'email' | 'swimmerName'>) {
+  return and(
+    eq(campWaitlist.campId, campId),
+    sql`lower(${campWaitlist.email}) = ${applicant.email.toLowerCase()}`,
+    sql`lower(${campWaitlist.swimmerName}) = ${applicant.swimmerName.toLowerCase()}`,
+  )
+}
+
+/**
+ * Serialises the joins that share `key` until the transaction ends. Only joining takes these locks,
+ * always in one order (the network's, then the batch's row, then the camp's), so joins cannot wait
+ * on one another in a circle.
+ */
+async function lockForJoining(tx: Executor, key: string) {
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext('camp_waitlist'), hashtext(${key}))`)
+}
+
 export async function lockBatchById(executor: Executor, batchId: number) {
   const [row] = await executor
     .select({
@@ -55,51 +115,133 @@ export async function lockBatchById(executor: Executor, batchId: number) {
   return row ?? null
 }
 
-/** Puts a swimmer in the queue for a full batch; returns their place in it. */
+/**
+ * Puts a swimmer on the waitlist of a full batch (one with no seat a newcomer could take), and
+ * e-mails a link to confirm the place: until the parent opens it and confirms, the entry is not in
+ * the queue, keeps no seat from anyone and is offered nothing; after WAITLIST_CONFIRM_HOURS it
+ * lapses. One place per swimmer per camp, and at most WAITLIST_PLACES_PER_NETWORK per client
+ * network, so one visitor with many e-mail addresses cannot fill the queues.
+ */
 export async function joinWaitlist({ campCode, batchCode, applicant, ip, now = new Date() }: { campCode: string; batchCode: string; applicant: CampApplicant; ip: string; now?: Date }) {
   await enforce(campHoldLimits(ip, applicant.email), now)
-  try {
-    return await db().transaction(async (tx) => {
-      const batch = await lockBatchOrExplain(tx, campCode, batchCode)
-      if (!registrationOpen(batch, now)) throw new RegistrationClosedError(batch.campName)
-      const [registered] = await tx
-        .select({ id: campRegistrations.id })
-        .from(campRegistrations)
-        .where(and(sameSwimmer(batch.campId, applicant), eq(campRegistrations.status, 'confirmed')))
-      if (registered) throw new AlreadyRegisteredError(applicant.swimmerName, batch.campName)
-      await tx.insert(campWaitlist).values({ campId: batch.campId, batchId: batch.batchId, swimmerName: applicant.swimmerName, email: applicant.email.toLowerCase(), phone: applicant.phone, createdAt: now })
-      const [{ position } = { position: 1 }] = await tx
-        .select({ position: sql<number>`count(*)::int` })
-        .from(campWaitlist)
-        .where(and(eq(campWaitlist.batchId, batch.batchId), eq(campWaitlist.status, 'waiting')))
-      await enqueueEmail(
-        letter({
-          to: applicant.email.toLowerCase(),
-          subject: `You're on the waitlist: ${batch.campName}, ${batch.batchName}`,
-          name: applicant.swimmerName,
-          paragraphs: [
-            `${batch.batchName} of ${batch.campName} is full, and ${applicant.swimmerName} is number ${position} on its waitlist.`,
-            `When a seat frees up we hold it for you for ${config().WAITLIST_OFFER_HOURS} hours and e-mail you a link to pay. There is nothing to pay until then.`,
-          ],
-        }),
-        tx,
-        now,
-      )
-      return { campName: batch.campName, batchName: batch.batchName, position }
-    })
-  } catch (error) {
-    if (isUniqueViolation(error, 'camp_waitlist_one_per_swimmer')) throw new AlreadyWaitingError(applicant.swimmerName)
-    throw error
-  }
+  const network = clientNetwork(ip)
+  const confirmKey = await linkKeyMaker(WAITLIST_LINK)
+  return db().transaction(async (tx) => {
+    await lockForJoining(tx, `network:${network}`)
+    const batch = await lockBatchOrExplain(tx, campCode, batchCode)
+    if (!registrationOpen(batch, now)) throw new RegistrationClosedError(batch.campName)
+    await lockForJoining(tx, `camp:${batch.campId}`)
+    const [registered] = await tx
+      .select({ id: campRegistrations.id })
+      .from(campRegistrations)
+      .where(and(sameSwimmer(batch.campId, applicant), eq(campRegistrations.status, 'confirmed')))
+    if (registered) throw new AlreadyRegisteredError(applicant.swimmerName, batch.campName)
+    // The same test a newcomer's registration meets: seats held or paid, and seats owed to the queue.
+    const taken = (await campSeatsTaken([batch.batchId], now, tx)).get(batch.batchId) ?? 0
+    const waiting = (await waitingCounts([batch.batchId], tx)).get(batch.batchId) ?? 0
+    if (taken + waiting < batch.capacity) throw new SeatsFreeError(batch.campName, batch.batchName)
+
+    await tx.update(campWaitlist).set({ status: 'expired' }).where(and(sameWaitingSwimmer(batch.campId, applicant), lapsedUnconfirmed(now)))
+    const [existing] = await tx
+      .select({ confirmedAt: campWaitlist.confirmedAt })
+      .from(campWaitlist)
+      .where(and(sameWaitingSwimmer(batch.campId, applicant), inArray(campWaitlist.status, ['waiting', 'offered'])))
+      .limit(1)
+    if (existing) throw new AlreadyWaitingError(applicant.swimmerName, batch.campName, existing.confirmedAt !== null)
+    const [{ places } = { places: 0 }] = await tx
+      .select({ places: sql<number>`count(*)::int` })
+      .from(campWaitlist)
+      .where(and(eq(campWaitlist.holderNetwork, network), holdsPlace(now)))
+    if (places >= WAITLIST_PLACES_PER_NETWORK) throw new WaitlistNetworkLimitError()
+
+    const [entry] = await tx
+      .insert(campWaitlist)
+      .values({ campId: batch.campId, batchId: batch.batchId, swimmerName: applicant.swimmerName, email: applicant.email.toLowerCase(), phone: applicant.phone, holderNetwork: network, createdAt: now })
+      .returning({ id: campWaitlist.id })
+    const link = `${config().SITE_URL}/onboarding/waitlist?${new URLSearchParams({ entry: String(entry!.id), key: confirmKey(String(entry!.id)) })}`
+    const confirmBy = new Date(now.getTime() + WAITLIST_CONFIRM_HOURS * 3_600_000)
+    await enqueueEmail(
+      letter({
+        to: applicant.email.toLowerCase(),
+        subject: `Please confirm your waitlist place: ${batch.campName}, ${batch.batchName}`,
+        name: applicant.swimmerName,
+        paragraphs: [
+          `${batch.batchName} of ${batch.campName} is full, and you asked us to put ${applicant.swimmerName} on its waitlist.`,
+          `To keep the place, open the link below and press the button on the page by ${formatLabDateTime(confirmBy)}. Your place in the queue counts from then; without it the place lapses.`,
+          `When a seat frees up we hold it for you for ${config().WAITLIST_OFFER_HOURS} hours and e-mail you a link to pay. There is nothing to pay until then.`,
+        ],
+        action: { label: 'Keep my place on the waitlist', url: link },
+      }),
+      tx,
+      now,
+    )
+    return { entryId: entry!.id, campName: batch.campName, batchName: batch.batchName, confirmBy }
+  })
 }
 
 /**
- * Offers every freed seat to the first in line for its batch: a registration holding the seat for
+ * A waitlist entry as its confirmation page shows it (the caller has checked the link key):
+ * unconfirmed (with the time left to confirm), queued with its number in line, offered a seat,
+ * registered, or ended (lapsed, expired or taken off).
+ */
+export async function waitlistPlace(entryId: number, now = new Date()) {
+  const [entry] = await db()
+    .select({
+      id: campWaitlist.id,
+      batchId: campWaitlist.batchId,
+      status: campWaitlist.status,
+      confirmedAt: campWaitlist.confirmedAt,
+      createdAt: campWaitlist.createdAt,
+      swimmerName: campWaitlist.swimmerName,
+      email: campWaitlist.email,
+      campName: camps.name,
+      batchName: campBatches.name,
+    })
+    .from(campWaitlist)
+    .innerJoin(camps, eq(camps.id, campWaitlist.campId))
+    .innerJoin(campBatches, eq(campBatches.id, campWaitlist.batchId))
+    .where(eq(campWaitlist.id, entryId))
+  if (!entry) return null
+  const { campName, batchName, swimmerName, email } = entry
+  const shown = { campName, batchName, swimmerName, email }
+  if (entry.status === 'offered') return { ...shown, state: 'offered' as const }
+  if (entry.status === 'registered') return { ...shown, state: 'registered' as const }
+  if (entry.status !== 'waiting' || (!entry.confirmedAt && entry.createdAt <= confirmDeadline(now))) return { ...shown, state: 'ended' as const }
+  if (!entry.confirmedAt) return { ...shown, state: 'unconfirmed' as const, confirmBy: new Date(entry.createdAt.getTime() + WAITLIST_CONFIRM_HOURS * 3_600_000) }
+  const [{ position } = { position: 1 }] = await db()
+    .select({ position: sql<number>`count(*)::int` })
+    .from(campWaitlist)
+    .where(and(eq(campWaitlist.batchId, entry.batchId), queuedOnWaitlist(), sql`(${campWaitlist.confirmedAt}, ${campWaitlist.id}) <= (${entry.confirmedAt}, ${entry.id})`))
+  return { ...shown, state: 'queued' as const, position }
+}
+
+/**
+ * The parent confirms their address: the entry joins the queue, behind everyone who confirmed
+ * before (a seat that freed up meanwhile is offered at the worker's next round). Confirming twice
+ * changes nothing; a lapsed or ended entry stays as it is.
+ */
+export async function confirmWaitlistPlace(entryId: number, now = new Date()) {
+  await db()
+    .update(campWaitlist)
+    .set({ confirmedAt: now })
+    .where(and(eq(campWaitlist.id, entryId), eq(campWaitlist.status, 'waiting'), isNull(campWaitlist.confirmedAt), gt(campWaitlist.createdAt, confirmDeadline(now))))
+  return waitlistPlace(entryId, now)
+}
+
+/** Entries whose address was not confirmed in time lapse (run with the other expiries). */
+export async function expireUnconfirmedWaitlist(now = new Date()) {
+  const lapsed = await db().update(campWaitlist).set({ status: 'expired' }).where(lapsedUnconfirmed(now)).returning({ id: campWaitlist.id })
+  return lapsed.length
+}
+
+/**
+ * Offers every freed seat to the first in line for its batch (by the time they confirmed their
+ * address; unconfirmed entries are not in line): a registration holding the seat for
  * WAITLIST_OFFER_HOURS, and an e-mail with a link to pay. Batches are locked one at a time, so
  * instances running this side by side never offer one seat twice.
  */
 export async function offerFreedSeats(now = new Date()) {
-  const batches = await db().selectDistinct({ batchId: campWaitlist.batchId }).from(campWaitlist).where(eq(campWaitlist.status, 'waiting'))
+  const batches = await db().selectDistinct({ batchId: campWaitlist.batchId }).from(campWaitlist).where(queuedOnWaitlist())
   const offerKey = await linkKeyMaker(OFFER_LINK)
   let offered = 0
   for (const { batchId } of batches) offered += await offerSeatsOf(batchId, offerKey, now)
@@ -115,8 +257,8 @@ async function offerSeatsOf(batchId: number, offerKey: (reference: string) => st
     const queue = await tx
       .select({ id: campWaitlist.id, swimmerName: campWaitlist.swimmerName, email: campWaitlist.email, phone: campWaitlist.phone })
       .from(campWaitlist)
-      .where(and(eq(campWaitlist.batchId, batchId), eq(campWaitlist.status, 'waiting')))
-      .orderBy(asc(campWaitlist.id))
+      .where(and(eq(campWaitlist.batchId, batchId), queuedOnWaitlist()))
+      .orderBy(asc(campWaitlist.confirmedAt), asc(campWaitlist.id))
     let offered = 0
     for (const person of queue) {
       if (free <= 0) break

@@ -80,7 +80,13 @@ export async function loader({ request, params }: Route.LoaderArgs) {
         swimmerName: entry.swimmerName,
         contact: `${entry.email} · ${entry.phone}`,
         since: formatLabDateTime(entry.createdAt),
-        status: entry.status === 'offered' && entry.offerExpiresAt ? `Seat offered; to pay by ${formatLabDateTime(entry.offerExpiresAt)}` : 'Waiting',
+        confirmed: entry.confirmedAt !== null,
+        status:
+          entry.status === 'offered' && entry.offerExpiresAt
+            ? `Seat offered; to pay by ${formatLabDateTime(entry.offerExpiresAt)}`
+            : entry.confirmedAt
+              ? `Waiting; address confirmed ${formatLabDateTime(entry.confirmedAt)}`
+              : 'Address not confirmed yet: not in the queue until the parent opens the e-mailed link; lapses after a day',
       })),
     })),
   }
@@ -229,6 +235,8 @@ function CampForm({ defaults, lastResult }: { defaults: LoaderData['camp']['form
 function BatchSection({ batch, batches, actionData }: { batch: Batch; batches: Batch[]; actionData: ActionResult | undefined }) {
   const headingId = `batch-${batch.id}-heading`
   const editResult = resultFor(actionData, `batch-${batch.id}`)
+  const queue = batch.waitlist.filter((entry) => entry.confirmed)
+  const unconfirmed = batch.waitlist.filter((entry) => !entry.confirmed)
   return (
     <section aria-labelledby={headingId} className="mt-8 rounded-2xl border border-slate-200 bg-white p-6">
       <h2 id={headingId} className="text-xl font-bold text-ink">
@@ -292,21 +300,37 @@ function BatchSection({ batch, batches, actionData }: { batch: Batch; batches: B
         </div>
       )}
 
-      <h3 className="mt-6 font-bold text-ink">{`Waitlist (${batch.waitlist.length})`}</h3>
-      {batch.waitlist.length === 0 ? (
+      <h3 className="mt-6 font-bold text-ink">{`Waitlist (${queue.length})`}</h3>
+      {queue.length === 0 ? (
         <p className="mt-1 text-sm text-muted">No one is waiting.</p>
       ) : (
         <ol className="mt-2 list-decimal space-y-2 pl-6 text-sm">
-          {batch.waitlist.map((entry) => (
-            <li key={entry.id}>
-              <span className="block font-medium text-ink">{entry.swimmerName}</span>
-              <span className="block text-muted [overflow-wrap:anywhere]">{entry.contact}</span>
-              <span className="block text-muted">{`${entry.status}. Joined ${entry.since}.`}</span>
-            </li>
+          {queue.map((entry) => (
+            <WaitlistEntry key={entry.id} entry={entry} />
           ))}
         </ol>
       )}
+      {unconfirmed.length > 0 && (
+        <>
+          <h4 className="mt-4 font-semibold text-ink">{`Not confirmed yet (${unconfirmed.length})`}</h4>
+          <ul className="mt-2 list-disc space-y-2 pl-6 text-sm">
+            {unconfirmed.map((entry) => (
+              <WaitlistEntry key={entry.id} entry={entry} />
+            ))}
+          </ul>
+        </>
+      )}
     </section>
+  )
+}
+
+function WaitlistEntry({ entry }: { entry: Batch['waitlist'][number] }) {
+  return (
+    <li>
+      <span className="block font-medium text-ink">{entry.swimmerName}</span>
+      <span className="block text-muted [overflow-wrap:anywhere]">{entry.contact}</span>
+      <span className="block text-muted">{`${entry.status}. Joined ${entry.since}.`}</span>
+    </li>
   )
 }
 

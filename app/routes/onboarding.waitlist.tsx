@@ -1,0 +1,98 @@
+import { data, Form, Link, redirect, useNavigation } from 'react-router'
+import type { Route } from './+types/onboarding.waitlist'
+import { AuthCard, FormAlert, HoneypotField } from '~/components/form-fields'
+import { DetailRow } from '~/components/payment-status-card'
+import { config } from '~/config.server'
+import { isLinkKey } from '~/db/secrets.server'
+import { readForm } from '~/lib/form-data.server'
+import { rejectBots } from '~/lib/honeypot'
+import { pageMeta } from '~/lib/seo'
+import { confirmWaitlistPlace, waitlistPlace, WAITLIST_LINK } from '~/modules/camps/waitlist.server'
+import { formatLabDateTime } from '~/modules/mail/templates.server'
+
+export const meta: Route.MetaFunction = ({ matches }) => [
+  ...pageMeta(matches, { title: 'Your waitlist place', description: 'Confirm a place on a camp waitlist.', path: '/onboarding/waitlist' }),
+  { name: 'robots', content: 'noindex' },
+]
+
+const ENDED = 'This place on the waitlist is no longer kept: it was not confirmed in time, or it has ended.'
+
+/** The entry the link names, if the link is one the site made. */
+async function entryFrom(request: Request) {
+  const params = new URL(request.url).searchParams
+  const entry = params.get('entry') ?? ''
+  if (!/^\d{1,9}$/.test(entry) || !(await isLinkKey(WAITLIST_LINK, entry, params.get('key')))) return null
+  return Number(entry)
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const entryId = await entryFrom(request)
+  const place = entryId === null ? null : await waitlistPlace(entryId)
+  if (!place) throw data('This link is not valid.', { status: 404 })
+  return {
+    ...place,
+    confirmBy: place.state === 'unconfirmed' ? formatLabDateTime(place.confirmBy) : null,
+    position: place.state === 'queued' ? place.position : null,
+    offerHours: config().WAITLIST_OFFER_HOURS,
+  }
+}
+
+/** Confirming takes a press of the button: mail scanners that open links confirm nothing. */
+export async function action({ request }: Route.ActionArgs) {
+  rejectBots(await readForm(request))
+  const entryId = await entryFrom(request)
+  if (entryId === null) throw data('This link is not valid.', { status: 404 })
+  const place = await confirmWaitlistPlace(entryId)
+  if (!place) throw data('This link is not valid.', { status: 404 })
+  if (place.state === 'ended') return data({ error: ENDED }, { status: 409 })
+  return redirect(`/onboarding/waitlist?${new URLSearchParams({ entry: String(entryId), key: new URL(request.url).searchParams.get('key') ?? '' })}`)
+}
+
+const TITLES = {
+  unconfirmed: 'Keep your place on the waitlist',
+  queued: "You're on the waitlist",
+  offered: 'A camp seat is held for you',
+  registered: 'Already registered',
+  ended: 'No longer on the waitlist',
+} as const
+
+export default function WaitlistPlace({ loaderData, actionData }: Route.ComponentProps) {
+  const place = loaderData
+  const navigation = useNavigation()
+  const confirming = navigation.formMethod === 'POST'
+  return (
+    <AuthCard title={TITLES[place.state]} wide>
+      <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
+        <DetailRow term="Swimmer" value={place.swimmerName} />
+        <DetailRow term="Camp" value={place.campName} />
+        <DetailRow term="Batch" value={place.batchName} />
+      </dl>
+      {place.state === 'unconfirmed' && (
+        <Form method="post" className="mt-6 space-y-4">
+          <HoneypotField />
+          <p className="text-ink">{`${place.batchName} of ${place.campName} is full. Press the button by ${place.confirmBy} to keep ${place.swimmerName}'s place on its waitlist; your place in the queue counts from then.`}</p>
+          <FormAlert id="waitlist-error" errors={actionData?.error ? [actionData.error] : undefined} />
+          <button type="submit" className="btn-primary w-full" disabled={confirming}>
+            {confirming ? 'Confirming...' : 'Keep my place'}
+          </button>
+        </Form>
+      )}
+      {place.state === 'queued' && (
+        <div role="status" className="mt-6 space-y-3 text-ink">
+          <p>{`${place.swimmerName} is number ${place.position} on the waitlist of ${place.batchName}.`}</p>
+          <p>{`When a seat frees up we hold it for you for ${place.offerHours} hours and e-mail ${place.email} a link to pay. There is nothing to pay until then.`}</p>
+        </div>
+      )}
+      {place.state === 'offered' && <p className="mt-6 text-ink">{`A seat has freed up and is held for ${place.swimmerName}. We have e-mailed ${place.email} a link to pay for it.`}</p>}
+      {place.state === 'registered' && <p className="mt-6 text-ink">{`${place.swimmerName} is registered for the camp. The confirmation is in your e-mail.`}</p>}
+      {place.state === 'ended' && (
+        <div className="mt-6 space-y-4">
+          <p className="text-ink">{actionData?.error ?? ENDED}</p>
+          <Link to="/onboarding" className="btn-secondary">
+            Go to camp registration
+          </Link>
+        </div>
+      )}
+    </AuthCard>
+  )
+}
