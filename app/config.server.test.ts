@@ -57,7 +57,20 @@ describe('configuration', () => {
     expect(attempt).toThrow(/PORT: must be a port number/)
     expect(attempt).toThrow(/DATABASE_URL: must start with postgres/)
     expect(attempt).toThrow(/SITE_URL: must be an absolute URL/)
-    expect(attempt).toThrow(/TRUST_PROXY: must be true or false/)
+    expect(attempt).toThrow(/TRUST_PROXY: must be false, the number of reverse proxies in front of the server/)
+  })
+
+  it('trusts X-Forwarded-For only from a number of proxies or from given addresses, never the whole chain', () => {
+    const trust = (TRUST_PROXY?: string) => loadConfig(TRUST_PROXY === undefined ? {} : { TRUST_PROXY }).TRUST_PROXY
+    expect(trust()).toBe(false)
+    for (const off of ['false', 'no', '0']) expect(trust(off)).toBe(false)
+    for (const one of ['true', 'TRUE', 'yes', '1']) expect(trust(one)).toBe(1)
+    expect(trust('2')).toBe(2)
+    expect(trust('loopback')).toEqual(['loopback'])
+    expect(trust('10.0.0.1, 10.1.0.0/16,fd00::/8, ::1')).toEqual(['10.0.0.1', '10.1.0.0/16', 'fd00::/8', '::1'])
+    for (const wrong of ['maybe', '11', '-1', '10.0.0.0/33', '::/129', '10.0.0', '10.0.0.1/8/8', 'proxy.example.com', '10.0.0.1,,10.0.0.2']) {
+      expect(() => trust(wrong), wrong).toThrow(/TRUST_PROXY: must be false, the number of reverse proxies/)
+    }
   })
 })
 

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net'
 import path from 'node:path'
 import { z } from 'zod'
 import { phonePeConfigProblems, PhonePeEnvSchema } from '~/modules/payments/phonepe-config.server'
@@ -5,6 +6,33 @@ import { phonePeConfigProblems, PhonePeEnvSchema } from '~/modules/payments/phon
 const booleanFlag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
   .transform((value) => value === 'true' || value === '1' || value === 'yes')
+
+const TRUST_PROXY_MESSAGE =
+  'must be false, the number of reverse proxies in front of the server (1, or true, for one), or their addresses (comma-separated IPs or CIDR ranges such as 10.0.0.0/8, or loopback)'
+
+/**
+ * Which X-Forwarded-For entries to believe, in Express's "trust proxy" terms: none, the last N
+ * (each proxy appends the address it saw), or those added by proxies at the given addresses. Never
+ * the whole chain: its first entries are whatever the client chose to send.
+ */
+const trustProxy = z.string().transform((value, context): false | number | string[] => {
+  const setting = value.trim().toLowerCase()
+  if (['false', 'no', '0'].includes(setting)) return false
+  if (['true', 'yes'].includes(setting)) return 1
+  if (/^\d+$/.test(setting) && Number(setting) <= 10) return Number(setting)
+  const proxies = setting.split(',').map((entry) => entry.trim())
+  if (proxies.every(isProxyAddress)) return proxies
+  context.addIssue({ code: 'custom', message: TRUST_PROXY_MESSAGE })
+  return z.NEVER
+})
+
+function isProxyAddress(entry: string) {
+  if (['loopback', 'linklocal', 'uniquelocal'].includes(entry)) return true
+  const [address = '', prefix, ...rest] = entry.split('/')
+  const version = isIP(address)
+  if (version === 0 || rest.length > 0) return false
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128))
+}
 
 const ConfigSchema = z
   .object({
@@ -18,7 +46,7 @@ const ConfigSchema = z
       .optional(),
     DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-    TRUST_PROXY: booleanFlag.default(false),
+    TRUST_PROXY: trustProxy.default(false),
     BANNER_HEARTBEAT_SECONDS: z.coerce.number().int().min(1).max(300).default(25),
     SMTP_URL: z
       .string()

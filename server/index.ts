@@ -37,7 +37,7 @@ declare module 'react-router' {
   interface AppLoadContext {
     cspNonce: string
     requestId: string
-    /** The client's address (from X-Forwarded-For when TRUST_PROXY is on), for rate limits. */
+    /** The client's address (from the entries trusted proxies added to X-Forwarded-For, see TRUST_PROXY), for rate limits. */
     clientIp: string
   }
 }

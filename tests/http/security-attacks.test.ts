@@ -346,4 +346,22 @@ describe('a client address made up in X-Forwarded-For', { timeout: 60_000 }, () 
     expect(right.status).toBe(429)
     expect(text(right.html)).toMatch(/Too many attempts/)
   })
+
+  it('behind one trusted proxy, addresses the client put before the one the proxy added do not reset the limit', async () => {
+    await withinOneWindow()
+    const victim = await customer()
+    await victim.post('/logout', {})
+    // The proxy appends the address it sees (127.0.0.9); everything before it is the client's say.
+    const sprayer = new Visitor(site.url)
+    const through = (madeUp: string) => ({ 'X-Forwarded-For': `${madeUp}, 127.0.0.9` })
+    for (let guess = 0; guess < 30; guess += 1) {
+      const attempt = await sprayer.request('/login', { form: { email: `spray.proxy${guess}@example.com`, password: 'password-123', website_url: '' }, headers: through(`192.0.2.${guess + 1}, 10.0.0.${guess + 1}`) })
+      expect(attempt.status).toBe(401)
+    }
+    const right = await sprayer.request('/login', { form: { email: victim.email, password: PASSWORD, website_url: '' }, headers: through('192.0.2.200') })
+    expect(right.status).toBe(429)
+    expect(text(right.html)).toMatch(/Too many attempts/)
+    // A visitor the proxy saw at another address is not affected.
+    expect((await new Visitor(site.url).post('/login', { email: victim.email, password: PASSWORD, website_url: '' }, { 'X-Forwarded-For': '192.0.2.200, 127.0.0.10' })).location).toBe('/book-slot')
+  })
 })
