@@ -24,6 +24,22 @@ describe('configuration', () => {
     }
   })
 
+  it('listens on this machine only unless told otherwise, and on every interface for a public site', () => {
+    expect(loadConfig({}).HOST).toBe('127.0.0.1')
+    expect(loadConfig({ SITE_URL: 'http://localhost:3000' }).HOST).toBe('127.0.0.1')
+    expect(loadConfig({ SITE_URL: 'https://lab.example.in', ALLOW_SANDBOX_PAYMENTS: 'true' }).HOST).toBe('0.0.0.0')
+    expect(loadConfig({ SITE_URL: 'https://lab.example.in', ALLOW_SANDBOX_PAYMENTS: 'true', HOST: '10.0.0.5' }).HOST).toBe('10.0.0.5')
+  })
+
+  it('refuses the sandbox gateway where other machines can reach it, also without a SITE_URL, unless test payments are allowed', () => {
+    for (const host of ['0.0.0.0', '::', '192.168.1.20', 'lab.example.in']) {
+      expect(() => loadConfig({ HOST: host }), host).toThrow(/HOST: the sandbox gateway takes no real money, and listening on this HOST lets other machines reach it/)
+      expect(() => loadConfig({ HOST: host, SITE_URL: 'http://localhost:3000' }), host).toThrow(/HOST: the sandbox gateway/)
+      expect(loadConfig({ HOST: host, ALLOW_SANDBOX_PAYMENTS: 'true' }).HOST).toBe(host)
+    }
+    for (const host of ['127.0.0.1', '127.0.0.2', 'localhost', '::1']) expect(loadConfig({ HOST: host }).PAYMENT_GATEWAY).toBe('sandbox')
+  })
+
   it('PAYMENT_GATEWAY=phonepe needs its credentials, and names each one that is missing', () => {
     const live = { SITE_URL: 'https://lab.example.in', PAYMENT_GATEWAY: 'phonepe' }
     expect(() => loadConfig(live)).toThrow(/PHONEPE_CLIENT_ID: required when PAYMENT_GATEWAY=phonepe[^]*PHONEPE_WEBHOOK_PASSWORD: required/)

@@ -37,7 +37,8 @@ function isProxyAddress(entry: string) {
 const ConfigSchema = z
   .object({
     PORT: z.coerce.number({ message: 'must be a port number' }).int().min(0).max(65535).default(3000),
-    HOST: z.string().min(1).default('0.0.0.0'),
+    /** Unset: this machine only (127.0.0.1) for a local site, every interface (0.0.0.0) for a public SITE_URL. */
+    HOST: z.string().min(1).optional(),
     SITE_URL: z.url({ message: 'must be an absolute URL such as https://example.com' }).optional(),
     DATA_DIR: z.string().min(1).default('./data'),
     DATABASE_URL: z
@@ -74,12 +75,19 @@ const ConfigSchema = z
   .superRefine((env, context) => {
     for (const problem of phonePeConfigProblems(env)) context.addIssue({ code: 'custom', message: problem.message, path: [problem.path] })
   })
-  .refine((env) => env.PAYMENT_GATEWAY !== 'sandbox' || env.ALLOW_SANDBOX_PAYMENTS || !env.SITE_URL || isLocalAddress(env.SITE_URL), {
+  // The sandbox marks orders paid without money: only for a site nobody else can reach, or on purpose.
+  .refine((env) => env.PAYMENT_GATEWAY !== 'sandbox' || env.ALLOW_SANDBOX_PAYMENTS || isLocalSite(env.SITE_URL), {
     message: 'the sandbox gateway takes no real money: on a public SITE_URL set PAYMENT_GATEWAY=phonepe, or ALLOW_SANDBOX_PAYMENTS=true for a test installation',
     path: ['PAYMENT_GATEWAY'],
   })
+  .refine((env) => env.PAYMENT_GATEWAY !== 'sandbox' || env.ALLOW_SANDBOX_PAYMENTS || !isLocalSite(env.SITE_URL) || isLoopbackHost(listenHost(env)), {
+    message:
+      'the sandbox gateway takes no real money, and listening on this HOST lets other machines reach it: leave HOST unset (127.0.0.1, this machine only), set PAYMENT_GATEWAY=phonepe, or ALLOW_SANDBOX_PAYMENTS=true for a test installation',
+    path: ['HOST'],
+  })
   .transform((env) => ({
     ...env,
+    HOST: listenHost(env),
     SITE_URL: (env.SITE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
     /** True when SITE_URL was not given: it follows the port the server actually listens on. */
     SITE_URL_DERIVED: !env.SITE_URL,
@@ -88,9 +96,20 @@ const ConfigSchema = z
 
 export type Config = z.infer<typeof ConfigSchema>
 
-function isLocalAddress(url: string) {
+/** A SITE_URL only this machine uses (unset means http://localhost:PORT). */
+function isLocalSite(url: string | undefined) {
+  if (!url) return true
   const host = new URL(url).hostname
   return host === 'localhost' || host === '127.0.0.1' || host === '[::1]' || host.endsWith('.localhost')
+}
+
+/** A local site listens on this machine only; a public one on every interface, for its reverse proxy. */
+function listenHost(env: { HOST?: string; SITE_URL?: string }) {
+  return env.HOST ?? (isLocalSite(env.SITE_URL) ? '127.0.0.1' : '0.0.0.0')
+}
+
+function isLoopbackHost(host: string) {
+  return host === 'localhost' || host === '::1' || (isIP(host) === 4 && host.startsWith('127.'))
 }
 
 export class ConfigError extends Error {}
