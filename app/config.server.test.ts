@@ -24,6 +24,22 @@ describe('configuration', () => {
     }
   })
 
+  it('listens on this machine only unless told otherwise, and on every interface for a public site', () => {
+    expect(loadConfig({}).HOST).toBe('127.0.0.1')
+    expect(loadConfig({ SITE_URL: 'http://localhost:3000' }).HOST).toBe('127.0.0.1')
+    expect(loadConfig({ SITE_URL: 'https://lab.example.in', ALLOW_SANDBOX_PAYMENTS: 'true' }).HOST).toBe('0.0.0.0')
+    expect(loadConfig({ SITE_URL: 'https://lab.example.in', ALLOW_SANDBOX_PAYMENTS: 'true', HOST: '10.0.0.5' }).HOST).toBe('10.0.0.5')
+  })
+
+  it('refuses the sandbox gateway where other machines can reach it, also without a SITE_URL, unless test payments are allowed', () => {
+    for (const host of ['0.0.0.0', '::', '192.168.1.20', 'lab.example.in']) {
+      expect(() => loadConfig({ HOST: host }), host).toThrow(/HOST: the sandbox gateway takes no real money, and listening on this HOST lets other machines reach it/)
+      expect(() => loadConfig({ HOST: host, SITE_URL: 'http://localhost:3000' }), host).toThrow(/HOST: the sandbox gateway/)
+      expect(loadConfig({ HOST: host, ALLOW_SANDBOX_PAYMENTS: 'true' }).HOST).toBe(host)
+    }
+    for (const host of ['127.0.0.1', '127.0.0.2', 'localhost', '::1']) expect(loadConfig({ HOST: host }).PAYMENT_GATEWAY).toBe('sandbox')
+  })
+
   it('PAYMENT_GATEWAY=phonepe needs its credentials, and names each one that is missing', () => {
     const live = { SITE_URL: 'https://lab.example.in', PAYMENT_GATEWAY: 'phonepe' }
     expect(() => loadConfig(live)).toThrow(/PHONEPE_CLIENT_ID: required when PAYMENT_GATEWAY=phonepe[^]*PHONEPE_WEBHOOK_PASSWORD: required/)
@@ -57,7 +73,20 @@ describe('configuration', () => {
     expect(attempt).toThrow(/PORT: must be a port number/)
     expect(attempt).toThrow(/DATABASE_URL: must start with postgres/)
     expect(attempt).toThrow(/SITE_URL: must be an absolute URL/)
-    expect(attempt).toThrow(/TRUST_PROXY: must be true or false/)
+    expect(attempt).toThrow(/TRUST_PROXY: must be false, the number of reverse proxies in front of the server/)
+  })
+
+  it('trusts X-Forwarded-For only from a number of proxies or from given addresses, never the whole chain', () => {
+    const trust = (TRUST_PROXY?: string) => loadConfig(TRUST_PROXY === undefined ? {} : { TRUST_PROXY }).TRUST_PROXY
+    expect(trust()).toBe(false)
+    for (const off of ['false', 'no', '0']) expect(trust(off)).toBe(false)
+    for (const one of ['true', 'TRUE', 'yes', '1']) expect(trust(one)).toBe(1)
+    expect(trust('2')).toBe(2)
+    expect(trust('loopback')).toEqual(['loopback'])
+    expect(trust('10.0.0.1, 10.1.0.0/16,fd00::/8, ::1')).toEqual(['10.0.0.1', '10.1.0.0/16', 'fd00::/8', '::1'])
+    for (const wrong of ['maybe', '11', '-1', '10.0.0.0/33', '::/129', '10.0.0', '10.0.0.1/8/8', 'proxy.example.com', '10.0.0.1,,10.0.0.2']) {
+      expect(() => trust(wrong), wrong).toThrow(/TRUST_PROXY: must be false, the number of reverse proxies/)
+    }
   })
 })
 

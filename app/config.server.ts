@@ -1,3 +1,4 @@
+import { isIP } from 'node:net'
 import path from 'node:path'
 import { z } from 'zod'
 import { phonePeConfigProblems, PhonePeEnvSchema } from '~/modules/payments/phonepe-config.server'
@@ -6,10 +7,38 @@ const booleanFlag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
   .transform((value) => value === 'true' || value === '1' || value === 'yes')
 
+const TRUST_PROXY_MESSAGE =
+  'must be false, the number of reverse proxies in front of the server (1, or true, for one), or their addresses (comma-separated IPs or CIDR ranges such as 10.0.0.0/8, or loopback)'
+
+/**
+ * Which X-Forwarded-For entries to believe, in Express's "trust proxy" terms: none, the last N
+ * (each proxy appends the address it saw), or those added by proxies at the given addresses. Never
+ * the whole chain: its first entries are whatever the client chose to send.
+ */
+const trustProxy = z.string().transform((value, context): false | number | string[] => {
+  const setting = value.trim().toLowerCase()
+  if (['false', 'no', '0'].includes(setting)) return false
+  if (['true', 'yes'].includes(setting)) return 1
+  if (/^\d+$/.test(setting) && Number(setting) <= 10) return Number(setting)
+  const proxies = setting.split(',').map((entry) => entry.trim())
+  if (proxies.every(isProxyAddress)) return proxies
+  context.addIssue({ code: 'custom', message: TRUST_PROXY_MESSAGE })
+  return z.NEVER
+})
+
+function isProxyAddress(entry: string) {
+  if (['loopback', 'linklocal', 'uniquelocal'].includes(entry)) return true
+  const [address = '', prefix, ...rest] = entry.split('/')
+  const version = isIP(address)
+  if (version === 0 || rest.length > 0) return false
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128))
+}
+
 const ConfigSchema = z
   .object({
     PORT: z.coerce.number({ message: 'must be a port number' }).int().min(0).max(65535).default(3000),
-    HOST: z.string().min(1).default('0.0.0.0'),
+    /** Unset: this machine only (127.0.0.1) for a local site, every interface (0.0.0.0) for a public SITE_URL. */
+    HOST: z.string().min(1).optional(),
     SITE_URL: z.url({ message: 'must be an absolute URL such as https://example.com' }).optional(),
     DATA_DIR: z.string().min(1).default('./data'),
     DATABASE_URL: z
@@ -18,7 +47,7 @@ const ConfigSchema = z
       .optional(),
     DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-    TRUST_PROXY: booleanFlag.default(false),
+    TRUST_PROXY: trustProxy.default(false),
     BANNER_HEARTBEAT_SECONDS: z.coerce.number().int().min(1).max(300).default(25),
     SMTP_URL: z
       .string()
@@ -46,12 +75,19 @@ const ConfigSchema = z
   .superRefine((env, context) => {
     for (const problem of phonePeConfigProblems(env)) context.addIssue({ code: 'custom', message: problem.message, path: [problem.path] })
   })
-  .refine((env) => env.PAYMENT_GATEWAY !== 'sandbox' || env.ALLOW_SANDBOX_PAYMENTS || !env.SITE_URL || isLocalAddress(env.SITE_URL), {
+  // The sandbox marks orders paid without money: only for a site nobody else can reach, or on purpose.
+  .refine((env) => env.PAYMENT_GATEWAY !== 'sandbox' || env.ALLOW_SANDBOX_PAYMENTS || isLocalSite(env.SITE_URL), {
     message: 'the sandbox gateway takes no real money: on a public SITE_URL set PAYMENT_GATEWAY=phonepe, or ALLOW_SANDBOX_PAYMENTS=true for a test installation',
     path: ['PAYMENT_GATEWAY'],
   })
+  .refine((env) => env.PAYMENT_GATEWAY !== 'sandbox' || env.ALLOW_SANDBOX_PAYMENTS || !isLocalSite(env.SITE_URL) || isLoopbackHost(listenHost(env)), {
+    message:
+      'the sandbox gateway takes no real money, and listening on this HOST lets other machines reach it: leave HOST unset (127.0.0.1, this machine only), set PAYMENT_GATEWAY=phonepe, or ALLOW_SANDBOX_PAYMENTS=true for a test installation',
+    path: ['HOST'],
+  })
   .transform((env) => ({
     ...env,
+    HOST: listenHost(env),
     SITE_URL: (env.SITE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
     /** True when SITE_URL was not given: it follows the port the server actually listens on. */
     SITE_URL_DERIVED: !env.SITE_URL,
@@ -60,9 +96,20 @@ const ConfigSchema = z
 
 export type Config = z.infer<typeof ConfigSchema>
 
-function isLocalAddress(url: string) {
+/** A SITE_URL only this machine uses (unset means http://localhost:PORT). */
+function isLocalSite(url: string | undefined) {
+  if (!url) return true
   const host = new URL(url).hostname
   return host === 'localhost' || host === '127.0.0.1' || host === '[::1]' || host.endsWith('.localhost')
+}
+
+/** A local site listens on this machine only; a public one on every interface, for its reverse proxy. */
+function listenHost(env: { HOST?: string; SITE_URL?: string }) {
+  return env.HOST ?? (isLocalSite(env.SITE_URL) ? '127.0.0.1' : '0.0.0.0')
+}
+
+function isLoopbackHost(host: string) {
+  return host === 'localhost' || host === '::1' || (isIP(host) === 4 && host.startsWith('127.'))
 }
 
 export class ConfigError extends Error {}

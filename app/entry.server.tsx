@@ -1,11 +1,26 @@
 import { PassThrough } from 'node:stream'
+import { inspect } from 'node:util'
 import { createReadableStreamFromReadable } from '@react-router/node'
 import { renderToPipeableStream } from 'react-dom/server'
-import { ServerRouter, type AppLoadContext, type EntryContext } from 'react-router'
+import { isRouteErrorResponse, ServerRouter, type AppLoadContext, type EntryContext } from 'react-router'
 import { RETRY_AFTER_SECONDS } from './db/outage.server'
+import { redactSecrets } from './lib/log-redaction.server'
 import { NonceContext } from './lib/nonce'
 
 export const streamTimeout = 5_000
+
+/** An error of a loader, an action or the render, logged without any private link's key or code it carries. */
+function logError(error: unknown) {
+  console.error(redactSecrets(inspect(error, { depth: 4 })))
+}
+
+/** Errors of loaders and actions (not those of requests the browser gave up on), as React Router logs them. */
+export function handleError(error: unknown, { request }: { request: Request }) {
+  if (request.signal.aborted) return
+  // A "no route matches" 404 carries the error that says which address.
+  const inner = isRouteErrorResponse(error) ? (error as { error?: unknown }).error : undefined
+  logError(inner ?? error)
+}
 
 /**
  * Renders the whole document before sending it: pages are small, and a complete response gives
@@ -46,7 +61,7 @@ export default function handleRequest(
         onShellError: reject,
         onError(error: unknown) {
           failed = true
-          console.error(error)
+          logError(error)
         },
       },
     )

@@ -19,6 +19,7 @@ import { usePaymentGateway } from '~/modules/payments/gateways.server'
 import { sandboxKey } from '~/modules/payments/sandbox-gateway.server'
 import { diskStorage, useReportStorage } from '~/modules/reports/storage.server'
 import { enableContentCache, invalidateContentCache } from '~/modules/site/content-cache.server'
+import { redactSecrets, redactSecretsIn } from '~/lib/log-redaction.server'
 import { PUBLIC_PAGES } from '~/lib/public-pages'
 import { createPhonePeGateway } from '~/modules/payments/phonepe.server'
 import { phonePeOptionsFrom } from '~/modules/payments/phonepe-config.server'
@@ -37,7 +38,7 @@ declare module 'react-router' {
   interface AppLoadContext {
     cspNonce: string
     requestId: string
-    /** The client's address (from X-Forwarded-For when TRUST_PROXY is on), for rate limits. */
+    /** The client's address (from the entries trusted proxies added to X-Forwarded-For, see TRUST_PROXY), for rate limits. */
     clientIp: string
   }
 }
@@ -55,7 +56,12 @@ export async function start(env: NodeJS.ProcessEnv = process.env) {
     throw error
   }
   setConfig(config)
-  const logger = pino({ level: config.LOG_LEVEL, base: undefined })
+  const logger = pino({
+    level: config.LOG_LEVEL,
+    base: undefined,
+    // An error may carry the address it failed on, with a private link's key in it.
+    serializers: { err: (error) => redactSecretsIn(pino.stdSerializers.err(error)) },
+  })
   keepRunningOnStrayRejections(logger)
 
   const database = await openDatabase({
@@ -135,7 +141,7 @@ function createApp({ config, logger, database, liveEvents, gateway }: { config: 
     response.locals.requestId = requestId
     response.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - startedAt) / 1e6
-      logger.info({ requestId, method: request.method, url: request.originalUrl, status: response.statusCode, ms: Math.round(ms * 10) / 10 }, 'request')
+      logger.info({ requestId, method: request.method, url: redactSecrets(request.originalUrl), status: response.statusCode, ms: Math.round(ms * 10) / 10 }, 'request')
     })
     next()
   })

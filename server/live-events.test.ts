@@ -69,10 +69,54 @@ describe('live banner events', () => {
   })
 })
 
+describe('open live streams', () => {
+  let events: LiveEvents
+  let server: Server
+  let url: string
+
+  beforeEach(async () => {
+    events = new LiveEvents(await database(), pino({ level: 'silent' }), 60, { perAddress: 2, total: 3 })
+    await events.start()
+    // The client's address as Express gives it (from the trusted proxies), here from a test header.
+    server = createServer((request, response) => events.handle(Object.assign(request, { ip: String(request.headers['x-client']) }) as Request, response as Response))
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/events`
+  })
+  afterEach(async () => {
+    await events.stop()
+    server.closeAllConnections()
+    await new Promise((resolve) => server.close(resolve))
+  })
+
+  const refused = async (client: string) => {
+    const controller = new AbortController()
+    const response = await fetch(url, { headers: { 'X-Client': client }, signal: controller.signal })
+    controller.abort()
+    return response.status === 429 && response.headers.get('Retry-After') === '60'
+  }
+
+  it('are bounded per client address and in all; a closed one makes room again', async () => {
+    const first = await openStream(url, { 'X-Client': '198.51.100.1' })
+    const second = await openStream(url, { 'X-Client': '198.51.100.1' })
+    expect(await refused('198.51.100.1')).toBe(true)
+    const third = await openStream(url, { 'X-Client': '198.51.100.2' })
+    expect(await refused('198.51.100.3')).toBe(true)
+    expect(events.connectionCount).toBe(3)
+
+    first.close()
+    await expect.poll(() => events.connectionCount).toBe(2)
+    const again = await openStream(url, { 'X-Client': '198.51.100.1' })
+    expect(await again.nextBanner()).toEqual({ visible: true })
+    for (const stream of [second, third, again]) stream.close()
+    await expect.poll(() => events.connectionCount).toBe(0)
+    expect(events.addressCount).toBe(0)
+  })
+})
+
 /** A minimal server-sent-events reader over fetch. */
-async function openStream(url: string) {
+async function openStream(url: string, headers: Record<string, string> = {}) {
   const controller = new AbortController()
-  const response = await fetch(url, { signal: controller.signal })
+  const response = await fetch(url, { signal: controller.signal, headers })
   expect(response.headers.get('content-type')).toContain('text/event-stream')
   const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader()
   let buffer = ''

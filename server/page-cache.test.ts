@@ -93,6 +93,15 @@ describe('the page cache', () => {
     expect(renders()).toBe(1)
   })
 
+  it('keeps one copy per listed page, however many query strings, paths and spellings visitors make up', async () => {
+    const { cache, get } = await serve()
+    await get('/pricing')
+    for (let index = 0; index < 200; index += 1) {
+      for (const path of [`/pricing?utm=${index}`, `/?${'q'.repeat(500)}=${index}`, `/pricing/${index}`, `/PRICING?${index}`, `//pricing${index}`]) await get(path)
+    }
+    expect(cache.size).toBe(1)
+  })
+
   it('renders again after a content change, and after the time to live', async () => {
     const { cache, get, tick } = await serve()
     expect((await get('/')).body).toContain('render 1')

@@ -101,7 +101,7 @@ export async function endSession(request: Request) {
   return sessionCookie().serialize('', { maxAge: 0 })
 }
 
-/** Who is asking: the client's address (behind TRUST_PROXY, the proxy's X-Forwarded-For) and browser. */
+/** Who is asking: the client's address (behind TRUST_PROXY, as the trusted proxies saw it) and browser. */
 export function callerOf(request: Request, context: AppLoadContext) {
   return { ip: context.clientIp || 'unknown', userAgent: request.headers.get('User-Agent') }
 }

@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bookAndPay } from '../support/booking-flow'
 import { codeIn, startSmtpSink } from '../support/smtp-sink'
@@ -345,5 +346,64 @@ describe('a client address made up in X-Forwarded-For', { timeout: 60_000 }, () 
     const right = await sprayer.request('/login', { form: { email: victim.email, password: PASSWORD, website_url: '' }, headers: { 'X-Forwarded-For': '198.51.100.200' } })
     expect(right.status).toBe(429)
     expect(text(right.html)).toMatch(/Too many attempts/)
+  })
+
+  it('behind one trusted proxy, addresses the client put before the one the proxy added do not reset the limit', async () => {
+    await withinOneWindow()
+    const victim = await customer()
+    await victim.post('/logout', {})
+    // The proxy appends the address it sees (127.0.0.9); everything before it is the client's say.
+    const sprayer = new Visitor(site.url)
+    const through = (madeUp: string) => ({ 'X-Forwarded-For': `${madeUp}, 127.0.0.9` })
+    for (let guess = 0; guess < 30; guess += 1) {
+      const attempt = await sprayer.request('/login', { form: { email: `spray.proxy${guess}@example.com`, password: 'password-123', website_url: '' }, headers: through(`192.0.2.${guess + 1}, 10.0.0.${guess + 1}`) })
+      expect(attempt.status).toBe(401)
+    }
+    const right = await sprayer.request('/login', { form: { email: victim.email, password: PASSWORD, website_url: '' }, headers: through('192.0.2.200') })
+    expect(right.status).toBe(429)
+    expect(text(right.html)).toMatch(/Too many attempts/)
+    // A visitor the proxy saw at another address is not affected.
+    expect((await new Visitor(site.url).post('/login', { email: victim.email, password: PASSWORD, website_url: '' }, { 'X-Forwarded-For': '192.0.2.200, 127.0.0.10' })).location).toBe('/book-slot')
+  })
+})
+
+describe('the server log', () => {
+  /** A GET with headers fetch would not send as they are (a Host the server cannot make an address of). */
+  const rawGet = (path: string, headers: Record<string, string>) =>
+    new Promise<number>((resolve, reject) => {
+      const sent = httpRequest(`${site.url}${path}`, { headers }, (response) => {
+        response.resume()
+        response.on('end', () => resolve(response.statusCode ?? 0))
+      })
+      sent.on('error', reject)
+      sent.end()
+    })
+
+  it('never holds the key or code of a private link, in request lines or in error lines', async () => {
+    const secret = (name: string) => `S3cr3t${name}Xq9`
+    const visitor = new Visitor(site.url)
+    const paths = [
+      `/booking?step=3&orderId=ord_logged&key=${secret('Booking')}`,
+      `/receipts/ord_logged?key=${secret('Receipt')}`,
+      `/onboarding/offer?registration=CMP-LOGGED&key=${secret('Offer')}`,
+      `/reports/files/1?key=${secret('Report')}`,
+      `/booking/view?ref=BK-LOGGED&key=${secret('View')}`,
+      `/payment-status?orderId=ord_logged&key=${secret('Status')}`,
+      `/verify-email?email=logged%40example.com&code=${secret('Verify')}`,
+      `/forgot-password?email=logged%40example.com&code=${secret('Reset')}`,
+      `/login?${new URLSearchParams({ redirectTo: `/booking/view?ref=BK-LOGGED&key=${secret('Redirect')}` })}`,
+    ]
+    for (const path of paths) await visitor.get(path)
+    // The address cannot be built from this Host: the request fails with the URL, key and all, in the error.
+    expect(await rawGet(`/receipts/ord_logged?key=${secret('Error')}`, { Host: 'bad host' })).toBeGreaterThanOrEqual(400)
+
+    await expect.poll(() => site.logs()).toContain('"url":"/receipts/ord_logged?key=[redacted]"')
+    await expect.poll(() => site.logs()).toMatch(/"level":(40|50),[^\n]*receipts\/ord_logged\?key=\[redacted\]/)
+    const log = site.logs()
+    for (const name of ['Booking', 'Receipt', 'Offer', 'Report', 'View', 'Status', 'Verify', 'Reset', 'Redirect', 'Error']) expect(log).not.toContain(secret(name))
+    expect(log).toContain('"url":"/onboarding/offer?registration=CMP-LOGGED&key=[redacted]"')
+    expect(log).toContain('"url":"/login?redirectTo=%2Fbooking%2Fview%3Fref%3DBK-LOGGED%26key%3D[redacted]"')
+    // Nor any real one, from the bookings and payments the other tests of this file made.
+    expect(log).not.toMatch(/[?&](key|code)=(?!\[redacted\])/)
   })
 })

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest'
+import { redactSecrets, redactSecretsIn } from './log-redaction.server'
+
+describe('secrets kept out of the log', () => {
+  it('redacts the keys and codes of private links, and nothing else', () => {
+    expect(redactSecrets('/booking?step=3&orderId=ord_1&key=AbC-123_x')).toBe('/booking?step=3&orderId=ord_1&key=[redacted]')
+    expect(redactSecrets('/receipts/ord_1?key=AbC')).toBe('/receipts/ord_1?key=[redacted]')
+    expect(redactSecrets('/onboarding/offer?registration=CMP-1&key=AbC&x=1')).toBe('/onboarding/offer?registration=CMP-1&key=[redacted]&x=1')
+    expect(redactSecrets('/verify-email?email=a%40b.example&code=123456')).toBe('/verify-email?email=a%40b.example&code=[redacted]')
+    expect(redactSecrets('/x?token=t0k3n&KEY=upper')).toBe('/x?token=[redacted]&KEY=[redacted]')
+    expect(redactSecrets('/pricing?monkey=1&keys=2&postcode=3')).toBe('/pricing?monkey=1&keys=2&postcode=3')
+  })
+
+  it('redacts a private link carried, encoded, inside another address', () => {
+    const login = `/login?${new URLSearchParams({ redirectTo: '/booking/view?ref=BK-1&key=AbC123' })}`
+    expect(redactSecrets(login)).toBe('/login?redirectTo=%2Fbooking%2Fview%3Fref%3DBK-1%26key%3D[redacted]')
+    expect(redactSecrets('/login?redirectTo=%2Fx%3Fcode%3D123456%26next%3D1')).toBe('/login?redirectTo=%2Fx%3Fcode%3D[redacted]%26next%3D1')
+  })
+
+  it('redacts every text inside an error about to be logged, leaving its shape', () => {
+    const logged = redactSecretsIn({ type: 'TypeError', message: 'Invalid URL', input: 'http://a b/receipts/1?key=AbC', stack: 'TypeError: Invalid URL\n at /receipts/1?key=AbC\n', code: 'ERR_INVALID_URL', nested: [{ url: '/r?code=1' }], when: new Date(0) })
+    expect(logged).toEqual({ type: 'TypeError', message: 'Invalid URL', input: 'http://a b/receipts/1?key=[redacted]', stack: 'TypeError: Invalid URL\n at /receipts/1?key=[redacted]\n', code: 'ERR_INVALID_URL', nested: [{ url: '/r?code=[redacted]' }], when: new Date(0) })
+    const circular: Record<string, unknown> = { message: '/a?key=1' }
+    circular.self = circular
+    expect(redactSecretsIn(circular).message).toBe('/a?key=[redacted]')
+  })
+})
