@@ -5,7 +5,6 @@ import { db } from '~/db/client.server'
 import { campBatches, campRegistrations, camps, campWaitlist } from '~/db/schema'
 import type { Executor } from '~/modules/mail/outbox.server'
 import { holderColumns, makeRoomForHold, type Holder } from '~/modules/holders/holders.server'
-import { type RateLimitRule } from '~/modules/rate-limit/rate-limit.server'
 import { batchLooksFull, campPrice, campSeatsTaken, registrationOpen, waitingCounts } from './camps.server'
 
 export class CampNotFoundError extends Error {
@@ -39,23 +38,6 @@ export class AlreadyRegisteredError extends Error {
 
 export type CampApplicant = { swimmerName: string; email: string; phone: string }
 
-/**
- * Anyone may hold a seat without an account, so holds are limited per address and per e-mail: a
- * script cannot keep a camp's seats held (and away from real parents) for long.
- */
-export const CAMP_HOLD_LIMITS = {
-  perIp: { limit: 30, windowSeconds: 10 * 60 },
-  perEmail: { limit: 10, windowSeconds: 10 * 60 },
-} satisfies Record<string, RateLimitRule>
-
-export function campHoldLimits(ip: string, email: string) {
-  return [
-    { key: `campHold:ip:${ip}`, rule: CAMP_HOLD_LIMITS.perIp },
-    { key: `campHold:email:${email.toLowerCase()}`, rule: CAMP_HOLD_LIMITS.perEmail },
-  ]
-}
-
-/** The camp and batch chosen by code, with the batch row locked (seat counting happens under this lock). */
 /** The camp exists but has no batch by that code (camps can have different batches). */
 export class BatchNotInCampError extends Error {
   constructor(campName: string) {

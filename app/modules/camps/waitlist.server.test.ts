@@ -4,6 +4,7 @@ import { db } from '~/db/client.server'
 import { isLinkKey } from '~/db/secrets.server'
 import { campBatches, campRegistrations, camps, campWaitlist, outboxEmails } from '~/db/schema'
 import { labInstant } from '~/lib/format'
+import { visitor } from '../../../tests/support/holders'
 import { useTestDatabase } from '../../../tests/support/test-database'
 import { batchLooksFull, campChoices } from './camps.server'
 import { BatchFullError, expireStaleCampHolds, holdCampSeat } from './registrations.server'
@@ -25,7 +26,7 @@ beforeEach(async () => {
 let nextParent = 1
 const parent = (swimmerName = `Swimmer ${nextParent}`) => ({ swimmerName, email: `parent${nextParent++}@example.com`, phone: '9845012345' })
 const nextIp = () => `198.51.100.${nextParent % 250}`
-const hold = (applicant = parent(), { camp = 'camp1', batch = 'batch1', now = JUNE } = {}) => holdCampSeat({ campCode: camp, batchCode: batch, applicant, ip: nextIp(), now })
+const hold = (applicant = parent(), { camp = 'camp1', batch = 'batch1', now = JUNE } = {}) => holdCampSeat({ campCode: camp, batchCode: batch, applicant, holder: visitor({ network: nextIp(), email: applicant.email }), now })
 const join = (applicant = parent(), { camp = 'camp1', batch = 'batch1', now = JUNE, ip = nextIp() } = {}) => joinWaitlist({ campCode: camp, batchCode: batch, applicant, ip, now })
 
 async function setCapacity(capacity: number, camp = 'camp1', batch = 'batch1') {

@@ -6,10 +6,10 @@ import { campBatches, campRegistrations, camps, campWaitlist } from '~/db/schema
 import { formatClockTime, formatLongDate, formatRupees, labDateParts } from '~/lib/format'
 import { enqueueEmail, type Executor } from '~/modules/mail/outbox.server'
 import { formatLabDateTime, letter } from '~/modules/mail/templates.server'
+import { limitHoldAttempts } from '~/modules/holders/holders.server'
 import { clientNetwork } from '~/modules/rate-limit/client-network'
 import { campPrice, campSeatsTaken, queuedOnWaitlist, registrationOpen, waitingCounts } from './camps.server'
-import { enforce } from '~/modules/rate-limit/rate-limit.server'
-import { AlreadyRegisteredError, campHoldLimits, insertRegistration, lockBatchOrExplain, RegistrationClosedError, sameSwimmer, type CampApplicant } from './registrations.server'
+import { AlreadyRegisteredError, insertRegistration, lockBatchOrExplain, RegistrationClosedError, sameSwimmer, type CampApplicant } from './registrations.server'
 
 export class AlreadyWaitingError extends Error {
   constructor(swimmerName: string, campName: string, confirmed: boolean) {
@@ -123,8 +123,8 @@ export async function lockBatchById(executor: Executor, batchId: number) {
  * network, so one visitor with many e-mail addresses cannot fill the queues.
  */
 export async function joinWaitlist({ campCode, batchCode, applicant, ip, now = new Date() }: { campCode: string; batchCode: string; applicant: CampApplicant; ip: string; now?: Date }) {
-  await enforce(campHoldLimits(ip, applicant.email), now)
   const network = clientNetwork(ip)
+  await limitHoldAttempts({ network, email: applicant.email }, now)
   const confirmKey = await linkKeyMaker(WAITLIST_LINK)
   return db().transaction(async (tx) => {
     await lockForJoining(tx, `network:${network}`)

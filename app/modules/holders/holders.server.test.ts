@@ -6,7 +6,7 @@ import { labInstant } from '~/lib/format'
 import { holdSession, SlotUnavailableError } from '~/modules/booking/holds.server'
 import { holdSingleSession } from '~/modules/booking/public-booking.server'
 import type { PublicBookingInput } from '~/modules/booking/schemas'
-import { holdCampSeat } from '~/modules/camps/registrations.server'
+import { AlreadyRegisteredError, holdCampSeat } from '~/modules/camps/registrations.server'
 import { createCustomers, setWindows } from '../../../tests/support/booking'
 import { visitor } from '../../../tests/support/holders'
 import { useTestDatabase } from '../../../tests/support/test-database'
@@ -110,6 +110,8 @@ describe('unpaid holds per network', () => {
     const [batch] = await db().select({ id: campBatches.id, campId: campBatches.campId }).from(campBatches).innerJoin(camps, eq(camps.id, campBatches.campId)).where(and(eq(camps.code, 'camp1'), eq(campBatches.code, 'batch1')))
     const offer = { campId: batch!.campId, batchId: batch!.id, phone: '9845012345', amountPaise: 35_000_00, status: 'pending' as const, holdExpiresAt: new Date(MORNING.getTime() + 12 * 3_600_000) }
     await db().insert(campRegistrations).values([{ ...offer, reference: 'CMP-0000000001', swimmerName: 'Offered One', email: 'offered@example.com' }])
+    // Nobody typing the offered swimmer's name and address takes the offer away.
+    await expect(campSeat(visitor({ email: 'offered@example.com' }), 'Offered One')).rejects.toThrow(AlreadyRegisteredError)
     const parent = visitor({ network, email: 'offered@example.com' })
     await expect(single(parent)).resolves.toBeDefined()
     expect((await db().select({ status: campRegistrations.status }).from(campRegistrations).where(eq(campRegistrations.reference, 'CMP-0000000001')))[0]!.status).toBe('pending')
