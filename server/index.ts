@@ -218,7 +218,7 @@ function createApp({ config, logger, database, liveEvents, gateway }: { config: 
 async function adminFromEnvironment(email: string, password: string, logger: pino.Logger) {
   try {
     const admin = await ensureAdmin({ email, password })
-    if (admin.disabled) logger.warn({ email }, 'the admin account of ADMIN_EMAIL is disabled and stays disabled; re-enable it with `npm run admin:create -- --existing`')
+    if (admin.disabled) logger.warn({ email }, 'the admin account of ADMIN_EMAIL is disabled and stays disabled; to enable it again, run `npm run admin:create -- --email <address> --password <new password> --existing`')
     else logger.info({ email, created: admin.created }, 'admin account from ADMIN_EMAIL is ready')
   } catch (error) {
     if (!(error instanceof AdminNotPromotedError)) throw error

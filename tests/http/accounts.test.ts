@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process'
+import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { codeIn, startSmtpSink } from '../support/smtp-sink'
 import { startTestServer, type TestServer } from '../support/test-server'
@@ -439,23 +441,47 @@ describe('admin', () => {
   })
 })
 
-describe('the admin of ADMIN_EMAIL', { timeout: 120_000 }, () => {
-  it('an account someone registered before ADMIN_EMAIL was set is not made the admin; the log says what to do, and the site runs', async () => {
+describe('the admin of ADMIN_EMAIL', { timeout: 180_000 }, () => {
+  /** `npm run admin:create -- …` against a stopped server's installation. */
+  const adminCreate = (installation: TestServer, args: string[]) => {
+    const run = spawnSync(process.execPath, ['server.js', 'admin:create', ...args], {
+      cwd: path.resolve(import.meta.dirname, '../..'),
+      env: { PATH: process.env.PATH, DATA_DIR: installation.dataDir, ...(installation.databaseUrl ? { DATABASE_URL: installation.databaseUrl } : {}) },
+      encoding: 'utf8',
+      timeout: 60_000,
+    })
+    return { status: run.status, output: `${run.stdout}${run.stderr}` }
+  }
+
+  it('an account someone registered before ADMIN_EMAIL was set is not made the admin; the log says what to do, the site runs, and admin:create --existing takes the account back', async () => {
     const before = await startTestServer({ SMTP_URL: sink.url, TRUST_PROXY: 'true' })
     const squatter = new Visitor(before.url)
     expect((await squatter.post('/registration', registration({ email: 'owner@lab.example', password: 'squatters-password' }))).status).toBe(302)
     // The same installation, restarted by the operator with the admin's address and password set.
     await before.kill()
     const after = await startTestServer({ SMTP_URL: sink.url, TRUST_PROXY: 'true', ADMIN_EMAIL: 'owner@lab.example', ADMIN_PASSWORD: 'the-operators-password' }, { restartOf: before })
+    expect(after.logs()).toMatch(/"level":50[^\n]*owner@lab\.example \(ADMIN_EMAIL\) already has a customer account whose password is not ADMIN_PASSWORD, so it was NOT made an admin[^\n]*admin:create[^\n]*--existing/)
+    expect((await new Visitor(after.url).post('/login', { email: 'owner@lab.example', password: 'the-operators-password', website_url: '' })).status).toBe(401)
+    const again = new Visitor(after.url)
+    expect((await again.post('/login', { email: 'owner@lab.example', password: 'squatters-password', website_url: '' })).status).toBe(403)
+    expect((await again.get('/admin')).location).toBe('/login?redirectTo=%2Fadmin')
+    expect((await again.get('/')).status).toBe(200)
+    await after.kill()
+
+    // The operator's command: refused for an existing account without --existing, then takes it over.
+    const weak = adminCreate(after, ['--email', 'owner@lab.example', '--password', 'short-one'])
+    expect([weak.status, weak.output]).toEqual([2, expect.stringContaining('Staff passwords must be at least 12 characters')])
+    const refused = adminCreate(after, ['--email', 'owner@lab.example', '--password', 'the-new-operator-password'])
+    expect([refused.status, refused.output]).toEqual([1, expect.stringContaining('owner@lab.example already has an account, which was left as it is')])
+    const taken = adminCreate(after, ['--email', 'owner@lab.example', '--password', 'the-new-operator-password', '--existing'])
+    expect([taken.status, taken.output]).toEqual([0, expect.stringContaining('owner@lab.example is now an admin, with the password given, and signed out everywhere.')])
+
+    const restarted = await startTestServer({ SMTP_URL: sink.url, TRUST_PROXY: 'true' }, { restartOf: after })
     try {
-      expect(after.logs()).toMatch(/"level":50[^\n]*owner@lab\.example \(ADMIN_EMAIL\) already has a customer account whose password is not ADMIN_PASSWORD, so it was NOT made an admin[^\n]*admin:create[^\n]*--existing/)
-      expect((await new Visitor(after.url).post('/login', { email: 'owner@lab.example', password: 'the-operators-password', website_url: '' })).status).toBe(401)
-      const again = new Visitor(after.url)
-      expect((await again.post('/login', { email: 'owner@lab.example', password: 'squatters-password', website_url: '' })).status).toBe(403)
-      expect((await again.get('/admin')).location).toBe('/login?redirectTo=%2Fadmin')
-      expect((await again.get('/')).status).toBe(200)
+      expect((await new Visitor(restarted.url).post('/login', { email: 'owner@lab.example', password: 'squatters-password', website_url: '' })).status).toBe(401)
+      expect((await new Visitor(restarted.url).post('/login', { email: 'owner@lab.example', password: 'the-new-operator-password', website_url: '' })).location).toBe('/admin')
     } finally {
-      await after.stop()
+      await restarted.stop()
     }
   })
 })
