@@ -117,7 +117,10 @@ export async function ensureAdmin({ email, password, name }: AdminAccount, now =
     )
   }
   if (existing.disabledAt) {
-    throw new AdminNotPromotedError(`${address} (ADMIN_EMAIL) is a disabled account, so it was NOT made an admin. Re-enable it in the admin console (or run `npm run admin:create -- --email <address> --password <new password> --existing`), or choose another ADMIN_EMAIL.`)
+    throw new AdminNotPromotedError(
+      `${address} (ADMIN_EMAIL) is a disabled account, so it was NOT made an admin. Re-enable it in the admin console (or run ` +
+        '`npm run admin:create -- --email <address> --password <new password> --existing`), or choose another ADMIN_EMAIL.',
+    )
   }
   await db().update(users).set({ isAdmin: true, isVerified: true, updatedAt: now }).where(eq(users.id, existing.id))
   return { id: existing.id, created: false, disabled: false }
