@@ -103,10 +103,11 @@ describe('e-mail and account settings', () => {
     expect(() => loadConfig({ SMTP_URL: 'https://smtp.example.com' })).toThrow(/SMTP_URL: must start with smtp:\/\/ or smtps:\/\//)
   })
 
-  it('needs ADMIN_EMAIL and ADMIN_PASSWORD together, with a password of 8 characters or more', () => {
-    expect(loadConfig({ ADMIN_EMAIL: 'staff@lab.example', ADMIN_PASSWORD: 'long-enough' }).ADMIN_EMAIL).toBe('staff@lab.example')
+  it('needs ADMIN_EMAIL and ADMIN_PASSWORD together, with a staff password: 12 characters or more, not a common one', () => {
+    expect(loadConfig({ ADMIN_EMAIL: 'staff@lab.example', ADMIN_PASSWORD: 'long-enough-now' }).ADMIN_EMAIL).toBe('staff@lab.example')
     expect(() => loadConfig({ ADMIN_EMAIL: 'staff@lab.example' })).toThrow(/ADMIN_PASSWORD: ADMIN_EMAIL and ADMIN_PASSWORD must be set together/)
-    expect(() => loadConfig({ ADMIN_EMAIL: 'staff@lab.example', ADMIN_PASSWORD: 'short' })).toThrow(/ADMIN_PASSWORD: must be at least 8 characters/)
-    expect(() => loadConfig({ ADMIN_EMAIL: 'not-an-address', ADMIN_PASSWORD: 'long-enough' })).toThrow(/ADMIN_EMAIL: must be an e-mail address/)
+    expect(() => loadConfig({ ADMIN_EMAIL: 'staff@lab.example', ADMIN_PASSWORD: 'eleven-char' })).toThrow(/ADMIN_PASSWORD: must be at least 12 characters/)
+    expect(() => loadConfig({ ADMIN_EMAIL: 'staff@lab.example', ADMIN_PASSWORD: 'QWERTY123456' })).toThrow(/ADMIN_PASSWORD: is one of the most common passwords: choose another one/)
+    expect(() => loadConfig({ ADMIN_EMAIL: 'not-an-address', ADMIN_PASSWORD: 'long-enough-now' })).toThrow(/ADMIN_EMAIL: must be an e-mail address/)
   })
 })

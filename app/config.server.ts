@@ -1,6 +1,7 @@
 import { isIP } from 'node:net'
 import path from 'node:path'
 import { z } from 'zod'
+import { isCommonPassword, STAFF_PASSWORD_MIN } from '~/modules/accounts/password-policy.server'
 import { phonePeConfigProblems, PhonePeEnvSchema } from '~/modules/payments/phonepe-config.server'
 
 const booleanFlag = z
@@ -55,7 +56,12 @@ const ConfigSchema = z
       .optional(),
     MAIL_FROM: z.string().min(3).default('Swimming Sport Science Lab <no-reply@localhost>'),
     ADMIN_EMAIL: z.email({ message: 'must be an e-mail address' }).optional(),
-    ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').max(128).optional(),
+    ADMIN_PASSWORD: z
+      .string()
+      .min(STAFF_PASSWORD_MIN, `must be at least ${STAFF_PASSWORD_MIN} characters`)
+      .max(128, 'must be at most 128 characters')
+      .refine((password) => !isCommonPassword(password), 'is one of the most common passwords: choose another one')
+      .optional(),
     PAYMENT_GATEWAY: z.enum(['sandbox', 'phonepe'], { message: 'must be sandbox or phonepe' }).default('sandbox'),
     ALLOW_SANDBOX_PAYMENTS: booleanFlag.default(false),
     /** Where the sandbox gateway is reached; by default this very site (…/sandbox-gateway). */

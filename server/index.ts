@@ -12,7 +12,8 @@ import { config as currentConfig, ConfigError, loadConfig, setConfig, type Confi
 import { openDatabase, useDatabase, type Database } from '~/db/client.server'
 import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '~/db/outage.server'
 import { seedDatabase } from '~/db/seed.server'
-import { ensureAdmin } from '~/modules/accounts/users.server'
+import { passwordProblem } from '~/modules/accounts/password-policy.server'
+import { AdminNotPromotedError, createAdmin, ensureAdmin } from '~/modules/accounts/users.server'
 import { localMailbox, smtpTransport, type MailTransport } from '~/modules/mail/transport.server'
 import type { PaymentGateway } from '~/modules/payments/gateway.server'
 import { usePaymentGateway } from '~/modules/payments/gateways.server'
@@ -73,10 +74,7 @@ export async function start(env: NodeJS.ProcessEnv = process.env) {
   useDatabase(database)
   await database.migrate()
   await seedDatabase(database.db)
-  if (config.ADMIN_EMAIL && config.ADMIN_PASSWORD) {
-    const admin = await ensureAdmin({ email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD })
-    logger.info({ email: config.ADMIN_EMAIL, created: admin.created }, 'admin account from ADMIN_EMAIL is ready')
-  }
+  if (config.ADMIN_EMAIL && config.ADMIN_PASSWORD) await adminFromEnvironment(config.ADMIN_EMAIL, config.ADMIN_PASSWORD, logger)
   logger.info({ database: database.kind === 'postgres' ? 'postgresql' : `pglite at ${config.DATA_DIR}` }, 'database ready')
 
   useReportStorage(diskStorage(path.join(config.DATA_DIR, 'reports')))
@@ -222,6 +220,18 @@ function createApp({ config, logger, database, liveEvents, gateway }: { config: 
   return app
 }
 
+/** The site runs without the admin of ADMIN_EMAIL when that account may not be made one; the log says why and what to do. */
+async function adminFromEnvironment(email: string, password: string, logger: pino.Logger) {
+  try {
+    const admin = await ensureAdmin({ email, password })
+    if (admin.disabled) logger.warn({ email }, 'the admin account of ADMIN_EMAIL is disabled and stays disabled; to enable it again, run `npm run admin:create -- --email <address> --password <new password> --existing`')
+    else logger.info({ email, created: admin.created }, 'admin account from ADMIN_EMAIL is ready')
+  } catch (error) {
+    if (!(error instanceof AdminNotPromotedError)) throw error
+    logger.error({ email }, error.message)
+  }
+}
+
 /**
  * A promise rejected with nobody listening (a database call that lost its connection in a
  * fire-and-forget task, say) would otherwise end the process, and with it every request in flight
@@ -260,22 +270,29 @@ function mailTransport(config: Config, logger: pino.Logger): MailTransport {
 }
 
 /**
- * `npm run admin:create -- --email … --password … [--name …]`: creates the first admin account (or
- * makes an existing account an admin and sets its password), against the configured database.
+ * `npm run admin:create -- --email … --password … [--name …] [--existing]`: creates an admin
+ * account against the configured database. An address that already has an account is refused
+ * unless `--existing` is given; then that account gets this password, becomes an enabled, verified
+ * admin and is signed out everywhere.
  */
 export async function createAdminCommand(argv: string[], env: NodeJS.ProcessEnv = process.env) {
-  const usage = 'Usage: npm run admin:create -- --email admin@example.com --password "a long password" [--name "Full Name"]'
-  let values: { email?: string; password?: string; name?: string }
+  const usage = 'Usage: npm run admin:create -- --email admin@example.com --password "a long password" [--name "Full Name"] [--existing]'
+  let values: { email?: string; password?: string; name?: string; existing?: boolean }
   try {
-    values = parseArgs({ args: argv, options: { email: { type: 'string' }, password: { type: 'string' }, name: { type: 'string' } } }).values
+    values = parseArgs({ args: argv, options: { email: { type: 'string' }, password: { type: 'string' }, name: { type: 'string' }, existing: { type: 'boolean' } } }).values
   } catch (error) {
     console.error(`${(error as Error).message}\n${usage}`)
     process.exit(2)
   }
   const email = values.email ?? env.ADMIN_EMAIL
   const password = values.password ?? env.ADMIN_PASSWORD
-  if (!email || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || !password || password.length < 8) {
-    console.error(`An e-mail address and a password of at least 8 characters are required.\n${usage}`)
+  if (!email || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || !password) {
+    console.error(`An e-mail address and a password are required.\n${usage}`)
+    process.exit(2)
+  }
+  const weak = password.length > 128 ? 'Passwords must be at most 128 characters' : passwordProblem(password, { staff: true })
+  if (weak) {
+    console.error(`${weak}.\n${usage}`)
     process.exit(2)
   }
   let config: Config
@@ -288,13 +305,21 @@ export async function createAdminCommand(argv: string[], env: NodeJS.ProcessEnv 
   setConfig(config)
   const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: 2 })
   useDatabase(database)
+  let outcome: Awaited<ReturnType<typeof createAdmin>>
   try {
     await database.migrate()
-    const admin = await ensureAdmin({ email, password, name: values.name }, { resetPassword: true })
-    console.log(admin.created ? `Created the admin account ${email}.` : `${email} is now an admin, with the password given.`)
+    outcome = await createAdmin({ email, password, name: values.name }, { existing: values.existing })
   } finally {
     await database.close()
   }
+  if (outcome.status === 'exists') {
+    console.error(
+      `${email} already has an account, which was left as it is. If it is yours (or must become an admin), run the command again with --existing: ` +
+        'the account then gets this password, becomes an admin, and is signed out everywhere.',
+    )
+    process.exit(1)
+  }
+  console.log(outcome.status === 'created' ? `Created the admin account ${email}.` : `${email} is now an admin, with the password given, and signed out everywhere.`)
 }
 
 function listen(app: express.Express, config: Config): Promise<Server> {

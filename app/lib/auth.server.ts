@@ -1,6 +1,10 @@
+import { randomBytes } from 'node:crypto'
 import { createCookie, data, redirect, type AppLoadContext } from 'react-router'
+import { z } from 'zod'
 import { config } from '~/config.server'
+import { instanceSecret } from '~/db/secrets.server'
 import { findSessionUser, revokeSession, SESSION_TTL_SECONDS, type NewSession } from '~/modules/accounts/sessions.server'
+import type { KnownBrowser } from '~/modules/accounts/sign-in.server'
 import type { PublicUser } from '~/modules/accounts/users.server'
 
 export type CurrentUser = PublicUser
@@ -104,4 +108,62 @@ export async function endSession(request: Request) {
 /** Who is asking: the client's address (behind TRUST_PROXY, as the trusted proxies saw it) and browser. */
 export function callerOf(request: Request, context: AppLoadContext) {
   return { ip: context.clientIp || 'unknown', userAgent: request.headers.get('User-Agent') }
+}
+
+// Two signed cookies (HMAC-SHA256 under a secret of this installation, so a browser cannot forge
+// them) let the sign-in and verification pages recognise the owner's own browser:
+//  - "_browser" names the accounts this browser has signed in to; a right password from it gets
+//    through even when strangers have used up the account's sign-in limit (it has its own limit);
+//  - "_pending" names the account this browser registered (or typed the right password for while
+//    it was unverified); only that browser is signed in by the e-mailed code.
+
+const KNOWN_BROWSER_SECONDS = 180 * 24 * 60 * 60
+const PENDING_ACCOUNT_SECONDS = 24 * 60 * 60
+/** A shared family computer may know a few accounts; the oldest is forgotten first. */
+const KNOWN_ACCOUNTS_KEPT = 5
+
+const signedCookies = new Map<string, ReturnType<typeof createCookie>>()
+
+async function signedCookie(suffix: '_browser' | '_pending', maxAge: number) {
+  const { SESSION_COOKIE_NAME, SITE_URL } = config()
+  const secure = SITE_URL.startsWith('https://')
+  const secret = await instanceSecret('browser_cookies')
+  const key = `${SESSION_COOKIE_NAME}${suffix}|${secure}|${secret}`
+  let cookie = signedCookies.get(key)
+  if (!cookie) {
+    cookie = createCookie(`${SESSION_COOKIE_NAME}${suffix}`, { httpOnly: true, sameSite: 'lax', path: '/', secure, maxAge, secrets: [secret] })
+    signedCookies.set(key, cookie)
+  }
+  return cookie
+}
+
+const KnownBrowserSchema = z.object({ id: z.string().regex(/^[\w-]{16,64}$/), accountIds: z.array(z.number().int().positive()).max(KNOWN_ACCOUNTS_KEPT) })
+
+/** The accounts this browser has signed in to, if its cookie is ours and intact. */
+export async function knownBrowser(request: Request): Promise<KnownBrowser | null> {
+  const parsed = KnownBrowserSchema.safeParse(await (await signedCookie('_browser', KNOWN_BROWSER_SECONDS)).parse(request.headers.get('Cookie')))
+  return parsed.success ? parsed.data : null
+}
+
+/** The Set-Cookie header that remembers that this browser signed in to `userId`. */
+export async function rememberBrowserHeader(request: Request, userId: number) {
+  const browser = (await knownBrowser(request)) ?? { id: randomBytes(18).toString('base64url'), accountIds: [] }
+  const accountIds = [...browser.accountIds.filter((id) => id !== userId), userId].slice(-KNOWN_ACCOUNTS_KEPT)
+  return (await signedCookie('_browser', KNOWN_BROWSER_SECONDS)).serialize({ id: browser.id, accountIds })
+}
+
+/** The unverified account this browser registered, if any. */
+export async function pendingAccount(request: Request): Promise<number | null> {
+  const value = await (await signedCookie('_pending', PENDING_ACCOUNT_SECONDS)).parse(request.headers.get('Cookie'))
+  return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : null
+}
+
+/** The Set-Cookie header that lets this browser be signed in when `userId`'s address is verified. */
+export async function pendingAccountHeader(userId: number) {
+  return (await signedCookie('_pending', PENDING_ACCOUNT_SECONDS)).serialize(userId)
+}
+
+/** The Set-Cookie header that forgets the pending account (it is verified now). */
+export async function clearPendingAccountHeader() {
+  return (await signedCookie('_pending', PENDING_ACCOUNT_SECONDS)).serialize('', { maxAge: 0 })
 }

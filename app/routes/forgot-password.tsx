@@ -4,11 +4,12 @@ import { useEffect } from 'react'
 import { data, Form, Link, redirect, useNavigate, useNavigation } from 'react-router'
 import type { Route } from './+types/forgot-password'
 import { AuthCard, FormAlert, HoneypotField, PasswordField, SubmitButton, TextField, useValidatedForm } from '~/components/form-fields'
-import { callerOf, requireGuest } from '~/lib/auth.server'
+import { callerOf, rememberBrowserHeader, requireGuest } from '~/lib/auth.server'
 import { rejectBots } from '~/lib/honeypot'
 import { pageMeta } from '~/lib/seo'
-import { codeCheckMessage } from '~/modules/accounts/codes.server'
+import { CODE_REFUSED } from '~/modules/accounts/codes.server'
 import { requestPasswordReset, resetPassword } from '~/modules/accounts/password-reset.server'
+import { WeakPasswordError } from '~/modules/accounts/password-policy.server'
 import { codeField, EmailOnlySchema, ResetPasswordSchema } from '~/modules/accounts/schemas'
 import { RateLimitedError } from '~/modules/rate-limit/rate-limit.server'
 import { hiddenFieldMessages, readForm } from '~/lib/form-data.server'
@@ -60,9 +61,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (submission.status !== 'success') return data({ request: null, reset: submission.reply({ ...hidePasswords, formErrors: hiddenFieldMessages(submission, ['email']) }) }, { status: 400 })
   try {
     const result = await resetPassword({ ...submission.value, ip })
-    if (result.ok) return redirect('/forgot-password?done=1')
-    return data({ request: null, reset: submission.reply({ fieldErrors: { code: [codeCheckMessage(result.check)] }, ...hidePasswords }) }, { status: 400 })
+    // The code proved the mailbox is this person's: sign-in from this browser gets past strangers' guessing.
+    if (result.ok) return redirect('/forgot-password?done=1', { headers: { 'Set-Cookie': await rememberBrowserHeader(request, result.userId) } })
+    return data({ request: null, reset: submission.reply({ fieldErrors: { code: [CODE_REFUSED] }, ...hidePasswords }) }, { status: 400 })
   } catch (error) {
+    if (error instanceof WeakPasswordError) return data({ request: null, reset: submission.reply({ fieldErrors: { password: [error.message] }, ...hidePasswords }) }, { status: 400 })
     if (error instanceof RateLimitedError) return data({ request: null, reset: submission.reply({ formErrors: [error.message], ...hidePasswords }) }, { status: 429 })
     throw error
   }

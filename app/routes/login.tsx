@@ -3,7 +3,7 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link, useNavigation } from 'react-router'
 import type { Route } from './+types/login'
 import { AuthCard, FormAlert, HoneypotField, PasswordField, SubmitButton, TextField, useValidatedForm } from '~/components/form-fields'
-import { callerOf, homeFor, requireGuest, safeRedirect, sessionHeader, sessionToken } from '~/lib/auth.server'
+import { callerOf, homeFor, knownBrowser, pendingAccountHeader, rememberBrowserHeader, requireGuest, safeRedirect, sessionHeader, sessionToken } from '~/lib/auth.server'
 import { rejectBots } from '~/lib/honeypot'
 import { pageMeta } from '~/lib/seo'
 import { redirectWithToast } from '~/lib/toast.server'
@@ -28,17 +28,16 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (submission.status !== 'success') return data({ result: submission.reply({ hideFields: ['password'] }), unverifiedEmail: null }, { status: 400 })
 
   const { email, password, redirectTo } = submission.value
-  const refuse = (message: string, status: number, unverifiedEmail: string | null = null) =>
-    data({ result: submission.reply({ formErrors: [message], hideFields: ['password'] }), unverifiedEmail }, { status })
+  const refuse = (message: string, status: number, unverifiedEmail: string | null = null, headers: HeadersInit = {}) =>
+    data({ result: submission.reply({ formErrors: [message], hideFields: ['password'] }), unverifiedEmail }, { status, headers })
   try {
-    const result = await signIn({ email, password, ...callerOf(request, context), previousSessionToken: await sessionToken(request) })
-    if (!result.ok && result.reason === 'unverified') return refuse('Please verify your account before logging in', 403, email)
+    const result = await signIn({ email, password, ...callerOf(request, context), previousSessionToken: await sessionToken(request), browser: await knownBrowser(request) })
+    // The right password: this browser may finish verifying and is then signed in.
+    if (!result.ok && result.reason === 'unverified') return refuse('Please verify your account before logging in', 403, email, { 'Set-Cookie': await pendingAccountHeader(result.userId) })
     if (!result.ok) return refuse('Invalid email or password. Please try again.', 401)
-    return redirectWithToast(
-      safeRedirect(redirectTo, homeFor(result.user)),
-      { type: 'success', title: 'Login successful!', description: `Welcome back, ${result.user.name}!` },
-      { 'Set-Cookie': await sessionHeader(result.session) },
-    )
+    const headers = new Headers({ 'Set-Cookie': await sessionHeader(result.session) })
+    headers.append('Set-Cookie', await rememberBrowserHeader(request, result.user.id))
+    return redirectWithToast(safeRedirect(redirectTo, homeFor(result.user)), { type: 'success', title: 'Login successful!', description: `Welcome back, ${result.user.name}!` }, headers)
   } catch (error) {
     if (error instanceof RateLimitedError) return refuse(error.message, 429)
     throw error

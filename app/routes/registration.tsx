@@ -3,7 +3,7 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link, redirect, useNavigation } from 'react-router'
 import type { Route } from './+types/registration'
 import { AuthCard, FormAlert, HoneypotField, PasswordField, RadioGroupField, SelectField, SubmitButton, TextField, useValidatedForm } from '~/components/form-fields'
-import { callerOf, requireGuest } from '~/lib/auth.server'
+import { callerOf, pendingAccountHeader, requireGuest } from '~/lib/auth.server'
 import { rejectBots } from '~/lib/honeypot'
 import { pageMeta } from '~/lib/seo'
 import { registerCustomer } from '~/modules/accounts/registration.server'
@@ -16,6 +16,7 @@ import {
   SPECIALIZATIONS,
   SWIMMING_EXPERIENCE,
 } from '~/modules/accounts/schemas'
+import { WeakPasswordError } from '~/modules/accounts/password-policy.server'
 import { EmailTakenError } from '~/modules/accounts/users.server'
 import { RateLimitedError } from '~/modules/rate-limit/rate-limit.server'
 import { readForm } from '~/lib/form-data.server'
@@ -40,8 +41,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (submission.status !== 'success') return data(submission.reply({ hideFields: ['password'] }), { status: 400 })
   try {
     const user = await registerCustomer(submission.value, { ip: callerOf(request, context).ip })
-    return redirect(`/verify-email?${new URLSearchParams({ email: user.email })}`)
+    // Only this browser is signed in when the address is verified, whoever opens the e-mailed link.
+    return redirect(`/verify-email?${new URLSearchParams({ email: user.email })}`, { headers: { 'Set-Cookie': await pendingAccountHeader(user.id) } })
   } catch (error) {
+    if (error instanceof WeakPasswordError) return data(submission.reply({ fieldErrors: { password: [error.message] }, hideFields: ['password'] }), { status: 400 })
     if (error instanceof EmailTakenError) return data(submission.reply({ fieldErrors: { email: [error.message] }, hideFields: ['password'] }), { status: 409 })
     if (error instanceof RateLimitedError) return data(submission.reply({ formErrors: [error.message], hideFields: ['password'] }), { status: 429 })
     throw error

@@ -3,13 +3,13 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link, redirect, useNavigation } from 'react-router'
 import type { Route } from './+types/verify-email'
 import { AuthCard, FormAlert, HoneypotField, SubmitButton, TextField, useValidatedForm } from '~/components/form-fields'
-import { callerOf, homeFor, requireGuest, sessionHeader } from '~/lib/auth.server'
+import { callerOf, clearPendingAccountHeader, homeFor, pendingAccount, rememberBrowserHeader, requireGuest, sessionHeader } from '~/lib/auth.server'
 import { rejectBots } from '~/lib/honeypot'
 import { pageMeta, PRODUCT_NAME } from '~/lib/seo'
 import { redirectWithToast } from '~/lib/toast.server'
-import { codeCheckMessage } from '~/modules/accounts/codes.server'
-import { resendVerificationCode, verifyEmail, type VerifyResult } from '~/modules/accounts/registration.server'
-import { EmailOnlySchema, VerifyEmailSchema } from '~/modules/accounts/schemas'
+import { CODE_REFUSED } from '~/modules/accounts/codes.server'
+import { resendVerificationCode, verifyEmail } from '~/modules/accounts/registration.server'
+import { codeField, EmailOnlySchema, VerifyEmailSchema } from '~/modules/accounts/schemas'
 import { RateLimitedError } from '~/modules/rate-limit/rate-limit.server'
 import { hiddenFieldMessages, readForm } from '~/lib/form-data.server'
 
@@ -18,38 +18,17 @@ export const meta: Route.MetaFunction = ({ matches }) => [
   { name: 'robots', content: 'noindex' },
 ]
 
-/** What a verification attempt leads to: signed in and on to booking, or a message to show. */
-async function afterVerification(result: VerifyResult) {
-  if (result.ok) {
-    return redirectWithToast(
-      homeFor(result.user),
-      { type: 'success', title: 'Registration successful!', description: `Welcome to ${PRODUCT_NAME}, ${result.user.name}!` },
-      { 'Set-Cookie': await sessionHeader(result.session) },
-    )
-  }
-  if ('alreadyVerified' in result) {
-    return redirectWithToast('/login', { type: 'info', title: 'Your e-mail address is already verified.', description: 'Please sign in.' })
-  }
-  return codeCheckMessage(result.check)
-}
-
-/** The page, and the one-click link from the e-mail (…?email=…&code=…), which verifies straight away. */
-export async function loader({ request, context }: Route.LoaderArgs) {
+/**
+ * The page, also as the link from the e-mail (…?email=…&code=…), which fills in the code: opening
+ * a link changes nothing (mail scanners open links too), the person's press of the button does.
+ */
+export async function loader({ request }: Route.LoaderArgs) {
   await requireGuest(request)
   const params = new URL(request.url).searchParams
   const parsedEmail = EmailOnlySchema.safeParse({ email: params.get('email') ?? '' })
   if (!parsedEmail.success) throw redirect('/registration')
-  const email = parsedEmail.data.email
-  const link = VerifyEmailSchema.safeParse({ email, code: params.get('code') ?? '' })
-  if (!link.success) return { email, linkError: null }
-  try {
-    const outcome = await afterVerification(await verifyEmail({ ...link.data, ...callerOf(request, context) }))
-    if (typeof outcome !== 'string') throw outcome
-    return { email, linkError: outcome }
-  } catch (error) {
-    if (error instanceof RateLimitedError) return { email, linkError: error.message }
-    throw error
-  }
+  const code = codeField.safeParse(params.get('code') ?? '')
+  return { email: parsedEmail.data.email, code: code.success ? code.data : '' }
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -79,9 +58,16 @@ export async function action({ request, context }: Route.ActionArgs) {
   const submission = parseWithZod(formData, { schema: VerifyEmailSchema })
   if (submission.status !== 'success') return data(submission.reply({ formErrors: hiddenFieldMessages(submission, ['email']) }), { status: 400 })
   try {
-    const outcome = await afterVerification(await verifyEmail({ ...submission.value, ...caller }))
-    if (typeof outcome !== 'string') return outcome
-    return data(submission.reply({ fieldErrors: { code: [outcome] }, resetForm: false }), { status: 400 })
+    const result = await verifyEmail({ ...submission.value, ...caller, pendingAccountId: await pendingAccount(request) })
+    if (!result.ok) return data(submission.reply({ fieldErrors: { code: [CODE_REFUSED] }, resetForm: false }), { status: 400 })
+    if (!result.session) {
+      // Another browser than the one that registered: the link's holder may not be its owner.
+      return redirectWithToast('/login', { type: 'success', title: 'Your e-mail address is verified.', description: 'Please sign in with your password.' })
+    }
+    const headers = new Headers({ 'Set-Cookie': await sessionHeader(result.session) })
+    headers.append('Set-Cookie', await rememberBrowserHeader(request, result.user.id))
+    headers.append('Set-Cookie', await clearPendingAccountHeader())
+    return redirectWithToast(homeFor(result.user), { type: 'success', title: 'Registration successful!', description: `Welcome to ${PRODUCT_NAME}, ${result.user.name}!` }, headers)
   } catch (error) {
     if (error instanceof RateLimitedError) return data(submission.reply({ formErrors: [error.message] }), { status: 429 })
     throw error
@@ -89,8 +75,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function VerifyEmail({ loaderData, actionData }: Route.ComponentProps) {
-  const { email, linkError } = loaderData
-  const [form, fields] = useValidatedForm(VerifyEmailSchema, { lastResult: actionData, defaultValue: { email } })
+  const { email, code } = loaderData
+  const [form, fields] = useValidatedForm(VerifyEmailSchema, { lastResult: actionData, defaultValue: { email, code } })
   const navigation = useNavigation()
   const submitting = navigation.formAction?.startsWith('/verify-email') && navigation.formData?.get('intent') !== 'resend'
   return (
@@ -104,7 +90,7 @@ export default function VerifyEmail({ loaderData, actionData }: Route.ComponentP
       }
     >
       <Form method="post" {...getFormProps(form)} className="space-y-5">
-        <FormAlert id={form.errorId} errors={form.errors ?? (linkError ? [linkError] : undefined)} />
+        <FormAlert id={form.errorId} errors={form.errors} />
         <HoneypotField />
         <input type="hidden" name={fields.email.name} value={email} />
         <TextField field={fields.code} label="Verification code" inputMode="numeric" autoComplete="one-time-code" />

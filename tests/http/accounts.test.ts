@@ -1,7 +1,10 @@
+import { spawnSync } from 'node:child_process'
+import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { codeIn, startSmtpSink } from '../support/smtp-sink'
 import { startTestServer, type TestServer } from '../support/test-server'
 import { fieldState, registrationForm, text, Visitor } from '../support/visitor'
+import { CODE_REFUSED } from '~/modules/accounts/codes.server'
 
 // The account pages as a browser without JavaScript uses them: plain form posts, redirects and
 // cookies, against the real server, with e-mail delivered over SMTP to a local server.
@@ -21,6 +24,11 @@ afterAll(async () => {
 
 const newVisitor = () => new Visitor(server.url)
 const registration = registrationForm
+/** The path and query of the verification link in an e-mail. */
+const linkIn = (mail: string) => {
+  const link = new URL(/https?:\/\/\S+\/verify-email\?\S+/.exec(mail)![0])
+  return `${link.pathname}${link.search}`
+}
 
 
 
@@ -72,7 +80,7 @@ describe('registration without JavaScript', () => {
     expect(verifyPage.html).toContain('action="/verify-email?email=meera%40example.com"')
     const wrong = await visitor.post(registered.location!, { email: 'meera@example.com', code: code === '000000' ? '111111' : '000000', website_url: '' })
     expect([wrong.status, wrong.location]).toEqual([400, null])
-    expect(fieldState(wrong.html, 'code')).toEqual({ invalid: true, message: 'That code is not right. You have 4 attempts left.' })
+    expect(fieldState(wrong.html, 'code')).toEqual({ invalid: true, message: CODE_REFUSED })
 
     const verified = await visitor.post(registered.location!, { email: 'meera@example.com', code, website_url: '' })
     expect(verified.status).toBe(302)
@@ -94,15 +102,56 @@ describe('registration without JavaScript', () => {
     expect(text((await visitor.get('/book-slot')).html)).not.toContain('Registration successful!')
   })
 
-  it('the one-click link in the e-mail verifies and signs in', async () => {
+  it('the link in the e-mail only fills in the code; pressing the button signs in the browser that registered', async () => {
     const visitor = newVisitor()
     await visitor.post('/registration', registration({ email: 'link@example.com' }))
-    const mail = await sink.waitForMailTo('link@example.com')
-    const link = new URL(/https?:\/\/\S+\/verify-email\?\S+/.exec(mail.text)![0])
-    const response = await newVisitor().get(`${link.pathname}${link.search}`)
-    expect(response.status).toBe(302)
-    expect(response.location).toBe('/book-slot')
-    expect(response.setCookies.some((cookie) => cookie.startsWith('swimlab_session='))).toBe(true)
+    const link = linkIn((await sink.waitForMailTo('link@example.com')).text)
+    // Opening the link (as a mail scanner does) uses nothing up and signs nobody in.
+    const opened = await visitor.get(link)
+    expect(opened.status).toBe(200)
+    expect(opened.setCookies).toEqual([])
+    const code = new URL(link, server.url).searchParams.get('code')!
+    expect(opened.html).toMatch(new RegExp(`name="code"[^>]*value="${code}"|value="${code}"[^>]*name="code"`))
+    expect(opened.html).toContain(`action="${link.replaceAll('&', '&amp;')}"`)
+
+    const verified = await visitor.post(link, { email: 'link@example.com', code, website_url: '' })
+    expect(verified.location).toBe('/book-slot')
+    expect((await visitor.get('/book-slot')).status).toBe(200)
+  })
+
+  it('another browser following the link verifies the address but is not signed in to that account', async () => {
+    const attacker = newVisitor()
+    await attacker.post('/registration', registration({ email: 'attacker@example.com', name: 'Not The Victim' }))
+    const link = linkIn((await sink.waitForMailTo('attacker@example.com')).text)
+    const code = new URL(link, server.url).searchParams.get('code')!
+
+    // The link is sent to a victim, whose browser opens it and presses the button.
+    const victim = newVisitor()
+    expect((await victim.get(link)).status).toBe(200)
+    const pressed = await victim.post(link, { email: 'attacker@example.com', code, website_url: '' })
+    expect(pressed.status).toBe(302)
+    expect(pressed.location).toBe('/login')
+    expect(pressed.setCookies.some((cookie) => cookie.startsWith('swimlab_session='))).toBe(false)
+    expect(victim.cookies.has('swimlab_session')).toBe(false)
+    expect((await victim.get('/book-slot')).location).toBe('/login?redirectTo=%2Fbook-slot')
+    expect(text((await victim.get('/login')).html)).toContain('Your e-mail address is verified. Please sign in with your password.')
+
+    // The address is verified: its owner signs in with the password, from the browser that registered or any other.
+    const signedIn = await attacker.post('/login', { email: 'attacker@example.com', password: 'butterfly-2027', website_url: '' })
+    expect(signedIn.location).toBe('/book-slot')
+  })
+
+  it('a browser that typed the right password of an unverified account is signed in by the new code it asks for', async () => {
+    await newVisitor().post('/registration', registration({ email: 'phone-first@example.com' }))
+    await sink.waitForMailTo('phone-first@example.com')
+    const laptop = newVisitor()
+    expect((await laptop.post('/login', { email: 'phone-first@example.com', password: 'butterfly-2027', website_url: '' })).status).toBe(403)
+    const count = sink.messages.length
+    await laptop.post('/verify-email', { intent: 'resend', email: 'phone-first@example.com', website_url: '' })
+    await expect.poll(() => sink.messages.length, { timeout: 15_000 }).toBeGreaterThan(count)
+    const code = codeIn(sink.messages.filter((message) => message.to.includes('phone-first@example.com')).at(-1)!.text)
+    const verified = await laptop.post('/verify-email?email=phone-first%40example.com', { email: 'phone-first@example.com', code, website_url: '' })
+    expect(verified.location).toBe('/book-slot')
   })
 
   it('refuses a taken address, in any letter case', async () => {
@@ -251,12 +300,100 @@ describe('forgot password without JavaScript', () => {
     // The same code cannot be used twice.
     const reuse = await visitor.post(stepTwo, { intent: 'reset', email: 'reset@example.com', code, password: 'new-password-3', confirmPassword: 'new-password-3', website_url: '' })
     expect(reuse.status).toBe(400)
-    expect(fieldState(reuse.html, 'code').message).toBe('This code is not valid. Please request a new code.')
+    expect(fieldState(reuse.html, 'code').message).toBe(CODE_REFUSED)
 
     // The owner's browser was signed out.
     expect((await owner.get('/book-slot')).location).toBe('/login?redirectTo=%2Fbook-slot')
     const signedIn = await owner.post('/login', { email: 'reset@example.com', password: 'new-password-1', website_url: '' })
     expect(signedIn.location).toBe('/book-slot')
+  })
+})
+
+describe('nothing tells which addresses have accounts', () => {
+  /** What a visitor sees, with the address typed written as X. */
+  const seen = (response: { status: number; location: string | null; html: string }, email: string) => ({
+    status: response.status,
+    location: response.location,
+    text: text(response.html).replaceAll(email, 'X').replaceAll(encodeURIComponent(email), 'X'),
+  })
+
+  it('the verification page: a verified, an unverified and an unknown address get the same page and the same answer', async () => {
+    await registerAndVerify(newVisitor(), 'enum-verified@example.com')
+    await newVisitor().post('/registration', registration({ email: 'enum-pending@example.com' }))
+    const pendingCode = codeIn((await sink.waitForMailTo('enum-pending@example.com')).text)
+    const guess = pendingCode === '123456' ? '654321' : '123456'
+    const answers = []
+    for (const email of ['enum-verified@example.com', 'enum-pending@example.com', 'enum-nobody@example.com']) {
+      const visitor = newVisitor()
+      const page = await visitor.get(`/verify-email?${new URLSearchParams({ email, code: guess })}`)
+      const answer = await visitor.post(`/verify-email?${new URLSearchParams({ email, code: guess })}`, { email, code: guess, website_url: '' })
+      expect(fieldState(answer.html, 'code')).toEqual({ invalid: true, message: CODE_REFUSED })
+      answers.push({ page: seen(page, email), answer: seen(answer, email) })
+    }
+    expect(answers[0]!.answer.status).toBe(400)
+    expect(answers[1]).toEqual(answers[0])
+    expect(answers[2]).toEqual(answers[0])
+  })
+
+  it('the password-reset step: a registered address with a code waiting and an unknown one get the same answer', async () => {
+    await registerAndVerify(newVisitor(), 'enum-reset@example.com')
+    const emails = ['enum-reset@example.com', 'enum-ghost@example.com']
+    const steps = []
+    for (const email of emails) {
+      const visitor = newVisitor()
+      const requested = await visitor.post('/forgot-password', { intent: 'request', email, website_url: '' })
+      expect(requested.status).toBe(302)
+      steps.push({ visitor, email, location: requested.location! })
+    }
+    const sent = codeIn((await sink.waitForMailTo('enum-reset@example.com', /password reset code/)).text)
+    const guess = sent === '123456' ? '654321' : '123456'
+    const answers = []
+    for (const { visitor, email, location } of steps) {
+      const answer = await visitor.post(location, { intent: 'reset', email, code: guess, password: 'new-password-1', confirmPassword: 'new-password-1', website_url: '' })
+      expect(fieldState(answer.html, 'code')).toEqual({ invalid: true, message: CODE_REFUSED })
+      answers.push(seen(answer, email))
+    }
+    expect(answers[0]!.status).toBe(400)
+    expect(answers[1]).toEqual(answers[0])
+  })
+})
+
+describe('password rules', () => {
+  it('registration refuses a common password next to the field; six characters stay enough for a customer', async () => {
+    const refused = await newVisitor().post('/registration', registration({ email: 'common@example.com', password: 'Password123' }))
+    expect(refused.status).toBe(400)
+    expect(fieldState(refused.html, 'password')).toEqual({ invalid: true, message: 'This password is too common and easy to guess. Please choose another one.' })
+    expect(fieldState(refused.html, 'email')).toEqual({ invalid: false, message: undefined })
+    expect(refused.html).not.toContain('value="Password123"')
+    expect((await newVisitor().post('/registration', registration({ email: 'common@example.com', password: 'kp7-wz' }))).status).toBe(302)
+  })
+
+  it('a new password from a reset is checked too, and a staff member needs 12 characters', async () => {
+    /** Asks for a reset code, and returns the reset step's post with a new password. */
+    const resetStep = async (email: string) => {
+      const visitor = newVisitor()
+      const mails = () => sink.messages.filter((message) => message.to.includes(email)).length
+      const before = mails()
+      const requested = await visitor.post('/forgot-password', { intent: 'request', email, website_url: '' })
+      await expect.poll(mails, { timeout: 15_000 }).toBeGreaterThan(before)
+      const code = codeIn((await sink.waitForMailTo(email, /password reset code/)).text)
+      return (password: string) => visitor.post(requested.location!, { intent: 'reset', email, code, password, confirmPassword: password, website_url: '' })
+    }
+    await registerAndVerify(newVisitor(), 'common-reset@example.com')
+    const customer = await resetStep('common-reset@example.com')
+    const common = await customer('iloveyou')
+    expect(common.status).toBe(400)
+    expect(fieldState(common.html, 'password')).toEqual({ invalid: true, message: 'This password is too common and easy to guess. Please choose another one.' })
+    expect((await customer('kp7-wz')).location).toBe('/forgot-password?done=1')
+
+    const staff = await resetStep(ADMIN.email)
+    const short = await staff('eleven-char')
+    expect(short.status).toBe(400)
+    expect(fieldState(short.html, 'password')).toEqual({ invalid: true, message: 'Staff passwords must be at least 12 characters' })
+    // The code still works for a long enough password; the staff password is then set back.
+    expect((await staff('a-new-staff-password')).location).toBe('/forgot-password?done=1')
+    expect((await (await resetStep(ADMIN.email))(ADMIN.password)).location).toBe('/forgot-password?done=1')
+    expect((await newVisitor().post('/login', { ...ADMIN, website_url: '' })).location).toBe('/admin')
   })
 })
 
@@ -301,5 +438,50 @@ describe('admin', () => {
     const code = codeIn((await sink.waitForMailTo('customer@example.com')).text)
     expect(mailbox.html).not.toContain(code)
     expect(text(mailbox.html)).not.toContain('Show message')
+  })
+})
+
+describe('the admin of ADMIN_EMAIL', { timeout: 180_000 }, () => {
+  /** `npm run admin:create -- …` against a stopped server's installation. */
+  const adminCreate = (installation: TestServer, args: string[]) => {
+    const run = spawnSync(process.execPath, ['server.js', 'admin:create', ...args], {
+      cwd: path.resolve(import.meta.dirname, '../..'),
+      env: { PATH: process.env.PATH, DATA_DIR: installation.dataDir, ...(installation.databaseUrl ? { DATABASE_URL: installation.databaseUrl } : {}) },
+      encoding: 'utf8',
+      timeout: 60_000,
+    })
+    return { status: run.status, output: `${run.stdout}${run.stderr}` }
+  }
+
+  it('an account someone registered before ADMIN_EMAIL was set is not made the admin; the log says what to do, the site runs, and admin:create --existing takes the account back', async () => {
+    const before = await startTestServer({ SMTP_URL: sink.url, TRUST_PROXY: 'true' })
+    const squatter = new Visitor(before.url)
+    expect((await squatter.post('/registration', registration({ email: 'owner@lab.example', password: 'squatters-password' }))).status).toBe(302)
+    // The same installation, restarted by the operator with the admin's address and password set.
+    await before.kill()
+    const after = await startTestServer({ SMTP_URL: sink.url, TRUST_PROXY: 'true', ADMIN_EMAIL: 'owner@lab.example', ADMIN_PASSWORD: 'the-operators-password' }, { restartOf: before })
+    expect(after.logs()).toMatch(/"level":50[^\n]*owner@lab\.example \(ADMIN_EMAIL\) already has a customer account whose password is not ADMIN_PASSWORD, so it was NOT made an admin[^\n]*admin:create[^\n]*--existing/)
+    expect((await new Visitor(after.url).post('/login', { email: 'owner@lab.example', password: 'the-operators-password', website_url: '' })).status).toBe(401)
+    const again = new Visitor(after.url)
+    expect((await again.post('/login', { email: 'owner@lab.example', password: 'squatters-password', website_url: '' })).status).toBe(403)
+    expect((await again.get('/admin')).location).toBe('/login?redirectTo=%2Fadmin')
+    expect((await again.get('/')).status).toBe(200)
+    await after.kill()
+
+    // The operator's command: refused for an existing account without --existing, then takes it over.
+    const weak = adminCreate(after, ['--email', 'owner@lab.example', '--password', 'short-one'])
+    expect([weak.status, weak.output]).toEqual([2, expect.stringContaining('Staff passwords must be at least 12 characters')])
+    const refused = adminCreate(after, ['--email', 'owner@lab.example', '--password', 'the-new-operator-password'])
+    expect([refused.status, refused.output]).toEqual([1, expect.stringContaining('owner@lab.example already has an account, which was left as it is')])
+    const taken = adminCreate(after, ['--email', 'owner@lab.example', '--password', 'the-new-operator-password', '--existing'])
+    expect([taken.status, taken.output]).toEqual([0, expect.stringContaining('owner@lab.example is now an admin, with the password given, and signed out everywhere.')])
+
+    const restarted = await startTestServer({ SMTP_URL: sink.url, TRUST_PROXY: 'true' }, { restartOf: after })
+    try {
+      expect((await new Visitor(restarted.url).post('/login', { email: 'owner@lab.example', password: 'squatters-password', website_url: '' })).status).toBe(401)
+      expect((await new Visitor(restarted.url).post('/login', { email: 'owner@lab.example', password: 'the-new-operator-password', website_url: '' })).location).toBe('/admin')
+    } finally {
+      await restarted.stop()
+    }
   })
 })

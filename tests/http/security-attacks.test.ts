@@ -4,6 +4,7 @@ import { bookAndPay } from '../support/booking-flow'
 import { codeIn, startSmtpSink } from '../support/smtp-sink'
 import { startTestServer, type TestServer } from '../support/test-server'
 import { registrationForm, signUp, text, Visitor } from '../support/visitor'
+import { CODE_REFUSED } from '~/modules/accounts/codes.server'
 
 // Each attack is a test that fails if the attack works: open redirects, session fixation,
 // cross-site form posts, and guessing passwords and codes. (Attacks on payments are in
@@ -250,15 +251,40 @@ describe('cross-site form posts', () => {
 describe('guessing passwords and codes', { timeout: 60_000 }, () => {
   const tooMany = /Too many attempts\. Please wait \d+ minutes? and try again\./
 
-  it('after 10 wrong passwords for an account (from anywhere), even the right one is refused for a while', async () => {
+  it('after 10 wrong passwords for an account (from anywhere), even the right one is refused for a while, except from the owner\'s own browser', async () => {
     await withinOneWindow()
     const victim = await customer()
     await victim.post('/logout', {})
     for (let guess = 0; guess < 10; guess += 1) expect((await new Visitor(site.url).post('/login', { email: victim.email, password: `guess-${guess}-xyz`, website_url: '' })).status).toBe(401)
-    const right = await new Visitor(site.url).post('/login', { email: victim.email, password: PASSWORD, website_url: '' })
+    const stranger = new Visitor(site.url)
+    const right = await stranger.post('/login', { email: victim.email, password: PASSWORD, website_url: '' })
     expect(right.status).toBe(429)
     expect(text(right.html)).toMatch(tooMany)
     expect(right.setCookies.some((cookie) => cookie.startsWith('swimlab_session='))).toBe(false)
+
+    // The browser the owner registered and signed in with is not locked out by strangers.
+    const owner = await victim.post('/login', { email: victim.email, password: PASSWORD, website_url: '' })
+    expect(owner.location).toBe('/book-slot')
+    expect((await victim.get('/my-bookings')).status).toBe(200)
+    // A stranger still cannot, with a browser cookie of their own account or a forged one.
+    const other = await customer()
+    await other.post('/logout', {})
+    other.cookies.set('swimlab_session_browser', victim.cookies.get('swimlab_session_browser')!.replace(/\.[^.]*$/, '.forged'))
+    expect((await other.post('/login', { email: victim.email, password: PASSWORD, website_url: '' })).status).toBe(429)
+    const own = await customer()
+    await own.post('/logout', {})
+    expect((await own.post('/login', { email: victim.email, password: PASSWORD, website_url: '' })).status).toBe(429)
+    expect((await stranger.post('/login', { email: victim.email, password: PASSWORD, website_url: '' })).status).toBe(429)
+  })
+
+  it('the owner\'s browser has a limit of its own', async () => {
+    await withinOneWindow()
+    const owner = await customer()
+    await owner.post('/logout', {})
+    for (let guess = 0; guess < 10; guess += 1) expect((await owner.post('/login', { email: owner.email, password: `typo-${guess}-xyz`, website_url: '' })).status).toBe(401)
+    const right = await owner.post('/login', { email: owner.email, password: PASSWORD, website_url: '' })
+    expect(right.status).toBe(429)
+    expect(text(right.html)).toMatch(tooMany)
   })
 
   it('after 30 sign-in attempts from one address, that address is refused even with a right password', async () => {
@@ -284,7 +310,7 @@ describe('guessing passwords and codes', { timeout: 60_000 }, () => {
     for (let guess = 0; guess < 5; guess += 1) expect((await verify(wrong(first))).status).toBe(400)
     const dead = await verify(first)
     expect(dead.location).toBeNull()
-    expect(text(dead.html)).toContain('this code no longer works')
+    expect(text(dead.html)).toContain(CODE_REFUSED)
 
     const count = sink.messages.length
     await new Visitor(site.url).post('/verify-email', { intent: 'resend', email, website_url: '' })

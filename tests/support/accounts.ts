@@ -43,14 +43,14 @@ export async function mailCount(to: string) {
   return rows.length
 }
 
-/** Registers and verifies a customer, as the verify page would. */
+/** Registers and verifies a customer, as the verify page would in the browser that registered. */
 export async function createVerifiedCustomer(overrides: Partial<Record<string, string>> = {}, ip = '203.0.113.10') {
   const input = registrationInput(overrides)
-  await registerCustomer(input, { ip })
+  const registered = await registerCustomer(input, { ip })
   const { code } = await latestCodeSentTo(input.email)
-  const result = await verifyEmail({ email: input.email, code, ip })
-  if (!result.ok) throw new Error('verification failed')
-  return { ...result, password: input.password }
+  const result = await verifyEmail({ email: input.email, code, ip, pendingAccountId: registered.id })
+  if (!result.ok || !result.session) throw new Error('verification failed')
+  return { ...result, session: result.session, password: input.password }
 }
 
 export async function userRow(email: string) {

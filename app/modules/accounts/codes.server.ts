@@ -14,19 +14,11 @@ export type CodeCheck =
   | { status: 'expired' }
   | { status: 'missing' }
 
-/** The message a person sees for a refused code. */
-export function codeCheckMessage(check: Exclude<CodeCheck, { status: 'ok' }>) {
-  switch (check.status) {
-    case 'wrong':
-      return `That code is not right. You have ${check.attemptsLeft} ${check.attemptsLeft === 1 ? 'attempt' : 'attempts'} left.`
-    case 'exhausted':
-      return 'Too many wrong attempts: this code no longer works. Please request a new code.'
-    case 'expired':
-      return 'This code has expired. Please request a new code.'
-    case 'missing':
-      return 'This code is not valid. Please request a new code.'
-  }
-}
+/**
+ * The one message a person sees for any refused code. Telling "wrong, 4 tries left" from "no such
+ * code" would tell a stranger which addresses have an account (or a code waiting).
+ */
+export const CODE_REFUSED = `That code is not valid. Please check it, or request a new code (a code works for ${CODE_TTL_MINUTES} minutes and ${MAX_CODE_ATTEMPTS} tries).`
 
 /** Codes are stored as a hash bound to the user and purpose, never as the digits themselves. */
 function hashCode(userId: number, purpose: OneTimeCodePurpose, code: string) {

@@ -9,15 +9,32 @@ const minutes = (n: number) => n * 60
 export const LIMITS = {
   signInPerIp: { limit: 30, windowSeconds: minutes(15) },
   signInPerAccount: { limit: 10, windowSeconds: minutes(15) },
+  /** Instead of the account's limit, for a browser that has signed in to the account before. */
+  signInPerKnownBrowser: { limit: 10, windowSeconds: minutes(15) },
   codeEntryPerIp: { limit: 30, windowSeconds: minutes(15) },
   codeEntryPerAccount: { limit: 10, windowSeconds: minutes(15) },
   codeSendingPerIp: { limit: 20, windowSeconds: minutes(60) },
   codeSendingPerAccount: { limit: 5, windowSeconds: minutes(60) },
 } satisfies Record<string, RateLimitRule>
 
-export function limitsFor(action: 'signIn' | 'codeEntry' | 'codeSending', { ip, email }: { ip: string; email: string }) {
-  return [
-    { key: `${action}:ip:${ip}`, rule: LIMITS[`${action}PerIp`] },
-    { key: `${action}:account:${email}`, rule: LIMITS[`${action}PerAccount`] },
-  ]
+export function limitsFor(action: Action, { ip, email }: { ip: string; email: string }) {
+  return [ipLimit(action, ip), accountLimit(action, email)]
+}
+
+type Action = 'signIn' | 'codeEntry' | 'codeSending'
+
+export function ipLimit(action: Action, ip: string) {
+  return { key: `${action}:ip:${ip}`, rule: LIMITS[`${action}PerIp`] }
+}
+
+export function accountLimit(action: Action, email: string) {
+  return { key: `${action}:account:${email}`, rule: LIMITS[`${action}PerAccount`] }
+}
+
+/**
+ * Strangers can use up an account's sign-in limit on purpose; a browser the owner has signed in
+ * with before is counted on its own instead, so they cannot lock the owner out of it.
+ */
+export function knownBrowserLimit(browserId: string) {
+  return { key: `signIn:browser:${browserId}`, rule: LIMITS.signInPerKnownBrowser }
 }

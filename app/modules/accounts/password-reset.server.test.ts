@@ -1,11 +1,14 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { createVerifiedCustomer, latestCodeSentTo, mailCount, registrationInput, userRow, wrongCode } from '../../../tests/support/accounts'
 import { useTestDatabase } from '../../../tests/support/test-database'
 import { RateLimitedError } from '../rate-limit/rate-limit.server'
 import { requestPasswordReset, resetPassword } from './password-reset.server'
 import { registerCustomer } from './registration.server'
 import { findSessionUser } from './sessions.server'
+import { COMMON_PASSWORD, STAFF_PASSWORD_TOO_SHORT } from './password-policy.server'
+import * as passwords from './passwords.server'
 import { signIn } from './sign-in.server'
+import { ensureAdmin } from './users.server'
 
 useTestDatabase()
 const ip = '198.51.100.9'
@@ -18,7 +21,7 @@ describe('password reset', () => {
     expect(mail.subject).toMatch(/password reset code/i)
     expect(mail.text).toContain(`/forgot-password?email=asha%40example.com&code=${mail.code}`)
 
-    expect(await resetPassword({ email: 'asha@example.com', code: mail.code, password: 'new-password-1', ip })).toEqual({ ok: true })
+    expect(await resetPassword({ email: 'asha@example.com', code: mail.code, password: 'new-password-1', ip })).toEqual({ ok: true, userId: (await userRow('asha@example.com'))!.id })
     expect(await signIn({ email: 'asha@example.com', password, ip })).toEqual({ ok: false, reason: 'invalid' })
     expect((await signIn({ email: 'asha@example.com', password: 'new-password-1', ip })).ok).toBe(true)
   })
@@ -83,6 +86,37 @@ describe('password reset', () => {
     const { code } = await latestCodeSentTo('asha@example.com')
     await resetPassword({ email: 'asha@example.com', code, password: 'new-password-1', ip })
     expect((await userRow('asha@example.com'))!.isVerified).toBe(true)
+  })
+
+  it('hashes the new password for an unknown address too, so the time taken does not tell', async () => {
+    await createVerifiedCustomer()
+    await requestPasswordReset({ email: 'asha@example.com', ip })
+    const { code } = await latestCodeSentTo('asha@example.com')
+    const hashing = vi.spyOn(passwords, 'hashPassword')
+    const known = await resetPassword({ email: 'asha@example.com', code: wrongCode(code), password: 'new-password-1', ip })
+    expect(hashing).toHaveBeenCalledTimes(1)
+    const unknown = await resetPassword({ email: 'nobody@example.com', code: wrongCode(code), password: 'new-password-1', ip })
+    expect(hashing).toHaveBeenCalledTimes(2)
+    hashing.mockRestore()
+    expect([known.ok, unknown.ok]).toEqual([false, false])
+  })
+
+  it('refuses a common password before anything else', async () => {
+    await createVerifiedCustomer()
+    await requestPasswordReset({ email: 'asha@example.com', ip })
+    const { code } = await latestCodeSentTo('asha@example.com')
+    await expect(resetPassword({ email: 'asha@example.com', code, password: 'Password1', ip })).rejects.toThrow(COMMON_PASSWORD)
+    expect((await resetPassword({ email: 'asha@example.com', code, password: 'new-password-1', ip })).ok).toBe(true)
+  })
+
+  it('a staff account needs a password of 12 characters; the code survives a too short one', async () => {
+    await ensureAdmin({ email: 'staff@lab.example', password: 'first-staff-password' })
+    await requestPasswordReset({ email: 'staff@lab.example', ip })
+    const { code } = await latestCodeSentTo('staff@lab.example')
+    await expect(resetPassword({ email: 'staff@lab.example', code, password: 'short-pass1', ip })).rejects.toThrow(STAFF_PASSWORD_TOO_SHORT)
+    expect((await signIn({ email: 'staff@lab.example', password: 'short-pass1', ip })).ok).toBe(false)
+    expect((await resetPassword({ email: 'staff@lab.example', code, password: 'a-longer-staff-pass', ip })).ok).toBe(true)
+    expect((await signIn({ email: 'staff@lab.example', password: 'a-longer-staff-pass', ip })).ok).toBe(true)
   })
 
   it('limits reset e-mails per address', async () => {

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest'
+import { db } from '~/db/client.server'
+import { sessions } from '~/db/schema'
 import { latestCodeSentTo, mailCount, registrationInput, userRow, wrongCode } from '../../../tests/support/accounts'
 import { useTestDatabase } from '../../../tests/support/test-database'
 import { RateLimitedError } from '../rate-limit/rate-limit.server'
@@ -7,6 +9,7 @@ import { registerCustomer, resendVerificationCode, verifyEmail } from './registr
 import { RegistrationSchema } from './schemas'
 import { findSessionUser } from './sessions.server'
 import { EmailTakenError } from './users.server'
+import { WeakPasswordError } from './password-policy.server'
 
 useTestDatabase()
 const ip = '198.51.100.7'
@@ -46,6 +49,18 @@ describe('registration', () => {
     await expect(registerCustomer(registrationInput({ email: 'ASHA@example.COM' }), { ip })).rejects.toThrow('User with this email already exists')
   })
 
+  it('refuses a common password, in any letter case, and creates nothing', async () => {
+    for (const password of ['password123', 'Iloveyou', 'QWERTY']) {
+      await expect(registerCustomer(registrationInput({ password }), { ip })).rejects.toThrow(WeakPasswordError)
+    }
+    await expect(registerCustomer(registrationInput({ password: 'qwerty123' }), { ip })).rejects.toThrow('This password is too common and easy to guess. Please choose another one.')
+    expect(await userRow('asha@example.com')).toBeUndefined()
+    expect(await mailCount('asha@example.com')).toBe(0)
+    // Six characters stay enough for customers.
+    await registerCustomer(registrationInput({ password: 'kp7-wz' }), { ip })
+    expect(await userRow('asha@example.com')).toBeDefined()
+  })
+
   it('applies the spec defaults and messages', () => {
     const result = RegistrationSchema.safeParse({ name: 'A', email: 'nope', password: '12345', phone: '12345', age: '', currentLocation: 'B', academyName: '', coachName: '' })
     expect(result.success).toBe(false)
@@ -69,21 +84,35 @@ describe('registration', () => {
 })
 
 describe('e-mail verification', () => {
-  it('the right code verifies the address and signs the user in', async () => {
-    await registerCustomer(registrationInput(), { ip })
+  it('the right code verifies the address and signs in the browser that registered', async () => {
+    const registered = await registerCustomer(registrationInput(), { ip })
     const { code } = await latestCodeSentTo('asha@example.com')
-    const result = await verifyEmail({ email: 'asha@example.com', code, ip })
+    const result = await verifyEmail({ email: 'asha@example.com', code, ip, pendingAccountId: registered.id })
     expect(result.ok).toBe(true)
     if (!result.ok) return
     expect((await userRow('asha@example.com'))!.isVerified).toBe(true)
-    expect(await findSessionUser(result.session.token)).toMatchObject({ email: 'asha@example.com', name: 'Asha Rao' })
+    expect(await findSessionUser(result.session!.token)).toMatchObject({ email: 'asha@example.com', name: 'Asha Rao' })
   })
 
-  it('a code works once only', async () => {
-    await registerCustomer(registrationInput(), { ip })
+  it('the right code from another browser verifies the address but signs nobody in', async () => {
+    const asha = await registerCustomer(registrationInput(), { ip })
+    await registerCustomer(registrationInput({ email: 'ravi@example.com' }), { ip })
+    // A browser that registered nothing, and one that registered another account.
+    for (const [email, pendingAccountId] of [['asha@example.com', null], ['ravi@example.com', asha.id]] as const) {
+      const { code } = await latestCodeSentTo(email)
+      const result = await verifyEmail({ email, code, ip, pendingAccountId })
+      expect(result).toMatchObject({ ok: true, session: null, user: { email, isVerified: true } })
+      expect((await userRow(email))!.isVerified).toBe(true)
+    }
+    expect(await db().select().from(sessions)).toEqual([])
+  })
+
+  it('a code works once only; an address already verified answers as an unknown one', async () => {
+    const registered = await registerCustomer(registrationInput(), { ip })
     const { code } = await latestCodeSentTo('asha@example.com')
-    expect((await verifyEmail({ email: 'asha@example.com', code, ip })).ok).toBe(true)
-    expect(await verifyEmail({ email: 'asha@example.com', code, ip })).toEqual({ ok: false, alreadyVerified: true })
+    expect((await verifyEmail({ email: 'asha@example.com', code, ip, pendingAccountId: registered.id })).ok).toBe(true)
+    expect(await verifyEmail({ email: 'asha@example.com', code, ip, pendingAccountId: registered.id })).toEqual({ ok: false, check: { status: 'missing' } })
+    expect(await verifyEmail({ email: 'nobody@example.com', code, ip })).toEqual({ ok: false, check: { status: 'missing' } })
   })
 
   it('five wrong codes invalidate the code, even for the right code afterwards', async () => {

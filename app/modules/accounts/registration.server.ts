@@ -8,6 +8,7 @@ import { verificationEmail } from '~/modules/mail/templates.server'
 import { enforce } from '~/modules/rate-limit/rate-limit.server'
 import { consumeCode, issueCode, type CodeCheck } from './codes.server'
 import { limitsFor } from './limits.server'
+import { assertAcceptablePassword } from './password-policy.server'
 import { hashPassword } from './passwords.server'
 import type { RegistrationInput } from './schemas'
 import { createSession, type NewSession, type SessionMeta } from './sessions.server'
@@ -15,7 +16,7 @@ import { dobFromAge, findUserByEmail, insertCustomer, normalizeEmail, type Publi
 
 type Caller = { ip: string; now?: Date }
 
-/** The one-click link in the verification e-mail: the same check as typing the code. */
+/** The link in the verification e-mail opens the page with the code filled in; a button sends it. */
 export function verificationLink(email: string, code: string) {
   const query = new URLSearchParams({ email, code })
   return `${config().SITE_URL}/verify-email?${query}`
@@ -29,9 +30,10 @@ export async function sendVerificationCode(executor: Executor, user: { id: numbe
 /**
  * Creates an unverified customer and e-mails a verification code, in one transaction (no account
  * without its e-mail, no e-mail for an account that was not created).
- * Throws EmailTakenError or RateLimitedError.
+ * Throws WeakPasswordError, EmailTakenError or RateLimitedError.
  */
 export async function registerCustomer(input: RegistrationInput, { ip, now = new Date() }: Caller) {
+  assertAcceptablePassword(input.password, { staff: false })
   const email = normalizeEmail(input.email)
   await enforce(limitsFor('codeSending', { ip, email }), now)
   const passwordHash = await hashPassword(input.password)
@@ -55,23 +57,31 @@ export async function resendVerificationCode({ email, ip, now = new Date() }: Ca
   await db().transaction((tx) => sendVerificationCode(tx, user, now))
 }
 
-export type VerifyResult =
-  | { ok: true; user: PublicUser; session: NewSession }
-  | { ok: false; check: Exclude<CodeCheck, { status: 'ok' }> }
-  | { ok: false; alreadyVerified: true }
+export type VerifyResult = { ok: true; user: PublicUser; session: NewSession | null } | { ok: false; check: Exclude<CodeCheck, { status: 'ok' }> }
 
-/** Checks the e-mailed code; if right, marks the address verified and signs the user in. */
-export async function verifyEmail({ email, code, ip, userAgent, now = new Date() }: Caller & SessionMeta & { email: string; code: string }): Promise<VerifyResult> {
+/**
+ * Checks the e-mailed code; if right, marks the address verified. Only the browser that registered
+ * the account (or proved its password), `pendingAccountId`, is signed in: anyone else holding the
+ * link (someone who forwarded their own link to a victim, say) must sign in with the password.
+ * An unknown address, or one with no code waiting, is answered as a code that is not valid.
+ */
+export async function verifyEmail({
+  email,
+  code,
+  ip,
+  userAgent,
+  pendingAccountId = null,
+  now = new Date(),
+}: Caller & SessionMeta & { email: string; code: string; pendingAccountId?: number | null }): Promise<VerifyResult> {
   const address = normalizeEmail(email)
   await enforce(limitsFor('codeEntry', { ip, email: address }), now)
   const user = await findUserByEmail(address)
   if (!user) return { ok: false, check: { status: 'missing' } }
-  if (user.isVerified) return { ok: false, alreadyVerified: true }
   return db().transaction(async (tx) => {
     const check = await consumeCode(tx, user.id, 'verify_email', code, now)
     if (check.status !== 'ok') return { ok: false as const, check }
     await tx.update(users).set({ isVerified: true, updatedAt: now }).where(eq(users.id, user.id))
-    const session = await createSession(user.id, { ip, userAgent }, now, tx)
+    const session = pendingAccountId === user.id ? await createSession(user.id, { ip, userAgent }, now, tx) : null
     const { passwordHash: _, ...publicUser } = user
     return { ok: true as const, user: { ...publicUser, isVerified: true }, session }
   })
