@@ -26,8 +26,8 @@ export const meta: Route.MetaFunction = ({ matches }) => [
  */
 export async function loader({ request, params }: Route.LoaderArgs) {
   const { booking, backTo, linkQuery, viaLink, staff } = await bookingForChange(request, params.reference)
-  const url = new URL(request.url)
-  const link = viaLink ? cancellationLinkOf(url.searchParams) : null
+  const here = `/bookings/${encodeURIComponent(booking.reference)}/cancel`
+  const link = viaLink ? cancellationLinkOf(new URL(request.url).searchParams) : null
   const confirmation = !viaLink ? 'not needed' : !link ? 'none' : (await cancellationLinkValid(booking, link)) ? 'valid' : 'invalid'
   const firstDay = booking.days[0]
   const allowed = staff && booking.status === 'confirmed' ? ({ allowed: true } as const) : changeAllowed(booking.status, firstDay, new Date())
@@ -44,9 +44,9 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     backTo,
     confirmation,
     confirmationMinutes: CANCEL_CONFIRMATION_MINUTES,
-    // Asking for a link posts the private link alone; confirming posts the e-mailed link's own address.
-    askAction: `${url.pathname}${linkQuery}`,
-    confirmAction: `${url.pathname}${url.search}`,
+    // Asking for a link posts the private link alone; confirming posts the e-mailed link's own parameters.
+    askAction: `${here}${linkQuery}`,
+    confirmAction: link ? `${here}${linkQuery}&${new URLSearchParams({ until: String(link.until), confirm: link.confirm })}` : here,
   } as const
 }
 
