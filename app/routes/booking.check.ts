@@ -2,6 +2,7 @@ import { data } from 'react-router'
 import type { Route } from './+types/booking.check'
 import { isLinkKey } from '~/db/secrets.server'
 import { paymentStatusView } from '~/modules/booking/bookings.server'
+import { guestLinkOpenFor } from '~/modules/booking/guest-links.server'
 import { BOOKING_STATUS_LINK } from '~/modules/booking/public-booking.server'
 import { checkPaymentForPage } from '~/modules/payments/payments.server'
 
@@ -13,5 +14,6 @@ export async function loader({ request }: Route.LoaderArgs) {
   await checkPaymentForPage(orderId)
   const view = await paymentStatusView({ orderId, access: { linkKeyChecked: true } })
   if (!view) return data({ state: null, error: 'Payment record not found' }, { status: 404 })
+  if (!(await guestLinkOpenFor(view.booking.id))) return data({ state: null, error: 'This link has expired.' }, { status: 410 })
   return data({ state: view.paymentState === 'initiated' ? 'pending' : view.paymentState }, { headers: { 'Cache-Control': 'no-store' } })
 }

@@ -9,11 +9,13 @@ import { config } from '~/config.server'
 import { isLinkKey, linkKey } from '~/db/secrets.server'
 import { getUser } from '~/lib/auth.server'
 import { clearDraftHeader, draftHeader, readDraft } from '~/lib/booking-draft.server'
+import { linkExpired } from '~/lib/booking-access.server'
 import { addDays, formatClockTime, formatRupees, formatTimeRange, formatWeekdayDate, labToday } from '~/lib/format'
 import { rejectBots } from '~/lib/honeypot'
 import { pageMeta } from '~/lib/seo'
 import { POLL_SECONDS, usePaymentPolling } from '~/lib/use-payment-polling'
 import { useHydrated } from '~/lib/use-hydrated'
+import { guestLinkOpenFor } from '~/modules/booking/guest-links.server'
 import { paymentStatusView } from '~/modules/booking/bookings.server'
 import { AlreadyBookedError, lastBookableDate, SlotUnavailableError } from '~/modules/booking/holds.server'
 import { limitHoldAttempts, TooManyUnpaidHoldsError, UnpaidHoldExistsError } from '~/modules/holders/holders.server'
@@ -83,6 +85,7 @@ async function confirmationStep(url: URL, services: Services) {
     view = await paymentStatusView({ orderId, access: { linkKeyChecked: true } })
   }
   if (!view) throw redirect('/booking')
+  if (!(await guestLinkOpenFor(view.booking.id))) throw linkExpired()
   // A declined or abandoned payment: back to step 2, details kept.
   if (view.paymentState === 'failed') throw redirect('/booking?step=2&payment=failed')
   const day = view.booking.days[0]!

@@ -4,13 +4,13 @@ import { BookingActions } from '~/components/booking-actions'
 import { AuthCard } from '~/components/form-fields'
 import { ReportPanel } from '~/components/report-panel'
 import { DetailRow } from '~/components/payment-status-card'
-import { isLinkKey, linkKey, linkKeyMaker } from '~/db/secrets.server'
+import { linkKey, linkKeyMaker } from '~/db/secrets.server'
+import { bookingFromGuestLink } from '~/lib/booking-access.server'
 import type { BookingStatus } from '~/db/schema'
 import { formatLabDate, formatRupees, formatTimeRange, formatWeekdayDate } from '~/lib/format'
 import { pageMeta } from '~/lib/seo'
-import { bookingByReference } from '~/modules/booking/bookings.server'
 import { changeOptions } from '~/modules/booking/changes.server'
-import { GUEST_BOOKING_LINK } from '~/modules/booking/public-booking.server'
+import { guestLinkEnd } from '~/modules/booking/guest-links.server'
 import { RECEIPT_LINK } from '~/modules/receipts/receipts.server'
 import { REPORT_FILE_LINK, reportsOf } from '~/modules/reports/reports.server'
 import { reportView } from '~/lib/report-view.server'
@@ -36,7 +36,7 @@ const STATUS_TEXT: Record<BookingStatus, string> = {
 export async function loader({ request }: Route.LoaderArgs) {
   const params = new URL(request.url).searchParams
   const reference = params.get('ref') ?? ''
-  const booking = (await isLinkKey(GUEST_BOOKING_LINK, reference, params.get('key'))) ? await bookingByReference(reference) : null
+  const booking = await bookingFromGuestLink(reference, params.get('key'))
   if (!booking) throw data('This link is not valid.', { status: 404 })
   const settings = await getSiteSettings()
   const key = params.get('key')!
@@ -55,6 +55,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     location: settings.sessionLocation,
     amount: formatRupees(booking.amountPaise),
     bookedOn: formatLabDate(booking.createdAt),
+    linkEnds: formatLabDate(new Date(guestLinkEnd(booking).getTime() - 1)),
   }
 }
 
@@ -74,7 +75,7 @@ export default function GuestBooking({ loaderData: booking }: Route.ComponentPro
       </dl>
       {booking.report && <ReportPanel report={booking.report} />}
       <BookingActions reference={booking.reference} linkQuery={booking.linkQuery} change={booking.change} receiptUrl={booking.receiptUrl} />
-      <p className="mt-6 text-sm text-muted">Keep this link private: anyone who has it can see this booking. Register an account with the same e-mail address to see it in My Bookings.</p>
+      <p className="mt-6 text-sm text-muted">Keep this link private: anyone who has it can see this booking. It works until {booking.linkEnds}; register an account with the same e-mail address to see the booking in My Bookings at any time.</p>
       <Link to="/" className="btn-secondary mt-6">
         Return to Home
       </Link>

@@ -1,12 +1,15 @@
-import { Form, Link, useNavigation } from 'react-router'
+import { data, Form, Link, useNavigation } from 'react-router'
 import type { Route } from './+types/bookings.$reference.cancel'
 import { HoneypotField } from '~/components/form-fields'
+import { callerOf } from '~/lib/auth.server'
 import { bookingForChange } from '~/lib/booking-access.server'
 import { formatClockTime, formatLongDate, formatRupees, formatTimeRange, formatWeekdayDate, labDateParts } from '~/lib/format'
 import { rejectBots } from '~/lib/honeypot'
 import { pageMeta } from '~/lib/seo'
 import { redirectWithToast } from '~/lib/toast.server'
-import { cancelBooking, changeAllowed, changeDeadline, NotChangeableError, TooLateToChangeError } from '~/modules/booking/changes.server'
+import { BookingChangedError, cancelBooking, changeAllowed, changeDeadline, NotChangeableError, TooLateToChangeError } from '~/modules/booking/changes.server'
+import { CANCEL_CONFIRMATION_MINUTES, cancellationLinkOf, cancellationLinkValid, CancellationLinkInvalidError, cancelThroughLink, sendCancellationLink } from '~/modules/booking/guest-links.server'
+import { RateLimitedError } from '~/modules/rate-limit/rate-limit.server'
 import { SESSION_TITLE } from '~/modules/booking/texts'
 import { getSiteSettings } from '~/modules/site/site.server'
 import { readForm } from '~/lib/form-data.server'
@@ -16,8 +19,16 @@ export const meta: Route.MetaFunction = ({ matches }) => [
   { name: 'robots', content: 'noindex' },
 ]
 
+/**
+ * Through a guest's private link, cancelling (which refunds) takes the booking's mailbox too: the
+ * page first e-mails a short-lived link, and only that link's page cancels. Signed-in owners and
+ * staff cancel straight away.
+ */
 export async function loader({ request, params }: Route.LoaderArgs) {
-  const { booking, backTo, staff } = await bookingForChange(request, params.reference)
+  const { booking, backTo, linkQuery, viaLink, staff } = await bookingForChange(request, params.reference)
+  const here = `/bookings/${encodeURIComponent(booking.reference)}/cancel`
+  const link = viaLink ? cancellationLinkOf(new URL(request.url).searchParams) : null
+  const confirmation = !viaLink ? 'not needed' : !link ? 'none' : (await cancellationLinkValid(booking, link)) ? 'valid' : 'invalid'
   const firstDay = booking.days[0]
   const allowed = staff && booking.status === 'confirmed' ? ({ allowed: true } as const) : changeAllowed(booking.status, firstDay, new Date())
   const deadline = firstDay ? labDateParts(changeDeadline(firstDay.date, firstDay.start)) : null
@@ -31,15 +42,33 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     reason: allowed.allowed ? null : allowed.reason,
     deadline: deadline ? `${formatClockTime(deadline.time)} IST on ${formatLongDate(deadline.date)}` : null,
     backTo,
-  }
+    confirmation,
+    confirmationMinutes: CANCEL_CONFIRMATION_MINUTES,
+    // Asking for a link posts the private link alone; confirming posts the e-mailed link's own parameters.
+    askAction: `${here}${linkQuery}`,
+    confirmAction: link ? `${here}${linkQuery}&${new URLSearchParams({ until: String(link.until), confirm: link.confirm })}` : here,
+  } as const
 }
 
-export async function action({ request, params }: Route.ActionArgs) {
-  const { booking, backTo, staff } = await bookingForChange(request, params.reference)
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const { booking, backTo, viaLink, staff } = await bookingForChange(request, params.reference)
   rejectBots(await readForm(request))
+  const link = viaLink ? cancellationLinkOf(new URL(request.url).searchParams) : null
+  if (viaLink && !link) {
+    try {
+      await sendCancellationLink({ bookingId: booking.id, ip: callerOf(request, context).ip })
+    } catch (error) {
+      if (error instanceof RateLimitedError) return data({ sent: false, error: error.message }, { status: 429 })
+      if (error instanceof TooLateToChangeError || error instanceof NotChangeableError) return data({ sent: false, error: error.message }, { status: 400 })
+      throw error
+    }
+    return { sent: true, error: null }
+  }
   try {
-    await cancelBooking({ bookingId: booking.id, enforceDeadline: !staff, actor: staff ?? undefined })
+    if (link) await cancelThroughLink({ bookingId: booking.id, link })
+    else await cancelBooking({ bookingId: booking.id, enforceDeadline: !staff, actor: staff ?? undefined })
   } catch (error) {
+    if (error instanceof CancellationLinkInvalidError || error instanceof BookingChangedError) return data({ sent: false, error: error.message }, { status: 400 })
     if (error instanceof TooLateToChangeError || error instanceof NotChangeableError) return redirectWithToast(backTo, { type: 'error', title: 'Could not cancel', description: error.message })
     throw error
   }
@@ -50,9 +79,11 @@ export async function action({ request, params }: Route.ActionArgs) {
   })
 }
 
-export default function Cancel({ loaderData }: Route.ComponentProps) {
-  const { reference, title, days, refund, refundPolicy, allowed, reason, deadline, backTo } = loaderData
+export default function Cancel({ loaderData, actionData }: Route.ComponentProps) {
+  const { reference, title, days, refund, refundPolicy, allowed, reason, deadline, backTo, confirmation, confirmationMinutes, askAction, confirmAction } = loaderData
   const navigation = useNavigation()
+  const submitting = navigation.state === 'submitting'
+  const terms = `${refund ? `You will get your ${refund} back, ${refundPolicy}.` : 'No payment was taken for this booking, so there is nothing to refund.'} You can cancel until ${deadline}.`
   return (
     <section className="container-page max-w-2xl py-10 sm:py-14">
       <Link to={backTo} className="font-semibold text-brand-700 underline underline-offset-4">
@@ -74,14 +105,46 @@ export default function Cancel({ loaderData }: Route.ComponentProps) {
         <p role="alert" className="mt-6 rounded-lg border border-amber-300 bg-amber-50 p-4 text-amber-950">
           {reason}
         </p>
-      ) : (
-        <Form method="post" className="mt-6 space-y-4 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
+      ) : confirmation === 'none' || confirmation === 'invalid' ? (
+        <Form method="post" action={askAction} className="mt-6 space-y-4 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
           <HoneypotField />
+          <p className="text-ink">{terms}</p>
           <p className="text-ink">
-            {refund ? `You will get your ${refund} back, ${refundPolicy}.` : 'No payment was taken for this booking, so there is nothing to refund.'} You can cancel until {deadline}.
+            To keep your booking safe, we first e-mail a link to the address this booking was made with. Open it within {confirmationMinutes} minutes to confirm the cancellation.
           </p>
-          <button type="submit" className="btn-primary w-full bg-red-700 hover:bg-red-800" disabled={navigation.state === 'submitting'}>
-            {navigation.state === 'submitting' ? 'Cancelling...' : 'Cancel my booking'}
+          {confirmation === 'invalid' && !actionData && (
+            <p role="alert" className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950">
+              This confirmation link has expired or has already been used. You can ask for a new one below.
+            </p>
+          )}
+          {actionData?.sent && (
+            <p role="status" className="rounded-lg border border-emerald-300 bg-emerald-50 p-3 text-sm text-emerald-950">
+              We have e-mailed a confirmation link to the booking's e-mail address. It works for {confirmationMinutes} minutes; your booking is not cancelled until you use it.
+            </p>
+          )}
+          {actionData?.error && (
+            <p role="alert" className="rounded-lg border border-red-300 bg-red-50 p-3 text-sm text-red-900">
+              {actionData.error}
+            </p>
+          )}
+          <button type="submit" className="btn-primary w-full" disabled={submitting}>
+            {submitting ? 'Sending...' : 'E-mail me a link to confirm the cancellation'}
+          </button>
+          <Link to={backTo} className="btn-secondary w-full">
+            Keep my booking
+          </Link>
+        </Form>
+      ) : (
+        <Form method="post" action={confirmAction} className="mt-6 space-y-4 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
+          <HoneypotField />
+          <p className="text-ink">{terms}</p>
+          {actionData?.error && (
+            <p role="alert" className="rounded-lg border border-red-300 bg-red-50 p-3 text-sm text-red-900">
+              {actionData.error}
+            </p>
+          )}
+          <button type="submit" className="btn-primary w-full bg-red-700 hover:bg-red-800" disabled={submitting}>
+            {submitting ? 'Cancelling...' : 'Cancel my booking'}
           </button>
           <Link to={backTo} className="btn-secondary w-full">
             Keep my booking

@@ -2,19 +2,26 @@ import { data } from 'react-router'
 import type { Route } from './+types/receipts.$orderId'
 import { isLinkKey } from '~/db/secrets.server'
 import { getUser } from '~/lib/auth.server'
+import { linkExpired } from '~/lib/booking-access.server'
+import { guestLinkOpenFor } from '~/modules/booking/guest-links.server'
 import { renderReceiptPdf } from '~/modules/receipts/receipt-pdf.server'
 import { mayDownloadReceipt, RECEIPT_LINK, receiptOf } from '~/modules/receipts/receipts.server'
 import { refuseNul } from '~/lib/nul.server'
 
 /**
- * A payment's receipt as a PDF, for its customer, staff, or the holder of a link the site made.
- * Anyone else gets 404: the same answer as for an order that does not exist.
+ * A payment's receipt as a PDF, for its customer, staff, or the holder of a link the site made
+ * (for a session booking, only while the guest's link to the booking works). Anyone else gets 404:
+ * the same answer as for an order that does not exist.
  */
 export async function loader({ request, params }: Route.LoaderArgs) {
   refuseNul(request, params)
   const receipt = await receiptOf(params.orderId)
   const keyed = await isLinkKey(RECEIPT_LINK, params.orderId, new URL(request.url).searchParams.get('key'))
-  if (!receipt || !(keyed || mayDownloadReceipt(receipt.owner, await getUser(request)))) throw data('Not found', { status: 404 })
+  if (!receipt) throw data('Not found', { status: 404 })
+  if (!mayDownloadReceipt(receipt.owner, await getUser(request))) {
+    if (!keyed) throw data('Not found', { status: 404 })
+    if (receipt.bookingId !== null && !(await guestLinkOpenFor(receipt.bookingId))) throw linkExpired()
+  }
   const pdf = await renderReceiptPdf(receipt.document)
   return new Response(new Uint8Array(pdf), {
     headers: {

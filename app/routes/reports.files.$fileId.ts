@@ -2,21 +2,25 @@ import { data } from 'react-router'
 import type { Route } from './+types/reports.files.$fileId'
 import { isLinkKey } from '~/db/secrets.server'
 import { getUser } from '~/lib/auth.server'
+import { linkExpired } from '~/lib/booking-access.server'
+import { guestLinkOpenFor } from '~/modules/booking/guest-links.server'
 import { REPORT_FILE_LINK, reportFile } from '~/modules/reports/reports.server'
 import { rowId } from '~/lib/row-id'
 
 /**
  * A report file, for the booking's customer, staff, or the holder of the private link the site
- * made for it; anyone else gets 404, as for a file that does not exist.
+ * made for it while the guest's link to the booking works; anyone else gets 404, as for a file
+ * that does not exist.
  */
 export async function loader({ request, params }: Route.LoaderArgs) {
   const fileId = rowId(params.fileId)
   const file = fileId ? await reportFile(fileId) : null
   if (!file) throw data('Not found', { status: 404 })
-  const keyed = await isLinkKey(REPORT_FILE_LINK, String(fileId), new URL(request.url).searchParams.get('key'))
-  const user = keyed ? null : await getUser(request)
-  const allowed = keyed || (user && (user.isAdmin || file.userId === user.id || (file.userId === null && file.email === user.email.toLowerCase())))
-  if (!allowed) throw data('Not found', { status: 404 })
+  const user = await getUser(request)
+  if (!(user && (user.isAdmin || file.userId === user.id || (file.userId === null && file.email === user.email.toLowerCase())))) {
+    if (!(await isLinkKey(REPORT_FILE_LINK, String(fileId), new URL(request.url).searchParams.get('key')))) throw data('Not found', { status: 404 })
+    if (!(await guestLinkOpenFor(file.bookingId))) throw linkExpired()
+  }
   return new Response(new Uint8Array(file.bytes), {
     headers: {
       'Content-Type': file.contentType,

@@ -1,3 +1,4 @@
+import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startSmtpSink } from '../support/smtp-sink'
 import { startTestServer, type TestServer } from '../support/test-server'
@@ -162,10 +163,72 @@ describe('steps 2 and 3', () => {
     expect(moved.location).toBe(viewPath)
     await sink.waitForMailTo('guest.swimmer@example.com', /Booking rescheduled/)
 
-    const cancelled = await stranger.post(`/bookings/${reference}/cancel?key=${key}`, { website_url: '' })
+    // The private link alone does not cancel: it e-mails the booking's address a link to confirm.
+    const cancelPage = text((await stranger.get(`/bookings/${reference}/cancel?key=${key}`)).html)
+    expect(cancelPage).toContain('E-mail me a link to confirm the cancellation')
+    expect(cancelPage).not.toContain('Cancel my booking')
+    const asked = await stranger.post(`/bookings/${reference}/cancel?key=${key}`, { website_url: '' })
+    expect(asked.status).toBe(200)
+    expect(text(asked.html)).toContain("We have e-mailed a confirmation link to the booking's e-mail address.")
+    expect(text((await stranger.get(viewPath!)).html)).toContain('Status Confirmed')
+    const confirmation = await sink.waitForMailTo('guest.swimmer@example.com', /Confirm the cancellation/)
+    const confirmPath = decode(/http:\/\/[^\s]+(\/bookings\/SWP-\d+\/cancel\?key=[\w-]+&until=\d+&confirm=[\w-]+)/.exec(confirmation.text)![1]!)
+    expect(confirmPath.startsWith(`/bookings/${reference}/cancel?key=${key}&`)).toBe(true)
+
+    // Opening the e-mailed link (as a mail scanner would) cancels nothing; its button does, once.
+    const confirmPage = await stranger.get(confirmPath)
+    expect(text(confirmPage.html)).toContain('Cancel my booking')
+    expect(decode(confirmPage.html)).toContain(`action="${confirmPath}"`)
+    expect(text((await stranger.get(viewPath!)).html)).toContain('Status Confirmed')
+    const altered = confirmPath.replace(/confirm=([\w-])/, (_, first: string) => `confirm=${first === 'A' ? 'B' : 'A'}`)
+    const refused = await stranger.post(altered, { website_url: '' })
+    expect(refused.status).toBe(400)
+    expect(text(refused.html)).toContain('This confirmation link has expired or has already been used.')
+    expect(text((await stranger.get(viewPath!)).html)).toContain('Status Confirmed')
+
+    const cancelled = await stranger.post(confirmPath, { website_url: '' })
     expect(cancelled.location).toBe(viewPath)
     expect(text((await stranger.get(viewPath!)).html)).toMatch(/Status (Cancelled|Refund in progress|Refunded)/)
     await sink.waitForMailTo('guest.swimmer@example.com', /Refund completed/, 30_000)
+    const again = await stranger.post(confirmPath, { website_url: '' })
+    expect(again.status).toBe(400)
+    expect(sink.messages.filter((message) => message.to.includes('guest.swimmer@example.com') && /Booking cancelled/.test(message.raw))).toHaveLength(1)
+    expect(sink.messages.filter((message) => message.to.includes('guest.swimmer@example.com') && /Refund completed/.test(message.raw))).toHaveLength(1)
+  })
+
+  it("a guest link ends 90 days after the session: the booking, its receipt and its change pages say so, and how to see it", async () => {
+    const guest = new Visitor(server.url)
+    await bookAndPay(guest, details({ name: 'Old Guest', email: 'old.guest@example.com', date: bookableDate(5), time: '11:00' }), 'success')
+    const mail = await sink.waitForMailTo('old.guest@example.com', /Booking confirmed/)
+    const [, viewPath, reference, key] = /http:\/\/[^\s]+(\/booking\/view\?ref=(SWP-\d+)&key=([\w-]+))/.exec(mail.text)!
+    const stranger = new Visitor(server.url)
+    const fresh = await stranger.get(viewPath!)
+    expect(fresh.status).toBe(200)
+    expect(text(fresh.html)).toMatch(/It works until \d+ \w+ \d{4}/)
+    const receiptPath = /href="(\/receipts\/[^"]+\?key=[^"]+)"/.exec(decode(fresh.html))![1]!
+    expect((await stranger.get(receiptPath)).status).toBe(200)
+    // Moving the session into the past needs the server's database, reachable on a PostgreSQL run;
+    // the rule itself is proved on both in guest-links.server.test.ts.
+    if (!server.databaseUrl) return
+    const client = new pg.Client({ connectionString: server.databaseUrl })
+    await client.connect()
+    try {
+      await client.query(`UPDATE booking_days SET date = date - 200 WHERE booking_id = (SELECT id FROM bookings WHERE reference = $1)`, [reference])
+      await client.query(`UPDATE bookings SET created_at = created_at - interval '200 days', confirmed_at = confirmed_at - interval '200 days' WHERE reference = $1`, [reference])
+    } finally {
+      await client.end()
+    }
+    const expired = await stranger.get(viewPath!)
+    expect(expired.status).toBe(410)
+    expect(text(expired.html)).toContain('This link has expired')
+    expect(text(expired.html)).toContain('sign in, or create an account, with the e-mail address you booked with')
+    expect(text(expired.html)).not.toContain('Old Guest')
+    expect((await stranger.get(receiptPath)).status).toBe(410)
+    expect((await stranger.get(`/bookings/${reference}/cancel?key=${key}`)).status).toBe(410)
+    expect((await stranger.post(`/bookings/${reference}/cancel?key=${key}`, { website_url: '' })).status).toBe(410)
+    expect((await stranger.get(`/bookings/${reference}/reschedule?key=${key}`)).status).toBe(410)
+    // A wrong key still answers 404, as for a booking that does not exist.
+    expect((await stranger.get(`/booking/view?ref=${reference}&key=${'q'.repeat(32)}`)).status).toBe(404)
   })
 
   it('step 2 without details goes back to step 1; step 3 without a valid key shows nothing', async () => {

@@ -11,7 +11,7 @@ import { signUp, text, Visitor } from '../support/visitor'
 
 type Who = 'guest' | 'a' | 'b' | 'admin'
 /** ok: 200 · login: sent to sign in and back · not found: 404 (the same as for nothing there) · forbidden: 403 · unauthorised: 401 (JSON) · to book-slot, to booking: sent to start a booking · skip: not asked (it would really change the data). */
-type Outcome = 'ok' | 'login' | 'not found' | 'forbidden' | 'unauthorised' | 'to book-slot' | 'to booking' | 'skip'
+type Outcome = 'ok' | 'login' | 'not found' | 'forbidden' | 'unauthorised' | 'refused' | 'to book-slot' | 'to booking' | 'skip'
 type Row = { name: string; path: () => string; form?: () => Record<string, string>; upload?: () => FormData; expect: Record<Who, Outcome>; secrets?: () => string[]; shows?: () => string[] }
 
 let server: TestServer
@@ -173,6 +173,14 @@ const changes: Row[] = [
     secrets: aSecrets,
   },
   { name: "cancel the guest's booking without its link", path: () => `/bookings/${the.guestBooking.reference}/cancel`, form: () => ({ website_url: '' }), expect: { guest: 'login', a: 'not found', b: 'not found', admin: 'skip' }, secrets: guestSecrets },
+  // The private link alone only e-mails the booking's address a link to confirm (once here: sending is limited per booking).
+  { name: "cancel the guest's booking with its link alone", path: () => `/bookings/${the.guestBooking.reference}/cancel?key=${the.guestBooking.key}`, form: () => ({ website_url: '' }), expect: { guest: 'ok', a: 'skip', b: 'skip', admin: 'skip' }, shows: () => ['We have e-mailed a confirmation link'] },
+  {
+    name: "cancel the guest's booking with its link and a made-up confirmation",
+    path: () => `/bookings/${the.guestBooking.reference}/cancel?key=${the.guestBooking.key}&until=${Math.floor(Date.now() / 1000) + 600}&confirm=${wrongKey}`,
+    form: () => ({ website_url: '' }),
+    expect: { guest: 'refused', a: 'refused', b: 'refused', admin: 'refused' },
+  },
   { name: "cancel the guest's booking with a wrong key", path: () => `/bookings/${the.guestBooking.reference}/cancel?key=${wrongKey}`, form: () => ({ website_url: '' }), expect: nobody, secrets: guestSecrets },
   { name: "pay for A's held booking", path: () => `/slot-payment?booking=${the.a.pendingBookingId}`, form: () => ({ website_url: '' }), expect: { guest: 'login', a: 'skip', b: 'to book-slot', admin: 'to book-slot' }, secrets: aSecrets },
   { name: 'take up a waitlist offer with a made-up key', path: () => `/onboarding/offer?registration=${the.camp.reference}&key=${wrongKey}`, form: () => ({ website_url: '' }), expect: nobody, secrets: campSecrets },
@@ -222,6 +230,9 @@ function check(who: Who, row: Row, response: Awaited<ReturnType<Visitor['request
       break
     case 'not found':
       expect(response.status, label).toBe(404)
+      break
+    case 'refused':
+      expect(response.status, label).toBe(400)
       break
     case 'forbidden':
       expect(response.status, label).toBe(403)

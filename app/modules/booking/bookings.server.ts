@@ -176,7 +176,7 @@ export async function currentHold(userId: number, now = new Date()) {
 /** A booking for its guest link (the caller has checked the link's key). */
 export async function bookingByReference(reference: string) {
   const [booking] = await db()
-    .select({ ...bookingColumns, paidOrderId: paidOrderIdOf })
+    .select({ ...bookingColumns, calendarSequence: bookings.calendarSequence, paidOrderId: paidOrderIdOf })
     .from(bookings)
     .innerJoin(catalogueItems, eq(catalogueItems.code, bookings.productCode))
     .where(eq(bookings.reference, reference))

@@ -31,6 +31,13 @@ export class NotChangeableError extends Error {
   }
 }
 
+export class BookingChangedError extends Error {
+  constructor() {
+    super('This booking has changed since the confirmation link was sent. Please ask for a new one.')
+    this.name = 'BookingChangedError'
+  }
+}
+
 /** The last moment a booking whose Day 1 is `date` at `start` (Bangalore) may be changed. */
 export function changeDeadline(date: string, start: string): Date {
   return new Date(labInstant(date, start.slice(0, 5)).getTime() - CHANGE_NOTICE_HOURS * 3_600_000)
@@ -43,11 +50,12 @@ export function changeAllowed(status: string, firstDay: { date: string; start: s
   return { allowed: true }
 }
 
-async function lockConfirmedBooking(tx: Executor, bookingId: number, now: Date, { enforceDeadline }: { enforceDeadline: boolean }) {
+async function lockConfirmedBooking(tx: Executor, bookingId: number, now: Date, { enforceDeadline, calendarSequence }: { enforceDeadline: boolean; calendarSequence?: number }) {
   const [booking] = await tx.select({ status: bookings.status, productCode: bookings.productCode, sequence: bookings.calendarSequence }).from(bookings).where(eq(bookings.id, bookingId)).for('update')
   const days = await tx.select({ slotId: bookingDays.slotId, date: bookingDays.date, start: bookingDays.startTime }).from(bookingDays).where(eq(bookingDays.bookingId, bookingId)).orderBy(asc(bookingDays.dayNumber))
   if (!booking || booking.status !== 'confirmed') throw new NotChangeableError()
   if (enforceDeadline && now >= changeDeadline(days[0]!.date, days[0]!.start)) throw new TooLateToChangeError()
+  if (calendarSequence !== undefined && booking.sequence !== calendarSequence) throw new BookingChangedError()
   return { ...booking, days }
 }
 
@@ -124,17 +132,20 @@ export async function cancelBooking({
   now = new Date(),
   enforceDeadline = true,
   refund = true,
+  calendarSequence,
   actor,
 }: {
   bookingId: number
   now?: Date
   enforceDeadline?: boolean
   refund?: boolean
+  /** Cancel only if the booking is still as it was when this sequence was read (a confirmation link's). */
+  calendarSequence?: number
   /** Staff making the change (recorded in the audit log); customers act for themselves. */
   actor?: Actor
 }) {
   await db().transaction(async (tx) => {
-    const booking = await lockConfirmedBooking(tx, bookingId, now, { enforceDeadline })
+    const booking = await lockConfirmedBooking(tx, bookingId, now, { enforceDeadline, calendarSequence })
     const [paid] = await tx
       .select({ id: payments.id, amountPaise: payments.amountPaise })
       .from(payments)

@@ -29,7 +29,7 @@ export async function issueReceipt(tx: Executor, paymentId: number, now: Date) {
 export type ReceiptOwner = { userId: number | null; email: string }
 
 /** The receipt of an order, ready to render, with its owner; null when the order has no receipt. */
-export async function receiptOf(orderId: string): Promise<{ document: ReceiptDocument; owner: ReceiptOwner } | null> {
+export async function receiptOf(orderId: string): Promise<{ document: ReceiptDocument; owner: ReceiptOwner; bookingId: number | null } | null> {
   const [row] = await db()
     .select({
       paymentId: payments.id,
@@ -60,6 +60,7 @@ export async function receiptOf(orderId: string): Promise<{ document: ReceiptDoc
   const gstin = settings!.gstin.trim() || null
   return {
     owner: item.owner,
+    bookingId: row.bookingId,
     document: {
       receiptNumber: row.number,
       issuedAt: row.issuedAt,

@@ -131,7 +131,7 @@ export async function reportsOf(bookingIds: number[]): Promise<Map<number, Repor
 /** A stored report file with the booking it belongs to (for deciding who may open it). */
 export async function reportFile(fileId: number) {
   const [row] = await db()
-    .select({ filename: reportFiles.filename, contentType: reportFiles.contentType, storageKey: reportFiles.storageKey, userId: bookings.userId, email: bookings.customerEmail, reference: bookings.reference })
+    .select({ filename: reportFiles.filename, contentType: reportFiles.contentType, storageKey: reportFiles.storageKey, bookingId: bookings.id, userId: bookings.userId, email: bookings.customerEmail, reference: bookings.reference })
     .from(reportFiles)
     .innerJoin(bookingReports, eq(bookingReports.id, reportFiles.reportId))
     .innerJoin(bookings, eq(bookings.id, bookingReports.bookingId))

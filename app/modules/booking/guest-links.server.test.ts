@@ -1,0 +1,124 @@
+import { eq } from 'drizzle-orm'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { db } from '~/db/client.server'
+import { bookings, refunds } from '~/db/schema'
+import { startPayment } from '~/modules/payments/payments.server'
+import { RateLimitedError } from '~/modules/rate-limit/rate-limit.server'
+import { bookingRow, createCustomers, mailTo, setWindows } from '../../../tests/support/booking'
+import { useSandboxPayments } from '../../../tests/support/sandbox-payments'
+import { useTestDatabase } from '../../../tests/support/test-database'
+import { BookingChangedError, NotChangeableError, rescheduleBooking } from './changes.server'
+import { cancellationLinkOf, CancellationLinkInvalidError, cancelThroughLink, guestLinkEnd, guestLinkOpen, guestLinkOpenFor, sendCancellationLink } from './guest-links.server'
+import { holdSession, type Customer } from './holds.server'
+
+useTestDatabase()
+const sandbox = useSandboxPayments()
+beforeEach(() => sandbox.ready())
+
+const DATES = ['2030-03-04', '2030-03-05', '2030-03-06', '2030-03-07', '2030-03-08']
+const BEFORE = new Date('2030-02-01T06:00:00Z')
+
+async function confirmedBooking(customer: Customer) {
+  const held = await holdSession({ customer: { ...customer, userId: null }, productCode: 'biomechanical_package', date: DATES[0]!, start: '09:00', days: 3 })
+  const { redirectUrl } = await startPayment({ payable: { kind: 'booking', id: held.bookingId }, description: 'Slot booking - test', statusUrl: (id) => `${sandbox.url}/x?orderId=${id}` })
+  await sandbox.choose(redirectUrl, 'success')
+  await expect.poll(async () => (await bookingRow(held.bookingId)).status).toBe('confirmed')
+  return held
+}
+
+/** The confirmation link in the newest e-mail to `email`, as the parameters the cancel page reads. */
+async function linkIn(email: string) {
+  const mail = (await mailTo(email)).filter((message) => message.subject.startsWith('Confirm the cancellation')).at(-1)!
+  const url = new URL(/https?:\/\/\S+\/bookings\/SWP-\d+\/cancel\?\S+/.exec(mail.text)![0])
+  return { url, link: cancellationLinkOf(url.searchParams)! }
+}
+
+describe('the end of a guest link', () => {
+  it('is the end of the 90th day after the last session day in Bangalore, whatever the server zone', () => {
+    const booking = { confirmedAt: new Date('2030-01-10T00:00:00Z'), createdAt: new Date('2030-01-10T00:00:00Z'), days: [{ date: '2030-03-06' }, { date: '2030-03-04' }] }
+    // 90 days after 6 March is 4 June; midnight at its end in Bangalore is 18:30 UTC on 4 June.
+    expect(guestLinkEnd(booking)).toEqual(new Date('2030-06-04T18:30:00Z'))
+    expect(guestLinkOpen(booking, new Date('2030-06-04T18:29:59Z'))).toBe(true)
+    expect(guestLinkOpen(booking, new Date('2030-06-04T18:30:00Z'))).toBe(false)
+  })
+
+  it('is 30 days after it was made for a booking never confirmed', () => {
+    const booking = { confirmedAt: null, createdAt: new Date('2030-01-10T12:00:00Z'), days: [{ date: '2030-03-04' }] }
+    expect(guestLinkEnd(booking)).toEqual(new Date('2030-02-09T12:00:00Z'))
+    expect(guestLinkOpen(booking, new Date('2030-02-09T11:59:59Z'))).toBe(true)
+    expect(guestLinkOpen(booking, new Date('2030-02-09T12:00:00Z'))).toBe(false)
+  })
+
+  it('follows the booking in the database (its receipt and report files use it)', async () => {
+    await setWindows(DATES.map((date) => ({ date })))
+    const [customer] = await createCustomers(1)
+    const booking = await confirmedBooking(customer!)
+    // Days 4, 5 and 6 March.
+    expect(await guestLinkOpenFor(booking.bookingId, new Date('2030-06-04T18:29:59Z'))).toBe(true)
+    expect(await guestLinkOpenFor(booking.bookingId, new Date('2030-06-04T18:30:00Z'))).toBe(false)
+    expect(await guestLinkOpenFor(booking.bookingId + 1000)).toBe(false)
+  })
+})
+
+describe('cancelling through a guest link', () => {
+  it('e-mails the booking a 30-minute link; the link cancels with a refund once', async () => {
+    await setWindows(DATES.map((date) => ({ date })))
+    const [customer] = await createCustomers(1)
+    const booking = await confirmedBooking(customer!)
+    await sendCancellationLink({ bookingId: booking.bookingId, ip: '203.0.113.7', now: BEFORE })
+    expect((await bookingRow(booking.bookingId)).status).toBe('confirmed')
+    const { url, link } = await linkIn(customer!.email)
+    expect(url.pathname).toBe(`/bookings/${booking.reference}/cancel`)
+    expect(url.searchParams.get('key')).toMatch(/^[\w-]{32}$/)
+    expect(link.until).toBe(BEFORE.getTime() / 1000 + 30 * 60)
+
+    await cancelThroughLink({ bookingId: booking.bookingId, link, now: new Date(BEFORE.getTime() + 29 * 60_000) })
+    expect((await bookingRow(booking.bookingId)).status).toBe('cancelled')
+    await expect(cancelThroughLink({ bookingId: booking.bookingId, link, now: new Date(BEFORE.getTime() + 29 * 60_000) })).rejects.toThrow(CancellationLinkInvalidError)
+    expect(await db().select().from(refunds)).toHaveLength(1)
+  })
+
+  it('refuses an altered, an expired or an outdated link, and two uses at once cancel once', async () => {
+    await setWindows(DATES.map((date) => ({ date })))
+    const [customer] = await createCustomers(1)
+    const booking = await confirmedBooking(customer!)
+    await sendCancellationLink({ bookingId: booking.bookingId, ip: '203.0.113.7', now: BEFORE })
+    const { link } = await linkIn(customer!.email)
+    const soon = new Date(BEFORE.getTime() + 60_000)
+    await expect(cancelThroughLink({ bookingId: booking.bookingId, link: { ...link, confirm: `${link.confirm.slice(0, -1)}${link.confirm.endsWith('A') ? 'B' : 'A'}` }, now: soon })).rejects.toThrow(CancellationLinkInvalidError)
+    await expect(cancelThroughLink({ bookingId: booking.bookingId, link: { ...link, until: link.until + 3600 }, now: soon })).rejects.toThrow(CancellationLinkInvalidError)
+    await expect(cancelThroughLink({ bookingId: booking.bookingId, link, now: new Date(link.until * 1000) })).rejects.toThrow(CancellationLinkInvalidError)
+    expect((await bookingRow(booking.bookingId)).status).toBe('confirmed')
+
+    // Rescheduled after the link was sent: the link no longer applies.
+    await rescheduleBooking({ bookingId: booking.bookingId, date: DATES[1]!, start: '10:00', now: soon })
+    await expect(cancelThroughLink({ bookingId: booking.bookingId, link, now: soon })).rejects.toThrow(CancellationLinkInvalidError)
+
+    await sendCancellationLink({ bookingId: booking.bookingId, ip: '203.0.113.7', now: soon })
+    const fresh = (await linkIn(customer!.email)).link
+    const results = await Promise.allSettled([cancelThroughLink({ bookingId: booking.bookingId, link: fresh, now: soon }), cancelThroughLink({ bookingId: booking.bookingId, link: fresh, now: soon })])
+    expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1)
+    for (const result of results) if (result.status === 'rejected') expect([NotChangeableError, BookingChangedError, CancellationLinkInvalidError].some((kind) => result.reason instanceof kind)).toBe(true)
+    expect(await db().select().from(refunds)).toHaveLength(1)
+    expect((await db().select({ status: bookings.status }).from(bookings).where(eq(bookings.id, booking.bookingId)))[0]!.status).toBe('cancelled')
+  })
+
+  it('sends at most 3 links an hour per booking and 10 per client address, and none for a booking that cannot be cancelled', async () => {
+    await setWindows(DATES.map((date) => ({ date, capacity: 20 })))
+    const customers = await createCustomers(5)
+    const [first, ...others] = await Promise.all(customers.map((customer) => confirmedBooking(customer)))
+    for (let i = 0; i < 3; i += 1) await sendCancellationLink({ bookingId: first!.bookingId, ip: `203.0.113.${i}`, now: BEFORE })
+    await expect(sendCancellationLink({ bookingId: first!.bookingId, ip: '203.0.113.99', now: BEFORE })).rejects.toThrow(RateLimitedError)
+    expect((await mailTo(customers[0]!.email)).filter((message) => message.subject.startsWith('Confirm the cancellation'))).toHaveLength(3)
+
+    for (const booking of others) for (let i = 0; i < 2; i += 1) await sendCancellationLink({ bookingId: booking.bookingId, ip: '198.51.100.1', now: BEFORE })
+    for (const booking of others.slice(0, 2)) await sendCancellationLink({ bookingId: booking.bookingId, ip: '198.51.100.1', now: BEFORE })
+    await expect(sendCancellationLink({ bookingId: others[2]!.bookingId, ip: '198.51.100.1', now: BEFORE })).rejects.toThrow(RateLimitedError)
+    // An hour later both limits have room again.
+    await sendCancellationLink({ bookingId: first!.bookingId, ip: '198.51.100.1', now: new Date(BEFORE.getTime() + 3_600_000) })
+
+    // Too late (within 24 hours of Day 1): no link is sent.
+    const late = new Date('2030-03-03T04:00:00Z')
+    await expect(sendCancellationLink({ bookingId: others[3]!.bookingId, ip: '192.0.2.1', now: late })).rejects.toThrow(/up to 24 hours before/)
+  })
+})

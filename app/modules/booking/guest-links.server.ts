@@ -1,0 +1,131 @@
+import { eq, max } from 'drizzle-orm'
+import { config } from '~/config.server'
+import { db } from '~/db/client.server'
+import { bookingDays, bookings } from '~/db/schema'
+import { isLinkKey, linkKey } from '~/db/secrets.server'
+import { addDays, formatClockTime, labDateParts, labInstant } from '~/lib/format'
+import { enqueueEmail } from '~/modules/mail/outbox.server'
+import { letter } from '~/modules/mail/templates.server'
+import { enforce, type RateLimitRule } from '~/modules/rate-limit/rate-limit.server'
+import { cancelBooking, changeDeadline, NotChangeableError, TooLateToChangeError } from './changes.server'
+import { bookingForMail, dayRows } from './fulfilment.server'
+import { GUEST_BOOKING_LINK } from './public-booking.server'
+
+/**
+ * A guest's private link works until this many days after the last session day (for the report,
+ * the receipt, a refund's progress), or, for a booking never confirmed, this many days after it was
+ * made. After that the booking is in My Bookings of an account verified for the same address.
+ */
+export const GUEST_LINK_DAYS_AFTER_SESSION = 90
+export const UNCONFIRMED_GUEST_LINK_DAYS = 30
+
+/** How long an e-mailed link that confirms a cancellation works. */
+export const CANCEL_CONFIRMATION_MINUTES = 30
+const CANCEL_CONFIRMATION_LINK = 'guest-cancel-confirmation'
+
+/** How often a confirmation may be e-mailed: per booking (its mailbox), and per client address. */
+export const CANCEL_CONFIRMATION_LIMITS = {
+  perBooking: { limit: 3, windowSeconds: 60 * 60 },
+  perIp: { limit: 10, windowSeconds: 60 * 60 },
+} satisfies Record<string, RateLimitRule>
+
+export type GuestLinkBooking = { confirmedAt: Date | null; createdAt: Date; days: Array<{ date: string }> }
+
+/** The moment a guest's private link to `booking` stops working (the start of the day after its last day, Bangalore). */
+export function guestLinkEnd(booking: GuestLinkBooking): Date {
+  const unconfirmedEnd = new Date(booking.createdAt.getTime() + UNCONFIRMED_GUEST_LINK_DAYS * 86_400_000)
+  const lastDay = booking.days.map((day) => day.date).sort().at(-1)
+  if (!booking.confirmedAt || !lastDay) return unconfirmedEnd
+  const sessionEnd = labInstant(addDays(lastDay, GUEST_LINK_DAYS_AFTER_SESSION + 1))
+  return sessionEnd > unconfirmedEnd ? sessionEnd : unconfirmedEnd
+}
+
+export function guestLinkOpen(booking: GuestLinkBooking, now = new Date()) {
+  return now < guestLinkEnd(booking)
+}
+
+/** The same for a booking known by id (for the receipt and report files the guest's page links to). */
+export async function guestLinkOpenFor(bookingId: number, now = new Date()) {
+  const [booking] = await db().select({ confirmedAt: bookings.confirmedAt, createdAt: bookings.createdAt }).from(bookings).where(eq(bookings.id, bookingId))
+  if (!booking) return false
+  const [last] = await db().select({ date: max(bookingDays.date) }).from(bookingDays).where(eq(bookingDays.bookingId, bookingId))
+  return guestLinkOpen({ ...booking, days: last?.date ? [{ date: last.date }] : [] }, now)
+}
+
+export class CancellationLinkInvalidError extends Error {
+  constructor() {
+    super('This confirmation link has expired or has already been used. You can ask for a new one below.')
+    this.name = 'CancellationLinkInvalidError'
+  }
+}
+
+/** The confirmation carried by an e-mailed cancellation link: its end (seconds since 1970) and its key. */
+export type CancellationLink = { until: number; confirm: string }
+
+/** Reads a cancellation link's parameters from a URL's query; null when there are none (or not in that form). */
+export function cancellationLinkOf(params: URLSearchParams): CancellationLink | null {
+  const until = params.get('until')
+  const confirm = params.get('confirm')
+  if (!until || !confirm || !/^\d{1,12}$/.test(until)) return null
+  return { until: Number(until), confirm }
+}
+
+// The key covers the booking's calendar sequence, which every reschedule and the cancellation
+// bump: once the booking has changed (or been cancelled through this link) the link is dead.
+const confirmationValue = (reference: string, until: number, calendarSequence: number) => `${reference}:${until}:${calendarSequence}`
+
+/** Whether `link` is one this site e-mailed for the booking as it is now, and still within its time. */
+export async function cancellationLinkValid(booking: { reference: string; calendarSequence: number }, link: CancellationLink, now = new Date()) {
+  if (now.getTime() >= link.until * 1000) return false
+  return isLinkKey(CANCEL_CONFIRMATION_LINK, confirmationValue(booking.reference, link.until, booking.calendarSequence), link.confirm)
+}
+
+/**
+ * Someone holding the guest's private link asks to cancel: the booking's own mailbox gets a link,
+ * valid for 30 minutes, that confirms it. Limited per booking and per client address.
+ */
+export async function sendCancellationLink({ bookingId, ip, now = new Date() }: { bookingId: number; ip: string; now?: Date }) {
+  await enforce(
+    [
+      { key: `cancel-confirmation:booking:${bookingId}`, rule: CANCEL_CONFIRMATION_LIMITS.perBooking },
+      { key: `cancel-confirmation:ip:${ip}`, rule: CANCEL_CONFIRMATION_LIMITS.perIp },
+    ],
+    now,
+  )
+  const [state] = await db().select({ status: bookings.status }).from(bookings).where(eq(bookings.id, bookingId))
+  const mail = await bookingForMail(db(), bookingId)
+  const firstDay = mail.days[0]
+  if (state?.status !== 'confirmed' || !firstDay) throw new NotChangeableError()
+  if (now >= changeDeadline(firstDay.date, firstDay.start)) throw new TooLateToChangeError()
+  const until = Math.floor(now.getTime() / 1000) + CANCEL_CONFIRMATION_MINUTES * 60
+  const query = new URLSearchParams({
+    key: await linkKey(GUEST_BOOKING_LINK, mail.reference),
+    until: String(until),
+    confirm: await linkKey(CANCEL_CONFIRMATION_LINK, confirmationValue(mail.reference, until, mail.calendarSequence)),
+  })
+  await enqueueEmail(
+    letter({
+      to: mail.customerEmail,
+      subject: `Confirm the cancellation: ${mail.title} (${mail.reference})`,
+      name: mail.customerName,
+      paragraphs: [
+        `Someone with the link to your booking asked to cancel it. To cancel, open the link below and press "Cancel my booking". It works until ${formatClockTime(labDateParts(new Date(until * 1000)).time)} IST (${CANCEL_CONFIRMATION_MINUTES} minutes) and only once.`,
+        'If you did not ask for this, ignore this e-mail: your booking stays as it is.',
+      ],
+      details: [['Booking ID', mail.reference], ...dayRows(mail)],
+      action: { label: 'Confirm the cancellation', url: `${config().SITE_URL}/bookings/${encodeURIComponent(mail.reference)}/cancel?${query}` },
+    }),
+    db(),
+    now,
+  )
+}
+
+/**
+ * Cancels (with its refund) through an e-mailed confirmation link. The key is checked against the
+ * booking's sequence again under the booking's lock, so two uses at once cancel once.
+ */
+export async function cancelThroughLink({ bookingId, link, now = new Date() }: { bookingId: number; link: CancellationLink; now?: Date }) {
+  const [booking] = await db().select({ reference: bookings.reference, calendarSequence: bookings.calendarSequence }).from(bookings).where(eq(bookings.id, bookingId))
+  if (!booking || !(await cancellationLinkValid(booking, link, now))) throw new CancellationLinkInvalidError()
+  await cancelBooking({ bookingId, now, calendarSequence: booking.calendarSequence })
+}
