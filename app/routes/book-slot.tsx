@@ -13,7 +13,7 @@ import { redirectWithToast } from '~/lib/toast.server'
 import { daySchedule, monthCalendar } from '~/modules/booking/availability.server'
 import { currentHold } from '~/modules/booking/bookings.server'
 import { AlreadyBookedError, holdSession, SlotUnavailableError } from '~/modules/booking/holds.server'
-import { DateSchema, HoldSlotSchema, isClockTime, isMonth } from '~/modules/booking/schemas'
+import { BookableDateSchema, HoldSlotSchema, isClockTime, isMonth } from '~/modules/booking/schemas'
 import { IMPORTANT_INFORMATION, SESSION_DAYS, SESSION_PRODUCT_CODE } from '~/modules/booking/texts'
 import { getCatalogue, requireItem } from '~/modules/site/site.server'
 import { readForm } from '~/lib/form-data.server'
@@ -35,7 +35,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const lastMonth = addMonths(firstMonth, MONTHS_AHEAD - 1)
 
   const dateParam = params.get('date')
-  const date = DateSchema.safeParse(dateParam).success && dateParam! >= today ? dateParam! : null
+  const date = BookableDateSchema.safeParse(dateParam).success ? dateParam! : null
   const monthParam = params.get('month')
   const wanted = isMonth(monthParam) ? monthParam : (date?.slice(0, 7) ?? firstMonth)
   const month = wanted < firstMonth ? firstMonth : wanted > lastMonth ? lastMonth : wanted
@@ -98,7 +98,7 @@ export async function action({ request }: Route.ActionArgs) {
 
 function backTo(formData: FormData) {
   const date = formData.get('date')
-  return typeof date === 'string' && DateSchema.safeParse(date).success ? `/book-slot?date=${date}` : '/book-slot'
+  return typeof date === 'string' && BookableDateSchema.safeParse(date).success ? `/book-slot?date=${date}` : '/book-slot'
 }
 
 export default function BookSlot({ loaderData }: Route.ComponentProps) {
