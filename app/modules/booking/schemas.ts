@@ -18,24 +18,26 @@ export const DATE_RANGE_MESSAGE = 'Choose a date from 2000 to 2100'
 export const CUSTOMER_DAYS_AHEAD = 366
 export const BOOKABLE_DATE_MESSAGE = 'Choose a date from today up to a year ahead'
 
-/** A calendar date (yyyy-mm-dd) that exists, from 2000 to 2100. */
-export const dateField = (message?: string) =>
+/** A calendar date (yyyy-mm-dd) that exists. */
+const calendarDate = (message?: string) =>
   z
     .string({ error: message })
     .regex(isoDate, { message, abort: true })
     .refine(isRealDate, { message, abort: true })
-    .refine((value) => value >= FIRST_DATE && value <= LAST_DATE, { message: DATE_RANGE_MESSAGE, abort: true })
 
 function isRealDate(value: string) {
   const time = new Date(`${value}T00:00:00Z`)
   return !Number.isNaN(time.getTime()) && time.toISOString().startsWith(value)
 }
 
+/** A calendar date from 2000 to 2100. */
+export const dateField = (message?: string) => calendarDate(message).refine((value) => value >= FIRST_DATE && value <= LAST_DATE, DATE_RANGE_MESSAGE)
+
 export const DateSchema = dateField()
 
 /** A date a customer may book or move to: from today (in Bangalore) up to a year ahead. */
 export const bookableDateField = (message?: string) =>
-  dateField(message).refine((value) => {
+  calendarDate(message).refine((value) => {
     const today = labToday()
     return value >= today && value <= addDays(today, CUSTOMER_DAYS_AHEAD)
   }, BOOKABLE_DATE_MESSAGE)
