@@ -93,8 +93,8 @@ export const personNameField = ({ required = 'Name must be at least 2 characters
   z
     .string({ error: required })
     .trim()
-    .min(min, { message: tooShort, abort: true })
-    .max(max, { message: `Please use at most ${max} characters`, abort: true })
+    .min(min, tooShort)
+    .max(max, `Please use at most ${max} characters`)
     .refine((name) => !hasControlCharacters(name) && !looksLikeLink(name), NAME_MESSAGE)
 
 const SPECIAL_CHARACTERS_MESSAGE = 'Please remove special characters such as tabs or invisible marks'
