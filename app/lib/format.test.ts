@@ -45,6 +45,14 @@ describe('the lab calendar is Asia/Kolkata whatever the server zone', () => {
     expect(addDays('2028-02-28', 1)).toBe('2028-02-29')
     expect(addDays('2026-03-01', -1)).toBe('2026-02-28')
   })
+
+  it('refuses to count past year 9999, where a date stops being yyyy-mm-dd and a loop over days would never end', () => {
+    expect(addDays('9999-12-30', 1)).toBe('9999-12-31')
+    expect(() => addDays('9999-12-31', 1)).toThrow(RangeError)
+    expect(() => addDays('0001-01-01', -1)).toThrow(RangeError)
+    expect(() => addDays('+010000-01', 1)).toThrow(RangeError)
+    expect(() => addDays('not a date', 1)).toThrow(RangeError)
+  })
 })
 
 describe('dates and times as the pages print them', () => {

@@ -57,10 +57,16 @@ export function labInstant(date: string, time = '00:00'): Date {
   return new Date(`${date}T${time.length === 5 ? `${time}:00` : time}+05:30`)
 }
 
-/** Adds whole days to a yyyy-mm-dd calendar date. */
+/**
+ * Adds whole days to a yyyy-mm-dd calendar date. Past year 9999 a date is no longer yyyy-mm-dd
+ * (and a loop that counts days up to one would never end), so that throws instead: forms and
+ * addresses take dates from 2000 to 2100 only.
+ */
 export function addDays(date: string, days: number): string {
   const value = new Date(`${date}T00:00:00Z`)
   value.setUTCDate(value.getUTCDate() + days)
+  const year = value.getUTCFullYear()
+  if (Number.isNaN(year) || year < 1 || year > 9999) throw new RangeError(`Not a date from year 1 to 9999: ${date} + ${days} days`)
   return value.toISOString().slice(0, 10)
 }
 

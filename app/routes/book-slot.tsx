@@ -16,7 +16,7 @@ import { AlreadyBookedError, holdSession, SESSION_MONTHS_AHEAD, SlotUnavailableE
 import { holderOf } from '~/lib/holder.server'
 import { limitHoldAttempts, TooManyUnpaidHoldsError } from '~/modules/holders/holders.server'
 import { RateLimitedError } from '~/modules/rate-limit/rate-limit.server'
-import { DateSchema, HoldSlotSchema, isClockTime, isMonth } from '~/modules/booking/schemas'
+import { BookableDateSchema, HoldSlotSchema, isClockTime, isMonth } from '~/modules/booking/schemas'
 import { IMPORTANT_INFORMATION, SESSION_DAYS, SESSION_PRODUCT_CODE } from '~/modules/booking/texts'
 import { getCatalogue, requireItem } from '~/modules/site/site.server'
 import { readForm } from '~/lib/form-data.server'
@@ -35,7 +35,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const lastMonth = addMonths(firstMonth, SESSION_MONTHS_AHEAD)
 
   const dateParam = params.get('date')
-  const date = DateSchema.safeParse(dateParam).success && dateParam! >= today ? dateParam! : null
+  const date = BookableDateSchema.safeParse(dateParam).success ? dateParam! : null
   const monthParam = params.get('month')
   const wanted = isMonth(monthParam) ? monthParam : (date?.slice(0, 7) ?? firstMonth)
   const month = wanted < firstMonth ? firstMonth : wanted > lastMonth ? lastMonth : wanted
@@ -102,7 +102,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 function backTo(formData: FormData) {
   const date = formData.get('date')
-  return typeof date === 'string' && DateSchema.safeParse(date).success ? `/book-slot?date=${date}` : '/book-slot'
+  return typeof date === 'string' && BookableDateSchema.safeParse(date).success ? `/book-slot?date=${date}` : '/book-slot'
 }
 
 export default function BookSlot({ loaderData }: Route.ComponentProps) {

@@ -22,7 +22,7 @@ import { limitHoldAttempts, TooManyUnpaidHoldsError, UnpaidHoldExistsError } fro
 import { RateLimitedError } from '~/modules/rate-limit/rate-limit.server'
 import { holderOf } from '~/lib/holder.server'
 import { BOOKING_STATUS_LINK, bookingTimesOn, holdSingleSession, singleService, singleServicePrices, type BookingTime } from '~/modules/booking/public-booking.server'
-import { DateSchema, MISSING_INFORMATION, PublicBookingSchema, REQUIRED_BOOKING_FIELDS, type PublicBookingInput } from '~/modules/booking/schemas'
+import { BookableDateSchema, MISSING_INFORMATION, PublicBookingSchema, REQUIRED_BOOKING_FIELDS, type PublicBookingInput } from '~/modules/booking/schemas'
 import { checkPaymentForPage, HoldExpiredError, PaymentStartError, startPayment } from '~/modules/payments/payments.server'
 import { RECEIPT_LINK } from '~/modules/receipts/receipts.server'
 import { readForm } from '~/lib/form-data.server'
@@ -120,8 +120,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   if (intent === 'pay') return pay(request, context)
 
-  const date = DateSchema.safeParse(formData.get('date'))
-  const times = date.success && date.data >= labToday() ? await bookingTimesOn(date.data) : null
+  const date = BookableDateSchema.safeParse(formData.get('date'))
+  const times = date.success ? await bookingTimesOn(date.data) : null
   if (intent === 'times') {
     // Without JavaScript, "Show available times" posts the form; it comes back as typed, with the date's times.
     const values = Object.fromEntries([...formData].filter((entry): entry is [string, string] => typeof entry[1] === 'string'))
@@ -230,7 +230,7 @@ function DetailsStep({ loaderData, actionData }: { loaderData: Step1Data; action
 
   // With JavaScript the times follow the date as it is picked.
   useEffect(() => {
-    if (hydrated && date && DateSchema.safeParse(date).success) timesFetcher.load(`/booking/times?date=${date}`)
+    if (hydrated && date && BookableDateSchema.safeParse(date).success) timesFetcher.load(`/booking/times?date=${date}`)
   }, [hydrated, date])
   const times = (hydrated && date ? timesFetcher.data?.times : undefined) ?? (actionData && 'times' in actionData ? actionData.times : loaderData.times)
   const missing = (form.errors ?? []).includes(MISSING_INFORMATION) || REQUIRED_BOOKING_FIELDS.some((field) => fields[field].errors?.length && !fields[field].value)

@@ -11,7 +11,7 @@ import { redirectWithToast } from '~/lib/toast.server'
 import { daySchedule, monthCalendar } from '~/modules/booking/availability.server'
 import { changeAllowed, changeDeadline, NotChangeableError, rescheduleBooking, TooLateToChangeError } from '~/modules/booking/changes.server'
 import { lastBookableDate, SESSION_MONTHS_AHEAD, SlotUnavailableError } from '~/modules/booking/holds.server'
-import { DateSchema, HoldSlotSchema, isClockTime, isMonth } from '~/modules/booking/schemas'
+import { BookableDateSchema, HoldSlotSchema, isClockTime, isMonth } from '~/modules/booking/schemas'
 import { SESSION_TITLE } from '~/modules/booking/texts'
 import { readForm } from '~/lib/form-data.server'
 
@@ -30,7 +30,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const firstMonth = today.slice(0, 7)
   const lastMonth = addMonths(firstMonth, SESSION_MONTHS_AHEAD)
   const dateParam = url.searchParams.get('date')
-  const date = allowed.allowed && DateSchema.safeParse(dateParam).success && dateParam! >= today ? dateParam! : null
+  const date = allowed.allowed && BookableDateSchema.safeParse(dateParam).success ? dateParam! : null
   const monthParam = url.searchParams.get('month')
   const wanted = isMonth(monthParam) ? monthParam : (date?.slice(0, 7) ?? firstMonth)
   const month = wanted < firstMonth ? firstMonth : wanted > lastMonth ? lastMonth : wanted

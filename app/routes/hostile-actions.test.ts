@@ -5,10 +5,11 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
 import { sessionHeader } from '~/lib/auth.server'
 import { addDays, labToday } from '~/lib/format'
+import { BOOKABLE_DATE_MESSAGE, DATE_RANGE_MESSAGE } from '~/modules/booking/schemas'
 import { users } from '~/db/schema'
 import { hashPassword } from '~/modules/accounts/passwords.server'
 import { createSession } from '~/modules/accounts/sessions.server'
-import { hostileQuery, hostileSegment, invalidSubmission, MALFORMED_BODIES, randomSubmission, type FormSpec } from '../../tests/support/hostile-input'
+import { hostileQuery, hostileSegment, invalidSubmission, MALFORMED_BODIES, OUT_OF_RANGE_DATES, OUT_OF_RANGE_MONTHS, randomSubmission, type FormSpec } from '../../tests/support/hostile-input'
 import { useTestDatabase } from '../../tests/support/test-database'
 import * as adminAvailability from './admin/availability'
 import * as myBookings from './my-bookings'
@@ -175,7 +176,7 @@ const FORMS: FormCase[] = [
     who: 'guest',
     spec: {
       valid: { name: 'Ravi Kumar', email: 'ravi@example.com', password: 'butterfly-2027', phone: '9845012345', age: '16', currentLocation: 'Bengaluru', gender: 'male', swimmingExperience: 'advanced', academyName: 'NA', coachName: 'NA', specialization: 'butterfly', otherSpecialization: '', participateInEvents: 'yes', strokeBestTime: '', howDidYouKnow: 'google', otherSource: '' },
-      strict: { email: 'email', password: 'password', age: 'count', gender: 'choice', swimmingExperience: 'choice', specialization: 'choice', participateInEvents: 'choice', howDidYouKnow: 'choice' },
+      strict: { name: 'name', email: 'email', password: 'password', age: 'count', gender: 'choice', swimmingExperience: 'choice', specialization: 'choice', participateInEvents: 'choice', howDidYouKnow: 'choice' },
     },
   },
   { name: 'verify-email', path: '/verify-email', handler: verifyEmail.action, who: 'guest', spec: { valid: { email: 'hostile.customer@example.com', code: '123456' }, strict: { email: 'email', code: 'code6' } } },
@@ -188,9 +189,9 @@ const FORMS: FormCase[] = [
     who: 'guest',
     spec: { valid: { email: 'hostile.customer@example.com', code: '123456', password: 'new-password-1', confirmPassword: 'new-password-1' }, strict: { email: 'email', code: 'code6', password: 'password' }, fixed: { intent: 'reset' } },
   },
-  { name: 'booking', path: '/booking', handler: booking.action, who: 'guest', spec: { valid: { name: 'Ravi Kumar', email: 'ravi@example.com', phone: '9845012345', service: 'race', date: future, time: '10:00', notes: '' }, strict: { email: 'email', service: 'choice', date: 'date', time: 'time' } } },
-  { name: 'onboarding', path: '/onboarding', handler: onboarding.action, who: 'guest', spec: { valid: { name: 'Ravi Kumar', email: 'ravi@example.com', phone_number: '9845012345', camp: 'camp1', batch: 'batch1' }, strict: { email: 'email' } } },
-  { name: 'onboarding waitlist', path: '/onboarding', handler: onboarding.action, who: 'guest', spec: { valid: { name: 'Ravi Kumar', email: 'ravi@example.com', phone_number: '9845012345', camp: 'camp1', batch: 'batch1' }, strict: { email: 'email' }, fixed: { intent: 'waitlist' } } },
+  { name: 'booking', path: '/booking', handler: booking.action, who: 'guest', spec: { valid: { name: 'Ravi Kumar', email: 'ravi@example.com', phone: '9845012345', service: 'race', date: future, time: '10:00', notes: '' }, strict: { name: 'name', email: 'email', service: 'choice', date: 'date', time: 'time' } } },
+  { name: 'onboarding', path: '/onboarding', handler: onboarding.action, who: 'guest', spec: { valid: { name: 'Ravi Kumar', email: 'ravi@example.com', phone_number: '9845012345', camp: 'camp1', batch: 'batch1' }, strict: { name: 'name', email: 'email' } } },
+  { name: 'onboarding waitlist', path: '/onboarding', handler: onboarding.action, who: 'guest', spec: { valid: { name: 'Ravi Kumar', email: 'ravi@example.com', phone_number: '9845012345', camp: 'camp1', batch: 'batch1' }, strict: { name: 'name', email: 'email' }, fixed: { intent: 'waitlist' } } },
   { name: 'book-slot', path: '/book-slot', handler: bookSlot.action, who: 'customer', spec: { valid: { date: future, time: '09:00' }, strict: { date: 'date', time: 'time' } } },
   {
     name: 'admin availability create',
@@ -215,7 +216,7 @@ const FORMS: FormCase[] = [
     path: '/admin/bookings/new',
     handler: adminBookingNew.action,
     who: 'admin',
-    spec: { valid: { name: 'Ravi Kumar', email: 'ravi@example.com', phone: '9845012345', product: 'single_race', date: future, time: '09:00', origin: 'offline', amount: '3,499', paymentMethod: 'Cash', notes: '' }, strict: { email: 'email', product: 'choice', date: 'date', time: 'time', origin: 'choice', amount: 'rupees', paymentMethod: 'choice' } },
+    spec: { valid: { name: 'Ravi Kumar', email: 'ravi@example.com', phone: '9845012345', product: 'single_race', date: future, time: '09:00', origin: 'offline', amount: '3,499', paymentMethod: 'Cash', notes: '' }, strict: { name: 'name', email: 'email', product: 'choice', date: 'date', time: 'time', origin: 'choice', amount: 'rupees', paymentMethod: 'choice' } },
   },
   {
     name: 'admin new camp',
@@ -318,6 +319,54 @@ describe('hostile addresses', () => {
     }
   })
 
+  it('regression: dates and months out of range (year 0, after 9999-11), in addresses and forms', async () => {
+    const failures: string[] = []
+    const attempt = async (label: string, handler: Handler, request: () => Request, params: Record<string, string> = {}, { mustRefuse = true } = {}) => {
+      try {
+        return await expectRefusedCleanly(handler, request, params, { mustRefuse })
+      } catch (error) {
+        failures.push(`${label}: ${String(error).slice(0, 300)}`)
+        return undefined
+      }
+    }
+    const form = (values: Record<string, string>) => new URLSearchParams(values)
+    const says = (outcome: Outcome | undefined, text: string) => outcome && JSON.stringify(outcome.body).includes(text)
+    for (const date of OUT_OF_RANGE_DATES) {
+      const times = await attempt(`/booking/times ${date}`, bookingTimes.loader, () => get(`/booking/times?date=${date}`, 'guest'))
+      if (times && times.status !== 400) failures.push(`/booking/times ${date}: ${times.status}`)
+      const page = await attempt(`/book-slot?date=${date}`, bookSlot.loader, () => get(`/book-slot?date=${date}`, 'customer'), {}, { mustRefuse: false })
+      if (page && (page.body as { date: unknown }).date !== null) failures.push(`/book-slot?date=${date} chose the date`)
+      await attempt(`/admin/bookings ${date}`, adminBookings.loader, () => get(`/admin/bookings?from=${date}&to=${date}`, 'admin'), {}, { mustRefuse: false })
+      await attempt(`/admin/bookings.csv ${date}`, adminBookingsCsv.loader, () => get(`/admin/bookings.csv?from=${date}&to=${date}`, 'admin'), {}, { mustRefuse: false })
+      await attempt(`POST /book-slot ${date}`, bookSlot.action, () => formRequest('/book-slot', 'customer', form({ date, time: '09:00' })))
+      const booked = await attempt(`POST /booking ${date}`, booking.action, () => formRequest('/booking', 'guest', form({ name: 'Ravi Kumar', email: 'ravi@example.com', phone: '9845012345', service: 'race', date, time: '10:00', notes: '' })))
+      if (date.length === 10 && !says(booked, BOOKABLE_DATE_MESSAGE)) failures.push(`POST /booking ${date}: no message`)
+      for (const intent of ['create', 'holiday']) {
+        const values = { intent, from: date, to: date, weekdays: '1', startTime: '10:00', endTime: '13:00', slotDurationMinutes: '60', capacity: '1' }
+        const opened = await attempt(`POST /admin/availability ${intent} ${date}`, adminAvailability.action, () => formRequest('/admin/availability', 'admin', form(values)))
+        if (date.length === 10 && !says(opened, DATE_RANGE_MESSAGE)) failures.push(`POST /admin/availability ${intent} ${date}: no message`)
+        const ending = await attempt(`POST /admin/availability ${intent} to ${date}`, adminAvailability.action, () => formRequest('/admin/availability', 'admin', form({ ...values, from: future })))
+        if (ending && ending.status !== 400) failures.push(`POST /admin/availability ${intent} to ${date}: ${ending.status}`)
+      }
+      await attempt(`POST /admin/availability unholiday ${date}`, adminAvailability.action, () => formRequest('/admin/availability', 'admin', form({ intent: 'unholiday', date })))
+      const staffBooking = { name: 'Ravi Kumar', email: 'ravi@example.com', phone: '', product: 'single_race', date, time: '09:00', origin: 'complimentary', notes: '' }
+      const staffBooked = await attempt(`POST /admin/bookings/new ${date}`, adminBookingNew.action, () => formRequest('/admin/bookings/new', 'admin', form(staffBooking)))
+      if (date.length === 10 && !says(staffBooked, DATE_RANGE_MESSAGE)) failures.push(`POST /admin/bookings/new ${date}: no message`)
+      const camp = { name: 'Camp 1', startsOn: date, endsOn: date, venue: 'Pool', earlyBirdPrice: '30,000', regularPrice: '35,000', earlyBirdDeadline: date, registration: 'open' }
+      await attempt(`POST /admin/camps/camp1 ${date}`, adminCamp.action, () => formRequest('/admin/camps/camp1', 'admin', form({ intent: 'update-camp', ...camp })), { code: 'camp1' })
+      const newCamp = { ...camp, code: 'camp9', 'batches[0].name': 'Batch 1', 'batches[0].code': 'b1', 'batches[0].start1': '09:00', 'batches[0].end1': '10:00', 'batches[0].capacity': '10' }
+      const created = await attempt(`POST /admin/camps ${date}`, adminCamps.action, () => formRequest('/admin/camps', 'admin', form(newCamp)))
+      if (date.length === 10 && !says(created, DATE_RANGE_MESSAGE)) failures.push(`POST /admin/camps ${date}: no message`)
+    }
+    const thisMonth = labToday().slice(0, 7)
+    for (const month of OUT_OF_RANGE_MONTHS) {
+      const staffCalendar = await attempt(`/admin/availability?month=${month}`, adminAvailability.loader, () => get(`/admin/availability?month=${month}`, 'admin'), {}, { mustRefuse: false })
+      if (staffCalendar && (staffCalendar.body as { month: string }).month !== thisMonth) failures.push(`/admin/availability?month=${month} shows ${(staffCalendar.body as { month: string }).month}`)
+      await attempt(`/book-slot?month=${month}`, bookSlot.loader, () => get(`/book-slot?month=${month}`, 'customer'), {}, { mustRefuse: false })
+    }
+    expect(failures).toEqual([])
+  })
+
   it('regression: numbers beyond what the database holds, in addresses', async () => {
     for (const id of ['2147483648', '99999999999', '9007199254740993', '-1', '0']) {
       await expectRefusedCleanly(adminWindow.action, () => formRequest(`/admin/availability/${id}`, 'admin', new URLSearchParams({ intent: 'delete' })), { slotId: id })
@@ -343,7 +392,7 @@ describe('hostile addresses', () => {
       [adminBookings.loader, `/admin/bookings${query(['q', 'status', 'from', 'to', 'product', 'page'])}`, 'admin'],
       [adminBookingsCsv.loader, `/admin/bookings.csv${query(['q', 'status', 'from', 'to', 'product'])}`, 'admin'],
       [adminCustomers.loader, `/admin/customers${query(['q', 'page', 'status'])}`, 'admin'],
-      [adminAudit.loader, `/admin/audit${query(['page', 'entity', 'actor', 'action'])}`, 'admin'],
+      [adminAudit.loader, `/admin/audit${query(['type', 'before', 'page', 'entity', 'actor', 'action'])}`, 'admin'],
       [adminMail.loader, `/admin/mail${query(['page', 'to'])}`, 'admin'],
       [adminAvailability.loader, `/admin/availability${query(['month'])}`, 'admin'],
       [cancel.loader, '/bookings/x/cancel', 'customer', { reference: nul }],

@@ -2,10 +2,10 @@ import { request as httpRequest } from 'node:http'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { addDays, labToday } from '~/lib/format'
-import { anyValue, hostileQuery, hostileSegment, invalidSubmission, MALFORMED_BODIES, type FormSpec } from '../support/hostile-input'
+import { anyValue, hostileQuery, hostileSegment, invalidSubmission, MALFORMED_BODIES, OUT_OF_RANGE_DATES, OUT_OF_RANGE_MONTHS, type FormSpec } from '../support/hostile-input'
 import { startSmtpSink } from '../support/smtp-sink'
 import { startTestServer, type TestServer } from '../support/test-server'
-import { signUp, Visitor } from '../support/visitor'
+import { signUp, text, Visitor } from '../support/visitor'
 
 // The real server, over HTTP, under malformed and hostile input: forms, page addresses, the JSON
 // endpoints, the payment webhook and the sandbox gateway. Whatever arrives, the answer is never a
@@ -87,7 +87,7 @@ const FORMS: Array<{ name: string; path: string; who: Who; spec: FormSpec }> = [
     who: 'guest',
     spec: {
       valid: { name: 'Ravi Kumar', email: 'ravi@example.com', password: 'butterfly-2027', phone: '9845012345', age: '16', currentLocation: 'Bengaluru', gender: 'male', swimmingExperience: 'advanced', academyName: 'NA', coachName: 'NA', specialization: 'butterfly', participateInEvents: 'yes', howDidYouKnow: 'google', website_url: '' },
-      strict: { email: 'email', password: 'password', age: 'count', gender: 'choice', swimmingExperience: 'choice', specialization: 'choice', participateInEvents: 'choice', howDidYouKnow: 'choice' },
+      strict: { name: 'name', email: 'email', password: 'password', age: 'count', gender: 'choice', swimmingExperience: 'choice', specialization: 'choice', participateInEvents: 'choice', howDidYouKnow: 'choice' },
     },
   },
   { name: 'verify-email', path: '/verify-email?email=ravi%40example.com', who: 'guest', spec: { valid: { email: 'ravi@example.com', code: '123456', website_url: '' }, strict: { email: 'email', code: 'code6' } } },
@@ -98,8 +98,8 @@ const FORMS: Array<{ name: string; path: string; who: Who; spec: FormSpec }> = [
     who: 'guest',
     spec: { valid: { email: 'hostile@example.com', code: '123456', password: 'new-password-1', confirmPassword: 'new-password-1', website_url: '' }, strict: { email: 'email', code: 'code6', password: 'password' }, fixed: { intent: 'reset' } },
   },
-  { name: 'booking', path: '/booking', who: 'guest', spec: { valid: { name: 'Ravi Kumar', email: 'ravi@example.com', phone: '9845012345', service: 'race', date: future, time: '10:00', website_url: '' }, strict: { email: 'email', service: 'choice', date: 'date', time: 'time' } } },
-  { name: 'onboarding', path: '/onboarding', who: 'guest', spec: { valid: { name: 'Ravi Kumar', email: 'ravi@example.com', phone_number: '9845012345', camp: 'camp1', batch: 'batch1', website_url: '' }, strict: { email: 'email' } } },
+  { name: 'booking', path: '/booking', who: 'guest', spec: { valid: { name: 'Ravi Kumar', email: 'ravi@example.com', phone: '9845012345', service: 'race', date: future, time: '10:00', website_url: '' }, strict: { name: 'name', email: 'email', service: 'choice', date: 'date', time: 'time' } } },
+  { name: 'onboarding', path: '/onboarding', who: 'guest', spec: { valid: { name: 'Ravi Kumar', email: 'ravi@example.com', phone_number: '9845012345', camp: 'camp1', batch: 'batch1', website_url: '' }, strict: { name: 'name', email: 'email' } } },
   {
     name: 'admin availability',
     path: '/admin/availability',
@@ -110,7 +110,7 @@ const FORMS: Array<{ name: string; path: string; who: Who; spec: FormSpec }> = [
     name: 'admin new booking',
     path: '/admin/bookings/new',
     who: 'admin',
-    spec: { valid: { name: 'Ravi Kumar', email: 'ravi@example.com', product: 'single_race', date: future, time: '09:00', origin: 'offline', amount: '3,499', paymentMethod: 'Cash' }, strict: { email: 'email', product: 'choice', date: 'date', time: 'time', origin: 'choice', amount: 'rupees' } },
+    spec: { valid: { name: 'Ravi Kumar', email: 'ravi@example.com', product: 'single_race', date: future, time: '09:00', origin: 'offline', amount: '3,499', paymentMethod: 'Cash' }, strict: { name: 'name', email: 'email', product: 'choice', date: 'date', time: 'time', origin: 'choice', amount: 'rupees' } },
   },
   {
     name: 'admin new camp',
@@ -229,11 +229,11 @@ describe('pages with hostile addresses', () => {
     { path: '/slot-payment', names: ['booking'], who: 'customer' },
     { path: '/slot-payment-status', names: ['orderId'], who: 'customer' },
     { path: '/my-bookings', names: ['tab'], who: 'customer' },
-    { path: '/admin/availability', names: ['month'], who: 'admin' },
+    { path: '/admin/availability', names: ['month', 'date'], who: 'admin' },
     { path: '/admin/bookings', names: ['status', 'from', 'to', 'q', 'page', 'sort'], who: 'admin' },
     { path: '/admin/bookings.csv', names: ['status', 'from', 'to', 'q'], who: 'admin' },
     { path: '/admin/customers', names: ['q', 'page'], who: 'admin' },
-    { path: '/admin/audit', names: ['page', 'entity', 'actor'], who: 'admin' },
+    { path: '/admin/audit', names: ['type', 'before', 'page'], who: 'admin' },
     { path: '/admin/mail', names: ['page'], who: 'admin' },
   ]
   it.each(pages)('$path never answers 5xx', async ({ path, names, who }) => {
@@ -244,6 +244,43 @@ describe('pages with hostile addresses', () => {
       }),
       { numRuns: RUNS * 2 },
     )
+  })
+
+  it('regression: dates and months out of range (year 0, after 9999-11) and a NUL in the audit filter answer a page or a message, never a 5xx', async () => {
+    const failures: string[] = []
+    const expectAnswer = async (label: string, answer: Promise<{ status: number; html: string }>, expected?: { status: number; says?: string }) => {
+      const response = await answered(answer, label)
+      if (response.status >= 500) failures.push(`${response.status} ${label}`)
+      else if (expected && response.status !== expected.status) failures.push(`${response.status} instead of ${expected.status}: ${label}`)
+      else if (expected?.says && !text(response.html).includes(expected.says)) failures.push(`no "${expected.says}": ${label}`)
+    }
+    for (const date of OUT_OF_RANGE_DATES) {
+      const real = date.length === 10
+      await expectAnswer(`GET /book-slot?date=${date}`, customer.get(`/book-slot?date=${date}`), { status: 200 })
+      await expectAnswer(`GET /booking/times?date=${date}`, customer.get(`/booking/times?date=${date}`), { status: 400 })
+      await expectAnswer(`GET /admin/bookings?from=${date}&to=${date}`, admin.get(`/admin/bookings?from=${date}&to=${date}`), { status: 200 })
+      await expectAnswer(`GET /admin/bookings.csv?from=${date}&to=${date}`, admin.get(`/admin/bookings.csv?from=${date}&to=${date}`), { status: 200 })
+      await expectAnswer(`POST /book-slot ${date}`, customer.post('/book-slot', { date, time: '10:00', website_url: '' }), { status: 302 })
+      const booking = { name: 'Ravi Kumar', email: 'ravi@example.com', phone: '9845012345', service: 'race', date, time: '10:00', website_url: '' }
+      await expectAnswer(`POST /booking ${date}`, new Visitor(server.url).post('/booking', booking), { status: 400, says: real ? 'Choose a date from today up to a year ahead' : 'Please choose a date' })
+      for (const intent of ['create', 'holiday']) {
+        const hours = { intent, from: date, to: date, weekdays: '1', startTime: '10:00', endTime: '13:00', slotDurationMinutes: '60', capacity: '1' }
+        await expectAnswer(`POST /admin/availability ${intent} ${date}`, admin.post('/admin/availability', hours), { status: 400, says: real ? 'Choose a date from 2000 to 2100' : 'Choose the first date' })
+      }
+      await expectAnswer(`POST /admin/availability unholiday ${date}`, admin.post('/admin/availability', { intent: 'unholiday', date }), { status: 302 })
+      const staffBooking = { name: 'Ravi Kumar', email: 'ravi@example.com', product: 'single_race', date, time: '09:00', origin: 'complimentary' }
+      await expectAnswer(`POST /admin/bookings/new ${date}`, admin.post('/admin/bookings/new', staffBooking), { status: 400, says: real ? 'Choose a date from 2000 to 2100' : 'Choose the date of the (first) session' })
+      const camp = { name: 'Camp 1', startsOn: date, endsOn: date, venue: 'Pool', earlyBirdPrice: '30,000', regularPrice: '35,000', earlyBirdDeadline: date, registration: 'open' }
+      await expectAnswer(`POST /admin/camps/camp1 ${date}`, admin.post('/admin/camps/camp1', { intent: 'update-camp', ...camp }), { status: 400, says: real ? 'Choose a date from 2000 to 2100' : 'Please enter the first day' })
+    }
+    const thisMonth = new Intl.DateTimeFormat('en-IN', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${labToday().slice(0, 7)}-01T00:00:00Z`))
+    for (const month of OUT_OF_RANGE_MONTHS) {
+      await expectAnswer(`GET /admin/availability?month=${month}`, admin.get(`/admin/availability?month=${month}`), { status: 200, says: `Opening hours in ${thisMonth}` })
+      await expectAnswer(`GET /book-slot?month=${month}`, customer.get(`/book-slot?month=${month}`), { status: 200 })
+    }
+    await expectAnswer('GET /admin/audit?type=%00', admin.get('/admin/audit?type=%00'), { status: 404 })
+    await expectAnswer('GET /admin/audit?type=a%00b&before=5', admin.get('/admin/audit?type=a%00b&before=5'), { status: 404 })
+    expect(failures).toEqual([])
   })
 
   it.each([

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { addDays, labToday } from '~/lib/format'
 import { bookAndPay } from '../support/booking-flow'
 import { startSmtpSink } from '../support/smtp-sink'
 import { startTestServer, type TestServer } from '../support/test-server'
@@ -61,7 +62,7 @@ const kinds: Kind[] = [
   { name: 'JSON: health', as: 'guest', path: () => '/healthz', status: 200 },
   { name: 'JSON: a payment check', as: 'customer', path: () => `/slot-payment-status/check?orderId=${the.orderId}`, status: 200, personal: true },
   { name: 'JSON: a refused payment check', as: 'guest', path: () => `/slot-payment-status/check?orderId=${the.orderId}`, status: 401 },
-  { name: 'JSON: free times', as: 'guest', path: () => '/booking/times?date=2099-01-05', status: 200 },
+  { name: 'JSON: free times', as: 'guest', path: () => `/booking/times?date=${addDays(labToday(), 30)}`, status: 200 },
   { name: 'a PDF receipt', as: 'customer', path: () => `/receipts/${the.orderId}`, status: 200, personal: true },
   { name: 'a report file', as: 'customer', path: () => the.reportFile, status: 200, personal: true },
   { name: 'a script', as: 'guest', path: () => the.script, status: 200 },

@@ -5,13 +5,26 @@ import fc from 'fast-check'
 
 const HUGE = 'x'.repeat(100_000)
 
+/**
+ * Real dates outside what any form or address takes (2000 to 2100): year 0, which PostgreSQL does
+ * not have, and the last days before year 10000, after which a day's arithmetic leaves yyyy-mm-dd.
+ */
+export const OUT_OF_RANGE_DATES = ['0000-01-01', '0001-01-01', '1999-12-31', '2101-01-01', '9999-11-30', '9999-12-31', '10000-01-01']
+
+/** Months no calendar page shows, for the same reasons. */
+export const OUT_OF_RANGE_MONTHS = ['0000-01', '0001-01', '1999-12', '2101-01', '9999-12', '10000-01']
+
 /** Values no typed field (a date, a time, an e-mail, a number, a choice) may accept. */
 const NEVER_VALID = ['', ' ', '\t\n', '\u0000', 'NaN', 'Infinity', '-Infinity', "' OR 1=1 --", "'; DROP TABLE users; --", '<script>alert(1)</script>', '\u202egnp.exe', '🏊‍♀️', '%zz', '%E0%A4', 'null', 'undefined', '[object Object]', '{"$gt":""}', HUGE]
 
 /** Invalid values per kind of field; each list holds only what that kind must refuse. */
 export const INVALID = {
   email: [...NEVER_VALID, 'asha', 'asha@', '@example.com', 'asha@@example.com', 'asha@example', `${'a'.repeat(300)}@example.com`, 'asha@example.com\u0000x'],
-  date: [...NEVER_VALID, '2026-02-30', '2027-02-29', '0000-00-00', '99999-01-01', '2026-13-01', '2026-1-1', '2026-01-32', 'tomorrow', '1e9', '-2026-01-01', '2026-01-01T00:00:00Z', '٢٠٢٦-٠١-٠١'],
+  date: [...NEVER_VALID, '2026-02-30', '2027-02-29', '0000-00-00', '99999-01-01', '2026-13-01', '2026-1-1', '2026-01-32', 'tomorrow', '1e9', '-2026-01-01', '2026-01-01T00:00:00Z', '٢٠٢٦-٠١-٠١', ...OUT_OF_RANGE_DATES],
+  /** A month in an address (the calendar pages' ?month=). */
+  month: [...NEVER_VALID, '2026-13', '2026-00', '2026-1', '202611', ...OUT_OF_RANGE_MONTHS],
+  /** A person's name: missing, or carrying a line break, a bidi mark or a link into the e-mails it is put in. */
+  name: ['', ' ', '\u0000', 'R', 'x'.repeat(101), HUGE, 'Ravi\nClick http://evil.example', 'Ravi\tKumar', '\u202egnp.exe', 'https://pay-here.com', 'www.evil.example', 'pay-here.com', 'evil.example/x', 'ravi@evil.example', 'pay\u200d-here.com'],
   time: [...NEVER_VALID, '25:61', '24:00', '9:00', '09:60', '-1', 'noon', '09:00:00', '09:00 PM', '١٠:٠٠'],
   count: [...NEVER_VALID, '-1', '1.5', '1e309', '99999999999999999999', 'abc', '١٢', '0x10', '+-3'],
   rupees: [...NEVER_VALID, '-1', '-100', '1e309', '99999999999999999999', 'abc', '₹', '0x10', '١٢٣'],

@@ -53,15 +53,76 @@ export const REGISTRATION_DEFAULTS = {
   howDidYouKnow: 'instagram',
 } as const
 
-/** A required text field: missing and too short give the same message. */
+/**
+ * Control characters (NUL, tabs, line breaks), invisible separators, and the marks that make text
+ * run right to left ('\u202egnp.exe' shows as 'exe.png'): nothing a person types on one line.
+ * ZWJ and ZWNJ are not among them, since Indian scripts need them.
+ */
+const INVISIBLE_MARKS = '\\u00ad\\u061c\\u180e\\u200b\\u200e\\u200f\\u2028-\\u202e\\u2060-\\u2064\\u2066-\\u206f\\ufeff\\ufff9-\\ufffb'
+const CONTROL_CHARACTERS = new RegExp(`[\\p{Cc}${INVISIBLE_MARKS}]`, 'u')
+/** The same, except the line breaks a text area sends (CR LF), for multi-line text such as notes. */
+const CONTROL_CHARACTERS_BUT_LINE_BREAKS = new RegExp(`[\\u0000-\\u0009\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f${INVISIBLE_MARKS}]`, 'u')
+
+export const hasControlCharacters = (text: string) => CONTROL_CHARACTERS.test(text)
+export const hasControlCharactersButLineBreaks = (text: string) => CONTROL_CHARACTERS_BUT_LINE_BREAKS.test(text)
+
+/**
+ * Whether text could be read (or made clickable by a mail program) as a link: a scheme, 'www.', an
+ * e-mail address, or a dotted host such as 'pay-here.com' or 'x.co/pay'. Initials ('K.S.Rao',
+ * 'K. S. Rao') are not: their dots follow a single letter or are followed by a space. Checked on
+ * the text as it would be shown, without invisible characters and with full-width dots made plain.
+ */
+export function looksLikeLink(text: string) {
+  const shown = text.normalize('NFKC').replace(/\p{Cf}/gu, '').replace(/[\u3002\uff61]/g, '.').toLowerCase()
+  const label = '[\\p{L}\\p{M}\\p{N}_-]'
+  return (
+    /:\/\/|\b(?:https?|mailto):|www\.|@/.test(shown) ||
+    new RegExp(`${label}{2}\\.${label}{2}`, 'u').test(shown) ||
+    new RegExp(`${label}\\.${label}+\\/`, 'u').test(shown)
+  )
+}
+
+export const NAME_MESSAGE = 'Please enter a name without links or special characters.'
+
+/**
+ * A person's or a swimmer's name, on every form that takes one. Names go into e-mails sent to
+ * addresses nobody has verified yet, so a name must not carry a link or a line break that would
+ * let the lab's sender be used for phishing.
+ */
+export const personNameField = ({ required = 'Name must be at least 2 characters', tooShort = required, min = 2, max = 100 }: { required?: string; tooShort?: string; min?: number; max?: number } = {}) =>
+  z
+    .string({ error: required })
+    .trim()
+    .min(min, tooShort)
+    .max(max, `Please use at most ${max} characters`)
+    .refine((name) => !hasControlCharacters(name) && !looksLikeLink(name), NAME_MESSAGE)
+
+const SPECIAL_CHARACTERS_MESSAGE = 'Please remove special characters such as tabs or invisible marks'
+
+/** A required text field on one line: missing and too short give the same message. */
 const text = (message: string, min = 1, max = 200) =>
   z
     .string({ error: message })
     .trim()
     .min(min, message)
     .max(max, `Please use at most ${max} characters`)
+    .refine((value) => !hasControlCharacters(value), SPECIAL_CHARACTERS_MESSAGE)
 
-const optionalText = (max = 200) => z.string().trim().max(max, `Please use at most ${max} characters`).optional()
+const optionalText = (max = 200) =>
+  z
+    .string()
+    .trim()
+    .max(max, `Please use at most ${max} characters`)
+    .refine((value) => !hasControlCharacters(value), SPECIAL_CHARACTERS_MESSAGE)
+    .optional()
+
+/** Notes typed into a text area: line breaks are kept, other control characters refused. */
+export const notesField = z
+  .string()
+  .trim()
+  .max(1000, 'Please keep notes under 1,000 characters')
+  .refine((value) => !hasControlCharactersButLineBreaks(value), SPECIAL_CHARACTERS_MESSAGE)
+  .optional()
 
 export const emailField = z
   .string({ error: 'Invalid email address' })
@@ -75,7 +136,7 @@ export const passwordField = z
   .max(128, 'Password must be at most 128 characters')
 
 export const RegistrationSchema = z.object({
-  name: text('Name must be at least 2 characters', 2, 100),
+  name: personNameField(),
   email: emailField,
   password: passwordField,
   phone: z
@@ -93,7 +154,7 @@ export const RegistrationSchema = z.object({
   gender: z.enum(values(GENDERS), { error: 'Please select your gender' }),
   swimmingExperience: z.enum(values(SWIMMING_EXPERIENCE), { error: 'Please select your swimming experience' }),
   academyName: text('Academy name is required (Enter NA if not applicable)', 1, 100),
-  coachName: text('Coach name is required (Enter NA if not applicable)', 1, 100),
+  coachName: personNameField({ required: 'Coach name is required (Enter NA if not applicable)', min: 1 }),
   specialization: z.enum(values(SPECIALIZATIONS), { error: 'Please select your specialization' }),
   otherSpecialization: optionalText(100),
   participateInEvents: z.enum(values(PARTICIPATE_IN_EVENTS), { error: 'Please select if you participate in events' }),

@@ -1,31 +1,58 @@
 import { z } from 'zod'
+import { addDays, labToday } from '~/lib/format'
+import { notesField, personNameField } from '~/modules/accounts/schemas'
 
 const isoDate = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/
 const clockTime = /^([01]\d|2[0-3]):[0-5]\d$/
 
+/**
+ * The dates any form or address may name. The lab's records and plans fall well inside, and every
+ * day of them is a plain yyyy-mm-dd for JavaScript and PostgreSQL alike (year 0 is not a date to
+ * PostgreSQL, and the day after 9999-12-31 is no longer yyyy-mm-dd).
+ */
+export const FIRST_DATE = '2000-01-01'
+export const LAST_DATE = '2100-12-31'
+export const DATE_RANGE_MESSAGE = 'Choose a date from 2000 to 2100'
+
+/** How far ahead a customer may name a date at all; each booking page's own window is shorter. */
+export const CUSTOMER_DAYS_AHEAD = 366
+export const BOOKABLE_DATE_MESSAGE = 'Choose a date from today up to a year ahead'
+
 /** A calendar date (yyyy-mm-dd) that exists. */
-export const dateField = (message?: string) =>
+const calendarDate = (message?: string) =>
   z
     .string({ error: message })
-    .regex(isoDate, message)
-    .refine((value) => isRealDate(value), message)
+    .regex(isoDate, { message, abort: true })
+    .refine(isRealDate, { message, abort: true })
 
-// zod runs this check even when the pattern failed, so it must cope with any text ('abc', '2026-02-32').
 function isRealDate(value: string) {
   const time = new Date(`${value}T00:00:00Z`)
   return !Number.isNaN(time.getTime()) && time.toISOString().startsWith(value)
 }
 
+/** A calendar date from 2000 to 2100. */
+export const dateField = (message?: string) => calendarDate(message).refine((value) => value >= FIRST_DATE && value <= LAST_DATE, DATE_RANGE_MESSAGE)
+
 export const DateSchema = dateField()
+
+/** A date a customer may book or move to: from today (in Bangalore) up to a year ahead. */
+export const bookableDateField = (message?: string) =>
+  calendarDate(message).refine((value) => {
+    const today = labToday()
+    return value >= today && value <= addDays(today, CUSTOMER_DAYS_AHEAD)
+  }, BOOKABLE_DATE_MESSAGE)
+
+export const BookableDateSchema = bookableDateField()
 
 /** Choosing a time slot to hold on /book-slot. */
 export const HoldSlotSchema = z.object({
-  date: DateSchema,
+  date: BookableDateSchema,
   time: z.string({ message: 'Please select a time slot to continue.' }).regex(clockTime, 'Please select a time slot to continue.'),
 })
 
+/** A month (yyyy-mm) within the dates forms and addresses may name. */
 export function isMonth(value: string | null): value is string {
-  return value !== null && /^\d{4}-(0[1-9]|1[0-2])$/.test(value)
+  return value !== null && /^\d{4}-(0[1-9]|1[0-2])$/.test(value) && value >= FIRST_DATE.slice(0, 7) && value <= LAST_DATE.slice(0, 7)
 }
 
 export function isClockTime(value: string | null): value is string {
@@ -48,7 +75,7 @@ export const MISSING_INFORMATION = 'Missing information - Please fill in all req
 export const REQUIRED_BOOKING_FIELDS = ['name', 'email', 'service', 'date', 'time'] as const
 
 export const PublicBookingSchema = z.object({
-  name: z.string({ error: 'Please enter your full name' }).trim().min(2, 'Name must be at least 2 characters').max(100, 'Please use at most 100 characters'),
+  name: personNameField({ required: 'Please enter your full name', tooShort: 'Name must be at least 2 characters' }),
   email: z
     .string({ error: 'Please enter your email address' })
     .trim()
@@ -61,8 +88,8 @@ export const PublicBookingSchema = z.object({
     .refine((phone) => phone.replace(/\D/g, '').length >= 10, 'Phone number must be at least 10 digits')
     .optional(),
   service: z.enum(['race', 'biomechanical', 'both'], { error: 'Please choose a service' }),
-  date: dateField('Please choose a date'),
+  date: bookableDateField('Please choose a date'),
   time: z.enum(BOOKING_TIMES, { error: 'Please choose a time' }),
-  notes: z.string().trim().max(1000, 'Please keep notes under 1,000 characters').optional(),
+  notes: notesField,
 })
 export type PublicBookingInput = z.output<typeof PublicBookingSchema>

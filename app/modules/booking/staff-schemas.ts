@@ -2,6 +2,7 @@
 // and, in the browser, for validation as you type. Nothing server-only may be imported here.
 import { z } from 'zod'
 import { rupeesToPaise } from '~/lib/format'
+import { notesField, personNameField } from '~/modules/accounts/schemas'
 import { dateField, DateSchema } from './schemas'
 
 const clock = (label: string) => z.string({ error: `Enter the ${label} as HH:MM` }).regex(/^([01]\d|2[0-3]):[0-5]\d$/, `Enter the ${label} as HH:MM`)
@@ -76,7 +77,7 @@ export const PAYMENT_METHODS = ['Cash', 'UPI', 'Card', 'Bank transfer'] as const
 
 export const StaffBookingSchema = z
   .object({
-    name: z.string({ error: 'Name must be at least 2 characters' }).trim().min(2, 'Name must be at least 2 characters').max(100, 'Please use at most 100 characters'),
+    name: personNameField(),
     email: z.string({ error: 'Invalid email address' }).trim().max(254, 'Invalid email address').pipe(z.email({ error: 'Invalid email address' })),
     phone: z.string().trim().max(20, 'Please use at most 20 characters').optional(),
     product: z.enum(STAFF_PRODUCTS.map((product) => product.value) as [string, ...string[]], { error: 'Choose what to book' }),
@@ -85,7 +86,7 @@ export const StaffBookingSchema = z
     origin: z.enum(['offline', 'complimentary'], { error: 'Choose how it is paid' }),
     amount: z.string().trim().optional(),
     paymentMethod: z.enum(PAYMENT_METHODS).optional(),
-    notes: z.string().trim().max(1000, 'Please keep notes under 1,000 characters').optional(),
+    notes: notesField,
   })
   .superRefine(
     (values, context) => {

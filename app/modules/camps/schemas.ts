@@ -1,7 +1,7 @@
 // The camp registration form's rules and the spec's messages, used by the server action and, in the
 // browser, for validation as you type. Nothing server-only may be imported here.
 import { z } from 'zod'
-import { emailField } from '~/modules/accounts/schemas'
+import { emailField, personNameField } from '~/modules/accounts/schemas'
 
 const code = (message: string) =>
   z
@@ -10,7 +10,7 @@ const code = (message: string) =>
     .regex(/^[a-z0-9_-]{1,40}$/, message)
 
 export const CampRegistrationSchema = z.object({
-  name: z.string({ error: 'Name must be at least 2 characters' }).trim().min(2, 'Name must be at least 2 characters').max(100, 'Please use at most 100 characters'),
+  name: personNameField(),
   email: emailField,
   phone_number: z
     .string({ error: 'Phone number must be at least 10 digits' })

@@ -2,6 +2,7 @@
 // for validation as you type. Nothing server-only may be imported here.
 import { z } from 'zod'
 import { rupeesToPaise } from '~/lib/format'
+import { dateField, DateSchema } from '~/modules/booking/schemas'
 
 /** The highest fee a form accepts (₹10,00,000), far above any camp and well inside an integer of paise. */
 export const MAX_PRICE_PAISE = 10_00_000_00
@@ -23,7 +24,6 @@ const code = z
   .regex(/^[a-z0-9_-]{1,40}$/, 'Use up to 40 lower-case letters, digits, - or _')
 
 const TIME = /^([01]\d|2[0-3]):[0-5]\d$/
-const date = (message: string) => z.iso.date({ error: message })
 const time = (message: string) => z.string({ error: message }).regex(TIME, message)
 const optionalTime = z.string().regex(TIME, 'Please enter a time such as 13:00').optional()
 
@@ -31,17 +31,17 @@ const optionalTime = z.string().regex(TIME, 'Please enter a time such as 13:00')
 // shows at once); they compare only values that passed their own rules.
 const always = { when: () => true }
 const isTime = (value: unknown): value is string => typeof value === 'string' && TIME.test(value)
-const isDate = (value: unknown): value is string => z.iso.date().safeParse(value).success
+const isDate = (value: unknown): value is string => DateSchema.safeParse(value).success
 const isPaise = (value: unknown): value is number => typeof value === 'number'
 
 const campShape = {
   name: z.string({ error: 'Please enter the camp’s name' }).trim().min(1, 'Please enter the camp’s name').max(100, 'Please use at most 100 characters'),
-  startsOn: date('Please enter the first day'),
-  endsOn: date('Please enter the last day'),
+  startsOn: dateField('Please enter the first day'),
+  endsOn: dateField('Please enter the last day'),
   venue: z.string({ error: 'Please enter the venue' }).trim().min(1, 'Please enter the venue').max(200, 'Please use at most 200 characters'),
   earlyBirdPrice: rupees('early-bird price'),
   regularPrice: rupees('regular price'),
-  earlyBirdDeadline: date('Please enter the last day of the early-bird price'),
+  earlyBirdDeadline: dateField('Please enter the last day of the early-bird price'),
   registration: z.enum(['open', 'closed'], { error: 'Please choose whether registration is open' }),
 }
 

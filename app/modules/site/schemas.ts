@@ -3,6 +3,7 @@
 // again with the same predicates. Nothing server-only may be imported here.
 import { z } from 'zod'
 import { rupeesToPaise } from '~/lib/format'
+import { personNameField } from '~/modules/accounts/schemas'
 
 /**
  * "18" → 1800, "12.5" → 1250: a rate typed as a decimal, stored as an exact integer of hundredths
@@ -169,7 +170,7 @@ export const GstSchema = z.object({
 export type GstInput = z.output<typeof GstSchema>
 
 export const CoachSchema = z.object({
-  name: requiredText('Enter the name', 100),
+  name: personNameField({ required: 'Enter the name', min: 1 }),
   credentials: requiredText('Enter the credentials', 200),
 })
 export type CoachInput = z.output<typeof CoachSchema>
@@ -177,7 +178,7 @@ export type CoachInput = z.output<typeof CoachSchema>
 export const TeamMemberSchema = z.object({
   /** The member's position on the about page, from 0. */
   index: z.coerce.number().int().min(0).max(50),
-  name: requiredText('Enter the name', 100),
+  name: personNameField({ required: 'Enter the name', min: 1 }),
   role: requiredText('Enter the role', 100),
   bio: requiredText('Enter a short bio', 600),
 })

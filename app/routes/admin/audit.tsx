@@ -2,6 +2,7 @@ import { Form, Link } from 'react-router'
 import { z } from 'zod'
 import type { Route } from './+types/audit'
 import { requireAdmin } from '~/lib/auth.server'
+import { refuseNul } from '~/lib/nul.server'
 import { auditEntityTypes, auditEntries } from '~/modules/audit/audit.server'
 import { describeChanges } from '~/modules/audit/changes'
 import { formatLabDateTime } from '~/modules/mail/templates.server'
@@ -18,6 +19,7 @@ const typeLabel = (type: string) => {
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
+  refuseNul(request)
   await requireAdmin(request)
   const { type, before } = FiltersSchema.parse(Object.fromEntries(new URL(request.url).searchParams))
   // One more than a page tells whether there are older entries to page to.
