@@ -1,6 +1,6 @@
 import { data, Form, Link, useNavigation } from 'react-router'
 import type { Route } from './+types/bookings.$reference.cancel'
-import { HoneypotField } from '~/components/form-fields'
+import { FormAlert, HoneypotField } from '~/components/form-fields'
 import { callerOf } from '~/lib/auth.server'
 import { bookingForChange } from '~/lib/booking-access.server'
 import { formatClockTime, formatLongDate, formatRupees, formatTimeRange, formatWeekdayDate, labDateParts } from '~/lib/format'
@@ -122,11 +122,7 @@ export default function Cancel({ loaderData, actionData }: Route.ComponentProps)
               We have e-mailed a confirmation link to the booking's e-mail address. It works for {confirmationMinutes} minutes; your booking is not cancelled until you use it.
             </p>
           )}
-          {actionData?.error && (
-            <p role="alert" className="rounded-lg border border-red-300 bg-red-50 p-3 text-sm text-red-900">
-              {actionData.error}
-            </p>
-          )}
+          <FormAlert id="confirmation-error" errors={actionData?.error ? [actionData.error] : undefined} />
           <button type="submit" className="btn-primary w-full" disabled={submitting}>
             {submitting ? 'Sending...' : 'E-mail me a link to confirm the cancellation'}
           </button>
@@ -138,11 +134,7 @@ export default function Cancel({ loaderData, actionData }: Route.ComponentProps)
         <Form method="post" action={confirmAction} className="mt-6 space-y-4 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
           <HoneypotField />
           <p className="text-ink">{terms}</p>
-          {actionData?.error && (
-            <p role="alert" className="rounded-lg border border-red-300 bg-red-50 p-3 text-sm text-red-900">
-              {actionData.error}
-            </p>
-          )}
+          <FormAlert id="cancel-error" errors={actionData?.error ? [actionData.error] : undefined} />
           <button type="submit" className="btn-primary w-full bg-red-700 hover:bg-red-800" disabled={submitting}>
             {submitting ? 'Cancelling...' : 'Cancel my booking'}
           </button>

@@ -6,6 +6,7 @@ import { isLinkKey, linkKey } from '~/db/secrets.server'
 import { addDays, formatClockTime, labDateParts, labInstant } from '~/lib/format'
 import { enqueueEmail } from '~/modules/mail/outbox.server'
 import { letter } from '~/modules/mail/templates.server'
+import { clientNetwork } from '~/modules/rate-limit/client-network'
 import { enforce, type RateLimitRule } from '~/modules/rate-limit/rate-limit.server'
 import { cancelBooking, changeDeadline, NotChangeableError, TooLateToChangeError } from './changes.server'
 import { bookingForMail, dayRows } from './fulfilment.server'
@@ -46,10 +47,14 @@ export function guestLinkOpen(booking: GuestLinkBooking, now = new Date()) {
 
 /** The same for a booking known by id (for the receipt and report files the guest's page links to). */
 export async function guestLinkOpenFor(bookingId: number, now = new Date()) {
-  const [booking] = await db().select({ confirmedAt: bookings.confirmedAt, createdAt: bookings.createdAt }).from(bookings).where(eq(bookings.id, bookingId))
+  const [booking] = await db()
+    .select({ confirmedAt: bookings.confirmedAt, createdAt: bookings.createdAt, lastDay: max(bookingDays.date) })
+    .from(bookings)
+    .leftJoin(bookingDays, eq(bookingDays.bookingId, bookings.id))
+    .where(eq(bookings.id, bookingId))
+    .groupBy(bookings.id)
   if (!booking) return false
-  const [last] = await db().select({ date: max(bookingDays.date) }).from(bookingDays).where(eq(bookingDays.bookingId, bookingId))
-  return guestLinkOpen({ ...booking, days: last?.date ? [{ date: last.date }] : [] }, now)
+  return guestLinkOpen({ ...booking, days: booking.lastDay ? [{ date: booking.lastDay }] : [] }, now)
 }
 
 export class CancellationLinkInvalidError extends Error {
@@ -88,7 +93,7 @@ export async function sendCancellationLink({ bookingId, ip, now = new Date() }: 
   await enforce(
     [
       { key: `cancel-confirmation:booking:${bookingId}`, rule: CANCEL_CONFIRMATION_LIMITS.perBooking },
-      { key: `cancel-confirmation:ip:${ip}`, rule: CANCEL_CONFIRMATION_LIMITS.perIp },
+      { key: `cancel-confirmation:network:${clientNetwork(ip)}`, rule: CANCEL_CONFIRMATION_LIMITS.perIp },
     ],
     now,
   )

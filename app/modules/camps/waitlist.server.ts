@@ -1,5 +1,6 @@
 import { and, asc, eq, gt, inArray, isNotNull, isNull, lte, or, sql } from 'drizzle-orm'
 import { config } from '~/config.server'
+import { lockKeys } from '~/db/advisory-locks.server'
 import { db } from '~/db/client.server'
 import { linkKeyMaker } from '~/db/secrets.server'
 import { campBatches, campRegistrations, camps, campWaitlist } from '~/db/schema'
@@ -92,7 +93,7 @@ function sameWaitingSwimmer(campId: number, applicant: Pick<CampApplicant, 'emai
  * on one another in a circle.
  */
 async function lockForJoining(tx: Executor, key: string) {
-  await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext('camp_waitlist'), hashtext(${key}))`)
+  await lockKeys(tx, [`camp-waitlist:${key}`])
 }
 
 export async function lockBatchById(executor: Executor, batchId: number) {

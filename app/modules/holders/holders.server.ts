@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { lockKeys } from '~/db/advisory-locks.server'
 import { and, eq, gt, isNotNull, or, sql } from 'drizzle-orm'
 import { bookings, campRegistrations } from '~/db/schema'
 import { formatClockTime, labDateParts } from '~/lib/format'
@@ -74,7 +75,10 @@ export function limitHoldAttempts(holder: Pick<Holder, 'network' | 'email'>, now
  */
 export async function makeRoomForHold(tx: Executor, holder: Holder, now: Date) {
   const email = holder.email.toLowerCase()
-  await lockHolder(tx, [holder.userId === null ? null : `user:${holder.userId}`, `email:${email}`, holder.browser && `browser:${holder.browser}`, `network:${holder.network}`])
+  const keys = [`email:${email}`, `network:${holder.network}`]
+  if (holder.userId !== null) keys.push(`user:${holder.userId}`)
+  if (holder.browser) keys.push(`browser:${holder.browser}`)
+  await lockKeys(tx, keys.map((key) => `unpaid-hold:${key}`))
 
   if (await releaseHolds(tx, holder, now)) campSeatFreed()
 
@@ -93,16 +97,6 @@ export function holderColumns(holder: Holder) {
 /** The SHA-256 of a browser's holder token, as stored: the token itself is never kept. */
 export function browserFingerprint(token: string) {
   return createHash('sha256').update(token).digest('base64url')
-}
-
-async function lockHolder(tx: Executor, keys: Array<string | null>) {
-  // Locks are taken in the order of their numbers, so two holders sharing keys never deadlock.
-  const ids = [...new Set(keys.filter((key): key is string => Boolean(key)).map(lockId))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
-  for (const id of ids) await tx.execute(sql`SELECT pg_advisory_xact_lock(${id.toString()}::bigint)`)
-}
-
-function lockId(key: string): bigint {
-  return createHash('sha256').update(`unpaid-hold:${key}`).digest().readBigInt64BE(0)
 }
 
 /** A visitor's hold has a network; seats held by staff or offered from a waitlist have none. */

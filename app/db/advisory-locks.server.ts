@@ -1,0 +1,20 @@
+import { createHash } from 'node:crypto'
+import { sql } from 'drizzle-orm'
+import type { Db } from './client.server'
+
+/** A database handle or an open transaction; the locks last until the transaction ends. */
+type Executor = Db | Parameters<Parameters<Db['transaction']>[0]>[0]
+
+/**
+ * Takes a transaction-scoped advisory lock for each key (released when the transaction ends), so
+ * work on the same keys on any number of instances happens one after the other. The locks of one
+ * call are taken in the order of their numbers, so two calls sharing keys never deadlock.
+ */
+export async function lockKeys(tx: Executor, keys: string[]) {
+  const ids = [...new Set(keys.map(lockId))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+  for (const id of ids) await tx.execute(sql`SELECT pg_advisory_xact_lock(${id.toString()}::bigint)`)
+}
+
+function lockId(key: string): bigint {
+  return createHash('sha256').update(key).digest().readBigInt64BE(0)
+}
