@@ -142,9 +142,14 @@ export async function timed(url, init) {
 export async function signUpThroughPages(base, readLog) {
   const email = `bench.${Date.now()}@example.com`
   const form = { name: 'Bench Swimmer', email, password: 'butterfly-2027', phone: '9845012345', age: '16', currentLocation: 'Bengaluru', gender: 'female', swimmingExperience: 'advanced', academyName: 'NA', coachName: 'NA', specialization: 'butterfly', otherSpecialization: '', participateInEvents: 'yes', strokeBestTime: '', howDidYouKnow: 'google', otherSource: '', website_url: '' }
-  const post = (pathname, body) => fetch(`${base}${pathname}`, { method: 'POST', redirect: 'manual', headers: { Origin: base, 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(body) })
+  const pairs = (response) => response.headers.getSetCookie().map((value) => value.split(';')[0])
+  // The browser that registered keeps the cookie that lets its verification sign it in.
+  let cookies = []
+  const post = (pathname, body) =>
+    fetch(`${base}${pathname}`, { method: 'POST', redirect: 'manual', headers: { Origin: base, 'Content-Type': 'application/x-www-form-urlencoded', Cookie: cookies.join('; ') }, body: new URLSearchParams(body) })
   const registered = await post('/registration', form)
   if (registered.status !== 302) throw new Error(`registration answered ${registered.status}`)
+  cookies = pairs(registered)
   let code
   for (let attempt = 0; attempt < 100 && !code; attempt += 1) {
     const mail = readLog()
@@ -155,10 +160,7 @@ export async function signUpThroughPages(base, readLog) {
   }
   if (!code) throw new Error('no verification e-mail in the log')
   const verified = await post(`/verify-email?${new URLSearchParams({ email })}`, { email, code, website_url: '' })
-  const cookie = verified.headers
-    .getSetCookie()
-    .map((value) => value.split(';')[0])
-    .find((pair) => pair.startsWith('swimlab_session='))
+  const cookie = pairs(verified).find((pair) => pair.startsWith('swimlab_session='))
   if (!cookie) throw new Error(`verification did not sign in (${verified.status})`)
   return cookie
 }
