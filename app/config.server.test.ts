@@ -63,6 +63,13 @@ describe('configuration', () => {
     expect(() => loadConfig({ SEAT_HOLD_MINUTES: '2' })).toThrow(/SEAT_HOLD_MINUTES/)
   })
 
+  it('runs one process unless told otherwise; more need PostgreSQL', () => {
+    expect(loadConfig({}).WEB_CONCURRENCY).toBe(1)
+    expect(loadConfig({ WEB_CONCURRENCY: '2', DATABASE_URL: 'postgres://localhost/lab' }).WEB_CONCURRENCY).toBe(2)
+    expect(() => loadConfig({ WEB_CONCURRENCY: '2' })).toThrow(/WEB_CONCURRENCY: more than one worker needs PostgreSQL/)
+    expect(() => loadConfig({ WEB_CONCURRENCY: '0', DATABASE_URL: 'postgres://localhost/lab' })).toThrow(/WEB_CONCURRENCY/)
+  })
+
   it('treats empty variables as unset', () => {
     expect(loadConfig({ DATABASE_URL: '', PORT: '' }).PORT).toBe(3000)
   })

@@ -47,6 +47,8 @@ const ConfigSchema = z
       .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
       .optional(),
     DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+    /** Worker processes answering requests (one per core); more than one needs PostgreSQL. */
+    WEB_CONCURRENCY: z.coerce.number({ message: 'must be a number of processes' }).int().min(1).max(64).default(1),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     TRUST_PROXY: trustProxy.default(false),
     BANNER_HEARTBEAT_SECONDS: z.coerce.number().int().min(1).max(300).default(25),
@@ -74,6 +76,10 @@ const ConfigSchema = z
       .default('swimlab_session'),
   })
   .extend(PhonePeEnvSchema.shape)
+  .refine((env) => env.WEB_CONCURRENCY === 1 || Boolean(env.DATABASE_URL), {
+    message: 'more than one worker needs PostgreSQL (DATABASE_URL): the embedded database belongs to one process',
+    path: ['WEB_CONCURRENCY'],
+  })
   .refine((env) => Boolean(env.ADMIN_EMAIL) === Boolean(env.ADMIN_PASSWORD), {
     message: 'ADMIN_EMAIL and ADMIN_PASSWORD must be set together',
     path: ['ADMIN_PASSWORD'],

@@ -12,7 +12,13 @@ type Executor = Db | Parameters<Parameters<Db['transaction']>[0]>[0]
  */
 export async function lockKeys(tx: Executor, keys: string[]) {
   const ids = [...new Set(keys.map(lockId))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
-  for (const id of ids) await tx.execute(sql`SELECT pg_advisory_xact_lock(${id.toString()}::bigint)`)
+  if (ids.length === 0) return
+  // One statement for all of them: a round trip less per key for whoever waits behind this one.
+  const list = sql.join(
+    ids.map((id) => sql`${id.toString()}::bigint`),
+    sql`, `,
+  )
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(key.id) FROM unnest(ARRAY[${list}]) WITH ORDINALITY AS key(id, position) ORDER BY key.position`)
 }
 
 function lockId(key: string): bigint {

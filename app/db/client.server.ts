@@ -21,6 +21,12 @@ export type Database = {
   db: Db
   /** Subscribes to a NOTIFY channel; returns the function that unsubscribes. */
   listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>
+  /**
+   * Whether every notification since the subscriptions began has been heard. False while the
+   * listening connection is lost and until its subscribers have been told to re-read, so what is
+   * kept in memory on the strength of notifications is not trusted meanwhile.
+   */
+  listening(): boolean
   migrate(): Promise<void>
   ping(): Promise<void>
   close(): Promise<void>
@@ -52,6 +58,7 @@ async function openPostgres(databaseUrl: string, options: DatabaseOptions): Prom
     kind: 'postgres',
     db,
     listen: (channel, onNotify) => listener.listen(channel, onNotify),
+    listening: () => listener.listening,
     async migrate() {
       const client = await pool.connect()
       try {
@@ -93,6 +100,8 @@ export function pgliteDatabase(client: PGlite): Database {
       const unsubscribe = await client.listen(channel, onNotify)
       return async () => unsubscribe()
     },
+    // Notifications are delivered within the process itself: none can be missed.
+    listening: () => !client.closed,
     async migrate() {
       await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder: migrationsFolder() })
     },
@@ -115,6 +124,8 @@ class PostgresListener {
   private readonly handlers = new Map<string, Set<(payload: string) => void>>()
   private closed = false
   private retryTimer: NodeJS.Timeout | undefined
+  /** From losing the connection until the subscribers have been told that anything may have changed. */
+  private recovering = false
 
   constructor(
     private readonly databaseUrl: string,
@@ -133,6 +144,10 @@ class PostgresListener {
     return async () => {
       set.delete(onNotify)
     }
+  }
+
+  get listening() {
+    return this.client !== undefined && !this.recovering && !this.closed
   }
 
   private connect(): Promise<pg.Client> {
@@ -164,6 +179,7 @@ class PostgresListener {
 
   private reconnectSoon(attempt = 1) {
     if (this.closed || this.retryTimer) return
+    this.recovering = true
     const stale = this.client
     this.client = undefined
     stale?.removeAllListeners('end')
@@ -176,6 +192,7 @@ class PostgresListener {
           await this.connect()
           // Anything may have changed while we were deaf: tell every subscriber to re-read.
           for (const [, set] of this.handlers) for (const handler of set) handler('')
+          this.recovering = false
         } catch {
           this.reconnectSoon(attempt + 1)
         }

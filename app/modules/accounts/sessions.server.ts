@@ -1,7 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { and, eq, gt, isNull, lt } from 'drizzle-orm'
+import { and, eq, isNull, lt, sql } from 'drizzle-orm'
 import { db } from '~/db/client.server'
+import { prepared } from '~/db/prepared.server'
 import { sessions, users } from '~/db/schema'
+import { batchedReader } from '~/lib/batched-read.server'
+import { KeptCache, type Kept } from '~/lib/kept-cache.server'
 import type { Executor } from '~/modules/mail/outbox.server'
 import { publicUserColumns, type PublicUser } from './users.server'
 
@@ -32,28 +35,70 @@ export async function createSession(userId: number, meta: SessionMeta, now = new
   return { token, expiresAt }
 }
 
+type LiveSession = { user: PublicUser; lastSeenAt: number }
+
+/**
+ * Live sessions by id, each read once and kept until its account or the session changes (the
+ * database announces it on every instance, see drizzle/0009) or it expires. Only sessions that
+ * exist are kept: a made-up cookie is a read each time, never an entry.
+ */
+const liveSessions = new KeptCache<string, LiveSession | null>(10_000)
+
 /** The user a session token belongs to, if the session is live and the account is not disabled. */
 export async function findSessionUser(token: string, now = new Date()): Promise<PublicUser | null> {
   const id = sessionIdFor(token)
-  const [row] = await db()
-    .select({ user: publicUserColumns, lastSeenAt: sessions.lastSeenAt })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.id, id), gt(sessions.expiresAt, now), isNull(users.disabledAt)))
-  if (!row) return null
-  if (now.getTime() - row.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
+  const session = await liveSessions.get(id, () => readSession(id, now), now.getTime())
+  if (!session) return null
+  if (now.getTime() - session.lastSeenAt > TOUCH_INTERVAL_MS) {
+    session.lastSeenAt = now.getTime()
     await db().update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, id))
   }
-  return row.user
+  return session.user
+}
+
+/**
+ * The sessions (with their accounts) of the ids asked for: in a rush of signed-in customers, each
+ * seen by this instance for the first time, one query reads many of them.
+ */
+const readLiveSessions = batchedReader(async (ids: string[]) => {
+  const rows = await prepared('live_sessions', (database) =>
+    database
+      .select({ id: sessions.id, user: publicUserColumns, lastSeenAt: sessions.lastSeenAt, expiresAt: sessions.expiresAt })
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .where(and(sql`${sessions.id} = ANY(${sql.placeholder('ids')})`, isNull(users.disabledAt)))
+      .prepare('live_sessions'),
+  ).execute({ ids })
+  return new Map(rows.map((row) => [row.id, row]))
+})
+
+async function readSession(id: string, now: Date): Promise<Kept<LiveSession | null>> {
+  const row = await readLiveSessions(id)
+  if (!row || row.expiresAt <= now) return { value: null, until: 0 }
+  return { value: { user: row.user, lastSeenAt: row.lastSeenAt.getTime() }, until: row.expiresAt.getTime() }
+}
+
+/**
+ * Forgets the kept sessions of an account whose sessions or details changed (`accountId` as the
+ * database announced it), or of every account when it is empty: anything may have changed.
+ */
+export function forgetSessionsOf(accountId: string) {
+  const id = Number(accountId)
+  if (accountId === '' || !Number.isSafeInteger(id)) liveSessions.clear()
+  else liveSessions.dropWhere((session) => session?.user.id === id)
 }
 
 export async function revokeSession(token: string) {
-  await db().delete(sessions).where(eq(sessions.id, sessionIdFor(token)))
+  const id = sessionIdFor(token)
+  await db().delete(sessions).where(eq(sessions.id, id))
+  // This instance forgets it at once; the others when the database's notification reaches them.
+  liveSessions.drop(id)
 }
 
 /** Signs a user out everywhere (after a password reset, or when staff disable an account). */
 export async function revokeAllSessions(userId: number, executor: Executor = db()) {
   await executor.delete(sessions).where(eq(sessions.userId, userId))
+  liveSessions.dropWhere((session) => session?.user.id === userId)
 }
 
 export async function pruneExpiredSessions(now = new Date()) {

@@ -1,7 +1,9 @@
-import { and, asc, eq, gt, gte, inArray, lte, or, sql } from 'drizzle-orm'
+import { and, asc, eq, gt, gte, inArray, lte, or, sql, type SQLWrapper } from 'drizzle-orm'
 import { db } from '~/db/client.server'
+import { prepared } from '~/db/prepared.server'
 import { bookingDays, bookings, closedTimeSlots, slots } from '~/db/schema'
-import { addDays, labDateParts, monthBounds } from '~/lib/format'
+import { addDays, labDateParts, labInstant, monthBounds } from '~/lib/format'
+import { KeptCache, type Kept } from '~/lib/kept-cache.server'
 import type { Executor } from '~/modules/mail/outbox.server'
 import { timeSlotsOf, type AvailabilityWindow } from './time-slots'
 
@@ -32,27 +34,22 @@ const windowColumns = {
   capacity: slots.capacity,
 }
 
-/** Windows from `from` to `to`; a date with a holiday window is closed, whatever else it has. */
-export async function openWindows(from: string, to: string, executor: Executor = db()): Promise<WindowRow[]> {
-  const rows = await executor
-    .select(windowColumns)
+/** The time slots staff have closed in a window, as HH:MM, read along with the window. */
+const closedStarts = sql<string[]>`coalesce((SELECT json_agg(to_char(${closedTimeSlots.startTime}, 'HH24:MI')) FROM ${closedTimeSlots} WHERE ${closedTimeSlots.slotId} = ${slots.id}), '[]'::json)`
+
+function windowsQuery(executor: Executor, from: string | SQLWrapper, to: string | SQLWrapper) {
+  return executor
+    .select({ ...windowColumns, closed: closedStarts })
     .from(slots)
     .where(and(gte(slots.date, from), lte(slots.date, to)))
     .orderBy(asc(slots.date), asc(slots.startTime))
+}
+
+/** Windows from `from` to `to`; a date with a holiday window is closed, whatever else it has. */
+export async function openWindows(from: string, to: string, executor?: Executor): Promise<WindowRow[]> {
+  const rows = executor ? await windowsQuery(executor, from, to) : await prepared('open_windows', (database) => windowsQuery(database, sql.placeholder('from'), sql.placeholder('to')).prepare('open_windows')).execute({ from, to })
   const holidays = new Set(rows.filter((row) => row.isHoliday).map((row) => row.date))
-  const open = rows.filter((row) => !holidays.has(row.date))
-  const closed = open.length
-    ? await executor
-        .select({ slotId: closedTimeSlots.slotId, start: closedTimeSlots.startTime })
-        .from(closedTimeSlots)
-        .where(
-          inArray(
-            closedTimeSlots.slotId,
-            open.map((row) => row.id),
-          ),
-        )
-    : []
-  return open.map((row) => ({ ...row, closed: closed.filter((entry) => entry.slotId === row.id).map((entry) => entry.start.slice(0, 5)) }))
+  return rows.filter((row) => !holidays.has(row.date))
 }
 
 /**
@@ -93,8 +90,32 @@ export async function seatsTaken(slotIds: number[], now: Date, executor: Executo
 
 /** Has the time slot starting at `start` on `date` begun, by the lab's clock? */
 export function hasStarted(date: string, start: string, now: Date) {
+  return startedBy(now)(date, start)
+}
+
+/** hasStarted for many time slots at one instant, reading the lab's clock once. */
+function startedBy(now: Date) {
   const lab = labDateParts(now)
-  return date < lab.date || (date === lab.date && start.slice(0, 5) <= lab.time)
+  return (date: string, start: string) => date < lab.date || (date === lab.date && start.slice(0, 5) <= lab.time)
+}
+
+/**
+ * What pages show of availability is kept in memory by each instance until the database announces a
+ * change to seats or windows (see drizzle/0009; the server turns this on) or the clock changes it:
+ * a hold runs out, a time slot begins. A customer's own seats are kept per customer.
+ */
+const calendars = new KeptCache<string, CalendarDay[]>(48)
+const schedules = new KeptCache<string, DayTimeSlot[]>(1_000)
+const customers = new KeptCache<string, CustomerSeats>(10_000)
+
+/**
+ * Drops what is kept after a change to `table` (as the database announced it; empty when anything
+ * may have changed). Seats never change the calendar, which shows only windows and the time.
+ */
+export function forgetAvailability(table: string) {
+  schedules.clear()
+  customers.clear()
+  if (table !== 'bookings' && table !== 'booking_days') calendars.clear()
 }
 
 export type CalendarDay = { date: string; open: boolean }
@@ -103,16 +124,39 @@ export type CalendarDay = { date: string; open: boolean }
  * Every date of `month` (yyyy-mm): open when a window offers a time slot that has not started yet.
  * Past dates, dates without a window and holidays are closed.
  */
-export async function monthCalendar(month: string, now = new Date()): Promise<CalendarDay[]> {
+export function monthCalendar(month: string, now = new Date()): Promise<CalendarDay[]> {
+  return calendars.get(month, () => readMonthCalendar(month, now), now.getTime())
+}
+
+async function readMonthCalendar(month: string, now: Date): Promise<Kept<CalendarDay[]>> {
   const { first, last } = monthBounds(month)
   const windows = await openWindows(first, last)
+  const started = startedBy(now)
   const open = new Set<string>()
+  const next = new NextStart()
   for (const window of windows) {
-    if (offeredSlots(window).some((slot) => !hasStarted(window.date, slot.start, now))) open.add(window.date)
+    for (const slot of offeredSlots(window)) {
+      if (started(window.date, slot.start)) continue
+      open.add(window.date)
+      next.consider(window.date, slot.start)
+    }
   }
   const days: CalendarDay[] = []
   for (let date = first; date <= last; date = addDays(date, 1)) days.push({ date, open: open.has(date) })
-  return days
+  // A date closes when its last time slot begins, so the calendar is true until the next one does.
+  return { value: days, until: next.at() }
+}
+
+/** The earliest of the time slots it is shown that have not begun, as an instant (ms). */
+class NextStart {
+  private earliest: string | undefined
+  consider(date: string, start: string) {
+    const key = `${date}T${start.slice(0, 5)}`
+    if (this.earliest === undefined || key < this.earliest) this.earliest = key
+  }
+  at() {
+    return this.earliest ? labInstant(this.earliest.slice(0, 10), this.earliest.slice(11)).getTime() : Infinity
+  }
 }
 
 export type DayTimeSlot = {
@@ -141,36 +185,108 @@ export async function daySchedule({
   /** A booking being rescheduled: its own seats are free for it. */
   exceptBookingId?: number
 }): Promise<DayTimeSlot[]> {
+  const [schedule, mine] = await Promise.all([
+    exceptBookingId === undefined
+      ? schedules.get(`${date}|${days}`, () => readSchedule(date, days, now), now.getTime())
+      : readSchedule(date, days, now, exceptBookingId).then((kept) => kept.value),
+    userId ? customerSeats(userId, date, now, exceptBookingId) : new Set<string>(),
+  ])
+  if (mine.size === 0) return schedule
+  return schedule.map((slot) => (mine.has(`${date}|${slot.start}`) ? { ...slot, state: 'booked' } : slot))
+}
+
+/** The time slots of `date` as anyone sees them, true until a hold in them runs out or one begins. */
+async function readSchedule(date: string, days: number, now: Date, exceptBookingId?: number): Promise<Kept<DayTimeSlot[]>> {
   const windows = await openWindows(date, addDays(date, SESSION_SEARCH_DAYS))
-  const taken = await seatsTaken(
+  const seats = await seatUse(
     windows.map((window) => window.id),
     now,
-    db(),
     exceptBookingId,
   )
-  const mine = userId ? await customerSeats(userId, date, now, exceptBookingId) : new Set<string>()
+  const started = startedBy(now)
+  const next = new NextStart()
   const schedule: DayTimeSlot[] = []
   for (const window of windows.filter((candidate) => candidate.date === date)) {
     for (const slot of offeredSlots(window)) {
       const plan = planSession(windows, date, slot.start, days)
       const sessionDates = plan?.map((day) => day.date) ?? []
       let state: TimeSlotState
-      if (mine.has(`${date}|${slot.start}`)) state = 'booked'
-      else if (hasStarted(date, slot.start, now) || !plan) state = 'not_available'
-      else if (plan.some((day) => (taken.get(seatKey(day.slotId, day.start)) ?? 0) >= day.capacity)) state = 'full'
-      else state = 'available'
+      if (started(date, slot.start)) state = 'not_available'
+      else {
+        next.consider(date, slot.start)
+        if (!plan) state = 'not_available'
+        else if (plan.some((day) => (seats.taken.get(seatKey(day.slotId, day.start)) ?? 0) >= day.capacity)) state = 'full'
+        else state = 'available'
+      }
       schedule.push({ start: slot.start, end: slot.end, state, sessionDates })
     }
   }
-  return schedule
+  return { value: schedule, until: Math.min(next.at(), seats.nextRelease) }
 }
+
+/** Seats in use per time slot (as seatsTaken), and when the first unpaid hold among them runs out (ms). */
+async function seatUse(slotIds: number[], now: Date, exceptBookingId?: number) {
+  if (slotIds.length === 0) return { taken: new Map<string, number>(), nextRelease: Infinity }
+  const rows = await db()
+    .select({
+      slotId: bookingDays.slotId,
+      start: bookingDays.startTime,
+      taken: sql<number>`count(*)::int`,
+      release: sql<number | null>`(extract(epoch from min(${bookings.holdExpiresAt}) filter (where ${bookings.status} = 'pending')) * 1000)::float8`,
+    })
+    .from(bookingDays)
+    .innerJoin(bookings, eq(bookings.id, bookingDays.bookingId))
+    .where(and(inArray(bookingDays.slotId, slotIds), holdsSeats(now), exceptBookingId ? sql`${bookings.id} <> ${exceptBookingId}` : undefined))
+    .groupBy(bookingDays.slotId, bookingDays.startTime)
+  return {
+    taken: new Map(rows.map((row) => [seatKey(row.slotId, row.start), row.taken])),
+    nextRelease: Math.min(Infinity, ...rows.map((row) => (row.release === null ? Infinity : Number(row.release)))),
+  }
+}
+
+/** A customer's seats from today on (date|HH:MM), and their unpaid hold if they have one. */
+type CustomerSeats = { seats: { date: string; start: string }[]; hold: { bookingId: number; holdExpiresAt: Date } | null }
 
 /** The dates and times (date|HH:MM) on which a customer has a seat from `from` on. */
 async function customerSeats(userId: number, from: string, now: Date, exceptBookingId?: number) {
+  const today = labDateParts(now).date
+  if (exceptBookingId !== undefined || from < today) {
+    const rows = await seatsOf(userId, from, now, exceptBookingId)
+    return new Set(rows.map((row) => `${row.date}|${row.start}`))
+  }
+  const kept = await customers.get(`${userId}|${today}`, () => readCustomerSeats(userId, today, now), now.getTime())
+  return new Set(kept.seats.filter((seat) => seat.date >= from).map((seat) => `${seat.date}|${seat.start}`))
+}
+
+/** The customer's unpaid hold that has not run out, if any (as currentHold), kept with their seats. */
+export async function customerHold(userId: number, now = new Date()) {
+  const today = labDateParts(now).date
+  const kept = await customers.get(`${userId}|${today}`, () => readCustomerSeats(userId, today, now), now.getTime())
+  return kept.hold
+}
+
+async function readCustomerSeats(userId: number, today: string, now: Date): Promise<Kept<CustomerSeats>> {
+  const [seats, holds] = await Promise.all([
+    seatsOf(userId, today, now),
+    db()
+      .select({ bookingId: bookings.id, holdExpiresAt: bookings.holdExpiresAt })
+      .from(bookings)
+      .where(and(eq(bookings.userId, userId), eq(bookings.status, 'pending'), gt(bookings.holdExpiresAt, now))),
+  ])
+  const expiries = holds.flatMap((hold) => (hold.holdExpiresAt ? [hold.holdExpiresAt.getTime()] : []))
+  const first = holds.find((hold) => hold.holdExpiresAt)
+  return {
+    value: { seats, hold: first?.holdExpiresAt ? { bookingId: first.bookingId, holdExpiresAt: first.holdExpiresAt } : null },
+    // The customer's seats in an unpaid hold are theirs until it runs out.
+    until: Math.min(Infinity, ...expiries),
+  }
+}
+
+async function seatsOf(userId: number, from: string, now: Date, exceptBookingId?: number) {
   const rows = await db()
     .select({ date: bookingDays.date, start: bookingDays.startTime })
     .from(bookingDays)
     .innerJoin(bookings, eq(bookings.id, bookingDays.bookingId))
     .where(and(eq(bookings.userId, userId), gte(bookingDays.date, from), holdsSeats(now), exceptBookingId ? sql`${bookings.id} <> ${exceptBookingId}` : undefined))
-  return new Set(rows.map((row) => `${row.date}|${row.start.slice(0, 5)}`))
+  return rows.map((row) => ({ date: row.date, start: row.start.slice(0, 5) }))
 }

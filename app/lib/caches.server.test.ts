@@ -1,0 +1,187 @@
+import { eq, sql } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { db, type Database } from '~/db/client.server'
+import { bookings, closedTimeSlots, sessions, users } from '~/db/schema'
+import { addDays, labToday } from '~/lib/format'
+import { createSession, findSessionUser } from '~/modules/accounts/sessions.server'
+import { customerHold, daySchedule, monthCalendar } from '~/modules/booking/availability.server'
+import { holdSession } from '~/modules/booking/holds.server'
+import { bookingTimesOn } from '~/modules/booking/public-booking.server'
+import { createCustomers, setWindows } from '../../tests/support/booking'
+import { useTestDatabase } from '../../tests/support/test-database'
+import { ACCOUNT_CHANNEL, AVAILABILITY_CHANNEL, startCaches } from './caches.server'
+
+// Every change here is made straight in the database, as another instance (or staff in SQL) would
+// make it: this instance learns of it only through the database's notifications.
+
+const testDatabase = useTestDatabase()
+let database: Database
+let stopCaches: () => Promise<void>
+
+beforeAll(async () => {
+  database = await testDatabase.database()
+  stopCaches = await startCaches(database)
+})
+afterAll(async () => {
+  await stopCaches?.()
+})
+
+/**
+ * Runs `change` and waits for the database's announcement of it, which every instance hears; this
+ * listener is called after the caches' own, so by then they have dropped what they kept.
+ */
+async function announced(channel: string, change: () => Promise<unknown>) {
+  let heard: () => void = () => {}
+  const notified = new Promise<void>((resolve) => (heard = resolve))
+  const unlisten = await database.listen(channel, () => heard())
+  try {
+    await change()
+    await notified
+  } finally {
+    await unlisten()
+  }
+}
+
+/** Runs `change` with the database's announcements of `table` switched off. */
+async function unannounced(table: string, change: () => Promise<unknown>) {
+  await db().execute(sql.raw(`ALTER TABLE ${table} DISABLE TRIGGER USER`))
+  try {
+    await change()
+  } finally {
+    await db().execute(sql.raw(`ALTER TABLE ${table} ENABLE TRIGGER USER`))
+  }
+}
+
+async function signedInCustomer() {
+  const [created] = await createCustomers(1)
+  const customer = { ...created!, userId: created!.userId! }
+  const session = await createSession(customer.userId, {})
+  return { customer, token: session.token }
+}
+
+describe('a signed-in user kept in memory', () => {
+  it('is read once: a change nobody announces is not seen', async () => {
+    const { customer, token } = await signedInCustomer()
+    expect((await findSessionUser(token))?.name).toBe(customer.name)
+    await unannounced('users', () => db().update(users).set({ name: 'Renamed' }).where(eq(users.id, customer.userId)))
+    expect((await findSessionUser(token))?.name).toBe(customer.name)
+  })
+
+  it('is signed out at once when the session is deleted elsewhere (sign-out, password change, sign out everywhere)', async () => {
+    const { customer, token } = await signedInCustomer()
+    expect((await findSessionUser(token))?.id).toBe(customer.userId)
+    await announced(ACCOUNT_CHANNEL, () => db().delete(sessions).where(eq(sessions.userId, customer.userId)))
+    expect(await findSessionUser(token)).toBeNull()
+  })
+
+  it('is refused at once when the account is disabled elsewhere', async () => {
+    const { token } = await signedInCustomer()
+    const user = await findSessionUser(token)
+    await announced(ACCOUNT_CHANNEL, () => db().update(users).set({ disabledAt: new Date() }).where(eq(users.id, user!.id)))
+    expect(await findSessionUser(token)).toBeNull()
+  })
+
+  it('becomes staff, and stops being staff, at once', async () => {
+    const { token } = await signedInCustomer()
+    const user = await findSessionUser(token)
+    expect(user?.isAdmin).toBe(false)
+    await announced(ACCOUNT_CHANNEL, () => db().update(users).set({ isAdmin: true }).where(eq(users.id, user!.id)))
+    expect((await findSessionUser(token))?.isAdmin).toBe(true)
+    await announced(ACCOUNT_CHANNEL, () => db().update(users).set({ isAdmin: false }).where(eq(users.id, user!.id)))
+    expect((await findSessionUser(token))?.isAdmin).toBe(false)
+  })
+
+  it('is refused once its session has expired, kept or not', async () => {
+    const { token } = await signedInCustomer()
+    const [row] = await db().select({ expiresAt: sessions.expiresAt }).from(sessions)
+    expect(await findSessionUser(token)).not.toBeNull()
+    expect(await findSessionUser(token, new Date(row!.expiresAt.getTime() + 1_000))).toBeNull()
+  })
+
+  it('keeps its last-seen time fresh while browsing', async () => {
+    const { token } = await signedInCustomer()
+    await findSessionUser(token)
+    const later = new Date(Date.now() + 10 * 60_000)
+    await findSessionUser(token, later)
+    const [row] = await db().select({ lastSeenAt: sessions.lastSeenAt }).from(sessions)
+    expect(row!.lastSeenAt.getTime()).toBe(later.getTime())
+  })
+
+  it('is not trusted while the notifications may be missed: a lost listening connection reads the database again (PostgreSQL)', async (context) => {
+    if (database.kind !== 'postgres') return context.skip()
+    const { customer, token } = await signedInCustomer()
+    expect(await findSessionUser(token)).not.toBeNull()
+    await unannounced('sessions', () => db().delete(sessions).where(eq(sessions.userId, customer.userId)))
+    await db().execute(sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query ILIKE 'LISTEN%'`)
+    while (database.listening()) await new Promise((resolve) => setTimeout(resolve, 10))
+    expect(await findSessionUser(token)).toBeNull()
+    while (!database.listening()) await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(await findSessionUser(token)).toBeNull()
+  })
+})
+
+describe('availability kept in memory', () => {
+  const today = labToday()
+  const dates = [addDays(today, 3), addDays(today, 4), addDays(today, 5)]
+  const month = dates[0]!.slice(0, 7)
+  const stateAt = async (date: string, start: string, userId: number | null = null) =>
+    (await daySchedule({ date, userId, days: 3 })).find((slot) => slot.start === start)?.state
+
+  it('is read once: a hold nobody announces is not seen', async () => {
+    // The windows' own announcement is heard first: arriving during the read below, it would rightly keep nothing.
+    await announced(AVAILABILITY_CHANNEL, () => setWindows(dates.map((date) => ({ date, capacity: 1 }))))
+    const [customer] = await createCustomers(1)
+    expect(await stateAt(dates[0]!, '09:00')).toBe('available')
+    await unannounced('bookings', () =>
+      unannounced('booking_days', () => holdSession({ customer: customer!, productCode: 'biomechanical_package', date: dates[0]!, start: '09:00', days: 3 })),
+    )
+    expect(await stateAt(dates[0]!, '09:00')).toBe('available')
+  })
+
+  it('shows a hold made elsewhere at once: full for everyone else, booked and held for its customer', async () => {
+    await setWindows(dates.map((date) => ({ date, capacity: 1 })))
+    const [holder, other] = await createCustomers(2)
+    expect(await stateAt(dates[0]!, '09:00', other!.userId)).toBe('available')
+    expect(await stateAt(dates[0]!, '09:00', holder!.userId)).toBe('available')
+    expect(await customerHold(holder!.userId!)).toBeNull()
+    expect((await bookingTimesOn(dates[1]!)).find((time) => time.time === '09:00')?.state).toBe('available')
+
+    const held = await (async () => {
+      let result: Awaited<ReturnType<typeof holdSession>> | undefined
+      await announced(AVAILABILITY_CHANNEL, async () => {
+        result = await holdSession({ customer: holder!, productCode: 'biomechanical_package', date: dates[0]!, start: '09:00', days: 3 })
+      })
+      return result!
+    })()
+
+    expect(await stateAt(dates[0]!, '09:00', other!.userId)).toBe('full')
+    expect(await stateAt(dates[0]!, '09:00', holder!.userId)).toBe('booked')
+    expect((await customerHold(holder!.userId!))?.bookingId).toBe(held.bookingId)
+    expect((await bookingTimesOn(dates[1]!)).find((time) => time.time === '09:00')?.state).toBe('full')
+  })
+
+  it('frees a hold’s seats when it runs out, with no change to announce, and at once when it is released', async () => {
+    await setWindows(dates.map((date) => ({ date, capacity: 1 })))
+    const [holder, other] = await createCustomers(2)
+    await announced(AVAILABILITY_CHANNEL, () => holdSession({ customer: holder!, productCode: 'biomechanical_package', date: dates[0]!, start: '09:00', days: 3 }))
+    expect(await stateAt(dates[0]!, '09:00', other!.userId)).toBe('full')
+    const [booking] = await db().select({ id: bookings.id, holdExpiresAt: bookings.holdExpiresAt }).from(bookings)
+    const afterExpiry = new Date(booking!.holdExpiresAt!.getTime() + 1_000)
+    expect((await daySchedule({ date: dates[0]!, userId: other!.userId, days: 3, now: afterExpiry })).find((slot) => slot.start === '09:00')?.state).toBe('available')
+    expect(await customerHold(holder!.userId!, afterExpiry)).toBeNull()
+
+    await announced(AVAILABILITY_CHANNEL, () => db().update(bookings).set({ status: 'expired' }).where(eq(bookings.id, booking!.id)))
+    expect(await stateAt(dates[0]!, '09:00', other!.userId)).toBe('available')
+    expect(await customerHold(holder!.userId!)).toBeNull()
+  })
+
+  it('shows a window or a time slot changed elsewhere at once, on the calendar and on the day', async () => {
+    const [window] = await setWindows(dates.map((date) => ({ date, capacity: 1 })))
+    expect((await monthCalendar(month)).find((day) => day.date === dates[0])?.open).toBe(true)
+    await announced(AVAILABILITY_CHANNEL, () => db().insert(closedTimeSlots).values({ slotId: window!.id, startTime: '09:00' }))
+    expect(await stateAt(dates[0]!, '09:00')).toBeUndefined()
+    await announced(AVAILABILITY_CHANNEL, () => setWindows(dates.slice(1).map((date) => ({ date, capacity: 1 }))))
+    expect((await monthCalendar(month)).find((day) => day.date === dates[0])?.open).toBe(false)
+    expect(await daySchedule({ date: dates[0]!, userId: null, days: 3 })).toEqual([])
+  })
+})
