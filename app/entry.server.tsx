@@ -1,6 +1,5 @@
-import { PassThrough } from 'node:stream'
+import { Writable } from 'node:stream'
 import { inspect } from 'node:util'
-import { createReadableStreamFromReadable } from '@react-router/node'
 import { renderToPipeableStream } from 'react-dom/server'
 import { isRouteErrorResponse, ServerRouter, type AppLoadContext, type EntryContext } from 'react-router'
 import { RETRY_AFTER_SECONDS } from './db/outage.server'
@@ -43,19 +42,25 @@ export default function handleRequest(
       {
         nonce,
         onAllReady() {
-          const body = new PassThrough()
           responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
           // Pages may show a person's own details: kept out of shared and disk caches unless a
           // route says otherwise (the anonymous marketing pages are cached by the server, see server/page-cache.ts).
           if (!responseHeaders.has('Cache-Control')) responseHeaders.set('Cache-Control', 'private, no-store')
           // 503: the database is out of reach for a moment (see server/database-outage.ts).
           if (responseStatusCode === 503) responseHeaders.set('Retry-After', String(RETRY_AFTER_SECONDS))
-          resolve(
-            new Response(createReadableStreamFromReadable(body), {
-              headers: responseHeaders,
-              status: failed ? 500 : responseStatusCode,
-            }),
-          )
+          // The document goes out as one piece: React writes it in hundreds of small chunks, and
+          // compressing each as it comes cost more than rendering the page.
+          const chunks: Buffer[] = []
+          const body = new Writable({
+            write(chunk: Buffer, _encoding, done) {
+              chunks.push(chunk)
+              done()
+            },
+            final(done) {
+              resolve(new Response(Buffer.concat(chunks), { headers: responseHeaders, status: failed ? 500 : responseStatusCode }))
+              done()
+            },
+          })
           pipe(body)
         },
         onShellError: reject,

@@ -1,5 +1,6 @@
+import cluster from 'node:cluster'
 import { randomUUID } from 'node:crypto'
-import type { Server } from 'node:http'
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
@@ -20,6 +21,7 @@ import { usePaymentGateway } from '~/modules/payments/gateways.server'
 import { sandboxKey } from '~/modules/payments/sandbox-gateway.server'
 import { diskStorage, useReportStorage } from '~/modules/reports/storage.server'
 import { enableContentCache, invalidateContentCache } from '~/modules/site/content-cache.server'
+import { startCaches } from '~/lib/caches.server'
 import { redactSecrets, redactSecretsIn } from '~/lib/log-redaction.server'
 import { PUBLIC_PAGES } from '~/lib/public-pages'
 import { createPhonePeGateway } from '~/modules/payments/phonepe.server'
@@ -31,9 +33,11 @@ import { originCheck } from './origin-check'
 import { paymentWebhook } from './payment-webhook'
 import { sandboxGatewayRouter } from './sandbox-gateway'
 import { pageCache } from './page-cache'
-import { contentSecurityPolicy, securityHeaders } from './security-headers'
+import { contentSecurityPolicy, fixedSecurityHeaders, securityHeaders } from './security-headers'
 import { answeringOutagesWith503, UNAVAILABLE_MESSAGE, UNAVAILABLE_TITLE } from './database-outage'
-import { precompressedStatic } from './static-files'
+import { notFoundMatcher } from './not-found'
+import { superviseWorkers } from './workers'
+import { staticFiles } from './static-files'
 
 declare module 'react-router' {
   interface AppLoadContext {
@@ -57,13 +61,33 @@ export async function start(env: NodeJS.ProcessEnv = process.env) {
     throw error
   }
   setConfig(config)
-  const logger = pino({
-    level: config.LOG_LEVEL,
-    base: undefined,
-    // An error may carry the address it failed on, with a private link's key in it.
-    serializers: { err: (error) => redactSecretsIn(pino.stdSerializers.err(error)) },
-  })
+  // Lines are written without blocking the request that logged them: under load they go out
+  // together, one write for many; on exit whatever is pending is written first.
+  const logOutput = pino.destination({ sync: false })
+  process.once('exit', () => logOutput.flushSync())
+  const logger = pino(
+    {
+      level: config.LOG_LEVEL,
+      base: undefined,
+      // An error may carry the address it failed on, with a private link's key in it.
+      serializers: { err: (error) => redactSecretsIn(pino.stdSerializers.err(error)) },
+    },
+    logOutput,
+  )
   keepRunningOnStrayRejections(logger)
+
+  if (config.WEB_CONCURRENCY > 1 && cluster.isPrimary) {
+    // The database is made ready once, here; the workers then only open it.
+    const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: 2 })
+    useDatabase(database)
+    try {
+      await prepareDatabase(database, config, logger)
+    } finally {
+      await database.close()
+    }
+    logger.info({ workers: config.WEB_CONCURRENCY }, 'starting the workers')
+    return superviseWorkers(config.WEB_CONCURRENCY, logger)
+  }
 
   const database = await openDatabase({
     databaseUrl: config.DATABASE_URL,
@@ -72,10 +96,7 @@ export async function start(env: NodeJS.ProcessEnv = process.env) {
     onError: (error) => logger.error({ err: error }, 'database connection error'),
   })
   useDatabase(database)
-  await database.migrate()
-  await seedDatabase(database.db)
-  if (config.ADMIN_EMAIL && config.ADMIN_PASSWORD) await adminFromEnvironment(config.ADMIN_EMAIL, config.ADMIN_PASSWORD, logger)
-  logger.info({ database: database.kind === 'postgres' ? 'postgresql' : `pglite at ${config.DATA_DIR}` }, 'database ready')
+  if (!cluster.isWorker) await prepareDatabase(database, config, logger)
 
   useReportStorage(diskStorage(path.join(config.DATA_DIR, 'reports')))
   const gateway = await setUpPaymentGateway(config, logger)
@@ -85,16 +106,20 @@ export async function start(env: NodeJS.ProcessEnv = process.env) {
   liveEvents.onContentChange(invalidateContentCache)
   enableContentCache()
   await liveEvents.start()
+  const stopCaches = await startCaches(database)
   const jobs = new BackgroundJobs(mailTransport(config, logger), logger)
   jobs.start()
 
-  const app = createApp({ config, logger, database, liveEvents, gateway })
+  // The build is resolved once: handed to React Router as a function, it would derive its routes
+  // again for every request (the development server's way of picking up edits).
+  const build = answeringOutagesWith503((await import('virtual:react-router/server-build')) as ServerBuild)
+  const app = createApp({ config, logger, database, liveEvents, gateway, build })
   const server = await listen(app, config)
   const address = server.address()
   const port = typeof address === 'object' && address ? address.port : config.PORT
   // With PORT=0 and no SITE_URL, links (e-mails, the gateway's way back) must name the real port.
   if (config.SITE_URL_DERIVED && config.PORT === 0) setConfig({ ...config, SITE_URL: `http://localhost:${port}` })
-  logger.info({ port, url: config.SITE_URL }, `The site is running at http://localhost:${port}`)
+  logger.info({ port, url: config.SITE_URL, pid: process.pid }, `The site is running at http://localhost:${port}`)
 
   let stopping: Promise<void> | undefined
   const stop = () => {
@@ -107,6 +132,7 @@ export async function start(env: NodeJS.ProcessEnv = process.env) {
       await closed
       clearTimeout(deadline)
       await jobs.stop()
+      await stopCaches()
       await database.close()
       logger.info('stopped')
     })()
@@ -126,21 +152,32 @@ export async function start(env: NodeJS.ProcessEnv = process.env) {
   return { server, port, stop }
 }
 
-function createApp({ config, logger, database, liveEvents, gateway }: { config: Config; logger: pino.Logger; database: Database; liveEvents: LiveEvents; gateway: PaymentGateway }) {
+/** Migrations, seed data and the admin of ADMIN_EMAIL. */
+async function prepareDatabase(database: Database, config: Config, logger: pino.Logger) {
+  await database.migrate()
+  await seedDatabase(database.db)
+  if (config.ADMIN_EMAIL && config.ADMIN_PASSWORD) await adminFromEnvironment(config.ADMIN_EMAIL, config.ADMIN_PASSWORD, logger)
+  logger.info({ database: database.kind === 'postgres' ? 'postgresql' : `pglite at ${config.DATA_DIR}` }, 'database ready')
+}
+
+/** Addresses the server answers itself, before React Router (see createApp): never the missing page. */
+const SERVER_PATHS = ['/healthz', '/readyz', '/events', '/api', '/sandbox-gateway']
+
+function answeredByServer(pathname: string) {
+  const path = pathname.toLowerCase()
+  return SERVER_PATHS.some((prefix) => path === prefix || path.startsWith(`${prefix}/`))
+}
+
+function createApp({ config, logger, database, liveEvents, gateway, build }: { config: Config; logger: pino.Logger; database: Database; liveEvents: LiveEvents; gateway: PaymentGateway; build: ServerBuild }) {
   const production = config.SITE_URL.startsWith('https://')
   const app = express()
   app.disable('x-powered-by')
   app.set('trust proxy', config.TRUST_PROXY)
+  const fixedHeaders = fixedSecurityHeaders({ production })
+  const policy = (scriptSources: string[]) => contentSecurityPolicy({ production, formActions: gateway.checkoutOrigins, scriptSources })
 
-  app.use((request, response, next) => {
-    const requestId = randomUUID()
-    const startedAt = process.hrtime.bigint()
-    response.setHeader('X-Request-Id', requestId)
-    response.locals.requestId = requestId
-    response.on('finish', () => {
-      const ms = Number(process.hrtime.bigint() - startedAt) / 1e6
-      logger.info({ requestId, method: request.method, url: redactSecrets(request.originalUrl), status: response.statusCode, ms: Math.round(ms * 10) / 10 }, 'request')
-    })
+  app.use((_request, response, next) => {
+    response.locals.requestId = String(response.getHeader('X-Request-Id'))
     next()
   })
   app.use(securityHeaders({ production, formActions: gateway.checkoutOrigins }))
@@ -165,17 +202,14 @@ function createApp({ config, logger, database, liveEvents, gateway }: { config: 
   // Streams must reach the browser as they are written, so server-sent events skip compression.
   app.use(compression({ filter: (request, response) => !String(response.getHeader('Content-Type') ?? '').includes('text/event-stream') && compression.filter(request, response) }))
 
-  const clientDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../client')
-  app.use('/assets', precompressedStatic(path.join(clientDir, 'assets'), { immutable: true, maxAge: '1y' }))
-  app.use(precompressedStatic(clientDir, { maxAge: '1h' }))
-
-  let guardedBuild: Promise<ServerBuild> | undefined
-  const build = () => (guardedBuild ??= (import('virtual:react-router/server-build') as Promise<ServerBuild>).then(answeringOutagesWith503))
   const renderPage = createFetchHandler(build, 'production')
+  const isNotFound = notFoundMatcher(build)
   const pages = pageCache({
     paths: PUBLIC_PAGES.map((page) => page.path),
+    isNotFound: (pathname) => !answeredByServer(pathname) && isNotFound(pathname),
     personalCookies: [config.SESSION_COOKIE_NAME, 'toast'],
-    contentSecurityPolicy: (scriptSources) => contentSecurityPolicy({ production, formActions: gateway.checkoutOrigins, scriptSources }),
+    contentSecurityPolicy: policy,
+    headers: fixedHeaders,
     render: (path, request, nonce) =>
       renderPage(new Request(new URL(path, config.SITE_URL), { headers: { Accept: 'text/html', 'User-Agent': request.get('User-Agent') ?? '' } }), {
         cspNonce: nonce,
@@ -217,7 +251,30 @@ function createApp({ config, logger, database, liveEvents, gateway }: { config: 
     if (response.headersSent) return response.end()
     response.status(500).type('html').send(plainErrorPage('Something went wrong', 'Please try again in a moment.'))
   })
-  return app
+
+  // Static files and cached pages are answered before Express sees the request: they are the
+  // same for everyone, with every header worked out in advance.
+  const clientDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../client')
+  const files = staticFiles(clientDir, { headers: { ...fixedHeaders, 'Content-Security-Policy': policy([]) } })
+  const debug = logger.isLevelEnabled('debug')
+  return (request: IncomingMessage, response: ServerResponse) => {
+    const startedAt = process.hrtime.bigint()
+    const logRequest = (level: 'info' | 'debug', requestId?: string) => {
+      const ms = Number(process.hrtime.bigint() - startedAt) / 1e6
+      logger[level]({ requestId, method: request.method, url: redactSecrets(request.url ?? ''), status: response.statusCode, ms: Math.round(ms * 10) / 10 }, 'request')
+    }
+    // Answered from memory, the same bytes for everyone: nothing to trace by a request id, and
+    // logged at debug level only, where a line would cost a third of the answer (a proxy in front
+    // logs them anyway).
+    if (files.handle(request, response) || pages.handle(request, response)) {
+      if (debug) logRequest('debug')
+      return
+    }
+    const requestId = randomUUID()
+    response.setHeader('X-Request-Id', requestId)
+    response.once('finish', () => logRequest('info', requestId))
+    app(request, response)
+  }
 }
 
 /** The site runs without the admin of ADMIN_EMAIL when that account may not be made one; the log says why and what to do. */
@@ -322,10 +379,15 @@ export async function createAdminCommand(argv: string[], env: NodeJS.ProcessEnv 
   console.log(outcome.status === 'created' ? `Created the admin account ${email}.` : `${email} is now an admin, with the password given, and signed out everywhere.`)
 }
 
-function listen(app: express.Express, config: Config): Promise<Server> {
+function listen(handler: RequestListener, config: Config): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = app.listen(config.PORT, config.HOST, (error?: Error) => (error ? reject(error) : resolve(server)))
+    const server = createServer(handler)
     server.keepAliveTimeout = 65_000
+    server.once('error', reject)
+    server.listen(config.PORT, config.HOST, () => {
+      server.off('error', reject)
+      resolve(server)
+    })
   })
 }
 

@@ -142,6 +142,30 @@ describe('the page cache', () => {
     expect(cache.size).toBe(1)
   })
 
+  it('answers every address that leads to the missing-page page with one copy, with its 404, kept by no browser', async () => {
+    let renders = 0
+    const { cache, get } = await serve({
+      isNotFound: (pathname) => pathname.startsWith('/missing'),
+      render: async (path, _request, nonce) => {
+        renders += 1
+        return new Response(page('not found', nonce), { status: path.startsWith('/missing') ? 404 : 200, headers: { 'Content-Type': 'text/html; charset=utf-8' } })
+      },
+    })
+    for (let index = 0; index < 50; index += 1) {
+      const response = await get(`/missing/${index}?q=${index}`)
+      expect(response.status).toBe(404)
+      expect(response.body).toContain('not found')
+      expect(response.headers.get('Cache-Control')).toBe('no-store')
+      expect(response.headers.get('ETag')).toBeNull()
+    }
+    expect(renders).toBe(1)
+    expect(cache.size).toBe(1)
+    // Signed in, a data request, another method: rendered for the request as usual.
+    expect((await get('/missing/1', { Cookie: 'session=abc' })).body).toBe('fallthrough')
+    expect((await get('/missing/1.data')).body).toBe('fallthrough')
+    expect((await get('/elsewhere')).body).toBe('fallthrough')
+  })
+
   it('sends brotli or gzip, precompressed, as the browser accepts', async () => {
     const { get } = await serve()
     const plain = (await get('/')).body

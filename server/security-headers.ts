@@ -14,17 +14,25 @@ declare global {
  * policy sends our origin (never the path) to other sites, which payment gateways check.
  */
 export function securityHeaders({ production, formActions = [] }: { production: boolean; formActions?: string[] }) {
+  const fixed = Object.entries(fixedSecurityHeaders({ production }))
   return (_request: Request, response: Response, next: NextFunction) => {
     const nonce = randomBytes(16).toString('base64')
     response.locals.cspNonce = nonce
     response.setHeader('Content-Security-Policy', contentSecurityPolicy({ production, formActions, scriptSources: [`'nonce-${nonce}'`] }))
-    response.setHeader('X-Content-Type-Options', 'nosniff')
-    response.setHeader('X-Frame-Options', 'DENY')
-    response.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin')
-    response.setHeader('Cross-Origin-Opener-Policy', 'same-origin')
-    response.setHeader('Permissions-Policy', 'camera=(), microphone=(), geolocation=(), payment=()')
-    if (production) response.setHeader('Strict-Transport-Security', 'max-age=63072000; includeSubDomains')
+    for (const [name, value] of fixed) response.setHeader(name, value)
     next()
+  }
+}
+
+/** The headers that are the same on every response, whatever it is. */
+export function fixedSecurityHeaders({ production }: { production: boolean }): Record<string, string> {
+  return {
+    'X-Content-Type-Options': 'nosniff',
+    'X-Frame-Options': 'DENY',
+    'Referrer-Policy': 'strict-origin-when-cross-origin',
+    'Cross-Origin-Opener-Policy': 'same-origin',
+    'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), payment=()',
+    ...(production ? { 'Strict-Transport-Security': 'max-age=63072000; includeSubDomains' } : {}),
   }
 }
 

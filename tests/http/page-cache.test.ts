@@ -35,6 +35,27 @@ describe('the page cache, on the real site', () => {
     }
   })
 
+  it('answers every missing address with one copy of the missing page for anonymous visitors, and each signed-in visitor with their own', async () => {
+    const anonymous = new Visitor(server.url)
+    const first = await anonymous.get('/no-such-page')
+    for (const path of ['/no-such-page', '/admin/nothing/here', '/pricing/more?x=1', '/Ab%63']) {
+      const page = await anonymous.get(path)
+      expect([page.status, page.headers.get('X-Page-Cache'), page.headers.get('Cache-Control')], path).toEqual([404, 'hit', 'no-store'])
+      expect(page.html).toBe(first.html)
+      expect(text(page.html)).toContain('Oops! Page not found')
+    }
+    // What the server answers itself, and what React Router answers with a page, are never the missing page.
+    expect((await anonymous.get('/healthz')).status).toBe(200)
+    expect((await anonymous.get('/HEALTHZ')).status).toBe(200)
+    expect((await anonymous.get('/pricing')).status).toBe(200)
+    expect((await anonymous.get('/%E0%A4%A')).status).toBe(400)
+    const member = await signUp(new Visitor(server.url), sink, { email: 'lost@example.com', name: 'Lost Member' })
+    const theirs = await member.get('/no-such-page')
+    expect([theirs.status, theirs.headers.get('X-Page-Cache')]).toEqual([404, null])
+    expect(text(theirs.html)).toContain('Lost Member')
+    expect(text((await anonymous.get('/no-such-page')).html)).not.toContain('Lost Member')
+  })
+
   it('renders signed-in pages for their visitor, never from the cache and never stored', async () => {
     const visitor = await signUp(new Visitor(server.url), sink, { email: 'cached@example.com', name: 'Cache Tester' })
     // The marketing pages send a signed-in visitor on to booking, rather than the anonymous copy.

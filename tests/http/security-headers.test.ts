@@ -7,11 +7,12 @@ import { startTestServer, type TestServer } from '../support/test-server'
 import { signUp, Visitor } from '../support/visitor'
 
 // The security headers on every kind of response the site sends, from pages (cached, rendered,
-// signed in, staff) to redirects, errors, JSON, files, static assets and the webhook; and in
-// production (an https SITE_URL) the HSTS header and Secure cookies.
+// signed in, staff) to redirects, errors, JSON, files and the webhook, and on scripts and
+// stylesheets those that apply to them; and in production (an https SITE_URL) the HSTS header
+// and Secure cookies.
 
 type Response = Awaited<ReturnType<Visitor['request']>>
-type Kind = { name: string; as: 'guest' | 'customer' | 'admin'; path: () => string; init?: Parameters<Visitor['request']>[1]; status: number; html?: boolean; personal?: boolean }
+type Kind = { name: string; as: 'guest' | 'customer' | 'admin'; path: () => string; init?: Parameters<Visitor['request']>[1]; status: number; html?: boolean; personal?: boolean; subresource?: boolean }
 
 let sink: Awaited<ReturnType<typeof startSmtpSink>>
 let site: TestServer
@@ -65,8 +66,8 @@ const kinds: Kind[] = [
   { name: 'JSON: free times', as: 'guest', path: () => `/booking/times?date=${addDays(labToday(), 30)}`, status: 200 },
   { name: 'a PDF receipt', as: 'customer', path: () => `/receipts/${the.orderId}`, status: 200, personal: true },
   { name: 'a report file', as: 'customer', path: () => the.reportFile, status: 200, personal: true },
-  { name: 'a script', as: 'guest', path: () => the.script, status: 200 },
-  { name: 'a stylesheet', as: 'guest', path: () => the.stylesheet, status: 200 },
+  { name: 'a script', as: 'guest', path: () => the.script, status: 200, subresource: true },
+  { name: 'a stylesheet', as: 'guest', path: () => the.stylesheet, status: 200, subresource: true },
   { name: 'robots.txt', as: 'guest', path: () => '/robots.txt', status: 200 },
   { name: 'sitemap.xml', as: 'guest', path: () => '/sitemap.xml', status: 200 },
   { name: 'a refused webhook', as: 'guest', path: () => '/api/payments/webhook/sandbox', init: { method: 'POST', headers: { 'Content-Type': 'application/json' } }, status: 401 },
@@ -94,6 +95,16 @@ function expectCommonHeaders(response: Response, label: string, production: bool
   expect(policy.get('object-src'), label).toEqual(["'none'"])
   if (production) expect(headers.get('Strict-Transport-Security'), label).toMatch(/^max-age=(\d{8,}|3153[6-9]\d{3})/)
   else expect(headers.get('Strict-Transport-Security'), label).toBeNull()
+}
+
+/** A script or a stylesheet is never shown as a page: nosniff, no other site may load it, and none of the documents' policies. */
+function expectSubresourceHeaders(response: Response, label: string) {
+  const headers = response.headers
+  expect(headers.get('X-Content-Type-Options'), label).toBe('nosniff')
+  expect(headers.get('Cross-Origin-Resource-Policy'), label).toBe('same-origin')
+  expect(headers.get('Cache-Control'), label).toBe('public, max-age=31536000, immutable')
+  expect(headers.get('Content-Type'), label).toMatch(/^text\/(javascript|css)/)
+  for (const name of ['Content-Security-Policy', 'X-Frame-Options', 'Referrer-Policy', 'Permissions-Policy', 'Cross-Origin-Opener-Policy', 'X-Powered-By']) expect(headers.get(name), `${label}: ${name}`).toBeNull()
 }
 
 /** Scripts run only by this response's nonce or by the hash of exactly their text; nothing else. */
@@ -124,6 +135,7 @@ describe('security headers', () => {
     it(kind.name, async () => {
       const response = await fetchKind(kind)
       expect(response.status, kind.name).toBe(kind.status)
+      if (kind.subresource) return expectSubresourceHeaders(response, kind.name)
       expectCommonHeaders(response, kind.name, false)
       if (kind.html) {
         expect(response.headers.get('Content-Type')).toMatch(/^text\/html/)
@@ -170,11 +182,12 @@ describe('in production (an https SITE_URL)', () => {
     await production?.stop()
   })
 
-  it('sends HSTS on every kind of response, upgrades insecure requests, and marks the session cookie Secure', async () => {
+  it('sends HSTS on every response but scripts and stylesheets, upgrades insecure requests, and marks the session cookie Secure', async () => {
     const guest = new Visitor(production.url)
     const home = (await guest.get('/')).html
     const script = /"(\/assets\/[\w.-]+\.js)"/.exec(home)![1]!
-    for (const [path, status] of [['/', 200], ['/pricing', 200], ['/?q=1', 200], ['/login', 200], ['/my-bookings', 302], ['/no-such-page', 404], ['/%E0%A4%A', 400], ['/healthz', 200], [script, 200], ['/robots.txt', 200]] as const) {
+    expectSubresourceHeaders(await guest.get(script), script)
+    for (const [path, status] of [['/', 200], ['/pricing', 200], ['/?q=1', 200], ['/login', 200], ['/my-bookings', 302], ['/no-such-page', 404], ['/%E0%A4%A', 400], ['/healthz', 200], ['/robots.txt', 200]] as const) {
       const response = await guest.get(path)
       expect(response.status, path).toBe(status)
       expectCommonHeaders(response, path, true)
