@@ -17,12 +17,13 @@ const MAX_FIELDS = 1000
  */
 export async function readForm(request: Request, { maxBytes = FORM_LIMIT_BYTES }: { maxBytes?: number } = {}): Promise<FormData> {
   const type = request.headers.get('Content-Type') ?? ''
-  if (!FORM_TYPES.test(type)) throw data({ error: 'Please send the form from its page.' }, { status: 415 })
+  const kind = FORM_TYPES.exec(type)?.[1]?.toLowerCase()
+  if (!kind) throw data({ error: 'Please send the form from its page.' }, { status: 415 })
   if (Number(request.headers.get('Content-Length')) > maxBytes) throw tooLarge()
   const body = await readUpTo(request, maxBytes)
   let form: FormData
   try {
-    form = await new Response(body, { headers: { 'Content-Type': type } }).formData()
+    form = kind === 'application/x-www-form-urlencoded' ? urlencodedForm(body) : await new Response(body, { headers: { 'Content-Type': type } }).formData()
   } catch {
     throw unreadable()
   }
@@ -32,6 +33,13 @@ export async function readForm(request: Request, { maxBytes = FORM_LIMIT_BYTES }
   if (names.length > MAX_FIELDS || names.some((name) => [...name.matchAll(/\[(\d+)\]/g)].some((index) => Number(index[1]) > MAX_LIST_INDEX))) throw unreadable()
   // No one types a NUL character, and PostgreSQL cannot store one in text: saving it would fail.
   if ([...form].some(([name, value]) => name.includes('\u0000') || (typeof value === 'string' && value.includes('\u0000')))) throw unreadable()
+  return form
+}
+
+/** What `Response.formData()` makes of an urlencoded body, without its streams and blobs. */
+function urlencodedForm(body: Buffer) {
+  const form = new FormData()
+  for (const [name, value] of new URLSearchParams(body.toString('utf8'))) form.append(name, value)
   return form
 }
 
@@ -46,7 +54,7 @@ function tooLarge() {
 async function readUpTo(request: Request, maxBytes: number) {
   const chunks: Uint8Array[] = []
   let total = 0
-  if (!request.body) return new Blob()
+  if (!request.body) return Buffer.alloc(0)
   const reader = request.body.getReader()
   for (;;) {
     const { done, value } = await reader.read()
@@ -58,7 +66,7 @@ async function readUpTo(request: Request, maxBytes: number) {
     }
     chunks.push(value)
   }
-  return new Blob(chunks as BlobPart[])
+  return Buffer.concat(chunks)
 }
 
 /**

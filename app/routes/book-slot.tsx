@@ -1,7 +1,7 @@
 import { Form, Link, redirect, useNavigation } from 'react-router'
 import type { Route } from './+types/book-slot'
 import { ConfirmDialog } from '~/components/confirm-dialog'
-import { HoneypotField } from '~/components/form-fields'
+import { HoneypotField } from '~/components/form-controls'
 import { MonthCalendar } from '~/components/month-calendar'
 import { TimeSlotPicker } from '~/components/time-slot-picker'
 import { config } from '~/config.server'
@@ -10,11 +10,10 @@ import { addMonths, formatClockTime, formatRupees, formatTimeRange, formatWeekda
 import { rejectBots } from '~/lib/honeypot'
 import { pageMeta } from '~/lib/seo'
 import { redirectWithToast } from '~/lib/toast.server'
-import { daySchedule, monthCalendar } from '~/modules/booking/availability.server'
-import { currentHold } from '~/modules/booking/bookings.server'
+import { customerHold, daySchedule, monthCalendar } from '~/modules/booking/availability.server'
 import { AlreadyBookedError, holdSession, SESSION_MONTHS_AHEAD, SlotUnavailableError } from '~/modules/booking/holds.server'
 import { holderOf } from '~/lib/holder.server'
-import { limitHoldAttempts, TooManyUnpaidHoldsError } from '~/modules/holders/holders.server'
+import { TooManyUnpaidHoldsError } from '~/modules/holders/holders.server'
 import { RateLimitedError } from '~/modules/rate-limit/rate-limit.server'
 import { BookableDateSchema, HoldSlotSchema, isClockTime, isMonth } from '~/modules/booking/schemas'
 import { IMPORTANT_INFORMATION, SESSION_DAYS, SESSION_PRODUCT_CODE } from '~/modules/booking/texts'
@@ -43,7 +42,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const [calendar, schedule, hold, catalogue] = await Promise.all([
     monthCalendar(month, now),
     date ? daySchedule({ date, userId: user.id, days: SESSION_DAYS, now }) : Promise.resolve([]),
-    currentHold(user.id, now),
+    customerHold(user.id, now),
     getCatalogue(),
   ])
   const time = params.get('time')
@@ -82,7 +81,6 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { holder, setCookie } = await holderOf(request, context, { userId: user.id, email: user.email })
   const headers = setCookie ? { 'Set-Cookie': setCookie } : undefined
   try {
-    await limitHoldAttempts(holder)
     const hold = await holdSession({
       customer: { userId: user.id, name: user.name, email: user.email, phone: user.phone, swimmingExperience: user.swimmingExperience },
       productCode: SESSION_PRODUCT_CODE,

@@ -7,7 +7,7 @@ import { config } from '~/config.server'
 import { linkKey } from '~/db/secrets.server'
 import { callerOf, getUser } from '~/lib/auth.server'
 import { holderOf } from '~/lib/holder.server'
-import { limitHoldAttempts, TooManyUnpaidHoldsError, UnpaidHoldExistsError } from '~/modules/holders/holders.server'
+import { TooManyUnpaidHoldsError, UnpaidHoldExistsError } from '~/modules/holders/holders.server'
 import { formatOrdinalDayMonth, formatTimeRange, formatWholeRupees } from '~/lib/format'
 import { rejectBots } from '~/lib/honeypot'
 import { pageMeta } from '~/lib/seo'
@@ -45,9 +45,12 @@ export async function loader({ request }: Route.LoaderArgs) {
   }
 }
 
+type Applicant = Pick<CampRegistrationInput, 'name' | 'email' | 'phone_number' | 'camp' | 'batch'>
+
 type ActionResult =
   | { kind: 'invalid'; result: SubmissionResult<string[]> }
-  | { kind: 'failed'; result: SubmissionResult<string[]>; waitlist: boolean }
+  | { kind: 'failed'; result: SubmissionResult<string[]> }
+  | { kind: 'full'; message: string; applicant: Applicant }
   | { kind: 'waitlisted'; campName: string; batchName: string; confirmBy: string; email: string }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -58,7 +61,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form: CampRegistrationInput = submission.value
   const applicant = { swimmerName: form.name, email: form.email, phone: form.phone_number }
   const { ip } = callerOf(request, context)
-  const fail = (message: string, status: number, waitlist = false) => data<ActionResult>({ kind: 'failed', result: submission.reply({ formErrors: [message] }), waitlist }, { status })
+  const fail = (message: string, status: number) => data<ActionResult>({ kind: 'failed', result: submission.reply({ formErrors: [message] }) }, { status })
 
   try {
     if (formData.get('intent') === 'waitlist') {
@@ -66,7 +69,6 @@ export async function action({ request, context }: Route.ActionArgs) {
       return data<ActionResult>({ kind: 'waitlisted', campName: place.campName, batchName: place.batchName, confirmBy: formatLabDateTime(place.confirmBy), email: form.email })
     }
     const { holder, setCookie } = await holderOf(request, context, { userId: (await getUser(request))?.id ?? null, email: form.email })
-    await limitHoldAttempts(holder)
     const hold = await holdCampSeat({ campCode: form.camp, batchCode: form.batch, applicant, holder })
     const payment = await startPayment({
       payable: { kind: 'camp', id: hold.id },
@@ -76,11 +78,14 @@ export async function action({ request, context }: Route.ActionArgs) {
     return redirectDocument(payment.redirectUrl, setCookie ? { headers: { 'Set-Cookie': setCookie } } : undefined)
   } catch (error) {
     if (error instanceof UnpaidHoldExistsError || error instanceof TooManyUnpaidHoldsError) return fail(error.message, 409)
-    if (error instanceof BatchFullError) return fail(`${error.message} You can join its waitlist: we e-mail you as soon as a seat frees up.`, 409, true)
+    if (error instanceof BatchFullError) {
+      const applicant = { name: form.name, email: form.email, phone_number: form.phone_number, camp: form.camp, batch: form.batch }
+      return data<ActionResult>({ kind: 'full', message: `${error.message} You can join its waitlist: we e-mail you as soon as a seat frees up.`, applicant }, { status: 409 })
+    }
     if (error instanceof AlreadyRegisteredError || error instanceof AlreadyWaitingError || error instanceof RegistrationClosedError || error instanceof SeatsFreeError) return fail(error.message, 409)
     if (error instanceof WaitlistNetworkLimitError) return fail(error.message, 429)
     if (error instanceof CampNotFoundError) return fail(error.message, 400)
-    if (error instanceof BatchNotInCampError) return data<ActionResult>({ kind: 'failed', result: submission.reply({ fieldErrors: { batch: [error.message] } }), waitlist: false }, { status: 400 })
+    if (error instanceof BatchNotInCampError) return data<ActionResult>({ kind: 'failed', result: submission.reply({ fieldErrors: { batch: [error.message] } }) }, { status: 400 })
     if (error instanceof RateLimitedError) return fail(error.message, 429)
     if (error instanceof HoldExpiredError || error instanceof PaymentStartError) {
       console.error('camp payment could not start', (error as Error).cause ?? error)
@@ -93,12 +98,13 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function Onboarding({ loaderData, actionData }: Route.ComponentProps) {
   const { camps, prefill } = loaderData
   if (actionData?.kind === 'waitlisted') return <Waitlisted {...actionData} />
+  if (actionData?.kind === 'full') return <BatchFull {...actionData} />
   return <RegistrationForm camps={camps} prefill={prefill} actionData={actionData} />
 }
 
 type Camps = Route.ComponentProps['loaderData']['camps']
 
-function RegistrationForm({ camps, prefill, actionData }: { camps: Camps; prefill: { email: string; phone_number: string }; actionData: Exclude<ActionResult, { kind: 'waitlisted' }> | undefined }) {
+function RegistrationForm({ camps, prefill, actionData }: { camps: Camps; prefill: { email: string; phone_number: string }; actionData: Extract<ActionResult, { kind: 'invalid' | 'failed' }> | undefined }) {
   const firstOpen = camps.find((camp) => camp.open)
   const [form, fields] = useValidatedForm(CampRegistrationSchema, {
     lastResult: actionData?.result,
@@ -124,16 +130,9 @@ function RegistrationForm({ camps, prefill, actionData }: { camps: Camps; prefil
           {failed && (
             <div className="space-y-3">
               <FormAlert id={form.errorId} errors={form.errors} />
-              <div className="flex flex-wrap gap-3">
-                {actionData.waitlist && (
-                  <button type="submit" name="intent" value="waitlist" className="btn-primary">
-                    Join the waitlist
-                  </button>
-                )}
-                <Link to="/onboarding" reloadDocument className="btn-secondary">
-                  Try Again
-                </Link>
-              </div>
+              <Link to="/onboarding" reloadDocument className="btn-secondary">
+                Try Again
+              </Link>
             </div>
           )}
           <HoneypotField />
@@ -205,6 +204,32 @@ function SeatsLeft({ camps, batchCode, chosenCamp }: { camps: Camps; batchCode: 
         })
         .join(' · ')}
     </span>
+  )
+}
+
+/**
+ * The batch chosen is full: the parent's next step is its waitlist, sent with the details they
+ * typed, or another batch. A page of its own, light to send when thousands are turned away at once.
+ */
+function BatchFull({ message, applicant }: { message: string; applicant: Applicant }) {
+  return (
+    <AuthCard title="Camp Registration Form" wide>
+      <Form method="post" className="space-y-4">
+        <FormAlert id="batch-full" errors={[message]} />
+        <HoneypotField />
+        {Object.entries(applicant).map(([name, value]) => (
+          <input key={name} type="hidden" name={name} value={value} />
+        ))}
+        <div className="flex flex-wrap gap-3">
+          <button type="submit" name="intent" value="waitlist" className="btn-primary">
+            Join the waitlist
+          </button>
+          <Link to="/onboarding" reloadDocument className="btn-secondary">
+            Try Again
+          </Link>
+        </div>
+      </Form>
+    </AuthCard>
   )
 }
 

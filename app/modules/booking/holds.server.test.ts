@@ -1,11 +1,14 @@
-import { eq, inArray } from 'drizzle-orm'
+import { eq, inArray, sql } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
 import { bookingDays, bookings, catalogueItems } from '~/db/schema'
 import { bookingRow, createCustomers, setWindows } from '../../../tests/support/booking'
+import { visitor } from '../../../tests/support/holders'
 import { useTestDatabase } from '../../../tests/support/test-database'
 import { daySchedule } from './availability.server'
-import { AlreadyBookedError, expireStaleHolds, holdSession, SlotUnavailableError, type Customer } from './holds.server'
+import { AlreadyBookedError, expireStaleHolds, holdSession, lockWindows, SlotUnavailableError, type Customer } from './holds.server'
+import { HOLD_ATTEMPT_LIMITS, type Holder } from '~/modules/holders/holders.server'
+import { RateLimitedError } from '~/modules/rate-limit/rate-limit.server'
 
 const { database } = useTestDatabase()
 
@@ -13,8 +16,19 @@ const MORNING = new Date('2026-12-01T04:30:00Z')
 const minutesLater = (minutes: number) => new Date(MORNING.getTime() + minutes * 60_000)
 const THREE_DAYS = ['2026-12-02', '2026-12-03', '2026-12-04']
 
-const hold = (customer: Customer, { date = '2026-12-02', start = '09:00', now = MORNING } = {}) =>
-  holdSession({ customer, productCode: 'biomechanical_package', date, start, days: 3, now })
+const hold = (customer: Customer, { date = '2026-12-02', start = '09:00', now = MORNING, holder }: { date?: string; start?: string; now?: Date; holder?: Holder } = {}) =>
+  holdSession({ customer, productCode: 'biomechanical_package', date, start, days: 3, now, holder })
+/** Resolves when a statement of this database waits for a lock, unless `done` first. */
+async function lockWaiter(done: () => boolean) {
+  while (!done()) {
+    const { rows } = await db().execute<{ waiting: number }>(sql`SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)
+    if (rows[0]!.waiting > 0) return 'waited for the locks'
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+}
+
+/** The customer as a signed-in visitor in a browser of their own. */
+const signedIn = (customer: Customer) => visitor({ userId: customer.userId, email: customer.email })
 
 describe('holding a session', () => {
   it('holds a seat on each of the three days for 20 minutes, at the catalogue price', async () => {
@@ -91,6 +105,76 @@ describe('holding a session', () => {
     // At 10:00 in Bangalore the 10:00 slot has begun; the 11:00 one has not.
     await expect(hold(customer!, { date: '2026-12-01', start: '10:00' })).rejects.toBeInstanceOf(SlotUnavailableError)
     await expect(hold(customer!, { date: '2026-12-01', start: '11:00' })).resolves.toBeDefined()
+  })
+})
+
+describe('a full session', () => {
+  it.runIf(process.env.DATABASE_URL)('refuses at once, without waiting for the locks of a hold under way (PostgreSQL)', async () => {
+    const windows = await setWindows(THREE_DAYS.map((date) => ({ date, capacity: 1 })))
+    const [first, second] = await createCustomers(2)
+    await hold(first!, { holder: signedIn(first!) })
+    // Another transaction holds the windows' locks until the answer comes back, or someone waits for them.
+    const answer = await db().transaction(async (tx) => {
+      await lockWindows(
+        tx,
+        windows.map((window) => window.id),
+      )
+      let answered = false
+      const refusal = hold(second!, { holder: signedIn(second!) })
+        .catch((error: unknown) => error)
+        .finally(() => (answered = true))
+      return Promise.race([refusal, lockWaiter(() => answered)])
+    })
+    expect(answer).toBeInstanceOf(SlotUnavailableError)
+  })
+
+  it('lets customers through again as soon as a seat is freed', async () => {
+    await setWindows(THREE_DAYS.map((date) => ({ date, capacity: 1 })))
+    const [first, second] = await createCustomers(2)
+    const firstHolder = signedIn(first!)
+    await hold(first!, { holder: firstHolder })
+    await expect(hold(second!, { holder: signedIn(second!) })).rejects.toBeInstanceOf(SlotUnavailableError)
+    // The first customer moves to another time, which releases their seat here.
+    await hold(first!, { start: '10:00', holder: firstHolder })
+    await expect(hold(second!, { holder: signedIn(second!) })).resolves.toMatchObject({ amountPaise: 30_000_00 })
+  })
+
+  it('is held again by a customer whose own unpaid hold fills it (the new hold replaces it)', async () => {
+    await setWindows(THREE_DAYS.map((date) => ({ date, capacity: 1 })))
+    const [customer] = await createCustomers(1)
+    const earlier = await hold(customer!, { holder: signedIn(customer!) })
+    const again = await hold(customer!, { holder: signedIn(customer!) })
+    expect((await bookingRow(earlier.bookingId)).status).toBe('expired')
+    expect((await bookingRow(again.bookingId)).status).toBe('pending')
+  })
+
+  it('costs a visitor none of their attempts: they may keep asking until a seat frees, and then hold it', async () => {
+    await setWindows(THREE_DAYS.map((date) => ({ date, capacity: 1 })))
+    const [first, second] = await createCustomers(2)
+    const firstHolder = signedIn(first!)
+    await hold(first!, { holder: firstHolder })
+    const secondHolder = signedIn(second!)
+    for (let attempt = 0; attempt <= HOLD_ATTEMPT_LIMITS.perEmail.limit; attempt += 1) {
+      await expect(hold(second!, { holder: secondHolder })).rejects.toBeInstanceOf(SlotUnavailableError)
+    }
+    await hold(first!, { start: '10:00', holder: firstHolder })
+    await expect(hold(second!, { holder: secondHolder })).resolves.toMatchObject({ amountPaise: 30_000_00 })
+  })
+
+  it('counts every attempt at a session with a seat: past the limit, the visitor is refused', async () => {
+    await setWindows(THREE_DAYS.map((date) => ({ date, capacity: 5 })))
+    const [customer] = await createCustomers(1)
+    const holder = signedIn(customer!)
+    for (let attempt = 0; attempt < HOLD_ATTEMPT_LIMITS.perEmail.limit; attempt += 1) await hold(customer!, { holder })
+    await expect(hold(customer!, { holder })).rejects.toBeInstanceOf(RateLimitedError)
+  })
+
+  it('tells a customer who has a seat in it that they already booked it', async () => {
+    await setWindows(THREE_DAYS.map((date) => ({ date, capacity: 1 })))
+    const [customer] = await createCustomers(1)
+    const booked = await hold(customer!, { holder: signedIn(customer!) })
+    await db().update(bookings).set({ status: 'confirmed', holdExpiresAt: null }).where(eq(bookings.id, booked.bookingId))
+    await expect(hold(customer!, { holder: signedIn(customer!) })).rejects.toBeInstanceOf(AlreadyBookedError)
   })
 })
 

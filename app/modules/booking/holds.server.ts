@@ -2,11 +2,13 @@ import { randomInt } from 'node:crypto'
 import { and, asc, eq, inArray, lte } from 'drizzle-orm'
 import { config } from '~/config.server'
 import { db } from '~/db/client.server'
+import { sharedRead } from '~/lib/shared-read.server'
 import { bookingDays, bookings, slots } from '~/db/schema'
 import { addDays, addMonths, labToday, monthBounds } from '~/lib/format'
-import { holderColumns, makeRoomForHold, type Holder } from '~/modules/holders/holders.server'
+import { holderColumns, limitHoldAttempts, makeRoomForHold, ownerOf, ownsBooking, type BookingOwner, type Holder } from '~/modules/holders/holders.server'
 import type { Executor } from '~/modules/mail/outbox.server'
 import { getCatalogue, requireItem } from '~/modules/site/site.server'
+import { inLine, lineClock, LOOK_AGAIN, sawFull } from './hold-line.server'
 import { hasStarted, holdsSeats, openWindows, planSession, seatKey, seatsTaken, SESSION_SEARCH_DAYS, type SessionDay } from './availability.server'
 
 /** The time slot cannot be held: taken meanwhile, started, or no longer offered. */
@@ -35,7 +37,12 @@ export type HeldBooking = { bookingId: number; reference: string; holdExpiresAt:
  * their seats are counted, so however many customers try at once, a time slot never has more
  * holders than its capacity. Routes pass the visitor as `holder`, whose earlier unpaid hold is
  * released and who may hold no more than makeRoomForHold allows; without one (staff tools), only
- * the account's own earlier hold is released. A visitor's date must be within the booking window.
+ * the account's own earlier hold is released. A visitor's date must be within the booking window,
+ * and each visitor's attempt counts against limitHoldAttempts (RateLimitedError past it).
+ *
+ * In a rush most customers ask for a session that is already full: they are told so after one
+ * read, without a lock or a write, unless one of its seats is their own (a hold they would release,
+ * or a booking they have). The others line up for the transaction (see hold-line.server.ts).
  */
 export async function holdSession({
   customer,
@@ -59,30 +66,73 @@ export async function holdSession({
   // Visitors book within the window the calendar shows them.
   if (holder && date > lastBookableDate(days, labToday(now))) throw new SlotUnavailableError()
   const { pricePaise } = requireItem(await getCatalogue(), productCode)
+  const request: HoldRequest = { customer, productCode, date, start, days, notes, holder, now, pricePaise }
+  const owner = holder ? ownerOf(holder) : { userId: customer.userId, email: null, browser: null }
+  let counted = false
+  for (;;) {
+    const lookedAt = lineClock()
+    const windows = await sharedRead(`session-windows:${date}`, () => openWindows(date, addDays(date, SESSION_SEARCH_DAYS)))
+    const plan = planSession(windows, date, start, days)
+    if (!plan || hasStarted(date, start, now)) throw new SlotUnavailableError()
+    const session = sessionKey(plan)
+    const seats = await sharedRead(`session-seats:${session}`, () => seatHolders(plan))
+    if (fullWithoutYou(plan, seats, owner, now)) throw new SlotUnavailableError()
+    const held = await inLine(session, lookedAt, async () => {
+      // A visitor's attempt counts against their limits when it reaches the seats: one turned away
+      // as full (before the line or in it) has cost a shared read and held nothing, not worth a write.
+      if (holder && !counted) {
+        await limitHoldAttempts(holder, now)
+        counted = true
+      }
+      return holdInTransaction(request, plan, session)
+    })
+    if (held !== LOOK_AGAIN) return held
+  }
+}
+
+type HoldRequest = {
+  customer: Customer
+  productCode: string
+  date: string
+  start: string
+  days: number
+  notes: string | null
+  holder: Holder | undefined
+  now: Date
+  pricePaise: number
+}
+
+/** The seats are decided here, under the windows' locks; as little as possible happens under them. */
+function holdInTransaction({ customer, productCode, date, start, days, notes, holder, now, pricePaise }: HoldRequest, plan: SessionDay[], session: string) {
   const holdExpiresAt = new Date(now.getTime() + config().SEAT_HOLD_MINUTES * 60_000)
   return db().transaction(async (tx) => {
     // The holder's locks come first, before any window's, in every transaction that takes both.
     if (holder) await makeRoomForHold(tx, holder, now)
-    const plan = planSession(await openWindows(date, addDays(date, SESSION_SEARCH_DAYS), tx), date, start, days)
-    if (!plan || hasStarted(date, start, now)) throw new SlotUnavailableError()
-    await lockWindows(
+    // The customer's own bookings change only through them (their holder locks are held) or by staff.
+    if (customer.userId !== null && holder && (await hasSeatAt(tx, customer.userId, plan, now))) throw new AlreadyBookedError()
+
+    const capacities = await lockWindows(
       tx,
       plan.map((day) => day.slotId),
     )
-    // The windows may have changed between planning and locking; plan again under the lock.
-    const locked = planSession(await openWindows(date, addDays(date, SESSION_SEARCH_DAYS), tx), date, start, days)
-    if (!locked || locked.some((day, index) => day.slotId !== plan[index]!.slotId)) throw new SlotUnavailableError()
-
-    if (customer.userId !== null) {
-      if (!holder) await releaseUnpaidHolds(tx, customer.userId, now)
-      if (await hasSeatAt(tx, customer.userId, locked, now)) throw new AlreadyBookedError()
+    if (customer.userId !== null && !holder) {
+      await releaseUnpaidHolds(tx, customer.userId, now)
+      if (await hasSeatAt(tx, customer.userId, plan, now)) throw new AlreadyBookedError()
     }
+    // Counted first under the lock: in a rush this is where everyone after the last seat stops.
+    const countedAt = lineClock()
     const taken = await seatsTaken(
-      locked.map((day) => day.slotId),
+      plan.map((day) => day.slotId),
       now,
       tx,
     )
-    if (locked.some((day) => (taken.get(seatKey(day.slotId, day.start)) ?? 0) >= day.capacity)) throw new SlotUnavailableError()
+    if (plan.some((day) => (taken.get(seatKey(day.slotId, day.start)) ?? 0) >= (capacities.get(day.slotId) ?? 0))) {
+      sawFull(session, countedAt)
+      throw new SlotUnavailableError()
+    }
+    // The windows may have changed between planning and locking; plan again under the lock.
+    const locked = planSession(await openWindows(date, addDays(date, SESSION_SEARCH_DAYS), tx), date, start, days)
+    if (!locked || locked.some((day, index) => day.slotId !== plan[index]!.slotId || day.start !== plan[index]!.start)) throw new SlotUnavailableError()
 
     const booking = await insertBooking(tx, {
       productCode,
@@ -106,6 +156,55 @@ export async function holdSession({
   })
 }
 
+/** The same windows and time are the same session, whoever asks for it. */
+function sessionKey(plan: SessionDay[]) {
+  return plan.map((day) => seatKey(day.slotId, day.start)).join(',')
+}
+
+type SeatHolder = { slotId: number; start: string; status: string; holdExpiresAt: Date | null; userId: number | null; customerEmail: string; holderBrowser: string | null }
+
+/**
+ * The bookings that hold, or lately held, the session's seats: confirmed ones, and pending ones
+ * whose hold had not run out a minute ago (each customer judges them by their own clock).
+ */
+function seatHolders(plan: SessionDay[]): Promise<SeatHolder[]> {
+  return db()
+    .select({
+      slotId: bookingDays.slotId,
+      start: bookingDays.startTime,
+      status: bookings.status,
+      holdExpiresAt: bookings.holdExpiresAt,
+      userId: bookings.userId,
+      customerEmail: bookings.customerEmail,
+      holderBrowser: bookings.holderBrowser,
+    })
+    .from(bookingDays)
+    .innerJoin(bookings, eq(bookings.id, bookingDays.bookingId))
+    .where(
+      and(
+        inArray(
+          bookingDays.slotId,
+          plan.map((day) => day.slotId),
+        ),
+        holdsSeats(new Date(Date.now() - 60_000)),
+      ),
+    )
+}
+
+/**
+ * Is some day of the session full, with none of its seats the customer's own? Judged from a read
+ * without locks, so only ever a reason to refuse early: a seat freed a moment later is found by the
+ * next look. A customer with a seat there (a hold a new one would release, or a booking they
+ * already have) goes on to the transaction, which knows what to tell them.
+ */
+function fullWithoutYou(plan: SessionDay[], holders: SeatHolder[], owner: BookingOwner, now: Date) {
+  const holding = holders.filter((seat) => seat.status === 'confirmed' || (seat.status === 'pending' && seat.holdExpiresAt !== null && seat.holdExpiresAt > now))
+  if (holding.some((seat) => ownsBooking(owner, seat))) return false
+  const taken = new Map<string, number>()
+  for (const seat of holding) taken.set(seatKey(seat.slotId, seat.start), (taken.get(seatKey(seat.slotId, seat.start)) ?? 0) + 1)
+  return plan.some((day) => (taken.get(seatKey(day.slotId, day.start)) ?? 0) >= day.capacity)
+}
+
 /** A single session can be booked up to this many days ahead. */
 export const SINGLE_SESSION_DAYS_AHEAD = 90
 /** A 3-day session can be booked in the current month and this many more. */
@@ -116,10 +215,14 @@ export function lastBookableDate(days: number, today: string) {
   return days === 1 ? addDays(today, SINGLE_SESSION_DAYS_AHEAD) : monthBounds(addMonths(today.slice(0, 7), SESSION_MONTHS_AHEAD)).last
 }
 
-/** Row locks on availability windows, always taken in id order. */
+/**
+ * Row locks on availability windows, always taken in id order. Returns each window's capacity as
+ * it stands once locked.
+ */
 export async function lockWindows(executor: Executor, slotIds: number[]) {
   const ids = [...new Set(slotIds)].sort((a, b) => a - b)
-  await executor.select({ id: slots.id }).from(slots).where(inArray(slots.id, ids)).orderBy(asc(slots.id)).for('update')
+  const rows = await executor.select({ id: slots.id, capacity: slots.capacity }).from(slots).where(inArray(slots.id, ids)).orderBy(asc(slots.id)).for('update')
+  return new Map(rows.map((row) => [row.id, row.capacity]))
 }
 
 /**

@@ -4,6 +4,8 @@ import { db } from '~/db/client.server'
 import { campBatches, campRegistrations, camps, campWaitlist, outboxEmails } from '~/db/schema'
 import { labInstant } from '~/lib/format'
 import { listCamps } from '~/modules/site/site.server'
+import { HOLD_ATTEMPT_LIMITS } from '~/modules/holders/holders.server'
+import { RateLimitedError } from '~/modules/rate-limit/rate-limit.server'
 import { visitor } from '../../../tests/support/holders'
 import { useTestDatabase } from '../../../tests/support/test-database'
 import { campChoices } from './camps.server'
@@ -55,6 +57,19 @@ describe('the camp fee', () => {
 })
 
 describe('holding a seat', () => {
+  it('costs a parent none of their attempts while the batch is full, and counts each attempt at a seat', async () => {
+    await setCapacity(1)
+    await hold()
+    const holder = visitor({ network: '198.51.100.77' })
+    const late = parent()
+    for (let attempt = 0; attempt <= HOLD_ATTEMPT_LIMITS.perEmail.limit; attempt += 1) {
+      await expect(hold(late, { holder })).rejects.toBeInstanceOf(BatchFullError)
+    }
+    await setCapacity(30)
+    for (let attempt = 0; attempt < HOLD_ATTEMPT_LIMITS.perEmail.limit; attempt += 1) await hold(late, { holder })
+    await expect(hold(late, { holder })).rejects.toBeInstanceOf(RateLimitedError)
+  })
+
   it('holds a seat for 20 minutes as a pending registration, and counts it against the batch', async () => {
     const held = await hold()
     const row = await registration(held.id)

@@ -2,6 +2,7 @@ import { and, eq, gt, inArray, isNotNull, or, sql } from 'drizzle-orm'
 import { db } from '~/db/client.server'
 import { campRegistrations, campWaitlist } from '~/db/schema'
 import { labToday } from '~/lib/format'
+import { sharedRead } from '~/lib/shared-read.server'
 import type { Executor } from '~/modules/mail/outbox.server'
 import { listCamps } from '~/modules/site/site.server'
 
@@ -52,11 +53,23 @@ export async function waitingCounts(batchIds: number[], executor: Executor = db(
 
 export type CampChoice = Awaited<ReturnType<typeof campChoices>>[number]
 
+/**
+ * Seats taken and people queued in every batch. In a rush thousands of parents ask at once (each
+ * form page shows seats left, each submission glances at its batch): they share the reads, each
+ * answered by one sent after it asked (see shared-read.server.ts).
+ */
+function campFill(camps: Awaited<ReturnType<typeof listCamps>>, now: Date) {
+  const ids = camps.flatMap((camp) => camp.batches.map((batch) => batch.id))
+  return sharedRead(`camp-fill:${ids.join(',')}:${Math.floor(now.getTime() / 1000)}`, async () => {
+    const [taken, waiting] = await Promise.all([campSeatsTaken(ids, now), waitingCounts(ids)])
+    return { taken, waiting }
+  })
+}
+
 /** Every camp with its current price, whether it takes registrations, and seats left per batch. */
 export async function campChoices(now = new Date()) {
   const camps = await listCamps(now)
-  const ids = camps.flatMap((camp) => camp.batches.map((batch) => batch.id))
-  const [taken, waiting] = await Promise.all([campSeatsTaken(ids, now), waitingCounts(ids)])
+  const { taken, waiting } = await campFill(camps, now)
   return camps.map((camp) => ({
     ...camp,
     pricePaise: camp.currentPricePaise,
@@ -71,9 +84,10 @@ export async function campChoices(now = new Date()) {
  * that look free are checked again under the lock.
  */
 export async function batchLooksFull(campCode: string, batchCode: string, now: Date) {
-  const camp = (await listCamps(now)).find((candidate) => candidate.code === campCode)
+  const camps = await listCamps(now)
+  const camp = camps.find((candidate) => candidate.code === campCode)
   const batch = camp?.batches.find((candidate) => candidate.code === batchCode)
   if (!camp || !batch || !registrationOpen(camp, now)) return null
-  const [taken, waiting] = await Promise.all([campSeatsTaken([batch.id], now), waitingCounts([batch.id])])
+  const { taken, waiting } = await campFill(camps, now)
   return (taken.get(batch.id) ?? 0) + (waiting.get(batch.id) ?? 0) >= batch.capacity ? { campName: camp.name, batchName: batch.name } : null
 }

@@ -4,7 +4,7 @@ import { config } from '~/config.server'
 import { db } from '~/db/client.server'
 import { campBatches, campRegistrations, camps, campWaitlist } from '~/db/schema'
 import type { Executor } from '~/modules/mail/outbox.server'
-import { holderColumns, makeRoomForHold, type Holder } from '~/modules/holders/holders.server'
+import { holderColumns, limitHoldAttempts, makeRoomForHold, type Holder } from '~/modules/holders/holders.server'
 import { batchLooksFull, campPrice, campSeatsTaken, registrationOpen, waitingCounts } from './camps.server'
 
 export class CampNotFoundError extends Error {
@@ -81,11 +81,15 @@ export async function lockBatch(executor: Executor, campCode: string, batchCode:
  * a batch never has more holders than seats. A seat freed while confirmed waitlist entries wait
  * goes to the waitlist first. Routes pass the visitor as `holder`: their earlier unpaid hold is
  * released, and they may hold no more than makeRoomForHold allows, so a swimmer's unpaid hold made
- * in another browser is never released by someone typing the same name and e-mail address.
+ * in another browser is never released by someone typing the same name and e-mail address; each
+ * of their attempts at a batch with a seat counts against limitHoldAttempts (RateLimitedError past it).
  */
 export async function holdCampSeat({ campCode, batchCode, applicant, holder, now = new Date() }: { campCode: string; batchCode: string; applicant: CampApplicant; holder?: Holder; now?: Date }) {
   const full = await batchLooksFull(campCode, batchCode, now)
   if (full) throw new BatchFullError(full.campName, full.batchName)
+  // An attempt counts against the visitor's limits when there is a seat to try for: a parent told
+  // the batch is full has cost a shared read and held nothing, not worth a write.
+  if (holder) await limitHoldAttempts(holder, now)
   const holdExpiresAt = new Date(now.getTime() + config().SEAT_HOLD_MINUTES * 60_000)
   try {
     return await db().transaction(async (tx) => {

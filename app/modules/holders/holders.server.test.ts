@@ -10,7 +10,7 @@ import { AlreadyRegisteredError, holdCampSeat } from '~/modules/camps/registrati
 import { createCustomers, setWindows } from '../../../tests/support/booking'
 import { visitor } from '../../../tests/support/holders'
 import { useTestDatabase } from '../../../tests/support/test-database'
-import { MAX_UNPAID_HOLDS_PER_NETWORK, TooManyUnpaidHoldsError, UnpaidHoldExistsError, type Holder } from './holders.server'
+import { MAX_UNPAID_HOLDS_PER_NETWORK, ownBookings, ownerOf, ownsBooking, TooManyUnpaidHoldsError, UnpaidHoldExistsError, type Holder } from './holders.server'
 
 useTestDatabase()
 
@@ -153,5 +153,24 @@ describe('the booking window', () => {
     const session = (date: string) => holdSession({ customer: customer!, productCode: 'biomechanical_package', date, start: '10:00', days: 3, holder: visitor({ userId: customer!.userId, email: customer!.email }), now: MORNING })
     await expect(session('2027-03-01')).resolves.toBeDefined()
     await expect(session('2027-04-01')).rejects.toThrow(SlotUnavailableError)
+  })
+})
+
+describe("a holder's own bookings", () => {
+  it('are the same whether the database picks them or they are judged from bookings already read', async () => {
+    const [customer, other] = await createCustomers(2)
+    const browser = visitor({ userId: customer!.userId, email: customer!.email })
+    const made = await Promise.all(TIMES.slice(0, 5).map((time) => single(visitor(), time)))
+    const shape = async (index: number, values: Partial<typeof bookings.$inferInsert>) => db().update(bookings).set(values).where(eq(bookings.id, made[index]!.bookingId))
+    await shape(0, { userId: customer!.userId })
+    await shape(1, { customerEmail: customer!.email.toUpperCase() })
+    await shape(2, { userId: other!.userId, customerEmail: other!.email })
+    await shape(3, { holderBrowser: browser.browser })
+    const everyone = [browser, { ...browser, userId: null }, { ...browser, browser: null }, visitor({ email: customer!.email }), visitor({ userId: other!.userId, email: other!.email })]
+    const all = await db().select({ id: bookings.id, userId: bookings.userId, customerEmail: bookings.customerEmail, holderBrowser: bookings.holderBrowser }).from(bookings)
+    for (const holder of everyone) {
+      const picked = await db().select({ id: bookings.id }).from(bookings).where(ownBookings(ownerOf(holder)))
+      expect(all.filter((booking) => ownsBooking(ownerOf(holder), booking)).map((booking) => booking.id).sort()).toEqual(picked.map((booking) => booking.id).sort())
+    }
   })
 })

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { lockKeys } from '~/db/advisory-locks.server'
 import { and, eq, gt, isNotNull, or, sql } from 'drizzle-orm'
+import { unionAll } from 'drizzle-orm/pg-core'
 import { bookings, campRegistrations } from '~/db/schema'
 import { formatClockTime, labDateParts } from '~/lib/format'
 import type { Executor } from '~/modules/mail/outbox.server'
@@ -103,6 +104,31 @@ export function browserFingerprint(token: string) {
 const visitorBooking = and(eq(bookings.status, 'pending'), isNotNull(bookings.holderNetwork))
 const visitorRegistration = and(eq(campRegistrations.status, 'pending'), isNotNull(campRegistrations.holderNetwork))
 
+/** A holder as the owner of bookings: each value null where it owns none that way. */
+export type BookingOwner = { userId: number | null; email: string | null; browser: string | null }
+
+/**
+ * The holder's own bookings are those of the signed-in account, those for its address (which it
+ * has proved), and those made in this browser. A new hold releases those of them that are unpaid.
+ */
+export function ownerOf(holder: Holder): BookingOwner {
+  return { userId: holder.userId, email: holder.userId !== null ? holder.email.toLowerCase() : null, browser: holder.browser }
+}
+
+/** The bookings `owner` owns, for the database (a null value matches no booking). */
+export function ownBookings(owner: BookingOwner) {
+  return or(sql`${bookings.userId} = ${owner.userId}`, sql`lower(${bookings.customerEmail}) = ${owner.email}`, sql`${bookings.holderBrowser} = ${owner.browser}`)
+}
+
+/** Whether `owner` owns a booking already read: the same rule as ownBookings. */
+export function ownsBooking(owner: BookingOwner, booking: { userId: number | null; customerEmail: string; holderBrowser: string | null }) {
+  return (
+    (owner.userId !== null && booking.userId === owner.userId) ||
+    (owner.email !== null && booking.customerEmail.toLowerCase() === owner.email) ||
+    (owner.browser !== null && booking.holderBrowser === owner.browser)
+  )
+}
+
 /**
  * Releases the holder's own unpaid holds: those of this browser, and of the signed-in account (which
  * has proved its address, so holds made for that address elsewhere are its own too). Returns
@@ -111,14 +137,10 @@ const visitorRegistration = and(eq(campRegistrations.status, 'pending'), isNotNu
 async function releaseHolds(tx: Executor, holder: Holder, now: Date) {
   const email = holder.email.toLowerCase()
   const signedIn = holder.userId !== null
-  const bookingOwner = or(
-    signedIn ? eq(bookings.userId, holder.userId!) : undefined,
-    signedIn ? sql`lower(${bookings.customerEmail}) = ${email}` : undefined,
-    holder.browser ? eq(bookings.holderBrowser, holder.browser) : undefined,
-  )
-  if (bookingOwner) {
-    await tx.update(bookings).set({ status: 'expired', updatedAt: now }).where(and(eq(bookings.status, 'pending'), bookingOwner))
-  }
+  await tx
+    .update(bookings)
+    .set({ status: 'expired', updatedAt: now })
+    .where(and(eq(bookings.status, 'pending'), ownBookings(ownerOf(holder))))
   const registrationOwner = or(signedIn ? eq(campRegistrations.email, email) : undefined, holder.browser ? eq(campRegistrations.holderBrowser, holder.browser) : undefined)
   if (!registrationOwner) return false
   const released = await tx
@@ -133,15 +155,17 @@ type UnpaidHold = { email: string; network: string | null; endsAt: Date }
 
 /** Visitors' running unpaid holds, of every product, for an e-mail address or from a network. */
 async function unpaidHolds(tx: Executor, { email, network }: { email: string; network: string }, now: Date): Promise<UnpaidHold[]> {
-  const fromBookings = await tx
+  const fromBookings = tx
     .select({ email: sql<string>`lower(${bookings.customerEmail})`, network: bookings.holderNetwork, endsAt: bookings.holdExpiresAt })
     .from(bookings)
     .where(and(visitorBooking, gt(bookings.holdExpiresAt, now), or(sql`lower(${bookings.customerEmail}) = ${email}`, eq(bookings.holderNetwork, network))))
-  const fromRegistrations = await tx
+  const fromRegistrations = tx
     .select({ email: campRegistrations.email, network: campRegistrations.holderNetwork, endsAt: campRegistrations.holdExpiresAt })
     .from(campRegistrations)
     .where(and(visitorRegistration, gt(campRegistrations.holdExpiresAt, now), or(eq(campRegistrations.email, email), eq(campRegistrations.holderNetwork, network))))
-  return [...fromBookings, ...fromRegistrations].map((hold) => ({ email: hold.email.toLowerCase(), network: hold.network, endsAt: hold.endsAt! }))
+  // Both in one statement: it runs while the holder's locks are held.
+  const holds = await unionAll(fromBookings, fromRegistrations)
+  return holds.map((hold) => ({ email: hold.email.toLowerCase(), network: hold.network, endsAt: hold.endsAt! }))
 }
 
 function earliest(holds: UnpaidHold[]) {

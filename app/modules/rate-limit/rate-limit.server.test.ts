@@ -40,4 +40,18 @@ describe('rate limits', () => {
     expect(error).toBeInstanceOf(RateLimitedError)
     expect((error as RateLimitedError).message).toBe('Too many attempts. Please wait 15 minutes and try again.')
   })
+
+  it('enforce counts every key exactly under concurrency, in any order, a key named twice counting twice', async () => {
+    const now = new Date('2027-03-10T06:00:00Z')
+    const roomy = { limit: 1_000, windowSeconds: 60 }
+    const forwards = [
+      { key: 'test:x', rule: roomy },
+      { key: 'test:y', rule: roomy },
+      { key: 'test:x', rule: roomy },
+    ]
+    const backwards = [...forwards].reverse()
+    await Promise.all(Array.from({ length: 20 }, (_, index) => enforce(index % 2 ? forwards : backwards, now)))
+    expect((await hit('test:x', roomy, now)).count).toBe(41)
+    expect((await hit('test:y', roomy, now)).count).toBe(21)
+  })
 })
