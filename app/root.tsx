@@ -1,13 +1,15 @@
 import { useEffect, useState } from 'react'
 import { data, isRouteErrorResponse, Link, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from 'react-router'
 import type { Route } from './+types/root'
-import './app.css'
+import stylesheet from './root.css?url'
 import { Footer } from './components/footer'
 import { Header } from './components/header'
 import { PromoBanner } from './components/promo-banner'
 import { Toast } from './components/toast'
 import { config } from './config.server'
 import { getUser } from './lib/auth.server'
+import { bannerCamps } from './lib/banner-view.server'
+import { labToday } from './lib/format'
 import { takeToast } from './lib/toast.server'
 import { getSiteSettings, listCamps } from './modules/site/site.server'
 import { useNonce } from './lib/nonce'
@@ -22,8 +24,9 @@ export async function loader({ request }: Route.LoaderArgs) {
   return data(
     {
       siteUrl: config().SITE_URL,
-      banner: settings && camps ? { visible: settings.bannerVisible, coach: settings.coach, camps } : null,
+      banner: settings && camps ? { visible: settings.bannerVisible, coach: settings.coach, camps: bannerCamps(camps) } : null,
       contact: settings,
+      year: labToday().slice(0, 4),
       user: user ? { name: user.name, isAdmin: user.isAdmin } : null,
       testPayments: config().PAYMENT_GATEWAY === 'sandbox',
       toast,
@@ -50,8 +53,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#083344" />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        {/* The stylesheet is the only thing the first paint waits for: as a stylesheet with a precedence, React
+            writes it at the top of the head, before the preloads of the scripts, so it is fetched first.
+            It loads under style-src 'self' and needs no nonce. */}
+        <link rel="stylesheet" href={stylesheet} precedence="default" />
         <Meta />
-        {/* Stylesheets load under style-src 'self'; an empty nonce keeps the server's and the browser's tags identical. */}
         <Links nonce="" />
       </head>
       <body className="flex min-h-dvh flex-col">
@@ -64,7 +70,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
           {root?.toast && <Toast key={root.toast.id} toast={root.toast} />}
           {children}
         </main>
-        <Footer contact={root?.contact ?? null} testPayments={root?.testPayments ?? false} />
+        <Footer contact={root?.contact ?? null} year={root?.year ?? null} testPayments={root?.testPayments ?? false} />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react'
-import { ChevronDownIcon } from './line-icons'
+import { ChevronDownIcon } from './more-line-icons'
 
 export type FaqItem = { question: string; answer: ReactNode }
 

@@ -1,5 +1,4 @@
 import { Link } from 'react-router'
-import { labToday } from '~/lib/format'
 import { PRODUCT_NAME, PRODUCT_TAGLINE } from '~/lib/seo'
 import { LogoMark } from './icons'
 
@@ -26,8 +25,11 @@ const LEGAL_LINKS = [
   { to: '/refund', label: 'Refund Policy' },
 ]
 
-/** The site footer; `testPayments` adds the notice shown on every page while the sandbox gateway is active. */
-export function Footer({ contact, testPayments }: { contact: FooterContact | null; testPayments: boolean }) {
+/**
+ * The site footer; `year` is the lab's current year (from the server, which keeps the lab's calendar),
+ * and `testPayments` adds the notice shown on every page while the sandbox gateway is active.
+ */
+export function Footer({ contact, year, testPayments }: { contact: FooterContact | null; year: string | null; testPayments: boolean }) {
   const social = contact
     ? [
         { href: contact.socialLinks.linkedin, label: 'LinkedIn' },
@@ -106,7 +108,7 @@ export function Footer({ contact, testPayments }: { contact: FooterContact | nul
         </nav>
       </div>
       <p className="border-t border-white/10 py-5 text-center text-xs text-slate-300">
-        © {labToday().slice(0, 4)} {PRODUCT_NAME}. All rights reserved.
+        © {year ? `${year} ` : ''}{PRODUCT_NAME}. All rights reserved.
       </p>
       {testPayments && (
         <p className="bg-amber-300 px-4 py-2 text-center text-sm font-semibold text-amber-950">

@@ -29,8 +29,12 @@ export function Header({ user }: { user: HeaderUser | null }) {
   const menu = useRef<HTMLDetailsElement>(null)
   const location = useLocation()
 
-  // A client-side navigation from the mobile menu closes it, as a full page load would.
+  // A client-side navigation from the mobile menu closes it, as a full page load would; a menu
+  // opened before the page's scripts ran stays open (the first run of this effect is no navigation).
+  const menuPath = useRef(location.pathname)
   useEffect(() => {
+    if (menuPath.current === location.pathname) return
+    menuPath.current = location.pathname
     if (menu.current) menu.current.open = false
   }, [location.pathname])
 

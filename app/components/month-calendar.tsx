@@ -1,4 +1,5 @@
-import { Link } from 'react-router'
+import { Link, useNavigate } from 'react-router'
+import { formatMonthTitle, formatWeekdayDate } from '~/lib/format'
 
 export type CalendarDate = { date: string; open: boolean }
 
@@ -12,8 +13,6 @@ const WEEKDAYS = [
   ['Sun', 'Sunday'],
 ] as const
 
-const monthTitle = new Intl.DateTimeFormat('en-IN', { month: 'long', year: 'numeric', timeZone: 'UTC' })
-const fullDate = new Intl.DateTimeFormat('en-IN', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' })
 
 /** Monday-first weeks of the month, padded with empty cells. */
 function weeksOf(days: CalendarDate[]): Array<Array<CalendarDate | null>> {
@@ -48,8 +47,20 @@ export function MonthCalendar({
   previousHref: string | null
   nextHref: string | null
 }) {
-  const title = monthTitle.format(new Date(`${month}-01T00:00:00Z`))
+  const title = formatMonthTitle(month)
   const titleId = `calendar-${month}`
+  const navigate = useNavigate()
+
+  /**
+   * A date is a plain link, followed here in the page like a React Router link: one handler for
+   * the whole month rather than a link component per date, which cost a fifth of the page's render.
+   */
+  function onClick(event: React.MouseEvent<HTMLTableElement>) {
+    const link = (event.target as HTMLElement).closest<HTMLAnchorElement>('a[data-date]')
+    if (!link || event.defaultPrevented || event.button !== 0 || event.metaKey || event.altKey || event.ctrlKey || event.shiftKey) return
+    event.preventDefault()
+    navigate(link.getAttribute('href')!, { preventScrollReset: true })
+  }
 
   function onKeyDown(event: React.KeyboardEvent<HTMLTableElement>) {
     const moves: Record<string, number> = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -7, ArrowDown: 7 }
@@ -83,7 +94,7 @@ export function MonthCalendar({
         </h2>
         <MonthLink href={nextHref} label="Next month" direction="next" />
       </div>
-      <table className="mt-4 w-full table-fixed border-collapse text-center" aria-labelledby={titleId} onKeyDown={onKeyDown}>
+      <table className="mt-4 w-full table-fixed border-collapse text-center" aria-labelledby={titleId} onKeyDown={onKeyDown} onClick={onClick}>
         <thead>
           <tr>
             {WEEKDAYS.map(([short, long]) => (
@@ -125,7 +136,7 @@ export function MonthCalendar({
 
 function DateCell({ day, selected, today, href }: { day: CalendarDate; selected: boolean; today: boolean; href: string }) {
   const dayNumber = Number(day.date.slice(8))
-  const label = `${fullDate.format(new Date(`${day.date}T00:00:00Z`))}${today ? ', today' : ''}`
+  const label = `${formatWeekdayDate(day.date)}${today ? ', today' : ''}`
   const base = 'flex aspect-square min-h-10 w-full items-center justify-center rounded-lg text-sm'
   if (!day.open) {
     return (
@@ -136,16 +147,15 @@ function DateCell({ day, selected, today, href }: { day: CalendarDate; selected:
     )
   }
   return (
-    <Link
-      to={href}
-      preventScrollReset
+    <a
+      href={href}
       data-date={day.date}
       aria-label={label}
       aria-current={selected ? 'date' : undefined}
       className={`${base} font-semibold ${selected ? 'bg-brand-700 text-white' : 'border border-brand-600 bg-brand-50 text-brand-800 hover:bg-brand-100'} ${today && !selected ? 'ring-2 ring-accent-500' : ''}`}
     >
       {dayNumber}
-    </Link>
+    </a>
   )
 }
 

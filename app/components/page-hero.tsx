@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react'
-import { WaveEdge } from './illustrations'
+import { WaveEdge } from './illustrations/wave-edge'
 
 /** The opening band of an inner marketing page: the page's only h1, a short lead and optional actions. */
 export function PageHero({

@@ -1,6 +1,6 @@
 import { Link } from 'react-router'
 import { formatWholeRupees } from '~/lib/format'
-import { CheckIcon } from './line-icons'
+import { CheckIcon } from './more-line-icons'
 
 export type Plan = {
   name: string

@@ -1,17 +1,15 @@
 import { Link } from 'react-router'
-import { formatDateRange, formatTimeRange, formatWholeRupees } from '~/lib/format'
 import { PortraitPlaceholder } from './icons'
 
+/** A camp as the banner words it (lib/banner-view.server.ts): dates, times and prices already formatted. */
 export type BannerCamp = {
   code: string
   name: string
-  startsOn: string
-  endsOn: string
+  dates: string
   venue: string
-  earlyBird: boolean
-  currentPricePaise: number
-  regularPricePaise: number
-  batches: { code: string; name: string; timeRanges: { start: string; end: string }[] }[]
+  batches: { code: string; name: string; times: string }[]
+  price: string
+  earlyBird: { regularPrice: string; saving: string } | null
 }
 
 export type BannerCoach = { name: string; credentials: string; placeholder: boolean }
@@ -20,7 +18,6 @@ export type BannerCoach = { name: string; credentials: string; placeholder: bool
 export function PromoBanner({ camps, coach }: { camps: BannerCamp[]; coach: BannerCoach }) {
   const [first] = camps
   if (!first) return null
-  const saving = first.regularPricePaise - first.currentPricePaise
   return (
     <aside aria-label="Swimming camps" className="bg-gradient-to-r from-brand-900 to-brand-700 text-white" id="promo-banner">
       <div className="container-page flex flex-col gap-3 py-4 md:flex-row md:items-center md:justify-between md:gap-6">
@@ -36,7 +33,7 @@ export function PromoBanner({ camps, coach }: { camps: BannerCamp[]; coach: Bann
           <ul className="flex flex-wrap gap-x-4 gap-y-1 font-semibold">
             {camps.map((camp) => (
               <li key={camp.code}>
-                {camp.name}: {formatDateRange(camp.startsOn, camp.endsOn)}
+                {camp.name}: {camp.dates}
               </li>
             ))}
           </ul>
@@ -44,24 +41,24 @@ export function PromoBanner({ camps, coach }: { camps: BannerCamp[]; coach: Bann
           <ul className="mt-1 text-brand-100">
             {first.batches.map((batch) => (
               <li key={batch.code}>
-                {batch.name}: {batch.timeRanges.map((range) => formatTimeRange(range.start, range.end)).join(' & ')}
+                {batch.name}: {batch.times}
               </li>
             ))}
           </ul>
         </div>
         <div className="flex flex-wrap items-center gap-3">
           <p>
-            {first.earlyBird && saving > 0 ? (
+            {first.earlyBird ? (
               <>
                 <span className="block text-xs font-semibold tracking-wide text-brand-100 uppercase">Early bird</span>
-                <span className="text-2xl font-extrabold">{formatWholeRupees(first.currentPricePaise)}</span>{' '}
-                <s className="text-brand-100" aria-label={`regular price ${formatWholeRupees(first.regularPricePaise)}`}>
-                  {formatWholeRupees(first.regularPricePaise)}
+                <span className="text-2xl font-extrabold">{first.price}</span>{' '}
+                <s className="text-brand-100" aria-label={`regular price ${first.earlyBird.regularPrice}`}>
+                  {first.earlyBird.regularPrice}
                 </s>{' '}
-                <span className="rounded bg-accent-500 px-1.5 py-0.5 text-xs font-bold text-ink">Save {formatWholeRupees(saving)}</span>
+                <span className="rounded bg-accent-500 px-1.5 py-0.5 text-xs font-bold text-ink">Save {first.earlyBird.saving}</span>
               </>
             ) : (
-              <span className="text-2xl font-extrabold">{formatWholeRupees(first.currentPricePaise)}</span>
+              <span className="text-2xl font-extrabold">{first.price}</span>
             )}
             <span className="block text-xs text-brand-100">Limited slots available</span>
           </p>

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react'
 import { IconBadge } from './feature-card'
-import { CheckIcon } from './line-icons'
+import { CheckIcon } from './more-line-icons'
 
 export type ServiceFeature = { title: string; text: ReactNode }
 

@@ -1,5 +1,23 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { addDays, formatClockTime, formatDateRange, formatRupees, formatTimeRange, formatWholeRupees, labDateParts, labInstant, labToday, paiseToRupeesInput, rupeesToPaise } from './format'
+import {
+  addDays,
+  formatClockTime,
+  formatDateRange,
+  formatLongDate,
+  formatMonthTitle,
+  formatOrdinalDayMonth,
+  formatRupees,
+  formatTimeRange,
+  formatWeekdayDate,
+  formatWeekdayDayMonth,
+  formatWholeRupees,
+  labDateParts,
+  labInstant,
+  labToday,
+  paiseToRupeesInput,
+  rupeesToPaise,
+} from './format'
 
 describe('money', () => {
   it('reads rupees as people type them into exact paise', () => {
@@ -24,6 +42,51 @@ describe('money', () => {
   })
 })
 
+describe('the same texts as Intl in en-IN, without building an Intl formatter', () => {
+  const paise = fc.integer({ min: -100_000_000_000_00, max: 100_000_000_000_00 })
+  const dates = fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2100-12-31T00:00:00Z'), noInvalidDate: true }).map((date) => date.toISOString().slice(0, 10))
+  const intl = (options: Intl.DateTimeFormatOptions) => (date: string) => new Intl.DateTimeFormat('en-IN', { ...options, timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`))
+
+  it('amounts of money', () => {
+    const rupees = new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR' })
+    const whole = new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR', maximumFractionDigits: 0 })
+    fc.assert(
+      fc.property(paise, (amount) => {
+        expect(formatRupees(amount)).toBe(rupees.format(amount / 100))
+        if (amount % 100 === 0) expect(formatWholeRupees(amount)).toBe(whole.format(amount / 100))
+        const digits = amount % 100 === 0 ? 0 : 2
+        expect(paiseToRupeesInput(amount)).toBe(new Intl.NumberFormat('en-IN', { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(amount / 100))
+      }),
+      { numRuns: 3000 },
+    )
+  })
+
+  it('dates', () => {
+    const [dayMonth, longDate, weekdayDate, weekdayDayMonth, monthName, monthYear] = [
+      intl({ day: 'numeric', month: 'short' }),
+      intl({ day: 'numeric', month: 'long', year: 'numeric' }),
+      intl({ weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }),
+      intl({ weekday: 'long', day: 'numeric', month: 'long' }),
+      intl({ month: 'long' }),
+      intl({ month: 'long', year: 'numeric' }),
+    ]
+    fc.assert(
+      fc.property(dates, dates, (date, other) => {
+        expect(formatLongDate(date)).toBe(longDate(date))
+        expect(formatWeekdayDate(date)).toBe(weekdayDate(date))
+        expect(formatWeekdayDayMonth(date)).toBe(weekdayDayMonth(date))
+        expect(formatMonthTitle(date.slice(0, 7))).toBe(monthYear(date))
+        expect(formatOrdinalDayMonth(date)).toMatch(new RegExp(` ${monthName(date)}$`))
+        const [start, end] = [date, other].sort()
+        const sameMonth = start!.slice(5, 7) === end!.slice(5, 7)
+        expect(formatDateRange(start!, end!)).toBe(sameMonth ? `${Number(start!.slice(8, 10))}–${dayMonth(end!)}` : `${dayMonth(start!)} – ${dayMonth(end!)}`)
+      }),
+      { numRuns: 3000 },
+    )
+    expect(() => formatLongDate('2027-02-30x')).toThrow(RangeError)
+  })
+})
+
 describe('the lab calendar is Asia/Kolkata whatever the server zone', () => {
   // 2026-11-22 20:00 UTC is already 23 November, 01:30 in Bangalore.
   const lateEveningUtc = new Date('2026-11-22T20:00:00Z')
@@ -33,6 +96,17 @@ describe('the lab calendar is Asia/Kolkata whatever the server zone', () => {
     expect(labDateParts(lateEveningUtc)).toEqual({ date: '2026-11-23', time: '01:30' })
     expect(labToday(new Date('2026-11-22T18:29:59Z'))).toBe('2026-11-22')
     expect(labToday(new Date('2026-11-22T18:30:00Z'))).toBe('2026-11-23')
+  })
+
+  it('reads the same date and time as the Asia/Kolkata clock of Intl, at any instant from 2000 to 2100', () => {
+    const kolkata = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Kolkata', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+    fc.assert(
+      fc.property(fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2100-12-31T23:59:59Z'), noInvalidDate: true }), (instant) => {
+        const parts = Object.fromEntries(kolkata.formatToParts(instant).map((part) => [part.type, part.value]))
+        expect(labDateParts(instant)).toEqual({ date: `${parts.year}-${parts.month}-${parts.day}`, time: `${parts.hour}:${parts.minute}` })
+      }),
+      { numRuns: 2000 },
+    )
   })
 
   it('turns a Bangalore wall-clock time into the right instant', () => {

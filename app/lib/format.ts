@@ -1,12 +1,28 @@
 /** The lab's time zone: every date and time the product shows or reasons about is in it. */
 export const LAB_TIME_ZONE = 'Asia/Kolkata'
 
-const rupees = new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR' })
-const wholeRupees = new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR', maximumFractionDigits: 0 })
+// Prices and dates are written out here rather than by Intl: building an Intl formatter loads the
+// locale's data, which takes a phone tens of milliseconds on every page that shows a price or a
+// date (the camp banner is on every page). The texts are exactly what Intl's en-IN gives (tested).
+
+/** 1234567 → "12,34,567": the last three digits, then pairs, as amounts are grouped in India. */
+function indianGrouping(whole: number): string {
+  const digits = String(whole)
+  if (digits.length <= 3) return digits
+  return `${digits.slice(0, -3).replace(/\B(?=(\d{2})+$)/g, ',')},${digits.slice(-3)}`
+}
+
+/** Integer paise → "12,34,567.50" (or "12,34,567" with no paise digits), with a leading minus if below zero. */
+function amount(paise: number, fractionDigits: 0 | 2, symbol = ''): string {
+  const sign = paise < 0 ? '-' : ''
+  const absolute = Math.round(Math.abs(paise))
+  const paiseDigits = fractionDigits === 2 ? `.${String(absolute % 100).padStart(2, '0')}` : ''
+  return `${sign}${symbol}${indianGrouping(Math.floor(absolute / 100))}${paiseDigits}`
+}
 
 /** 3500000 → "₹35,000.00"; money is integer paise everywhere and formatted only here. */
 export function formatRupees(paise: number): string {
-  return rupees.format(paise / 100)
+  return amount(paise, 2, '₹')
 }
 
 /**
@@ -22,13 +38,12 @@ export function rupeesToPaise(text: string): number | null {
 
 /** 3500000 → "35,000", 3500050 → "35,000.50": an amount as a form shows it for editing. */
 export function paiseToRupeesInput(paise: number): string {
-  const fractionDigits = paise % 100 === 0 ? 0 : 2
-  return new Intl.NumberFormat('en-IN', { minimumFractionDigits: fractionDigits, maximumFractionDigits: fractionDigits }).format(paise / 100)
+  return amount(paise, paise % 100 === 0 ? 0 : 2)
 }
 
 /** 3500000 → "₹35,000", for headline prices that are whole rupees. */
 export function formatWholeRupees(paise: number): string {
-  return paise % 100 === 0 ? wholeRupees.format(paise / 100) : formatRupees(paise)
+  return paise % 100 === 0 ? amount(paise, 0, '₹') : formatRupees(paise)
 }
 
 /** Today's date in Asia/Kolkata as yyyy-mm-dd, whatever the server's own time zone. */
@@ -36,20 +51,17 @@ export function labToday(now: Date = new Date()): string {
   return labDateParts(now).date
 }
 
-const labClock = new Intl.DateTimeFormat('en-CA', {
-  timeZone: LAB_TIME_ZONE,
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23',
-})
+/** Asia/Kolkata is UTC+05:30 all year (it has no daylight saving time). */
+const LAB_UTC_OFFSET_MS = (5 * 60 + 30) * 60_000
 
-/** The wall-clock date (yyyy-mm-dd) and time (HH:MM) in Asia/Kolkata at an instant. */
+/**
+ * The wall-clock date (yyyy-mm-dd) and time (HH:MM) in Asia/Kolkata at an instant: UTC moved by
+ * the fixed offset. Arithmetic rather than Intl with a time zone, whose time-zone data takes a
+ * phone tens of milliseconds to load, and every page shows today's year in its footer.
+ */
 export function labDateParts(now: Date): { date: string; time: string } {
-  const parts = Object.fromEntries(labClock.formatToParts(now).map((part) => [part.type, part.value]))
-  return { date: `${parts.year}-${parts.month}-${parts.day}`, time: `${parts.hour}:${parts.minute}` }
+  const wallClock = new Date(now.getTime() + LAB_UTC_OFFSET_MS).toISOString()
+  return { date: wallClock.slice(0, 10), time: wallClock.slice(11, 16) }
 }
 
 /** The instant at which a wall-clock date and time in Asia/Kolkata (UTC+05:30, no DST) occurs. */
@@ -83,34 +95,47 @@ export function addMonths(month: string, months: number): string {
   return new Date(Date.UTC(year, monthNumber - 1 + months, 1)).toISOString().slice(0, 7)
 }
 
-const dayMonth = new Intl.DateTimeFormat('en-IN', { day: 'numeric', month: 'short', timeZone: 'UTC' })
-const dayMonthYear = new Intl.DateTimeFormat('en-IN', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' })
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
+const SHORT_MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sept', 'Oct', 'Nov', 'Dec']
+const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday']
+
+/** A yyyy-mm-dd date's day, month (0-11), year and weekday (0 = Sunday); an unreadable date throws. */
+function calendarDay(date: string) {
+  const value = new Date(`${date}T00:00:00Z`)
+  if (Number.isNaN(value.getTime())) throw new RangeError(`Invalid time value: ${date}`)
+  return { day: value.getUTCDate(), month: value.getUTCMonth(), year: value.getUTCFullYear(), weekday: value.getUTCDay() }
+}
 
 /** "2027-08-08", "2027-08-16" → "8–16 Aug" (or "28 Jul – 3 Aug" across months). */
 export function formatDateRange(start: string, end: string): string {
-  const [from, to] = [new Date(`${start}T00:00:00Z`), new Date(`${end}T00:00:00Z`)]
-  if (from.getUTCMonth() === to.getUTCMonth()) {
-    return `${from.getUTCDate()}–${dayMonth.format(to)}`
+  const [from, to] = [calendarDay(start), calendarDay(end)]
+  if (from.month === to.month) {
+    return `${from.day}–${to.day} ${SHORT_MONTHS[to.month]}`
   }
-  return `${dayMonth.format(from)} – ${dayMonth.format(to)}`
+  return `${from.day} ${SHORT_MONTHS[from.month]} – ${to.day} ${SHORT_MONTHS[to.month]}`
+}
+
+/** "2026-12" → "December 2026". */
+export function formatMonthTitle(month: string): string {
+  const { month: index, year } = calendarDay(`${month}-01`)
+  return `${MONTHS[index]} ${year}`
 }
 
 /** "2027-08-08" → "8 August 2027". */
 export function formatLongDate(date: string): string {
-  return dayMonthYear.format(new Date(`${date}T00:00:00Z`))
+  const { day, month, year } = calendarDay(date)
+  return `${day} ${MONTHS[month]} ${year}`
 }
-
-const weekdayDate = new Intl.DateTimeFormat('en-IN', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' })
-const weekdayDayMonth = new Intl.DateTimeFormat('en-IN', { weekday: 'long', day: 'numeric', month: 'long', timeZone: 'UTC' })
 
 /** "2026-12-01" → "Tuesday, 1 December 2026" (the spec's full weekday date). */
 export function formatWeekdayDate(date: string): string {
-  return weekdayDate.format(new Date(`${date}T00:00:00Z`))
+  return `${formatWeekdayDayMonth(date)} ${calendarDay(date).year}`
 }
 
 /** "2026-12-01" → "Tuesday, 1 December". */
 export function formatWeekdayDayMonth(date: string): string {
-  return weekdayDayMonth.format(new Date(`${date}T00:00:00Z`))
+  const { day, month, weekday } = calendarDay(date)
+  return `${WEEKDAYS[weekday]}, ${day} ${MONTHS[month]}`
 }
 
 /** An instant as the lab's calendar shows it: "23 November 2026". */
@@ -118,13 +143,11 @@ export function formatLabDate(at: Date): string {
   return formatLongDate(labDateParts(at).date)
 }
 
-const monthName = new Intl.DateTimeFormat('en-IN', { month: 'long', timeZone: 'UTC' })
-
 /** "2027-08-08" → "8th August", as the camp form writes camp dates. */
 export function formatOrdinalDayMonth(date: string): string {
-  const day = Number(date.slice(8, 10))
+  const { day, month } = calendarDay(date)
   const suffix = day % 100 >= 11 && day % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][day % 10] ?? 'th')
-  return `${day}${suffix} ${monthName.format(new Date(`${date}T00:00:00Z`))}`
+  return `${day}${suffix} ${MONTHS[month]}`
 }
 
 /** "13:00" or "13:00:00" → "1:00 PM". */

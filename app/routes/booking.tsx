@@ -1,9 +1,9 @@
 import { getCollectionProps, getFormProps, getTextareaProps, type SubmissionResult } from '@conform-to/react'
-import { parseWithZod } from '@conform-to/zod/v4'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { useEffect } from 'react'
 import { data, Form, Link, redirect, redirectDocument, useFetcher, useNavigation } from 'react-router'
 import type { Route } from './+types/booking'
-import { FieldError, FormAlert, HoneypotField, TextField, useValidatedForm } from '~/components/form-fields'
+import { FieldError, FormAlert, HoneypotField, TextField, useLazyValidatedForm } from '~/components/form-controls'
 import { DetailRow, type StatusCard, StatusCardView } from '~/components/payment-status-card'
 import { config } from '~/config.server'
 import { isLinkKey, linkKey } from '~/db/secrets.server'
@@ -18,11 +18,12 @@ import { useHydrated } from '~/lib/use-hydrated'
 import { guestLinkOpenFor } from '~/modules/booking/guest-links.server'
 import { paymentStatusView } from '~/modules/booking/bookings.server'
 import { AlreadyBookedError, lastBookableDate, SlotUnavailableError } from '~/modules/booking/holds.server'
-import { limitHoldAttempts, TooManyUnpaidHoldsError, UnpaidHoldExistsError } from '~/modules/holders/holders.server'
+import { TooManyUnpaidHoldsError, UnpaidHoldExistsError } from '~/modules/holders/holders.server'
 import { RateLimitedError } from '~/modules/rate-limit/rate-limit.server'
 import { holderOf } from '~/lib/holder.server'
 import { BOOKING_STATUS_LINK, bookingTimesOn, holdSingleSession, singleService, singleServicePrices, type BookingTime } from '~/modules/booking/public-booking.server'
-import { BookableDateSchema, MISSING_INFORMATION, PublicBookingSchema, REQUIRED_BOOKING_FIELDS, type PublicBookingInput } from '~/modules/booking/schemas'
+import { isBookableDate, MISSING_INFORMATION, REQUIRED_BOOKING_FIELDS } from '~/modules/booking/fields'
+import { BookableDateSchema, PublicBookingSchema, type PublicBookingInput } from '~/modules/booking/schemas'
 import { checkPaymentForPage, HoldExpiredError, PaymentStartError, startPayment } from '~/modules/payments/payments.server'
 import { RECEIPT_LINK } from '~/modules/receipts/receipts.server'
 import { readForm } from '~/lib/form-data.server'
@@ -56,6 +57,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     prefill,
     times: prefill.date ? await bookingTimesOn(prefill.date) : null,
     dateRange: { min: today, max: lastBookableDate(1, today) },
+    constraint: getZodConstraint(PublicBookingSchema),
   }
 }
 
@@ -153,7 +155,6 @@ async function pay(request: Request, context: Route.ActionArgs['context']) {
   const headers = new Headers()
   if (setCookie) headers.append('Set-Cookie', setCookie)
   try {
-    await limitHoldAttempts(holder)
     const hold = await holdSingleSession(draft, holder)
     const payment = await startPayment({
       payable: { kind: 'booking', id: hold.bookingId },
@@ -218,7 +219,8 @@ type Step1Data = Extract<Route.ComponentProps['loaderData'], { step: 1 }>
 
 function DetailsStep({ loaderData, actionData }: { loaderData: Step1Data; actionData: ActionResult | undefined }) {
   const values = actionData?.kind === 'times' ? actionData.values : loaderData.prefill
-  const [form, fields] = useValidatedForm(PublicBookingSchema, {
+  const [form, fields] = useLazyValidatedForm(() => import('~/modules/booking/schemas').then((schemas) => schemas.PublicBookingSchema), {
+    constraint: loaderData.constraint,
     lastResult: actionData?.kind === 'invalid' ? actionData.result : undefined,
     defaultValue: values,
   })
@@ -230,7 +232,7 @@ function DetailsStep({ loaderData, actionData }: { loaderData: Step1Data; action
 
   // With JavaScript the times follow the date as it is picked.
   useEffect(() => {
-    if (hydrated && date && BookableDateSchema.safeParse(date).success) timesFetcher.load(`/booking/times?date=${date}`)
+    if (hydrated && date && isBookableDate(date)) timesFetcher.load(`/booking/times?date=${date}`)
   }, [hydrated, date])
   const times = (hydrated && date ? timesFetcher.data?.times : undefined) ?? (actionData && 'times' in actionData ? actionData.times : loaderData.times)
   const missing = (form.errors ?? []).includes(MISSING_INFORMATION) || REQUIRED_BOOKING_FIELDS.some((field) => fields[field].errors?.length && !fields[field].value)

@@ -1,7 +1,7 @@
 import { data, Link } from 'react-router'
 import type { Route } from './+types/booking.view'
 import { BookingActions } from '~/components/booking-actions'
-import { AuthCard } from '~/components/form-fields'
+import { AuthCard } from '~/components/form-controls'
 import { ReportPanel } from '~/components/report-panel'
 import { DetailRow } from '~/components/payment-status-card'
 import { linkKey, linkKeyMaker } from '~/db/secrets.server'

@@ -1,6 +1,6 @@
 import { data, Form, Link, useNavigation } from 'react-router'
 import type { Route } from './+types/bookings.$reference.cancel'
-import { FormAlert, HoneypotField } from '~/components/form-fields'
+import { FormAlert, HoneypotField } from '~/components/form-controls'
 import { callerOf } from '~/lib/auth.server'
 import { bookingForChange } from '~/lib/booking-access.server'
 import { formatClockTime, formatLongDate, formatRupees, formatTimeRange, formatWeekdayDate, labDateParts } from '~/lib/format'

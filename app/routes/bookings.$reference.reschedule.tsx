@@ -1,6 +1,6 @@
 import { Form, Link, useNavigation } from 'react-router'
 import type { Route } from './+types/bookings.$reference.reschedule'
-import { HoneypotField } from '~/components/form-fields'
+import { HoneypotField } from '~/components/form-controls'
 import { MonthCalendar } from '~/components/month-calendar'
 import { TimeSlotPicker } from '~/components/time-slot-picker'
 import { bookingForChange } from '~/lib/booking-access.server'

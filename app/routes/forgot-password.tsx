@@ -1,9 +1,9 @@
 import { getFormProps, type SubmissionResult } from '@conform-to/react'
-import { parseWithZod } from '@conform-to/zod/v4'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { useEffect } from 'react'
 import { data, Form, Link, redirect, useNavigate, useNavigation } from 'react-router'
 import type { Route } from './+types/forgot-password'
-import { AuthCard, FormAlert, HoneypotField, PasswordField, SubmitButton, TextField, useValidatedForm } from '~/components/form-fields'
+import { AuthCard, FormAlert, HoneypotField, PasswordField, SubmitButton, TextField, useLazyValidatedForm, type FieldConstraints } from '~/components/form-controls'
 import { callerOf, rememberBrowserHeader, requireGuest } from '~/lib/auth.server'
 import { rejectBots } from '~/lib/honeypot'
 import { pageMeta } from '~/lib/seo'
@@ -20,7 +20,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 /** After a successful reset the page shows its success panel, then goes to /login. */
 const REDIRECT_SECONDS = 2
 
-type Step = { step: 'request' } | { step: 'reset'; email: string; code: string } | { step: 'done' }
+type Step = { step: 'request'; constraint: FieldConstraints } | { step: 'reset'; email: string; code: string; constraint: FieldConstraints } | { step: 'done' }
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireGuest(request)
@@ -28,9 +28,9 @@ export async function loader({ request }: Route.LoaderArgs) {
   // Without JavaScript, the browser follows the Refresh header to /login after the success panel.
   if (params.get('done') === '1') return data<Step>({ step: 'done' }, { headers: { Refresh: `${REDIRECT_SECONDS};url=/login` } })
   const email = EmailOnlySchema.safeParse({ email: params.get('email') ?? '' })
-  if (!email.success) return data<Step>({ step: 'request' })
+  if (!email.success) return data<Step>({ step: 'request', constraint: getZodConstraint(EmailOnlySchema) })
   const code = codeField.safeParse(params.get('code') ?? '')
-  return data<Step>({ step: 'reset', email: email.data.email, code: code.success ? code.data : '' })
+  return data<Step>({ step: 'reset', email: email.data.email, code: code.success ? code.data : '', constraint: getZodConstraint(ResetPasswordSchema) })
 }
 
 export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders
@@ -75,9 +75,18 @@ export default function ForgotPassword({ loaderData, actionData }: Route.Compone
   if (loaderData.step === 'done') return <ResetDone />
   if (loaderData.step === 'reset') {
     const resendErrors = actionData?.request?.error?.['']
-    return <ResetStep key={loaderData.email} email={loaderData.email} code={loaderData.code} lastResult={actionData?.reset} resendErrors={resendErrors ?? undefined} />
+    return (
+      <ResetStep
+        key={loaderData.email}
+        email={loaderData.email}
+        code={loaderData.code}
+        constraint={loaderData.constraint}
+        lastResult={actionData?.reset}
+        resendErrors={resendErrors ?? undefined}
+      />
+    )
   }
-  return <RequestStep lastResult={actionData?.request} />
+  return <RequestStep constraint={loaderData.constraint} lastResult={actionData?.request} />
 }
 
 function BackToLogin() {
@@ -92,8 +101,8 @@ function BackToLogin() {
 
 type LastResult = SubmissionResult<string[]> | null | undefined
 
-function RequestStep({ lastResult }: { lastResult: LastResult }) {
-  const [form, fields] = useValidatedForm(EmailOnlySchema, { lastResult })
+function RequestStep({ constraint, lastResult }: { constraint: FieldConstraints; lastResult: LastResult }) {
+  const [form, fields] = useLazyValidatedForm(() => import('~/modules/accounts/schemas').then((schemas) => schemas.EmailOnlySchema), { constraint, lastResult })
   const submitting = useNavigation().formAction === '/forgot-password'
   return (
     <AuthCard title="Forgot Password" lead="Enter the e-mail address of your account. We will send you a code to choose a new password.">
@@ -111,8 +120,12 @@ function RequestStep({ lastResult }: { lastResult: LastResult }) {
   )
 }
 
-function ResetStep({ email, code, lastResult, resendErrors }: { email: string; code: string; lastResult: LastResult; resendErrors?: string[] }) {
-  const [form, fields] = useValidatedForm(ResetPasswordSchema, { lastResult, defaultValue: { email, code } })
+function ResetStep({ email, code, constraint, lastResult, resendErrors }: { email: string; code: string; constraint: FieldConstraints; lastResult: LastResult; resendErrors?: string[] }) {
+  const [form, fields] = useLazyValidatedForm(() => import('~/modules/accounts/schemas').then((schemas) => schemas.ResetPasswordSchema), {
+    constraint,
+    lastResult,
+    defaultValue: { email, code },
+  })
   const navigation = useNavigation()
   const submitting = navigation.formAction === '/forgot-password' && navigation.formData?.get('intent') !== 'request'
   return (

@@ -1,8 +1,8 @@
 import { getFormProps } from '@conform-to/react'
-import { parseWithZod } from '@conform-to/zod/v4'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link, useNavigation } from 'react-router'
 import type { Route } from './+types/login'
-import { AuthCard, FormAlert, HoneypotField, PasswordField, SubmitButton, TextField, useValidatedForm } from '~/components/form-fields'
+import { AuthCard, FormAlert, HoneypotField, PasswordField, SubmitButton, TextField, useLazyValidatedForm } from '~/components/form-controls'
 import { callerOf, homeFor, knownBrowser, pendingAccountHeader, rememberBrowserHeader, requireGuest, safeRedirect, sessionHeader, sessionToken } from '~/lib/auth.server'
 import { rejectBots } from '~/lib/honeypot'
 import { pageMeta } from '~/lib/seo'
@@ -17,7 +17,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireGuest(request)
-  return { redirectTo: safeRedirect(new URL(request.url).searchParams.get('redirectTo'), '') }
+  return { redirectTo: safeRedirect(new URL(request.url).searchParams.get('redirectTo'), ''), constraint: getZodConstraint(LoginSchema) }
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -45,7 +45,11 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Login({ loaderData, actionData }: Route.ComponentProps) {
-  const [form, fields] = useValidatedForm(LoginSchema, { lastResult: actionData?.result, defaultValue: { redirectTo: loaderData.redirectTo } })
+  const [form, fields] = useLazyValidatedForm(() => import('~/modules/accounts/schemas').then((schemas) => schemas.LoginSchema), {
+    constraint: loaderData.constraint,
+    lastResult: actionData?.result,
+    defaultValue: { redirectTo: loaderData.redirectTo },
+  })
   const submitting = useNavigation().formAction === '/login'
   const registrationHref = '/registration'
   return (

@@ -1,6 +1,6 @@
 import { data, Form, Link, redirect, useNavigation } from 'react-router'
 import type { Route } from './+types/onboarding.waitlist'
-import { AuthCard, FormAlert, HoneypotField } from '~/components/form-fields'
+import { AuthCard, FormAlert, HoneypotField } from '~/components/form-controls'
 import { DetailRow } from '~/components/payment-status-card'
 import { config } from '~/config.server'
 import { isLinkKey } from '~/db/secrets.server'

@@ -1,21 +1,14 @@
 import { getFormProps } from '@conform-to/react'
-import { parseWithZod } from '@conform-to/zod/v4'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link, redirect, useNavigation } from 'react-router'
 import type { Route } from './+types/registration'
-import { AuthCard, FormAlert, HoneypotField, PasswordField, RadioGroupField, SelectField, SubmitButton, TextField, useValidatedForm } from '~/components/form-fields'
+import { AuthCard, FormAlert, HoneypotField, PasswordField, RadioGroupField, SelectField, SubmitButton, TextField, useLazyValidatedForm } from '~/components/form-controls'
 import { callerOf, pendingAccountHeader, requireGuest } from '~/lib/auth.server'
 import { rejectBots } from '~/lib/honeypot'
 import { pageMeta } from '~/lib/seo'
 import { registerCustomer } from '~/modules/accounts/registration.server'
-import {
-  GENDERS,
-  HOW_DID_YOU_KNOW,
-  PARTICIPATE_IN_EVENTS,
-  REGISTRATION_DEFAULTS,
-  RegistrationSchema,
-  SPECIALIZATIONS,
-  SWIMMING_EXPERIENCE,
-} from '~/modules/accounts/schemas'
+import { GENDERS, HOW_DID_YOU_KNOW, PARTICIPATE_IN_EVENTS, REGISTRATION_DEFAULTS, SPECIALIZATIONS, SWIMMING_EXPERIENCE } from '~/modules/accounts/fields'
+import { RegistrationSchema } from '~/modules/accounts/schemas'
 import { WeakPasswordError } from '~/modules/accounts/password-policy.server'
 import { EmailTakenError } from '~/modules/accounts/users.server'
 import { RateLimitedError } from '~/modules/rate-limit/rate-limit.server'
@@ -30,7 +23,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireGuest(request)
-  return null
+  return { constraint: getZodConstraint(RegistrationSchema) }
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -51,8 +44,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 }
 
-export default function Registration({ actionData }: Route.ComponentProps) {
-  const [form, fields] = useValidatedForm(RegistrationSchema, { lastResult: actionData, defaultValue: REGISTRATION_DEFAULTS })
+export default function Registration({ loaderData, actionData }: Route.ComponentProps) {
+  const [form, fields] = useLazyValidatedForm(() => import('~/modules/accounts/schemas').then((schemas) => schemas.RegistrationSchema), {
+    constraint: loaderData.constraint,
+    lastResult: actionData,
+    defaultValue: REGISTRATION_DEFAULTS,
+  })
   const submitting = useNavigation().formAction === '/registration'
   return (
     <AuthCard

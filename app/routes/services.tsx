@@ -3,22 +3,14 @@ import type { Route } from './+types/services'
 import { ArrowLink } from '~/components/arrow-link'
 import { CallToAction } from '~/components/call-to-action'
 import { FeatureCard } from '~/components/feature-card'
-import {
-  CoachWhistleIcon,
-  FamilyIcon,
-  JointAngleIcon,
-  MedalIcon,
-  ReportIcon,
-  StopwatchIcon,
-  TriathlonIcon,
-  UnderwaterCameraIcon,
-} from '~/components/feature-icons'
+import { JointAngleIcon, ReportIcon, StopwatchIcon, UnderwaterCameraIcon } from '~/components/feature-icons'
+import { CoachWhistleIcon, FamilyIcon, MedalIcon, TriathlonIcon } from '~/components/more-feature-icons'
 import {
   BiomechanicsIllustration,
   RaceAnalysisIllustration,
   ReportIllustration,
   UnderwaterCameraIllustration,
-} from '~/components/illustrations'
+} from '~/components/illustrations/service-drawings'
 import { SwimmerIcon } from '~/components/line-icons'
 import { PageHero } from '~/components/page-hero'
 import { SectionHeading } from '~/components/section-heading'

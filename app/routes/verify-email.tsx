@@ -1,8 +1,8 @@
 import { getFormProps } from '@conform-to/react'
-import { parseWithZod } from '@conform-to/zod/v4'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link, redirect, useNavigation } from 'react-router'
 import type { Route } from './+types/verify-email'
-import { AuthCard, FormAlert, HoneypotField, SubmitButton, TextField, useValidatedForm } from '~/components/form-fields'
+import { AuthCard, FormAlert, HoneypotField, SubmitButton, TextField, useLazyValidatedForm } from '~/components/form-controls'
 import { callerOf, clearPendingAccountHeader, homeFor, pendingAccount, rememberBrowserHeader, requireGuest, sessionHeader } from '~/lib/auth.server'
 import { rejectBots } from '~/lib/honeypot'
 import { pageMeta, PRODUCT_NAME } from '~/lib/seo'
@@ -28,7 +28,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const parsedEmail = EmailOnlySchema.safeParse({ email: params.get('email') ?? '' })
   if (!parsedEmail.success) throw redirect('/registration')
   const code = codeField.safeParse(params.get('code') ?? '')
-  return { email: parsedEmail.data.email, code: code.success ? code.data : '' }
+  return { email: parsedEmail.data.email, code: code.success ? code.data : '', constraint: getZodConstraint(VerifyEmailSchema) }
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -76,7 +76,11 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function VerifyEmail({ loaderData, actionData }: Route.ComponentProps) {
   const { email, code } = loaderData
-  const [form, fields] = useValidatedForm(VerifyEmailSchema, { lastResult: actionData, defaultValue: { email, code } })
+  const [form, fields] = useLazyValidatedForm(() => import('~/modules/accounts/schemas').then((schemas) => schemas.VerifyEmailSchema), {
+    constraint: loaderData.constraint,
+    lastResult: actionData,
+    defaultValue: { email, code },
+  })
   const navigation = useNavigation()
   const submitting = navigation.formAction?.startsWith('/verify-email') && navigation.formData?.get('intent') !== 'resend'
   return (

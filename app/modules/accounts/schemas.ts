@@ -1,57 +1,12 @@
 // The forms' rules and messages (the spec's exact texts), used by the server actions and, in the
 // browser, for validation as you type. Nothing server-only may be imported here.
 import { z } from 'zod'
+import { GENDERS, HOW_DID_YOU_KNOW, PARTICIPATE_IN_EVENTS, SPECIALIZATIONS, SWIMMING_EXPERIENCE } from './fields'
 
-export const GENDERS = [
-  { value: 'male', label: 'Male' },
-  { value: 'female', label: 'Female' },
-  { value: 'other', label: 'Other' },
-] as const
-
-export const SWIMMING_EXPERIENCE = [
-  { value: 'beginner', label: 'Beginner' },
-  { value: 'intermediate', label: 'Intermediate' },
-  { value: 'advanced', label: 'Advanced' },
-] as const
-
-export const SPECIALIZATIONS = [
-  { value: 'freestyle', label: 'Freestyle' },
-  { value: 'breaststroke', label: 'Breaststroke' },
-  { value: 'butterfly', label: 'Butterfly' },
-  { value: 'backstroke', label: 'Backstroke' },
-  { value: 'individual_medley', label: 'Individual Medley' },
-  { value: 'other', label: 'Other' },
-] as const
-
-export const PARTICIPATE_IN_EVENTS = [
-  { value: 'yes', label: 'Yes' },
-  { value: 'no', label: 'No' },
-] as const
-
-export const HOW_DID_YOU_KNOW = [
-  { value: 'instagram', label: 'Instagram' },
-  { value: 'facebook', label: 'Facebook' },
-  { value: 'google', label: 'Google' },
-  { value: 'website', label: 'Website' },
-  { value: 'friends_referrals', label: 'Friends / Referrals' },
-  { value: 'other', label: 'Other' },
-] as const
+export { GENDERS, HOW_DID_YOU_KNOW, optionLabel, PARTICIPATE_IN_EVENTS, REGISTRATION_DEFAULTS, SPECIALIZATIONS, SWIMMING_EXPERIENCE } from './fields'
 
 type Options = ReadonlyArray<{ value: string; label: string }>
 const values = <T extends Options>(options: T) => options.map((option) => option.value) as [T[number]['value'], ...T[number]['value'][]]
-
-/** The label shown for a stored value, e.g. 'individual_medley' → 'Individual Medley'. */
-export function optionLabel(options: Options, value: string | null | undefined) {
-  return options.find((option) => option.value === value)?.label ?? null
-}
-
-export const REGISTRATION_DEFAULTS = {
-  gender: 'male',
-  swimmingExperience: 'beginner',
-  specialization: 'freestyle',
-  participateInEvents: 'no',
-  howDidYouKnow: 'instagram',
-} as const
 
 /**
  * Control characters (NUL, tabs, line breaks), invisible separators, and the marks that make text

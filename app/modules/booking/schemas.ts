@@ -1,8 +1,16 @@
 import { z } from 'zod'
-import { addDays, labToday } from '~/lib/format'
 import { notesField, personNameField } from '~/modules/accounts/schemas'
+import { BOOKABLE_DATE_MESSAGE, BOOKING_TIMES, ISO_DATE, isInBookingWindow, isRealDate } from './fields'
 
-const isoDate = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/
+export {
+  BOOKABLE_DATE_MESSAGE,
+  BOOKING_TIMES,
+  CUSTOMER_DAYS_AHEAD,
+  MISSING_INFORMATION,
+  REQUIRED_BOOKING_FIELDS,
+  SINGLE_SERVICES,
+} from './fields'
+
 const clockTime = /^([01]\d|2[0-3]):[0-5]\d$/
 
 /**
@@ -14,21 +22,12 @@ export const FIRST_DATE = '2000-01-01'
 export const LAST_DATE = '2100-12-31'
 export const DATE_RANGE_MESSAGE = 'Choose a date from 2000 to 2100'
 
-/** How far ahead a customer may name a date at all; each booking page's own window is shorter. */
-export const CUSTOMER_DAYS_AHEAD = 366
-export const BOOKABLE_DATE_MESSAGE = 'Choose a date from today up to a year ahead'
-
 /** A calendar date (yyyy-mm-dd) that exists. */
 const calendarDate = (message?: string) =>
   z
     .string({ error: message })
-    .regex(isoDate, { message, abort: true })
+    .regex(ISO_DATE, { message, abort: true })
     .refine(isRealDate, { message, abort: true })
-
-function isRealDate(value: string) {
-  const time = new Date(`${value}T00:00:00Z`)
-  return !Number.isNaN(time.getTime()) && time.toISOString().startsWith(value)
-}
 
 /** A calendar date from 2000 to 2100. */
 export const dateField = (message?: string) => calendarDate(message).refine((value) => value >= FIRST_DATE && value <= LAST_DATE, DATE_RANGE_MESSAGE)
@@ -37,10 +36,7 @@ export const DateSchema = dateField()
 
 /** A date a customer may book or move to: from today (in Bangalore) up to a year ahead. */
 export const bookableDateField = (message?: string) =>
-  calendarDate(message).refine((value) => {
-    const today = labToday()
-    return value >= today && value <= addDays(today, CUSTOMER_DAYS_AHEAD)
-  }, BOOKABLE_DATE_MESSAGE)
+  calendarDate(message).refine(isInBookingWindow, BOOKABLE_DATE_MESSAGE)
 
 export const BookableDateSchema = bookableDateField()
 
@@ -58,21 +54,6 @@ export function isMonth(value: string | null): value is string {
 export function isClockTime(value: string | null): value is string {
   return value !== null && clockTime.test(value)
 }
-
-/** The single sessions sold on /booking, and the catalogue item each is priced by. */
-export const SINGLE_SERVICES = [
-  { value: 'race', label: 'Race Analysis', productCode: 'single_race' },
-  { value: 'biomechanical', label: 'Biomechanical Analysis', productCode: 'single_biomechanical' },
-  { value: 'both', label: 'Race + Biomechanical Analysis', productCode: 'single_both' },
-] as const
-
-/** /booking's time choices: 9:00 AM to 5:00 PM, hourly. */
-export const BOOKING_TIMES = ['09:00', '10:00', '11:00', '12:00', '13:00', '14:00', '15:00', '16:00', '17:00'] as const
-
-export const MISSING_INFORMATION = 'Missing information - Please fill in all required fields.'
-
-/** The fields a form must have for the "Missing information" message not to show. */
-export const REQUIRED_BOOKING_FIELDS = ['name', 'email', 'service', 'date', 'time'] as const
 
 export const PublicBookingSchema = z.object({
   name: personNameField({ required: 'Please enter your full name', tooShort: 'Name must be at least 2 characters' }),

@@ -1,0 +1,270 @@
+import { getCollectionProps, getInputProps, getSelectProps, useForm, type FieldMetadata, type SubmissionResult } from '@conform-to/react'
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react'
+import type { z } from 'zod'
+import { HONEYPOT_FIELD } from '~/lib/honeypot'
+import { useHydrated } from '~/lib/use-hydrated'
+
+// One way to build every form: Conform field metadata in, labelled controls out, each error next
+// to its field and tied to it with aria-describedby / aria-invalid. Nothing here loads zod: a page
+// shows its form first and fetches the rules that check it afterwards (useLazyValidatedForm).
+
+type Field = FieldMetadata<string | undefined, Record<string, unknown>, string[]>
+
+const inputClass =
+  'mt-1 block min-h-11 w-full rounded-lg border border-slate-400 bg-white px-3 py-2 text-base text-ink shadow-sm placeholder:text-slate-500 focus:border-brand-600 aria-invalid:border-red-700'
+
+
+export function FieldError({ field }: { field: Field }) {
+  if (!field.errors?.length) return null
+  return (
+    <p id={field.errorId} className="mt-1 text-sm font-medium text-red-700">
+      {field.errors[0]}
+    </p>
+  )
+}
+
+function Hint({ field, children }: { field: Field; children?: ReactNode }) {
+  if (!children) return null
+  return (
+    <p id={field.descriptionId} className="mt-1 text-sm text-muted">
+      {children}
+    </p>
+  )
+}
+
+type TextFieldProps = {
+  field: Field
+  label: string
+  type?: 'text' | 'email' | 'tel' | 'number' | 'password' | 'date' | 'time'
+  autoComplete?: string
+  inputMode?: 'text' | 'numeric' | 'tel' | 'email'
+  hint?: ReactNode
+  optional?: boolean
+  placeholder?: string
+}
+
+export function TextField({ field, label, type = 'text', autoComplete, inputMode, hint, optional, placeholder }: TextFieldProps) {
+  const { key, ...props } = getInputProps(field, { type, ariaDescribedBy: hint ? field.descriptionId : undefined })
+  return (
+    <div>
+      <label htmlFor={field.id} className="block text-sm font-semibold text-ink">
+        {label}
+        {optional && <span className="font-normal text-muted"> (optional)</span>}
+      </label>
+      <input key={key} {...props} autoComplete={autoComplete} inputMode={inputMode} placeholder={placeholder} className={inputClass} />
+      <Hint field={field}>{hint}</Hint>
+      <FieldError field={field} />
+    </div>
+  )
+}
+
+/** A password input with a Show/Hide button (shown once JavaScript runs, since it needs it). */
+export function PasswordField({ field, label, autoComplete }: { field: Field; label: string; autoComplete: 'current-password' | 'new-password' }) {
+  const [visible, setVisible] = useState(false)
+  const hydrated = useHydrated()
+  const { key, ...props } = getInputProps(field, { type: 'password' })
+  return (
+    <div>
+      <label htmlFor={field.id} className="block text-sm font-semibold text-ink">
+        {label}
+      </label>
+      <div className="relative">
+        <input key={key} {...props} type={visible ? 'text' : 'password'} autoComplete={autoComplete} className={`${inputClass} ${hydrated ? 'pr-20' : ''}`} />
+        {hydrated && (
+          <button
+            type="button"
+            onClick={() => setVisible((shown) => !shown)}
+            aria-controls={field.id}
+            aria-label={visible ? `Hide ${label.toLowerCase()}` : `Show ${label.toLowerCase()}`}
+            className="absolute inset-y-0 right-1 my-auto h-9 rounded-md px-3 text-sm font-semibold text-brand-700 hover:bg-brand-50"
+          >
+            {visible ? 'Hide' : 'Show'}
+          </button>
+        )}
+      </div>
+      <FieldError field={field} />
+    </div>
+  )
+}
+
+export function SelectField({ field, label, options }: { field: Field; label: string; options: ReadonlyArray<{ value: string; label: string }> }) {
+  const { key, ...props } = getSelectProps(field)
+  return (
+    <div>
+      <label htmlFor={field.id} className="block text-sm font-semibold text-ink">
+        {label}
+      </label>
+      <select key={key} {...props} className={inputClass}>
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+      <FieldError field={field} />
+    </div>
+  )
+}
+
+export function RadioGroupField({ field, legend, options }: { field: Field; legend: string; options: ReadonlyArray<{ value: string; label: string }> }) {
+  const labels = new Map(options.map((option) => [option.value, option.label]))
+  return (
+    <fieldset aria-describedby={field.errors?.length ? field.errorId : undefined}>
+      <legend className="text-sm font-semibold text-ink">{legend}</legend>
+      <div className="mt-2 flex flex-wrap gap-x-6 gap-y-2">
+        {getCollectionProps(field, { type: 'radio', options: options.map((option) => option.value), ariaAttributes: false }).map(({ key, ...props }) => (
+          <label key={key} className="inline-flex min-h-11 items-center gap-2 text-base">
+            <input {...props} className="h-5 w-5 accent-brand-700" />
+            {labels.get(props.value)}
+          </label>
+        ))}
+      </div>
+      <FieldError field={field} />
+    </fieldset>
+  )
+}
+
+/** A group of checkboxes (several values of one field), with the group's error under it. */
+export function CheckboxGroupField({ field, legend, options }: { field: FieldMetadata<string[] | undefined, Record<string, unknown>, string[]>; legend: string; options: ReadonlyArray<{ value: string; label: string }> }) {
+  const labels = new Map(options.map((option) => [option.value, option.label]))
+  return (
+    <fieldset aria-describedby={field.errors?.length ? field.errorId : undefined}>
+      <legend className="text-sm font-semibold text-ink">{legend}</legend>
+      <div className="mt-2 flex flex-wrap gap-2">
+        {getCollectionProps(field, { type: 'checkbox', options: options.map((option) => option.value), ariaAttributes: false }).map(({ key, ...props }) => (
+          <label key={key} className="inline-flex min-h-11 items-center gap-2 rounded-lg border border-slate-300 px-3">
+            <input {...props} className="h-5 w-5 accent-brand-700" />
+            {labels.get(props.value)}
+          </label>
+        ))}
+      </div>
+      {field.errors?.length ? (
+        <p id={field.errorId} className="mt-1 text-sm font-medium text-red-700">
+          {field.errors[0]}
+        </p>
+      ) : null}
+    </fieldset>
+  )
+}
+
+/** Errors about the whole form (a wrong password, a rate limit), announced when they appear. */
+export function FormAlert({ id, errors }: { id: string; errors: string[] | undefined }) {
+  if (!errors?.length) return null
+  return (
+    <div id={id} role="alert" className="rounded-lg border border-red-300 bg-red-50 px-4 py-3 text-sm font-medium text-red-800">
+      {errors.map((error) => (
+        <p key={error}>{error}</p>
+      ))}
+    </div>
+  )
+}
+
+/** The trap for bots: off-screen, skipped by keyboard and screen readers, never autofilled. */
+export function HoneypotField() {
+  const id = useId()
+  return (
+    <div aria-hidden="true" className="absolute -left-[10000px] h-px w-px overflow-hidden">
+      <label htmlFor={id}>Leave this field empty</label>
+      <input type="text" id={id} name={HONEYPOT_FIELD} tabIndex={-1} autoComplete="off" defaultValue="" />
+    </div>
+  )
+}
+
+export function SubmitButton({ children, pending, pendingLabel }: { children: ReactNode; pending?: boolean; pendingLabel?: string }) {
+  return (
+    <button type="submit" disabled={pending} className="btn-primary w-full">
+      {pending && pendingLabel ? pendingLabel : children}
+    </button>
+  )
+}
+
+/** The card every account page sits in: a heading, an optional lead, then the form. */
+export function AuthCard({ title, lead, children, wide }: { title: string; lead?: ReactNode; children: ReactNode; wide?: boolean }) {
+  return (
+    <section className="bg-gradient-to-b from-brand-50 to-white px-4 py-10 sm:py-16">
+      <div className={`mx-auto w-full ${wide ? 'max-w-3xl' : 'max-w-md'} rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8`}>
+        <h1 className="text-2xl font-extrabold text-brand-900 sm:text-3xl">{title}</h1>
+        {lead && <div className="mt-2 text-muted">{lead}</div>}
+        <div className="mt-6">{children}</div>
+      </div>
+    </section>
+  )
+}
+
+
+/** The required/minLength/pattern attributes of each field, which the route's loader derives from its schema. */
+export type FieldConstraints = NonNullable<Parameters<typeof useForm>[0]['constraint']>
+
+type Validate = (formData: FormData) => unknown
+
+/**
+ * Conform set up for a form that shows before its rules load: the server's last result (errors,
+ * values) is shown on first render, so the form works without JavaScript, and the attributes the
+ * browser checks come with the page (`constraint`). The schema loads when the browser is idle or
+ * at the first focus or keystroke in the form; from then it validates each field when it loses
+ * focus and again as you type. Until then a press of the button posts the form, and the server's
+ * answer shows the same messages next to the fields.
+ */
+export function useLazyValidatedForm<Schema extends z.ZodObject>(
+  loadSchema: () => Promise<Schema>,
+  options: { id?: string; constraint: FieldConstraints; lastResult?: SubmissionResult<string[]> | null; defaultValue?: Record<string, string | undefined> },
+) {
+  const [validate, setValidate] = useState<Validate | null>(null)
+  const [form, fields] = useForm<z.input<Schema>, z.output<Schema>, string[]>({
+    ...(options.id ? { id: options.id } : {}),
+    lastResult: options.lastResult,
+    defaultValue: options.defaultValue as never,
+    constraint: options.constraint,
+    shouldValidate: validate ? 'onBlur' : 'onSubmit',
+    shouldRevalidate: validate ? 'onInput' : 'onSubmit',
+    onValidate: validate ? ({ formData }) => validate(formData) as never : undefined,
+  })
+  // The fields left before the schema arrived, checked as soon as it does.
+  const leftEarly = useRef(new Set<string>())
+  const loaded = validate !== null
+
+  useEffect(() => {
+    const element = document.getElementById(form.id)
+    if (loaded || !element) return
+    let loading = false
+    let cancelled = false
+    const load = () => {
+      if (loading) return
+      loading = true
+      // form-validation first: it tells zod not to compile code before the schema is built.
+      import('./form-validation')
+        .then(async ({ validatorFor }) => validatorFor(await loadSchema()))
+        .then(
+          (validator) => {
+            if (!cancelled) setValidate(() => validator)
+          },
+          // Offline for a moment: the next focus tries again, and the server checks meanwhile.
+          () => (loading = false),
+        )
+    }
+    const remember = (event: FocusEvent) => {
+      const name = (event.target as HTMLInputElement).name
+      if (name) leftEarly.current.add(name)
+    }
+    element.addEventListener('focusin', load)
+    element.addEventListener('input', load)
+    element.addEventListener('focusout', remember)
+    const idle = 'requestIdleCallback' in window ? requestIdleCallback(load, { timeout: 5000 }) : setTimeout(load, 1000)
+    return () => {
+      cancelled = true
+      element.removeEventListener('focusin', load)
+      element.removeEventListener('input', load)
+      element.removeEventListener('focusout', remember)
+      if ('cancelIdleCallback' in window) cancelIdleCallback(idle as number)
+      else clearTimeout(idle)
+    }
+  }, [form.id, loaded])
+
+  useEffect(() => {
+    if (!loaded) return
+    for (const name of leftEarly.current) form.validate({ name })
+    leftEarly.current.clear()
+  }, [loaded])
+
+  return [form, fields] as const
+}

@@ -1,0 +1,26 @@
+import type { BannerCamp } from '~/components/promo-banner'
+import { formatDateRange, formatTimeRange, formatWholeRupees } from '~/lib/format'
+import type { CampSummary } from '~/modules/site/site.server'
+
+/**
+ * The camps as the site-wide banner shows them, worded here so the script every page runs does not
+ * carry the date and money formatting (and the page's data carries only what the banner shows).
+ */
+export function bannerCamps(camps: CampSummary[]): BannerCamp[] {
+  return camps.map((camp) => {
+    const saving = camp.regularPricePaise - camp.currentPricePaise
+    return {
+      code: camp.code,
+      name: camp.name,
+      dates: formatDateRange(camp.startsOn, camp.endsOn),
+      venue: camp.venue,
+      batches: camp.batches.map((batch) => ({
+        code: batch.code,
+        name: batch.name,
+        times: batch.timeRanges.map((range) => formatTimeRange(range.start, range.end)).join(' & '),
+      })),
+      price: formatWholeRupees(camp.currentPricePaise),
+      earlyBird: camp.earlyBird && saving > 0 ? { regularPrice: formatWholeRupees(camp.regularPricePaise), saving: formatWholeRupees(saving) } : null,
+    }
+  })
+}

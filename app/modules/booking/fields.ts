@@ -1,0 +1,42 @@
+import { addDays, labToday } from '~/lib/format'
+
+// What the /booking form offers and says, and the dates a customer may choose, for the page and
+// for the schemas that check the form; no zod here, so the page can show before the rules load.
+
+/** The single sessions sold on /booking, and the catalogue item each is priced by. */
+export const SINGLE_SERVICES = [
+  { value: 'race', label: 'Race Analysis', productCode: 'single_race' },
+  { value: 'biomechanical', label: 'Biomechanical Analysis', productCode: 'single_biomechanical' },
+  { value: 'both', label: 'Race + Biomechanical Analysis', productCode: 'single_both' },
+] as const
+
+/** /booking's time choices: 9:00 AM to 5:00 PM, hourly. */
+export const BOOKING_TIMES = ['09:00', '10:00', '11:00', '12:00', '13:00', '14:00', '15:00', '16:00', '17:00'] as const
+
+export const MISSING_INFORMATION = 'Missing information - Please fill in all required fields.'
+
+/** The fields a form must have for the "Missing information" message not to show. */
+export const REQUIRED_BOOKING_FIELDS = ['name', 'email', 'service', 'date', 'time'] as const
+
+export const ISO_DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/
+
+/** Whether a yyyy-mm-dd names a day that exists (not 2025-02-30). */
+export function isRealDate(value: string) {
+  const time = new Date(`${value}T00:00:00Z`)
+  return !Number.isNaN(time.getTime()) && time.toISOString().startsWith(value)
+}
+
+/** How far ahead a customer may name a date at all; each booking page's own window is shorter. */
+export const CUSTOMER_DAYS_AHEAD = 366
+export const BOOKABLE_DATE_MESSAGE = 'Choose a date from today up to a year ahead'
+
+/** From today (in Bangalore) up to a year ahead, for a yyyy-mm-dd date. */
+export function isInBookingWindow(date: string) {
+  const today = labToday()
+  return date >= today && date <= addDays(today, CUSTOMER_DAYS_AHEAD)
+}
+
+/** A date a customer may book or move to: a real yyyy-mm-dd within the booking window. */
+export function isBookableDate(value: string) {
+  return ISO_DATE.test(value) && isRealDate(value) && isInBookingWindow(value)
+}
