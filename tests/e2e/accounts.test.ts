@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { DESKTOP, expectNoAxeViolations, launchBrowser, newContext, PHONE } from '../support/browser'
+import { DESKTOP, expectNoAxeViolations, launchBrowser, newContext, PHONE, watchPageErrors } from '../support/browser'
 import { startTestServer, type TestServer } from '../support/test-server'
 
 // Journeys through the account pages in a real browser, on the default set-up: no SMTP_URL, so
@@ -152,6 +152,43 @@ describe('accounts in the browser', () => {
     // The toast can be dismissed, and leaves by itself after 5 seconds.
     await page.getByRole('button', { name: 'Dismiss notification' }).click()
     expect(await page.getByRole('status').count()).toBe(0)
+    await context.close()
+  })
+
+  it('sign-in checks the e-mail in the browser once its rules arrive, after the page has shown', async () => {
+    const context = await newContext(browser, server.url, PHONE)
+    const page = await context.newPage()
+    // The script with zod is held back until released, to see the form work before and after it.
+    let release = () => {}
+    const released = new Promise<void>((resolve) => (release = resolve))
+    await page.route('**/assets/*.js', async (route) => {
+      const response = await route.fetch()
+      const body = await response.text()
+      if (body.includes('$ZodObject')) await released
+      await route.fulfill({ response, body })
+    })
+    const errors = watchPageErrors(page)
+    const posts: string[] = []
+    page.on('request', (request) => {
+      if (request.method() === 'POST') posts.push(request.url())
+    })
+    await page.goto('/login')
+    expect(await page.getByLabel('Email').getAttribute('required')).toBe('')
+    await page.getByRole('button', { name: 'Show password' }).waitFor()
+
+    const email = page.getByLabel('Email')
+    await email.fill('not-an-address')
+    await email.blur()
+    expect(await page.getByText('Invalid email address').count()).toBe(0)
+    release()
+    await expect.poll(() => page.getByText('Invalid email address').count()).toBe(1)
+    expect(await email.getAttribute('aria-invalid')).toBe('true')
+    await email.fill('ana@example.com')
+    await expect.poll(() => page.getByText('Invalid email address').count()).toBe(0)
+    await page.getByRole('button', { name: 'Sign In' }).click()
+    await expect.poll(() => page.getByText('Password must be at least 6 characters').count()).toBe(1)
+    expect(posts).toEqual([])
+    expect(errors).toEqual([])
     await context.close()
   })
 

@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DESKTOP, expectNoAxeViolations, launchBrowser, newContext, watchPageErrors } from '../support/browser'
 import { startTestServer, type TestServer } from '../support/test-server'
-import { Visitor } from '../support/visitor'
+import { text, Visitor } from '../support/visitor'
 
 // Staff run camps in a real browser at desktop size: the pages pass axe, and the forms check
 // what is typed as it is typed.
@@ -24,7 +24,11 @@ async function paidRegistration(name: string, camp: string, batch: string) {
   const parent = new Visitor(server.url)
   const submitted = await parent.post('/onboarding', { name, email: `${name.toLowerCase().replace(/\W/g, '.')}@example.com`, phone_number: '98450 12345', camp, batch, website_url: '' })
   expect(submitted.status).toBe(302)
-  await parent.post(submitted.location!, { outcome: 'success' })
+  const paid = await parent.post(submitted.location!, { outcome: 'success' })
+  // Back from the gateway, as a parent is: the status page settles the payment, so the registration
+  // is confirmed before staff look (the gateway's webhook may come a moment later).
+  expect(paid.status).toBe(303)
+  expect(text((await parent.get(paid.location!)).html)).toContain('Registration Complete!')
 }
 
 const errorShown = (page: Page, message: string) => page.getByText(message, { exact: true }).count()

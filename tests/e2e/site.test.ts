@@ -113,6 +113,28 @@ describe('navigation', () => {
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Home')
     await context.close()
   })
+
+  it('a phone menu opened before the scripts have run stays open when they do', async () => {
+    const context = await newContext(browser, server.url, PHONE)
+    const page = await context.newPage()
+    let release = () => {}
+    const released = new Promise<void>((resolve) => (release = resolve))
+    // The framework's script arrives only once the menu is open, as on a slow connection.
+    await page.route(/\/assets\/entry\.client-[\w-]+\.js$/, async (route) => {
+      await released
+      await route.continue()
+    })
+    await page.goto('/', { waitUntil: 'domcontentloaded' })
+    await page.locator('summary[aria-label="Menu"]').click()
+    const menu = page.getByRole('navigation', { name: 'Mobile' })
+    expect(await menu.isVisible()).toBe(true)
+    // The page's live updates connect in the same round of effects as the header's, after it.
+    const hydrated = page.waitForRequest((request) => new URL(request.url()).pathname === '/events')
+    release()
+    await hydrated
+    expect(await menu.isVisible()).toBe(true)
+    await context.close()
+  })
 })
 
 describe('how-it-works FAQ', () => {

@@ -105,7 +105,15 @@ describe('security headers', () => {
     expect(response.headers.get('x-frame-options')).toBe('DENY')
     expect(response.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin')
     expect(response.headers.get('x-powered-by')).toBeNull()
-    expect(response.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/)
+  })
+
+  it('a request id on every answer rendered for its request, none on the same bytes answered from memory to everyone', async () => {
+    for (const pathname of ['/healthz', '/login']) expect((await get(pathname)).headers.get('x-request-id'), pathname).toMatch(/^[0-9a-f-]{36}$/)
+    await get('/pricing')
+    for (const pathname of ['/pricing', '/no-such-page', '/favicon.svg']) {
+      await get(pathname)
+      expect((await get(pathname)).headers.get('x-request-id'), pathname).toBeNull()
+    }
   })
 })
 

@@ -314,7 +314,7 @@ describe('guessing passwords and codes', { timeout: 60_000 }, () => {
 
     const count = sink.messages.length
     await new Visitor(site.url).post('/verify-email', { intent: 'resend', email, website_url: '' })
-    await expect.poll(() => sink.messages.length).toBeGreaterThan(count)
+    await expect.poll(() => sink.messages.length, { timeout: 10_000 }).toBeGreaterThan(count)
     const second = codeIn((await sink.waitForMailTo(email, /verification code/)).text)
     expect(second).not.toBe(first)
     for (let guess = 0; guess < 4; guess += 1) await verify(wrong(second))
@@ -333,7 +333,7 @@ describe('guessing passwords and codes', { timeout: 60_000 }, () => {
     const request = async () => {
       const count = sink.messages.length
       await new Visitor(site.url).post('/forgot-password', { intent: 'request', email, website_url: '' })
-      await expect.poll(() => sink.messages.length).toBeGreaterThan(count)
+      await expect.poll(() => sink.messages.length, { timeout: 10_000 }).toBeGreaterThan(count)
       return codeIn((await sink.waitForMailTo(email, /password reset code/)).text)
     }
     const wrong = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0')

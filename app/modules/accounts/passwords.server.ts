@@ -17,12 +17,17 @@ export async function verifyPassword(passwordHash: string, password: string): Pr
 
 let decoyHash: Promise<string> | undefined
 
+/** The hash an unknown address is checked against: made once, with the parameters of every real hash. */
+export function decoyPasswordHash(): Promise<string> {
+  decoyHash ??= hashPassword('decoy password that no account has')
+  return decoyHash
+}
+
 /**
  * Spends the same time as checking a real password, for an address with no account, so the time a
  * sign-in takes does not tell whether the address is registered.
  */
 export async function verifyAgainstDecoy(password: string): Promise<false> {
-  decoyHash ??= hashPassword('decoy password that no account has')
-  await verifyPassword(await decoyHash, password)
+  await verifyPassword(await decoyPasswordHash(), password)
   return false
 }
