@@ -2,7 +2,8 @@
 // customers, and latency figures.
 import { spawn } from 'node:child_process'
 import { createHash, randomBytes } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import http from 'node:http'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -10,16 +11,31 @@ import pg from 'pg'
 
 export const ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
 
-/** Reads `--name value` options with numeric defaults. */
+/** Reads `--name value` options with numeric defaults, and `--name` flags for those whose default is `false`. */
 export function options(defaults) {
   const values = { ...defaults }
   const args = process.argv.slice(2)
-  for (let index = 0; index < args.length; index += 2) {
+  for (let index = 0; index < args.length; index += 1) {
     const name = args[index]?.replace(/^--/, '')
     if (!name || !(name in defaults)) throw new Error(`Unknown option ${args[index]}; known: ${Object.keys(defaults).map((key) => `--${key}`).join(' ')}`)
-    values[name] = Number(args[index + 1])
+    if (typeof defaults[name] === 'boolean') values[name] = true
+    else values[name] = Number(args[(index += 1)])
   }
   return values
+}
+
+/**
+ * Keeps one core busy (a process spinning) until the returned function is called: the run then
+ * shows what the site does when the machine has other work, as a shared server often has.
+ */
+export function busyCore() {
+  const child = spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' })
+  return async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return
+    const exited = new Promise((resolve) => child.once('exit', resolve))
+    child.kill('SIGKILL')
+    await exited
+  }
 }
 
 async function adminQuery(statement) {
@@ -74,6 +90,7 @@ export async function startInstance(databaseUrl, extraEnv = {}) {
   }
   return {
     url,
+    pid: child.pid,
     output: () => output,
     async stop() {
       if (child.exitCode === null) {
@@ -122,16 +139,26 @@ export function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]
 }
 
+/**
+ * The customers' browsers: one connection each, kept open between their requests. Node's own HTTP
+ * client, which costs a third of what fetch does per request: the customers share the machine with
+ * the site here, where in life they bring their own.
+ */
+const browsers = new http.Agent({ keepAlive: true, maxSockets: Infinity })
+
 /** Times one request; never throws (a failed connection counts as status 0). */
-export async function timed(url, init) {
+export function timed(url, { method = 'GET', headers = {}, body } = {}) {
   const started = performance.now()
-  try {
-    const response = await fetch(url, { redirect: 'manual', ...init })
-    await response.arrayBuffer()
-    return { status: response.status, location: response.headers.get('Location'), ms: performance.now() - started }
-  } catch {
-    return { status: 0, location: null, ms: performance.now() - started }
-  }
+  const payload = body === undefined ? undefined : Buffer.from(String(body))
+  return new Promise((resolve) => {
+    const request = http.request(url, { method, agent: browsers, headers: { ...headers, ...(payload && { 'Content-Length': payload.length }) } }, (response) => {
+      response.on('data', () => {})
+      response.on('end', () => resolve({ status: response.statusCode, location: response.headers.location ?? null, ms: performance.now() - started }))
+      response.on('error', () => resolve({ status: 0, location: null, ms: performance.now() - started }))
+    })
+    request.on('error', () => resolve({ status: 0, location: null, ms: performance.now() - started }))
+    request.end(payload)
+  })
 }
 
 /**
@@ -163,4 +190,48 @@ export async function signUpThroughPages(base, readLog) {
   const cookie = pairs(verified).find((pair) => pair.startsWith('swimlab_session='))
   if (!cookie) throw new Error(`verification did not sign in (${verified.status})`)
   return cookie
+}
+
+/**
+ * CPU time (user + system, ms) the processes have used so far, from /proc (Linux only; null
+ * elsewhere). Processes that have exited count as nothing.
+ */
+export function cpuMsOf(pids) {
+  if (!existsSync('/proc/self/stat')) return null
+  let ticks = 0
+  for (const pid of pids) {
+    try {
+      // Fields after the command name (which may hold spaces) start at state; utime and stime are the 14th and 15th fields.
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ').at(-1).split(' ')
+      ticks += Number(fields[11]) + Number(fields[12])
+    } catch {
+      // exited
+    }
+  }
+  return ticks * (1000 / CLOCK_TICKS_PER_SECOND)
+}
+
+/** Linux's USER_HZ, the unit of /proc's CPU times, is 100 on every architecture Node runs on. */
+const CLOCK_TICKS_PER_SECOND = 100
+
+/**
+ * Measures the CPU used from now until the function it returns is called, by the site's instances,
+ * the database's sessions (those opened meanwhile count whole) and this process (the customers'
+ * browsers), in ms; null where /proc is missing.
+ */
+export async function cpuMeter(client, instances) {
+  const backends = async () => (await client.query('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()')).rows.map((row) => row.pid)
+  const sitePids = instances.map((instance) => instance.pid)
+  const earlier = await backends()
+  const before = { site: cpuMsOf(sitePids), database: cpuMsOf(earlier), client: process.cpuUsage() }
+  return async () => {
+    if (before.site === null) return null
+    const client = process.cpuUsage(before.client)
+    const opened = (await backends()).filter((pid) => !earlier.includes(pid))
+    return {
+      site: Math.round(cpuMsOf(sitePids) - before.site),
+      database: Math.round(cpuMsOf(earlier) - before.database + cpuMsOf(opened)),
+      client: Math.round((client.user + client.system) / 1000),
+    }
+  }
 }
