@@ -1,15 +1,13 @@
-import { index, layout, route, type RouteConfig } from '@react-router/dev/routes'
+import { index, route, type RouteConfig } from '@react-router/dev/routes'
 
 export default [
-  // Marketing pages share one layout route, whose loader applies their common access rule.
-  layout('routes/marketing-layout.tsx', [
-    index('routes/home.tsx'),
-    route('about', 'routes/about.tsx'),
-    route('services', 'routes/services.tsx'),
-    route('how-it-works', 'routes/how-it-works.tsx'),
-    route('pricing', 'routes/pricing.tsx'),
-    route('contact', 'routes/contact.tsx'),
-  ]),
+  // Marketing pages, readable by everyone; the home page sends a signed-in visitor on to booking.
+  index('routes/home.tsx'),
+  route('about', 'routes/about.tsx'),
+  route('services', 'routes/services.tsx'),
+  route('how-it-works', 'routes/how-it-works.tsx'),
+  route('pricing', 'routes/pricing.tsx'),
+  route('contact', 'routes/contact.tsx'),
   // Accounts: guest-only pages, the signed-in pages they lead to, and the admin console.
   route('registration', 'routes/registration.tsx'),
   route('register', 'routes/register.ts'),

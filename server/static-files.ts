@@ -38,7 +38,8 @@ function subresourceHeaders(common: OutgoingHttpHeaders): OutgoingHttpHeaders {
 }
 
 /** One way of sending a file: its bytes and every header that goes with them, worked out at start. */
-type Variant = { body: Buffer; headers: OutgoingHttpHeaders; notModified: OutgoingHttpHeaders; etag: string }
+/** `etag` is null for a file whose name changes with its content: a browser never asks again for it. */
+type Variant = { body: Buffer; headers: OutgoingHttpHeaders; notModified: OutgoingHttpHeaders; etag: string | null }
 
 export type StaticFilesOptions = {
   /** The site's security headers: every file carries them, but a script or a stylesheet only those that apply to it. */
@@ -64,7 +65,7 @@ export function staticFiles(root: string, { headers, immutablePrefix = '/assets/
     const file = files.get(pathOf(request.url ?? '/'))
     if (!file) return false
     const variant = file[chooseEncoding(request.headers['accept-encoding'])] ?? file.identity
-    if (matchesEtag(request.headers['if-none-match'], variant.etag)) {
+    if (variant.etag && matchesEtag(request.headers['if-none-match'], variant.etag)) {
       response.writeHead(304, variant.notModified)
       response.end()
       return true
@@ -113,11 +114,12 @@ function readFiles(root: string, siteHeaders: OutgoingHttpHeaders, immutablePref
     const urlPath = `/${name.split(path.sep).join('/')}`
     const contentType = CONTENT_TYPES[path.extname(name).toLowerCase()] ?? 'application/octet-stream'
     const common = SUBRESOURCE.test(name) ? forSubresources : siteHeaders
-    const cacheControl = urlPath.startsWith(immutablePrefix) ? 'public, max-age=31536000, immutable' : 'public, max-age=3600'
-    const tag = createHash('sha256').update(body).digest('base64url').slice(0, 27)
+    const immutable = urlPath.startsWith(immutablePrefix)
+    const cacheControl = immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=3600'
+    const tag = immutable ? null : createHash('sha256').update(body).digest('base64url').slice(0, 27)
     const variant = (bytes: Buffer, encoding: Encoding): Variant => {
-      const etag = `"${tag}${encoding === 'identity' ? '' : `-${encoding}`}"`
-      const notModified = { ...common, 'Cache-Control': cacheControl, Vary: 'Accept-Encoding', ETag: etag }
+      const etag = tag && `"${tag}${encoding === 'identity' ? '' : `-${encoding}`}"`
+      const notModified = { ...common, 'Cache-Control': cacheControl, Vary: 'Accept-Encoding', ...(etag && { ETag: etag }) }
       const headers = { ...notModified, 'Content-Type': contentType, ...(encoding === 'identity' ? {} : { 'Content-Encoding': encoding }), 'Content-Length': bytes.length }
       return { body: bytes, etag, headers, notModified }
     }

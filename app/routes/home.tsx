@@ -19,11 +19,14 @@ import underwaterAnalysis from '~/components/illustrations/underwater-analysis.s
 import { WaveEdge } from '~/components/illustrations/wave-edge'
 import { SectionHeading } from '~/components/section-heading'
 import { config } from '~/config.server'
+import { requireGuest } from '~/lib/auth.server'
 import { useNonce } from '~/lib/nonce'
 import { PRODUCT_NAME, pageMeta } from '~/lib/seo'
 import { getCatalogue, getSiteSettings } from '~/modules/site/site.server'
 
-export async function loader() {
+/** The front door: a signed-in visitor goes straight on to booking (staff to the console). */
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireGuest(request)
   const [settings, catalogue] = await Promise.all([getSiteSettings(), getCatalogue()])
   return {
     siteUrl: config().SITE_URL,

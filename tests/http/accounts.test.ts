@@ -171,12 +171,18 @@ describe('registration without JavaScript', () => {
 })
 
 describe('signing in and out without JavaScript', () => {
-  it('marketing and guest pages send a signed-in user to /book-slot; logout returns to / and ends the session', async () => {
+  it('the home page and guest pages send a signed-in user to /book-slot, the other marketing pages are theirs to read; logout returns to / and ends the session', async () => {
     const visitor = newVisitor()
     await registerAndVerify(visitor, 'pages@example.com')
-    for (const path of ['/', '/about', '/pricing', '/login', '/registration', '/forgot-password']) {
+    for (const path of ['/', '/login', '/registration', '/forgot-password']) {
       const response = await visitor.get(path)
       expect([path, response.status, response.location]).toEqual([path, 302, '/book-slot'])
+    }
+    for (const path of ['/about', '/services', '/how-it-works', '/pricing', '/contact']) {
+      const response = await visitor.get(path)
+      expect([path, response.status]).toEqual([path, 200])
+      // With the signed-in header: their bookings are a click away.
+      expect(response.html, path).toContain('href="/my-bookings"')
     }
     const session = visitor.cookies.get('swimlab_session')!
     const loggedOut = await visitor.post('/logout', {})

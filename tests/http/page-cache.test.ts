@@ -58,11 +58,13 @@ describe('the page cache, on the real site', () => {
 
   it('renders signed-in pages for their visitor, never from the cache and never stored', async () => {
     const visitor = await signUp(new Visitor(server.url), sink, { email: 'cached@example.com', name: 'Cache Tester' })
-    // The marketing pages send a signed-in visitor on to booking, rather than the anonymous copy.
-    for (const path of ['/', '/pricing']) {
-      const page = await visitor.get(path)
-      expect([page.status, page.location, page.headers.get('X-Page-Cache')]).toEqual([302, '/book-slot', null])
-    }
+    // The home page sends a signed-in visitor on to booking, rather than the anonymous copy; the
+    // other marketing pages are rendered for them, with their header.
+    const home = await visitor.get('/')
+    expect([home.status, home.location, home.headers.get('X-Page-Cache')]).toEqual([302, '/book-slot', null])
+    const pricing = await visitor.get('/pricing')
+    expect([pricing.status, pricing.headers.get('X-Page-Cache'), pricing.headers.get('Cache-Control')]).toEqual([200, null, 'private, no-store'])
+    expect(text(pricing.html)).toContain('My Bookings')
     const mine = await visitor.get('/my-bookings')
     expect(mine.status).toBe(200)
     expect(mine.headers.get('Cache-Control')).toBe('private, no-store')
