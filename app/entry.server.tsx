@@ -57,6 +57,7 @@ export default function handleRequest(
               done()
             },
             final(done) {
+              clearTimeout(deadline)
               resolve(new Response(Buffer.concat(chunks), { headers: responseHeaders, status: failed ? 500 : responseStatusCode }))
               done()
             },
@@ -70,6 +71,7 @@ export default function handleRequest(
         },
       },
     )
-    setTimeout(abort, streamTimeout + 1_000)
+    // A render still waiting on data after this long is cut short (the timer ends with the response).
+    const deadline = setTimeout(abort, streamTimeout + 1_000)
   })
 }

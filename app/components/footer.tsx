@@ -46,7 +46,7 @@ export function Footer({ contact, year, testPayments }: { contact: FooterContact
             {PRODUCT_NAME}
           </p>
           <p className="mt-3 text-sm text-slate-300">{PRODUCT_TAGLINE}.</p>
-          <Link to="/" className="btn-on-dark mt-5">
+          <Link to="/book-slot" className="btn-on-dark mt-5">
             Book Now
           </Link>
         </div>

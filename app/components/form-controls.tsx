@@ -147,11 +147,12 @@ export function CheckboxGroupField({ field, legend, options }: { field: FieldMet
   )
 }
 
-/** Errors about the whole form (a wrong password, a rate limit), announced when they appear. */
-export function FormAlert({ id, errors }: { id: string; errors: string[] | undefined }) {
+/** Errors about the whole form (a wrong password, a rate limit), announced when they appear, under a title when given. */
+export function FormAlert({ id, errors, title }: { id: string; errors: string[] | undefined; title?: string | null }) {
   if (!errors?.length) return null
   return (
     <div id={id} role="alert" className="rounded-lg border border-red-300 bg-red-50 px-4 py-3 text-sm font-medium text-red-800">
+      {title && <p className="font-bold">{title}</p>}
       {errors.map((error) => (
         <p key={error}>{error}</p>
       ))}

@@ -38,8 +38,8 @@ export function Header({ user }: { user: HeaderUser | null }) {
     if (menu.current) menu.current.open = false
   }, [location.pathname])
 
-  const signedIn = user !== null
-  const bookHref = signedIn ? '/book-slot' : '/login'
+  // Booking signs a guest in first, and brings them back to it.
+  const bookHref = '/book-slot'
   const links = user ? [...SIGNED_IN_LINKS, ...(user.isAdmin ? [ADMIN_LINK] : [])] : MARKETING_LINKS
   return (
     <header

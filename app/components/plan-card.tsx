@@ -10,7 +10,7 @@ export type Plan = {
   regularPricePaise: number | null
 }
 
-/** One pricing plan: name, price (with the struck regular price and the saving), inclusions, a Book button. */
+/** One pricing plan: name, price (with the struck regular price and the saving), inclusions, the button that starts buying it. */
 export function PlanCard({
   plan,
   headingId,
@@ -18,6 +18,7 @@ export function PlanCard({
   priceNotes,
   features,
   bookHref,
+  bookLabel = 'Book Now',
   featured = false,
 }: {
   plan: Plan
@@ -26,6 +27,7 @@ export function PlanCard({
   priceNotes: string[]
   features: string[]
   bookHref: string
+  bookLabel?: string
   featured?: boolean
 }) {
   const regular = plan.regularPricePaise
@@ -81,7 +83,8 @@ export function PlanCard({
       </ul>
 
       <Link to={bookHref} className={`${featured ? 'btn-primary' : 'btn-secondary'} mt-auto w-full`}>
-        Book Now<span className="sr-only">: {plan.name}</span>
+        {bookLabel}
+        <span className="sr-only">: {plan.name}</span>
       </Link>
     </article>
   )

@@ -26,9 +26,6 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     path: '/about',
   })
 
-/** Signed-in visitors never see marketing pages, so booking from here always starts at login. */
-const BOOK_A_SESSION = '/login'
-
 export default function About({ loaderData }: Route.ComponentProps) {
   const { team, location } = loaderData
   const teamIncomplete = team.some((member) => member.placeholder)
@@ -163,7 +160,7 @@ export default function About({ loaderData }: Route.ComponentProps) {
         title="Join the Movement"
         actions={
           <>
-            <Link to={BOOK_A_SESSION} className="btn-primary">
+            <Link to="/book-slot" className="btn-primary">
               Book a Session
             </Link>
             <Link to="/contact" className="btn-secondary">

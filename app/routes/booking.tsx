@@ -50,7 +50,12 @@ export async function loader({ request }: Route.LoaderArgs) {
   }
   const user = await getUser(request)
   const today = labToday()
-  const prefill: Partial<Record<keyof PublicBookingInput, string>> = draft ?? (user ? { name: user.name, email: user.email, phone: user.phone ?? '' } : {})
+  // From the pricing page's buttons: the service the visitor chose there.
+  const chosenService = services.find((service) => service.value === url.searchParams.get('service'))?.value
+  const prefill: Partial<Record<keyof PublicBookingInput, string>> = draft ?? {
+    ...(user ? { name: user.name, email: user.email, phone: user.phone ?? '' } : {}),
+    ...(chosenService ? { service: chosenService } : {}),
+  }
   return {
     step: 1 as const,
     services,

@@ -43,9 +43,6 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     path: '/',
   })
 
-/** Signed-in visitors never see marketing pages, so booking from here always starts at login. */
-const BOOK_A_SESSION = '/login'
-
 export default function Home({ loaderData }: Route.ComponentProps) {
   const { reportDelivery } = loaderData
   return (
@@ -67,7 +64,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
               surface — so swimmers and coaches can train on evidence instead of guesswork.
             </p>
             <div className="mt-8 flex flex-col gap-3 sm:flex-row">
-              <Link to={BOOK_A_SESSION} className="btn-light">
+              <Link to="/book-slot" className="btn-light">
                 Book a Session
               </Link>
               <Link to="/services" className="btn-on-dark">
@@ -158,7 +155,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         title="Join the Movement"
         actions={
           <>
-            <Link to={BOOK_A_SESSION} className="btn-primary">
+            <Link to="/book-slot" className="btn-primary">
               Book a Session
             </Link>
             <Link to="/contact" className="btn-secondary">
@@ -180,7 +177,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         title="Ready to Take Your Swimming to the Next Level?"
         actions={
           <>
-            <Link to={BOOK_A_SESSION} className="btn-light">
+            <Link to="/book-slot" className="btn-light">
               Book a Session
             </Link>
             <Link to="/pricing" className="btn-on-dark">

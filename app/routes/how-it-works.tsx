@@ -81,7 +81,7 @@ export default function HowItWorks({ loaderData }: Route.ComponentProps) {
             <SectionHeading id="steps-heading" eyebrow="The process" title="Five Steps to Better Swimming">
               No special preparation and no change to how you swim. Bring your usual kit, and your coach if you like.
             </SectionHeading>
-            <Link to="/" className="btn-primary mt-8">
+            <Link to="/book-slot" className="btn-primary mt-8">
               Book Now
             </Link>
           </div>
@@ -134,7 +134,7 @@ export default function HowItWorks({ loaderData }: Route.ComponentProps) {
         title="Ready When You Are"
         actions={
           <>
-            <Link to="/" className="btn-light">
+            <Link to="/book-slot" className="btn-light">
               Book Now
             </Link>
             <Link to="/services" className="btn-on-dark">

@@ -25,16 +25,16 @@ export async function action({ request, context }: Route.ActionArgs) {
   const formData = await readForm(request)
   rejectBots(formData)
   const submission = parseWithZod(formData, { schema: LoginSchema })
-  if (submission.status !== 'success') return data({ result: submission.reply({ hideFields: ['password'] }), unverifiedEmail: null }, { status: 400 })
+  if (submission.status !== 'success') return data({ result: submission.reply({ hideFields: ['password'] }), unverifiedEmail: null, title: null }, { status: 400 })
 
   const { email, password, redirectTo } = submission.value
-  const refuse = (message: string, status: number, unverifiedEmail: string | null = null, headers: HeadersInit = {}) =>
-    data({ result: submission.reply({ formErrors: [message], hideFields: ['password'] }), unverifiedEmail }, { status, headers })
+  const refuse = (message: string, status: number, { unverifiedEmail = null, title = null, headers = {} }: { unverifiedEmail?: string | null; title?: string | null; headers?: HeadersInit } = {}) =>
+    data({ result: submission.reply({ formErrors: [message], hideFields: ['password'] }), unverifiedEmail, title }, { status, headers })
   try {
     const result = await signIn({ email, password, ...callerOf(request, context), previousSessionToken: await sessionToken(request), browser: await knownBrowser(request) })
     // The right password: this browser may finish verifying and is then signed in.
-    if (!result.ok && result.reason === 'unverified') return refuse('Please verify your account before logging in', 403, email, { 'Set-Cookie': await pendingAccountHeader(result.userId) })
-    if (!result.ok) return refuse('Invalid email or password. Please try again.', 401)
+    if (!result.ok && result.reason === 'unverified') return refuse('Please verify your account before logging in', 403, { unverifiedEmail: email, headers: { 'Set-Cookie': await pendingAccountHeader(result.userId) } })
+    if (!result.ok) return refuse('Invalid email or password. Please try again.', 401, { title: 'Login failed' })
     const headers = new Headers({ 'Set-Cookie': await sessionHeader(result.session) })
     headers.append('Set-Cookie', await rememberBrowserHeader(request, result.user.id))
     return redirectWithToast(safeRedirect(redirectTo, homeFor(result.user)), { type: 'success', title: 'Login successful!', description: `Welcome back, ${result.user.name}!` }, headers)
@@ -55,7 +55,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
   return (
     <AuthCard title="Welcome Back" lead="Sign in to book your analysis session and see your bookings.">
       <Form method="post" {...getFormProps(form)} className="space-y-5">
-        <FormAlert id={form.errorId} errors={form.errors} />
+        <FormAlert id={form.errorId} errors={form.errors} title={actionData?.title} />
         <HoneypotField />
         <input type="hidden" name={fields.redirectTo.name} value={loaderData.redirectTo} />
         <TextField field={fields.email} label="Email" type="email" autoComplete="email" />

@@ -48,6 +48,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 type Applicant = Pick<CampRegistrationInput, 'name' | 'email' | 'phone_number' | 'camp' | 'batch'>
 
 type ActionResult =
+  | { kind: 'edit'; values: Partial<Record<keyof Applicant, string>> }
   | { kind: 'invalid'; result: SubmissionResult<string[]> }
   | { kind: 'failed'; result: SubmissionResult<string[]> }
   | { kind: 'full'; message: string; applicant: Applicant }
@@ -56,6 +57,8 @@ type ActionResult =
 export async function action({ request, context }: Route.ActionArgs) {
   const formData = await readForm(request)
   rejectBots(formData)
+  // Try Again: the form once more, with what the parent typed (nothing is checked or kept).
+  if (formData.get('intent') === 'edit') return data<ActionResult>({ kind: 'edit', values: applicantValues(formData) })
   const submission = parseWithZod(formData, { schema: CampRegistrationSchema })
   if (submission.status !== 'success') return data<ActionResult>({ kind: 'invalid', result: submission.reply() }, { status: 400 })
   const form: CampRegistrationInput = submission.value
@@ -95,20 +98,33 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 }
 
+const APPLICANT_FIELDS = ['name', 'email', 'phone_number', 'camp', 'batch'] as const
+
+/** The applicant's fields of a form as typed, each cut to a length no real answer reaches. */
+function applicantValues(formData: FormData) {
+  const values: Partial<Record<keyof Applicant, string>> = {}
+  for (const name of APPLICANT_FIELDS) {
+    const value = formData.get(name)
+    if (typeof value === 'string' && value !== '') values[name] = value.slice(0, 200)
+  }
+  return values
+}
+
 export default function Onboarding({ loaderData, actionData }: Route.ComponentProps) {
   const { camps, prefill } = loaderData
   if (actionData?.kind === 'waitlisted') return <Waitlisted {...actionData} />
   if (actionData?.kind === 'full') return <BatchFull {...actionData} />
-  return <RegistrationForm camps={camps} prefill={prefill} actionData={actionData} />
+  // A fresh form for each answer, so Try Again starts from what the parent typed.
+  return <RegistrationForm key={actionData?.kind ?? 'new'} camps={camps} prefill={prefill} actionData={actionData} />
 }
 
 type Camps = Route.ComponentProps['loaderData']['camps']
 
-function RegistrationForm({ camps, prefill, actionData }: { camps: Camps; prefill: { email: string; phone_number: string }; actionData: Extract<ActionResult, { kind: 'invalid' | 'failed' }> | undefined }) {
+function RegistrationForm({ camps, prefill, actionData }: { camps: Camps; prefill: { email: string; phone_number: string }; actionData: Extract<ActionResult, { kind: 'edit' | 'invalid' | 'failed' }> | undefined }) {
   const firstOpen = camps.find((camp) => camp.open)
   const [form, fields] = useValidatedForm(CampRegistrationSchema, {
-    lastResult: actionData?.result,
-    defaultValue: { ...prefill, camp: firstOpen?.code },
+    lastResult: actionData?.kind === 'edit' ? undefined : actionData?.result,
+    defaultValue: actionData?.kind === 'edit' ? { camp: firstOpen?.code, ...actionData.values } : { ...prefill, camp: firstOpen?.code },
   })
   const navigation = useNavigation()
   const submitting = navigation.formAction?.startsWith('/onboarding') ?? false
@@ -130,9 +146,9 @@ function RegistrationForm({ camps, prefill, actionData }: { camps: Camps; prefil
           {failed && (
             <div className="space-y-3">
               <FormAlert id={form.errorId} errors={form.errors} />
-              <Link to="/onboarding" reloadDocument className="btn-secondary">
+              <button type="submit" name="intent" value="edit" formNoValidate className="btn-secondary">
                 Try Again
-              </Link>
+              </button>
             </div>
           )}
           <HoneypotField />
@@ -194,17 +210,13 @@ function RegistrationForm({ camps, prefill, actionData }: { camps: Camps; prefil
  */
 function SeatsLeft({ camps, batchCode, chosenCamp }: { camps: Camps; batchCode: string; chosenCamp: string | undefined }) {
   const seats = (seatsLeft: number) => (seatsLeft === 0 ? 'Full' : `${seatsLeft} ${seatsLeft === 1 ? 'seat' : 'seats'} left`)
-  const shown = camps.filter((camp) => camp.open && (!chosenCamp || camp.code === chosenCamp))
-  return (
-    <span className="block text-sm text-muted">
-      {shown
-        .map((camp) => {
-          const left = seats(camp.batches.find((batch) => batch.code === batchCode)?.seatsLeft ?? 0)
-          return shown.length > 1 ? `${camp.label.split(':')[0]}: ${left}` : left
-        })
-        .join(' · ')}
-    </span>
-  )
+  // Only the camps that run this batch: another camp's lack of it says nothing about its seats.
+  const shown = camps.flatMap((camp) => {
+    const batch = camp.open && (!chosenCamp || camp.code === chosenCamp) ? camp.batches.find((candidate) => candidate.code === batchCode) : undefined
+    return batch ? [{ camp: camp.label.split(':')[0], left: seats(batch.seatsLeft) }] : []
+  })
+  const nameCamps = !chosenCamp && camps.filter((camp) => camp.open).length > 1
+  return <span className="block text-sm text-muted">{shown.map(({ camp, left }) => (nameCamps ? `${camp}: ${left}` : left)).join(' · ')}</span>
 }
 
 /**
@@ -224,9 +236,9 @@ function BatchFull({ message, applicant }: { message: string; applicant: Applica
           <button type="submit" name="intent" value="waitlist" className="btn-primary">
             Join the waitlist
           </button>
-          <Link to="/onboarding" reloadDocument className="btn-secondary">
+          <button type="submit" name="intent" value="edit" className="btn-secondary">
             Try Again
-          </Link>
+          </button>
         </div>
       </Form>
     </AuthCard>

@@ -5,13 +5,15 @@ import { PageHero } from '~/components/page-hero'
 import { PlanCard } from '~/components/plan-card'
 import { formatWholeRupees } from '~/lib/format'
 import { pageMeta } from '~/lib/seo'
+import { singleServicePrices } from '~/modules/booking/public-booking.server'
 import { getCatalogue, getSiteSettings, requireItem } from '~/modules/site/site.server'
 
 export async function loader() {
-  const [catalogue, settings] = await Promise.all([getCatalogue(), getSiteSettings()])
+  const [catalogue, settings, singleSessions] = await Promise.all([getCatalogue(), getSiteSettings(), singleServicePrices()])
   return {
     biomechanical: requireItem(catalogue, 'biomechanical_package'),
     race: requireItem(catalogue, 'race_analysis'),
+    singleSessions,
     reportDelivery: settings.reportDelivery,
     refundPolicy: settings.refundPolicy,
     sessionLocation: settings.sessionLocation,
@@ -28,7 +30,7 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
   })
 
 export default function Pricing({ loaderData }: Route.ComponentProps) {
-  const { biomechanical, race, reportDelivery, refundPolicy, sessionLocation } = loaderData
+  const { biomechanical, race, singleSessions, reportDelivery, refundPolicy, sessionLocation } = loaderData
   const regular = biomechanical.regularPricePaise
   const introPrice =
     regular !== null && regular > biomechanical.pricePaise
@@ -139,7 +141,7 @@ export default function Pricing({ loaderData }: Route.ComponentProps) {
                 'Lifetime video access',
                 '1:1 feedback with a sports scientist',
               ]}
-              bookHref="/"
+              bookHref="/book-slot"
             />
             <PlanCard
               plan={race}
@@ -153,13 +155,39 @@ export default function Pricing({ loaderData }: Route.ComponentProps) {
                 'Comparison with elite benchmarks',
                 `Personalised, coach-friendly report ${reportDelivery}`,
               ]}
-              bookHref="/"
+              // Filmed at the swimmer's competition: dates, place and travel are agreed first.
+              bookHref="/contact"
+              bookLabel="Contact Us to Book"
             />
           </div>
           <p className="mx-auto mt-10 max-w-2xl text-center text-sm text-muted">
             Prices in Indian rupees (INR). Pay securely online by UPI, card or net banking; your card details go straight to the
             payment gateway and never reach our servers.
           </p>
+        </div>
+      </section>
+
+      <section aria-labelledby="single-sessions-heading" className="pb-16 sm:pb-20">
+        <div className="container-page">
+          <div className="mx-auto max-w-5xl">
+            <h2 id="single-sessions-heading" className="text-2xl font-bold tracking-tight text-brand-900">
+              Single Sessions
+            </h2>
+            <p className="mt-2 text-muted">One session at {sessionLocation}, on the day and hour you choose. No account needed.</p>
+            <ul className="mt-6 grid gap-4 sm:grid-cols-3">
+              {singleSessions.map((session) => (
+                <li key={session.value} className="flex flex-col rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
+                  <h3 className="text-lg font-bold text-ink">{session.label}</h3>
+                  <p className="mt-1 text-2xl font-extrabold text-ink">{formatWholeRupees(session.pricePaise)}</p>
+                  <p className="mb-4 text-sm text-muted">inclusive of GST</p>
+                  <Link to={`/booking?service=${session.value}`} className="btn-secondary mt-auto w-full">
+                    Book This Session
+                    <span className="sr-only">: {session.label}</span>
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </div>
         </div>
       </section>
 

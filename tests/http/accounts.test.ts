@@ -242,7 +242,7 @@ describe('signing in and out without JavaScript', () => {
     const unknown = await visitor.post('/login', { email: 'nobody-here@example.com', password: 'wrong-password', website_url: '' })
     expect(wrong.status).toBe(401)
     expect(unknown.status).toBe(401)
-    expect(text(wrong.html)).toContain('Invalid email or password. Please try again.')
+    expect(text(wrong.html)).toContain('Login failed Invalid email or password. Please try again.')
     const alert = (html: string) => /role="alert"[^>]*>(.*?)<\/div>/.exec(html)?.[1]
     expect(alert(unknown.html)).toBe(alert(wrong.html))
   })

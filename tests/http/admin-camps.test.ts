@@ -213,6 +213,15 @@ describe('camps and batches', () => {
     expect(edited.status).toBe(302)
     expect(text((await admin.get('/admin/camps/camp2')).html)).toContain('Late batch 4:30 PM - 6:00 PM. 0 of 18 seats taken.')
   })
+
+  it('a batch only one camp runs shows that camp’s seats on the form without JavaScript, and no "Full" for the camps without it', async () => {
+    const admin = await staff()
+    // Both camps open, so the form without JavaScript lists the batches of each.
+    for (const camp of ['camp1', 'camp2']) expect((await admin.post(`/admin/camps/${camp}`, { ...campForm((await admin.get(`/admin/camps/${camp}`)).html), registration: 'open' })).status).toBe(302)
+    expect((await admin.post('/admin/camps/camp1', { name: 'Twilight', code: 'twilight', start1: '18:00', end1: '19:30', start2: '', end2: '', capacity: '12', intent: 'add-batch' })).status).toBe(302)
+    await expect.poll(async () => text((await new Visitor(server.url).get('/onboarding')).html), PAGE_CACHE).toContain('Twilight: 6:00 PM - 7:30 PM Camp 1: 12 seats left')
+    expect(text((await new Visitor(server.url).get('/onboarding')).html)).not.toMatch(/Twilight: 6:00 PM - 7:30 PM Camp 1: 12 seats left ·/)
+  })
 })
 
 describe('registrations', () => {

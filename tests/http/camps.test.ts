@@ -29,6 +29,8 @@ const form = (overrides: Record<string, string> = {}) => ({
   ...overrides,
 })
 const decode = (value: string) => value.replaceAll('&amp;', '&')
+/** The value a text field of the page holds. */
+const valueOf = (html: string, name: string) => /value="([^"]*)"/.exec(new RegExp(`<input[^>]*name="${name}"[^>]*>`).exec(html)?.[0] ?? '')?.[1]
 
 /** Submits the form and follows the parent to the gateway; returns where the gateway sends them after `outcome`. */
 async function registerAndPay(visitor: Visitor, values: Record<string, string>, outcome: 'success' | 'failure') {
@@ -98,7 +100,14 @@ describe('registering and paying', () => {
     const again = await new Visitor(server.url).post('/onboarding', { ...values, name: 'dia shah', batch: 'batch2' })
     expect(again.status).toBe(409)
     expect(text(again.html)).toContain('dia shah is already registered for Camp 1 with this e-mail address.')
-    expect(text(again.html)).toContain('Try Again')
+    // Try Again keeps what the parent typed: the form once more, without the message.
+    const tryAgain = /<button[^>]*>Try Again/.exec(again.html)?.[0] ?? ''
+    expect([tryAgain.includes('name="intent"'), tryAgain.includes('value="edit"')]).toEqual([true, true])
+    const retry = await new Visitor(server.url).post('/onboarding', { ...values, name: 'dia shah', batch: 'batch2', intent: 'edit' })
+    expect(retry.status).toBe(200)
+    expect([valueOf(retry.html, 'name'), valueOf(retry.html, 'email'), fieldState(retry.html, 'name').invalid]).toEqual(['dia shah', 'shah@example.com', false])
+    expect(retry.html).toMatch(/<input[^>]*value="batch2"[^>]*checked=""|<input[^>]*checked=""[^>]*value="batch2"/)
+    expect(text(retry.html)).not.toContain('already registered')
     // A sister with the same e-mail is welcome.
     expect((await new Visitor(server.url).post('/onboarding', { ...values, name: 'Riya Shah' })).status).toBe(302)
   })
@@ -172,6 +181,12 @@ describe('a full batch', () => {
     const full = await late.post('/onboarding', values)
     expect(full.status).toBe(409)
     expect(text(full.html)).toContain('Batch 1 of Camp 2 is full. You can join its waitlist')
+    // Try Again leads back to the form with the details typed, to choose another batch.
+    const backToForm = await late.post('/onboarding', { ...values, intent: 'edit' })
+    expect(valueOf(backToForm.html, 'name')).toBe('Late Comer')
+    expect(backToForm.html).toMatch(/<input[^>]*value="camp2"[^>]*checked=""|<input[^>]*checked=""[^>]*value="camp2"/)
+    const fullTryAgain = /<button[^>]*>Try Again/.exec(full.html)?.[0] ?? ''
+    expect([fullTryAgain.includes('name="intent"'), fullTryAgain.includes('value="edit"')]).toEqual([true, true])
     const waitlistButton = full.html.match(/<button[^>]*>Join the waitlist/)?.[0] ?? ''
     expect(waitlistButton).toContain('name="intent"')
     expect(waitlistButton).toContain('value="waitlist"')

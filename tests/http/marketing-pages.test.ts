@@ -82,10 +82,19 @@ describe('home page (/)', () => {
     const hero = section(main, 'page-title')
     expect(linksOf(hero)).toEqual(
       expect.arrayContaining([
-        { text: 'Book a Session', href: '/login' },
+        { text: 'Book a Session', href: '/book-slot' },
         { text: 'Explore Our Services', href: '/services' },
       ]),
     )
+  })
+
+  it('leads every booking button of the header and footer to booking, which signs a guest in and brings them back', async () => {
+    const { html } = await getPage('/')
+    const header = between(html, '<header', '</header>')
+    expect(linksOf(header).filter((link) => link.text === 'Book a Session').map((link) => link.href)).toEqual(['/book-slot', '/book-slot'])
+    expect(linksOf(between(html, '<footer', '</footer>'))).toContainEqual({ text: 'Book Now', href: '/book-slot' })
+    const booking = await fetch(`${server.url}/book-slot`, { redirect: 'manual' })
+    expect([booking.status, booking.headers.get('Location')]).toEqual([302, '/login?redirectTo=%2Fbook-slot'])
   })
 
   it('shows the three service cards, the why section and both calls to action', async () => {
@@ -106,13 +115,13 @@ describe('home page (/)', () => {
     const join = section(main, 'join-heading')
     expect(textsOf(join, 'h2')).toEqual(['Join the Movement'])
     expect(linksOf(join)).toEqual([
-      { text: 'Book a Session', href: '/login' },
+      { text: 'Book a Session', href: '/book-slot' },
       { text: 'Contact Us', href: '/contact' },
     ])
 
     const closing = section(main, 'next-level-heading')
     expect(textsOf(closing, 'h2')).toEqual(['Ready to Take Your Swimming to the Next Level?'])
-    expect(linksOf(closing)).toContainEqual({ text: 'Book a Session', href: '/login' })
+    expect(linksOf(closing)).toContainEqual({ text: 'Book a Session', href: '/book-slot' })
   })
 
   it('describes the lab as structured data, with the catalogue prices, allowed by the page’s policy', async () => {
@@ -173,7 +182,7 @@ describe('about page (/about)', () => {
     expect(location).toContain(SITE_SETTINGS_SEED.sessionLocation)
     expect(location).toContain(SITE_SETTINGS_SEED.postalAddress)
     expect(linksOf(section(main, 'join-heading'))).toEqual([
-      { text: 'Book a Session', href: '/login' },
+      { text: 'Book a Session', href: '/book-slot' },
       { text: 'Contact Us', href: '/contact' },
     ])
   })
@@ -205,7 +214,7 @@ describe('services page (/services)', () => {
     expect(textOf(reports)).toContain(`delivered ${SITE_SETTINGS_SEED.reportDelivery}`)
   })
 
-  it('says who it is for and ends with Book Your Session Today, linking home', async () => {
+  it('says who it is for and ends with Book Your Session Today, leading to booking', async () => {
     const { main } = await getPage('/services')
     expect(textsOf(section(main, 'audience-heading'), 'h3')).toEqual([
       'Competitive Swimmers',
@@ -214,7 +223,7 @@ describe('services page (/services)', () => {
       'Triathletes',
       'Masters Swimmers',
     ])
-    expect(linksOf(main)).toContainEqual({ text: 'Book Your Session Today', href: '/' })
+    expect(linksOf(main)).toContainEqual({ text: 'Book Your Session Today', href: '/book-slot' })
   })
 })
 
@@ -234,7 +243,7 @@ describe('how it works page (/how-it-works)', () => {
     expect(textOf(steps)).toContain('online booking')
     expect(textOf(steps)).toContain('WhatsApp')
     expect(textOf(steps)).toContain(`Your personalized report arrives ${SITE_SETTINGS_SEED.reportDelivery}`)
-    expect(linksOf(main).filter((link) => link.text === 'Book Now').map((link) => link.href)).toEqual(['/', '/'])
+    expect(linksOf(main).filter((link) => link.text === 'Book Now').map((link) => link.href)).toEqual(['/book-slot', '/book-slot'])
   })
 
   it('answers four questions in native disclosures that keep one open at a time', async () => {

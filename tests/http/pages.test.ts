@@ -124,6 +124,8 @@ describe('search engines', () => {
     expect(response.headers.get('content-type')).toContain('application/xml')
     const xml = await response.text()
     for (const page of PUBLIC_PAGES) expect(xml).toContain(`<loc>${SITE_URL}${page.path}</loc>`)
+    // The one place to buy a single session.
+    expect(xml).toContain(`<loc>${SITE_URL}/booking</loc>`)
   })
 
   it('the social card image every page names exists', async () => {

@@ -86,10 +86,25 @@ describe('/pricing', () => {
     expect(struck).toEqual([`Regular price ${formatWholeRupees(biomechanical.regularPricePaise!)}`])
   })
 
-  it('links both Book buttons to the home page', async () => {
-    const plans = section((await getPage('/pricing')).html, 'plans-heading')
-    const bookLinks = [...plans.matchAll(/<a [^>]*href="([^"]*)"[^>]*>Book Now/g)].map((match) => match[1])
-    expect(bookLinks).toEqual(['/', '/'])
+  it('starts buying each product from its own button: the package books a slot, the competition analysis starts a conversation, a single session opens /booking with it chosen', async () => {
+    const { html } = await getPage('/pricing')
+    const buttons = (markup: string) => [...markup.matchAll(/<a [^>]*href="([^"]*)"[^>]*>([\s\S]*?)<\/a>/g)].map((match) => [textOf(match[2]!), match[1]!.replace(/&amp;/g, '&')])
+    expect(buttons(section(html, 'plans-heading'))).toEqual([
+      [`Book Now: ${biomechanical.name}`, '/book-slot'],
+      [`Contact Us to Book: ${race.name}`, '/contact'],
+    ])
+    const single = section(html, 'single-sessions-heading')
+    expect(buttons(single)).toEqual([
+      ['Book This Session: Race Analysis', '/booking?service=race'],
+      ['Book This Session: Biomechanical Analysis', '/booking?service=biomechanical'],
+      ['Book This Session: Race + Biomechanical Analysis', '/booking?service=both'],
+    ])
+    expect(textOf(single)).toContain(`Race + Biomechanical Analysis ${formatWholeRupees(seededItem('single_both').pricePaise)} inclusive of GST`)
+
+    // The chosen service is the one /booking starts with; an unknown one chooses nothing.
+    const checked = (page: string) => [...page.matchAll(/<input[^>]*name="service"[^>]*>/g)].filter((input) => /\schecked=""/.test(input[0])).map((input) => /value="([^"]*)"/.exec(input[0])![1])
+    expect(checked((await getPage('/booking?service=both')).html)).toEqual(['both'])
+    expect(checked((await getPage('/booking?service=nonsense')).html)).toEqual([])
   })
 
   it('answers the FAQ with the same prices, report delivery and refund policy as the settings', async () => {
@@ -147,7 +162,7 @@ describe('/contact', () => {
     const { main } = await getPage('/contact')
     const help = section(main, 'help-heading')
     expect(textOf(help)).toMatch(/How We Can Help You Swimming Analysis .* Sports Science Research .* Custom Training Programs/)
-    expect(help).toMatch(/<a [^>]*href="\/login"[^>]*>Book a Session<\/a>/)
+    expect(help).toMatch(/<a [^>]*href="\/book-slot"[^>]*>Book a Session<\/a>/)
     expect(help).toMatch(/<a [^>]*href="\/services"[^>]*>Learn More/)
     expect(main).not.toContain('<form')
   })
