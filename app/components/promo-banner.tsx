@@ -9,7 +9,7 @@ export type BannerCamp = {
   venue: string
   batches: { code: string; name: string; times: string }[]
   price: string
-  earlyBird: { regularPrice: string; saving: string } | null
+  earlyBird: { regularPrice: string; saving: string; until: string } | null
 }
 
 export type BannerCoach = { name: string; credentials: string; placeholder: boolean }
@@ -50,7 +50,7 @@ export function PromoBanner({ camps, coach }: { camps: BannerCamp[]; coach: Bann
           <p>
             {first.earlyBird ? (
               <>
-                <span className="block text-xs font-semibold tracking-wide text-brand-100 uppercase">Early bird</span>
+                <span className="block text-xs font-semibold text-brand-100">Early-bird price until {first.earlyBird.until}</span>
                 <span className="text-2xl font-extrabold">{first.price}</span>{' '}
                 <s className="text-brand-100" aria-label={`regular price ${first.earlyBird.regularPrice}`}>
                   {first.earlyBird.regularPrice}

@@ -1,5 +1,5 @@
 import type { BannerCamp } from '~/components/promo-banner'
-import { formatDateRange, formatTimeRange, formatWholeRupees } from '~/lib/format'
+import { formatDateRange, formatLastDayBefore, formatTimeRange, formatWholeRupees } from '~/lib/format'
 import type { CampSummary } from '~/modules/site/site.server'
 
 /**
@@ -20,7 +20,10 @@ export function bannerCamps(camps: CampSummary[]): BannerCamp[] {
         times: batch.timeRanges.map((range) => formatTimeRange(range.start, range.end)).join(' & '),
       })),
       price: formatWholeRupees(camp.currentPricePaise),
-      earlyBird: camp.earlyBird && saving > 0 ? { regularPrice: formatWholeRupees(camp.regularPricePaise), saving: formatWholeRupees(saving) } : null,
+      earlyBird:
+        camp.earlyBird && saving > 0
+          ? { regularPrice: formatWholeRupees(camp.regularPricePaise), saving: formatWholeRupees(saving), until: formatLastDayBefore(new Date(camp.earlyBirdEndsAt)) }
+          : null,
     }
   })
 }

@@ -106,13 +106,20 @@ function calendarDay(date: string) {
   return { day: value.getUTCDate(), month: value.getUTCMonth(), year: value.getUTCFullYear(), weekday: value.getUTCDay() }
 }
 
-/** "2027-08-08", "2027-08-16" → "8–16 Aug" (or "28 Jul – 3 Aug" across months). */
+/**
+ * A camp's dates, with the year, as a visitor needs them: "8–16 August 2027", "28 July – 3 August
+ * 2027", or "30 December 2027 – 2 January 2028" across a year.
+ */
 export function formatDateRange(start: string, end: string): string {
   const [from, to] = [calendarDay(start), calendarDay(end)]
-  if (from.month === to.month) {
-    return `${from.day}–${to.day} ${SHORT_MONTHS[to.month]}`
-  }
-  return `${from.day} ${SHORT_MONTHS[from.month]} – ${to.day} ${SHORT_MONTHS[to.month]}`
+  if (from.year !== to.year) return `${formatLongDate(start)} – ${formatLongDate(end)}`
+  if (from.month !== to.month) return `${from.day} ${MONTHS[from.month]} – ${formatLongDate(end)}`
+  return `${from.day}–${formatLongDate(end)}`
+}
+
+/** The last lab day before an instant, as "15 July 2027": the last day of an offer that ends at it. */
+export function formatLastDayBefore(instant: Date): string {
+  return formatLongDate(labDateParts(new Date(instant.getTime() - 1)).date)
 }
 
 /** "2026-12" → "December 2026". */
@@ -141,13 +148,6 @@ export function formatWeekdayDayMonth(date: string): string {
 /** An instant as the lab's calendar shows it: "23 November 2026". */
 export function formatLabDate(at: Date): string {
   return formatLongDate(labDateParts(at).date)
-}
-
-/** "2027-08-08" → "8th August", as the camp form writes camp dates. */
-export function formatOrdinalDayMonth(date: string): string {
-  const { day, month } = calendarDay(date)
-  const suffix = day % 100 >= 11 && day % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][day % 10] ?? 'th')
-  return `${day}${suffix} ${MONTHS[month]}`
 }
 
 /** "13:00" or "13:00:00" → "1:00 PM". */

@@ -4,7 +4,7 @@ import { AuthCard, FormAlert, HoneypotField } from '~/components/form-controls'
 import { DetailRow } from '~/components/payment-status-card'
 import { config } from '~/config.server'
 import { isLinkKey, linkKey } from '~/db/secrets.server'
-import { formatClockTime, formatLongDate, formatOrdinalDayMonth, formatRupees, formatTimeRange, labDateParts } from '~/lib/format'
+import { formatClockTime, formatLongDate, formatDateRange, formatRupees, formatTimeRange, labDateParts } from '~/lib/format'
 import { rejectBots } from '~/lib/honeypot'
 import { pageMeta } from '~/lib/seo'
 import { offeredRegistration, STATUS_LINK } from '~/modules/camps/status.server'
@@ -37,7 +37,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   return {
     state: offer.status === 'confirmed' ? 'registered' : offer.status === 'pending' && offer.holdExpiresAt && offer.holdExpiresAt > now ? 'held' : 'expired',
     swimmerName: offer.swimmerName,
-    camp: `${offer.campName}: ${formatOrdinalDayMonth(offer.campStartsOn)} - ${formatOrdinalDayMonth(offer.campEndsOn)}`,
+    camp: `${offer.campName}: ${formatDateRange(offer.campStartsOn, offer.campEndsOn)}`,
     batch: `${offer.batchName}: ${offer.timeRanges.map((range) => formatTimeRange(range.start, range.end)).join(' and ')}`,
     amount: formatRupees(offer.amountPaise),
     heldUntil: until ? `${formatClockTime(until.time)} IST on ${formatLongDate(until.date)}` : null,

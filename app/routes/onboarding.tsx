@@ -8,7 +8,7 @@ import { linkKey } from '~/db/secrets.server'
 import { callerOf, getUser } from '~/lib/auth.server'
 import { holderOf } from '~/lib/holder.server'
 import { TooManyUnpaidHoldsError, UnpaidHoldExistsError } from '~/modules/holders/holders.server'
-import { formatOrdinalDayMonth, formatTimeRange, formatWholeRupees } from '~/lib/format'
+import { formatDateRange, formatLastDayBefore, formatTimeRange, formatWholeRupees } from '~/lib/format'
 import { rejectBots } from '~/lib/honeypot'
 import { pageMeta } from '~/lib/seo'
 import { useHydrated } from '~/lib/use-hydrated'
@@ -31,9 +31,10 @@ export async function loader({ request }: Route.LoaderArgs) {
   return {
     camps: camps.map((camp) => ({
       code: camp.code,
-      label: `${camp.name}: ${formatOrdinalDayMonth(camp.startsOn)} - ${formatOrdinalDayMonth(camp.endsOn)}`,
+      label: `${camp.name}: ${formatDateRange(camp.startsOn, camp.endsOn)}`,
       open: camp.open,
       price: formatWholeRupees(camp.pricePaise),
+      earlyBirdUntil: camp.earlyBird ? formatLastDayBefore(new Date(camp.earlyBirdEndsAt)) : null,
       batches: camp.batches.map((batch) => ({
         code: batch.code,
         label: `${batch.name}: ${batch.timeRanges.map((range) => formatTimeRange(range.start, range.end)).join(' and ')}`,
@@ -166,7 +167,7 @@ function RegistrationForm({ camps, prefill, actionData }: { camps: Camps; prefil
                     <input {...props} disabled={!camp.open} className="h-5 w-5 shrink-0 accent-brand-700" />
                     <span>
                       <span className="block font-semibold">{camp.label}</span>
-                      <span className="block text-sm text-muted">{camp.open ? camp.price : 'Registration closed'}</span>
+                      <span className="block text-sm text-muted">{camp.open ? (camp.earlyBirdUntil ? `${camp.price}, early-bird price until ${camp.earlyBirdUntil}` : camp.price) : 'Registration closed'}</span>
                     </span>
                   </label>
                 )

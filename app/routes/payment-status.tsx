@@ -2,7 +2,7 @@ import { data, Link } from 'react-router'
 import type { Route } from './+types/payment-status'
 import { DetailRow, RefreshStatus, type StatusCard, StatusCardView, SupportDetails } from '~/components/payment-status-card'
 import { isLinkKey, linkKey } from '~/db/secrets.server'
-import { formatClockTime, formatLabDate, formatOrdinalDayMonth, formatRupees, formatTimeRange, formatWholeRupees, labDateParts } from '~/lib/format'
+import { formatClockTime, formatLabDate, formatDateRange, formatRupees, formatTimeRange, formatWholeRupees, labDateParts } from '~/lib/format'
 import { pageMeta } from '~/lib/seo'
 import { POLL_SECONDS, usePaymentPolling } from '~/lib/use-payment-polling'
 import { campPaymentView, STATUS_LINK, type CampStatusView } from '~/modules/camps/status.server'
@@ -50,7 +50,7 @@ function present(view: CampStatusView) {
     name: view.swimmerName,
     email: view.email,
     phone: view.phone,
-    camp: `${view.campName}: ${formatOrdinalDayMonth(view.campStartsOn)} - ${formatOrdinalDayMonth(view.campEndsOn)}`,
+    camp: `${view.campName}: ${formatDateRange(view.campStartsOn, view.campEndsOn)}`,
     batch: `${view.batchName}: ${view.timeRanges.map((range) => formatTimeRange(range.start, range.end)).join(' and ')}`,
     amount: formatRupees(view.amountPaise),
     amountWhole: formatWholeRupees(view.amountPaise),

@@ -122,7 +122,7 @@ describe('camps and batches', () => {
     expect(text(campPage.html)).toContain('Camp created')
     expect(text(campPage.html)).toMatch(/Morning 7:00 AM - 8:30 AM\. 0 of 20 seats taken\..*Evening 5:00 PM - 6:00 PM and 6:30 PM - 7:30 PM\. 0 of 12 seats taken\./)
     expect(inputValues(campPage.html, ['earlyBirdPrice', 'regularPrice', 'earlyBirdDeadline'])).toEqual({ earlyBirdPrice: '30,000', regularPrice: '36,000.50', earlyBirdDeadline: '2030-11-30' })
-    await expect.poll(async () => text((await new Visitor(server.url).get('/onboarding')).html), PAGE_CACHE).toContain('Camp 3: 20th December - 28th December ₹30,000')
+    await expect.poll(async () => text((await new Visitor(server.url).get('/onboarding')).html), PAGE_CACHE).toContain('Camp 3: 20–28 December 2030 ₹30,000, early-bird price until 30 November 2030')
     // Without JavaScript the form lists every open camp's batches; one the chosen camp lacks is explained.
     const parent = new Visitor(server.url)
     const wrongBatch = await parent.post('/onboarding', { name: 'Kiran', email: 'kiran@example.com', phone_number: '98450 12345', camp: 'camp3', batch: 'batch1', website_url: '' })
@@ -193,7 +193,7 @@ describe('camps and batches', () => {
     expect(text(after)).toContain('Camp saved')
     expect(campForm(after)).toMatchObject({ regularPrice: '42,500', registration: 'closed' })
     expect(text(after)).toContain('Registration closed.')
-    await expect.poll(async () => text((await new Visitor(server.url).get('/onboarding')).html), PAGE_CACHE).toMatch(/Camp 2: 18th August - 26th August Registration closed/)
+    await expect.poll(async () => text((await new Visitor(server.url).get('/onboarding')).html), PAGE_CACHE).toMatch(/Camp 2: 18–26 August \d{4} Registration closed/)
     expect(text((await admin.get('/admin/camps')).html)).toMatch(/Camp 2 .* then ₹42,500.00 Closed/)
 
     const badPrice = await admin.post('/admin/camps/camp2', { ...campForm(after), earlyBirdPrice: '35,000.555' })

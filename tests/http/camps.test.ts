@@ -48,8 +48,9 @@ describe('the registration form', () => {
     for (const line of ['Camp Registration Form', 'Fill in details to register for swimming camp', 'Full Name', 'Email Address', 'Phone Number', 'Select Camp', 'Select Batch', 'Register Now - ₹35,000']) {
       expect(page).toContain(line)
     }
-    expect(page).toMatch(/Camp 1: 8th August - 16th August/)
-    expect(page).toMatch(/Camp 2: 18th August - 26th August/)
+    // The year and the early-bird deadline say exactly which summer, and until when the price holds.
+    expect(page).toMatch(/Camp 1: 8–16 August (\d{4}) ₹35,000, early-bird price until 15 July \1/)
+    expect(page).toMatch(/Camp 2: 18–26 August \d{4} ₹35,000, early-bird price until 15 July \d{4}/)
     expect(page).toMatch(/Batch 1: 9:00 AM - 10:30 AM and 1:00 PM - 2:30 PM Camp 1: 30 seats left · Camp 2: 30 seats left/)
     expect(page).toMatch(/Batch 2: 10:30 AM - 12:00 PM and 2:30 PM - 4:00 PM/)
   })
@@ -76,7 +77,7 @@ describe('registering and paying', () => {
     const result = text((await parent.get(statusUrl)).html)
     expect(result).toContain('Registration Complete!')
     expect(result).toContain("₹35,000 payment completed successfully. You're registered for the camp!")
-    for (const line of ['Arjun Menon', 'menon.family@example.com', 'Camp 2: 18th August - 26th August', 'Batch 2: 10:30 AM - 12:00 PM and 2:30 PM - 4:00 PM', '₹35,000.00', 'Status Completed']) {
+    for (const line of ['Arjun Menon', 'menon.family@example.com', 'Camp 2: 18–26 August', 'Batch 2: 10:30 AM - 12:00 PM and 2:30 PM - 4:00 PM', '₹35,000.00', 'Status Completed']) {
       expect(result).toContain(line)
     }
     expect(result).toMatch(/Transaction ID SBXT/)
