@@ -75,3 +75,8 @@ export function SupportDetails({ support }: { support: { email: string; phone: s
     </section>
   )
 }
+
+/** Said before payment when the session is too close to be cancelled or moved afterwards. */
+export function TooLateToChange({ notice }: { notice: string }) {
+  return <p className="mt-4 rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-sm font-medium text-amber-950">{notice}</p>
+}

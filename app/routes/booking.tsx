@@ -4,7 +4,7 @@ import { useEffect } from 'react'
 import { data, Form, Link, redirect, redirectDocument, useFetcher, useNavigation } from 'react-router'
 import type { Route } from './+types/booking'
 import { FieldError, FormAlert, HoneypotField, TextField, useLazyValidatedForm } from '~/components/form-controls'
-import { DetailRow, type StatusCard, StatusCardView } from '~/components/payment-status-card'
+import { DetailRow, type StatusCard, StatusCardView, TooLateToChange } from '~/components/payment-status-card'
 import { config } from '~/config.server'
 import { isLinkKey, linkKey } from '~/db/secrets.server'
 import { getUser } from '~/lib/auth.server'
@@ -18,6 +18,7 @@ import { useHydrated } from '~/lib/use-hydrated'
 import { guestLinkOpenFor } from '~/modules/booking/guest-links.server'
 import { paymentStatusView } from '~/modules/booking/bookings.server'
 import { AlreadyBookedError, lastBookableDate, SlotUnavailableError } from '~/modules/booking/holds.server'
+import { tooLateToChangeNotice } from '~/modules/booking/changes.server'
 import { TooManyUnpaidHoldsError, UnpaidHoldExistsError } from '~/modules/holders/holders.server'
 import { RateLimitedError } from '~/modules/rate-limit/rate-limit.server'
 import { holderOf } from '~/lib/holder.server'
@@ -46,7 +47,13 @@ export async function loader({ request }: Route.LoaderArgs) {
   const draft = await readDraft(request)
   if (step === '2') {
     if (!draft) throw redirect('/booking')
-    return { step: 2 as const, services, summary: summaryOf(draft, services), notice: STEP_NOTICES[url.searchParams.get('payment') ?? ''] ?? null }
+    return {
+      step: 2 as const,
+      services,
+      summary: summaryOf(draft, services),
+      notice: STEP_NOTICES[url.searchParams.get('payment') ?? ''] ?? null,
+      tooLateToChange: tooLateToChangeNotice(draft.date, draft.time),
+    }
   }
   const user = await getUser(request)
   const today = labToday()
@@ -334,7 +341,7 @@ function DetailsStep({ loaderData, actionData }: { loaderData: Step1Data; action
   )
 }
 
-function PaymentStep({ summary, notice }: Extract<Route.ComponentProps['loaderData'], { step: 2 }>) {
+function PaymentStep({ summary, notice, tooLateToChange }: Extract<Route.ComponentProps['loaderData'], { step: 2 }>) {
   const navigation = useNavigation()
   const paying = navigation.formMethod === 'POST'
   return (
@@ -345,6 +352,7 @@ function PaymentStep({ summary, notice }: Extract<Route.ComponentProps['loaderDa
           {notice}
         </div>
       )}
+      {tooLateToChange && <TooLateToChange notice={tooLateToChange} />}
       <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
         <DetailRow term="Name" value={summary.name} />
         <DetailRow term="Email" value={summary.email} />

@@ -1,6 +1,7 @@
 import { data, Form, Link, redirectDocument, useNavigation } from 'react-router'
 import type { Route } from './+types/slot-payment'
 import { FormAlert, HoneypotField } from '~/components/form-controls'
+import { TooLateToChange } from '~/components/payment-status-card'
 import { config } from '~/config.server'
 import { callerOf, requireUser } from '~/lib/auth.server'
 import { formatClockTime, formatRupees, formatTimeRange, formatWeekdayDate, labDateParts } from '~/lib/format'
@@ -8,6 +9,7 @@ import { rejectBots } from '~/lib/honeypot'
 import { pageMeta } from '~/lib/seo'
 import { redirectWithToast } from '~/lib/toast.server'
 import { optionLabel, SWIMMING_EXPERIENCE } from '~/modules/accounts/fields'
+import { tooLateToChangeNotice } from '~/modules/booking/changes.server'
 import { payableBooking } from '~/modules/booking/bookings.server'
 import { SESSION_PRICE_LINE } from '~/modules/booking/texts'
 import { HoldExpiredError, PaymentStartError, startPayment } from '~/modules/payments/payments.server'
@@ -48,6 +50,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       heldUntil: formatClockTime(labDateParts(booking.holdExpiresAt!).time),
     },
     refundPolicy: settings.refundPolicy,
+    tooLateToChange: booking.days[0] ? tooLateToChangeNotice(booking.days[0].date, booking.days[0].start) : null,
     testPayments: config().PAYMENT_GATEWAY === 'sandbox',
   }
 }
@@ -81,7 +84,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function SlotPayment({ loaderData, actionData }: Route.ComponentProps) {
-  const { booking, refundPolicy, testPayments } = loaderData
+  const { booking, refundPolicy, tooLateToChange, testPayments } = loaderData
   const navigation = useNavigation()
   const paying = navigation.formMethod === 'POST' && navigation.formAction?.startsWith('/slot-payment')
   const redirecting = navigation.state === 'loading' && paying
@@ -97,6 +100,7 @@ export default function SlotPayment({ loaderData, actionData }: Route.ComponentP
       </Link>
       <h1 className="mt-4 text-3xl font-extrabold text-brand-900 sm:text-4xl">Complete Your Payment</h1>
       <p className="mt-2 text-muted">Your seats are held until {booking.heldUntil} IST. Pay before then to confirm your booking.</p>
+      {tooLateToChange && <TooLateToChange notice={tooLateToChange} />}
 
       <div className="mt-8 grid gap-6 lg:grid-cols-2">
         <section aria-labelledby="booking-summary" className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">

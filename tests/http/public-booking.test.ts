@@ -47,6 +47,19 @@ async function bookAndPay(visitor: Visitor, values: Record<string, string>, outc
 
 const decode = (html: string) => html.replaceAll('&amp;', '&')
 
+describe('step 2: payment', () => {
+  it('says before payment when the session starts within 24 hours and could then never be cancelled or moved', async () => {
+    const soon = bookableDate(1)
+    const late = new Visitor(server.url)
+    expect((await late.post('/booking', details({ email: 'soon@example.com', date: soon, time: '17:00' }))).location).toBe('/booking?step=2')
+    const withinDay = Date.now() >= new Date(`${soon}T17:00:00+05:30`).getTime() - 24 * 3_600_000
+    expect(text((await late.get('/booking?step=2')).html).includes('This session starts within 24 hours: once you pay, it cannot be cancelled or moved.')).toBe(withinDay)
+    const later = new Visitor(server.url)
+    expect((await later.post('/booking', details({ email: 'later@example.com', date: bookableDate(4) }))).location).toBe('/booking?step=2')
+    expect(text((await later.get('/booking?step=2')).html)).not.toContain('within 24 hours')
+  })
+})
+
 describe('step 1: details', () => {
   it('says "Missing information" and puts a message next to each missing field', async () => {
     const response = await new Visitor(server.url).post('/booking', { intent: 'details', name: '', email: '', website_url: '' })

@@ -7,7 +7,7 @@ import { processDueRefunds } from '~/modules/payments/refunds.server'
 import { bookingRow, createCustomers, mailTo, setWindows } from '../../../tests/support/booking'
 import { useSandboxPayments } from '../../../tests/support/sandbox-payments'
 import { useTestDatabase } from '../../../tests/support/test-database'
-import { cancelBooking, changeAllowed, rescheduleBooking, TooLateToChangeError } from './changes.server'
+import { cancelBooking, changeAllowed, rescheduleBooking, TOO_LATE_TO_CHANGE_NOTICE, TooLateToChangeError, tooLateToChangeNotice } from './changes.server'
 import { holdSession, SlotUnavailableError, type Customer } from './holds.server'
 
 useTestDatabase()
@@ -114,5 +114,17 @@ describe('cancelling', () => {
     expect(await db().select().from(refunds)).toHaveLength(1)
     expect((await db().select().from(bookings).where(eq(bookings.id, booking.bookingId)))[0]!.status).toBe('cancelled')
     await expect(applyOrderStatus(booking.orderId, { state: 'completed', amountPaise: 30_000_00, transactionId: 'T', paymentMode: null })).resolves.toBe('unchanged')
+  })
+})
+
+describe('before payment', () => {
+  it('warns that a session starting within 24 hours can never be cancelled or moved, and says nothing otherwise', () => {
+    // 10:00 on 1 December in Bangalore.
+    const now = new Date('2026-12-01T04:30:00Z')
+    expect(tooLateToChangeNotice('2026-12-02', '09:59', now)).toBe(TOO_LATE_TO_CHANGE_NOTICE)
+    expect(tooLateToChangeNotice('2026-12-01', '17:00:00', now)).toBe(TOO_LATE_TO_CHANGE_NOTICE)
+    expect(tooLateToChangeNotice('2026-12-02', '10:00', now)).toBe(TOO_LATE_TO_CHANGE_NOTICE)
+    expect(tooLateToChangeNotice('2026-12-02', '10:01', now)).toBeNull()
+    expect(TOO_LATE_TO_CHANGE_NOTICE).toBe('This session starts within 24 hours: once you pay, it cannot be cancelled or moved.')
   })
 })

@@ -43,6 +43,14 @@ export function changeDeadline(date: string, start: string): Date {
   return new Date(labInstant(date, start.slice(0, 5)).getTime() - CHANGE_NOTICE_HOURS * 3_600_000)
 }
 
+/** Said before payment when a booking could never be changed: its first session is too close. */
+export const TOO_LATE_TO_CHANGE_NOTICE = `This session starts within ${CHANGE_NOTICE_HOURS} hours: once you pay, it cannot be cancelled or moved.`
+
+/** The notice to show before paying for a session whose Day 1 is `date` at `start`, or null when it may still be changed. */
+export function tooLateToChangeNotice(date: string, start: string, now = new Date()): string | null {
+  return now >= changeDeadline(date, start) ? TOO_LATE_TO_CHANGE_NOTICE : null
+}
+
 /** Whether a customer may change the booking now, and if not, why not. */
 export function changeAllowed(status: string, firstDay: { date: string; start: string } | undefined, now: Date): { allowed: true } | { allowed: false; reason: string } {
   if (status !== 'confirmed' || !firstDay) return { allowed: false, reason: new NotChangeableError().message }
