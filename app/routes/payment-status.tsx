@@ -21,7 +21,8 @@ export const meta: Route.MetaFunction = ({ matches }) => [
  */
 export async function loader({ request }: Route.LoaderArgs) {
   const params = new URL(request.url).searchParams
-  const orderId = params.get('orderId')
+  // Links of the lab's first site name the order as its transaction id.
+  const orderId = params.get('orderId') ?? params.get('transactionId')
   const key = params.get('key')
   const settings = await getSiteSettings()
   const support = { email: settings.supportEmail, phone: settings.phone, hours: settings.phoneHours }

@@ -105,6 +105,10 @@ describe('one customer can never see or act on another customer’s booking', ()
     const orderId = new URL(statusUrl).searchParams.get('orderId')!
     const intruder = await customer('Other Person')
 
+    // Named by its order id as the transaction id (as the lab's first site's links do), it is the owner's alone too.
+    const asTransaction = await owner.get(`/slot-payment-status?transactionId=${orderId}`)
+    expect([asTransaction.status, text(asTransaction.html).includes('Owner Person')]).toEqual([200, true])
+    expect((await intruder.get(`/slot-payment-status?transactionId=${orderId}`)).status).toBe(404)
     const statusPage = await intruder.get(`/slot-payment-status?orderId=${orderId}`)
     expect(statusPage.status).toBe(404)
     expect(statusPage.html).not.toContain('Owner Person')

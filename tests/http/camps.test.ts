@@ -131,6 +131,11 @@ describe('registering and paying', () => {
       expect(page.html).not.toContain('@example.com')
     }
     expect((await stranger.get(`/payment-status/check?orderId=${orderId}`)).status).toBe(404)
+    // The link's order named as its transaction id (as the lab's first site's links do) opens with the key, and only with it.
+    const key = new URL(statusUrl).searchParams.get('key')!
+    const asTransaction = await stranger.get(`/payment-status?${new URLSearchParams({ transactionId: orderId, key })}`)
+    expect([asTransaction.status, text(asTransaction.html).includes('Registration Complete!')]).toEqual([200, true])
+    expect((await stranger.get(`/payment-status?transactionId=${orderId}`)).status).toBe(404)
     const missing = await stranger.get('/payment-status')
     expect(text(missing.html)).toContain('No transaction ID found in URL')
   })

@@ -109,7 +109,8 @@ export async function paymentStatusView({
   transactionId?: string | null
   access: { userId: number } | { linkKeyChecked: true }
 }): Promise<StatusView | null> {
-  const key = orderId ? eq(payments.orderId, orderId) : transactionId ? eq(payments.transactionId, transactionId) : null
+  // A transaction id is the gateway's, or (as links of the lab's first site read) the order id itself.
+  const key = orderId ? eq(payments.orderId, orderId) : transactionId ? or(eq(payments.transactionId, transactionId), eq(payments.orderId, transactionId)) : null
   if (!key) return null
   const [row] = await db()
     .select({
