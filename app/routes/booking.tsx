@@ -316,7 +316,7 @@ function DetailsStep({ loaderData, actionData }: { loaderData: Step1Data; action
                   <input {...props} disabled={!free} className="h-5 w-5 shrink-0 accent-brand-700" />
                   <span>
                     <span className="block font-semibold">{formatClockTime(time.time)}</span>
-                    {!free && <span className="block text-xs">{time.state === 'full' ? 'Booked' : 'Not available'}</span>}
+                    {!free && <span className="block text-xs">{time.state === 'full' ? 'Full' : 'Not available'}</span>}
                   </span>
                 </label>
               )

@@ -135,6 +135,32 @@ describe('catalogue prices', () => {
 })
 
 describe('policy texts, contact and GST details', () => {
+  it('the overview lists what the public site still shows as a placeholder, each linked to where it is set; a detail saved leaves the list', async () => {
+    const admin = await staff()
+    const gaps = (html: string) => {
+      const from = html.indexOf('aria-labelledby="launch-heading"')
+      if (from === -1) return []
+      const list = html.slice(from, html.indexOf('</section>', from))
+      return [...list.matchAll(/<a[^>]*href="([^"]*)"[^>]*>([^<]*)<\/a>/g)].map((match) => [match[2], match[1]])
+    }
+    expect(gaps((await admin.get('/admin')).html)).toEqual([
+      ['Postal address', '/admin/settings#contact'],
+      ['Phone number', '/admin/settings#contact'],
+      ['Support e-mail', '/admin/settings#contact'],
+      ['General e-mail', '/admin/settings#contact'],
+      ['Social links (LinkedIn, Instagram, X)', '/admin/settings#contact'],
+      ['Registered name of the LLP', '/admin/settings#gst'],
+      ['GSTIN', '/admin/settings#gst'],
+      ['Coach', '/admin/settings#people'],
+      ['Team on the about page', '/admin/settings#people'],
+    ])
+    await save(admin, { intent: 'gst', legalName: 'Swim Science LLP', gstin: '29ABCDE1234F1Z5', gstRate: '18' })
+    const after = gaps((await admin.get('/admin')).html).map(([what]) => what)
+    expect(after).not.toContain('GSTIN')
+    expect(after).not.toContain('Registered name of the LLP')
+    expect(after).toContain('Coach')
+  })
+
   it('an edited refund policy shows on /refund', async () => {
     const admin = await staff()
     const saved = await save(admin, { intent: 'policies', reportDelivery: 'within 72 hours', refundPolicy: 'within 5 business days, to the original payment method' })

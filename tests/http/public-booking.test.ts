@@ -82,6 +82,19 @@ describe('step 1: details', () => {
     expect(page).not.toContain('Missing information')
   })
 
+  it('calls a time whose seats are all taken "Full", as /book-slot does', async () => {
+    const date = bookableDate(6)
+    // Two guests reach the gateway for the same time: its two seats are held for them.
+    for (const email of ['first.full@example.com', 'second.full@example.com']) {
+      const guest = new Visitor(server.url)
+      expect((await guest.post('/booking', details({ email, date, time: '12:00' }))).location).toBe('/booking?step=2')
+      expect((await guest.post('/booking?step=2', { intent: 'pay', website_url: '' })).location).toMatch(/\/sandbox-gateway\/checkout\//)
+    }
+    const page = text((await new Visitor(server.url).post('/booking', { ...details({ date, time: '' }), intent: 'times' })).html)
+    expect(page).toMatch(/12:00 PM Full 1:00 PM/)
+    expect(page).not.toContain('Booked')
+  })
+
   it('refuses a time that is not free', async () => {
     const sunday = (() => {
       for (let offset = 2; ; offset += 1) {

@@ -53,7 +53,7 @@ export function isValidGstRate(basisPoints: number) {
  * Values the lab has not supplied yet are kept as marked placeholders ("[Phone number — to be
  * supplied by the lab]"); the public pages show them as such, so a form may keep one as it is.
  */
-function isPlaceholder(value: string) {
+export function isPlaceholder(value: string) {
   return /^\[[^\]]*\]$/.test(value)
 }
 

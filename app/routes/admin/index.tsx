@@ -13,6 +13,8 @@ import { overview } from '~/modules/overview/overview.server'
 import { RefundNotFailedError, settleFailedRefund } from '~/modules/payments/refunds.server'
 import { REFUND_NOT_WAITING, SettleRefundSchema } from '~/modules/payments/staff-schemas'
 import { overdueReports } from '~/modules/reports/reports.server'
+import { launchGaps } from '~/modules/site/launch-gaps'
+import { settingsForStaff } from '~/modules/site/staff.server'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Overview | Admin' }, { name: 'robots', content: 'noindex' }]
 
@@ -21,8 +23,9 @@ const short = (date: string) => dayMonth.format(new Date(`${date}T00:00:00Z`))
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request)
-  const [data, overdue] = await Promise.all([overview(), overdueReports()])
+  const [data, overdue, settings] = await Promise.all([overview(), overdueReports(), settingsForStaff()])
   return {
+    launchGaps: launchGaps(settings),
     today: formatLongDate(data.today),
     todaysSessions: data.todaysSessions.map((session) => ({
       reference: session.reference,
@@ -64,7 +67,7 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function AdminOverview({ loaderData, actionData }: Route.ComponentProps) {
-  const { today, todaysSessions, week, weekTotal, revenueByWeek, revenueByProduct, pending, failed, refundsFailed, camps, overdue } = loaderData
+  const { today, launchGaps, todaysSessions, week, weekTotal, revenueByWeek, revenueByProduct, pending, failed, refundsFailed, camps, overdue } = loaderData
   return (
     <section>
       <h1 className="text-3xl font-extrabold text-brand-900">Overview</h1>
@@ -73,6 +76,24 @@ export default function AdminOverview({ loaderData, actionData }: Route.Componen
         <div className="mt-4">
           <FormAlert id="settle-error" errors={[REFUND_NOT_WAITING]} />
         </div>
+      )}
+
+      {launchGaps.length > 0 && (
+        <section aria-labelledby="launch-heading" className="mt-6 rounded-2xl border border-amber-300 bg-amber-50 p-4">
+          <h2 id="launch-heading" className="font-bold text-ink">
+            Still placeholders on the public site ({launchGaps.length})
+          </h2>
+          <p className="mt-1 text-sm text-ink">Visitors see these as still to be supplied. Set each before launch.</p>
+          <ul className="mt-2 grid gap-1 text-sm sm:grid-cols-2">
+            {launchGaps.map((gap) => (
+              <li key={gap.what}>
+                <Link to={gap.href} className="font-semibold text-brand-800 underline underline-offset-2">
+                  {gap.what}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </section>
       )}
 
       <div className="mt-6 grid gap-6 xl:grid-cols-2">
