@@ -88,6 +88,18 @@ describe('the time slots of a date', () => {
     expect(theirs.find((slot) => slot.start === '10:00')?.state).toBe('full')
   })
 
+  it('are Booked for a customer whose own session takes that time on a later day of this one', async () => {
+    await setWindows([{ date: '2026-12-02' }, { date: '2026-12-03' }, { date: '2026-12-04' }, { date: '2026-12-05' }, { date: '2026-12-06' }])
+    const [customer] = await createCustomers(1)
+    // Their session from 4 December (4th, 5th, 6th at 10:00) overlaps one from the 2nd or 3rd at 10:00.
+    await hold(customer!, '2026-12-04', '10:00')
+    for (const date of ['2026-12-02', '2026-12-03']) {
+      const schedule = await daySchedule({ date, userId: customer!.userId, days: 3, now: MORNING })
+      expect([date, schedule.find((slot) => slot.start === '10:00')?.state]).toEqual([date, 'booked'])
+      expect([date, schedule.find((slot) => slot.start === '11:00')?.state]).toEqual([date, 'available'])
+    }
+  })
+
   it('come from every window with a start, end and duration, and none from one without', async () => {
     await setWindows([
       { date: '2026-12-02', start: '09:00', end: '10:30', duration: 45 },

@@ -169,7 +169,7 @@ export type DayTimeSlot = {
 
 /**
  * The time slots of `date` as one customer sees them: Available only when every day of the session
- * has a free seat; Booked when this customer already holds or owns that time on that date.
+ * has a free seat; Booked when this customer already holds or owns that time on one of its days.
  */
 export async function daySchedule({
   date,
@@ -192,7 +192,10 @@ export async function daySchedule({
     userId ? customerSeats(userId, date, now, exceptBookingId) : new Set<string>(),
   ])
   if (mine.size === 0) return schedule
-  return schedule.map((slot) => (mine.has(`${date}|${slot.start}`) ? { ...slot, state: 'booked' } : slot))
+  // Booked when the customer has a seat at this time on any day the session would take (as a hold
+  // would find): shown before it is chosen, not refused after.
+  const theirs = (slot: DayTimeSlot) => [date, ...slot.sessionDates].some((day) => mine.has(`${day}|${slot.start}`))
+  return schedule.map((slot) => (theirs(slot) ? { ...slot, state: 'booked' } : slot))
 }
 
 /** The time slots of `date` as anyone sees them, true until a hold in them runs out or one begins. */
