@@ -138,7 +138,7 @@ describe('accounts in the browser', () => {
     await page.getByRole('button', { name: 'Hide password' }).click()
     expect(await password.getAttribute('type')).toBe('password')
     await page.getByRole('button', { name: 'Sign In' }).click()
-    await expect.poll(() => page.getByRole('alert').innerText()).toBe('Login failed\nInvalid email or password. Please try again.')
+    await expect.poll(() => page.getByRole('alert').innerText()).toMatch(/^Login failed\s+Invalid email or password\. Please try again\.$/)
     await expectNoAxeViolations(page)
 
     await password.fill('freestyle-1')

@@ -43,15 +43,21 @@ export async function expectNoAxeViolations(page: Page) {
 /**
  * Collects console errors and failed requests so a journey can assert the page ran cleanly. A form
  * posted before its rules have loaded in the browser is checked by the server, whose answer to
- * invalid input is a 400 with the messages next to the fields; the browser logs that status for the
- * action's fetch (`….data`), and it is the form working, not a fault.
+ * invalid input is a 400 with the messages next to the fields. The browser logs that status, for
+ * the action's fetch (`….data`) or, when the form was sent before the page's scripts ran, for the
+ * document itself: both are the form working, not a fault. Any other 400 is recorded.
  */
 export function watchPageErrors(page: Page) {
   const errors: string[] = []
+  const formAnswers = new Set<string>()
+  page.on('response', (response) => {
+    if (response.status() === 400 && response.request().method() === 'POST') formAnswers.add(response.url())
+  })
   page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`))
   page.on('console', (message) => {
     if (message.type() !== 'error') return
-    const invalidFormAnswer = message.text().includes('status of 400') && new URL(message.location().url || 'about:blank').pathname.endsWith('.data')
+    const url = message.location().url || 'about:blank'
+    const invalidFormAnswer = message.text().includes('status of 400') && (new URL(url).pathname.endsWith('.data') || formAnswers.has(url))
     if (!invalidFormAnswer) errors.push(`console: ${message.text()}`)
   })
   return errors
