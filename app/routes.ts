@@ -44,6 +44,7 @@ export default [
   route('booking/view', 'routes/booking.view.tsx'),
   // Camps: registration (anyone, no account), confirming a waitlist place, a waitlist offer, and the payment result.
   route('onboarding', 'routes/onboarding.tsx'),
+  route('onboarding/line', 'routes/onboarding.line.tsx'),
   route('onboarding/waitlist', 'routes/onboarding.waitlist.tsx'),
   route('onboarding/offer', 'routes/onboarding.offer.tsx'),
   route('payment-status', 'routes/payment-status.tsx'),

@@ -1,6 +1,7 @@
 import type pino from 'pino'
 import { pruneExpiredSessions } from '~/modules/accounts/sessions.server'
 import { expireStaleHolds } from '~/modules/booking/holds.server'
+import { pruneCampLine } from '~/modules/camps/line.server'
 import { expireStaleCampHolds } from '~/modules/camps/registrations.server'
 import { expireUnconfirmedWaitlist, offerFreedSeats, onCampSeatFreed } from '~/modules/camps/waitlist.server'
 import { onEmailQueued, processOutbox, pruneSentEmails } from '~/modules/mail/outbox.server'
@@ -100,6 +101,7 @@ export class BackgroundJobs {
     await pruneExpiredSessions(now)
     await pruneRateLimitBuckets(now)
     await pruneSentEmails(now)
+    await pruneCampLine(now)
   }
 
   async stop() {

@@ -22,6 +22,7 @@ import { sandboxKey } from '~/modules/payments/sandbox-gateway.server'
 import { diskStorage, useReportStorage } from '~/modules/reports/storage.server'
 import { enableContentCache, invalidateContentCache } from '~/modules/site/content-cache.server'
 import { startCaches } from '~/lib/caches.server'
+import { listenToCampLine } from '~/modules/camps/line.server'
 import { redactSecrets, redactSecretsIn } from '~/lib/log-redaction.server'
 import { PUBLIC_PAGES } from '~/lib/public-pages'
 import { createPhonePeGateway } from '~/modules/payments/phonepe.server'
@@ -107,6 +108,7 @@ export async function start(env: NodeJS.ProcessEnv = process.env) {
   enableContentCache()
   await liveEvents.start()
   const stopCaches = await startCaches(database)
+  const stopListeningToCampLine = await listenToCampLine()
   const jobs = new BackgroundJobs(mailTransport(config, logger), logger)
   jobs.start()
 
@@ -132,6 +134,7 @@ export async function start(env: NodeJS.ProcessEnv = process.env) {
       await closed
       clearTimeout(deadline)
       await jobs.stop()
+      await stopListeningToCampLine()
       await stopCaches()
       await database.close()
       logger.info('stopped')
@@ -384,7 +387,9 @@ function listen(handler: RequestListener, config: Config): Promise<Server> {
     const server = createServer(handler)
     server.keepAliveTimeout = 65_000
     server.once('error', reject)
-    server.listen(config.PORT, config.HOST, () => {
+    // A rush opens connections faster than a busy process accepts them: a longer queue (up to the
+    // system's limit) keeps them from being dropped and retried seconds later.
+    server.listen({ port: config.PORT, host: config.HOST, backlog: 4096 }, () => {
       server.off('error', reject)
       resolve(server)
     })

@@ -402,6 +402,45 @@ export const campRegistrations = pgTable(
   ],
 )
 
+/**
+ * What a parent in the camp line was told: a seat held for them to pay for, the batch full, refused
+ * with a message (an unpaid hold elsewhere, already registered…), or too many attempts.
+ */
+export type CampLineOutcome = 'seat' | 'full' | 'refused' | 'limited'
+
+/**
+ * Camp registrations in the order they arrived. Every registration joins this line and seats are
+ * given from it in arrival order, one instance settling at a time, so a rush of parents is
+ * answered at once instead of queueing for the batch's lock. A row keeps what the parent typed
+ * until a day after it is settled.
+ */
+export const campLine = pgTable(
+  'camp_line',
+  {
+    id: serial('id').primaryKey(),
+    campCode: text('camp_code').notNull(),
+    batchCode: text('batch_code').notNull(),
+    swimmerName: text('swimmer_name').notNull(),
+    email: text('email').notNull(),
+    phone: text('phone').notNull(),
+    /** Who asked, for the rules on unpaid holds (see holders.server.ts). */
+    holderUserId: integer('holder_user_id').references(() => users.id, { onDelete: 'set null' }),
+    holderNetwork: text('holder_network').notNull(),
+    holderBrowser: text('holder_browser'),
+    outcome: text('outcome').$type<CampLineOutcome>(),
+    /** Why the batch was full or the parent refused, as the parent is told. */
+    message: text('message'),
+    registrationId: integer('registration_id').references(() => campRegistrations.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    settledAt: timestamp('settled_at', { withTimezone: true }),
+  },
+  (table) => [
+    index('camp_line_waiting').on(table.id).where(sql`${table.outcome} IS NULL`),
+    index('camp_line_settled_at').on(table.settledAt),
+    check('camp_line_outcome', sql`${table.outcome} IN ('seat', 'full', 'refused', 'limited')`),
+  ],
+)
+
 /** waiting → offered (a seat is held for them) → registered, or expired / cancelled. */
 export type WaitlistStatus = 'waiting' | 'offered' | 'registered' | 'expired' | 'cancelled'
 

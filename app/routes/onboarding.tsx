@@ -1,24 +1,22 @@
 import { getCollectionProps, getFormProps, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, Link, redirectDocument, useNavigation } from 'react-router'
+import { data, Form, Link, redirect, redirectDocument, useNavigation } from 'react-router'
 import type { Route } from './+types/onboarding'
 import { AuthCard, FieldError, FormAlert, HoneypotField, TextField, useValidatedForm } from '~/components/form-fields'
-import { config } from '~/config.server'
-import { linkKey } from '~/db/secrets.server'
+import { BatchFull, type CampApplicantFields } from '~/components/camp-answers'
 import { callerOf, getUser } from '~/lib/auth.server'
 import { holderOf } from '~/lib/holder.server'
-import { TooManyUnpaidHoldsError, UnpaidHoldExistsError } from '~/modules/holders/holders.server'
+import { afterTheLine, lineAddress } from '~/lib/camp-line.server'
 import { formatDateRange, formatLastDayBefore, formatTimeRange, formatWholeRupees } from '~/lib/format'
 import { rejectBots } from '~/lib/honeypot'
 import { pageMeta } from '~/lib/seo'
 import { useHydrated } from '~/lib/use-hydrated'
 import { campChoices } from '~/modules/camps/camps.server'
-import { AlreadyRegisteredError, BatchFullError, BatchNotInCampError, CampNotFoundError, holdCampSeat, RegistrationClosedError } from '~/modules/camps/registrations.server'
+import { joinCampLine, settledArrival } from '~/modules/camps/line.server'
+import { BatchNotInCampError, CampNotFoundError, RegistrationClosedError } from '~/modules/camps/registrations.server'
 import { CampRegistrationSchema, type CampRegistrationInput } from '~/modules/camps/schemas'
-import { STATUS_LINK } from '~/modules/camps/status.server'
 import { formatLabDateTime } from '~/modules/mail/templates.server'
 import { AlreadyWaitingError, joinWaitlist, SeatsFreeError, WaitlistNetworkLimitError } from '~/modules/camps/waitlist.server'
-import { HoldExpiredError, PaymentStartError, startPayment } from '~/modules/payments/payments.server'
 import { RateLimitedError } from '~/modules/rate-limit/rate-limit.server'
 import { readForm } from '~/lib/form-data.server'
 
@@ -52,7 +50,7 @@ type ActionResult =
   | { kind: 'edit'; values: Partial<Record<keyof Applicant, string>> }
   | { kind: 'invalid'; result: SubmissionResult<string[]> }
   | { kind: 'failed'; result: SubmissionResult<string[]> }
-  | { kind: 'full'; message: string; applicant: Applicant }
+  | { kind: 'full'; message: string; applicant: CampApplicantFields }
   | { kind: 'waitlisted'; campName: string; batchName: string; confirmBy: string; email: string }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -73,31 +71,37 @@ export async function action({ request, context }: Route.ActionArgs) {
       return data<ActionResult>({ kind: 'waitlisted', campName: place.campName, batchName: place.batchName, confirmBy: formatLabDateTime(place.confirmBy), email: form.email })
     }
     const { holder, setCookie } = await holderOf(request, context, { userId: (await getUser(request))?.id ?? null, email: form.email })
-    const hold = await holdCampSeat({ campCode: form.camp, batchCode: form.batch, applicant, holder })
-    const payment = await startPayment({
-      payable: { kind: 'camp', id: hold.id },
-      description: `Camp Registration - ${form.name}`,
-      statusUrl: async (orderId) => `${config().SITE_URL}/payment-status?${new URLSearchParams({ orderId, key: await linkKey(STATUS_LINK, orderId) })}`,
-    })
-    return redirectDocument(payment.redirectUrl, setCookie ? { headers: { 'Set-Cookie': setCookie } } : undefined)
-  } catch (error) {
-    if (error instanceof UnpaidHoldExistsError || error instanceof TooManyUnpaidHoldsError) return fail(error.message, 409)
-    if (error instanceof BatchFullError) {
-      const applicant = { name: form.name, email: form.email, phone_number: form.phone_number, camp: form.camp, batch: form.batch }
-      return data<ActionResult>({ kind: 'full', message: `${error.message} You can join its waitlist: we e-mail you as soon as a seat frees up.`, applicant }, { status: 409 })
+    const headers = setCookie ? { 'Set-Cookie': setCookie } : undefined
+    // Every registration joins the camp line. With few parents registering on this instance the
+    // outcome comes in a moment and is answered here; in a rush, the parent is answered at once
+    // with the page of their place in line, which shows their outcome when their turn has come.
+    registering += 1
+    try {
+      const place = await joinCampLine({ campCode: form.camp, batchCode: form.batch, applicant, holder })
+      const arrival = registering <= QUIET ? await settledArrival(place.id, QUIET_WAIT_MS) : undefined
+      if (!arrival?.outcome) return redirect(await lineAddress(place.id), { status: 303, headers })
+      const next = await afterTheLine(arrival)
+      if ('pay' in next) return redirectDocument(next.pay, { headers })
+      if (next.answer.kind === 'full') return data<ActionResult>({ ...next.answer, kind: 'full' }, { status: next.status, headers })
+      return data<ActionResult>({ kind: 'failed', result: submission.reply({ formErrors: [next.answer.message] }) }, { status: next.status, headers })
+    } finally {
+      registering -= 1
     }
-    if (error instanceof AlreadyRegisteredError || error instanceof AlreadyWaitingError || error instanceof RegistrationClosedError || error instanceof SeatsFreeError) return fail(error.message, 409)
+  } catch (error) {
+    if (error instanceof AlreadyWaitingError || error instanceof RegistrationClosedError || error instanceof SeatsFreeError) return fail(error.message, 409)
     if (error instanceof WaitlistNetworkLimitError) return fail(error.message, 429)
     if (error instanceof CampNotFoundError) return fail(error.message, 400)
     if (error instanceof BatchNotInCampError) return data<ActionResult>({ kind: 'failed', result: submission.reply({ fieldErrors: { batch: [error.message] } }) }, { status: 400 })
     if (error instanceof RateLimitedError) return fail(error.message, 429)
-    if (error instanceof HoldExpiredError || error instanceof PaymentStartError) {
-      console.error('camp payment could not start', (error as Error).cause ?? error)
-      return fail('Payment Error: Unable to create payment. Please try again.', 502)
-    }
     throw error
   }
 }
+
+/** Registrations under way on this instance; past QUIET, parents are answered with their place in line. */
+let registering = 0
+const QUIET = 4
+/** How long a registration waits for its outcome before it is answered with the place in line instead. */
+const QUIET_WAIT_MS = 3_000
 
 const APPLICANT_FIELDS = ['name', 'email', 'phone_number', 'camp', 'batch'] as const
 
@@ -218,32 +222,6 @@ function SeatsLeft({ camps, batchCode, chosenCamp }: { camps: Camps; batchCode: 
   })
   const nameCamps = !chosenCamp && camps.filter((camp) => camp.open).length > 1
   return <span className="block text-sm text-muted">{shown.map(({ camp, left }) => (nameCamps ? `${camp}: ${left}` : left)).join(' · ')}</span>
-}
-
-/**
- * The batch chosen is full: the parent's next step is its waitlist, sent with the details they
- * typed, or another batch. A page of its own, light to send when thousands are turned away at once.
- */
-function BatchFull({ message, applicant }: { message: string; applicant: Applicant }) {
-  return (
-    <AuthCard title="Camp Registration Form" wide>
-      <Form method="post" className="space-y-4">
-        <FormAlert id="batch-full" errors={[message]} />
-        <HoneypotField />
-        {Object.entries(applicant).map(([name, value]) => (
-          <input key={name} type="hidden" name={name} value={value} />
-        ))}
-        <div className="flex flex-wrap gap-3">
-          <button type="submit" name="intent" value="waitlist" className="btn-primary">
-            Join the waitlist
-          </button>
-          <button type="submit" name="intent" value="edit" className="btn-secondary">
-            Try Again
-          </button>
-        </div>
-      </Form>
-    </AuthCard>
-  )
 }
 
 function Waitlisted({ campName, batchName, confirmBy, email }: { campName: string; batchName: string; confirmBy: string; email: string }) {

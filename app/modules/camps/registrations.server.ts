@@ -75,6 +75,8 @@ export async function lockBatch(executor: Executor, campCode: string, batchCode:
   return row ?? null
 }
 
+type SeatRequest = { campCode: string; batchCode: string; applicant: CampApplicant; holder?: Holder; now?: Date }
+
 /**
  * Holds a seat in a camp's batch for SEAT_HOLD_MINUTES while the parent pays, as a pending
  * registration, in one transaction with the batch locked: however many parents submit at once,
@@ -83,47 +85,56 @@ export async function lockBatch(executor: Executor, campCode: string, batchCode:
  * released, and they may hold no more than makeRoomForHold allows, so a swimmer's unpaid hold made
  * in another browser is never released by someone typing the same name and e-mail address; each
  * of their attempts at a batch with a seat counts against limitHoldAttempts (RateLimitedError past it).
+ * Parents registering through the site reach it through the camp line (line.server.ts).
  */
-export async function holdCampSeat({ campCode, batchCode, applicant, holder, now = new Date() }: { campCode: string; batchCode: string; applicant: CampApplicant; holder?: Holder; now?: Date }) {
+export async function holdCampSeat({ campCode, batchCode, applicant, holder, now = new Date() }: SeatRequest) {
   const full = await batchLooksFull(campCode, batchCode, now)
   if (full) throw new BatchFullError(full.campName, full.batchName)
   // An attempt counts against the visitor's limits when there is a seat to try for: a parent told
   // the batch is full has cost a shared read and held nothing, not worth a write.
   if (holder) await limitHoldAttempts(holder, now)
-  const holdExpiresAt = new Date(now.getTime() + config().SEAT_HOLD_MINUTES * 60_000)
   try {
-    return await db().transaction(async (tx) => {
-      // The holder's locks come first, before the batch's, in every transaction that takes both.
-      if (holder) await makeRoomForHold(tx, holder, now)
-      const batch = await lockBatchOrExplain(tx, campCode, batchCode)
-      if (!registrationOpen(batch, now)) throw new RegistrationClosedError(batch.campName)
-      if (await isRegistered(tx, batch.campId, applicant)) throw new AlreadyRegisteredError(applicant.swimmerName, batch.campName)
-      const taken = (await campSeatsTaken([batch.batchId], now, tx)).get(batch.batchId) ?? 0
-      const waiting = (await waitingCounts([batch.batchId], tx)).get(batch.batchId) ?? 0
-      if (taken + waiting >= batch.capacity) throw new BatchFullError(batch.campName, batch.batchName)
-      const registration = await insertRegistration(tx, {
-        campId: batch.campId,
-        batchId: batch.batchId,
-        swimmerName: applicant.swimmerName,
-        email: applicant.email.toLowerCase(),
-        phone: applicant.phone,
-        amountPaise: campPrice(batch, now),
-        status: 'pending',
-        holdExpiresAt,
-        ...(holder && holderColumns(holder)),
-        createdAt: now,
-        updatedAt: now,
-      })
-      return { ...registration, holdExpiresAt, amountPaise: campPrice(batch, now) }
-    })
+    return await db().transaction((tx) => holdCampSeatIn(tx, { campCode, batchCode, applicant, holder, now }))
   } catch (error) {
-    // The same swimmer held or waiting elsewhere: the unique index lets one live registration through.
-    if (isUniqueViolation(error, 'camp_registrations_one_per_swimmer')) {
-      const [camp] = await db().select({ name: camps.name }).from(camps).where(eq(camps.code, campCode))
-      throw new AlreadyRegisteredError(applicant.swimmerName, camp?.name ?? 'this camp')
-    }
-    throw error
+    throw await alreadyRegisteredInstead(error, campCode, applicant)
   }
+}
+
+/** The hold itself, inside `tx` (see holdCampSeat). */
+export async function holdCampSeatIn(tx: Executor, { campCode, batchCode, applicant, holder, now = new Date() }: SeatRequest) {
+  const holdExpiresAt = new Date(now.getTime() + config().SEAT_HOLD_MINUTES * 60_000)
+  // The holder's locks come first, before the batch's, in every transaction that takes both.
+  if (holder) await makeRoomForHold(tx, holder, now)
+  const batch = await lockBatchOrExplain(tx, campCode, batchCode)
+  if (!registrationOpen(batch, now)) throw new RegistrationClosedError(batch.campName)
+  if (await isRegistered(tx, batch.campId, applicant)) throw new AlreadyRegisteredError(applicant.swimmerName, batch.campName)
+  const taken = (await campSeatsTaken([batch.batchId], now, tx)).get(batch.batchId) ?? 0
+  const waiting = (await waitingCounts([batch.batchId], tx)).get(batch.batchId) ?? 0
+  if (taken + waiting >= batch.capacity) throw new BatchFullError(batch.campName, batch.batchName)
+  const registration = await insertRegistration(tx, {
+    campId: batch.campId,
+    batchId: batch.batchId,
+    swimmerName: applicant.swimmerName,
+    email: applicant.email.toLowerCase(),
+    phone: applicant.phone,
+    amountPaise: campPrice(batch, now),
+    status: 'pending',
+    holdExpiresAt,
+    ...(holder && holderColumns(holder)),
+    createdAt: now,
+    updatedAt: now,
+  })
+  return { ...registration, holdExpiresAt, amountPaise: campPrice(batch, now) }
+}
+
+/**
+ * The same swimmer held or waiting elsewhere: the unique index lets one live registration through,
+ * and the parent is told the swimmer is registered. Any other error is returned as it is.
+ */
+export async function alreadyRegisteredInstead(error: unknown, campCode: string, applicant: Pick<CampApplicant, 'swimmerName'>, executor: Executor = db()) {
+  if (!isUniqueViolation(error, 'camp_registrations_one_per_swimmer')) return error
+  const [camp] = await executor.select({ name: camps.name }).from(camps).where(eq(camps.code, campCode))
+  return new AlreadyRegisteredError(applicant.swimmerName, camp?.name ?? 'this camp')
 }
 
 /** Same camp, same e-mail and swimmer name, in any letter case. */

@@ -58,13 +58,14 @@ export class TooManyUnpaidHoldsError extends Error {
 }
 
 /** Counts an attempt to hold or pay; throws RateLimitedError past HOLD_ATTEMPT_LIMITS. */
-export function limitHoldAttempts(holder: Pick<Holder, 'network' | 'email'>, now = new Date()) {
+export function limitHoldAttempts(holder: Pick<Holder, 'network' | 'email'>, now = new Date(), executor?: Executor) {
   return enforce(
     [
       { key: `hold:network:${holder.network}`, rule: HOLD_ATTEMPT_LIMITS.perNetwork },
       { key: `hold:email:${holder.email.toLowerCase()}`, rule: HOLD_ATTEMPT_LIMITS.perEmail },
     ],
     now,
+    executor,
   )
 }
 

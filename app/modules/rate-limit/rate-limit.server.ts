@@ -1,5 +1,6 @@
 import { lt, sql } from 'drizzle-orm'
 import { db } from '~/db/client.server'
+import type { Executor } from '~/modules/mail/outbox.server'
 import { rateLimitBuckets } from '~/db/schema'
 
 export type RateLimitRule = { limit: number; windowSeconds: number }
@@ -36,7 +37,7 @@ export async function hit(key: string, rule: RateLimitRule, now = new Date()) {
  * keys are counted by one upsert: one round trip and one commit however many limits apply, with the
  * rows in key order so that concurrent statements lock them in the same order and never deadlock.
  */
-export async function enforce(hits: Array<{ key: string; rule: RateLimitRule }>, now = new Date()) {
+export async function enforce(hits: Array<{ key: string; rule: RateLimitRule }>, now = new Date(), executor: Executor = db()) {
   const counted = hits.map(({ key, rule }) => ({ key, rule, windowStart: windowStartOf(rule, now) }))
   const increments = new Map<string, { key: string; windowStart: Date; count: number }>()
   for (const { key, windowStart } of counted) {
@@ -46,7 +47,7 @@ export async function enforce(hits: Array<{ key: string; rule: RateLimitRule }>,
     else increments.set(id, { key, windowStart, count: 1 })
   }
   if (increments.size === 0) return
-  const rows = await db()
+  const rows = await executor
     .insert(rateLimitBuckets)
     .values([...increments.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.windowStart.getTime() - b.windowStart.getTime())))
     .onConflictDoUpdate({

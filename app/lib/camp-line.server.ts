@@ -1,0 +1,47 @@
+import type { CampApplicantFields } from '~/components/camp-answers'
+import { config } from '~/config.server'
+import { linkKey } from '~/db/secrets.server'
+import { LINE_LINK, type LineArrival } from '~/modules/camps/line.server'
+import { STATUS_LINK } from '~/modules/camps/status.server'
+import { HoldExpiredError, PaymentStartError, startPayment } from '~/modules/payments/payments.server'
+
+export type LineAnswer = { kind: 'full'; message: string; applicant: CampApplicantFields } | { kind: 'refused'; message: string; applicant: CampApplicantFields }
+
+const WAITLIST_INVITATION = 'You can join its waitlist: we e-mail you as soon as a seat frees up.'
+
+/**
+ * Where a settled place in the camp line leads: to the gateway, when a seat is held for the
+ * parent (the payment starts now, or the one already started is resumed); otherwise the answer to
+ * show, with its status.
+ */
+export async function afterTheLine(arrival: LineArrival): Promise<{ pay: string } | { answer: LineAnswer; status: number }> {
+  const applicant = { name: arrival.swimmerName, email: arrival.email, phone_number: arrival.phone, camp: arrival.campCode, batch: arrival.batchCode }
+  switch (arrival.outcome) {
+    case 'full':
+      return { answer: { kind: 'full', message: `${arrival.message} ${WAITLIST_INVITATION}`, applicant }, status: 409 }
+    case 'limited':
+      return { answer: { kind: 'refused', message: arrival.message ?? '', applicant }, status: 429 }
+    case 'seat':
+      if (arrival.registrationId !== null) {
+        try {
+          const payment = await startPayment({
+            payable: { kind: 'camp', id: arrival.registrationId },
+            description: `Camp Registration - ${arrival.swimmerName}`,
+            statusUrl: async (orderId) => `${config().SITE_URL}/payment-status?${new URLSearchParams({ orderId, key: await linkKey(STATUS_LINK, orderId) })}`,
+          })
+          return { pay: payment.redirectUrl }
+        } catch (error) {
+          if (!(error instanceof HoldExpiredError || error instanceof PaymentStartError)) throw error
+          console.error('camp payment could not start', error.cause ?? error)
+        }
+      }
+      return { answer: { kind: 'refused', message: 'Payment Error: Unable to create payment. Please try again.', applicant }, status: 502 }
+    default:
+      return { answer: { kind: 'refused', message: arrival.message ?? '', applicant }, status: 409 }
+  }
+}
+
+/** The address of a parent's place in line, with the key that shows the link is theirs. */
+export async function lineAddress(id: number) {
+  return `/onboarding/line?${new URLSearchParams({ place: String(id), key: await linkKey(LINE_LINK, String(id)) })}`
+}

@@ -1,0 +1,266 @@
+import { createHash } from 'node:crypto'
+import { and, asc, count, eq, inArray, isNull, lt, sql } from 'drizzle-orm'
+import { database, db } from '~/db/client.server'
+import { isDatabaseUnavailable } from '~/db/outage.server'
+import { campLine, type CampLineOutcome } from '~/db/schema'
+import { batchedReader } from '~/lib/batched-read.server'
+import type { Holder } from '~/modules/holders/holders.server'
+import { limitHoldAttempts, UnpaidHoldExistsError, TooManyUnpaidHoldsError } from '~/modules/holders/holders.server'
+import type { Executor } from '~/modules/mail/outbox.server'
+import { enforce, RateLimitedError, type RateLimitRule } from '~/modules/rate-limit/rate-limit.server'
+import { listCamps } from '~/modules/site/site.server'
+import { registrationOpen } from './camps.server'
+import {
+  AlreadyRegisteredError,
+  alreadyRegisteredInstead,
+  BatchFullError,
+  BatchNotInCampError,
+  CampNotFoundError,
+  holdCampSeatIn,
+  RegistrationClosedError,
+  type CampApplicant,
+} from './registrations.server'
+
+/**
+ * The camp line. Every camp registration joins it and is answered at once; seats are then given in
+ * the order parents arrived, by one instance at a time, many arrivals per transaction. When
+ * thousands of parents register in the same second, no request waits for a batch's lock behind
+ * the others: each parent is told their place in line, then their outcome (a seat held for them
+ * to pay for, the batch full, or why they may not hold one).
+ */
+
+/** The purpose of the key in the link to a parent's place in line. */
+export const LINE_LINK = 'camp-line'
+
+/** Arrivals settled in one transaction. */
+const CHUNK = 500
+
+/** The advisory lock that lets one instance at a time settle the line. */
+const SETTLER_LOCK = createHash('sha256').update('camp-line:settler').digest().readBigInt64BE(0)
+
+const SETTLED_CHANNEL = 'camp_line_settled'
+
+/** Settled rows (with the details the parent typed) are deleted this long after. */
+const KEEP_SETTLED_MS = 24 * 60 * 60_000
+
+export type LineArrival = {
+  id: number
+  campCode: string
+  batchCode: string
+  swimmerName: string
+  email: string
+  phone: string
+  outcome: CampLineOutcome | null
+  message: string | null
+  registrationId: number | null
+}
+
+/** How often one network may join the line: each place is a row until a day after it is settled. */
+export const LINE_LIMIT_PER_NETWORK = { limit: 30, windowSeconds: 10 * 60 } satisfies RateLimitRule
+
+/**
+ * Puts a registration in line; settling starts at once. A camp or batch that does not exist, or a
+ * camp that takes no registrations, is refused here, before the line.
+ */
+export async function joinCampLine({ campCode, batchCode, applicant, holder, now = new Date() }: { campCode: string; batchCode: string; applicant: CampApplicant; holder: Holder; now?: Date }) {
+  const camp = (await listCamps(now)).find((candidate) => candidate.code === campCode)
+  if (!camp) throw new CampNotFoundError()
+  if (!camp.batches.some((batch) => batch.code === batchCode)) throw new BatchNotInCampError(camp.name)
+  if (!registrationOpen(camp, now)) throw new RegistrationClosedError(camp.name)
+  await enforce([{ key: `camp-line:network:${holder.network}`, rule: LINE_LIMIT_PER_NETWORK }], now)
+  const [row] = await db()
+    .insert(campLine)
+    .values({
+      campCode,
+      batchCode,
+      swimmerName: applicant.swimmerName,
+      email: applicant.email.toLowerCase(),
+      phone: applicant.phone,
+      holderUserId: holder.userId,
+      holderNetwork: holder.network,
+      holderBrowser: holder.browser,
+      createdAt: now,
+    })
+    .returning({ id: campLine.id })
+  void settleCampLine().catch(() => {
+    // A waiting parent's page asks again; a database outage is logged by whoever reads next.
+  })
+  return row!
+}
+
+let settling: Promise<void> | null = null
+let settleAgain = false
+
+/**
+ * Settles everyone in line, in arrival order. Runs once at a time in this process (a call while it
+ * runs asks for another round); another instance already settling makes it return at once.
+ */
+export function settleCampLine(now?: () => Date): Promise<void> {
+  if (settling) {
+    settleAgain = true
+    return settling
+  }
+  settling = (async () => {
+    do {
+      settleAgain = false
+      while (await settleChunk(now?.() ?? new Date())) {
+        // A whole chunk was settled: more may be waiting.
+      }
+    } while (settleAgain)
+  })().finally(() => {
+    settling = null
+  })
+  return settling
+}
+
+/**
+ * Settles up to CHUNK arrivals in one transaction. Once a batch turns out full, everyone after in
+ * this chunk who asked for it is told so without another statement: a rush of thousands costs a
+ * statement per seat, not per parent. Returns whether a full chunk was settled.
+ */
+async function settleChunk(now: Date): Promise<boolean> {
+  const settled = await db().transaction(async (tx) => {
+    const { rows } = await tx.execute<{ locked: boolean }>(sql`SELECT pg_try_advisory_xact_lock(${SETTLER_LOCK.toString()}::bigint) AS locked`)
+    if (!rows[0]?.locked) return null
+    const arrivals = await tx.select().from(campLine).where(isNull(campLine.outcome)).orderBy(asc(campLine.id)).limit(CHUNK)
+    const fullBatches = new Map<string, string>()
+    const answers: Array<{ id: number; outcome: Answer; message: string }> = []
+    for (const arrival of arrivals) {
+      const batchKey = `${arrival.campCode}\n${arrival.batchCode}`
+      const fullMessage = fullBatches.get(batchKey)
+      if (fullMessage) {
+        answers.push({ id: arrival.id, outcome: 'full', message: fullMessage })
+        continue
+      }
+      const answer = await settleOne(tx, arrival, now)
+      if (answer?.outcome === 'full') fullBatches.set(batchKey, answer.message)
+      if (answer) answers.push({ id: arrival.id, ...answer })
+    }
+    for (const outcome of ['full', 'refused', 'limited'] as const) {
+      for (const [message, ids] of groupBy(answers.filter((answer) => answer.outcome === outcome))) {
+        await tx.update(campLine).set({ outcome, message, settledAt: now }).where(inArray(campLine.id, ids))
+      }
+    }
+    if (arrivals.length > 0) await tx.execute(sql`SELECT pg_notify(${SETTLED_CHANNEL}, '')`)
+    return arrivals.length
+  })
+  if (settled) wakeWaiters()
+  return settled === CHUNK
+}
+
+/**
+ * One arrival with a seat possibly free: the hold is tried in a savepoint, so a refusal leaves the
+ * chunk's other work standing. Returns the answer to record, or null when a seat was held (and
+ * recorded with the hold).
+ */
+async function settleOne(tx: Executor, arrival: typeof campLine.$inferSelect, now: Date): Promise<{ outcome: Answer; message: string } | null> {
+  const applicant = { swimmerName: arrival.swimmerName, email: arrival.email, phone: arrival.phone }
+  const holder: Holder = { userId: arrival.holderUserId, email: arrival.email, network: arrival.holderNetwork, browser: arrival.holderBrowser }
+  try {
+    await tx.transaction(async (savepoint) => {
+      const hold = await holdCampSeatIn(savepoint, { campCode: arrival.campCode, batchCode: arrival.batchCode, applicant, holder, now })
+      // An attempt counts against the holder's limits when it reached a seat.
+      await limitHoldAttempts(holder, now, savepoint)
+      await savepoint.update(campLine).set({ outcome: 'seat', registrationId: hold.id, settledAt: now }).where(eq(campLine.id, arrival.id))
+    })
+    return null
+  } catch (caught) {
+    const error = await alreadyRegisteredInstead(caught, arrival.campCode, applicant, tx)
+    if (error instanceof BatchFullError) return { outcome: 'full', message: error.message }
+    if (error instanceof RateLimitedError) return { outcome: 'limited', message: error.message }
+    if (isRefusal(error)) return { outcome: 'refused', message: (error as Error).message }
+    // One parent's unexpected failure must not stop the line behind them: the chunk would fail
+    // again at every try. Only a database out of reach stops it, until it is back.
+    if (isDatabaseUnavailable(error)) throw error
+    console.error('a camp registration in line could not be settled', error)
+    return { outcome: 'refused', message: 'Registration could not be completed. Please try again.' }
+  }
+}
+
+type Answer = Exclude<CampLineOutcome, 'seat'>
+
+function isRefusal(error: unknown) {
+  return [UnpaidHoldExistsError, TooManyUnpaidHoldsError, AlreadyRegisteredError, RegistrationClosedError, CampNotFoundError, BatchNotInCampError].some((kind) => error instanceof kind)
+}
+
+function groupBy(answers: Array<{ id: number; message: string }>) {
+  const groups = new Map<string, number[]>()
+  for (const { id, message } of answers) groups.set(message, [...(groups.get(message) ?? []), id])
+  return groups
+}
+
+const readArrivals = batchedReader(async (ids: number[]) => {
+  const rows = await db()
+    .select({
+      id: campLine.id,
+      campCode: campLine.campCode,
+      batchCode: campLine.batchCode,
+      swimmerName: campLine.swimmerName,
+      email: campLine.email,
+      phone: campLine.phone,
+      outcome: campLine.outcome,
+      message: campLine.message,
+      registrationId: campLine.registrationId,
+    })
+    .from(campLine)
+    .where(inArray(campLine.id, ids))
+  return new Map(rows.map((row) => [row.id, row as LineArrival]))
+})
+
+/** A place in line as it stands (reads of many parents at once share one query). */
+export function lineArrival(id: number): Promise<LineArrival | undefined> {
+  return readArrivals(id)
+}
+
+/**
+ * A place in line once it is settled, or as it stands after `waitMs`. Waiting costs nothing but a
+ * read each time the line moves (here or on another instance).
+ */
+export async function settledArrival(id: number, waitMs: number): Promise<LineArrival | undefined> {
+  const deadline = Date.now() + waitMs
+  for (;;) {
+    const arrival = await lineArrival(id)
+    const left = deadline - Date.now()
+    if (!arrival || arrival.outcome || left <= 0) return arrival
+    // Settles the line if no instance is doing it (one that stopped, say).
+    void settleCampLine().catch(() => {})
+    await lineMoved(Math.min(left, 1_000))
+  }
+}
+
+/** How many parents are ahead of this one in line. */
+export async function placesAhead(id: number) {
+  const [row] = await db()
+    .select({ ahead: count() })
+    .from(campLine)
+    .where(and(isNull(campLine.outcome), lt(campLine.id, id)))
+  return row?.ahead ?? 0
+}
+
+let moved: { promise: Promise<void>; resolve: () => void } | null = null
+
+function wakeWaiters() {
+  moved?.resolve()
+  moved = null
+}
+
+function lineMoved(timeoutMs: number) {
+  if (!moved) {
+    let resolve!: () => void
+    const promise = new Promise<void>((done) => (resolve = done))
+    moved = { promise, resolve }
+  }
+  return Promise.race([moved.promise, new Promise<void>((done) => setTimeout(done, timeoutMs).unref())])
+}
+
+/** Wakes this instance's waiting parents when another instance settles the line. Returns the way to stop. */
+export function listenToCampLine() {
+  return database().listen(SETTLED_CHANNEL, wakeWaiters)
+}
+
+/** Settled places are forgotten after a day: they hold what the parent typed. */
+export async function pruneCampLine(now = new Date()) {
+  await db()
+    .delete(campLine)
+    .where(lt(campLine.settledAt, new Date(now.getTime() - KEEP_SETTLED_MS)))
+}

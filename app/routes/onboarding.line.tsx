@@ -1,0 +1,76 @@
+import { useEffect } from 'react'
+import { data, Form, redirect, redirectDocument, useNavigation, useRevalidator } from 'react-router'
+import type { Route } from './+types/onboarding.line'
+import { BatchFull, RegistrationRefused } from '~/components/camp-answers'
+import { AuthCard } from '~/components/form-controls'
+import { isLinkKey } from '~/db/secrets.server'
+import { afterTheLine } from '~/lib/camp-line.server'
+import { pageMeta } from '~/lib/seo'
+import { LINE_LINK, placesAhead, settledArrival } from '~/modules/camps/line.server'
+import { listCamps } from '~/modules/site/site.server'
+
+export const meta: Route.MetaFunction = ({ matches }) => [
+  ...pageMeta(matches, { title: 'Your place in line', description: 'Your camp registration, in the order parents registered.', path: '/onboarding/line' }),
+  { name: 'robots', content: 'noindex' },
+]
+
+/** How long the page waits for the parent's turn before it shows their place in line. */
+const WAIT_MS = 3_000
+/** With JavaScript, the page asks again this often while the parent waits. */
+const REFRESH_SECONDS = 2
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const params = new URL(request.url).searchParams
+  const place = params.get('place') ?? ''
+  const key = params.get('key') ?? ''
+  if (!/^\d{1,9}$/.test(place) || !(await isLinkKey(LINE_LINK, place, key))) throw data('This link is not valid.', { status: 404 })
+  const arrival = await settledArrival(Number(place), WAIT_MS)
+  // Settled places are forgotten after a day: the form is where to start again.
+  if (!arrival) return redirect('/onboarding')
+  if (arrival.outcome) {
+    const next = await afterTheLine(arrival)
+    if ('pay' in next) return redirectDocument(next.pay)
+    return data(next.answer, { status: next.status })
+  }
+  const camp = (await listCamps()).find((candidate) => candidate.code === arrival.campCode)
+  const batch = camp?.batches.find((candidate) => candidate.code === arrival.batchCode)
+  return {
+    kind: 'waiting' as const,
+    position: (await placesAhead(arrival.id)) + 1,
+    choice: camp && batch ? `${batch.name} of ${camp.name}` : 'the camp',
+    link: { place, key },
+  }
+}
+
+export default function PlaceInLine({ loaderData }: Route.ComponentProps) {
+  if (loaderData.kind === 'full') return <BatchFull message={loaderData.message} applicant={loaderData.applicant} />
+  if (loaderData.kind === 'refused') return <RegistrationRefused message={loaderData.message} applicant={loaderData.applicant} />
+  return <Waiting {...loaderData} />
+}
+
+function Waiting({ position, choice, link }: { position: number; choice: string; link: { place: string; key: string } }) {
+  const revalidator = useRevalidator()
+  const navigation = useNavigation()
+  useEffect(() => {
+    const timer = setInterval(() => {
+      if (revalidator.state === 'idle') void revalidator.revalidate()
+    }, REFRESH_SECONDS * 1000)
+    return () => clearInterval(timer)
+  }, [revalidator])
+  return (
+    <AuthCard title="You are in line" wide>
+      <div role="status" className="space-y-3 text-ink">
+        <p className="text-lg font-semibold">{`You are number ${position} in line for ${choice}.`}</p>
+        <p>Many parents are registering right now. Seats are given in the order parents registered, and this page shows your turn as soon as it comes: a seat to pay for, or a place on the waitlist if the batch is full.</p>
+        <p>Please keep this page open.</p>
+      </div>
+      <Form method="get" className="mt-6">
+        <input type="hidden" name="place" value={link.place} />
+        <input type="hidden" name="key" value={link.key} />
+        <button type="submit" className="btn-secondary" disabled={navigation.state !== 'idle'}>
+          Check my place
+        </button>
+      </Form>
+    </AuthCard>
+  )
+}
