@@ -283,3 +283,40 @@ describe('the waitlist cannot freeze a camp', () => {
     expect(text((await patient.get(back.location!)).html)).toContain('Registration Complete!')
   })
 })
+
+describe('a rush of parents', () => {
+  it('answers each at once, some with their place in line; seats go to the first in line, the rest are told the batch is full', async () => {
+    const parents = Array.from({ length: 45 }, () => new Visitor(server.url))
+    const answers = await Promise.all(parents.map((visitor) => visitor.post('/onboarding', form({ camp: 'camp2', batch: 'batch2' }))))
+    const inLine = answers.filter((answer) => answer.status === 303)
+    expect(inLine.length).toBeGreaterThan(0)
+    // A parent in line opens their page (pressing its button, as without JavaScript) until their turn has come.
+    const outcomes = await Promise.all(
+      answers.map(async (answer, index) => {
+        if (answer.status !== 303) return answer
+        expect(answer.location).toMatch(/^\/onboarding\/line\?place=\d+&key=[\w-]+$/)
+        for (;;) {
+          const page = await parents[index]!.get(answer.location!)
+          if (page.status !== 200) return page
+          expect(text(page.html)).toMatch(/You are number \d+ in line for Batch 2 of Camp 2\./)
+        }
+      }),
+    )
+    const seats = outcomes.filter((outcome) => outcome.status === 302)
+    const full = outcomes.filter((outcome) => outcome.status === 409)
+    expect(seats).toHaveLength(30)
+    expect(full).toHaveLength(15)
+    for (const seat of seats) expect(seat.location).toMatch(new RegExp(`^${server.url}/sandbox-gateway/checkout/`))
+    for (const answer of full) {
+      expect(text(answer.html)).toContain('Batch 2 of Camp 2 is full. You can join its waitlist: we e-mail you as soon as a seat frees up.')
+      expect(answer.html).toMatch(/>Join the waitlist</)
+    }
+
+    // The link to a place works only with its key, and once settled it leads to the same outcome again.
+    const link = inLine[0]!.location!
+    expect((await new Visitor(server.url).get(link.replace(/key=[\w-]+/, 'key=forged'))).status).toBe(404)
+    expect((await new Visitor(server.url).get(link.replace(/place=\d+/, 'place=1'))).status).toBe(404)
+    const again = await parents[answers.indexOf(inLine[0]!)]!.get(link)
+    expect([302, 409]).toContain(again.status)
+  })
+})
