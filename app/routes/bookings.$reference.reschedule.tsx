@@ -35,7 +35,9 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const wanted = isMonth(monthParam) ? monthParam : (date?.slice(0, 7) ?? firstMonth)
   const month = wanted < firstMonth ? firstMonth : wanted > lastMonth ? lastMonth : wanted
   const days = booking.days.length
-  const schedule = date ? await daySchedule({ date, userId: booking.userId, days, now, exceptBookingId: booking.id }) : []
+  // The booking's own time is where it is already, not somewhere to move it to.
+  const isCurrent = (start: string) => date === firstDay?.date && start === firstDay.start
+  const schedule = date ? (await daySchedule({ date, userId: booking.userId, days, now, exceptBookingId: booking.id })).map((slot) => (isCurrent(slot.start) ? { ...slot, state: 'booked' as const } : slot)) : []
   const time = url.searchParams.get('time')
   const chosen = isClockTime(time) ? (schedule.find((slot) => slot.start === time && slot.state === 'available') ?? null) : null
   const deadline = firstDay ? labDateParts(changeDeadline(firstDay.date, firstDay.start)) : null
@@ -69,6 +71,10 @@ export async function action({ request, params }: Route.ActionArgs) {
   try {
     // Customers move within the window they could book in; staff may move a booking anywhere.
     if (!staff && submission.data.date > lastBookableDate(booking.days.length, labToday())) throw new SlotUnavailableError()
+    const firstDay = booking.days[0]
+    if (submission.data.date === firstDay?.date && submission.data.time === firstDay.start) {
+      return redirectWithToast(`${here.pathname}${here.search}`, { type: 'error', title: 'Could not reschedule', description: 'Your booking is already at this time. Please choose another date or time.' })
+    }
     await rescheduleBooking({ bookingId: booking.id, date: submission.data.date, start: submission.data.time, enforceDeadline: !staff, actor: staff ?? undefined })
   } catch (error) {
     if (error instanceof SlotUnavailableError || error instanceof TooLateToChangeError || error instanceof NotChangeableError) {

@@ -35,11 +35,11 @@ async function staff() {
 async function paidBooking(name: string, skip: number) {
   const visitor = await customer(name)
   // Two days ahead at least, so the 24-hour rule lets the customer change it.
-  const { orderId, statusUrl } = await bookAndPay(visitor, server.url, 'success', skip, { daysAhead: 2 })
+  const { orderId, statusUrl, slot } = await bookAndPay(visitor, server.url, 'success', skip, { daysAhead: 2 })
   expect(text((await visitor.get(statusUrl)).html)).toContain('Payment Successful!')
   const mine = (await visitor.get('/my-bookings')).html
   const reference = /Booking ID (SWP-\d{10})/.exec(text(mine))![1]!
-  return { visitor, orderId, reference }
+  return { visitor, orderId, reference, slot }
 }
 
 describe('the receipt', () => {
@@ -91,6 +91,18 @@ describe('rescheduling and cancelling', () => {
     const other = await customer('Nosy Neighbour')
     expect((await other.get(`/bookings/${reference}/reschedule`)).status).toBe(404)
     expect((await other.post(`/bookings/${reference}/cancel`, { website_url: '' })).status).toBe(404)
+  })
+
+  it('does not offer the time the booking already has, and refuses a move to it', async () => {
+    const { visitor, reference, slot } = await paidBooking('Kiran Shetty', 3)
+    const here = `/bookings/${reference}/reschedule?month=${slot.date.slice(0, 7)}&date=${slot.date}`
+    const day = decode((await visitor.get(here)).html)
+    expect(day).not.toContain(`date=${slot.date}&time=${encodeURIComponent(slot.time)}"`)
+    const before = text((await visitor.get('/my-bookings')).html)
+    const refused = await visitor.post(`${here}&time=${encodeURIComponent(slot.time)}`, { date: slot.date, time: slot.time, website_url: '' })
+    expect(refused.status).toBe(302)
+    expect(text((await visitor.get(refused.location!)).html)).toContain('Your booking is already at this time. Please choose another date or time.')
+    expect(text((await visitor.get('/my-bookings')).html)).toEqual(before)
   })
 
   it('cancels with a full refund through the gateway; the booking ends Refunded and the customer is told', async () => {
