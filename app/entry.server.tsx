@@ -8,6 +8,16 @@ import { NonceContext } from './lib/nonce'
 
 export const streamTimeout = 5_000
 
+const rendered = new WeakMap<Response, Buffer>()
+
+/**
+ * The document of a response this module rendered, as the buffer it was written into: the server
+ * sends it without reading it back through the Response's stream (see server/page-handler.ts).
+ */
+export function renderedBody(response: Response): Buffer | undefined {
+  return rendered.get(response)
+}
+
 /** An error of a loader, an action or the render, logged without any private link's key or code it carries. */
 function logError(error: unknown) {
   console.error(redactSecrets(inspect(error, { depth: 4 })))
@@ -58,7 +68,10 @@ export default function handleRequest(
             },
             final(done) {
               clearTimeout(deadline)
-              resolve(new Response(Buffer.concat(chunks), { headers: responseHeaders, status: failed ? 500 : responseStatusCode }))
+              const document = Buffer.concat(chunks)
+              const response = new Response(document, { headers: responseHeaders, status: failed ? 500 : responseStatusCode })
+              rendered.set(response, document)
+              resolve(response)
               done()
             },
           })

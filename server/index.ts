@@ -4,9 +4,7 @@ import { createServer, type IncomingMessage, type RequestListener, type Server, 
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { createRequestHandler } from '@react-router/express'
 import { createRequestHandler as createFetchHandler, type ServerBuild } from 'react-router'
-import compression from 'compression'
 import express from 'express'
 import pino from 'pino'
 import { config as currentConfig, ConfigError, loadConfig, setConfig, type Config } from '~/config.server'
@@ -39,6 +37,7 @@ import { answeringOutagesWith503, UNAVAILABLE_MESSAGE, UNAVAILABLE_TITLE } from 
 import { notFoundMatcher } from './not-found'
 import { superviseWorkers } from './workers'
 import { staticFiles } from './static-files'
+import { pageHandler } from './page-handler'
 
 declare module 'react-router' {
   interface AppLoadContext {
@@ -202,9 +201,6 @@ function createApp({ config, logger, database, liveEvents, gateway, build }: { c
   app.post('/api/payments/webhook/:gateway', express.raw({ type: () => true, limit: '64kb' }), paymentWebhook(gateway, logger))
   if (gateway.name === 'sandbox') app.use('/sandbox-gateway', sandboxGatewayRouter())
 
-  // Streams must reach the browser as they are written, so server-sent events skip compression.
-  app.use(compression({ filter: (request, response) => !String(response.getHeader('Content-Type') ?? '').includes('text/event-stream') && compression.filter(request, response) }))
-
   const renderPage = createFetchHandler(build, 'production')
   const isNotFound = notFoundMatcher(build)
   const pages = pageCache({
@@ -225,10 +221,10 @@ function createApp({ config, logger, database, liveEvents, gateway, build }: { c
 
   app.all(
     '/{*path}',
-    createRequestHandler({
+    pageHandler({
       build,
-      mode: 'production',
-      getLoadContext: (request, response) => ({
+      siteUrl: () => currentConfig().SITE_URL,
+      loadContext: (request, response) => ({
         cspNonce: response.locals.cspNonce,
         requestId: String(response.locals.requestId),
         clientIp: request.ip ?? request.socket.remoteAddress ?? '',

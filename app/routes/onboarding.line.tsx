@@ -14,8 +14,11 @@ export const meta: Route.MetaFunction = ({ matches }) => [
   { name: 'robots', content: 'noindex' },
 ]
 
-/** How long the page waits for the parent's turn before it shows their place in line. */
-const WAIT_MS = 3_000
+/**
+ * How long the page waits for the parent's turn before it shows their place in line: in a rush,
+ * a page that shows the outcome once costs the site far less than one shown again and again.
+ */
+const WAIT_MS = 20_000
 /** With JavaScript, the page asks again this often while the parent waits. */
 const REFRESH_SECONDS = 2
 

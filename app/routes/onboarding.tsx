@@ -12,7 +12,7 @@ import { rejectBots } from '~/lib/honeypot'
 import { pageMeta } from '~/lib/seo'
 import { useHydrated } from '~/lib/use-hydrated'
 import { campChoices } from '~/modules/camps/camps.server'
-import { joinCampLine, settledArrival } from '~/modules/camps/line.server'
+import { arriving, joinCampLine, settledArrival } from '~/modules/camps/line.server'
 import { BatchNotInCampError, CampNotFoundError, RegistrationClosedError } from '~/modules/camps/registrations.server'
 import { CampRegistrationSchema, type CampRegistrationInput } from '~/modules/camps/schemas'
 import { formatLabDateTime } from '~/modules/mail/templates.server'
@@ -75,18 +75,15 @@ export async function action({ request, context }: Route.ActionArgs) {
     // Every registration joins the camp line. With few parents registering on this instance the
     // outcome comes in a moment and is answered here; in a rush, the parent is answered at once
     // with the page of their place in line, which shows their outcome when their turn has come.
-    registering += 1
-    try {
+    return await arriving(async (quiet) => {
       const place = await joinCampLine({ campCode: form.camp, batchCode: form.batch, applicant, holder })
-      const arrival = registering <= QUIET ? await settledArrival(place.id, QUIET_WAIT_MS) : undefined
+      const arrival = quiet ? await settledArrival(place.id, QUIET_WAIT_MS) : undefined
       if (!arrival?.outcome) return redirect(await lineAddress(place.id), { status: 303, headers })
       const next = await afterTheLine(arrival)
       if ('pay' in next) return redirectDocument(next.pay, { headers })
       if (next.answer.kind === 'full') return data<ActionResult>({ ...next.answer, kind: 'full' }, { status: next.status, headers })
       return data<ActionResult>({ kind: 'failed', result: submission.reply({ formErrors: [next.answer.message] }) }, { status: next.status, headers })
-    } finally {
-      registering -= 1
-    }
+    })
   } catch (error) {
     if (error instanceof AlreadyWaitingError || error instanceof RegistrationClosedError || error instanceof SeatsFreeError) return fail(error.message, 409)
     if (error instanceof WaitlistNetworkLimitError) return fail(error.message, 429)
@@ -97,10 +94,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 }
 
-/** Registrations under way on this instance; past QUIET, parents are answered with their place in line. */
-let registering = 0
-const QUIET = 4
-/** How long a registration waits for its outcome before it is answered with the place in line instead. */
+/** How long a registration waits for its outcome, when few arrive, before it is answered with the place in line instead. */
 const QUIET_WAIT_MS = 3_000
 
 const APPLICANT_FIELDS = ['name', 'email', 'phone_number', 'camp', 'batch'] as const

@@ -88,6 +88,32 @@ export async function joinCampLine({ campCode, batchCode, applicant, holder, now
   return row!
 }
 
+/** Registrations arriving on this instance now; more than QUIET of them is a rush. */
+let arrivals = 0
+const QUIET = 4
+
+/**
+ * Runs one registration's arrival, telling it whether this instance is quiet (few parents
+ * registering at once), in which case it may wait for its outcome and answer it directly.
+ */
+export async function arriving<T>(work: (quiet: boolean) => Promise<T>): Promise<T> {
+  arrivals += 1
+  try {
+    return await work(arrivals <= QUIET)
+  } finally {
+    arrivals -= 1
+  }
+}
+
+/**
+ * Resolves once this instance is quiet, or at `deadline`. In a rush, answering every parent who
+ * is still arriving (with their place in line) comes before showing outcomes to those already in
+ * line: an outcome page costs many times what the place in line does.
+ */
+async function quietOr(deadline: number) {
+  while (arrivals > QUIET && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50))
+}
+
 let settling: Promise<void> | null = null
 let settleAgain = false
 
@@ -213,15 +239,20 @@ export function lineArrival(id: number): Promise<LineArrival | undefined> {
 }
 
 /**
- * A place in line once it is settled, or as it stands after `waitMs`. Waiting costs nothing but a
- * read each time the line moves (here or on another instance).
+ * A place in line once it is settled (and this instance is answering no rush of arrivals), or as it
+ * stands after `waitMs`. Waiting costs nothing but a read each time the line moves (here or on
+ * another instance).
  */
 export async function settledArrival(id: number, waitMs: number): Promise<LineArrival | undefined> {
   const deadline = Date.now() + waitMs
   for (;;) {
     const arrival = await lineArrival(id)
     const left = deadline - Date.now()
-    if (!arrival || arrival.outcome || left <= 0) return arrival
+    if (!arrival || left <= 0) return arrival
+    if (arrival.outcome) {
+      await quietOr(deadline)
+      return arrival
+    }
     // Settles the line if no instance is doing it (one that stopped, say).
     void settleCampLine().catch(() => {})
     await lineMoved(Math.min(left, 1_000))

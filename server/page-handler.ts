@@ -1,0 +1,113 @@
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib'
+import { createReadableStreamFromReadable } from '@react-router/node'
+import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from 'express'
+import { createRequestHandler, type AppLoadContext, type ServerBuild } from 'react-router'
+import { renderedBody } from '~/entry.server'
+import { chooseEncoding } from './encoding'
+
+/** Bodies smaller than this go out as they are: compressing them saves less than the headers weigh. */
+const MIN_COMPRESSED_BYTES = 1_024
+
+const COMPRESSIBLE = /^(?:text\/|application\/(?:json|javascript|xml|x-component)|image\/svg\+xml)/i
+
+/**
+ * React Router's answer to every request no earlier handler took, written straight to Node's
+ * response: the request is built once, and a page (rendered whole, see entry.server.tsx) is sent as
+ * one buffer compressed in one call, without passing through web streams or a compression stream
+ * per response. Other text is read whole and compressed likewise; other bodies are piped as they come.
+ */
+export function pageHandler({ build, siteUrl, loadContext }: { build: ServerBuild; siteUrl: () => string; loadContext: (request: ExpressRequest, response: ExpressResponse) => AppLoadContext }) {
+  const handle = createRequestHandler(build, 'production')
+  let origin = { of: '', is: '' }
+  const siteOrigin = () => {
+    const url = siteUrl()
+    if (origin.of !== url) origin = { of: url, is: new URL(url).origin }
+    return origin.is
+  }
+  return async (request: ExpressRequest, response: ExpressResponse, next: NextFunction) => {
+    try {
+      const answer = await handle(fetchRequest(request, response, siteOrigin()), loadContext(request, response))
+      if (response.destroyed || response.writableEnded) {
+        await answer.body?.cancel()
+        return
+      }
+      response.statusCode = answer.status
+      if (answer.statusText) response.statusMessage = answer.statusText
+      for (const [name, value] of answer.headers) response.appendHeader(name, value)
+      const whole = renderedBody(answer)
+      if (whole) return sendWhole(request, response, answer, whole)
+      if (!answer.body) return void response.end()
+      // Text (a CSV export, the sitemap, route data) is read whole and compressed in one call;
+      // anything else (a PDF, a report's file) is passed on as it comes.
+      if (COMPRESSIBLE.test(answer.headers.get('Content-Type') ?? '') && !answer.headers.has('Content-Encoding')) {
+        return sendWhole(request, response, answer, Buffer.from(await answer.arrayBuffer()))
+      }
+      for await (const chunk of answer.body as unknown as AsyncIterable<Uint8Array>) {
+        // A client that went away ends the stream (leaving the loop cancels the body).
+        if (response.destroyed) return
+        if (!response.write(chunk)) await drainedOrClosed(response)
+      }
+      response.end()
+    } catch (error) {
+      next(error)
+    }
+  }
+}
+
+/**
+ * The Fetch API request React Router reads, addressed as the client addressed it (React Router
+ * compares a form's Origin with it); a Host header that makes no address gives the site's own.
+ */
+function fetchRequest(request: ExpressRequest, response: ExpressResponse, siteOrigin: string) {
+  const controller = new AbortController()
+  response.once('close', () => {
+    if (!response.writableFinished) controller.abort()
+  })
+  const headers = new Headers()
+  const raw = request.rawHeaders
+  for (let index = 0; index < raw.length; index += 2) headers.append(raw[index]!, raw[index + 1]!)
+  const withBody = request.method !== 'GET' && request.method !== 'HEAD'
+  return new Request(`${originOf(request) ?? siteOrigin}${request.originalUrl}`, {
+    method: request.method,
+    headers,
+    signal: controller.signal,
+    ...(withBody && { body: createReadableStreamFromReadable(request), duplex: 'half' }),
+  } as RequestInit)
+}
+
+function originOf(request: ExpressRequest) {
+  const host = request.get('host')
+  if (!host) return null
+  try {
+    const url = new URL(`${request.protocol}://${host}`)
+    return url.pathname === '/' && !url.username && !url.password ? url.origin : null
+  } catch {
+    return null
+  }
+}
+
+function sendWhole(request: ExpressRequest, response: ExpressResponse, answer: globalThis.Response, body: Buffer) {
+  const encoding = body.length >= MIN_COMPRESSED_BYTES && COMPRESSIBLE.test(answer.headers.get('Content-Type') ?? '') ? chooseEncoding(request.headers['accept-encoding']) : 'identity'
+  const sent = encoding === 'br' ? brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 4, [zlib.BROTLI_PARAM_LGWIN]: 18, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } }) : encoding === 'gzip' ? gzipSync(body, { level: 6 }) : body
+  if (encoding !== 'identity') response.setHeader('Content-Encoding', encoding)
+  if (COMPRESSIBLE.test(answer.headers.get('Content-Type') ?? '')) varyByEncoding(response)
+  response.setHeader('Content-Length', sent.length)
+  response.end(request.method === 'HEAD' ? undefined : sent)
+}
+
+function varyByEncoding(response: ExpressResponse) {
+  const vary = [response.getHeader('Vary') ?? []].flat().join(', ')
+  if (!/(^|,)\s*(accept-encoding|\*)\s*(,|$)/i.test(vary)) response.setHeader('Vary', vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding')
+}
+
+function drainedOrClosed(response: ExpressResponse) {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      response.off('drain', done)
+      response.off('close', done)
+      resolve()
+    }
+    response.once('drain', done)
+    response.once('close', done)
+  })
+}
