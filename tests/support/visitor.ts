@@ -1,5 +1,10 @@
 let nextIp = 1
 
+/** A documentation address of its own for each visitor: 203.0.113.1-254, then 198.18.1.0 onwards. */
+function clientAddress(index: number) {
+  return index < 255 ? `203.0.113.${index}` : `198.18.${(index >> 8) & 255}.${index & 255}`
+}
+
 /**
  * A browser without JavaScript, as far as the server can tell: it keeps cookies, posts forms with
  * the page's Origin and does not follow redirects (tests look at them). Each visitor has its own
@@ -7,7 +12,7 @@ let nextIp = 1
  */
 export class Visitor {
   cookies = new Map<string, string>()
-  readonly ip = `203.0.113.${nextIp++}`
+  readonly ip = clientAddress(nextIp++)
 
   constructor(private readonly baseUrl: string) {}
 
