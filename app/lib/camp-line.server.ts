@@ -2,7 +2,7 @@ import type { CampApplicantFields } from '~/components/camp-answers'
 import { config } from '~/config.server'
 import { linkKey } from '~/db/secrets.server'
 import { LINE_LINK, type LineArrival } from '~/modules/camps/line.server'
-import { STATUS_LINK } from '~/modules/camps/status.server'
+import { latestCampOrder, STATUS_LINK } from '~/modules/camps/status.server'
 import { HoldExpiredError, PaymentStartError, startPayment } from '~/modules/payments/payments.server'
 
 export type LineAnswer = { kind: 'full'; message: string; applicant: CampApplicantFields } | { kind: 'refused'; message: string; applicant: CampApplicantFields }
@@ -11,10 +11,10 @@ const WAITLIST_INVITATION = 'You can join its waitlist: we e-mail you as soon as
 
 /**
  * Where a settled place in the camp line leads: to the gateway, when a seat is held for the
- * parent (the payment starts now, or the one already started is resumed); otherwise the answer to
- * show, with its status.
+ * parent (the payment starts now, or the one already started is resumed), or to the payment's
+ * status page once its hold is over (paid, or not); otherwise the answer to show, with its status.
  */
-export async function afterTheLine(arrival: LineArrival): Promise<{ pay: string } | { answer: LineAnswer; status: number }> {
+export async function afterTheLine(arrival: LineArrival): Promise<{ go: string } | { answer: LineAnswer; status: number }> {
   const applicant = { name: arrival.swimmerName, email: arrival.email, phone_number: arrival.phone, camp: arrival.campCode, batch: arrival.batchCode }
   switch (arrival.outcome) {
     case 'full':
@@ -27,11 +27,14 @@ export async function afterTheLine(arrival: LineArrival): Promise<{ pay: string 
           const payment = await startPayment({
             payable: { kind: 'camp', id: arrival.registrationId },
             description: `Camp Registration - ${arrival.swimmerName}`,
-            statusUrl: async (orderId) => `${config().SITE_URL}/payment-status?${new URLSearchParams({ orderId, key: await linkKey(STATUS_LINK, orderId) })}`,
+            statusUrl: statusAddress,
           })
-          return { pay: payment.redirectUrl }
+          return { go: payment.redirectUrl }
         } catch (error) {
           if (!(error instanceof HoldExpiredError || error instanceof PaymentStartError)) throw error
+          // The place's link opened again after paying (or after the hold ran out): the payment says how it went.
+          const orderId = error instanceof HoldExpiredError ? await latestCampOrder(arrival.registrationId) : null
+          if (orderId) return { go: await statusAddress(orderId) }
           console.error('camp payment could not start', error.cause ?? error)
         }
       }
@@ -39,6 +42,10 @@ export async function afterTheLine(arrival: LineArrival): Promise<{ pay: string 
     default:
       return { answer: { kind: 'refused', message: arrival.message ?? '', applicant }, status: 409 }
   }
+}
+
+async function statusAddress(orderId: string) {
+  return `${config().SITE_URL}/payment-status?${new URLSearchParams({ orderId, key: await linkKey(STATUS_LINK, orderId) })}`
 }
 
 /** The address of a parent's place in line, with the key that shows the link is theirs. */

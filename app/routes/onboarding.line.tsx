@@ -32,7 +32,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   if (!arrival) return redirect('/onboarding')
   if (arrival.outcome) {
     const next = await afterTheLine(arrival)
-    if ('pay' in next) return redirectDocument(next.pay)
+    if ('go' in next) return redirectDocument(next.go)
     return data(next.answer, { status: next.status })
   }
   const camp = (await listCamps()).find((candidate) => candidate.code === arrival.campCode)

@@ -80,7 +80,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       const arrival = quiet ? await settledArrival(place.id, QUIET_WAIT_MS) : undefined
       if (!arrival?.outcome) return redirect(await lineAddress(place.id), { status: 303, headers })
       const next = await afterTheLine(arrival)
-      if ('pay' in next) return redirectDocument(next.pay, { headers })
+      if ('go' in next) return redirectDocument(next.go, { headers })
       if (next.answer.kind === 'full') return data<ActionResult>({ ...next.answer, kind: 'full' }, { status: next.status, headers })
       return data<ActionResult>({ kind: 'failed', result: submission.reply({ formErrors: [next.answer.message] }) }, { status: next.status, headers })
     })

@@ -322,5 +322,15 @@ describe('a rush of parents', () => {
     expect((await new Visitor(server.url).get(link.replace(/place=\d+/, 'place=1'))).status).toBe(404)
     const again = await parents[answers.indexOf(inLine[0]!)]!.get(link)
     expect([302, 409]).toContain(again.status)
+
+    // A parent who held a seat from the line and paid finds the payment's page through the same link.
+    const seated = answers.findIndex((answer, index) => answer.status === 303 && outcomes[index]!.status === 302)
+    expect(seated).toBeGreaterThanOrEqual(0)
+    const parent = parents[seated]!
+    await parent.post(outcomes[seated]!.location!, { outcome: 'success' })
+    const reopened = await parent.get(answers[seated]!.location!)
+    expect(reopened.status).toBe(302)
+    expect(reopened.location).toMatch(new RegExp(`^${server.url}/payment-status\\?orderId=CAMP_`))
+    await expect.poll(async () => text((await parent.get(reopened.location!)).html), { timeout: 10_000 }).toContain('Registration Complete!')
   })
 })

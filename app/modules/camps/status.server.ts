@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm'
+import { desc, eq } from 'drizzle-orm'
 import { db } from '~/db/client.server'
 import { campBatches, campRegistrations, camps, payments, refunds, type BookingStatus, type PaymentState } from '~/db/schema'
 
@@ -78,4 +78,10 @@ export async function offeredRegistration(reference: string) {
     .innerJoin(campBatches, eq(campBatches.id, campRegistrations.batchId))
     .where(eq(campRegistrations.reference, reference))
   return row ?? null
+}
+
+/** The order id of a registration's latest payment, if it has one. */
+export async function latestCampOrder(registrationId: number): Promise<string | null> {
+  const [row] = await db().select({ orderId: payments.orderId }).from(payments).where(eq(payments.campRegistrationId, registrationId)).orderBy(desc(payments.id)).limit(1)
+  return row?.orderId ?? null
 }
