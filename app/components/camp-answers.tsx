@@ -9,46 +9,34 @@ export type CampApplicantFields = { name: string; email: string; phone_number: s
  * typed, or another batch. A page of its own, light to send when thousands are turned away at once.
  */
 export function BatchFull({ message, applicant }: { message: string; applicant: CampApplicantFields }) {
+  return <CampAnswer id="batch-full" message={message} applicant={applicant} offerWaitlist />
+}
+
+/** A registration the line refused (an unpaid hold elsewhere, already registered…): why, and the form again with what was typed. */
+export function RegistrationRefused({ message, applicant }: { message: string; applicant: CampApplicantFields }) {
+  return <CampAnswer id="registration-refused" message={message} applicant={applicant} />
+}
+
+function CampAnswer({ id, message, applicant, offerWaitlist = false }: { id: string; message: string; applicant: CampApplicantFields; offerWaitlist?: boolean }) {
   return (
     <AuthCard title="Camp Registration Form" wide>
       <Form method="post" action="/onboarding" className="space-y-4">
-        <FormAlert id="batch-full" errors={[message]} />
-        <ApplicantFields applicant={applicant} />
+        <FormAlert id={id} errors={[message]} />
+        <HoneypotField />
+        {Object.entries(applicant).map(([name, value]) => (
+          <input key={name} type="hidden" name={name} value={value} />
+        ))}
         <div className="flex flex-wrap gap-3">
-          <button type="submit" name="intent" value="waitlist" className="btn-primary">
-            Join the waitlist
-          </button>
+          {offerWaitlist && (
+            <button type="submit" name="intent" value="waitlist" className="btn-primary">
+              Join the waitlist
+            </button>
+          )}
           <button type="submit" name="intent" value="edit" className="btn-secondary">
             Try Again
           </button>
         </div>
       </Form>
     </AuthCard>
-  )
-}
-
-/** A registration the line refused (an unpaid hold elsewhere, already registered…): why, and the form again with what was typed. */
-export function RegistrationRefused({ message, applicant }: { message: string; applicant: CampApplicantFields }) {
-  return (
-    <AuthCard title="Camp Registration Form" wide>
-      <Form method="post" action="/onboarding" className="space-y-4">
-        <FormAlert id="registration-refused" errors={[message]} />
-        <ApplicantFields applicant={applicant} />
-        <button type="submit" name="intent" value="edit" className="btn-secondary">
-          Try Again
-        </button>
-      </Form>
-    </AuthCard>
-  )
-}
-
-function ApplicantFields({ applicant }: { applicant: CampApplicantFields }) {
-  return (
-    <>
-      <HoneypotField />
-      {Object.entries(applicant).map(([name, value]) => (
-        <input key={name} type="hidden" name={name} value={value} />
-      ))}
-    </>
   )
 }

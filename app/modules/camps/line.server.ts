@@ -121,7 +121,7 @@ let settleAgain = false
  * Settles everyone in line, in arrival order. Runs once at a time in this process (a call while it
  * runs asks for another round); another instance already settling makes it return at once.
  */
-export function settleCampLine(now?: () => Date): Promise<void> {
+export function settleCampLine(): Promise<void> {
   if (settling) {
     settleAgain = true
     return settling
@@ -129,7 +129,7 @@ export function settleCampLine(now?: () => Date): Promise<void> {
   settling = (async () => {
     do {
       settleAgain = false
-      while (await settleChunk(now?.() ?? new Date())) {
+      while (await settleChunk(new Date())) {
         // A whole chunk was settled: more may be waiting.
       }
     } while (settleAgain)
@@ -211,7 +211,11 @@ function isRefusal(error: unknown) {
 
 function groupBy(answers: Array<{ id: number; message: string }>) {
   const groups = new Map<string, number[]>()
-  for (const { id, message } of answers) groups.set(message, [...(groups.get(message) ?? []), id])
+  for (const { id, message } of answers) {
+    const ids = groups.get(message)
+    if (ids) ids.push(id)
+    else groups.set(message, [id])
+  }
   return groups
 }
 
