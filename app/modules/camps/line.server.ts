@@ -3,11 +3,11 @@ import { and, asc, count, eq, inArray, isNull, lt, sql } from 'drizzle-orm'
 import { database, db } from '~/db/client.server'
 import { isDatabaseUnavailable } from '~/db/outage.server'
 import { campLine, type CampLineOutcome } from '~/db/schema'
-import { batchedReader } from '~/lib/batched-read.server'
+import { batched, batchedReader } from '~/lib/batched.server'
 import type { Holder } from '~/modules/holders/holders.server'
 import { limitHoldAttempts, UnpaidHoldExistsError, TooManyUnpaidHoldsError } from '~/modules/holders/holders.server'
 import type { Executor } from '~/modules/mail/outbox.server'
-import { enforce, RateLimitedError, type RateLimitRule } from '~/modules/rate-limit/rate-limit.server'
+import { countHits, RateLimitedError, type RateLimitRule } from '~/modules/rate-limit/rate-limit.server'
 import { listCamps } from '~/modules/site/site.server'
 import { registrationOpen } from './camps.server'
 import {
@@ -67,26 +67,39 @@ export async function joinCampLine({ campCode, batchCode, applicant, holder, now
   if (!camp) throw new CampNotFoundError()
   if (!camp.batches.some((batch) => batch.code === batchCode)) throw new BatchNotInCampError(camp.name)
   if (!registrationOpen(camp, now)) throw new RegistrationClosedError(camp.name)
-  await enforce([{ key: `camp-line:network:${holder.network}`, rule: LINE_LIMIT_PER_NETWORK }], now)
-  const [row] = await db()
-    .insert(campLine)
-    .values({
-      campCode,
-      batchCode,
-      swimmerName: applicant.swimmerName,
-      email: applicant.email.toLowerCase(),
-      phone: applicant.phone,
-      holderUserId: holder.userId,
-      holderNetwork: holder.network,
-      holderBrowser: holder.browser,
-      createdAt: now,
-    })
-    .returning({ id: campLine.id })
+  const place = await joinLine({
+    campCode,
+    batchCode,
+    swimmerName: applicant.swimmerName,
+    email: applicant.email.toLowerCase(),
+    phone: applicant.phone,
+    holderUserId: holder.userId,
+    holderNetwork: holder.network,
+    holderBrowser: holder.browser,
+    createdAt: now,
+  })
+  if ('retryAfterSeconds' in place) throw new RateLimitedError(place.retryAfterSeconds)
   void settleCampLine().catch(() => {
     // A waiting parent's page asks again; a database outage is logged by whoever reads next.
   })
-  return row!
+  return place
 }
+
+/**
+ * Puts many parents in line in two statements, in the order they arrived: each counts against
+ * their network's limit, and those within it get their place (PostgreSQL returns the rows of a
+ * multi-row insert in the order of its values, so each parent is told their own).
+ */
+const joinLine = batched(async (places: Array<typeof campLine.$inferInsert>): Promise<Array<{ id: number } | { retryAfterSeconds: number }>> => {
+  const counted = await countHits(places.map((place) => ({ key: `camp-line:network:${place.holderNetwork}`, rule: LINE_LIMIT_PER_NETWORK, now: place.createdAt! })))
+  const admitted = places.filter((_, index) => counted[index]!.allowed)
+  const rows = admitted.length > 0 ? await db().insert(campLine).values(admitted).returning({ id: campLine.id }) : []
+  const ids = new Map(admitted.map((place, index) => [place, rows[index]!.id]))
+  return places.map((place, index) => {
+    const id = ids.get(place)
+    return id === undefined ? { retryAfterSeconds: counted[index]!.retryAfterSeconds } : { id }
+  })
+})
 
 /** Registrations arriving on this instance now; more than QUIET of them is a rush. */
 let arrivals = 0

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { useTestDatabase } from '../../../tests/support/test-database'
-import { enforce, hit, RateLimitedError } from './rate-limit.server'
+import { countHits, enforce, hit, RateLimitedError } from './rate-limit.server'
 
 useTestDatabase()
 const rule = { limit: 3, windowSeconds: 60 }
@@ -53,5 +53,23 @@ describe('rate limits', () => {
     await Promise.all(Array.from({ length: 20 }, (_, index) => enforce(index % 2 ? forwards : backwards, now)))
     expect((await hit('test:x', roomy, now)).count).toBe(41)
     expect((await hit('test:y', roomy, now)).count).toBe(21)
+  })
+
+  it('counts the hits of many callers in one go, hits on the same key as if one after the other', async () => {
+    const now = new Date('2027-03-10T06:00:30Z')
+    await hit('test:shared', rule, now)
+    const counted = await countHits([
+      { key: 'test:shared', rule, now },
+      { key: 'test:own', rule, now },
+      { key: 'test:shared', rule, now },
+      { key: 'test:shared', rule, now },
+    ])
+    expect(counted).toEqual([
+      { allowed: true, count: 2, retryAfterSeconds: 30 },
+      { allowed: true, count: 1, retryAfterSeconds: 30 },
+      { allowed: true, count: 3, retryAfterSeconds: 30 },
+      { allowed: false, count: 4, retryAfterSeconds: 30 },
+    ])
+    expect(await countHits([])).toEqual([])
   })
 })

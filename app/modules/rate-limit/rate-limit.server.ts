@@ -19,34 +19,36 @@ export class RateLimitedError extends Error {
  * the limit. One atomic upsert, so concurrent requests on any number of instances count exactly.
  */
 export async function hit(key: string, rule: RateLimitRule, now = new Date()) {
-  const windowStart = windowStartOf(rule, now)
-  const [row] = await db()
-    .insert(rateLimitBuckets)
-    .values({ key, windowStart, count: 1 })
-    .onConflictDoUpdate({
-      target: [rateLimitBuckets.key, rateLimitBuckets.windowStart],
-      set: { count: sql`${rateLimitBuckets.count} + 1` },
-    })
-    .returning({ count: rateLimitBuckets.count })
-  const count = row?.count ?? 1
-  return { allowed: count <= rule.limit, count, retryAfterSeconds: secondsLeft(rule, windowStart, now) }
+  const [counted] = await countHits([{ key, rule, now }])
+  return counted!
 }
 
 /**
- * Counts a hit on every key (so each limit sees every attempt) and throws if any is exceeded. All
- * keys are counted by one upsert: one round trip and one commit however many limits apply, with the
- * rows in key order so that concurrent statements lock them in the same order and never deadlock.
+ * Counts a hit on every key (so each limit sees every attempt) and throws if any is exceeded.
  */
 export async function enforce(hits: Array<{ key: string; rule: RateLimitRule }>, now = new Date(), executor: Executor = db()) {
-  const counted = hits.map(({ key, rule }) => ({ key, rule, windowStart: windowStartOf(rule, now) }))
+  const refused = (await countHits(hits.map((hit) => ({ ...hit, now })), executor)).filter((counted) => !counted.allowed)
+  if (refused.length > 0) throw new RateLimitedError(Math.max(...refused.map((counted) => counted.retryAfterSeconds)))
+}
+
+/**
+ * Counts every hit, of one caller or of many, and tells each whether it is within its limit: hits
+ * on the same key count as if made one after the other, in the order given. All are counted by one
+ * upsert: one round trip and one commit however many, with the rows in key order so that
+ * concurrent statements lock them in the same order and never deadlock.
+ */
+export async function countHits(hits: Array<{ key: string; rule: RateLimitRule; now: Date }>, executor: Executor = db()) {
+  const counted = hits.map(({ key, rule, now }) => {
+    const windowStart = windowStartOf(rule, now)
+    return { key, rule, now, windowStart, id: bucketId(key, windowStart) }
+  })
   const increments = new Map<string, { key: string; windowStart: Date; count: number }>()
-  for (const { key, windowStart } of counted) {
-    const id = bucketId(key, windowStart)
+  for (const { id, key, windowStart } of counted) {
     const bucket = increments.get(id)
     if (bucket) bucket.count += 1
     else increments.set(id, { key, windowStart, count: 1 })
   }
-  if (increments.size === 0) return
+  if (increments.size === 0) return []
   const rows = await executor
     .insert(rateLimitBuckets)
     .values([...increments.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.windowStart.getTime() - b.windowStart.getTime())))
@@ -55,9 +57,14 @@ export async function enforce(hits: Array<{ key: string; rule: RateLimitRule }>,
       set: { count: sql`${rateLimitBuckets.count} + excluded.count` },
     })
     .returning({ key: rateLimitBuckets.key, windowStart: rateLimitBuckets.windowStart, count: rateLimitBuckets.count })
-  const counts = new Map(rows.map((row) => [bucketId(row.key, row.windowStart), row.count]))
-  const exceeded = counted.filter(({ key, rule, windowStart }) => (counts.get(bucketId(key, windowStart)) ?? 1) > rule.limit)
-  if (exceeded.length > 0) throw new RateLimitedError(Math.max(...exceeded.map(({ rule, windowStart }) => secondsLeft(rule, windowStart, now))))
+  // Each bucket's count after the upsert is its last hit's; the hits before it saw one less each.
+  const later = new Map([...increments].map(([id, bucket]) => [id, bucket.count - 1]))
+  const totals = new Map(rows.map((row) => [bucketId(row.key, row.windowStart), row.count]))
+  return counted.map(({ id, rule, now, windowStart }) => {
+    const count = (totals.get(id) ?? 1) - later.get(id)!
+    later.set(id, later.get(id)! - 1)
+    return { allowed: count <= rule.limit, count, retryAfterSeconds: secondsLeft(rule, windowStart, now) }
+  })
 }
 
 function windowStartOf(rule: RateLimitRule, now: Date) {

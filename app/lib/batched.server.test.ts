@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { batchedReader } from './batched-read.server'
+import { batchedReader } from './batched.server'
 
 /** A database whose answers the test gives: each read answers with the keys it was sent, doubled. */
 function controlledDatabase() {
