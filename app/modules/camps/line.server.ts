@@ -104,6 +104,8 @@ const joinLine = batched(async (places: Array<typeof campLine.$inferInsert>): Pr
 /** Registrations arriving on this instance now; more than QUIET of them is a rush. */
 let arrivals = 0
 const QUIET = 4
+/** Pages waiting for the rush of arrivals on this instance to pass. */
+let waitingForQuiet: Array<() => void> = []
 
 /**
  * Runs one registration's arrival, telling it whether this instance is quiet (few parents
@@ -115,6 +117,11 @@ export async function arriving<T>(work: (quiet: boolean) => Promise<T>): Promise
     return await work(arrivals <= QUIET)
   } finally {
     arrivals -= 1
+    if (arrivals <= QUIET && waitingForQuiet.length > 0) {
+      const waiting = waitingForQuiet
+      waitingForQuiet = []
+      for (const wake of waiting) wake()
+    }
   }
 }
 
@@ -123,8 +130,15 @@ export async function arriving<T>(work: (quiet: boolean) => Promise<T>): Promise
  * is still arriving (with their place in line) comes before showing outcomes to those already in
  * line: an outcome page costs many times what the place in line does.
  */
-async function quietOr(deadline: number) {
-  while (arrivals > QUIET && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50))
+function quietOr(deadline: number) {
+  if (arrivals <= QUIET) return Promise.resolve()
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, deadline - Date.now())
+    waitingForQuiet.push(() => {
+      clearTimeout(timer)
+      resolve()
+    })
+  })
 }
 
 let settling: Promise<void> | null = null
