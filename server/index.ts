@@ -20,7 +20,7 @@ import { sandboxKey } from '~/modules/payments/sandbox-gateway.server'
 import { diskStorage, useReportStorage } from '~/modules/reports/storage.server'
 import { enableContentCache, invalidateContentCache } from '~/modules/site/content-cache.server'
 import { startCaches } from '~/lib/caches.server'
-import { listenToCampLine } from '~/modules/camps/line.server'
+import { listenToCampLine, quietOr } from '~/modules/camps/line.server'
 import { redactSecrets, redactSecretsIn } from '~/lib/log-redaction.server'
 import { PUBLIC_PAGES } from '~/lib/public-pages'
 import { createPhonePeGateway } from '~/modules/payments/phonepe.server'
@@ -218,6 +218,10 @@ function createApp({ config, logger, database, liveEvents, gateway, build }: { c
   })
   liveEvents.onContentChange(pages.clear)
   app.use(pages.middleware)
+
+  // In a camp rush, the page of a place in line is read only once this instance has taken in the
+  // parents still arriving (or after 20 s): their submissions come first.
+  app.get('/onboarding/line', (_request, _response, next) => void quietOr(Date.now() + 20_000).then(() => next()))
 
   app.all(
     '/{*path}',

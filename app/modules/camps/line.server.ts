@@ -144,9 +144,10 @@ export async function arriving<T>(work: (quiet: boolean) => Promise<T>): Promise
 /**
  * Resolves once this instance is quiet, or at `deadline`. In a rush, answering every parent who
  * is still arriving (with their place in line) comes before showing outcomes to those already in
- * line: an outcome page costs many times what the place in line does.
+ * line: an outcome page costs many times what the place in line does, and even reading a page's
+ * request costs a parent still arriving a little time.
  */
-function quietOr(deadline: number) {
+export function quietOr(deadline: number) {
   if (arrivals <= QUIET) return Promise.resolve()
   return new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, deadline - Date.now())
