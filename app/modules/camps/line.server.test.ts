@@ -4,7 +4,7 @@ import { db } from '~/db/client.server'
 import { campBatches, campLine, campRegistrations, camps } from '~/db/schema'
 import { visitor } from '../../../tests/support/holders'
 import { useTestDatabase } from '../../../tests/support/test-database'
-import { joinCampLine, LINE_LIMIT_PER_NETWORK, lineArrival, placesAhead, pruneCampLine, settleCampLine, settledArrival } from './line.server'
+import { arriving, joinCampLine, LINE_LIMIT_PER_NETWORK, lineArrival, placesAhead, pruneCampLine, quietOr, settleCampLine, settledArrival } from './line.server'
 import { BatchNotInCampError, CampNotFoundError, RegistrationClosedError } from './registrations.server'
 import { RateLimitedError } from '~/modules/rate-limit/rate-limit.server'
 
@@ -114,6 +114,24 @@ describe('the camp line', () => {
     expect(await db().select().from(campLine)).toHaveLength(3)
     await pruneCampLine(new Date(Date.now() + 25 * 60 * 60_000))
     expect(await db().select().from(campLine)).toEqual([])
+  })
+
+  it('in a rush, what waits for quiet goes on once the parents still arriving have been answered (or at its deadline); alone, at once', async () => {
+    let quiet = false
+    await quietOr(Date.now() + 60_000).then(() => (quiet = true))
+    expect(quiet).toBe(true)
+    let answer!: () => void
+    const answered = new Promise<void>((resolve) => (answer = resolve))
+    const rush = Array.from({ length: 6 }, () => arriving(() => answered))
+    quiet = false
+    const waiting = quietOr(Date.now() + 60_000).then(() => (quiet = true))
+    let late = false
+    const shortWait = quietOr(Date.now() + 20).then(() => (late = true))
+    await new Promise((resolve) => setTimeout(resolve, 60))
+    expect([quiet, late]).toEqual([false, true])
+    answer()
+    await Promise.all([...rush, waiting, shortWait])
+    expect(quiet).toBe(true)
   })
 
   it.skipIf(!process.env.DATABASE_URL)('one instance settles at a time: while another holds the line, this one leaves it alone (PostgreSQL)', async () => {
