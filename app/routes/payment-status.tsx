@@ -5,7 +5,7 @@ import { isLinkKey, linkKey } from '~/db/secrets.server'
 import { formatClockTime, formatLabDate, formatDateRange, formatRupees, formatTimeRange, formatWholeRupees, labDateParts } from '~/lib/format'
 import { pageMeta } from '~/lib/seo'
 import { POLL_SECONDS, usePaymentPolling } from '~/lib/use-payment-polling'
-import { campPaymentView, STATUS_LINK, type CampStatusView } from '~/modules/camps/status.server'
+import { campOrderIdFor, campPaymentView, STATUS_LINK, type CampStatusView } from '~/modules/camps/status.server'
 import { checkPaymentForPage } from '~/modules/payments/payments.server'
 import { RECEIPT_LINK } from '~/modules/receipts/receipts.server'
 import { getSiteSettings } from '~/modules/site/site.server'
@@ -21,8 +21,9 @@ export const meta: Route.MetaFunction = ({ matches }) => [
  */
 export async function loader({ request }: Route.LoaderArgs) {
   const params = new URL(request.url).searchParams
-  // Links of the lab's first site name the order as its transaction id.
-  const orderId = params.get('orderId') ?? params.get('transactionId')
+  // Links of the lab's first site name the order as its transaction id; a parent may give the gateway's.
+  const transactionId = params.get('transactionId')
+  const orderId = params.get('orderId') ?? (transactionId && ((await campOrderIdFor(transactionId)) ?? transactionId))
   const key = params.get('key')
   const settings = await getSiteSettings()
   const support = { email: settings.supportEmail, phone: settings.phone, hours: settings.phoneHours }

@@ -136,6 +136,12 @@ describe('registering and paying', () => {
     const asTransaction = await stranger.get(`/payment-status?${new URLSearchParams({ transactionId: orderId, key })}`)
     expect([asTransaction.status, text(asTransaction.html).includes('Registration Complete!')]).toEqual([200, true])
     expect((await stranger.get(`/payment-status?transactionId=${orderId}`)).status).toBe(404)
+    // The gateway's transaction id, from the receipt or a bank statement, finds the same order, with the key only.
+    const gatewayTransaction = /Transaction ID\s*([\w-]+)/.exec(text(asTransaction.html))![1]!
+    expect(gatewayTransaction).not.toBe(orderId)
+    const byGateway = await stranger.get(`/payment-status?${new URLSearchParams({ transactionId: gatewayTransaction, key })}`)
+    expect([byGateway.status, text(byGateway.html).includes('Registration Complete!')]).toEqual([200, true])
+    expect((await stranger.get(`/payment-status?transactionId=${gatewayTransaction}`)).status).toBe(404)
     const missing = await stranger.get('/payment-status')
     expect(text(missing.html)).toContain('No transaction ID found in URL')
   })

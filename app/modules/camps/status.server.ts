@@ -1,4 +1,4 @@
-import { desc, eq } from 'drizzle-orm'
+import { and, desc, eq, isNotNull, or } from 'drizzle-orm'
 import { db } from '~/db/client.server'
 import { campBatches, campRegistrations, camps, payments, refunds, type BookingStatus, type PaymentState } from '~/db/schema'
 
@@ -54,6 +54,19 @@ export async function campPaymentView(orderId: string): Promise<CampStatusView |
   const [refund] = await db().select({ state: refunds.state }).from(refunds).where(eq(refunds.paymentId, row.paymentId)).limit(1)
   const { paymentId: _paymentId, ...view } = row
   return { ...view, refunding: Boolean(refund && refund.state !== 'failed') }
+}
+
+/**
+ * The order a status link means by its `transactionId`: the lab's first site put its own order id
+ * there, and a parent may paste the gateway's transaction id from their receipt or bank statement.
+ */
+export async function campOrderIdFor(transactionId: string): Promise<string | null> {
+  const [row] = await db()
+    .select({ orderId: payments.orderId })
+    .from(payments)
+    .where(and(isNotNull(payments.campRegistrationId), or(eq(payments.orderId, transactionId), eq(payments.transactionId, transactionId))))
+    .limit(1)
+  return row?.orderId ?? null
 }
 
 /** A registration held for someone from the waitlist (the offer page; the caller has checked the link key). */
