@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import { data, isRouteErrorResponse, Link, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from 'react-router'
+import { data, isRouteErrorResponse, Link, Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation, useRouteLoaderData } from 'react-router'
 import type { Route } from './+types/root'
 import stylesheet from './root.css?url'
 import { Footer } from './components/footer'
@@ -8,6 +8,8 @@ import { PromoBanner } from './components/promo-banner'
 import { Toast } from './components/toast'
 import { config } from './config.server'
 import { getUser } from './lib/auth.server'
+import { showsBanner } from './lib/banner'
+import { bannerClosed } from './lib/banner-closed.server'
 import { bannerCamps } from './lib/banner-view.server'
 import { labToday } from './lib/format'
 import { takeToast } from './lib/toast.server'
@@ -15,9 +17,11 @@ import { getSiteSettings, listCamps } from './modules/site/site.server'
 import { useNonce } from './lib/nonce'
 
 export async function loader({ request }: Route.LoaderArgs) {
+  // A visitor who closed the camp banner is sent none for the rest of the visit.
+  const closed = await bannerClosed(request)
   const [settings, camps, user, { toast, headers }] = await Promise.all([
     getSiteSettings().catch(logAndForget('Failed to fetch site settings')),
-    listCamps().catch(logAndForget('Failed to fetch banner status')),
+    closed ? null : listCamps().catch(logAndForget('Failed to fetch banner status')),
     getUser(request).catch(logAndForget('Failed to read the session')),
     takeToast(request),
   ])
@@ -46,6 +50,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce()
   const root = useRouteLoaderData<typeof loader>('root')
   const bannerVisible = useLiveBanner(root?.banner?.visible ?? false)
+  // Decided from the address rather than by the loader: the root's data is not loaded again on moving between pages.
+  const { pathname } = useLocation()
   return (
     <html lang="en-IN">
       <head>
@@ -64,7 +70,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <a href="#main" className="sr-only z-50 rounded bg-white px-4 py-2 font-semibold text-brand-800 focus:not-sr-only focus:fixed focus:top-2 focus:left-2">
           Skip to content
         </a>
-        {root?.banner && bannerVisible && <PromoBanner camps={root.banner.camps} coach={root.banner.coach} />}
+        {root?.banner && bannerVisible && showsBanner(pathname) && <PromoBanner camps={root.banner.camps} coach={root.banner.coach} />}
         <Header user={root?.user ?? null} />
         <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
           {root?.toast && <Toast key={root.toast.id} toast={root.toast} />}

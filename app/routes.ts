@@ -57,6 +57,8 @@ export default [
   route('terms', 'routes/terms.tsx'),
   route('privacy-policy', 'routes/privacy-policy.tsx'),
   route('refund', 'routes/refund.tsx'),
+  // Closing the camp banner for the rest of the visit.
+  route('banner/close', 'routes/banner.close.ts'),
   route('sitemap.xml', 'routes/sitemap.xml.ts'),
   route('robots.txt', 'routes/robots.txt.ts'),
   route('*', 'routes/not-found.tsx'),

@@ -23,6 +23,7 @@ import { startCaches } from '~/lib/caches.server'
 import { listenToCampLine, quietOr } from '~/modules/camps/line.server'
 import { redactSecrets, redactSecretsIn } from '~/lib/log-redaction.server'
 import { PUBLIC_PAGES } from '~/lib/public-pages'
+import { BANNER_CLOSED_COOKIE } from '~/lib/banner-closed.server'
 import { createPhonePeGateway } from '~/modules/payments/phonepe.server'
 import { phonePeOptionsFrom } from '~/modules/payments/phonepe-config.server'
 import { createSandboxGateway } from '~/modules/payments/sandbox.server'
@@ -206,7 +207,8 @@ function createApp({ config, logger, database, liveEvents, gateway, build }: { c
   const pages = pageCache({
     paths: PUBLIC_PAGES.map((page) => page.path),
     isNotFound: (pathname) => !answeredByServer(pathname) && isNotFound(pathname),
-    personalCookies: [config.SESSION_COOKIE_NAME, 'toast'],
+    // A visitor who closed the camp banner gets pages rendered for them: the cached copies show it.
+    personalCookies: [config.SESSION_COOKIE_NAME, 'toast', BANNER_CLOSED_COOKIE],
     contentSecurityPolicy: policy,
     headers: fixedHeaders,
     render: (path, request, nonce) =>

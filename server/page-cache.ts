@@ -34,7 +34,7 @@ export type PageCacheOptions = {
   contentSecurityPolicy: (scriptSources: string[]) => string
   /** Headers every response carries (the security headers other than the policy). */
   headers?: OutgoingHttpHeaders
-  /** Cookies that make a visitor not anonymous (signed in, or with a message waiting). */
+  /** Cookies that make a visitor not anonymous (signed in, with a message waiting, or who closed the camp banner). */
   personalCookies: readonly string[]
   /** Entries are rendered again after this long, so time-bound content (early-bird prices, the year) moves on. */
   ttlMs?: number
@@ -47,8 +47,8 @@ const NOT_FOUND = ' not found'
  * The anonymous marketing pages, rendered once and served from memory with an ETag, as fast as a
  * static file: a hit is answered by `handle` straight from the HTTP server, before any middleware.
  * Entries are dropped when catalogue, settings or camps change (the database's notification, see
- * LiveEvents) and after `ttlMs`. Signed-in visitors, anyone with a message waiting, and anything
- * with a query string are rendered as usual.
+ * LiveEvents) and after `ttlMs`. Signed-in visitors, anyone with a message waiting or who closed
+ * the camp banner (`personalCookies`), and anything with a query string are rendered as usual.
  *
  * A cached page is the same for every visitor, so its inline scripts are allowed by their hashes
  * rather than by a per-response nonce: a conditional request answered with 304 then keeps a policy
