@@ -1,7 +1,8 @@
 import { Link } from 'react-router'
 import { formatTimeRange } from '~/lib/format'
 
-export type PickableSlot = { start: string; end: string; state: 'available' | 'full' | 'booked' | 'not_available' }
+/** A time slot with its state, and why it cannot be booked when that needs saying. */
+export type PickableSlot = { start: string; end: string; state: 'available' | 'full' | 'booked' | 'not_available'; reason?: string }
 
 const STATE_LABELS = { available: 'Available', full: 'Full', booked: 'Booked', not_available: 'Not Available' } as const
 const STATE_STYLES = {
@@ -21,7 +22,12 @@ export function TimeSlotPicker({ slots, chosen, hrefFor }: { slots: PickableSlot
       {slots.map((slot) => {
         const label = formatTimeRange(slot.start, slot.end)
         const isChosen = chosen === slot.start
-        const badge = <span className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ${STATE_STYLES[slot.state]}`}>{STATE_LABELS[slot.state]}</span>
+        const badge =
+          slot.state === 'not_available' && slot.reason ? (
+            <span className="text-sm">{slot.reason}</span>
+          ) : (
+            <span className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ${STATE_STYLES[slot.state]}`}>{STATE_LABELS[slot.state]}</span>
+          )
         return (
           <li key={slot.start}>
             {slot.state === 'available' ? (
@@ -35,7 +41,7 @@ export function TimeSlotPicker({ slots, chosen, hrefFor }: { slots: PickableSlot
                 {isChosen ? <span className="text-xs font-semibold">Selected</span> : badge}
               </Link>
             ) : (
-              <div className="flex min-h-12 items-center justify-between gap-2 rounded-lg border border-slate-200 bg-slate-50 px-3 py-2 text-slate-700">
+              <div className="flex min-h-12 flex-wrap items-center justify-between gap-x-2 gap-y-1 rounded-lg border border-slate-200 bg-slate-50 px-3 py-2 text-slate-700">
                 <span>{label}</span>
                 {badge}
               </div>

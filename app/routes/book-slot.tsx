@@ -40,7 +40,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const month = wanted < firstMonth ? firstMonth : wanted > lastMonth ? lastMonth : wanted
 
   const [calendar, schedule, hold, catalogue] = await Promise.all([
-    monthCalendar(month, now),
+    monthCalendar(month, now, { days: SESSION_DAYS }),
     date ? daySchedule({ date, userId: user.id, days: SESSION_DAYS, now }) : Promise.resolve([]),
     customerHold(user.id, now),
     getCatalogue(),

@@ -12,7 +12,6 @@ import { daySchedule, monthCalendar } from '~/modules/booking/availability.serve
 import { changeAllowed, changeDeadline, NotChangeableError, rescheduleBooking, TooLateToChangeError } from '~/modules/booking/changes.server'
 import { lastBookableDate, SESSION_MONTHS_AHEAD, SlotUnavailableError } from '~/modules/booking/holds.server'
 import { BookableDateSchema, HoldSlotSchema, isClockTime, isMonth } from '~/modules/booking/schemas'
-import { SESSION_TITLE } from '~/modules/booking/texts'
 import { readForm } from '~/lib/form-data.server'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
@@ -43,7 +42,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const deadline = firstDay ? labDateParts(changeDeadline(firstDay.date, firstDay.start)) : null
   return {
     reference: booking.reference,
-    title: days === 3 ? SESSION_TITLE : `${booking.productName} session`,
+    title: booking.productName,
     current: booking.days.map((day) => ({ label: days > 1 ? `Day ${day.dayNumber}` : 'Date', value: `${formatWeekdayDate(day.date)}, ${formatTimeRange(day.start, day.end)}` })),
     allowed: allowed.allowed,
     reason: allowed.allowed ? null : allowed.reason,
@@ -54,7 +53,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     month,
     previousMonth: month > firstMonth ? addMonths(month, -1) : null,
     nextMonth: month < lastMonth ? addMonths(month, 1) : null,
-    calendar: allowed.allowed ? await monthCalendar(month, now) : [],
+    calendar: allowed.allowed ? await monthCalendar(month, now, { days }) : [],
     date,
     schedule,
     chosen: chosen ? { start: chosen.start, end: chosen.end, dates: chosen.sessionDates.map(formatWeekdayDate) } : null,

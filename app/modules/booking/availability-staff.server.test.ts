@@ -48,7 +48,7 @@ describe('opening hours', () => {
     expect(await createWindows(actor, { from: '2030-03-04', to: '2030-03-17', weekdays: [1, 3, 5], hours, now: NOW })).toEqual({ created: 6 })
     const dates = (await db().select({ date: slots.date }).from(slots)).map((row) => row.date).sort()
     expect(dates).toEqual(['2030-03-04', '2030-03-06', '2030-03-08', '2030-03-11', '2030-03-13', '2030-03-15'])
-    expect((await monthCalendar('2030-03', NOW)).filter((day) => day.open).map((day) => day.date)).toEqual(dates)
+    expect((await monthCalendar('2030-03', NOW, { days: 1 })).filter((day) => day.open).map((day) => day.date)).toEqual(dates)
     const [entry] = await db().select().from(auditLog)
     expect(entry).toMatchObject({ actorEmail: 'staff@lab.example', action: 'availability.create' })
     expect(entry!.summary).toBe('Opened 09:00-12:00 (60-minute slots, 2 per slot) on 6 dates from 2030-03-04 to 2030-03-17')

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { createCustomers, setWindows } from '../../../tests/support/booking'
 import { useTestDatabase } from '../../../tests/support/test-database'
-import { daySchedule, monthCalendar, planSession, type WindowRow } from './availability.server'
-import { holdSession } from './holds.server'
+import { daySchedule, INCOMPLETE_SESSION_REASON, monthCalendar, planSession, type WindowRow } from './availability.server'
+import { holdSession, SlotUnavailableError } from './holds.server'
 
 useTestDatabase()
 
@@ -129,7 +129,7 @@ describe('"now" is Bangalore time, whatever the server zone (TZ=' + (process.env
     expect(yesterday.every((slot) => slot.state === 'not_available')).toBe(true)
     const today = await daySchedule({ date: '2026-12-02', userId: null, days: 3, now })
     expect(today.every((slot) => slot.state === 'available')).toBe(true)
-    const calendar = await monthCalendar('2026-12', now)
+    const calendar = await monthCalendar('2026-12', now, { days: 1 })
     expect(calendar.filter((day) => day.open).map((day) => day.date)).toEqual(['2026-12-02', '2026-12-03', '2026-12-04'])
   })
 
@@ -144,10 +144,75 @@ describe('"now" is Bangalore time, whatever the server zone (TZ=' + (process.env
 
   it('the calendar closes past dates, dates without a window, holidays, and today once its last slot has begun', async () => {
     await setWindows([{ date: '2026-11-30' }, { date: '2026-12-01' }, { date: '2026-12-02', holiday: true }, { date: '2026-12-03' }])
-    const calendar = await monthCalendar('2026-12', new Date('2026-12-01T05:31:00Z'))
+    const calendar = await monthCalendar('2026-12', new Date('2026-12-01T05:31:00Z'), { days: 1 })
     expect(calendar).toHaveLength(31)
     expect(calendar.filter((day) => day.open).map((day) => day.date)).toEqual(['2026-12-03'])
-    const earlier = await monthCalendar('2026-12', new Date('2026-12-01T05:29:00Z'))
+    expect(calendar.filter((day) => !day.closed).map((day) => day.date)).toEqual(['2026-12-01', '2026-12-03'])
+    const earlier = await monthCalendar('2026-12', new Date('2026-12-01T05:29:00Z'), { days: 1 })
     expect(earlier.filter((day) => day.open).map((day) => day.date)).toEqual(['2026-12-01', '2026-12-03'])
+  })
+})
+
+describe('a date is bookable only when a complete session fits', () => {
+  const openDates = async (month: string, days: number, now = MORNING) => (await monthCalendar(month, now, { days })).filter((day) => day.open).map((day) => day.date)
+
+  it('the calendar opens a date only when one of its times has the open days after it that a session needs', async () => {
+    await setWindows([{ date: '2026-12-02' }, { date: '2026-12-03' }, { date: '2026-12-04' }, { date: '2026-12-05', start: '10:00', end: '11:00' }])
+    // From the 2nd: the 2nd, 3rd and 4th at any time; from the 3rd: the 3rd, 4th and 5th at 10:00 only.
+    expect(await openDates('2026-12', 3)).toEqual(['2026-12-02', '2026-12-03'])
+    expect(await openDates('2026-12', 1)).toEqual(['2026-12-02', '2026-12-03', '2026-12-04', '2026-12-05'])
+  })
+
+  it('a session may take its later days from the next month', async () => {
+    await setWindows([{ date: '2026-12-31' }, { date: '2027-01-02' }, { date: '2027-01-04' }])
+    expect(await openDates('2026-12', 3)).toEqual(['2026-12-31'])
+    expect(await openDates('2027-01', 3)).toEqual([])
+  })
+
+  it('agrees with what a hold accepts: a date is open exactly when one of its times can be held', async () => {
+    await setWindows([
+      { date: '2026-12-01', start: '09:00', end: '12:00' },
+      { date: '2026-12-02' },
+      { date: '2026-12-03', start: '11:00', end: '12:00' },
+      { date: '2026-12-04' },
+      { date: '2026-12-05' },
+      { date: '2026-12-06', holiday: true },
+    ])
+    const open = await openDates('2026-12', 3)
+    const [customer] = await createCustomers(1)
+    for (const date of ['2026-12-01', '2026-12-02', '2026-12-03', '2026-12-04', '2026-12-05', '2026-12-06']) {
+      const schedule = await daySchedule({ date, userId: null, days: 3, now: MORNING })
+      const holdable = schedule.some((slot) => slot.state === 'available')
+      expect([date, open.includes(date)]).toEqual([date, holdable])
+      for (const slot of schedule.filter((candidate) => candidate.state === 'not_available')) {
+        await expect(hold(customer!, date, slot.start)).rejects.toBeInstanceOf(SlotUnavailableError)
+      }
+    }
+    // 10:00 on the 1st has begun; 11:00 fits (1st, 2nd, 3rd); from the 4th, only two dates follow.
+    expect(open).toEqual(['2026-12-01', '2026-12-02', '2026-12-03'])
+  })
+
+  it('is not found beyond the days a hold looks ahead', async () => {
+    await setWindows([{ date: '2026-12-02' }, { date: '2026-12-03' }, { date: '2027-02-15' }])
+    expect(await openDates('2026-12', 3)).toEqual([])
+    expect((await daySchedule({ date: '2026-12-02', userId: null, days: 3, now: MORNING })).every((slot) => slot.state === 'not_available')).toBe(true)
+  })
+
+  it('a time that cannot start a complete session says why; one that has begun does not need to', async () => {
+    await setWindows([{ date: '2026-12-01' }, { date: '2026-12-02' }, { date: '2026-12-03' }, { date: '2026-12-04' }])
+    const tight = await daySchedule({ date: '2026-12-03', userId: null, days: 3, now: MORNING })
+    expect(tight.map((slot) => [slot.start, slot.state, slot.reason])).toEqual([
+      ['09:00', 'not_available', 'Not available: not enough open days after this date'],
+      ['10:00', 'not_available', 'Not available: not enough open days after this date'],
+      ['11:00', 'not_available', 'Not available: not enough open days after this date'],
+    ])
+    expect(INCOMPLETE_SESSION_REASON).toBe('Not available: not enough open days after this date')
+    // 10:00 in Bangalore on the 1st: 09:00 has begun, 10:00 too; 11:00 fits (1st, 2nd, 3rd).
+    const today = await daySchedule({ date: '2026-12-01', userId: null, days: 3, now: MORNING })
+    expect(today.map((slot) => [slot.start, slot.state, slot.reason])).toEqual([
+      ['09:00', 'not_available', undefined],
+      ['10:00', 'not_available', undefined],
+      ['11:00', 'available', undefined],
+    ])
   })
 })

@@ -5,6 +5,7 @@ import { bookingDays, bookings, closedTimeSlots, slots } from '~/db/schema'
 import { addDays, labDateParts, labInstant, monthBounds } from '~/lib/format'
 import { KeptCache, type Kept } from '~/lib/kept-cache.server'
 import type { Executor } from '~/modules/mail/outbox.server'
+import { SESSION_DAYS } from './texts'
 import { timeSlotsOf, type AvailabilityWindow } from './time-slots'
 
 /** How far after Day 1 the engine looks for Days 2 and 3. */
@@ -54,12 +55,14 @@ export async function openWindows(from: string, to: string, executor?: Executor)
 
 /**
  * The days of a session starting on `firstDate` at `start`: Day 1 is that date, each further day
- * the next date on which the same time slot is open. Null when there are not enough such dates.
+ * the next date on which the same time slot is open, within SESSION_SEARCH_DAYS. Null when there are
+ * not enough such dates.
  */
 export function planSession(windows: WindowRow[], firstDate: string, start: string, days: number): SessionDay[] | null {
   const offers = new Map<string, SessionDay>()
+  const lastDate = addDays(firstDate, SESSION_SEARCH_DAYS)
   for (const window of windows) {
-    if (window.date < firstDate || offers.has(window.date)) continue
+    if (window.date < firstDate || window.date > lastDate || offers.has(window.date)) continue
     const slot = offeredSlots(window).find((candidate) => candidate.start === start)
     if (slot) offers.set(window.date, { dayNumber: 0, date: window.date, slotId: window.id, start: slot.start, end: slot.end, capacity: window.capacity })
   }
@@ -67,6 +70,24 @@ export function planSession(windows: WindowRow[], firstDate: string, start: stri
   const dates = [...offers.keys()].sort().slice(0, days)
   if (dates.length < days) return null
   return dates.map((date, index) => ({ ...offers.get(date)!, dayNumber: index + 1 }))
+}
+
+/** Why a session cannot start at a time: it has begun, or too few open dates follow with that time. */
+export type StartRefusal = 'started' | 'incomplete'
+
+/** What a time slot that cannot start a complete session says of itself. */
+export const INCOMPLETE_SESSION_REASON = 'Not available: not enough open days after this date'
+
+/**
+ * Whether a session of `days` may start on `date` at `start`: the time has not begun by the lab's
+ * clock and planSession finds all its days. This is how a hold accepts a start, and how the pages
+ * decide what to offer, so they never offer a start a hold would refuse.
+ */
+export function sessionStart(windows: WindowRow[], date: string, start: string, days: number, now: Date | Started): { plan: SessionDay[]; refusal: null } | { plan: null; refusal: StartRefusal } {
+  const started = typeof now === 'function' ? now : startedBy(now)
+  if (started(date, start)) return { plan: null, refusal: 'started' }
+  const plan = planSession(windows, date, start, days)
+  return plan ? { plan, refusal: null } : { plan: null, refusal: 'incomplete' }
 }
 
 /** A booking holds its seats while it is confirmed, or pending with an unexpired hold. */
@@ -93,8 +114,10 @@ export function hasStarted(date: string, start: string, now: Date) {
   return startedBy(now)(date, start)
 }
 
+type Started = (date: string, start: string) => boolean
+
 /** hasStarted for many time slots at one instant, reading the lab's clock once. */
-function startedBy(now: Date) {
+function startedBy(now: Date): Started {
   const lab = labDateParts(now)
   return (date: string, start: string) => date < lab.date || (date === lab.date && start.slice(0, 5) <= lab.time)
 }
@@ -104,7 +127,7 @@ function startedBy(now: Date) {
  * change to seats or windows (see drizzle/0009; the server turns this on) or the clock changes it:
  * a hold runs out, a time slot begins. A customer's own seats are kept per customer.
  */
-const calendars = new KeptCache<string, CalendarDay[]>(48)
+const calendars = new KeptCache<string, CalendarDay[]>(96)
 const schedules = new KeptCache<string, DayTimeSlot[]>(1_000)
 const customers = new KeptCache<string, CustomerSeats>(10_000)
 
@@ -118,33 +141,44 @@ export function forgetAvailability(table: string) {
   if (table !== 'bookings' && table !== 'booking_days') calendars.clear()
 }
 
-export type CalendarDay = { date: string; open: boolean }
+/**
+ * A date of the calendar: open when a session can start on it (at one of `starts`, when given);
+ * closed when the lab has no opening hours that day (no window, or a holiday).
+ */
+export type CalendarDay = { date: string; open: boolean; closed: boolean }
 
 /**
- * Every date of `month` (yyyy-mm): open when a window offers a time slot that has not started yet.
- * Past dates, dates without a window and holidays are closed.
+ * Every date of `month` (yyyy-mm): open when one of its time slots can start a complete session of
+ * `days` (sessionStart, as a hold decides), counting only the times in `starts` when given. Past
+ * dates, dates without a window and holidays are never open.
  */
-export function monthCalendar(month: string, now = new Date()): Promise<CalendarDay[]> {
-  return calendars.get(month, () => readMonthCalendar(month, now), now.getTime())
+export function monthCalendar(month: string, now = new Date(), { days = SESSION_DAYS, starts }: { days?: number; starts?: readonly string[] } = {}): Promise<CalendarDay[]> {
+  return calendars.get(`${month}|${days}|${starts?.join(',') ?? '*'}`, () => readMonthCalendar(month, days, starts, now), now.getTime())
 }
 
-async function readMonthCalendar(month: string, now: Date): Promise<Kept<CalendarDay[]>> {
+async function readMonthCalendar(month: string, days: number, starts: readonly string[] | undefined, now: Date): Promise<Kept<CalendarDay[]>> {
   const { first, last } = monthBounds(month)
-  const windows = await openWindows(first, last)
+  // A session starting late in the month may take its further days from the months after.
+  const windows = await openWindows(first, addDays(last, SESSION_SEARCH_DAYS))
   const started = startedBy(now)
+  const withHours = new Set<string>()
   const open = new Set<string>()
   const next = new NextStart()
   for (const window of windows) {
+    if (window.date > last) break
+    withHours.add(window.date)
     for (const slot of offeredSlots(window)) {
-      if (started(window.date, slot.start)) continue
+      if (starts && !starts.includes(slot.start)) continue
+      if (!sessionStart(windows, window.date, slot.start, days, started).plan) continue
       open.add(window.date)
       next.consider(window.date, slot.start)
     }
   }
-  const days: CalendarDay[] = []
-  for (let date = first; date <= last; date = addDays(date, 1)) days.push({ date, open: open.has(date) })
-  // A date closes when its last time slot begins, so the calendar is true until the next one does.
-  return { value: days, until: next.at() }
+  const calendar: CalendarDay[] = []
+  for (let date = first; date <= last; date = addDays(date, 1)) calendar.push({ date, open: open.has(date), closed: !withHours.has(date) })
+  // A date closes when the last time slot that can start a session on it begins (windows changing
+  // are announced), so the calendar is true until the next such one does.
+  return { value: calendar, until: next.at() }
 }
 
 /** The earliest of the time slots it is shown that have not begun, as an instant (ms). */
@@ -163,6 +197,8 @@ export type DayTimeSlot = {
   start: string
   end: string
   state: TimeSlotState
+  /** Why a time that has not begun cannot start a session (INCOMPLETE_SESSION_REASON), if so. */
+  reason?: string
   /** The session's dates when it can be booked (or is booked by this customer). */
   sessionDates: string[]
 }
@@ -211,17 +247,14 @@ async function readSchedule(date: string, days: number, now: Date, exceptBooking
   const schedule: DayTimeSlot[] = []
   for (const window of windows.filter((candidate) => candidate.date === date)) {
     for (const slot of offeredSlots(window)) {
-      const plan = planSession(windows, date, slot.start, days)
-      const sessionDates = plan?.map((day) => day.date) ?? []
-      let state: TimeSlotState
-      if (started(date, slot.start)) state = 'not_available'
-      else {
-        next.consider(date, slot.start)
-        if (!plan) state = 'not_available'
-        else if (plan.some((day) => (seats.taken.get(seatKey(day.slotId, day.start)) ?? 0) >= day.capacity)) state = 'full'
-        else state = 'available'
+      const { plan, refusal } = sessionStart(windows, date, slot.start, days, started)
+      if (refusal !== 'started') next.consider(date, slot.start)
+      if (!plan) {
+        schedule.push({ start: slot.start, end: slot.end, state: 'not_available', sessionDates: [], ...(refusal === 'incomplete' && { reason: INCOMPLETE_SESSION_REASON }) })
+        continue
       }
-      schedule.push({ start: slot.start, end: slot.end, state, sessionDates })
+      const full = plan.some((day) => (seats.taken.get(seatKey(day.slotId, day.start)) ?? 0) >= day.capacity)
+      schedule.push({ start: slot.start, end: slot.end, state: full ? 'full' : 'available', sessionDates: plan.map((day) => day.date) })
     }
   }
   return { value: schedule, until: Math.min(next.at(), seats.nextRelease) }

@@ -9,7 +9,7 @@ import { holderColumns, limitHoldAttempts, makeRoomForHold, ownerOf, ownsBooking
 import type { Executor } from '~/modules/mail/outbox.server'
 import { getCatalogue, requireItem } from '~/modules/site/site.server'
 import { inLine, lineClock, LOOK_AGAIN, sawFull } from './hold-line.server'
-import { hasStarted, holdsSeats, openWindows, planSession, seatKey, seatsTaken, SESSION_SEARCH_DAYS, type SessionDay } from './availability.server'
+import { hasStarted, holdsSeats, openWindows, planSession, seatKey, sessionStart, seatsTaken, SESSION_SEARCH_DAYS, type SessionDay } from './availability.server'
 
 /** The time slot cannot be held: taken meanwhile, started, or no longer offered. */
 export class SlotUnavailableError extends Error {
@@ -72,8 +72,8 @@ export async function holdSession({
   for (;;) {
     const lookedAt = lineClock()
     const windows = await sharedRead(`session-windows:${date}`, () => openWindows(date, addDays(date, SESSION_SEARCH_DAYS)))
-    const plan = planSession(windows, date, start, days)
-    if (!plan || hasStarted(date, start, now)) throw new SlotUnavailableError()
+    const { plan } = sessionStart(windows, date, start, days, now)
+    if (!plan) throw new SlotUnavailableError()
     const session = sessionKey(plan)
     const seats = await sharedRead(`session-seats:${session}`, () => seatHolders(plan))
     if (fullWithoutYou(plan, seats, owner, now)) throw new SlotUnavailableError()
