@@ -1,3 +1,5 @@
+import { EmailValue } from './contact-value'
+
 export type StatusCard = { tone: 'success' | 'error' | 'pending'; title: string; message: string; detail?: string; elapsed?: number }
 
 const TONES = {
@@ -69,7 +71,10 @@ export function SupportDetails({ support }: { support: { email: string; phone: s
       </h2>
       <p className="mt-2 text-muted">Quote your order ID and we will sort it out.</p>
       <dl className="mt-3 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
-        <DetailRow term="E-mail" value={support.email} />
+        <dt className="text-muted">E-mail</dt>
+        <dd className="font-medium text-ink">
+          <EmailValue email={support.email} />
+        </dd>
         <DetailRow term="Phone" value={`${support.phone} (${support.hours})`} />
       </dl>
     </section>

@@ -4,29 +4,30 @@ import { useEffect } from 'react'
 import { data, Form, Link, redirect, redirectDocument, useFetcher, useNavigation } from 'react-router'
 import type { Route } from './+types/booking'
 import { FieldError, FormAlert, HoneypotField, TextField, useLazyValidatedForm } from '~/components/form-controls'
-import { DetailRow, type StatusCard, StatusCardView, TooLateToChange } from '~/components/payment-status-card'
+import { DetailRow, type StatusCard, StatusCardView, SupportDetails, TooLateToChange } from '~/components/payment-status-card'
 import { config } from '~/config.server'
 import { isLinkKey, linkKey } from '~/db/secrets.server'
 import { getUser } from '~/lib/auth.server'
 import { clearDraftHeader, draftHeader, readDraft } from '~/lib/booking-draft.server'
 import { linkExpired } from '~/lib/booking-access.server'
-import { addDays, formatClockTime, formatRupees, formatTimeRange, formatWeekdayDate, labToday } from '~/lib/format'
+import { formatClockTime, formatRupees, formatTimeRange, formatWeekdayDate, formatWeekdayDayMonth } from '~/lib/format'
 import { rejectBots } from '~/lib/honeypot'
 import { pageMeta } from '~/lib/seo'
 import { POLL_SECONDS, usePaymentPolling } from '~/lib/use-payment-polling'
 import { useHydrated } from '~/lib/use-hydrated'
 import { guestLinkOpenFor } from '~/modules/booking/guest-links.server'
 import { paymentStatusView } from '~/modules/booking/bookings.server'
-import { AlreadyBookedError, lastBookableDate, SlotUnavailableError } from '~/modules/booking/holds.server'
+import { AlreadyBookedError, SlotUnavailableError } from '~/modules/booking/holds.server'
 import { tooLateToChangeNotice } from '~/modules/booking/changes.server'
 import { TooManyUnpaidHoldsError, UnpaidHoldExistsError } from '~/modules/holders/holders.server'
 import { RateLimitedError } from '~/modules/rate-limit/rate-limit.server'
 import { holderOf } from '~/lib/holder.server'
-import { BOOKING_STATUS_LINK, bookingTimesOn, holdSingleSession, singleService, singleServicePrices, type BookingTime } from '~/modules/booking/public-booking.server'
+import { BOOKING_STATUS_LINK, bookingDates, bookingTimesOn, holdSingleSession, NO_TIMES_MESSAGE, singleService, singleServicePrices, type BookingTime } from '~/modules/booking/public-booking.server'
 import { isBookableDate, MISSING_INFORMATION, REQUIRED_BOOKING_FIELDS } from '~/modules/booking/fields'
 import { BookableDateSchema, PublicBookingSchema, type PublicBookingInput } from '~/modules/booking/schemas'
 import { checkPaymentForPage, HoldExpiredError, PaymentStartError, startPayment } from '~/modules/payments/payments.server'
 import { RECEIPT_LINK } from '~/modules/receipts/receipts.server'
+import { getSiteSettings } from '~/modules/site/site.server'
 import { readForm } from '~/lib/form-data.server'
 
 export const meta: Route.MetaFunction = ({ matches }) =>
@@ -55,8 +56,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       tooLateToChange: tooLateToChangeNotice(draft.date, draft.time),
     }
   }
-  const user = await getUser(request)
-  const today = labToday()
+  const [user, dates] = await Promise.all([getUser(request), bookingDates()])
   // From the pricing page's buttons: the service the visitor chose there.
   const chosenService = services.find((service) => service.value === url.searchParams.get('service'))?.value
   const prefill: Partial<Record<keyof PublicBookingInput, string>> = draft ?? {
@@ -67,8 +67,8 @@ export async function loader({ request }: Route.LoaderArgs) {
     step: 1 as const,
     services,
     prefill,
-    times: prefill.date ? await bookingTimesOn(prefill.date) : null,
-    dateRange: { min: today, max: lastBookableDate(1, today) },
+    times: prefill.date && dates.open.includes(prefill.date) ? await bookingTimesOn(prefill.date) : null,
+    dates,
     constraint: getZodConstraint(PublicBookingSchema),
   }
 }
@@ -103,11 +103,20 @@ async function confirmationStep(url: URL, services: Services) {
   // A declined or abandoned payment: back to step 2, details kept.
   if (view.paymentState === 'failed') throw redirect('/booking?step=2&payment=failed')
   const day = view.booking.days[0]!
+  const settings = await getSiteSettings()
+  // Without JavaScript the page reloads itself while the payment is pending, counting from `since`.
+  const now = Date.now()
+  const since = Number(url.searchParams.get('since'))
+  const startedAt = Number.isSafeInteger(since) && since > 0 && since <= now ? since : now
   const result = {
     step: 3 as const,
     services,
     orderId,
-    key: url.searchParams.get('key')!,
+    // Not `key`: React keeps that prop to itself, and the step would lose the link's key.
+    statusKey: url.searchParams.get('key')!,
+    startedAt,
+    elapsed: Math.floor((now - startedAt) / 1000),
+    support: { email: settings.supportEmail, phone: settings.phone, hours: settings.phoneHours },
     state: view.paymentState === 'completed' ? (view.bookingStatus === 'confirmed' ? 'confirmed' : 'refunding') : 'pending',
     receiptUrl: view.paymentState === 'completed' ? `/receipts/${encodeURIComponent(orderId)}?key=${await linkKey(RECEIPT_LINK, orderId)}` : null,
     booking: {
@@ -123,7 +132,7 @@ async function confirmationStep(url: URL, services: Services) {
 }
 
 type ActionResult =
-  | { kind: 'times'; values: Record<string, string>; times: BookingTime[] | null }
+  | { kind: 'times'; values: Record<string, string>; times: BookingTime[] | null; dateError: string | null }
   | { kind: 'invalid'; result: SubmissionResult<string[]>; times: BookingTime[] | null }
   | { kind: 'refused'; message: string }
 
@@ -135,18 +144,22 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent === 'pay') return pay(request, context)
 
   const date = BookableDateSchema.safeParse(formData.get('date'))
-  const times = date.success ? await bookingTimesOn(date.data) : null
+  // A date is taken only when /booking offers it: one with a time that can still be booked.
+  const withoutTimes = date.success && !(await bookingDates()).open.includes(date.data)
+  const times = date.success && !withoutTimes ? await bookingTimesOn(date.data) : null
   if (intent === 'times') {
     // Without JavaScript, "Show available times" posts the form; it comes back as typed, with the date's times.
     const values = Object.fromEntries([...formData].filter((entry): entry is [string, string] => typeof entry[1] === 'string'))
-    return data<ActionResult>({ kind: 'times', values, times })
+    return data<ActionResult>({ kind: 'times', values, times, dateError: withoutTimes ? NO_TIMES_MESSAGE : null }, withoutTimes ? { status: 400 } : undefined)
   }
 
   const submission = parseWithZod(formData, { schema: PublicBookingSchema })
+  const dateErrors: Record<string, string[]> = withoutTimes ? { date: [NO_TIMES_MESSAGE] } : {}
   if (submission.status !== 'success') {
     const missing = REQUIRED_BOOKING_FIELDS.some((field) => !String(formData.get(field) ?? '').trim())
-    return data<ActionResult>({ kind: 'invalid', result: submission.reply({ formErrors: missing ? [MISSING_INFORMATION] : [] }), times }, { status: 400 })
+    return data<ActionResult>({ kind: 'invalid', result: submission.reply({ formErrors: missing ? [MISSING_INFORMATION] : [], fieldErrors: dateErrors }), times }, { status: 400 })
   }
+  if (withoutTimes) return data<ActionResult>({ kind: 'invalid', result: submission.reply({ fieldErrors: dateErrors }), times }, { status: 400 })
   const chosen = times?.find((time) => time.time === submission.value.time)
   if (chosen?.state !== 'available') {
     return data<ActionResult>({ kind: 'invalid', result: submission.reply({ fieldErrors: { time: ['This time is not available. Please choose another time.'] } }), times }, { status: 409 })
@@ -241,10 +254,12 @@ function DetailsStep({ loaderData, actionData }: { loaderData: Step1Data; action
   const hydrated = useHydrated()
   const timesFetcher = useFetcher<{ times: BookingTime[] | null }>()
   const date = fields.date.value
+  const dates = loaderData.dates
+  const dateErrors = actionData?.kind === 'times' && actionData.dateError ? [actionData.dateError] : fields.date.errors
 
   // With JavaScript the times follow the date as it is picked.
   useEffect(() => {
-    if (hydrated && date && isBookableDate(date)) timesFetcher.load(`/booking/times?date=${date}`)
+    if (hydrated && date && isBookableDate(date) && dates.open.includes(date)) timesFetcher.load(`/booking/times?date=${date}`)
   }, [hydrated, date])
   const times = (hydrated && date ? timesFetcher.data?.times : undefined) ?? (actionData && 'times' in actionData ? actionData.times : loaderData.times)
   const missing = (form.errors ?? []).includes(MISSING_INFORMATION) || REQUIRED_BOOKING_FIELDS.some((field) => fields[field].errors?.length && !fields[field].value)
@@ -282,18 +297,31 @@ function DetailsStep({ loaderData, actionData }: { loaderData: Step1Data; action
           <label htmlFor={fields.date.id} className="block text-sm font-semibold text-ink">
             Date
           </label>
-          <input
+          {/* Only the dates with times: a list works on any phone, with or without JavaScript. */}
+          <select
             id={fields.date.id}
             name={fields.date.name}
-            type="date"
-            defaultValue={fields.date.initialValue}
-            min={loaderData.dateRange.min}
-            max={loaderData.dateRange.max}
-            aria-invalid={fields.date.errors?.length ? true : undefined}
-            aria-describedby={fields.date.errors?.length ? fields.date.errorId : undefined}
+            defaultValue={dates.open.includes(fields.date.initialValue ?? '') ? fields.date.initialValue : ''}
+            aria-invalid={dateErrors?.length ? true : undefined}
+            aria-describedby={[fields.date.descriptionId, dateErrors?.length ? fields.date.errorId : null].filter(Boolean).join(' ')}
             className="mt-1 block min-h-11 w-full rounded-lg border border-slate-400 bg-white px-3 py-2 text-base text-ink shadow-sm"
-          />
-          <FieldError field={fields.date} />
+          >
+            <option value="">Choose a date</option>
+            {dates.open.map((day) => (
+              <option key={day} value={day}>
+                {formatWeekdayDate(day)}
+              </option>
+            ))}
+          </select>
+          <p id={fields.date.descriptionId} className="mt-1 text-sm text-muted">
+            {dates.open.length === 0 ? 'No dates have open times at the moment. Please check again soon.' : 'Only dates with open times are listed.'}
+            {dates.closed.length > 0 && ` The lab is closed on ${dates.closed.map(formatWeekdayDayMonth).join('; ')}.`}
+          </p>
+          {dateErrors?.length ? (
+            <p id={fields.date.errorId} className="mt-1 text-sm font-medium text-red-700">
+              {dateErrors[0]}
+            </p>
+          ) : null}
         </div>
         {!hydrated && (
           <button type="submit" name="intent" value="times" formNoValidate className="btn-secondary">
@@ -379,10 +407,10 @@ function PaymentStep({ summary, notice, tooLateToChange }: Extract<Route.Compone
   )
 }
 
-function ConfirmationStep({ state, booking, orderId, key, receiptUrl }: Extract<Route.ComponentProps['loaderData'], { step: 3 }>) {
+function ConfirmationStep({ state, booking, orderId, statusKey: key, receiptUrl, startedAt, support, ...loaderData }: Extract<Route.ComponentProps['loaderData'], { step: 3 }>) {
   const pending = state === 'pending'
   const checkUrl = `/booking/check?${new URLSearchParams({ orderId, key })}`
-  const { elapsed, timedOut } = usePaymentPolling({ pending, checkUrl, initialElapsed: 0, recheck: false })
+  const { elapsed, timedOut } = usePaymentPolling({ pending, checkUrl, initialElapsed: loaderData.elapsed, recheck: false })
   if (state === 'confirmed') {
     return (
       <div className="space-y-6">
@@ -416,14 +444,22 @@ function ConfirmationStep({ state, booking, orderId, key, receiptUrl }: Extract<
       : timedOut
         ? { tone: 'error', title: 'Verification Error', message: 'Payment verification timeout. Please contact support.', detail: 'We keep checking with the payment gateway and will e-mail you as soon as the payment is confirmed.' }
         : { tone: 'pending', title: 'Verifying Payment', message: 'We are waiting for the payment gateway to confirm your payment.', elapsed }
-  const refresh = `/booking?${new URLSearchParams({ step: '3', orderId, key })}`
+  const refresh = `/booking?${new URLSearchParams({ step: '3', orderId, key, since: String(startedAt) })}`
   return (
     <div className="space-y-6">
       {pending && !timedOut && <noscript dangerouslySetInnerHTML={{ __html: `<meta http-equiv="refresh" content="${POLL_SECONDS};url=${refresh.replace(/&/g, '&amp;')}">` }} />}
       <StatusCardView card={card} autoRefreshing={pending && !timedOut} pollSeconds={POLL_SECONDS} />
-      <Link to="/" className="btn-secondary">
-        Return to Home
-      </Link>
+      <div className="flex flex-wrap gap-3">
+        {card.tone === 'error' && (
+          <a href="#support" className="btn-secondary">
+            Contact Support
+          </a>
+        )}
+        <Link to="/" className="btn-secondary">
+          Return to Home
+        </Link>
+      </div>
+      {card.tone === 'error' && <SupportDetails support={support} />}
     </div>
   )
 }

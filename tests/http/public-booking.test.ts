@@ -4,16 +4,20 @@ import { startSmtpSink } from '../support/smtp-sink'
 import { startTestServer, type TestServer } from '../support/test-server'
 import { fieldState, signUp, text, Visitor } from '../support/visitor'
 import { bookableDate } from '../support/booking-flow'
+import { SITE_SETTINGS_SEED } from '~/db/seed.server'
+import { addDays, formatWeekdayDayMonth, labToday } from '~/lib/format'
 
 // The public /booking as a browser without JavaScript uses it: three steps, each a page that
 // survives a reload, the gateway in between, e-mail over SMTP.
+
+const ADMIN = { email: 'staff@lab.example', password: 'staff-password-1' }
 
 let server: TestServer
 let sink: Awaited<ReturnType<typeof startSmtpSink>>
 
 beforeAll(async () => {
   sink = await startSmtpSink()
-  server = await startTestServer({ SMTP_URL: sink.url, TRUST_PROXY: 'true' })
+  server = await startTestServer({ SMTP_URL: sink.url, TRUST_PROXY: 'true', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password })
 })
 afterAll(async () => {
   await server?.stop()
@@ -34,7 +38,7 @@ const details = (overrides: Record<string, string> = {}) => ({
 })
 
 /** Steps 1 and 2 and the gateway; returns where the gateway sends the customer back. */
-async function bookAndPay(visitor: Visitor, values: Record<string, string>, outcome: 'success' | 'failure') {
+async function bookAndPay(visitor: Visitor, values: Record<string, string>, outcome: 'success' | 'failure' | 'pending') {
   const step1 = await visitor.post('/booking', values)
   expect(step1.status).toBe(302)
   expect(step1.location).toBe('/booking?step=2')
@@ -46,6 +50,18 @@ async function bookAndPay(visitor: Visitor, values: Record<string, string>, outc
 }
 
 const decode = (html: string) => html.replaceAll('&amp;', '&')
+
+/** The dates step 1 offers, as its date list has them. */
+const offeredDates = (html: string) => [...html.matchAll(/<option value="(\d{4}-\d\d-\d\d)"/g)].map((match) => match[1]!)
+
+/** Staff, signed in once for the file. */
+let admin: Visitor | undefined
+async function staff() {
+  if (admin) return admin
+  admin = new Visitor(server.url)
+  expect((await admin.post('/login', { email: ADMIN.email, password: ADMIN.password, website_url: '' })).location).toBe('/admin')
+  return admin
+}
 
 describe('step 2: payment', () => {
   it('says before payment when the session starts within 24 hours and could then never be cancelled or moved', async () => {
@@ -96,15 +112,63 @@ describe('step 1: details', () => {
   })
 
   it('refuses a time that is not free', async () => {
+    const date = bookableDate(7)
+    for (const email of ['first.taken@example.com', 'second.taken@example.com']) {
+      const guest = new Visitor(server.url)
+      expect((await guest.post('/booking', details({ email, date, time: '16:00' }))).location).toBe('/booking?step=2')
+      expect((await guest.post('/booking?step=2', { intent: 'pay', website_url: '' })).location).toMatch(/\/sandbox-gateway\/checkout\//)
+    }
+    const response = await new Visitor(server.url).post('/booking', details({ date, time: '16:00' }))
+    expect(response.status).toBe(409)
+    expect(text(response.html)).toContain('This time is not available. Please choose another time.')
+  })
+
+  it('offers only the dates with open times, and says on which of them the lab is closed', async () => {
+    const page = await new Visitor(server.url).get('/booking')
+    expect(page.status).toBe(200)
+    const offered = offeredDates(page.html)
+    // The lab's hours are set for four weeks from tomorrow, Sundays closed; nothing later is offered.
+    const today = labToday()
+    expect(offered.length).toBeGreaterThanOrEqual(20)
+    expect(offered.every((date) => date >= today && date <= addDays(today, 29) && new Date(`${date}T00:00:00Z`).getUTCDay() !== 0)).toBe(true)
+    expect(offered).toContain(bookableDate(3))
+    expect(page.html).not.toContain('type="date"')
+    expect(page.html).toMatch(/<label for="([^"]+)"[^>]*>Date<\/label><select id="\1"/)
+    const firstSunday = (() => {
+      for (let date = offered[0]!; ; date = addDays(date, 1)) if (new Date(`${date}T00:00:00Z`).getUTCDay() === 0) return date
+    })()
+    expect(text(page.html)).toContain('Only dates with open times are listed.')
+    expect(text(page.html)).toMatch(new RegExp(`The lab is closed on [^.]*${formatWeekdayDayMonth(firstSunday)}`))
+
+    // A holiday staff mark leaves the list and is said to be closed.
+    const holiday = offered[offered.length - 2]!
+    const marked = await (await staff()).post('/admin/availability', { intent: 'holiday', from: holiday, to: holiday, weekdays: String(new Date(`${holiday}T00:00:00Z`).getUTCDay()) })
+    expect(marked.status).toBe(302)
+    // Signed in, the page is rendered afresh rather than from the copy kept for visitors.
+    const after = await (await staff()).get('/booking')
+    expect(offeredDates(after.html)).toEqual(offered.filter((date) => date !== holiday))
+    expect(text(after.html)).toMatch(new RegExp(`The lab is closed on [^.]*${formatWeekdayDayMonth(holiday)}`))
+  })
+
+  it('refuses a date without times with a message next to the date, never an error page', async () => {
     const sunday = (() => {
       for (let offset = 2; ; offset += 1) {
         const date = new Date(Date.now() + 5.5 * 3_600_000 + offset * 86_400_000).toISOString().slice(0, 10)
         if (new Date(`${date}T00:00:00Z`).getUTCDay() === 0) return date
       }
     })()
-    const response = await new Visitor(server.url).post('/booking', details({ date: sunday }))
-    expect(response.status).toBe(409)
-    expect(text(response.html)).toContain('This time is not available. Please choose another time.')
+    const message = 'There are no open times on this date. Please choose another date.'
+    // A closed day, and a day past the dates the lab has opened.
+    for (const date of [sunday, addDays(labToday(), 60)]) {
+      const response = await new Visitor(server.url).post('/booking', details({ date }))
+      expect([date, response.status]).toEqual([date, 400])
+      expect(fieldState(response.html, 'date')).toEqual({ invalid: true, message })
+      expect(text(response.html)).not.toContain('This time is not available')
+      const times = await new Visitor(server.url).post('/booking', { ...details({ date, time: '' }), intent: 'times' })
+      expect([date, times.status]).toEqual([date, 400])
+      expect(fieldState(times.html, 'date')).toEqual({ invalid: true, message })
+      expect(times.html).not.toMatch(/name="time"/)
+    }
   })
 })
 
@@ -164,6 +228,41 @@ describe('steps 2 and 3', () => {
     // And trying again works.
     const retry = await guest.post('/booking?step=2', { intent: 'pay', website_url: '' })
     expect(retry.location).toMatch(/\/sandbox-gateway\/checkout\//)
+  })
+
+  it('a payment the gateway does not confirm in time says to contact support, and Contact Support leads to the lab’s e-mail and phone', async () => {
+    const saved = await (await staff()).post('/admin/settings', {
+      intent: 'contact',
+      sessionLocation: SITE_SETTINGS_SEED.sessionLocation,
+      venueName: SITE_SETTINGS_SEED.venueName,
+      postalAddress: SITE_SETTINGS_SEED.postalAddress,
+      phone: '+91 80 4123 4567',
+      phoneHours: SITE_SETTINGS_SEED.phoneHours,
+      supportEmail: 'support@lab.example',
+      infoEmail: SITE_SETTINGS_SEED.infoEmail,
+      websiteUrl: '',
+      whatsappNumber: '',
+      linkedin: '',
+      instagram: '',
+      twitter: '',
+    })
+    expect(saved.status).toBe(302)
+    const guest = new Visitor(server.url)
+    const back = await bookAndPay(guest, details({ name: 'Meera Iyer', email: 'meera@example.com', date: bookableDate(8), time: '09:00' }), 'pending')
+    const waiting = await guest.get(back)
+    expect(text(waiting.html)).toContain('Verifying Payment')
+    expect(text(waiting.html)).not.toContain('Contact Support')
+    const refresh = /<noscript><meta http-equiv="refresh" content="3;url=([^"]+)">/.exec(waiting.html)
+    expect(decode(refresh![1]!)).toMatch(/key=[\w-]{32}&since=\d+/)
+
+    const timedOut = await guest.get(decode(refresh![1]!).replace(/since=\d+/, `since=${Date.now() - 121_000}`))
+    const page = text(timedOut.html)
+    expect(page).toContain('Payment verification timeout. Please contact support.')
+    expect(timedOut.html).toMatch(/<a href="#support"[^>]*>Contact Support<\/a>/)
+    expect(timedOut.html).toMatch(/<section id="support"/)
+    expect(page).toContain(`Phone +91 80 4123 4567 (${SITE_SETTINGS_SEED.phoneHours})`)
+    expect(timedOut.html).toMatch(/<a href="mailto:support@lab.example"/)
+    expect(timedOut.html).not.toContain('http-equiv="refresh"')
   })
 
   it('a guest reschedules and cancels through the private link, and gets a refund', async () => {

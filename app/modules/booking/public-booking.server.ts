@@ -1,7 +1,8 @@
 import type { Holder } from '~/modules/holders/holders.server'
 import { getCatalogue, requireItem } from '~/modules/site/site.server'
-import { daySchedule, type TimeSlotState } from './availability.server'
-import { holdSession, type Customer } from './holds.server'
+import { addMonths, labToday } from '~/lib/format'
+import { daySchedule, monthCalendar, type TimeSlotState } from './availability.server'
+import { holdSession, lastBookableDate, type Customer } from './holds.server'
 import { BOOKING_TIMES, SINGLE_SERVICES, type PublicBookingInput } from './schemas'
 
 /** The purposes of the keys in a guest's links: their booking, and a payment's result. */
@@ -17,6 +18,27 @@ export type BookingTime = { time: string; state: TimeSlotState }
 export async function bookingTimesOn(date: string, now = new Date()): Promise<BookingTime[]> {
   const schedule = await daySchedule({ date, userId: null, days: 1, now })
   return BOOKING_TIMES.map((time) => ({ time, state: schedule.find((slot) => slot.start === time)?.state ?? 'not_available' }))
+}
+
+/** Said next to /booking's date when the date chosen has no times to offer. */
+export const NO_TIMES_MESSAGE = 'There are no open times on this date. Please choose another date.'
+
+/**
+ * The dates /booking offers, from today as far as a single session may be booked: those on which
+ * one of its times can still start a session (as /book-slot's calendar decides, so a hold accepts
+ * it; a time may still be Full). And the dates the lab is closed (no opening hours, or a holiday)
+ * up to the last open one: after that the lab has not yet set its hours.
+ */
+export async function bookingDates(now = new Date()): Promise<{ open: string[]; closed: string[] }> {
+  const today = labToday(now)
+  const last = lastBookableDate(1, today)
+  const months: string[] = []
+  for (let month = today.slice(0, 7); month <= last.slice(0, 7); month = addMonths(month, 1)) months.push(month)
+  const calendars = await Promise.all(months.map((month) => monthCalendar(month, now, { days: 1, starts: BOOKING_TIMES })))
+  const days = calendars.flat().filter((day) => day.date >= today && day.date <= last)
+  const open = days.filter((day) => day.open).map((day) => day.date)
+  const lastOpen = open.at(-1)
+  return { open, closed: lastOpen ? days.filter((day) => day.closed && day.date < lastOpen).map((day) => day.date) : [] }
 }
 
 export function singleService(value: PublicBookingInput['service']) {
