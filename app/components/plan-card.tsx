@@ -5,6 +5,8 @@ import { CheckIcon } from './more-line-icons'
 export type Plan = {
   name: string
   tagline: string
+  description: string
+  duration: string
   pricePaise: number
   /** The regular price, struck through, when the current price is an introductory one. */
   regularPricePaise: number | null
@@ -48,6 +50,8 @@ export function PlanCard({
         {plan.name}
       </h3>
       <p className="mt-1 font-medium text-brand-700">{plan.tagline}</p>
+      <p className="mt-3 text-muted">{plan.description}</p>
+      <p className="mt-2 text-sm font-semibold text-ink">Duration: {plan.duration}</p>
 
       <div className="mt-6 border-y border-slate-200 py-5">
         {introductory && <p className="text-xs font-semibold tracking-wide text-brand-700 uppercase">Introductory price</p>}

@@ -15,13 +15,19 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core'
 
-/** Every price the site shows, in paise. `regularPricePaise` is the struck-through price, if any. */
+/**
+ * What the lab sells, each under its own name on every page, e-mail and receipt: what it is, how
+ * long it takes, and its price in paise (`regularPricePaise` is the struck-through price, if any).
+ */
 export const catalogueItems = pgTable(
   'catalogue_items',
   {
     code: text('code').primaryKey(),
     name: text('name').notNull(),
     tagline: text('tagline').notNull().default(''),
+    description: text('description').notNull().default(''),
+    /** How long it takes, as a visitor reads it ("3 days", "45-60 minutes"). */
+    duration: text('duration').notNull().default(''),
     pricePaise: integer('price_paise').notNull(),
     regularPricePaise: integer('regular_price_paise'),
     sortOrder: integer('sort_order').notNull().default(0),

@@ -7,11 +7,56 @@ const PLACEHOLDER = (what: string) => `[${what} — to be supplied by the lab]`
 
 /** The catalogue as the lab launched it; admins edit prices afterwards, and re-seeding keeps edits. */
 export const CATALOGUE_SEED = [
-  { code: 'biomechanical_package', name: 'Biomechanical Analysis', tagline: 'Master the Mechanics', pricePaise: 30_000_00, regularPricePaise: 35_000_00, sortOrder: 1 },
-  { code: 'race_analysis', name: 'Race Analysis', tagline: 'Competitive Edge', pricePaise: 5_000_00, regularPricePaise: null, sortOrder: 2 },
-  { code: 'single_race', name: 'Race Analysis', tagline: 'Single session', pricePaise: 3_499_00, regularPricePaise: null, sortOrder: 3 },
-  { code: 'single_biomechanical', name: 'Biomechanical Analysis', tagline: 'Single session', pricePaise: 3_499_00, regularPricePaise: null, sortOrder: 4 },
-  { code: 'single_both', name: 'Race + Biomechanical Analysis', tagline: 'Single session', pricePaise: 5_999_00, regularPricePaise: null, sortOrder: 5 },
+  {
+    code: 'biomechanical_package',
+    name: '3-Day Biomechanical Analysis',
+    tagline: 'Master the Mechanics',
+    description: 'Three days at the pool: your swimming filmed above and under water from several angles, joint angles and stroke mechanics measured, then a personalised report with drills to work on.',
+    duration: '3 days',
+    pricePaise: 30_000_00,
+    regularPricePaise: 35_000_00,
+    sortOrder: 1,
+  },
+  {
+    code: 'race_analysis',
+    name: 'Competition Race Analysis',
+    tagline: 'Competitive Edge',
+    description: 'We bring the cameras to your competition and analyse your races: start reaction, turns, splits, stroke count and tempo, against elite benchmarks.',
+    duration: 'At your competition',
+    pricePaise: 5_000_00,
+    regularPricePaise: null,
+    sortOrder: 2,
+  },
+  {
+    code: 'single_race',
+    name: 'Race Analysis Session',
+    tagline: 'Single session',
+    description: 'One session at the pool: a race swim filmed above and under water, with your start, turns, splits, stroke count and tempo analysed.',
+    duration: '45-60 minutes',
+    pricePaise: 3_499_00,
+    regularPricePaise: null,
+    sortOrder: 3,
+  },
+  {
+    code: 'single_biomechanical',
+    name: 'Biomechanical Analysis Session',
+    tagline: 'Single session',
+    description: 'One session at the pool: your stroke filmed from several angles, with joint angles and technique analysed.',
+    duration: '45-60 minutes',
+    pricePaise: 3_499_00,
+    regularPricePaise: null,
+    sortOrder: 4,
+  },
+  {
+    code: 'single_both',
+    name: 'Race + Biomechanical Analysis Session',
+    tagline: 'Single session',
+    description: 'One session covering both: a race swim and your stroke mechanics filmed and analysed.',
+    duration: '45-60 minutes',
+    pricePaise: 5_999_00,
+    regularPricePaise: null,
+    sortOrder: 5,
+  },
 ] as const
 
 export const SITE_SETTINGS_SEED = {

@@ -14,7 +14,6 @@ import { guestLinkEnd } from '~/modules/booking/guest-links.server'
 import { RECEIPT_LINK } from '~/modules/receipts/receipts.server'
 import { REPORT_FILE_LINK, reportsOf } from '~/modules/reports/reports.server'
 import { reportView } from '~/lib/report-view.server'
-import { SESSION_TITLE } from '~/modules/booking/texts'
 import { getSiteSettings } from '~/modules/site/site.server'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
@@ -47,7 +46,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     change: changeOptions(booking.status, booking.days[0], new Date()),
     receiptUrl: booking.paidOrderId ? `/receipts/${encodeURIComponent(booking.paidOrderId)}?key=${await linkKey(RECEIPT_LINK, booking.paidOrderId)}` : null,
     reference: booking.reference,
-    title: booking.days.length === 3 ? SESSION_TITLE : `${booking.productName} session`,
+    title: booking.productName,
     status: STATUS_TEXT[booking.status],
     name: booking.customerName,
     email: booking.customerEmail,

@@ -10,7 +10,6 @@ import { redirectWithToast } from '~/lib/toast.server'
 import { BookingChangedError, cancelBooking, changeAllowed, changeDeadline, NotChangeableError, TooLateToChangeError } from '~/modules/booking/changes.server'
 import { CANCEL_CONFIRMATION_MINUTES, cancellationLinkOf, cancellationLinkValid, CancellationLinkInvalidError, cancelThroughLink, sendCancellationLink } from '~/modules/booking/guest-links.server'
 import { RateLimitedError } from '~/modules/rate-limit/rate-limit.server'
-import { SESSION_TITLE } from '~/modules/booking/texts'
 import { getSiteSettings } from '~/modules/site/site.server'
 import { readForm } from '~/lib/form-data.server'
 
@@ -34,7 +33,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const deadline = firstDay ? labDateParts(changeDeadline(firstDay.date, firstDay.start)) : null
   return {
     reference: booking.reference,
-    title: booking.days.length === 3 ? SESSION_TITLE : `${booking.productName} session`,
+    title: booking.productName,
     days: booking.days.map((day) => ({ label: booking.days.length > 1 ? `Day ${day.dayNumber}` : 'Date', value: `${formatWeekdayDate(day.date)}, ${formatTimeRange(day.start, day.end)}` })),
     refund: booking.paidOrderId ? formatRupees(booking.amountPaise) : null,
     refundPolicy: (await getSiteSettings()).refundPolicy,

@@ -10,11 +10,18 @@ import { PageHero } from '~/components/page-hero'
 import { SectionHeading } from '~/components/section-heading'
 import { StepTimeline } from '~/components/step-timeline'
 import { pageMeta } from '~/lib/seo'
-import { getSiteSettings } from '~/modules/site/site.server'
+import { singleServicePrices } from '~/modules/booking/public-booking.server'
+import { SESSION_PRODUCT_CODE } from '~/modules/booking/texts'
+import { getCatalogue, getSiteSettings, requireItem } from '~/modules/site/site.server'
 
 export async function loader() {
-  const { reportDelivery, whatsappNumber } = await getSiteSettings()
-  return { reportDelivery, whatsappNumber }
+  const [{ reportDelivery, whatsappNumber }, catalogue, singleSessions] = await Promise.all([getSiteSettings(), getCatalogue(), singleServicePrices()])
+  const sessionPackage = requireItem(catalogue, SESSION_PRODUCT_CODE)
+  return {
+    reportDelivery,
+    whatsappNumber,
+    sessionLength: `A single session takes about ${[...new Set(singleSessions.map((session) => session.duration))].join(' or ')}; the ${sessionPackage.name} runs over ${sessionPackage.duration}, at the same time each day.`,
+  }
 }
 
 export const meta: Route.MetaFunction = ({ matches }) =>
@@ -26,7 +33,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
   })
 
 export default function HowItWorks({ loaderData }: Route.ComponentProps) {
-  const { reportDelivery, whatsappNumber } = loaderData
+  const { reportDelivery, whatsappNumber, sessionLength } = loaderData
   const whatsappDigits = whatsappNumber.replace(/\D/g, '')
   const whatsapp = whatsappDigits ? (
     <a href={`https://wa.me/${whatsappDigits}`} rel="noopener noreferrer" className="font-semibold text-brand-700 underline underline-offset-4 hover:text-brand-800">
@@ -98,8 +105,7 @@ export default function HowItWorks({ loaderData }: Route.ComponentProps) {
               items={[
                 {
                   question: 'How long does a session take?',
-                  answer:
-                    'A session takes about 45-60 minutes. Please arrive 15 minutes early so we can get you set up before you get in the water.',
+                  answer: `${sessionLength} Please arrive 15 minutes early so we can get you set up before you get in the water.`,
                 },
                 {
                   question: 'Do I need to be an elite swimmer?',

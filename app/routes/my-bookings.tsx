@@ -10,7 +10,6 @@ import { customerBookings } from '~/modules/booking/bookings.server'
 import { changeOptions } from '~/modules/booking/changes.server'
 import { reportsOf } from '~/modules/reports/reports.server'
 import { reportView } from '~/lib/report-view.server'
-import { SESSION_TITLE } from '~/modules/booking/texts'
 import type { BookingStatus } from '~/db/schema'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
@@ -33,7 +32,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     bookings: bookings.map((booking) => ({
       id: booking.id,
       reference: booking.reference,
-      title: booking.days.length === 3 ? SESSION_TITLE : `${booking.productName} session`,
+      title: booking.productName,
       status: booking.status,
       days: booking.days.map((day) => ({ dayNumber: day.dayNumber, date: formatWeekdayDate(day.date), time: formatTimeRange(day.start, day.end) })),
       timeRange: formatTimeRange(booking.startTime, booking.endTime),
@@ -73,7 +72,7 @@ export default function MyBookings({ loaderData }: Route.ComponentProps) {
           {bookings.length === 0 ? (
             <div className="rounded-2xl border border-slate-200 bg-white p-8 text-center shadow-sm">
               <h2 className="text-xl font-bold text-ink">No bookings yet</h2>
-              <p className="mt-2 text-muted">Book your 3-day swimming analysis session to see it here.</p>
+              <p className="mt-2 text-muted">Book an analysis session to see it here.</p>
               <Link to="/book-slot" className="btn-primary mt-6">
                 Book a Session
               </Link>

@@ -37,6 +37,7 @@ export default function Pricing({ loaderData }: Route.ComponentProps) {
       ? `${formatWholeRupees(biomechanical.pricePaise)} at the introductory price (regular price ${formatWholeRupees(regular)})`
       : formatWholeRupees(biomechanical.pricePaise)
 
+  const singleSessionDuration = [...new Set(singleSessions.map((session) => session.duration))].join(' or ')
   const faq: FaqItem[] = [
     {
       question: `What is included in the ${biomechanical.name} package?`,
@@ -59,8 +60,8 @@ export default function Pricing({ loaderData }: Route.ComponentProps) {
       answer: (
         <>
           <p>
-            Your time in the water is about 45-60 minutes. For a {biomechanical.name}, plan on 2-3 hours at the pool in total:
-            the camera set-up, a warm-up, filming from several angles and a first look at the footage together.
+            The {biomechanical.name} runs over {biomechanical.duration}, at the same time each day. A single session takes{' '}
+            {singleSessionDuration}.
           </p>
           <p>
             A {race.name} is filmed at your competition with our portable set-up, so it needs no time beyond your races.
@@ -178,7 +179,9 @@ export default function Pricing({ loaderData }: Route.ComponentProps) {
               {singleSessions.map((session) => (
                 <li key={session.value} className="flex flex-col rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
                   <h3 className="text-lg font-bold text-ink">{session.label}</h3>
-                  <p className="mt-1 text-2xl font-extrabold text-ink">{formatWholeRupees(session.pricePaise)}</p>
+                  <p className="mt-2 text-sm text-muted">{session.description}</p>
+                  <p className="mt-2 text-sm font-semibold text-ink">Duration: {session.duration}</p>
+                  <p className="mt-3 text-2xl font-extrabold text-ink">{formatWholeRupees(session.pricePaise)}</p>
                   <p className="mb-4 text-sm text-muted">inclusive of GST</p>
                   <Link to={`/booking?service=${session.value}`} className="btn-secondary mt-auto w-full">
                     Book This Session

@@ -11,7 +11,6 @@ import { redirectWithToast } from '~/lib/toast.server'
 import { optionLabel, SWIMMING_EXPERIENCE } from '~/modules/accounts/fields'
 import { tooLateToChangeNotice } from '~/modules/booking/changes.server'
 import { payableBooking } from '~/modules/booking/bookings.server'
-import { SESSION_PRICE_LINE } from '~/modules/booking/texts'
 import { HoldExpiredError, PaymentStartError, startPayment } from '~/modules/payments/payments.server'
 import { getSiteSettings } from '~/modules/site/site.server'
 import { readForm } from '~/lib/form-data.server'
@@ -21,7 +20,7 @@ import { clientNetwork } from '~/modules/rate-limit/client-network'
 import { RateLimitedError } from '~/modules/rate-limit/rate-limit.server'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
-  ...pageMeta(matches, { title: 'Complete Your Payment', description: 'Pay for your 3-day swimming analysis session.', path: '/slot-payment' }),
+  ...pageMeta(matches, { title: 'Complete Your Payment', description: 'Pay for your analysis session.', path: '/slot-payment' }),
   { name: 'robots', content: 'noindex' },
 ]
 
@@ -40,6 +39,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   return {
     booking: {
       id: booking.id,
+      product: booking.productName,
+      duration: booking.productDuration,
       name: booking.customerName,
       email: booking.customerEmail,
       phone: booking.customerPhone,
@@ -113,7 +114,7 @@ export default function SlotPayment({ loaderData, actionData }: Route.ComponentP
             <SummaryRow term="Phone" value={booking.phone ?? 'N/A'} />
             <SummaryRow term="Experience" value={booking.experience} />
             <SummaryRow term="Time Slot" value={booking.timeSlot} />
-            <SummaryRow term="Duration" value="3 Days" />
+            <SummaryRow term="Duration" value={booking.duration} />
           </dl>
           <h3 className="mt-6 text-sm font-semibold text-muted">Session dates</h3>
           <ol className="mt-2 space-y-2">
@@ -134,7 +135,7 @@ export default function SlotPayment({ loaderData, actionData }: Route.ComponentP
           </h2>
           <dl className="mt-4 space-y-2 text-sm">
             <div className="flex justify-between gap-4">
-              <dt className="text-muted">{SESSION_PRICE_LINE}</dt>
+              <dt className="text-muted">{booking.product}</dt>
               <dd className="font-semibold text-ink">{total}</dd>
             </div>
             <div className="flex justify-between gap-4">

@@ -129,7 +129,7 @@ for (const gateway of GATEWAYS) {
       expect(errors).toEqual([])
 
       const mail = await sink.waitForMailTo(email, /Booking confirmed/)
-      expect(mail.text).toContain('3-Day Swimming Analysis')
+      expect(mail.text).toContain('3-Day Biomechanical Analysis')
       expect(mail.raw).toMatch(/Content-Type: text\/calendar[^]*filename=SWP-\d{10}\.ics/)
       await close()
     })

@@ -157,7 +157,7 @@ describe('bookings', () => {
     // The overview counts the money, in charts a screen reader can read.
     const overview = (await admin.get('/admin')).html
     expect(overview).toMatch(/<svg role="img" aria-labelledby="[^"]+"/)
-    expect(text(overview)).toContain('Money received this financial year by product: Race Analysis (single): ₹2,500.')
+    expect(text(overview)).toContain('Money received this financial year by product: Race Analysis Session: ₹2,500.')
     expect(text(overview)).toMatch(/Camp seats left Camp 1 .*? Batch 1 ?: 30 of 30 left/)
   })
 

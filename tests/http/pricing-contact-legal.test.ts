@@ -75,7 +75,7 @@ describe('/pricing', () => {
     expect(plans).toContain(`Save ${formatWholeRupees(biomechanical.regularPricePaise! - biomechanical.pricePaise)}`)
     expect(plans).toContain('Lifetime video access')
     expect(plans).toContain('1:1 feedback with a sports scientist')
-    expect(plans).toContain(`${race.name} ${race.tagline} ${formatWholeRupees(race.pricePaise)} inclusive of GST Travel and accommodation additional`)
+    expect(plans).toContain(`${race.name} ${race.tagline} ${race.description} Duration: ${race.duration} ${formatWholeRupees(race.pricePaise)} inclusive of GST Travel and accommodation additional`)
     expect(plans.match(/inclusive of GST/g)).toHaveLength(2)
     expect(formatWholeRupees(biomechanical.pricePaise)).toBe('₹30,000')
   })
@@ -95,11 +95,12 @@ describe('/pricing', () => {
     ])
     const single = section(html, 'single-sessions-heading')
     expect(buttons(single)).toEqual([
-      ['Book This Session: Race Analysis', '/booking?service=race'],
-      ['Book This Session: Biomechanical Analysis', '/booking?service=biomechanical'],
-      ['Book This Session: Race + Biomechanical Analysis', '/booking?service=both'],
+      ['Book This Session: Race Analysis Session', '/booking?service=race'],
+      ['Book This Session: Biomechanical Analysis Session', '/booking?service=biomechanical'],
+      ['Book This Session: Race + Biomechanical Analysis Session', '/booking?service=both'],
     ])
-    expect(textOf(single)).toContain(`Race + Biomechanical Analysis ${formatWholeRupees(seededItem('single_both').pricePaise)} inclusive of GST`)
+    const both = seededItem('single_both')
+    expect(textOf(single)).toContain(`${both.name} ${both.description} Duration: ${both.duration} ${formatWholeRupees(both.pricePaise)} inclusive of GST`)
 
     // The chosen service is the one /booking starts with; an unknown one chooses nothing.
     const checked = (page: string) => [...page.matchAll(/<input[^>]*name="service"[^>]*>/g)].filter((input) => /\schecked=""/.test(input[0])).map((input) => /value="([^"]*)"/.exec(input[0])![1])
@@ -214,8 +215,9 @@ describe('legal pages', () => {
 // server shares a PostgreSQL database with other test files, so this case runs on PGlite only.
 describe.skipIf(Boolean(process.env.DATABASE_URL))('with prices, policies and contact details the lab has edited', () => {
   const edited = {
-    biomechanical: { pricePaise: 28_000_00, regularPricePaise: 34_000_00 },
+    biomechanical: { pricePaise: 28_000_00, regularPricePaise: 34_000_00, name: 'Three-Day Stroke Lab', description: 'Three mornings of filming and a full report.', duration: '3 mornings' },
     race: { pricePaise: 6_500_00 },
+    single: { name: 'One Race, Filmed', duration: 'an hour' },
     settings: {
       reportDelivery: 'within 3 business days',
       refundPolicy: 'within 5 business days, to the original payment method',
@@ -237,6 +239,7 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('with prices, policies and co
       await seedDatabase(database.db)
       await database.db.update(catalogueItems).set(edited.biomechanical).where(eq(catalogueItems.code, 'biomechanical_package'))
       await database.db.update(catalogueItems).set(edited.race).where(eq(catalogueItems.code, 'race_analysis'))
+      await database.db.update(catalogueItems).set(edited.single).where(eq(catalogueItems.code, 'single_race'))
       await database.db.update(siteSettings).set(edited.settings).where(eq(siteSettings.id, 1))
     } finally {
       await database.close()
@@ -260,6 +263,19 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('with prices, policies and co
     for (const seeded of [biomechanical.pricePaise, biomechanical.regularPricePaise!, race.pricePaise]) {
       expect(plans + faq).not.toContain(formatWholeRupees(seeded))
     }
+  })
+
+  it('names, describes and times every product as the catalogue does, on the pricing page and in the FAQs', async () => {
+    const { html } = await getPage('/pricing', editedServer)
+    const plans = textOf(section(html, 'plans-heading'))
+    expect(plans).toContain(`${edited.biomechanical.name} Master the Mechanics ${edited.biomechanical.description} Duration: ${edited.biomechanical.duration}`)
+    expect(plans).not.toContain(biomechanical.name)
+    expect(textOf(section(html, 'single-sessions-heading'))).toContain(`${edited.single.name} ${seededItem('single_race').description} Duration: ${edited.single.duration}`)
+    const faq = textOf(section(html, 'faq-heading'))
+    expect(faq).toContain(`The ${edited.biomechanical.name} runs over ${edited.biomechanical.duration}, at the same time each day. A single session takes an hour or 45-60 minutes.`)
+    const howItWorks = textOf((await getPage('/how-it-works', editedServer)).main)
+    expect(howItWorks).toContain(`A single session takes about an hour or 45-60 minutes; the ${edited.biomechanical.name} runs over ${edited.biomechanical.duration}`)
+    expect(textOf((await getPage('/booking', editedServer)).main)).toContain(edited.single.name)
   })
 
   it('links real contact details', async () => {

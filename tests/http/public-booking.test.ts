@@ -204,14 +204,14 @@ describe('steps 2 and 3', () => {
     const link = /(http:\/\/[^\s]+\/booking\/view\?ref=SWP-\d+&key=[\w-]+)/.exec(mail.text)?.[1]
     expect(link).toBeDefined()
     const view = text((await new Visitor(server.url).get(link!)).html)
-    expect(view).toContain('Race + Biomechanical Analysis session')
+    expect(view).toContain('Race + Biomechanical Analysis Session')
     expect(view).toContain('Status Confirmed')
     expect((await new Visitor(server.url).get(link!.replace(/key=[\w-]+/, `key=${'b'.repeat(32)}`))).status).toBe(404)
 
     // Registering an account with the same address later: the booking is in My Bookings.
     const account = await signUp(new Visitor(server.url), sink, { email: 'kavya@example.com', name: 'Kavya Nair' })
     const mine = text((await account.get('/my-bookings')).html)
-    expect(mine).toContain('Race + Biomechanical Analysis session')
+    expect(mine).toContain('Race + Biomechanical Analysis Session')
     expect(mine).toContain('₹5,999.00')
   })
 

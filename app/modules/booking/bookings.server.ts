@@ -27,6 +27,7 @@ const bookingColumns = {
   userId: bookings.userId,
   productCode: bookings.productCode,
   productName: catalogueItems.name,
+  productDuration: catalogueItems.duration,
   customerName: bookings.customerName,
   customerEmail: bookings.customerEmail,
   customerPhone: bookings.customerPhone,

@@ -9,7 +9,7 @@ import { letter } from '~/modules/mail/templates.server'
 import { refundedBy, type PaidOutcome, type Payable, type PaymentTerms, type RefundedHow } from '~/modules/payments/payable.server'
 import { seatsStillFree } from './holds.server'
 import { GUEST_BOOKING_LINK } from './public-booking.server'
-import { IMPORTANT_INFORMATION, SESSION_TITLE } from './texts'
+import { IMPORTANT_INFORMATION } from './texts'
 
 /**
  * A payment for the booking completed. Runs inside the payment's transaction, with the booking
@@ -109,7 +109,7 @@ export async function bookingForMail(executor: Executor, bookingId: number) {
     .where(eq(bookingDays.bookingId, bookingId))
     .orderBy(asc(bookingDays.dayNumber))
   const [settings] = await executor.select({ location: siteSettings.sessionLocation }).from(siteSettings).where(eq(siteSettings.id, 1))
-  const title = days.length === 3 ? SESSION_TITLE : `${booking.productName} session`
+  const title = booking.productName
   return { ...booking, days, title, location: settings?.location ?? '' }
 }
 

@@ -35,12 +35,12 @@ describe('the times /booking offers', () => {
     await expect(holdSession({ customer: customer!, productCode: 'biomechanical_package', date: '2026-12-02', start: '11:00', days: 3, now: MORNING })).rejects.toThrow(SlotUnavailableError)
   })
 
-  it('are priced from the catalogue', async () => {
-    await db().update(catalogueItems).set({ pricePaise: 3_999_00 }).where(eq(catalogueItems.code, 'single_both'))
-    expect(await singleServicePrices()).toEqual([
-      { value: 'race', label: 'Race Analysis', pricePaise: 3_499_00 },
-      { value: 'biomechanical', label: 'Biomechanical Analysis', pricePaise: 3_499_00 },
-      { value: 'both', label: 'Race + Biomechanical Analysis', pricePaise: 3_999_00 },
+  it('are named, described and priced from the catalogue', async () => {
+    await db().update(catalogueItems).set({ pricePaise: 3_999_00, name: 'Race and Stroke Session', duration: '60 minutes' }).where(eq(catalogueItems.code, 'single_both'))
+    expect((await singleServicePrices()).map(({ description, ...rest }) => ({ ...rest, described: description.length > 20 }))).toEqual([
+      { value: 'race', label: 'Race Analysis Session', duration: '45-60 minutes', pricePaise: 3_499_00, described: true },
+      { value: 'biomechanical', label: 'Biomechanical Analysis Session', duration: '45-60 minutes', pricePaise: 3_499_00, described: true },
+      { value: 'both', label: 'Race and Stroke Session', duration: '60 minutes', pricePaise: 3_999_00, described: true },
     ])
   })
 })

@@ -48,7 +48,10 @@ export function singleService(value: PublicBookingInput['service']) {
 /** The three services with their catalogue prices, in paise. */
 export async function singleServicePrices() {
   const catalogue = await getCatalogue()
-  return SINGLE_SERVICES.map((service) => ({ value: service.value, label: service.label, pricePaise: requireItem(catalogue, service.productCode).pricePaise }))
+  return SINGLE_SERVICES.map((service) => {
+    const product = requireItem(catalogue, service.productCode)
+    return { value: service.value, label: product.name, description: product.description, duration: product.duration, pricePaise: product.pricePaise }
+  })
 }
 
 /**

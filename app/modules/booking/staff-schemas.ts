@@ -65,12 +65,12 @@ export const WEEKDAYS = [
   { value: '7', label: 'Sun' },
 ] as const
 
-/** What staff can book for someone: the 3-day session or a single session. */
+/** What staff can book for someone (catalogue codes): the 3-day session or a single session. */
 export const STAFF_PRODUCTS = [
-  { value: 'biomechanical_package', label: '3-Day Swimming Analysis', days: 3 },
-  { value: 'single_race', label: 'Race Analysis (single session)', days: 1 },
-  { value: 'single_biomechanical', label: 'Biomechanical Analysis (single session)', days: 1 },
-  { value: 'single_both', label: 'Race + Biomechanical Analysis (single session)', days: 1 },
+  { value: 'biomechanical_package', days: 3 },
+  { value: 'single_race', days: 1 },
+  { value: 'single_biomechanical', days: 1 },
+  { value: 'single_both', days: 1 },
 ] as const
 
 export const PAYMENT_METHODS = ['Cash', 'UPI', 'Card', 'Bank transfer'] as const

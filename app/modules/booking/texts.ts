@@ -5,8 +5,6 @@ export const IMPORTANT_INFORMATION = [
   'Cancellations must be made 24 hours in advance.',
 ] as const
 
-export const SESSION_TITLE = '3-Day Swimming Analysis'
-export const SESSION_PRICE_LINE = '3-Day Analysis Session'
 /** The catalogue item a 3-day session on /book-slot is sold as (PRODUCT.md). */
 export const SESSION_PRODUCT_CODE = 'biomechanical_package'
 export const SESSION_DAYS = 3

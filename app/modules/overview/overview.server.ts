@@ -60,7 +60,7 @@ async function revenueByWeek(today: string, weeks: number) {
 async function revenueByProduct(now: Date) {
   const { startYear } = financialYearOf(now)
   const since = labInstant(`${startYear}-04-01`)
-  const product = sql<string>`coalesce(${catalogueItems.name} || CASE WHEN (SELECT count(*) FROM ${bookingDays} d WHERE d.booking_id = ${bookings.id}) = 3 THEN ' (3-day)' ELSE ' (single)' END, 'Camps')`
+  const product = sql<string>`coalesce(${catalogueItems.name}, 'Camps')`
   const net = sql<number>`(sum(${payments.amountPaise}) - coalesce(sum((SELECT sum(${refunds.amountPaise}) FROM ${refunds} WHERE ${refunds.paymentId} = ${payments.id} AND ${refunds.state} = 'completed')), 0))::int`
   return db()
     .select({ product, paise: net })

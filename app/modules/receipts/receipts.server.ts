@@ -97,7 +97,7 @@ async function bookingItem(bookingId: number) {
   return {
     owner: { userId: booking!.userId, email: booking!.email },
     customer: { name: booking!.name, email: booking!.email, phone: booking!.phone },
-    description: days.length === 3 ? `3-Day Swimming Analysis (${booking!.productName})` : `${booking!.productName} session`,
+    description: booking!.productName,
     detail: [
       ...days.map((day) => `${days.length > 1 ? `Day ${day.dayNumber}` : 'Date'}: ${formatWeekdayDate(day.date)}, ${formatTimeRange(day.start, day.end)}`),
       `Location: ${settings?.location ?? ''}`,

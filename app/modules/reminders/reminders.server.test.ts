@@ -22,7 +22,7 @@ async function confirmedBooking(name = 'swimmer') {
   return { customer: customer!, held }
 }
 
-const reminders = () => db().select().from(outboxEmails).where(eq(outboxEmails.subject, 'Reminder: Day 2 of your 3-day swimming analysis is tomorrow, 9:00 AM - 10:00 AM'))
+const reminders = () => db().select().from(outboxEmails).where(eq(outboxEmails.subject, 'Reminder: Day 2 of your 3-day biomechanical analysis is tomorrow, 9:00 AM - 10:00 AM'))
 
 describe('session reminders', () => {
   it('go out the day before each session day, from 9 AM in Bangalore, with time, place and what to bring', async () => {

@@ -46,7 +46,7 @@ export async function isBannerVisible(onError?: (error: unknown) => void): Promi
   }
 }
 
-export type CatalogueItem = { code: string; name: string; tagline: string; pricePaise: number; regularPricePaise: number | null }
+export type CatalogueItem = { code: string; name: string; tagline: string; description: string; duration: string; pricePaise: number; regularPricePaise: number | null }
 
 /** The catalogue keyed by code, so a page asks for exactly the prices it shows. */
 export function getCatalogue(): Promise<Record<string, CatalogueItem>> {
@@ -59,6 +59,8 @@ async function readCatalogue(): Promise<Record<string, CatalogueItem>> {
       code: catalogueItems.code,
       name: catalogueItems.name,
       tagline: catalogueItems.tagline,
+      description: catalogueItems.description,
+      duration: catalogueItems.duration,
       pricePaise: catalogueItems.pricePaise,
       regularPricePaise: catalogueItems.regularPricePaise,
     })

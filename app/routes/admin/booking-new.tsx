@@ -9,13 +9,15 @@ import { redirectWithToast } from '~/lib/toast.server'
 import { SlotUnavailableError } from '~/modules/booking/holds.server'
 import { createStaffBooking } from '~/modules/booking/staff.server'
 import { PAYMENT_METHODS, STAFF_PRODUCTS, StaffBookingSchema } from '~/modules/booking/staff-schemas'
+import { getCatalogue, requireItem } from '~/modules/site/site.server'
 import { readForm } from '~/lib/form-data.server'
 
 export const meta: Route.MetaFunction = () => [{ title: 'New booking | Admin' }, { name: 'robots', content: 'noindex' }]
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request)
-  return null
+  const catalogue = await getCatalogue()
+  return { products: STAFF_PRODUCTS.map((product) => ({ value: product.value, label: requireItem(catalogue, product.value).name })) }
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -46,7 +48,7 @@ export async function action({ request }: Route.ActionArgs) {
   }
 }
 
-export default function NewBooking({ actionData }: Route.ComponentProps) {
+export default function NewBooking({ loaderData, actionData }: Route.ComponentProps) {
   const [form, fields] = useValidatedForm(StaffBookingSchema, { lastResult: actionData, defaultValue: { product: 'biomechanical_package', origin: 'complimentary', time: '09:00' } })
   const navigation = useNavigation()
   return (
@@ -61,7 +63,7 @@ export default function NewBooking({ actionData }: Route.ComponentProps) {
         <TextField field={fields.name} label="Customer's name" autoComplete="off" />
         <TextField field={fields.email} label="Customer's e-mail" type="email" autoComplete="off" hint="The confirmation goes here; an account with this address sees the booking." />
         <TextField field={fields.phone} label="Phone" type="tel" optional />
-        <SelectField field={fields.product} label="Booking" options={STAFF_PRODUCTS} />
+        <SelectField field={fields.product} label="Booking" options={loaderData.products} />
         <div className="grid gap-4 sm:grid-cols-2">
           <TextField field={fields.date} label="Date (Day 1)" type="date" />
           <TextField field={fields.time} label="Start time" type="time" />

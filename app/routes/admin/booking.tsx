@@ -30,7 +30,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   return {
     booking: {
       reference: booking.reference,
-      product: days.length === 3 ? `3-day ${booking.productName}` : booking.productName,
+      product: booking.productName,
       status: BOOKING_STATUS_LABELS[booking.status],
       confirmed: booking.status === 'confirmed',
       origin: ORIGIN_LABELS[booking.origin],

@@ -32,7 +32,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       reference: row.reference,
       customer: row.customerName,
       contact: [row.customerEmail, row.customerPhone].filter(Boolean).join(' · '),
-      product: row.dayCount === 3 ? `3-day ${row.productName}` : row.productName,
+      product: row.productName,
       when: row.firstDay ? `${formatWeekdayDate(row.firstDay)}, ${formatTimeRange(row.startTime, row.endTime)}` : '',
       status: BOOKING_STATUS_LABELS[row.status],
       amount: formatRupees(row.amountPaise),

@@ -31,7 +31,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       reference: session.reference,
       time: formatTimeRange(session.start, session.end),
       who: session.customerName,
-      what: session.dayCount > 1 ? `${session.productName}, day ${session.dayNumber} of ${session.dayCount}` : `${session.productName} session`,
+      what: session.dayCount > 1 ? `${session.productName}, day ${session.dayNumber} of ${session.dayCount}` : session.productName,
     })),
     week: data.week.map((day) => ({ label: formatWeekdayDayMonth(day.date).split(',')[0]!.slice(0, 3) + ` ${short(day.date)}`, value: day.sessions, display: String(day.sessions) })),
     weekTotal: data.week.reduce((sum, day) => sum + day.sessions, 0),
