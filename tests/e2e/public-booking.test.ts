@@ -25,7 +25,7 @@ async function fillDetails(page: Page, { name, email, date, time }: { name: stri
   await page.getByLabel('Full Name').fill(name)
   await page.getByLabel('Email').fill(email)
   await page.getByRole('radio', { name: /^Biomechanical Analysis/ }).check()
-  await page.getByLabel('Date').fill(date)
+  await page.getByLabel('Date').selectOption(date)
   // The times follow the date without a reload.
   await expect.poll(() => page.getByRole('radio', { name: time, exact: true }).isEnabled(), { timeout: 10_000 }).toBe(true)
   await page.getByRole('radio', { name: time, exact: true }).check()
