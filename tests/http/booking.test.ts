@@ -3,6 +3,7 @@ import { startSmtpSink } from '../support/smtp-sink'
 import { startTestServer, type TestServer } from '../support/test-server'
 import { bookAndPay as bookAndPayFlow } from '../support/booking-flow'
 import { signUp, text, Visitor } from '../support/visitor'
+import { addDays, labToday } from '~/lib/format'
 
 // Booking and paying for a 3-day session as a browser without JavaScript does it: links, plain
 // form posts and redirects, through the real server and its sandbox gateway, e-mail over SMTP.
@@ -95,6 +96,28 @@ describe('booking and paying without JavaScript', () => {
     const unknown = await visitor.get('/slot-payment-status?orderId=SLOT_1_1_nothere')
     expect(unknown.status).toBe(404)
     expect(text(unknown.html)).toContain('Slot booking payment record not found')
+  })
+})
+
+describe('the calendar of /book-slot', () => {
+  it('links only dates on which a 3-day session fits; a time that cannot start one says why', async () => {
+    const visitor = await customer('Nisha Rao')
+    const first = await visitor.get('/book-slot')
+    const next = /href="([^"]+)"[^>]*aria-label="Next month"|aria-label="Next month"[^>]*href="([^"]+)"/.exec(decode(first.html))
+    const second = next ? await visitor.get(next[1] ?? next[2]!) : null
+    const linked = [...new Set([first, second].flatMap((page) => (page ? [...decode(page.html).matchAll(/href="\/book-slot\?month=[\d-]+&date=([\d-]+)"/g)].map((link) => link[1]!) : [])))]
+    expect(linked.length).toBeGreaterThan(10)
+    for (const date of linked) {
+      const day = decode((await visitor.get(`/book-slot?date=${date}`)).html)
+      expect([date, /href="\/book-slot\?[^"]*date=[\d-]+&time=/.test(day)]).toEqual([date, true])
+    }
+    // The lab's hours run four weeks from tomorrow, Sundays closed: from its last day no 3-day session fits.
+    let last = addDays(labToday(), 28)
+    while (new Date(`${last}T00:00:00Z`).getUTCDay() === 0) last = addDays(last, -1)
+    expect(linked).not.toContain(last)
+    const lastDay = decode((await visitor.get(`/book-slot?date=${last}`)).html)
+    expect(text(lastDay)).toContain('9:00 AM - 10:00 AM Not available: not enough open days after this date')
+    expect(lastDay).not.toMatch(/&time=/)
   })
 })
 
