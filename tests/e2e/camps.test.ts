@@ -28,6 +28,8 @@ describe('camp registration in the browser', () => {
     const page = await context.newPage()
     const errors = watchPageErrors(page)
     await page.goto('/')
+    // On a phone the banner is one line; its details hold the way to register.
+    await page.getByRole('complementary', { name: 'Swimming camps' }).getByText('Details').click()
     await page.getByRole('link', { name: 'Register' }).first().click()
     await page.waitForURL(/\/onboarding$/)
     await expect.poll(() => page.getByRole('heading', { name: 'Camp Registration Form' }).isVisible()).toBe(true)

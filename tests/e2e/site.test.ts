@@ -174,6 +174,7 @@ describe('promotional banner', () => {
     await page.goto('/')
     const banner = page.getByRole('complementary', { name: 'Swimming camps' })
     expect(await banner.isVisible()).toBe(true)
+    await banner.getByText('Details').click()
     const text = await banner.innerText()
     expect(text).toMatch(/Camp 1: 8–16 August \d{4}/)
     expect(text).toMatch(/Camp 2: 18–26 August \d{4}/)
@@ -183,6 +184,86 @@ describe('promotional banner', () => {
     expect(text).toContain('Save ₹5,000')
     expect(text).toContain('Limited slots available')
     expect(await banner.getByRole('link', { name: 'Register' }).getAttribute('href')).toBe('/onboarding')
+    await context.close()
+  })
+
+  for (const javaScriptEnabled of [true, false]) {
+    it(`on a phone is one line that opens for the details, and closes for the visit (${javaScriptEnabled ? 'with' : 'without'} JavaScript)`, async () => {
+      const context = await newContext(browser, server.url, PHONE, { javaScriptEnabled })
+      const page = await context.newPage()
+      const errors = watchPageErrors(page)
+      await page.goto('/pricing')
+      const banner = page.getByRole('complementary', { name: 'Swimming camps' })
+      const header = page.locator('header').first()
+      const close = banner.getByRole('button', { name: 'Close the camp banner' })
+      // One line: no taller than its 44 px controls and a little padding, the header right below it.
+      const compact = (await banner.boundingBox())!
+      expect(compact.height).toBeLessThanOrEqual(56)
+      expect((await header.boundingBox())!.y).toBeCloseTo(compact.y + compact.height, 0)
+      expect(await banner.locator('details').getByText('Limited slots available').isVisible()).toBe(false)
+      const target = (await close.boundingBox())!
+      expect(target.width).toBeGreaterThanOrEqual(24)
+      expect(target.height).toBeGreaterThanOrEqual(24)
+      // axe runs as a script in the page; the markup it checks is the same without the site's scripts.
+      if (javaScriptEnabled) await expectNoAxeViolations(page)
+
+      await banner.getByText('Details').click()
+      expect(await banner.locator('details').getByText('Limited slots available').isVisible()).toBe(true)
+      expect(await banner.getByRole('link', { name: 'Register' }).isVisible()).toBe(true)
+      const opened = (await banner.boundingBox())!
+      expect(opened.height).toBeGreaterThan(compact.height)
+      expect((await header.boundingBox())!.y).toBeCloseTo(opened.y + opened.height, 0)
+      if (javaScriptEnabled) await expectNoAxeViolations(page)
+
+      // With scripts, the close happens in place once the page has hydrated.
+      if (javaScriptEnabled) await page.waitForFunction(() => document.querySelector('input[name="inPlace"]') !== null)
+      const url = page.url()
+      await close.click()
+      await banner.waitFor({ state: 'detached' })
+      expect(page.url()).toBe(url)
+      // Nothing above the header now, and no gap.
+      expect((await header.boundingBox())!.y).toBe(0)
+      if (javaScriptEnabled) await expectNoAxeViolations(page)
+
+      // Closed for the rest of the visit, on every page.
+      await page.goto('/')
+      expect(await page.getByRole('complementary', { name: 'Swimming camps' }).count()).toBe(0)
+      expect(errors).toEqual([])
+      await context.close()
+    })
+  }
+
+  it('with JavaScript the page is not reloaded on closing, and keyboard focus goes on to the page', async () => {
+    const context = await newContext(browser, server.url, PHONE)
+    const page = await context.newPage()
+    await page.goto('/about')
+    await page.waitForFunction(() => document.querySelector('input[name="inPlace"]') !== null)
+    await page.evaluate(() => ((window as unknown as { stayed: boolean }).stayed = true))
+    await page.getByRole('button', { name: 'Close the camp banner' }).focus()
+    await page.keyboard.press('Enter')
+    await page.getByRole('complementary', { name: 'Swimming camps' }).waitFor({ state: 'detached' })
+    expect(await page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).toBe(true)
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('main')
+    await context.close()
+  })
+
+  it('is not shown on paying, status and account pages', async () => {
+    const context = await newContext(browser, server.url, PHONE)
+    const page = await context.newPage()
+    for (const path of ['/booking', '/onboarding', '/login', '/registration']) {
+      await page.goto(path)
+      expect(await page.getByRole('complementary', { name: 'Swimming camps' }).count(), path).toBe(0)
+      expect((await page.locator('header').first().boundingBox())!.y, path).toBe(0)
+    }
+    // Nor after moving there from a page that shows it (the banner's own link to camp registration).
+    await page.goto('/')
+    const banner = page.getByRole('complementary', { name: 'Swimming camps' })
+    await page.waitForFunction(() => document.querySelector('input[name="inPlace"]') !== null)
+    await banner.getByText('Details').click()
+    await banner.getByRole('link', { name: 'Register' }).click()
+    await page.waitForURL((url) => url.pathname === '/onboarding')
+    await page.getByRole('heading', { name: 'Camp Registration Form' }).waitFor()
+    expect(await banner.count()).toBe(0)
     await context.close()
   })
 })
