@@ -58,6 +58,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     chosen: chosen ?? null,
     confirming: Boolean(chosen) && params.get('confirm') === '1',
     hold: hold ? { bookingId: hold.bookingId, until: formatClockTime(labDateParts(hold.holdExpiresAt).time) } : null,
+    product: requireItem(catalogue, SESSION_PRODUCT_CODE).name,
     pricePaise: requireItem(catalogue, SESSION_PRODUCT_CODE).pricePaise,
     holdMinutes: config().SEAT_HOLD_MINUTES,
   }
@@ -104,7 +105,7 @@ function backTo(formData: FormData) {
 }
 
 export default function BookSlot({ loaderData }: Route.ComponentProps) {
-  const { today, month, previousMonth, nextMonth, calendar, date, schedule, chosen, confirming, hold, pricePaise, holdMinutes } = loaderData
+  const { today, month, previousMonth, nextMonth, calendar, date, schedule, chosen, confirming, hold, product, pricePaise, holdMinutes } = loaderData
   const navigation = useNavigation()
   const holding = navigation.state !== 'idle' && navigation.formAction?.startsWith('/book-slot')
   const query = (values: Record<string, string | null | undefined>) => {
@@ -202,7 +203,9 @@ export default function BookSlot({ loaderData }: Route.ComponentProps) {
 
       {confirming && chosen && date && (
         <ConfirmDialog title="Confirm your booking" closeHref={slotHref(chosen.start)}>
-          <p className="text-muted">3-day analysis session, {formatTimeRange(chosen.start, chosen.end)}:</p>
+          <p className="text-muted">
+            {product}, {formatTimeRange(chosen.start, chosen.end)}:
+          </p>
           <ol className="mt-2 space-y-1 font-semibold text-ink">
             {chosen.sessionDates.map((day, index) => (
               <li key={day}>

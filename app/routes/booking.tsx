@@ -27,7 +27,7 @@ import { isBookableDate, MISSING_INFORMATION, REQUIRED_BOOKING_FIELDS } from '~/
 import { BookableDateSchema, PublicBookingSchema, type PublicBookingInput } from '~/modules/booking/schemas'
 import { checkPaymentForPage, HoldExpiredError, PaymentStartError, startPayment } from '~/modules/payments/payments.server'
 import { RECEIPT_LINK } from '~/modules/receipts/receipts.server'
-import { getSiteSettings } from '~/modules/site/site.server'
+import { getCatalogue, getSiteSettings, requireItem } from '~/modules/site/site.server'
 import { readForm } from '~/lib/form-data.server'
 
 export const meta: Route.MetaFunction = ({ matches }) =>
@@ -183,7 +183,7 @@ async function pay(request: Request, context: Route.ActionArgs['context']) {
     const hold = await holdSingleSession(draft, holder)
     const payment = await startPayment({
       payable: { kind: 'booking', id: hold.bookingId },
-      description: `${singleService(draft.service).label} - ${draft.name}`,
+      description: `${requireItem(await getCatalogue(), singleService(draft.service).productCode).name} - ${draft.name}`,
       statusUrl: async (orderId) => `${config().SITE_URL}/booking?${new URLSearchParams({ step: '3', orderId, key: await linkKey(BOOKING_STATUS_LINK, orderId) })}`,
     })
     return redirectDocument(payment.redirectUrl, { headers })

@@ -56,7 +56,7 @@ describe('the new admin pages are accessible', () => {
   it('a price error shows next to its field as you type, before anything is sent', async () => {
     const page = await admin.newPage()
     await page.goto('/admin/settings')
-    const regular = page.getByLabel('Regular price of Race Analysis (Competitive Edge), in rupees (optional)')
+    const regular = page.getByLabel('Regular price of Competition Race Analysis (Competitive Edge), in rupees (optional)')
     await regular.fill('4999')
     await regular.blur()
     await expect.poll(() => regular.getAttribute('aria-invalid')).toBe('true')

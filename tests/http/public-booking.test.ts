@@ -179,7 +179,7 @@ describe('steps 2 and 3', () => {
     const step1 = await guest.post('/booking', values)
     for (let reload = 0; reload < 2; reload += 1) {
       const summary = text((await guest.get(step1.location!)).html)
-      expect(summary).toMatch(/Service Race \+ Biomechanical Analysis Date and time \w+day, .* at 11:00 AM/)
+      expect(summary).toMatch(/Service Race \+ Biomechanical Analysis Session Date and time \w+day, .* at 11:00 AM/)
       expect(summary).toContain('Total ₹5,999.00')
       expect(summary).toContain('Complete Booking')
       expect(summary).not.toMatch(/card number|CVV|expiry/i)
@@ -190,7 +190,7 @@ describe('steps 2 and 3', () => {
     for (let reload = 0; reload < 2; reload += 1) {
       const confirmation = text((await guest.get(back.location!)).html)
       expect(confirmation).toContain('Booking Confirmed!')
-      expect(confirmation).toContain('Service Race + Biomechanical Analysis')
+      expect(confirmation).toContain('Service Race + Biomechanical Analysis Session')
       expect(confirmation).toContain('Location PDCSE, Bangalore')
       expect(confirmation).toMatch(/Booking ID SWP-\d{10}/)
       expect(confirmation).toContain('has been sent to kavya@example.com')

@@ -3,11 +3,11 @@ import { addDays, labToday } from '~/lib/format'
 // What the /booking form offers and says, and the dates a customer may choose, for the page and
 // for the schemas that check the form; no zod here, so the page can show before the rules load.
 
-/** The single sessions sold on /booking, and the catalogue item each is priced by. */
+/** The single sessions sold on /booking, and the catalogue item that names, describes and prices each. */
 export const SINGLE_SERVICES = [
-  { value: 'race', label: 'Race Analysis', productCode: 'single_race' },
-  { value: 'biomechanical', label: 'Biomechanical Analysis', productCode: 'single_biomechanical' },
-  { value: 'both', label: 'Race + Biomechanical Analysis', productCode: 'single_both' },
+  { value: 'race', productCode: 'single_race' },
+  { value: 'biomechanical', productCode: 'single_biomechanical' },
+  { value: 'both', productCode: 'single_both' },
 ] as const
 
 /** /booking's time choices: 9:00 AM to 5:00 PM, hourly. */
