@@ -114,7 +114,8 @@ describe('closing the banner', () => {
   })
 
   it('refuses cross-site posts, and sets nothing', async () => {
-    for (const headers of [{ Origin: 'https://evil.example' }, { Origin: 'null' }, { Referer: 'https://evil.example/page' }, { 'Sec-Fetch-Site': 'cross-site' }, { 'Sec-Fetch-Site': 'same-site' }]) {
+    const fromElsewhere: Array<Record<string, string>> = [{ Origin: 'https://evil.example' }, { Origin: 'null' }, { Referer: 'https://evil.example/page' }, { 'Sec-Fetch-Site': 'cross-site' }, { 'Sec-Fetch-Site': 'same-site' }]
+    for (const headers of fromElsewhere) {
       // As another site's page makes a browser send it: no Origin of ours.
       const refused = await fetch(`${server.url}/banner/close`, {
         method: 'POST',
