@@ -48,7 +48,7 @@ describe('paying for a camp registration', () => {
     expect(others).toHaveLength(0)
     expect(mail!.subject).toBe(`Camp registration confirmed: ${who.swimmerName}, Camp 1 (${held.reference})`)
     expect(mail!.text).toContain("₹35,000 payment completed successfully. You're registered for the camp!")
-    expect(mail!.text).toMatch(/Camp:\s+Camp 1, 8 August 2030 to 16 August 2030/)
+    expect(mail!.text).toMatch(/Camp:\s+Camp 1, 8–16 August 2030/)
     expect(mail!.text).toMatch(/Batch:\s+Batch 1: 9:00 AM - 10:30 AM and 1:00 PM - 2:30 PM, every day/)
     expect(mail!.text).toContain(`/onboarding?email=${encodeURIComponent(who.email)}&phone=9845012345`)
     const ics = Buffer.from(mail!.attachments[0]!.contentBase64, 'base64').toString('utf8')

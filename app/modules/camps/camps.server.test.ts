@@ -171,6 +171,7 @@ describe('the waitlist', () => {
     const [mail] = await db().select().from(outboxEmails).where(eq(outboxEmails.subject, 'A seat is free: Camp 1, Batch 1'))
     expect(mail!.to).toBe(first.email)
     expect(mail!.text).toMatch(new RegExp(`/onboarding/offer\\?registration=${held.reference}&key=[\\w-]{32}`))
+    expect(mail!.text).toMatch(/Camp:\s+Camp 1, 8–16 August \d{4}/)
     expect((await registration(holder.id)).status).toBe('expired')
 
     // The first in line lets the offer lapse: the seat passes to the second.

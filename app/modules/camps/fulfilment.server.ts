@@ -170,7 +170,7 @@ function campRows(mail: RegistrationForMail): Array<[string, string]> {
   return [
     ['Registration ID', mail.reference],
     ['Swimmer', mail.swimmerName],
-    ['Camp', `${mail.campName}, ${formatLongDate(mail.startsOn)} to ${formatLongDate(mail.endsOn)}`],
+    ['Camp', `${mail.campName}, ${formatDateRange(mail.startsOn, mail.endsOn)}`],
     ['Batch', `${mail.batchName}: ${batchTimes(mail.timeRanges)}, every day`],
     ['Location', mail.venue],
   ]

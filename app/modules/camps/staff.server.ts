@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray, notExists, or, sql, type SQL } from 'drizzle-orm'
 import { db } from '~/db/client.server'
 import { auditLog, campBatches, campRegistrations, camps, campWaitlist, payments, refunds, siteSettings, type RefundState } from '~/db/schema'
-import { formatLongDate, formatRupees, labDateParts, labInstant } from '~/lib/format'
+import { formatDateRange, formatLongDate, formatRupees, labDateParts, labInstant } from '~/lib/format'
 import { recordAudit, type Actor } from '~/modules/audit/audit.server'
 import { calendarAttachment } from '~/modules/mail/ics.server'
 import { enqueueEmail, type Executor } from '~/modules/mail/outbox.server'
@@ -465,7 +465,7 @@ export async function cancelRegistration(actor: Actor, { campCode, reference, re
         ],
         details: [
           ['Registration ID', mail.reference],
-          ['Camp', `${mail.campName}, ${formatLongDate(mail.startsOn)} to ${formatLongDate(mail.endsOn)}`],
+          ['Camp', `${mail.campName}, ${formatDateRange(mail.startsOn, mail.endsOn)}`],
           ['Batch', `${mail.batchName}: ${batchTimes(mail.timeRanges)}`],
         ],
       }),

@@ -4,7 +4,7 @@ import { lockKeys } from '~/db/advisory-locks.server'
 import { db } from '~/db/client.server'
 import { linkKeyMaker } from '~/db/secrets.server'
 import { campBatches, campRegistrations, camps, campWaitlist } from '~/db/schema'
-import { formatClockTime, formatLongDate, formatRupees, labDateParts } from '~/lib/format'
+import { formatClockTime, formatDateRange, formatLongDate, formatRupees, labDateParts } from '~/lib/format'
 import { enqueueEmail, type Executor } from '~/modules/mail/outbox.server'
 import { formatLabDateTime, letter } from '~/modules/mail/templates.server'
 import { limitHoldAttempts } from '~/modules/holders/holders.server'
@@ -102,6 +102,7 @@ export async function lockBatchById(executor: Executor, batchId: number) {
       campId: camps.id,
       campName: camps.name,
       startsOn: camps.startsOn,
+      endsOn: camps.endsOn,
       isOpen: camps.isOpen,
       earlyBirdPricePaise: camps.earlyBirdPricePaise,
       regularPricePaise: camps.regularPricePaise,
@@ -297,7 +298,10 @@ async function offerSeatsOf(batchId: number, offerKey: (reference: string) => st
             `Good news: a seat in ${batch.batchName} of ${batch.campName} has freed up, and we are holding it for ${person.swimmerName}.`,
             `Pay ${formatRupees(amountPaise)} by ${formatClockTime(until.time)} IST on ${formatLongDate(until.date)} to confirm it; after that it goes to the next person on the waitlist.`,
           ],
-          details: [['Registration ID', registration.reference]],
+          details: [
+            ['Registration ID', registration.reference],
+            ['Camp', `${batch.campName}, ${formatDateRange(batch.startsOn, batch.endsOn)}`],
+          ],
           action: { label: 'Pay and confirm the seat', url: link },
         }),
         tx,
