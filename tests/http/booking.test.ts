@@ -30,7 +30,7 @@ describe('booking and paying without JavaScript', () => {
     const { paymentPage, statusUrl } = await bookAndPay(asha, 'success')
 
     const summary = text(paymentPage.html)
-    for (const line of ['Complete Your Payment', 'Booking Summary', 'Asha Rao', 'asharao@example.com', 'Advanced', '3 Days', '3-Day Analysis Session', '₹30,000.00', 'Platform Fee ₹0.00', 'Pay ₹30,000.00']) {
+    for (const line of ['Complete Your Payment', 'Booking Summary', 'Asha Rao', 'asharao@example.com', 'Advanced', '3 days', '3-Day Biomechanical Analysis', '₹30,000.00', 'Platform Fee ₹0.00', 'Pay ₹30,000.00']) {
       expect(summary).toContain(line)
     }
 
@@ -45,7 +45,7 @@ describe('booking and paying without JavaScript', () => {
     expect(status.html).not.toContain('http-equiv="refresh"')
 
     const mine = text((await asha.get('/my-bookings')).html)
-    expect(mine).toContain('3-Day Swimming Analysis')
+    expect(mine).toContain('3-Day Biomechanical Analysis')
     expect(mine).toContain('Confirmed')
     expect(mine).toContain('₹30,000.00')
     expect(mine).toMatch(/Day 1 ?: \w+day, .*Day 2 ?: .*Day 3 ?: /)
