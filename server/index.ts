@@ -19,7 +19,7 @@ import { usePaymentGateway } from '~/modules/payments/gateways.server'
 import { sandboxKey } from '~/modules/payments/sandbox-gateway.server'
 import { diskStorage, useReportStorage } from '~/modules/reports/storage.server'
 import { enableContentCache, invalidateContentCache } from '~/modules/site/content-cache.server'
-import { startCaches } from '~/lib/caches.server'
+import { AVAILABILITY_CHANNEL, startCaches } from '~/lib/caches.server'
 import { listenToCampLine, quietOr } from '~/modules/camps/line.server'
 import { redactSecrets, redactSecretsIn } from '~/lib/log-redaction.server'
 import { PUBLIC_PAGES } from '~/lib/public-pages'
@@ -219,6 +219,12 @@ function createApp({ config, logger, database, liveEvents, gateway, build }: { c
       }),
   })
   liveEvents.onContentChange(pages.clear)
+  // Opening hours decide which dates /booking offers: a change to them makes its kept copy stale.
+  database
+    .listen(AVAILABILITY_CHANNEL, (table) => {
+      if (table === 'slots' || table === 'closed_time_slots') pages.clear()
+    })
+    .catch((error: unknown) => logger.warn({ err: error }, 'the page cache will not hear of changes to opening hours'))
   app.use(pages.middleware)
 
   // In a camp rush, the page of a place in line is read only once this instance has taken in the

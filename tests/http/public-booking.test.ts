@@ -148,6 +148,13 @@ describe('step 1: details', () => {
     const after = await (await staff()).get('/booking')
     expect(offeredDates(after.html)).toEqual(offered.filter((date) => date !== holiday))
     expect(text(after.html)).toMatch(new RegExp(`The lab is closed on [^.]*${formatWeekdayDayMonth(holiday)}`))
+    // The copy kept for visitors is dropped too, as soon as the database announces the change.
+    let visitorSees = offeredDates((await new Visitor(server.url).get('/booking')).html)
+    for (let tries = 0; visitorSees.includes(holiday) && tries < 40; tries += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      visitorSees = offeredDates((await new Visitor(server.url).get('/booking')).html)
+    }
+    expect(visitorSees).toEqual(offered.filter((date) => date !== holiday))
   })
 
   it('refuses a date without times with a message next to the date, never an error page', async () => {

@@ -4,7 +4,7 @@ import { bookingDays, bookings, closedTimeSlots, slots } from '~/db/schema'
 import { addDays, monthBounds } from '~/lib/format'
 import { type Actor, recordAudit } from '~/modules/audit/audit.server'
 import type { Executor } from '~/modules/mail/outbox.server'
-import { holdsSeats } from './availability.server'
+import { forgetAvailability, holdsSeats } from './availability.server'
 import { lockWindows } from './holds.server'
 import { timeSlotsOf, toMinutes } from './time-slots'
 
@@ -66,12 +66,24 @@ function overlaps(a: { startTime: string | null; endTime: string | null }, b: { 
 }
 
 /**
+ * Changes the opening hours in one transaction. This instance forgets the availability it keeps at
+ * once, so the next page it serves shows the change; the others when the database announces it.
+ */
+async function changeHours<T>(work: (tx: Executor) => Promise<T>): Promise<T> {
+  try {
+    return await db().transaction(work)
+  } finally {
+    forgetAvailability('slots')
+  }
+}
+
+/**
  * Opens the same hours on every chosen weekday from `from` to `to`. Refused as a whole, naming the
  * dates, when any of them already has overlapping hours or is a holiday.
  */
 export async function createWindows(actor: Actor, { from, to, weekdays, hours, now = new Date() }: { from: string; to: string; weekdays: number[]; hours: WindowHours; now?: Date }) {
   const dates = datesOf(from, to, weekdays)
-  return db().transaction(async (tx) => {
+  return changeHours(async (tx) => {
     const existing = await tx.select({ date: slots.date, startTime: slots.startTime, endTime: slots.endTime, isHoliday: slots.isHoliday }).from(slots).where(inArray(slots.date, dates.length ? dates : ['']))
     const conflicts = [...new Set(existing.filter((window) => window.isHoliday || overlaps(window, hours)).map((window) => window.date))].sort()
     if (conflicts.length) throw new OverlappingWindowError(conflicts)
@@ -101,7 +113,7 @@ export async function createWindows(actor: Actor, { from, to, weekdays, hours, n
  * a seat would lose its time slot or no longer fit in the capacity.
  */
 export async function updateWindow(actor: Actor, slotId: number, hours: WindowHours, now = new Date()) {
-  await db().transaction(async (tx) => {
+  await changeHours(async (tx) => {
     await lockWindows(tx, [slotId])
     const [window] = await tx.select().from(slots).where(eq(slots.id, slotId))
     if (!window || window.isHoliday) throw new Error(`Window ${slotId} not found`)
@@ -133,7 +145,7 @@ export async function updateWindow(actor: Actor, slotId: number, hours: WindowHo
 
 /** Removes opening hours that have never been booked; with bookings on record, staff close time slots instead. */
 export async function deleteWindow(actor: Actor, slotId: number, now = new Date()) {
-  await db().transaction(async (tx) => {
+  await changeHours(async (tx) => {
     await lockWindows(tx, [slotId])
     const [window] = await tx.select().from(slots).where(eq(slots.id, slotId))
     if (!window) return
@@ -148,7 +160,7 @@ export async function deleteWindow(actor: Actor, slotId: number, now = new Date(
 
 /** Closes a single time slot of a window (its other slots stay open); refused while a booking holds a seat there. */
 export async function closeTimeSlot(actor: Actor, slotId: number, start: string, now = new Date()) {
-  await db().transaction(async (tx) => {
+  await changeHours(async (tx) => {
     await lockWindows(tx, [slotId])
     const [window] = await tx.select({ date: slots.date }).from(slots).where(eq(slots.id, slotId))
     if (!window) throw new Error(`Window ${slotId} not found`)
@@ -160,7 +172,7 @@ export async function closeTimeSlot(actor: Actor, slotId: number, start: string,
 }
 
 export async function reopenTimeSlot(actor: Actor, slotId: number, start: string, now = new Date()) {
-  await db().transaction(async (tx) => {
+  await changeHours(async (tx) => {
     await lockWindows(tx, [slotId])
     const [window] = await tx.select({ date: slots.date }).from(slots).where(eq(slots.id, slotId))
     const removed = await tx.delete(closedTimeSlots).where(and(eq(closedTimeSlots.slotId, slotId), eq(closedTimeSlots.startTime, start))).returning({ slotId: closedTimeSlots.slotId })
@@ -174,7 +186,7 @@ export async function reopenTimeSlot(actor: Actor, slotId: number, start: string
  */
 export async function markHolidays(actor: Actor, { from, to, weekdays, now = new Date() }: { from: string; to: string; weekdays: number[]; now?: Date }) {
   const dates = datesOf(from, to, weekdays)
-  return db().transaction(async (tx) => {
+  return changeHours(async (tx) => {
     const windows = await tx.select({ id: slots.id, date: slots.date, isHoliday: slots.isHoliday }).from(slots).where(inArray(slots.date, dates.length ? dates : ['']))
     await lockWindows(
       tx,
@@ -196,7 +208,7 @@ export async function markHolidays(actor: Actor, { from, to, weekdays, now = new
 
 /** Opens a holiday date again (its opening hours, if any, come back as they were). */
 export async function removeHoliday(actor: Actor, date: string, now = new Date()) {
-  await db().transaction(async (tx) => {
+  await changeHours(async (tx) => {
     const removed = await tx
       .delete(slots)
       .where(and(eq(slots.date, date), eq(slots.isHoliday, true)))
