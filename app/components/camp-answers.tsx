@@ -17,15 +17,30 @@ export function RegistrationRefused({ message, applicant }: { message: string; a
   return <CampAnswer id="registration-refused" message={message} applicant={applicant} />
 }
 
+/** Try Again after a payment that did not go through: the form once more, with what the parent had typed. */
+export function TryAgainWith({ applicant }: { applicant: CampApplicantFields }) {
+  return (
+    <Form method="post" action="/onboarding">
+      <HoneypotField />
+      <ApplicantFields applicant={applicant} />
+      <button type="submit" name="intent" value="edit" className="btn-primary">
+        Try Again
+      </button>
+    </Form>
+  )
+}
+
+function ApplicantFields({ applicant }: { applicant: CampApplicantFields }) {
+  return Object.entries(applicant).map(([name, value]) => <input key={name} type="hidden" name={name} value={value} />)
+}
+
 function CampAnswer({ id, message, applicant, offerWaitlist = false }: { id: string; message: string; applicant: CampApplicantFields; offerWaitlist?: boolean }) {
   return (
     <AuthCard title="Camp Registration Form" wide>
       <Form method="post" action="/onboarding" className="space-y-4">
         <FormAlert id={id} errors={[message]} />
         <HoneypotField />
-        {Object.entries(applicant).map(([name, value]) => (
-          <input key={name} type="hidden" name={name} value={value} />
-        ))}
+        <ApplicantFields applicant={applicant} />
         <div className="flex flex-wrap gap-3">
           {offerWaitlist && (
             <button type="submit" name="intent" value="waitlist" className="btn-primary">

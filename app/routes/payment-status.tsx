@@ -1,5 +1,6 @@
 import { data, Link } from 'react-router'
 import type { Route } from './+types/payment-status'
+import { TryAgainWith } from '~/components/camp-answers'
 import { DetailRow, RefreshStatus, type StatusCard, StatusCardView, SupportDetails } from '~/components/payment-status-card'
 import { isLinkKey, linkKey } from '~/db/secrets.server'
 import { formatClockTime, formatLabDate, formatDateRange, formatRupees, formatTimeRange, formatWholeRupees, labDateParts } from '~/lib/format'
@@ -58,6 +59,7 @@ function present(view: CampStatusView) {
     amountWhole: formatWholeRupees(view.amountPaise),
     transactionId: view.transactionId,
     reference: view.reference,
+    applicant: { name: view.swimmerName, email: view.email, phone_number: view.phone, camp: view.campCode, batch: view.batchCode },
     completedAt: view.completedAt ? `${formatLabDate(view.completedAt)}, ${formatClockTime(labDateParts(view.completedAt).time)} IST` : null,
   } as const
 }
@@ -127,11 +129,7 @@ export default function PaymentStatus({ loaderData }: Route.ComponentProps) {
             Download Receipt
           </a>
         )}
-        {payment?.state === 'failed' && (
-          <Link to="/onboarding" className="btn-primary">
-            Try Again
-          </Link>
-        )}
+        {payment?.state === 'failed' && <TryAgainWith applicant={payment.applicant} />}
         {(card.tone === 'error' || timedOut) && payment && <RefreshStatus href={`/payment-status?${linkParams({ recheck: '1' })}`} onRefresh={refresh} busy={checking} />}
         {card.tone === 'error' && (
           <a href="#support" className="btn-secondary">

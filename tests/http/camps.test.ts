@@ -113,11 +113,20 @@ describe('registering and paying', () => {
     expect((await new Visitor(server.url).post('/onboarding', { ...values, name: 'Riya Shah' })).status).toBe(302)
   })
 
-  it('a declined payment says Payment Failed and offers Try Again', async () => {
-    const { statusUrl } = await registerAndPay(new Visitor(server.url), form(), 'failure')
-    const result = text((await new Visitor(server.url).get(statusUrl)).html)
-    expect(result).toContain('Payment Failed')
-    expect(result).toContain('Try Again')
+  it('a declined payment says Payment Failed and offers Try Again, which opens the form with what the parent typed', async () => {
+    const values = form({ camp: 'camp2', batch: 'batch2' })
+    const parent = new Visitor(server.url)
+    const { statusUrl } = await registerAndPay(parent, values, 'failure')
+    const page = (await parent.get(statusUrl)).html
+    expect(text(page)).toContain('Payment Failed')
+    const tryAgain = /<form[^>]*action="\/onboarding"[^>]*>([\s\S]*?)<\/form>/.exec(page)
+    expect(tryAgain?.[1]).toContain('Try Again')
+    const hidden = Object.fromEntries([...tryAgain![1]!.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((match) => [match[1]!, match[2]!]))
+    const again = await parent.post('/onboarding', { ...hidden, intent: 'edit', website_url: '' })
+    expect(again.status).toBe(200)
+    for (const [name, value] of [['name', values.name], ['email', values.email], ['phone_number', values.phone_number]]) expect(again.html).toMatch(new RegExp(`name="${name}"[^>]*value="${value}"|value="${value}"[^>]*name="${name}"`))
+    const chosen = (name: string) => [...again.html.matchAll(new RegExp(`<input[^>]*name="${name}"[^>]*>`, 'g'))].filter((input) => /\schecked=""/.test(input[0])).map((input) => /value="([^"]*)"/.exec(input[0])![1])
+    expect([chosen('camp'), chosen('batch')]).toEqual([['camp2'], ['batch2']])
   })
 
   it('the result page and its JSON need the key the site put in the link', async () => {

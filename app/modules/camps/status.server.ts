@@ -17,9 +17,11 @@ export type CampStatusView = {
   swimmerName: string
   email: string
   phone: string
+  campCode: string
   campName: string
   campStartsOn: string
   campEndsOn: string
+  batchCode: string
   batchName: string
   timeRanges: Array<{ start: string; end: string }>
 }
@@ -39,9 +41,11 @@ export async function campPaymentView(orderId: string): Promise<CampStatusView |
       swimmerName: campRegistrations.swimmerName,
       email: campRegistrations.email,
       phone: campRegistrations.phone,
+      campCode: camps.code,
       campName: camps.name,
       campStartsOn: camps.startsOn,
       campEndsOn: camps.endsOn,
+      batchCode: campBatches.code,
       batchName: campBatches.name,
       timeRanges: campBatches.timeRanges,
     })
