@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startSmtpSink } from '../support/smtp-sink'
 import { startTestServer, type TestServer } from '../support/test-server'
-import { bookAndPay as bookAndPayFlow } from '../support/booking-flow'
+import { bookAndPay as bookAndPayFlow, chooseSlot } from '../support/booking-flow'
 import { signUp, text, Visitor } from '../support/visitor'
 import { addDays, labToday } from '~/lib/format'
 
@@ -25,6 +25,18 @@ const decode = (html: string) => html.replaceAll('&amp;', '&')
 const bookAndPay = (visitor: Visitor, outcome: 'success' | 'failure' | 'pending', skip = 0) => bookAndPayFlow(visitor, server.url, outcome, skip)
 
 describe('booking and paying without JavaScript', () => {
+  it('says on the payment page when the session starts within 24 hours and could then never be cancelled or moved', async () => {
+    const notice = 'This session starts within 24 hours: once you pay, it cannot be cancelled or moved.'
+    for (const [name, daysAhead] of [['Soon Swimmer', 0], ['Later Swimmer', 4]] as const) {
+      const visitor = await customer(name)
+      const slot = await chooseSlot(visitor, 0, { daysAhead })
+      const held = await visitor.post(slot.href, { date: slot.date, time: slot.time, website_url: '' })
+      expect(held.location).toMatch(/^\/slot-payment\?booking=\d+$/)
+      const withinDay = Date.now() >= new Date(`${slot.date}T${slot.time}:00+05:30`).getTime() - 24 * 3_600_000
+      expect([name, text((await visitor.get(held.location!)).html).includes(notice)]).toEqual([name, withinDay])
+    }
+  })
+
   it('date → time → confirm → pay on the gateway → Payment Successful! → My Bookings, with an e-mail and its .ics', async () => {
     const asha = await customer('Asha Rao')
     const { paymentPage, statusUrl } = await bookAndPay(asha, 'success')
