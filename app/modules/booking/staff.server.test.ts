@@ -130,6 +130,6 @@ describe('overview', () => {
       { monday: '2030-03-04', paise: 200_000 },
     ])
     expect(view.revenueByWeek).toHaveLength(8)
-    expect(view.revenueByProduct).toEqual([{ product: expect.stringContaining('(single)'), paise: 300_000 }])
+    expect(view.revenueByProduct).toEqual([{ product: 'Race Analysis Session', paise: 300_000 }])
   })
 })

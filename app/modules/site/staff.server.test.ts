@@ -51,7 +51,7 @@ describe('catalogue prices', () => {
         action: 'catalogue.price',
         entityType: 'catalogue_item',
         entityId: 'biomechanical_package',
-        summary: 'Changed the price of Biomechanical Analysis (Master the Mechanics) from ₹30,000.00 (regular ₹35,000.00) to ₹28,000.00 (regular ₹36,000.00)',
+        summary: 'Changed the price of 3-Day Biomechanical Analysis (Master the Mechanics) from ₹30,000.00 (regular ₹35,000.00) to ₹28,000.00 (regular ₹36,000.00)',
         before: { pricePaise: 30_000_00, regularPricePaise: 35_000_00 },
         after: { pricePaise: 28_000_00, regularPricePaise: 36_000_00 },
       },
