@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react'
 import { Form, Link, NavLink, useLocation } from 'react-router'
 import { PRODUCT_NAME } from '~/lib/seo'
 import { LogoMark } from './icons'
+import { CloseIcon } from './more-line-icons'
 
 const MARKETING_LINKS = [
   { to: '/', label: 'Home' },
@@ -84,9 +85,7 @@ export function Header({ user }: { user: HeaderUser | null }) {
             <svg aria-hidden="true" viewBox="0 0 24 24" className="h-6 w-6 group-open:hidden" fill="none" stroke="currentColor" strokeWidth="2">
               <path d="M4 6h16M4 12h16M4 18h16" strokeLinecap="round" />
             </svg>
-            <svg aria-hidden="true" viewBox="0 0 24 24" className="hidden h-6 w-6 group-open:block" fill="none" stroke="currentColor" strokeWidth="2">
-              <path d="M6 6l12 12M18 6L6 18" strokeLinecap="round" />
-            </svg>
+            <CloseIcon className="hidden h-6 w-6 group-open:block" />
           </summary>
           <nav aria-label="Mobile" className="absolute inset-x-0 top-16 border-t border-slate-200 bg-white shadow-lg">
             <ul className="container-page flex flex-col py-2">

@@ -11,6 +11,15 @@ export function CheckIcon({ className }: IconProps) {
   )
 }
 
+/** A cross: closes or dismisses what it sits on. */
+export function CloseIcon({ className }: IconProps) {
+  return (
+    <LineIcon className={className}>
+      <path d="M6 6l12 12M18 6L6 18" />
+    </LineIcon>
+  )
+}
+
 export function ChevronDownIcon({ className }: IconProps) {
   return (
     <LineIcon className={className}>

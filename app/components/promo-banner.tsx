@@ -3,6 +3,7 @@ import { Link, useFetcher, useLocation } from 'react-router'
 import { BANNER_CLOSE_PATH } from '~/lib/banner'
 import { useHydrated } from '~/lib/use-hydrated'
 import { PortraitPlaceholder } from './icons'
+import { CloseIcon } from './more-line-icons'
 
 /** A camp as the banner words it (lib/banner-view.server.ts): dates, times and prices already formatted. */
 export type BannerCamp = {
@@ -69,9 +70,7 @@ export function PromoBanner({ camps, coach }: { camps: BannerCamp[]; coach: Bann
             aria-label="Close the camp banner"
             className="flex h-11 w-11 cursor-pointer items-center justify-center rounded-lg text-white hover:bg-white/15 focus-visible:outline-white"
           >
-            <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="2.5">
-              <path d="M6 6l12 12M18 6L6 18" strokeLinecap="round" />
-            </svg>
+            <CloseIcon className="h-5 w-5" />
           </button>
         </fetcher.Form>
       </div>

@@ -1,5 +1,6 @@
 import { useState } from 'react'
 import { useHydrated } from '~/lib/use-hydrated'
+import { CloseIcon } from './more-line-icons'
 
 export type ToastMessage = { id: string; type: 'success' | 'error' | 'info'; title: string; description?: string }
 
@@ -36,9 +37,7 @@ export function Toast({ toast }: { toast: ToastMessage }) {
             aria-label="Dismiss notification"
             className="-m-1 flex h-9 w-9 shrink-0 items-center justify-center rounded-md hover:bg-black/5"
           >
-            <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="2">
-              <path d="M6 6l12 12M18 6L6 18" strokeLinecap="round" />
-            </svg>
+            <CloseIcon className="h-5 w-5" />
           </button>
         )}
       </div>

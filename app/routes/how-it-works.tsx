@@ -10,7 +10,7 @@ import { PageHero } from '~/components/page-hero'
 import { SectionHeading } from '~/components/section-heading'
 import { StepTimeline } from '~/components/step-timeline'
 import { pageMeta } from '~/lib/seo'
-import { singleServicePrices } from '~/modules/booking/public-booking.server'
+import { singleServicePrices, singleSessionLength } from '~/modules/booking/public-booking.server'
 import { SESSION_PRODUCT_CODE } from '~/modules/booking/texts'
 import { getCatalogue, getSiteSettings, requireItem } from '~/modules/site/site.server'
 
@@ -20,7 +20,7 @@ export async function loader() {
   return {
     reportDelivery,
     whatsappNumber,
-    sessionLength: `A single session takes about ${[...new Set(singleSessions.map((session) => session.duration))].join(' or ')}; the ${sessionPackage.name} runs over ${sessionPackage.duration}, at the same time each day.`,
+    sessionLength: `A single session takes about ${singleSessionLength(singleSessions)}; the ${sessionPackage.name} runs over ${sessionPackage.duration}, at the same time each day.`,
   }
 }
 

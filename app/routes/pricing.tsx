@@ -5,7 +5,7 @@ import { PageHero } from '~/components/page-hero'
 import { PlanCard } from '~/components/plan-card'
 import { formatWholeRupees } from '~/lib/format'
 import { pageMeta } from '~/lib/seo'
-import { singleServicePrices } from '~/modules/booking/public-booking.server'
+import { singleServicePrices, singleSessionLength } from '~/modules/booking/public-booking.server'
 import { getCatalogue, getSiteSettings, requireItem } from '~/modules/site/site.server'
 
 export async function loader() {
@@ -14,6 +14,7 @@ export async function loader() {
     biomechanical: requireItem(catalogue, 'biomechanical_package'),
     race: requireItem(catalogue, 'race_analysis'),
     singleSessions,
+    singleSessionTime: singleSessionLength(singleSessions),
     reportDelivery: settings.reportDelivery,
     refundPolicy: settings.refundPolicy,
     sessionLocation: settings.sessionLocation,
@@ -30,14 +31,13 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
   })
 
 export default function Pricing({ loaderData }: Route.ComponentProps) {
-  const { biomechanical, race, singleSessions, reportDelivery, refundPolicy, sessionLocation } = loaderData
+  const { biomechanical, race, singleSessions, singleSessionTime, reportDelivery, refundPolicy, sessionLocation } = loaderData
   const regular = biomechanical.regularPricePaise
   const introPrice =
     regular !== null && regular > biomechanical.pricePaise
       ? `${formatWholeRupees(biomechanical.pricePaise)} at the introductory price (regular price ${formatWholeRupees(regular)})`
       : formatWholeRupees(biomechanical.pricePaise)
 
-  const singleSessionDuration = [...new Set(singleSessions.map((session) => session.duration))].join(' or ')
   const faq: FaqItem[] = [
     {
       question: `What is included in the ${biomechanical.name} package?`,
@@ -61,7 +61,7 @@ export default function Pricing({ loaderData }: Route.ComponentProps) {
         <>
           <p>
             The {biomechanical.name} runs over {biomechanical.duration}, at the same time each day. A single session takes{' '}
-            {singleSessionDuration}.
+            {singleSessionTime}.
           </p>
           <p>
             A {race.name} is filmed at your competition with our portable set-up, so it needs no time beyond your races.

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SITE_SETTINGS_SEED } from '~/db/seed.server'
 import { startSmtpSink } from '../support/smtp-sink'
+import { contactForm } from '../support/settings-forms'
 import { startTestServer, type TestServer } from '../support/test-server'
 import { fieldState, signUp, text, Visitor } from '../support/visitor'
 
@@ -60,22 +61,6 @@ function priceRow(html: string, code: string) {
   return html.slice(html.lastIndexOf('<tr', at), html.indexOf('</tr>', at))
 }
 
-const contactForm = (overrides: Record<string, string> = {}) => ({
-  intent: 'contact',
-  sessionLocation: SITE_SETTINGS_SEED.sessionLocation,
-  venueName: SITE_SETTINGS_SEED.venueName,
-  postalAddress: SITE_SETTINGS_SEED.postalAddress,
-  phone: SITE_SETTINGS_SEED.phone,
-  phoneHours: SITE_SETTINGS_SEED.phoneHours,
-  supportEmail: SITE_SETTINGS_SEED.supportEmail,
-  infoEmail: SITE_SETTINGS_SEED.infoEmail,
-  websiteUrl: '',
-  whatsappNumber: '',
-  linkedin: '',
-  instagram: '',
-  twitter: '',
-  ...overrides,
-})
 
 describe('who reaches the settings', () => {
   it('guests are sent to sign in, customers get 403, for the pages and their forms', async () => {

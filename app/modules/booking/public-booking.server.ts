@@ -46,6 +46,11 @@ export function singleService(value: PublicBookingInput['service']) {
 }
 
 /** The three services with their catalogue prices, in paise. */
+/** How long a single session takes, as the catalogue says: "45-60 minutes", or each length there is. */
+export function singleSessionLength(sessions: Array<{ duration: string }>) {
+  return [...new Set(sessions.map((session) => session.duration))].join(' or ')
+}
+
 export async function singleServicePrices() {
   const catalogue = await getCatalogue()
   return SINGLE_SERVICES.map((service) => {
