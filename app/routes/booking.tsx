@@ -29,6 +29,7 @@ import { checkPaymentForPage, HoldExpiredError, PaymentStartError, startPayment 
 import { RECEIPT_LINK } from '~/modules/receipts/receipts.server'
 import { getCatalogue, getSiteSettings, requireItem } from '~/modules/site/site.server'
 import { readForm } from '~/lib/form-data.server'
+import { formIntent } from '~/lib/intent'
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, { title: 'Book a Session', description: 'Book a race analysis, a biomechanical analysis or both at our Bangalore lab, and pay online.', path: '/booking' })
@@ -139,7 +140,7 @@ type ActionResult =
 export async function action({ request, context }: Route.ActionArgs) {
   const formData = await readForm(request)
   rejectBots(formData)
-  const intent = formData.get('intent')
+  const intent = formIntent(formData, ['details', 'times', 'pay'])
 
   if (intent === 'pay') return pay(request, context)
 

@@ -13,6 +13,7 @@ import { WeakPasswordError } from '~/modules/accounts/password-policy.server'
 import { codeField, EmailOnlySchema, ResetPasswordSchema } from '~/modules/accounts/schemas'
 import { RateLimitedError } from '~/modules/rate-limit/rate-limit.server'
 import { hiddenFieldMessages, readForm } from '~/lib/form-data.server'
+import { formIntent } from '~/lib/intent'
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, { title: 'Forgot Password', description: 'Reset the password of your swimmer account with a code sent to your e-mail.', path: '/forgot-password' })
@@ -43,7 +44,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   rejectBots(formData)
   const { ip } = callerOf(request, context)
 
-  if (formData.get('intent') === 'request') {
+  // The reset form, step two, sends no intent.
+  if (formIntent(formData, ['request']) === 'request') {
     const submission = parseWithZod(formData, { schema: EmailOnlySchema })
     if (submission.status !== 'success') return data({ request: submission.reply(), reset: null }, { status: 400 })
     try {

@@ -19,6 +19,7 @@ import { formatLabDateTime } from '~/modules/mail/templates.server'
 import { AlreadyWaitingError, joinWaitlist, SeatsFreeError, WaitlistNetworkLimitError } from '~/modules/camps/waitlist.server'
 import { RateLimitedError } from '~/modules/rate-limit/rate-limit.server'
 import { readForm } from '~/lib/form-data.server'
+import { formIntent } from '~/lib/intent'
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, { title: 'Camp Registration', description: 'Register a swimmer for a swimming camp in Bangalore and pay the fee online.', path: '/onboarding' })
@@ -56,8 +57,9 @@ type ActionResult =
 export async function action({ request, context }: Route.ActionArgs) {
   const formData = await readForm(request)
   rejectBots(formData)
+  const intent = formIntent(formData, ['register', 'edit', 'waitlist'])
   // Try Again: the form once more, with what the parent typed (nothing is checked or kept).
-  if (formData.get('intent') === 'edit') return data<ActionResult>({ kind: 'edit', values: applicantValues(formData) })
+  if (intent === 'edit') return data<ActionResult>({ kind: 'edit', values: applicantValues(formData) })
   const submission = parseWithZod(formData, { schema: CampRegistrationSchema })
   if (submission.status !== 'success') return data<ActionResult>({ kind: 'invalid', result: submission.reply() }, { status: 400 })
   const form: CampRegistrationInput = submission.value
@@ -66,7 +68,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const fail = (message: string, status: number) => data<ActionResult>({ kind: 'failed', result: submission.reply({ formErrors: [message] }) }, { status })
 
   try {
-    if (formData.get('intent') === 'waitlist') {
+    if (intent === 'waitlist') {
       const place = await joinWaitlist({ campCode: form.camp, batchCode: form.batch, applicant, ip })
       return data<ActionResult>({ kind: 'waitlisted', campName: place.campName, batchName: place.batchName, confirmBy: formatLabDateTime(place.confirmBy), email: form.email })
     }

@@ -12,6 +12,7 @@ import { resendVerificationCode, verifyEmail } from '~/modules/accounts/registra
 import { codeField, EmailOnlySchema, VerifyEmailSchema } from '~/modules/accounts/schemas'
 import { RateLimitedError } from '~/modules/rate-limit/rate-limit.server'
 import { hiddenFieldMessages, readForm } from '~/lib/form-data.server'
+import { formIntent } from '~/lib/intent'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
   ...pageMeta(matches, { title: 'Verify your e-mail', description: 'Enter the 6-digit code we e-mailed you to finish registering.', path: '/verify-email' }),
@@ -37,7 +38,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   rejectBots(formData)
   const caller = callerOf(request, context)
 
-  if (formData.get('intent') === 'resend') {
+  // The code form, the page's main one, sends no intent.
+  if (formIntent(formData, ['resend']) === 'resend') {
     const submission = parseWithZod(formData, { schema: EmailOnlySchema })
     if (submission.status !== 'success') throw redirect('/registration')
     try {

@@ -11,6 +11,7 @@ import { createWindows, markHolidays, OverlappingWindowError, removeHoliday, sta
 import { DateSchema, isMonth } from '~/modules/booking/schemas'
 import { CreateWindowsSchema, HolidaysSchema, WEEKDAYS } from '~/modules/booking/staff-schemas'
 import { readForm } from '~/lib/form-data.server'
+import { formIntent } from '~/lib/intent'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Availability | Admin' }, { name: 'robots', content: 'noindex' }]
 
@@ -47,35 +48,38 @@ export async function action({ request }: Route.ActionArgs) {
   const admin = await requireAdmin(request)
   const actor = { id: admin.id, email: admin.email }
   const formData = await readForm(request)
-  const intent = formData.get('intent')
   const back = new URL(request.url)
-
-  if (intent === 'unholiday') {
-    const date = String(formData.get('date') ?? '')
-    // The button sends a holiday's own date; anything else would reach the database as a date and fail there.
-    if (!DateSchema.safeParse(date).success) return redirectWithToast(`${back.pathname}${back.search}`, { type: 'error', title: 'That is not a holiday on the calendar' })
-    await removeHoliday(actor, date)
-    return redirectWithToast(`${back.pathname}${back.search}`, { type: 'success', title: 'Holiday removed', description: `${date} is open again.` })
-  }
-  if (intent === 'holiday') {
-    const submission = parseWithZod(formData, { schema: HolidaysSchema })
-    if (submission.status !== 'success') return data<ActionResult>({ form: 'holiday', result: submission.reply() }, { status: 400 })
-    const { from, to, weekdays } = submission.value
-    try {
-      const { marked } = await markHolidays(actor, { from, to: to || from, weekdays: weekdays.map(Number) })
-      return redirectWithToast(`/admin/availability?month=${from.slice(0, 7)}`, { type: 'success', title: 'Holidays marked', description: `${marked} ${marked === 1 ? 'date' : 'dates'} closed.` })
-    } catch (error) {
-      return refused('holiday', submission, error)
+  // The opening-hours form is the page's main one: a post without a known intent has always meant it.
+  switch (formIntent(formData, ['create', 'holiday', 'unholiday']) ?? 'create') {
+    case 'unholiday': {
+      const date = String(formData.get('date') ?? '')
+      // The button sends a holiday's own date; anything else would reach the database as a date and fail there.
+      if (!DateSchema.safeParse(date).success) return redirectWithToast(`${back.pathname}${back.search}`, { type: 'error', title: 'That is not a holiday on the calendar' })
+      await removeHoliday(actor, date)
+      return redirectWithToast(`${back.pathname}${back.search}`, { type: 'success', title: 'Holiday removed', description: `${date} is open again.` })
     }
-  }
-  const submission = parseWithZod(formData, { schema: CreateWindowsSchema })
-  if (submission.status !== 'success') return data<ActionResult>({ form: 'create', result: submission.reply() }, { status: 400 })
-  const { from, to, weekdays, startTime, endTime, slotDurationMinutes, capacity } = submission.value
-  try {
-    const { created } = await createWindows(actor, { from, to: to || from, weekdays: weekdays.map(Number), hours: { startTime, endTime, slotDurationMinutes, capacity } })
-    return redirectWithToast(`/admin/availability?month=${from.slice(0, 7)}`, { type: 'success', title: 'Opening hours added', description: `${created} ${created === 1 ? 'date' : 'dates'} opened.` })
-  } catch (error) {
-    return refused('create', submission, error)
+    case 'holiday': {
+      const submission = parseWithZod(formData, { schema: HolidaysSchema })
+      if (submission.status !== 'success') return data<ActionResult>({ form: 'holiday', result: submission.reply() }, { status: 400 })
+      const { from, to, weekdays } = submission.value
+      try {
+        const { marked } = await markHolidays(actor, { from, to: to || from, weekdays: weekdays.map(Number) })
+        return redirectWithToast(`/admin/availability?month=${from.slice(0, 7)}`, { type: 'success', title: 'Holidays marked', description: `${marked} ${marked === 1 ? 'date' : 'dates'} closed.` })
+      } catch (error) {
+        return refused('holiday', submission, error)
+      }
+    }
+    case 'create': {
+      const submission = parseWithZod(formData, { schema: CreateWindowsSchema })
+      if (submission.status !== 'success') return data<ActionResult>({ form: 'create', result: submission.reply() }, { status: 400 })
+      const { from, to, weekdays, startTime, endTime, slotDurationMinutes, capacity } = submission.value
+      try {
+        const { created } = await createWindows(actor, { from, to: to || from, weekdays: weekdays.map(Number), hours: { startTime, endTime, slotDurationMinutes, capacity } })
+        return redirectWithToast(`/admin/availability?month=${from.slice(0, 7)}`, { type: 'success', title: 'Opening hours added', description: `${created} ${created === 1 ? 'date' : 'dates'} opened.` })
+      } catch (error) {
+        return refused('create', submission, error)
+      }
+    }
   }
 }
 

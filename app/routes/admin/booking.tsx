@@ -12,6 +12,7 @@ import { bookingStory, setAttendance } from '~/modules/booking/staff.server'
 import { BOOKING_STATUS_LABELS } from '~/modules/booking/texts'
 import { deliverReport, MAX_REPORT_FILE_BYTES, MAX_REPORT_FILES, ReportInputError, reportsOf } from '~/modules/reports/reports.server'
 import { readForm } from '~/lib/form-data.server'
+import { formIntent } from '~/lib/intent'
 import { refuseNul } from '~/lib/nul.server'
 
 export const meta: Route.MetaFunction = ({ params }) => [{ title: `Booking ${params.reference} | Admin` }, { name: 'robots', content: 'noindex' }]
@@ -91,42 +92,46 @@ export async function action({ request, params }: Route.ActionArgs) {
   const formData = await readForm(request, { maxBytes: MAX_REPORT_FILES * MAX_REPORT_FILE_BYTES + 1024 * 1024 })
   const actor = { id: admin.id, email: admin.email }
   const here = `/admin/bookings/${booking.reference}`
-  const intent = formData.get('intent')
-  if (intent === 'cancel') {
-    const refund = formData.get('refund') === 'yes'
-    // Cancelling cannot be undone: the first press asks, the second (with confirm=yes) cancels.
-    if (formData.get('confirm') !== 'yes') return { confirmCancel: { refund } }
-    try {
-      await cancelBooking({ bookingId: booking.id, enforceDeadline: false, refund, actor })
-    } catch (error) {
-      if (error instanceof NotChangeableError) return data({ error: error.message }, { status: 409 })
-      throw error
+  // The report form, the page's main one, sends no intent.
+  switch (formIntent(formData, ['cancel', 'attendance', 'report']) ?? 'report') {
+    case 'cancel': {
+      const refund = formData.get('refund') === 'yes'
+      // Cancelling cannot be undone: the first press asks, the second (with confirm=yes) cancels.
+      if (formData.get('confirm') !== 'yes') return { confirmCancel: { refund } }
+      try {
+        await cancelBooking({ bookingId: booking.id, enforceDeadline: false, refund, actor })
+      } catch (error) {
+        if (error instanceof NotChangeableError) return data({ error: error.message }, { status: 409 })
+        throw error
+      }
+      return redirectWithToast(here, { type: 'success', title: 'Booking cancelled', description: refund ? 'The refund is on its way to the customer.' : 'No refund was made.' })
     }
-    return redirectWithToast(here, { type: 'success', title: 'Booking cancelled', description: refund ? 'The refund is on its way to the customer.' : 'No refund was made.' })
-  }
-  if (intent === 'attendance') {
-    const value = formData.get('attendance')
-    const attendance = value === 'attended' || value === 'no_show' ? value : null
-    try {
-      await setAttendance(actor, booking.id, attendance)
-    } catch (error) {
-      if (error instanceof NotChangeableError) return data({ error: error.message }, { status: 409 })
-      throw error
+    case 'attendance': {
+      const value = formData.get('attendance')
+      const attendance = value === 'attended' || value === 'no_show' ? value : null
+      try {
+        await setAttendance(actor, booking.id, attendance)
+      } catch (error) {
+        if (error instanceof NotChangeableError) return data({ error: error.message }, { status: 409 })
+        throw error
+      }
+      return redirectWithToast(here, { type: 'success', title: attendance === 'attended' ? 'Marked as attended' : attendance === 'no_show' ? 'Marked as a no-show' : 'Attendance cleared' })
     }
-    return redirectWithToast(here, { type: 'success', title: attendance === 'attended' ? 'Marked as attended' : attendance === 'no_show' ? 'Marked as a no-show' : 'Attendance cleared' })
+    case 'report': {
+      const uploads = formData.getAll('files').filter((entry): entry is File => typeof entry !== 'string' && entry.size > 0)
+      const files = await Promise.all(uploads.map(async (file) => ({ filename: file.name, bytes: new Uint8Array(await file.arrayBuffer()) })))
+      const note = String(formData.get('note') ?? '').slice(0, 4000)
+      const videoLinks = videoLinksFrom(String(formData.get('videoLinks') ?? ''))
+      if (files.length === 0 && videoLinks.length === 0 && !note.trim()) return data({ error: 'Attach a PDF, add a video link or write a note.' }, { status: 400 })
+      try {
+        await deliverReport({ bookingId: booking.id, note, videoLinks, files, staffId: admin.id })
+      } catch (error) {
+        if (error instanceof ReportInputError) return data({ error: error.message }, { status: 400 })
+        throw error
+      }
+      return redirectWithToast(here, { type: 'success', title: 'Report delivered', description: `${booking.customerName} has been e-mailed.` })
+    }
   }
-  const uploads = formData.getAll('files').filter((entry): entry is File => typeof entry !== 'string' && entry.size > 0)
-  const files = await Promise.all(uploads.map(async (file) => ({ filename: file.name, bytes: new Uint8Array(await file.arrayBuffer()) })))
-  const note = String(formData.get('note') ?? '').slice(0, 4000)
-  const videoLinks = videoLinksFrom(String(formData.get('videoLinks') ?? ''))
-  if (files.length === 0 && videoLinks.length === 0 && !note.trim()) return data({ error: 'Attach a PDF, add a video link or write a note.' }, { status: 400 })
-  try {
-    await deliverReport({ bookingId: booking.id, note, videoLinks, files, staffId: admin.id })
-  } catch (error) {
-    if (error instanceof ReportInputError) return data({ error: error.message }, { status: 400 })
-    throw error
-  }
-  return redirectWithToast(here, { type: 'success', title: 'Report delivered', description: `${booking.customerName} has been e-mailed.` })
 }
 
 const ORIGIN_LABELS = { online: 'Paid online', offline: 'Paid at the lab', complimentary: 'Complimentary' } as const

@@ -15,6 +15,7 @@ import { batchDetails, BatchSchema, campDetails, CampSchema, CancelRegistrationS
 import { addBatch, cancelRegistration, CampChangeRefusedError, findCamp, moveRegistration, staffCamp, updateBatch, updateCamp } from '~/modules/camps/staff.server'
 import { formatLabDateTime } from '~/modules/mail/templates.server'
 import { readForm } from '~/lib/form-data.server'
+import { formIntent } from '~/lib/intent'
 import { refuseNul } from '~/lib/nul.server'
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${loaderData?.camp.name ?? 'Camp'} | Admin` }, { name: 'robots', content: 'noindex' }]
@@ -117,53 +118,54 @@ export async function action({ request, params }: Route.ActionArgs) {
   const actor = { id: admin.id, email: admin.email }
   const here = `/admin/camps/${code}`
   const formData = await readForm(request)
-  const intent = formData.get('intent')
-
-  if (intent === 'update-camp') {
-    const submission = parseWithZod(formData, { schema: CampSchema })
-    if (submission.status !== 'success') return invalid('camp', submission)
-    return attempt('camp', submission, async () => {
-      const { changed } = await updateCamp(actor, code, campDetails(submission.value))
-      return redirectWithToast(here, changed.length ? { type: 'success', title: 'Camp saved' } : { type: 'info', title: 'Nothing changed' })
-    })
+  switch (formIntent(formData, ['update-camp', 'update-batch', 'add-batch', 'move', 'cancel'])) {
+    case 'update-camp': {
+      const submission = parseWithZod(formData, { schema: CampSchema })
+      if (submission.status !== 'success') return invalid('camp', submission)
+      return attempt('camp', submission, async () => {
+        const { changed } = await updateCamp(actor, code, campDetails(submission.value))
+        return redirectWithToast(here, changed.length ? { type: 'success', title: 'Camp saved' } : { type: 'info', title: 'Nothing changed' })
+      })
+    }
+    case 'update-batch': {
+      const submission = parseWithZod(formData, { schema: EditBatchSchema })
+      const form = `batch-${String(formData.get('batchId'))}`
+      if (submission.status !== 'success') return invalid(form, submission)
+      return attempt(form, submission, async () => {
+        const { changed } = await updateBatch(actor, { campCode: code, batchId: submission.value.batchId, batch: batchDetails(submission.value) })
+        return redirectWithToast(here, changed.length ? { type: 'success', title: 'Batch saved', description: `${submission.value.name} is saved.` } : { type: 'info', title: 'Nothing changed' })
+      })
+    }
+    case 'add-batch': {
+      const submission = parseWithZod(formData, { schema: BatchSchema })
+      if (submission.status !== 'success') return invalid('new-batch', submission)
+      return attempt('new-batch', submission, async () => {
+        await addBatch(actor, code, batchDetails(submission.value))
+        return redirectWithToast(here, { type: 'success', title: 'Batch added', description: `${submission.value.name} is added to ${camp.name}.` })
+      })
+    }
+    case 'move': {
+      const submission = parseWithZod(formData, { schema: MoveRegistrationSchema })
+      const form = `move-${String(formData.get('reference'))}`
+      if (submission.status !== 'success') return invalid(form, submission)
+      return attempt(form, submission, async () => {
+        const moved = await moveRegistration(actor, { campCode: code, reference: submission.value.reference, toBatchCode: submission.value.toBatch })
+        return redirectWithToast(here, { type: 'success', title: 'Registration moved', description: `${moved.swimmerName} is now in ${moved.to}; the parent has been e-mailed.` })
+      })
+    }
+    case 'cancel': {
+      const submission = parseWithZod(formData, { schema: CancelRegistrationSchema })
+      const form = `cancel-${String(formData.get('reference'))}`
+      if (submission.status !== 'success') return invalid(form, submission)
+      return attempt(form, submission, async () => {
+        const cancelled = await cancelRegistration(actor, { campCode: code, reference: submission.value.reference, refund: submission.value.refund === 'yes' })
+        const refund = cancelled.refundPaise === null ? 'No refund.' : `A refund of ${formatRupees(cancelled.refundPaise)} is on its way.`
+        return redirectWithToast(here, { type: 'success', title: 'Registration cancelled', description: `${cancelled.swimmerName}: ${refund}` })
+      })
+    }
+    default:
+      throw data('Unknown action', { status: 400 })
   }
-  if (intent === 'update-batch') {
-    const submission = parseWithZod(formData, { schema: EditBatchSchema })
-    const form = `batch-${String(formData.get('batchId'))}`
-    if (submission.status !== 'success') return invalid(form, submission)
-    return attempt(form, submission, async () => {
-      const { changed } = await updateBatch(actor, { campCode: code, batchId: submission.value.batchId, batch: batchDetails(submission.value) })
-      return redirectWithToast(here, changed.length ? { type: 'success', title: 'Batch saved', description: `${submission.value.name} is saved.` } : { type: 'info', title: 'Nothing changed' })
-    })
-  }
-  if (intent === 'add-batch') {
-    const submission = parseWithZod(formData, { schema: BatchSchema })
-    if (submission.status !== 'success') return invalid('new-batch', submission)
-    return attempt('new-batch', submission, async () => {
-      await addBatch(actor, code, batchDetails(submission.value))
-      return redirectWithToast(here, { type: 'success', title: 'Batch added', description: `${submission.value.name} is added to ${camp.name}.` })
-    })
-  }
-  if (intent === 'move') {
-    const submission = parseWithZod(formData, { schema: MoveRegistrationSchema })
-    const form = `move-${String(formData.get('reference'))}`
-    if (submission.status !== 'success') return invalid(form, submission)
-    return attempt(form, submission, async () => {
-      const moved = await moveRegistration(actor, { campCode: code, reference: submission.value.reference, toBatchCode: submission.value.toBatch })
-      return redirectWithToast(here, { type: 'success', title: 'Registration moved', description: `${moved.swimmerName} is now in ${moved.to}; the parent has been e-mailed.` })
-    })
-  }
-  if (intent === 'cancel') {
-    const submission = parseWithZod(formData, { schema: CancelRegistrationSchema })
-    const form = `cancel-${String(formData.get('reference'))}`
-    if (submission.status !== 'success') return invalid(form, submission)
-    return attempt(form, submission, async () => {
-      const cancelled = await cancelRegistration(actor, { campCode: code, reference: submission.value.reference, refund: submission.value.refund === 'yes' })
-      const refund = cancelled.refundPaise === null ? 'No refund.' : `A refund of ${formatRupees(cancelled.refundPaise)} is on its way.`
-      return redirectWithToast(here, { type: 'success', title: 'Registration cancelled', description: `${cancelled.swimmerName}: ${refund}` })
-    })
-  }
-  throw data('Unknown action', { status: 400 })
 }
 
 type LoaderData = Route.ComponentProps['loaderData']

@@ -1,5 +1,4 @@
 import { data, Form, Link, useNavigation } from 'react-router'
-import { z } from 'zod'
 import type { Route } from './+types/customer'
 import { ConfirmDialog } from '~/components/confirm-dialog'
 import { FormAlert } from '~/components/form-fields'
@@ -22,6 +21,7 @@ import { BOOKING_STATUS_LABELS } from '~/modules/booking/texts'
 import { formatLabDateTime } from '~/modules/mail/templates.server'
 import { RateLimitedError } from '~/modules/rate-limit/rate-limit.server'
 import { readForm } from '~/lib/form-data.server'
+import { formIntent } from '~/lib/intent'
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${loaderData?.customer.name ?? 'Customer'} | Admin` }, { name: 'robots', content: 'noindex' }]
 
@@ -76,17 +76,17 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   }
 }
 
-const ActionSchema = z.object({ intent: z.enum(['resend-verification', 'disable', 'enable']) })
+const INTENTS = ['resend-verification', 'disable', 'enable'] as const
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const admin = await requireAdmin(request)
   const actor = { id: admin.id, email: admin.email }
   const userId = customerId(params)
-  const form = ActionSchema.safeParse(Object.fromEntries(await readForm(request)))
-  if (!form.success) return data({ error: 'Choose what to do with this account.' }, { status: 400 })
+  const intent = formIntent(await readForm(request), INTENTS)
+  if (!intent) return data({ error: 'Choose what to do with this account.' }, { status: 400 })
   const here = `/admin/customers/${userId}`
   try {
-    switch (form.data.intent) {
+    switch (intent) {
       case 'resend-verification':
         await resendVerification({ actor, userId, ip: callerOf(request, context).ip })
         return redirectWithToast(here, { type: 'success', title: 'Verification code sent', description: 'The customer has been e-mailed a new code.' })

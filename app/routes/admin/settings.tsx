@@ -32,6 +32,7 @@ import {
   updateTeamMember,
 } from '~/modules/site/staff.server'
 import { readForm } from '~/lib/form-data.server'
+import { formIntent } from '~/lib/intent'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Catalogue & settings | Admin' }, { name: 'robots', content: 'noindex' }]
 
@@ -65,7 +66,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   }
 }
 
-type Intent = 'price' | 'policies' | 'contact' | 'gst' | 'coach' | 'member' | 'banner'
+const INTENTS = ['price', 'policies', 'contact', 'gst', 'coach', 'member', 'banner'] as const
+type Intent = (typeof INTENTS)[number]
 /** Which of the page's forms a result belongs to: the kind, and the item or member for repeated ones. */
 type FormResult = { intent: Intent; target: string; result: SubmissionResult<string[]> }
 
@@ -98,7 +100,7 @@ export async function action({ request }: Route.ActionArgs) {
   const admin = await requireAdmin(request)
   const actor = { id: admin.id, email: admin.email }
   const formData = await readForm(request)
-  switch (formData.get('intent')) {
+  switch (formIntent(formData, INTENTS)) {
     case 'price':
       // An item not in the catalogue has no form on the page to show a message in, whatever else was sent.
       if (!(await catalogueForStaff()).some((item) => item.code === formData.get('code'))) throw data('Not found', { status: 404 })

@@ -21,6 +21,7 @@ import {
 import { isClockTime } from '~/modules/booking/schemas'
 import { WindowHoursSchema } from '~/modules/booking/staff-schemas'
 import { readForm } from '~/lib/form-data.server'
+import { formIntent } from '~/lib/intent'
 import { rowId } from '~/lib/row-id'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Opening hours | Admin' }, { name: 'robots', content: 'noindex' }]
@@ -52,29 +53,34 @@ export async function action({ request, params }: Route.ActionArgs) {
   const actor = { id: admin.id, email: admin.email }
   const window = await windowOf(params.slotId)
   const formData = await readForm(request)
-  const intent = formData.get('intent')
   const here = `/admin/availability/${window.id}`
   const start = String(formData.get('start') ?? '')
+  // The hours form is the page's main one: a post without a known intent has always meant it.
+  const intent = formIntent(formData, ['update', 'close', 'reopen', 'delete']) ?? 'update'
   try {
-    if (intent === 'close' || intent === 'reopen') {
-      if (!isClockTime(start)) return data<ActionResult>({ error: 'Choose a time slot.' }, { status: 400 })
-      await (intent === 'close' ? closeTimeSlot : reopenTimeSlot)(actor, window.id, start)
-      return redirectWithToast(here, { type: 'success', title: intent === 'close' ? `${start} closed` : `${start} reopened` })
+    switch (intent) {
+      case 'close':
+      case 'reopen': {
+        if (!isClockTime(start)) return data<ActionResult>({ error: 'Choose a time slot.' }, { status: 400 })
+        await (intent === 'close' ? closeTimeSlot : reopenTimeSlot)(actor, window.id, start)
+        return redirectWithToast(here, { type: 'success', title: intent === 'close' ? `${start} closed` : `${start} reopened` })
+      }
+      case 'delete':
+        await deleteWindow(actor, window.id)
+        return redirectWithToast(`/admin/availability?month=${window.date.slice(0, 7)}`, { type: 'success', title: 'Opening hours removed' })
+      case 'update': {
+        const submission = parseWithZod(formData, { schema: WindowHoursSchema })
+        if (submission.status !== 'success') return data<ActionResult>({ result: submission.reply() }, { status: 400 })
+        try {
+          await updateWindow(actor, window.id, submission.value)
+        } catch (error) {
+          if (error instanceof StrandedBookingsError) return data<ActionResult>({ result: submission.reply({ formErrors: [error.message] }), stranded: error.bookings }, { status: 409 })
+          if (error instanceof OverlappingWindowError) return data<ActionResult>({ result: submission.reply({ formErrors: [error.message] }) }, { status: 409 })
+          throw error
+        }
+        return redirectWithToast(here, { type: 'success', title: 'Opening hours changed' })
+      }
     }
-    if (intent === 'delete') {
-      await deleteWindow(actor, window.id)
-      return redirectWithToast(`/admin/availability?month=${window.date.slice(0, 7)}`, { type: 'success', title: 'Opening hours removed' })
-    }
-    const submission = parseWithZod(formData, { schema: WindowHoursSchema })
-    if (submission.status !== 'success') return data<ActionResult>({ result: submission.reply() }, { status: 400 })
-    try {
-      await updateWindow(actor, window.id, submission.value)
-    } catch (error) {
-      if (error instanceof StrandedBookingsError) return data<ActionResult>({ result: submission.reply({ formErrors: [error.message] }), stranded: error.bookings }, { status: 409 })
-      if (error instanceof OverlappingWindowError) return data<ActionResult>({ result: submission.reply({ formErrors: [error.message] }) }, { status: 409 })
-      throw error
-    }
-    return redirectWithToast(here, { type: 'success', title: 'Opening hours changed' })
   } catch (error) {
     if (error instanceof StrandedBookingsError) return data<ActionResult>({ error: error.message, stranded: error.bookings }, { status: 409 })
     if (error instanceof WindowInUseError) return data<ActionResult>({ error: error.message }, { status: 409 })
