@@ -15,7 +15,7 @@ export function BarChart({ title, description, bars }: { title: string; descript
   const width = 640
   const height = bars.length * rowHeight + 8
   return (
-    <figure className="rounded-2xl border border-slate-200 bg-white p-4">
+    <figure className="card p-4">
       <figcaption id={`${id}-title`} className="font-bold text-ink">
         {title}
       </figcaption>

@@ -6,8 +6,6 @@ import { FieldError, RadioGroupField, TextField } from './form-fields'
 
 type Field = FieldMetadata<string | undefined, Record<string, unknown>, string[]>
 
-const inputClass = 'mt-1 block min-h-11 w-full rounded-lg border border-slate-400 bg-white px-3 py-2 text-base text-ink shadow-sm focus:border-brand-600 aria-invalid:border-red-700'
-
 /** A labelled input of a type the shared TextField does not offer (dates, times, amounts). */
 export function InputField({ field, label, type = 'text', inputMode, hint }: { field: Field; label: ReactNode; type?: 'text' | 'date' | 'time'; inputMode?: 'decimal' | 'numeric'; hint?: string }) {
   const { key, ...props } = getInputProps(field, { type, ariaDescribedBy: hint ? field.descriptionId : undefined })
@@ -16,7 +14,7 @@ export function InputField({ field, label, type = 'text', inputMode, hint }: { f
       <label htmlFor={field.id} className="block text-sm font-semibold text-ink">
         {label}
       </label>
-      <input key={key} {...props} inputMode={inputMode} className={inputClass} />
+      <input key={key} {...props} inputMode={inputMode} className="input mt-1" />
       {hint && (
         <p id={field.descriptionId} className="mt-1 text-sm text-muted">
           {hint}

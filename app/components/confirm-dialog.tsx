@@ -26,7 +26,7 @@ export function ConfirmDialog({ title, closeHref, children }: { title: string; c
         event.preventDefault()
         navigate(closeHref, { preventScrollReset: true })
       }}
-      className="fixed inset-0 z-50 m-auto w-[min(32rem,calc(100%-2rem))] rounded-2xl border border-slate-200 bg-white p-6 text-ink shadow-xl backdrop:bg-slate-900/50 sm:p-8"
+      className="card fixed inset-0 z-50 m-auto w-[min(32rem,calc(100%-2rem))] p-6 text-ink shadow-xl backdrop:bg-slate-900/50 sm:p-8"
     >
       <h2 id="confirm-dialog-title" className="text-xl font-bold text-brand-900">
         {title}

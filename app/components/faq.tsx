@@ -9,7 +9,7 @@ export type FaqItem = { question: string; answer: ReactNode }
  */
 export function Faq({ name, items }: { name: string; items: FaqItem[] }) {
   return (
-    <div className="divide-y divide-slate-200 overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm">
+    <div className="card divide-y divide-slate-200 overflow-hidden shadow-sm">
       {items.map((item) => (
         <details key={item.question} name={name} className="group">
           <summary className="flex min-h-14 cursor-pointer items-center justify-between gap-4 px-5 py-4 text-left font-semibold text-ink transition-colors select-none hover:bg-brand-50 focus-visible:-outline-offset-3 group-open:text-brand-800 sm:px-6">

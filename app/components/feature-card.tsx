@@ -26,7 +26,7 @@ export function FeatureCard({
   footer?: ReactNode
 }) {
   return (
-    <div className="flex h-full flex-col rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
+    <div className="card flex h-full flex-col p-6 shadow-sm">
       <IconBadge>{icon}</IconBadge>
       <h3 className="mt-5 text-xl font-bold text-ink">{title}</h3>
       <div className="mt-2 leading-relaxed text-muted">{children}</div>

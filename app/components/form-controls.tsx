@@ -1,5 +1,6 @@
-import { getCollectionProps, getInputProps, getSelectProps, useForm, type FieldMetadata, type SubmissionResult } from '@conform-to/react'
+import { getCollectionProps, getInputProps, getSelectProps, getTextareaProps, useForm, type FieldMetadata, type SubmissionResult } from '@conform-to/react'
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react'
+import { useNavigation } from 'react-router'
 import type { z } from 'zod'
 import { HONEYPOT_FIELD } from '~/lib/honeypot'
 import { useHydrated } from '~/lib/use-hydrated'
@@ -9,9 +10,6 @@ import { useHydrated } from '~/lib/use-hydrated'
 // shows its form first and fetches the rules that check it afterwards (useLazyValidatedForm).
 
 type Field = FieldMetadata<string | undefined, Record<string, unknown>, string[]>
-
-const inputClass =
-  'mt-1 block min-h-11 w-full rounded-lg border border-slate-400 bg-white px-3 py-2 text-base text-ink shadow-sm placeholder:text-slate-500 focus:border-brand-600 aria-invalid:border-red-700'
 
 
 export function FieldError({ field }: { field: Field }) {
@@ -51,7 +49,7 @@ export function TextField({ field, label, type = 'text', autoComplete, inputMode
         {label}
         {optional && <span className="font-normal text-muted"> (optional)</span>}
       </label>
-      <input key={key} {...props} autoComplete={autoComplete} inputMode={inputMode} placeholder={placeholder} className={inputClass} />
+      <input key={key} {...props} autoComplete={autoComplete} inputMode={inputMode} placeholder={placeholder} className="input mt-1" />
       <Hint field={field}>{hint}</Hint>
       <FieldError field={field} />
     </div>
@@ -69,7 +67,7 @@ export function PasswordField({ field, label, autoComplete }: { field: Field; la
         {label}
       </label>
       <div className="relative">
-        <input key={key} {...props} type={visible ? 'text' : 'password'} autoComplete={autoComplete} className={`${inputClass} ${hydrated ? 'pr-20' : ''}`} />
+        <input key={key} {...props} type={visible ? 'text' : 'password'} autoComplete={autoComplete} className={`input mt-1 ${hydrated ? 'pr-20' : ''}`} />
         {hydrated && (
           <button
             type="button"
@@ -87,6 +85,25 @@ export function PasswordField({ field, label, autoComplete }: { field: Field; la
   )
 }
 
+/** What a textarea outside a validated form needs: its id and name, and the text it starts with. */
+type PlainField = { id: string; name: string; defaultValue?: string }
+
+/** A textarea under its label (with an optional note in lighter type), its error under it. */
+export function TextAreaField({ field, label, note }: { field: Field | PlainField; label: string; note?: string }) {
+  const validated = 'errorId' in field
+  const { key, ...props } = validated ? getTextareaProps(field) : { key: undefined, ...field }
+  return (
+    <div>
+      <label htmlFor={field.id} className="block text-sm font-semibold text-ink">
+        {label}
+        {note && <span className="font-normal text-muted"> ({note})</span>}
+      </label>
+      <textarea key={key} {...props} rows={3} className="input mt-1" />
+      {validated && <FieldError field={field} />}
+    </div>
+  )
+}
+
 export function SelectField({ field, label, options }: { field: Field; label: string; options: ReadonlyArray<{ value: string; label: string }> }) {
   const { key, ...props } = getSelectProps(field)
   return (
@@ -94,7 +111,7 @@ export function SelectField({ field, label, options }: { field: Field; label: st
       <label htmlFor={field.id} className="block text-sm font-semibold text-ink">
         {label}
       </label>
-      <select key={key} {...props} className={inputClass}>
+      <select key={key} {...props} className="input mt-1">
         {options.map((option) => (
           <option key={option.value} value={option.value}>
             {option.label}
@@ -171,9 +188,43 @@ export function HoneypotField() {
   )
 }
 
-export function SubmitButton({ children, pending, pendingLabel }: { children: ReactNode; pending?: boolean; pendingLabel?: string }) {
+/** The submission a pending button waits for; by default any form of the page. */
+export type PendingWhen = {
+  /** The path the form posts to, its query aside. */
+  action?: string
+  /** Fields that tell the form from the page's others, such as its intent or the item it is about (null: a field it does not send). */
+  fields?: Record<string, string | null>
+  /** Pending until the page the answer leads to has loaded, not only while the form is on its way. */
+  untilLoaded?: boolean
+}
+
+/** True while the page's form that `when` describes is being submitted. */
+export function usePending({ action, fields = {}, untilLoaded = false }: PendingWhen = {}) {
+  const { state, formAction, formData } = useNavigation()
+  if (!formData || !formAction || (state !== 'submitting' && !untilLoaded)) return false
+  if (action !== undefined && new URL(formAction, 'http://localhost').pathname !== action) return false
+  return Object.entries(fields).every(([name, value]) => formData.get(name) === value)
+}
+
+type PendingButtonProps = {
+  when?: PendingWhen
+  /** What the button says while pending; without one it keeps its text. */
+  pendingLabel?: string
+  className?: string
+  name?: string
+  value?: string
+  formNoValidate?: boolean
+  children: ReactNode
+}
+
+/**
+ * A submit button that cannot be pressed twice: while its form is on its way it is disabled and
+ * says `pendingLabel`. Without JavaScript it is a plain submit button.
+ */
+export function PendingButton({ when, pendingLabel, className = 'btn-primary', children, ...button }: PendingButtonProps) {
+  const pending = usePending(when)
   return (
-    <button type="submit" disabled={pending} className="btn-primary w-full">
+    <button type="submit" {...button} disabled={pending} className={className}>
       {pending && pendingLabel ? pendingLabel : children}
     </button>
   )
@@ -183,7 +234,7 @@ export function SubmitButton({ children, pending, pendingLabel }: { children: Re
 export function AuthCard({ title, lead, children, wide }: { title: string; lead?: ReactNode; children: ReactNode; wide?: boolean }) {
   return (
     <section className="bg-gradient-to-b from-brand-50 to-white px-4 py-10 sm:py-16">
-      <div className={`mx-auto w-full ${wide ? 'max-w-3xl' : 'max-w-md'} rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8`}>
+      <div className={`card mx-auto w-full ${wide ? 'max-w-3xl' : 'max-w-md'} p-6 shadow-sm sm:p-8`}>
         <h1 className="text-2xl font-extrabold text-brand-900 sm:text-3xl">{title}</h1>
         {lead && <div className="mt-2 text-muted">{lead}</div>}
         <div className="mt-6">{children}</div>

@@ -18,7 +18,7 @@ export function StepTimeline({ steps }: { steps: Step[] }) {
               {index + 1}
             </span>
           </span>
-          <div className="flex-1 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6">
+          <div className="card flex-1 p-5 shadow-sm sm:p-6">
             <h3 className="text-xl font-bold text-ink">
               <span className="sr-only">Step {index + 1}: </span>
               {step.title}

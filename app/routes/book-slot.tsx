@@ -1,7 +1,7 @@
-import { Form, Link, redirect, useNavigation } from 'react-router'
+import { Form, Link, redirect } from 'react-router'
 import type { Route } from './+types/book-slot'
 import { ConfirmDialog } from '~/components/confirm-dialog'
-import { HoneypotField } from '~/components/form-controls'
+import { HoneypotField, PendingButton } from '~/components/form-controls'
 import { MonthCalendar } from '~/components/month-calendar'
 import { TimeSlotPicker } from '~/components/time-slot-picker'
 import { config } from '~/config.server'
@@ -106,8 +106,6 @@ function backTo(formData: FormData) {
 
 export default function BookSlot({ loaderData }: Route.ComponentProps) {
   const { today, month, previousMonth, nextMonth, calendar, date, schedule, chosen, confirming, hold, product, pricePaise, holdMinutes } = loaderData
-  const navigation = useNavigation()
-  const holding = navigation.state !== 'idle' && navigation.formAction?.startsWith('/book-slot')
   const query = (values: Record<string, string | null | undefined>) => {
     const params = new URLSearchParams()
     for (const [key, value] of Object.entries(values)) if (value) params.set(key, value)
@@ -132,7 +130,7 @@ export default function BookSlot({ loaderData }: Route.ComponentProps) {
       )}
 
       <div className="mt-8 grid gap-6 lg:grid-cols-[minmax(0,22rem)_minmax(0,1fr)]">
-        <div className="rounded-2xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6">
+        <div className="card p-4 shadow-sm sm:p-6">
           <MonthCalendar
             month={month}
             days={calendar}
@@ -145,14 +143,14 @@ export default function BookSlot({ loaderData }: Route.ComponentProps) {
         </div>
 
         <div className="space-y-6">
-          <section aria-labelledby="selected-date" className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
+          <section aria-labelledby="selected-date" className="card p-6 shadow-sm">
             <h2 id="selected-date" className="text-sm font-semibold tracking-wide text-muted uppercase">
               Selected date
             </h2>
             <p className="mt-1 text-xl font-bold text-ink">{date ? formatWeekdayDate(date) : 'Choose a date in the calendar'}</p>
           </section>
 
-          <section aria-labelledby="time-slots" className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
+          <section aria-labelledby="time-slots" className="card p-6 shadow-sm">
             <h2 id="time-slots" className="text-lg font-bold text-ink">
               Time slots
             </h2>
@@ -188,7 +186,7 @@ export default function BookSlot({ loaderData }: Route.ComponentProps) {
             </div>
           </section>
 
-          <section aria-labelledby="important-information" className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
+          <section aria-labelledby="important-information" className="card p-6 shadow-sm">
             <h2 id="important-information" className="text-lg font-bold text-ink">
               Important information
             </h2>
@@ -224,9 +222,9 @@ export default function BookSlot({ loaderData }: Route.ComponentProps) {
             <Link to={slotHref(chosen.start)} preventScrollReset className="btn-secondary">
               Cancel
             </Link>
-            <button type="submit" className="btn-primary" disabled={holding}>
-              {holding ? 'Processing booking...' : 'Confirm and continue to payment'}
-            </button>
+            <PendingButton when={{ action: '/book-slot', untilLoaded: true }} pendingLabel="Processing booking...">
+              Confirm and continue to payment
+            </PendingButton>
           </Form>
         </ConfirmDialog>
       )}

@@ -1,9 +1,9 @@
-import { getCollectionProps, getFormProps, getTextareaProps, type SubmissionResult } from '@conform-to/react'
+import { getCollectionProps, getFormProps, type SubmissionResult } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { useEffect } from 'react'
-import { data, Form, Link, redirect, redirectDocument, useFetcher, useNavigation } from 'react-router'
+import { data, Form, Link, redirect, redirectDocument, useFetcher } from 'react-router'
 import type { Route } from './+types/booking'
-import { FieldError, FormAlert, HoneypotField, TextField, useLazyValidatedForm } from '~/components/form-controls'
+import { FieldError, FormAlert, HoneypotField, PendingButton, TextAreaField, TextField, useLazyValidatedForm } from '~/components/form-controls'
 import { DetailRow, type StatusCard, StatusCardView, SupportDetails, TooLateToChange } from '~/components/payment-status-card'
 import { config } from '~/config.server'
 import { isLinkKey, linkKey } from '~/db/secrets.server'
@@ -207,7 +207,7 @@ export default function Booking({ loaderData, actionData }: Route.ComponentProps
         <h1 className="text-3xl font-extrabold text-brand-900 sm:text-4xl">Book a Session</h1>
         <p className="mt-2 text-muted">A race analysis, a biomechanical analysis, or both, at our Bangalore lab.</p>
         <Progress step={loaderData.step} />
-        <div className="mt-6 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
+        <div className="card mt-6 p-6 shadow-sm sm:p-8">
           {loaderData.step === 1 && <DetailsStep loaderData={loaderData} actionData={actionData} />}
           {loaderData.step === 2 && <PaymentStep {...loaderData} notice={actionData?.kind === 'refused' ? actionData.message : loaderData.notice} />}
           {loaderData.step === 3 && <ConfirmationStep {...loaderData} />}
@@ -250,8 +250,6 @@ function DetailsStep({ loaderData, actionData }: { loaderData: Step1Data; action
     lastResult: actionData?.kind === 'invalid' ? actionData.result : undefined,
     defaultValue: values,
   })
-  const navigation = useNavigation()
-  const submitting = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'details'
   const hydrated = useHydrated()
   const timesFetcher = useFetcher<{ times: BookingTime[] | null }>()
   const date = fields.date.value
@@ -305,7 +303,7 @@ function DetailsStep({ loaderData, actionData }: { loaderData: Step1Data; action
             defaultValue={dates.open.includes(fields.date.initialValue ?? '') ? fields.date.initialValue : ''}
             aria-invalid={dateErrors?.length ? true : undefined}
             aria-describedby={[fields.date.descriptionId, dateErrors?.length ? fields.date.errorId : null].filter(Boolean).join(' ')}
-            className="mt-1 block min-h-11 w-full rounded-lg border border-slate-400 bg-white px-3 py-2 text-base text-ink shadow-sm"
+            className="input mt-1"
           >
             <option value="">Choose a date</option>
             {dates.open.map((day) => (
@@ -355,24 +353,16 @@ function DetailsStep({ loaderData, actionData }: { loaderData: Step1Data; action
         <FieldError field={fields.time} />
       </fieldset>
 
-      <div>
-        <label htmlFor={fields.notes.id} className="block text-sm font-semibold text-ink">
-          Notes <span className="font-normal text-muted">(optional)</span>
-        </label>
-        <textarea {...getTextareaProps(fields.notes)} key={fields.notes.key} rows={3} className="mt-1 block w-full rounded-lg border border-slate-400 bg-white px-3 py-2 text-base text-ink shadow-sm" />
-        <FieldError field={fields.notes} />
-      </div>
+      <TextAreaField field={fields.notes} label="Notes" note="optional" />
 
-      <button type="submit" name="intent" value="details" disabled={submitting} className="btn-primary w-full">
-        {submitting ? 'Checking...' : 'Continue to Payment'}
-      </button>
+      <PendingButton name="intent" value="details" when={{ fields: { intent: 'details' } }} pendingLabel="Checking..." className="btn-primary w-full">
+        Continue to Payment
+      </PendingButton>
     </Form>
   )
 }
 
 function PaymentStep({ summary, notice, tooLateToChange }: Extract<Route.ComponentProps['loaderData'], { step: 2 }>) {
-  const navigation = useNavigation()
-  const paying = navigation.formMethod === 'POST'
   return (
     <div className="space-y-6">
       <h2 className="text-xl font-bold text-ink">Payment</h2>
@@ -400,9 +390,9 @@ function PaymentStep({ summary, notice, tooLateToChange }: Extract<Route.Compone
         <Link to="/booking" className="btn-secondary">
           Change details
         </Link>
-        <button type="submit" name="intent" value="pay" className="btn-primary" disabled={paying}>
-          {paying ? 'Processing...' : 'Complete Booking'}
-        </button>
+        <PendingButton name="intent" value="pay" when={{ untilLoaded: true }} pendingLabel="Processing...">
+          Complete Booking
+        </PendingButton>
       </Form>
     </div>
   )

@@ -1,6 +1,6 @@
-import { data, Form, Link, useNavigation } from 'react-router'
+import { data, Form, Link } from 'react-router'
 import type { Route } from './+types/bookings.$reference.cancel'
-import { FormAlert, HoneypotField } from '~/components/form-controls'
+import { FormAlert, HoneypotField, PendingButton } from '~/components/form-controls'
 import { callerOf } from '~/lib/auth.server'
 import { bookingForChange } from '~/lib/booking-access.server'
 import { formatClockTime, formatLongDate, formatRupees, formatTimeRange, formatWeekdayDate, labDateParts } from '~/lib/format'
@@ -80,8 +80,6 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 
 export default function Cancel({ loaderData, actionData }: Route.ComponentProps) {
   const { reference, title, days, refund, refundPolicy, allowed, reason, deadline, backTo, confirmation, confirmationMinutes, askAction, confirmAction } = loaderData
-  const navigation = useNavigation()
-  const submitting = navigation.state === 'submitting'
   const terms = `${refund ? `You will get your ${refund} back, ${refundPolicy}.` : 'No payment was taken for this booking, so there is nothing to refund.'} You can cancel until ${deadline}.`
   return (
     <section className="container-page max-w-2xl py-10 sm:py-14">
@@ -105,7 +103,7 @@ export default function Cancel({ loaderData, actionData }: Route.ComponentProps)
           {reason}
         </p>
       ) : confirmation === 'none' || confirmation === 'invalid' ? (
-        <Form method="post" action={askAction} className="mt-6 space-y-4 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
+        <Form method="post" action={askAction} className="card mt-6 space-y-4 p-6 shadow-sm">
           <HoneypotField />
           <p className="text-ink">{terms}</p>
           <p className="text-ink">
@@ -122,21 +120,21 @@ export default function Cancel({ loaderData, actionData }: Route.ComponentProps)
             </p>
           )}
           <FormAlert id="confirmation-error" errors={actionData?.error ? [actionData.error] : undefined} />
-          <button type="submit" className="btn-primary w-full" disabled={submitting}>
-            {submitting ? 'Sending...' : 'E-mail me a link to confirm the cancellation'}
-          </button>
+          <PendingButton pendingLabel="Sending..." className="btn-primary w-full">
+            E-mail me a link to confirm the cancellation
+          </PendingButton>
           <Link to={backTo} className="btn-secondary w-full">
             Keep my booking
           </Link>
         </Form>
       ) : (
-        <Form method="post" action={confirmAction} className="mt-6 space-y-4 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
+        <Form method="post" action={confirmAction} className="card mt-6 space-y-4 p-6 shadow-sm">
           <HoneypotField />
           <p className="text-ink">{terms}</p>
           <FormAlert id="cancel-error" errors={actionData?.error ? [actionData.error] : undefined} />
-          <button type="submit" className="btn-primary w-full bg-red-700 hover:bg-red-800" disabled={submitting}>
-            {submitting ? 'Cancelling...' : 'Cancel my booking'}
-          </button>
+          <PendingButton pendingLabel="Cancelling..." className="btn-primary w-full bg-red-700 hover:bg-red-800">
+            Cancel my booking
+          </PendingButton>
           <Link to={backTo} className="btn-secondary w-full">
             Keep my booking
           </Link>

@@ -1,6 +1,6 @@
-import { Form, Link, useNavigation } from 'react-router'
+import { Form, Link } from 'react-router'
 import type { Route } from './+types/bookings.$reference.reschedule'
-import { HoneypotField } from '~/components/form-controls'
+import { HoneypotField, PendingButton } from '~/components/form-controls'
 import { MonthCalendar } from '~/components/month-calendar'
 import { TimeSlotPicker } from '~/components/time-slot-picker'
 import { bookingForChange } from '~/lib/booking-access.server'
@@ -86,8 +86,6 @@ export async function action({ request, params }: Route.ActionArgs) {
 
 export default function Reschedule({ loaderData }: Route.ComponentProps) {
   const { reference, title, current, allowed, reason, deadline, backTo, linkQuery, today, month, previousMonth, nextMonth, calendar, date, schedule, chosen } = loaderData
-  const navigation = useNavigation()
-  const moving = navigation.state === 'submitting'
   const base = `/bookings/${encodeURIComponent(reference)}/reschedule`
   const query = (values: Record<string, string | null | undefined>) => {
     const params = new URLSearchParams(linkQuery.slice(1))
@@ -119,7 +117,7 @@ export default function Reschedule({ loaderData }: Route.ComponentProps) {
         <>
           <p className="mt-4 text-sm text-muted">You can reschedule until {deadline}. Pick a new date and time: there is nothing more to pay.</p>
           <div className="mt-6 grid gap-6 lg:grid-cols-[minmax(0,22rem)_minmax(0,1fr)]">
-            <div className="rounded-2xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6">
+            <div className="card p-4 shadow-sm sm:p-6">
               <MonthCalendar
                 month={month}
                 days={calendar}
@@ -130,7 +128,7 @@ export default function Reschedule({ loaderData }: Route.ComponentProps) {
                 nextHref={nextMonth ? query({ month: nextMonth, date }) : null}
               />
             </div>
-            <section aria-labelledby="new-time" className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
+            <section aria-labelledby="new-time" className="card p-6 shadow-sm">
               <h2 id="new-time" className="text-lg font-bold text-ink">
                 {date ? `New time on ${formatWeekdayDate(date)}` : 'Choose a new date'}
               </h2>
@@ -146,9 +144,9 @@ export default function Reschedule({ loaderData }: Route.ComponentProps) {
                       <li key={day}>{chosen.dates.length > 1 ? `Day ${index + 1}: ${day}` : day}</li>
                     ))}
                   </ol>
-                  <button type="submit" className="btn-primary w-full" disabled={moving}>
-                    {moving ? 'Rescheduling...' : `Move my booking to ${formatTimeRange(chosen.start, chosen.end)}`}
-                  </button>
+                  <PendingButton pendingLabel="Rescheduling..." className="btn-primary w-full">
+                    {`Move my booking to ${formatTimeRange(chosen.start, chosen.end)}`}
+                  </PendingButton>
                 </Form>
               )}
             </section>

@@ -116,7 +116,7 @@ export default function Contact({ loaderData }: Route.ComponentProps) {
           </h2>
           <ul className="mt-10 grid gap-6 md:grid-cols-3">
             {HELP_TOPICS.map(({ title, text, Icon }) => (
-              <li key={title} className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
+              <li key={title} className="card p-6 shadow-sm sm:p-8">
                 <span className="inline-flex h-12 w-12 items-center justify-center rounded-xl bg-brand-700 text-white">
                   <Icon className="h-6 w-6" />
                 </span>
@@ -142,7 +142,7 @@ export default function Contact({ loaderData }: Route.ComponentProps) {
 
 function ContactCard({ title, icon, children }: { title: string; icon: ReactNode; children: ReactNode }) {
   return (
-    <div className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
+    <div className="card p-6 shadow-sm">
       <span aria-hidden="true" className="inline-flex h-12 w-12 items-center justify-center rounded-xl bg-brand-50 text-brand-700">
         {icon}
       </span>

@@ -1,9 +1,9 @@
 import { getFormProps, type SubmissionResult } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { useEffect } from 'react'
-import { data, Form, Link, redirect, useNavigate, useNavigation } from 'react-router'
+import { data, Form, Link, redirect, useNavigate } from 'react-router'
 import type { Route } from './+types/forgot-password'
-import { AuthCard, FormAlert, HoneypotField, PasswordField, SubmitButton, TextField, useLazyValidatedForm, type FieldConstraints } from '~/components/form-controls'
+import { AuthCard, FormAlert, HoneypotField, PasswordField, PendingButton, TextField, useLazyValidatedForm, type FieldConstraints } from '~/components/form-controls'
 import { callerOf, rememberBrowserHeader, requireGuest } from '~/lib/auth.server'
 import { rejectBots } from '~/lib/honeypot'
 import { pageMeta } from '~/lib/seo'
@@ -105,7 +105,6 @@ type LastResult = SubmissionResult<string[]> | null | undefined
 
 function RequestStep({ constraint, lastResult }: { constraint: FieldConstraints; lastResult: LastResult }) {
   const [form, fields] = useLazyValidatedForm(() => import('~/modules/accounts/schemas').then((schemas) => schemas.EmailOnlySchema), { constraint, lastResult })
-  const submitting = useNavigation().formAction === '/forgot-password'
   return (
     <AuthCard title="Forgot Password" lead="Enter the e-mail address of your account. We will send you a code to choose a new password.">
       <Form method="post" {...getFormProps(form)} className="space-y-5">
@@ -113,9 +112,9 @@ function RequestStep({ constraint, lastResult }: { constraint: FieldConstraints;
         <HoneypotField />
         <input type="hidden" name="intent" value="request" />
         <TextField field={fields.email} label="Email" type="email" autoComplete="email" />
-        <SubmitButton pending={submitting} pendingLabel="Sending...">
+        <PendingButton when={{ action: '/forgot-password', untilLoaded: true }} pendingLabel="Sending..." className="btn-primary w-full">
           Send Reset Code
-        </SubmitButton>
+        </PendingButton>
       </Form>
       <BackToLogin />
     </AuthCard>
@@ -128,8 +127,6 @@ function ResetStep({ email, code, constraint, lastResult, resendErrors }: { emai
     lastResult,
     defaultValue: { email, code },
   })
-  const navigation = useNavigation()
-  const submitting = navigation.formAction === '/forgot-password' && navigation.formData?.get('intent') !== 'request'
   return (
     <AuthCard
       title="Reset Password"
@@ -146,9 +143,9 @@ function ResetStep({ email, code, constraint, lastResult, resendErrors }: { emai
         <TextField field={fields.code} label="Reset code" inputMode="numeric" autoComplete="one-time-code" />
         <PasswordField field={fields.password} label="New Password" autoComplete="new-password" />
         <PasswordField field={fields.confirmPassword} label="Confirm Password" autoComplete="new-password" />
-        <SubmitButton pending={submitting} pendingLabel="Resetting...">
+        <PendingButton when={{ action: '/forgot-password', fields: { intent: null }, untilLoaded: true }} pendingLabel="Resetting..." className="btn-primary w-full">
           Reset Password
-        </SubmitButton>
+        </PendingButton>
       </Form>
       <Form method="post" className="mt-6 border-t border-slate-200 pt-6 text-sm">
         <HoneypotField />

@@ -1,8 +1,8 @@
 import { getFormProps } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, Link, useNavigation } from 'react-router'
+import { data, Form, Link } from 'react-router'
 import type { Route } from './+types/login'
-import { AuthCard, FormAlert, HoneypotField, PasswordField, SubmitButton, TextField, useLazyValidatedForm } from '~/components/form-controls'
+import { AuthCard, FormAlert, HoneypotField, PasswordField, PendingButton, TextField, useLazyValidatedForm } from '~/components/form-controls'
 import { callerOf, homeFor, knownBrowser, pendingAccountHeader, rememberBrowserHeader, requireGuest, safeRedirect, sessionHeader, sessionToken } from '~/lib/auth.server'
 import { rejectBots } from '~/lib/honeypot'
 import { pageMeta } from '~/lib/seo'
@@ -50,7 +50,6 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
     lastResult: actionData?.result,
     defaultValue: { redirectTo: loaderData.redirectTo },
   })
-  const submitting = useNavigation().formAction === '/login'
   const registrationHref = '/registration'
   return (
     <AuthCard title="Welcome Back" lead="Sign in to book your analysis session and see your bookings.">
@@ -65,9 +64,9 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
             Forgot password?
           </Link>
         </div>
-        <SubmitButton pending={submitting} pendingLabel="Signing In...">
+        <PendingButton when={{ action: '/login', untilLoaded: true }} pendingLabel="Signing In..." className="btn-primary w-full">
           Sign In
-        </SubmitButton>
+        </PendingButton>
       </Form>
       {actionData?.unverifiedEmail && (
         <Form method="post" action="/verify-email" className="mt-4 rounded-lg border border-slate-200 bg-slate-50 p-4 text-sm">

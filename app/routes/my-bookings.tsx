@@ -70,7 +70,7 @@ export default function MyBookings({ loaderData }: Route.ComponentProps) {
       <div className="mt-8 grid gap-6 lg:grid-cols-3">
         <div className="space-y-4 lg:col-span-2">
           {bookings.length === 0 ? (
-            <div className="rounded-2xl border border-slate-200 bg-white p-8 text-center shadow-sm">
+            <div className="card p-8 text-center shadow-sm">
               <h2 className="text-xl font-bold text-ink">No bookings yet</h2>
               <p className="mt-2 text-muted">Book an analysis session to see it here.</p>
               <Link to="/book-slot" className="btn-primary mt-6">
@@ -83,7 +83,7 @@ export default function MyBookings({ loaderData }: Route.ComponentProps) {
                 const status = STATUS[booking.status]
                 return (
                   <li key={booking.id}>
-                    <article aria-labelledby={`booking-${booking.id}`} className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
+                    <article aria-labelledby={`booking-${booking.id}`} className="card p-6 shadow-sm">
                       <div className="flex flex-wrap items-start justify-between gap-3">
                         <div>
                           <h2 id={`booking-${booking.id}`} className="text-xl font-bold text-ink">
@@ -136,7 +136,7 @@ export default function MyBookings({ loaderData }: Route.ComponentProps) {
             </ol>
           )}
         </div>
-        <aside aria-labelledby="account-information" className="h-fit rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
+        <aside aria-labelledby="account-information" className="card h-fit p-6 shadow-sm">
           <h2 id="account-information" className="text-lg font-bold text-ink">
             Account Information
           </h2>

@@ -1,8 +1,8 @@
 import { useEffect } from 'react'
-import { data, Form, redirect, redirectDocument, useNavigation, useRevalidator } from 'react-router'
+import { data, Form, redirect, redirectDocument, useRevalidator } from 'react-router'
 import type { Route } from './+types/onboarding.line'
 import { BatchFull, RegistrationRefused } from '~/components/camp-answers'
-import { AuthCard } from '~/components/form-controls'
+import { AuthCard, PendingButton } from '~/components/form-controls'
 import { isLinkKey } from '~/db/secrets.server'
 import { afterTheLine } from '~/lib/camp-line.server'
 import { pageMeta } from '~/lib/seo'
@@ -53,7 +53,6 @@ export default function PlaceInLine({ loaderData }: Route.ComponentProps) {
 
 function Waiting({ position, choice, link }: { position: number; choice: string; link: { place: string; key: string } }) {
   const revalidator = useRevalidator()
-  const navigation = useNavigation()
   useEffect(() => {
     const timer = setInterval(() => {
       if (revalidator.state === 'idle') void revalidator.revalidate()
@@ -70,9 +69,9 @@ function Waiting({ position, choice, link }: { position: number; choice: string;
       <Form method="get" className="mt-6">
         <input type="hidden" name="place" value={link.place} />
         <input type="hidden" name="key" value={link.key} />
-        <button type="submit" className="btn-secondary" disabled={navigation.state !== 'idle'}>
+        <PendingButton when={{ untilLoaded: true }} className="btn-secondary">
           Check my place
-        </button>
+        </PendingButton>
       </Form>
     </AuthCard>
   )

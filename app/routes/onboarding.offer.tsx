@@ -1,6 +1,6 @@
-import { data, Form, Link, redirectDocument, useNavigation } from 'react-router'
+import { data, Form, Link, redirectDocument } from 'react-router'
 import type { Route } from './+types/onboarding.offer'
-import { AuthCard, FormAlert, HoneypotField } from '~/components/form-controls'
+import { AuthCard, FormAlert, HoneypotField, PendingButton } from '~/components/form-controls'
 import { DetailRow } from '~/components/payment-status-card'
 import { config } from '~/config.server'
 import { isLinkKey, linkKey } from '~/db/secrets.server'
@@ -68,8 +68,6 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function Offer({ loaderData, actionData }: Route.ComponentProps) {
   const offer = loaderData
-  const navigation = useNavigation()
-  const paying = navigation.formMethod === 'POST'
   const title = offer.state === 'held' ? 'A camp seat is held for you' : offer.state === 'registered' ? 'Already registered' : 'This offer has expired'
   return (
     <AuthCard title={title} wide>
@@ -85,9 +83,9 @@ export default function Offer({ loaderData, actionData }: Route.ComponentProps) 
           <HoneypotField />
           <p className="text-ink">The seat is yours if you pay by {offer.heldUntil}.</p>
           <FormAlert id="offer-error" errors={actionData?.error ? [actionData.error] : undefined} />
-          <button type="submit" className="btn-primary w-full" disabled={paying}>
-            {paying ? 'Processing Payment...' : `Pay ${offer.amount}`}
-          </button>
+          <PendingButton when={{ untilLoaded: true }} pendingLabel="Processing Payment..." className="btn-primary w-full">
+            {`Pay ${offer.amount}`}
+          </PendingButton>
         </Form>
       )}
       {offer.state === 'registered' && <p className="mt-6 text-ink">{offer.swimmerName} is registered for the camp. The confirmation is in your e-mail.</p>}

@@ -1,8 +1,8 @@
 import { getCollectionProps, getFormProps, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, Link, redirect, redirectDocument, useNavigation } from 'react-router'
+import { data, Form, Link, redirect, redirectDocument } from 'react-router'
 import type { Route } from './+types/onboarding'
-import { AuthCard, FieldError, FormAlert, HoneypotField, TextField, useValidatedForm } from '~/components/form-fields'
+import { AuthCard, FieldError, FormAlert, HoneypotField, PendingButton, TextField, useValidatedForm } from '~/components/form-fields'
 import { BatchFull, type CampApplicantFields } from '~/components/camp-answers'
 import { callerOf, getUser } from '~/lib/auth.server'
 import { holderOf } from '~/lib/holder.server'
@@ -127,8 +127,6 @@ function RegistrationForm({ camps, prefill, actionData }: { camps: Camps; prefil
     lastResult: actionData?.kind === 'edit' ? undefined : actionData?.result,
     defaultValue: actionData?.kind === 'edit' ? { camp: firstOpen?.code, ...actionData.values } : { ...prefill, camp: firstOpen?.code },
   })
-  const navigation = useNavigation()
-  const submitting = navigation.formAction?.startsWith('/onboarding') ?? false
   const hydrated = useHydrated()
   const chosenCamp = camps.find((camp) => camp.code === fields.camp.value) ?? firstOpen
   // Without JavaScript the page cannot follow the chosen camp: it lists the batches of every open
@@ -195,9 +193,9 @@ function RegistrationForm({ camps, prefill, actionData }: { camps: Camps; prefil
             <FieldError field={fields.batch} />
           </fieldset>
 
-          <button type="submit" name="intent" value="register" disabled={submitting} className="btn-primary w-full">
-            {submitting ? 'Registering...' : `Register Now - ${(chosenCamp ?? firstOpen).price}`}
-          </button>
+          <PendingButton name="intent" value="register" when={{ action: '/onboarding', untilLoaded: true }} pendingLabel="Registering..." className="btn-primary w-full">
+            {`Register Now - ${(chosenCamp ?? firstOpen).price}`}
+          </PendingButton>
           <p className="text-sm text-muted">You pay on our payment partner's secure page. We hold your seat for a few minutes while you pay.</p>
         </Form>
       )}

@@ -1,6 +1,6 @@
-import { data, Form, Link, redirect, useNavigation } from 'react-router'
+import { data, Form, Link, redirect } from 'react-router'
 import type { Route } from './+types/onboarding.waitlist'
-import { AuthCard, FormAlert, HoneypotField } from '~/components/form-controls'
+import { AuthCard, FormAlert, HoneypotField, PendingButton } from '~/components/form-controls'
 import { DetailRow } from '~/components/payment-status-card'
 import { config } from '~/config.server'
 import { isLinkKey } from '~/db/secrets.server'
@@ -58,8 +58,6 @@ const TITLES = {
 
 export default function WaitlistPlace({ loaderData, actionData }: Route.ComponentProps) {
   const place = loaderData
-  const navigation = useNavigation()
-  const confirming = navigation.formMethod === 'POST'
   return (
     <AuthCard title={TITLES[place.state]} wide>
       <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
@@ -72,9 +70,9 @@ export default function WaitlistPlace({ loaderData, actionData }: Route.Componen
           <HoneypotField />
           <p className="text-ink">{`${place.batchName} of ${place.campName} is full. Press the button by ${place.confirmBy} to keep ${place.swimmerName}'s place on its waitlist; your place in the queue counts from then.`}</p>
           <FormAlert id="waitlist-error" errors={actionData?.error ? [actionData.error] : undefined} />
-          <button type="submit" className="btn-primary w-full" disabled={confirming}>
-            {confirming ? 'Confirming...' : 'Keep my place'}
-          </button>
+          <PendingButton when={{ untilLoaded: true }} pendingLabel="Confirming..." className="btn-primary w-full">
+            Keep my place
+          </PendingButton>
         </Form>
       )}
       {place.state === 'queued' && (

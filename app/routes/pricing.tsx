@@ -177,7 +177,7 @@ export default function Pricing({ loaderData }: Route.ComponentProps) {
             <p className="mt-2 text-muted">One session at {sessionLocation}, on the day and hour you choose. No account needed.</p>
             <ul className="mt-6 grid gap-4 sm:grid-cols-3">
               {singleSessions.map((session) => (
-                <li key={session.value} className="flex flex-col rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
+                <li key={session.value} className="card flex flex-col p-5 shadow-sm">
                   <h3 className="text-lg font-bold text-ink">{session.label}</h3>
                   <p className="mt-2 text-sm text-muted">{session.description}</p>
                   <p className="mt-2 text-sm font-semibold text-ink">Duration: {session.duration}</p>

@@ -1,8 +1,8 @@
 import { getFormProps } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, Link, redirect, useNavigation } from 'react-router'
+import { data, Form, Link, redirect } from 'react-router'
 import type { Route } from './+types/registration'
-import { AuthCard, FormAlert, HoneypotField, PasswordField, RadioGroupField, SelectField, SubmitButton, TextField, useLazyValidatedForm } from '~/components/form-controls'
+import { AuthCard, FormAlert, HoneypotField, PasswordField, PendingButton, RadioGroupField, SelectField, TextField, useLazyValidatedForm } from '~/components/form-controls'
 import { callerOf, pendingAccountHeader, requireGuest } from '~/lib/auth.server'
 import { rejectBots } from '~/lib/honeypot'
 import { pageMeta } from '~/lib/seo'
@@ -50,7 +50,6 @@ export default function Registration({ loaderData, actionData }: Route.Component
     lastResult: actionData,
     defaultValue: REGISTRATION_DEFAULTS,
   })
-  const submitting = useNavigation().formAction === '/registration'
   return (
     <AuthCard
       wide
@@ -82,9 +81,9 @@ export default function Registration({ loaderData, actionData }: Route.Component
           <SelectField field={fields.howDidYouKnow} label="How did you get to know about us?" options={HOW_DID_YOU_KNOW} />
           <TextField field={fields.otherSource} label="Other Source" optional />
         </div>
-        <SubmitButton pending={submitting} pendingLabel="Registering...">
+        <PendingButton when={{ action: '/registration', untilLoaded: true }} pendingLabel="Registering..." className="btn-primary w-full">
           Register
-        </SubmitButton>
+        </PendingButton>
       </Form>
       <p className="mt-6 text-center text-sm text-muted">
         Already have an account?{' '}

@@ -99,7 +99,7 @@ export default function SlotPaymentStatus({ loaderData }: Route.ComponentProps) 
       <StatusCardView card={card} autoRefreshing={Boolean(autoRefresh)} pollSeconds={POLL_SECONDS} />
 
       {payment && (
-        <section aria-labelledby="booking-details" className="mt-6 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
+        <section aria-labelledby="booking-details" className="card mt-6 p-6 shadow-sm">
           <h2 id="booking-details" className="text-lg font-bold text-ink">
             Booking details
           </h2>

@@ -104,7 +104,7 @@ export default function SlotPayment({ loaderData, actionData }: Route.ComponentP
       {tooLateToChange && <TooLateToChange notice={tooLateToChange} />}
 
       <div className="mt-8 grid gap-6 lg:grid-cols-2">
-        <section aria-labelledby="booking-summary" className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
+        <section aria-labelledby="booking-summary" className="card p-6 shadow-sm">
           <h2 id="booking-summary" className="text-lg font-bold text-ink">
             Booking Summary
           </h2>
@@ -129,7 +129,7 @@ export default function SlotPayment({ loaderData, actionData }: Route.ComponentP
           </ol>
         </section>
 
-        <section aria-labelledby="payment-details" className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
+        <section aria-labelledby="payment-details" className="card p-6 shadow-sm">
           <h2 id="payment-details" className="text-lg font-bold text-ink">
             Payment Details
           </h2>
@@ -165,7 +165,7 @@ export default function SlotPayment({ loaderData, actionData }: Route.ComponentP
         </section>
       </div>
 
-      <section aria-labelledby="payment-notes" className="mt-6 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
+      <section aria-labelledby="payment-notes" className="card mt-6 p-6 shadow-sm">
         <h2 id="payment-notes" className="text-lg font-bold text-ink">
           Please note
         </h2>

@@ -1,8 +1,8 @@
 import { getFormProps } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, Link, redirect, useNavigation } from 'react-router'
+import { data, Form, Link, redirect } from 'react-router'
 import type { Route } from './+types/verify-email'
-import { AuthCard, FormAlert, HoneypotField, SubmitButton, TextField, useLazyValidatedForm } from '~/components/form-controls'
+import { AuthCard, FormAlert, HoneypotField, PendingButton, TextField, useLazyValidatedForm } from '~/components/form-controls'
 import { callerOf, clearPendingAccountHeader, homeFor, pendingAccount, rememberBrowserHeader, requireGuest, sessionHeader } from '~/lib/auth.server'
 import { rejectBots } from '~/lib/honeypot'
 import { pageMeta, PRODUCT_NAME } from '~/lib/seo'
@@ -83,8 +83,6 @@ export default function VerifyEmail({ loaderData, actionData }: Route.ComponentP
     lastResult: actionData,
     defaultValue: { email, code },
   })
-  const navigation = useNavigation()
-  const submitting = navigation.formAction?.startsWith('/verify-email') && navigation.formData?.get('intent') !== 'resend'
   return (
     <AuthCard
       title="Verify your e-mail"
@@ -100,9 +98,9 @@ export default function VerifyEmail({ loaderData, actionData }: Route.ComponentP
         <HoneypotField />
         <input type="hidden" name={fields.email.name} value={email} />
         <TextField field={fields.code} label="Verification code" inputMode="numeric" autoComplete="one-time-code" />
-        <SubmitButton pending={submitting} pendingLabel="Verifying...">
+        <PendingButton when={{ action: '/verify-email', fields: { intent: null }, untilLoaded: true }} pendingLabel="Verifying..." className="btn-primary w-full">
           Verify and continue
-        </SubmitButton>
+        </PendingButton>
       </Form>
       <Form method="post" className="mt-6 border-t border-slate-200 pt-6 text-sm">
         <HoneypotField />

@@ -50,12 +50,12 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
     <section>
       <h1 className="text-3xl font-extrabold text-brand-900">Audit log</h1>
       <p className="mt-3 text-muted">Every change staff make, newest first, {PAGE} to a page.</p>
-      <Form method="get" className="mt-6 flex flex-wrap items-end gap-3 rounded-2xl border border-slate-200 bg-white p-4">
+      <Form method="get" className="card mt-6 flex flex-wrap items-end gap-3 p-4">
         <div className="min-w-0 flex-1 basis-56">
           <label htmlFor="type" className="text-sm font-semibold text-ink">
             What changed
           </label>
-          <select id="type" name="type" defaultValue={type} className="mt-1 block min-h-11 w-full rounded-lg border border-slate-400 bg-white px-3 py-2 text-base text-ink">
+          <select id="type" name="type" defaultValue={type} className="input mt-1">
             <option value="">Everything</option>
             {types.map((option) => (
               <option key={option.value} value={option.value}>
@@ -74,7 +74,7 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
       </p>
       <ol className="mt-3 space-y-3">
         {entries.map((entry) => (
-          <li key={entry.id} className="rounded-2xl border border-slate-200 bg-white p-4 text-sm" data-testid="audit-entry">
+          <li key={entry.id} className="card p-4 text-sm" data-testid="audit-entry">
             <p className="font-semibold text-ink">{entry.summary}</p>
             <p className="mt-1 text-muted">
               {entry.at} · {entry.who} ·{' '}

@@ -1,8 +1,8 @@
 import { getFormProps, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, Link, useNavigation } from 'react-router'
+import { data, Form, Link } from 'react-router'
 import type { Route } from './+types/availability'
-import { CheckboxGroupField, FormAlert, TextField, useValidatedForm } from '~/components/form-fields'
+import { CheckboxGroupField, FormAlert, PendingButton, TextField, useValidatedForm } from '~/components/form-fields'
 import { StrandedBookingsAlert } from '~/components/stranded-bookings'
 import { requireAdmin } from '~/lib/auth.server'
 import { addMonths, formatTimeRange, formatWeekdayDate, labToday } from '~/lib/format'
@@ -155,9 +155,8 @@ const ALL_WEEKDAYS = WEEKDAYS.map((day) => day.value) as string[]
 
 function OpenHoursForm({ lastResult }: { lastResult?: ActionResult }) {
   const [form, fields] = useValidatedForm(CreateWindowsSchema, { lastResult: lastResult?.result, defaultValue: { startTime: '09:00', endTime: '18:00', slotDurationMinutes: '60', capacity: '2', weekdays: ALL_WEEKDAYS.slice(0, 6) } as never })
-  const navigation = useNavigation()
   return (
-    <Form method="post" {...getFormProps(form)} className="space-y-4 rounded-2xl border border-slate-200 bg-white p-6">
+    <Form method="post" {...getFormProps(form)} className="card space-y-4 p-6">
       <h2 className="text-lg font-bold text-ink">Open hours</h2>
       <FormAlert id={form.errorId} errors={form.errors} />
       {lastResult?.stranded && <StrandedBookingsAlert bookings={lastResult.stranded} />}
@@ -172,18 +171,17 @@ function OpenHoursForm({ lastResult }: { lastResult?: ActionResult }) {
         <TextField field={fields.slotDurationMinutes} label="Slot length (minutes)" type="number" inputMode="numeric" />
         <TextField field={fields.capacity} label="People per slot" type="number" inputMode="numeric" />
       </div>
-      <button type="submit" name="intent" value="create" className="btn-primary" disabled={navigation.state === 'submitting'}>
+      <PendingButton name="intent" value="create">
         Open these hours
-      </button>
+      </PendingButton>
     </Form>
   )
 }
 
 function HolidaysForm({ lastResult }: { lastResult?: ActionResult }) {
   const [form, fields] = useValidatedForm(HolidaysSchema, { lastResult: lastResult?.result, defaultValue: { weekdays: ALL_WEEKDAYS } as never })
-  const navigation = useNavigation()
   return (
-    <Form method="post" {...getFormProps(form)} className="space-y-4 rounded-2xl border border-slate-200 bg-white p-6">
+    <Form method="post" {...getFormProps(form)} className="card space-y-4 p-6">
       <h2 className="text-lg font-bold text-ink">Mark holidays</h2>
       <p className="text-sm text-muted">The lab is closed all day on these dates; any opening hours are kept for when the holiday is removed.</p>
       <FormAlert id={form.errorId} errors={form.errors} />
@@ -193,9 +191,9 @@ function HolidaysForm({ lastResult }: { lastResult?: ActionResult }) {
         <TextField field={fields.to} label="To" type="date" optional hint="Leave empty for a single date." />
       </div>
       <CheckboxGroupField field={fields.weekdays} legend="On these weekdays" options={WEEKDAYS} />
-      <button type="submit" name="intent" value="holiday" className="btn-secondary" disabled={navigation.state === 'submitting'}>
+      <PendingButton name="intent" value="holiday" className="btn-secondary">
         Mark as holidays
-      </button>
+      </PendingButton>
     </Form>
   )
 }

@@ -1,8 +1,8 @@
 import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, Link, useNavigation } from 'react-router'
+import { data, Form, Link } from 'react-router'
 import type { Route } from './+types/booking-new'
-import { FormAlert, RadioGroupField, SelectField, TextField, useValidatedForm } from '~/components/form-fields'
+import { FormAlert, PendingButton, RadioGroupField, SelectField, TextField, useValidatedForm } from '~/components/form-fields'
 import { requireAdmin } from '~/lib/auth.server'
 import { rupeesToPaise } from '~/lib/format'
 import { redirectWithToast } from '~/lib/toast.server'
@@ -50,7 +50,6 @@ export async function action({ request }: Route.ActionArgs) {
 
 export default function NewBooking({ loaderData, actionData }: Route.ComponentProps) {
   const [form, fields] = useValidatedForm(StaffBookingSchema, { lastResult: actionData, defaultValue: { product: 'biomechanical_package', origin: 'complimentary', time: '09:00' } })
-  const navigation = useNavigation()
   return (
     <section className="max-w-2xl">
       <Link to="/admin/bookings" className="text-sm font-semibold text-brand-700 underline underline-offset-2">
@@ -58,7 +57,7 @@ export default function NewBooking({ loaderData, actionData }: Route.ComponentPr
       </Link>
       <h1 className="mt-2 text-3xl font-extrabold text-brand-900">New booking</h1>
       <p className="mt-2 text-muted">For a session paid at the lab, or given free. Online bookings are made by customers themselves.</p>
-      <Form method="post" {...getFormProps(form)} className="mt-6 space-y-5 rounded-2xl border border-slate-200 bg-white p-6">
+      <Form method="post" {...getFormProps(form)} className="card mt-6 space-y-5 p-6">
         <FormAlert id={form.errorId} errors={form.errors} />
         <TextField field={fields.name} label="Customer's name" autoComplete="off" />
         <TextField field={fields.email} label="Customer's e-mail" type="email" autoComplete="off" hint="The confirmation goes here; an account with this address sees the booking." />
@@ -81,9 +80,7 @@ export default function NewBooking({ loaderData, actionData }: Route.ComponentPr
           <SelectField field={fields.paymentMethod} label="Paid by" options={[{ value: '', label: 'Choose…' }, ...PAYMENT_METHODS.map((method) => ({ value: method, label: method }))]} />
         </div>
         <TextField field={fields.notes} label="Notes" optional />
-        <button type="submit" className="btn-primary" disabled={navigation.state === 'submitting'}>
-          {navigation.state === 'submitting' ? 'Booking...' : 'Make the booking'}
-        </button>
+        <PendingButton pendingLabel="Booking...">Make the booking</PendingButton>
       </Form>
     </section>
   )

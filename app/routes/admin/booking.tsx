@@ -1,6 +1,6 @@
-import { data, Form, Link, useNavigation } from 'react-router'
+import { data, Form, Link } from 'react-router'
 import type { Route } from './+types/booking'
-import { FormAlert } from '~/components/form-fields'
+import { FormAlert, PendingButton, TextAreaField } from '~/components/form-fields'
 import { DetailRow } from '~/components/payment-status-card'
 import { ReportPanel } from '~/components/report-panel'
 import { requireAdmin } from '~/lib/auth.server'
@@ -140,7 +140,6 @@ export default function AdminBooking({ loaderData, actionData }: Route.Component
   const { booking, days, payments, refunds, emails, report, limits } = loaderData
   const confirmCancel = actionData && 'confirmCancel' in actionData ? actionData.confirmCancel : null
   const actionError = actionData && 'error' in actionData ? actionData.error : undefined
-  const navigation = useNavigation()
   return (
     <section>
       <Link to="/admin/bookings" className="text-sm font-semibold text-brand-700 underline underline-offset-2">
@@ -148,7 +147,7 @@ export default function AdminBooking({ loaderData, actionData }: Route.Component
       </Link>
       <h1 className="mt-2 text-3xl font-extrabold text-brand-900">Booking {booking.reference}</h1>
       <div className="mt-6 grid gap-6 xl:grid-cols-2">
-        <section aria-labelledby="details" className="rounded-2xl border border-slate-200 bg-white p-6">
+        <section aria-labelledby="details" className="card p-6">
           <h2 id="details" className="text-lg font-bold text-ink">
             Details
           </h2>
@@ -170,7 +169,7 @@ export default function AdminBooking({ loaderData, actionData }: Route.Component
         </section>
 
         {booking.confirmed && (
-          <section aria-labelledby="actions-heading" className="rounded-2xl border border-slate-200 bg-white p-6 xl:col-span-2">
+          <section aria-labelledby="actions-heading" className="card p-6 xl:col-span-2">
             <h2 id="actions-heading" className="text-lg font-bold text-ink">
               Actions
             </h2>
@@ -206,7 +205,7 @@ export default function AdminBooking({ loaderData, actionData }: Route.Component
           </section>
         )}
 
-        <section aria-labelledby="report-heading" className="rounded-2xl border border-slate-200 bg-white p-6">
+        <section aria-labelledby="report-heading" className="card p-6">
           <h2 id="report-heading" className="text-lg font-bold text-ink">
             Report
           </h2>
@@ -227,26 +226,18 @@ export default function AdminBooking({ loaderData, actionData }: Route.Component
                 </label>
                 <input id="files" name="files" type="file" accept="application/pdf,.pdf" multiple className="mt-1 block w-full text-sm" />
               </div>
-              <div>
-                <label htmlFor="videoLinks" className="block text-sm font-semibold text-ink">
-                  Video links <span className="font-normal text-muted">(one per line; "Label | https://…" or just the address)</span>
-                </label>
-                <textarea id="videoLinks" name="videoLinks" rows={3} defaultValue={report?.videoLinks.map((link) => (link.label ? `${link.label} | ${link.url}` : link.url)).join('\n')} className="mt-1 block w-full rounded-lg border border-slate-400 px-3 py-2 text-base" />
-              </div>
-              <div>
-                <label htmlFor="note" className="block text-sm font-semibold text-ink">
-                  Note to the customer
-                </label>
-                <textarea id="note" name="note" rows={3} defaultValue={report?.note} className="mt-1 block w-full rounded-lg border border-slate-400 px-3 py-2 text-base" />
-              </div>
-              <button type="submit" className="btn-primary" disabled={navigation.state === 'submitting'}>
-                {navigation.state === 'submitting' ? 'Delivering...' : report ? 'Update the report' : 'Deliver the report'}
-              </button>
+              <TextAreaField
+                field={{ id: 'videoLinks', name: 'videoLinks', defaultValue: report?.videoLinks.map((link) => (link.label ? `${link.label} | ${link.url}` : link.url)).join('\n') }}
+                label="Video links"
+                note={'one per line; "Label | https://…" or just the address'}
+              />
+              <TextAreaField field={{ id: 'note', name: 'note', defaultValue: report?.note }} label="Note to the customer" />
+              <PendingButton pendingLabel="Delivering...">{report ? 'Update the report' : 'Deliver the report'}</PendingButton>
             </Form>
           )}
         </section>
 
-        <section aria-labelledby="payments-heading" className="rounded-2xl border border-slate-200 bg-white p-6 xl:col-span-2">
+        <section aria-labelledby="payments-heading" className="card p-6 xl:col-span-2">
           <h2 id="payments-heading" className="text-lg font-bold text-ink">
             Payments
           </h2>

@@ -43,7 +43,6 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export default function AdminBookings({ loaderData }: Route.ComponentProps) {
   const { filters, products, rows, csvQuery } = loaderData
-  const field = 'mt-1 block min-h-11 w-full rounded-lg border border-slate-400 bg-white px-3 py-2 text-base text-ink'
   return (
     <section>
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -57,30 +56,30 @@ export default function AdminBookings({ loaderData }: Route.ComponentProps) {
           </a>
         </div>
       </div>
-      <Form method="get" className="mt-6 grid gap-4 rounded-2xl border border-slate-200 bg-white p-4 sm:grid-cols-2 lg:grid-cols-3">
+      <Form method="get" className="card mt-6 grid gap-4 p-4 sm:grid-cols-2 lg:grid-cols-3">
         <div className="sm:col-span-2 lg:col-span-3">
           <label htmlFor="q" className="text-sm font-semibold text-ink">
             Search (name, e-mail, phone, booking or order id)
           </label>
-          <input id="q" name="q" type="search" defaultValue={filters.q ?? ''} className={field} />
+          <input id="q" name="q" type="search" defaultValue={filters.q ?? ''} className="input mt-1" />
         </div>
         <div>
           <label htmlFor="from" className="text-sm font-semibold text-ink">
             First day from
           </label>
-          <input id="from" name="from" type="date" defaultValue={filters.from ?? ''} className={field} />
+          <input id="from" name="from" type="date" defaultValue={filters.from ?? ''} className="input mt-1" />
         </div>
         <div>
           <label htmlFor="to" className="text-sm font-semibold text-ink">
             First day to
           </label>
-          <input id="to" name="to" type="date" defaultValue={filters.to ?? ''} className={field} />
+          <input id="to" name="to" type="date" defaultValue={filters.to ?? ''} className="input mt-1" />
         </div>
         <div>
           <label htmlFor="status" className="text-sm font-semibold text-ink">
             Status
           </label>
-          <select id="status" name="status" defaultValue={filters.status ?? ''} className={field}>
+          <select id="status" name="status" defaultValue={filters.status ?? ''} className="input mt-1">
             <option value="">Any (not unpaid attempts)</option>
             {Object.entries(BOOKING_STATUS_LABELS).map(([value, label]) => (
               <option key={value} value={value}>
@@ -93,7 +92,7 @@ export default function AdminBookings({ loaderData }: Route.ComponentProps) {
           <label htmlFor="product" className="text-sm font-semibold text-ink">
             Product
           </label>
-          <select id="product" name="product" defaultValue={filters.product ?? ''} className={field}>
+          <select id="product" name="product" defaultValue={filters.product ?? ''} className="input mt-1">
             <option value="">Any</option>
             {products.map((product) => (
               <option key={product.code} value={product.code}>
@@ -116,7 +115,7 @@ export default function AdminBookings({ loaderData }: Route.ComponentProps) {
         {rows.length === 0 ? 'No bookings match.' : `${rows.length} ${rows.length === 1 ? 'booking' : 'bookings'}`}
       </p>
       {rows.length > 0 && (
-        <div className="mt-3 overflow-x-auto rounded-2xl border border-slate-200 bg-white">
+        <div className="card mt-3 overflow-x-auto">
           <table className="w-full text-left text-sm">
             <caption className="sr-only">Bookings matching the filters</caption>
             <thead className="bg-slate-50 text-muted">

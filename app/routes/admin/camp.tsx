@@ -1,9 +1,9 @@
 import { getFormProps, type Submission, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, Link, useNavigation } from 'react-router'
+import { data, Form, Link } from 'react-router'
 import type { Route } from './+types/camp'
 import { BatchDetailsFields, CampDetailsFields } from '~/components/camp-form-fields'
-import { FormAlert, RadioGroupField, SelectField, useValidatedForm } from '~/components/form-fields'
+import { FormAlert, PendingButton, RadioGroupField, SelectField, useValidatedForm } from '~/components/form-fields'
 import type { RefundState } from '~/db/schema'
 import { requireAdmin } from '~/lib/auth.server'
 import { formatLongDate, formatRupees, labDateParts, paiseToRupeesInput } from '~/lib/format'
@@ -109,6 +109,9 @@ async function attempt(form: string, submission: Submission<unknown, string[], u
   }
 }
 
+const INTENTS = ['update-camp', 'update-batch', 'add-batch', 'move', 'cancel'] as const
+type Intent = (typeof INTENTS)[number]
+
 export async function action({ request, params }: Route.ActionArgs) {
   refuseNul(request, params)
   const admin = await requireAdmin(request)
@@ -118,7 +121,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   const actor = { id: admin.id, email: admin.email }
   const here = `/admin/camps/${code}`
   const formData = await readForm(request)
-  switch (formIntent(formData, ['update-camp', 'update-batch', 'add-batch', 'move', 'cancel'])) {
+  switch (formIntent(formData, INTENTS)) {
     case 'update-camp': {
       const submission = parseWithZod(formData, { schema: CampSchema })
       if (submission.status !== 'success') return invalid('camp', submission)
@@ -196,7 +199,7 @@ export default function AdminCamp({ loaderData, actionData }: Route.ComponentPro
         <BatchSection key={batch.id} batch={batch} batches={batches} actionData={actionData} />
       ))}
 
-      <section aria-labelledby="add-batch" className="mt-8 rounded-2xl border border-slate-200 bg-white p-6">
+      <section aria-labelledby="add-batch" className="card mt-8 p-6">
         <h2 id="add-batch" className="text-xl font-bold text-ink">
           Add a batch
         </h2>
@@ -207,21 +210,18 @@ export default function AdminCamp({ loaderData, actionData }: Route.ComponentPro
 }
 
 /** The submit button of one form of the page: busy while that form (matched by its fields) is on its way. */
-function Pending({ label, busyLabel, intent, match = {} }: { label: string; busyLabel: string; intent: string; match?: Record<string, string> }) {
-  const navigation = useNavigation()
-  const sent = navigation.state === 'submitting' ? navigation.formData : undefined
-  const busy = sent?.get('intent') === intent && Object.entries(match).every(([name, value]) => sent.get(name) === value)
+function Pending({ label, busyLabel, intent, match = {} }: { label: string; busyLabel: string; intent: Intent; match?: Record<string, string> }) {
   return (
-    <button type="submit" name="intent" value={intent} className="btn-primary" disabled={busy}>
-      {busy ? busyLabel : label}
-    </button>
+    <PendingButton name="intent" value={intent} when={{ fields: { intent, ...match } }} pendingLabel={busyLabel}>
+      {label}
+    </PendingButton>
   )
 }
 
 function CampForm({ defaults, lastResult }: { defaults: LoaderData['camp']['form']; lastResult: SubmissionResult<string[]> | undefined }) {
   const [form, fields] = useValidatedForm(CampSchema, { lastResult, defaultValue: defaults })
   return (
-    <section aria-labelledby="camp-details" className="mt-8 rounded-2xl border border-slate-200 bg-white p-6">
+    <section aria-labelledby="camp-details" className="card mt-8 p-6">
       <h2 id="camp-details" className="text-xl font-bold text-ink">
         Camp details
       </h2>
@@ -240,7 +240,7 @@ function BatchSection({ batch, batches, actionData }: { batch: Batch; batches: B
   const queue = batch.waitlist.filter((entry) => entry.confirmed)
   const unconfirmed = batch.waitlist.filter((entry) => !entry.confirmed)
   return (
-    <section aria-labelledby={headingId} className="mt-8 rounded-2xl border border-slate-200 bg-white p-6">
+    <section aria-labelledby={headingId} className="card mt-8 p-6">
       <h2 id={headingId} className="text-xl font-bold text-ink">
         {batch.name}
       </h2>

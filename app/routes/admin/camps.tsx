@@ -1,9 +1,9 @@
 import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, Link, useNavigation } from 'react-router'
+import { data, Form, Link } from 'react-router'
 import type { Route } from './+types/camps'
 import { BatchDetailsFields, CampDetailsFields } from '~/components/camp-form-fields'
-import { FormAlert, TextField, useValidatedForm } from '~/components/form-fields'
+import { FormAlert, PendingButton, TextField, useValidatedForm } from '~/components/form-fields'
 import { requireAdmin } from '~/lib/auth.server'
 import { formatLongDate, formatRupees, labDateParts } from '~/lib/format'
 import { redirectWithToast } from '~/lib/toast.server'
@@ -59,7 +59,7 @@ export default function AdminCamps({ loaderData, actionData }: Route.ComponentPr
       {camps.length === 0 ? (
         <p className="mt-6 text-muted">No camps yet.</p>
       ) : (
-        <div className="mt-6 overflow-x-auto rounded-2xl border border-slate-200 bg-white">
+        <div className="card mt-6 overflow-x-auto">
           <table className="w-full text-left text-sm">
             <caption className="sr-only">Camps, their batches and seats</caption>
             <thead className="bg-slate-50 text-muted">
@@ -117,11 +117,9 @@ function NewCampForm({ lastResult }: { lastResult: Route.ComponentProps['actionD
     // One empty batch to fill in; useValidatedForm's type only describes flat forms.
     defaultValue: { registration: 'open', batches: [{}] } as unknown as Record<string, string>,
   })
-  const navigation = useNavigation()
-  const submitting = navigation.state === 'submitting' && navigation.formAction === '/admin/camps'
   const batches = fields.batches.getFieldList()
   return (
-    <section aria-labelledby="new-camp" className="mt-10 rounded-2xl border border-slate-200 bg-white p-6">
+    <section aria-labelledby="new-camp" className="card mt-10 p-6">
       <h2 id="new-camp" className="text-xl font-bold text-ink">
         New camp
       </h2>
@@ -140,9 +138,9 @@ function NewCampForm({ lastResult }: { lastResult: Route.ComponentProps['actionD
         ))}
         {/* Create comes first: Enter in a field presses the form's first button. */}
         <div className="flex flex-wrap gap-3">
-          <button type="submit" className="btn-primary" disabled={submitting}>
-            {submitting ? 'Creating...' : 'Create camp'}
-          </button>
+          <PendingButton when={{ action: '/admin/camps' }} pendingLabel="Creating...">
+            Create camp
+          </PendingButton>
           <button {...form.insert.getButtonProps({ name: fields.batches.name })} className="btn-secondary">
             Add another batch
           </button>

@@ -1,7 +1,7 @@
-import { data, Form, Link, useNavigation } from 'react-router'
+import { data, Form, Link } from 'react-router'
 import type { Route } from './+types/customer'
 import { ConfirmDialog } from '~/components/confirm-dialog'
-import { FormAlert } from '~/components/form-fields'
+import { FormAlert, PendingButton } from '~/components/form-fields'
 import { DetailRow } from '~/components/payment-status-card'
 import { callerOf, requireAdmin } from '~/lib/auth.server'
 import { formatDateRange, formatLabDate, formatRupees, formatTimeRange, formatWeekdayDate } from '~/lib/format'
@@ -109,8 +109,6 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 
 export default function AdminCustomer({ loaderData, actionData }: Route.ComponentProps) {
   const { customer, bookings, registrations, confirmingDisable } = loaderData
-  const navigation = useNavigation()
-  const busy = navigation.state === 'submitting'
   const here = `/admin/customers/${customer.id}`
   return (
     <section>
@@ -119,7 +117,7 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
       </Link>
       <h1 className="mt-2 text-3xl font-extrabold text-brand-900">{customer.name}</h1>
       <div className="mt-6 grid gap-6 xl:grid-cols-2">
-        <section aria-labelledby="account-heading" className="rounded-2xl border border-slate-200 bg-white p-6">
+        <section aria-labelledby="account-heading" className="card p-6">
           <h2 id="account-heading" className="text-lg font-bold text-ink">
             Account
           </h2>
@@ -135,7 +133,7 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
           </dl>
         </section>
 
-        <section aria-labelledby="actions-heading" className="rounded-2xl border border-slate-200 bg-white p-6">
+        <section aria-labelledby="actions-heading" className="card p-6">
           <h2 id="actions-heading" className="text-lg font-bold text-ink">
             Actions
           </h2>
@@ -144,17 +142,17 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
             {!customer.verified && !customer.disabled && (
               <Form method="post">
                 <p className="text-sm text-muted">They have not entered the code from their e-mail yet, so they cannot sign in. A new code replaces the old one.</p>
-                <button type="submit" name="intent" value="resend-verification" disabled={busy} className="btn-secondary mt-2">
+                <PendingButton name="intent" value="resend-verification" className="btn-secondary mt-2">
                   Resend the verification code
-                </button>
+                </PendingButton>
               </Form>
             )}
             {customer.disabled ? (
               <Form method="post">
                 <p className="text-sm text-muted">They cannot sign in while the account is disabled.</p>
-                <button type="submit" name="intent" value="enable" disabled={busy} className="btn-primary mt-2">
+                <PendingButton name="intent" value="enable" className="btn-primary mt-2">
                   Enable the account
-                </button>
+                </PendingButton>
               </Form>
             ) : (
               <div>
@@ -167,7 +165,7 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
           </div>
         </section>
 
-        <section aria-labelledby="bookings-heading" className="rounded-2xl border border-slate-200 bg-white p-6 xl:col-span-2">
+        <section aria-labelledby="bookings-heading" className="card p-6 xl:col-span-2">
           <h2 id="bookings-heading" className="text-lg font-bold text-ink">
             Bookings
           </h2>
@@ -188,7 +186,7 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
           )}
         </section>
 
-        <section aria-labelledby="registrations-heading" className="rounded-2xl border border-slate-200 bg-white p-6 xl:col-span-2">
+        <section aria-labelledby="registrations-heading" className="card p-6 xl:col-span-2">
           <h2 id="registrations-heading" className="text-lg font-bold text-ink">
             Camp registrations
           </h2>
@@ -216,9 +214,9 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
             <Link to={here} preventScrollReset className="btn-secondary">
               Cancel
             </Link>
-            <button type="submit" name="intent" value="disable" disabled={busy} className="btn-primary bg-red-700 hover:bg-red-800">
+            <PendingButton name="intent" value="disable" className="btn-primary bg-red-700 hover:bg-red-800">
               Disable the account
-            </button>
+            </PendingButton>
           </Form>
         </ConfirmDialog>
       )}

@@ -41,12 +41,12 @@ export default function AdminCustomers({ loaderData }: Route.ComponentProps) {
   return (
     <section>
       <h1 className="text-3xl font-extrabold text-brand-900">Customers</h1>
-      <Form method="get" role="search" className="mt-6 flex flex-wrap items-end gap-3 rounded-2xl border border-slate-200 bg-white p-4">
+      <Form method="get" role="search" className="card mt-6 flex flex-wrap items-end gap-3 p-4">
         <div className="min-w-0 flex-1 basis-64">
           <label htmlFor="q" className="text-sm font-semibold text-ink">
             Name, e-mail or phone
           </label>
-          <input id="q" name="q" type="search" defaultValue={q} className="mt-1 block min-h-11 w-full rounded-lg border border-slate-400 bg-white px-3 py-2 text-base text-ink" />
+          <input id="q" name="q" type="search" defaultValue={q} className="input mt-1" />
         </div>
         <button type="submit" className="btn-primary">
           Search
@@ -68,7 +68,7 @@ export default function AdminCustomers({ loaderData }: Route.ComponentProps) {
               : `${rows.length} ${rows.length === 1 ? 'customer' : 'customers'}`}
       </p>
       {rows.length > 0 && (
-        <div className="mt-3 overflow-x-auto rounded-2xl border border-slate-200 bg-white">
+        <div className="card mt-3 overflow-x-auto">
           <table className="w-full text-left text-sm">
             <caption className="sr-only">Customers</caption>
             <thead className="bg-slate-50 text-muted">

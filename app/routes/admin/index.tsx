@@ -1,9 +1,9 @@
 import { getFormProps, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, Link, useNavigation } from 'react-router'
+import { data, Form, Link } from 'react-router'
 import type { Route } from './+types/index'
 import { BarChart } from '~/components/bar-chart'
-import { FormAlert, TextField, useValidatedForm } from '~/components/form-fields'
+import { FormAlert, PendingButton, TextField, useValidatedForm } from '~/components/form-fields'
 import { requireAdmin } from '~/lib/auth.server'
 import { readForm } from '~/lib/form-data.server'
 import { redirectWithToast } from '~/lib/toast.server'
@@ -97,7 +97,7 @@ export default function AdminOverview({ loaderData, actionData }: Route.Componen
       )}
 
       <div className="mt-6 grid gap-6 xl:grid-cols-2">
-        <section aria-labelledby="today-heading" className="rounded-2xl border border-slate-200 bg-white p-4">
+        <section aria-labelledby="today-heading" className="card p-4">
           <h2 id="today-heading" className="font-bold text-ink">
             Today's sessions ({todaysSessions.length})
           </h2>
@@ -122,13 +122,13 @@ export default function AdminOverview({ loaderData, actionData }: Route.Componen
         {revenueByProduct.length > 0 ? (
           <BarChart title="Revenue by product, this financial year" description={`Money received this financial year by product: ${revenueByProduct.map((bar) => `${bar.label}: ${bar.display}`).join('; ')}.`} bars={revenueByProduct} />
         ) : (
-          <section className="rounded-2xl border border-slate-200 bg-white p-4">
+          <section className="card p-4">
             <h2 className="font-bold text-ink">Revenue by product, this financial year</h2>
             <p className="mt-2 text-sm text-muted">No payments yet this financial year.</p>
           </section>
         )}
 
-        <section aria-labelledby="camps-heading" className="rounded-2xl border border-slate-200 bg-white p-4">
+        <section aria-labelledby="camps-heading" className="card p-4">
           <h2 id="camps-heading" className="font-bold text-ink">
             Camp seats left
           </h2>
@@ -149,7 +149,7 @@ export default function AdminOverview({ loaderData, actionData }: Route.Componen
           ))}
         </section>
 
-        <section aria-labelledby="payments-heading" className="rounded-2xl border border-slate-200 bg-white p-4">
+        <section aria-labelledby="payments-heading" className="card p-4">
           <h2 id="payments-heading" className="font-bold text-ink">
             Payments: {pending.length} pending, {failed.length} failed (last 7 days)
           </h2>
@@ -194,7 +194,7 @@ export default function AdminOverview({ loaderData, actionData }: Route.Componen
           </section>
         )}
 
-        <section aria-labelledby="overdue-reports" className="rounded-2xl border border-slate-200 bg-white p-4 xl:col-span-2">
+        <section aria-labelledby="overdue-reports" className="card p-4 xl:col-span-2">
           <h2 id="overdue-reports" className="font-bold text-ink">
             Reports overdue <span className="rounded-full bg-red-700 px-2.5 py-0.5 text-sm text-white">{overdue.length}</span>
           </h2>
@@ -220,15 +220,13 @@ export default function AdminOverview({ loaderData, actionData }: Route.Componen
 
 function SettleRefundForm({ refundId, reference, lastResult }: { refundId: string; reference: string | null; lastResult: SubmissionResult<string[]> | undefined }) {
   const [form, fields] = useValidatedForm(SettleRefundSchema, { id: `settle-${refundId}`, lastResult })
-  const navigation = useNavigation()
-  const busy = navigation.state === 'submitting' && navigation.formData?.get('refundId') === refundId
   return (
     <Form method="post" {...getFormProps(form)} className="mt-2 max-w-xl space-y-3 rounded-xl bg-white p-3 text-ink">
       <input type="hidden" name="refundId" value={refundId} />
       <TextField field={fields.how} label={`How was the customer for ${reference ?? refundId} repaid?`} placeholder="Bank transfer, UTR 1234567890" />
-      <button type="submit" disabled={busy} className="btn-primary">
-        {busy ? 'Saving...' : 'Mark as repaid'}
-      </button>
+      <PendingButton when={{ fields: { refundId } }} pendingLabel="Saving...">
+        Mark as repaid
+      </PendingButton>
     </Form>
   )
 }

@@ -1,10 +1,10 @@
-import { getFormProps, getInputProps, getTextareaProps, type FieldMetadata, type SubmissionResult } from '@conform-to/react'
+import { getFormProps, getInputProps, type FieldMetadata, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import type { ReactNode } from 'react'
-import { data, Form, useNavigation } from 'react-router'
+import { data, Form } from 'react-router'
 import type { z } from 'zod'
 import type { Route } from './+types/settings'
-import { FieldError, FormAlert, TextField, useValidatedForm } from '~/components/form-fields'
+import { FieldError, FormAlert, PendingButton, TextAreaField, TextField, useValidatedForm } from '~/components/form-fields'
 import { requireAdmin } from '~/lib/auth.server'
 import { formatRupees, paiseToRupeesInput } from '~/lib/format'
 import { redirectWithToast } from '~/lib/toast.server'
@@ -203,7 +203,7 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
 
 function Panel({ id, title, lead, children }: { id: string; title: string; lead?: string; children: ReactNode }) {
   return (
-    <section id={id} aria-labelledby={`${id}-heading`} className="mt-8 rounded-2xl border border-slate-200 bg-white p-4 sm:p-6">
+    <section id={id} aria-labelledby={`${id}-heading`} className="card mt-8 p-4 sm:p-6">
       <h2 id={`${id}-heading`} className="text-xl font-bold text-ink">
         {title}
       </h2>
@@ -213,24 +213,16 @@ function Panel({ id, title, lead, children }: { id: string; title: string; lead?
   )
 }
 
-/** True while this form's submission is on its way (the button says so and cannot be pressed twice). */
-function useSaving(intent: Intent, target = '') {
-  const { state, formData } = useNavigation()
-  if (state !== 'submitting' || formData?.get('intent') !== intent) return false
-  return !target || formData.get(intent === 'price' ? 'code' : 'index') === target
-}
-
-function SaveButton({ intent, target, children }: { intent: Intent; target?: string; children: ReactNode }) {
-  const saving = useSaving(intent, target)
+/** A form's button: "Saving..." while that form (its intent, and the item or member of a repeated one) is on its way. */
+function SaveButton({ intent, target = {}, className, children }: { intent: Intent; target?: Record<string, string>; className?: string; children: ReactNode }) {
   return (
-    <button type="submit" disabled={saving} className="btn-primary">
-      {saving ? 'Saving...' : children}
-    </button>
+    <PendingButton when={{ fields: { intent, ...target } }} pendingLabel="Saving..." className={className}>
+      {children}
+    </PendingButton>
   )
 }
 
 function BannerForm({ visible }: { visible: boolean }) {
-  const saving = useSaving('banner')
   return (
     <Form method="post" className="flex flex-wrap items-center gap-4">
       <input type="hidden" name="intent" value="banner" />
@@ -238,17 +230,14 @@ function BannerForm({ visible }: { visible: boolean }) {
       <p className="text-ink" role="status">
         The camp banner is <strong>{visible ? 'on' : 'off'}</strong>: {visible ? 'every page shows it.' : 'no page shows it.'}
       </p>
-      <button type="submit" disabled={saving} className={visible ? 'btn-secondary' : 'btn-primary'}>
-        {saving ? 'Saving...' : visible ? 'Turn the banner off' : 'Turn the banner on'}
-      </button>
+      <SaveButton intent="banner" className={visible ? 'btn-secondary' : 'btn-primary'}>
+        {visible ? 'Turn the banner off' : 'Turn the banner on'}
+      </SaveButton>
     </Form>
   )
 }
 
 type Field = FieldMetadata<string | undefined, Record<string, unknown>, string[]>
-
-const cellInputClass =
-  'block min-h-11 w-full min-w-28 rounded-lg border border-slate-400 bg-white px-3 py-2 text-base text-ink shadow-sm focus:border-brand-600 aria-invalid:border-red-700'
 
 /** A price in a table cell: the column header is its visible label, the hidden one names the item. */
 function PriceCell({ field, label }: { field: Field; label: string }) {
@@ -258,7 +247,7 @@ function PriceCell({ field, label }: { field: Field; label: string }) {
       <label htmlFor={field.id} className="sr-only">
         {label}
       </label>
-      <input key={key} {...props} inputMode="decimal" autoComplete="off" className={cellInputClass} />
+      <input key={key} {...props} inputMode="decimal" autoComplete="off" className="input min-w-28" />
       <FieldError field={field} />
     </td>
   )
@@ -281,25 +270,12 @@ function PriceRow({ item, lastResult }: { item: PriceItem; lastResult: Submissio
           <input type="hidden" name="intent" value="price" />
           <input type="hidden" name="code" value={item.code} />
           <FormAlert id={form.errorId} errors={form.errors} />
-          <SaveButton intent="price" target={item.code}>
+          <SaveButton intent="price" target={{ code: item.code }}>
             Save<span className="sr-only"> the price of {item.label}</span>
           </SaveButton>
         </Form>
       </td>
     </tr>
-  )
-}
-
-function TextAreaField({ field, label }: { field: Field; label: string }) {
-  const { key, ...props } = getTextareaProps(field)
-  return (
-    <div>
-      <label htmlFor={field.id} className="block text-sm font-semibold text-ink">
-        {label}
-      </label>
-      <textarea key={key} {...props} rows={3} className="mt-1 block w-full rounded-lg border border-slate-400 bg-white px-3 py-2 text-base text-ink shadow-sm focus:border-brand-600 aria-invalid:border-red-700" />
-      <FieldError field={field} />
-    </div>
   )
 }
 
@@ -402,7 +378,7 @@ function TeamMemberForm({ member, lastResult }: { member: TeamMember; lastResult
         <TextField field={fields.role} label="Role" />
       </div>
       <TextAreaField field={fields.bio} label="Short bio" />
-      <SaveButton intent="member" target={member.defaults.index}>
+      <SaveButton intent="member" target={{ index: member.defaults.index }}>
         Save team member {position}
       </SaveButton>
     </Form>

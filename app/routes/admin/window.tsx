@@ -1,8 +1,8 @@
 import { getFormProps, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, Link, useNavigation } from 'react-router'
+import { data, Form, Link } from 'react-router'
 import type { Route } from './+types/window'
-import { FormAlert, TextField, useValidatedForm } from '~/components/form-fields'
+import { FormAlert, PendingButton, TextField, useValidatedForm } from '~/components/form-fields'
 import { StrandedBookingsAlert } from '~/components/stranded-bookings'
 import { requireAdmin } from '~/lib/auth.server'
 import { formatTimeRange, formatWeekdayDate } from '~/lib/format'
@@ -91,7 +91,6 @@ export async function action({ request, params }: Route.ActionArgs) {
 export default function AdminWindow({ loaderData, actionData }: Route.ComponentProps) {
   const { id, date, label, hours, timeSlots, capacity } = loaderData
   const [form, fields] = useValidatedForm(WindowHoursSchema, { lastResult: actionData?.result, defaultValue: hours })
-  const navigation = useNavigation()
   return (
     <section>
       <Link to={`/admin/availability?month=${date.slice(0, 7)}`} className="text-sm font-semibold text-brand-700 underline underline-offset-2">
@@ -105,7 +104,7 @@ export default function AdminWindow({ loaderData, actionData }: Route.ComponentP
         </div>
       )}
       <div className="mt-6 grid gap-6 xl:grid-cols-2">
-        <Form method="post" {...getFormProps(form)} className="space-y-4 rounded-2xl border border-slate-200 bg-white p-6">
+        <Form method="post" {...getFormProps(form)} className="card space-y-4 p-6">
           <h2 className="text-lg font-bold text-ink">Hours</h2>
           <FormAlert id={form.errorId} errors={form.errors} />
           {actionData?.result && actionData.stranded && <StrandedBookingsAlert bookings={actionData.stranded} />}
@@ -115,12 +114,12 @@ export default function AdminWindow({ loaderData, actionData }: Route.ComponentP
             <TextField field={fields.slotDurationMinutes} label="Slot length (minutes)" type="number" inputMode="numeric" />
             <TextField field={fields.capacity} label="People per slot" type="number" inputMode="numeric" />
           </div>
-          <button type="submit" name="intent" value="update" className="btn-primary" disabled={navigation.state === 'submitting'}>
+          <PendingButton name="intent" value="update">
             Save hours
-          </button>
+          </PendingButton>
         </Form>
 
-        <section aria-labelledby="slots-heading" className="rounded-2xl border border-slate-200 bg-white p-6">
+        <section aria-labelledby="slots-heading" className="card p-6">
           <h2 id="slots-heading" className="text-lg font-bold text-ink">
             Time slots
           </h2>
