@@ -57,6 +57,26 @@ describe('who gets in', () => {
   })
 })
 
+describe('a page that failed', () => {
+  it('says so inside the admin navigation: a booking, customer or camp that does not exist, and a form about one', async () => {
+    const admin = await staff()
+    for (const page of ['/admin/bookings/SWP-0000000000', '/admin/customers/999999999', '/admin/camps/no-such-camp']) {
+      const response = await admin.get(page)
+      expect(response.status, page).toBe(404)
+      expect(response.html, page).toContain('aria-label="Admin"')
+      expect(text(response.html), page).toContain('Oops! Page not found')
+    }
+    const price = await admin.post('/admin/settings', { intent: 'price', code: 'no-such-item', price: '100', regularPrice: '' })
+    expect(price.status).toBe(404)
+    expect(price.html).toContain('aria-label="Admin"')
+    expect(text(price.html)).toContain('Oops! Page not found')
+    // The refusal of someone who is not staff shows no admin navigation.
+    const refused = await (await customer('Nosy Swimmer')).get('/admin')
+    expect(refused.status).toBe(403)
+    expect(refused.html).not.toContain('aria-label="Admin"')
+  })
+})
+
 describe('opening hours', () => {
   it('explains bad input next to the field and keeps what was typed', async () => {
     const admin = await staff()

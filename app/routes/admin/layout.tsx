@@ -1,5 +1,8 @@
-import { NavLink, Outlet } from 'react-router'
+import type { ReactNode } from 'react'
+import { NavLink, Outlet, useRouteLoaderData } from 'react-router'
 import type { Route } from './+types/layout'
+import { ErrorPage } from '~/components/error-page'
+import type { loader as rootLoader } from '~/root'
 import { requireAdmin } from '~/lib/auth.server'
 
 /** Every admin page: staff only (each page's own loader and action check again, as they run in parallel). */
@@ -21,9 +24,34 @@ const SECTIONS = [
 
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {
   return (
+    <AdminFrame name={loaderData.name}>
+      <Outlet />
+    </AdminFrame>
+  )
+}
+
+/**
+ * An admin page that failed (a booking, customer or camp that does not exist, a refused form, a
+ * fault) says so inside the admin navigation. Without the signed-in staff member, this layout's
+ * own refusal, it is the site's error page.
+ */
+export function ErrorBoundary({ error, loaderData }: Route.ErrorBoundaryProps) {
+  // After a form that failed, this layout's loader is not run again: the site's own data says who is signed in.
+  const user = useRouteLoaderData<typeof rootLoader>('root')?.user
+  const name = loaderData?.name ?? (user?.isAdmin ? user.name : null)
+  if (name === null) return <ErrorPage error={error} />
+  return (
+    <AdminFrame name={name}>
+      <ErrorPage error={error} className="py-12" />
+    </AdminFrame>
+  )
+}
+
+function AdminFrame({ name, children }: { name: string; children: ReactNode }) {
+  return (
     <div className="container-page grid gap-8 py-8 lg:grid-cols-[13rem_minmax(0,1fr)] lg:py-12">
       <nav aria-label="Admin" className="lg:sticky lg:top-24 lg:self-start">
-        <p className="text-sm text-muted">Signed in as {loaderData.name}</p>
+        <p className="text-sm text-muted">Signed in as {name}</p>
         <ul className="mt-3 flex flex-wrap gap-2 lg:flex-col lg:gap-1">
           {SECTIONS.map((section) => (
             <li key={section.to}>
@@ -38,9 +66,7 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
           ))}
         </ul>
       </nav>
-      <div className="min-w-0">
-        <Outlet />
-      </div>
+      <div className="min-w-0">{children}</div>
     </div>
   )
 }
