@@ -88,9 +88,12 @@ export function PasswordField({ field, label, autoComplete }: { field: Field; la
 /** What a textarea outside a validated form needs: its id and name, and the text it starts with. */
 type PlainField = { id: string; name: string; defaultValue?: string }
 
+/** Conform's fields answer every property through a proxy, so `in` cannot tell them from plain ones. */
+const isValidated = (field: Field | PlainField): field is Field => typeof (field as Partial<Field>).errorId === 'string'
+
 /** A textarea under its label (with an optional note in lighter type), its error under it. */
 export function TextAreaField({ field, label, note }: { field: Field | PlainField; label: string; note?: string }) {
-  const validated = 'errorId' in field
+  const validated = isValidated(field)
   const { key, ...props } = validated ? getTextareaProps(field) : { key: undefined, ...field }
   return (
     <div>
