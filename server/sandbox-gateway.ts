@@ -1,7 +1,7 @@
 import express, { type Request, type Response } from 'express'
 import { z } from 'zod'
 import { config } from '~/config.server'
-import { formatRupees } from '~/lib/format'
+import { formatRupees } from '~/lib/money'
 import { PRODUCT_NAME } from '~/lib/seo'
 import {
   chooseOutcome,

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react'
-import { formatLongDate } from '~/lib/format'
+import { formatLongDate } from '~/lib/lab-time'
 import { EmailValue, PhoneValue, SettingText } from './contact-value'
 
 export type LegalSection = { id: string; title: string; body: ReactNode }

@@ -1,5 +1,5 @@
 import { Link, useNavigate } from 'react-router'
-import { formatMonthTitle, formatWeekdayDate } from '~/lib/format'
+import { formatMonthTitle, formatWeekdayDate } from '~/lib/lab-time'
 
 export type CalendarDate = { date: string; open: boolean }
 

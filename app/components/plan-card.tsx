@@ -1,5 +1,5 @@
 import { Link } from 'react-router'
-import { formatWholeRupees } from '~/lib/format'
+import { formatWholeRupees } from '~/lib/money'
 import { CheckIcon } from './more-line-icons'
 
 export type Plan = {

@@ -1,5 +1,5 @@
 import { Link } from 'react-router'
-import { formatTimeRange } from '~/lib/format'
+import { formatTimeRange } from '~/lib/lab-time'
 
 /** A time slot with its state, and why it cannot be booked when that needs saying. */
 export type PickableSlot = { start: string; end: string; state: 'available' | 'full' | 'booked' | 'not_available'; reason?: string }

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { addDays, labInstant, labToday } from '~/lib/format'
+import { addDays, labInstant, labToday } from '~/lib/lab-time'
 import type { Db } from './client.server'
 import { campBatches, camps, catalogueItems, siteSettings, slots } from './schema'
 

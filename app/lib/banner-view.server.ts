@@ -1,5 +1,6 @@
 import type { BannerCamp } from '~/components/promo-banner'
-import { formatDateRange, formatLastDayBefore, formatTimeRange, formatWholeRupees } from '~/lib/format'
+import { formatWholeRupees } from '~/lib/money'
+import { formatDateRange, formatLastDayBefore, formatTimeRange } from '~/lib/lab-time'
 import type { CampSummary } from '~/modules/site/site.server'
 
 /**

@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PUBLIC_PAGES } from '~/lib/public-pages'
-import { addDays, labToday } from '~/lib/format'
+import { addDays, labToday } from '~/lib/lab-time'
 import { DESKTOP, launchBrowser, newContext } from '../support/browser'
 import { startSmtpSink } from '../support/smtp-sink'
 import { startTestServer, type TestServer } from '../support/test-server'

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { addDays, addMonths, labToday } from '~/lib/format'
+import { addDays, addMonths, labToday } from '~/lib/lab-time'
 import { bookAndPay } from '../support/booking-flow'
 import { startSmtpSink } from '../support/smtp-sink'
 import { startTestServer, type TestServer } from '../support/test-server'

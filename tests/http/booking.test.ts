@@ -3,7 +3,7 @@ import { startSmtpSink } from '../support/smtp-sink'
 import { startTestServer, type TestServer } from '../support/test-server'
 import { bookAndPay as bookAndPayFlow, chooseSlot } from '../support/booking-flow'
 import { signUp, text, Visitor } from '../support/visitor'
-import { addDays, labToday } from '~/lib/format'
+import { addDays, labToday } from '~/lib/lab-time'
 
 // Booking and paying for a 3-day session as a browser without JavaScript does it: links, plain
 // form posts and redirects, through the real server and its sandbox gateway, e-mail over SMTP.

@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { addDays, labToday } from '~/lib/format'
+import { addDays, labToday } from '~/lib/lab-time'
 import { anyValue, hostileQuery, hostileSegment, invalidSubmission, MALFORMED_BODIES, OUT_OF_RANGE_DATES, OUT_OF_RANGE_MONTHS, type FormSpec } from '../support/hostile-input'
 import { startSmtpSink } from '../support/smtp-sink'
 import { startTestServer, type TestServer } from '../support/test-server'

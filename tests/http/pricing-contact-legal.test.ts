@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openDatabase } from '~/db/client.server'
 import { catalogueItems, siteSettings } from '~/db/schema'
 import { CATALOGUE_SEED, SITE_SETTINGS_SEED, seedDatabase } from '~/db/seed.server'
-import { formatWholeRupees } from '~/lib/format'
+import { formatWholeRupees } from '~/lib/money'
 import { startTestServer, type TestServer } from '../support/test-server'
 
 let server: TestServer

@@ -6,7 +6,7 @@ import { fieldState, signUp, text, Visitor } from '../support/visitor'
 import { bookableDate } from '../support/booking-flow'
 import { contactForm } from '../support/settings-forms'
 import { SITE_SETTINGS_SEED } from '~/db/seed.server'
-import { addDays, formatWeekdayDayMonth, labToday } from '~/lib/format'
+import { addDays, formatWeekdayDayMonth, labToday } from '~/lib/lab-time'
 
 // The public /booking as a browser without JavaScript uses it: three steps, each a page that
 // survives a reload, the gateway in between, e-mail over SMTP.

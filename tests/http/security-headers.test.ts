@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { addDays, labToday } from '~/lib/format'
+import { addDays, labToday } from '~/lib/lab-time'
 import { bookAndPay } from '../support/booking-flow'
 import { startSmtpSink } from '../support/smtp-sink'
 import { startTestServer, type TestServer } from '../support/test-server'

@@ -6,7 +6,7 @@ import { PublicBookingSchema } from '~/modules/booking/schemas'
 import { StaffBookingSchema } from '~/modules/booking/staff-schemas'
 import { CampRegistrationSchema } from '~/modules/camps/schemas'
 import { CoachSchema, TeamMemberSchema } from '~/modules/site/schemas'
-import { addDays, labToday } from '~/lib/format'
+import { addDays, labToday } from '~/lib/lab-time'
 
 /** The first error of each field, as the form shows it next to the field. */
 function errors(schema: z.ZodType, values: Record<string, string>) {

@@ -1,4 +1,5 @@
-import { formatClockTime, formatLongDate, formatRupees, labDateParts } from '~/lib/format'
+import { formatRupees } from '~/lib/money'
+import { formatClockTime, formatLongDate, labDateParts } from '~/lib/lab-time'
 
 /** One field an audit entry changed, as staff read it: "Regular price: ₹35,000.00 → none". */
 export type Change = { field: string; before: string; after: string }

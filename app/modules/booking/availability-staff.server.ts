@@ -1,7 +1,7 @@
 import { and, asc, eq, gte, inArray, lte } from 'drizzle-orm'
 import { db } from '~/db/client.server'
 import { bookingDays, bookings, closedTimeSlots, slots } from '~/db/schema'
-import { addDays, monthBounds } from '~/lib/format'
+import { addDays, monthBounds } from '~/lib/lab-time'
 import { type Actor, recordAudit } from '~/modules/audit/audit.server'
 import type { Executor } from '~/modules/mail/outbox.server'
 import { forgetAvailability, holdsSeats } from './availability.server'

@@ -2,7 +2,7 @@ import { and, asc, eq, gt, gte, inArray, lte, or, sql, type SQLWrapper } from 'd
 import { db } from '~/db/client.server'
 import { prepared } from '~/db/prepared.server'
 import { bookingDays, bookings, closedTimeSlots, slots } from '~/db/schema'
-import { addDays, labDateParts, labInstant, monthBounds } from '~/lib/format'
+import { addDays, labDateParts, labInstant, monthBounds } from '~/lib/lab-time'
 import { KeptCache, type Kept } from '~/lib/kept-cache.server'
 import type { Executor } from '~/modules/mail/outbox.server'
 import { SESSION_DAYS } from './texts'

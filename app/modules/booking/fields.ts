@@ -1,4 +1,4 @@
-import { addDays, labToday } from '~/lib/format'
+import { addDays, labToday } from '~/lib/lab-time'
 
 // What the /booking form offers and says, and the dates a customer may choose, for the page and
 // for the schemas that check the form; no zod here, so the page can show before the rules load.

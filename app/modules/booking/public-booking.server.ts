@@ -1,6 +1,6 @@
 import type { Holder } from '~/modules/holders/holders.server'
 import { getCatalogue, requireItem } from '~/modules/site/site.server'
-import { addMonths, labToday } from '~/lib/format'
+import { addMonths, labToday } from '~/lib/lab-time'
 import { daySchedule, monthCalendar, type TimeSlotState } from './availability.server'
 import { holdSession, lastBookableDate, type Customer } from './holds.server'
 import { BOOKING_TIMES, SINGLE_SERVICES, type PublicBookingInput } from './schemas'

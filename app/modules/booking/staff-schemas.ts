@@ -1,7 +1,7 @@
 // Staff forms for opening hours and bookings: their rules and messages, used by the server actions
 // and, in the browser, for validation as you type. Nothing server-only may be imported here.
 import { z } from 'zod'
-import { rupeesToPaise } from '~/lib/format'
+import { rupeesToPaise } from '~/lib/money'
 import { notesField, personNameField } from '~/modules/accounts/schemas'
 import { dateField, DateSchema } from './schemas'
 

@@ -1,4 +1,4 @@
-import { addDays } from '~/lib/format'
+import { addDays } from '~/lib/lab-time'
 
 /** An availability window as staff enter it: one date, opening hours and a slot length. */
 export type AvailabilityWindow = {

@@ -1,7 +1,7 @@
 import { and, eq, gt, inArray, isNotNull, or, sql } from 'drizzle-orm'
 import { db } from '~/db/client.server'
 import { campRegistrations, campWaitlist } from '~/db/schema'
-import { labToday } from '~/lib/format'
+import { labToday } from '~/lib/lab-time'
 import { sharedRead } from '~/lib/shared-read.server'
 import type { Executor } from '~/modules/mail/outbox.server'
 import { listCamps } from '~/modules/site/site.server'

@@ -2,7 +2,7 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { describe, expect, it } from 'vitest'
 import type { z } from 'zod'
 import { batchDetails, BatchSchema, campDetails, CancelRegistrationSchema, MoveRegistrationSchema, NewCampSchema } from './staff-schemas'
-import { paiseToRupeesInput, rupeesToPaise } from '~/lib/format'
+import { paiseToRupeesInput, rupeesToPaise } from '~/lib/money'
 
 /** The errors a form gets back, field by field, from what a browser posts. */
 function errors(schema: z.ZodObject, values: Record<string, string>) {

@@ -1,7 +1,7 @@
 // The staff's camp forms: their rules and messages, used by the server actions and, in the browser,
 // for validation as you type. Nothing server-only may be imported here.
 import { z } from 'zod'
-import { rupeesToPaise } from '~/lib/format'
+import { rupeesToPaise } from '~/lib/money'
 import { dateField, DateSchema } from '~/modules/booking/schemas'
 
 /** The highest fee a form accepts (₹10,00,000), far above any camp and well inside an integer of paise. */

@@ -1,4 +1,4 @@
-import { labInstant } from '~/lib/format'
+import { labInstant } from '~/lib/lab-time'
 import type { MailAttachment } from '~/db/schema'
 
 export type CalendarEvent = {

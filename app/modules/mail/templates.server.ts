@@ -1,4 +1,4 @@
-import { formatClockTime, formatLongDate, labDateParts } from '~/lib/format'
+import { formatClockTime, formatLongDate, labDateParts } from '~/lib/lab-time'
 import { PRODUCT_NAME } from '~/lib/seo'
 import type { NewEmail } from './outbox.server'
 

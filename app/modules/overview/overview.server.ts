@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gte, inArray, lte, sql } from 'drizzle-orm'
 import { db } from '~/db/client.server'
 import { bookingDays, bookings, campRegistrations, catalogueItems, payments, refunds } from '~/db/schema'
-import { addDays, labDateParts, labInstant } from '~/lib/format'
+import { addDays, labDateParts, labInstant } from '~/lib/lab-time'
 import { campChoices } from '~/modules/camps/camps.server'
 import { financialYearOf } from '~/modules/receipts/receipt-number'
 

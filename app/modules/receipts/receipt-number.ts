@@ -1,4 +1,4 @@
-import { labDateParts } from '~/lib/format'
+import { labDateParts } from '~/lib/lab-time'
 
 export type FinancialYear = { startYear: number; label: string }
 

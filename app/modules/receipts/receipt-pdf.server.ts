@@ -1,5 +1,6 @@
 import PDFDocument from 'pdfkit'
-import { formatClockTime, formatLabDate, formatRupees, labDateParts } from '~/lib/format'
+import { formatGstRate, formatHalfGstRate, formatRupees, splitGst } from '~/lib/money'
+import { formatLabDate, formatLabDateThenTime } from '~/lib/lab-time'
 import { receiptFonts } from './receipt-fonts.server'
 
 export type ReceiptDocument = {
@@ -10,31 +11,9 @@ export type ReceiptDocument = {
   /** `detail` lines sit under the description, e.g. 'Day 1: Tuesday, 1 December 2026, 9:00 AM - 10:00 AM'. */
   lines: Array<{ description: string; detail: string[]; amountPaise: number }>
   payment: { orderId: string; transactionId: string | null; method: string | null; paidAt: Date }
-  /** The GST rate the prices include; applies only when the seller has a GSTIN. */
-  gstRatePercent: number | null
+  /** The GST rate the prices include, in basis points (1800 = 18 %); applies only when the seller has a GSTIN. */
+  gstRateBasisPoints: number | null
   status?: 'paid' | 'refunded'
-}
-
-export type GstSplit = { taxablePaise: number; cgstPaise: number; sgstPaise: number }
-
-/**
- * Splits a GST-inclusive total into its taxable value and the CGST and SGST halves of an
- * intra-state supply, exactly in paise: the taxable value is total × 100 / (100 + rate) rounded to
- * the nearest paisa, the GST is the rest, and when it is an odd number of paise the extra paisa is
- * CGST's. Integer arithmetic throughout, so rates such as 0.25 % round no differently.
- */
-export function splitGst(totalPaise: number, ratePercent: number): GstSplit {
-  if (!Number.isSafeInteger(totalPaise) || totalPaise < 0) throw new RangeError(`Not an amount in paise: ${totalPaise}`)
-  const rateHundredths = Math.round(ratePercent * 100)
-  if (!Number.isFinite(ratePercent) || ratePercent < 0 || Math.abs(rateHundredths - ratePercent * 100) > 1e-6) {
-    throw new RangeError(`Not a GST rate in percent with at most two decimals: ${ratePercent}`)
-  }
-  const total = BigInt(totalPaise)
-  const divisor = 10_000n + BigInt(rateHundredths)
-  const taxable = (2n * total * 10_000n + divisor) / (2n * divisor)
-  const gst = total - taxable
-  const sgst = gst / 2n
-  return { taxablePaise: Number(taxable), cgstPaise: Number(gst - sgst), sgstPaise: Number(sgst) }
 }
 
 /**
@@ -75,12 +54,12 @@ export async function renderReceiptPdf(receipt: ReceiptDocument): Promise<Buffer
   return finished
 }
 
-type DocumentKind = { title: 'Receipt' | 'Tax Invoice' | 'Bill of Supply'; numberLabel: string; gstRatePercent: number | null }
+type DocumentKind = { title: 'Receipt' | 'Tax Invoice' | 'Bill of Supply'; numberLabel: string; gstRateBasisPoints: number | null }
 
-function documentKind({ seller, gstRatePercent }: ReceiptDocument): DocumentKind {
-  if (!seller.gstin) return { title: 'Receipt', numberLabel: 'Receipt No.', gstRatePercent: null }
-  if (gstRatePercent === null || gstRatePercent === 0) return { title: 'Bill of Supply', numberLabel: 'Bill No.', gstRatePercent: null }
-  return { title: 'Tax Invoice', numberLabel: 'Invoice No.', gstRatePercent }
+function documentKind({ seller, gstRateBasisPoints }: ReceiptDocument): DocumentKind {
+  if (!seller.gstin) return { title: 'Receipt', numberLabel: 'Receipt No.', gstRateBasisPoints: null }
+  if (gstRateBasisPoints === null || gstRateBasisPoints === 0) return { title: 'Bill of Supply', numberLabel: 'Bill No.', gstRateBasisPoints: null }
+  return { title: 'Tax Invoice', numberLabel: 'Invoice No.', gstRateBasisPoints }
 }
 
 const REGULAR = 'DejaVuSans'
@@ -195,11 +174,11 @@ function drawTotals(doc: Doc, receipt: ReceiptDocument, kind: DocumentKind) {
   const total = receipt.lines.reduce((sum, line) => sum + line.amountPaise, 0)
   const left = MARGIN + CONTENT_WIDTH * 0.45
   const width = RIGHT - 8 - left
-  keepTogether(doc, kind.gstRatePercent === null ? 40 : 110)
+  keepTogether(doc, kind.gstRateBasisPoints === null ? 40 : 110)
   doc.moveDown(0.6)
-  if (kind.gstRatePercent !== null) {
-    const { taxablePaise, cgstPaise, sgstPaise } = splitGst(total, kind.gstRatePercent)
-    const half = `${kind.gstRatePercent / 2}%`
+  if (kind.gstRateBasisPoints !== null) {
+    const { taxablePaise, cgstPaise, sgstPaise } = splitGst(total, kind.gstRateBasisPoints)
+    const half = formatHalfGstRate(kind.gstRateBasisPoints)
     totalRow(doc, 'Taxable value', formatRupees(taxablePaise), left, width)
     totalRow(doc, `CGST @ ${half}`, formatRupees(cgstPaise), left, width)
     totalRow(doc, `SGST @ ${half}`, formatRupees(sgstPaise), left, width)
@@ -210,8 +189,8 @@ function drawTotals(doc: Doc, receipt: ReceiptDocument, kind: DocumentKind) {
   const top = doc.y
   doc.text('Amount paid', left, top, { width: width - AMOUNT_WIDTH })
   doc.text(formatRupees(total), RIGHT - AMOUNT_WIDTH - 8, top, { width: AMOUNT_WIDTH, align: 'right' })
-  if (kind.gstRatePercent !== null) {
-    doc.font(REGULAR).fontSize(8.5).fillColor(MUTED).text(`Prices include GST at ${kind.gstRatePercent}%.`, left, doc.y + 2, { width })
+  if (kind.gstRateBasisPoints !== null) {
+    doc.font(REGULAR).fontSize(8.5).fillColor(MUTED).text(`Prices include GST at ${formatGstRate(kind.gstRateBasisPoints)}.`, left, doc.y + 2, { width })
   }
   doc.x = MARGIN
   doc.moveDown(1.2)
@@ -225,12 +204,11 @@ function totalRow(doc: Doc, label: string, amount: string, left: number, width: 
 }
 
 function drawPayment(doc: Doc, payment: ReceiptDocument['payment']) {
-  const { time } = labDateParts(payment.paidAt)
   const rows: Array<[string, string | null]> = [
     ['Order ID', payment.orderId],
     ['Transaction ID', payment.transactionId],
     ['Method', payment.method],
-    ['Paid at', `${formatLabDate(payment.paidAt)}, ${formatClockTime(time)} IST`],
+    ['Paid at', formatLabDateThenTime(payment.paidAt)],
   ]
   keepTogether(doc, 100)
   sectionLabel(doc, 'Payment')

@@ -1,7 +1,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm'
 import { db } from '~/db/client.server'
 import { bookingDays, bookings, campBatches, campRegistrations, camps, catalogueItems, payments, receipts, receiptSequences, refunds, siteSettings } from '~/db/schema'
-import { formatLongDate, formatTimeRange, formatWeekdayDate } from '~/lib/format'
+import { formatLongDate, formatTimeRange, formatWeekdayDate } from '~/lib/lab-time'
 import type { Executor } from '~/modules/mail/outbox.server'
 import { formatReceiptNumber, financialYearOf } from './receipt-number'
 import type { ReceiptDocument } from './receipt-pdf.server'
@@ -68,7 +68,7 @@ export async function receiptOf(orderId: string): Promise<{ document: ReceiptDoc
       customer: item.customer,
       lines: [{ description: item.description, detail: item.detail, amountPaise: row.amountPaise }],
       payment: { orderId: row.orderId, transactionId: row.transactionId, method: paymentMethod(row.paymentMode), paidAt: row.completedAt ?? row.issuedAt },
-      gstRatePercent: gstin ? settings!.rate / 100 : null,
+      gstRateBasisPoints: gstin ? settings!.rate : null,
       status: refunded ? 'refunded' : 'paid',
     },
   }

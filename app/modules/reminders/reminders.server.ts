@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm'
 import { db } from '~/db/client.server'
 import { bookingDays, bookings, campRegistrations, camps, remindersSent, siteSettings } from '~/db/schema'
-import { addDays, formatLongDate, formatTimeRange, formatWeekdayDate, labDateParts } from '~/lib/format'
+import { addDays, formatLongDate, formatTimeRange, formatWeekdayDate, labDateParts } from '~/lib/lab-time'
 import { bookingForMail } from '~/modules/booking/fulfilment.server'
 import { IMPORTANT_INFORMATION } from '~/modules/booking/texts'
 import { batchTimes, registrationForMail } from '~/modules/camps/fulfilment.server'

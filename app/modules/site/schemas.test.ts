@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import {
-  basisPointsToPercentInput,
   ContactSchema,
   GstSchema,
-  percentToBasisPoints,
   PoliciesSchema,
   PriceSchema,
 } from './schemas'
@@ -43,11 +41,6 @@ describe('the GST form', () => {
     expect(errorsOf(gst({ gstRate: '18.125' }))).toEqual({ gstRate: 'Enter the rate as a percentage with up to 2 decimals, for example 18' })
     expect(errorsOf(gst({ gstRate: '100.01' }))).toEqual({ gstRate: 'Enter a rate from 0 to 100 per cent' })
     expect(errorsOf(gst({ gstRate: undefined }))).toEqual({ gstRate: 'Enter the GST rate' })
-  })
-
-  it('shows basis points back as the percentage', () => {
-    expect([1800, 1250, 25, 0, 1825].map(basisPointsToPercentInput)).toEqual(['18', '12.5', '0.25', '0', '18.25'])
-    expect(percentToBasisPoints(basisPointsToPercentInput(1250))).toBe(1250)
   })
 
   it('accepts a GSTIN in the Indian format (in any letter case) or none', () => {

@@ -2,29 +2,8 @@
 // for validation as you type; the domain module checks the invariants that matter for money and tax
 // again with the same predicates. Nothing server-only may be imported here.
 import { z } from 'zod'
-import { rupeesToPaise } from '~/lib/format'
+import { percentToBasisPoints, rupeesToPaise } from '~/lib/money'
 import { personNameField } from '~/modules/accounts/schemas'
-
-/**
- * "18" → 1800, "12.5" → 1250: a rate typed as a decimal, stored as an exact integer of hundredths
- * (basis points); splitting the digits avoids float error. Null when it is not such a number.
- */
-function decimalToHundredths(input: string, maxWholeDigits: number): number | null {
-  const match = new RegExp(`^(\\d{1,${maxWholeDigits}})(?:\\.(\\d{1,2}))?$`).exec(input)
-  if (!match) return null
-  return Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'))
-}
-
-/** "18" → 1800, "12.5" → 1250, "0.25" → 25. */
-export function percentToBasisPoints(input: string): number | null {
-  return decimalToHundredths(input.replace(/[%\s]/g, ''), 3)
-}
-
-/** 1800 → "18", 1250 → "12.5", 25 → "0.25". */
-export function basisPointsToPercentInput(basisPoints: number): string {
-  const fraction = basisPoints % 100
-  return `${Math.trunc(basisPoints / 100)}${fraction ? `.${String(fraction).padStart(2, '0')}` : ''}`.replace(/(\.\d)0$/, '$1')
-}
 
 /** The gateway takes nothing smaller than a rupee, and a free item cannot be paid for online. */
 const MIN_PRICE_PAISE = 100

@@ -1,7 +1,7 @@
 import { asc, eq } from 'drizzle-orm'
 import { db } from '~/db/client.server'
 import { catalogueItems, siteSettings, type Coach, type TeamMember } from '~/db/schema'
-import { formatRupees } from '~/lib/format'
+import { formatRupees } from '~/lib/money'
 import { recordAudit, type Actor } from '~/modules/audit/audit.server'
 import type { Executor } from '~/modules/mail/outbox.server'
 import { isValidGstin, isValidGstRate, isValidPrice, REGULAR_PRICE_MESSAGE, type CoachInput, type ContactInput, type GstInput, type PoliciesInput, type TeamMemberInput } from './schemas'

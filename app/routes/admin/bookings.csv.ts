@@ -1,7 +1,7 @@
 import type { Route } from './+types/bookings.csv'
 import { requireAdmin } from '~/lib/auth.server'
 import { csvResponse, toCsv } from '~/lib/csv'
-import { formatLabDate, formatTimeRange, labToday } from '~/lib/format'
+import { formatLabDate, formatTimeRange, labToday } from '~/lib/lab-time'
 import { staffBookings } from '~/modules/booking/staff.server'
 import { BOOKING_STATUS_LABELS } from '~/modules/booking/texts'
 import { bookingFilters } from '~/modules/booking/staff-filters'

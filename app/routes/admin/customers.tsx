@@ -2,7 +2,7 @@ import { Form, Link } from 'react-router'
 import { z } from 'zod'
 import type { Route } from './+types/customers'
 import { requireAdmin } from '~/lib/auth.server'
-import { formatLabDate } from '~/lib/format'
+import { formatLabDate } from '~/lib/lab-time'
 import { searchCustomers } from '~/modules/accounts/staff.server'
 import { refuseNul } from '~/lib/nul.server'
 

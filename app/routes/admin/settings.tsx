@@ -6,11 +6,10 @@ import type { z } from 'zod'
 import type { Route } from './+types/settings'
 import { FieldError, FormAlert, PendingButton, TextAreaField, TextField, useValidatedForm } from '~/components/form-fields'
 import { requireAdmin } from '~/lib/auth.server'
-import { formatRupees, paiseToRupeesInput } from '~/lib/format'
+import { basisPointsToPercentInput, formatRupees, paiseToRupeesInput } from '~/lib/money'
 import { redirectWithToast } from '~/lib/toast.server'
 import {
   BannerSchema,
-  basisPointsToPercentInput,
   CoachSchema,
   ContactSchema,
   GstSchema,

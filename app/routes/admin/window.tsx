@@ -5,7 +5,7 @@ import type { Route } from './+types/window'
 import { FormAlert, PendingButton, TextField, useValidatedForm } from '~/components/form-fields'
 import { StrandedBookingsAlert } from '~/components/stranded-bookings'
 import { requireAdmin } from '~/lib/auth.server'
-import { formatTimeRange, formatWeekdayDate } from '~/lib/format'
+import { formatTimeRange, formatWeekdayDate } from '~/lib/lab-time'
 import { redirectWithToast } from '~/lib/toast.server'
 import {
   closeTimeSlot,

@@ -2,71 +2,49 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import {
   addDays,
+  addHours,
+  addMinutes,
+  addMonths,
+  addSeconds,
+  daysBetween,
+  durationMs,
   formatClockTime,
   formatDateRange,
+  formatLabDate,
+  formatLabDateThenTime,
+  formatLabDateTime,
+  formatLabTime,
+  formatLastDayBefore,
   formatLongDate,
   formatMonthTitle,
-  formatRupees,
+  formatShortDayMonth,
   formatTimeRange,
   formatWeekdayDate,
   formatWeekdayDayMonth,
-  formatWholeRupees,
+  fromUnixSeconds,
+  isoWeekday,
   labDateParts,
   labInstant,
   labToday,
-  paiseToRupeesInput,
-  rupeesToPaise,
-} from './format'
-
-describe('money', () => {
-  it('reads rupees as people type them into exact paise', () => {
-    expect(['35000', '35,000', '₹35,000', '1,00,000', '3,499.5', '3499.50', ' 0.01 '].map(rupeesToPaise)).toEqual([3_500_000, 3_500_000, 3_500_000, 10_000_000, 349_950, 349_950, 1])
-    expect(['', 'abc', '35,000.001', '-5', '1e5', '35.', '.5'].map(rupeesToPaise)).toEqual([null, null, null, null, null, null, null])
-    // 19.99 * 100 is 1998.9999999999998 in floating point; the digits are read as text.
-    expect(['19.99', '1.15', '0.29'].map(rupeesToPaise)).toEqual([1_999, 115, 29])
-    expect([30_000_00, 3_499_50, 1_00_000_50, 5].map(paiseToRupeesInput)).toEqual(['30,000', '3,499.50', '1,00,000.50', '0.05'])
-  })
-
-  it('shows paise as rupees with Indian digit grouping', () => {
-    expect(formatRupees(10_000_000)).toBe('₹1,00,000.00')
-    expect(formatRupees(3_500_000)).toBe('₹35,000.00')
-    expect(formatRupees(349_900)).toBe('₹3,499.00')
-    expect(formatRupees(100)).toBe('₹1.00')
-    expect(formatRupees(0)).toBe('₹0.00')
-  })
-
-  it('drops the paise only for whole-rupee headline prices', () => {
-    expect(formatWholeRupees(3_000_000)).toBe('₹30,000')
-    expect(formatWholeRupees(349_950)).toBe('₹3,499.50')
-  })
-})
+  monthBounds,
+  secondsBetween,
+  toHourMinute,
+  toUnixSeconds,
+  WEEKDAYS,
+} from './lab-time'
 
 describe('the same texts as Intl in en-IN, without building an Intl formatter', () => {
-  const paise = fc.integer({ min: -100_000_000_000_00, max: 100_000_000_000_00 })
   const dates = fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2100-12-31T00:00:00Z'), noInvalidDate: true }).map((date) => date.toISOString().slice(0, 10))
   const intl = (options: Intl.DateTimeFormatOptions) => (date: string) => new Intl.DateTimeFormat('en-IN', { ...options, timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`))
 
-  it('amounts of money', () => {
-    const rupees = new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR' })
-    const whole = new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR', maximumFractionDigits: 0 })
-    fc.assert(
-      fc.property(paise, (amount) => {
-        expect(formatRupees(amount)).toBe(rupees.format(amount / 100))
-        if (amount % 100 === 0) expect(formatWholeRupees(amount)).toBe(whole.format(amount / 100))
-        const digits = amount % 100 === 0 ? 0 : 2
-        expect(paiseToRupeesInput(amount)).toBe(new Intl.NumberFormat('en-IN', { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(amount / 100))
-      }),
-      { numRuns: 3000 },
-    )
-  })
-
   it('dates', () => {
-    const [longDate, weekdayDate, weekdayDayMonth, monthName, monthYear] = [
+    const [longDate, weekdayDate, weekdayDayMonth, monthName, monthYear, dayShortMonth] = [
       intl({ day: 'numeric', month: 'long', year: 'numeric' }),
       intl({ weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }),
       intl({ weekday: 'long', day: 'numeric', month: 'long' }),
       intl({ month: 'long' }),
       intl({ month: 'long', year: 'numeric' }),
+      intl({ day: 'numeric', month: 'short' }),
     ]
     fc.assert(
       fc.property(dates, dates, (date, other) => {
@@ -74,6 +52,8 @@ describe('the same texts as Intl in en-IN, without building an Intl formatter', 
         expect(formatWeekdayDate(date)).toBe(weekdayDate(date))
         expect(formatWeekdayDayMonth(date)).toBe(weekdayDayMonth(date))
         expect(formatMonthTitle(date.slice(0, 7))).toBe(monthYear(date))
+        expect(formatShortDayMonth(date)).toBe(dayShortMonth(date))
+        expect(isoWeekday(date)).toBe(new Date(`${date}T00:00:00Z`).getUTCDay() || 7)
         const [start, end] = [date, other].sort() as [string, string]
         const day = (value: string) => Number(value.slice(8, 10))
         const range =
@@ -139,10 +119,83 @@ describe('dates and times as the pages print them', () => {
     expect(formatDateRange('2027-12-30', '2028-01-02')).toBe('30 December 2027 – 2 January 2028')
   })
 
-  it('prints 12-hour clock times as the spec writes them', () => {
+  it('prints 12-hour clock times with AM and PM, noon as 12 PM and midnight as 12 AM', () => {
     expect(formatClockTime('09:00')).toBe('9:00 AM')
     expect(formatClockTime('12:00:00')).toBe('12:00 PM')
     expect(formatClockTime('00:30')).toBe('12:30 AM')
     expect(formatTimeRange('13:00', '14:30')).toBe('1:00 PM - 2:30 PM')
+  })
+})
+
+describe('moving instants and dates', () => {
+  const at = new Date('2027-08-08T10:15:00Z')
+
+  it('adds seconds, minutes, hours and days to an instant, and takes them away when negative', () => {
+    expect(addSeconds(at, 90).toISOString()).toBe('2027-08-08T10:16:30.000Z')
+    expect(addMinutes(at, 15).toISOString()).toBe('2027-08-08T10:30:00.000Z')
+    expect(addMinutes(at, -1).toISOString()).toBe('2027-08-08T10:14:00.000Z')
+    expect(addHours(at, 24).toISOString()).toBe('2027-08-09T10:15:00.000Z')
+    expect(addHours(at, -48).toISOString()).toBe('2027-08-06T10:15:00.000Z')
+    expect(addDays(at, 7).toISOString()).toBe('2027-08-15T10:15:00.000Z')
+    expect(addDays(at, -7).toISOString()).toBe('2027-08-01T10:15:00.000Z')
+    expect(at.toISOString()).toBe('2027-08-08T10:15:00.000Z')
+  })
+
+  it('measures lengths of time in milliseconds', () => {
+    expect(durationMs({ seconds: 1 })).toBe(1000)
+    expect(durationMs({ minutes: 15 })).toBe(900_000)
+    expect(durationMs({ hours: 1 })).toBe(3_600_000)
+    expect(durationMs({ days: 1, hours: 2, minutes: 3, seconds: 4 })).toBe(93_784_000)
+  })
+
+  it('counts whole seconds and calendar days between two points', () => {
+    expect(secondsBetween(at, addSeconds(at, 90))).toBe(90)
+    expect(secondsBetween(at.getTime(), at.getTime() + 1999)).toBe(1)
+    expect(secondsBetween(addSeconds(at, 90), at)).toBe(-90)
+    expect(daysBetween('2027-08-08', '2027-08-16')).toBe(8)
+    expect(daysBetween('2027-12-30', '2028-03-01')).toBe(62)
+    expect(daysBetween('2027-08-16', '2027-08-08')).toBe(-8)
+  })
+
+  it('turns instants into Unix seconds and back', () => {
+    expect(toUnixSeconds(new Date('2027-08-08T10:15:00.999Z'))).toBe(1_817_720_100)
+    expect(fromUnixSeconds(1_817_720_100).toISOString()).toBe('2027-08-08T10:15:00.000Z')
+  })
+
+  it('finds the bounds of a month and moves by months across years', () => {
+    expect(monthBounds('2028-02')).toEqual({ first: '2028-02-01', last: '2028-02-29' })
+    expect(monthBounds('2027-12')).toEqual({ first: '2027-12-01', last: '2027-12-31' })
+    expect(addMonths('2027-12', 1)).toBe('2028-01')
+    expect(addMonths('2027-01', -1)).toBe('2026-12')
+  })
+
+  it('cuts a time column to the minute', () => {
+    expect(toHourMinute('09:00:00')).toBe('09:00')
+    expect(toHourMinute('13:45')).toBe('13:45')
+  })
+
+  it('names the days of the week, Monday first', () => {
+    expect(WEEKDAYS.map((day) => `${day.number} ${day.short} ${day.name}`)).toEqual(['1 Mon Monday', '2 Tue Tuesday', '3 Wed Wednesday', '4 Thu Thursday', '5 Fri Friday', '6 Sat Saturday', '7 Sun Sunday'])
+    expect(['2027-08-09', '2027-08-15'].map(isoWeekday)).toEqual([1, 7])
+  })
+})
+
+describe('instants as the lab clock shows them', () => {
+  // 10:15 UTC is 3:45 PM in Bangalore; 20:00 UTC is already the next day there.
+  const afternoon = new Date('2027-08-08T10:15:00Z')
+  const pastMidnight = new Date('2027-08-08T20:00:00Z')
+
+  it('prints the time, the date, and both in a sentence or a record', () => {
+    expect(formatLabTime(afternoon)).toBe('3:45 PM IST')
+    expect(formatLabDate(afternoon)).toBe('8 August 2027')
+    expect(formatLabDateTime(afternoon)).toBe('3:45 PM IST on 8 August 2027')
+    expect(formatLabDateThenTime(afternoon)).toBe('8 August 2027, 3:45 PM IST')
+    expect(formatLabDateTime(pastMidnight)).toBe('1:30 AM IST on 9 August 2027')
+    expect(formatLabDateThenTime(pastMidnight)).toBe('9 August 2027, 1:30 AM IST')
+  })
+
+  it('names the last lab day before an instant', () => {
+    expect(formatLastDayBefore(labInstant('2027-07-16'))).toBe('15 July 2027')
+    expect(formatLastDayBefore(labInstant('2027-07-16', '00:00:01'))).toBe('16 July 2027')
   })
 })
