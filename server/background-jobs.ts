@@ -10,6 +10,7 @@ import { reconcileDuePayments } from '~/modules/payments/payments.server'
 import { onRefundRequested, processDueRefunds } from '~/modules/payments/refunds.server'
 import { pruneRateLimitBuckets } from '~/modules/rate-limit/rate-limit.server'
 import { sendDueReminders } from '~/modules/reminders/reminders.server'
+import { durationMs } from '~/lib/lab-time'
 
 type Task = { name: string; everyMs: number; run: () => Promise<unknown> }
 
@@ -33,12 +34,12 @@ export class BackgroundJobs {
   ) {
     this.tasks = new Map(
       [
-        { name: 'outbox', everyMs: 1_000, run: () => this.deliverMail() },
-        { name: 'payments', everyMs: 2_000, run: () => reconcileDuePayments() },
-        { name: 'refunds', everyMs: 5_000, run: () => processDueRefunds() },
-        { name: 'holds', everyMs: 30_000, run: () => this.releaseHolds() },
-        { name: 'reminders', everyMs: 5 * 60_000, run: () => sendDueReminders() },
-        { name: 'housekeeping', everyMs: 60 * 60_000, run: () => this.housekeeping() },
+        { name: 'outbox', everyMs: durationMs({ seconds: 1 }), run: () => this.deliverMail() },
+        { name: 'payments', everyMs: durationMs({ seconds: 2 }), run: () => reconcileDuePayments() },
+        { name: 'refunds', everyMs: durationMs({ seconds: 5 }), run: () => processDueRefunds() },
+        { name: 'holds', everyMs: durationMs({ seconds: 30 }), run: () => this.releaseHolds() },
+        { name: 'reminders', everyMs: durationMs({ minutes: 5 }), run: () => sendDueReminders() },
+        { name: 'housekeeping', everyMs: durationMs({ hours: 1 }), run: () => this.housekeeping() },
       ].map((task) => [task.name, task]),
     )
   }

@@ -24,6 +24,7 @@ import { listenToCampLine, quietOr } from '~/modules/camps/line.server'
 import { redactSecrets, redactSecretsIn } from '~/lib/log-redaction.server'
 import { PUBLIC_PAGES } from '~/lib/public-pages'
 import { BANNER_CLOSED_COOKIE } from '~/lib/banner-closed.server'
+import { addSeconds } from '~/lib/lab-time'
 import { createPhonePeGateway } from '~/modules/payments/phonepe.server'
 import { phonePeOptionsFrom } from '~/modules/payments/phonepe-config.server'
 import { createSandboxGateway } from '~/modules/payments/sandbox.server'
@@ -229,7 +230,7 @@ function createApp({ config, logger, database, liveEvents, gateway, build }: { c
 
   // In a camp rush, the page of a place in line is read only once this instance has taken in the
   // parents still arriving (or after 20 s): their submissions come first.
-  app.get('/onboarding/line', (_request, _response, next) => void quietOr(Date.now() + 20_000).then(() => next()))
+  app.get('/onboarding/line', (_request, _response, next) => void quietOr(addSeconds(new Date(), 20).getTime()).then(() => next()))
 
   app.all(
     '/{*path}',

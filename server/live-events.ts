@@ -2,6 +2,7 @@ import type { Request, Response } from 'express'
 import type { Logger } from 'pino'
 import type { Database } from '~/db/client.server'
 import { isBannerVisible } from '~/modules/site/site.server'
+import { durationMs } from '~/lib/lab-time'
 
 /** The channel the database triggers announce site content changes on (see drizzle/0001). */
 export const SITE_CONTENT_CHANNEL = 'site_content_changed'
@@ -37,7 +38,7 @@ export class LiveEvents {
   async start() {
     this.bannerVisible = await isBannerVisible((error) => this.logger.warn({ err: error }, 'Failed to fetch banner status'))
     this.unlisten = await this.database.listen(SITE_CONTENT_CHANNEL, () => void this.onContentChanged())
-    this.heartbeat = setInterval(() => this.broadcast(': keep-alive\n\n'), this.heartbeatSeconds * 1000)
+    this.heartbeat = setInterval(() => this.broadcast(': keep-alive\n\n'), durationMs({ seconds: this.heartbeatSeconds }))
     this.heartbeat.unref()
   }
 

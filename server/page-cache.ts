@@ -4,6 +4,7 @@ import { brotliCompress, constants as zlib, gzip } from 'node:zlib'
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http'
 import type { NextFunction, Request, Response } from 'express'
 import { chooseEncoding } from './encoding'
+import { durationMs } from '~/lib/lab-time'
 
 const brotli = promisify(brotliCompress)
 const gzipped = promisify(gzip)
@@ -54,7 +55,7 @@ const NOT_FOUND = ' not found'
  * rather than by a per-response nonce: a conditional request answered with 304 then keeps a policy
  * that matches the copy the browser already has.
  */
-export function pageCache({ paths, isNotFound = () => false, render, contentSecurityPolicy, headers: common = {}, personalCookies, ttlMs = 60_000, now = Date.now }: PageCacheOptions) {
+export function pageCache({ paths, isNotFound = () => false, render, contentSecurityPolicy, headers: common = {}, personalCookies, ttlMs = durationMs({ minutes: 1 }), now = Date.now }: PageCacheOptions) {
   const cacheable = new Set(paths)
   const entries = new Map<string, Entry>()
   const rendering = new Map<string, Promise<Entry | null>>()

@@ -1,24 +1,12 @@
 import { Link, useNavigate } from 'react-router'
-import { formatMonthTitle, formatWeekdayDate } from '~/lib/lab-time'
+import { DAYS_OF_WEEK, daysBetween, formatMonthTitle, formatWeekdayDate, isoWeekday } from '~/lib/lab-time'
 
 export type CalendarDate = { date: string; open: boolean }
-
-const WEEKDAYS = [
-  ['Mon', 'Monday'],
-  ['Tue', 'Tuesday'],
-  ['Wed', 'Wednesday'],
-  ['Thu', 'Thursday'],
-  ['Fri', 'Friday'],
-  ['Sat', 'Saturday'],
-  ['Sun', 'Sunday'],
-] as const
-
 
 /** Monday-first weeks of the month, padded with empty cells. */
 function weeksOf(days: CalendarDate[]): Array<Array<CalendarDate | null>> {
   if (days.length === 0) return []
-  const firstWeekday = (new Date(`${days[0]!.date}T00:00:00Z`).getUTCDay() + 6) % 7
-  const cells: Array<CalendarDate | null> = [...Array(firstWeekday).fill(null), ...days]
+  const cells: Array<CalendarDate | null> = [...Array(isoWeekday(days[0]!.date) - 1).fill(null), ...days]
   while (cells.length % 7) cells.push(null)
   const weeks = []
   for (let index = 0; index < cells.length; index += 7) weeks.push(cells.slice(index, index + 7))
@@ -72,9 +60,8 @@ export function MonthCalendar({
     if (event.key in moves) {
       const step = moves[event.key]!
       const ordered = step > 0 ? links : [...links].reverse()
-      const from = new Date(`${current}T00:00:00Z`).getTime()
       next = ordered.find((link) => {
-        const distance = (new Date(`${link.dataset.date}T00:00:00Z`).getTime() - from) / 86_400_000
+        const distance = daysBetween(current, link.dataset.date!)
         return Math.sign(distance) === Math.sign(step) && (Math.abs(step) === 1 || Math.abs(distance) >= 7)
       })
     } else if (event.key === 'Home') next = links[0]
@@ -97,7 +84,7 @@ export function MonthCalendar({
       <table className="mt-4 w-full table-fixed border-collapse text-center" aria-labelledby={titleId} onKeyDown={onKeyDown} onClick={onClick}>
         <thead>
           <tr>
-            {WEEKDAYS.map(([short, long]) => (
+            {DAYS_OF_WEEK.map(({ short, name: long }) => (
               <th key={short} scope="col" className="pb-2 text-xs font-semibold text-muted uppercase">
                 <abbr title={long} className="no-underline">
                   {short}

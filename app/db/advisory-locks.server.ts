@@ -1,9 +1,6 @@
 import { createHash } from 'node:crypto'
 import { sql } from 'drizzle-orm'
-import type { Db } from './client.server'
-
-/** A database handle or an open transaction; the locks last until the transaction ends. */
-type Executor = Db | Parameters<Parameters<Db['transaction']>[0]>[0]
+import type { Executor } from './client.server'
 
 /**
  * Takes a transaction-scoped advisory lock for each key (released when the transaction ends), so

@@ -16,6 +16,12 @@ import * as schema from './schema'
  */
 export type Db = NodePgDatabase<typeof schema>
 
+/**
+ * A database handle or an open transaction: what runs a query, so a write can join its caller's
+ * transaction. Inside a transaction on PGlite, only the transaction may be used (it holds the one connection).
+ */
+export type Executor = Db | Parameters<Parameters<Db['transaction']>[0]>[0]
+
 export type Database = {
   kind: 'postgres' | 'pglite'
   db: Db

@@ -1,10 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import { eq } from 'drizzle-orm'
-import { db, type Db } from './client.server'
+import { db, type Executor } from './client.server'
 import { instanceSecrets } from './schema'
-
-/** A database handle or an open transaction (inside one, on PGlite, only the transaction may be used). */
-type Executor = Db | Parameters<Parameters<Db['transaction']>[0]>[0]
 
 const cache = new Map<string, string>()
 

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { addDays, labInstant, labToday } from '~/lib/lab-time'
+import { addDays, isoWeekday, labInstant, labToday } from '~/lib/lab-time'
 import type { Db } from './client.server'
 import { campBatches, camps, catalogueItems, siteSettings, slots } from './schema'
 
@@ -136,7 +136,7 @@ export async function seedDatabase(db: Db, now = new Date()) {
       const windows = []
       for (let offset = 1; offset <= 28; offset += 1) {
         const date = addDays(today, offset)
-        if (new Date(`${date}T00:00:00Z`).getUTCDay() === 0) continue
+        if (isoWeekday(date) === 7) continue
         windows.push({ date, startTime: '09:00', endTime: '18:00', slotDurationMinutes: 60, capacity: 2 })
       }
       await tx.insert(slots).values(windows)

@@ -6,10 +6,12 @@ import {
   addMinutes,
   addMonths,
   addSeconds,
+  DAYS_OF_WEEK,
   daysBetween,
   durationMs,
   formatClockTime,
   formatDateRange,
+  formatLabClockTime,
   formatLabDate,
   formatLabDateThenTime,
   formatLabDateTime,
@@ -18,6 +20,7 @@ import {
   formatLongDate,
   formatMonthTitle,
   formatShortDayMonth,
+  formatShortWeekdayDayMonth,
   formatTimeRange,
   formatWeekdayDate,
   formatWeekdayDayMonth,
@@ -30,7 +33,6 @@ import {
   secondsBetween,
   toHourMinute,
   toUnixSeconds,
-  WEEKDAYS,
 } from './lab-time'
 
 describe('the same texts as Intl in en-IN, without building an Intl formatter', () => {
@@ -150,7 +152,7 @@ describe('moving instants and dates', () => {
 
   it('counts whole seconds and calendar days between two points', () => {
     expect(secondsBetween(at, addSeconds(at, 90))).toBe(90)
-    expect(secondsBetween(at.getTime(), at.getTime() + 1999)).toBe(1)
+    expect(secondsBetween(at.getTime(), at.getTime() + 1500)).toBe(1.5)
     expect(secondsBetween(addSeconds(at, 90), at)).toBe(-90)
     expect(daysBetween('2027-08-08', '2027-08-16')).toBe(8)
     expect(daysBetween('2027-12-30', '2028-03-01')).toBe(62)
@@ -172,11 +174,13 @@ describe('moving instants and dates', () => {
   it('cuts a time column to the minute', () => {
     expect(toHourMinute('09:00:00')).toBe('09:00')
     expect(toHourMinute('13:45')).toBe('13:45')
+    expect(toHourMinute(null)).toBeUndefined()
   })
 
   it('names the days of the week, Monday first', () => {
-    expect(WEEKDAYS.map((day) => `${day.number} ${day.short} ${day.name}`)).toEqual(['1 Mon Monday', '2 Tue Tuesday', '3 Wed Wednesday', '4 Thu Thursday', '5 Fri Friday', '6 Sat Saturday', '7 Sun Sunday'])
+    expect(DAYS_OF_WEEK.map((day) => `${day.number} ${day.short} ${day.name}`)).toEqual(['1 Mon Monday', '2 Tue Tuesday', '3 Wed Wednesday', '4 Thu Thursday', '5 Fri Friday', '6 Sat Saturday', '7 Sun Sunday'])
     expect(['2027-08-09', '2027-08-15'].map(isoWeekday)).toEqual([1, 7])
+    expect(formatShortWeekdayDayMonth('2027-09-08')).toBe('Wed 8 Sept')
   })
 })
 
@@ -186,6 +190,7 @@ describe('instants as the lab clock shows them', () => {
   const pastMidnight = new Date('2027-08-08T20:00:00Z')
 
   it('prints the time, the date, and both in a sentence or a record', () => {
+    expect(formatLabClockTime(afternoon)).toBe('3:45 PM')
     expect(formatLabTime(afternoon)).toBe('3:45 PM IST')
     expect(formatLabDate(afternoon)).toBe('8 August 2027')
     expect(formatLabDateTime(afternoon)).toBe('3:45 PM IST on 8 August 2027')

@@ -54,9 +54,9 @@ export function addDays(day: string | Date, days: number): string | Date {
   return value.toISOString().slice(0, 10)
 }
 
-/** The whole seconds from `from` to `to` (negative when `to` is earlier), rounded down. */
+/** The seconds from `from` to `to` (negative when `to` is earlier), with their fraction; instants as Dates or epoch milliseconds. */
 export function secondsBetween(from: Date | number, to: Date | number): number {
-  return Math.floor((Number(to) - Number(from)) / SECOND_MS)
+  return (Number(to) - Number(from)) / SECOND_MS
 }
 
 /** The calendar days from one yyyy-mm-dd date to another: 2027-08-08 → 2027-08-16 is 8. */
@@ -93,9 +93,11 @@ export function labInstant(date: string, time = '00:00'): Date {
   return new Date(`${date}T${time.length === 5 ? `${time}:00` : time}+05:30`)
 }
 
-/** "09:00:00" → "09:00": a time column as the product compares and shows times, to the minute. */
-export function toHourMinute(time: string): string {
-  return time.slice(0, 5)
+/** "09:00:00" → "09:00": a time column as the product compares and shows times, to the minute (nothing for a missing one). */
+export function toHourMinute(time: string): string
+export function toHourMinute(time: string | null): string | undefined
+export function toHourMinute(time: string | null): string | undefined {
+  return time?.slice(0, 5)
 }
 
 /** The first and last dates of a month given as yyyy-mm. */
@@ -115,7 +117,7 @@ const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 
 const SHORT_MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sept', 'Oct', 'Nov', 'Dec']
 
 /** The days of the lab's week, Monday first, as ISO numbers them (1 = Monday … 7 = Sunday). */
-export const WEEKDAYS = [
+export const DAYS_OF_WEEK = [
   { number: 1, name: 'Monday', short: 'Mon' },
   { number: 2, name: 'Tuesday', short: 'Tue' },
   { number: 3, name: 'Wednesday', short: 'Wed' },
@@ -139,7 +141,7 @@ export function isoWeekday(date: string): number {
 
 /** "2027-08-09" → "Monday". */
 function weekdayName(date: string): string {
-  return WEEKDAYS[isoWeekday(date) - 1]!.name
+  return DAYS_OF_WEEK[isoWeekday(date) - 1]!.name
 }
 
 /**
@@ -176,6 +178,11 @@ export function formatShortDayMonth(date: string): string {
   return `${day} ${SHORT_MONTHS[month]}`
 }
 
+/** "2027-09-08" → "Wed 8 Sept": a day in a chart's label. */
+export function formatShortWeekdayDayMonth(date: string): string {
+  return `${DAYS_OF_WEEK[isoWeekday(date) - 1]!.short} ${formatShortDayMonth(date)}`
+}
+
 /** "2026-12-01" → "Tuesday, 1 December 2026": a session's date in full. */
 export function formatWeekdayDate(date: string): string {
   return `${formatWeekdayDayMonth(date)} ${calendarDay(date).year}`
@@ -205,9 +212,14 @@ export function formatTimeRange(start: string, end: string): string {
   return `${formatClockTime(start)} - ${formatClockTime(end)}`
 }
 
+/** An instant as the lab's clock shows it, where the page already says the time is the lab's: "3:45 PM". */
+export function formatLabClockTime(at: Date): string {
+  return formatClockTime(labDateParts(at).time)
+}
+
 /** An instant as the lab's clock shows it: "3:45 PM IST". */
 export function formatLabTime(at: Date): string {
-  return `${formatClockTime(labDateParts(at).time)} IST`
+  return `${formatLabClockTime(at)} IST`
 }
 
 /** "3:45 PM IST on 8 August 2027": an instant in a sentence (a deadline, when something happened). */

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react'
 import { useFetcher, useRevalidator } from 'react-router'
+import { durationMs } from '~/lib/lab-time'
 
 /** The status pages poll every this many seconds while a payment is pending … */
 export const POLL_SECONDS = 3
@@ -22,7 +23,7 @@ export function usePaymentPolling({ pending, checkUrl, initialElapsed, recheck }
     const timer = setInterval(() => {
       setElapsed((seconds) => seconds + POLL_SECONDS)
       checker.load(checkUrl)
-    }, POLL_SECONDS * 1000)
+    }, durationMs({ seconds: POLL_SECONDS }))
     return () => clearInterval(timer)
     // The fetcher's identity changes as it loads; the interval must not restart each time.
   }, [pending, timedOut, checkUrl])

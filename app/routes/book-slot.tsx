@@ -7,7 +7,7 @@ import { TimeSlotPicker } from '~/components/time-slot-picker'
 import { config } from '~/config.server'
 import { getUser, requestedPath, requireUser } from '~/lib/auth.server'
 import { formatRupees } from '~/lib/money'
-import { addMonths, formatClockTime, formatTimeRange, formatWeekdayDate, labDateParts, labToday } from '~/lib/lab-time'
+import { addMonths, formatLabTime, formatTimeRange, formatWeekdayDate, labToday } from '~/lib/lab-time'
 import { rejectBots } from '~/lib/honeypot'
 import { pageMeta } from '~/lib/seo'
 import { redirectWithToast } from '~/lib/toast.server'
@@ -58,7 +58,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     schedule,
     chosen: chosen ?? null,
     confirming: Boolean(chosen) && params.get('confirm') === '1',
-    hold: hold ? { bookingId: hold.bookingId, until: formatClockTime(labDateParts(hold.holdExpiresAt).time) } : null,
+    hold: hold ? { bookingId: hold.bookingId, until: formatLabTime(hold.holdExpiresAt) } : null,
     product: requireItem(catalogue, SESSION_PRODUCT_CODE).name,
     pricePaise: requireItem(catalogue, SESSION_PRODUCT_CODE).pricePaise,
     holdMinutes: config().SEAT_HOLD_MINUTES,
@@ -123,7 +123,7 @@ export default function BookSlot({ loaderData }: Route.ComponentProps) {
 
       {hold && (
         <div role="status" className="mt-6 flex flex-wrap items-center justify-between gap-3 rounded-xl border border-amber-300 bg-amber-50 p-4 text-amber-950">
-          <p>Your seats are held until {hold.until} IST while you pay.</p>
+          <p>Your seats are held until {hold.until} while you pay.</p>
           <Link to={`/slot-payment?booking=${hold.bookingId}`} className="btn-primary">
             Complete your payment
           </Link>

@@ -10,8 +10,8 @@ import { isLinkKey, linkKey } from '~/db/secrets.server'
 import { getUser } from '~/lib/auth.server'
 import { clearDraftHeader, draftHeader, readDraft } from '~/lib/booking-draft.server'
 import { linkExpired } from '~/lib/booking-access.server'
-import { formatRupees } from '~/lib/money'
-import { formatClockTime, formatTimeRange, formatWeekdayDate, formatWeekdayDayMonth } from '~/lib/lab-time'
+import { formatRupees, formatWholeRupees } from '~/lib/money'
+import { formatClockTime, formatTimeRange, formatWeekdayDate, formatWeekdayDayMonth, secondsBetween } from '~/lib/lab-time'
 import { rejectBots } from '~/lib/honeypot'
 import { pageMeta } from '~/lib/seo'
 import { POLL_SECONDS, usePaymentPolling } from '~/lib/use-payment-polling'
@@ -117,7 +117,7 @@ async function confirmationStep(url: URL, services: Services) {
     // Not `key`: React keeps that prop to itself, and the step would lose the link's key.
     statusKey: url.searchParams.get('key')!,
     startedAt,
-    elapsed: Math.floor((now - startedAt) / 1000),
+    elapsed: Math.floor(secondsBetween(startedAt, now)),
     support: { email: settings.supportEmail, phone: settings.phone, hours: settings.phoneHours },
     state: view.paymentState === 'completed' ? (view.bookingStatus === 'confirmed' ? 'confirmed' : 'refunding') : 'pending',
     receiptUrl: view.paymentState === 'completed' ? `/receipts/${encodeURIComponent(orderId)}?key=${await linkKey(RECEIPT_LINK, orderId)}` : null,
@@ -283,7 +283,7 @@ function DetailsStep({ loaderData, actionData }: { loaderData: Step1Data; action
                 <input {...props} className="h-5 w-5 shrink-0 accent-brand-700" />
                 <span>
                   <span className="block font-semibold">{service.label}</span>
-                  <span className="block text-sm text-muted">{formatRupees(service.pricePaise).replace(/\.00$/, '')}</span>
+                  <span className="block text-sm text-muted">{formatWholeRupees(service.pricePaise)}</span>
                 </span>
               </label>
             )

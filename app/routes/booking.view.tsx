@@ -8,7 +8,7 @@ import { linkKey, linkKeyMaker } from '~/db/secrets.server'
 import { bookingFromGuestLink } from '~/lib/booking-access.server'
 import type { BookingStatus } from '~/db/schema'
 import { formatRupees } from '~/lib/money'
-import { formatLabDate, formatTimeRange, formatWeekdayDate } from '~/lib/lab-time'
+import { formatLabDate, formatLastDayBefore, formatTimeRange, formatWeekdayDate } from '~/lib/lab-time'
 import { pageMeta } from '~/lib/seo'
 import { changeOptions } from '~/modules/booking/changes.server'
 import { guestLinkEnd } from '~/modules/booking/guest-links.server'
@@ -55,7 +55,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     location: settings.sessionLocation,
     amount: formatRupees(booking.amountPaise),
     bookedOn: formatLabDate(booking.createdAt),
-    linkEnds: formatLabDate(new Date(guestLinkEnd(booking).getTime() - 1)),
+    linkEnds: formatLastDayBefore(guestLinkEnd(booking)),
   }
 }
 

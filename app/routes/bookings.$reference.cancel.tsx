@@ -4,7 +4,7 @@ import { FormAlert, HoneypotField, PendingButton } from '~/components/form-contr
 import { callerOf } from '~/lib/auth.server'
 import { bookingForChange } from '~/lib/booking-access.server'
 import { formatRupees } from '~/lib/money'
-import { formatClockTime, formatLongDate, formatTimeRange, formatWeekdayDate, labDateParts } from '~/lib/lab-time'
+import { formatLabDateTime, formatTimeRange, formatWeekdayDate } from '~/lib/lab-time'
 import { rejectBots } from '~/lib/honeypot'
 import { pageMeta } from '~/lib/seo'
 import { redirectWithToast } from '~/lib/toast.server'
@@ -31,7 +31,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const confirmation = !viaLink ? 'not needed' : !link ? 'none' : (await cancellationLinkValid(booking, link)) ? 'valid' : 'invalid'
   const firstDay = booking.days[0]
   const allowed = staff && booking.status === 'confirmed' ? ({ allowed: true } as const) : changeAllowed(booking.status, firstDay, new Date())
-  const deadline = firstDay ? labDateParts(changeDeadline(firstDay.date, firstDay.start)) : null
+  const deadline = firstDay ? changeDeadline(firstDay.date, firstDay.start) : null
   return {
     reference: booking.reference,
     title: booking.productName,
@@ -40,7 +40,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     refundPolicy: (await getSiteSettings()).refundPolicy,
     allowed: allowed.allowed,
     reason: allowed.allowed ? null : allowed.reason,
-    deadline: deadline ? `${formatClockTime(deadline.time)} IST on ${formatLongDate(deadline.date)}` : null,
+    deadline: deadline ? formatLabDateTime(deadline) : null,
     backTo,
     confirmation,
     confirmationMinutes: CANCEL_CONFIRMATION_MINUTES,

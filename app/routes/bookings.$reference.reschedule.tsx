@@ -4,7 +4,7 @@ import { HoneypotField, PendingButton } from '~/components/form-controls'
 import { MonthCalendar } from '~/components/month-calendar'
 import { TimeSlotPicker } from '~/components/time-slot-picker'
 import { bookingForChange } from '~/lib/booking-access.server'
-import { addMonths, formatClockTime, formatLongDate, formatTimeRange, formatWeekdayDate, labDateParts, labToday } from '~/lib/lab-time'
+import { addMonths, formatLabDateTime, formatTimeRange, formatWeekdayDate, labToday } from '~/lib/lab-time'
 import { rejectBots } from '~/lib/honeypot'
 import { pageMeta } from '~/lib/seo'
 import { redirectWithToast } from '~/lib/toast.server'
@@ -39,14 +39,14 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const schedule = date ? (await daySchedule({ date, userId: booking.userId, days, now, exceptBookingId: booking.id })).map((slot) => (isCurrent(slot.start) ? { ...slot, state: 'booked' as const } : slot)) : []
   const time = url.searchParams.get('time')
   const chosen = isClockTime(time) ? (schedule.find((slot) => slot.start === time && slot.state === 'available') ?? null) : null
-  const deadline = firstDay ? labDateParts(changeDeadline(firstDay.date, firstDay.start)) : null
+  const deadline = firstDay ? changeDeadline(firstDay.date, firstDay.start) : null
   return {
     reference: booking.reference,
     title: booking.productName,
     current: booking.days.map((day) => ({ label: days > 1 ? `Day ${day.dayNumber}` : 'Date', value: `${formatWeekdayDate(day.date)}, ${formatTimeRange(day.start, day.end)}` })),
     allowed: allowed.allowed,
     reason: allowed.allowed ? null : allowed.reason,
-    deadline: deadline ? `${formatClockTime(deadline.time)} IST on ${formatLongDate(deadline.date)}` : null,
+    deadline: deadline ? formatLabDateTime(deadline) : null,
     backTo,
     linkQuery,
     today,

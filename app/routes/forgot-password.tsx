@@ -14,6 +14,7 @@ import { codeField, EmailOnlySchema, ResetPasswordSchema } from '~/modules/accou
 import { RateLimitedError } from '~/modules/rate-limit/rate-limit.server'
 import { hiddenFieldMessages, readForm } from '~/lib/form-data.server'
 import { formIntent } from '~/lib/intent'
+import { durationMs } from '~/lib/lab-time'
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, { title: 'Forgot Password', description: 'Reset the password of your swimmer account with a code sent to your e-mail.', path: '/forgot-password' })
@@ -171,7 +172,7 @@ function ResetStep({ email, code, constraint, lastResult, resendErrors }: { emai
 function ResetDone() {
   const navigate = useNavigate()
   useEffect(() => {
-    const timer = setTimeout(() => navigate('/login'), REDIRECT_SECONDS * 1000)
+    const timer = setTimeout(() => navigate('/login'), durationMs({ seconds: REDIRECT_SECONDS }))
     return () => clearTimeout(timer)
   }, [navigate])
   return (

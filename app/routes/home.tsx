@@ -22,6 +22,7 @@ import { config } from '~/config.server'
 import { requireGuest } from '~/lib/auth.server'
 import { useNonce } from '~/lib/nonce'
 import { PRODUCT_NAME, pageMeta } from '~/lib/seo'
+import { paiseToDecimalRupees } from '~/lib/money'
 import { getCatalogue, getSiteSettings } from '~/modules/site/site.server'
 
 /** The front door: a signed-in visitor goes straight on to booking (staff to the console). */
@@ -232,7 +233,7 @@ function LabStructuredData({ siteUrl, offers }: StructuredDataProps) {
       itemListElement: offers.map((offer) => ({
         '@type': 'Offer',
         name: `${offer.name} — ${offer.tagline}`,
-        price: (offer.pricePaise / 100).toFixed(2),
+        price: paiseToDecimalRupees(offer.pricePaise),
         priceCurrency: 'INR',
         url: `${siteUrl}/pricing`,
         itemOffered: { '@type': 'Service', name: offer.name, provider: { '@id': `${siteUrl}/#lab` } },

@@ -4,7 +4,7 @@ import { ReportPanel } from '~/components/report-panel'
 import type { Route } from './+types/my-bookings'
 import { requireUser } from '~/lib/auth.server'
 import { formatRupees } from '~/lib/money'
-import { formatClockTime, formatLabDate, formatTimeRange, formatWeekdayDate, labDateParts } from '~/lib/lab-time'
+import { formatLabDate, formatLabTime, formatTimeRange, formatWeekdayDate } from '~/lib/lab-time'
 import { pageMeta } from '~/lib/seo'
 import { optionLabel, SWIMMING_EXPERIENCE } from '~/modules/accounts/fields'
 import { customerBookings } from '~/modules/booking/bookings.server'
@@ -39,7 +39,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       timeRange: formatTimeRange(booking.startTime, booking.endTime),
       amount: formatRupees(booking.amountPaise),
       bookedOn: formatLabDate(booking.createdAt),
-      payUntil: booking.status === 'pending' && booking.holdExpiresAt && booking.holdExpiresAt > now ? formatClockTime(labDateParts(booking.holdExpiresAt).time) : null,
+      payUntil: booking.status === 'pending' && booking.holdExpiresAt && booking.holdExpiresAt > now ? formatLabTime(booking.holdExpiresAt) : null,
       change: changeOptions(booking.status, booking.days[0], now),
       receiptUrl: booking.paidOrderId ? `/receipts/${encodeURIComponent(booking.paidOrderId)}` : null,
       report: reportView(reports.get(booking.id), (fileId) => `/reports/files/${fileId}`),
@@ -124,7 +124,7 @@ export default function MyBookings({ loaderData }: Route.ComponentProps) {
                       <BookingActions reference={booking.reference} linkQuery="" change={booking.change} receiptUrl={booking.receiptUrl} />
                       {booking.payUntil && (
                         <div className="mt-4 flex flex-wrap items-center justify-between gap-3 rounded-lg bg-amber-50 p-3 text-sm text-amber-950">
-                          <p>Seats held until {booking.payUntil} IST.</p>
+                          <p>Seats held until {booking.payUntil}.</p>
                           <Link to={`/slot-payment?booking=${booking.id}`} className="btn-primary">
                             Complete payment
                           </Link>

@@ -6,6 +6,7 @@ import { AuthCard, PendingButton } from '~/components/form-controls'
 import { isLinkKey } from '~/db/secrets.server'
 import { afterTheLine } from '~/lib/camp-line.server'
 import { pageMeta } from '~/lib/seo'
+import { durationMs } from '~/lib/lab-time'
 import { LINE_LINK, placesAhead, settledArrival } from '~/modules/camps/line.server'
 import { listCamps } from '~/modules/site/site.server'
 
@@ -56,7 +57,7 @@ function Waiting({ position, choice, link }: { position: number; choice: string;
   useEffect(() => {
     const timer = setInterval(() => {
       if (revalidator.state === 'idle') void revalidator.revalidate()
-    }, REFRESH_SECONDS * 1000)
+    }, durationMs({ seconds: REFRESH_SECONDS }))
     return () => clearInterval(timer)
   }, [revalidator])
   return (

@@ -5,7 +5,7 @@ import { DetailRow } from '~/components/payment-status-card'
 import { config } from '~/config.server'
 import { isLinkKey, linkKey } from '~/db/secrets.server'
 import { formatRupees } from '~/lib/money'
-import { formatClockTime, formatLongDate, formatDateRange, formatTimeRange, labDateParts } from '~/lib/lab-time'
+import { formatDateRange, formatLabDateTime, formatTimeRange } from '~/lib/lab-time'
 import { rejectBots } from '~/lib/honeypot'
 import { pageMeta } from '~/lib/seo'
 import { offeredRegistration, STATUS_LINK } from '~/modules/camps/status.server'
@@ -34,14 +34,13 @@ export async function loader({ request }: Route.LoaderArgs) {
   const offer = await offerFrom(request)
   if (!offer) throw data('This link is not valid.', { status: 404 })
   const now = new Date()
-  const until = offer.holdExpiresAt ? labDateParts(offer.holdExpiresAt) : null
   return {
     state: offer.status === 'confirmed' ? 'registered' : offer.status === 'pending' && offer.holdExpiresAt && offer.holdExpiresAt > now ? 'held' : 'expired',
     swimmerName: offer.swimmerName,
     camp: `${offer.campName}: ${formatDateRange(offer.campStartsOn, offer.campEndsOn)}`,
     batch: `${offer.batchName}: ${offer.timeRanges.map((range) => formatTimeRange(range.start, range.end)).join(' and ')}`,
     amount: formatRupees(offer.amountPaise),
-    heldUntil: until ? `${formatClockTime(until.time)} IST on ${formatLongDate(until.date)}` : null,
+    heldUntil: offer.holdExpiresAt ? formatLabDateTime(offer.holdExpiresAt) : null,
     reference: offer.reference,
   } as const
 }

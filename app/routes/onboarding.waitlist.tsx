@@ -7,8 +7,8 @@ import { isLinkKey } from '~/db/secrets.server'
 import { readForm } from '~/lib/form-data.server'
 import { rejectBots } from '~/lib/honeypot'
 import { pageMeta } from '~/lib/seo'
+import { formatLabDateTime } from '~/lib/lab-time'
 import { confirmWaitlistPlace, waitlistPlace, WAITLIST_LINK } from '~/modules/camps/waitlist.server'
-import { formatLabDateTime } from '~/modules/mail/templates.server'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
   ...pageMeta(matches, { title: 'Your waitlist place', description: 'Confirm a place on a camp waitlist.', path: '/onboarding/waitlist' }),

@@ -4,7 +4,7 @@ import { TryAgainWith } from '~/components/camp-answers'
 import { DetailRow, RefreshStatus, type StatusCard, StatusCardView, SupportDetails } from '~/components/payment-status-card'
 import { isLinkKey, linkKey } from '~/db/secrets.server'
 import { formatRupees, formatWholeRupees } from '~/lib/money'
-import { formatClockTime, formatLabDate, formatDateRange, formatTimeRange, labDateParts } from '~/lib/lab-time'
+import { formatDateRange, formatLabDateThenTime, formatTimeRange, secondsBetween } from '~/lib/lab-time'
 import { pageMeta } from '~/lib/seo'
 import { POLL_SECONDS, usePaymentPolling } from '~/lib/use-payment-polling'
 import { campOrderIdFor, campPaymentView, STATUS_LINK, type CampStatusView } from '~/modules/camps/status.server'
@@ -32,7 +32,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const now = Date.now()
   const since = Number(params.get('since'))
   const startedAt = Number.isSafeInteger(since) && since > 0 && since <= now ? since : now
-  const base = { support, startedAt, key, elapsed: Math.floor((now - startedAt) / 1000), recheck: params.get('recheck') === '1' }
+  const base = { support, startedAt, key, elapsed: Math.floor(secondsBetween(startedAt, now)), recheck: params.get('recheck') === '1' }
 
   if (!orderId) return data({ ...base, error: 'No transaction ID found in URL', payment: null }, { status: 400 })
   let view = (await isLinkKey(STATUS_LINK, orderId, key)) ? await campPaymentView(orderId) : null
@@ -61,7 +61,7 @@ function present(view: CampStatusView) {
     transactionId: view.transactionId,
     reference: view.reference,
     applicant: { name: view.swimmerName, email: view.email, phone_number: view.phone, camp: view.campCode, batch: view.batchCode },
-    completedAt: view.completedAt ? `${formatLabDate(view.completedAt)}, ${formatClockTime(labDateParts(view.completedAt).time)} IST` : null,
+    completedAt: view.completedAt ? formatLabDateThenTime(view.completedAt) : null,
   } as const
 }
 

@@ -3,7 +3,7 @@ import type { Route } from './+types/slot-payment-status'
 import { DetailRow, RefreshStatus, type StatusCard, StatusCardView, SupportDetails } from '~/components/payment-status-card'
 import { requireUser } from '~/lib/auth.server'
 import { formatRupees } from '~/lib/money'
-import { formatClockTime, formatLabDate, formatTimeRange, formatWeekdayDate, formatWeekdayDayMonth, labDateParts } from '~/lib/lab-time'
+import { formatLabDateThenTime, formatTimeRange, formatWeekdayDate, formatWeekdayDayMonth, secondsBetween } from '~/lib/lab-time'
 import { pageMeta } from '~/lib/seo'
 import { POLL_SECONDS, usePaymentPolling } from '~/lib/use-payment-polling'
 import { paymentStatusView, type StatusView } from '~/modules/booking/bookings.server'
@@ -27,7 +27,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const now = Date.now()
   const since = Number(params.get('since'))
   const startedAt = Number.isSafeInteger(since) && since > 0 && since <= now ? since : now
-  const base = { support, startedAt, elapsed: Math.floor((now - startedAt) / 1000), recheck: params.get('recheck') === '1' }
+  const base = { support, startedAt, elapsed: Math.floor(secondsBetween(startedAt, now)), recheck: params.get('recheck') === '1' }
 
   if (!orderId && !transactionId) return data({ ...base, error: 'No transaction ID found in URL', payment: null }, { status: 400 })
   let view = await paymentStatusView({ orderId, transactionId, access: { userId: user.id } })
@@ -53,7 +53,7 @@ function present(view: StatusView) {
     amount: formatRupees(view.amountPaise),
     days: view.booking.days.map((day) => ({ dayNumber: day.dayNumber, date: formatWeekdayDate(day.date) })),
     transactionId: view.transactionId,
-    completedAt: view.completedAt ? `${formatLabDate(view.completedAt)}, ${formatClockTime(labDateParts(view.completedAt).time)} IST` : null,
+    completedAt: view.completedAt ? formatLabDateThenTime(view.completedAt) : null,
     confirmedText: firstDay ? `Your analysis session has been booked for ${formatWeekdayDayMonth(firstDay.date)} at ${formatTimeRange(firstDay.start, firstDay.end)}` : '',
   } as const
 }

@@ -5,7 +5,7 @@ import { TooLateToChange } from '~/components/payment-status-card'
 import { config } from '~/config.server'
 import { callerOf, requireUser } from '~/lib/auth.server'
 import { formatRupees } from '~/lib/money'
-import { formatClockTime, formatTimeRange, formatWeekdayDate, labDateParts } from '~/lib/lab-time'
+import { formatLabTime, formatTimeRange, formatWeekdayDate } from '~/lib/lab-time'
 import { rejectBots } from '~/lib/honeypot'
 import { pageMeta } from '~/lib/seo'
 import { redirectWithToast } from '~/lib/toast.server'
@@ -49,7 +49,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       timeSlot: formatTimeRange(booking.startTime, booking.endTime),
       days: booking.days.map((day) => ({ dayNumber: day.dayNumber, date: formatWeekdayDate(day.date), time: formatTimeRange(day.start, day.end) })),
       amountPaise: booking.amountPaise,
-      heldUntil: formatClockTime(labDateParts(booking.holdExpiresAt!).time),
+      heldUntil: formatLabTime(booking.holdExpiresAt!),
     },
     refundPolicy: settings.refundPolicy,
     tooLateToChange: booking.days[0] ? tooLateToChangeNotice(booking.days[0].date, booking.days[0].start) : null,
@@ -101,7 +101,7 @@ export default function SlotPayment({ loaderData, actionData }: Route.ComponentP
         Back to slot booking
       </Link>
       <h1 className="mt-4 text-3xl font-extrabold text-brand-900 sm:text-4xl">Complete Your Payment</h1>
-      <p className="mt-2 text-muted">Your seats are held until {booking.heldUntil} IST. Pay before then to confirm your booking.</p>
+      <p className="mt-2 text-muted">Your seats are held until {booking.heldUntil}. Pay before then to confirm your booking.</p>
       {tooLateToChange && <TooLateToChange notice={tooLateToChange} />}
 
       <div className="mt-8 grid gap-6 lg:grid-cols-2">

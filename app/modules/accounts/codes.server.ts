@@ -1,7 +1,8 @@
 import { createHash, randomInt, timingSafeEqual } from 'node:crypto'
 import { and, desc, eq, isNull } from 'drizzle-orm'
 import { oneTimeCodes, type OneTimeCodePurpose } from '~/db/schema'
-import type { Executor } from '~/modules/mail/outbox.server'
+import { addMinutes } from '~/lib/lab-time'
+import type { Executor } from '~/db/client.server'
 
 export const CODE_TTL_MINUTES = 30
 /** The fifth wrong entry invalidates the code; even the right code is refused after it. */
@@ -33,7 +34,7 @@ export function generateCode() {
 /** Issues a fresh code for `purpose`; any earlier code of the same purpose stops working. */
 export async function issueCode(executor: Executor, userId: number, purpose: OneTimeCodePurpose, now: Date) {
   const code = generateCode()
-  const expiresAt = new Date(now.getTime() + CODE_TTL_MINUTES * 60_000)
+  const expiresAt = addMinutes(now, CODE_TTL_MINUTES)
   await executor.delete(oneTimeCodes).where(and(eq(oneTimeCodes.userId, userId), eq(oneTimeCodes.purpose, purpose)))
   await executor.insert(oneTimeCodes).values({ userId, purpose, codeHash: hashCode(userId, purpose, code), expiresAt, createdAt: now })
   return { code, expiresAt }

@@ -1,16 +1,16 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { and, eq, isNull, lt, sql } from 'drizzle-orm'
-import { db } from '~/db/client.server'
+import { db, type Executor } from '~/db/client.server'
 import { prepared } from '~/db/prepared.server'
 import { sessions, users } from '~/db/schema'
 import { batchedReader } from '~/lib/batched.server'
 import { KeptCache, type Kept } from '~/lib/kept-cache.server'
-import type { Executor } from '~/modules/mail/outbox.server'
+import { addSeconds, durationMs } from '~/lib/lab-time'
 import { publicUserColumns, type PublicUser } from './users.server'
 
 export const SESSION_TTL_SECONDS = 7 * 24 * 60 * 60
 /** last_seen_at is refreshed at most this often, so browsing does not write on every request. */
-const TOUCH_INTERVAL_MS = 5 * 60_000
+const TOUCH_INTERVAL_MS = durationMs({ minutes: 5 })
 
 export type SessionMeta = { ip?: string | null; userAgent?: string | null }
 export type NewSession = { token: string; expiresAt: Date }
@@ -22,7 +22,7 @@ export function sessionIdFor(token: string) {
 
 export async function createSession(userId: number, meta: SessionMeta, now = new Date(), executor: Executor = db()): Promise<NewSession> {
   const token = randomBytes(32).toString('base64url')
-  const expiresAt = new Date(now.getTime() + SESSION_TTL_SECONDS * 1000)
+  const expiresAt = addSeconds(now, SESSION_TTL_SECONDS)
   await executor.insert(sessions).values({
     id: sessionIdFor(token),
     userId,

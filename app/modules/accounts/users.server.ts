@@ -1,7 +1,6 @@
 import { and, eq, isNull } from 'drizzle-orm'
-import { db } from '~/db/client.server'
+import { db, type Executor } from '~/db/client.server'
 import { sessions, users } from '~/db/schema'
-import type { Executor } from '~/modules/mail/outbox.server'
 import { assertAcceptablePassword } from './password-policy.server'
 import { hashPassword, verifyPassword } from './passwords.server'
 import type { RegistrationInput } from './schemas'

@@ -1,7 +1,6 @@
 import { and, desc, eq, lt, type SQL } from 'drizzle-orm'
-import { db } from '~/db/client.server'
+import { db, type Executor } from '~/db/client.server'
 import { auditLog } from '~/db/schema'
-import type { Executor } from '~/modules/mail/outbox.server'
 
 /** The member of staff making a change. */
 export type Actor = { id: number; email: string }

@@ -1,5 +1,5 @@
-import { formatRupees } from '~/lib/money'
-import { formatClockTime, formatLongDate, labDateParts } from '~/lib/lab-time'
+import { formatGstRate, formatRupees } from '~/lib/money'
+import { formatLabDateTime } from '~/lib/lab-time'
 
 /** One field an audit entry changed, as staff read it: "Regular price: ₹35,000.00 → none". */
 export type Change = { field: string; before: string; after: string }
@@ -32,12 +32,9 @@ function label(path: string[]) {
 function display(value: unknown, key: string): string {
   if (value === undefined || value === null) return 'none'
   if (typeof value === 'number' && key.endsWith('Paise')) return formatRupees(value)
-  if (typeof value === 'number' && key.endsWith('BasisPoints')) return `${value / 100}%`
+  if (typeof value === 'number' && key.endsWith('BasisPoints')) return formatGstRate(value)
   if (typeof value === 'boolean') return value ? 'yes' : 'no'
-  if (typeof value === 'string' && /^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(value) && !Number.isNaN(Date.parse(value))) {
-    const { date, time } = labDateParts(new Date(value))
-    return `${formatClockTime(time)} IST on ${formatLongDate(date)}`
-  }
+  if (typeof value === 'string' && /^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(value) && !Number.isNaN(Date.parse(value))) return formatLabDateTime(new Date(value))
   if (value === '') return '(empty)'
   return typeof value === 'string' ? `“${value}”` : String(value)
 }

@@ -1,9 +1,8 @@
 import { and, asc, eq, gte, inArray, lte } from 'drizzle-orm'
-import { db } from '~/db/client.server'
+import { db, type Executor } from '~/db/client.server'
 import { bookingDays, bookings, closedTimeSlots, slots } from '~/db/schema'
-import { addDays, monthBounds } from '~/lib/lab-time'
+import { addDays, isoWeekday, monthBounds, toHourMinute } from '~/lib/lab-time'
 import { type Actor, recordAudit } from '~/modules/audit/audit.server'
-import type { Executor } from '~/modules/mail/outbox.server'
 import { forgetAvailability, holdsSeats } from './availability.server'
 import { lockWindows } from './holds.server'
 import { timeSlotsOf, toMinutes } from './time-slots'
@@ -35,11 +34,6 @@ export class WindowInUseError extends Error {
 
 export type WindowHours = { startTime: string; endTime: string; slotDurationMinutes: number; capacity: number }
 
-/** Monday is 1 … Sunday is 7 (ISO weekdays). */
-export function isoWeekday(date: string) {
-  return ((new Date(`${date}T00:00:00Z`).getUTCDay() + 6) % 7) + 1
-}
-
 function datesOf(from: string, to: string, weekdays: number[]) {
   const dates: string[] = []
   for (let date = from; date <= to; date = addDays(date, 1)) if (weekdays.includes(isoWeekday(date))) dates.push(date)
@@ -58,7 +52,7 @@ async function activeSeats(executor: Executor, slotIds: number[], now: Date) {
 }
 
 const stranded = (rows: Array<{ reference: string; customerName: string; date: string; start: string }>): StrandedBooking[] =>
-  rows.map((row) => ({ reference: row.reference, customerName: row.customerName, date: row.date, start: row.start.slice(0, 5) }))
+  rows.map((row) => ({ reference: row.reference, customerName: row.customerName, date: row.date, start: toHourMinute(row.start) }))
 
 function overlaps(a: { startTime: string | null; endTime: string | null }, b: { startTime: string; endTime: string }) {
   if (!a.startTime || !a.endTime) return false
@@ -122,8 +116,8 @@ export async function updateWindow(actor: Actor, slotId: number, hours: WindowHo
     const offered = new Set(timeSlotsOf({ date: window.date, isHoliday: false, ...hours }).map((slot) => slot.start))
     const seats = await activeSeats(tx, [slotId], now)
     const perStart = new Map<string, typeof seats>()
-    for (const seat of seats) perStart.set(seat.start.slice(0, 5), [...(perStart.get(seat.start.slice(0, 5)) ?? []), seat])
-    const lost = seats.filter((seat) => !offered.has(seat.start.slice(0, 5)))
+    for (const seat of seats) perStart.set(toHourMinute(seat.start), [...(perStart.get(toHourMinute(seat.start)) ?? []), seat])
+    const lost = seats.filter((seat) => !offered.has(toHourMinute(seat.start)))
     const overfull = [...perStart.values()].filter((group) => group.length > hours.capacity).flat()
     if (lost.length || overfull.length) throw new StrandedBookingsError(stranded([...lost, ...overfull]))
     await tx.update(slots).set(hours).where(eq(slots.id, slotId))
@@ -154,7 +148,7 @@ export async function deleteWindow(actor: Actor, slotId: number, now = new Date(
     const [used] = await tx.select({ bookingId: bookingDays.bookingId }).from(bookingDays).where(eq(bookingDays.slotId, slotId)).limit(1)
     if (used) throw new WindowInUseError()
     await tx.delete(slots).where(eq(slots.id, slotId))
-    await recordAudit(tx, actor, { action: 'availability.delete', entityType: 'slot', entityId: slotId, summary: `Removed the hours ${window.startTime?.slice(0, 5)}-${window.endTime?.slice(0, 5)} on ${window.date}`, before: window }, now)
+    await recordAudit(tx, actor, { action: 'availability.delete', entityType: 'slot', entityId: slotId, summary: `Removed the hours ${toHourMinute(window.startTime)}-${toHourMinute(window.endTime)} on ${window.date}`, before: window }, now)
   })
 }
 
@@ -164,7 +158,7 @@ export async function closeTimeSlot(actor: Actor, slotId: number, start: string,
     await lockWindows(tx, [slotId])
     const [window] = await tx.select({ date: slots.date }).from(slots).where(eq(slots.id, slotId))
     if (!window) throw new Error(`Window ${slotId} not found`)
-    const seats = (await activeSeats(tx, [slotId], now)).filter((seat) => seat.start.slice(0, 5) === start)
+    const seats = (await activeSeats(tx, [slotId], now)).filter((seat) => toHourMinute(seat.start) === start)
     if (seats.length) throw new StrandedBookingsError(stranded(seats))
     await tx.insert(closedTimeSlots).values({ slotId, startTime: start, createdAt: now }).onConflictDoNothing()
     await recordAudit(tx, actor, { action: 'availability.close-slot', entityType: 'slot', entityId: slotId, summary: `Closed the ${start} time slot on ${window.date}`, after: { closed: start } }, now)
@@ -228,8 +222,8 @@ export async function staffMonth(month: string, now = new Date()) {
     ...window,
     timeSlots: timeSlotsOf({ ...window, isHoliday: false }).map((slot) => ({
       ...slot,
-      taken: seats.filter((seat) => seat.slotId === window.id && seat.start.slice(0, 5) === slot.start).length,
-      closed: closed.some((entry) => entry.slotId === window.id && entry.start.slice(0, 5) === slot.start),
+      taken: seats.filter((seat) => seat.slotId === window.id && toHourMinute(seat.start) === slot.start).length,
+      closed: closed.some((entry) => entry.slotId === window.id && toHourMinute(entry.start) === slot.start),
     })),
   }))
 }

@@ -1,10 +1,9 @@
 import { and, asc, eq, gt, gte, inArray, lte, or, sql, type SQLWrapper } from 'drizzle-orm'
-import { db } from '~/db/client.server'
+import { db, type Executor } from '~/db/client.server'
 import { prepared } from '~/db/prepared.server'
 import { bookingDays, bookings, closedTimeSlots, slots } from '~/db/schema'
-import { addDays, labDateParts, labInstant, monthBounds } from '~/lib/lab-time'
+import { addDays, labDateParts, labInstant, labToday, monthBounds, toHourMinute } from '~/lib/lab-time'
 import { KeptCache, type Kept } from '~/lib/kept-cache.server'
-import type { Executor } from '~/modules/mail/outbox.server'
 import { SESSION_DAYS } from './texts'
 import { timeSlotsOf, type AvailabilityWindow } from './time-slots'
 
@@ -95,7 +94,7 @@ export function holdsSeats(now: Date) {
   return or(eq(bookings.status, 'confirmed'), and(eq(bookings.status, 'pending'), gt(bookings.holdExpiresAt, now)))
 }
 
-export const seatKey = (slotId: number, start: string) => `${slotId}|${start.slice(0, 5)}`
+export const seatKey = (slotId: number, start: string) => `${slotId}|${toHourMinute(start)}`
 
 /** Seats in use per time slot (keyed by seatKey) of the given windows, optionally leaving one booking out. */
 export async function seatsTaken(slotIds: number[], now: Date, executor: Executor = db(), exceptBookingId?: number): Promise<Map<string, number>> {
@@ -119,7 +118,7 @@ type Started = (date: string, start: string) => boolean
 /** hasStarted for many time slots at one instant, reading the lab's clock once. */
 function startedBy(now: Date): Started {
   const lab = labDateParts(now)
-  return (date: string, start: string) => date < lab.date || (date === lab.date && start.slice(0, 5) <= lab.time)
+  return (date: string, start: string) => date < lab.date || (date === lab.date && toHourMinute(start) <= lab.time)
 }
 
 /**
@@ -185,7 +184,7 @@ async function readMonthCalendar(month: string, days: number, starts: readonly s
 class NextStart {
   private earliest: string | undefined
   consider(date: string, start: string) {
-    const key = `${date}T${start.slice(0, 5)}`
+    const key = `${date}T${toHourMinute(start)}`
     if (this.earliest === undefined || key < this.earliest) this.earliest = key
   }
   at() {
@@ -285,7 +284,7 @@ type CustomerSeats = { seats: { date: string; start: string }[]; hold: { booking
 
 /** The dates and times (date|HH:MM) on which a customer has a seat from `from` on. */
 async function customerSeats(userId: number, from: string, now: Date, exceptBookingId?: number) {
-  const today = labDateParts(now).date
+  const today = labToday(now)
   if (exceptBookingId !== undefined || from < today) {
     const rows = await seatsOf(userId, from, now, exceptBookingId)
     return new Set(rows.map((row) => `${row.date}|${row.start}`))
@@ -296,7 +295,7 @@ async function customerSeats(userId: number, from: string, now: Date, exceptBook
 
 /** The customer's unpaid hold that has not run out, if any (as currentHold), kept with their seats. */
 export async function customerHold(userId: number, now = new Date()) {
-  const today = labDateParts(now).date
+  const today = labToday(now)
   const kept = await customers.get(`${userId}|${today}`, () => readCustomerSeats(userId, today, now), now.getTime())
   return kept.hold
 }
@@ -324,5 +323,5 @@ async function seatsOf(userId: number, from: string, now: Date, exceptBookingId?
     .from(bookingDays)
     .innerJoin(bookings, eq(bookings.id, bookingDays.bookingId))
     .where(and(eq(bookings.userId, userId), gte(bookingDays.date, from), holdsSeats(now), exceptBookingId ? sql`${bookings.id} <> ${exceptBookingId}` : undefined))
-  return rows.map((row) => ({ date: row.date, start: row.start.slice(0, 5) }))
+  return rows.map((row) => ({ date: row.date, start: toHourMinute(row.start) }))
 }

@@ -2,6 +2,7 @@ import { and, asc, desc, eq, exists, gt, inArray, isNull, ne, or, sql } from 'dr
 import { db } from '~/db/client.server'
 import { bookingDays, bookings, catalogueItems, payments, refunds, type BookingStatus, type PaymentState } from '~/db/schema'
 import { getSiteSettings } from '~/modules/site/site.server'
+import { toHourMinute } from '~/lib/lab-time'
 
 export type BookingDay = { dayNumber: number; date: string; start: string; end: string }
 
@@ -15,7 +16,7 @@ async function daysOf(bookingIds: number[]): Promise<Map<number, BookingDay[]>> 
     .orderBy(asc(bookingDays.bookingId), asc(bookingDays.dayNumber))
   for (const { bookingId, ...day } of rows) {
     const list = byBooking.get(bookingId) ?? []
-    list.push({ ...day, start: day.start.slice(0, 5), end: day.end.slice(0, 5) })
+    list.push({ ...day, start: toHourMinute(day.start), end: toHourMinute(day.end) })
     byBooking.set(bookingId, list)
   }
   return byBooking
@@ -158,8 +159,8 @@ export async function paymentStatusView({
       customerName: row.customerName,
       customerEmail: row.customerEmail,
       customerPhone: row.customerPhone,
-      startTime: row.startTime.slice(0, 5),
-      endTime: row.endTime.slice(0, 5),
+      startTime: toHourMinute(row.startTime),
+      endTime: toHourMinute(row.endTime),
       days: (await daysOf([row.bookingId])).get(row.bookingId) ?? [],
     },
   }

@@ -1,11 +1,11 @@
 import { and, asc, eq, ne, sql } from 'drizzle-orm'
-import { db } from '~/db/client.server'
+import { db, type Executor } from '~/db/client.server'
 import { bookingDays, bookings, payments, siteSettings } from '~/db/schema'
 import { formatRupees } from '~/lib/money'
-import { addDays, formatClockTime, formatLongDate, labDateParts, labInstant } from '~/lib/lab-time'
+import { addDays, addHours, formatLabDateTime, labInstant, toHourMinute } from '~/lib/lab-time'
 import { type Actor, recordAudit } from '~/modules/audit/audit.server'
 import { calendarAttachment, calendarFile } from '~/modules/mail/ics.server'
-import { enqueueEmail, type Executor } from '~/modules/mail/outbox.server'
+import { enqueueEmail } from '~/modules/mail/outbox.server'
 import { letter } from '~/modules/mail/templates.server'
 import { requestRefund } from '~/modules/payments/refunds.server'
 import { hasStarted, openWindows, planSession, seatKey, seatsTaken, SESSION_SEARCH_DAYS } from './availability.server'
@@ -41,7 +41,7 @@ export class BookingChangedError extends Error {
 
 /** The last moment a booking whose Day 1 is `date` at `start` (Bangalore) may be changed. */
 export function changeDeadline(date: string, start: string): Date {
-  return new Date(labInstant(date, start.slice(0, 5)).getTime() - CHANGE_NOTICE_HOURS * 3_600_000)
+  return addHours(labInstant(date, toHourMinute(start)), -CHANGE_NOTICE_HOURS)
 }
 
 /** Said before payment when a booking could never be changed: its first session is too close. */
@@ -112,7 +112,7 @@ export async function rescheduleBooking({
       await recordAudit(
         tx,
         actor,
-        { action: 'booking.reschedule', entityType: 'booking', entityId: mail.reference, summary: `Moved ${mail.reference} to ${plan[0]!.date} at ${plan[0]!.start}`, before: booking.days.map((day) => `${day.date} ${day.start.slice(0, 5)}`), after: plan.map((day) => `${day.date} ${day.start}`) },
+        { action: 'booking.reschedule', entityType: 'booking', entityId: mail.reference, summary: `Moved ${mail.reference} to ${plan[0]!.date} at ${plan[0]!.start}`, before: booking.days.map((day) => `${day.date} ${toHourMinute(day.start)}`), after: plan.map((day) => `${day.date} ${day.start}`) },
         now,
       )
     }
@@ -204,6 +204,5 @@ export function changeOptions(status: string, firstDay: { date: string; start: s
   if (status !== 'confirmed' || !firstDay) return null
   const allowed = changeAllowed(status, firstDay, now)
   if (!allowed.allowed) return { allowed: false as const, reason: allowed.reason }
-  const { date, time } = labDateParts(changeDeadline(firstDay.date, firstDay.start))
-  return { allowed: true as const, until: `${formatClockTime(time)} IST on ${formatLongDate(date)}` }
+  return { allowed: true as const, until: formatLabDateTime(changeDeadline(firstDay.date, firstDay.start)) }
 }

@@ -3,7 +3,7 @@ import { config } from '~/config.server'
 import { db } from '~/db/client.server'
 import { bookingDays, bookings } from '~/db/schema'
 import { isLinkKey, linkKey } from '~/db/secrets.server'
-import { addDays, formatClockTime, labDateParts, labInstant } from '~/lib/lab-time'
+import { addDays, addMinutes, formatLabTime, fromUnixSeconds, labInstant, toUnixSeconds } from '~/lib/lab-time'
 import { enqueueEmail } from '~/modules/mail/outbox.server'
 import { letter } from '~/modules/mail/templates.server'
 import { clientNetwork } from '~/modules/rate-limit/client-network'
@@ -34,7 +34,7 @@ export type GuestLinkBooking = { confirmedAt: Date | null; createdAt: Date; days
 
 /** The moment a guest's private link to `booking` stops working (the start of the day after its last day, Bangalore). */
 export function guestLinkEnd(booking: GuestLinkBooking): Date {
-  const unconfirmedEnd = new Date(booking.createdAt.getTime() + UNCONFIRMED_GUEST_LINK_DAYS * 86_400_000)
+  const unconfirmedEnd = addDays(booking.createdAt, UNCONFIRMED_GUEST_LINK_DAYS)
   const lastDay = booking.days.map((day) => day.date).sort().at(-1)
   if (!booking.confirmedAt || !lastDay) return unconfirmedEnd
   const sessionEnd = labInstant(addDays(lastDay, GUEST_LINK_DAYS_AFTER_SESSION + 1))
@@ -81,7 +81,7 @@ const confirmationValue = (reference: string, until: number, calendarSequence: n
 
 /** Whether `link` is one this site e-mailed for the booking as it is now, and still within its time. */
 export async function cancellationLinkValid(booking: { reference: string; calendarSequence: number }, link: CancellationLink, now = new Date()) {
-  if (now.getTime() >= link.until * 1000) return false
+  if (now >= fromUnixSeconds(link.until)) return false
   return isLinkKey(CANCEL_CONFIRMATION_LINK, confirmationValue(booking.reference, link.until, booking.calendarSequence), link.confirm)
 }
 
@@ -102,7 +102,7 @@ export async function sendCancellationLink({ bookingId, ip, now = new Date() }: 
   const firstDay = mail.days[0]
   if (state?.status !== 'confirmed' || !firstDay) throw new NotChangeableError()
   if (now >= changeDeadline(firstDay.date, firstDay.start)) throw new TooLateToChangeError()
-  const until = Math.floor(now.getTime() / 1000) + CANCEL_CONFIRMATION_MINUTES * 60
+  const until = toUnixSeconds(addMinutes(now, CANCEL_CONFIRMATION_MINUTES))
   const query = new URLSearchParams({
     key: await linkKey(GUEST_BOOKING_LINK, mail.reference),
     until: String(until),
@@ -114,7 +114,7 @@ export async function sendCancellationLink({ bookingId, ip, now = new Date() }: 
       subject: `Confirm the cancellation: ${mail.title} (${mail.reference})`,
       name: mail.customerName,
       paragraphs: [
-        `Someone with the link to your booking asked to cancel it. To cancel, open the link below and press "Cancel my booking". It works until ${formatClockTime(labDateParts(new Date(until * 1000)).time)} IST (${CANCEL_CONFIRMATION_MINUTES} minutes) and only once.`,
+        `Someone with the link to your booking asked to cancel it. To cancel, open the link below and press "Cancel my booking". It works until ${formatLabTime(fromUnixSeconds(until))} (${CANCEL_CONFIRMATION_MINUTES} minutes) and only once.`,
         'If you did not ask for this, ignore this e-mail: your booking stays as it is.',
       ],
       details: [['Booking ID', mail.reference], ...dayRows(mail)],

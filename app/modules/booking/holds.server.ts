@@ -1,12 +1,11 @@
 import { randomInt } from 'node:crypto'
 import { and, asc, eq, inArray, lte } from 'drizzle-orm'
 import { config } from '~/config.server'
-import { db } from '~/db/client.server'
+import { db, type Executor } from '~/db/client.server'
 import { sharedRead } from '~/lib/shared-read.server'
 import { bookingDays, bookings, slots } from '~/db/schema'
-import { addDays, addMonths, labToday, monthBounds } from '~/lib/lab-time'
+import { addDays, addMinutes, addMonths, labToday, monthBounds, toHourMinute } from '~/lib/lab-time'
 import { holderColumns, limitHoldAttempts, makeRoomForHold, ownerOf, ownsBooking, type BookingOwner, type Holder } from '~/modules/holders/holders.server'
-import type { Executor } from '~/modules/mail/outbox.server'
 import { getCatalogue, requireItem } from '~/modules/site/site.server'
 import { inLine, lineClock, LOOK_AGAIN, sawFull } from './hold-line.server'
 import { hasStarted, holdsSeats, openWindows, planSession, seatKey, sessionStart, seatsTaken, SESSION_SEARCH_DAYS, type SessionDay } from './availability.server'
@@ -104,7 +103,7 @@ type HoldRequest = {
 
 /** The seats are decided here, under the windows' locks; as little as possible happens under them. */
 function holdInTransaction({ customer, productCode, date, start, days, notes, holder, now, pricePaise }: HoldRequest, plan: SessionDay[], session: string) {
-  const holdExpiresAt = new Date(now.getTime() + config().SEAT_HOLD_MINUTES * 60_000)
+  const holdExpiresAt = addMinutes(now, config().SEAT_HOLD_MINUTES)
   return db().transaction(async (tx) => {
     // The holder's locks come first, before any window's, in every transaction that takes both.
     if (holder) await makeRoomForHold(tx, holder, now)
@@ -186,7 +185,7 @@ function seatHolders(plan: SessionDay[]): Promise<SeatHolder[]> {
           bookingDays.slotId,
           plan.map((day) => day.slotId),
         ),
-        holdsSeats(new Date(Date.now() - 60_000)),
+        holdsSeats(addMinutes(new Date(), -1)),
       ),
     )
 }
@@ -264,7 +263,7 @@ async function hasSeatAt(executor: Executor, userId: number, plan: SessionDay[],
         holdsSeats(now),
       ),
     )
-  return rows.some((row) => plan.some((day) => day.date === row.date && day.start === row.start.slice(0, 5)))
+  return rows.some((row) => plan.some((day) => day.date === row.date && day.start === toHourMinute(row.start)))
 }
 
 /** Frees the seats of a customer's unpaid holds (a payment still under way there is reconciled as late). */

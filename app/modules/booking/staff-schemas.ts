@@ -2,6 +2,7 @@
 // and, in the browser, for validation as you type. Nothing server-only may be imported here.
 import { z } from 'zod'
 import { rupeesToPaise } from '~/lib/money'
+import { DAYS_OF_WEEK, daysBetween } from '~/lib/lab-time'
 import { notesField, personNameField } from '~/modules/accounts/schemas'
 import { dateField, DateSchema } from './schemas'
 
@@ -42,8 +43,7 @@ function checkRange(values: { from: string; to?: string }, context: z.Refinement
   if (!values.to) return
   if (!DateSchema.safeParse(values.to).success) return context.addIssue({ code: 'custom', path: ['to'], message: 'Choose the last date' })
   if (values.to < values.from) return context.addIssue({ code: 'custom', path: ['to'], message: 'The last date must be on or after the first' })
-  const days = (new Date(`${values.to}T00:00:00Z`).getTime() - new Date(`${values.from}T00:00:00Z`).getTime()) / 86_400_000
-  if (days > 366) context.addIssue({ code: 'custom', path: ['to'], message: 'Choose at most a year at a time' })
+  if (daysBetween(values.from, values.to) > 366) context.addIssue({ code: 'custom', path: ['to'], message: 'Choose at most a year at a time' })
 }
 
 export const CreateWindowsSchema = z
@@ -55,15 +55,8 @@ export const CreateWindowsSchema = z
 
 export const HolidaysSchema = z.object(dateRange).superRefine(checkRange)
 
-export const WEEKDAYS = [
-  { value: '1', label: 'Mon' },
-  { value: '2', label: 'Tue' },
-  { value: '3', label: 'Wed' },
-  { value: '4', label: 'Thu' },
-  { value: '5', label: 'Fri' },
-  { value: '6', label: 'Sat' },
-  { value: '7', label: 'Sun' },
-] as const
+/** The weekday checkboxes, valued as ISO weekdays ('1' = Monday … '7' = Sunday). */
+export const WEEKDAYS = DAYS_OF_WEEK.map((day) => ({ value: String(day.number), label: day.short }))
 
 /** What staff can book for someone (catalogue codes): the 3-day session or a single session. */
 export const STAFF_PRODUCTS = [

@@ -1,9 +1,8 @@
 import { and, eq, gt, inArray, isNotNull, or, sql } from 'drizzle-orm'
-import { db } from '~/db/client.server'
+import { db, type Executor } from '~/db/client.server'
 import { campRegistrations, campWaitlist } from '~/db/schema'
-import { labToday } from '~/lib/lab-time'
+import { labToday, toUnixSeconds } from '~/lib/lab-time'
 import { sharedRead } from '~/lib/shared-read.server'
-import type { Executor } from '~/modules/mail/outbox.server'
 import { listCamps } from '~/modules/site/site.server'
 
 /** A registration holds its seat while confirmed, or pending with an unexpired hold. */
@@ -60,7 +59,7 @@ export type CampChoice = Awaited<ReturnType<typeof campChoices>>[number]
  */
 function campFill(camps: Awaited<ReturnType<typeof listCamps>>, now: Date) {
   const ids = camps.flatMap((camp) => camp.batches.map((batch) => batch.id))
-  return sharedRead(`camp-fill:${ids.join(',')}:${Math.floor(now.getTime() / 1000)}`, async () => {
+  return sharedRead(`camp-fill:${ids.join(',')}:${toUnixSeconds(now)}`, async () => {
     const [taken, waiting] = await Promise.all([campSeatsTaken(ids, now), waitingCounts(ids)])
     return { taken, waiting }
   })

@@ -2,9 +2,10 @@ import { and, eq, inArray, ne } from 'drizzle-orm'
 import { config } from '~/config.server'
 import { campBatches, campRegistrations, camps, campWaitlist, siteSettings } from '~/db/schema'
 import { formatRupees, formatWholeRupees } from '~/lib/money'
-import { formatDateRange, formatLongDate, formatTimeRange } from '~/lib/lab-time'
+import { daysBetween, formatDateRange, formatTimeRange } from '~/lib/lab-time'
+import type { Executor } from '~/db/client.server'
 import { calendarAttachment, calendarFile } from '~/modules/mail/ics.server'
-import { enqueueEmail, type Executor } from '~/modules/mail/outbox.server'
+import { enqueueEmail } from '~/modules/mail/outbox.server'
 import { letter } from '~/modules/mail/templates.server'
 import { refundedBy, type PaidOutcome, type Payable, type PaymentTerms, type RefundedHow } from '~/modules/payments/payable.server'
 import { campSeatsTaken, registrationOpen } from './camps.server'
@@ -178,7 +179,7 @@ function campRows(mail: RegistrationForMail): Array<[string, string]> {
 }
 
 function campDays(mail: RegistrationForMail) {
-  return Math.round((new Date(`${mail.endsOn}T00:00:00Z`).getTime() - new Date(`${mail.startsOn}T00:00:00Z`).getTime()) / 86_400_000) + 1
+  return daysBetween(mail.startsOn, mail.endsOn) + 1
 }
 
 /**

@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto'
 import { and, asc, count, eq, isNull, lt, sql } from 'drizzle-orm'
-import { database, db } from '~/db/client.server'
+import { database, db, type Executor } from '~/db/client.server'
 import { prepared } from '~/db/prepared.server'
 import { isDatabaseUnavailable } from '~/db/outage.server'
 import { campLine, type CampLineOutcome } from '~/db/schema'
 import { batched, batchedReader } from '~/lib/batched.server'
+import { addHours } from '~/lib/lab-time'
 import type { Holder } from '~/modules/holders/holders.server'
 import { limitHoldAttempts, UnpaidHoldExistsError, TooManyUnpaidHoldsError } from '~/modules/holders/holders.server'
-import type { Executor } from '~/modules/mail/outbox.server'
 import { countHits, RateLimitedError, type RateLimitRule } from '~/modules/rate-limit/rate-limit.server'
 import { listCamps } from '~/modules/site/site.server'
 import { registrationOpen } from './camps.server'
@@ -42,7 +42,7 @@ const SETTLER_LOCK = createHash('sha256').update('camp-line:settler').digest().r
 const SETTLED_CHANNEL = 'camp_line_settled'
 
 /** Settled rows (with the details the parent typed) are deleted this long after. */
-const KEEP_SETTLED_MS = 24 * 60 * 60_000
+const KEEP_SETTLED_HOURS = 24
 
 export type LineArrival = {
   id: number
@@ -344,5 +344,5 @@ export function listenToCampLine() {
 export async function pruneCampLine(now = new Date()) {
   await db()
     .delete(campLine)
-    .where(lt(campLine.settledAt, new Date(now.getTime() - KEEP_SETTLED_MS)))
+    .where(lt(campLine.settledAt, addHours(now, -KEEP_SETTLED_HOURS)))
 }

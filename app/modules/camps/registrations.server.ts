@@ -1,11 +1,11 @@
 import { randomInt } from 'node:crypto'
 import { and, eq, lte, sql } from 'drizzle-orm'
 import { config } from '~/config.server'
-import { db } from '~/db/client.server'
+import { db, type Executor } from '~/db/client.server'
 import { campBatches, campRegistrations, camps, campWaitlist } from '~/db/schema'
-import type { Executor } from '~/modules/mail/outbox.server'
 import { holderColumns, limitHoldAttempts, makeRoomForHold, type Holder } from '~/modules/holders/holders.server'
 import { batchLooksFull, campPrice, campSeatsTaken, registrationOpen, waitingCounts } from './camps.server'
+import { addMinutes } from '~/lib/lab-time'
 
 export class CampNotFoundError extends Error {
   constructor() {
@@ -102,7 +102,7 @@ export async function holdCampSeat({ campCode, batchCode, applicant, holder, now
 
 /** The hold itself, inside `tx` (see holdCampSeat). */
 export async function holdCampSeatIn(tx: Executor, { campCode, batchCode, applicant, holder, now = new Date() }: SeatRequest) {
-  const holdExpiresAt = new Date(now.getTime() + config().SEAT_HOLD_MINUTES * 60_000)
+  const holdExpiresAt = addMinutes(now, config().SEAT_HOLD_MINUTES)
   // The holder's locks come first, before the batch's, in every transaction that takes both.
   if (holder) await makeRoomForHold(tx, holder, now)
   const batch = await lockBatchOrExplain(tx, campCode, batchCode)

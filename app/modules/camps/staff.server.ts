@@ -1,11 +1,11 @@
 import { and, asc, desc, eq, inArray, notExists, or, sql, type SQL } from 'drizzle-orm'
-import { db } from '~/db/client.server'
+import { db, type Executor } from '~/db/client.server'
 import { auditLog, campBatches, campRegistrations, camps, campWaitlist, payments, refunds, siteSettings, type RefundState } from '~/db/schema'
 import { formatRupees } from '~/lib/money'
-import { formatDateRange, formatLongDate, labDateParts, labInstant } from '~/lib/lab-time'
+import { formatDateRange, formatLabDate, labInstant } from '~/lib/lab-time'
 import { recordAudit, type Actor } from '~/modules/audit/audit.server'
 import { calendarAttachment } from '~/modules/mail/ics.server'
-import { enqueueEmail, type Executor } from '~/modules/mail/outbox.server'
+import { enqueueEmail } from '~/modules/mail/outbox.server'
 import { letter } from '~/modules/mail/templates.server'
 import { requestRefund } from '~/modules/payments/refunds.server'
 import { campSeatsTaken, holdsCampSeat, waitingCounts } from './camps.server'
@@ -185,7 +185,7 @@ const CAMP_FIELD_NAMES: Record<keyof CampValues, string> = {
 
 function describeCampValue(key: keyof CampValues, values: CampValues) {
   if (key === 'earlyBirdPricePaise' || key === 'regularPricePaise') return formatRupees(values[key])
-  if (key === 'earlyBirdEndsAt') return `end of ${formatLongDate(labDateParts(values.earlyBirdEndsAt).date)}`
+  if (key === 'earlyBirdEndsAt') return `end of ${formatLabDate(values.earlyBirdEndsAt)}`
   if (key === 'isOpen') return values.isOpen ? 'open' : 'closed'
   return values[key]
 }

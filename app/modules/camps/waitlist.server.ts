@@ -1,13 +1,13 @@
 import { and, asc, eq, gt, inArray, isNotNull, isNull, lte, or, sql } from 'drizzle-orm'
 import { config } from '~/config.server'
 import { lockKeys } from '~/db/advisory-locks.server'
-import { db } from '~/db/client.server'
+import { db, type Executor } from '~/db/client.server'
 import { linkKeyMaker } from '~/db/secrets.server'
 import { campBatches, campRegistrations, camps, campWaitlist } from '~/db/schema'
 import { formatRupees } from '~/lib/money'
-import { formatClockTime, formatDateRange, formatLongDate, labDateParts } from '~/lib/lab-time'
-import { enqueueEmail, type Executor } from '~/modules/mail/outbox.server'
-import { formatLabDateTime, letter } from '~/modules/mail/templates.server'
+import { addHours, formatDateRange, formatLabDateTime } from '~/lib/lab-time'
+import { enqueueEmail } from '~/modules/mail/outbox.server'
+import { letter } from '~/modules/mail/templates.server'
 import { limitHoldAttempts } from '~/modules/holders/holders.server'
 import { clientNetwork } from '~/modules/rate-limit/client-network'
 import { campPrice, campSeatsTaken, queuedOnWaitlist, registrationOpen, waitingCounts } from './camps.server'
@@ -69,7 +69,7 @@ export const WAITLIST_LINK = 'camp-waitlist'
  */
 export const WAITLIST_CONFIRM_HOURS = 24
 
-const confirmDeadline = (now: Date) => new Date(now.getTime() - WAITLIST_CONFIRM_HOURS * 3_600_000)
+const confirmDeadline = (now: Date) => addHours(now, -WAITLIST_CONFIRM_HOURS)
 
 /** Holding a place: queued, offered a seat, or joined recently and not confirmed yet. */
 function holdsPlace(now: Date) {
@@ -162,7 +162,7 @@ export async function joinWaitlist({ campCode, batchCode, applicant, ip, now = n
       .values({ campId: batch.campId, batchId: batch.batchId, swimmerName: applicant.swimmerName, email: applicant.email.toLowerCase(), phone: applicant.phone, holderNetwork: network, createdAt: now })
       .returning({ id: campWaitlist.id })
     const link = `${config().SITE_URL}/onboarding/waitlist?${new URLSearchParams({ entry: String(entry!.id), key: confirmKey(String(entry!.id)) })}`
-    const confirmBy = new Date(now.getTime() + WAITLIST_CONFIRM_HOURS * 3_600_000)
+    const confirmBy = addHours(now, WAITLIST_CONFIRM_HOURS)
     await enqueueEmail(
       letter({
         to: applicant.email.toLowerCase(),
@@ -210,7 +210,7 @@ export async function waitlistPlace(entryId: number, now = new Date()) {
   if (entry.status === 'offered') return { ...shown, state: 'offered' as const }
   if (entry.status === 'registered') return { ...shown, state: 'registered' as const }
   if (entry.status !== 'waiting' || (!entry.confirmedAt && entry.createdAt <= confirmDeadline(now))) return { ...shown, state: 'ended' as const }
-  if (!entry.confirmedAt) return { ...shown, state: 'unconfirmed' as const, confirmBy: new Date(entry.createdAt.getTime() + WAITLIST_CONFIRM_HOURS * 3_600_000) }
+  if (!entry.confirmedAt) return { ...shown, state: 'unconfirmed' as const, confirmBy: addHours(entry.createdAt, WAITLIST_CONFIRM_HOURS) }
   const [{ position } = { position: 1 }] = await db()
     .select({ position: sql<number>`count(*)::int` })
     .from(campWaitlist)
@@ -273,7 +273,7 @@ async function offerSeatsOf(batchId: number, offerKey: (reference: string) => st
       // still under way elsewhere: the next person gets this seat.
       if (live?.status === 'confirmed') await tx.update(campWaitlist).set({ status: 'cancelled' }).where(eq(campWaitlist.id, person.id))
       if (live) continue
-      const holdExpiresAt = new Date(now.getTime() + config().WAITLIST_OFFER_HOURS * 3_600_000)
+      const holdExpiresAt = addHours(now, config().WAITLIST_OFFER_HOURS)
       const amountPaise = campPrice(batch, now)
       const registration = await insertRegistration(tx, {
         campId: batch.campId,
@@ -289,7 +289,6 @@ async function offerSeatsOf(batchId: number, offerKey: (reference: string) => st
       })
       await tx.update(campWaitlist).set({ status: 'offered', registrationId: registration.id, offeredAt: now }).where(eq(campWaitlist.id, person.id))
       const link = `${config().SITE_URL}/onboarding/offer?${new URLSearchParams({ registration: registration.reference, key: offerKey(registration.reference) })}`
-      const until = labDateParts(holdExpiresAt)
       await enqueueEmail(
         letter({
           to: person.email,
@@ -297,7 +296,7 @@ async function offerSeatsOf(batchId: number, offerKey: (reference: string) => st
           name: person.swimmerName,
           paragraphs: [
             `Good news: a seat in ${batch.batchName} of ${batch.campName} has freed up, and we are holding it for ${person.swimmerName}.`,
-            `Pay ${formatRupees(amountPaise)} by ${formatClockTime(until.time)} IST on ${formatLongDate(until.date)} to confirm it; after that it goes to the next person on the waitlist.`,
+            `Pay ${formatRupees(amountPaise)} by ${formatLabDateTime(holdExpiresAt)} to confirm it; after that it goes to the next person on the waitlist.`,
           ],
           details: [
             ['Registration ID', registration.reference],

@@ -3,8 +3,8 @@ import { lockKeys } from '~/db/advisory-locks.server'
 import { and, eq, gt, isNotNull, or, sql } from 'drizzle-orm'
 import { unionAll } from 'drizzle-orm/pg-core'
 import { bookings, campRegistrations } from '~/db/schema'
-import { formatClockTime, labDateParts } from '~/lib/lab-time'
-import type { Executor } from '~/modules/mail/outbox.server'
+import { formatLabClockTime } from '~/lib/lab-time'
+import type { Executor } from '~/db/client.server'
 import { enforce, type RateLimitRule } from '~/modules/rate-limit/rate-limit.server'
 import { campSeatFreed } from '~/modules/camps/waitlist.server'
 
@@ -44,7 +44,7 @@ export const HOLD_ATTEMPT_LIMITS = {
 /** An unpaid hold for the same e-mail address, made in another browser, is still running. */
 export class UnpaidHoldExistsError extends Error {
   constructor(readonly endsAt: Date) {
-    super(`A booking for this e-mail address is already waiting for payment. Please complete that payment, or try again after ${formatClockTime(labDateParts(endsAt).time)}, when its hold ends.`)
+    super(`A booking for this e-mail address is already waiting for payment. Please complete that payment, or try again after ${formatLabClockTime(endsAt)}, when its hold ends.`)
     this.name = 'UnpaidHoldExistsError'
   }
 }
@@ -52,7 +52,7 @@ export class UnpaidHoldExistsError extends Error {
 /** The client's network already holds as many unpaid seats as it may. */
 export class TooManyUnpaidHoldsError extends Error {
   constructor(readonly endsAt: Date) {
-    super(`Too many bookings from your network are waiting for payment. Please complete one of them, or try again after ${formatClockTime(labDateParts(endsAt).time)}.`)
+    super(`Too many bookings from your network are waiting for payment. Please complete one of them, or try again after ${formatLabClockTime(endsAt)}.`)
     this.name = 'TooManyUnpaidHoldsError'
   }
 }

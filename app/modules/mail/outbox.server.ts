@@ -1,10 +1,8 @@
 import { and, desc, eq, gt, sql } from 'drizzle-orm'
-import { db, type Db } from '~/db/client.server'
+import { db, type Executor } from '~/db/client.server'
 import { outboxEmails, type MailAttachment, type OutboxStatus } from '~/db/schema'
 import type { MailTransport, OutgoingMail } from './transport.server'
-
-/** A database handle or an open transaction, so a message can be queued atomically with its cause. */
-export type Executor = Db | Parameters<Parameters<Db['transaction']>[0]>[0]
+import { addDays, addMinutes, addSeconds } from '~/lib/lab-time'
 
 export type NewEmail = { to: string; subject: string; text: string; html?: string | null; attachments?: MailAttachment[] }
 
@@ -47,7 +45,7 @@ export type ClaimedEmail = OutgoingMail & { id: number; attempts: number }
  * two workers ever send the same message at the same time.
  */
 export async function claimDueEmails(now = new Date(), limit = 10): Promise<ClaimedEmail[]> {
-  const leaseUntil = new Date(now.getTime() + CLAIM_LEASE_SECONDS * 1000)
+  const leaseUntil = addSeconds(now, CLAIM_LEASE_SECONDS)
   const result = await db().execute<{
     id: number
     to: string
@@ -86,7 +84,7 @@ export async function markEmailFailedAttempt(email: { id: number; attempts: numb
     .set({
       status,
       lastError: String(error instanceof Error ? error.message : error).slice(0, 1000),
-      nextAttemptAt: new Date(now.getTime() + retryDelayMinutes(email.attempts) * 60_000),
+      nextAttemptAt: addMinutes(now, retryDelayMinutes(email.attempts)),
     })
     .where(eq(outboxEmails.id, email.id))
   return status
@@ -138,7 +136,7 @@ export async function processOutbox(transport: MailTransport, now = () => new Da
  * lease after its claim; those waiting less are due soon anyway.
  */
 export async function retryWaitingEmailsNow(now = new Date()) {
-  const beyondAnyClaim = new Date(now.getTime() + CLAIM_LEASE_SECONDS * 1000)
+  const beyondAnyClaim = addSeconds(now, CLAIM_LEASE_SECONDS)
   const moved = await db()
     .update(outboxEmails)
     .set({ nextAttemptAt: now })
@@ -177,6 +175,6 @@ export async function listRecentEmails(limit = 50) {
 
 /** Removes delivered messages older than `keepDays`; failed ones stay for an admin to inspect. */
 export async function pruneSentEmails(now = new Date(), keepDays = 90) {
-  const cutoff = new Date(now.getTime() - keepDays * 24 * 60 * 60_000)
+  const cutoff = addDays(now, -keepDays)
   await db().execute(sql`DELETE FROM outbox_emails WHERE status = 'sent' AND sent_at < ${cutoff.toISOString()}::timestamptz`)
 }

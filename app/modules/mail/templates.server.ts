@@ -1,15 +1,9 @@
-import { formatClockTime, formatLongDate, labDateParts } from '~/lib/lab-time'
+import { formatLabDateTime } from '~/lib/lab-time'
 import { PRODUCT_NAME } from '~/lib/seo'
 import type { NewEmail } from './outbox.server'
 
 function escapeHtml(value: string) {
   return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
-}
-
-/** "3:45 PM IST on 8 August 2027": an instant as the lab's clock shows it. */
-export function formatLabDateTime(at: Date) {
-  const { date, time } = labDateParts(at)
-  return `${formatClockTime(time)} IST on ${formatLongDate(date)}`
 }
 
 type CodeMail = { to: string; name: string; code: string; link: string; expiresAt: Date }

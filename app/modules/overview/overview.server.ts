@@ -1,14 +1,13 @@
 import { and, asc, desc, eq, gte, inArray, lte, sql } from 'drizzle-orm'
 import { db } from '~/db/client.server'
 import { bookingDays, bookings, campRegistrations, catalogueItems, payments, refunds } from '~/db/schema'
-import { addDays, labDateParts, labInstant } from '~/lib/lab-time'
+import { addDays, isoWeekday, labInstant, labToday } from '~/lib/lab-time'
 import { campChoices } from '~/modules/camps/camps.server'
 import { financialYearOf } from '~/modules/receipts/receipt-number'
 
 /** The Monday of the week a date falls in (weeks run Monday to Sunday). */
 export function mondayOf(date: string) {
-  const weekday = (new Date(`${date}T00:00:00Z`).getUTCDay() + 6) % 7
-  return addDays(date, -weekday)
+  return addDays(date, 1 - isoWeekday(date))
 }
 
 /** Confirmed session days from `from` to `to` (inclusive), with who and when. */
@@ -75,7 +74,7 @@ async function revenueByProduct(now: Date) {
 
 /** Orders still waiting for the gateway, those that failed in the last 7 days, and refunds the gateway failed that staff have not yet repaid by hand. */
 async function paymentsNeedingAttention(now: Date) {
-  const weekAgo = new Date(now.getTime() - 7 * 86_400_000)
+  const weekAgo = addDays(now, -7)
   const rows = await db()
     .select({ orderId: payments.orderId, state: payments.state, amountPaise: payments.amountPaise, createdAt: payments.createdAt, failureReason: payments.failureReason, bookingReference: bookings.reference, registrationReference: campRegistrations.reference })
     .from(payments)
@@ -99,7 +98,7 @@ async function paymentsNeedingAttention(now: Date) {
 
 /** Everything the overview shows, as of `now` in Bangalore. */
 export async function overview(now = new Date()) {
-  const today = labDateParts(now).date
+  const today = labToday(now)
   const monday = mondayOf(today)
   const [todays, week, revenue, byProduct, attention, campsNow] = await Promise.all([
     sessionsBetween(today, today),

@@ -1,4 +1,4 @@
-import type { Executor } from '~/modules/mail/outbox.server'
+import type { Executor } from '~/db/client.server'
 
 /**
  * What a payment can pay for. Each kind (a booking, a camp registration) says how to lock itself

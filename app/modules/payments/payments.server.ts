@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm'
-import { db } from '~/db/client.server'
+import { db, type Executor } from '~/db/client.server'
 import { paymentEvents, payments, type PaymentState } from '~/db/schema'
-import { enqueueEmail, type Executor } from '~/modules/mail/outbox.server'
+import { enqueueEmail } from '~/modules/mail/outbox.server'
 import { GatewayError, newOrderId, type GatewayNotification, type GatewayOrderStatus } from './gateway.server'
 import { paymentGateway } from './gateways.server'
 import { payableOf, type PayableKind, type PayableRef } from './payable.server'
@@ -10,6 +10,7 @@ import { PAYABLES } from './payables.server'
 import { issueReceipt } from '~/modules/receipts/receipts.server'
 import { amountMismatchAlert } from './staff-alerts.server'
 import { applyRefundStatus, refreshRefund, requestRefund, type RefundOutcome } from './refunds.server'
+import { addMinutes, addSeconds, secondsBetween } from '~/lib/lab-time'
 
 /** The hold ran out (or the booking moved on) before the customer paid. */
 export class HoldExpiredError extends Error {
@@ -28,11 +29,13 @@ export class PaymentStartError extends Error {
 }
 
 /** Time left on a hold below which we do not send the customer to pay. */
-const MIN_TIME_TO_PAY_MS = 60_000
+const MIN_MINUTES_TO_PAY = 1
 /** After its expiry, an order still pending at the gateway is given this long before we call it failed. */
-const EXPIRY_GRACE_MS = 15 * 60_000
+const EXPIRY_GRACE_MINUTES = 15
 /** A claimed reconciliation is this worker's for this long; if it dies, another instance retries. */
-const CHECK_LEASE_MS = 60_000
+const CHECK_LEASE_MINUTES = 1
+/** An order the gateway has not heard of is given this long for its creation call to land. */
+const CREATION_GRACE_MINUTES = 2
 
 export type StartedPayment = { orderId: string; redirectUrl: string }
 
@@ -58,7 +61,7 @@ export async function startPayment({
   const column = payableColumn(payable.kind)
   const order = await db().transaction(async (tx) => {
     const terms = await kind.termsForPayment(tx, payable.id, now)
-    if (!terms || terms.holdExpiresAt.getTime() - now.getTime() < MIN_TIME_TO_PAY_MS) throw new HoldExpiredError()
+    if (!terms || terms.holdExpiresAt < addMinutes(now, MIN_MINUTES_TO_PAY)) throw new HoldExpiredError()
     const [open] = await tx
       .select({ orderId: payments.orderId, checkoutUrl: payments.checkoutUrl })
       .from(payments)
@@ -159,7 +162,7 @@ export async function applyOrderStatus(orderId: string, status: Pick<GatewayOrde
         return 'applied'
       case 'not_found': {
         // Never reached the gateway: give the creation call time to land, then call it failed.
-        const settled = now.getTime() - payment.createdAt.getTime() > 2 * 60_000 || now > payment.expiresAt
+        const settled = now > addMinutes(payment.createdAt, CREATION_GRACE_MINUTES) || now > payment.expiresAt
         if (payment.state !== 'initiated' || !settled) return 'unchanged'
         await setState(tx, payment.id, 'failed', now, { failureReason: 'The order never reached the payment gateway.' })
         await afterFailure(tx, payable, payment.id, now)
@@ -231,7 +234,7 @@ export async function refreshPayment(orderId: string, now = new Date()): Promise
 
   const after = await paymentByOrderId(orderId)
   if (after && (after.state === 'initiated' || after.state === 'pending')) {
-    const gaveUp = now.getTime() > after.expiresAt.getTime() + EXPIRY_GRACE_MS
+    const gaveUp = now > addMinutes(after.expiresAt, EXPIRY_GRACE_MINUTES)
     if (gaveUp) {
       const [mismatch] = await db().select({ id: paymentEvents.id }).from(paymentEvents).where(and(eq(paymentEvents.orderId, orderId), eq(paymentEvents.eventKey, mismatchEventKey(orderId))))
       const failureReason = mismatch
@@ -274,9 +277,9 @@ async function paymentByOrderId(orderId: string) {
  * then every minute.
  */
 export function nextCheckAt(createdAt: Date, now: Date): Date {
-  const age = (now.getTime() - createdAt.getTime()) / 1000
+  const age = secondsBetween(createdAt, now)
   const wait = age < 20 ? 20 - age : age < 50 ? 3 : age < 110 ? 6 : age < 170 ? 10 : age < 230 ? 30 : 60
-  return new Date(now.getTime() + wait * 1000)
+  return addSeconds(now, wait)
 }
 
 /**
@@ -285,7 +288,7 @@ export function nextCheckAt(createdAt: Date, now: Date): Date {
  */
 export async function reconcileDuePayments(now = new Date(), limit = 20) {
   const claimed = await db().execute<{ order_id: string }>(sql`
-    UPDATE payments SET next_check_at = ${new Date(now.getTime() + CHECK_LEASE_MS)}
+    UPDATE payments SET next_check_at = ${addMinutes(now, CHECK_LEASE_MINUTES)}
     WHERE id IN (
       SELECT id FROM payments
       WHERE next_check_at <= ${now} AND state IN ('initiated', 'pending')

@@ -13,6 +13,7 @@ import {
   type PaymentGateway,
   type RefundInput,
 } from './gateway.server'
+import { durationMs, fromUnixSeconds, secondsBetween } from '~/lib/lab-time'
 
 /**
  * PhonePe PG Standard Checkout v2 over plain `fetch`: the official SDK is a singleton, pulls in
@@ -248,13 +249,14 @@ export function createPhonePeGateway(options: PhonePeOptions): PaymentGateway {
     // expires_at and issued_at are epoch seconds on PhonePe's clock; only their difference is
     // used, so a skewed local clock does not make us keep an expired token.
     const issuedAtSeconds = integer(body, 'issued_at')
-    const lifetimeMs =
+    const lifetimeSeconds =
       issuedAtSeconds !== null && expiresAtSeconds > issuedAtSeconds
-        ? (expiresAtSeconds - issuedAtSeconds) * 1000
-        : Math.max(0, expiresAtSeconds * 1000 - Date.now())
+        ? expiresAtSeconds - issuedAtSeconds
+        : Math.max(0, secondsBetween(Date.now(), fromUnixSeconds(expiresAtSeconds)))
+    const lifetimeMs = durationMs({ seconds: lifetimeSeconds })
     const receivedAt = Date.now()
     token = { value, refreshAt: receivedAt + lifetimeMs / 2, expiresAt: receivedAt + lifetimeMs }
-    logger.info({ gateway: 'phonepe', call: 'token', lifetimeSeconds: Math.round(lifetimeMs / 1000) }, 'PhonePe access token obtained')
+    logger.info({ gateway: 'phonepe', call: 'token', lifetimeSeconds: Math.round(lifetimeSeconds) }, 'PhonePe access token obtained')
     return value
   }
 
@@ -339,7 +341,7 @@ export function createPhonePeGateway(options: PhonePeOptions): PaymentGateway {
       if (!Number.isInteger(input.amountPaise) || input.amountPaise < MIN_AMOUNT_PAISE) {
         throw new GatewayError(`PhonePe pay: amount must be a whole number of paise, at least ${MIN_AMOUNT_PAISE}`, false)
       }
-      const secondsLeft = Math.floor((input.expiresAt.getTime() - Date.now()) / 1000)
+      const secondsLeft = Math.floor(secondsBetween(Date.now(), input.expiresAt))
       const expireAfter = Math.min(EXPIRE_AFTER_SECONDS.max, Math.max(EXPIRE_AFTER_SECONDS.min, secondsLeft))
       if (expireAfter !== secondsLeft) {
         logger.warn(

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto'
 import { eq, sql } from 'drizzle-orm'
-import { db } from '~/db/client.server'
+import { db, type Executor } from '~/db/client.server'
 import { paymentEvents, payments, refunds } from '~/db/schema'
 import { formatRupees } from '~/lib/money'
+import { addMinutes, addSeconds } from '~/lib/lab-time'
 import { recordAudit, type Actor } from '~/modules/audit/audit.server'
-import { enqueueEmail, type Executor } from '~/modules/mail/outbox.server'
+import { enqueueEmail } from '~/modules/mail/outbox.server'
 import { GatewayError, newOrderId, type GatewayRefundStatus } from './gateway.server'
 import { paymentGateway } from './gateways.server'
 import { payableOf } from './payable.server'
@@ -13,7 +14,7 @@ import { refundFailedAlert } from './staff-alerts.server'
 import { REFUND_NOT_WAITING } from './staff-schemas'
 
 /** A claimed refund is this worker's for this long; if it dies, another instance carries on. */
-const REFUND_LEASE_MS = 60_000
+const REFUND_LEASE_MINUTES = 1
 
 const requestedListeners = new Set<() => void>()
 
@@ -106,7 +107,7 @@ export class RefundNotFailedError extends Error {
 /** Waits between refund checks: soon at first, then less often (refunds take days at some banks). */
 function nextRefundCheck(checkCount: number, now: Date) {
   const seconds = [5, 15, 60, 300, 900][checkCount] ?? 3600
-  return new Date(now.getTime() + seconds * 1000)
+  return addSeconds(now, seconds)
 }
 
 /**
@@ -148,7 +149,7 @@ export async function refreshRefund(refundId: string, now = new Date()) {
 /** One refund round: claims due refunds (skipping those another instance holds) and moves each on. */
 export async function processDueRefunds(now = new Date(), limit = 20) {
   const claimed = await db().execute<{ refund_id: string }>(sql`
-    UPDATE refunds SET next_check_at = ${new Date(now.getTime() + REFUND_LEASE_MS)}
+    UPDATE refunds SET next_check_at = ${addMinutes(now, REFUND_LEASE_MINUTES)}
     WHERE id IN (
       SELECT id FROM refunds
       WHERE next_check_at <= ${now} AND state = 'pending'

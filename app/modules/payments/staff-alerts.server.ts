@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm'
 import { config } from '~/config.server'
 import { bookings, campRegistrations, camps, payments, refunds, siteSettings } from '~/db/schema'
 import { formatRupees } from '~/lib/money'
-import type { Executor } from '~/modules/mail/outbox.server'
+import type { Executor } from '~/db/client.server'
 import { letter } from '~/modules/mail/templates.server'
 
 /**

@@ -1,7 +1,7 @@
 import { lt, sql } from 'drizzle-orm'
-import { db } from '~/db/client.server'
-import type { Executor } from '~/modules/mail/outbox.server'
+import { db, type Executor } from '~/db/client.server'
 import { rateLimitBuckets } from '~/db/schema'
+import { addSeconds, durationMs, secondsBetween } from '~/lib/lab-time'
 
 export type RateLimitRule = { limit: number; windowSeconds: number }
 
@@ -67,12 +67,12 @@ export async function countHits(hits: Array<{ key: string; rule: RateLimitRule; 
 }
 
 function windowStartOf(rule: RateLimitRule, now: Date) {
-  const windowMs = rule.windowSeconds * 1000
+  const windowMs = durationMs({ seconds: rule.windowSeconds })
   return new Date(Math.floor(now.getTime() / windowMs) * windowMs)
 }
 
 function secondsLeft(rule: RateLimitRule, windowStart: Date, now: Date) {
-  return Math.ceil((windowStart.getTime() + rule.windowSeconds * 1000 - now.getTime()) / 1000)
+  return Math.ceil(secondsBetween(now, addSeconds(windowStart, rule.windowSeconds)))
 }
 
 const bucketId = (key: string, windowStart: Date) => `${windowStart.getTime()}|${key}`
@@ -81,5 +81,5 @@ const bucketId = (key: string, windowStart: Date) => `${windowStart.getTime()}|$
 export async function pruneRateLimitBuckets(now = new Date(), keepSeconds = 24 * 60 * 60) {
   await db()
     .delete(rateLimitBuckets)
-    .where(lt(rateLimitBuckets.windowStart, new Date(now.getTime() - keepSeconds * 1000)))
+    .where(lt(rateLimitBuckets.windowStart, addSeconds(now, -keepSeconds)))
 }

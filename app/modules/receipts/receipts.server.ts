@@ -1,8 +1,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm'
-import { db } from '~/db/client.server'
+import { db, type Executor } from '~/db/client.server'
 import { bookingDays, bookings, campBatches, campRegistrations, camps, catalogueItems, payments, receipts, receiptSequences, refunds, siteSettings } from '~/db/schema'
 import { formatLongDate, formatTimeRange, formatWeekdayDate } from '~/lib/lab-time'
-import type { Executor } from '~/modules/mail/outbox.server'
 import { formatReceiptNumber, financialYearOf } from './receipt-number'
 import type { ReceiptDocument } from './receipt-pdf.server'
 

@@ -1,11 +1,11 @@
 import { and, eq } from 'drizzle-orm'
-import { db } from '~/db/client.server'
+import { db, type Executor } from '~/db/client.server'
 import { bookingDays, bookings, campRegistrations, camps, remindersSent, siteSettings } from '~/db/schema'
 import { addDays, formatLongDate, formatTimeRange, formatWeekdayDate, labDateParts } from '~/lib/lab-time'
 import { bookingForMail } from '~/modules/booking/fulfilment.server'
 import { IMPORTANT_INFORMATION } from '~/modules/booking/texts'
 import { batchTimes, registrationForMail } from '~/modules/camps/fulfilment.server'
-import { enqueueEmail, type Executor } from '~/modules/mail/outbox.server'
+import { enqueueEmail } from '~/modules/mail/outbox.server'
 import { letter } from '~/modules/mail/templates.server'
 
 /** Reminders for tomorrow go out from this time today (Bangalore), not in the middle of the night. */

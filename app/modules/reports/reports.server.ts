@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm'
 import { db } from '~/db/client.server'
 import { bookingDays, bookingReports, bookings, reportFiles, siteSettings, type VideoLink } from '~/db/schema'
-import { labInstant } from '~/lib/lab-time'
+import { addHours, labInstant, toHourMinute } from '~/lib/lab-time'
 import { bookingForMail, bookingLink } from '~/modules/booking/fulfilment.server'
 import { enqueueEmail } from '~/modules/mail/outbox.server'
 import { letter } from '~/modules/mail/templates.server'
@@ -173,7 +173,7 @@ export async function overdueReports(now = new Date()) {
     .where(and(eq(bookings.status, 'confirmed'), isNull(bookingReports.deliveredAt)))
     .groupBy(bookings.id, bookings.reference, bookings.customerName)
   return rows
-    .map((row) => ({ ...row, dueAt: new Date(labInstant(row.lastDate, row.lastEnd.slice(0, 5)).getTime() + dueHours * 3_600_000) }))
+    .map((row) => ({ ...row, dueAt: addHours(labInstant(row.lastDate, toHourMinute(row.lastEnd)), dueHours) }))
     .filter((row) => row.dueAt <= now)
     .sort((a, b) => a.dueAt.getTime() - b.dueAt.getTime())
 }

@@ -1,9 +1,8 @@
 import { asc, eq } from 'drizzle-orm'
-import { db } from '~/db/client.server'
+import { db, type Executor } from '~/db/client.server'
 import { catalogueItems, siteSettings, type Coach, type TeamMember } from '~/db/schema'
 import { formatRupees } from '~/lib/money'
 import { recordAudit, type Actor } from '~/modules/audit/audit.server'
-import type { Executor } from '~/modules/mail/outbox.server'
 import { isValidGstin, isValidGstRate, isValidPrice, REGULAR_PRICE_MESSAGE, type CoachInput, type ContactInput, type GstInput, type PoliciesInput, type TeamMemberInput } from './schemas'
 
 // Staff edits of what the public pages show. Each change is one transaction with its audit entry;

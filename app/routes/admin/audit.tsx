@@ -3,9 +3,9 @@ import { z } from 'zod'
 import type { Route } from './+types/audit'
 import { requireAdmin } from '~/lib/auth.server'
 import { refuseNul } from '~/lib/nul.server'
+import { formatLabDateTime } from '~/lib/lab-time'
 import { auditEntityTypes, auditEntries } from '~/modules/audit/audit.server'
 import { describeChanges } from '~/modules/audit/changes'
-import { formatLabDateTime } from '~/modules/mail/templates.server'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Audit log | Admin' }, { name: 'robots', content: 'noindex' }]
 

@@ -5,7 +5,7 @@ import type { Route } from './+types/availability'
 import { CheckboxGroupField, FormAlert, PendingButton, TextField, useValidatedForm } from '~/components/form-fields'
 import { StrandedBookingsAlert } from '~/components/stranded-bookings'
 import { requireAdmin } from '~/lib/auth.server'
-import { addMonths, formatTimeRange, formatWeekdayDate, labToday } from '~/lib/lab-time'
+import { addMonths, formatMonthTitle, formatTimeRange, formatWeekdayDate, labToday } from '~/lib/lab-time'
 import { redirectWithToast } from '~/lib/toast.server'
 import { createWindows, markHolidays, OverlappingWindowError, removeHoliday, staffMonth, StrandedBookingsError, type StrandedBooking } from '~/modules/booking/availability-staff.server'
 import { DateSchema, isMonth } from '~/modules/booking/schemas'
@@ -103,7 +103,7 @@ export default function AdminAvailability({ loaderData, actionData }: Route.Comp
       <section aria-labelledby="month-heading" className="mt-8">
         <div className="flex flex-wrap items-center justify-between gap-3">
           <h2 id="month-heading" className="text-xl font-bold text-ink">
-            Opening hours in {new Intl.DateTimeFormat('en-IN', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${month}-01T00:00:00Z`))}
+            Opening hours in {formatMonthTitle(month)}
           </h2>
           <div className="flex gap-2">
             <Link to={`?month=${previous}`} className="btn-secondary">

@@ -2,6 +2,7 @@ import type { Route } from './+types/bookings.csv'
 import { requireAdmin } from '~/lib/auth.server'
 import { csvResponse, toCsv } from '~/lib/csv'
 import { formatLabDate, formatTimeRange, labToday } from '~/lib/lab-time'
+import { paiseToDecimalRupees } from '~/lib/money'
 import { staffBookings } from '~/modules/booking/staff.server'
 import { BOOKING_STATUS_LABELS } from '~/modules/booking/texts'
 import { bookingFilters } from '~/modules/booking/staff-filters'
@@ -25,7 +26,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       row.firstDay,
       formatTimeRange(row.startTime, row.endTime),
       BOOKING_STATUS_LABELS[row.status],
-      (row.amountPaise / 100).toFixed(2),
+      paiseToDecimalRupees(row.amountPaise),
       formatLabDate(row.createdAt),
     ]),
   )

@@ -3,16 +3,12 @@ import type { Route } from './+types/camp-registrations-csv'
 import { requireAdmin } from '~/lib/auth.server'
 import { csvResponse, toCsv } from '~/lib/csv'
 import { labDateParts } from '~/lib/lab-time'
+import { paiseToDecimalRupees } from '~/lib/money'
 import { BOOKING_STATUS_LABELS } from '~/modules/booking/texts'
 import { campRegistrationsForExport } from '~/modules/camps/staff.server'
 import { refuseNul } from '~/lib/nul.server'
 
 const HEADER = ['Name', 'E-mail', 'Phone', 'Camp', 'Batch', 'Status', 'Amount (₹)', 'Registration ID', 'Order ID', 'Registered at (IST)']
-
-/** 3500050 → "35000.50": a number a spreadsheet adds up, worked out in whole paise. */
-function rupeesCell(paise: number) {
-  return `${Math.trunc(paise / 100)}.${String(paise % 100).padStart(2, '0')}`
-}
 
 /** A camp's registrations for a spreadsheet: amounts as plain numbers of rupees, times in Bangalore. */
 export async function loader({ request, params }: Route.LoaderArgs) {
@@ -33,7 +29,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
           row.campName,
           row.batchName,
           BOOKING_STATUS_LABELS[row.status],
-          rupeesCell(row.amountPaise),
+          paiseToDecimalRupees(row.amountPaise),
           row.reference,
           row.orderId,
           `${registeredAt.date} ${registeredAt.time}`,

@@ -6,7 +6,7 @@ import { BatchDetailsFields, CampDetailsFields } from '~/components/camp-form-fi
 import { FormAlert, PendingButton, TextField, useValidatedForm } from '~/components/form-fields'
 import { requireAdmin } from '~/lib/auth.server'
 import { formatRupees } from '~/lib/money'
-import { formatLongDate, labDateParts } from '~/lib/lab-time'
+import { formatLabDate, formatLongDate } from '~/lib/lab-time'
 import { redirectWithToast } from '~/lib/toast.server'
 import { registrationOpen } from '~/modules/camps/camps.server'
 import { batchTimes } from '~/modules/camps/fulfilment.server'
@@ -26,7 +26,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       name: camp.name,
       dates: `${formatLongDate(camp.startsOn)} to ${formatLongDate(camp.endsOn)}`,
       venue: camp.venue,
-      fee: `${formatRupees(camp.earlyBirdPricePaise)} until ${formatLongDate(labDateParts(camp.earlyBirdEndsAt).date)}, then ${formatRupees(camp.regularPricePaise)}`,
+      fee: `${formatRupees(camp.earlyBirdPricePaise)} until ${formatLabDate(camp.earlyBirdEndsAt)}, then ${formatRupees(camp.regularPricePaise)}`,
       registration: registrationOpen(camp, now) ? 'Open' : camp.isOpen ? 'Closed: the camp has started' : 'Closed',
       batches: camp.batches.map((batch) => ({
         code: batch.code,

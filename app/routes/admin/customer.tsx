@@ -5,7 +5,7 @@ import { FormAlert, PendingButton } from '~/components/form-fields'
 import { DetailRow } from '~/components/payment-status-card'
 import { callerOf, requireAdmin } from '~/lib/auth.server'
 import { formatRupees } from '~/lib/money'
-import { formatDateRange, formatLabDate, formatTimeRange, formatWeekdayDate } from '~/lib/lab-time'
+import { formatDateRange, formatLabDate, formatLabDateTime, formatTimeRange, formatWeekdayDate } from '~/lib/lab-time'
 import { redirectWithToast } from '~/lib/toast.server'
 import { GENDERS, HOW_DID_YOU_KNOW, optionLabel, SPECIALIZATIONS, SWIMMING_EXPERIENCE } from '~/modules/accounts/schemas'
 import {
@@ -19,7 +19,6 @@ import {
   resendVerification,
 } from '~/modules/accounts/staff.server'
 import { BOOKING_STATUS_LABELS } from '~/modules/booking/texts'
-import { formatLabDateTime } from '~/modules/mail/templates.server'
 import { RateLimitedError } from '~/modules/rate-limit/rate-limit.server'
 import { readForm } from '~/lib/form-data.server'
 import { formIntent } from '~/lib/intent'

@@ -8,8 +8,7 @@ import { requireAdmin } from '~/lib/auth.server'
 import { readForm } from '~/lib/form-data.server'
 import { redirectWithToast } from '~/lib/toast.server'
 import { formatRupees, formatWholeRupees } from '~/lib/money'
-import { formatClockTime, formatLongDate, formatTimeRange, formatWeekdayDayMonth, labDateParts } from '~/lib/lab-time'
-import { formatLabDateTime } from '~/modules/mail/templates.server'
+import { formatLabDate, formatLabDateTime, formatLabTime, formatLongDate, formatShortDayMonth, formatShortWeekdayDayMonth, formatTimeRange } from '~/lib/lab-time'
 import { overview } from '~/modules/overview/overview.server'
 import { RefundNotFailedError, settleFailedRefund } from '~/modules/payments/refunds.server'
 import { REFUND_NOT_WAITING, SettleRefundSchema } from '~/modules/payments/staff-schemas'
@@ -18,9 +17,6 @@ import { launchGaps } from '~/modules/site/launch-gaps'
 import { settingsForStaff } from '~/modules/site/staff.server'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Overview | Admin' }, { name: 'robots', content: 'noindex' }]
-
-const dayMonth = new Intl.DateTimeFormat('en-IN', { day: 'numeric', month: 'short', timeZone: 'UTC' })
-const short = (date: string) => dayMonth.format(new Date(`${date}T00:00:00Z`))
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request)
@@ -34,18 +30,15 @@ export async function loader({ request }: Route.LoaderArgs) {
       who: session.customerName,
       what: session.dayCount > 1 ? `${session.productName}, day ${session.dayNumber} of ${session.dayCount}` : session.productName,
     })),
-    week: data.week.map((day) => ({ label: formatWeekdayDayMonth(day.date).split(',')[0]!.slice(0, 3) + ` ${short(day.date)}`, value: day.sessions, display: String(day.sessions) })),
+    week: data.week.map((day) => ({ label: formatShortWeekdayDayMonth(day.date), value: day.sessions, display: String(day.sessions) })),
     weekTotal: data.week.reduce((sum, day) => sum + day.sessions, 0),
-    revenueByWeek: data.revenueByWeek.map((week) => ({ label: `Week of ${short(week.monday)}`, value: week.paise, display: formatWholeRupees(week.paise) })),
+    revenueByWeek: data.revenueByWeek.map((week) => ({ label: `Week of ${formatShortDayMonth(week.monday)}`, value: week.paise, display: formatWholeRupees(week.paise) })),
     revenueByProduct: data.revenueByProduct.map((row) => ({ label: row.product, value: row.paise, display: formatWholeRupees(row.paise) })),
     pending: data.payments.pending.map((payment) => ({ orderId: payment.orderId, reference: payment.bookingReference ?? payment.registrationReference, amount: formatRupees(payment.amountPaise), since: formatLabDateTime(payment.createdAt) })),
     refundsFailed: data.payments.refundsFailed.map((refund) => ({ refundId: refund.refundId, reference: refund.bookingReference ?? refund.registrationReference, customerName: refund.customerName, amount: formatRupees(refund.amountPaise), at: formatLabDateTime(refund.updatedAt) })),
     failed: data.payments.failed.map((payment) => ({ orderId: payment.orderId, reference: payment.bookingReference ?? payment.registrationReference, amount: formatRupees(payment.amountPaise), since: formatLabDateTime(payment.createdAt), reason: payment.failureReason })),
     camps: data.camps,
-    overdue: overdue.map((row) => {
-      const due = labDateParts(row.dueAt)
-      return { reference: row.reference, customerName: row.customerName, due: `${formatClockTime(due.time)} IST, ${formatLongDate(due.date)}` }
-    }),
+    overdue: overdue.map((row) => ({ reference: row.reference, customerName: row.customerName, due: `${formatLabTime(row.dueAt)}, ${formatLabDate(row.dueAt)}` })),
   }
 }
 
@@ -137,7 +130,7 @@ export default function AdminOverview({ loaderData, actionData }: Route.Componen
           {camps.map((camp) => (
             <div key={camp.name} className="mt-2">
               <p className="text-sm font-semibold text-ink">
-                {camp.name} ({short(camp.startsOn)} to {short(camp.endsOn)})
+                {camp.name} ({formatShortDayMonth(camp.startsOn)} to {formatShortDayMonth(camp.endsOn)})
               </p>
               <ul className="text-sm text-muted">
                 {camp.batches.map((batch) => (

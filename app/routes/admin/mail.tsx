@@ -1,7 +1,7 @@
 import type { Route } from './+types/mail'
 import { config } from '~/config.server'
 import { requireAdmin } from '~/lib/auth.server'
-import { formatLabDateTime } from '~/modules/mail/templates.server'
+import { formatLabDateTime } from '~/lib/lab-time'
 import { listRecentEmails } from '~/modules/mail/outbox.server'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Mailbox | Admin' }, { name: 'robots', content: 'noindex' }]

@@ -5,7 +5,7 @@ import type { Route } from './+types/window'
 import { FormAlert, PendingButton, TextField, useValidatedForm } from '~/components/form-fields'
 import { StrandedBookingsAlert } from '~/components/stranded-bookings'
 import { requireAdmin } from '~/lib/auth.server'
-import { formatTimeRange, formatWeekdayDate } from '~/lib/lab-time'
+import { formatTimeRange, formatWeekdayDate, toHourMinute } from '~/lib/lab-time'
 import { redirectWithToast } from '~/lib/toast.server'
 import {
   closeTimeSlot,
@@ -40,7 +40,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     id: window.id,
     date: window.date,
     label: formatWeekdayDate(window.date),
-    hours: { startTime: window.startTime?.slice(0, 5) ?? '', endTime: window.endTime?.slice(0, 5) ?? '', slotDurationMinutes: String(window.slotDurationMinutes ?? ''), capacity: String(window.capacity) },
+    hours: { startTime: toHourMinute(window.startTime) ?? '', endTime: toHourMinute(window.endTime) ?? '', slotDurationMinutes: String(window.slotDurationMinutes ?? ''), capacity: String(window.capacity) },
     timeSlots: window.timeSlots.map((slot) => ({ start: slot.start, label: formatTimeRange(slot.start, slot.end), taken: slot.taken, closed: slot.closed })),
     capacity: window.capacity,
   }
