@@ -23,7 +23,7 @@ export default [
   route('admin', 'routes/admin/layout.tsx', [
     index('routes/admin/index.tsx'),
     route('availability', 'routes/admin/availability.tsx'),
-    route('availability/:slotId', 'routes/admin/window.tsx'),
+    route('availability/:windowId', 'routes/admin/window.tsx'),
     route('bookings', 'routes/admin/bookings.tsx'),
     route('bookings/new', 'routes/admin/booking-new.tsx'),
     route('bookings.csv', 'routes/admin/bookings.csv.ts'),

@@ -24,8 +24,8 @@ try {
   const client = new pg.Client({ connectionString: database.url })
   await client.connect()
   const dates = [labDate(30), labDate(31), labDate(32)]
-  await client.query('DELETE FROM slots')
-  await client.query(`INSERT INTO slots (date, start_time, end_time, slot_duration_minutes, capacity) SELECT d::date, '09:00', '10:00', 60, $2 FROM unnest($1::text[]) AS d`, [dates, seats])
+  await client.query('DELETE FROM availability_windows')
+  await client.query(`INSERT INTO availability_windows (date, start_time, end_time, slot_duration_minutes, capacity) SELECT d::date, '09:00', '10:00', 60, $2 FROM unnest($1::text[]) AS d`, [dates, seats])
   const cookies = await signedInCustomers(client, customers)
   // A live site's tables have planner statistics; a thousand rows written a moment ago have none yet,
   // and without them every sign-in lookup would read the whole users table.
@@ -115,7 +115,7 @@ process.exit(failed ? 1 : 0)
  */
 async function servedBefore(client) {
   const later = [labDate(37), labDate(38), labDate(39)]
-  await client.query(`INSERT INTO slots (date, start_time, end_time, slot_duration_minutes, capacity) SELECT d::date, '10:00', '11:00', 60, 1 FROM unnest($1::text[]) AS d`, [later])
+  await client.query(`INSERT INTO availability_windows (date, start_time, end_time, slot_duration_minutes, capacity) SELECT d::date, '10:00', '11:00', 60, 1 FROM unnest($1::text[]) AS d`, [later])
   const regulars = await signedInCustomers(client, 40, 'regular')
   for (let round = 0; round < 10; round += 1) {
     await Promise.all(

@@ -7,9 +7,11 @@ import { parseArgs } from 'node:util'
 import { createRequestHandler as createFetchHandler, type ServerBuild } from 'react-router'
 import express from 'express'
 import pino from 'pino'
+import { getTableName } from 'drizzle-orm'
 import { config as currentConfig, ConfigError, loadConfig, setConfig, type Config } from '~/config.server'
 import { openDatabase, useDatabase, type Database } from '~/db/client.server'
 import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '~/db/outage.server'
+import { availabilityWindows, closedTimeSlots } from '~/db/schema'
 import { seedDatabase } from '~/db/seed.server'
 import { passwordProblem } from '~/modules/accounts/password-policy.server'
 import { AdminNotPromotedError, createAdmin, ensureAdmin } from '~/modules/accounts/users.server'
@@ -221,9 +223,10 @@ function createApp({ config, logger, database, liveEvents, gateway, build }: { c
   })
   liveEvents.onContentChange(pages.clear)
   // Opening hours decide which dates /booking offers: a change to them makes its kept copy stale.
+  const openingHours = new Set<string>([getTableName(availabilityWindows), getTableName(closedTimeSlots)])
   database
     .listen(AVAILABILITY_CHANNEL, (table) => {
-      if (table === 'slots' || table === 'closed_time_slots') pages.clear()
+      if (openingHours.has(table)) pages.clear()
     })
     .catch((error: unknown) => logger.warn({ err: error }, 'the page cache will not hear of changes to opening hours'))
   app.use(pages.middleware)

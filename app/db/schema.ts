@@ -118,8 +118,8 @@ export const campBatches = pgTable(
 )
 
 /** An availability window on one date; time slots are cut from it by `slotDurationMinutes`. */
-export const slots = pgTable(
-  'slots',
+export const availabilityWindows = pgTable(
+  'availability_windows',
   {
     id: serial('id').primaryKey(),
     date: date('date').notNull(),
@@ -131,8 +131,8 @@ export const slots = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
-    check('slots_capacity_positive', sql`${table.capacity} >= 1`),
-    check('slots_duration_positive', sql`${table.slotDurationMinutes} IS NULL OR ${table.slotDurationMinutes} > 0`),
+    check('availability_windows_capacity_positive', sql`${table.capacity} >= 1`),
+    check('availability_windows_duration_positive', sql`${table.slotDurationMinutes} IS NULL OR ${table.slotDurationMinutes} > 0`),
   ],
 )
 
@@ -335,7 +335,7 @@ export const bookings = pgTable(
   ],
 )
 
-/** One seat on one day: the time slot `startTime` of availability window `slotId` on `date`. */
+/** One seat on one day: the time slot `startTime` of availability window `windowId` on `date`. */
 export const bookingDays = pgTable(
   'booking_days',
   {
@@ -343,16 +343,16 @@ export const bookingDays = pgTable(
       .notNull()
       .references(() => bookings.id, { onDelete: 'cascade' }),
     dayNumber: integer('day_number').notNull(),
-    slotId: integer('slot_id')
+    windowId: integer('window_id')
       .notNull()
-      .references(() => slots.id, { onDelete: 'restrict' }),
+      .references(() => availabilityWindows.id, { onDelete: 'restrict' }),
     date: date('date').notNull(),
     startTime: time('start_time').notNull(),
     endTime: time('end_time').notNull(),
   },
   (table) => [
     primaryKey({ columns: [table.bookingId, table.dayNumber] }),
-    index('booking_days_seat').on(table.slotId, table.startTime),
+    index('booking_days_seat').on(table.windowId, table.startTime),
     index('booking_days_date').on(table.date),
     check('booking_days_day_number', sql`${table.dayNumber} BETWEEN 1 AND 3`),
   ],
@@ -700,13 +700,13 @@ export const reportFiles = pgTable(
 export const closedTimeSlots = pgTable(
   'closed_time_slots',
   {
-    slotId: integer('slot_id')
+    windowId: integer('window_id')
       .notNull()
-      .references(() => slots.id, { onDelete: 'cascade' }),
+      .references(() => availabilityWindows.id, { onDelete: 'cascade' }),
     startTime: time('start_time').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [primaryKey({ columns: [table.slotId, table.startTime] })],
+  (table) => [primaryKey({ columns: [table.windowId, table.startTime] })],
 )
 
 /** Every change staff make: who, what, when, and the thing before and after. */

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm'
 import { addDays, isoWeekday, labInstant, labToday } from '~/lib/lab-time'
 import type { Db } from './client.server'
-import { campBatches, camps, catalogueItems, siteSettings, slots } from './schema'
+import { availabilityWindows, campBatches, camps, catalogueItems, siteSettings } from './schema'
 
 const PLACEHOLDER = (what: string) => `[${what} — to be supplied by the lab]`
 
@@ -130,7 +130,7 @@ export async function seedDatabase(db: Db, now = new Date()) {
 
     // A few weeks of availability on a fresh installation only; afterwards staff manage it. Nine
     // hourly slots from 9 AM: the times /booking offers, and the 3-day sessions' time slots.
-    const [{ count } = { count: 0 }] = await tx.select({ count: sql<number>`count(*)::int` }).from(slots)
+    const [{ count } = { count: 0 }] = await tx.select({ count: sql<number>`count(*)::int` }).from(availabilityWindows)
     if (count === 0) {
       const today = labToday(now)
       const windows = []
@@ -139,7 +139,7 @@ export async function seedDatabase(db: Db, now = new Date()) {
         if (isoWeekday(date) === 7) continue
         windows.push({ date, startTime: '09:00', endTime: '18:00', slotDurationMinutes: 60, capacity: 2 })
       }
-      await tx.insert(slots).values(windows)
+      await tx.insert(availabilityWindows).values(windows)
     }
   })
 }

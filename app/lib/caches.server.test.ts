@@ -178,7 +178,7 @@ describe('availability kept in memory', () => {
   it('shows a window or a time slot changed elsewhere at once, on the calendar and on the day', async () => {
     const [window] = await setWindows(dates.map((date) => ({ date, capacity: 1 })))
     expect((await monthCalendar(month)).find((day) => day.date === dates[0])?.open).toBe(true)
-    await announced(AVAILABILITY_CHANNEL, () => db().insert(closedTimeSlots).values({ slotId: window!.id, startTime: '09:00' }))
+    await announced(AVAILABILITY_CHANNEL, () => db().insert(closedTimeSlots).values({ windowId: window!.id, startTime: '09:00' }))
     expect(await stateAt(dates[0]!, '09:00')).toBeUndefined()
     await announced(AVAILABILITY_CHANNEL, () => setWindows(dates.slice(1).map((date) => ({ date, capacity: 1 }))))
     expect((await monthCalendar(month)).find((day) => day.date === dates[0])?.open).toBe(false)

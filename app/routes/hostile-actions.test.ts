@@ -159,8 +159,8 @@ beforeEach(async () => {
   customerId = customer.id
   customerCookie = customer.cookie
   adminCookie = (await signedInAs('hostile.staff@lab.example', true)).cookie
-  const slot = await db().execute<{ id: number }>(sql`SELECT id FROM slots WHERE NOT is_holiday ORDER BY id LIMIT 1`)
-  windowId = slot.rows[0]!.id
+  const window = await db().execute<{ id: number }>(sql`SELECT id FROM availability_windows WHERE NOT is_holiday ORDER BY id LIMIT 1`)
+  windowId = window.rows[0]!.id
 })
 
 const future = addDays(labToday(), 20)
@@ -207,10 +207,10 @@ const FORMS: FormCase[] = [
     path: '/admin/availability/1',
     handler: adminWindow.action,
     who: 'admin',
-    params: () => ({ slotId: String(windowId) }),
+    params: () => ({ windowId: String(windowId) }),
     spec: { valid: { startTime: '09:00', endTime: '12:00', slotDurationMinutes: '60', capacity: '2' }, strict: { startTime: 'time', endTime: 'time', slotDurationMinutes: 'count', capacity: 'count' } },
   },
-  { name: 'admin window close', path: '/admin/availability/1', handler: adminWindow.action, who: 'admin', params: () => ({ slotId: String(windowId) }), spec: { valid: { start: '09:00' }, strict: { start: 'time' }, fixed: { intent: 'close' } } },
+  { name: 'admin window close', path: '/admin/availability/1', handler: adminWindow.action, who: 'admin', params: () => ({ windowId: String(windowId) }), spec: { valid: { start: '09:00' }, strict: { start: 'time' }, fixed: { intent: 'close' } } },
   {
     name: 'admin new booking',
     path: '/admin/bookings/new',
@@ -369,8 +369,8 @@ describe('hostile addresses', () => {
 
   it('regression: numbers beyond what the database holds, in addresses', async () => {
     for (const id of ['2147483648', '99999999999', '9007199254740993', '-1', '0']) {
-      await expectRefusedCleanly(adminWindow.action, () => formRequest(`/admin/availability/${id}`, 'admin', new URLSearchParams({ intent: 'delete' })), { slotId: id })
-      await expectRefusedCleanly(adminWindow.loader, () => get(`/admin/availability/${id}`, 'admin'), { slotId: id })
+      await expectRefusedCleanly(adminWindow.action, () => formRequest(`/admin/availability/${id}`, 'admin', new URLSearchParams({ intent: 'delete' })), { windowId: id })
+      await expectRefusedCleanly(adminWindow.loader, () => get(`/admin/availability/${id}`, 'admin'), { windowId: id })
       await expectRefusedCleanly(adminCustomer.action, () => formRequest(`/admin/customers/${id}`, 'admin', new URLSearchParams({ intent: 'disable' })), { id })
       await expectRefusedCleanly(slotPayment.action, () => formRequest(`/slot-payment?booking=${id}`, 'customer', new URLSearchParams({ website_url: '' })))
       await expectRefusedCleanly(slotPayment.loader, () => get(`/slot-payment?booking=${id}`, 'customer'))
@@ -388,7 +388,7 @@ describe('hostile addresses', () => {
       [adminCamp.loader, '/admin/camps/x', 'admin', { code: nul }],
       [adminCampCsv.loader, '/admin/camps/x/registrations.csv', 'admin', { code: nul }],
       [adminCustomer.loader, '/admin/customers/x', 'admin', { id: nul }],
-      [adminWindow.loader, '/admin/availability/x', 'admin', { slotId: nul }],
+      [adminWindow.loader, '/admin/availability/x', 'admin', { windowId: nul }],
       [adminBookings.loader, `/admin/bookings${query(['q', 'status', 'from', 'to', 'product', 'page'])}`, 'admin'],
       [adminBookingsCsv.loader, `/admin/bookings.csv${query(['q', 'status', 'from', 'to', 'product'])}`, 'admin'],
       [adminCustomers.loader, `/admin/customers${query(['q', 'page', 'status'])}`, 'admin'],
@@ -436,7 +436,7 @@ describe('hostile addresses', () => {
       { handler: cancel.action, path: (ref) => `/bookings/${encodeURIComponent(ref)}/cancel`, params: (reference) => ({ reference }) },
       { handler: reschedule.action, path: (ref) => `/bookings/${encodeURIComponent(ref)}/reschedule`, params: (reference) => ({ reference }) },
       { handler: adminBooking.action, path: (ref) => `/admin/bookings/${encodeURIComponent(ref)}`, params: (reference) => ({ reference }) },
-      { handler: adminWindow.action, path: (id) => `/admin/availability/${encodeURIComponent(id)}`, params: (slotId) => ({ slotId }) },
+      { handler: adminWindow.action, path: (id) => `/admin/availability/${encodeURIComponent(id)}`, params: (windowId) => ({ windowId }) },
       { handler: adminCamp.action, path: (code) => `/admin/camps/${encodeURIComponent(code)}`, params: (code) => ({ code }) },
       { handler: adminCustomer.action, path: (id) => `/admin/customers/${encodeURIComponent(id)}`, params: (id) => ({ id }) },
     ]

@@ -28,7 +28,7 @@ const the = {
   b: { reference: '', orderId: '' },
   guestBooking: { reference: '', orderId: '', key: '', viewPath: '', receiptPath: '', statusKey: '' },
   camp: { orderId: '', statusPath: '', receiptPath: '', reference: '', key: '' },
-  slotId: '',
+  windowId: '',
 }
 
 const decode = (html: string) => html.replaceAll('&amp;', '&')
@@ -86,7 +86,7 @@ beforeAll(async () => {
 
   the.a.customerId = /href="\/admin\/customers\/(\d+)"/.exec((await visitors.admin.get(`/admin/customers?q=${encodeURIComponent(A.email)}`)).html)![1]!
   const availability = (await visitors.admin.get('/admin/availability')).html
-  the.slotId = /href="\/admin\/availability\/(\d+)"/.exec(availability)![1]!
+  the.windowId = /href="\/admin\/availability\/(\d+)"/.exec(availability)![1]!
 }, 120_000)
 
 afterAll(async () => {
@@ -141,7 +141,7 @@ const pages: Row[] = [
   ...[
     '/admin',
     '/admin/availability',
-    `/admin/availability/:slot`,
+    `/admin/availability/:window`,
     '/admin/bookings',
     '/admin/bookings/new',
     '/admin/bookings.csv',
@@ -156,7 +156,7 @@ const pages: Row[] = [
     '/admin/audit',
   ].map((template): Row => ({
     name: template,
-    path: () => template.replace(':slot', the.slotId).replace(':a', template.includes('customers') ? the.a.customerId : the.a.reference),
+    path: () => template.replace(':window', the.windowId).replace(':a', template.includes('customers') ? the.a.customerId : the.a.reference),
     expect: staffOnly,
     secrets: () => [...aSecrets(), ...campSecrets(), ...guestSecrets()],
   })),
@@ -197,7 +197,7 @@ const changes: Row[] = [
   { name: 'book a complimentary session', path: () => '/admin/bookings/new', form: () => ({ name: 'Free Rider', email: 'free.rider@example.com', phone: '9845012345', product: 'single_race', date: bookableDate(12), time: '10:00', origin: 'complimentary', amount: '0', paymentMethod: 'Cash', notes: '' }), expect: { ...staffOnly, admin: 'skip' } },
   { name: "disable A's account", path: () => `/admin/customers/${the.a.customerId}`, form: () => ({ intent: 'disable' }), expect: { ...staffOnly, admin: 'skip' }, secrets: aSecrets },
   { name: 'cancel the camp registration', path: () => '/admin/camps/camp1', form: () => ({ intent: 'cancel', reference: the.camp.reference, refund: 'yes' }), expect: { ...staffOnly, admin: 'skip' }, secrets: campSecrets },
-  { name: "close A's opening hours", path: () => `/admin/availability/${the.slotId}`, form: () => ({ intent: 'close', start: '10:00' }), expect: { ...staffOnly, admin: 'skip' } },
+  { name: "close A's opening hours", path: () => `/admin/availability/${the.windowId}`, form: () => ({ intent: 'close', start: '10:00' }), expect: { ...staffOnly, admin: 'skip' } },
   { name: 'mark a failed refund repaid by hand', path: () => '/admin?index', form: () => ({ refundId: 'RFND_1234567890123_1_abcdefgh', how: 'Bank transfer' }), expect: { ...staffOnly, admin: 'skip' } },
 ]
 
@@ -320,7 +320,7 @@ async function snapshot() {
     camp: /Registration Complete!/.test(text((await visitors.guest.get(the.camp.statusPath)).html)),
     price: /₹[\d,]+/.exec(pricing.slice(pricing.indexOf('Biomechanical')))?.[0],
     farMonthOpen: /href="\/book-slot\?month=[\d-]+&date=/.test(decode((await visitors.b.get(`/book-slot?month=${farMonth}`)).html)),
-    slotTimes: [...decode((await visitors.admin.get(`/admin/availability/${the.slotId}`)).html).matchAll(/\d\d?:\d\d [AP]M/g)].map((match) => match[0]).join(' '),
+    slotTimes: [...decode((await visitors.admin.get(`/admin/availability/${the.windowId}`)).html).matchAll(/\d\d?:\d\d [AP]M/g)].map((match) => match[0]).join(' '),
     complimentary: text((await visitors.admin.get(`/admin/bookings?q=${encodeURIComponent('free.rider@')}`)).html).includes('Free Rider'),
   }
 }

@@ -1,14 +1,14 @@
 import { eq } from 'drizzle-orm'
 import { db } from '~/db/client.server'
-import { bookings, outboxEmails, slots, users } from '~/db/schema'
+import { availabilityWindows, bookings, outboxEmails, users } from '~/db/schema'
 import type { Customer } from '~/modules/booking/holds.server'
 
 /** Replaces the seeded availability with exactly the windows a test describes. */
 export async function setWindows(windows: Array<{ date: string; start?: string | null; end?: string | null; duration?: number | null; capacity?: number; holiday?: boolean }>) {
-  await db().delete(slots)
+  await db().delete(availabilityWindows)
   if (windows.length === 0) return []
   return db()
-    .insert(slots)
+    .insert(availabilityWindows)
     .values(
       windows.map((window) => ({
         date: window.date,
@@ -19,7 +19,7 @@ export async function setWindows(windows: Array<{ date: string; start?: string |
         isHoliday: window.holiday ?? false,
       })),
     )
-    .returning({ id: slots.id, date: slots.date })
+    .returning({ id: availabilityWindows.id, date: availabilityWindows.date })
 }
 
 /** Verified customers straight in the database (a placeholder hash: they never sign in here). */

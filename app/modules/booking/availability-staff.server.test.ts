@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
-import { auditLog, bookings, slots, users } from '~/db/schema'
+import { auditLog, availabilityWindows, bookings, users } from '~/db/schema'
 import { createCustomers, setWindows } from '../../../tests/support/booking'
 import { useTestDatabase } from '../../../tests/support/test-database'
 import { daySchedule, monthCalendar } from './availability.server'
@@ -38,7 +38,7 @@ async function bookedAt(date: string, start: string, days = 1) {
   return held
 }
 
-const windowOn = async (date: string) => (await db().select().from(slots).where(eq(slots.date, date)))[0]!
+const windowOn = async (date: string) => (await db().select().from(availabilityWindows).where(eq(availabilityWindows.date, date)))[0]!
 
 describe('opening hours', () => {
   it('open on the chosen weekdays of a date range, and customers see them; the change is in the audit log', async () => {
@@ -46,7 +46,7 @@ describe('opening hours', () => {
     const actor = await staff()
     // 4 March 2030 is a Monday: Mondays, Wednesdays and Fridays of two weeks.
     expect(await createWindows(actor, { from: '2030-03-04', to: '2030-03-17', weekdays: [1, 3, 5], hours, now: NOW })).toEqual({ created: 6 })
-    const dates = (await db().select({ date: slots.date }).from(slots)).map((row) => row.date).sort()
+    const dates = (await db().select({ date: availabilityWindows.date }).from(availabilityWindows)).map((row) => row.date).sort()
     expect(dates).toEqual(['2030-03-04', '2030-03-06', '2030-03-08', '2030-03-11', '2030-03-13', '2030-03-15'])
     expect((await monthCalendar('2030-03', NOW, { days: 1 })).filter((day) => day.open).map((day) => day.date)).toEqual(dates)
     const [entry] = await db().select().from(auditLog)
@@ -58,7 +58,7 @@ describe('opening hours', () => {
     await setWindows([{ date: '2030-03-04', start: '11:00', end: '13:00' }, { date: '2030-03-06', holiday: true }])
     const actor = await staff()
     await expect(createWindows(actor, { from: '2030-03-04', to: '2030-03-08', weekdays: [1, 2, 3, 4, 5], hours, now: NOW })).rejects.toThrow(new OverlappingWindowError(['2030-03-04', '2030-03-06']))
-    expect(await db().select().from(slots)).toHaveLength(2)
+    expect(await db().select().from(availabilityWindows)).toHaveLength(2)
     await expect(createWindows(actor, { from: '2030-03-04', to: '2030-03-04', weekdays: [1], hours: { ...hours, startTime: '13:00', endTime: '17:00' }, now: NOW })).resolves.toEqual({ created: 1 })
   })
 
@@ -102,7 +102,7 @@ describe('opening hours', () => {
     const actor = await staff()
     const free = await windowOn('2030-03-05')
     await deleteWindow(actor, free.id, NOW)
-    expect(await db().select().from(slots).where(eq(slots.id, free.id))).toHaveLength(0)
+    expect(await db().select().from(availabilityWindows).where(eq(availabilityWindows.id, free.id))).toHaveLength(0)
     const booked = await bookedAt('2030-03-04', '09:00')
     const window = await windowOn('2030-03-04')
     await expect(deleteWindow(actor, window.id, NOW)).rejects.toBeInstanceOf(StrandedBookingsError)

@@ -1,6 +1,6 @@
-import { and, asc, eq, gte, inArray, lte } from 'drizzle-orm'
+import { and, asc, eq, getTableName, gte, inArray, lte } from 'drizzle-orm'
 import { db, type Executor } from '~/db/client.server'
-import { bookingDays, bookings, closedTimeSlots, slots } from '~/db/schema'
+import { availabilityWindows, bookingDays, bookings, closedTimeSlots } from '~/db/schema'
 import { addDays, isoWeekday, monthBounds, toHourMinute } from '~/lib/lab-time'
 import { type Actor, recordAudit } from '~/modules/audit/audit.server'
 import { forgetAvailability, holdsSeats } from './availability.server'
@@ -41,13 +41,13 @@ function datesOf(from: string, to: string, weekdays: number[]) {
 }
 
 /** Active seats (confirmed, or held and unexpired) in these windows, with their bookings. */
-async function activeSeats(executor: Executor, slotIds: number[], now: Date) {
-  if (slotIds.length === 0) return []
+async function activeSeats(executor: Executor, windowIds: number[], now: Date) {
+  if (windowIds.length === 0) return []
   return executor
-    .select({ slotId: bookingDays.slotId, start: bookingDays.startTime, date: bookingDays.date, reference: bookings.reference, customerName: bookings.customerName })
+    .select({ windowId: bookingDays.windowId, start: bookingDays.startTime, date: bookingDays.date, reference: bookings.reference, customerName: bookings.customerName })
     .from(bookingDays)
     .innerJoin(bookings, eq(bookings.id, bookingDays.bookingId))
-    .where(and(inArray(bookingDays.slotId, slotIds), holdsSeats(now)))
+    .where(and(inArray(bookingDays.windowId, windowIds), holdsSeats(now)))
     .orderBy(asc(bookingDays.date), asc(bookingDays.startTime))
 }
 
@@ -67,7 +67,7 @@ async function changeHours<T>(work: (tx: Executor) => Promise<T>): Promise<T> {
   try {
     return await db().transaction(work)
   } finally {
-    forgetAvailability('slots')
+    forgetAvailability(getTableName(availabilityWindows))
   }
 }
 
@@ -78,14 +78,14 @@ async function changeHours<T>(work: (tx: Executor) => Promise<T>): Promise<T> {
 export async function createWindows(actor: Actor, { from, to, weekdays, hours, now = new Date() }: { from: string; to: string; weekdays: number[]; hours: WindowHours; now?: Date }) {
   const dates = datesOf(from, to, weekdays)
   return changeHours(async (tx) => {
-    const existing = await tx.select({ date: slots.date, startTime: slots.startTime, endTime: slots.endTime, isHoliday: slots.isHoliday }).from(slots).where(inArray(slots.date, dates.length ? dates : ['']))
+    const existing = await tx.select({ date: availabilityWindows.date, startTime: availabilityWindows.startTime, endTime: availabilityWindows.endTime, isHoliday: availabilityWindows.isHoliday }).from(availabilityWindows).where(inArray(availabilityWindows.date, dates.length ? dates : ['']))
     const conflicts = [...new Set(existing.filter((window) => window.isHoliday || overlaps(window, hours)).map((window) => window.date))].sort()
     if (conflicts.length) throw new OverlappingWindowError(conflicts)
     if (dates.length === 0) return { created: 0 }
     const rows = await tx
-      .insert(slots)
+      .insert(availabilityWindows)
       .values(dates.map((date) => ({ date, ...hours, createdAt: now })))
-      .returning({ id: slots.id })
+      .returning({ id: availabilityWindows.id })
     await recordAudit(
       tx,
       actor,
@@ -106,28 +106,28 @@ export async function createWindows(actor: Actor, { from, to, weekdays, hours, n
  * Changes a window's hours, slot length or capacity. Refused, naming them, if any booking holding
  * a seat would lose its time slot or no longer fit in the capacity.
  */
-export async function updateWindow(actor: Actor, slotId: number, hours: WindowHours, now = new Date()) {
+export async function updateWindow(actor: Actor, windowId: number, hours: WindowHours, now = new Date()) {
   await changeHours(async (tx) => {
-    await lockWindows(tx, [slotId])
-    const [window] = await tx.select().from(slots).where(eq(slots.id, slotId))
-    if (!window || window.isHoliday) throw new Error(`Window ${slotId} not found`)
-    const neighbours = await tx.select({ id: slots.id, startTime: slots.startTime, endTime: slots.endTime, isHoliday: slots.isHoliday }).from(slots).where(eq(slots.date, window.date))
-    if (neighbours.some((other) => other.id !== slotId && (other.isHoliday || overlaps(other, hours)))) throw new OverlappingWindowError([window.date])
+    await lockWindows(tx, [windowId])
+    const [window] = await tx.select().from(availabilityWindows).where(eq(availabilityWindows.id, windowId))
+    if (!window || window.isHoliday) throw new Error(`Window ${windowId} not found`)
+    const neighbours = await tx.select({ id: availabilityWindows.id, startTime: availabilityWindows.startTime, endTime: availabilityWindows.endTime, isHoliday: availabilityWindows.isHoliday }).from(availabilityWindows).where(eq(availabilityWindows.date, window.date))
+    if (neighbours.some((other) => other.id !== windowId && (other.isHoliday || overlaps(other, hours)))) throw new OverlappingWindowError([window.date])
     const offered = new Set(timeSlotsOf({ date: window.date, isHoliday: false, ...hours }).map((slot) => slot.start))
-    const seats = await activeSeats(tx, [slotId], now)
+    const seats = await activeSeats(tx, [windowId], now)
     const perStart = new Map<string, typeof seats>()
     for (const seat of seats) perStart.set(toHourMinute(seat.start), [...(perStart.get(toHourMinute(seat.start)) ?? []), seat])
     const lost = seats.filter((seat) => !offered.has(toHourMinute(seat.start)))
     const overfull = [...perStart.values()].filter((group) => group.length > hours.capacity).flat()
     if (lost.length || overfull.length) throw new StrandedBookingsError(stranded([...lost, ...overfull]))
-    await tx.update(slots).set(hours).where(eq(slots.id, slotId))
+    await tx.update(availabilityWindows).set(hours).where(eq(availabilityWindows.id, windowId))
     await recordAudit(
       tx,
       actor,
       {
         action: 'availability.update',
         entityType: 'slot',
-        entityId: slotId,
+        entityId: windowId,
         summary: `Changed the hours of ${window.date} to ${hours.startTime}-${hours.endTime} (${hours.slotDurationMinutes}-minute slots, ${hours.capacity} per slot)`,
         before: { startTime: window.startTime, endTime: window.endTime, slotDurationMinutes: window.slotDurationMinutes, capacity: window.capacity },
         after: hours,
@@ -138,39 +138,39 @@ export async function updateWindow(actor: Actor, slotId: number, hours: WindowHo
 }
 
 /** Removes opening hours that have never been booked; with bookings on record, staff close time slots instead. */
-export async function deleteWindow(actor: Actor, slotId: number, now = new Date()) {
+export async function deleteWindow(actor: Actor, windowId: number, now = new Date()) {
   await changeHours(async (tx) => {
-    await lockWindows(tx, [slotId])
-    const [window] = await tx.select().from(slots).where(eq(slots.id, slotId))
+    await lockWindows(tx, [windowId])
+    const [window] = await tx.select().from(availabilityWindows).where(eq(availabilityWindows.id, windowId))
     if (!window) return
-    const seats = await activeSeats(tx, [slotId], now)
+    const seats = await activeSeats(tx, [windowId], now)
     if (seats.length) throw new StrandedBookingsError(stranded(seats))
-    const [used] = await tx.select({ bookingId: bookingDays.bookingId }).from(bookingDays).where(eq(bookingDays.slotId, slotId)).limit(1)
+    const [used] = await tx.select({ bookingId: bookingDays.bookingId }).from(bookingDays).where(eq(bookingDays.windowId, windowId)).limit(1)
     if (used) throw new WindowInUseError()
-    await tx.delete(slots).where(eq(slots.id, slotId))
-    await recordAudit(tx, actor, { action: 'availability.delete', entityType: 'slot', entityId: slotId, summary: `Removed the hours ${toHourMinute(window.startTime)}-${toHourMinute(window.endTime)} on ${window.date}`, before: window }, now)
+    await tx.delete(availabilityWindows).where(eq(availabilityWindows.id, windowId))
+    await recordAudit(tx, actor, { action: 'availability.delete', entityType: 'slot', entityId: windowId, summary: `Removed the hours ${toHourMinute(window.startTime)}-${toHourMinute(window.endTime)} on ${window.date}`, before: window }, now)
   })
 }
 
 /** Closes a single time slot of a window (its other slots stay open); refused while a booking holds a seat there. */
-export async function closeTimeSlot(actor: Actor, slotId: number, start: string, now = new Date()) {
+export async function closeTimeSlot(actor: Actor, windowId: number, start: string, now = new Date()) {
   await changeHours(async (tx) => {
-    await lockWindows(tx, [slotId])
-    const [window] = await tx.select({ date: slots.date }).from(slots).where(eq(slots.id, slotId))
-    if (!window) throw new Error(`Window ${slotId} not found`)
-    const seats = (await activeSeats(tx, [slotId], now)).filter((seat) => toHourMinute(seat.start) === start)
+    await lockWindows(tx, [windowId])
+    const [window] = await tx.select({ date: availabilityWindows.date }).from(availabilityWindows).where(eq(availabilityWindows.id, windowId))
+    if (!window) throw new Error(`Window ${windowId} not found`)
+    const seats = (await activeSeats(tx, [windowId], now)).filter((seat) => toHourMinute(seat.start) === start)
     if (seats.length) throw new StrandedBookingsError(stranded(seats))
-    await tx.insert(closedTimeSlots).values({ slotId, startTime: start, createdAt: now }).onConflictDoNothing()
-    await recordAudit(tx, actor, { action: 'availability.close-slot', entityType: 'slot', entityId: slotId, summary: `Closed the ${start} time slot on ${window.date}`, after: { closed: start } }, now)
+    await tx.insert(closedTimeSlots).values({ windowId, startTime: start, createdAt: now }).onConflictDoNothing()
+    await recordAudit(tx, actor, { action: 'availability.close-slot', entityType: 'slot', entityId: windowId, summary: `Closed the ${start} time slot on ${window.date}`, after: { closed: start } }, now)
   })
 }
 
-export async function reopenTimeSlot(actor: Actor, slotId: number, start: string, now = new Date()) {
+export async function reopenTimeSlot(actor: Actor, windowId: number, start: string, now = new Date()) {
   await changeHours(async (tx) => {
-    await lockWindows(tx, [slotId])
-    const [window] = await tx.select({ date: slots.date }).from(slots).where(eq(slots.id, slotId))
-    const removed = await tx.delete(closedTimeSlots).where(and(eq(closedTimeSlots.slotId, slotId), eq(closedTimeSlots.startTime, start))).returning({ slotId: closedTimeSlots.slotId })
-    if (removed.length) await recordAudit(tx, actor, { action: 'availability.reopen-slot', entityType: 'slot', entityId: slotId, summary: `Reopened the ${start} time slot on ${window?.date}`, before: { closed: start } }, now)
+    await lockWindows(tx, [windowId])
+    const [window] = await tx.select({ date: availabilityWindows.date }).from(availabilityWindows).where(eq(availabilityWindows.id, windowId))
+    const removed = await tx.delete(closedTimeSlots).where(and(eq(closedTimeSlots.windowId, windowId), eq(closedTimeSlots.startTime, start))).returning({ windowId: closedTimeSlots.windowId })
+    if (removed.length) await recordAudit(tx, actor, { action: 'availability.reopen-slot', entityType: 'slot', entityId: windowId, summary: `Reopened the ${start} time slot on ${window?.date}`, before: { closed: start } }, now)
   })
 }
 
@@ -181,7 +181,7 @@ export async function reopenTimeSlot(actor: Actor, slotId: number, start: string
 export async function markHolidays(actor: Actor, { from, to, weekdays, now = new Date() }: { from: string; to: string; weekdays: number[]; now?: Date }) {
   const dates = datesOf(from, to, weekdays)
   return changeHours(async (tx) => {
-    const windows = await tx.select({ id: slots.id, date: slots.date, isHoliday: slots.isHoliday }).from(slots).where(inArray(slots.date, dates.length ? dates : ['']))
+    const windows = await tx.select({ id: availabilityWindows.id, date: availabilityWindows.date, isHoliday: availabilityWindows.isHoliday }).from(availabilityWindows).where(inArray(availabilityWindows.date, dates.length ? dates : ['']))
     await lockWindows(
       tx,
       windows.map((window) => window.id),
@@ -194,7 +194,7 @@ export async function markHolidays(actor: Actor, { from, to, weekdays, now = new
     if (seats.length) throw new StrandedBookingsError(stranded(seats))
     const already = new Set(windows.filter((window) => window.isHoliday).map((window) => window.date))
     const fresh = dates.filter((date) => !already.has(date))
-    if (fresh.length) await tx.insert(slots).values(fresh.map((date) => ({ date, startTime: null, endTime: null, slotDurationMinutes: null, isHoliday: true, createdAt: now })))
+    if (fresh.length) await tx.insert(availabilityWindows).values(fresh.map((date) => ({ date, startTime: null, endTime: null, slotDurationMinutes: null, isHoliday: true, createdAt: now })))
     await recordAudit(tx, actor, { action: 'availability.holiday', entityType: 'holiday', entityId: `${from}..${to}`, summary: `Marked ${fresh.length} ${fresh.length === 1 ? 'date' : 'dates'} as holidays from ${from} to ${to}`, after: { dates: fresh } }, now)
     return { marked: fresh.length }
   })
@@ -204,9 +204,9 @@ export async function markHolidays(actor: Actor, { from, to, weekdays, now = new
 export async function removeHoliday(actor: Actor, date: string, now = new Date()) {
   await changeHours(async (tx) => {
     const removed = await tx
-      .delete(slots)
-      .where(and(eq(slots.date, date), eq(slots.isHoliday, true)))
-      .returning({ id: slots.id })
+      .delete(availabilityWindows)
+      .where(and(eq(availabilityWindows.date, date), eq(availabilityWindows.isHoliday, true)))
+      .returning({ id: availabilityWindows.id })
     if (removed.length) await recordAudit(tx, actor, { action: 'availability.holiday-removed', entityType: 'holiday', entityId: date, summary: `${date} is no longer a holiday`, before: { date } }, now)
   })
 }
@@ -214,23 +214,23 @@ export async function removeHoliday(actor: Actor, date: string, now = new Date()
 /** A month of opening hours as staff see them: each window with its time slots, seats taken, and closed slots. */
 export async function staffMonth(month: string, now = new Date()) {
   const { first, last } = monthBounds(month)
-  const windows = await db().select().from(slots).where(and(gte(slots.date, first), lte(slots.date, last))).orderBy(asc(slots.date), asc(slots.startTime))
+  const windows = await db().select().from(availabilityWindows).where(and(gte(availabilityWindows.date, first), lte(availabilityWindows.date, last))).orderBy(asc(availabilityWindows.date), asc(availabilityWindows.startTime))
   const ids = windows.map((window) => window.id)
   const seats = await activeSeats(db(), ids, now)
-  const closed = ids.length ? await db().select({ slotId: closedTimeSlots.slotId, start: closedTimeSlots.startTime }).from(closedTimeSlots).where(inArray(closedTimeSlots.slotId, ids)) : []
+  const closed = ids.length ? await db().select({ windowId: closedTimeSlots.windowId, start: closedTimeSlots.startTime }).from(closedTimeSlots).where(inArray(closedTimeSlots.windowId, ids)) : []
   return windows.map((window) => ({
     ...window,
     timeSlots: timeSlotsOf({ ...window, isHoliday: false }).map((slot) => ({
       ...slot,
-      taken: seats.filter((seat) => seat.slotId === window.id && toHourMinute(seat.start) === slot.start).length,
-      closed: closed.some((entry) => entry.slotId === window.id && toHourMinute(entry.start) === slot.start),
+      taken: seats.filter((seat) => seat.windowId === window.id && toHourMinute(seat.start) === slot.start).length,
+      closed: closed.some((entry) => entry.windowId === window.id && toHourMinute(entry.start) === slot.start),
     })),
   }))
 }
 
 /** One window as staff edit it. */
-export async function windowById(slotId: number, now = new Date()) {
-  const [window] = await db().select({ date: slots.date }).from(slots).where(eq(slots.id, slotId))
+export async function windowById(windowId: number, now = new Date()) {
+  const [window] = await db().select({ date: availabilityWindows.date }).from(availabilityWindows).where(eq(availabilityWindows.id, windowId))
   if (!window) return null
-  return (await staffMonth(window.date.slice(0, 7), now)).find((candidate) => candidate.id === slotId) ?? null
+  return (await staffMonth(window.date.slice(0, 7), now)).find((candidate) => candidate.id === windowId) ?? null
 }

@@ -34,9 +34,9 @@ describe('a 3-day session', () => {
       window(5, '2026-12-08'),
     ]
     expect(planSession(windows, '2026-12-02', '10:00', 3)).toEqual([
-      { dayNumber: 1, date: '2026-12-02', slotId: 1, start: '10:00', end: '11:00', capacity: 1 },
-      { dayNumber: 2, date: '2026-12-05', slotId: 3, start: '10:00', end: '11:00', capacity: 1 },
-      { dayNumber: 3, date: '2026-12-07', slotId: 4, start: '10:00', end: '11:00', capacity: 1 },
+      { dayNumber: 1, date: '2026-12-02', windowId: 1, start: '10:00', end: '11:00', capacity: 1 },
+      { dayNumber: 2, date: '2026-12-05', windowId: 3, start: '10:00', end: '11:00', capacity: 1 },
+      { dayNumber: 3, date: '2026-12-07', windowId: 4, start: '10:00', end: '11:00', capacity: 1 },
     ])
   })
 

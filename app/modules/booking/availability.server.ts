@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, gte, inArray, lte, or, sql, type SQLWrapper } from 'drizzle-orm'
 import { db, type Executor } from '~/db/client.server'
 import { prepared } from '~/db/prepared.server'
-import { bookingDays, bookings, closedTimeSlots, slots } from '~/db/schema'
+import { availabilityWindows, bookingDays, bookings, closedTimeSlots } from '~/db/schema'
 import { addDays, labDateParts, labInstant, labToday, monthBounds, toHourMinute } from '~/lib/lab-time'
 import { KeptCache, type Kept } from '~/lib/kept-cache.server'
 import { SESSION_DAYS } from './texts'
@@ -19,30 +19,30 @@ export function offeredSlots(window: WindowRow) {
 }
 
 /** One day of a session: which window's time slot, on which date. */
-export type SessionDay = { dayNumber: number; date: string; slotId: number; start: string; end: string; capacity: number }
+export type SessionDay = { dayNumber: number; date: string; windowId: number; start: string; end: string; capacity: number }
 
 /** Where a time slot stands for one customer. */
 export type TimeSlotState = 'available' | 'full' | 'booked' | 'not_available'
 
 const windowColumns = {
-  id: slots.id,
-  date: slots.date,
-  startTime: slots.startTime,
-  endTime: slots.endTime,
-  slotDurationMinutes: slots.slotDurationMinutes,
-  isHoliday: slots.isHoliday,
-  capacity: slots.capacity,
+  id: availabilityWindows.id,
+  date: availabilityWindows.date,
+  startTime: availabilityWindows.startTime,
+  endTime: availabilityWindows.endTime,
+  slotDurationMinutes: availabilityWindows.slotDurationMinutes,
+  isHoliday: availabilityWindows.isHoliday,
+  capacity: availabilityWindows.capacity,
 }
 
 /** The time slots staff have closed in a window, as HH:MM, read along with the window. */
-const closedStarts = sql<string[]>`coalesce((SELECT json_agg(to_char(${closedTimeSlots.startTime}, 'HH24:MI')) FROM ${closedTimeSlots} WHERE ${closedTimeSlots.slotId} = ${slots.id}), '[]'::json)`
+const closedStarts = sql<string[]>`coalesce((SELECT json_agg(to_char(${closedTimeSlots.startTime}, 'HH24:MI')) FROM ${closedTimeSlots} WHERE ${closedTimeSlots.windowId} = ${availabilityWindows.id}), '[]'::json)`
 
 function windowsQuery(executor: Executor, from: string | SQLWrapper, to: string | SQLWrapper) {
   return executor
     .select({ ...windowColumns, closed: closedStarts })
-    .from(slots)
-    .where(and(gte(slots.date, from), lte(slots.date, to)))
-    .orderBy(asc(slots.date), asc(slots.startTime))
+    .from(availabilityWindows)
+    .where(and(gte(availabilityWindows.date, from), lte(availabilityWindows.date, to)))
+    .orderBy(asc(availabilityWindows.date), asc(availabilityWindows.startTime))
 }
 
 /** Windows from `from` to `to`; a date with a holiday window is closed, whatever else it has. */
@@ -63,7 +63,7 @@ export function planSession(windows: WindowRow[], firstDate: string, start: stri
   for (const window of windows) {
     if (window.date < firstDate || window.date > lastDate || offers.has(window.date)) continue
     const slot = offeredSlots(window).find((candidate) => candidate.start === start)
-    if (slot) offers.set(window.date, { dayNumber: 0, date: window.date, slotId: window.id, start: slot.start, end: slot.end, capacity: window.capacity })
+    if (slot) offers.set(window.date, { dayNumber: 0, date: window.date, windowId: window.id, start: slot.start, end: slot.end, capacity: window.capacity })
   }
   if (!offers.has(firstDate)) return null
   const dates = [...offers.keys()].sort().slice(0, days)
@@ -94,18 +94,18 @@ export function holdsSeats(now: Date) {
   return or(eq(bookings.status, 'confirmed'), and(eq(bookings.status, 'pending'), gt(bookings.holdExpiresAt, now)))
 }
 
-export const seatKey = (slotId: number, start: string) => `${slotId}|${toHourMinute(start)}`
+export const seatKey = (windowId: number, start: string) => `${windowId}|${toHourMinute(start)}`
 
 /** Seats in use per time slot (keyed by seatKey) of the given windows, optionally leaving one booking out. */
-export async function seatsTaken(slotIds: number[], now: Date, executor: Executor = db(), exceptBookingId?: number): Promise<Map<string, number>> {
-  if (slotIds.length === 0) return new Map()
+export async function seatsTaken(windowIds: number[], now: Date, executor: Executor = db(), exceptBookingId?: number): Promise<Map<string, number>> {
+  if (windowIds.length === 0) return new Map()
   const rows = await executor
-    .select({ slotId: bookingDays.slotId, start: bookingDays.startTime, taken: sql<number>`count(*)::int` })
+    .select({ windowId: bookingDays.windowId, start: bookingDays.startTime, taken: sql<number>`count(*)::int` })
     .from(bookingDays)
     .innerJoin(bookings, eq(bookings.id, bookingDays.bookingId))
-    .where(and(inArray(bookingDays.slotId, slotIds), holdsSeats(now), exceptBookingId ? sql`${bookings.id} <> ${exceptBookingId}` : undefined))
-    .groupBy(bookingDays.slotId, bookingDays.startTime)
-  return new Map(rows.map((row) => [seatKey(row.slotId, row.start), row.taken]))
+    .where(and(inArray(bookingDays.windowId, windowIds), holdsSeats(now), exceptBookingId ? sql`${bookings.id} <> ${exceptBookingId}` : undefined))
+    .groupBy(bookingDays.windowId, bookingDays.startTime)
+  return new Map(rows.map((row) => [seatKey(row.windowId, row.start), row.taken]))
 }
 
 /** Has the time slot starting at `start` on `date` begun, by the lab's clock? */
@@ -252,7 +252,7 @@ async function readSchedule(date: string, days: number, now: Date, exceptBooking
         schedule.push({ start: slot.start, end: slot.end, state: 'not_available', sessionDates: [], ...(refusal === 'incomplete' && { reason: INCOMPLETE_SESSION_REASON }) })
         continue
       }
-      const full = plan.some((day) => (seats.taken.get(seatKey(day.slotId, day.start)) ?? 0) >= day.capacity)
+      const full = plan.some((day) => (seats.taken.get(seatKey(day.windowId, day.start)) ?? 0) >= day.capacity)
       schedule.push({ start: slot.start, end: slot.end, state: full ? 'full' : 'available', sessionDates: plan.map((day) => day.date) })
     }
   }
@@ -260,21 +260,21 @@ async function readSchedule(date: string, days: number, now: Date, exceptBooking
 }
 
 /** Seats in use per time slot (as seatsTaken), and when the first unpaid hold among them runs out (ms). */
-async function seatUse(slotIds: number[], now: Date, exceptBookingId?: number) {
-  if (slotIds.length === 0) return { taken: new Map<string, number>(), nextRelease: Infinity }
+async function seatUse(windowIds: number[], now: Date, exceptBookingId?: number) {
+  if (windowIds.length === 0) return { taken: new Map<string, number>(), nextRelease: Infinity }
   const rows = await db()
     .select({
-      slotId: bookingDays.slotId,
+      windowId: bookingDays.windowId,
       start: bookingDays.startTime,
       taken: sql<number>`count(*)::int`,
       release: sql<number | null>`(extract(epoch from min(${bookings.holdExpiresAt}) filter (where ${bookings.status} = 'pending')) * 1000)::float8`,
     })
     .from(bookingDays)
     .innerJoin(bookings, eq(bookings.id, bookingDays.bookingId))
-    .where(and(inArray(bookingDays.slotId, slotIds), holdsSeats(now), exceptBookingId ? sql`${bookings.id} <> ${exceptBookingId}` : undefined))
-    .groupBy(bookingDays.slotId, bookingDays.startTime)
+    .where(and(inArray(bookingDays.windowId, windowIds), holdsSeats(now), exceptBookingId ? sql`${bookings.id} <> ${exceptBookingId}` : undefined))
+    .groupBy(bookingDays.windowId, bookingDays.startTime)
   return {
-    taken: new Map(rows.map((row) => [seatKey(row.slotId, row.start), row.taken])),
+    taken: new Map(rows.map((row) => [seatKey(row.windowId, row.start), row.taken])),
     nextRelease: Math.min(Infinity, ...rows.map((row) => (row.release === null ? Infinity : Number(row.release)))),
   }
 }

@@ -61,7 +61,7 @@ export function changeAllowed(status: string, firstDay: { date: string; start: s
 
 async function lockConfirmedBooking(tx: Executor, bookingId: number, now: Date, { enforceDeadline, calendarSequence }: { enforceDeadline: boolean; calendarSequence?: number }) {
   const [booking] = await tx.select({ status: bookings.status, productCode: bookings.productCode, sequence: bookings.calendarSequence }).from(bookings).where(eq(bookings.id, bookingId)).for('update')
-  const days = await tx.select({ slotId: bookingDays.slotId, date: bookingDays.date, start: bookingDays.startTime }).from(bookingDays).where(eq(bookingDays.bookingId, bookingId)).orderBy(asc(bookingDays.dayNumber))
+  const days = await tx.select({ windowId: bookingDays.windowId, date: bookingDays.date, start: bookingDays.startTime }).from(bookingDays).where(eq(bookingDays.bookingId, bookingId)).orderBy(asc(bookingDays.dayNumber))
   if (!booking || booking.status !== 'confirmed') throw new NotChangeableError()
   if (enforceDeadline && now >= changeDeadline(days[0]!.date, days[0]!.start)) throw new TooLateToChangeError()
   if (calendarSequence !== undefined && booking.sequence !== calendarSequence) throw new BookingChangedError()
@@ -93,16 +93,16 @@ export async function rescheduleBooking({
     const booking = await lockConfirmedBooking(tx, bookingId, now, { enforceDeadline })
     const plan = planSession(await openWindows(date, addDays(date, SESSION_SEARCH_DAYS), tx), date, start, booking.days.length)
     if (!plan || hasStarted(date, start, now)) throw new SlotUnavailableError()
-    await lockWindows(tx, [...booking.days.map((day) => day.slotId), ...plan.map((day) => day.slotId)])
+    await lockWindows(tx, [...booking.days.map((day) => day.windowId), ...plan.map((day) => day.windowId)])
     const taken = await seatsTaken(
-      plan.map((day) => day.slotId),
+      plan.map((day) => day.windowId),
       now,
       tx,
       bookingId,
     )
-    if (plan.some((day) => (taken.get(seatKey(day.slotId, day.start)) ?? 0) >= day.capacity)) throw new SlotUnavailableError()
+    if (plan.some((day) => (taken.get(seatKey(day.windowId, day.start)) ?? 0) >= day.capacity)) throw new SlotUnavailableError()
     await tx.delete(bookingDays).where(eq(bookingDays.bookingId, bookingId))
-    await tx.insert(bookingDays).values(plan.map((day) => ({ bookingId, dayNumber: day.dayNumber, slotId: day.slotId, date: day.date, startTime: day.start, endTime: day.end })))
+    await tx.insert(bookingDays).values(plan.map((day) => ({ bookingId, dayNumber: day.dayNumber, windowId: day.windowId, date: day.date, startTime: day.start, endTime: day.end })))
     await tx
       .update(bookings)
       .set({ startTime: plan[0]!.start, endTime: plan[0]!.end, calendarSequence: sql`${bookings.calendarSequence} + 1`, updatedAt: now })

@@ -3,7 +3,7 @@ import { and, asc, eq, inArray, lte } from 'drizzle-orm'
 import { config } from '~/config.server'
 import { db, type Executor } from '~/db/client.server'
 import { sharedRead } from '~/lib/shared-read.server'
-import { bookingDays, bookings, slots } from '~/db/schema'
+import { availabilityWindows, bookingDays, bookings } from '~/db/schema'
 import { addDays, addMinutes, addMonths, labToday, monthBounds, toHourMinute } from '~/lib/lab-time'
 import { holderColumns, limitHoldAttempts, makeRoomForHold, ownerOf, ownsBooking, type BookingOwner, type Holder } from '~/modules/holders/holders.server'
 import { getCatalogue, requireItem } from '~/modules/site/site.server'
@@ -112,7 +112,7 @@ function holdInTransaction({ customer, productCode, date, start, days, notes, ho
 
     const capacities = await lockWindows(
       tx,
-      plan.map((day) => day.slotId),
+      plan.map((day) => day.windowId),
     )
     if (customer.userId !== null && !holder) {
       await releaseUnpaidHolds(tx, customer.userId, now)
@@ -121,17 +121,17 @@ function holdInTransaction({ customer, productCode, date, start, days, notes, ho
     // Counted first under the lock: in a rush this is where everyone after the last seat stops.
     const countedAt = lineClock()
     const taken = await seatsTaken(
-      plan.map((day) => day.slotId),
+      plan.map((day) => day.windowId),
       now,
       tx,
     )
-    if (plan.some((day) => (taken.get(seatKey(day.slotId, day.start)) ?? 0) >= (capacities.get(day.slotId) ?? 0))) {
+    if (plan.some((day) => (taken.get(seatKey(day.windowId, day.start)) ?? 0) >= (capacities.get(day.windowId) ?? 0))) {
       sawFull(session, countedAt)
       throw new SlotUnavailableError()
     }
     // The windows may have changed between planning and locking; plan again under the lock.
     const locked = planSession(await openWindows(date, addDays(date, SESSION_SEARCH_DAYS), tx), date, start, days)
-    if (!locked || locked.some((day, index) => day.slotId !== plan[index]!.slotId || day.start !== plan[index]!.start)) throw new SlotUnavailableError()
+    if (!locked || locked.some((day, index) => day.windowId !== plan[index]!.windowId || day.start !== plan[index]!.start)) throw new SlotUnavailableError()
 
     const booking = await insertBooking(tx, {
       productCode,
@@ -150,17 +150,17 @@ function holdInTransaction({ customer, productCode, date, start, days, notes, ho
       createdAt: now,
       updatedAt: now,
     })
-    await tx.insert(bookingDays).values(locked.map((day) => ({ bookingId: booking.id, dayNumber: day.dayNumber, slotId: day.slotId, date: day.date, startTime: day.start, endTime: day.end })))
+    await tx.insert(bookingDays).values(locked.map((day) => ({ bookingId: booking.id, dayNumber: day.dayNumber, windowId: day.windowId, date: day.date, startTime: day.start, endTime: day.end })))
     return { bookingId: booking.id, reference: booking.reference, holdExpiresAt, days: locked, amountPaise: pricePaise }
   })
 }
 
 /** The same windows and time are the same session, whoever asks for it. */
 function sessionKey(plan: SessionDay[]) {
-  return plan.map((day) => seatKey(day.slotId, day.start)).join(',')
+  return plan.map((day) => seatKey(day.windowId, day.start)).join(',')
 }
 
-type SeatHolder = { slotId: number; start: string; status: string; holdExpiresAt: Date | null; userId: number | null; customerEmail: string; holderBrowser: string | null }
+type SeatHolder = { windowId: number; start: string; status: string; holdExpiresAt: Date | null; userId: number | null; customerEmail: string; holderBrowser: string | null }
 
 /**
  * The bookings that hold, or lately held, the session's seats: confirmed ones, and pending ones
@@ -169,7 +169,7 @@ type SeatHolder = { slotId: number; start: string; status: string; holdExpiresAt
 function seatHolders(plan: SessionDay[]): Promise<SeatHolder[]> {
   return db()
     .select({
-      slotId: bookingDays.slotId,
+      windowId: bookingDays.windowId,
       start: bookingDays.startTime,
       status: bookings.status,
       holdExpiresAt: bookings.holdExpiresAt,
@@ -182,8 +182,8 @@ function seatHolders(plan: SessionDay[]): Promise<SeatHolder[]> {
     .where(
       and(
         inArray(
-          bookingDays.slotId,
-          plan.map((day) => day.slotId),
+          bookingDays.windowId,
+          plan.map((day) => day.windowId),
         ),
         holdsSeats(addMinutes(new Date(), -1)),
       ),
@@ -200,8 +200,8 @@ function fullWithoutYou(plan: SessionDay[], holders: SeatHolder[], owner: Bookin
   const holding = holders.filter((seat) => seat.status === 'confirmed' || (seat.status === 'pending' && seat.holdExpiresAt !== null && seat.holdExpiresAt > now))
   if (holding.some((seat) => ownsBooking(owner, seat))) return false
   const taken = new Map<string, number>()
-  for (const seat of holding) taken.set(seatKey(seat.slotId, seat.start), (taken.get(seatKey(seat.slotId, seat.start)) ?? 0) + 1)
-  return plan.some((day) => (taken.get(seatKey(day.slotId, day.start)) ?? 0) >= day.capacity)
+  for (const seat of holding) taken.set(seatKey(seat.windowId, seat.start), (taken.get(seatKey(seat.windowId, seat.start)) ?? 0) + 1)
+  return plan.some((day) => (taken.get(seatKey(day.windowId, day.start)) ?? 0) >= day.capacity)
 }
 
 /** A single session can be booked up to this many days ahead. */
@@ -218,9 +218,9 @@ export function lastBookableDate(days: number, today: string) {
  * Row locks on availability windows, always taken in id order. Returns each window's capacity as
  * it stands once locked.
  */
-export async function lockWindows(executor: Executor, slotIds: number[]) {
-  const ids = [...new Set(slotIds)].sort((a, b) => a - b)
-  const rows = await executor.select({ id: slots.id, capacity: slots.capacity }).from(slots).where(inArray(slots.id, ids)).orderBy(asc(slots.id)).for('update')
+export async function lockWindows(executor: Executor, windowIds: number[]) {
+  const ids = [...new Set(windowIds)].sort((a, b) => a - b)
+  const rows = await executor.select({ id: availabilityWindows.id, capacity: availabilityWindows.capacity }).from(availabilityWindows).where(inArray(availabilityWindows.id, ids)).orderBy(asc(availabilityWindows.id)).for('update')
   return new Map(rows.map((row) => [row.id, row.capacity]))
 }
 
@@ -230,22 +230,22 @@ export async function lockWindows(executor: Executor, slotIds: number[]) {
  */
 export async function seatsStillFree(executor: Executor, bookingId: number, now: Date): Promise<boolean> {
   const days = await executor
-    .select({ slotId: bookingDays.slotId, date: bookingDays.date, start: bookingDays.startTime, capacity: slots.capacity, isHoliday: slots.isHoliday })
+    .select({ windowId: bookingDays.windowId, date: bookingDays.date, start: bookingDays.startTime, capacity: availabilityWindows.capacity, isHoliday: availabilityWindows.isHoliday })
     .from(bookingDays)
-    .innerJoin(slots, eq(slots.id, bookingDays.slotId))
+    .innerJoin(availabilityWindows, eq(availabilityWindows.id, bookingDays.windowId))
     .where(eq(bookingDays.bookingId, bookingId))
   if (days.length === 0 || days.some((day) => day.isHoliday) || hasStarted(days[0]!.date, days[0]!.start, now)) return false
   await lockWindows(
     executor,
-    days.map((day) => day.slotId),
+    days.map((day) => day.windowId),
   )
   const taken = await seatsTaken(
-    days.map((day) => day.slotId),
+    days.map((day) => day.windowId),
     now,
     executor,
     bookingId,
   )
-  return days.every((day) => (taken.get(seatKey(day.slotId, day.start)) ?? 0) < day.capacity)
+  return days.every((day) => (taken.get(seatKey(day.windowId, day.start)) ?? 0) < day.capacity)
 }
 
 async function hasSeatAt(executor: Executor, userId: number, plan: SessionDay[], now: Date) {

@@ -155,14 +155,14 @@ export async function createStaffBooking(actor: Actor, input: StaffBookingInput,
     if (!plan || hasStarted(input.date, input.start, now)) throw new SlotUnavailableError()
     await lockWindows(
       tx,
-      plan.map((day) => day.slotId),
+      plan.map((day) => day.windowId),
     )
     const taken = await seatsTaken(
-      plan.map((day) => day.slotId),
+      plan.map((day) => day.windowId),
       now,
       tx,
     )
-    if (plan.some((day) => (taken.get(seatKey(day.slotId, day.start)) ?? 0) >= day.capacity)) throw new SlotUnavailableError()
+    if (plan.some((day) => (taken.get(seatKey(day.windowId, day.start)) ?? 0) >= day.capacity)) throw new SlotUnavailableError()
     const email = input.customer.email.toLowerCase()
     const [account] = await tx.select({ id: users.id }).from(users).where(and(eq(users.email, email), eq(users.isVerified, true)))
     const booking = await insertBooking(tx, {
@@ -182,7 +182,7 @@ export async function createStaffBooking(actor: Actor, input: StaffBookingInput,
       createdAt: now,
       updatedAt: now,
     })
-    await tx.insert(bookingDays).values(plan.map((day) => ({ bookingId: booking.id, dayNumber: day.dayNumber, slotId: day.slotId, date: day.date, startTime: day.start, endTime: day.end })))
+    await tx.insert(bookingDays).values(plan.map((day) => ({ bookingId: booking.id, dayNumber: day.dayNumber, windowId: day.windowId, date: day.date, startTime: day.start, endTime: day.end })))
     if (input.origin === 'offline' && input.amountPaise > 0) {
       const [payment] = await tx
         .insert(payments)

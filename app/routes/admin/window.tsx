@@ -26,8 +26,8 @@ import { rowId } from '~/lib/row-id'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Opening hours | Admin' }, { name: 'robots', content: 'noindex' }]
 
-async function windowOf(slotId: string) {
-  const id = rowId(slotId)
+async function windowOf(windowId: string) {
+  const id = rowId(windowId)
   const window = id ? await windowById(id) : null
   if (!window || window.isHoliday) throw data('Not found', { status: 404 })
   return window
@@ -35,7 +35,7 @@ async function windowOf(slotId: string) {
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requireAdmin(request)
-  const window = await windowOf(params.slotId)
+  const window = await windowOf(params.windowId)
   return {
     id: window.id,
     date: window.date,
@@ -51,7 +51,7 @@ type ActionResult = { result?: SubmissionResult<string[]>; error?: string; stran
 export async function action({ request, params }: Route.ActionArgs) {
   const admin = await requireAdmin(request)
   const actor = { id: admin.id, email: admin.email }
-  const window = await windowOf(params.slotId)
+  const window = await windowOf(params.windowId)
   const formData = await readForm(request)
   const here = `/admin/availability/${window.id}`
   const start = String(formData.get('start') ?? '')
