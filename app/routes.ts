@@ -43,10 +43,10 @@ export default [
   route('booking/check', 'routes/booking.check.ts'),
   route('booking/view', 'routes/booking.view.tsx'),
   // Camps: registration (anyone, no account), confirming a waitlist place, a waitlist offer, and the payment result.
-  route('onboarding', 'routes/onboarding.tsx'),
-  route('onboarding/line', 'routes/onboarding.line.tsx'),
-  route('onboarding/waitlist', 'routes/onboarding.waitlist.tsx'),
-  route('onboarding/offer', 'routes/onboarding.offer.tsx'),
+  route('onboarding', 'routes/camp-registration.tsx'),
+  route('onboarding/line', 'routes/camp-registration.line.tsx'),
+  route('onboarding/waitlist', 'routes/camp-registration.waitlist.tsx'),
+  route('onboarding/offer', 'routes/camp-registration.offer.tsx'),
   route('payment-status', 'routes/payment-status.tsx'),
   route('payment-status/check', 'routes/payment-status.check.ts'),
   // After the booking: changing it, its receipt, its report.

@@ -38,9 +38,9 @@ import * as cancel from './bookings.$reference.cancel'
 import * as reschedule from './bookings.$reference.reschedule'
 import * as forgotPassword from './forgot-password'
 import * as login from './login'
-import * as onboarding from './onboarding'
-import * as offer from './onboarding.offer'
-import * as waitlistPlace from './onboarding.waitlist'
+import * as campRegistration from './camp-registration'
+import * as offer from './camp-registration.offer'
+import * as waitlistPlace from './camp-registration.waitlist'
 import * as paymentStatusCheck from './payment-status.check'
 import * as registration from './registration'
 import * as reportFile from './reports.files.$fileId'
@@ -190,8 +190,8 @@ const FORMS: FormCase[] = [
     spec: { valid: { email: 'hostile.customer@example.com', code: '123456', password: 'new-password-1', confirmPassword: 'new-password-1' }, strict: { email: 'email', code: 'code6', password: 'password' }, fixed: { intent: 'reset' } },
   },
   { name: 'booking', path: '/booking', handler: booking.action, who: 'guest', spec: { valid: { name: 'Ravi Kumar', email: 'ravi@example.com', phone: '9845012345', service: 'race', date: future, time: '10:00', notes: '' }, strict: { name: 'name', email: 'email', service: 'choice', date: 'date', time: 'time' } } },
-  { name: 'onboarding', path: '/onboarding', handler: onboarding.action, who: 'guest', spec: { valid: { name: 'Ravi Kumar', email: 'ravi@example.com', phone_number: '9845012345', camp: 'camp1', batch: 'batch1' }, strict: { name: 'name', email: 'email' } } },
-  { name: 'onboarding waitlist', path: '/onboarding', handler: onboarding.action, who: 'guest', spec: { valid: { name: 'Ravi Kumar', email: 'ravi@example.com', phone_number: '9845012345', camp: 'camp1', batch: 'batch1' }, strict: { name: 'name', email: 'email' }, fixed: { intent: 'waitlist' } } },
+  { name: 'camp registration', path: '/onboarding', handler: campRegistration.action, who: 'guest', spec: { valid: { name: 'Ravi Kumar', email: 'ravi@example.com', phone_number: '9845012345', camp: 'camp1', batch: 'batch1' }, strict: { name: 'name', email: 'email' } } },
+  { name: 'camp registration waitlist', path: '/onboarding', handler: campRegistration.action, who: 'guest', spec: { valid: { name: 'Ravi Kumar', email: 'ravi@example.com', phone_number: '9845012345', camp: 'camp1', batch: 'batch1' }, strict: { name: 'name', email: 'email' }, fixed: { intent: 'waitlist' } } },
   { name: 'book-slot', path: '/book-slot', handler: bookSlot.action, who: 'customer', spec: { valid: { date: future, time: '09:00' }, strict: { date: 'date', time: 'time' } } },
   {
     name: 'admin availability create',
@@ -410,7 +410,7 @@ describe('hostile addresses', () => {
       [forgotPassword.loader, `/forgot-password${query(['email', 'code'])}`, 'guest'],
       [offer.loader, `/onboarding/offer${query(['registration', 'key'])}`, 'guest'],
       [waitlistPlace.loader, `/onboarding/waitlist${query(['entry', 'key'])}`, 'guest'],
-      [onboarding.loader, `/onboarding${query(['email', 'phone'])}`, 'guest'],
+      [campRegistration.loader, `/onboarding${query(['email', 'phone'])}`, 'guest'],
       [login.loader, `/login${query(['redirectTo'])}`, 'guest'],
       [bookSlot.loader, `/book-slot${query(['month', 'date', 'time'])}`, 'customer'],
       [myBookings.loader, `/my-bookings${query(['tab'])}`, 'customer'],

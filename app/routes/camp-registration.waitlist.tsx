@@ -1,5 +1,5 @@
 import { data, Form, Link, redirect } from 'react-router'
-import type { Route } from './+types/onboarding.waitlist'
+import type { Route } from './+types/camp-registration.waitlist'
 import { AuthCard, FormAlert, HoneypotField, PendingButton } from '~/components/form-controls'
 import { DetailRow } from '~/components/payment-status-card'
 import { config } from '~/config.server'

@@ -1,12 +1,12 @@
 import { getCollectionProps, getFormProps, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link, redirect, redirectDocument } from 'react-router'
-import type { Route } from './+types/onboarding'
+import type { Route } from './+types/camp-registration'
 import { AuthCard, FieldError, FormAlert, HoneypotField, PendingButton, TextField, useValidatedForm } from '~/components/form-fields'
 import { BatchFull, type CampApplicantFields } from '~/components/camp-answers'
 import { callerOf, getUser } from '~/lib/auth.server'
 import { holderOf } from '~/lib/holder.server'
-import { afterTheLine, lineAddress } from '~/lib/camp-line.server'
+import { afterTheLine, lineAddress } from '~/lib/after-the-camp-line.server'
 import { formatWholeRupees } from '~/lib/money'
 import { formatDateRange, formatLabDateTime, formatLastDayBefore, formatTimeRange } from '~/lib/lab-time'
 import { rejectBots } from '~/lib/honeypot'
@@ -111,7 +111,7 @@ function applicantValues(formData: FormData) {
   return values
 }
 
-export default function Onboarding({ loaderData, actionData }: Route.ComponentProps) {
+export default function CampRegistration({ loaderData, actionData }: Route.ComponentProps) {
   const { camps, prefill } = loaderData
   if (actionData?.kind === 'waitlisted') return <Waitlisted {...actionData} />
   if (actionData?.kind === 'full') return <BatchFull {...actionData} />
