@@ -1,6 +1,6 @@
 import type express from 'express'
 import type pino from 'pino'
-import type { PaymentGateway } from '~/modules/payments/gateway.server'
+import type { PaymentGateway } from '~/modules/payments/gateway-contract.server'
 import { handleNotification, refreshFromNotification } from '~/modules/payments/payments.server'
 
 /**

@@ -1,6 +1,6 @@
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { SANDBOX_KEY_NAME, sign, SIGNATURE_HEADER } from '~/modules/payments/sandbox-gateway.server'
+import { SANDBOX_KEY_NAME, sign, SIGNATURE_HEADER } from '~/modules/payments/sandbox-gateway-orders.server'
 import { chooseSlot } from '../support/booking-flow'
 import { startSmtpSink } from '../support/smtp-sink'
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy'

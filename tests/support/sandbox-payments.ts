@@ -3,11 +3,11 @@ import express from 'express'
 import pino from 'pino'
 import { afterAll, beforeAll } from 'vitest'
 import { loadConfig, setConfig } from '~/config.server'
-import { usePaymentGateway } from '~/modules/payments/gateways.server'
-import { sandboxKey, sign, SIGNATURE_HEADER, type SandboxNotification } from '~/modules/payments/sandbox-gateway.server'
-import { createSandboxGateway } from '~/modules/payments/sandbox.server'
+import { usePaymentGateway } from '~/modules/payments/active-gateway.server'
+import { sandboxKey, sign, SIGNATURE_HEADER, type SandboxNotification } from '~/modules/payments/sandbox-gateway-orders.server'
+import { createSandboxGateway } from '~/modules/payments/sandbox-adapter.server'
 import { paymentWebhook } from '../../server/payment-webhook'
-import { sandboxGatewayRouter } from '../../server/sandbox-gateway'
+import { sandboxGatewayRouter } from '../../server/sandbox-gateway-routes'
 
 /**
  * The sandbox gateway and our webhook, served over real HTTP on a loopback port, with the real

@@ -7,7 +7,7 @@ import { holdSession } from '~/modules/booking/holds.server'
 import { bookingRow, createCustomers, mailTo, setWindows } from '../../../tests/support/booking'
 import { startFakePhonePe, webhookAuthorization, type FakePhonePe } from '../../../tests/support/fake-phonepe'
 import { useTestDatabase } from '../../../tests/support/test-database'
-import { usePaymentGateway } from './gateways.server'
+import { usePaymentGateway } from './active-gateway.server'
 import { handleNotification, PaymentStartError, reconcileDuePayments, refreshFromNotification, startPayment } from './payments.server'
 import { createPhonePeGateway } from './phonepe.server'
 

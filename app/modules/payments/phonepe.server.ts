@@ -12,7 +12,7 @@ import {
   type NotificationCheck,
   type PaymentGateway,
   type RefundInput,
-} from './gateway.server'
+} from './gateway-contract.server'
 import { durationMs, fromUnixSeconds, secondsBetween } from '~/lib/lab-time'
 
 /**

@@ -1,5 +1,5 @@
-import { GatewayError, type GatewayNotification, type GatewayOrderStatus, type GatewayRefundStatus, type PaymentGateway } from './gateway.server'
-import { sameSecret, sign, SIGNATURE_HEADER, type SandboxNotification } from './sandbox-gateway.server'
+import { GatewayError, type GatewayNotification, type GatewayOrderStatus, type GatewayRefundStatus, type PaymentGateway } from './gateway-contract.server'
+import { sameSecret, sign, SIGNATURE_HEADER, type SandboxNotification } from './sandbox-gateway-orders.server'
 
 type SandboxOptions = {
   /** The sandbox gateway's address (this site's /sandbox-gateway); a function, as the port may be known late. */

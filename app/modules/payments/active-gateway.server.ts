@@ -1,4 +1,4 @@
-import type { PaymentGateway } from './gateway.server'
+import type { PaymentGateway } from './gateway-contract.server'
 
 let current: PaymentGateway | undefined
 
