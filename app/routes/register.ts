@@ -1,7 +1,7 @@
 import { redirect } from 'react-router'
 import type { Route } from './+types/register'
 
-/** The spec names the page both /register and /registration; /registration is the one we keep. */
+/** The sign-up page answers at /register too, sending visitors on to /registration, the address we keep. */
 export function loader({ request }: Route.LoaderArgs) {
   return redirect(`/registration${new URL(request.url).search}`, 301)
 }

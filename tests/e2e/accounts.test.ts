@@ -79,7 +79,7 @@ describe('accounts in the browser', () => {
     await page.goto('/registration')
     await expectNoAxeViolations(page)
 
-    // Validation as you type, with the spec's messages, tied to the field.
+    // Validation as you type, with each field's message, tied to the field.
     const name = page.getByLabel('Full Name')
     await name.fill('A')
     await name.blur()

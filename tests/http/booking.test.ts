@@ -167,7 +167,7 @@ describe('one customer can never see or act on another customer’s booking', ()
     expect((await guest.get(`/slot-payment-status/check?orderId=${orderId}`)).status).toBe(401)
   })
 
-  it('a guest posting a booking is sent to sign in, with the spec’s message', async () => {
+  it('a guest posting a booking is sent to sign in, told to log in to book a slot', async () => {
     const guest = new Visitor(server.url)
     const response = await guest.post('/book-slot', { date: '2030-01-01', time: '09:00', website_url: '' })
     expect(response.status).toBe(302)

@@ -43,7 +43,7 @@ async function registerAndPay(visitor: Visitor, values: Record<string, string>, 
 }
 
 describe('the registration form', () => {
-  it('shows the spec’s form with the fee and the seats left from the database', async () => {
+  it('shows the form with its fields, the fee and the seats left from the database', async () => {
     const page = text((await new Visitor(server.url).get('/onboarding')).html)
     for (const line of ['Camp Registration Form', 'Fill in details to register for swimming camp', 'Full Name', 'Email Address', 'Phone Number', 'Select Camp', 'Select Batch', 'Register Now - ₹35,000']) {
       expect(page).toContain(line)
@@ -55,7 +55,7 @@ describe('the registration form', () => {
     expect(page).toMatch(/Batch 2: 10:30 AM - 12:00 PM and 2:30 PM - 4:00 PM/)
   })
 
-  it('puts each of the spec’s messages next to its field and keeps what was typed', async () => {
+  it('puts each field’s message next to it and keeps what was typed', async () => {
     const response = await new Visitor(server.url).post('/onboarding', { name: 'A', email: 'nope', phone_number: '12345', website_url: '' })
     expect(response.status).toBe(400)
     expect(fieldState(response.html, 'name')).toEqual({ invalid: true, message: 'Name must be at least 2 characters' })

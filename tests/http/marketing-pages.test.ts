@@ -143,7 +143,7 @@ describe('home page (/)', () => {
 })
 
 describe('about page (/about)', () => {
-  it('tells the story under the spec headings', async () => {
+  it('tells the story under its headings', async () => {
     const { status, main } = await getPage('/about')
     expect(status).toBe(200)
     expect(textsOf(main, 'h1')).toEqual(['Bringing Sports Science to Indian Swimming'])

@@ -121,7 +121,7 @@ describe('/pricing', () => {
     expect(faq).toContain(`delivered ${SITE_SETTINGS_SEED.reportDelivery}`)
     expect(faq).toContain(`Refunds are credited ${SITE_SETTINGS_SEED.refundPolicy}.`)
     expect(faq).toContain('Can my coach attend the session?')
-    // The spec's other readings must not leak back in.
+    // No price or refund delay written into the text by hand: they come from the catalogue and the settings.
     expect(faq).not.toContain('₹25,000')
     expect(faq).not.toContain('5-7 business days')
   })

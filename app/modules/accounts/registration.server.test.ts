@@ -61,7 +61,7 @@ describe('registration', () => {
     expect(await userRow('asha@example.com')).toBeDefined()
   })
 
-  it('applies the spec defaults and messages', () => {
+  it('applies the form’s defaults and messages', () => {
     const result = RegistrationSchema.safeParse({ name: 'A', email: 'nope', password: '12345', phone: '12345', age: '', currentLocation: 'B', academyName: '', coachName: '' })
     expect(result.success).toBe(false)
     const messages = Object.fromEntries(result.error!.issues.map((issue) => [issue.path.join('.'), issue.message]).reverse())

@@ -1,4 +1,4 @@
-// The forms' rules and messages (the spec's exact texts), used by the server actions and, in the
+// The forms' rules and the exact messages a visitor sees, used by the server actions and, in the
 // browser, for validation as you type. Nothing server-only may be imported here.
 import { z } from 'zod'
 import { GENDERS, HOW_DID_YOU_KNOW, PARTICIPATE_IN_EVENTS, SPECIALIZATIONS, SWIMMING_EXPERIENCE } from './fields'

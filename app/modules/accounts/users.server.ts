@@ -29,7 +29,7 @@ export const publicUserColumns = {
 }
 export type PublicUser = { id: number; name: string; email: string; phone: string | null; swimmingExperience: string | null; isAdmin: boolean; isVerified: boolean }
 
-/** The spec's rule: date of birth is 1 January of (current year − age), the year taken in Asia/Kolkata. */
+/** The form asks for an age; the date of birth kept is 1 January of (current year − age), the year taken in Asia/Kolkata. */
 export function dobFromAge(age: number, labToday: string) {
   const year = Number(labToday.slice(0, 4)) - age
   return `${String(year).padStart(4, '0')}-01-01`

@@ -5,7 +5,7 @@ export const IMPORTANT_INFORMATION = [
   'Cancellations must be made 24 hours in advance.',
 ] as const
 
-/** The catalogue item a 3-day session on /book-slot is sold as (PRODUCT.md). */
+/** The catalogue item a 3-day session on /book-slot is sold as: the 3-Day Biomechanical Analysis package. */
 export const SESSION_PRODUCT_CODE = 'biomechanical_package'
 export const SESSION_DAYS = 3
 

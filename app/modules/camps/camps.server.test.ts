@@ -209,7 +209,7 @@ describe('the form', () => {
     expect(errors(valid)).toEqual({})
   })
 
-  it('gives the spec’s message for each field', () => {
+  it('gives each field its own message', () => {
     expect(errors({ ...valid, name: 'A' })).toEqual({ name: 'Name must be at least 2 characters' })
     expect(errors({ ...valid, email: 'parent.example.com' })).toEqual({ email: 'Invalid email address' })
     expect(errors({ ...valid, phone_number: '98450' })).toEqual({ phone_number: 'Phone number must be at least 10 digits' })

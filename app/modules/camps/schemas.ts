@@ -1,4 +1,4 @@
-// The camp registration form's rules and the spec's messages, used by the server action and, in the
+// The camp registration form's rules and the messages a parent sees, used by the server action and, in the
 // browser, for validation as you type. Nothing server-only may be imported here.
 import { z } from 'zod'
 import { emailField, personNameField } from '~/modules/accounts/schemas'

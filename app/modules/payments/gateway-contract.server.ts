@@ -120,8 +120,8 @@ export interface PaymentGateway {
 }
 
 /**
- * Order ids: {PREFIX}_{ms timestamp}_{0-999}_{8 random characters}. The spec's shape, with enough
- * entropy that two instances creating orders in the same millisecond never collide.
+ * Order ids: {PREFIX}_{ms timestamp}_{0-999}_{8 random characters}, the prefix saying what is paid
+ * for, with enough entropy that two instances creating orders in the same millisecond never collide.
  */
 export function newOrderId(prefix: string, now = new Date()): string {
   const entropy = Array.from(randomBytes(8), (byte) => ID_ALPHABET[byte % ID_ALPHABET.length]).join('')

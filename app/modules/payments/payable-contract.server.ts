@@ -28,7 +28,7 @@ export function refundedBy(how: RefundedHow) {
 }
 
 export type Payable = {
-  /** The order id prefix of the spec: SLOT for sessions, CAMP for camps. */
+  /** The prefix of its order ids: SLOT for sessions, CAMP for camps. */
   orderPrefix: string
   /** Locks it (in the caller's transaction) and says what to charge; null when it cannot be paid now. */
   termsForPayment(tx: Executor, id: number, now: Date): Promise<PaymentTerms | null>
