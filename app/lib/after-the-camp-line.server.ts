@@ -3,7 +3,8 @@ import { config } from '~/config.server'
 import { linkKey } from '~/db/secrets.server'
 import { LINE_LINK, type LineArrival } from '~/modules/camps/line.server'
 import { latestCampOrder, STATUS_LINK } from '~/modules/camps/status.server'
-import { HoldExpiredError, PaymentStartError, startPayment } from '~/modules/payments/payments.server'
+import { HoldExpiredError, startPayment } from '~/modules/payments/payments.server'
+import { refusalOf } from './refusals.server'
 
 export type LineAnswer = { kind: 'full'; message: string; applicant: CampApplicantFields } | { kind: 'refused'; message: string; applicant: CampApplicantFields }
 
@@ -31,11 +32,11 @@ export async function afterTheLine(arrival: LineArrival): Promise<{ go: string }
           })
           return { go: payment.redirectUrl }
         } catch (error) {
-          if (!(error instanceof HoldExpiredError || error instanceof PaymentStartError)) throw error
+          const refused = refusalOf(error).error
           // The place's link opened again after paying (or after the hold ran out): the payment says how it went.
-          const orderId = error instanceof HoldExpiredError ? await latestCampOrder(arrival.registrationId) : null
+          const orderId = refused instanceof HoldExpiredError ? await latestCampOrder(arrival.registrationId) : null
           if (orderId) return { go: await statusAddress(orderId) }
-          console.error('camp payment could not start', error.cause ?? error)
+          console.error('camp payment could not start', refused.cause ?? refused)
         }
       }
       return { answer: { kind: 'refused', message: 'Payment Error: Unable to create payment. Please try again.', applicant }, status: 502 }

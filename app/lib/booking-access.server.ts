@@ -5,6 +5,7 @@ import { guestLinkOpen } from '~/modules/booking/guest-links.server'
 import { GUEST_BOOKING_LINK } from '~/modules/booking/public-booking.server'
 import { requireUser } from './auth.server'
 import { refuseNul } from './nul.server'
+import { notFoundUnless } from './refusals.server'
 
 /** The answer to a guest link (or a receipt or report file it led to) past its end: the root's error page explains. */
 export function linkExpired() {
@@ -33,13 +34,13 @@ export async function bookingForChange(request: Request, reference: string) {
   const key = new URL(request.url).searchParams.get('key')
   if (key) {
     const booking = await bookingFromGuestLink(reference, key)
-    if (!booking) throw data('Not found', { status: 404 })
+    notFoundUnless(booking)
     return { booking, backTo: `/booking/view?${new URLSearchParams({ ref: reference, key })}`, linkQuery: `?${new URLSearchParams({ key })}`, viaLink: true, staff: null }
   }
   const booking = await bookingByReference(reference)
   const user = await requireUser(request)
   const owns = booking && (booking.userId === user.id || (booking.userId === null && booking.customerEmail === user.email.toLowerCase()))
-  if (!booking || !(owns || user.isAdmin)) throw data('Not found', { status: 404 })
+  notFoundUnless(booking && (owns || user.isAdmin))
   // Staff acting on someone else's booking are not bound by the 24-hour rule, and are audited.
   const staff = !owns && user.isAdmin ? { id: user.id, email: user.email } : null
   return { booking, backTo: staff ? `/admin/bookings/${encodeURIComponent(reference)}` : '/my-bookings', linkQuery: '', viaLink: false, staff }

@@ -1,4 +1,4 @@
-import { data } from 'react-router'
+import { notFoundUnless } from './refusals.server'
 
 /**
  * Refuses an address with a NUL character in a path segment or query value ('%00'): no link on
@@ -7,5 +7,5 @@ import { data } from 'react-router'
  */
 export function refuseNul(request: Request, params: Record<string, string | undefined> = {}) {
   const values = [...new URL(request.url).searchParams.values(), ...Object.values(params)]
-  if (values.some((value) => value?.includes('\u0000'))) throw data('Not found', { status: 404 })
+  notFoundUnless(!values.some((value) => value?.includes('\u0000')))
 }

@@ -12,14 +12,13 @@ import { rejectBots } from '~/lib/honeypot'
 import { pageMeta } from '~/lib/seo'
 import { redirectWithToast } from '~/lib/toast.server'
 import { customerHold, daySchedule, monthCalendar } from '~/modules/booking/availability.server'
-import { AlreadyBookedError, holdSession, SESSION_MONTHS_AHEAD, SlotUnavailableError } from '~/modules/booking/holds.server'
+import { holdSession, SESSION_MONTHS_AHEAD } from '~/modules/booking/holds.server'
 import { holderOf } from '~/lib/holder.server'
-import { TooManyUnpaidHoldsError } from '~/modules/holders/holders.server'
-import { RateLimitedError } from '~/modules/rate-limit/rate-limit.server'
 import { BookableDateSchema, HoldSlotSchema, isClockTime, isMonth } from '~/modules/booking/schemas'
 import { IMPORTANT_INFORMATION, SESSION_DAYS, SESSION_PRODUCT_CODE } from '~/modules/booking/texts'
 import { getCatalogue, requireItem } from '~/modules/site/site.server'
 import { readForm } from '~/lib/form-data.server'
+import { refusalOf } from '~/lib/refusals.server'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
   ...pageMeta(matches, { title: 'Book a Slot', description: 'Choose a date and time for your 3-day swimming analysis session.', path: '/book-slot' }),
@@ -93,10 +92,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     })
     return redirect(`/slot-payment?booking=${hold.bookingId}`, { headers })
   } catch (error) {
-    if (error instanceof SlotUnavailableError || error instanceof AlreadyBookedError || error instanceof TooManyUnpaidHoldsError || error instanceof RateLimitedError) {
-      return redirectWithToast(`/book-slot?date=${submission.data.date}`, { type: 'error', title: 'Booking Failed', description: error.message }, headers)
-    }
-    throw error
+    return redirectWithToast(`/book-slot?date=${submission.data.date}`, { type: 'error', title: 'Booking Failed', description: refusalOf(error).message }, headers)
   }
 }
 

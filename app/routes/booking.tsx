@@ -20,17 +20,16 @@ import { guestLinkOpenFor } from '~/modules/booking/guest-links.server'
 import { paymentStatusView } from '~/modules/booking/bookings.server'
 import { AlreadyBookedError, SlotUnavailableError } from '~/modules/booking/holds.server'
 import { tooLateToChangeNotice } from '~/modules/booking/changes.server'
-import { TooManyUnpaidHoldsError, UnpaidHoldExistsError } from '~/modules/holders/holders.server'
-import { RateLimitedError } from '~/modules/rate-limit/rate-limit.server'
 import { holderOf } from '~/lib/holder.server'
 import { BOOKING_STATUS_LINK, bookingDates, bookingTimesOn, holdSingleSession, NO_TIMES_MESSAGE, singleService, singleServicePrices, type BookingTime } from '~/modules/booking/public-booking.server'
 import { isBookableDate, MISSING_INFORMATION, REQUIRED_BOOKING_FIELDS } from '~/modules/booking/fields'
 import { BookableDateSchema, PublicBookingSchema, type PublicBookingInput } from '~/modules/booking/schemas'
-import { checkPaymentForPage, HoldExpiredError, PaymentStartError, startPayment } from '~/modules/payments/payments.server'
+import { checkPaymentForPage, startPayment } from '~/modules/payments/payments.server'
 import { RECEIPT_LINK } from '~/modules/receipts/receipts.server'
 import { getCatalogue, getSiteSettings, requireItem } from '~/modules/site/site.server'
 import { readForm } from '~/lib/form-data.server'
 import { formIntent } from '~/lib/intent'
+import { refusalOf } from '~/lib/refusals.server'
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, { title: 'Book a Session', description: 'Book a race analysis, a biomechanical analysis or both at our Bangalore lab, and pay online.', path: '/booking' })
@@ -181,8 +180,16 @@ async function pay(request: Request, context: Route.ActionArgs['context']) {
   const { holder, setCookie } = await holderOf(request, context, { userId: user?.id ?? null, email: draft.email })
   const headers = new Headers()
   if (setCookie) headers.append('Set-Cookie', setCookie)
+  let hold: { bookingId: number }
   try {
-    const hold = await holdSingleSession(draft, holder)
+    hold = await holdSingleSession(draft, holder)
+  } catch (error) {
+    const refusal = refusalOf(error)
+    // The seat went meanwhile: step 2 says so, for another to be chosen.
+    if (refusal.error instanceof SlotUnavailableError || refusal.error instanceof AlreadyBookedError) return redirect('/booking?step=2&payment=unavailable', { headers })
+    return data<ActionResult>({ kind: 'refused', message: refusal.message }, { status: refusal.status, headers })
+  }
+  try {
     const payment = await startPayment({
       payable: { kind: 'booking', id: hold.bookingId },
       description: `${requireItem(await getCatalogue(), singleService(draft.service).productCode).name} - ${draft.name}`,
@@ -190,14 +197,9 @@ async function pay(request: Request, context: Route.ActionArgs['context']) {
     })
     return redirectDocument(payment.redirectUrl, { headers })
   } catch (error) {
-    if (error instanceof SlotUnavailableError || error instanceof AlreadyBookedError) return redirect('/booking?step=2&payment=unavailable', { headers })
-    if (error instanceof UnpaidHoldExistsError || error instanceof TooManyUnpaidHoldsError) return data<ActionResult>({ kind: 'refused', message: error.message }, { status: 409, headers })
-    if (error instanceof RateLimitedError) return data<ActionResult>({ kind: 'refused', message: error.message }, { status: 429, headers })
-    if (error instanceof HoldExpiredError || error instanceof PaymentStartError) {
-      console.error('booking payment could not start', (error as Error).cause ?? error)
-      return redirect('/booking?step=2&payment=error', { headers })
-    }
-    throw error
+    const refusal = refusalOf(error)
+    console.error('booking payment could not start', refusal.error.cause ?? refusal.error)
+    return redirect('/booking?step=2&payment=error', { headers })
   }
 }
 

@@ -1,4 +1,4 @@
-import { data, Link } from 'react-router'
+import { Link } from 'react-router'
 import type { Route } from './+types/booking.view'
 import { BookingActions } from '~/components/booking-actions'
 import { AuthCard } from '~/components/form-controls'
@@ -9,6 +9,7 @@ import { bookingFromGuestLink } from '~/lib/booking-access.server'
 import type { BookingStatus } from '~/db/schema'
 import { formatRupees } from '~/lib/money'
 import { formatLabDate, formatLastDayBefore, formatTimeRange, formatWeekdayDate } from '~/lib/lab-time'
+import { notFoundUnless } from '~/lib/refusals.server'
 import { pageMeta } from '~/lib/seo'
 import { changeOptions } from '~/modules/booking/changes.server'
 import { guestLinkEnd } from '~/modules/booking/guest-links.server'
@@ -37,7 +38,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const params = new URL(request.url).searchParams
   const reference = params.get('ref') ?? ''
   const booking = await bookingFromGuestLink(reference, params.get('key'))
-  if (!booking) throw data('This link is not valid.', { status: 404 })
+  notFoundUnless(booking, 'This link is not valid.')
   const settings = await getSiteSettings()
   const key = params.get('key')!
   const fileKey = await linkKeyMaker(REPORT_FILE_LINK)

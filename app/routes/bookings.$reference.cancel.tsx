@@ -8,11 +8,11 @@ import { formatLabDateTime, formatTimeRange, formatWeekdayDate } from '~/lib/lab
 import { rejectBots } from '~/lib/honeypot'
 import { pageMeta } from '~/lib/seo'
 import { redirectWithToast } from '~/lib/toast.server'
-import { BookingChangedError, cancelBooking, changeAllowed, changeDeadline, NotChangeableError, TooLateToChangeError } from '~/modules/booking/changes.server'
-import { CANCEL_CONFIRMATION_MINUTES, cancellationLinkOf, cancellationLinkValid, CancellationLinkInvalidError, cancelThroughLink, sendCancellationLink } from '~/modules/booking/guest-links.server'
-import { RateLimitedError } from '~/modules/rate-limit/rate-limit.server'
+import { cancelBooking, changeAllowed, changeDeadline } from '~/modules/booking/changes.server'
+import { CANCEL_CONFIRMATION_MINUTES, cancellationLinkOf, cancellationLinkValid, cancelThroughLink, sendCancellationLink } from '~/modules/booking/guest-links.server'
 import { getSiteSettings } from '~/modules/site/site.server'
 import { readForm } from '~/lib/form-data.server'
+import { refusalOf } from '~/lib/refusals.server'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
   ...pageMeta(matches, { title: 'Cancel your booking', description: 'Cancel your analysis session and get a refund.', path: '/bookings' }),
@@ -58,9 +58,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     try {
       await sendCancellationLink({ bookingId: booking.id, ip: callerOf(request, context).ip })
     } catch (error) {
-      if (error instanceof RateLimitedError) return data({ sent: false, error: error.message }, { status: 429 })
-      if (error instanceof TooLateToChangeError || error instanceof NotChangeableError) return data({ sent: false, error: error.message }, { status: 400 })
-      throw error
+      const refusal = refusalOf(error)
+      // A booking that can no longer be cancelled gets no link: asking for one is a bad request.
+      return data({ sent: false, error: refusal.message }, { status: refusal.error.kind === 'rate_limited' ? refusal.status : 400 })
     }
     return { sent: true, error: null }
   }
@@ -68,9 +68,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     if (link) await cancelThroughLink({ bookingId: booking.id, link })
     else await cancelBooking({ bookingId: booking.id, enforceDeadline: !staff, actor: staff ?? undefined })
   } catch (error) {
-    if (error instanceof CancellationLinkInvalidError || error instanceof BookingChangedError) return data({ sent: false, error: error.message }, { status: 400 })
-    if (error instanceof TooLateToChangeError || error instanceof NotChangeableError) return redirectWithToast(backTo, { type: 'error', title: 'Could not cancel', description: error.message })
-    throw error
+    const refusal = refusalOf(error)
+    // A link that no longer works is said on this page, which offers to send a new one.
+    if (refusal.error.kind === 'invalid') return data({ sent: false, error: refusal.message }, { status: refusal.status })
+    return redirectWithToast(backTo, { type: 'error', title: 'Could not cancel', description: refusal.message })
   }
   return redirectWithToast(backTo, {
     type: 'success',

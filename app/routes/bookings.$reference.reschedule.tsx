@@ -9,10 +9,11 @@ import { rejectBots } from '~/lib/honeypot'
 import { pageMeta } from '~/lib/seo'
 import { redirectWithToast } from '~/lib/toast.server'
 import { daySchedule, monthCalendar } from '~/modules/booking/availability.server'
-import { changeAllowed, changeDeadline, NotChangeableError, rescheduleBooking, TooLateToChangeError } from '~/modules/booking/changes.server'
+import { changeAllowed, changeDeadline, rescheduleBooking } from '~/modules/booking/changes.server'
 import { lastBookableDate, SESSION_MONTHS_AHEAD, SlotUnavailableError } from '~/modules/booking/holds.server'
 import { BookableDateSchema, HoldSlotSchema, isClockTime, isMonth } from '~/modules/booking/schemas'
 import { readForm } from '~/lib/form-data.server'
+import { refusalOf } from '~/lib/refusals.server'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
   ...pageMeta(matches, { title: 'Reschedule your booking', description: 'Move your analysis session to another date and time.', path: '/bookings' }),
@@ -76,10 +77,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     }
     await rescheduleBooking({ bookingId: booking.id, date: submission.data.date, start: submission.data.time, enforceDeadline: !staff, actor: staff ?? undefined })
   } catch (error) {
-    if (error instanceof SlotUnavailableError || error instanceof TooLateToChangeError || error instanceof NotChangeableError) {
-      return redirectWithToast(`${here.pathname}${here.search}`, { type: 'error', title: 'Could not reschedule', description: error.message })
-    }
-    throw error
+    return redirectWithToast(`${here.pathname}${here.search}`, { type: 'error', title: 'Could not reschedule', description: refusalOf(error).message })
   }
   return redirectWithToast(backTo, { type: 'success', title: 'Booking rescheduled', description: 'Your new dates are confirmed. We have e-mailed you an updated calendar invitation.' })
 }

@@ -5,6 +5,7 @@ import { BatchFull, RegistrationRefused } from '~/components/camp-answers'
 import { AuthCard, PendingButton } from '~/components/form-controls'
 import { isLinkKey } from '~/db/secrets.server'
 import { afterTheLine } from '~/lib/after-the-camp-line.server'
+import { notFoundUnless } from '~/lib/refusals.server'
 import { pageMeta } from '~/lib/seo'
 import { durationMs } from '~/lib/lab-time'
 import { LINE_LINK, placesAhead, settledArrival } from '~/modules/camps/line.server'
@@ -27,7 +28,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const params = new URL(request.url).searchParams
   const place = params.get('place') ?? ''
   const key = params.get('key') ?? ''
-  if (!/^\d{1,9}$/.test(place) || !(await isLinkKey(LINE_LINK, place, key))) throw data('This link is not valid.', { status: 404 })
+  notFoundUnless(/^\d{1,9}$/.test(place) && (await isLinkKey(LINE_LINK, place, key)), 'This link is not valid.')
   const arrival = await settledArrival(Number(place), WAIT_MS)
   // Settled places are forgotten after a day: the form is where to start again.
   if (!arrival) return redirect('/onboarding')

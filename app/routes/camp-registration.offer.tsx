@@ -13,9 +13,9 @@ import { OFFER_LINK } from '~/modules/camps/waitlist.server'
 import { HoldExpiredError, PaymentStartError, startPayment } from '~/modules/payments/payments.server'
 import { readForm } from '~/lib/form-data.server'
 import { callerOf } from '~/lib/auth.server'
+import { notFoundUnless, refusalOf, type Refusal } from '~/lib/refusals.server'
 import { limitHoldAttempts } from '~/modules/holders/holders.server'
 import { clientNetwork } from '~/modules/rate-limit/client-network'
-import { RateLimitedError } from '~/modules/rate-limit/rate-limit.server'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
   ...pageMeta(matches, { title: 'Your camp seat', description: 'Pay for the camp seat held for you from the waitlist.', path: '/onboarding/offer' }),
@@ -32,7 +32,7 @@ async function offerFrom(request: Request) {
 
 export async function loader({ request }: Route.LoaderArgs) {
   const offer = await offerFrom(request)
-  if (!offer) throw data('This link is not valid.', { status: 404 })
+  notFoundUnless(offer, 'This link is not valid.')
   const now = new Date()
   return {
     state: offer.status === 'confirmed' ? 'registered' : offer.status === 'pending' && offer.holdExpiresAt && offer.holdExpiresAt > now ? 'held' : 'expired',
@@ -48,7 +48,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   rejectBots(await readForm(request))
   const offer = await offerFrom(request)
-  if (!offer) throw data('This link is not valid.', { status: 404 })
+  notFoundUnless(offer, 'This link is not valid.')
   try {
     // Each attempt may create an order at the gateway.
     await limitHoldAttempts({ network: clientNetwork(callerOf(request, context).ip), email: offer.email })
@@ -59,11 +59,16 @@ export async function action({ request, context }: Route.ActionArgs) {
     })
     return redirectDocument(payment.redirectUrl)
   } catch (error) {
-    if (error instanceof HoldExpiredError) return data({ error: 'This offer has expired: the seat went to the next person on the waitlist.' }, { status: 409 })
-    if (error instanceof PaymentStartError) return data({ error: 'Payment Error: Unable to create payment. Please try again.' }, { status: 502 })
-    if (error instanceof RateLimitedError) return data({ error: error.message }, { status: 429 })
-    throw error
+    const refusal = refusalOf(error)
+    return data({ error: offerRefusal(refusal) }, { status: refusal.status })
   }
+}
+
+/** How this page words a refused payment: the hold of an offer ends when its seat goes on down the waitlist. */
+function offerRefusal({ error, message }: Refusal) {
+  if (error instanceof HoldExpiredError) return 'This offer has expired: the seat went to the next person on the waitlist.'
+  if (error instanceof PaymentStartError) return 'Payment Error: Unable to create payment. Please try again.'
+  return message
 }
 
 export default function Offer({ loaderData, actionData }: Route.ComponentProps) {

@@ -14,12 +14,11 @@ import { pageMeta } from '~/lib/seo'
 import { useHydrated } from '~/lib/use-hydrated'
 import { campChoices } from '~/modules/camps/camps.server'
 import { arriving, joinCampLine, settledArrival } from '~/modules/camps/line.server'
-import { BatchNotInCampError, CampNotFoundError, RegistrationClosedError } from '~/modules/camps/registrations.server'
 import { CampRegistrationSchema, type CampRegistrationInput } from '~/modules/camps/schemas'
-import { AlreadyWaitingError, joinWaitlist, SeatsFreeError, WaitlistNetworkLimitError } from '~/modules/camps/waitlist.server'
-import { RateLimitedError } from '~/modules/rate-limit/rate-limit.server'
+import { joinWaitlist } from '~/modules/camps/waitlist.server'
 import { readForm } from '~/lib/form-data.server'
 import { formIntent } from '~/lib/intent'
+import { formErrorsOf, refusalOf } from '~/lib/refusals.server'
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, { title: 'Camp Registration', description: 'Register a swimmer for a swimming camp in Bangalore and pay the fee online.', path: '/onboarding' })
@@ -65,7 +64,6 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form: CampRegistrationInput = submission.value
   const applicant = { swimmerName: form.name, email: form.email, phone: form.phone_number }
   const { ip } = callerOf(request, context)
-  const fail = (message: string, status: number) => data<ActionResult>({ kind: 'failed', result: submission.reply({ formErrors: [message] }) }, { status })
 
   try {
     if (intent === 'waitlist') {
@@ -87,12 +85,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       return data<ActionResult>({ kind: 'failed', result: submission.reply({ formErrors: [next.answer.message] }) }, { status: next.status, headers })
     })
   } catch (error) {
-    if (error instanceof AlreadyWaitingError || error instanceof RegistrationClosedError || error instanceof SeatsFreeError) return fail(error.message, 409)
-    if (error instanceof WaitlistNetworkLimitError) return fail(error.message, 429)
-    if (error instanceof CampNotFoundError) return fail(error.message, 400)
-    if (error instanceof BatchNotInCampError) return data<ActionResult>({ kind: 'failed', result: submission.reply({ fieldErrors: { batch: [error.message] } }) }, { status: 400 })
-    if (error instanceof RateLimitedError) return fail(error.message, 429)
-    throw error
+    const refusal = refusalOf(error)
+    return data<ActionResult>({ kind: 'failed', result: submission.reply(formErrorsOf(refusal)) }, { status: refusal.status })
   }
 }
 

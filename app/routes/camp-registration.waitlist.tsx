@@ -6,6 +6,7 @@ import { config } from '~/config.server'
 import { isLinkKey } from '~/db/secrets.server'
 import { readForm } from '~/lib/form-data.server'
 import { rejectBots } from '~/lib/honeypot'
+import { notFoundUnless } from '~/lib/refusals.server'
 import { pageMeta } from '~/lib/seo'
 import { formatLabDateTime } from '~/lib/lab-time'
 import { confirmWaitlistPlace, waitlistPlace, WAITLIST_LINK } from '~/modules/camps/waitlist.server'
@@ -28,7 +29,7 @@ async function entryFrom(request: Request) {
 export async function loader({ request }: Route.LoaderArgs) {
   const entryId = await entryFrom(request)
   const place = entryId === null ? null : await waitlistPlace(entryId)
-  if (!place) throw data('This link is not valid.', { status: 404 })
+  notFoundUnless(place, 'This link is not valid.')
   return {
     ...place,
     confirmBy: place.state === 'unconfirmed' ? formatLabDateTime(place.confirmBy) : null,
@@ -41,9 +42,9 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action({ request }: Route.ActionArgs) {
   rejectBots(await readForm(request))
   const entryId = await entryFrom(request)
-  if (entryId === null) throw data('This link is not valid.', { status: 404 })
+  notFoundUnless(entryId !== null, 'This link is not valid.')
   const place = await confirmWaitlistPlace(entryId)
-  if (!place) throw data('This link is not valid.', { status: 404 })
+  notFoundUnless(place, 'This link is not valid.')
   if (place.state === 'ended') return data({ error: ENDED }, { status: 409 })
   return redirect(`/onboarding/waitlist?${new URLSearchParams({ entry: String(entryId), key: new URL(request.url).searchParams.get('key') ?? '' })}`)
 }

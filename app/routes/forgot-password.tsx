@@ -9,12 +9,11 @@ import { rejectBots } from '~/lib/honeypot'
 import { pageMeta } from '~/lib/seo'
 import { CODE_REFUSED } from '~/modules/accounts/codes.server'
 import { requestPasswordReset, resetPassword } from '~/modules/accounts/password-reset.server'
-import { WeakPasswordError } from '~/modules/accounts/password-policy.server'
 import { codeField, EmailOnlySchema, ResetPasswordSchema } from '~/modules/accounts/schemas'
-import { RateLimitedError } from '~/modules/rate-limit/rate-limit.server'
 import { hiddenFieldMessages, readForm } from '~/lib/form-data.server'
 import { formIntent } from '~/lib/intent'
 import { durationMs } from '~/lib/lab-time'
+import { formErrorsOf, refusalOf } from '~/lib/refusals.server'
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, { title: 'Forgot Password', description: 'Reset the password of your swimmer account with a code sent to your e-mail.', path: '/forgot-password' })
@@ -52,8 +51,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     try {
       await requestPasswordReset({ email: submission.value.email, ip })
     } catch (error) {
-      if (error instanceof RateLimitedError) return data({ request: submission.reply({ formErrors: [error.message] }), reset: null }, { status: 429 })
-      throw error
+      const refusal = refusalOf(error)
+      return data({ request: submission.reply(formErrorsOf(refusal)), reset: null }, { status: refusal.status })
     }
     // The same answer whether or not the address has an account.
     return redirect(stepTwo(submission.value.email))
@@ -68,9 +67,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (result.ok) return redirect('/forgot-password?done=1', { headers: { 'Set-Cookie': await rememberBrowserHeader(request, result.userId) } })
     return data({ request: null, reset: submission.reply({ fieldErrors: { code: [CODE_REFUSED] }, ...hidePasswords }) }, { status: 400 })
   } catch (error) {
-    if (error instanceof WeakPasswordError) return data({ request: null, reset: submission.reply({ fieldErrors: { password: [error.message] }, ...hidePasswords }) }, { status: 400 })
-    if (error instanceof RateLimitedError) return data({ request: null, reset: submission.reply({ formErrors: [error.message], ...hidePasswords }) }, { status: 429 })
-    throw error
+    const refusal = refusalOf(error)
+    return data({ request: null, reset: submission.reply({ ...formErrorsOf(refusal), ...hidePasswords }) }, { status: refusal.status })
   }
 }
 

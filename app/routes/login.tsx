@@ -9,8 +9,8 @@ import { pageMeta } from '~/lib/seo'
 import { redirectWithToast } from '~/lib/toast.server'
 import { LoginSchema } from '~/modules/accounts/schemas'
 import { signIn } from '~/modules/accounts/sign-in.server'
-import { RateLimitedError } from '~/modules/rate-limit/rate-limit.server'
 import { readForm } from '~/lib/form-data.server'
+import { refusalOf } from '~/lib/refusals.server'
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, { title: 'Login', description: 'Sign in to book your swimming analysis session and see your bookings.', path: '/login' })
@@ -39,8 +39,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     headers.append('Set-Cookie', await rememberBrowserHeader(request, result.user.id))
     return redirectWithToast(safeRedirect(redirectTo, homeFor(result.user)), { type: 'success', title: 'Login successful!', description: `Welcome back, ${result.user.name}!` }, headers)
   } catch (error) {
-    if (error instanceof RateLimitedError) return refuse(error.message, 429)
-    throw error
+    const refusal = refusalOf(error)
+    return refuse(refusal.message, refusal.status)
   }
 }
 

@@ -1,4 +1,3 @@
-import { data } from 'react-router'
 import type { Route } from './+types/receipts.$orderId'
 import { isLinkKey } from '~/db/secrets.server'
 import { getUser } from '~/lib/auth.server'
@@ -7,6 +6,7 @@ import { guestLinkOpenFor } from '~/modules/booking/guest-links.server'
 import { renderReceiptPdf } from '~/modules/receipts/receipt-pdf.server'
 import { mayDownloadReceipt, RECEIPT_LINK, receiptOf } from '~/modules/receipts/receipts.server'
 import { refuseNul } from '~/lib/nul.server'
+import { notFoundUnless } from '~/lib/refusals.server'
 
 /**
  * A payment's receipt as a PDF, for its customer, staff, or the holder of a link the site made
@@ -17,9 +17,9 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   refuseNul(request, params)
   const receipt = await receiptOf(params.orderId)
   const keyed = await isLinkKey(RECEIPT_LINK, params.orderId, new URL(request.url).searchParams.get('key'))
-  if (!receipt) throw data('Not found', { status: 404 })
+  notFoundUnless(receipt)
   if (!mayDownloadReceipt(receipt.owner, await getUser(request))) {
-    if (!keyed) throw data('Not found', { status: 404 })
+    notFoundUnless(keyed)
     if (receipt.bookingId !== null && !(await guestLinkOpenFor(receipt.bookingId))) throw linkExpired()
   }
   const pdf = await renderReceiptPdf(receipt.document)

@@ -9,10 +9,8 @@ import { pageMeta } from '~/lib/seo'
 import { registerCustomer } from '~/modules/accounts/registration.server'
 import { GENDERS, HOW_DID_YOU_KNOW, PARTICIPATE_IN_EVENTS, REGISTRATION_DEFAULTS, SPECIALIZATIONS, SWIMMING_EXPERIENCE } from '~/modules/accounts/fields'
 import { RegistrationSchema } from '~/modules/accounts/schemas'
-import { WeakPasswordError } from '~/modules/accounts/password-policy.server'
-import { EmailTakenError } from '~/modules/accounts/users.server'
-import { RateLimitedError } from '~/modules/rate-limit/rate-limit.server'
 import { readForm } from '~/lib/form-data.server'
+import { formErrorsOf, refusalOf } from '~/lib/refusals.server'
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, {
@@ -37,10 +35,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     // Only this browser is signed in when the address is verified, whoever opens the e-mailed link.
     return redirect(`/verify-email?${new URLSearchParams({ email: user.email })}`, { headers: { 'Set-Cookie': await pendingAccountHeader(user.id) } })
   } catch (error) {
-    if (error instanceof WeakPasswordError) return data(submission.reply({ fieldErrors: { password: [error.message] }, hideFields: ['password'] }), { status: 400 })
-    if (error instanceof EmailTakenError) return data(submission.reply({ fieldErrors: { email: [error.message] }, hideFields: ['password'] }), { status: 409 })
-    if (error instanceof RateLimitedError) return data(submission.reply({ formErrors: [error.message], hideFields: ['password'] }), { status: 429 })
-    throw error
+    const refusal = refusalOf(error)
+    return data(submission.reply({ ...formErrorsOf(refusal), hideFields: ['password'] }), { status: refusal.status })
   }
 }
 

@@ -1,8 +1,8 @@
-import { data } from 'react-router'
 import type { Route } from './+types/reports.files.$fileId'
 import { isLinkKey } from '~/db/secrets.server'
 import { getUser } from '~/lib/auth.server'
 import { linkExpired } from '~/lib/booking-access.server'
+import { notFoundUnless } from '~/lib/refusals.server'
 import { guestLinkOpenFor } from '~/modules/booking/guest-links.server'
 import { REPORT_FILE_LINK, reportFile } from '~/modules/reports/reports.server'
 import { rowId } from '~/lib/row-id'
@@ -15,10 +15,10 @@ import { rowId } from '~/lib/row-id'
 export async function loader({ request, params }: Route.LoaderArgs) {
   const fileId = rowId(params.fileId)
   const file = fileId ? await reportFile(fileId) : null
-  if (!file) throw data('Not found', { status: 404 })
+  notFoundUnless(file)
   const user = await getUser(request)
   if (!(user && (user.isAdmin || file.userId === user.id || (file.userId === null && file.email === user.email.toLowerCase())))) {
-    if (!(await isLinkKey(REPORT_FILE_LINK, String(fileId), new URL(request.url).searchParams.get('key')))) throw data('Not found', { status: 404 })
+    notFoundUnless(await isLinkKey(REPORT_FILE_LINK, String(fileId), new URL(request.url).searchParams.get('key')))
     if (!(await guestLinkOpenFor(file.bookingId))) throw linkExpired()
   }
   return new Response(new Uint8Array(file.bytes), {

@@ -12,13 +12,13 @@ import { redirectWithToast } from '~/lib/toast.server'
 import { optionLabel, SWIMMING_EXPERIENCE } from '~/modules/accounts/fields'
 import { tooLateToChangeNotice } from '~/modules/booking/changes.server'
 import { payableBooking } from '~/modules/booking/bookings.server'
-import { HoldExpiredError, PaymentStartError, startPayment } from '~/modules/payments/payments.server'
+import { HoldExpiredError, startPayment } from '~/modules/payments/payments.server'
 import { getSiteSettings } from '~/modules/site/site.server'
 import { readForm } from '~/lib/form-data.server'
+import { refusalOf } from '~/lib/refusals.server'
 import { rowId } from '~/lib/row-id'
 import { limitHoldAttempts } from '~/modules/holders/holders.server'
 import { clientNetwork } from '~/modules/rate-limit/client-network'
-import { RateLimitedError } from '~/modules/rate-limit/rate-limit.server'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
   ...pageMeta(matches, { title: 'Complete Your Payment', description: 'Pay for your analysis session.', path: '/slot-payment' }),
@@ -75,13 +75,11 @@ export async function action({ request, context }: Route.ActionArgs) {
     // The gateway's page is not part of this app: the browser loads it as a new document.
     return redirectDocument(payment.redirectUrl)
   } catch (error) {
-    if (error instanceof HoldExpiredError) return redirectWithToast('/book-slot', { type: 'error', title: 'Booking Failed', description: error.message })
-    if (error instanceof PaymentStartError) {
-      console.error('payment creation failed', (error as Error).cause)
-      return data({ error: error.message }, { status: 502 })
-    }
-    if (error instanceof RateLimitedError) return data({ error: error.message }, { status: 429 })
-    throw error
+    const refusal = refusalOf(error)
+    // The hold ran out: the time slot is chosen again.
+    if (refusal.error instanceof HoldExpiredError) return redirectWithToast('/book-slot', { type: 'error', title: 'Booking Failed', description: refusal.message })
+    if (refusal.error.kind === 'unavailable') console.error('payment creation failed', refusal.error.cause)
+    return data({ error: refusal.message }, { status: refusal.status })
   }
 }
 

@@ -10,9 +10,9 @@ import { redirectWithToast } from '~/lib/toast.server'
 import { CODE_REFUSED } from '~/modules/accounts/codes.server'
 import { resendVerificationCode, verifyEmail } from '~/modules/accounts/registration.server'
 import { codeField, EmailOnlySchema, VerifyEmailSchema } from '~/modules/accounts/schemas'
-import { RateLimitedError } from '~/modules/rate-limit/rate-limit.server'
 import { hiddenFieldMessages, readForm } from '~/lib/form-data.server'
 import { formIntent } from '~/lib/intent'
+import { formErrorsOf, refusalOf } from '~/lib/refusals.server'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
   ...pageMeta(matches, { title: 'Verify your e-mail', description: 'Enter the 6-digit code we e-mailed you to finish registering.', path: '/verify-email' }),
@@ -45,10 +45,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     try {
       await resendVerificationCode({ email: submission.value.email, ip: caller.ip })
     } catch (error) {
-      if (error instanceof RateLimitedError) {
-        return redirectWithToast(`/verify-email?${new URLSearchParams({ email: submission.value.email })}`, { type: 'error', title: error.message })
-      }
-      throw error
+      return redirectWithToast(`/verify-email?${new URLSearchParams({ email: submission.value.email })}`, { type: 'error', title: refusalOf(error).message })
     }
     return redirectWithToast(`/verify-email?${new URLSearchParams({ email: submission.value.email })}`, {
       type: 'info',
@@ -71,8 +68,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     headers.append('Set-Cookie', await clearPendingAccountHeader())
     return redirectWithToast(homeFor(result.user), { type: 'success', title: 'Registration successful!', description: `Welcome to ${PRODUCT_NAME}, ${result.user.name}!` }, headers)
   } catch (error) {
-    if (error instanceof RateLimitedError) return data(submission.reply({ formErrors: [error.message] }), { status: 429 })
-    throw error
+    const refusal = refusalOf(error)
+    return data(submission.reply(formErrorsOf(refusal)), { status: refusal.status })
   }
 }
 

@@ -1,4 +1,5 @@
 import { dictionary } from '@zxcvbn-ts/language-common'
+import { DomainError } from '~/lib/domain-error'
 
 /** Customers keep the site's long-standing minimum (see passwordField); staff hold the keys to every booking and payment. */
 export const STAFF_PASSWORD_MIN = 12
@@ -6,10 +7,9 @@ export const STAFF_PASSWORD_MIN = 12
 export const STAFF_PASSWORD_TOO_SHORT = `Staff passwords must be at least ${STAFF_PASSWORD_MIN} characters`
 export const COMMON_PASSWORD = 'This password is too common and easy to guess. Please choose another one.'
 
-export class WeakPasswordError extends Error {
+export class WeakPasswordError extends DomainError {
   constructor(message: string) {
-    super(message)
-    this.name = 'WeakPasswordError'
+    super('invalid', message, 'password')
   }
 }
 

@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, gt, ilike, inArray, or, sql, type SQL } from 'drizzle-orm'
 import { db, type Executor } from '~/db/client.server'
 import { campBatches, campRegistrations, camps, sessions, users } from '~/db/schema'
+import { DomainError } from '~/lib/domain-error'
 import { recordAudit, type Actor } from '~/modules/audit/audit.server'
 import { customerBookings } from '~/modules/booking/bookings.server'
 import { enforce } from '~/modules/rate-limit/rate-limit.server'
@@ -11,31 +12,27 @@ import { revokeAllSessions } from './sessions.server'
 // What staff see of customers and may do to their accounts. Staff accounts are not customers:
 // they are neither listed here nor disabled from here.
 
-export class CustomerNotFoundError extends Error {
+export class CustomerNotFoundError extends DomainError {
   constructor() {
-    super('There is no such customer')
-    this.name = 'CustomerNotFoundError'
+    super('not_found', 'There is no such customer')
   }
 }
 
-export class CannotDisableStaffError extends Error {
+export class CannotDisableStaffError extends DomainError {
   constructor(yourself: boolean) {
-    super(yourself ? 'You cannot disable your own account.' : 'Staff accounts cannot be disabled here.')
-    this.name = 'CannotDisableStaffError'
+    super('conflict', yourself ? 'You cannot disable your own account.' : 'Staff accounts cannot be disabled here.')
   }
 }
 
-export class AlreadyVerifiedError extends Error {
+export class AlreadyVerifiedError extends DomainError {
   constructor() {
-    super('This address is already verified; the customer can sign in.')
-    this.name = 'AlreadyVerifiedError'
+    super('conflict', 'This address is already verified; the customer can sign in.')
   }
 }
 
-export class AccountDisabledError extends Error {
+export class AccountDisabledError extends DomainError {
   constructor() {
-    super('This account is disabled. Re-enable it first.')
-    this.name = 'AccountDisabledError'
+    super('conflict', 'This account is disabled. Re-enable it first.')
   }
 }
 

@@ -1,6 +1,7 @@
 import { and, eq, isNull } from 'drizzle-orm'
 import { db, type Executor } from '~/db/client.server'
 import { sessions, users } from '~/db/schema'
+import { DomainError } from '~/lib/domain-error'
 import { assertAcceptablePassword } from './password-policy.server'
 import { hashPassword, verifyPassword } from './passwords.server'
 import type { RegistrationInput } from './schemas'
@@ -10,10 +11,9 @@ export function normalizeEmail(email: string) {
   return email.trim().toLowerCase()
 }
 
-export class EmailTakenError extends Error {
+export class EmailTakenError extends DomainError {
   constructor() {
-    super('User with this email already exists')
-    this.name = 'EmailTakenError'
+    super('conflict', 'User with this email already exists', 'email')
   }
 }
 

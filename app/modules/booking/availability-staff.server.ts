@@ -2,6 +2,7 @@ import { and, asc, eq, getTableName, gte, inArray, lte } from 'drizzle-orm'
 import { db, type Executor } from '~/db/client.server'
 import { availabilityWindows, bookingDays, bookings, closedTimeSlots } from '~/db/schema'
 import { addDays, isoWeekday, monthBounds, toHourMinute } from '~/lib/lab-time'
+import { DomainError } from '~/lib/domain-error'
 import { type Actor, recordAudit } from '~/modules/audit/audit.server'
 import { forgetAvailability, holdsSeats } from './availability.server'
 import { lockWindows } from './holds.server'
@@ -10,25 +11,27 @@ import { timeSlotsOf, toMinutes } from './time-slots'
 /** A booking a change would leave without its seat, named so staff can deal with it first. */
 export type StrandedBooking = { reference: string; customerName: string; date: string; start: string }
 
-export class StrandedBookingsError extends Error {
+export class StrandedBookingsError extends DomainError {
   constructor(readonly bookings: StrandedBooking[]) {
-    super(`This change would leave ${bookings.length === 1 ? 'a booking' : `${bookings.length} bookings`} without a seat. Reschedule or cancel ${bookings.length === 1 ? 'it' : 'them'} first.`)
-    this.name = 'StrandedBookingsError'
+    super('conflict', `This change would leave ${bookings.length === 1 ? 'a booking' : `${bookings.length} bookings`} without a seat. Reschedule or cancel ${bookings.length === 1 ? 'it' : 'them'} first.`)
   }
+}
+
+/** The bookings a refused change would have stranded, for the page to list: none for any other refusal. */
+export function strandedBy(error: DomainError): { stranded?: StrandedBooking[] } {
+  return error instanceof StrandedBookingsError ? { stranded: error.bookings } : {}
 }
 
 /** The new hours overlap another window on the same date (or the date is a holiday). */
-export class OverlappingWindowError extends Error {
+export class OverlappingWindowError extends DomainError {
   constructor(readonly dates: string[]) {
-    super(`Other opening hours (or a holiday) already cover part of this time on ${dates.length === 1 ? dates[0] : `${dates.length} dates: ${dates.join(', ')}`}.`)
-    this.name = 'OverlappingWindowError'
+    super('conflict', `Other opening hours (or a holiday) already cover part of this time on ${dates.length === 1 ? dates[0] : `${dates.length} dates: ${dates.join(', ')}`}.`)
   }
 }
 
-export class WindowInUseError extends Error {
+export class WindowInUseError extends DomainError {
   constructor() {
-    super('These opening hours have bookings on record (past, cancelled or unpaid). Close their time slots instead of removing them.')
-    this.name = 'WindowInUseError'
+    super('conflict', 'These opening hours have bookings on record (past, cancelled or unpaid). Close their time slots instead of removing them.')
   }
 }
 

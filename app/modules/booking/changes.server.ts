@@ -3,6 +3,7 @@ import { db, type Executor } from '~/db/client.server'
 import { bookingDays, bookings, payments, siteSettings } from '~/db/schema'
 import { formatRupees } from '~/lib/money'
 import { addDays, addHours, formatLabDateTime, labInstant, toHourMinute } from '~/lib/lab-time'
+import { DomainError } from '~/lib/domain-error'
 import { type Actor, recordAudit } from '~/modules/audit/audit.server'
 import { calendarAttachment, calendarFile } from '~/modules/mail/ics.server'
 import { enqueueEmail } from '~/modules/mail/outbox.server'
@@ -18,24 +19,21 @@ export const OFFLINE_GATEWAY = 'offline'
 /** Customers may reschedule or cancel until this long before Day 1 begins. */
 export const CHANGE_NOTICE_HOURS = 24
 
-export class TooLateToChangeError extends Error {
+export class TooLateToChangeError extends DomainError {
   constructor() {
-    super(`Bookings can be rescheduled or cancelled up to ${CHANGE_NOTICE_HOURS} hours before the first session. Please contact us.`)
-    this.name = 'TooLateToChangeError'
+    super('conflict', `Bookings can be rescheduled or cancelled up to ${CHANGE_NOTICE_HOURS} hours before the first session. Please contact us.`)
   }
 }
 
-export class NotChangeableError extends Error {
+export class NotChangeableError extends DomainError {
   constructor() {
-    super('Only a confirmed booking can be rescheduled or cancelled.')
-    this.name = 'NotChangeableError'
+    super('conflict', 'Only a confirmed booking can be rescheduled or cancelled.')
   }
 }
 
-export class BookingChangedError extends Error {
+export class BookingChangedError extends DomainError {
   constructor() {
-    super('This booking has changed since the confirmation link was sent. Please ask for a new one.')
-    this.name = 'BookingChangedError'
+    super('invalid', 'This booking has changed since the confirmation link was sent. Please ask for a new one.')
   }
 }
 

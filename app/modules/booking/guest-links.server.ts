@@ -4,6 +4,7 @@ import { db } from '~/db/client.server'
 import { bookingDays, bookings } from '~/db/schema'
 import { isLinkKey, linkKey } from '~/db/secrets.server'
 import { addDays, addMinutes, formatLabTime, fromUnixSeconds, labInstant, toUnixSeconds } from '~/lib/lab-time'
+import { DomainError } from '~/lib/domain-error'
 import { enqueueEmail } from '~/modules/mail/outbox.server'
 import { letter } from '~/modules/mail/templates.server'
 import { clientNetwork } from '~/modules/rate-limit/client-network'
@@ -57,10 +58,9 @@ export async function guestLinkOpenFor(bookingId: number, now = new Date()) {
   return guestLinkOpen({ ...booking, days: booking.lastDay ? [{ date: booking.lastDay }] : [] }, now)
 }
 
-export class CancellationLinkInvalidError extends Error {
+export class CancellationLinkInvalidError extends DomainError {
   constructor() {
-    super('This confirmation link has expired or has already been used. You can ask for a new one below.')
-    this.name = 'CancellationLinkInvalidError'
+    super('invalid', 'This confirmation link has expired or has already been used. You can ask for a new one below.')
   }
 }
 

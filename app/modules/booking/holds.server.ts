@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto'
 import { and, asc, eq, inArray, lte } from 'drizzle-orm'
 import { config } from '~/config.server'
 import { db, type Executor } from '~/db/client.server'
+import { DomainError } from '~/lib/domain-error'
 import { sharedRead } from '~/lib/shared-read.server'
 import { availabilityWindows, bookingDays, bookings } from '~/db/schema'
 import { addDays, addMinutes, addMonths, labToday, monthBounds, toHourMinute } from '~/lib/lab-time'
@@ -11,18 +12,16 @@ import { inLine, lineClock, LOOK_AGAIN, sawFull } from './hold-line.server'
 import { hasStarted, holdsSeats, openWindows, planSession, seatKey, sessionStart, seatsTaken, SESSION_SEARCH_DAYS, type SessionDay } from './availability.server'
 
 /** The time slot cannot be held: taken meanwhile, started, or no longer offered. */
-export class SlotUnavailableError extends Error {
-  constructor(message = 'This time slot is no longer available. Please choose another one.') {
-    super(message)
-    this.name = 'SlotUnavailableError'
+export class SlotUnavailableError extends DomainError {
+  constructor(message = 'This time slot is no longer available. Please choose another one.', field?: string) {
+    super('conflict', message, field)
   }
 }
 
 /** The customer already has a seat at this time on one of the session's dates. */
-export class AlreadyBookedError extends Error {
+export class AlreadyBookedError extends DomainError {
   constructor() {
-    super('You have already booked this time slot.')
-    this.name = 'AlreadyBookedError'
+    super('conflict', 'You have already booked this time slot.')
   }
 }
 

@@ -143,6 +143,9 @@ export type StaffBookingInput = {
   notes: string | null
 }
 
+/** Staff's booking has no seat: said next to the time they chose. */
+const noFreeSeat = () => new SlotUnavailableError('There is no free seat at this time on every day of the session. Choose another date or time.', 'time')
+
 /**
  * A booking staff make for someone: paid at the lab (recorded as an offline payment, with its
  * receipt) or complimentary (no payment, amount 0, marked as such). Confirmed at once, under the
@@ -152,7 +155,7 @@ export async function createStaffBooking(actor: Actor, input: StaffBookingInput,
   return db().transaction(async (tx) => {
     const windows = await openWindows(input.date, addDays(input.date, SESSION_SEARCH_DAYS), tx)
     const plan = planSession(windows, input.date, input.start, input.days)
-    if (!plan || hasStarted(input.date, input.start, now)) throw new SlotUnavailableError()
+    if (!plan || hasStarted(input.date, input.start, now)) throw noFreeSeat()
     await lockWindows(
       tx,
       plan.map((day) => day.windowId),
@@ -162,7 +165,7 @@ export async function createStaffBooking(actor: Actor, input: StaffBookingInput,
       now,
       tx,
     )
-    if (plan.some((day) => (taken.get(seatKey(day.windowId, day.start)) ?? 0) >= day.capacity)) throw new SlotUnavailableError()
+    if (plan.some((day) => (taken.get(seatKey(day.windowId, day.start)) ?? 0) >= day.capacity)) throw noFreeSeat()
     const email = input.customer.email.toLowerCase()
     const [account] = await tx.select({ id: users.id }).from(users).where(and(eq(users.email, email), eq(users.isVerified, true)))
     const booking = await insertBooking(tx, {

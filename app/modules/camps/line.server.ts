@@ -7,20 +7,12 @@ import { campLine, type CampLineOutcome } from '~/db/schema'
 import { batched, batchedReader } from '~/lib/batched.server'
 import { addHours } from '~/lib/lab-time'
 import type { Holder } from '~/modules/holders/holders.server'
-import { limitHoldAttempts, UnpaidHoldExistsError, TooManyUnpaidHoldsError } from '~/modules/holders/holders.server'
+import { limitHoldAttempts } from '~/modules/holders/holders.server'
+import { DomainError } from '~/lib/domain-error'
 import { countHits, RateLimitedError, type RateLimitRule } from '~/modules/rate-limit/rate-limit.server'
 import { listCamps } from '~/modules/site/site.server'
 import { registrationOpen } from './camps.server'
-import {
-  AlreadyRegisteredError,
-  alreadyRegisteredInstead,
-  BatchFullError,
-  BatchNotInCampError,
-  CampNotFoundError,
-  holdCampSeatIn,
-  RegistrationClosedError,
-  type CampApplicant,
-} from './registrations.server'
+import { alreadyRegisteredInstead, BatchFullError, BatchNotInCampError, CampNotFoundError, holdCampSeatIn, RegistrationClosedError, type CampApplicant } from './registrations.server'
 
 /**
  * The camp line. Every camp registration joins it and is answered at once; seats are then given in
@@ -238,7 +230,7 @@ async function settleOne(tx: Executor, arrival: typeof campLine.$inferSelect, no
     const error = await alreadyRegisteredInstead(caught, arrival.campCode, applicant, tx)
     if (error instanceof BatchFullError) return { outcome: 'full', message: error.message }
     if (error instanceof RateLimitedError) return { outcome: 'limited', message: error.message }
-    if (isRefusal(error)) return { outcome: 'refused', message: (error as Error).message }
+    if (error instanceof DomainError) return { outcome: 'refused', message: error.message }
     // One parent's unexpected failure must not stop the line behind them: the chunk would fail
     // again at every try. Only a database out of reach stops it, until it is back.
     if (isDatabaseUnavailable(error)) throw error
@@ -248,10 +240,6 @@ async function settleOne(tx: Executor, arrival: typeof campLine.$inferSelect, no
 }
 
 type Answer = Exclude<CampLineOutcome, 'seat'>
-
-function isRefusal(error: unknown) {
-  return [UnpaidHoldExistsError, TooManyUnpaidHoldsError, AlreadyRegisteredError, RegistrationClosedError, CampNotFoundError, BatchNotInCampError].some((kind) => error instanceof kind)
-}
 
 function groupBy(answers: Array<{ id: number; message: string }>) {
   const groups = new Map<string, number[]>()

@@ -3,46 +3,42 @@ import { and, eq, lte, sql } from 'drizzle-orm'
 import { config } from '~/config.server'
 import { db, type Executor } from '~/db/client.server'
 import { campBatches, campRegistrations, camps, campWaitlist } from '~/db/schema'
+import { DomainError } from '~/lib/domain-error'
 import { holderColumns, limitHoldAttempts, makeRoomForHold, type Holder } from '~/modules/holders/holders.server'
 import { batchLooksFull, campPrice, campSeatsTaken, registrationOpen, waitingCounts } from './camps.server'
 import { addMinutes } from '~/lib/lab-time'
 
-export class CampNotFoundError extends Error {
+export class CampNotFoundError extends DomainError {
   constructor() {
-    super('Please select a camp')
-    this.name = 'CampNotFoundError'
+    super('invalid', 'Please select a camp')
   }
 }
 
-export class RegistrationClosedError extends Error {
+export class RegistrationClosedError extends DomainError {
   constructor(campName: string) {
-    super(`Registration for ${campName} is closed.`)
-    this.name = 'RegistrationClosedError'
+    super('conflict', `Registration for ${campName} is closed.`)
   }
 }
 
 /** No seat left in the batch (or the freed ones are promised to the waitlist): the parent may join it. */
-export class BatchFullError extends Error {
+export class BatchFullError extends DomainError {
   constructor(campName: string, batchName: string) {
-    super(`${batchName} of ${campName} is full.`)
-    this.name = 'BatchFullError'
+    super('conflict', `${batchName} of ${campName} is full.`)
   }
 }
 
-export class AlreadyRegisteredError extends Error {
+export class AlreadyRegisteredError extends DomainError {
   constructor(swimmerName: string, campName: string) {
-    super(`${swimmerName} is already registered for ${campName} with this e-mail address.`)
-    this.name = 'AlreadyRegisteredError'
+    super('conflict', `${swimmerName} is already registered for ${campName} with this e-mail address.`)
   }
 }
 
 export type CampApplicant = { swimmerName: string; email: string; phone: string }
 
 /** The camp exists but has no batch by that code (camps can have different batches). */
-export class BatchNotInCampError extends Error {
+export class BatchNotInCampError extends DomainError {
   constructor(campName: string) {
-    super(`${campName} has no such batch. Please select one of its batches.`)
-    this.name = 'BatchNotInCampError'
+    super('invalid', `${campName} has no such batch. Please select one of its batches.`, 'batch')
   }
 }
 

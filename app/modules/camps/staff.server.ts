@@ -3,6 +3,7 @@ import { db, type Executor } from '~/db/client.server'
 import { auditLog, campBatches, campRegistrations, camps, campWaitlist, payments, refunds, siteSettings, type RefundState } from '~/db/schema'
 import { formatRupees } from '~/lib/money'
 import { formatDateRange, formatLabDate, labInstant } from '~/lib/lab-time'
+import { DomainError } from '~/lib/domain-error'
 import { recordAudit, type Actor } from '~/modules/audit/audit.server'
 import { calendarAttachment } from '~/modules/mail/ics.server'
 import { enqueueEmail } from '~/modules/mail/outbox.server'
@@ -15,12 +16,9 @@ import type { BatchDetails, CampDetails } from './staff-schemas'
 import { campSeatFreed } from './waitlist.server'
 
 /** A change staff asked for that the rules do not allow; `field` names the form field it is about. */
-export class CampChangeRefusedError extends Error {
-  readonly field: string | undefined
+export class CampChangeRefusedError extends DomainError {
   constructor(message: string, field?: string) {
-    super(message)
-    this.name = 'CampChangeRefusedError'
-    this.field = field
+    super('conflict', message, field)
   }
 }
 

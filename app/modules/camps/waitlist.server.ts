@@ -8,37 +8,36 @@ import { formatRupees } from '~/lib/money'
 import { addHours, formatDateRange, formatLabDateTime } from '~/lib/lab-time'
 import { enqueueEmail } from '~/modules/mail/outbox.server'
 import { letter } from '~/modules/mail/templates.server'
+import { DomainError } from '~/lib/domain-error'
 import { limitHoldAttempts } from '~/modules/holders/holders.server'
 import { clientNetwork } from '~/modules/rate-limit/client-network'
 import { campPrice, campSeatsTaken, queuedOnWaitlist, registrationOpen, waitingCounts } from './camps.server'
 import { AlreadyRegisteredError, insertRegistration, lockBatchOrExplain, RegistrationClosedError, sameSwimmer, type CampApplicant } from './registrations.server'
 
-export class AlreadyWaitingError extends Error {
+export class AlreadyWaitingError extends DomainError {
   constructor(swimmerName: string, campName: string, confirmed: boolean) {
     super(
+      'conflict',
       confirmed
         ? `${swimmerName} is already on the waitlist for ${campName}.`
         : `${swimmerName} is already on the waitlist for ${campName}. Please click the link in the e-mail we sent you to keep the place.`,
     )
-    this.name = 'AlreadyWaitingError'
   }
 }
 
 /** The batch has a seat a newcomer can take: waiting would only keep it from someone else. */
-export class SeatsFreeError extends Error {
+export class SeatsFreeError extends DomainError {
   constructor(campName: string, batchName: string) {
-    super(`${batchName} of ${campName} still has free seats, so there is no need to wait. Please register for it instead.`)
-    this.name = 'SeatsFreeError'
+    super('conflict', `${batchName} of ${campName} still has free seats, so there is no need to wait. Please register for it instead.`)
   }
 }
 
 /** How many waitlist places (waiting or offered, in any camp) one client network may hold at once. */
 export const WAITLIST_PLACES_PER_NETWORK = 3
 
-export class WaitlistNetworkLimitError extends Error {
+export class WaitlistNetworkLimitError extends DomainError {
   constructor() {
-    super(`Your internet connection already holds ${WAITLIST_PLACES_PER_NETWORK} places on our camp waitlists, the most we allow. Please try again once one of them has ended.`)
-    this.name = 'WaitlistNetworkLimitError'
+    super('rate_limited', `Your internet connection already holds ${WAITLIST_PLACES_PER_NETWORK} places on our camp waitlists, the most we allow. Please try again once one of them has ended.`)
   }
 }
 

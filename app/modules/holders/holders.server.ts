@@ -5,6 +5,7 @@ import { unionAll } from 'drizzle-orm/pg-core'
 import { bookings, campRegistrations } from '~/db/schema'
 import { formatLabClockTime } from '~/lib/lab-time'
 import type { Executor } from '~/db/client.server'
+import { DomainError } from '~/lib/domain-error'
 import { enforce, type RateLimitRule } from '~/modules/rate-limit/rate-limit.server'
 import { campSeatFreed } from '~/modules/camps/waitlist.server'
 
@@ -42,18 +43,16 @@ export const HOLD_ATTEMPT_LIMITS = {
 } satisfies Record<string, RateLimitRule>
 
 /** An unpaid hold for the same e-mail address, made in another browser, is still running. */
-export class UnpaidHoldExistsError extends Error {
+export class UnpaidHoldExistsError extends DomainError {
   constructor(readonly endsAt: Date) {
-    super(`A booking for this e-mail address is already waiting for payment. Please complete that payment, or try again after ${formatLabClockTime(endsAt)}, when its hold ends.`)
-    this.name = 'UnpaidHoldExistsError'
+    super('conflict', `A booking for this e-mail address is already waiting for payment. Please complete that payment, or try again after ${formatLabClockTime(endsAt)}, when its hold ends.`)
   }
 }
 
 /** The client's network already holds as many unpaid seats as it may. */
-export class TooManyUnpaidHoldsError extends Error {
+export class TooManyUnpaidHoldsError extends DomainError {
   constructor(readonly endsAt: Date) {
-    super(`Too many bookings from your network are waiting for payment. Please complete one of them, or try again after ${formatLabClockTime(endsAt)}.`)
-    this.name = 'TooManyUnpaidHoldsError'
+    super('conflict', `Too many bookings from your network are waiting for payment. Please complete one of them, or try again after ${formatLabClockTime(endsAt)}.`)
   }
 }
 

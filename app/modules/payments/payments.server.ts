@@ -3,6 +3,7 @@ import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm'
 import { db, type Executor } from '~/db/client.server'
 import { paymentEvents, payments, type PaymentState } from '~/db/schema'
 import { enqueueEmail } from '~/modules/mail/outbox.server'
+import { DomainError } from '~/lib/domain-error'
 import { GatewayError, newOrderId, type GatewayNotification, type GatewayOrderStatus } from './gateway-contract.server'
 import { paymentGateway } from './active-gateway.server'
 import { payableOf, type PayableKind, type PayableRef } from './payable-contract.server'
@@ -13,18 +14,16 @@ import { applyRefundStatus, refreshRefund, requestRefund, type RefundOutcome } f
 import { addMinutes, addSeconds, secondsBetween } from '~/lib/lab-time'
 
 /** The hold ran out (or the booking moved on) before the customer paid. */
-export class HoldExpiredError extends Error {
+export class HoldExpiredError extends DomainError {
   constructor() {
-    super('Your seat hold has expired. Please choose your time slot again.')
-    this.name = 'HoldExpiredError'
+    super('conflict', 'Your seat hold has expired. Please choose your time slot again.')
   }
 }
 
 /** The gateway could not create the payment order. */
-export class PaymentStartError extends Error {
+export class PaymentStartError extends DomainError {
   constructor() {
-    super('Failed to create payment. Please try again.')
-    this.name = 'PaymentStartError'
+    super('unavailable', 'Failed to create payment. Please try again.')
   }
 }
 

@@ -4,6 +4,7 @@ import { db, type Executor } from '~/db/client.server'
 import { paymentEvents, payments, refunds } from '~/db/schema'
 import { formatRupees } from '~/lib/money'
 import { addMinutes, addSeconds } from '~/lib/lab-time'
+import { DomainError } from '~/lib/domain-error'
 import { recordAudit, type Actor } from '~/modules/audit/audit.server'
 import { enqueueEmail } from '~/modules/mail/outbox.server'
 import { GatewayError, newOrderId, type GatewayRefundStatus } from './gateway-contract.server'
@@ -97,10 +98,9 @@ export async function settleFailedRefund({ refundId, how, actor, now = new Date(
   })
 }
 
-export class RefundNotFailedError extends Error {
+export class RefundNotFailedError extends DomainError {
   constructor() {
-    super(REFUND_NOT_WAITING)
-    this.name = 'RefundNotFailedError'
+    super('conflict', REFUND_NOT_WAITING)
   }
 }
 

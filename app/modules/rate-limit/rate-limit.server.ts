@@ -1,16 +1,16 @@
 import { lt, sql } from 'drizzle-orm'
 import { db, type Executor } from '~/db/client.server'
+import { DomainError } from '~/lib/domain-error'
 import { rateLimitBuckets } from '~/db/schema'
 import { addSeconds, durationMs, secondsBetween } from '~/lib/lab-time'
 
 export type RateLimitRule = { limit: number; windowSeconds: number }
 
 /** Thrown when a caller has used up a limit; the route shows `message`. */
-export class RateLimitedError extends Error {
+export class RateLimitedError extends DomainError {
   constructor(readonly retryAfterSeconds: number) {
     const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60))
-    super(`Too many attempts. Please wait ${minutes} ${minutes === 1 ? 'minute' : 'minutes'} and try again.`)
-    this.name = 'RateLimitedError'
+    super('rate_limited', `Too many attempts. Please wait ${minutes} ${minutes === 1 ? 'minute' : 'minutes'} and try again.`)
   }
 }
 

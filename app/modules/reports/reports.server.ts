@@ -3,6 +3,7 @@ import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm'
 import { db } from '~/db/client.server'
 import { bookingDays, bookingReports, bookings, reportFiles, siteSettings, type VideoLink } from '~/db/schema'
 import { addHours, labInstant, toHourMinute } from '~/lib/lab-time'
+import { DomainError } from '~/lib/domain-error'
 import { bookingForMail, bookingLink } from '~/modules/booking/fulfilment.server'
 import { enqueueEmail } from '~/modules/mail/outbox.server'
 import { letter } from '~/modules/mail/templates.server'
@@ -13,10 +14,9 @@ export const REPORT_FILE_LINK = 'report-file'
 export const MAX_REPORT_FILE_BYTES = 20 * 1024 * 1024
 export const MAX_REPORT_FILES = 6
 
-export class ReportInputError extends Error {
+export class ReportInputError extends DomainError {
   constructor(message: string) {
-    super(message)
-    this.name = 'ReportInputError'
+    super('invalid', message)
   }
 }
 

@@ -2,6 +2,7 @@ import { asc, eq } from 'drizzle-orm'
 import { db, type Executor } from '~/db/client.server'
 import { catalogueItems, siteSettings, type Coach, type TeamMember } from '~/db/schema'
 import { formatRupees } from '~/lib/money'
+import { DomainError } from '~/lib/domain-error'
 import { recordAudit, type Actor } from '~/modules/audit/audit.server'
 import { isValidGstin, isValidGstRate, isValidPrice, REGULAR_PRICE_MESSAGE, type CoachInput, type ContactInput, type GstInput, type PoliciesInput, type TeamMemberInput } from './schemas'
 
@@ -10,17 +11,15 @@ import { isValidGstin, isValidGstRate, isValidPrice, REGULAR_PRICE_MESSAGE, type
 // instance's page cache and moves the live banner on open pages.
 
 /** A value the forms should have refused; the domain checks again because money and tax depend on it. */
-export class InvalidSettingError extends Error {
+export class InvalidSettingError extends DomainError {
   constructor(message: string) {
-    super(message)
-    this.name = 'InvalidSettingError'
+    super('invalid', message)
   }
 }
 
-export class CatalogueItemNotFoundError extends Error {
+export class CatalogueItemNotFoundError extends DomainError {
   constructor(code: string) {
-    super(`There is no catalogue item ${code}`)
-    this.name = 'CatalogueItemNotFoundError'
+    super('not_found', `There is no catalogue item ${code}`)
   }
 }
 

@@ -1,4 +1,4 @@
-import { getFormProps, type SubmissionResult } from '@conform-to/react'
+import { getFormProps, type Submission, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link } from 'react-router'
 import type { Route } from './+types/availability'
@@ -7,11 +7,12 @@ import { StrandedBookingsAlert } from '~/components/stranded-bookings'
 import { requireAdmin } from '~/lib/auth.server'
 import { addMonths, formatMonthTitle, formatTimeRange, formatWeekdayDate, labToday } from '~/lib/lab-time'
 import { redirectWithToast } from '~/lib/toast.server'
-import { createWindows, markHolidays, OverlappingWindowError, removeHoliday, staffMonth, StrandedBookingsError, type StrandedBooking } from '~/modules/booking/availability-staff.server'
+import { createWindows, markHolidays, removeHoliday, staffMonth, strandedBy, type StrandedBooking } from '~/modules/booking/availability-staff.server'
 import { DateSchema, isMonth } from '~/modules/booking/schemas'
 import { CreateWindowsSchema, HolidaysSchema, WEEKDAYS } from '~/modules/booking/staff-schemas'
 import { readForm } from '~/lib/form-data.server'
 import { formIntent } from '~/lib/intent'
+import { formErrorsOf, refusalOf } from '~/lib/refusals.server'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Availability | Admin' }, { name: 'robots', content: 'noindex' }]
 
@@ -84,10 +85,9 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 /** A change the rules refused: the form again, with why, and the bookings in the way. */
-function refused(form: ActionResult['form'], submission: { reply: (options: { formErrors: string[] }) => SubmissionResult<string[]> }, error: unknown) {
-  if (error instanceof OverlappingWindowError) return data<ActionResult>({ form, result: submission.reply({ formErrors: [error.message] }) }, { status: 409 })
-  if (error instanceof StrandedBookingsError) return data<ActionResult>({ form, result: submission.reply({ formErrors: [error.message] }), stranded: error.bookings }, { status: 409 })
-  throw error
+function refused(form: ActionResult['form'], submission: Submission<unknown, string[], unknown>, error: unknown) {
+  const refusal = refusalOf(error)
+  return data<ActionResult>({ form, result: submission.reply(formErrorsOf(refusal)), ...strandedBy(refusal.error) }, { status: refusal.status })
 }
 
 export default function AdminAvailability({ loaderData, actionData }: Route.ComponentProps) {

@@ -6,11 +6,11 @@ import { FormAlert, PendingButton, RadioGroupField, SelectField, TextField, useV
 import { requireAdmin } from '~/lib/auth.server'
 import { rupeesToPaise } from '~/lib/money'
 import { redirectWithToast } from '~/lib/toast.server'
-import { SlotUnavailableError } from '~/modules/booking/holds.server'
 import { createStaffBooking } from '~/modules/booking/staff.server'
 import { PAYMENT_METHODS, STAFF_PRODUCTS, StaffBookingSchema } from '~/modules/booking/staff-schemas'
 import { getCatalogue, requireItem } from '~/modules/site/site.server'
 import { readForm } from '~/lib/form-data.server'
+import { formErrorsOf, refusalOf } from '~/lib/refusals.server'
 
 export const meta: Route.MetaFunction = () => [{ title: 'New booking | Admin' }, { name: 'robots', content: 'noindex' }]
 
@@ -43,8 +43,8 @@ export async function action({ request }: Route.ActionArgs) {
     )
     return redirectWithToast(`/admin/bookings/${booking.reference}`, { type: 'success', title: 'Booking made', description: `${form.name} has been e-mailed the confirmation.` })
   } catch (error) {
-    if (error instanceof SlotUnavailableError) return data(submission.reply({ fieldErrors: { time: ['There is no free seat at this time on every day of the session. Choose another date or time.'] } }), { status: 409 })
-    throw error
+    const refusal = refusalOf(error)
+    return data(submission.reply(formErrorsOf(refusal)), { status: refusal.status })
   }
 }
 

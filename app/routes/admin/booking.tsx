@@ -8,19 +8,20 @@ import { formatRupees } from '~/lib/money'
 import { formatLabDate, formatLabDateTime, formatTimeRange, formatWeekdayDate } from '~/lib/lab-time'
 import { formatFileSize } from '~/lib/report-view.server'
 import { redirectWithToast } from '~/lib/toast.server'
-import { cancelBooking, NotChangeableError, OFFLINE_GATEWAY } from '~/modules/booking/changes.server'
+import { cancelBooking, OFFLINE_GATEWAY } from '~/modules/booking/changes.server'
 import { bookingStory, setAttendance } from '~/modules/booking/staff.server'
 import { BOOKING_STATUS_LABELS } from '~/modules/booking/texts'
-import { deliverReport, MAX_REPORT_FILE_BYTES, MAX_REPORT_FILES, ReportInputError, reportsOf } from '~/modules/reports/reports.server'
+import { deliverReport, MAX_REPORT_FILE_BYTES, MAX_REPORT_FILES, reportsOf } from '~/modules/reports/reports.server'
 import { readForm } from '~/lib/form-data.server'
 import { formIntent } from '~/lib/intent'
 import { refuseNul } from '~/lib/nul.server'
+import { notFoundUnless, refusalData } from '~/lib/refusals.server'
 
 export const meta: Route.MetaFunction = ({ params }) => [{ title: `Booking ${params.reference} | Admin` }, { name: 'robots', content: 'noindex' }]
 
 async function story(reference: string) {
   const found = await bookingStory(reference)
-  if (!found) throw data('Not found', { status: 404 })
+  notFoundUnless(found)
   return found
 }
 
@@ -102,8 +103,7 @@ export async function action({ request, params }: Route.ActionArgs) {
       try {
         await cancelBooking({ bookingId: booking.id, enforceDeadline: false, refund, actor })
       } catch (error) {
-        if (error instanceof NotChangeableError) return data({ error: error.message }, { status: 409 })
-        throw error
+        return refusalData(error)
       }
       return redirectWithToast(here, { type: 'success', title: 'Booking cancelled', description: refund ? 'The refund is on its way to the customer.' : 'No refund was made.' })
     }
@@ -113,8 +113,7 @@ export async function action({ request, params }: Route.ActionArgs) {
       try {
         await setAttendance(actor, booking.id, attendance)
       } catch (error) {
-        if (error instanceof NotChangeableError) return data({ error: error.message }, { status: 409 })
-        throw error
+        return refusalData(error)
       }
       return redirectWithToast(here, { type: 'success', title: attendance === 'attended' ? 'Marked as attended' : attendance === 'no_show' ? 'Marked as a no-show' : 'Attendance cleared' })
     }
@@ -127,8 +126,7 @@ export async function action({ request, params }: Route.ActionArgs) {
       try {
         await deliverReport({ bookingId: booking.id, note, videoLinks, files, staffId: admin.id })
       } catch (error) {
-        if (error instanceof ReportInputError) return data({ error: error.message }, { status: 400 })
-        throw error
+        return refusalData(error)
       }
       return redirectWithToast(here, { type: 'success', title: 'Report delivered', description: `${booking.customerName} has been e-mailed.` })
     }

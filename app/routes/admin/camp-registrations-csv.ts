@@ -1,4 +1,3 @@
-import { data } from 'react-router'
 import type { Route } from './+types/camp-registrations-csv'
 import { requireAdmin } from '~/lib/auth.server'
 import { csvResponse, toCsv } from '~/lib/csv'
@@ -7,6 +6,7 @@ import { paiseToDecimalRupees } from '~/lib/money'
 import { BOOKING_STATUS_LABELS } from '~/modules/booking/texts'
 import { campRegistrationsForExport } from '~/modules/camps/staff.server'
 import { refuseNul } from '~/lib/nul.server'
+import { notFoundUnless } from '~/lib/refusals.server'
 
 const HEADER = ['Name', 'E-mail', 'Phone', 'Camp', 'Batch', 'Status', 'Amount (₹)', 'Registration ID', 'Order ID', 'Registered at (IST)']
 
@@ -15,7 +15,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   refuseNul(request, params)
   await requireAdmin(request)
   const rows = await campRegistrationsForExport(params.code)
-  if (!rows) throw data('Not found', { status: 404 })
+  notFoundUnless(rows)
   return csvResponse(
     `${params.code}-registrations.csv`,
     toCsv(

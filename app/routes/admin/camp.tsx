@@ -13,10 +13,11 @@ import { BOOKING_STATUS_LABELS } from '~/modules/booking/texts'
 import { registrationOpen } from '~/modules/camps/camps.server'
 import { batchTimes } from '~/modules/camps/fulfilment.server'
 import { batchDetails, BatchSchema, campDetails, CampSchema, CancelRegistrationSchema, EditBatchSchema, MoveRegistrationSchema } from '~/modules/camps/staff-schemas'
-import { addBatch, cancelRegistration, CampChangeRefusedError, findCamp, moveRegistration, staffCamp, updateBatch, updateCamp } from '~/modules/camps/staff.server'
+import { addBatch, cancelRegistration, findCamp, moveRegistration, staffCamp, updateBatch, updateCamp } from '~/modules/camps/staff.server'
 import { readForm } from '~/lib/form-data.server'
 import { formIntent } from '~/lib/intent'
 import { refuseNul } from '~/lib/nul.server'
+import { formErrorsOf, notFoundUnless, refusalOf } from '~/lib/refusals.server'
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${loaderData?.camp.name ?? 'Camp'} | Admin` }, { name: 'robots', content: 'noindex' }]
 
@@ -31,7 +32,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   await requireAdmin(request)
   const now = new Date()
   const found = await staffCamp(params.code, now)
-  if (!found) throw data('Not found', { status: 404 })
+  notFoundUnless(found)
   const { camp, batches } = found
   return {
     camp: {
@@ -104,8 +105,8 @@ async function attempt(form: string, submission: Submission<unknown, string[], u
   try {
     return await change()
   } catch (error) {
-    if (!(error instanceof CampChangeRefusedError)) throw error
-    return data<ActionResult>({ form, result: submission.reply(error.field ? { fieldErrors: { [error.field]: [error.message] } } : { formErrors: [error.message] }) }, { status: 409 })
+    const refusal = refusalOf(error)
+    return data<ActionResult>({ form, result: submission.reply(formErrorsOf(refusal)) }, { status: refusal.status })
   }
 }
 
@@ -116,7 +117,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   refuseNul(request, params)
   const admin = await requireAdmin(request)
   const camp = await findCamp(params.code)
-  if (!camp) throw data('Not found', { status: 404 })
+  notFoundUnless(camp)
   const { code } = camp
   const actor = { id: admin.id, email: admin.email }
   const here = `/admin/camps/${code}`

@@ -11,8 +11,9 @@ import { redirectWithToast } from '~/lib/toast.server'
 import { registrationOpen } from '~/modules/camps/camps.server'
 import { batchTimes } from '~/modules/camps/fulfilment.server'
 import { batchDetails, campDetails, NewCampSchema } from '~/modules/camps/staff-schemas'
-import { CampChangeRefusedError, createCamp, staffCampOverview } from '~/modules/camps/staff.server'
+import { createCamp, staffCampOverview } from '~/modules/camps/staff.server'
 import { readForm } from '~/lib/form-data.server'
+import { formErrorsOf, refusalOf } from '~/lib/refusals.server'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Camps | Admin' }, { name: 'robots', content: 'noindex' }]
 
@@ -46,8 +47,8 @@ export async function action({ request }: Route.ActionArgs) {
   try {
     await createCamp({ id: admin.id, email: admin.email }, { code: camp.code, ...campDetails(camp), batches: camp.batches.map(batchDetails) })
   } catch (error) {
-    if (!(error instanceof CampChangeRefusedError)) throw error
-    return data(submission.reply(error.field ? { fieldErrors: { [error.field]: [error.message] } } : { formErrors: [error.message] }), { status: 409 })
+    const refusal = refusalOf(error)
+    return data(submission.reply(formErrorsOf(refusal)), { status: refusal.status })
   }
   return redirectWithToast(`/admin/camps/${camp.code}`, { type: 'success', title: 'Camp created', description: `${camp.name} is ${camp.registration === 'open' ? 'open for registration' : 'closed for now'}.` })
 }

@@ -8,33 +8,24 @@ import { formatRupees } from '~/lib/money'
 import { formatDateRange, formatLabDate, formatLabDateTime, formatTimeRange, formatWeekdayDate } from '~/lib/lab-time'
 import { redirectWithToast } from '~/lib/toast.server'
 import { GENDERS, HOW_DID_YOU_KNOW, optionLabel, SPECIALIZATIONS, SWIMMING_EXPERIENCE } from '~/modules/accounts/schemas'
-import {
-  AccountDisabledError,
-  AlreadyVerifiedError,
-  CannotDisableStaffError,
-  customerDetails,
-  CustomerNotFoundError,
-  disableCustomer,
-  enableCustomer,
-  resendVerification,
-} from '~/modules/accounts/staff.server'
+import { customerDetails, disableCustomer, enableCustomer, resendVerification } from '~/modules/accounts/staff.server'
 import { BOOKING_STATUS_LABELS } from '~/modules/booking/texts'
-import { RateLimitedError } from '~/modules/rate-limit/rate-limit.server'
 import { readForm } from '~/lib/form-data.server'
 import { formIntent } from '~/lib/intent'
+import { notFoundUnless, refusalData } from '~/lib/refusals.server'
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${loaderData?.customer.name ?? 'Customer'} | Admin` }, { name: 'robots', content: 'noindex' }]
 
 function customerId(params: Route.LoaderArgs['params']) {
   const id = /^\d{1,9}$/.test(params.id) ? Number(params.id) : null
-  if (!id) throw data('Not found', { status: 404 })
+  notFoundUnless(id)
   return id
 }
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requireAdmin(request)
   const details = await customerDetails(customerId(params))
-  if (!details) throw data('Not found', { status: 404 })
+  notFoundUnless(details)
   const { customer, bookings, registrations } = details
   const other = (value: string | null, otherValue: string | null) => [value, otherValue].filter(Boolean).join(': ')
   const profile: Array<[term: string, value: string]> = [
@@ -100,10 +91,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       }
     }
   } catch (error) {
-    if (error instanceof CustomerNotFoundError) throw data('Not found', { status: 404 })
-    if (error instanceof RateLimitedError) return data({ error: error.message }, { status: 429 })
-    if (error instanceof CannotDisableStaffError || error instanceof AlreadyVerifiedError || error instanceof AccountDisabledError) return data({ error: error.message }, { status: 409 })
-    throw error
+    return refusalData(error)
   }
 }
 

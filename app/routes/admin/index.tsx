@@ -9,8 +9,9 @@ import { readForm } from '~/lib/form-data.server'
 import { redirectWithToast } from '~/lib/toast.server'
 import { formatRupees, formatWholeRupees } from '~/lib/money'
 import { formatLabDate, formatLabDateTime, formatLabTime, formatLongDate, formatShortDayMonth, formatShortWeekdayDayMonth, formatTimeRange } from '~/lib/lab-time'
+import { refusalOf } from '~/lib/refusals.server'
 import { overview } from '~/modules/overview/overview.server'
-import { RefundNotFailedError, settleFailedRefund } from '~/modules/payments/refunds.server'
+import { settleFailedRefund } from '~/modules/payments/refunds.server'
 import { REFUND_NOT_WAITING, SettleRefundSchema } from '~/modules/payments/staff-schemas'
 import { overdueReports } from '~/modules/reports/reports.server'
 import { launchGaps } from '~/modules/site/launch-gaps'
@@ -54,8 +55,7 @@ export async function action({ request }: Route.ActionArgs) {
   try {
     await settleFailedRefund({ refundId, how, actor: { id: admin.id, email: admin.email } })
   } catch (error) {
-    if (error instanceof RefundNotFailedError) return redirectWithToast('/admin', { type: 'error', title: error.message })
-    throw error
+    return redirectWithToast('/admin', { type: 'error', title: refusalOf(error).message })
   }
   return redirectWithToast('/admin', { type: 'success', title: 'Refund marked as repaid', description: `${refundId}: the customer has been told.` })
 }

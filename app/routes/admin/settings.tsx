@@ -17,21 +17,10 @@ import {
   PriceSchema,
   TeamMemberSchema,
 } from '~/modules/site/schemas'
-import {
-  CatalogueItemNotFoundError,
-  catalogueForStaff,
-  InvalidSettingError,
-  setBanner,
-  settingsForStaff,
-  updateCataloguePrice,
-  updateCoach,
-  updateContactDetails,
-  updateGstDetails,
-  updatePolicies,
-  updateTeamMember,
-} from '~/modules/site/staff.server'
+import { catalogueForStaff, setBanner, settingsForStaff, updateCataloguePrice, updateCoach, updateContactDetails, updateGstDetails, updatePolicies, updateTeamMember } from '~/modules/site/staff.server'
 import { readForm } from '~/lib/form-data.server'
 import { formIntent } from '~/lib/intent'
+import { formErrorsOf, notFoundUnless, refusalOf } from '~/lib/refusals.server'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Catalogue & settings | Admin' }, { name: 'robots', content: 'noindex' }]
 
@@ -89,9 +78,8 @@ async function save<Schema extends z.ZodObject>(
       changed ? { type: 'success', title: saved } : { type: 'info', title: 'Nothing to save', description: 'Those were already the values.' },
     )
   } catch (error) {
-    if (error instanceof InvalidSettingError) return data<FormResult>({ intent, target, result: submission.reply({ formErrors: [error.message] }) }, { status: 400 })
-    if (error instanceof CatalogueItemNotFoundError) throw data(error.message, { status: 404 })
-    throw error
+    const refusal = refusalOf(error)
+    return data<FormResult>({ intent, target, result: submission.reply(formErrorsOf(refusal)) }, { status: refusal.status })
   }
 }
 
@@ -102,7 +90,7 @@ export async function action({ request }: Route.ActionArgs) {
   switch (formIntent(formData, INTENTS)) {
     case 'price':
       // An item not in the catalogue has no form on the page to show a message in, whatever else was sent.
-      if (!(await catalogueForStaff()).some((item) => item.code === formData.get('code'))) throw data('Not found', { status: 404 })
+      notFoundUnless((await catalogueForStaff()).some((item) => item.code === formData.get('code')))
       return save(
         formData,
         { intent: 'price', target: String(formData.get('code')) },
@@ -119,7 +107,7 @@ export async function action({ request }: Route.ActionArgs) {
     case 'coach':
       return save(formData, { intent: 'coach' }, CoachSchema, (value) => updateCoach(actor, value), 'Coach saved')
     case 'member':
-      if (!(await settingsForStaff()).team.some((_member, index) => String(index) === formData.get('index'))) throw data('Not found', { status: 404 })
+      notFoundUnless((await settingsForStaff()).team.some((_member, index) => String(index) === formData.get('index')))
       return save(formData, { intent: 'member', target: String(formData.get('index')) }, TeamMemberSchema, (value) => updateTeamMember(actor, value), 'Team member saved')
     case 'banner': {
       const submission = parseWithZod(formData, { schema: BannerSchema })

@@ -7,21 +7,12 @@ import { StrandedBookingsAlert } from '~/components/stranded-bookings'
 import { requireAdmin } from '~/lib/auth.server'
 import { formatTimeRange, formatWeekdayDate, toHourMinute } from '~/lib/lab-time'
 import { redirectWithToast } from '~/lib/toast.server'
-import {
-  closeTimeSlot,
-  deleteWindow,
-  OverlappingWindowError,
-  reopenTimeSlot,
-  StrandedBookingsError,
-  updateWindow,
-  windowById,
-  WindowInUseError,
-  type StrandedBooking,
-} from '~/modules/booking/availability-staff.server'
+import { closeTimeSlot, deleteWindow, reopenTimeSlot, strandedBy, updateWindow, windowById, type StrandedBooking } from '~/modules/booking/availability-staff.server'
 import { isClockTime } from '~/modules/booking/schemas'
 import { WindowHoursSchema } from '~/modules/booking/staff-schemas'
 import { readForm } from '~/lib/form-data.server'
 import { formIntent } from '~/lib/intent'
+import { formErrorsOf, notFoundUnless, refusalOf } from '~/lib/refusals.server'
 import { rowId } from '~/lib/row-id'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Opening hours | Admin' }, { name: 'robots', content: 'noindex' }]
@@ -29,7 +20,7 @@ export const meta: Route.MetaFunction = () => [{ title: 'Opening hours | Admin' 
 async function windowOf(windowId: string) {
   const id = rowId(windowId)
   const window = id ? await windowById(id) : null
-  if (!window || window.isHoliday) throw data('Not found', { status: 404 })
+  notFoundUnless(window && !window.isHoliday)
   return window
 }
 
@@ -74,17 +65,15 @@ export async function action({ request, params }: Route.ActionArgs) {
         try {
           await updateWindow(actor, window.id, submission.value)
         } catch (error) {
-          if (error instanceof StrandedBookingsError) return data<ActionResult>({ result: submission.reply({ formErrors: [error.message] }), stranded: error.bookings }, { status: 409 })
-          if (error instanceof OverlappingWindowError) return data<ActionResult>({ result: submission.reply({ formErrors: [error.message] }) }, { status: 409 })
-          throw error
+          const refusal = refusalOf(error)
+          return data<ActionResult>({ result: submission.reply(formErrorsOf(refusal)), ...strandedBy(refusal.error) }, { status: refusal.status })
         }
         return redirectWithToast(here, { type: 'success', title: 'Opening hours changed' })
       }
     }
   } catch (error) {
-    if (error instanceof StrandedBookingsError) return data<ActionResult>({ error: error.message, stranded: error.bookings }, { status: 409 })
-    if (error instanceof WindowInUseError) return data<ActionResult>({ error: error.message }, { status: 409 })
-    throw error
+    const refusal = refusalOf(error)
+    return data<ActionResult>({ error: refusal.message, ...strandedBy(refusal.error) }, { status: refusal.status })
   }
 }
 
