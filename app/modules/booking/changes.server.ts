@@ -12,6 +12,7 @@ import { requestRefund } from '~/modules/payments/refunds.server'
 import { hasStarted, openWindows, planSession, seatKey, seatsTaken, SESSION_SEARCH_DAYS } from './availability.server'
 import { bookingForMail, bookingLink, dayRows, sessionEvents } from './fulfilment.server'
 import { lockWindows, SlotUnavailableError } from './holds.server'
+import { setStatus } from './status.server'
 
 /** Payments staff record for money taken at the lab; they are refunded at the lab too, not through a gateway. */
 export const OFFLINE_GATEWAY = 'offline'
@@ -161,10 +162,7 @@ export async function cancelBooking({
       .limit(1)
     const refunding = refund && paid !== undefined
     // A cancelled booking with money on its way back becomes 'refunded' when the refund completes.
-    await tx
-      .update(bookings)
-      .set({ status: 'cancelled', cancelledAt: now, calendarSequence: sql`${bookings.calendarSequence} + 1`, updatedAt: now })
-      .where(eq(bookings.id, bookingId))
+    await setStatus(tx, bookings, 'cancelled', eq(bookings.id, bookingId), { cancelledAt: now, calendarSequence: sql`${bookings.calendarSequence} + 1`, updatedAt: now })
     if (refunding) await requestRefund(tx, { paymentId: paid.id, amountPaise: paid.amountPaise, reason: 'The booking was cancelled.', now })
     const mail = await bookingForMail(tx, bookingId)
     if (actor) {

@@ -11,6 +11,7 @@ import { letter } from '~/modules/mail/templates.server'
 import { refundedBy, type PaidOutcome, type Payable, type PaymentTerms, type RefundedHow } from '~/modules/payments/payable-contract.server'
 import { seatsStillFree } from './holds.server'
 import { GUEST_BOOKING_LINK } from './public-booking.server'
+import { setStatus } from './status.server'
 import { IMPORTANT_INFORMATION } from './texts'
 
 /**
@@ -31,21 +32,18 @@ async function fulfilPaidBooking(tx: Executor, bookingId: number, now: Date): Pr
   }
   const holdStands = booking.status === 'pending' && booking.holdExpiresAt !== null && booking.holdExpiresAt > now
   if (!holdStands && !(await seatsStillFree(tx, bookingId, now))) {
-    await tx.update(bookings).set({ status: 'refund_pending', holdExpiresAt: null, updatedAt: now }).where(eq(bookings.id, bookingId))
+    await setStatus(tx, bookings, 'refund_pending', eq(bookings.id, bookingId), { holdExpiresAt: null, updatedAt: now })
     await enqueueEmail(await latePaymentEmail(tx, bookingId), tx, now)
     return { result: 'refund', reason: 'The payment arrived after the seat hold had expired and the time slot was taken.' }
   }
-  await tx.update(bookings).set({ status: 'confirmed', confirmedAt: now, holdExpiresAt: null, updatedAt: now }).where(eq(bookings.id, bookingId))
+  await setStatus(tx, bookings, 'confirmed', eq(bookings.id, bookingId), { confirmedAt: now, holdExpiresAt: null, updatedAt: now })
   await enqueueEmail(await confirmationEmail(tx, bookingId, now), tx, now)
   return { result: 'confirmed', late: !holdStands }
 }
 
 /** Every payment for the booking failed: the hold is released at once, so the slot can be chosen again. */
 async function releaseUnpaidBooking(tx: Executor, bookingId: number, now: Date) {
-  await tx
-    .update(bookings)
-    .set({ status: 'payment_failed', holdExpiresAt: null, updatedAt: now })
-    .where(and(eq(bookings.id, bookingId), eq(bookings.status, 'pending')))
+  await setStatus(tx, bookings, 'payment_failed', eq(bookings.id, bookingId), { holdExpiresAt: null, updatedAt: now })
 }
 
 /** The booking's price and hold, locked for a payment to start; null unless it is pending with time left to pay. */
@@ -80,7 +78,7 @@ async function bookingRefunded(tx: Executor, bookingId: number, amountPaise: num
   const [booking] = await tx.select({ status: bookings.status }).from(bookings).where(eq(bookings.id, bookingId)).for('update')
   // A refund of a duplicate payment leaves a confirmed booking as it is.
   if (booking?.status === 'refund_pending' || booking?.status === 'cancelled') {
-    await tx.update(bookings).set({ status: 'refunded', updatedAt: now }).where(eq(bookings.id, bookingId))
+    await setStatus(tx, bookings, 'refunded', eq(bookings.id, bookingId), { updatedAt: now })
   }
   await enqueueEmail(await refundCompletedEmail(tx, bookingId, amountPaise, how), tx, now)
 }

@@ -10,6 +10,7 @@ import { holderColumns, limitHoldAttempts, makeRoomForHold, ownerOf, ownsBooking
 import { getCatalogue, requireItem } from '~/modules/site/site.server'
 import { inLine, lineClock, LOOK_AGAIN, sawFull } from './hold-line.server'
 import { hasStarted, holdsSeats, openWindows, planSession, seatKey, sessionStart, seatsTaken, SESSION_SEARCH_DAYS, type SessionDay } from './availability.server'
+import { setStatus } from './status.server'
 
 /** The time slot cannot be held: taken meanwhile, started, or no longer offered. */
 export class SlotUnavailableError extends DomainError {
@@ -267,19 +268,12 @@ async function hasSeatAt(executor: Executor, userId: number, plan: SessionDay[],
 
 /** Frees the seats of a customer's unpaid holds (a payment still under way there is reconciled as late). */
 async function releaseUnpaidHolds(executor: Executor, userId: number, now: Date) {
-  await executor
-    .update(bookings)
-    .set({ status: 'expired', updatedAt: now })
-    .where(and(eq(bookings.userId, userId), eq(bookings.status, 'pending')))
+  await setStatus(executor, bookings, 'expired', eq(bookings.userId, userId), { updatedAt: now })
 }
 
 /** Pending bookings whose hold ran out become expired; their seats are already free for others. */
 export async function expireStaleHolds(now = new Date()) {
-  const expired = await db()
-    .update(bookings)
-    .set({ status: 'expired', updatedAt: now })
-    .where(and(eq(bookings.status, 'pending'), lte(bookings.holdExpiresAt, now)))
-    .returning({ id: bookings.id })
+  const expired = await setStatus(db(), bookings, 'expired', lte(bookings.holdExpiresAt, now), { updatedAt: now }).returning({ id: bookings.id })
   return expired.length
 }
 

@@ -7,6 +7,7 @@ import type { Executor } from '~/db/client.server'
 import { calendarAttachment, calendarFile } from '~/modules/mail/ics.server'
 import { enqueueEmail } from '~/modules/mail/outbox.server'
 import { letter } from '~/modules/mail/templates.server'
+import { setStatus } from '~/modules/booking/status.server'
 import { refundedBy, type PaidOutcome, type Payable, type PaymentTerms, type RefundedHow } from '~/modules/payments/payable-contract.server'
 import { campSeatsTaken, registrationOpen } from './camps.server'
 import { sameSwimmer } from './registrations.server'
@@ -50,15 +51,15 @@ async function paid(tx: Executor, registrationId: number, now: Date): Promise<Pa
     .where(and(sameSwimmer(registration.campId, { email: registration.email, swimmerName: registration.name }), ne(campRegistrations.id, registrationId), inArray(campRegistrations.status, ['pending', 'confirmed'])))
     .for('update')
   if (others.some((other) => other.status === 'confirmed')) return { result: 'refund', reason: 'This swimmer was already registered for the camp: a second payment is refunded.' }
-  for (const other of others) await tx.update(campRegistrations).set({ status: 'expired', updatedAt: now }).where(eq(campRegistrations.id, other.id))
+  for (const other of others) await setStatus(tx, campRegistrations, 'expired', eq(campRegistrations.id, other.id), { updatedAt: now })
 
   const holdStands = registration.status === 'pending' && registration.holdExpiresAt !== null && registration.holdExpiresAt > now
   if (!holdStands && !(await seatStillFree(tx, registrationId, batch, now))) {
-    await tx.update(campRegistrations).set({ status: 'refund_pending', holdExpiresAt: null, updatedAt: now }).where(eq(campRegistrations.id, registrationId))
+    await setStatus(tx, campRegistrations, 'refund_pending', eq(campRegistrations.id, registrationId), { holdExpiresAt: null, updatedAt: now })
     await enqueueEmail(await latePaymentEmail(tx, registrationId), tx, now)
     return { result: 'refund', reason: 'The payment arrived after the seat hold had expired and the batch was full.' }
   }
-  await tx.update(campRegistrations).set({ status: 'confirmed', confirmedAt: now, holdExpiresAt: null, updatedAt: now }).where(eq(campRegistrations.id, registrationId))
+  await setStatus(tx, campRegistrations, 'confirmed', eq(campRegistrations.id, registrationId), { confirmedAt: now, holdExpiresAt: null, updatedAt: now })
   await tx.update(campWaitlist).set({ status: 'registered' }).where(eq(campWaitlist.registrationId, registrationId))
   await enqueueEmail(await confirmationEmail(tx, registrationId, now), tx, now)
   return { result: 'confirmed', late: !holdStands }
@@ -93,11 +94,7 @@ async function lockBatchThenRegistration(tx: Executor, registrationId: number) {
 
 /** Every payment failed: the seat is released at once (an offered waitlist seat passes to the next). */
 async function unpaid(tx: Executor, registrationId: number, now: Date) {
-  const released = await tx
-    .update(campRegistrations)
-    .set({ status: 'payment_failed', holdExpiresAt: null, updatedAt: now })
-    .where(and(eq(campRegistrations.id, registrationId), eq(campRegistrations.status, 'pending')))
-    .returning({ id: campRegistrations.id })
+  const released = await setStatus(tx, campRegistrations, 'payment_failed', eq(campRegistrations.id, registrationId), { holdExpiresAt: null, updatedAt: now }).returning({ id: campRegistrations.id })
   if (released.length) {
     await tx.update(campWaitlist).set({ status: 'expired' }).where(and(eq(campWaitlist.registrationId, registrationId), eq(campWaitlist.status, 'offered')))
     campSeatFreed()
@@ -107,7 +104,7 @@ async function unpaid(tx: Executor, registrationId: number, now: Date) {
 async function refunded(tx: Executor, registrationId: number, amountPaise: number, now: Date, how: RefundedHow = 'gateway') {
   const registration = await lockRegistration(tx, registrationId)
   if (registration?.status === 'refund_pending' || registration?.status === 'cancelled') {
-    await tx.update(campRegistrations).set({ status: 'refunded', updatedAt: now }).where(eq(campRegistrations.id, registrationId))
+    await setStatus(tx, campRegistrations, 'refunded', eq(campRegistrations.id, registrationId), { updatedAt: now })
   }
   const mail = await registrationForMail(tx, registrationId)
   await enqueueEmail(

@@ -4,6 +4,7 @@ import { config } from '~/config.server'
 import { db, type Executor } from '~/db/client.server'
 import { campBatches, campRegistrations, camps, campWaitlist } from '~/db/schema'
 import { DomainError } from '~/lib/domain-error'
+import { setStatus } from '~/modules/booking/status.server'
 import { holderColumns, limitHoldAttempts, makeRoomForHold, type Holder } from '~/modules/holders/holders.server'
 import { batchLooksFull, campPrice, campSeatsTaken, registrationOpen, waitingCounts } from './camps.server'
 import { addMinutes } from '~/lib/lab-time'
@@ -172,11 +173,7 @@ export async function insertRegistration(executor: Executor, values: NewRegistra
  */
 export async function expireStaleCampHolds(now = new Date()) {
   return db().transaction(async (tx) => {
-    const expired = await tx
-      .update(campRegistrations)
-      .set({ status: 'expired', updatedAt: now })
-      .where(and(eq(campRegistrations.status, 'pending'), lte(campRegistrations.holdExpiresAt, now)))
-      .returning({ id: campRegistrations.id })
+    const expired = await setStatus(tx, campRegistrations, 'expired', lte(campRegistrations.holdExpiresAt, now), { updatedAt: now }).returning({ id: campRegistrations.id })
     for (const { id } of expired) {
       await tx.update(campWaitlist).set({ status: 'expired' }).where(and(eq(campWaitlist.registrationId, id), eq(campWaitlist.status, 'offered')))
     }

@@ -6,6 +6,7 @@ import { bookings, campRegistrations } from '~/db/schema'
 import { formatLabClockTime } from '~/lib/lab-time'
 import type { Executor } from '~/db/client.server'
 import { DomainError } from '~/lib/domain-error'
+import { setStatus } from '~/modules/booking/status.server'
 import { enforce, type RateLimitRule } from '~/modules/rate-limit/rate-limit.server'
 import { campSeatFreed } from '~/modules/camps/waitlist.server'
 
@@ -137,17 +138,10 @@ export function ownsBooking(owner: BookingOwner, booking: { userId: number | nul
 async function releaseHolds(tx: Executor, holder: Holder, now: Date) {
   const email = holder.email.toLowerCase()
   const signedIn = holder.userId !== null
-  await tx
-    .update(bookings)
-    .set({ status: 'expired', updatedAt: now })
-    .where(and(eq(bookings.status, 'pending'), ownBookings(ownerOf(holder))))
+  await setStatus(tx, bookings, 'expired', ownBookings(ownerOf(holder)), { updatedAt: now })
   const registrationOwner = or(signedIn ? eq(campRegistrations.email, email) : undefined, holder.browser ? eq(campRegistrations.holderBrowser, holder.browser) : undefined)
   if (!registrationOwner) return false
-  const released = await tx
-    .update(campRegistrations)
-    .set({ status: 'expired', updatedAt: now })
-    .where(and(visitorRegistration, registrationOwner))
-    .returning({ id: campRegistrations.id })
+  const released = await setStatus(tx, campRegistrations, 'expired', and(visitorRegistration, registrationOwner), { updatedAt: now }).returning({ id: campRegistrations.id })
   return released.length > 0
 }
 
