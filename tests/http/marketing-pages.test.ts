@@ -1,13 +1,9 @@
 import { createHash } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openDatabase } from '~/db/client.server'
 import { catalogueItems, siteSettings } from '~/db/schema'
-import { CATALOGUE_SEED, SITE_SETTINGS_SEED, seedDatabase } from '~/db/seed.server'
-import { startTestServer, type TestServer } from '../support/test-server'
+import { CATALOGUE_SEED, SITE_SETTINGS_SEED } from '~/db/seed.server'
+import { startTestServer, startTestServerOnEditedData, type TestServer } from '../support/test-server'
 
 let server: TestServer
 
@@ -284,25 +280,14 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('with settings and prices the
     race: { pricePaise: 6_500_00, tagline: 'Edge </script><script>alert(1)</script>' },
   }
   let editedServer: TestServer
-  let dataDir: string
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(path.join(tmpdir(), 'swimlab-marketing-'))
-    const database = await openDatabase({ dataDir })
-    try {
-      await database.migrate()
-      await seedDatabase(database.db)
-      await database.db.update(siteSettings).set(edited.settings).where(eq(siteSettings.id, 1))
-      await database.db.update(catalogueItems).set(edited.race).where(eq(catalogueItems.code, 'race_analysis'))
-    } finally {
-      await database.close()
-    }
-    editedServer = await startTestServer({ DATA_DIR: dataDir })
+    editedServer = await startTestServerOnEditedData(async (db) => {
+      await db.update(siteSettings).set(edited.settings).where(eq(siteSettings.id, 1))
+      await db.update(catalogueItems).set(edited.race).where(eq(catalogueItems.code, 'race_analysis'))
+    })
   })
-  afterAll(async () => {
-    await editedServer?.stop()
-    rmSync(dataDir, { recursive: true, force: true })
-  })
+  afterAll(() => editedServer?.stop())
 
   it('shows the edited report delivery time everywhere, and never the seeded one', async () => {
     for (const pathname of ['/', '/services', '/how-it-works']) {

@@ -1,13 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openDatabase } from '~/db/client.server'
 import { catalogueItems, siteSettings } from '~/db/schema'
-import { CATALOGUE_SEED, SITE_SETTINGS_SEED, seedDatabase } from '~/db/seed.server'
+import { CATALOGUE_SEED, SITE_SETTINGS_SEED } from '~/db/seed.server'
 import { formatWholeRupees } from '~/lib/money'
-import { startTestServer, type TestServer } from '../support/test-server'
+import { startTestServer, startTestServerOnEditedData, type TestServer } from '../support/test-server'
 
 let server: TestServer
 
@@ -229,27 +225,16 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('with prices, policies and co
     },
   }
   let editedServer: TestServer
-  let dataDir: string
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(path.join(tmpdir(), 'swimlab-edited-'))
-    const database = await openDatabase({ dataDir })
-    try {
-      await database.migrate()
-      await seedDatabase(database.db)
-      await database.db.update(catalogueItems).set(edited.biomechanical).where(eq(catalogueItems.code, 'biomechanical_package'))
-      await database.db.update(catalogueItems).set(edited.race).where(eq(catalogueItems.code, 'race_analysis'))
-      await database.db.update(catalogueItems).set(edited.single).where(eq(catalogueItems.code, 'single_race'))
-      await database.db.update(siteSettings).set(edited.settings).where(eq(siteSettings.id, 1))
-    } finally {
-      await database.close()
-    }
-    editedServer = await startTestServer({ DATA_DIR: dataDir })
+    editedServer = await startTestServerOnEditedData(async (db) => {
+      await db.update(catalogueItems).set(edited.biomechanical).where(eq(catalogueItems.code, 'biomechanical_package'))
+      await db.update(catalogueItems).set(edited.race).where(eq(catalogueItems.code, 'race_analysis'))
+      await db.update(catalogueItems).set(edited.single).where(eq(catalogueItems.code, 'single_race'))
+      await db.update(siteSettings).set(edited.settings).where(eq(siteSettings.id, 1))
+    })
   })
-  afterAll(async () => {
-    await editedServer?.stop()
-    rmSync(dataDir, { recursive: true, force: true })
-  })
+  afterAll(() => editedServer?.stop())
 
   it('shows the edited prices on the cards and in the FAQ, and none of the seeded ones', async () => {
     const { html } = await getPage('/pricing', editedServer)

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
@@ -8,7 +8,9 @@ import { pgliteDatabase } from '~/db/client.server'
 
 /**
  * Once per test run: build the site (HTTP tests run the real server) and prepare one migrated
- * PGlite data directory that every test file loads in a fraction of the time a fresh one takes.
+ * PGlite database, which every test file and every test server starts from in a fraction of the
+ * time a fresh one takes (creating a PGlite database is most of a server's start-up): as a dump
+ * that test files load in memory, and as a data directory that servers get a copy of.
  */
 export default async function setup(project: TestProject) {
   const build = spawnSync('node', ['scripts/ensure-build.mjs'], { stdio: 'inherit' })
@@ -16,7 +18,11 @@ export default async function setup(project: TestProject) {
 
   const dir = mkdtempSync(path.join(tmpdir(), 'swimlab-test-'))
   if (!process.env.DATABASE_URL) {
-    const client = new PGlite()
+    // Where a server keeps its PGlite database: DATA_DIR/pglite.
+    const dataDir = path.join(dir, 'migrated-data-dir')
+    const location = path.join(dataDir, 'pglite')
+    mkdirSync(location, { recursive: true })
+    const client = new PGlite(location)
     const database = pgliteDatabase(client)
     await database.migrate()
     const dump = await client.dumpDataDir('none')
@@ -24,6 +30,7 @@ export default async function setup(project: TestProject) {
     writeFileSync(file, Buffer.from(await dump.arrayBuffer()))
     await database.close()
     project.provide('pgliteDump', file)
+    project.provide('pgliteDataDir', dataDir)
   }
   project.provide('runId', path.basename(dir).replace(/[^a-z0-9]/gi, '').toLowerCase())
   return () => rmSync(dir, { recursive: true, force: true })
@@ -32,6 +39,8 @@ export default async function setup(project: TestProject) {
 declare module 'vitest' {
   export interface ProvidedContext {
     pgliteDump: string
+    /** A DATA_DIR holding a migrated, unseeded PGlite database, as a server's first start leaves it before seeding. */
+    pgliteDataDir: string
     runId: string
   }
 }

@@ -1,9 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { cpSync, mkdtempSync, rmSync } from 'node:fs'
 import { createServer, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
+import { inject } from 'vitest'
+import { openDatabase, type Db } from '~/db/client.server'
+import { seedDatabase } from '~/db/seed.server'
 
 export type TestServer = {
   url: string
@@ -35,14 +38,15 @@ const installations = new WeakMap<TestServer, Installation>()
 
 /**
  * Starts the real, built site as its own process on a free port, with its own data directory
- * (PGlite) unless DATABASE_URL is given in `env` or the test environment.
+ * (PGlite, or the DATA_DIR given in `env`, which the server then owns) unless DATABASE_URL is
+ * given in `env` or the test environment.
  */
 export async function startTestServer(env: Record<string, string> = {}, options: TestServerOptions = {}): Promise<TestServer> {
   const previous = options.restartOf ? installations.get(options.restartOf) : undefined
   if (options.restartOf && !previous) throw new Error('restartOf: not a server started by startTestServer')
   // A known port, so SITE_URL (links in e-mails, the payment gateway's way back) is this server.
   const chosenPort = env.PORT ?? previous?.port ?? String(await freePort())
-  const dataDir = previous?.dataDir ?? mkdtempSync(path.join(tmpdir(), 'swimlab-server-'))
+  const dataDir = previous?.dataDir ?? env.DATA_DIR ?? (env.DATABASE_URL ? mkdtempSync(path.join(tmpdir(), 'swimlab-server-')) : migratedDataDir())
   // On a PostgreSQL run every server gets a database of its own, as separate installations would.
   const ownDatabase = previous ? previous.database : !env.DATABASE_URL && process.env.DATABASE_URL ? await createDatabase(process.env.DATABASE_URL) : undefined
   const installation: Installation = previous ?? { dataDir, database: ownDatabase, port: chosenPort, owner: {} }
@@ -104,6 +108,35 @@ export async function startTestServer(env: Record<string, string> = {}, options:
   }
   installations.set(server, installation)
   return server
+}
+
+/**
+ * Starts a server on a new installation whose seed data `edit` changed before its first start, as
+ * a lab that has edited its prices and settings. PGlite only: the data is the server's directory.
+ */
+export async function startTestServerOnEditedData(edit: (db: Db) => Promise<void>): Promise<TestServer> {
+  const dataDir = migratedDataDir()
+  const database = await openDatabase({ dataDir })
+  try {
+    await database.migrate()
+    await seedDatabase(database.db)
+    await edit(database.db)
+  } finally {
+    await database.close()
+  }
+  return startTestServer({ DATA_DIR: dataDir })
+}
+
+/**
+ * A new data directory whose PGlite database is migrated and not yet seeded, as a new installation's
+ * is after its first migration (a copy of the run's, made once: creating a database takes seconds).
+ * On a PostgreSQL run there is none to copy, and the directory starts empty.
+ */
+export function migratedDataDir(): string {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'swimlab-server-'))
+  const migrated = inject('pgliteDataDir')
+  if (migrated) cpSync(migrated, dataDir, { recursive: true })
+  return dataDir
 }
 
 async function freePort(): Promise<number> {
