@@ -124,15 +124,38 @@ function post(path: string, body: BodyInit | null, headers: Record<string, strin
   return new Request(`http://localhost${path}`, { method: 'POST', body, headers })
 }
 
-/** Every answer to bad input: no crash, no 5xx, a message with a 4xx, and the database as it was. */
+type FormResult = { status: string; initialValue: unknown; error?: Record<string, unknown> | null }
+
+/** The form results (what the form shows again, with its messages) in an answer, wherever the action put them. */
+function formResults(body: unknown): FormResult[] {
+  if (typeof body !== 'object' || body === null) return []
+  if (typeof (body as FormResult).status === 'string' && 'initialValue' in body) return [body as FormResult]
+  return Object.values(body).flatMap(formResults)
+}
+
+/** The messages a form result shows next to its fields, and above them. */
+const formMessages = (result: FormResult) => Object.values(result.error ?? {}).flat().filter((text) => typeof text === 'string' && text.trim() !== '')
+
+/**
+ * Every answer to bad input: no crash, no 5xx, a message with a 4xx, and the database as it was.
+ * `mustRefuse`: the input cannot be accepted, and the answer says so the ways a refusal looks:
+ * a 4xx with its message (a form's messages next to its fields), or a redirect with an error
+ * toast, or to where the person must start again (sign in, register, the booking's first step).
+ */
 async function expectRefusedCleanly(handler: Handler, request: () => Request, params?: Record<string, string>, { mustRefuse = true } = {}) {
   const before = lastFingerprint ?? (await fingerprint())
   const outcome = await outcomeOf(handler, request(), params)
-  expect(outcome.status, JSON.stringify(outcome.body)?.slice(0, 500)).toBeLessThan(500)
+  const seen = `${outcome.status} ${outcome.location} ${JSON.stringify(outcome.toast)} ${JSON.stringify(outcome.body)?.slice(0, 500)}`
+  expect(outcome.status, seen).toBeLessThan(500)
   if (outcome.status >= 400) expect(message(outcome.body), `status ${outcome.status} without a message`).toBeTruthy()
+  const forms = formResults(outcome.body)
+  if (outcome.status >= 400 && forms.length > 0) expect(forms.flatMap(formMessages), `a refused form without its messages: ${seen}`).not.toEqual([])
   if (mustRefuse) {
-    const refused = outcome.status >= 400 || outcome.toast?.type === 'error' || /^\/(login\?|registration$|booking$)/.test(outcome.location ?? '') || outcome.status === 200
-    expect(refused, `accepted: ${outcome.status} ${outcome.location} ${JSON.stringify(outcome.toast)}`).toBe(true)
+    expect(outcome.status, `accepted: ${seen}`).toBeGreaterThanOrEqual(300)
+    if (outcome.status < 400) {
+      const startAgain = /^\/(login\?|registration$|booking$)/.test(outcome.location ?? '')
+      expect(outcome.toast?.type === 'error' || startAgain, `redirected as if accepted: ${seen}`).toBe(true)
+    }
     expect(outcome.toast?.type).not.toBe('success')
   }
   lastFingerprint = await fingerprint()
