@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm'
+import { expect } from 'vitest'
 import { db } from '~/db/client.server'
 import { availabilityWindows, bookings, outboxEmails, users } from '~/db/schema'
 import type { Customer } from '~/modules/booking/holds.server'
@@ -34,6 +35,13 @@ export async function createCustomers(count: number, prefix = 'swimmer'): Promis
 export async function bookingRow(id: number) {
   const [row] = await db().select().from(bookings).where(eq(bookings.id, id))
   return row!
+}
+
+/** Expects a hold to go through: its booking waits for payment, with what `expected` names. */
+export async function expectHeld(hold: Promise<{ bookingId: number }>, expected: Partial<typeof bookings.$inferSelect> = {}) {
+  const booking = await bookingRow((await hold).bookingId)
+  expect(booking).toMatchObject({ status: 'pending', ...expected })
+  return booking
 }
 
 export async function mailTo(email: string) {

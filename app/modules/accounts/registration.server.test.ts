@@ -58,7 +58,8 @@ describe('registration', () => {
     expect(await mailCount('asha@example.com')).toBe(0)
     // Six characters stay enough for customers.
     await registerCustomer(registrationInput({ password: 'kp7-wz' }), { ip })
-    expect(await userRow('asha@example.com')).toBeDefined()
+    expect(await userRow('asha@example.com')).toMatchObject({ isVerified: false })
+    expect(await mailCount('asha@example.com')).toBe(1)
   })
 
   it('applies the form’s defaults and messages', () => {

@@ -4,7 +4,7 @@ import { db } from '~/db/client.server'
 import { bookingDays, bookings, refunds } from '~/db/schema'
 import { applyOrderStatus, startPayment } from '~/modules/payments/payments.server'
 import { processDueRefunds } from '~/modules/payments/refunds.server'
-import { bookingRow, createCustomers, mailTo, setWindows } from '../../../tests/support/booking'
+import { bookingRow, createCustomers, expectHeld, mailTo, setWindows } from '../../../tests/support/booking'
 import { useSandboxPayments } from '../../../tests/support/sandbox-payments'
 import { useTestDatabase } from '../../../tests/support/test-database'
 import { cancelBooking, changeAllowed, rescheduleBooking, TOO_LATE_TO_CHANGE_NOTICE, TooLateToChangeError, tooLateToChangeNotice } from './changes.server'
@@ -56,7 +56,8 @@ describe('rescheduling', () => {
     await rescheduleBooking({ bookingId: booking.bookingId, date: DATES[2]!, start: '11:00' })
     expect(await daysOf(booking.bookingId)).toEqual(['2030-03-06 11:00', '2030-03-07 11:00', '2030-03-08 11:00'])
     expect(await bookingRow(booking.bookingId)).toMatchObject({ status: 'confirmed', startTime: '11:00:00', calendarSequence: 1 })
-    await expect(holdSession({ customer: other!, productCode: 'biomechanical_package', date: DATES[0]!, start: '09:00', days: 3 })).resolves.toBeDefined()
+    const taken = await expectHeld(holdSession({ customer: other!, productCode: 'biomechanical_package', date: DATES[0]!, start: '09:00', days: 3 }), { userId: other!.userId })
+    expect(await daysOf(taken.id)).toEqual(['2030-03-04 09:00', '2030-03-05 09:00', '2030-03-06 09:00'])
     const mail = (await mailTo(customer!.email)).find((message) => message.subject.startsWith('Booking rescheduled'))!
     expect(mail.text).toMatch(/Day 1:\s+Wednesday, 6 March 2030, 11:00 AM - 12:00 PM/)
     const ics = Buffer.from(mail.attachments[0]!.contentBase64, 'base64').toString('utf8')
@@ -85,7 +86,8 @@ describe('cancelling', () => {
     await cancelBooking({ bookingId: booking.bookingId })
     expect(await bookingRow(booking.bookingId)).toMatchObject({ status: 'cancelled', calendarSequence: 1 })
     // The seats are free at once.
-    await expect(holdSession({ customer: other!, productCode: 'biomechanical_package', date: DATES[0]!, start: '09:00', days: 3 })).resolves.toBeDefined()
+    const taken = await expectHeld(holdSession({ customer: other!, productCode: 'biomechanical_package', date: DATES[0]!, start: '09:00', days: 3 }), { userId: other!.userId })
+    expect(await daysOf(taken.id)).toEqual(['2030-03-04 09:00', '2030-03-05 09:00', '2030-03-06 09:00'])
     const mail = (await mailTo(customer!.email)).find((message) => message.subject.startsWith('Booking cancelled'))!
     expect(mail.text).toContain('The full amount of ₹30,000.00 is being refunded within 7 business days, to the original payment method.')
     const ics = Buffer.from(mail.attachments[0]!.contentBase64, 'base64').toString('utf8')

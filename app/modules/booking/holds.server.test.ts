@@ -2,7 +2,7 @@ import { eq, inArray, sql } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
 import { bookingDays, bookings, catalogueItems } from '~/db/schema'
-import { bookingRow, createCustomers, setWindows } from '../../../tests/support/booking'
+import { bookingRow, createCustomers, expectHeld, setWindows } from '../../../tests/support/booking'
 import { visitor } from '../../../tests/support/holders'
 import { useTestDatabase } from '../../../tests/support/test-database'
 import { daySchedule } from './availability.server'
@@ -104,7 +104,7 @@ describe('holding a session', () => {
     await expect(hold(customer!, { start: '09:30' })).rejects.toBeInstanceOf(SlotUnavailableError)
     // At 10:00 in Bangalore the 10:00 slot has begun; the 11:00 one has not.
     await expect(hold(customer!, { date: '2026-12-01', start: '10:00' })).rejects.toBeInstanceOf(SlotUnavailableError)
-    await expect(hold(customer!, { date: '2026-12-01', start: '11:00' })).resolves.toBeDefined()
+    await expectHeld(hold(customer!, { date: '2026-12-01', start: '11:00' }), { userId: customer!.userId, startTime: '11:00:00' })
   })
 })
 

@@ -82,7 +82,7 @@ describe('the camp line', () => {
     const network = '203.0.113.7'
     for (let index = 0; index < LINE_LIMIT_PER_NETWORK.limit; index += 1) await join(parent(), { holder: visitor({ network }) })
     await expect(join(parent(), { holder: visitor({ network }) })).rejects.toThrow(RateLimitedError)
-    await expect(join(parent(), { holder: visitor({ network: '203.0.113.8' }) })).resolves.toBeDefined()
+    expect(await outcomes([(await join(parent(), { holder: visitor({ network: '203.0.113.8' }) })).id])).toEqual(['seat'])
   })
 
   it('parents arriving at once are each told their own place; a network past its limit is refused, the others are not', async () => {
