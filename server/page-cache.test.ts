@@ -123,17 +123,23 @@ describe('the page cache', () => {
   it('keeps nothing rendered while content changed, and nothing that is not a plain 200', async () => {
     let release!: () => void
     const gate = new Promise<void>((resolve) => (release = resolve))
+    let started!: () => void
+    const rendering = new Promise<void>((resolve) => (started = resolve))
     let count = 0
     const { cache, get } = await serve({
       render: async (path, _request, nonce) => {
         count += 1
-        if (count === 1) await gate
+        if (count === 1) {
+          started()
+          await gate
+        }
         if (path === '/pricing') return new Response('oops', { status: 500 })
         return new Response(page(`render ${count}`, nonce), { headers: { 'Content-Type': 'text/html' } })
       },
     })
     const during = get('/')
-    await new Promise((resolve) => setTimeout(resolve, 30))
+    // The content changes while the first render is under way.
+    await rendering
     cache.clear()
     release()
     expect((await during).body).toContain('render 1')
