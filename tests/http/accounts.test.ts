@@ -5,17 +5,17 @@ import { codeIn, startSmtpSink } from '../support/smtp-sink'
 import { startTestServer, type TestServer } from '../support/test-server'
 import { fieldState, registrationForm, text, Visitor } from '../support/visitor'
 import { CODE_REFUSED } from '~/modules/accounts/codes.server'
+import { STAFF } from '../support/site'
 
 // The account pages as a browser without JavaScript uses them: plain form posts, redirects and
 // cookies, against the real server, with e-mail delivered over SMTP to a local server.
 
 let server: TestServer
 let sink: Awaited<ReturnType<typeof startSmtpSink>>
-const ADMIN = { email: 'staff@lab.example', password: 'staff-password-1' }
 
 beforeAll(async () => {
   sink = await startSmtpSink()
-  server = await startTestServer({ SMTP_URL: sink.url, MAIL_FROM: 'Lab <no-reply@lab.example>', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, TRUST_PROXY: 'true' })
+  server = await startTestServer({ SMTP_URL: sink.url, MAIL_FROM: 'Lab <no-reply@lab.example>', ADMIN_EMAIL: STAFF.email, ADMIN_PASSWORD: STAFF.password, TRUST_PROXY: 'true' })
 })
 afterAll(async () => {
   await server?.stop()
@@ -29,8 +29,6 @@ const linkIn = (mail: string) => {
   const link = new URL(/https?:\/\/\S+\/verify-email\?\S+/.exec(mail)![0])
   return `${link.pathname}${link.search}`
 }
-
-
 
 async function registerAndVerify(visitor: Visitor, email: string, name = 'Asha Rao') {
   const registered = await visitor.post('/registration', registration({ email, name }))
@@ -392,14 +390,14 @@ describe('password rules', () => {
     expect(fieldState(common.html, 'password')).toEqual({ invalid: true, message: 'This password is too common and easy to guess. Please choose another one.' })
     expect((await customer('kp7-wz')).location).toBe('/forgot-password?done=1')
 
-    const staff = await resetStep(ADMIN.email)
+    const staff = await resetStep(STAFF.email)
     const short = await staff('eleven-char')
     expect(short.status).toBe(400)
     expect(fieldState(short.html, 'password')).toEqual({ invalid: true, message: 'Staff passwords must be at least 12 characters' })
     // The code still works for a long enough password; the staff password is then set back.
     expect((await staff('a-new-staff-password')).location).toBe('/forgot-password?done=1')
-    expect((await (await resetStep(ADMIN.email))(ADMIN.password)).location).toBe('/forgot-password?done=1')
-    expect((await newVisitor().post('/login', { ...ADMIN, website_url: '' })).location).toBe('/admin')
+    expect((await (await resetStep(STAFF.email))(STAFF.password)).location).toBe('/forgot-password?done=1')
+    expect((await newVisitor().post('/login', { ...STAFF, website_url: '' })).location).toBe('/admin')
   })
 })
 
@@ -432,7 +430,7 @@ describe('admin', () => {
     expect((await newVisitor().get('/admin')).location).toBe('/login?redirectTo=%2Fadmin')
 
     const admin = newVisitor()
-    const signedIn = await admin.post('/login', { ...ADMIN, website_url: '' })
+    const signedIn = await admin.post('/login', { ...STAFF, website_url: '' })
     expect(signedIn.location).toBe('/admin')
     expect((await admin.get('/admin')).status).toBe(200)
     const mailbox = await admin.get('/admin/mail')

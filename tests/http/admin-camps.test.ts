@@ -1,31 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startSmtpSink } from '../support/smtp-sink'
-import { startTestServer, type TestServer } from '../support/test-server'
-import { fieldState, signUp, text, Visitor } from '../support/visitor'
+import { describe, expect, it } from 'vitest'
+import { decodeHtml, fieldState, signUp, text, Visitor } from '../support/visitor'
+import { useTestSite } from '../support/site'
 
 // The camps section of the admin console as staff use it in a browser without JavaScript: who may
 // open it, camps and batches created and edited, and registrations seen, moved, cancelled with a
 // refund and exported, with parents told by e-mail over SMTP.
 
-let server: TestServer
-let sink: Awaited<ReturnType<typeof startSmtpSink>>
-const ADMIN = { email: 'staff@lab.example', password: 'staff-password-1' }
-
-beforeAll(async () => {
-  sink = await startSmtpSink()
-  server = await startTestServer({ SMTP_URL: sink.url, TRUST_PROXY: 'true', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password })
-})
-afterAll(async () => {
-  await server?.stop()
-  await sink?.close()
-})
-
-async function staff() {
-  const admin = new Visitor(server.url)
-  const signedIn = await admin.post('/login', { email: ADMIN.email, password: ADMIN.password, website_url: '' })
-  expect(signedIn.location).toBe('/admin')
-  return admin
-}
+const site = useTestSite()
 
 const escape = (name: string) => name.replace(/[[\].]/g, '\\$&')
 
@@ -37,15 +18,13 @@ function batchFieldState(html: string, name: string) {
   return { invalid: /aria-invalid="true"/.test(tag), message }
 }
 
-const decode = (value: string) => value.replaceAll('&quot;', '"').replaceAll('&amp;', '&').replaceAll('&#x27;', "'")
-
 /** What a browser would submit for the text inputs named `names` (the values the page shows). */
 function inputValues(html: string, names: string[]) {
   return Object.fromEntries(
     names.map((name) => {
       const tag = new RegExp(`<input[^>]*name="${escape(name)}"[^>]*>`).exec(html)?.[0]
       if (!tag) throw new Error(`no input ${name}`)
-      return [name, decode(/value="([^"]*)"/.exec(tag)?.[1] ?? '')]
+      return [name, decodeHtml(/value="([^"]*)"/.exec(tag)?.[1] ?? '')]
     }),
   )
 }
@@ -71,7 +50,7 @@ const batchForm = (batchId: string, values: Record<string, string>) => ({ batchI
 
 describe('who may open the camps pages', () => {
   it('guests are sent to sign in and brought back; customers are refused with 403, and change nothing', async () => {
-    const guest = new Visitor(server.url)
+    const guest = new Visitor(site.url)
     for (const path of ['/admin/camps', '/admin/camps/camp1', '/admin/camps/camp1/registrations.csv']) {
       const response = await guest.get(path)
       expect(response.status).toBe(302)
@@ -79,13 +58,13 @@ describe('who may open the camps pages', () => {
     }
     expect((await guest.post('/admin/camps/camp1', { intent: 'update-camp' })).location).toBe('/login?redirectTo=%2Fadmin%2Fcamps%2Fcamp1')
 
-    const customer = await signUp(new Visitor(server.url), sink, { email: 'parent.customer@example.com', name: 'Parent Customer' })
+    const customer = await signUp(new Visitor(site.url), site.sink, { email: 'parent.customer@example.com', name: 'Parent Customer' })
     for (const path of ['/admin/camps', '/admin/camps/camp1', '/admin/camps/camp1/registrations.csv']) {
       const response = await customer.get(path)
       expect(response.status).toBe(403)
       expect(response.html).not.toContain('Camp details')
     }
-    const admin = await staff()
+    const admin = await site.staff()
     const closing = { ...campForm((await admin.get('/admin/camps/camp1')).html), registration: 'closed' }
     expect((await customer.post('/admin/camps/camp1', closing)).status).toBe(403)
     expect((await customer.post('/admin/camps', { code: 'sneaky' })).status).toBe(403)
@@ -96,7 +75,7 @@ describe('who may open the camps pages', () => {
 
 describe('camps and batches', () => {
   it('lists the camps; a new camp gets a second batch row without JavaScript, and is created with both batches', async () => {
-    const admin = await staff()
+    const admin = await site.staff()
     const list = await admin.get('/admin/camps')
     expect(list.status).toBe(200)
     expect(list.html).toMatch(/<a[^>]*href="\/admin\/camps"[^>]*>Camps<\/a>/)
@@ -109,7 +88,7 @@ describe('camps and batches', () => {
     // The button a browser submits: Conform's list intent, as its name and value.
     const addRow = /<button([^>]*)>Add another batch/.exec(list.html)?.[1] ?? ''
     expect(addRow).toContain('name="__intent__"')
-    const twoRows = await admin.post('/admin/camps', { ...camp, ...morning, __intent__: decode(/value="([^"]+)"/.exec(addRow)![1]!) })
+    const twoRows = await admin.post('/admin/camps', { ...camp, ...morning, __intent__: decodeHtml(/value="([^"]+)"/.exec(addRow)![1]!) })
     expect(twoRows.status).toBe(200)
     expect(inputValues(twoRows.html, ['code', 'regularPrice', 'batches[0].name', 'batches[1].name'])).toEqual({ code: 'camp3', regularPrice: '36000.50', 'batches[0].name': 'Morning', 'batches[1].name': '' })
     expect(batchFieldState(twoRows.html, 'batches[1].name')).toEqual({ invalid: false, message: undefined })
@@ -122,16 +101,16 @@ describe('camps and batches', () => {
     expect(text(campPage.html)).toContain('Camp created')
     expect(text(campPage.html)).toMatch(/Morning 7:00 AM - 8:30 AM\. 0 of 20 seats taken\..*Evening 5:00 PM - 6:00 PM and 6:30 PM - 7:30 PM\. 0 of 12 seats taken\./)
     expect(inputValues(campPage.html, ['earlyBirdPrice', 'regularPrice', 'earlyBirdDeadline'])).toEqual({ earlyBirdPrice: '30,000', regularPrice: '36,000.50', earlyBirdDeadline: '2030-11-30' })
-    await expect.poll(async () => text((await new Visitor(server.url).get('/onboarding')).html), PAGE_CACHE).toContain('Camp 3: 20–28 December 2030 ₹30,000, early-bird price until 30 November 2030')
+    await expect.poll(async () => text((await new Visitor(site.url).get('/onboarding')).html), PAGE_CACHE).toContain('Camp 3: 20–28 December 2030 ₹30,000, early-bird price until 30 November 2030')
     // Without JavaScript the form lists every open camp's batches; one the chosen camp lacks is explained.
-    const parent = new Visitor(server.url)
+    const parent = new Visitor(site.url)
     const wrongBatch = await parent.post('/onboarding', { name: 'Kiran', email: 'kiran@example.com', phone_number: '98450 12345', camp: 'camp3', batch: 'batch1', website_url: '' })
     expect(wrongBatch.status).toBe(400)
     expect(text(wrongBatch.html)).toContain('Camp 3 has no such batch. Please select one of its batches.')
   })
 
   it('shows each mistake next to its field with status 400, keeping what was typed; a code in use is refused', async () => {
-    const admin = await staff()
+    const admin = await site.staff()
     const invalid = await admin.post('/admin/camps', {
       code: 'Camp Four',
       name: '',
@@ -183,7 +162,7 @@ describe('camps and batches', () => {
   })
 
   it('edits the price and closes a camp: the public form shows it closed; a batch is added and edited', async () => {
-    const admin = await staff()
+    const admin = await site.staff()
     const before = (await admin.get('/admin/camps/camp2')).html
     expect(campForm(before)).toMatchObject({ earlyBirdPrice: '35,000', regularPrice: '40,000', registration: 'open' })
     const saved = await admin.post('/admin/camps/camp2', { ...campForm(before), regularPrice: '42,500', registration: 'closed' })
@@ -193,7 +172,7 @@ describe('camps and batches', () => {
     expect(text(after)).toContain('Camp saved')
     expect(campForm(after)).toMatchObject({ regularPrice: '42,500', registration: 'closed' })
     expect(text(after)).toContain('Registration closed.')
-    await expect.poll(async () => text((await new Visitor(server.url).get('/onboarding')).html), PAGE_CACHE).toMatch(/Camp 2: 18–26 August \d{4} Registration closed/)
+    await expect.poll(async () => text((await new Visitor(site.url).get('/onboarding')).html), PAGE_CACHE).toMatch(/Camp 2: 18–26 August \d{4} Registration closed/)
     expect(text((await admin.get('/admin/camps')).html)).toMatch(/Camp 2 .* then ₹42,500.00 Closed/)
 
     const badPrice = await admin.post('/admin/camps/camp2', { ...campForm(after), earlyBirdPrice: '35,000.555' })
@@ -215,12 +194,12 @@ describe('camps and batches', () => {
   })
 
   it('a batch only one camp runs shows that camp’s seats on the form without JavaScript, and no "Full" for the camps without it', async () => {
-    const admin = await staff()
+    const admin = await site.staff()
     // Both camps open, so the form without JavaScript lists the batches of each.
     for (const camp of ['camp1', 'camp2']) expect((await admin.post(`/admin/camps/${camp}`, { ...campForm((await admin.get(`/admin/camps/${camp}`)).html), registration: 'open' })).status).toBe(302)
     expect((await admin.post('/admin/camps/camp1', { name: 'Twilight', code: 'twilight', start1: '18:00', end1: '19:30', start2: '', end2: '', capacity: '12', intent: 'add-batch' })).status).toBe(302)
-    await expect.poll(async () => text((await new Visitor(server.url).get('/onboarding')).html), PAGE_CACHE).toContain('Twilight: 6:00 PM - 7:30 PM Camp 1: 12 seats left')
-    expect(text((await new Visitor(server.url).get('/onboarding')).html)).not.toMatch(/Twilight: 6:00 PM - 7:30 PM Camp 1: 12 seats left ·/)
+    await expect.poll(async () => text((await new Visitor(site.url).get('/onboarding')).html), PAGE_CACHE).toContain('Twilight: 6:00 PM - 7:30 PM Camp 1: 12 seats left')
+    expect(text((await new Visitor(site.url).get('/onboarding')).html)).not.toMatch(/Twilight: 6:00 PM - 7:30 PM Camp 1: 12 seats left ·/)
   })
 })
 
@@ -230,18 +209,18 @@ describe('registrations', () => {
 
   /** A parent registers on /onboarding and pays at the sandbox gateway; returns their e-mail. */
   async function registerAndPay(values: Record<string, string>) {
-    const parent = new Visitor(server.url)
+    const parent = new Visitor(site.url)
     const submitted = await parent.post('/onboarding', values)
     expect(submitted.status).toBe(302)
     await parent.post(submitted.location!, { outcome: 'success' })
-    await sink.waitForMailTo(values.email!, /Camp registration confirmed/)
+    await site.sink.waitForMailTo(values.email!, /Camp registration confirmed/)
     return values.email!
   }
 
   it(
     'staff see registrations and the waitlist, move one, cancel one with a refund, and export them',
     async () => {
-      const admin = await staff()
+      const admin = await site.staff()
       const [batch1, batch2] = batchIds((await admin.get('/admin/camps/camp1')).html)
       const batch1Form = { name: 'Batch 1', code: 'batch1', start1: '09:00', end1: '10:30', start2: '13:00', end2: '14:30' }
       const batch2Form = { name: 'Batch 2', code: 'batch2', start1: '10:30', end1: '12:00', start2: '14:30', end2: '16:00' }
@@ -251,7 +230,7 @@ describe('registrations', () => {
       const asha = await registerAndPay(form('Asha Rao'))
       const bina = await registerAndPay(form('Bina Das'))
       await registerAndPay(form('Chitra Pai', 'batch2'))
-      const late = new Visitor(server.url)
+      const late = new Visitor(site.url)
       const lateValues = form('Late Comer')
       expect((await late.post('/onboarding', lateValues)).status).toBe(409)
       expect((await late.post('/onboarding', { ...lateValues, intent: 'waitlist' })).status).toBe(200)
@@ -261,7 +240,7 @@ describe('registrations', () => {
       expect(unconfirmed).toContain('Batch 1 9:00 AM - 10:30 AM and 1:00 PM - 2:30 PM. 2 of 2 seats taken.')
       expect(unconfirmed).toMatch(/Waitlist \(0\) No one is waiting\. Not confirmed yet \(1\) Late Comer family\d+@example.com · 98450 12345 Address not confirmed yet: not in the queue until the parent opens the e-mailed link; lapses after a day\. Joined/)
 
-      const confirmLink = /(http:\/\/\S+\/onboarding\/waitlist\?entry=\d+&key=[\w-]+)/.exec((await sink.waitForMailTo(lateValues.email, /Please confirm your waitlist place/)).text)![1]!
+      const confirmLink = /(http:\/\/\S+\/onboarding\/waitlist\?entry=\d+&key=[\w-]+)/.exec((await site.sink.waitForMailTo(lateValues.email, /Please confirm your waitlist place/)).text)![1]!
       expect((await late.post(confirmLink, { website_url: '' })).status).toBe(302)
       const page = text((await admin.get('/admin/camps/camp1')).html)
       expect(page).toContain('Batch 1 9:00 AM - 10:30 AM and 1:00 PM - 2:30 PM. 2 of 2 seats taken, 1 waiting.')
@@ -284,9 +263,9 @@ describe('registrations', () => {
       const moved = await admin.post('/admin/camps/camp1', { reference: ashaReference, toBatch: 'batch2', intent: 'move' })
       expect(moved.status).toBe(302)
       expect(text((await admin.get('/admin/camps/camp1')).html)).toMatch(/Registration moved .*Asha Rao is now in Batch 2/)
-      expect((await sink.waitForMailTo(asha, /Camp batch changed/)).text).toMatch(/Batch 2: 10:30 AM - 12:00 PM and 2:30 PM - 4:00 PM, every day/)
+      expect((await site.sink.waitForMailTo(asha, /Camp batch changed/)).text).toMatch(/Batch 2: 10:30 AM - 12:00 PM and 2:30 PM - 4:00 PM, every day/)
       // The seat Asha left is held for the first in line.
-      await sink.waitForMailTo(lateValues.email, /A seat is free/)
+      await site.sink.waitForMailTo(lateValues.email, /A seat is free/)
       const afterMove = text((await admin.get('/admin/camps/camp1')).html)
       expect(afterMove).toMatch(/Batch 1 .* 2 of 2 seats taken\. .*Bina Das .*Late Comer .*Awaiting payment .*Waitlist \(1\) Late Comer .* Seat offered; to pay by/)
       expect(afterMove).toMatch(/Batch 2 .* 2 of 30 seats taken\. .*Asha Rao .*Chitra Pai/)
@@ -298,8 +277,8 @@ describe('registrations', () => {
       const cancelled = await admin.post('/admin/camps/camp1', { reference: binaReference, refund: 'yes', intent: 'cancel' })
       expect(cancelled.status).toBe(302)
       expect(text((await admin.get('/admin/camps/camp1')).html)).toMatch(/Registration cancelled Bina Das: A refund of ₹35,000.00 is on its way\./)
-      expect((await sink.waitForMailTo(bina, /Camp registration cancelled/)).text).toContain('Your payment of ₹35,000.00 is being refunded')
-      await sink.waitForMailTo(bina, /Refund completed/, 30_000)
+      expect((await site.sink.waitForMailTo(bina, /Camp registration cancelled/)).text).toContain('Your payment of ₹35,000.00 is being refunded')
+      await site.sink.waitForMailTo(bina, /Refund completed/, 30_000)
       expect(text((await admin.get('/admin/camps/camp1')).html)).toMatch(/Bina Das .* Refunded ₹35,000.00/)
 
       const csv = await admin.get('/admin/camps/camp1/registrations.csv')

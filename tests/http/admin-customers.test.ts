@@ -1,34 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { bookAndPay } from '../support/booking-flow'
-import { codeIn, startSmtpSink } from '../support/smtp-sink'
-import { startTestServer, type TestServer } from '../support/test-server'
+import { codeIn } from '../support/smtp-sink'
 import { registrationForm, text, Visitor } from '../support/visitor'
+import { STAFF, useTestSite } from '../support/site'
 
 // The customers section as staff use it in a browser without JavaScript: search, a customer's
 // bookings and camp registrations, resending a verification code, disabling an account.
 
-let server: TestServer
-let sink: Awaited<ReturnType<typeof startSmtpSink>>
-const ADMIN = { email: 'staff@lab.example', password: 'staff-password-1' }
-
-beforeAll(async () => {
-  sink = await startSmtpSink()
-  server = await startTestServer({ SMTP_URL: sink.url, ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, TRUST_PROXY: 'true' })
-})
-afterAll(async () => {
-  await server?.stop()
-  await sink?.close()
-})
+const site = useTestSite()
 
 // One signed-in browser for all the tests: signing in again each time would hit the sign-in limit.
-let admin: Visitor | undefined
-async function staff() {
-  if (admin) return admin
-  admin = new Visitor(server.url)
-  const signedIn = await admin.post('/login', { email: ADMIN.email, password: ADMIN.password, website_url: '' })
-  expect(signedIn.location).toBe('/admin')
-  return admin
-}
+let admin: Promise<Visitor> | undefined
+const staff = () => (admin ??= site.staff())
 
 /** The admin page of the customer found by `query` (the only match). */
 async function customerPage(query: string) {
@@ -40,9 +23,9 @@ async function customerPage(query: string) {
 
 /** Registers through the pages and verifies with the e-mailed code, signed in afterwards. */
 async function customer(name: string, email: string, phone = '9845012345') {
-  const visitor = new Visitor(server.url)
+  const visitor = new Visitor(site.url)
   expect((await visitor.post('/registration', registrationForm({ name, email, phone }))).status).toBe(302)
-  const code = codeIn((await sink.waitForMailTo(email.toLowerCase(), /verification code/)).text)
+  const code = codeIn((await site.sink.waitForMailTo(email.toLowerCase(), /verification code/)).text)
   const verified = await visitor.post(`/verify-email?${new URLSearchParams({ email: email.toLowerCase() })}`, { email, code, website_url: '' })
   expect(verified.location).toBe('/book-slot')
   return visitor
@@ -52,7 +35,7 @@ describe('who reaches the customers', () => {
   it('guests are sent to sign in, customers get 403, for the pages and the actions', async () => {
     const asha = await customer('Asha Rao', 'asha@example.com')
     const page = await customerPage('asha@example.com')
-    const guest = new Visitor(server.url)
+    const guest = new Visitor(site.url)
     expect((await guest.get('/admin/customers')).location).toBe('/login?redirectTo=%2Fadmin%2Fcustomers')
     expect((await guest.get(page)).location).toBe(`/login?redirectTo=${encodeURIComponent(page)}`)
     expect((await guest.post(page, { intent: 'disable' })).location).toBe(`/login?redirectTo=${encodeURIComponent(page)}`)
@@ -79,22 +62,22 @@ describe('search', () => {
       expect([phone, byPhone.includes('Ravi Kumar'), byPhone.includes('Meera Iyer')]).toEqual([phone, true, false])
     }
     expect(await find('nobody-like-this')).toContain('No customers match.')
-    expect(await find(ADMIN.email)).toContain('No customers match.')
+    expect(await find(STAFF.email)).toContain('No customers match.')
   })
 })
 
 describe("a customer's page", () => {
   it('shows their details, bookings and camp registrations under their e-mail', async () => {
     const kiran = await customer('Kiran Das', 'kiran@example.com')
-    const { statusUrl } = await bookAndPay(kiran, server.url, 'success', 0, { daysAhead: 2 })
+    const { statusUrl } = await bookAndPay(kiran, site.url, 'success', 0, { daysAhead: 2 })
     // Back from the gateway, as the customer is: the status page settles the payment, so no unpaid
     // hold of this address is left for the camp registration below to run into.
     expect(text((await kiran.get(statusUrl)).html)).toContain('Payment Successful!')
     const reference = /Booking ID (SWP-\d{10})/.exec(text((await kiran.get('/my-bookings')).html))![1]!
     // Parents register for camps without an account; the same address ties it to the customer.
-    const camp = await new Visitor(server.url).post('/onboarding', { name: 'Arjun Das', email: 'KIRAN@example.com', phone_number: '98450 12345', camp: 'camp1', batch: 'batch2', website_url: '' })
+    const camp = await new Visitor(site.url).post('/onboarding', { name: 'Arjun Das', email: 'KIRAN@example.com', phone_number: '98450 12345', camp: 'camp1', batch: 'batch2', website_url: '' })
     expect(camp.status).toBe(302)
-    await new Visitor(server.url).post(camp.location!, { outcome: 'success' })
+    await new Visitor(site.url).post(camp.location!, { outcome: 'success' })
 
     const page = await (await staff()).get(await customerPage('kiran@example.com'))
     expect(page.status).toBe(200)
@@ -135,17 +118,17 @@ describe('disabling an account', () => {
     expect(after).toContain('Enable the account')
 
     expect((await neha.get('/my-bookings')).location).toBe('/login?redirectTo=%2Fmy-bookings')
-    const again = await new Visitor(server.url).post('/login', { email: 'neha@example.com', password: registrationForm().password, website_url: '' })
+    const again = await new Visitor(site.url).post('/login', { email: 'neha@example.com', password: registrationForm().password, website_url: '' })
     expect([again.status, again.location]).toEqual([401, null])
     expect(text(again.html)).toContain('Invalid email or password. Please try again.')
     expect(text((await (await staff()).get('/admin/customers?q=neha')).html)).toContain('Disabled')
 
     expect((await admin.post(page, { intent: 'enable' })).location).toBe(page)
     // The sessions were revoked, not just refused while disabled: the old one stays dead.
-    const replay = new Visitor(server.url)
+    const replay = new Visitor(site.url)
     replay.cookies.set('swimlab_session', session)
     expect((await replay.get('/my-bookings')).location).toBe('/login?redirectTo=%2Fmy-bookings')
-    const back = await new Visitor(server.url).post('/login', { email: 'neha@example.com', password: registrationForm().password, website_url: '' })
+    const back = await new Visitor(site.url).post('/login', { email: 'neha@example.com', password: registrationForm().password, website_url: '' })
     expect(back.location).toBe('/book-slot')
   })
 
@@ -166,9 +149,9 @@ describe('disabling an account', () => {
 
 describe('resending the verification code', () => {
   it('e-mails a new code that verifies the address', async () => {
-    const visitor = new Visitor(server.url)
+    const visitor = new Visitor(site.url)
     expect((await visitor.post('/registration', registrationForm({ email: 'late@example.com', name: 'Late Verifier' }))).status).toBe(302)
-    await sink.waitForMailTo('late@example.com')
+    await site.sink.waitForMailTo('late@example.com')
     const page = await customerPage('late@example.com')
     const admin = await staff()
     expect(text((await admin.get(page)).html)).toContain('Status E-mail address not verified yet')
@@ -177,8 +160,8 @@ describe('resending the verification code', () => {
     expect(sent.location).toBe(page)
     expect(text((await admin.get(page)).html)).toContain('Verification code sent')
     // Queued inside the staff action's transaction, the message goes at the outbox's next round (each second).
-    await expect.poll(() => sink.messages.filter((message) => message.to.includes('late@example.com')).length, { timeout: 10_000 }).toBe(2)
-    const code = codeIn(sink.messages.filter((message) => message.to.includes('late@example.com')).at(-1)!.text)
+    await expect.poll(() => site.sink.messages.filter((message) => message.to.includes('late@example.com')).length, { timeout: 10_000 }).toBe(2)
+    const code = codeIn(site.sink.messages.filter((message) => message.to.includes('late@example.com')).at(-1)!.text)
     const verified = await visitor.post('/verify-email?email=late%40example.com', { email: 'late@example.com', code, website_url: '' })
     expect(verified.location).toBe('/book-slot')
 

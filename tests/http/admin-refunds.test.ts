@@ -4,13 +4,13 @@ import { holdAndPay, phonePeSiteEnv } from '../support/phonepe-site'
 import { startSmtpSink } from '../support/smtp-sink'
 import { startTestServer, type TestServer } from '../support/test-server'
 import { fieldState, signUp, text, Visitor } from '../support/visitor'
+import { STAFF } from '../support/site'
 
 // A refund PhonePe fails leaves a customer owed money that the website cannot return by itself:
 // staff see it on the overview, repay the customer themselves and mark it repaid there, without
 // JavaScript, which settles the booking and tells the customer.
 
 const WEBHOOK = { username: 'lab-webhook', password: 'gateway-test-secret' }
-const ADMIN = { email: 'staff@lab.example', password: 'staff-password-1' }
 
 let fake: FakePhonePe
 let sink: Awaited<ReturnType<typeof startSmtpSink>>
@@ -19,7 +19,7 @@ let server: TestServer
 beforeAll(async () => {
   fake = await startFakePhonePe()
   sink = await startSmtpSink()
-  server = await startTestServer({ SMTP_URL: sink.url, TRUST_PROXY: 'true', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, ...phonePeSiteEnv(fake, WEBHOOK) })
+  server = await startTestServer({ SMTP_URL: sink.url, TRUST_PROXY: 'true', ADMIN_EMAIL: STAFF.email, ADMIN_PASSWORD: STAFF.password, ...phonePeSiteEnv(fake, WEBHOOK) })
   fake.sendWebhooksTo(`${server.url}/api/payments/webhook/phonepe`, WEBHOOK)
 })
 afterAll(async () => {
@@ -40,7 +40,7 @@ describe('a refund PhonePe failed', () => {
     const reference = /Booking ID (SWP-\d{10})/.exec(text((await customer.get('/my-bookings')).html))![1]!
 
     const staff = new Visitor(server.url)
-    expect((await staff.post('/login', { email: ADMIN.email, password: ADMIN.password, website_url: '' })).location).toBe('/admin')
+    expect((await staff.post('/login', { email: STAFF.email, password: STAFF.password, website_url: '' })).location).toBe('/admin')
     expect((await staff.post(`/admin/bookings/${reference}`, { intent: 'cancel', refund: 'yes', confirm: 'yes' })).status).toBe(302)
     const refundId = /RFND_[A-Za-z0-9_-]+/.exec((await staff.get(`/admin/bookings/${reference}`)).html)![0]
     await expect.poll(() => fake.refund(refundId), { timeout: 20_000 }).toBeDefined()

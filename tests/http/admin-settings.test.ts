@@ -1,35 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { SITE_SETTINGS_SEED } from '~/db/seed.server'
-import { startSmtpSink } from '../support/smtp-sink'
 import { contactForm } from '../support/settings-forms'
-import { startTestServer, type TestServer } from '../support/test-server'
 import { fieldState, signUp, text, Visitor } from '../support/visitor'
+import { useTestSite } from '../support/site'
 
 // Catalogue and settings as staff use them in a browser without JavaScript: plain form posts and
 // redirects against the real server; every change shows on the public pages at once.
 
-let server: TestServer
-let sink: Awaited<ReturnType<typeof startSmtpSink>>
-const ADMIN = { email: 'staff@lab.example', password: 'staff-password-1' }
-
-beforeAll(async () => {
-  sink = await startSmtpSink()
-  server = await startTestServer({ SMTP_URL: sink.url, ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, TRUST_PROXY: 'true' })
-})
-afterAll(async () => {
-  await server?.stop()
-  await sink?.close()
-})
+const site = useTestSite()
 
 // One signed-in browser for all the tests: signing in again each time would hit the sign-in limit.
-let admin: Visitor | undefined
-async function staff() {
-  if (admin) return admin
-  admin = new Visitor(server.url)
-  const signedIn = await admin.post('/login', { email: ADMIN.email, password: ADMIN.password, website_url: '' })
-  expect(signedIn.location).toBe('/admin')
-  return admin
-}
+let admin: Promise<Visitor> | undefined
+const staff = () => (admin ??= site.staff())
 
 /** The settings page's forms post back to it; a saved form redirects to its own section. */
 async function save(admin: Visitor, form: Record<string, string>) {
@@ -44,14 +26,14 @@ async function eventually(path: string, check: (pageText: string) => void) {
   await expect
     .poll(async () => {
       try {
-        check(text((await new Visitor(server.url).get(path)).html))
+        check(text((await new Visitor(site.url).get(path)).html))
         return true
       } catch {
         return false
       }
     })
     .toBe(true)
-  check(text((await new Visitor(server.url).get(path)).html))
+  check(text((await new Visitor(site.url).get(path)).html))
 }
 
 /** The markup of the price row of catalogue item `code` (each row is its own form). */
@@ -61,17 +43,16 @@ function priceRow(html: string, code: string) {
   return html.slice(html.lastIndexOf('<tr', at), html.indexOf('</tr>', at))
 }
 
-
 describe('who reaches the settings', () => {
   it('guests are sent to sign in, customers get 403, for the pages and their forms', async () => {
-    const guest = new Visitor(server.url)
+    const guest = new Visitor(site.url)
     for (const path of ['/admin/settings', '/admin/audit']) {
       const page = await guest.get(path)
       expect([path, page.status, page.location]).toEqual([path, 302, `/login?redirectTo=${encodeURIComponent(path)}`])
     }
     expect((await guest.post('/admin/settings', { intent: 'banner', visible: 'false' })).location).toBe('/login?redirectTo=%2Fadmin%2Fsettings')
 
-    const customer = await signUp(new Visitor(server.url), sink, { email: 'nosy@example.com', name: 'Nosy Customer' })
+    const customer = await signUp(new Visitor(site.url), site.sink, { email: 'nosy@example.com', name: 'Nosy Customer' })
     expect((await customer.get('/admin/settings')).status).toBe(403)
     expect((await customer.get('/admin/audit')).status).toBe(403)
     expect((await customer.post('/admin/settings', { intent: 'price', code: 'single_race', price: '1' })).status).toBe(403)
@@ -175,7 +156,7 @@ describe('policy texts, contact and GST details', () => {
       expect(contact).toContain('+91 80 4123 4567')
       expect(contact).toContain(SITE_SETTINGS_SEED.infoEmail)
     })
-    expect((await new Visitor(server.url).get('/contact')).html).toContain('href="tel:+918041234567"')
+    expect((await new Visitor(site.url).get('/contact')).html).toContain('href="tel:+918041234567"')
   })
 
   it('stores the GSTIN upper-cased and the rate as typed; a malformed GSTIN is refused next to its field', async () => {
@@ -215,13 +196,13 @@ describe('the banner', () => {
   it('switched off disappears from every page, and comes back when switched on', async () => {
     const admin = await staff()
     const banner = 'aria-label="Swimming camps"'
-    expect((await new Visitor(server.url).get('/')).html).toContain(banner)
+    expect((await new Visitor(site.url).get('/')).html).toContain(banner)
     expect(await save(admin, { intent: 'banner', visible: 'false' })).toContain('The banner is off')
     for (const path of ['/', '/pricing', '/refund']) {
-      await expect.poll(async () => (await new Visitor(server.url).get(path)).html.includes(banner)).toBe(false)
+      await expect.poll(async () => (await new Visitor(site.url).get(path)).html.includes(banner)).toBe(false)
     }
     expect(await save(admin, { intent: 'banner', visible: 'true' })).toContain('The banner is on')
-    await expect.poll(async () => (await new Visitor(server.url).get('/pricing')).html.includes(banner)).toBe(true)
+    await expect.poll(async () => (await new Visitor(site.url).get('/pricing')).html.includes(banner)).toBe(true)
   })
 })
 

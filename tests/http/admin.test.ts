@@ -1,54 +1,32 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { addDays, addMonths, labToday } from '~/lib/lab-time'
 import { bookAndPay } from '../support/booking-flow'
-import { startSmtpSink } from '../support/smtp-sink'
-import { startTestServer, type TestServer } from '../support/test-server'
-import { signUp, text, Visitor } from '../support/visitor'
+import { decodeHtml, text, Visitor } from '../support/visitor'
+import { useTestSite } from '../support/site'
 
 // The admin console as staff use it without JavaScript: opening hours customers then see, bookings
 // made at the desk, the CSV, cancelling with a refund, attendance; and that nobody else gets in.
 
-let server: TestServer
-let sink: Awaited<ReturnType<typeof startSmtpSink>>
-const ADMIN = { email: 'staff@lab.example', password: 'staff-password-1' }
-
-beforeAll(async () => {
-  sink = await startSmtpSink()
-  server = await startTestServer({ SMTP_URL: sink.url, TRUST_PROXY: 'true', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password })
-})
-afterAll(async () => {
-  await server?.stop()
-  await sink?.close()
-})
-
-const decode = (html: string) => html.replaceAll('&amp;', '&')
-const customer = (name: string) => signUp(new Visitor(server.url), sink, { email: `${name.toLowerCase().replace(/\W/g, '')}@example.com`, name })
-
-async function staff() {
-  const admin = new Visitor(server.url)
-  const signedIn = await admin.post('/login', { email: ADMIN.email, password: ADMIN.password, website_url: '' })
-  expect(signedIn.location).toBe('/admin')
-  return admin
-}
+const site = useTestSite()
 
 /** Mondays to Saturdays of the first two weeks of a month beyond the seeded availability. */
 const farMonth = addMonths(labToday().slice(0, 7), 2)
 const farDates = Array.from({ length: 14 }, (_, index) => addDays(`${farMonth}-01`, index)).filter((date) => new Date(`${date}T00:00:00Z`).getUTCDay() !== 0)
 
-const openDates = async (visitor: Visitor, month: string) => [...decode((await visitor.get(`/book-slot?month=${month}`)).html).matchAll(/href="\/book-slot\?month=[\d-]+&date=([\d-]+)"/g)].map((match) => match[1])
-const times = async (visitor: Visitor, date: string) => [...decode((await visitor.get(`/book-slot?month=${date.slice(0, 7)}&date=${date}`)).html).matchAll(/&time=(\d\d)%3A(\d\d)"/g)].map((match) => `${match[1]}:${match[2]}`)
+const openDates = async (visitor: Visitor, month: string) => [...decodeHtml((await visitor.get(`/book-slot?month=${month}`)).html).matchAll(/href="\/book-slot\?month=[\d-]+&date=([\d-]+)"/g)].map((match) => match[1])
+const times = async (visitor: Visitor, date: string) => [...decodeHtml((await visitor.get(`/book-slot?month=${date.slice(0, 7)}&date=${date}`)).html).matchAll(/&time=(\d\d)%3A(\d\d)"/g)].map((match) => `${match[1]}:${match[2]}`)
 
 describe('who gets in', () => {
   const pages = ['/admin', '/admin/availability', '/admin/bookings', '/admin/bookings/new', '/admin/bookings.csv', '/admin/bookings/SWP-0000000000']
 
   it('guests are sent to sign in, customers are refused, and neither can post to an admin form', async () => {
-    const guest = new Visitor(server.url)
+    const guest = new Visitor(site.url)
     for (const page of pages) {
       const response = await guest.get(page)
       expect(response.status, page).toBe(302)
       expect(response.location, page).toMatch(/^\/login/)
     }
-    const swimmer = await customer('Curious Swimmer')
+    const swimmer = await site.customer('Curious Swimmer')
     for (const page of pages) expect((await swimmer.get(page)).status, page).toBe(403)
     const form = { intent: 'create', from: farDates[0]!, to: farDates.at(-1)!, weekdays: '1', startTime: '10:00', endTime: '13:00', slotDurationMinutes: '60', capacity: '1' }
     expect((await swimmer.post('/admin/availability', form)).status).toBe(403)
@@ -59,7 +37,7 @@ describe('who gets in', () => {
 
 describe('a page that failed', () => {
   it('says so inside the admin navigation: a booking, customer or camp that does not exist, and a form about one', async () => {
-    const admin = await staff()
+    const admin = await site.staff()
     for (const page of ['/admin/bookings/SWP-0000000000', '/admin/customers/999999999', '/admin/camps/no-such-camp']) {
       const response = await admin.get(page)
       expect(response.status, page).toBe(404)
@@ -71,7 +49,7 @@ describe('a page that failed', () => {
     expect(price.html).toContain('aria-label="Admin"')
     expect(text(price.html)).toContain('Oops! Page not found')
     // The refusal of someone who is not staff shows no admin navigation.
-    const refused = await (await customer('Nosy Swimmer')).get('/admin')
+    const refused = await (await site.customer('Nosy Swimmer')).get('/admin')
     expect(refused.status).toBe(403)
     expect(refused.html).not.toContain('aria-label="Admin"')
   })
@@ -79,7 +57,7 @@ describe('a page that failed', () => {
 
 describe('opening hours', () => {
   it('explains bad input next to the field and keeps what was typed', async () => {
-    const admin = await staff()
+    const admin = await site.staff()
     const empty = await admin.post('/admin/availability', { intent: 'create', from: '', startTime: '', endTime: '', slotDurationMinutes: '', capacity: '' })
     expect(empty.status).toBe(400)
     for (const message of ['Choose the first date', 'Choose at least one weekday', 'Enter the opening time as HH:MM', 'Enter the slot length in whole minutes', 'Enter how many people a slot takes']) expect(text(empty.html)).toContain(message)
@@ -91,14 +69,14 @@ describe('opening hours', () => {
   })
 
   it('opens a range of weekdays that customers can book; overlapping hours are refused; a closed time slot disappears', async () => {
-    const admin = await staff()
+    const admin = await site.staff()
     const range = { intent: 'create', from: farDates[0]!, to: farDates.at(-1)!, startTime: '10:00', endTime: '13:00', slotDurationMinutes: '60', capacity: '1' }
     const body = new URLSearchParams(range)
     for (const weekday of ['1', '2', '3', '4', '5', '6']) body.append('weekdays', weekday)
     const response = await admin.post('/admin/availability', body)
     expect([response.status, response.location]).toEqual([302, `/admin/availability?month=${farMonth}`])
 
-    const swimmer = await customer('Early Booker')
+    const swimmer = await site.customer('Early Booker')
     // A date is open when a 3-day session starting on it finds its other two days open after it.
     expect(await openDates(swimmer, farMonth)).toEqual(farDates.slice(0, -2))
     const first = farDates[0]!
@@ -110,7 +88,7 @@ describe('opening hours', () => {
     expect(text(again.html)).toContain(`Other opening hours (or a holiday) already cover part of this time on ${farDates.length} dates: ${farDates.join(', ')}`)
 
     // Close 11:00 on the first date from its opening-hours page.
-    const month = decode((await admin.get(`/admin/availability?month=${farMonth}`)).html)
+    const month = decodeHtml((await admin.get(`/admin/availability?month=${farMonth}`)).html)
     const windowPath = /href="(\/admin\/availability\/\d+)"/.exec(month.slice(month.indexOf('id="month-heading"')))![1]!
     const windowPage = await admin.get(windowPath)
     expect(windowPage.status).toBe(200)
@@ -127,14 +105,14 @@ describe('opening hours', () => {
 
 describe('bookings', () => {
   it('staff book a session paid at the lab for a customer, who sees it in My Bookings with its receipt; a full time is refused', async () => {
-    const admin = await staff()
+    const admin = await site.staff()
     const form = await admin.get('/admin/bookings/new')
     expect(form.status).toBe(200)
     const invalid = await admin.post('/admin/bookings/new', { name: 'A', email: 'nope', product: 'single_race', date: '', time: '9', origin: 'offline', amount: 'thirty', paymentMethod: '' })
     expect(invalid.status).toBe(400)
     for (const message of ['Name must be at least 2 characters', 'Invalid email address', 'Choose the date of the (first) session', 'Enter the start time as HH:MM', 'Enter the amount paid in rupees, for example 30,000', 'Choose how it was paid']) expect(text(invalid.html)).toContain(message)
 
-    const swimmer = await customer('Desk Customer')
+    const swimmer = await site.customer('Desk Customer')
     const date = farDates[1]!
     const booking = { name: 'Desk Customer', email: 'deskcustomer@example.com', phone: '9845012345', product: 'single_race', date, time: '10:00', origin: 'offline', amount: '2,500', paymentMethod: 'Cash', notes: '' }
     const made = await admin.post('/admin/bookings/new', booking)
@@ -148,7 +126,7 @@ describe('bookings', () => {
     expect(mine).toContain(reference)
     const orderId = /href="\/receipts\/(OFFL[^"]+)"/.exec((await swimmer.get('/my-bookings')).html)![1]!
     expect((await swimmer.get(`/receipts/${orderId}`)).headers.get('Content-Type')).toBe('application/pdf')
-    await sink.waitForMailTo('deskcustomer@example.com', new RegExp(reference))
+    await site.sink.waitForMailTo('deskcustomer@example.com', new RegExp(reference))
 
     // Capacity 1: the time is taken for customers and for staff.
     expect(await times(swimmer, date)).not.toContain('10:00')
@@ -183,10 +161,10 @@ describe('bookings', () => {
   })
 
   it('staff cancel a paid online booking with a full refund, and the customer is told', async () => {
-    const swimmer = await customer('Refund Customer')
-    await bookAndPay(swimmer, server.url, 'success', 0, { daysAhead: 2 })
+    const swimmer = await site.customer('Refund Customer')
+    await bookAndPay(swimmer, site.url, 'success', 0, { daysAhead: 2 })
     const reference = /Booking ID (SWP-\d{10})/.exec(text((await swimmer.get('/my-bookings')).html))![1]!
-    const admin = await staff()
+    const admin = await site.staff()
     // The first press asks; nothing is cancelled until staff confirm.
     const asked = await admin.post(`/admin/bookings/${reference}`, { intent: 'cancel', refund: 'yes' })
     expect(asked.status).toBe(200)
@@ -194,7 +172,7 @@ describe('bookings', () => {
     expect(text((await swimmer.get('/my-bookings')).html)).toContain('Confirmed')
     const cancelled = await admin.post(`/admin/bookings/${reference}`, { intent: 'cancel', refund: 'yes', confirm: 'yes' })
     expect(cancelled.status).toBe(302)
-    const mail = await sink.waitForMailTo('refundcustomer@example.com', /Refund completed/, 30_000)
+    const mail = await site.sink.waitForMailTo('refundcustomer@example.com', /Refund completed/, 30_000)
     expect(mail.text).toContain('₹30,000.00')
     expect(text((await swimmer.get('/my-bookings')).html)).toContain('Refunded')
     // A second cancel is refused, not repeated.

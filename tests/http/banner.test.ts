@@ -1,17 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestServer, type TestServer } from '../support/test-server'
 import { Visitor } from '../support/visitor'
+import { STAFF } from '../support/site'
 
 // The camp banner: on the marketing pages, never on paying, status and account pages, and
 // closable for the rest of the visit by a plain form post.
 
 let server: TestServer
-const ADMIN = { email: 'staff@lab.example', password: 'staff-password-1' }
 const BANNER = 'aria-label="Swimming camps"'
 const CLOSE = 'aria-label="Close the camp banner"'
 
 beforeAll(async () => {
-  server = await startTestServer({ TRUST_PROXY: 'true', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password })
+  server = await startTestServer({ TRUST_PROXY: 'true', ADMIN_EMAIL: STAFF.email, ADMIN_PASSWORD: STAFF.password })
 })
 afterAll(async () => {
   await server?.stop()
@@ -50,7 +50,7 @@ describe('where the banner shows', () => {
       expect(page.html, path).not.toContain(BANNER)
     }
     const admin = new Visitor(server.url)
-    expect((await admin.post('/login', { email: ADMIN.email, password: ADMIN.password, website_url: '' })).location).toBe('/admin')
+    expect((await admin.post('/login', { email: STAFF.email, password: STAFF.password, website_url: '' })).location).toBe('/admin')
     for (const path of ['/my-bookings', '/book-slot', '/admin', '/admin/settings']) {
       const page = await admin.get(path)
       expect(page.status, path).toBe(200)

@@ -1,34 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startSmtpSink } from '../support/smtp-sink'
-import { startTestServer, type TestServer } from '../support/test-server'
+import { describe, expect, it } from 'vitest'
 import { bookAndPay as bookAndPayFlow, chooseSlot } from '../support/booking-flow'
-import { signUp, text, Visitor } from '../support/visitor'
+import { decodeHtml, text, Visitor } from '../support/visitor'
 import { addDays, labToday } from '~/lib/lab-time'
+import { useTestSite } from '../support/site'
 
 // Booking and paying for a 3-day session as a browser without JavaScript does it: links, plain
 // form posts and redirects, through the real server and its sandbox gateway, e-mail over SMTP.
 
-let server: TestServer
-let sink: Awaited<ReturnType<typeof startSmtpSink>>
+const site = useTestSite()
 
-beforeAll(async () => {
-  sink = await startSmtpSink()
-  server = await startTestServer({ SMTP_URL: sink.url, TRUST_PROXY: 'true' })
-})
-afterAll(async () => {
-  await server?.stop()
-  await sink?.close()
-})
-
-const customer = (name: string) => signUp(new Visitor(server.url), sink, { email: `${name.toLowerCase().replace(/\W/g, '')}@example.com`, name })
-const decode = (html: string) => html.replaceAll('&amp;', '&')
-const bookAndPay = (visitor: Visitor, outcome: 'success' | 'failure' | 'pending', skip = 0) => bookAndPayFlow(visitor, server.url, outcome, skip)
+const bookAndPay = (visitor: Visitor, outcome: 'success' | 'failure' | 'pending', skip = 0) => bookAndPayFlow(visitor, site.url, outcome, skip)
 
 describe('booking and paying without JavaScript', () => {
   it('says on the payment page when the session starts within 24 hours and could then never be cancelled or moved', async () => {
     const notice = 'This session starts within 24 hours: once you pay, it cannot be cancelled or moved.'
     for (const [name, daysAhead] of [['Soon Swimmer', 0], ['Later Swimmer', 4]] as const) {
-      const visitor = await customer(name)
+      const visitor = await site.customer(name)
       const slot = await chooseSlot(visitor, 0, { daysAhead })
       const held = await visitor.post(slot.href, { date: slot.date, time: slot.time, website_url: '' })
       expect(held.location).toMatch(/^\/slot-payment\?booking=\d+$/)
@@ -38,7 +25,7 @@ describe('booking and paying without JavaScript', () => {
   })
 
   it('date → time → confirm → pay on the gateway → Payment Successful! → My Bookings, with an e-mail and its .ics', async () => {
-    const asha = await customer('Asha Rao')
+    const asha = await site.customer('Asha Rao')
     const { paymentPage, statusUrl } = await bookAndPay(asha, 'success')
 
     const summary = text(paymentPage.html)
@@ -46,7 +33,7 @@ describe('booking and paying without JavaScript', () => {
       expect(summary).toContain(line)
     }
 
-    expect(statusUrl).toMatch(new RegExp(`^${server.url}/slot-payment-status\\?orderId=SLOT_`))
+    expect(statusUrl).toMatch(new RegExp(`^${site.url}/slot-payment-status\\?orderId=SLOT_`))
     const status = await asha.get(statusUrl)
     expect(status.status).toBe(200)
     const result = text(status.html)
@@ -63,14 +50,14 @@ describe('booking and paying without JavaScript', () => {
     expect(mine).toMatch(/Day 1 ?: \w+day, .*Day 2 ?: .*Day 3 ?: /)
     expect(mine).not.toContain('3000000')
 
-    const mail = await sink.waitForMailTo('asharao@example.com', /Booking confirmed/)
+    const mail = await site.sink.waitForMailTo('asharao@example.com', /Booking confirmed/)
     expect(mail.raw).toMatch(/Content-Type: text\/calendar/)
     const ics = Buffer.from(/Content-Type: text\/calendar[^]*?\r\n\r\n([A-Za-z0-9+/=\r\n]+?)\r\n(?:\r\n|--)/.exec(mail.raw)![1]!.replace(/\s/g, ''), 'base64').toString('utf8')
     expect(ics.match(/BEGIN:VEVENT/g)).toHaveLength(3)
   })
 
   it('a declined payment says Payment Failed, offers Try Again, and frees the slot; no booking appears', async () => {
-    const ravi = await customer('Ravi Kumar')
+    const ravi = await site.customer('Ravi Kumar')
     const { slot, statusUrl } = await bookAndPay(ravi, 'failure', 1)
     const status = text((await ravi.get(statusUrl)).html)
     expect(status).toContain('Payment Failed')
@@ -78,18 +65,18 @@ describe('booking and paying without JavaScript', () => {
     expect(status).toContain('Contact Support')
     expect(text((await ravi.get('/my-bookings')).html)).toContain('No bookings yet')
     const again = await ravi.get(slot.href)
-    expect(decode(again.html)).toContain(`href="${slot.href}"`)
+    expect(decodeHtml(again.html)).toContain(`href="${slot.href}"`)
   })
 
   it('while the gateway has not decided, the page refreshes itself, then gives up after 120 seconds', async () => {
-    const meera = await customer('Meera Iyer')
+    const meera = await site.customer('Meera Iyer')
     const { statusUrl } = await bookAndPay(meera, 'pending', 2)
     const waiting = await meera.get(statusUrl)
     expect(text(waiting.html)).toContain('Verifying Payment')
     expect(text(waiting.html)).toContain('Auto-refreshing every 3 seconds...')
     const refresh = /<noscript><meta http-equiv="refresh" content="3;url=([^"]+)">/.exec(waiting.html)
     expect(refresh).not.toBeNull()
-    const next = decode(refresh![1]!)
+    const next = decodeHtml(refresh![1]!)
     expect(next).toMatch(/since=\d+/)
 
     const startedLongAgo = next.replace(/since=\d+/, `since=${Date.now() - 121_000}`)
@@ -101,7 +88,7 @@ describe('booking and paying without JavaScript', () => {
   })
 
   it('explains a missing or unknown order', async () => {
-    const visitor = await customer('Kiran Das')
+    const visitor = await site.customer('Kiran Das')
     const missing = await visitor.get('/slot-payment-status')
     expect(missing.status).toBe(400)
     expect(text(missing.html)).toContain('No transaction ID found in URL')
@@ -113,21 +100,21 @@ describe('booking and paying without JavaScript', () => {
 
 describe('the calendar of /book-slot', () => {
   it('links only dates on which a 3-day session fits; a time that cannot start one says why', async () => {
-    const visitor = await customer('Nisha Rao')
+    const visitor = await site.customer('Nisha Rao')
     const first = await visitor.get('/book-slot')
-    const next = /href="([^"]+)"[^>]*aria-label="Next month"|aria-label="Next month"[^>]*href="([^"]+)"/.exec(decode(first.html))
+    const next = /href="([^"]+)"[^>]*aria-label="Next month"|aria-label="Next month"[^>]*href="([^"]+)"/.exec(decodeHtml(first.html))
     const second = next ? await visitor.get(next[1] ?? next[2]!) : null
-    const linked = [...new Set([first, second].flatMap((page) => (page ? [...decode(page.html).matchAll(/href="\/book-slot\?month=[\d-]+&date=([\d-]+)"/g)].map((link) => link[1]!) : [])))]
+    const linked = [...new Set([first, second].flatMap((page) => (page ? [...decodeHtml(page.html).matchAll(/href="\/book-slot\?month=[\d-]+&date=([\d-]+)"/g)].map((link) => link[1]!) : [])))]
     expect(linked.length).toBeGreaterThan(10)
     for (const date of linked) {
-      const day = decode((await visitor.get(`/book-slot?date=${date}`)).html)
+      const day = decodeHtml((await visitor.get(`/book-slot?date=${date}`)).html)
       expect([date, /href="\/book-slot\?[^"]*date=[\d-]+&time=/.test(day)]).toEqual([date, true])
     }
     // The lab's hours run four weeks from tomorrow, Sundays closed: from its last day no 3-day session fits.
     let last = addDays(labToday(), 28)
     while (new Date(`${last}T00:00:00Z`).getUTCDay() === 0) last = addDays(last, -1)
     expect(linked).not.toContain(last)
-    const lastDay = decode((await visitor.get(`/book-slot?date=${last}`)).html)
+    const lastDay = decodeHtml((await visitor.get(`/book-slot?date=${last}`)).html)
     expect(text(lastDay)).toContain('9:00 AM - 10:00 AM Not available: not enough open days after this date')
     expect(lastDay).not.toMatch(/&time=/)
   })
@@ -135,10 +122,10 @@ describe('the calendar of /book-slot', () => {
 
 describe('one customer can never see or act on another customer’s booking', () => {
   it('the payment page, the status page, its JSON and My Bookings are closed to another customer', async () => {
-    const owner = await customer('Owner Person')
+    const owner = await site.customer('Owner Person')
     const { bookingPath, statusUrl } = await bookAndPay(owner, 'success', 3)
     const orderId = new URL(statusUrl).searchParams.get('orderId')!
-    const intruder = await customer('Other Person')
+    const intruder = await site.customer('Other Person')
 
     // Named by its order id as the transaction id (as the lab's first site's links do), it is the owner's alone too.
     const asTransaction = await owner.get(`/slot-payment-status?transactionId=${orderId}`)
@@ -162,13 +149,13 @@ describe('one customer can never see or act on another customer’s booking', ()
     expect(theirs).toContain('No bookings yet')
     expect(theirs).not.toContain('Owner Person')
 
-    const guest = new Visitor(server.url)
+    const guest = new Visitor(site.url)
     expect((await guest.get(`/slot-payment-status?orderId=${orderId}`)).location).toBe(`/login?redirectTo=${encodeURIComponent(`/slot-payment-status?orderId=${orderId}`)}`)
     expect((await guest.get(`/slot-payment-status/check?orderId=${orderId}`)).status).toBe(401)
   })
 
   it('a guest posting a booking is sent to sign in, told to log in to book a slot', async () => {
-    const guest = new Visitor(server.url)
+    const guest = new Visitor(site.url)
     const response = await guest.post('/book-slot', { date: '2030-01-01', time: '09:00', website_url: '' })
     expect(response.status).toBe(302)
     expect(response.location).toBe('/login?redirectTo=%2Fbook-slot')
@@ -180,13 +167,13 @@ describe('one customer can never see or act on another customer’s booking', ()
 
 describe('the payment webhook', () => {
   it('refuses a notification that is not signed by the gateway', async () => {
-    const response = await fetch(`${server.url}/api/payments/webhook/sandbox`, {
+    const response = await fetch(`${site.url}/api/payments/webhook/sandbox`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', 'X-Sandbox-Signature': 'f'.repeat(64) },
       body: JSON.stringify({ eventId: 'x', event: 'order.completed', merchantOrderId: 'SLOT_1', state: 'COMPLETED', amountPaise: 100, transactionId: 'T' }),
     })
     expect(response.status).toBe(401)
-    const other = await fetch(`${server.url}/api/payments/webhook/phonepe`, { method: 'POST', body: '{}' })
+    const other = await fetch(`${site.url}/api/payments/webhook/phonepe`, { method: 'POST', body: '{}' })
     expect(other.status).toBe(404)
   })
 })

@@ -4,6 +4,7 @@ import { bookableDate } from '../support/booking-flow'
 import { codeIn, startSmtpSink } from '../support/smtp-sink'
 import { startTestServer, type TestServer } from '../support/test-server'
 import { registrationForm, text, Visitor } from '../support/visitor'
+import { signInStaff, STAFF } from '../support/site'
 
 // Each instance keeps signed-in users and availability in memory. What changes through one
 // instance must show on the other at once: two servers on one PostgreSQL. PGlite serves a single
@@ -11,7 +12,6 @@ import { registrationForm, text, Visitor } from '../support/visitor'
 // The database announces each change to every instance as it commits; on PostgreSQL the test
 // hears the same announcement before it asks the other instance, as a person would only after it.
 
-const ADMIN = { email: 'staff@lab.example', password: 'staff-password-1' }
 let sink: Awaited<ReturnType<typeof startSmtpSink>>
 let first: TestServer
 let second: TestServer | undefined
@@ -23,7 +23,7 @@ const heard: string[] = []
 
 beforeAll(async () => {
   sink = await startSmtpSink()
-  const env = { SMTP_URL: sink.url, ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, TRUST_PROXY: 'true' }
+  const env = { SMTP_URL: sink.url, ADMIN_EMAIL: STAFF.email, ADMIN_PASSWORD: STAFF.password, TRUST_PROXY: 'true' }
   first = await startTestServer(env)
   if (first.databaseUrl) second = await startTestServer({ ...env, DATABASE_URL: first.databaseUrl })
   changes = first.url
@@ -60,11 +60,7 @@ async function customer(name: string) {
   return visitor
 }
 
-async function staff() {
-  const admin = new Visitor(changes)
-  expect((await admin.post('/login', { email: ADMIN.email, password: ADMIN.password, website_url: '' })).location).toBe('/admin')
-  return admin
-}
+const staff = () => signInStaff(changes)
 
 /** What /book-slot on the other instance says of the 9 AM time slot of `date`, to `visitor`. */
 async function nineOclock(visitor: Visitor, date: string) {

@@ -1,22 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startSmtpSink } from '../support/smtp-sink'
-import { startTestServer, type TestServer } from '../support/test-server'
-import { fieldState, text, Visitor } from '../support/visitor'
+import { describe, expect, it } from 'vitest'
+import { decodeHtml, fieldState, text, Visitor } from '../support/visitor'
+import { useTestSite } from '../support/site'
 
 // Camp registration as a parent's browser without JavaScript does it: the form, the gateway, the
 // result page, e-mail over SMTP, and the waitlist of a full batch.
 
-let server: TestServer
-let sink: Awaited<ReturnType<typeof startSmtpSink>>
-
-beforeAll(async () => {
-  sink = await startSmtpSink()
-  server = await startTestServer({ SMTP_URL: sink.url, TRUST_PROXY: 'true' })
-})
-afterAll(async () => {
-  await server?.stop()
-  await sink?.close()
-})
+const site = useTestSite()
 
 let family = 1
 const form = (overrides: Record<string, string> = {}) => ({
@@ -28,7 +17,6 @@ const form = (overrides: Record<string, string> = {}) => ({
   website_url: '',
   ...overrides,
 })
-const decode = (value: string) => value.replaceAll('&amp;', '&')
 /** The value a text field of the page holds. */
 const valueOf = (html: string, name: string) => /value="([^"]*)"/.exec(new RegExp(`<input[^>]*name="${name}"[^>]*>`).exec(html)?.[0] ?? '')?.[1]
 
@@ -37,14 +25,14 @@ async function registerAndPay(visitor: Visitor, values: Record<string, string>, 
   const submitted = await visitor.post('/onboarding', values)
   expect(submitted.status).toBe(302)
   expect(submitted.headers.get('X-Remix-Reload-Document')).toBe('true')
-  expect(submitted.location).toMatch(new RegExp(`^${server.url}/sandbox-gateway/checkout/`))
+  expect(submitted.location).toMatch(new RegExp(`^${site.url}/sandbox-gateway/checkout/`))
   const back = await visitor.post(submitted.location!, { outcome })
   return { checkoutUrl: submitted.location!, statusUrl: back.location! }
 }
 
 describe('the registration form', () => {
   it('shows the form with its fields, the fee and the seats left from the database', async () => {
-    const page = text((await new Visitor(server.url).get('/onboarding')).html)
+    const page = text((await new Visitor(site.url).get('/onboarding')).html)
     for (const line of ['Camp Registration Form', 'Fill in details to register for swimming camp', 'Full Name', 'Email Address', 'Phone Number', 'Select Camp', 'Select Batch', 'Register Now - ₹35,000']) {
       expect(page).toContain(line)
     }
@@ -56,7 +44,7 @@ describe('the registration form', () => {
   })
 
   it('puts each field’s message next to it and keeps what was typed', async () => {
-    const response = await new Visitor(server.url).post('/onboarding', { name: 'A', email: 'nope', phone_number: '12345', website_url: '' })
+    const response = await new Visitor(site.url).post('/onboarding', { name: 'A', email: 'nope', phone_number: '12345', website_url: '' })
     expect(response.status).toBe(400)
     expect(fieldState(response.html, 'name')).toEqual({ invalid: true, message: 'Name must be at least 2 characters' })
     expect(fieldState(response.html, 'email')).toEqual({ invalid: true, message: 'Invalid email address' })
@@ -70,10 +58,10 @@ describe('the registration form', () => {
 
 describe('registering and paying', () => {
   it('form → gateway → Registration Complete! with the details, the e-mail with its .ics, and Register Another Person', async () => {
-    const parent = new Visitor(server.url)
+    const parent = new Visitor(site.url)
     const values = form({ name: 'Arjun Menon', email: 'menon.family@example.com', camp: 'camp2', batch: 'batch2' })
     const { statusUrl } = await registerAndPay(parent, values, 'success')
-    expect(statusUrl).toMatch(new RegExp(`^${server.url}/payment-status\\?orderId=CAMP_[\\w-]+&key=[\\w-]{32}$`))
+    expect(statusUrl).toMatch(new RegExp(`^${site.url}/payment-status\\?orderId=CAMP_[\\w-]+&key=[\\w-]{32}$`))
     const result = text((await parent.get(statusUrl)).html)
     expect(result).toContain('Registration Complete!')
     expect(result).toContain("₹35,000 payment completed successfully. You're registered for the camp!")
@@ -84,38 +72,38 @@ describe('registering and paying', () => {
 
     const another = /href="(\/onboarding\?email=[^"]+)"[^>]*>Register Another Person/.exec((await parent.get(statusUrl)).html)
     expect(another).not.toBeNull()
-    const next = await parent.get(decode(another![1]!))
+    const next = await parent.get(decodeHtml(another![1]!))
     expect(fieldState(next.html, 'email')).toEqual({ invalid: false, message: undefined })
     expect(next.html).toMatch(/name="email"[^>]*value="menon.family@example.com"|value="menon.family@example.com"[^>]*name="email"/)
     expect(next.html).toMatch(/value="98450 12345"/)
     expect(next.html).not.toMatch(/value="Arjun Menon"/)
 
-    const mail = await sink.waitForMailTo('menon.family@example.com', /Camp registration confirmed/)
+    const mail = await site.sink.waitForMailTo('menon.family@example.com', /Camp registration confirmed/)
     expect(mail.raw).toMatch(/Content-Type: text\/calendar/)
   })
 
   it('the same swimmer and e-mail for the same camp again gets a clear message, not a second registration', async () => {
     const values = form({ name: 'Dia Shah', email: 'shah@example.com' })
-    await registerAndPay(new Visitor(server.url), values, 'success')
-    await sink.waitForMailTo('shah@example.com', /Camp registration confirmed/)
-    const again = await new Visitor(server.url).post('/onboarding', { ...values, name: 'dia shah', batch: 'batch2' })
+    await registerAndPay(new Visitor(site.url), values, 'success')
+    await site.sink.waitForMailTo('shah@example.com', /Camp registration confirmed/)
+    const again = await new Visitor(site.url).post('/onboarding', { ...values, name: 'dia shah', batch: 'batch2' })
     expect(again.status).toBe(409)
     expect(text(again.html)).toContain('dia shah is already registered for Camp 1 with this e-mail address.')
     // Try Again keeps what the parent typed: the form once more, without the message.
     const tryAgain = /<button[^>]*>Try Again/.exec(again.html)?.[0] ?? ''
     expect([tryAgain.includes('name="intent"'), tryAgain.includes('value="edit"')]).toEqual([true, true])
-    const retry = await new Visitor(server.url).post('/onboarding', { ...values, name: 'dia shah', batch: 'batch2', intent: 'edit' })
+    const retry = await new Visitor(site.url).post('/onboarding', { ...values, name: 'dia shah', batch: 'batch2', intent: 'edit' })
     expect(retry.status).toBe(200)
     expect([valueOf(retry.html, 'name'), valueOf(retry.html, 'email'), fieldState(retry.html, 'name').invalid]).toEqual(['dia shah', 'shah@example.com', false])
     expect(retry.html).toMatch(/<input[^>]*value="batch2"[^>]*checked=""|<input[^>]*checked=""[^>]*value="batch2"/)
     expect(text(retry.html)).not.toContain('already registered')
     // A sister with the same e-mail is welcome.
-    expect((await new Visitor(server.url).post('/onboarding', { ...values, name: 'Riya Shah' })).status).toBe(302)
+    expect((await new Visitor(site.url).post('/onboarding', { ...values, name: 'Riya Shah' })).status).toBe(302)
   })
 
   it('a declined payment says Payment Failed and offers Try Again, which opens the form with what the parent typed', async () => {
     const values = form({ camp: 'camp2', batch: 'batch2' })
-    const parent = new Visitor(server.url)
+    const parent = new Visitor(site.url)
     const { statusUrl } = await registerAndPay(parent, values, 'failure')
     const page = (await parent.get(statusUrl)).html
     expect(text(page)).toContain('Payment Failed')
@@ -130,9 +118,9 @@ describe('registering and paying', () => {
   })
 
   it('the result page and its JSON need the key the site put in the link', async () => {
-    const { statusUrl } = await registerAndPay(new Visitor(server.url), form(), 'success')
+    const { statusUrl } = await registerAndPay(new Visitor(site.url), form(), 'success')
     const orderId = new URL(statusUrl).searchParams.get('orderId')!
-    const stranger = new Visitor(server.url)
+    const stranger = new Visitor(site.url)
     for (const path of [`/payment-status?orderId=${orderId}`, `/payment-status?orderId=${orderId}&key=${'x'.repeat(32)}`]) {
       const page = await stranger.get(path)
       expect(page.status).toBe(404)
@@ -160,7 +148,7 @@ describe('registering and paying', () => {
 async function fill(camp: string, batch: string, seats: number) {
   const holders: Array<{ visitor: Visitor; checkoutUrl: string }> = []
   for (let index = 0; index < seats; index += 1) {
-    const visitor = new Visitor(server.url)
+    const visitor = new Visitor(site.url)
     const submitted = await visitor.post('/onboarding', form({ camp, batch }))
     expect(submitted.status).toBe(302)
     holders.push({ visitor, checkoutUrl: submitted.location! })
@@ -170,7 +158,7 @@ async function fill(camp: string, batch: string, seats: number) {
 
 /** The link of the e-mail that asks to confirm a waitlist place. */
 async function confirmationLink(email: string) {
-  const mail = await sink.waitForMailTo(email, /Please confirm your waitlist place/)
+  const mail = await site.sink.waitForMailTo(email, /Please confirm your waitlist place/)
   const link = /(http:\/\/\S+\/onboarding\/waitlist\?entry=\d+&key=[\w-]+)/.exec(mail.text)
   expect(link).not.toBeNull()
   return link![1]!
@@ -181,23 +169,23 @@ async function confirmPlace(visitor: Visitor, link: string) {
   const page = await visitor.get(link)
   expect(page.status).toBe(200)
   expect(text(page.html)).toContain('Keep my place')
-  const action = decode(/<form[^>]*method="post"[^>]*action="([^"]+)"/.exec(page.html)?.[1] ?? /<form[^>]*action="([^"]+)"[^>]*method="post"/.exec(page.html)?.[1] ?? '')
+  const action = decodeHtml(/<form[^>]*method="post"[^>]*action="([^"]+)"/.exec(page.html)?.[1] ?? /<form[^>]*action="([^"]+)"[^>]*method="post"/.exec(page.html)?.[1] ?? '')
   expect(action).toMatch(/^\/onboarding\/waitlist\?entry=\d+&key=/)
   const confirmed = await visitor.post(action, { website_url: '' })
   expect(confirmed.status).toBe(302)
   return text((await visitor.get(confirmed.location!)).html)
 }
 
-const offersTo = (email: string) => sink.messages.filter((message) => message.to.includes(email) && /A seat is free/.test(message.raw))
+const offersTo = (email: string) => site.sink.messages.filter((message) => message.to.includes(email) && /A seat is free/.test(message.raw))
 
 describe('a full batch', () => {
   it('offers its waitlist, whose place the parent confirms through the e-mailed link; a seat freed by a failed payment is held for them, and they pay through the next link', async () => {
     // Fill Batch 1 of Camp 2: 30 seats, each held by a different family.
     const holders = await fill('camp2', 'batch1', 30)
-    const page = text((await new Visitor(server.url).get('/onboarding')).html)
+    const page = text((await new Visitor(site.url).get('/onboarding')).html)
     expect(page).toMatch(/Batch 1: 9:00 AM - 10:30 AM and 1:00 PM - 2:30 PM Camp 1: \d+ seats? left · Camp 2: Full/)
 
-    const late = new Visitor(server.url)
+    const late = new Visitor(site.url)
     const values = form({ name: 'Late Comer', email: 'late.comer@example.com', camp: 'camp2', batch: 'batch1' })
     const full = await late.post('/onboarding', values)
     expect(full.status).toBe(409)
@@ -219,10 +207,10 @@ describe('a full batch', () => {
 
     const link = await confirmationLink('late.comer@example.com')
     // Opening the link (as a mail scanner does) confirms nothing; another key is refused like any private link.
-    expect(text((await new Visitor(server.url).get(link)).html)).toContain('Keep your place on the waitlist')
+    expect(text((await new Visitor(site.url).get(link)).html)).toContain('Keep your place on the waitlist')
     for (const wrong of [link.replace(/key=[\w-]+/, `key=${'a'.repeat(32)}`), link.replace(/key=[\w-]+/, ''), link.replace(/entry=\d+/, 'entry=999999')]) {
-      expect((await new Visitor(server.url).get(wrong)).status).toBe(404)
-      expect((await new Visitor(server.url).post(wrong, { website_url: '' })).status).toBe(404)
+      expect((await new Visitor(site.url).get(wrong)).status).toBe(404)
+      expect((await new Visitor(site.url).post(wrong, { website_url: '' })).status).toBe(404)
     }
     const confirmed = await confirmPlace(late, link)
     expect(confirmed).toContain("You're on the waitlist")
@@ -230,10 +218,10 @@ describe('a full batch', () => {
 
     // One family's payment is declined: the seat goes to the waitlist, not to the form.
     await holders[0]!.visitor.post(holders[0]!.checkoutUrl, { outcome: 'failure' })
-    const offer = await sink.waitForMailTo('late.comer@example.com', /A seat is free/)
+    const offer = await site.sink.waitForMailTo('late.comer@example.com', /A seat is free/)
     const offerLink = /(http:\/\/[^\s]+\/onboarding\/offer\?registration=CMP-\d+&key=[\w-]+)/.exec(offer.text)
     expect(offerLink).not.toBeNull()
-    expect((await new Visitor(server.url).post('/onboarding', form({ camp: 'camp2', batch: 'batch1' }))).status).toBe(409)
+    expect((await new Visitor(site.url).post('/onboarding', form({ camp: 'camp2', batch: 'batch1' }))).status).toBe(409)
     expect(text((await late.get(link)).html)).toContain('A camp seat is held for you')
 
     const offerPage = await late.get(offerLink![1]!)
@@ -253,9 +241,9 @@ describe('a full batch', () => {
 
 describe('the waitlist cannot freeze a camp', () => {
   it('one client with many e-mail addresses: refused on a batch with free seats, 3 places at most on a full one, and places nobody confirmed get no seat', async () => {
-    const attacker = new Visitor(server.url)
+    const attacker = new Visitor(site.url)
     const fake = (index: number, batch: string) => form({ name: `Fake Swimmer ${index}`, email: `fake${index}@example.com`, camp: 'camp1', batch, intent: 'waitlist' })
-    const seatsLeft = async () => /Batch 2: [^C]*Camp 1: (\d+ seats? left|Full)/.exec(text((await new Visitor(server.url).get('/onboarding')).html))![1]
+    const seatsLeft = async () => /Batch 2: [^C]*Camp 1: (\d+ seats? left|Full)/.exec(text((await new Visitor(site.url).get('/onboarding')).html))![1]
 
     // Batch 2 of Camp 1 has free seats: nobody may queue for it.
     for (let index = 1; index <= 5; index += 1) {
@@ -265,11 +253,11 @@ describe('the waitlist cannot freeze a camp', () => {
       expect(refused.html).not.toMatch(/>Join the waitlist/)
     }
     expect(await seatsLeft()).toBe('30 seats left')
-    expect(sink.messages.filter((message) => message.to.some((to) => to.startsWith('fake')))).toEqual([])
+    expect(site.sink.messages.filter((message) => message.to.some((to) => to.startsWith('fake')))).toEqual([])
 
     // A real parent registers and pays as if nothing had happened.
-    const { statusUrl } = await registerAndPay(new Visitor(server.url), form({ name: 'Real Swimmer', email: 'real.parent@example.com', camp: 'camp1', batch: 'batch2' }), 'success')
-    expect(text((await new Visitor(server.url).get(statusUrl)).html)).toContain('Registration Complete!')
+    const { statusUrl } = await registerAndPay(new Visitor(site.url), form({ name: 'Real Swimmer', email: 'real.parent@example.com', camp: 'camp1', batch: 'batch2' }), 'success')
+    expect(text((await new Visitor(site.url).get(statusUrl)).html)).toContain('Registration Complete!')
 
     // Full now: the client gets 3 places, then a clear refusal.
     const holders = await fill('camp1', 'batch2', 29)
@@ -282,15 +270,15 @@ describe('the waitlist cannot freeze a camp', () => {
     // A seat frees up: unconfirmed places keep it from nobody, so a newcomer takes it.
     await holders[0]!.visitor.post(holders[0]!.checkoutUrl, { outcome: 'failure' })
     await expect.poll(seatsLeft, { timeout: 10_000 }).toBe('1 seat left')
-    expect((await new Visitor(server.url).post('/onboarding', form({ camp: 'camp1', batch: 'batch2' }))).status).toBe(302)
+    expect((await new Visitor(site.url).post('/onboarding', form({ camp: 'camp1', batch: 'batch2' }))).status).toBe(302)
 
     // A real parent joins and confirms; the next freed seat is offered to them, not to the earlier, unconfirmed places.
-    const patient = new Visitor(server.url)
+    const patient = new Visitor(site.url)
     const values = form({ name: 'Patient Swimmer', email: 'patient.parent@example.com', camp: 'camp1', batch: 'batch2' })
     expect((await patient.post('/onboarding', { ...values, intent: 'waitlist' })).status).toBe(200)
     expect(await confirmPlace(patient, await confirmationLink('patient.parent@example.com'))).toContain('Patient Swimmer is number 1 on the waitlist of Batch 2.')
     await holders[1]!.visitor.post(holders[1]!.checkoutUrl, { outcome: 'failure' })
-    const offer = await sink.waitForMailTo('patient.parent@example.com', /A seat is free/)
+    const offer = await site.sink.waitForMailTo('patient.parent@example.com', /A seat is free/)
     for (let index = 6; index <= 8; index += 1) expect(offersTo(`fake${index}@example.com`)).toEqual([])
     const offerLink = /(http:\/\/[^\s]+\/onboarding\/offer\?registration=CMP-\d+&key=[\w-]+)/.exec(offer.text)![1]!
     const pay = await patient.post(offerLink, { website_url: '' })
@@ -301,10 +289,10 @@ describe('the waitlist cannot freeze a camp', () => {
 
 describe('a rush of parents', () => {
   it('answers each at once, some with their place in line; seats go to the first in line, the rest are told the batch is full', async () => {
-    const form2 = text((await new Visitor(server.url).get('/onboarding')).html)
+    const form2 = text((await new Visitor(site.url).get('/onboarding')).html)
     const left = Number(/Batch 2: [^C]*Camp 1: [^C]*Camp 2: (\d+) seats? left/.exec(form2)![1])
     expect(left).toBeGreaterThan(20)
-    const parents = Array.from({ length: left + 15 }, () => new Visitor(server.url))
+    const parents = Array.from({ length: left + 15 }, () => new Visitor(site.url))
     // Each on a network of their own, as parents at home are.
     const answers = await Promise.all(parents.map((visitor, index) => visitor.post('/onboarding', form({ camp: 'camp2', batch: 'batch2' }), { 'X-Forwarded-For': `10.77.0.${index + 1}` })))
     const inLine = answers.filter((answer) => answer.status === 303)
@@ -325,7 +313,7 @@ describe('a rush of parents', () => {
     const full = outcomes.filter((outcome) => outcome.status === 409)
     expect(seats).toHaveLength(left)
     expect(full).toHaveLength(15)
-    for (const seat of seats) expect(seat.location).toMatch(new RegExp(`^${server.url}/sandbox-gateway/checkout/`))
+    for (const seat of seats) expect(seat.location).toMatch(new RegExp(`^${site.url}/sandbox-gateway/checkout/`))
     for (const answer of full) {
       expect(text(answer.html)).toContain('Batch 2 of Camp 2 is full. You can join its waitlist: we e-mail you as soon as a seat frees up.')
       expect(answer.html).toMatch(/>Join the waitlist</)
@@ -333,8 +321,8 @@ describe('a rush of parents', () => {
 
     // The link to a place works only with its key, and once settled it leads to the same outcome again.
     const link = inLine[0]!.location!
-    expect((await new Visitor(server.url).get(link.replace(/key=[\w-]+/, 'key=forged'))).status).toBe(404)
-    expect((await new Visitor(server.url).get(link.replace(/place=\d+/, 'place=1'))).status).toBe(404)
+    expect((await new Visitor(site.url).get(link.replace(/key=[\w-]+/, 'key=forged'))).status).toBe(404)
+    expect((await new Visitor(site.url).get(link.replace(/place=\d+/, 'place=1'))).status).toBe(404)
     const again = await parents[answers.indexOf(inLine[0]!)]!.get(link)
     expect([302, 409]).toContain(again.status)
 
@@ -345,7 +333,7 @@ describe('a rush of parents', () => {
     await parent.post(outcomes[seated]!.location!, { outcome: 'success' })
     // Until the gateway's notification confirms the payment, the link resumes the payment's checkout.
     const reopened = async () => (await parent.get(answers[seated]!.location!)).location ?? ''
-    await expect.poll(reopened, { timeout: 10_000 }).toMatch(new RegExp(`^${server.url}/payment-status\\?orderId=CAMP_`))
+    await expect.poll(reopened, { timeout: 10_000 }).toMatch(new RegExp(`^${site.url}/payment-status\\?orderId=CAMP_`))
     expect(text((await parent.get(await reopened())).html)).toContain('Registration Complete!')
   })
 })

@@ -1,31 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startSmtpSink } from '../support/smtp-sink'
-import { startTestServer, type TestServer } from '../support/test-server'
+import { describe, expect, it } from 'vitest'
 import { text, Visitor } from '../support/visitor'
 import { bookableDate } from '../support/booking-flow'
+import { useTestSite } from '../support/site'
 
 // One client with as many e-mail addresses as it likes tries to hold what it will never pay for:
 // every seat of a day on /booking, and a camp's batches. It holds at most three seats, and real
 // customers still buy. Seeded: two seats an hour from 9 AM to 6 PM, 30 seats per camp batch.
 
-let server: TestServer
-let sink: Awaited<ReturnType<typeof startSmtpSink>>
-
-beforeAll(async () => {
-  sink = await startSmtpSink()
-  server = await startTestServer({ SMTP_URL: sink.url, TRUST_PROXY: 'true' })
-})
-afterAll(async () => {
-  await server?.stop()
-  await sink?.close()
-})
+const site = useTestSite()
 
 const TIMES = ['09:00', '10:00', '11:00', '12:00', '13:00', '14:00', '15:00', '16:00', '17:00']
 const MAX_HOLDS_PER_NETWORK = 3
 
 /** A browser of the attacker's: no cookies kept from the last one, the same network every time. */
 function attackerBrowser(network: string) {
-  const browser = new Visitor(server.url)
+  const browser = new Visitor(site.url)
   Object.defineProperty(browser, 'ip', { value: network })
   return browser
 }
@@ -42,7 +31,7 @@ async function holdOnBooking(browser: Visitor, email: string, date: string, time
 const wentToGateway = (response: { status: number; location: string | null }) => response.status === 302 && Boolean(response.location?.includes('/sandbox-gateway/checkout/'))
 
 async function freeTimes(date: string) {
-  const response = await fetch(`${server.url}/booking/times?date=${date}`)
+  const response = await fetch(`${site.url}/booking/times?date=${date}`)
   const { times } = (await response.json()) as { times: Array<{ time: string; state: string }> }
   return times.filter((slot) => slot.state === 'available').map((slot) => slot.time)
 }
@@ -62,11 +51,11 @@ describe('one client with many e-mail addresses', () => {
     // Every time of the day is still free for others (two seats an hour, at most one held).
     expect(await freeTimes(date)).toEqual(TIMES)
 
-    const customer = new Visitor(server.url)
+    const customer = new Visitor(site.url)
     const paying = await holdOnBooking(customer, 'kavya@example.com', date, '09:00')
     expect(wentToGateway(paying)).toBe(true)
     const back = await customer.post(paying.location!, { outcome: 'success' })
-    expect(text((await customer.get(back.location!.replace(server.url, ''))).html)).toContain('Booking Confirmed!')
+    expect(text((await customer.get(back.location!.replace(site.url, ''))).html)).toContain('Booking Confirmed!')
   })
 
   it('replaying one /booking draft holds one seat: a new hold in the browser replaces the last, and elsewhere the address is refused', async () => {
@@ -90,7 +79,7 @@ describe('one client with many e-mail addresses', () => {
   })
 
   it('a /booking draft altered in the browser is not accepted', async () => {
-    const browser = new Visitor(server.url)
+    const browser = new Visitor(site.url)
     await browser.post('/booking', bookingDetails('tamper@example.com', bookableDate(6), '11:00'))
     const [payload, ...signature] = decodeURIComponent(browser.cookies.get('booking_draft')!).split('.')
     const altered = { ...JSON.parse(Buffer.from(payload!, 'base64').toString('utf8')), email: 'someone.else@example.com' }
@@ -113,15 +102,15 @@ describe('one client with many e-mail addresses', () => {
     expect(refused.every((answer) => answer.status === 409)).toBe(true)
     expect(text(refused[0]!.html)).toContain('Too many bookings from your network are waiting for payment')
 
-    const parent = new Visitor(server.url)
+    const parent = new Visitor(site.url)
     const submitted = await parent.post('/onboarding', { name: 'Arjun Menon', email: 'menon@example.com', phone_number: '98450 12345', camp: 'camp1', batch: 'batch1', website_url: '' })
     expect(wentToGateway(submitted)).toBe(true)
     const back = await parent.post(submitted.location!, { outcome: 'success' })
-    expect(text((await parent.get(back.location!.replace(server.url, ''))).html)).toContain('Registration Complete!')
+    expect(text((await parent.get(back.location!.replace(site.url, ''))).html)).toContain('Registration Complete!')
   })
 
   it('cannot release a parent’s unpaid camp hold by typing the parent’s address and the child’s name', async () => {
-    const parent = new Visitor(server.url)
+    const parent = new Visitor(site.url)
     const values = { name: 'Meera Iyer', email: 'iyer.family@example.com', phone_number: '98450 12345', camp: 'camp2', batch: 'batch1', website_url: '' }
     const paying = await parent.post('/onboarding', values)
     expect(wentToGateway(paying)).toBe(true)
@@ -131,7 +120,7 @@ describe('one client with many e-mail addresses', () => {
     expect(text(answer.html)).toContain('A booking for this e-mail address is already waiting for payment')
     // The parent's payment still confirms their seat.
     const back = await parent.post(paying.location!, { outcome: 'success' })
-    expect(text((await parent.get(back.location!.replace(server.url, ''))).html)).toContain('Registration Complete!')
+    expect(text((await parent.get(back.location!.replace(site.url, ''))).html)).toContain('Registration Complete!')
   })
 
   it('is refused past the attempts allowed per e-mail address, each of which may create a gateway order', async () => {

@@ -6,6 +6,7 @@ import { anyValue, hostileQuery, hostileSegment, invalidSubmission, MALFORMED_BO
 import { startSmtpSink } from '../support/smtp-sink'
 import { startTestServer, type TestServer } from '../support/test-server'
 import { signUp, text, Visitor } from '../support/visitor'
+import { STAFF } from '../support/site'
 
 // The real server, over HTTP, under malformed and hostile input: forms, page addresses, the JSON
 // endpoints, the payment webhook and the sandbox gateway. Whatever arrives, the answer is never a
@@ -20,15 +21,14 @@ let server: TestServer
 let sink: Awaited<ReturnType<typeof startSmtpSink>>
 let customer: Visitor
 let admin: Visitor
-const ADMIN = { email: 'staff@lab.example', password: 'staff-password-1' }
 const RUNS = 8
 
 beforeAll(async () => {
   sink = await startSmtpSink()
-  server = await startTestServer({ SMTP_URL: sink.url, TRUST_PROXY: 'true', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password })
+  server = await startTestServer({ SMTP_URL: sink.url, TRUST_PROXY: 'true', ADMIN_EMAIL: STAFF.email, ADMIN_PASSWORD: STAFF.password })
   customer = await signUp(new Visitor(server.url), sink, { email: 'hostile@example.com', name: 'Hostile Swimmer' })
   admin = new Visitor(server.url)
-  const signedIn = await admin.post('/login', { email: ADMIN.email, password: ADMIN.password, website_url: '' })
+  const signedIn = await admin.post('/login', { email: STAFF.email, password: STAFF.password, website_url: '' })
   expect(signedIn.location).toBe('/admin')
 })
 afterAll(async () => {

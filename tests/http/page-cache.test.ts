@@ -2,16 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startSmtpSink } from '../support/smtp-sink'
 import { startTestServer, type TestServer } from '../support/test-server'
 import { signUp, text, Visitor } from '../support/visitor'
+import { STAFF } from '../support/site'
 
 // The anonymous marketing pages come from the server's page cache; everyone else gets their own page.
 
 let server: TestServer
 let sink: Awaited<ReturnType<typeof startSmtpSink>>
-const ADMIN = { email: 'staff@lab.example', password: 'staff-password-1' }
 
 beforeAll(async () => {
   sink = await startSmtpSink()
-  server = await startTestServer({ SMTP_URL: sink.url, TRUST_PROXY: 'true', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password })
+  server = await startTestServer({ SMTP_URL: sink.url, TRUST_PROXY: 'true', ADMIN_EMAIL: STAFF.email, ADMIN_PASSWORD: STAFF.password })
 })
 afterAll(async () => {
   await server?.stop()
@@ -80,7 +80,7 @@ describe('the page cache, on the real site', () => {
     expect((await anonymous.get('/pricing')).headers.get('X-Page-Cache')).toBe('hit')
     expect(text((await anonymous.get('/pricing')).html)).not.toContain('₹27,500')
     const admin = new Visitor(server.url)
-    expect((await admin.post('/login', { email: ADMIN.email, password: ADMIN.password, website_url: '' })).location).toBe('/admin')
+    expect((await admin.post('/login', { email: STAFF.email, password: STAFF.password, website_url: '' })).location).toBe('/admin')
     const saved = await admin.post('/admin/settings', { intent: 'price', code: 'biomechanical_package', price: '27,500', regularPrice: '' })
     expect(saved.status).toBe(302)
     // The database announces the change; the next anonymous visitor gets a fresh page.

@@ -1,29 +1,16 @@
 import pg from 'pg'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startSmtpSink } from '../support/smtp-sink'
-import { startTestServer, type TestServer } from '../support/test-server'
-import { fieldState, signUp, text, Visitor } from '../support/visitor'
+import { describe, expect, it } from 'vitest'
+import { decodeHtml, fieldState, signUp, text, Visitor } from '../support/visitor'
 import { bookableDate } from '../support/booking-flow'
 import { contactForm } from '../support/settings-forms'
 import { SITE_SETTINGS_SEED } from '~/db/seed.server'
 import { addDays, formatWeekdayDayMonth, labToday } from '~/lib/lab-time'
+import { useTestSite } from '../support/site'
 
 // The public /booking as a browser without JavaScript uses it: three steps, each a page that
 // survives a reload, the gateway in between, e-mail over SMTP.
 
-const ADMIN = { email: 'staff@lab.example', password: 'staff-password-1' }
-
-let server: TestServer
-let sink: Awaited<ReturnType<typeof startSmtpSink>>
-
-beforeAll(async () => {
-  sink = await startSmtpSink()
-  server = await startTestServer({ SMTP_URL: sink.url, TRUST_PROXY: 'true', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password })
-})
-afterAll(async () => {
-  await server?.stop()
-  await sink?.close()
-})
+const site = useTestSite()
 
 const details = (overrides: Record<string, string> = {}) => ({
   name: 'Kavya Nair',
@@ -45,33 +32,26 @@ async function bookAndPay(visitor: Visitor, values: Record<string, string>, outc
   expect(step1.location).toBe('/booking?step=2')
   const pay = await visitor.post('/booking?step=2', { intent: 'pay', website_url: '' })
   expect(pay.status).toBe(302)
-  expect(pay.location).toMatch(new RegExp(`^${server.url}/sandbox-gateway/checkout/`))
+  expect(pay.location).toMatch(new RegExp(`^${site.url}/sandbox-gateway/checkout/`))
   const back = await visitor.post(pay.location!, { outcome })
   return back.location!
 }
-
-const decode = (html: string) => html.replaceAll('&amp;', '&')
 
 /** The dates step 1 offers, as its date list has them. */
 const offeredDates = (html: string) => [...html.matchAll(/<option value="(\d{4}-\d\d-\d\d)"/g)].map((match) => match[1]!)
 
 /** Staff, signed in once for the file. */
-let admin: Visitor | undefined
-async function staff() {
-  if (admin) return admin
-  admin = new Visitor(server.url)
-  expect((await admin.post('/login', { email: ADMIN.email, password: ADMIN.password, website_url: '' })).location).toBe('/admin')
-  return admin
-}
+let admin: Promise<Visitor> | undefined
+const staff = () => (admin ??= site.staff())
 
 describe('step 2: payment', () => {
   it('says before payment when the session starts within 24 hours and could then never be cancelled or moved', async () => {
     const soon = bookableDate(1)
-    const late = new Visitor(server.url)
+    const late = new Visitor(site.url)
     expect((await late.post('/booking', details({ email: 'soon@example.com', date: soon, time: '17:00' }))).location).toBe('/booking?step=2')
     const withinDay = Date.now() >= new Date(`${soon}T17:00:00+05:30`).getTime() - 24 * 3_600_000
     expect(text((await late.get('/booking?step=2')).html).includes('This session starts within 24 hours: once you pay, it cannot be cancelled or moved.')).toBe(withinDay)
-    const later = new Visitor(server.url)
+    const later = new Visitor(site.url)
     expect((await later.post('/booking', details({ email: 'later@example.com', date: bookableDate(4) }))).location).toBe('/booking?step=2')
     expect(text((await later.get('/booking?step=2')).html)).not.toContain('within 24 hours')
   })
@@ -79,7 +59,7 @@ describe('step 2: payment', () => {
 
 describe('step 1: details', () => {
   it('says "Missing information" and puts a message next to each missing field', async () => {
-    const response = await new Visitor(server.url).post('/booking', { intent: 'details', name: '', email: '', website_url: '' })
+    const response = await new Visitor(site.url).post('/booking', { intent: 'details', name: '', email: '', website_url: '' })
     expect(response.status).toBe(400)
     expect(text(response.html)).toContain('Missing information - Please fill in all required fields.')
     expect(fieldState(response.html, 'name').invalid).toBe(true)
@@ -90,7 +70,7 @@ describe('step 1: details', () => {
   })
 
   it('"Show available times" comes back with what was typed and the free times of the date', async () => {
-    const response = await new Visitor(server.url).post('/booking', { ...details({ time: '' }), intent: 'times' })
+    const response = await new Visitor(site.url).post('/booking', { ...details({ time: '' }), intent: 'times' })
     expect(response.status).toBe(200)
     expect(response.html).toMatch(/value="Kavya Nair"/)
     const page = text(response.html)
@@ -103,11 +83,11 @@ describe('step 1: details', () => {
     const date = bookableDate(6)
     // Two guests reach the gateway for the same time: its two seats are held for them.
     for (const email of ['first.full@example.com', 'second.full@example.com']) {
-      const guest = new Visitor(server.url)
+      const guest = new Visitor(site.url)
       expect((await guest.post('/booking', details({ email, date, time: '12:00' }))).location).toBe('/booking?step=2')
       expect((await guest.post('/booking?step=2', { intent: 'pay', website_url: '' })).location).toMatch(/\/sandbox-gateway\/checkout\//)
     }
-    const page = text((await new Visitor(server.url).post('/booking', { ...details({ date, time: '' }), intent: 'times' })).html)
+    const page = text((await new Visitor(site.url).post('/booking', { ...details({ date, time: '' }), intent: 'times' })).html)
     expect(page).toMatch(/12:00 PM Full 1:00 PM/)
     expect(page).not.toContain('Booked')
   })
@@ -115,17 +95,17 @@ describe('step 1: details', () => {
   it('refuses a time that is not free', async () => {
     const date = bookableDate(7)
     for (const email of ['first.taken@example.com', 'second.taken@example.com']) {
-      const guest = new Visitor(server.url)
+      const guest = new Visitor(site.url)
       expect((await guest.post('/booking', details({ email, date, time: '16:00' }))).location).toBe('/booking?step=2')
       expect((await guest.post('/booking?step=2', { intent: 'pay', website_url: '' })).location).toMatch(/\/sandbox-gateway\/checkout\//)
     }
-    const response = await new Visitor(server.url).post('/booking', details({ date, time: '16:00' }))
+    const response = await new Visitor(site.url).post('/booking', details({ date, time: '16:00' }))
     expect(response.status).toBe(409)
     expect(text(response.html)).toContain('This time is not available. Please choose another time.')
   })
 
   it('offers only the dates with open times, and says on which of them the lab is closed', async () => {
-    const page = await new Visitor(server.url).get('/booking')
+    const page = await new Visitor(site.url).get('/booking')
     expect(page.status).toBe(200)
     const offered = offeredDates(page.html)
     // The lab's hours are set for four weeks from tomorrow, Sundays closed; nothing later is offered.
@@ -150,10 +130,10 @@ describe('step 1: details', () => {
     expect(offeredDates(after.html)).toEqual(offered.filter((date) => date !== holiday))
     expect(text(after.html)).toMatch(new RegExp(`The lab is closed on [^.]*${formatWeekdayDayMonth(holiday)}`))
     // The copy kept for visitors is dropped too, as soon as the database announces the change.
-    let visitorSees = offeredDates((await new Visitor(server.url).get('/booking')).html)
+    let visitorSees = offeredDates((await new Visitor(site.url).get('/booking')).html)
     for (let tries = 0; visitorSees.includes(holiday) && tries < 40; tries += 1) {
       await new Promise((resolve) => setTimeout(resolve, 50))
-      visitorSees = offeredDates((await new Visitor(server.url).get('/booking')).html)
+      visitorSees = offeredDates((await new Visitor(site.url).get('/booking')).html)
     }
     expect(visitorSees).toEqual(offered.filter((date) => date !== holiday))
   })
@@ -168,11 +148,11 @@ describe('step 1: details', () => {
     const message = 'There are no open times on this date. Please choose another date.'
     // A closed day, and a day past the dates the lab has opened.
     for (const date of [sunday, addDays(labToday(), 60)]) {
-      const response = await new Visitor(server.url).post('/booking', details({ date }))
+      const response = await new Visitor(site.url).post('/booking', details({ date }))
       expect([date, response.status]).toEqual([date, 400])
       expect(fieldState(response.html, 'date')).toEqual({ invalid: true, message })
       expect(text(response.html)).not.toContain('This time is not available')
-      const times = await new Visitor(server.url).post('/booking', { ...details({ date, time: '' }), intent: 'times' })
+      const times = await new Visitor(site.url).post('/booking', { ...details({ date, time: '' }), intent: 'times' })
       expect([date, times.status]).toEqual([date, 400])
       expect(fieldState(times.html, 'date')).toEqual({ invalid: true, message })
       expect(times.html).not.toMatch(/name="time"/)
@@ -182,7 +162,7 @@ describe('step 1: details', () => {
 
 describe('steps 2 and 3', () => {
   it('details → summary (kept on reload) → gateway → Booking Confirmed! with an SWP- id, and the e-mail with its .ics and private link', async () => {
-    const guest = new Visitor(server.url)
+    const guest = new Visitor(site.url)
     const values = details({ name: 'Kavya Nair', email: 'kavya@example.com', service: 'both', time: '11:00', notes: 'Coach will attend' })
     const step1 = await guest.post('/booking', values)
     for (let reload = 0; reload < 2; reload += 1) {
@@ -194,7 +174,7 @@ describe('steps 2 and 3', () => {
     }
     const pay = await guest.post('/booking?step=2', { intent: 'pay', website_url: '' })
     const back = await guest.post(pay.location!, { outcome: 'success' })
-    expect(back.location).toMatch(new RegExp(`^${server.url}/booking\\?step=3&orderId=SLOT_[\\w-]+&key=[\\w-]{32}$`))
+    expect(back.location).toMatch(new RegExp(`^${site.url}/booking\\?step=3&orderId=SLOT_[\\w-]+&key=[\\w-]{32}$`))
     for (let reload = 0; reload < 2; reload += 1) {
       const confirmation = text((await guest.get(back.location!)).html)
       expect(confirmation).toContain('Booking Confirmed!')
@@ -207,24 +187,24 @@ describe('steps 2 and 3', () => {
     // The draft is gone once the booking is made: /booking starts afresh.
     expect((await guest.get('/booking?step=2')).location).toBe('/booking')
 
-    const mail = await sink.waitForMailTo('kavya@example.com', /Booking confirmed/)
+    const mail = await site.sink.waitForMailTo('kavya@example.com', /Booking confirmed/)
     expect(mail.raw).toMatch(/Content-Type: text\/calendar/)
     const link = /(http:\/\/[^\s]+\/booking\/view\?ref=SWP-\d+&key=[\w-]+)/.exec(mail.text)?.[1]
     expect(link).toBeDefined()
-    const view = text((await new Visitor(server.url).get(link!)).html)
+    const view = text((await new Visitor(site.url).get(link!)).html)
     expect(view).toContain('Race + Biomechanical Analysis Session')
     expect(view).toContain('Status Confirmed')
-    expect((await new Visitor(server.url).get(link!.replace(/key=[\w-]+/, `key=${'b'.repeat(32)}`))).status).toBe(404)
+    expect((await new Visitor(site.url).get(link!.replace(/key=[\w-]+/, `key=${'b'.repeat(32)}`))).status).toBe(404)
 
     // Registering an account with the same address later: the booking is in My Bookings.
-    const account = await signUp(new Visitor(server.url), sink, { email: 'kavya@example.com', name: 'Kavya Nair' })
+    const account = await signUp(new Visitor(site.url), site.sink, { email: 'kavya@example.com', name: 'Kavya Nair' })
     const mine = text((await account.get('/my-bookings')).html)
     expect(mine).toContain('Race + Biomechanical Analysis Session')
     expect(mine).toContain('₹5,999.00')
   })
 
   it('a declined payment returns to step 2 with a clear message and the details kept', async () => {
-    const guest = new Visitor(server.url)
+    const guest = new Visitor(site.url)
     const back = await bookAndPay(guest, details({ name: 'Ravi Kumar', email: 'ravi@example.com', time: '12:00' }), 'failure')
     const step3 = await guest.get(back)
     expect(step3.status).toBe(302)
@@ -241,15 +221,15 @@ describe('steps 2 and 3', () => {
   it('a payment the gateway does not confirm in time says to contact support, and Contact Support leads to the lab’s e-mail and phone', async () => {
     const saved = await (await staff()).post('/admin/settings', contactForm({ phone: '+91 80 4123 4567', supportEmail: 'support@lab.example' }))
     expect(saved.status).toBe(302)
-    const guest = new Visitor(server.url)
+    const guest = new Visitor(site.url)
     const back = await bookAndPay(guest, details({ name: 'Meera Iyer', email: 'meera@example.com', date: bookableDate(8), time: '09:00' }), 'pending')
     const waiting = await guest.get(back)
     expect(text(waiting.html)).toContain('Verifying Payment')
     expect(text(waiting.html)).not.toContain('Contact Support')
     const refresh = /<noscript><meta http-equiv="refresh" content="3;url=([^"]+)">/.exec(waiting.html)
-    expect(decode(refresh![1]!)).toMatch(/key=[\w-]{32}&since=\d+/)
+    expect(decodeHtml(refresh![1]!)).toMatch(/key=[\w-]{32}&since=\d+/)
 
-    const timedOut = await guest.get(decode(refresh![1]!).replace(/since=\d+/, `since=${Date.now() - 121_000}`))
+    const timedOut = await guest.get(decodeHtml(refresh![1]!).replace(/since=\d+/, `since=${Date.now() - 121_000}`))
     const page = text(timedOut.html)
     expect(page).toContain('Payment verification timeout. Please contact support.')
     expect(timedOut.html).toMatch(/<a href="#support"[^>]*>Contact Support<\/a>/)
@@ -260,13 +240,13 @@ describe('steps 2 and 3', () => {
   })
 
   it('a guest reschedules and cancels through the private link, and gets a refund', async () => {
-    const guest = new Visitor(server.url)
+    const guest = new Visitor(site.url)
     await bookAndPay(guest, details({ name: 'Guest Swimmer', email: 'guest.swimmer@example.com', date: bookableDate(4), time: '15:00' }), 'success')
-    const mail = await sink.waitForMailTo('guest.swimmer@example.com', /Booking confirmed/)
+    const mail = await site.sink.waitForMailTo('guest.swimmer@example.com', /Booking confirmed/)
     const link = /http:\/\/[^\s]+(\/booking\/view\?ref=(SWP-\d+)&key=([\w-]+))/.exec(mail.text)!
     const [, viewPath, reference, key] = link
-    const stranger = new Visitor(server.url)
-    const view = decode((await stranger.get(viewPath!)).html)
+    const stranger = new Visitor(site.url)
+    const view = decodeHtml((await stranger.get(viewPath!)).html)
     expect(view).toContain(`href="/bookings/${reference}/reschedule?key=${key}"`)
     expect(view).toContain(`href="/bookings/${reference}/cancel?key=${key}"`)
     expect(view).toMatch(/href="\/receipts\/SLOT_[\w-]+\?key=[\w-]{32}"/)
@@ -274,13 +254,13 @@ describe('steps 2 and 3', () => {
     expect((await stranger.get(`/bookings/${reference}/cancel`)).status).toBe(302)
     expect((await stranger.get(`/bookings/${reference}/cancel?key=${'z'.repeat(32)}`)).status).toBe(404)
 
-    const reschedule = decode((await stranger.get(`/bookings/${reference}/reschedule?key=${key}`)).html)
+    const reschedule = decodeHtml((await stranger.get(`/bookings/${reference}/reschedule?key=${key}`)).html)
     const dateHref = [...reschedule.matchAll(/href="(\/bookings\/SWP-\d+\/reschedule\?key=[\w-]+&month=[\d-]+&date=([\d-]+))"/g)].at(-1)!
-    const day = decode((await stranger.get(dateHref[1]!)).html)
+    const day = decodeHtml((await stranger.get(dateHref[1]!)).html)
     const time = /href="(\/bookings\/SWP-\d+\/reschedule\?key=[\w-]+&month=[\d-]+&date=[\d-]+&time=(\d\d)%3A(\d\d))"/.exec(day)!
     const moved = await stranger.post(time[1]!, { date: dateHref[2]!, time: `${time[2]}:${time[3]}`, website_url: '' })
     expect(moved.location).toBe(viewPath)
-    await sink.waitForMailTo('guest.swimmer@example.com', /Booking rescheduled/)
+    await site.sink.waitForMailTo('guest.swimmer@example.com', /Booking rescheduled/)
 
     // The private link alone does not cancel: it e-mails the booking's address a link to confirm.
     const cancelPage = text((await stranger.get(`/bookings/${reference}/cancel?key=${key}`)).html)
@@ -290,14 +270,14 @@ describe('steps 2 and 3', () => {
     expect(asked.status).toBe(200)
     expect(text(asked.html)).toContain("We have e-mailed a confirmation link to the booking's e-mail address.")
     expect(text((await stranger.get(viewPath!)).html)).toContain('Status Confirmed')
-    const confirmation = await sink.waitForMailTo('guest.swimmer@example.com', /Confirm the cancellation/)
-    const confirmPath = decode(/http:\/\/[^\s]+(\/bookings\/SWP-\d+\/cancel\?key=[\w-]+&until=\d+&confirm=[\w-]+)/.exec(confirmation.text)![1]!)
+    const confirmation = await site.sink.waitForMailTo('guest.swimmer@example.com', /Confirm the cancellation/)
+    const confirmPath = decodeHtml(/http:\/\/[^\s]+(\/bookings\/SWP-\d+\/cancel\?key=[\w-]+&until=\d+&confirm=[\w-]+)/.exec(confirmation.text)![1]!)
     expect(confirmPath.startsWith(`/bookings/${reference}/cancel?key=${key}&`)).toBe(true)
 
     // Opening the e-mailed link (as a mail scanner would) cancels nothing; its button does, once.
     const confirmPage = await stranger.get(confirmPath)
     expect(text(confirmPage.html)).toContain('Cancel my booking')
-    expect(decode(confirmPage.html)).toContain(`action="${confirmPath}"`)
+    expect(decodeHtml(confirmPage.html)).toContain(`action="${confirmPath}"`)
     expect(text((await stranger.get(viewPath!)).html)).toContain('Status Confirmed')
     const altered = confirmPath.replace(/confirm=([\w-])/, (_, first: string) => `confirm=${first === 'A' ? 'B' : 'A'}`)
     const refused = await stranger.post(altered, { website_url: '' })
@@ -308,28 +288,28 @@ describe('steps 2 and 3', () => {
     const cancelled = await stranger.post(confirmPath, { website_url: '' })
     expect(cancelled.location).toBe(viewPath)
     expect(text((await stranger.get(viewPath!)).html)).toMatch(/Status (Cancelled|Refund in progress|Refunded)/)
-    await sink.waitForMailTo('guest.swimmer@example.com', /Refund completed/, 30_000)
+    await site.sink.waitForMailTo('guest.swimmer@example.com', /Refund completed/, 30_000)
     const again = await stranger.post(confirmPath, { website_url: '' })
     expect(again.status).toBe(400)
-    expect(sink.messages.filter((message) => message.to.includes('guest.swimmer@example.com') && /Booking cancelled/.test(message.raw))).toHaveLength(1)
-    expect(sink.messages.filter((message) => message.to.includes('guest.swimmer@example.com') && /Refund completed/.test(message.raw))).toHaveLength(1)
+    expect(site.sink.messages.filter((message) => message.to.includes('guest.swimmer@example.com') && /Booking cancelled/.test(message.raw))).toHaveLength(1)
+    expect(site.sink.messages.filter((message) => message.to.includes('guest.swimmer@example.com') && /Refund completed/.test(message.raw))).toHaveLength(1)
   })
 
   it("a guest link ends 90 days after the session: the booking, its receipt and its change pages say so, and how to see it", async () => {
-    const guest = new Visitor(server.url)
+    const guest = new Visitor(site.url)
     await bookAndPay(guest, details({ name: 'Old Guest', email: 'old.guest@example.com', date: bookableDate(5), time: '11:00' }), 'success')
-    const mail = await sink.waitForMailTo('old.guest@example.com', /Booking confirmed/)
+    const mail = await site.sink.waitForMailTo('old.guest@example.com', /Booking confirmed/)
     const [, viewPath, reference, key] = /http:\/\/[^\s]+(\/booking\/view\?ref=(SWP-\d+)&key=([\w-]+))/.exec(mail.text)!
-    const stranger = new Visitor(server.url)
+    const stranger = new Visitor(site.url)
     const fresh = await stranger.get(viewPath!)
     expect(fresh.status).toBe(200)
     expect(text(fresh.html)).toMatch(/It works until \d+ \w+ \d{4}/)
-    const receiptPath = /href="(\/receipts\/[^"]+\?key=[^"]+)"/.exec(decode(fresh.html))![1]!
+    const receiptPath = /href="(\/receipts\/[^"]+\?key=[^"]+)"/.exec(decodeHtml(fresh.html))![1]!
     expect((await stranger.get(receiptPath)).status).toBe(200)
     // Moving the session into the past needs the server's database, reachable on a PostgreSQL run;
     // the rule itself is proved on both in guest-links.server.test.ts.
-    if (!server.databaseUrl) return
-    const client = new pg.Client({ connectionString: server.databaseUrl })
+    if (!site.server.databaseUrl) return
+    const client = new pg.Client({ connectionString: site.server.databaseUrl })
     await client.connect()
     try {
       await client.query(`UPDATE booking_days SET date = date - 200 WHERE booking_id = (SELECT id FROM bookings WHERE reference = $1)`, [reference])
@@ -351,7 +331,7 @@ describe('steps 2 and 3', () => {
   })
 
   it('step 2 without details goes back to step 1; step 3 without a valid key shows nothing', async () => {
-    const visitor = new Visitor(server.url)
+    const visitor = new Visitor(site.url)
     expect((await visitor.get('/booking?step=2')).location).toBe('/booking')
     expect((await visitor.get('/booking?step=3&orderId=SLOT_1_1_x&key=nope')).location).toBe('/booking')
   })

@@ -3,7 +3,8 @@ import { addMonths, labToday } from '~/lib/lab-time'
 import { bookAndPay, chooseSlot, bookableDate } from '../support/booking-flow'
 import { startSmtpSink } from '../support/smtp-sink'
 import { startTestServer, type TestServer } from '../support/test-server'
-import { signUp, text, Visitor } from '../support/visitor'
+import { decodeHtml, signUp, text, Visitor } from '../support/visitor'
+import { STAFF } from '../support/site'
 
 // Who may see and change what: every route that shows or changes a customer's or the business's
 // data, asked by a guest, customer A (who owns the bookings), customer B (another customer) and
@@ -16,7 +17,6 @@ type Row = { name: string; path: () => string; form?: () => Record<string, strin
 
 let server: TestServer
 let sink: Awaited<ReturnType<typeof startSmtpSink>>
-const ADMIN = { email: 'staff@lab.example', password: 'staff-password-1' }
 const A = { name: 'Asha Owner', email: 'owner.a@example.com' }
 const B = { name: 'Bala Other', email: 'other.b@example.com' }
 const GUEST = { name: 'Gita Guest', email: 'gita.guest@example.com' }
@@ -31,16 +31,14 @@ const the = {
   windowId: '',
 }
 
-const decode = (html: string) => html.replaceAll('&amp;', '&')
-
 beforeAll(async () => {
   sink = await startSmtpSink()
-  server = await startTestServer({ SMTP_URL: sink.url, TRUST_PROXY: 'true', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password })
+  server = await startTestServer({ SMTP_URL: sink.url, TRUST_PROXY: 'true', ADMIN_EMAIL: STAFF.email, ADMIN_PASSWORD: STAFF.password })
   visitors.guest = new Visitor(server.url)
   visitors.a = await signUp(new Visitor(server.url), sink, A)
   visitors.b = await signUp(new Visitor(server.url), sink, B)
   visitors.admin = new Visitor(server.url)
-  expect((await visitors.admin.post('/login', { ...ADMIN, website_url: '' })).location).toBe('/admin')
+  expect((await visitors.admin.post('/login', { ...STAFF, website_url: '' })).location).toBe('/admin')
 
   // A and B each pay for a 3-day session; A also holds a second one, not yet paid.
   the.a.orderId = (await bookAndPay(visitors.a, server.url, 'success', 0, { daysAhead: 2 })).orderId
@@ -64,7 +62,7 @@ beforeAll(async () => {
   the.guestBooking.viewPath = `${viewUrl.pathname}${viewUrl.search}`
   the.guestBooking.reference = viewUrl.searchParams.get('ref')!
   the.guestBooking.key = viewUrl.searchParams.get('key')!
-  the.guestBooking.receiptPath = /href="(\/receipts\/[^"]+\?key=[^"]+)"/.exec(decode((await guest.get(the.guestBooking.viewPath)).html))![1]!
+  the.guestBooking.receiptPath = /href="(\/receipts\/[^"]+\?key=[^"]+)"/.exec(decodeHtml((await guest.get(the.guestBooking.viewPath)).html))![1]!
 
   // A parent registers a swimmer for a camp and pays.
   const parent = new Visitor(server.url)
@@ -73,7 +71,7 @@ beforeAll(async () => {
   the.camp.statusPath = `${campBack.pathname}${campBack.search}`
   the.camp.orderId = campBack.searchParams.get('orderId')!
   the.camp.key = campBack.searchParams.get('key')!
-  const status = decode((await parent.get(the.camp.statusPath)).html)
+  const status = decodeHtml((await parent.get(the.camp.statusPath)).html)
   the.camp.receiptPath = /href="(\/receipts\/[^"]+\?key=[^"]+)"/.exec(status)![1]!
   the.camp.reference = /Registration ID\s*([\w-]+)/.exec(text(status))![1]!
 
@@ -319,8 +317,8 @@ async function snapshot() {
     guestBooking: /Status (\S+)/.exec(guestView)?.[1],
     camp: /Registration Complete!/.test(text((await visitors.guest.get(the.camp.statusPath)).html)),
     price: /₹[\d,]+/.exec(pricing.slice(pricing.indexOf('Biomechanical')))?.[0],
-    farMonthOpen: /href="\/book-slot\?month=[\d-]+&date=/.test(decode((await visitors.b.get(`/book-slot?month=${farMonth}`)).html)),
-    slotTimes: [...decode((await visitors.admin.get(`/admin/availability/${the.windowId}`)).html).matchAll(/\d\d?:\d\d [AP]M/g)].map((match) => match[0]).join(' '),
+    farMonthOpen: /href="\/book-slot\?month=[\d-]+&date=/.test(decodeHtml((await visitors.b.get(`/book-slot?month=${farMonth}`)).html)),
+    slotTimes: [...decodeHtml((await visitors.admin.get(`/admin/availability/${the.windowId}`)).html).matchAll(/\d\d?:\d\d [AP]M/g)].map((match) => match[0]).join(' '),
     complimentary: text((await visitors.admin.get(`/admin/bookings?q=${encodeURIComponent('free.rider@')}`)).html).includes('Free Rider'),
   }
 }

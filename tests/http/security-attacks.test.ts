@@ -5,6 +5,7 @@ import { codeIn, startSmtpSink } from '../support/smtp-sink'
 import { startTestServer, type TestServer } from '../support/test-server'
 import { registrationForm, signUp, text, Visitor } from '../support/visitor'
 import { CODE_REFUSED } from '~/modules/accounts/codes.server'
+import { signInStaff, STAFF } from '../support/site'
 
 // Each attack is a test that fails if the attack works: open redirects, session fixation,
 // cross-site form posts, and guessing passwords and codes. (Attacks on payments are in
@@ -12,12 +13,11 @@ import { CODE_REFUSED } from '~/modules/accounts/codes.server'
 
 let sink: Awaited<ReturnType<typeof startSmtpSink>>
 let site: TestServer
-const ADMIN = { email: 'staff@lab.example', password: 'staff-password-1' }
 const PASSWORD = registrationForm().password
 
 beforeAll(async () => {
   sink = await startSmtpSink()
-  site = await startTestServer({ SMTP_URL: sink.url, TRUST_PROXY: 'true', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password })
+  site = await startTestServer({ SMTP_URL: sink.url, TRUST_PROXY: 'true', ADMIN_EMAIL: STAFF.email, ADMIN_PASSWORD: STAFF.password })
 })
 afterAll(async () => {
   await site?.stop()
@@ -32,11 +32,7 @@ async function customer(server = site) {
   return Object.assign(await signUp(new Visitor(server.url), sink, { email, name: `Swimmer ${people}` }), { email })
 }
 
-async function staff() {
-  const admin = new Visitor(site.url)
-  expect((await admin.post('/login', { ...ADMIN, website_url: '' })).location).toBe('/admin')
-  return admin
-}
+const staff = () => signInStaff(site.url)
 
 /**
  * Rate limits count in fixed 15-minute windows: a series of attempts starts well inside one, so

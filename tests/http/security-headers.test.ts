@@ -5,6 +5,7 @@ import { bookAndPay } from '../support/booking-flow'
 import { startSmtpSink } from '../support/smtp-sink'
 import { startTestServer, type TestServer } from '../support/test-server'
 import { signUp, Visitor } from '../support/visitor'
+import { STAFF } from '../support/site'
 
 // The security headers on every kind of response the site sends, from pages (cached, rendered,
 // signed in, staff) to redirects, errors, JSON, files and the webhook, and on scripts and
@@ -16,17 +17,16 @@ type Kind = { name: string; as: 'guest' | 'customer' | 'admin'; path: () => stri
 
 let sink: Awaited<ReturnType<typeof startSmtpSink>>
 let site: TestServer
-const ADMIN = { email: 'staff@lab.example', password: 'staff-password-1' }
 const visitors = {} as Record<Kind['as'], Visitor>
 const the = { orderId: '', reportFile: '', script: '', stylesheet: '', reference: '' }
 
 beforeAll(async () => {
   sink = await startSmtpSink()
-  site = await startTestServer({ SMTP_URL: sink.url, TRUST_PROXY: 'true', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password })
+  site = await startTestServer({ SMTP_URL: sink.url, TRUST_PROXY: 'true', ADMIN_EMAIL: STAFF.email, ADMIN_PASSWORD: STAFF.password })
   visitors.guest = new Visitor(site.url)
   visitors.customer = await signUp(new Visitor(site.url), sink, { email: 'headers.customer@example.com', name: 'Hema Customer' })
   visitors.admin = new Visitor(site.url)
-  expect((await visitors.admin.post('/login', { ...ADMIN, website_url: '' })).location).toBe('/admin')
+  expect((await visitors.admin.post('/login', { ...STAFF, website_url: '' })).location).toBe('/admin')
   the.orderId = (await bookAndPay(visitors.customer, site.url, 'success', 0, { daysAhead: 2 })).orderId
   the.reference = /Booking ID (SWP-\d{10})/.exec((await visitors.customer.get('/my-bookings')).html.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' '))![1]!
   const report = new FormData()
@@ -176,7 +176,7 @@ describe('security headers', () => {
 describe('in production (an https SITE_URL)', () => {
   let production: TestServer
   beforeAll(async () => {
-    production = await startTestServer({ SITE_URL: 'https://localhost', SMTP_URL: sink.url, ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password })
+    production = await startTestServer({ SITE_URL: 'https://localhost', SMTP_URL: sink.url, ADMIN_EMAIL: STAFF.email, ADMIN_PASSWORD: STAFF.password })
   })
   afterAll(async () => {
     await production?.stop()
@@ -194,7 +194,7 @@ describe('in production (an https SITE_URL)', () => {
       expect(directives(response.headers.get('Content-Security-Policy')!).has('upgrade-insecure-requests'), path).toBe(true)
     }
     const admin = new Visitor(production.url)
-    const signedIn = await admin.post('/login', { ...ADMIN, website_url: '' })
+    const signedIn = await admin.post('/login', { ...STAFF, website_url: '' })
     expect(signedIn.location).toBe('/admin')
     expectCommonHeaders(signedIn, 'sign-in', true)
     const session = signedIn.setCookies.find((cookie) => cookie.startsWith('swimlab_session='))!

@@ -1,7 +1,5 @@
 import { expect } from 'vitest'
-import { text, type Visitor } from './visitor'
-
-const decode = (html: string) => html.replaceAll('&amp;', '&')
+import { decodeHtml, text, type Visitor } from './visitor'
 
 /** A date at least `daysAhead` days ahead in Bangalore, not a Sunday (the seeded hours are 9 to 6 every other day). */
 export function bookableDate(daysAhead: number) {
@@ -18,16 +16,16 @@ export function bookableDate(daysAhead: number) {
 export async function chooseSlot(visitor: Visitor, skip = 0, { daysAhead = 0 }: { daysAhead?: number } = {}) {
   const page = await visitor.get('/book-slot')
   expect(page.status).toBe(200)
-  const nextMonth = /href="([^"]+)"[^>]*aria-label="Next month"|aria-label="Next month"[^>]*href="([^"]+)"/.exec(decode(page.html))
+  const nextMonth = /href="([^"]+)"[^>]*aria-label="Next month"|aria-label="Next month"[^>]*href="([^"]+)"/.exec(decodeHtml(page.html))
   const following = nextMonth ? await visitor.get(nextMonth[1] ?? nextMonth[2]!) : null
   const earliest = new Date(Date.now() + 5.5 * 3_600_000 + daysAhead * 86_400_000).toISOString().slice(0, 10)
   const dateLinks = [page, following]
-    .flatMap((month) => (month ? [...decode(month.html).matchAll(/href="(\/book-slot\?month=[\d-]+&date=([\d-]+))"/g)] : []))
+    .flatMap((month) => (month ? [...decodeHtml(month.html).matchAll(/href="(\/book-slot\?month=[\d-]+&date=([\d-]+))"/g)] : []))
     .filter((link) => link[2]! >= earliest)
   expect(dateLinks.length).toBeGreaterThan(skip)
   const [, dateHref, date] = dateLinks[skip]!
   const day = await visitor.get(dateHref!)
-  const timeLink = /href="(\/book-slot\?month=[\d-]+&date=[\d-]+&time=(\d\d)%3A(\d\d))"/.exec(decode(day.html))
+  const timeLink = /href="(\/book-slot\?month=[\d-]+&date=[\d-]+&time=(\d\d)%3A(\d\d))"/.exec(decodeHtml(day.html))
   expect(timeLink).not.toBeNull()
   return { date: date!, time: `${timeLink![2]}:${timeLink![3]}`, href: timeLink![1]! }
 }

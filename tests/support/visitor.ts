@@ -49,6 +49,9 @@ export class Visitor {
 /** The visible text of a page, tags removed and entities of apostrophes and ampersands decoded. */
 export const text = (html: string) => html.replace(/<[^>]+>/g, ' ').replaceAll('&#x27;', "'").replaceAll('&amp;', '&').replace(/\s+/g, ' ')
 
+/** HTML as the browser reads an attribute's value: the entities the pages write decoded (links keep their `&`). */
+export const decodeHtml = (html: string) => html.replaceAll('&quot;', '"').replaceAll('&#x27;', "'").replaceAll('&amp;', '&')
+
 /** A complete registration form, as a person fills it in. */
 export const registrationForm = (overrides: Record<string, string> = {}) => ({
   name: 'Asha Rao',

@@ -1,0 +1,56 @@
+import { afterAll, beforeAll, expect } from 'vitest'
+import { startSmtpSink } from './smtp-sink'
+import { startTestServer, type TestServer } from './test-server'
+import { signUp, Visitor } from './visitor'
+
+/** The staff account a test site is started with. */
+export const STAFF = { email: 'staff@lab.example', password: 'staff-password-1' }
+
+type SmtpSink = Awaited<ReturnType<typeof startSmtpSink>>
+
+/** Staff, signed in on a new browser of the site at `url` (signing in lands on /admin). */
+export async function signInStaff(url: string) {
+  const admin = new Visitor(url)
+  expect((await admin.post('/login', { ...STAFF, website_url: '' })).location).toBe('/admin')
+  return admin
+}
+
+/** The address a test customer signs up with: their name, in lower case and without spaces, at example.com. */
+export const emailFor = (name: string) => `${name.toLowerCase().replace(/\W/g, '')}@example.com`
+
+/**
+ * The site for a test file, started before its tests and stopped after them: the real server with
+ * its staff account, trusting each Visitor's X-Forwarded-For, its mail delivered to an SMTP sink.
+ * `env` adds server settings or replaces these.
+ */
+export function useTestSite(env: Record<string, string> = {}) {
+  let server: TestServer | undefined
+  let sink: SmtpSink | undefined
+  beforeAll(async () => {
+    sink = await startSmtpSink()
+    server = await startTestServer({ SMTP_URL: sink.url, TRUST_PROXY: 'true', ADMIN_EMAIL: STAFF.email, ADMIN_PASSWORD: STAFF.password, ...env })
+  })
+  afterAll(async () => {
+    await server?.stop()
+    await sink?.close()
+  })
+  const started = () => {
+    if (!server || !sink) throw new Error('The test site starts before the tests (beforeAll)')
+    return { server, sink }
+  }
+  return {
+    get server() {
+      return started().server
+    },
+    get sink() {
+      return started().sink
+    },
+    get url() {
+      return started().server.url
+    },
+    /** Staff, signed in on a new browser. */
+    staff: () => signInStaff(started().server.url),
+    /** A new customer, registered and verified through the pages, signed in. */
+    customer: (name: string, email = emailFor(name)) => signUp(new Visitor(started().server.url), started().sink, { email, name }),
+  }
+}
