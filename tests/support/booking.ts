@@ -32,6 +32,12 @@ export async function createCustomers(count: number, prefix = 'swimmer'): Promis
   return rows.map((row) => ({ userId: row.id, name: row.name, email: row.email, phone: row.phone, swimmingExperience: 'advanced' }))
 }
 
+/** A staff member straight in the database (a placeholder hash: they never sign in here). */
+export async function createStaff(name = 'Staff') {
+  const [row] = await db().insert(users).values({ name, email: 'staff@lab.example', passwordHash: 'x', isAdmin: true, isVerified: true }).returning({ id: users.id, email: users.email })
+  return row!
+}
+
 export async function bookingRow(id: number) {
   const [row] = await db().select().from(bookings).where(eq(bookings.id, id))
   return row!

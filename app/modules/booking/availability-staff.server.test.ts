@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
-import { auditLog, availabilityWindows, bookings, users } from '~/db/schema'
-import { createCustomers, setWindows } from '../../../tests/support/booking'
+import { auditLog, availabilityWindows, bookings } from '~/db/schema'
+import { createCustomers, createStaff, setWindows } from '../../../tests/support/booking'
 import { useTestDatabase } from '../../../tests/support/test-database'
 import { daySchedule, monthCalendar } from './availability.server'
 import {
@@ -25,11 +25,6 @@ useTestDatabase()
 const NOW = new Date('2030-02-01T04:30:00Z')
 const hours = { startTime: '09:00', endTime: '12:00', slotDurationMinutes: 60, capacity: 2 }
 
-async function staff() {
-  const [row] = await db().insert(users).values({ name: 'Staff', email: 'staff@lab.example', passwordHash: 'x', isAdmin: true, isVerified: true }).returning({ id: users.id, email: users.email })
-  return row!
-}
-
 let customerCount = 0
 async function bookedAt(date: string, start: string, days = 1) {
   const [customer] = await createCustomers(1, `customer${++customerCount}`)
@@ -43,7 +38,7 @@ const windowOn = async (date: string) => (await db().select().from(availabilityW
 describe('opening hours', () => {
   it('open on the chosen weekdays of a date range, and customers see them; the change is in the audit log', async () => {
     await setWindows([])
-    const actor = await staff()
+    const actor = await createStaff()
     // 4 March 2030 is a Monday: Mondays, Wednesdays and Fridays of two weeks.
     expect(await createWindows(actor, { from: '2030-03-04', to: '2030-03-17', weekdays: [1, 3, 5], hours, now: NOW })).toEqual({ created: 6 })
     const dates = (await db().select({ date: availabilityWindows.date }).from(availabilityWindows)).map((row) => row.date).sort()
@@ -56,7 +51,7 @@ describe('opening hours', () => {
 
   it('refuses hours that overlap others on a date, or fall on a holiday, naming the dates', async () => {
     await setWindows([{ date: '2030-03-04', start: '11:00', end: '13:00' }, { date: '2030-03-06', holiday: true }])
-    const actor = await staff()
+    const actor = await createStaff()
     await expect(createWindows(actor, { from: '2030-03-04', to: '2030-03-08', weekdays: [1, 2, 3, 4, 5], hours, now: NOW })).rejects.toThrow(new OverlappingWindowError(['2030-03-04', '2030-03-06']))
     expect(await db().select().from(availabilityWindows)).toHaveLength(2)
     await expect(createWindows(actor, { from: '2030-03-04', to: '2030-03-04', weekdays: [1], hours: { ...hours, startTime: '13:00', endTime: '17:00' }, now: NOW })).resolves.toEqual({ created: 1 })
@@ -64,7 +59,7 @@ describe('opening hours', () => {
 
   it('refuses a change that would leave a booking without its time slot or over capacity, listing the bookings', async () => {
     await setWindows([{ date: '2030-03-04', ...{ start: '09:00', end: '12:00', capacity: 2 } }])
-    const actor = await staff()
+    const actor = await createStaff()
     const early = await bookedAt('2030-03-04', '09:00')
     await bookedAt('2030-03-04', '10:00')
     await bookedAt('2030-03-04', '10:00')
@@ -84,7 +79,7 @@ describe('opening hours', () => {
 
   it('closes a single time slot (customers no longer see it) unless someone holds a seat there; reopens it', async () => {
     await setWindows([{ date: '2030-03-04' }, { date: '2030-03-05' }, { date: '2030-03-06' }])
-    const actor = await staff()
+    const actor = await createStaff()
     const window = await windowOn('2030-03-04')
     await closeTimeSlot(actor, window.id, '10:00', NOW)
     expect((await daySchedule({ date: '2030-03-04', userId: null, days: 1, now: NOW })).map((slot) => slot.start)).toEqual(['09:00', '11:00'])
@@ -99,7 +94,7 @@ describe('opening hours', () => {
 
   it('removes hours never booked; keeps hours with bookings on record', async () => {
     await setWindows([{ date: '2030-03-04' }, { date: '2030-03-05' }])
-    const actor = await staff()
+    const actor = await createStaff()
     const free = await windowOn('2030-03-05')
     await deleteWindow(actor, free.id, NOW)
     expect(await db().select().from(availabilityWindows).where(eq(availabilityWindows.id, free.id))).toHaveLength(0)
@@ -114,7 +109,7 @@ describe('opening hours', () => {
 describe('holidays', () => {
   it('close whole dates, unless bookings hold seats there; removing one opens the date again', async () => {
     await setWindows([{ date: '2030-03-04' }, { date: '2030-03-05' }, { date: '2030-03-06' }])
-    const actor = await staff()
+    const actor = await createStaff()
     const booked = await bookedAt('2030-03-05', '09:00')
     await expect(markHolidays(actor, { from: '2030-03-04', to: '2030-03-06', weekdays: [1, 2, 3], now: NOW })).rejects.toThrow(StrandedBookingsError)
     expect(await markHolidays(actor, { from: '2030-03-04', to: '2030-03-04', weekdays: [1], now: NOW })).toEqual({ marked: 1 })

@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
-import { auditLog, bookingDays, bookings, payments, receipts, refunds, users } from '~/db/schema'
+import { auditLog, bookingDays, bookings, payments, receipts, refunds } from '~/db/schema'
 import { overview } from '~/modules/overview/overview.server'
-import { createCustomers, mailTo, setWindows } from '../../../tests/support/booking'
+import { createCustomers, createStaff, mailTo, setWindows } from '../../../tests/support/booking'
 import { useTestDatabase } from '../../../tests/support/test-database'
 import { cancelBooking, NotChangeableError } from './changes.server'
 import { SlotUnavailableError } from './holds.server'
@@ -13,11 +13,6 @@ useTestDatabase()
 
 // 1 March 2030, 10:00 in Bangalore.
 const NOW = new Date('2030-03-01T04:30:00Z')
-
-async function staff() {
-  const [row] = await db().insert(users).values({ name: 'Staff', email: 'staff@lab.example', passwordHash: 'x', isAdmin: true, isVerified: true }).returning({ id: users.id, email: users.email })
-  return row!
-}
 
 const walkIn = (overrides: Partial<StaffBookingInput> = {}): StaffBookingInput => ({
   productCode: 'single_race',
@@ -35,7 +30,7 @@ const walkIn = (overrides: Partial<StaffBookingInput> = {}): StaffBookingInput =
 describe('bookings staff make', () => {
   it('paid at the lab: confirmed, with a completed offline payment, its receipt, the confirmation e-mail and an audit entry', async () => {
     await setWindows([{ date: '2030-03-04', capacity: 1 }])
-    const actor = await staff()
+    const actor = await createStaff()
     const booking = await createStaffBooking(actor, walkIn(), NOW)
     const [row] = await db().select().from(bookings).where(eq(bookings.id, booking.id))
     expect(row).toMatchObject({ status: 'confirmed', origin: 'offline', amountPaise: 250_000, customerEmail: 'asha@example.com', userId: null })
@@ -53,7 +48,7 @@ describe('bookings staff make', () => {
   it('complimentary: amount 0 and no payment, linked to the customer’s verified account so it shows in My Bookings', async () => {
     await setWindows([{ date: '2030-03-04', capacity: 1 }])
     const [customer] = await createCustomers(1, 'asha')
-    const booking = await createStaffBooking(await staff(), walkIn({ origin: 'complimentary', amountPaise: 0, paymentMethod: null, customer: { name: 'Asha', email: customer!.email, phone: null } }), NOW)
+    const booking = await createStaffBooking(await createStaff(), walkIn({ origin: 'complimentary', amountPaise: 0, paymentMethod: null, customer: { name: 'Asha', email: customer!.email, phone: null } }), NOW)
     const [row] = await db().select().from(bookings).where(eq(bookings.id, booking.id))
     expect(row).toMatchObject({ status: 'confirmed', origin: 'complimentary', amountPaise: 0, userId: customer!.userId })
     expect(await db().select().from(payments)).toEqual([])
@@ -61,7 +56,7 @@ describe('bookings staff make', () => {
 
   it('a 3-day package takes three days in a row, and staff cannot overbook a full time slot or book one that has begun', async () => {
     await setWindows([{ date: '2030-03-04' }, { date: '2030-03-05' }, { date: '2030-03-06' }])
-    const actor = await staff()
+    const actor = await createStaff()
     const booking = await createStaffBooking(actor, walkIn({ productCode: 'biomechanical_package', days: 3 }), NOW)
     expect((await db().select({ date: bookingDays.date }).from(bookingDays).where(eq(bookingDays.bookingId, booking.id))).map((day) => day.date).sort()).toEqual(['2030-03-04', '2030-03-05', '2030-03-06'])
     await expect(createStaffBooking(actor, walkIn({ date: '2030-03-05' }), NOW)).rejects.toBeInstanceOf(SlotUnavailableError)
@@ -72,7 +67,7 @@ describe('bookings staff make', () => {
 
   it('attendance is marked on confirmed bookings only, and each mark is audited', async () => {
     await setWindows([{ date: '2030-03-04', capacity: 2 }])
-    const actor = await staff()
+    const actor = await createStaff()
     const booking = await createStaffBooking(actor, walkIn(), NOW)
     await setAttendance(actor, booking.id, 'no_show', NOW)
     await setAttendance(actor, booking.id, 'attended', NOW)
@@ -85,7 +80,7 @@ describe('bookings staff make', () => {
 
   it('staff find bookings by date range, status, product and any of name, e-mail, phone, reference or order ID', async () => {
     await setWindows([{ date: '2030-03-04', capacity: 3 }, { date: '2030-03-11', capacity: 3 }])
-    const actor = await staff()
+    const actor = await createStaff()
     const asha = await createStaffBooking(actor, walkIn(), NOW)
     const ravi = await createStaffBooking(actor, walkIn({ date: '2030-03-11', customer: { name: 'Ravi 50%_off', email: 'ravi@example.com', phone: '9000000001' }, origin: 'complimentary', amountPaise: 0 }), NOW)
     const refs = async (filters: Parameters<typeof staffBookings>[0]) => (await staffBookings(filters)).map((row) => row.reference)
@@ -110,7 +105,7 @@ describe('bookings staff make', () => {
 describe('overview', () => {
   it('counts today’s and this week’s sessions and the money in by Bangalore week, net of refunds', async () => {
     await setWindows([{ date: '2030-03-04', capacity: 3 }, { date: '2030-03-06', capacity: 3 }])
-    const actor = await staff()
+    const actor = await createStaff()
     // Sunday 3 March, 23:00 in Bangalore (17:30 UTC): still the week of 25 February.
     const sunday = new Date('2030-03-03T17:30:00Z')
     await createStaffBooking(actor, walkIn({ amountPaise: 100_000 }), sunday)

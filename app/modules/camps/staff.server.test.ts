@@ -1,11 +1,12 @@
 import { and, asc, eq } from 'drizzle-orm'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
-import { auditLog, campBatches, campRegistrations, camps, campWaitlist, outboxEmails, refunds, users } from '~/db/schema'
+import { auditLog, campBatches, campRegistrations, camps, campWaitlist, outboxEmails, refunds } from '~/db/schema'
 import { labInstant } from '~/lib/lab-time'
 import type { Actor } from '~/modules/audit/audit.server'
 import { startPayment } from '~/modules/payments/payments.server'
 import { processDueRefunds } from '~/modules/payments/refunds.server'
+import { createStaff } from '../../../tests/support/booking'
 import { useSandboxPayments } from '../../../tests/support/sandbox-payments'
 import { useTestDatabase } from '../../../tests/support/test-database'
 import { campChoices, campSeatsTaken, waitingCounts } from './camps.server'
@@ -25,8 +26,7 @@ beforeEach(async () => {
   await sandbox.ready()
   await db().update(camps).set({ startsOn: '2030-08-08', endsOn: '2030-08-16', earlyBirdEndsAt: labInstant('2030-07-15', '23:59:59') }).where(eq(camps.code, 'camp1'))
   await db().update(camps).set({ startsOn: '2030-08-18', endsOn: '2030-08-26', earlyBirdEndsAt: labInstant('2030-07-15', '23:59:59') }).where(eq(camps.code, 'camp2'))
-  const [user] = await db().insert(users).values({ name: 'Lab Staff', email: 'staff@lab.example', passwordHash: 'x', isAdmin: true, isVerified: true }).returning({ id: users.id, email: users.email })
-  staff = user!
+  staff = await createStaff('Lab Staff')
   seatsFreed = 0
   stopListening = onCampSeatFreed(() => (seatsFreed += 1))
 })
