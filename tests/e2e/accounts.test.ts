@@ -2,6 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DESKTOP, expectNoAxeViolations, launchBrowser, newContext, PHONE, watchPageErrors } from '../support/browser'
 import { startTestServer, type TestServer } from '../support/test-server'
+import { STAFF } from '../support/site'
 
 // Journeys through the account pages in a real browser, on the default set-up: no SMTP_URL, so
 // the codes are read where a newcomer would read them, in the admin's mailbox at /admin/mail.
@@ -9,15 +10,14 @@ import { startTestServer, type TestServer } from '../support/test-server'
 let browser: Browser
 let server: TestServer
 let admin: BrowserContext
-const ADMIN = { email: 'staff@lab.example', password: 'staff-password-1' }
 
 beforeAll(async () => {
-  ;[browser, server] = await Promise.all([launchBrowser(), startTestServer({ ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password })])
+  ;[browser, server] = await Promise.all([launchBrowser(), startTestServer({ ADMIN_EMAIL: STAFF.email, ADMIN_PASSWORD: STAFF.password })])
   admin = await newContext(browser, server.url, DESKTOP)
   const page = await admin.newPage()
   await page.goto('/login')
-  await page.getByLabel('Email').fill(ADMIN.email)
-  await page.getByLabel('Password', { exact: true }).fill(ADMIN.password)
+  await page.getByLabel('Email').fill(STAFF.email)
+  await page.getByLabel('Password', { exact: true }).fill(STAFF.password)
   await page.getByRole('button', { name: 'Sign In' }).click()
   await page.waitForURL('**/admin')
   await page.close()

@@ -3,16 +3,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DESKTOP, expectNoAxeViolations, launchBrowser, newContext, watchPageErrors } from '../support/browser'
 import { startTestServer, type TestServer } from '../support/test-server'
 import { text, Visitor } from '../support/visitor'
+import { STAFF } from '../support/site'
 
 // Staff run camps in a real browser at desktop size: the pages pass axe, and the forms check
 // what is typed as it is typed.
 
 let browser: Browser
 let server: TestServer
-const ADMIN = { email: 'staff@lab.example', password: 'staff-password-1' }
 
 beforeAll(async () => {
-  ;[browser, server] = await Promise.all([launchBrowser(), startTestServer({ TRUST_PROXY: 'true', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password })])
+  ;[browser, server] = await Promise.all([launchBrowser(), startTestServer({ TRUST_PROXY: 'true', ADMIN_EMAIL: STAFF.email, ADMIN_PASSWORD: STAFF.password })])
 })
 afterAll(async () => {
   await browser?.close()
@@ -39,8 +39,8 @@ describe('the camps pages in a browser', () => {
     const page = await context.newPage()
     const errors = watchPageErrors(page)
     await page.goto('/login')
-    await page.getByLabel('Email').fill(ADMIN.email)
-    await page.getByLabel('Password', { exact: true }).fill(ADMIN.password)
+    await page.getByLabel('Email').fill(STAFF.email)
+    await page.getByLabel('Password', { exact: true }).fill(STAFF.password)
     await page.getByRole('button', { name: 'Sign In' }).click()
     await page.waitForURL(/\/admin$/)
     await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Camps' }).click()

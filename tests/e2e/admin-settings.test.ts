@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DESKTOP, expectNoAxeViolations, launchBrowser, newContext, watchPageErrors } from '../support/browser'
 import { startTestServer, type TestServer } from '../support/test-server'
 import { registrationForm, Visitor } from '../support/visitor'
+import { STAFF } from '../support/site'
 
 // The catalogue, settings, customers and audit pages in a real browser: accessible, validating as
 // you type, and the banner switched here appearing and disappearing on pages already open elsewhere.
@@ -10,15 +11,14 @@ import { registrationForm, Visitor } from '../support/visitor'
 let browser: Browser
 let server: TestServer
 let admin: BrowserContext
-const ADMIN = { email: 'staff@lab.example', password: 'staff-password-1' }
 
 beforeAll(async () => {
-  ;[browser, server] = await Promise.all([launchBrowser(), startTestServer({ ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password })])
+  ;[browser, server] = await Promise.all([launchBrowser(), startTestServer({ ADMIN_EMAIL: STAFF.email, ADMIN_PASSWORD: STAFF.password })])
   admin = await newContext(browser, server.url, DESKTOP)
   const page = await admin.newPage()
   await page.goto('/login')
-  await page.getByLabel('Email').fill(ADMIN.email)
-  await page.getByLabel('Password', { exact: true }).fill(ADMIN.password)
+  await page.getByLabel('Email').fill(STAFF.email)
+  await page.getByLabel('Password', { exact: true }).fill(STAFF.password)
   await page.getByRole('button', { name: 'Sign In' }).click()
   await page.waitForURL('**/admin')
   await page.close()

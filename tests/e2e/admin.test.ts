@@ -5,6 +5,7 @@ import { DESKTOP, expectNoAxeViolations, launchBrowser, newContext, watchPageErr
 import { startSmtpSink } from '../support/smtp-sink'
 import { startTestServer, type TestServer } from '../support/test-server'
 import { signUp, Visitor } from '../support/visitor'
+import { STAFF } from '../support/site'
 
 // The admin console in a real browser: staff open hours a month out, a customer books and pays
 // for them, and staff find the booking and cancel it with a refund. Every page is checked with axe.
@@ -12,12 +13,11 @@ import { signUp, Visitor } from '../support/visitor'
 let browser: Browser
 let server: TestServer
 let sink: Awaited<ReturnType<typeof startSmtpSink>>
-const ADMIN = { email: 'staff@lab.example', password: 'staff-password-1' }
 const PASSWORD = 'butterfly-2027'
 
 beforeAll(async () => {
   sink = await startSmtpSink()
-  ;[browser, server] = await Promise.all([launchBrowser(), startTestServer({ SMTP_URL: sink.url, TRUST_PROXY: 'true', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password })])
+  ;[browser, server] = await Promise.all([launchBrowser(), startTestServer({ SMTP_URL: sink.url, TRUST_PROXY: 'true', ADMIN_EMAIL: STAFF.email, ADMIN_PASSWORD: STAFF.password })])
 })
 afterAll(async () => {
   await browser?.close()
@@ -46,7 +46,7 @@ const to = addDays(from, 13)
 
 describe('running the lab from the admin console', () => {
   it('staff open hours; a customer books and pays for them; staff cancel the booking with a refund', async () => {
-    const staff = await signIn(ADMIN.email, ADMIN.password, /\/admin$/)
+    const staff = await signIn(STAFF.email, STAFF.password, /\/admin$/)
     await expect.poll(() => staff.page.getByRole('heading', { name: 'Overview', level: 1 }).isVisible()).toBe(true)
     await expectNoAxeViolations(staff.page)
 

@@ -7,6 +7,7 @@ import { pdfText } from '../support/pdf-text'
 import { startSmtpSink } from '../support/smtp-sink'
 import { startTestServer, type TestServer } from '../support/test-server'
 import { signUp, Visitor } from '../support/visitor'
+import { STAFF } from '../support/site'
 
 // After the booking, in a real browser: the receipt, rescheduling, cancelling with a refund, and a
 // report delivered by staff.
@@ -14,12 +15,11 @@ import { signUp, Visitor } from '../support/visitor'
 let browser: Browser
 let server: TestServer
 let sink: Awaited<ReturnType<typeof startSmtpSink>>
-const ADMIN = { email: 'staff@lab.example', password: 'staff-password-1' }
 const PASSWORD = 'butterfly-2027'
 
 beforeAll(async () => {
   sink = await startSmtpSink()
-  ;[browser, server] = await Promise.all([launchBrowser(), startTestServer({ SMTP_URL: sink.url, TRUST_PROXY: 'true', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password })])
+  ;[browser, server] = await Promise.all([launchBrowser(), startTestServer({ SMTP_URL: sink.url, TRUST_PROXY: 'true', ADMIN_EMAIL: STAFF.email, ADMIN_PASSWORD: STAFF.password })])
 })
 afterAll(async () => {
   await browser?.close()
@@ -91,7 +91,7 @@ describe('after the booking, in the browser', () => {
     const { page, email, close } = await customerWithBookings('Kiran Das', [2])
     const reference = /SWP-\d{10}/.exec(await bookings(page).first().innerText())![0]
     const admin = new Visitor(server.url)
-    await admin.post('/login', { email: ADMIN.email, password: ADMIN.password, website_url: '' })
+    await admin.post('/login', { email: STAFF.email, password: STAFF.password, website_url: '' })
     const form = new FormData()
     form.append('files', new Blob([new TextEncoder().encode('%PDF-1.4\n% report\n%%EOF\n')], { type: 'application/pdf' }), 'Kiran report.pdf')
     form.append('videoLinks', 'Underwater, Day 1 | https://video.example/kiran')
