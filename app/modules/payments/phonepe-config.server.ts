@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import type { PhonePeLogger, PhonePeOptions } from './phonepe.server'
+import type { PhonePeLogger } from './phonepe-api.server'
+import type { PhonePeOptions } from './phonepe.server'
 
 /**
  * PhonePe's environment variables. All optional here, because they matter only when

@@ -4,7 +4,8 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startFakePhonePe, webhookAuthorization, type FakePhonePeOptions } from '../../../tests/support/fake-phonepe'
 import { GatewayError, newOrderId, type CreatePaymentInput, type IncomingNotification } from './gateway-contract.server'
-import { createPhonePeGateway, type PhonePeLogger, type PhonePeOptions } from './phonepe.server'
+import type { PhonePeLogger } from './phonepe-api.server'
+import { createPhonePeGateway, type PhonePeOptions } from './phonepe.server'
 
 const WEBHOOK = { username: 'swimlab_hooks', password: 'hook-password-42' }
 
