@@ -4,7 +4,7 @@ import { csvResponse, toCsv } from '~/lib/csv'
 import { labDateParts } from '~/lib/lab-time'
 import { paiseToDecimalRupees } from '~/lib/money'
 import { BOOKING_STATUS_LABELS } from '~/modules/booking/texts'
-import { campRegistrationsForExport } from '~/modules/camps/staff.server'
+import { campRegistrationsForExport } from '~/modules/camps/staff-views.server'
 import { refuseNul } from '~/lib/nul.server'
 import { notFoundUnless } from '~/lib/refusals.server'
 

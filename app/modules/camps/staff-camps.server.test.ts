@@ -9,9 +9,12 @@ import { processDueRefunds } from '~/modules/payments/refunds.server'
 import { createStaff } from '../../../tests/support/booking'
 import { useSandboxPayments } from '../../../tests/support/sandbox-payments'
 import { useTestDatabase } from '../../../tests/support/test-database'
+import { addBatch, updateBatch } from './batch-editing.server'
+import { CampChangeRefusedError, createCamp, updateCamp } from './camp-editing.server'
 import { campChoices, campSeatsTaken, waitingCounts } from './camps.server'
 import { BatchFullError, holdCampSeat, insertRegistration } from './registrations.server'
-import { addBatch, cancelRegistration, CampChangeRefusedError, campRegistrationsForExport, createCamp, moveRegistration, staffCamp, updateBatch, updateCamp } from './staff.server'
+import { cancelRegistration, moveRegistration } from './staff-registrations.server'
+import { campRegistrationsForExport, staffCamp } from './staff-views.server'
 import { confirmWaitlistPlace, joinWaitlist, offerFreedSeats, onCampSeatFreed } from './waitlist.server'
 
 useTestDatabase()
