@@ -1,9 +1,8 @@
 import type { CampApplicantFields } from '~/components/camp-answers'
-import { config } from '~/config.server'
-import { linkKey } from '~/db/secrets.server'
-import { LINE_LINK, type LineArrival } from '~/modules/camps/line.server'
-import { latestCampOrder, STATUS_LINK } from '~/modules/camps/status.server'
+import type { LineArrival } from '~/modules/camps/line.server'
+import { latestCampOrder } from '~/modules/camps/status.server'
 import { HoldExpiredError, startPayment } from '~/modules/payments/payments.server'
+import { CAMP_STATUS_LINK, privateLinkUrl } from './private-links.server'
 import { refusalOf } from './refusals.server'
 
 export type LineAnswer = { kind: 'full'; message: string; applicant: CampApplicantFields } | { kind: 'refused'; message: string; applicant: CampApplicantFields }
@@ -45,11 +44,6 @@ export async function afterTheLine(arrival: LineArrival): Promise<{ go: string }
   }
 }
 
-async function statusAddress(orderId: string) {
-  return `${config().SITE_URL}/payment-status?${new URLSearchParams({ orderId, key: await linkKey(STATUS_LINK, orderId) })}`
-}
-
-/** The address of a parent's place in line, with the key that shows the link is theirs. */
-export async function lineAddress(id: number) {
-  return `/onboarding/line?${new URLSearchParams({ place: String(id), key: await linkKey(LINE_LINK, String(id)) })}`
+function statusAddress(orderId: string) {
+  return privateLinkUrl(CAMP_STATUS_LINK, orderId)
 }

@@ -1,10 +1,9 @@
 import { data } from 'react-router'
-import { isLinkKey } from '~/db/secrets.server'
 import { bookingByReference } from '~/modules/booking/bookings.server'
 import { guestLinkOpen } from '~/modules/booking/guest-links.server'
-import { GUEST_BOOKING_LINK } from '~/modules/booking/public-booking.server'
 import { requireUser } from './auth.server'
 import { refuseNul } from './nul.server'
+import { GUEST_BOOKING_LINK, guestBookingPath, isLinkKey } from './private-links.server'
 import { notFoundUnless } from './refusals.server'
 
 /** The answer to a guest link (or a receipt or report file it led to) past its end: the root's error page explains. */
@@ -35,7 +34,7 @@ export async function bookingForChange(request: Request, reference: string) {
   if (key) {
     const booking = await bookingFromGuestLink(reference, key)
     notFoundUnless(booking)
-    return { booking, backTo: `/booking/view?${new URLSearchParams({ ref: reference, key })}`, linkQuery: `?${new URLSearchParams({ key })}`, viaLink: true, staff: null }
+    return { booking, backTo: guestBookingPath(reference, key), linkQuery: `?${new URLSearchParams({ key })}`, viaLink: true, staff: null }
   }
   const booking = await bookingByReference(reference)
   const user = await requireUser(request)

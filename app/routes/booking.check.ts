@@ -1,9 +1,8 @@
 import { data } from 'react-router'
 import type { Route } from './+types/booking.check'
-import { isLinkKey } from '~/db/secrets.server'
+import { BOOKING_STATUS_LINK, isLinkKey } from '~/lib/private-links.server'
 import { paymentStatusView } from '~/modules/booking/bookings.server'
 import { guestLinkOpenFor } from '~/modules/booking/guest-links.server'
-import { BOOKING_STATUS_LINK } from '~/modules/booking/public-booking.server'
 import { checkPaymentForPage } from '~/modules/payments/payments.server'
 
 /** The small JSON answer /booking's confirmation step polls, for holders of the link's key. */

@@ -5,14 +5,13 @@ import { data, Form, Link, redirect, redirectDocument, useFetcher } from 'react-
 import type { Route } from './+types/booking'
 import { FieldError, FormAlert, HoneypotField, PendingButton, TextAreaField, TextField, useLazyValidatedForm } from '~/components/form-controls'
 import { DetailRow, type StatusCard, StatusCardView, SupportDetails, TooLateToChange } from '~/components/payment-status-card'
-import { config } from '~/config.server'
-import { isLinkKey, linkKey } from '~/db/secrets.server'
 import { getUser } from '~/lib/auth.server'
 import { clearDraftHeader, draftHeader, readDraft } from '~/lib/booking-draft.server'
 import { linkExpired } from '~/lib/booking-access.server'
 import { formatRupees, formatWholeRupees } from '~/lib/money'
 import { formatClockTime, formatTimeRange, formatWeekdayDate, formatWeekdayDayMonth, secondsBetween } from '~/lib/lab-time'
 import { rejectBots } from '~/lib/honeypot'
+import { BOOKING_STATUS_LINK, isLinkKey, privateLinkPath, privateLinkUrl, RECEIPT_LINK } from '~/lib/private-links.server'
 import { pageMeta } from '~/lib/seo'
 import { POLL_SECONDS, usePaymentPolling } from '~/lib/use-payment-polling'
 import { useHydrated } from '~/lib/use-hydrated'
@@ -21,11 +20,10 @@ import { paymentStatusView } from '~/modules/booking/bookings.server'
 import { AlreadyBookedError, SlotUnavailableError } from '~/modules/booking/holds.server'
 import { tooLateToChangeNotice } from '~/modules/booking/changes.server'
 import { holderOf } from '~/lib/holder.server'
-import { BOOKING_STATUS_LINK, bookingDates, bookingTimesOn, holdSingleSession, NO_TIMES_MESSAGE, singleService, singleServicePrices, type BookingTime } from '~/modules/booking/public-booking.server'
+import { bookingDates, bookingTimesOn, holdSingleSession, NO_TIMES_MESSAGE, singleService, singleServicePrices, type BookingTime } from '~/modules/booking/public-booking.server'
 import { isBookableDate, MISSING_INFORMATION, REQUIRED_BOOKING_FIELDS } from '~/modules/booking/fields'
 import { BookableDateSchema, PublicBookingSchema, type PublicBookingInput } from '~/modules/booking/schemas'
 import { checkPaymentForPage, startPayment } from '~/modules/payments/payments.server'
-import { RECEIPT_LINK } from '~/modules/receipts/receipts.server'
 import { getCatalogue, getSiteSettings, requireItem } from '~/modules/site/site.server'
 import { readForm } from '~/lib/form-data.server'
 import { formIntent } from '~/lib/intent'
@@ -119,7 +117,7 @@ async function confirmationStep(url: URL, services: Services) {
     elapsed: Math.floor(secondsBetween(startedAt, now)),
     support: { email: settings.supportEmail, phone: settings.phone, hours: settings.phoneHours },
     state: view.paymentState === 'completed' ? (view.bookingStatus === 'confirmed' ? 'confirmed' : 'refunding') : 'pending',
-    receiptUrl: view.paymentState === 'completed' ? `/receipts/${encodeURIComponent(orderId)}?key=${await linkKey(RECEIPT_LINK, orderId)}` : null,
+    receiptUrl: view.paymentState === 'completed' ? await privateLinkPath(RECEIPT_LINK, orderId) : null,
     booking: {
       reference: view.booking.reference,
       service: view.booking.productName,
@@ -193,7 +191,7 @@ async function pay(request: Request, context: Route.ActionArgs['context']) {
     const payment = await startPayment({
       payable: { kind: 'booking', id: hold.bookingId },
       description: `${requireItem(await getCatalogue(), singleService(draft.service).productCode).name} - ${draft.name}`,
-      statusUrl: async (orderId) => `${config().SITE_URL}/booking?${new URLSearchParams({ step: '3', orderId, key: await linkKey(BOOKING_STATUS_LINK, orderId) })}`,
+      statusUrl: (orderId) => privateLinkUrl(BOOKING_STATUS_LINK, orderId),
     })
     return redirectDocument(payment.redirectUrl, { headers })
   } catch (error) {

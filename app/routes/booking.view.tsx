@@ -4,17 +4,16 @@ import { BookingActions } from '~/components/booking-actions'
 import { AuthCard } from '~/components/form-controls'
 import { ReportPanel } from '~/components/report-panel'
 import { DetailRow } from '~/components/payment-status-card'
-import { linkKey, linkKeyMaker } from '~/db/secrets.server'
 import { bookingFromGuestLink } from '~/lib/booking-access.server'
 import type { BookingStatus } from '~/db/schema'
 import { formatRupees } from '~/lib/money'
 import { formatLabDate, formatLastDayBefore, formatTimeRange, formatWeekdayDate } from '~/lib/lab-time'
+import { privateLinks, RECEIPT_LINK, REPORT_FILE_LINK } from '~/lib/private-links.server'
 import { notFoundUnless } from '~/lib/refusals.server'
 import { pageMeta } from '~/lib/seo'
 import { changeOptions } from '~/modules/booking/changes.server'
 import { guestLinkEnd } from '~/modules/booking/guest-links.server'
-import { RECEIPT_LINK } from '~/modules/receipts/receipts.server'
-import { REPORT_FILE_LINK, reportsOf } from '~/modules/reports/reports.server'
+import { reportsOf } from '~/modules/reports/reports.server'
 import { reportView } from '~/lib/report-view.server'
 import { getSiteSettings } from '~/modules/site/site.server'
 
@@ -41,12 +40,12 @@ export async function loader({ request }: Route.LoaderArgs) {
   notFoundUnless(booking, 'This link is not valid.')
   const settings = await getSiteSettings()
   const key = params.get('key')!
-  const fileKey = await linkKeyMaker(REPORT_FILE_LINK)
+  const links = await privateLinks()
   return {
-    report: reportView((await reportsOf([booking.id])).get(booking.id), (fileId) => `/reports/files/${fileId}?key=${fileKey(String(fileId))}`),
+    report: reportView((await reportsOf([booking.id])).get(booking.id), (fileId) => links.path(REPORT_FILE_LINK, fileId)),
     linkQuery: `?${new URLSearchParams({ key })}`,
     change: changeOptions(booking.status, booking.days[0], new Date()),
-    receiptUrl: booking.paidOrderId ? `/receipts/${encodeURIComponent(booking.paidOrderId)}?key=${await linkKey(RECEIPT_LINK, booking.paidOrderId)}` : null,
+    receiptUrl: booking.paidOrderId ? links.path(RECEIPT_LINK, booking.paidOrderId) : null,
     reference: booking.reference,
     title: booking.productName,
     status: STATUS_TEXT[booking.status],

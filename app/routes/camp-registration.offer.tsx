@@ -2,14 +2,12 @@ import { data, Form, Link, redirectDocument } from 'react-router'
 import type { Route } from './+types/camp-registration.offer'
 import { AuthCard, FormAlert, HoneypotField, PendingButton } from '~/components/form-controls'
 import { DetailRow } from '~/components/payment-status-card'
-import { config } from '~/config.server'
-import { isLinkKey, linkKey } from '~/db/secrets.server'
 import { formatRupees } from '~/lib/money'
 import { formatDateRange, formatLabDateTime, formatTimeRange } from '~/lib/lab-time'
 import { rejectBots } from '~/lib/honeypot'
+import { CAMP_STATUS_LINK, isLinkKey, privateLinkUrl, WAITLIST_OFFER_LINK } from '~/lib/private-links.server'
 import { pageMeta } from '~/lib/seo'
-import { offeredRegistration, STATUS_LINK } from '~/modules/camps/status.server'
-import { OFFER_LINK } from '~/modules/camps/waitlist.server'
+import { offeredRegistration } from '~/modules/camps/status.server'
 import { HoldExpiredError, PaymentStartError, startPayment } from '~/modules/payments/payments.server'
 import { readForm } from '~/lib/form-data.server'
 import { callerOf } from '~/lib/auth.server'
@@ -26,7 +24,7 @@ export const meta: Route.MetaFunction = ({ matches }) => [
 async function offerFrom(request: Request) {
   const params = new URL(request.url).searchParams
   const reference = params.get('registration') ?? ''
-  if (!(await isLinkKey(OFFER_LINK, reference, params.get('key')))) return null
+  if (!(await isLinkKey(WAITLIST_OFFER_LINK, reference, params.get('key')))) return null
   return offeredRegistration(reference)
 }
 
@@ -55,7 +53,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const payment = await startPayment({
       payable: { kind: 'camp', id: offer.id },
       description: `Camp Registration - ${offer.swimmerName}`,
-      statusUrl: async (orderId) => `${config().SITE_URL}/payment-status?${new URLSearchParams({ orderId, key: await linkKey(STATUS_LINK, orderId) })}`,
+      statusUrl: (orderId) => privateLinkUrl(CAMP_STATUS_LINK, orderId),
     })
     return redirectDocument(payment.redirectUrl)
   } catch (error) {

@@ -6,10 +6,11 @@ import { AuthCard, FieldError, FormAlert, HoneypotField, PendingButton, TextFiel
 import { BatchFull, type CampApplicantFields } from '~/components/camp-answers'
 import { callerOf, getUser } from '~/lib/auth.server'
 import { holderOf } from '~/lib/holder.server'
-import { afterTheLine, lineAddress } from '~/lib/after-the-camp-line.server'
+import { afterTheLine } from '~/lib/after-the-camp-line.server'
 import { formatWholeRupees } from '~/lib/money'
 import { formatDateRange, formatLabDateTime, formatLastDayBefore, formatTimeRange } from '~/lib/lab-time'
 import { rejectBots } from '~/lib/honeypot'
+import { CAMP_LINE_LINK, privateLinkPath } from '~/lib/private-links.server'
 import { pageMeta } from '~/lib/seo'
 import { useHydrated } from '~/lib/use-hydrated'
 import { campChoices } from '~/modules/camps/camps.server'
@@ -78,7 +79,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return await arriving(async (quiet) => {
       const place = await joinCampLine({ campCode: form.camp, batchCode: form.batch, applicant, holder })
       const arrival = quiet ? await settledArrival(place.id, QUIET_WAIT_MS) : undefined
-      if (!arrival?.outcome) return redirect(await lineAddress(place.id), { status: 303, headers })
+      if (!arrival?.outcome) return redirect(await privateLinkPath(CAMP_LINE_LINK, place.id), { status: 303, headers })
       const next = await afterTheLine(arrival)
       if ('go' in next) return redirectDocument(next.go, { headers })
       if (next.answer.kind === 'full') return data<ActionResult>({ ...next.answer, kind: 'full' }, { status: next.status, headers })

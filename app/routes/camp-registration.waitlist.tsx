@@ -3,13 +3,13 @@ import type { Route } from './+types/camp-registration.waitlist'
 import { AuthCard, FormAlert, HoneypotField, PendingButton } from '~/components/form-controls'
 import { DetailRow } from '~/components/payment-status-card'
 import { config } from '~/config.server'
-import { isLinkKey } from '~/db/secrets.server'
 import { readForm } from '~/lib/form-data.server'
 import { rejectBots } from '~/lib/honeypot'
+import { isLinkKey, WAITLIST_CONFIRMATION_LINK } from '~/lib/private-links.server'
 import { notFoundUnless } from '~/lib/refusals.server'
 import { pageMeta } from '~/lib/seo'
 import { formatLabDateTime } from '~/lib/lab-time'
-import { confirmWaitlistPlace, waitlistPlace, WAITLIST_LINK } from '~/modules/camps/waitlist.server'
+import { confirmWaitlistPlace, waitlistPlace } from '~/modules/camps/waitlist.server'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
   ...pageMeta(matches, { title: 'Your waitlist place', description: 'Confirm a place on a camp waitlist.', path: '/onboarding/waitlist' }),
@@ -22,7 +22,7 @@ const ENDED = 'This place on the waitlist is no longer kept: it was not confirme
 async function entryFrom(request: Request) {
   const params = new URL(request.url).searchParams
   const entry = params.get('entry') ?? ''
-  if (!/^\d{1,9}$/.test(entry) || !(await isLinkKey(WAITLIST_LINK, entry, params.get('key')))) return null
+  if (!/^\d{1,9}$/.test(entry) || !(await isLinkKey(WAITLIST_CONFIRMATION_LINK, entry, params.get('key')))) return null
   return Number(entry)
 }
 

@@ -2,14 +2,13 @@ import { data, Link } from 'react-router'
 import type { Route } from './+types/payment-status'
 import { TryAgainWith } from '~/components/camp-answers'
 import { DetailRow, RefreshStatus, type StatusCard, StatusCardView, SupportDetails } from '~/components/payment-status-card'
-import { isLinkKey, linkKey } from '~/db/secrets.server'
 import { formatRupees, formatWholeRupees } from '~/lib/money'
 import { formatDateRange, formatLabDateThenTime, formatTimeRange, secondsBetween } from '~/lib/lab-time'
+import { CAMP_STATUS_LINK, isLinkKey, privateLinkPath, RECEIPT_LINK } from '~/lib/private-links.server'
 import { pageMeta } from '~/lib/seo'
 import { POLL_SECONDS, usePaymentPolling } from '~/lib/use-payment-polling'
-import { campOrderIdFor, campPaymentView, STATUS_LINK, type CampStatusView } from '~/modules/camps/status.server'
+import { campOrderIdFor, campPaymentView, type CampStatusView } from '~/modules/camps/status.server'
 import { checkPaymentForPage } from '~/modules/payments/payments.server'
-import { RECEIPT_LINK } from '~/modules/receipts/receipts.server'
 import { getSiteSettings } from '~/modules/site/site.server'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
@@ -35,14 +34,14 @@ export async function loader({ request }: Route.LoaderArgs) {
   const base = { support, startedAt, key, elapsed: Math.floor(secondsBetween(startedAt, now)), recheck: params.get('recheck') === '1' }
 
   if (!orderId) return data({ ...base, error: 'No transaction ID found in URL', payment: null }, { status: 400 })
-  let view = (await isLinkKey(STATUS_LINK, orderId, key)) ? await campPaymentView(orderId) : null
+  let view = (await isLinkKey(CAMP_STATUS_LINK, orderId, key)) ? await campPaymentView(orderId) : null
   if (view && (view.paymentState === 'initiated' || view.paymentState === 'pending')) {
     await checkPaymentForPage(orderId)
     view = await campPaymentView(orderId)
   }
   if (!view) return data({ ...base, error: 'Payment record not found', payment: null }, { status: 404 })
-  const receiptKey = view.paymentState === 'completed' ? await linkKey(RECEIPT_LINK, orderId) : null
-  return { ...base, error: null, payment: { ...present(view), receiptUrl: receiptKey ? `/receipts/${encodeURIComponent(orderId)}?key=${receiptKey}` : null } }
+  const receiptUrl = view.paymentState === 'completed' ? await privateLinkPath(RECEIPT_LINK, orderId) : null
+  return { ...base, error: null, payment: { ...present(view), receiptUrl } }
 }
 
 function present(view: CampStatusView) {

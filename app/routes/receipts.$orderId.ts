@@ -1,10 +1,10 @@
 import type { Route } from './+types/receipts.$orderId'
-import { isLinkKey } from '~/db/secrets.server'
 import { getUser } from '~/lib/auth.server'
 import { linkExpired } from '~/lib/booking-access.server'
+import { isLinkKey, RECEIPT_LINK } from '~/lib/private-links.server'
 import { guestLinkOpenFor } from '~/modules/booking/guest-links.server'
 import { renderReceiptPdf } from '~/modules/receipts/receipt-pdf.server'
-import { mayDownloadReceipt, RECEIPT_LINK, receiptOf } from '~/modules/receipts/receipts.server'
+import { mayDownloadReceipt, receiptOf } from '~/modules/receipts/receipts.server'
 import { refuseNul } from '~/lib/nul.server'
 import { notFoundUnless } from '~/lib/refusals.server'
 

@@ -1,10 +1,10 @@
 import type { Route } from './+types/reports.files.$fileId'
-import { isLinkKey } from '~/db/secrets.server'
 import { getUser } from '~/lib/auth.server'
 import { linkExpired } from '~/lib/booking-access.server'
+import { isLinkKey, REPORT_FILE_LINK } from '~/lib/private-links.server'
 import { notFoundUnless } from '~/lib/refusals.server'
 import { guestLinkOpenFor } from '~/modules/booking/guest-links.server'
-import { REPORT_FILE_LINK, reportFile } from '~/modules/reports/reports.server'
+import { reportFile } from '~/modules/reports/reports.server'
 import { rowId } from '~/lib/row-id'
 
 /**

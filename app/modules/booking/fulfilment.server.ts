@@ -1,16 +1,15 @@
 import { and, asc, eq } from 'drizzle-orm'
 import { config } from '~/config.server'
-import { linkKey } from '~/db/secrets.server'
 import { bookingDays, bookings, catalogueItems, siteSettings } from '~/db/schema'
 import { formatRupees } from '~/lib/money'
 import { formatTimeRange, formatWeekdayDate } from '~/lib/lab-time'
 import type { Executor } from '~/db/client.server'
+import { GUEST_BOOKING_LINK, privateLinkUrl } from '~/lib/private-links.server'
 import { calendarAttachment, calendarFile } from '~/modules/mail/ics.server'
 import { enqueueEmail } from '~/modules/mail/outbox.server'
 import { letter } from '~/modules/mail/templates.server'
 import { refundedBy, type PaidOutcome, type Payable, type PaymentTerms, type RefundedHow } from '~/modules/payments/payable-contract.server'
 import { seatsStillFree } from './holds.server'
-import { GUEST_BOOKING_LINK } from './public-booking.server'
 import { setStatus } from './status.server'
 import { IMPORTANT_INFORMATION } from './texts'
 
@@ -120,8 +119,7 @@ export function dayRows(booking: BookingForMail): Array<[string, string]> {
 /** Where a customer finds the booking: My Bookings with an account, else their private link. */
 export async function bookingLink(executor: Executor, booking: Pick<BookingForMail, 'userId' | 'reference'>) {
   if (booking.userId) return { label: 'View my bookings', url: `${config().SITE_URL}/my-bookings` }
-  const key = await linkKey(GUEST_BOOKING_LINK, booking.reference, executor)
-  return { label: 'View your booking', url: `${config().SITE_URL}/booking/view?${new URLSearchParams({ ref: booking.reference, key })}` }
+  return { label: 'View your booking', url: await privateLinkUrl(GUEST_BOOKING_LINK, booking.reference, executor) }
 }
 
 /** The booking's days as calendar events, one per day, each with a UID that stays with its day number. */

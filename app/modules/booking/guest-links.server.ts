@@ -1,17 +1,15 @@
 import { eq, max } from 'drizzle-orm'
-import { config } from '~/config.server'
 import { db } from '~/db/client.server'
 import { bookingDays, bookings } from '~/db/schema'
-import { isLinkKey, linkKey } from '~/db/secrets.server'
 import { addDays, addMinutes, formatLabTime, fromUnixSeconds, labInstant, toUnixSeconds } from '~/lib/lab-time'
 import { DomainError } from '~/lib/domain-error'
+import { CANCEL_CONFIRMATION_LINK, isLinkKey, privateLinkUrl } from '~/lib/private-links.server'
 import { enqueueEmail } from '~/modules/mail/outbox.server'
 import { letter } from '~/modules/mail/templates.server'
 import { clientNetwork } from '~/modules/rate-limit/client-network'
 import { enforce, type RateLimitRule } from '~/modules/rate-limit/rate-limit.server'
 import { cancelBooking, changeDeadline, NotChangeableError, TooLateToChangeError } from './changes.server'
 import { bookingForMail, dayRows } from './fulfilment.server'
-import { GUEST_BOOKING_LINK } from './public-booking.server'
 
 /**
  * A guest's private link works until this many days after the last session day (for the report,
@@ -23,7 +21,6 @@ export const UNCONFIRMED_GUEST_LINK_DAYS = 30
 
 /** How long an e-mailed link that confirms a cancellation works. */
 export const CANCEL_CONFIRMATION_MINUTES = 30
-const CANCEL_CONFIRMATION_LINK = 'guest-cancel-confirmation'
 
 /** How often a confirmation may be e-mailed: per booking (its mailbox), and per client address. */
 export const CANCEL_CONFIRMATION_LIMITS = {
@@ -75,14 +72,10 @@ export function cancellationLinkOf(params: URLSearchParams): CancellationLink | 
   return { until: Number(until), confirm }
 }
 
-// The key covers the booking's calendar sequence, which every reschedule and the cancellation
-// bump: once the booking has changed (or been cancelled through this link) the link is dead.
-const confirmationValue = (reference: string, until: number, calendarSequence: number) => `${reference}:${until}:${calendarSequence}`
-
 /** Whether `link` is one this site e-mailed for the booking as it is now, and still within its time. */
 export async function cancellationLinkValid(booking: { reference: string; calendarSequence: number }, link: CancellationLink, now = new Date()) {
   if (now >= fromUnixSeconds(link.until)) return false
-  return isLinkKey(CANCEL_CONFIRMATION_LINK, confirmationValue(booking.reference, link.until, booking.calendarSequence), link.confirm)
+  return isLinkKey(CANCEL_CONFIRMATION_LINK, { reference: booking.reference, until: link.until, calendarSequence: booking.calendarSequence }, link.confirm)
 }
 
 /**
@@ -103,11 +96,6 @@ export async function sendCancellationLink({ bookingId, ip, now = new Date() }: 
   if (state?.status !== 'confirmed' || !firstDay) throw new NotChangeableError()
   if (now >= changeDeadline(firstDay.date, firstDay.start)) throw new TooLateToChangeError()
   const until = toUnixSeconds(addMinutes(now, CANCEL_CONFIRMATION_MINUTES))
-  const query = new URLSearchParams({
-    key: await linkKey(GUEST_BOOKING_LINK, mail.reference),
-    until: String(until),
-    confirm: await linkKey(CANCEL_CONFIRMATION_LINK, confirmationValue(mail.reference, until, mail.calendarSequence)),
-  })
   await enqueueEmail(
     letter({
       to: mail.customerEmail,
@@ -118,7 +106,7 @@ export async function sendCancellationLink({ bookingId, ip, now = new Date() }: 
         'If you did not ask for this, ignore this e-mail: your booking stays as it is.',
       ],
       details: [['Booking ID', mail.reference], ...dayRows(mail)],
-      action: { label: 'Confirm the cancellation', url: `${config().SITE_URL}/bookings/${encodeURIComponent(mail.reference)}/cancel?${query}` },
+      action: { label: 'Confirm the cancellation', url: await privateLinkUrl(CANCEL_CONFIRMATION_LINK, { reference: mail.reference, until, calendarSequence: mail.calendarSequence }) },
     }),
     db(),
     now,

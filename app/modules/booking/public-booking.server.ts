@@ -5,10 +5,6 @@ import { daySchedule, monthCalendar, type TimeSlotState } from './availability.s
 import { holdSession, lastBookableDate, type Customer } from './holds.server'
 import { BOOKING_TIMES, SINGLE_SERVICES, type PublicBookingInput } from './schemas'
 
-/** The purposes of the keys in a guest's links: their booking, and a payment's result. */
-export const GUEST_BOOKING_LINK = 'guest-booking'
-export const BOOKING_STATUS_LINK = 'booking-status'
-
 export type BookingTime = { time: string; state: TimeSlotState }
 
 /**

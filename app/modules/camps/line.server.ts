@@ -22,9 +22,6 @@ import { alreadyRegisteredInstead, BatchFullError, BatchNotInCampError, CampNotF
  * to pay for, the batch full, or why they may not hold one).
  */
 
-/** The purpose of the key in the link to a parent's place in line. */
-export const LINE_LINK = 'camp-line'
-
 /** Arrivals settled in one transaction. */
 const CHUNK = 500
 

@@ -2,9 +2,6 @@ import { and, desc, eq, isNotNull, or } from 'drizzle-orm'
 import { db } from '~/db/client.server'
 import { campBatches, campRegistrations, camps, payments, refunds, type BookingStatus, type PaymentState } from '~/db/schema'
 
-/** The purpose of the key in the links that open a camp payment's status without an account. */
-export const STATUS_LINK = 'camp-status'
-
 export type CampStatusView = {
   orderId: string
   paymentState: PaymentState

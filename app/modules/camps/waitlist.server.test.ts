@@ -1,14 +1,14 @@
 import { and, eq } from 'drizzle-orm'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
-import { isLinkKey } from '~/db/secrets.server'
+import { isLinkKey, WAITLIST_CONFIRMATION_LINK } from '~/lib/private-links.server'
 import { campBatches, campRegistrations, camps, campWaitlist, outboxEmails } from '~/db/schema'
 import { labInstant } from '~/lib/lab-time'
 import { visitor } from '../../../tests/support/holders'
 import { useTestDatabase } from '../../../tests/support/test-database'
 import { batchLooksFull, campChoices } from './camps.server'
 import { BatchFullError, expireStaleCampHolds, holdCampSeat } from './registrations.server'
-import { AlreadyWaitingError, confirmWaitlistPlace, expireUnconfirmedWaitlist, joinWaitlist, offerFreedSeats, SeatsFreeError, WAITLIST_LINK, WaitlistNetworkLimitError, waitlistPlace } from './waitlist.server'
+import { AlreadyWaitingError, confirmWaitlistPlace, expireUnconfirmedWaitlist, joinWaitlist, offerFreedSeats, SeatsFreeError, WaitlistNetworkLimitError, waitlistPlace } from './waitlist.server'
 
 useTestDatabase()
 
@@ -78,8 +78,8 @@ describe('joining the waitlist', () => {
     expect(mail!.text).toContain('Batch 1 of Camp 1 is full, and you asked us to put Asha Rao on its waitlist.')
     const link = new URL(/(http\S+\/onboarding\/waitlist\?\S+)/.exec(mail!.text)![1]!)
     expect(link.searchParams.get('entry')).toBe(String(entryId))
-    expect(await isLinkKey(WAITLIST_LINK, String(entryId), link.searchParams.get('key'))).toBe(true)
-    expect(await isLinkKey(WAITLIST_LINK, String(entryId + 1), link.searchParams.get('key'))).toBe(false)
+    expect(await isLinkKey(WAITLIST_CONFIRMATION_LINK, entryId, link.searchParams.get('key'))).toBe(true)
+    expect(await isLinkKey(WAITLIST_CONFIRMATION_LINK, entryId + 1, link.searchParams.get('key'))).toBe(false)
     expect(await waitlistPlace(entryId, JUNE)).toMatchObject({ state: 'unconfirmed', swimmerName: 'Asha Rao', confirmBy: hoursAfter(JUNE, 24) })
     expect(await confirmWaitlistPlace(entryId, minutesAfter(JUNE, 5))).toMatchObject({ state: 'queued', position: 1 })
     expect((await entry(entryId)).confirmedAt).toEqual(minutesAfter(JUNE, 5))

@@ -2,10 +2,10 @@ import { and, asc, eq, gt, inArray, isNotNull, isNull, lte, or, sql } from 'driz
 import { config } from '~/config.server'
 import { lockKeys } from '~/db/advisory-locks.server'
 import { db, type Executor } from '~/db/client.server'
-import { linkKeyMaker } from '~/db/secrets.server'
 import { campBatches, campRegistrations, camps, campWaitlist } from '~/db/schema'
 import { formatRupees } from '~/lib/money'
 import { addHours, formatDateRange, formatLabDateTime } from '~/lib/lab-time'
+import { privateLinks, WAITLIST_CONFIRMATION_LINK, WAITLIST_OFFER_LINK, type PrivateLinks } from '~/lib/private-links.server'
 import { enqueueEmail } from '~/modules/mail/outbox.server'
 import { letter } from '~/modules/mail/templates.server'
 import { DomainError } from '~/lib/domain-error'
@@ -55,12 +55,6 @@ export function campSeatFreed() {
     for (const listener of seatFreedListeners) listener()
   })
 }
-
-/** The purpose of the key in a waitlist offer's link. */
-export const OFFER_LINK = 'camp-offer'
-
-/** The purpose of the key in the link that confirms a waitlist place (over the entry's id). */
-export const WAITLIST_LINK = 'camp-waitlist'
 
 /**
  * An entry nobody confirmed within this time lapses: an address nobody reads (or a made-up one)
@@ -127,7 +121,7 @@ export async function lockBatchById(executor: Executor, batchId: number) {
 export async function joinWaitlist({ campCode, batchCode, applicant, ip, now = new Date() }: { campCode: string; batchCode: string; applicant: CampApplicant; ip: string; now?: Date }) {
   const network = clientNetwork(ip)
   await limitHoldAttempts({ network, email: applicant.email }, now)
-  const confirmKey = await linkKeyMaker(WAITLIST_LINK)
+  const links = await privateLinks()
   return db().transaction(async (tx) => {
     await lockForJoining(tx, `network:${network}`)
     const batch = await lockBatchOrExplain(tx, campCode, batchCode)
@@ -160,7 +154,7 @@ export async function joinWaitlist({ campCode, batchCode, applicant, ip, now = n
       .insert(campWaitlist)
       .values({ campId: batch.campId, batchId: batch.batchId, swimmerName: applicant.swimmerName, email: applicant.email.toLowerCase(), phone: applicant.phone, holderNetwork: network, createdAt: now })
       .returning({ id: campWaitlist.id })
-    const link = `${config().SITE_URL}/onboarding/waitlist?${new URLSearchParams({ entry: String(entry!.id), key: confirmKey(String(entry!.id)) })}`
+    const link = links.url(WAITLIST_CONFIRMATION_LINK, entry!.id)
     const confirmBy = addHours(now, WAITLIST_CONFIRM_HOURS)
     await enqueueEmail(
       letter({
@@ -244,13 +238,13 @@ export async function expireUnconfirmedWaitlist(now = new Date()) {
  */
 export async function offerFreedSeats(now = new Date()) {
   const batches = await db().selectDistinct({ batchId: campWaitlist.batchId }).from(campWaitlist).where(queuedOnWaitlist())
-  const offerKey = await linkKeyMaker(OFFER_LINK)
+  const links = await privateLinks()
   let offered = 0
-  for (const { batchId } of batches) offered += await offerSeatsOf(batchId, offerKey, now)
+  for (const { batchId } of batches) offered += await offerSeatsOf(batchId, links, now)
   return offered
 }
 
-async function offerSeatsOf(batchId: number, offerKey: (reference: string) => string, now: Date) {
+async function offerSeatsOf(batchId: number, links: PrivateLinks, now: Date) {
   return db().transaction(async (tx) => {
     const batch = await lockBatchById(tx, batchId)
     if (!batch || !registrationOpen(batch, now)) return 0
@@ -287,7 +281,7 @@ async function offerSeatsOf(batchId: number, offerKey: (reference: string) => st
         updatedAt: now,
       })
       await tx.update(campWaitlist).set({ status: 'offered', registrationId: registration.id, offeredAt: now }).where(eq(campWaitlist.id, person.id))
-      const link = `${config().SITE_URL}/onboarding/offer?${new URLSearchParams({ registration: registration.reference, key: offerKey(registration.reference) })}`
+      const link = links.url(WAITLIST_OFFER_LINK, registration.reference)
       await enqueueEmail(
         letter({
           to: person.email,

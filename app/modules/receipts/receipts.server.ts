@@ -5,9 +5,6 @@ import { formatLongDate, formatTimeRange, formatWeekdayDate } from '~/lib/lab-ti
 import { formatReceiptNumber, financialYearOf } from './receipt-number'
 import type { ReceiptDocument } from './receipt-pdf.server'
 
-/** The purpose of the key in links that let someone without an account download a receipt. */
-export const RECEIPT_LINK = 'receipt'
-
 /**
  * Issues the receipt of a payment that just completed, inside that payment's transaction: the next
  * number of the financial year (Asia/Kolkata), taken with one atomic upsert, so numbers are

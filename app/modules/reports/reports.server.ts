@@ -9,8 +9,6 @@ import { enqueueEmail } from '~/modules/mail/outbox.server'
 import { letter } from '~/modules/mail/templates.server'
 import { reportStorage } from './storage.server'
 
-/** The purpose of the key in links that let a guest open a report file. */
-export const REPORT_FILE_LINK = 'report-file'
 export const MAX_REPORT_FILE_BYTES = 20 * 1024 * 1024
 export const MAX_REPORT_FILES = 6
 

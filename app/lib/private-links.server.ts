@@ -1,0 +1,111 @@
+import { createHmac, timingSafeEqual } from 'node:crypto'
+import { config } from '~/config.server'
+import type { Executor } from '~/db/client.server'
+import { instanceSecret } from '~/db/secrets.server'
+
+/**
+ * Private links: addresses that open something without an account (a guest's booking, a camp
+ * payment's status, a receipt …) because they carry a key only this site can make. The key is an
+ * HMAC of the link's purpose and subject under this installation's secret, so nothing is stored,
+ * and a key made for one kind of link opens no other. Links already e-mailed must keep working:
+ * never change a kind's purpose or what it signs.
+ */
+
+/** One kind of private link. */
+export type PrivateLink<Subject> = {
+  /** Signed along with the subject. */
+  purpose: string
+  /** What the key vouches for, as text. */
+  signs: (subject: Subject) => string
+  /** The link's path and query, carrying `key`; `sign` makes another kind's key, for a link that carries two. */
+  address: (subject: Subject, key: string, sign: Sign) => string
+}
+
+type Sign = <Subject>(kind: PrivateLink<Subject>, subject: Subject) => string
+
+/** A row's id: a number, or its digits as read from a link (signed as text, so "007" is not 7). */
+type RowId = number | string
+
+/** A link whose key signs one id or reference. */
+function keyedBy<Subject extends string | number>(purpose: string, address: (subject: Subject, key: string) => string): PrivateLink<Subject> {
+  return { purpose, signs: String, address }
+}
+
+/** A guest's booking: its details, report, receipt, and the way to change or cancel it. */
+export const GUEST_BOOKING_LINK = keyedBy<string>('guest-booking', (reference, key) => guestBookingPath(reference, key))
+
+/** The path of a guest's booking page for a key already checked (the way back from a change). */
+export function guestBookingPath(reference: string, key: string) {
+  return `/booking/view?${new URLSearchParams({ ref: reference, key })}`
+}
+
+/** The result of a guest's payment for a single session: the gateway sends the customer back here. */
+export const BOOKING_STATUS_LINK = keyedBy<string>('booking-status', (orderId, key) => `/booking?${new URLSearchParams({ step: '3', orderId, key })}`)
+
+/** The result of a camp payment, by its order id. */
+export const CAMP_STATUS_LINK = keyedBy<string>('camp-status', (orderId, key) => `/payment-status?${new URLSearchParams({ orderId, key })}`)
+
+/** The receipt (or refund note) of a completed payment, by its order id. */
+export const RECEIPT_LINK = keyedBy<string>('receipt', (orderId, key) => `/receipts/${encodeURIComponent(orderId)}?${new URLSearchParams({ key })}`)
+
+/** A file of a booking's report, by the file's id. */
+export const REPORT_FILE_LINK = keyedBy<RowId>('report-file', (fileId, key) => `/reports/files/${fileId}?${new URLSearchParams({ key })}`)
+
+/** A parent's place in the line for camp seats, by the place's id. */
+export const CAMP_LINE_LINK = keyedBy<RowId>('camp-line', (place, key) => `/onboarding/line?${new URLSearchParams({ place: String(place), key })}`)
+
+/** Confirms a place on a camp's waitlist, by the entry's id. */
+export const WAITLIST_CONFIRMATION_LINK = keyedBy<RowId>('camp-waitlist', (entry, key) => `/onboarding/waitlist?${new URLSearchParams({ entry: String(entry), key })}`)
+
+/** A seat offered to someone on the waitlist, by the registration holding it. */
+export const WAITLIST_OFFER_LINK = keyedBy<string>('camp-offer', (reference, key) => `/onboarding/offer?${new URLSearchParams({ registration: reference, key })}`)
+
+/** A guest's booking as it is now (`calendarSequence`), and the end of the link's time in seconds since 1970. */
+export type CancellationSubject = { reference: string; until: number; calendarSequence: number }
+
+/**
+ * Confirms a guest's cancellation, e-mailed to the booking's own mailbox. The key covers the
+ * booking's calendar sequence, which every reschedule and the cancellation bump: once the booking
+ * has changed (or been cancelled through this link) the link is dead. It carries the guest's
+ * booking key too, and its own key as `confirm`.
+ */
+export const CANCEL_CONFIRMATION_LINK: PrivateLink<CancellationSubject> = {
+  purpose: 'guest-cancel-confirmation',
+  signs: ({ reference, until, calendarSequence }) => `${reference}:${until}:${calendarSequence}`,
+  address: ({ reference, until }, key, sign) =>
+    `/bookings/${encodeURIComponent(reference)}/cancel?${new URLSearchParams({ key: sign(GUEST_BOOKING_LINK, reference), until: String(until), confirm: key })}`,
+}
+
+async function signer(executor?: Executor): Promise<Sign> {
+  const secret = await instanceSecret('link_keys', executor)
+  return (kind, subject) => createHmac('sha256', secret).update(`${kind.purpose}:${kind.signs(subject)}`).digest('base64url').slice(0, 32)
+}
+
+/**
+ * Makes links without waiting: fetch it before a transaction and use it inside (on PGlite's single
+ * connection, a query outside the open transaction would wait for it forever), or for many links.
+ * `path` for pages of this site, `url` (absolute) for e-mails and the gateway's way back.
+ */
+export async function privateLinks(executor?: Executor) {
+  const sign = await signer(executor)
+  const path = <Subject>(kind: PrivateLink<Subject>, subject: Subject) => kind.address(subject, sign(kind, subject), sign)
+  return { path, url: <Subject>(kind: PrivateLink<Subject>, subject: Subject) => `${config().SITE_URL}${path(kind, subject)}` }
+}
+
+export type PrivateLinks = Awaited<ReturnType<typeof privateLinks>>
+
+export async function privateLinkPath<Subject>(kind: PrivateLink<Subject>, subject: Subject) {
+  return (await privateLinks()).path(kind, subject)
+}
+
+export async function privateLinkUrl<Subject>(kind: PrivateLink<Subject>, subject: Subject, executor?: Executor) {
+  return (await privateLinks(executor)).url(kind, subject)
+}
+
+/** Whether `given` is the key of `kind`'s link to `subject`, compared in constant time. */
+export async function isLinkKey<Subject>(kind: PrivateLink<Subject>, subject: Subject, given: string | null | undefined): Promise<boolean> {
+  if (!given) return false
+  const expected = Buffer.from((await signer())(kind, subject))
+  const actual = Buffer.from(given)
+  return expected.length === actual.length && timingSafeEqual(expected, actual)
+}
