@@ -1,9 +1,8 @@
 import { Writable } from 'node:stream'
-import { inspect } from 'node:util'
 import { renderToPipeableStream } from 'react-dom/server'
 import { isRouteErrorResponse, ServerRouter, type AppLoadContext, type EntryContext } from 'react-router'
 import { RETRY_AFTER_SECONDS } from './db/outage.server'
-import { redactSecrets } from './lib/log-redaction.server'
+import { logger } from './lib/logger.server'
 import { NonceContext } from './lib/nonce'
 
 export const streamTimeout = 5_000
@@ -18,17 +17,12 @@ export function renderedBody(response: Response): Buffer | undefined {
   return rendered.get(response)
 }
 
-/** An error of a loader, an action or the render, logged without any private link's key or code it carries. */
-function logError(error: unknown) {
-  console.error(redactSecrets(inspect(error, { depth: 4 })))
-}
-
 /** Errors of loaders and actions (not those of requests the browser gave up on), as React Router logs them. */
 export function handleError(error: unknown, { request }: { request: Request }) {
   if (request.signal.aborted) return
   // A "no route matches" 404 carries the error that says which address.
   const inner = isRouteErrorResponse(error) ? (error as { error?: unknown }).error : undefined
-  logError(inner ?? error)
+  logger().error({ err: inner ?? error }, 'a loader or action failed')
 }
 
 /**
@@ -80,7 +74,7 @@ export default function handleRequest(
         onShellError: reject,
         onError(error: unknown) {
           failed = true
-          logError(error)
+          logger().error({ err: error }, 'rendering a page failed')
         },
       },
     )

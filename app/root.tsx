@@ -13,6 +13,7 @@ import { showsBanner } from './lib/banner'
 import { bannerClosed } from './lib/banner-closed.server'
 import { bannerCamps } from './lib/banner-view.server'
 import { labToday } from './lib/lab-time'
+import { logger } from './lib/logger.server'
 import { takeToast } from './lib/toast.server'
 import { getSiteSettings, listCamps } from './modules/site/site.server'
 import { useNonce } from './lib/nonce'
@@ -42,7 +43,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 function logAndForget(message: string) {
   return (error: unknown) => {
-    console.error(message, error)
+    logger().error({ err: error }, message)
     return null
   }
 }

@@ -1,5 +1,6 @@
 import type { ServerBuild } from 'react-router'
 import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '~/db/outage.server'
+import { logger } from '~/lib/logger.server'
 
 export const UNAVAILABLE_TITLE = 'Service temporarily unavailable'
 export const UNAVAILABLE_MESSAGE = 'The site cannot reach its booking system for a moment. Please try again in a minute.'
@@ -28,7 +29,7 @@ function guarded<Args extends unknown[], Result>(handler: (...args: Args) => Res
       return await handler(...args)
     } catch (error) {
       if (isDatabaseUnavailable(error)) {
-        console.warn(`database unavailable: answering 503 (${(error as Error).message})`)
+        logger().warn({ err: error }, 'database unavailable: answering 503')
         throw unavailableResponse()
       }
       throw error

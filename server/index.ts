@@ -23,7 +23,8 @@ import { diskStorage, useReportStorage } from '~/modules/reports/storage.server'
 import { enableContentCache, invalidateContentCache } from '~/modules/site/content-cache.server'
 import { AVAILABILITY_CHANNEL, startCaches } from '~/lib/caches.server'
 import { listenToCampLine, quietOr } from '~/modules/camps/line.server'
-import { redactSecrets, redactSecretsIn } from '~/lib/log-redaction.server'
+import { redactSecrets } from '~/lib/log-redaction.server'
+import { startLogger } from '~/lib/logger.server'
 import { PUBLIC_PAGES } from '~/lib/public-pages'
 import { BANNER_CLOSED_COOKIE } from '~/lib/banner-closed.server'
 import { addSeconds } from '~/lib/lab-time'
@@ -58,10 +59,7 @@ export async function start(env: NodeJS.ProcessEnv = process.env) {
   try {
     config = loadConfig(env)
   } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message)
-      process.exit(1)
-    }
+    if (error instanceof ConfigError) fail(error.message, 1)
     throw error
   }
   setConfig(config)
@@ -69,15 +67,7 @@ export async function start(env: NodeJS.ProcessEnv = process.env) {
   // together, one write for many; on exit whatever is pending is written first.
   const logOutput = pino.destination({ sync: false })
   process.once('exit', () => logOutput.flushSync())
-  const logger = pino(
-    {
-      level: config.LOG_LEVEL,
-      base: undefined,
-      // An error may carry the address it failed on, with a private link's key in it.
-      serializers: { err: (error) => redactSecretsIn(pino.stdSerializers.err(error)) },
-    },
-    logOutput,
-  )
+  const logger = startLogger(config.LOG_LEVEL, logOutput)
   keepRunningOnStrayRejections(logger)
 
   if (config.WEB_CONCURRENCY > 1 && cluster.isPrimary) {
@@ -353,26 +343,22 @@ export async function createAdminCommand(argv: string[], env: NodeJS.ProcessEnv 
   try {
     values = parseArgs({ args: argv, options: { email: { type: 'string' }, password: { type: 'string' }, name: { type: 'string' }, existing: { type: 'boolean' } } }).values
   } catch (error) {
-    console.error(`${(error as Error).message}\n${usage}`)
-    process.exit(2)
+    fail(`${(error as Error).message}\n${usage}`, 2)
   }
   const email = values.email ?? env.ADMIN_EMAIL
   const password = values.password ?? env.ADMIN_PASSWORD
   if (!email || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || !password) {
-    console.error(`An e-mail address and a password are required.\n${usage}`)
-    process.exit(2)
+    fail(`An e-mail address and a password are required.\n${usage}`, 2)
   }
   const weak = password.length > 128 ? 'Passwords must be at most 128 characters' : passwordProblem(password, { staff: true })
   if (weak) {
-    console.error(`${weak}.\n${usage}`)
-    process.exit(2)
+    fail(`${weak}.\n${usage}`, 2)
   }
   let config: Config
   try {
     config = loadConfig({ ...env, ADMIN_EMAIL: undefined, ADMIN_PASSWORD: undefined })
   } catch (error) {
-    console.error((error as Error).message)
-    process.exit(1)
+    fail((error as Error).message, 1)
   }
   setConfig(config)
   const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: 2 })
@@ -385,13 +371,24 @@ export async function createAdminCommand(argv: string[], env: NodeJS.ProcessEnv 
     await database.close()
   }
   if (outcome.status === 'exists') {
-    console.error(
+    fail(
       `${email} already has an account, which was left as it is. If it is yours (or must become an admin), run the command again with --existing: ` +
         'the account then gets this password, becomes an admin, and is signed out everywhere.',
+      1,
     )
-    process.exit(1)
   }
-  console.log(outcome.status === 'created' ? `Created the admin account ${email}.` : `${email} is now an admin, with the password given, and signed out everywhere.`)
+  say(outcome.status === 'created' ? `Created the admin account ${email}.` : `${email} is now an admin, with the password given, and signed out everywhere.`)
+}
+
+/** A line for the person at the terminal (the admin:create command, a configuration that cannot start): plain text, not a log entry. */
+function say(text: string) {
+  process.stdout.write(`${text}\n`)
+}
+
+/** The same on stderr, ending the process with `code`. */
+function fail(text: string, code: number): never {
+  process.stderr.write(`${text}\n`)
+  process.exit(code)
 }
 
 function listen(handler: RequestListener, config: Config): Promise<Server> {

@@ -2,6 +2,7 @@ import type { CampApplicantFields } from '~/components/camp-answers'
 import type { LineArrival } from '~/modules/camps/line.server'
 import { latestCampOrder } from '~/modules/camps/status.server'
 import { HoldExpiredError, startPayment } from '~/modules/payments/payments.server'
+import { logger } from './logger.server'
 import { CAMP_STATUS_LINK, privateLinkUrl } from './private-links.server'
 import { refusalOf } from './refusals.server'
 
@@ -35,7 +36,7 @@ export async function afterTheLine(arrival: LineArrival): Promise<{ go: string }
           // The place's link opened again after paying (or after the hold ran out): the payment says how it went.
           const orderId = refused instanceof HoldExpiredError ? await latestCampOrder(arrival.registrationId) : null
           if (orderId) return { go: await statusAddress(orderId) }
-          console.error('camp payment could not start', refused.cause ?? refused)
+          logger().error({ err: refused.cause ?? refused, registrationId: arrival.registrationId }, 'camp payment could not start')
         }
       }
       return { answer: { kind: 'refused', message: 'Payment Error: Unable to create payment. Please try again.', applicant }, status: 502 }

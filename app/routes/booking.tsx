@@ -11,6 +11,7 @@ import { linkExpired } from '~/lib/booking-access.server'
 import { formatRupees, formatWholeRupees } from '~/lib/money'
 import { formatClockTime, formatTimeRange, formatWeekdayDate, formatWeekdayDayMonth, secondsBetween } from '~/lib/lab-time'
 import { rejectBots } from '~/lib/honeypot'
+import { logger } from '~/lib/logger.server'
 import { BOOKING_STATUS_LINK, isLinkKey, privateLinkPath, privateLinkUrl, RECEIPT_LINK } from '~/lib/private-links.server'
 import { pageMeta } from '~/lib/seo'
 import { POLL_SECONDS, usePaymentPolling } from '~/lib/use-payment-polling'
@@ -196,7 +197,7 @@ async function pay(request: Request, context: Route.ActionArgs['context']) {
     return redirectDocument(payment.redirectUrl, { headers })
   } catch (error) {
     const refusal = refusalOf(error)
-    console.error('booking payment could not start', refusal.error.cause ?? refusal.error)
+    logger().error({ err: refusal.error.cause ?? refusal.error }, 'booking payment could not start')
     return redirect('/booking?step=2&payment=error', { headers })
   }
 }

@@ -7,6 +7,7 @@ import { callerOf, requireUser } from '~/lib/auth.server'
 import { formatRupees } from '~/lib/money'
 import { formatLabTime, formatTimeRange, formatWeekdayDate } from '~/lib/lab-time'
 import { rejectBots } from '~/lib/honeypot'
+import { logger } from '~/lib/logger.server'
 import { pageMeta } from '~/lib/seo'
 import { redirectWithToast } from '~/lib/toast.server'
 import { optionLabel, SWIMMING_EXPERIENCE } from '~/modules/accounts/fields'
@@ -78,7 +79,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const refusal = refusalOf(error)
     // The hold ran out: the time slot is chosen again.
     if (refusal.error instanceof HoldExpiredError) return redirectWithToast('/book-slot', { type: 'error', title: 'Booking Failed', description: refusal.message })
-    if (refusal.error.kind === 'unavailable') console.error('payment creation failed', refusal.error.cause)
+    if (refusal.error.kind === 'unavailable') logger().error({ err: refusal.error.cause, bookingId: booking.id }, 'payment creation failed')
     return data({ error: refusal.message }, { status: refusal.status })
   }
 }

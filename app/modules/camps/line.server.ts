@@ -6,6 +6,7 @@ import { isDatabaseUnavailable } from '~/db/outage.server'
 import { campLine, type CampLineOutcome } from '~/db/schema'
 import { batched, batchedReader } from '~/lib/batched.server'
 import { addHours } from '~/lib/lab-time'
+import { logger } from '~/lib/logger.server'
 import type { Holder } from '~/modules/holders/holders.server'
 import { limitHoldAttempts } from '~/modules/holders/holders.server'
 import { DomainError } from '~/lib/domain-error'
@@ -231,7 +232,7 @@ async function settleOne(tx: Executor, arrival: typeof campLine.$inferSelect, no
     // One parent's unexpected failure must not stop the line behind them: the chunk would fail
     // again at every try. Only a database out of reach stops it, until it is back.
     if (isDatabaseUnavailable(error)) throw error
-    console.error('a camp registration in line could not be settled', error)
+    logger().error({ err: error, campCode: arrival.campCode }, 'a camp registration in line could not be settled')
     return { outcome: 'refused', message: 'Registration could not be completed. Please try again.' }
   }
 }

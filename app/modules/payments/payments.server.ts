@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm'
 import { db, type Executor } from '~/db/client.server'
 import { paymentEvents, payments, type PaymentState } from '~/db/schema'
+import { logger } from '~/lib/logger.server'
 import { enqueueEmail } from '~/modules/mail/outbox.server'
 import { DomainError } from '~/lib/domain-error'
 import { GatewayError, newOrderId, type GatewayNotification, type GatewayOrderStatus } from './gateway-contract.server'
@@ -196,7 +197,7 @@ export async function applyOrderStatus(orderId: string, status: Pick<GatewayOrde
 const mismatchEventKey = (orderId: string) => `amount-mismatch:${orderId}`
 
 async function alertAmountMismatch(tx: Executor, payment: { id: number; orderId: string; amountPaise: number }, reportedPaise: number | null, now: Date) {
-  console.error(`Payment ${payment.orderId}: the gateway reports ${reportedPaise} paise, we expected ${payment.amountPaise}; not confirmed`)
+  logger().error({ orderId: payment.orderId, reportedPaise, expectedPaise: payment.amountPaise }, 'the gateway reports another amount than the payment is for: not confirmed')
   const [first] = await tx
     .insert(paymentEvents)
     .values({ gateway: paymentGateway().name, eventKey: mismatchEventKey(payment.orderId), source: 'status', orderId: payment.orderId, state: 'completed', amountPaise: reportedPaise, outcome: 'amount_mismatch', receivedAt: now })

@@ -5,6 +5,7 @@ import { paymentEvents, payments, refunds } from '~/db/schema'
 import { formatRupees } from '~/lib/money'
 import { addMinutes, addSeconds } from '~/lib/lab-time'
 import { DomainError } from '~/lib/domain-error'
+import { logger } from '~/lib/logger.server'
 import { recordAudit, type Actor } from '~/modules/audit/audit.server'
 import { enqueueEmail } from '~/modules/mail/outbox.server'
 import { GatewayError, newOrderId, type GatewayRefundStatus } from './gateway-contract.server'
@@ -58,7 +59,7 @@ export async function applyRefundStatus(refundId: string, status: Pick<GatewayRe
     }
     if (status.state === 'failed') {
       await tx.update(refunds).set({ state: 'failed', nextCheckAt: null, lastError: 'The gateway reported the refund as failed.', updatedAt: now }).where(eq(refunds.id, refund.id))
-      console.error(`Refund ${refundId} failed at the gateway: staff must settle it by hand`)
+      logger().error({ refundId }, 'a refund failed at the gateway: staff must settle it by hand')
       await enqueueEmail(await refundFailedAlert(tx, refundId), tx, now)
       return 'applied'
     }

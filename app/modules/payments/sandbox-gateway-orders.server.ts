@@ -3,6 +3,7 @@ import { and, eq } from 'drizzle-orm'
 import { db } from '~/db/client.server'
 import { instanceSecret } from '~/db/secrets.server'
 import { sandboxGatewayOrders, sandboxGatewayRefunds, type SandboxOrderState } from '~/db/schema'
+import { logger } from '~/lib/logger.server'
 
 /**
  * The built-in test payment gateway: it plays the part of a payment company. Merchants (our own
@@ -155,7 +156,7 @@ async function settleRefund(merchantRefundId: string) {
     })
   } catch (error) {
     // The database went away (a test ending, a shutdown): the status call settles it later.
-    console.warn('sandbox gateway: could not settle a refund', error)
+    logger().warn({ err: error, merchantRefundId }, 'sandbox gateway: could not settle a refund')
   }
 }
 
