@@ -37,6 +37,6 @@ function guarded<Args extends unknown[], Result>(handler: (...args: Args) => Res
   }
 }
 
-export function unavailableResponse() {
+function unavailableResponse() {
   return Response.json({ error: UNAVAILABLE_TITLE, message: UNAVAILABLE_MESSAGE }, { status: 503, headers: { 'Retry-After': String(RETRY_AFTER_SECONDS), 'Cache-Control': 'no-store' } })
 }

@@ -5,14 +5,14 @@ import { isBannerVisible } from '~/modules/site/site.server'
 import { durationMs } from '~/lib/lab-time'
 
 /** The channel the database triggers announce site content changes on (see drizzle/0001). */
-export const SITE_CONTENT_CHANNEL = 'site_content_changed'
+const SITE_CONTENT_CHANNEL = 'site_content_changed'
 
 /**
  * How many streams stay open at once: each holds a connection for as long as its page is open, so
  * without a bound one client could hold thousands. A family's or a school's tabs behind one address
  * fit; a page refused its stream works as usual, without the live banner.
  */
-export type StreamLimits = { perAddress: number; total: number }
+type StreamLimits = { perAddress: number; total: number }
 const STREAM_LIMITS: StreamLimits = { perAddress: 20, total: 5_000 }
 
 /**

@@ -41,7 +41,7 @@ function subresourceHeaders(common: OutgoingHttpHeaders): OutgoingHttpHeaders {
 /** `etag` is null for a file whose name changes with its content: a browser never asks again for it. */
 type Variant = { body: Buffer; headers: OutgoingHttpHeaders; notModified: OutgoingHttpHeaders; etag: string | null }
 
-export type StaticFilesOptions = {
+type StaticFilesOptions = {
   /** The site's security headers: every file carries them, but a script or a stylesheet only those that apply to it. */
   headers: OutgoingHttpHeaders
   /** Files under this prefix are named after their content (the build's hashed assets): cached for a year. */

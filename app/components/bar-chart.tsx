@@ -1,6 +1,6 @@
 import { useId } from 'react'
 
-export type Bar = { label: string; value: number; display: string }
+type Bar = { label: string; value: number; display: string }
 
 /**
  * A horizontal bar chart drawn as SVG. It is an image with a title and a description for screen

@@ -1,6 +1,6 @@
 import { Link } from 'react-router'
 
-export type BookingActionsProps = {
+type BookingActionsProps = {
   reference: string
   /** Appended to the change pages' URLs: the private link's key for a guest, empty with an account. */
   linkQuery: string

@@ -7,7 +7,7 @@ import { FieldError, RadioGroupField, TextField } from './form-fields'
 type Field = FieldMetadata<string | undefined, Record<string, unknown>, string[]>
 
 /** A labelled input of a type the shared TextField does not offer (dates, times, amounts). */
-export function InputField({ field, label, type = 'text', inputMode, hint }: { field: Field; label: ReactNode; type?: 'text' | 'date' | 'time'; inputMode?: 'decimal' | 'numeric'; hint?: string }) {
+function InputField({ field, label, type = 'text', inputMode, hint }: { field: Field; label: ReactNode; type?: 'text' | 'date' | 'time'; inputMode?: 'decimal' | 'numeric'; hint?: string }) {
   const { key, ...props } = getInputProps(field, { type, ariaDescribedBy: hint ? field.descriptionId : undefined })
   return (
     <div>

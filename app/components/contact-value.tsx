@@ -5,11 +5,11 @@
  */
 
 /** A phone number we can dial: digits, spaces and an optional leading +, at least 8 digits. */
-export function isDiallablePhone(value: string): boolean {
+function isDiallablePhone(value: string): boolean {
   return /^\+?[\d ]+$/.test(value.trim()) && value.replace(/\D/g, '').length >= 8
 }
 
-export function isRealEmail(value: string): boolean {
+function isRealEmail(value: string): boolean {
   return value.includes('@') && !value.includes('[') && !/\s/.test(value.trim())
 }
 
@@ -25,7 +25,7 @@ export function isRealWebsite(value: string): boolean {
 
 const linkClass = 'font-semibold break-words text-brand-700 underline underline-offset-4 hover:text-brand-800'
 
-export function PlaceholderText({ children }: { children: string }) {
+function PlaceholderText({ children }: { children: string }) {
   return <span className="break-words text-muted italic">{children}</span>
 }
 

@@ -2,7 +2,7 @@ import { Link } from 'react-router'
 import { PRODUCT_NAME, PRODUCT_TAGLINE } from '~/lib/seo'
 import { LogoMark } from './icons'
 
-export type FooterContact = {
+type FooterContact = {
   phone: string
   phoneHours: string
   supportEmail: string

@@ -23,7 +23,7 @@ const ADMIN_LINK = { to: '/admin', label: 'Admin' }
 /** Past this many pixels of scrolling the header turns solid white with a shadow. */
 const SCROLL_THRESHOLD = 50
 
-export type HeaderUser = { name: string; isAdmin: boolean }
+type HeaderUser = { name: string; isAdmin: boolean }
 
 export function Header({ user }: { user: HeaderUser | null }) {
   const scrolled = useScrolledPast(SCROLL_THRESHOLD)

@@ -70,7 +70,7 @@ export function LegalPage({
   )
 }
 
-export type LegalContact = { legalName: string; postalAddress: string; supportEmail: string; phone: string }
+type LegalContact = { legalName: string; postalAddress: string; supportEmail: string; phone: string }
 
 /** How to reach the business about a legal matter; placeholders stay plain text until the lab supplies them. */
 export function LegalContactDetails({ contact }: { contact: LegalContact }) {

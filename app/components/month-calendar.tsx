@@ -1,7 +1,7 @@
 import { Link, useNavigate } from 'react-router'
 import { DAYS_OF_WEEK, daysBetween, formatMonthTitle, formatWeekdayDate, isoWeekday } from '~/lib/lab-time'
 
-export type CalendarDate = { date: string; open: boolean }
+type CalendarDate = { date: string; open: boolean }
 
 /** Monday-first weeks of the month, padded with empty cells. */
 function weeksOf(days: CalendarDate[]): Array<Array<CalendarDate | null>> {

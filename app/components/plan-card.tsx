@@ -2,7 +2,7 @@ import { Link } from 'react-router'
 import { formatWholeRupees } from '~/lib/money'
 import { CheckIcon } from './more-line-icons'
 
-export type Plan = {
+type Plan = {
   name: string
   tagline: string
   description: string

@@ -16,7 +16,7 @@ export type BannerCamp = {
   earlyBird: { regularPrice: string; saving: string; until: string } | null
 }
 
-export type BannerCoach = { name: string; credentials: string; placeholder: boolean }
+type BannerCoach = { name: string; credentials: string; placeholder: boolean }
 
 /**
  * The site-wide camp promotion. Prices and dates come from the camps table, never from copy.

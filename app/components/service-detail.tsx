@@ -2,7 +2,7 @@ import type { ReactNode } from 'react'
 import { IconBadge } from './feature-card'
 import { CheckIcon } from './more-line-icons'
 
-export type ServiceFeature = { title: string; text: ReactNode }
+type ServiceFeature = { title: string; text: ReactNode }
 
 /**
  * One service explained: heading, intro and what it covers, beside a drawing. `id` is the anchor

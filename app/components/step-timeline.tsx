@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react'
 
-export type Step = { title: string; icon: ReactNode; text: ReactNode }
+type Step = { title: string; icon: ReactNode; text: ReactNode }
 
 /** Numbered steps joined by a line, as an ordered list so their order is announced too. */
 export function StepTimeline({ steps }: { steps: Step[] }) {

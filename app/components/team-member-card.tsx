@@ -1,6 +1,6 @@
 import { PortraitPlaceholder } from './icons'
 
-export type TeamMemberCardProps = { name: string; role: string; bio: string; placeholder: boolean; position: number }
+type TeamMemberCardProps = { name: string; role: string; bio: string; placeholder: boolean; position: number }
 
 /**
  * One person of the lab's team. Until the lab supplies photos every card shows the neutral

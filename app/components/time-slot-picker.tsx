@@ -2,7 +2,7 @@ import { Link } from 'react-router'
 import { formatTimeRange } from '~/lib/lab-time'
 
 /** A time slot with its state, and why it cannot be booked when that needs saying. */
-export type PickableSlot = { start: string; end: string; state: 'available' | 'full' | 'booked' | 'not_available'; reason?: string }
+type PickableSlot = { start: string; end: string; state: 'available' | 'full' | 'booked' | 'not_available'; reason?: string }
 
 const STATE_LABELS = { available: 'Available', full: 'Full', booked: 'Booked', not_available: 'Not Available' } as const
 const STATE_STYLES = {

@@ -2,7 +2,7 @@ import { useState } from 'react'
 import { useHydrated } from '~/lib/use-hydrated'
 import { CloseIcon } from './more-line-icons'
 
-export type ToastMessage = { id: string; type: 'success' | 'error' | 'info'; title: string; description?: string }
+type ToastMessage = { id: string; type: 'success' | 'error' | 'info'; title: string; description?: string }
 
 const TONES = {
   success: 'border-emerald-300 bg-emerald-50 text-emerald-950',

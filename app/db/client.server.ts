@@ -38,7 +38,7 @@ export type Database = {
   close(): Promise<void>
 }
 
-export type DatabaseOptions = { databaseUrl?: string; dataDir?: string; poolSize?: number; onError?: (error: Error) => void }
+type DatabaseOptions = { databaseUrl?: string; dataDir?: string; poolSize?: number; onError?: (error: Error) => void }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   return options.databaseUrl ? openPostgres(options.databaseUrl, options) : openPglite(options.dataDir)

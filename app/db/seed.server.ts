@@ -91,13 +91,13 @@ const CAMP_BATCHES = [
 ]
 
 /** Seats per batch of each camp: 2 camps × 2 batches × 30 = 120 seats. */
-export const SEED_BATCH_CAPACITY = 30
+const SEED_BATCH_CAPACITY = 30
 
 /**
  * The camps run 8-16 and 18-26 August. The seed places them in the next August that has not
  * started yet, so a fresh installation always advertises camps that can still be booked.
  */
-export function seedCampYear(now: Date): number {
+function seedCampYear(now: Date): number {
   const today = labToday(now)
   const year = Number(today.slice(0, 4))
   return today < `${year}-08-08` ? year : year + 1

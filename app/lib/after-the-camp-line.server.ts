@@ -6,7 +6,7 @@ import { logger } from './logger.server'
 import { CAMP_STATUS_LINK, privateLinkUrl } from './private-links.server'
 import { refusalOf } from './refusals.server'
 
-export type LineAnswer = { kind: 'full'; message: string; applicant: CampApplicantFields } | { kind: 'refused'; message: string; applicant: CampApplicantFields }
+type LineAnswer = { kind: 'full'; message: string; applicant: CampApplicantFields } | { kind: 'refused'; message: string; applicant: CampApplicantFields }
 
 const WAITLIST_INVITATION = 'You can join its waitlist: we e-mail you as soon as a seat frees up.'
 

@@ -7,7 +7,7 @@ import { findSessionUser, revokeSession, SESSION_TTL_SECONDS, type NewSession } 
 import type { KnownBrowser } from '~/modules/accounts/sign-in.server'
 import type { PublicUser } from '~/modules/accounts/users.server'
 
-export type CurrentUser = PublicUser
+type CurrentUser = PublicUser
 
 let cookie: { key: string; value: ReturnType<typeof createCookie> } | undefined
 

@@ -1,7 +1,7 @@
 import { data } from 'react-router'
 
 /** Far more than any of the site's forms needs (the longest is the settings page's texts). */
-export const FORM_LIMIT_BYTES = 1024 * 1024
+const FORM_LIMIT_BYTES = 1024 * 1024
 
 const FORM_TYPES = /^\s*(application\/x-www-form-urlencoded|multipart\/form-data)\s*(;|$)/i
 

@@ -6,9 +6,6 @@
 // milliseconds on every page that shows a date (every page shows today's year in its footer). The
 // texts are exactly what Intl's en-IN gives (tested).
 
-/** The lab's time zone. */
-export const LAB_TIME_ZONE = 'Asia/Kolkata'
-
 const SECOND_MS = 1000
 const MINUTE_MS = 60 * SECOND_MS
 const HOUR_MS = 60 * MINUTE_MS

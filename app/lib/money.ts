@@ -91,7 +91,7 @@ function decimalText(scaled: number, decimals: number): string {
   return `${Math.trunc(scaled / unit)}${fraction ? `.${fraction}` : ''}`
 }
 
-export type GstSplit = { taxablePaise: number; cgstPaise: number; sgstPaise: number }
+type GstSplit = { taxablePaise: number; cgstPaise: number; sgstPaise: number }
 
 /**
  * Splits a GST-inclusive total into its taxable value and the CGST and SGST halves of an

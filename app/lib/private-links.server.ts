@@ -12,7 +12,7 @@ import { instanceSecret } from '~/db/secrets.server'
  */
 
 /** One kind of private link. */
-export type PrivateLink<Subject> = {
+type PrivateLink<Subject> = {
   /** Signed along with the subject. */
   purpose: string
   /** What the key vouches for, as text. */
@@ -61,7 +61,7 @@ export const WAITLIST_CONFIRMATION_LINK = keyedBy<RowId>('camp-waitlist', (entry
 export const WAITLIST_OFFER_LINK = keyedBy<string>('camp-offer', (reference, key) => `/onboarding/offer?${new URLSearchParams({ registration: reference, key })}`)
 
 /** A guest's booking as it is now (`calendarSequence`), and the end of the link's time in seconds since 1970. */
-export type CancellationSubject = { reference: string; until: number; calendarSequence: number }
+type CancellationSubject = { reference: string; until: number; calendarSequence: number }
 
 /**
  * Confirms a guest's cancellation, e-mailed to the booking's own mailbox. The key covers the

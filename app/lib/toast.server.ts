@@ -9,7 +9,7 @@ const ToastSchema = z.object({
   title: z.string().max(200),
   description: z.string().max(500).optional(),
 })
-export type Toast = z.infer<typeof ToastSchema>
+type Toast = z.infer<typeof ToastSchema>
 
 const cookies = new Map<boolean, ReturnType<typeof createCookie>>()
 
@@ -25,7 +25,7 @@ function toastCookie() {
 }
 
 /** The Set-Cookie header that shows `toast` on the next page. */
-export function toastHeader(toast: Omit<Toast, 'id'>) {
+function toastHeader(toast: Omit<Toast, 'id'>) {
   return toastCookie().serialize({ ...toast, id: randomUUID() })
 }
 

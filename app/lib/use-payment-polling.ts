@@ -5,7 +5,7 @@ import { durationMs } from '~/lib/lab-time'
 /** The status pages poll every this many seconds while a payment is pending … */
 export const POLL_SECONDS = 3
 /** … and give up (the server does not) after this many. */
-export const TIMEOUT_SECONDS = 120
+const TIMEOUT_SECONDS = 120
 
 /**
  * While a payment is pending, asks `checkUrl` (a small JSON resource) every few seconds, counts the

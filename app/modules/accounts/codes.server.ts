@@ -27,7 +27,7 @@ function hashCode(userId: number, purpose: OneTimeCodePurpose, code: string) {
 }
 
 /** A uniformly random six-digit code, leading zeros kept. */
-export function generateCode() {
+function generateCode() {
   return String(randomInt(0, 1_000_000)).padStart(6, '0')
 }
 

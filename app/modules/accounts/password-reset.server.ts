@@ -15,7 +15,7 @@ import { findUserByEmail, normalizeEmail } from './users.server'
 type Caller = { ip: string; now?: Date }
 
 /** The link in the reset e-mail opens step 2 with the code filled in. */
-export function passwordResetLink(email: string, code: string) {
+function passwordResetLink(email: string, code: string) {
   const query = new URLSearchParams({ email, code })
   return `${config().SITE_URL}/forgot-password?${query}`
 }
@@ -35,7 +35,7 @@ export async function requestPasswordReset({ email, ip, now = new Date() }: Call
   })
 }
 
-export type ResetResult = { ok: true; userId: number } | { ok: false; check: Exclude<CodeCheck, { status: 'ok' }> }
+type ResetResult = { ok: true; userId: number } | { ok: false; check: Exclude<CodeCheck, { status: 'ok' }> }
 
 /**
  * Step 2: with the right code, sets the new password, marks the address verified (the code proved

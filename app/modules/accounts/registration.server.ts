@@ -17,7 +17,7 @@ import { dobFromAge, findUserByEmail, insertCustomer, normalizeEmail, type Publi
 type Caller = { ip: string; now?: Date }
 
 /** The link in the verification e-mail opens the page with the code filled in; a button sends it. */
-export function verificationLink(email: string, code: string) {
+function verificationLink(email: string, code: string) {
   const query = new URLSearchParams({ email, code })
   return `${config().SITE_URL}/verify-email?${query}`
 }
@@ -57,7 +57,7 @@ export async function resendVerificationCode({ email, ip, now = new Date() }: Ca
   await db().transaction((tx) => sendVerificationCode(tx, user, now))
 }
 
-export type VerifyResult = { ok: true; user: PublicUser; session: NewSession | null } | { ok: false; check: Exclude<CodeCheck, { status: 'ok' }> }
+type VerifyResult = { ok: true; user: PublicUser; session: NewSession | null } | { ok: false; check: Exclude<CodeCheck, { status: 'ok' }> }
 
 /**
  * Checks the e-mailed code; if right, marks the address verified. Only the browser that registered

@@ -3,7 +3,7 @@
 import { z } from 'zod'
 import { GENDERS, HOW_DID_YOU_KNOW, PARTICIPATE_IN_EVENTS, SPECIALIZATIONS, SWIMMING_EXPERIENCE } from './fields'
 
-export { GENDERS, HOW_DID_YOU_KNOW, optionLabel, PARTICIPATE_IN_EVENTS, REGISTRATION_DEFAULTS, SPECIALIZATIONS, SWIMMING_EXPERIENCE } from './fields'
+export { GENDERS, HOW_DID_YOU_KNOW, optionLabel, SPECIALIZATIONS, SWIMMING_EXPERIENCE } from './fields'
 
 type Options = ReadonlyArray<{ value: string; label: string }>
 const values = <T extends Options>(options: T) => options.map((option) => option.value) as [T[number]['value'], ...T[number]['value'][]]
@@ -18,8 +18,8 @@ const CONTROL_CHARACTERS = new RegExp(`[\\p{Cc}${INVISIBLE_MARKS}]`, 'u')
 /** The same, except the line breaks a text area sends (CR LF), for multi-line text such as notes. */
 const CONTROL_CHARACTERS_BUT_LINE_BREAKS = new RegExp(`[\\u0000-\\u0009\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f${INVISIBLE_MARKS}]`, 'u')
 
-export const hasControlCharacters = (text: string) => CONTROL_CHARACTERS.test(text)
-export const hasControlCharactersButLineBreaks = (text: string) => CONTROL_CHARACTERS_BUT_LINE_BREAKS.test(text)
+const hasControlCharacters = (text: string) => CONTROL_CHARACTERS.test(text)
+const hasControlCharactersButLineBreaks = (text: string) => CONTROL_CHARACTERS_BUT_LINE_BREAKS.test(text)
 
 /**
  * Whether text could be read (or made clickable by a mail program) as a link: a scheme, 'www.', an
@@ -27,7 +27,7 @@ export const hasControlCharactersButLineBreaks = (text: string) => CONTROL_CHARA
  * 'K. S. Rao') are not: their dots follow a single letter or are followed by a space. Checked on
  * the text as it would be shown, without invisible characters and with full-width dots made plain.
  */
-export function looksLikeLink(text: string) {
+function looksLikeLink(text: string) {
   const shown = text.normalize('NFKC').replace(/\p{Cf}/gu, '').replace(/[\u3002\uff61]/g, '.').toLowerCase()
   const label = '[\\p{L}\\p{M}\\p{N}_-]'
   return (
@@ -85,7 +85,7 @@ export const emailField = z
   .max(254, 'Invalid email address')
   .pipe(z.email({ error: 'Invalid email address' }))
 
-export const passwordField = z
+const passwordField = z
   .string({ error: 'Password must be at least 6 characters' })
   .min(6, 'Password must be at least 6 characters')
   .max(128, 'Password must be at most 128 characters')

@@ -16,7 +16,7 @@ export type SessionMeta = { ip?: string | null; userAgent?: string | null }
 export type NewSession = { token: string; expiresAt: Date }
 
 /** The cookie carries the token; the database keeps only its SHA-256. */
-export function sessionIdFor(token: string) {
+function sessionIdFor(token: string) {
   return createHash('sha256').update(token).digest('hex')
 }
 

@@ -7,7 +7,7 @@ import { findUserByEmail, normalizeEmail, type PublicUser } from './users.server
 /** A browser that has signed in here before (from its signed cookie): its own id and the accounts it signed in to. */
 export type KnownBrowser = { id: string; accountIds: number[] }
 
-export type SignInResult =
+type SignInResult =
   | { ok: true; user: PublicUser; session: NewSession }
   | { ok: false; reason: 'invalid' }
   /** The password was right: `userId` lets this browser finish verifying and be signed in. */

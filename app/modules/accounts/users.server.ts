@@ -43,11 +43,6 @@ export async function findUserByEmail(email: string, executor: Executor = db()) 
   return row ?? null
 }
 
-export async function getUserById(id: number): Promise<PublicUser | null> {
-  const [row] = await db().select(publicUserColumns).from(users).where(eq(users.id, id))
-  return row ?? null
-}
-
 /** Inserts an unverified customer; a taken address (in any letter case) throws EmailTakenError. */
 export async function insertCustomer(input: RegistrationInput & { dob: string }, passwordHash: string, executor: Executor, now: Date) {
   const rows = await executor
@@ -79,7 +74,7 @@ export async function insertCustomer(input: RegistrationInput & { dob: string },
   return user
 }
 
-export type AdminAccount = { email: string; password: string; name?: string }
+type AdminAccount = { email: string; password: string; name?: string }
 
 /** Start-up refused to make an existing account the admin of ADMIN_EMAIL; the message says what to do. */
 export class AdminNotPromotedError extends Error {

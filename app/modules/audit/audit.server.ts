@@ -5,7 +5,7 @@ import { auditLog } from '~/db/schema'
 /** The member of staff making a change. */
 export type Actor = { id: number; email: string }
 
-export type AuditEntry = {
+type AuditEntry = {
   /** What was done, as a verb phrase: 'slot.create', 'booking.cancel', 'settings.update'. */
   action: string
   entityType: string

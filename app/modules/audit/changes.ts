@@ -2,7 +2,7 @@ import { formatGstRate, formatRupees } from '~/lib/money'
 import { formatLabDateTime } from '~/lib/lab-time'
 
 /** One field an audit entry changed, as staff read it: "Regular price: ₹35,000.00 → none". */
-export type Change = { field: string; before: string; after: string }
+type Change = { field: string; before: string; after: string }
 
 const NAMES: Record<string, string> = {
   pricePaise: 'price',

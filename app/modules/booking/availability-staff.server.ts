@@ -35,7 +35,7 @@ export class WindowInUseError extends DomainError {
   }
 }
 
-export type WindowHours = { startTime: string; endTime: string; slotDurationMinutes: number; capacity: number }
+type WindowHours = { startTime: string; endTime: string; slotDurationMinutes: number; capacity: number }
 
 function datesOf(from: string, to: string, weekdays: number[]) {
   const dates: string[] = []

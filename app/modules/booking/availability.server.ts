@@ -14,7 +14,7 @@ export const SESSION_SEARCH_DAYS = 60
 export type WindowRow = AvailabilityWindow & { id: number; capacity: number; closed: string[] }
 
 /** The time slots a window offers: cut from it by its duration, less those staff have closed. */
-export function offeredSlots(window: WindowRow) {
+function offeredSlots(window: WindowRow) {
   return timeSlotsOf(window).filter((slot) => !window.closed.includes(slot.start))
 }
 
@@ -72,7 +72,7 @@ export function planSession(windows: WindowRow[], firstDate: string, start: stri
 }
 
 /** Why a session cannot start at a time: it has begun, or too few open dates follow with that time. */
-export type StartRefusal = 'started' | 'incomplete'
+type StartRefusal = 'started' | 'incomplete'
 
 /** What a time slot that cannot start a complete session says of itself. */
 export const INCOMPLETE_SESSION_REASON = 'Not available: not enough open days after this date'
@@ -144,7 +144,7 @@ export function forgetAvailability(table: string) {
  * A date of the calendar: open when a session can start on it (at one of `starts`, when given);
  * closed when the lab has no opening hours that day (no window, or a holiday).
  */
-export type CalendarDay = { date: string; open: boolean; closed: boolean }
+type CalendarDay = { date: string; open: boolean; closed: boolean }
 
 /**
  * Every date of `month` (yyyy-mm): open when one of its time slots can start a complete session of
@@ -192,7 +192,7 @@ class NextStart {
   }
 }
 
-export type DayTimeSlot = {
+type DayTimeSlot = {
   start: string
   end: string
   state: TimeSlotState

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, exists, gt, inArray, isNull, ne, or, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, exists, inArray, isNull, ne, or, sql } from 'drizzle-orm'
 import { db } from '~/db/client.server'
 import { bookingDays, bookings, catalogueItems, payments, refunds, type BookingStatus, type PaymentState } from '~/db/schema'
 import { getSiteSettings } from '~/modules/site/site.server'
@@ -164,16 +164,6 @@ export async function paymentStatusView({
       days: (await daysOf([row.bookingId])).get(row.bookingId) ?? [],
     },
   }
-}
-
-/** The customer's unpaid hold still standing, if any (one at a time). */
-export async function currentHold(userId: number, now = new Date()) {
-  const [hold] = await db()
-    .select({ bookingId: bookings.id, holdExpiresAt: bookings.holdExpiresAt })
-    .from(bookings)
-    .where(and(eq(bookings.userId, userId), eq(bookings.status, 'pending'), gt(bookings.holdExpiresAt, now)))
-    .limit(1)
-  return hold?.holdExpiresAt ? { bookingId: hold.bookingId, holdExpiresAt: hold.holdExpiresAt } : null
 }
 
 /** A booking for its guest link (the caller has checked the link's key). */

@@ -18,7 +18,7 @@ import { setStatus } from './status.server'
 export const OFFLINE_GATEWAY = 'offline'
 
 /** Customers may reschedule or cancel until this long before Day 1 begins. */
-export const CHANGE_NOTICE_HOURS = 24
+const CHANGE_NOTICE_HOURS = 24
 
 export class TooLateToChangeError extends DomainError {
   constructor() {

@@ -27,7 +27,7 @@ export function isRealDate(value: string) {
 }
 
 /** How far ahead a customer may name a date at all; each booking page's own window is shorter. */
-export const CUSTOMER_DAYS_AHEAD = 366
+const CUSTOMER_DAYS_AHEAD = 366
 export const BOOKABLE_DATE_MESSAGE = 'Choose a date from today up to a year ahead'
 
 /** From today (in Bangalore) up to a year ahead, for a yyyy-mm-dd date. */

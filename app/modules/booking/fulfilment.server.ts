@@ -82,7 +82,7 @@ async function bookingRefunded(tx: Executor, bookingId: number, amountPaise: num
   await enqueueEmail(await refundCompletedEmail(tx, bookingId, amountPaise, how), tx, now)
 }
 
-export type BookingForMail = Awaited<ReturnType<typeof bookingForMail>>
+type BookingForMail = Awaited<ReturnType<typeof bookingForMail>>
 
 export async function bookingForMail(executor: Executor, bookingId: number) {
   const [booking] = await executor

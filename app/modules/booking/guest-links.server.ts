@@ -16,19 +16,19 @@ import { bookingForMail, dayRows } from './fulfilment.server'
  * the receipt, a refund's progress), or, for a booking never confirmed, this many days after it was
  * made. After that the booking is in My Bookings of an account verified for the same address.
  */
-export const GUEST_LINK_DAYS_AFTER_SESSION = 90
-export const UNCONFIRMED_GUEST_LINK_DAYS = 30
+const GUEST_LINK_DAYS_AFTER_SESSION = 90
+const UNCONFIRMED_GUEST_LINK_DAYS = 30
 
 /** How long an e-mailed link that confirms a cancellation works. */
 export const CANCEL_CONFIRMATION_MINUTES = 30
 
 /** How often a confirmation may be e-mailed: per booking (its mailbox), and per client address. */
-export const CANCEL_CONFIRMATION_LIMITS = {
+const CANCEL_CONFIRMATION_LIMITS = {
   perBooking: { limit: 3, windowSeconds: 60 * 60 },
   perIp: { limit: 10, windowSeconds: 60 * 60 },
 } satisfies Record<string, RateLimitRule>
 
-export type GuestLinkBooking = { confirmedAt: Date | null; createdAt: Date; days: Array<{ date: string }> }
+type GuestLinkBooking = { confirmedAt: Date | null; createdAt: Date; days: Array<{ date: string }> }
 
 /** The moment a guest's private link to `booking` stops working (the start of the day after its last day, Bangalore). */
 export function guestLinkEnd(booking: GuestLinkBooking): Date {
@@ -62,7 +62,7 @@ export class CancellationLinkInvalidError extends DomainError {
 }
 
 /** The confirmation carried by an e-mailed cancellation link: its end (seconds since 1970) and its key. */
-export type CancellationLink = { until: number; confirm: string }
+type CancellationLink = { until: number; confirm: string }
 
 /** Reads a cancellation link's parameters from a URL's query; null when there are none (or not in that form). */
 export function cancellationLinkOf(params: URLSearchParams): CancellationLink | null {

@@ -28,7 +28,7 @@ export class AlreadyBookedError extends DomainError {
 
 export type Customer = { userId: number | null; name: string; email: string; phone: string | null; swimmingExperience: string | null }
 
-export type HeldBooking = { bookingId: number; reference: string; holdExpiresAt: Date; days: SessionDay[]; amountPaise: number }
+type HeldBooking = { bookingId: number; reference: string; holdExpiresAt: Date; days: SessionDay[]; amountPaise: number }
 
 /**
  * Holds a seat on every day of a session for `SEAT_HOLD_MINUTES`, as a pending booking, in one
@@ -205,7 +205,7 @@ function fullWithoutYou(plan: SessionDay[], holders: SeatHolder[], owner: Bookin
 }
 
 /** A single session can be booked up to this many days ahead. */
-export const SINGLE_SESSION_DAYS_AHEAD = 90
+const SINGLE_SESSION_DAYS_AHEAD = 90
 /** A 3-day session can be booked in the current month and this many more. */
 export const SESSION_MONTHS_AHEAD = 3
 

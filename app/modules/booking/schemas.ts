@@ -2,14 +2,7 @@ import { z } from 'zod'
 import { notesField, personNameField } from '~/modules/accounts/schemas'
 import { BOOKABLE_DATE_MESSAGE, BOOKING_TIMES, ISO_DATE, isInBookingWindow, isRealDate } from './fields'
 
-export {
-  BOOKABLE_DATE_MESSAGE,
-  BOOKING_TIMES,
-  CUSTOMER_DAYS_AHEAD,
-  MISSING_INFORMATION,
-  REQUIRED_BOOKING_FIELDS,
-  SINGLE_SERVICES,
-} from './fields'
+export { BOOKABLE_DATE_MESSAGE, BOOKING_TIMES, SINGLE_SERVICES } from './fields'
 
 const clockTime = /^([01]\d|2[0-3]):[0-5]\d$/
 
@@ -18,8 +11,8 @@ const clockTime = /^([01]\d|2[0-3]):[0-5]\d$/
  * day of them is a plain yyyy-mm-dd for JavaScript and PostgreSQL alike (year 0 is not a date to
  * PostgreSQL, and the day after 9999-12-31 is no longer yyyy-mm-dd).
  */
-export const FIRST_DATE = '2000-01-01'
-export const LAST_DATE = '2100-12-31'
+const FIRST_DATE = '2000-01-01'
+const LAST_DATE = '2100-12-31'
 export const DATE_RANGE_MESSAGE = 'Choose a date from 2000 to 2100'
 
 /** A calendar date (yyyy-mm-dd) that exists. */
@@ -35,7 +28,7 @@ export const dateField = (message?: string) => calendarDate(message).refine((val
 export const DateSchema = dateField()
 
 /** A date a customer may book or move to: from today (in Bangalore) up to a year ahead. */
-export const bookableDateField = (message?: string) =>
+const bookableDateField = (message?: string) =>
   calendarDate(message).refine(isInBookingWindow, BOOKABLE_DATE_MESSAGE)
 
 export const BookableDateSchema = bookableDateField()

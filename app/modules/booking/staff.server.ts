@@ -12,7 +12,7 @@ import { NotChangeableError, OFFLINE_GATEWAY } from './changes.server'
 import { confirmationEmail } from './fulfilment.server'
 import { insertBooking, lockWindows, SlotUnavailableError } from './holds.server'
 
-export type StaffBookingFilters = {
+type StaffBookingFilters = {
   from?: string | null
   to?: string | null
   status?: BookingStatus | null

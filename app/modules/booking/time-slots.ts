@@ -9,7 +9,7 @@ export type AvailabilityWindow = {
   isHoliday: boolean
 }
 
-export type TimeSlot = { start: string; end: string }
+type TimeSlot = { start: string; end: string }
 
 /**
  * Cuts a window into consecutive time slots of its duration, each ending no later than the
@@ -43,7 +43,7 @@ export function toMinutes(time: string): number {
   return hours * 60 + minutes
 }
 
-export function fromMinutes(total: number): string {
+function fromMinutes(total: number): string {
   return `${String(Math.floor(total / 60)).padStart(2, '0')}:${String(total % 60).padStart(2, '0')}`
 }
 

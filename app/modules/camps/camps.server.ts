@@ -50,8 +50,6 @@ export async function waitingCounts(batchIds: number[], executor: Executor = db(
   return new Map(rows.map((row) => [row.batchId, row.waiting]))
 }
 
-export type CampChoice = Awaited<ReturnType<typeof campChoices>>[number]
-
 /**
  * Seats taken and people queued in every batch. In a rush thousands of parents ask at once (each
  * form page shows seats left, each submission glances at its batch): they share the reads, each

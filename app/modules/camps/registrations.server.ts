@@ -51,7 +51,7 @@ export async function lockBatchOrExplain(executor: Executor, campCode: string, b
   throw camp ? new BatchNotInCampError(camp.name) : new CampNotFoundError()
 }
 
-export async function lockBatch(executor: Executor, campCode: string, batchCode: string) {
+async function lockBatch(executor: Executor, campCode: string, batchCode: string) {
   const [row] = await executor
     .select({
       campId: camps.id,

@@ -5,8 +5,8 @@ import { rupeesToPaise } from '~/lib/money'
 import { dateField, DateSchema } from '~/modules/booking/schemas'
 
 /** The highest fee a form accepts (₹10,00,000), far above any camp and well inside an integer of paise. */
-export const MAX_PRICE_PAISE = 10_00_000_00
-export const MAX_BATCH_CAPACITY = 500
+const MAX_PRICE_PAISE = 10_00_000_00
+const MAX_BATCH_CAPACITY = 500
 
 const rupees = (what: string) => {
   const message = `Please enter the ${what} in rupees, such as 35,000`

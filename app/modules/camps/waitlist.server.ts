@@ -33,7 +33,7 @@ export class SeatsFreeError extends DomainError {
 }
 
 /** How many waitlist places (waiting or offered, in any camp) one client network may hold at once. */
-export const WAITLIST_PLACES_PER_NETWORK = 3
+const WAITLIST_PLACES_PER_NETWORK = 3
 
 export class WaitlistNetworkLimitError extends DomainError {
   constructor() {
@@ -60,7 +60,7 @@ export function campSeatFreed() {
  * An entry nobody confirmed within this time lapses: an address nobody reads (or a made-up one)
  * holds no place for long, and cannot block its swimmer or its network.
  */
-export const WAITLIST_CONFIRM_HOURS = 24
+const WAITLIST_CONFIRM_HOURS = 24
 
 const confirmDeadline = (now: Date) => addHours(now, -WAITLIST_CONFIRM_HOURS)
 

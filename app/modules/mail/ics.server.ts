@@ -1,7 +1,7 @@
 import { labInstant } from '~/lib/lab-time'
 import type { MailAttachment } from '~/db/schema'
 
-export type CalendarEvent = {
+type CalendarEvent = {
   /** Stable per event, so an update or cancellation replaces the event the customer already has. */
   uid: string
   /** Wall-clock date and times in Asia/Kolkata. */

@@ -37,7 +37,7 @@ export async function enqueueEmail(mail: NewEmail, executor: Executor = db(), no
   return row!.id
 }
 
-export type ClaimedEmail = OutgoingMail & { id: number; attempts: number }
+type ClaimedEmail = OutgoingMail & { id: number; attempts: number }
 
 /**
  * Takes up to `limit` due messages for this worker. Rows another instance is claiming right now are
@@ -67,7 +67,7 @@ export async function claimDueEmails(now = new Date(), limit = 10): Promise<Clai
   return result.rows.map((row) => ({ ...row, id: Number(row.id), attempts: Number(row.attempts) }))
 }
 
-export async function markEmailSent(id: number, now = new Date()) {
+async function markEmailSent(id: number, now = new Date()) {
   await db().update(outboxEmails).set({ status: 'sent', sentAt: now, lastError: null }).where(eq(outboxEmails.id, id))
 }
 
@@ -76,7 +76,7 @@ export function retryDelayMinutes(attempts: number) {
   return Math.min(60, 2 ** Math.max(0, attempts - 1))
 }
 
-export async function markEmailFailedAttempt(email: { id: number; attempts: number }, error: unknown, now = new Date()) {
+async function markEmailFailedAttempt(email: { id: number; attempts: number }, error: unknown, now = new Date()) {
   const finalAttempt = email.attempts >= MAX_DELIVERY_ATTEMPTS
   const status: OutboxStatus = finalAttempt ? 'failed' : 'retrying'
   await db()
@@ -135,7 +135,7 @@ export async function processOutbox(transport: MailTransport, now = () => new Da
  * a row claimed by a worker (maybe another instance's, sending it right now) is due exactly one
  * lease after its claim; those waiting less are due soon anyway.
  */
-export async function retryWaitingEmailsNow(now = new Date()) {
+async function retryWaitingEmailsNow(now = new Date()) {
   const beyondAnyClaim = addSeconds(now, CLAIM_LEASE_SECONDS)
   const moved = await db()
     .update(outboxEmails)

@@ -58,7 +58,7 @@ export function passwordResetEmail(mail: CodeMail): NewEmail {
   )
 }
 
-export type LetterParts = {
+type LetterParts = {
   to: string
   subject: string
   name: string

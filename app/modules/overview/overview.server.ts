@@ -6,7 +6,7 @@ import { campChoices } from '~/modules/camps/camps.server'
 import { financialYearOf } from '~/modules/receipts/receipt-number'
 
 /** The Monday of the week a date falls in (weeks run Monday to Sunday). */
-export function mondayOf(date: string) {
+function mondayOf(date: string) {
   return addDays(date, 1 - isoWeekday(date))
 }
 

@@ -37,7 +37,7 @@ const CHECK_LEASE_MINUTES = 1
 /** An order the gateway has not heard of is given this long for its creation call to land. */
 const CREATION_GRACE_MINUTES = 2
 
-export type StartedPayment = { orderId: string; redirectUrl: string }
+type StartedPayment = { orderId: string; redirectUrl: string }
 
 /**
  * Sends the customer to pay for something held for them (a booking, a camp registration): records
@@ -136,7 +136,7 @@ async function afterFailure(tx: Executor, payable: PayableRef, paymentId: number
   if (others.length === 0) await PAYABLES[payable.kind].unpaid(tx, payable.id, now)
 }
 
-export type ApplyOutcome = 'applied' | 'unchanged' | 'unknown_order' | 'amount_mismatch' | 'ignored_regression'
+type ApplyOutcome = 'applied' | 'unchanged' | 'unknown_order' | 'amount_mismatch' | 'ignored_regression'
 
 /**
  * Applies what the gateway says about an order, exactly once, in one transaction with the payment
@@ -312,7 +312,7 @@ export async function checkPaymentForPage(orderId: string, now = new Date()) {
   await refreshPayment(orderId, now)
 }
 
-export type NotificationOutcome = ApplyOutcome | RefundOutcome | 'duplicate' | 'ignored' | 'needs_status_check'
+type NotificationOutcome = ApplyOutcome | RefundOutcome | 'duplicate' | 'ignored' | 'needs_status_check'
 
 /**
  * A verified notification from the gateway. Recorded first under its event key, so a repeated

@@ -16,7 +16,7 @@ export type PhonePeLogger = {
 
 type CallName = 'token' | 'pay' | 'order status' | 'refund' | 'refund status'
 
-export type Call = {
+type Call = {
   name: CallName
   method: 'GET' | 'POST'
   baseUrl: string

@@ -27,9 +27,9 @@ export const PhonePeEnvSchema = z.object({
     .optional(),
 })
 
-export type PhonePeEnv = z.infer<typeof PhonePeEnvSchema>
+type PhonePeEnv = z.infer<typeof PhonePeEnvSchema>
 
-export type ConfigProblem = { path: string; message: string }
+type ConfigProblem = { path: string; message: string }
 
 const REQUIRED = ['PHONEPE_CLIENT_ID', 'PHONEPE_CLIENT_SECRET', 'PHONEPE_WEBHOOK_USERNAME', 'PHONEPE_WEBHOOK_PASSWORD'] as const
 

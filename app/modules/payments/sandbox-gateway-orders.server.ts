@@ -71,7 +71,7 @@ export async function findOrder(where: { merchantOrderId: string } | { gatewayOr
   return row
 }
 
-export type CheckoutChoice = 'success' | 'failure' | 'pending'
+type CheckoutChoice = 'success' | 'failure' | 'pending'
 
 /**
  * The customer's choice on the checkout page. Success and failure are final and announced to the
@@ -164,7 +164,7 @@ async function settleRefund(merchantRefundId: string) {
  * Posts a signed notification to the merchant, trying a few times like a real gateway. A merchant
  * that never answers still learns the outcome from its status calls.
  */
-export async function notify(callbackUrl: string, notification: SandboxNotification) {
+async function notify(callbackUrl: string, notification: SandboxNotification) {
   const body = JSON.stringify(notification)
   const key = await sandboxKey()
   for (const delayMs of [0, 1_000, 5_000]) {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { inflateSync } from 'node:zlib'
 
-export type ReceiptFonts = { regular: Buffer; bold: Buffer }
+type ReceiptFonts = { regular: Buffer; bold: Buffer }
 
 const requireFromHere = createRequire(import.meta.url)
 let loaded: ReceiptFonts | undefined

@@ -1,6 +1,6 @@
 import { labDateParts } from '~/lib/lab-time'
 
-export type FinancialYear = { startYear: number; label: string }
+type FinancialYear = { startYear: number; label: string }
 
 /**
  * The Indian financial year (1 April – 31 March) an instant falls in, by the lab's calendar: 1 April
@@ -13,7 +13,7 @@ export function financialYearOf(at: Date): FinancialYear {
 }
 
 /** 2026 → "2026-27". */
-export function financialYearLabel(startYear: number): string {
+function financialYearLabel(startYear: number): string {
   return `${startYear}-${String((startYear + 1) % 100).padStart(2, '0')}`
 }
 

@@ -22,7 +22,7 @@ export async function issueReceipt(tx: Executor, paymentId: number, now: Date) {
 }
 
 /** Who paid for what, for deciding who may download the receipt of an order. */
-export type ReceiptOwner = { userId: number | null; email: string }
+type ReceiptOwner = { userId: number | null; email: string }
 
 /** The receipt of an order, ready to render, with its owner; null when the order has no receipt. */
 export async function receiptOf(orderId: string): Promise<{ document: ReceiptDocument; owner: ReceiptOwner; bookingId: number | null } | null> {

@@ -9,7 +9,7 @@ import { enqueueEmail } from '~/modules/mail/outbox.server'
 import { letter } from '~/modules/mail/templates.server'
 
 /** Reminders for tomorrow go out from this time today (Bangalore), not in the middle of the night. */
-export const REMINDER_SEND_FROM = '09:00'
+const REMINDER_SEND_FROM = '09:00'
 
 /**
  * Sends the reminders due: for every session day and every camp that begins tomorrow (in

@@ -18,7 +18,7 @@ export class ReportInputError extends DomainError {
   }
 }
 
-export type NewReportFile = { filename: string; bytes: Uint8Array }
+type NewReportFile = { filename: string; bytes: Uint8Array }
 
 /** A PDF starts with "%PDF-"; the file's name and declared type are not trusted. */
 function isPdf(bytes: Uint8Array) {

@@ -5,7 +5,7 @@ import path from 'node:path'
  * Where report files' bytes live. On disk under DATA_DIR/reports by default; an S3-compatible
  * bucket can implement the same three calls for installations with several machines.
  */
-export type ReportStorage = {
+type ReportStorage = {
   put(key: string, bytes: Uint8Array): Promise<void>
   get(key: string): Promise<Uint8Array | null>
   remove(key: string): Promise<void>

@@ -2,7 +2,7 @@ import { isPlaceholder } from './schemas'
 import type { settingsForStaff } from './staff.server'
 
 /** Something the public site still shows as a placeholder, and where staff set it. */
-export type LaunchGap = { what: string; href: string }
+type LaunchGap = { what: string; href: string }
 
 const SETTINGS = '/admin/settings'
 

@@ -3,8 +3,6 @@ import { db } from '~/db/client.server'
 import { cachedContent } from './content-cache.server'
 import { campBatches, camps, catalogueItems, siteSettings } from '~/db/schema'
 
-export type SiteSettings = Awaited<ReturnType<typeof getSiteSettings>>
-
 export function getSiteSettings() {
   return cachedContent('settings', readSiteSettings)
 }
@@ -46,7 +44,7 @@ export async function isBannerVisible(onError?: (error: unknown) => void): Promi
   }
 }
 
-export type CatalogueItem = { code: string; name: string; tagline: string; description: string; duration: string; pricePaise: number; regularPricePaise: number | null }
+type CatalogueItem = { code: string; name: string; tagline: string; description: string; duration: string; pricePaise: number; regularPricePaise: number | null }
 
 /** The catalogue keyed by code, so a page asks for exactly the prices it shows. */
 export function getCatalogue(): Promise<Record<string, CatalogueItem>> {
