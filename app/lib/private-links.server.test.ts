@@ -1,4 +1,8 @@
-import { describe, expect, it, vi } from 'vitest'
+import { createHmac } from 'node:crypto'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { config, setConfig } from '~/config.server'
+import { instanceSecret } from '~/db/secrets.server'
+import { useTestDatabase } from '../../tests/support/test-database'
 import {
   BOOKING_STATUS_LINK,
   CAMP_LINE_LINK,
@@ -15,27 +19,33 @@ import {
   WAITLIST_OFFER_LINK,
 } from './private-links.server'
 
-vi.mock('~/db/secrets.server', () => ({ instanceSecret: async () => 'fixed-secret-for-link-vectors' }))
-vi.mock('~/config.server', () => ({ config: () => ({ SITE_URL: 'https://swimlab.example' }) }))
+useTestDatabase()
 
+const SITE_URL = 'https://swimlab.example'
 const ORDER = 'SLOT_1767225600000_7_abcdefgh'
 
-// Links made under this secret before private links had a module of their own, as e-mailed to
-// customers: they must keep opening, so every key here stays byte for byte the same.
+beforeAll(() => setConfig({ ...config(), SITE_URL }))
+
+/** The key as links were made before this module: e-mails already sent carry keys made this way. */
+async function keyMadeBefore(purpose: string, value: string) {
+  const secret = await instanceSecret('link_keys')
+  return createHmac('sha256', secret).update(`${purpose}:${value}`).digest('base64url').slice(0, 32)
+}
+
+// Links already e-mailed must keep opening: every address and key stays byte for byte the same.
 describe('links already sent', () => {
   it('keep their exact address and key, kind by kind', async () => {
-    expect(await privateLinkUrl(GUEST_BOOKING_LINK, 'SL-2026-0042')).toBe('https://swimlab.example/booking/view?ref=SL-2026-0042&key=7XZP_YqlxukKn5Kp3Hd8-Ro3tALUyY-p')
-    expect(await privateLinkUrl(BOOKING_STATUS_LINK, ORDER)).toBe(`https://swimlab.example/booking?step=3&orderId=${ORDER}&key=OiCpZsLeXeSw-8uS34nX-vyjJLq2BbZe`)
-    expect(await privateLinkUrl(CAMP_STATUS_LINK, 'CAMP_1767225600000_7_abcdefgh')).toBe(
-      'https://swimlab.example/payment-status?orderId=CAMP_1767225600000_7_abcdefgh&key=lrQivn-R2T6JLTPw3tzhsnA4DmZe2NPS',
-    )
-    expect(await privateLinkPath(RECEIPT_LINK, ORDER)).toBe(`/receipts/${ORDER}?key=O1_-XGRfP7cU7PzLxFRseNKtq8KWURzp`)
-    expect(await privateLinkPath(REPORT_FILE_LINK, 17)).toBe('/reports/files/17?key=UCwv31g9GBru1m-NW6hjYwhZPCN5R_vf')
-    expect(await privateLinkPath(CAMP_LINE_LINK, 305)).toBe('/onboarding/line?place=305&key=m_cNPGAhBovRyNhw6IE5rjGIDuJFXmjQ')
-    expect(await privateLinkUrl(WAITLIST_CONFIRMATION_LINK, 12)).toBe('https://swimlab.example/onboarding/waitlist?entry=12&key=a066dny6Zv0vOrTfq1wSd1NfCqv-2MO8')
-    expect(await privateLinkUrl(WAITLIST_OFFER_LINK, 'CR-2026-0007')).toBe('https://swimlab.example/onboarding/offer?registration=CR-2026-0007&key=58_B525jSq0XUwraCRCSFG8wdljSvwy-')
+    const key = keyMadeBefore
+    expect(await privateLinkUrl(GUEST_BOOKING_LINK, 'SL-2026-0042')).toBe(`${SITE_URL}/booking/view?ref=SL-2026-0042&key=${await key('guest-booking', 'SL-2026-0042')}`)
+    expect(await privateLinkUrl(BOOKING_STATUS_LINK, ORDER)).toBe(`${SITE_URL}/booking?step=3&orderId=${ORDER}&key=${await key('booking-status', ORDER)}`)
+    expect(await privateLinkUrl(CAMP_STATUS_LINK, ORDER)).toBe(`${SITE_URL}/payment-status?orderId=${ORDER}&key=${await key('camp-status', ORDER)}`)
+    expect(await privateLinkPath(RECEIPT_LINK, ORDER)).toBe(`/receipts/${ORDER}?key=${await key('receipt', ORDER)}`)
+    expect(await privateLinkPath(REPORT_FILE_LINK, 17)).toBe(`/reports/files/17?key=${await key('report-file', '17')}`)
+    expect(await privateLinkPath(CAMP_LINE_LINK, 305)).toBe(`/onboarding/line?place=305&key=${await key('camp-line', '305')}`)
+    expect(await privateLinkUrl(WAITLIST_CONFIRMATION_LINK, 12)).toBe(`${SITE_URL}/onboarding/waitlist?entry=12&key=${await key('camp-waitlist', '12')}`)
+    expect(await privateLinkUrl(WAITLIST_OFFER_LINK, 'CR-2026-0007')).toBe(`${SITE_URL}/onboarding/offer?registration=CR-2026-0007&key=${await key('camp-offer', 'CR-2026-0007')}`)
     expect(await privateLinkUrl(CANCEL_CONFIRMATION_LINK, { reference: 'SL-2026-0042', until: 1767227400, calendarSequence: 2 })).toBe(
-      'https://swimlab.example/bookings/SL-2026-0042/cancel?key=7XZP_YqlxukKn5Kp3Hd8-Ro3tALUyY-p&until=1767227400&confirm=Agf_cE7jVOAhzLJvlQKXwXozO82LtLq4',
+      `${SITE_URL}/bookings/SL-2026-0042/cancel?key=${await key('guest-booking', 'SL-2026-0042')}&until=1767227400&confirm=${await key('guest-cancel-confirmation', 'SL-2026-0042:1767227400:2')}`,
     )
   })
 
@@ -55,22 +65,25 @@ describe('a key', () => {
   })
 
   it('signs an id as its digits: the id read from a link opens what the number made', async () => {
-    expect(await isLinkKey(CAMP_LINE_LINK, '305', 'm_cNPGAhBovRyNhw6IE5rjGIDuJFXmjQ')).toBe(true)
-    expect(await isLinkKey(CAMP_LINE_LINK, '0305', 'm_cNPGAhBovRyNhw6IE5rjGIDuJFXmjQ')).toBe(false)
+    const key = await keyMadeBefore('camp-line', '305')
+    expect(await isLinkKey(CAMP_LINE_LINK, '305', key)).toBe(true)
+    expect(await isLinkKey(CAMP_LINE_LINK, '0305', key)).toBe(false)
   })
 
   it('that is missing, cut short or changed by a character opens nothing', async () => {
-    const key = 'UCwv31g9GBru1m-NW6hjYwhZPCN5R_vf'
+    const key = await keyMadeBefore('report-file', '17')
     expect(await isLinkKey(REPORT_FILE_LINK, 17, key)).toBe(true)
-    for (const given of [null, undefined, '', key.slice(0, -1), `${key}A`, `${key.slice(0, -1)}g`]) {
+    const changed = `${key.slice(0, -1)}${key.endsWith('A') ? 'B' : 'A'}`
+    for (const given of [null, undefined, '', key.slice(0, -1), `${key}A`, changed]) {
       expect(await isLinkKey(REPORT_FILE_LINK, 17, given)).toBe(false)
     }
   })
 
   it('confirms a cancellation only for the booking as it was when e-mailed', async () => {
     const subject = { reference: 'SL-2026-0042', until: 1767227400, calendarSequence: 2 }
-    expect(await isLinkKey(CANCEL_CONFIRMATION_LINK, subject, 'Agf_cE7jVOAhzLJvlQKXwXozO82LtLq4')).toBe(true)
-    expect(await isLinkKey(CANCEL_CONFIRMATION_LINK, { ...subject, calendarSequence: 3 }, 'Agf_cE7jVOAhzLJvlQKXwXozO82LtLq4')).toBe(false)
-    expect(await isLinkKey(CANCEL_CONFIRMATION_LINK, { ...subject, until: subject.until + 60 }, 'Agf_cE7jVOAhzLJvlQKXwXozO82LtLq4')).toBe(false)
+    const confirm = await keyMadeBefore('guest-cancel-confirmation', 'SL-2026-0042:1767227400:2')
+    expect(await isLinkKey(CANCEL_CONFIRMATION_LINK, subject, confirm)).toBe(true)
+    expect(await isLinkKey(CANCEL_CONFIRMATION_LINK, { ...subject, calendarSequence: 3 }, confirm)).toBe(false)
+    expect(await isLinkKey(CANCEL_CONFIRMATION_LINK, { ...subject, until: subject.until + 60 }, confirm)).toBe(false)
   })
 })
