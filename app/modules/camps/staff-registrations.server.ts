@@ -4,6 +4,7 @@ import { auditLog, campBatches, campRegistrations, camps, payments, siteSettings
 import { formatRupees } from '~/lib/money'
 import { formatDateRange } from '~/lib/lab-time'
 import { recordAudit, type Actor } from '~/modules/audit/audit.server'
+import { setStatus } from '~/modules/booking/status.server'
 import { calendarAttachment } from '~/modules/mail/ics.server'
 import { enqueueEmail } from '~/modules/mail/outbox.server'
 import { letter } from '~/modules/mail/templates.server'
@@ -119,7 +120,7 @@ export async function cancelRegistration(actor: Actor, { campCode, reference, re
     const [paid] = refund ? await refundablePayments(tx, registration.id).orderBy(asc(payments.id)).limit(1) : []
     if (refund && !paid) throw new CampChangeRefusedError('This registration has no payment to refund. Cancel it without a refund.', 'refund')
 
-    await tx.update(campRegistrations).set({ status: 'cancelled', holdExpiresAt: null, updatedAt: now }).where(eq(campRegistrations.id, registration.id))
+    await setStatus(tx, campRegistrations, 'cancelled', eq(campRegistrations.id, registration.id), { holdExpiresAt: null, updatedAt: now })
     if (paid) await requestRefund(tx, { paymentId: paid.id, amountPaise: paid.amountPaise, reason: 'The camp registration was cancelled by staff.', now })
     const mail = await registrationForMail(tx, registration.id)
     const [settings] = await tx.select({ refundPolicy: siteSettings.refundPolicy }).from(siteSettings).where(eq(siteSettings.id, 1))
