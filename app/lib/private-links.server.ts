@@ -11,6 +11,9 @@ import { instanceSecret } from '~/db/secrets.server'
  * never change a kind's purpose or what it signs.
  */
 
+/** What a page opened by a private link says when the key or what it points to does not check out. */
+export const INVALID_LINK = 'This link is not valid.'
+
 /** One kind of private link. */
 type PrivateLink<Subject> = {
   /** Signed along with the subject. */

@@ -8,7 +8,7 @@ import { bookingFromGuestLink } from '~/lib/booking-access.server'
 import type { BookingStatus } from '~/db/schema'
 import { formatRupees } from '~/lib/money'
 import { formatLabDate, formatLastDayBefore, formatTimeRange, formatWeekdayDate } from '~/lib/lab-time'
-import { privateLinks, RECEIPT_LINK, REPORT_FILE_LINK } from '~/lib/private-links.server'
+import { INVALID_LINK, privateLinks, RECEIPT_LINK, REPORT_FILE_LINK } from '~/lib/private-links.server'
 import { notFoundUnless } from '~/lib/refusals.server'
 import { pageMeta } from '~/lib/seo'
 import { changeOptions } from '~/modules/booking/changes.server'
@@ -37,7 +37,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const params = new URL(request.url).searchParams
   const reference = params.get('ref') ?? ''
   const booking = await bookingFromGuestLink(reference, params.get('key'))
-  notFoundUnless(booking, 'This link is not valid.')
+  notFoundUnless(booking, INVALID_LINK)
   const settings = await getSiteSettings()
   const key = params.get('key')!
   const links = await privateLinks()

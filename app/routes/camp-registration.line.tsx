@@ -4,7 +4,7 @@ import type { Route } from './+types/camp-registration.line'
 import { BatchFull, RegistrationRefused } from '~/components/camp-answers'
 import { AuthCard, PendingButton } from '~/components/form-controls'
 import { afterTheLine } from '~/lib/after-the-camp-line.server'
-import { CAMP_LINE_LINK, isLinkKey } from '~/lib/private-links.server'
+import { CAMP_LINE_LINK, INVALID_LINK, isLinkKey } from '~/lib/private-links.server'
 import { notFoundUnless } from '~/lib/refusals.server'
 import { pageMeta } from '~/lib/seo'
 import { durationMs } from '~/lib/lab-time'
@@ -28,7 +28,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const params = new URL(request.url).searchParams
   const place = params.get('place') ?? ''
   const key = params.get('key') ?? ''
-  notFoundUnless(/^\d{1,9}$/.test(place) && (await isLinkKey(CAMP_LINE_LINK, place, key)), 'This link is not valid.')
+  notFoundUnless(/^\d{1,9}$/.test(place) && (await isLinkKey(CAMP_LINE_LINK, place, key)), INVALID_LINK)
   const arrival = await settledArrival(Number(place), WAIT_MS)
   // Settled places are forgotten after a day: the form is where to start again.
   if (!arrival) return redirect('/onboarding')

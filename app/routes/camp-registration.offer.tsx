@@ -5,7 +5,7 @@ import { DetailRow } from '~/components/payment-status-card'
 import { formatRupees } from '~/lib/money'
 import { formatDateRange, formatLabDateTime, formatTimeRange } from '~/lib/lab-time'
 import { rejectBots } from '~/lib/honeypot'
-import { CAMP_STATUS_LINK, isLinkKey, privateLinkUrl, WAITLIST_OFFER_LINK } from '~/lib/private-links.server'
+import { CAMP_STATUS_LINK, INVALID_LINK, isLinkKey, privateLinkUrl, WAITLIST_OFFER_LINK } from '~/lib/private-links.server'
 import { pageMeta } from '~/lib/seo'
 import { offeredRegistration } from '~/modules/camps/status.server'
 import { HoldExpiredError, PaymentStartError, startPayment } from '~/modules/payments/payments.server'
@@ -30,7 +30,7 @@ async function offerFrom(request: Request) {
 
 export async function loader({ request }: Route.LoaderArgs) {
   const offer = await offerFrom(request)
-  notFoundUnless(offer, 'This link is not valid.')
+  notFoundUnless(offer, INVALID_LINK)
   const now = new Date()
   return {
     state: offer.status === 'confirmed' ? 'registered' : offer.status === 'pending' && offer.holdExpiresAt && offer.holdExpiresAt > now ? 'held' : 'expired',
@@ -46,7 +46,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   rejectBots(await readForm(request))
   const offer = await offerFrom(request)
-  notFoundUnless(offer, 'This link is not valid.')
+  notFoundUnless(offer, INVALID_LINK)
   try {
     // Each attempt may create an order at the gateway.
     await limitHoldAttempts({ network: clientNetwork(callerOf(request, context).ip), email: offer.email })

@@ -5,7 +5,7 @@ import { DetailRow } from '~/components/payment-status-card'
 import { config } from '~/config.server'
 import { readForm } from '~/lib/form-data.server'
 import { rejectBots } from '~/lib/honeypot'
-import { isLinkKey, WAITLIST_CONFIRMATION_LINK } from '~/lib/private-links.server'
+import { INVALID_LINK, isLinkKey, WAITLIST_CONFIRMATION_LINK } from '~/lib/private-links.server'
 import { notFoundUnless } from '~/lib/refusals.server'
 import { pageMeta } from '~/lib/seo'
 import { formatLabDateTime } from '~/lib/lab-time'
@@ -29,7 +29,7 @@ async function entryFrom(request: Request) {
 export async function loader({ request }: Route.LoaderArgs) {
   const entryId = await entryFrom(request)
   const place = entryId === null ? null : await waitlistPlace(entryId)
-  notFoundUnless(place, 'This link is not valid.')
+  notFoundUnless(place, INVALID_LINK)
   return {
     ...place,
     confirmBy: place.state === 'unconfirmed' ? formatLabDateTime(place.confirmBy) : null,
@@ -42,9 +42,9 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action({ request }: Route.ActionArgs) {
   rejectBots(await readForm(request))
   const entryId = await entryFrom(request)
-  notFoundUnless(entryId !== null, 'This link is not valid.')
+  notFoundUnless(entryId !== null, INVALID_LINK)
   const place = await confirmWaitlistPlace(entryId)
-  notFoundUnless(place, 'This link is not valid.')
+  notFoundUnless(place, INVALID_LINK)
   if (place.state === 'ended') return data({ error: ENDED }, { status: 409 })
   return redirect(`/onboarding/waitlist?${new URLSearchParams({ entry: String(entryId), key: new URL(request.url).searchParams.get('key') ?? '' })}`)
 }
