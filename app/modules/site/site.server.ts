@@ -3,30 +3,33 @@ import { db } from '~/db/client.server'
 import { cachedContent } from './content-cache.server'
 import { campBatches, camps, catalogueItems, siteSettings } from '~/db/schema'
 
+/** The settings the public pages show; the staff read adds the GST details to these. */
+export const publicSettingsColumns = {
+  bannerVisible: siteSettings.bannerVisible,
+  reportDelivery: siteSettings.reportDelivery,
+  refundPolicy: siteSettings.refundPolicy,
+  sessionLocation: siteSettings.sessionLocation,
+  venueName: siteSettings.venueName,
+  postalAddress: siteSettings.postalAddress,
+  phone: siteSettings.phone,
+  phoneHours: siteSettings.phoneHours,
+  supportEmail: siteSettings.supportEmail,
+  infoEmail: siteSettings.infoEmail,
+  websiteUrl: siteSettings.websiteUrl,
+  whatsappNumber: siteSettings.whatsappNumber,
+  socialLinks: siteSettings.socialLinks,
+  coach: siteSettings.coach,
+  team: siteSettings.team,
+  legalName: siteSettings.legalName,
+}
+
 export function getSiteSettings() {
   return cachedContent('settings', readSiteSettings)
 }
 
 async function readSiteSettings() {
   const [row] = await db()
-    .select({
-      bannerVisible: siteSettings.bannerVisible,
-      reportDelivery: siteSettings.reportDelivery,
-      refundPolicy: siteSettings.refundPolicy,
-      sessionLocation: siteSettings.sessionLocation,
-      venueName: siteSettings.venueName,
-      postalAddress: siteSettings.postalAddress,
-      phone: siteSettings.phone,
-      phoneHours: siteSettings.phoneHours,
-      supportEmail: siteSettings.supportEmail,
-      infoEmail: siteSettings.infoEmail,
-      websiteUrl: siteSettings.websiteUrl,
-      whatsappNumber: siteSettings.whatsappNumber,
-      socialLinks: siteSettings.socialLinks,
-      coach: siteSettings.coach,
-      team: siteSettings.team,
-      legalName: siteSettings.legalName,
-    })
+    .select(publicSettingsColumns)
     .from(siteSettings)
     .where(eq(siteSettings.id, 1))
   if (!row) throw new Error('The site settings row (id 1) is missing')

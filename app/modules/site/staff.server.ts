@@ -4,6 +4,7 @@ import { catalogueItems, siteSettings, type Coach, type TeamMember } from '~/db/
 import { formatRupees } from '~/lib/money'
 import { DomainError } from '~/lib/domain-error'
 import { recordAudit, type Actor } from '~/modules/audit/audit.server'
+import { publicSettingsColumns } from './site.server'
 import { isValidGstin, isValidGstRate, isValidPrice, REGULAR_PRICE_MESSAGE, type CoachInput, type ContactInput, type GstInput, type PoliciesInput, type TeamMemberInput } from './schemas'
 
 // Staff edits of what the public pages show. Each change is one transaction with its audit entry;
@@ -39,22 +40,7 @@ export async function catalogueForStaff() {
 }
 
 const settingsColumns = {
-  bannerVisible: siteSettings.bannerVisible,
-  reportDelivery: siteSettings.reportDelivery,
-  refundPolicy: siteSettings.refundPolicy,
-  sessionLocation: siteSettings.sessionLocation,
-  venueName: siteSettings.venueName,
-  postalAddress: siteSettings.postalAddress,
-  phone: siteSettings.phone,
-  phoneHours: siteSettings.phoneHours,
-  supportEmail: siteSettings.supportEmail,
-  infoEmail: siteSettings.infoEmail,
-  websiteUrl: siteSettings.websiteUrl,
-  whatsappNumber: siteSettings.whatsappNumber,
-  socialLinks: siteSettings.socialLinks,
-  coach: siteSettings.coach,
-  team: siteSettings.team,
-  legalName: siteSettings.legalName,
+  ...publicSettingsColumns,
   gstin: siteSettings.gstin,
   gstRateBasisPoints: siteSettings.gstRateBasisPoints,
 }
