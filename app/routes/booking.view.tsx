@@ -7,7 +7,8 @@ import { DetailRow } from '~/components/payment-status-card'
 import { bookingFromGuestLink } from '~/lib/booking-access.server'
 import type { BookingStatus } from '~/db/schema'
 import { formatRupees } from '~/lib/money'
-import { formatLabDate, formatLastDayBefore, formatTimeRange, formatWeekdayDate } from '~/lib/lab-time'
+import { formatLabDate, formatLastDayBefore } from '~/lib/lab-time'
+import { bookingDayLines } from '~/modules/booking/texts'
 import { INVALID_LINK, privateLinks, RECEIPT_LINK, REPORT_FILE_LINK } from '~/lib/private-links.server'
 import { notFoundUnless } from '~/lib/refusals.server'
 import { pageMeta } from '~/lib/seo'
@@ -51,7 +52,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     status: STATUS_TEXT[booking.status],
     name: booking.customerName,
     email: booking.customerEmail,
-    days: booking.days.map((day) => ({ label: booking.days.length > 1 ? `Day ${day.dayNumber}` : 'Date', value: `${formatWeekdayDate(day.date)}, ${formatTimeRange(day.start, day.end)}` })),
+    days: bookingDayLines(booking.days),
     location: settings.sessionLocation,
     amount: formatRupees(booking.amountPaise),
     bookedOn: formatLabDate(booking.createdAt),

@@ -4,7 +4,8 @@ import { FormAlert, HoneypotField, PendingButton } from '~/components/form-contr
 import { callerOf } from '~/lib/auth.server'
 import { bookingForChange } from '~/lib/booking-access.server'
 import { formatRupees } from '~/lib/money'
-import { formatLabDateTime, formatTimeRange, formatWeekdayDate } from '~/lib/lab-time'
+import { formatLabDateTime } from '~/lib/lab-time'
+import { bookingDayLines } from '~/modules/booking/texts'
 import { rejectBots } from '~/lib/honeypot'
 import { pageMeta } from '~/lib/seo'
 import { redirectWithToast } from '~/lib/toast.server'
@@ -35,7 +36,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   return {
     reference: booking.reference,
     title: booking.productName,
-    days: booking.days.map((day) => ({ label: booking.days.length > 1 ? `Day ${day.dayNumber}` : 'Date', value: `${formatWeekdayDate(day.date)}, ${formatTimeRange(day.start, day.end)}` })),
+    days: bookingDayLines(booking.days),
     refund: booking.paidOrderId ? formatRupees(booking.amountPaise) : null,
     refundPolicy: (await getSiteSettings()).refundPolicy,
     allowed: allowed.allowed,

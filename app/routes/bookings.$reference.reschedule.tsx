@@ -5,6 +5,7 @@ import { MonthCalendar } from '~/components/month-calendar'
 import { TimeSlotPicker } from '~/components/time-slot-picker'
 import { bookingForChange } from '~/lib/booking-access.server'
 import { addMonths, formatLabDateTime, formatTimeRange, formatWeekdayDate, labToday } from '~/lib/lab-time'
+import { bookingDayLines } from '~/modules/booking/texts'
 import { rejectBots } from '~/lib/honeypot'
 import { pageMeta } from '~/lib/seo'
 import { redirectWithToast } from '~/lib/toast.server'
@@ -44,7 +45,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   return {
     reference: booking.reference,
     title: booking.productName,
-    current: booking.days.map((day) => ({ label: days > 1 ? `Day ${day.dayNumber}` : 'Date', value: `${formatWeekdayDate(day.date)}, ${formatTimeRange(day.start, day.end)}` })),
+    current: bookingDayLines(booking.days),
     allowed: allowed.allowed,
     reason: allowed.allowed ? null : allowed.reason,
     deadline: deadline ? formatLabDateTime(deadline) : null,

@@ -2,7 +2,6 @@ import { and, asc, eq } from 'drizzle-orm'
 import { config } from '~/config.server'
 import { bookingDays, bookings, catalogueItems, siteSettings } from '~/db/schema'
 import { formatRupees } from '~/lib/money'
-import { formatTimeRange, formatWeekdayDate } from '~/lib/lab-time'
 import type { Executor } from '~/db/client.server'
 import { GUEST_BOOKING_LINK, privateLinkUrl } from '~/lib/private-links.server'
 import { calendarAttachment, calendarFile } from '~/modules/mail/ics.server'
@@ -11,7 +10,7 @@ import { letter } from '~/modules/mail/templates.server'
 import { refundedBy, type PaidOutcome, type Payable, type PaymentTerms, type RefundedHow } from '~/modules/payments/payable-contract.server'
 import { seatsStillFree } from './holds.server'
 import { setStatus } from './status.server'
-import { IMPORTANT_INFORMATION } from './texts'
+import { bookingDayLines, IMPORTANT_INFORMATION } from './texts'
 
 /**
  * A payment for the booking completed. Runs inside the payment's transaction, with the booking
@@ -113,7 +112,7 @@ export async function bookingForMail(executor: Executor, bookingId: number) {
 }
 
 export function dayRows(booking: BookingForMail): Array<[string, string]> {
-  return booking.days.map((day) => [booking.days.length > 1 ? `Day ${day.dayNumber}` : 'Date', `${formatWeekdayDate(day.date)}, ${formatTimeRange(day.start, day.end)}`])
+  return bookingDayLines(booking.days).map(({ label, value }) => [label, value])
 }
 
 /** Where a customer finds the booking: My Bookings with an account, else their private link. */

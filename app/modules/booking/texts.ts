@@ -1,3 +1,5 @@
+import { formatTimeRange, formatWeekdayDate } from '~/lib/lab-time'
+
 /** What every customer should know before a session (the slot page, the payment page, e-mails). */
 export const IMPORTANT_INFORMATION = [
   'Please arrive 15 minutes before your session.',
@@ -19,3 +21,8 @@ export const BOOKING_STATUS_LABELS = {
   refund_pending: 'Refund in progress',
   refunded: 'Refunded',
 } as const
+
+/** A booking's days as every page, e-mail and receipt lists them: "Day 2" (or "Date" for a one-day session) with its date and times. */
+export function bookingDayLines(days: ReadonlyArray<{ dayNumber: number; date: string; start: string; end: string }>) {
+  return days.map((day) => ({ label: days.length > 1 ? `Day ${day.dayNumber}` : 'Date', value: `${formatWeekdayDate(day.date)}, ${formatTimeRange(day.start, day.end)}` }))
+}

@@ -1,7 +1,8 @@
 import { and, asc, eq, sql } from 'drizzle-orm'
 import { db, type Executor } from '~/db/client.server'
 import { bookingDays, bookings, campBatches, campRegistrations, camps, catalogueItems, payments, receipts, receiptSequences, refunds, siteSettings } from '~/db/schema'
-import { formatLongDate, formatTimeRange, formatWeekdayDate } from '~/lib/lab-time'
+import { formatLongDate, formatTimeRange } from '~/lib/lab-time'
+import { bookingDayLines } from '~/modules/booking/texts'
 import { formatReceiptNumber, financialYearOf } from './receipt-number'
 import type { ReceiptDocument } from './receipt-pdf.server'
 
@@ -95,7 +96,7 @@ async function bookingItem(bookingId: number) {
     customer: { name: booking!.name, email: booking!.email, phone: booking!.phone },
     description: booking!.productName,
     detail: [
-      ...days.map((day) => `${days.length > 1 ? `Day ${day.dayNumber}` : 'Date'}: ${formatWeekdayDate(day.date)}, ${formatTimeRange(day.start, day.end)}`),
+      ...bookingDayLines(days).map(({ label, value }) => `${label}: ${value}`),
       `Location: ${settings?.location ?? ''}`,
       `Booking ID: ${booking!.reference}`,
     ],

@@ -5,12 +5,12 @@ import { DetailRow } from '~/components/payment-status-card'
 import { ReportPanel } from '~/components/report-panel'
 import { requireAdmin } from '~/lib/auth.server'
 import { formatRupees } from '~/lib/money'
-import { formatLabDate, formatLabDateTime, formatTimeRange, formatWeekdayDate } from '~/lib/lab-time'
+import { formatLabDate, formatLabDateTime } from '~/lib/lab-time'
 import { formatFileSize } from '~/lib/report-view.server'
 import { redirectWithToast } from '~/lib/toast.server'
 import { cancelBooking, OFFLINE_GATEWAY } from '~/modules/booking/changes.server'
 import { bookingStory, setAttendance } from '~/modules/booking/staff.server'
-import { BOOKING_STATUS_LABELS } from '~/modules/booking/texts'
+import { BOOKING_STATUS_LABELS, bookingDayLines } from '~/modules/booking/texts'
 import { deliverReport, MAX_REPORT_FILE_BYTES, MAX_REPORT_FILES, reportsOf } from '~/modules/reports/reports.server'
 import { readForm } from '~/lib/form-data.server'
 import { formIntent } from '~/lib/intent'
@@ -47,7 +47,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       amount: formatRupees(booking.amountPaise),
       bookedOn: formatLabDate(booking.createdAt),
     },
-    days: days.map((day) => ({ label: days.length > 1 ? `Day ${day.dayNumber}` : 'Date', value: `${formatWeekdayDate(day.date)}, ${formatTimeRange(day.start, day.end)}` })),
+    days: bookingDayLines(days),
     payments: payments.map((payment) => ({
       orderId: payment.orderId,
       summary: `${payment.gateway}, ${payment.state}, ${formatRupees(payment.amountPaise)}${payment.paymentMode ? `, ${payment.paymentMode}` : ''}`,
