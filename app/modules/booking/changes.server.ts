@@ -1,6 +1,7 @@
 import { and, asc, eq, ne, sql } from 'drizzle-orm'
 import { db, type Executor } from '~/db/client.server'
-import { bookingDays, bookings, payments, siteSettings } from '~/db/schema'
+import { bookingDays, bookings, payments } from '~/db/schema'
+import { refundPolicyIn } from '~/modules/site/site.server'
 import { formatRupees } from '~/lib/money'
 import { addDays, addHours, formatLabDateTime, labInstant, toHourMinute } from '~/lib/lab-time'
 import { DomainError } from '~/lib/domain-error'
@@ -173,7 +174,7 @@ export async function cancelBooking({
         now,
       )
     }
-    const [settings] = await tx.select({ refundPolicy: siteSettings.refundPolicy }).from(siteSettings).where(eq(siteSettings.id, 1))
+    const refundPolicy = await refundPolicyIn(tx)
     await enqueueEmail(
       letter({
         to: mail.customerEmail,
@@ -182,7 +183,7 @@ export async function cancelBooking({
         paragraphs: [
           `Your ${mail.title.toLowerCase()} has been cancelled.`,
           refunding
-            ? `The full amount of ${formatRupees(paid.amountPaise)} is being refunded ${settings?.refundPolicy ?? 'to the original payment method'}. We will e-mail you when the refund is complete.`
+            ? `The full amount of ${formatRupees(paid.amountPaise)} is being refunded ${refundPolicy}. We will e-mail you when the refund is complete.`
             : 'No refund applies to this booking.',
         ],
         details: [['Booking ID', mail.reference], ...dayRows(mail)],

@@ -1,6 +1,7 @@
 import { and, asc, eq } from 'drizzle-orm'
 import { config } from '~/config.server'
-import { bookingDays, bookings, catalogueItems, siteSettings } from '~/db/schema'
+import { bookingDays, bookings, catalogueItems } from '~/db/schema'
+import { refundPolicyIn, sessionLocationIn } from '~/modules/site/site.server'
 import { formatRupees } from '~/lib/money'
 import type { Executor } from '~/db/client.server'
 import { GUEST_BOOKING_LINK, privateLinkUrl } from '~/lib/private-links.server'
@@ -106,9 +107,9 @@ export async function bookingForMail(executor: Executor, bookingId: number) {
     .from(bookingDays)
     .where(eq(bookingDays.bookingId, bookingId))
     .orderBy(asc(bookingDays.dayNumber))
-  const [settings] = await executor.select({ location: siteSettings.sessionLocation }).from(siteSettings).where(eq(siteSettings.id, 1))
+  const location = await sessionLocationIn(executor)
   const title = booking.productName
-  return { ...booking, days, title, location: settings?.location ?? '' }
+  return { ...booking, days, title, location }
 }
 
 export function dayRows(booking: BookingForMail): Array<[string, string]> {
@@ -152,14 +153,14 @@ export async function confirmationEmail(executor: Executor, bookingId: number, n
 
 async function latePaymentEmail(executor: Executor, bookingId: number) {
   const booking = await bookingForMail(executor, bookingId)
-  const [settings] = await executor.select({ refundPolicy: siteSettings.refundPolicy }).from(siteSettings).where(eq(siteSettings.id, 1))
+  const refundPolicy = await refundPolicyIn(executor)
   return letter({
     to: booking.customerEmail,
     subject: `Your payment is being refunded (${booking.reference})`,
     name: booking.customerName,
     paragraphs: [
       `Your payment of ${formatRupees(booking.amountPaise)} reached us after the ${config().SEAT_HOLD_MINUTES}-minute hold on your time slot had ended, and in the meantime the slot was booked by someone else. We are sorry: we could not confirm this booking.`,
-      `The full amount is being refunded ${settings?.refundPolicy ?? 'to the original payment method'}. You do not need to do anything. You are welcome to choose another time slot.`,
+      `The full amount is being refunded ${refundPolicy}. You do not need to do anything. You are welcome to choose another time slot.`,
     ],
     details: [['Booking ID', booking.reference], ...dayRows(booking)],
     action: booking.userId ? { label: 'Choose another time slot', url: `${config().SITE_URL}/book-slot` } : undefined,

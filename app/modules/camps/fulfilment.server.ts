@@ -1,6 +1,7 @@
 import { and, eq, inArray, ne } from 'drizzle-orm'
 import { config } from '~/config.server'
-import { campBatches, campRegistrations, camps, campWaitlist, siteSettings } from '~/db/schema'
+import { campBatches, campRegistrations, camps, campWaitlist } from '~/db/schema'
+import { refundPolicyIn } from '~/modules/site/site.server'
 import { formatRupees, formatWholeRupees } from '~/lib/money'
 import { daysBetween, formatDateRange, formatTimeRange } from '~/lib/lab-time'
 import type { Executor } from '~/db/client.server'
@@ -218,14 +219,14 @@ async function confirmationEmail(executor: Executor, registrationId: number, now
 
 async function latePaymentEmail(executor: Executor, registrationId: number) {
   const mail = await registrationForMail(executor, registrationId)
-  const [settings] = await executor.select({ refundPolicy: siteSettings.refundPolicy }).from(siteSettings).where(eq(siteSettings.id, 1))
+  const refundPolicy = await refundPolicyIn(executor)
   return letter({
     to: mail.email,
     subject: `Your payment is being refunded (${mail.reference})`,
     name: mail.swimmerName,
     paragraphs: [
       `Your payment of ${formatRupees(mail.amountPaise)} reached us after the ${config().SEAT_HOLD_MINUTES}-minute hold on your seat had ended, and meanwhile the batch filled up. We are sorry: we could not confirm this registration.`,
-      `The full amount is being refunded ${settings?.refundPolicy ?? 'to the original payment method'}. You do not need to do anything. You can join the waitlist for the batch on the registration form.`,
+      `The full amount is being refunded ${refundPolicy}. You do not need to do anything. You can join the waitlist for the batch on the registration form.`,
     ],
     details: campRows(mail),
   })

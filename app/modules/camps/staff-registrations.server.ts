@@ -1,6 +1,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm'
 import { db, type Executor } from '~/db/client.server'
-import { auditLog, campBatches, campRegistrations, camps, payments, siteSettings } from '~/db/schema'
+import { auditLog, campBatches, campRegistrations, camps, payments } from '~/db/schema'
+import { refundPolicyIn } from '~/modules/site/site.server'
 import { formatRupees } from '~/lib/money'
 import { formatDateRange } from '~/lib/lab-time'
 import { recordAudit, type Actor } from '~/modules/audit/audit.server'
@@ -123,7 +124,7 @@ export async function cancelRegistration(actor: Actor, { campCode, reference, re
     await setStatus(tx, campRegistrations, 'cancelled', eq(campRegistrations.id, registration.id), { holdExpiresAt: null, updatedAt: now })
     if (paid) await requestRefund(tx, { paymentId: paid.id, amountPaise: paid.amountPaise, reason: 'The camp registration was cancelled by staff.', now })
     const mail = await registrationForMail(tx, registration.id)
-    const [settings] = await tx.select({ refundPolicy: siteSettings.refundPolicy }).from(siteSettings).where(eq(siteSettings.id, 1))
+    const refundPolicy = await refundPolicyIn(tx)
     await enqueueEmail(
       letter({
         to: mail.email,
@@ -132,7 +133,7 @@ export async function cancelRegistration(actor: Actor, { campCode, reference, re
         paragraphs: [
           `The registration of ${mail.swimmerName} for ${mail.campName} (${mail.batchName}) has been cancelled.`,
           paid
-            ? `Your payment of ${formatRupees(paid.amountPaise)} is being refunded ${settings?.refundPolicy ?? 'to the original payment method'}. We will e-mail you when the refund is complete.`
+            ? `Your payment of ${formatRupees(paid.amountPaise)} is being refunded ${refundPolicy}. We will e-mail you when the refund is complete.`
             : 'No refund applies to this registration.',
         ],
         details: [

@@ -1,6 +1,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm'
 import { db, type Executor } from '~/db/client.server'
 import { bookingDays, bookings, campBatches, campRegistrations, camps, catalogueItems, payments, receipts, receiptSequences, refunds, siteSettings } from '~/db/schema'
+import { sessionLocationIn } from '~/modules/site/site.server'
 import { formatLongDate, formatTimeRange } from '~/lib/lab-time'
 import { bookingDayLines } from '~/modules/booking/texts'
 import { formatReceiptNumber, financialYearOf } from './receipt-number'
@@ -90,14 +91,14 @@ async function bookingItem(bookingId: number) {
     .innerJoin(catalogueItems, eq(catalogueItems.code, bookings.productCode))
     .where(eq(bookings.id, bookingId))
   const days = await db().select({ dayNumber: bookingDays.dayNumber, date: bookingDays.date, start: bookingDays.startTime, end: bookingDays.endTime }).from(bookingDays).where(eq(bookingDays.bookingId, bookingId)).orderBy(asc(bookingDays.dayNumber))
-  const [settings] = await db().select({ location: siteSettings.sessionLocation }).from(siteSettings).where(eq(siteSettings.id, 1))
+  const location = await sessionLocationIn(db())
   return {
     owner: { userId: booking!.userId, email: booking!.email },
     customer: { name: booking!.name, email: booking!.email, phone: booking!.phone },
     description: booking!.productName,
     detail: [
       ...bookingDayLines(days).map(({ label, value }) => `${label}: ${value}`),
-      `Location: ${settings?.location ?? ''}`,
+      `Location: ${location}`,
       `Booking ID: ${booking!.reference}`,
     ],
   }

@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm'
 import { db, type Executor } from '~/db/client.server'
-import { bookingDays, bookings, campRegistrations, camps, remindersSent, siteSettings } from '~/db/schema'
+import { bookingDays, bookings, campRegistrations, camps, remindersSent } from '~/db/schema'
+import { sessionLocationIn } from '~/modules/site/site.server'
 import { addDays, formatLongDate, formatTimeRange, formatWeekdayDate, labDateParts } from '~/lib/lab-time'
 import { bookingForMail } from '~/modules/booking/fulfilment.server'
 import { IMPORTANT_INFORMATION } from '~/modules/booking/texts'
@@ -71,7 +72,7 @@ async function sessionReminder(tx: Executor, bookingId: number, dayNumber: numbe
 
 async function campReminder(tx: Executor, registrationId: number) {
   const mail = await registrationForMail(tx, registrationId)
-  const [settings] = await tx.select({ location: siteSettings.sessionLocation }).from(siteSettings).where(eq(siteSettings.id, 1))
+  const location = await sessionLocationIn(tx)
   return letter({
     to: mail.email,
     subject: `Reminder: ${mail.campName} starts tomorrow`,
@@ -79,7 +80,7 @@ async function campReminder(tx: Executor, registrationId: number) {
     paragraphs: [`${mail.campName} starts tomorrow, ${formatLongDate(mail.startsOn)}, and runs until ${formatLongDate(mail.endsOn)}. We look forward to seeing ${mail.swimmerName}!`],
     details: [
       ['Batch', `${mail.batchName}: ${batchTimes(mail.timeRanges)}, every day`],
-      ['Where', mail.venue || settings?.location || ''],
+      ['Where', mail.venue || location],
       ['Registration ID', mail.reference],
     ],
     list: { title: 'Please bring', items: ['Swimming gear and a towel', 'A water bottle', 'Arrive 15 minutes before your batch'] },

@@ -1,5 +1,5 @@
 import { asc, eq } from 'drizzle-orm'
-import { db } from '~/db/client.server'
+import { db, type Executor } from '~/db/client.server'
 import { cachedContent } from './content-cache.server'
 import { campBatches, camps, catalogueItems, siteSettings } from '~/db/schema'
 
@@ -34,6 +34,18 @@ async function readSiteSettings() {
     .where(eq(siteSettings.id, 1))
   if (!row) throw new Error('The site settings row (id 1) is missing')
   return row
+}
+
+/** How refunds reach customers ("within 7 business days, to the original payment method"), read in the transaction that writes the e-mail saying so. */
+export async function refundPolicyIn(executor: Executor) {
+  const [row] = await executor.select({ refundPolicy: siteSettings.refundPolicy }).from(siteSettings).where(eq(siteSettings.id, 1))
+  return row?.refundPolicy ?? 'to the original payment method'
+}
+
+/** Where sessions take place, read in the transaction that writes the e-mail or receipt naming it. */
+export async function sessionLocationIn(executor: Executor) {
+  const [row] = await executor.select({ location: siteSettings.sessionLocation }).from(siteSettings).where(eq(siteSettings.id, 1))
+  return row?.location ?? ''
 }
 
 /** Whether the promotional banner is on. A failure to read it hides the banner, never the page. */
