@@ -1,4 +1,5 @@
 import { data, Form, Link } from 'react-router'
+import { BookingChangeHeading } from '~/components/booking-change-heading'
 import type { Route } from './+types/bookings.$reference.cancel'
 import { FormAlert, HoneypotField, PendingButton } from '~/components/form-controls'
 import { callerOf } from '~/lib/auth.server'
@@ -86,21 +87,7 @@ export default function Cancel({ loaderData, actionData }: Route.ComponentProps)
   const terms = `${refund ? `You will get your ${refund} back, ${refundPolicy}.` : 'No payment was taken for this booking, so there is nothing to refund.'} You can cancel until ${deadline}.`
   return (
     <section className="container-page max-w-2xl py-10 sm:py-14">
-      <Link to={backTo} className="font-semibold text-brand-700 underline underline-offset-4">
-        Back
-      </Link>
-      <h1 className="mt-4 text-3xl font-extrabold text-brand-900">Cancel your booking</h1>
-      <p className="mt-2 text-muted">
-        {title}, booking ID {reference}
-      </p>
-      <dl className="mt-4 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
-        {days.map((day) => (
-          <div key={day.label} className="contents">
-            <dt className="text-muted">{day.label}</dt>
-            <dd className="font-medium text-ink">{day.value}</dd>
-          </div>
-        ))}
-      </dl>
+      <BookingChangeHeading heading="Cancel your booking" backTo={backTo} title={title} reference={reference} days={days} />
       {!allowed ? (
         <p role="alert" className="mt-6 rounded-lg border border-amber-300 bg-amber-50 p-4 text-amber-950">
           {reason}

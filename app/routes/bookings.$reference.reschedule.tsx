@@ -1,4 +1,5 @@
-import { Form, Link } from 'react-router'
+import { Form } from 'react-router'
+import { BookingChangeHeading } from '~/components/booking-change-heading'
 import type { Route } from './+types/bookings.$reference.reschedule'
 import { HoneypotField, PendingButton } from '~/components/form-controls'
 import { MonthCalendar } from '~/components/month-calendar'
@@ -93,21 +94,7 @@ export default function Reschedule({ loaderData }: Route.ComponentProps) {
   }
   return (
     <section className="container-page py-10 sm:py-14">
-      <Link to={backTo} className="font-semibold text-brand-700 underline underline-offset-4">
-        Back
-      </Link>
-      <h1 className="mt-4 text-3xl font-extrabold text-brand-900">Reschedule your booking</h1>
-      <p className="mt-2 text-muted">
-        {title}, booking ID {reference}
-      </p>
-      <dl className="mt-4 grid max-w-xl grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
-        {current.map((day) => (
-          <div key={day.label} className="contents">
-            <dt className="text-muted">{day.label}</dt>
-            <dd className="font-medium text-ink">{day.value}</dd>
-          </div>
-        ))}
-      </dl>
+      <BookingChangeHeading heading="Reschedule your booking" backTo={backTo} title={title} reference={reference} days={current} listClassName="max-w-xl" />
       {!allowed ? (
         <p role="alert" className="mt-6 max-w-xl rounded-lg border border-amber-300 bg-amber-50 p-4 text-amber-950">
           {reason}
