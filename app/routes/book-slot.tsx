@@ -7,14 +7,14 @@ import { TimeSlotPicker } from '~/components/time-slot-picker'
 import { config } from '~/config.server'
 import { getUser, requestedPath, requireUser } from '~/lib/auth.server'
 import { formatRupees } from '~/lib/money'
-import { addMonths, formatLabTime, formatTimeRange, formatWeekdayDate, labToday } from '~/lib/lab-time'
+import { formatLabTime, formatTimeRange, formatWeekdayDate, labToday } from '~/lib/lab-time'
 import { rejectBots } from '~/lib/honeypot'
 import { pageMeta } from '~/lib/seo'
 import { redirectWithToast } from '~/lib/toast.server'
 import { customerHold, daySchedule, monthCalendar } from '~/modules/booking/availability.server'
-import { holdSession, SESSION_MONTHS_AHEAD } from '~/modules/booking/holds.server'
+import { bookableMonth, holdSession } from '~/modules/booking/holds.server'
 import { holderOf } from '~/lib/holder.server'
-import { BookableDateSchema, HoldSlotSchema, isClockTime, isMonth } from '~/modules/booking/schemas'
+import { BookableDateSchema, HoldSlotSchema, isClockTime } from '~/modules/booking/schemas'
 import { IMPORTANT_INFORMATION, SESSION_DAYS, SESSION_PRODUCT_CODE } from '~/modules/booking/texts'
 import { getCatalogue, requireItem } from '~/modules/site/site.server'
 import { readForm } from '~/lib/form-data.server'
@@ -30,14 +30,10 @@ export async function loader({ request }: Route.LoaderArgs) {
   const params = new URL(request.url).searchParams
   const now = new Date()
   const today = labToday(now)
-  const firstMonth = today.slice(0, 7)
-  const lastMonth = addMonths(firstMonth, SESSION_MONTHS_AHEAD)
 
   const dateParam = params.get('date')
   const date = BookableDateSchema.safeParse(dateParam).success ? dateParam! : null
-  const monthParam = params.get('month')
-  const wanted = isMonth(monthParam) ? monthParam : (date?.slice(0, 7) ?? firstMonth)
-  const month = wanted < firstMonth ? firstMonth : wanted > lastMonth ? lastMonth : wanted
+  const { month, previousMonth, nextMonth } = bookableMonth(params.get('month'), date, today)
 
   const [calendar, schedule, hold, catalogue] = await Promise.all([
     monthCalendar(month, now, { days: SESSION_DAYS }),
@@ -50,8 +46,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   return {
     today,
     month,
-    previousMonth: month > firstMonth ? addMonths(month, -1) : null,
-    nextMonth: month < lastMonth ? addMonths(month, 1) : null,
+    previousMonth,
+    nextMonth,
     calendar,
     date,
     schedule,

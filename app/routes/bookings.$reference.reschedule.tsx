@@ -5,15 +5,15 @@ import { HoneypotField, PendingButton } from '~/components/form-controls'
 import { MonthCalendar } from '~/components/month-calendar'
 import { TimeSlotPicker } from '~/components/time-slot-picker'
 import { bookingForChange } from '~/lib/booking-access.server'
-import { addMonths, formatLabDateTime, formatTimeRange, formatWeekdayDate, labToday } from '~/lib/lab-time'
+import { formatLabDateTime, formatTimeRange, formatWeekdayDate, labToday } from '~/lib/lab-time'
 import { bookingDayLines } from '~/modules/booking/texts'
 import { rejectBots } from '~/lib/honeypot'
 import { pageMeta } from '~/lib/seo'
 import { redirectWithToast } from '~/lib/toast.server'
 import { daySchedule, monthCalendar } from '~/modules/booking/availability.server'
 import { changeAllowed, changeDeadline, rescheduleBooking } from '~/modules/booking/changes.server'
-import { lastBookableDate, SESSION_MONTHS_AHEAD, SlotUnavailableError } from '~/modules/booking/holds.server'
-import { BookableDateSchema, HoldSlotSchema, isClockTime, isMonth } from '~/modules/booking/schemas'
+import { bookableMonth, lastBookableDate, SlotUnavailableError } from '~/modules/booking/holds.server'
+import { BookableDateSchema, HoldSlotSchema, isClockTime } from '~/modules/booking/schemas'
 import { readForm } from '~/lib/form-data.server'
 import { refusalOf } from '~/lib/refusals.server'
 
@@ -29,13 +29,9 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const allowed = staff && booking.status === 'confirmed' ? ({ allowed: true } as const) : changeAllowed(booking.status, firstDay, now)
   const url = new URL(request.url)
   const today = labToday(now)
-  const firstMonth = today.slice(0, 7)
-  const lastMonth = addMonths(firstMonth, SESSION_MONTHS_AHEAD)
   const dateParam = url.searchParams.get('date')
   const date = allowed.allowed && BookableDateSchema.safeParse(dateParam).success ? dateParam! : null
-  const monthParam = url.searchParams.get('month')
-  const wanted = isMonth(monthParam) ? monthParam : (date?.slice(0, 7) ?? firstMonth)
-  const month = wanted < firstMonth ? firstMonth : wanted > lastMonth ? lastMonth : wanted
+  const { month, previousMonth, nextMonth } = bookableMonth(url.searchParams.get('month'), date, today)
   const days = booking.days.length
   // The booking's own time is where it is already, not somewhere to move it to.
   const isCurrent = (start: string) => date === firstDay?.date && start === firstDay.start
@@ -54,8 +50,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     linkQuery,
     today,
     month,
-    previousMonth: month > firstMonth ? addMonths(month, -1) : null,
-    nextMonth: month < lastMonth ? addMonths(month, 1) : null,
+    previousMonth,
+    nextMonth,
     calendar: allowed.allowed ? await monthCalendar(month, now, { days }) : [],
     date,
     schedule,

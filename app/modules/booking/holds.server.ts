@@ -10,6 +10,7 @@ import { holderColumns, limitHoldAttempts, makeRoomForHold, ownerOf, ownsBooking
 import { getCatalogue, requireItem } from '~/modules/site/site.server'
 import { inLine, lineClock, LOOK_AGAIN, sawFull } from './hold-line.server'
 import { hasStarted, holdsSeats, openWindows, planSession, seatKey, sessionStart, seatsTaken, SESSION_SEARCH_DAYS, type SessionDay } from './availability.server'
+import { isMonth } from './schemas'
 import { setStatus } from './status.server'
 
 /** The time slot cannot be held: taken meanwhile, started, or no longer offered. */
@@ -207,7 +208,20 @@ function fullWithoutYou(plan: SessionDay[], holders: SeatHolder[], owner: Bookin
 /** A single session can be booked up to this many days ahead. */
 const SINGLE_SESSION_DAYS_AHEAD = 90
 /** A 3-day session can be booked in the current month and this many more. */
-export const SESSION_MONTHS_AHEAD = 3
+const SESSION_MONTHS_AHEAD = 3
+
+/**
+ * The month a customer's booking calendar shows: the one asked for (else the chosen date's, else
+ * this month), kept within the months a session can be booked in, with the months either side
+ * that the calendar may step to.
+ */
+export function bookableMonth(asked: string | null, date: string | null, today: string) {
+  const firstMonth = today.slice(0, 7)
+  const lastMonth = addMonths(firstMonth, SESSION_MONTHS_AHEAD)
+  const wanted = isMonth(asked) ? asked : (date?.slice(0, 7) ?? firstMonth)
+  const month = wanted < firstMonth ? firstMonth : wanted > lastMonth ? lastMonth : wanted
+  return { month, previousMonth: month > firstMonth ? addMonths(month, -1) : null, nextMonth: month < lastMonth ? addMonths(month, 1) : null }
+}
 
 /** The last date a session of `days` days may start on, booked on `today` (Asia/Kolkata). */
 export function lastBookableDate(days: number, today: string) {
