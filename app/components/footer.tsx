@@ -50,18 +50,7 @@ export function Footer({ contact, year, testPayments }: { contact: FooterContact
             Book Now
           </Link>
         </div>
-        <nav aria-label="Quick links">
-          <h2 className="text-sm font-semibold tracking-wide text-white uppercase">Quick Links</h2>
-          <ul className="mt-4 space-y-2 text-sm">
-            {QUICK_LINKS.map((link) => (
-              <li key={link.to}>
-                <Link to={link.to} className="text-slate-300 underline-offset-4 hover:text-white hover:underline">
-                  {link.label}
-                </Link>
-              </li>
-            ))}
-          </ul>
-        </nav>
+        <FooterLinks label="Quick links" heading="Quick Links" links={QUICK_LINKS} />
         <div>
           <h2 className="text-sm font-semibold tracking-wide text-white uppercase">Contact</h2>
           {contact ? (
@@ -94,18 +83,7 @@ export function Footer({ contact, year, testPayments }: { contact: FooterContact
             </ul>
           )}
         </div>
-        <nav aria-label="Legal">
-          <h2 className="text-sm font-semibold tracking-wide text-white uppercase">Legal</h2>
-          <ul className="mt-4 space-y-2 text-sm">
-            {LEGAL_LINKS.map((link) => (
-              <li key={link.to}>
-                <Link to={link.to} className="text-slate-300 underline-offset-4 hover:text-white hover:underline">
-                  {link.label}
-                </Link>
-              </li>
-            ))}
-          </ul>
-        </nav>
+        <FooterLinks label="Legal" heading="Legal" links={LEGAL_LINKS} />
       </div>
       <p className="border-t border-white/10 py-5 text-center text-xs text-slate-300">
         © {year ? `${year} ` : ''}{PRODUCT_NAME}. All rights reserved.
@@ -116,5 +94,23 @@ export function Footer({ contact, year, testPayments }: { contact: FooterContact
         </p>
       )}
     </footer>
+  )
+}
+
+/** A titled column of site links. */
+function FooterLinks({ label, heading, links }: { label: string; heading: string; links: ReadonlyArray<{ to: string; label: string }> }) {
+  return (
+    <nav aria-label={label}>
+      <h2 className="text-sm font-semibold tracking-wide text-white uppercase">{heading}</h2>
+      <ul className="mt-4 space-y-2 text-sm">
+        {links.map((link) => (
+          <li key={link.to}>
+            <Link to={link.to} className="text-slate-300 underline-offset-4 hover:text-white hover:underline">
+              {link.label}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
   )
 }
