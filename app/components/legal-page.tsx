@@ -72,6 +72,11 @@ export function LegalPage({
 
 type LegalContact = { legalName: string; postalAddress: string; supportEmail: string; phone: string }
 
+/** The settings a legal page's contact section shows (a loader sends just these, not every setting). */
+export function legalContactOf({ legalName, postalAddress, supportEmail, phone }: LegalContact): LegalContact {
+  return { legalName, postalAddress, supportEmail, phone }
+}
+
 /** How to reach the business about a legal matter; placeholders stay plain text until the lab supplies them. */
 export function LegalContactDetails({ contact }: { contact: LegalContact }) {
   return (

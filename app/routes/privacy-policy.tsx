@@ -1,7 +1,7 @@
 import { Link } from 'react-router'
 import type { Route } from './+types/privacy-policy'
 import { EmailValue, SettingText } from '~/components/contact-value'
-import { LegalContactDetails, LegalPage, type LegalSection } from '~/components/legal-page'
+import { LegalContactDetails, legalContactOf, LegalPage, type LegalSection } from '~/components/legal-page'
 import { pageMeta, PRODUCT_NAME } from '~/lib/seo'
 import { getSiteSettings } from '~/modules/site/site.server'
 
@@ -10,12 +10,7 @@ const LAST_UPDATED = '2026-11-22'
 export async function loader() {
   const settings = await getSiteSettings()
   return {
-    contact: {
-      legalName: settings.legalName,
-      postalAddress: settings.postalAddress,
-      supportEmail: settings.supportEmail,
-      phone: settings.phone,
-    },
+    contact: legalContactOf(settings),
   }
 }
 

@@ -1,6 +1,6 @@
 import { Link } from 'react-router'
 import type { Route } from './+types/refund'
-import { LegalContactDetails, LegalPage, type LegalSection } from '~/components/legal-page'
+import { LegalContactDetails, legalContactOf, LegalPage, type LegalSection } from '~/components/legal-page'
 import { SettingText } from '~/components/contact-value'
 import { pageMeta, PRODUCT_NAME } from '~/lib/seo'
 import { getSiteSettings } from '~/modules/site/site.server'
@@ -11,12 +11,7 @@ export async function loader() {
   const settings = await getSiteSettings()
   return {
     refundPolicy: settings.refundPolicy,
-    contact: {
-      legalName: settings.legalName,
-      postalAddress: settings.postalAddress,
-      supportEmail: settings.supportEmail,
-      phone: settings.phone,
-    },
+    contact: legalContactOf(settings),
   }
 }
 

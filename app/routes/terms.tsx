@@ -1,7 +1,7 @@
 import { Link } from 'react-router'
 import type { Route } from './+types/terms'
 import { SettingText } from '~/components/contact-value'
-import { LegalContactDetails, LegalPage, type LegalSection } from '~/components/legal-page'
+import { LegalContactDetails, legalContactOf, LegalPage, type LegalSection } from '~/components/legal-page'
 import { pageMeta, PRODUCT_NAME } from '~/lib/seo'
 import { getSiteSettings } from '~/modules/site/site.server'
 
@@ -13,12 +13,7 @@ export async function loader() {
     refundPolicy: settings.refundPolicy,
     reportDelivery: settings.reportDelivery,
     sessionLocation: settings.sessionLocation,
-    contact: {
-      legalName: settings.legalName,
-      postalAddress: settings.postalAddress,
-      supportEmail: settings.supportEmail,
-      phone: settings.phone,
-    },
+    contact: legalContactOf(settings),
   }
 }
 
