@@ -1,6 +1,6 @@
 import { getCollectionProps, getInputProps, getSelectProps, getTextareaProps, useForm, type FieldMetadata, type SubmissionResult } from '@conform-to/react'
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react'
-import { useNavigation } from 'react-router'
+import { Form, useNavigation } from 'react-router'
 import type { z } from 'zod'
 import { HONEYPOT_FIELD } from '~/lib/honeypot'
 import { useHydrated } from '~/lib/use-hydrated'
@@ -234,6 +234,21 @@ export function PendingButton({ when, pendingLabel, className = 'btn-primary', c
 }
 
 /** The card every account page sits in: a heading, an optional lead, then the form. */
+/** The form under a code entry that asks for a new code: posts `intent` with the address; `children` say when to use it. */
+export function ResendCodeForm({ intent, email, children }: { intent: string; email: string; children: ReactNode }) {
+  return (
+    <Form method="post" className="mt-6 border-t border-slate-200 pt-6 text-sm">
+      <HoneypotField />
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name="email" value={email} />
+      {children}
+      <button type="submit" className="btn-secondary mt-3 w-full">
+        Send a new code
+      </button>
+    </Form>
+  )
+}
+
 export function AuthCard({ title, lead, children, wide }: { title: string; lead?: ReactNode; children: ReactNode; wide?: boolean }) {
   return (
     <section className="bg-gradient-to-b from-brand-50 to-white px-4 py-10 sm:py-16">

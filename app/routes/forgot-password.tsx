@@ -3,7 +3,7 @@ import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { useEffect } from 'react'
 import { data, Form, Link, redirect, useNavigate } from 'react-router'
 import type { Route } from './+types/forgot-password'
-import { AuthCard, FormAlert, HoneypotField, PasswordField, PendingButton, TextField, useLazyValidatedForm, type FieldConstraints } from '~/components/form-controls'
+import { AuthCard, FormAlert, HoneypotField, PasswordField, PendingButton, ResendCodeForm, TextField, useLazyValidatedForm, type FieldConstraints } from '~/components/form-controls'
 import { callerOf, rememberBrowserHeader, requireGuest } from '~/lib/auth.server'
 import { rejectBots } from '~/lib/honeypot'
 import { pageMeta } from '~/lib/seo'
@@ -146,10 +146,7 @@ function ResetStep({ email, code, constraint, lastResult, resendErrors }: { emai
           Reset Password
         </PendingButton>
       </Form>
-      <Form method="post" className="mt-6 border-t border-slate-200 pt-6 text-sm">
-        <HoneypotField />
-        <input type="hidden" name="intent" value="request" />
-        <input type="hidden" name="email" value={email} />
+      <ResendCodeForm intent="request" email={email}>
         <FormAlert id="resend-errors" errors={resendErrors} />
         <p className="mt-2 text-muted">
           Didn't get a code? Check your spam folder, ask for a new one, or{' '}
@@ -158,10 +155,7 @@ function ResetStep({ email, code, constraint, lastResult, resendErrors }: { emai
           </Link>
           .
         </p>
-        <button type="submit" className="btn-secondary mt-3 w-full">
-          Send a new code
-        </button>
-      </Form>
+      </ResendCodeForm>
       <BackToLogin />
     </AuthCard>
   )

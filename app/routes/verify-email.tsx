@@ -2,7 +2,7 @@ import { getFormProps } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link, redirect } from 'react-router'
 import type { Route } from './+types/verify-email'
-import { AuthCard, FormAlert, HoneypotField, PendingButton, TextField, useLazyValidatedForm } from '~/components/form-controls'
+import { AuthCard, FormAlert, HoneypotField, PendingButton, ResendCodeForm, TextField, useLazyValidatedForm } from '~/components/form-controls'
 import { callerOf, clearPendingAccountHeader, homeFor, pendingAccount, rememberBrowserHeader, requireGuest, sessionHeader } from '~/lib/auth.server'
 import { rejectBots } from '~/lib/honeypot'
 import { pageMeta, PRODUCT_NAME } from '~/lib/seo'
@@ -99,15 +99,9 @@ export default function VerifyEmail({ loaderData, actionData }: Route.ComponentP
           Verify and continue
         </PendingButton>
       </Form>
-      <Form method="post" className="mt-6 border-t border-slate-200 pt-6 text-sm">
-        <HoneypotField />
-        <input type="hidden" name="intent" value="resend" />
-        <input type="hidden" name="email" value={email} />
+      <ResendCodeForm intent="resend" email={email}>
         <p className="text-muted">Didn't get the code? Check your spam folder, or ask for a new one.</p>
-        <button type="submit" className="btn-secondary mt-3 w-full">
-          Send a new code
-        </button>
-      </Form>
+      </ResendCodeForm>
       <p className="mt-6 text-center text-sm text-muted">
         Wrong address?{' '}
         <Link to="/registration" className="font-semibold text-brand-700 underline underline-offset-2">
