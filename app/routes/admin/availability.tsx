@@ -2,8 +2,9 @@ import { getFormProps, type Submission, type SubmissionResult } from '@conform-t
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link } from 'react-router'
 import type { Route } from './+types/availability'
-import { CheckboxGroupField, FormAlert, PendingButton, TextField, useValidatedForm } from '~/components/form-fields'
+import { FormAlert, PendingButton, useValidatedForm } from '~/components/form-fields'
 import { StrandedBookingsAlert } from '~/components/stranded-bookings'
+import { DateRangeFields, HoursFields } from '~/components/window-fields'
 import { requireAdmin } from '~/lib/auth.server'
 import { addMonths, formatMonthTitle, formatTimeRange, formatWeekdayDate, labToday } from '~/lib/lab-time'
 import { redirectWithToast } from '~/lib/toast.server'
@@ -160,17 +161,8 @@ function OpenHoursForm({ lastResult }: { lastResult?: ActionResult }) {
       <h2 className="text-lg font-bold text-ink">Open hours</h2>
       <FormAlert id={form.errorId} errors={form.errors} />
       {lastResult?.stranded && <StrandedBookingsAlert bookings={lastResult.stranded} />}
-      <div className="grid gap-4 sm:grid-cols-2">
-        <TextField field={fields.from} label="From" type="date" />
-        <TextField field={fields.to} label="To" type="date" optional hint="Leave empty for a single date." />
-      </div>
-      <CheckboxGroupField field={fields.weekdays} legend="On these weekdays" options={WEEKDAYS} />
-      <div className="grid gap-4 sm:grid-cols-2">
-        <TextField field={fields.startTime} label="Opening time" type="time" />
-        <TextField field={fields.endTime} label="Closing time" type="time" />
-        <TextField field={fields.slotDurationMinutes} label="Slot length (minutes)" type="number" inputMode="numeric" />
-        <TextField field={fields.capacity} label="People per slot" type="number" inputMode="numeric" />
-      </div>
+      <DateRangeFields fields={fields} />
+      <HoursFields fields={fields} />
       <PendingButton name="intent" value="create">
         Open these hours
       </PendingButton>
@@ -186,11 +178,7 @@ function HolidaysForm({ lastResult }: { lastResult?: ActionResult }) {
       <p className="text-sm text-muted">The lab is closed all day on these dates; any opening hours are kept for when the holiday is removed.</p>
       <FormAlert id={form.errorId} errors={form.errors} />
       {lastResult?.stranded && <StrandedBookingsAlert bookings={lastResult.stranded} />}
-      <div className="grid gap-4 sm:grid-cols-2">
-        <TextField field={fields.from} label="From" type="date" />
-        <TextField field={fields.to} label="To" type="date" optional hint="Leave empty for a single date." />
-      </div>
-      <CheckboxGroupField field={fields.weekdays} legend="On these weekdays" options={WEEKDAYS} />
+      <DateRangeFields fields={fields} />
       <PendingButton name="intent" value="holiday" className="btn-secondary">
         Mark as holidays
       </PendingButton>

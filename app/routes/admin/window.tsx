@@ -2,8 +2,9 @@ import { getFormProps, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link } from 'react-router'
 import type { Route } from './+types/window'
-import { FormAlert, PendingButton, TextField, useValidatedForm } from '~/components/form-fields'
+import { FormAlert, PendingButton, useValidatedForm } from '~/components/form-fields'
 import { StrandedBookingsAlert } from '~/components/stranded-bookings'
+import { HoursFields } from '~/components/window-fields'
 import { requireAdmin } from '~/lib/auth.server'
 import { formatTimeRange, formatWeekdayDate, toHourMinute } from '~/lib/lab-time'
 import { redirectWithToast } from '~/lib/toast.server'
@@ -97,12 +98,7 @@ export default function AdminWindow({ loaderData, actionData }: Route.ComponentP
           <h2 className="text-lg font-bold text-ink">Hours</h2>
           <FormAlert id={form.errorId} errors={form.errors} />
           {actionData?.result && actionData.stranded && <StrandedBookingsAlert bookings={actionData.stranded} />}
-          <div className="grid gap-4 sm:grid-cols-2">
-            <TextField field={fields.startTime} label="Opening time" type="time" />
-            <TextField field={fields.endTime} label="Closing time" type="time" />
-            <TextField field={fields.slotDurationMinutes} label="Slot length (minutes)" type="number" inputMode="numeric" />
-            <TextField field={fields.capacity} label="People per slot" type="number" inputMode="numeric" />
-          </div>
+          <HoursFields fields={fields} />
           <PendingButton name="intent" value="update">
             Save hours
           </PendingButton>
