@@ -14,11 +14,47 @@ function weeksOf(days: CalendarDate[]): Array<Array<CalendarDate | null>> {
 }
 
 /**
+ * The date-picking card of the pages that choose a session's dates: the month's calendar, whose
+ * links keep the shown month and the chosen date in the page's query (built by `query`).
+ */
+export function MonthCalendarCard({
+  month,
+  previousMonth,
+  nextMonth,
+  days,
+  selected,
+  today,
+  query,
+}: {
+  month: string
+  previousMonth: string | null
+  nextMonth: string | null
+  days: CalendarDate[]
+  selected: string | null
+  today: string
+  query: (values: Record<string, string | null | undefined>) => string
+}) {
+  return (
+    <div className="card p-4 shadow-sm sm:p-6">
+      <MonthCalendar
+        month={month}
+        days={days}
+        selected={selected}
+        today={today}
+        hrefFor={(day) => query({ month, date: day })}
+        previousHref={previousMonth ? query({ month: previousMonth, date: selected }) : null}
+        nextHref={nextMonth ? query({ month: nextMonth, date: selected }) : null}
+      />
+    </div>
+  )
+}
+
+/**
  * A month of dates as a table of links: each open date is a link that selects it (so the calendar
  * works without JavaScript); past dates and dates without availability are not links. With
  * JavaScript, the arrow keys, Home and End move between the open dates.
  */
-export function MonthCalendar({
+function MonthCalendar({
   month,
   days,
   selected,

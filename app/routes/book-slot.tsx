@@ -2,7 +2,7 @@ import { Form, Link, redirect } from 'react-router'
 import type { Route } from './+types/book-slot'
 import { ConfirmDialog } from '~/components/confirm-dialog'
 import { HoneypotField, PendingButton } from '~/components/form-controls'
-import { MonthCalendar } from '~/components/month-calendar'
+import { MonthCalendarCard } from '~/components/month-calendar'
 import { TimeSlotPicker } from '~/components/time-slot-picker'
 import { config } from '~/config.server'
 import { getUser, requestedPath, requireUser } from '~/lib/auth.server'
@@ -123,17 +123,7 @@ export default function BookSlot({ loaderData }: Route.ComponentProps) {
       )}
 
       <div className="mt-8 grid gap-6 lg:grid-cols-[minmax(0,22rem)_minmax(0,1fr)]">
-        <div className="card p-4 shadow-sm sm:p-6">
-          <MonthCalendar
-            month={month}
-            days={calendar}
-            selected={date}
-            today={today}
-            hrefFor={(day) => query({ month, date: day })}
-            previousHref={previousMonth ? query({ month: previousMonth, date }) : null}
-            nextHref={nextMonth ? query({ month: nextMonth, date }) : null}
-          />
-        </div>
+        <MonthCalendarCard month={month} previousMonth={previousMonth} nextMonth={nextMonth} days={calendar} selected={date} today={today} query={query} />
 
         <div className="space-y-6">
           <section aria-labelledby="selected-date" className="card p-6 shadow-sm">

@@ -2,7 +2,7 @@ import { Form } from 'react-router'
 import { BookingChangeHeading } from '~/components/booking-change-heading'
 import type { Route } from './+types/bookings.$reference.reschedule'
 import { HoneypotField, PendingButton } from '~/components/form-controls'
-import { MonthCalendar } from '~/components/month-calendar'
+import { MonthCalendarCard } from '~/components/month-calendar'
 import { TimeSlotPicker } from '~/components/time-slot-picker'
 import { bookingForChange } from '~/lib/booking-access.server'
 import { formatLabDateTime, formatTimeRange, formatWeekdayDate, labToday } from '~/lib/lab-time'
@@ -99,17 +99,7 @@ export default function Reschedule({ loaderData }: Route.ComponentProps) {
         <>
           <p className="mt-4 text-sm text-muted">You can reschedule until {deadline}. Pick a new date and time: there is nothing more to pay.</p>
           <div className="mt-6 grid gap-6 lg:grid-cols-[minmax(0,22rem)_minmax(0,1fr)]">
-            <div className="card p-4 shadow-sm sm:p-6">
-              <MonthCalendar
-                month={month}
-                days={calendar}
-                selected={date}
-                today={today}
-                hrefFor={(day) => query({ month, date: day })}
-                previousHref={previousMonth ? query({ month: previousMonth, date }) : null}
-                nextHref={nextMonth ? query({ month: nextMonth, date }) : null}
-              />
-            </div>
+            <MonthCalendarCard month={month} previousMonth={previousMonth} nextMonth={nextMonth} days={calendar} selected={date} today={today} query={query} />
             <section aria-labelledby="new-time" className="card p-6 shadow-sm">
               <h2 id="new-time" className="text-lg font-bold text-ink">
                 {date ? `New time on ${formatWeekdayDate(date)}` : 'Choose a new date'}
