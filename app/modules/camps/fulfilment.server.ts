@@ -107,7 +107,7 @@ async function refunded(tx: Executor, registrationId: number, amountPaise: numbe
   if (registration?.status === 'refund_pending' || registration?.status === 'cancelled') {
     await setStatus(tx, campRegistrations, 'refunded', eq(campRegistrations.id, registrationId), { updatedAt: now })
   }
-  const mail = await registrationForMail(tx, registrationId)
+  const mail = await registrationDetails(tx, registrationId)
   await enqueueEmail(
     letter({
       to: mail.email,
@@ -137,7 +137,8 @@ async function terms(tx: Executor, registrationId: number, now: Date): Promise<P
 
 export const campPayable: Payable = { orderPrefix: 'CAMP', termsForPayment: terms, paid, unpaid, refunded }
 
-export async function registrationForMail(executor: Executor, registrationId: number) {
+/** A registration with its camp and batch: what its e-mails, calendar invitation and receipt say. */
+export async function registrationDetails(executor: Executor, registrationId: number) {
   const [row] = await executor
     .select({
       reference: campRegistrations.reference,
@@ -160,13 +161,13 @@ export async function registrationForMail(executor: Executor, registrationId: nu
   return row
 }
 
-type RegistrationForMail = Awaited<ReturnType<typeof registrationForMail>>
+type RegistrationDetails = Awaited<ReturnType<typeof registrationDetails>>
 
-export function batchTimes(timeRanges: RegistrationForMail['timeRanges']) {
+export function batchTimes(timeRanges: RegistrationDetails['timeRanges']) {
   return timeRanges.map((range) => formatTimeRange(range.start, range.end)).join(' and ')
 }
 
-function campRows(mail: RegistrationForMail): Array<[string, string]> {
+function campRows(mail: RegistrationDetails): Array<[string, string]> {
   return [
     ['Registration ID', mail.reference],
     ['Swimmer', mail.swimmerName],
@@ -176,7 +177,7 @@ function campRows(mail: RegistrationForMail): Array<[string, string]> {
   ]
 }
 
-function campDays(mail: RegistrationForMail) {
+function campDays(mail: RegistrationDetails) {
   return daysBetween(mail.startsOn, mail.endsOn) + 1
 }
 
@@ -185,7 +186,7 @@ function campDays(mail: RegistrationForMail) {
  * same for the registration, so a later copy with a higher sequence (after a batch move) replaces
  * the first in the parent's calendar.
  */
-export function campCalendar(mail: RegistrationForMail, { sequence = 0, now }: { sequence?: number; now: Date }) {
+export function campCalendar(mail: RegistrationDetails, { sequence = 0, now }: { sequence?: number; now: Date }) {
   return calendarFile(
     mail.timeRanges.map((range, index) => ({
       uid: `camp-${mail.reference}-session-${index + 1}@swimlab`,
@@ -202,7 +203,7 @@ export function campCalendar(mail: RegistrationForMail, { sequence = 0, now }: {
 }
 
 async function confirmationEmail(executor: Executor, registrationId: number, now: Date) {
-  const mail = await registrationForMail(executor, registrationId)
+  const mail = await registrationDetails(executor, registrationId)
   const ics = campCalendar(mail, { now })
   return letter({
     to: mail.email,
@@ -218,7 +219,7 @@ async function confirmationEmail(executor: Executor, registrationId: number, now
 }
 
 async function latePaymentEmail(executor: Executor, registrationId: number) {
-  const mail = await registrationForMail(executor, registrationId)
+  const mail = await registrationDetails(executor, registrationId)
   const refundPolicy = await refundPolicyIn(executor)
   return letter({
     to: mail.email,

@@ -13,7 +13,7 @@ import { requestRefund } from '~/modules/payments/refunds.server'
 import { lockStaffBatch } from './batch-editing.server'
 import { CampChangeRefusedError } from './camp-editing.server'
 import { campSeatsTaken } from './camps.server'
-import { batchTimes, campCalendar, registrationForMail } from './fulfilment.server'
+import { batchTimes, campCalendar, registrationDetails } from './fulfilment.server'
 import { refundablePayments } from './staff-views.server'
 import { campSeatFreed } from './waitlist.server'
 
@@ -87,7 +87,7 @@ export async function moveRegistration(actor: Actor, { campCode, reference, toBa
       .select({ count: sql<number>`count(*)::int` })
       .from(auditLog)
       .where(and(eq(auditLog.action, 'camp_registration.move'), eq(auditLog.entityType, 'camp_registration'), eq(auditLog.entityId, reference)))
-    const ics = campCalendar(await registrationForMail(tx, registration.id), { sequence: moves?.count ?? 1, now })
+    const ics = campCalendar(await registrationDetails(tx, registration.id), { sequence: moves?.count ?? 1, now })
     await enqueueEmail(
       letter({
         to: registration.email,
@@ -123,7 +123,7 @@ export async function cancelRegistration(actor: Actor, { campCode, reference, re
 
     await setStatus(tx, campRegistrations, 'cancelled', eq(campRegistrations.id, registration.id), { holdExpiresAt: null, updatedAt: now })
     if (paid) await requestRefund(tx, { paymentId: paid.id, amountPaise: paid.amountPaise, reason: 'The camp registration was cancelled by staff.', now })
-    const mail = await registrationForMail(tx, registration.id)
+    const mail = await registrationDetails(tx, registration.id)
     const refundPolicy = await refundPolicyIn(tx)
     await enqueueEmail(
       letter({

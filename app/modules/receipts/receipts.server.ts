@@ -1,9 +1,10 @@
 import { and, asc, eq, sql } from 'drizzle-orm'
 import { db, type Executor } from '~/db/client.server'
-import { bookingDays, bookings, campBatches, campRegistrations, camps, catalogueItems, payments, receipts, receiptSequences, refunds, siteSettings } from '~/db/schema'
+import { bookingDays, bookings, catalogueItems, payments, receipts, receiptSequences, refunds, siteSettings } from '~/db/schema'
 import { sessionLocationIn } from '~/modules/site/site.server'
-import { formatLongDate, formatTimeRange } from '~/lib/lab-time'
+import { formatLongDate } from '~/lib/lab-time'
 import { bookingDayLines } from '~/modules/booking/texts'
+import { batchTimes, registrationDetails } from '~/modules/camps/fulfilment.server'
 import { formatReceiptNumber, financialYearOf } from './receipt-number'
 import type { ReceiptDocument } from './receipt-pdf.server'
 
@@ -105,32 +106,15 @@ async function bookingItem(bookingId: number) {
 }
 
 async function campItem(registrationId: number) {
-  const [registration] = await db()
-    .select({
-      reference: campRegistrations.reference,
-      swimmer: campRegistrations.swimmerName,
-      email: campRegistrations.email,
-      phone: campRegistrations.phone,
-      campName: camps.name,
-      startsOn: camps.startsOn,
-      endsOn: camps.endsOn,
-      venue: camps.venue,
-      batchName: campBatches.name,
-      timeRanges: campBatches.timeRanges,
-    })
-    .from(campRegistrations)
-    .innerJoin(camps, eq(camps.id, campRegistrations.campId))
-    .innerJoin(campBatches, eq(campBatches.id, campRegistrations.batchId))
-    .where(eq(campRegistrations.id, registrationId))
-  const r = registration!
+  const r = await registrationDetails(db(), registrationId)
   return {
     owner: { userId: null, email: r.email },
-    customer: { name: r.swimmer, email: r.email, phone: r.phone },
+    customer: { name: r.swimmerName, email: r.email, phone: r.phone },
     description: `${r.campName} swimming camp`,
     detail: [
-      `Swimmer: ${r.swimmer}`,
+      `Swimmer: ${r.swimmerName}`,
       `${formatLongDate(r.startsOn)} to ${formatLongDate(r.endsOn)}, ${r.venue}`,
-      `${r.batchName}: ${r.timeRanges.map((range) => formatTimeRange(range.start, range.end)).join(' and ')}`,
+      `${r.batchName}: ${batchTimes(r.timeRanges)}`,
       `Registration ID: ${r.reference}`,
     ],
   }

@@ -5,7 +5,7 @@ import { sessionLocationIn } from '~/modules/site/site.server'
 import { addDays, formatLongDate, formatTimeRange, formatWeekdayDate, labDateParts } from '~/lib/lab-time'
 import { bookingForMail } from '~/modules/booking/fulfilment.server'
 import { IMPORTANT_INFORMATION } from '~/modules/booking/texts'
-import { batchTimes, registrationForMail } from '~/modules/camps/fulfilment.server'
+import { batchTimes, registrationDetails } from '~/modules/camps/fulfilment.server'
 import { enqueueEmail } from '~/modules/mail/outbox.server'
 import { letter } from '~/modules/mail/templates.server'
 
@@ -71,7 +71,7 @@ async function sessionReminder(tx: Executor, bookingId: number, dayNumber: numbe
 }
 
 async function campReminder(tx: Executor, registrationId: number) {
-  const mail = await registrationForMail(tx, registrationId)
+  const mail = await registrationDetails(tx, registrationId)
   const location = await sessionLocationIn(tx)
   return letter({
     to: mail.email,
