@@ -7,7 +7,7 @@ import { campSeatsTaken } from './camps.server'
 import { batchTimes } from './fulfilment.server'
 import { isUniqueViolation } from './registrations.server'
 import type { BatchDetails } from './staff-schemas'
-import { batchColumns } from './staff-views.server'
+import { batchColumns } from './columns.server'
 import { campSeatFreed } from './waitlist.server'
 
 /** Adds a batch to a camp. */

@@ -7,7 +7,7 @@ import { DomainError } from '~/lib/domain-error'
 import { recordAudit, type Actor } from '~/modules/audit/audit.server'
 import { isUniqueViolation } from './registrations.server'
 import type { BatchDetails, CampDetails } from './staff-schemas'
-import { campColumns } from './staff-views.server'
+import { campColumns } from './columns.server'
 import { campSeatFreed } from './waitlist.server'
 
 /** A change staff asked for that the rules do not allow; `field` names the form field it is about. */

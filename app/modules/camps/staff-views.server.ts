@@ -2,23 +2,9 @@ import { and, asc, desc, eq, inArray, notExists, or, sql, type SQL } from 'drizz
 import { db, type Executor } from '~/db/client.server'
 import { campBatches, campRegistrations, camps, campWaitlist, payments, refunds, type RefundState } from '~/db/schema'
 import { campSeatsTaken, holdsCampSeat, waitingCounts } from './camps.server'
+import { batchColumns, campColumns } from './columns.server'
 
 /** What staff see of camps: every camp with its seats, one camp's registrations and waitlist, and their export. */
-
-export const campColumns = {
-  id: camps.id,
-  code: camps.code,
-  name: camps.name,
-  startsOn: camps.startsOn,
-  endsOn: camps.endsOn,
-  venue: camps.venue,
-  earlyBirdPricePaise: camps.earlyBirdPricePaise,
-  regularPricePaise: camps.regularPricePaise,
-  earlyBirdEndsAt: camps.earlyBirdEndsAt,
-  isOpen: camps.isOpen,
-}
-
-export const batchColumns = { id: campBatches.id, campId: campBatches.campId, code: campBatches.code, name: campBatches.name, timeRanges: campBatches.timeRanges, capacity: campBatches.capacity }
 
 /** Batches in the order of their day: by the start of their first session. */
 const batchOrder = [asc(sql`${campBatches.timeRanges}->0->>'start'`), asc(campBatches.code)]

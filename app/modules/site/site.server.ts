@@ -2,6 +2,7 @@ import { asc, eq } from 'drizzle-orm'
 import { db, type Executor } from '~/db/client.server'
 import { cachedContent } from './content-cache.server'
 import { campBatches, camps, catalogueItems, siteSettings } from '~/db/schema'
+import { batchColumns, campColumns } from '~/modules/camps/columns.server'
 
 /** The settings the public pages show; the staff read adds the GST details to these. */
 export const publicSettingsColumns = {
@@ -106,31 +107,7 @@ export async function listCamps(now = new Date()) {
 }
 
 async function readCamps() {
-  const rows = await db()
-    .select({
-      id: camps.id,
-      code: camps.code,
-      name: camps.name,
-      startsOn: camps.startsOn,
-      endsOn: camps.endsOn,
-      venue: camps.venue,
-      earlyBirdPricePaise: camps.earlyBirdPricePaise,
-      regularPricePaise: camps.regularPricePaise,
-      earlyBirdEndsAt: camps.earlyBirdEndsAt,
-      isOpen: camps.isOpen,
-    })
-    .from(camps)
-    .orderBy(asc(camps.sortOrder), asc(camps.startsOn))
-  const batches = await db()
-    .select({
-      id: campBatches.id,
-      campId: campBatches.campId,
-      code: campBatches.code,
-      name: campBatches.name,
-      timeRanges: campBatches.timeRanges,
-      capacity: campBatches.capacity,
-    })
-    .from(campBatches)
-    .orderBy(asc(campBatches.code))
+  const rows = await db().select(campColumns).from(camps).orderBy(asc(camps.sortOrder), asc(camps.startsOn))
+  const batches = await db().select(batchColumns).from(campBatches).orderBy(asc(campBatches.code))
   return { rows, batches }
 }
