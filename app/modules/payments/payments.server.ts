@@ -9,6 +9,7 @@ import { GatewayError, newOrderId, type GatewayNotification, type GatewayOrderSt
 import { paymentGateway } from './active-gateway.server'
 import { payableOf, type PayableKind, type PayableRef } from './payable-contract.server'
 import { PAYABLES } from './payable-kinds.server'
+import { claimDueChecks } from './due-checks.server'
 import { issueReceipt } from '~/modules/receipts/receipts.server'
 import { amountMismatchAlert } from './staff-alerts.server'
 import { applyRefundStatus, refreshRefund, requestRefund, type RefundOutcome } from './refunds.server'
@@ -32,8 +33,6 @@ export class PaymentStartError extends DomainError {
 const MIN_MINUTES_TO_PAY = 1
 /** After its expiry, an order still pending at the gateway is given this long before we call it failed. */
 const EXPIRY_GRACE_MINUTES = 15
-/** A claimed reconciliation is this worker's for this long; if it dies, another instance retries. */
-const CHECK_LEASE_MINUTES = 1
 /** An order the gateway has not heard of is given this long for its creation call to land. */
 const CREATION_GRACE_MINUTES = 2
 
@@ -282,23 +281,11 @@ export function nextCheckAt(createdAt: Date, now: Date): Date {
   return addSeconds(now, wait)
 }
 
-/**
- * One reconciliation round: claims orders whose check is due (rows another instance is working on
- * are skipped, and a claimed row is pushed out of reach for a lease) and asks the gateway about each.
- */
+/** One reconciliation round: claims orders whose check is due and asks the gateway about each. */
 export async function reconcileDuePayments(now = new Date(), limit = 20) {
-  const claimed = await db().execute<{ order_id: string }>(sql`
-    UPDATE payments SET next_check_at = ${addMinutes(now, CHECK_LEASE_MINUTES)}
-    WHERE id IN (
-      SELECT id FROM payments
-      WHERE next_check_at <= ${now} AND state IN ('initiated', 'pending')
-      ORDER BY next_check_at
-      LIMIT ${limit}
-      FOR UPDATE SKIP LOCKED
-    )
-    RETURNING order_id`)
-  for (const row of claimed.rows) await refreshPayment(row.order_id, now)
-  return claimed.rows.length
+  const orderIds = await claimDueChecks({ table: 'payments', key: 'order_id', waiting: sql`state IN ('initiated', 'pending')` }, now, limit)
+  for (const orderId of orderIds) await refreshPayment(orderId, now)
+  return orderIds.length
 }
 
 /** The page asks at most this often; reconciliation keeps its own schedule besides. */

@@ -3,7 +3,7 @@ import { eq, sql } from 'drizzle-orm'
 import { db, type Executor } from '~/db/client.server'
 import { paymentEvents, payments, refunds } from '~/db/schema'
 import { formatRupees } from '~/lib/money'
-import { addMinutes, addSeconds } from '~/lib/lab-time'
+import { addSeconds } from '~/lib/lab-time'
 import { DomainError } from '~/lib/domain-error'
 import { logger } from '~/lib/logger.server'
 import { recordAudit, type Actor } from '~/modules/audit/audit.server'
@@ -12,11 +12,9 @@ import { GatewayError, newOrderId, type GatewayRefundStatus } from './gateway-co
 import { paymentGateway } from './active-gateway.server'
 import { payableOf } from './payable-contract.server'
 import { PAYABLES } from './payable-kinds.server'
+import { claimDueChecks } from './due-checks.server'
 import { refundFailedAlert } from './staff-alerts.server'
 import { REFUND_NOT_WAITING } from './staff-schemas'
-
-/** A claimed refund is this worker's for this long; if it dies, another instance carries on. */
-const REFUND_LEASE_MINUTES = 1
 
 const requestedListeners = new Set<() => void>()
 
@@ -149,16 +147,7 @@ export async function refreshRefund(refundId: string, now = new Date()) {
 
 /** One refund round: claims due refunds (skipping those another instance holds) and moves each on. */
 export async function processDueRefunds(now = new Date(), limit = 20) {
-  const claimed = await db().execute<{ refund_id: string }>(sql`
-    UPDATE refunds SET next_check_at = ${addMinutes(now, REFUND_LEASE_MINUTES)}
-    WHERE id IN (
-      SELECT id FROM refunds
-      WHERE next_check_at <= ${now} AND state = 'pending'
-      ORDER BY next_check_at
-      LIMIT ${limit}
-      FOR UPDATE SKIP LOCKED
-    )
-    RETURNING refund_id`)
-  for (const row of claimed.rows) await refreshRefund(row.refund_id, now)
-  return claimed.rows.length
+  const refundIds = await claimDueChecks({ table: 'refunds', key: 'refund_id', waiting: sql`state = 'pending'` }, now, limit)
+  for (const refundId of refundIds) await refreshRefund(refundId, now)
+  return refundIds.length
 }
