@@ -1,10 +1,19 @@
 import { and, asc, desc, eq, exists, inArray, isNull, ne, or, sql } from 'drizzle-orm'
-import { db } from '~/db/client.server'
+import { db, type Executor } from '~/db/client.server'
 import { bookingDays, bookings, catalogueItems, payments, refunds, type BookingStatus, type PaymentState } from '~/db/schema'
 import { getSiteSettings } from '~/modules/site/site.server'
 import { toHourMinute } from '~/lib/lab-time'
 
 export type BookingDay = { dayNumber: number; date: string; start: string; end: string }
+
+/** One booking's days in order, their times as the database keeps them ("HH:MM:SS"). */
+export function bookingDaysOf(bookingId: number, executor: Executor = db()): Promise<BookingDay[]> {
+  return executor
+    .select({ dayNumber: bookingDays.dayNumber, date: bookingDays.date, start: bookingDays.startTime, end: bookingDays.endTime })
+    .from(bookingDays)
+    .where(eq(bookingDays.bookingId, bookingId))
+    .orderBy(asc(bookingDays.dayNumber))
+}
 
 async function daysOf(bookingIds: number[]): Promise<Map<number, BookingDay[]>> {
   const byBooking = new Map<number, BookingDay[]>()

@@ -1,6 +1,6 @@
-import { and, asc, eq } from 'drizzle-orm'
+import { and, eq } from 'drizzle-orm'
 import { config } from '~/config.server'
-import { bookingDays, bookings, catalogueItems } from '~/db/schema'
+import { bookings, catalogueItems } from '~/db/schema'
 import { refundPolicyIn, sessionLocationIn } from '~/modules/site/site.server'
 import { formatRupees } from '~/lib/money'
 import type { Executor } from '~/db/client.server'
@@ -9,6 +9,7 @@ import { calendarAttachment, calendarFile } from '~/modules/mail/ics.server'
 import { enqueueEmail } from '~/modules/mail/outbox.server'
 import { letter } from '~/modules/mail/templates.server'
 import { refundedBy, type PaidOutcome, type Payable, type PaymentTerms, type RefundedHow } from '~/modules/payments/payable-contract.server'
+import { bookingDaysOf } from './bookings.server'
 import { seatsStillFree } from './holds.server'
 import { setStatus } from './status.server'
 import { bookingDayLines, IMPORTANT_INFORMATION } from './texts'
@@ -102,11 +103,7 @@ export async function bookingForMail(executor: Executor, bookingId: number) {
     .innerJoin(catalogueItems, eq(catalogueItems.code, bookings.productCode))
     .where(eq(bookings.id, bookingId))
   if (!booking) throw new Error(`Booking ${bookingId} not found`)
-  const days = await executor
-    .select({ dayNumber: bookingDays.dayNumber, date: bookingDays.date, start: bookingDays.startTime, end: bookingDays.endTime })
-    .from(bookingDays)
-    .where(eq(bookingDays.bookingId, bookingId))
-    .orderBy(asc(bookingDays.dayNumber))
+  const days = await bookingDaysOf(bookingId, executor)
   const location = await sessionLocationIn(executor)
   const title = booking.productName
   return { ...booking, days, title, location }

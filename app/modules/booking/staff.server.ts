@@ -9,6 +9,7 @@ import { newOrderId } from '~/modules/payments/gateway-contract.server'
 import { issueReceipt } from '~/modules/receipts/receipts.server'
 import { hasStarted, openWindows, planSession, seatKey, seatsTaken, SESSION_SEARCH_DAYS } from './availability.server'
 import { NotChangeableError, OFFLINE_GATEWAY } from './changes.server'
+import { bookingDaysOf } from './bookings.server'
 import { confirmationEmail } from './fulfilment.server'
 import { insertBooking, lockWindows, SlotUnavailableError } from './holds.server'
 
@@ -92,11 +93,7 @@ export async function bookingStory(reference: string) {
     .innerJoin(catalogueItems, eq(catalogueItems.code, bookings.productCode))
     .where(eq(bookings.reference, reference))
   if (!booking) return null
-  const days = await db()
-    .select({ dayNumber: bookingDays.dayNumber, date: bookingDays.date, start: bookingDays.startTime, end: bookingDays.endTime })
-    .from(bookingDays)
-    .where(eq(bookingDays.bookingId, booking.id))
-    .orderBy(asc(bookingDays.dayNumber))
+  const days = await bookingDaysOf(booking.id)
   const paymentRows = await db()
     .select({ id: payments.id, orderId: payments.orderId, gateway: payments.gateway, state: payments.state, amountPaise: payments.amountPaise, transactionId: payments.transactionId, paymentMode: payments.paymentMode, failureReason: payments.failureReason, createdAt: payments.createdAt, completedAt: payments.completedAt })
     .from(payments)

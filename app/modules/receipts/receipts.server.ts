@@ -1,8 +1,9 @@
-import { and, asc, eq, sql } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
 import { db, type Executor } from '~/db/client.server'
-import { bookingDays, bookings, catalogueItems, payments, receipts, receiptSequences, refunds, siteSettings } from '~/db/schema'
+import { bookings, catalogueItems, payments, receipts, receiptSequences, refunds, siteSettings } from '~/db/schema'
 import { sessionLocationIn } from '~/modules/site/site.server'
 import { formatLongDate } from '~/lib/lab-time'
+import { bookingDaysOf } from '~/modules/booking/bookings.server'
 import { bookingDayLines } from '~/modules/booking/texts'
 import { batchTimes, registrationDetails } from '~/modules/camps/fulfilment.server'
 import { formatReceiptNumber, financialYearOf } from './receipt-number'
@@ -91,7 +92,7 @@ async function bookingItem(bookingId: number) {
     .from(bookings)
     .innerJoin(catalogueItems, eq(catalogueItems.code, bookings.productCode))
     .where(eq(bookings.id, bookingId))
-  const days = await db().select({ dayNumber: bookingDays.dayNumber, date: bookingDays.date, start: bookingDays.startTime, end: bookingDays.endTime }).from(bookingDays).where(eq(bookingDays.bookingId, bookingId)).orderBy(asc(bookingDays.dayNumber))
+  const days = await bookingDaysOf(bookingId)
   const location = await sessionLocationIn(db())
   return {
     owner: { userId: booking!.userId, email: booking!.email },
