@@ -1,30 +1,17 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { DESKTOP, expectNoAxeViolations, launchBrowser, newContext, PHONE, watchPageErrors } from '../support/browser'
-import { startTestServer, type TestServer } from '../support/test-server'
-import { STAFF } from '../support/site'
+import type { BrowserContext, Page } from 'playwright-core'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { DESKTOP, expectNoAxeViolations, PHONE, useBrowser, watchPageErrors } from '../support/browser'
+import { useTestSite } from '../support/site'
 
 // Journeys through the account pages in a real browser, on the default set-up: no SMTP_URL, so
 // the codes are read where a newcomer would read them, in the admin's mailbox at /admin/mail.
 
-let browser: Browser
-let server: TestServer
+const browser = useBrowser()
+const site = useTestSite({ SMTP_URL: undefined, TRUST_PROXY: undefined })
 let admin: BrowserContext
 
 beforeAll(async () => {
-  ;[browser, server] = await Promise.all([launchBrowser(), startTestServer({ ADMIN_EMAIL: STAFF.email, ADMIN_PASSWORD: STAFF.password })])
-  admin = await newContext(browser, server.url, DESKTOP)
-  const page = await admin.newPage()
-  await page.goto('/login')
-  await page.getByLabel('Email').fill(STAFF.email)
-  await page.getByLabel('Password', { exact: true }).fill(STAFF.password)
-  await page.getByRole('button', { name: 'Sign In' }).click()
-  await page.waitForURL('**/admin')
-  await page.close()
-})
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
+  admin = await browser.staff(site.url)
 })
 
 /** The newest code e-mailed to `to` whose subject matches, as an admin reads it at /admin/mail. */
@@ -74,7 +61,7 @@ async function verify(page: Page, email: string) {
 
 describe('accounts in the browser', () => {
   it('register → code from the mailbox → verify → /book-slot with the welcome toast; logout', async () => {
-    const context = await newContext(browser, server.url, PHONE)
+    const context = await browser.context(site.url, PHONE)
     const page = await context.newPage()
     await page.goto('/registration')
     await expectNoAxeViolations(page)
@@ -117,13 +104,13 @@ describe('accounts in the browser', () => {
   })
 
   it('login returns to the requested page; the password can be shown; wrong passwords are refused', async () => {
-    const setup = await newContext(browser, server.url, DESKTOP)
+    const setup = await browser.context(site.url, DESKTOP)
     const first = await setup.newPage()
     await register(first, { name: 'Kiran Das', email: 'kiran@example.com', password: 'freestyle-1' })
     await verify(first, 'kiran@example.com')
     await setup.close()
 
-    const context = await newContext(browser, server.url, DESKTOP)
+    const context = await browser.context(site.url, DESKTOP)
     const page = await context.newPage()
     await page.goto('/my-bookings')
     await page.waitForURL('**/login?redirectTo=%2Fmy-bookings')
@@ -156,7 +143,7 @@ describe('accounts in the browser', () => {
   })
 
   it('sign-in checks the e-mail in the browser once its rules arrive, after the page has shown', async () => {
-    const context = await newContext(browser, server.url, PHONE)
+    const context = await browser.context(site.url, PHONE)
     const page = await context.newPage()
     // The script with zod is held back until released, to see the form work before and after it.
     let release = () => {}
@@ -193,12 +180,12 @@ describe('accounts in the browser', () => {
   })
 
   it('forgot password, end to end', async () => {
-    const setup = await newContext(browser, server.url, DESKTOP)
+    const setup = await browser.context(site.url, DESKTOP)
     const first = await setup.newPage()
     await register(first, { name: 'Dev Menon', email: 'dev@example.com', password: 'old-password-1' })
     await verify(first, 'dev@example.com')
 
-    const context = await newContext(browser, server.url, PHONE)
+    const context = await browser.context(site.url, PHONE)
     const page = await context.newPage()
     await page.goto('/login')
     await page.getByRole('link', { name: 'Forgot password?' }).click()
@@ -242,7 +229,7 @@ describe('accounts in the browser', () => {
     await expectNoAxeViolations(page)
     await page.close()
 
-    const context = await newContext(browser, server.url, DESKTOP)
+    const context = await browser.context(site.url, DESKTOP)
     const customer = await context.newPage()
     await register(customer, { name: 'Sam Roy', email: 'sam@example.com', password: 'medley-1234' })
     await verify(customer, 'sam@example.com')
@@ -254,7 +241,7 @@ describe('accounts in the browser', () => {
   })
 
   it('works without JavaScript: sign-in errors are shown next to the fields', async () => {
-    const context = await newContext(browser, server.url, PHONE, { javaScriptEnabled: false })
+    const context = await browser.context(site.url, PHONE, { javaScriptEnabled: false })
     const page = await context.newPage()
     await page.goto('/login')
     await page.getByRole('button', { name: 'Sign In' }).click()

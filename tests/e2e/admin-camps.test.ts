@@ -1,27 +1,18 @@
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { DESKTOP, expectNoAxeViolations, launchBrowser, newContext, watchPageErrors } from '../support/browser'
-import { startTestServer, type TestServer } from '../support/test-server'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
+import { DESKTOP, expectNoAxeViolations, signInWithForm, useBrowser, watchPageErrors } from '../support/browser'
 import { text, Visitor } from '../support/visitor'
-import { STAFF } from '../support/site'
+import { STAFF, useTestSite } from '../support/site'
 
 // Staff run camps in a real browser at desktop size: the pages pass axe, and the forms check
 // what is typed as it is typed.
 
-let browser: Browser
-let server: TestServer
-
-beforeAll(async () => {
-  ;[browser, server] = await Promise.all([launchBrowser(), startTestServer({ TRUST_PROXY: 'true', ADMIN_EMAIL: STAFF.email, ADMIN_PASSWORD: STAFF.password })])
-})
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-})
+const browser = useBrowser()
+const site = useTestSite({ SMTP_URL: undefined })
 
 /** A parent registers for the camp and pays at the sandbox gateway, as the public form does it. */
 async function paidRegistration(name: string, camp: string, batch: string) {
-  const parent = new Visitor(server.url)
+  const parent = new Visitor(site.url)
   const submitted = await parent.post('/onboarding', { name, email: `${name.toLowerCase().replace(/\W/g, '.')}@example.com`, phone_number: '98450 12345', camp, batch, website_url: '' })
   expect(submitted.status).toBe(302)
   const paid = await parent.post(submitted.location!, { outcome: 'success' })
@@ -35,14 +26,11 @@ const errorShown = (page: Page, message: string) => page.getByText(message, { ex
 
 describe('the camps pages in a browser', () => {
   it('a new camp is checked as it is typed and created with two batches; its page passes axe and moves a registration', async () => {
-    const context = await newContext(browser, server.url, DESKTOP)
+    const context = await browser.context(site.url, DESKTOP)
     const page = await context.newPage()
     const errors = watchPageErrors(page)
     await page.goto('/login')
-    await page.getByLabel('Email').fill(STAFF.email)
-    await page.getByLabel('Password', { exact: true }).fill(STAFF.password)
-    await page.getByRole('button', { name: 'Sign In' }).click()
-    await page.waitForURL(/\/admin$/)
+    await signInWithForm(page, STAFF, /\/admin$/)
     await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Camps' }).click()
     await page.waitForURL(/\/admin\/camps$/)
     await expect.poll(() => page.getByRole('heading', { name: 'Camps', level: 1 }).isVisible()).toBe(true)

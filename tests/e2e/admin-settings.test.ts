@@ -1,36 +1,23 @@
-import type { Browser, BrowserContext } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { DESKTOP, expectNoAxeViolations, launchBrowser, newContext, watchPageErrors } from '../support/browser'
-import { startTestServer, type TestServer } from '../support/test-server'
+import type { BrowserContext } from 'playwright-core'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { DESKTOP, expectNoAxeViolations, useBrowser, watchPageErrors } from '../support/browser'
 import { registrationForm, Visitor } from '../support/visitor'
-import { STAFF } from '../support/site'
+import { useTestSite } from '../support/site'
 
 // The catalogue, settings, customers and audit pages in a real browser: accessible, validating as
 // you type, and the banner switched here appearing and disappearing on pages already open elsewhere.
 
-let browser: Browser
-let server: TestServer
+const browser = useBrowser()
+const site = useTestSite()
 let admin: BrowserContext
 
 beforeAll(async () => {
-  ;[browser, server] = await Promise.all([launchBrowser(), startTestServer({ ADMIN_EMAIL: STAFF.email, ADMIN_PASSWORD: STAFF.password })])
-  admin = await newContext(browser, server.url, DESKTOP)
-  const page = await admin.newPage()
-  await page.goto('/login')
-  await page.getByLabel('Email').fill(STAFF.email)
-  await page.getByLabel('Password', { exact: true }).fill(STAFF.password)
-  await page.getByRole('button', { name: 'Sign In' }).click()
-  await page.waitForURL('**/admin')
-  await page.close()
-})
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
+  admin = await browser.staff(site.url)
 })
 
 describe('the new admin pages are accessible', () => {
   it('axe finds nothing on settings, customers, a customer (and the disable dialog) and the audit log', async () => {
-    const registered = await new Visitor(server.url).post('/registration', registrationForm({ email: 'asha@example.com', name: 'Asha Rao' }))
+    const registered = await new Visitor(site.url).post('/registration', registrationForm({ email: 'asha@example.com', name: 'Asha Rao' }))
     expect(registered.status).toBe(302)
     const page = await admin.newPage()
     const errors = watchPageErrors(page)
@@ -71,7 +58,7 @@ describe('the new admin pages are accessible', () => {
 
 describe('the banner switched from /admin/settings', () => {
   it('appears and disappears on a page open in another browser, without a reload', async () => {
-    const visitor = await newContext(browser, server.url, DESKTOP)
+    const visitor = await browser.context(site.url, DESKTOP)
     const pricing = await visitor.newPage()
     await pricing.goto('/pricing')
     const banner = pricing.getByRole('complementary', { name: 'Swimming camps' })

@@ -1,39 +1,22 @@
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
 import { addDays, addMonths, labToday } from '~/lib/lab-time'
-import { DESKTOP, expectNoAxeViolations, launchBrowser, newContext, watchPageErrors } from '../support/browser'
-import { startSmtpSink } from '../support/smtp-sink'
-import { startTestServer, type TestServer } from '../support/test-server'
-import { signUp, Visitor } from '../support/visitor'
-import { STAFF } from '../support/site'
+import { DESKTOP, expectNoAxeViolations, signInWithForm, useBrowser, watchPageErrors } from '../support/browser'
+import { STAFF, useTestSite } from '../support/site'
 
 // The admin console in a real browser: staff open hours a month out, a customer books and pays
 // for them, and staff find the booking and cancel it with a refund. Every page is checked with axe.
 
-let browser: Browser
-let server: TestServer
-let sink: Awaited<ReturnType<typeof startSmtpSink>>
+const browser = useBrowser()
+const site = useTestSite()
 const PASSWORD = 'butterfly-2027'
 
-beforeAll(async () => {
-  sink = await startSmtpSink()
-  ;[browser, server] = await Promise.all([launchBrowser(), startTestServer({ SMTP_URL: sink.url, TRUST_PROXY: 'true', ADMIN_EMAIL: STAFF.email, ADMIN_PASSWORD: STAFF.password })])
-})
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-  await sink?.close()
-})
-
 async function signIn(email: string, password: string, landing: RegExp) {
-  const context = await newContext(browser, server.url, DESKTOP)
+  const context = await browser.context(site.url, DESKTOP)
   const page = await context.newPage()
   const errors = watchPageErrors(page)
   await page.goto('/login')
-  await page.getByLabel('Email').fill(email)
-  await page.getByLabel('Password', { exact: true }).fill(password)
-  await page.getByRole('button', { name: 'Sign In' }).click()
-  await page.waitForURL(landing)
+  await signInWithForm(page, { email, password }, landing)
   return { page, errors, close: () => context.close() }
 }
 
@@ -77,7 +60,7 @@ describe('running the lab from the admin console', () => {
 
     // The customer books the first of those dates.
     const email = 'meera.iyer@example.com'
-    await signUp(new Visitor(server.url), sink, { email, name: 'Meera Iyer' })
+    await site.customer('Meera Iyer', email)
     const customer = await signIn(email, PASSWORD, /\/book-slot/)
     await customer.page.goto(`/book-slot?month=${month}`)
     await customer.page.locator('table a[data-date]').first().click()
@@ -113,7 +96,7 @@ describe('running the lab from the admin console', () => {
     await confirmation.getByRole('button', { name: 'Yes, cancel and refund' }).click()
     await toast(staff.page, 'Booking cancelled')
 
-    const mail = await sink.waitForMailTo(email, /Refund completed/, 30_000)
+    const mail = await site.sink.waitForMailTo(email, /Refund completed/, 30_000)
     expect(mail.text).toContain('₹30,000.00')
     await customer.page.goto('/my-bookings')
     await expect.poll(() => customer.page.getByRole('article').getByText('Refunded', { exact: true }).isVisible()).toBe(true)

@@ -1,45 +1,28 @@
 import { readFileSync } from 'node:fs'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
 import { bookAndPay } from '../support/booking-flow'
-import { DESKTOP, expectNoAxeViolations, launchBrowser, newContext, watchPageErrors } from '../support/browser'
+import { DESKTOP, expectNoAxeViolations, signInWithForm, useBrowser, watchPageErrors } from '../support/browser'
 import { pdfText } from '../support/pdf-text'
-import { startSmtpSink } from '../support/smtp-sink'
-import { startTestServer, type TestServer } from '../support/test-server'
-import { signUp, Visitor } from '../support/visitor'
-import { STAFF } from '../support/site'
+import { emailFor, useTestSite } from '../support/site'
 
 // After the booking, in a real browser: the receipt, rescheduling, cancelling with a refund, and a
 // report delivered by staff.
 
-let browser: Browser
-let server: TestServer
-let sink: Awaited<ReturnType<typeof startSmtpSink>>
+const browser = useBrowser()
+const site = useTestSite()
 const PASSWORD = 'butterfly-2027'
-
-beforeAll(async () => {
-  sink = await startSmtpSink()
-  ;[browser, server] = await Promise.all([launchBrowser(), startTestServer({ SMTP_URL: sink.url, TRUST_PROXY: 'true', ADMIN_EMAIL: STAFF.email, ADMIN_PASSWORD: STAFF.password })])
-})
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-  await sink?.close()
-})
 
 /** A customer who has paid for two sessions (booked without JavaScript), signed in in the browser on My Bookings. */
 async function customerWithBookings(name: string, skips: number[]) {
-  const email = `${name.toLowerCase().replace(/\W/g, '')}@example.com`
-  const visitor = await signUp(new Visitor(server.url), sink, { email, name })
-  for (const skip of skips) await bookAndPay(visitor, server.url, 'success', skip, { daysAhead: 2 })
-  const context = await newContext(browser, server.url, DESKTOP)
+  const email = emailFor(name)
+  const visitor = await site.customer(name, email)
+  for (const skip of skips) await bookAndPay(visitor, site.url, 'success', skip, { daysAhead: 2 })
+  const context = await browser.context(site.url, DESKTOP)
   const page = await context.newPage()
   const errors = watchPageErrors(page)
   await page.goto('/login?redirectTo=/my-bookings')
-  await page.getByLabel('Email').fill(email)
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
-  await page.getByRole('button', { name: 'Sign In' }).click()
-  await page.waitForURL(/\/my-bookings/)
+  await signInWithForm(page, { email, password: PASSWORD }, /\/my-bookings/)
   return { page, email, errors, close: () => context.close() }
 }
 
@@ -71,7 +54,7 @@ describe('after the booking, in the browser', () => {
     await page.waitForURL(/\/my-bookings$/)
     await expect.poll(() => page.getByText('Booking rescheduled').isVisible()).toBe(true)
     expect(await bookings(page).first().innerText()).not.toBe(before)
-    await sink.waitForMailTo(email, /Booking rescheduled/)
+    await site.sink.waitForMailTo(email, /Booking rescheduled/)
 
     // Cancel the other one.
     await bookings(page).nth(1).getByRole('link', { name: 'Cancel' }).click()
@@ -80,7 +63,7 @@ describe('after the booking, in the browser', () => {
     await page.getByRole('button', { name: 'Cancel my booking' }).click()
     await page.waitForURL(/\/my-bookings$/)
     await expect.poll(() => page.getByText('Booking cancelled').first().isVisible()).toBe(true)
-    await sink.waitForMailTo(email, /Refund completed/, 30_000)
+    await site.sink.waitForMailTo(email, /Refund completed/, 30_000)
     await page.reload()
     await expect.poll(() => bookings(page).nth(1).getByText('Refunded', { exact: true }).isVisible()).toBe(true)
     expect(errors).toEqual([])
@@ -90,14 +73,13 @@ describe('after the booking, in the browser', () => {
   it('shows a report staff delivered, and opens its PDF', async () => {
     const { page, email, close } = await customerWithBookings('Kiran Das', [2])
     const reference = /SWP-\d{10}/.exec(await bookings(page).first().innerText())![0]
-    const admin = new Visitor(server.url)
-    await admin.post('/login', { email: STAFF.email, password: STAFF.password, website_url: '' })
+    const admin = await site.staff()
     const form = new FormData()
     form.append('files', new Blob([new TextEncoder().encode('%PDF-1.4\n% report\n%%EOF\n')], { type: 'application/pdf' }), 'Kiran report.pdf')
     form.append('videoLinks', 'Underwater, Day 1 | https://video.example/kiran')
     form.append('note', 'Great kick; work on the catch.')
     expect((await admin.upload(`/admin/bookings/${reference}`, form)).status).toBe(302)
-    await sink.waitForMailTo(email, /report is ready/)
+    await site.sink.waitForMailTo(email, /report is ready/)
 
     await page.reload()
     const report = page.getByRole('region', { name: 'Your report' })

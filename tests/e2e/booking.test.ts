@@ -1,21 +1,14 @@
-import type { Browser, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { DESKTOP, expectNoAxeViolations, launchBrowser, newContext, PHONE, watchPageErrors } from '../support/browser'
+import { DESKTOP, expectNoAxeViolations, PHONE, signInWithForm, useBrowser, watchPageErrors } from '../support/browser'
 import { startFakePhonePe, type FakePhonePe } from '../support/fake-phonepe'
-import { startSmtpSink } from '../support/smtp-sink'
-import { startTestServer, type TestServer } from '../support/test-server'
-import { signUp, Visitor } from '../support/visitor'
+import { phonePeSiteEnv } from '../support/phonepe-site'
+import { useTestSite } from '../support/site'
 
 // A customer books and pays for a 3-day session in a real browser, through the sandbox gateway and
 // through PhonePe (a local fake that speaks its protocol), with an accessibility scan of each screen.
 
-let browser: Browser
-beforeAll(async () => {
-  browser = await launchBrowser()
-})
-afterAll(async () => {
-  await browser?.close()
-})
+const browser = useBrowser()
 
 const PASSWORD = 'butterfly-2027'
 const WEBHOOK = { username: 'lab-webhook', password: 'hook-password-1' }
@@ -41,48 +34,27 @@ const GATEWAYS: Gateway[] = [
 
 for (const gateway of GATEWAYS) {
   describe(`booking a 3-day session, paying through ${gateway.name}`, () => {
-    let server: TestServer
-    let sink: Awaited<ReturnType<typeof startSmtpSink>>
     let phonePe: FakePhonePe | undefined
-
     beforeAll(async () => {
-      sink = await startSmtpSink()
-      const env: Record<string, string> = { SMTP_URL: sink.url, TRUST_PROXY: 'true' }
-      if (gateway.name === 'phonepe') {
-        phonePe = await startFakePhonePe()
-        Object.assign(env, {
-          PAYMENT_GATEWAY: 'phonepe',
-          PHONEPE_CLIENT_ID: phonePe.credentials.clientId,
-          PHONEPE_CLIENT_SECRET: phonePe.credentials.clientSecret,
-          PHONEPE_CLIENT_VERSION: String(phonePe.credentials.clientVersion),
-          PHONEPE_WEBHOOK_USERNAME: WEBHOOK.username,
-          PHONEPE_WEBHOOK_PASSWORD: WEBHOOK.password,
-          PHONEPE_AUTH_BASE_URL: phonePe.authBaseUrl,
-          PHONEPE_PG_BASE_URL: phonePe.pgBaseUrl,
-          PHONEPE_CHECKOUT_ORIGINS: phonePe.url,
-        })
-      }
-      server = await startTestServer(env)
-      phonePe?.sendWebhooksTo(`${server.url}/api/payments/webhook/phonepe`, WEBHOOK)
+      if (gateway.name === 'phonepe') phonePe = await startFakePhonePe()
     })
     afterAll(async () => {
-      await server?.stop()
-      await sink?.close()
       await phonePe?.close()
+    })
+    const site = useTestSite(() => (phonePe ? phonePeSiteEnv(phonePe, WEBHOOK) : {}))
+    beforeAll(() => {
+      phonePe?.sendWebhooksTo(`${site.url}/api/payments/webhook/phonepe`, WEBHOOK)
     })
 
     async function signedIn(name: string, viewport = DESKTOP) {
       const email = `${name.toLowerCase().replace(/\W/g, '')}.${gateway.name}@example.com`
-      await signUp(new Visitor(server.url), sink, { email, name })
-      const context = await newContext(browser, server.url, viewport)
+      await site.customer(name, email)
+      const context = await browser.context(site.url, viewport)
       const page = await context.newPage()
       const errors = watchPageErrors(page)
       await page.goto('/book-slot')
       await page.waitForURL(/\/login/)
-      await page.getByLabel('Email').fill(email)
-      await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
-      await page.getByRole('button', { name: 'Sign In' }).click()
-      await page.waitForURL(/\/book-slot/)
+      await signInWithForm(page, { email, password: PASSWORD }, /\/book-slot/)
       return { page, email, errors, close: () => context.close() }
     }
 
@@ -128,7 +100,7 @@ for (const gateway of GATEWAYS) {
       await expectNoAxeViolations(page)
       expect(errors).toEqual([])
 
-      const mail = await sink.waitForMailTo(email, /Booking confirmed/)
+      const mail = await site.sink.waitForMailTo(email, /Booking confirmed/)
       expect(mail.text).toContain('3-Day Biomechanical Analysis')
       expect(mail.raw).toMatch(/Content-Type: text\/calendar[^]*filename=SWP-\d{10}\.ics/)
       await close()
@@ -152,27 +124,15 @@ for (const gateway of GATEWAYS) {
 }
 
 describe('the status page while the gateway has not decided (sandbox)', () => {
-  let server: TestServer
-  let sink: Awaited<ReturnType<typeof startSmtpSink>>
-  beforeAll(async () => {
-    sink = await startSmtpSink()
-    server = await startTestServer({ SMTP_URL: sink.url, TRUST_PROXY: 'true' })
-  })
-  afterAll(async () => {
-    await server?.stop()
-    await sink?.close()
-  })
+  const site = useTestSite()
 
   it('counts the seconds, polls every 3 seconds, and turns to Payment Successful! without a reload', async () => {
     const email = 'meera@example.com'
-    await signUp(new Visitor(server.url), sink, { email, name: 'Meera Iyer' })
-    const context = await newContext(browser, server.url, DESKTOP)
+    await site.customer('Meera Iyer', email)
+    const context = await browser.context(site.url, DESKTOP)
     const page = await context.newPage()
     await page.goto('/login?redirectTo=/book-slot')
-    await page.getByLabel('Email').fill(email)
-    await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
-    await page.getByRole('button', { name: 'Sign In' }).click()
-    await page.waitForURL(/\/book-slot/)
+    await signInWithForm(page, { email, password: PASSWORD }, /\/book-slot/)
 
     // The calendar is operated from the keyboard: arrows move between open dates, Enter picks one.
     const firstOpen = page.locator('table a[data-date]').first()
@@ -201,7 +161,7 @@ describe('the status page while the gateway has not decided (sandbox)', () => {
     const url = page.url()
 
     // Meanwhile the bank settles the payment at the gateway.
-    await fetch(checkoutUrl, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: server.url }, body: 'outcome=success', redirect: 'manual' })
+    await fetch(checkoutUrl, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: site.url }, body: 'outcome=success', redirect: 'manual' })
     await expect.poll(() => page.getByRole('heading', { name: 'Payment Successful!' }).isVisible(), { timeout: 15_000 }).toBe(true)
     expect(page.url()).toBe(url)
     await context.close()

@@ -1,34 +1,20 @@
-import type { Browser } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { PUBLIC_PAGES } from '~/lib/public-pages'
 import { addDays, labToday } from '~/lib/lab-time'
-import { DESKTOP, launchBrowser, newContext } from '../support/browser'
-import { startSmtpSink } from '../support/smtp-sink'
-import { startTestServer, type TestServer } from '../support/test-server'
-import { signUp, Visitor } from '../support/visitor'
+import { DESKTOP, useBrowser } from '../support/browser'
+import { useTestSite } from '../support/site'
 
 // The issues Chrome's DevTools report for a page (a CSP violation, a form field without a label, a
 // cookie it will reject…), which Lighthouse counts against best practices. Every page has none.
 
-let browser: Browser
-let server: TestServer
-let sink: Awaited<ReturnType<typeof startSmtpSink>>
-
-beforeAll(async () => {
-  sink = await startSmtpSink()
-  ;[browser, server] = await Promise.all([launchBrowser(), startTestServer({ SMTP_URL: sink.url, TRUST_PROXY: 'true' })])
-})
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-  await sink?.close()
-})
+const browser = useBrowser()
+const site = useTestSite()
 
 async function issuesOn(paths: string[], cookie?: string) {
-  const context = await newContext(browser, server.url, DESKTOP)
+  const context = await browser.context(site.url, DESKTOP)
   if (cookie) {
     const [name, value] = cookie.split('=') as [string, string]
-    await context.addCookies([{ name, value, url: server.url }])
+    await context.addCookies([{ name, value, url: site.url }])
   }
   const page = await context.newPage()
   const cdp = await context.newCDPSession(page)
@@ -53,7 +39,7 @@ describe('browser-reported issues', () => {
   })
 
   it('none on the signed-in booking screens', async () => {
-    const visitor = await signUp(new Visitor(server.url), sink, { email: 'issues@example.com', name: 'Issue Finder' })
+    const visitor = await site.customer('Issue Finder', 'issues@example.com')
     const cookie = [...visitor.cookies].map(([name, value]) => `${name}=${value}`).find((pair) => pair.startsWith('swimlab_session='))!
     expect(await issuesOn(['/book-slot', `/book-slot?date=${addDays(labToday(), 3)}`, '/my-bookings'], cookie)).toEqual([])
   })

@@ -1,30 +1,17 @@
-import type { Browser } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { DESKTOP, expectNoAxeViolations, launchBrowser, newContext, PHONE, watchPageErrors } from '../support/browser'
-import { startSmtpSink } from '../support/smtp-sink'
-import { startTestServer, type TestServer } from '../support/test-server'
+import { describe, expect, it } from 'vitest'
+import { DESKTOP, expectNoAxeViolations, PHONE, watchPageErrors, useBrowser } from '../support/browser'
+import { useTestSite } from '../support/site'
 import { Visitor } from '../support/visitor'
 
 // A parent registers a swimmer for a camp in a real browser: from the banner to a confirmed
 // registration, and from a full batch to its waitlist.
 
-let browser: Browser
-let server: TestServer
-let sink: Awaited<ReturnType<typeof startSmtpSink>>
-
-beforeAll(async () => {
-  sink = await startSmtpSink()
-  ;[browser, server] = await Promise.all([launchBrowser(), startTestServer({ SMTP_URL: sink.url, TRUST_PROXY: 'true' })])
-})
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-  await sink?.close()
-})
+const browser = useBrowser()
+const site = useTestSite()
 
 describe('camp registration in the browser', () => {
   it('banner → form (checked as you type) → gateway → Registration Complete! → the e-mail → Register Another Person', async () => {
-    const context = await newContext(browser, server.url, PHONE)
+    const context = await browser.context(site.url, PHONE)
     const page = await context.newPage()
     const errors = watchPageErrors(page)
     await page.goto('/')
@@ -56,7 +43,7 @@ describe('camp registration in the browser', () => {
     await expect.poll(() => page.getByText("₹35,000 payment completed successfully. You're registered for the camp!").isVisible()).toBe(true)
     await expectNoAxeViolations(page)
 
-    const mail = await sink.waitForMailTo('menon@example.com', /Camp registration confirmed/)
+    const mail = await site.sink.waitForMailTo('menon@example.com', /Camp registration confirmed/)
     expect(mail.text).toContain('Camp 2')
     expect(mail.raw).toMatch(/Content-Type: text\/calendar/)
 
@@ -71,10 +58,10 @@ describe('camp registration in the browser', () => {
 
   it('a full batch says Full; the parent joins its waitlist instead, and keeps the place through the e-mailed link', async () => {
     for (let index = 0; index < 30; index += 1) {
-      const filled = await new Visitor(server.url).post('/onboarding', { name: `Swimmer ${index}`, email: `filler${index}@example.com`, phone_number: '9845012345', camp: 'camp1', batch: 'batch1', website_url: '' })
+      const filled = await new Visitor(site.url).post('/onboarding', { name: `Swimmer ${index}`, email: `filler${index}@example.com`, phone_number: '9845012345', camp: 'camp1', batch: 'batch1', website_url: '' })
       expect(filled.status).toBe(302)
     }
-    const context = await newContext(browser, server.url, DESKTOP)
+    const context = await browser.context(site.url, DESKTOP)
     const page = await context.newPage()
     const errors = watchPageErrors(page)
     await page.goto('/onboarding')
@@ -93,7 +80,7 @@ describe('camp registration in the browser', () => {
     await expect.poll(() => page.getByText('We have e-mailed late@example.com a link to confirm the place on its waitlist.').isVisible()).toBe(true)
     await expectNoAxeViolations(page)
 
-    const mail = await sink.waitForMailTo('late@example.com', /Please confirm your waitlist place/)
+    const mail = await site.sink.waitForMailTo('late@example.com', /Please confirm your waitlist place/)
     await page.goto(/(http:\/\/\S+\/onboarding\/waitlist\?entry=\d+&key=[\w-]+)/.exec(mail.text)![1]!)
     await expect.poll(() => page.getByRole('heading', { name: 'Keep your place on the waitlist' }).isVisible()).toBe(true)
     await expectNoAxeViolations(page)

@@ -1,25 +1,13 @@
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { DESKTOP, expectNoAxeViolations, launchBrowser, newContext, PHONE, watchPageErrors } from '../support/browser'
-import { startSmtpSink } from '../support/smtp-sink'
-import { startTestServer, type TestServer } from '../support/test-server'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
+import { DESKTOP, expectNoAxeViolations, PHONE, watchPageErrors, useBrowser } from '../support/browser'
+import { useTestSite } from '../support/site'
 import { bookableDate } from '../support/booking-flow'
 
 // The public /booking in a real browser: success, a declined payment, and reloads along the way.
 
-let browser: Browser
-let server: TestServer
-let sink: Awaited<ReturnType<typeof startSmtpSink>>
-
-beforeAll(async () => {
-  sink = await startSmtpSink()
-  ;[browser, server] = await Promise.all([launchBrowser(), startTestServer({ SMTP_URL: sink.url })])
-})
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-  await sink?.close()
-})
+const browser = useBrowser()
+const site = useTestSite()
 
 async function fillDetails(page: Page, { name, email, date, time }: { name: string; email: string; date: string; time: string }) {
   await page.getByLabel('Full Name').fill(name)
@@ -33,7 +21,7 @@ async function fillDetails(page: Page, { name, email, date, time }: { name: stri
 
 describe('/booking in the browser', () => {
   it('details → payment → gateway → Booking Confirmed!, surviving a reload at every step', async () => {
-    const context = await newContext(browser, server.url, PHONE)
+    const context = await browser.context(site.url, PHONE)
     const page = await context.newPage()
     const errors = watchPageErrors(page)
     await page.goto('/booking')
@@ -61,13 +49,13 @@ describe('/booking in the browser', () => {
     expect(await page.locator('main').innerText()).toMatch(/Booking ID\s+SWP-\d{10}/)
     expect(await page.getByRole('navigation', { name: 'Booking progress' }).locator('[aria-current="step"]').innerText()).toContain('3. Confirmation')
     await expectNoAxeViolations(page)
-    await sink.waitForMailTo('kavya@example.com', /Booking confirmed/)
+    await site.sink.waitForMailTo('kavya@example.com', /Booking confirmed/)
     expect(errors).toEqual([])
     await context.close()
   })
 
   it('a declined payment returns to step 2 with a message and the details kept', async () => {
-    const context = await newContext(browser, server.url, DESKTOP)
+    const context = await browser.context(site.url, DESKTOP)
     const page = await context.newPage()
     await page.goto('/booking')
     await fillDetails(page, { name: 'Ravi Kumar', email: 'ravi@example.com', date: bookableDate(5), time: '3:00 PM' })

@@ -1,25 +1,17 @@
 import pg from 'pg'
-import type { Browser } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { PUBLIC_PAGES } from '~/lib/public-pages'
-import { DESKTOP, expectNoAxeViolations, launchBrowser, newContext, PHONE, watchPageErrors } from '../support/browser'
-import { startTestServer, type TestServer } from '../support/test-server'
+import { DESKTOP, expectNoAxeViolations, PHONE, watchPageErrors, useBrowser } from '../support/browser'
+import { useTestSite } from '../support/site'
+import { startTestServer } from '../support/test-server'
 
-let browser: Browser
-let server: TestServer
-
-beforeAll(async () => {
-  ;[browser, server] = await Promise.all([launchBrowser(), startTestServer()])
-})
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-})
+const browser = useBrowser()
+const site = useTestSite()
 
 describe('every public page is accessible', () => {
   for (const viewport of [PHONE, DESKTOP]) {
     it(`axe finds nothing at ${viewport.width}px`, async () => {
-      const context = await newContext(browser, server.url, viewport)
+      const context = await browser.context(site.url, viewport)
       const page = await context.newPage()
       const errors = watchPageErrors(page)
       for (const { path } of PUBLIC_PAGES) {
@@ -37,7 +29,7 @@ describe('every public page is accessible', () => {
 
 describe('navigation', () => {
   it('the header links move between pages and highlight the current one', async () => {
-    const context = await newContext(browser, server.url, DESKTOP)
+    const context = await browser.context(site.url, DESKTOP)
     const page = await context.newPage()
     await page.goto('/')
     const nav = page.getByRole('navigation', { name: 'Main' })
@@ -58,7 +50,7 @@ describe('navigation', () => {
   })
 
   it('a new page opens scrolled to the top', async () => {
-    const context = await newContext(browser, server.url, DESKTOP)
+    const context = await browser.context(site.url, DESKTOP)
     const page = await context.newPage()
     await page.goto('/about')
     await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight))
@@ -69,7 +61,7 @@ describe('navigation', () => {
   })
 
   it('the header turns solid with a shadow after 50px of scrolling', async () => {
-    const context = await newContext(browser, server.url, DESKTOP)
+    const context = await browser.context(site.url, DESKTOP)
     const page = await context.newPage()
     await page.goto('/services')
     const header = page.locator('header').first()
@@ -86,7 +78,7 @@ describe('navigation', () => {
 
   for (const javaScriptEnabled of [true, false]) {
     it(`the phone menu opens, navigates and closes ${javaScriptEnabled ? 'with' : 'without'} JavaScript`, async () => {
-      const context = await newContext(browser, server.url, PHONE, { javaScriptEnabled })
+      const context = await browser.context(site.url, PHONE, { javaScriptEnabled })
       const page = await context.newPage()
       await page.goto('/')
       const menu = page.getByRole('navigation', { name: 'Mobile' })
@@ -102,7 +94,7 @@ describe('navigation', () => {
   }
 
   it('the phone menu works from the keyboard', async () => {
-    const context = await newContext(browser, server.url, PHONE)
+    const context = await browser.context(site.url, PHONE)
     const page = await context.newPage()
     await page.goto('/')
     await page.locator('summary[aria-label="Menu"]').focus()
@@ -115,7 +107,7 @@ describe('navigation', () => {
   })
 
   it('a phone menu opened before the scripts have run stays open when they do', async () => {
-    const context = await newContext(browser, server.url, PHONE)
+    const context = await browser.context(site.url, PHONE)
     const page = await context.newPage()
     let release = () => {}
     const released = new Promise<void>((resolve) => (release = resolve))
@@ -140,7 +132,7 @@ describe('navigation', () => {
 describe('how-it-works FAQ', () => {
   for (const javaScriptEnabled of [true, false]) {
     it(`opens one answer at a time ${javaScriptEnabled ? 'with' : 'without'} JavaScript`, async () => {
-      const context = await newContext(browser, server.url, PHONE, { javaScriptEnabled })
+      const context = await browser.context(site.url, PHONE, { javaScriptEnabled })
       const page = await context.newPage()
       await page.goto('/how-it-works')
       const items = page.locator('details[name="faq"]')
@@ -154,7 +146,7 @@ describe('how-it-works FAQ', () => {
   }
 
   it('is operated with the keyboard', async () => {
-    const context = await newContext(browser, server.url, DESKTOP)
+    const context = await browser.context(site.url, DESKTOP)
     const page = await context.newPage()
     await page.goto('/how-it-works')
     const items = page.locator('details[name="faq"]')
@@ -169,7 +161,7 @@ describe('how-it-works FAQ', () => {
 
 describe('promotional banner', () => {
   it('shows the camps from the database and links to registration', async () => {
-    const context = await newContext(browser, server.url, PHONE)
+    const context = await browser.context(site.url, PHONE)
     const page = await context.newPage()
     await page.goto('/')
     const banner = page.getByRole('complementary', { name: 'Swimming camps' })
@@ -189,7 +181,7 @@ describe('promotional banner', () => {
 
   for (const javaScriptEnabled of [true, false]) {
     it(`on a phone is one line that opens for the details, and closes for the visit (${javaScriptEnabled ? 'with' : 'without'} JavaScript)`, async () => {
-      const context = await newContext(browser, server.url, PHONE, { javaScriptEnabled })
+      const context = await browser.context(site.url, PHONE, { javaScriptEnabled })
       const page = await context.newPage()
       const errors = watchPageErrors(page)
       await page.goto('/pricing')
@@ -234,7 +226,7 @@ describe('promotional banner', () => {
   }
 
   it('with JavaScript the page is not reloaded on closing, and keyboard focus goes on to the page', async () => {
-    const context = await newContext(browser, server.url, PHONE)
+    const context = await browser.context(site.url, PHONE)
     const page = await context.newPage()
     await page.goto('/about')
     await page.waitForFunction(() => document.querySelector('input[name="inPlace"]') !== null)
@@ -248,7 +240,7 @@ describe('promotional banner', () => {
   })
 
   it('is not shown on paying, status and account pages', async () => {
-    const context = await newContext(browser, server.url, PHONE)
+    const context = await browser.context(site.url, PHONE)
     const page = await context.newPage()
     for (const path of ['/booking', '/onboarding', '/login', '/registration']) {
       await page.goto(path)
@@ -283,7 +275,7 @@ describe('the banner changes live on every open page', async () => {
     const own = await startTestServer({ DATABASE_URL: url.toString() })
     try {
       await runSql(url.toString(), 'UPDATE site_settings SET banner_visible = false WHERE id = 1')
-      const context = await newContext(browser, own.url, DESKTOP)
+      const context = await browser.context(own.url, DESKTOP)
       const [home, pricing] = [await context.newPage(), await context.newPage()]
       await home.goto('/')
       await pricing.goto('/pricing')

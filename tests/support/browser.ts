@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs'
 import AxeBuilder from '@axe-core/playwright'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
-import { expect } from 'vitest'
+import { afterAll, beforeAll, expect } from 'vitest'
+import { STAFF } from './site'
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 
@@ -29,6 +30,45 @@ export async function launchBrowser(): Promise<Browser> {
 
 export async function newContext(browser: Browser, baseURL: string, viewport = DESKTOP, options: { javaScriptEnabled?: boolean } = {}): Promise<BrowserContext> {
   return browser.newContext({ baseURL, viewport, javaScriptEnabled: options.javaScriptEnabled ?? true, locale: 'en-IN', timezoneId: 'Asia/Kolkata' })
+}
+
+/**
+ * Chromium for a test file: launched before its tests, closed after them. Its launch is not awaited
+ * by the hook, so it goes on while the hooks declared after it start the site; the first page waits.
+ */
+export function useBrowser() {
+  let launched: Promise<Browser> | undefined
+  beforeAll(() => {
+    launched = launchBrowser()
+  })
+  afterAll(async () => {
+    await (await launched)?.close()
+  })
+  const browser = () => {
+    if (!launched) throw new Error('The browser launches before the tests (beforeAll)')
+    return launched
+  }
+  return {
+    /** A new browser context on the site at `url` (a visitor with no cookies yet), at phone or desktop size. */
+    context: async (url: string, viewport = DESKTOP, options: { javaScriptEnabled?: boolean } = {}) => newContext(await browser(), url, viewport, options),
+    /** A desktop browser context with staff signed in through the login form. */
+    async staff(url: string) {
+      const context = await newContext(await browser(), url, DESKTOP)
+      const page = await context.newPage()
+      await page.goto('/login')
+      await signInWithForm(page, STAFF, '**/admin')
+      await page.close()
+      return context
+    },
+  }
+}
+
+/** Signs in through the login form on `page`, and waits for the page it lands on. */
+export async function signInWithForm(page: Page, { email, password }: { email: string; password: string }, landing: string | RegExp) {
+  await page.getByLabel('Email').fill(email)
+  await page.getByLabel('Password', { exact: true }).fill(password)
+  await page.getByRole('button', { name: 'Sign In' }).click()
+  await page.waitForURL(landing)
 }
 
 /** Runs axe (WCAG 2.x A/AA rules, including 2.2) and fails with a readable list of violations. */

@@ -19,16 +19,24 @@ export async function signInStaff(url: string) {
 export const emailFor = (name: string) => `${name.toLowerCase().replace(/\W/g, '')}@example.com`
 
 /**
+ * Server settings for a test site. A setting given as undefined is left unset (no SMTP_URL: the
+ * local mailbox). A function is called when the site starts, after the hooks declared before it
+ * (for settings that point at a fake started there).
+ */
+type SiteEnv = Record<string, string | undefined>
+
+/**
  * The site for a test file, started before its tests and stopped after them: the real server with
  * its staff account, trusting each Visitor's X-Forwarded-For, its mail delivered to an SMTP sink.
  * `env` adds server settings or replaces these.
  */
-export function useTestSite(env: Record<string, string> = {}) {
+export function useTestSite(env: SiteEnv | (() => SiteEnv) = {}) {
   let server: TestServer | undefined
   let sink: SmtpSink | undefined
   beforeAll(async () => {
     sink = await startSmtpSink()
-    server = await startTestServer({ SMTP_URL: sink.url, TRUST_PROXY: 'true', ADMIN_EMAIL: STAFF.email, ADMIN_PASSWORD: STAFF.password, ...env })
+    const settings = { SMTP_URL: sink.url, TRUST_PROXY: 'true', ADMIN_EMAIL: STAFF.email, ADMIN_PASSWORD: STAFF.password, ...(typeof env === 'function' ? env() : env) }
+    server = await startTestServer(Object.fromEntries(Object.entries(settings).filter((entry): entry is [string, string] => entry[1] !== undefined)))
   })
   afterAll(async () => {
     await server?.stop()
