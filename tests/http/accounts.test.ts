@@ -1,28 +1,18 @@
 import { spawnSync } from 'node:child_process'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { codeIn, startSmtpSink } from '../support/smtp-sink'
+import { describe, expect, it } from 'vitest'
+import { codeIn } from '../support/smtp-sink'
 import { startTestServer, type TestServer } from '../support/test-server'
 import { fieldState, registrationForm, text, Visitor } from '../support/visitor'
 import { CODE_REFUSED } from '~/modules/accounts/codes.server'
-import { STAFF } from '../support/site'
+import { STAFF, useTestSite } from '../support/site'
 
 // The account pages as a browser without JavaScript uses them: plain form posts, redirects and
 // cookies, against the real server, with e-mail delivered over SMTP to a local server.
 
-let server: TestServer
-let sink: Awaited<ReturnType<typeof startSmtpSink>>
+const site = useTestSite({ MAIL_FROM: 'Lab <no-reply@lab.example>' })
 
-beforeAll(async () => {
-  sink = await startSmtpSink()
-  server = await startTestServer({ SMTP_URL: sink.url, MAIL_FROM: 'Lab <no-reply@lab.example>', ADMIN_EMAIL: STAFF.email, ADMIN_PASSWORD: STAFF.password, TRUST_PROXY: 'true' })
-})
-afterAll(async () => {
-  await server?.stop()
-  await sink?.close()
-})
-
-const newVisitor = () => new Visitor(server.url)
+const newVisitor = () => new Visitor(site.url)
 const registration = registrationForm
 /** The path and query of the verification link in an e-mail. */
 const linkIn = (mail: string) => {
@@ -33,7 +23,7 @@ const linkIn = (mail: string) => {
 async function registerAndVerify(visitor: Visitor, email: string, name = 'Asha Rao') {
   const registered = await visitor.post('/registration', registration({ email, name }))
   expect(registered.status).toBe(302)
-  const mail = await sink.waitForMailTo(email)
+  const mail = await site.sink.waitForMailTo(email)
   const verified = await visitor.post(`/verify-email?${new URLSearchParams({ email })}`, { email, code: codeIn(mail.text), website_url: '' })
   expect(verified.location).toBe('/book-slot')
   return verified
@@ -72,7 +62,7 @@ describe('registration without JavaScript', () => {
     const verifyPage = await visitor.get(registered.location!)
     expect(text(verifyPage.html)).toContain('We sent a 6-digit code to meera@example.com')
 
-    const mail = await sink.waitForMailTo('meera@example.com')
+    const mail = await site.sink.waitForMailTo('meera@example.com')
     const code = codeIn(mail.text)
     // The form posts back to the page's own URL (its action keeps the query).
     expect(verifyPage.html).toContain('action="/verify-email?email=meera%40example.com"')
@@ -103,12 +93,12 @@ describe('registration without JavaScript', () => {
   it('the link in the e-mail only fills in the code; pressing the button signs in the browser that registered', async () => {
     const visitor = newVisitor()
     await visitor.post('/registration', registration({ email: 'link@example.com' }))
-    const link = linkIn((await sink.waitForMailTo('link@example.com')).text)
+    const link = linkIn((await site.sink.waitForMailTo('link@example.com')).text)
     // Opening the link (as a mail scanner does) uses nothing up and signs nobody in.
     const opened = await visitor.get(link)
     expect(opened.status).toBe(200)
     expect(opened.setCookies).toEqual([])
-    const code = new URL(link, server.url).searchParams.get('code')!
+    const code = new URL(link, site.url).searchParams.get('code')!
     expect(opened.html).toMatch(new RegExp(`name="code"[^>]*value="${code}"|value="${code}"[^>]*name="code"`))
     expect(opened.html).toContain(`action="${link.replaceAll('&', '&amp;')}"`)
 
@@ -120,8 +110,8 @@ describe('registration without JavaScript', () => {
   it('another browser following the link verifies the address but is not signed in to that account', async () => {
     const attacker = newVisitor()
     await attacker.post('/registration', registration({ email: 'attacker@example.com', name: 'Not The Victim' }))
-    const link = linkIn((await sink.waitForMailTo('attacker@example.com')).text)
-    const code = new URL(link, server.url).searchParams.get('code')!
+    const link = linkIn((await site.sink.waitForMailTo('attacker@example.com')).text)
+    const code = new URL(link, site.url).searchParams.get('code')!
 
     // The link is sent to a victim, whose browser opens it and presses the button.
     const victim = newVisitor()
@@ -141,13 +131,13 @@ describe('registration without JavaScript', () => {
 
   it('a browser that typed the right password of an unverified account is signed in by the new code it asks for', async () => {
     await newVisitor().post('/registration', registration({ email: 'phone-first@example.com' }))
-    await sink.waitForMailTo('phone-first@example.com')
+    await site.sink.waitForMailTo('phone-first@example.com')
     const laptop = newVisitor()
     expect((await laptop.post('/login', { email: 'phone-first@example.com', password: 'butterfly-2027', website_url: '' })).status).toBe(403)
-    const count = sink.messages.length
+    const count = site.sink.messages.length
     await laptop.post('/verify-email', { intent: 'resend', email: 'phone-first@example.com', website_url: '' })
-    await expect.poll(() => sink.messages.length, { timeout: 15_000 }).toBeGreaterThan(count)
-    const code = codeIn(sink.messages.filter((message) => message.to.includes('phone-first@example.com')).at(-1)!.text)
+    await expect.poll(() => site.sink.messages.length, { timeout: 15_000 }).toBeGreaterThan(count)
+    const code = codeIn(site.sink.messages.filter((message) => message.to.includes('phone-first@example.com')).at(-1)!.text)
     const verified = await laptop.post('/verify-email?email=phone-first%40example.com', { email: 'phone-first@example.com', code, website_url: '' })
     expect(verified.location).toBe('/book-slot')
   })
@@ -248,15 +238,15 @@ describe('signing in and out without JavaScript', () => {
   it('tells an unverified user to verify, and offers a new code', async () => {
     const visitor = newVisitor()
     await visitor.post('/registration', registration({ email: 'unverified@example.com' }))
-    await sink.waitForMailTo('unverified@example.com')
-    const before = sink.messages.length
+    await site.sink.waitForMailTo('unverified@example.com')
+    const before = site.sink.messages.length
     const response = await visitor.post('/login', { email: 'unverified@example.com', password: 'butterfly-2027', website_url: '' })
     expect(response.status).toBe(403)
     expect(text(response.html)).toContain('Please verify your account before logging in')
     expect(response.html).toMatch(/<form[^>]*action="\/verify-email"/)
     const resend = await visitor.post('/verify-email', { intent: 'resend', email: 'unverified@example.com', website_url: '' })
     expect(resend.location).toBe('/verify-email?email=unverified%40example.com')
-    await expect.poll(() => sink.messages.length, { timeout: 15_000 }).toBe(before + 1)
+    await expect.poll(() => site.sink.messages.length, { timeout: 15_000 }).toBe(before + 1)
   })
 
   it('limits sign-in attempts with a clear message', async () => {
@@ -285,7 +275,7 @@ describe('forgot password without JavaScript', () => {
     const unknownPage = text((await visitor.get(unknown.location!)).html)
     expect(knownPage.replaceAll('reset@example.com', 'X')).toBe(unknownPage.replaceAll('ghost@example.com', 'X'))
 
-    const mail = await sink.waitForMailTo('reset@example.com', /^Subject: Your password reset code/m)
+    const mail = await site.sink.waitForMailTo('reset@example.com', /^Subject: Your password reset code/m)
     const code = codeIn(mail.text)
 
     const stepTwo = known.location!
@@ -324,7 +314,7 @@ describe('nothing tells which addresses have accounts', () => {
   it('the verification page: a verified, an unverified and an unknown address get the same page and the same answer', async () => {
     await registerAndVerify(newVisitor(), 'enum-verified@example.com')
     await newVisitor().post('/registration', registration({ email: 'enum-pending@example.com' }))
-    const pendingCode = codeIn((await sink.waitForMailTo('enum-pending@example.com')).text)
+    const pendingCode = codeIn((await site.sink.waitForMailTo('enum-pending@example.com')).text)
     const guess = pendingCode === '123456' ? '654321' : '123456'
     const answers = []
     for (const email of ['enum-verified@example.com', 'enum-pending@example.com', 'enum-nobody@example.com']) {
@@ -349,7 +339,7 @@ describe('nothing tells which addresses have accounts', () => {
       expect(requested.status).toBe(302)
       steps.push({ visitor, email, location: requested.location! })
     }
-    const sent = codeIn((await sink.waitForMailTo('enum-reset@example.com', /password reset code/)).text)
+    const sent = codeIn((await site.sink.waitForMailTo('enum-reset@example.com', /password reset code/)).text)
     const guess = sent === '123456' ? '654321' : '123456'
     const answers = []
     for (const { visitor, email, location } of steps) {
@@ -376,11 +366,11 @@ describe('password rules', () => {
     /** Asks for a reset code, and returns the reset step's post with a new password. */
     const resetStep = async (email: string) => {
       const visitor = newVisitor()
-      const mails = () => sink.messages.filter((message) => message.to.includes(email)).length
+      const mails = () => site.sink.messages.filter((message) => message.to.includes(email)).length
       const before = mails()
       const requested = await visitor.post('/forgot-password', { intent: 'request', email, website_url: '' })
       await expect.poll(mails, { timeout: 15_000 }).toBeGreaterThan(before)
-      const code = codeIn((await sink.waitForMailTo(email, /password reset code/)).text)
+      const code = codeIn((await site.sink.waitForMailTo(email, /password reset code/)).text)
       return (password: string) => visitor.post(requested.location!, { intent: 'reset', email, code, password, confirmPassword: password, website_url: '' })
     }
     await registerAndVerify(newVisitor(), 'common-reset@example.com')
@@ -439,7 +429,7 @@ describe('admin', () => {
     expect(text(mailbox.html)).toContain('Your verification code for Swimming Sport Science Lab')
     expect(text(mailbox.html)).toMatch(/\bsent\b/)
     // With real SMTP, staff see that it went, not the code in it.
-    const code = codeIn((await sink.waitForMailTo('customer@example.com')).text)
+    const code = codeIn((await site.sink.waitForMailTo('customer@example.com')).text)
     expect(mailbox.html).not.toContain(code)
     expect(text(mailbox.html)).not.toContain('Show message')
   })
@@ -458,12 +448,12 @@ describe('the admin of ADMIN_EMAIL', { timeout: 180_000 }, () => {
   }
 
   it('an account someone registered before ADMIN_EMAIL was set is not made the admin; the log says what to do, the site runs, and admin:create --existing takes the account back', async () => {
-    const before = await startTestServer({ SMTP_URL: sink.url, TRUST_PROXY: 'true' })
+    const before = await startTestServer({ SMTP_URL: site.sink.url, TRUST_PROXY: 'true' })
     const squatter = new Visitor(before.url)
     expect((await squatter.post('/registration', registration({ email: 'owner@lab.example', password: 'squatters-password' }))).status).toBe(302)
     // The same installation, restarted by the operator with the admin's address and password set.
     await before.kill()
-    const after = await startTestServer({ SMTP_URL: sink.url, TRUST_PROXY: 'true', ADMIN_EMAIL: 'owner@lab.example', ADMIN_PASSWORD: 'the-operators-password' }, { restartOf: before })
+    const after = await startTestServer({ SMTP_URL: site.sink.url, TRUST_PROXY: 'true', ADMIN_EMAIL: 'owner@lab.example', ADMIN_PASSWORD: 'the-operators-password' }, { restartOf: before })
     expect(after.logs()).toMatch(/"level":50[^\n]*owner@lab\.example \(ADMIN_EMAIL\) already has a customer account whose password is not ADMIN_PASSWORD, so it was NOT made an admin[^\n]*admin:create[^\n]*--existing/)
     expect((await new Visitor(after.url).post('/login', { email: 'owner@lab.example', password: 'the-operators-password', website_url: '' })).status).toBe(401)
     const again = new Visitor(after.url)
@@ -480,7 +470,7 @@ describe('the admin of ADMIN_EMAIL', { timeout: 180_000 }, () => {
     const taken = adminCreate(after, ['--email', 'owner@lab.example', '--password', 'the-new-operator-password', '--existing'])
     expect([taken.status, taken.output]).toEqual([0, expect.stringContaining('owner@lab.example is now an admin, with the password given, and signed out everywhere.')])
 
-    const restarted = await startTestServer({ SMTP_URL: sink.url, TRUST_PROXY: 'true' }, { restartOf: after })
+    const restarted = await startTestServer({ SMTP_URL: site.sink.url, TRUST_PROXY: 'true' }, { restartOf: after })
     try {
       expect((await new Visitor(restarted.url).post('/login', { email: 'owner@lab.example', password: 'squatters-password', website_url: '' })).status).toBe(401)
       expect((await new Visitor(restarted.url).post('/login', { email: 'owner@lab.example', password: 'the-new-operator-password', website_url: '' })).location).toBe('/admin')

@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startFakePhonePe, type FakePhonePe } from '../support/fake-phonepe'
 import { holdAndPay, phonePeSiteEnv } from '../support/phonepe-site'
-import { startSmtpSink } from '../support/smtp-sink'
-import { startTestServer, type TestServer } from '../support/test-server'
-import { fieldState, signUp, text, Visitor } from '../support/visitor'
-import { STAFF } from '../support/site'
+import { fieldState, text } from '../support/visitor'
+import { useTestSite } from '../support/site'
 
 // A refund PhonePe fails leaves a customer owed money that the website cannot return by itself:
 // staff see it on the overview, repay the customer themselves and mark it repaid there, without
@@ -13,19 +11,16 @@ import { STAFF } from '../support/site'
 const WEBHOOK = { username: 'lab-webhook', password: 'gateway-test-secret' }
 
 let fake: FakePhonePe
-let sink: Awaited<ReturnType<typeof startSmtpSink>>
-let server: TestServer
 
 beforeAll(async () => {
   fake = await startFakePhonePe()
-  sink = await startSmtpSink()
-  server = await startTestServer({ SMTP_URL: sink.url, TRUST_PROXY: 'true', ADMIN_EMAIL: STAFF.email, ADMIN_PASSWORD: STAFF.password, ...phonePeSiteEnv(fake, WEBHOOK) })
-  fake.sendWebhooksTo(`${server.url}/api/payments/webhook/phonepe`, WEBHOOK)
 })
 afterAll(async () => {
-  await server?.stop()
   await fake?.close()
-  await sink?.close()
+})
+const site = useTestSite(() => phonePeSiteEnv(fake, WEBHOOK))
+beforeAll(() => {
+  fake.sendWebhooksTo(`${site.url}/api/payments/webhook/phonepe`, WEBHOOK)
 })
 
 const FAILED_HEADING = 'Refunds that failed: repay these customers by hand, then mark each as repaid'
@@ -33,14 +28,13 @@ const FAILED_HEADING = 'Refunds that failed: repay these customers by hand, then
 describe('a refund PhonePe failed', () => {
   it('staff mark it repaid by hand on the overview: the booking is refunded and the customer told, once', { timeout: 90_000 }, async () => {
     const email = 'owedmoney@example.com'
-    const customer = await signUp(new Visitor(server.url), sink, { email, name: 'Owed Money' })
+    const customer = await site.customer('Owed Money', email)
     const { checkoutUrl } = await holdAndPay(customer, fake, 0)
     const back = await customer.post(checkoutUrl, { token: new URL(checkoutUrl).searchParams.get('token')!, choice: 'pay' })
     expect(text((await customer.get(back.location!)).html)).toContain('Payment Successful!')
     const reference = /Booking ID (SWP-\d{10})/.exec(text((await customer.get('/my-bookings')).html))![1]!
 
-    const staff = new Visitor(server.url)
-    expect((await staff.post('/login', { email: STAFF.email, password: STAFF.password, website_url: '' })).location).toBe('/admin')
+    const staff = await site.staff()
     expect((await staff.post(`/admin/bookings/${reference}`, { intent: 'cancel', refund: 'yes', confirm: 'yes' })).status).toBe(302)
     const refundId = /RFND_[A-Za-z0-9_-]+/.exec((await staff.get(`/admin/bookings/${reference}`)).html)![0]
     await expect.poll(() => fake.refund(refundId), { timeout: 20_000 }).toBeDefined()
@@ -63,7 +57,7 @@ describe('a refund PhonePe failed', () => {
     const overview = text((await staff.get('/admin')).html)
     expect(overview).toContain('Refund marked as repaid')
     expect(overview).not.toContain(FAILED_HEADING)
-    const told = await sink.waitForMailTo(email, /^Subject: Refund completed/m)
+    const told = await site.sink.waitForMailTo(email, /^Subject: Refund completed/m)
     expect(told.text).toContain('our team has repaid you directly')
     expect(text((await customer.get('/my-bookings')).html)).toContain('Refunded')
     expect(text((await staff.get(`/admin/bookings/${reference}`)).html)).toContain('repaid by hand (Bank transfer, UTR 1234567890)')
@@ -74,6 +68,6 @@ describe('a refund PhonePe failed', () => {
     expect(again.location).toBe('/admin')
     expect(text((await staff.get('/admin')).html)).toContain('This refund is no longer waiting to be repaid by hand.')
     await new Promise((resolve) => setTimeout(resolve, 2_000))
-    expect(sink.messages.filter((mail) => mail.to.includes(email) && /^Subject: Refund completed/m.test(mail.raw))).toHaveLength(1)
+    expect(site.sink.messages.filter((mail) => mail.to.includes(email) && /^Subject: Refund completed/m.test(mail.raw))).toHaveLength(1)
   })
 })

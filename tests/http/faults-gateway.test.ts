@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startFakePhonePe, type FakePhonePe } from '../support/fake-phonepe'
 import { holdSeat, phonePeSiteEnv } from '../support/phonepe-site'
-import { startSmtpSink } from '../support/smtp-sink'
-import { startTestServer, type TestServer } from '../support/test-server'
-import { signUp, text, Visitor } from '../support/visitor'
+import { useTestSite } from '../support/site'
+import { text } from '../support/visitor'
 
 // The customer's side of a PhonePe that stops answering on Pay, with the site's real timeouts:
 // the page answers with a clear message instead of hanging, and paying again works once PhonePe
@@ -15,29 +14,22 @@ const WEBHOOK = { username: 'lab-webhook', password: 'gateway-test-secret' }
 const ANSWER_WITHIN_MS = 25_000
 
 let fake: FakePhonePe
-let sink: Awaited<ReturnType<typeof startSmtpSink>>
-let server: TestServer
 
 beforeAll(async () => {
   fake = await startFakePhonePe()
-  sink = await startSmtpSink()
-  server = await startTestServer({
-    SMTP_URL: sink.url,
-    TRUST_PROXY: 'true',
-    ...phonePeSiteEnv(fake, WEBHOOK),
-  })
-  fake.sendWebhooksTo(`${server.url}/api/payments/webhook/phonepe`, WEBHOOK)
 })
 afterAll(async () => {
-  await server?.stop()
   await fake?.close()
-  await sink?.close()
+})
+const site = useTestSite(() => phonePeSiteEnv(fake, WEBHOOK))
+beforeAll(() => {
+  fake.sendWebhooksTo(`${site.url}/api/payments/webhook/phonepe`, WEBHOOK)
 })
 
 describe('PhonePe too slow on Pay', () => {
   it('the customer is told within our timeout, not left waiting; paying again once PhonePe answers confirms the booking once', { timeout: 90_000 }, async () => {
     const email = 'slowpay@example.com'
-    const customer = await signUp(new Visitor(server.url), sink, { email, name: 'Slow Pay' })
+    const customer = await site.customer('Slow Pay', email)
     const { paymentPath } = await holdSeat(customer, 0)
 
     // PhonePe takes the order but answers a minute later, which no visitor would wait for.
@@ -58,9 +50,9 @@ describe('PhonePe too slow on Pay', () => {
     expect(back.location).toMatch(/\/slot-payment-status\?orderId=SLOT_/)
     expect(text(checkout.html)).toContain('Test mode')
     expect(text((await customer.get(back.location!)).html)).toContain('Payment Successful!')
-    await sink.waitForMailTo(email, /^Subject: Booking confirmed/m)
+    await site.sink.waitForMailTo(email, /^Subject: Booking confirmed/m)
     await new Promise((resolve) => setTimeout(resolve, 3_000))
-    expect(sink.messages.filter((mail) => mail.to.includes(email) && /^Subject: Booking confirmed/m.test(mail.raw))).toHaveLength(1)
+    expect(site.sink.messages.filter((mail) => mail.to.includes(email) && /^Subject: Booking confirmed/m.test(mail.raw))).toHaveLength(1)
     expect(text((await customer.get('/my-bookings')).html)).toContain('Confirmed')
     console.log(`slow PhonePe on Pay: the customer had a clear answer (HTTP 502, "Failed to create payment") after ${(waitedMs / 1000).toFixed(1)} s; paid and confirmed once on the next try`)
   })

@@ -1,12 +1,10 @@
 import { request as httpRequest } from 'node:http'
 import fc from 'fast-check'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { addDays, labToday } from '~/lib/lab-time'
 import { anyValue, hostileQuery, hostileSegment, invalidSubmission, MALFORMED_BODIES, OUT_OF_RANGE_DATES, OUT_OF_RANGE_MONTHS, type FormSpec } from '../support/hostile-input'
-import { startSmtpSink } from '../support/smtp-sink'
-import { startTestServer, type TestServer } from '../support/test-server'
-import { signUp, text, Visitor } from '../support/visitor'
-import { STAFF } from '../support/site'
+import { text, Visitor } from '../support/visitor'
+import { useTestSite } from '../support/site'
 
 // The real server, over HTTP, under malformed and hostile input: forms, page addresses, the JSON
 // endpoints, the payment webhook and the sandbox gateway. Whatever arrives, the answer is never a
@@ -17,23 +15,14 @@ import { STAFF } from '../support/site'
 // Shrinking a case that holds 100 KB strings can take longer than the test may; the first failing case is reported as found.
 fc.configureGlobal({ endOnFailure: true })
 
-let server: TestServer
-let sink: Awaited<ReturnType<typeof startSmtpSink>>
+const site = useTestSite()
 let customer: Visitor
 let admin: Visitor
 const RUNS = 8
 
 beforeAll(async () => {
-  sink = await startSmtpSink()
-  server = await startTestServer({ SMTP_URL: sink.url, TRUST_PROXY: 'true', ADMIN_EMAIL: STAFF.email, ADMIN_PASSWORD: STAFF.password })
-  customer = await signUp(new Visitor(server.url), sink, { email: 'hostile@example.com', name: 'Hostile Swimmer' })
-  admin = new Visitor(server.url)
-  const signedIn = await admin.post('/login', { email: STAFF.email, password: STAFF.password, website_url: '' })
-  expect(signedIn.location).toBe('/admin')
-})
-afterAll(async () => {
-  await server?.stop()
-  await sink?.close()
+  customer = await site.customer('Hostile Swimmer', 'hostile@example.com')
+  admin = await site.staff()
 })
 
 const future = addDays(labToday(), 20)
@@ -41,7 +30,7 @@ const ERROR_PAGE_TITLES = /<title>(Bad request|Something went wrong|We will be r
 
 type Who = 'guest' | 'customer' | 'admin'
 /** A fresh guest per request, so the rate limits of one attempt do not decide the next. */
-const visitorFor = (who: Who) => (who === 'customer' ? customer : who === 'admin' ? admin : new Visitor(server.url))
+const visitorFor = (who: Who) => (who === 'customer' ? customer : who === 'admin' ? admin : new Visitor(site.url))
 
 /**
  * What no page sends: a filled-in honeypot (only bots fill it), a NUL character, a list index far
@@ -70,7 +59,7 @@ function expectFormMessage(response: { status: number; html: string; headers: He
 async function answered<T>(request: Promise<T>, label: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined
   const timeout = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer in 10 s: ${label}\n${server.logs().split('\n').slice(-15).join('\n')}`)), 10_000)
+    timer = setTimeout(() => reject(new Error(`no answer in 10 s: ${label}\n${site.server.logs().split('\n').slice(-15).join('\n')}`)), 10_000)
   })
   try {
     return await Promise.race([request, timeout])
@@ -144,9 +133,9 @@ describe('forms answer hostile submissions with their page and a message', () =>
 describe('bodies that are not a form', () => {
   it.each(FORMS.map((form) => [form.name, form] as const))('%s: 4xx, never 500', async (_name, form) => {
     for (const body of MALFORMED_BODIES) {
-      const headers: Record<string, string> = { Origin: server.url }
+      const headers: Record<string, string> = { Origin: site.url }
       if (body.contentType) headers['Content-Type'] = body.contentType
-      const response = await fetch(`${server.url}${form.path}`, { method: 'POST', body: body.body ?? undefined, headers: { ...headers, Cookie: cookieOf(visitorFor(form.who)), 'X-Forwarded-For': '198.51.100.9' }, redirect: 'manual' })
+      const response = await fetch(`${site.url}${form.path}`, { method: 'POST', body: body.body ?? undefined, headers: { ...headers, Cookie: cookieOf(visitorFor(form.who)), 'X-Forwarded-For': '198.51.100.9' }, redirect: 'manual' })
       expect(response.status, `${form.name}: ${body.label}`).toBeLessThan(500)
       if (body.label === 'an empty form' || body.label === 'a form with broken percent-encoding') continue
       expect([400, 415], `${form.name}: ${body.label}`).toContain(response.status)
@@ -167,7 +156,7 @@ describe('bodies that are not a form', () => {
     // does with that connection is the client's business, not the next test's.
     const body = `email=${'a'.repeat(2 * 1024 * 1024)}`
     const { status, html } = await new Promise<{ status: number; html: string }>((resolve, reject) => {
-      const request = httpRequest(`${server.url}/login`, { method: 'POST', agent: false, headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'Content-Length': Buffer.byteLength(body), Origin: server.url } }, (response) => {
+      const request = httpRequest(`${site.url}/login`, { method: 'POST', agent: false, headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'Content-Length': Buffer.byteLength(body), Origin: site.url } }, (response) => {
         let html = ''
         response.setEncoding('utf8')
         response.on('data', (chunk: string) => (html += chunk))
@@ -262,7 +251,7 @@ describe('pages with hostile addresses', () => {
       await expectAnswer(`GET /admin/bookings.csv?from=${date}&to=${date}`, admin.get(`/admin/bookings.csv?from=${date}&to=${date}`), { status: 200 })
       await expectAnswer(`POST /book-slot ${date}`, customer.post('/book-slot', { date, time: '10:00', website_url: '' }), { status: 302 })
       const booking = { name: 'Ravi Kumar', email: 'ravi@example.com', phone: '9845012345', service: 'race', date, time: '10:00', website_url: '' }
-      await expectAnswer(`POST /booking ${date}`, new Visitor(server.url).post('/booking', booking), { status: 400, says: real ? 'Choose a date from today up to a year ahead' : 'Please choose a date' })
+      await expectAnswer(`POST /booking ${date}`, new Visitor(site.url).post('/booking', booking), { status: 400, says: real ? 'Choose a date from today up to a year ahead' : 'Please choose a date' })
       for (const intent of ['create', 'holiday']) {
         const hours = { intent, from: date, to: date, weekdays: '1', startTime: '10:00', endTime: '13:00', slotDurationMinutes: '60', capacity: '1' }
         await expectAnswer(`POST /admin/availability ${intent} ${date}`, admin.post('/admin/availability', hours), { status: 400, says: real ? 'Choose a date from 2000 to 2100' : 'Choose the first date' })
@@ -319,7 +308,7 @@ describe('the payment webhook and the sandbox gateway', () => {
             // A value no HTTP client can send is not a request the server can receive.
           }
         }
-        const response = await fetch(`${server.url}/api/payments/webhook/sandbox`, { method: 'POST', body, headers })
+        const response = await fetch(`${site.url}/api/payments/webhook/sandbox`, { method: 'POST', body, headers })
         // Notifications are at most 64 KB; a larger body is refused before it is read.
         if (Buffer.byteLength(body) > 64 * 1024) return void expect(response.status).toBe(413)
         expect(response.status).toBe(401)
@@ -330,15 +319,15 @@ describe('the payment webhook and the sandbox gateway', () => {
   })
 
   it('an unknown gateway is 404, an oversized notification 413, neither a 5xx', async () => {
-    expect((await fetch(`${server.url}/api/payments/webhook/phonepe`, { method: 'POST', body: '{}' })).status).toBe(404)
-    expect((await fetch(`${server.url}/api/payments/webhook/sandbox`, { method: 'POST', body: 'x'.repeat(100 * 1024) })).status).toBe(413)
+    expect((await fetch(`${site.url}/api/payments/webhook/phonepe`, { method: 'POST', body: '{}' })).status).toBe(404)
+    expect((await fetch(`${site.url}/api/payments/webhook/sandbox`, { method: 'POST', body: 'x'.repeat(100 * 1024) })).status).toBe(413)
   })
 
   it('the sandbox API refuses callers without its key, whatever they send', async () => {
     await fc.assert(
       fc.asyncProperty(fc.constantFrom('/orders', '/refunds', '/orders/x', '/refunds/%zz'), fc.oneof(fc.json(), anyValue), fc.constantFrom('', 'Bearer ', 'Bearer x', 'Basic eA=='), async (path, body, authorization) => {
         const posting = !/\/(orders|refunds)\//.test(path)
-        const response = await fetch(`${server.url}/sandbox-gateway/api${path}`, {
+        const response = await fetch(`${site.url}/sandbox-gateway/api${path}`, {
           method: posting ? 'POST' : 'GET',
           body: posting ? body : undefined,
           headers: { 'Content-Type': 'application/json', ...(authorization ? { Authorization: authorization } : {}) },
@@ -354,7 +343,7 @@ describe('the payment webhook and the sandbox gateway', () => {
     await fc.assert(
       fc.asyncProperty(anyValue.filter((orderId) => !orderId.includes('\u0000')), anyValue, async (orderId, outcome) => {
         const path = `/sandbox-gateway/checkout/${encodeURIComponent(orderId)}`
-        const response = await new Visitor(server.url).post(path, { outcome })
+        const response = await new Visitor(site.url).post(path, { outcome })
         expect(response.status, path.slice(0, 200)).toBeLessThan(500)
       }),
       { numRuns: RUNS * 2 },
@@ -362,7 +351,7 @@ describe('the payment webhook and the sandbox gateway', () => {
   })
 
   it('/sandbox-gateway/checkout/%00 (an id that cannot be ours) is not found', async () => {
-    const response = await new Visitor(server.url).get('/sandbox-gateway/checkout/%00')
+    const response = await new Visitor(site.url).get('/sandbox-gateway/checkout/%00')
     expect(response.status).toBe(404)
     expect(response.html).toContain('Payment request not found')
   })

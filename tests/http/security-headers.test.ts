@@ -2,10 +2,9 @@ import { createHash } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { addDays, labToday } from '~/lib/lab-time'
 import { bookAndPay } from '../support/booking-flow'
-import { startSmtpSink } from '../support/smtp-sink'
 import { startTestServer, type TestServer } from '../support/test-server'
-import { signUp, Visitor } from '../support/visitor'
-import { STAFF } from '../support/site'
+import { Visitor } from '../support/visitor'
+import { STAFF, useTestSite } from '../support/site'
 
 // The security headers on every kind of response the site sends, from pages (cached, rendered,
 // signed in, staff) to redirects, errors, JSON, files and the webhook, and on scripts and
@@ -15,18 +14,14 @@ import { STAFF } from '../support/site'
 type Response = Awaited<ReturnType<Visitor['request']>>
 type Kind = { name: string; as: 'guest' | 'customer' | 'admin'; path: () => string; init?: Parameters<Visitor['request']>[1]; status: number; html?: boolean; personal?: boolean; subresource?: boolean }
 
-let sink: Awaited<ReturnType<typeof startSmtpSink>>
-let site: TestServer
+const site = useTestSite()
 const visitors = {} as Record<Kind['as'], Visitor>
 const the = { orderId: '', reportFile: '', script: '', stylesheet: '', reference: '' }
 
 beforeAll(async () => {
-  sink = await startSmtpSink()
-  site = await startTestServer({ SMTP_URL: sink.url, TRUST_PROXY: 'true', ADMIN_EMAIL: STAFF.email, ADMIN_PASSWORD: STAFF.password })
   visitors.guest = new Visitor(site.url)
-  visitors.customer = await signUp(new Visitor(site.url), sink, { email: 'headers.customer@example.com', name: 'Hema Customer' })
-  visitors.admin = new Visitor(site.url)
-  expect((await visitors.admin.post('/login', { ...STAFF, website_url: '' })).location).toBe('/admin')
+  visitors.customer = await site.customer('Hema Customer', 'headers.customer@example.com')
+  visitors.admin = await site.staff()
   the.orderId = (await bookAndPay(visitors.customer, site.url, 'success', 0, { daysAhead: 2 })).orderId
   the.reference = /Booking ID (SWP-\d{10})/.exec((await visitors.customer.get('/my-bookings')).html.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' '))![1]!
   const report = new FormData()
@@ -38,10 +33,6 @@ beforeAll(async () => {
   the.stylesheet = /href="(\/assets\/[\w.-]+\.css)"/.exec(home)![1]!
 }, 90_000)
 
-afterAll(async () => {
-  await site?.stop()
-  await sink?.close()
-})
 
 const kinds: Kind[] = [
   { name: 'a cached public page', as: 'guest', path: () => '/pricing', status: 200, html: true },
@@ -176,7 +167,7 @@ describe('security headers', () => {
 describe('in production (an https SITE_URL)', () => {
   let production: TestServer
   beforeAll(async () => {
-    production = await startTestServer({ SITE_URL: 'https://localhost', SMTP_URL: sink.url, ADMIN_EMAIL: STAFF.email, ADMIN_PASSWORD: STAFF.password })
+    production = await startTestServer({ SITE_URL: 'https://localhost', SMTP_URL: site.sink.url, ADMIN_EMAIL: STAFF.email, ADMIN_PASSWORD: STAFF.password })
   })
   afterAll(async () => {
     await production?.stop()

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bookAndPay, chooseSlot } from '../support/booking-flow'
 import { startFakePhonePe, webhookAuthorization, type FakePhonePe } from '../support/fake-phonepe'
-import { startSmtpSink } from '../support/smtp-sink'
+import { useTestSite } from '../support/site'
 import { startTestServer, type TestServer } from '../support/test-server'
 import { signUp, text, Visitor } from '../support/visitor'
 
@@ -9,27 +9,18 @@ import { signUp, text, Visitor } from '../support/visitor'
 // notification or a gateway claiming another amount, repeated notifications, and forged or
 // replayed returns from the gateway. (The other attacks are in security-attacks.test.ts.)
 
-let sink: Awaited<ReturnType<typeof startSmtpSink>>
-let site: TestServer
+const site = useTestSite()
 const WEBHOOK = { username: 'lab-webhook', password: 'hook-password-1' }
 
-beforeAll(async () => {
-  sink = await startSmtpSink()
-  site = await startTestServer({ SMTP_URL: sink.url, TRUST_PROXY: 'true' })
-})
-afterAll(async () => {
-  await site?.stop()
-  await sink?.close()
-})
 
 let people = 0
 /** A new verified customer, signed in. */
-async function customer(server = site) {
+async function customer(server = site.server) {
   people += 1
   const email = `payer${people}.${server.port}@example.com`
-  return Object.assign(await signUp(new Visitor(server.url), sink, { email, name: `Payer ${people}` }), { email })
+  return Object.assign(await signUp(new Visitor(server.url), site.sink, { email, name: `Payer ${people}` }), { email })
 }
-const mailsTo = (to: string, subject: RegExp) => sink.messages.filter((message) => message.to.includes(to) && subject.test(message.raw)).length
+const mailsTo = (to: string, subject: RegExp) => site.sink.messages.filter((message) => message.to.includes(to) && subject.test(message.raw)).length
 
 describe('payment notifications (PhonePe)', () => {
   let phonePe: FakePhonePe
@@ -39,7 +30,7 @@ describe('payment notifications (PhonePe)', () => {
   beforeAll(async () => {
     phonePe = await startFakePhonePe()
     shop = await startTestServer({
-      SMTP_URL: sink.url,
+      SMTP_URL: site.sink.url,
       TRUST_PROXY: 'true',
       PAYMENT_GATEWAY: 'phonepe',
       PHONEPE_CLIENT_ID: phonePe.credentials.clientId,
@@ -119,7 +110,7 @@ describe('payment notifications (PhonePe)', () => {
     const event = phonePe.orderEvent(orderId)
     const answers = await Promise.all(Array.from({ length: 6 }, () => phonePe.sendWebhook(webhookUrl(), event, { credentials: WEBHOOK })))
     expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200, 200])
-    await sink.waitForMailTo(email, /Booking confirmed/)
+    await site.sink.waitForMailTo(email, /Booking confirmed/)
     for (let reload = 0; reload < 4; reload += 1) expect(text((await visitor.get(`/slot-payment-status?orderId=${orderId}`)).html)).toContain('Payment Successful!')
     expect((await phonePe.sendWebhook(webhookUrl(), event, { credentials: WEBHOOK })).status).toBe(200)
     await settle()
@@ -157,7 +148,7 @@ describe('payment callbacks (sandbox)', () => {
     const visitor = await customer()
     const { statusUrl } = await bookAndPay(visitor, site.url, 'success', 1, { daysAhead: 2 })
     for (let replay = 0; replay < 5; replay += 1) expect(text((await visitor.get(statusUrl)).html)).toContain('Payment Successful!')
-    await sink.waitForMailTo(visitor.email, /Booking confirmed/)
+    await site.sink.waitForMailTo(visitor.email, /Booking confirmed/)
     await new Promise((resolve) => setTimeout(resolve, 1_500))
     expect(mailsTo(visitor.email, /Booking confirmed/)).toBe(1)
   })
