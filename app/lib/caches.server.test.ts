@@ -3,11 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { db, type Database } from '~/db/client.server'
 import { bookings, closedTimeSlots, sessions, users } from '~/db/schema'
 import { addDays, labToday } from '~/lib/lab-time'
-import { createSession, findSessionUser } from '~/modules/accounts/sessions.server'
+import { findSessionUser } from '~/modules/accounts/sessions.server'
 import { customerHold, daySchedule, monthCalendar } from '~/modules/booking/availability.server'
 import { holdSession } from '~/modules/booking/holds.server'
 import { bookingTimesOn } from '~/modules/booking/public-booking.server'
-import { createCustomers, setWindows } from '../../tests/support/booking'
+import { createCustomers, setWindows, signInUser } from '../../tests/support/booking'
 import { useTestDatabase } from '../../tests/support/test-database'
 import { ACCOUNT_CHANNEL, AVAILABILITY_CHANNEL, startCaches } from './caches.server'
 
@@ -55,8 +55,7 @@ async function unannounced(table: string, change: () => Promise<unknown>) {
 async function signedInCustomer() {
   const [created] = await createCustomers(1)
   const customer = { ...created!, userId: created!.userId! }
-  const session = await createSession(customer.userId, {})
-  return { customer, token: session.token }
+  return { customer, token: (await signInUser(customer.userId)).token }
 }
 
 describe('a signed-in user kept in memory', () => {

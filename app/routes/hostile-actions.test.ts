@@ -3,13 +3,12 @@ import fc from 'fast-check'
 import { createCookie } from 'react-router'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
-import { sessionHeader } from '~/lib/auth.server'
 import { addDays, labToday } from '~/lib/lab-time'
 import { BOOKABLE_DATE_MESSAGE, DATE_RANGE_MESSAGE } from '~/modules/booking/schemas'
 import { users } from '~/db/schema'
 import { hashPassword } from '~/modules/accounts/passwords.server'
-import { createSession } from '~/modules/accounts/sessions.server'
 import { hostileQuery, hostileSegment, invalidSubmission, MALFORMED_BODIES, OUT_OF_RANGE_DATES, OUT_OF_RANGE_MONTHS, randomSubmission, type FormSpec } from '../../tests/support/hostile-input'
+import { signInUser } from '../../tests/support/booking'
 import { useTestDatabase } from '../../tests/support/test-database'
 import * as adminAvailability from './admin/availability'
 import * as myBookings from './my-bookings'
@@ -172,8 +171,7 @@ const passwordHash = hashPassword('butterfly-2027')
 
 async function signedInAs(email: string, isAdmin: boolean) {
   const [user] = await db().insert(users).values({ name: 'Hostile Tester', email, passwordHash: await passwordHash, phone: '9845012345', swimmingExperience: 'advanced', isVerified: true, isAdmin }).returning({ id: users.id })
-  const session = await createSession(user!.id, {})
-  return { id: user!.id, cookie: (await sessionHeader(session)).split(';')[0]! }
+  return { id: user!.id, cookie: (await signInUser(user!.id)).cookie }
 }
 
 beforeEach(async () => {

@@ -2,6 +2,8 @@ import { eq } from 'drizzle-orm'
 import { expect } from 'vitest'
 import { db } from '~/db/client.server'
 import { availabilityWindows, bookings, outboxEmails, users } from '~/db/schema'
+import { sessionHeader } from '~/lib/auth.server'
+import { createSession } from '~/modules/accounts/sessions.server'
 import type { Customer } from '~/modules/booking/holds.server'
 
 /** Replaces the seeded availability with exactly the windows a test describes. */
@@ -36,6 +38,12 @@ export async function createCustomers(count: number, prefix = 'swimmer'): Promis
 export async function createStaff(name = 'Staff') {
   const [row] = await db().insert(users).values({ name, email: 'staff@lab.example', passwordHash: 'x', isAdmin: true, isVerified: true }).returning({ id: users.id, email: users.email })
   return row!
+}
+
+/** A new session for the user: its token, and the cookie a browser signed in with it sends. */
+export async function signInUser(userId: number) {
+  const session = await createSession(userId, {})
+  return { token: session.token, cookie: (await sessionHeader(session)).split(';')[0]! }
 }
 
 export async function bookingRow(id: number) {
