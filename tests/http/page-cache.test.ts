@@ -1,26 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startSmtpSink } from '../support/smtp-sink'
-import { startTestServer, type TestServer } from '../support/test-server'
-import { signUp, text, Visitor } from '../support/visitor'
-import { STAFF } from '../support/site'
+import { describe, expect, it } from 'vitest'
+import { text, Visitor } from '../support/visitor'
+import { useTestSite } from '../support/site'
 
 // The anonymous marketing pages come from the server's page cache; everyone else gets their own page.
 
-let server: TestServer
-let sink: Awaited<ReturnType<typeof startSmtpSink>>
-
-beforeAll(async () => {
-  sink = await startSmtpSink()
-  server = await startTestServer({ SMTP_URL: sink.url, TRUST_PROXY: 'true', ADMIN_EMAIL: STAFF.email, ADMIN_PASSWORD: STAFF.password })
-})
-afterAll(async () => {
-  await server?.stop()
-  await sink?.close()
-})
+const site = useTestSite()
 
 describe('the page cache, on the real site', () => {
   it('serves every public page to anonymous visitors with an ETag, and 304 when the copy is current', async () => {
-    const visitor = new Visitor(server.url)
+    const visitor = new Visitor(site.url)
     for (const path of ['/', '/services', '/pricing', '/how-it-works', '/about', '/contact', '/terms', '/privacy-policy', '/refund']) {
       const first = await visitor.get(path)
       expect(first.status, path).toBe(200)
@@ -36,7 +24,7 @@ describe('the page cache, on the real site', () => {
   })
 
   it('answers every missing address with one copy of the missing page for anonymous visitors, and each signed-in visitor with their own', async () => {
-    const anonymous = new Visitor(server.url)
+    const anonymous = new Visitor(site.url)
     const first = await anonymous.get('/no-such-page')
     for (const path of ['/no-such-page', '/admin/nothing/here', '/pricing/more?x=1', '/Ab%63']) {
       const page = await anonymous.get(path)
@@ -49,7 +37,7 @@ describe('the page cache, on the real site', () => {
     expect((await anonymous.get('/HEALTHZ')).status).toBe(200)
     expect((await anonymous.get('/pricing')).status).toBe(200)
     expect((await anonymous.get('/%E0%A4%A')).status).toBe(400)
-    const member = await signUp(new Visitor(server.url), sink, { email: 'lost@example.com', name: 'Lost Member' })
+    const member = await site.customer('Lost Member', 'lost@example.com')
     const theirs = await member.get('/no-such-page')
     expect([theirs.status, theirs.headers.get('X-Page-Cache')]).toEqual([404, null])
     expect(text(theirs.html)).toContain('Lost Member')
@@ -57,7 +45,7 @@ describe('the page cache, on the real site', () => {
   })
 
   it('renders signed-in pages for their visitor, never from the cache and never stored', async () => {
-    const visitor = await signUp(new Visitor(server.url), sink, { email: 'cached@example.com', name: 'Cache Tester' })
+    const visitor = await site.customer('Cache Tester', 'cached@example.com')
     // The home page sends a signed-in visitor on to booking, rather than the anonymous copy; the
     // other marketing pages are rendered for them, with their header.
     const home = await visitor.get('/')
@@ -71,16 +59,15 @@ describe('the page cache, on the real site', () => {
     expect(mine.headers.get('Content-Security-Policy')).toMatch(/script-src 'nonce-[^']+' 'strict-dynamic'/)
     expect(text(mine.html)).toContain('Cache Tester')
     // And the anonymous copy never shows them.
-    expect(text((await new Visitor(server.url).get('/pricing')).html)).not.toContain('Cache Tester')
+    expect(text((await new Visitor(site.url).get('/pricing')).html)).not.toContain('Cache Tester')
   })
 
   it('shows a change staff make at once: the cached pages are dropped when the catalogue or settings change', async () => {
-    const anonymous = new Visitor(server.url)
+    const anonymous = new Visitor(site.url)
     await anonymous.get('/pricing')
     expect((await anonymous.get('/pricing')).headers.get('X-Page-Cache')).toBe('hit')
     expect(text((await anonymous.get('/pricing')).html)).not.toContain('₹27,500')
-    const admin = new Visitor(server.url)
-    expect((await admin.post('/login', { email: STAFF.email, password: STAFF.password, website_url: '' })).location).toBe('/admin')
+    const admin = await site.staff()
     const saved = await admin.post('/admin/settings', { intent: 'price', code: 'biomechanical_package', price: '27,500', regularPrice: '' })
     expect(saved.status).toBe(302)
     // The database announces the change; the next anonymous visitor gets a fresh page.

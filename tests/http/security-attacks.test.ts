@@ -1,38 +1,29 @@
 import { request as httpRequest } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bookAndPay } from '../support/booking-flow'
-import { codeIn, startSmtpSink } from '../support/smtp-sink'
+import { codeIn } from '../support/smtp-sink'
 import { startTestServer, type TestServer } from '../support/test-server'
 import { registrationForm, signUp, text, Visitor } from '../support/visitor'
 import { CODE_REFUSED } from '~/modules/accounts/codes.server'
-import { signInStaff, STAFF } from '../support/site'
+import { useTestSite } from '../support/site'
 
 // Each attack is a test that fails if the attack works: open redirects, session fixation,
 // cross-site form posts, and guessing passwords and codes. (Attacks on payments are in
 // security-payments.test.ts.)
 
-let sink: Awaited<ReturnType<typeof startSmtpSink>>
-let site: TestServer
+const site = useTestSite()
 const PASSWORD = registrationForm().password
 
-beforeAll(async () => {
-  sink = await startSmtpSink()
-  site = await startTestServer({ SMTP_URL: sink.url, TRUST_PROXY: 'true', ADMIN_EMAIL: STAFF.email, ADMIN_PASSWORD: STAFF.password })
-})
-afterAll(async () => {
-  await site?.stop()
-  await sink?.close()
-})
 
 let people = 0
 /** A new verified customer, signed in. */
-async function customer(server = site) {
+async function customer(server = site.server) {
   people += 1
   const email = `swimmer${people}.${server.port}@example.com`
-  return Object.assign(await signUp(new Visitor(server.url), sink, { email, name: `Swimmer ${people}` }), { email })
+  return Object.assign(await signUp(new Visitor(server.url), site.sink, { email, name: `Swimmer ${people}` }), { email })
 }
 
-const staff = () => signInStaff(site.url)
+const staff = site.staff
 
 /**
  * Rate limits count in fixed 15-minute windows: a series of attempts starts well inside one, so
@@ -194,7 +185,7 @@ describe('session fixation', () => {
     await laptop.post('/login', { email: owner.email, password: PASSWORD, website_url: '' })
     const stolen = owner.cookies.get(COOKIE)!
     const requested = await new Visitor(site.url).post('/forgot-password', { intent: 'request', email: owner.email, website_url: '' })
-    const code = codeIn((await sink.waitForMailTo(owner.email, /password reset code/)).text)
+    const code = codeIn((await site.sink.waitForMailTo(owner.email, /password reset code/)).text)
     const reset = await new Visitor(site.url).post(requested.location!, { intent: 'reset', email: owner.email, code, password: 'new-password-9', confirmPassword: 'new-password-9', website_url: '' })
     expect(reset.location).toBe('/forgot-password?done=1')
     for (const browser of [owner, laptop]) expect((await browser.get('/my-bookings')).status).toBe(302)
@@ -215,7 +206,7 @@ describe('cross-site form posts', () => {
     const price = async () => /₹[\d,]+/.exec(text((await new Visitor(site.url).get('/pricing')).html).split('Biomechanical')[1] ?? '')?.[0]
     const priceBefore = await price()
     const stranger = new Visitor(site.url)
-    const newcomer = `csrf.newcomer.${site.port}@example.com`
+    const newcomer = `csrf.newcomer.${site.server.port}@example.com`
 
     for (const headers of fromElsewhere) {
       const label = JSON.stringify(headers)
@@ -237,7 +228,7 @@ describe('cross-site form posts', () => {
     expect(text((await victim.get('/my-bookings')).html)).toMatch(new RegExp(`${reference} Confirmed`))
     expect((await admin.get('/admin')).status).toBe(200)
     expect(await price()).toBe(priceBefore)
-    expect(sink.messages.some((message) => message.to.includes(newcomer))).toBe(false)
+    expect(site.sink.messages.some((message) => message.to.includes(newcomer))).toBe(false)
     // The same posts from our own pages are served: the check is not a blanket refusal.
     expect((await crossSitePost(stranger, '/login', { email: victim.email, password: 'wrong-password-1', website_url: '' }, { 'Sec-Fetch-Site': 'same-origin' })).status).toBe(401)
     expect((await crossSitePost(stranger, '/login', { email: victim.email, password: 'wrong-password-1', website_url: '' }, { Origin: site.url })).status).toBe(401)
@@ -298,9 +289,9 @@ describe('guessing passwords and codes', { timeout: 60_000 }, () => {
 
   it('a verification code dies after 5 wrong tries, and after 10 tries in all even a right new code is refused', async () => {
     await withinOneWindow()
-    const email = `guess.verify.${site.port}@example.com`
+    const email = `guess.verify.${site.server.port}@example.com`
     await new Visitor(site.url).post('/registration', registrationForm({ email }))
-    const first = codeIn((await sink.waitForMailTo(email, /verification code/)).text)
+    const first = codeIn((await site.sink.waitForMailTo(email, /verification code/)).text)
     const verify = (code: string) => new Visitor(site.url).post(`/verify-email?${new URLSearchParams({ email })}`, { email, code, website_url: '' })
     const wrong = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0')
     for (let guess = 0; guess < 5; guess += 1) expect((await verify(wrong(first))).status).toBe(400)
@@ -308,10 +299,10 @@ describe('guessing passwords and codes', { timeout: 60_000 }, () => {
     expect(dead.location).toBeNull()
     expect(text(dead.html)).toContain(CODE_REFUSED)
 
-    const count = sink.messages.length
+    const count = site.sink.messages.length
     await new Visitor(site.url).post('/verify-email', { intent: 'resend', email, website_url: '' })
-    await expect.poll(() => sink.messages.length, { timeout: 10_000 }).toBeGreaterThan(count)
-    const second = codeIn((await sink.waitForMailTo(email, /verification code/)).text)
+    await expect.poll(() => site.sink.messages.length, { timeout: 10_000 }).toBeGreaterThan(count)
+    const second = codeIn((await site.sink.waitForMailTo(email, /verification code/)).text)
     expect(second).not.toBe(first)
     for (let guess = 0; guess < 4; guess += 1) await verify(wrong(second))
     const limited = await verify(second)
@@ -327,10 +318,10 @@ describe('guessing passwords and codes', { timeout: 60_000 }, () => {
     const email = owner.email
     const reset = (code: string, password = 'taken-over-1') => new Visitor(site.url).post(`/forgot-password?${new URLSearchParams({ email })}`, { intent: 'reset', email, code, password, confirmPassword: password, website_url: '' })
     const request = async () => {
-      const count = sink.messages.length
+      const count = site.sink.messages.length
       await new Visitor(site.url).post('/forgot-password', { intent: 'request', email, website_url: '' })
-      await expect.poll(() => sink.messages.length, { timeout: 10_000 }).toBeGreaterThan(count)
-      return codeIn((await sink.waitForMailTo(email, /password reset code/)).text)
+      await expect.poll(() => site.sink.messages.length, { timeout: 10_000 }).toBeGreaterThan(count)
+      return codeIn((await site.sink.waitForMailTo(email, /password reset code/)).text)
     }
     const wrong = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0')
     const first = await request()
@@ -350,7 +341,7 @@ describe('guessing passwords and codes', { timeout: 60_000 }, () => {
 describe('a client address made up in X-Forwarded-For', { timeout: 60_000 }, () => {
   let direct: TestServer
   beforeAll(async () => {
-    direct = await startTestServer({ SMTP_URL: sink.url })
+    direct = await startTestServer({ SMTP_URL: site.sink.url })
   })
   afterAll(async () => {
     await direct?.stop()
@@ -419,8 +410,8 @@ describe('the server log', () => {
     // No address can be made of this Host: the site's own is used, and the answer is the usual one.
     expect(await rawGet(`/receipts/ord_logged?key=${secret('Error')}`, { Host: 'bad host' })).toBe(404)
 
-    await expect.poll(() => site.logs()).toContain('"url":"/receipts/ord_logged?key=[redacted]"')
-    const log = site.logs()
+    await expect.poll(() => site.server.logs()).toContain('"url":"/receipts/ord_logged?key=[redacted]"')
+    const log = site.server.logs()
     for (const name of ['Booking', 'Receipt', 'Offer', 'Report', 'View', 'Status', 'Verify', 'Reset', 'Redirect', 'Error']) expect(log).not.toContain(secret(name))
     expect(log).toContain('"url":"/onboarding/offer?registration=CMP-LOGGED&key=[redacted]"')
     expect(log).toContain('"url":"/login?redirectTo=%2Fbooking%2Fview%3Fref%3DBK-LOGGED%26key%3D[redacted]"')
