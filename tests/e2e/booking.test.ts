@@ -1,8 +1,7 @@
 import type { Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { DESKTOP, expectNoAxeViolations, PHONE, signInWithForm, useBrowser, watchPageErrors } from '../support/browser'
-import { startFakePhonePe, type FakePhonePe } from '../support/fake-phonepe'
-import { phonePeSiteEnv } from '../support/phonepe-site'
+import { usePhonePeSite } from '../support/phonepe-site'
 import { useTestSite } from '../support/site'
 
 // A customer books and pays for a 3-day session in a real browser, through the sandbox gateway and
@@ -34,17 +33,7 @@ const GATEWAYS: Gateway[] = [
 
 for (const gateway of GATEWAYS) {
   describe(`booking a 3-day session, paying through ${gateway.name}`, () => {
-    let phonePe: FakePhonePe | undefined
-    beforeAll(async () => {
-      if (gateway.name === 'phonepe') phonePe = await startFakePhonePe()
-    })
-    afterAll(async () => {
-      await phonePe?.close()
-    })
-    const site = useTestSite(() => (phonePe ? phonePeSiteEnv(phonePe, WEBHOOK) : {}))
-    beforeAll(() => {
-      phonePe?.sendWebhooksTo(`${site.url}/api/payments/webhook/phonepe`, WEBHOOK)
-    })
+    const site = gateway.name === 'phonepe' ? usePhonePeSite(WEBHOOK).site : useTestSite()
 
     async function signedIn(name: string, viewport = DESKTOP) {
       const email = `${name.toLowerCase().replace(/\W/g, '')}.${gateway.name}@example.com`

@@ -1,8 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startFakePhonePe, type FakePhonePe } from '../support/fake-phonepe'
-import { holdAndPay, phonePeSiteEnv } from '../support/phonepe-site'
+import { describe, expect, it } from 'vitest'
+import { holdAndPay, usePhonePeSite } from '../support/phonepe-site'
 import { fieldState, text } from '../support/visitor'
-import { useTestSite } from '../support/site'
 
 // A refund PhonePe fails leaves a customer owed money that the website cannot return by itself:
 // staff see it on the overview, repay the customer themselves and mark it repaid there, without
@@ -10,18 +8,8 @@ import { useTestSite } from '../support/site'
 
 const WEBHOOK = { username: 'lab-webhook', password: 'gateway-test-secret' }
 
-let fake: FakePhonePe
-
-beforeAll(async () => {
-  fake = await startFakePhonePe()
-})
-afterAll(async () => {
-  await fake?.close()
-})
-const site = useTestSite(() => phonePeSiteEnv(fake, WEBHOOK))
-beforeAll(() => {
-  fake.sendWebhooksTo(`${site.url}/api/payments/webhook/phonepe`, WEBHOOK)
-})
+const phonePe = usePhonePeSite(WEBHOOK)
+const site = phonePe.site
 
 const FAILED_HEADING = 'Refunds that failed: repay these customers by hand, then mark each as repaid'
 
@@ -29,7 +17,7 @@ describe('a refund PhonePe failed', () => {
   it('staff mark it repaid by hand on the overview: the booking is refunded and the customer told, once', { timeout: 90_000 }, async () => {
     const email = 'owedmoney@example.com'
     const customer = await site.customer('Owed Money', email)
-    const { checkoutUrl } = await holdAndPay(customer, fake, 0)
+    const { checkoutUrl } = await holdAndPay(customer, phonePe.fake, 0)
     const back = await customer.post(checkoutUrl, { token: new URL(checkoutUrl).searchParams.get('token')!, choice: 'pay' })
     expect(text((await customer.get(back.location!)).html)).toContain('Payment Successful!')
     const reference = /Booking ID (SWP-\d{10})/.exec(text((await customer.get('/my-bookings')).html))![1]!
@@ -37,8 +25,8 @@ describe('a refund PhonePe failed', () => {
     const staff = await site.staff()
     expect((await staff.post(`/admin/bookings/${reference}`, { intent: 'cancel', refund: 'yes', confirm: 'yes' })).status).toBe(302)
     const refundId = /RFND_[A-Za-z0-9_-]+/.exec((await staff.get(`/admin/bookings/${reference}`)).html)![0]
-    await expect.poll(() => fake.refund(refundId), { timeout: 20_000 }).toBeDefined()
-    fake.failRefund(refundId)
+    await expect.poll(() => phonePe.fake.refund(refundId), { timeout: 20_000 }).toBeDefined()
+    phonePe.fake.failRefund(refundId)
     await expect.poll(async () => text((await staff.get('/admin')).html), { timeout: 30_000 }).toContain(FAILED_HEADING)
     expect(text((await customer.get('/my-bookings')).html)).toContain('Cancelled')
     // The form posts to the overview's own action, with or without JavaScript.

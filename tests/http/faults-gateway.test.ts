@@ -1,7 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startFakePhonePe, type FakePhonePe } from '../support/fake-phonepe'
-import { holdSeat, phonePeSiteEnv } from '../support/phonepe-site'
-import { useTestSite } from '../support/site'
+import { describe, expect, it } from 'vitest'
+import { holdSeat, usePhonePeSite } from '../support/phonepe-site'
 import { text } from '../support/visitor'
 
 // The customer's side of a PhonePe that stops answering on Pay, with the site's real timeouts:
@@ -13,18 +11,8 @@ const WEBHOOK = { username: 'lab-webhook', password: 'gateway-test-secret' }
 /** Two attempts of 10 s each (the adapter's timeout) and the pause between them, plus room for a busy machine. */
 const ANSWER_WITHIN_MS = 25_000
 
-let fake: FakePhonePe
-
-beforeAll(async () => {
-  fake = await startFakePhonePe()
-})
-afterAll(async () => {
-  await fake?.close()
-})
-const site = useTestSite(() => phonePeSiteEnv(fake, WEBHOOK))
-beforeAll(() => {
-  fake.sendWebhooksTo(`${site.url}/api/payments/webhook/phonepe`, WEBHOOK)
-})
+const phonePe = usePhonePeSite(WEBHOOK)
+const site = phonePe.site
 
 describe('PhonePe too slow on Pay', () => {
   it('the customer is told within our timeout, not left waiting; paying again once PhonePe answers confirms the booking once', { timeout: 90_000 }, async () => {
@@ -33,7 +21,7 @@ describe('PhonePe too slow on Pay', () => {
     const { paymentPath } = await holdSeat(customer, 0)
 
     // PhonePe takes the order but answers a minute later, which no visitor would wait for.
-    fake.delayResponses(60_000, { endpoint: 'pay' })
+    phonePe.fake.delayResponses(60_000, { endpoint: 'pay' })
     const pressedAt = Date.now()
     const answer = await customer.post(paymentPath, { website_url: '' })
     const waitedMs = Date.now() - pressedAt
@@ -42,9 +30,9 @@ describe('PhonePe too slow on Pay', () => {
     expect(text(answer.html)).toContain('Payment Error: Failed to create payment. Please try again.')
     expect(answer.html).not.toMatch(/timed out|PhonePe pay|node_modules/)
 
-    fake.clearFaults()
+    phonePe.fake.clearFaults()
     const again = await customer.post(paymentPath, { website_url: '' })
-    expect(again.location).toMatch(new RegExp(`^${fake.url}/transact/`))
+    expect(again.location).toMatch(new RegExp(`^${phonePe.fake.url}/transact/`))
     const checkout = await customer.get(again.location!)
     const back = await customer.post(again.location!, { token: new URL(again.location!).searchParams.get('token')!, choice: 'pay' })
     expect(back.location).toMatch(/\/slot-payment-status\?orderId=SLOT_/)

@@ -1,6 +1,7 @@
-import { expect } from 'vitest'
+import { afterAll, beforeAll, expect } from 'vitest'
 import { chooseSlot } from './booking-flow'
-import type { FakePhonePe, WebhookCredentials } from './fake-phonepe'
+import { startFakePhonePe, type FakePhonePe, type WebhookCredentials } from './fake-phonepe'
+import { useTestSite } from './site'
 import type { Visitor } from './visitor'
 
 /** The environment that points the site at the fake PhonePe, with these webhook credentials. */
@@ -15,6 +16,34 @@ export function phonePeSiteEnv(fake: FakePhonePe, webhook: WebhookCredentials) {
     PHONEPE_AUTH_BASE_URL: fake.authBaseUrl,
     PHONEPE_PG_BASE_URL: fake.pgBaseUrl,
     PHONEPE_CHECKOUT_ORIGINS: fake.url,
+  }
+}
+
+/**
+ * The test site paying through a fake PhonePe, started before it and stopped after it, which sends
+ * its webhooks to the site with these credentials.
+ */
+export function usePhonePeSite(webhook: WebhookCredentials) {
+  let fake: FakePhonePe | undefined
+  beforeAll(async () => {
+    fake = await startFakePhonePe()
+  })
+  afterAll(async () => {
+    await fake?.close()
+  })
+  const started = () => {
+    if (!fake) throw new Error('The fake PhonePe starts before the tests (beforeAll)')
+    return fake
+  }
+  const site = useTestSite(() => phonePeSiteEnv(started(), webhook))
+  beforeAll(() => {
+    started().sendWebhooksTo(`${site.url}/api/payments/webhook/phonepe`, webhook)
+  })
+  return {
+    site,
+    get fake() {
+      return started()
+    },
   }
 }
 
