@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { catalogueItems, siteSettings } from '~/db/schema'
 import { CATALOGUE_SEED, SITE_SETTINGS_SEED } from '~/db/seed.server'
+import { between, section, textOf } from '../support/page-text'
 import { startTestServer, startTestServerOnEditedData, type TestServer } from '../support/test-server'
 
 let server: TestServer
@@ -18,35 +19,6 @@ async function getPage(pathname: string, from: TestServer = server) {
   const response = await fetch(`${from.url}${pathname}`, { redirect: 'manual' })
   const html = await response.text()
   return { status: response.status, headers: response.headers, html, main: between(html, '<main', '</main>') }
-}
-
-/** The visible text of some HTML, without tags, React's text separators or entity escapes. */
-function textOf(html: string): string {
-  return html
-    .replace(/<!-- -->/g, '')
-    .replace(/<script[\s\S]*?<\/script>/g, ' ')
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/&#x27;|&#39;/g, "'")
-    .replace(/&quot;/g, '"')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&')
-    .replace(/\s+/g, ' ')
-    .replace(/ ([.,;:)])/g, '$1')
-    .trim()
-}
-
-function between(html: string, start: string, end: string): string {
-  const from = html.indexOf(start)
-  expect(from, `${start} in the page`).toBeGreaterThanOrEqual(0)
-  const to = html.indexOf(end, from)
-  expect(to, `${end} after ${start}`).toBeGreaterThan(from)
-  return html.slice(from, to + end.length)
-}
-
-/** The markup of the section labelled by the heading with this id. */
-function section(html: string, headingId: string): string {
-  return between(html, `aria-labelledby="${headingId}"`, '</section>')
 }
 
 function textsOf(html: string, tag: string): string[] {

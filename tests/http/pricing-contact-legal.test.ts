@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { catalogueItems, siteSettings } from '~/db/schema'
 import { CATALOGUE_SEED, SITE_SETTINGS_SEED } from '~/db/seed.server'
 import { formatWholeRupees } from '~/lib/money'
+import { between, section, textOf } from '../support/page-text'
 import { startTestServer, startTestServerOnEditedData, type TestServer } from '../support/test-server'
 
 let server: TestServer
@@ -18,32 +19,6 @@ async function getPage(path: string, from: TestServer = server) {
   const response = await fetch(`${from.url}${path}`)
   const html = await response.text()
   return { status: response.status, html, main: between(html, '<main', '</main>') }
-}
-
-/** The visible text of some HTML, with React's text separators and the tags removed. */
-function textOf(html: string): string {
-  return html
-    .replace(/<!-- -->/g, '')
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/&#x27;|&#39;/g, "'")
-    .replace(/&quot;/g, '"')
-    .replace(/&amp;/g, '&')
-    .replace(/\s+/g, ' ')
-    .replace(/ ([.,;:)])/g, '$1')
-    .trim()
-}
-
-function between(html: string, start: string, end: string): string {
-  const from = html.indexOf(start)
-  expect(from, `${start} in the page`).toBeGreaterThanOrEqual(0)
-  const to = html.indexOf(end, from)
-  expect(to, `${end} after ${start}`).toBeGreaterThan(from)
-  return html.slice(from, to + end.length)
-}
-
-/** The markup of the section labelled by the element with this id. */
-function section(html: string, headingId: string): string {
-  return between(html, `aria-labelledby="${headingId}"`, '</section>')
 }
 
 function h1Of(html: string): string[] {
