@@ -1,15 +1,13 @@
 import { eq } from 'drizzle-orm'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { loadConfig, setConfig } from '~/config.server'
+import { beforeEach, describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
 import { payments } from '~/db/schema'
 import { holdSession } from '~/modules/booking/holds.server'
 import { bookingRow, createCustomers, mailTo, setWindows } from '../../../tests/support/booking'
-import { startFakePhonePe, webhookAuthorization, type FakePhonePe } from '../../../tests/support/fake-phonepe'
+import { webhookAuthorization } from '../../../tests/support/fake-phonepe'
+import { usePhonePeGateway } from '../../../tests/support/phonepe-gateway'
 import { useTestDatabase } from '../../../tests/support/test-database'
-import { usePaymentGateway } from './active-gateway.server'
 import { handleNotification, PaymentStartError, reconcileDuePayments, refreshFromNotification, startPayment } from './payments.server'
-import { createPhonePeGateway } from './phonepe.server'
 
 // PhonePe misbehaving the ways a real gateway does (slow, 500s, notifications early, late, out of
 // order, or never), and the booking still ending right. The adapter's own handling of each fault
@@ -22,22 +20,9 @@ const WEBHOOK = { username: 'lab', password: 'hook-secret' }
 const DATES = ['2030-03-04', '2030-03-05', '2030-03-06']
 /** Short, so a gateway slower than this costs the test little; the site's is 10 s. */
 const TIMEOUT_MS = 1_000
-let fake: FakePhonePe
-let gateway: ReturnType<typeof createPhonePeGateway>
-
-beforeAll(async () => {
-  fake = await startFakePhonePe()
-  setConfig(loadConfig({ ...process.env, SITE_URL: 'https://lab.example.in', PAYMENT_GATEWAY: 'phonepe', PHONEPE_CLIENT_ID: 'x', PHONEPE_CLIENT_SECRET: 'y', PHONEPE_WEBHOOK_USERNAME: 'u', PHONEPE_WEBHOOK_PASSWORD: 'p' }))
-  const silent = { info() {}, warn() {}, error() {} }
-  gateway = createPhonePeGateway({ ...fake.credentials, env: 'sandbox', webhookUsername: WEBHOOK.username, webhookPassword: WEBHOOK.password, authBaseUrl: fake.authBaseUrl, pgBaseUrl: fake.pgBaseUrl, timeoutMs: TIMEOUT_MS, logger: silent })
-  usePaymentGateway(gateway)
-})
-afterAll(async () => {
-  usePaymentGateway(undefined)
-  await fake?.close()
-})
+const phonePe = usePhonePeGateway(WEBHOOK, { timeoutMs: TIMEOUT_MS })
 beforeEach(async () => {
-  fake.clearFaults()
+  phonePe.fake.clearFaults()
   await setWindows(DATES.map((date) => ({ date, capacity: 5 })))
 })
 
@@ -59,7 +44,7 @@ async function paymentsOf(bookingId: number) {
 
 /** PhonePe's notification, received as our webhook receives it. */
 async function notify(orderId: string) {
-  const check = await gateway.parseNotification({ headers: { authorization: webhookAuthorization(WEBHOOK.username, WEBHOOK.password) }, rawBody: Buffer.from(JSON.stringify(fake.orderEvent(orderId))) })
+  const check = await phonePe.gateway.parseNotification({ headers: { authorization: webhookAuthorization(WEBHOOK.username, WEBHOOK.password) }, rawBody: Buffer.from(JSON.stringify(phonePe.fake.orderEvent(orderId))) })
   if (!check.ok) throw new Error(check.reason)
   const outcome = await handleNotification('phonepe', check.notification)
   if (outcome === 'needs_status_check') await refreshFromNotification(check.notification)
@@ -73,7 +58,7 @@ describe('PhonePe slow or failing on Pay', () => {
   it('answers the customer within two timeouts, and reconciliation follows the order PhonePe did create', async () => {
     const { bookingId } = await held()
     await pay(bookingId) // a first payment fetches the access token; the fault is on Pay itself
-    fake.delayResponses(10 * TIMEOUT_MS, { endpoint: 'pay' })
+    phonePe.fake.delayResponses(10 * TIMEOUT_MS, { endpoint: 'pay' })
     const second = await held()
     const started = Date.now()
     await expect(pay(second.bookingId)).rejects.toBeInstanceOf(PaymentStartError)
@@ -83,42 +68,42 @@ describe('PhonePe slow or failing on Pay', () => {
     // reconciliation learns from PhonePe that it is pending.
     const [orphan] = await paymentsOf(second.bookingId)
     expect(orphan!.state).toBe('initiated')
-    expect(fake.order(orphan!.orderId)?.state).toBe('PENDING')
-    fake.clearFaults()
+    expect(phonePe.fake.order(orphan!.orderId)?.state).toBe('PENDING')
+    phonePe.fake.clearFaults()
     await reconcileDuePayments(inAMinute())
     expect((await paymentsOf(second.bookingId))[0]!.state).toBe('pending')
 
     // Pay again once PhonePe answers: a new order with a checkout page; paying it confirms once.
     const retry = await pay(second.bookingId)
     expect(retry.orderId).not.toBe(orphan!.orderId)
-    fake.complete(retry.orderId)
+    phonePe.fake.complete(retry.orderId)
     await notify(retry.orderId)
     expect((await bookingRow(second.bookingId)).status).toBe('confirmed')
   })
 
   it('PhonePe answering 500 to Pay fails the attempt with a message; the booking stays held for another try', async () => {
     const { bookingId } = await held()
-    fake.failResponses(500, { endpoint: 'pay', count: 2 })
+    phonePe.fake.failResponses(500, { endpoint: 'pay', count: 2 })
     await expect(pay(bookingId)).rejects.toBeInstanceOf(PaymentStartError)
     expect((await bookingRow(bookingId)).status).toBe('pending')
     const retry = await pay(bookingId)
-    expect(retry.redirectUrl).toMatch(new RegExp(`^${fake.url}/`))
+    expect(retry.redirectUrl).toMatch(new RegExp(`^${phonePe.fake.url}/`))
   })
 })
 
 describe('PhonePe notifications early, out of order, twice or never', () => {
   it('a "completed" notification before our Pay call has returned confirms the booking once; the late answer changes nothing', async () => {
     const { customer, bookingId } = await held()
-    fake.delayResponses(0.8 * TIMEOUT_MS, { endpoint: 'pay', count: 1 })
+    phonePe.fake.delayResponses(0.8 * TIMEOUT_MS, { endpoint: 'pay', count: 1 })
     let returned = false
     const paying = pay(bookingId).finally(() => (returned = true))
     const deadline = Date.now() + 5_000
-    while ((await paymentsOf(bookingId)).length === 0 || !fake.order((await paymentsOf(bookingId))[0]!.orderId)) {
+    while ((await paymentsOf(bookingId)).length === 0 || !phonePe.fake.order((await paymentsOf(bookingId))[0]!.orderId)) {
       if (Date.now() > deadline) throw new Error('the pay call never reached PhonePe')
       await new Promise((resolve) => setTimeout(resolve, 10))
     }
     const orderId = (await paymentsOf(bookingId))[0]!.orderId
-    fake.complete(orderId)
+    phonePe.fake.complete(orderId)
     await notify(orderId)
     expect(returned).toBe(false)
     expect((await bookingRow(bookingId)).status).toBe('confirmed')
@@ -134,12 +119,12 @@ describe('PhonePe notifications early, out of order, twice or never', () => {
   it('a "failed" notification after "completed", and "completed" delivered twice: confirmed once, still confirmed', async () => {
     const { customer, bookingId } = await held()
     const { orderId } = await pay(bookingId)
-    fake.complete(orderId)
-    const completed = fake.orderEvent(orderId)
+    phonePe.fake.complete(orderId)
+    const completed = phonePe.fake.orderEvent(orderId)
     await notify(orderId)
     // A stale "failed" for the same order, as a gateway retrying an older event would send it.
     const stale = { event: 'checkout.order.failed', payload: { ...completed.payload, state: 'FAILED' } }
-    const check = await gateway.parseNotification({ headers: { authorization: webhookAuthorization(WEBHOOK.username, WEBHOOK.password) }, rawBody: Buffer.from(JSON.stringify(stale)) })
+    const check = await phonePe.gateway.parseNotification({ headers: { authorization: webhookAuthorization(WEBHOOK.username, WEBHOOK.password) }, rawBody: Buffer.from(JSON.stringify(stale)) })
     if (!check.ok) throw new Error(check.reason)
     expect(await handleNotification('phonepe', check.notification)).toBe('needs_status_check')
     await refreshFromNotification(check.notification)
@@ -152,16 +137,16 @@ describe('PhonePe notifications early, out of order, twice or never', () => {
   it('no notification ever, and PhonePe answering 500 to status calls for a while: confirmed once PhonePe answers', async () => {
     const { customer, bookingId } = await held()
     const { orderId } = await pay(bookingId)
-    fake.complete(orderId)
-    fake.failResponses(500, { endpoint: 'status', count: 30 })
+    phonePe.fake.complete(orderId)
+    phonePe.fake.failResponses(500, { endpoint: 'status', count: 30 })
     await reconcileDuePayments(inAMinute())
     expect((await bookingRow(bookingId)).status).toBe('pending')
-    fake.clearFaults()
-    fake.delayResponses(10 * TIMEOUT_MS, { endpoint: 'status', count: 30 })
+    phonePe.fake.clearFaults()
+    phonePe.fake.delayResponses(10 * TIMEOUT_MS, { endpoint: 'status', count: 30 })
     await reconcileDuePayments(new Date(Date.now() + 3 * 61_000))
     expect((await bookingRow(bookingId)).status).toBe('pending')
 
-    fake.clearFaults()
+    phonePe.fake.clearFaults()
     await reconcileDuePayments(new Date(Date.now() + 5 * 61_000))
     expect((await bookingRow(bookingId)).status).toBe('confirmed')
     await reconcileDuePayments(new Date(Date.now() + 7 * 61_000))

@@ -1,16 +1,14 @@
 import { eq } from 'drizzle-orm'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { loadConfig, setConfig } from '~/config.server'
+import { beforeEach, describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
 import { bookings, paymentEvents, payments, refunds } from '~/db/schema'
 import { cancelBooking } from '~/modules/booking/changes.server'
 import { holdSession } from '~/modules/booking/holds.server'
 import { bookingRow, createCustomers, mailTo, setWindows } from '../../../tests/support/booking'
-import { startFakePhonePe, webhookAuthorization, type FakePhonePe } from '../../../tests/support/fake-phonepe'
+import { webhookAuthorization } from '../../../tests/support/fake-phonepe'
+import { usePhonePeGateway } from '../../../tests/support/phonepe-gateway'
 import { useTestDatabase } from '../../../tests/support/test-database'
-import { usePaymentGateway } from './active-gateway.server'
 import { handleNotification, refreshFromNotification, refreshPayment, startPayment } from './payments.server'
-import { createPhonePeGateway } from './phonepe.server'
 import { processDueRefunds } from './refunds.server'
 
 // The booking engine with PhonePe as its gateway (a local fake speaking PhonePe's protocol):
@@ -20,20 +18,7 @@ import { processDueRefunds } from './refunds.server'
 useTestDatabase()
 const WEBHOOK = { username: 'lab', password: 'hook-secret' }
 const DATES = ['2030-03-04', '2030-03-05', '2030-03-06']
-let fake: FakePhonePe
-let gateway: ReturnType<typeof createPhonePeGateway>
-
-beforeAll(async () => {
-  fake = await startFakePhonePe()
-  setConfig(loadConfig({ ...process.env, SITE_URL: 'https://lab.example.in', PAYMENT_GATEWAY: 'phonepe', PHONEPE_CLIENT_ID: 'x', PHONEPE_CLIENT_SECRET: 'y', PHONEPE_WEBHOOK_USERNAME: 'u', PHONEPE_WEBHOOK_PASSWORD: 'p' }))
-  const silent = { info() {}, warn() {}, error() {} }
-  gateway = createPhonePeGateway({ ...fake.credentials, env: 'sandbox', webhookUsername: WEBHOOK.username, webhookPassword: WEBHOOK.password, authBaseUrl: fake.authBaseUrl, pgBaseUrl: fake.pgBaseUrl, logger: silent })
-  usePaymentGateway(gateway)
-})
-afterAll(async () => {
-  usePaymentGateway(undefined)
-  await fake?.close()
-})
+const phonePe = usePhonePeGateway(WEBHOOK)
 beforeEach(async () => {
   await setWindows(DATES.map((date) => ({ date })))
 })
@@ -47,29 +32,29 @@ async function paidFor() {
 
 /** A webhook as PhonePe posts it, verified by the adapter as our endpoint does. */
 async function webhook(event: { event: string; payload: Record<string, unknown> }, authorization = webhookAuthorization(WEBHOOK.username, WEBHOOK.password)) {
-  return gateway.parseNotification({ headers: { authorization }, rawBody: Buffer.from(JSON.stringify(event)) })
+  return phonePe.gateway.parseNotification({ headers: { authorization }, rawBody: Buffer.from(JSON.stringify(event)) })
 }
 
 describe('PhonePe notifications', () => {
   it('a genuine "completed" notification leads to a status call, which confirms the booking', async () => {
     const { held, orderId } = await paidFor()
-    fake.complete(orderId)
-    const check = await webhook(fake.orderEvent(orderId))
+    phonePe.fake.complete(orderId)
+    const check = await webhook(phonePe.fake.orderEvent(orderId))
     expect(check.ok).toBe(true)
     if (!check.ok) return
     expect(await handleNotification('phonepe', check.notification)).toBe('needs_status_check')
     // Until PhonePe itself confirms, the notification alone fulfils nothing.
     expect((await bookingRow(held.bookingId)).status).toBe('pending')
-    const statusCalls = fake.requestCount('status')
+    const statusCalls = phonePe.fake.requestCount('status')
     await refreshFromNotification(check.notification)
-    expect(fake.requestCount('status')).toBe(statusCalls + 1)
+    expect(phonePe.fake.requestCount('status')).toBe(statusCalls + 1)
     expect((await bookingRow(held.bookingId)).status).toBe('confirmed')
   })
 
   it('a notification with the wrong credentials is refused', async () => {
     const { orderId } = await paidFor()
-    fake.complete(orderId)
-    const check = await webhook(fake.orderEvent(orderId), webhookAuthorization('lab', 'guessed'))
+    phonePe.fake.complete(orderId)
+    const check = await webhook(phonePe.fake.orderEvent(orderId), webhookAuthorization('lab', 'guessed'))
     expect(check.ok).toBe(false)
   })
 
@@ -85,8 +70,8 @@ describe('PhonePe notifications', () => {
 
   it('a repeated notification is recorded once', async () => {
     const { orderId } = await paidFor()
-    fake.complete(orderId)
-    const check = await webhook(fake.orderEvent(orderId))
+    phonePe.fake.complete(orderId)
+    const check = await webhook(phonePe.fake.orderEvent(orderId))
     if (!check.ok) throw new Error('expected the credentials to pass')
     const outcomes = await Promise.all(Array.from({ length: 5 }, () => handleNotification('phonepe', check.notification)))
     expect(outcomes.filter((outcome) => outcome === 'duplicate')).toHaveLength(4)
@@ -95,8 +80,8 @@ describe('PhonePe notifications', () => {
 
   it('PhonePe reporting a different amount than we asked for does not confirm the booking', async () => {
     const { held, orderId } = await paidFor()
-    fake.complete(orderId)
-    fake.reportAmount(orderId, 100)
+    phonePe.fake.complete(orderId)
+    phonePe.fake.reportAmount(orderId, 100)
     await refreshPayment(orderId)
     expect((await bookingRow(held.bookingId)).status).toBe('pending')
     const [row] = await db().select().from(payments).where(eq(payments.orderId, orderId))
@@ -105,7 +90,7 @@ describe('PhonePe notifications', () => {
 
   it('a payment PhonePe marks failed releases the hold', async () => {
     const { held, orderId } = await paidFor()
-    fake.fail(orderId)
+    phonePe.fake.fail(orderId)
     await refreshPayment(orderId)
     expect((await bookingRow(held.bookingId)).status).toBe('payment_failed')
   })
@@ -117,17 +102,17 @@ describe('refunds through PhonePe', () => {
     await db().update(bookings).set({ holdExpiresAt: new Date(Date.now() - 1000) }).where(eq(bookings.id, held.bookingId))
     const [rival] = await createCustomers(1, 'rival')
     await holdSession({ customer: rival!, productCode: 'biomechanical_package', date: DATES[0]!, start: '09:00', days: 3 })
-    fake.complete(orderId)
+    phonePe.fake.complete(orderId)
     await refreshPayment(orderId)
     expect((await bookingRow(held.bookingId)).status).toBe('refund_pending')
 
     await processDueRefunds(new Date())
     const [refund] = await db().select().from(refunds)
     expect(refund!.submittedAt).not.toBeNull()
-    expect(fake.refund(refund!.refundId)).toMatchObject({ amount: 30_000_00, originalMerchantOrderId: orderId })
+    expect(phonePe.fake.refund(refund!.refundId)).toMatchObject({ amount: 30_000_00, originalMerchantOrderId: orderId })
     expect((await bookingRow(held.bookingId)).status).toBe('refund_pending')
 
-    fake.completeRefund(refund!.refundId)
+    phonePe.fake.completeRefund(refund!.refundId)
     await processDueRefunds(new Date(Date.now() + 10 * 60_000))
     expect((await bookingRow(held.bookingId)).status).toBe('refunded')
     const [done] = await db().select().from(refunds)
@@ -139,12 +124,12 @@ describe('refunds through PhonePe', () => {
   it('a refund notification is confirmed with a refund status call before the booking is marked refunded', async () => {
     const { held, orderId } = await paidFor()
     await db().update(bookings).set({ status: 'cancelled' }).where(eq(bookings.id, held.bookingId))
-    fake.complete(orderId)
+    phonePe.fake.complete(orderId)
     await refreshPayment(orderId)
     await processDueRefunds(new Date())
     const [refund] = await db().select().from(refunds)
-    fake.completeRefund(refund!.refundId)
-    const check = await webhook(fake.refundEvent(refund!.refundId))
+    phonePe.fake.completeRefund(refund!.refundId)
+    const check = await webhook(phonePe.fake.refundEvent(refund!.refundId))
     if (!check.ok) throw new Error('expected the credentials to pass')
     expect(check.notification).toMatchObject({ kind: 'refund', refundId: refund!.refundId })
     expect(await handleNotification('phonepe', check.notification)).toBe('needs_status_check')
@@ -155,14 +140,14 @@ describe('refunds through PhonePe', () => {
 
   it('a customer cancelling a paid booking is refunded through PhonePe', async () => {
     const { held, orderId } = await paidFor()
-    fake.complete(orderId)
+    phonePe.fake.complete(orderId)
     await refreshPayment(orderId)
     expect((await bookingRow(held.bookingId)).status).toBe('confirmed')
     await cancelBooking({ bookingId: held.bookingId })
     await processDueRefunds(new Date())
     const [refund] = await db().select().from(refunds)
-    expect(fake.refund(refund!.refundId)).toMatchObject({ amount: 30_000_00, originalMerchantOrderId: orderId })
-    fake.completeRefund(refund!.refundId)
+    expect(phonePe.fake.refund(refund!.refundId)).toMatchObject({ amount: 30_000_00, originalMerchantOrderId: orderId })
+    phonePe.fake.completeRefund(refund!.refundId)
     await processDueRefunds(new Date(Date.now() + 10 * 60_000))
     expect((await bookingRow(held.bookingId)).status).toBe('refunded')
   })
@@ -170,18 +155,18 @@ describe('refunds through PhonePe', () => {
   it('a refund PhonePe cannot accept right now is tried again later with the same refund id', async () => {
     const { held, orderId } = await paidFor()
     await db().update(bookings).set({ status: 'cancelled' }).where(eq(bookings.id, held.bookingId))
-    fake.complete(orderId)
+    phonePe.fake.complete(orderId)
     await refreshPayment(orderId)
-    fake.failResponses(503, { endpoint: 'refund', count: 10 })
+    phonePe.fake.failResponses(503, { endpoint: 'refund', count: 10 })
     await processDueRefunds(new Date())
     const [waiting] = await db().select().from(refunds)
     expect(waiting).toMatchObject({ state: 'pending', submittedAt: null })
     expect(waiting!.lastError).toMatch(/503/)
 
-    fake.clearFaults()
+    phonePe.fake.clearFaults()
     await processDueRefunds(new Date(Date.now() + 60_000))
     const [accepted] = await db().select().from(refunds)
     expect(accepted!.submittedAt).not.toBeNull()
-    expect(fake.refund(accepted!.refundId)).toBeDefined()
+    expect(phonePe.fake.refund(accepted!.refundId)).toBeDefined()
   })
 })
