@@ -1,26 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestServer, type TestServer } from '../support/test-server'
+import { describe, expect, it } from 'vitest'
 import { Visitor } from '../support/visitor'
-import { STAFF } from '../support/site'
+import { useTestSite } from '../support/site'
 
 // The camp banner: on the marketing pages, never on paying, status and account pages, and
 // closable for the rest of the visit by a plain form post.
 
-let server: TestServer
+const site = useTestSite()
 const BANNER = 'aria-label="Swimming camps"'
 const CLOSE = 'aria-label="Close the camp banner"'
-
-beforeAll(async () => {
-  server = await startTestServer({ TRUST_PROXY: 'true', ADMIN_EMAIL: STAFF.email, ADMIN_PASSWORD: STAFF.password })
-})
-afterAll(async () => {
-  await server?.stop()
-})
 
 describe('where the banner shows', () => {
   it('is on the marketing pages, with its close form posting back to the page', async () => {
     for (const path of ['/', '/services', '/pricing', '/about', '/how-it-works', '/contact', '/terms', '/refund', '/no-such-page']) {
-      const page = await new Visitor(server.url).get(path)
+      const page = await new Visitor(site.url).get(path)
       expect(page.html, path).toContain(BANNER)
       expect(page.html, path).toContain(CLOSE)
       const form = /<form\b[^>]*action="\/banner\/close"[^>]*>/.exec(page.html)?.[0]
@@ -32,7 +24,7 @@ describe('where the banner shows', () => {
   })
 
   it('is not on the paying, status and account pages', async () => {
-    const guest = new Visitor(server.url)
+    const guest = new Visitor(site.url)
     for (const path of [
       '/booking',
       '/slot-payment',
@@ -49,8 +41,7 @@ describe('where the banner shows', () => {
       expect(page.status, path).toBeLessThan(500)
       expect(page.html, path).not.toContain(BANNER)
     }
-    const admin = new Visitor(server.url)
-    expect((await admin.post('/login', { email: STAFF.email, password: STAFF.password, website_url: '' })).location).toBe('/admin')
+    const admin = await site.staff()
     for (const path of ['/my-bookings', '/book-slot', '/admin', '/admin/settings']) {
       const page = await admin.get(path)
       expect(page.status, path).toBe(200)
@@ -63,7 +54,7 @@ describe('where the banner shows', () => {
 
 describe('closing the banner', () => {
   it('sets a cookie for the visit (no Max-Age) and goes back to the page; no page shows the banner after', async () => {
-    const visitor = new Visitor(server.url)
+    const visitor = new Visitor(site.url)
     expect((await visitor.get('/pricing')).html).toContain(BANNER)
     const closed = await visitor.post('/banner/close', { returnTo: '/pricing?from=banner' })
     expect(closed.status).toBe(302)
@@ -78,7 +69,7 @@ describe('closing the banner', () => {
       // Rendered for this visitor: the cached copy, with the banner, is for everyone else.
       expect(page.headers.get('X-Page-Cache'), path).toBeNull()
     }
-    const other = new Visitor(server.url)
+    const other = new Visitor(site.url)
     await other.get('/')
     const cached = await other.get('/')
     expect(cached.headers.get('X-Page-Cache')).toBe('hit')
@@ -86,7 +77,7 @@ describe('closing the banner', () => {
   })
 
   it('answers the page script with data, and no redirect, so the page stays', async () => {
-    const visitor = new Visitor(server.url)
+    const visitor = new Visitor(site.url)
     const closed = await visitor.post('/banner/close.data', { returnTo: '/about', inPlace: '1' })
     expect(closed.status).toBe(200)
     expect(closed.location).toBeNull()
@@ -106,18 +97,18 @@ describe('closing the banner', () => {
       'http:/evil.example',
       '',
     ]) {
-      const closed = await new Visitor(server.url).post('/banner/close', { returnTo })
+      const closed = await new Visitor(site.url).post('/banner/close', { returnTo })
       expect(closed.status, returnTo).toBe(302)
       expect(closed.location, returnTo).toBe('/')
     }
-    expect((await new Visitor(server.url).post('/banner/close', {})).location).toBe('/')
+    expect((await new Visitor(site.url).post('/banner/close', {})).location).toBe('/')
   })
 
   it('refuses cross-site posts, and sets nothing', async () => {
     const fromElsewhere: Array<Record<string, string>> = [{ Origin: 'https://evil.example' }, { Origin: 'null' }, { Referer: 'https://evil.example/page' }, { 'Sec-Fetch-Site': 'cross-site' }, { 'Sec-Fetch-Site': 'same-site' }]
     for (const headers of fromElsewhere) {
       // As another site's page makes a browser send it: no Origin of ours.
-      const refused = await fetch(`${server.url}/banner/close`, {
+      const refused = await fetch(`${site.url}/banner/close`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...headers },
         body: new URLSearchParams({ returnTo: '/pricing' }),
@@ -129,7 +120,7 @@ describe('closing the banner', () => {
   })
 
   it('a plain visit to the address leads home and closes nothing', async () => {
-    const visitor = new Visitor(server.url)
+    const visitor = new Visitor(site.url)
     const opened = await visitor.get('/banner/close')
     expect(opened.status).toBe(302)
     expect(opened.location).toBe('/')

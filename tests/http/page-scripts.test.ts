@@ -1,25 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startSmtpSink } from '../support/smtp-sink'
-import { startTestServer, type TestServer } from '../support/test-server'
-import { signUp, Visitor } from '../support/visitor'
+import { describe, expect, it } from 'vitest'
+import { useTestSite } from '../support/site'
 
 // What a page asks the browser for before it can paint and run: the stylesheet first (the first
 // paint waits for it, not for the scripts), then a few scripts, each a request with its own headers.
 
-let server: TestServer
-let sink: Awaited<ReturnType<typeof startSmtpSink>>
-
-beforeAll(async () => {
-  sink = await startSmtpSink()
-  server = await startTestServer({ SMTP_URL: sink.url })
-})
-afterAll(async () => {
-  await server?.stop()
-  await sink?.close()
-})
+const site = useTestSite()
 
 async function html(pathname: string) {
-  const response = await fetch(`${server.url}${pathname}`)
+  const response = await fetch(`${site.url}${pathname}`)
   expect(response.status).toBe(200)
   return response.text()
 }
@@ -39,7 +27,7 @@ async function scriptsLoadedLater(preloaded: Set<string>, preloadedTexts: string
   for (let script = queue.shift(); script; script = queue.shift()) {
     if (preloaded.has(script) || later.has(script)) continue
     later.add(script)
-    queue.push(...imports(await (await fetch(`${server.url}${script}`)).text(), ANY_IMPORT))
+    queue.push(...imports(await (await fetch(`${site.url}${script}`)).text(), ANY_IMPORT))
   }
   return later
 }
@@ -61,7 +49,7 @@ describe('what a page asks the browser for', () => {
 
   it('the home page loads no form library: neither zod nor Conform is in its scripts', async () => {
     const home = [...preloadedScripts(await html('/'))]
-    const texts = await Promise.all(home.map(async (script) => (await fetch(`${server.url}${script}`)).text()))
+    const texts = await Promise.all(home.map(async (script) => (await fetch(`${site.url}${script}`)).text()))
     for (const [index, text] of texts.entries()) {
       expect(text.length, home[index]).toBeGreaterThan(0)
       expect(text, home[index]).not.toMatch(/\$ZodObject|__intent__/)
@@ -69,29 +57,29 @@ describe('what a page asks the browser for', () => {
     // The same markers do find them on a page with a form, so their absence above means something:
     // the sign-in page shows its form with Conform, and fetches zod and its rules once it has shown.
     const login = preloadedScripts(await html('/login'))
-    const loginTexts = await Promise.all([...login].map(async (script) => (await fetch(`${server.url}${script}`)).text()))
+    const loginTexts = await Promise.all([...login].map(async (script) => (await fetch(`${site.url}${script}`)).text()))
     expect(loginTexts.some((text) => text.includes('__intent__'))).toBe(true)
     expect(loginTexts.some((text) => text.includes('$ZodObject'))).toBe(false)
     const later = await scriptsLoadedLater(login, loginTexts)
     expect(later.size).toBeGreaterThan(0)
-    const laterTexts = await Promise.all([...later].map(async (script) => (await fetch(`${server.url}${script}`)).text()))
+    const laterTexts = await Promise.all([...later].map(async (script) => (await fetch(`${site.url}${script}`)).text()))
     expect(laterTexts.some((text) => text.includes('$ZodObject'))).toBe(true)
   })
 
   it.each(['/registration', '/booking', '/forgot-password', '/forgot-password?email=ana%40example.com', '/verify-email?email=ana%40example.com'])('%s: zod is not among the scripts before the page shows', async (pathname) => {
     const scripts = [...preloadedScripts(await html(pathname))]
-    const texts = await Promise.all(scripts.map(async (script) => (await fetch(`${server.url}${script}`)).text()))
+    const texts = await Promise.all(scripts.map(async (script) => (await fetch(`${site.url}${script}`)).text()))
     expect(texts.length).toBeGreaterThan(0)
     for (const [index, text] of texts.entries()) expect(text, scripts[index]).not.toContain('$ZodObject')
   })
 
   it('the signed-in booking screens carry no validation library: their forms are buttons the server checks', async () => {
-    const customer = await signUp(new Visitor(server.url), sink, { email: 'scripts@example.com', name: 'Script Reader' })
+    const customer = await site.customer('Script Reader', 'scripts@example.com')
     for (const pathname of ['/book-slot', '/my-bookings']) {
       const page = await customer.get(pathname)
       expect(page.status).toBe(200)
       const scripts = [...preloadedScripts(page.html)]
-      const texts = await Promise.all(scripts.map(async (script) => (await fetch(`${server.url}${script}`)).text()))
+      const texts = await Promise.all(scripts.map(async (script) => (await fetch(`${site.url}${script}`)).text()))
       for (const [index, text] of texts.entries()) expect(text, `${pathname} ${scripts[index]}`).not.toContain('$ZodObject')
     }
   })

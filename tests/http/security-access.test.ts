@@ -1,10 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { addMonths, labToday } from '~/lib/lab-time'
 import { bookAndPay, chooseSlot, bookableDate } from '../support/booking-flow'
-import { startSmtpSink } from '../support/smtp-sink'
-import { startTestServer, type TestServer } from '../support/test-server'
-import { decodeHtml, signUp, text, Visitor } from '../support/visitor'
-import { STAFF } from '../support/site'
+import { decodeHtml, text, Visitor } from '../support/visitor'
+import { useTestSite } from '../support/site'
 
 // Who may see and change what: every route that shows or changes a customer's or the business's
 // data, asked by a guest, customer A (who owns the bookings), customer B (another customer) and
@@ -15,8 +13,7 @@ type Who = 'guest' | 'a' | 'b' | 'admin'
 type Outcome = 'ok' | 'login' | 'not found' | 'forbidden' | 'unauthorised' | 'refused' | 'to book-slot' | 'to booking' | 'skip'
 type Row = { name: string; path: () => string; form?: () => Record<string, string>; upload?: () => FormData; expect: Record<Who, Outcome>; secrets?: () => string[]; shows?: () => string[] }
 
-let server: TestServer
-let sink: Awaited<ReturnType<typeof startSmtpSink>>
+const site = useTestSite()
 const A = { name: 'Asha Owner', email: 'owner.a@example.com' }
 const B = { name: 'Bala Other', email: 'other.b@example.com' }
 const GUEST = { name: 'Gita Guest', email: 'gita.guest@example.com' }
@@ -32,32 +29,29 @@ const the = {
 }
 
 beforeAll(async () => {
-  sink = await startSmtpSink()
-  server = await startTestServer({ SMTP_URL: sink.url, TRUST_PROXY: 'true', ADMIN_EMAIL: STAFF.email, ADMIN_PASSWORD: STAFF.password })
-  visitors.guest = new Visitor(server.url)
-  visitors.a = await signUp(new Visitor(server.url), sink, A)
-  visitors.b = await signUp(new Visitor(server.url), sink, B)
-  visitors.admin = new Visitor(server.url)
-  expect((await visitors.admin.post('/login', { ...STAFF, website_url: '' })).location).toBe('/admin')
+  visitors.guest = new Visitor(site.url)
+  visitors.a = await site.customer(A.name, A.email)
+  visitors.b = await site.customer(B.name, B.email)
+  visitors.admin = await site.staff()
 
   // A and B each pay for a 3-day session; A also holds a second one, not yet paid.
-  the.a.orderId = (await bookAndPay(visitors.a, server.url, 'success', 0, { daysAhead: 2 })).orderId
+  the.a.orderId = (await bookAndPay(visitors.a, site.url, 'success', 0, { daysAhead: 2 })).orderId
   the.a.reference = /Booking ID (SWP-\d{10})/.exec(text((await visitors.a.get('/my-bookings')).html))![1]!
-  the.b.orderId = (await bookAndPay(visitors.b, server.url, 'success', 1, { daysAhead: 2 })).orderId
+  the.b.orderId = (await bookAndPay(visitors.b, site.url, 'success', 1, { daysAhead: 2 })).orderId
   the.b.reference = /Booking ID (SWP-\d{10})/.exec(text((await visitors.b.get('/my-bookings')).html))![1]!
   const slot = await chooseSlot(visitors.a, 2, { daysAhead: 2 })
   const held = await visitors.a.post(slot.href, { date: slot.date, time: slot.time, website_url: '' })
   the.a.pendingBookingId = /booking=(\d+)/.exec(held.location!)![1]!
 
   // A guest books a single session on /booking, and gets a private link by e-mail.
-  const guest = new Visitor(server.url)
+  const guest = new Visitor(site.url)
   const date = bookableDate(4)
   expect((await guest.post('/booking', { name: GUEST.name, email: GUEST.email, phone: '', service: 'race', date, time: '10:00', notes: '', intent: 'details', website_url: '' })).location).toBe('/booking?step=2')
   const pay = await guest.post('/booking?step=2', { intent: 'pay', website_url: '' })
   const back = new URL((await guest.post(pay.location!, { outcome: 'success' })).location!)
   the.guestBooking.orderId = back.searchParams.get('orderId')!
   the.guestBooking.statusKey = back.searchParams.get('key')!
-  const confirmation = await sink.waitForMailTo(GUEST.email, /Booking confirmed/)
+  const confirmation = await site.sink.waitForMailTo(GUEST.email, /Booking confirmed/)
   const viewUrl = new URL(/(http:\/\/\S+\/booking\/view\?ref=SWP-\d+&key=[\w-]+)/.exec(confirmation.text)![1]!)
   the.guestBooking.viewPath = `${viewUrl.pathname}${viewUrl.search}`
   the.guestBooking.reference = viewUrl.searchParams.get('ref')!
@@ -65,7 +59,7 @@ beforeAll(async () => {
   the.guestBooking.receiptPath = /href="(\/receipts\/[^"]+\?key=[^"]+)"/.exec(decodeHtml((await guest.get(the.guestBooking.viewPath)).html))![1]!
 
   // A parent registers a swimmer for a camp and pays.
-  const parent = new Visitor(server.url)
+  const parent = new Visitor(site.url)
   const submitted = await parent.post('/onboarding', { name: CAMPER.name, email: CAMPER.email, phone_number: '98450 12345', camp: 'camp1', batch: 'batch1', website_url: '' })
   const campBack = new URL((await parent.post(submitted.location!, { outcome: 'success' })).location!)
   the.camp.statusPath = `${campBack.pathname}${campBack.search}`
@@ -86,11 +80,6 @@ beforeAll(async () => {
   const availability = (await visitors.admin.get('/admin/availability')).html
   the.windowId = /href="\/admin\/availability\/(\d+)"/.exec(availability)![1]!
 }, 120_000)
-
-afterAll(async () => {
-  await server?.stop()
-  await sink?.close()
-})
 
 const aSecrets = () => [A.name, A.email, the.a.orderId, the.a.reference]
 const guestSecrets = () => [GUEST.name, GUEST.email, the.guestBooking.orderId]
