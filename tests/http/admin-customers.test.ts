@@ -9,9 +9,7 @@ import { STAFF, useTestSite } from '../support/site'
 
 const site = useTestSite()
 
-// One signed-in browser for all the tests: signing in again each time would hit the sign-in limit.
-let admin: Promise<Visitor> | undefined
-const staff = () => (admin ??= site.staff())
+const staff = site.sharedStaff
 
 /** The admin page of the customer found by `query` (the only match). */
 async function customerPage(query: string) {

@@ -9,9 +9,7 @@ import { useTestSite } from '../support/site'
 
 const site = useTestSite()
 
-// One signed-in browser for all the tests: signing in again each time would hit the sign-in limit.
-let admin: Promise<Visitor> | undefined
-const staff = () => (admin ??= site.staff())
+const staff = site.sharedStaff
 
 /** The settings page's forms post back to it; a saved form redirects to its own section. */
 async function save(admin: Visitor, form: Record<string, string>) {

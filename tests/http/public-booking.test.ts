@@ -41,8 +41,7 @@ async function bookAndPay(visitor: Visitor, values: Record<string, string>, outc
 const offeredDates = (html: string) => [...html.matchAll(/<option value="(\d{4}-\d\d-\d\d)"/g)].map((match) => match[1]!)
 
 /** Staff, signed in once for the file. */
-let admin: Promise<Visitor> | undefined
-const staff = () => (admin ??= site.staff())
+const staff = site.sharedStaff
 
 describe('step 2: payment', () => {
   it('says before payment when the session starts within 24 hours and could then never be cancelled or moved', async () => {

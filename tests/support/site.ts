@@ -33,6 +33,7 @@ type SiteEnv = Record<string, string | undefined>
 export function useTestSite(env: SiteEnv | (() => SiteEnv) = {}) {
   let server: TestServer | undefined
   let sink: SmtpSink | undefined
+  let signedInStaff: Promise<Visitor> | undefined
   beforeAll(async () => {
     sink = await startSmtpSink()
     const settings = { SMTP_URL: sink.url, TRUST_PROXY: 'true', ADMIN_EMAIL: STAFF.email, ADMIN_PASSWORD: STAFF.password, ...(typeof env === 'function' ? env() : env) }
@@ -58,6 +59,8 @@ export function useTestSite(env: SiteEnv | (() => SiteEnv) = {}) {
     },
     /** Staff, signed in on a new browser. */
     staff: () => signInStaff(started().server.url),
+    /** Staff signed in once for all the file's tests (signing in for each would meet the sign-in limit). */
+    sharedStaff: () => (signedInStaff ??= signInStaff(started().server.url)),
     /** A new customer, registered and verified through the pages, signed in. */
     customer: (name: string, email = emailFor(name)) => signUp(new Visitor(started().server.url), started().sink, { email, name }),
   }
