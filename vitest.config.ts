@@ -1,10 +1,15 @@
 import { availableParallelism } from 'node:os'
 import { defineConfig } from 'vitest/config'
 
+/**
+ * Files that replace a module with `vi.mock` run in a fresh module graph of their own: in the shared
+ * one, a module imported earlier by another file would keep the real import and ignore the mock.
+ */
+const MOCKING_FILES = ['app/modules/accounts/sign-in.server.test.ts']
+
 export default defineConfig({
   resolve: { tsconfigPaths: true },
   test: {
-    include: ['app/**/*.test.{ts,tsx}', 'server/**/*.test.ts', 'tests/http/**/*.test.ts'],
     globalSetup: ['tests/support/global-setup.ts'],
     setupFiles: ['tests/support/each-file.ts'],
     testTimeout: 30_000,
@@ -13,8 +18,19 @@ export default defineConfig({
     // Most of a test file's time is spent waiting on the servers it started and on their timers, not
     // computing: twice as many files run at once as there are cores.
     maxWorkers: availableParallelism() * 2,
-    // A worker imports the site's modules once for all the files it runs, not once per file: that
-    // import was half of a unit test file's time. Files keep their own database and servers.
-    isolate: false,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'shared',
+          include: ['app/**/*.test.{ts,tsx}', 'server/**/*.test.ts', 'tests/http/**/*.test.ts'],
+          exclude: MOCKING_FILES,
+          // A worker imports the site's modules once for all the files it runs, not once per file: that
+          // import was half of a unit test file's time. Files keep their own database and servers.
+          isolate: false,
+        },
+      },
+      { extends: true, test: { name: 'mocking', include: MOCKING_FILES, isolate: true } },
+    ],
   },
 })
