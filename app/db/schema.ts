@@ -70,6 +70,9 @@ export const siteSettings = pgTable(
     gstin: text('gstin').notNull().default(''),
     /** The GST rate in basis points (1800 = 18%); prices are GST-inclusive. Applies when a GSTIN is set. */
     gstRateBasisPoints: integer('gst_rate_basis_points').notNull().default(1800),
+    /** The grievance officer people write to about their data, named on the privacy policy. */
+    grievanceOfficerName: text('grievance_officer_name').notNull().default(''),
+    grievanceOfficerEmail: text('grievance_officer_email').notNull().default(''),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [check('site_settings_single_row', sql`${table.id} = 1`)],
@@ -141,6 +144,11 @@ export const availabilityWindows = pgTable(
  * The e-mail address is stored lower-cased, so the unique index compares addresses
  * case-insensitively. Profile fields are empty for staff accounts created from the command line.
  */
+/**
+ * An account: a person who signs in and pays (a parent or guardian, an adult swimmer, a coach). The
+ * people who swim are its swimmer profiles (`swimmers`); `phone` is the account holder's WhatsApp
+ * number and `currentLocation` where the family is.
+ */
 export const users = pgTable(
   'users',
   {
@@ -149,18 +157,7 @@ export const users = pgTable(
     email: text('email').notNull(),
     passwordHash: text('password_hash').notNull(),
     phone: text('phone'),
-    dob: date('dob'),
-    gender: text('gender'),
-    swimmingExperience: text('swimming_experience'),
     currentLocation: text('current_location'),
-    academyName: text('academy_name'),
-    coachName: text('coach_name'),
-    specialization: text('specialization'),
-    otherSpecialization: text('other_specialization'),
-    participateInEvents: boolean('participate_in_events'),
-    strokeBestTime: text('stroke_best_time'),
-    howDidYouKnow: text('how_did_you_know'),
-    otherSource: text('other_source'),
     isAdmin: boolean('is_admin').notNull().default(false),
     isVerified: boolean('is_verified').notNull().default(false),
     disabledAt: timestamp('disabled_at', { withTimezone: true }),
@@ -170,6 +167,103 @@ export const users = pgTable(
   (table) => [
     uniqueIndex('users_email_unique').on(table.email),
     check('users_email_lower_case', sql`${table.email} = lower(${table.email})`),
+  ],
+)
+
+/**
+ * A person who swims, in an account: the account holder themselves (`isAccountHolder`) or a child or
+ * swimmer they look after. The age is either an exact date of birth or an age in years as given on
+ * a day (`ageYears` on `ageGivenOn`), since the registration form asks for an age.
+ */
+export const swimmers = pgTable(
+  'swimmers',
+  {
+    id: serial('id').primaryKey(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    isAccountHolder: boolean('is_account_holder').notNull().default(false),
+    name: text('name').notNull(),
+    birthDate: date('birth_date'),
+    ageYears: integer('age_years'),
+    ageGivenOn: date('age_given_on'),
+    gender: text('gender').notNull(),
+    swimmingExperience: text('swimming_experience').notNull(),
+    academyName: text('academy_name').notNull(),
+    coachName: text('coach_name').notNull(),
+    specialization: text('specialization').notNull(),
+    otherSpecialization: text('other_specialization'),
+    participateInEvents: boolean('participate_in_events').notNull().default(false),
+    strokeBestTime: text('stroke_best_time'),
+    howDidYouKnow: text('how_did_you_know'),
+    otherSource: text('other_source'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index('swimmers_account').on(table.accountId),
+    uniqueIndex('swimmers_one_account_holder').on(table.accountId).where(sql`${table.isAccountHolder}`),
+    check('swimmers_age', sql`${table.birthDate} IS NOT NULL OR (${table.ageYears} IS NOT NULL AND ${table.ageGivenOn} IS NOT NULL)`),
+  ],
+)
+
+/** How a parent's consent was given: in the registration form, through the e-mailed consent link, or in a guest camp form. */
+export type ConsentMethod = 'registration_form' | 'consent_link' | 'camp_form'
+
+/**
+ * A parent's or guardian's consent to the processing of a swimmer's data while the swimmer is under
+ * 18: who gave it and how their e-mail address was verified, the privacy notice's version, when, and
+ * when it was withdrawn. A guest camp registration's consent covers that registration.
+ */
+export const guardianConsents = pgTable(
+  'guardian_consents',
+  {
+    id: serial('id').primaryKey(),
+    swimmerId: integer('swimmer_id').references(() => swimmers.id, { onDelete: 'cascade' }),
+    campRegistrationId: integer('camp_registration_id').references(() => campRegistrations.id, { onDelete: 'cascade' }),
+    guardianName: text('guardian_name').notNull(),
+    guardianEmail: text('guardian_email').notNull(),
+    /** How the guardian's address was shown to be theirs: the account's code, the consent link, or not (a guest form's declaration). */
+    emailVerifiedBy: text('email_verified_by').$type<'account_code' | 'consent_link' | 'unverified'>().notNull(),
+    noticeVersion: text('notice_version').notNull(),
+    method: text('method').$type<ConsentMethod>().notNull(),
+    givenAt: timestamp('given_at', { withTimezone: true }).notNull(),
+    withdrawnAt: timestamp('withdrawn_at', { withTimezone: true }),
+  },
+  (table) => [
+    index('guardian_consents_swimmer').on(table.swimmerId),
+    index('guardian_consents_camp_registration').on(table.campRegistrationId),
+    check('guardian_consents_subject', sql`${table.swimmerId} IS NOT NULL OR ${table.campRegistrationId} IS NOT NULL`),
+    check('guardian_consents_method', sql`${table.method} IN ('registration_form', 'consent_link', 'camp_form')`),
+    check('guardian_consents_verified_by', sql`${table.emailVerifiedBy} IN ('account_code', 'consent_link', 'unverified')`),
+  ],
+)
+
+export type ConsentRequestStatus = 'waiting' | 'agreed' | 'refused' | 'expired'
+
+/**
+ * A minor who registered alone asked a parent for consent: the link e-mailed to the parent carries
+ * a random token, of which only the SHA-256 is kept; single-use, it expires with the request.
+ */
+export const consentRequests = pgTable(
+  'consent_requests',
+  {
+    id: serial('id').primaryKey(),
+    swimmerId: integer('swimmer_id')
+      .notNull()
+      .references(() => swimmers.id, { onDelete: 'cascade' }),
+    parentEmail: text('parent_email').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    status: text('status').$type<ConsentRequestStatus>().notNull().default('waiting'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    answeredAt: timestamp('answered_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('consent_requests_token_unique').on(table.tokenHash),
+    index('consent_requests_swimmer').on(table.swimmerId),
+    index('consent_requests_waiting').on(table.expiresAt).where(sql`${table.status} = 'waiting'`),
+    check('consent_requests_status', sql`${table.status} IN ('waiting', 'agreed', 'refused', 'expired')`),
   ],
 )
 
@@ -193,7 +287,7 @@ export const sessions = pgTable(
   (table) => [index('sessions_user_id').on(table.userId), index('sessions_expires_at').on(table.expiresAt)],
 )
 
-export type OneTimeCodePurpose = 'verify_email' | 'reset_password'
+export type OneTimeCodePurpose = 'verify_email' | 'reset_password' | 'delete_account'
 
 /** Six-digit codes e-mailed to a user, stored hashed; short-lived, single-use, attempt-limited. */
 export const oneTimeCodes = pgTable(
@@ -212,7 +306,7 @@ export const oneTimeCodes = pgTable(
   },
   (table) => [
     index('one_time_codes_user_purpose').on(table.userId, table.purpose),
-    check('one_time_codes_purpose', sql`${table.purpose} IN ('verify_email', 'reset_password')`),
+    check('one_time_codes_purpose', sql`${table.purpose} IN ('verify_email', 'reset_password', 'delete_account')`),
   ],
 )
 
@@ -290,6 +384,9 @@ export const bookings = pgTable(
       .notNull()
       .references(() => catalogueItems.code, { onDelete: 'restrict' }),
     userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** Who swims: a profile of the account (none for guest bookings); its name as booked in `swimmerName`. */
+    swimmerId: integer('swimmer_id').references(() => swimmers.id, { onDelete: 'set null' }),
+    swimmerName: text('swimmer_name').notNull(),
     customerName: text('customer_name').notNull(),
     customerEmail: text('customer_email').notNull(),
     customerPhone: text('customer_phone'),
@@ -323,6 +420,7 @@ export const bookings = pgTable(
   (table) => [
     uniqueIndex('bookings_reference_unique').on(table.reference),
     index('bookings_user_created').on(table.userId, table.createdAt),
+    index('bookings_swimmer').on(table.swimmerId),
     index('bookings_status_hold').on(table.status, table.holdExpiresAt),
     index('bookings_unpaid_network').on(table.holderNetwork).where(sql`${table.status} = 'pending'`),
     index('bookings_unpaid_browser').on(table.holderBrowser).where(sql`${table.status} = 'pending'`),
@@ -377,6 +475,9 @@ export const campRegistrations = pgTable(
     swimmerName: text('swimmer_name').notNull(),
     email: text('email').notNull(),
     phone: text('phone').notNull(),
+    /** The account that registered, and which of its swimmers; none for a guest registration. */
+    accountId: integer('account_id').references(() => users.id, { onDelete: 'set null' }),
+    swimmerId: integer('swimmer_id').references(() => swimmers.id, { onDelete: 'set null' }),
     /** The fee when the seat was held (early-bird or regular), from the camp; never from the request. */
     amountPaise: integer('amount_paise').notNull(),
     status: text('status').$type<BookingStatus>().notNull(),
@@ -396,6 +497,7 @@ export const campRegistrations = pgTable(
     uniqueIndex('camp_registrations_reference_unique').on(table.reference),
     index('camp_registrations_seat').on(table.batchId, table.status),
     index('camp_registrations_email').on(table.email),
+    index('camp_registrations_account').on(table.accountId),
     index('camp_registrations_unpaid_network').on(table.holderNetwork).where(sql`${table.status} = 'pending'`),
     index('camp_registrations_unpaid_browser').on(table.holderBrowser).where(sql`${table.status} = 'pending'`),
     // One live registration per swimmer (name and e-mail, in any letter case) and camp.

@@ -1,4 +1,7 @@
 import { Form, Link, redirect } from 'react-router'
+import { DomainError } from '~/lib/domain-error'
+import { assertMayBeBooked } from '~/modules/swimmers/consent.server'
+import { swimmersOf } from '~/modules/swimmers/swimmers.server'
 import type { Route } from './+types/book-slot'
 import { ConfirmDialog } from '~/components/confirm-dialog'
 import { HoneypotField, PendingButton } from '~/components/form-controls'
@@ -78,8 +81,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { holder, setCookie } = await holderOf(request, context, { userId: user.id, email: user.email })
   const headers = setCookie ? { 'Set-Cookie': setCookie } : undefined
   try {
+    const [swimmer] = await swimmersOf(user.id)
+    if (!swimmer) throw new DomainError('invalid', 'Please add the swimmer on My Swimmers first.')
+    await assertMayBeBooked(swimmer)
     const hold = await holdSession({
-      customer: { userId: user.id, name: user.name, email: user.email, phone: user.phone, swimmingExperience: user.swimmingExperience },
+      customer: { userId: user.id, swimmerId: swimmer.id, swimmerName: swimmer.name, name: user.name, email: user.email, phone: user.phone, swimmingExperience: swimmer.swimmingExperience },
       productCode: SESSION_PRODUCT_CODE,
       date: submission.data.date,
       start: submission.data.time,

@@ -170,7 +170,7 @@ let windowId = 0
 const passwordHash = hashPassword('butterfly-2027')
 
 async function signedInAs(email: string, isAdmin: boolean) {
-  const [user] = await db().insert(users).values({ name: 'Hostile Tester', email, passwordHash: await passwordHash, phone: '9845012345', swimmingExperience: 'advanced', isVerified: true, isAdmin }).returning({ id: users.id })
+  const [user] = await db().insert(users).values({ name: 'Hostile Tester', email, passwordHash: await passwordHash, phone: '9845012345', isVerified: true, isAdmin }).returning({ id: users.id })
   return { id: user!.id, cookie: (await signInUser(user!.id)).cookie }
 }
 
@@ -196,7 +196,7 @@ const FORMS: FormCase[] = [
     handler: registration.action,
     who: 'guest',
     spec: {
-      valid: { name: 'Ravi Kumar', email: 'ravi@example.com', password: 'butterfly-2027', phone: '9845012345', age: '16', currentLocation: 'Bengaluru', gender: 'male', swimmingExperience: 'advanced', academyName: 'NA', coachName: 'NA', specialization: 'butterfly', otherSpecialization: '', participateInEvents: 'yes', strokeBestTime: '', howDidYouKnow: 'google', otherSource: '' },
+      valid: { name: 'Ravi Kumar', email: 'ravi@example.com', password: 'butterfly-2027', phone: '9845012345', age: '26', currentLocation: 'Bengaluru', gender: 'male', swimmingExperience: 'advanced', academyName: 'NA', coachName: 'NA', specialization: 'butterfly', otherSpecialization: '', participateInEvents: 'yes', strokeBestTime: '', howDidYouKnow: 'google', otherSource: '' },
       strict: { name: 'name', email: 'email', password: 'password', age: 'count', gender: 'choice', swimmingExperience: 'choice', specialization: 'choice', participateInEvents: 'choice', howDidYouKnow: 'choice' },
     },
   },

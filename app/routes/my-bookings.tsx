@@ -6,7 +6,7 @@ import { requireUser } from '~/lib/auth.server'
 import { formatRupees } from '~/lib/money'
 import { formatLabDate, formatLabTime, formatTimeRange, formatWeekdayDate } from '~/lib/lab-time'
 import { pageMeta } from '~/lib/seo'
-import { optionLabel, SWIMMING_EXPERIENCE } from '~/modules/accounts/fields'
+import { swimmersOf } from '~/modules/swimmers/swimmers.server'
 import { customerBookings } from '~/modules/booking/bookings.server'
 import { changeOptions } from '~/modules/booking/changes.server'
 import { reportsOf } from '~/modules/reports/reports.server'
@@ -21,14 +21,14 @@ export const meta: Route.MetaFunction = ({ matches }) => [
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request)
   const now = new Date()
-  const bookings = await customerBookings(user.id, user.email)
+  const [bookings, swimmers] = await Promise.all([customerBookings(user.id, user.email), swimmersOf(user.id)])
   const reports = await reportsOf(bookings.map((booking) => booking.id))
   return {
     account: {
       name: user.name,
       email: user.email,
       phone: user.phone,
-      swimmingExperience: optionLabel(SWIMMING_EXPERIENCE, user.swimmingExperience),
+      swimmers: swimmers.map((swimmer) => swimmer.name).join(', '),
     },
     bookings: bookings.map((booking) => ({
       id: booking.id,
@@ -145,7 +145,7 @@ export default function MyBookings({ loaderData }: Route.ComponentProps) {
             <AccountRow term="Name" value={account.name} />
             <AccountRow term="Email" value={account.email} />
             <AccountRow term="Phone" value={account.phone ?? 'Not specified'} />
-            <AccountRow term="Swimming Experience" value={account.swimmingExperience ?? 'Not specified'} />
+            <AccountRow term="Swimmers" value={account.swimmers || 'None yet'} />
           </dl>
         </aside>
       </div>

@@ -8,7 +8,8 @@ import { rejectBots } from '~/lib/honeypot'
 import { pageMeta } from '~/lib/seo'
 import { registerCustomer } from '~/modules/accounts/registration.server'
 import { GENDERS, HOW_DID_YOU_KNOW, PARTICIPATE_IN_EVENTS, REGISTRATION_DEFAULTS, SPECIALIZATIONS, SWIMMING_EXPERIENCE } from '~/modules/accounts/fields'
-import { RegistrationSchema } from '~/modules/accounts/schemas'
+import { registrationSchema } from '~/modules/accounts/schemas'
+import { labToday } from '~/lib/lab-time'
 import { readForm } from '~/lib/form-data.server'
 import { formErrorsOf, refusalOf } from '~/lib/refusals.server'
 
@@ -21,14 +22,14 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireGuest(request)
-  return { constraint: getZodConstraint(RegistrationSchema) }
+  return { constraint: getZodConstraint(registrationSchema(labToday())) }
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   await requireGuest(request)
   const formData = await readForm(request)
   rejectBots(formData)
-  const submission = parseWithZod(formData, { schema: RegistrationSchema })
+  const submission = parseWithZod(formData, { schema: registrationSchema(labToday()) })
   if (submission.status !== 'success') return data(submission.reply({ hideFields: ['password'] }), { status: 400 })
   try {
     const user = await registerCustomer(submission.value, { ip: callerOf(request, context).ip })
@@ -41,7 +42,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Registration({ loaderData, actionData }: Route.ComponentProps) {
-  const [form, fields] = useLazyValidatedForm(() => import('~/modules/accounts/schemas').then((schemas) => schemas.RegistrationSchema), {
+  const [form, fields] = useLazyValidatedForm(() => import('~/modules/accounts/schemas').then((schemas) => schemas.registrationSchema(labToday())), {
     constraint: loaderData.constraint,
     lastResult: actionData,
     defaultValue: REGISTRATION_DEFAULTS,

@@ -207,7 +207,7 @@ describe('signing in and out without JavaScript', () => {
     expect(page).toContain('Account Information')
     expect(page).toContain('return@example.com')
     expect(page).toContain('9845012345')
-    expect(page).toContain('Advanced')
+    expect(page).toContain('Swimmers Ravi Kumar')
     expect(page).toContain('No bookings yet')
   })
 

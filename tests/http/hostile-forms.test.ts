@@ -75,7 +75,7 @@ const FORMS: Array<{ name: string; path: string; who: Who; spec: FormSpec }> = [
     path: '/registration',
     who: 'guest',
     spec: {
-      valid: { name: 'Ravi Kumar', email: 'ravi@example.com', password: 'butterfly-2027', phone: '9845012345', age: '16', currentLocation: 'Bengaluru', gender: 'male', swimmingExperience: 'advanced', academyName: 'NA', coachName: 'NA', specialization: 'butterfly', participateInEvents: 'yes', howDidYouKnow: 'google', website_url: '' },
+      valid: { name: 'Ravi Kumar', email: 'ravi@example.com', password: 'butterfly-2027', phone: '9845012345', age: '26', currentLocation: 'Bengaluru', gender: 'male', swimmingExperience: 'advanced', academyName: 'NA', coachName: 'NA', specialization: 'butterfly', participateInEvents: 'yes', howDidYouKnow: 'google', website_url: '' },
       strict: { name: 'name', email: 'email', password: 'password', age: 'count', gender: 'choice', swimmingExperience: 'choice', specialization: 'choice', participateInEvents: 'choice', howDidYouKnow: 'choice' },
     },
   },

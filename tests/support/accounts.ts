@@ -2,16 +2,18 @@ import { desc, eq } from 'drizzle-orm'
 import { db } from '~/db/client.server'
 import { outboxEmails, users } from '~/db/schema'
 import { registerCustomer, verifyEmail } from '~/modules/accounts/registration.server'
-import { RegistrationSchema, type RegistrationInput } from '~/modules/accounts/schemas'
+import { registrationSchema, type RegistrationInput } from '~/modules/accounts/schemas'
+import { labToday } from '~/lib/lab-time'
 
 /** A valid registration form, as the schema returns it. */
 export function registrationInput(overrides: Partial<Record<string, string>> = {}): RegistrationInput {
-  return RegistrationSchema.parse({
+  return registrationSchema(labToday()).parse({
+    whoSwims: 'myself',
     name: 'Asha Rao',
     email: 'asha@example.com',
     password: 'butterfly-2027',
     phone: '+91 98450 12345',
-    age: '16',
+    age: '26',
     currentLocation: 'Bengaluru',
     gender: 'female',
     swimmingExperience: 'advanced',

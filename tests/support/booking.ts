@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm'
 import { expect } from 'vitest'
 import { db } from '~/db/client.server'
-import { availabilityWindows, bookings, outboxEmails, users } from '~/db/schema'
+import { availabilityWindows, bookings, outboxEmails, swimmers, users } from '~/db/schema'
 import { sessionHeader } from '~/lib/auth.server'
 import { createSession } from '~/modules/accounts/sessions.server'
 import type { Customer } from '~/modules/booking/holds.server'
@@ -31,7 +31,11 @@ export async function createCustomers(count: number, prefix = 'swimmer'): Promis
     .insert(users)
     .values(Array.from({ length: count }, (_, index) => ({ name: `${prefix} ${index + 1}`, email: `${prefix}${index + 1}@example.com`, passwordHash: 'x', isVerified: true, phone: '9845012345' })))
     .returning({ id: users.id, name: users.name, email: users.email, phone: users.phone })
-  return rows.map((row) => ({ userId: row.id, name: row.name, email: row.email, phone: row.phone, swimmingExperience: 'advanced' }))
+  const profiles = await db()
+    .insert(swimmers)
+    .values(rows.map((row) => ({ accountId: row.id, isAccountHolder: true, name: row.name, ageYears: 26, ageGivenOn: '2026-01-01', gender: 'female', swimmingExperience: 'advanced', academyName: 'NA', coachName: 'NA', specialization: 'freestyle' })))
+    .returning({ id: swimmers.id, accountId: swimmers.accountId })
+  return rows.map((row, index) => ({ userId: row.id, swimmerId: profiles[index]!.id, swimmerName: row.name, name: row.name, email: row.email, phone: row.phone, swimmingExperience: 'advanced' }))
 }
 
 /** A staff member straight in the database (a placeholder hash: they never sign in here). */

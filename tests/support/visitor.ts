@@ -58,7 +58,7 @@ export const registrationForm = (overrides: Record<string, string> = {}) => ({
   email: 'asha@example.com',
   password: 'butterfly-2027',
   phone: '9845012345',
-  age: '16',
+  age: '26',
   currentLocation: 'Bengaluru',
   gender: 'female',
   swimmingExperience: 'advanced',

@@ -44,6 +44,7 @@ export function optionLabel(options: Options, value: string | null | undefined) 
 }
 
 export const REGISTRATION_DEFAULTS = {
+  whoSwims: 'myself',
   gender: 'male',
   swimmingExperience: 'beginner',
   specialization: 'freestyle',

@@ -6,7 +6,9 @@ import { useTestDatabase } from '../../../tests/support/test-database'
 import { RateLimitedError } from '../rate-limit/rate-limit.server'
 import { CODE_TTL_MINUTES, MAX_CODE_ATTEMPTS } from './codes.server'
 import { registerCustomer, resendVerificationCode, verifyEmail } from './registration.server'
-import { RegistrationSchema } from './schemas'
+import { registrationSchema } from './schemas'
+import { swimmersOf } from '~/modules/swimmers/swimmers.server'
+import { labToday } from '~/lib/lab-time'
 import { findSessionUser } from './sessions.server'
 import { EmailTakenError } from './users.server'
 import { WeakPasswordError } from './password-policy.server'
@@ -15,11 +17,12 @@ useTestDatabase()
 const ip = '198.51.100.7'
 
 describe('registration', () => {
-  it('creates an unverified customer with an argon2id hash, dob from age, and e-mails a 6-digit code', async () => {
+  it('creates an unverified account with an argon2id hash and its swimmer, and e-mails a 6-digit code', async () => {
     const now = new Date('2027-03-10T06:00:00Z')
     await registerCustomer(registrationInput({ email: 'Asha@Example.com' }), { ip, now })
     const row = await userRow('asha@example.com')
-    expect(row).toMatchObject({ email: 'asha@example.com', isVerified: false, isAdmin: false, dob: '2011-01-01', participateInEvents: true, specialization: 'butterfly' })
+    expect(row).toMatchObject({ email: 'asha@example.com', isVerified: false, isAdmin: false, currentLocation: 'Bengaluru' })
+    expect(await swimmersOf(row!.id)).toMatchObject([{ name: 'Asha Rao', isAccountHolder: true, ageYears: 26, ageGivenOn: '2027-03-10', participateInEvents: true, specialization: 'butterfly' }])
     expect(row!.passwordHash).toMatch(/^\$argon2id\$/)
     expect(row!.passwordHash).not.toContain('butterfly-2027')
 
@@ -28,9 +31,9 @@ describe('registration', () => {
     expect(mail.text).toContain(`/verify-email?email=asha%40example.com&code=${mail.code}`)
   })
 
-  it('takes the current year for dob in Asia/Kolkata (on 31 December 20:00 UTC it is already next year)', async () => {
-    await registerCustomer(registrationInput({ age: '20' }), { ip, now: new Date('2026-12-31T20:00:00Z') })
-    expect((await userRow('asha@example.com'))!.dob).toBe('2007-01-01')
+  it("keeps the age as given on the day in Asia/Kolkata (on 31 December 20:00 UTC it is already 1 January)", async () => {
+    const user = await registerCustomer(registrationInput({ age: '20' }), { ip, now: new Date('2026-12-31T20:00:00Z') })
+    expect(await swimmersOf(user.id)).toMatchObject([{ name: 'Asha Rao', isAccountHolder: true, ageYears: 20, ageGivenOn: '2027-01-01', birthDate: null }])
   })
 
   it('stores the code hashed, never the digits', async () => {
@@ -63,7 +66,7 @@ describe('registration', () => {
   })
 
   it('applies the form’s defaults and messages', () => {
-    const result = RegistrationSchema.safeParse({ name: 'A', email: 'nope', password: '12345', phone: '12345', age: '', currentLocation: 'B', academyName: '', coachName: '' })
+    const result = registrationSchema(labToday()).safeParse({ whoSwims: 'myself', name: 'A', email: 'nope', password: '12345', phone: '12345', age: '', currentLocation: 'B', academyName: '', coachName: '' })
     expect(result.success).toBe(false)
     const messages = Object.fromEntries(result.error!.issues.map((issue) => [issue.path.join('.'), issue.message]).reverse())
     expect(messages).toMatchObject({

@@ -2,17 +2,19 @@ import { eq } from 'drizzle-orm'
 import { config } from '~/config.server'
 import { db, type Executor } from '~/db/client.server'
 import { users } from '~/db/schema'
-import { labToday } from '~/lib/lab-time'
 import { enqueueEmail } from '~/modules/mail/outbox.server'
 import { verificationEmail } from '~/modules/mail/templates.server'
 import { enforce } from '~/modules/rate-limit/rate-limit.server'
+import { recordConsent } from '~/modules/swimmers/consent.server'
+import { requestParentConsent } from '~/modules/swimmers/consent-requests.server'
+import { insertSwimmer, isMinor } from '~/modules/swimmers/swimmers.server'
 import { consumeCode, issueCode, type CodeCheck } from './codes.server'
 import { limitsFor } from './limits.server'
 import { assertAcceptablePassword } from './password-policy.server'
 import { hashPassword } from './passwords.server'
 import type { RegistrationInput } from './schemas'
 import { createSession, type NewSession, type SessionMeta } from './sessions.server'
-import { dobFromAge, findUserByEmail, insertCustomer, normalizeEmail, type PublicUser } from './users.server'
+import { findUserByEmail, insertCustomer, normalizeEmail, type PublicUser } from './users.server'
 
 type Caller = { ip: string; now?: Date }
 
@@ -28,18 +30,30 @@ export async function sendVerificationCode(executor: Executor, user: { id: numbe
 }
 
 /**
- * Creates an unverified customer and e-mails a verification code, in one transaction (no account
- * without its e-mail, no e-mail for an account that was not created).
+ * Creates an unverified account and its first swimmer (the account holder, or their child) and
+ * e-mails a verification code, in one transaction (no account without its e-mail, no e-mail for an
+ * account that was not created). For a child under 18 the guardian's declaration in the form is
+ * recorded as their consent; a swimmer under 18 registering alone gets an account that cannot book
+ * until the parent they named agrees through the e-mailed link.
  * Throws WeakPasswordError, EmailTakenError or RateLimitedError.
  */
 export async function registerCustomer(input: RegistrationInput, { ip, now = new Date() }: Caller) {
   assertAcceptablePassword(input.password, { staff: false })
   const email = normalizeEmail(input.email)
   await enforce(limitsFor('codeSending', { ip, email }), now)
+  if (input.parentEmail) await enforce(limitsFor('codeSending', { ip, email: normalizeEmail(input.parentEmail) }), now)
   const passwordHash = await hashPassword(input.password)
-  const dob = dobFromAge(input.age, labToday(now))
   return db().transaction(async (tx) => {
-    const user = await insertCustomer({ ...input, dob }, passwordHash, tx, now)
+    const user = await insertCustomer(input, passwordHash, tx, now)
+    const forChild = input.whoSwims === 'child'
+    const swimmer = await insertSwimmer(tx, user.id, forChild ? input.swimmerName! : input.name, input, { isAccountHolder: !forChild, now })
+    if (isMinor(swimmer, now)) {
+      if (forChild) {
+        await recordConsent(tx, { swimmerId: swimmer.id, guardianName: user.name, guardianEmail: user.email, emailVerifiedBy: 'account_code', method: 'registration_form', now })
+      } else {
+        await requestParentConsent(tx, { swimmerId: swimmer.id, swimmerName: swimmer.name, parentEmail: input.parentEmail!, now })
+      }
+    }
     await sendVerificationCode(tx, user, now)
     return user
   })

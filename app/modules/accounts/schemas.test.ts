@@ -1,7 +1,7 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { describe, expect, it } from 'vitest'
 import type { z } from 'zod'
-import { NAME_MESSAGE, RegistrationSchema } from './schemas'
+import { NAME_MESSAGE, registrationSchema } from './schemas'
 import { PublicBookingSchema } from '~/modules/booking/schemas'
 import { StaffBookingSchema } from '~/modules/booking/staff-schemas'
 import { CampRegistrationSchema } from '~/modules/camps/schemas'
@@ -17,6 +17,7 @@ function errors(schema: z.ZodType, values: Record<string, string>) {
 }
 
 const soon = addDays(labToday(), 10)
+const RegistrationSchema = registrationSchema(labToday())
 
 /** Every form where a person's or a swimmer's name is typed, with a submission it accepts. */
 const NAME_FORMS: Array<{ form: string; schema: z.ZodType; field: string; valid: Record<string, string> }> = [
@@ -24,13 +25,13 @@ const NAME_FORMS: Array<{ form: string; schema: z.ZodType; field: string; valid:
     form: 'registration',
     schema: RegistrationSchema,
     field: 'name',
-    valid: { name: 'Asha Rao', email: 'asha@example.com', password: 'butterfly-2027', phone: '9845012345', age: '16', currentLocation: 'Bengaluru', gender: 'female', swimmingExperience: 'advanced', academyName: 'NA', coachName: 'NA', specialization: 'butterfly', participateInEvents: 'yes', howDidYouKnow: 'google' },
+    valid: { whoSwims: 'myself', name: 'Asha Rao', email: 'asha@example.com', password: 'butterfly-2027', phone: '9845012345', age: '26', currentLocation: 'Bengaluru', gender: 'female', swimmingExperience: 'advanced', academyName: 'NA', coachName: 'NA', specialization: 'butterfly', participateInEvents: 'yes', howDidYouKnow: 'google' },
   },
   {
     form: 'registration (coach)',
     schema: RegistrationSchema,
     field: 'coachName',
-    valid: { name: 'Asha Rao', email: 'asha@example.com', password: 'butterfly-2027', phone: '9845012345', age: '16', currentLocation: 'Bengaluru', gender: 'female', swimmingExperience: 'advanced', academyName: 'NA', coachName: 'NA', specialization: 'butterfly', participateInEvents: 'yes', howDidYouKnow: 'google' },
+    valid: { whoSwims: 'myself', name: 'Asha Rao', email: 'asha@example.com', password: 'butterfly-2027', phone: '9845012345', age: '26', currentLocation: 'Bengaluru', gender: 'female', swimmingExperience: 'advanced', academyName: 'NA', coachName: 'NA', specialization: 'butterfly', participateInEvents: 'yes', howDidYouKnow: 'google' },
   },
   { form: '/booking', schema: PublicBookingSchema, field: 'name', valid: { name: 'Ravi Kumar', email: 'ravi@example.com', service: 'race', date: soon, time: '10:00' } },
   { form: 'camp registration and waitlist', schema: CampRegistrationSchema, field: 'name', valid: { name: 'Arjun Menon', email: 'menon@example.com', phone_number: '9845012345', camp: 'camp1', batch: 'batch1' } },

@@ -1,6 +1,7 @@
 // The forms' rules and the exact messages a visitor sees, used by the server actions and, in the
 // browser, for validation as you type. Nothing server-only may be imported here.
 import { z } from 'zod'
+import { isMinorOn, type KnownAge } from '~/modules/swimmers/age'
 import { GENDERS, HOW_DID_YOU_KNOW, PARTICIPATE_IN_EVENTS, SPECIALIZATIONS, SWIMMING_EXPERIENCE } from './fields'
 
 export { GENDERS, HOW_DID_YOU_KNOW, optionLabel, SPECIALIZATIONS, SWIMMING_EXPERIENCE } from './fields'
@@ -90,22 +91,34 @@ const passwordField = z
   .min(6, 'Password must be at least 6 characters')
   .max(128, 'Password must be at most 128 characters')
 
-export const RegistrationSchema = z.object({
-  name: personNameField(),
-  email: emailField,
-  password: passwordField,
-  phone: z
-    .string({ error: 'WhatsApp number must be at least 10 digits' })
-    .trim()
-    .max(20, 'Please use at most 20 characters')
-    .refine((phone) => phone.replace(/\D/g, '').length >= 10, 'WhatsApp number must be at least 10 digits'),
-  age: z
-    .string({ error: 'Age is required' })
-    .trim()
-    .min(1, { message: 'Age is required', abort: true })
-    .refine((age) => /^\d{1,3}$/.test(age) && Number(age) >= 1 && Number(age) <= 120, 'Please enter your age in years')
-    .transform(Number),
-  currentLocation: text('Current location is required', 2, 100),
+const ageField = z
+  .string({ error: 'Age is required' })
+  .trim()
+  .refine((age) => age === '' || (/^\d{1,3}$/.test(age) && Number(age) >= 1 && Number(age) <= 120), 'Please enter your age in years')
+  .transform((age) => (age === '' ? null : Number(age)))
+  .optional()
+
+const BIRTH_DATE_MESSAGE = 'Please enter a date of birth in the past, as on a birth certificate'
+const birthDateField = z
+  .string()
+  .trim()
+  .refine((day) => day === '' || isCalendarDate(day), BIRTH_DATE_MESSAGE)
+  .transform((day) => day || null)
+  .optional()
+
+function isCalendarDate(day: string) {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return false
+  const parsed = new Date(`${day}T00:00:00Z`)
+  return !Number.isNaN(parsed.getTime()) && parsed.toISOString().startsWith(day) && day >= '1900-01-01'
+}
+
+/**
+ * What describes a swimmer, as the registration form asks it: the same fields and messages when a
+ * swimmer is added to an account or edited. An exact date of birth may be given instead of the age.
+ */
+export const swimmerFields = {
+  age: ageField,
+  birthDate: birthDateField,
   gender: z.enum(values(GENDERS), { error: 'Please select your gender' }),
   swimmingExperience: z.enum(values(SWIMMING_EXPERIENCE), { error: 'Please select your swimming experience' }),
   academyName: text('Academy name is required (Enter NA if not applicable)', 1, 100),
@@ -120,8 +133,106 @@ export const RegistrationSchema = z.object({
     .optional(),
   howDidYouKnow: z.enum(values(HOW_DID_YOU_KNOW), { error: 'Please select how you got to know about us' }),
   otherSource: optionalText(100),
+}
+
+type AgeAnswer = { age?: number | null; birthDate?: string | null }
+
+/**
+ * Runs a check across fields once those fields are valid themselves, even while others are not, so
+ * that every message shows at once (a form-wide check would otherwise wait for every field).
+ */
+const once = (...fields: string[]) => ({
+  when: (payload: { issues: ReadonlyArray<{ path?: ReadonlyArray<PropertyKey> }> }) => payload.issues.every((issue) => !fields.includes(String(issue.path?.[0]))),
 })
-export type RegistrationInput = z.output<typeof RegistrationSchema>
+
+/** The age is required unless a date of birth is given; a date of birth is not in the future. */
+function withAgeRules<T extends z.ZodType<AgeAnswer>>(schema: T, today: string) {
+  return schema
+    .refine((form) => Boolean(form.birthDate) || (form.age !== null && form.age !== undefined), { message: 'Age is required', path: ['age'], ...once('age', 'birthDate') })
+    .refine((form) => !form.birthDate || form.birthDate <= today, { message: BIRTH_DATE_MESSAGE, path: ['birthDate'], ...once('birthDate') })
+}
+
+/** Whether the swimmer the form describes is under 18 today (false while the age is not known). */
+function describesMinor(form: AgeAnswer, today: string) {
+  if (!form.birthDate && (form.age === null || form.age === undefined)) return false
+  return isMinorOn(knownAgeOf(form, today), today)
+}
+
+/** The swimmer's age as kept: the exact date of birth, or the age given today. */
+export function knownAgeOf(form: AgeAnswer, today: string): KnownAge {
+  if (form.birthDate) return { birthDate: form.birthDate, ageYears: null, ageGivenOn: null }
+  return { birthDate: null, ageYears: form.age ?? null, ageGivenOn: today }
+}
+
+export const GUARDIAN_DECLARATION_MESSAGE = "Please confirm that you are the swimmer's parent or guardian and agree to the Privacy Policy"
+export const PARENT_EMAIL_MESSAGE = "Swimmers under 18 need a parent's or guardian's consent: enter their e-mail address"
+
+/** A declaration box that is never ticked for the person: only 'on' (a ticked checkbox) counts. */
+const declarationField = z
+  .string()
+  .optional()
+  .transform((value) => value === 'on')
+
+export const WHO_SWIMS = [
+  { value: 'myself', label: 'Myself' },
+  { value: 'child', label: 'My child / a swimmer I look after' },
+] as const
+
+/**
+ * Registration: the account holder (name, e-mail, password, WhatsApp number, location) and the first
+ * swimmer, themselves or a child. A child under 18 needs the guardian's declaration in the form; a
+ * swimmer under 18 registering themselves names a parent, who is asked for consent by e-mail.
+ * `today` is the lab's date (labToday()), for the age rules.
+ */
+export const registrationSchema = (today: string) =>
+  withAgeRules(
+    z.object({
+      whoSwims: z.enum(values(WHO_SWIMS), { error: 'Please choose who will swim' }).default('myself'),
+      name: personNameField(),
+      email: emailField,
+      password: passwordField,
+      phone: z
+        .string({ error: 'WhatsApp number must be at least 10 digits' })
+        .trim()
+        .max(20, 'Please use at most 20 characters')
+        .refine((phone) => phone.replace(/\D/g, '').length >= 10, 'WhatsApp number must be at least 10 digits'),
+      currentLocation: text('Current location is required', 2, 100),
+      swimmerName: personNameField({ required: "Swimmer's name must be at least 2 characters" }).optional().or(z.literal('').transform(() => undefined)),
+      ...swimmerFields,
+      guardianDeclaration: declarationField,
+      parentEmail: emailField.optional().or(z.literal('').transform(() => undefined)),
+    }),
+    today,
+  )
+    .refine((form) => form.whoSwims !== 'child' || Boolean(form.swimmerName), { message: "Swimmer's name must be at least 2 characters", path: ['swimmerName'], ...once('whoSwims', 'swimmerName') })
+    .refine((form) => form.whoSwims !== 'child' || form.guardianDeclaration || !describesMinor(form, today), {
+      message: GUARDIAN_DECLARATION_MESSAGE,
+      path: ['guardianDeclaration'],
+      ...once('whoSwims', 'age', 'birthDate', 'guardianDeclaration'),
+    })
+    .refine((form) => form.whoSwims !== 'myself' || Boolean(form.parentEmail) || !describesMinor(form, today), {
+      message: PARENT_EMAIL_MESSAGE,
+      path: ['parentEmail'],
+      ...once('whoSwims', 'age', 'birthDate', 'parentEmail'),
+    })
+    .refine((form) => !form.parentEmail || form.parentEmail.toLowerCase() !== form.email.toLowerCase(), {
+      message: "Enter your parent's or guardian's own e-mail address, not yours",
+      path: ['parentEmail'],
+      ...once('email', 'parentEmail'),
+    })
+export type RegistrationInput = z.output<ReturnType<typeof registrationSchema>>
+
+/** A swimmer added to an account or edited: the registration form's swimmer fields, with the swimmer's name. */
+export const swimmerSchema = (today: string) =>
+  withAgeRules(
+    z.object({
+      name: personNameField({ required: "Swimmer's name must be at least 2 characters" }),
+      ...swimmerFields,
+      guardianDeclaration: declarationField,
+    }),
+    today,
+  )
+export type SwimmerInput = z.output<ReturnType<typeof swimmerSchema>>
 
 export const LoginSchema = z.object({
   email: emailField,

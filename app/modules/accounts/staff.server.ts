@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, gt, ilike, inArray, or, sql, type SQL } from 'drizzle-orm'
 import { db, type Executor } from '~/db/client.server'
+import { swimmersOf } from '~/modules/swimmers/swimmers.server'
 import { campBatches, campRegistrations, camps, sessions, users } from '~/db/schema'
 import { DomainError } from '~/lib/domain-error'
 import { recordAudit, type Actor } from '~/modules/audit/audit.server'
@@ -82,23 +83,13 @@ export async function customerDetails(userId: number, now = new Date()) {
   const [customer] = await db()
     .select({
       ...summaryColumns,
-      dob: users.dob,
-      gender: users.gender,
-      swimmingExperience: users.swimmingExperience,
       currentLocation: users.currentLocation,
-      academyName: users.academyName,
-      coachName: users.coachName,
-      specialization: users.specialization,
-      otherSpecialization: users.otherSpecialization,
-      participateInEvents: users.participateInEvents,
-      strokeBestTime: users.strokeBestTime,
-      howDidYouKnow: users.howDidYouKnow,
-      otherSource: users.otherSource,
     })
     .from(users)
     .where(and(eq(users.id, userId), eq(users.isAdmin, false)))
   if (!customer) return null
-  const [bookings, registrations, [signedIn]] = await Promise.all([
+  const [swimmers, bookings, registrations, [signedIn]] = await Promise.all([
+    swimmersOf(customer.id),
     customerBookings(customer.id, customer.email),
     db()
       .select({
@@ -126,7 +117,7 @@ export async function customerDetails(userId: number, now = new Date()) {
       .from(sessions)
       .where(and(eq(sessions.userId, customer.id), gt(sessions.expiresAt, now))),
   ])
-  return { customer: { ...customer, sessionCount: signedIn?.count ?? 0 }, bookings, registrations }
+  return { customer: { ...customer, sessionCount: signedIn?.count ?? 0 }, swimmers, bookings, registrations }
 }
 
 type StaffRequest = { actor: Actor; userId: number; now?: Date }

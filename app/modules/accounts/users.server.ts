@@ -23,17 +23,10 @@ export const publicUserColumns = {
   name: users.name,
   email: users.email,
   phone: users.phone,
-  swimmingExperience: users.swimmingExperience,
   isAdmin: users.isAdmin,
   isVerified: users.isVerified,
 }
-export type PublicUser = { id: number; name: string; email: string; phone: string | null; swimmingExperience: string | null; isAdmin: boolean; isVerified: boolean }
-
-/** The form asks for an age; the date of birth kept is 1 January of (current year − age), the year taken in Asia/Kolkata. */
-export function dobFromAge(age: number, labToday: string) {
-  const year = Number(labToday.slice(0, 4)) - age
-  return `${String(year).padStart(4, '0')}-01-01`
-}
+export type PublicUser = { id: number; name: string; email: string; phone: string | null; isAdmin: boolean; isVerified: boolean }
 
 export async function findUserByEmail(email: string, executor: Executor = db()) {
   const [row] = await executor
@@ -43,8 +36,13 @@ export async function findUserByEmail(email: string, executor: Executor = db()) 
   return row ?? null
 }
 
-/** Inserts an unverified customer; a taken address (in any letter case) throws EmailTakenError. */
-export async function insertCustomer(input: RegistrationInput & { dob: string }, passwordHash: string, executor: Executor, now: Date) {
+/** Inserts an unverified account; a taken address (in any letter case) throws EmailTakenError. */
+export async function insertCustomer(
+  input: Pick<RegistrationInput, 'name' | 'email' | 'phone' | 'currentLocation'>,
+  passwordHash: string,
+  executor: Executor,
+  now: Date,
+) {
   const rows = await executor
     .insert(users)
     .values({
@@ -52,18 +50,7 @@ export async function insertCustomer(input: RegistrationInput & { dob: string },
       email: normalizeEmail(input.email),
       passwordHash,
       phone: input.phone,
-      dob: input.dob,
-      gender: input.gender,
-      swimmingExperience: input.swimmingExperience,
       currentLocation: input.currentLocation,
-      academyName: input.academyName,
-      coachName: input.coachName,
-      specialization: input.specialization,
-      otherSpecialization: input.otherSpecialization || null,
-      participateInEvents: input.participateInEvents === 'yes',
-      strokeBestTime: input.strokeBestTime || null,
-      howDidYouKnow: input.howDidYouKnow,
-      otherSource: input.otherSource || null,
       createdAt: now,
       updatedAt: now,
     })

@@ -5,6 +5,9 @@ import { auditLog } from '~/db/schema'
 /** The member of staff making a change. */
 export type Actor = { id: number; email: string }
 
+/** Someone acting on their own or their child's data, such as a parent answering a consent link (who may have no account). */
+export type PersonActing = { id: number | null; email: string }
+
 type AuditEntry = {
   /** What was done, as a verb phrase: 'slot.create', 'booking.cancel', 'settings.update'. */
   action: string
@@ -20,7 +23,7 @@ type AuditEntry = {
  * Records a change in the audit log, in the same transaction as the change itself: a change that
  * is rolled back leaves no entry, and no change is made without one.
  */
-export async function recordAudit(executor: Executor, actor: Actor, entry: AuditEntry, now = new Date()) {
+export async function recordAudit(executor: Executor, actor: Actor | PersonActing, entry: AuditEntry, now = new Date()) {
   await executor.insert(auditLog).values({
     actorId: actor.id,
     actorEmail: actor.email,

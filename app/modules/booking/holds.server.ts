@@ -27,7 +27,19 @@ export class AlreadyBookedError extends DomainError {
   }
 }
 
-export type Customer = { userId: number | null; name: string; email: string; phone: string | null; swimmingExperience: string | null }
+/**
+ * Who books: the account (none for a guest) and its contact details, and who swims (a swimmer profile
+ * of the account; a guest's booking names its swimmer only).
+ */
+export type Customer = {
+  userId: number | null
+  swimmerId: number | null
+  swimmerName: string
+  name: string
+  email: string
+  phone: string | null
+  swimmingExperience: string | null
+}
 
 type HeldBooking = { bookingId: number; reference: string; holdExpiresAt: Date; days: SessionDay[]; amountPaise: number }
 
@@ -137,6 +149,8 @@ function holdInTransaction({ customer, productCode, date, start, days, notes, ho
     const booking = await insertBooking(tx, {
       productCode,
       userId: customer.userId,
+      swimmerId: customer.swimmerId,
+      swimmerName: customer.swimmerName,
       customerName: customer.name,
       customerEmail: customer.email,
       customerPhone: customer.phone,

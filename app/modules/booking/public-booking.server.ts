@@ -60,6 +60,6 @@ export async function singleServicePrices() {
  * customer's booking is theirs).
  */
 export function holdSingleSession(details: PublicBookingInput, holder: Holder, now = new Date()) {
-  const customer: Customer = { userId: holder.userId, name: details.name, email: details.email.toLowerCase(), phone: details.phone || null, swimmingExperience: null }
+  const customer: Customer = { userId: holder.userId, swimmerId: null, swimmerName: details.name, name: details.name, email: details.email.toLowerCase(), phone: details.phone || null, swimmingExperience: null }
   return holdSession({ customer, productCode: singleService(details.service).productCode, date: details.date, start: details.time, days: 1, notes: details.notes || null, holder, now })
 }

@@ -168,6 +168,8 @@ export async function createStaffBooking(actor: Actor, input: StaffBookingInput,
     const booking = await insertBooking(tx, {
       productCode: input.productCode,
       userId: account?.id ?? null,
+      swimmerId: null,
+      swimmerName: input.customer.name,
       customerName: input.customer.name,
       customerEmail: email,
       customerPhone: input.customer.phone,

@@ -16,6 +16,7 @@ async function bookingIn(status: BookingStatus) {
   const booking = await insertBooking(db(), {
     productCode: 'biomechanical_package',
     userId: null,
+    swimmerName: 'Kavya Nair',
     customerName: 'Kavya Nair',
     customerEmail: 'kavya@example.com',
     startTime: '09:00',

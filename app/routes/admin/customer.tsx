@@ -5,9 +5,9 @@ import { FormAlert, PendingButton } from '~/components/form-fields'
 import { DetailRow } from '~/components/payment-status-card'
 import { callerOf, requireAdmin } from '~/lib/auth.server'
 import { formatRupees } from '~/lib/money'
-import { formatDateRange, formatLabDate, formatLabDateTime, formatTimeRange, formatWeekdayDate } from '~/lib/lab-time'
+import { formatDateRange, formatLabDate, formatLabDateTime, formatTimeRange, formatWeekdayDate, labToday } from '~/lib/lab-time'
 import { redirectWithToast } from '~/lib/toast.server'
-import { GENDERS, HOW_DID_YOU_KNOW, optionLabel, SPECIALIZATIONS, SWIMMING_EXPERIENCE } from '~/modules/accounts/schemas'
+import { swimmerProfileRows } from '~/modules/swimmers/texts'
 import { customerDetails, disableCustomer, enableCustomer, resendVerification } from '~/modules/accounts/staff.server'
 import { BOOKING_STATUS_LABELS } from '~/modules/booking/texts'
 import { readForm } from '~/lib/form-data.server'
@@ -26,20 +26,9 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   await requireAdmin(request)
   const details = await customerDetails(customerId(params))
   notFoundUnless(details)
-  const { customer, bookings, registrations } = details
-  const other = (value: string | null, otherValue: string | null) => [value, otherValue].filter(Boolean).join(': ')
-  const profile: Array<[term: string, value: string]> = [
-    ['Year of birth', customer.dob?.slice(0, 4) ?? ''],
-    ['Gender', optionLabel(GENDERS, customer.gender) ?? ''],
-    ['Swimming experience', optionLabel(SWIMMING_EXPERIENCE, customer.swimmingExperience) ?? ''],
-    ['Location', customer.currentLocation ?? ''],
-    ['Academy', customer.academyName ?? ''],
-    ['Coach', customer.coachName ?? ''],
-    ['Specialization', other(optionLabel(SPECIALIZATIONS, customer.specialization), customer.otherSpecialization)],
-    ['Takes part in events', customer.participateInEvents === null ? '' : customer.participateInEvents ? 'Yes' : 'No'],
-    ['Stroke best time', customer.strokeBestTime ?? ''],
-    ['Heard of us through', other(optionLabel(HOW_DID_YOU_KNOW, customer.howDidYouKnow), customer.otherSource)],
-  ]
+  const { customer, swimmers, bookings, registrations } = details
+  const today = labToday()
+  const profile: Array<[term: string, value: string]> = [['Location', customer.currentLocation ?? '']]
   return {
     confirmingDisable: new URL(request.url).searchParams.get('confirm') === 'disable',
     customer: {
@@ -54,6 +43,11 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       signedIn: `${customer.sessionCount} ${customer.sessionCount === 1 ? 'browser' : 'browsers'}`,
       profile: profile.filter(([, value]) => value),
     },
+    swimmers: swimmers.map((swimmer) => ({
+      id: swimmer.id,
+      name: swimmer.isAccountHolder ? `${swimmer.name} (the account holder)` : swimmer.name,
+      profile: swimmerProfileRows(swimmer, today),
+    })),
     bookings: bookings.map((booking) => ({
       reference: booking.reference,
       summary: `${booking.productName}, ${BOOKING_STATUS_LABELS[booking.status]}, ${formatRupees(booking.amountPaise)}`,
@@ -96,7 +90,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 }
 
 export default function AdminCustomer({ loaderData, actionData }: Route.ComponentProps) {
-  const { customer, bookings, registrations, confirmingDisable } = loaderData
+  const { customer, swimmers, bookings, registrations, confirmingDisable } = loaderData
   const here = `/admin/customers/${customer.id}`
   return (
     <section>
@@ -151,6 +145,28 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
               </div>
             )}
           </div>
+        </section>
+
+        <section aria-labelledby="swimmers-heading" className="card p-6 xl:col-span-2">
+          <h2 id="swimmers-heading" className="text-lg font-bold text-ink">
+            Swimmers
+          </h2>
+          {swimmers.length === 0 ? (
+            <p className="mt-1 text-sm text-muted">No swimmer profiles.</p>
+          ) : (
+            <ul className="mt-3 grid gap-3 text-sm md:grid-cols-2">
+              {swimmers.map((swimmer) => (
+                <li key={swimmer.id} className="rounded-lg bg-slate-50 p-3">
+                  <h3 className="font-semibold text-ink">{swimmer.name}</h3>
+                  <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1">
+                    {swimmer.profile.map(([term, value]) => (
+                      <DetailRow key={term} term={term} value={value} />
+                    ))}
+                  </dl>
+                </li>
+              ))}
+            </ul>
+          )}
         </section>
 
         <section aria-labelledby="bookings-heading" className="card p-6 xl:col-span-2">
