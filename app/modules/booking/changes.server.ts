@@ -19,7 +19,7 @@ import { setStatus } from './status.server'
 export const OFFLINE_GATEWAY = 'offline'
 
 /** Customers may reschedule or cancel until this long before Day 1 begins. */
-const CHANGE_NOTICE_HOURS = 24
+export const CHANGE_NOTICE_HOURS = 24
 
 export class TooLateToChangeError extends DomainError {
   constructor() {

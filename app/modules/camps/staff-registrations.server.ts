@@ -4,7 +4,7 @@ import { auditLog, campBatches, campRegistrations, camps, payments } from '~/db/
 import { refundPolicyIn } from '~/modules/site/site.server'
 import { formatRupees } from '~/lib/money'
 import { formatDateRange } from '~/lib/lab-time'
-import { recordAudit, type Actor } from '~/modules/audit/audit.server'
+import { recordAudit, type Actor, type PersonActing } from '~/modules/audit/audit.server'
 import { setStatus } from '~/modules/booking/status.server'
 import { calendarAttachment } from '~/modules/mail/ics.server'
 import { enqueueEmail } from '~/modules/mail/outbox.server'
@@ -112,9 +112,13 @@ export async function moveRegistration(actor: Actor, { campCode, reference, toBa
 /**
  * Cancels a confirmed registration, with its payment refunded through the gateway or without a
  * refund. It becomes 'refunded' when the refund completes. The parent is e-mailed; the seat goes
- * to the waitlist.
+ * to the waitlist. Staff cancel with a reason of their own; a family's withdrawal of consent or
+ * erasure of their data gives its own `reason`.
  */
-export async function cancelRegistration(actor: Actor, { campCode, reference, refund, now = new Date() }: { campCode: string; reference: string; refund: boolean; now?: Date }) {
+export async function cancelRegistration(
+  actor: Actor | PersonActing,
+  { campCode, reference, refund, reason = 'The camp registration was cancelled by staff.', now = new Date() }: { campCode: string; reference: string; refund: boolean; reason?: string; now?: Date },
+) {
   return db().transaction(async (tx) => {
     const registration = await lockRegistration(tx, campCode, reference)
     if (registration.status !== 'confirmed') throw new CampChangeRefusedError('Only a confirmed registration can be cancelled.')
@@ -122,7 +126,7 @@ export async function cancelRegistration(actor: Actor, { campCode, reference, re
     if (refund && !paid) throw new CampChangeRefusedError('This registration has no payment to refund. Cancel it without a refund.', 'refund')
 
     await setStatus(tx, campRegistrations, 'cancelled', eq(campRegistrations.id, registration.id), { holdExpiresAt: null, updatedAt: now })
-    if (paid) await requestRefund(tx, { paymentId: paid.id, amountPaise: paid.amountPaise, reason: 'The camp registration was cancelled by staff.', now })
+    if (paid) await requestRefund(tx, { paymentId: paid.id, amountPaise: paid.amountPaise, reason, now })
     const mail = await registrationDetails(tx, registration.id)
     const refundPolicy = await refundPolicyIn(tx)
     await enqueueEmail(
