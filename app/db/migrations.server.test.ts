@@ -11,13 +11,14 @@ import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Db } from './client.server'
 import * as schema from './schema'
-import { availabilityWindows, bookingDays, closedTimeSlots } from './schema'
+import { availabilityWindows, bookingDays, bookings, closedTimeSlots, payments, receipts, swimmers, users } from './schema'
 
 type Journal = { entries: Array<{ idx: number; tag: string }> }
 
 const MIGRATIONS = path.resolve('drizzle')
 const journal: Journal = JSON.parse(readFileSync(path.join(MIGRATIONS, 'meta', '_journal.json'), 'utf8'))
 const RENAMING = journal.entries.findIndex((entry) => entry.tag === '0012_availability_windows')
+const FAMILIES = journal.entries.findIndex((entry) => entry.tag === '0013_families')
 
 /** The committed migrations up to (not including) entry `end`, as a folder of their own. */
 function migrationsBefore(end: number, dir: string) {
@@ -111,5 +112,76 @@ describe('renaming slots to availability windows', () => {
     const all = names.rows.map((row) => row.name)
     expect(all).toEqual(expect.arrayContaining(['availability_windows_id_seq', 'availability_windows_pkey', 'availability_windows_changed', 'booking_days_window_id_availability_windows_id_fk']))
     expect(all.filter((name) => /slots_|slot_id/.test(name.replace('closed_time_slots_', '')))).toEqual([])
+  })
+})
+
+describe('every customer becoming an account with one swimmer', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'swimlab-migrations-'))
+  let database: Awaited<ReturnType<typeof freshDatabase>>
+  const totals = (db: Db) =>
+    db.execute<{ bookings: number; booked: number; payments: number; paid: number; receipts: number }>(sql`
+      SELECT (SELECT count(*)::int FROM bookings) AS bookings, (SELECT coalesce(sum(amount_paise), 0)::int FROM bookings) AS booked,
+             (SELECT count(*)::int FROM payments) AS payments, (SELECT coalesce(sum(amount_paise), 0)::int FROM payments) AS paid,
+             (SELECT count(*)::int FROM receipts) AS receipts`)
+  let before: Awaited<ReturnType<typeof totals>>['rows'][number]
+
+  beforeAll(async () => {
+    database = await freshDatabase()
+    await database.migrate(migrationsBefore(FAMILIES, dir))
+    // Two customers with the swimmer fields on their account (one registered on 31 December evening
+    // UTC, already 1 January in Bangalore), a staff member, and bookings of theirs and a guest's, paid.
+    for (const statement of [
+      `INSERT INTO users (id, name, email, password_hash, phone, dob, gender, swimming_experience, current_location, academy_name, coach_name, specialization, other_specialization, participate_in_events, stroke_best_time, how_did_you_know, other_source, is_verified, created_at)
+       VALUES (1, 'Asha Rao', 'asha@example.com', 'x', '9845012345', '2011-01-01', 'female', 'advanced', 'Bengaluru', 'Basavanagudi Aquatic Centre', 'NA', 'other', 'Open water', true, '01:02.45', 'other', 'A poster', true, '2026-06-01T06:00:00Z'),
+              (2, 'Ravi Kumar', 'ravi@example.com', 'x', '9845000000', '1990-01-01', 'male', 'beginner', 'Mysuru', 'NA', 'Coach K', 'freestyle', NULL, false, NULL, 'google', NULL, true, '2026-12-31T20:00:00Z'),
+              (3, 'Staff', 'staff@lab.example', 'x', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, true, '2026-01-01T00:00:00Z')`,
+      `UPDATE users SET is_admin = true WHERE id = 3`,
+      `SELECT setval('users_id_seq', 3)`,
+      `INSERT INTO catalogue_items (code, name, price_paise) VALUES ('migration_test', 'Session', 150000)`,
+      `INSERT INTO bookings (id, reference, product_code, user_id, customer_name, customer_email, start_time, end_time, amount_paise, status) VALUES
+        (1, 'SWP-0000000001', 'migration_test', 1, 'Asha Rao', 'asha@example.com', '09:00', '10:00', 150000, 'confirmed'),
+        (2, 'SWP-0000000002', 'migration_test', 1, 'Asha Rao', 'asha@example.com', '10:00', '11:00', 150000, 'cancelled'),
+        (3, 'SWP-0000000003', 'migration_test', 2, 'Ravi Kumar', 'ravi@example.com', '09:00', '10:00', 120000, 'confirmed'),
+        (4, 'SWP-0000000004', 'migration_test', NULL, 'Kavya Nair', 'kavya@example.com', '11:00', '12:00', 90000, 'refunded')`,
+      `INSERT INTO payments (order_id, booking_id, gateway, amount_paise, state, expires_at) VALUES ('SLOT_1', 1, 'sandbox', 150000, 'completed', now()), ('SLOT_3', 3, 'sandbox', 120000, 'completed', now())`,
+      `INSERT INTO receipts (payment_id, number, financial_year, sequence, issued_at) SELECT id, 'SSL/2026-27/' || id, 2026, id, now() FROM payments`,
+    ])
+      await database.db.execute(sql.raw(statement))
+    before = (await totals(database.db)).rows[0]!
+    await database.migrate(MIGRATIONS)
+  })
+  afterAll(async () => {
+    await database?.close()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('gives each customer one swimmer profile from their own fields, with the age as it was given; staff get none', async () => {
+    const { db } = database
+    expect(await db.select().from(swimmers).orderBy(asc(swimmers.accountId))).toMatchObject([
+      { accountId: 1, isAccountHolder: true, name: 'Asha Rao', ageYears: 15, ageGivenOn: '2026-06-01', birthDate: null, gender: 'female', swimmingExperience: 'advanced', academyName: 'Basavanagudi Aquatic Centre', coachName: 'NA', specialization: 'other', otherSpecialization: 'Open water', participateInEvents: true, strokeBestTime: '01:02.45', howDidYouKnow: 'other', otherSource: 'A poster' },
+      { accountId: 2, isAccountHolder: true, name: 'Ravi Kumar', ageYears: 37, ageGivenOn: '2027-01-01', gender: 'male', swimmingExperience: 'beginner', coachName: 'Coach K', participateInEvents: false },
+    ])
+    expect(await db.select({ id: users.id, phone: users.phone, currentLocation: users.currentLocation }).from(users).orderBy(asc(users.id))).toEqual([
+      { id: 1, phone: '9845012345', currentLocation: 'Bengaluru' },
+      { id: 2, phone: '9845000000', currentLocation: 'Mysuru' },
+      { id: 3, phone: null, currentLocation: null },
+    ])
+  })
+
+  it("gives every booking its swimmer, and changes no booking, payment or receipt", async () => {
+    const { db } = database
+    const profiles = new Map((await db.select({ id: swimmers.id, accountId: swimmers.accountId }).from(swimmers)).map((row) => [row.accountId, row.id]))
+    expect(await db.select({ id: bookings.id, swimmerId: bookings.swimmerId, swimmerName: bookings.swimmerName, status: bookings.status, amountPaise: bookings.amountPaise }).from(bookings).orderBy(asc(bookings.id))).toEqual([
+      { id: 1, swimmerId: profiles.get(1), swimmerName: 'Asha Rao', status: 'confirmed', amountPaise: 150000 },
+      { id: 2, swimmerId: profiles.get(1), swimmerName: 'Asha Rao', status: 'cancelled', amountPaise: 150000 },
+      { id: 3, swimmerId: profiles.get(2), swimmerName: 'Ravi Kumar', status: 'confirmed', amountPaise: 120000 },
+      { id: 4, swimmerId: null, swimmerName: 'Kavya Nair', status: 'refunded', amountPaise: 90000 },
+    ])
+    expect((await totals(db)).rows[0]).toEqual(before)
+    expect(await db.select({ bookingId: payments.bookingId, state: payments.state }).from(payments).orderBy(asc(payments.id))).toEqual([
+      { bookingId: 1, state: 'completed' },
+      { bookingId: 3, state: 'completed' },
+    ])
+    expect(await db.select({ number: receipts.number }).from(receipts).orderBy(asc(receipts.id))).toHaveLength(2)
   })
 })
