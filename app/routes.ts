@@ -20,6 +20,9 @@ export default [
   route('slot-payment-status', 'routes/slot-payment-status.tsx'),
   route('slot-payment-status/check', 'routes/slot-payment-status.check.ts'),
   route('my-bookings', 'routes/my-bookings.tsx'),
+  route('swimmers', 'routes/swimmers.tsx'),
+  route('swimmers/new', 'routes/swimmers.new.tsx'),
+  route('swimmers/:id/edit', 'routes/swimmers.$id.edit.tsx'),
   route('admin', 'routes/admin/layout.tsx', [
     index('routes/admin/index.tsx'),
     route('availability', 'routes/admin/availability.tsx'),

@@ -16,6 +16,7 @@ const MARKETING_LINKS = [
 const SIGNED_IN_LINKS = [
   { to: '/book-slot', label: 'Book Analysis' },
   { to: '/my-bookings', label: 'My Bookings' },
+  { to: '/swimmers', label: 'My Swimmers' },
 ]
 
 const ADMIN_LINK = { to: '/admin', label: 'Admin' }

@@ -2,12 +2,14 @@ import { getFormProps } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link, redirect } from 'react-router'
 import type { Route } from './+types/registration'
-import { AuthCard, FormAlert, HoneypotField, PasswordField, PendingButton, RadioGroupField, SelectField, TextField, useLazyValidatedForm } from '~/components/form-controls'
+import { AuthCard, FormAlert, HoneypotField, PasswordField, PendingButton, RadioGroupField, TextField, useLazyValidatedForm } from '~/components/form-controls'
+import { describesMinor, GuardianDeclarationField, showsWhen, SwimmerAgeFields, SwimmerProfileFields } from '~/components/swimmer-fields'
+import { useHydrated } from '~/lib/use-hydrated'
 import { callerOf, pendingAccountHeader, requireGuest } from '~/lib/auth.server'
 import { rejectBots } from '~/lib/honeypot'
 import { pageMeta } from '~/lib/seo'
 import { registerCustomer } from '~/modules/accounts/registration.server'
-import { GENDERS, HOW_DID_YOU_KNOW, PARTICIPATE_IN_EVENTS, REGISTRATION_DEFAULTS, SPECIALIZATIONS, SWIMMING_EXPERIENCE } from '~/modules/accounts/fields'
+import { REGISTRATION_DEFAULTS, WHO_SWIMS } from '~/modules/accounts/fields'
 import { registrationSchema } from '~/modules/accounts/schemas'
 import { labToday } from '~/lib/lab-time'
 import { readForm } from '~/lib/form-data.server'
@@ -47,6 +49,10 @@ export default function Registration({ loaderData, actionData }: Route.Component
     lastResult: actionData,
     defaultValue: REGISTRATION_DEFAULTS,
   })
+  const hydrated = useHydrated()
+  // With JavaScript only the fields that apply to the choice show; without it, all of them, each with a hint saying when it applies.
+  const forChild = fields.whoSwims.value === 'child'
+  const minor = describesMinor(fields.age.value, fields.birthDate.value) === true
   return (
     <AuthCard
       wide
@@ -56,28 +62,41 @@ export default function Registration({ loaderData, actionData }: Route.Component
       <Form method="post" {...getFormProps(form)} className="space-y-6">
         <FormAlert id={form.errorId} errors={form.errors} />
         <HoneypotField />
-        <div className="grid gap-5 sm:grid-cols-2">
-          <TextField field={fields.name} label="Full Name" autoComplete="name" />
-          <TextField field={fields.email} label="Email" type="email" autoComplete="email" />
-          <PasswordField field={fields.password} label="Password" autoComplete="new-password" />
-          <TextField field={fields.phone} label="WhatsApp Number" type="tel" autoComplete="tel" inputMode="tel" />
-          <TextField field={fields.age} label="Age" inputMode="numeric" />
-          <TextField field={fields.currentLocation} label="Current Location" autoComplete="address-level2" />
-        </div>
-        <RadioGroupField field={fields.gender} legend="Gender" options={GENDERS} />
-        <div className="grid gap-5 sm:grid-cols-2">
-          <SelectField field={fields.swimmingExperience} label="Swimming Experience" options={SWIMMING_EXPERIENCE} />
-          <SelectField field={fields.specialization} label="Specialization" options={SPECIALIZATIONS} />
-          <TextField field={fields.academyName} label="Academy Name" hint="Enter NA if not applicable" />
-          <TextField field={fields.coachName} label="Coach Name" hint="Enter NA if not applicable" />
-          <TextField field={fields.otherSpecialization} label="Other Specialization" optional />
-          <TextField field={fields.strokeBestTime} label="Stroke Best Time" optional placeholder="mm:ss.ms" hint="For example 01:05.32" />
-        </div>
-        <RadioGroupField field={fields.participateInEvents} legend="Do you participate in events?" options={PARTICIPATE_IN_EVENTS} />
-        <div className="grid gap-5 sm:grid-cols-2">
-          <SelectField field={fields.howDidYouKnow} label="How did you get to know about us?" options={HOW_DID_YOU_KNOW} />
-          <TextField field={fields.otherSource} label="Other Source" optional />
-        </div>
+        <RadioGroupField field={fields.whoSwims} legend="Who will swim?" options={WHO_SWIMS} />
+        <fieldset className="space-y-5">
+          <legend className="text-lg font-bold text-brand-900">{hydrated && forChild ? 'About you, the parent or guardian' : 'About you'}</legend>
+          {!(hydrated && !forChild) && (
+            <p className="text-sm text-muted">{hydrated ? 'You hold the account: your name, e-mail, password and WhatsApp number.' : 'When you register your child, these are your own details as their parent or guardian.'}</p>
+          )}
+          <div className="grid gap-5 sm:grid-cols-2">
+            <TextField field={fields.name} label="Full Name" autoComplete="name" />
+            <TextField field={fields.email} label="Email" type="email" autoComplete="email" />
+            <PasswordField field={fields.password} label="Password" autoComplete="new-password" />
+            <TextField field={fields.phone} label="WhatsApp Number" type="tel" autoComplete="tel" inputMode="tel" />
+            <TextField field={fields.currentLocation} label="Current Location" autoComplete="address-level2" />
+          </div>
+        </fieldset>
+        <fieldset className="space-y-5">
+          <legend className="text-lg font-bold text-brand-900">{hydrated && forChild ? 'About the swimmer' : hydrated ? 'About you as a swimmer' : 'About the swimmer'}</legend>
+          <div className="grid gap-5 sm:grid-cols-2">
+            {showsWhen(hydrated, forChild, fields.swimmerName) && (
+              <TextField field={fields.swimmerName} label="Swimmer's name" hint={hydrated ? undefined : 'Only when you register your child or a swimmer you look after.'} />
+            )}
+            <SwimmerAgeFields fields={fields} />
+          </div>
+          <SwimmerProfileFields fields={fields} aboutSomeoneElse={hydrated && forChild} />
+          {showsWhen(hydrated, !forChild && minor, fields.parentEmail) && (
+            <TextField
+              field={fields.parentEmail}
+              label="Parent's or guardian's e-mail"
+              type="email"
+              hint="Swimmers under 18 who register themselves need it: we e-mail your parent or guardian to ask for their consent, and you can book once they agree."
+            />
+          )}
+          {showsWhen(hydrated, forChild && minor, fields.guardianDeclaration) && (
+            <GuardianDeclarationField field={fields.guardianDeclaration} hint={hydrated ? undefined : 'Needed when you register your child or a swimmer you look after who is under 18.'} />
+          )}
+        </fieldset>
         <PendingButton when={{ action: '/registration', untilLoaded: true }} pendingLabel="Registering..." className="btn-primary w-full">
           Register
         </PendingButton>

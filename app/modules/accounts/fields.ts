@@ -22,6 +22,12 @@ export const SPECIALIZATIONS = [
   { value: 'other', label: 'Other' },
 ] as const
 
+/** Who the registration is for: the account holder themselves, or a child they register as parent or guardian. */
+export const WHO_SWIMS = [
+  { value: 'myself', label: 'Myself' },
+  { value: 'child', label: 'My child / a swimmer I look after' },
+] as const
+
 export const PARTICIPATE_IN_EVENTS = [
   { value: 'yes', label: 'Yes' },
   { value: 'no', label: 'No' },

@@ -2,9 +2,9 @@
 // browser, for validation as you type. Nothing server-only may be imported here.
 import { z } from 'zod'
 import { isMinorOn, type KnownAge } from '~/modules/swimmers/age'
-import { GENDERS, HOW_DID_YOU_KNOW, PARTICIPATE_IN_EVENTS, SPECIALIZATIONS, SWIMMING_EXPERIENCE } from './fields'
+import { GENDERS, HOW_DID_YOU_KNOW, PARTICIPATE_IN_EVENTS, SPECIALIZATIONS, SWIMMING_EXPERIENCE, WHO_SWIMS } from './fields'
 
-export { GENDERS, HOW_DID_YOU_KNOW, optionLabel, SPECIALIZATIONS, SWIMMING_EXPERIENCE } from './fields'
+export { GENDERS, HOW_DID_YOU_KNOW, optionLabel, SPECIALIZATIONS, SWIMMING_EXPERIENCE, WHO_SWIMS } from './fields'
 
 type Options = ReadonlyArray<{ value: string; label: string }>
 const values = <T extends Options>(options: T) => options.map((option) => option.value) as [T[number]['value'], ...T[number]['value'][]]
@@ -173,10 +173,6 @@ const declarationField = z
   .optional()
   .transform((value) => value === 'on')
 
-export const WHO_SWIMS = [
-  { value: 'myself', label: 'Myself' },
-  { value: 'child', label: 'My child / a swimmer I look after' },
-] as const
 
 /**
  * Registration: the account holder (name, e-mail, password, WhatsApp number, location) and the first

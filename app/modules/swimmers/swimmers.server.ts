@@ -1,10 +1,12 @@
 import { and, asc, count, desc, eq } from 'drizzle-orm'
+import { lockKeys } from '~/db/advisory-locks.server'
 import { db, type Executor } from '~/db/client.server'
-import { swimmers } from '~/db/schema'
+import { consentRequests, swimmers } from '~/db/schema'
 import { DomainError } from '~/lib/domain-error'
-import { labToday } from '~/lib/lab-time'
-import { knownAgeOf, type SwimmerInput } from '~/modules/accounts/schemas'
+import { formatLabDateTime, labToday } from '~/lib/lab-time'
+import { GUARDIAN_DECLARATION_MESSAGE, knownAgeOf, type SwimmerInput } from '~/modules/accounts/schemas'
 import { ageOn, isMinorOn } from './age'
+import { consentInForce, recordConsent } from './consent.server'
 
 export type Swimmer = typeof swimmers.$inferSelect
 
@@ -83,4 +85,165 @@ export function swimmerAge(swimmer: Pick<Swimmer, 'birthDate' | 'ageYears' | 'ag
 /** Whether the swimmer is under 18 today, so that nothing is booked for them without a parent's consent. */
 export function isMinor(swimmer: Pick<Swimmer, 'birthDate' | 'ageYears' | 'ageGivenOn'>, now = new Date()) {
   return isMinorOn(swimmer, labToday(now))
+}
+
+/** A swimmer under 18 is added, or made under 18, only with the account holder's declaration that they are the parent or guardian. */
+export class GuardianDeclarationNeededError extends DomainError {
+  constructor() {
+    super('invalid', GUARDIAN_DECLARATION_MESSAGE, 'guardianDeclaration')
+  }
+}
+
+export const MINOR_HOLDER_MESSAGE =
+  'An account of a swimmer under 18 cannot add other swimmers. A parent or guardian can create an account of their own and add the swimmers they look after there.'
+
+/** The account holder is under 18: they cannot add swimmers (nor give a parent's consent for them). */
+export class MinorAccountHolderError extends DomainError {
+  constructor() {
+    super('conflict', MINOR_HOLDER_MESSAGE)
+  }
+}
+
+export const OWN_AGE_MESSAGE =
+  "Your age decides whether a parent's or guardian's consent is needed, so it cannot be changed here to or from under 18. If it is wrong, please write to us to correct it."
+
+/** The account holder's own age cannot make them under 18 without a parent asked, nor over 18 while they are waiting for one. */
+export class OwnAgeChangeError extends DomainError {
+  constructor() {
+    super('invalid', OWN_AGE_MESSAGE, 'age')
+  }
+}
+
+export class SwimmerNotFoundError extends DomainError {
+  constructor() {
+    super('not_found', 'Not found')
+  }
+}
+
+type AccountHolder = { id: number; name: string; email: string }
+
+/** The swimmers of one account are added one after the other, so the limit holds however many forms arrive at once. */
+const lockAccountSwimmers = (tx: Executor, accountId: number) => lockKeys(tx, [`account-swimmers:${accountId}`])
+
+/**
+ * Adds a swimmer to the account, from the account holder's own form. A swimmer under 18 needs the
+ * holder's declaration that they are the parent or guardian, recorded as the parent's consent
+ * (method 'registration_form': the declaration is made in the account holder's own form, as at
+ * registration). An account holder under 18 cannot add swimmers. Throws TooManySwimmersError,
+ * MinorAccountHolderError or GuardianDeclarationNeededError, and then adds nothing.
+ */
+export async function addSwimmer(account: AccountHolder, input: SwimmerInput, now = new Date()): Promise<Swimmer> {
+  const today = labToday(now)
+  return db().transaction(async (tx) => {
+    await lockAccountSwimmers(tx, account.id)
+    const existing = await swimmersOf(account.id, tx)
+    const holder = existing.find((swimmer) => swimmer.isAccountHolder)
+    if (holder && isMinor(holder, now)) throw new MinorAccountHolderError()
+    if (existing.length >= MAX_SWIMMERS_PER_ACCOUNT) throw new TooManySwimmersError()
+    const minor = isMinorOn(knownAgeOf(input, today), today)
+    if (minor && !input.guardianDeclaration) throw new GuardianDeclarationNeededError()
+    const swimmer = await insertSwimmer(tx, account.id, input.name, input, { isAccountHolder: false, now })
+    if (minor) await recordGuardianDeclaration(tx, account, swimmer.id, now)
+    return swimmer
+  })
+}
+
+/**
+ * Changes a swimmer's profile, only a swimmer of this account (any other id: SwimmerNotFoundError,
+ * answered as 404, and nothing changes). A swimmer whose new age or date of birth makes them under 18
+ * without a parent's consent in force needs the holder's declaration, as when added. The account
+ * holder's own profile takes no declaration: they cannot make themselves under 18 that way, nor 18
+ * or over while they are under 18 (OwnAgeChangeError).
+ */
+export async function updateSwimmer(account: AccountHolder, swimmerId: number, input: SwimmerInput, now = new Date()): Promise<Swimmer> {
+  const today = labToday(now)
+  return db().transaction(async (tx) => {
+    if (!Number.isSafeInteger(swimmerId) || swimmerId <= 0) throw new SwimmerNotFoundError()
+    const [current] = await tx
+      .select()
+      .from(swimmers)
+      .where(and(eq(swimmers.id, swimmerId), eq(swimmers.accountId, account.id)))
+      .for('update')
+    if (!current) throw new SwimmerNotFoundError()
+    const minorBefore = isMinor(current, now)
+    const minorAfter = isMinorOn(knownAgeOf(input, today), today)
+    let declared = false
+    if (current.isAccountHolder) {
+      if (minorBefore !== minorAfter) throw new OwnAgeChangeError()
+    } else if (minorAfter && !(await consentInForce(current.id, tx))) {
+      if (!input.guardianDeclaration) throw new GuardianDeclarationNeededError()
+      declared = true
+    }
+    const [updated] = await tx
+      .update(swimmers)
+      .set({ ...swimmerColumns(input.name, input, today), updatedAt: now })
+      .where(eq(swimmers.id, current.id))
+      .returning()
+    if (declared) await recordGuardianDeclaration(tx, account, current.id, now)
+    return updated!
+  })
+}
+
+/** The account holder's declaration in their own form, as the parent's consent; their address is verified by the account's code. */
+function recordGuardianDeclaration(tx: Executor, account: AccountHolder, swimmerId: number, now: Date) {
+  return recordConsent(tx, { swimmerId, guardianName: account.name, guardianEmail: account.email, emailVerifiedBy: 'account_code', method: 'registration_form', now })
+}
+
+export type ConsentState =
+  /** 18 or over: no parent's consent is needed. */
+  | { status: 'not_needed' }
+  /** A parent's or guardian's consent is in force. */
+  | { status: 'in_force'; givenBy: string }
+  /** A parent was e-mailed a consent link and has not answered yet. */
+  | { status: 'waiting'; parentEmail: string; expiresAt: Date }
+  /** Under 18 with no consent and nobody asked (or the request ended). */
+  | { status: 'missing' }
+
+/** Where each swimmer's parent's consent stands, by swimmer id. */
+export async function consentStates(list: ReadonlyArray<Swimmer>, now = new Date(), executor: Executor = db()): Promise<Map<number, ConsentState>> {
+  const states = new Map<number, ConsentState>()
+  for (const swimmer of list) {
+    if (!isMinor(swimmer, now)) {
+      states.set(swimmer.id, { status: 'not_needed' })
+      continue
+    }
+    const consent = await consentInForce(swimmer.id, executor)
+    if (consent) {
+      states.set(swimmer.id, { status: 'in_force', givenBy: consent.guardianName })
+      continue
+    }
+    const [request] = await executor
+      .select({ parentEmail: consentRequests.parentEmail, expiresAt: consentRequests.expiresAt })
+      .from(consentRequests)
+      .where(and(eq(consentRequests.swimmerId, swimmer.id), eq(consentRequests.status, 'waiting')))
+      .orderBy(desc(consentRequests.id))
+      .limit(1)
+    states.set(swimmer.id, request && request.expiresAt > now ? { status: 'waiting', ...request } : { status: 'missing' })
+  }
+  return states
+}
+
+/**
+ * When the account holder is under 18 and their parent has not consented yet: the notice they see
+ * on the account's pages (null otherwise). They cannot book until the parent agrees.
+ */
+export async function holderConsentNotice(accountId: number, now = new Date(), executor: Executor = db()) {
+  const [holder] = await executor
+    .select()
+    .from(swimmers)
+    .where(and(eq(swimmers.accountId, accountId), eq(swimmers.isAccountHolder, true)))
+  if (!holder) return null
+  const state = (await consentStates([holder], now, executor)).get(holder.id)!
+  if (state.status === 'waiting') return { parentEmail: state.parentEmail, answerBy: formatLabDateTime(state.expiresAt) }
+  if (state.status === 'missing') return { parentEmail: null, answerBy: null }
+  return null
+}
+
+/** Why the account cannot add a swimmer now (the message the page shows instead of the form), or null when it can. */
+export async function addSwimmerRefusal(accountId: number, now = new Date(), executor: Executor = db()): Promise<string | null> {
+  const existing = await swimmersOf(accountId, executor)
+  const holder = existing.find((swimmer) => swimmer.isAccountHolder)
+  if (holder && isMinor(holder, now)) return new MinorAccountHolderError().message
+  if (existing.length >= MAX_SWIMMERS_PER_ACCOUNT) return new TooManySwimmersError().message
+  return null
 }

@@ -1,0 +1,127 @@
+import { getInputProps, type FieldMetadata } from '@conform-to/react'
+import type { ReactNode } from 'react'
+import { Link } from 'react-router'
+import { FieldError, RadioGroupField, SelectField, TextField } from './form-controls'
+import { labToday } from '~/lib/lab-time'
+import { GENDERS, HOW_DID_YOU_KNOW, PARTICIPATE_IN_EVENTS, SPECIALIZATIONS, SWIMMING_EXPERIENCE } from '~/modules/accounts/fields'
+import { ADULT_AGE, wholeYearsBetween } from '~/modules/swimmers/age'
+
+// The swimmer's part of a form, the same on registration and when a swimmer is added or edited:
+// the same fields, labels and messages (the schemas' swimmerFields).
+
+type Field = FieldMetadata<string | undefined, Record<string, unknown>, string[]>
+
+type SwimmerProfileFieldNames =
+  | 'age'
+  | 'birthDate'
+  | 'gender'
+  | 'swimmingExperience'
+  | 'specialization'
+  | 'academyName'
+  | 'coachName'
+  | 'otherSpecialization'
+  | 'strokeBestTime'
+  | 'participateInEvents'
+  | 'howDidYouKnow'
+  | 'otherSource'
+
+/** Age and date of birth: the age, or the exact date instead. */
+export function SwimmerAgeFields({ fields }: { fields: Record<'age' | 'birthDate', Field> }) {
+  return (
+    <>
+      <TextField field={fields.age} label="Age" inputMode="numeric" hint="In years. Not needed if you give the date of birth." />
+      <TextField field={fields.birthDate} label="Date of birth" type="date" optional hint="Instead of the age, if you prefer." />
+    </>
+  )
+}
+
+/** The rest of the swimmer's profile, after their name and age. */
+export function SwimmerProfileFields({ fields, aboutSomeoneElse = false }: { fields: Record<Exclude<SwimmerProfileFieldNames, 'age' | 'birthDate'>, Field>; aboutSomeoneElse?: boolean }) {
+  return (
+    <>
+      <RadioGroupField field={fields.gender} legend="Gender" options={GENDERS} />
+      <div className="grid gap-5 sm:grid-cols-2">
+        <SelectField field={fields.swimmingExperience} label="Swimming Experience" options={SWIMMING_EXPERIENCE} />
+        <SelectField field={fields.specialization} label="Specialization" options={SPECIALIZATIONS} />
+        <TextField field={fields.academyName} label="Academy Name" hint="Enter NA if not applicable" />
+        <TextField field={fields.coachName} label="Coach Name" hint="Enter NA if not applicable" />
+        <TextField field={fields.otherSpecialization} label="Other Specialization" optional />
+        <TextField field={fields.strokeBestTime} label="Stroke Best Time" optional placeholder="mm:ss.ms" hint="For example 01:05.32" />
+      </div>
+      <RadioGroupField
+        field={fields.participateInEvents}
+        legend={aboutSomeoneElse ? 'Does the swimmer participate in events?' : 'Do you participate in events?'}
+        options={PARTICIPATE_IN_EVENTS}
+      />
+      <div className="grid gap-5 sm:grid-cols-2">
+        <SelectField field={fields.howDidYouKnow} label="How did you get to know about us?" options={HOW_DID_YOU_KNOW} />
+        <TextField field={fields.otherSource} label="Other Source" optional />
+      </div>
+    </>
+  )
+}
+
+/** A box the person ticks themselves (never ticked for them), its hint and its error under it. */
+export function GuardianDeclarationField({ field, hint }: { field: Field; hint?: ReactNode }) {
+  const { key, ...props } = getInputProps(field, { type: 'checkbox', ariaDescribedBy: hint ? field.descriptionId : undefined })
+  return (
+    <div>
+      <div className="flex items-start gap-3">
+        <input key={key} {...props} className="mt-0.5 h-5 w-5 shrink-0 accent-brand-700" />
+        <label htmlFor={field.id} className="text-sm text-ink">
+          I am this swimmer's parent or legal guardian, and I agree to the lab keeping and using their details as the{' '}
+          <Link to="/privacy-policy" target="_blank" className="font-semibold text-brand-700 underline underline-offset-2">
+            Privacy Policy<span className="sr-only"> (opens in a new tab)</span>
+          </Link>{' '}
+          describes.
+        </label>
+      </div>
+      {hint && (
+        <p id={field.descriptionId} className="mt-1 text-sm text-muted">
+          {hint}
+        </p>
+      )}
+      <FieldError field={field} />
+    </div>
+  )
+}
+
+/**
+ * Whether the age or date of birth typed so far says the swimmer is under 18 today; null while
+ * neither says anything. Only decides which fields the page shows: the server's schema decides.
+ */
+export function describesMinor(age: string | undefined, birthDate: string | undefined): boolean | null {
+  const today = labToday()
+  if (birthDate && /^\d{4}-\d{2}-\d{2}$/.test(birthDate) && birthDate <= today) return wholeYearsBetween(birthDate, today) < ADULT_AGE
+  if (age && /^\d{1,3}$/.test(age.trim()) && Number(age) >= 1) return Number(age) < ADULT_AGE
+  return null
+}
+
+/** A field shown only when it applies, once JavaScript runs; without it every field shows, with its hint saying when it applies. */
+export function showsWhen(hydrated: boolean, applies: boolean, field: Field) {
+  return !hydrated || applies || Boolean(field.errors?.length)
+}
+
+type SwimmerFormFields = Record<'name' | 'guardianDeclaration' | SwimmerProfileFieldNames, Field>
+
+/**
+ * The fields of the form that adds or edits a swimmer of the account. The declaration shows while
+ * it may be needed (`declaration`): for a swimmer under 18 without a parent's consent in force.
+ */
+export function SwimmerFormFields({ fields, declaration, hydrated, aboutSomeoneElse = true }: { fields: SwimmerFormFields; declaration: boolean; hydrated: boolean; aboutSomeoneElse?: boolean }) {
+  const minor = describesMinor(fields.age.value, fields.birthDate.value) === true
+  return (
+    <>
+      <div className="grid gap-5 sm:grid-cols-2">
+        <div className="sm:col-span-2">
+          <TextField field={fields.name} label="Swimmer's name" autoComplete="off" />
+        </div>
+        <SwimmerAgeFields fields={fields} />
+      </div>
+      <SwimmerProfileFields fields={fields} aboutSomeoneElse={aboutSomeoneElse} />
+      {declaration && showsWhen(hydrated, minor, fields.guardianDeclaration) && (
+        <GuardianDeclarationField field={fields.guardianDeclaration} hint={hydrated ? undefined : 'Needed for a swimmer under 18.'} />
+      )}
+    </>
+  )
+}

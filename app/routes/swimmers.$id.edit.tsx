@@ -1,0 +1,106 @@
+import { getFormProps } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { data, Form, Link } from 'react-router'
+import type { Route } from './+types/swimmers.$id.edit'
+import { FormAlert, PendingButton, useLazyValidatedForm } from '~/components/form-controls'
+import { SwimmerFormFields } from '~/components/swimmer-fields'
+import { requireUser } from '~/lib/auth.server'
+import { readForm } from '~/lib/form-data.server'
+import { labToday } from '~/lib/lab-time'
+import { formErrorsOf, notFoundUnless, refusalOf } from '~/lib/refusals.server'
+import { pageMeta } from '~/lib/seo'
+import { redirectWithToast } from '~/lib/toast.server'
+import { useHydrated } from '~/lib/use-hydrated'
+import { swimmerSchema } from '~/modules/accounts/schemas'
+import { consentInForce } from '~/modules/swimmers/consent.server'
+import { swimmerAge, swimmerOf, updateSwimmer } from '~/modules/swimmers/swimmers.server'
+
+export const meta: Route.MetaFunction = ({ matches }) => [
+  ...pageMeta(matches, { title: 'Edit swimmer', description: "Change a swimmer's details.", path: '/swimmers' }),
+  { name: 'robots', content: 'noindex' },
+]
+
+/** The account's swimmer the address names; anything else (another account's, none, not a number) is the 404 page. */
+async function ownSwimmer(accountId: number, id: string) {
+  const swimmer = /^\d{1,9}$/.test(id) ? await swimmerOf(accountId, Number(id)) : null
+  notFoundUnless(swimmer)
+  return swimmer
+}
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const user = await requireUser(request)
+  const swimmer = await ownSwimmer(user.id, params.id)
+  const consented = swimmer.isAccountHolder ? false : (await consentInForce(swimmer.id)) !== null
+  return {
+    constraint: getZodConstraint(swimmerSchema(labToday())),
+    swimmer: {
+      id: swimmer.id,
+      name: swimmer.name,
+      isAccountHolder: swimmer.isAccountHolder,
+      // The parent's declaration is asked for a swimmer under 18, unless they hold the account or a parent's consent is in force.
+      declaration: !swimmer.isAccountHolder && !consented,
+      values: {
+        name: swimmer.name,
+        age: swimmer.birthDate ? '' : String(swimmerAge(swimmer)),
+        birthDate: swimmer.birthDate ?? '',
+        gender: swimmer.gender,
+        swimmingExperience: swimmer.swimmingExperience,
+        academyName: swimmer.academyName,
+        coachName: swimmer.coachName,
+        specialization: swimmer.specialization,
+        otherSpecialization: swimmer.otherSpecialization ?? '',
+        participateInEvents: swimmer.participateInEvents ? 'yes' : 'no',
+        strokeBestTime: swimmer.strokeBestTime ?? '',
+        howDidYouKnow: swimmer.howDidYouKnow ?? '',
+        otherSource: swimmer.otherSource ?? '',
+      },
+    },
+  }
+}
+
+export async function action({ request, params }: Route.ActionArgs) {
+  const user = await requireUser(request)
+  // Another account's swimmer is not found, whatever the form says: nothing of it is checked or changed.
+  const swimmer = await ownSwimmer(user.id, params.id)
+  const formData = await readForm(request)
+  const submission = parseWithZod(formData, { schema: swimmerSchema(labToday()) })
+  if (submission.status !== 'success') return data(submission.reply(), { status: 400 })
+  try {
+    const updated = await updateSwimmer(user, swimmer.id, submission.value)
+    return redirectWithToast('/swimmers', { type: 'success', title: 'Swimmer updated', description: `${updated.name}'s details are saved.` })
+  } catch (error) {
+    const refusal = refusalOf(error)
+    return data(submission.reply(formErrorsOf(refusal)), { status: refusal.status })
+  }
+}
+
+export default function EditSwimmer({ loaderData, actionData }: Route.ComponentProps) {
+  const { swimmer } = loaderData
+  const [form, fields] = useLazyValidatedForm(() => import('~/modules/accounts/schemas').then((schemas) => schemas.swimmerSchema(labToday())), {
+    id: `swimmer-${swimmer.id}`,
+    constraint: loaderData.constraint,
+    lastResult: actionData,
+    defaultValue: swimmer.values,
+  })
+  const hydrated = useHydrated()
+  return (
+    <section className="bg-gradient-to-b from-brand-50 to-white px-4 py-10 sm:py-16">
+      <div className="card mx-auto w-full max-w-3xl p-6 shadow-sm sm:p-8">
+        <h1 className="text-2xl font-extrabold text-brand-900 sm:text-3xl">Edit {swimmer.name}</h1>
+        <p className="mt-2 text-muted">{swimmer.isAccountHolder ? 'Your own details as a swimmer.' : "The swimmer's details, as on registration."}</p>
+        <Form method="post" {...getFormProps(form)} className="mt-6 space-y-6">
+          <FormAlert id={form.errorId} errors={form.errors} />
+          <SwimmerFormFields fields={fields} declaration={swimmer.declaration} hydrated={hydrated} aboutSomeoneElse={!swimmer.isAccountHolder} />
+          <PendingButton when={{ action: `/swimmers/${swimmer.id}/edit`, untilLoaded: true }} pendingLabel="Saving..." className="btn-primary w-full">
+            Save changes
+          </PendingButton>
+        </Form>
+        <p className="mt-6 text-center text-sm">
+          <Link to="/swimmers" className="font-semibold text-brand-700 underline underline-offset-2">
+            Back to My Swimmers
+          </Link>
+        </p>
+      </div>
+    </section>
+  )
+}

@@ -1,0 +1,75 @@
+import { getFormProps } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { data, Form, Link } from 'react-router'
+import type { Route } from './+types/swimmers.new'
+import { FormAlert, PendingButton, useLazyValidatedForm } from '~/components/form-controls'
+import { SwimmerFormFields } from '~/components/swimmer-fields'
+import { requireUser } from '~/lib/auth.server'
+import { readForm } from '~/lib/form-data.server'
+import { labToday } from '~/lib/lab-time'
+import { formErrorsOf, refusalOf } from '~/lib/refusals.server'
+import { pageMeta } from '~/lib/seo'
+import { redirectWithToast } from '~/lib/toast.server'
+import { useHydrated } from '~/lib/use-hydrated'
+import { REGISTRATION_DEFAULTS } from '~/modules/accounts/fields'
+import { swimmerSchema } from '~/modules/accounts/schemas'
+import { addSwimmer, addSwimmerRefusal } from '~/modules/swimmers/swimmers.server'
+
+export const meta: Route.MetaFunction = ({ matches }) => [
+  ...pageMeta(matches, { title: 'Add a swimmer', description: 'Add a swimmer to your account.', path: '/swimmers/new' }),
+  { name: 'robots', content: 'noindex' },
+]
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await requireUser(request)
+  return { constraint: getZodConstraint(swimmerSchema(labToday())), refusal: await addSwimmerRefusal(user.id) }
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const user = await requireUser(request)
+  const formData = await readForm(request)
+  const submission = parseWithZod(formData, { schema: swimmerSchema(labToday()) })
+  if (submission.status !== 'success') return data(submission.reply(), { status: 400 })
+  try {
+    const swimmer = await addSwimmer(user, submission.value)
+    return redirectWithToast('/swimmers', { type: 'success', title: 'Swimmer added', description: `${swimmer.name} is on your account.` })
+  } catch (error) {
+    const refusal = refusalOf(error)
+    return data(submission.reply(formErrorsOf(refusal)), { status: refusal.status })
+  }
+}
+
+export default function NewSwimmer({ loaderData, actionData }: Route.ComponentProps) {
+  const [form, fields] = useLazyValidatedForm(() => import('~/modules/accounts/schemas').then((schemas) => schemas.swimmerSchema(labToday())), {
+    constraint: loaderData.constraint,
+    lastResult: actionData,
+    defaultValue: { ...REGISTRATION_DEFAULTS, whoSwims: undefined },
+  })
+  const hydrated = useHydrated()
+  return (
+    <section className="bg-gradient-to-b from-brand-50 to-white px-4 py-10 sm:py-16">
+      <div className="card mx-auto w-full max-w-3xl p-6 shadow-sm sm:p-8">
+        <h1 className="text-2xl font-extrabold text-brand-900 sm:text-3xl">Add a swimmer</h1>
+        {loaderData.refusal ? (
+          <p className="mt-4 text-ink">{loaderData.refusal}</p>
+        ) : (
+          <>
+            <p className="mt-2 text-muted">About the swimmer: their name, age and swimming, as on registration.</p>
+            <Form method="post" {...getFormProps(form)} className="mt-6 space-y-6">
+              <FormAlert id={form.errorId} errors={form.errors} />
+              <SwimmerFormFields fields={fields} declaration hydrated={hydrated} />
+              <PendingButton when={{ action: '/swimmers/new', untilLoaded: true }} pendingLabel="Adding..." className="btn-primary w-full">
+                Add swimmer
+              </PendingButton>
+            </Form>
+          </>
+        )}
+        <p className="mt-6 text-center text-sm">
+          <Link to="/swimmers" className="font-semibold text-brand-700 underline underline-offset-2">
+            Back to My Swimmers
+          </Link>
+        </p>
+      </div>
+    </section>
+  )
+}

@@ -1,0 +1,110 @@
+import { Link } from 'react-router'
+import type { Route } from './+types/swimmers'
+import { ParentConsentNotice } from '~/components/parent-consent-notice'
+import { requireUser } from '~/lib/auth.server'
+import { formatLabDateTime, labToday } from '~/lib/lab-time'
+import { pageMeta } from '~/lib/seo'
+import { swimmerProfileRows } from '~/modules/swimmers/texts'
+import { addSwimmerRefusal, consentStates, holderConsentNotice, swimmersOf, type ConsentState } from '~/modules/swimmers/swimmers.server'
+
+export const meta: Route.MetaFunction = ({ matches }) => [
+  ...pageMeta(matches, { title: 'My Swimmers', description: 'The swimmers of your account: their profiles and their parents’ consent.', path: '/swimmers' }),
+  { name: 'robots', content: 'noindex' },
+]
+
+function consentText(state: ConsentState) {
+  switch (state.status) {
+    case 'not_needed':
+      return 'Not needed (18 or over)'
+    case 'in_force':
+      return `Given by ${state.givenBy}`
+    case 'waiting':
+      return `Waiting for ${state.parentEmail} to agree (by ${formatLabDateTime(state.expiresAt)})`
+    case 'missing':
+      return 'Not given: this swimmer cannot be booked yet'
+  }
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await requireUser(request)
+  const now = new Date()
+  const today = labToday(now)
+  const list = await swimmersOf(user.id)
+  const [states, notice, refusal] = await Promise.all([consentStates(list, now), holderConsentNotice(user.id, now), addSwimmerRefusal(user.id, now)])
+  return {
+    /** For an account holder under 18 waiting for their parent: the same notice /book-slot shows. */
+    consentNotice: notice,
+    addRefusal: refusal,
+    swimmers: list.map((swimmer) => ({
+      id: swimmer.id,
+      name: swimmer.name,
+      isAccountHolder: swimmer.isAccountHolder,
+      rows: swimmerProfileRows(swimmer, today),
+      consent: { status: states.get(swimmer.id)!.status, text: consentText(states.get(swimmer.id)!) },
+    })),
+  }
+}
+
+const CONSENT_STYLE: Record<ConsentState['status'], string> = {
+  not_needed: 'text-ink',
+  in_force: 'text-emerald-800',
+  waiting: 'text-amber-900',
+  missing: 'text-red-800',
+}
+
+export default function Swimmers({ loaderData }: Route.ComponentProps) {
+  const { swimmers, consentNotice, addRefusal } = loaderData
+  return (
+    <section className="container-page py-10 sm:py-14">
+      <div className="flex flex-wrap items-center justify-between gap-4">
+        <h1 className="text-3xl font-extrabold text-brand-900 sm:text-4xl">My Swimmers</h1>
+        {!addRefusal && (
+          <Link to="/swimmers/new" className="btn-primary">
+            Add a swimmer
+          </Link>
+        )}
+      </div>
+      <p className="mt-3 max-w-2xl text-muted">The swimmers you book sessions for. A swimmer under 18 is booked only with a parent's or guardian's consent.</p>
+      {consentNotice && (
+        <div className="mt-6 max-w-3xl">
+          <ParentConsentNotice notice={consentNotice} />
+        </div>
+      )}
+      {addRefusal && <p className="mt-6 max-w-3xl rounded-lg border border-slate-300 bg-slate-50 px-4 py-3 text-sm text-ink">{addRefusal}</p>}
+      {swimmers.length === 0 ? (
+        <div className="card mt-8 p-8 text-center shadow-sm">
+          <h2 className="text-xl font-bold text-ink">No swimmers yet</h2>
+          <p className="mt-2 text-muted">Add the swimmers you book for, yourself or your children.</p>
+        </div>
+      ) : (
+        <ul className="mt-8 grid gap-6 lg:grid-cols-2">
+          {swimmers.map((swimmer) => (
+            <li key={swimmer.id} className="card p-6 shadow-sm" data-testid="swimmer">
+              <div className="flex flex-wrap items-start justify-between gap-3">
+                <h2 className="text-xl font-bold text-ink">
+                  {swimmer.name}
+                  {swimmer.isAccountHolder && <span className="ml-2 text-base font-medium text-muted">(you)</span>}
+                </h2>
+                <Link to={`/swimmers/${swimmer.id}/edit`} className="btn-secondary min-h-10 px-4 py-2">
+                  Edit<span className="sr-only"> {swimmer.name}</span>
+                </Link>
+              </div>
+              <dl className="mt-4 grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
+                {swimmer.rows.map(([term, value]) => (
+                  <div key={term} className="contents">
+                    <dt className="font-semibold text-muted">{term}</dt>
+                    <dd className="text-ink">{value}</dd>
+                  </div>
+                ))}
+                <div className="contents">
+                  <dt className="font-semibold text-muted">Parent's consent</dt>
+                  <dd className={`font-medium ${CONSENT_STYLE[swimmer.consent.status]}`}>{swimmer.consent.text}</dd>
+                </div>
+              </dl>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  )
+}
