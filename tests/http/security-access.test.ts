@@ -21,7 +21,7 @@ const CAMPER = { name: 'Chetan Camper', email: 'camper.family@example.com' }
 
 const visitors = {} as Record<Who, Visitor>
 const the = {
-  a: { reference: '', orderId: '', pendingBookingId: '', customerId: '', reportFile: '' },
+  a: { reference: '', orderId: '', pendingBookingId: '', customerId: '', reportFile: '', swimmerId: '' },
   b: { reference: '', orderId: '' },
   guestBooking: { reference: '', orderId: '', key: '', viewPath: '', receiptPath: '', statusKey: '' },
   camp: { orderId: '', statusPath: '', receiptPath: '', reference: '', key: '' },
@@ -76,6 +76,7 @@ beforeAll(async () => {
   expect((await visitors.admin.upload(`/admin/bookings/${the.a.reference}`, report)).status).toBe(302)
   the.a.reportFile = /href="(\/reports\/files\/\d+)"/.exec((await visitors.a.get('/my-bookings')).html)![1]!
 
+  the.a.swimmerId = /href="\/swimmers\/(\d+)\/edit"/.exec((await visitors.a.get('/swimmers')).html)![1]!
   the.a.customerId = /href="\/admin\/customers\/(\d+)"/.exec((await visitors.admin.get(`/admin/customers?q=${encodeURIComponent(A.email)}`)).html)![1]!
   const availability = (await visitors.admin.get('/admin/availability')).html
   the.windowId = /href="\/admin\/availability\/(\d+)"/.exec(availability)![1]!
@@ -93,6 +94,10 @@ const farMonth = addMonths(labToday().slice(0, 7), 3)
 
 const pages: Row[] = [
   { name: 'My Bookings', path: () => '/my-bookings', expect: { guest: 'login', a: 'ok', b: 'ok', admin: 'ok' } },
+  { name: 'My Swimmers', path: () => '/swimmers', expect: { guest: 'login', a: 'ok', b: 'ok', admin: 'ok' } },
+  { name: 'adding a swimmer', path: () => '/swimmers/new', expect: { guest: 'login', a: 'ok', b: 'ok', admin: 'ok' } },
+  // A swimmer is their account's alone: staff see swimmers in the console, not through the account's pages.
+  { name: "A's swimmer's edit page", path: () => `/swimmers/${the.a.swimmerId}/edit`, expect: { guest: 'login', a: 'ok', b: 'not found', admin: 'not found' }, secrets: aSecrets, shows: () => [A.name] },
   { name: "A's cancel page", path: () => `/bookings/${the.a.reference}/cancel`, expect: ownerA, secrets: aSecrets, shows: () => ['Cancel your booking', the.a.reference] },
   { name: "A's reschedule page", path: () => `/bookings/${the.a.reference}/reschedule`, expect: ownerA, secrets: aSecrets, shows: () => [the.a.reference] },
   { name: "the guest's cancel page, with its link", path: () => `/bookings/${the.guestBooking.reference}/cancel?key=${the.guestBooking.key}`, expect: linkHolders, shows: () => ['Cancel your booking'] },
@@ -151,6 +156,8 @@ const pages: Row[] = [
 
 // Each of these would change a booking, a payment, an account or the business's settings.
 const changes: Row[] = [
+  { name: "edit A's swimmer", path: () => `/swimmers/${the.a.swimmerId}/edit`, form: () => swimmerForm('Taken Over'), expect: { guest: 'login', a: 'skip', b: 'not found', admin: 'not found' }, secrets: aSecrets },
+  { name: 'add a swimmer', path: () => '/swimmers/new', form: () => swimmerForm('Added Stranger'), expect: { guest: 'login', a: 'skip', b: 'skip', admin: 'skip' } },
   { name: "cancel A's booking", path: () => `/bookings/${the.a.reference}/cancel`, form: () => ({ website_url: '' }), expect: { guest: 'login', a: 'skip', b: 'not found', admin: 'skip' }, secrets: aSecrets },
   {
     name: "reschedule A's booking",
@@ -187,6 +194,11 @@ const changes: Row[] = [
   { name: "close A's opening hours", path: () => `/admin/availability/${the.windowId}`, form: () => ({ intent: 'close', start: '10:00' }), expect: { ...staffOnly, admin: 'skip' } },
   { name: 'mark a failed refund repaid by hand', path: () => '/admin?index', form: () => ({ refundId: 'RFND_1234567890123_1_abcdefgh', how: 'Bank transfer' }), expect: { ...staffOnly, admin: 'skip' } },
 ]
+
+/** A valid swimmer form, for an adult, as the add and edit pages send it. */
+function swimmerForm(name: string) {
+  return { name, age: '30', birthDate: '', gender: 'male', swimmingExperience: 'advanced', academyName: 'NA', coachName: 'NA', specialization: 'freestyle', participateInEvents: 'no', howDidYouKnow: 'google' }
+}
 
 function forgedReport() {
   const form = new FormData()
@@ -299,6 +311,7 @@ async function snapshot() {
   const pricing = text((await visitors.guest.get('/pricing')).html)
   return {
     aSignedIn: (await visitors.a.get('/my-bookings')).status,
+    aSwimmers: text(/<main[^]*<\/main>/.exec((await visitors.a.get('/swimmers')).html)![0]),
     aBooking: mine.slice(mine.indexOf(the.a.reference) - 300, mine.indexOf(the.a.reference) + 300),
     aDays: /Day 1 ?: [^]*?Day 3 ?: \S+ \S+ \S+/.exec(mine.slice(mine.indexOf(the.a.reference)))?.[0],
     aReport: /Report ready[^]{0,300}/.exec(mine)?.[0],
