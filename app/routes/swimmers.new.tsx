@@ -39,11 +39,14 @@ export async function action({ request }: Route.ActionArgs) {
   }
 }
 
+// The registration form's choices to start from (one object: the form starts again when its defaults change).
+const { whoSwims: _, ...SWIMMER_DEFAULTS } = REGISTRATION_DEFAULTS
+
 export default function NewSwimmer({ loaderData, actionData }: Route.ComponentProps) {
   const [form, fields] = useLazyValidatedForm(() => import('~/modules/accounts/schemas').then((schemas) => schemas.swimmerSchema(labToday())), {
     constraint: loaderData.constraint,
     lastResult: actionData,
-    defaultValue: { ...REGISTRATION_DEFAULTS, whoSwims: undefined },
+    defaultValue: SWIMMER_DEFAULTS,
   })
   const hydrated = useHydrated()
   return (

@@ -43,7 +43,8 @@ async function register(page: Page, person: { name: string; email: string; passw
   await page.getByLabel('Email').fill(person.email)
   await page.getByLabel('Password', { exact: true }).fill(person.password)
   await page.getByLabel('WhatsApp Number').fill('98450 12345')
-  await page.getByLabel('Age').fill('15')
+  // An adult registering themselves: a swimmer under 18 would also name a parent (tests/e2e/families.test.ts).
+  await page.getByLabel('Age').fill('26')
   await page.getByLabel('Current Location').fill('Bengaluru')
   await page.getByLabel('Female').check()
   await page.getByLabel('Swimming Experience').selectOption('intermediate')

@@ -1,0 +1,174 @@
+import type { BrowserContext, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { DESKTOP, expectNoAxeViolations, PHONE, signInWithForm, useBrowser, watchPageErrors } from '../support/browser'
+import { useTestSite } from '../support/site'
+
+// A parent registers with their child, verifies the address, adds a second child and edits them,
+// in a real browser with JavaScript: the registration form shows only the fields that apply.
+// Codes are read in the admin's mailbox at /admin/mail, as on the default set-up.
+
+const browser = useBrowser()
+const site = useTestSite({ SMTP_URL: undefined, TRUST_PROXY: undefined })
+let admin: BrowserContext
+const PARENT = { name: 'Lakshmi Menon', email: 'lakshmi.menon@example.com', password: 'backstroke-2027' }
+
+beforeAll(async () => {
+  admin = await browser.staff(site.url)
+})
+afterAll(async () => {
+  await admin?.close()
+})
+
+async function codeFromMailbox(to: string) {
+  const page = await admin.newPage()
+  try {
+    let code: string | undefined
+    await expect
+      .poll(
+        async () => {
+          await page.goto('/admin/mail')
+          const mail = page.getByTestId('mail').filter({ hasText: to }).filter({ hasText: /verification code/ }).first()
+          if ((await mail.count()) === 0) return undefined
+          code = /^\s+(\d{6})$/m.exec((await mail.getByTestId('mail-text').textContent()) ?? '')?.[1]
+          return code
+        },
+        { timeout: 15_000 },
+      )
+      .toMatch(/^\d{6}$/)
+    return code!
+  } finally {
+    await page.close()
+  }
+}
+
+/** The swimmer's profile fields, as on registration and on the add and edit pages. */
+async function fillSwimmer(page: Page, swimmer: { age: string; birthDate?: string; experience: string; specialization: string }) {
+  // One or the other: the age given, or the date of birth instead.
+  if (swimmer.birthDate) await page.getByLabel('Date of birth').fill(swimmer.birthDate)
+  else await page.getByLabel('Age').fill(swimmer.age)
+  await page.getByLabel('Female').check()
+  await page.getByLabel('Swimming Experience').selectOption(swimmer.experience)
+  await page.getByLabel('Specialization', { exact: true }).selectOption(swimmer.specialization)
+  await page.getByLabel('Academy Name').fill('NA')
+  await page.getByLabel('Coach Name').fill('NA')
+}
+
+const visible = (page: Page, label: string) => page.getByLabel(label, { exact: true }).isVisible()
+
+describe('a family in the browser', () => {
+  /** The second child's edit page, for the desktop checks. */
+  let editPath = ''
+
+  it('a parent registers with their child (only the fields that apply) and verifies the address', async () => {
+    const context = await browser.context(site.url, PHONE)
+    const page = await context.newPage()
+    const errors = watchPageErrors(page)
+    await page.goto('/registration')
+    await expect.poll(() => page.getByRole('radio', { name: 'Myself' }).isChecked()).toBe(true)
+    // With JavaScript, only what applies: no swimmer's name or declaration for "Myself", and the
+    // parent's e-mail only once the age says under 18.
+    await expect.poll(() => visible(page, "Swimmer's name")).toBe(false)
+    expect(await visible(page, "Parent's or guardian's e-mail")).toBe(false)
+    await page.getByLabel('Age').fill('15')
+    await expect.poll(() => visible(page, "Parent's or guardian's e-mail")).toBe(true)
+    await expectNoAxeViolations(page)
+
+    await page.getByLabel('My child / a swimmer I look after').check()
+    await expect.poll(() => visible(page, "Swimmer's name")).toBe(true)
+    expect(await visible(page, "Parent's or guardian's e-mail")).toBe(false)
+    expect(await page.getByText('About the swimmer', { exact: true }).isVisible()).toBe(true)
+    expect(await page.getByText('About you, the parent or guardian').isVisible()).toBe(true)
+    expect(await page.getByText('Does the swimmer participate in events?').isVisible()).toBe(true)
+    const declaration = page.getByRole('checkbox', { name: /I am this swimmer's parent or legal guardian/ })
+    expect(await declaration.isChecked()).toBe(false)
+    await expectNoAxeViolations(page)
+
+    await page.getByLabel('Full Name').fill(PARENT.name)
+    await page.getByLabel('Email').fill(PARENT.email)
+    await page.getByLabel('Password', { exact: true }).fill(PARENT.password)
+    await page.getByLabel('WhatsApp Number').fill('98450 12345')
+    await page.getByLabel('Current Location').fill('Bengaluru')
+    await page.getByLabel("Swimmer's name").fill('Anu Menon')
+    await fillSwimmer(page, { age: '12', experience: 'intermediate', specialization: 'backstroke' })
+    await page.getByRole('button', { name: 'Register' }).click()
+    await expect.poll(() => page.getByText("Please confirm that you are the swimmer's parent or guardian and agree to the Privacy Policy").count()).toBe(1)
+    expect(await declaration.getAttribute('aria-invalid')).toBe('true')
+    await expectNoAxeViolations(page)
+
+    await declaration.check()
+    await page.getByRole('button', { name: 'Register' }).click()
+    await page.waitForURL('**/verify-email?**')
+    await page.getByLabel('Verification code').fill(await codeFromMailbox(PARENT.email))
+    await page.getByRole('button', { name: 'Verify and continue' }).click()
+    await page.waitForURL('**/book-slot')
+    expect(errors).toEqual([])
+    await context.close()
+  })
+
+  it('the parent finds the child on My Swimmers, adds a second child and edits them', async () => {
+    const context = await browser.context(site.url, PHONE)
+    const page = await context.newPage()
+    const errors = watchPageErrors(page)
+    await page.goto('/login')
+    await signInWithForm(page, PARENT, '**/book-slot')
+    await page.locator('summary[aria-label="Menu"]').click()
+    await page.getByRole('navigation', { name: 'Mobile' }).getByRole('link', { name: 'My Swimmers' }).click()
+    await page.waitForURL('**/swimmers')
+    const first = page.getByTestId('swimmer').filter({ hasText: 'Anu Menon' })
+    await expect.poll(() => first.textContent()).toContain('12 years')
+    expect(await first.textContent()).toContain(`Given by ${PARENT.name}`)
+    await expectNoAxeViolations(page)
+
+    await page.getByRole('link', { name: 'Add a swimmer' }).click()
+    await page.waitForURL('**/swimmers/new')
+    await expectNoAxeViolations(page)
+    await page.getByLabel("Swimmer's name").fill('Diya Menon')
+    await fillSwimmer(page, { age: '', birthDate: '2018-05-09', experience: 'beginner', specialization: 'freestyle' })
+    const secondDeclaration = page.getByRole('checkbox', { name: /I am this swimmer's parent or legal guardian/ })
+    await expect.poll(() => secondDeclaration.isVisible()).toBe(true)
+    await page.getByRole('button', { name: 'Add swimmer' }).click()
+    await expect.poll(() => page.getByText("Please confirm that you are the swimmer's parent or guardian and agree to the Privacy Policy").count()).toBe(1)
+    await expectNoAxeViolations(page)
+    await secondDeclaration.check()
+    await page.getByRole('button', { name: 'Add swimmer' }).click()
+    await page.waitForURL('**/swimmers')
+    await expect.poll(() => page.getByRole('status').textContent()).toContain('Swimmer added')
+    const second = page.getByTestId('swimmer').filter({ hasText: 'Diya Menon' })
+    await expect.poll(() => second.textContent()).toContain('born 9 May 2018')
+
+    await page.getByRole('link', { name: 'Edit Diya Menon' }).click()
+    await page.waitForURL('**/swimmers/*/edit')
+    expect(await page.getByLabel("Swimmer's name").inputValue()).toBe('Diya Menon')
+    await expectNoAxeViolations(page)
+    const coach = page.getByLabel('Coach Name')
+    await coach.fill('')
+    await coach.blur()
+    await expect.poll(() => page.getByText('Coach name is required (Enter NA if not applicable)').count()).toBe(1)
+    await coach.fill('Suresh Kumar')
+    await page.getByRole('button', { name: 'Save changes' }).click()
+    await page.waitForURL('**/swimmers')
+    await expect.poll(() => second.textContent()).toContain('Suresh Kumar')
+    editPath = new URL(await page.getByRole('link', { name: 'Edit Diya Menon' }).evaluate((link: HTMLAnchorElement) => link.href)).pathname
+    expect(errors).toEqual([])
+    await context.close()
+  })
+
+  it('the same pages at desktop size pass axe', async () => {
+    const desktop = await browser.context(site.url, DESKTOP)
+    const wide = await desktop.newPage()
+    await wide.goto('/registration')
+    await wide.getByLabel('My child / a swimmer I look after').check()
+    await wide.getByLabel('Age').fill('12')
+    await expect.poll(() => wide.getByRole('checkbox', { name: /parent or legal guardian/ }).isVisible()).toBe(true)
+    await expectNoAxeViolations(wide)
+    await wide.goto('/login?redirectTo=%2Fswimmers')
+    await signInWithForm(wide, PARENT, '**/swimmers')
+    expect(await wide.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'My Swimmers' }).getAttribute('aria-current')).toBe('page')
+    await expectNoAxeViolations(wide)
+    for (const path of ['/swimmers/new', editPath]) {
+      await wide.goto(path)
+      await expectNoAxeViolations(wide)
+    }
+    await desktop.close()
+  })
+})
