@@ -7,6 +7,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  type AnyPgColumn,
   primaryKey,
   serial,
   text,
@@ -478,6 +479,12 @@ export const campRegistrations = pgTable(
     /** The account that registered, and which of its swimmers; none for a guest registration. */
     accountId: integer('account_id').references(() => users.id, { onDelete: 'set null' }),
     swimmerId: integer('swimmer_id').references(() => swimmers.id, { onDelete: 'set null' }),
+    /**
+     * Registrations of an account's swimmers made together and paid for in one payment: each names
+     * the first of them (that one its own id), under which the payment is recorded. None for a
+     * registration paid for on its own.
+     */
+    groupId: integer('group_id').references((): AnyPgColumn => campRegistrations.id, { onDelete: 'restrict' }),
     /** The fee when the seat was held (early-bird or regular), from the camp; never from the request. */
     amountPaise: integer('amount_paise').notNull(),
     status: text('status').$type<BookingStatus>().notNull(),
@@ -498,6 +505,7 @@ export const campRegistrations = pgTable(
     index('camp_registrations_seat').on(table.batchId, table.status),
     index('camp_registrations_email').on(table.email),
     index('camp_registrations_account').on(table.accountId),
+    index('camp_registrations_group').on(table.groupId),
     index('camp_registrations_unpaid_network').on(table.holderNetwork).where(sql`${table.status} = 'pending'`),
     index('camp_registrations_unpaid_browser').on(table.holderBrowser).where(sql`${table.status} = 'pending'`),
     // One live registration per swimmer (name and e-mail, in any letter case) and camp.
@@ -664,6 +672,8 @@ export const refunds = pgTable(
       .notNull()
       .references(() => payments.id, { onDelete: 'restrict' }),
     amountPaise: integer('amount_paise').notNull(),
+    /** The one registration refunded, when the payment paid for several (its fee only); none when the whole payment goes back. */
+    campRegistrationId: integer('camp_registration_id').references(() => campRegistrations.id, { onDelete: 'restrict' }),
     reason: text('reason').notNull(),
     state: text('state').$type<RefundState>().notNull().default('pending'),
     gatewayRefundId: text('gateway_refund_id'),

@@ -13,6 +13,7 @@ import { refundedBy, type PaidOutcome, type Payable, type PaymentTerms, type Ref
 import { campSeatsTaken, registrationOpen } from './camps.server'
 import { sameSwimmer } from './registrations.server'
 import { campSeatFreed, lockBatchById } from './waitlist.server'
+import { groupPaid, groupRefunded, groupTerms, groupUnpaid, leadsGroup } from './groups.server'
 
 async function lockRegistration(tx: Executor, registrationId: number) {
   const [row] = await tx
@@ -135,7 +136,17 @@ async function terms(tx: Executor, registrationId: number, now: Date): Promise<P
   }
 }
 
-export const campPayable: Payable = { orderPrefix: 'CAMP', termsForPayment: terms, paid, unpaid, refunded }
+/**
+ * A camp payment pays for one registration, or for the group of registrations it leads (an
+ * account's swimmers registered together, see groups.server.ts).
+ */
+export const campPayable: Payable = {
+  orderPrefix: 'CAMP',
+  termsForPayment: async (tx, id, now) => ((await leadsGroup(tx, id)) ? groupTerms(tx, id, now) : terms(tx, id, now)),
+  paid: async (tx, id, now) => ((await leadsGroup(tx, id)) ? groupPaid(tx, id, now) : paid(tx, id, now)),
+  unpaid: async (tx, id, now) => ((await leadsGroup(tx, id)) ? groupUnpaid(tx, id, now) : unpaid(tx, id, now)),
+  refunded: async (tx, id, amountPaise, now, how, part) => ((await leadsGroup(tx, id)) ? groupRefunded(tx, id, amountPaise, now, how, part) : refunded(tx, id, amountPaise, now, how)),
+}
 
 /** A registration with its camp and batch: what its e-mails, calendar invitation and receipt say. */
 export async function registrationDetails(executor: Executor, registrationId: number) {

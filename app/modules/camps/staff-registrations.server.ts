@@ -126,7 +126,8 @@ export async function cancelRegistration(
     if (refund && !paid) throw new CampChangeRefusedError('This registration has no payment to refund. Cancel it without a refund.', 'refund')
 
     await setStatus(tx, campRegistrations, 'cancelled', eq(campRegistrations.id, registration.id), { holdExpiresAt: null, updatedAt: now })
-    if (paid) await requestRefund(tx, { paymentId: paid.id, amountPaise: paid.amountPaise, reason, now })
+    // A registration paid for with others gets its own fee back from their payment.
+    if (paid) await requestRefund(tx, { paymentId: paid.id, amountPaise: paid.amountPaise, reason, now, campRegistrationId: paid.group ? registration.id : null })
     const mail = await registrationDetails(tx, registration.id)
     const refundPolicy = await refundPolicyIn(tx)
     await enqueueEmail(

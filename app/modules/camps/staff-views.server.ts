@@ -1,4 +1,5 @@
-import { and, asc, desc, eq, inArray, notExists, or, sql, type SQL } from 'drizzle-orm'
+import { and, asc, desc, eq, inArray, isNull, notExists, or, sql, type SQL } from 'drizzle-orm'
+import { alias } from 'drizzle-orm/pg-core'
 import { db, type Executor } from '~/db/client.server'
 import { campBatches, campRegistrations, camps, campWaitlist, payments, refunds, type RefundState } from '~/db/schema'
 import { campSeatsTaken, holdsCampSeat, waitingCounts } from './camps.server'
@@ -49,7 +50,13 @@ export async function staffCamp(code: string, now = new Date()) {
       status: campRegistrations.status,
       createdAt: campRegistrations.createdAt,
       refundable: sql<boolean>`EXISTS (${refundablePayments(db(), sql`${campRegistrations.id}`)})`,
-      latestRefund: sql<RefundState | null>`(${db().select({ state: refunds.state }).from(refunds).innerJoin(payments, eq(payments.id, refunds.paymentId)).where(eq(payments.campRegistrationId, campRegistrations.id)).orderBy(desc(refunds.id)).limit(1)})`,
+      latestRefund: sql<RefundState | null>`(${db()
+        .select({ state: refunds.state })
+        .from(refunds)
+        .innerJoin(payments, eq(payments.id, refunds.paymentId))
+        .where(or(eq(refunds.campRegistrationId, campRegistrations.id), and(isNull(refunds.campRegistrationId), sql`${payments.campRegistrationId} = coalesce(${campRegistrations.groupId}, ${campRegistrations.id})`)))
+        .orderBy(desc(refunds.id))
+        .limit(1)})`,
     })
     .from(campRegistrations)
     .where(and(eq(campRegistrations.campId, camp.id), registrationsShown(now)))
@@ -83,17 +90,24 @@ export async function staffCamp(code: string, now = new Date()) {
 
 /**
  * Completed payments of a registration whose money is not already going back: a duplicate payment
- * refunded automatically stays 'completed', and must not be refunded twice.
+ * refunded automatically stays 'completed', and must not be refunded twice. A registration paid
+ * for with others (a group) is refunded its own fee from their payment, once.
  */
 export function refundablePayments(executor: Executor, registrationId: SQL | number) {
+  const registration = alias(campRegistrations, 'refundable_registration')
   return executor
-    .select({ id: payments.id, amountPaise: payments.amountPaise })
+    .select({ id: payments.id, amountPaise: sql<number>`CASE WHEN ${registration.groupId} IS NULL THEN ${payments.amountPaise} ELSE ${registration.amountPaise} END`, group: sql<boolean>`${registration.groupId} IS NOT NULL` })
     .from(payments)
+    .innerJoin(registration, sql`${registration.id} = ${registrationId} AND ${payments.campRegistrationId} = coalesce(${registration.groupId}, ${registration.id})`)
     .where(
       and(
-        sql`${payments.campRegistrationId} = ${registrationId}`,
         eq(payments.state, 'completed'),
-        notExists(executor.select({ id: refunds.id }).from(refunds).where(and(eq(refunds.paymentId, payments.id), inArray(refunds.state, ['pending', 'completed'])))),
+        notExists(
+          executor
+            .select({ id: refunds.id })
+            .from(refunds)
+            .where(and(eq(refunds.paymentId, payments.id), inArray(refunds.state, ['pending', 'completed']), or(isNull(refunds.campRegistrationId), eq(refunds.campRegistrationId, registration.id)))),
+        ),
       ),
     )
 }
@@ -113,7 +127,7 @@ export async function campRegistrationsForExport(code: string, now = new Date())
       amountPaise: campRegistrations.amountPaise,
       reference: campRegistrations.reference,
       // The payment that completed, else the latest attempt.
-      orderId: sql<string | null>`(SELECT ${payments.orderId} FROM ${payments} WHERE ${payments.campRegistrationId} = ${campRegistrations.id} ORDER BY (${payments.state} = 'completed') DESC, ${payments.id} DESC LIMIT 1)`,
+      orderId: sql<string | null>`(SELECT ${payments.orderId} FROM ${payments} WHERE ${payments.campRegistrationId} = coalesce(${campRegistrations.groupId}, ${campRegistrations.id}) ORDER BY (${payments.state} = 'completed') DESC, ${payments.id} DESC LIMIT 1)`,
       createdAt: campRegistrations.createdAt,
     })
     .from(campRegistrations)

@@ -1,5 +1,6 @@
 import { and, desc, eq, isNotNull, or } from 'drizzle-orm'
 import { db } from '~/db/client.server'
+import { groupMembers } from './groups.server'
 import { campBatches, campRegistrations, camps, payments, refunds, type BookingStatus, type PaymentState } from '~/db/schema'
 
 export type CampStatusView = {
@@ -21,6 +22,8 @@ export type CampStatusView = {
   batchCode: string
   batchName: string
   timeRanges: Array<{ start: string; end: string }>
+  /** The swimmers the payment is for, when it paid for several registered together; else empty. */
+  group: Array<{ swimmerName: string; reference: string; amountPaise: number; status: BookingStatus }>
 }
 
 /** A camp payment with its registration, by our order id (the caller has checked the link key). */
@@ -33,6 +36,7 @@ export async function campPaymentView(orderId: string): Promise<CampStatusView |
       transactionId: payments.transactionId,
       completedAt: payments.completedAt,
       amountPaise: payments.amountPaise,
+      registrationId: campRegistrations.id,
       registrationStatus: campRegistrations.status,
       reference: campRegistrations.reference,
       swimmerName: campRegistrations.swimmerName,
@@ -53,8 +57,9 @@ export async function campPaymentView(orderId: string): Promise<CampStatusView |
     .where(eq(payments.orderId, orderId))
   if (!row) return null
   const [refund] = await db().select({ state: refunds.state }).from(refunds).where(eq(refunds.paymentId, row.paymentId)).limit(1)
-  const { paymentId: _paymentId, ...view } = row
-  return { ...view, refunding: Boolean(refund && refund.state !== 'failed') }
+  const group = await groupMembers(db(), row.registrationId)
+  const { paymentId: _paymentId, registrationId: _registrationId, ...view } = row
+  return { ...view, refunding: Boolean(refund && refund.state !== 'failed'), group: group.map(({ swimmerName, reference, amountPaise, status }) => ({ swimmerName, reference, amountPaise, status })) }
 }
 
 /**

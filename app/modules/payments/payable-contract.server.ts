@@ -36,8 +36,11 @@ export type Payable = {
   paid(tx: Executor, id: number, now: Date): Promise<PaidOutcome>
   /** Its payments all failed: release what it holds. */
   unpaid(tx: Executor, id: number, now: Date): Promise<void>
-  /** A refund of one of its payments completed, through the gateway or paid by the lab's staff directly. */
-  refunded(tx: Executor, id: number, amountPaise: number, now: Date, how?: RefundedHow): Promise<void>
+  /**
+   * A refund of one of its payments completed, through the gateway or paid by the lab's staff
+   * directly. `part` is the one item refunded when the payment paid for several (see refunds.campRegistrationId).
+   */
+  refunded(tx: Executor, id: number, amountPaise: number, now: Date, how?: RefundedHow, part?: number): Promise<void>
 }
 
 /** What a payment row pays for. */

@@ -29,9 +29,12 @@ export function onRefundRequested(listener: () => void) {
  * worker submits it to the gateway. Recording first means a crash between the decision and the
  * gateway call loses nothing.
  */
-export async function requestRefund(tx: Executor, { paymentId, amountPaise, reason, now }: { paymentId: number; amountPaise: number; reason: string; now: Date }) {
+export async function requestRefund(
+  tx: Executor,
+  { paymentId, amountPaise, reason, now, campRegistrationId = null }: { paymentId: number; amountPaise: number; reason: string; now: Date; campRegistrationId?: number | null },
+) {
   const refundId = newOrderId('RFND', now)
-  await tx.insert(refunds).values({ refundId, paymentId, amountPaise, reason, state: 'pending', nextCheckAt: now, createdAt: now, updatedAt: now })
+  await tx.insert(refunds).values({ refundId, paymentId, amountPaise, campRegistrationId, reason, state: 'pending', nextCheckAt: now, createdAt: now, updatedAt: now })
   // Listeners run after the caller's transaction commits, when the worker can see the row.
   setImmediate(() => {
     for (const listener of requestedListeners) listener()
@@ -45,7 +48,7 @@ export type RefundOutcome = 'applied' | 'unchanged' | 'unknown_refund'
 export async function applyRefundStatus(refundId: string, status: Pick<GatewayRefundStatus, 'state' | 'gatewayRefundId' | 'amountPaise'>, now = new Date()): Promise<RefundOutcome> {
   return db().transaction(async (tx) => {
     const [refund] = await tx
-      .select({ id: refunds.id, state: refunds.state, amountPaise: refunds.amountPaise, bookingId: payments.bookingId, campRegistrationId: payments.campRegistrationId })
+      .select({ id: refunds.id, state: refunds.state, amountPaise: refunds.amountPaise, part: refunds.campRegistrationId, bookingId: payments.bookingId, campRegistrationId: payments.campRegistrationId })
       .from(refunds)
       .innerJoin(payments, eq(payments.id, refunds.paymentId))
       .where(eq(refunds.refundId, refundId))
@@ -66,7 +69,7 @@ export async function applyRefundStatus(refundId: string, status: Pick<GatewayRe
       .set({ state: 'completed', completedAt: now, nextCheckAt: null, updatedAt: now, ...(status.gatewayRefundId ? { gatewayRefundId: status.gatewayRefundId } : {}) })
       .where(eq(refunds.id, refund.id))
     const payable = payableOf(refund)
-    await PAYABLES[payable.kind].refunded(tx, payable.id, refund.amountPaise, now)
+    await PAYABLES[payable.kind].refunded(tx, payable.id, refund.amountPaise, now, 'gateway', refund.part ?? undefined)
     return 'applied'
   })
 }
@@ -79,7 +82,7 @@ export async function applyRefundStatus(refundId: string, status: Pick<GatewayRe
 export async function settleFailedRefund({ refundId, how, actor, now = new Date() }: { refundId: string; how: string; actor: Actor; now?: Date }) {
   await db().transaction(async (tx) => {
     const [refund] = await tx
-      .select({ id: refunds.id, state: refunds.state, amountPaise: refunds.amountPaise, bookingId: payments.bookingId, campRegistrationId: payments.campRegistrationId, orderId: payments.orderId })
+      .select({ id: refunds.id, state: refunds.state, amountPaise: refunds.amountPaise, part: refunds.campRegistrationId, bookingId: payments.bookingId, campRegistrationId: payments.campRegistrationId, orderId: payments.orderId })
       .from(refunds)
       .innerJoin(payments, eq(payments.id, refunds.paymentId))
       .where(eq(refunds.refundId, refundId))
@@ -87,7 +90,7 @@ export async function settleFailedRefund({ refundId, how, actor, now = new Date(
     if (!refund || refund.state !== 'failed') throw new RefundNotFailedError()
     await tx.update(refunds).set({ state: 'completed', completedAt: now, settledByHand: how, updatedAt: now }).where(eq(refunds.id, refund.id))
     const payable = payableOf(refund)
-    await PAYABLES[payable.kind].refunded(tx, payable.id, refund.amountPaise, now, 'by_hand')
+    await PAYABLES[payable.kind].refunded(tx, payable.id, refund.amountPaise, now, 'by_hand', refund.part ?? undefined)
     await recordAudit(
       tx,
       actor,

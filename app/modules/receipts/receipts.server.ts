@@ -6,6 +6,7 @@ import { formatLongDate } from '~/lib/lab-time'
 import { bookingDaysOf } from '~/modules/booking/bookings.server'
 import { bookingDayLines } from '~/modules/booking/texts'
 import { batchTimes, registrationDetails } from '~/modules/camps/fulfilment.server'
+import { groupMembers } from '~/modules/camps/groups.server'
 import { formatReceiptNumber, financialYearOf } from './receipt-number'
 import type { ReceiptDocument } from './receipt-pdf.server'
 
@@ -51,12 +52,15 @@ export async function receiptOf(orderId: string): Promise<{ document: ReceiptDoc
     .select({ legalName: siteSettings.legalName, address: siteSettings.postalAddress, gstin: siteSettings.gstin, rate: siteSettings.gstRateBasisPoints, email: siteSettings.supportEmail, phone: siteSettings.phone })
     .from(siteSettings)
     .where(eq(siteSettings.id, 1))
-  const [refunded] = await db()
-    .select({ id: refunds.id })
+  // Refunded when the whole amount went back (one swimmer's fee back from a group's payment is not).
+  const [refundedTotal] = await db()
+    .select({ paise: sql<number>`coalesce(sum(${refunds.amountPaise}), 0)::int` })
     .from(refunds)
     .where(and(eq(refunds.paymentId, row.paymentId), eq(refunds.state, 'completed')))
-    .limit(1)
+  const refunded = (refundedTotal?.paise ?? 0) >= row.amountPaise
   const item = row.bookingId !== null ? await bookingItem(row.bookingId) : await campItem(row.campRegistrationId!)
+  // A payment for several swimmers registered together: a line for each, with its own fee.
+  const group = row.campRegistrationId !== null ? await campGroupLines(row.campRegistrationId) : null
   const gstin = settings!.gstin.trim() || null
   return {
     owner: item.owner,
@@ -66,7 +70,7 @@ export async function receiptOf(orderId: string): Promise<{ document: ReceiptDoc
       issuedAt: row.issuedAt,
       seller: { legalName: settings!.legalName, address: settings!.address, gstin, email: settings!.email, phone: settings!.phone },
       customer: item.customer,
-      lines: [{ description: item.description, detail: item.detail, amountPaise: row.amountPaise }],
+      lines: group ?? [{ description: item.description, detail: item.detail, amountPaise: row.amountPaise }],
       payment: { orderId: row.orderId, transactionId: row.transactionId, method: paymentMethod(row.paymentMode), paidAt: row.completedAt ?? row.issuedAt },
       gstRateBasisPoints: gstin ? settings!.rate : null,
       status: refunded ? 'refunded' : 'paid',
@@ -119,6 +123,17 @@ async function campItem(registrationId: number) {
       `Registration ID: ${r.reference}`,
     ],
   }
+}
+
+async function campGroupLines(leadId: number) {
+  const members = await groupMembers(db(), leadId)
+  if (members.length === 0) return null
+  return Promise.all(
+    members.map(async (member) => {
+      const { description, detail } = await campItem(member.id)
+      return { description, detail, amountPaise: member.amountPaise }
+    }),
+  )
 }
 
 /**

@@ -1,0 +1,338 @@
+import { and, asc, eq, inArray } from 'drizzle-orm'
+import { config } from '~/config.server'
+import { db, type Executor } from '~/db/client.server'
+import { campRegistrations, campWaitlist, swimmers, users } from '~/db/schema'
+import { DomainError } from '~/lib/domain-error'
+import { addMinutes, formatDateRange } from '~/lib/lab-time'
+import { formatRupees, formatWholeRupees } from '~/lib/money'
+import { setStatus } from '~/modules/booking/status.server'
+import { holderColumns, limitHoldAttempts, makeRoomForHold, type Holder } from '~/modules/holders/holders.server'
+import { calendarAttachment } from '~/modules/mail/ics.server'
+import { enqueueEmail } from '~/modules/mail/outbox.server'
+import { letter } from '~/modules/mail/templates.server'
+import { refundedBy, type PaidOutcome, type PaymentTerms, type RefundedHow } from '~/modules/payments/payable-contract.server'
+import { refundPolicyIn } from '~/modules/site/site.server'
+import { mayBeBooked } from '~/modules/swimmers/consent.server'
+import { swimmerAge, swimmersOf } from '~/modules/swimmers/swimmers.server'
+import { campPrice, campSeatsTaken, registrationOpen, waitingCounts } from './camps.server'
+import { batchTimes, campCalendar, registrationDetails } from './fulfilment.server'
+import { AlreadyRegisteredError, BatchFullError, insertRegistration, lockBatchOrExplain, RegistrationClosedError, sameSwimmer } from './registrations.server'
+import { campSeatFreed, lockBatchById } from './waitlist.server'
+
+/**
+ * A signed-in parent registers several of their account's swimmers for one batch of a camp at once
+ * and pays for them together. Each swimmer gets a registration and a seat of their own; the seats
+ * are held together (all of them or none) and the one payment, recorded under the first of them,
+ * confirms or releases them all. Staff still cancel and refund each registration on its own: a
+ * refund of one gives back that swimmer's fee from the shared payment.
+ *
+ * Such registrations do not join the camp line: an account has a bounded number of swimmers, and
+ * its holds count against the same per-account, per-address and per-network limits as any other.
+ * The seats are held in one transaction under the batch's lock, as the line itself holds them.
+ */
+
+/** At least one swimmer must be chosen; the form says so next to the list. */
+export const SWIMMERS_FIELD = 'swimmers'
+
+/** A swimmer id of another account (or none at all): nothing is said about it and nothing held. */
+export class SwimmerNotFoundError extends DomainError {
+  constructor() {
+    super('not_found', 'Swimmer not found.')
+  }
+}
+
+/** Minors among the chosen swimmers whose parent has not consented (or has withdrawn consent). */
+export class ConsentMissingError extends DomainError {
+  constructor(names: string[]) {
+    super(
+      'conflict',
+      `${listNames(names)} ${names.length === 1 ? 'is' : 'are'} under 18 and cannot be registered without a parent's or guardian's consent. Please give consent on the Swimmers page first, or choose only the other swimmers.`,
+      SWIMMERS_FIELD,
+    )
+  }
+}
+
+/** The batch has seats, but fewer than the swimmers chosen: none is held. */
+export class NotEnoughSeatsError extends DomainError {
+  constructor(campName: string, batchName: string, seatsLeft: number, wanted: number) {
+    super('conflict', `${batchName} of ${campName} has only ${seatsLeft} ${seatsLeft === 1 ? 'seat' : 'seats'} left, not enough for the ${wanted} swimmers you chose. No seat has been held. Please choose fewer swimmers or another batch.`)
+  }
+}
+
+export function listNames(names: string[]) {
+  return names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`
+}
+
+/**
+ * The account's swimmers as the form offers them: name and age, and for a minor without a parent's
+ * consent in force, that it is needed (the registration is refused without it).
+ */
+export async function swimmerChoices(accountId: number, now = new Date()) {
+  const rows = await swimmersOf(accountId)
+  return Promise.all(
+    rows.map(async (swimmer) => {
+      const age = swimmerAge(swimmer, now)
+      const consent = (await mayBeBooked(swimmer, now)) ? '' : ", needs a parent's consent"
+      return { id: String(swimmer.id), label: `${swimmer.name} (${age} ${age === 1 ? 'year' : 'years'}${consent})` }
+    }),
+  )
+}
+
+type GroupRequest = {
+  accountId: number
+  swimmerIds: number[]
+  campCode: string
+  batchCode: string
+  contact: { email: string; phone: string }
+  holder: Holder
+  now?: Date
+}
+
+/**
+ * Holds a seat for each chosen swimmer of the account in the batch, for SEAT_HOLD_MINUTES while the
+ * parent pays, all or none. Another account's swimmer, a minor without consent in force, a swimmer
+ * already registered for the camp, or too few seats: refused, nothing held. Returns the first
+ * registration's id, under which the payment is made.
+ */
+export async function holdFamilySeats({ accountId, swimmerIds, campCode, batchCode, contact, holder, now = new Date() }: GroupRequest) {
+  const ids = [...new Set(swimmerIds)]
+  const chosen = ids.length ? await db().select().from(swimmers).where(and(eq(swimmers.accountId, accountId), inArray(swimmers.id, ids))).orderBy(asc(swimmers.id)) : []
+  if (ids.length === 0 || chosen.length !== ids.length) throw new SwimmerNotFoundError()
+  // In the order the account lists them: the holder first, then as they were added.
+  chosen.sort((a, b) => Number(b.isAccountHolder) - Number(a.isAccountHolder) || a.id - b.id)
+  const withoutConsent: string[] = []
+  for (const swimmer of chosen) if (!(await mayBeBooked(swimmer, now))) withoutConsent.push(swimmer.name)
+  if (withoutConsent.length) throw new ConsentMissingError(withoutConsent)
+  await limitHoldAttempts(holder, now)
+
+  const email = contact.email.toLowerCase()
+  return db().transaction(async (tx) => {
+    const holdExpiresAt = addMinutes(now, config().SEAT_HOLD_MINUTES)
+    // The holder's locks first, then the batch's, as every hold takes them.
+    await makeRoomForHold(tx, holder, now)
+    const batch = await lockBatchOrExplain(tx, campCode, batchCode)
+    if (!registrationOpen(batch, now)) throw new RegistrationClosedError(batch.campName)
+    for (const swimmer of chosen) {
+      const [live] = await tx
+        .select({ id: campRegistrations.id })
+        .from(campRegistrations)
+        .where(and(sameSwimmer(batch.campId, { email, swimmerName: swimmer.name }), inArray(campRegistrations.status, ['pending', 'confirmed'])))
+        .limit(1)
+      if (live) throw new AlreadyRegisteredError(swimmer.name, batch.campName)
+    }
+    const taken = (await campSeatsTaken([batch.batchId], now, tx)).get(batch.batchId) ?? 0
+    const waiting = (await waitingCounts([batch.batchId], tx)).get(batch.batchId) ?? 0
+    const seatsLeft = Math.max(0, batch.capacity - taken - waiting)
+    if (seatsLeft === 0) throw new BatchFullError(batch.campName, batch.batchName)
+    if (seatsLeft < chosen.length) throw new NotEnoughSeatsError(batch.campName, batch.batchName, seatsLeft, chosen.length)
+
+    const amountPaise = campPrice(batch, now)
+    const held: Array<{ id: number; reference: string; swimmerName: string }> = []
+    for (const swimmer of chosen) {
+      const registration = await insertRegistration(tx, {
+        campId: batch.campId,
+        batchId: batch.batchId,
+        swimmerName: swimmer.name,
+        email,
+        phone: contact.phone,
+        accountId,
+        swimmerId: swimmer.id,
+        groupId: held[0]?.id ?? null,
+        amountPaise,
+        status: 'pending',
+        holdExpiresAt,
+        ...holderColumns(holder),
+        createdAt: now,
+        updatedAt: now,
+      })
+      if (held.length === 0) await tx.update(campRegistrations).set({ groupId: registration.id }).where(eq(campRegistrations.id, registration.id))
+      held.push({ ...registration, swimmerName: swimmer.name })
+    }
+    return { leadId: held[0]!.id, registrations: held, amountPaise: amountPaise * held.length, holdExpiresAt, campName: batch.campName }
+  })
+}
+
+/** The group a registration leads (its payment pays for all of them), in order; empty when it leads none. */
+export async function groupMembers(executor: Executor, leadId: number) {
+  return executor
+    .select({ id: campRegistrations.id, reference: campRegistrations.reference, swimmerName: campRegistrations.swimmerName, amountPaise: campRegistrations.amountPaise, status: campRegistrations.status })
+    .from(campRegistrations)
+    .where(eq(campRegistrations.groupId, leadId))
+    .orderBy(asc(campRegistrations.id))
+}
+
+/** Whether the registration's payment pays for a group (it leads one). */
+export async function leadsGroup(executor: Executor, registrationId: number) {
+  const [row] = await executor.select({ groupId: campRegistrations.groupId }).from(campRegistrations).where(eq(campRegistrations.id, registrationId))
+  return row?.groupId === registrationId
+}
+
+/** The group's registrations locked, after their batch (every camp path locks the batch first). */
+async function lockGroup(tx: Executor, leadId: number) {
+  const [lead] = await tx.select({ batchId: campRegistrations.batchId }).from(campRegistrations).where(eq(campRegistrations.id, leadId))
+  const batch = lead ? await lockBatchById(tx, lead.batchId) : null
+  const members = await tx
+    .select({
+      id: campRegistrations.id,
+      status: campRegistrations.status,
+      holdExpiresAt: campRegistrations.holdExpiresAt,
+      amountPaise: campRegistrations.amountPaise,
+      batchId: campRegistrations.batchId,
+      campId: campRegistrations.campId,
+      name: campRegistrations.swimmerName,
+      email: campRegistrations.email,
+      phone: campRegistrations.phone,
+      reference: campRegistrations.reference,
+      accountId: campRegistrations.accountId,
+    })
+    .from(campRegistrations)
+    .where(eq(campRegistrations.groupId, leadId))
+    .orderBy(asc(campRegistrations.id))
+    .for('update')
+  return { batch: batch && lead ? { ...batch, batchId: lead.batchId } : null, members }
+}
+
+/** The one payment for the group: the sum of its fees, while every seat's hold stands. */
+export async function groupTerms(tx: Executor, leadId: number, now: Date): Promise<PaymentTerms | null> {
+  const { members } = await lockGroup(tx, leadId)
+  const lead = members.find((member) => member.id === leadId)
+  if (!lead || members.some((member) => member.status !== 'pending' || !member.holdExpiresAt || member.holdExpiresAt <= now)) return null
+  return {
+    amountPaise: members.reduce((sum, member) => sum + member.amountPaise, 0),
+    holdExpiresAt: new Date(Math.min(...members.map((member) => member.holdExpiresAt!.getTime()))),
+    customer: { name: await guardianName(tx, lead), email: lead.email, phone: lead.phone },
+    reference: lead.reference,
+  }
+}
+
+/**
+ * The group's payment completed: every registration is confirmed while the holds stand; after they
+ * ran out, only if a seat is still free for each of them (and the camp takes registrations).
+ * Otherwise none is, and the whole payment goes back.
+ */
+export async function groupPaid(tx: Executor, leadId: number, now: Date): Promise<PaidOutcome> {
+  const { batch, members } = await lockGroup(tx, leadId)
+  if (members.length === 0) return { result: 'refund', reason: 'The registrations no longer exist.' }
+  if (members.some((member) => member.status === 'confirmed')) return { result: 'refund', reason: 'These registrations had already been paid for: a second payment is refunded.' }
+  if (members.some((member) => member.status === 'cancelled' || member.status === 'refund_pending' || member.status === 'refunded')) {
+    return { result: 'refund', reason: 'The registrations had been cancelled before the payment arrived.' }
+  }
+  const holdsStand = members.every((member) => member.status === 'pending' && member.holdExpiresAt !== null && member.holdExpiresAt > now)
+  if (!holdsStand && !(await seatsStillFree(tx, members, batch, now))) {
+    await setStatus(tx, campRegistrations, 'refund_pending', groupRows(leadId), { holdExpiresAt: null, updatedAt: now })
+    await enqueueEmail(await groupLatePaymentEmail(tx, leadId), tx, now)
+    return { result: 'refund', reason: 'The payment arrived after the seat holds had expired and the batch had too few seats left.' }
+  }
+  await setStatus(tx, campRegistrations, 'confirmed', groupRows(leadId), { confirmedAt: now, holdExpiresAt: null, updatedAt: now })
+  await enqueueEmail(await groupConfirmationEmail(tx, leadId, now), tx, now)
+  return { result: 'confirmed', late: !holdsStand }
+}
+
+function groupRows(leadId: number) {
+  return eq(campRegistrations.groupId, leadId)
+}
+
+async function seatsStillFree(tx: Executor, members: Array<{ id: number; status: string; holdExpiresAt: Date | null }>, batch: Awaited<ReturnType<typeof lockGroup>>['batch'], now: Date) {
+  if (!batch || !registrationOpen(batch, now)) return false
+  // Seats taken by everyone else, then whether the group still fits.
+  const all = (await campSeatsTaken([batch.batchId], now, tx)).get(batch.batchId) ?? 0
+  const ours = members.filter((member) => member.status === 'pending' && member.holdExpiresAt !== null && member.holdExpiresAt > now).length
+  return all - ours + members.length <= batch.capacity
+}
+
+/** Every payment for the group failed: all its seats are released at once. */
+export async function groupUnpaid(tx: Executor, leadId: number, now: Date) {
+  const released = await setStatus(tx, campRegistrations, 'payment_failed', groupRows(leadId), { holdExpiresAt: null, updatedAt: now }).returning({ id: campRegistrations.id })
+  if (released.length) {
+    await tx
+      .update(campWaitlist)
+      .set({ status: 'expired' })
+      .where(and(inArray(campWaitlist.registrationId, released.map((row) => row.id)), eq(campWaitlist.status, 'offered')))
+    campSeatFreed()
+  }
+}
+
+/**
+ * A refund of the group's payment completed: of one registration's fee (`part`, a staff
+ * cancellation), or of the whole payment (it could not confirm them, or was paid twice).
+ */
+export async function groupRefunded(tx: Executor, leadId: number, amountPaise: number, now: Date, how: RefundedHow = 'gateway', part?: number) {
+  const which = part !== undefined ? and(groupRows(leadId), eq(campRegistrations.id, part)) : groupRows(leadId)
+  await setStatus(tx, campRegistrations, 'refunded', and(which, inArray(campRegistrations.status, ['refund_pending', 'cancelled'])), { updatedAt: now })
+  const members = await groupMembers(tx, leadId)
+  const refundedOnes = part !== undefined ? members.filter((member) => member.id === part) : members
+  const lead = await registrationDetails(tx, leadId)
+  const reference = refundedOnes.length === 1 ? refundedOnes[0]!.reference : lead.reference
+  await enqueueEmail(
+    letter({
+      to: lead.email,
+      subject: `Refund completed (${reference})`,
+      name: await guardianNameOf(tx, leadId),
+      paragraphs: [`Your refund of ${formatRupees(amountPaise)} for ${lead.campName} (${listNames(refundedOnes.map((member) => member.swimmerName))}) ${refundedBy(how)}`],
+      details: [
+        ...refundedOnes.map((member): [string, string] => [`Registration ID (${member.swimmerName})`, member.reference]),
+        ['Refunded', formatRupees(amountPaise)],
+      ],
+    }),
+    tx,
+    now,
+  )
+}
+
+async function guardianName(executor: Executor, registration: { accountId: number | null; name: string }) {
+  if (registration.accountId === null) return registration.name
+  const [account] = await executor.select({ name: users.name }).from(users).where(eq(users.id, registration.accountId))
+  return account?.name ?? registration.name
+}
+
+async function guardianNameOf(executor: Executor, leadId: number) {
+  const [row] = await executor.select({ accountId: campRegistrations.accountId, name: campRegistrations.swimmerName }).from(campRegistrations).where(eq(campRegistrations.id, leadId))
+  return row ? guardianName(executor, row) : 'there'
+}
+
+async function groupDetails(executor: Executor, leadId: number) {
+  const members = await groupMembers(executor, leadId)
+  return Promise.all(members.map((member) => registrationDetails(executor, member.id)))
+}
+
+async function groupConfirmationEmail(executor: Executor, leadId: number, now: Date) {
+  const details = await groupDetails(executor, leadId)
+  const first = details[0]!
+  const names = listNames(details.map((mail) => mail.swimmerName))
+  const total = details.reduce((sum, mail) => sum + mail.amountPaise, 0)
+  return letter({
+    to: first.email,
+    subject: `Camp registration confirmed: ${names}, ${first.campName} (${first.reference})`,
+    name: await guardianNameOf(executor, leadId),
+    paragraphs: [`${formatWholeRupees(total)} payment completed successfully. ${names} are registered for the camp! Here are the details.`],
+    details: [
+      ['Camp', `${first.campName}, ${formatDateRange(first.startsOn, first.endsOn)}`],
+      ['Batch', `${first.batchName}: ${batchTimes(first.timeRanges)}, every day`],
+      ['Location', first.venue],
+      ...details.map((mail): [string, string] => [`Swimmer`, `${mail.swimmerName} (Registration ID ${mail.reference}, ${formatRupees(mail.amountPaise)})`]),
+      ['Amount paid', formatRupees(total)],
+    ],
+    list: { title: 'Before the camp', items: ['Please arrive 15 minutes before your batch.', 'Bring swimming gear, a towel and a water bottle.'] },
+    action: { label: 'Register another swimmer', url: `${config().SITE_URL}/onboarding` },
+    closing: `The attached calendar files add the camp (${formatDateRange(first.startsOn, first.endsOn)}) to your calendar, one for each swimmer.`,
+    attachments: details.map((mail) => calendarAttachment(campCalendar(mail, { now }), `${mail.reference}.ics`)),
+  })
+}
+
+async function groupLatePaymentEmail(executor: Executor, leadId: number) {
+  const details = await groupDetails(executor, leadId)
+  const first = details[0]!
+  const total = details.reduce((sum, mail) => sum + mail.amountPaise, 0)
+  const refundPolicy = await refundPolicyIn(executor)
+  return letter({
+    to: first.email,
+    subject: `Your payment is being refunded (${first.reference})`,
+    name: await guardianNameOf(executor, leadId),
+    paragraphs: [
+      `Your payment of ${formatRupees(total)} reached us after the ${config().SEAT_HOLD_MINUTES}-minute hold on the seats had ended, and meanwhile the batch filled up. We are sorry: we could not confirm the registrations of ${listNames(details.map((mail) => mail.swimmerName))}.`,
+      `The full amount is being refunded ${refundPolicy}. You do not need to do anything.`,
+    ],
+    details: details.map((mail): [string, string] => ['Registration ID', `${mail.reference} (${mail.swimmerName})`]),
+  })
+}
+
