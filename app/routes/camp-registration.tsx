@@ -20,6 +20,11 @@ import { joinWaitlist } from '~/modules/camps/waitlist.server'
 import { readForm } from '~/lib/form-data.server'
 import { formIntent } from '~/lib/intent'
 import { formErrorsOf, refusalOf } from '~/lib/refusals.server'
+import { CAMP_STATUS_LINK, privateLinkUrl } from '~/lib/private-links.server'
+import { FAMILY_INTENT, FamilyRegistrationForm, type FamilyAccount } from '~/components/camp-family-form'
+import { CampFamilySchema, type CampFamilyInput } from '~/modules/camps/family-schemas'
+import { holdFamilySeats, listNames, swimmerChoices } from '~/modules/camps/groups.server'
+import { startPayment } from '~/modules/payments/payments.server'
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, { title: 'Camp Registration', description: 'Register a swimmer for a swimming camp in Bangalore and pay the fee online.', path: '/onboarding' })
@@ -42,7 +47,16 @@ export async function loader({ request }: Route.LoaderArgs) {
     })),
     // "Register Another Person" keeps the parent's e-mail and phone.
     prefill: { email: params.get('email') ?? '', phone_number: params.get('phone') ?? '' },
+    account: await familyAccount(request),
   }
+}
+
+/** A signed-in parent with swimmers chooses among them (camp-family-form.tsx); anyone else types the swimmer's name. */
+async function familyAccount(request: Request): Promise<FamilyAccount | null> {
+  const user = await getUser(request)
+  if (!user) return null
+  const swimmers = await swimmerChoices(user.id)
+  return swimmers.length ? { email: user.email, phone: user.phone ?? '', swimmers } : null
 }
 
 type Applicant = Pick<CampRegistrationInput, 'name' | 'email' | 'phone_number' | 'camp' | 'batch'>
@@ -52,12 +66,14 @@ type ActionResult =
   | { kind: 'invalid'; result: SubmissionResult<string[]> }
   | { kind: 'failed'; result: SubmissionResult<string[]> }
   | { kind: 'full'; message: string; applicant: CampApplicantFields }
-  | { kind: 'waitlisted'; campName: string; batchName: string; confirmBy: string; email: string }
+  | { kind: 'waitlisted'; campName: string; batchName: string; confirmBy: string; email: string; phone: string }
+  | { kind: 'family'; result: SubmissionResult<string[]> }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const formData = await readForm(request)
   rejectBots(formData)
-  const intent = formIntent(formData, ['register', 'edit', 'waitlist'])
+  const intent = formIntent(formData, ['register', 'edit', 'waitlist', FAMILY_INTENT])
+  if (intent === FAMILY_INTENT) return registerSwimmers(request, context, formData)
   // Try Again: the form once more, with what the parent typed (nothing is checked or kept).
   if (intent === 'edit') return data<ActionResult>({ kind: 'edit', values: applicantValues(formData) })
   const submission = parseWithZod(formData, { schema: CampRegistrationSchema })
@@ -69,7 +85,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   try {
     if (intent === 'waitlist') {
       const place = await joinWaitlist({ campCode: form.camp, batchCode: form.batch, applicant, ip })
-      return data<ActionResult>({ kind: 'waitlisted', campName: place.campName, batchName: place.batchName, confirmBy: formatLabDateTime(place.confirmBy), email: form.email })
+      return data<ActionResult>({ kind: 'waitlisted', campName: place.campName, batchName: place.batchName, confirmBy: formatLabDateTime(place.confirmBy), email: form.email, phone: form.phone_number })
     }
     const { holder, setCookie } = await holderOf(request, context, { userId: (await getUser(request))?.id ?? null, email: form.email })
     const headers = setCookie ? { 'Set-Cookie': setCookie } : undefined
@@ -91,6 +107,40 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 }
 
+/**
+ * A signed-in parent's swimmers, registered together: their seats are held at once (all or none)
+ * and the parent goes to pay for all of them in one payment.
+ */
+async function registerSwimmers(request: Request, context: Route.ActionArgs['context'], formData: FormData) {
+  const user = await getUser(request)
+  const submission = parseWithZod(formData, { schema: CampFamilySchema })
+  // Signed out since the page was shown: the ordinary form, from the start.
+  if (!user) return redirect('/onboarding', 303)
+  if (submission.status !== 'success') return data<ActionResult>({ kind: 'family', result: submission.reply() }, { status: 400 })
+  const form: CampFamilyInput = submission.value
+  const { holder, setCookie } = await holderOf(request, context, { userId: user.id, email: user.email })
+  const headers = setCookie ? { 'Set-Cookie': setCookie } : undefined
+  try {
+    const held = await holdFamilySeats({
+      accountId: user.id,
+      swimmerIds: form.swimmers.map(Number),
+      campCode: form.camp,
+      batchCode: form.batch,
+      contact: { email: user.email, phone: form.phone_number },
+      holder,
+    })
+    const payment = await startPayment({
+      payable: { kind: 'camp', id: held.leadId },
+      description: `Camp Registration - ${listNames(held.registrations.map((registration) => registration.swimmerName))}`.slice(0, 200),
+      statusUrl: (orderId) => privateLinkUrl(CAMP_STATUS_LINK, orderId),
+    })
+    return redirectDocument(payment.redirectUrl, { headers })
+  } catch (error) {
+    const refusal = refusalOf(error)
+    return data<ActionResult>({ kind: 'family', result: submission.reply(formErrorsOf(refusal)) }, { status: refusal.status, headers })
+  }
+}
+
 /** How long a registration waits for its outcome, when few arrive, before it is answered with the place in line instead. */
 const QUIET_WAIT_MS = 3_000
 
@@ -107,7 +157,9 @@ function applicantValues(formData: FormData) {
 }
 
 export default function CampRegistration({ loaderData, actionData }: Route.ComponentProps) {
-  const { camps, prefill } = loaderData
+  const { camps, prefill, account } = loaderData
+  if (account && (!actionData || actionData.kind === 'family')) return <FamilyRegistrationForm key={actionData ? 'answered' : 'new'} camps={camps} account={account} lastResult={actionData?.result} />
+  if (actionData?.kind === 'family') return <RegistrationForm key="new" camps={camps} prefill={prefill} actionData={undefined} />
   if (actionData?.kind === 'waitlisted') return <Waitlisted {...actionData} />
   if (actionData?.kind === 'full') return <BatchFull {...actionData} />
   // A fresh form for each answer, so Try Again starts from what the parent typed.
@@ -213,7 +265,7 @@ function SeatsLeft({ camps, batchCode, chosenCamp }: { camps: Camps; batchCode: 
   return <span className="block text-sm text-muted">{shown.map(({ camp, left }) => (nameCamps ? `${camp}: ${left}` : left)).join(' · ')}</span>
 }
 
-function Waitlisted({ campName, batchName, confirmBy, email }: { campName: string; batchName: string; confirmBy: string; email: string }) {
+function Waitlisted({ campName, batchName, confirmBy, email, phone }: { campName: string; batchName: string; confirmBy: string; email: string; phone: string }) {
   return (
     <AuthCard title="Please check your e-mail" wide>
       <div role="status" className="space-y-3 text-ink">
@@ -221,7 +273,8 @@ function Waitlisted({ campName, batchName, confirmBy, email }: { campName: strin
         <p>{`Please open the link and press the button by ${confirmBy} to keep the place: your place in the queue counts from then. Without it, the place lapses.`}</p>
         <p>When a seat frees up we hold it for you and e-mail you a link to pay. There is nothing to pay until then.</p>
       </div>
-      <Link to="/onboarding" className="btn-secondary mt-6">
+      {/* The next swimmer's form keeps the parent's e-mail and phone. */}
+      <Link to={`/onboarding?${new URLSearchParams({ email, phone })}`} className="btn-secondary mt-6">
         Register another person
       </Link>
     </AuthCard>

@@ -59,6 +59,8 @@ function present(view: CampStatusView) {
     amountWhole: formatWholeRupees(view.amountPaise),
     transactionId: view.transactionId,
     reference: view.reference,
+    // Swimmers registered together and paid for at once: each with their registration.
+    swimmers: view.group.map((member) => ({ name: member.swimmerName, reference: member.reference, amount: formatRupees(member.amountPaise) })),
     applicant: { name: view.swimmerName, email: view.email, phone_number: view.phone, camp: view.campCode, batch: view.batchCode },
     completedAt: view.completedAt ? formatLabDateThenTime(view.completedAt) : null,
   } as const
@@ -104,13 +106,16 @@ export default function PaymentStatus({ loaderData }: Route.ComponentProps) {
             Registration details
           </h2>
           <dl className="mt-4 grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
-            <DetailRow term="Name" value={payment.name} />
+            {payment.swimmers.length === 0 && <DetailRow term="Name" value={payment.name} />}
+            {payment.swimmers.map((swimmer) => (
+              <DetailRow key={swimmer.reference} term="Swimmer" value={`${swimmer.name} (Registration ID ${swimmer.reference}, ${swimmer.amount})`} />
+            ))}
             <DetailRow term="Email" value={payment.email} />
             <DetailRow term="Camp" value={payment.camp} />
             <DetailRow term="Batch" value={payment.batch} />
             <DetailRow term="Amount" value={payment.amount} />
             <DetailRow term="Status" value={payment.state.charAt(0).toUpperCase() + payment.state.slice(1)} />
-            <DetailRow term="Registration ID" value={payment.reference} />
+            {payment.swimmers.length === 0 && <DetailRow term="Registration ID" value={payment.reference} />}
             <DetailRow term="Order ID" value={payment.orderId} />
             {payment.transactionId && <DetailRow term="Transaction ID" value={payment.transactionId} />}
             {payment.completedAt && <DetailRow term="Completed" value={payment.completedAt} />}
@@ -129,7 +134,14 @@ export default function PaymentStatus({ loaderData }: Route.ComponentProps) {
             Download Receipt
           </a>
         )}
-        {payment?.state === 'failed' && <TryAgainWith applicant={payment.applicant} />}
+        {payment?.state === 'failed' &&
+          (payment.swimmers.length ? (
+            <Link to="/onboarding" className="btn-primary">
+              Try Again
+            </Link>
+          ) : (
+            <TryAgainWith applicant={payment.applicant} />
+          ))}
         {(card.tone === 'error' || timedOut) && payment && <RefreshStatus href={`/payment-status?${linkParams({ recheck: '1' })}`} onRefresh={refresh} busy={checking} />}
         {card.tone === 'error' && (
           <a href="#support" className="btn-secondary">
