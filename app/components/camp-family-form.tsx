@@ -1,5 +1,5 @@
 import { getCollectionProps, getFormProps, type FieldMetadata, type SubmissionResult } from '@conform-to/react'
-import { Form, Link } from 'react-router'
+import { Form } from 'react-router'
 import { AuthCard, CheckboxGroupField, FieldError, FormAlert, HoneypotField, PendingButton, TextField, useValidatedForm } from './form-fields'
 import { useHydrated } from '~/lib/use-hydrated'
 import { CampFamilySchema } from '~/modules/camps/family-schemas'
@@ -39,12 +39,6 @@ export function FamilyRegistrationForm({ camps, account, lastResult }: { camps: 
           <FormAlert id={form.errorId} errors={form.errors} />
           <HoneypotField />
           <CheckboxGroupField field={fields.swimmers as FieldMetadata<string[] | undefined, Record<string, unknown>, string[]>} legend="Swimmers" options={account.swimmers.map((swimmer) => ({ value: swimmer.id, label: swimmer.label }))} />
-          <p className="text-sm text-muted">
-            {'Someone missing? '}
-            <Link to="/swimmers" className="font-semibold text-brand-700 underline">
-              Add a swimmer
-            </Link>
-          </p>
           <div>
             <p className="text-sm font-semibold text-ink">Email Address</p>
             <p className="mt-1 text-ink" data-testid="account-email">
