@@ -2,7 +2,7 @@ import { desc, eq } from 'drizzle-orm'
 import { db } from '~/db/client.server'
 import { outboxEmails, users } from '~/db/schema'
 import { registerCustomer, verifyEmail } from '~/modules/accounts/registration.server'
-import { registrationSchema, type RegistrationInput } from '~/modules/accounts/schemas'
+import { registrationSchema, swimmerSchema, type RegistrationInput, type SwimmerInput } from '~/modules/accounts/schemas'
 import { labToday } from '~/lib/lab-time'
 
 /** A valid registration form, as the schema returns it. */
@@ -23,6 +23,23 @@ export function registrationInput(overrides: Partial<Record<string, string>> = {
     participateInEvents: 'yes',
     strokeBestTime: '01:02.45',
     howDidYouKnow: 'friends_referrals',
+    ...overrides,
+  })
+}
+
+/** A valid form adding a swimmer to an account (a child of 12 unless told otherwise), as the schema returns it. */
+export function swimmerInput(overrides: Partial<Record<string, string>> = {}): SwimmerInput {
+  return swimmerSchema(labToday()).parse({
+    name: 'Kavya Rao',
+    age: '12',
+    gender: 'female',
+    swimmingExperience: 'intermediate',
+    academyName: 'NA',
+    coachName: 'NA',
+    specialization: 'freestyle',
+    participateInEvents: 'no',
+    howDidYouKnow: 'friends_referrals',
+    guardianDeclaration: 'on',
     ...overrides,
   })
 }

@@ -204,7 +204,8 @@ type DayTimeSlot = {
 
 /**
  * The time slots of `date` as one customer sees them: Available only when every day of the session
- * has a free seat; Booked when this customer already holds or owns that time on one of its days.
+ * has a free seat; Booked when this customer already holds or owns that time on one of its days
+ * for each of their `swimmers` (a family whose first child has a seat there may still book the second).
  */
 export async function daySchedule({
   date,
@@ -212,6 +213,7 @@ export async function daySchedule({
   days,
   now = new Date(),
   exceptBookingId,
+  swimmers = 1,
 }: {
   date: string
   userId: number | null
@@ -219,17 +221,22 @@ export async function daySchedule({
   now?: Date
   /** A booking being rescheduled: its own seats are free for it. */
   exceptBookingId?: number
+  /** How many swimmers the customer books for: a time is Booked once each has a seat there. */
+  swimmers?: number
 }): Promise<DayTimeSlot[]> {
   const [schedule, mine] = await Promise.all([
     exceptBookingId === undefined
       ? schedules.get(`${date}|${days}`, () => readSchedule(date, days, now), now.getTime())
       : readSchedule(date, days, now, exceptBookingId).then((kept) => kept.value),
-    userId ? customerSeats(userId, date, now, exceptBookingId) : new Set<string>(),
+    userId ? customerSeats(userId, date, now, exceptBookingId) : new Map<string, Set<string>>(),
   ])
   if (mine.size === 0) return schedule
-  // Booked when the customer has a seat at this time on any day the session would take (as a hold
-  // would find): shown before it is chosen, not refused after.
-  const theirs = (slot: DayTimeSlot) => [date, ...slot.sessionDates].some((day) => mine.has(`${day}|${slot.start}`))
+  // Booked when each of the customer's swimmers has a seat at this time on some day the session
+  // would take (as a hold would find): shown before it is chosen, not refused after.
+  const theirs = (slot: DayTimeSlot) => {
+    const seated = new Set([date, ...slot.sessionDates].flatMap((day) => [...(mine.get(`${day}|${slot.start}`) ?? [])]))
+    return seated.size >= Math.max(1, swimmers)
+  }
   return schedule.map((slot) => (theirs(slot) ? { ...slot, state: 'booked' } : slot))
 }
 
@@ -279,18 +286,22 @@ async function seatUse(windowIds: number[], now: Date, exceptBookingId?: number)
   }
 }
 
-/** A customer's seats from today on (date|HH:MM), and their unpaid hold if they have one. */
-type CustomerSeats = { seats: { date: string; start: string }[]; hold: { bookingId: number; holdExpiresAt: Date } | null }
+/** A customer's seats from today on (date|HH:MM, and whose), and their unpaid hold if they have one. */
+type CustomerSeats = { seats: { date: string; start: string; swimmer: string }[]; hold: { bookingId: number; holdExpiresAt: Date } | null }
 
-/** The dates and times (date|HH:MM) on which a customer has a seat from `from` on. */
+/** The dates and times (date|HH:MM) on which a customer has a seat from `from` on, each with the swimmers seated then. */
 async function customerSeats(userId: number, from: string, now: Date, exceptBookingId?: number) {
   const today = labToday(now)
-  if (exceptBookingId !== undefined || from < today) {
-    const rows = await seatsOf(userId, from, now, exceptBookingId)
-    return new Set(rows.map((row) => `${row.date}|${row.start}`))
+  const seats =
+    exceptBookingId !== undefined || from < today
+      ? await seatsOf(userId, from, now, exceptBookingId)
+      : (await customers.get(`${userId}|${today}`, () => readCustomerSeats(userId, today, now), now.getTime())).seats.filter((seat) => seat.date >= from)
+  const byTime = new Map<string, Set<string>>()
+  for (const seat of seats) {
+    const key = `${seat.date}|${seat.start}`
+    byTime.set(key, (byTime.get(key) ?? new Set()).add(seat.swimmer))
   }
-  const kept = await customers.get(`${userId}|${today}`, () => readCustomerSeats(userId, today, now), now.getTime())
-  return new Set(kept.seats.filter((seat) => seat.date >= from).map((seat) => `${seat.date}|${seat.start}`))
+  return byTime
 }
 
 /** The customer's unpaid hold that has not run out, if any (as currentHold), kept with their seats. */
@@ -319,9 +330,10 @@ async function readCustomerSeats(userId: number, today: string, now: Date): Prom
 
 async function seatsOf(userId: number, from: string, now: Date, exceptBookingId?: number) {
   const rows = await db()
-    .select({ date: bookingDays.date, start: bookingDays.startTime })
+    .select({ date: bookingDays.date, start: bookingDays.startTime, swimmerId: bookings.swimmerId, swimmerName: bookings.swimmerName })
     .from(bookingDays)
     .innerJoin(bookings, eq(bookings.id, bookingDays.bookingId))
     .where(and(eq(bookings.userId, userId), gte(bookingDays.date, from), holdsSeats(now), exceptBookingId ? sql`${bookings.id} <> ${exceptBookingId}` : undefined))
-  return rows.map((row) => ({ date: row.date, start: toHourMinute(row.start) }))
+  // A swimmer is their profile, or the name a booking without one was made under.
+  return rows.map((row) => ({ date: row.date, start: toHourMinute(row.start), swimmer: row.swimmerId !== null ? `#${row.swimmerId}` : `name:${row.swimmerName.toLowerCase()}` }))
 }

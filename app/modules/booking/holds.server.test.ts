@@ -4,11 +4,13 @@ import { db } from '~/db/client.server'
 import { bookingDays, bookings, catalogueItems } from '~/db/schema'
 import { bookingRow, createCustomers, expectHeld, setWindows } from '../../../tests/support/booking'
 import { visitor } from '../../../tests/support/holders'
+import { swimmerInput } from '../../../tests/support/accounts'
 import { useTestDatabase } from '../../../tests/support/test-database'
 import { daySchedule } from './availability.server'
 import { AlreadyBookedError, expireStaleHolds, holdSession, lockWindows, SlotUnavailableError, type Customer } from './holds.server'
 import { HOLD_ATTEMPT_LIMITS, type Holder } from '~/modules/holders/holders.server'
 import { RateLimitedError } from '~/modules/rate-limit/rate-limit.server'
+import { insertSwimmer } from '~/modules/swimmers/swimmers.server'
 
 const { database } = useTestDatabase()
 
@@ -94,6 +96,30 @@ describe('holding a session', () => {
     await db().update(bookings).set({ status: 'confirmed', holdExpiresAt: null }).where(eq(bookings.id, first.bookingId))
     await expect(hold(customer!)).rejects.toBeInstanceOf(AlreadyBookedError)
     expect((await daySchedule({ date: '2026-12-02', userId: customer!.userId, days: 3, now: MORNING }))[0]!.state).toBe('booked')
+  })
+
+  it('two swimmers of one account may each have a seat at the same time; one swimmer cannot have two', async () => {
+    await setWindows(THREE_DAYS.map((date) => ({ date, capacity: 3 })))
+    const [parent] = await createCustomers(1)
+    const second = await insertSwimmer(db(), parent!.userId!, 'Kavya Rao', swimmerInput(), { isAccountHolder: false, now: MORNING })
+    const sibling: Customer = { ...parent!, swimmerId: second.id, swimmerName: second.name }
+    const first = await expectHeld(hold(parent!, { holder: signedIn(parent!) }), { swimmerId: parent!.swimmerId, swimmerName: parent!.swimmerName })
+    await db().update(bookings).set({ status: 'confirmed', holdExpiresAt: null }).where(eq(bookings.id, first.id))
+    // The time shows as free to the family while one of its two swimmers has no seat there.
+    expect((await daySchedule({ date: '2026-12-02', userId: parent!.userId, days: 3, now: MORNING, swimmers: 2 }))[0]!.state).toBe('available')
+    expect((await daySchedule({ date: '2026-12-02', userId: parent!.userId, days: 3, now: MORNING }))[0]!.state).toBe('booked')
+
+    const other = await expectHeld(hold(sibling, { holder: signedIn(sibling) }), { userId: parent!.userId, swimmerId: second.id, swimmerName: 'Kavya Rao' })
+    await db().update(bookings).set({ status: 'confirmed', holdExpiresAt: null }).where(eq(bookings.id, other.id))
+    expect((await daySchedule({ date: '2026-12-02', userId: parent!.userId, days: 3, now: MORNING, swimmers: 2 }))[0]!.state).toBe('booked')
+
+    for (const customer of [parent!, sibling]) {
+      await expect(hold(customer, { holder: signedIn(customer) })).rejects.toBeInstanceOf(AlreadyBookedError)
+      await expect(hold(customer)).rejects.toBeInstanceOf(AlreadyBookedError)
+    }
+    // A booking made without a profile (the single-session form) is its swimmer's by name.
+    await expect(hold({ ...sibling, swimmerId: null, swimmerName: 'kavya rao' }, { holder: signedIn(sibling) })).rejects.toBeInstanceOf(AlreadyBookedError)
+    expect(await db().select({ id: bookings.id }).from(bookings).where(eq(bookings.status, 'pending'))).toEqual([])
   })
 
   it('cannot hold a time slot that has begun in Bangalore, or one that is not offered', async () => {

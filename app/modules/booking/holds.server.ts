@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto'
-import { and, asc, eq, inArray, lte } from 'drizzle-orm'
+import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm'
 import { config } from '~/config.server'
 import { db, type Executor } from '~/db/client.server'
 import { DomainError } from '~/lib/domain-error'
@@ -20,7 +20,7 @@ export class SlotUnavailableError extends DomainError {
   }
 }
 
-/** The customer already has a seat at this time on one of the session's dates. */
+/** The swimmer already has a seat at this time on one of the session's dates (another swimmer of the account may). */
 export class AlreadyBookedError extends DomainError {
   constructor() {
     super('conflict', 'You have already booked this time slot.')
@@ -121,7 +121,7 @@ function holdInTransaction({ customer, productCode, date, start, days, notes, ho
     // The holder's locks come first, before any window's, in every transaction that takes both.
     if (holder) await makeRoomForHold(tx, holder, now)
     // The customer's own bookings change only through them (their holder locks are held) or by staff.
-    if (customer.userId !== null && holder && (await hasSeatAt(tx, customer.userId, plan, now))) throw new AlreadyBookedError()
+    if (customer.userId !== null && holder && (await hasSeatAt(tx, customer.userId, customer, plan, now))) throw new AlreadyBookedError()
 
     const capacities = await lockWindows(
       tx,
@@ -129,7 +129,7 @@ function holdInTransaction({ customer, productCode, date, start, days, notes, ho
     )
     if (customer.userId !== null && !holder) {
       await releaseUnpaidHolds(tx, customer.userId, now)
-      if (await hasSeatAt(tx, customer.userId, plan, now)) throw new AlreadyBookedError()
+      if (await hasSeatAt(tx, customer.userId, customer, plan, now)) throw new AlreadyBookedError()
     }
     // Counted first under the lock: in a rush this is where everyone after the last seat stops.
     const countedAt = lineClock()
@@ -276,7 +276,15 @@ export async function seatsStillFree(executor: Executor, bookingId: number, now:
   return days.every((day) => (taken.get(seatKey(day.windowId, day.start)) ?? 0) < day.capacity)
 }
 
-async function hasSeatAt(executor: Executor, userId: number, plan: SessionDay[], now: Date) {
+/**
+ * Does this swimmer of the account already have a seat at the session's time on one of its dates?
+ * Each swimmer has one seat at a time; two swimmers of one account (a parent's children) may share
+ * a time slot. A swimmer is their profile, or, for a booking made without one (the single-session
+ * form, staff), the name it was booked under.
+ */
+async function hasSeatAt(executor: Executor, userId: number, customer: Pick<Customer, 'swimmerId' | 'swimmerName'>, plan: SessionDay[], now: Date) {
+  const sameName = sql`lower(${bookings.swimmerName}) = lower(${customer.swimmerName})`
+  const sameSwimmer = customer.swimmerId !== null ? or(eq(bookings.swimmerId, customer.swimmerId), and(isNull(bookings.swimmerId), sameName)) : sameName
   const rows = await executor
     .select({ date: bookingDays.date, start: bookingDays.startTime })
     .from(bookingDays)
@@ -284,6 +292,7 @@ async function hasSeatAt(executor: Executor, userId: number, plan: SessionDay[],
     .where(
       and(
         eq(bookings.userId, userId),
+        sameSwimmer,
         inArray(
           bookingDays.date,
           plan.map((day) => day.date),
