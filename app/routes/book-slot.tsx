@@ -1,10 +1,8 @@
+import { getFormProps, useForm } from '@conform-to/react'
 import { Form, Link, redirect } from 'react-router'
-import { DomainError } from '~/lib/domain-error'
-import { assertMayBeBooked } from '~/modules/swimmers/consent.server'
-import { swimmersOf } from '~/modules/swimmers/swimmers.server'
 import type { Route } from './+types/book-slot'
 import { ConfirmDialog } from '~/components/confirm-dialog'
-import { HoneypotField, PendingButton } from '~/components/form-controls'
+import { HoneypotField, PendingButton, RadioGroupField } from '~/components/form-controls'
 import { MonthCalendarCard } from '~/components/month-calendar'
 import { TimeSlotPicker } from '~/components/time-slot-picker'
 import { config } from '~/config.server'
@@ -19,9 +17,11 @@ import { bookableMonth, holdSession } from '~/modules/booking/holds.server'
 import { holderOf } from '~/lib/holder.server'
 import { BookableDateSchema, HoldSlotSchema, isClockTime } from '~/modules/booking/schemas'
 import { IMPORTANT_INFORMATION, SESSION_DAYS, SESSION_PRODUCT_CODE } from '~/modules/booking/texts'
+import { swimmerChoices, swimmerToBook } from '~/modules/booking/swimmer-choice.server'
 import { getCatalogue, requireItem } from '~/modules/site/site.server'
 import { readForm } from '~/lib/form-data.server'
 import { refusalOf } from '~/lib/refusals.server'
+import { rowId } from '~/lib/row-id'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
   ...pageMeta(matches, { title: 'Book a Slot', description: 'Choose a date and time for your 3-day swimming analysis session.', path: '/book-slot' }),
@@ -38,12 +38,9 @@ export async function loader({ request }: Route.LoaderArgs) {
   const date = BookableDateSchema.safeParse(dateParam).success ? dateParam! : null
   const { month, previousMonth, nextMonth } = bookableMonth(params.get('month'), date, today)
 
-  const [calendar, schedule, hold, catalogue] = await Promise.all([
-    monthCalendar(month, now, { days: SESSION_DAYS }),
-    date ? daySchedule({ date, userId: user.id, days: SESSION_DAYS, now }) : Promise.resolve([]),
-    customerHold(user.id, now),
-    getCatalogue(),
-  ])
+  const [calendar, choices, hold, catalogue] = await Promise.all([monthCalendar(month, now, { days: SESSION_DAYS }), swimmerChoices(user.id, now), customerHold(user.id, now), getCatalogue()])
+  // A time is Booked once each of the account's swimmers has a seat there.
+  const schedule = date ? await daySchedule({ date, userId: user.id, days: SESSION_DAYS, now, swimmers: choices.swimmers.length }) : []
   const time = params.get('time')
   const chosen = isClockTime(time) ? schedule.find((slot) => slot.start === time && slot.state === 'available') : undefined
   return {
@@ -60,6 +57,9 @@ export async function loader({ request }: Route.LoaderArgs) {
     product: requireItem(catalogue, SESSION_PRODUCT_CODE).name,
     pricePaise: requireItem(catalogue, SESSION_PRODUCT_CODE).pricePaise,
     holdMinutes: config().SEAT_HOLD_MINUTES,
+    swimmers: choices.swimmers,
+    preselected: choices.preselected,
+    waitingForConsent: choices.swimmers.length > 0 && choices.swimmers.every((swimmer) => !swimmer.mayBeBooked),
   }
 }
 
@@ -81,9 +81,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { holder, setCookie } = await holderOf(request, context, { userId: user.id, email: user.email })
   const headers = setCookie ? { 'Set-Cookie': setCookie } : undefined
   try {
-    const [swimmer] = await swimmersOf(user.id)
-    if (!swimmer) throw new DomainError('invalid', 'Please add the swimmer on My Swimmers first.')
-    await assertMayBeBooked(swimmer)
+    // Who swims: the swimmer chosen on the form (one of this account's), or the account's only one.
+    const chosen = formData.has('swimmerId') ? (rowId(String(formData.get('swimmerId'))) ?? 0) : null
+    const swimmer = await swimmerToBook(user.id, chosen)
     const hold = await holdSession({
       customer: { userId: user.id, swimmerId: swimmer.id, swimmerName: swimmer.name, name: user.name, email: user.email, phone: user.phone, swimmingExperience: swimmer.swimmingExperience },
       productCode: SESSION_PRODUCT_CODE,
@@ -104,7 +104,7 @@ function backTo(formData: FormData) {
 }
 
 export default function BookSlot({ loaderData }: Route.ComponentProps) {
-  const { today, month, previousMonth, nextMonth, calendar, date, schedule, chosen, confirming, hold, product, pricePaise, holdMinutes } = loaderData
+  const { today, month, previousMonth, nextMonth, calendar, date, schedule, chosen, confirming, hold, product, pricePaise, holdMinutes, swimmers, preselected, waitingForConsent } = loaderData
   const query = (values: Record<string, string | null | undefined>) => {
     const params = new URLSearchParams()
     for (const [key, value] of Object.entries(values)) if (value) params.set(key, value)
@@ -118,6 +118,31 @@ export default function BookSlot({ loaderData }: Route.ComponentProps) {
       <p className="mt-3 max-w-3xl text-lg text-muted">
         Pick a date and an available time. Your 3-day analysis runs at the same time on that date and the next two days the lab is open for it.
       </p>
+
+      {swimmers.length === 0 ? (
+        <div role="status" className="mt-6 rounded-xl border border-amber-300 bg-amber-50 p-4 text-amber-950">
+          <p>
+            A session is booked for one of your swimmers. Please add the swimmer on{' '}
+            <Link to="/swimmers" className="font-semibold underline underline-offset-2">
+              My Swimmers
+            </Link>{' '}
+            first.
+          </p>
+        </div>
+      ) : (
+        waitingForConsent && (
+          <div role="status" className="mt-6 rounded-xl border border-amber-300 bg-amber-50 p-4 text-amber-950">
+            <p>
+              {swimmers.length === 1 ? `${swimmers[0]!.name} is under 18` : 'Your swimmers are under 18'}: we have e-mailed your parent or guardian a link to agree to the booking of
+              swimmers under 18. You can book once they agree. See{' '}
+              <Link to="/swimmers" className="font-semibold underline underline-offset-2">
+                My Swimmers
+              </Link>
+              .
+            </p>
+          </div>
+        )
+      )}
 
       {hold && (
         <div role="status" className="mt-6 flex flex-wrap items-center justify-between gap-3 rounded-xl border border-amber-300 bg-amber-50 p-4 text-amber-950">
@@ -204,19 +229,48 @@ export default function BookSlot({ loaderData }: Route.ComponentProps) {
             Price: <strong>{formatRupees(pricePaise)}</strong>
           </p>
           <p className="mt-2 text-sm text-muted">We hold your seats for {holdMinutes} minutes while you pay.</p>
-          <Form method="post" className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-            <HoneypotField />
-            <input type="hidden" name="date" value={date} />
-            <input type="hidden" name="time" value={chosen.start} />
-            <Link to={slotHref(chosen.start)} preventScrollReset className="btn-secondary">
-              Cancel
-            </Link>
-            <PendingButton when={{ action: '/book-slot', untilLoaded: true }} pendingLabel="Processing booking...">
-              Confirm and continue to payment
-            </PendingButton>
-          </Form>
+          <HoldForm date={date} time={chosen.start} cancelHref={slotHref(chosen.start)} swimmers={swimmers} preselected={preselected} />
         </ConfirmDialog>
       )}
     </section>
+  )
+}
+
+type SwimmerOption = { id: number; name: string; mayBeBooked: boolean }
+
+/** The confirmation's form: who will swim (asked when the account has several swimmers), then hold the seats. */
+function HoldForm({ date, time, cancelHref, swimmers, preselected }: { date: string; time: string; cancelHref: string; swimmers: SwimmerOption[]; preselected: number | null }) {
+  const [form, fields] = useForm<{ swimmerId: string }>({ id: 'hold-slot', defaultValue: { swimmerId: preselected === null ? undefined : String(preselected) } })
+  const only = swimmers.length === 1 ? swimmers[0]! : null
+  return (
+    <Form method="post" {...getFormProps(form)} className="mt-6">
+      <HoneypotField />
+      <input type="hidden" name="date" value={date} />
+      <input type="hidden" name="time" value={time} />
+      {only ? (
+        <>
+          <input type="hidden" name="swimmerId" value={only.id} />
+          <p className="text-ink">
+            Swimmer: <strong>{only.name}</strong>
+          </p>
+        </>
+      ) : (
+        swimmers.length > 1 && (
+          <RadioGroupField
+            field={fields.swimmerId}
+            legend="Who will swim?"
+            options={swimmers.map((swimmer) => ({ value: String(swimmer.id), label: swimmer.mayBeBooked ? swimmer.name : `${swimmer.name} (waiting for a parent's consent)` }))}
+          />
+        )
+      )}
+      <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+        <Link to={cancelHref} preventScrollReset className="btn-secondary">
+          Cancel
+        </Link>
+        <PendingButton when={{ action: '/book-slot', untilLoaded: true }} pendingLabel="Processing booking...">
+          Confirm and continue to payment
+        </PendingButton>
+      </div>
+    </Form>
   )
 }
