@@ -50,6 +50,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     reference: booking.reference,
     title: booking.productName,
     status: STATUS_TEXT[booking.status],
+    swimmer: booking.swimmerName,
     name: booking.customerName,
     email: booking.customerEmail,
     days: bookingDayLines(booking.days),
@@ -65,6 +66,7 @@ export default function GuestBooking({ loaderData: booking }: Route.ComponentPro
     <AuthCard title={booking.title} lead={<p>Booking ID {booking.reference}</p>} wide>
       <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
         <DetailRow term="Status" value={booking.status} />
+        <DetailRow term="Swimmer" value={booking.swimmer} />
         <DetailRow term="Name" value={booking.name} />
         <DetailRow term="Email" value={booking.email} />
         {booking.days.map((day) => (

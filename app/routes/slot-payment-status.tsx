@@ -46,6 +46,7 @@ function present(view: StatusView) {
     state: view.paymentState === 'initiated' ? 'pending' : view.paymentState,
     bookingStatus: view.bookingStatus,
     refundPending: view.refundPending,
+    swimmer: view.booking.swimmerName,
     name: view.booking.customerName,
     email: view.booking.customerEmail,
     phone: view.booking.customerPhone,
@@ -105,7 +106,8 @@ export default function SlotPaymentStatus({ loaderData }: Route.ComponentProps) 
             Booking details
           </h2>
           <dl className="mt-4 grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
-            <DetailRow term="Name" value={payment.name} />
+            <DetailRow term="Swimmer" value={payment.swimmer} />
+            <DetailRow term="Booked by" value={payment.name} />
             <DetailRow term="Email" value={payment.email} />
             <DetailRow term="Phone" value={payment.phone ?? 'N/A'} />
             <DetailRow term="Time slot" value={payment.timeSlot} />

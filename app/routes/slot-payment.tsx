@@ -43,6 +43,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       id: booking.id,
       product: booking.productName,
       duration: booking.productDuration,
+      swimmer: booking.swimmerName,
       name: booking.customerName,
       email: booking.customerEmail,
       phone: booking.customerPhone,
@@ -70,7 +71,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     await limitHoldAttempts({ network: clientNetwork(callerOf(request, context).ip), email: user.email })
     const payment = await startPayment({
       payable: { kind: 'booking', id: booking.id },
-      description: `Slot booking - ${booking.customerName}`,
+      description: `Slot booking - ${booking.swimmerName}`,
       statusUrl: (orderId) => `${config().SITE_URL}/slot-payment-status?${new URLSearchParams({ orderId })}`,
     })
     // The gateway's page is not part of this app: the browser loads it as a new document.
@@ -109,7 +110,8 @@ export default function SlotPayment({ loaderData, actionData }: Route.ComponentP
             Booking Summary
           </h2>
           <dl className="mt-4 grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
-            <SummaryRow term="Name" value={booking.name} />
+            <SummaryRow term="Swimmer" value={booking.swimmer} />
+            <SummaryRow term="Booked by" value={booking.name} />
             <SummaryRow term="Email" value={booking.email} />
             <SummaryRow term="Phone" value={booking.phone ?? 'N/A'} />
             <SummaryRow term="Experience" value={booking.experience} />

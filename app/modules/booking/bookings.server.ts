@@ -35,6 +35,8 @@ const bookingColumns = {
   id: bookings.id,
   reference: bookings.reference,
   userId: bookings.userId,
+  swimmerId: bookings.swimmerId,
+  swimmerName: bookings.swimmerName,
   productCode: bookings.productCode,
   productName: catalogueItems.name,
   productDuration: catalogueItems.duration,
@@ -103,7 +105,7 @@ export type StatusView = {
   amountPaise: number
   bookingStatus: BookingStatus
   refundPending: boolean
-  booking: { id: number; reference: string; productName: string; location: string; customerName: string; customerEmail: string; customerPhone: string | null; startTime: string; endTime: string; days: BookingDay[] }
+  booking: { id: number; reference: string; productName: string; location: string; swimmerName: string; customerName: string; customerEmail: string; customerPhone: string | null; startTime: string; endTime: string; days: BookingDay[] }
 }
 
 /**
@@ -135,6 +137,7 @@ export async function paymentStatusView({
       bookingStatus: bookings.status,
       reference: bookings.reference,
       productName: catalogueItems.name,
+      swimmerName: bookings.swimmerName,
       customerName: bookings.customerName,
       customerEmail: bookings.customerEmail,
       customerPhone: bookings.customerPhone,
@@ -165,6 +168,7 @@ export async function paymentStatusView({
       reference: row.reference,
       productName: row.productName,
       location: (await getSiteSettings()).sessionLocation,
+      swimmerName: row.swimmerName,
       customerName: row.customerName,
       customerEmail: row.customerEmail,
       customerPhone: row.customerPhone,

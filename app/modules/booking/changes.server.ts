@@ -11,7 +11,7 @@ import { enqueueEmail } from '~/modules/mail/outbox.server'
 import { letter } from '~/modules/mail/templates.server'
 import { requestRefund } from '~/modules/payments/refunds.server'
 import { hasStarted, openWindows, planSession, seatKey, seatsTaken, SESSION_SEARCH_DAYS } from './availability.server'
-import { bookingForMail, bookingLink, dayRows, sessionEvents } from './fulfilment.server'
+import { bookingForMail, bookingLink, dayRows, sessionEvents, swimmerRow } from './fulfilment.server'
 import { lockWindows, SlotUnavailableError } from './holds.server'
 import { setStatus } from './status.server'
 
@@ -122,7 +122,7 @@ export async function rescheduleBooking({
         subject: `Booking rescheduled: ${mail.title} (${mail.reference})`,
         name: mail.customerName,
         paragraphs: [`Your ${mail.title.toLowerCase()} has been moved. The new ${mail.days.length > 1 ? 'dates are' : 'date is'} below; the attached calendar file updates the event in your calendar.`],
-        details: [['Booking ID', mail.reference], ...dayRows(mail), ['Location', mail.location]],
+        details: [['Booking ID', mail.reference], swimmerRow(mail), ...dayRows(mail), ['Location', mail.location]],
         action: await bookingLink(tx, mail),
         attachments: [calendarAttachment(calendarFile(sessionEvents(mail), { sequence: booking.sequence + 1, now }), `${mail.reference}.ics`)],
       }),
@@ -186,7 +186,7 @@ export async function cancelBooking({
             ? `The full amount of ${formatRupees(paid.amountPaise)} is being refunded ${refundPolicy}. We will e-mail you when the refund is complete.`
             : 'No refund applies to this booking.',
         ],
-        details: [['Booking ID', mail.reference], ...dayRows(mail)],
+        details: [['Booking ID', mail.reference], swimmerRow(mail), ...dayRows(mail)],
         closing: 'The attached calendar file removes the session from your calendar.',
         attachments: [calendarAttachment(calendarFile(sessionEvents(mail), { method: 'CANCEL', sequence: booking.sequence + 1, now }), `${mail.reference}-cancelled.ics`)],
       }),

@@ -90,6 +90,7 @@ export async function bookingForMail(executor: Executor, bookingId: number) {
     .select({
       id: bookings.id,
       reference: bookings.reference,
+      swimmerName: bookings.swimmerName,
       customerName: bookings.customerName,
       customerEmail: bookings.customerEmail,
       userId: bookings.userId,
@@ -109,6 +110,11 @@ export async function bookingForMail(executor: Executor, bookingId: number) {
   return { ...booking, days, title, location }
 }
 
+/** Who swims, as every e-mail about a booking names them ("Swimmer: Asha Rao", the account holder or their child). */
+export function swimmerRow(booking: Pick<BookingForMail, 'swimmerName'>): [string, string] {
+  return ['Swimmer', booking.swimmerName]
+}
+
 export function dayRows(booking: BookingForMail): Array<[string, string]> {
   return bookingDayLines(booking.days).map(({ label, value }) => [label, value])
 }
@@ -126,9 +132,9 @@ export function sessionEvents(booking: BookingForMail) {
     date: day.date,
     start: day.start,
     end: day.end,
-    summary: booking.days.length > 1 ? `${booking.title} (Day ${day.dayNumber} of ${booking.days.length})` : booking.title,
+    summary: `${booking.days.length > 1 ? `${booking.title} (Day ${day.dayNumber} of ${booking.days.length})` : booking.title}: ${booking.swimmerName}`,
     location: booking.location,
-    description: `Booking ${booking.reference}. ${IMPORTANT_INFORMATION.join(' ')}`,
+    description: `Swimmer: ${booking.swimmerName}. Booking ${booking.reference}. ${IMPORTANT_INFORMATION.join(' ')}`,
   }))
 }
 
@@ -140,7 +146,7 @@ export async function confirmationEmail(executor: Executor, bookingId: number, n
     subject: `Booking confirmed: ${booking.title} (${booking.reference})`,
     name: booking.customerName,
     paragraphs: [`Your ${booking.title.toLowerCase()} is booked and paid. We look forward to seeing you in the pool.`],
-    details: [['Booking ID', booking.reference], ...dayRows(booking), ['Location', booking.location], ['Amount paid', formatRupees(booking.amountPaise)]],
+    details: [['Booking ID', booking.reference], swimmerRow(booking), ...dayRows(booking), ['Location', booking.location], ['Amount paid', formatRupees(booking.amountPaise)]],
     list: { title: 'Before you come', items: IMPORTANT_INFORMATION },
     action: await bookingLink(executor, booking),
     closing: booking.days.length > 1 ? 'The attached calendar file adds every day of your session to your calendar.' : 'The attached calendar file adds your session to your calendar.',
@@ -159,7 +165,7 @@ async function latePaymentEmail(executor: Executor, bookingId: number) {
       `Your payment of ${formatRupees(booking.amountPaise)} reached us after the ${config().SEAT_HOLD_MINUTES}-minute hold on your time slot had ended, and in the meantime the slot was booked by someone else. We are sorry: we could not confirm this booking.`,
       `The full amount is being refunded ${refundPolicy}. You do not need to do anything. You are welcome to choose another time slot.`,
     ],
-    details: [['Booking ID', booking.reference], ...dayRows(booking)],
+    details: [['Booking ID', booking.reference], swimmerRow(booking), ...dayRows(booking)],
     action: booking.userId ? { label: 'Choose another time slot', url: `${config().SITE_URL}/book-slot` } : undefined,
   })
 }
@@ -171,6 +177,6 @@ async function refundCompletedEmail(executor: Executor, bookingId: number, amoun
     subject: `Refund completed (${booking.reference})`,
     name: booking.customerName,
     paragraphs: [`Your refund of ${formatRupees(amountPaise)} for booking ${booking.reference} ${refundedBy(how)}`],
-    details: [['Booking ID', booking.reference], ['Refunded', formatRupees(amountPaise)]],
+    details: [['Booking ID', booking.reference], swimmerRow(booking), ['Refunded', formatRupees(amountPaise)]],
   })
 }

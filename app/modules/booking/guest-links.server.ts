@@ -9,7 +9,7 @@ import { letter } from '~/modules/mail/templates.server'
 import { clientNetwork } from '~/modules/rate-limit/client-network'
 import { enforce, type RateLimitRule } from '~/modules/rate-limit/rate-limit.server'
 import { cancelBooking, changeDeadline, NotChangeableError, TooLateToChangeError } from './changes.server'
-import { bookingForMail, dayRows } from './fulfilment.server'
+import { bookingForMail, dayRows, swimmerRow } from './fulfilment.server'
 
 /**
  * A guest's private link works until this many days after the last session day (for the report,
@@ -105,7 +105,7 @@ export async function sendCancellationLink({ bookingId, ip, now = new Date() }: 
         `Someone with the link to your booking asked to cancel it. To cancel, open the link below and press "Cancel my booking". It works until ${formatLabTime(fromUnixSeconds(until))} (${CANCEL_CONFIRMATION_MINUTES} minutes) and only once.`,
         'If you did not ask for this, ignore this e-mail: your booking stays as it is.',
       ],
-      details: [['Booking ID', mail.reference], ...dayRows(mail)],
+      details: [['Booking ID', mail.reference], swimmerRow(mail), ...dayRows(mail)],
       action: { label: 'Confirm the cancellation', url: await privateLinkUrl(CANCEL_CONFIRMATION_LINK, { reference: mail.reference, until, calendarSequence: mail.calendarSequence }) },
     }),
     db(),

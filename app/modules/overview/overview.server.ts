@@ -19,6 +19,7 @@ async function sessionsBetween(from: string, to: string) {
       end: bookingDays.endTime,
       dayNumber: bookingDays.dayNumber,
       reference: bookings.reference,
+      swimmerName: bookings.swimmerName,
       customerName: bookings.customerName,
       productName: catalogueItems.name,
       dayCount: sql<number>`(SELECT count(*)::int FROM ${bookingDays} d2 WHERE d2.booking_id = ${bookings.id})`,

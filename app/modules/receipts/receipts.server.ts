@@ -92,7 +92,7 @@ function paymentMethod(mode: string | null) {
 
 async function bookingItem(bookingId: number) {
   const [booking] = await db()
-    .select({ reference: bookings.reference, name: bookings.customerName, email: bookings.customerEmail, phone: bookings.customerPhone, userId: bookings.userId, productName: catalogueItems.name })
+    .select({ reference: bookings.reference, swimmerName: bookings.swimmerName, name: bookings.customerName, email: bookings.customerEmail, phone: bookings.customerPhone, userId: bookings.userId, productName: catalogueItems.name })
     .from(bookings)
     .innerJoin(catalogueItems, eq(catalogueItems.code, bookings.productCode))
     .where(eq(bookings.id, bookingId))
@@ -103,6 +103,7 @@ async function bookingItem(bookingId: number) {
     customer: { name: booking!.name, email: booking!.email, phone: booking!.phone },
     description: booking!.productName,
     detail: [
+      `Swimmer: ${booking!.swimmerName}`,
       ...bookingDayLines(days).map(({ label, value }) => `${label}: ${value}`),
       `Location: ${location}`,
       `Booking ID: ${booking!.reference}`,

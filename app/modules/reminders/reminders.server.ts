@@ -3,7 +3,7 @@ import { db, type Executor } from '~/db/client.server'
 import { bookingDays, bookings, campRegistrations, camps, remindersSent } from '~/db/schema'
 import { sessionLocationIn } from '~/modules/site/site.server'
 import { addDays, formatLongDate, formatTimeRange, formatWeekdayDate, labDateParts } from '~/lib/lab-time'
-import { bookingForMail } from '~/modules/booking/fulfilment.server'
+import { bookingForMail, swimmerRow } from '~/modules/booking/fulfilment.server'
 import { IMPORTANT_INFORMATION } from '~/modules/booking/texts'
 import { batchTimes, registrationDetails } from '~/modules/camps/fulfilment.server'
 import { enqueueEmail } from '~/modules/mail/outbox.server'
@@ -62,6 +62,7 @@ async function sessionReminder(tx: Executor, bookingId: number, dayNumber: numbe
     name: booking.customerName,
     paragraphs: [`${which} is tomorrow. See you in the pool!`],
     details: [
+      swimmerRow(booking),
       ['When', `${formatWeekdayDate(day.date)}, ${formatTimeRange(day.start, day.end)}`],
       ['Where', booking.location],
       ['Booking ID', booking.reference],

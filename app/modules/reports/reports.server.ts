@@ -4,7 +4,7 @@ import { db } from '~/db/client.server'
 import { bookingDays, bookingReports, bookings, reportFiles, siteSettings, type VideoLink } from '~/db/schema'
 import { addHours, labInstant, toHourMinute } from '~/lib/lab-time'
 import { DomainError } from '~/lib/domain-error'
-import { bookingForMail, bookingLink } from '~/modules/booking/fulfilment.server'
+import { bookingForMail, bookingLink, swimmerRow } from '~/modules/booking/fulfilment.server'
 import { enqueueEmail } from '~/modules/mail/outbox.server'
 import { letter } from '~/modules/mail/templates.server'
 import { reportStorage } from './storage.server'
@@ -74,6 +74,7 @@ export async function deliverReport({ bookingId, note, videoLinks, files, staffI
             existing ? `We have added to the report of your ${mail.title.toLowerCase()}.` : `The personalised report of your ${mail.title.toLowerCase()} is ready.`,
             ...(note.trim() ? [note.trim()] : []),
           ],
+          details: [swimmerRow(mail), ['Booking ID', mail.reference]],
           action: { ...(await bookingLink(tx, mail)), label: 'Open your report' },
         }),
         tx,
@@ -161,7 +162,7 @@ export async function overdueReports(now = new Date()) {
     .select({
       id: bookings.id,
       reference: bookings.reference,
-      customerName: bookings.customerName,
+      swimmerName: bookings.swimmerName,
       lastDate: sql<string>`max(${bookingDays.date})::text`,
       lastEnd: sql<string>`(array_agg(${bookingDays.endTime} ORDER BY ${bookingDays.date} DESC))[1]::text`,
     })
@@ -169,7 +170,7 @@ export async function overdueReports(now = new Date()) {
     .innerJoin(bookingDays, eq(bookingDays.bookingId, bookings.id))
     .leftJoin(bookingReports, eq(bookingReports.bookingId, bookings.id))
     .where(and(eq(bookings.status, 'confirmed'), isNull(bookingReports.deliveredAt)))
-    .groupBy(bookings.id, bookings.reference, bookings.customerName)
+    .groupBy(bookings.id, bookings.reference, bookings.swimmerName)
   return rows
     .map((row) => ({ ...row, dueAt: addHours(labInstant(row.lastDate, toHourMinute(row.lastEnd)), dueHours) }))
     .filter((row) => row.dueAt <= now)

@@ -28,7 +28,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     todaysSessions: data.todaysSessions.map((session) => ({
       reference: session.reference,
       time: formatTimeRange(session.start, session.end),
-      who: session.customerName,
+      who: session.swimmerName === session.customerName ? session.swimmerName : `${session.swimmerName} (booked by ${session.customerName})`,
       what: session.dayCount > 1 ? `${session.productName}, day ${session.dayNumber} of ${session.dayCount}` : session.productName,
     })),
     week: data.week.map((day) => ({ label: formatShortWeekdayDayMonth(day.date), value: day.sessions, display: String(day.sessions) })),
@@ -39,7 +39,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     refundsFailed: data.payments.refundsFailed.map((refund) => ({ refundId: refund.refundId, reference: refund.bookingReference ?? refund.registrationReference, customerName: refund.customerName, amount: formatRupees(refund.amountPaise), at: formatLabDateTime(refund.updatedAt) })),
     failed: data.payments.failed.map((payment) => ({ orderId: payment.orderId, reference: payment.bookingReference ?? payment.registrationReference, amount: formatRupees(payment.amountPaise), since: formatLabDateTime(payment.createdAt), reason: payment.failureReason })),
     camps: data.camps,
-    overdue: overdue.map((row) => ({ reference: row.reference, customerName: row.customerName, due: `${formatLabTime(row.dueAt)}, ${formatLabDate(row.dueAt)}` })),
+    overdue: overdue.map((row) => ({ reference: row.reference, customerName: row.swimmerName, due: `${formatLabTime(row.dueAt)}, ${formatLabDate(row.dueAt)}` })),
   }
 }
 
