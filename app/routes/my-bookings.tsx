@@ -7,6 +7,8 @@ import { formatRupees } from '~/lib/money'
 import { formatLabDate, formatLabTime, formatTimeRange, formatWeekdayDate } from '~/lib/lab-time'
 import { pageMeta } from '~/lib/seo'
 import { swimmersOf } from '~/modules/swimmers/swimmers.server'
+import { currentLocationOf } from '~/modules/accounts/users.server'
+import { rowId } from '~/lib/row-id'
 import { customerBookings } from '~/modules/booking/bookings.server'
 import { changeOptions } from '~/modules/booking/changes.server'
 import { reportsOf } from '~/modules/reports/reports.server'
@@ -21,19 +23,26 @@ export const meta: Route.MetaFunction = ({ matches }) => [
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request)
   const now = new Date()
-  const [bookings, swimmers] = await Promise.all([customerBookings(user.id, user.email), swimmersOf(user.id)])
+  const [swimmers, location] = await Promise.all([swimmersOf(user.id), currentLocationOf(user.id)])
+  // Narrowed to one of the account's swimmers; any other id shows every booking of the account.
+  const asked = rowId(new URL(request.url).searchParams.get('swimmer'))
+  const shown = swimmers.find((swimmer) => swimmer.id === asked) ?? null
+  const bookings = await customerBookings(user.id, user.email, { swimmerId: shown?.id })
   const reports = await reportsOf(bookings.map((booking) => booking.id))
   return {
     account: {
       name: user.name,
       email: user.email,
       phone: user.phone,
-      swimmers: swimmers.map((swimmer) => swimmer.name).join(', '),
+      location,
+      swimmers: swimmers.map((swimmer) => ({ id: swimmer.id, name: swimmer.name })),
     },
+    shownSwimmer: shown ? { id: shown.id, name: shown.name } : null,
     bookings: bookings.map((booking) => ({
       id: booking.id,
       reference: booking.reference,
       title: booking.productName,
+      swimmer: booking.swimmerName,
       status: booking.status,
       days: booking.days.map((day) => ({ dayNumber: day.dayNumber, date: formatWeekdayDate(day.date), time: formatTimeRange(day.start, day.end) })),
       timeRange: formatTimeRange(booking.startTime, booking.endTime),
@@ -58,7 +67,7 @@ const STATUS: Record<BookingStatus, { label: string; style: string; icon: string
 }
 
 export default function MyBookings({ loaderData }: Route.ComponentProps) {
-  const { account, bookings } = loaderData
+  const { account, bookings, shownSwimmer } = loaderData
   return (
     <section className="container-page py-10 sm:py-14">
       <div className="flex flex-wrap items-center gap-3">
@@ -68,11 +77,31 @@ export default function MyBookings({ loaderData }: Route.ComponentProps) {
           <span className="sr-only"> {bookings.length === 1 ? 'booking' : 'bookings'}</span>
         </span>
       </div>
+      {account.swimmers.length > 1 && (
+        <nav aria-label="Bookings of" className="mt-6">
+          <ul className="flex flex-wrap gap-2">
+            {[{ id: null, name: 'All swimmers' }, ...account.swimmers].map((swimmer) => {
+              const current = (shownSwimmer?.id ?? null) === swimmer.id
+              return (
+                <li key={swimmer.id ?? 'all'}>
+                  <Link
+                    to={swimmer.id === null ? '/my-bookings' : `/my-bookings?swimmer=${swimmer.id}`}
+                    aria-current={current ? 'page' : undefined}
+                    className={`inline-flex min-h-11 items-center rounded-full border px-4 text-sm font-semibold ${current ? 'border-brand-700 bg-brand-700 text-white' : 'border-slate-300 text-brand-700 hover:bg-brand-50'}`}
+                  >
+                    {swimmer.name}
+                  </Link>
+                </li>
+              )
+            })}
+          </ul>
+        </nav>
+      )}
       <div className="mt-8 grid gap-6 lg:grid-cols-3">
         <div className="space-y-4 lg:col-span-2">
           {bookings.length === 0 ? (
             <div className="card p-8 text-center shadow-sm">
-              <h2 className="text-xl font-bold text-ink">No bookings yet</h2>
+              <h2 className="text-xl font-bold text-ink">{shownSwimmer ? `No bookings for ${shownSwimmer.name} yet` : 'No bookings yet'}</h2>
               <p className="mt-2 text-muted">Book an analysis session to see it here.</p>
               <Link to="/book-slot" className="btn-primary mt-6">
                 Book a Session
@@ -84,12 +113,15 @@ export default function MyBookings({ loaderData }: Route.ComponentProps) {
                 const status = STATUS[booking.status]
                 return (
                   <li key={booking.id}>
-                    <article aria-labelledby={`booking-${booking.id}`} className="card p-6 shadow-sm">
+                    <article aria-labelledby={`booking-${booking.id} booking-${booking.id}-swimmer`} className="card p-6 shadow-sm">
                       <div className="flex flex-wrap items-start justify-between gap-3">
                         <div>
                           <h2 id={`booking-${booking.id}`} className="text-xl font-bold text-ink">
                             {booking.title}
                           </h2>
+                          <p id={`booking-${booking.id}-swimmer`} className="mt-1 font-semibold text-ink">
+                            Swimmer: {booking.swimmer}
+                          </p>
                           <p className="mt-1 text-sm text-muted">Booking ID {booking.reference}</p>
                         </div>
                         <span className={`inline-flex items-center gap-1.5 rounded-full px-3 py-1 text-sm font-semibold ${status.style}`}>
@@ -144,9 +176,16 @@ export default function MyBookings({ loaderData }: Route.ComponentProps) {
           <dl className="mt-4 space-y-3 text-sm">
             <AccountRow term="Name" value={account.name} />
             <AccountRow term="Email" value={account.email} />
-            <AccountRow term="Phone" value={account.phone ?? 'Not specified'} />
-            <AccountRow term="Swimmers" value={account.swimmers || 'None yet'} />
+            <AccountRow term="WhatsApp number" value={account.phone ?? 'Not specified'} />
+            <AccountRow term="Location" value={account.location || 'Not specified'} />
+            <div>
+              <dt className="font-semibold text-muted">Swimmers</dt>
+              <dd className="[overflow-wrap:anywhere] text-ink">{account.swimmers.length ? account.swimmers.map((swimmer) => swimmer.name).join(', ') : 'None yet'}</dd>
+            </div>
           </dl>
+          <Link to="/swimmers" className="mt-4 inline-flex min-h-11 items-center font-semibold text-brand-700 underline underline-offset-2">
+            Manage swimmers
+          </Link>
         </aside>
       </div>
     </section>

@@ -141,3 +141,9 @@ async function insertAdmin({ email, passwordHash, name }: { email: string; passw
     .returning({ id: users.id })
   return created ?? null
 }
+
+/** Where the account holder lives, as they gave it (My Bookings' account information). */
+export async function currentLocationOf(userId: number) {
+  const [row] = await db().select({ currentLocation: users.currentLocation }).from(users).where(eq(users.id, userId))
+  return row?.currentLocation ?? null
+}

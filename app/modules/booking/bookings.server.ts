@@ -71,11 +71,12 @@ export async function payableBooking(bookingId: number, userId: number, now = ne
 const paidOrderIdOf = sql<string | null>`(SELECT ${payments.orderId} FROM ${payments} WHERE ${payments.bookingId} = ${bookings.id} AND ${payments.state} = 'completed' ORDER BY ${payments.id} LIMIT 1)`
 
 /**
- * A customer's bookings, newest first: their own, and those made without an account under their
- * (verified) e-mail address. Attempts that never got paid (expired or failed holds) are left out:
- * they were never bookings.
+ * A customer's bookings, newest first: their own (for every swimmer of the account), and those made
+ * without an account under their (verified) e-mail address; only one swimmer's when `swimmerId`
+ * (a swimmer of this account, checked by the caller) is given. Attempts that never got paid
+ * (expired or failed holds) are left out: they were never bookings.
  */
-export async function customerBookings(userId: number, verifiedEmail: string) {
+export async function customerBookings(userId: number, verifiedEmail: string, { swimmerId }: { swimmerId?: number | null } = {}) {
   const paid = exists(
     db()
       .select({ id: payments.id })
@@ -89,6 +90,7 @@ export async function customerBookings(userId: number, verifiedEmail: string) {
     .where(
       and(
         or(eq(bookings.userId, userId), and(isNull(bookings.userId), eq(bookings.customerEmail, verifiedEmail.toLowerCase()))),
+        swimmerId ? eq(bookings.swimmerId, swimmerId) : undefined,
         or(inArray(bookings.status, ['pending', 'confirmed', 'cancelled', 'refund_pending', 'refunded']), paid),
       ),
     )
