@@ -84,7 +84,7 @@ describe("a customer's page", () => {
     expect(content).toContain('Status Active')
     expect(content).toContain('Specialization Butterfly')
     expect(page.html).toContain(`href="/admin/bookings/${reference}"`)
-    expect(content).toMatch(new RegExp(`${reference} 3-Day Biomechanical Analysis, Confirmed, ₹30,000.00`))
+    expect(content).toMatch(new RegExp(`${reference} 3-Day Biomechanical Analysis for Kiran Das, Confirmed, ₹30,000.00`))
     expect(content).toMatch(/CMP-\d{10} Arjun Das: Camp 1, .*, Batch 2, (Confirmed|Awaiting payment), ₹35,000.00/)
   })
 

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gte, ilike, inArray, lte, or, sql, type SQL } from 'drizzle-orm'
 import { db } from '~/db/client.server'
-import { bookingDays, bookings, catalogueItems, outboxEmails, paymentEvents, payments, refunds, users, type BookingStatus } from '~/db/schema'
+import { bookingDays, bookings, catalogueItems, outboxEmails, paymentEvents, payments, refunds, swimmers as swimmersTable, users, type BookingStatus } from '~/db/schema'
 import { formatRupees } from '~/lib/money'
 import { addDays } from '~/lib/lab-time'
 import { type Actor, recordAudit } from '~/modules/audit/audit.server'
@@ -35,10 +35,13 @@ export async function staffBookings(filters: StaffBookingFilters, limit = 200) {
     const like = `%${term.replace(/[\\%_]/g, (char) => `\\${char}`)}%`
     conditions.push(
       or(
+        ilike(bookings.swimmerName, like),
         ilike(bookings.customerName, like),
         ilike(bookings.customerEmail, like),
         ilike(bookings.customerPhone, like),
         ilike(bookings.reference, like),
+        // The account holder as they are now (a name or address changed since the booking).
+        sql`EXISTS (SELECT 1 FROM ${users} WHERE ${users.id} = ${bookings.userId} AND (${users.name} ILIKE ${like} OR ${users.email} ILIKE ${like} OR ${users.phone} ILIKE ${like}))`,
         sql`EXISTS (SELECT 1 FROM ${payments} WHERE ${payments.bookingId} = ${bookings.id} AND (${payments.orderId} ILIKE ${like} OR ${payments.transactionId} ILIKE ${like}))`,
       ),
     )
@@ -47,6 +50,8 @@ export async function staffBookings(filters: StaffBookingFilters, limit = 200) {
     .select({
       id: bookings.id,
       reference: bookings.reference,
+      userId: bookings.userId,
+      swimmerName: bookings.swimmerName,
       customerName: bookings.customerName,
       customerEmail: bookings.customerEmail,
       customerPhone: bookings.customerPhone,
@@ -75,6 +80,8 @@ export async function bookingStory(reference: string) {
       reference: bookings.reference,
       userId: bookings.userId,
       productName: catalogueItems.name,
+      swimmerId: bookings.swimmerId,
+      swimmerName: bookings.swimmerName,
       customerName: bookings.customerName,
       customerEmail: bookings.customerEmail,
       customerPhone: bookings.customerPhone,
@@ -93,7 +100,10 @@ export async function bookingStory(reference: string) {
     .innerJoin(catalogueItems, eq(catalogueItems.code, bookings.productCode))
     .where(eq(bookings.reference, reference))
   if (!booking) return null
-  const days = await bookingDaysOf(booking.id)
+  const [days, [account]] = await Promise.all([
+    bookingDaysOf(booking.id),
+    booking.userId === null ? Promise.resolve([]) : db().select({ id: users.id, name: users.name, email: users.email, phone: users.phone }).from(users).where(eq(users.id, booking.userId)),
+  ])
   const paymentRows = await db()
     .select({ id: payments.id, orderId: payments.orderId, gateway: payments.gateway, state: payments.state, amountPaise: payments.amountPaise, transactionId: payments.transactionId, paymentMode: payments.paymentMode, failureReason: payments.failureReason, createdAt: payments.createdAt, completedAt: payments.completedAt })
     .from(payments)
@@ -124,7 +134,7 @@ export async function bookingStory(reference: string) {
     .from(outboxEmails)
     .where(and(eq(outboxEmails.to, booking.customerEmail), ilike(outboxEmails.subject, `%${booking.reference}%`)))
     .orderBy(asc(outboxEmails.id))
-  return { booking, days, payments: paymentRows, events, refunds: refundRows, emails }
+  return { booking, account: account ?? null, days, payments: paymentRows, events, refunds: refundRows, emails }
 }
 
 export type StaffBookingInput = {
@@ -165,10 +175,12 @@ export async function createStaffBooking(actor: Actor, input: StaffBookingInput,
     if (plan.some((day) => (taken.get(seatKey(day.windowId, day.start)) ?? 0) >= day.capacity)) throw noFreeSeat()
     const email = input.customer.email.toLowerCase()
     const [account] = await tx.select({ id: users.id }).from(users).where(and(eq(users.email, email), eq(users.isVerified, true)))
+    // The booking is the account's swimmer's when the account has just one; it keeps the name typed.
+    const swimmers = account ? await tx.select({ id: swimmersTable.id }).from(swimmersTable).where(eq(swimmersTable.accountId, account.id)).limit(2) : []
     const booking = await insertBooking(tx, {
       productCode: input.productCode,
       userId: account?.id ?? null,
-      swimmerId: null,
+      swimmerId: swimmers.length === 1 ? swimmers[0]!.id : null,
       swimmerName: input.customer.name,
       customerName: input.customer.name,
       customerEmail: email,

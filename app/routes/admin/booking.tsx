@@ -28,7 +28,7 @@ async function story(reference: string) {
 export async function loader({ request, params }: Route.LoaderArgs) {
   refuseNul(request, params)
   await requireAdmin(request)
-  const { booking, days, payments, events, refunds, emails } = await story(params.reference)
+  const { booking, account, days, payments, events, refunds, emails } = await story(params.reference)
   const report = (await reportsOf([booking.id])).get(booking.id)
   return {
     booking: {
@@ -39,10 +39,12 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       origin: ORIGIN_LABELS[booking.origin],
       refundable: payments.some((payment) => payment.state === 'completed' && payment.gateway !== OFFLINE_GATEWAY),
       attendance: booking.attendance,
+      swimmer: booking.swimmerName,
       customer: booking.customerName,
       email: booking.customerEmail,
       phone: booking.customerPhone ?? '',
-      account: booking.userId ? 'Yes' : 'No (booked as a guest)',
+      // The account holder as they are now, with their page; a guest booking has none.
+      account: account ? { name: account.name, email: account.email, phone: account.phone ?? '', href: `/admin/customers/${account.id}` } : null,
       notes: booking.notes ?? '',
       amount: formatRupees(booking.amountPaise),
       bookedOn: formatLabDate(booking.createdAt),
@@ -156,10 +158,23 @@ export default function AdminBooking({ loaderData, actionData }: Route.Component
             {days.map((day) => (
               <DetailRow key={day.label} term={day.label} value={day.value} />
             ))}
-            <DetailRow term="Customer" value={booking.customer} />
+            <DetailRow term="Swimmer" value={booking.swimmer} />
+            <DetailRow term="Booked as" value={booking.customer} />
             <DetailRow term="E-mail" value={booking.email} />
             {booking.phone && <DetailRow term="Phone" value={booking.phone} />}
-            <DetailRow term="Account" value={booking.account} />
+            {booking.account ? (
+              <>
+                <dt className="text-muted">Account holder</dt>
+                <dd className="[overflow-wrap:anywhere] font-medium text-ink">
+                  <Link to={booking.account.href} className="font-semibold text-brand-700 underline underline-offset-2">
+                    {booking.account.name}
+                  </Link>
+                  <span className="block text-muted">{[booking.account.email, booking.account.phone].filter(Boolean).join(' · ')}</span>
+                </dd>
+              </>
+            ) : (
+              <DetailRow term="Account" value="No (booked as a guest)" />
+            )}
             <DetailRow term="Amount" value={`${booking.amount} (${booking.origin})`} />
             {booking.attendance && <DetailRow term="Attendance" value={booking.attendance === 'attended' ? 'Attended' : 'No-show'} />}
             <DetailRow term="Booked on" value={booking.bookedOn} />

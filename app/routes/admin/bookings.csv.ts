@@ -15,9 +15,10 @@ export async function loader({ request }: Route.LoaderArgs) {
   const filters = bookingFilters(new URL(request.url).searchParams)
   const rows = await staffBookings({ from: filters.from, to: filters.to, status: filters.status, product: filters.product || null, search: filters.q }, 10_000)
   const csv = toCsv(
-    ['Booking ID', 'Customer', 'E-mail', 'Phone', 'Product', 'Days', 'First day', 'Time', 'Status', 'Amount (₹)', 'Booked on'],
+    ['Booking ID', 'Swimmer', 'Customer', 'E-mail', 'Phone', 'Product', 'Days', 'First day', 'Time', 'Status', 'Amount (₹)', 'Booked on'],
     rows.map((row) => [
       row.reference,
+      row.swimmerName,
       row.customerName,
       row.customerEmail,
       row.customerPhone,

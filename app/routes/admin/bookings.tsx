@@ -31,7 +31,9 @@ export async function loader({ request }: Route.LoaderArgs) {
       .map((item) => ({ code: item.code, label: `${item.name}${item.tagline ? ` (${item.tagline})` : ''}` })),
     rows: rows.map((row) => ({
       reference: row.reference,
+      swimmer: row.swimmerName,
       customer: row.customerName,
+      customerHref: row.userId ? `/admin/customers/${row.userId}` : null,
       contact: [row.customerEmail, row.customerPhone].filter(Boolean).join(' · '),
       product: row.productName,
       when: row.firstDay ? `${formatWeekdayDate(row.firstDay)}, ${formatTimeRange(row.startTime, row.endTime)}` : '',
@@ -60,7 +62,7 @@ export default function AdminBookings({ loaderData }: Route.ComponentProps) {
       <Form method="get" className="card mt-6 grid gap-4 p-4 sm:grid-cols-2 lg:grid-cols-3">
         <div className="sm:col-span-2 lg:col-span-3">
           <label htmlFor="q" className="text-sm font-semibold text-ink">
-            Search (name, e-mail, phone, booking or order id)
+            Search (swimmer's or account holder's name, e-mail, phone, booking or order id)
           </label>
           <input id="q" name="q" type="search" defaultValue={filters.q ?? ''} className="input mt-1" />
         </div>
@@ -125,7 +127,10 @@ export default function AdminBookings({ loaderData }: Route.ComponentProps) {
                   Booking
                 </th>
                 <th scope="col" className="px-3 py-2">
-                  Customer
+                  Swimmer
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  Booked by
                 </th>
                 <th scope="col" className="px-3 py-2">
                   Session
@@ -147,8 +152,15 @@ export default function AdminBookings({ loaderData }: Route.ComponentProps) {
                     </Link>
                     {row.reportOverdue && <span className="mt-1 block text-xs font-bold text-red-800">Report overdue</span>}
                   </td>
+                  <td className="px-3 py-2 font-medium text-ink">{row.swimmer}</td>
                   <td className="px-3 py-2">
-                    <span className="block font-medium text-ink">{row.customer}</span>
+                    {row.customerHref ? (
+                      <Link to={row.customerHref} className="block font-medium text-brand-700 underline underline-offset-2">
+                        {row.customer}
+                      </Link>
+                    ) : (
+                      <span className="block font-medium text-ink">{row.customer}</span>
+                    )}
                     <span className="block text-muted [overflow-wrap:anywhere]">{row.contact}</span>
                   </td>
                   <td className="px-3 py-2">

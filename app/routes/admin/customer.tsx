@@ -50,7 +50,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     })),
     bookings: bookings.map((booking) => ({
       reference: booking.reference,
-      summary: `${booking.productName}, ${BOOKING_STATUS_LABELS[booking.status]}, ${formatRupees(booking.amountPaise)}`,
+      summary: `${booking.productName} for ${booking.swimmerName}, ${BOOKING_STATUS_LABELS[booking.status]}, ${formatRupees(booking.amountPaise)}`,
       when: `${booking.days.map((day) => formatWeekdayDate(day.date)).join(', ')}, ${formatTimeRange(booking.startTime, booking.endTime)}. Booked on ${formatLabDate(booking.createdAt)}.`,
     })),
     registrations: registrations.map((registration) => ({
