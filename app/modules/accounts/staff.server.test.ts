@@ -7,7 +7,8 @@ import type { Actor } from '~/modules/audit/audit.server'
 import { holdSession } from '~/modules/booking/holds.server'
 import { holdCampSeat } from '~/modules/camps/registrations.server'
 import { RateLimitedError } from '~/modules/rate-limit/rate-limit.server'
-import { createVerifiedCustomer, latestCodeSentTo, mailCount, registrationInput, userRow } from '../../../tests/support/accounts'
+import { createVerifiedCustomer, latestCodeSentTo, mailCount, registrationInput, swimmerInput, userRow } from '../../../tests/support/accounts'
+import { insertSwimmer } from '~/modules/swimmers/swimmers.server'
 import { setWindows } from '../../../tests/support/booking'
 import { useTestDatabase } from '../../../tests/support/test-database'
 import { LIMITS } from './limits.server'
@@ -50,6 +51,13 @@ describe('finding customers', () => {
     expect(await names('ASHA')).toEqual(['Asha Rao'])
     expect(await names('Ravi.K@Example')).toEqual(['Ravi Kumar'])
     expect(await names('kumar')).toEqual(['Ravi Kumar'])
+  })
+
+  it("by the name of one of the account's swimmers", async () => {
+    const asha = await userRow('asha@example.com')
+    await insertSwimmer(db(), asha!.id, 'Kavya Menon', swimmerInput(), { isAccountHolder: false, now: new Date() })
+    expect(await names('kavya')).toEqual(['Asha Rao'])
+    expect(await names('menon')).toEqual(['Asha Rao'])
   })
 
   it('by phone number, however it is spaced', async () => {

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, gt, ilike, inArray, or, sql, type SQL } from 'drizzle-orm'
 import { db, type Executor } from '~/db/client.server'
 import { swimmersOf } from '~/modules/swimmers/swimmers.server'
-import { campBatches, campRegistrations, camps, sessions, users } from '~/db/schema'
+import { campBatches, campRegistrations, camps, sessions, swimmers, users } from '~/db/schema'
 import { DomainError } from '~/lib/domain-error'
 import { recordAudit, type Actor } from '~/modules/audit/audit.server'
 import { customerBookings } from '~/modules/booking/bookings.server'
@@ -51,7 +51,7 @@ const summaryColumns = {
 const containing = (term: string) => `%${term.replace(/[\\%_]/g, (char) => `\\${char}`)}%`
 
 /**
- * Customers whose name, e-mail or phone contains `query`, in any letter case; a phone number
+ * Customers whose name, e-mail or phone, or one of whose swimmers' names, contains `query`, in any letter case; a phone number
  * matches however it was spaced ("98450 12345" finds "+919845012345"). Newest first; without a
  * query, the newest customers.
  */
@@ -66,6 +66,7 @@ export async function searchCustomers(query: string, limit = 50) {
         ilike(users.name, like),
         ilike(users.email, like),
         ilike(users.phone, like),
+        sql`EXISTS (SELECT 1 FROM ${swimmers} WHERE ${swimmers.accountId} = ${users.id} AND ${swimmers.name} ILIKE ${like})`,
         digits.length >= 4 ? sql`regexp_replace(coalesce(${users.phone}, ''), '\\D', '', 'g') LIKE ${containing(digits)}` : undefined,
       ),
     )

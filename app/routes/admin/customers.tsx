@@ -44,7 +44,7 @@ export default function AdminCustomers({ loaderData }: Route.ComponentProps) {
       <Form method="get" role="search" className="card mt-6 flex flex-wrap items-end gap-3 p-4">
         <div className="min-w-0 flex-1 basis-64">
           <label htmlFor="q" className="text-sm font-semibold text-ink">
-            Name, e-mail or phone
+            Name (account holder's or a swimmer's), e-mail or phone
           </label>
           <input id="q" name="q" type="search" defaultValue={q} className="input mt-1" />
         </div>
