@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect } from 'vitest'
 import { startSmtpSink } from './smtp-sink'
-import { startTestServer, type TestServer } from './test-server'
+import { startTestServer, type TestServer, type TestServerOptions } from './test-server'
 import { signUp, Visitor } from './visitor'
 
 /** The staff account a test site is started with. */
@@ -28,16 +28,16 @@ type SiteEnv = Record<string, string | undefined>
 /**
  * The site for a test file, started before its tests and stopped after them: the real server with
  * its staff account, trusting each Visitor's X-Forwarded-For, its mail delivered to an SMTP sink.
- * `env` adds server settings or replaces these.
+ * `env` adds server settings or replaces these; `prepare` writes data the site starts with.
  */
-export function useTestSite(env: SiteEnv | (() => SiteEnv) = {}) {
+export function useTestSite(env: SiteEnv | (() => SiteEnv) = {}, { prepare }: Pick<TestServerOptions, 'prepare'> = {}) {
   let server: TestServer | undefined
   let sink: SmtpSink | undefined
   let signedInStaff: Promise<Visitor> | undefined
   beforeAll(async () => {
     sink = await startSmtpSink()
     const settings = { SMTP_URL: sink.url, TRUST_PROXY: 'true', ADMIN_EMAIL: STAFF.email, ADMIN_PASSWORD: STAFF.password, ...(typeof env === 'function' ? env() : env) }
-    server = await startTestServer(Object.fromEntries(Object.entries(settings).filter((entry): entry is [string, string] => entry[1] !== undefined)))
+    server = await startTestServer(Object.fromEntries(Object.entries(settings).filter((entry): entry is [string, string] => entry[1] !== undefined)), { prepare })
   })
   afterAll(async () => {
     await server?.stop()

@@ -30,6 +30,11 @@ export type TestServerOptions = {
    * as the same installation coming back up. The new server then owns the data and cleans it up.
    */
   restartOf?: TestServer
+  /**
+   * Data a new installation starts with (accounts with several swimmers, say): written to its
+   * database, migrated and seeded, before the server first starts. PGlite and PostgreSQL alike.
+   */
+  prepare?: (db: Db) => Promise<void>
 }
 
 /** Data a server leaves behind, and which server removes it when stopped (the last one started on it). */
@@ -52,6 +57,17 @@ export async function startTestServer(env: Record<string, string> = {}, options:
   const installation: Installation = previous ?? { dataDir, database: ownDatabase, port: chosenPort, owner: {} }
   const owner = {}
   installation.owner = owner
+  if (options.prepare && !previous) {
+    const databaseUrl = env.DATABASE_URL ?? ownDatabase?.url
+    const database = await openDatabase(databaseUrl ? { databaseUrl } : { dataDir })
+    try {
+      await database.migrate()
+      await seedDatabase(database.db)
+      await options.prepare(database.db)
+    } finally {
+      await database.close()
+    }
+  }
   let output = ''
   const child = spawn(process.execPath, ['server.js'], {
     cwd: path.resolve(import.meta.dirname, '../..'),
