@@ -133,8 +133,8 @@ export default function BookSlot({ loaderData }: Route.ComponentProps) {
         waitingForConsent && (
           <div role="status" className="mt-6 rounded-xl border border-amber-300 bg-amber-50 p-4 text-amber-950">
             <p>
-              {swimmers.length === 1 ? `${swimmers[0]!.name} is under 18` : 'Your swimmers are under 18'}: we have e-mailed your parent or guardian a link to agree to the booking of
-              swimmers under 18. You can book once they agree. See{' '}
+              {`${swimmers.length === 1 ? `${swimmers[0]!.name} is under 18` : 'Your swimmers are under 18'}: we have e-mailed your parent or guardian a link to agree to the booking of swimmers under 18. You can book once they agree.`}{' '}
+              See{' '}
               <Link to="/swimmers" className="font-semibold underline underline-offset-2">
                 My Swimmers
               </Link>
