@@ -62,7 +62,7 @@ describe('the receipt', () => {
     const { orderId, held } = await paidBooking(50)
     const receipt = await receiptOf(orderId)
     const text = (await pdfText(await renderReceiptPdf(receipt!.document))).lines.join('\n')
-    for (const expected of ['Example Swim Science LLP', 'PDCSE, Bangalore 560001', '29ABCDE1234F1Z5', 'Tax Invoice', 'payer501', held.reference, '3-Day Biomechanical Analysis', 'Monday, 4 March 2030, 9:00 AM - 10:00 AM', '₹30,000.00', '₹25,423.73', '₹2,288.14', '₹2,288.13', orderId, 'UPI']) {
+    for (const expected of ['Example Swim Science LLP', 'PDCSE, Bangalore 560001', '29ABCDE1234F1Z5', 'Tax Invoice', 'payer501', 'Swimmer: payer50 1', held.reference, '3-Day Biomechanical Analysis', 'Monday, 4 March 2030, 9:00 AM - 10:00 AM', '₹30,000.00', '₹25,423.73', '₹2,288.14', '₹2,288.13', orderId, 'UPI']) {
       expect(text).toContain(expected)
     }
   })

@@ -31,6 +31,7 @@ describe('session reminders', () => {
     expect(await sendDueReminders(labTime('2030-03-04', '09:00'))).toBe(1)
     const [mail] = await reminders()
     expect(mail!.to).toBe(customer.email)
+    expect(mail!.text).toMatch(new RegExp(`Swimmer:\\s+${customer.swimmerName}\n`))
     expect(mail!.text).toMatch(/When:\s+Tuesday, 5 March 2030, 9:00 AM - 10:00 AM/)
     expect(mail!.text).toMatch(/Where:\s+PDCSE, Bangalore/)
     expect(mail!.text).toContain(held.reference)
