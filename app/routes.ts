@@ -23,6 +23,9 @@ export default [
   route('swimmers', 'routes/swimmers.tsx'),
   route('swimmers/new', 'routes/swimmers.new.tsx'),
   route('swimmers/:id/edit', 'routes/swimmers.$id.edit.tsx'),
+  // A parent's consent for a swimmer under 18: the e-mailed link (no account), and the account's page for a swimmer's consent.
+  route('consent/:token', 'routes/consent.$token.tsx'),
+  route('swimmers/:id/consent', 'routes/swimmers.$id.consent.tsx'),
   route('admin', 'routes/admin/layout.tsx', [
     index('routes/admin/index.tsx'),
     route('availability', 'routes/admin/availability.tsx'),

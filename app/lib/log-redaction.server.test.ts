@@ -11,6 +11,14 @@ describe('secrets kept out of the log', () => {
     expect(redactSecrets('/pricing?monkey=1&keys=2&postcode=3')).toBe('/pricing?monkey=1&keys=2&postcode=3')
   })
 
+  it("redacts the key of a parent's consent link, which is its path", () => {
+    expect(redactSecrets('/consent/AbCdEf_-123')).toBe('/consent/[redacted]')
+    expect(redactSecrets('/consent/AbC.data?_routes=x')).toBe('/consent/[redacted]?_routes=x')
+    expect(redactSecrets('GET http://lab.example/consent/AbC failed')).toBe('GET http://lab.example/consent/[redacted] failed')
+    expect(redactSecrets('/login?redirectTo=%2Fconsent%2FAbC123%3Fx%3D1')).toBe('/login?redirectTo=%2Fconsent%2F[redacted]%3Fx%3D1')
+    expect(redactSecrets('/swimmers/4/consent')).toBe('/swimmers/4/consent')
+  })
+
   it('redacts a private link carried, encoded, inside another address', () => {
     const login = `/login?${new URLSearchParams({ redirectTo: '/booking/view?ref=BK-1&key=AbC123' })}`
     expect(redactSecrets(login)).toBe('/login?redirectTo=%2Fbooking%2Fview%3Fref%3DBK-1%26key%3D[redacted]')

@@ -1,7 +1,7 @@
 /**
  * Query parameters that are bearer secrets: the keys of private links (bookings, receipts, report
  * files, waitlist offers, payment status) and the codes of e-mailed verification and reset links.
- * Whoever reads a log must not be able to open those links.
+ * Whoever reads a log must not be able to open those links (nor a consent link, whose key is its path).
  */
 const SECRET_PARAMETERS = 'key|code|token'
 
@@ -12,9 +12,16 @@ const PLAIN = new RegExp(`([?&](?:${SECRET_PARAMETERS})=)[^&#\\s"'<>\\\\]*`, 'gi
 /** In a URL carried, encoded, inside another one (a sign-in's `redirectTo=%2Fbooking%2Fview%3Fref%3D…%26key%3D…`). */
 const ENCODED = new RegExp(`((?:%3F|%26)(?:${SECRET_PARAMETERS})%3D)(?:(?!%26|%23)[^&#\\s"'<>\\\\])*`, 'gi')
 
-/** The text with the value of every secret query parameter in it replaced by "[redacted]". */
+/**
+ * Links whose path is the key: a parent's consent link, /consent/<token>, as sent and encoded inside
+ * another address.
+ */
+const PRIVATE_PATH = /(\/consent\/)[^/?&#\s"'<>\\]+/gi
+const PRIVATE_PATH_ENCODED = /(%2Fconsent%2F)(?:(?!%3F|%23|%2F)[^&#\s"'<>\\/?])+/gi
+
+/** The text with the value of every secret query parameter, and every key in a link's path, replaced by "[redacted]". */
 export function redactSecrets(text: string): string {
-  return text.replace(PLAIN, `$1${REDACTED}`).replace(ENCODED, `$1${REDACTED}`)
+  return text.replace(PLAIN, `$1${REDACTED}`).replace(ENCODED, `$1${REDACTED}`).replace(PRIVATE_PATH, `$1${REDACTED}`).replace(PRIVATE_PATH_ENCODED, `$1${REDACTED}`)
 }
 
 /** The same for every text inside a value about to be logged (an error's message, stack, input…). */

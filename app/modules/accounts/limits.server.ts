@@ -15,6 +15,12 @@ export const LIMITS = {
   codeEntryPerAccount: { limit: 10, windowSeconds: minutes(15) },
   codeSendingPerIp: { limit: 20, windowSeconds: minutes(60) },
   codeSendingPerAccount: { limit: 5, windowSeconds: minutes(60) },
+  /** A minor asking their parent again: one link every few minutes, a handful a day, per swimmer. */
+  consentRequestPerSwimmer: { limit: 1, windowSeconds: minutes(5) },
+  consentRequestPerSwimmerDaily: { limit: 6, windowSeconds: minutes(24 * 60) },
+  consentRequestPerIp: { limit: 20, windowSeconds: minutes(60) },
+  /** Answers posted to parents' consent links, per client address (a token is not guessed, but posts are bounded). */
+  consentAnswerPerIp: { limit: 30, windowSeconds: minutes(15) },
 } satisfies Record<string, RateLimitRule>
 
 export function limitsFor(action: Action, { ip, email }: { ip: string; email: string }) {
@@ -37,4 +43,18 @@ export function accountLimit(action: Action, email: string) {
  */
 export function knownBrowserLimit(browserId: string) {
   return { key: `signIn:browser:${browserId}`, rule: LIMITS.signInPerKnownBrowser }
+}
+
+/** Sending a swimmer's parent a consent link again (each one an e-mail). */
+export function consentRequestLimits(swimmerId: number, ip: string) {
+  return [
+    { key: `consentRequest:swimmer:${swimmerId}`, rule: LIMITS.consentRequestPerSwimmer },
+    { key: `consentRequestDaily:swimmer:${swimmerId}`, rule: LIMITS.consentRequestPerSwimmerDaily },
+    { key: `consentRequest:ip:${ip}`, rule: LIMITS.consentRequestPerIp },
+  ]
+}
+
+/** Answering a parent's consent link from one client address. */
+export function consentAnswerLimit(ip: string) {
+  return { key: `consentAnswer:ip:${ip}`, rule: LIMITS.consentAnswerPerIp }
 }

@@ -1,6 +1,6 @@
 import { and, desc, eq, isNull } from 'drizzle-orm'
 import { db, type Executor } from '~/db/client.server'
-import { guardianConsents, type ConsentMethod } from '~/db/schema'
+import { consentRequests, guardianConsents, swimmers, type ConsentMethod } from '~/db/schema'
 import { DomainError } from '~/lib/domain-error'
 import { recordAudit } from '~/modules/audit/audit.server'
 import { isMinor, type Swimmer } from './swimmers.server'
@@ -74,4 +74,81 @@ export async function mayBeBooked(swimmer: Pick<Swimmer, 'id' | 'birthDate' | 'a
 
 export async function assertMayBeBooked(swimmer: Pick<Swimmer, 'id' | 'birthDate' | 'ageYears' | 'ageGivenOn'>, now = new Date(), executor: Executor = db(), field?: string) {
   if (!(await mayBeBooked(swimmer, now, executor))) throw new ConsentNeededError(field)
+}
+
+/**
+ * Where a swimmer's consent stands: not needed (18 or older), given (and in force), waiting for the
+ * parent's answer to the e-mailed link, refused by the parent, or missing (never given, withdrawn,
+ * or the link ran out unanswered).
+ */
+export type ConsentStatus =
+  | { state: 'not_needed' }
+  | { state: 'given'; guardianName: string; givenAt: Date; method: ConsentMethod }
+  | { state: 'waiting'; parentEmail: string; expiresAt: Date }
+  | { state: 'refused'; answeredAt: Date | null }
+  | { state: 'missing' }
+
+export async function consentStatusOf(swimmer: Pick<Swimmer, 'id' | 'birthDate' | 'ageYears' | 'ageGivenOn'>, now = new Date(), executor: Executor = db()): Promise<ConsentStatus> {
+  if (!isMinor(swimmer, now)) return { state: 'not_needed' }
+  const consent = await consentInForce(swimmer.id, executor)
+  if (consent) return { state: 'given', guardianName: consent.guardianName, givenAt: consent.givenAt, method: consent.method }
+  const request = await latestConsentRequest(swimmer.id, executor)
+  if (request?.status === 'waiting' && request.expiresAt > now) return { state: 'waiting', parentEmail: request.parentEmail, expiresAt: request.expiresAt }
+  if (request?.status === 'refused') return { state: 'refused', answeredAt: request.answeredAt }
+  return { state: 'missing' }
+}
+
+/** The newest link e-mailed to the swimmer's parent, if any: only it can still be answered. */
+export async function latestConsentRequest(swimmerId: number, executor: Executor = db()) {
+  const [request] = await executor.select().from(consentRequests).where(eq(consentRequests.swimmerId, swimmerId)).orderBy(desc(consentRequests.id)).limit(1)
+  return request ?? null
+}
+
+/**
+ * Consent can be withdrawn (and given again) on the account for a swimmer it holds for someone else:
+ * a child. A swimmer under 18 who holds the account themselves had it from their parent through the
+ * e-mailed link; their parent is the one to withdraw it.
+ */
+export function consentIsTheAccounts(swimmer: Pick<Swimmer, 'isAccountHolder'>) {
+  return !swimmer.isAccountHolder
+}
+
+export class NoConsentToWithdrawError extends DomainError {
+  constructor() {
+    super('conflict', 'There is no consent in force to withdraw for this swimmer.')
+  }
+}
+
+export class ConsentNotTheAccountsError extends DomainError {
+  constructor() {
+    super('conflict', "This swimmer's consent was given by their parent through the e-mailed link. Please ask them to write to us to withdraw it.")
+  }
+}
+
+export type AccountActing = { id: number; name: string; email: string }
+
+export class ConsentAlreadyGivenError extends DomainError {
+  constructor() {
+    super('conflict', 'Consent for this swimmer is already in force.')
+  }
+}
+
+/** The account holder gives consent again for a child under 18, by the declaration in the form. */
+export async function giveConsentAgain({ account, swimmer, now = new Date() }: { account: AccountActing; swimmer: Swimmer; now?: Date }) {
+  if (!consentIsTheAccounts(swimmer)) throw new ConsentNotTheAccountsError()
+  await db().transaction(async (tx) => {
+    // The swimmer's row, locked: two presses of the button give consent once.
+    await tx.select({ id: swimmers.id }).from(swimmers).where(eq(swimmers.id, swimmer.id)).for('update')
+    if (await consentInForce(swimmer.id, tx)) throw new ConsentAlreadyGivenError()
+    await recordConsent(tx, { swimmerId: swimmer.id, guardianName: account.name, guardianEmail: account.email, emailVerifiedBy: 'account_code', method: 'registration_form', now })
+  })
+}
+
+/**
+ * A guest camp registration's declaration: the person registering said the swimmer is 18 or older,
+ * or that they are the parent or guardian and agree. Their address is not verified and their name
+ * not asked, so the consent is recorded as the declaration of the address's owner.
+ */
+export function recordCampDeclaration(executor: Executor, { registrationId, swimmerName, email, now }: { registrationId: number; swimmerName: string; email: string; now: Date }) {
+  return recordConsent(executor, { campRegistrationId: registrationId, guardianName: `Parent or guardian of ${swimmerName}`, guardianEmail: email, emailVerifiedBy: 'unverified', method: 'camp_form', now })
 }

@@ -1,0 +1,22 @@
+import { getInputProps, type FieldMetadata } from '@conform-to/react'
+import type { ReactNode } from 'react'
+import { FieldError } from './form-controls'
+
+type Field = FieldMetadata<string | undefined, Record<string, unknown>, string[]>
+
+/** A declaration the person ticks themselves (never ticked for them), its error next to it. */
+export function DeclarationField({ field, children }: { field: Field; children: ReactNode }) {
+  // Conform would tick it again from the server's last answer, which is right: only the person ticks it.
+  const { key, ...props } = getInputProps(field, { type: 'checkbox', value: 'on' })
+  return (
+    <div>
+      <div className="flex items-start gap-3">
+        <input key={key} {...props} className="mt-0.5 h-6 w-6 shrink-0 accent-brand-700" />
+        <label htmlFor={field.id} className="text-ink">
+          {children}
+        </label>
+      </div>
+      <FieldError field={field} />
+    </div>
+  )
+}

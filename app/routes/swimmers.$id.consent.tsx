@@ -1,0 +1,176 @@
+import { getFormProps, type SubmissionResult } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, Form, Link } from 'react-router'
+import type { Route } from './+types/swimmers.$id.consent'
+import { ConsentNotice } from '~/components/consent-notice'
+import { ConsentStatusNote } from '~/components/consent-status'
+import { DeclarationField } from '~/components/declaration-field'
+import { AuthCard, FormAlert, HoneypotField, PendingButton, TextField, useValidatedForm } from '~/components/form-fields'
+import { callerOf, requireUser } from '~/lib/auth.server'
+import { readForm } from '~/lib/form-data.server'
+import { rejectBots } from '~/lib/honeypot'
+import { formIntent } from '~/lib/intent'
+import { formatLabDateTime } from '~/lib/lab-time'
+import { formatRupees } from '~/lib/money'
+import { formErrorsOf, notFoundUnless, refusalOf } from '~/lib/refusals.server'
+import { PRODUCT_NAME } from '~/lib/seo'
+import { redirectWithToast } from '~/lib/toast.server'
+import { sendConsentRequestAgain } from '~/modules/swimmers/consent-requests.server'
+import { ConsentGiveSchema, ConsentResendSchema } from '~/modules/swimmers/consent-schemas'
+import { consentIsTheAccounts, consentStatusOf, giveConsentAgain, PRIVACY_NOTICE_VERSION } from '~/modules/swimmers/consent.server'
+import { withdrawConsent } from '~/modules/swimmers/consent-withdrawal.server'
+import { futureBookingsOf } from '~/modules/swimmers/future-bookings.server'
+import { swimmerOf } from '~/modules/swimmers/swimmers.server'
+
+export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${loaderData?.swimmer.name ?? 'Swimmer'}: parent's consent | ${PRODUCT_NAME}` }, { name: 'robots', content: 'noindex' }]
+
+/** The account's own swimmer the address names; another account's (or none) is a 404. */
+async function ownSwimmer(request: Request, id: string) {
+  const user = await requireUser(request)
+  const swimmer = /^\d{1,9}$/.test(id) ? await swimmerOf(user.id, Number(id)) : null
+  notFoundUnless(swimmer)
+  return { user, swimmer }
+}
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const { user, swimmer } = await ownSwimmer(request, params.id)
+  const now = new Date()
+  const status = await consentStatusOf(swimmer, now)
+  const accountsConsent = consentIsTheAccounts(swimmer)
+  const future = accountsConsent && status.state === 'given' ? await futureBookingsOf({ accountId: user.id, email: user.email, swimmerId: swimmer.id }, now) : []
+  return {
+    swimmer: { id: swimmer.id, name: swimmer.name, self: swimmer.isAccountHolder },
+    status,
+    accountsConsent,
+    noticeVersion: PRIVACY_NOTICE_VERSION,
+    future: future.map((booking) => ({
+      key: `${booking.kind}-${booking.id}`,
+      title: booking.title,
+      reference: booking.reference,
+      when: formatLabDateTime(booking.startsAt),
+      refund: booking.refundable ? `refunded in full (${formatRupees(booking.amountPaise)})` : 'not refunded: it starts within 24 hours',
+    })),
+  }
+}
+
+const INTENTS = ['resend', 'withdraw', 'give'] as const
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const { user, swimmer } = await ownSwimmer(request, params.id)
+  const formData = await readForm(request)
+  rejectBots(formData)
+  const intent = formIntent(formData, INTENTS)
+  notFoundUnless(intent)
+  const here = `/swimmers/${swimmer.id}/consent`
+  const account = { id: user.id, name: user.name, email: user.email }
+  if (intent === 'withdraw') {
+    try {
+      const cancelled = await withdrawConsent({ account, swimmer })
+      const description = cancelled.length > 0 ? `${cancelled.length} ${cancelled.length === 1 ? 'booking was' : 'bookings were'} cancelled. We have e-mailed you the details.` : 'We have e-mailed you to confirm.'
+      return redirectWithToast(here, { type: 'success', title: `Consent for ${swimmer.name} withdrawn`, description })
+    } catch (error) {
+      const refusal = refusalOf(error)
+      return data({ intent, withdrawError: refusal.message }, { status: refusal.status })
+    }
+  }
+  const submission = parseWithZod(formData, { schema: intent === 'resend' ? ConsentResendSchema : ConsentGiveSchema })
+  if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 })
+  try {
+    if (intent === 'resend') {
+      const { parentEmail } = submission.value as { parentEmail: string }
+      await sendConsentRequestAgain({ account, swimmer, parentEmail, ip: callerOf(request, context).ip })
+      return redirectWithToast(here, { type: 'success', title: 'Link sent', description: `We have e-mailed ${parentEmail.toLowerCase()} a new link. Earlier links no longer work.` })
+    }
+    await giveConsentAgain({ account, swimmer })
+    return redirectWithToast(here, { type: 'success', title: 'Consent given', description: `${swimmer.name} can be booked again.` })
+  } catch (error) {
+    const refusal = refusalOf(error)
+    return data({ intent, result: submission.reply(formErrorsOf(refusal)) }, { status: refusal.status })
+  }
+}
+
+export default function SwimmerConsent({ loaderData, actionData }: Route.ComponentProps) {
+  const { swimmer, status, accountsConsent, future, noticeVersion } = loaderData
+  const last = (intent: (typeof INTENTS)[number]) => (actionData?.intent === intent && 'result' in actionData ? actionData.result : undefined)
+  return (
+    <AuthCard title={swimmer.self ? "Your parent's consent" : `Parent's consent for ${swimmer.name}`} wide>
+      <div className="space-y-6">
+        {status.state === 'not_needed' ? (
+          <p className="text-ink">{swimmer.self ? 'You are 18 or older, so no parent needs to agree.' : `${swimmer.name} is 18 or older, so no parent's consent is needed.`}</p>
+        ) : (
+          <ConsentStatusNote status={status} swimmerName={swimmer.name} self={swimmer.self} />
+        )}
+        {swimmer.self && (status.state === 'waiting' || status.state === 'missing') && <ResendForm lastResult={last('resend')} parentEmail={status.state === 'waiting' ? status.parentEmail : ''} />}
+        {swimmer.self && status.state === 'given' && <p className="text-ink">Your parent or guardian can withdraw their consent at any time by writing to us.</p>}
+        {accountsConsent && status.state === 'given' && <Withdrawal swimmer={swimmer.name} future={future} error={actionData && 'withdrawError' in actionData ? actionData.withdrawError : undefined} />}
+        {accountsConsent && status.state === 'missing' && <GiveAgainForm swimmer={swimmer.name} noticeVersion={noticeVersion} lastResult={last('give')} />}
+        <Link to="/swimmers" className="btn-secondary">
+          Back to swimmers
+        </Link>
+      </div>
+    </AuthCard>
+  )
+}
+
+function ResendForm({ parentEmail, lastResult }: { parentEmail: string; lastResult: SubmissionResult<string[]> | undefined }) {
+  const [form, fields] = useValidatedForm(ConsentResendSchema, { id: 'consent-resend', lastResult, defaultValue: { parentEmail } })
+  return (
+    <Form method="post" {...getFormProps(form)} className="space-y-4 border-t border-slate-200 pt-6">
+      <HoneypotField />
+      <h2 className="text-lg font-bold text-brand-900">Send the link again</h2>
+      <p className="text-ink">Correct the address if it was wrong. The new link replaces the earlier ones; you can send one every few minutes.</p>
+      <FormAlert id={form.errorId} errors={form.errors} />
+      <TextField field={fields.parentEmail} label="Your parent's or guardian's e-mail address" type="email" autoComplete="off" />
+      <PendingButton name="intent" value="resend" when={{ fields: { intent: 'resend' }, untilLoaded: true }} pendingLabel="Sending..." className="btn-primary w-full sm:w-auto">
+        Send the link
+      </PendingButton>
+    </Form>
+  )
+}
+
+type Future = Route.ComponentProps['loaderData']['future']
+
+function Withdrawal({ swimmer, future, error }: { swimmer: string; future: Future; error: string | undefined }) {
+  return (
+    <Form method="post" className="space-y-4 border-t border-slate-200 pt-6">
+      <HoneypotField />
+      <input type="hidden" name="intent" value="withdraw" />
+      <h2 className="text-lg font-bold text-brand-900">Withdraw consent</h2>
+      <p className="text-ink">{`If you withdraw your consent, ${swimmer} cannot be booked until you give it again here.`}</p>
+      {future.length === 0 ? (
+        <p className="text-ink">{`${swimmer} has no sessions or camp places to come.`}</p>
+      ) : (
+        <div>
+          <p className="text-ink">{`These sessions and camp places of ${swimmer} will be cancelled:`}</p>
+          <ul className="mt-2 space-y-2">
+            {future.map((booking) => (
+              <li key={booking.key} className="rounded-lg bg-slate-50 p-3 text-sm text-ink">
+                <span className="block font-semibold">{`${booking.title}, ${booking.when}`}</span>
+                <span className="block">{`${booking.reference}: ${booking.refund}`}</span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      <FormAlert id="withdraw-error" errors={error ? [error] : undefined} />
+      <PendingButton when={{ fields: { intent: 'withdraw' }, untilLoaded: true }} pendingLabel="Withdrawing..." className="btn-primary w-full sm:w-auto">
+        {future.length > 0 ? 'Withdraw consent and cancel these bookings' : 'Withdraw consent'}
+      </PendingButton>
+    </Form>
+  )
+}
+
+function GiveAgainForm({ swimmer, noticeVersion, lastResult }: { swimmer: string; noticeVersion: string; lastResult: SubmissionResult<string[]> | undefined }) {
+  const [form, fields] = useValidatedForm(ConsentGiveSchema, { id: 'consent-give', lastResult })
+  return (
+    <Form method="post" {...getFormProps(form)} className="space-y-4 border-t border-slate-200 pt-6">
+      <HoneypotField />
+      <ConsentNotice swimmer={swimmer} version={noticeVersion} />
+      <FormAlert id={form.errorId} errors={form.errors} />
+      <DeclarationField field={fields.declaration}>{`I am ${swimmer}'s parent or legal guardian, and I agree that the lab keeps and uses ${swimmer}'s data as described above and in the Privacy Policy.`}</DeclarationField>
+      <PendingButton name="intent" value="give" when={{ fields: { intent: 'give' }, untilLoaded: true }} pendingLabel="Sending..." className="btn-primary w-full sm:w-auto">
+        Give consent
+      </PendingButton>
+    </Form>
+  )
+}
