@@ -31,7 +31,8 @@ export function TryAgainWith({ applicant }: { applicant: CampApplicantFields }) 
 }
 
 function ApplicantFields({ applicant }: { applicant: CampApplicantFields }) {
-  return Object.entries(applicant).map(([name, value]) => <input key={name} type="hidden" name={name} value={value} />)
+  // The declaration was made in the form that led here; joining the waitlist keeps it.
+  return [...Object.entries(applicant), ['guardianDeclaration', 'on']].map(([name, value]) => <input key={name} type="hidden" name={name} value={value} />)
 }
 
 function CampAnswer({ id, message, applicant, offerWaitlist = false }: { id: string; message: string; applicant: CampApplicantFields; offerWaitlist?: boolean }) {

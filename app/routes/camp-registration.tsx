@@ -4,6 +4,7 @@ import { data, Form, Link, redirect, redirectDocument } from 'react-router'
 import type { Route } from './+types/camp-registration'
 import { AuthCard, FieldError, FormAlert, HoneypotField, PendingButton, TextField, useValidatedForm } from '~/components/form-fields'
 import { BatchFull, type CampApplicantFields } from '~/components/camp-answers'
+import { DeclarationField } from '~/components/declaration-field'
 import { callerOf, getUser } from '~/lib/auth.server'
 import { holderOf } from '~/lib/holder.server'
 import { afterTheLine } from '~/lib/after-the-camp-line.server'
@@ -78,7 +79,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const submission = parseWithZod(formData, { schema: CampRegistrationSchema })
   if (submission.status !== 'success') return data<ActionResult>({ kind: 'invalid', result: submission.reply() }, { status: 400 })
   const form: CampRegistrationInput = submission.value
-  const applicant = { swimmerName: form.name, email: form.email, phone: form.phone_number }
+  const applicant = { swimmerName: form.name, email: form.email, phone: form.phone_number, guardianDeclaration: form.guardianDeclaration }
   const { ip } = callerOf(request, context)
 
   try {
@@ -238,6 +239,14 @@ function RegistrationForm({ camps, prefill, actionData }: { camps: Camps; prefil
             </div>
             <FieldError field={fields.batch} />
           </fieldset>
+
+          <DeclarationField field={fields.guardianDeclaration}>
+            The swimmer is 18 or older, or I am their parent or legal guardian and agree to the{' '}
+            <Link to="/privacy-policy" className="font-semibold text-brand-700 underline">
+              Privacy Policy
+            </Link>{' '}
+            for their data.
+          </DeclarationField>
 
           <PendingButton name="intent" value="register" when={{ action: '/onboarding', untilLoaded: true }} pendingLabel="Registering..." className="btn-primary w-full">
             {`Register Now - ${(chosenCamp ?? firstOpen).price}`}

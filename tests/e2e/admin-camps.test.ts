@@ -13,7 +13,7 @@ const site = useTestSite({ SMTP_URL: undefined })
 /** A parent registers for the camp and pays at the sandbox gateway, as the public form does it. */
 async function paidRegistration(name: string, camp: string, batch: string) {
   const parent = new Visitor(site.url)
-  const submitted = await parent.post('/onboarding', { name, email: `${name.toLowerCase().replace(/\W/g, '.')}@example.com`, phone_number: '98450 12345', camp, batch, website_url: '' })
+  const submitted = await parent.post('/onboarding', { name, email: `${name.toLowerCase().replace(/\W/g, '.')}@example.com`, phone_number: '98450 12345', guardianDeclaration: 'on', camp, batch, website_url: '' })
   expect(submitted.status).toBe(302)
   const paid = await parent.post(submitted.location!, { outcome: 'success' })
   // Back from the gateway, as a parent is: the status page settles the payment, so the registration

@@ -32,6 +32,7 @@ describe('camp registration in the browser', () => {
     await page.getByRole('radio', { name: /^Camp 2/ }).check()
     await page.getByRole('radio', { name: /Batch 2/ }).check()
     await expect.poll(() => page.getByRole('radio', { name: /Batch 2/ }).locator('xpath=..').innerText()).toMatch(/30 seats left$/)
+    await page.getByRole('checkbox', { name: /parent or legal guardian/ }).check()
     await expectNoAxeViolations(page)
     await page.getByRole('button', { name: 'Register Now - ₹35,000' }).click()
 
@@ -58,7 +59,7 @@ describe('camp registration in the browser', () => {
 
   it('a full batch says Full; the parent joins its waitlist instead, and keeps the place through the e-mailed link', async () => {
     for (let index = 0; index < 30; index += 1) {
-      const filled = await new Visitor(site.url).post('/onboarding', { name: `Swimmer ${index}`, email: `filler${index}@example.com`, phone_number: '9845012345', camp: 'camp1', batch: 'batch1', website_url: '' })
+      const filled = await new Visitor(site.url).post('/onboarding', { name: `Swimmer ${index}`, email: `filler${index}@example.com`, phone_number: '9845012345', guardianDeclaration: 'on', camp: 'camp1', batch: 'batch1', website_url: '' })
       expect(filled.status).toBe(302)
     }
     const context = await browser.context(site.url, DESKTOP)
@@ -71,6 +72,7 @@ describe('camp registration in the browser', () => {
     await page.getByLabel('Email Address').fill('late@example.com')
     await page.getByLabel('Phone Number').fill('9845012345')
     await page.getByRole('radio', { name: /Batch 1/ }).check()
+    await page.getByRole('checkbox', { name: /parent or legal guardian/ }).check()
     await page.getByRole('button', { name: /Register Now/ }).click()
 
     await expect.poll(() => page.getByRole('alert').innerText()).toContain('Batch 1 of Camp 1 is full. You can join its waitlist')

@@ -104,7 +104,7 @@ describe('camps and batches', () => {
     await expect.poll(async () => text((await new Visitor(site.url).get('/onboarding')).html), PAGE_CACHE).toContain('Camp 3: 20–28 December 2030 ₹30,000, early-bird price until 30 November 2030')
     // Without JavaScript the form lists every open camp's batches; one the chosen camp lacks is explained.
     const parent = new Visitor(site.url)
-    const wrongBatch = await parent.post('/onboarding', { name: 'Kiran', email: 'kiran@example.com', phone_number: '98450 12345', camp: 'camp3', batch: 'batch1', website_url: '' })
+    const wrongBatch = await parent.post('/onboarding', { name: 'Kiran', email: 'kiran@example.com', phone_number: '98450 12345', guardianDeclaration: 'on', camp: 'camp3', batch: 'batch1', website_url: '' })
     expect(wrongBatch.status).toBe(400)
     expect(text(wrongBatch.html)).toContain('Camp 3 has no such batch. Please select one of its batches.')
   })
@@ -205,7 +205,7 @@ describe('camps and batches', () => {
 
 describe('registrations', () => {
   let family = 1
-  const form = (name: string, batch = 'batch1') => ({ name, email: `family${family++}@example.com`, phone_number: '98450 12345', camp: 'camp1', batch, website_url: '' })
+  const form = (name: string, batch = 'batch1') => ({ name, email: `family${family++}@example.com`, phone_number: '98450 12345', guardianDeclaration: 'on', camp: 'camp1', batch, website_url: '' })
 
   /** A parent registers on /onboarding and pays at the sandbox gateway; returns their e-mail. */
   async function registerAndPay(values: Record<string, string>) {

@@ -73,7 +73,7 @@ describe("a customer's page", () => {
     expect(text((await kiran.get(statusUrl)).html)).toContain('Payment Successful!')
     const reference = /Booking ID (SWP-\d{10})/.exec(text((await kiran.get('/my-bookings')).html))![1]!
     // Parents register for camps without an account; the same address ties it to the customer.
-    const camp = await new Visitor(site.url).post('/onboarding', { name: 'Arjun Das', email: 'KIRAN@example.com', phone_number: '98450 12345', camp: 'camp1', batch: 'batch2', website_url: '' })
+    const camp = await new Visitor(site.url).post('/onboarding', { name: 'Arjun Das', email: 'KIRAN@example.com', phone_number: '98450 12345', guardianDeclaration: 'on', camp: 'camp1', batch: 'batch2', website_url: '' })
     expect(camp.status).toBe(302)
     await new Visitor(site.url).post(camp.location!, { outcome: 'success' })
 

@@ -11,7 +11,7 @@ let family = 1
 const form = (overrides: Record<string, string> = {}) => ({
   name: `Swimmer ${family}`,
   email: `family${family++}@example.com`,
-  phone_number: '98450 12345',
+  phone_number: '98450 12345', guardianDeclaration: 'on',
   camp: 'camp1',
   batch: 'batch1',
   website_url: '',

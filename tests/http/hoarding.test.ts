@@ -95,7 +95,7 @@ describe('one client with many e-mail addresses', () => {
     for (let attempt = 0; attempt < 8; attempt += 1) {
       const batch = attempt % 2 === 0 ? 'batch1' : 'batch2'
       const camp = attempt % 4 < 2 ? 'camp1' : 'camp2'
-      answers.push(await attackerBrowser(network).post('/onboarding', { name: `Fake Swimmer ${attempt}`, email: `fake${attempt}@example.com`, phone_number: '98450 12345', camp, batch, website_url: '' }))
+      answers.push(await attackerBrowser(network).post('/onboarding', { name: `Fake Swimmer ${attempt}`, email: `fake${attempt}@example.com`, phone_number: '98450 12345', guardianDeclaration: 'on', camp, batch, website_url: '' }))
     }
     expect(answers.filter(wentToGateway)).toHaveLength(MAX_HOLDS_PER_NETWORK)
     const refused = answers.filter((answer) => !wentToGateway(answer))
@@ -103,7 +103,7 @@ describe('one client with many e-mail addresses', () => {
     expect(text(refused[0]!.html)).toContain('Too many bookings from your network are waiting for payment')
 
     const parent = new Visitor(site.url)
-    const submitted = await parent.post('/onboarding', { name: 'Arjun Menon', email: 'menon@example.com', phone_number: '98450 12345', camp: 'camp1', batch: 'batch1', website_url: '' })
+    const submitted = await parent.post('/onboarding', { name: 'Arjun Menon', email: 'menon@example.com', phone_number: '98450 12345', guardianDeclaration: 'on', camp: 'camp1', batch: 'batch1', website_url: '' })
     expect(wentToGateway(submitted)).toBe(true)
     const back = await parent.post(submitted.location!, { outcome: 'success' })
     expect(text((await parent.get(back.location!.replace(site.url, ''))).html)).toContain('Registration Complete!')
@@ -111,7 +111,7 @@ describe('one client with many e-mail addresses', () => {
 
   it('cannot release a parent’s unpaid camp hold by typing the parent’s address and the child’s name', async () => {
     const parent = new Visitor(site.url)
-    const values = { name: 'Meera Iyer', email: 'iyer.family@example.com', phone_number: '98450 12345', camp: 'camp2', batch: 'batch1', website_url: '' }
+    const values = { name: 'Meera Iyer', email: 'iyer.family@example.com', phone_number: '98450 12345', guardianDeclaration: 'on', camp: 'camp2', batch: 'batch1', website_url: '' }
     const paying = await parent.post('/onboarding', values)
     expect(wentToGateway(paying)).toBe(true)
 

@@ -60,7 +60,7 @@ beforeAll(async () => {
 
   // A parent registers a swimmer for a camp and pays.
   const parent = new Visitor(site.url)
-  const submitted = await parent.post('/onboarding', { name: CAMPER.name, email: CAMPER.email, phone_number: '98450 12345', camp: 'camp1', batch: 'batch1', website_url: '' })
+  const submitted = await parent.post('/onboarding', { name: CAMPER.name, email: CAMPER.email, phone_number: '98450 12345', guardianDeclaration: 'on', camp: 'camp1', batch: 'batch1', website_url: '' })
   const campBack = new URL((await parent.post(submitted.location!, { outcome: 'success' })).location!)
   the.camp.statusPath = `${campBack.pathname}${campBack.search}`
   the.camp.orderId = campBack.searchParams.get('orderId')!

@@ -214,7 +214,7 @@ describe('cross-site form posts', () => {
         await crossSitePost(stranger, '/login', { email: victim.email, password: PASSWORD, website_url: '' }, headers),
         await crossSitePost(stranger, '/registration', registrationForm({ email: newcomer }), headers),
         await crossSitePost(stranger, '/booking', { name: 'Forged', email: newcomer, phone: '', service: 'race', date: '2099-01-05', time: '10:00', notes: '', intent: 'details', website_url: '' }, headers),
-        await crossSitePost(stranger, '/onboarding', { name: 'Forged Swimmer', email: newcomer, phone_number: '98450 12345', camp: 'camp1', batch: 'batch1', website_url: '' }, headers),
+        await crossSitePost(stranger, '/onboarding', { name: 'Forged Swimmer', email: newcomer, phone_number: '98450 12345', guardianDeclaration: 'on', camp: 'camp1', batch: 'batch1', website_url: '' }, headers),
         await crossSitePost(victim, `/bookings/${reference}/cancel`, { website_url: '' }, headers),
         await crossSitePost(victim, '/logout', {}, headers),
         await crossSitePost(admin, '/admin/settings', { intent: 'price', code: 'biomechanical_package', price: '1', regularPrice: '2' }, headers),

@@ -34,7 +34,7 @@ const NAME_FORMS: Array<{ form: string; schema: z.ZodType; field: string; valid:
     valid: { whoSwims: 'myself', name: 'Asha Rao', email: 'asha@example.com', password: 'butterfly-2027', phone: '9845012345', age: '26', currentLocation: 'Bengaluru', gender: 'female', swimmingExperience: 'advanced', academyName: 'NA', coachName: 'NA', specialization: 'butterfly', participateInEvents: 'yes', howDidYouKnow: 'google' },
   },
   { form: '/booking', schema: PublicBookingSchema, field: 'name', valid: { name: 'Ravi Kumar', email: 'ravi@example.com', service: 'race', date: soon, time: '10:00' } },
-  { form: 'camp registration and waitlist', schema: CampRegistrationSchema, field: 'name', valid: { name: 'Arjun Menon', email: 'menon@example.com', phone_number: '9845012345', camp: 'camp1', batch: 'batch1' } },
+  { form: 'camp registration and waitlist', schema: CampRegistrationSchema, field: 'name', valid: { name: 'Arjun Menon', email: 'menon@example.com', phone_number: '9845012345', guardianDeclaration: 'on', camp: 'camp1', batch: 'batch1' } },
   { form: 'staff booking', schema: StaffBookingSchema, field: 'name', valid: { name: 'Ravi Kumar', email: 'ravi@example.com', product: 'single_race', date: soon, time: '09:00', origin: 'complimentary' } },
   { form: 'coach (settings)', schema: CoachSchema, field: 'name', valid: { name: 'Coach', credentials: 'Level 3' } },
   { form: 'team member (settings)', schema: TeamMemberSchema, field: 'name', valid: { index: '0', name: 'Member', role: 'Analyst', bio: 'Works here.' } },
@@ -101,7 +101,7 @@ describe('the one name rule, on every form that takes a name', () => {
     expect(errors(PublicBookingSchema, { email: 'ravi@example.com', service: 'race', date: soon, time: '10:00' })).toEqual({ name: 'Please enter your full name' })
     expect(errors(PublicBookingSchema, { name: 'R', email: 'ravi@example.com', service: 'race', date: soon, time: '10:00' })).toEqual({ name: 'Name must be at least 2 characters' })
     expect(errors(CoachSchema, { name: ' ', credentials: 'Level 3' })).toEqual({ name: 'Enter the name' })
-    expect(errors(CampRegistrationSchema, { name: 'x'.repeat(101), email: 'menon@example.com', phone_number: '9845012345', camp: 'camp1', batch: 'batch1' })).toEqual({ name: 'Please use at most 100 characters' })
+    expect(errors(CampRegistrationSchema, { name: 'x'.repeat(101), email: 'menon@example.com', phone_number: '9845012345', guardianDeclaration: 'on', camp: 'camp1', batch: 'batch1' })).toEqual({ name: 'Please use at most 100 characters' })
   })
 })
 

@@ -10,7 +10,7 @@ import { visitor } from '../../../tests/support/holders'
 import { useTestDatabase } from '../../../tests/support/test-database'
 import { campChoices } from './camps.server'
 import { AlreadyRegisteredError, BatchFullError, BatchNotInCampError, CampNotFoundError, expireStaleCampHolds, holdCampSeat, RegistrationClosedError } from './registrations.server'
-import { CampRegistrationSchema } from './schemas'
+import { CAMP_DECLARATION_MESSAGE, CampRegistrationSchema } from './schemas'
 import { AlreadyWaitingError, confirmWaitlistPlace, joinWaitlist, offerFreedSeats } from './waitlist.server'
 
 useTestDatabase()
@@ -201,7 +201,7 @@ describe('the waitlist', () => {
 })
 
 describe('the form', () => {
-  const valid = { name: 'Arjun Menon', email: 'parent@example.com', phone_number: '98450 12345', camp: 'camp1', batch: 'batch2' }
+  const valid = { name: 'Arjun Menon', email: 'parent@example.com', phone_number: '98450 12345', guardianDeclaration: 'on', camp: 'camp1', batch: 'batch2' }
   const errors = (values: Record<string, string | undefined>) => {
     const result = CampRegistrationSchema.safeParse(values)
     return result.success ? {} : Object.fromEntries(result.error.issues.map((issue) => [issue.path.join('.'), issue.message]))
@@ -217,12 +217,14 @@ describe('the form', () => {
     expect(errors({ ...valid, phone_number: '98450' })).toEqual({ phone_number: 'Phone number must be at least 10 digits' })
     expect(errors({ ...valid, camp: undefined })).toEqual({ camp: 'Please select a camp' })
     expect(errors({ ...valid, batch: undefined })).toEqual({ batch: 'Please select a batch' })
+    expect(errors({ ...valid, guardianDeclaration: undefined })).toEqual({ guardianDeclaration: CAMP_DECLARATION_MESSAGE })
     expect(errors({})).toEqual({
       name: 'Name must be at least 2 characters',
       email: 'Invalid email address',
       phone_number: 'Phone number must be at least 10 digits',
       camp: 'Please select a camp',
       batch: 'Please select a batch',
+      guardianDeclaration: CAMP_DECLARATION_MESSAGE,
     })
   })
 

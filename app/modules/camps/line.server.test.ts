@@ -16,7 +16,7 @@ afterEach(() => settleCampLine())
 let nextParent = 1
 const parent = (overrides: Partial<{ swimmerName: string; email: string; phone: string }> = {}) => ({ swimmerName: `Swimmer ${nextParent}`, email: `parent${nextParent++}@example.com`, phone: '9845012345', ...overrides })
 const join = (applicant = parent(), { camp = 'camp1', batch = 'batch1', holder = visitor({ email: applicant.email }) } = {}) =>
-  joinCampLine({ campCode: camp, batchCode: batch, applicant, holder: { ...holder, email: applicant.email } })
+  joinCampLine({ campCode: camp, batchCode: batch, applicant: { ...applicant, guardianDeclaration: true }, holder: { ...holder, email: applicant.email } })
 
 async function setCapacity(capacity: number, camp = 'camp1', batch = 'batch1') {
   const [target] = await db().select({ id: campBatches.id }).from(campBatches).innerJoin(camps, eq(camps.id, campBatches.campId)).where(and(eq(camps.code, camp), eq(campBatches.code, batch)))

@@ -53,7 +53,7 @@ export const LINE_LIMIT_PER_NETWORK = { limit: 30, windowSeconds: 10 * 60 } sati
  * Puts a registration in line; settling starts at once. A camp or batch that does not exist, or a
  * camp that takes no registrations, is refused here, before the line.
  */
-export async function joinCampLine({ campCode, batchCode, applicant, holder, now = new Date() }: { campCode: string; batchCode: string; applicant: CampApplicant; holder: Holder; now?: Date }) {
+export async function joinCampLine({ campCode, batchCode, applicant, holder, now = new Date() }: { campCode: string; batchCode: string; applicant: CampApplicant & { guardianDeclaration: true }; holder: Holder; now?: Date }) {
   const camp = (await listCamps(now)).find((candidate) => candidate.code === campCode)
   if (!camp) throw new CampNotFoundError()
   if (!camp.batches.some((batch) => batch.code === batchCode)) throw new BatchNotInCampError(camp.name)
@@ -214,7 +214,8 @@ async function settleChunk(now: Date): Promise<boolean> {
  * recorded with the hold).
  */
 async function settleOne(tx: Executor, arrival: typeof campLine.$inferSelect, now: Date): Promise<{ outcome: Answer; message: string } | null> {
-  const applicant = { swimmerName: arrival.swimmerName, email: arrival.email, phone: arrival.phone }
+  // Only a declaration lets anyone into the line (joinCampLine), so every arrival made it.
+  const applicant = { swimmerName: arrival.swimmerName, email: arrival.email, phone: arrival.phone, guardianDeclaration: true }
   const holder: Holder = { userId: arrival.holderUserId, email: arrival.email, network: arrival.holderNetwork, browser: arrival.holderBrowser }
   try {
     await tx.transaction(async (savepoint) => {

@@ -8,6 +8,7 @@ import { setStatus } from '~/modules/booking/status.server'
 import { holderColumns, limitHoldAttempts, makeRoomForHold, type Holder } from '~/modules/holders/holders.server'
 import { batchLooksFull, campPrice, campSeatsTaken, registrationOpen, waitingCounts } from './camps.server'
 import { addMinutes } from '~/lib/lab-time'
+import { recordCampDeclaration } from '~/modules/swimmers/consent.server'
 
 export class CampNotFoundError extends DomainError {
   constructor() {
@@ -34,7 +35,12 @@ export class AlreadyRegisteredError extends DomainError {
   }
 }
 
-export type CampApplicant = { swimmerName: string; email: string; phone: string }
+/**
+ * Who is registered. `guardianDeclaration`: the person registering declared that the swimmer is 18
+ * or older, or that they are the parent or guardian and agree to the Privacy Policy (the form asks
+ * every guest); the registration keeps it as a guardian's consent.
+ */
+export type CampApplicant = { swimmerName: string; email: string; phone: string; guardianDeclaration?: boolean }
 
 /** The camp exists but has no batch by that code (camps can have different batches). */
 export class BatchNotInCampError extends DomainError {
@@ -121,6 +127,7 @@ export async function holdCampSeatIn(tx: Executor, { campCode, batchCode, applic
     createdAt: now,
     updatedAt: now,
   })
+  if (applicant.guardianDeclaration) await recordCampDeclaration(tx, { registrationId: registration.id, swimmerName: applicant.swimmerName, email: applicant.email, now })
   return { ...registration, holdExpiresAt, amountPaise: campPrice(batch, now) }
 }
 

@@ -3,6 +3,8 @@
 import { z } from 'zod'
 import { emailField, personNameField } from '~/modules/accounts/schemas'
 
+export const CAMP_DECLARATION_MESSAGE = 'Please confirm that the swimmer is 18 or older, or that you are their parent or guardian and agree to the Privacy Policy'
+
 const code = (message: string) =>
   z
     .string({ error: message })
@@ -20,6 +22,12 @@ export const CampRegistrationSchema = z.object({
     .regex(/^[+\d][\d\s()-]*$/, 'Please enter a phone number, using digits, spaces, + and -'),
   camp: code('Please select a camp'),
   batch: code('Please select a batch'),
+  /** The swimmer is an adult, or the person registering is their parent or guardian and agrees to the Privacy Policy: never ticked for them. */
+  guardianDeclaration: z
+    .string({ error: CAMP_DECLARATION_MESSAGE })
+    .optional()
+    .refine((value) => value === 'on', CAMP_DECLARATION_MESSAGE)
+    .transform(() => true as const),
 })
 
 export type CampRegistrationInput = z.output<typeof CampRegistrationSchema>

@@ -12,6 +12,7 @@ import { DomainError } from '~/lib/domain-error'
 import { limitHoldAttempts } from '~/modules/holders/holders.server'
 import { clientNetwork } from '~/modules/rate-limit/client-network'
 import { campPrice, campSeatsTaken, queuedOnWaitlist, registrationOpen, waitingCounts } from './camps.server'
+import { recordCampDeclaration } from '~/modules/swimmers/consent.server'
 import { AlreadyRegisteredError, insertRegistration, lockBatchOrExplain, RegistrationClosedError, sameSwimmer, type CampApplicant } from './registrations.server'
 
 export class AlreadyWaitingError extends DomainError {
@@ -280,6 +281,8 @@ async function offerSeatsOf(batchId: number, links: PrivateLinks, now: Date) {
         createdAt: now,
         updatedAt: now,
       })
+      // The place on the waitlist was asked for through the form, with its declaration.
+      await recordCampDeclaration(tx, { registrationId: registration.id, swimmerName: person.swimmerName, email: person.email, now })
       await tx.update(campWaitlist).set({ status: 'offered', registrationId: registration.id, offeredAt: now }).where(eq(campWaitlist.id, person.id))
       const link = links.url(WAITLIST_OFFER_LINK, registration.reference)
       await enqueueEmail(
