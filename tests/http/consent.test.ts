@@ -69,6 +69,12 @@ describe("the parent's consent link", () => {
     expect(text((await parent.post(path, { intent: 'refuse', website_url: '' })).html)).toContain('This link has already been answered')
     const status = await minor.get(`/swimmers/${await swimmerIdOf(minor, 'Kiran Rao')}/consent`)
     expect(text(status.html)).toContain("Parent's consent given by Lakshmi Rao")
+
+    const staff = await site.sharedStaff()
+    const customerId = /href="\/admin\/customers\/(\d+)"/.exec((await staff.get(`/admin/customers?q=${encodeURIComponent(emailFor('Kiran Rao'))}`)).html)![1]!
+    const record = text((await staff.get(`/admin/customers/${customerId}`)).html)
+    expect(record).toContain('Given by Lakshmi Rao, lakshmi.rao@example.com (verified by the consent link sent to it)')
+    expect(record).toMatch(/through the e-mailed consent link .*Privacy notice \d{4}-\d\d-\d\d/)
   })
 
   it('answers 404 for a token it never made', async () => {

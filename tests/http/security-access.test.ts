@@ -80,6 +80,8 @@ beforeAll(async () => {
   the.a.customerId = /href="\/admin\/customers\/(\d+)"/.exec((await visitors.admin.get(`/admin/customers?q=${encodeURIComponent(A.email)}`)).html)![1]!
   const availability = (await visitors.admin.get('/admin/availability')).html
   the.windowId = /href="\/admin\/availability\/(\d+)"/.exec(availability)![1]!
+  // A's swimmer (A themselves): the first id whose consent page A may open.
+  for (let id = 1; !the.a.swimmerId && id < 20; id += 1) if ((await visitors.a.get(`/swimmers/${id}/consent`)).status === 200) the.a.swimmerId = String(id)
 }, 120_000)
 
 const aSecrets = () => [A.name, A.email, the.a.orderId, the.a.reference]
@@ -130,6 +132,8 @@ const pages: Row[] = [
   { name: 'the camp payment check (JSON), with a wrong key', path: () => `/payment-status/check?orderId=${the.camp.orderId}&key=${wrongKey}`, expect: nobody, secrets: campSecrets },
   { name: 'a waitlist offer, with a made-up key', path: () => `/onboarding/offer?registration=${the.camp.reference}&key=${wrongKey}`, expect: nobody, secrets: campSecrets },
   { name: 'a waitlist place, with a made-up key', path: () => `/onboarding/waitlist?entry=1&key=${wrongKey}`, expect: nobody },
+  { name: "A's swimmer's consent page", path: () => `/swimmers/${the.a.swimmerId}/consent`, expect: { guest: 'login', a: 'ok', b: 'not found', admin: 'not found' }, secrets: aSecrets, shows: () => ['no parent needs to agree'] },
+  { name: "a parent's consent link, with a made-up token", path: () => `/consent/${'k'.repeat(43)}`, expect: nobody },
   ...[
     '/admin',
     '/admin/availability',
@@ -179,6 +183,9 @@ const changes: Row[] = [
   { name: "pay for A's held booking", path: () => `/slot-payment?booking=${the.a.pendingBookingId}`, form: () => ({ website_url: '' }), expect: { guest: 'login', a: 'skip', b: 'to book-slot', admin: 'to book-slot' }, secrets: aSecrets },
   { name: 'take up a waitlist offer with a made-up key', path: () => `/onboarding/offer?registration=${the.camp.reference}&key=${wrongKey}`, form: () => ({ website_url: '' }), expect: nobody, secrets: campSecrets },
   { name: 'confirm a waitlist place with a made-up key', path: () => `/onboarding/waitlist?entry=1&key=${wrongKey}`, form: () => ({ website_url: '' }), expect: nobody },
+  { name: "withdraw consent for A's swimmer", path: () => `/swimmers/${the.a.swimmerId}/consent`, form: () => ({ intent: 'withdraw', website_url: '' }), expect: { guest: 'login', a: 'skip', b: 'not found', admin: 'not found' }, secrets: aSecrets },
+  { name: "send A's parent a consent link", path: () => `/swimmers/${the.a.swimmerId}/consent`, form: () => ({ intent: 'resend', parentEmail: 'stranger@example.com', website_url: '' }), expect: { guest: 'login', a: 'skip', b: 'not found', admin: 'not found' }, secrets: aSecrets },
+  { name: "agree through a parent's consent link with a made-up token", path: () => `/consent/${'k'.repeat(43)}`, form: () => ({ intent: 'agree', guardianName: 'Forged Parent', declaration: 'on', website_url: '' }), expect: nobody },
   {
     name: 'open availability',
     path: () => '/admin/availability',

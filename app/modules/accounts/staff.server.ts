@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, gt, ilike, inArray, or, sql, type SQL } from 'drizzle-orm'
 import { db, type Executor } from '~/db/client.server'
+import { consentRecordsOf } from '~/modules/swimmers/consent.server'
 import { swimmersOf } from '~/modules/swimmers/swimmers.server'
 import { campBatches, campRegistrations, camps, sessions, swimmers, users } from '~/db/schema'
 import { DomainError } from '~/lib/domain-error'
@@ -118,7 +119,8 @@ export async function customerDetails(userId: number, now = new Date()) {
       .from(sessions)
       .where(and(eq(sessions.userId, customer.id), gt(sessions.expiresAt, now))),
   ])
-  return { customer: { ...customer, sessionCount: signedIn?.count ?? 0 }, swimmers, bookings, registrations }
+  const consents = await consentRecordsOf(swimmers.map((swimmer) => swimmer.id))
+  return { customer: { ...customer, sessionCount: signedIn?.count ?? 0 }, swimmers: swimmers.map((swimmer) => ({ ...swimmer, ...consents.get(swimmer.id)! })), bookings, registrations }
 }
 
 type StaffRequest = { actor: Actor; userId: number; now?: Date }

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray, isNull, notExists, or, sql, type SQL } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import { db, type Executor } from '~/db/client.server'
-import { campBatches, campRegistrations, camps, campWaitlist, payments, refunds, type RefundState } from '~/db/schema'
+import { campBatches, campRegistrations, camps, campWaitlist, guardianConsents, payments, refunds, type RefundState } from '~/db/schema'
 import { campSeatsTaken, holdsCampSeat, waitingCounts } from './camps.server'
 import { batchColumns, campColumns } from './columns.server'
 
@@ -50,6 +50,8 @@ export async function staffCamp(code: string, now = new Date()) {
       status: campRegistrations.status,
       createdAt: campRegistrations.createdAt,
       refundable: sql<boolean>`EXISTS (${refundablePayments(db(), sql`${campRegistrations.id}`)})`,
+      /** When the person registering declared the swimmer an adult or themselves the parent (a guest's form). */
+      declaredAt: sql<Date | null>`(${db().select({ givenAt: guardianConsents.givenAt }).from(guardianConsents).where(eq(guardianConsents.campRegistrationId, campRegistrations.id)).orderBy(desc(guardianConsents.id)).limit(1)})`.mapWith(guardianConsents.givenAt),
       latestRefund: sql<RefundState | null>`(${db()
         .select({ state: refunds.state })
         .from(refunds)

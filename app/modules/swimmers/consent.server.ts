@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull } from 'drizzle-orm'
+import { and, desc, eq, inArray, isNull } from 'drizzle-orm'
 import { db, type Executor } from '~/db/client.server'
 import { consentRequests, guardianConsents, swimmers, type ConsentMethod } from '~/db/schema'
 import { DomainError } from '~/lib/domain-error'
@@ -151,4 +151,18 @@ export async function giveConsentAgain({ account, swimmer, now = new Date() }: {
  */
 export function recordCampDeclaration(executor: Executor, { registrationId, swimmerName, email, now }: { registrationId: number; swimmerName: string; email: string; now: Date }) {
   return recordConsent(executor, { campRegistrationId: registrationId, guardianName: `Parent or guardian of ${swimmerName}`, guardianEmail: email, emailVerifiedBy: 'unverified', method: 'camp_form', now })
+}
+
+/** For staff: each swimmer's newest consent (in force or withdrawn) and newest consent link, by swimmer id. */
+export async function consentRecordsOf(swimmerIds: number[], executor: Executor = db()) {
+  const records = new Map<number, { consent: typeof guardianConsents.$inferSelect | null; request: typeof consentRequests.$inferSelect | null }>()
+  if (swimmerIds.length === 0) return records
+  const [consents, requests] = await Promise.all([
+    executor.select().from(guardianConsents).where(inArray(guardianConsents.swimmerId, swimmerIds)).orderBy(desc(guardianConsents.id)),
+    executor.select().from(consentRequests).where(inArray(consentRequests.swimmerId, swimmerIds)).orderBy(desc(consentRequests.id)),
+  ])
+  for (const id of swimmerIds) {
+    records.set(id, { consent: consents.find((consent) => consent.swimmerId === id) ?? null, request: requests.find((request) => request.swimmerId === id) ?? null })
+  }
+  return records
 }

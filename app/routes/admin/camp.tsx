@@ -77,6 +77,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
         status: registrationStatus(registration.status, registration.latestRefund),
         amount: formatRupees(registration.amountPaise),
         registeredAt: formatLabDateTime(registration.createdAt),
+        declaration: registration.declaredAt ? "Declared: 18 or older, or registered by the parent or guardian" : null,
         confirmed: registration.status === 'confirmed',
         refundable: registration.refundable,
       })),
@@ -287,6 +288,7 @@ function BatchSection({ batch, batches, actionData }: { batch: Batch; batches: B
                     <span className="block font-medium text-ink">{registration.swimmerName}</span>
                     <span className="block text-muted [overflow-wrap:anywhere]">{registration.contact}</span>
                     <span className="block text-muted">{registration.reference}</span>
+                    {registration.declaration && <span className="block text-muted">{registration.declaration}</span>}
                   </td>
                   <td className="px-3 py-2 text-ink">{registration.status}</td>
                   <td className="px-3 py-2 text-right text-ink">{registration.amount}</td>

@@ -8,6 +8,8 @@ import { formatRupees } from '~/lib/money'
 import { formatDateRange, formatLabDate, formatLabDateTime, formatTimeRange, formatWeekdayDate, labToday } from '~/lib/lab-time'
 import { redirectWithToast } from '~/lib/toast.server'
 import { swimmerProfileRows } from '~/modules/swimmers/texts'
+import type { consentRecordsOf } from '~/modules/swimmers/consent.server'
+import { isMinor } from '~/modules/swimmers/swimmers.server'
 import { customerDetails, disableCustomer, enableCustomer, resendVerification } from '~/modules/accounts/staff.server'
 import { BOOKING_STATUS_LABELS } from '~/modules/booking/texts'
 import { readForm } from '~/lib/form-data.server'
@@ -47,6 +49,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       id: swimmer.id,
       name: swimmer.isAccountHolder ? `${swimmer.name} (the account holder)` : swimmer.name,
       profile: swimmerProfileRows(swimmer, today),
+      consent: isMinor(swimmer) ? consentRows(swimmer) : [],
     })),
     bookings: bookings.map((booking) => ({
       reference: booking.reference,
@@ -59,6 +62,24 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       when: `Registered on ${formatLabDate(registration.createdAt)}.`,
     })),
   }
+}
+
+const METHODS = { registration_form: 'declaration in the registration form', consent_link: 'the e-mailed consent link', camp_form: 'declaration in the camp form' } as const
+const VERIFIED_BY = { account_code: "the account's e-mailed code", consent_link: 'the consent link sent to it', unverified: 'not verified' } as const
+
+/** What staff see of a swimmer under 18's consent: the record, or why there is none. */
+function consentRows({ consent, request }: Awaited<ReturnType<typeof consentRecordsOf>> extends Map<number, infer Record> ? Record : never): Array<[term: string, value: string]> {
+  if (consent && (consent.withdrawnAt === null || !request || request.status !== 'waiting')) {
+    return [
+      ['Consent', consent.withdrawnAt ? `Withdrawn ${formatLabDateTime(consent.withdrawnAt)}` : 'Given'],
+      ['Given by', `${consent.guardianName}, ${consent.guardianEmail} (verified by ${VERIFIED_BY[consent.emailVerifiedBy]})`],
+      ['Given', `${formatLabDateTime(consent.givenAt)}, through ${METHODS[consent.method]}`],
+      ['Privacy notice', consent.noticeVersion],
+    ]
+  }
+  if (request?.status === 'waiting' && request.expiresAt > new Date()) return [['Consent', `Waiting for the parent since ${formatLabDateTime(request.createdAt)} (${request.parentEmail}, link valid until ${formatLabDateTime(request.expiresAt)})`]]
+  if (request?.status === 'refused') return [['Consent', `Refused by the parent (${request.parentEmail})${request.answeredAt ? ` ${formatLabDateTime(request.answeredAt)}` : ''}`]]
+  return [['Consent', 'No consent']]
 }
 
 const INTENTS = ['resend-verification', 'disable', 'enable'] as const
@@ -159,7 +180,7 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
                 <li key={swimmer.id} className="rounded-lg bg-slate-50 p-3">
                   <h3 className="font-semibold text-ink">{swimmer.name}</h3>
                   <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1">
-                    {swimmer.profile.map(([term, value]) => (
+                    {[...swimmer.profile, ...swimmer.consent].map(([term, value]) => (
                       <DetailRow key={term} term={term} value={value} />
                     ))}
                   </dl>
