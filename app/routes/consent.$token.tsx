@@ -46,7 +46,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   try {
     await enforce([consentAnswerLimit(callerOf(request, context).ip)])
     if (intent === 'agree' && submission.status !== 'success') {
-      notFoundUnless(await consentLinkView(params.token))
+      const view = await consentLinkView(params.token)
+      notFoundUnless(view)
+      // An answered or expired link says so, whatever the form lacks.
+      if (view.state !== 'open') return data<Answered>({ done: view.state === 'answered' ? 'already_answered' : 'expired' }, { headers: PRIVATE })
       return data({ result: submission.reply() }, { status: 400, headers: PRIVATE })
     }
     notFoundUnless(intent)
