@@ -5,21 +5,24 @@ import { requireUser } from '~/lib/auth.server'
 import { formatLabDateTime, labToday } from '~/lib/lab-time'
 import { pageMeta } from '~/lib/seo'
 import { swimmerProfileRows } from '~/modules/swimmers/texts'
-import { addSwimmerRefusal, consentStates, holderConsentNotice, swimmersOf, type ConsentState } from '~/modules/swimmers/swimmers.server'
+import { consentStatusOf, type ConsentStatus } from '~/modules/swimmers/consent.server'
+import { addSwimmerRefusal, holderConsentNotice, swimmersOf } from '~/modules/swimmers/swimmers.server'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
   ...pageMeta(matches, { title: 'My Swimmers', description: 'The swimmers of your account: their profiles and their parents’ consent.', path: '/swimmers' }),
   { name: 'robots', content: 'noindex' },
 ]
 
-function consentText(state: ConsentState) {
-  switch (state.status) {
+function consentText(status: ConsentStatus) {
+  switch (status.state) {
     case 'not_needed':
       return 'Not needed (18 or over)'
-    case 'in_force':
-      return `Given by ${state.givenBy}`
+    case 'given':
+      return `Given by ${status.guardianName}`
     case 'waiting':
-      return `Waiting for ${state.parentEmail} to agree (by ${formatLabDateTime(state.expiresAt)})`
+      return `Waiting for ${status.parentEmail} to agree (by ${formatLabDateTime(status.expiresAt)})`
+    case 'refused':
+      return 'Refused by the parent: this swimmer cannot be booked'
     case 'missing':
       return 'Not given: this swimmer cannot be booked yet'
   }
@@ -30,24 +33,25 @@ export async function loader({ request }: Route.LoaderArgs) {
   const now = new Date()
   const today = labToday(now)
   const list = await swimmersOf(user.id)
-  const [states, notice, refusal] = await Promise.all([consentStates(list, now), holderConsentNotice(user.id, now), addSwimmerRefusal(user.id, now)])
+  const [statuses, notice, refusal] = await Promise.all([Promise.all(list.map((swimmer) => consentStatusOf(swimmer, now))), holderConsentNotice(user.id, now), addSwimmerRefusal(user.id, now)])
   return {
     /** For an account holder under 18 waiting for their parent: the same notice /book-slot shows. */
     consentNotice: notice,
     addRefusal: refusal,
-    swimmers: list.map((swimmer) => ({
+    swimmers: list.map((swimmer, index) => ({
       id: swimmer.id,
       name: swimmer.name,
       isAccountHolder: swimmer.isAccountHolder,
       rows: swimmerProfileRows(swimmer, today),
-      consent: { status: states.get(swimmer.id)!.status, text: consentText(states.get(swimmer.id)!) },
+      consent: { state: statuses[index]!.state, text: consentText(statuses[index]!) },
     })),
   }
 }
 
-const CONSENT_STYLE: Record<ConsentState['status'], string> = {
+const CONSENT_STYLE: Record<ConsentStatus['state'], string> = {
   not_needed: 'text-ink',
-  in_force: 'text-emerald-800',
+  given: 'text-emerald-800',
+  refused: 'text-red-800',
   waiting: 'text-amber-900',
   missing: 'text-red-800',
 }
@@ -98,7 +102,18 @@ export default function Swimmers({ loaderData }: Route.ComponentProps) {
                 ))}
                 <div className="contents">
                   <dt className="font-semibold text-muted">Parent's consent</dt>
-                  <dd className={`font-medium ${CONSENT_STYLE[swimmer.consent.status]}`}>{swimmer.consent.text}</dd>
+                  <dd className={`font-medium ${CONSENT_STYLE[swimmer.consent.state]}`}>
+                    {swimmer.consent.text}
+                    {swimmer.consent.state !== 'not_needed' && (
+                      <>
+                        {' '}
+                        <Link to={`/swimmers/${swimmer.id}/consent`} className="font-semibold text-brand-700 underline underline-offset-2">
+                          {swimmer.isAccountHolder ? 'Where it stands' : 'Manage consent'}
+                          <span className="sr-only"> for {swimmer.name}</span>
+                        </Link>
+                      </>
+                    )}
+                  </dd>
                 </div>
               </dl>
             </li>

@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm'
+import { consentStatusOf } from './consent.server'
 import { describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
 import { guardianConsents, swimmers } from '~/db/schema'
@@ -10,7 +11,6 @@ import { useTestDatabase } from '../../../tests/support/test-database'
 import {
   addSwimmer,
   addSwimmerRefusal,
-  consentStates,
   GuardianDeclarationNeededError,
   holderConsentNotice,
   MAX_SWIMMERS_PER_ACCOUNT,
@@ -54,7 +54,7 @@ describe('adding a swimmer', () => {
     const child = await addSwimmer(parent, swimmerInput({ guardianDeclaration: 'on' }))
     expect(child).toMatchObject({ accountId: parent.id, name: 'Kavya Rao', isAccountHolder: false, ageYears: 12, specialization: 'backstroke' })
     expect(await consentsOf(child.id)).toMatchObject([{ guardianName: 'Asha Rao', guardianEmail: 'asha@example.com', method: 'registration_form', emailVerifiedBy: 'account_code', withdrawnAt: null }])
-    expect((await consentStates([child])).get(child.id)).toEqual({ status: 'in_force', givenBy: 'Asha Rao' })
+    expect(await consentStatusOf(child)).toMatchObject({ state: 'given', guardianName: 'Asha Rao' })
   })
 
   it('refuses a child under 18 without the declaration, next to the box, and adds nothing', async () => {
@@ -69,7 +69,7 @@ describe('adding a swimmer', () => {
     const parent = await account()
     const adult = await addSwimmer(parent, swimmerInput({ name: 'Ravi Rao', age: '19' }))
     expect(await consentsOf(adult.id)).toEqual([])
-    expect((await consentStates([adult])).get(adult.id)).toEqual({ status: 'not_needed' })
+    expect(await consentStatusOf(adult)).toEqual({ state: 'not_needed' })
   })
 
   it('refuses an account holder under 18', async () => {
@@ -141,7 +141,7 @@ describe("an account holder under 18 waiting for a parent's consent", () => {
     const teen = await account({ email: 'teen@example.com', age: '15', parentEmail: 'Mother@Example.com' })
     expect(await holderConsentNotice(teen.id)).toEqual({ parentEmail: 'mother@example.com', answerBy: expect.any(String) })
     const [self] = await swimmersOf(teen.id)
-    expect((await consentStates([self!])).get(self!.id)).toMatchObject({ status: 'waiting', parentEmail: 'mother@example.com' })
+    expect(await consentStatusOf(self!)).toMatchObject({ state: 'waiting', parentEmail: 'mother@example.com' })
     const adult = await account()
     expect(await holderConsentNotice(adult.id)).toBeNull()
   })

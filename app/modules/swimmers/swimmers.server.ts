@@ -1,12 +1,12 @@
 import { and, asc, count, desc, eq } from 'drizzle-orm'
 import { lockKeys } from '~/db/advisory-locks.server'
 import { db, type Executor } from '~/db/client.server'
-import { consentRequests, swimmers } from '~/db/schema'
+import { swimmers } from '~/db/schema'
 import { DomainError } from '~/lib/domain-error'
 import { formatLabDateTime, labToday } from '~/lib/lab-time'
 import { GUARDIAN_DECLARATION_MESSAGE, knownAgeOf, type SwimmerInput } from '~/modules/accounts/schemas'
 import { ageOn, isMinorOn } from './age'
-import { consentInForce, recordConsent } from './consent.server'
+import { consentInForce, consentStatusOf, recordConsent } from './consent.server'
 
 export type Swimmer = typeof swimmers.$inferSelect
 
@@ -184,43 +184,10 @@ export async function updateSwimmer(account: AccountHolder, swimmerId: number, i
   })
 }
 
+
 /** The account holder's declaration in their own form, as the parent's consent; their address is verified by the account's code. */
 function recordGuardianDeclaration(tx: Executor, account: AccountHolder, swimmerId: number, now: Date) {
   return recordConsent(tx, { swimmerId, guardianName: account.name, guardianEmail: account.email, emailVerifiedBy: 'account_code', method: 'registration_form', now })
-}
-
-export type ConsentState =
-  /** 18 or over: no parent's consent is needed. */
-  | { status: 'not_needed' }
-  /** A parent's or guardian's consent is in force. */
-  | { status: 'in_force'; givenBy: string }
-  /** A parent was e-mailed a consent link and has not answered yet. */
-  | { status: 'waiting'; parentEmail: string; expiresAt: Date }
-  /** Under 18 with no consent and nobody asked (or the request ended). */
-  | { status: 'missing' }
-
-/** Where each swimmer's parent's consent stands, by swimmer id. */
-export async function consentStates(list: ReadonlyArray<Swimmer>, now = new Date(), executor: Executor = db()): Promise<Map<number, ConsentState>> {
-  const states = new Map<number, ConsentState>()
-  for (const swimmer of list) {
-    if (!isMinor(swimmer, now)) {
-      states.set(swimmer.id, { status: 'not_needed' })
-      continue
-    }
-    const consent = await consentInForce(swimmer.id, executor)
-    if (consent) {
-      states.set(swimmer.id, { status: 'in_force', givenBy: consent.guardianName })
-      continue
-    }
-    const [request] = await executor
-      .select({ parentEmail: consentRequests.parentEmail, expiresAt: consentRequests.expiresAt })
-      .from(consentRequests)
-      .where(and(eq(consentRequests.swimmerId, swimmer.id), eq(consentRequests.status, 'waiting')))
-      .orderBy(desc(consentRequests.id))
-      .limit(1)
-    states.set(swimmer.id, request && request.expiresAt > now ? { status: 'waiting', ...request } : { status: 'missing' })
-  }
-  return states
 }
 
 /**
@@ -233,9 +200,9 @@ export async function holderConsentNotice(accountId: number, now = new Date(), e
     .from(swimmers)
     .where(and(eq(swimmers.accountId, accountId), eq(swimmers.isAccountHolder, true)))
   if (!holder) return null
-  const state = (await consentStates([holder], now, executor)).get(holder.id)!
-  if (state.status === 'waiting') return { parentEmail: state.parentEmail, answerBy: formatLabDateTime(state.expiresAt) }
-  if (state.status === 'missing') return { parentEmail: null, answerBy: null }
+  const status = await consentStatusOf(holder, now, executor)
+  if (status.state === 'waiting') return { parentEmail: status.parentEmail, answerBy: formatLabDateTime(status.expiresAt) }
+  if (status.state === 'missing') return { parentEmail: null, answerBy: null }
   return null
 }
 
