@@ -26,6 +26,10 @@ export default [
   // A parent's consent for a swimmer under 18: the e-mailed link (no account), and the account's page for a swimmer's consent.
   route('consent/:token', 'routes/consent.$token.tsx'),
   route('swimmers/:id/consent', 'routes/swimmers.$id.consent.tsx'),
+  // A person's rights over their data: download it, correct it, delete a swimmer or the account.
+  route('account/data', 'routes/account.data.tsx'),
+  route('account/data/export', 'routes/account.data.export.ts'),
+  route('account/data/delete', 'routes/account.data.delete.tsx'),
   route('admin', 'routes/admin/layout.tsx', [
     index('routes/admin/index.tsx'),
     route('availability', 'routes/admin/availability.tsx'),

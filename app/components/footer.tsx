@@ -23,6 +23,7 @@ const LEGAL_LINKS = [
   { to: '/terms', label: 'Terms & Conditions' },
   { to: '/privacy-policy', label: 'Privacy Policy' },
   { to: '/refund', label: 'Refund Policy' },
+  { to: '/account/data', label: 'Your data' },
 ]
 
 /**

@@ -1,0 +1,250 @@
+import { strToU8, zipSync, type Zippable } from 'fflate'
+import { and, asc, eq, inArray, or, sql } from 'drizzle-orm'
+import { db } from '~/db/client.server'
+import {
+  auditLog,
+  bookingDays,
+  bookingReports,
+  bookings,
+  campBatches,
+  campLine,
+  campRegistrations,
+  camps,
+  campWaitlist,
+  consentRequests,
+  guardianConsents,
+  outboxEmails,
+  payments,
+  receipts,
+  refunds,
+  reportFiles,
+  sessions,
+  swimmers,
+  users,
+} from '~/db/schema'
+import { formatLabDateTime } from '~/lib/lab-time'
+import { PRODUCT_NAME } from '~/lib/seo'
+import { renderReceiptPdf } from '~/modules/receipts/receipt-pdf.server'
+import { receiptOf } from '~/modules/receipts/receipts.server'
+import { reportStorage } from '~/modules/reports/storage.server'
+
+/** How many exports one account may build in an hour: each reads everything and renders every receipt. */
+export const EXPORT_LIMIT = { limit: 5, windowSeconds: 60 * 60 }
+export const exportLimitKey = (accountId: number) => `data-export:account:${accountId}`
+
+const inIds = <T>(column: Parameters<typeof inArray>[0], ids: T[]) => (ids.length ? inArray(column, ids as never[]) : sql`false`)
+
+/**
+ * Everything the site holds about an account and its swimmers, as plain data: the account,
+ * swimmers, consents and consent requests, bookings with their days, payments, refunds and receipt
+ * numbers, reports, camp registrations, waitlist places and the camp line (by the account or its
+ * address), e-mails sent to the address, signed-in sessions and audit entries about it. Secrets
+ * (the password's hash, session and code hashes, consent tokens) are not data about the person and
+ * are left out. Null when the account does not exist.
+ */
+export async function accountDataOf(accountId: number) {
+  const [account] = await db()
+    .select({ id: users.id, name: users.name, email: users.email, whatsappNumber: users.phone, currentLocation: users.currentLocation, verified: users.isVerified, createdAt: users.createdAt, updatedAt: users.updatedAt })
+    .from(users)
+    .where(eq(users.id, accountId))
+  if (!account) return null
+  const email = account.email.toLowerCase()
+  const swimmerRows = await db().select().from(swimmers).where(eq(swimmers.accountId, accountId)).orderBy(asc(swimmers.id))
+  const swimmerIds = swimmerRows.map((row) => row.id)
+  const bookingRows = await db()
+    .select({
+      id: bookings.id,
+      reference: bookings.reference,
+      product: bookings.productCode,
+      swimmerId: bookings.swimmerId,
+      swimmerName: bookings.swimmerName,
+      customerName: bookings.customerName,
+      customerEmail: bookings.customerEmail,
+      customerPhone: bookings.customerPhone,
+      swimmingExperience: bookings.swimmingExperience,
+      notes: bookings.notes,
+      amountPaise: bookings.amountPaise,
+      status: bookings.status,
+      origin: bookings.origin,
+      attendance: bookings.attendance,
+      confirmedAt: bookings.confirmedAt,
+      cancelledAt: bookings.cancelledAt,
+      createdAt: bookings.createdAt,
+    })
+    .from(bookings)
+    .where(or(eq(bookings.userId, accountId), sql`lower(${bookings.customerEmail}) = ${email}`))
+    .orderBy(asc(bookings.id))
+  const bookingIds = bookingRows.map((row) => row.id)
+  const campRows = await db()
+    .select({
+      id: campRegistrations.id,
+      reference: campRegistrations.reference,
+      camp: camps.name,
+      batch: campBatches.name,
+      swimmerId: campRegistrations.swimmerId,
+      swimmerName: campRegistrations.swimmerName,
+      email: campRegistrations.email,
+      phone: campRegistrations.phone,
+      amountPaise: campRegistrations.amountPaise,
+      status: campRegistrations.status,
+      confirmedAt: campRegistrations.confirmedAt,
+      createdAt: campRegistrations.createdAt,
+    })
+    .from(campRegistrations)
+    .innerJoin(camps, eq(camps.id, campRegistrations.campId))
+    .innerJoin(campBatches, eq(campBatches.id, campRegistrations.batchId))
+    .where(or(eq(campRegistrations.accountId, accountId), sql`lower(${campRegistrations.email}) = ${email}`))
+    .orderBy(asc(campRegistrations.id))
+  const campIds = campRows.map((row) => row.id)
+
+  const [days, paymentRows, consents, requests, waitlist, line, mail, sessionRows, reports, files] = await Promise.all([
+    db().select().from(bookingDays).where(inIds(bookingDays.bookingId, bookingIds)).orderBy(asc(bookingDays.bookingId), asc(bookingDays.dayNumber)),
+    db()
+      .select({
+        id: payments.id,
+        orderId: payments.orderId,
+        bookingId: payments.bookingId,
+        campRegistrationId: payments.campRegistrationId,
+        gateway: payments.gateway,
+        amountPaise: payments.amountPaise,
+        state: payments.state,
+        transactionId: payments.transactionId,
+        paymentMode: payments.paymentMode,
+        completedAt: payments.completedAt,
+        createdAt: payments.createdAt,
+        receiptNumber: receipts.number,
+        receiptIssuedAt: receipts.issuedAt,
+      })
+      .from(payments)
+      .leftJoin(receipts, eq(receipts.paymentId, payments.id))
+      .where(or(inIds(payments.bookingId, bookingIds), inIds(payments.campRegistrationId, campIds)))
+      .orderBy(asc(payments.id)),
+    db()
+      .select({ id: guardianConsents.id, swimmerId: guardianConsents.swimmerId, campRegistrationId: guardianConsents.campRegistrationId, guardianName: guardianConsents.guardianName, guardianEmail: guardianConsents.guardianEmail, emailVerifiedBy: guardianConsents.emailVerifiedBy, noticeVersion: guardianConsents.noticeVersion, method: guardianConsents.method, givenAt: guardianConsents.givenAt, withdrawnAt: guardianConsents.withdrawnAt })
+      .from(guardianConsents)
+      .where(or(inIds(guardianConsents.swimmerId, swimmerIds), inIds(guardianConsents.campRegistrationId, campIds), eq(guardianConsents.guardianEmail, email)))
+      .orderBy(asc(guardianConsents.id)),
+    db()
+      .select({ id: consentRequests.id, swimmerId: consentRequests.swimmerId, parentEmail: consentRequests.parentEmail, status: consentRequests.status, expiresAt: consentRequests.expiresAt, answeredAt: consentRequests.answeredAt, createdAt: consentRequests.createdAt })
+      .from(consentRequests)
+      .where(inIds(consentRequests.swimmerId, swimmerIds))
+      .orderBy(asc(consentRequests.id)),
+    db()
+      .select({ id: campWaitlist.id, camp: camps.name, swimmerName: campWaitlist.swimmerName, email: campWaitlist.email, phone: campWaitlist.phone, status: campWaitlist.status, confirmedAt: campWaitlist.confirmedAt, offeredAt: campWaitlist.offeredAt, createdAt: campWaitlist.createdAt })
+      .from(campWaitlist)
+      .innerJoin(camps, eq(camps.id, campWaitlist.campId))
+      .where(sql`lower(${campWaitlist.email}) = ${email}`)
+      .orderBy(asc(campWaitlist.id)),
+    db()
+      .select({ id: campLine.id, camp: campLine.campCode, batch: campLine.batchCode, swimmerName: campLine.swimmerName, email: campLine.email, phone: campLine.phone, outcome: campLine.outcome, message: campLine.message, createdAt: campLine.createdAt, settledAt: campLine.settledAt })
+      .from(campLine)
+      .where(or(sql`lower(${campLine.email}) = ${email}`, eq(campLine.holderUserId, accountId)))
+      .orderBy(asc(campLine.id)),
+    db()
+      .select({ id: outboxEmails.id, to: outboxEmails.to, subject: outboxEmails.subject, status: outboxEmails.status, createdAt: outboxEmails.createdAt, sentAt: outboxEmails.sentAt, text: outboxEmails.text })
+      .from(outboxEmails)
+      .where(eq(outboxEmails.to, email))
+      .orderBy(asc(outboxEmails.id)),
+    db().select({ createdAt: sessions.createdAt, lastSeenAt: sessions.lastSeenAt, expiresAt: sessions.expiresAt, ip: sessions.ip, userAgent: sessions.userAgent }).from(sessions).where(eq(sessions.userId, accountId)).orderBy(asc(sessions.createdAt)),
+    db().select({ id: bookingReports.id, bookingId: bookingReports.bookingId, note: bookingReports.note, videoLinks: bookingReports.videoLinks, deliveredAt: bookingReports.deliveredAt }).from(bookingReports).where(inIds(bookingReports.bookingId, bookingIds)),
+    db()
+      .select({ id: reportFiles.id, bookingId: bookingReports.bookingId, filename: reportFiles.filename, contentType: reportFiles.contentType, sizeBytes: reportFiles.sizeBytes, storageKey: reportFiles.storageKey })
+      .from(reportFiles)
+      .innerJoin(bookingReports, eq(bookingReports.id, reportFiles.reportId))
+      .where(inIds(bookingReports.bookingId, bookingIds))
+      .orderBy(asc(reportFiles.id)),
+  ])
+  const paymentIds = paymentRows.map((row) => row.id)
+  const [refundRows, audit] = await Promise.all([
+    db().select({ id: refunds.id, paymentId: refunds.paymentId, amountPaise: refunds.amountPaise, reason: refunds.reason, state: refunds.state, completedAt: refunds.completedAt, createdAt: refunds.createdAt }).from(refunds).where(inIds(refunds.paymentId, paymentIds)).orderBy(asc(refunds.id)),
+    db()
+      .select({ id: auditLog.id, action: auditLog.action, entityType: auditLog.entityType, entityId: auditLog.entityId, actorEmail: auditLog.actorEmail, summary: auditLog.summary, before: auditLog.before, after: auditLog.after, createdAt: auditLog.createdAt })
+      .from(auditLog)
+      .where(
+        or(
+          eq(auditLog.actorId, accountId),
+          eq(auditLog.actorEmail, email),
+          and(eq(auditLog.entityType, 'customer'), eq(auditLog.entityId, String(accountId))),
+          and(eq(auditLog.entityType, 'swimmer'), inIds(auditLog.entityId, swimmerIds.map(String))),
+          and(eq(auditLog.entityType, 'booking'), inIds(auditLog.entityId, [...bookingIds.map(String), ...bookingRows.map((row) => row.reference)])),
+          and(eq(auditLog.entityType, 'camp_registration'), inIds(auditLog.entityId, [...campIds.map(String), ...campRows.map((row) => row.reference)])),
+        ),
+      )
+      .orderBy(asc(auditLog.id)),
+  ])
+
+  const { id: _id, ...accountFields } = account
+  return {
+    account: accountFields,
+    swimmers: swimmerRows.map(({ accountId: _account, ...row }) => row),
+    consents,
+    consentRequests: requests,
+    bookings: bookingRows.map((booking) => ({
+      ...booking,
+      days: days.filter((day) => day.bookingId === booking.id).map(({ bookingId: _booking, windowId: _window, ...day }) => day),
+      report: reports.find((report) => report.bookingId === booking.id) ?? null,
+    })),
+    campRegistrations: campRows,
+    payments: paymentRows,
+    refunds: refundRows,
+    campWaitlist: waitlist,
+    campLine: line,
+    emails: mail.map(({ text, ...row }) => ({ ...row, body: text })),
+    sessions: sessionRows,
+    auditEntries: audit,
+    reportFiles: files.map(({ storageKey: _key, ...file }) => file),
+    /** Kept for the ZIP's files; not written to the JSON. */
+    _files: files,
+  }
+}
+
+export type AccountData = NonNullable<Awaited<ReturnType<typeof accountDataOf>>>
+
+const safeName = (value: string) => value.replace(/[^\w.-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 80) || 'file'
+
+const README = (generatedAt: Date) =>
+  [
+    `Your data at ${PRODUCT_NAME}`,
+    '',
+    `Made ${formatLabDateTime(generatedAt)} (India Standard Time) for the account signed in when it was asked for.`,
+    '',
+    'data.json   everything we hold about your account and its swimmers, in readable JSON:',
+    '            your account, swimmers, parents\' consents and consent requests, bookings with their',
+    '            days and reports, payments, refunds and receipt numbers, camp registrations, waitlist',
+    '            places and camp-line entries, e-mails we sent you, the browsers signed in to your',
+    '            account, and the entries of our audit log about you. Amounts are in paise',
+    '            (1 rupee = 100 paise); times are UTC.',
+    'receipts/   the receipt (or tax invoice) of each payment, as PDF',
+    'reports/    the files of your analysis reports',
+    '',
+    'To correct something, sign in and open /account/data, or write to us.',
+    '',
+  ].join('\n')
+
+/**
+ * The ZIP of an account's data: data.json, the receipts as the receipt page renders them, and the
+ * report files. Built in memory for the request that asks and sent straight back, so nothing of it
+ * stays on the server. Null when the account does not exist.
+ */
+export async function buildDataExport(accountId: number, now = new Date()): Promise<Uint8Array | null> {
+  const data = await accountDataOf(accountId)
+  if (!data) return null
+  const { _files: files, ...readable } = data
+  const entries: Zippable = {
+    'README.txt': strToU8(README(now)),
+    'data.json': strToU8(`${JSON.stringify({ generatedAt: now, ...readable }, null, 2)}\n`),
+  }
+  for (const payment of data.payments) {
+    if (!payment.receiptNumber) continue
+    const receipt = await receiptOf(payment.orderId)
+    if (!receipt) continue
+    entries[`receipts/receipt-${safeName(receipt.document.receiptNumber)}.pdf`] = [new Uint8Array(await renderReceiptPdf(receipt.document)), { level: 0 }]
+  }
+  const references = new Map(data.bookings.map((booking) => [booking.id, booking.reference]))
+  for (const file of files) {
+    const bytes = await reportStorage().get(file.storageKey)
+    if (!bytes) continue
+    entries[`reports/${safeName(references.get(file.bookingId) ?? String(file.bookingId))}/${file.id}-${safeName(file.filename)}`] = [bytes, { level: 0 }]
+  }
+  return zipSync(entries, { mtime: now })
+}

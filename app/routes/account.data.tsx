@@ -1,0 +1,155 @@
+import { getFormProps, type SubmissionResult } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { data, Form, Link } from 'react-router'
+import type { Route } from './+types/account.data'
+import { FormAlert, PendingButton, TextField, useLazyValidatedForm } from '~/components/form-controls'
+import { EmailValue } from '~/components/contact-value'
+import { requireUser } from '~/lib/auth.server'
+import { readForm } from '~/lib/form-data.server'
+import { formIntent } from '~/lib/intent'
+import { pageMeta } from '~/lib/seo'
+import { redirectWithToast } from '~/lib/toast.server'
+import { profileOf, updateProfile } from '~/modules/privacy/account-deletion.server'
+import { profileSchema } from '~/modules/privacy/schemas'
+import { getSiteSettings } from '~/modules/site/site.server'
+import { swimmersOf } from '~/modules/swimmers/swimmers.server'
+
+export const meta: Route.MetaFunction = ({ matches }) => [
+  ...pageMeta(matches, { title: 'Your data', description: 'See, download, correct and delete the data we hold about you and your swimmers.', path: '/account/data' }),
+  { name: 'robots', content: 'noindex' },
+]
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await requireUser(request)
+  const [account, swimmers, settings] = await Promise.all([
+    profileOf(user.id),
+    swimmersOf(user.id),
+    getSiteSettings(),
+  ])
+  return {
+    email: user.email,
+    isAdmin: user.isAdmin,
+    supportEmail: settings.supportEmail,
+    profile: account ?? { name: user.name, phone: '', currentLocation: '' },
+    swimmers: swimmers.map((swimmer) => ({ id: swimmer.id, name: swimmer.name, isAccountHolder: swimmer.isAccountHolder })),
+    constraint: getZodConstraint(profileSchema),
+  }
+}
+
+const INTENTS = ['profile'] as const
+
+export async function action({ request }: Route.ActionArgs) {
+  const user = await requireUser(request)
+  const formData = await readForm(request)
+  switch (formIntent(formData, INTENTS)) {
+    case 'profile': {
+      const submission = parseWithZod(formData, { schema: profileSchema })
+      if (submission.status !== 'success') return data({ result: submission.reply() as SubmissionResult<string[]> }, { status: 400 })
+      await updateProfile(user.id, submission.value)
+      return redirectWithToast('/account/data#details', { type: 'success', title: 'Your details are saved' })
+    }
+    default:
+      throw data('Unknown form', { status: 400 })
+  }
+}
+
+export default function AccountData({ loaderData, actionData }: Route.ComponentProps) {
+  const { email, isAdmin, supportEmail, profile, swimmers, constraint } = loaderData
+  const [form, fields] = useLazyValidatedForm(() => import('~/modules/privacy/schemas').then((schemas) => schemas.profileSchema), {
+    constraint,
+    lastResult: actionData?.result,
+    defaultValue: profile,
+  })
+  const others = swimmers.filter((swimmer) => !swimmer.isAccountHolder)
+  return (
+    <section className="container-page max-w-3xl py-10 sm:py-14">
+      <h1 className="text-3xl font-extrabold text-brand-900 sm:text-4xl">Your data</h1>
+      <p className="mt-3 text-muted">
+        Under India&apos;s Digital Personal Data Protection Act you may see, correct and erase the data we hold about you and your swimmers.
+        Read how we use it in our <Link to="/privacy-policy" className="font-semibold text-brand-700 underline">Privacy Policy</Link>.
+      </p>
+
+      <section aria-labelledby="download-heading" className="card mt-8 p-6 shadow-sm">
+        <h2 id="download-heading" className="text-xl font-bold text-ink">
+          Download your data
+        </h2>
+        <p className="mt-2 text-muted">
+          A ZIP file with everything we hold about your account and its swimmers in one readable file (data.json): your details and your
+          swimmers&apos;, parents&apos; consents, bookings and their days, payments, refunds, camp registrations and waitlist places, the
+          e-mails we sent you, the browsers signed in to your account and our records of changes about you; and the receipts and report
+          files themselves. It is made when you ask and is kept nowhere on our side.
+        </p>
+        <Form method="post" action="/account/data/export" reloadDocument className="mt-4">
+          <button type="submit" className="btn-primary">
+            Download my data (ZIP)
+          </button>
+        </Form>
+      </section>
+
+      <section id="details" aria-labelledby="details-heading" className="card mt-8 p-6 shadow-sm">
+        <h2 id="details-heading" className="text-xl font-bold text-ink">
+          Correct your details
+        </h2>
+        <p className="mt-2 text-muted">
+          Your e-mail address is <strong className="text-ink">{email}</strong>. To change it, please write to us at{' '}
+          <EmailValue email={supportEmail} className="font-semibold text-brand-700 underline" />: we check that both addresses are yours first.
+        </p>
+        <Form method="post" {...getFormProps(form)} className="mt-4 space-y-5">
+          <input type="hidden" name="intent" value="profile" />
+          <FormAlert id={form.errorId} errors={form.errors} />
+          <TextField field={fields.name} label="Your name" autoComplete="name" />
+          <TextField field={fields.phone} label="WhatsApp number" type="tel" inputMode="tel" autoComplete="tel" />
+          <TextField field={fields.currentLocation} label="Current location" autoComplete="address-level2" />
+          <PendingButton when={{ fields: { intent: 'profile' } }} pendingLabel="Saving...">
+            Save my details
+          </PendingButton>
+        </Form>
+        {swimmers.length > 0 && (
+          <>
+            <h3 className="mt-8 font-semibold text-ink">Swimmers</h3>
+            <p className="mt-1 text-sm text-muted">Correct a swimmer&apos;s name, age and swimming details on their own page.</p>
+            <ul className="mt-3 space-y-2">
+              {swimmers.map((swimmer) => (
+                <li key={swimmer.id}>
+                  <Link to={`/swimmers/${swimmer.id}/edit`} className="font-semibold text-brand-700 underline underline-offset-4">
+                    Correct {swimmer.name}&apos;s details{swimmer.isAccountHolder ? ' (you)' : ''}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </>
+        )}
+      </section>
+
+      <section aria-labelledby="delete-heading" className="card mt-8 p-6 shadow-sm">
+        <h2 id="delete-heading" className="text-xl font-bold text-ink">
+          Delete a swimmer or your account
+        </h2>
+        {isAdmin ? (
+          <p className="mt-2 text-muted">Staff accounts are removed by another administrator of the lab.</p>
+        ) : (
+          <>
+            <p className="mt-2 text-muted">
+              Before anything is deleted, the next page shows what will happen to future sessions and camp places, and asks you to confirm
+              with your password or a code we e-mail you.
+            </p>
+            <ul className="mt-4 space-y-2">
+              {others.map((swimmer) => (
+                <li key={swimmer.id}>
+                  <Link to={`/account/data/delete?swimmer=${swimmer.id}`} className="font-semibold text-brand-700 underline underline-offset-4">
+                    Delete {swimmer.name}&apos;s profile
+                  </Link>
+                </li>
+              ))}
+              <li>
+                <Link to="/account/data/delete" className="font-semibold text-red-700 underline underline-offset-4">
+                  Delete my account and all its data
+                </Link>
+              </li>
+            </ul>
+          </>
+        )}
+      </section>
+    </section>
+  )
+}
