@@ -8,6 +8,7 @@ import { onEmailQueued, processOutbox, pruneSentEmails } from '~/modules/mail/ou
 import type { MailTransport } from '~/modules/mail/transport.server'
 import { reconcileDuePayments } from '~/modules/payments/payments.server'
 import { onRefundRequested, processDueRefunds } from '~/modules/payments/refunds.server'
+import { applyRetention } from '~/modules/privacy/retention.server'
 import { pruneRateLimitBuckets } from '~/modules/rate-limit/rate-limit.server'
 import { sendDueReminders } from '~/modules/reminders/reminders.server'
 import { durationMs } from '~/lib/lab-time'
@@ -40,6 +41,7 @@ export class BackgroundJobs {
         { name: 'holds', everyMs: durationMs({ seconds: 30 }), run: () => this.releaseHolds() },
         { name: 'reminders', everyMs: durationMs({ minutes: 5 }), run: () => sendDueReminders() },
         { name: 'housekeeping', everyMs: durationMs({ hours: 1 }), run: () => this.housekeeping() },
+        { name: 'retention', everyMs: durationMs({ hours: 1 }), run: () => applyRetention() },
       ].map((task) => [task.name, task]),
     )
   }

@@ -5,12 +5,20 @@ import { LegalContactDetails, legalContactOf, LegalPage, type LegalSection } fro
 import { pageMeta, PRODUCT_NAME } from '~/lib/seo'
 import { getSiteSettings } from '~/modules/site/site.server'
 
-const LAST_UPDATED = '2026-11-22'
+const LAST_UPDATED = '2026-11-26'
+
+/** Shown until staff name the grievance officer in the settings. */
+const OFFICER_PLACEHOLDER = '[Grievance officer — to be supplied by the lab]'
+const OFFICER_EMAIL_PLACEHOLDER = "[Grievance officer's e-mail — to be supplied by the lab]"
 
 export async function loader() {
   const settings = await getSiteSettings()
   return {
     contact: legalContactOf(settings),
+    officer: {
+      name: settings.grievanceOfficerName.trim() || OFFICER_PLACEHOLDER,
+      email: settings.grievanceOfficerEmail.trim() || OFFICER_EMAIL_PLACEHOLDER,
+    },
   }
 }
 
@@ -22,10 +30,26 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     path: '/privacy-policy',
   })
 
+/** How long each kind of data is kept; the retention job (app/modules/privacy/retention.server.ts) applies the short periods. */
+const RETENTION_ROWS: Array<[string, string]> = [
+  ['Your account and swimmer profiles', 'Until you delete them, or delete your account'],
+  ['Analysis videos, reports and their files', 'With the account: deleted when it is deleted'],
+  ['An account whose e-mail address was never verified', '7 days'],
+  ["A minor's account whose parent has not agreed (no answer to the consent request)", '7 days'],
+  ['One-time codes sent by e-mail', '30 minutes, or until used'],
+  ['Sign-in sessions', 'Their lifetime (7 days), or until you sign out'],
+  ['The text of e-mails we sent', '90 days'],
+  ['Invoices and the payments they record', '8 years, as Indian tax law (GST) requires'],
+  ['Server logs', 'A limited period, for security'],
+]
+
 export default function PrivacyPolicy({ loaderData }: Route.ComponentProps) {
-  const { contact } = loaderData
+  const { contact, officer } = loaderData
   const business = <SettingText value={contact.legalName} />
   const email = <EmailValue email={contact.supportEmail} className="" />
+  const officerName = <SettingText value={officer.name} />
+  const officerEmail = <EmailValue email={officer.email} className="" />
+  const link = 'font-semibold text-brand-700 underline underline-offset-4'
 
   const sections: LegalSection[] = [
     {
@@ -54,9 +78,13 @@ export default function PrivacyPolicy({ loaderData }: Route.ComponentProps) {
           <p>We collect only what we need to provide our services:</p>
           <ul>
             <li>
-              <strong>Your account:</strong> name, e-mail address, WhatsApp or phone number, age, gender, current location,
-              swimming experience, specialisation, academy and coach, whether you take part in events, your best times and how you
-              heard about us. Your password is stored only as a one-way hash that nobody, including us, can read back.
+              <strong>Your account:</strong> your name, e-mail address, WhatsApp number and current location. Your password is
+              stored only as a one-way hash that nobody, including us, can read back.
+            </li>
+            <li>
+              <strong>Swimmers:</strong> for you or each swimmer you look after: name, age or date of birth, gender, swimming
+              experience, specialisation, academy and coach, whether they take part in events, best times and how you heard about
+              us; for a swimmer under 18, the parent&apos;s or guardian&apos;s consent (who gave it, how, and when).
             </li>
             <li>
               <strong>Bookings:</strong> the service, dates and times you book, the amount, and the status of the booking, including
@@ -168,49 +196,144 @@ export default function PrivacyPolicy({ loaderData }: Route.ComponentProps) {
     },
     {
       id: 'retention',
-      title: 'Data Deletion and Retention',
+      title: 'How Long We Keep Your Data',
       body: (
         <>
-          <p>We keep personal data only as long as we need it for the purpose it was collected for:</p>
+          <p>We keep personal data only as long as we need it for the purpose it was collected for, and then erase it:</p>
+          <div className="overflow-x-auto">
+            <table className="w-full text-left text-sm">
+              <caption className="sr-only">How long each kind of data is kept</caption>
+              <thead>
+                <tr className="border-b border-slate-300">
+                  <th scope="col" className="py-2 pr-4 font-semibold text-ink">
+                    Data
+                  </th>
+                  <th scope="col" className="py-2 font-semibold text-ink">
+                    Kept
+                  </th>
+                </tr>
+              </thead>
+              <tbody className="text-muted">
+                {RETENTION_ROWS.map(([what, kept]) => (
+                  <tr key={what} className="border-b border-slate-200 align-top">
+                    <th scope="row" className="py-2 pr-4 font-normal">
+                      {what}
+                    </th>
+                    <td className="py-2">{kept}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <p className="mt-3">
+            When an account is deleted, the invoices of its payments stay as Indian tax law requires, without the buyer&apos;s name,
+            e-mail address or phone number (an invoice of ₹50,000 or more keeps the name, which the GST rules ask for).
+          </p>
+        </>
+      ),
+    },
+    {
+      id: 'children',
+      title: "Children and Parents' Consent",
+      body: (
+        <>
+          <p>
+            Many of the swimmers we work with are under 18. The law asks for the verifiable consent of a parent or lawful guardian
+            before we process a child&apos;s data, and we ask for it in one of three ways:
+          </p>
           <ul>
             <li>
-              <strong>Account details</strong> are kept while your account is open. When you ask us to delete your account, we
-              delete or anonymise them without undue delay.
+              <strong>A parent or guardian registers the child</strong>: in the registration form they declare that they are the
+              child&apos;s parent or guardian and agree to this policy; their e-mail address is verified with a one-time code before
+              the account can be used.
             </li>
             <li>
-              <strong>Videos and reports</strong> are kept while your account is open, so that you keep access to them (the
-              lifetime video access of your package). You can ask us to delete them sooner.
+              <strong>A swimmer under 18 registers alone</strong>: they give a parent&apos;s or guardian&apos;s e-mail address, and
+              we e-mail the parent a link to read this policy and agree or refuse. Until the parent agrees, nothing can be booked.
+              If the parent refuses, or nobody answers within 7 days, we erase the account and everything in it and tell the swimmer
+              why.
             </li>
             <li>
-              <strong>Booking, payment and invoice records</strong> are kept for as long as Indian tax and accounting laws require,
-              even after an account is deleted.
-            </li>
-            <li>
-              <strong>Server logs</strong> are kept for a limited period for security and then deleted.
+              <strong>A camp registration</strong>: the parent or guardian filling in the camp form declares that they are and agrees
+              to this policy for that registration.
             </li>
           </ul>
-          <p>To have your data deleted, write to us at {email}.</p>
+          <p>
+            A parent or guardian can withdraw their consent at any time from the swimmer&apos;s page under{' '}
+            <Link to="/swimmers" className={link}>
+              Swimmers
+            </Link>{' '}
+            or by writing to us. The swimmer&apos;s future sessions are then cancelled under our{' '}
+            <Link to="/refund" className={link}>
+              refund policy
+            </Link>{' '}
+            and their data is erased, except invoices the law requires us to keep. We do not track children&apos;s behaviour online or
+            target advertising at them.
+          </p>
         </>
       ),
     },
     {
       id: 'rights',
-      title: 'Your Rights',
+      title: 'Your Rights and How to Use Them',
       body: (
         <>
-          <p>Under the Digital Personal Data Protection Act, 2023 you have the right to:</p>
+          <p>Under the Digital Personal Data Protection Act, 2023 and the DPDP Rules, 2025 you have the right to:</p>
           <ul>
-            <li>obtain a summary of the personal data we hold about you, how we process it and with whom we have shared it;</li>
-            <li>have inaccurate or incomplete data corrected, completed or updated;</li>
-            <li>have your data erased when it is no longer needed, unless the law requires us to keep it;</li>
-            <li>withdraw your consent at any time;</li>
-            <li>have your grievances about our handling of your data addressed by us;</li>
-            <li>nominate another person to exercise these rights on your behalf in the event of your death or incapacity.</li>
+            <li>
+              <strong>see your data</strong>: a summary of what we hold about you, how we process it and with whom we have shared it.
+              Download everything we hold about your account and its swimmers on{' '}
+              <Link to="/account/data" className={link}>
+                Your data
+              </Link>
+              ;
+            </li>
+            <li>
+              <strong>correct it</strong>: your own details on{' '}
+              <Link to="/account/data" className={link}>
+                Your data
+              </Link>
+              , a swimmer&apos;s on their page under{' '}
+              <Link to="/swimmers" className={link}>
+                Swimmers
+              </Link>
+              ; to change your e-mail address, write to us;
+            </li>
+            <li>
+              <strong>erase it</strong>: delete a swimmer or your whole account on{' '}
+              <Link to="/account/data" className={link}>
+                Your data
+              </Link>
+              , after seeing what will be cancelled and refunded; we keep only what the law requires (invoices);
+            </li>
+            <li>
+              <strong>withdraw consent</strong> at any time, including a parent&apos;s consent for a child (see above); this does not
+              affect processing that took place before;
+            </li>
+            <li>
+              <strong>have your grievances addressed</strong> by our grievance officer, below;
+            </li>
+            <li>
+              <strong>nominate</strong> another person to exercise these rights for you in the event of your death or incapacity: write
+              to our grievance officer with their name and e-mail address.
+            </li>
           </ul>
           <p>
-            To use any of these rights, write to us at {email}. We may ask you to confirm your identity first. If you are not
-            satisfied with our response to a grievance, you may complain to the Data Protection Board of India.
+            For anything you cannot do on the site, write to us at {email}. We may ask you to confirm your identity first.
           </p>
+        </>
+      ),
+    },
+    {
+      id: 'grievances',
+      title: 'Grievance Officer',
+      body: (
+        <>
+          <p>
+            Questions and complaints about how we handle your personal data go to our grievance officer, {officerName}, at {officerEmail}.
+            We answer as soon as we can, and within 90 days at the latest.
+          </p>
+          <p>If you are not satisfied with our answer, you may complain to the Data Protection Board of India.</p>
         </>
       ),
     },
@@ -221,13 +344,9 @@ export default function PrivacyPolicy({ loaderData }: Route.ComponentProps) {
         <>
           <p>
             By creating an account, booking a session or registering for a camp, you consent to our processing your personal data
-            for the purposes in this policy. You can withdraw your consent at any time by writing to us; this does not affect
-            processing that took place before, but we may then no longer be able to provide the service.
-          </p>
-          <p>
-            <strong>Children:</strong> many of the swimmers we work with are under 18. For a child, the account, booking or camp
-            registration must be made by a parent or lawful guardian, who gives consent on the child&apos;s behalf. We do not
-            track children&apos;s behaviour online or target advertising at them.
+            for the purposes in this policy (for a swimmer under 18, their parent or guardian consents, as described above). You can
+            withdraw your consent at any time by deleting your account or by writing to us; this does not affect processing that
+            took place before, but we may then no longer be able to provide the service.
           </p>
           <p>
             We will ask for your separate, explicit consent (and a parent&apos;s or guardian&apos;s for a child) before we use any

@@ -115,6 +115,7 @@ describe('policy texts, contact and GST details', () => {
       ['Social links (LinkedIn, Instagram, X)', '/admin/settings#contact'],
       ['Registered name of the LLP', '/admin/settings#gst'],
       ['GSTIN', '/admin/settings#gst'],
+      ['Grievance officer (privacy policy)', '/admin/settings#grievance'],
       ['Coach', '/admin/settings#people'],
       ['Team on the about page', '/admin/settings#people'],
     ])
@@ -123,6 +124,21 @@ describe('policy texts, contact and GST details', () => {
     expect(after).not.toContain('GSTIN')
     expect(after).not.toContain('Registered name of the LLP')
     expect(after).toContain('Coach')
+  })
+
+  it('the grievance officer: checked next to each field, then named on the privacy policy instead of the placeholder', async () => {
+    const admin = await staff()
+    expect(text((await admin.get('/privacy-policy')).html)).toContain('[Grievance officer — to be supplied by the lab]')
+    const invalid = await admin.post('/admin/settings', { intent: 'grievance', grievanceOfficerName: '', grievanceOfficerEmail: 'not an address' })
+    expect(invalid.status).toBe(400)
+    expect(fieldState(invalid.html, 'grievanceOfficerName')).toEqual({ invalid: true, message: "Enter the grievance officer's name" })
+    expect(fieldState(invalid.html, 'grievanceOfficerEmail')).toEqual({ invalid: true, message: 'Enter an e-mail address' })
+    expect(await save(admin, { intent: 'grievance', grievanceOfficerName: 'Dr Meera Iyer', grievanceOfficerEmail: 'Privacy@Lab.example' })).toContain('Grievance officer saved')
+    await eventually('/privacy-policy', (page) => {
+      expect(page).toContain('Dr Meera Iyer')
+      expect(page).toMatch(/privacy@\s*lab\.example/)
+      expect(page).not.toContain('[Grievance officer — to be supplied by the lab]')
+    })
   })
 
   it('an edited refund policy shows on /refund', async () => {

@@ -24,6 +24,7 @@ export function launchGaps(settings: Awaited<ReturnType<typeof settingsForStaff>
   add(!social.linkedin || !social.instagram || !social.twitter, 'Social links (LinkedIn, Instagram, X)', 'contact')
   add(isPlaceholder(settings.legalName), 'Registered name of the LLP', 'gst')
   add(settings.gstin === '', 'GSTIN', 'gst')
+  add(!settings.grievanceOfficerName || !settings.grievanceOfficerEmail, 'Grievance officer (privacy policy)', 'grievance')
   add(settings.coach.placeholder || isPlaceholder(settings.coach.name) || isPlaceholder(settings.coach.credentials), 'Coach', 'people')
   add(settings.team.some((member) => member.placeholder || isPlaceholder(member.name)), 'Team on the about page', 'people')
   return gaps

@@ -148,6 +148,16 @@ export const GstSchema = z.object({
 })
 export type GstInput = z.output<typeof GstSchema>
 
+/**
+ * The grievance officer the privacy policy names, whom people write to about their data. Both are
+ * needed together; until they are set the policy shows them as still to be supplied.
+ */
+export const GrievanceOfficerSchema = z.object({
+  grievanceOfficerName: personNameField({ required: "Enter the grievance officer's name" }),
+  grievanceOfficerEmail: requiredText("Enter the grievance officer's e-mail address", 254).refine(isEmail, EMAIL_MESSAGE),
+})
+export type GrievanceOfficerInput = z.output<typeof GrievanceOfficerSchema>
+
 export const CoachSchema = z.object({
   name: personNameField({ required: 'Enter the name', min: 1 }),
   credentials: requiredText('Enter the credentials', 200),

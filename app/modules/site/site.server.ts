@@ -22,6 +22,8 @@ export const publicSettingsColumns = {
   coach: siteSettings.coach,
   team: siteSettings.team,
   legalName: siteSettings.legalName,
+  grievanceOfficerName: siteSettings.grievanceOfficerName,
+  grievanceOfficerEmail: siteSettings.grievanceOfficerEmail,
 }
 
 export function getSiteSettings() {

@@ -5,7 +5,7 @@ import { formatRupees } from '~/lib/money'
 import { DomainError } from '~/lib/domain-error'
 import { recordAudit, type Actor } from '~/modules/audit/audit.server'
 import { publicSettingsColumns } from './site.server'
-import { isValidGstin, isValidGstRate, isValidPrice, REGULAR_PRICE_MESSAGE, type CoachInput, type ContactInput, type GstInput, type PoliciesInput, type TeamMemberInput } from './schemas'
+import { isValidGstin, isValidGstRate, isValidPrice, REGULAR_PRICE_MESSAGE, type CoachInput, type ContactInput, type GrievanceOfficerInput, type GstInput, type PoliciesInput, type TeamMemberInput } from './schemas'
 
 // Staff edits of what the public pages show. Each change is one transaction with its audit entry;
 // the database trigger then announces it (NOTIFY site_content_changed), which clears every
@@ -159,6 +159,8 @@ const FIELD_NAMES: Record<string, string> = {
   legalName: 'registered name',
   gstin: 'GSTIN',
   gstRateBasisPoints: 'GST rate',
+  grievanceOfficerName: "grievance officer's name",
+  grievanceOfficerEmail: "grievance officer's e-mail",
 }
 const listOf = (changed: string[]) => changed.map((field) => FIELD_NAMES[field] ?? field).join(', ')
 
@@ -174,6 +176,16 @@ export async function updateGstDetails(actor: Actor, { legalName, gstin, gstRate
   if (!isValidGstin(gstin)) throw new InvalidSettingError('A GSTIN has 15 characters: 2 digits, a PAN, an entity number, Z and a check character')
   if (!isValidGstRate(gstRate)) throw new InvalidSettingError('The GST rate must be a whole number of basis points from 0 to 10000')
   return updateSettings(actor, 'settings.gst', (changed) => `Changed the GST details: ${listOf(changed)}`, () => ({ legalName, gstin, gstRateBasisPoints: gstRate }), now)
+}
+
+export function updateGrievanceOfficer(actor: Actor, { grievanceOfficerName, grievanceOfficerEmail }: GrievanceOfficerInput, now = new Date()) {
+  return updateSettings(
+    actor,
+    'settings.grievance',
+    (changed) => `Changed the grievance officer: ${listOf(changed)}`,
+    () => ({ grievanceOfficerName, grievanceOfficerEmail: grievanceOfficerEmail.toLowerCase() }),
+    now,
+  )
 }
 
 /**

@@ -12,12 +12,13 @@ import {
   BannerSchema,
   CoachSchema,
   ContactSchema,
+  GrievanceOfficerSchema,
   GstSchema,
   PoliciesSchema,
   PriceSchema,
   TeamMemberSchema,
 } from '~/modules/site/schemas'
-import { catalogueForStaff, setBanner, settingsForStaff, updateCataloguePrice, updateCoach, updateContactDetails, updateGstDetails, updatePolicies, updateTeamMember } from '~/modules/site/staff.server'
+import { catalogueForStaff, setBanner, settingsForStaff, updateCataloguePrice, updateCoach, updateContactDetails, updateGrievanceOfficer, updateGstDetails, updatePolicies, updateTeamMember } from '~/modules/site/staff.server'
 import { readForm } from '~/lib/form-data.server'
 import { formIntent } from '~/lib/intent'
 import { formErrorsOf, notFoundUnless, refusalOf } from '~/lib/refusals.server'
@@ -48,19 +49,20 @@ export async function loader({ request }: Route.LoaderArgs) {
       whatsappNumber: settings.whatsappNumber,
       ...settings.socialLinks,
     },
+    grievance: { grievanceOfficerName: settings.grievanceOfficerName, grievanceOfficerEmail: settings.grievanceOfficerEmail },
     gst: { legalName: settings.legalName, gstin: settings.gstin, gstRate: basisPointsToPercentInput(settings.gstRateBasisPoints) },
     coach: { defaults: { name: settings.coach.name, credentials: settings.coach.credentials }, placeholder: settings.coach.placeholder },
     team: settings.team.map((member, index) => ({ defaults: { index: String(index), name: member.name, role: member.role, bio: member.bio }, placeholder: member.placeholder })),
   }
 }
 
-const INTENTS = ['price', 'policies', 'contact', 'gst', 'coach', 'member', 'banner'] as const
+const INTENTS = ['price', 'policies', 'contact', 'gst', 'grievance', 'coach', 'member', 'banner'] as const
 type Intent = (typeof INTENTS)[number]
 /** Which of the page's forms a result belongs to: the kind, and the item or member for repeated ones. */
 type FormResult = { intent: Intent; target: string; result: SubmissionResult<string[]> }
 
 /** Where each form sits on the page, so the browser comes back to it after saving. */
-const ANCHORS: Record<Intent, string> = { price: 'prices', policies: 'policies', contact: 'contact', gst: 'gst', coach: 'people', member: 'people', banner: 'banner' }
+const ANCHORS: Record<Intent, string> = { price: 'prices', policies: 'policies', contact: 'contact', gst: 'gst', grievance: 'grievance', coach: 'people', member: 'people', banner: 'banner' }
 
 async function save<Schema extends z.ZodObject>(
   formData: FormData,
@@ -104,6 +106,8 @@ export async function action({ request }: Route.ActionArgs) {
       return save(formData, { intent: 'contact' }, ContactSchema, (value) => updateContactDetails(actor, value), 'Contact details saved')
     case 'gst':
       return save(formData, { intent: 'gst' }, GstSchema, (value) => updateGstDetails(actor, value), 'GST details saved')
+    case 'grievance':
+      return save(formData, { intent: 'grievance' }, GrievanceOfficerSchema, (value) => updateGrievanceOfficer(actor, value), 'Grievance officer saved')
     case 'coach':
       return save(formData, { intent: 'coach' }, CoachSchema, (value) => updateCoach(actor, value), 'Coach saved')
     case 'member':
@@ -126,7 +130,7 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function AdminSettings({ loaderData, actionData }: Route.ComponentProps) {
-  const { items, bannerVisible, policies, contact, gst, coach, team } = loaderData
+  const { items, bannerVisible, policies, contact, gst, grievance, coach, team } = loaderData
   const resultFor = (intent: Intent, target = '') => (actionData?.intent === intent && actionData.target === target ? actionData.result : undefined)
   return (
     <section>
@@ -176,6 +180,10 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
 
       <Panel id="gst" title="GST details" lead="Receipts are tax invoices once a GSTIN is set (a bill of supply at a 0% rate), and plain receipts without one.">
         <GstForm key={JSON.stringify(gst)} defaults={gst} lastResult={resultFor('gst')} />
+      </Panel>
+
+      <Panel id="grievance" title="Grievance officer" lead="The person the privacy policy names for questions and complaints about personal data. Until set, the policy shows a placeholder.">
+        <GrievanceForm key={JSON.stringify(grievance)} defaults={grievance} lastResult={resultFor('grievance')} />
       </Panel>
 
       <Panel id="people" title="Coach and team" lead="The coach appears in the camp banner, the team on the about page. A placeholder stays marked as one until you save its details.">
@@ -318,6 +326,21 @@ function GstForm({ defaults, lastResult }: FormProps<{ legalName: string; gstin:
         <TextField field={fields.gstRate} label="GST rate (%)" hint="Up to 2 decimals, for example 18." />
       </div>
       <SaveButton intent="gst">Save the GST details</SaveButton>
+    </Form>
+  )
+}
+
+function GrievanceForm({ defaults, lastResult }: FormProps<{ grievanceOfficerName: string; grievanceOfficerEmail: string }>) {
+  const [form, fields] = useValidatedForm(GrievanceOfficerSchema, { lastResult, defaultValue: defaults })
+  return (
+    <Form method="post" {...getFormProps(form)} className="space-y-5">
+      <input type="hidden" name="intent" value="grievance" />
+      <FormAlert id={form.errorId} errors={form.errors} />
+      <div className="grid gap-5 md:grid-cols-2">
+        <TextField field={fields.grievanceOfficerName} label="Name" />
+        <TextField field={fields.grievanceOfficerEmail} label="E-mail" inputMode="email" />
+      </div>
+      <SaveButton intent="grievance">Save the grievance officer</SaveButton>
     </Form>
   )
 }
