@@ -63,7 +63,38 @@ export const ERASURE_HANDLED_COLUMNS: Record<string, string[]> = {
   outbox_emails: ['to', 'subject', 'text', 'html', 'attachments', 'last_error'],
   audit_log: ['actor_email', 'summary', 'before', 'after'],
   rate_limit_buckets: ['key'],
-  sandbox_gateway_orders: ['customer_name'],
+  sandbox_gateway_orders: ['customer_name', 'description'],
+}
+
+/**
+ * Text columns that hold nothing about a person: codes, states, references, the lab's own settings,
+ * hashes, and the gateways' answers (ids, amounts, states and the kind of instrument, never a name
+ * or address). A new text column must be added here or to ERASURE_HANDLED_COLUMNS.
+ */
+export const NOT_PERSONAL_COLUMNS: Record<string, string[] | '*'> = {
+  audit_log: ['action', 'entity_type', 'entity_id'],
+  bookings: ['reference', 'product_code', 'status', 'origin', 'attendance'],
+  camp_batches: '*',
+  camps: '*',
+  catalogue_items: '*',
+  camp_line: ['camp_code', 'batch_code', 'outcome'],
+  camp_registrations: ['reference', 'status'],
+  camp_waitlist: ['status'],
+  consent_requests: ['token_hash', 'status'],
+  guardian_consents: ['email_verified_by', 'notice_version', 'method'],
+  instance_secrets: '*',
+  one_time_codes: ['purpose', 'code_hash'],
+  outbox_emails: ['status'],
+  payment_events: '*',
+  payments: '*',
+  receipts: '*',
+  refunds: '*',
+  reminders_sent: '*',
+  report_files: ['content_type', 'storage_key'],
+  sandbox_gateway_orders: ['merchant_order_id', 'gateway_order_id', 'redirect_url', 'callback_url', 'state', 'transaction_id', 'payment_mode'],
+  sandbox_gateway_refunds: '*',
+  sessions: ['id'],
+  site_settings: '*',
 }
 
 /** What a booking, registration or consent shows instead of a name after erasure. */
@@ -266,7 +297,7 @@ export async function eraseAccount(accountId: number, { reason, now = new Date()
         .where(inArray(campRegistrations.id, campIds))
     }
     const paid = or(bookingIds.length ? inArray(payments.bookingId, bookingIds) : sql`false`, campIds.length ? inArray(payments.campRegistrationId, campIds) : sql`false`)!
-    await tx.update(sandboxGatewayOrders).set({ customerName: ERASED_NAME }).where(inArray(sandboxGatewayOrders.merchantOrderId, tx.select({ orderId: payments.orderId }).from(payments).where(paid)))
+    await tx.update(sandboxGatewayOrders).set({ customerName: ERASED_NAME, description: ERASED_NAME }).where(inArray(sandboxGatewayOrders.merchantOrderId, tx.select({ orderId: payments.orderId }).from(payments).where(paid)))
 
     await tx.delete(campLine).where(or(sql`lower(${campLine.email}) = ${email}`, eq(campLine.holderUserId, accountId)))
     await tx.delete(campWaitlist).where(sql`lower(${campWaitlist.email}) = ${email}`)
@@ -319,6 +350,11 @@ export async function eraseSwimmer(accountId: number, swimmerId: number, { reaso
       // The registration's unique rule is per name and address: each erased place gets a name of its own.
       await tx.update(campRegistrations).set({ swimmerId: null, swimmerName: sql`${ERASED_NAME} || ' ' || ${campRegistrations.id}::text`, updatedAt: now }).where(inArray(campRegistrations.id, campIds))
     }
+    const paid = or(sessionRows.length ? inArray(payments.bookingId, sessionRows.map((row) => row.id)) : sql`false`, campIds.length ? inArray(payments.campRegistrationId, campIds) : sql`false`)!
+    await tx
+      .update(sandboxGatewayOrders)
+      .set({ description: ERASED_NAME, customerName: sql`CASE WHEN lower(${sandboxGatewayOrders.customerName}) = ${swimmer.name.toLowerCase()} THEN ${ERASED_NAME} ELSE ${sandboxGatewayOrders.customerName} END` })
+      .where(inArray(sandboxGatewayOrders.merchantOrderId, tx.select({ orderId: payments.orderId }).from(payments).where(paid)))
     await tx.delete(campLine).where(and(sql`lower(${campLine.email}) = ${email}`, sql`lower(${campLine.swimmerName}) = ${sameSwimmerName}`))
     await tx.delete(campWaitlist).where(and(sql`lower(${campWaitlist.email}) = ${email}`, sql`lower(${campWaitlist.swimmerName}) = ${sameSwimmerName}`))
     await tx.delete(swimmers).where(eq(swimmers.id, swimmerId))

@@ -1,0 +1,233 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { readdir } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { eq, sql } from 'drizzle-orm'
+import { strFromU8, unzipSync } from 'fflate'
+import { afterAll, beforeEach, describe, expect, it } from 'vitest'
+import { db } from '~/db/client.server'
+import { auditLog, campBatches, refunds, campLine, camps, campWaitlist, consentRequests, outboxEmails, payments, receipts, users } from '~/db/schema'
+import { labInstant } from '~/lib/lab-time'
+import { createSession } from '~/modules/accounts/sessions.server'
+import { recordAudit } from '~/modules/audit/audit.server'
+import { holdSession, type Customer } from '~/modules/booking/holds.server'
+import { holdCampSeat } from '~/modules/camps/registrations.server'
+import { startPayment } from '~/modules/payments/payments.server'
+import { receiptOf } from '~/modules/receipts/receipts.server'
+import { deliverReport } from '~/modules/reports/reports.server'
+import { diskStorage, useReportStorage } from '~/modules/reports/storage.server'
+import { insertSwimmer } from '~/modules/swimmers/swimmers.server'
+import { bookingRow, createCustomers, setWindows } from '../../../tests/support/booking'
+import { useSandboxPayments } from '../../../tests/support/sandbox-payments'
+import { useTestDatabase } from '../../../tests/support/test-database'
+import { accountErasedEmail } from './emails.server'
+import { ERASURE_HANDLED_COLUMNS, eraseAccount, eraseSwimmer, NOT_PERSONAL_COLUMNS } from './erasure.server'
+import { accountDataOf, buildDataExport } from './export.server'
+
+useTestDatabase()
+const sandbox = useSandboxPayments()
+const root = mkdtempSync(path.join(tmpdir(), 'privacy-reports-'))
+let directory = root
+beforeEach(async () => {
+  await sandbox.ready()
+  directory = mkdtempSync(path.join(root, 'test-'))
+  useReportStorage(diskStorage(directory))
+  await db().update(camps).set({ startsOn: '2030-08-08', endsOn: '2030-08-16', earlyBirdEndsAt: labInstant('2030-07-15', '23:59:59') }).where(eq(camps.code, 'camp1'))
+})
+afterAll(() => {
+  useReportStorage(undefined)
+  rmSync(root, { recursive: true, force: true })
+})
+
+const DATES = ['2030-03-04', '2030-03-05', '2030-03-06', '2030-03-07', '2030-03-08']
+const PDF = new TextEncoder().encode('%PDF-1.4\n% a report\n')
+
+async function paidSession(customer: Customer, start: string) {
+  const held = await holdSession({ customer, productCode: 'biomechanical_package', date: DATES[0]!, start, days: 3 })
+  const { redirectUrl, orderId } = await startPayment({ payable: { kind: 'booking', id: held.bookingId }, description: `Slot booking - ${customer.swimmerName}`, statusUrl: (id) => `${sandbox.url}/x?orderId=${id}` })
+  await sandbox.choose(redirectUrl, 'success')
+  await expect.poll(async () => (await bookingRow(held.bookingId)).status).toBe('confirmed')
+  return { ...held, orderId }
+}
+
+async function paidCampPlace(swimmerName: string, email: string, phone: string) {
+  const held = await holdCampSeat({ campCode: 'camp1', batchCode: 'batch1', applicant: { swimmerName, email, phone } })
+  const { redirectUrl, orderId } = await startPayment({ payable: { kind: 'camp', id: held.id }, description: `Camp Registration - ${swimmerName}`, statusUrl: (id) => `${sandbox.url}/payment-status?orderId=${id}` })
+  await sandbox.choose(redirectUrl, 'success')
+  await expect.poll(async () => (await db().select({ id: receipts.id }).from(receipts).innerJoin(payments, eq(payments.id, receipts.paymentId)).where(eq(payments.orderId, orderId))).length).toBe(1)
+  return { ...held, orderId }
+}
+
+/**
+ * A family as the site would hold it: the account holder, a child with a session and a camp place,
+ * a report with a file, a waitlist place, a camp-line entry, a session, e-mails and a staff audit entry
+ * naming them. Every value is unique to the family, so a search of the whole database finds only theirs.
+ */
+async function family(tag: string, phone: string, start: string) {
+  const [holder] = await createCustomers(1, tag)
+  await db().update(users).set({ phone, currentLocation: `${tag} Nagar` }).where(eq(users.id, holder!.userId!))
+  const child = await insertSwimmer(db(), holder!.userId!, `${tag} Junior`, { age: 12, birthDate: null, gender: 'male', swimmingExperience: 'beginner', academyName: 'NA', coachName: 'NA', specialization: 'freestyle', participateInEvents: 'no', howDidYouKnow: 'google' }, { isAccountHolder: false, now: new Date() })
+  const customer = { ...holder!, phone }
+  const own = await paidSession(customer, start)
+  const forChild = await paidSession({ ...customer, swimmerId: child.id, swimmerName: child.name }, start === '09:00' ? '10:00' : '11:00')
+  await deliverReport({ bookingId: own.bookingId, note: `Good catch, ${holder!.name}.`, videoLinks: [{ label: 'Underwater', url: `https://videos.example/${tag}` }], files: [{ filename: `${tag}-report.pdf`, bytes: PDF }], staffId: null })
+  const camp = await paidCampPlace(child.name, holder!.email, phone)
+  const [campRow] = await db().select({ id: camps.id }).from(camps).where(eq(camps.code, 'camp1'))
+  const [batch] = await db().select({ id: campBatches.id }).from(campBatches).where(eq(campBatches.campId, campRow!.id)).limit(1)
+  await db().insert(campWaitlist).values({ campId: campRow!.id, batchId: batch!.id, swimmerName: `${tag} Cousin`, email: holder!.email, phone, status: 'cancelled' })
+  await db().insert(campLine).values({ campCode: 'camp1', batchCode: 'batch1', swimmerName: `${tag} Cousin`, email: holder!.email, phone, holderNetwork: '203.0.113.0', outcome: 'full' })
+  await db().insert(consentRequests).values({ swimmerId: child.id, parentEmail: `${tag}.parent@example.com`, tokenHash: `hash-${tag}`, status: 'agreed', expiresAt: new Date() })
+  await createSession(holder!.userId!, { ip: '203.0.113.77', userAgent: `${tag} browser` })
+  await recordAudit(db(), { id: null, email: 'staff@lab.example' }, { action: 'customer.note', entityType: 'customer', entityId: holder!.userId!, summary: `Called ${holder!.name} (${holder!.email}) about ${child.name}`, before: { phone }, after: { phone: null } })
+  return { holder: { ...holder!, phone }, child, own, forChild, camp }
+}
+
+/** The refund asked for the order's payment, if any. */
+async function refundOf(orderId: string) {
+  const [row] = await db().select({ amountPaise: refunds.amountPaise }).from(refunds).innerJoin(payments, eq(payments.id, refunds.paymentId)).where(eq(payments.orderId, orderId))
+  return row ?? null
+}
+
+/** Every row of every table with a text or jsonb column holding `value` (case-insensitive): table and row as JSON. */
+async function findEverywhere(value: string) {
+  const columns = await db().execute<{ table_name: string; column_name: string }>(
+    sql`SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = 'public' AND data_type IN ('text', 'jsonb', 'character varying') ORDER BY table_name, column_name`,
+  )
+  const found: Array<{ table: string; column: string; row: Record<string, unknown> }> = []
+  for (const { table_name: table, column_name: column } of columns.rows) {
+    const { rows } = await db().execute<Record<string, unknown>>(sql`SELECT * FROM ${sql.identifier(table)} WHERE strpos(lower(${sql.identifier(column)}::text), ${value.toLowerCase()}) > 0`)
+    for (const row of rows) found.push({ table, column, row })
+  }
+  return found
+}
+
+describe("a person's data export", () => {
+  it("holds every table's rows of the account and its swimmers, the receipts and report files, and nothing of another account", async () => {
+    await setWindows(DATES.map((date) => ({ date, capacity: 4 })))
+    const mine = await family('zarinaquddus', '9000011111', '09:00')
+    const theirs = await family('oswinpettigrew', '9000022222', '10:00')
+
+    const zip = unzipSync((await buildDataExport(mine.holder.userId!))!)
+    const data = JSON.parse(strFromU8(zip['data.json']!))
+    expect(data.account).toMatchObject({ name: mine.holder.name, email: mine.holder.email, whatsappNumber: '9000011111', currentLocation: 'zarinaquddus Nagar' })
+    expect(data.swimmers.map((swimmer: { name: string }) => swimmer.name)).toEqual([mine.holder.name, mine.child.name])
+    expect(data.bookings.map((booking: { reference: string }) => booking.reference).sort()).toEqual([mine.own.reference, mine.forChild.reference].sort())
+    expect(data.bookings[0].days).toHaveLength(3)
+    expect(data.bookings.find((booking: { reference: string }) => booking.reference === mine.own.reference).report).toMatchObject({ note: 'Good catch, zarinaquddus 1.' })
+    expect(data.campRegistrations).toMatchObject([{ reference: mine.camp.reference, swimmerName: mine.child.name }])
+    expect(data.payments).toHaveLength(3)
+    expect(data.payments.every((payment: { receiptNumber: string | null }) => payment.receiptNumber)).toBe(true)
+    expect(data.consentRequests).toMatchObject([{ parentEmail: 'zarinaquddus.parent@example.com', status: 'agreed' }])
+    expect(data.campWaitlist).toMatchObject([{ swimmerName: 'zarinaquddus Cousin' }])
+    expect(data.campLine).toMatchObject([{ swimmerName: 'zarinaquddus Cousin', outcome: 'full' }])
+    expect(data.sessions).toMatchObject([{ ip: '203.0.113.77', userAgent: 'zarinaquddus browser' }])
+    expect(data.emails.length).toBeGreaterThanOrEqual(4)
+    expect(data.emails.every((mail: { to: string; body: string }) => mail.to === mine.holder.email && mail.body.length > 0)).toBe(true)
+    expect(data.auditEntries.map((entry: { summary: string }) => entry.summary)).toContain(`Called zarinaquddus 1 (zarinaquddus1@example.com) about zarinaquddus Junior`)
+    expect(data.reportFiles).toMatchObject([{ filename: 'zarinaquddus-report.pdf' }])
+
+    const names = Object.keys(zip).sort()
+    expect(names.filter((name) => name.startsWith('receipts/'))).toHaveLength(3)
+    for (const name of names.filter((name) => name.startsWith('receipts/'))) expect(strFromU8(zip[name]!.subarray(0, 5))).toBe('%PDF-')
+    const reportFile = names.find((name) => name.startsWith('reports/'))!
+    expect(reportFile).toContain(mine.own.reference)
+    expect(zip[reportFile]).toEqual(PDF)
+
+    const everything = JSON.stringify(data)
+    for (const other of [theirs.holder.name, theirs.holder.email, theirs.holder.phone, theirs.child.name, theirs.own.reference, theirs.camp.reference, 'oswinpettigrew']) expect(everything).not.toContain(other)
+    expect(everything).not.toMatch(/password|token_?hash|code_?hash/i)
+  })
+
+  it('is nothing for an account that does not exist', async () => {
+    expect(await accountDataOf(999_999)).toBeNull()
+    expect(await buildDataExport(999_999)).toBeNull()
+  })
+})
+
+describe('erasing an account', () => {
+  it('cancels and refunds future bookings, leaves no name, address or number anywhere but the last e-mail, keeps the invoices, and leaves others alone', async () => {
+    await setWindows(DATES.map((date) => ({ date, capacity: 4 })))
+    const mine = await family('zarinaquddus', '9000011111', '09:00')
+    const theirs = await family('oswinpettigrew', '9000022222', '10:00')
+    const storedBefore = await readdir(path.join(directory, String(mine.own.bookingId)))
+    expect(storedBefore).toHaveLength(1)
+
+    const erased = await eraseAccount(mine.holder.userId!, { reason: 'The account holder deleted the account.', farewell: ({ email, cancelled }) => accountErasedEmail({ to: email, cancelled }) })
+    expect(erased!.cancelled.map((booking) => booking.reference).sort()).toEqual([mine.own.reference, mine.forChild.reference, mine.camp.reference].sort())
+
+    // The whole database: only the last e-mail, to the address, is left; it names nobody.
+    for (const value of [mine.holder.name, mine.holder.phone, mine.child.name]) expect((await findEverywhere(value)).map(({ table, column, row }) => `${table}.${column} ${JSON.stringify(row).slice(0, 600)}`), value).toEqual([])
+    // The family's tag is in every value of theirs: their location, the cousin on the waitlist, the addresses.
+    expect((await findEverywhere('zarinaquddus')).map(({ table, column }) => `${table}.${column}`)).toEqual(['outbox_emails.to'])
+    const byAddress = await findEverywhere(mine.holder.email)
+    expect(byAddress.map(({ table, column }) => `${table}.${column}`)).toEqual(['outbox_emails.to'])
+    expect(byAddress[0]!.row).toMatchObject({ subject: 'Your account at Swimming Sport Science Lab has been deleted' })
+    expect(String(byAddress[0]!.row.text)).toContain(mine.own.reference)
+
+    // Invoices stay, readable, without the person.
+    expect(await db().select().from(users).where(eq(users.id, mine.holder.userId!))).toEqual([])
+    for (const orderId of [mine.own.orderId, mine.camp.orderId]) {
+      const receipt = await receiptOf(orderId)
+      expect(receipt!.document.receiptNumber).toMatch(/\d/)
+      expect(receipt!.document.customer.name).toBe('Erased')
+      expect(receipt!.document.customer.email).toMatch(/^erased-[0-9a-f]+@invalid$/)
+    }
+    expect((await bookingRow(mine.own.bookingId)).status).toBe('cancelled')
+    expect(await refundOf(mine.own.orderId)).toMatchObject({ amountPaise: (await bookingRow(mine.own.bookingId)).amountPaise })
+    expect(await refundOf(mine.camp.orderId)).not.toBeNull()
+    // Report files are gone from storage; audit entries keep what happened with an opaque id.
+    expect(await readdir(path.join(directory, String(mine.own.bookingId)))).toEqual([])
+    const [note] = await db().select().from(auditLog).where(eq(auditLog.action, 'customer.note')).orderBy(auditLog.id).limit(1)
+    expect(note!.summary).toBe(`Called ${erased!.marker} (${erased!.marker}) about ${erased!.marker}`)
+
+    // The other family is untouched.
+    expect((await findEverywhere(theirs.holder.name)).length).toBeGreaterThan(5)
+    expect((await bookingRow(theirs.own.bookingId)).customerEmail).toBe(theirs.holder.email)
+    expect(await readdir(path.join(directory, String(theirs.own.bookingId)))).toHaveLength(1)
+  })
+
+  it('happens once when two erasures of the account run at once', async () => {
+    const [holder] = await createCustomers(1, 'twicegone')
+    const farewell = ({ email }: { email: string }) => accountErasedEmail({ to: email, cancelled: [] })
+    const results = await Promise.all([eraseAccount(holder!.userId!, { reason: 'x', farewell }), eraseAccount(holder!.userId!, { reason: 'x', farewell })])
+    expect(results.filter(Boolean)).toHaveLength(1)
+    expect(await db().select().from(outboxEmails).where(eq(outboxEmails.to, holder!.email))).toHaveLength(1)
+  })
+})
+
+describe('erasing one swimmer', () => {
+  it("removes the swimmer's name everywhere and keeps the account holder's data", async () => {
+    await setWindows(DATES.map((date) => ({ date, capacity: 4 })))
+    const mine = await family('zarinaquddus', '9000011111', '09:00')
+    await eraseSwimmer(mine.holder.userId!, mine.child.id, { reason: 'Deleted by the account holder.' })
+    expect(await findEverywhere(mine.child.name)).toEqual([])
+    expect((await bookingRow(mine.forChild.bookingId)).status).toBe('cancelled')
+    expect(await refundOf(mine.forChild.orderId)).not.toBeNull()
+    expect(await refundOf(mine.own.orderId)).toBeNull()
+    expect((await bookingRow(mine.forChild.bookingId)).swimmerName).toBe('Erased')
+    expect((await bookingRow(mine.own.bookingId)).status).toBe('confirmed')
+    expect((await accountDataOf(mine.holder.userId!))!.swimmers.map((swimmer) => swimmer.name)).toEqual([mine.holder.name])
+  })
+
+  it("refuses the account holder's own profile and another account's swimmer", async () => {
+    const [one, two] = await createCustomers(2, 'guarded')
+    await expect(eraseSwimmer(one!.userId!, one!.swimmerId!, { reason: 'x' })).rejects.toMatchObject({ kind: 'not_found' })
+    await expect(eraseSwimmer(one!.userId!, two!.swimmerId!, { reason: 'x' })).rejects.toMatchObject({ kind: 'not_found' })
+  })
+})
+
+describe('the list of what erasure handles', () => {
+  it('names every text column of every table, so a new column with a name or address cannot be forgotten', async () => {
+    const { rows } = await db().execute<{ table_name: string; column_name: string }>(
+      sql`SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = 'public' AND data_type IN ('text', 'jsonb', 'character varying', 'json')`,
+    )
+    const unhandled = rows
+      .filter(({ table_name: table, column_name: column }) => !ERASURE_HANDLED_COLUMNS[table]?.includes(column))
+      .filter(({ table_name: table, column_name: column }) => {
+        const known = NOT_PERSONAL_COLUMNS[table]
+        return !(known === '*' || known?.includes(column))
+      })
+      .map(({ table_name: table, column_name: column }) => `${table}.${column}`)
+    expect(unhandled).toEqual([])
+  })
+})
