@@ -1,0 +1,88 @@
+import { eq } from 'drizzle-orm'
+import { describe, expect, it } from 'vitest'
+import { db } from '~/db/client.server'
+import { consentRequests, guardianConsents, oneTimeCodes, outboxEmails, sessions, users } from '~/db/schema'
+import { createSession } from '~/modules/accounts/sessions.server'
+import { createCustomers } from '../../../tests/support/booking'
+import { useTestDatabase } from '../../../tests/support/test-database'
+import { applyRetention } from './retention.server'
+
+useTestDatabase()
+
+const NOW = new Date('2030-05-20T06:30:00Z')
+const daysAgo = (days: number) => new Date(NOW.getTime() - days * 24 * 60 * 60 * 1000)
+const exists = async (userId: number) => (await db().select({ id: users.id }).from(users).where(eq(users.id, userId))).length === 1
+
+async function minorAlone(prefix: string, request: { status: 'waiting' | 'refused' | 'agreed' | 'expired'; expiresAt: Date }) {
+  const [minor] = await createCustomers(1, prefix)
+  await db().insert(consentRequests).values({ swimmerId: minor!.swimmerId!, parentEmail: `${prefix}.parent@example.com`, tokenHash: `hash-${prefix}`, status: request.status, expiresAt: request.expiresAt, createdAt: daysAgo(8) })
+  return minor!
+}
+
+describe('the retention job', () => {
+  it('erases accounts never verified within 7 days, without e-mailing the address', async () => {
+    const [old, recent, verified] = await createCustomers(3, 'retained')
+    await db().update(users).set({ isVerified: false, createdAt: daysAgo(8) }).where(eq(users.id, old!.userId!))
+    await db().update(users).set({ isVerified: false, createdAt: daysAgo(6) }).where(eq(users.id, recent!.userId!))
+    await db().update(users).set({ createdAt: daysAgo(30) }).where(eq(users.id, verified!.userId!))
+    expect(await applyRetention(NOW)).toMatchObject({ unverifiedAccounts: 1 })
+    expect([await exists(old!.userId!), await exists(recent!.userId!), await exists(verified!.userId!)]).toEqual([false, true, true])
+    expect(await db().select().from(outboxEmails).where(eq(outboxEmails.to, old!.email))).toEqual([])
+  })
+
+  it("erases a minor's account whose parent refused or did not answer in 7 days, and tells the minor why", async () => {
+    const refused = await minorAlone('refusedminor', { status: 'refused', expiresAt: daysAgo(-3) })
+    const unanswered = await minorAlone('silentminor', { status: 'waiting', expiresAt: daysAgo(1) })
+    const stillWaiting = await minorAlone('patientminor', { status: 'waiting', expiresAt: daysAgo(-2) })
+    const agreed = await minorAlone('luckyminor', { status: 'agreed', expiresAt: daysAgo(1) })
+    await db().insert(guardianConsents).values({ swimmerId: agreed.swimmerId!, guardianName: 'A Parent', guardianEmail: 'luckyminor.parent@example.com', emailVerifiedBy: 'consent_link', noticeVersion: 'v', method: 'consent_link', givenAt: daysAgo(2) })
+
+    expect(await applyRetention(NOW)).toMatchObject({ minorsWithoutConsent: 2 })
+    expect([await exists(refused.userId!), await exists(unanswered.userId!), await exists(stillWaiting.userId!), await exists(agreed.userId!)]).toEqual([false, false, true, true])
+    const [toRefused] = await db().select().from(outboxEmails).where(eq(outboxEmails.to, refused.email))
+    expect(toRefused!.text).toContain('did not agree')
+    const [toUnanswered] = await db().select().from(outboxEmails).where(eq(outboxEmails.to, unanswered.email))
+    expect(toUnanswered!.text).toContain('nobody answered within 7 days')
+    // Run again (as a second instance would): nothing more is erased or sent.
+    expect(await applyRetention(NOW)).toMatchObject({ unverifiedAccounts: 0, minorsWithoutConsent: 0 })
+    expect(await db().select().from(outboxEmails).where(eq(outboxEmails.to, refused.email))).toHaveLength(1)
+  })
+
+  it('deletes used and expired codes and expired sessions, and keeps live ones', async () => {
+    const [customer] = await createCustomers(1, 'coded')
+    const userId = customer!.userId!
+    await db().insert(oneTimeCodes).values([
+      { userId, purpose: 'verify_email', codeHash: 'expired', expiresAt: daysAgo(0.01) },
+      { userId, purpose: 'reset_password', codeHash: 'used', expiresAt: daysAgo(-0.01), usedAt: daysAgo(0.005) },
+      { userId, purpose: 'delete_account', codeHash: 'live', expiresAt: daysAgo(-0.01) },
+    ])
+    await createSession(userId, {}, daysAgo(8))
+    await createSession(userId, {}, daysAgo(1))
+    expect(await applyRetention(NOW)).toMatchObject({ codes: 2 })
+    expect((await db().select({ hash: oneTimeCodes.codeHash }).from(oneTimeCodes)).map((code) => code.hash)).toEqual(['live'])
+    expect(await db().select().from(sessions)).toHaveLength(1)
+  })
+
+  it('blanks the text, HTML and attachments of e-mails sent (or given up on) more than 90 days ago', async () => {
+    const mail = (status: 'sent' | 'failed' | 'queued', at: Date) => ({
+      to: 'someone@example.com',
+      subject: `A ${status} e-mail`,
+      text: 'Hello Asha',
+      html: '<p>Hello Asha</p>',
+      attachments: [{ filename: 'a.ics', contentType: 'text/calendar', contentBase64: 'QQ==' }],
+      status,
+      sentAt: status === 'sent' ? at : null,
+      createdAt: at,
+    })
+    const [old, recent, failed, queued] = await db()
+      .insert(outboxEmails)
+      .values([mail('sent', daysAgo(91)), mail('sent', daysAgo(89)), mail('failed', daysAgo(100)), mail('queued', daysAgo(100))])
+      .returning({ id: outboxEmails.id })
+    expect(await applyRetention(NOW)).toMatchObject({ emailBodies: 2 })
+    const rows = new Map((await db().select().from(outboxEmails)).map((row) => [row.id, row]))
+    expect(rows.get(old!.id)).toMatchObject({ subject: 'A sent e-mail', text: '', html: null, attachments: [] })
+    expect(rows.get(failed!.id)).toMatchObject({ text: '', html: null, attachments: [] })
+    expect(rows.get(recent!.id)).toMatchObject({ text: 'Hello Asha' })
+    expect(rows.get(queued!.id)).toMatchObject({ text: 'Hello Asha' })
+  })
+})
