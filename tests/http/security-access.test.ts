@@ -98,6 +98,9 @@ const pages: Row[] = [
   { name: 'adding a swimmer', path: () => '/swimmers/new', expect: { guest: 'login', a: 'ok', b: 'ok', admin: 'ok' } },
   // A swimmer is their account's alone: staff see swimmers in the console, not through the account's pages.
   { name: "A's swimmer's edit page", path: () => `/swimmers/${the.a.swimmerId}/edit`, expect: { guest: 'login', a: 'ok', b: 'not found', admin: 'not found' }, secrets: aSecrets, shows: () => [A.name] },
+  { name: 'Your data', path: () => '/account/data', expect: { guest: 'login', a: 'ok', b: 'ok', admin: 'ok' }, secrets: aSecrets },
+  { name: 'Deleting your account', path: () => '/account/data/delete', expect: { guest: 'login', a: 'ok', b: 'ok', admin: 'ok' }, secrets: aSecrets },
+  { name: "Deleting A's own swimmer profile (only the account can be deleted)", path: () => `/account/data/delete?swimmer=${the.a.swimmerId}`, expect: { guest: 'login', a: 'not found', b: 'not found', admin: 'not found' }, secrets: aSecrets },
   { name: "A's cancel page", path: () => `/bookings/${the.a.reference}/cancel`, expect: ownerA, secrets: aSecrets, shows: () => ['Cancel your booking', the.a.reference] },
   { name: "A's reschedule page", path: () => `/bookings/${the.a.reference}/reschedule`, expect: ownerA, secrets: aSecrets, shows: () => [the.a.reference] },
   { name: "the guest's cancel page, with its link", path: () => `/bookings/${the.guestBooking.reference}/cancel?key=${the.guestBooking.key}`, expect: linkHolders, shows: () => ['Cancel your booking'] },
@@ -160,6 +163,9 @@ const pages: Row[] = [
 const changes: Row[] = [
   { name: "edit A's swimmer", path: () => `/swimmers/${the.a.swimmerId}/edit`, form: () => swimmerForm('Taken Over'), expect: { guest: 'login', a: 'skip', b: 'not found', admin: 'not found' }, secrets: aSecrets },
   { name: 'add a swimmer', path: () => '/swimmers/new', form: () => swimmerForm('Added Stranger'), expect: { guest: 'login', a: 'skip', b: 'skip', admin: 'skip' } },
+  { name: 'download the data export', path: () => '/account/data/export', form: () => ({}), expect: { guest: 'login', a: 'skip', b: 'skip', admin: 'skip' } },
+  { name: 'delete an account', path: () => '/account/data/delete', form: () => ({ intent: 'delete', password: 'butterfly-2027' }), expect: { guest: 'login', a: 'skip', b: 'skip', admin: 'skip' } },
+  { name: "delete A's own swimmer profile", path: () => `/account/data/delete?swimmer=${the.a.swimmerId}`, form: () => ({ intent: 'delete', password: 'butterfly-2027' }), expect: { guest: 'login', a: 'not found', b: 'not found', admin: 'not found' }, secrets: aSecrets },
   { name: "cancel A's booking", path: () => `/bookings/${the.a.reference}/cancel`, form: () => ({ website_url: '' }), expect: { guest: 'login', a: 'skip', b: 'not found', admin: 'skip' }, secrets: aSecrets },
   {
     name: "reschedule A's booking",
