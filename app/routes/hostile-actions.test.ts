@@ -12,6 +12,7 @@ import { signInUser } from '../../tests/support/booking'
 import { useTestDatabase } from '../../tests/support/test-database'
 import * as adminAvailability from './admin/availability'
 import * as myBookings from './my-bookings'
+import * as accountData from './account.data'
 import * as receipt from './receipts.$orderId'
 import * as slotPaymentStatus from './slot-payment-status'
 import * as paymentStatus from './payment-status'
@@ -189,6 +190,7 @@ const future = addDays(labToday(), 20)
 type FormCase = { name: string; path: string; handler: Handler; spec: FormSpec; who: 'guest' | 'customer' | 'admin'; params?: () => Record<string, string> }
 
 const FORMS: FormCase[] = [
+  { name: 'your data: correcting your details', path: '/account/data', handler: accountData.action, who: 'customer', spec: { valid: { name: 'Ravi Kumar', phone: '9845012345', currentLocation: 'Bengaluru' }, strict: { name: 'name' }, fixed: { intent: 'profile' } } },
   { name: 'login', path: '/login', handler: login.action, who: 'guest', spec: { valid: { email: 'hostile.customer@example.com', password: 'butterfly-2027', redirectTo: '/my-bookings' }, strict: { email: 'email', password: 'password' } } },
   {
     name: 'registration',
