@@ -46,7 +46,7 @@ async function paidSession(customer: Customer, start: string) {
   const held = await holdSession({ customer, productCode: 'biomechanical_package', date: DATES[0]!, start, days: 3 })
   const { redirectUrl, orderId } = await startPayment({ payable: { kind: 'booking', id: held.bookingId }, description: `Slot booking - ${customer.swimmerName}`, statusUrl: (id) => `${sandbox.url}/x?orderId=${id}` })
   await sandbox.choose(redirectUrl, 'success')
-  await expect.poll(async () => (await bookingRow(held.bookingId)).status).toBe('confirmed')
+  await expect.poll(async () => (await bookingRow(held.bookingId)).status, { timeout: 15_000 }).toBe('confirmed')
   return { ...held, orderId }
 }
 
@@ -54,7 +54,7 @@ async function paidCampPlace(swimmerName: string, email: string, phone: string) 
   const held = await holdCampSeat({ campCode: 'camp1', batchCode: 'batch1', applicant: { swimmerName, email, phone } })
   const { redirectUrl, orderId } = await startPayment({ payable: { kind: 'camp', id: held.id }, description: `Camp Registration - ${swimmerName}`, statusUrl: (id) => `${sandbox.url}/payment-status?orderId=${id}` })
   await sandbox.choose(redirectUrl, 'success')
-  await expect.poll(async () => (await db().select({ id: receipts.id }).from(receipts).innerJoin(payments, eq(payments.id, receipts.paymentId)).where(eq(payments.orderId, orderId))).length).toBe(1)
+  await expect.poll(async () => (await db().select({ id: receipts.id }).from(receipts).innerJoin(payments, eq(payments.id, receipts.paymentId)).where(eq(payments.orderId, orderId))).length, { timeout: 15_000 }).toBe(1)
   return { ...held, orderId }
 }
 
