@@ -1,8 +1,8 @@
-import { getCollectionProps, getFormProps, type SubmissionResult } from '@conform-to/react'
+import { getFormProps, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link, redirect, redirectDocument } from 'react-router'
 import type { Route } from './+types/camp-registration'
-import { AuthCard, FieldError, FormAlert, HoneypotField, PendingButton, TextField, useValidatedForm } from '~/components/form-fields'
+import { AuthCard, FormAlert, HoneypotField, PendingButton, TextField, useValidatedForm } from '~/components/form-fields'
 import { BatchFull, type CampApplicantFields } from '~/components/camp-answers'
 import { DeclarationField } from '~/components/declaration-field'
 import { callerOf, getUser } from '~/lib/auth.server'
@@ -13,7 +13,6 @@ import { formatDateRange, formatLabDateTime, formatLastDayBefore, formatTimeRang
 import { rejectBots } from '~/lib/honeypot'
 import { CAMP_LINE_LINK, CAMP_STATUS_LINK, privateLinkPath, privateLinkUrl } from '~/lib/private-links.server'
 import { pageMeta } from '~/lib/seo'
-import { useHydrated } from '~/lib/use-hydrated'
 import { campChoices } from '~/modules/camps/camps.server'
 import { arriving, joinCampLine, settledArrival } from '~/modules/camps/line.server'
 import { CampRegistrationSchema, type CampRegistrationInput } from '~/modules/camps/schemas'
@@ -21,7 +20,7 @@ import { joinWaitlist } from '~/modules/camps/waitlist.server'
 import { readForm } from '~/lib/form-data.server'
 import { formIntent } from '~/lib/intent'
 import { formErrorsOf, refusalOf } from '~/lib/refusals.server'
-import { FAMILY_INTENT, FamilyRegistrationForm, type FamilyAccount } from '~/components/camp-family-form'
+import { CampAndBatchFields, FAMILY_INTENT, FamilyRegistrationForm, type FamilyAccount } from '~/components/camp-family-form'
 import { CampFamilySchema, type CampFamilyInput } from '~/modules/camps/family-schemas'
 import { holdFamilySeats, listNames, swimmerChoices } from '~/modules/camps/groups.server'
 import { startPayment } from '~/modules/payments/payments.server'
@@ -174,13 +173,7 @@ function RegistrationForm({ camps, prefill, actionData }: { camps: Camps; prefil
     lastResult: actionData?.kind === 'edit' ? undefined : actionData?.result,
     defaultValue: actionData?.kind === 'edit' ? { camp: firstOpen?.code, ...actionData.values } : { ...prefill, camp: firstOpen?.code },
   })
-  const hydrated = useHydrated()
   const chosenCamp = camps.find((camp) => camp.code === fields.camp.value) ?? firstOpen
-  // Without JavaScript the page cannot follow the chosen camp: it lists the batches of every open
-  // camp (by code; the server explains a batch the chosen camp does not have). With it, only the
-  // chosen camp's batches.
-  const batchCodes = hydrated && chosenCamp ? chosenCamp.batches.map((batch) => batch.code) : [...new Set(camps.filter((camp) => camp.open).flatMap((camp) => camp.batches.map((batch) => batch.code)))]
-  const batchLabel = (code: string) => (chosenCamp?.batches.find((batch) => batch.code === code) ?? camps.flatMap((camp) => camp.batches).find((batch) => batch.code === code))!.label
   const failed = actionData?.kind === 'failed'
 
   return (
@@ -202,43 +195,7 @@ function RegistrationForm({ camps, prefill, actionData }: { camps: Camps; prefil
           <TextField field={fields.email} label="Email Address" type="email" autoComplete="email" />
           <TextField field={fields.phone_number} label="Phone Number" type="tel" inputMode="tel" autoComplete="tel" />
 
-          <fieldset aria-describedby={fields.camp.errors?.length ? fields.camp.errorId : undefined}>
-            <legend className="text-sm font-semibold text-ink">Select Camp</legend>
-            <div className="mt-2 grid gap-2 sm:grid-cols-2">
-              {getCollectionProps(fields.camp, { type: 'radio', options: camps.map((camp) => camp.code), ariaAttributes: false }).map(({ key, ...props }) => {
-                const camp = camps.find((candidate) => candidate.code === props.value)!
-                return (
-                  <label key={key} className={`flex min-h-12 items-center gap-3 rounded-lg border-2 px-3 py-2 ${camp.open ? 'border-slate-300 has-[:checked]:border-brand-700 has-[:checked]:bg-brand-50' : 'border-slate-200 bg-slate-50 text-slate-600'}`}>
-                    <input {...props} disabled={!camp.open} className="h-5 w-5 shrink-0 accent-brand-700" />
-                    <span>
-                      <span className="block font-semibold">{camp.label}</span>
-                      <span className="block text-sm text-muted">{camp.open ? (camp.earlyBirdUntil ? `${camp.price}, early-bird price until ${camp.earlyBirdUntil}` : camp.price) : 'Registration closed'}</span>
-                    </span>
-                  </label>
-                )
-              })}
-            </div>
-            <FieldError field={fields.camp} />
-          </fieldset>
-
-          <fieldset aria-describedby={fields.batch.errors?.length ? fields.batch.errorId : undefined}>
-            <legend className="text-sm font-semibold text-ink">Select Batch</legend>
-            <div className="mt-2 grid gap-2">
-              {getCollectionProps(fields.batch, { type: 'radio', options: batchCodes, ariaAttributes: false }).map(({ key, ...props }) => {
-                const batch = { code: props.value, label: batchLabel(props.value) }
-                return (
-                  <label key={key} className="flex min-h-12 items-center gap-3 rounded-lg border-2 border-slate-300 px-3 py-2 has-[:checked]:border-brand-700 has-[:checked]:bg-brand-50">
-                    <input {...props} className="h-5 w-5 shrink-0 accent-brand-700" />
-                    <span>
-                      <span className="block font-semibold">{batch.label}</span>
-                      <SeatsLeft camps={camps} batchCode={batch.code} chosenCamp={hydrated ? chosenCamp?.code : undefined} />
-                    </span>
-                  </label>
-                )
-              })}
-            </div>
-            <FieldError field={fields.batch} />
-          </fieldset>
+          <CampAndBatchFields camps={camps} campField={fields.camp} batchField={fields.batch} />
 
           <DeclarationField field={fields.guardianDeclaration}>
             The swimmer is 18 or older, or I am their parent or legal guardian and agree to the{' '}
@@ -256,21 +213,6 @@ function RegistrationForm({ camps, prefill, actionData }: { camps: Camps; prefil
       )}
     </AuthCard>
   )
-}
-
-/**
- * Seats left in a batch. Before JavaScript runs (or without it) the page cannot know which camp is
- * chosen, so it names each camp; afterwards it follows the chosen camp.
- */
-function SeatsLeft({ camps, batchCode, chosenCamp }: { camps: Camps; batchCode: string; chosenCamp: string | undefined }) {
-  const seats = (seatsLeft: number) => (seatsLeft === 0 ? 'Full' : `${seatsLeft} ${seatsLeft === 1 ? 'seat' : 'seats'} left`)
-  // Only the camps that run this batch: another camp's lack of it says nothing about its seats.
-  const shown = camps.flatMap((camp) => {
-    const batch = camp.open && (!chosenCamp || camp.code === chosenCamp) ? camp.batches.find((candidate) => candidate.code === batchCode) : undefined
-    return batch ? [{ camp: camp.label.split(':')[0], left: seats(batch.seatsLeft) }] : []
-  })
-  const nameCamps = !chosenCamp && camps.filter((camp) => camp.open).length > 1
-  return <span className="block text-sm text-muted">{shown.map(({ camp, left }) => (nameCamps ? `${camp}: ${left}` : left)).join(' · ')}</span>
 }
 
 function Waitlisted({ campName, batchName, confirmBy, email, phone }: { campName: string; batchName: string; confirmBy: string; email: string; phone: string }) {
