@@ -4,7 +4,7 @@ import { ReportPanel } from '~/components/report-panel'
 import type { Route } from './+types/my-bookings'
 import { requireUser } from '~/lib/auth.server'
 import { formatRupees } from '~/lib/money'
-import { formatLabDate, formatLabTime, formatTimeRange, formatWeekdayDate } from '~/lib/lab-time'
+import { formatDateRange, formatLabDate, formatLabTime, formatTimeRange, formatWeekdayDate } from '~/lib/lab-time'
 import { pageMeta } from '~/lib/seo'
 import { swimmersOf } from '~/modules/swimmers/swimmers.server'
 import { currentLocationOf } from '~/modules/accounts/users.server'
@@ -12,6 +12,7 @@ import { rowId } from '~/lib/row-id'
 import { customerBookings } from '~/modules/booking/bookings.server'
 import { changeOptions } from '~/modules/booking/changes.server'
 import { reportsOf } from '~/modules/reports/reports.server'
+import { accountCampRegistrations } from '~/modules/camps/account-registrations.server'
 import { reportView } from '~/lib/report-view.server'
 import type { BookingStatus } from '~/db/schema'
 
@@ -27,7 +28,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   // Narrowed to one of the account's swimmers; any other id shows every booking of the account.
   const asked = rowId(new URL(request.url).searchParams.get('swimmer'))
   const shown = swimmers.find((swimmer) => swimmer.id === asked) ?? null
-  const bookings = await customerBookings(user.id, user.email, { swimmerId: shown?.id })
+  const [bookings, camps] = await Promise.all([customerBookings(user.id, user.email, { swimmerId: shown?.id }), accountCampRegistrations(user.id, user.email)])
   const reports = await reportsOf(bookings.map((booking) => booking.id))
   return {
     account: {
@@ -53,6 +54,20 @@ export async function loader({ request }: Route.LoaderArgs) {
       receiptUrl: booking.paidOrderId ? `/receipts/${encodeURIComponent(booking.paidOrderId)}` : null,
       report: reportView(reports.get(booking.id), (fileId) => `/reports/files/${fileId}`),
     })),
+    // Shown only if the account has any; narrowed to the swimmer like the sessions.
+    hasCampRegistrations: camps.length > 0,
+    campRegistrations: camps
+      .filter((registration) => !shown || registration.swimmerId === shown.id)
+      .map((registration) => ({
+        id: registration.id,
+        reference: registration.reference,
+        camp: registration.campName,
+        swimmer: registration.swimmerName,
+        dates: formatDateRange(registration.startsOn, registration.endsOn),
+        batch: registration.batchName,
+        status: registration.status,
+        amount: formatRupees(registration.amountPaise),
+      })),
   }
 }
 
@@ -67,7 +82,7 @@ const STATUS: Record<BookingStatus, { label: string; style: string; icon: string
 }
 
 export default function MyBookings({ loaderData }: Route.ComponentProps) {
-  const { account, bookings, shownSwimmer } = loaderData
+  const { account, bookings, shownSwimmer, hasCampRegistrations, campRegistrations } = loaderData
   return (
     <section className="container-page py-10 sm:py-14">
       <div className="flex flex-wrap items-center gap-3">
@@ -124,12 +139,7 @@ export default function MyBookings({ loaderData }: Route.ComponentProps) {
                           </p>
                           <p className="mt-1 text-sm text-muted">Booking ID {booking.reference}</p>
                         </div>
-                        <span className={`inline-flex items-center gap-1.5 rounded-full px-3 py-1 text-sm font-semibold ${status.style}`}>
-                          <svg aria-hidden="true" viewBox="0 0 24 24" className="h-4 w-4" fill="none" stroke="currentColor" strokeWidth="2.5">
-                            <path d={status.icon} strokeLinecap="round" strokeLinejoin="round" />
-                          </svg>
-                          {status.label}
-                        </span>
+                        <StatusBadge status={status} />
                       </div>
                       <ul className="mt-4 space-y-1 text-ink">
                         {booking.days.map((day) => (
@@ -168,6 +178,56 @@ export default function MyBookings({ loaderData }: Route.ComponentProps) {
               })}
             </ol>
           )}
+          {hasCampRegistrations && (
+            <section aria-labelledby="camp-registrations" className="space-y-4 pt-4">
+              <h2 id="camp-registrations" className="text-2xl font-bold text-brand-900">
+                Camp registrations
+              </h2>
+              {campRegistrations.length === 0 ? (
+                <div className="card p-8 text-center shadow-sm">
+                  <p className="text-lg font-bold text-ink">No camp registrations for {shownSwimmer?.name ?? 'this swimmer'} yet</p>
+                </div>
+              ) : (
+                <ol className="space-y-4">
+                  {campRegistrations.map((registration) => {
+                    const status = STATUS[registration.status]
+                    return (
+                      <li key={registration.id}>
+                        <article aria-labelledby={`camp-registration-${registration.id} camp-registration-${registration.id}-swimmer`} className="card p-6 shadow-sm" data-testid="camp-registration">
+                          <div className="flex flex-wrap items-start justify-between gap-3">
+                            <div>
+                              <h3 id={`camp-registration-${registration.id}`} className="text-xl font-bold text-ink">
+                                {registration.camp}
+                              </h3>
+                              <p id={`camp-registration-${registration.id}-swimmer`} className="mt-1 font-semibold text-ink">
+                                Swimmer: {registration.swimmer}
+                              </p>
+                              <p className="mt-1 text-sm text-muted">Registration ID {registration.reference}</p>
+                            </div>
+                            <StatusBadge status={status} />
+                          </div>
+                          <dl className="mt-4 grid gap-x-6 gap-y-1 text-sm sm:grid-cols-3">
+                            <div>
+                              <dt className="text-muted">Dates</dt>
+                              <dd className="font-semibold text-ink">{registration.dates}</dd>
+                            </div>
+                            <div>
+                              <dt className="text-muted">Batch</dt>
+                              <dd className="font-semibold text-ink">{registration.batch}</dd>
+                            </div>
+                            <div>
+                              <dt className="text-muted">Amount</dt>
+                              <dd className="font-semibold text-ink">{registration.amount}</dd>
+                            </div>
+                          </dl>
+                        </article>
+                      </li>
+                    )
+                  })}
+                </ol>
+              )}
+            </section>
+          )}
         </div>
         <aside aria-labelledby="account-information" className="card h-fit p-6 shadow-sm">
           <h2 id="account-information" className="text-lg font-bold text-ink">
@@ -189,6 +249,17 @@ export default function MyBookings({ loaderData }: Route.ComponentProps) {
         </aside>
       </div>
     </section>
+  )
+}
+
+function StatusBadge({ status }: { status: (typeof STATUS)[BookingStatus] }) {
+  return (
+    <span className={`inline-flex items-center gap-1.5 rounded-full px-3 py-1 text-sm font-semibold ${status.style}`}>
+      <svg aria-hidden="true" viewBox="0 0 24 24" className="h-4 w-4" fill="none" stroke="currentColor" strokeWidth="2.5">
+        <path d={status.icon} strokeLinecap="round" strokeLinejoin="round" />
+      </svg>
+      {status.label}
+    </span>
   )
 }
 

@@ -59,6 +59,16 @@ describe('the signed-in camp form', () => {
     expect(statusPage).toMatch(/Swimmer Meera Iyer \(Registration ID CMP-\d{10}, ₹35,000\.00\)/)
     expect(statusPage).toMatch(/Swimmer Kavya Iyer \(Registration ID CMP-\d{10}, ₹35,000\.00\)/)
 
+    // My Bookings lists both registrations under their swimmers; one swimmer's page only theirs.
+    const bookings = text((await parent.get('/my-bookings')).html)
+    expect(bookings).toContain('Camp registrations')
+    expect(bookings).toMatch(/Camp 2 Swimmer: Meera Iyer Registration ID CMP-\d{10} Confirmed Dates [^]*? Batch [^]*? Amount ₹35,000\.00/)
+    expect(bookings).toMatch(/Camp 2 Swimmer: Kavya Iyer Registration ID CMP-\d{10} Confirmed/)
+    const kavya = boxes.find((box) => box.label.startsWith('Kavya Iyer'))!
+    const hers = text((await parent.get(`/my-bookings?swimmer=${kavya.value}`)).html)
+    expect(hers).toMatch(/Camp 2 Swimmer: Kavya Iyer Registration ID CMP-\d{10}/)
+    expect(hers).not.toContain('Swimmer: Meera Iyer')
+
     const mail = await site.sink.waitForMailTo(FAMILY.email, /Camp registration confirmed/)
     expect(mail.raw).toContain('Meera Iyer and Kavya Iyer')
     // Registered already: the same two again are refused by name, nothing held.
