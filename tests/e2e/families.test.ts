@@ -55,6 +55,19 @@ async function fillSwimmer(page: Page, swimmer: { age: string; birthDate?: strin
 
 const visible = (page: Page, label: string) => page.getByLabel(label, { exact: true }).isVisible()
 
+/** On /book-slot: the first open date, its first time, and the booking dialog with "Who will swim?". */
+async function openBookingDialog(page: Page) {
+  await page.goto('/book-slot')
+  await page.locator('table a[data-date]').first().click()
+  await page.waitForURL(/date=/)
+  await page.locator('a[href*="time="]').first().click()
+  await page.waitForURL(/time=/)
+  await page.getByRole('link', { name: /^Book \d/ }).click()
+  const dialog = page.getByRole('dialog', { name: 'Confirm your booking' })
+  await expect.poll(() => dialog.getByRole('group', { name: 'Who will swim?' }).isVisible()).toBe(true)
+  return dialog
+}
+
 describe('a family in the browser', () => {
   /** The second child's edit page, for the desktop checks. */
   let editPath = ''
@@ -149,6 +162,58 @@ describe('a family in the browser', () => {
     await page.waitForURL('**/swimmers')
     await expect.poll(() => second.textContent()).toContain('Suresh Kumar')
     editPath = new URL(await page.getByRole('link', { name: 'Edit Diya Menon' }).evaluate((link: HTMLAnchorElement) => link.href)).pathname
+    expect(errors).toEqual([])
+    await context.close()
+  })
+
+  it("the parent books a session for the second child, registers both children for a camp in one payment, and sees them on My Bookings", async () => {
+    const context = await browser.context(site.url, DESKTOP)
+    const page = await context.newPage()
+    const errors = watchPageErrors(page)
+    await page.goto('/login')
+    await signInWithForm(page, PARENT, '**/book-slot')
+
+    const dialog = await openBookingDialog(page)
+    await expectNoAxeViolations(page)
+    await dialog.getByRole('radio', { name: 'Diya Menon' }).check()
+    await dialog.getByRole('button', { name: 'Confirm and continue to payment' }).click()
+    await page.waitForURL(/\/slot-payment\?booking=\d+/)
+    await page.getByRole('button', { name: /^Pay / }).click()
+    await page.waitForURL(/\/sandbox-gateway\/checkout\//)
+    await page.getByRole('button', { name: /test success/ }).click()
+    await page.waitForURL(/\/slot-payment-status\?orderId=SLOT_/)
+    await expect.poll(() => page.getByRole('heading', { name: 'Payment Successful!' }).isVisible(), { timeout: 30_000 }).toBe(true)
+
+    await page.goto('/onboarding')
+    await page.getByRole('radio', { name: /^Camp 1/ }).check()
+    await page.getByRole('radio', { name: /Batch 2/ }).check()
+    await page.getByRole('checkbox', { name: /Anu Menon/ }).check()
+    await page.getByRole('checkbox', { name: /Diya Menon/ }).check()
+    await page.getByRole('button', { name: /Register and Pay/ }).click()
+    await page.waitForURL(/\/sandbox-gateway\/checkout\//)
+    await page.getByRole('button', { name: /test success/ }).click()
+    await page.waitForURL(/\/payment-status\?orderId=CAMP_/)
+    await expect.poll(() => page.getByRole('heading', { name: 'Registration Complete!' }).isVisible(), { timeout: 30_000 }).toBe(true)
+
+    await page.goto('/my-bookings')
+    const session = page.getByRole('article', { name: /Diya Menon/ }).filter({ hasText: 'Booking ID' })
+    await expect.poll(() => session.getByText('Confirmed', { exact: true }).isVisible()).toBe(true)
+    const camps = page.getByRole('region', { name: 'Camp registrations' }).getByRole('article')
+    await expect.poll(() => camps.count()).toBe(2)
+    for (const child of ['Anu Menon', 'Diya Menon']) {
+      const registration = camps.filter({ hasText: `Swimmer: ${child}` })
+      expect(await registration.getByRole('heading', { name: 'Camp 1' }).isVisible()).toBe(true)
+      expect(await registration.getByText('Confirmed', { exact: true }).isVisible()).toBe(true)
+    }
+    await expectNoAxeViolations(page)
+
+    // The same two pages at phone size.
+    await page.setViewportSize(PHONE)
+    await page.reload()
+    await expect.poll(() => camps.count()).toBe(2)
+    await expectNoAxeViolations(page)
+    await openBookingDialog(page)
+    await expectNoAxeViolations(page)
     expect(errors).toEqual([])
     await context.close()
   })
