@@ -90,10 +90,11 @@ export function GuardianDeclarationField({ field, hint }: { field: Field; hint?:
  * Whether the age or date of birth typed so far says the swimmer is under 18 today; null while
  * neither says anything. Only decides which fields the page shows: the server's schema decides.
  */
-export function describesMinor(age: string | undefined, birthDate: string | undefined): boolean | null {
+export function describesMinor(age: unknown, birthDate: unknown): boolean | null {
+  // A field sent twice (by a hand-made request) comes back as a list: only a single answer counts.
   const today = labToday()
-  if (birthDate && /^\d{4}-\d{2}-\d{2}$/.test(birthDate) && birthDate <= today) return wholeYearsBetween(birthDate, today) < ADULT_AGE
-  if (age && /^\d{1,3}$/.test(age.trim()) && Number(age) >= 1) return Number(age) < ADULT_AGE
+  if (typeof birthDate === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(birthDate) && birthDate <= today) return wholeYearsBetween(birthDate, today) < ADULT_AGE
+  if (typeof age === 'string' && /^\d{1,3}$/.test(age.trim()) && Number(age) >= 1) return Number(age) < ADULT_AGE
   return null
 }
 
