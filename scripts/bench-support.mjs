@@ -104,7 +104,7 @@ export async function startInstance(databaseUrl, extraEnv = {}) {
 }
 
 /**
- * Verified customers with a live session each, written straight to the database (signing up N
+ * Verified customers with a live session and one swimmer (themselves) each, written straight to the database (signing up N
  * people through the pages would measure argon2 and the rate limits instead). Returns their
  * session cookies as the site's cookie encoding writes them.
  */
@@ -115,6 +115,12 @@ export async function signedInCustomers(client, count, prefix = 'bench') {
     const users = await client.query(
       `INSERT INTO users (name, email, password_hash, phone, is_verified) SELECT 'Swimmer ' || n, '${prefix}' || n || '@example.com', 'x', '9845012345', true FROM unnest($1::int[]) AS n RETURNING id`,
       [batch],
+    )
+    // Each account books for its one swimmer, the account holder, an adult.
+    await client.query(
+      `INSERT INTO swimmers (account_id, is_account_holder, name, age_years, age_given_on, gender, swimming_experience, academy_name, coach_name, specialization)
+       SELECT id, true, 'Swimmer ' || id, 26, current_date, 'female', 'advanced', 'NA', 'NA', 'freestyle' FROM unnest($1::int[]) AS id`,
+      [users.rows.map((row) => row.id)],
     )
     const tokens = users.rows.map(() => randomBytes(32).toString('base64url'))
     await client.query(
@@ -168,7 +174,7 @@ export function timed(url, { method = 'GET', headers = {}, body } = {}) {
  */
 export async function signUpThroughPages(base, readLog) {
   const email = `bench.${Date.now()}@example.com`
-  const form = { name: 'Bench Swimmer', email, password: 'butterfly-2027', phone: '9845012345', age: '16', currentLocation: 'Bengaluru', gender: 'female', swimmingExperience: 'advanced', academyName: 'NA', coachName: 'NA', specialization: 'butterfly', otherSpecialization: '', participateInEvents: 'yes', strokeBestTime: '', howDidYouKnow: 'google', otherSource: '', website_url: '' }
+  const form = { name: 'Bench Swimmer', email, password: 'butterfly-2027', phone: '9845012345', age: '26', currentLocation: 'Bengaluru', gender: 'female', swimmingExperience: 'advanced', academyName: 'NA', coachName: 'NA', specialization: 'butterfly', otherSpecialization: '', participateInEvents: 'yes', strokeBestTime: '', howDidYouKnow: 'google', otherSource: '', website_url: '' }
   const pairs = (response) => response.headers.getSetCookie().map((value) => value.split(';')[0])
   // The browser that registered keeps the cookie that lets its verification sign it in.
   let cookies = []
