@@ -1,8 +1,9 @@
-import { and, asc, count, desc, eq, gt, ilike, inArray, or, sql, type SQL } from 'drizzle-orm'
+import { and, count, desc, eq, gt, ilike, or, sql, type SQL } from 'drizzle-orm'
 import { db, type Executor } from '~/db/client.server'
 import { consentRecordsOf } from '~/modules/swimmers/consent.server'
 import { swimmersOf } from '~/modules/swimmers/swimmers.server'
-import { campBatches, campRegistrations, camps, sessions, swimmers, users } from '~/db/schema'
+import { accountCampRegistrations } from '~/modules/camps/account-registrations.server'
+import { sessions, swimmers, users } from '~/db/schema'
 import { DomainError } from '~/lib/domain-error'
 import { recordAudit, type Actor } from '~/modules/audit/audit.server'
 import { customerBookings } from '~/modules/booking/bookings.server'
@@ -93,27 +94,7 @@ export async function customerDetails(userId: number, now = new Date()) {
   const [swimmers, bookings, registrations, [signedIn]] = await Promise.all([
     swimmersOf(customer.id),
     customerBookings(customer.id, customer.email),
-    db()
-      .select({
-        id: campRegistrations.id,
-        reference: campRegistrations.reference,
-        campName: camps.name,
-        startsOn: camps.startsOn,
-        endsOn: camps.endsOn,
-        batchName: campBatches.name,
-        swimmerName: campRegistrations.swimmerName,
-        phone: campRegistrations.phone,
-        amountPaise: campRegistrations.amountPaise,
-        status: campRegistrations.status,
-        createdAt: campRegistrations.createdAt,
-      })
-      .from(campRegistrations)
-      .innerJoin(camps, eq(camps.id, campRegistrations.campId))
-      .innerJoin(campBatches, eq(campBatches.id, campRegistrations.batchId))
-      // Camp registrations need no account: they are theirs by e-mail address. Unpaid attempts
-      // that lapsed were never registrations.
-      .where(and(eq(campRegistrations.email, customer.email), inArray(campRegistrations.status, ['pending', 'confirmed', 'cancelled', 'refund_pending', 'refunded'])))
-      .orderBy(desc(campRegistrations.createdAt), asc(campRegistrations.id)),
+    accountCampRegistrations(customer.id, customer.email),
     db()
       .select({ count: count() })
       .from(sessions)

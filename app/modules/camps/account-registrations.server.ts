@@ -3,7 +3,7 @@ import { db } from '~/db/client.server'
 import { campBatches, campRegistrations, camps } from '~/db/schema'
 
 /**
- * The camp registrations a customer sees on My Bookings: those made under their account, and those
+ * A customer's camp registrations, on My Bookings and on staff's customer page: those made under their account, and those
  * made without one under their verified e-mail address (camp registrations need no account), newest
  * first, each with its swimmer's id (none for a registration made without an account). Unpaid
  * attempts that lapsed or failed are left out.
@@ -19,6 +19,7 @@ export function accountCampRegistrations(accountId: number, verifiedEmail: strin
       batchName: campBatches.name,
       swimmerName: campRegistrations.swimmerName,
       swimmerId: campRegistrations.swimmerId,
+      phone: campRegistrations.phone,
       amountPaise: campRegistrations.amountPaise,
       status: campRegistrations.status,
       createdAt: campRegistrations.createdAt,
