@@ -13,21 +13,11 @@ import { refundedBy, type PaidOutcome, type Payable, type PaymentTerms, type Ref
 import { campSeatsTaken, registrationOpen } from './camps.server'
 import { sameSwimmer } from './registrations.server'
 import { campSeatFreed, lockBatchById } from './waitlist.server'
-import { groupPaid, groupRefunded, groupTerms, groupUnpaid, leadsGroup } from './groups.server'
+import { groupPaid, groupRefunded, groupTerms, groupUnpaid, leadsGroup, lockedRegistrationColumns } from './groups.server'
 
 async function lockRegistration(tx: Executor, registrationId: number) {
   const [row] = await tx
-    .select({
-      status: campRegistrations.status,
-      holdExpiresAt: campRegistrations.holdExpiresAt,
-      amountPaise: campRegistrations.amountPaise,
-      batchId: campRegistrations.batchId,
-      campId: campRegistrations.campId,
-      name: campRegistrations.swimmerName,
-      email: campRegistrations.email,
-      phone: campRegistrations.phone,
-      reference: campRegistrations.reference,
-    })
+    .select(lockedRegistrationColumns)
     .from(campRegistrations)
     .where(eq(campRegistrations.id, registrationId))
     .for('update')

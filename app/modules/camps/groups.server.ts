@@ -167,24 +167,25 @@ export async function leadsGroup(executor: Executor, registrationId: number) {
   return row?.groupId === registrationId
 }
 
+/** What a payment's outcome needs of a registration it locks (one alone, or each of a group). */
+export const lockedRegistrationColumns = {
+  status: campRegistrations.status,
+  holdExpiresAt: campRegistrations.holdExpiresAt,
+  amountPaise: campRegistrations.amountPaise,
+  batchId: campRegistrations.batchId,
+  campId: campRegistrations.campId,
+  name: campRegistrations.swimmerName,
+  email: campRegistrations.email,
+  phone: campRegistrations.phone,
+  reference: campRegistrations.reference,
+}
+
 /** The group's registrations locked, after their batch (every camp path locks the batch first). */
 async function lockGroup(tx: Executor, leadId: number) {
   const [lead] = await tx.select({ batchId: campRegistrations.batchId }).from(campRegistrations).where(eq(campRegistrations.id, leadId))
   const batch = lead ? await lockBatchById(tx, lead.batchId) : null
   const members = await tx
-    .select({
-      id: campRegistrations.id,
-      status: campRegistrations.status,
-      holdExpiresAt: campRegistrations.holdExpiresAt,
-      amountPaise: campRegistrations.amountPaise,
-      batchId: campRegistrations.batchId,
-      campId: campRegistrations.campId,
-      name: campRegistrations.swimmerName,
-      email: campRegistrations.email,
-      phone: campRegistrations.phone,
-      reference: campRegistrations.reference,
-      accountId: campRegistrations.accountId,
-    })
+    .select({ id: campRegistrations.id, ...lockedRegistrationColumns, accountId: campRegistrations.accountId })
     .from(campRegistrations)
     .where(eq(campRegistrations.groupId, leadId))
     .orderBy(asc(campRegistrations.id))
