@@ -30,6 +30,9 @@ export function useSandboxPayments(options: { holdMinutes?: number } = {}) {
     await new Promise<void>((resolve) => {
       server = app.listen(0, '127.0.0.1', () => resolve())
     })
+    // As the site's own server does: an idle connection outlives the client's keep-alive, so a request
+    // is never sent on a socket the server is closing at that moment (a "fetch failed" under load).
+    server!.keepAliveTimeout = 65_000
     state.url = `http://127.0.0.1:${(server!.address() as AddressInfo).port}`
     state.webhookUrl = `${state.url}/api/payments/webhook/sandbox`
     setConfig({ ...loadConfig({ ...process.env, SITE_URL: state.url }), SEAT_HOLD_MINUTES: options.holdMinutes ?? 20 })
