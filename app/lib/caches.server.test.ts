@@ -1,12 +1,16 @@
 import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { db, type Database } from '~/db/client.server'
-import { bookings, closedTimeSlots, sessions, users } from '~/db/schema'
+import { bookings, closedTimeSlots, guardianConsents, sessions, swimmers, users } from '~/db/schema'
 import { addDays, labToday } from '~/lib/lab-time'
 import { findSessionUser } from '~/modules/accounts/sessions.server'
 import { customerHold, daySchedule, monthCalendar } from '~/modules/booking/availability.server'
 import { holdSession } from '~/modules/booking/holds.server'
 import { bookingTimesOn } from '~/modules/booking/public-booking.server'
+import { swimmerChoices } from '~/modules/booking/swimmer-choice.server'
+import { recordConsent } from '~/modules/swimmers/consent.server'
+import { insertSwimmer } from '~/modules/swimmers/swimmers.server'
+import { swimmerInput } from '../../tests/support/accounts'
 import { createCustomers, setWindows, signInUser } from '../../tests/support/booking'
 import { useTestDatabase } from '../../tests/support/test-database'
 import { ACCOUNT_CHANNEL, AVAILABILITY_CHANNEL, startCaches } from './caches.server'
@@ -182,5 +186,35 @@ describe('availability kept in memory', () => {
     await announced(AVAILABILITY_CHANNEL, () => setWindows(dates.slice(1).map((date) => ({ date, capacity: 1 }))))
     expect((await monthCalendar(month)).find((day) => day.date === dates[0])?.open).toBe(false)
     expect(await daySchedule({ date: dates[0]!, userId: null, days: 3 })).toEqual([])
+  })
+})
+
+describe("an account's swimmers kept in memory for the booking page", () => {
+  const options = async (accountId: number) => (await swimmerChoices(accountId)).swimmers.map(({ name, mayBeBooked }) => ({ name, mayBeBooked }))
+
+  it('are read once: a swimmer added without an announcement is not seen', async () => {
+    const [parent] = await createCustomers(1)
+    expect(await options(parent!.userId!)).toHaveLength(1)
+    await unannounced('swimmers', () => insertSwimmer(db(), parent!.userId!, 'Kavya Rao', swimmerInput({ name: 'Kavya Rao' }), { isAccountHolder: false }))
+    expect(await options(parent!.userId!)).toHaveLength(1)
+  })
+
+  it("show at once a swimmer added or renamed elsewhere, and a parent's consent given or withdrawn", async () => {
+    const [parent] = await createCustomers(1)
+    expect(await options(parent!.userId!)).toEqual([{ name: parent!.name, mayBeBooked: true }])
+    let kavyaId = 0
+    await announced(AVAILABILITY_CHANNEL, async () => {
+      kavyaId = (await insertSwimmer(db(), parent!.userId!, 'Kavya Rao', swimmerInput({ name: 'Kavya Rao', age: '12' }), { isAccountHolder: false })).id
+    })
+    expect(await options(parent!.userId!)).toEqual([{ name: parent!.name, mayBeBooked: true }, { name: 'Kavya Rao', mayBeBooked: false }])
+
+    await announced(AVAILABILITY_CHANNEL, () => recordConsent(db(), { swimmerId: kavyaId, guardianName: parent!.name, guardianEmail: parent!.email, emailVerifiedBy: 'account_code', method: 'registration_form', now: new Date() }))
+    expect((await options(parent!.userId!))[1]).toEqual({ name: 'Kavya Rao', mayBeBooked: true })
+
+    await announced(AVAILABILITY_CHANNEL, () => db().update(guardianConsents).set({ withdrawnAt: new Date() }).where(eq(guardianConsents.swimmerId, kavyaId)))
+    expect((await options(parent!.userId!))[1]).toEqual({ name: 'Kavya Rao', mayBeBooked: false })
+
+    await announced(AVAILABILITY_CHANNEL, () => db().update(swimmers).set({ name: 'Kavya R.' }).where(eq(swimmers.id, kavyaId)))
+    expect((await options(parent!.userId!))[1]?.name).toBe('Kavya R.')
   })
 })

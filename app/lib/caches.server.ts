@@ -1,6 +1,7 @@
 import type { Database } from '~/db/client.server'
 import { forgetSessionsOf } from '~/modules/accounts/sessions.server'
 import { forgetAvailability } from '~/modules/booking/availability.server'
+import { forgetSwimmerChoices } from '~/modules/booking/swimmer-choice.server'
 import { trustNotificationsOf } from './kept-cache.server'
 
 /** The channels the database announces changes on (see drizzle/0009). */
@@ -13,14 +14,20 @@ export const AVAILABILITY_CHANNEL = 'availability_changed'
  * shows on every one at once. Returns the function that stops it (and forgets everything kept).
  */
 export async function startCaches(database: Database) {
-  const unsubscribe = await Promise.all([database.listen(ACCOUNT_CHANNEL, forgetSessionsOf), database.listen(AVAILABILITY_CHANNEL, forgetAvailability)])
+  const unsubscribe = await Promise.all([database.listen(ACCOUNT_CHANNEL, forgetSessionsOf), database.listen(AVAILABILITY_CHANNEL, forgetBookingPages)])
   // Only once both subscriptions are in place: a change before that would go unheard.
   trustNotificationsOf(database)
   return async () => {
     trustNotificationsOf(undefined)
     forgetSessionsOf('')
-    forgetAvailability('')
+    forgetBookingPages('')
     // Nothing kept is trusted any more, so shutting down need not wait for the database to unsubscribe.
     void Promise.allSettled(unsubscribe.map((stop) => stop()))
   }
+}
+
+/** What the booking pages keep: seats, windows and the calendar, and each account's swimmers. */
+function forgetBookingPages(table: string) {
+  forgetAvailability(table)
+  forgetSwimmerChoices(table)
 }

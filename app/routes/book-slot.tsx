@@ -38,9 +38,10 @@ export async function loader({ request }: Route.LoaderArgs) {
   const date = BookableDateSchema.safeParse(dateParam).success ? dateParam! : null
   const { month, previousMonth, nextMonth } = bookableMonth(params.get('month'), date, today)
 
-  const [calendar, choices, hold, catalogue] = await Promise.all([monthCalendar(month, now, { days: SESSION_DAYS }), swimmerChoices(user.id, now), customerHold(user.id, now), getCatalogue()])
+  const choosing = swimmerChoices(user.id, now)
   // A time is Booked once each of the account's swimmers has a seat there.
-  const schedule = date ? await daySchedule({ date, userId: user.id, days: SESSION_DAYS, now, swimmers: choices.swimmers.length }) : []
+  const scheduling = date ? choosing.then((choices) => daySchedule({ date, userId: user.id, days: SESSION_DAYS, now, swimmers: choices.swimmers.length })) : []
+  const [calendar, choices, schedule, hold, catalogue] = await Promise.all([monthCalendar(month, now, { days: SESSION_DAYS }), choosing, scheduling, customerHold(user.id, now), getCatalogue()])
   const time = params.get('time')
   const chosen = isClockTime(time) ? schedule.find((slot) => slot.start === time && slot.state === 'available') : undefined
   return {

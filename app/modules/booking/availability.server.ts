@@ -135,6 +135,8 @@ const customers = new KeptCache<string, CustomerSeats>(10_000)
  * may have changed). Seats never change the calendar, which shows only windows and the time.
  */
 export function forgetAvailability(table: string) {
+  // A swimmer's profile or consent (announced on the same channel) holds no seat.
+  if (table === 'swimmers' || table === 'guardian_consents') return
   schedules.clear()
   customers.clear()
   if (table !== 'bookings' && table !== 'booking_days') calendars.clear()

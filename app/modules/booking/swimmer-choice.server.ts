@@ -2,6 +2,8 @@ import { and, desc, eq, isNotNull } from 'drizzle-orm'
 import { db } from '~/db/client.server'
 import { bookings } from '~/db/schema'
 import { DomainError } from '~/lib/domain-error'
+import { KeptCache } from '~/lib/kept-cache.server'
+import { labToday } from '~/lib/lab-time'
 import { assertMayBeBooked, mayBeBooked } from '~/modules/swimmers/consent.server'
 import { swimmerOf, swimmersOf, type Swimmer } from '~/modules/swimmers/swimmers.server'
 
@@ -23,12 +25,33 @@ export class ChooseSwimmerError extends DomainError {
 
 export type SwimmerOption = { id: number; name: string; mayBeBooked: boolean }
 
+type SwimmerChoices = { swimmers: SwimmerOption[]; preselected: number | null }
+
+/**
+ * Each account's choices, kept in memory (as its seats are) until the database announces a change
+ * to swimmers, consents or bookings (drizzle/0009, 0015). Kept per lab day: a birthday can make a
+ * swimmer an adult, who needs no consent.
+ */
+const kept = new KeptCache<string, SwimmerChoices>(10_000)
+
+/** The tables whose changes the kept choices are read from, as the database names them. */
+const CHOICE_TABLES = new Set(['swimmers', 'guardian_consents', 'bookings'])
+
+/** Drops the kept choices after a change to `table` (empty when anything may have changed). */
+export function forgetSwimmerChoices(table: string) {
+  if (table === '' || CHOICE_TABLES.has(table)) kept.clear()
+}
+
 /**
  * The account's swimmers as the booking form offers them, each with whether it may be booked now
  * (an adult, or a minor with a parent's consent in force), and the one chosen at first: the
  * swimmer of the account's latest booking, else the first.
  */
-export async function swimmerChoices(accountId: number, now = new Date()): Promise<{ swimmers: SwimmerOption[]; preselected: number | null }> {
+export function swimmerChoices(accountId: number, now = new Date()): Promise<SwimmerChoices> {
+  return kept.get(`${accountId}|${labToday(now)}`, async () => ({ value: await readSwimmerChoices(accountId, now), until: Infinity }), now.getTime())
+}
+
+async function readSwimmerChoices(accountId: number, now: Date): Promise<SwimmerChoices> {
   const [swimmers, [latest]] = await Promise.all([
     swimmersOf(accountId),
     db()
