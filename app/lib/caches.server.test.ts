@@ -195,7 +195,7 @@ describe("an account's swimmers kept in memory for the booking page", () => {
   it('are read once: a swimmer added without an announcement is not seen', async () => {
     const [parent] = await createCustomers(1)
     expect(await options(parent!.userId!)).toHaveLength(1)
-    await unannounced('swimmers', () => insertSwimmer(db(), parent!.userId!, 'Kavya Rao', swimmerInput({ name: 'Kavya Rao' }), { isAccountHolder: false }))
+    await unannounced('swimmers', () => insertSwimmer(db(), parent!.userId!, 'Kavya Rao', swimmerInput({ name: 'Kavya Rao' }), { isAccountHolder: false, now: new Date() }))
     expect(await options(parent!.userId!)).toHaveLength(1)
   })
 
@@ -204,7 +204,7 @@ describe("an account's swimmers kept in memory for the booking page", () => {
     expect(await options(parent!.userId!)).toEqual([{ name: parent!.name, mayBeBooked: true }])
     let kavyaId = 0
     await announced(AVAILABILITY_CHANNEL, async () => {
-      kavyaId = (await insertSwimmer(db(), parent!.userId!, 'Kavya Rao', swimmerInput({ name: 'Kavya Rao', age: '12' }), { isAccountHolder: false })).id
+      kavyaId = (await insertSwimmer(db(), parent!.userId!, 'Kavya Rao', swimmerInput({ name: 'Kavya Rao', age: '12' }), { isAccountHolder: false, now: new Date() })).id
     })
     expect(await options(parent!.userId!)).toEqual([{ name: parent!.name, mayBeBooked: true }, { name: 'Kavya Rao', mayBeBooked: false }])
 

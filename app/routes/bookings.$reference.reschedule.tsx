@@ -33,9 +33,10 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const date = allowed.allowed && BookableDateSchema.safeParse(dateParam).success ? dateParam! : null
   const { month, previousMonth, nextMonth } = bookableMonth(url.searchParams.get('month'), date, today)
   const days = booking.days.length
-  // The booking's own time is where it is already, not somewhere to move it to.
+  // The booking's own time is where it is already, not somewhere to move it to; a time is Booked
+  // when its swimmer has another seat there (a brother or sister's seat does not count).
   const isCurrent = (start: string) => date === firstDay?.date && start === firstDay.start
-  const schedule = date ? (await daySchedule({ date, userId: booking.userId, days, now, exceptBookingId: booking.id })).map((slot) => (isCurrent(slot.start) ? { ...slot, state: 'booked' as const } : slot)) : []
+  const schedule = date ? (await daySchedule({ date, userId: booking.userId, days, now, exceptBookingId: booking.id, swimmer: booking })).map((slot) => (isCurrent(slot.start) ? { ...slot, state: 'booked' as const } : slot)) : []
   const time = url.searchParams.get('time')
   const chosen = isClockTime(time) ? (schedule.find((slot) => slot.start === time && slot.state === 'available') ?? null) : null
   const deadline = firstDay ? changeDeadline(firstDay.date, firstDay.start) : null

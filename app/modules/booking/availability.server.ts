@@ -207,7 +207,8 @@ type DayTimeSlot = {
 /**
  * The time slots of `date` as one customer sees them: Available only when every day of the session
  * has a free seat; Booked when this customer already holds or owns that time on one of its days
- * for each of their `swimmers` (a family whose first child has a seat there may still book the second).
+ * for each of their `swimmers` (a family whose first child has a seat there may still book the
+ * second), or, when one `swimmer` is named (a booking being moved), for that swimmer.
  */
 export async function daySchedule({
   date,
@@ -216,6 +217,7 @@ export async function daySchedule({
   now = new Date(),
   exceptBookingId,
   swimmers = 1,
+  swimmer,
 }: {
   date: string
   userId: number | null
@@ -225,6 +227,8 @@ export async function daySchedule({
   exceptBookingId?: number
   /** How many swimmers the customer books for: a time is Booked once each has a seat there. */
   swimmers?: number
+  /** The one swimmer the customer books for: a time is Booked when they have a seat there. */
+  swimmer?: SwimmerOfBooking
 }): Promise<DayTimeSlot[]> {
   const [schedule, mine] = await Promise.all([
     exceptBookingId === undefined
@@ -237,7 +241,7 @@ export async function daySchedule({
   // would take (as a hold would find): shown before it is chosen, not refused after.
   const theirs = (slot: DayTimeSlot) => {
     const seated = new Set([date, ...slot.sessionDates].flatMap((day) => [...(mine.get(`${day}|${slot.start}`) ?? [])]))
-    return seated.size >= Math.max(1, swimmers)
+    return swimmer ? seated.has(swimmerKey(swimmer)) : seated.size >= Math.max(1, swimmers)
   }
   return schedule.map((slot) => (theirs(slot) ? { ...slot, state: 'booked' } : slot))
 }
@@ -336,6 +340,11 @@ async function seatsOf(userId: number, from: string, now: Date, exceptBookingId?
     .from(bookingDays)
     .innerJoin(bookings, eq(bookings.id, bookingDays.bookingId))
     .where(and(eq(bookings.userId, userId), gte(bookingDays.date, from), holdsSeats(now), exceptBookingId ? sql`${bookings.id} <> ${exceptBookingId}` : undefined))
-  // A swimmer is their profile, or the name a booking without one was made under.
-  return rows.map((row) => ({ date: row.date, start: toHourMinute(row.start), swimmer: row.swimmerId !== null ? `#${row.swimmerId}` : `name:${row.swimmerName.toLowerCase()}` }))
+  return rows.map((row) => ({ date: row.date, start: toHourMinute(row.start), swimmer: swimmerKey(row) }))
 }
+
+/** Who a booking is for: a swimmer profile of the account, or only a name (single sessions, staff). */
+type SwimmerOfBooking = { swimmerId: number | null; swimmerName: string }
+
+/** A swimmer is their profile, or the name a booking without one was made under (in any letter case). */
+const swimmerKey = ({ swimmerId, swimmerName }: SwimmerOfBooking) => (swimmerId !== null ? `#${swimmerId}` : `name:${swimmerName.toLowerCase()}`)

@@ -8,7 +8,10 @@ import { bookingRow, createCustomers, expectHeld, mailTo, setWindows } from '../
 import { useSandboxPayments } from '../../../tests/support/sandbox-payments'
 import { useTestDatabase } from '../../../tests/support/test-database'
 import { cancelBooking, changeAllowed, rescheduleBooking, TOO_LATE_TO_CHANGE_NOTICE, TooLateToChangeError, tooLateToChangeNotice } from './changes.server'
-import { holdSession, SlotUnavailableError, type Customer } from './holds.server'
+import { insertSwimmer } from '~/modules/swimmers/swimmers.server'
+import { swimmerInput } from '../../../tests/support/accounts'
+import { daySchedule } from './availability.server'
+import { AlreadyBookedError, holdSession, SlotUnavailableError, type Customer } from './holds.server'
 
 useTestDatabase()
 const sandbox = useSandboxPayments()
@@ -75,6 +78,25 @@ describe('rescheduling', () => {
     await holdSession({ customer: other!, productCode: 'biomechanical_package', date: DATES[0]!, start: '10:00', days: 3 })
     await expect(rescheduleBooking({ bookingId: booking.bookingId, date: DATES[0]!, start: '10:00' })).rejects.toThrow(SlotUnavailableError)
     expect(await daysOf(booking.bookingId)).toEqual(['2030-03-05 09:00', '2030-03-06 09:00', '2030-03-07 09:00'])
+  })
+
+  it("does not move a swimmer onto a time they hold in another booking; a brother's or sister's seat there does not stop it, and the page shows the same", async () => {
+    await setWindows(DATES.map((date) => ({ date, capacity: 5 })))
+    const [parent] = await createCustomers(1)
+    const sister = await insertSwimmer(db(), parent!.userId!, 'Meera Rao', swimmerInput({ name: 'Meera Rao', age: '19' }), { isAccountHolder: false, now: new Date() })
+    const first = await confirmedBooking(parent!, '09:00')
+    const second = await confirmedBooking(parent!, '10:00')
+    const hers = await confirmedBooking({ ...parent!, swimmerId: sister.id, swimmerName: sister.name }, '11:00')
+    const nineOn = async (booking: { bookingId: number }, swimmer: { swimmerId: number | null; swimmerName: string }) =>
+      (await daySchedule({ date: DATES[0]!, userId: parent!.userId, days: 3, exceptBookingId: booking.bookingId, swimmer })).find((slot) => slot.start === '09:00')?.state
+
+    expect(await nineOn(second, parent!)).toBe('booked')
+    await expect(rescheduleBooking({ bookingId: second.bookingId, date: DATES[0]!, start: '09:00' })).rejects.toThrow(AlreadyBookedError)
+    expect(await daysOf(second.bookingId)).toEqual(['2030-03-04 10:00', '2030-03-05 10:00', '2030-03-06 10:00'])
+
+    expect(await nineOn(hers, { swimmerId: sister.id, swimmerName: sister.name })).toBe('available')
+    await rescheduleBooking({ bookingId: hers.bookingId, date: DATES[0]!, start: '09:00' })
+    expect(await daysOf(hers.bookingId)).toEqual(await daysOf(first.bookingId))
   })
 })
 

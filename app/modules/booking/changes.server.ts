@@ -12,7 +12,7 @@ import { letter } from '~/modules/mail/templates.server'
 import { requestRefund } from '~/modules/payments/refunds.server'
 import { hasStarted, openWindows, planSession, seatKey, seatsTaken, SESSION_SEARCH_DAYS } from './availability.server'
 import { bookingForMail, bookingLink, dayRows, sessionEvents, swimmerRow } from './fulfilment.server'
-import { lockWindows, SlotUnavailableError } from './holds.server'
+import { AlreadyBookedError, hasSeatAt, lockWindows, SlotUnavailableError } from './holds.server'
 import { setStatus } from './status.server'
 
 /** Payments staff record for money taken at the lab; they are refunded at the lab too, not through a gateway. */
@@ -60,7 +60,11 @@ export function changeAllowed(status: string, firstDay: { date: string; start: s
 }
 
 async function lockConfirmedBooking(tx: Executor, bookingId: number, now: Date, { enforceDeadline, calendarSequence }: { enforceDeadline: boolean; calendarSequence?: number }) {
-  const [booking] = await tx.select({ status: bookings.status, productCode: bookings.productCode, sequence: bookings.calendarSequence }).from(bookings).where(eq(bookings.id, bookingId)).for('update')
+  const [booking] = await tx
+    .select({ status: bookings.status, productCode: bookings.productCode, sequence: bookings.calendarSequence, userId: bookings.userId, swimmerId: bookings.swimmerId, swimmerName: bookings.swimmerName })
+    .from(bookings)
+    .where(eq(bookings.id, bookingId))
+    .for('update')
   const days = await tx.select({ windowId: bookingDays.windowId, date: bookingDays.date, start: bookingDays.startTime }).from(bookingDays).where(eq(bookingDays.bookingId, bookingId)).orderBy(asc(bookingDays.dayNumber))
   if (!booking || booking.status !== 'confirmed') throw new NotChangeableError()
   if (enforceDeadline && now >= changeDeadline(days[0]!.date, days[0]!.start)) throw new TooLateToChangeError()
@@ -101,6 +105,8 @@ export async function rescheduleBooking({
       bookingId,
     )
     if (plan.some((day) => (taken.get(seatKey(day.windowId, day.start)) ?? 0) >= day.capacity)) throw new SlotUnavailableError()
+    // Its swimmer has one seat at a time: not moved onto a time they hold in another booking.
+    if (booking.userId !== null && (await hasSeatAt(tx, booking.userId, booking, plan, now, bookingId))) throw new AlreadyBookedError()
     await tx.delete(bookingDays).where(eq(bookingDays.bookingId, bookingId))
     await tx.insert(bookingDays).values(plan.map((day) => ({ bookingId, dayNumber: day.dayNumber, windowId: day.windowId, date: day.date, startTime: day.start, endTime: day.end })))
     await tx

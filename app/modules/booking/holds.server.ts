@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto'
-import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm'
+import { and, asc, eq, inArray, isNull, lte, ne, or, sql } from 'drizzle-orm'
 import { config } from '~/config.server'
 import { db, type Executor } from '~/db/client.server'
 import { DomainError } from '~/lib/domain-error'
@@ -282,7 +282,7 @@ export async function seatsStillFree(executor: Executor, bookingId: number, now:
  * a time slot. A swimmer is their profile, or, for a booking made without one (the single-session
  * form, staff), the name it was booked under.
  */
-async function hasSeatAt(executor: Executor, userId: number, customer: Pick<Customer, 'swimmerId' | 'swimmerName'>, plan: SessionDay[], now: Date) {
+export async function hasSeatAt(executor: Executor, userId: number, customer: Pick<Customer, 'swimmerId' | 'swimmerName'>, plan: SessionDay[], now: Date, exceptBookingId?: number) {
   const sameName = sql`lower(${bookings.swimmerName}) = lower(${customer.swimmerName})`
   const sameSwimmer = customer.swimmerId !== null ? or(eq(bookings.swimmerId, customer.swimmerId), and(isNull(bookings.swimmerId), sameName)) : sameName
   const rows = await executor
@@ -298,6 +298,7 @@ async function hasSeatAt(executor: Executor, userId: number, customer: Pick<Cust
           plan.map((day) => day.date),
         ),
         holdsSeats(now),
+        exceptBookingId === undefined ? undefined : ne(bookings.id, exceptBookingId),
       ),
     )
   return rows.some((row) => plan.some((day) => day.date === row.date && day.start === toHourMinute(row.start)))
