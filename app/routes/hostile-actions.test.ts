@@ -6,6 +6,8 @@ import { db } from '~/db/client.server'
 import { addDays, labToday } from '~/lib/lab-time'
 import { BOOKABLE_DATE_MESSAGE, DATE_RANGE_MESSAGE } from '~/modules/booking/schemas'
 import { users } from '~/db/schema'
+import { insertSwimmer } from '~/modules/swimmers/swimmers.server'
+import { swimmerInput } from '../../tests/support/accounts'
 import { hashPassword } from '~/modules/accounts/passwords.server'
 import { hostileQuery, hostileSegment, invalidSubmission, MALFORMED_BODIES, OUT_OF_RANGE_DATES, OUT_OF_RANGE_MONTHS, randomSubmission, type FormSpec } from '../../tests/support/hostile-input'
 import { signInUser } from '../../tests/support/booking'
@@ -13,6 +15,10 @@ import { useTestDatabase } from '../../tests/support/test-database'
 import * as adminAvailability from './admin/availability'
 import * as myBookings from './my-bookings'
 import * as accountData from './account.data'
+import * as accountDeletion from './account.data.delete'
+import * as swimmerNew from './swimmers.new'
+import * as swimmerEdit from './swimmers.$id.edit'
+import * as swimmerConsent from './swimmers.$id.consent'
 import * as receipt from './receipts.$orderId'
 import * as slotPaymentStatus from './slot-payment-status'
 import * as paymentStatus from './payment-status'
@@ -166,6 +172,8 @@ async function expectRefusedCleanly(handler: Handler, request: () => Request, pa
 let customerCookie = ''
 let adminCookie = ''
 let customerId = 0
+/** A child of the customer's account, under 18 and without a parent's consent. */
+let childId = 0
 let windowId = 0
 // One real password hash for every test: hashing is deliberately slow, and these accounts only need to exist.
 const passwordHash = hashPassword('butterfly-2027')
@@ -180,6 +188,7 @@ beforeEach(async () => {
   const customer = await signedInAs('hostile.customer@example.com', false)
   customerId = customer.id
   customerCookie = customer.cookie
+  childId = (await insertSwimmer(db(), customer.id, 'Kavya Rao', swimmerInput(), { isAccountHolder: false, now: new Date() })).id
   adminCookie = (await signedInAs('hostile.staff@lab.example', true)).cookie
   const window = await db().execute<{ id: number }>(sql`SELECT id FROM availability_windows WHERE NOT is_holiday ORDER BY id LIMIT 1`)
   windowId = window.rows[0]!.id
@@ -189,7 +198,17 @@ const future = addDays(labToday(), 20)
 
 type FormCase = { name: string; path: string; handler: Handler; spec: FormSpec; who: 'guest' | 'customer' | 'admin'; params?: () => Record<string, string> }
 
+/** A swimmer's fields as the add and edit forms send them, and the kind of each that must refuse bad input. */
+const SWIMMER_FORM: FormSpec = {
+  valid: { name: 'Meera Rao', age: '12', birthDate: '', gender: 'female', swimmingExperience: 'intermediate', academyName: 'NA', coachName: 'NA', specialization: 'freestyle', otherSpecialization: '', participateInEvents: 'no', strokeBestTime: '', howDidYouKnow: 'friends_referrals', otherSource: '', guardianDeclaration: 'on' },
+  strict: { name: 'name', age: 'count', gender: 'choice', swimmingExperience: 'choice', specialization: 'choice', participateInEvents: 'choice', howDidYouKnow: 'choice' },
+}
+
 const FORMS: FormCase[] = [
+  { name: 'add a swimmer', path: '/swimmers/new', handler: swimmerNew.action, who: 'customer', spec: SWIMMER_FORM },
+  { name: 'edit a swimmer', path: '/swimmers/1/edit', handler: swimmerEdit.action, who: 'customer', params: () => ({ id: String(childId) }), spec: SWIMMER_FORM },
+  { name: "a parent's consent given again", path: '/swimmers/1/consent', handler: swimmerConsent.action, who: 'customer', params: () => ({ id: String(childId) }), spec: { valid: { declaration: 'on' }, strict: { declaration: 'choice' }, fixed: { intent: 'give' } } },
+  { name: 'your data: deleting the account', path: '/account/data/delete', handler: accountDeletion.action, who: 'customer', spec: { valid: { password: 'butterfly-2027', code: '' }, strict: { password: 'password' }, fixed: { intent: 'delete' } } },
   { name: 'your data: correcting your details', path: '/account/data', handler: accountData.action, who: 'customer', spec: { valid: { name: 'Ravi Kumar', phone: '9845012345', currentLocation: 'Bengaluru' }, strict: { name: 'name' }, fixed: { intent: 'profile' } } },
   { name: 'login', path: '/login', handler: login.action, who: 'guest', spec: { valid: { email: 'hostile.customer@example.com', password: 'butterfly-2027', redirectTo: '/my-bookings' }, strict: { email: 'email', password: 'password' } } },
   {
@@ -271,6 +290,7 @@ const FORMS: FormCase[] = [
   { name: 'admin camp cancel', path: '/admin/camps/camp1', handler: adminCamp.action, who: 'admin', params: () => ({ code: 'camp1' }), spec: { valid: { reference: 'CMP-0000000001', refund: 'yes' }, strict: { refund: 'choice' }, fixed: { intent: 'cancel' } } },
   { name: 'admin price', path: '/admin/settings', handler: adminSettings.action, who: 'admin', spec: { valid: { code: 'single_race', price: '3,999', regularPrice: '4,999' }, strict: { price: 'rupees' }, fixed: { intent: 'price' } } },
   { name: 'admin gst', path: '/admin/settings', handler: adminSettings.action, who: 'admin', spec: { valid: { legalName: 'Lab', gstin: '', gstRate: '18' }, strict: { gstRate: 'percent' }, fixed: { intent: 'gst' } } },
+  { name: 'admin grievance officer', path: '/admin/settings', handler: adminSettings.action, who: 'admin', spec: { valid: { grievanceOfficerName: 'Asha Rao', grievanceOfficerEmail: 'grievance@lab.example' }, strict: { grievanceOfficerName: 'name', grievanceOfficerEmail: 'email' }, fixed: { intent: 'grievance' } } },
   { name: 'admin banner', path: '/admin/settings', handler: adminSettings.action, who: 'admin', spec: { valid: { visible: 'true' }, strict: { visible: 'choice' }, fixed: { intent: 'banner' } } },
   {
     name: 'admin contact',
