@@ -23,8 +23,9 @@ export default [
   route('swimmers', 'routes/swimmers.tsx'),
   route('swimmers/new', 'routes/swimmers.new.tsx'),
   route('swimmers/:id/edit', 'routes/swimmers.$id.edit.tsx'),
-  // A parent's consent for a swimmer under 18: the e-mailed link (no account), and the account's page for a swimmer's consent.
+  // A parent's consent for a swimmer under 18: the e-mailed link (no account) and the link to withdraw it, and the account's page for a swimmer's consent.
   route('consent/:token', 'routes/consent.$token.tsx'),
+  route('consent/withdraw/:id', 'routes/consent.withdraw.$id.tsx'),
   route('swimmers/:id/consent', 'routes/swimmers.$id.consent.tsx'),
   // A person's rights over their data: download it, correct it, delete a swimmer or the account.
   route('account/data', 'routes/account.data.tsx'),

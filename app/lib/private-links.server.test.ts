@@ -8,6 +8,7 @@ import {
   CAMP_LINE_LINK,
   CAMP_STATUS_LINK,
   CANCEL_CONFIRMATION_LINK,
+  CONSENT_WITHDRAWAL_LINK,
   GUEST_BOOKING_LINK,
   isLinkKey,
   privateLinkPath,
@@ -44,6 +45,7 @@ describe('links already sent', () => {
     expect(await privateLinkPath(CAMP_LINE_LINK, 305)).toBe(`/onboarding/line?place=305&key=${await key('camp-line', '305')}`)
     expect(await privateLinkUrl(WAITLIST_CONFIRMATION_LINK, 12)).toBe(`${SITE_URL}/onboarding/waitlist?entry=12&key=${await key('camp-waitlist', '12')}`)
     expect(await privateLinkUrl(WAITLIST_OFFER_LINK, 'CR-2026-0007')).toBe(`${SITE_URL}/onboarding/offer?registration=CR-2026-0007&key=${await key('camp-offer', 'CR-2026-0007')}`)
+    expect(await privateLinkUrl(CONSENT_WITHDRAWAL_LINK, 9)).toBe(`${SITE_URL}/consent/withdraw/9?key=${await key('consent-withdrawal', '9')}`)
     expect(await privateLinkUrl(CANCEL_CONFIRMATION_LINK, { reference: 'SL-2026-0042', until: 1767227400, calendarSequence: 2 })).toBe(
       `${SITE_URL}/bookings/SL-2026-0042/cancel?key=${await key('guest-booking', 'SL-2026-0042')}&until=1767227400&confirm=${await key('guest-cancel-confirmation', 'SL-2026-0042:1767227400:2')}`,
     )

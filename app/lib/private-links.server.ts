@@ -63,6 +63,9 @@ export const WAITLIST_CONFIRMATION_LINK = keyedBy<RowId>('camp-waitlist', (entry
 /** A seat offered to someone on the waitlist, by the registration holding it. */
 export const WAITLIST_OFFER_LINK = keyedBy<string>('camp-offer', (reference, key) => `/onboarding/offer?${new URLSearchParams({ registration: reference, key })}`)
 
+/** Lets a parent who agreed through a consent link withdraw that consent, by the consent's id. */
+export const CONSENT_WITHDRAWAL_LINK = keyedBy<RowId>('consent-withdrawal', (consent, key) => `/consent/withdraw/${consent}?${new URLSearchParams({ key })}`)
+
 /** A guest's booking as it is now (`calendarSequence`), and the end of the link's time in seconds since 1970. */
 type CancellationSubject = { reference: string; until: number; calendarSequence: number }
 

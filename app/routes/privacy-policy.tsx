@@ -263,12 +263,13 @@ export default function PrivacyPolicy({ loaderData }: Route.ComponentProps) {
             <Link to="/swimmers" className={link}>
               Swimmers
             </Link>{' '}
-            or by writing to us. The swimmer&apos;s future sessions are then cancelled under our{' '}
+            or, for a swimmer who holds their own account, through the link in the e-mail that confirmed the consent. We then book
+            nothing more for the swimmer, and their future sessions and camp places are cancelled under our{' '}
             <Link to="/refund" className={link}>
               refund policy
-            </Link>{' '}
-            and their data is erased, except invoices the law requires us to keep. We do not track children&apos;s behaviour online or
-            target advertising at them.
+            </Link>
+            . Deleting the swimmer or the account (under Your data), or asking us, erases their data, except invoices the law requires
+            us to keep. We do not track children&apos;s behaviour online or target advertising at them.
           </p>
         </>
       ),

@@ -4,6 +4,7 @@ import { data, Form, Link } from 'react-router'
 import type { Route } from './+types/swimmers.$id.consent'
 import { ConsentNotice } from '~/components/consent-notice'
 import { ConsentStatusNote } from '~/components/consent-status'
+import { ConsentWithdrawalForm } from '~/components/consent-withdrawal-form'
 import { DeclarationField } from '~/components/declaration-field'
 import { AuthCard, FormAlert, HoneypotField, PendingButton, TextField, useValidatedForm } from '~/components/form-fields'
 import { callerOf, requireUser } from '~/lib/auth.server'
@@ -19,7 +20,7 @@ import { sendConsentRequestAgain } from '~/modules/swimmers/consent-requests.ser
 import { ConsentGiveSchema, ConsentResendSchema } from '~/modules/swimmers/consent-schemas'
 import { consentIsTheAccounts, consentStatusOf, giveConsentAgain, PRIVACY_NOTICE_VERSION } from '~/modules/swimmers/consent.server'
 import { withdrawConsent } from '~/modules/swimmers/consent-withdrawal.server'
-import { futureBookingsOf } from '~/modules/swimmers/future-bookings.server'
+import { futureBookingsOf, futureBookingView } from '~/modules/swimmers/future-bookings.server'
 import { swimmerOf } from '~/modules/swimmers/swimmers.server'
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${loaderData?.swimmer.name ?? 'Swimmer'}: parent's consent | ${PRODUCT_NAME}` }, { name: 'robots', content: 'noindex' }]
@@ -43,13 +44,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     status,
     accountsConsent,
     noticeVersion: PRIVACY_NOTICE_VERSION,
-    future: future.map((booking) => ({
-      key: `${booking.kind}-${booking.id}`,
-      title: booking.title,
-      reference: booking.reference,
-      when: formatLabDateTime(booking.startsAt),
-      refund: booking.refundable ? `refunded in full (${formatRupees(booking.amountPaise)})` : 'not refunded: it starts within 24 hours',
-    })),
+    future: future.map(futureBookingView),
   }
 }
 
@@ -101,8 +96,8 @@ export default function SwimmerConsent({ loaderData, actionData }: Route.Compone
           <ConsentStatusNote status={status} swimmerName={swimmer.name} self={swimmer.self} />
         )}
         {swimmer.self && (status.state === 'waiting' || status.state === 'missing') && <ResendForm lastResult={last('resend')} parentEmail={status.state === 'waiting' ? status.parentEmail : ''} />}
-        {swimmer.self && status.state === 'given' && <p className="text-ink">Your parent or guardian can withdraw their consent at any time by writing to us.</p>}
-        {accountsConsent && status.state === 'given' && <Withdrawal swimmer={swimmer.name} future={future} error={actionData && 'withdrawError' in actionData ? actionData.withdrawError : undefined} />}
+        {swimmer.self && status.state === 'given' && <p className="text-ink">Your parent or guardian can withdraw their consent at any time through the link in the e-mail that confirmed it.</p>}
+        {accountsConsent && status.state === 'given' && <ConsentWithdrawalForm swimmer={swimmer.name} afterwards={`${swimmer.name} cannot be booked until you give it again here.`} future={future} error={actionData && 'withdrawError' in actionData ? actionData.withdrawError : undefined} />}
         {accountsConsent && status.state === 'missing' && <GiveAgainForm swimmer={swimmer.name} noticeVersion={noticeVersion} lastResult={last('give')} />}
         <Link to="/swimmers" className="btn-secondary">
           Back to swimmers
@@ -123,38 +118,6 @@ function ResendForm({ parentEmail, lastResult }: { parentEmail: string; lastResu
       <TextField field={fields.parentEmail} label="Your parent's or guardian's e-mail address" type="email" autoComplete="off" />
       <PendingButton name="intent" value="resend" when={{ fields: { intent: 'resend' }, untilLoaded: true }} pendingLabel="Sending..." className="btn-primary w-full sm:w-auto">
         Send the link
-      </PendingButton>
-    </Form>
-  )
-}
-
-type Future = Route.ComponentProps['loaderData']['future']
-
-function Withdrawal({ swimmer, future, error }: { swimmer: string; future: Future; error: string | undefined }) {
-  return (
-    <Form method="post" className="space-y-4 border-t border-slate-200 pt-6">
-      <HoneypotField />
-      <input type="hidden" name="intent" value="withdraw" />
-      <h2 className="text-lg font-bold text-brand-900">Withdraw consent</h2>
-      <p className="text-ink">{`If you withdraw your consent, ${swimmer} cannot be booked until you give it again here.`}</p>
-      {future.length === 0 ? (
-        <p className="text-ink">{`${swimmer} has no sessions or camp places to come.`}</p>
-      ) : (
-        <div>
-          <p className="text-ink">{`These sessions and camp places of ${swimmer} will be cancelled:`}</p>
-          <ul className="mt-2 space-y-2">
-            {future.map((booking) => (
-              <li key={booking.key} className="rounded-lg bg-slate-50 p-3 text-sm text-ink">
-                <span className="block font-semibold">{`${booking.title}, ${booking.when}`}</span>
-                <span className="block">{`${booking.reference}: ${booking.refund}`}</span>
-              </li>
-            ))}
-          </ul>
-        </div>
-      )}
-      <FormAlert id="withdraw-error" errors={error ? [error] : undefined} />
-      <PendingButton when={{ fields: { intent: 'withdraw' }, untilLoaded: true }} pendingLabel="Withdrawing..." className="btn-primary w-full sm:w-auto">
-        {future.length > 0 ? 'Withdraw consent and cancel these bookings' : 'Withdraw consent'}
       </PendingButton>
     </Form>
   )

@@ -94,6 +94,27 @@ describe('a swimmer under 18 who registers alone', () => {
     await expect.poll(() => page.getByRole('heading', { name: 'Payment Successful!' }).isVisible(), { timeout: 30_000 }).toBe(true)
     expect(text(await page.content())).toContain('Booking Confirmed!')
     expect(errors).toEqual([])
+
+    // The parent changes their mind: the e-mail that confirmed their consent has the link to withdraw
+    // it, which lists what it cancels before they confirm.
+    const withdrawLink = /(http:\/\/\S+\/consent\/withdraw\/\d+\?key=[A-Za-z0-9_-]+)/.exec((await site.sink.waitForMailTo(PARENT, /Your consent for Kiran/)).text)![1]!
+    const parentAgain = await browser.context(site.url, PHONE)
+    const withdrawing = await parentAgain.newPage()
+    const withdrawingErrors = watchPageErrors(withdrawing)
+    await withdrawing.goto(withdrawLink)
+    await expect.poll(() => withdrawing.getByRole('heading', { name: 'Your consent for Kiran' }).isVisible()).toBe(true)
+    expect(text(await withdrawing.content())).toContain('These sessions and camp places of Kiran will be cancelled:')
+    await expectNoAxeViolations(withdrawing)
+    await withdrawing.setViewportSize(DESKTOP)
+    await expectNoAxeViolations(withdrawing)
+    await withdrawing.getByRole('button', { name: 'Withdraw consent and cancel these bookings' }).click()
+    await expect.poll(() => withdrawing.getByRole('heading', { name: 'Consent withdrawn' }).isVisible()).toBe(true)
+    await expectNoAxeViolations(withdrawing)
+    expect(withdrawingErrors).toEqual([])
+    await parentAgain.close()
+    await site.sink.waitForMailTo(MINOR.email, /Your parent has withdrawn their consent/)
+    await page.goto(`/swimmers/${swimmerId}/consent`)
+    await expect.poll(() => page.getByText("We do not have your parent's or guardian's consent yet", { exact: false }).isVisible()).toBe(true)
     await minor.close()
     // Two people's journeys, with e-mail between them and a payment.
   }, 180_000)

@@ -77,6 +77,31 @@ describe("the parent's consent link", () => {
     expect(record).toMatch(/through the e-mailed consent link .*Privacy notice \d{4}-\d\d-\d\d/)
   })
 
+  it('is withdrawn by the parent through the link in the e-mail that confirmed it, as a plain form: private, once, and with a forged key nothing', async () => {
+    const { minor, path } = await minorAlone('Nila Rao', 'uma.rao@example.com')
+    const parent = new Visitor(site.url)
+    expect((await parent.post(path, agree('Uma Rao'))).status).toBe(200)
+    const withdrawal = /\/consent\/withdraw\/\d+\?key=[A-Za-z0-9_-]+/.exec((await site.sink.waitForMailTo('uma.rao@example.com', /Your consent for Nila/)).text)![0]
+
+    const page = await parent.get(withdrawal)
+    expect(page.status).toBe(200)
+    expect(page.headers.get('Cache-Control')).toBe('private, no-store')
+    expect(text(page.html)).toContain('Your consent for Nila')
+    expect(text(page.html)).toContain('Nila has no sessions or camp places to come.')
+    expect(text(page.html)).not.toContain('Nila Rao')
+    const forged = withdrawal.replace(/key=./, (start) => `key=${start.endsWith('A') ? 'B' : 'A'}`)
+    expect((await parent.get(forged)).status).toBe(404)
+    expect((await parent.post(forged, { intent: 'withdraw', website_url: '' })).status).toBe(404)
+
+    const withdrawn = await parent.post(withdrawal, { intent: 'withdraw', website_url: '' })
+    expect(withdrawn.status).toBe(200)
+    expect(text(withdrawn.html)).toContain('Your consent is withdrawn. We will not book anything more for Nila')
+    await site.sink.waitForMailTo(emailFor('Nila Rao'), /Your parent has withdrawn their consent/)
+    expect(text((await parent.get(withdrawal)).html)).toContain('Your consent for Nila was withdrawn on')
+    const status = await minor.get(`/swimmers/${await swimmerIdOf(minor, 'Nila Rao')}/consent`)
+    expect(text(status.html)).toContain("We do not have your parent's or guardian's consent yet")
+  })
+
   it('answers 404 for a token it never made', async () => {
     const stranger = new Visitor(site.url)
     expect((await stranger.get(`/consent/${'A'.repeat(43)}`)).status).toBe(404)

@@ -5,13 +5,14 @@ import { db, type Executor } from '~/db/client.server'
 import { consentRequests, swimmers, users } from '~/db/schema'
 import { DomainError } from '~/lib/domain-error'
 import { addDays, formatLabDateTime } from '~/lib/lab-time'
+import { CONSENT_WITHDRAWAL_LINK, privateLinkUrl } from '~/lib/private-links.server'
 import { PRODUCT_NAME } from '~/lib/seo'
 import { consentRequestLimits, limitsFor } from '~/modules/accounts/limits.server'
 import { recordAudit } from '~/modules/audit/audit.server'
 import { enqueueEmail } from '~/modules/mail/outbox.server'
 import { letter } from '~/modules/mail/templates.server'
 import { enforce } from '~/modules/rate-limit/rate-limit.server'
-import { consentStatusOf, recordConsent } from './consent.server'
+import { consentStatusOf, PRIVACY_NOTICE_VERSION, recordConsent } from './consent.server'
 import { isMinor, type Swimmer } from './swimmers.server'
 
 /** A minor's data is kept this long while their parent has not answered; then it is erased. */
@@ -125,8 +126,23 @@ export async function answerConsentLink(
     if (state !== 'open') return { outcome: state === 'answered' ? ('already_answered' as const) : ('expired' as const), swimmerFirstName }
     const parent = { id: null, email: request.parentEmail }
     if (answer.agree) {
-      await recordConsent(tx, { swimmerId: request.swimmerId, guardianName: answer.guardianName, guardianEmail: request.parentEmail, emailVerifiedBy: 'consent_link', method: 'consent_link', now })
+      const consentId = await recordConsent(tx, { swimmerId: request.swimmerId, guardianName: answer.guardianName, guardianEmail: request.parentEmail, emailVerifiedBy: 'consent_link', method: 'consent_link', now })
       await tx.update(consentRequests).set({ status: 'agreed', answeredAt: now }).where(eq(consentRequests.id, request.id))
+      // The parent has no account: the e-mail confirming their consent is how they withdraw it.
+      await enqueueEmail(
+        letter({
+          to: request.parentEmail,
+          subject: `Your consent for ${swimmerFirstName} at ${PRODUCT_NAME}`,
+          name: answer.guardianName,
+          paragraphs: [
+            `Thank you: your consent for ${swimmerFirstName} is recorded (${formatLabDateTime(now)}, privacy notice ${PRIVACY_NOTICE_VERSION}). ${swimmerFirstName} can now book sessions and camps with us.`,
+            `You can withdraw your consent at any time through the link below. We will then book nothing more for ${swimmerFirstName} and cancel their sessions and camp places still to come under our refund policy. Please keep this e-mail.`,
+          ],
+          action: { label: 'Withdraw my consent', url: await privateLinkUrl(CONSENT_WITHDRAWAL_LINK, consentId, tx) },
+        }),
+        tx,
+        now,
+      )
       await enqueueEmail(
         letter({
           to: accountEmail,

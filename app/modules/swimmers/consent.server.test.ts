@@ -13,7 +13,7 @@ import { bookingRow, createCustomers, setWindows } from '../../../tests/support/
 import { useSandboxPayments } from '../../../tests/support/sandbox-payments'
 import { useTestDatabase } from '../../../tests/support/test-database'
 import { answerConsentLink, consentLinkView, sendConsentRequestAgain } from './consent-requests.server'
-import { withdrawConsent } from './consent-withdrawal.server'
+import { consentWithdrawalView, withdrawConsent, withdrawConsentByLink } from './consent-withdrawal.server'
 import { consentStatusOf, giveConsentAgain, mayBeBooked, PRIVACY_NOTICE_VERSION } from './consent.server'
 import { insertSwimmer, swimmersOf } from './swimmers.server'
 
@@ -155,8 +155,42 @@ describe("withdrawing a child's consent", () => {
   it('is not for a swimmer under 18 who holds the account: their parent gave it through the link', async () => {
     const { account, swimmer, token } = await minorAlone()
     await answerConsentLink(token, { agree: true, guardianName: 'Lakshmi Rao' })
-    await expect(withdrawConsent({ account, swimmer })).rejects.toThrow(/ask them to write to us/)
+    await expect(withdrawConsent({ account, swimmer })).rejects.toThrow(/through the link in the e-mail that confirmed it/)
     expect(await mayBeBooked(swimmer)).toBe(true)
+  })
+
+  it('by the parent who agreed through the link: the e-mail confirming their consent carries a link that withdraws it, once, and opens nothing else', async () => {
+    await setWindows(DATES.map((date) => ({ date, capacity: 2 })))
+    const { account, swimmer, token } = await minorAlone()
+    await answerConsentLink(token, { agree: true, guardianName: 'Lakshmi Rao' })
+    const [confirmation] = await db().select().from(outboxEmails).where(eq(outboxEmails.to, PARENT)).orderBy(desc(outboxEmails.id)).limit(1)
+    expect(confirmation!.subject).toBe('Your consent for Kiran at Swimming Sport Science Lab')
+    const [, consentId, key] = /\/consent\/withdraw\/(\d+)\?key=([A-Za-z0-9_-]+)/.exec(confirmation!.text)!
+    const booking = await confirmedBooking({ userId: account.id, swimmerId: swimmer.id, swimmerName: swimmer.name, name: account.name, email: account.email, phone: '9845012345', swimmingExperience: 'beginner' }, '10:00')
+
+    // Another consent's id, a key of another kind, or no key: nothing is shown and nothing changes.
+    expect(await consentWithdrawalView(String(Number(consentId) + 1), key!)).toBeNull()
+    expect(await consentWithdrawalView(consentId!, 'x'.repeat(32))).toBeNull()
+    expect(await withdrawConsentByLink(consentId!, null)).toBeNull()
+    expect(await mayBeBooked(swimmer)).toBe(true)
+
+    const view = await consentWithdrawalView(consentId!, key!, EARLY)
+    expect(view).toMatchObject({ swimmerFirstName: 'Kiran', withdrawnAt: null })
+    expect(view!.future.map((future) => future.reference)).toEqual([booking.reference])
+
+    expect(await withdrawConsentByLink(consentId!, key!, EARLY)).toBe('withdrawn')
+    // Under 18 today (by 2030 Kiran is of age, and needs nobody's consent).
+    expect(await mayBeBooked(swimmer)).toBe(false)
+    expect((await bookingRow(booking.bookingId)).status).toBe('cancelled')
+    expect(await db().select().from(refunds)).toHaveLength(1)
+    const [withdrawal] = await db().select().from(auditLog).where(eq(auditLog.action, 'consent.withdraw'))
+    expect(withdrawal).toMatchObject({ actorId: null, actorEmail: PARENT, entityType: 'swimmer', entityId: String(swimmer.id) })
+    const told = await db().select({ to: outboxEmails.to, subject: outboxEmails.subject }).from(outboxEmails).where(eq(outboxEmails.subject, 'Consent withdrawn for Kiran'))
+    expect(told).toEqual([{ to: PARENT, subject: 'Consent withdrawn for Kiran' }])
+    expect(await db().select().from(outboxEmails).where(eq(outboxEmails.subject, 'Your parent has withdrawn their consent at Swimming Sport Science Lab'))).toHaveLength(1)
+
+    expect(await withdrawConsentByLink(consentId!, key!, EARLY)).toBe('already')
+    expect(await consentWithdrawalView(consentId!, key!, EARLY)).toMatchObject({ withdrawnAt: EARLY, future: [] })
   })
 })
 

@@ -121,7 +121,7 @@ export class NoConsentToWithdrawError extends DomainError {
 
 export class ConsentNotTheAccountsError extends DomainError {
   constructor() {
-    super('conflict', "This swimmer's consent was given by their parent through the e-mailed link. Please ask them to write to us to withdraw it.")
+    super('conflict', "This swimmer's consent was given by their parent through the e-mailed link. They can withdraw it through the link in the e-mail that confirmed it.")
   }
 }
 

@@ -1,7 +1,8 @@
 import { and, eq, inArray, or, type SQL } from 'drizzle-orm'
 import { db } from '~/db/client.server'
 import { bookingDays, bookings, campBatches, campRegistrations, camps, catalogueItems } from '~/db/schema'
-import { addHours, labInstant, toHourMinute } from '~/lib/lab-time'
+import { addHours, formatLabDateTime, labInstant, toHourMinute } from '~/lib/lab-time'
+import { formatRupees } from '~/lib/money'
 import type { PersonActing } from '~/modules/audit/audit.server'
 import { CHANGE_NOTICE_HOURS, cancelBooking, NotChangeableError } from '~/modules/booking/changes.server'
 import { setStatus } from '~/modules/booking/status.server'
@@ -95,4 +96,15 @@ async function releaseUnpaid(scope: BookingScope, now: Date) {
   await setStatus(db(), bookings, 'expired', and(sessionOwner, inArray(bookings.status, ['pending']))!, { updatedAt: now })
   const campOwner = scope.swimmerId !== undefined ? eq(campRegistrations.swimmerId, scope.swimmerId) : or(eq(campRegistrations.accountId, scope.accountId), eq(campRegistrations.email, scope.email.toLowerCase()))!
   await setStatus(db(), campRegistrations, 'expired', and(campOwner, inArray(campRegistrations.status, ['pending']))!, { holdExpiresAt: null, updatedAt: now })
+}
+
+/** A future booking as a page lists it before the person confirms what cancels it. */
+export function futureBookingView(booking: FutureBooking) {
+  return {
+    key: `${booking.kind}-${booking.id}`,
+    title: booking.title,
+    reference: booking.reference,
+    when: formatLabDateTime(booking.startsAt),
+    refund: booking.refundable ? `refunded in full (${formatRupees(booking.amountPaise)})` : 'not refunded: it starts within 24 hours',
+  }
 }
