@@ -108,9 +108,9 @@ describe('bookings', () => {
     const admin = await site.staff()
     const form = await admin.get('/admin/bookings/new')
     expect(form.status).toBe(200)
-    const invalid = await admin.post('/admin/bookings/new', { name: 'A', email: 'nope', product: 'single_race', date: '', time: '9', origin: 'offline', amount: 'thirty', paymentMethod: '' })
+    const invalid = await admin.post('/admin/bookings/new', { name: 'A', swimmerName: 'K', email: 'nope', product: 'single_race', date: '', time: '9', origin: 'offline', amount: 'thirty', paymentMethod: '' })
     expect(invalid.status).toBe(400)
-    for (const message of ['Name must be at least 2 characters', 'Invalid email address', 'Choose the date of the (first) session', 'Enter the start time as HH:MM', 'Enter the amount paid in rupees, for example 30,000', 'Choose how it was paid']) expect(text(invalid.html)).toContain(message)
+    for (const message of ['Name must be at least 2 characters', "Swimmer's name must be at least 2 characters", 'Invalid email address', 'Choose the date of the (first) session', 'Enter the start time as HH:MM', 'Enter the amount paid in rupees, for example 30,000', 'Choose how it was paid']) expect(text(invalid.html)).toContain(message)
 
     const swimmer = await site.customer('Desk Customer')
     const date = farDates[1]!

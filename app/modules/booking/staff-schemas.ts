@@ -71,6 +71,7 @@ export const PAYMENT_METHODS = ['Cash', 'UPI', 'Card', 'Bank transfer'] as const
 export const StaffBookingSchema = z
   .object({
     name: personNameField(),
+    swimmerName: personNameField({ required: "Swimmer's name must be at least 2 characters" }).optional().or(z.literal('').transform(() => undefined)),
     email: z.string({ error: 'Invalid email address' }).trim().max(254, 'Invalid email address').pipe(z.email({ error: 'Invalid email address' })),
     phone: z.string().trim().max(20, 'Please use at most 20 characters').optional(),
     product: z.enum(STAFF_PRODUCTS.map((product) => product.value) as [string, ...string[]], { error: 'Choose what to book' }),

@@ -5,6 +5,8 @@ import { auditLog, bookingDays, bookings, payments, receipts, refunds } from '~/
 import { overview } from '~/modules/overview/overview.server'
 import { createCustomers, createStaff, mailTo, setWindows } from '../../../tests/support/booking'
 import { useTestDatabase } from '../../../tests/support/test-database'
+import { swimmerInput } from '../../../tests/support/accounts'
+import { insertSwimmer } from '~/modules/swimmers/swimmers.server'
 import { cancelBooking, NotChangeableError } from './changes.server'
 import { SlotUnavailableError } from './holds.server'
 import { createStaffBooking, setAttendance, staffBookings, type StaffBookingInput } from './staff.server'
@@ -52,6 +54,27 @@ describe('bookings staff make', () => {
     const [row] = await db().select().from(bookings).where(eq(bookings.id, booking.id))
     expect(row).toMatchObject({ status: 'confirmed', origin: 'complimentary', amountPaise: 0, userId: customer!.userId })
     expect(await db().select().from(payments)).toEqual([])
+  })
+
+  it("for a family: the account's swimmer named on the form gets the booking; with no name, the account's only swimmer; a name no profile has is kept as typed", async () => {
+    await setWindows([{ date: '2030-03-04', capacity: 5 }])
+    const actor = await createStaff()
+    const [parent] = await createCustomers(1, 'lakshmi')
+    const account = { name: 'Lakshmi Rao', email: parent!.email, phone: null }
+    const complimentary = { origin: 'complimentary' as const, amountPaise: 0, paymentMethod: null }
+    const swimmerOfBooking = async (id: number) => (await db().select({ swimmerId: bookings.swimmerId, swimmerName: bookings.swimmerName, customerName: bookings.customerName }).from(bookings).where(eq(bookings.id, id)))[0]
+
+    // The account has one swimmer: the holder (its fixture's name), booked with their own name.
+    const only = await createStaffBooking(actor, walkIn({ ...complimentary, customer: account }), NOW)
+    expect(await swimmerOfBooking(only.id)).toEqual({ swimmerId: parent!.swimmerId, swimmerName: parent!.name, customerName: 'Lakshmi Rao' })
+
+    const kavya = await insertSwimmer(db(), parent!.userId!, 'Kavya Rao', swimmerInput({ name: 'Kavya Rao', age: '20' }), { isAccountHolder: false, now: NOW })
+    const forKavya = await createStaffBooking(actor, walkIn({ ...complimentary, customer: account, swimmerName: 'kavya rao' }), NOW)
+    expect(await swimmerOfBooking(forKavya.id)).toEqual({ swimmerId: kavya.id, swimmerName: 'Kavya Rao', customerName: 'Lakshmi Rao' })
+    const unknown = await createStaffBooking(actor, walkIn({ ...complimentary, customer: account, swimmerName: 'Meera Rao' }), NOW)
+    expect(await swimmerOfBooking(unknown.id)).toEqual({ swimmerId: null, swimmerName: 'Meera Rao', customerName: 'Lakshmi Rao' })
+    const unnamed = await createStaffBooking(actor, walkIn({ ...complimentary, customer: account }), NOW)
+    expect(await swimmerOfBooking(unnamed.id)).toEqual({ swimmerId: null, swimmerName: 'Lakshmi Rao', customerName: 'Lakshmi Rao' })
   })
 
   it('a 3-day package takes three days in a row, and staff cannot overbook a full time slot or book one that has begun', async () => {

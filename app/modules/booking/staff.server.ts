@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, gte, ilike, inArray, lte, or, sql, type SQL } from 'drizzle-orm'
-import { db } from '~/db/client.server'
+import { db, type Executor } from '~/db/client.server'
 import { bookingDays, bookings, catalogueItems, outboxEmails, paymentEvents, payments, refunds, swimmers as swimmersTable, users, type BookingStatus } from '~/db/schema'
 import { formatRupees } from '~/lib/money'
 import { addDays } from '~/lib/lab-time'
@@ -143,6 +143,8 @@ export type StaffBookingInput = {
   date: string
   start: string
   customer: { name: string; email: string; phone: string | null }
+  /** Who swims when it is not the customer themselves (a child of theirs). */
+  swimmerName?: string | null
   origin: 'offline' | 'complimentary'
   /** What the customer paid at the lab (offline); 0 for a complimentary booking. */
   amountPaise: number
@@ -158,6 +160,17 @@ const noFreeSeat = () => new SlotUnavailableError('There is no free seat at this
  * receipt) or complimentary (no payment, amount 0, marked as such). Confirmed at once, under the
  * same seat rules as any booking; the customer gets the confirmation e-mail. Recorded in the audit log.
  */
+/**
+ * The account's swimmer a staff booking is for: the one with the swimmer's name staff typed (in any
+ * letter case), or, when they typed none, the account's only swimmer. None when no profile matches:
+ * the booking then keeps the name typed.
+ */
+async function accountSwimmerNamed(tx: Executor, accountId: number, swimmerName: string | null) {
+  const profiles = await tx.select({ id: swimmersTable.id, name: swimmersTable.name }).from(swimmersTable).where(eq(swimmersTable.accountId, accountId))
+  if (swimmerName === null) return profiles.length === 1 ? profiles[0]! : null
+  return profiles.find((profile) => profile.name.toLowerCase() === swimmerName.toLowerCase()) ?? null
+}
+
 export async function createStaffBooking(actor: Actor, input: StaffBookingInput, now = new Date()) {
   return db().transaction(async (tx) => {
     const windows = await openWindows(input.date, addDays(input.date, SESSION_SEARCH_DAYS), tx)
@@ -175,13 +188,12 @@ export async function createStaffBooking(actor: Actor, input: StaffBookingInput,
     if (plan.some((day) => (taken.get(seatKey(day.windowId, day.start)) ?? 0) >= day.capacity)) throw noFreeSeat()
     const email = input.customer.email.toLowerCase()
     const [account] = await tx.select({ id: users.id }).from(users).where(and(eq(users.email, email), eq(users.isVerified, true)))
-    // The booking is the account's swimmer's when the account has just one; it keeps the name typed.
-    const swimmers = account ? await tx.select({ id: swimmersTable.id }).from(swimmersTable).where(eq(swimmersTable.accountId, account.id)).limit(2) : []
+    const swimmer = account ? await accountSwimmerNamed(tx, account.id, input.swimmerName ?? null) : null
     const booking = await insertBooking(tx, {
       productCode: input.productCode,
       userId: account?.id ?? null,
-      swimmerId: swimmers.length === 1 ? swimmers[0]!.id : null,
-      swimmerName: input.customer.name,
+      swimmerId: swimmer?.id ?? null,
+      swimmerName: swimmer?.name ?? input.swimmerName ?? input.customer.name,
       customerName: input.customer.name,
       customerEmail: email,
       customerPhone: input.customer.phone,

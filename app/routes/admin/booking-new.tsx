@@ -35,6 +35,7 @@ export async function action({ request }: Route.ActionArgs) {
         date: form.date,
         start: form.time,
         customer: { name: form.name, email: form.email, phone: form.phone || null },
+        swimmerName: form.swimmerName ?? null,
         origin: form.origin,
         amountPaise: form.origin === 'offline' ? rupeesToPaise(form.amount ?? '')! : 0,
         paymentMethod: form.origin === 'offline' ? (form.paymentMethod ?? null) : null,
@@ -60,6 +61,7 @@ export default function NewBooking({ loaderData, actionData }: Route.ComponentPr
       <Form method="post" {...getFormProps(form)} className="card mt-6 space-y-5 p-6">
         <FormAlert id={form.errorId} errors={form.errors} />
         <TextField field={fields.name} label="Customer's name" autoComplete="off" />
+        <TextField field={fields.swimmerName} label="Swimmer's name" autoComplete="off" optional hint="When someone else swims, a child of the customer's, say. A swimmer of the customer's account with this name gets the booking." />
         <TextField field={fields.email} label="Customer's e-mail" type="email" autoComplete="off" hint="The confirmation goes here; an account with this address sees the booking." />
         <TextField field={fields.phone} label="Phone" type="tel" optional />
         <SelectField field={fields.product} label="Booking" options={loaderData.products} />
