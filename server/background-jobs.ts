@@ -1,4 +1,5 @@
 import type pino from 'pino'
+import type { Database } from '~/db/client.server'
 import { pruneExpiredSessions } from '~/modules/accounts/sessions.server'
 import { expireStaleHolds } from '~/modules/booking/holds.server'
 import { pruneCampLine } from '~/modules/camps/line.server'
@@ -32,6 +33,7 @@ export class BackgroundJobs {
   constructor(
     private readonly transport: MailTransport,
     private readonly logger: pino.Logger,
+    private readonly database: Database,
   ) {
     this.tasks = new Map(
       [
@@ -54,7 +56,11 @@ export class BackgroundJobs {
     }
     this.unsubscribers.push(onEmailQueued(() => setImmediate(() => void this.trigger('outbox'))))
     this.unsubscribers.push(onRefundRequested(() => void this.trigger('refunds')))
-    this.unsubscribers.push(onCampSeatFreed(() => void this.trigger('holds')))
+    void onCampSeatFreed(this.database, () => void this.trigger('holds')).then(
+      (unlisten) => (this.stopped ? void unlisten() : this.unsubscribers.push(() => void unlisten())),
+      // Freed seats are still offered at the task's next round.
+      (error: unknown) => this.logger.error({ err: error }, 'could not listen for freed camp seats'),
+    )
     void this.trigger('outbox')
   }
 

@@ -102,7 +102,7 @@ export async function start(env: NodeJS.ProcessEnv = process.env) {
   await liveEvents.start()
   const stopCaches = await startCaches(database)
   const stopListeningToCampLine = await listenToCampLine()
-  const jobs = new BackgroundJobs(mailTransport(config, logger), logger)
+  const jobs = new BackgroundJobs(mailTransport(config, logger), logger, database)
   jobs.start()
 
   // The build is resolved once: handed to React Router as a function, it would derive its routes

@@ -82,7 +82,7 @@ export async function updateBatch(actor: Actor, { campCode, batchId, batch, now 
         },
         now,
       )
-      if (batch.capacity > current.capacity) campSeatFreed()
+      if (batch.capacity > current.capacity) await campSeatFreed(tx)
       return { changed }
     })
   } catch (error) {

@@ -122,7 +122,7 @@ export async function updateCamp(actor: Actor, code: string, details: CampDetail
       now,
     )
     // Reopened: seats free meanwhile go to the people waiting.
-    if (after.isOpen && !before.isOpen) campSeatFreed()
+    if (after.isOpen && !before.isOpen) await campSeatFreed(tx)
     return { changed }
   })
 }

@@ -89,7 +89,7 @@ async function unpaid(tx: Executor, registrationId: number, now: Date) {
   const released = await setStatus(tx, campRegistrations, 'payment_failed', eq(campRegistrations.id, registrationId), { holdExpiresAt: null, updatedAt: now }).returning({ id: campRegistrations.id })
   if (released.length) {
     await tx.update(campWaitlist).set({ status: 'expired' }).where(and(eq(campWaitlist.registrationId, registrationId), eq(campWaitlist.status, 'offered')))
-    campSeatFreed()
+    await campSeatFreed(tx)
   }
 }
 

@@ -249,7 +249,7 @@ export async function groupUnpaid(tx: Executor, leadId: number, now: Date) {
       .update(campWaitlist)
       .set({ status: 'expired' })
       .where(and(inArray(campWaitlist.registrationId, released.map((row) => row.id)), eq(campWaitlist.status, 'offered')))
-    campSeatFreed()
+    await campSeatFreed(tx)
   }
 }
 

@@ -104,7 +104,7 @@ export async function moveRegistration(actor: Actor, { campCode, reference, toBa
       tx,
       now,
     )
-    campSeatFreed()
+    await campSeatFreed(tx)
     return { swimmerName: registration.swimmerName, from: from.name, to: to.name }
   })
 }
@@ -163,7 +163,7 @@ export async function cancelRegistration(
       },
       now,
     )
-    campSeatFreed()
+    await campSeatFreed(tx)
     return { swimmerName: mail.swimmerName, refundPaise: paid?.amountPaise ?? null }
   })
 }

@@ -82,7 +82,7 @@ export async function makeRoomForHold(tx: Executor, holder: Holder, now: Date) {
   if (holder.browser) keys.push(`browser:${holder.browser}`)
   await lockKeys(tx, keys.map((key) => `unpaid-hold:${key}`))
 
-  if (await releaseHolds(tx, holder, now)) campSeatFreed()
+  if (await releaseHolds(tx, holder, now)) await campSeatFreed(tx)
 
   const others = await unpaidHolds(tx, { email, network: holder.network }, now)
   const sameEmail = others.filter((hold) => hold.email === email)
