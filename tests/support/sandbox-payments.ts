@@ -1,12 +1,15 @@
 import type { AddressInfo } from 'node:net'
 import express from 'express'
 import pino from 'pino'
-import { afterAll, beforeAll } from 'vitest'
+import { afterAll, beforeAll, expect } from 'vitest'
 import { loadConfig, setConfig } from '~/config.server'
+import { holdSession, type Customer } from '~/modules/booking/holds.server'
 import { usePaymentGateway } from '~/modules/payments/active-gateway.server'
+import { startPayment } from '~/modules/payments/payments.server'
 import { sandboxKey, sign, SIGNATURE_HEADER, type SandboxNotification } from '~/modules/payments/sandbox-gateway-orders.server'
 import { createSandboxGateway } from '~/modules/payments/sandbox-adapter.server'
 import { paymentWebhook } from '../../server/payment-webhook'
+import { bookingRow } from './booking'
 import { sandboxGatewayRouter } from '../../server/sandbox-gateway-routes'
 
 /**
@@ -66,6 +69,14 @@ export function useSandboxPayments(options: { holdMinutes?: number } = {}) {
       const key = forged ? 'not-the-key' : await sandboxKey()
       const response = await fetch(state.webhookUrl, { method: 'POST', headers: { 'Content-Type': 'application/json', [SIGNATURE_HEADER]: sign(key, body) }, body })
       return response.status
+    },
+    /** A 3-day session held for `customer` and paid through the sandbox, as a customer does it; waits until it is confirmed. */
+    async confirmedSession(customer: Customer, { date, start }: { date: string; start: string }) {
+      const held = await holdSession({ customer, productCode: 'biomechanical_package', date, start, days: 3 })
+      const { orderId, redirectUrl } = await startPayment({ payable: { kind: 'booking', id: held.bookingId }, description: 'Slot booking - test', statusUrl: (id) => `${state.url}/x?orderId=${id}` })
+      await this.choose(redirectUrl, 'success')
+      await expect.poll(async () => (await bookingRow(held.bookingId)).status).toBe('confirmed')
+      return { ...held, orderId }
     },
     /** The customer's choice on the sandbox's checkout page, as the browser posts it. */
     async choose(checkoutUrl: string, outcome: 'success' | 'failure' | 'pending') {

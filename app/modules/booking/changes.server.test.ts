@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
 import { bookingDays, bookings, refunds } from '~/db/schema'
-import { applyOrderStatus, startPayment } from '~/modules/payments/payments.server'
+import { applyOrderStatus } from '~/modules/payments/payments.server'
 import { processDueRefunds } from '~/modules/payments/refunds.server'
 import { bookingRow, createCustomers, expectHeld, mailTo, setWindows } from '../../../tests/support/booking'
 import { useSandboxPayments } from '../../../tests/support/sandbox-payments'
@@ -19,13 +19,7 @@ beforeEach(() => sandbox.ready())
 
 const DATES = ['2030-03-04', '2030-03-05', '2030-03-06', '2030-03-07', '2030-03-08']
 
-async function confirmedBooking(customer: Customer, start = '09:00', date = DATES[0]!) {
-  const held = await holdSession({ customer, productCode: 'biomechanical_package', date, start, days: 3 })
-  const { orderId, redirectUrl } = await startPayment({ payable: { kind: 'booking', id: held.bookingId }, description: 'Slot booking - test', statusUrl: (id) => `${sandbox.url}/x?orderId=${id}` })
-  await sandbox.choose(redirectUrl, 'success')
-  await expect.poll(async () => (await bookingRow(held.bookingId)).status).toBe('confirmed')
-  return { ...held, orderId }
-}
+const confirmedBooking = (customer: Customer, start = '09:00', date = DATES[0]!) => sandbox.confirmedSession(customer, { date, start })
 
 const daysOf = async (bookingId: number) => (await db().select({ date: bookingDays.date, start: bookingDays.startTime }).from(bookingDays).where(eq(bookingDays.bookingId, bookingId))).map((day) => `${day.date} ${day.start.slice(0, 5)}`).sort()
 

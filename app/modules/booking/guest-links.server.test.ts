@@ -2,14 +2,13 @@ import { eq } from 'drizzle-orm'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
 import { bookings, refunds } from '~/db/schema'
-import { startPayment } from '~/modules/payments/payments.server'
 import { RateLimitedError } from '~/modules/rate-limit/rate-limit.server'
 import { bookingRow, createCustomers, mailTo, setWindows } from '../../../tests/support/booking'
 import { useSandboxPayments } from '../../../tests/support/sandbox-payments'
 import { useTestDatabase } from '../../../tests/support/test-database'
 import { BookingChangedError, NotChangeableError, rescheduleBooking } from './changes.server'
 import { cancellationLinkOf, CancellationLinkInvalidError, cancelThroughLink, guestLinkEnd, guestLinkOpen, guestLinkOpenFor, sendCancellationLink } from './guest-links.server'
-import { holdSession, type Customer } from './holds.server'
+import type { Customer } from './holds.server'
 
 useTestDatabase()
 const sandbox = useSandboxPayments()
@@ -18,13 +17,8 @@ beforeEach(() => sandbox.ready())
 const DATES = ['2030-03-04', '2030-03-05', '2030-03-06', '2030-03-07', '2030-03-08']
 const BEFORE = new Date('2030-02-01T06:00:00Z')
 
-async function confirmedBooking(customer: Customer) {
-  const held = await holdSession({ customer: { ...customer, userId: null }, productCode: 'biomechanical_package', date: DATES[0]!, start: '09:00', days: 3 })
-  const { redirectUrl } = await startPayment({ payable: { kind: 'booking', id: held.bookingId }, description: 'Slot booking - test', statusUrl: (id) => `${sandbox.url}/x?orderId=${id}` })
-  await sandbox.choose(redirectUrl, 'success')
-  await expect.poll(async () => (await bookingRow(held.bookingId)).status).toBe('confirmed')
-  return held
-}
+/** A guest's booking: the customer's details without their account. */
+const confirmedBooking = (customer: Customer) => sandbox.confirmedSession({ ...customer, userId: null }, { date: DATES[0]!, start: '09:00' })
 
 /** The confirmation link in the newest e-mail to `email`, as the parameters the cancel page reads. */
 async function linkIn(email: string) {

@@ -4,9 +4,8 @@ import { db } from '~/db/client.server'
 import { auditLog, consentRequests, guardianConsents, outboxEmails, refunds } from '~/db/schema'
 import { addDays } from '~/lib/lab-time'
 import { registerCustomer } from '~/modules/accounts/registration.server'
-import { holdSession, type Customer } from '~/modules/booking/holds.server'
+import type { Customer } from '~/modules/booking/holds.server'
 import { holdCampSeat } from '~/modules/camps/registrations.server'
-import { startPayment } from '~/modules/payments/payments.server'
 import { RateLimitedError } from '~/modules/rate-limit/rate-limit.server'
 import { registrationInput } from '../../../tests/support/accounts'
 import { bookingRow, createCustomers, setWindows } from '../../../tests/support/booking'
@@ -114,13 +113,7 @@ const DATES = ['2030-03-04', '2030-03-05', '2030-03-06', '2030-03-07', '2030-03-
 // A day and a half before 09:00 on 4 March 2030 in Bangalore.
 const EARLY = new Date('2030-03-02T15:30:00Z')
 
-async function confirmedBooking(customer: Customer, start: string) {
-  const held = await holdSession({ customer, productCode: 'biomechanical_package', date: DATES[0]!, start, days: 3 })
-  const { redirectUrl } = await startPayment({ payable: { kind: 'booking', id: held.bookingId }, description: 'Slot booking - test', statusUrl: (id) => `${sandbox.url}/x?orderId=${id}` })
-  await sandbox.choose(redirectUrl, 'success')
-  await expect.poll(async () => (await bookingRow(held.bookingId)).status).toBe('confirmed')
-  return held
-}
+const confirmedBooking = (customer: Customer, start: string) => sandbox.confirmedSession(customer, { date: DATES[0]!, start })
 
 describe("withdrawing a child's consent", () => {
   it('cancels their future bookings, refunded when 24 hours or more ahead, and they cannot be booked until it is given again', async () => {

@@ -1,8 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
 import { refunds } from '~/db/schema'
-import { holdSession, type Customer } from '~/modules/booking/holds.server'
-import { startPayment } from '~/modules/payments/payments.server'
+import type { Customer } from '~/modules/booking/holds.server'
 import { bookingRow, createCustomers, setWindows } from '../../../tests/support/booking'
 import { useSandboxPayments } from '../../../tests/support/sandbox-payments'
 import { useTestDatabase } from '../../../tests/support/test-database'
@@ -18,13 +17,7 @@ const DATES = ['2030-03-04', '2030-03-05', '2030-03-06', '2030-03-07', '2030-03-
 const EARLY = new Date('2030-03-02T15:30:00Z')
 const LATE = new Date('2030-03-03T15:30:00Z')
 
-async function confirmedBooking(customer: Customer, start: string) {
-  const held = await holdSession({ customer, productCode: 'biomechanical_package', date: DATES[0]!, start, days: 3 })
-  const { redirectUrl } = await startPayment({ payable: { kind: 'booking', id: held.bookingId }, description: 'Slot booking - test', statusUrl: (id) => `${sandbox.url}/x?orderId=${id}` })
-  await sandbox.choose(redirectUrl, 'success')
-  await expect.poll(async () => (await bookingRow(held.bookingId)).status).toBe('confirmed')
-  return held
-}
+const confirmedBooking = (customer: Customer, start: string) => sandbox.confirmedSession(customer, { date: DATES[0]!, start })
 
 async function family() {
   await setWindows(DATES.map((date) => ({ date, capacity: 2 })))
