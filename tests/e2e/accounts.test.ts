@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { DESKTOP, expectNoAxeViolations, PHONE, useBrowser, watchPageErrors } from '../support/browser'
+import { codeFromAdminMailbox, DESKTOP, expectNoAxeViolations, PHONE, useBrowser, watchPageErrors } from '../support/browser'
 import { useTestSite } from '../support/site'
 
 // Journeys through the account pages in a real browser, on the default set-up: no SMTP_URL, so
@@ -13,29 +13,6 @@ let admin: BrowserContext
 beforeAll(async () => {
   admin = await browser.staff(site.url)
 })
-
-/** The newest code e-mailed to `to` whose subject matches, as an admin reads it at /admin/mail. */
-async function codeFromMailbox(to: string, subject: RegExp) {
-  const page = await admin.newPage()
-  try {
-    let code: string | undefined
-    await expect
-      .poll(
-        async () => {
-          await page.goto('/admin/mail')
-          const mail = page.getByTestId('mail').filter({ hasText: to }).filter({ hasText: subject }).first()
-          if ((await mail.count()) === 0) return undefined
-          code = /^\s+(\d{6})$/m.exec((await mail.getByTestId('mail-text').textContent()) ?? '')?.[1]
-          return code
-        },
-        { timeout: 15_000 },
-      )
-      .toMatch(/^\d{6}$/)
-    return code!
-  } finally {
-    await page.close()
-  }
-}
 
 async function register(page: Page, person: { name: string; email: string; password: string }) {
   await page.goto('/registration')
@@ -55,7 +32,7 @@ async function register(page: Page, person: { name: string; email: string; passw
 }
 
 async function verify(page: Page, email: string) {
-  await page.getByLabel('Verification code').fill(await codeFromMailbox(email, /verification code/))
+  await page.getByLabel('Verification code').fill(await codeFromAdminMailbox(admin, email, /verification code/))
   await page.getByRole('button', { name: 'Verify and continue' }).click()
   await page.waitForURL('**/book-slot')
 }
@@ -201,7 +178,7 @@ describe('accounts in the browser', () => {
     await page.waitForURL('**/forgot-password?email=dev%40example.com')
     await expectNoAxeViolations(page)
 
-    await page.getByLabel('Reset code').fill(await codeFromMailbox('dev@example.com', /password reset code/))
+    await page.getByLabel('Reset code').fill(await codeFromAdminMailbox(admin, 'dev@example.com', /password reset code/))
     await page.getByLabel('New Password', { exact: true }).fill('new-password-1')
     await page.getByLabel('Confirm Password', { exact: true }).fill('new-password-2')
     await page.getByRole('button', { name: 'Reset Password' }).click()

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
-import { DESKTOP, expectNoAxeViolations, PHONE, signInWithForm, useBrowser, watchPageErrors } from '../support/browser'
+import { DESKTOP, expectNoAxeViolations, openBookingDialog, PHONE, signInWithForm, useBrowser, watchPageErrors } from '../support/browser'
 import { usePhonePeSite } from '../support/phonepe-site'
 import { useTestSite } from '../support/site'
 
@@ -49,15 +49,7 @@ for (const gateway of GATEWAYS) {
 
     /** Picks the `nth` open date and its first available time, confirms, and goes to the gateway. */
     async function holdAndGoToGateway(page: Page, nth: number) {
-      await page.locator('table a[data-date]').nth(nth).click()
-      await page.waitForURL(/date=/)
-      const time = page.locator('a[href*="time="]').first()
-      const label = (await time.textContent())!.replace(/Available$/, '').trim()
-      await time.click()
-      await page.waitForURL(/time=/)
-      await page.getByRole('link', { name: `Book ${label}` }).click()
-      const dialog = page.getByRole('dialog', { name: 'Confirm your booking' })
-      await expect.poll(() => dialog.isVisible()).toBe(true)
+      const { dialog, label } = await openBookingDialog(page, nth)
       await expect.poll(() => page.evaluate(() => document.querySelector('dialog')?.matches(':modal'))).toBe(true)
       await expectNoAxeViolations(page)
       await dialog.getByRole('button', { name: 'Confirm and continue to payment' }).click()

@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { DESKTOP, expectNoAxeViolations, PHONE, signInWithForm, useBrowser, watchPageErrors } from '../support/browser'
+import { codeFromAdminMailbox, DESKTOP, expectNoAxeViolations, openBookingDialog, PHONE, signInWithForm, useBrowser, watchPageErrors } from '../support/browser'
 import { useTestSite } from '../support/site'
 
 // A parent registers with their child, verifies the address, adds a second child and edits them,
@@ -19,28 +19,6 @@ afterAll(async () => {
   await admin?.close()
 })
 
-async function codeFromMailbox(to: string) {
-  const page = await admin.newPage()
-  try {
-    let code: string | undefined
-    await expect
-      .poll(
-        async () => {
-          await page.goto('/admin/mail')
-          const mail = page.getByTestId('mail').filter({ hasText: to }).filter({ hasText: /verification code/ }).first()
-          if ((await mail.count()) === 0) return undefined
-          code = /^\s+(\d{6})$/m.exec((await mail.getByTestId('mail-text').textContent()) ?? '')?.[1]
-          return code
-        },
-        { timeout: 15_000 },
-      )
-      .toMatch(/^\d{6}$/)
-    return code!
-  } finally {
-    await page.close()
-  }
-}
-
 /** The swimmer's profile fields, as on registration and on the add and edit pages. */
 async function fillSwimmer(page: Page, swimmer: { age: string; birthDate?: string; experience: string; specialization: string }) {
   // One or the other: the age given, or the date of birth instead.
@@ -56,14 +34,9 @@ async function fillSwimmer(page: Page, swimmer: { age: string; birthDate?: strin
 const visible = (page: Page, label: string) => page.getByLabel(label, { exact: true }).isVisible()
 
 /** On /book-slot: the first open date, its first time, and the booking dialog with "Who will swim?". */
-async function openBookingDialog(page: Page) {
+async function openFamilyBookingDialog(page: Page) {
   await page.goto('/book-slot')
-  await page.locator('table a[data-date]').first().click()
-  await page.waitForURL(/date=/)
-  await page.locator('a[href*="time="]').first().click()
-  await page.waitForURL(/time=/)
-  await page.getByRole('link', { name: /^Book \d/ }).click()
-  const dialog = page.getByRole('dialog', { name: 'Confirm your booking' })
+  const { dialog } = await openBookingDialog(page)
   await expect.poll(() => dialog.getByRole('group', { name: 'Who will swim?' }).isVisible()).toBe(true)
   return dialog
 }
@@ -111,7 +84,7 @@ describe('a family in the browser', () => {
     await declaration.check()
     await page.getByRole('button', { name: 'Register' }).click()
     await page.waitForURL('**/verify-email?**')
-    await page.getByLabel('Verification code').fill(await codeFromMailbox(PARENT.email))
+    await page.getByLabel('Verification code').fill(await codeFromAdminMailbox(admin, PARENT.email, /verification code/))
     await page.getByRole('button', { name: 'Verify and continue' }).click()
     await page.waitForURL('**/book-slot')
     expect(errors).toEqual([])
@@ -173,7 +146,7 @@ describe('a family in the browser', () => {
     await page.goto('/login')
     await signInWithForm(page, PARENT, '**/book-slot')
 
-    const dialog = await openBookingDialog(page)
+    const dialog = await openFamilyBookingDialog(page)
     await expectNoAxeViolations(page)
     await dialog.getByRole('radio', { name: 'Diya Menon' }).check()
     await dialog.getByRole('button', { name: 'Confirm and continue to payment' }).click()
@@ -212,7 +185,7 @@ describe('a family in the browser', () => {
     await page.reload()
     await expect.poll(() => camps.count()).toBe(2)
     await expectNoAxeViolations(page)
-    await openBookingDialog(page)
+    await openFamilyBookingDialog(page)
     await expectNoAxeViolations(page)
     expect(errors).toEqual([])
     await context.close()

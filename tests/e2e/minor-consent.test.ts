@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { DESKTOP, expectNoAxeViolations, PHONE, signInWithForm, useBrowser, watchPageErrors } from '../support/browser'
+import { DESKTOP, expectNoAxeViolations, openBookingDialog, PHONE, signInWithForm, useBrowser, watchPageErrors } from '../support/browser'
 import { useTestSite } from '../support/site'
 import { codeIn } from '../support/smtp-sink'
 import { registrationForm, text, Visitor } from '../support/visitor'
@@ -25,16 +25,9 @@ async function registerAlone() {
   throw new Error('no swimmer')
 }
 
+/** Books the first open time on /book-slot, up to the dialog's confirmation. */
 async function pickFirstTime(page: import('playwright-core').Page) {
-  await page.locator('table a[data-date]').first().click()
-  await page.waitForURL(/date=/)
-  const time = page.locator('a[href*="time="]').first()
-  const label = (await time.textContent())!.replace(/Available$/, '').trim()
-  await time.click()
-  await page.waitForURL(/time=/)
-  await page.getByRole('link', { name: `Book ${label}` }).click()
-  const dialog = page.getByRole('dialog', { name: 'Confirm your booking' })
-  await expect.poll(() => dialog.isVisible()).toBe(true)
+  const { dialog } = await openBookingDialog(page)
   await dialog.getByRole('button', { name: 'Confirm and continue to payment' }).click()
 }
 

@@ -71,6 +71,46 @@ export async function signInWithForm(page: Page, { email, password }: { email: s
   await page.waitForURL(landing)
 }
 
+/** The newest six-digit code e-mailed to `to` whose text matches `subject`, as staff read it at /admin/mail. */
+export async function codeFromAdminMailbox(admin: BrowserContext, to: string, subject: RegExp) {
+  const page = await admin.newPage()
+  try {
+    let code: string | undefined
+    await expect
+      .poll(
+        async () => {
+          await page.goto('/admin/mail')
+          const mail = page.getByTestId('mail').filter({ hasText: to }).filter({ hasText: subject }).first()
+          if ((await mail.count()) === 0) return undefined
+          code = /^\s+(\d{6})$/m.exec((await mail.getByTestId('mail-text').textContent()) ?? '')?.[1]
+          return code
+        },
+        { timeout: 15_000 },
+      )
+      .toMatch(/^\d{6}$/)
+    return code!
+  } finally {
+    await page.close()
+  }
+}
+
+/**
+ * On /book-slot: chooses the `nth` open date and its first available time, and opens the booking
+ * dialog for it. Returns the dialog and the time as its link reads ("9:00 AM - 10:00 AM").
+ */
+export async function openBookingDialog(page: Page, nth = 0) {
+  await page.locator('table a[data-date]').nth(nth).click()
+  await page.waitForURL(/date=/)
+  const time = page.locator('a[href*="time="]').first()
+  const label = (await time.textContent())!.replace(/Available$/, '').trim()
+  await time.click()
+  await page.waitForURL(/time=/)
+  await page.getByRole('link', { name: `Book ${label}` }).click()
+  const dialog = page.getByRole('dialog', { name: 'Confirm your booking' })
+  await expect.poll(() => dialog.isVisible()).toBe(true)
+  return { dialog, label }
+}
+
 /** Runs axe (WCAG 2.x A/AA rules, including 2.2) and fails with a readable list of violations. */
 export async function expectNoAxeViolations(page: Page) {
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']).analyze()
