@@ -3,10 +3,8 @@ import { consentStatusOf } from './consent.server'
 import { describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
 import { guardianConsents, swimmers } from '~/db/schema'
-import { labToday } from '~/lib/lab-time'
 import { registerCustomer } from '~/modules/accounts/registration.server'
-import { swimmerSchema } from '~/modules/accounts/schemas'
-import { registrationInput } from '../../../tests/support/accounts'
+import { registrationInput, swimmerInput as validSwimmer } from '../../../tests/support/accounts'
 import { useTestDatabase } from '../../../tests/support/test-database'
 import {
   addSwimmer,
@@ -25,21 +23,8 @@ import {
 useTestDatabase()
 const ip = '198.51.100.20'
 
-/** A valid add-or-edit form, as the schema returns it. */
-function swimmerInput(overrides: Record<string, string> = {}) {
-  return swimmerSchema(labToday()).parse({
-    name: 'Kavya Rao',
-    age: '12',
-    gender: 'female',
-    swimmingExperience: 'intermediate',
-    academyName: 'NA',
-    coachName: 'NA',
-    specialization: 'backstroke',
-    participateInEvents: 'no',
-    howDidYouKnow: 'google',
-    ...overrides,
-  })
-}
+/** A valid add-or-edit form, as the schema returns it, without the guardian's declaration unless given. */
+const swimmerInput = (overrides: Record<string, string> = {}) => validSwimmer({ specialization: 'backstroke', guardianDeclaration: '', ...overrides })
 
 async function account(overrides: Record<string, string> = {}) {
   const user = await registerCustomer(registrationInput(overrides), { ip })
