@@ -4,10 +4,10 @@ import { FieldError } from './form-controls'
 
 type Field = FieldMetadata<string | undefined, Record<string, unknown>, string[]>
 
-/** A declaration the person ticks themselves (never ticked for them), its error next to it. */
-export function DeclarationField({ field, children }: { field: Field; children: ReactNode }) {
+/** A declaration the person ticks themselves (never ticked for them), its hint and its error under it. */
+export function DeclarationField({ field, hint, children }: { field: Field; hint?: ReactNode; children: ReactNode }) {
   // Conform would tick it again from the server's last answer, which is right: only the person ticks it.
-  const { key, ...props } = getInputProps(field, { type: 'checkbox', value: 'on' })
+  const { key, ...props } = getInputProps(field, { type: 'checkbox', value: 'on', ariaDescribedBy: hint ? field.descriptionId : undefined })
   return (
     <div>
       <div className="flex items-start gap-3">
@@ -16,6 +16,11 @@ export function DeclarationField({ field, children }: { field: Field; children: 
           {children}
         </label>
       </div>
+      {hint && (
+        <p id={field.descriptionId} className="mt-1 text-sm text-muted">
+          {hint}
+        </p>
+      )}
       <FieldError field={field} />
     </div>
   )

@@ -1,7 +1,8 @@
-import { getInputProps, type FieldMetadata } from '@conform-to/react'
+import type { FieldMetadata } from '@conform-to/react'
 import type { ReactNode } from 'react'
 import { Link } from 'react-router'
-import { FieldError, RadioGroupField, SelectField, TextField } from './form-controls'
+import { DeclarationField } from './declaration-field'
+import { RadioGroupField, SelectField, TextField } from './form-controls'
 import { labToday } from '~/lib/lab-time'
 import { GENDERS, HOW_DID_YOU_KNOW, PARTICIPATE_IN_EVENTS, SPECIALIZATIONS, SWIMMING_EXPERIENCE } from '~/modules/accounts/fields'
 import { ADULT_AGE, wholeYearsBetween } from '~/modules/swimmers/age'
@@ -61,28 +62,16 @@ export function SwimmerProfileFields({ fields, aboutSomeoneElse = false }: { fie
   )
 }
 
-/** A box the person ticks themselves (never ticked for them), its hint and its error under it. */
+/** The guardian's declaration for a swimmer under 18, with the privacy policy it agrees to. */
 export function GuardianDeclarationField({ field, hint }: { field: Field; hint?: ReactNode }) {
-  const { key, ...props } = getInputProps(field, { type: 'checkbox', ariaDescribedBy: hint ? field.descriptionId : undefined })
   return (
-    <div>
-      <div className="flex items-start gap-3">
-        <input key={key} {...props} className="mt-0.5 h-5 w-5 shrink-0 accent-brand-700" />
-        <label htmlFor={field.id} className="text-sm text-ink">
-          I am this swimmer's parent or legal guardian, and I agree to the lab keeping and using their details as the{' '}
-          <Link to="/privacy-policy" target="_blank" className="font-semibold text-brand-700 underline underline-offset-2">
-            Privacy Policy<span className="sr-only"> (opens in a new tab)</span>
-          </Link>{' '}
-          describes.
-        </label>
-      </div>
-      {hint && (
-        <p id={field.descriptionId} className="mt-1 text-sm text-muted">
-          {hint}
-        </p>
-      )}
-      <FieldError field={field} />
-    </div>
+    <DeclarationField field={field} hint={hint}>
+      I am this swimmer's parent or legal guardian, and I agree to the lab keeping and using their details as the{' '}
+      <Link to="/privacy-policy" target="_blank" className="font-semibold text-brand-700 underline underline-offset-2">
+        Privacy Policy<span className="sr-only"> (opens in a new tab)</span>
+      </Link>{' '}
+      describes.
+    </DeclarationField>
   )
 }
 
