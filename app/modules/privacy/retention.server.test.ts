@@ -48,6 +48,15 @@ describe('the retention job', () => {
     expect(await db().select().from(outboxEmails).where(eq(outboxEmails.to, refused.email))).toHaveLength(1)
   })
 
+  it("keeps a minor's account whose parent agreed to a later link and withdrew since: only the newest link counts", async () => {
+    // The first link was replaced by a second one (as sending it again does), which the parent answered.
+    const minor = await minorAlone('withdrawnminor', { status: 'expired', expiresAt: daysAgo(1) })
+    await db().insert(consentRequests).values({ swimmerId: minor.swimmerId!, parentEmail: 'withdrawnminor.parent@example.com', tokenHash: 'hash-withdrawnminor-2', status: 'agreed', expiresAt: daysAgo(-5), createdAt: daysAgo(2) })
+    await db().insert(guardianConsents).values({ swimmerId: minor.swimmerId!, guardianName: 'A Parent', guardianEmail: 'withdrawnminor.parent@example.com', emailVerifiedBy: 'consent_link', noticeVersion: 'v', method: 'consent_link', givenAt: daysAgo(2), withdrawnAt: daysAgo(1) })
+    expect(await applyRetention(NOW)).toMatchObject({ minorsWithoutConsent: 0 })
+    expect(await exists(minor.userId!)).toBe(true)
+  })
+
   it('deletes used and expired codes and expired sessions, and keeps live ones', async () => {
     const [customer] = await createCustomers(1, 'coded')
     const userId = customer!.userId!

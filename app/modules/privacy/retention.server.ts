@@ -37,7 +37,9 @@ async function unverifiedAccounts(now: Date) {
 
 /**
  * Accounts of minors who registered alone and whose parent refused, or did not answer before the
- * request expired: the request's swimmer is the account holder, and no consent is in force.
+ * request expired: the request's swimmer is the account holder, and no consent is in force. Only
+ * the newest request counts: one replaced by a link sent again is no answer, and a parent who
+ * agreed to a later link and has withdrawn since leaves the account as it is.
  */
 async function accountsWithoutConsent(now: Date) {
   const rows = await db()
@@ -47,9 +49,9 @@ async function accountsWithoutConsent(now: Date) {
     .where(
       and(
         eq(swimmers.isAccountHolder, true),
-        or(eq(consentRequests.status, 'refused'), eq(consentRequests.status, 'expired'), and(eq(consentRequests.status, 'waiting'), lt(consentRequests.expiresAt, now))),
+        or(eq(consentRequests.status, 'refused'), and(eq(consentRequests.status, 'waiting'), lt(consentRequests.expiresAt, now))),
         sql`NOT EXISTS (SELECT 1 FROM ${guardianConsents} WHERE ${guardianConsents.swimmerId} = ${swimmers.id} AND ${guardianConsents.withdrawnAt} IS NULL)`,
-        sql`NOT EXISTS (SELECT 1 FROM ${consentRequests} later WHERE later.swimmer_id = ${swimmers.id} AND later.status = 'waiting' AND later.expires_at >= ${now.toISOString()}::timestamptz)`,
+        sql`NOT EXISTS (SELECT 1 FROM ${consentRequests} later WHERE later.swimmer_id = ${swimmers.id} AND later.id > ${consentRequests.id})`,
       ),
     )
     .limit(ERASURES_PER_RUN)
