@@ -48,7 +48,7 @@ try {
     return timed(`${url}/onboarding`, {
       method: 'POST',
       headers: { Origin: url, 'Content-Type': 'application/x-www-form-urlencoded', 'X-Forwarded-For': `10.${Math.floor(index / 65536) % 256}.${Math.floor(index / 256) % 256}.${index % 256}` },
-      body: new URLSearchParams({ name: `Swimmer ${index}`, email: `parent${index}@example.com`, phone_number: '9845012345', camp: choice.camp, batch: choice.batch, intent, website_url: '' }),
+      body: new URLSearchParams({ name: `Swimmer ${index}`, email: `parent${index}@example.com`, phone_number: '9845012345', guardianDeclaration: 'on', camp: choice.camp, batch: choice.batch, intent, website_url: '' }),
     })
   }
 
