@@ -1,8 +1,10 @@
 import { sql } from 'drizzle-orm'
 import {
+  bigint,
   boolean,
   check,
   date,
+  doublePrecision,
   index,
   integer,
   jsonb,
@@ -74,6 +76,8 @@ export const siteSettings = pgTable(
     /** The grievance officer people write to about their data, named on the privacy policy. */
     grievanceOfficerName: text('grievance_officer_name').notNull().default(''),
     grievanceOfficerEmail: text('grievance_officer_email').notNull().default(''),
+    /** How many months after an analysis the swimmer is invited back for the next one. */
+    reanalysisMonths: integer('reanalysis_months').notNull().default(3),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [check('site_settings_single_row', sql`${table.id} = 1`)],
@@ -837,4 +841,179 @@ export const auditLog = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [index('audit_log_created').on(table.createdAt), index('audit_log_entity').on(table.entityType, table.entityId)],
+)
+
+/** Whether a larger or a smaller figure is the better one (a faster time is smaller; a longer stroke larger). */
+export type BetterWhen = 'higher' | 'lower'
+
+/** A chapter mark in a clip: what happens from this many seconds into the clip. */
+export type ClipChapter = { kind: string; seconds: number }
+
+/**
+ * The analysis of a booking's sessions: what staff found, recorded as a draft and published to the
+ * swimmer's account. It belongs to the booking's swimmer profile when the booking has one (a guest's
+ * single session has none), and goes with that profile when the family deletes it.
+ */
+export const analyses = pgTable(
+  'analyses',
+  {
+    id: serial('id').primaryKey(),
+    bookingId: integer('booking_id')
+      .notNull()
+      .references(() => bookings.id, { onDelete: 'cascade' }),
+    swimmerId: integer('swimmer_id').references(() => swimmers.id, { onDelete: 'cascade' }),
+    poolLengthMetres: integer('pool_length_metres').notNull().default(25),
+    /** A few sentences for the family at the top of the page. */
+    summary: text('summary').notNull().default(''),
+    publishedAt: timestamp('published_at', { withTimezone: true }),
+    /** The lab day from which the swimmer is invited back (set on publishing), and when that invitation went out. */
+    nextAnalysisOn: date('next_analysis_on'),
+    invitedBackAt: timestamp('invited_back_at', { withTimezone: true }),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [uniqueIndex('analyses_booking_unique').on(table.bookingId), index('analyses_swimmer').on(table.swimmerId), index('analyses_next').on(table.nextAnalysisOn).where(sql`${table.invitedBackAt} IS NULL`)],
+)
+
+/** An event analysed: a stroke over a distance (50 m freestyle). */
+export const analysisEvents = pgTable(
+  'analysis_events',
+  {
+    id: serial('id').primaryKey(),
+    analysisId: integer('analysis_id')
+      .notNull()
+      .references(() => analyses.id, { onDelete: 'cascade' }),
+    stroke: text('stroke').notNull(),
+    distanceMetres: integer('distance_metres').notNull(),
+    position: integer('position').notNull().default(0),
+  },
+  (table) => [uniqueIndex('analysis_events_unique').on(table.analysisId, table.stroke, table.distanceMetres)],
+)
+
+/** One measured figure of an event, with its unit and which way is better (a metric of the list, or one staff added). */
+export const analysisMetrics = pgTable(
+  'analysis_metrics',
+  {
+    id: serial('id').primaryKey(),
+    eventId: integer('event_id')
+      .notNull()
+      .references(() => analysisEvents.id, { onDelete: 'cascade' }),
+    metricKey: text('metric_key').notNull(),
+    label: text('label').notNull(),
+    unit: text('unit').notNull(),
+    betterWhen: text('better_when').$type<BetterWhen>().notNull(),
+    value: doublePrecision('value').notNull(),
+    position: integer('position').notNull().default(0),
+  },
+  (table) => [uniqueIndex('analysis_metrics_unique').on(table.eventId, table.metricKey), check('analysis_metrics_better_when', sql`${table.betterWhen} IN ('higher', 'lower')`)],
+)
+
+/**
+ * A reference value results are shown against: for a stroke, distance, age group and gender, the
+ * figure of a level ("state finalist", "national junior finalist").
+ */
+export const referenceBands = pgTable(
+  'reference_bands',
+  {
+    id: serial('id').primaryKey(),
+    stroke: text('stroke').notNull(),
+    distanceMetres: integer('distance_metres').notNull(),
+    metricKey: text('metric_key').notNull(),
+    ageMin: integer('age_min').notNull(),
+    ageMax: integer('age_max').notNull(),
+    /** 'male', 'female' or 'any'. */
+    gender: text('gender').notNull(),
+    level: text('level').notNull(),
+    value: doublePrecision('value').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('reference_bands_unique').on(table.stroke, table.distanceMetres, table.metricKey, table.ageMin, table.ageMax, table.gender, table.level),
+    check('reference_bands_ages', sql`${table.ageMin} <= ${table.ageMax}`),
+  ],
+)
+
+/** What staff found: what, why it matters, and how urgent it is. */
+export const analysisFindings = pgTable(
+  'analysis_findings',
+  {
+    id: serial('id').primaryKey(),
+    analysisId: integer('analysis_id')
+      .notNull()
+      .references(() => analyses.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    whyItMatters: text('why_it_matters').notNull().default(''),
+    /** 'high', 'medium' or 'low'. */
+    priority: text('priority').notNull(),
+    position: integer('position').notNull().default(0),
+  },
+  (table) => [index('analysis_findings_analysis').on(table.analysisId)],
+)
+
+/** A drill that works on a finding. */
+export const findingDrills = pgTable(
+  'finding_drills',
+  {
+    id: serial('id').primaryKey(),
+    findingId: integer('finding_id')
+      .notNull()
+      .references(() => analysisFindings.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    instructions: text('instructions').notNull().default(''),
+    videoUrl: text('video_url'),
+    position: integer('position').notNull().default(0),
+  },
+  (table) => [index('finding_drills_finding').on(table.findingId)],
+)
+
+/**
+ * A video clip of an analysis. Its bytes live in file storage (DATA_DIR/analysis-files, or an S3
+ * bucket) under storageKey, the finished upload's id; the poster image likewise under posterKey.
+ */
+export const analysisClips = pgTable(
+  'analysis_clips',
+  {
+    id: serial('id').primaryKey(),
+    analysisId: integer('analysis_id')
+      .notNull()
+      .references(() => analyses.id, { onDelete: 'cascade' }),
+    eventId: integer('event_id').references(() => analysisEvents.id, { onDelete: 'set null' }),
+    title: text('title').notNull(),
+    angle: text('angle').notNull(),
+    chapters: jsonb('chapters').$type<ClipChapter[]>().notNull().default([]),
+    storageKey: text('storage_key').notNull(),
+    contentType: text('content_type').notNull(),
+    sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull(),
+    posterKey: text('poster_key'),
+    posterContentType: text('poster_content_type'),
+    position: integer('position').notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('analysis_clips_analysis').on(table.analysisId), uniqueIndex('analysis_clips_storage_key_unique').on(table.storageKey)],
+)
+
+/**
+ * A link that lets a coach see a swimmer's results (all of them, or one analysis) without an
+ * account. Only a hash of its token is kept; it ends at expiresAt or when the account revokes it.
+ */
+export const shareLinks = pgTable(
+  'share_links',
+  {
+    id: serial('id').primaryKey(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    swimmerId: integer('swimmer_id')
+      .notNull()
+      .references(() => swimmers.id, { onDelete: 'cascade' }),
+    analysisId: integer('analysis_id').references(() => analyses.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    coachEmail: text('coach_email'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    lastOpenedAt: timestamp('last_opened_at', { withTimezone: true }),
+  },
+  (table) => [uniqueIndex('share_links_token_unique').on(table.tokenHash), index('share_links_swimmer').on(table.swimmerId)],
 )
