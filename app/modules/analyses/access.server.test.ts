@@ -16,22 +16,22 @@ describe('who may see an analysis', () => {
     const staff = await createStaff()
     const published = await recordedAnalysis(bookings[0]!.bookingId, { metrics: { final_time: 31.2 } })
     const draft = await recordedAnalysis(bookings[1]!.bookingId, { publishedAt: null })
-    const owner = { kind: 'account', accountId: customer.userId } as const
+    const owner = { kind: 'account', accountId: customer.userId! } as const
 
     expect(await maySeeAnalysis({ kind: 'staff', userId: staff.id }, draft.analysisId)).toBe(true)
     expect(await maySeeAnalysis(owner, published.analysisId)).toBe(true)
     expect(await maySeeAnalysis(owner, draft.analysisId)).toBe(false)
-    expect(await maySeeAnalysis({ kind: 'account', accountId: stranger!.userId }, published.analysisId)).toBe(false)
+    expect(await maySeeAnalysis({ kind: 'account', accountId: stranger!.userId! }, published.analysisId)).toBe(false)
     expect(await maySeeAnalysis(null, published.analysisId)).toBe(false)
     expect(await maySeeSwimmer(owner, customer.swimmerId!)).toBe(true)
-    expect(await maySeeSwimmer({ kind: 'account', accountId: stranger!.userId }, customer.swimmerId!)).toBe(false)
+    expect(await maySeeSwimmer({ kind: 'account', accountId: stranger!.userId! }, customer.swimmerId!)).toBe(false)
 
     const whole = newShareToken()
     const one = newShareToken()
     const expiresAt = new Date(Date.now() + 86_400_000)
     await db().insert(shareLinks).values([
-      { accountId: customer.userId, swimmerId: customer.swimmerId!, tokenHash: whole.tokenHash, expiresAt },
-      { accountId: customer.userId, swimmerId: customer.swimmerId!, analysisId: published.analysisId, tokenHash: one.tokenHash, expiresAt },
+      { accountId: customer.userId!, swimmerId: customer.swimmerId!, tokenHash: whole.tokenHash, expiresAt },
+      { accountId: customer.userId!, swimmerId: customer.swimmerId!, analysisId: published.analysisId, tokenHash: one.tokenHash, expiresAt },
     ])
     const coach = await shareViewer(whole.token)
     expect(await maySeeAnalysis(coach, published.analysisId)).toBe(true)

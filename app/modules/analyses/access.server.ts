@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto'
 import { and, eq, gt, isNotNull, isNull } from 'drizzle-orm'
 import { db } from '~/db/client.server'
 import { analyses, bookings, shareLinks, swimmers } from '~/db/schema'
+import { getUser } from '~/lib/auth.server'
 import type { PublicUser } from '~/modules/accounts/users.server'
 
 /**
@@ -17,6 +18,16 @@ export type AnalysisViewer =
 
 export function viewerOfUser(user: Pick<PublicUser, 'id' | 'isAdmin'>): AnalysisViewer {
   return user.isAdmin ? { kind: 'staff', userId: user.id } : { kind: 'account', accountId: user.id }
+}
+
+/**
+ * Who is asking: the signed-in account or staff member, or else the holder of the share link whose
+ * token the address carries as `share` (the coach's pages and the files they load).
+ */
+export async function viewerOf(request: Request, now = new Date()): Promise<AnalysisViewer | null> {
+  const user = await getUser(request)
+  if (user) return viewerOfUser(user)
+  return shareViewer(new URL(request.url).searchParams.get('share'), now)
 }
 
 /** A share link's token: 32 random bytes, in the link as base64url; only its SHA-256 is stored. */
