@@ -72,5 +72,16 @@ export default [
   route('banner/close', 'routes/banner.close.ts'),
   route('sitemap.xml', 'routes/sitemap.xml.ts'),
   route('robots.txt', 'routes/robots.txt.ts'),
+  // Analyses: the family's results, a swimmer's progress and two analyses compared, and the links a family shares with a coach.
+  route('analyses', 'routes/analyses.tsx'),
+  route('analyses/:id', 'routes/analyses.$id.tsx'),
+  route('analyses/:id/report-files/:fileId', 'routes/analyses.$id.report-files.$fileId.ts'),
+  route('analyses/clips/:clipId/chapters.vtt', 'routes/analyses.clips.$clipId.chapters.vtt.ts'),
+  route('swimmers/:id/progress', 'routes/swimmers.$id.progress.tsx'),
+  route('swimmers/:id/compare', 'routes/swimmers.$id.compare.tsx'),
+  route('shared/:token', 'routes/shared.$token.tsx'),
+  route('shared/:token/analyses/:id', 'routes/shared.$token.analyses.$id.tsx'),
+  route('shared/:token/progress', 'routes/shared.$token.progress.tsx'),
+  route('shared/:token/compare', 'routes/shared.$token.compare.tsx'),
   route('*', 'routes/not-found.tsx'),
 ] satisfies RouteConfig

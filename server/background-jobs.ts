@@ -13,6 +13,8 @@ import { applyRetention } from '~/modules/privacy/retention.server'
 import { pruneRateLimitBuckets } from '~/modules/rate-limit/rate-limit.server'
 import { sendDueReminders } from '~/modules/reminders/reminders.server'
 import { durationMs } from '~/lib/lab-time'
+// Analyses: inviting swimmers back for their next analysis.
+import { inviteBackForNextAnalysis } from '~/modules/analyses/invitations.server'
 
 type Task = { name: string; everyMs: number; run: () => Promise<unknown> }
 
@@ -44,6 +46,8 @@ export class BackgroundJobs {
         { name: 'reminders', everyMs: durationMs({ minutes: 5 }), run: () => sendDueReminders() },
         { name: 'housekeeping', everyMs: durationMs({ hours: 1 }), run: () => this.housekeeping() },
         { name: 'retention', everyMs: durationMs({ hours: 1 }), run: () => applyRetention() },
+        // Analyses: the e-mail that invites a swimmer back once their next analysis is due.
+        { name: 'invite-back', everyMs: durationMs({ hours: 1 }), run: () => inviteBackForNextAnalysis() },
       ].map((task) => [task.name, task]),
     )
   }

@@ -16,6 +16,8 @@ const MARKETING_LINKS = [
 const SIGNED_IN_LINKS = [
   { to: '/book-slot', label: 'Book Analysis' },
   { to: '/my-bookings', label: 'My Bookings' },
+  // Analyses: the published results of the account's swimmers.
+  { to: '/analyses', label: 'My Analyses' },
   { to: '/swimmers', label: 'My Swimmers' },
 ]
 
@@ -39,6 +41,9 @@ export function Header({ user }: { user: HeaderUser | null }) {
     menuPath.current = location.pathname
     if (menu.current) menu.current.open = false
   }, [location.pathname])
+
+  // Analyses: a coach's link shows the results and the lab's name only, whoever's browser opens it.
+  if (isSharedResults(location.pathname)) return <PlainHeader />
 
   // Booking signs a guest in first, and brings them back to it.
   const bookHref = '/book-slot'
@@ -110,6 +115,22 @@ export function Header({ user }: { user: HeaderUser | null }) {
             </ul>
           </nav>
         </details>
+      </div>
+    </header>
+  )
+}
+
+// Analyses: the pages of a coach's link (/shared/<token>…) and their plain header.
+const isSharedResults = (pathname: string) => /^\/shared\//i.test(pathname)
+
+function PlainHeader() {
+  return (
+    <header className="sticky top-0 z-40 bg-white shadow-sm">
+      <div className="container-page flex h-16 items-center">
+        <p className="flex items-center gap-2 font-bold text-brand-900">
+          <LogoMark className="h-8 w-8 text-brand-700" />
+          <span className="text-base leading-tight sm:text-lg">{PRODUCT_NAME}</span>
+        </p>
       </div>
     </header>
   )

@@ -20,6 +20,8 @@ const WITHOUT_BANNER = [
   '/verify-email',
   '/forgot-password',
   '/admin',
+  // Analyses: a coach's link shows the results only.
+  '/shared',
 ]
 
 /** Whether the page at `pathname` shows the camp banner (when it is switched on and the visitor has not closed it). */

@@ -1,9 +1,9 @@
 /**
  * Query parameters that are bearer secrets: the keys of private links (bookings, receipts, report
- * files, waitlist offers, payment status) and the codes of e-mailed verification and reset links.
- * Whoever reads a log must not be able to open those links (nor a consent link, whose key is its path).
+ * files, waitlist offers, payment status), a coach's token on the results' files (`share`), and the
+ * codes of e-mailed verification and reset links. Whoever reads a log must not be able to open those links (nor a consent link, whose key is its path).
  */
-const SECRET_PARAMETERS = 'key|code|token'
+const SECRET_PARAMETERS = 'key|code|token|share'
 
 const REDACTED = '[redacted]'
 
@@ -13,11 +13,11 @@ const PLAIN = new RegExp(`([?&](?:${SECRET_PARAMETERS})=)[^&#\\s"'<>\\\\]*`, 'gi
 const ENCODED = new RegExp(`((?:%3F|%26)(?:${SECRET_PARAMETERS})%3D)(?:(?!%26|%23)[^&#\\s"'<>\\\\])*`, 'gi')
 
 /**
- * Links whose path is the key: a parent's consent link, /consent/<token>, as sent and encoded inside
- * another address.
+ * Links whose path is the key: a parent's consent link, /consent/<token>, and a coach's link to a
+ * swimmer's results, /shared/<token>, as sent and encoded inside another address.
  */
-const PRIVATE_PATH = /(\/consent\/)[^/?&#\s"'<>\\]+/gi
-const PRIVATE_PATH_ENCODED = /(%2Fconsent%2F)(?:(?!%3F|%23|%2F)[^&#\s"'<>\\/?])+/gi
+const PRIVATE_PATH = /(\/(?:consent|shared)\/)[^/?&#\s"'<>\\]+/gi
+const PRIVATE_PATH_ENCODED = /(%2F(?:consent|shared)%2F)(?:(?!%3F|%23|%2F)[^&#\s"'<>\\/?])+/gi
 
 /** The text with the value of every secret query parameter, and every key in a link's path, replaced by "[redacted]". */
 export function redactSecrets(text: string): string {

@@ -43,6 +43,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   const scheduling = date ? choosing.then((choices) => daySchedule({ date, userId: user.id, days: SESSION_DAYS, now, swimmers: choices.swimmers.length })) : []
   const [calendar, choices, schedule, hold, catalogue] = await Promise.all([monthCalendar(month, now, { days: SESSION_DAYS }), choosing, scheduling, customerHold(user.id, now), getCatalogue()])
   const time = params.get('time')
+  // Analyses: the invitation to the next analysis links here with ?swimmer=<id>; only the account's own swimmers are chosen by it.
+  const invited = choices.swimmers.find((swimmer) => swimmer.id === rowId(params.get('swimmer'))) ?? null
   const chosen = isClockTime(time) ? schedule.find((slot) => slot.start === time && slot.state === 'available') : undefined
   return {
     today,
@@ -59,7 +61,8 @@ export async function loader({ request }: Route.LoaderArgs) {
     pricePaise: requireItem(catalogue, SESSION_PRODUCT_CODE).pricePaise,
     holdMinutes: config().SEAT_HOLD_MINUTES,
     swimmers: choices.swimmers,
-    preselected: choices.preselected,
+    preselected: invited?.id ?? choices.preselected,
+    invited: invited ? { id: invited.id, name: invited.name } : null,
     waitingForConsent: choices.swimmers.length > 0 && choices.swimmers.every((swimmer) => !swimmer.mayBeBooked),
   }
 }
@@ -105,10 +108,12 @@ function backTo(formData: FormData) {
 }
 
 export default function BookSlot({ loaderData }: Route.ComponentProps) {
-  const { today, month, previousMonth, nextMonth, calendar, date, schedule, chosen, confirming, hold, product, pricePaise, holdMinutes, swimmers, preselected, waitingForConsent } = loaderData
+  const { today, month, previousMonth, nextMonth, calendar, date, schedule, chosen, confirming, hold, product, pricePaise, holdMinutes, swimmers, preselected, waitingForConsent, invited } = loaderData
   const query = (values: Record<string, string | null | undefined>) => {
     const params = new URLSearchParams()
     for (const [key, value] of Object.entries(values)) if (value) params.set(key, value)
+    // Analyses: the swimmer invited back stays chosen while the date and time are picked.
+    if (invited) params.set('swimmer', String(invited.id))
     return `/book-slot?${params}`
   }
   const slotHref = (time: string) => query({ month, date, time })
@@ -119,6 +124,7 @@ export default function BookSlot({ loaderData }: Route.ComponentProps) {
       <p className="mt-3 max-w-3xl text-lg text-muted">
         Pick a date and an available time. Your 3-day analysis runs at the same time on that date and the next two days the lab is open for it.
       </p>
+      {invited && <p className="mt-2 font-semibold text-ink">Booking for {invited.name}.</p>}
 
       {swimmers.length === 0 ? (
         <div role="status" className="mt-6 rounded-xl border border-amber-300 bg-amber-50 p-4 text-amber-950">

@@ -1,0 +1,251 @@
+import { Link } from 'react-router'
+import { BandBar } from './analysis-charts'
+import { ClipPlayer, type PlayerClip } from './clip-player'
+import type { ReportView } from './report-panel'
+
+export type MetricRowView = {
+  key: string
+  label: string
+  value: string
+  previous: string | null
+  change: string | null
+  better: boolean | null
+  band: { value: number; display: string; betterWhen: 'higher' | 'lower'; marks: Array<{ level: string; value: number; display: string }>; standing: string } | null
+}
+
+export type AnalysisPageView = {
+  id: number
+  swimmerName: string
+  sessions: string
+  summary: string
+  poolLength: string
+  events: Array<{ id: number; label: string; metrics: MetricRowView[] }>
+  clips: Array<PlayerClip & { angle: string; event: string | null }>
+  findings: Array<{ id: number; title: string; whyItMatters: string; priority: string; priorityLabel: string; drills: Array<{ id: number; name: string; instructions: string; videoUrl: string | null }> }>
+  report: ReportView | null
+  nextAnalysis: { date: string; bookHref: string | null } | null
+}
+
+const PRIORITY_STYLE: Record<string, string> = {
+  high: 'bg-red-100 text-red-900',
+  medium: 'bg-amber-100 text-amber-900',
+  low: 'bg-slate-200 text-slate-800',
+}
+
+/** A change, coloured and said in words: green and "better", red and "worse" (never colour alone). */
+export function ChangeText({ change, better }: { change: string | null; better: boolean | null }) {
+  if (change === null) return <span className="text-muted">–</span>
+  if (better === null) return <span className="text-ink">{change} (no change)</span>
+  return (
+    <span className={`font-semibold ${better ? 'text-emerald-800' : 'text-red-800'}`}>
+      <span aria-hidden="true">{better ? '▲ ' : '▼ '}</span>
+      {change} ({better ? 'better' : 'worse'})
+    </span>
+  )
+}
+
+/** An analysis as the family or their coach sees it. `query` carries a coach's token on to the files. */
+export function AnalysisResults({ page, query }: { page: AnalysisPageView; query: string }) {
+  return (
+    <div className="space-y-10">
+      {page.summary && (
+        <section aria-labelledby="summary" className="card p-5 shadow-sm sm:p-6">
+          <h2 id="summary" className="text-xl font-bold text-brand-900">
+            Summary
+          </h2>
+          <p className="mt-2 whitespace-pre-line text-ink">{page.summary}</p>
+        </section>
+      )}
+
+      {page.clips.length > 0 && (
+        <section aria-labelledby="clips">
+          <h2 id="clips" className="text-2xl font-bold text-brand-900">
+            Video
+          </h2>
+          <ul className="mt-4 grid gap-8 lg:grid-cols-2">
+            {page.clips.map((clip) => (
+              <li key={clip.id} className="min-w-0">
+                <ClipPlayer clip={clip} query={query} />
+                <p className="mt-1 text-sm text-muted">
+                  {clip.angle}
+                  {clip.event && `, ${clip.event}`}
+                </p>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+
+      <section aria-labelledby="figures">
+        <h2 id="figures" className="text-2xl font-bold text-brand-900">
+          Figures
+        </h2>
+        <p className="mt-1 text-sm text-muted">Measured in a {page.poolLength} pool. “Previous” is the same figure at the last analysis that measured it.</p>
+        {page.events.length === 0 && <p className="mt-3 text-ink">No figures were recorded in this analysis.</p>}
+        {page.events.map((event) => (
+          <div key={event.id} className="mt-6">
+            <h3 className="text-lg font-bold text-ink">{event.label}</h3>
+            <div className="mt-2 overflow-x-auto">
+              <table className="w-full min-w-[20rem] text-left text-sm" data-testid="metrics">
+                <caption className="sr-only">Figures for {event.label}</caption>
+                <thead>
+                  <tr className="border-b border-slate-300 text-muted">
+                    <th scope="col" className="py-2 pr-3 font-semibold">
+                      Figure
+                    </th>
+                    <th scope="col" className="py-2 pr-3 font-semibold">
+                      Value
+                    </th>
+                    <th scope="col" className="py-2 pr-3 font-semibold">
+                      Previous
+                    </th>
+                    <th scope="col" className="py-2 pr-3 font-semibold">
+                      Change
+                    </th>
+                    <th scope="col" className="py-2 font-semibold">
+                      Against reference levels
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {event.metrics.map((metric) => (
+                    <tr key={metric.key} className="border-b border-slate-200 align-top">
+                      <th scope="row" className="py-2 pr-3 font-medium text-ink">
+                        {metric.label}
+                      </th>
+                      <td className="py-2 pr-3 font-semibold whitespace-nowrap text-ink">{metric.value}</td>
+                      <td className="py-2 pr-3 whitespace-nowrap text-ink">{metric.previous ?? <span className="text-muted">–</span>}</td>
+                      <td className="py-2 pr-3">
+                        <ChangeText change={metric.change} better={metric.better} />
+                      </td>
+                      <td className="py-2">
+                        {metric.band ? (
+                          <>
+                            <BandBar value={metric.band.value} display={metric.value} betterWhen={metric.band.betterWhen} bands={metric.band.marks} standing={metric.band.standing} />
+                            <p className="text-xs text-muted">{metric.band.standing}</p>
+                          </>
+                        ) : (
+                          <span className="text-muted">–</span>
+                        )}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </div>
+        ))}
+      </section>
+
+      {page.findings.length > 0 && (
+        <section aria-labelledby="findings">
+          <h2 id="findings" className="text-2xl font-bold text-brand-900">
+            What to work on
+          </h2>
+          <ol className="mt-4 space-y-4">
+            {page.findings.map((finding) => (
+              <li key={finding.id} className="card p-5 shadow-sm">
+                <div className="flex flex-wrap items-center gap-2">
+                  <h3 className="text-lg font-bold text-ink">{finding.title}</h3>
+                  <span className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ${PRIORITY_STYLE[finding.priority] ?? PRIORITY_STYLE.low}`}>Priority: {finding.priorityLabel}</span>
+                </div>
+                {finding.whyItMatters && <p className="mt-2 whitespace-pre-line text-ink">{finding.whyItMatters}</p>}
+                {finding.drills.length > 0 && (
+                  <>
+                    <h4 className="mt-3 font-semibold text-ink">Drills</h4>
+                    <ul className="mt-1 list-disc space-y-2 pl-5">
+                      {finding.drills.map((drill) => (
+                        <li key={drill.id} className="text-ink">
+                          <strong>{drill.name}</strong>
+                          {drill.instructions && <span className="whitespace-pre-line">: {drill.instructions}</span>}
+                          {drill.videoUrl && (
+                            <>
+                              {' '}
+                              <a href={drill.videoUrl} className="font-semibold text-brand-700 underline underline-offset-2" rel="noopener noreferrer" target="_blank">
+                                Watch the drill<span className="sr-only"> {drill.name} (opens in a new tab)</span>
+                              </a>
+                            </>
+                          )}
+                        </li>
+                      ))}
+                    </ul>
+                  </>
+                )}
+              </li>
+            ))}
+          </ol>
+        </section>
+      )}
+
+      {page.report && (page.report.files.length > 0 || page.report.videoLinks.length > 0 || page.report.note) && (
+        <section aria-labelledby="report" className="card p-5 shadow-sm">
+          <h2 id="report" className="text-xl font-bold text-brand-900">
+            Report
+          </h2>
+          {page.report.note && <p className="mt-2 whitespace-pre-line text-ink">{page.report.note}</p>}
+          {page.report.files.length > 0 && (
+            <ul className="mt-2 space-y-1">
+              {page.report.files.map((file) => (
+                <li key={file.url}>
+                  <a href={file.url} className="font-semibold text-brand-700 underline underline-offset-4 [overflow-wrap:anywhere]">
+                    {file.filename}
+                  </a>{' '}
+                  <span className="text-sm text-muted">(PDF, {file.size})</span>
+                </li>
+              ))}
+            </ul>
+          )}
+          {page.report.videoLinks.length > 0 && (
+            <ul className="mt-2 space-y-1">
+              {page.report.videoLinks.map((link) => (
+                <li key={link.url}>
+                  <a href={link.url} className="font-semibold text-brand-700 underline underline-offset-4" rel="noopener noreferrer" target="_blank">
+                    {link.label || 'Video'}
+                    <span className="sr-only"> (opens in a new tab)</span>
+                  </a>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      )}
+
+      {page.nextAnalysis && (
+        <section aria-labelledby="next-analysis" className="rounded-xl border border-brand-100 bg-brand-50 p-5">
+          <h2 id="next-analysis" className="text-lg font-bold text-brand-900">
+            Next analysis due: {page.nextAnalysis.date}
+          </h2>
+          {page.nextAnalysis.bookHref && (
+            <Link to={page.nextAnalysis.bookHref} className="btn-primary mt-3">
+              Book the next analysis
+            </Link>
+          )}
+        </section>
+      )}
+    </div>
+  )
+}
+
+/** The whole page of one analysis: its heading, the way back, the results, and what else fits below (the share form). */
+export function AnalysisPage({ page, query, back, progressHref, children }: { page: AnalysisPageView; query: string; back: { href: string; label: string } | null; progressHref: string | null; children?: React.ReactNode }) {
+  return (
+    <section className="container-page py-10 sm:py-14">
+      {back && (
+        <Link to={back.href} className="inline-flex min-h-11 items-center text-sm font-semibold text-brand-700 underline underline-offset-4">
+          {back.label}
+        </Link>
+      )}
+      <h1 className="mt-2 text-3xl font-extrabold text-brand-900 sm:text-4xl">Analysis of {page.swimmerName}</h1>
+      <p className="mt-2 text-muted">{page.sessions}</p>
+      {progressHref && (
+        <Link to={progressHref} className="btn-secondary mt-4 min-h-11 px-4 py-2">
+          Progress over time
+        </Link>
+      )}
+      <div className="mt-8">
+        <AnalysisResults page={page} query={query} />
+      </div>
+      {children && <div className="mt-10 space-y-6">{children}</div>}
+    </section>
+  )
+}

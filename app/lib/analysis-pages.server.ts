@@ -1,0 +1,178 @@
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, redirect } from 'react-router'
+import { getUser, requestedPath, requireUser } from './auth.server'
+import { DomainError } from './domain-error'
+import { readForm } from './form-data.server'
+import { rejectBots } from './honeypot'
+import { formIntent } from './intent'
+import { formErrorsOf, notFoundUnless, refusalOf } from './refusals.server'
+import { rowId } from './row-id'
+import { redirectWithToast } from './toast.server'
+import { ShareLinkSchema } from '~/modules/analyses/schemas'
+import { createShareLink, revokeShareLink, shareLinksOf } from '~/modules/analyses/shares.server'
+import { shareViewer, viewerOfUser, type AnalysisViewer } from '~/modules/analyses/access.server'
+import { bandStanding, compareAnalyses, formatChange, formatFigure, progressSeries, type AnalysisView, type HistoryEntry } from '~/modules/analyses/views.server'
+import type { AnalysisPageView } from '~/components/analysis-results'
+import { formatLabDate, formatLabDateTime, formatLongDate, formatShortDayMonth, formatWeekdayDate } from './lab-time'
+import { reportView } from './report-view.server'
+
+// Who is asking on the results pages (the family's, staff's, or a coach's through a shared link),
+// and the headers those pages carry. For routes only.
+
+/**
+ * The headers of every results page and file: personal, so never cached; and the address may hold a
+ * coach's token, so it is never sent on to another site as a referrer.
+ */
+export const RESULTS_HEADERS = { 'Cache-Control': 'private, no-store', 'Referrer-Policy': 'no-referrer' }
+
+/** The meta of every results page: kept out of search engines, no referrer from its links either. */
+export const RESULTS_META = [
+  { name: 'robots', content: 'noindex' },
+  { name: 'referrer', content: 'no-referrer' },
+]
+
+/** What a coach's link that was revoked, has expired or never existed answers, in place of the page. */
+export const LINK_GONE = { gone: true as const }
+
+export function linkGone() {
+  return data(LINK_GONE, { status: 410, headers: RESULTS_HEADERS })
+}
+
+/**
+ * Who is asking for a results page under /analyses or /swimmers: the signed-in account or staff, or
+ * the holder of a coach's link whose token the address carries as `share`. Nobody signed in and no
+ * link: off to sign in (and back). Returns null for a link that no longer works.
+ */
+export async function resultsViewer(request: Request): Promise<{ viewer: AnalysisViewer | null; share: string | null }> {
+  const user = await getUser(request)
+  if (user) return { viewer: viewerOfUser(user), share: null }
+  const share = new URL(request.url).searchParams.get('share')
+  if (!share) throw redirect(`/login?${new URLSearchParams({ redirectTo: requestedPath(request) })}`)
+  return { viewer: await shareViewer(share), share }
+}
+
+/** The query that carries a coach's token on to the files a page loads ("" for the family). */
+export const shareQuery = (share: string | null) => (share ? `?${new URLSearchParams({ share })}` : '')
+
+/** An analysis's page data, every figure and date written out; `family` adds the way to book the next one. */
+export function analysisPageOf(view: AnalysisView, { query, family }: { query: string; family: boolean }): AnalysisPageView {
+  return {
+    id: view.id,
+    swimmerName: view.swimmerName,
+    sessions: sessionsText(view.sessionDates),
+    summary: view.summary,
+    poolLength: `${view.poolLengthMetres} m`,
+    events: view.events.map((event) => ({
+      id: event.id,
+      label: event.label,
+      metrics: event.metrics.map((metric) => ({
+        key: metric.key,
+        label: metric.label,
+        value: formatFigure(metric.value, metric.unit),
+        previous: metric.previous === null ? null : formatFigure(metric.previous, metric.unit),
+        change: metric.change === null ? null : formatChange(metric.change, metric.unit),
+        better: metric.better,
+        band: metric.bands.length
+          ? { value: metric.value, display: formatFigure(metric.value, metric.unit), betterWhen: metric.betterWhen, marks: metric.bands.map((band) => ({ ...band, display: formatFigure(band.value, metric.unit) })), standing: bandStanding(metric) ?? '' }
+          : null,
+      })),
+    })),
+    clips: view.clips.map((clip) => ({ id: clip.id, title: clip.title, hasPoster: clip.hasPoster, chapters: clip.chapters, angle: clip.angleLabel, event: clip.event })),
+    findings: view.findings,
+    report: reportView(view.report, (fileId) => `/analyses/${view.id}/report-files/${fileId}${query}`),
+    nextAnalysis: view.nextAnalysisOn ? { date: formatLongDate(view.nextAnalysisOn), bookHref: family && view.swimmer ? `/book-slot?swimmer=${view.swimmer.id}` : null } : null,
+  }
+}
+
+/** "Tuesday, 1 December 2026 to Thursday, 3 December 2026", or the one day. */
+export function sessionsText(dates: string[]) {
+  if (dates.length === 0) return ''
+  if (dates.length === 1) return formatWeekdayDate(dates[0]!)
+  return `${formatWeekdayDate(dates[0]!)} to ${formatWeekdayDate(dates[dates.length - 1]!)}`
+}
+
+/** A swimmer's progress as the charts draw it. */
+export function progressPageOf(history: HistoryEntry[], eventKey: string | null) {
+  const known = progressSeries(history)
+  const chosen = eventKey && known.events.some((event) => event.key === eventKey) ? eventKey : null
+  const { series } = progressSeries(history, chosen)
+  return {
+    events: known.events,
+    event: chosen,
+    analyses: [...history].reverse().map((entry) => ({ id: entry.id, date: formatLongDate(entry.sessionDate) })),
+    series: series.map((line) => ({
+      id: `${line.eventKey}-${line.key}`,
+      title: `${line.label}, ${line.eventLabel}`,
+      unit: line.unit,
+      betterWhen: line.betterWhen,
+      points: line.points.map((point) => ({ date: point.date, dateLabel: formatShortDayMonth(point.date) + ' ' + point.date.slice(2, 4), value: point.value, display: formatFigure(point.value, line.unit), personalBest: point.personalBest })),
+    })),
+  }
+}
+
+/** Two analyses side by side as the compare page shows them. */
+export function comparePageOf(compared: NonNullable<Awaited<ReturnType<typeof compareAnalyses>>>) {
+  return {
+    before: { id: compared.before.id, date: formatLongDate(compared.before.sessionDate) },
+    after: { id: compared.after.id, date: formatLongDate(compared.after.sessionDate) },
+    events: compared.events.map((event) => ({
+      key: event.key,
+      label: event.label,
+      metrics: event.metrics.map((metric) => ({ key: metric.key, label: metric.label, before: formatFigure(metric.before, metric.unit), after: formatFigure(metric.after, metric.unit), change: formatChange(metric.change, metric.unit), better: metric.better })),
+    })),
+    chapters: compared.chapters,
+  }
+}
+
+/**
+ * The results pages' two forms, for the swimmer's own account: a link for a coach (this swimmer's
+ * results, or `analysisId` only), and revoking one. A new link is shown once, on the answer.
+ */
+export async function shareFormsAction(request: Request, { swimmerId, analysisId }: { swimmerId: number; analysisId: number | null }) {
+  const user = await requireUser(request)
+  const formData = await readForm(request)
+  rejectBots(formData)
+  const intent = formIntent(formData, ['share', 'revoke'])
+  notFoundUnless(intent)
+  if (intent === 'revoke') {
+    const linkId = rowId(String(formData.get('linkId') ?? ''))
+    notFoundUnless(linkId)
+    try {
+      await revokeShareLink(user.id, linkId)
+    } catch (error) {
+      refusalOf(error)
+    }
+    return redirectWithToast(requestedPath(request), { type: 'success', title: 'Link revoked', description: 'The link no longer works.' }, RESULTS_HEADERS)
+  }
+  const submission = parseWithZod(formData, { schema: ShareLinkSchema })
+  if (submission.status !== 'success') return data({ result: submission.reply(), created: null }, { status: 400, headers: RESULTS_HEADERS })
+  try {
+    const scoped = submission.value.scope === 'analysis' ? analysisId : null
+    if (submission.value.scope === 'analysis' && scoped === null) throw new DomainError('invalid', 'Please choose what the link shows', 'scope')
+    const link = await createShareLink({ accountId: user.id, swimmerId, analysisId: scoped, days: Number(submission.value.days), coachEmail: submission.value.coachEmail ?? null })
+    return data({ result: submission.reply({ resetForm: true }), created: { url: link.url, expires: formatLabDate(link.expiresAt), emailedTo: submission.value.coachEmail ?? null } }, { headers: RESULTS_HEADERS })
+  } catch (error) {
+    const refusal = refusalOf(error)
+    return data({ result: submission.reply(formErrorsOf(refusal)), created: null }, { status: refusal.status, headers: RESULTS_HEADERS })
+  }
+}
+
+/** The account's links for the swimmer, as the list shows them. */
+export async function shareLinksView(accountId: number, swimmerId: number) {
+  const links = await shareLinksOf(accountId, swimmerId)
+  return links.map((link) => ({
+    id: link.id,
+    scope: link.analysisId === null ? 'All results' : `One analysis`,
+    analysisId: link.analysisId,
+    coachEmail: link.coachEmail,
+    created: formatLabDate(link.createdAt),
+    expires: formatLabDate(link.expiresAt),
+    lastOpened: link.lastOpenedAt ? formatLabDateTime(link.lastOpenedAt) : null,
+    state: link.state,
+  }))
+}
+
+/** The viewer a coach's link under /shared/<token> stands for, or null once it no longer works. */
+export function sharedViewer(token: string | undefined) {
+  return shareViewer(token)
+}

@@ -1,0 +1,59 @@
+import { data } from 'react-router'
+import type { Route } from './+types/analyses.$id'
+import { AnalysisPage } from '~/components/analysis-results'
+import { LINK_GONE_TITLE, LinkGone } from '~/components/link-gone'
+import { ShareForm } from '~/components/share-links'
+import { analysisPageOf, linkGone, resultsViewer, RESULTS_HEADERS, RESULTS_META, shareFormsAction, shareQuery } from '~/lib/analysis-pages.server'
+import { requireUser } from '~/lib/auth.server'
+import { notFoundUnless } from '~/lib/refusals.server'
+import { rowId } from '~/lib/row-id'
+import { PRODUCT_NAME } from '~/lib/seo'
+import { maySeeAnalysis, viewerOfUser } from '~/modules/analyses/access.server'
+import { analysisView } from '~/modules/analyses/views.server'
+
+export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${!loaderData ? 'Analysis' : 'page' in loaderData ? `Analysis of ${loaderData.page.swimmerName}` : LINK_GONE_TITLE} | ${PRODUCT_NAME}` }, ...RESULTS_META]
+
+export const headers: Route.HeadersFunction = () => RESULTS_HEADERS
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const { viewer, share } = await resultsViewer(request)
+  if (!viewer) return linkGone()
+  const id = rowId(params.id)
+  notFoundUnless(id && (await maySeeAnalysis(viewer, id)))
+  const view = await analysisView(id)
+  notFoundUnless(view)
+  const query = shareQuery(share)
+  // The swimmer's own account may book again and share; staff and a coach only read.
+  const family = viewer.kind === 'account' && view.swimmer?.accountId === viewer.accountId
+  const wholeSwimmer = viewer.kind === 'share' ? viewer.analysisId === null : true
+  return data(
+    {
+      // A coach sees the swimmer's first name only.
+      page: { ...analysisPageOf(view, { query, family }), ...(viewer.kind === 'share' && view.swimmer ? { swimmerName: view.swimmer.firstName } : {}) },
+      query,
+      family,
+      swimmerFirstName: view.swimmer?.firstName ?? view.swimmerName,
+      back: viewer.kind === 'share' ? null : { href: viewer.kind === 'staff' ? '/admin' : '/analyses', label: viewer.kind === 'staff' ? 'Admin' : 'My Analyses' },
+      progressHref: view.swimmer && wholeSwimmer ? (share ? `/shared/${share}/progress` : `/swimmers/${view.swimmer.id}/progress`) : null,
+    },
+    { headers: RESULTS_HEADERS },
+  )
+}
+
+export async function action({ request, params }: Route.ActionArgs) {
+  const user = await requireUser(request)
+  const id = rowId(params.id)
+  const view = id && (await maySeeAnalysis(viewerOfUser(user), id)) ? await analysisView(id) : null
+  notFoundUnless(view?.swimmer && view.swimmer.accountId === user.id && !user.isAdmin)
+  return shareFormsAction(request, { swimmerId: view.swimmer.id, analysisId: view.id })
+}
+
+export default function AnalysisRoute({ loaderData, actionData }: Route.ComponentProps) {
+  if ('gone' in loaderData) return <LinkGone />
+  const { page, query, family, swimmerFirstName, back, progressHref } = loaderData
+  return (
+    <AnalysisPage page={page} query={query} back={back} progressHref={progressHref}>
+      {family && <ShareForm swimmerFirstName={swimmerFirstName} analysisPage actionData={actionData} />}
+    </AnalysisPage>
+  )
+}

@@ -1,0 +1,19 @@
+import type { Route } from './+types/analyses.clips.$clipId.chapters.vtt'
+import { resultsViewer, RESULTS_HEADERS } from '~/lib/analysis-pages.server'
+import { notFoundUnless } from '~/lib/refusals.server'
+import { rowId } from '~/lib/row-id'
+import { maySeeAnalysis } from '~/modules/analyses/access.server'
+import { chaptersVtt } from '~/modules/analyses/chapters-vtt'
+import { clipChapters } from '~/modules/analyses/views.server'
+
+/**
+ * A clip's chapters as WebVTT, for the player's chapter track: for whoever may see the clip's
+ * analysis (its family, staff, or a coach's link given as `share`); anyone else gets 404.
+ */
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const { viewer } = await resultsViewer(request)
+  const clipId = rowId(params.clipId)
+  const clip = clipId ? await clipChapters(clipId) : null
+  notFoundUnless(clip && viewer && (await maySeeAnalysis(viewer, clip.analysisId)))
+  return new Response(chaptersVtt(clip.chapters, clip.durationSeconds), { headers: { 'Content-Type': 'text/vtt; charset=utf-8', ...RESULTS_HEADERS } })
+}

@@ -1,0 +1,57 @@
+import { data, Link } from 'react-router'
+import type { Route } from './+types/shared.$token.compare'
+import { CompareChooser, CompareView } from '~/components/analysis-progress'
+import { LINK_GONE_TITLE, LinkGone } from '~/components/link-gone'
+import { comparePageOf, linkGone, RESULTS_HEADERS, RESULTS_META, sharedViewer, shareQuery } from '~/lib/analysis-pages.server'
+import { formatLongDate } from '~/lib/lab-time'
+import { notFoundUnless } from '~/lib/refusals.server'
+import { rowId } from '~/lib/row-id'
+import { PRODUCT_NAME } from '~/lib/seo'
+import { maySeeSwimmer } from '~/modules/analyses/access.server'
+import { compareAnalyses, swimmerHeading, swimmerHistory } from '~/modules/analyses/views.server'
+
+// Two analyses side by side through a coach's link for all of a swimmer's results.
+
+export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${!loaderData || 'gone' in loaderData ? LINK_GONE_TITLE : `${loaderData.firstName}: two analyses compared`} | ${PRODUCT_NAME}` }, ...RESULTS_META]
+
+export const headers: Route.HeadersFunction = () => RESULTS_HEADERS
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const viewer = await sharedViewer(params.token)
+  if (!viewer) return linkGone()
+  notFoundUnless(await maySeeSwimmer(viewer, viewer.swimmerId))
+  const swimmer = await swimmerHeading(viewer.swimmerId)
+  notFoundUnless(swimmer)
+  const search = new URL(request.url).searchParams
+  const [a, b] = [rowId(search.get('a')), rowId(search.get('b'))]
+  const compared = a && b ? await compareAnalyses(viewer.swimmerId, a, b) : null
+  const history = await swimmerHistory(viewer.swimmerId)
+  return data(
+    {
+      firstName: swimmer.firstName,
+      base: `/shared/${params.token}`,
+      query: shareQuery(params.token ?? null),
+      analyses: [...history].reverse().map((entry) => ({ id: entry.id, date: formatLongDate(entry.sessionDate) })),
+      chosen: a && b ? { a, b } : null,
+      compare: compared ? comparePageOf(compared) : null,
+    },
+    { headers: RESULTS_HEADERS },
+  )
+}
+
+export default function SharedCompare({ loaderData }: Route.ComponentProps) {
+  if ('gone' in loaderData) return <LinkGone />
+  const { firstName, base, query, analyses, chosen, compare } = loaderData
+  return (
+    <section className="container-page py-10 sm:py-14">
+      <Link to={`${base}/progress`} className="inline-flex min-h-11 items-center text-sm font-semibold text-brand-700 underline underline-offset-4">
+        Progress
+      </Link>
+      <h1 className="mt-2 text-3xl font-extrabold text-brand-900 sm:text-4xl">{firstName}: two analyses compared</h1>
+      <div className="mt-6">
+        <CompareChooser base={base} analyses={analyses} chosen={chosen} />
+      </div>
+      <div className="mt-8">{compare ? <CompareView compare={compare} query={query} /> : <p className="text-ink">{chosen ? 'Please choose two different analyses.' : 'Choose two analyses to compare.'}</p>}</div>
+    </section>
+  )
+}

@@ -1,0 +1,57 @@
+import { data, Link } from 'react-router'
+import type { Route } from './+types/swimmers.$id.compare'
+import { CompareChooser, CompareView } from '~/components/analysis-progress'
+import { LINK_GONE_TITLE, LinkGone } from '~/components/link-gone'
+import { comparePageOf, linkGone, resultsViewer, RESULTS_HEADERS, RESULTS_META, shareQuery } from '~/lib/analysis-pages.server'
+import { formatLongDate } from '~/lib/lab-time'
+import { notFoundUnless } from '~/lib/refusals.server'
+import { rowId } from '~/lib/row-id'
+import { PRODUCT_NAME } from '~/lib/seo'
+import { maySeeSwimmer } from '~/modules/analyses/access.server'
+import { compareAnalyses, swimmerHeading, swimmerHistory } from '~/modules/analyses/views.server'
+
+export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${!loaderData ? 'Compare' : 'name' in loaderData ? `${loaderData.name}: two analyses compared` : LINK_GONE_TITLE} | ${PRODUCT_NAME}` }, ...RESULTS_META]
+
+export const headers: Route.HeadersFunction = () => RESULTS_HEADERS
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const { viewer, share } = await resultsViewer(request)
+  if (!viewer) return linkGone()
+  const swimmerId = rowId(params.id)
+  notFoundUnless(swimmerId && (await maySeeSwimmer(viewer, swimmerId)))
+  const swimmer = await swimmerHeading(swimmerId)
+  notFoundUnless(swimmer)
+  const search = new URL(request.url).searchParams
+  const [a, b] = [rowId(search.get('a')), rowId(search.get('b'))]
+  const compared = a && b ? await compareAnalyses(swimmerId, a, b) : null
+  const history = await swimmerHistory(swimmerId)
+  return data(
+    {
+      swimmerId,
+      name: viewer.kind === 'share' ? swimmer.firstName : swimmer.name,
+      share,
+      query: shareQuery(share),
+      analyses: [...history].reverse().map((entry) => ({ id: entry.id, date: formatLongDate(entry.sessionDate) })),
+      chosen: a && b ? { a, b } : null,
+      compare: compared ? comparePageOf(compared) : null,
+    },
+    { headers: RESULTS_HEADERS },
+  )
+}
+
+export default function Compare({ loaderData }: Route.ComponentProps) {
+  if ('gone' in loaderData) return <LinkGone />
+  const { swimmerId, name, share, query, analyses, chosen, compare } = loaderData
+  return (
+    <section className="container-page py-10 sm:py-14">
+      <Link to={`/swimmers/${swimmerId}/progress${query}`} className="inline-flex min-h-11 items-center text-sm font-semibold text-brand-700 underline underline-offset-4">
+        Progress
+      </Link>
+      <h1 className="mt-2 text-3xl font-extrabold text-brand-900 sm:text-4xl">{name}: two analyses compared</h1>
+      <div className="mt-6">
+        <CompareChooser base={`/swimmers/${swimmerId}`} analyses={analyses} chosen={chosen} share={share} />
+      </div>
+      <div className="mt-8">{compare ? <CompareView compare={compare} query={query} /> : <p className="text-ink">{chosen ? 'Please choose two different analyses of this swimmer.' : 'Choose two analyses to compare.'}</p>}</div>
+    </section>
+  )
+}

@@ -1,0 +1,72 @@
+import { data, Link } from 'react-router'
+import type { Route } from './+types/swimmers.$id.progress'
+import { ProgressView } from '~/components/analysis-progress'
+import { LINK_GONE_TITLE, LinkGone } from '~/components/link-gone'
+import { ShareForm, ShareLinksList } from '~/components/share-links'
+import { linkGone, progressPageOf, resultsViewer, RESULTS_HEADERS, RESULTS_META, shareFormsAction, shareLinksView } from '~/lib/analysis-pages.server'
+import { requireUser } from '~/lib/auth.server'
+import { notFoundUnless } from '~/lib/refusals.server'
+import { rowId } from '~/lib/row-id'
+import { PRODUCT_NAME } from '~/lib/seo'
+import { maySeeSwimmer } from '~/modules/analyses/access.server'
+import { swimmerHeading, swimmerHistory } from '~/modules/analyses/views.server'
+
+export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${!loaderData ? 'Progress' : 'name' in loaderData ? `${loaderData.name}’s progress` : LINK_GONE_TITLE} | ${PRODUCT_NAME}` }, ...RESULTS_META]
+
+export const headers: Route.HeadersFunction = () => RESULTS_HEADERS
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const { viewer, share } = await resultsViewer(request)
+  if (!viewer) return linkGone()
+  const swimmerId = rowId(params.id)
+  notFoundUnless(swimmerId && (await maySeeSwimmer(viewer, swimmerId)))
+  const swimmer = await swimmerHeading(swimmerId)
+  notFoundUnless(swimmer)
+  const family = viewer.kind === 'account' && swimmer.accountId === viewer.accountId
+  const history = await swimmerHistory(swimmerId)
+  return data(
+    {
+      swimmerId,
+      name: viewer.kind === 'share' ? swimmer.firstName : swimmer.name,
+      firstName: swimmer.firstName,
+      share,
+      family,
+      progress: progressPageOf(history, new URL(request.url).searchParams.get('event')),
+      links: family ? await shareLinksView(viewer.accountId, swimmerId) : [],
+    },
+    { headers: RESULTS_HEADERS },
+  )
+}
+
+export async function action({ request, params }: Route.ActionArgs) {
+  const user = await requireUser(request)
+  const swimmerId = rowId(params.id)
+  const swimmer = swimmerId ? await swimmerHeading(swimmerId) : null
+  notFoundUnless(swimmer && swimmer.accountId === user.id && !user.isAdmin)
+  return shareFormsAction(request, { swimmerId: swimmer.id, analysisId: null })
+}
+
+export default function Progress({ loaderData, actionData }: Route.ComponentProps) {
+  if ('gone' in loaderData) return <LinkGone />
+  const { swimmerId, name, firstName, share, family, progress, links } = loaderData
+  const query = share ? `?${new URLSearchParams({ share })}` : ''
+  return (
+    <section className="container-page py-10 sm:py-14">
+      {!share && (
+        <Link to="/analyses" className="inline-flex min-h-11 items-center text-sm font-semibold text-brand-700 underline underline-offset-4">
+          My Analyses
+        </Link>
+      )}
+      <h1 className="mt-2 text-3xl font-extrabold text-brand-900 sm:text-4xl">{name}’s progress</h1>
+      <div className="mt-8">
+        <ProgressView name={firstName} progress={progress} base={`/swimmers/${swimmerId}`} analysisHref={(id) => `/analyses/${id}${query}`} share={share} />
+      </div>
+      {family && (
+        <div className="mt-10 grid gap-6 lg:grid-cols-2">
+          <ShareForm swimmerFirstName={firstName} analysisPage={false} actionData={actionData} />
+          <ShareLinksList links={links} />
+        </div>
+      )}
+    </section>
+  )
+}
