@@ -25,12 +25,6 @@ import { reportView } from './report-view.server'
  */
 export const RESULTS_HEADERS = { 'Cache-Control': 'private, no-store', 'Referrer-Policy': 'no-referrer' }
 
-/** The meta of every results page: kept out of search engines, no referrer from its links either. */
-export const RESULTS_META = [
-  { name: 'robots', content: 'noindex' },
-  { name: 'referrer', content: 'no-referrer' },
-]
-
 /** What a coach's link that was revoked, has expired or never existed answers, in place of the page. */
 export const LINK_GONE = { gone: true as const }
 
