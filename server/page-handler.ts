@@ -39,7 +39,11 @@ export function pageHandler({ build, siteUrl, loadContext }: { build: ServerBuil
       }
       response.statusCode = answer.status
       if (answer.statusText) response.statusMessage = answer.statusText
-      for (const [name, value] of answer.headers) response.appendHeader(name, value)
+      // A page's own referrer policy (a results page whose address holds a coach's token) replaces the site's.
+      for (const [name, value] of answer.headers) {
+        if (name === 'referrer-policy') response.setHeader(name, value)
+        else response.appendHeader(name, value)
+      }
       const whole = renderedBody(answer)
       if (whole) return await sendWhole(request, response, answer, whole)
       if (!answer.body) return void response.end()

@@ -25,6 +25,11 @@ import { reportView } from './report-view.server'
  */
 export const RESULTS_HEADERS = { 'Cache-Control': 'private, no-store', 'Referrer-Policy': 'no-referrer' }
 
+/** A file of the results nobody may see here, or none: 404, as private as a found one. */
+export function notFoundFile() {
+  return new Response('Not found', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8', ...RESULTS_HEADERS } })
+}
+
 /** What a coach's link that was revoked, has expired or never existed answers, in place of the page. */
 export const LINK_GONE = { gone: true as const }
 

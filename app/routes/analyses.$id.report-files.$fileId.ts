@@ -1,6 +1,5 @@
 import type { Route } from './+types/analyses.$id.report-files.$fileId'
-import { resultsViewer, RESULTS_HEADERS } from '~/lib/analysis-pages.server'
-import { notFoundUnless } from '~/lib/refusals.server'
+import { notFoundFile, resultsViewer, RESULTS_HEADERS } from '~/lib/analysis-pages.server'
 import { rowId } from '~/lib/row-id'
 import { maySeeAnalysis } from '~/modules/analyses/access.server'
 import { analysisReportFile } from '~/modules/analyses/views.server'
@@ -13,9 +12,9 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const { viewer } = await resultsViewer(request)
   const analysisId = rowId(params.id)
   const fileId = rowId(params.fileId)
-  notFoundUnless(viewer && analysisId && fileId && (await maySeeAnalysis(viewer, analysisId)))
+  if (!(viewer && analysisId && fileId && (await maySeeAnalysis(viewer, analysisId)))) return notFoundFile()
   const file = await analysisReportFile(analysisId, fileId)
-  notFoundUnless(file)
+  if (!file) return notFoundFile()
   return new Response(new Uint8Array(file.bytes), {
     headers: {
       'Content-Type': file.contentType,

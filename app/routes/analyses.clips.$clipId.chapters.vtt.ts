@@ -1,6 +1,5 @@
 import type { Route } from './+types/analyses.clips.$clipId.chapters.vtt'
-import { resultsViewer, RESULTS_HEADERS } from '~/lib/analysis-pages.server'
-import { notFoundUnless } from '~/lib/refusals.server'
+import { notFoundFile, resultsViewer, RESULTS_HEADERS } from '~/lib/analysis-pages.server'
 import { rowId } from '~/lib/row-id'
 import { maySeeAnalysis } from '~/modules/analyses/access.server'
 import { chaptersVtt } from '~/modules/analyses/chapters-vtt'
@@ -14,6 +13,6 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const { viewer } = await resultsViewer(request)
   const clipId = rowId(params.clipId)
   const clip = clipId ? await clipChapters(clipId) : null
-  notFoundUnless(clip && viewer && (await maySeeAnalysis(viewer, clip.analysisId)))
+  if (!(clip && viewer && (await maySeeAnalysis(viewer, clip.analysisId)))) return notFoundFile()
   return new Response(chaptersVtt(clip.chapters, clip.durationSeconds), { headers: { 'Content-Type': 'text/vtt; charset=utf-8', ...RESULTS_HEADERS } })
 }
