@@ -39,7 +39,8 @@ export function BandBar({ value, display, betterWhen, bands, standing }: { value
   )
 }
 
-export type ChartPoint = { date: string; dateLabel: string; value: number; display: string; personalBest: boolean }
+/** A point: its date in full (the table) and short (under the chart), and its figure. */
+export type ChartPoint = { date: string; dateText: string; dateLabel: string; value: number; display: string; personalBest: boolean }
 
 /**
  * A figure over time as a line, oldest on the left, the personal best ringed and marked "PB". It is
@@ -60,7 +61,7 @@ export function LineChart({ title, unit, points, betterWhen }: { title: string; 
   const y = (value: number) => top + (1 - (value - (low - pad)) / (high - low + 2 * pad)) * (height - top - bottom)
   const x = (index: number) => (points.length === 1 ? (left + width - right) / 2 : left + (index * (width - left - right)) / (points.length - 1))
   const best = points.find((point) => point.personalBest)
-  const description = `${points.map((point) => `${point.dateLabel}: ${point.display}${point.personalBest ? ' (personal best)' : ''}`).join('; ')}. ${betterWhen === 'lower' ? 'Lower' : 'Higher'} is better.`
+  const description = `${points.map((point) => `${point.dateText}: ${point.display}${point.personalBest ? ' (personal best)' : ''}`).join('; ')}. ${betterWhen === 'lower' ? 'Lower' : 'Higher'} is better.`
   const path = points.map((point, index) => `${index === 0 ? 'M' : 'L'}${x(index).toFixed(1)},${y(point.value).toFixed(1)}`).join(' ')
   return (
     <figure className="card p-4">
@@ -114,7 +115,7 @@ export function LineChart({ title, unit, points, betterWhen }: { title: string; 
           {points.map((point, index) => (
             <tr key={`${point.date}-${index}`} className="border-t border-slate-200">
               <th scope="row" className="py-1 pr-3 font-medium text-ink">
-                {point.dateLabel}
+                {point.dateText}
               </th>
               <td className="py-1 text-ink">
                 {point.display}

@@ -140,7 +140,8 @@ export function CompareView({ compare, query }: { compare: ComparePageView; quer
         {compare.events.map((event) => (
           <div key={event.key} className="mt-6">
             <h3 className="text-lg font-bold text-ink">{event.label}</h3>
-            <div className="mt-2 overflow-x-auto">
+            {/* Focusable, so the figures can be scrolled sideways from the keyboard on a narrow screen. */}
+            <div className="mt-2 overflow-x-auto" tabIndex={0} role="region" aria-label={`${event.label}, compared`}>
               <table className="w-full min-w-[20rem] text-left text-sm" data-testid="compare">
                 <caption className="sr-only">
                   {event.label}: {compare.before.date} and {compare.after.date}

@@ -85,7 +85,8 @@ export function AnalysisResults({ page, query }: { page: AnalysisPageView; query
         {page.events.map((event) => (
           <div key={event.id} className="mt-6">
             <h3 className="text-lg font-bold text-ink">{event.label}</h3>
-            <div className="mt-2 overflow-x-auto">
+            {/* Focusable, so the figures can be scrolled sideways from the keyboard on a narrow screen. */}
+            <div className="mt-2 overflow-x-auto" tabIndex={0} role="region" aria-label={`Figures for ${event.label}`}>
               <table className="w-full min-w-[20rem] text-left text-sm" data-testid="metrics">
                 <caption className="sr-only">Figures for {event.label}</caption>
                 <thead>

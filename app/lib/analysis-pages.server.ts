@@ -104,7 +104,7 @@ export function progressPageOf(history: HistoryEntry[], eventKey: string | null)
       title: `${line.label}, ${line.eventLabel}`,
       unit: line.unit,
       betterWhen: line.betterWhen,
-      points: line.points.map((point) => ({ date: point.date, dateLabel: formatShortDayMonth(point.date) + ' ' + point.date.slice(2, 4), value: point.value, display: formatFigure(point.value, line.unit), personalBest: point.personalBest })),
+      points: line.points.map((point) => ({ date: point.date, dateText: formatLongDate(point.date), dateLabel: `${formatShortDayMonth(point.date)} ${point.date.slice(2, 4)}`, value: point.value, display: formatFigure(point.value, line.unit), personalBest: point.personalBest })),
     })),
   }
 }

@@ -1,0 +1,128 @@
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
+import { DESKTOP, expectNoAxeViolations, PHONE, signInWithForm, useBrowser } from '../support/browser'
+import { accountWithSwimmer, analysedSession, clipOf, FAMILY_PASSWORD, findingOf } from '../support/family-analyses'
+import { useTestSite } from '../support/site'
+
+// A parent reads their child's results in a real browser: My Analyses, an analysis with its figures
+// against the last one, a jump to a chapter of a clip, progress over time; shares the results with
+// a coach, who opens the link in a browser of their own, until the parent revokes it. Axe at phone
+// and desktop sizes on every page. The clips' files come from elsewhere: only what the page does
+// with the player is checked, not playback.
+
+const browser = useBrowser()
+const PARENT = { name: 'Asha Iyer', email: 'asha.iyer@example.com' }
+const ids = { march: 0, september: 0, swimmer: 0, clip: 0 }
+
+const site = useTestSite(
+  { SMTP_URL: undefined },
+  {
+    async prepare(db) {
+      const family = await accountWithSwimmer(db, PARENT)
+      ids.swimmer = family.swimmerId
+      ids.march = (await analysedSession(db, family, '2026-03-02', { metrics: { final_time: 31.2, stroke_rate: 48 }, publishedAt: new Date('2026-03-10T06:00:00Z') })).analysisId
+      ids.september = (await analysedSession(db, family, '2026-09-07', { metrics: { final_time: 30.8, stroke_rate: 46 }, publishedAt: new Date('2026-09-12T06:00:00Z'), nextAnalysisOn: '2026-12-07', summary: 'A stronger start and a quicker turn.' })).analysisId
+      ids.clip = await clipOf(db, ids.september, 'Side view, September', [{ kind: 'start', seconds: 0 }, { kind: 'turn', seconds: 12.5 }, { kind: 'finish', seconds: 24 }])
+      await findingOf(db, ids.september, 'Breathing late on the turn', 'Breathe-out drill')
+    },
+  },
+)
+
+async function signedInParent(viewport = DESKTOP) {
+  const context = await browser.context(site.url, viewport)
+  const page = await context.newPage()
+  await page.goto('/login')
+  await signInWithForm(page, { email: PARENT.email, password: FAMILY_PASSWORD }, '**/book-slot')
+  return { context, page }
+}
+
+const mainText = async (page: Page) => (await page.locator('main').innerText()).replace(/\s+/g, ' ')
+
+describe('a family’s results in the browser', () => {
+  it('the parent reads an analysis, jumps to a chapter, opens progress, shares it with a coach and revokes the link', async () => {
+    const { context, page } = await signedInParent()
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'My Analyses' }).click()
+    await page.waitForURL('**/analyses')
+    await expectNoAxeViolations(page)
+    await page.getByRole('link', { name: 'Analysis of 7 September 2026' }).click()
+    await page.waitForURL(`**/analyses/${ids.september}`)
+
+    // The figures, each with the one before and the change, better or worse in words.
+    const finalTime = page.getByRole('row', { name: /Final time/ })
+    await expect.poll(() => finalTime.innerText()).toMatch(/30\.8 s\s+31\.2 s\s+▲? ?−0\.4 s \(better\)/)
+    expect(await page.getByRole('row', { name: /Stroke rate/ }).innerText()).toMatch(/46 strokes\/min\s+48 strokes\/min\s+▼? ?−2 strokes\/min \(worse\)/)
+    expect(await mainText(page)).toContain('Next analysis due: 7 December 2026')
+    expect(await page.getByRole('link', { name: 'Book the next analysis' }).getAttribute('href')).toBe(`/book-slot?swimmer=${ids.swimmer}`)
+    expect(await mainText(page)).toContain('Breathe-out drill')
+
+    // The player and its chapters: without JavaScript a chapter's link opens the video there.
+    const video = page.locator('video')
+    expect(await video.getAttribute('src')).toBe(`/analyses/clips/${ids.clip}/video`)
+    expect(await video.getAttribute('preload')).toBe('metadata')
+    expect(await page.locator('video track[kind="chapters"]').getAttribute('src')).toBe(`/analyses/clips/${ids.clip}/chapters.vtt`)
+    const turn = page.getByRole('navigation', { name: 'Chapters of Side view, September' }).getByRole('link', { name: /Turn/ })
+    expect(await turn.getAttribute('href')).toBe(`/analyses/clips/${ids.clip}/video#t=12.5`)
+    // With it, the link moves the player on the page to the chapter, and the page stays.
+    await turn.click()
+    await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime)).toBe(12.5)
+    expect(new URL(page.url()).pathname).toBe(`/analyses/${ids.september}`)
+    await page.getByRole('button', { name: '0.5× speed' }).click()
+    expect(await video.evaluate((element: HTMLVideoElement) => element.playbackRate)).toBe(0.5)
+    expect(await page.getByRole('button', { name: '0.5× speed' }).getAttribute('aria-pressed')).toBe('true')
+    const chapters = await page.request.get(`/analyses/clips/${ids.clip}/chapters.vtt`)
+    expect(await chapters.text()).toContain('00:00:12.500 --> 00:00:24.000\nTurn')
+    await expectNoAxeViolations(page)
+
+    // Progress: a chart per figure with its figures as a table, the personal best marked.
+    await page.getByRole('link', { name: 'Progress over time' }).click()
+    await page.waitForURL(`**/swimmers/${ids.swimmer}/progress`)
+    await expect.poll(() => page.getByRole('img', { name: /Final time, 50 m freestyle/ }).count()).toBe(1)
+    expect(await page.getByRole('table', { name: /Final time, 50 m freestyle/ }).innerText()).toMatch(/7 September 2026\s+30\.8 s\s*Personal best/)
+    await expectNoAxeViolations(page)
+
+    // A link for the coach, e-mailed and shown once.
+    await page.getByLabel('It works for').selectOption('30')
+    await page.getByLabel('Coach’s e-mail address').fill('coach.ravi@example.com')
+    await page.getByRole('button', { name: 'Create link' }).click()
+    const shown = page.getByTestId('share-url')
+    await expect.poll(() => shown.isVisible()).toBe(true)
+    const link = await shown.inputValue()
+    expect(link).toMatch(/\/shared\/[\w-]{43}$/)
+    expect(await mainText(page)).toContain('Link created and e-mailed to coach.ravi@example.com.')
+    expect(await page.getByTestId('share-links').innerText()).toContain('coach.ravi@example.com')
+
+    // The coach, in a browser of their own, sees the results and nothing of the account.
+    const coachContext = await browser.context(site.url, PHONE)
+    const coach = await coachContext.newPage()
+    await coach.goto(new URL(link).pathname)
+    expect(await mainText(coach)).toContain('Asha’s swimming results')
+    expect(await coach.locator('header').innerText()).not.toMatch(/My Bookings|Logout|Book a Session/)
+    await expectNoAxeViolations(coach)
+    await coach.getByRole('link', { name: 'Analysis of 7 September 2026' }).click()
+    await coach.waitForURL(`**/analyses/${ids.september}`)
+    expect(await coach.locator('video').getAttribute('src')).toMatch(new RegExp(`^/analyses/clips/${ids.clip}/video\\?share=[\\w-]{43}$`))
+    await expectNoAxeViolations(coach)
+
+    // The parent revokes it; the coach's page says so.
+    await page.reload()
+    await page.getByTestId('share-links').getByRole('button', { name: /Revoke/ }).click()
+    await expect.poll(() => page.getByTestId('share-links').innerText()).toContain('Revoked')
+    await coach.goto(new URL(link).pathname)
+    expect(await mainText(coach)).toContain('This link is no longer valid')
+    await expectNoAxeViolations(coach)
+    await coachContext.close()
+    await context.close()
+  })
+
+  it('the pages work on a 360 px phone and pass axe there', async () => {
+    const { context, page } = await signedInParent(PHONE)
+    for (const path of ['/analyses', `/analyses/${ids.september}`, `/swimmers/${ids.swimmer}/progress`, `/swimmers/${ids.swimmer}/compare?a=${ids.march}&b=${ids.september}`]) {
+      await page.goto(path)
+      // Nothing wider than the screen: tables scroll inside their own box.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(360)
+      await expectNoAxeViolations(page)
+    }
+    expect(await page.getByRole('row', { name: /Final time/ }).innerText()).toMatch(/31\.2 s\s+30\.8 s\s+▲? ?−0\.4 s \(better\)/)
+    await context.close()
+  })
+})
