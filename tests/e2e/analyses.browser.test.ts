@@ -12,7 +12,7 @@ import { useTestSite } from '../support/site'
 
 const browser = useBrowser()
 const PARENT = { name: 'Asha Iyer', email: 'asha.iyer@example.com' }
-const ids = { march: 0, september: 0, swimmer: 0, clip: 0 }
+const ids = { march: 0, september: 0, swimmer: 0, clip: 0, marchClip: 0 }
 
 const site = useTestSite(
   { SMTP_URL: undefined },
@@ -23,6 +23,7 @@ const site = useTestSite(
       ids.march = (await analysedSession(db, family, '2026-03-02', { metrics: { final_time: 31.2, stroke_rate: 48 }, publishedAt: new Date('2026-03-10T06:00:00Z') })).analysisId
       ids.september = (await analysedSession(db, family, '2026-09-07', { metrics: { final_time: 30.8, stroke_rate: 46 }, publishedAt: new Date('2026-09-12T06:00:00Z'), nextAnalysisOn: '2026-12-07', summary: 'A stronger start and a quicker turn.' })).analysisId
       ids.clip = await clipOf(db, ids.september, 'Side view, September', [{ kind: 'start', seconds: 0 }, { kind: 'turn', seconds: 12.5 }, { kind: 'finish', seconds: 24 }])
+      ids.marchClip = await clipOf(db, ids.march, 'Side view, March', [{ kind: 'turn', seconds: 11 }])
       await findingOf(db, ids.september, 'Breathing late on the turn', 'Breathe-out drill')
     },
   },
@@ -123,6 +124,34 @@ describe('a family’s results in the browser', () => {
       await expectNoAxeViolations(page)
     }
     expect(await page.getByRole('row', { name: /Final time/ }).innerText()).toMatch(/31\.2 s\s+30\.8 s\s+▲? ?−0\.4 s \(better\)/)
+    // The turn of both analyses: each player opens at its turn; "Play both" starts both there.
+    const players = page.getByRole('region', { name: 'The same moments on video' }).locator('video')
+    expect(await players.evaluateAll((videos) => videos.map((video) => video.getAttribute('src')))).toEqual([`/analyses/clips/${ids.marchClip}/video#t=11`, `/analyses/clips/${ids.clip}/video#t=12.5`])
+    await page.getByRole('button', { name: 'Play both from the turn' }).click()
+    await expect.poll(() => players.evaluateAll((videos) => (videos as HTMLVideoElement[]).map((video) => video.currentTime))).toEqual([11, 12.5])
+    await context.close()
+  })
+
+  it('without JavaScript, the event filter and the choice of two analyses are plain forms that work', async () => {
+    const context = await browser.context(site.url, PHONE, { javaScriptEnabled: false })
+    const page = await context.newPage()
+    await page.goto('/login')
+    await page.getByLabel('Email').fill(PARENT.email)
+    await page.getByLabel('Password', { exact: true }).fill(FAMILY_PASSWORD)
+    await page.getByRole('button', { name: 'Sign In' }).click()
+    await page.waitForURL('**/book-slot')
+    await page.goto(`/swimmers/${ids.swimmer}/progress`)
+    await page.getByLabel('Event').selectOption('freestyle-50')
+    await page.getByRole('button', { name: 'Show' }).click()
+    await page.waitForURL(/event=freestyle-50/)
+    expect(await page.getByRole('img', { name: /Final time, 50 m freestyle/ }).count()).toBe(1)
+    await page.getByLabel('First').selectOption(String(ids.march))
+    await page.getByLabel('Second').selectOption(String(ids.september))
+    await page.getByRole('button', { name: 'Compare' }).click()
+    await page.waitForURL(new RegExp(`/compare\\?a=${ids.march}&b=${ids.september}$`))
+    expect(await mainText(page)).toMatch(/Stroke rate\s+48 strokes\/min\s+46 strokes\/min\s+▼? ?−2 strokes\/min \(worse\)/)
+    // Without JavaScript there is no "Play both": the two players, one above the other.
+    expect(await page.getByRole('button', { name: /Play both/ }).count()).toBe(0)
     await context.close()
   })
 })
