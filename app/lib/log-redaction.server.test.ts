@@ -19,6 +19,14 @@ describe('secrets kept out of the log', () => {
     expect(redactSecrets('/swimmers/4/consent')).toBe('/swimmers/4/consent')
   })
 
+  it("redacts a coach's link to a swimmer's results: the token in its path, and as `share` on the files it loads", () => {
+    expect(redactSecrets('/shared/AbCdEf_-123/analyses/4')).toBe('/shared/[redacted]/analyses/4')
+    expect(redactSecrets('/shared/AbC.data')).toBe('/shared/[redacted]')
+    expect(redactSecrets('/analyses/clips/3/video?share=AbC-1_x')).toBe('/analyses/clips/3/video?share=[redacted]')
+    expect(redactSecrets('/login?redirectTo=%2Fanalyses%2F4%3Fshare%3DAbC')).toBe('/login?redirectTo=%2Fanalyses%2F4%3Fshare%3D[redacted]')
+    expect(redactSecrets('/swimmers/4/progress?shared=1')).toBe('/swimmers/4/progress?shared=1')
+  })
+
   it('redacts a private link carried, encoded, inside another address', () => {
     const login = `/login?${new URLSearchParams({ redirectTo: '/booking/view?ref=BK-1&key=AbC123' })}`
     expect(redactSecrets(login)).toBe('/login?redirectTo=%2Fbooking%2Fview%3Fref%3DBK-1%26key%3D[redacted]')
