@@ -124,7 +124,7 @@ export default function BookSlot({ loaderData }: Route.ComponentProps) {
       <p className="mt-3 max-w-3xl text-lg text-muted">
         Pick a date and an available time. Your 3-day analysis runs at the same time on that date and the next two days the lab is open for it.
       </p>
-      {invited && <p className="mt-2 font-semibold text-ink">Booking for {invited.name}.</p>}
+      {invited && <p className="mt-2 font-semibold text-ink">{`Booking for ${invited.name}.`}</p>}
 
       {swimmers.length === 0 ? (
         <div role="status" className="mt-6 rounded-xl border border-amber-300 bg-amber-50 p-4 text-amber-950">

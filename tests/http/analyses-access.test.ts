@@ -1,7 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest'
+import { swimmers } from '~/db/schema'
+import { chooseSlot } from '../support/booking-flow'
 import { accountWithSwimmer, analysedSession, clipOf, FAMILY_PASSWORD, shareLinkOf } from '../support/family-analyses'
 import { useTestSite } from '../support/site'
-import { text, Visitor } from '../support/visitor'
+import { decodeHtml, text, Visitor } from '../support/visitor'
 
 // Who sees a swimmer's results: the analysis page, its chapter track, progress and compare, and a
 // coach's link (/shared/<token>…), asked by a guest, the owning account, another account, staff,
@@ -14,7 +16,7 @@ type Outcome = 'ok' | 'login' | 'not found' | 'gone'
 
 const A = { name: 'Asha Owner', email: 'asha.owner@example.com' }
 const B = { name: 'Bala Other', email: 'bala.other@example.com' }
-const ids = { a1: 0, a2: 0, a3: 0, b1: 0, clipA1: 0, clipA2: 0, swimmerA: 0, swimmerB: 0, referenceA: '', referenceB: '' }
+const ids = { secondA: 0, a1: 0, a2: 0, a3: 0, b1: 0, clipA1: 0, clipA2: 0, swimmerA: 0, swimmerB: 0, referenceA: '', referenceB: '' }
 const tokens = { link: '', one: '', revoked: '', expired: '' }
 
 const site = useTestSite(
@@ -25,6 +27,9 @@ const site = useTestSite(
       const b = await accountWithSwimmer(db, { ...B, gender: 'male' })
       ids.swimmerA = a.swimmerId
       ids.swimmerB = b.swimmerId
+      // A's second swimmer, an adult: the one the invitation to book names.
+      const [second] = await db.insert(swimmers).values({ accountId: a.userId, name: 'Kiran Owner', ageYears: 21, ageGivenOn: '2026-01-01', gender: 'male', swimmingExperience: 'advanced', academyName: 'NA', coachName: 'NA', specialization: 'freestyle' }).returning({ id: swimmers.id })
+      ids.secondA = second!.id
       const first = await analysedSession(db, a, '2026-03-02', { metrics: { final_time: 31.2, stroke_rate: 48 }, publishedAt: new Date('2026-03-10T06:00:00Z') })
       ids.a1 = first.analysisId
       ids.referenceA = first.reference
@@ -197,5 +202,30 @@ describe('a coach’s link', () => {
     const main = /<main[^]*<\/main>/.exec(analysis)![0]
     expect(main).not.toContain('book-slot')
     expect(main).not.toContain('Share with a coach')
+  })
+})
+
+describe('booking the next analysis', () => {
+  /** The swimmers the confirmation offers (value → checked), from the page's radio buttons. */
+  const swimmerRadios = (html: string) => [...html.matchAll(/<input[^>]*name="swimmerId"[^>]*>/g)].map((match) => [Number(/value="(\d+)"/.exec(match[0])![1]), /\schecked(=""|\s|>|\/)/.test(match[0])] as const)
+
+  it('/book-slot?swimmer= chooses that swimmer of the account, keeps it while a date and time are picked, and ignores anyone else’s', async () => {
+    const calendar = decodeHtml((await visitors.owner.get(`/book-slot?swimmer=${ids.secondA}`)).html)
+    expect(text(calendar)).toContain('Booking for Kiran Owner.')
+    expect(calendar).toMatch(new RegExp(`href="/book-slot\\?month=[\\d-]+&date=[\\d-]+&swimmer=${ids.secondA}"`))
+    const slot = await chooseSlot(visitors.owner, 0, { daysAhead: 2 })
+    const invited = await visitors.owner.get(`${slot.href}&swimmer=${ids.secondA}&confirm=1`)
+    expect(swimmerRadios(invited.html)).toEqual([
+      [ids.swimmerA, false],
+      [ids.secondA, true],
+    ])
+    // Another account's swimmer is not chosen, named or offered: the usual first choice stands.
+    const stranger = await visitors.owner.get(`${slot.href}&swimmer=${ids.swimmerB}&confirm=1`)
+    expect(swimmerRadios(stranger.html)).toEqual([
+      [ids.swimmerA, true],
+      [ids.secondA, false],
+    ])
+    expect(stranger.html).not.toContain(B.name)
+    expect(decodeHtml(stranger.html)).not.toMatch(new RegExp(`<a[^>]*href="[^"]*swimmer=${ids.swimmerB}"`))
   })
 })
