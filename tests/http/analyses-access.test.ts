@@ -205,6 +205,33 @@ describe('a coach’s link', () => {
   })
 })
 
+describe('the report’s files on the analysis page', () => {
+  it('open for whoever may see the analysis, with a coach’s token too, and for nobody else', async () => {
+    const report = new FormData()
+    report.append('files', new Blob([new TextEncoder().encode('%PDF-1.4\n% Asha March\n%%EOF\n')], { type: 'application/pdf' }), 'Asha March.pdf')
+    report.append('videoLinks', 'Underwater | https://video.example/asha-march')
+    expect((await visitors.staff.upload(`/admin/bookings/${ids.referenceA}`, report)).status).toBe(302)
+    const page = decodeHtml((await visitors.owner.get(`/analyses/${ids.a1}`)).html)
+    const file = /href="(\/analyses\/\d+\/report-files\/\d+)"/.exec(page)![1]!
+    expect(text(page)).toContain('Underwater')
+    const owner = await visitors.owner.get(file)
+    expect(owner.status).toBe(200)
+    expect(owner.headers.get('Content-Type')).toBe('application/pdf')
+    expect(owner.headers.get('Cache-Control')).toBe('private, no-store')
+    expect(new TextDecoder().decode(owner.bytes)).toContain('Asha March')
+    expect((await visitors.staff.get(file)).status).toBe(200)
+    expect((await visitors.link.get(`${file}?share=${tokens.link}`)).status).toBe(200)
+    // Through a coach's page the link to the file carries the token.
+    expect(decodeHtml((await new Visitor(site.url).get(`/shared/${tokens.link}/analyses/${ids.a1}`)).html)).toContain(`href="${file}?share=${tokens.link}"`)
+    for (const [who, path] of [['other', file], ['revoked', `${file}?share=${tokens.revoked}`], ['expired', `${file}?share=${tokens.expired}`]] as const) expect((await visitors[who].get(path)).status, who).toBe(404)
+    expect((await visitors.guest.get(file)).status).toBe(302)
+    // The file under another analysis's address: not that analysis's file.
+    const [, fileId] = /report-files\/(\d+)/.exec(file)!
+    expect((await visitors.owner.get(`/analyses/${ids.a3}/report-files/${fileId}`)).status).toBe(404)
+    expect((await visitors.other.get(`/analyses/${ids.b1}/report-files/${fileId}`)).status).toBe(404)
+  })
+})
+
 describe('booking the next analysis', () => {
   /** The swimmers the confirmation offers (value → checked), from the page's radio buttons. */
   const swimmerRadios = (html: string) => [...html.matchAll(/<input[^>]*name="swimmerId"[^>]*>/g)].map((match) => [Number(/value="(\d+)"/.exec(match[0])![1]), /\schecked(=""|\s|>|\/)/.test(match[0])] as const)
