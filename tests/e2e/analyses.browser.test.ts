@@ -124,6 +124,23 @@ describe('a family’s results in the browser', () => {
       await expectNoAxeViolations(page)
     }
     expect(await page.getByRole('row', { name: /Final time/ }).innerText()).toMatch(/31\.2 s\s+30\.8 s\s+▲? ?−0\.4 s \(better\)/)
+    // The same analysis shared from the phone, for one analysis only, opened by a coach at a desk.
+    await page.goto(`/analyses/${ids.september}`)
+    await page.getByLabel('Only this analysis').check()
+    await page.getByRole('button', { name: 'Create link' }).click()
+    await expect.poll(() => page.getByTestId('share-url').isVisible()).toBe(true)
+    const coachContext = await browser.context(site.url, DESKTOP)
+    const coach = await coachContext.newPage()
+    await coach.goto(new URL(await page.getByTestId('share-url').inputValue()).pathname)
+    expect(await mainText(coach)).toContain('Analysis of Asha')
+    await expectNoAxeViolations(coach)
+    await coach.goto(`${new URL(coach.url()).pathname}/progress`)
+    expect(await mainText(coach)).not.toContain('figures over time')
+    await coach.goto('/shared/not-a-link-at-all')
+    expect(await mainText(coach)).toContain('This link is no longer valid')
+    await expectNoAxeViolations(coach)
+    await coachContext.close()
+    await page.goto(`/swimmers/${ids.swimmer}/compare?a=${ids.march}&b=${ids.september}`)
     // The turn of both analyses: each player opens at its turn; "Play both" starts both there.
     const players = page.getByRole('region', { name: 'The same moments on video' }).locator('video')
     expect(await players.evaluateAll((videos) => videos.map((video) => video.getAttribute('src')))).toEqual([`/analyses/clips/${ids.marchClip}/video#t=11`, `/analyses/clips/${ids.clip}/video#t=12.5`])
