@@ -1,7 +1,7 @@
 import { getFormProps, type SubmissionResult } from '@conform-to/react'
 import { Form } from 'react-router'
 import { FormAlert, HoneypotField, PendingButton, RadioGroupField, SelectField, TextField, useValidatedForm } from './form-fields'
-import { DEFAULT_SHARE_DAYS, SHARE_DAYS, SHARE_SCOPES, ShareLinkSchema } from '~/modules/analyses/schemas'
+import { DEFAULT_SHARE_DAYS, SHARE_DAYS, SHARE_SCOPES, ShareLinkSchema } from '~/modules/analyses/share-schemas'
 
 export type ShareActionData = { result: SubmissionResult<string[]>; created: { url: string; expires: string; emailedTo: string | null } | null } | undefined
 
