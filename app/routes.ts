@@ -47,6 +47,9 @@ export default [
     route('settings', 'routes/admin/settings.tsx'),
     route('mail', 'routes/admin/mail.tsx'),
     route('audit', 'routes/admin/audit.tsx'),
+    // Analyses: staff record and publish a booking's analysis, and keep the reference bands results are shown against.
+    route('bookings/:reference/analysis', 'routes/admin/analysis.tsx'),
+    route('reference-bands', 'routes/admin/reference-bands.tsx'),
   ]),
   // The public booking of single sessions (no account needed), and a guest's link to their booking.
   route('booking', 'routes/booking.tsx'),

@@ -4,8 +4,11 @@ export type ReportView = {
   files: Array<{ filename: string; url: string; size: string }>
 }
 
-/** A delivered report in a customer's view of their booking. */
-export function ReportPanel({ report }: { report: ReportView }) {
+/**
+ * A delivered report, or a published analysis, in a customer's view of their booking: "Report
+ * ready", with the link to the analysis's page when it is published.
+ */
+export function ReportPanel({ report, analysisUrl }: { report: ReportView | null; analysisUrl?: string | null }) {
   return (
     <section aria-label="Your report" className="mt-4 rounded-xl border border-emerald-300 bg-emerald-50 p-4">
       <p className="inline-flex items-center gap-2 font-bold text-emerald-900">
@@ -14,8 +17,15 @@ export function ReportPanel({ report }: { report: ReportView }) {
         </svg>
         Report ready
       </p>
-      {report.note && <p className="mt-2 whitespace-pre-line text-ink">{report.note}</p>}
-      {report.files.length > 0 && (
+      {analysisUrl && (
+        <p className="mt-2">
+          <a href={analysisUrl} className="font-semibold text-brand-700 underline underline-offset-4">
+            See the analysis: figures, findings and drills
+          </a>
+        </p>
+      )}
+      {report?.note && <p className="mt-2 whitespace-pre-line text-ink">{report.note}</p>}
+      {report && report.files.length > 0 && (
         <ul className="mt-3 space-y-1">
           {report.files.map((file) => (
             <li key={file.url}>
@@ -27,7 +37,7 @@ export function ReportPanel({ report }: { report: ReportView }) {
           ))}
         </ul>
       )}
-      {report.videoLinks.length > 0 && (
+      {report && report.videoLinks.length > 0 && (
         <ul className="mt-3 space-y-1">
           {report.videoLinks.map((link) => (
             <li key={link.url}>

@@ -110,6 +110,17 @@ export function addMonths(month: string, months: number): string {
   return new Date(Date.UTC(year, monthNumber - 1 + months, 1)).toISOString().slice(0, 7)
 }
 
+/**
+ * Moves a yyyy-mm-dd date by whole months, keeping its day of the month, or the month's last day
+ * when it has fewer days: 31 January + 1 month is 28 (or 29) February.
+ */
+export function addMonthsToDate(date: string, months: number): string {
+  const month = addMonths(date.slice(0, 7), months)
+  const { last } = monthBounds(month)
+  const day = Math.min(Number(date.slice(8, 10)), Number(last.slice(8, 10)))
+  return `${month}-${String(day).padStart(2, '0')}`
+}
+
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
 const SHORT_MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sept', 'Oct', 'Nov', 'Dec']
 

@@ -15,6 +15,7 @@ import { pageMeta } from '~/lib/seo'
 import { changeOptions } from '~/modules/booking/changes.server'
 import { guestLinkEnd } from '~/modules/booking/guest-links.server'
 import { reportsOf } from '~/modules/reports/reports.server'
+import { publishedAnalysisOf } from '~/modules/analyses/publishing.server'
 import { reportView } from '~/lib/report-view.server'
 import { getSiteSettings } from '~/modules/site/site.server'
 
@@ -44,6 +45,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const links = await privateLinks()
   return {
     report: reportView((await reportsOf([booking.id])).get(booking.id), (fileId) => links.path(REPORT_FILE_LINK, fileId)),
+    analysisUrl: await publishedAnalysisOf(booking.id).then((id) => (id ? `/analyses/${id}` : null)),
     linkQuery: `?${new URLSearchParams({ key })}`,
     change: changeOptions(booking.status, booking.days[0], new Date()),
     receiptUrl: booking.paidOrderId ? links.path(RECEIPT_LINK, booking.paidOrderId) : null,
@@ -76,7 +78,7 @@ export default function GuestBooking({ loaderData: booking }: Route.ComponentPro
         <DetailRow term="Amount" value={booking.amount} />
         <DetailRow term="Booked on" value={booking.bookedOn} />
       </dl>
-      {booking.report && <ReportPanel report={booking.report} />}
+      {(booking.report || booking.analysisUrl) && <ReportPanel report={booking.report} analysisUrl={booking.analysisUrl} />}
       <BookingActions reference={booking.reference} linkQuery={booking.linkQuery} change={booking.change} receiptUrl={booking.receiptUrl} />
       <p className="mt-6 text-sm text-muted">Keep this link private: anyone who has it can see this booking. It works until {booking.linkEnds}; register an account with the same e-mail address to see the booking in My Bookings at any time.</p>
       <Link to="/" className="btn-secondary mt-6">

@@ -12,6 +12,7 @@ import { rowId } from '~/lib/row-id'
 import { customerBookings } from '~/modules/booking/bookings.server'
 import { changeOptions } from '~/modules/booking/changes.server'
 import { reportsOf } from '~/modules/reports/reports.server'
+import { analysesOfBookings } from '~/modules/analyses/publishing.server'
 import { accountCampRegistrations } from '~/modules/camps/account-registrations.server'
 import { reportView } from '~/lib/report-view.server'
 import type { BookingStatus } from '~/db/schema'
@@ -29,7 +30,11 @@ export async function loader({ request }: Route.LoaderArgs) {
   const asked = rowId(new URL(request.url).searchParams.get('swimmer'))
   const shown = swimmers.find((swimmer) => swimmer.id === asked) ?? null
   const [bookings, camps] = await Promise.all([customerBookings(user.id, user.email, { swimmerId: shown?.id }), accountCampRegistrations(user.id, user.email)])
-  const reports = await reportsOf(bookings.map((booking) => booking.id))
+  const [reports, analyses] = await Promise.all([reportsOf(bookings.map((booking) => booking.id)), analysesOfBookings(bookings.map((booking) => booking.id))])
+  const analysisUrl = (bookingId: number) => {
+    const analysis = analyses.get(bookingId)
+    return analysis?.publishedAt ? `/analyses/${analysis.id}` : null
+  }
   return {
     account: {
       name: user.name,
@@ -53,6 +58,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       change: changeOptions(booking.status, booking.days[0], now),
       receiptUrl: booking.paidOrderId ? `/receipts/${encodeURIComponent(booking.paidOrderId)}` : null,
       report: reportView(reports.get(booking.id), (fileId) => `/reports/files/${fileId}`),
+      analysisUrl: analysisUrl(booking.id),
     })),
     // Shown only if the account has any; narrowed to the swimmer like the sessions.
     hasCampRegistrations: camps.length > 0,
@@ -162,7 +168,7 @@ export default function MyBookings({ loaderData }: Route.ComponentProps) {
                           <dd className="font-semibold text-ink">{booking.bookedOn}</dd>
                         </div>
                       </dl>
-                      {booking.report && <ReportPanel report={booking.report} />}
+                      {(booking.report || booking.analysisUrl) && <ReportPanel report={booking.report} analysisUrl={booking.analysisUrl} />}
                       <BookingActions reference={booking.reference} linkQuery="" change={booking.change} receiptUrl={booking.receiptUrl} />
                       {booking.payUntil && (
                         <div className="mt-4 flex flex-wrap items-center justify-between gap-3 rounded-lg bg-amber-50 p-3 text-sm text-amber-950">

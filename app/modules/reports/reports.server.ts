@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm'
 import { db } from '~/db/client.server'
-import { bookingDays, bookingReports, bookings, reportFiles, siteSettings, type VideoLink } from '~/db/schema'
+import { analyses, bookingDays, bookingReports, bookings, reportFiles, siteSettings, type VideoLink } from '~/db/schema'
 import { addHours, labInstant, toHourMinute } from '~/lib/lab-time'
 import { DomainError } from '~/lib/domain-error'
 import { bookingForMail, bookingLink, swimmerRow } from '~/modules/booking/fulfilment.server'
@@ -153,7 +153,8 @@ export function reportDueHours(reportDelivery: string) {
 
 /**
  * Confirmed bookings whose report is overdue: their last session ended longer ago than the
- * promised delivery time, and no report has been delivered.
+ * promised delivery time, and neither a report has been delivered nor their analysis published
+ * (either one is what the family was promised).
  */
 export async function overdueReports(now = new Date()) {
   const [settings] = await db().select({ reportDelivery: siteSettings.reportDelivery }).from(siteSettings).where(eq(siteSettings.id, 1))
@@ -169,7 +170,8 @@ export async function overdueReports(now = new Date()) {
     .from(bookings)
     .innerJoin(bookingDays, eq(bookingDays.bookingId, bookings.id))
     .leftJoin(bookingReports, eq(bookingReports.bookingId, bookings.id))
-    .where(and(eq(bookings.status, 'confirmed'), isNull(bookingReports.deliveredAt)))
+    .leftJoin(analyses, eq(analyses.bookingId, bookings.id))
+    .where(and(eq(bookings.status, 'confirmed'), isNull(bookingReports.deliveredAt), isNull(analyses.publishedAt)))
     .groupBy(bookings.id, bookings.reference, bookings.swimmerName)
   return rows
     .map((row) => ({ ...row, dueAt: addHours(labInstant(row.lastDate, toHourMinute(row.lastEnd)), dueHours) }))

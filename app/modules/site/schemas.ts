@@ -84,6 +84,12 @@ export const PoliciesSchema = z.object({
     'Say how long in hours or days, for example “within 48 hours” or “within 5-7 business days”',
   ),
   refundPolicy: requiredText('Enter how refunds are paid', 200),
+  reanalysisMonths: z
+    .string({ error: 'Enter a number of months from 1 to 24' })
+    .trim()
+    .regex(/^\d{1,2}$/, 'Enter a whole number of months from 1 to 24')
+    .transform(Number)
+    .refine((months) => months >= 1 && months <= 24, 'Enter a number of months from 1 to 24'),
 })
 export type PoliciesInput = z.output<typeof PoliciesSchema>
 

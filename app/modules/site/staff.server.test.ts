@@ -6,7 +6,7 @@ import { SITE_SETTINGS_SEED } from '~/db/seed.server'
 import { ensureAdmin } from '~/modules/accounts/users.server'
 import type { Actor } from '~/modules/audit/audit.server'
 import { useTestDatabase } from '../../../tests/support/test-database'
-import { ContactSchema } from './schemas'
+import { ContactSchema, PoliciesSchema } from './schemas'
 import { getCatalogue, getSiteSettings, isBannerVisible, requireItem } from './site.server'
 import {
   CatalogueItemNotFoundError,
@@ -98,7 +98,7 @@ describe('catalogue prices', () => {
 
 describe('settings', () => {
   it('saves the policy texts; the entry names the fields that changed', async () => {
-    await updatePolicies(actor, { reportDelivery: 'within 48 hours', refundPolicy: 'within 5 business days, to the original payment method' })
+    await updatePolicies(actor, { reportDelivery: 'within 48 hours', refundPolicy: 'within 5 business days, to the original payment method', reanalysisMonths: 3 })
     expect((await getSiteSettings()).refundPolicy).toBe('within 5 business days, to the original payment method')
     const [entry] = await entries()
     expect(entry).toMatchObject({
@@ -109,6 +109,16 @@ describe('settings', () => {
       before: { refundPolicy: SITE_SETTINGS_SEED.refundPolicy },
       after: { refundPolicy: 'within 5 business days, to the original payment method' },
     })
+  })
+
+  it('saves the months after which a swimmer is invited back, with the policy texts', async () => {
+    expect((await settingsForStaff()).reanalysisMonths).toBe(3)
+    await updatePolicies(actor, { reportDelivery: SITE_SETTINGS_SEED.reportDelivery, refundPolicy: SITE_SETTINGS_SEED.refundPolicy, reanalysisMonths: 6 })
+    expect((await settingsForStaff()).reanalysisMonths).toBe(6)
+    const [entry] = await entries()
+    expect(entry).toMatchObject({ summary: 'Changed the policy texts: months before inviting the swimmer back', before: { reanalysisMonths: 3 }, after: { reanalysisMonths: 6 } })
+    expect(PoliciesSchema.safeParse({ reportDelivery: 'within 48 hours', refundPolicy: 'x', reanalysisMonths: '25' }).error?.issues[0]?.message).toBe('Enter a number of months from 1 to 24')
+    expect(PoliciesSchema.safeParse({ reportDelivery: 'within 48 hours', refundPolicy: 'x', reanalysisMonths: 'six' }).error?.issues[0]?.message).toBe('Enter a whole number of months from 1 to 24')
   })
 
   it('saves the contact details, with the social links together', async () => {

@@ -43,6 +43,7 @@ const settingsColumns = {
   ...publicSettingsColumns,
   gstin: siteSettings.gstin,
   gstRateBasisPoints: siteSettings.gstRateBasisPoints,
+  reanalysisMonths: siteSettings.reanalysisMonths,
 }
 type StaffSettings = Awaited<ReturnType<typeof settingsForStaff>>
 
@@ -146,6 +147,7 @@ async function updateSettings(
 const FIELD_NAMES: Record<string, string> = {
   reportDelivery: 'report delivery',
   refundPolicy: 'refund policy',
+  reanalysisMonths: 'months before inviting the swimmer back',
   sessionLocation: 'session location',
   venueName: 'venue',
   postalAddress: 'postal address',
@@ -165,7 +167,7 @@ const FIELD_NAMES: Record<string, string> = {
 const listOf = (changed: string[]) => changed.map((field) => FIELD_NAMES[field] ?? field).join(', ')
 
 export function updatePolicies(actor: Actor, input: PoliciesInput, now = new Date()) {
-  return updateSettings(actor, 'settings.policies', (changed) => `Changed the policy texts: ${listOf(changed)}`, () => ({ reportDelivery: input.reportDelivery, refundPolicy: input.refundPolicy }), now)
+  return updateSettings(actor, 'settings.policies', (changed) => `Changed the policy texts: ${listOf(changed)}`, () => ({ reportDelivery: input.reportDelivery, refundPolicy: input.refundPolicy, reanalysisMonths: input.reanalysisMonths }), now)
 }
 
 export function updateContactDetails(actor: Actor, { linkedin, instagram, twitter, ...details }: ContactInput, now = new Date()) {

@@ -12,6 +12,7 @@ import { cancelBooking, OFFLINE_GATEWAY } from '~/modules/booking/changes.server
 import { bookingStory, setAttendance } from '~/modules/booking/staff.server'
 import { BOOKING_STATUS_LABELS, bookingDayLines } from '~/modules/booking/texts'
 import { deliverReport, MAX_REPORT_FILE_BYTES, MAX_REPORT_FILES, reportsOf } from '~/modules/reports/reports.server'
+import { analysesOfBookings } from '~/modules/analyses/publishing.server'
 import { readForm } from '~/lib/form-data.server'
 import { formIntent } from '~/lib/intent'
 import { refuseNul } from '~/lib/nul.server'
@@ -29,8 +30,11 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   refuseNul(request, params)
   await requireAdmin(request)
   const { booking, account, days, payments, events, refunds, emails } = await story(params.reference)
-  const report = (await reportsOf([booking.id])).get(booking.id)
+  const [reports, analyses] = await Promise.all([reportsOf([booking.id]), analysesOfBookings([booking.id])])
+  const report = reports.get(booking.id)
+  const analysis = analyses.get(booking.id)
   return {
+    analysisState: !analysis ? 'Not started' : analysis.publishedAt ? `Published on ${formatLabDate(analysis.publishedAt)}` : 'Draft',
     booking: {
       reference: booking.reference,
       product: booking.productName,
@@ -138,7 +142,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 const ORIGIN_LABELS = { online: 'Paid online', offline: 'Paid at the lab', complimentary: 'Complimentary' } as const
 
 export default function AdminBooking({ loaderData, actionData }: Route.ComponentProps) {
-  const { booking, days, payments, refunds, emails, report, limits } = loaderData
+  const { booking, days, payments, refunds, emails, report, limits, analysisState } = loaderData
   const confirmCancel = actionData && 'confirmCancel' in actionData ? actionData.confirmCancel : null
   const actionError = actionData && 'error' in actionData ? actionData.error : undefined
   return (
@@ -218,6 +222,16 @@ export default function AdminBooking({ loaderData, actionData }: Route.Component
             </div>
           </section>
         )}
+
+        <section aria-labelledby="analysis-heading" className="card p-6">
+          <h2 id="analysis-heading" className="text-lg font-bold text-ink">
+            Analysis
+          </h2>
+          <p className="mt-1 text-sm text-muted">{analysisState}</p>
+          <Link to={`/admin/bookings/${booking.reference}/analysis`} className="btn-secondary mt-3">
+            {analysisState === 'Not started' ? 'Open the analysis' : 'Edit the analysis'}
+          </Link>
+        </section>
 
         <section aria-labelledby="report-heading" className="card p-6">
           <h2 id="report-heading" className="text-lg font-bold text-ink">

@@ -13,7 +13,7 @@ import { refusalOf } from '~/lib/refusals.server'
 import { overview } from '~/modules/overview/overview.server'
 import { settleFailedRefund } from '~/modules/payments/refunds.server'
 import { REFUND_NOT_WAITING, SettleRefundSchema } from '~/modules/payments/staff-schemas'
-import { overdueReports } from '~/modules/reports/reports.server'
+import { analysesDue } from '~/modules/analyses/publishing.server'
 import { launchGaps } from '~/modules/site/launch-gaps'
 import { settingsForStaff } from '~/modules/site/staff.server'
 
@@ -21,7 +21,7 @@ export const meta: Route.MetaFunction = () => [{ title: 'Overview | Admin' }, { 
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request)
-  const [data, overdue, settings] = await Promise.all([overview(), overdueReports(), settingsForStaff()])
+  const [data, due, settings] = await Promise.all([overview(), analysesDue(), settingsForStaff()])
   return {
     launchGaps: launchGaps(settings),
     today: formatLongDate(data.today),
@@ -39,7 +39,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     refundsFailed: data.payments.refundsFailed.map((refund) => ({ refundId: refund.refundId, reference: refund.bookingReference ?? refund.registrationReference, customerName: refund.customerName, amount: formatRupees(refund.amountPaise), at: formatLabDateTime(refund.updatedAt) })),
     failed: data.payments.failed.map((payment) => ({ orderId: payment.orderId, reference: payment.bookingReference ?? payment.registrationReference, amount: formatRupees(payment.amountPaise), since: formatLabDateTime(payment.createdAt), reason: payment.failureReason })),
     camps: data.camps,
-    overdue: overdue.map((row) => ({ reference: row.reference, customerName: row.swimmerName, due: `${formatLabTime(row.dueAt)}, ${formatLabDate(row.dueAt)}` })),
+    due: due.map((row) => ({ reference: row.reference, swimmerName: row.swimmerName, overdue: row.overdue, started: row.started, due: `${formatLabTime(row.dueAt)}, ${formatLabDate(row.dueAt)}` })),
   }
 }
 
@@ -61,7 +61,8 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function AdminOverview({ loaderData, actionData }: Route.ComponentProps) {
-  const { today, launchGaps, todaysSessions, week, weekTotal, revenueByWeek, revenueByProduct, pending, failed, refundsFailed, camps, overdue } = loaderData
+  const { today, launchGaps, todaysSessions, week, weekTotal, revenueByWeek, revenueByProduct, pending, failed, refundsFailed, camps, due } = loaderData
+  const overdue = due.filter((row) => row.overdue)
   return (
     <section>
       <h1 className="text-3xl font-extrabold text-brand-900">Overview</h1>
@@ -188,20 +189,24 @@ export default function AdminOverview({ loaderData, actionData }: Route.Componen
           </section>
         )}
 
-        <section aria-labelledby="overdue-reports" className="card p-4 xl:col-span-2">
-          <h2 id="overdue-reports" className="font-bold text-ink">
-            Reports overdue <span className="rounded-full bg-red-700 px-2.5 py-0.5 text-sm text-white">{overdue.length}</span>
+        <section aria-labelledby="analyses-due" className="card p-4 xl:col-span-2">
+          <h2 id="analyses-due" className="font-bold text-ink">
+            Analyses due <span className="rounded-full bg-brand-700 px-2.5 py-0.5 text-sm text-white">{due.length}</span>{' '}
+            {overdue.length > 0 && <span className="rounded-full bg-red-700 px-2.5 py-0.5 text-sm text-white">{overdue.length} overdue</span>}
           </h2>
-          {overdue.length === 0 ? (
-            <p className="mt-2 text-sm text-muted">Every report promised so far has been delivered.</p>
+          <p className="mt-1 text-sm text-muted">Sessions that have ended, until their analysis is published or a report delivered.</p>
+          {due.length === 0 ? (
+            <p className="mt-2 text-sm text-muted">Every analysis promised so far has been delivered.</p>
           ) : (
             <ul className="mt-3 space-y-2">
-              {overdue.map((row) => (
-                <li key={row.reference} className="rounded-lg border border-red-300 bg-red-50 p-3">
-                  <Link to={`/admin/bookings/${row.reference}`} className="font-semibold text-red-900 underline underline-offset-2">
-                    {row.reference}, {row.customerName}
+              {due.map((row) => (
+                <li key={row.reference} className={`rounded-lg border p-3 ${row.overdue ? 'border-red-300 bg-red-50' : 'border-slate-200 bg-slate-50'}`}>
+                  <Link to={`/admin/bookings/${row.reference}/analysis`} className={`font-semibold underline underline-offset-2 ${row.overdue ? 'text-red-900' : 'text-brand-700'}`}>
+                    {row.reference}, {row.swimmerName}
                   </Link>
-                  <span className="block text-sm text-red-900">Was due by {row.due}</span>
+                  <span className={`block text-sm ${row.overdue ? 'font-semibold text-red-900' : 'text-ink'}`}>
+                    {row.overdue ? `Overdue: was due by ${row.due}` : `Due by ${row.due}`} ({row.started ? 'draft started' : 'not started'})
+                  </span>
                 </li>
               ))}
             </ul>

@@ -18,6 +18,8 @@ const SECTIONS = [
   { to: '/admin/camps', label: 'Camps' },
   { to: '/admin/customers', label: 'Customers' },
   { to: '/admin/settings', label: 'Catalogue & settings' },
+  // Analyses
+  { to: '/admin/reference-bands', label: 'Reference bands' },
   { to: '/admin/mail', label: 'Mailbox' },
   { to: '/admin/audit', label: 'Audit log' },
 ]

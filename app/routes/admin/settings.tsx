@@ -36,7 +36,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       defaults: { code: item.code, price: paiseToRupeesInput(item.pricePaise), regularPrice: item.regularPricePaise === null ? '' : paiseToRupeesInput(item.regularPricePaise) },
     })),
     bannerVisible: settings.bannerVisible,
-    policies: { reportDelivery: settings.reportDelivery, refundPolicy: settings.refundPolicy },
+    policies: { reportDelivery: settings.reportDelivery, refundPolicy: settings.refundPolicy, reanalysisMonths: String(settings.reanalysisMonths) },
     contact: {
       sessionLocation: settings.sessionLocation,
       venueName: settings.venueName,
@@ -170,7 +170,7 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
         </div>
       </Panel>
 
-      <Panel id="policies" title="Policy texts" lead="Each text completes a sentence on the site, in e-mails and on receipts.">
+      <Panel id="policies" title="Policies" lead="Each text completes a sentence on the site, in e-mails and on receipts; the months say when a swimmer is invited back for the next analysis.">
         <PoliciesForm key={JSON.stringify(policies)} defaults={policies} lastResult={resultFor('policies')} />
       </Panel>
 
@@ -276,7 +276,7 @@ function PriceRow({ item, lastResult }: { item: PriceItem; lastResult: Submissio
 
 type FormProps<Defaults> = { defaults: Defaults; lastResult: SubmissionResult<string[]> | undefined }
 
-function PoliciesForm({ defaults, lastResult }: FormProps<{ reportDelivery: string; refundPolicy: string }>) {
+function PoliciesForm({ defaults, lastResult }: FormProps<{ reportDelivery: string; refundPolicy: string; reanalysisMonths: string }>) {
   const [form, fields] = useValidatedForm(PoliciesSchema, { lastResult, defaultValue: defaults })
   return (
     <Form method="post" {...getFormProps(form)} className="space-y-5">
@@ -284,6 +284,7 @@ function PoliciesForm({ defaults, lastResult }: FormProps<{ reportDelivery: stri
       <FormAlert id={form.errorId} errors={form.errors} />
       <TextField field={fields.reportDelivery} label="Report delivery" hint="Completes “Your personalized report arrives …”, for example “within 48 hours”. Reports are flagged overdue after the hours or days it names." />
       <TextField field={fields.refundPolicy} label="Refunds" hint="Completes “Refunds are credited …”, for example “within 7 business days, to the original payment method”." />
+      <TextField field={fields.reanalysisMonths} label="Invite the swimmer back after (months)" inputMode="numeric" hint="From 1 to 24. When an analysis is published, the swimmer's next one is due this many months later." />
       <SaveButton intent="policies">Save the policy texts</SaveButton>
     </Form>
   )

@@ -1,0 +1,778 @@
+import { getFormProps, type SubmissionResult } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { useMemo, type ReactNode } from 'react'
+import { data, Form, Link } from 'react-router'
+import type { z } from 'zod'
+import type { Route } from './+types/analysis'
+import { FormAlert, PendingButton, RadioGroupField, SelectField, TextAreaField, TextField, useValidatedForm } from '~/components/form-fields'
+import { DetailRow } from '~/components/payment-status-card'
+import { requireAdmin } from '~/lib/auth.server'
+import { readForm } from '~/lib/form-data.server'
+import { formIntent } from '~/lib/intent'
+import { formatLabDate, formatLabDateTime, formatLongDate } from '~/lib/lab-time'
+import { refuseNul } from '~/lib/nul.server'
+import { formErrorsOf, notFoundUnless, refusalOf } from '~/lib/refusals.server'
+import { formatFileSize } from '~/lib/report-view.server'
+import { redirectWithToast } from '~/lib/toast.server'
+import { GENDERS, optionLabel } from '~/modules/accounts/fields'
+import { analysisIdOfBooking } from '~/modules/analyses/analyses.server'
+import { DISTANCES_METRES, FINDING_PRIORITIES, metricDefinition, POOL_LENGTHS_METRES, priorityLabel, STROKES } from '~/modules/analyses/catalog'
+import { addCustomMetric, addDrill, addEvent, analysisForStaff, bookingForAnalysis, removeDrill, removeEvent, removeFinding, saveFinding, saveMetrics, setDetails, startAnalysis } from '~/modules/analyses/editing.server'
+import { importMetrics, MAX_CSV_BYTES, MAX_CSV_ROWS, previewImport, problemText, type ImportPlan } from '~/modules/analyses/metrics-import.server'
+import { publishAnalysis } from '~/modules/analyses/publishing.server'
+import { CustomMetricSchema, DetailsSchema, DrillSchema, EventSchema, FindingSchema, LIMITS, metricsSchema, PublishSchema, RemoveDrillSchema, RemoveEventSchema, RemoveFindingSchema, valueFieldName } from '~/modules/analyses/schemas'
+import { bookingDaysOf } from '~/modules/booking/bookings.server'
+import { BOOKING_STATUS_LABELS, bookingDayLines } from '~/modules/booking/texts'
+import { reportsOf } from '~/modules/reports/reports.server'
+
+export const meta: Route.MetaFunction = ({ params }) => [{ title: `Analysis of ${params.reference} | Admin` }, { name: 'robots', content: 'noindex' }]
+
+async function bookingOf(request: Request, reference: string) {
+  refuseNul(request, { reference })
+  const booking = await bookingForAnalysis(reference)
+  notFoundUnless(booking)
+  return booking
+}
+
+const formatValue = (value: number) => String(Math.round(value * 1000) / 1000)
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  await requireAdmin(request)
+  const booking = await bookingOf(request, params.reference)
+  const [view, days, reports] = await Promise.all([analysisForStaff(booking.id), bookingDaysOf(booking.id), reportsOf([booking.id])])
+  notFoundUnless(view)
+  const report = reports.get(booking.id)
+  const analysis = view.analysis
+  return {
+    booking: {
+      reference: booking.reference,
+      product: booking.productName,
+      status: BOOKING_STATUS_LABELS[booking.status],
+      confirmed: booking.status === 'confirmed',
+      customer: `${booking.customerName} (${booking.customerEmail})${booking.userId ? '' : ', booked as a guest'}`,
+      days: bookingDayLines(days),
+    },
+    swimmer: {
+      name: view.swimmer.name,
+      age: view.swimmer.age === null ? 'Not known (booked as a guest)' : `${view.swimmer.age} years`,
+      gender: view.swimmer.gender ? (optionLabel(GENDERS, view.swimmer.gender) ?? view.swimmer.gender) : 'Not known (booked as a guest)',
+    },
+    report: report?.deliveredAt
+      ? {
+          deliveredAt: formatLabDateTime(report.deliveredAt),
+          files: report.files.map((file) => ({ filename: file.filename, url: `/reports/files/${file.id}`, size: formatFileSize(file.sizeBytes) })),
+          videoLinks: report.videoLinks,
+        }
+      : null,
+    analysis: analysis
+      ? {
+          state: analysis.publishedAt ? `Published on ${formatLabDate(analysis.publishedAt)}` : 'Draft: the family does not see it yet',
+          published: analysis.publishedAt !== null,
+          nextAnalysisOn: analysis.nextAnalysisOn ? formatLongDate(analysis.nextAnalysisOn) : null,
+          lastChange: formatLabDateTime(analysis.updatedAt),
+          clipsCount: analysis.clipsCount,
+          details: { poolLength: String(analysis.poolLengthMetres), summary: analysis.summary },
+          events: analysis.events.map((event) => {
+            const stored = new Map(event.metrics.map((metric) => [metric.key, metric]))
+            return {
+              id: event.id,
+              label: event.label,
+              count: event.metrics.length,
+              fields: event.keys.map((key) => {
+                const metric = stored.get(key)
+                const definition = metricDefinition(key)
+                return {
+                  key,
+                  label: definition?.label ?? metric?.label ?? key,
+                  unit: definition?.unit ?? metric?.unit ?? '',
+                  group: key.startsWith('split_') ? 'splits' : key.startsWith('velocity_') ? 'velocities' : definition ? 'list' : 'own',
+                  better: (definition?.betterWhen ?? metric?.betterWhen) === 'higher' ? 'higher is better' : 'lower is better',
+                }
+              }),
+              defaults: Object.fromEntries([['eventId', String(event.id)], ...event.metrics.map((metric) => [valueFieldName(metric.key), formatValue(metric.value)])]) as Record<string, string>,
+            }
+          }),
+          findings: analysis.findings.map((finding) => ({ ...finding, priorityLabel: priorityLabel(finding.priority) })),
+        }
+      : null,
+    limits: { events: LIMITS.events, findings: LIMITS.findings, drills: LIMITS.drillsPerFinding, csvMegabytes: MAX_CSV_BYTES / 1024 / 1024, csvRows: MAX_CSV_ROWS },
+  }
+}
+
+const INTENTS = ['start', 'details', 'add-event', 'remove-event', 'metrics', 'custom-metric', 'finding', 'remove-finding', 'drill', 'remove-drill', 'csv-preview', 'csv-import', 'publish'] as const
+type Intent = (typeof INTENTS)[number]
+
+/** Where each form sits on the page, so the browser comes back to it after saving. */
+const ANCHORS: Record<Intent, string> = {
+  start: 'analysis-heading',
+  details: 'details',
+  'add-event': 'events',
+  'remove-event': 'events',
+  metrics: 'events',
+  'custom-metric': 'events',
+  finding: 'findings',
+  'remove-finding': 'findings',
+  drill: 'findings',
+  'remove-drill': 'findings',
+  'csv-preview': 'import',
+  'csv-import': 'import',
+  publish: 'publish',
+}
+
+type Preview = { problems: string[]; changes: Array<{ row: number; event: string; metric: string; previous: string | null; value: string }>; newEvents: string[]; unchanged: number; empty: number; csv: string; fileName: string }
+
+/** The answer of one of the page's forms: its result (errors, values) or a refusal, or a step to confirm. */
+type ActionResult = { intent: Intent; target: string; result?: SubmissionResult<string[]>; error?: string; confirm?: boolean; preview?: Preview }
+
+function previewOf(plan: ImportPlan, csv: string, fileName: string): Preview {
+  const withUnit = (value: number, unit: string) => `${formatValue(value)} ${unit}`.trim()
+  return {
+    problems: plan.problems.slice(0, 100).map(problemText).concat(plan.problems.length > 100 ? [`…and ${plan.problems.length - 100} more.`] : []),
+    changes: plan.changes.map((change) => ({ row: change.row, event: change.event, metric: change.label, previous: change.previous === null ? null : withUnit(change.previous, change.unit), value: withUnit(change.value, change.unit) })),
+    newEvents: plan.newEvents,
+    unchanged: plan.unchanged,
+    empty: plan.empty,
+    csv,
+    fileName,
+  }
+}
+
+export async function action({ request, params }: Route.ActionArgs) {
+  const admin = await requireAdmin(request)
+  const actor = { id: admin.id, email: admin.email }
+  const booking = await bookingOf(request, params.reference)
+  // A CSV file is sent once to preview it and once more to confirm: room for one, with the form's other fields.
+  const formData = await readForm(request, { maxBytes: MAX_CSV_BYTES + 64 * 1024 })
+  const intent = formIntent(formData, INTENTS)
+  if (!intent) throw data('Unknown form', { status: 400 })
+  const here = `/admin/bookings/${booking.reference}/analysis`
+  const saved = (title: string, description?: string) => redirectWithToast(`${here}#${ANCHORS[intent]}`, { type: 'success', title, ...(description ? { description } : {}) })
+  const target = String(formData.get('eventId') ?? formData.get('findingId') ?? formData.get('drillId') ?? '')
+
+  if (intent === 'start') {
+    try {
+      await startAnalysis(actor, booking.id)
+    } catch (error) {
+      return data<ActionResult>({ intent, target: '', error: refusalOf(error).message }, { status: refusalOf(error).status })
+    }
+    return saved('Analysis started', 'Everything you enter is saved as a draft until you publish it.')
+  }
+  const analysisId = await analysisIdOfBooking(booking.id)
+  notFoundUnless(analysisId)
+
+  /** Parses a form with its schema and applies it; the messages go next to the fields, the refusals too. */
+  async function save<Schema extends z.ZodType>(schema: Schema, apply: (value: z.output<Schema>) => Promise<Response | ReturnType<typeof data<ActionResult>>>) {
+    const submission = parseWithZod(formData, { schema })
+    if (submission.status !== 'success') return data<ActionResult>({ intent: intent!, target, result: submission.reply() }, { status: 400 })
+    try {
+      return await apply(submission.value)
+    } catch (error) {
+      const refusal = refusalOf(error)
+      return data<ActionResult>({ intent: intent!, target, result: submission.reply(formErrorsOf(refusal)) }, { status: refusal.status })
+    }
+  }
+  /** A removal asks first: the first press returns the question, the second (confirm=yes) removes. */
+  const confirmed = formData.get('confirm') === 'yes'
+
+  switch (intent) {
+    case 'details':
+      return save(DetailsSchema, async (value) => ((await setDetails(actor, analysisId, value)) ? saved('Pool and summary saved') : saved('Nothing to save', 'Those were already the values.')))
+    case 'add-event':
+      return save(EventSchema, async (value) => {
+        await addEvent(actor, analysisId, value)
+        return saved('Event added', 'Enter its metrics below.')
+      })
+    case 'remove-event':
+      return save(RemoveEventSchema, async ({ eventId }) => {
+        if (!confirmed) return data<ActionResult>({ intent, target, confirm: true })
+        await removeEvent(actor, analysisId, eventId)
+        return saved('Event removed')
+      })
+    case 'metrics': {
+      const view = await analysisForStaff(booking.id)
+      const event = view?.analysis?.events.find((item) => String(item.id) === target)
+      notFoundUnless(event)
+      return save(metricsSchema(event.keys), async (value) => {
+        const values = new Map(event.keys.map((key) => [key, (value as Record<string, number | null>)[valueFieldName(key)] ?? null]))
+        return (await saveMetrics(actor, analysisId, event.id, values)) ? saved('Metrics saved', `The ${event.label}.`) : saved('Nothing to save', 'Those were already the values.')
+      })
+    }
+    case 'custom-metric':
+      return save(CustomMetricSchema, async (value) => {
+        await addCustomMetric(actor, analysisId, { ...value, better: value.better })
+        return saved('Metric added')
+      })
+    case 'finding':
+      return save(FindingSchema, async (value) => {
+        await saveFinding(actor, analysisId, value)
+        return saved(value.findingId ? 'Finding saved' : 'Finding added', value.findingId ? undefined : 'Add drills that work on it below.')
+      })
+    case 'remove-finding':
+      return save(RemoveFindingSchema, async ({ findingId }) => {
+        if (!confirmed) return data<ActionResult>({ intent, target, confirm: true })
+        await removeFinding(actor, analysisId, findingId)
+        return saved('Finding removed')
+      })
+    case 'drill':
+      return save(DrillSchema, async (value) => {
+        await addDrill(actor, analysisId, value)
+        return saved('Drill added')
+      })
+    case 'remove-drill':
+      return save(RemoveDrillSchema, async ({ drillId }) => {
+        await removeDrill(actor, analysisId, drillId)
+        return saved('Drill removed')
+      })
+    case 'csv-preview': {
+      const file = formData.get('file')
+      if (!(file instanceof File) || file.size === 0) return data<ActionResult>({ intent, target: '', error: 'Choose the CSV file to import.' }, { status: 400 })
+      if (file.size > MAX_CSV_BYTES) return data<ActionResult>({ intent, target: '', error: `The file is larger than ${MAX_CSV_BYTES / 1024 / 1024} MB.` }, { status: 400 })
+      let csv: string
+      try {
+        csv = new TextDecoder('utf-8', { fatal: true }).decode(await file.arrayBuffer())
+      } catch {
+        return data<ActionResult>({ intent, target: '', error: 'The file is not a text (UTF-8) CSV file. Export it again as CSV.' }, { status: 400 })
+      }
+      if (csv.includes('\u0000')) return data<ActionResult>({ intent, target: '', error: 'The file is not a text (UTF-8) CSV file. Export it again as CSV.' }, { status: 400 })
+      const plan = await previewImport(analysisId, csv)
+      return data<ActionResult>({ intent, target: '', preview: previewOf(plan, csv, file.name.slice(0, 120)) }, { status: plan.problems.length ? 400 : 200 })
+    }
+    case 'csv-import': {
+      const csv = String(formData.get('csv') ?? '')
+      const fileName = String(formData.get('fileName') ?? '').slice(0, 120)
+      try {
+        const plan = await importMetrics(actor, analysisId, csv)
+        return saved('Metrics imported', `${plan.changes.length} ${plan.changes.length === 1 ? 'value' : 'values'} from ${fileName || 'the file'}.`)
+      } catch (error) {
+        const refusal = refusalOf(error)
+        const plan = await previewImport(analysisId, csv)
+        return data<ActionResult>({ intent: 'csv-preview', target: '', error: refusal.message, preview: previewOf(plan, csv, fileName) }, { status: refusal.status })
+      }
+    }
+    case 'publish':
+      return save(PublishSchema, async ({ tellFamily }) => {
+        const first = await publishAnalysis({ actor, analysisId, tellFamily: tellFamily === 'on' })
+        return saved(first ? 'Analysis published' : 'Analysis published again', first || tellFamily ? `${booking.customerName} has been e-mailed.` : 'The family was not e-mailed.')
+      })
+  }
+}
+
+type LoaderData = Route.ComponentProps['loaderData']
+type Analysis = NonNullable<LoaderData['analysis']>
+
+export default function AdminAnalysis({ loaderData, actionData }: Route.ComponentProps) {
+  const { booking, swimmer, analysis, report, limits } = loaderData
+  const answer = actionData as ActionResult | undefined
+  const resultFor = (intent: Intent, target = '') => (answer?.intent === intent && answer.target === target ? answer.result : undefined)
+  const clipsHref = `/admin/bookings/${booking.reference}/analysis/clips`
+  return (
+    <section>
+      <Link to={`/admin/bookings/${booking.reference}`} className="text-sm font-semibold text-brand-700 underline underline-offset-2">
+        Booking {booking.reference}
+      </Link>
+      <h1 id="analysis-heading" className="mt-2 text-3xl font-extrabold text-brand-900">
+        Analysis of {swimmer.name}
+      </h1>
+      <p className="mt-1 text-muted" role="status">
+        {analysis ? analysis.state : 'Not started'}
+      </p>
+
+      <div className="mt-6 grid gap-6 xl:grid-cols-2">
+        <section aria-labelledby="booking-heading" className="card p-4 sm:p-6">
+          <h2 id="booking-heading" className="text-lg font-bold text-ink">
+            Swimmer and booking
+          </h2>
+          <dl className="mt-3 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+            <DetailRow term="Swimmer" value={swimmer.name} />
+            <DetailRow term="Age" value={swimmer.age} />
+            <DetailRow term="Gender" value={swimmer.gender} />
+            <DetailRow term="Booking" value={`${booking.product}, ${booking.status}`} />
+            {booking.days.map((day) => (
+              <DetailRow key={day.label} term={day.label} value={day.value} />
+            ))}
+            <DetailRow term="Booked by" value={booking.customer} />
+            {analysis?.nextAnalysisOn && <DetailRow term="Next analysis" value={`From ${analysis.nextAnalysisOn}`} />}
+          </dl>
+        </section>
+
+        <section aria-labelledby="report-heading" className="card p-4 sm:p-6">
+          <h2 id="report-heading" className="text-lg font-bold text-ink">
+            Report attached to the analysis
+          </h2>
+          {report ? (
+            <>
+              <p className="mt-1 text-sm text-muted">Delivered {report.deliveredAt}. The family sees it with the analysis.</p>
+              <ul className="mt-2 space-y-1 text-sm">
+                {report.files.map((file) => (
+                  <li key={file.url}>
+                    <a href={file.url} className="font-semibold text-brand-700 underline underline-offset-2">
+                      {file.filename}
+                    </a>{' '}
+                    <span className="text-muted">(PDF, {file.size})</span>
+                  </li>
+                ))}
+                {report.videoLinks.map((link) => (
+                  <li key={link.url}>
+                    <a href={link.url} rel="noopener noreferrer" target="_blank" className="font-semibold text-brand-700 underline underline-offset-2">
+                      {link.label || link.url}
+                      <span className="sr-only"> (opens in a new tab)</span>
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            </>
+          ) : (
+            <p className="mt-1 text-sm text-muted">No report delivered.</p>
+          )}
+          <p className="mt-3 text-sm">
+            <Link to={`/admin/bookings/${booking.reference}#report-heading`} className="font-semibold text-brand-700 underline underline-offset-2">
+              Deliver or add to the report on the booking's page
+            </Link>
+          </p>
+        </section>
+      </div>
+
+      {analysis ? (
+        <Editor analysis={analysis} answer={answer} resultFor={resultFor} limits={limits} clipsHref={clipsHref} />
+      ) : (
+        <section aria-labelledby="start-heading" className="card mt-6 p-4 sm:p-6">
+          <h2 id="start-heading" className="text-lg font-bold text-ink">
+            Start the analysis
+          </h2>
+          {booking.confirmed ? (
+            <Form method="post" className="mt-3">
+              <p className="text-sm text-muted">The analysis is a draft until you publish it: enter the events and their metrics, what you found and drills to work on it, and the clips.</p>
+              <FormAlert id="start-error" errors={answer?.intent === 'start' && answer.error ? [answer.error] : undefined} />
+              <PendingButton name="intent" value="start" when={{ fields: { intent: 'start' } }} pendingLabel="Starting..." className="btn-primary mt-3">
+                Start the analysis
+              </PendingButton>
+            </Form>
+          ) : (
+            <p className="mt-1 text-sm text-muted">Only a confirmed booking can be analysed.</p>
+          )}
+        </section>
+      )}
+    </section>
+  )
+}
+
+type ResultFor = (intent: Intent, target?: string) => SubmissionResult<string[]> | undefined
+
+function Editor({ analysis, answer, resultFor, limits, clipsHref }: { analysis: Analysis; answer: ActionResult | undefined; resultFor: ResultFor; limits: LoaderData['limits']; clipsHref: string }) {
+  const confirming = (intent: Intent, target: string) => answer?.intent === intent && answer.target === target && answer.confirm === true
+  return (
+    <>
+      <Panel id="details" title="Pool and summary">
+        <DetailsForm key={JSON.stringify(analysis.details)} defaults={analysis.details} lastResult={resultFor('details')} />
+      </Panel>
+
+      <Panel id="events" title={`Events and metrics (${analysis.events.length} of at most ${limits.events})`} lead="Each event is a stroke over a distance. Enter the figures you measured; leave a field empty for no value. Times may be typed as 1:05.32.">
+        {analysis.events.length === 0 && <p className="text-sm text-muted">No events yet: add the first one below, or import a CSV file.</p>}
+        <ul className="space-y-6">
+          {analysis.events.map((event) => (
+            <li key={event.id} className="rounded-xl border border-slate-200 p-4">
+              <h3 className="text-lg font-semibold text-ink">
+                {event.label} <span className="text-sm font-normal text-muted">({event.count} {event.count === 1 ? 'value' : 'values'})</span>
+              </h3>
+              <MetricsForm key={JSON.stringify(event.defaults)} event={event} lastResult={resultFor('metrics', String(event.id))} />
+              <details className="mt-4" open={resultFor('custom-metric', String(event.id)) !== undefined}>
+                <summary className="cursor-pointer font-semibold text-brand-700">Add a metric that is not in the list</summary>
+                <CustomMetricForm eventId={event.id} eventLabel={event.label} lastResult={resultFor('custom-metric', String(event.id))} />
+              </details>
+              <RemoveForm intent="remove-event" name="eventId" id={event.id} what={`the ${event.label}`} question={`Remove the ${event.label} and its ${event.count} ${event.count === 1 ? 'value' : 'values'}?`} confirming={confirming('remove-event', String(event.id))} />
+            </li>
+          ))}
+        </ul>
+        <div className="mt-6 border-t border-slate-200 pt-6">
+          <h3 className="font-semibold text-ink">Add an event</h3>
+          <EventForm lastResult={resultFor('add-event')} />
+        </div>
+      </Panel>
+
+      <Panel id="import" title="Import metrics from a CSV file" lead={`The analysis software's export: one metric a row, columns stroke, distance_m, metric, value, and for a metric of your own unit and better (higher or lower). Up to ${limits.csvMegabytes} MB and ${limits.csvRows} rows. You see what it adds and overwrites before anything is saved.`}>
+        <CsvImport answer={answer} />
+      </Panel>
+
+      <Panel id="findings" title={`Findings and drills (${analysis.findings.length} of at most ${limits.findings})`} lead="What you found, why it matters, how urgent it is, and drills that work on it.">
+        {analysis.findings.length === 0 && <p className="text-sm text-muted">No findings yet.</p>}
+        <ul className="space-y-6">
+          {analysis.findings.map((finding) => (
+            <li key={finding.id} className="rounded-xl border border-slate-200 p-4">
+              <h3 className="text-lg font-semibold text-ink">
+                {finding.title} <span className="text-sm font-normal text-muted">({finding.priorityLabel} priority)</span>
+              </h3>
+              {finding.whyItMatters && <p className="mt-1 whitespace-pre-line text-sm text-ink">{finding.whyItMatters}</p>}
+              <h4 className="mt-3 text-sm font-semibold text-ink">Drills</h4>
+              {finding.drills.length === 0 ? (
+                <p className="text-sm text-muted">No drills yet.</p>
+              ) : (
+                <ul className="mt-1 space-y-2 text-sm">
+                  {finding.drills.map((drill) => (
+                    <li key={drill.id} className="rounded-lg bg-slate-50 p-3">
+                      <p className="font-semibold text-ink">{drill.name}</p>
+                      {drill.instructions && <p className="whitespace-pre-line text-ink">{drill.instructions}</p>}
+                      {drill.videoUrl && (
+                        <a href={drill.videoUrl} rel="noopener noreferrer" target="_blank" className="font-semibold text-brand-700 underline underline-offset-2 [overflow-wrap:anywhere]">
+                          Video of {drill.name}
+                          <span className="sr-only"> (opens in a new tab)</span>
+                        </a>
+                      )}
+                      <Form method="post" className="mt-2">
+                        <input type="hidden" name="drillId" value={drill.id} />
+                        <PendingButton name="intent" value="remove-drill" when={{ fields: { intent: 'remove-drill', drillId: String(drill.id) } }} pendingLabel="Removing..." className="btn-secondary">
+                          Remove<span className="sr-only"> the drill {drill.name}</span>
+                        </PendingButton>
+                      </Form>
+                    </li>
+                  ))}
+                </ul>
+              )}
+              {finding.drills.length < limits.drills && (
+                <details className="mt-3" open={resultFor('drill', String(finding.id)) !== undefined}>
+                  <summary className="cursor-pointer font-semibold text-brand-700">
+                    Add a drill<span className="sr-only"> to {finding.title}</span>
+                  </summary>
+                  <DrillForm findingId={finding.id} lastResult={resultFor('drill', String(finding.id))} />
+                </details>
+              )}
+              <details className="mt-3" open={resultFor('finding', String(finding.id)) !== undefined}>
+                <summary className="cursor-pointer font-semibold text-brand-700">
+                  Change<span className="sr-only"> the finding {finding.title}</span>
+                </summary>
+                <FindingForm key={JSON.stringify(finding)} finding={finding} lastResult={resultFor('finding', String(finding.id))} />
+              </details>
+              <RemoveForm intent="remove-finding" name="findingId" id={finding.id} what={`the finding ${finding.title}`} question={`Remove the finding “${finding.title}” and its ${finding.drills.length} ${finding.drills.length === 1 ? 'drill' : 'drills'}?`} confirming={confirming('remove-finding', String(finding.id))} />
+            </li>
+          ))}
+        </ul>
+        <div className="mt-6 border-t border-slate-200 pt-6">
+          <h3 className="font-semibold text-ink">Add a finding</h3>
+          <FindingForm lastResult={resultFor('finding')} />
+        </div>
+      </Panel>
+
+      <Panel id="clips" title="Clips">
+        <p className="text-sm text-ink">
+          {analysis.clipsCount} {analysis.clipsCount === 1 ? 'clip' : 'clips'}.{' '}
+          <Link to={clipsHref} className="font-semibold text-brand-700 underline underline-offset-2">
+            Upload and arrange the clips
+          </Link>
+        </p>
+      </Panel>
+
+      <Panel id="publish" title="Publish">
+        <PublishForm published={analysis.published} state={analysis.state} lastChange={analysis.lastChange} lastResult={resultFor('publish')} />
+      </Panel>
+    </>
+  )
+}
+
+function Panel({ id, title, lead, children }: { id: string; title: string; lead?: string; children: ReactNode }) {
+  return (
+    <section id={id} aria-labelledby={`${id}-heading`} className="card mt-6 p-4 sm:p-6">
+      <h2 id={`${id}-heading`} className="text-xl font-bold text-ink">
+        {title}
+      </h2>
+      {lead && <p className="mt-1 text-sm text-muted">{lead}</p>}
+      <div className="mt-4">{children}</div>
+    </section>
+  )
+}
+
+function SaveButton({ intent, target = {}, pendingLabel = 'Saving...', className, children }: { intent: Intent; target?: Record<string, string | null>; pendingLabel?: string; className?: string; children: ReactNode }) {
+  return (
+    <PendingButton when={{ fields: { intent, ...target } }} pendingLabel={pendingLabel} className={className}>
+      {children}
+    </PendingButton>
+  )
+}
+
+type Last = SubmissionResult<string[]> | undefined
+
+function DetailsForm({ defaults, lastResult }: { defaults: { poolLength: string; summary: string }; lastResult: Last }) {
+  const [form, fields] = useValidatedForm(DetailsSchema, { id: 'details-form', lastResult, defaultValue: defaults })
+  return (
+    <Form method="post" {...getFormProps(form)} className="space-y-5">
+      <input type="hidden" name="intent" value="details" />
+      <FormAlert id={form.errorId} errors={form.errors} />
+      <RadioGroupField field={fields.poolLength} legend="Pool length" options={POOL_LENGTHS_METRES.map((length) => ({ value: String(length), label: `${length} m` }))} />
+      <TextAreaField field={fields.summary} label="Summary for the family" note={`a few sentences at the top of their page, up to ${LIMITS.summary} characters`} />
+      <SaveButton intent="details">Save the pool and summary</SaveButton>
+    </Form>
+  )
+}
+
+function EventForm({ lastResult }: { lastResult: Last }) {
+  const [form, fields] = useValidatedForm(EventSchema, { id: 'event-form', lastResult, defaultValue: { stroke: 'freestyle', distance: '50' } })
+  return (
+    <Form method="post" {...getFormProps(form)} className="mt-3 space-y-4">
+      <input type="hidden" name="intent" value="add-event" />
+      <FormAlert id={form.errorId} errors={form.errors} />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <SelectField field={fields.stroke} label="Stroke" options={STROKES} />
+        <SelectField field={fields.distance} label="Distance" options={DISTANCES_METRES.map((distance) => ({ value: String(distance), label: `${distance} m` }))} />
+      </div>
+      <SaveButton intent="add-event" pendingLabel="Adding...">
+        Add the event
+      </SaveButton>
+    </Form>
+  )
+}
+
+type EventView = Analysis['events'][number]
+
+const GROUPS = [
+  { group: 'list', title: 'Metrics' },
+  { group: 'splits', title: 'Splits' },
+  { group: 'velocities', title: 'Velocity per segment' },
+  { group: 'own', title: 'Metrics of your own' },
+] as const
+
+function MetricsForm({ event, lastResult }: { event: EventView; lastResult: Last }) {
+  const schema = useMemo(() => metricsSchema(event.fields.map((field) => field.key)), [event.fields])
+  const [form, fields] = useValidatedForm(schema, { id: `metrics-${event.id}`, lastResult, defaultValue: event.defaults })
+  const all = fields as unknown as Record<string, Parameters<typeof TextField>[0]['field']>
+  return (
+    <Form method="post" {...getFormProps(form)} className="mt-3 space-y-4">
+      <input type="hidden" name="intent" value="metrics" />
+      <input type="hidden" name="eventId" value={event.id} />
+      <FormAlert id={form.errorId} errors={form.errors} />
+      {GROUPS.map(({ group, title }) => {
+        const shown = event.fields.filter((field) => field.group === group)
+        if (shown.length === 0) return null
+        return (
+          <fieldset key={group}>
+            <legend className="font-semibold text-ink">{title}</legend>
+            <div className="mt-2 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+              {shown.map((field) => (
+                <TextField key={field.key} field={all[valueFieldName(field.key)]!} label={`${field.label}${field.unit ? ` (${field.unit})` : ''}`} inputMode="text" optional hint={field.better} />
+              ))}
+            </div>
+          </fieldset>
+        )
+      })}
+      <SaveButton intent="metrics" target={{ eventId: String(event.id) }}>
+        Save the metrics<span className="sr-only"> of the {event.label}</span>
+      </SaveButton>
+    </Form>
+  )
+}
+
+const BETTER = [
+  { value: 'higher', label: 'Higher is better' },
+  { value: 'lower', label: 'Lower is better' },
+]
+
+function CustomMetricForm({ eventId, eventLabel, lastResult }: { eventId: number; eventLabel: string; lastResult: Last }) {
+  const [form, fields] = useValidatedForm(CustomMetricSchema, { id: `custom-${eventId}`, lastResult, defaultValue: { eventId: String(eventId) } })
+  return (
+    <Form method="post" {...getFormProps(form)} className="mt-3 space-y-4">
+      <input type="hidden" name="intent" value="custom-metric" />
+      <input type="hidden" name="eventId" value={eventId} />
+      <FormAlert id={form.errorId} errors={form.errors} />
+      <div className="grid gap-4 sm:grid-cols-3">
+        <TextField field={fields.label} label="Name" placeholder="Dolphin kick frequency" />
+        <TextField field={fields.unit} label="Unit" placeholder="Hz" />
+        <TextField field={fields.value} label="Value" />
+      </div>
+      <RadioGroupField field={fields.better} legend="Which way is better" options={BETTER} />
+      <SaveButton intent="custom-metric" target={{ eventId: String(eventId) }} pendingLabel="Adding...">
+        Add the metric<span className="sr-only"> to the {eventLabel}</span>
+      </SaveButton>
+    </Form>
+  )
+}
+
+function FindingForm({ finding, lastResult }: { finding?: { id: number; title: string; whyItMatters: string; priority: string }; lastResult: Last }) {
+  const defaults = finding ? { findingId: String(finding.id), title: finding.title, whyItMatters: finding.whyItMatters, priority: finding.priority } : { priority: 'medium' }
+  const [form, fields] = useValidatedForm(FindingSchema, { id: finding ? `finding-${finding.id}` : 'finding-new', lastResult, defaultValue: defaults })
+  return (
+    <Form method="post" {...getFormProps(form)} className="mt-3 space-y-4">
+      <input type="hidden" name="intent" value="finding" />
+      {finding && <input type="hidden" name="findingId" value={finding.id} />}
+      <FormAlert id={form.errorId} errors={form.errors} />
+      <TextField field={fields.title} label="What you found" placeholder="Early breathing on the turn" />
+      <TextAreaField field={fields.whyItMatters} label="Why it matters" note="optional" />
+      <RadioGroupField field={fields.priority} legend="Priority" options={FINDING_PRIORITIES} />
+      <SaveButton intent="finding" target={{ findingId: finding ? String(finding.id) : null }} pendingLabel={finding ? 'Saving...' : 'Adding...'}>
+        {finding ? (
+          <>
+            Save the finding<span className="sr-only"> {finding.title}</span>
+          </>
+        ) : (
+          'Add the finding'
+        )}
+      </SaveButton>
+    </Form>
+  )
+}
+
+function DrillForm({ findingId, lastResult }: { findingId: number; lastResult: Last }) {
+  const [form, fields] = useValidatedForm(DrillSchema, { id: `drill-${findingId}`, lastResult, defaultValue: { findingId: String(findingId) } })
+  return (
+    <Form method="post" {...getFormProps(form)} className="mt-3 space-y-4">
+      <input type="hidden" name="intent" value="drill" />
+      <input type="hidden" name="findingId" value={findingId} />
+      <FormAlert id={form.errorId} errors={form.errors} />
+      <TextField field={fields.name} label="Drill" placeholder="Catch-up freestyle" />
+      <TextAreaField field={fields.instructions} label="How to do it" note="optional" />
+      <TextField field={fields.videoUrl} label="Video link" optional placeholder="https://" />
+      <SaveButton intent="drill" target={{ findingId: String(findingId) }} pendingLabel="Adding...">
+        Add the drill
+      </SaveButton>
+    </Form>
+  )
+}
+
+/** A removal's button, and after the first press the question with the button that removes. */
+function RemoveForm({ intent, name, id, what, question, confirming }: { intent: Intent; name: string; id: number; what: string; question: string; confirming: boolean }) {
+  if (confirming) {
+    return (
+      <div role="group" aria-labelledby={`${intent}-${id}-question`} tabIndex={-1} ref={(element) => element?.focus()} className="mt-4 rounded-xl border border-amber-300 bg-amber-50 p-4">
+        <p id={`${intent}-${id}-question`} className="font-semibold text-ink">
+          {question} This cannot be undone.
+        </p>
+        <div className="mt-3 flex flex-wrap gap-3">
+          <Form method="post">
+            <input type="hidden" name="intent" value={intent} />
+            <input type="hidden" name={name} value={id} />
+            <button type="submit" name="confirm" value="yes" className="btn-primary bg-red-700 hover:bg-red-800">
+              Yes, remove it
+            </button>
+          </Form>
+          <Link to="." preventScrollReset className="btn-secondary">
+            Keep it
+          </Link>
+        </div>
+      </div>
+    )
+  }
+  return (
+    <Form method="post" className="mt-4">
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name={name} value={id} />
+      <button type="submit" className="btn-secondary">
+        Remove<span className="sr-only"> {what}</span>…
+      </button>
+    </Form>
+  )
+}
+
+function CsvImport({ answer }: { answer: ActionResult | undefined }) {
+  const preview = answer?.intent === 'csv-preview' ? answer.preview : undefined
+  const error = answer?.intent === 'csv-preview' && answer.error ? answer.error : undefined
+  return (
+    <div className="space-y-4">
+      {preview && (
+        <section aria-labelledby="preview-heading" tabIndex={-1} ref={(element) => element?.focus()} className="rounded-xl border border-slate-300 p-4">
+          <h3 id="preview-heading" className="font-semibold text-ink">
+            Preview of {preview.fileName || 'the file'}
+          </h3>
+          <FormAlert id="import-error" errors={error ? [error] : undefined} />
+          {preview.problems.length > 0 ? (
+            <div role="alert" className="mt-2 rounded-lg border border-red-300 bg-red-50 p-3 text-sm text-red-900">
+              <p className="font-bold">Nothing can be imported until the file is fixed:</p>
+              <ul className="mt-1 list-disc pl-5">
+                {preview.problems.map((problem) => (
+                  <li key={problem}>{problem}</li>
+                ))}
+              </ul>
+            </div>
+          ) : preview.changes.length === 0 ? (
+            <p className="mt-2 text-sm text-ink">Nothing to import: every value of the file is there already.</p>
+          ) : (
+            <>
+              <p className="mt-2 text-sm text-ink">
+                {preview.changes.length} {preview.changes.length === 1 ? 'value' : 'values'} to import, {preview.changes.filter((change) => change.previous !== null).length} of them overwriting a value
+                {preview.newEvents.length > 0 && `; adds the ${preview.newEvents.join(', ')}`}.{preview.unchanged > 0 && ` ${preview.unchanged} already there.`}
+                {preview.empty > 0 && ` ${preview.empty} rows without a value are left out.`}
+              </p>
+              <div className="mt-2 overflow-x-auto">
+                <table className="w-full text-left text-sm">
+                  <caption className="sr-only">What the import changes</caption>
+                  <thead className="text-muted">
+                    <tr>
+                      <th scope="col" className="py-1 pr-3">
+                        Row
+                      </th>
+                      <th scope="col" className="px-3 py-1">
+                        Event
+                      </th>
+                      <th scope="col" className="px-3 py-1">
+                        Metric
+                      </th>
+                      <th scope="col" className="py-1 pl-3">
+                        Value
+                      </th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {preview.changes.map((change) => (
+                      <tr key={change.row} className="border-t border-slate-200">
+                        <td className="py-1 pr-3">{change.row}</td>
+                        <td className="px-3 py-1">{change.event}</td>
+                        <td className="px-3 py-1">{change.metric}</td>
+                        <td className="py-1 pl-3">{change.previous === null ? `${change.value} (new)` : `${change.previous} → ${change.value}`}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+              <Form method="post" encType="multipart/form-data" className="mt-3 flex flex-wrap gap-3">
+                <input type="hidden" name="intent" value="csv-import" />
+                <input type="hidden" name="fileName" value={preview.fileName} />
+                <input type="hidden" name="csv" value={preview.csv} />
+                <PendingButton when={{ fields: { intent: 'csv-import' } }} pendingLabel="Importing...">
+                  Import {preview.changes.length} {preview.changes.length === 1 ? 'value' : 'values'}
+                </PendingButton>
+                <Link to="." preventScrollReset className="btn-secondary">
+                  Cancel
+                </Link>
+              </Form>
+            </>
+          )}
+        </section>
+      )}
+      <Form method="post" encType="multipart/form-data" className="space-y-3">
+        <input type="hidden" name="intent" value="csv-preview" />
+        {!preview && <FormAlert id="import-error" errors={error ? [error] : answer?.intent === 'csv-preview' && answer.error ? [answer.error] : undefined} />}
+        <div>
+          <label htmlFor="csv-file" className="block text-sm font-semibold text-ink">
+            CSV file
+          </label>
+          <input id="csv-file" name="file" type="file" accept=".csv,text/csv" required className="mt-1 block w-full text-sm" />
+        </div>
+        <PendingButton when={{ fields: { intent: 'csv-preview' } }} pendingLabel="Reading..." className="btn-secondary">
+          {preview ? 'Preview another file' : 'Preview the import'}
+        </PendingButton>
+      </Form>
+    </div>
+  )
+}
+
+function PublishForm({ published, state, lastChange, lastResult }: { published: boolean; state: string; lastChange: string; lastResult: Last }) {
+  const [form, fields] = useValidatedForm(PublishSchema, { id: 'publish-form', lastResult })
+  return (
+    <Form method="post" {...getFormProps(form)} className="space-y-4">
+      <input type="hidden" name="intent" value="publish" />
+      <p className="text-sm text-ink">
+        {state}. Last change {lastChange}.
+      </p>
+      {published ? (
+        <>
+          <p className="text-sm text-muted">The family sees changes you save at once. Publish again once you have gone over them; tick the box to e-mail the family that the analysis was updated.</p>
+          <label className="inline-flex min-h-11 items-center gap-2 text-base">
+            <input type="checkbox" name={fields.tellFamily.name} id={fields.tellFamily.id} value="on" className="h-5 w-5 accent-brand-700" />
+            Tell the family
+          </label>
+        </>
+      ) : (
+        <p className="text-sm text-muted">Publishing shows the analysis to the family and e-mails them a link to it. It needs an event with at least one metric, or a finding.</p>
+      )}
+      <FormAlert id={form.errorId} errors={form.errors} />
+      <SaveButton intent="publish" pendingLabel="Publishing...">
+        {published ? 'Publish again' : 'Publish'}
+      </SaveButton>
+    </Form>
+  )
+}
