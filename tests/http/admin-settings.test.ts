@@ -143,7 +143,7 @@ describe('policy texts, contact and GST details', () => {
 
   it('an edited refund policy shows on /refund', async () => {
     const admin = await staff()
-    const saved = await save(admin, { intent: 'policies', reportDelivery: 'within 72 hours', refundPolicy: 'within 5 business days, to the original payment method' })
+    const saved = await save(admin, { intent: 'policies', reportDelivery: 'within 72 hours', refundPolicy: 'within 5 business days, to the original payment method', reanalysisMonths: '3' })
     expect(saved).toContain('Policy texts saved')
     await eventually('/refund', (refund) => expect(refund).toContain('Refunds are credited within 5 business days, to the original payment method'))
     await eventually('/how-it-works', (page) => expect(page).toContain('within 72 hours'))
@@ -151,10 +151,11 @@ describe('policy texts, contact and GST details', () => {
 
   it('refuses a report delivery time the overdue check cannot read', async () => {
     const admin = await staff()
-    const response = await admin.post('/admin/settings', { intent: 'policies', reportDelivery: 'soon', refundPolicy: '' })
+    const response = await admin.post('/admin/settings', { intent: 'policies', reportDelivery: 'soon', refundPolicy: '', reanalysisMonths: '25' })
     expect(response.status).toBe(400)
     expect(fieldState(response.html, 'reportDelivery')).toEqual({ invalid: true, message: 'Say how long in hours or days, for example “within 48 hours” or “within 5-7 business days”' })
     expect(fieldState(response.html, 'refundPolicy')).toEqual({ invalid: true, message: 'Enter how refunds are paid' })
+    expect(fieldState(response.html, 'reanalysisMonths')).toEqual({ invalid: true, message: 'Enter a number of months from 1 to 24' })
   })
 
   it('saves real contact details, which the contact page then links; placeholders may stay', async () => {
@@ -224,7 +225,7 @@ describe('the audit log', () => {
   it('lists who changed what and when, newest first, with each value before and after, filterable by kind', async () => {
     const admin = await staff()
     await save(admin, { intent: 'price', code: 'single_race', price: '3999', regularPrice: '' })
-    await save(admin, { intent: 'policies', reportDelivery: 'within 48 hours', refundPolicy: 'within 7 business days, to the original payment method' })
+    await save(admin, { intent: 'policies', reportDelivery: 'within 48 hours', refundPolicy: 'within 7 business days, to the original payment method', reanalysisMonths: '3' })
 
     const log = await admin.get('/admin/audit')
     expect(log.status).toBe(200)
