@@ -152,6 +152,9 @@ const pages: Row[] = [
     '/admin/settings',
     '/admin/mail',
     '/admin/audit',
+    // Analyses
+    '/admin/bookings/:a/analysis',
+    '/admin/reference-bands',
   ].map((template): Row => ({
     name: template,
     path: () => template.replace(':window', the.windowId).replace(':a', template.includes('customers') ? the.a.customerId : the.a.reference),

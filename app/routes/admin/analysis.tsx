@@ -687,7 +687,8 @@ function CsvImport({ answer }: { answer: ActionResult | undefined }) {
                 {preview.newEvents.length > 0 && `; adds the ${preview.newEvents.join(', ')}`}.{preview.unchanged > 0 && ` ${preview.unchanged} already there.`}
                 {preview.empty > 0 && ` ${preview.empty} rows without a value are left out.`}
               </p>
-              <div className="mt-2 overflow-x-auto">
+              {/* Focusable, so the table can be scrolled sideways from the keyboard on a phone. */}
+              <div role="region" aria-label="What the import changes" tabIndex={0} className="mt-2 overflow-x-auto">
                 <table className="w-full text-left text-sm">
                   <caption className="sr-only">What the import changes</caption>
                   <thead className="text-muted">
