@@ -5,6 +5,7 @@ import {
   addHours,
   addMinutes,
   addMonths,
+  addMonthsToDate,
   addSeconds,
   DAYS_OF_WEEK,
   daysBetween,
@@ -169,6 +170,14 @@ describe('moving instants and dates', () => {
     expect(monthBounds('2027-12')).toEqual({ first: '2027-12-01', last: '2027-12-31' })
     expect(addMonths('2027-12', 1)).toBe('2028-01')
     expect(addMonths('2027-01', -1)).toBe('2026-12')
+  })
+
+  it('moves a date by months, keeping its day or the last day of a shorter month', () => {
+    expect(addMonthsToDate('2030-03-09', 6)).toBe('2030-09-09')
+    expect(addMonthsToDate('2030-11-15', 3)).toBe('2031-02-15')
+    expect(addMonthsToDate('2031-01-31', 1)).toBe('2031-02-28')
+    expect(addMonthsToDate('2031-12-31', 2)).toBe('2032-02-29')
+    expect(addMonthsToDate('2030-08-31', 24)).toBe('2032-08-31')
   })
 
   it('cuts a time column to the minute', () => {

@@ -58,11 +58,12 @@ describe('the GST form', () => {
 
 describe('the policy texts', () => {
   it('need the report delivery time in hours or days, which the overdue check reads', () => {
-    expect(PoliciesSchema.safeParse({ reportDelivery: 'within 72 hours', refundPolicy: 'within 7 business days' }).success).toBe(true)
-    expect(PoliciesSchema.safeParse({ reportDelivery: 'within 5-7 business days', refundPolicy: 'within 7 days' }).success).toBe(true)
-    expect(errorsOf(PoliciesSchema.safeParse({ reportDelivery: 'very soon', refundPolicy: '' }))).toEqual({
+    expect(PoliciesSchema.safeParse({ reportDelivery: 'within 72 hours', refundPolicy: 'within 7 business days', reanalysisMonths: '3' }).success).toBe(true)
+    expect(PoliciesSchema.safeParse({ reportDelivery: 'within 5-7 business days', refundPolicy: 'within 7 days', reanalysisMonths: '24' }).success).toBe(true)
+    expect(errorsOf(PoliciesSchema.safeParse({ reportDelivery: 'very soon', refundPolicy: '', reanalysisMonths: '0' }))).toEqual({
       reportDelivery: 'Say how long in hours or days, for example “within 48 hours” or “within 5-7 business days”',
       refundPolicy: 'Enter how refunds are paid',
+      reanalysisMonths: 'Enter a number of months from 1 to 24',
     })
   })
 })
