@@ -3,6 +3,7 @@ import { db } from '~/db/client.server'
 import { referenceBands } from '~/db/schema'
 import { DomainError } from '~/lib/domain-error'
 import { recordAudit, type Actor } from '~/modules/audit/audit.server'
+import { isUniqueViolation } from '~/modules/camps/registrations.server'
 import { eventLabel, metricDefinition } from './catalog'
 
 // Reference bands: what swimmers of a level reach ("State finalist: 29.80 s") for a stroke,
@@ -55,26 +56,38 @@ async function assertUnique(input: BandInput, exceptId?: number) {
         exceptId === undefined ? undefined : ne(referenceBands.id, exceptId),
       ),
     )
-  if (same) throw new DomainError('conflict', 'There is a band of this level for the same event, metric, ages and gender already.', 'level')
+  if (same) throw duplicate()
+}
+
+const duplicate = () => new DomainError('conflict', 'There is a band of this level for the same event, metric, ages and gender already.', 'level')
+
+/** Two of the staff adding the same band at once: the second is told so, like one added before. */
+async function unlessDuplicate<T>(write: Promise<T>) {
+  try {
+    return await write
+  } catch (error) {
+    if (isUniqueViolation(error, 'reference_bands_unique')) throw duplicate()
+    throw error
+  }
 }
 
 export async function addBand(actor: Actor, input: BandInput, now = new Date()) {
   check(input)
   await assertUnique(input)
-  return db().transaction(async (tx) => {
+  return unlessDuplicate(db().transaction(async (tx) => {
     const [band] = await tx
       .insert(referenceBands)
       .values({ ...rowOf(input), updatedAt: now })
       .returning()
     await recordAudit(tx, actor, { action: 'band.add', entityType: 'reference_band', entityId: band!.id, summary: `Added the reference band ${bandLabel(band!)}`, after: rowOf(input) }, now)
     return band!.id
-  })
+  }))
 }
 
 export async function updateBand(actor: Actor, bandId: number, input: BandInput, now = new Date()) {
   check(input)
   await assertUnique(input, bandId)
-  return db().transaction(async (tx) => {
+  return unlessDuplicate(db().transaction(async (tx) => {
     const [current] = await tx.select().from(referenceBands).where(eq(referenceBands.id, bandId)).for('update')
     if (!current) throw new DomainError('not_found', 'No such band.')
     const [band] = await tx
@@ -83,7 +96,7 @@ export async function updateBand(actor: Actor, bandId: number, input: BandInput,
       .where(eq(referenceBands.id, bandId))
       .returning()
     await recordAudit(tx, actor, { action: 'band.change', entityType: 'reference_band', entityId: bandId, summary: `Changed the reference band ${bandLabel(current)} to ${bandLabel(band!)}`, before: current, after: rowOf(input) }, now)
-  })
+  }))
 }
 
 export async function deleteBand(actor: Actor, bandId: number, now = new Date()) {
