@@ -133,6 +133,28 @@ describe('the editor', () => {
     expect(mine).toContain(`href="/analyses/${analysisId}"`)
   })
 
+  it("a guest booking's family is e-mailed its private link, whose page says the report is ready and links the analysis", async () => {
+    const admin = await site.sharedStaff()
+    const made = await admin.post('/admin/bookings/new', { name: 'Ravi Kumar', swimmerName: '', email: 'ravi.kumar@example.com', phone: '9845012345', product: 'single_race', date: sessionDate, time: '11:00', origin: 'complimentary', amount: '', notes: '' })
+    const guestEditor = `${made.location}/analysis`
+    expect((await admin.post(guestEditor, { intent: 'start' })).status).toBe(302)
+    const refused = await admin.post(guestEditor, { intent: 'publish' })
+    expect(refused.status).toBe(409)
+    expect(text(refused.html)).toContain('There is nothing to publish yet: add an event with at least one metric, or a finding.')
+    expect((await admin.post(guestEditor, { intent: 'finding', title: 'Kick from the hips', whyItMatters: '', priority: 'medium' })).status).toBe(302)
+    expect((await admin.post(guestEditor, { intent: 'publish' })).status).toBe(302)
+    const mail = await site.sink.waitForMailTo('ravi.kumar@example.com', /Your analysis is ready/)
+    const link = /(https?:\/\/\S+\/booking\/view\?[^\s"<]+)/.exec(mail.text)![1]!
+    const view = await new Visitor(site.url).get(link)
+    expect(view.status).toBe(200)
+    expect(text(view.html)).toContain('Report ready')
+    expect(view.html).toMatch(/href="\/analyses\/\d+"/)
+    // Publishing again without ticking "Tell the family" sends nothing; ticked, the "updated" e-mail.
+    expect((await admin.post(guestEditor, { intent: 'publish' })).status).toBe(302)
+    expect((await admin.post(guestEditor, { intent: 'publish', tellFamily: 'on' })).status).toBe(302)
+    await site.sink.waitForMailTo('ravi.kumar@example.com', /Your analysis has been updated/)
+  })
+
   it('answers broken and hostile posts with a 4xx, never a 500', async () => {
     const admin = await site.sharedStaff()
     const posts: Array<Record<string, string>> = [

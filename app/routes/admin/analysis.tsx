@@ -54,8 +54,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     },
     swimmer: {
       name: view.swimmer.name,
-      age: view.swimmer.age === null ? 'Not known (booked as a guest)' : `${view.swimmer.age} years`,
-      gender: view.swimmer.gender ? (optionLabel(GENDERS, view.swimmer.gender) ?? view.swimmer.gender) : 'Not known (booked as a guest)',
+      age: view.swimmer.age === null ? 'Not known (no swimmer profile)' : `${view.swimmer.age} years`,
+      gender: view.swimmer.gender ? (optionLabel(GENDERS, view.swimmer.gender) ?? view.swimmer.gender) : 'Not known (no swimmer profile)',
     },
     report: report?.deliveredAt
       ? {
