@@ -122,6 +122,12 @@ describe('the editor', () => {
     expect(badDrill.status).toBe(400)
     expect(fieldState(badDrill.html, 'videoUrl')).toEqual({ invalid: true, message: 'Enter a full address starting with https://' })
     expect((await admin.post(editor(), { intent: 'drill', findingId, name: 'Tumble turns', instructions: '10 × 25 m', videoUrl: 'https://video.example/turns' })).status).toBe(302)
+    const drillId = /name="drillId" value="(\d+)"/.exec((await admin.get(editor())).html)![1]!
+    const badChange = await admin.post(editor(), { intent: 'drill', findingId, drillId, name: '', instructions: '', videoUrl: '' })
+    expect(badChange.status).toBe(400)
+    expect(fieldState(badChange.html, 'name')).toEqual({ invalid: true, message: 'Name the drill' })
+    expect((await admin.post(editor(), { intent: 'drill', findingId, drillId, name: 'Tumble turns without breathing', instructions: '10 × 25 m', videoUrl: 'https://video.example/turns' })).status).toBe(302)
+    expect(text((await admin.get(editor())).html)).toContain('Video of Tumble turns without breathing')
 
     expect((await admin.post(editor(), { intent: 'publish' })).status).toBe(302)
     const mail = await site.sink.waitForMailTo('asharao@example.com', /Your analysis is ready/)

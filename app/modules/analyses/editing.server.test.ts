@@ -6,7 +6,7 @@ import { DomainError } from '~/lib/domain-error'
 import { confirmedBookings } from '../../../tests/support/analyses'
 import { createStaff } from '../../../tests/support/booking'
 import { useTestDatabase } from '../../../tests/support/test-database'
-import { addCustomMetric, addDrill, addEvent, analysisForStaff, removeDrill, removeEvent, removeFinding, saveFinding, saveMetrics, setDetails, startAnalysis } from './editing.server'
+import { addCustomMetric, addDrill, addEvent, changeDrill, analysisForStaff, removeDrill, removeEvent, removeFinding, saveFinding, saveMetrics, setDetails, startAnalysis } from './editing.server'
 import { CustomMetricSchema, DrillSchema, FindingSchema, LIMITS, metricsSchema, parseMetricValue, segmentMetricKeys, valueFieldName } from './schemas'
 
 useTestDatabase()
@@ -46,7 +46,8 @@ describe('recording an analysis', () => {
     expect(await saveMetrics(actor, analysisId, eventId, new Map<string, number | null>([['final_time', 60.95]]))).toBe(false)
     await addCustomMetric(actor, analysisId, { eventId, label: 'Dolphin kick frequency', unit: 'Hz', better: 'higher', value: 2.1 })
     const findingId = await saveFinding(actor, analysisId, { title: 'Early breathing on the turn', whyItMatters: 'It slows the wall.', priority: 'high' })
-    await addDrill(actor, analysisId, { findingId, name: 'Tumble turns without breathing', instructions: '10 × 25 m', videoUrl: 'https://video.example/turns' })
+    const drillId = await addDrill(actor, analysisId, { findingId, name: 'Tumble turns', instructions: '', videoUrl: null })
+    await changeDrill(actor, analysisId, drillId, { name: 'Tumble turns without breathing', instructions: '10 × 25 m', videoUrl: 'https://video.example/turns' })
 
     const view = (await analysisForStaff(bookingId, '2030-03-10'))!
     expect(view.swimmer).toEqual({ name: expect.stringMatching(/^analysed\d+ 1$/), age: 30, gender: 'female' })
@@ -72,7 +73,7 @@ describe('recording an analysis', () => {
     expect(emptied.analysis).toMatchObject({ events: [], findings: [] })
 
     const actions = (await db().select({ action: auditLog.action }).from(auditLog).where(eq(auditLog.entityType, 'analysis'))).map((entry) => entry.action)
-    expect(actions).toEqual(['analysis.start', 'analysis.details', 'analysis.event.add', 'analysis.metrics', 'analysis.metrics', 'analysis.metric.add', 'analysis.finding.add', 'analysis.drill.add', 'analysis.drill.remove', 'analysis.finding.remove', 'analysis.event.remove'])
+    expect(actions).toEqual(['analysis.start', 'analysis.details', 'analysis.event.add', 'analysis.metrics', 'analysis.metrics', 'analysis.metric.add', 'analysis.finding.add', 'analysis.drill.add', 'analysis.drill.change', 'analysis.drill.remove', 'analysis.finding.remove', 'analysis.event.remove'])
   })
 
   it('refuses a booking that is not confirmed, an event twice, and anything of another analysis', async () => {
@@ -90,6 +91,9 @@ describe('recording an analysis', () => {
     expect((await refusal(addDrill(actor, otherId, { findingId, name: 'Board kick', instructions: '', videoUrl: null }))).kind).toBe('not_found')
     expect((await refusal(addDrill(actor, analysisId, { findingId, name: 'Board kick', instructions: '', videoUrl: 'javascript:alert(1)' }))).field).toBe('videoUrl')
     expect((await refusal(removeFinding(actor, otherId, findingId))).kind).toBe('not_found')
+    const drillId = await addDrill(actor, analysisId, { findingId, name: 'Board kick', instructions: '', videoUrl: null })
+    expect((await refusal(changeDrill(actor, otherId, drillId, { name: 'Taken', instructions: '', videoUrl: null }))).kind).toBe('not_found')
+    expect((await refusal(removeDrill(actor, otherId, drillId))).kind).toBe('not_found')
     expect((await refusal(addCustomMetric(actor, analysisId, { eventId, label: 'Final time', unit: 's', better: 'lower', value: 30 }))).field).toBe('label')
   })
 })

@@ -333,15 +333,33 @@ export async function addDrill(actor: Actor, analysisId: number, input: { findin
   })
 }
 
+/** Changes a drill's name, how to do it, or its video. */
+export async function changeDrill(actor: Actor, analysisId: number, drillId: number, input: { name: string; instructions: string; videoUrl: string | null }, now = new Date()) {
+  if (input.videoUrl !== null && !/^https?:\/\//i.test(input.videoUrl)) throw new DomainError('invalid', 'Enter a full address starting with https://', 'videoUrl')
+  return db().transaction(async (tx) => {
+    await lockedAnalysis(tx, analysisId)
+    const drill = await ownDrill(tx, analysisId, drillId)
+    const values = { name: input.name, instructions: input.instructions, videoUrl: input.videoUrl }
+    await tx.update(findingDrills).set(values).where(eq(findingDrills.id, drill.id))
+    await touched(tx, analysisId, now)
+    await audit(tx, actor, analysisId, 'drill.change', `Changed the drill “${input.name}”`, now, values)
+  })
+}
+
+async function ownDrill(tx: Executor, analysisId: number, drillId: number) {
+  const [drill] = await tx
+    .select({ id: findingDrills.id, name: findingDrills.name, findingId: findingDrills.findingId })
+    .from(findingDrills)
+    .innerJoin(analysisFindings, eq(analysisFindings.id, findingDrills.findingId))
+    .where(and(eq(findingDrills.id, drillId), eq(analysisFindings.analysisId, analysisId)))
+  if (!drill) throw new DomainError('not_found', 'No such drill in this analysis.')
+  return drill
+}
+
 export async function removeDrill(actor: Actor, analysisId: number, drillId: number, now = new Date()) {
   return db().transaction(async (tx) => {
     await lockedAnalysis(tx, analysisId)
-    const [drill] = await tx
-      .select({ id: findingDrills.id, name: findingDrills.name, findingId: findingDrills.findingId })
-      .from(findingDrills)
-      .innerJoin(analysisFindings, eq(analysisFindings.id, findingDrills.findingId))
-      .where(and(eq(findingDrills.id, drillId), eq(analysisFindings.analysisId, analysisId)))
-    if (!drill) throw new DomainError('not_found', 'No such drill in this analysis.')
+    const drill = await ownDrill(tx, analysisId, drillId)
     await tx.delete(findingDrills).where(eq(findingDrills.id, drillId))
     await touched(tx, analysisId, now)
     await audit(tx, actor, analysisId, 'drill.remove', `Removed the drill “${drill.name}”`, now)

@@ -139,6 +139,7 @@ export function isWebAddress(value: string) {
 
 export const DrillSchema = z.object({
   findingId: id,
+  drillId: id.optional(),
   name: requiredText('Name the drill', LIMITS.title),
   instructions: optionalText(LIMITS.text),
   videoUrl: z

@@ -17,7 +17,7 @@ import { redirectWithToast } from '~/lib/toast.server'
 import { GENDERS, optionLabel } from '~/modules/accounts/fields'
 import { analysisIdOfBooking } from '~/modules/analyses/analyses.server'
 import { DISTANCES_METRES, FINDING_PRIORITIES, metricDefinition, POOL_LENGTHS_METRES, priorityLabel, STROKES } from '~/modules/analyses/catalog'
-import { addCustomMetric, addDrill, addEvent, analysisForStaff, bookingForAnalysis, removeDrill, removeEvent, removeFinding, saveFinding, saveMetrics, setDetails, startAnalysis } from '~/modules/analyses/editing.server'
+import { addCustomMetric, addDrill, addEvent, changeDrill, analysisForStaff, bookingForAnalysis, removeDrill, removeEvent, removeFinding, saveFinding, saveMetrics, setDetails, startAnalysis } from '~/modules/analyses/editing.server'
 import { importMetrics, MAX_CSV_BYTES, MAX_CSV_ROWS, previewImport, problemText, type ImportPlan } from '~/modules/analyses/metrics-import.server'
 import { publishAnalysis } from '~/modules/analyses/publishing.server'
 import { CustomMetricSchema, DetailsSchema, DrillSchema, EventSchema, FindingSchema, LIMITS, metricsSchema, PublishSchema, RemoveDrillSchema, RemoveEventSchema, RemoveFindingSchema, valueFieldName } from '~/modules/analyses/schemas'
@@ -147,7 +147,8 @@ export async function action({ request, params }: Route.ActionArgs) {
   if (!intent) throw data('Unknown form', { status: 400 })
   const here = `/admin/bookings/${booking.reference}/analysis`
   const saved = (title: string, description?: string) => redirectWithToast(`${here}#${ANCHORS[intent]}`, { type: 'success', title, ...(description ? { description } : {}) })
-  const target = String(formData.get('eventId') ?? formData.get('findingId') ?? formData.get('drillId') ?? '')
+  // Which of the repeated forms was sent: an event's, a finding's, or a drill's (`d` and its id).
+  const target = formData.get('drillId') !== null ? `d${String(formData.get('drillId'))}` : String(formData.get('eventId') ?? formData.get('findingId') ?? '')
 
   if (intent === 'start') {
     try {
@@ -214,9 +215,10 @@ export async function action({ request, params }: Route.ActionArgs) {
         return saved('Finding removed')
       })
     case 'drill':
-      return save(DrillSchema, async (value) => {
-        await addDrill(actor, analysisId, value)
-        return saved('Drill added')
+      return save(DrillSchema, async ({ drillId, ...drill }) => {
+        if (drillId) await changeDrill(actor, analysisId, drillId, drill)
+        else await addDrill(actor, analysisId, drill)
+        return saved(drillId ? 'Drill saved' : 'Drill added')
       })
     case 'remove-drill':
       return save(RemoveDrillSchema, async ({ drillId }) => {
@@ -417,6 +419,12 @@ function Editor({ analysis, answer, resultFor, limits, clipsHref }: { analysis: 
                           <span className="sr-only"> (opens in a new tab)</span>
                         </a>
                       )}
+                      <details className="mt-2" open={resultFor('drill', `d${drill.id}`) !== undefined}>
+                        <summary className="cursor-pointer font-semibold text-brand-700">
+                          Change<span className="sr-only"> the drill {drill.name}</span>
+                        </summary>
+                        <DrillForm key={JSON.stringify(drill)} findingId={finding.id} drill={drill} lastResult={resultFor('drill', `d${drill.id}`)} />
+                      </details>
                       <Form method="post" className="mt-2">
                         <input type="hidden" name="drillId" value={drill.id} />
                         <PendingButton name="intent" value="remove-drill" when={{ fields: { intent: 'remove-drill', drillId: String(drill.id) } }} pendingLabel="Removing..." className="btn-secondary">
@@ -607,18 +615,26 @@ function FindingForm({ finding, lastResult }: { finding?: { id: number; title: s
   )
 }
 
-function DrillForm({ findingId, lastResult }: { findingId: number; lastResult: Last }) {
-  const [form, fields] = useValidatedForm(DrillSchema, { id: `drill-${findingId}`, lastResult, defaultValue: { findingId: String(findingId) } })
+function DrillForm({ findingId, drill, lastResult }: { findingId: number; drill?: { id: number; name: string; instructions: string; videoUrl: string | null }; lastResult: Last }) {
+  const defaults = drill ? { findingId: String(findingId), drillId: String(drill.id), name: drill.name, instructions: drill.instructions, videoUrl: drill.videoUrl ?? '' } : { findingId: String(findingId) }
+  const [form, fields] = useValidatedForm(DrillSchema, { id: drill ? `drill-change-${drill.id}` : `drill-${findingId}`, lastResult, defaultValue: defaults })
   return (
     <Form method="post" {...getFormProps(form)} className="mt-3 space-y-4">
       <input type="hidden" name="intent" value="drill" />
       <input type="hidden" name="findingId" value={findingId} />
+      {drill && <input type="hidden" name="drillId" value={drill.id} />}
       <FormAlert id={form.errorId} errors={form.errors} />
       <TextField field={fields.name} label="Drill" placeholder="Catch-up freestyle" />
       <TextAreaField field={fields.instructions} label="How to do it" note="optional" />
       <TextField field={fields.videoUrl} label="Video link" optional placeholder="https://" />
-      <SaveButton intent="drill" target={{ findingId: String(findingId) }} pendingLabel="Adding...">
-        Add the drill
+      <SaveButton intent="drill" target={{ findingId: String(findingId), drillId: drill ? String(drill.id) : null }} pendingLabel={drill ? 'Saving...' : 'Adding...'}>
+        {drill ? (
+          <>
+            Save the drill<span className="sr-only"> {drill.name}</span>
+          </>
+        ) : (
+          'Add the drill'
+        )}
       </SaveButton>
     </Form>
   )
