@@ -1,5 +1,7 @@
+import fc from 'fast-check'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { addDays, addMonths, labToday } from '~/lib/lab-time'
+import { invalidSubmission, type FormSpec } from '../support/hostile-input'
 import { decodeHtml, fieldState, text, Visitor } from '../support/visitor'
 import { useTestSite } from '../support/site'
 
@@ -186,6 +188,36 @@ describe('the editor', () => {
   })
 })
 
+describe('hostile submissions', () => {
+  it('every form of the editor and of the bands answers with its page and a message, never a 500', async () => {
+    const admin = await site.sharedStaff()
+    const page = decodeHtml((await admin.get(editor())).html)
+    const eventId = /name="eventId" value="(\d+)"/.exec(page)![1]!
+    const forms: Array<{ path: string; spec: FormSpec }> = [
+      { path: editor(), spec: { valid: { poolLength: '25', summary: 'Fine.' }, strict: { poolLength: 'choice' }, fixed: { intent: 'details' } } },
+      { path: editor(), spec: { valid: { stroke: 'backstroke', distance: '100' }, strict: { stroke: 'choice', distance: 'choice' }, fixed: { intent: 'add-event' } } },
+      { path: editor(), spec: { valid: { label: 'Glide', unit: 's', better: 'higher', value: '1.2' }, strict: { better: 'choice' }, fixed: { intent: 'custom-metric', eventId } } },
+      { path: editor(), spec: { valid: { title: 'Kick', whyItMatters: '', priority: 'low' }, strict: { priority: 'choice' }, fixed: { intent: 'finding' } } },
+      { path: editor(), spec: { valid: { tellFamily: 'on' }, strict: { tellFamily: 'choice' }, fixed: { intent: 'publish' } } },
+      { path: '/admin/reference-bands', spec: { valid: { stroke: 'freestyle', distance: '50', metric: 'final_time', ageMin: '11', ageMax: '12', gender: 'any', level: 'State finalist', value: '30.5' }, strict: { stroke: 'choice', distance: 'choice', metric: 'choice', ageMin: 'count', ageMax: 'count', gender: 'choice' }, fixed: { intent: 'band' } } },
+    ]
+    for (const { path, spec } of forms) {
+      await fc.assert(
+        fc.asyncProperty(invalidSubmission(spec), async (submission) => {
+          const label = `${path} ${submission.toString().slice(0, 200)}`
+          const response = await admin.post(path, submission)
+          expect(response.status, label).toBeLessThan(500)
+          if (response.status < 400) return
+          // The error page is only for what no page sends (a NUL, a list index far beyond any form).
+          if (/<title>Bad request<\/title>/.test(response.html)) expect(`${[...submission].join()}`, label).toMatch(/\u0000|\[\d{4,}\]/)
+          else expect(response.html, label).toMatch(/aria-invalid="true"|role="alert"|<p id="[^"]+-error"/)
+        }),
+        { numRuns: 8 },
+      )
+    }
+  })
+})
+
 describe('reference bands', () => {
   it('are added, edited and deleted, with each mistake next to its field', async () => {
     const admin = await site.sharedStaff()
@@ -202,6 +234,12 @@ describe('reference bands', () => {
     const listed = decodeHtml((await admin.get('/admin/reference-bands')).html)
     const bandId = /href="\/admin\/reference-bands\?edit=(\d+)/.exec(listed)![1]!
     expect(text(listed)).toContain('50 m freestyle Final time 11-12 Female State finalist 30.5 s')
+    // A mistake in a band being edited shows in its form, which posts back to the edit address.
+    expect(decodeHtml((await admin.get(`/admin/reference-bands?edit=${bandId}`)).html)).toContain(`action="/admin/reference-bands?edit=${bandId}"`)
+    const badEdit = await admin.post(`/admin/reference-bands?edit=${bandId}`, { ...band, bandId, level: '' })
+    expect(badEdit.status).toBe(400)
+    expect(fieldState(badEdit.html, 'level')).toEqual({ invalid: true, message: 'Name the level, for example “State finalist”' })
+    expect((await admin.post('/admin/reference-bands', { ...band, bandId: '999999' })).status).toBe(404)
     expect((await admin.post('/admin/reference-bands', { ...band, bandId, value: '30.1' })).status).toBe(302)
     expect(text((await admin.get('/admin/reference-bands')).html)).toContain('State finalist 30.1 s')
     const asked = await admin.post('/admin/reference-bands', { intent: 'delete', bandId })

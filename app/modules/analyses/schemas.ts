@@ -153,7 +153,7 @@ export const DrillSchema = z.object({
 
 export const RemoveDrillSchema = z.object({ drillId: id })
 
-export const PublishSchema = z.object({ tellFamily: z.literal('on').optional() })
+export const PublishSchema = z.object({ tellFamily: z.literal('on', { error: 'Tick the box to tell the family, or leave it empty' }).optional() })
 
 export const BAND_GENDERS = [
   { value: 'any', label: 'Any' },

@@ -4,7 +4,7 @@ import { useMemo, type ReactNode } from 'react'
 import { data, Form, Link } from 'react-router'
 import type { z } from 'zod'
 import type { Route } from './+types/analysis'
-import { FormAlert, PendingButton, RadioGroupField, SelectField, TextAreaField, TextField, useValidatedForm } from '~/components/form-fields'
+import { FieldError, FormAlert, PendingButton, RadioGroupField, SelectField, TextAreaField, TextField, useValidatedForm } from '~/components/form-fields'
 import { DetailRow } from '~/components/payment-status-card'
 import { requireAdmin } from '~/lib/auth.server'
 import { readForm } from '~/lib/form-data.server'
@@ -160,6 +160,30 @@ export async function action({ request, params }: Route.ActionArgs) {
   }
   const analysisId = await analysisIdOfBooking(booking.id)
   notFoundUnless(analysisId)
+  // An event, finding or drill not of this analysis has no form on the page to show a message in,
+  // whatever else was sent: not found. Required for the forms about one, checked when given for others.
+  const analysis = (await analysisForStaff(booking.id))?.analysis
+  notFoundUnless(analysis)
+  const ids = {
+    eventId: analysis.events.map((event) => event.id),
+    findingId: analysis.findings.map((finding) => finding.id),
+    drillId: analysis.findings.flatMap((finding) => finding.drills.map((drill) => drill.id)),
+  }
+  const ABOUT: Partial<Record<Intent, { required?: keyof typeof ids; optional?: Array<keyof typeof ids> }>> = {
+    'remove-event': { required: 'eventId' },
+    metrics: { required: 'eventId' },
+    'custom-metric': { required: 'eventId' },
+    finding: { optional: ['findingId'] },
+    'remove-finding': { required: 'findingId' },
+    drill: { required: 'findingId', optional: ['drillId'] },
+    'remove-drill': { required: 'drillId' },
+  }
+  const about = ABOUT[intent]
+  for (const name of [...(about?.required ? [about.required] : []), ...(about?.optional ?? [])]) {
+    const value = formData.get(name)
+    if ((value === null || value === '') && name !== about?.required) continue
+    notFoundUnless(typeof value === 'string' && /^\d{1,10}$/.test(value) && ids[name].includes(Number(value)))
+  }
 
   /** Parses a form with its schema and applies it; the messages go next to the fields, the refusals too. */
   async function save<Schema extends z.ZodType>(schema: Schema, apply: (value: z.output<Schema>) => Promise<Response | ReturnType<typeof data<ActionResult>>>) {
@@ -190,8 +214,7 @@ export async function action({ request, params }: Route.ActionArgs) {
         return saved('Event removed')
       })
     case 'metrics': {
-      const view = await analysisForStaff(booking.id)
-      const event = view?.analysis?.events.find((item) => String(item.id) === target)
+      const event = analysis.events.find((item) => String(item.id) === target)
       notFoundUnless(event)
       return save(metricsSchema(event.keys), async (value) => {
         const values = new Map(event.keys.map((key) => [key, (value as Record<string, number | null>)[valueFieldName(key)] ?? null]))
@@ -778,10 +801,21 @@ function PublishForm({ published, state, lastChange, lastResult }: { published: 
       {published ? (
         <>
           <p className="text-sm text-muted">The family sees changes you save at once. Publish again once you have gone over them; tick the box to e-mail the family that the analysis was updated.</p>
-          <label className="inline-flex min-h-11 items-center gap-2 text-base">
-            <input type="checkbox" name={fields.tellFamily.name} id={fields.tellFamily.id} value="on" className="h-5 w-5 accent-brand-700" />
-            Tell the family
-          </label>
+          <div>
+            <label className="inline-flex min-h-11 items-center gap-2 text-base">
+              <input
+                type="checkbox"
+                name={fields.tellFamily.name}
+                id={fields.tellFamily.id}
+                value="on"
+                aria-invalid={fields.tellFamily.errors?.length ? true : undefined}
+                aria-describedby={fields.tellFamily.errors?.length ? fields.tellFamily.errorId : undefined}
+                className="h-5 w-5 accent-brand-700"
+              />
+              Tell the family
+            </label>
+            <FieldError field={fields.tellFamily} />
+          </div>
         </>
       ) : (
         <p className="text-sm text-muted">Publishing shows the analysis to the family and e-mails them a link to it. It needs an event with at least one metric, or a finding.</p>

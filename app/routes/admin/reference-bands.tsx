@@ -60,8 +60,13 @@ export async function action({ request }: Route.ActionArgs) {
   const formData = await readForm(request)
   switch (formIntent(formData, ['band', 'delete'])) {
     case 'band': {
-      const submission = parseWithZod(formData, { schema: BandSchema })
       const target = String(formData.get('bandId') ?? '')
+      // A band that does not exist has no form on the page to show a message in: not found.
+      if (target) {
+        const bandId = rowId(target)
+        notFoundUnless(bandId && (await bandById(bandId)))
+      }
+      const submission = parseWithZod(formData, { schema: BandSchema })
       if (submission.status !== 'success') return data<ActionResult>({ intent: 'band', target, result: submission.reply() }, { status: 400 })
       const { bandId, ...band } = submission.value
       try {
