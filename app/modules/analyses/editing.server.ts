@@ -371,6 +371,7 @@ export async function startAnalysis(actor: Actor, bookingId: number, now = new D
   const existing = await analysisIdOfBooking(bookingId)
   if (existing) return existing
   const analysisId = await openAnalysis(bookingId, actor.id, now)
-  await recordAudit(db(), actor, { action: 'analysis.start', entityType: 'analysis', entityId: analysisId, summary: `Started the analysis of booking ${bookingId}` }, now)
+  const [booking] = await db().select({ reference: bookings.reference, swimmerName: bookings.swimmerName }).from(bookings).where(eq(bookings.id, bookingId))
+  await recordAudit(db(), actor, { action: 'analysis.start', entityType: 'analysis', entityId: analysisId, summary: `Started the analysis of ${booking?.reference ?? `booking ${bookingId}`} (${booking?.swimmerName ?? 'swimmer unknown'})` }, now)
   return analysisId
 }
