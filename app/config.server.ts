@@ -3,6 +3,7 @@ import path from 'node:path'
 import { z } from 'zod'
 import { isCommonPassword, STAFF_PASSWORD_MIN } from '~/modules/accounts/password-policy.server'
 import { phonePeConfigProblems, PhonePeEnvSchema } from '~/modules/payments/phonepe-config.server'
+import { analysisFilesConfigProblems, AnalysisFilesEnvSchema } from '~/modules/analyses/files/files-config.server'
 
 const booleanFlag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
@@ -76,6 +77,8 @@ const ConfigSchema = z
       .default('swimlab_session'),
   })
   .extend(PhonePeEnvSchema.shape)
+  // Analysis files (clips and posters): on disk under DATA_DIR/analysis-files, or in an S3 bucket.
+  .extend(AnalysisFilesEnvSchema.shape)
   .refine((env) => env.WEB_CONCURRENCY === 1 || Boolean(env.DATABASE_URL), {
     message: 'more than one worker needs PostgreSQL (DATABASE_URL): the embedded database belongs to one process',
     path: ['WEB_CONCURRENCY'],
@@ -86,6 +89,7 @@ const ConfigSchema = z
   })
   .superRefine((env, context) => {
     for (const problem of phonePeConfigProblems(env)) context.addIssue({ code: 'custom', message: problem.message, path: [problem.path] })
+    for (const problem of analysisFilesConfigProblems(env)) context.addIssue({ code: 'custom', message: problem.message, path: [problem.path] })
   })
   // The sandbox marks orders paid without money: only for a site nobody else can reach, or on purpose.
   .refine((env) => env.PAYMENT_GATEWAY !== 'sandbox' || env.ALLOW_SANDBOX_PAYMENTS || isLocalSite(env.SITE_URL), {

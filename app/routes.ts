@@ -39,6 +39,8 @@ export default [
     route('bookings/new', 'routes/admin/booking-new.tsx'),
     route('bookings.csv', 'routes/admin/bookings.csv.ts'),
     route('bookings/:reference', 'routes/admin/booking.tsx'),
+    // An analysis's video clips: upload (tus, at /uploads/clips), titles, angles, chapters, posters.
+    route('bookings/:reference/analysis/clips', 'routes/admin/analysis-clips.tsx'),
     route('camps', 'routes/admin/camps.tsx'),
     route('camps/:code', 'routes/admin/camp.tsx'),
     route('camps/:code/registrations.csv', 'routes/admin/camp-registrations-csv.ts'),
@@ -68,6 +70,9 @@ export default [
   route('bookings/:reference/cancel', 'routes/bookings.$reference.cancel.tsx'),
   route('receipts/:orderId', 'routes/receipts.$orderId.ts'),
   route('reports/files/:fileId', 'routes/reports.files.$fileId.ts'),
+  // An analysis's clips: the video (with byte ranges) and its poster, for those who may see the analysis.
+  route('analyses/clips/:clipId/video', 'routes/analyses.clips.$clipId.video.ts'),
+  route('analyses/clips/:clipId/poster', 'routes/analyses.clips.$clipId.poster.ts'),
   route('terms', 'routes/terms.tsx'),
   route('privacy-policy', 'routes/privacy-policy.tsx'),
   route('refund', 'routes/refund.tsx'),

@@ -20,6 +20,9 @@ import type { PaymentGateway } from '~/modules/payments/gateway-contract.server'
 import { usePaymentGateway } from '~/modules/payments/active-gateway.server'
 import { sandboxKey } from '~/modules/payments/sandbox-gateway-orders.server'
 import { diskStorage, useReportStorage } from '~/modules/reports/storage.server'
+import { s3SettingsOf } from '~/modules/analyses/files/files-config.server'
+import { fileStoreFor, useAnalysisFileStore, type AnalysisFileStore } from '~/modules/analyses/files/store.server'
+import { sweepAnalysisFiles } from '~/modules/analyses/files/clips.server'
 import { enableContentCache, invalidateContentCache } from '~/modules/site/content-cache.server'
 import { AVAILABILITY_CHANNEL, startCaches } from '~/lib/caches.server'
 import { listenToCampLine, quietOr } from '~/modules/camps/line.server'
@@ -27,7 +30,7 @@ import { redactSecrets } from '~/lib/log-redaction.server'
 import { startLogger } from '~/lib/logger.server'
 import { PUBLIC_PAGES } from '~/lib/public-pages'
 import { BANNER_CLOSED_COOKIE } from '~/lib/banner-closed.server'
-import { addSeconds } from '~/lib/lab-time'
+import { addSeconds, durationMs } from '~/lib/lab-time'
 import { createPhonePeGateway } from '~/modules/payments/phonepe.server'
 import { phonePeOptionsFrom } from '~/modules/payments/phonepe-config.server'
 import { createSandboxGateway } from '~/modules/payments/sandbox-adapter.server'
@@ -43,6 +46,7 @@ import { notFoundMatcher } from './not-found'
 import { superviseWorkers } from './workers'
 import { staticFiles } from './static-files'
 import { pageHandler } from './page-handler'
+import { CLIP_UPLOADS_PATH, clipUploads } from './clip-uploads'
 
 declare module 'react-router' {
   interface AppLoadContext {
@@ -93,6 +97,13 @@ export async function start(env: NodeJS.ProcessEnv = process.env) {
   if (!cluster.isWorker) await prepareDatabase(database, config, logger)
 
   useReportStorage(diskStorage(path.join(config.DATA_DIR, 'reports')))
+  // Analysis files: clips and posters, on disk or in the S3 bucket; swept hourly (expired uploads, files nothing refers to).
+  const analysisFiles = fileStoreFor(s3SettingsOf(config), config.DATA_DIR)
+  useAnalysisFileStore(analysisFiles)
+  const sweepFiles = () => void sweepAnalysisFiles().catch((error: unknown) => logger.warn({ err: error }, 'could not sweep analysis files'))
+  const filesSweep = setInterval(sweepFiles, durationMs({ hours: 1 }))
+  filesSweep.unref()
+  logger.info({ store: analysisFiles.kind }, analysisFiles.kind === 's3' ? 'analysis files: the S3 bucket' : `analysis files: on disk under ${path.join(config.DATA_DIR, 'analysis-files')}`)
   const gateway = await setUpPaymentGateway(config, logger)
   logger.info({ gateway: gateway.name }, gateway.name === 'sandbox' ? 'payments: the sandbox gateway (TEST MODE, no real money)' : `payments: ${gateway.name}`)
 
@@ -108,7 +119,7 @@ export async function start(env: NodeJS.ProcessEnv = process.env) {
   // The build is resolved once: handed to React Router as a function, it would derive its routes
   // again for every request (the development server's way of picking up edits).
   const build = answeringOutagesWith503((await import('virtual:react-router/server-build')) as ServerBuild)
-  const app = createApp({ config, logger, database, liveEvents, gateway, build })
+  const app = createApp({ config, logger, database, liveEvents, gateway, build, analysisFiles })
   const server = await listen(app, config)
   const address = server.address()
   const port = typeof address === 'object' && address ? address.port : config.PORT
@@ -127,6 +138,7 @@ export async function start(env: NodeJS.ProcessEnv = process.env) {
       await closed
       clearTimeout(deadline)
       await jobs.stop()
+      clearInterval(filesSweep)
       await stopListeningToCampLine()
       await stopCaches()
       await database.close()
@@ -157,14 +169,14 @@ async function prepareDatabase(database: Database, config: Config, logger: pino.
 }
 
 /** Addresses the server answers itself, before React Router (see createApp): never the missing page. */
-const SERVER_PATHS = ['/healthz', '/readyz', '/events', '/api', '/sandbox-gateway']
+const SERVER_PATHS = ['/healthz', '/readyz', '/events', '/api', '/sandbox-gateway', CLIP_UPLOADS_PATH]
 
 function answeredByServer(pathname: string) {
   const path = pathname.toLowerCase()
   return SERVER_PATHS.some((prefix) => path === prefix || path.startsWith(`${prefix}/`))
 }
 
-function createApp({ config, logger, database, liveEvents, gateway, build }: { config: Config; logger: pino.Logger; database: Database; liveEvents: LiveEvents; gateway: PaymentGateway; build: ServerBuild }) {
+function createApp({ config, logger, database, liveEvents, gateway, build, analysisFiles }: { config: Config; logger: pino.Logger; database: Database; liveEvents: LiveEvents; gateway: PaymentGateway; build: ServerBuild; analysisFiles: AnalysisFileStore }) {
   const production = config.SITE_URL.startsWith('https://')
   const app = express()
   app.disable('x-powered-by')
@@ -194,6 +206,9 @@ function createApp({ config, logger, database, liveEvents, gateway, build }: { c
   app.get('/events', liveEvents.handle)
   app.post('/api/payments/webhook/:gateway', express.raw({ type: () => true, limit: '64kb' }), paymentWebhook(gateway, logger))
   if (gateway.name === 'sandbox') app.use('/sandbox-gateway', sandboxGatewayRouter())
+  // Resumable clip uploads (tus), staff only: the body streams to the store, never through React Router.
+  const uploads = clipUploads({ store: analysisFiles, siteUrl: () => currentConfig().SITE_URL, logger })
+  app.all(`${CLIP_UPLOADS_PATH}{/*upload}`, (request, response, next) => void uploads(request, response).catch(next))
 
   const renderPage = createFetchHandler(build, 'production')
   const isNotFound = notFoundMatcher(build)

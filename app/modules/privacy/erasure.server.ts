@@ -24,6 +24,7 @@ import { forgetSessionsOf } from '~/modules/accounts/sessions.server'
 import { recordAudit } from '~/modules/audit/audit.server'
 import { enqueueEmail, type NewEmail } from '~/modules/mail/outbox.server'
 import { reportStorage } from '~/modules/reports/storage.server'
+import { dropAnalysesOf, removeStoredFiles as removeAnalysisFiles } from '~/modules/analyses/files/clips.server'
 import { cancelFutureBookings, type FutureBooking } from '~/modules/swimmers/future-bookings.server'
 
 /**
@@ -35,6 +36,7 @@ import { cancelFutureBookings, type FutureBooking } from '~/modules/swimmers/fut
  * | users | name, e-mail, WhatsApp number, location | deleted; sessions, one_time_codes, swimmers, guardian_consents (of its swimmers) and consent_requests (of its swimmers) go with it (ON DELETE CASCADE) |
  * | bookings | customer and swimmer names, e-mail, phone, experience, notes, the holder's network and browser | kept with placeholders (the invoice needs the booking), see ERASED_NAME |
  * | booking_reports, report_files (and report storage) | the analysis, its videos and files | deleted, files removed from storage |
+ * | analyses (events, metrics, findings, clips) and their clip and poster files | the swimmer's results and videos | deleted, those of the person's bookings and swimmer profiles; the files removed from storage after the commit (a failed delete is logged and the hourly sweep of files no clip refers to removes it) |
  * | camp_registrations | swimmer name, e-mail, phone, holder | kept with placeholders (the invoice needs it) |
  * | guardian_consents | guardian's name and e-mail | those of the account's camp registrations deleted; those the person gave for someone else's swimmer kept, the name and address replaced |
  * | consent_requests | a parent's address | those naming the person as parent for someone else's swimmer: the address replaced |
@@ -266,6 +268,7 @@ export async function eraseAccount(accountId: number, { reason, now = new Date()
     await tx.update(consentRequests).set({ parentEmail: erasedAddress(marker) }).where(eq(consentRequests.parentEmail, email))
 
     const storedFiles = await dropReports(tx, sessionRows.map((row) => row.id))
+    const analysisFiles = await dropAnalysesOf(tx, { bookingIds: sessionRows.map((row) => row.id), swimmerIds: profileIds })
     const bookingIds = sessionRows.map((row) => row.id)
     if (bookingIds.length) {
       const named = await tx
@@ -307,11 +310,12 @@ export async function eraseAccount(accountId: number, { reason, now = new Date()
     await recordAudit(tx, { id: null, email: marker }, { action: 'account.erase', entityType: 'customer', entityId: marker, summary: `Erased an account and its ${profiles.length} swimmer profile(s): ${reason}`, after: { bookings: bookingIds.length, campRegistrations: campIds.length, cancelled: cancelled.length } }, now)
     const last = farewell?.({ email, name: account.name, cancelled })
     if (last) await enqueueEmail(last, tx, now)
-    return { marker, storedFiles, cancelled }
+    return { marker, storedFiles, analysisFiles, cancelled }
   })
   if (!result) return null
   forgetSessionsOf(String(accountId))
   await removeStoredFiles(result.storedFiles)
+  await removeAnalysisFiles(result.analysisFiles)
   logger().info({ erased: result.marker }, 'account erased')
   return { marker: result.marker, cancelled: result.cancelled }
 }
@@ -332,7 +336,7 @@ export async function eraseSwimmer(accountId: number, swimmerId: number, { reaso
   const sameSwimmerName = sql`lower(${swimmer.name})`
   const storedFiles = await db().transaction(async (tx) => {
     const [locked] = await tx.select({ id: swimmers.id }).from(swimmers).where(eq(swimmers.id, swimmerId)).for('update')
-    if (!locked) return []
+    if (!locked) return { reports: [], analyses: [] }
     const sessionRows = await tx.select({ id: bookings.id }).from(bookings).where(eq(bookings.swimmerId, swimmerId))
     const campRows = await tx.select({ id: campRegistrations.id }).from(campRegistrations).where(or(eq(campRegistrations.swimmerId, swimmerId), and(accountRegistrations(accountId, email), sql`lower(${campRegistrations.swimmerName}) = ${sameSwimmerName}`)))
     const parents = await tx.select({ email: consentRequests.parentEmail }).from(consentRequests).where(eq(consentRequests.swimmerId, swimmerId))
@@ -341,6 +345,7 @@ export async function eraseSwimmer(accountId: number, swimmerId: number, { reaso
     await tx.delete(outboxEmails).where(or(mentions(sql`${outboxEmails.subject}`, values), mentions(sql`${outboxEmails.text}`, values), mentions(sql`${outboxEmails.html}`, values), parentEmails.length ? inArray(outboxEmails.to, parentEmails) : sql`false`))
     await scrubAudit(tx, { values, marker })
     const files = await dropReports(tx, sessionRows.map((row) => row.id))
+    const analysisFiles = await dropAnalysesOf(tx, { bookingIds: sessionRows.map((row) => row.id), swimmerIds: [swimmerId] })
     if (sessionRows.length) {
       await tx.update(bookings).set({ swimmerId: null, swimmerName: ERASED_NAME, swimmingExperience: null, notes: null, updatedAt: now }).where(inArray(bookings.id, sessionRows.map((row) => row.id)))
     }
@@ -359,8 +364,9 @@ export async function eraseSwimmer(accountId: number, swimmerId: number, { reaso
     await tx.delete(campWaitlist).where(and(sql`lower(${campWaitlist.email}) = ${email}`, sql`lower(${campWaitlist.swimmerName}) = ${sameSwimmerName}`))
     await tx.delete(swimmers).where(eq(swimmers.id, swimmerId))
     await recordAudit(tx, { id: accountId, email }, { action: 'swimmer.erase', entityType: 'swimmer', entityId: marker, summary: `Erased a swimmer profile: ${reason}`, after: { bookings: sessionRows.length, campRegistrations: campIds.length, cancelled: cancelled.length } }, now)
-    return files
+    return { reports: files, analyses: analysisFiles }
   })
-  await removeStoredFiles(storedFiles)
+  await removeStoredFiles(storedFiles.reports)
+  await removeAnalysisFiles(storedFiles.analyses)
   return { cancelled }
 }

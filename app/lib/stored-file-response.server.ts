@@ -1,0 +1,33 @@
+import { createReadableStreamFromReadable } from '@react-router/node'
+import parseRange from 'range-parser'
+import type { AnalysisFileStore } from '~/modules/analyses/files/store.server'
+
+/** Headers every private file carries: never kept by a browser or a proxy, never sniffed into another type. */
+const PRIVATE_FILE_HEADERS = { 'Cache-Control': 'private, no-store', 'X-Content-Type-Options': 'nosniff', 'Accept-Ranges': 'bytes', 'Content-Disposition': 'inline' }
+
+/**
+ * A stored file as the answer to a GET or HEAD, streamed a chunk at a time with its byte ranges:
+ * the first bytes, a middle, the last N (`bytes=-N`), from a byte to the end; a range beyond the
+ * end is 416 with a Content-Range naming the size. Several ranges at once are answered with the
+ * whole file (no player asks for them). A file the store no longer has answers 404.
+ */
+export async function storedFileResponse(request: Request, store: AnalysisFileStore, key: string, contentType: string) {
+  const file = await store.stat(key)
+  if (!file) return new Response('Not found', { status: 404, headers: { 'Cache-Control': 'private, no-store', 'Content-Type': 'text/plain; charset=utf-8' } })
+  const headers: Record<string, string> = { ...PRIVATE_FILE_HEADERS, 'Content-Type': contentType }
+  if (file.lastModified) headers['Last-Modified'] = file.lastModified.toUTCString()
+  const asked = request.headers.get('Range')
+  const ranges = asked ? parseRange(file.size, asked, { combine: true }) : -2
+  if (ranges === -1) {
+    return new Response(null, { status: 416, headers: { ...headers, 'Content-Range': `bytes */${file.size}` } })
+  }
+  const range = Array.isArray(ranges) && ranges.type === 'bytes' && ranges.length === 1 ? ranges[0]! : null
+  const length = range ? range.end - range.start + 1 : file.size
+  headers['Content-Length'] = String(length)
+  if (range) headers['Content-Range'] = `bytes ${range.start}-${range.end}/${file.size}`
+  const status = range ? 206 : 200
+  // A HEAD opens nothing: React Router drops the body of a HEAD, and an opened file would be left open.
+  if (request.method === 'HEAD' || length === 0) return new Response(null, { status, headers })
+  const stream = await store.read(key, range ?? undefined)
+  return new Response(createReadableStreamFromReadable(stream), { status, headers })
+}

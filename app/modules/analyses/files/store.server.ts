@@ -1,0 +1,199 @@
+import { createReadStream } from 'node:fs'
+import { mkdir, readdir, rm, stat, writeFile, open } from 'node:fs/promises'
+import path from 'node:path'
+import type { Readable } from 'node:stream'
+import { DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3'
+import { FileStore } from '@tus/file-store'
+import { S3Store } from '@tus/s3-store'
+import type { DataStore } from '@tus/utils'
+import { durationMs } from '~/lib/lab-time'
+import type { S3Settings } from './files-config.server'
+
+/** An unfinished upload is forgotten (and its bytes deleted) this long after it began. */
+export const UPLOAD_EXPIRY_MS = durationMs({ hours: 24 })
+
+/** Bytes `start` to `end` of a file, both included (as HTTP ranges count them). */
+export type ByteRange = { start: number; end: number }
+
+export type StoredFile = { size: number; lastModified: Date | null }
+
+/**
+ * Where analysis files live: the clips staff upload (through the tus data store, `uploads`, which
+ * writes to the same place) and their poster images. Files are read as streams, a byte range at a
+ * time, never whole into memory: a clip may be 2 GB.
+ */
+export type AnalysisFileStore = {
+  kind: 'disk' | 's3'
+  /** The resumable uploads' store (tus): a finished upload's id is the clip's key. */
+  uploads: DataStore
+  stat(key: string): Promise<StoredFile | null>
+  read(key: string, range?: ByteRange): Promise<Readable>
+  /** The first `count` bytes (fewer for a smaller file), to recognise what kind of file it is. */
+  firstBytes(key: string, count: number): Promise<Uint8Array>
+  /** A small file written whole (a poster of 5 MB at most). */
+  put(key: string, bytes: Uint8Array, contentType: string): Promise<void>
+  /** Deletes a file and whatever the upload kept beside it; a file already gone is no error. */
+  remove(key: string): Promise<void>
+  /** Every file's key with when it was last written, for the sweep of files nothing refers to. */
+  list(): AsyncIterable<{ key: string; lastModified: Date }>
+}
+
+/**
+ * Keys are made by the site: a tus upload's id (32 hex digits) or a poster's ("poster-" and 32 hex
+ * digits). Anything else is refused, so no key can lead outside the store's directory.
+ */
+const SAFE_KEY = /^(?:poster-)?[0-9a-f]{32}$/
+
+export function assertFileKey(key: string) {
+  if (!SAFE_KEY.test(key)) throw new Error(`Not an analysis file key: ${key}`)
+  return key
+}
+
+/** The files tus keeps beside an upload: its description (disk: .json; S3: .info) and, on S3, an unfinished part. */
+const COMPANIONS = ['.json', '.info', '.part']
+
+/** The key a stored name belongs to (an upload's description belongs to the upload). */
+function ownerKey(name: string) {
+  const companion = COMPANIONS.find((suffix) => name.endsWith(suffix))
+  return companion ? name.slice(0, -companion.length) : name
+}
+
+export function diskFileStore(directory: string): AnalysisFileStore {
+  const fileOf = (key: string) => path.join(directory, assertFileKey(key))
+  const uploads = new FileStore({ directory, expirationPeriodInMilliseconds: UPLOAD_EXPIRY_MS })
+  return {
+    kind: 'disk',
+    uploads,
+    async stat(key) {
+      try {
+        const info = await stat(fileOf(key))
+        return info.isFile() ? { size: info.size, lastModified: info.mtime } : null
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
+        throw error
+      }
+    },
+    async read(key, range) {
+      const file = fileOf(key)
+      // Opened before the stream is handed over, so a missing file is an error here, not mid-answer.
+      const handle = await open(file, 'r')
+      return createReadStream(file, { fd: handle, autoClose: true, ...(range && { start: range.start, end: range.end }) })
+    },
+    async firstBytes(key, count) {
+      const handle = await open(fileOf(key), 'r')
+      try {
+        const buffer = Buffer.alloc(count)
+        const { bytesRead } = await handle.read(buffer, 0, count, 0)
+        return buffer.subarray(0, bytesRead)
+      } finally {
+        await handle.close()
+      }
+    },
+    async put(key, bytes) {
+      const file = fileOf(key)
+      await mkdir(directory, { recursive: true })
+      await writeFile(file, bytes, { flag: 'wx' })
+    },
+    async remove(key) {
+      const file = fileOf(key)
+      await Promise.all(['', '.json'].map((suffix) => rm(`${file}${suffix}`, { force: true })))
+    },
+    async *list() {
+      let names: string[]
+      try {
+        names = await readdir(directory)
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return
+        throw error
+      }
+      for (const name of names) {
+        if (!SAFE_KEY.test(ownerKey(name))) continue
+        const info = await stat(path.join(directory, name)).catch(() => null)
+        if (info?.isFile()) yield { key: name, lastModified: info.mtime }
+      }
+    },
+  }
+}
+
+/**
+ * The S3 client's settings. Checksums only where the service requires them: the SDK's default
+ * (a checksum trailer on every upload) is not understood by every S3-compatible service.
+ */
+export function s3ClientConfig(settings: S3Settings): S3ClientConfig {
+  return {
+    region: settings.region,
+    endpoint: settings.endpoint,
+    forcePathStyle: settings.forcePathStyle,
+    credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey },
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  }
+}
+
+export function s3FileStore(settings: S3Settings): AnalysisFileStore {
+  const config = s3ClientConfig(settings)
+  const client = new S3Client(config)
+  const Bucket = settings.bucket
+  // Parts of 8 MiB are written to a temporary file before they are sent: memory stays small
+  // whatever the clip's size. Tags are not used (not every S3-compatible service has them):
+  // unfinished uploads are found for expiry by listing the bucket's multipart uploads.
+  const uploads = new S3Store({ partSize: 8 * 1024 * 1024, useTags: false, expirationPeriodInMilliseconds: UPLOAD_EXPIRY_MS, s3ClientConfig: { ...config, bucket: Bucket } })
+  const notFound = (error: unknown) => {
+    const name = (error as { name?: string }).name
+    return name === 'NotFound' || name === 'NoSuchKey' || (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404
+  }
+  return {
+    kind: 's3',
+    uploads,
+    async stat(key) {
+      try {
+        const head = await client.send(new HeadObjectCommand({ Bucket, Key: assertFileKey(key) }))
+        return { size: Number(head.ContentLength ?? 0), lastModified: head.LastModified ?? null }
+      } catch (error) {
+        if (notFound(error)) return null
+        throw error
+      }
+    },
+    async read(key, range) {
+      const object = await client.send(new GetObjectCommand({ Bucket, Key: assertFileKey(key), ...(range && { Range: `bytes=${range.start}-${range.end}` }) }))
+      return object.Body as Readable
+    },
+    async firstBytes(key, count) {
+      const object = await client.send(new GetObjectCommand({ Bucket, Key: assertFileKey(key), Range: `bytes=0-${count - 1}` }))
+      return (await object.Body?.transformToByteArray()) ?? new Uint8Array()
+    },
+    async put(key, bytes, contentType) {
+      await client.send(new PutObjectCommand({ Bucket, Key: assertFileKey(key), Body: bytes, ContentType: contentType, ContentLength: bytes.length }))
+    },
+    async remove(key) {
+      assertFileKey(key)
+      await client.send(new DeleteObjectsCommand({ Bucket, Delete: { Objects: ['', '.info', '.part'].map((suffix) => ({ Key: `${key}${suffix}` })), Quiet: true } }))
+    },
+    async *list() {
+      let ContinuationToken: string | undefined
+      do {
+        const page = await client.send(new ListObjectsV2Command({ Bucket, ContinuationToken }))
+        for (const object of page.Contents ?? []) {
+          if (object.Key && SAFE_KEY.test(ownerKey(object.Key))) yield { key: object.Key, lastModified: object.LastModified ?? new Date() }
+        }
+        ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined
+      } while (ContinuationToken)
+    },
+  }
+}
+
+let current: AnalysisFileStore | undefined
+
+export function analysisFileStore(): AnalysisFileStore {
+  if (!current) throw new Error('Analysis file storage has not been set up')
+  return current
+}
+
+export function useAnalysisFileStore(store: AnalysisFileStore | undefined) {
+  current = store
+}
+
+/** The store of the configuration: the bucket when S3 is configured, else DATA_DIR/analysis-files. */
+export function fileStoreFor(settings: S3Settings | null, dataDir: string) {
+  return settings ? s3FileStore(settings) : diskFileStore(path.join(dataDir, 'analysis-files'))
+}

@@ -1,0 +1,15 @@
+import type { Route } from './+types/analyses.clips.$clipId.poster'
+import { notFoundUnless } from '~/lib/refusals.server'
+import { rowId } from '~/lib/row-id'
+import { storedFileResponse } from '~/lib/stored-file-response.server'
+import { maySeeAnalysis, viewerOf } from '~/modules/analyses/access.server'
+import { clipFiles } from '~/modules/analyses/files/clips.server'
+import { analysisFileStore } from '~/modules/analyses/files/store.server'
+
+/** A clip's poster image, for the same viewers as its video (see analyses.clips.$clipId.video.ts). */
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const clipId = rowId(params.clipId)
+  const clip = clipId ? await clipFiles(clipId) : null
+  notFoundUnless(clip?.posterKey && clip.posterContentType && (await maySeeAnalysis(await viewerOf(request), clip.analysisId)))
+  return storedFileResponse(request, analysisFileStore(), clip.posterKey!, clip.posterContentType!)
+}

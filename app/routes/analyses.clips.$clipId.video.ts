@@ -1,0 +1,21 @@
+import type { Route } from './+types/analyses.clips.$clipId.video'
+import { notFoundUnless } from '~/lib/refusals.server'
+import { rowId } from '~/lib/row-id'
+import { storedFileResponse } from '~/lib/stored-file-response.server'
+import { maySeeAnalysis, viewerOf } from '~/modules/analyses/access.server'
+import { clipFiles } from '~/modules/analyses/files/clips.server'
+import { analysisFileStore } from '~/modules/analyses/files/store.server'
+
+/**
+ * A clip's video, for those who may see its analysis (staff; the family's account once it is
+ * published; a coach's share link, `?share=`); anyone else gets 404, as for a clip that does not
+ * exist. A resource route like the report files, so who may see it is decided where the pages
+ * decide it; the bytes stream through the site (also from S3) with their ranges, never whole in
+ * memory, and are never cached: the page cache takes only its listed public pages.
+ */
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const clipId = rowId(params.clipId)
+  const clip = clipId ? await clipFiles(clipId) : null
+  notFoundUnless(clip && (await maySeeAnalysis(await viewerOf(request), clip.analysisId)))
+  return storedFileResponse(request, analysisFileStore(), clip.storageKey, clip.contentType)
+}
