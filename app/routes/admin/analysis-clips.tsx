@@ -11,7 +11,8 @@ import { rowId } from '~/lib/row-id'
 import { redirectWithToast } from '~/lib/toast.server'
 import { useHydrated } from '~/lib/use-hydrated'
 import { angleLabel, CAMERA_ANGLES, CHAPTER_KINDS } from '~/modules/analyses/catalog'
-import { CLIP_TITLE_MAX, clipsAnalysisOfBooking, clipsOf, formatClipTime, POSTER_MAX_BYTES, removeClip, setClipPoster, updateClip } from '~/modules/analyses/files/clips.server'
+import { clipsAnalysisOfBooking, clipsOf, formatClipTime, removeClip, setClipPoster, updateClip } from '~/modules/analyses/files/clips.server'
+import { CLIP_TITLE_MAX, POSTER_MAX_BYTES } from '~/modules/analyses/files/limits'
 import { DomainError } from '~/lib/domain-error'
 
 export const meta: Route.MetaFunction = ({ params }) => [{ title: `Clips of booking ${params.reference} | Admin` }, { name: 'robots', content: 'noindex' }]

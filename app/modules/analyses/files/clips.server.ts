@@ -7,13 +7,11 @@ import { addSeconds } from '~/lib/lab-time'
 import { logger } from '~/lib/logger.server'
 import { openAnalysis } from '~/modules/analyses/analyses.server'
 import { CAMERA_ANGLES, CHAPTER_KINDS, eventLabel } from '~/modules/analyses/catalog'
+import { CLIP_MAX_BYTES, CLIP_TITLE_MAX, POSTER_MAX_BYTES } from './limits'
 import { imageTypeOf, SIGNATURE_BYTES, videoTypeOf } from './signatures'
 import { analysisFileStore, assertFileKey, UPLOAD_EXPIRY_MS } from './store.server'
 
-/** A clip may be as long as a whole race filmed in high definition. */
-export const CLIP_MAX_BYTES = 2 * 1024 * 1024 * 1024
-export const POSTER_MAX_BYTES = 5 * 1024 * 1024
-export const CLIP_TITLE_MAX = 120
+export { CLIP_MAX_BYTES, CLIP_TITLE_MAX, POSTER_MAX_BYTES }
 const FILENAME_MAX = 255
 /** Uploads of one analysis under way at once; more would only be staff forgetting tabs, or a loop. */
 export const MAX_UNFINISHED_UPLOADS_PER_ANALYSIS = 4
