@@ -2,8 +2,12 @@ import { createReadableStreamFromReadable } from '@react-router/node'
 import parseRange from 'range-parser'
 import type { AnalysisFileStore } from '~/modules/analyses/files/store.server'
 
-/** Headers every private file carries: never kept by a browser or a proxy, never sniffed into another type. */
-const PRIVATE_FILE_HEADERS = { 'Cache-Control': 'private, no-store', 'X-Content-Type-Options': 'nosniff', 'Accept-Ranges': 'bytes', 'Content-Disposition': 'inline' }
+/**
+ * Headers every private file carries: never kept by a browser or a proxy. (X-Content-Type-Options:
+ * nosniff, which keeps a browser from reading it as another type, is on every answer of the site:
+ * server/security-headers.ts.)
+ */
+const PRIVATE_FILE_HEADERS = { 'Cache-Control': 'private, no-store', 'Accept-Ranges': 'bytes', 'Content-Disposition': 'inline' }
 
 /**
  * A stored file as the answer to a GET or HEAD, streamed a chunk at a time with its byte ranges:
