@@ -53,7 +53,6 @@ export function ClipUploader({ analysisId, endpoint, titleMax }: { analysisId: n
       onSuccess() {
         setProgress(null)
         setDone(`${file.name} is uploaded.`)
-        setAnnounced(`${file.name} is uploaded.`)
         formRef.current?.reset()
         void revalidator.revalidate()
       },
@@ -120,9 +119,9 @@ export function ClipUploader({ analysisId, endpoint, titleMax }: { analysisId: n
           </p>
         </div>
       )}
-      {done && <p className="text-sm font-semibold text-green-800">{done}</p>}
-      <p role="status" className="sr-only">
-        {announced}
+      {/* Milestones are heard, not seen (the bar shows them); the outcome is both. */}
+      <p role="status" className={done ? 'text-sm font-semibold text-green-800' : 'sr-only'}>
+        {done ?? announced}
       </p>
       <button type="submit" className="btn-primary" disabled={uploading}>
         {uploading ? 'Uploading…' : 'Upload clip'}
