@@ -66,6 +66,13 @@ export const ERASURE_HANDLED_COLUMNS: Record<string, string[]> = {
   audit_log: ['actor_email', 'summary', 'before', 'after'],
   rate_limit_buckets: ['key'],
   sandbox_gateway_orders: ['customer_name', 'description'],
+  // Analyses: deleted with the person's bookings and swimmer profiles (dropAnalysesOf), their clips' files after the commit.
+  analyses: ['summary'],
+  analysis_clips: ['title', 'chapters'],
+  analysis_findings: ['title', 'why_it_matters'],
+  finding_drills: ['name', 'instructions', 'video_url'],
+  // Deleted with the account or the swimmer (ON DELETE CASCADE).
+  share_links: ['coach_email'],
 }
 
 /**
@@ -97,6 +104,12 @@ export const NOT_PERSONAL_COLUMNS: Record<string, string[] | '*'> = {
   sandbox_gateway_refunds: '*',
   sessions: ['id'],
   site_settings: '*',
+  analysis_clips: ['angle', 'storage_key', 'content_type', 'poster_key', 'poster_content_type'],
+  analysis_events: ['stroke'],
+  analysis_findings: ['priority'],
+  analysis_metrics: '*',
+  reference_bands: '*',
+  share_links: ['token_hash'],
 }
 
 /** What a booking, registration or consent shows instead of a name after erasure. */
