@@ -26,10 +26,14 @@ const dataDir = path.join(work, 'data')
 async function startSite() {
   let log = ''
   const server = spawn(process.execPath, ['server.js'], {
-    env: { PATH: process.env.PATH, TZ: process.env.TZ, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password },
+    env: { PATH: process.env.PATH, TZ: process.env.TZ, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
-  const onData = (chunk) => (log += chunk)
+  // The log is read until the server says it is running, then dropped (every request is logged).
+  let keepLog = true
+  const onData = (chunk) => {
+    if (keepLog) log += chunk
+  }
   server.stdout.on('data', onData)
   server.stderr.on('data', onData)
   const port = await new Promise((resolve, reject) => {
@@ -37,6 +41,7 @@ async function startSite() {
       const match = /"port":(\d+)[^\n]*The site is running/.exec(log)
       if (match) {
         clearInterval(timer)
+        keepLog = false
         resolve(Number(match[1]))
       }
     }, 100)
