@@ -1,3 +1,5 @@
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import path from 'node:path'
 import type { BrowserContext } from 'playwright-core'
 import { beforeAll, describe, expect, it } from 'vitest'
@@ -83,6 +85,41 @@ describe('the clips of an analysis', () => {
     await expectNoAxeViolations(page)
     await page.setViewportSize(DESKTOP)
     expect(errors).toEqual([])
+    await page.close()
+  })
+
+  it('an upload cut off by leaving the page goes on from where it stopped when the same file is chosen again', async () => {
+    // 2 MB that starts like an MP4, on disk (the browser knows it again by its name, size and date).
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'clip-resume-')), 'long-race.mp4')
+    const bytes = Buffer.alloc(2 * 1024 * 1024, 7)
+    Buffer.from([0, 0, 0, 0x18, ...Buffer.from('ftypisom'), 0, 0, 2, 0]).copy(bytes)
+    writeFileSync(file, bytes)
+    const page = await staff.newPage()
+    const patches: number[] = []
+    page.on('request', (request) => {
+      if (request.method() === 'PATCH' && request.url().includes('/uploads/clips/')) patches.push(Number(request.headers()['upload-offset']))
+    })
+    const network = await staff.newCDPSession(page)
+    await network.send('Network.enable')
+    await network.send('Network.emulateNetworkConditions', { offline: false, latency: 20, downloadThroughput: -1, uploadThroughput: 128 * 1024 })
+    const choose = async () => {
+      await page.goto(`/admin/bookings/${fixture.references[2]}/analysis/clips`)
+      await page.getByRole('heading', { name: 'Upload a clip' }).waitFor()
+      await page.getByLabel('Video file').setInputFiles(file)
+      await page.getByLabel('Title').fill('Long race')
+      await page.getByLabel('Camera angle').selectOption({ label: 'Overhead' })
+      await page.getByRole('button', { name: 'Upload clip' }).click()
+    }
+    await choose()
+    await expect.poll(async () => Number((await page.locator('progress').getAttribute('value').catch(() => '0')) ?? 0), { timeout: 30_000 }).toBeGreaterThanOrEqual(30)
+    // Leaving the page cuts the upload off; the server keeps what had arrived.
+    await choose()
+    await network.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 })
+    await page.getByRole('heading', { name: 'Long race' }).waitFor({ timeout: 30_000 })
+    expect(patches[0]).toBe(0)
+    expect(patches.at(-1)).toBeGreaterThan(0)
+    const clip = await page.request.get((await page.locator('video').first().getAttribute('src'))!)
+    expect(Buffer.from(await clip.body()).equals(bytes)).toBe(true)
     await page.close()
   })
 
