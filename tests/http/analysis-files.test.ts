@@ -232,6 +232,14 @@ describe('the staff page of an analysis\'s clips', () => {
     expect((await fetch(`${site.url}/analyses/clips/${clipId}/video`, { headers: { Cookie: staffCaller.cookie! } })).status).toBe(404)
   })
 
+  it('says so for a booking that is not confirmed, and opens no analysis for it', async () => {
+    const page = await staff.get(clipsPage(fixture.references[3]!))
+    expect(page.status).toBe(409)
+    expect(text(page.html)).toContain('Only a confirmed booking can be analysed.')
+    expect(text(page.html)).not.toContain('Upload a clip')
+    expect((await staff.get(clipsPage('SWP-0000000000'))).status).toBe(404)
+  })
+
   it('is for staff only', async () => {
     const page = clipsPage(fixture.references[0]!)
     expect((await fetch(`${site.url}${page}`, { redirect: 'manual' })).status).toBe(302)

@@ -4,7 +4,8 @@ import { readFile } from 'node:fs/promises'
 import { request as httpRequest } from 'node:http'
 import type { Db, Database } from '~/db/client.server'
 import { useDatabase } from '~/db/client.server'
-import { shareLinks } from '~/db/schema'
+import { eq } from 'drizzle-orm'
+import { bookings as bookingsTable, shareLinks } from '~/db/schema'
 import { newShareToken } from '~/modules/analyses/access.server'
 import { confirmedBookings, recordedAnalysis } from './analyses'
 import { createCustomers, signInUser } from './booking'
@@ -119,7 +120,7 @@ export async function residentBytes(pid: number) {
 /**
  * What the analysis-file tests start from, written into a test site's database before it starts:
  * a family's account with three confirmed bookings (a published analysis, a draft, and another
- * published one), a stranger's account, signed-in cookies of both, and share links for the
+ * published one) and a cancelled one (references[3]), a stranger's account, signed-in cookies of both, and share links for the
  * family's swimmer: one in force, one revoked, one expired.
  */
 export type AnalysisFixture = {
@@ -136,7 +137,8 @@ export async function prepareAnalysisFixture(db: Db): Promise<AnalysisFixture> {
   useDatabase({ db } as unknown as Database)
   try {
     const [owner, stranger] = await createCustomers(2, `fam${Date.now() % 100000}`)
-    const { bookings } = await confirmedBookings(['2030-03-04', '2030-06-03', '2030-09-02'], owner)
+    const { bookings } = await confirmedBookings(['2030-03-04', '2030-06-03', '2030-09-02', '2030-12-02'], owner)
+    await db.update(bookingsTable).set({ status: 'cancelled' }).where(eq(bookingsTable.id, bookings[3]!.bookingId))
     const published = await recordedAnalysis(bookings[0]!.bookingId)
     const draft = await recordedAnalysis(bookings[1]!.bookingId, { publishedAt: null })
     const spare = await recordedAnalysis(bookings[2]!.bookingId)
