@@ -6,9 +6,10 @@ export type ReportView = {
 
 /**
  * A delivered report, or a published analysis, in a customer's view of their booking: "Report
- * ready", with the link to the analysis's page when it is published.
+ * ready", with the link to the analysis's page when it is published. A guest opens it by signing in
+ * with the booking's e-mail address (`signInAs`).
  */
-export function ReportPanel({ report, analysisUrl }: { report: ReportView | null; analysisUrl?: string | null }) {
+export function ReportPanel({ report, analysisUrl, signInAs }: { report: ReportView | null; analysisUrl?: string | null; signInAs?: string }) {
   return (
     <section aria-label="Your report" className="mt-4 rounded-xl border border-emerald-300 bg-emerald-50 p-4">
       <p className="inline-flex items-center gap-2 font-bold text-emerald-900">
@@ -22,6 +23,7 @@ export function ReportPanel({ report, analysisUrl }: { report: ReportView | null
           <a href={analysisUrl} className="font-semibold text-brand-700 underline underline-offset-4">
             See the analysis: figures, findings and drills
           </a>
+          {signInAs && <span className="block text-sm text-muted">Sign in, or create an account, with {signInAs} to open it: the analysis is shown only to that address.</span>}
         </p>
       )}
       {report?.note && <p className="mt-2 whitespace-pre-line text-ink">{report.note}</p>}

@@ -13,7 +13,7 @@ export const headers: Route.HeadersFunction = () => RESULTS_HEADERS
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request)
-  const groups = await accountAnalyses(user.id)
+  const groups = await accountAnalyses(user.id, user.email.toLowerCase())
   return data(
     {
       swimmers: groups.map((group) => ({

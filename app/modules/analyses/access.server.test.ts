@@ -1,11 +1,11 @@
 import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
-import { shareLinks } from '~/db/schema'
+import { bookings, shareLinks } from '~/db/schema'
 import { createCustomers, createStaff } from '../../../tests/support/booking'
 import { confirmedBookings, recordedAnalysis } from '../../../tests/support/analyses'
 import { useTestDatabase } from '../../../tests/support/test-database'
-import { maySeeAnalysis, maySeeSwimmer, newShareToken, shareViewer } from './access.server'
+import { maySeeAnalysis, maySeeSwimmer, newShareToken, shareViewer, viewerOfUser } from './access.server'
 
 useTestDatabase()
 
@@ -49,5 +49,17 @@ describe('who may see an analysis', () => {
     expect(await shareViewer(one.token, new Date(expiresAt.getTime() + 1))).toBeNull()
     expect(await shareViewer(newShareToken().token)).toBeNull()
     expect(await shareViewer('../../etc/passwd')).toBeNull()
+  })
+})
+
+describe('a booking made as a guest', () => {
+  it('is seen by the account of the address it was booked with, and by no other', async () => {
+    const { bookings: booked } = await confirmedBookings(['2030-03-04'])
+    const [guest, other] = await createCustomers(2, 'guestparent')
+    // A guest's single session has no account and no swimmer profile; only its e-mail address.
+    await db().update(bookings).set({ userId: null, swimmerId: null, customerEmail: 'GuestParent1@Example.com' }).where(eq(bookings.id, booked[0]!.bookingId))
+    const { analysisId } = await recordedAnalysis(booked[0]!.bookingId, { metrics: { final_time: 33.4 } })
+    expect(await maySeeAnalysis(viewerOfUser({ id: guest!.userId!, isAdmin: false, email: guest!.email }), analysisId)).toBe(true)
+    expect(await maySeeAnalysis(viewerOfUser({ id: other!.userId!, isAdmin: false, email: other!.email }), analysisId)).toBe(false)
   })
 })

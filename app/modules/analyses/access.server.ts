@@ -13,11 +13,12 @@ import type { PublicUser } from '~/modules/accounts/users.server'
  */
 export type AnalysisViewer =
   | { kind: 'staff'; userId: number }
-  | { kind: 'account'; accountId: number }
+  | { kind: 'account'; accountId: number; email?: string }
   | { kind: 'share'; shareId: number; swimmerId: number; analysisId: number | null }
 
-export function viewerOfUser(user: Pick<PublicUser, 'id' | 'isAdmin'>): AnalysisViewer {
-  return user.isAdmin ? { kind: 'staff', userId: user.id } : { kind: 'account', accountId: user.id }
+/** An account also sees the analysis of a booking made as a guest with its (verified) e-mail address, as it sees that booking's report. */
+export function viewerOfUser(user: Pick<PublicUser, 'id' | 'isAdmin' | 'email'>): AnalysisViewer {
+  return user.isAdmin ? { kind: 'staff', userId: user.id } : { kind: 'account', accountId: user.id, email: user.email.toLowerCase() }
 }
 
 /**
@@ -59,7 +60,7 @@ export async function shareViewer(token: string | null | undefined, now = new Da
 /** The analysis's owner and state, for deciding who may see it. */
 async function analysisOwnership(analysisId: number) {
   const [row] = await db()
-    .select({ id: analyses.id, swimmerId: analyses.swimmerId, publishedAt: analyses.publishedAt, bookingUserId: bookings.userId, swimmerAccountId: swimmers.accountId })
+    .select({ id: analyses.id, swimmerId: analyses.swimmerId, publishedAt: analyses.publishedAt, bookingUserId: bookings.userId, bookingEmail: bookings.customerEmail, swimmerAccountId: swimmers.accountId })
     .from(analyses)
     .innerJoin(bookings, eq(bookings.id, analyses.bookingId))
     .leftJoin(swimmers, eq(swimmers.id, analyses.swimmerId))
@@ -74,7 +75,10 @@ export async function maySeeAnalysis(viewer: AnalysisViewer | null, analysisId: 
   if (!analysis) return false
   if (viewer.kind === 'staff') return true
   if (!analysis.publishedAt) return false
-  if (viewer.kind === 'account') return analysis.bookingUserId === viewer.accountId || analysis.swimmerAccountId === viewer.accountId
+  if (viewer.kind === 'account') {
+    const guestBookingOfThisAddress = analysis.bookingUserId === null && viewer.email !== undefined && analysis.bookingEmail.toLowerCase() === viewer.email
+    return analysis.bookingUserId === viewer.accountId || analysis.swimmerAccountId === viewer.accountId || guestBookingOfThisAddress
+  }
   return analysis.swimmerId === viewer.swimmerId && (viewer.analysisId === null || viewer.analysisId === analysisId)
 }
 

@@ -114,6 +114,16 @@ describe('an analysis as the family sees it', () => {
     const groups = await accountAnalyses(customer.userId!)
     expect(groups).toEqual([{ swimmerId: customer.swimmerId, name: customer.swimmerName, analyses: [expect.objectContaining({ id: third.analysisId, sessionDate: '2030-09-02' }), expect.objectContaining({ id: first.analysisId, sessionDate: '2030-03-04' })] }])
   })
+
+  it('lists an analysis of a booking made as a guest with the account’s e-mail address under the booked name', async () => {
+    const { first } = await threeAnalyses()
+    const [parent] = await createCustomers(1, 'guestparent')
+    const [{ bookingId }] = (await db().select({ bookingId: analyses.bookingId }).from(analyses).where(eq(analyses.id, first.analysisId))) as [{ bookingId: number }]
+    await db().update(bookings).set({ userId: null, customerEmail: parent!.email.toUpperCase(), swimmerName: 'Kiran Rao' }).where(eq(bookings.id, bookingId!))
+    await db().update(analyses).set({ swimmerId: null }).where(eq(analyses.id, first.analysisId))
+    expect(await accountAnalyses(parent!.userId!)).toEqual([])
+    expect(await accountAnalyses(parent!.userId!, parent!.email)).toEqual([{ swimmerId: null, name: 'Kiran Rao', analyses: [expect.objectContaining({ id: first.analysisId })] }])
+  })
 })
 
 describe('progress over time', () => {

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNotNull, lte, gte, or } from 'drizzle-orm'
+import { and, asc, eq, inArray, isNotNull, isNull, lte, gte, or, sql } from 'drizzle-orm'
 import { db } from '~/db/client.server'
 import { analyses, analysisClips, analysisEvents, analysisFindings, analysisMetrics, bookingDays, bookings, findingDrills, referenceBands, swimmers, type BetterWhen } from '~/db/schema'
 import { ageOn } from '~/modules/swimmers/age'
@@ -391,15 +391,16 @@ export async function compareAnalyses(swimmerId: number, firstId: number, second
 
 /**
  * The account's published analyses, per swimmer (by name), newest
- * first. An analysis of a booking made without a swimmer profile is listed under the booked name.
+ * first. An analysis of a booking made without a swimmer profile is listed under the booked name,
+ * and so is one of a booking made as a guest with the account's e-mail address (`email`, lower case).
  */
-export async function accountAnalyses(accountId: number) {
+export async function accountAnalyses(accountId: number, email?: string) {
   const rows = await db()
     .select({ id: analyses.id, bookingId: analyses.bookingId, swimmerId: analyses.swimmerId, swimmerName: bookings.swimmerName, publishedAt: analyses.publishedAt, summary: analyses.summary, profileName: swimmers.name, profileAccount: swimmers.accountId })
     .from(analyses)
     .innerJoin(bookings, eq(bookings.id, analyses.bookingId))
     .leftJoin(swimmers, eq(swimmers.id, analyses.swimmerId))
-    .where(and(isNotNull(analyses.publishedAt), or(eq(swimmers.accountId, accountId), eq(bookings.userId, accountId))))
+    .where(and(isNotNull(analyses.publishedAt), or(eq(swimmers.accountId, accountId), eq(bookings.userId, accountId), email ? and(isNull(bookings.userId), sql`lower(${bookings.customerEmail}) = ${email}`) : undefined)))
   if (rows.length === 0) return []
   const [days, events] = await Promise.all([
     db()
