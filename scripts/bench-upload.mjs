@@ -2,7 +2,9 @@
 // (a newcomer's setup, files on disk). Reports the server's peak memory (RSS) during the upload, the
 // other page's latency before and during it, the upload's rate, and the time to the first byte of
 // a range request for the video ("the video's start time"), at its start and in its middle.
-// Usage: npm run bench:upload [-- --size-mb 1024 --idle-seconds 5]
+// Usage: npm run bench:upload [-- --size-mb 1024 --idle-seconds 5 --postgres]
+// --postgres: the site on a fresh database of the PostgreSQL server at BENCH_POSTGRES_URL
+// (default postgres://postgres@127.0.0.1:5432/postgres), as in production, instead of PGlite.
 import { spawn } from 'node:child_process'
 import { createReadStream, createWriteStream, mkdtempSync, rmSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
@@ -10,10 +12,11 @@ import http from 'node:http'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
+import pg from 'pg'
 import { ensureBuild } from './ensure-build.mjs'
 import { options, percentile } from './bench-support.mjs'
 
-const { 'size-mb': sizeMb, 'idle-seconds': idleSeconds } = options({ 'size-mb': 1024, 'idle-seconds': 5 })
+const { 'size-mb': sizeMb, 'idle-seconds': idleSeconds, postgres } = options({ 'size-mb': 1024, 'idle-seconds': 5, postgres: false })
 const MB = 1024 * 1024
 const SIZE = sizeMb * MB
 const ADMIN = { email: 'bench.staff@lab.example', password: 'bench-staff-password-1' }
@@ -21,12 +24,28 @@ ensureBuild()
 
 const work = mkdtempSync(path.join(tmpdir(), 'swimlab-bench-upload-'))
 const dataDir = path.join(work, 'data')
+const adminUrl = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
+const databaseName = `swimlab_bench_upload_${Date.now()}`
+const databaseUrl = postgres ? Object.assign(new URL(adminUrl), { pathname: `/${databaseName}` }).toString() : undefined
+
+async function onPostgres(url, statements) {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    const results = []
+    for (const [text, values] of statements) results.push(await client.query(text, values))
+    return results
+  } finally {
+    await client.end()
+  }
+}
+if (postgres) await onPostgres(adminUrl, [[`CREATE DATABASE ${databaseName}`]])
 
 /** Starts `node server.js` on the data directory; resolves with its address, its pid and a way to stop it. */
 async function startSite() {
   let log = ''
   const server = spawn(process.execPath, ['server.js'], {
-    env: { PATH: process.env.PATH, TZ: process.env.TZ, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password },
+    env: { PATH: process.env.PATH, TZ: process.env.TZ, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), LOG_LEVEL: 'info', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   // The log is read until the server says it is running, then dropped (every request is logged).
@@ -57,9 +76,9 @@ async function startSite() {
   }
 }
 
-/** A confirmed booking with an analysis, written straight into the stopped site's PGlite database. */
+/** A confirmed booking with an analysis, written straight into the stopped site's database. */
 async function addAnalysis() {
-  const client = new PGlite(path.join(dataDir, 'pglite'))
+  const client = databaseUrl ? await connected(new pg.Client({ connectionString: databaseUrl })) : new PGlite(path.join(dataDir, 'pglite'))
   await client.waitReady
   const reference = 'SWP-0000012345'
   const booking = await client.query(
@@ -68,8 +87,13 @@ async function addAnalysis() {
     [reference],
   )
   const analysis = await client.query('INSERT INTO analyses (booking_id) VALUES ($1) RETURNING id', [booking.rows[0].id])
-  await client.close()
+  await (databaseUrl ? client.end() : client.close())
   return { reference, analysisId: analysis.rows[0].id }
+}
+
+async function connected(client) {
+  await client.connect()
+  return client
 }
 
 function request(url, { method = 'GET', headers = {}, body } = {}) {
@@ -135,7 +159,7 @@ try {
 
   const file = path.join(work, 'clip.mp4')
   await makeVideoFile(file)
-  process.stdout.write(`Upload of ${sizeMb} MB with tus on PGlite (files on disk), ${new Date().toISOString()}\n`)
+  process.stdout.write(`Upload of ${sizeMb} MB with tus on ${postgres ? 'PostgreSQL' : 'PGlite'} (files on disk), ${new Date().toISOString()}\n`)
 
   const idleUntil = Date.now() + idleSeconds * 1000
   const idle = await pageLoop(page, staffHeaders, () => Date.now() > idleUntil)
@@ -185,4 +209,5 @@ try {
 } finally {
   await site?.stop().catch(() => {})
   rmSync(work, { recursive: true, force: true })
+  if (postgres) await onPostgres(adminUrl, [[`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`]])
 }

@@ -66,6 +66,8 @@ export class BackgroundJobs {
       (error: unknown) => this.logger.error({ err: error }, 'could not listen for freed camp seats'),
     )
     void this.trigger('outbox')
+    // Invitations that came due while no instance was running (a deploy, a restart) go out now, not an hour later.
+    void this.trigger('invite-back')
   }
 
   /** Runs a task now, or right after the run in progress. */

@@ -21,8 +21,10 @@ export async function accountWithSwimmer(db: Db, { name, email, gender = 'female
 
 let references = 0
 
-/** A confirmed one-day booking of the account's swimmer on `date`, with its analysis (published or a draft) of one 50 m freestyle. */
-export async function analysedSession(db: Db, owner: { userId: number; swimmerId: number; name: string; email: string }, date: string, { metrics, publishedAt, nextAnalysisOn = null, summary = '' }: { metrics: Record<string, number>; publishedAt: Date | null; nextAnalysisOn?: string | null; summary?: string }) {
+type Owner = { userId: number; swimmerId: number; name: string; email: string }
+
+/** A confirmed one-day booking of the account's swimmer on `date`, not analysed yet. */
+export async function confirmedSession(db: Db, owner: Owner, date: string) {
   const [window] = await db.insert(availabilityWindows).values({ date, startTime: '09:00', endTime: '12:00', slotDurationMinutes: 60, capacity: 4 }).returning({ id: availabilityWindows.id })
   references += 1
   const [booking] = await db
@@ -30,7 +32,13 @@ export async function analysedSession(db: Db, owner: { userId: number; swimmerId
     .values({ reference: `SWP-${String(9_000_000_000 + references + Math.floor(Math.random() * 100000) * 100)}`, productCode: 'biomechanical_package', userId: owner.userId, swimmerId: owner.swimmerId, swimmerName: owner.name, customerName: owner.name, customerEmail: owner.email, startTime: '09:00', endTime: '10:00', amountPaise: 100000, status: 'confirmed', confirmedAt: new Date() })
     .returning({ id: bookings.id, reference: bookings.reference })
   await db.insert(bookingDays).values({ bookingId: booking!.id, dayNumber: 1, windowId: window!.id, date, startTime: '09:00', endTime: '10:00' })
-  const [analysis] = await db.insert(analyses).values({ bookingId: booking!.id, swimmerId: owner.swimmerId, publishedAt, nextAnalysisOn, summary }).returning({ id: analyses.id })
+  return { bookingId: booking!.id, reference: booking!.reference }
+}
+
+/** A confirmed one-day booking of the account's swimmer on `date`, with its analysis (published or a draft) of one 50 m freestyle. */
+export async function analysedSession(db: Db, owner: Owner, date: string, { metrics, publishedAt, nextAnalysisOn = null, summary = '' }: { metrics: Record<string, number>; publishedAt: Date | null; nextAnalysisOn?: string | null; summary?: string }) {
+  const booking = await confirmedSession(db, owner, date)
+  const [analysis] = await db.insert(analyses).values({ bookingId: booking.bookingId, swimmerId: owner.swimmerId, publishedAt, nextAnalysisOn, summary }).returning({ id: analyses.id })
   const [event] = await db.insert(analysisEvents).values({ analysisId: analysis!.id, stroke: 'freestyle', distanceMetres: 50 }).returning({ id: analysisEvents.id })
   await db.insert(analysisMetrics).values(
     Object.entries(metrics).map(([key, value], position) => {
@@ -38,7 +46,7 @@ export async function analysedSession(db: Db, owner: { userId: number; swimmerId
       return { eventId: event!.id, metricKey: key, label: definition.label, unit: definition.unit, betterWhen: definition.betterWhen, value, position }
     }),
   )
-  return { analysisId: analysis!.id, eventId: event!.id, bookingId: booking!.id, reference: booking!.reference }
+  return { analysisId: analysis!.id, eventId: event!.id, bookingId: booking.bookingId, reference: booking.reference }
 }
 
 /** A clip of the analysis (its file is not needed for its chapters). */
