@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, max } from 'drizzle-orm'
+import { and, count, eq, max } from 'drizzle-orm'
 import { db, type Executor } from '~/db/client.server'
 import { analyses, analysisClips, analysisEvents, analysisFindings, analysisMetrics, bookings, catalogueItems, findingDrills, swimmers, type BetterWhen } from '~/db/schema'
 import { DomainError } from '~/lib/domain-error'
@@ -6,6 +6,7 @@ import { labToday } from '~/lib/lab-time'
 import { recordAudit, type Actor } from '~/modules/audit/audit.server'
 import { ageOn } from '~/modules/swimmers/age'
 import { analysisIdOfBooking, openAnalysis } from './analyses.server'
+import { eventsWithMetricsOf, findingsWithDrillsOf } from './contents.server'
 import { customMetricKey, eventLabel, METRICS, metricDefinition } from './catalog'
 import { LIMITS, segmentMetricKeys } from './schemas'
 
@@ -60,32 +61,7 @@ export async function analysisForStaff(bookingId: number, today = labToday()) {
   const swimmer = profile ? { name: profile.name, age: ageOn(profile, today) as number | null, gender: profile.gender as string | null } : { name: booking.swimmerName, age: null, gender: null }
   const [analysis] = await db().select().from(analyses).where(eq(analyses.bookingId, bookingId))
   if (!analysis) return { swimmer, analysis: null }
-  const events = await db().select().from(analysisEvents).where(eq(analysisEvents.analysisId, analysis.id)).orderBy(asc(analysisEvents.position), asc(analysisEvents.id))
-  const metrics = events.length
-    ? await db()
-        .select()
-        .from(analysisMetrics)
-        .where(
-          inArray(
-            analysisMetrics.eventId,
-            events.map((event) => event.id),
-          ),
-        )
-        .orderBy(asc(analysisMetrics.position), asc(analysisMetrics.id))
-    : []
-  const findings = await db().select().from(analysisFindings).where(eq(analysisFindings.analysisId, analysis.id)).orderBy(asc(analysisFindings.position), asc(analysisFindings.id))
-  const drills = findings.length
-    ? await db()
-        .select()
-        .from(findingDrills)
-        .where(
-          inArray(
-            findingDrills.findingId,
-            findings.map((finding) => finding.id),
-          ),
-        )
-        .orderBy(asc(findingDrills.position), asc(findingDrills.id))
-    : []
+  const [events, findings] = await Promise.all([eventsWithMetricsOf([analysis.id]), findingsWithDrillsOf(analysis.id)])
   const [clips] = await db().select({ count: count() }).from(analysisClips).where(eq(analysisClips.analysisId, analysis.id))
   return {
     swimmer,
@@ -98,7 +74,7 @@ export async function analysisForStaff(bookingId: number, today = labToday()) {
       updatedAt: analysis.updatedAt,
       clipsCount: clips?.count ?? 0,
       events: events.map((event): EditorEvent => {
-        const own = metrics.filter((metric) => metric.eventId === event.id)
+        const own = event.metrics
         return {
           id: event.id,
           stroke: event.stroke,
@@ -117,7 +93,7 @@ export async function analysisForStaff(bookingId: number, today = labToday()) {
         title: finding.title,
         whyItMatters: finding.whyItMatters,
         priority: finding.priority,
-        drills: drills.filter((drill) => drill.findingId === finding.id).map(({ id, name, instructions, videoUrl }) => ({ id, name, instructions, videoUrl })),
+        drills: finding.drills.map(({ id, name, instructions, videoUrl }) => ({ id, name, instructions, videoUrl })),
       })),
     },
   }

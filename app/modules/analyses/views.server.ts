@@ -1,8 +1,9 @@
 import { and, asc, eq, inArray, isNotNull, isNull, lte, gte, or, sql } from 'drizzle-orm'
 import { db } from '~/db/client.server'
-import { analyses, analysisClips, analysisEvents, analysisFindings, analysisMetrics, bookingDays, bookings, findingDrills, referenceBands, swimmers, type BetterWhen } from '~/db/schema'
+import { analyses, analysisClips, analysisEvents, bookingDays, bookings, referenceBands, swimmers, type BetterWhen } from '~/db/schema'
 import { ageOn } from '~/modules/swimmers/age'
 import { reportFile, reportsOf, type ReportSummary } from '~/modules/reports/reports.server'
+import { eventsWithMetricsOf, findingsWithDrillsOf } from './contents.server'
 import { angleLabel, chapterLabel, eventLabel, FINDING_PRIORITIES, isImprovement, priorityLabel } from './catalog'
 
 // An analysis as the family (and a coach they share it with) sees it, a swimmer's figures over
@@ -137,46 +138,21 @@ type MetricRow = { key: string; label: string; unit: string; betterWhen: BetterW
 type EventRow = { id: number; analysisId: number; stroke: string; distanceMetres: number; label: string; metrics: MetricRow[] }
 
 async function eventsWithMetrics(analysisIds: number[]): Promise<EventRow[]> {
-  if (analysisIds.length === 0) return []
-  const events = await db().select().from(analysisEvents).where(inArray(analysisEvents.analysisId, analysisIds)).orderBy(asc(analysisEvents.position), asc(analysisEvents.id))
-  const metrics = events.length
-    ? await db()
-        .select()
-        .from(analysisMetrics)
-        .where(
-          inArray(
-            analysisMetrics.eventId,
-            events.map((event) => event.id),
-          ),
-        )
-        .orderBy(asc(analysisMetrics.position), asc(analysisMetrics.id))
-    : []
+  const events = await eventsWithMetricsOf(analysisIds)
   return events.map((event) => ({
     id: event.id,
     analysisId: event.analysisId,
     stroke: event.stroke,
     distanceMetres: event.distanceMetres,
     label: eventLabel(event),
-    metrics: metrics.filter((metric) => metric.eventId === event.id).map((metric) => ({ key: metric.metricKey, label: metric.label, unit: metric.unit, betterWhen: metric.betterWhen, value: metric.value })),
+    metrics: event.metrics.map((metric) => ({ key: metric.metricKey, label: metric.label, unit: metric.unit, betterWhen: metric.betterWhen, value: metric.value })),
   }))
 }
 
 const PRIORITY_ORDER = new Map<string, number>(FINDING_PRIORITIES.map((priority, index) => [priority.value, index]))
 
 async function findingsOf(analysisId: number): Promise<FindingView[]> {
-  const findings = await db().select().from(analysisFindings).where(eq(analysisFindings.analysisId, analysisId)).orderBy(asc(analysisFindings.position), asc(analysisFindings.id))
-  const drills = findings.length
-    ? await db()
-        .select()
-        .from(findingDrills)
-        .where(
-          inArray(
-            findingDrills.findingId,
-            findings.map((finding) => finding.id),
-          ),
-        )
-        .orderBy(asc(findingDrills.position), asc(findingDrills.id))
-    : []
+  const findings = await findingsWithDrillsOf(analysisId)
   // The most urgent first; within a priority, in the order staff put them.
   return [...findings]
     .sort((a, b) => (PRIORITY_ORDER.get(a.priority) ?? 99) - (PRIORITY_ORDER.get(b.priority) ?? 99))
@@ -186,7 +162,7 @@ async function findingsOf(analysisId: number): Promise<FindingView[]> {
       whyItMatters: finding.whyItMatters,
       priority: finding.priority,
       priorityLabel: priorityLabel(finding.priority),
-      drills: drills.filter((drill) => drill.findingId === finding.id).map((drill) => ({ id: drill.id, name: drill.name, instructions: drill.instructions, videoUrl: drill.videoUrl })),
+      drills: finding.drills.map((drill) => ({ id: drill.id, name: drill.name, instructions: drill.instructions, videoUrl: drill.videoUrl })),
     }))
 }
 
