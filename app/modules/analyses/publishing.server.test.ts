@@ -5,13 +5,13 @@ import { eq } from 'drizzle-orm'
 import { afterAll, beforeEach, describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
 import { analyses, auditLog, bookings, outboxEmails, siteSettings } from '~/db/schema'
-import { deliverReport, overdueReports } from '~/modules/reports/reports.server'
+import { deliverReport } from '~/modules/reports/reports.server'
 import { diskStorage, useReportStorage } from '~/modules/reports/storage.server'
 import { confirmedBookings } from '../../../tests/support/analyses'
 import { createStaff } from '../../../tests/support/booking'
 import { useTestDatabase } from '../../../tests/support/test-database'
 import { addEvent, saveFinding, saveMetrics, startAnalysis } from './editing.server'
-import { analysesDue, analysesOfBookings, NOTHING_TO_PUBLISH, publishAnalysis, publishedAnalysisOf } from './publishing.server'
+import { analysesDue, analysesOfBookings, overdueAnalyses, NOTHING_TO_PUBLISH, publishAnalysis, publishedAnalysisOf } from './publishing.server'
 
 useTestDatabase()
 const directory = mkdtempSync(path.join(tmpdir(), 'swimlab-analyses-'))
@@ -96,12 +96,12 @@ describe('analyses due', () => {
 
     const analysisId = await startAnalysis(actor, bookingId)
     expect((await analysesDue(new Date('2030-03-09T00:00:00Z')))[0]).toMatchObject({ started: true, overdue: true })
-    expect((await overdueReports(new Date('2030-03-09T00:00:00Z'))).map((row) => row.reference)).toEqual([reference])
+    expect((await overdueAnalyses(new Date('2030-03-09T00:00:00Z'))).map((row) => row.reference)).toEqual([reference])
     await saveFinding(actor, analysisId, { title: 'Streamline', whyItMatters: '', priority: 'low' })
     await publishAnalysis({ actor, analysisId, tellFamily: false })
     // A published analysis is what was promised: neither list names the booking any more.
     expect(await analysesDue(new Date('2030-03-09T00:00:00Z'))).toEqual([])
-    expect(await overdueReports(new Date('2030-03-09T00:00:00Z'))).toEqual([])
+    expect(await overdueAnalyses(new Date('2030-03-09T00:00:00Z'))).toEqual([])
   })
 
   it('a delivered report counts as delivered too', async () => {

@@ -106,6 +106,11 @@ export async function analysesDue(now = new Date()) {
     .sort((a, b) => a.dueAt.getTime() - b.dueAt.getTime())
 }
 
+/** The analyses past their promised time (the bookings list flags them). */
+export async function overdueAnalyses(now = new Date()) {
+  return (await analysesDue(now)).filter((row) => row.overdue)
+}
+
 /** Whether a booking's analysis is published (for the customer's pages). */
 export async function publishedAnalysisOf(bookingId: number) {
   const [row] = await db()

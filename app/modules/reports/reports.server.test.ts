@@ -8,8 +8,9 @@ import { bookings, outboxEmails, siteSettings } from '~/db/schema'
 import { holdSession } from '~/modules/booking/holds.server'
 import { createCustomers, setWindows } from '../../../tests/support/booking'
 import { useTestDatabase } from '../../../tests/support/test-database'
-import { deliverReport, overdueReports, ReportInputError, reportDueHours, reportFile, reportsOf } from './reports.server'
+import { deliverReport, ReportInputError, reportDueHours, reportFile, reportsOf } from './reports.server'
 import { diskStorage, useReportStorage } from './storage.server'
+import { overdueAnalyses } from '~/modules/analyses/publishing.server'
 
 useTestDatabase()
 const directory = mkdtempSync(path.join(tmpdir(), 'swimlab-reports-'))
@@ -84,11 +85,11 @@ describe('the report delivery promise', () => {
   it('marks a report overdue 48 hours after the last session ends, in Bangalore time, until it is delivered', async () => {
     const { bookingId, reference } = await confirmedBooking()
     // The last session ends at 10:00 IST on 6 March 2030 (04:30 UTC): due by 04:30 UTC on 8 March.
-    expect(await overdueReports(new Date('2030-03-08T04:29:00Z'))).toEqual([])
-    expect((await overdueReports(new Date('2030-03-08T04:30:00Z'))).map((row) => row.reference)).toEqual([reference])
+    expect(await overdueAnalyses(new Date('2030-03-08T04:29:00Z'))).toEqual([])
+    expect((await overdueAnalyses(new Date('2030-03-08T04:30:00Z'))).map((row) => row.reference)).toEqual([reference])
     await db().update(siteSettings).set({ reportDelivery: 'within 72 hours' }).where(eq(siteSettings.id, 1))
-    expect(await overdueReports(new Date('2030-03-08T04:30:00Z'))).toEqual([])
+    expect(await overdueAnalyses(new Date('2030-03-08T04:30:00Z'))).toEqual([])
     await deliverReport({ bookingId, note: 'Here it is.', videoLinks: [], files: [], staffId: null })
-    expect(await overdueReports(new Date('2030-04-01T00:00:00Z'))).toEqual([])
+    expect(await overdueAnalyses(new Date('2030-04-01T00:00:00Z'))).toEqual([])
   })
 })

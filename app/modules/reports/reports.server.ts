@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto'
-import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm'
+import { asc, eq, inArray } from 'drizzle-orm'
 import { db } from '~/db/client.server'
-import { analyses, bookingDays, bookingReports, bookings, reportFiles, siteSettings, type VideoLink } from '~/db/schema'
-import { addHours, labInstant, toHourMinute } from '~/lib/lab-time'
+import { bookingReports, bookings, reportFiles, type VideoLink } from '~/db/schema'
 import { DomainError } from '~/lib/domain-error'
 import { bookingForMail, bookingLink, swimmerRow } from '~/modules/booking/fulfilment.server'
 import { enqueueEmail } from '~/modules/mail/outbox.server'
@@ -149,32 +148,4 @@ export function reportDueHours(reportDelivery: string) {
   if (hours) return Number(hours[1])
   const days = /(\d+)\s*(?:business\s+)?days?/i.exec(reportDelivery)
   return days ? Number(days[1]) * 24 : 48
-}
-
-/**
- * Confirmed bookings whose report is overdue: their last session ended longer ago than the
- * promised delivery time, and neither a report has been delivered nor their analysis published
- * (either one is what the family was promised).
- */
-export async function overdueReports(now = new Date()) {
-  const [settings] = await db().select({ reportDelivery: siteSettings.reportDelivery }).from(siteSettings).where(eq(siteSettings.id, 1))
-  const dueHours = reportDueHours(settings?.reportDelivery ?? '')
-  const rows = await db()
-    .select({
-      id: bookings.id,
-      reference: bookings.reference,
-      swimmerName: bookings.swimmerName,
-      lastDate: sql<string>`max(${bookingDays.date})::text`,
-      lastEnd: sql<string>`(array_agg(${bookingDays.endTime} ORDER BY ${bookingDays.date} DESC))[1]::text`,
-    })
-    .from(bookings)
-    .innerJoin(bookingDays, eq(bookingDays.bookingId, bookings.id))
-    .leftJoin(bookingReports, eq(bookingReports.bookingId, bookings.id))
-    .leftJoin(analyses, eq(analyses.bookingId, bookings.id))
-    .where(and(eq(bookings.status, 'confirmed'), isNull(bookingReports.deliveredAt), isNull(analyses.publishedAt)))
-    .groupBy(bookings.id, bookings.reference, bookings.swimmerName)
-  return rows
-    .map((row) => ({ ...row, dueAt: addHours(labInstant(row.lastDate, toHourMinute(row.lastEnd)), dueHours) }))
-    .filter((row) => row.dueAt <= now)
-    .sort((a, b) => a.dueAt.getTime() - b.dueAt.getTime())
 }

@@ -5,7 +5,7 @@ import { formatRupees } from '~/lib/money'
 import { formatTimeRange, formatWeekdayDate } from '~/lib/lab-time'
 import { bookingFilters } from '~/modules/booking/staff-filters'
 import { staffBookings } from '~/modules/booking/staff.server'
-import { overdueReports } from '~/modules/reports/reports.server'
+import { overdueAnalyses } from '~/modules/analyses/publishing.server'
 import { BOOKING_STATUS_LABELS } from '~/modules/booking/texts'
 import { getCatalogue } from '~/modules/site/site.server'
 import { refuseNul } from '~/lib/nul.server'
@@ -19,7 +19,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const filters = bookingFilters(params)
   const [rows, overdue, catalogue] = await Promise.all([
     staffBookings({ from: filters.from, to: filters.to, status: filters.status, product: filters.product || null, search: filters.q }),
-    overdueReports(),
+    overdueAnalyses(),
     getCatalogue(),
   ])
   const overdueIds = new Set(overdue.map((row) => row.id))
