@@ -89,30 +89,8 @@ export function CompareChooser({ base, analyses, chosen, share = null }: { base:
       </h2>
       <Form method="get" action={`${base}/compare`} className="mt-3 flex flex-wrap items-end gap-3">
         {share && <input type="hidden" name="share" value={share} />}
-        <div>
-          <label htmlFor="compare-a" className="block text-sm font-semibold text-ink">
-            First
-          </label>
-          <select id="compare-a" name="a" defaultValue={a} className="input mt-1">
-            {analyses.map((analysis) => (
-              <option key={analysis.id} value={analysis.id}>
-                {analysis.date}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label htmlFor="compare-b" className="block text-sm font-semibold text-ink">
-            Second
-          </label>
-          <select id="compare-b" name="b" defaultValue={b} className="input mt-1">
-            {analyses.map((analysis) => (
-              <option key={analysis.id} value={analysis.id}>
-                {analysis.date}
-              </option>
-            ))}
-          </select>
-        </div>
+        <AnalysisChoice name="a" label="First" value={a} analyses={analyses} />
+        <AnalysisChoice name="b" label="Second" value={b} analyses={analyses} />
         <button type="submit" className="btn-primary">
           Compare
         </button>
@@ -287,6 +265,24 @@ function SyncedPair({ chapter, dates, query }: { chapter: ComparePageView['chapt
           )
         })}
       </div>
+    </div>
+  )
+}
+
+/** One of the two analyses to compare, chosen by the date of its sessions. */
+function AnalysisChoice({ name, label, value, analyses }: { name: string; label: string; value: number | string | undefined; analyses: Array<{ id: number; date: string }> }) {
+  return (
+    <div>
+      <label htmlFor={`compare-${name}`} className="block text-sm font-semibold text-ink">
+        {label}
+      </label>
+      <select id={`compare-${name}`} name={name} defaultValue={value} className="input mt-1">
+        {analyses.map((analysis) => (
+          <option key={analysis.id} value={analysis.id}>
+            {analysis.date}
+          </option>
+        ))}
+      </select>
     </div>
   )
 }
