@@ -2,6 +2,9 @@ import { strToU8, zipSync, type Zippable } from 'fflate'
 import { and, asc, eq, inArray, or, sql } from 'drizzle-orm'
 import { db } from '~/db/client.server'
 import {
+  analyses,
+  analysisClips,
+  shareLinks,
   auditLog,
   bookingDays,
   bookingReports,
@@ -27,6 +30,7 @@ import { PRODUCT_NAME } from '~/lib/seo'
 import { renderReceiptPdf } from '~/modules/receipts/receipt-pdf.server'
 import { receiptOf } from '~/modules/receipts/receipts.server'
 import { reportStorage } from '~/modules/reports/storage.server'
+import { eventsWithMetricsOf, findingsWithDrillsOf } from '~/modules/analyses/contents.server'
 
 /** How many exports one account may build in an hour: each reads everything and renders every receipt. */
 export const EXPORT_LIMIT = { limit: 5, windowSeconds: 60 * 60 }
@@ -173,6 +177,8 @@ export async function accountDataOf(accountId: number) {
       .orderBy(asc(auditLog.id)),
   ])
 
+  const analysisRows = await analysesOf(bookingIds, swimmerIds, accountId)
+
   const { id: _id, ...accountFields } = account
   return {
     account: accountFields,
@@ -184,6 +190,8 @@ export async function accountDataOf(accountId: number) {
       days: days.filter((day) => day.bookingId === booking.id).map(({ bookingId: _booking, windowId: _window, ...day }) => day),
       report: reports.find((report) => report.bookingId === booking.id) ?? null,
     })),
+    analyses: analysisRows.analyses,
+    coachLinks: analysisRows.coachLinks,
     campRegistrations: campRows,
     payments: paymentRows,
     refunds: refundRows,
@@ -195,6 +203,46 @@ export async function accountDataOf(accountId: number) {
     reportFiles: files.map(({ storageKey: _key, ...file }) => file),
     /** Kept for the ZIP's files; not written to the JSON. */
     _files: files,
+  }
+}
+
+/**
+ * The analyses of the account's bookings and swimmers (drafts too: they are held about the swimmer),
+ * with their events, figures, findings and drills, and their clips described with the address each
+ * video is downloaded from when signed in (videos of up to 2 GB do not fit in an export built in
+ * memory); and the links the account made for coaches, without their tokens.
+ */
+async function analysesOf(bookingIds: number[], swimmerIds: number[], accountId: number) {
+  const rows = await db()
+    .select({ id: analyses.id, bookingId: analyses.bookingId, swimmerId: analyses.swimmerId, poolLengthMetres: analyses.poolLengthMetres, summary: analyses.summary, publishedAt: analyses.publishedAt, nextAnalysisOn: analyses.nextAnalysisOn, createdAt: analyses.createdAt, updatedAt: analyses.updatedAt })
+    .from(analyses)
+    .where(or(inIds(analyses.bookingId, bookingIds), inIds(analyses.swimmerId, swimmerIds)))
+    .orderBy(asc(analyses.id))
+  const ids = rows.map((row) => row.id)
+  const [events, clips, coachLinks] = await Promise.all([
+    eventsWithMetricsOf(ids),
+    db()
+      .select({ id: analysisClips.id, analysisId: analysisClips.analysisId, title: analysisClips.title, angle: analysisClips.angle, chapters: analysisClips.chapters, contentType: analysisClips.contentType, sizeBytes: analysisClips.sizeBytes, createdAt: analysisClips.createdAt })
+      .from(analysisClips)
+      .where(inIds(analysisClips.analysisId, ids))
+      .orderBy(asc(analysisClips.id)),
+    db()
+      .select({ id: shareLinks.id, swimmerId: shareLinks.swimmerId, analysisId: shareLinks.analysisId, coachEmail: shareLinks.coachEmail, createdAt: shareLinks.createdAt, expiresAt: shareLinks.expiresAt, revokedAt: shareLinks.revokedAt, lastOpenedAt: shareLinks.lastOpenedAt })
+      .from(shareLinks)
+      .where(eq(shareLinks.accountId, accountId))
+      .orderBy(asc(shareLinks.id)),
+  ])
+  const findings = await Promise.all(ids.map((id) => findingsWithDrillsOf(id)))
+  return {
+    analyses: rows.map((row, index) => ({
+      ...row,
+      events: events
+        .filter((event) => event.analysisId === row.id)
+        .map((event) => ({ stroke: event.stroke, distanceMetres: event.distanceMetres, metrics: event.metrics.map(({ metricKey, label, unit, betterWhen, value }) => ({ metricKey, label, unit, betterWhen, value })) })),
+      findings: findings[index]!.map(({ title, whyItMatters, priority, drills }) => ({ title, whyItMatters, priority, drills: drills.map(({ name, instructions, videoUrl }) => ({ name, instructions, videoUrl })) })),
+      clips: clips.filter((clip) => clip.analysisId === row.id).map(({ analysisId: _analysis, ...clip }) => ({ ...clip, download: `/analyses/clips/${clip.id}/video` })),
+    })),
+    coachLinks,
   }
 }
 
@@ -210,7 +258,9 @@ const README = (generatedAt: Date) =>
     '',
     'data.json   everything we hold about your account and its swimmers, in readable JSON:',
     '            your account, swimmers, parents\' consents and consent requests, bookings with their',
-    '            days and reports, payments, refunds and receipt numbers, camp registrations, waitlist',
+    '            days and reports, analyses with their figures, findings, drills and clips (each clip',
+    '            with the address its video is downloaded from while signed in), links made for coaches,',
+    '            payments, refunds and receipt numbers, camp registrations, waitlist',
     '            places and camp-line entries, e-mails we sent you, the browsers signed in to your',
     '            account, and the entries of our audit log about you. Amounts are in paise',
     '            (1 rupee = 100 paise); times are UTC.',

@@ -6,7 +6,7 @@ import { eq, sql } from 'drizzle-orm'
 import { strFromU8, unzipSync } from 'fflate'
 import { afterAll, beforeEach, describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
-import { auditLog, campBatches, refunds, campLine, camps, campWaitlist, consentRequests, outboxEmails, payments, receipts, users } from '~/db/schema'
+import { analysisClips, analysisFindings, auditLog, campBatches, findingDrills, shareLinks, refunds, campLine, camps, campWaitlist, consentRequests, outboxEmails, payments, receipts, users } from '~/db/schema'
 import { labInstant } from '~/lib/lab-time'
 import { createSession } from '~/modules/accounts/sessions.server'
 import { recordAudit } from '~/modules/audit/audit.server'
@@ -16,7 +16,9 @@ import { startPayment } from '~/modules/payments/payments.server'
 import { receiptOf } from '~/modules/receipts/receipts.server'
 import { deliverReport } from '~/modules/reports/reports.server'
 import { diskStorage, useReportStorage } from '~/modules/reports/storage.server'
+import { diskFileStore, useAnalysisFileStore } from '~/modules/analyses/files/store.server'
 import { insertSwimmer } from '~/modules/swimmers/swimmers.server'
+import { recordedAnalysis } from '../../../tests/support/analyses'
 import { bookingRow, createCustomers, setWindows } from '../../../tests/support/booking'
 import { useSandboxPayments } from '../../../tests/support/sandbox-payments'
 import { useTestDatabase } from '../../../tests/support/test-database'
@@ -32,10 +34,12 @@ beforeEach(async () => {
   await sandbox.ready()
   directory = mkdtempSync(path.join(root, 'test-'))
   useReportStorage(diskStorage(directory))
+  useAnalysisFileStore(diskFileStore(path.join(directory, 'analysis-files')))
   await db().update(camps).set({ startsOn: '2030-08-08', endsOn: '2030-08-16', earlyBirdEndsAt: labInstant('2030-07-15', '23:59:59') }).where(eq(camps.code, 'camp1'))
 })
 afterAll(() => {
   useReportStorage(undefined)
+  useAnalysisFileStore(undefined)
   rmSync(root, { recursive: true, force: true })
 })
 
@@ -71,6 +75,11 @@ async function family(tag: string, phone: string, start: string) {
   const own = await paidSession(customer, start)
   const forChild = await paidSession({ ...customer, swimmerId: child.id, swimmerName: child.name }, start === '09:00' ? '10:00' : '11:00')
   await deliverReport({ bookingId: own.bookingId, note: `Good catch, ${holder!.name}.`, videoLinks: [{ label: 'Underwater', url: `https://videos.example/${tag}` }], files: [{ filename: `${tag}-report.pdf`, bytes: PDF }], staffId: null })
+  const analysis = await recordedAnalysis(forChild.bookingId, { metrics: { final_time: 33.1 } })
+  const [finding] = await db().insert(analysisFindings).values({ analysisId: analysis.analysisId, title: `${tag} breathes late`, priority: 'high' }).returning({ id: analysisFindings.id })
+  await db().insert(findingDrills).values({ findingId: finding!.id, name: `${tag} turn drill` })
+  await db().insert(analysisClips).values({ analysisId: analysis.analysisId, title: `${tag} underwater`, angle: 'underwater_side', storageKey: `${tag}0000000000000000000000000000`.slice(0, 32).replace(/[^0-9a-f]/g, 'a'), contentType: 'video/mp4', sizeBytes: 1234 })
+  await db().insert(shareLinks).values({ accountId: holder!.userId!, swimmerId: child.id, tokenHash: `share-${tag}`, coachEmail: `${tag}.coach@example.com`, expiresAt: new Date(Date.now() + 86_400_000) })
   const camp = await paidCampPlace(child.name, holder!.email, phone)
   const [campRow] = await db().select({ id: camps.id }).from(camps).where(eq(camps.code, 'camp1'))
   const [batch] = await db().select({ id: campBatches.id }).from(campBatches).where(eq(campBatches.campId, campRow!.id)).limit(1)
@@ -125,6 +134,15 @@ describe("a person's data export", () => {
     expect(data.emails.every((mail: { to: string; body: string }) => mail.to === mine.holder.email && mail.body.length > 0)).toBe(true)
     expect(data.auditEntries.map((entry: { summary: string }) => entry.summary)).toContain(`Called zarinaquddus 1 (zarinaquddus1@example.com) about zarinaquddus Junior`)
     expect(data.reportFiles).toMatchObject([{ filename: 'zarinaquddus-report.pdf' }])
+    expect(data.analyses).toMatchObject([
+      {
+        bookingId: mine.forChild.bookingId,
+        events: [{ stroke: 'freestyle', distanceMetres: 50, metrics: [{ metricKey: 'final_time', value: 33.1 }] }],
+        findings: [{ title: 'zarinaquddus breathes late', drills: [{ name: 'zarinaquddus turn drill' }] }],
+        clips: [{ title: 'zarinaquddus underwater', download: expect.stringMatching(/^\/analyses\/clips\/\d+\/video$/) }],
+      },
+    ])
+    expect(data.coachLinks).toMatchObject([{ coachEmail: 'zarinaquddus.coach@example.com', revokedAt: null }])
 
     const names = Object.keys(zip).sort()
     expect(names.filter((name) => name.startsWith('receipts/'))).toHaveLength(3)
