@@ -161,7 +161,9 @@ export default function PrivacyPolicy({ loaderData }: Route.ComponentProps) {
               contract, and may use the data only on our instructions;
             </li>
             <li>
-              <strong>your coach or academy</strong>, only when you ask us to or share your report with them yourself;
+              <strong>your coach or academy</strong>, only when you ask us to or share your results with them yourself: a link you
+              make on the site shows that coach the swimmer&apos;s results only (no bookings, payments or contact details), ends
+              after the time you choose, and stops working the moment you revoke it; you can see when it was last opened;
             </li>
             <li>
               <strong>government and law-enforcement authorities</strong>, when Indian law requires it.
