@@ -1,7 +1,7 @@
 import { Link } from 'react-router'
 import { BandBar } from './analysis-charts'
 import { ClipPlayer, type PlayerClip } from './clip-player'
-import type { ReportView } from './report-panel'
+import { ReportContents, type ReportView } from './report-panel'
 
 export type MetricRowView = {
   key: string
@@ -183,31 +183,7 @@ export function AnalysisResults({ page, query }: { page: AnalysisPageView; query
           <h2 id="report" className="text-xl font-bold text-brand-900">
             Report
           </h2>
-          {page.report.note && <p className="mt-2 whitespace-pre-line text-ink">{page.report.note}</p>}
-          {page.report.files.length > 0 && (
-            <ul className="mt-2 space-y-1">
-              {page.report.files.map((file) => (
-                <li key={file.url}>
-                  <a href={file.url} className="font-semibold text-brand-700 underline underline-offset-4 [overflow-wrap:anywhere]">
-                    {file.filename}
-                  </a>{' '}
-                  <span className="text-sm text-muted">(PDF, {file.size})</span>
-                </li>
-              ))}
-            </ul>
-          )}
-          {page.report.videoLinks.length > 0 && (
-            <ul className="mt-2 space-y-1">
-              {page.report.videoLinks.map((link) => (
-                <li key={link.url}>
-                  <a href={link.url} className="font-semibold text-brand-700 underline underline-offset-4" rel="noopener noreferrer" target="_blank">
-                    {link.label || 'Video'}
-                    <span className="sr-only"> (opens in a new tab)</span>
-                  </a>
-                </li>
-              ))}
-            </ul>
-          )}
+          <ReportContents report={page.report} />
         </section>
       )}
 

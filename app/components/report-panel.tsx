@@ -26,12 +26,21 @@ export function ReportPanel({ report, analysisUrl, signInAs }: { report: ReportV
           {signInAs && <span className="block text-sm text-muted">Sign in, or create an account, with {signInAs} to open it: the analysis is shown only to that address.</span>}
         </p>
       )}
-      {report?.note && <p className="mt-2 whitespace-pre-line text-ink">{report.note}</p>}
-      {report && report.files.length > 0 && (
+      {report && <ReportContents report={report} />}
+    </section>
+  )
+}
+
+/** A report's note, PDF files and video links, wherever the report is shown. */
+export function ReportContents({ report }: { report: ReportView }) {
+  return (
+    <>
+      {report.note && <p className="mt-2 whitespace-pre-line text-ink">{report.note}</p>}
+      {report.files.length > 0 && (
         <ul className="mt-3 space-y-1">
           {report.files.map((file) => (
             <li key={file.url}>
-              <a href={file.url} className="font-semibold text-brand-700 underline underline-offset-4">
+              <a href={file.url} className="font-semibold text-brand-700 underline underline-offset-4 [overflow-wrap:anywhere]">
                 {file.filename}
               </a>{' '}
               <span className="text-sm text-muted">(PDF, {file.size})</span>
@@ -39,7 +48,7 @@ export function ReportPanel({ report, analysisUrl, signInAs }: { report: ReportV
           ))}
         </ul>
       )}
-      {report && report.videoLinks.length > 0 && (
+      {report.videoLinks.length > 0 && (
         <ul className="mt-3 space-y-1">
           {report.videoLinks.map((link) => (
             <li key={link.url}>
@@ -51,6 +60,6 @@ export function ReportPanel({ report, analysisUrl, signInAs }: { report: ReportV
           ))}
         </ul>
       )}
-    </section>
+    </>
   )
 }
