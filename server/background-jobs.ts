@@ -14,6 +14,7 @@ import { pruneRateLimitBuckets } from '~/modules/rate-limit/rate-limit.server'
 import { sendDueReminders } from '~/modules/reminders/reminders.server'
 import { durationMs } from '~/lib/lab-time'
 // Analyses: inviting swimmers back for their next analysis.
+import { sweepAnalysisFiles } from '~/modules/analyses/files/clips.server'
 import { inviteBackForNextAnalysis } from '~/modules/analyses/invitations.server'
 
 type Task = { name: string; everyMs: number; run: () => Promise<unknown> }
@@ -47,6 +48,8 @@ export class BackgroundJobs {
         { name: 'housekeeping', everyMs: durationMs({ hours: 1 }), run: () => this.housekeeping() },
         { name: 'retention', everyMs: durationMs({ hours: 1 }), run: () => applyRetention() },
         // Analyses: the e-mail that invites a swimmer back once their next analysis is due.
+        // Analysis files: expired unfinished uploads, and files no clip refers to (a delete that failed).
+        { name: 'analysis-files', everyMs: durationMs({ hours: 1 }), run: () => sweepAnalysisFiles() },
         { name: 'invite-back', everyMs: durationMs({ hours: 1 }), run: () => inviteBackForNextAnalysis() },
       ].map((task) => [task.name, task]),
     )

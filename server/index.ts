@@ -22,7 +22,6 @@ import { sandboxKey } from '~/modules/payments/sandbox-gateway-orders.server'
 import { diskStorage, useReportStorage } from '~/modules/reports/storage.server'
 import { s3SettingsOf } from '~/modules/analyses/files/files-config.server'
 import { fileStoreFor, useAnalysisFileStore, type AnalysisFileStore } from '~/modules/analyses/files/store.server'
-import { sweepAnalysisFiles } from '~/modules/analyses/files/clips.server'
 import { enableContentCache, invalidateContentCache } from '~/modules/site/content-cache.server'
 import { AVAILABILITY_CHANNEL, startCaches } from '~/lib/caches.server'
 import { listenToCampLine, quietOr } from '~/modules/camps/line.server'
@@ -30,7 +29,7 @@ import { redactSecrets } from '~/lib/log-redaction.server'
 import { startLogger } from '~/lib/logger.server'
 import { PUBLIC_PAGES } from '~/lib/public-pages'
 import { BANNER_CLOSED_COOKIE } from '~/lib/banner-closed.server'
-import { addSeconds, durationMs } from '~/lib/lab-time'
+import { addSeconds } from '~/lib/lab-time'
 import { createPhonePeGateway } from '~/modules/payments/phonepe.server'
 import { phonePeOptionsFrom } from '~/modules/payments/phonepe-config.server'
 import { createSandboxGateway } from '~/modules/payments/sandbox-adapter.server'
@@ -97,12 +96,9 @@ export async function start(env: NodeJS.ProcessEnv = process.env) {
   if (!cluster.isWorker) await prepareDatabase(database, config, logger)
 
   useReportStorage(diskStorage(path.join(config.DATA_DIR, 'reports')))
-  // Analysis files: clips and posters, on disk or in the S3 bucket; swept hourly (expired uploads, files nothing refers to).
+  // Analysis files: clips and posters, on disk or in the S3 bucket (swept by the background jobs).
   const analysisFiles = fileStoreFor(s3SettingsOf(config), config.DATA_DIR)
   useAnalysisFileStore(analysisFiles)
-  const sweepFiles = () => void sweepAnalysisFiles().catch((error: unknown) => logger.warn({ err: error }, 'could not sweep analysis files'))
-  const filesSweep = setInterval(sweepFiles, durationMs({ hours: 1 }))
-  filesSweep.unref()
   logger.info({ store: analysisFiles.kind }, analysisFiles.kind === 's3' ? 'analysis files: the S3 bucket' : `analysis files: on disk under ${path.join(config.DATA_DIR, 'analysis-files')}`)
   const gateway = await setUpPaymentGateway(config, logger)
   logger.info({ gateway: gateway.name }, gateway.name === 'sandbox' ? 'payments: the sandbox gateway (TEST MODE, no real money)' : `payments: ${gateway.name}`)
@@ -138,7 +134,6 @@ export async function start(env: NodeJS.ProcessEnv = process.env) {
       await closed
       clearTimeout(deadline)
       await jobs.stop()
-      clearInterval(filesSweep)
       await stopListeningToCampLine()
       await stopCaches()
       await database.close()

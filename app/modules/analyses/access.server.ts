@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto'
 import { and, eq, gt, isNotNull, isNull } from 'drizzle-orm'
 import { db } from '~/db/client.server'
 import { analyses, bookings, shareLinks, swimmers } from '~/db/schema'
+import { durationMs } from '~/lib/lab-time'
 import { getUser } from '~/lib/auth.server'
 import type { PublicUser } from '~/modules/accounts/users.server'
 
@@ -50,12 +51,16 @@ const TOKEN = /^[A-Za-z0-9_-]{43}$/
 export async function shareViewer(token: string | null | undefined, now = new Date()): Promise<Extract<AnalysisViewer, { kind: 'share' }> | null> {
   if (!token || !TOKEN.test(token)) return null
   const [link] = await db()
-    .update(shareLinks)
-    .set({ lastOpenedAt: now })
+    .select({ id: shareLinks.id, swimmerId: shareLinks.swimmerId, analysisId: shareLinks.analysisId, lastOpenedAt: shareLinks.lastOpenedAt })
+    .from(shareLinks)
     .where(and(eq(shareLinks.tokenHash, shareTokenHash(token)), isNull(shareLinks.revokedAt), gt(shareLinks.expiresAt, now)))
-    .returning({ id: shareLinks.id, swimmerId: shareLinks.swimmerId, analysisId: shareLinks.analysisId })
-  return link ? { kind: 'share', shareId: link.id, swimmerId: link.swimmerId, analysisId: link.analysisId } : null
+  if (!link) return null
+  // A page and its video's range requests come together: the time is written once a minute at most.
+  if (!link.lastOpenedAt || now.getTime() - link.lastOpenedAt.getTime() >= LAST_OPENED_PRECISION_MS) await db().update(shareLinks).set({ lastOpenedAt: now }).where(eq(shareLinks.id, link.id))
+  return { kind: 'share', shareId: link.id, swimmerId: link.swimmerId, analysisId: link.analysisId }
 }
+
+const LAST_OPENED_PRECISION_MS = durationMs({ minutes: 1 })
 
 /** The analysis's owner and state, for deciding who may see it. */
 async function analysisOwnership(analysisId: number) {

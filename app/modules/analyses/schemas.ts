@@ -1,6 +1,7 @@
 // The rules of the staff's analysis forms (the editor and the reference bands), used by the server
 // actions and, in the browser, for validation as you type. Nothing server-only may be imported here.
 import { z } from 'zod'
+import { optionalText, requiredText } from '~/lib/text-fields'
 import { DISTANCES_METRES, FINDING_PRIORITIES, METRICS, POOL_LENGTHS_METRES, STROKES } from './catalog'
 
 /**
@@ -55,21 +56,6 @@ const requiredValue = (message: string) =>
     .max(20, NOT_A_NUMBER)
     .refine((text) => parseMetricValue(text) !== null, NOT_A_NUMBER)
     .transform((text) => parseMetricValue(text)!)
-
-const requiredText = (message: string, max: number) =>
-  z
-    .string({ error: message })
-    .trim()
-    .min(1, message)
-    .max(max, `Please use at most ${max} characters`)
-
-const optionalText = (max: number) =>
-  z
-    .string()
-    .trim()
-    .max(max, `Please use at most ${max} characters`)
-    .optional()
-    .transform((value) => value ?? '')
 
 const id = z.coerce.number().int().positive().max(2_147_483_647)
 

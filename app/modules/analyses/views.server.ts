@@ -166,6 +166,15 @@ async function findingsOf(analysisId: number): Promise<FindingView[]> {
     }))
 }
 
+/** The first session day of each booking, by booking id (the day an analysis is known by). */
+async function firstSessionDays(bookingIds: number[]) {
+  const days = await db()
+    .select({ bookingId: bookingDays.bookingId, date: bookingDays.date })
+    .from(bookingDays)
+    .where(and(inArray(bookingDays.bookingId, bookingIds), eq(bookingDays.dayNumber, 1)))
+  return new Map(days.map((day) => [day.bookingId, day.date]))
+}
+
 /** One published analysis of a swimmer, with the first day of its sessions and its figures. */
 export type HistoryEntry = { id: number; sessionDate: string; publishedAt: Date; events: EventRow[] }
 
@@ -179,22 +188,10 @@ export async function swimmerHistory(swimmerId: number): Promise<HistoryEntry[]>
     .from(analyses)
     .where(and(eq(analyses.swimmerId, swimmerId), isNotNull(analyses.publishedAt)))
   if (rows.length === 0) return []
-  const [days, events] = await Promise.all([
-    db()
-      .select({ bookingId: bookingDays.bookingId, date: bookingDays.date })
-      .from(bookingDays)
-      .where(
-        and(
-          inArray(
-            bookingDays.bookingId,
-            rows.map((row) => row.bookingId),
-          ),
-          eq(bookingDays.dayNumber, 1),
-        ),
-      ),
+  const [firstDay, events] = await Promise.all([
+    firstSessionDays(rows.map((row) => row.bookingId)),
     eventsWithMetrics(rows.map((row) => row.id)),
   ])
-  const firstDay = new Map(days.map((day) => [day.bookingId, day.date]))
   return rows
     .map((row) => ({ id: row.id, sessionDate: firstDay.get(row.bookingId) ?? '', publishedAt: row.publishedAt!, events: events.filter((event) => event.analysisId === row.id) }))
     .sort((a, b) => (a.sessionDate === b.sessionDate ? a.id - b.id : a.sessionDate < b.sessionDate ? -1 : 1))
@@ -378,19 +375,8 @@ export async function accountAnalyses(accountId: number, email?: string) {
     .leftJoin(swimmers, eq(swimmers.id, analyses.swimmerId))
     .where(and(isNotNull(analyses.publishedAt), or(eq(swimmers.accountId, accountId), eq(bookings.userId, accountId), email ? and(isNull(bookings.userId), sql`lower(${bookings.customerEmail}) = ${email}`) : undefined)))
   if (rows.length === 0) return []
-  const [days, events] = await Promise.all([
-    db()
-      .select({ bookingId: bookingDays.bookingId, date: bookingDays.date })
-      .from(bookingDays)
-      .where(
-        and(
-          inArray(
-            bookingDays.bookingId,
-            rows.map((row) => row.bookingId),
-          ),
-          eq(bookingDays.dayNumber, 1),
-        ),
-      ),
+  const [firstDay, events] = await Promise.all([
+    firstSessionDays(rows.map((row) => row.bookingId)),
     db()
       .select({ analysisId: analysisEvents.analysisId, stroke: analysisEvents.stroke, distanceMetres: analysisEvents.distanceMetres })
       .from(analysisEvents)
@@ -402,7 +388,6 @@ export async function accountAnalyses(accountId: number, email?: string) {
       )
       .orderBy(asc(analysisEvents.position), asc(analysisEvents.id)),
   ])
-  const firstDay = new Map(days.map((day) => [day.bookingId, day.date]))
   const groups = new Map<string, { swimmerId: number | null; name: string; analyses: Array<{ id: number; sessionDate: string; events: string[] }> }>()
   for (const row of rows) {
     // Only the account's own profiles get a progress page; another account's profile is shown by the booked name.

@@ -2,6 +2,7 @@
 // for validation as you type; the domain module checks the invariants that matter for money and tax
 // again with the same predicates. Nothing server-only may be imported here.
 import { z } from 'zod'
+import { optionalText, requiredText } from '~/lib/text-fields'
 import { percentToBasisPoints, rupeesToPaise } from '~/lib/money'
 import { personNameField } from '~/modules/accounts/schemas'
 
@@ -40,21 +41,6 @@ export function isPlaceholder(value: string) {
 function statesDeliveryTime(text: string) {
   return /\d+\s*(?:hours?|(?:business\s+)?days?)\b/i.test(text)
 }
-
-const requiredText = (message: string, max: number) =>
-  z
-    .string({ error: message })
-    .trim()
-    .min(1, message)
-    .max(max, `Please use at most ${max} characters`)
-
-const optionalText = (max: number) =>
-  z
-    .string()
-    .trim()
-    .max(max, `Please use at most ${max} characters`)
-    .optional()
-    .transform((value) => value ?? '')
 
 const PRICE_FORMAT_MESSAGE = 'Enter an amount in rupees, for example 30000 or 3499.50'
 const PRICE_RANGE_MESSAGE = 'Enter an amount from ₹1 to ₹99,99,999.99'

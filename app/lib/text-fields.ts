@@ -1,0 +1,20 @@
+import { z } from 'zod'
+
+// Text fields of the staff's forms, with the same messages everywhere.
+
+/** A text that must be given (after trimming), at most `max` characters. */
+export const requiredText = (message: string, max: number) =>
+  z
+    .string({ error: message })
+    .trim()
+    .min(1, message)
+    .max(max, `Please use at most ${max} characters`)
+
+/** A text that may be left out (then ""), at most `max` characters. */
+export const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, `Please use at most ${max} characters`)
+    .optional()
+    .transform((value) => value ?? '')
