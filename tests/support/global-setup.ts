@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
+import pg from 'pg'
 import type { TestProject } from 'vitest/node'
 import { pgliteDatabase } from '~/db/client.server'
 
@@ -32,8 +33,27 @@ export default async function setup(project: TestProject) {
     project.provide('pgliteDump', file)
     project.provide('pgliteDataDir', dataDir)
   }
-  project.provide('runId', path.basename(dir).replace(/[^a-z0-9]/gi, '').toLowerCase())
-  return () => rmSync(dir, { recursive: true, force: true })
+  const runId = path.basename(dir).replace(/[^a-z0-9]/gi, '').toLowerCase()
+  project.provide('runId', runId)
+  return async () => {
+    rmSync(dir, { recursive: true, force: true })
+    if (process.env.DATABASE_URL) await dropTestDatabases(process.env.DATABASE_URL, runId)
+  }
+}
+
+/** The prefix of the PostgreSQL databases a test run's workers create (one each). */
+export const testDatabasePrefix = (runId: string) => `test_${runId}_`
+
+/** Drops the databases the run's workers created, once they have all finished. */
+async function dropTestDatabases(url: string, runId: string) {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    const { rows } = await client.query<{ datname: string }>('SELECT datname FROM pg_database WHERE starts_with(datname, $1)', [testDatabasePrefix(runId)])
+    for (const { datname } of rows) await client.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`)
+  } finally {
+    await client.end()
+  }
 }
 
 declare module 'vitest' {
