@@ -11,7 +11,7 @@ import { redirectWithToast } from './toast.server'
 import { ShareLinkSchema } from '~/modules/analyses/share-schemas'
 import { createShareLink, revokeShareLink, shareLinksOf } from '~/modules/analyses/shares.server'
 import { shareViewer, viewerOfUser, type AnalysisViewer } from '~/modules/analyses/access.server'
-import { bandStanding, compareAnalyses, formatChange, formatFigure, progressSeries, type AnalysisView, type HistoryEntry } from '~/modules/analyses/views.server'
+import { bandStanding, compareAnalyses, formatChange, formatFigure, progressSeries, swimmerHistory, type AnalysisView, type HistoryEntry } from '~/modules/analyses/views.server'
 import type { AnalysisPageView } from '~/components/analysis-results'
 import { formatLabDate, formatLabDateTime, formatLongDate, formatShortDayMonth, formatWeekdayDate } from './lab-time'
 import { reportView } from './report-view.server'
@@ -109,8 +109,24 @@ export function progressPageOf(history: HistoryEntry[], eventKey: string | null)
   }
 }
 
+/**
+ * The compare page's data for a swimmer (the family's or a coach's): the analyses to choose from,
+ * newest first, the two chosen in the address (`?a=&b=`), and the two side by side when both are
+ * analyses of this swimmer.
+ */
+export async function compareChoiceOf(swimmerId: number, search: URLSearchParams) {
+  const [a, b] = [rowId(search.get('a')), rowId(search.get('b'))]
+  const compared = a && b ? await compareAnalyses(swimmerId, a, b) : null
+  const history = await swimmerHistory(swimmerId)
+  return {
+    analyses: [...history].reverse().map((entry) => ({ id: entry.id, date: formatLongDate(entry.sessionDate) })),
+    chosen: a && b ? { a, b } : null,
+    compare: compared ? comparePageOf(compared) : null,
+  }
+}
+
 /** Two analyses side by side as the compare page shows them. */
-export function comparePageOf(compared: NonNullable<Awaited<ReturnType<typeof compareAnalyses>>>) {
+function comparePageOf(compared: NonNullable<Awaited<ReturnType<typeof compareAnalyses>>>) {
   return {
     before: { id: compared.before.id, date: formatLongDate(compared.before.sessionDate) },
     after: { id: compared.after.id, date: formatLongDate(compared.after.sessionDate) },

@@ -2,14 +2,12 @@ import { data, Link } from 'react-router'
 import type { Route } from './+types/shared.$token.compare'
 import { CompareChooser, CompareView } from '~/components/analysis-progress'
 import { LINK_GONE_TITLE, LinkGone } from '~/components/link-gone'
-import { comparePageOf, linkGone, RESULTS_HEADERS, sharedViewer, shareQuery } from '~/lib/analysis-pages.server'
-import { formatLongDate } from '~/lib/lab-time'
+import { compareChoiceOf, linkGone, RESULTS_HEADERS, sharedViewer, shareQuery } from '~/lib/analysis-pages.server'
 import { notFoundUnless } from '~/lib/refusals.server'
-import { rowId } from '~/lib/row-id'
 import { RESULTS_META } from '~/lib/results-meta'
 import { PRODUCT_NAME } from '~/lib/seo'
 import { maySeeSwimmer } from '~/modules/analyses/access.server'
-import { compareAnalyses, swimmerHeading, swimmerHistory } from '~/modules/analyses/views.server'
+import { swimmerHeading } from '~/modules/analyses/views.server'
 
 // Two analyses side by side through a coach's link for all of a swimmer's results.
 
@@ -23,18 +21,12 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   notFoundUnless(await maySeeSwimmer(viewer, viewer.swimmerId))
   const swimmer = await swimmerHeading(viewer.swimmerId)
   notFoundUnless(swimmer)
-  const search = new URL(request.url).searchParams
-  const [a, b] = [rowId(search.get('a')), rowId(search.get('b'))]
-  const compared = a && b ? await compareAnalyses(viewer.swimmerId, a, b) : null
-  const history = await swimmerHistory(viewer.swimmerId)
   return data(
     {
       firstName: swimmer.firstName,
       base: `/shared/${params.token}`,
       query: shareQuery(params.token ?? null),
-      analyses: [...history].reverse().map((entry) => ({ id: entry.id, date: formatLongDate(entry.sessionDate) })),
-      chosen: a && b ? { a, b } : null,
-      compare: compared ? comparePageOf(compared) : null,
+      ...(await compareChoiceOf(viewer.swimmerId, new URL(request.url).searchParams)),
     },
     { headers: RESULTS_HEADERS },
   )

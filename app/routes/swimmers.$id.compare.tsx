@@ -2,14 +2,13 @@ import { data, Link } from 'react-router'
 import type { Route } from './+types/swimmers.$id.compare'
 import { CompareChooser, CompareView } from '~/components/analysis-progress'
 import { LINK_GONE_TITLE, LinkGone } from '~/components/link-gone'
-import { comparePageOf, linkGone, resultsViewer, RESULTS_HEADERS, shareQuery } from '~/lib/analysis-pages.server'
-import { formatLongDate } from '~/lib/lab-time'
+import { compareChoiceOf, linkGone, resultsViewer, RESULTS_HEADERS, shareQuery } from '~/lib/analysis-pages.server'
 import { notFoundUnless } from '~/lib/refusals.server'
 import { rowId } from '~/lib/row-id'
 import { RESULTS_META } from '~/lib/results-meta'
 import { PRODUCT_NAME } from '~/lib/seo'
 import { maySeeSwimmer } from '~/modules/analyses/access.server'
-import { compareAnalyses, swimmerHeading, swimmerHistory } from '~/modules/analyses/views.server'
+import { swimmerHeading } from '~/modules/analyses/views.server'
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${!loaderData ? 'Compare' : 'name' in loaderData ? `${loaderData.name}: two analyses compared` : LINK_GONE_TITLE} | ${PRODUCT_NAME}` }, ...RESULTS_META]
 
@@ -22,19 +21,13 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   notFoundUnless(swimmerId && (await maySeeSwimmer(viewer, swimmerId)))
   const swimmer = await swimmerHeading(swimmerId)
   notFoundUnless(swimmer)
-  const search = new URL(request.url).searchParams
-  const [a, b] = [rowId(search.get('a')), rowId(search.get('b'))]
-  const compared = a && b ? await compareAnalyses(swimmerId, a, b) : null
-  const history = await swimmerHistory(swimmerId)
   return data(
     {
       swimmerId,
       name: viewer.kind === 'share' ? swimmer.firstName : swimmer.name,
       share,
       query: shareQuery(share),
-      analyses: [...history].reverse().map((entry) => ({ id: entry.id, date: formatLongDate(entry.sessionDate) })),
-      chosen: a && b ? { a, b } : null,
-      compare: compared ? comparePageOf(compared) : null,
+      ...(await compareChoiceOf(swimmerId, new URL(request.url).searchParams)),
     },
     { headers: RESULTS_HEADERS },
   )

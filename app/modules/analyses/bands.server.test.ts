@@ -4,7 +4,7 @@ import { db } from '~/db/client.server'
 import { auditLog } from '~/db/schema'
 import { createStaff } from '../../../tests/support/booking'
 import { useTestDatabase } from '../../../tests/support/test-database'
-import { addBand, bandsFor, deleteBand, listBands, updateBand, type BandInput } from './bands.server'
+import { addBand, bandKey, bandsOfEvents, deleteBand, listBands, updateBand, type BandInput } from './bands.server'
 import { BandSchema } from './schemas'
 
 useTestDatabase()
@@ -17,7 +17,7 @@ beforeEach(async () => {
 const band = (overrides: Partial<BandInput>): BandInput => ({ stroke: 'freestyle', distance: 50, metric: 'final_time', ageMin: 11, ageMax: 12, gender: 'any', level: 'State finalist', value: 30.5, ...overrides })
 
 describe('reference bands', () => {
-  it('match the event, metric, age and gender (or any gender), sorted by value', async () => {
+  it('match the event, metric, age and gender (or any gender; a level for the gender wins over the same for any), weakest first', async () => {
     await addBand(actor, band({ level: 'District finalist', value: 33.2 }))
     await addBand(actor, band({ gender: 'female', level: 'National junior finalist', value: 28.9 }))
     await addBand(actor, band({ gender: 'male', level: 'National junior finalist', value: 27.6 }))
@@ -27,21 +27,25 @@ describe('reference bands', () => {
     await addBand(actor, band({ stroke: 'backstroke', level: 'State finalist', value: 34 }))
     await addBand(actor, band({ level: 'State finalist', value: 30.5 }))
 
-    const of = (age: number, gender: string | null) => bandsFor({ stroke: 'freestyle', distanceMetres: 50, metricKey: 'final_time', age, gender })
+    await addBand(actor, band({ gender: 'female', level: 'District finalist', value: 34 }))
+
+    const freestyle50 = { stroke: 'freestyle', distanceMetres: 50, metrics: [{ key: 'final_time', betterWhen: 'lower' as const }] }
+    const of = async (age: number, gender: string | null) => (await bandsOfEvents([freestyle50], age, gender)).get(bandKey('freestyle', 50, 'final_time')) ?? []
+    // Lower times are better: the slowest first.
     expect(await of(12, 'female')).toEqual([
-      { level: 'National junior finalist', value: 28.9 },
+      { level: 'District finalist', value: 34 },
       { level: 'State finalist', value: 30.5 },
-      { level: 'District finalist', value: 33.2 },
+      { level: 'National junior finalist', value: 28.9 },
     ])
     expect(await of(11, 'male')).toEqual([
-      { level: 'National junior finalist', value: 27.6 },
-      { level: 'State finalist', value: 30.5 },
       { level: 'District finalist', value: 33.2 },
+      { level: 'State finalist', value: 30.5 },
+      { level: 'National junior finalist', value: 27.6 },
     ])
     // Neither male nor female, or not known: the bands for any gender.
     expect(await of(11, 'other')).toEqual([
-      { level: 'State finalist', value: 30.5 },
       { level: 'District finalist', value: 33.2 },
+      { level: 'State finalist', value: 30.5 },
     ])
     expect(await of(11, null)).toEqual(await of(11, 'other'))
     // The age range holds both ends, and nothing outside it.

@@ -1,6 +1,6 @@
-import { and, asc, eq, gte, inArray, lte, ne } from 'drizzle-orm'
+import { and, asc, eq, gte, inArray, lte, ne, or } from 'drizzle-orm'
 import { db } from '~/db/client.server'
-import { referenceBands } from '~/db/schema'
+import { referenceBands, type BetterWhen } from '~/db/schema'
 import { DomainError } from '~/lib/domain-error'
 import { recordAudit, type Actor } from '~/modules/audit/audit.server'
 import { isUniqueViolation } from '~/modules/camps/registrations.server'
@@ -107,25 +107,50 @@ export async function deleteBand(actor: Actor, bandId: number, now = new Date())
   })
 }
 
+export type Band = { level: string; value: number }
+
+/** Where `bandsOfEvents` keeps the bands of one figure of one event. */
+export const bandKey = (stroke: string, distanceMetres: number, metricKey: string) => `${stroke}|${distanceMetres}|${metricKey}`
+
+type BandedEvent = { stroke: string; distanceMetres: number; metrics: Array<{ key: string; betterWhen: BetterWhen }> }
+
 /**
- * The bands a swimmer's figure is drawn against: those of the event and metric whose age range
- * holds the swimmer's age, for their gender or for any (a swimmer whose gender is neither male nor
- * female, or unknown, is shown the bands for any), from the lowest value to the highest.
+ * The bands a swimmer's figures are drawn against, for every figure of these events (by `bandKey`):
+ * those whose age range holds the swimmer's age, for their gender or for any (a swimmer whose gender
+ * is neither male nor female, or unknown, is shown the bands for any; a level set for the gender wins
+ * over the same level for any), weakest level first: the slowest time, the shortest stroke.
  */
-export async function bandsFor({ stroke, distanceMetres, metricKey, age, gender }: { stroke: string; distanceMetres: number; metricKey: string; age: number; gender: string | null }): Promise<Array<{ level: string; value: number }>> {
-  const genders = gender === 'male' || gender === 'female' ? [gender, 'any'] : ['any']
-  return db()
-    .select({ level: referenceBands.level, value: referenceBands.value })
+export async function bandsOfEvents(events: BandedEvent[], age: number, gender: string | null): Promise<Map<string, Band[]>> {
+  const bands = new Map<string, Band[]>()
+  if (events.length === 0) return bands
+  const rows = await db()
+    .select()
     .from(referenceBands)
     .where(
       and(
-        eq(referenceBands.stroke, stroke),
-        eq(referenceBands.distanceMetres, distanceMetres),
-        eq(referenceBands.metricKey, metricKey),
+        or(...events.map((event) => and(eq(referenceBands.stroke, event.stroke), eq(referenceBands.distanceMetres, event.distanceMetres)))),
         lte(referenceBands.ageMin, age),
         gte(referenceBands.ageMax, age),
-        inArray(referenceBands.gender, genders),
+        inArray(referenceBands.gender, gender === 'male' || gender === 'female' ? [gender, 'any'] : ['any']),
       ),
     )
-    .orderBy(asc(referenceBands.value), asc(referenceBands.level))
+  const chosen = new Map<string, { value: number; specific: boolean }>()
+  for (const row of rows) {
+    const key = `${bandKey(row.stroke, row.distanceMetres, row.metricKey)}|${row.level}`
+    const specific = row.gender !== 'any'
+    const kept = chosen.get(key)
+    if (!kept || (specific && !kept.specific)) chosen.set(key, { value: row.value, specific })
+  }
+  for (const [key, { value }] of chosen) {
+    const [stroke, distance, metric, level] = key.split('|') as [string, string, string, string]
+    const at = bandKey(stroke, Number(distance), metric)
+    bands.set(at, [...(bands.get(at) ?? []), { level, value }])
+  }
+  for (const event of events) {
+    for (const metric of event.metrics) {
+      const list = bands.get(bandKey(event.stroke, event.distanceMetres, metric.key))
+      if (list) list.sort((a, b) => (metric.betterWhen === 'lower' ? b.value - a.value : a.value - b.value))
+    }
+  }
+  return bands
 }

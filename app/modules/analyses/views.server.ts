@@ -1,8 +1,9 @@
-import { and, asc, eq, inArray, isNotNull, isNull, lte, gte, or, sql } from 'drizzle-orm'
+import { and, asc, eq, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm'
 import { db } from '~/db/client.server'
-import { analyses, analysisClips, analysisEvents, bookingDays, bookings, referenceBands, swimmers, type BetterWhen } from '~/db/schema'
+import { analyses, analysisClips, analysisEvents, bookingDays, bookings, swimmers, type BetterWhen } from '~/db/schema'
 import { ageOn } from '~/modules/swimmers/age'
 import { reportFile, reportsOf, type ReportSummary } from '~/modules/reports/reports.server'
+import { bandKey, bandsOfEvents, type Band } from './bands.server'
 import { eventsWithMetricsOf, findingsWithDrillsOf } from './contents.server'
 import { angleLabel, chapterLabel, eventLabel, FINDING_PRIORITIES, isImprovement, priorityLabel } from './catalog'
 
@@ -10,7 +11,6 @@ import { angleLabel, chapterLabel, eventLabel, FINDING_PRIORITIES, isImprovement
 // time, and two analyses side by side. Read only: who may see what is decided by the route, with
 // access.server.ts, before anything here is asked.
 
-export type Band = { level: string; value: number }
 
 export type MetricView = {
   key: string
@@ -86,7 +86,7 @@ export async function analysisView(analysisId: number): Promise<AnalysisView | n
   const sessionDate = sessionDates[0] ?? null
   const history = swimmer && sessionDate ? (await swimmerHistory(swimmer.id)).filter((earlier) => earlier.id !== analysisId && isEarlier(earlier, { id: analysisId, sessionDate })) : []
   const age = swimmer && sessionDate ? ageOn(swimmer, sessionDate) : null
-  const bands = swimmer && age !== null ? await bandsForEvents(events, age, swimmer.gender) : new Map<string, Band[]>()
+  const bands = swimmer && age !== null ? await bandsOfEvents(events, age, swimmer.gender) : new Map<string, Band[]>()
   const eventLabels = new Map(events.map((event) => [event.id, event.label]))
   return {
     id: row.id,
@@ -211,48 +211,6 @@ function previousValue(earlier: HistoryEntry[], event: { stroke: string; distanc
   return null
 }
 
-const bandKey = (stroke: string, distanceMetres: number, metricKey: string) => `${stroke}|${distanceMetres}|${metricKey}`
-
-/**
- * The reference levels of every figure of these events for a swimmer of this age and gender (bands
- * for 'any' gender count for everyone). A level set for the gender wins over the same level for any.
- */
-async function bandsForEvents(events: EventRow[], age: number, gender: string) {
-  const bands = new Map<string, Band[]>()
-  if (events.length === 0) return bands
-  const rows = await db()
-    .select()
-    .from(referenceBands)
-    .where(
-      and(
-        or(...events.map((event) => and(eq(referenceBands.stroke, event.stroke), eq(referenceBands.distanceMetres, event.distanceMetres)))),
-        lte(referenceBands.ageMin, age),
-        gte(referenceBands.ageMax, age),
-        inArray(referenceBands.gender, [gender, 'any']),
-      ),
-    )
-  const chosen = new Map<string, { value: number; specific: boolean }>()
-  for (const row of rows) {
-    const key = `${bandKey(row.stroke, row.distanceMetres, row.metricKey)}|${row.level}`
-    const specific = row.gender !== 'any'
-    const kept = chosen.get(key)
-    if (!kept || (specific && !kept.specific)) chosen.set(key, { value: row.value, specific })
-  }
-  for (const [key, { value }] of chosen) {
-    const [stroke, distance, metric, level] = key.split('|') as [string, string, string, string]
-    const at = bandKey(stroke, Number(distance), metric)
-    bands.set(at, [...(bands.get(at) ?? []), { level, value }])
-  }
-  for (const event of events) {
-    for (const metric of event.metrics) {
-      const key = bandKey(event.stroke, event.distanceMetres, metric.key)
-      const list = bands.get(key)
-      // Weakest level first: the slowest time, the shortest stroke.
-      if (list) list.sort((a, b) => (metric.betterWhen === 'lower' ? b.value - a.value : a.value - b.value))
-    }
-  }
-  return bands
-}
 
 /**
  * Where a figure stands against the reference levels, in words: the levels it reaches and those it
