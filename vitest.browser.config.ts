@@ -9,5 +9,8 @@ export default defineConfig({
     hookTimeout: 120_000,
     pool: 'forks',
     fileParallelism: false,
+    // What a journey waits for through expect.poll (a toast, a row) may take longer than a second on
+    // a busy machine; the page's own answer is what is checked, not how fast it comes.
+    expect: { poll: { timeout: 10_000 } },
   },
 })

@@ -5,7 +5,7 @@ import type { Route } from './+types/account.data.delete'
 import { FormAlert, PasswordField, PendingButton, TextField, useLazyValidatedForm } from '~/components/form-controls'
 import { callerOf, endSession, requireUser } from '~/lib/auth.server'
 import { readForm } from '~/lib/form-data.server'
-import { formIntent } from '~/lib/intent'
+import { formIntent, unknownForm } from '~/lib/intent'
 import { formatLabDateTime } from '~/lib/lab-time'
 import { formatRupees } from '~/lib/money'
 import { formErrorsOf, notFoundUnless, refusalOf } from '~/lib/refusals.server'
@@ -89,7 +89,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       return redirectWithToast('/', { type: 'success', title: 'Your account is deleted', description: 'We have e-mailed you a last confirmation. Thank you for swimming with us.' }, { 'Set-Cookie': signOut })
     }
     default:
-      throw data('Unknown form', { status: 400 })
+      return unknownForm()
   }
 }
 

@@ -6,7 +6,7 @@ import { FormAlert, PendingButton, TextField, useLazyValidatedForm } from '~/com
 import { EmailValue } from '~/components/contact-value'
 import { requireUser } from '~/lib/auth.server'
 import { readForm } from '~/lib/form-data.server'
-import { formIntent } from '~/lib/intent'
+import { formIntent, unknownForm } from '~/lib/intent'
 import { pageMeta } from '~/lib/seo'
 import { redirectWithToast } from '~/lib/toast.server'
 import { profileOf, updateProfile } from '~/modules/privacy/account-deletion.server'
@@ -49,7 +49,7 @@ export async function action({ request }: Route.ActionArgs) {
       return redirectWithToast('/account/data#details', { type: 'success', title: 'Your details are saved' })
     }
     default:
-      throw data('Unknown form', { status: 400 })
+      return unknownForm()
   }
 }
 

@@ -61,28 +61,28 @@ async function openPostgresTestDatabase(url: string) {
   return database
 }
 
-const resetScripts = new WeakMap<Database['db'], string>()
+type ResetQueries = { tablesWithRows: string; restartSequences: string }
+const resetQueries = new WeakMap<Database['db'], ResetQueries>()
 
 /**
  * Empties every table and restarts every id sequence, as a new installation's database is after
- * its migrations. Rows are deleted with triggers and foreign keys off for the moment (TRUNCATE of
- * every table takes five times as long as deleting the few rows a test writes).
+ * its migrations. Only the tables that hold rows are truncated (a test writes to a few of them, and
+ * truncating all forty took 65 ms a test); a truncated table starts a new heap, so rows come back
+ * in the order they are written, as in a new database.
  */
 export async function resetDatabase(db: Database['db']) {
-  let script = resetScripts.get(db)
-  if (!script) {
+  let queries = resetQueries.get(db)
+  if (!queries) {
     const tables = await db.execute<{ name: string }>(sql`SELECT quote_ident(tablename) AS name FROM pg_tables WHERE schemaname = 'public'`)
     const sequences = await db.execute<{ name: string }>(sql`SELECT quote_ident(sequence_name) AS name FROM information_schema.sequences WHERE sequence_schema = 'public'`)
-    script = [
-      'BEGIN',
-      'SET LOCAL session_replication_role = replica',
-      ...tables.rows.map((table) => `DELETE FROM ${table.name}`),
-      ...sequences.rows.map((sequence) => `SELECT setval('${sequence.name}', 1, false)`),
-      'COMMIT',
-    ].join(';\n')
-    resetScripts.set(db, script)
+    queries = {
+      tablesWithRows: tables.rows.map((table) => `SELECT '${table.name}' AS name WHERE EXISTS (SELECT 1 FROM ${table.name})`).join(' UNION ALL '),
+      // Also those of empty tables: an insert that failed has used up an id all the same.
+      restartSequences: `SELECT ${sequences.rows.map((sequence) => `setval('${sequence.name}', 1, false)`).join(', ')}`,
+    }
+    resetQueries.set(db, queries)
   }
-  // Several statements in one round trip: PGlite's exec, or a simple query on PostgreSQL.
-  const client = (db as unknown as { $client: { exec?: (script: string) => Promise<unknown>; query: (script: string) => Promise<unknown> } }).$client
-  await (client.exec ? client.exec(script) : client.query(script))
+  const dirty = await db.execute<{ name: string }>(sql.raw(queries.tablesWithRows))
+  if (dirty.rows.length > 0) await db.execute(sql.raw(`TRUNCATE ${dirty.rows.map((row) => row.name).join(', ')} CASCADE`))
+  await db.execute(sql.raw(queries.restartSequences))
 }

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { eq } from 'drizzle-orm'
+import { asc, eq } from 'drizzle-orm'
 import { afterAll, beforeEach, describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
 import { analyses, auditLog, bookings, outboxEmails, siteSettings } from '~/db/schema'
@@ -32,7 +32,7 @@ async function booked() {
   return { customer, ...booking! }
 }
 
-const mailsTo = async (email: string) => db().select({ subject: outboxEmails.subject, text: outboxEmails.text }).from(outboxEmails).where(eq(outboxEmails.to, email))
+const mailsTo = async (email: string) => db().select({ subject: outboxEmails.subject, text: outboxEmails.text }).from(outboxEmails).where(eq(outboxEmails.to, email)).orderBy(asc(outboxEmails.id))
 const analysisRow = async (analysisId: number) => (await db().select().from(analyses).where(eq(analyses.id, analysisId)))[0]!
 
 describe('publishing an analysis', () => {

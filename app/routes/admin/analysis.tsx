@@ -8,7 +8,7 @@ import { FieldError, FormAlert, PendingButton, RadioGroupField, SelectField, Tex
 import { DetailRow } from '~/components/payment-status-card'
 import { requireAdmin } from '~/lib/auth.server'
 import { readForm } from '~/lib/form-data.server'
-import { formIntent } from '~/lib/intent'
+import { formIntent, unknownForm } from '~/lib/intent'
 import { formatLabDate, formatLabDateTime, formatLongDate } from '~/lib/lab-time'
 import { refuseNul } from '~/lib/nul.server'
 import { formErrorsOf, notFoundUnless, refusalOf } from '~/lib/refusals.server'
@@ -144,7 +144,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   // A CSV file is sent once to preview it and once more to confirm: room for one, with the form's other fields.
   const formData = await readForm(request, { maxBytes: MAX_CSV_BYTES + 64 * 1024 })
   const intent = formIntent(formData, INTENTS)
-  if (!intent) throw data('Unknown form', { status: 400 })
+  if (!intent) return unknownForm()
   const here = `/admin/bookings/${booking.reference}/analysis`
   const saved = (title: string, description?: string) => redirectWithToast(`${here}#${ANCHORS[intent]}`, { type: 'success', title, ...(description ? { description } : {}) })
   // Which of the repeated forms was sent: an event's, a finding's, or a drill's (`d` and its id).

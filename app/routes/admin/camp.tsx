@@ -18,7 +18,7 @@ import { batchDetails, BatchSchema, campDetails, CampSchema, CancelRegistrationS
 import { cancelRegistration, moveRegistration } from '~/modules/camps/staff-registrations.server'
 import { findCamp, staffCamp } from '~/modules/camps/staff-views.server'
 import { readForm } from '~/lib/form-data.server'
-import { formIntent } from '~/lib/intent'
+import { formIntent, unknownForm } from '~/lib/intent'
 import { refuseNul } from '~/lib/nul.server'
 import { formErrorsOf, notFoundUnless, refusalOf } from '~/lib/refusals.server'
 
@@ -172,7 +172,7 @@ export async function action({ request, params }: Route.ActionArgs) {
       })
     }
     default:
-      throw data('Unknown action', { status: 400 })
+      return unknownForm()
   }
 }
 

@@ -5,7 +5,7 @@ import type { Route } from './+types/reference-bands'
 import { FormAlert, PendingButton, RadioGroupField, SelectField, TextField, useValidatedForm } from '~/components/form-fields'
 import { requireAdmin } from '~/lib/auth.server'
 import { readForm } from '~/lib/form-data.server'
-import { formIntent } from '~/lib/intent'
+import { formIntent, unknownForm } from '~/lib/intent'
 import { formErrorsOf, notFoundUnless, refusalOf } from '~/lib/refusals.server'
 import { rowId } from '~/lib/row-id'
 import { redirectWithToast } from '~/lib/toast.server'
@@ -95,7 +95,7 @@ export async function action({ request }: Route.ActionArgs) {
       return redirectWithToast(`${HERE}#bands-heading`, { type: 'success', title: 'Band deleted' })
     }
     default:
-      throw data('Unknown form', { status: 400 })
+      return unknownForm()
   }
 }
 

@@ -20,7 +20,7 @@ import {
 } from '~/modules/site/schemas'
 import { catalogueForStaff, setBanner, settingsForStaff, updateCataloguePrice, updateCoach, updateContactDetails, updateGrievanceOfficer, updateGstDetails, updatePolicies, updateTeamMember } from '~/modules/site/staff.server'
 import { readForm } from '~/lib/form-data.server'
-import { formIntent } from '~/lib/intent'
+import { formIntent, unknownForm } from '~/lib/intent'
 import { formErrorsOf, notFoundUnless, refusalOf } from '~/lib/refusals.server'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Catalogue & settings | Admin' }, { name: 'robots', content: 'noindex' }]
@@ -125,7 +125,7 @@ export async function action({ request }: Route.ActionArgs) {
       })
     }
     default:
-      throw data('Unknown form', { status: 400 })
+      return unknownForm()
   }
 }
 
