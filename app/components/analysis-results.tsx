@@ -162,7 +162,7 @@ export function AnalysisResults({ page, query }: { page: AnalysisPageView; query
                           {drill.videoUrl && (
                             <>
                               {' '}
-                              <a href={drill.videoUrl} className="font-semibold text-brand-700 underline underline-offset-2" rel="noopener noreferrer" target="_blank">
+                              <a href={drill.videoUrl} className="link" rel="noopener noreferrer" target="_blank">
                                 Watch the drill<span className="sr-only"> {drill.name} (opens in a new tab)</span>
                               </a>
                             </>

@@ -67,7 +67,7 @@ export function GuardianDeclarationField({ field, hint }: { field: Field; hint?:
   return (
     <DeclarationField field={field} hint={hint}>
       I am this swimmer's parent or legal guardian, and I agree to the lab keeping and using their details as the{' '}
-      <Link to="/privacy-policy" target="_blank" className="font-semibold text-brand-700 underline underline-offset-2">
+      <Link to="/privacy-policy" target="_blank" className="link">
         Privacy Policy<span className="sr-only"> (opens in a new tab)</span>
       </Link>{' '}
       describes.

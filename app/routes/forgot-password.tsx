@@ -93,7 +93,7 @@ export default function ForgotPassword({ loaderData, actionData }: Route.Compone
 function BackToLogin() {
   return (
     <p className="mt-6 text-center text-sm">
-      <Link to="/login" className="font-semibold text-brand-700 underline underline-offset-2">
+      <Link to="/login" className="link">
         Back to Login
       </Link>
     </p>
@@ -150,7 +150,7 @@ function ResetStep({ email, code, constraint, lastResult, resendErrors }: { emai
         <FormAlert id="resend-errors" errors={resendErrors} />
         <p className="mt-2 text-muted">
           Didn't get a code? Check your spam folder, ask for a new one, or{' '}
-          <Link to="/forgot-password" className="font-semibold text-brand-700 underline underline-offset-2">
+          <Link to="/forgot-password" className="link">
             use a different e-mail
           </Link>
           .

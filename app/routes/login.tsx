@@ -60,7 +60,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
         <TextField field={fields.email} label="Email" type="email" autoComplete="email" />
         <PasswordField field={fields.password} label="Password" autoComplete="current-password" />
         <div className="text-right text-sm">
-          <Link to="/forgot-password" className="font-semibold text-brand-700 underline underline-offset-2">
+          <Link to="/forgot-password" className="link">
             Forgot password?
           </Link>
         </div>
@@ -81,7 +81,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
       )}
       <p className="mt-6 text-center text-sm text-muted">
         Don't have an account?{' '}
-        <Link to={registrationHref} className="font-semibold text-brand-700 underline underline-offset-2">
+        <Link to={registrationHref} className="link">
           Register here
         </Link>
       </p>

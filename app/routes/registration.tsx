@@ -103,7 +103,7 @@ export default function Registration({ loaderData, actionData }: Route.Component
       </Form>
       <p className="mt-6 text-center text-sm text-muted">
         Already have an account?{' '}
-        <Link to="/login" className="font-semibold text-brand-700 underline underline-offset-2">
+        <Link to="/login" className="link">
           Sign in
         </Link>
       </p>

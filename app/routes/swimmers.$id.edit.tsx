@@ -96,7 +96,7 @@ export default function EditSwimmer({ loaderData, actionData }: Route.ComponentP
           </PendingButton>
         </Form>
         <p className="mt-6 text-center text-sm">
-          <Link to="/swimmers" className="font-semibold text-brand-700 underline underline-offset-2">
+          <Link to="/swimmers" className="link">
             Back to My Swimmers
           </Link>
         </p>

@@ -107,7 +107,7 @@ export default function Swimmers({ loaderData }: Route.ComponentProps) {
                     {swimmer.consent.state !== 'not_needed' && (
                       <>
                         {' '}
-                        <Link to={`/swimmers/${swimmer.id}/consent`} className="font-semibold text-brand-700 underline underline-offset-2">
+                        <Link to={`/swimmers/${swimmer.id}/consent`} className="link">
                           {swimmer.isAccountHolder ? 'Where it stands' : 'Manage consent'}
                           <span className="sr-only"> for {swimmer.name}</span>
                         </Link>

@@ -104,11 +104,11 @@ export default function VerifyEmail({ loaderData, actionData }: Route.ComponentP
       </ResendCodeForm>
       <p className="mt-6 text-center text-sm text-muted">
         Wrong address?{' '}
-        <Link to="/registration" className="font-semibold text-brand-700 underline underline-offset-2">
+        <Link to="/registration" className="link">
           Register again
         </Link>{' '}
         or{' '}
-        <Link to="/login" className="font-semibold text-brand-700 underline underline-offset-2">
+        <Link to="/login" className="link">
           sign in
         </Link>
         .

@@ -103,7 +103,7 @@ export default function AnalysisClips({ loaderData, actionData }: Route.Componen
   if (blocked) {
     return (
       <section>
-        <Link to={`/admin/bookings/${encodeURIComponent(reference)}`} className="text-sm font-semibold text-brand-700 underline underline-offset-2">
+        <Link to={`/admin/bookings/${encodeURIComponent(reference)}`} className="link text-sm">
           Booking {reference}
         </Link>
         <h1 className="mt-2 text-3xl font-extrabold text-brand-900">Clips of booking {reference}</h1>

@@ -292,7 +292,7 @@ export default function AdminAnalysis({ loaderData, actionData }: Route.Componen
   const clipsHref = `/admin/bookings/${booking.reference}/analysis/clips`
   return (
     <section>
-      <Link to={`/admin/bookings/${booking.reference}`} className="text-sm font-semibold text-brand-700 underline underline-offset-2">
+      <Link to={`/admin/bookings/${booking.reference}`} className="link text-sm">
         Booking {booking.reference}
       </Link>
       <h1 id="analysis-heading" className="mt-2 text-3xl font-extrabold text-brand-900">
@@ -330,7 +330,7 @@ export default function AdminAnalysis({ loaderData, actionData }: Route.Componen
               <ul className="mt-2 space-y-1 text-sm">
                 {report.files.map((file) => (
                   <li key={file.url}>
-                    <a href={file.url} className="font-semibold text-brand-700 underline underline-offset-2">
+                    <a href={file.url} className="link">
                       {file.filename}
                     </a>{' '}
                     <span className="text-muted">(PDF, {file.size})</span>
@@ -338,7 +338,7 @@ export default function AdminAnalysis({ loaderData, actionData }: Route.Componen
                 ))}
                 {report.videoLinks.map((link) => (
                   <li key={link.url}>
-                    <a href={link.url} rel="noopener noreferrer" target="_blank" className="font-semibold text-brand-700 underline underline-offset-2">
+                    <a href={link.url} rel="noopener noreferrer" target="_blank" className="link">
                       {link.label || link.url}
                       <span className="sr-only"> (opens in a new tab)</span>
                     </a>
@@ -350,7 +350,7 @@ export default function AdminAnalysis({ loaderData, actionData }: Route.Componen
             <p className="mt-1 text-sm text-muted">No report delivered.</p>
           )}
           <p className="mt-3 text-sm">
-            <Link to={`/admin/bookings/${booking.reference}#report-heading`} className="font-semibold text-brand-700 underline underline-offset-2">
+            <Link to={`/admin/bookings/${booking.reference}#report-heading`} className="link">
               Deliver or add to the report on the booking's page
             </Link>
           </p>
@@ -485,7 +485,7 @@ function Editor({ analysis, answer, resultFor, limits, clipsHref }: { analysis: 
       <Panel id="clips" title="Clips">
         <p className="text-sm text-ink">
           {analysis.clipsCount} {analysis.clipsCount === 1 ? 'clip' : 'clips'}.{' '}
-          <Link to={clipsHref} className="font-semibold text-brand-700 underline underline-offset-2">
+          <Link to={clipsHref} className="link">
             Upload and arrange the clips
           </Link>
         </p>

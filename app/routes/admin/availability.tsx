@@ -127,7 +127,7 @@ export default function AdminAvailability({ loaderData, actionData }: Route.Comp
                     <Form method="post" className="flex items-center gap-3">
                       <span className="text-sm font-semibold text-amber-900">Holiday</span>
                       <input type="hidden" name="date" value={day.date} />
-                      <button type="submit" name="intent" value="unholiday" className="text-sm font-semibold text-brand-700 underline underline-offset-2">
+                      <button type="submit" name="intent" value="unholiday" className="link text-sm">
                         Remove holiday
                       </button>
                     </Form>
@@ -135,7 +135,7 @@ export default function AdminAvailability({ loaderData, actionData }: Route.Comp
                 </div>
                 {day.windows.map((window) => (
                   <p key={window.id} className="mt-1 text-sm text-ink">
-                    <Link to={`/admin/availability/${window.id}`} className="font-semibold text-brand-700 underline underline-offset-2">
+                    <Link to={`/admin/availability/${window.id}`} className="link">
                       {window.hours}
                     </Link>{' '}
                     <span className="text-muted">

@@ -53,7 +53,7 @@ export default function NewBooking({ loaderData, actionData }: Route.ComponentPr
   const [form, fields] = useValidatedForm(StaffBookingSchema, { lastResult: actionData, defaultValue: { product: 'biomechanical_package', origin: 'complimentary', time: '09:00' } })
   return (
     <section className="max-w-2xl">
-      <Link to="/admin/bookings" className="text-sm font-semibold text-brand-700 underline underline-offset-2">
+      <Link to="/admin/bookings" className="link text-sm">
         All bookings
       </Link>
       <h1 className="mt-2 text-3xl font-extrabold text-brand-900">New booking</h1>

@@ -147,7 +147,7 @@ export default function AdminBooking({ loaderData, actionData }: Route.Component
   const actionError = actionData && 'error' in actionData ? actionData.error : undefined
   return (
     <section>
-      <Link to="/admin/bookings" className="text-sm font-semibold text-brand-700 underline underline-offset-2">
+      <Link to="/admin/bookings" className="link text-sm">
         All bookings
       </Link>
       <h1 className="mt-2 text-3xl font-extrabold text-brand-900">Booking {booking.reference}</h1>
@@ -170,7 +170,7 @@ export default function AdminBooking({ loaderData, actionData }: Route.Component
               <>
                 <dt className="text-muted">Account holder</dt>
                 <dd className="[overflow-wrap:anywhere] font-medium text-ink">
-                  <Link to={booking.account.href} className="font-semibold text-brand-700 underline underline-offset-2">
+                  <Link to={booking.account.href} className="link">
                     {booking.account.name}
                   </Link>
                   <span className="block text-muted">{[booking.account.email, booking.account.phone].filter(Boolean).join(' · ')}</span>

@@ -147,7 +147,7 @@ export default function AdminBookings({ loaderData }: Route.ComponentProps) {
               {rows.map((row) => (
                 <tr key={row.reference} className={`border-t border-slate-200 align-top ${row.reportOverdue ? 'bg-red-50' : ''}`}>
                   <td className="px-3 py-2">
-                    <Link to={`/admin/bookings/${row.reference}`} className="font-semibold text-brand-700 underline underline-offset-2">
+                    <Link to={`/admin/bookings/${row.reference}`} className="link">
                       {row.reference}
                     </Link>
                     {row.reportOverdue && <span className="mt-1 block text-xs font-bold text-red-800">Report overdue</span>}

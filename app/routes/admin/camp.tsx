@@ -189,7 +189,7 @@ export default function AdminCamp({ loaderData, actionData }: Route.ComponentPro
   const { camp, batches } = loaderData
   return (
     <section>
-      <Link to="/admin/camps" className="text-sm font-semibold text-brand-700 underline underline-offset-2">
+      <Link to="/admin/camps" className="link text-sm">
         All camps
       </Link>
       <h1 className="mt-2 text-3xl font-extrabold text-brand-900">{camp.name}</h1>

@@ -85,7 +85,7 @@ export default function AdminCamps({ loaderData, actionData }: Route.ComponentPr
               {camps.map((camp) => (
                 <tr key={camp.code} className="border-t border-slate-200 align-top">
                   <td className="px-3 py-2">
-                    <Link to={`/admin/camps/${camp.code}`} className="font-semibold text-brand-700 underline underline-offset-2">
+                    <Link to={`/admin/camps/${camp.code}`} className="link">
                       {camp.name}
                     </Link>
                     <span className="block text-muted">{camp.dates}</span>

@@ -115,7 +115,7 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
   const here = `/admin/customers/${customer.id}`
   return (
     <section>
-      <Link to="/admin/customers" className="text-sm font-semibold text-brand-700 underline underline-offset-2">
+      <Link to="/admin/customers" className="link text-sm">
         All customers
       </Link>
       <h1 className="mt-2 text-3xl font-extrabold text-brand-900">{customer.name}</h1>
@@ -200,7 +200,7 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
             <ul className="mt-3 space-y-3 text-sm">
               {bookings.map((booking) => (
                 <li key={booking.reference} className="rounded-lg bg-slate-50 p-3">
-                  <Link to={`/admin/bookings/${booking.reference}`} className="font-semibold text-brand-700 underline underline-offset-2">
+                  <Link to={`/admin/bookings/${booking.reference}`} className="link">
                     {booking.reference}
                   </Link>{' '}
                   <span className="text-ink">{booking.summary}</span>

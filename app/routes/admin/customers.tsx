@@ -91,7 +91,7 @@ export default function AdminCustomers({ loaderData }: Route.ComponentProps) {
               {rows.map((row) => (
                 <tr key={row.id} className="border-t border-slate-200 align-top">
                   <td className="px-3 py-2">
-                    <Link to={`/admin/customers/${row.id}`} className="font-semibold text-brand-700 underline underline-offset-2">
+                    <Link to={`/admin/customers/${row.id}`} className="link">
                       {row.name}
                     </Link>
                     <span className="block text-muted [overflow-wrap:anywhere]">{row.email}</span>

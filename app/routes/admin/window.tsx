@@ -83,7 +83,7 @@ export default function AdminWindow({ loaderData, actionData }: Route.ComponentP
   const [form, fields] = useValidatedForm(WindowHoursSchema, { lastResult: actionData?.result, defaultValue: hours })
   return (
     <section>
-      <Link to={`/admin/availability?month=${date.slice(0, 7)}`} className="text-sm font-semibold text-brand-700 underline underline-offset-2">
+      <Link to={`/admin/availability?month=${date.slice(0, 7)}`} className="link text-sm">
         Availability
       </Link>
       <h1 className="mt-2 text-3xl font-extrabold text-brand-900">Opening hours on {label}</h1>
@@ -117,7 +117,7 @@ export default function AdminWindow({ loaderData, actionData }: Route.ComponentP
                 </span>
                 <Form method="post">
                   <input type="hidden" name="start" value={slot.start} />
-                  <button type="submit" name="intent" value={slot.closed ? 'reopen' : 'close'} className="text-sm font-semibold text-brand-700 underline underline-offset-2">
+                  <button type="submit" name="intent" value={slot.closed ? 'reopen' : 'close'} className="link text-sm">
                     {slot.closed ? `Reopen ${slot.label}` : `Close ${slot.label}`}
                   </button>
                 </Form>
