@@ -2,7 +2,10 @@ import { eq } from 'drizzle-orm'
 import { db } from '~/db/client.server'
 import { analyses, analysisEvents, analysisMetrics, bookings } from '~/db/schema'
 import { holdSession, type Customer } from '~/modules/booking/holds.server'
+import { addDays, labInstant } from '~/lib/lab-time'
+import type { Actor } from '~/modules/audit/audit.server'
 import { openAnalysis } from '~/modules/analyses/analyses.server'
+import { startAnalysis } from '~/modules/analyses/editing.server'
 import { metricDefinition } from '~/modules/analyses/catalog'
 import { createCustomers, setWindows } from './booking'
 
@@ -16,17 +19,17 @@ export async function confirmedBookings(dates: string[], customer?: Customer) {
   await setWindows(windows)
   const booked = []
   for (const date of dates) {
-    const held = await holdSession({ customer: owner, productCode: 'biomechanical_package', date, start: '09:00', days: 3, now: new Date(Date.parse(`${date}T00:00:00Z`) - 30 * 24 * 3600_000) })
+    const held = await holdSession({ customer: owner, productCode: 'biomechanical_package', date, start: '09:00', days: 3, now: addDays(labInstant(date), -30) })
     await db().update(bookings).set({ status: 'confirmed', holdExpiresAt: null }).where(eq(bookings.id, held.bookingId))
     booked.push({ bookingId: held.bookingId, reference: held.reference })
   }
   return { customer: owner, bookings: booked }
 }
 
-function addDays(date: string, days: number) {
-  const day = new Date(`${date}T00:00:00Z`)
-  day.setUTCDate(day.getUTCDate() + days)
-  return day.toISOString().slice(0, 10)
+/** A confirmed booking whose analysis `actor` (staff) has started. */
+export async function startedAnalysis(actor: Actor) {
+  const { bookings: [booking] } = await confirmedBookings(['2030-03-04'])
+  return { bookingId: booking!.bookingId, analysisId: await startAnalysis(actor, booking!.bookingId) }
 }
 
 /**

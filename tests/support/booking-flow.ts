@@ -1,11 +1,12 @@
 import { expect } from 'vitest'
+import { addDays, isoWeekday, labToday } from '~/lib/lab-time'
 import { decodeHtml, text, type Visitor } from './visitor'
 
 /** A date at least `daysAhead` days ahead in Bangalore, not a Sunday (the seeded hours are 9 to 6 every other day). */
 export function bookableDate(daysAhead: number) {
   for (let offset = daysAhead; ; offset += 1) {
-    const date = new Date(Date.now() + 5.5 * 3_600_000 + offset * 86_400_000).toISOString().slice(0, 10)
-    if (new Date(`${date}T00:00:00Z`).getUTCDay() !== 0) return date
+    const date = addDays(labToday(), offset)
+    if (isoWeekday(date) !== 7) return date
   }
 }
 
@@ -18,7 +19,7 @@ export async function chooseSlot(visitor: Visitor, skip = 0, { daysAhead = 0 }: 
   expect(page.status).toBe(200)
   const nextMonth = /href="([^"]+)"[^>]*aria-label="Next month"|aria-label="Next month"[^>]*href="([^"]+)"/.exec(decodeHtml(page.html))
   const following = nextMonth ? await visitor.get(nextMonth[1] ?? nextMonth[2]!) : null
-  const earliest = new Date(Date.now() + 5.5 * 3_600_000 + daysAhead * 86_400_000).toISOString().slice(0, 10)
+  const earliest = addDays(labToday(), daysAhead)
   const dateLinks = [page, following]
     .flatMap((month) => (month ? [...decodeHtml(month.html).matchAll(/href="(\/book-slot\?month=[\d-]+&date=([\d-]+))"/g)] : []))
     .filter((link) => link[2]! >= earliest)

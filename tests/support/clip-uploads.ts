@@ -6,6 +6,7 @@ import type { Db, Database } from '~/db/client.server'
 import { useDatabase } from '~/db/client.server'
 import { eq } from 'drizzle-orm'
 import { bookings as bookingsTable, shareLinks } from '~/db/schema'
+import { addDays } from '~/lib/lab-time'
 import { newShareToken } from '~/modules/analyses/access.server'
 import { confirmedBookings, recordedAnalysis } from './analyses'
 import { createCustomers, signInUser } from './booking'
@@ -143,11 +144,11 @@ export async function prepareAnalysisFixture(db: Db): Promise<AnalysisFixture> {
     const draft = await recordedAnalysis(bookings[1]!.bookingId, { publishedAt: null })
     const spare = await recordedAnalysis(bookings[2]!.bookingId)
     const links = { valid: newShareToken(), revoked: newShareToken(), expired: newShareToken() }
-    const day = 86_400_000
+    const now = new Date()
     await db.insert(shareLinks).values([
-      { accountId: owner!.userId!, swimmerId: owner!.swimmerId!, tokenHash: links.valid.tokenHash, expiresAt: new Date(Date.now() + 30 * day) },
-      { accountId: owner!.userId!, swimmerId: owner!.swimmerId!, tokenHash: links.revoked.tokenHash, expiresAt: new Date(Date.now() + 30 * day), revokedAt: new Date() },
-      { accountId: owner!.userId!, swimmerId: owner!.swimmerId!, tokenHash: links.expired.tokenHash, createdAt: new Date(Date.now() - 40 * day), expiresAt: new Date(Date.now() - day) },
+      { accountId: owner!.userId!, swimmerId: owner!.swimmerId!, tokenHash: links.valid.tokenHash, expiresAt: addDays(now, 30) },
+      { accountId: owner!.userId!, swimmerId: owner!.swimmerId!, tokenHash: links.revoked.tokenHash, expiresAt: addDays(now, 30), revokedAt: now },
+      { accountId: owner!.userId!, swimmerId: owner!.swimmerId!, tokenHash: links.expired.tokenHash, createdAt: addDays(now, -40), expiresAt: addDays(now, -1) },
     ])
     return {
       references: bookings.map((booking) => booking.reference),

@@ -1,5 +1,6 @@
 import type { Db } from '~/db/client.server'
 import { analyses, analysisClips, analysisEvents, analysisFindings, analysisMetrics, availabilityWindows, bookingDays, bookings, findingDrills, shareLinks, swimmers, users } from '~/db/schema'
+import { addDays } from '~/lib/lab-time'
 import { newShareToken } from '~/modules/analyses/access.server'
 import { metricDefinition } from '~/modules/analyses/catalog'
 import { hashPassword } from '~/modules/accounts/passwords.server'
@@ -62,7 +63,7 @@ export async function findingOf(db: Db, analysisId: number, title: string, drill
 }
 
 /** A coach's link, as made on the site, in any state: its token. */
-export async function shareLinkOf(db: Db, owner: { userId: number; swimmerId: number }, { analysisId = null, expiresAt = new Date(Date.now() + 30 * 86_400_000), revokedAt = null }: { analysisId?: number | null; expiresAt?: Date; revokedAt?: Date | null } = {}) {
+export async function shareLinkOf(db: Db, owner: { userId: number; swimmerId: number }, { analysisId = null, expiresAt = addDays(new Date(), 30), revokedAt = null }: { analysisId?: number | null; expiresAt?: Date; revokedAt?: Date | null } = {}) {
   const { token, tokenHash } = newShareToken()
   await db.insert(shareLinks).values({ accountId: owner.userId, swimmerId: owner.swimmerId, analysisId, tokenHash, expiresAt, revokedAt })
   return token

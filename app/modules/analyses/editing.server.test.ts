@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
 import { auditLog, bookings } from '~/db/schema'
 import { DomainError } from '~/lib/domain-error'
-import { confirmedBookings } from '../../../tests/support/analyses'
+import { confirmedBookings, startedAnalysis } from '../../../tests/support/analyses'
 import { createStaff } from '../../../tests/support/booking'
 import { useTestDatabase } from '../../../tests/support/test-database'
 import { addCustomMetric, addDrill, addEvent, changeDrill, analysisForStaff, removeDrill, removeEvent, removeFinding, saveFinding, saveMetrics, setDetails, startAnalysis } from './editing.server'
@@ -16,11 +16,7 @@ beforeEach(async () => {
   actor = await createStaff()
 })
 
-async function started() {
-  const { bookings: [booking] } = await confirmedBookings(['2030-03-04'])
-  const analysisId = await startAnalysis(actor, booking!.bookingId)
-  return { bookingId: booking!.bookingId, analysisId }
-}
+const started = () => startedAnalysis(actor)
 
 const refusal = async (promise: Promise<unknown>) => {
   const error = await promise.then(

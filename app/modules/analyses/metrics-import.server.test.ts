@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest'
-import { confirmedBookings } from '../../../tests/support/analyses'
+import { startedAnalysis } from '../../../tests/support/analyses'
 import { createStaff } from '../../../tests/support/booking'
 import { useTestDatabase } from '../../../tests/support/test-database'
-import { addEvent, analysisForStaff, saveMetrics, startAnalysis } from './editing.server'
+import { addEvent, analysisForStaff, saveMetrics } from './editing.server'
 import { importMetrics, MAX_CSV_ROWS, previewImport, problemText } from './metrics-import.server'
 
 useTestDatabase()
@@ -12,11 +12,7 @@ beforeEach(async () => {
   actor = await createStaff()
 })
 
-async function started() {
-  const { bookings: [booking] } = await confirmedBookings(['2030-03-04'])
-  const analysisId = await startAnalysis(actor, booking!.bookingId)
-  return { bookingId: booking!.bookingId, analysisId }
-}
+const started = () => startedAnalysis(actor)
 
 const problems = async (analysisId: number, csv: string) => (await previewImport(analysisId, csv)).problems.map(problemText)
 
