@@ -3,7 +3,7 @@ import { PGlite } from '@electric-sql/pglite'
 import { sql } from 'drizzle-orm'
 import pg from 'pg'
 import { afterAll, beforeEach, inject } from 'vitest'
-import { openDatabase, pgliteDatabase, useDatabase, type Database } from '~/db/client.server'
+import { openDatabase, PGLITE_OPTIONS, pgliteDatabase, useDatabase, type Database } from '~/db/client.server'
 import { seedDatabase } from '~/db/seed.server'
 import { testDatabasePrefix } from './global-setup'
 
@@ -43,7 +43,7 @@ function workerDatabase() {
 
 async function openPgliteTestDatabase() {
   const dump = new Blob([readFileSync(inject('pgliteDump'))])
-  const client = new PGlite({ loadDataDir: dump })
+  const client = new PGlite({ loadDataDir: dump, ...PGLITE_OPTIONS })
   await client.waitReady
   return pgliteDatabase(client)
 }
