@@ -11,7 +11,7 @@ import { redirectWithToast } from './toast.server'
 import { ShareLinkSchema } from '~/modules/analyses/share-schemas'
 import { createShareLink, revokeShareLink, shareLinksOf } from '~/modules/analyses/shares.server'
 import { shareViewer, viewerOfUser, type AnalysisViewer } from '~/modules/analyses/access.server'
-import { bandStanding, compareAnalyses, formatChange, formatFigure, progressSeries, swimmerHistory, type AnalysisView, type HistoryEntry } from '~/modules/analyses/views.server'
+import { bandStanding, compareInHistory, formatChange, formatFigure, progressSeries, swimmerHistory, type AnalysisView, type HistoryEntry } from '~/modules/analyses/views.server'
 import type { AnalysisPageView } from '~/components/analysis-results'
 import { formatLabDate, formatLabDateTime, formatLongDate, formatShortDayMonth, formatWeekdayDate } from './lab-time'
 import { reportView } from './report-view.server'
@@ -116,8 +116,8 @@ export function progressPageOf(history: HistoryEntry[], eventKey: string | null)
  */
 export async function compareChoiceOf(swimmerId: number, search: URLSearchParams) {
   const [a, b] = [rowId(search.get('a')), rowId(search.get('b'))]
-  const compared = a && b ? await compareAnalyses(swimmerId, a, b) : null
   const history = await swimmerHistory(swimmerId)
+  const compared = a && b ? await compareInHistory(history, a, b) : null
   return {
     analyses: [...history].reverse().map((entry) => ({ id: entry.id, date: formatLongDate(entry.sessionDate) })),
     chosen: a && b ? { a, b } : null,
@@ -126,7 +126,7 @@ export async function compareChoiceOf(swimmerId: number, search: URLSearchParams
 }
 
 /** Two analyses side by side as the compare page shows them. */
-function comparePageOf(compared: NonNullable<Awaited<ReturnType<typeof compareAnalyses>>>) {
+function comparePageOf(compared: NonNullable<Awaited<ReturnType<typeof compareInHistory>>>) {
   return {
     before: { id: compared.before.id, date: formatLongDate(compared.before.sessionDate) },
     after: { id: compared.after.id, date: formatLongDate(compared.after.sessionDate) },

@@ -12,7 +12,7 @@ import { testDatabasePrefix } from './global-setup'
  * set, a PostgreSQL database of this run and worker. Tables are emptied and re-seeded before each
  * test, so every test starts from the seed data.
  *
- * One database serves all the files a worker runs (opening one costs 2-3 s of CPU, a reset 70 ms):
+ * One database serves all the files a worker runs (opening one costs 2-3 s of CPU, a reset a few ms):
  * files run one after another in a worker, and each test starts from the seed whatever the file
  * before it wrote. PostgreSQL's are dropped at the end of the run (global-setup.ts).
  */

@@ -282,8 +282,12 @@ export type CompareClip = { id: number; title: string; hasPoster: boolean; secon
  * Null when either is not one of the swimmer's published analyses.
  */
 export async function compareAnalyses(swimmerId: number, firstId: number, secondId: number) {
+  return compareInHistory(await swimmerHistory(swimmerId), firstId, secondId)
+}
+
+/** `compareAnalyses` on a swimmer's history already read. */
+export async function compareInHistory(history: HistoryEntry[], firstId: number, secondId: number) {
   if (firstId === secondId) return null
-  const history = await swimmerHistory(swimmerId)
   const first = history.find((entry) => entry.id === firstId)
   const second = history.find((entry) => entry.id === secondId)
   if (!first || !second) return null
