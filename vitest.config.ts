@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os'
 import { defineConfig } from 'vitest/config'
+import ServerFilesFirst from './tests/support/sequencer'
 
 /**
  * Files that replace a module with `vi.mock` run in a fresh module graph of their own: in the shared
@@ -15,6 +16,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 90_000,
     pool: 'forks',
+    // A test worker lives for a minute or two: V8 runs PGlite's WebAssembly with its baseline compiler
+    // only, without also optimising the hot part in the background, which costs more than it saves here.
+    execArgv: ['--liftoff-only'],
+    sequence: { sequencer: ServerFilesFirst },
     // Most of a test file's time is spent waiting on the servers it started and on their timers, not
     // computing: twice as many files run at once as there are cores.
     maxWorkers: availableParallelism() * 2,
