@@ -97,7 +97,7 @@ export async function start(env: NodeJS.ProcessEnv = process.env) {
 
   useReportStorage(diskStorage(path.join(config.DATA_DIR, 'reports')))
   // Analysis files: clips and posters, on disk or in the S3 bucket (swept by the background jobs).
-  const analysisFiles = fileStoreFor(s3SettingsOf(config), config.DATA_DIR)
+  const analysisFiles = await fileStoreFor(s3SettingsOf(config), config.DATA_DIR)
   useAnalysisFileStore(analysisFiles)
   logger.info({ store: analysisFiles.kind }, analysisFiles.kind === 's3' ? 'analysis files: the S3 bucket' : `analysis files: on disk under ${path.join(config.DATA_DIR, 'analysis-files')}`)
   const gateway = await setUpPaymentGateway(config, logger)

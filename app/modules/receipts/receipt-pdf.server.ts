@@ -1,4 +1,3 @@
-import PDFDocument from 'pdfkit'
 import { formatGstRate, formatHalfGstRate, formatRupees, splitGst } from '~/lib/money'
 import { formatLabDate, formatLabDateThenTime } from '~/lib/lab-time'
 import { receiptFonts } from './receipt-fonts.server'
@@ -22,6 +21,8 @@ export type ReceiptDocument = {
  * GST rules name a document without tax); without a GSTIN it is a plain "Receipt" with no tax lines.
  */
 export async function renderReceiptPdf(receipt: ReceiptDocument): Promise<Buffer> {
+  // Loaded with the first receipt, not with the site: pdfkit and its fonts' code take 0.4 s to load.
+  const { default: PDFDocument } = await import('pdfkit')
   const kind = documentKind(receipt)
   const fonts = receiptFonts()
   const doc = new PDFDocument({

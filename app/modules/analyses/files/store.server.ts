@@ -2,9 +2,7 @@ import { createReadStream } from 'node:fs'
 import { mkdir, readdir, rm, stat, writeFile, open } from 'node:fs/promises'
 import path from 'node:path'
 import type { Readable } from 'node:stream'
-import { DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3'
 import { FileStore } from '@tus/file-store'
-import { S3Store } from '@tus/s3-store'
 import type { DataStore } from '@tus/utils'
 import { durationMs } from '~/lib/lab-time'
 import type { S3Settings } from './files-config.server'
@@ -52,10 +50,10 @@ export function assertFileKey(key: string) {
 /** The files tus keeps beside an upload: its description (disk: .json; S3: .info) and, on S3, an unfinished part. */
 const COMPANIONS = ['.json', '.info', '.part']
 
-/** The key a stored name belongs to (an upload's description belongs to the upload). */
-function ownerKey(name: string) {
+/** Whether a stored name is a file of the site's or one tus keeps beside it (an upload's description belongs to the upload). */
+export function isStoredFileName(name: string) {
   const companion = COMPANIONS.find((suffix) => name.endsWith(suffix))
-  return companion ? name.slice(0, -companion.length) : name
+  return SAFE_KEY.test(companion ? name.slice(0, -companion.length) : name)
 }
 
 export function diskFileStore(directory: string): AnalysisFileStore {
@@ -107,77 +105,10 @@ export function diskFileStore(directory: string): AnalysisFileStore {
         throw error
       }
       for (const name of names) {
-        if (!SAFE_KEY.test(ownerKey(name))) continue
+        if (!isStoredFileName(name)) continue
         const info = await stat(path.join(directory, name)).catch(() => null)
         if (info?.isFile()) yield { key: name, lastModified: info.mtime }
       }
-    },
-  }
-}
-
-/**
- * The S3 client's settings. Checksums only where the service requires them: the SDK's default
- * (a checksum trailer on every upload) is not understood by every S3-compatible service.
- */
-export function s3ClientConfig(settings: S3Settings): S3ClientConfig {
-  return {
-    region: settings.region,
-    endpoint: settings.endpoint,
-    forcePathStyle: settings.forcePathStyle,
-    credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey },
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-  }
-}
-
-export function s3FileStore(settings: S3Settings): AnalysisFileStore {
-  const config = s3ClientConfig(settings)
-  const client = new S3Client(config)
-  const Bucket = settings.bucket
-  // Parts of 8 MiB are written to a temporary file before they are sent: memory stays small
-  // whatever the clip's size. Tags are not used (not every S3-compatible service has them):
-  // unfinished uploads are found for expiry by listing the bucket's multipart uploads.
-  const uploads = new S3Store({ partSize: 8 * 1024 * 1024, useTags: false, expirationPeriodInMilliseconds: UPLOAD_EXPIRY_MS, s3ClientConfig: { ...config, bucket: Bucket } })
-  const notFound = (error: unknown) => {
-    const name = (error as { name?: string }).name
-    return name === 'NotFound' || name === 'NoSuchKey' || (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404
-  }
-  return {
-    kind: 's3',
-    uploads,
-    async stat(key) {
-      try {
-        const head = await client.send(new HeadObjectCommand({ Bucket, Key: assertFileKey(key) }))
-        return { size: Number(head.ContentLength ?? 0), lastModified: head.LastModified ?? null }
-      } catch (error) {
-        if (notFound(error)) return null
-        throw error
-      }
-    },
-    async read(key, range) {
-      const object = await client.send(new GetObjectCommand({ Bucket, Key: assertFileKey(key), ...(range && { Range: `bytes=${range.start}-${range.end}` }) }))
-      return object.Body as Readable
-    },
-    async firstBytes(key, count) {
-      const object = await client.send(new GetObjectCommand({ Bucket, Key: assertFileKey(key), Range: `bytes=0-${count - 1}` }))
-      return (await object.Body?.transformToByteArray()) ?? new Uint8Array()
-    },
-    async put(key, bytes, contentType) {
-      await client.send(new PutObjectCommand({ Bucket, Key: assertFileKey(key), Body: bytes, ContentType: contentType, ContentLength: bytes.length }))
-    },
-    async remove(key) {
-      assertFileKey(key)
-      await client.send(new DeleteObjectsCommand({ Bucket, Delete: { Objects: ['', '.info', '.part'].map((suffix) => ({ Key: `${key}${suffix}` })), Quiet: true } }))
-    },
-    async *list() {
-      let ContinuationToken: string | undefined
-      do {
-        const page = await client.send(new ListObjectsV2Command({ Bucket, ContinuationToken }))
-        for (const object of page.Contents ?? []) {
-          if (object.Key && SAFE_KEY.test(ownerKey(object.Key))) yield { key: object.Key, lastModified: object.LastModified ?? new Date() }
-        }
-        ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined
-      } while (ContinuationToken)
     },
   }
 }
@@ -193,7 +124,12 @@ export function useAnalysisFileStore(store: AnalysisFileStore | undefined) {
   current = store
 }
 
-/** The store of the configuration: the bucket when S3 is configured, else DATA_DIR/analysis-files. */
-export function fileStoreFor(settings: S3Settings | null, dataDir: string) {
-  return settings ? s3FileStore(settings) : diskFileStore(path.join(dataDir, 'analysis-files'))
+/**
+ * The store of the configuration: the bucket when S3 is configured, else DATA_DIR/analysis-files.
+ * The S3 client is loaded only for a bucket (it is a third of a second of the site's start-up).
+ */
+export async function fileStoreFor(settings: S3Settings | null, dataDir: string): Promise<AnalysisFileStore> {
+  if (!settings) return diskFileStore(path.join(dataDir, 'analysis-files'))
+  const { s3FileStore } = await import('./s3-store.server')
+  return s3FileStore(settings)
 }
