@@ -75,39 +75,26 @@ export async function startTestServer(env: Record<string, string> = {}, options:
       await database.close()
     }
   }
-  let output = ''
-  const child = spawn(process.execPath, [...TEST_SERVER_NODE_FLAGS, 'server.js'], {
-    cwd: path.resolve(import.meta.dirname, '../..'),
-    env: {
-      PATH: process.env.PATH,
-      TZ: process.env.TZ,
-      PORT: chosenPort,
-      HOST: '127.0.0.1',
-      SITE_URL: `http://127.0.0.1:${chosenPort}`,
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'info',
-      ...(ownDatabase ? { DATABASE_URL: options.databaseVia ? options.databaseVia(ownDatabase.url) : ownDatabase.url } : {}),
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`The server did not start in time:\n${output}`)), 60_000)
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString()
-      const match = /"port":(\d+)[^\n]*The site is running/.exec(output)
-      if (match) {
-        clearTimeout(timer)
-        resolve(Number(match[1]))
-      }
-    }
-    child.stdout.on('data', onData)
-    child.stderr.on('data', onData)
-    child.once('exit', (code) => {
-      clearTimeout(timer)
-      reject(new Error(`The server exited with code ${code}:\n${output}`))
-    })
-  })
+  const serverEnv: Record<string, string> = {
+    ...(process.env.PATH && { PATH: process.env.PATH }),
+    ...(process.env.TZ && { TZ: process.env.TZ }),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'info',
+    ...(ownDatabase ? { DATABASE_URL: options.databaseVia ? options.databaseVia(ownDatabase.url) : ownDatabase.url } : {}),
+    ...env,
+  }
+  // A free port is picked, then given to the server: another process may take it in between. That
+  // server exits at once, and another port is tried (a port the test chose is not changed).
+  const portChosenHere = !env.PORT && !previous
+  let launched = await launch(chosenPort, serverEnv)
+  for (let attempt = 1; portChosenHere && launched.portTaken && attempt < 5; attempt++) {
+    installation.port = String(await freePort())
+    launched = await launch(installation.port, serverEnv)
+  }
+  if (launched.error) throw launched.error
+  const running = launched
+  const { child, port } = running
   const exit = (signal: NodeJS.Signals) => {
     if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve()
     const exited = new Promise((resolve) => child.once('exit', resolve))
@@ -120,7 +107,7 @@ export async function startTestServer(env: Record<string, string> = {}, options:
     process: child,
     dataDir,
     databaseUrl: ownDatabase?.url,
-    logs: () => output,
+    logs: () => running.output,
     kill: () => exit('SIGKILL'),
     async stop() {
       await exit('SIGTERM')
@@ -160,6 +147,43 @@ export function migratedDataDir(): string {
   const migrated = inject('pgliteDataDir')
   if (migrated) cpSync(migrated, dataDir, { recursive: true })
   return dataDir
+}
+
+type Launched = { child: ChildProcess; port: number; output: string; error?: undefined; portTaken?: undefined } | { error: Error; portTaken: boolean; output: string; child?: undefined; port?: undefined }
+
+/** Starts server.js on `port` and waits until it says it is running, or has exited. */
+function launch(port: string, env: Record<string, string>): Promise<Launched> {
+  let output = ''
+  const child = spawn(process.execPath, [...TEST_SERVER_NODE_FLAGS, 'server.js'], {
+    cwd: path.resolve(import.meta.dirname, '../..'),
+    env: { ...env, PORT: port, SITE_URL: env.SITE_URL ?? `http://127.0.0.1:${port}` },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  return new Promise<Launched>((resolve) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL')
+      resolve({ error: new Error(`The server did not start in time:\n${output}`), portTaken: false, output })
+    }, 60_000)
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString()
+      const match = /"port":(\d+)[^\n]*The site is running/.exec(output)
+      if (match) {
+        clearTimeout(timer)
+        const launched: Launched = { child, port: Number(match[1]), output }
+        child.stdout.on('data', (more: Buffer) => (launched.output += more.toString()))
+        child.stderr.on('data', (more: Buffer) => (launched.output += more.toString()))
+        child.stdout.off('data', onData)
+        child.stderr.off('data', onData)
+        resolve(launched)
+      }
+    }
+    child.stdout.on('data', onData)
+    child.stderr.on('data', onData)
+    child.once('exit', (code) => {
+      clearTimeout(timer)
+      resolve({ error: new Error(`The server exited with code ${code}:\n${output}`), portTaken: output.includes('EADDRINUSE'), output })
+    })
+  })
 }
 
 async function freePort(): Promise<number> {
