@@ -61,7 +61,7 @@ async function openPostgresTestDatabase(url: string) {
 }
 
 type Reset = {
-  /** Each table's content hashed, in one query (before the first seeding: which tables does it write?). */
+  /** Which tables hold rows, in one query. */
   look: string
   restartSequences: string
   /** What the seed wrote: the seeded tables' content and where the sequences stood after it. */
@@ -74,13 +74,13 @@ const resets = new WeakMap<Database['db'], Reset>()
  * Brings the database back to a new installation's right after seeding (as `seedDatabase(db, seedAt)`
  * leaves it), rows, ids and sequences alike, doing as little as it can: a reset is paid before every
  * test. The tables a test changed are emptied, a seeded one gets the seed's rows back, and the
- * sequences are set back; only a seed for another day seeds afresh.
+ * sequences are set back; a seed for another day, or PostgreSQL (below), seeds afresh.
  */
 export async function resetToSeed(db: Database['db'], seedAt?: Date) {
   const reset = resets.get(db) ?? (await prepareReset(db))
   const seeded = reset.seeded
   const day = labToday(seedAt)
-  if (!seeded || seeded.day !== day) {
+  if (!seeded || seeded.day !== day || !DELETED_ROWS_KEEP_ORDER) {
     await seedAfresh(db, reset, seedAt, day)
     return
   }
@@ -99,6 +99,14 @@ export async function resetToSeed(db: Database['db'], seedAt?: Date) {
   })
 }
 
+/**
+ * Rows written after others were deleted come back in the order written only while nothing makes the
+ * deleted rows' room reusable: so on PGlite, which runs no autovacuum. PostgreSQL's autovacuum does,
+ * and a query without ORDER BY could see rows in another order than a new database gives; there every
+ * reset truncates and seeds afresh, as a new installation.
+ */
+const DELETED_ROWS_KEEP_ORDER = !process.env.DATABASE_URL
+
 /** Where the rows the seed wrote are kept, to be put back in a table a test changed. */
 const SEED_COPIES = 'test_seed_copies'
 
@@ -110,11 +118,12 @@ async function seedAfresh(db: Database['db'], reset: Reset, seedAt: Date | undef
   // Also the sequences of empty tables: an insert that failed has used up an id all the same.
   await db.execute(sql.raw(reset.restartSequences))
   await seedDatabase(db, seedAt)
-  reset.seeded = await seededState(db, reset, day)
+  reset.seeded = DELETED_ROWS_KEEP_ORDER ? await seededState(db, reset, day) : undefined
 }
 
-/** A table's content hashed (`EMPTY` for no rows). */
+/** Whether a table holds rows, or its content hashed (`EMPTY` for no rows either way). */
 const EMPTY = ''
+const holdsRows = (table: string) => `SELECT '${table}' AS name, CASE WHEN EXISTS (SELECT 1 FROM ${table}) THEN 'rows' ELSE '${EMPTY}' END AS hash`
 const contentHash = (table: string) => `SELECT '${table}' AS name, coalesce(md5(string_agg(t::text, '|' ORDER BY t::text)), '') AS hash FROM ${table} t`
 
 async function prepareReset(db: Database['db']): Promise<Reset> {
@@ -122,7 +131,7 @@ async function prepareReset(db: Database['db']): Promise<Reset> {
   const sequences = await db.execute<{ name: string }>(sql`SELECT quote_ident(sequence_name) AS name FROM information_schema.sequences WHERE sequence_schema = 'public'`)
   const reset: Reset = {
     tables: tables.rows.map((table) => table.name),
-    look: tables.rows.map((table) => contentHash(table.name)).join(' UNION ALL '),
+    look: tables.rows.map((table) => holdsRows(table.name)).join(' UNION ALL '),
     restartSequences: `SELECT ${sequences.rows.map((sequence) => `setval('${sequence.name}', 1, false)`).join(', ')}`,
     seeded: undefined,
   }
@@ -132,7 +141,7 @@ async function prepareReset(db: Database['db']): Promise<Reset> {
 
 /** The seed's tables and sequences as `seedDatabase` just left them. */
 async function seededState(db: Database['db'], reset: Reset, day: string): Promise<NonNullable<Reset['seeded']>> {
-  const { rows } = await db.execute<{ name: string; hash: string }>(sql.raw(reset.look))
+  const { rows } = await db.execute<{ name: string; hash: string }>(sql.raw(reset.tables.map(contentHash).join(' UNION ALL ')))
   const hashes = Object.fromEntries(rows.filter((row) => row.hash !== EMPTY).map((row) => [row.name, row.hash]))
   await db.execute(sql.raw(`DROP SCHEMA IF EXISTS ${SEED_COPIES} CASCADE`))
   await db.execute(sql.raw(`CREATE SCHEMA ${SEED_COPIES}`))
@@ -141,6 +150,6 @@ async function seededState(db: Database['db'], reset: Reset, day: string): Promi
     sql`SELECT quote_ident(sequencename) AS name, coalesce(last_value, 1)::text AS value, last_value IS NOT NULL AS called FROM pg_sequences WHERE schemaname = 'public'`,
   )
   // After the seed, only the seeded tables' content is hashed; the others need only say whether they hold rows.
-  const look = reset.tables.map((table) => (table in hashes ? contentHash(table) : `SELECT '${table}' AS name, CASE WHEN EXISTS (SELECT 1 FROM ${table}) THEN 'rows' ELSE '${EMPTY}' END AS hash`)).join(' UNION ALL ')
+  const look = reset.tables.map((table) => (table in hashes ? contentHash(table) : holdsRows(table))).join(' UNION ALL ')
   return { day, hashes, look, sequences: `SELECT ${sequences.rows.map((sequence) => `setval('${sequence.name}', ${sequence.value}, ${sequence.called})`).join(', ')}` }
 }

@@ -69,7 +69,7 @@ describe('publishing an analysis', () => {
     await publishAnalysis({ actor, analysisId, tellFamily: true, now: new Date('2030-03-21T06:00:00Z') })
     expect((await mailsTo(customer.email)).map((mail) => mail.subject)).toEqual([`Your analysis is ready (${reference})`, `Your analysis has been updated (${reference})`])
     expect(await analysisRow(analysisId)).toMatchObject({ publishedAt, nextAnalysisOn: '2030-09-09' })
-    const entries = await db().select({ action: auditLog.action }).from(auditLog).where(eq(auditLog.entityId, String(analysisId)))
+    const entries = await db().select({ action: auditLog.action }).from(auditLog).where(eq(auditLog.entityId, String(analysisId))).orderBy(auditLog.id)
     expect(entries.map((entry) => entry.action).filter((action) => action.includes('publish'))).toEqual(['analysis.publish', 'analysis.republish', 'analysis.republish'])
   })
 
