@@ -15,6 +15,9 @@ export default defineConfig({
     setupFiles: ['tests/support/each-file.ts'],
     testTimeout: 30_000,
     hookTimeout: 90_000,
+    // A poll waits on real round trips (a gateway's notification, its retry a second later, an e-mail
+    // through SMTP): on two busy cores one can take longer than Vitest's default second.
+    expect: { poll: { timeout: 10_000 } },
     pool: 'forks',
     // A test worker lives for a minute or two: V8 runs PGlite's WebAssembly with its baseline compiler
     // only, without also optimising the hot part in the background, which costs more than it saves here.
