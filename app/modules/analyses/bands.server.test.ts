@@ -63,7 +63,7 @@ describe('reference bands', () => {
     await deleteBand(actor, id)
     expect(await listBands()).toEqual([])
     await expect(deleteBand(actor, id)).rejects.toMatchObject({ kind: 'not_found' })
-    const entries = await db().select({ action: auditLog.action, summary: auditLog.summary }).from(auditLog).where(eq(auditLog.entityType, 'reference_band'))
+    const entries = await db().select({ action: auditLog.action, summary: auditLog.summary }).from(auditLog).where(eq(auditLog.entityType, 'reference_band')).orderBy(auditLog.id)
     expect(entries.map((entry) => entry.action)).toEqual(['band.add', 'band.change', 'band.delete'])
     expect(entries[0]!.summary).toBe('Added the reference band 50 m freestyle, Final time, ages 11-12, any gender: State finalist 30.5 s')
   })

@@ -68,7 +68,7 @@ describe('recording an analysis', () => {
     const emptied = (await analysisForStaff(bookingId))!
     expect(emptied.analysis).toMatchObject({ events: [], findings: [] })
 
-    const actions = (await db().select({ action: auditLog.action }).from(auditLog).where(eq(auditLog.entityType, 'analysis'))).map((entry) => entry.action)
+    const actions = (await db().select({ action: auditLog.action }).from(auditLog).where(eq(auditLog.entityType, 'analysis')).orderBy(auditLog.id)).map((entry) => entry.action)
     expect(actions).toEqual(['analysis.start', 'analysis.details', 'analysis.event.add', 'analysis.metrics', 'analysis.metrics', 'analysis.metric.add', 'analysis.finding.add', 'analysis.drill.add', 'analysis.drill.change', 'analysis.drill.remove', 'analysis.finding.remove', 'analysis.event.remove'])
   })
 

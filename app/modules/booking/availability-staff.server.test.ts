@@ -117,6 +117,6 @@ describe('holidays', () => {
     await removeHoliday(actor, '2030-03-04', NOW)
     expect((await monthCalendar('2030-03', NOW)).find((day) => day.date === '2030-03-04')!.open).toBe(true)
     expect(booked.reference).toMatch(/^SWP-/)
-    expect((await db().select({ action: auditLog.action }).from(auditLog)).map((row) => row.action)).toEqual(['availability.holiday', 'availability.holiday-removed'])
+    expect((await db().select({ action: auditLog.action }).from(auditLog).orderBy(auditLog.id)).map((row) => row.action)).toEqual(['availability.holiday', 'availability.holiday-removed'])
   })
 })
