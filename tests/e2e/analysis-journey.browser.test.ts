@@ -1,8 +1,11 @@
 import path from 'node:path'
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
+import { loadConfig, setConfig } from '~/config.server'
+import { useDatabase } from '~/db/client.server'
 import { swimmers } from '~/db/schema'
-import { addDays, labToday } from '~/lib/lab-time'
+import { addDays, labInstant, labToday } from '~/lib/lab-time'
+import { inviteBackForNextAnalysis } from '~/modules/analyses/invitations.server'
 import { DESKTOP, expectNoAxeViolations, PHONE, signInWithForm, useBrowser, watchPageErrors } from '../support/browser'
 import { accountWithSwimmer, analysedSession, confirmedSession, FAMILY_PASSWORD } from '../support/family-analyses'
 import { useTestSite } from '../support/site'
@@ -22,19 +25,27 @@ const ids = { swimmer: 0, sibling: 0, reference: '' }
 const site = useTestSite(
   {},
   {
-    async prepare(db) {
+    async prepare(db, installation) {
       const family = await accountWithSwimmer(db, PARENT)
       ids.swimmer = family.swimmerId
       await analysedSession(db, family, '2026-03-02', { metrics: { final_time: 31.2 }, publishedAt: new Date('2026-03-10T06:00:00Z') })
       ids.reference = (await confirmedSession(db, family, '2026-09-07')).reference
-      // The sibling's analysis in June promised the next one for yesterday (in Bangalore): the site
-      // invites them back as soon as it runs.
+      // The sibling's analysis in June promised the next one for yesterday (in Bangalore), and the
+      // site invited them back at 09:00 yesterday (invitations go out from 09:00, so a site started at
+      // night sends none until the morning: the site's own job runs here at that hour instead).
       const [sibling] = await db
         .insert(swimmers)
         .values({ accountId: family.userId, name: 'Arjun Rao', ageYears: 19, ageGivenOn: '2026-01-01', gender: 'male', swimmingExperience: 'intermediate', academyName: 'NA', coachName: 'NA', specialization: 'backstroke' })
         .returning({ id: swimmers.id })
       ids.sibling = sibling!.id
       await analysedSession(db, { ...family, swimmerId: sibling!.id, name: 'Arjun Rao' }, '2026-06-01', { metrics: { final_time: 35.9 }, publishedAt: new Date('2026-06-05T06:00:00Z'), nextAnalysisOn: addDays(labToday(), -1) })
+      useDatabase(installation.database)
+      setConfig({ ...loadConfig(), SITE_URL: installation.siteUrl })
+      try {
+        expect(await inviteBackForNextAnalysis(labInstant(addDays(labToday(), -1), '09:00'))).toBe(1)
+      } finally {
+        useDatabase(undefined)
+      }
     },
   },
 )

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
 import { inject } from 'vitest'
-import { openDatabase, type Db } from '~/db/client.server'
+import { openDatabase, type Database, type Db } from '~/db/client.server'
 import { seedDatabase } from '~/db/seed.server'
 
 export type TestServer = {
@@ -33,8 +33,10 @@ export type TestServerOptions = {
   /**
    * Data a new installation starts with (accounts with several swimmers, say): written to its
    * database, migrated and seeded, before the server first starts. PGlite and PostgreSQL alike.
+   * `installation` is that database (for the site's own functions, through `useDatabase`) and the
+   * address the server will have.
    */
-  prepare?: (db: Db) => Promise<void>
+  prepare?: (db: Db, installation: { database: Database; siteUrl: string }) => Promise<void>
 }
 
 /**
@@ -70,7 +72,7 @@ export async function startTestServer(env: Record<string, string> = {}, options:
     try {
       await database.migrate()
       await seedDatabase(database.db)
-      await options.prepare(database.db)
+      await options.prepare(database.db, { database, siteUrl: env.SITE_URL ?? `http://127.0.0.1:${chosenPort}` })
     } finally {
       await database.close()
     }
