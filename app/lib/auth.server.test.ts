@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { config, loadConfig, setConfig } from '~/config.server'
+import { addDays, addSeconds } from '~/lib/lab-time'
 import { ensureAdmin } from '~/modules/accounts/users.server'
 import { signIn } from '~/modules/accounts/sign-in.server'
 import { createVerifiedCustomer } from '../../tests/support/accounts'
@@ -85,7 +86,7 @@ describe('access rules', () => {
   })
 
   it('the session cookie is httpOnly, SameSite=Lax, 7 days', async () => {
-    const header = await sessionHeader({ token: 'token', expiresAt: new Date(Date.now() + 7 * 86_400_000) })
+    const header = await sessionHeader({ token: 'token', expiresAt: addDays(new Date(), 7) })
     expect(header).toMatch(/HttpOnly/)
     expect(header).toMatch(/SameSite=Lax/)
     expect(header).toMatch(/Max-Age=604800/)
@@ -96,11 +97,11 @@ describe('access rules', () => {
     const previous = config()
     setConfig(loadConfig({ SITE_URL: 'https://lab.example.in', ALLOW_SANDBOX_PAYMENTS: 'true' }))
     try {
-      expect(await sessionHeader({ token: 'token', expiresAt: new Date(Date.now() + 1000) })).toMatch(/; Secure/)
+      expect(await sessionHeader({ token: 'token', expiresAt: addSeconds(new Date(), 1) })).toMatch(/; Secure/)
     } finally {
       setConfig(previous)
     }
-    expect(await sessionHeader({ token: 'token', expiresAt: new Date(Date.now() + 1000) })).not.toMatch(/Secure/)
+    expect(await sessionHeader({ token: 'token', expiresAt: addSeconds(new Date(), 1) })).not.toMatch(/Secure/)
   })
 
   it('an unknown or forged cookie is no session', async () => {

@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { db, type Database } from '~/db/client.server'
 import { bookings, closedTimeSlots, guardianConsents, sessions, swimmers, users } from '~/db/schema'
-import { addDays, labToday } from '~/lib/lab-time'
+import { addDays, addMinutes, addSeconds, labToday } from '~/lib/lab-time'
 import { findSessionUser } from '~/modules/accounts/sessions.server'
 import { customerHold, daySchedule, monthCalendar } from '~/modules/booking/availability.server'
 import { holdSession } from '~/modules/booking/holds.server'
@@ -104,13 +104,13 @@ describe('a signed-in user kept in memory', () => {
     const { token } = await signedInCustomer()
     const [row] = await db().select({ expiresAt: sessions.expiresAt }).from(sessions)
     expect(await findSessionUser(token)).not.toBeNull()
-    expect(await findSessionUser(token, new Date(row!.expiresAt.getTime() + 1_000))).toBeNull()
+    expect(await findSessionUser(token, addSeconds(row!.expiresAt, 1))).toBeNull()
   })
 
   it('keeps its last-seen time fresh while browsing', async () => {
     const { token } = await signedInCustomer()
     await findSessionUser(token)
-    const later = new Date(Date.now() + 10 * 60_000)
+    const later = addMinutes(new Date(), 10)
     await findSessionUser(token, later)
     const [row] = await db().select({ lastSeenAt: sessions.lastSeenAt }).from(sessions)
     expect(row!.lastSeenAt.getTime()).toBe(later.getTime())
@@ -175,7 +175,7 @@ describe('availability kept in memory', () => {
     await announced(AVAILABILITY_CHANNEL, () => holdSession({ customer: holder!, productCode: 'biomechanical_package', date: dates[0]!, start: '09:00', days: 3 }))
     expect(await stateAt(dates[0]!, '09:00', other!.userId)).toBe('full')
     const [booking] = await db().select({ id: bookings.id, holdExpiresAt: bookings.holdExpiresAt }).from(bookings)
-    const afterExpiry = new Date(booking!.holdExpiresAt!.getTime() + 1_000)
+    const afterExpiry = addSeconds(booking!.holdExpiresAt!, 1)
     expect((await daySchedule({ date: dates[0]!, userId: other!.userId, days: 3, now: afterExpiry })).find((slot) => slot.start === '09:00')?.state).toBe('available')
     expect(await customerHold(holder!.userId!, afterExpiry)).toBeNull()
 

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { addDays, addMonths, labToday } from '~/lib/lab-time'
+import { addDays, addMonths, isoWeekday, labToday } from '~/lib/lab-time'
 import { DESKTOP, expectNoAxeViolations, PHONE, useBrowser, watchPageErrors } from '../support/browser'
 import { useTestSite } from '../support/site'
 
@@ -12,7 +12,7 @@ const browser = useBrowser()
 const site = useTestSite()
 
 const farMonth = addMonths(labToday().slice(0, 7), 2)
-const sessionDate = [0, 1, 2, 3, 4, 5, 6].map((offset) => addDays(`${farMonth}-08`, offset)).find((date) => new Date(`${date}T00:00:00Z`).getUTCDay() === 3)!
+const sessionDate = [0, 1, 2, 3, 4, 5, 6].map((offset) => addDays(`${farMonth}-08`, offset)).find((date) => isoWeekday(date) === 3)!
 let reference: string
 
 beforeAll(async () => {

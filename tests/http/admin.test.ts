@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { addDays, addMonths, labToday } from '~/lib/lab-time'
+import { addDays, addMonths, isoWeekday, labToday } from '~/lib/lab-time'
 import { bookAndPay } from '../support/booking-flow'
 import { decodeHtml, text, Visitor } from '../support/visitor'
 import { useTestSite } from '../support/site'
@@ -11,7 +11,7 @@ const site = useTestSite()
 
 /** Mondays to Saturdays of the first two weeks of a month beyond the seeded availability. */
 const farMonth = addMonths(labToday().slice(0, 7), 2)
-const farDates = Array.from({ length: 14 }, (_, index) => addDays(`${farMonth}-01`, index)).filter((date) => new Date(`${date}T00:00:00Z`).getUTCDay() !== 0)
+const farDates = Array.from({ length: 14 }, (_, index) => addDays(`${farMonth}-01`, index)).filter((date) => isoWeekday(date) !== 7)
 
 const openDates = async (visitor: Visitor, month: string) => [...decodeHtml((await visitor.get(`/book-slot?month=${month}`)).html).matchAll(/href="\/book-slot\?month=[\d-]+&date=([\d-]+)"/g)].map((match) => match[1])
 const times = async (visitor: Visitor, date: string) => [...decodeHtml((await visitor.get(`/book-slot?month=${date.slice(0, 7)}&date=${date}`)).html).matchAll(/&time=(\d\d)%3A(\d\d)"/g)].map((match) => `${match[1]}:${match[2]}`)
@@ -98,7 +98,7 @@ describe('opening hours', () => {
 
     // A holiday on the last date takes it off the calendar.
     const last = farDates.at(-1)!
-    expect((await admin.post('/admin/availability', { intent: 'holiday', from: last, to: last, weekdays: String(new Date(`${last}T00:00:00Z`).getUTCDay()) })).status).toBe(302)
+    expect((await admin.post('/admin/availability', { intent: 'holiday', from: last, to: last, weekdays: String(isoWeekday(last)) })).status).toBe(302)
     expect(await openDates(swimmer, farMonth)).toEqual(farDates.slice(0, -3))
   })
 })

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { swimmers } from '~/db/schema'
+import { addMinutes } from '~/lib/lab-time'
 import { chooseSlot } from '../support/booking-flow'
 import { accountWithSwimmer, analysedSession, clipOf, FAMILY_PASSWORD, shareLinkOf } from '../support/family-analyses'
 import { useTestSite } from '../support/site'
@@ -43,7 +44,7 @@ const site = useTestSite(
       tokens.link = await shareLinkOf(db, a)
       tokens.one = await shareLinkOf(db, a, { analysisId: ids.a1 })
       tokens.revoked = await shareLinkOf(db, a, { revokedAt: new Date() })
-      tokens.expired = await shareLinkOf(db, a, { expiresAt: new Date(Date.now() - 60_000) })
+      tokens.expired = await shareLinkOf(db, a, { expiresAt: addMinutes(new Date(), -1) })
     },
   },
 )

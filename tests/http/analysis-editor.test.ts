@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { addDays, addMonths, labToday } from '~/lib/lab-time'
+import { addDays, addMonths, isoWeekday, labToday } from '~/lib/lab-time'
 import { invalidSubmission, type FormSpec } from '../support/hostile-input'
 import { decodeHtml, fieldState, text, Visitor } from '../support/visitor'
 import { useTestSite } from '../support/site'
@@ -14,7 +14,7 @@ const site = useTestSite()
 
 /** A weekday of a month beyond the seeded availability, opened by staff and booked at the desk. */
 const farMonth = addMonths(labToday().slice(0, 7), 2)
-const sessionDate = [0, 1, 2, 3, 4, 5, 6].map((offset) => addDays(`${farMonth}-08`, offset)).find((date) => new Date(`${date}T00:00:00Z`).getUTCDay() === 3)!
+const sessionDate = [0, 1, 2, 3, 4, 5, 6].map((offset) => addDays(`${farMonth}-08`, offset)).find((date) => isoWeekday(date) === 3)!
 
 let reference: string
 let family: Visitor

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { bookAndPay as bookAndPayFlow, chooseSlot } from '../support/booking-flow'
 import { decodeHtml, text, Visitor } from '../support/visitor'
-import { addDays, labToday } from '~/lib/lab-time'
+import { addDays, addHours, isoWeekday, labInstant, labToday } from '~/lib/lab-time'
 import { useTestSite } from '../support/site'
 
 // Booking and paying for a 3-day session as a browser without JavaScript does it: links, plain
@@ -19,7 +19,7 @@ describe('booking and paying without JavaScript', () => {
       const slot = await chooseSlot(visitor, 0, { daysAhead })
       const held = await visitor.post(slot.href, { date: slot.date, time: slot.time, website_url: '' })
       expect(held.location).toMatch(/^\/slot-payment\?booking=\d+$/)
-      const withinDay = Date.now() >= new Date(`${slot.date}T${slot.time}:00+05:30`).getTime() - 24 * 3_600_000
+      const withinDay = new Date() >= addHours(labInstant(slot.date, slot.time), -24)
       expect([name, text((await visitor.get(held.location!)).html).includes(notice)]).toEqual([name, withinDay])
     }
   })
@@ -112,7 +112,7 @@ describe('the calendar of /book-slot', () => {
     }
     // The lab's hours run four weeks from tomorrow, Sundays closed: from its last day no 3-day session fits.
     let last = addDays(labToday(), 28)
-    while (new Date(`${last}T00:00:00Z`).getUTCDay() === 0) last = addDays(last, -1)
+    while (isoWeekday(last) === 7) last = addDays(last, -1)
     expect(linked).not.toContain(last)
     const lastDay = decodeHtml((await visitor.get(`/book-slot?date=${last}`)).html)
     expect(text(lastDay)).toContain('9:00 AM - 10:00 AM Not available: not enough open days after this date')

@@ -1,5 +1,6 @@
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { addDays, labToday } from '~/lib/lab-time'
 import { SANDBOX_KEY_NAME, sign, SIGNATURE_HEADER } from '~/modules/payments/sandbox-gateway-orders.server'
 import { chooseSlot } from '../support/booking-flow'
 import { startSmtpSink } from '../support/smtp-sink'
@@ -36,7 +37,7 @@ describe.skipIf(!process.env.DATABASE_URL)('PostgreSQL restarted during load (ne
 
   it('answers 200 or a friendly 503 while the database is away, never crashes, and recovers by itself', async () => {
     const customer = await signUp(new Visitor(server.url), sink, { email: 'steady@example.com', name: 'Steady Swimmer' })
-    const inTenDays = new Date(Date.now() + 5.5 * 3_600_000 + 10 * 86_400_000).toISOString().slice(0, 10)
+    const inTenDays = addDays(labToday(), 10)
     const paths = ['/book-slot', `/booking/times?date=${inTenDays}`, '/my-bookings', '/readyz']
     const sample = async (path: string): Promise<Sample> => {
       const at = Date.now()

@@ -4,7 +4,7 @@ import { decodeHtml, fieldState, signUp, text, Visitor } from '../support/visito
 import { bookableDate } from '../support/booking-flow'
 import { contactForm } from '../support/settings-forms'
 import { SITE_SETTINGS_SEED } from '~/db/seed.server'
-import { addDays, formatWeekdayDayMonth, labToday } from '~/lib/lab-time'
+import { addDays, addHours, formatWeekdayDayMonth, isoWeekday, labInstant, labToday } from '~/lib/lab-time'
 import { useTestSite } from '../support/site'
 
 // The public /booking as a browser without JavaScript uses it: three steps, each a page that
@@ -48,7 +48,7 @@ describe('step 2: payment', () => {
     const soon = bookableDate(1)
     const late = new Visitor(site.url)
     expect((await late.post('/booking', details({ email: 'soon@example.com', date: soon, time: '17:00' }))).location).toBe('/booking?step=2')
-    const withinDay = Date.now() >= new Date(`${soon}T17:00:00+05:30`).getTime() - 24 * 3_600_000
+    const withinDay = new Date() >= addHours(labInstant(soon, '17:00'), -24)
     expect(text((await late.get('/booking?step=2')).html).includes('This session starts within 24 hours: once you pay, it cannot be cancelled or moved.')).toBe(withinDay)
     const later = new Visitor(site.url)
     expect((await later.post('/booking', details({ email: 'later@example.com', date: bookableDate(4) }))).location).toBe('/booking?step=2')
@@ -110,19 +110,19 @@ describe('step 1: details', () => {
     // The lab's hours are set for four weeks from tomorrow, Sundays closed; nothing later is offered.
     const today = labToday()
     expect(offered.length).toBeGreaterThanOrEqual(20)
-    expect(offered.every((date) => date >= today && date <= addDays(today, 29) && new Date(`${date}T00:00:00Z`).getUTCDay() !== 0)).toBe(true)
+    expect(offered.every((date) => date >= today && date <= addDays(today, 29) && isoWeekday(date) !== 7)).toBe(true)
     expect(offered).toContain(bookableDate(3))
     expect(page.html).not.toContain('type="date"')
     expect(page.html).toMatch(/<label for="([^"]+)"[^>]*>Date<\/label><select id="\1"/)
     const firstSunday = (() => {
-      for (let date = offered[0]!; ; date = addDays(date, 1)) if (new Date(`${date}T00:00:00Z`).getUTCDay() === 0) return date
+      for (let date = offered[0]!; ; date = addDays(date, 1)) if (isoWeekday(date) === 7) return date
     })()
     expect(text(page.html)).toContain('Only dates with open times are listed.')
     expect(text(page.html)).toMatch(new RegExp(`The lab is closed on [^.]*${formatWeekdayDayMonth(firstSunday)}`))
 
     // A holiday staff mark leaves the list and is said to be closed.
     const holiday = offered[offered.length - 2]!
-    const marked = await (await staff()).post('/admin/availability', { intent: 'holiday', from: holiday, to: holiday, weekdays: String(new Date(`${holiday}T00:00:00Z`).getUTCDay()) })
+    const marked = await (await staff()).post('/admin/availability', { intent: 'holiday', from: holiday, to: holiday, weekdays: String(isoWeekday(holiday)) })
     expect(marked.status).toBe(302)
     // Signed in, the page is rendered afresh rather than from the copy kept for visitors.
     const after = await (await staff()).get('/booking')
@@ -140,8 +140,8 @@ describe('step 1: details', () => {
   it('refuses a date without times with a message next to the date, never an error page', async () => {
     const sunday = (() => {
       for (let offset = 2; ; offset += 1) {
-        const date = new Date(Date.now() + 5.5 * 3_600_000 + offset * 86_400_000).toISOString().slice(0, 10)
-        if (new Date(`${date}T00:00:00Z`).getUTCDay() === 0) return date
+        const date = addDays(labToday(), offset)
+        if (isoWeekday(date) === 7) return date
       }
     })()
     const message = 'There are no open times on this date. Please choose another date.'

@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
+import { addMinutes } from '~/lib/lab-time'
 import { createVerifiedCustomer, latestCodeSentTo, mailCount, registrationInput, userRow, wrongCode } from '../../../tests/support/accounts'
 import { useTestDatabase } from '../../../tests/support/test-database'
 import { RateLimitedError } from '../rate-limit/rate-limit.server'
@@ -59,7 +60,7 @@ describe('password reset', () => {
     await createVerifiedCustomer()
     await requestPasswordReset({ email: 'asha@example.com', ip, now })
     const { code } = await latestCodeSentTo('asha@example.com')
-    const later = new Date(now.getTime() + 30 * 60_000)
+    const later = addMinutes(now, 30)
     expect(await resetPassword({ email: 'asha@example.com', code, password: 'new-password-1', ip, now: later })).toEqual({ ok: false, check: { status: 'expired' } })
   })
 

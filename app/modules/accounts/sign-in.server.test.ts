@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm'
 import { describe, expect, it, vi } from 'vitest'
 import { db } from '~/db/client.server'
 import { users } from '~/db/schema'
+import { addMinutes, addSeconds } from '~/lib/lab-time'
 import { createVerifiedCustomer, registrationInput, userRow } from '../../../tests/support/accounts'
 import { useTestDatabase } from '../../../tests/support/test-database'
 import { RateLimitedError } from '../rate-limit/rate-limit.server'
@@ -80,8 +81,8 @@ describe('signing in', () => {
     if (!result.ok) throw new Error('sign-in failed')
     expect(result.session.expiresAt.getTime() - now.getTime()).toBe(SESSION_TTL_SECONDS * 1000)
     expect(SESSION_TTL_SECONDS).toBe(7 * 24 * 60 * 60)
-    expect(await findSessionUser(result.session.token, new Date(now.getTime() + (SESSION_TTL_SECONDS - 1) * 1000))).not.toBeNull()
-    expect(await findSessionUser(result.session.token, new Date(now.getTime() + SESSION_TTL_SECONDS * 1000))).toBeNull()
+    expect(await findSessionUser(result.session.token, addSeconds(now, SESSION_TTL_SECONDS - 1))).not.toBeNull()
+    expect(await findSessionUser(result.session.token, addSeconds(now, SESSION_TTL_SECONDS))).toBeNull()
     await revokeSession(result.session.token)
     expect(await findSessionUser(result.session.token, now)).toBeNull()
   })
@@ -94,7 +95,7 @@ describe('signing in', () => {
     for (let i = 0; i < 10; i += 1) await signIn({ email: 'nobody@example.com', password: 'wrong-password', ip: `10.3.0.${i}`, now })
     await expect(signIn({ email: 'nobody@example.com', password: 'wrong-password', ip: '10.3.1.1', now })).rejects.toThrow(RateLimitedError)
     // After the 15-minute window the right password works again.
-    expect((await signIn({ email: 'asha@example.com', password, ip, now: new Date(now.getTime() + 15 * 60_000) })).ok).toBe(true)
+    expect((await signIn({ email: 'asha@example.com', password, ip, now: addMinutes(now, 15) })).ok).toBe(true)
   })
 
   it('a browser that signed in to the account before still gets in after strangers used up its limit; it has a limit of its own', async () => {
@@ -110,7 +111,7 @@ describe('signing in', () => {
     for (let i = 0; i < 9; i += 1) expect(await signIn({ email: 'asha@example.com', password: `typo-${i}`, ip: `10.5.2.${i}`, browser: owners, now })).toEqual({ ok: false, reason: 'invalid' })
     await expect(signIn({ email: 'asha@example.com', password, ip: '10.5.3.1', browser: owners, now })).rejects.toThrow(RateLimitedError)
     // The limit per client address still applies to a known browser.
-    const later = new Date(now.getTime() + 15 * 60_000)
+    const later = addMinutes(now, 15)
     for (let i = 0; i < 30; i += 1) await signIn({ email: `spray${i}@example.com`, password: 'wrong-password', ip: '10.5.4.1', now: later })
     await expect(signIn({ email: 'asha@example.com', password, ip: '10.5.4.1', browser: owners, now: later })).rejects.toThrow(RateLimitedError)
   })

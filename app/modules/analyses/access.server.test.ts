@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
 import { bookings, shareLinks } from '~/db/schema'
+import { addDays } from '~/lib/lab-time'
 import { createCustomers, createStaff } from '../../../tests/support/booking'
 import { confirmedBookings, recordedAnalysis } from '../../../tests/support/analyses'
 import { useTestDatabase } from '../../../tests/support/test-database'
@@ -28,7 +29,7 @@ describe('who may see an analysis', () => {
 
     const whole = newShareToken()
     const one = newShareToken()
-    const expiresAt = new Date(Date.now() + 86_400_000)
+    const expiresAt = addDays(new Date(), 1)
     await db().insert(shareLinks).values([
       { accountId: customer.userId!, swimmerId: customer.swimmerId!, tokenHash: whole.tokenHash, expiresAt },
       { accountId: customer.userId!, swimmerId: customer.swimmerId!, analysisId: published.analysisId, tokenHash: one.tokenHash, expiresAt },

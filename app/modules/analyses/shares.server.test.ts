@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
 import { outboxEmails, shareLinks } from '~/db/schema'
 import { DomainError } from '~/lib/domain-error'
+import { addHours } from '~/lib/lab-time'
 import { RateLimitedError } from '~/modules/rate-limit/rate-limit.server'
 import { confirmedBookings, recordedAnalysis } from '../../../tests/support/analyses'
 import { createCustomers } from '../../../tests/support/booking'
@@ -11,8 +12,6 @@ import { maySeeAnalysis, maySeeSwimmer, shareTokenHash, shareViewer } from './ac
 import { createShareLink, MAX_ACTIVE_SHARE_LINKS, revokeShareLink, shareLinksOf, TooManyShareLinksError } from './shares.server'
 
 useTestDatabase()
-
-const hours = (n: number) => n * 3600_000
 
 async function family() {
   const { customer, bookings } = await confirmedBookings(['2030-03-04', '2030-06-03'])
@@ -77,14 +76,14 @@ describe('links for a coach', () => {
 
   it(`keeps at most ${MAX_ACTIVE_SHARE_LINKS} working links per swimmer; a revoked or expired one makes room`, async () => {
     const { accountId, swimmerId } = await family()
-    const start = new Date('2030-07-01T06:00:00Z').getTime()
+    const start = new Date('2030-07-01T06:00:00Z')
     // One an hour, so the hourly limit is not what refuses.
     const made = []
-    for (let index = 0; index < MAX_ACTIVE_SHARE_LINKS; index += 1) made.push(await createShareLink({ accountId, swimmerId, analysisId: null, days: 90, now: new Date(start + hours(index)) }))
-    const next = new Date(start + hours(MAX_ACTIVE_SHARE_LINKS))
+    for (let index = 0; index < MAX_ACTIVE_SHARE_LINKS; index += 1) made.push(await createShareLink({ accountId, swimmerId, analysisId: null, days: 90, now: addHours(start, index) }))
+    const next = addHours(start, MAX_ACTIVE_SHARE_LINKS)
     await expect(createShareLink({ accountId, swimmerId, analysisId: null, days: 90, now: next })).rejects.toBeInstanceOf(TooManyShareLinksError)
     await revokeShareLink(accountId, made[0]!.id, next)
-    await expect(createShareLink({ accountId, swimmerId, analysisId: null, days: 90, now: new Date(next.getTime() + hours(1)) })).resolves.toMatchObject({ token: expect.any(String) })
+    await expect(createShareLink({ accountId, swimmerId, analysisId: null, days: 90, now: addHours(next, 1) })).resolves.toMatchObject({ token: expect.any(String) })
   })
 
   it('limits how many links an account makes in an hour', async () => {
@@ -93,6 +92,6 @@ describe('links for a coach', () => {
     for (let index = 0; index < 10; index += 1) await createShareLink({ accountId, swimmerId, analysisId: null, days: 7, now })
     await expect(createShareLink({ accountId, swimmerId, analysisId: null, days: 7, now, coachEmail: 'coach@example.com' })).rejects.toBeInstanceOf(RateLimitedError)
     expect(await db().select().from(outboxEmails)).toEqual([])
-    await expect(createShareLink({ accountId, swimmerId, analysisId: null, days: 7, now: new Date(now.getTime() + hours(1)) })).resolves.toBeTruthy()
+    await expect(createShareLink({ accountId, swimmerId, analysisId: null, days: 7, now: addHours(now, 1) })).resolves.toBeTruthy()
   })
 })

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
 import { bookingDays, bookings, refunds } from '~/db/schema'
+import { addMinutes } from '~/lib/lab-time'
 import { applyOrderStatus } from '~/modules/payments/payments.server'
 import { processDueRefunds } from '~/modules/payments/refunds.server'
 import { bookingRow, createCustomers, expectHeld, mailTo, setWindows } from '../../../tests/support/booking'
@@ -115,7 +116,7 @@ describe('cancelling', () => {
     await expect
       .poll(
         async () => {
-          await processDueRefunds(new Date(Date.now() + 60_000))
+          await processDueRefunds(addMinutes(new Date(), 1))
           return (await bookingRow(booking.bookingId)).status
         },
         { timeout: 10_000, interval: 500 },

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
 import { bookings, refunds } from '~/db/schema'
+import { addHours, addMinutes } from '~/lib/lab-time'
 import { RateLimitedError } from '~/modules/rate-limit/rate-limit.server'
 import { bookingRow, createCustomers, mailTo, setWindows } from '../../../tests/support/booking'
 import { useSandboxPayments } from '../../../tests/support/sandbox-payments'
@@ -66,9 +67,9 @@ describe('cancelling through a guest link', () => {
     expect(url.searchParams.get('key')).toMatch(/^[\w-]{32}$/)
     expect(link.until).toBe(BEFORE.getTime() / 1000 + 30 * 60)
 
-    await cancelThroughLink({ bookingId: booking.bookingId, link, now: new Date(BEFORE.getTime() + 29 * 60_000) })
+    await cancelThroughLink({ bookingId: booking.bookingId, link, now: addMinutes(BEFORE, 29) })
     expect((await bookingRow(booking.bookingId)).status).toBe('cancelled')
-    await expect(cancelThroughLink({ bookingId: booking.bookingId, link, now: new Date(BEFORE.getTime() + 29 * 60_000) })).rejects.toThrow(CancellationLinkInvalidError)
+    await expect(cancelThroughLink({ bookingId: booking.bookingId, link, now: addMinutes(BEFORE, 29) })).rejects.toThrow(CancellationLinkInvalidError)
     expect(await db().select().from(refunds)).toHaveLength(1)
   })
 
@@ -78,7 +79,7 @@ describe('cancelling through a guest link', () => {
     const booking = await confirmedBooking(customer!)
     await sendCancellationLink({ bookingId: booking.bookingId, ip: '203.0.113.7', now: BEFORE })
     const { link } = await linkIn(customer!.email)
-    const soon = new Date(BEFORE.getTime() + 60_000)
+    const soon = addMinutes(BEFORE, 1)
     await expect(cancelThroughLink({ bookingId: booking.bookingId, link: { ...link, confirm: `${link.confirm.slice(0, -1)}${link.confirm.endsWith('A') ? 'B' : 'A'}` }, now: soon })).rejects.toThrow(CancellationLinkInvalidError)
     await expect(cancelThroughLink({ bookingId: booking.bookingId, link: { ...link, until: link.until + 3600 }, now: soon })).rejects.toThrow(CancellationLinkInvalidError)
     await expect(cancelThroughLink({ bookingId: booking.bookingId, link, now: new Date(link.until * 1000) })).rejects.toThrow(CancellationLinkInvalidError)
@@ -109,7 +110,7 @@ describe('cancelling through a guest link', () => {
     for (const booking of others.slice(0, 2)) await sendCancellationLink({ bookingId: booking.bookingId, ip: '198.51.100.1', now: BEFORE })
     await expect(sendCancellationLink({ bookingId: others[2]!.bookingId, ip: '198.51.100.1', now: BEFORE })).rejects.toThrow(RateLimitedError)
     // An hour later both limits have room again.
-    await sendCancellationLink({ bookingId: first!.bookingId, ip: '198.51.100.1', now: new Date(BEFORE.getTime() + 3_600_000) })
+    await sendCancellationLink({ bookingId: first!.bookingId, ip: '198.51.100.1', now: addHours(BEFORE, 1) })
 
     // Too late (within 24 hours of Day 1): no link is sent.
     const late = new Date('2030-03-03T04:00:00Z')

@@ -2,6 +2,7 @@ import { eq, inArray, sql } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
 import { bookingDays, bookings, catalogueItems } from '~/db/schema'
+import { addMinutes } from '~/lib/lab-time'
 import { bookingRow, createCustomers, expectHeld, setWindows } from '../../../tests/support/booking'
 import { visitor } from '../../../tests/support/holders'
 import { swimmerInput } from '../../../tests/support/accounts'
@@ -15,7 +16,7 @@ import { insertSwimmer } from '~/modules/swimmers/swimmers.server'
 const { database } = useTestDatabase()
 
 const MORNING = new Date('2026-12-01T04:30:00Z')
-const minutesLater = (minutes: number) => new Date(MORNING.getTime() + minutes * 60_000)
+const minutesLater = (minutes: number) => addMinutes(MORNING, minutes)
 const THREE_DAYS = ['2026-12-02', '2026-12-03', '2026-12-04']
 
 const hold = (customer: Customer, { date = '2026-12-02', start = '09:00', now = MORNING, holder }: { date?: string; start?: string; now?: Date; holder?: Holder } = {}) =>

@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
 import { auditLog, campBatches, campRegistrations, camps, campWaitlist, payments, refunds, siteSettings, users } from '~/db/schema'
-import { labInstant } from '~/lib/lab-time'
+import { addHours, addMinutes, addSeconds, labInstant } from '~/lib/lab-time'
 import { applyOrderStatus, startPayment } from '~/modules/payments/payments.server'
 import { applyRefundStatus, processDueRefunds, RefundNotFailedError, settleFailedRefund } from '~/modules/payments/refunds.server'
 import { overview } from '~/modules/overview/overview.server'
@@ -95,7 +95,7 @@ describe('paying for a camp registration', () => {
     const [batch] = await db().select({ id: campBatches.id }).from(campBatches).innerJoin(camps, eq(camps.id, campBatches.campId)).where(and(eq(camps.code, 'camp1'), eq(campBatches.code, 'batch1')))
     await db().update(campBatches).set({ capacity: 1 }).where(eq(campBatches.id, batch!.id))
     const { held, who, redirectUrl } = await heldAndStarted()
-    await db().update(campRegistrations).set({ holdExpiresAt: new Date(Date.now() - 1000) }).where(eq(campRegistrations.id, held.id))
+    await db().update(campRegistrations).set({ holdExpiresAt: addSeconds(new Date(), -1) }).where(eq(campRegistrations.id, held.id))
     await holdCampSeat({ campCode: 'camp1', batchCode: 'batch1', applicant: applicant() })
     await sandbox.choose(redirectUrl, 'success')
     await expect.poll(() => status(held.id)).toBe('refund_pending')
@@ -103,7 +103,7 @@ describe('paying for a camp registration', () => {
     await expect
       .poll(
         async () => {
-          await processDueRefunds(new Date(Date.now() + 60_000))
+          await processDueRefunds(addMinutes(new Date(), 1))
           return status(held.id)
         },
         { timeout: 10_000, interval: 500 },
@@ -119,7 +119,7 @@ describe('a refund the gateway fails', () => {
     const [batch] = await db().select({ id: campBatches.id }).from(campBatches).innerJoin(camps, eq(camps.id, campBatches.campId)).where(and(eq(camps.code, 'camp1'), eq(campBatches.code, 'batch1')))
     await db().update(campBatches).set({ capacity: 1 }).where(eq(campBatches.id, batch!.id))
     const { held, who, redirectUrl } = await heldAndStarted(applicant('Late Payer'))
-    await db().update(campRegistrations).set({ holdExpiresAt: new Date(Date.now() - 1000) }).where(eq(campRegistrations.id, held.id))
+    await db().update(campRegistrations).set({ holdExpiresAt: addSeconds(new Date(), -1) }).where(eq(campRegistrations.id, held.id))
     await holdCampSeat({ campCode: 'camp1', batchCode: 'batch1', applicant: applicant() })
     await sandbox.choose(redirectUrl, 'success')
     await expect.poll(() => status(held.id)).toBe('refund_pending')
@@ -186,7 +186,7 @@ describe('a seat offered from the waitlist', () => {
     await sandbox.choose(offered.redirectUrl, 'success')
     await expect.poll(() => status(entry!.registrationId!)).toBe('confirmed')
     expect((await db().select().from(campWaitlist))[0]!.status).toBe('registered')
-    await expireStaleCampHolds(new Date(Date.now() + 24 * 3_600_000))
+    await expireStaleCampHolds(addHours(new Date(), 24))
     expect(await status(entry!.registrationId!)).toBe('confirmed')
   })
 })
@@ -195,7 +195,7 @@ describe('a seat offered from the waitlist', () => {
 describe.skipIf(!process.env.DATABASE_URL)('lock order', () => {
   it('a late payment waits for its batch before it locks the registration, as a parent re-submitting does', async () => {
     const { held, orderId } = await heldAndStarted()
-    await db().update(campRegistrations).set({ holdExpiresAt: new Date(Date.now() - 1000) }).where(eq(campRegistrations.id, held.id))
+    await db().update(campRegistrations).set({ holdExpiresAt: addSeconds(new Date(), -1) }).where(eq(campRegistrations.id, held.id))
     const batchId = (await db().select({ batchId: campRegistrations.batchId }).from(campRegistrations).where(eq(campRegistrations.id, held.id)))[0]!.batchId
 
     let release = () => {}

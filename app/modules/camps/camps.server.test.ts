@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
 import { campBatches, campRegistrations, camps, campWaitlist, outboxEmails } from '~/db/schema'
-import { labInstant } from '~/lib/lab-time'
+import { addHours, addMinutes, addSeconds, labInstant } from '~/lib/lab-time'
 import { listCamps } from '~/modules/site/site.server'
 import { HOLD_ATTEMPT_LIMITS } from '~/modules/holders/holders.server'
 import { RateLimitedError } from '~/modules/rate-limit/rate-limit.server'
@@ -18,7 +18,7 @@ useTestDatabase()
 // Camps seeded for August 2030 with an early-bird deadline at the end of 15 July 2030 in Bangalore.
 const YEAR = 2030
 const JUNE = new Date(`${YEAR}-06-01T06:00:00Z`)
-const minutesAfter = (at: Date, minutes: number) => new Date(at.getTime() + minutes * 60_000)
+const minutesAfter = (at: Date, minutes: number) => addMinutes(at, minutes)
 
 beforeEach(async () => {
   await db().update(camps).set({ startsOn: `${YEAR}-08-08`, endsOn: `${YEAR}-08-16`, earlyBirdEndsAt: labInstant(`${YEAR}-07-15`, '23:59:59') }).where(eq(camps.code, 'camp1'))
@@ -169,7 +169,7 @@ describe('the waitlist', () => {
     expect(offer!.swimmerName).toBe('First Waiting')
     const held = await registration(offer!.registrationId!)
     expect(held).toMatchObject({ status: 'pending', swimmerName: 'First Waiting', amountPaise: 35_000_00 })
-    expect(held.holdExpiresAt).toEqual(new Date(later.getTime() + 12 * 3_600_000))
+    expect(held.holdExpiresAt).toEqual(addHours(later, 12))
     const [mail] = await db().select().from(outboxEmails).where(eq(outboxEmails.subject, 'A seat is free: Camp 1, Batch 1'))
     expect(mail!.to).toBe(first.email)
     expect(mail!.text).toMatch(new RegExp(`/onboarding/offer\\?registration=${held.reference}&key=[\\w-]{32}`))
@@ -177,7 +177,7 @@ describe('the waitlist', () => {
     expect((await registration(holder.id)).status).toBe('expired')
 
     // The first in line lets the offer lapse: the seat passes to the second.
-    const muchLater = new Date(held.holdExpiresAt!.getTime() + 1000)
+    const muchLater = addSeconds(held.holdExpiresAt!, 1)
     await expireStaleCampHolds(muchLater)
     expect(await offerFreedSeats(muchLater)).toBe(1)
     const offers = await db().select().from(campWaitlist)

@@ -2,7 +2,7 @@ import { and, asc, eq } from 'drizzle-orm'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
 import { campBatches, campRegistrations, camps, payments, refunds, swimmers } from '~/db/schema'
-import { labInstant } from '~/lib/lab-time'
+import { addMinutes, labInstant } from '~/lib/lab-time'
 import { startPayment } from '~/modules/payments/payments.server'
 import { processDueRefunds } from '~/modules/payments/refunds.server'
 import { receiptOf } from '~/modules/receipts/receipts.server'
@@ -115,7 +115,7 @@ describe('registering an account’s swimmers together', () => {
     await expect
       .poll(
         async () => {
-          await processDueRefunds(new Date(Date.now() + 60_000))
+          await processDueRefunds(addMinutes(new Date(), 1))
           return statuses([first!.id, second!.id])
         },
         { timeout: 10_000, interval: 500 },

@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm'
 import { afterEach, describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
 import { campBatches, campLine, campRegistrations, camps } from '~/db/schema'
+import { addHours } from '~/lib/lab-time'
 import { visitor } from '../../../tests/support/holders'
 import { useTestDatabase } from '../../../tests/support/test-database'
 import { arriving, joinCampLine, LINE_LIMIT_PER_NETWORK, lineArrival, placesAhead, pruneCampLine, quietOr, settleCampLine, settledArrival } from './line.server'
@@ -110,9 +111,9 @@ describe('the camp line', () => {
     await settleCampLine()
     expect(await outcomes(places.map((place) => place.id))).toEqual(['seat', 'seat', 'seat'])
     expect(await placesAhead(places[2]!.id)).toBe(0)
-    await pruneCampLine(new Date(Date.now() + 23 * 60 * 60_000))
+    await pruneCampLine(addHours(new Date(), 23))
     expect(await db().select().from(campLine)).toHaveLength(3)
-    await pruneCampLine(new Date(Date.now() + 25 * 60 * 60_000))
+    await pruneCampLine(addHours(new Date(), 25))
     expect(await db().select().from(campLine)).toEqual([])
   })
 

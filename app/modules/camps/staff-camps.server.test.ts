@@ -2,7 +2,7 @@ import { and, asc, eq } from 'drizzle-orm'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
 import { auditLog, campBatches, campRegistrations, camps, campWaitlist, outboxEmails, refunds } from '~/db/schema'
-import { labInstant } from '~/lib/lab-time'
+import { addMinutes, addSeconds, labInstant } from '~/lib/lab-time'
 import type { Actor } from '~/modules/audit/audit.server'
 import { startPayment } from '~/modules/payments/payments.server'
 import { processDueRefunds } from '~/modules/payments/refunds.server'
@@ -183,7 +183,7 @@ describe('batches', () => {
     await holdCampSeat({ campCode: 'camp1', batchCode: 'batch1', applicant: parent() })
     // A hold that ran out keeps no seat.
     const lapsed = await holdCampSeat({ campCode: 'camp1', batchCode: 'batch1', applicant: parent() })
-    await db().update(campRegistrations).set({ holdExpiresAt: new Date(Date.now() - 1000) }).where(eq(campRegistrations.id, lapsed.id))
+    await db().update(campRegistrations).set({ holdExpiresAt: addSeconds(new Date(), -1) }).where(eq(campRegistrations.id, lapsed.id))
     const batch = { code: 'batch1', name: 'Batch 1', timeRanges: [{ start: '09:00', end: '10:30' }], capacity: 2 }
 
     const refused = updateBatch(staff, { campCode: 'camp1', batchId, batch })
@@ -319,7 +319,7 @@ describe('cancelling a registration', () => {
     await expect
       .poll(
         async () => {
-          await processDueRefunds(new Date(Date.now() + 60_000))
+          await processDueRefunds(addMinutes(new Date(), 1))
           return (await registration(id)).status
         },
         { timeout: 10_000, interval: 500 },

@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
 import { isLinkKey, WAITLIST_CONFIRMATION_LINK } from '~/lib/private-links.server'
 import { campBatches, campRegistrations, camps, campWaitlist, outboxEmails } from '~/db/schema'
-import { labInstant } from '~/lib/lab-time'
+import { addMinutes, labInstant } from '~/lib/lab-time'
 import { visitor } from '../../../tests/support/holders'
 import { useTestDatabase } from '../../../tests/support/test-database'
 import { batchLooksFull, campChoices } from './camps.server'
@@ -15,7 +15,7 @@ useTestDatabase()
 // Camps seeded for August 2030, so registration is open in June.
 const YEAR = 2030
 const JUNE = new Date(`${YEAR}-06-01T06:00:00Z`)
-const minutesAfter = (at: Date, minutes: number) => new Date(at.getTime() + minutes * 60_000)
+const minutesAfter = (at: Date, minutes: number) => addMinutes(at, minutes)
 const hoursAfter = (at: Date, hours: number) => minutesAfter(at, hours * 60)
 
 beforeEach(async () => {

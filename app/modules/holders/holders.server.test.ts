@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
 import { bookings, campBatches, campRegistrations, camps } from '~/db/schema'
-import { labInstant } from '~/lib/lab-time'
+import { addHours, addMinutes, labInstant } from '~/lib/lab-time'
 import { holdSession, SlotUnavailableError } from '~/modules/booking/holds.server'
 import { holdSingleSession } from '~/modules/booking/public-booking.server'
 import type { PublicBookingInput } from '~/modules/booking/schemas'
@@ -84,7 +84,7 @@ describe('one unpaid hold per e-mail address', () => {
     const first = await single(visitor({ email: 'kavya@example.com' }))
     await db().update(bookings).set({ status: 'confirmed', holdExpiresAt: null }).where(eq(bookings.id, first.bookingId))
     await expectHeld(single(visitor({ email: 'kavya@example.com' }), '10:00'), { customerEmail: 'kavya@example.com' })
-    const later = new Date(MORNING.getTime() + 21 * 60_000)
+    const later = addMinutes(MORNING, 21)
     await expectHeld(holdSingleSession({ name: 'Kavya Nair', email: 'kavya@example.com', phone: '', service: 'race', date: DATE, time: '11:00', notes: '' }, visitor({ email: 'kavya@example.com' }), later), {
       customerEmail: 'kavya@example.com',
     })
@@ -111,7 +111,7 @@ describe('unpaid holds per network', () => {
   it('seats offered from a waitlist are the lab’s, and count against no one', async () => {
     const network = '203.0.113.52'
     const [batch] = await db().select({ id: campBatches.id, campId: campBatches.campId }).from(campBatches).innerJoin(camps, eq(camps.id, campBatches.campId)).where(and(eq(camps.code, 'camp1'), eq(campBatches.code, 'batch1')))
-    const offer = { campId: batch!.campId, batchId: batch!.id, phone: '9845012345', amountPaise: 35_000_00, status: 'pending' as const, holdExpiresAt: new Date(MORNING.getTime() + 12 * 3_600_000) }
+    const offer = { campId: batch!.campId, batchId: batch!.id, phone: '9845012345', amountPaise: 35_000_00, status: 'pending' as const, holdExpiresAt: addHours(MORNING, 12) }
     await db().insert(campRegistrations).values([{ ...offer, reference: 'CMP-0000000001', swimmerName: 'Offered One', email: 'offered@example.com' }])
     // Nobody typing the offered swimmer's name and address takes the offer away.
     await expect(campSeat(visitor({ email: 'offered@example.com' }), 'Offered One')).rejects.toThrow(AlreadyRegisteredError)

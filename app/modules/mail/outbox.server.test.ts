@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm'
 import { afterEach, describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
 import { outboxEmails } from '~/db/schema'
+import { addHours, addMinutes, addSeconds } from '~/lib/lab-time'
 import { registrationInput } from '../../../tests/support/accounts'
 import { codeIn, startSmtpSink } from '../../../tests/support/smtp-sink'
 import { useTestDatabase } from '../../../tests/support/test-database'
@@ -51,11 +52,11 @@ describe('the e-mail outbox', () => {
     expect((await row(id)).attempts).toBe(1)
 
     for (let attempt = 2; attempt <= MAX_DELIVERY_ATTEMPTS; attempt += 1) {
-      now = new Date(now.getTime() + 61 * 60_000)
+      now = addMinutes(now, 61)
       await processOutbox(failing(), () => now)
     }
     expect(await row(id)).toMatchObject({ status: 'failed', attempts: MAX_DELIVERY_ATTEMPTS })
-    now = new Date(now.getTime() + 24 * 60 * 60_000)
+    now = addHours(now, 24)
     await processOutbox(failing(), () => now)
     expect((await row(id)).attempts).toBe(MAX_DELIVERY_ATTEMPTS)
   })
@@ -88,8 +89,8 @@ describe('the e-mail outbox', () => {
     const now = new Date('2027-03-10T06:00:00Z')
     await enqueueEmail({ to: 'a@example.com', subject: 'x', text: 'x' }, db(), now)
     expect(await claimDueEmails(now)).toHaveLength(1)
-    expect(await claimDueEmails(new Date(now.getTime() + 1000))).toHaveLength(0)
-    expect(await claimDueEmails(new Date(now.getTime() + (CLAIM_LEASE_SECONDS + 1) * 1000))).toHaveLength(1)
+    expect(await claimDueEmails(addSeconds(now, 1))).toHaveLength(0)
+    expect(await claimDueEmails(addSeconds(now, CLAIM_LEASE_SECONDS + 1))).toHaveLength(1)
   })
 
   it('sends real mail over SMTP; the code read from it verifies the account', async () => {

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
 import { payments } from '~/db/schema'
+import { addSeconds } from '~/lib/lab-time'
 import { holdSession } from '~/modules/booking/holds.server'
 import { bookingRow, createCustomers, mailTo, setWindows } from '../../../tests/support/booking'
 import { webhookAuthorization } from '../../../tests/support/fake-phonepe'
@@ -52,7 +53,7 @@ async function notify(orderId: string) {
 }
 
 const confirmations = async (email: string) => (await mailTo(email)).filter((mail) => mail.subject.startsWith('Booking confirmed')).length
-const inAMinute = () => new Date(Date.now() + 61_000)
+const inAMinute = () => addSeconds(new Date(), 61)
 
 describe('PhonePe slow or failing on Pay', () => {
   it('answers the customer within two timeouts, and reconciliation follows the order PhonePe did create', async () => {
@@ -143,13 +144,13 @@ describe('PhonePe notifications early, out of order, twice or never', () => {
     expect((await bookingRow(bookingId)).status).toBe('pending')
     phonePe.fake.clearFaults()
     phonePe.fake.delayResponses(10 * TIMEOUT_MS, { endpoint: 'status', count: 30 })
-    await reconcileDuePayments(new Date(Date.now() + 3 * 61_000))
+    await reconcileDuePayments(addSeconds(new Date(), 3 * 61))
     expect((await bookingRow(bookingId)).status).toBe('pending')
 
     phonePe.fake.clearFaults()
-    await reconcileDuePayments(new Date(Date.now() + 5 * 61_000))
+    await reconcileDuePayments(addSeconds(new Date(), 5 * 61))
     expect((await bookingRow(bookingId)).status).toBe('confirmed')
-    await reconcileDuePayments(new Date(Date.now() + 7 * 61_000))
+    await reconcileDuePayments(addSeconds(new Date(), 7 * 61))
     expect(await confirmations(customer.email)).toBe(1)
   })
 })

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
 import { bookings, paymentEvents, payments, refunds, siteSettings } from '~/db/schema'
+import { addMinutes, addSeconds } from '~/lib/lab-time'
 import { holdSession, type Customer } from '~/modules/booking/holds.server'
 import { bookingRow, createCustomers, expectHeld, mailTo, setWindows } from '../../../tests/support/booking'
 import { useSandboxPayments } from '../../../tests/support/sandbox-payments'
@@ -55,7 +56,7 @@ describe('starting a payment', () => {
   it('refuses once the hold has run out', async () => {
     const [customer] = await createCustomers(1)
     const held = await heldBooking(customer!)
-    await expect(payFor(held.bookingId, new Date(held.holdExpiresAt.getTime() - 30_000))).rejects.toBeInstanceOf(HoldExpiredError)
+    await expect(payFor(held.bookingId, addSeconds(held.holdExpiresAt, -30))).rejects.toBeInstanceOf(HoldExpiredError)
   })
 })
 
@@ -139,7 +140,7 @@ describe('the gateway says the payment completed', () => {
     expect(await confirmations(customer!.email)).toHaveLength(0)
 
     // When reconciliation gives the order up, staff see why on the booking.
-    expect(await refreshPayment(orderId, new Date(held.holdExpiresAt.getTime() + 16 * 60_000))).toEqual({ state: 'failed' })
+    expect(await refreshPayment(orderId, addMinutes(held.holdExpiresAt, 16))).toEqual({ state: 'failed' })
     expect((await payment(orderId)).failureReason).toBe('The gateway reported it paid for another amount than was asked; not confirmed (the support address was told).')
   })
 
@@ -164,7 +165,7 @@ describe('the gateway says the payment completed', () => {
 describe('reconciliation', () => {
   it('follows the gateway schedule: 20 s, then every 3 s, 6 s, 10 s, 30 s, then every minute', () => {
     const created = new Date('2030-01-01T00:00:00Z')
-    const waitAt = (age: number) => (nextCheckAt(created, new Date(created.getTime() + age * 1000)).getTime() - created.getTime()) / 1000 - age
+    const waitAt = (age: number) => (nextCheckAt(created, addSeconds(created, age)).getTime() - created.getTime()) / 1000 - age
     expect([0, 5, 20, 49, 50, 109, 110, 169, 170, 229, 230, 900].map(waitAt)).toEqual([20, 15, 3, 3, 6, 6, 10, 10, 30, 30, 60, 60])
   })
 
@@ -177,7 +178,7 @@ describe('reconciliation', () => {
     expect((await bookingRow(held.bookingId)).status).toBe('pending')
     // Nothing is due before the first check, 20 seconds after the order.
     expect(await reconcileDuePayments(new Date())).toBe(0)
-    expect(await reconcileDuePayments(new Date(Date.now() + 21_000))).toBe(1)
+    expect(await reconcileDuePayments(addSeconds(new Date(), 21))).toBe(1)
     expect((await bookingRow(held.bookingId)).status).toBe('confirmed')
     expect(await confirmations(customer!.email)).toHaveLength(1)
     sandbox.setWebhookUp(true)
@@ -187,7 +188,7 @@ describe('reconciliation', () => {
     const [customer] = await createCustomers(1)
     const held = await heldBooking(customer!)
     const { orderId } = await payFor(held.bookingId)
-    const at = new Date(Date.now() + 25_000)
+    const at = addSeconds(new Date(), 25)
     await reconcileDuePayments(at)
     const row = await payment(orderId)
     expect(row.state).toBe('pending')
@@ -209,7 +210,7 @@ describe('reconciliation', () => {
     const [customer] = await createCustomers(1)
     const held = await heldBooking(customer!)
     const { orderId } = await payFor(held.bookingId)
-    const muchLater = new Date(held.holdExpiresAt.getTime() + 16 * 60_000)
+    const muchLater = addMinutes(held.holdExpiresAt, 16)
     await refreshPayment(orderId, muchLater)
     expect((await payment(orderId)).state).toBe('failed')
   })
@@ -231,7 +232,7 @@ describe('a payment that completes after its hold expired', () => {
     const held = await heldBooking(late!)
     const { orderId, redirectUrl } = await payFor(held.bookingId)
     // The hold runs out; someone else takes the seats; then the first payment completes.
-    await db().update(bookings).set({ holdExpiresAt: new Date(Date.now() - 1000) }).where(eq(bookings.id, held.bookingId))
+    await db().update(bookings).set({ holdExpiresAt: addSeconds(new Date(), -1) }).where(eq(bookings.id, held.bookingId))
     await holdSession({ customer: quick!, productCode: 'biomechanical_package', date: FAR_DATES[0]!, start: '09:00', days: 3 })
     await sandbox.choose(redirectUrl, 'success')
 
@@ -245,7 +246,7 @@ describe('a payment that completes after its hold expired', () => {
     await expect
       .poll(
         async () => {
-          await processDueRefunds(new Date(Date.now() + 60_000))
+          await processDueRefunds(addMinutes(new Date(), 1))
           return (await bookingRow(held.bookingId)).status
         },
         { timeout: 10_000, interval: 500 },

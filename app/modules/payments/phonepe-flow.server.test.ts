@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
 import { bookings, paymentEvents, payments, refunds } from '~/db/schema'
+import { addMinutes, addSeconds } from '~/lib/lab-time'
 import { cancelBooking } from '~/modules/booking/changes.server'
 import { holdSession } from '~/modules/booking/holds.server'
 import { bookingRow, createCustomers, mailTo, setWindows } from '../../../tests/support/booking'
@@ -99,7 +100,7 @@ describe('PhonePe notifications', () => {
 describe('refunds through PhonePe', () => {
   it('a late payment whose seats were taken is refunded through PhonePe; the booking ends refunded and the customer is told twice', async () => {
     const { customer, held, orderId } = await paidFor()
-    await db().update(bookings).set({ holdExpiresAt: new Date(Date.now() - 1000) }).where(eq(bookings.id, held.bookingId))
+    await db().update(bookings).set({ holdExpiresAt: addSeconds(new Date(), -1) }).where(eq(bookings.id, held.bookingId))
     const [rival] = await createCustomers(1, 'rival')
     await holdSession({ customer: rival!, productCode: 'biomechanical_package', date: DATES[0]!, start: '09:00', days: 3 })
     phonePe.fake.complete(orderId)
@@ -113,7 +114,7 @@ describe('refunds through PhonePe', () => {
     expect((await bookingRow(held.bookingId)).status).toBe('refund_pending')
 
     phonePe.fake.completeRefund(refund!.refundId)
-    await processDueRefunds(new Date(Date.now() + 10 * 60_000))
+    await processDueRefunds(addMinutes(new Date(), 10))
     expect((await bookingRow(held.bookingId)).status).toBe('refunded')
     const [done] = await db().select().from(refunds)
     expect(done!.state).toBe('completed')
@@ -148,7 +149,7 @@ describe('refunds through PhonePe', () => {
     const [refund] = await db().select().from(refunds)
     expect(phonePe.fake.refund(refund!.refundId)).toMatchObject({ amount: 30_000_00, originalMerchantOrderId: orderId })
     phonePe.fake.completeRefund(refund!.refundId)
-    await processDueRefunds(new Date(Date.now() + 10 * 60_000))
+    await processDueRefunds(addMinutes(new Date(), 10))
     expect((await bookingRow(held.bookingId)).status).toBe('refunded')
   })
 
@@ -164,7 +165,7 @@ describe('refunds through PhonePe', () => {
     expect(waiting!.lastError).toMatch(/503/)
 
     phonePe.fake.clearFaults()
-    await processDueRefunds(new Date(Date.now() + 60_000))
+    await processDueRefunds(addMinutes(new Date(), 1))
     const [accepted] = await db().select().from(refunds)
     expect(accepted!.submittedAt).not.toBeNull()
     expect(phonePe.fake.refund(accepted!.refundId)).toBeDefined()

@@ -2,6 +2,7 @@ import { createServer, type IncomingHttpHeaders } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { addHours, addMinutes } from '~/lib/lab-time'
 import { startFakePhonePe, webhookAuthorization, type FakePhonePeOptions } from '../../../tests/support/fake-phonepe'
 import { GatewayError, newOrderId, type CreatePaymentInput, type IncomingNotification } from './gateway-contract.server'
 import type { PhonePeLogger } from './phonepe-api.server'
@@ -50,7 +51,7 @@ function paymentInput(overrides: Partial<CreatePaymentInput> = {}): CreatePaymen
     description: 'Stroke analysis session',
     customer: { name: 'Asha Rao', email: 'asha@example.com', phone: '+919800000000' },
     redirectUrl: `https://swimlab.example/payments/return?order=${orderId}`,
-    expiresAt: new Date(Date.now() + 20 * 60_000),
+    expiresAt: addMinutes(new Date(), 20),
     meta: { bookingId: '42', kind: 'slot' },
     ...overrides,
   }
@@ -175,7 +176,7 @@ describe('the PhonePe access token', () => {
 describe('creating a PhonePe payment', () => {
   it('sends our order id, the amount in paise, the expiry and metaInfo, and returns the checkout page', async () => {
     const { fake, gateway } = await setUp()
-    const input = paymentInput({ expiresAt: new Date(Date.now() + 20 * 60_000) })
+    const input = paymentInput({ expiresAt: addMinutes(new Date(), 20) })
     const result = await gateway.createPayment(input)
 
     const order = fake.order(input.orderId)
@@ -193,8 +194,8 @@ describe('creating a PhonePe payment', () => {
 
   it('keeps the expiry within the 300 to 3600 seconds PhonePe accepts', async () => {
     const { fake, gateway } = await setUp()
-    const soon = paymentInput({ expiresAt: new Date(Date.now() + 60_000) })
-    const late = paymentInput({ expiresAt: new Date(Date.now() + 3 * 3600_000) })
+    const soon = paymentInput({ expiresAt: addMinutes(new Date(), 1) })
+    const late = paymentInput({ expiresAt: addHours(new Date(), 3) })
     await gateway.createPayment(soon)
     await gateway.createPayment(late)
 

@@ -7,7 +7,7 @@ import { strFromU8, unzipSync } from 'fflate'
 import { afterAll, beforeEach, describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
 import { analysisClips, analysisFindings, auditLog, campBatches, findingDrills, shareLinks, refunds, campLine, camps, campWaitlist, consentRequests, outboxEmails, payments, receipts, users } from '~/db/schema'
-import { labInstant } from '~/lib/lab-time'
+import { addDays, labInstant } from '~/lib/lab-time'
 import { createSession } from '~/modules/accounts/sessions.server'
 import { recordAudit } from '~/modules/audit/audit.server'
 import { holdSession, type Customer } from '~/modules/booking/holds.server'
@@ -79,7 +79,7 @@ async function family(tag: string, phone: string, start: string) {
   const [finding] = await db().insert(analysisFindings).values({ analysisId: analysis.analysisId, title: `${tag} breathes late`, priority: 'high' }).returning({ id: analysisFindings.id })
   await db().insert(findingDrills).values({ findingId: finding!.id, name: `${tag} turn drill` })
   await db().insert(analysisClips).values({ analysisId: analysis.analysisId, title: `${tag} underwater`, angle: 'underwater_side', storageKey: `${tag}0000000000000000000000000000`.slice(0, 32).replace(/[^0-9a-f]/g, 'a'), contentType: 'video/mp4', sizeBytes: 1234 })
-  await db().insert(shareLinks).values({ accountId: holder!.userId!, swimmerId: child.id, tokenHash: `share-${tag}`, coachEmail: `${tag}.coach@example.com`, expiresAt: new Date(Date.now() + 86_400_000) })
+  await db().insert(shareLinks).values({ accountId: holder!.userId!, swimmerId: child.id, tokenHash: `share-${tag}`, coachEmail: `${tag}.coach@example.com`, expiresAt: addDays(new Date(), 1) })
   const camp = await paidCampPlace(child.name, holder!.email, phone)
   const [campRow] = await db().select({ id: camps.id }).from(camps).where(eq(camps.code, 'camp1'))
   const [batch] = await db().select({ id: campBatches.id }).from(campBatches).where(eq(campBatches.campId, campRow!.id)).limit(1)

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
 import { consentRequests, guardianConsents, oneTimeCodes, outboxEmails, sessions, users } from '~/db/schema'
+import { addDays } from '~/lib/lab-time'
 import { createSession } from '~/modules/accounts/sessions.server'
 import { createCustomers } from '../../../tests/support/booking'
 import { useTestDatabase } from '../../../tests/support/test-database'
@@ -10,7 +11,7 @@ import { applyRetention } from './retention.server'
 useTestDatabase()
 
 const NOW = new Date('2030-05-20T06:30:00Z')
-const daysAgo = (days: number) => new Date(NOW.getTime() - days * 24 * 60 * 60 * 1000)
+const daysAgo = (days: number) => addDays(NOW, -days)
 const exists = async (userId: number) => (await db().select({ id: users.id }).from(users).where(eq(users.id, userId))).length === 1
 
 async function minorAlone(prefix: string, request: { status: 'waiting' | 'refused' | 'agreed' | 'expired'; expiresAt: Date }) {

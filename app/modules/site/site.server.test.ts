@@ -2,6 +2,7 @@ import { eq, sql } from 'drizzle-orm'
 import { describe, expect, it, vi } from 'vitest'
 import { catalogueItems } from '~/db/schema'
 import { CATALOGUE_SEED } from '~/db/seed.server'
+import { addSeconds } from '~/lib/lab-time'
 import { useTestDatabase } from '../../../tests/support/test-database'
 import { getCatalogue, isBannerVisible, listCamps, requireItem } from './site.server'
 
@@ -40,7 +41,7 @@ describe('camp prices', () => {
     const deadline = new Date(seeded.earlyBirdEndsAt)
     expect(deadline.toISOString()).toBe('2026-07-15T18:29:59.000Z') // 23:59:59 IST
 
-    const before = (await listCamps(new Date(deadline.getTime() - 1000))).find((camp) => camp.code === seeded.code)
+    const before = (await listCamps(addSeconds(deadline, -1))).find((camp) => camp.code === seeded.code)
     expect(before).toMatchObject({ earlyBird: true, currentPricePaise: seeded.earlyBirdPricePaise })
     expect(before?.currentPricePaise).toBe(35_000_00)
 

@@ -5,6 +5,7 @@ import { eq } from 'drizzle-orm'
 import { afterAll, beforeEach, describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
 import { analysisClips, bookings, swimmers } from '~/db/schema'
+import { addHours } from '~/lib/lab-time'
 import { eraseAccount, eraseSwimmer } from '~/modules/privacy/erasure.server'
 import { confirmedBookings, recordedAnalysis } from '../../../../tests/support/analyses'
 import { createCustomers } from '../../../../tests/support/booking'
@@ -160,7 +161,7 @@ describe('deleting clip files', () => {
     await storedClip(analysisId, 'f1')
     await store.put('f2'.padEnd(32, '0'), MP4_START, 'video/mp4')
     expect(await sweepAnalysisFiles()).toEqual({ expired: 0, removed: 0 })
-    expect(await sweepAnalysisFiles(new Date(Date.now() + 26 * 3600_000))).toEqual({ expired: 0, removed: 1 })
+    expect(await sweepAnalysisFiles(addHours(new Date(), 26))).toEqual({ expired: 0, removed: 1 })
     expect(storedNames()).toHaveLength(2)
     expect(storedNames()).not.toContain('f2'.padEnd(32, '0'))
   })
