@@ -63,5 +63,5 @@ export async function expectHeld(hold: Promise<{ bookingId: number }>, expected:
 }
 
 export async function mailTo(email: string) {
-  return db().select().from(outboxEmails).where(eq(outboxEmails.to, email))
+  return db().select().from(outboxEmails).where(eq(outboxEmails.to, email)).orderBy(outboxEmails.id)
 }
