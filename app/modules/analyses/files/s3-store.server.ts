@@ -8,7 +8,7 @@ import { assertFileKey, isStoredFileName, UPLOAD_EXPIRY_MS, type AnalysisFileSto
  * The S3 client's settings. Checksums only where the service requires them: the SDK's default
  * (a checksum trailer on every upload) is not understood by every S3-compatible service.
  */
-export function s3ClientConfig(settings: S3Settings): S3ClientConfig {
+function s3ClientConfig(settings: S3Settings): S3ClientConfig {
   return {
     region: settings.region,
     endpoint: settings.endpoint,
