@@ -85,6 +85,9 @@ export const siteSettings = pgTable(
 
 export type TimeRange = { start: string; end: string }
 
+/** A discount (a promo code, a camp's sibling price) takes a percentage off (in basis points) or an amount (in paise). */
+export type DiscountKind = 'percent' | 'amount'
+
 export const camps = pgTable(
   'camps',
   {
@@ -100,10 +103,21 @@ export const camps = pgTable(
     earlyBirdEndsAt: timestamp('early_bird_ends_at', { withTimezone: true }).notNull(),
     isOpen: boolean('is_open').notNull().default(true),
     sortOrder: integer('sort_order').notNull().default(0),
+    /**
+     * The sibling price: a family's second and each further swimmer registered for this camp pays
+     * less, by a percentage (`siblingDiscountValue` in basis points) or an amount (in paise). None: no
+     * sibling price.
+     */
+    siblingDiscountKind: text('sibling_discount_kind').$type<DiscountKind>(),
+    siblingDiscountValue: integer('sibling_discount_value').notNull().default(0),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
     uniqueIndex('camps_code_unique').on(table.code),
+    check(
+      'camps_sibling_discount',
+      sql`(${table.siblingDiscountKind} IS NULL AND ${table.siblingDiscountValue} = 0) OR (${table.siblingDiscountKind} = 'percent' AND ${table.siblingDiscountValue} BETWEEN 1 AND 10000) OR (${table.siblingDiscountKind} = 'amount' AND ${table.siblingDiscountValue} > 0)`,
+    ),
     check('camps_dates_ordered', sql`${table.endsOn} >= ${table.startsOn}`),
     check('camps_prices', sql`${table.earlyBirdPricePaise} > 0 AND ${table.regularPricePaise} >= ${table.earlyBirdPricePaise}`),
   ],
@@ -400,8 +414,13 @@ export const bookings = pgTable(
     /** Day 1's time slot; every day of a session has the same start. */
     startTime: time('start_time').notNull(),
     endTime: time('end_time').notNull(),
-    /** The price when the seats were held, from the catalogue; never from the request. */
+    /**
+     * What is charged for it: the catalogue's price when the seats were held, less `promoDiscountPaise`
+     * (so the price itself is the sum of the two); never from the request.
+     */
     amountPaise: integer('amount_paise').notNull(),
+    /** Taken off the price by a promo code (its use in `promo_code_uses`). */
+    promoDiscountPaise: integer('promo_discount_paise').notNull().default(0),
     status: text('status').$type<BookingStatus>().notNull(),
     holdExpiresAt: timestamp('hold_expires_at', { withTimezone: true }),
     confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
@@ -430,7 +449,7 @@ export const bookings = pgTable(
     index('bookings_unpaid_network').on(table.holderNetwork).where(sql`${table.status} = 'pending'`),
     index('bookings_unpaid_browser').on(table.holderBrowser).where(sql`${table.status} = 'pending'`),
     index('bookings_unpaid_email').on(sql`lower(${table.customerEmail})`).where(sql`${table.status} = 'pending'`),
-    check('bookings_amount', sql`${table.amountPaise} >= 0`),
+    check('bookings_amount', sql`${table.amountPaise} >= 0 AND ${table.promoDiscountPaise} >= 0`),
     check('bookings_status', sql`${table.status} IN ('pending', 'confirmed', 'expired', 'payment_failed', 'cancelled', 'refund_pending', 'refunded')`),
     check('bookings_hold', sql`${table.status} <> 'pending' OR ${table.holdExpiresAt} IS NOT NULL`),
     check('bookings_origin', sql`${table.origin} IN ('online', 'offline', 'complimentary')`),
@@ -489,8 +508,16 @@ export const campRegistrations = pgTable(
      * registration paid for on its own.
      */
     groupId: integer('group_id').references((): AnyPgColumn => campRegistrations.id, { onDelete: 'restrict' }),
-    /** The fee when the seat was held (early-bird or regular), from the camp; never from the request. */
+    /**
+     * What is charged for this swimmer: the camp's fee when the seat was held (early-bird or regular)
+     * less the sibling price's and a promo code's discounts (so the fee is the sum of the three);
+     * never from the request.
+     */
     amountPaise: integer('amount_paise').notNull(),
+    /** Taken off the fee because an earlier swimmer of the family is registered for the same camp. */
+    siblingDiscountPaise: integer('sibling_discount_paise').notNull().default(0),
+    /** Taken off the fee by a promo code (its use in `promo_code_uses`, under the group's first registration). */
+    promoDiscountPaise: integer('promo_discount_paise').notNull().default(0),
     status: text('status').$type<BookingStatus>().notNull(),
     holdExpiresAt: timestamp('hold_expires_at', { withTimezone: true }),
     confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
@@ -516,7 +543,8 @@ export const campRegistrations = pgTable(
     uniqueIndex('camp_registrations_one_per_swimmer')
       .on(table.campId, sql`lower(${table.email})`, sql`lower(${table.swimmerName})`)
       .where(sql`${table.status} IN ('pending', 'confirmed')`),
-    check('camp_registrations_amount', sql`${table.amountPaise} > 0`),
+    // A promo code may take a fee to nothing (a free registration); the discounts never below it.
+    check('camp_registrations_amount', sql`${table.amountPaise} >= 0 AND ${table.siblingDiscountPaise} >= 0 AND ${table.promoDiscountPaise} >= 0`),
     check('camp_registrations_status', sql`${table.status} IN ('pending', 'confirmed', 'expired', 'payment_failed', 'cancelled', 'refund_pending', 'refunded')`),
     check('camp_registrations_hold', sql`${table.status} <> 'pending' OR ${table.holdExpiresAt} IS NOT NULL`),
   ],
@@ -637,7 +665,8 @@ export const payments = pgTable(
     check('payments_pays_for_one_thing', sql`(${table.bookingId} IS NULL) <> (${table.campRegistrationId} IS NULL)`),
     index('payments_transaction').on(table.transactionId),
     index('payments_due_check').on(table.nextCheckAt),
-    check('payments_amount', sql`${table.amountPaise} > 0`),
+    // A free order (a promo code took the whole price) is recorded as paid without a gateway.
+    check('payments_amount', sql`${table.amountPaise} > 0 OR (${table.amountPaise} = 0 AND ${table.gateway} = 'free')`),
     check('payments_state', sql`${table.state} IN ('initiated', 'pending', 'completed', 'failed')`),
   ],
 )
@@ -1016,4 +1045,120 @@ export const shareLinks = pgTable(
     lastOpenedAt: timestamp('last_opened_at', { withTimezone: true }),
   },
   (table) => [uniqueIndex('share_links_token_unique').on(table.tokenHash), index('share_links_swimmer').on(table.swimmerId)],
+)
+
+/** What a promo code can apply to: the 3-day analysis sessions, single sessions, camps. */
+export type PromoProduct = 'three_day' | 'single' | 'camp'
+
+/**
+ * Promo codes staff create: a percentage (basis points) or an amount (paise) off what it applies to,
+ * within a validity window, with a total number of uses and a number per customer (an account, or
+ * an e-mail address for guests). `code` is stored upper-case, so codes compare case-insensitively.
+ */
+export const promoCodes = pgTable(
+  'promo_codes',
+  {
+    id: serial('id').primaryKey(),
+    code: text('code').notNull(),
+    description: text('description').notNull().default(''),
+    discountKind: text('discount_kind').$type<DiscountKind>().notNull(),
+    /** Basis points for a percentage (1000 = 10%), paise for an amount. */
+    discountValue: integer('discount_value').notNull(),
+    /** Empty: everything the lab sells. */
+    products: text('products').array().$type<PromoProduct[]>().notNull().default(sql`'{}'::text[]`),
+    validFrom: timestamp('valid_from', { withTimezone: true }),
+    validUntil: timestamp('valid_until', { withTimezone: true }),
+    /** Uses in all; none: no limit. */
+    maxUses: integer('max_uses'),
+    /** Uses by one account (or one e-mail address for guests); none: no limit. */
+    maxUsesPerCustomer: integer('max_uses_per_customer'),
+    active: boolean('active').notNull().default(true),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('promo_codes_code_unique').on(table.code),
+    check('promo_codes_discount', sql`(${table.discountKind} = 'percent' AND ${table.discountValue} BETWEEN 1 AND 10000) OR (${table.discountKind} = 'amount' AND ${table.discountValue} > 0)`),
+    check('promo_codes_uses', sql`(${table.maxUses} IS NULL OR ${table.maxUses} >= 1) AND (${table.maxUsesPerCustomer} IS NULL OR ${table.maxUsesPerCustomer} >= 1)`),
+    check('promo_codes_window', sql`${table.validFrom} IS NULL OR ${table.validUntil} IS NULL OR ${table.validUntil} > ${table.validFrom}`),
+  ],
+)
+
+export type PromoUseState = 'held' | 'used' | 'released'
+
+/**
+ * A promo code applied to an order: held while the order waits for payment, used once it is paid,
+ * released (given back) when its payment fails or its hold expires. The order is a booking, or a
+ * camp registration (the group's first one when several swimmers pay at once).
+ */
+export const promoCodeUses = pgTable(
+  'promo_code_uses',
+  {
+    id: serial('id').primaryKey(),
+    promoCodeId: integer('promo_code_id')
+      .notNull()
+      .references(() => promoCodes.id, { onDelete: 'restrict' }),
+    bookingId: integer('booking_id').references(() => bookings.id, { onDelete: 'restrict' }),
+    campRegistrationId: integer('camp_registration_id').references(() => campRegistrations.id, { onDelete: 'restrict' }),
+    /** Whose use it counts as: `account:<id>`, or `email:<address>` for a guest. */
+    customerKey: text('customer_key').notNull(),
+    discountPaise: integer('discount_paise').notNull(),
+    state: text('state').$type<PromoUseState>().notNull().default('held'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index('promo_code_uses_code').on(table.promoCodeId, table.state),
+    index('promo_code_uses_customer').on(table.promoCodeId, table.customerKey),
+    // One code at a time on an order.
+    uniqueIndex('promo_code_uses_booking').on(table.bookingId).where(sql`${table.state} <> 'released'`),
+    uniqueIndex('promo_code_uses_camp_registration').on(table.campRegistrationId).where(sql`${table.state} <> 'released'`),
+    check('promo_code_uses_order', sql`(${table.bookingId} IS NULL) <> (${table.campRegistrationId} IS NULL)`),
+    check('promo_code_uses_discount', sql`${table.discountPaise} >= 0`),
+    check('promo_code_uses_state', sql`${table.state} IN ('held', 'used', 'released')`),
+  ],
+)
+
+/** The last credit note number taken in each financial year (Asia/Kolkata). */
+export const creditNoteSequences = pgTable('credit_note_sequences', {
+  financialYear: integer('financial_year').primaryKey(),
+  lastNumber: integer('last_number').notNull(),
+})
+
+/**
+ * A credit note for each completed refund, against the receipt (invoice) of the payment refunded:
+ * numbered in its own series within its financial year, with the tax it reverses as charged then
+ * (all zero when no GSTIN was set: a plain refund note).
+ */
+export const creditNotes = pgTable(
+  'credit_notes',
+  {
+    id: serial('id').primaryKey(),
+    refundId: integer('refund_id')
+      .notNull()
+      .references(() => refunds.id, { onDelete: 'restrict' }),
+    receiptId: integer('receipt_id')
+      .notNull()
+      .references(() => receipts.id, { onDelete: 'restrict' }),
+    number: text('number').notNull(),
+    financialYear: integer('financial_year').notNull(),
+    sequence: integer('sequence').notNull(),
+    amountPaise: integer('amount_paise').notNull(),
+    /** The seller's GSTIN and rate when issued; empty and none for a plain refund note. */
+    gstin: text('gstin').notNull().default(''),
+    gstRateBasisPoints: integer('gst_rate_basis_points'),
+    taxablePaise: integer('taxable_paise').notNull(),
+    cgstPaise: integer('cgst_paise').notNull().default(0),
+    sgstPaise: integer('sgst_paise').notNull().default(0),
+    igstPaise: integer('igst_paise').notNull().default(0),
+    reason: text('reason').notNull(),
+    issuedAt: timestamp('issued_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [
+    uniqueIndex('credit_notes_refund_unique').on(table.refundId),
+    uniqueIndex('credit_notes_number_unique').on(table.number),
+    uniqueIndex('credit_notes_year_sequence_unique').on(table.financialYear, table.sequence),
+    index('credit_notes_receipt').on(table.receiptId),
+    check('credit_notes_amount', sql`${table.amountPaise} > 0 AND ${table.taxablePaise} + ${table.cgstPaise} + ${table.sgstPaise} + ${table.igstPaise} = ${table.amountPaise}`),
+  ],
 )
