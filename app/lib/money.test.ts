@@ -2,6 +2,8 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import {
   basisPointsToPercentInput,
+  discountOff,
+  discountsOff,
   formatGstRate,
   formatHalfGstRate,
   formatRupees,
@@ -124,5 +126,30 @@ describe('splitGst', () => {
     expect(() => splitGst(100, -1)).toThrow(RangeError)
     expect(() => splitGst(100, 12.5)).toThrow(RangeError)
     expect(() => splitGst(100, Number.NaN)).toThrow(RangeError)
+  })
+})
+
+describe('discounts', () => {
+  it('takes a percentage off a price, to the nearest paisa (half up), and never more than the price', () => {
+    expect(discountOff(1_500_000, { kind: 'percent', value: 1000 })).toBe(150_000)
+    expect(discountOff(999, { kind: 'percent', value: 1250 })).toBe(125) // 124.875
+    expect(discountOff(1, { kind: 'percent', value: 5000 })).toBe(1) // 0.5 rounds up
+    expect(discountOff(1_500_000, { kind: 'percent', value: 10_000 })).toBe(1_500_000)
+  })
+
+  it('takes an amount off, but never below nothing', () => {
+    expect(discountOff(1_500_000, { kind: 'amount', value: 50_000 })).toBe(50_000)
+    expect(discountOff(30_000, { kind: 'amount', value: 50_000 })).toBe(30_000)
+    expect(() => discountOff(-1, { kind: 'amount', value: 1 })).toThrow(RangeError)
+  })
+
+  it('shares an amount off an order across its lines in proportion, to the paisa, and a percentage line by line', () => {
+    expect(discountsOff([1_000_000, 1_000_000], { kind: 'amount', value: 100_001 })).toEqual([50_001, 50_000])
+    expect(discountsOff([300_000, 100_000], { kind: 'amount', value: 100_000 })).toEqual([75_000, 25_000])
+    expect(discountsOff([300, 100], { kind: 'amount', value: 1_000 })).toEqual([300, 100])
+    expect(discountsOff([1_000_000, 900_000], { kind: 'percent', value: 1000 })).toEqual([100_000, 90_000])
+    expect(discountsOff([0, 0], { kind: 'amount', value: 100 })).toEqual([0, 0])
+    const shares = discountsOff([333_333, 333_333, 333_334], { kind: 'amount', value: 100_000 })
+    expect(shares.reduce((a, b) => a + b, 0)).toBe(100_000)
   })
 })

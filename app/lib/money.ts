@@ -109,3 +109,37 @@ export function splitGst(totalPaise: number, rateBasisPoints: number): GstSplit 
   const sgst = gst / 2n
   return { taxablePaise: Number(taxable), cgstPaise: Number(gst - sgst), sgstPaise: Number(sgst) }
 }
+
+/** A percentage (in basis points) or an amount (in paise) off a price: a promo code, a camp's sibling price. */
+export type Discount = { kind: 'percent' | 'amount'; value: number }
+
+/**
+ * What a discount takes off one price, in whole paise: a percentage rounded to the nearest paisa
+ * (half up), an amount as it stands; never more than the price, so nothing costs less than zero.
+ */
+export function discountOff(pricePaise: number, discount: Discount): number {
+  if (!Number.isSafeInteger(pricePaise) || pricePaise < 0) throw new RangeError(`Not an amount in paise: ${pricePaise}`)
+  const off = discount.kind === 'percent' ? Number((2n * BigInt(pricePaise) * BigInt(discount.value) + 10_000n) / 20_000n) : discount.value
+  return Math.min(Math.max(off, 0), pricePaise)
+}
+
+/**
+ * What a discount takes off an order of several prices, line by line, whole paise each: a percentage
+ * off each line; an amount off the order as a whole, shared across the lines in proportion to their
+ * prices (the paise left over by rounding go to the first lines), never more than the order.
+ */
+export function discountsOff(pricesPaise: readonly number[], discount: Discount): number[] {
+  if (discount.kind === 'percent') return pricesPaise.map((price) => discountOff(price, discount))
+  const total = pricesPaise.reduce((sum, price) => sum + price, 0)
+  const off = discountOff(total, discount)
+  if (total === 0) return pricesPaise.map(() => 0)
+  const shares = pricesPaise.map((price) => Math.floor((price * off) / total))
+  let left = off - shares.reduce((sum, share) => sum + share, 0)
+  for (let i = 0; left > 0; i = (i + 1) % shares.length) {
+    if (shares[i]! < pricesPaise[i]!) {
+      shares[i] = shares[i]! + 1
+      left -= 1
+    }
+  }
+  return shares
+}
