@@ -4,17 +4,18 @@ import { useEffect } from 'react'
 import { data, Form, Link, redirect, redirectDocument, useFetcher } from 'react-router'
 import type { Route } from './+types/booking'
 import { FieldError, FormAlert, HoneypotField, PendingButton, TextAreaField, TextField, useLazyValidatedForm } from '~/components/form-controls'
-import { DetailRow, type StatusCard, StatusCardView, SupportDetails, TooLateToChange } from '~/components/payment-status-card'
+import { CheckoutStatus, ReceiptButton } from '~/components/checkout-status'
+import { DetailRow, TooLateToChange } from '~/components/payment-status-card'
 import { getUser } from '~/lib/auth.server'
 import { clearDraftHeader, draftHeader, readDraft } from '~/lib/booking-draft.server'
 import { linkExpired } from '~/lib/booking-access.server'
 import { formatRupees, formatWholeRupees } from '~/lib/money'
-import { formatClockTime, formatTimeRange, formatWeekdayDate, formatWeekdayDayMonth, secondsBetween } from '~/lib/lab-time'
+import { formatClockTime, formatTimeRange, formatWeekdayDate, formatWeekdayDayMonth } from '~/lib/lab-time'
 import { rejectBots } from '~/lib/honeypot'
 import { logger } from '~/lib/logger.server'
 import { BOOKING_STATUS_LINK, isLinkKey, privateLinkPath, privateLinkUrl, RECEIPT_LINK } from '~/lib/private-links.server'
 import { pageMeta } from '~/lib/seo'
-import { POLL_SECONDS, usePaymentPolling } from '~/lib/use-payment-polling'
+import { followOrder, statusPageBasics } from '~/lib/order-status.server'
 import { useHydrated } from '~/lib/use-hydrated'
 import { guestLinkOpenFor } from '~/modules/booking/guest-links.server'
 import { paymentStatusView } from '~/modules/booking/bookings.server'
@@ -24,8 +25,8 @@ import { holderOf } from '~/lib/holder.server'
 import { bookingDates, bookingTimesOn, holdSingleSession, NO_TIMES_MESSAGE, singleService, singleServicePrices, type BookingTime } from '~/modules/booking/public-booking.server'
 import { isBookableDate, MISSING_INFORMATION, REQUIRED_BOOKING_FIELDS } from '~/modules/booking/fields'
 import { BookableDateSchema, PublicBookingSchema, type PublicBookingInput } from '~/modules/booking/schemas'
-import { checkPaymentForPage, startPayment } from '~/modules/payments/payments.server'
-import { getCatalogue, getSiteSettings, requireItem } from '~/modules/site/site.server'
+import { startPayment } from '~/modules/payments/payments.server'
+import { getCatalogue, requireItem } from '~/modules/site/site.server'
 import { readForm } from '~/lib/form-data.server'
 import { formIntent } from '~/lib/intent'
 import { refusalOf } from '~/lib/refusals.server'
@@ -91,32 +92,22 @@ function summaryOf(details: PublicBookingInput, services: Services) {
 /** Step 3: the payment's result, for holders of the link the site gave the gateway. */
 async function confirmationStep(url: URL, services: Services) {
   const orderId = url.searchParams.get('orderId')
-  const valid = orderId ? await isLinkKey(BOOKING_STATUS_LINK, orderId, url.searchParams.get('key')) : false
+  const key = url.searchParams.get('key')
+  const valid = orderId ? await isLinkKey(BOOKING_STATUS_LINK, orderId, key) : false
   if (!orderId || !valid) throw redirect('/booking')
-  let view = await paymentStatusView({ orderId, access: { linkKeyChecked: true } })
-  if (view && (view.paymentState === 'initiated' || view.paymentState === 'pending')) {
-    await checkPaymentForPage(orderId)
-    view = await paymentStatusView({ orderId, access: { linkKeyChecked: true } })
-  }
+  const view = await followOrder((id) => paymentStatusView({ orderId: id, access: { linkKeyChecked: true } }), orderId)
   if (!view) throw redirect('/booking')
   if (!(await guestLinkOpenFor(view.booking.id))) throw linkExpired()
   // A declined or abandoned payment: back to step 2, details kept.
   if (view.paymentState === 'failed') throw redirect('/booking?step=2&payment=failed')
   const day = view.booking.days[0]!
-  const settings = await getSiteSettings()
-  // Without JavaScript the page reloads itself while the payment is pending, counting from `since`.
-  const now = Date.now()
-  const since = Number(url.searchParams.get('since'))
-  const startedAt = Number.isSafeInteger(since) && since > 0 && since <= now ? since : now
   const result = {
     step: 3 as const,
     services,
     orderId,
     // Not `key`: React keeps that prop to itself, and the step would lose the link's key.
-    statusKey: url.searchParams.get('key')!,
-    startedAt,
-    elapsed: Math.floor(secondsBetween(startedAt, now)),
-    support: { email: settings.supportEmail, phone: settings.phone, hours: settings.phoneHours },
+    statusKey: key!,
+    ...(await statusPageBasics(url)),
     state: view.paymentState === 'completed' ? (view.bookingStatus === 'confirmed' ? 'confirmed' : 'refunding') : 'pending',
     receiptUrl: view.paymentState === 'completed' ? await privateLinkPath(RECEIPT_LINK, orderId) : null,
     booking: {
@@ -400,59 +391,41 @@ function PaymentStep({ summary, notice, tooLateToChange }: Extract<Route.Compone
   )
 }
 
-function ConfirmationStep({ state, booking, orderId, statusKey: key, receiptUrl, startedAt, support, ...loaderData }: Extract<Route.ComponentProps['loaderData'], { step: 3 }>) {
-  const pending = state === 'pending'
-  const checkUrl = `/booking/check?${new URLSearchParams({ orderId, key })}`
-  const { elapsed, timedOut } = usePaymentPolling({ pending, checkUrl, initialElapsed: loaderData.elapsed, recheck: false })
-  if (state === 'confirmed') {
-    return (
-      <div className="space-y-6">
-        <div role="status" className="text-center">
-          <h2 className="text-2xl font-extrabold text-emerald-800">Booking Confirmed!</h2>
-          <p className="mt-2 text-ink">Booking Successful! Your session has been booked. Check your email for confirmation.</p>
-        </div>
-        <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
-          <DetailRow term="Service" value={booking.service} />
-          <DetailRow term="Date and time" value={booking.when} />
-          <DetailRow term="Location" value={booking.location} />
-          <DetailRow term="Booking ID" value={booking.reference} />
-        </dl>
-        <p className="text-sm text-muted">A confirmation e-mail with a calendar invitation has been sent to {booking.email}. It also has a private link to this booking.</p>
-        <div className="flex flex-wrap gap-3">
-          <Link to="/" className="btn-primary">
-            Return to Home
-          </Link>
-          {receiptUrl && (
-            <a href={receiptUrl} className="btn-secondary" download>
-              Download Receipt
-            </a>
-          )}
-        </div>
-      </div>
-    )
-  }
-  const card: StatusCard =
-    state === 'refunding'
-      ? { tone: 'error', title: 'Payment Refunded', message: 'Your payment reached us after the hold on your time had expired, and the time was taken meanwhile. The full amount is being refunded; we have e-mailed you the details.' }
-      : timedOut
-        ? { tone: 'error', title: 'Verification Error', message: 'Payment verification timeout. Please contact support.', detail: 'We keep checking with the payment gateway and will e-mail you as soon as the payment is confirmed.' }
-        : { tone: 'pending', title: 'Verifying Payment', message: 'We are waiting for the payment gateway to confirm your payment.', elapsed }
-  const refresh = `/booking?${new URLSearchParams({ step: '3', orderId, key, since: String(startedAt) })}`
+function ConfirmationStep({ state, booking, orderId, statusKey: key, receiptUrl, support, ...timing }: Extract<Route.ComponentProps['loaderData'], { step: 3 }>) {
+  const confirmed = state === 'confirmed'
   return (
-    <div className="space-y-6">
-      {pending && !timedOut && <noscript dangerouslySetInnerHTML={{ __html: `<meta http-equiv="refresh" content="${POLL_SECONDS};url=${refresh.replace(/&/g, '&amp;')}">` }} />}
-      <StatusCardView card={card} autoRefreshing={pending && !timedOut} pollSeconds={POLL_SECONDS} />
-      <div className="flex flex-wrap gap-3">
-        {card.tone === 'error' && (
-          <a href="#support" className="btn-secondary">
-            Contact Support
-          </a>
-        )}
-        <Link to="/" className="btn-secondary">
-          Return to Home
-        </Link>
-      </div>
-      {card.tone === 'error' && <SupportDetails support={support} />}
-    </div>
+    <CheckoutStatus
+      state={state === 'pending' ? 'pending' : 'completed'}
+      pageUrl={(extra) => `/booking?${new URLSearchParams({ step: '3', orderId, key, ...extra })}`}
+      checkUrl={`/booking/check?${new URLSearchParams({ orderId, key })}`}
+      timing={timing}
+      card={({ timedOut, elapsed }) =>
+        confirmed
+          ? { tone: 'success', title: 'Booking Confirmed!', message: 'Booking Successful! Your session has been booked. Check your email for confirmation.' }
+          : state === 'refunding'
+            ? { tone: 'error', title: 'Payment Refunded', message: 'Your payment reached us after the hold on your time had expired, and the time was taken meanwhile. The full amount is being refunded; we have e-mailed you the details.' }
+            : timedOut
+              ? { tone: 'error', title: 'Verification Error', message: 'Payment verification timeout. Please contact support.', detail: 'We keep checking with the payment gateway and will e-mail you as soon as the payment is confirmed.' }
+              : { tone: 'pending', title: 'Verifying Payment', message: 'We are waiting for the payment gateway to confirm your payment.', elapsed }
+      }
+      details={
+        confirmed
+          ? {
+              id: 'booking-details',
+              title: 'Booking details',
+              rows: [
+                { term: 'Service', value: booking.service },
+                { term: 'Date and time', value: booking.when },
+                { term: 'Location', value: booking.location },
+                { term: 'Booking ID', value: booking.reference },
+              ],
+            }
+          : null
+      }
+      note={confirmed ? `A confirmation e-mail with a calendar invitation has been sent to ${booking.email}. It also has a private link to this booking.` : null}
+      actions={<ReceiptButton href={receiptUrl} />}
+      homeLabel="Return to Home"
+      support={support}
+    />
   )
 }

@@ -1,15 +1,14 @@
 import { data, Link } from 'react-router'
 import type { Route } from './+types/payment-status'
 import { TryAgainWith } from '~/components/camp-answers'
-import { DetailRow, RefreshStatus, type StatusCard, StatusCardView, SupportDetails } from '~/components/payment-status-card'
+import { CheckoutStatus, ReceiptButton } from '~/components/checkout-status'
+import type { StatusCard } from '~/components/payment-status-card'
 import { formatRupees, formatWholeRupees } from '~/lib/money'
-import { formatDateRange, formatLabDateThenTime, formatTimeRange, secondsBetween } from '~/lib/lab-time'
+import { formatDateRange, formatLabDateThenTime, formatTimeRange } from '~/lib/lab-time'
+import { followOrder, shownState, statusPageBasics } from '~/lib/order-status.server'
 import { CAMP_STATUS_LINK, isLinkKey, privateLinkPath, RECEIPT_LINK } from '~/lib/private-links.server'
 import { pageMeta } from '~/lib/seo'
-import { POLL_SECONDS, usePaymentPolling } from '~/lib/use-payment-polling'
 import { campOrderIdFor, campPaymentView, type CampStatusView } from '~/modules/camps/status.server'
-import { checkPaymentForPage } from '~/modules/payments/payments.server'
-import { getSiteSettings } from '~/modules/site/site.server'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
   ...pageMeta(matches, { title: 'Payment Status', description: 'The status of your camp registration payment.', path: '/payment-status' }),
@@ -21,24 +20,16 @@ export const meta: Route.MetaFunction = ({ matches }) => [
  * e-mails): the order id with its key. The callback's own status and amount are never trusted.
  */
 export async function loader({ request }: Route.LoaderArgs) {
-  const params = new URL(request.url).searchParams
+  const url = new URL(request.url)
+  const params = url.searchParams
   // Links of the lab's first site name the order as its transaction id; a parent may give the gateway's.
   const transactionId = params.get('transactionId')
   const orderId = params.get('orderId') ?? (transactionId && ((await campOrderIdFor(transactionId)) ?? transactionId))
   const key = params.get('key')
-  const settings = await getSiteSettings()
-  const support = { email: settings.supportEmail, phone: settings.phone, hours: settings.phoneHours }
-  const now = Date.now()
-  const since = Number(params.get('since'))
-  const startedAt = Number.isSafeInteger(since) && since > 0 && since <= now ? since : now
-  const base = { support, startedAt, key, elapsed: Math.floor(secondsBetween(startedAt, now)), recheck: params.get('recheck') === '1' }
+  const base = { ...(await statusPageBasics(url)), key }
 
   if (!orderId) return data({ ...base, error: 'No transaction ID found in URL', payment: null }, { status: 400 })
-  let view = (await isLinkKey(CAMP_STATUS_LINK, orderId, key)) ? await campPaymentView(orderId) : null
-  if (view && (view.paymentState === 'initiated' || view.paymentState === 'pending')) {
-    await checkPaymentForPage(orderId)
-    view = await campPaymentView(orderId)
-  }
+  const view = (await isLinkKey(CAMP_STATUS_LINK, orderId, key)) ? await followOrder(campPaymentView, orderId) : null
   if (!view) return data({ ...base, error: 'Payment record not found', payment: null }, { status: 404 })
   const receiptUrl = view.paymentState === 'completed' ? await privateLinkPath(RECEIPT_LINK, orderId) : null
   return { ...base, error: null, payment: { ...present(view), receiptUrl } }
@@ -47,7 +38,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 function present(view: CampStatusView) {
   return {
     orderId: view.orderId,
-    state: view.paymentState === 'initiated' ? 'pending' : view.paymentState,
+    state: shownState(view.paymentState),
     registrationStatus: view.registrationStatus,
     refunding: view.refunding,
     name: view.swimmerName,
@@ -85,74 +76,54 @@ function cardFor(payment: Payment | null, error: string | null, timedOut: boolea
 }
 
 export default function PaymentStatus({ loaderData }: Route.ComponentProps) {
-  const { payment, error, support, startedAt, recheck, key } = loaderData
-  const pending = payment?.state === 'pending'
-  const linkParams = (extra: Record<string, string>) => new URLSearchParams({ orderId: payment?.orderId ?? '', key: key ?? '', ...extra })
-  const checkUrl = payment ? `/payment-status/check?${linkParams({})}` : null
-  const { elapsed, timedOut, checking, refresh } = usePaymentPolling({ pending, checkUrl, initialElapsed: loaderData.elapsed, recheck })
-  const card = cardFor(payment, error, Boolean(timedOut), elapsed)
-  const autoRefresh = pending && !timedOut && payment ? `/payment-status?${linkParams({ since: String(startedAt) })}` : null
+  const { payment, error, support, key } = loaderData
+  const pageUrl = payment ? (extra: Record<string, string>) => `/payment-status?${new URLSearchParams({ orderId: payment.orderId, key: key ?? '', ...extra })}` : null
   const complete = payment?.state === 'completed' && payment.registrationStatus === 'confirmed'
+  const rows = payment && [
+    ...(payment.swimmers.length === 0 ? [{ term: 'Name', value: payment.name }] : []),
+    // Swimmers registered together and paid for at once: each with their registration.
+    ...payment.swimmers.map((swimmer) => ({ term: 'Swimmer', value: `${swimmer.name} (Registration ID ${swimmer.reference}, ${swimmer.amount})` })),
+    { term: 'Email', value: payment.email },
+    { term: 'Camp', value: payment.camp },
+    { term: 'Batch', value: payment.batch },
+    { term: 'Amount', value: payment.amount },
+    { term: 'Status', value: payment.state.charAt(0).toUpperCase() + payment.state.slice(1) },
+    ...(payment.swimmers.length === 0 ? [{ term: 'Registration ID', value: payment.reference }] : []),
+    { term: 'Order ID', value: payment.orderId },
+    ...(payment.transactionId ? [{ term: 'Transaction ID', value: payment.transactionId }] : []),
+    ...(payment.completedAt ? [{ term: 'Completed', value: payment.completedAt }] : []),
+  ]
 
   return (
     <section className="container-page max-w-3xl py-10 sm:py-14">
-      {autoRefresh && <noscript dangerouslySetInnerHTML={{ __html: `<meta http-equiv="refresh" content="${POLL_SECONDS};url=${autoRefresh.replace(/&/g, '&amp;')}">` }} />}
       <h1 className="sr-only">Camp payment status</h1>
-      <StatusCardView card={card} autoRefreshing={Boolean(autoRefresh)} pollSeconds={POLL_SECONDS} />
-
-      {payment && (
-        <section aria-labelledby="registration-details" className="card mt-6 p-6 shadow-sm">
-          <h2 id="registration-details" className="text-lg font-bold text-ink">
-            Registration details
-          </h2>
-          <dl className="mt-4 grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
-            {payment.swimmers.length === 0 && <DetailRow term="Name" value={payment.name} />}
-            {payment.swimmers.map((swimmer) => (
-              <DetailRow key={swimmer.reference} term="Swimmer" value={`${swimmer.name} (Registration ID ${swimmer.reference}, ${swimmer.amount})`} />
-            ))}
-            <DetailRow term="Email" value={payment.email} />
-            <DetailRow term="Camp" value={payment.camp} />
-            <DetailRow term="Batch" value={payment.batch} />
-            <DetailRow term="Amount" value={payment.amount} />
-            <DetailRow term="Status" value={payment.state.charAt(0).toUpperCase() + payment.state.slice(1)} />
-            {payment.swimmers.length === 0 && <DetailRow term="Registration ID" value={payment.reference} />}
-            <DetailRow term="Order ID" value={payment.orderId} />
-            {payment.transactionId && <DetailRow term="Transaction ID" value={payment.transactionId} />}
-            {payment.completedAt && <DetailRow term="Completed" value={payment.completedAt} />}
-          </dl>
-        </section>
-      )}
-
-      <div className="mt-6 flex flex-wrap gap-3">
-        {complete && (
-          <Link to={`/onboarding?${new URLSearchParams({ email: payment.email, phone: payment.phone })}`} className="btn-primary">
-            Register Another Person
-          </Link>
-        )}
-        {payment?.receiptUrl && (
-          <a href={payment.receiptUrl} className="btn-secondary" download>
-            Download Receipt
-          </a>
-        )}
-        {payment?.state === 'failed' &&
-          (payment.swimmers.length ? (
-            <Link to="/onboarding" className="btn-primary">
-              Try Again
-            </Link>
-          ) : (
-            <TryAgainWith applicant={payment.applicant} />
-          ))}
-        {(card.tone === 'error' || timedOut) && payment && <RefreshStatus href={`/payment-status?${linkParams({ recheck: '1' })}`} onRefresh={refresh} busy={checking} />}
-        {card.tone === 'error' && (
-          <a href="#support" className="btn-secondary">
-            Contact Support
-          </a>
-        )}
-        <Link to="/" className="btn-secondary">
-          Return Home
-        </Link>
-      </div>
-      {card.tone === 'error' && <SupportDetails support={support} />}
+      <CheckoutStatus
+        state={payment?.state ?? null}
+        pageUrl={pageUrl}
+        checkUrl={payment ? `/payment-status/check?${new URLSearchParams({ orderId: payment.orderId, key: key ?? '' })}` : null}
+        timing={loaderData}
+        card={({ timedOut, elapsed }) => cardFor(payment, error, timedOut, elapsed)}
+        details={rows && { id: 'registration-details', title: 'Registration details', rows }}
+        support={support}
+        actions={
+          <>
+            {complete && (
+              <Link to={`/onboarding?${new URLSearchParams({ email: payment.email, phone: payment.phone })}`} className="btn-primary">
+                Register Another Person
+              </Link>
+            )}
+            <ReceiptButton href={payment?.receiptUrl ?? null} />
+            {payment?.state === 'failed' &&
+              (payment.swimmers.length ? (
+                <Link to="/onboarding" className="btn-primary">
+                  Try Again
+                </Link>
+              ) : (
+                <TryAgainWith applicant={payment.applicant} />
+              ))}
+          </>
+        }
+      />
     </section>
   )
 }

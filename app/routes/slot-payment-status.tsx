@@ -1,14 +1,13 @@
 import { data, Link } from 'react-router'
 import type { Route } from './+types/slot-payment-status'
-import { DetailRow, RefreshStatus, type StatusCard, StatusCardView, SupportDetails } from '~/components/payment-status-card'
+import { CheckoutStatus, ReceiptButton } from '~/components/checkout-status'
+import type { StatusCard } from '~/components/payment-status-card'
 import { requireUser } from '~/lib/auth.server'
 import { formatRupees } from '~/lib/money'
-import { formatLabDateThenTime, formatTimeRange, formatWeekdayDate, formatWeekdayDayMonth, secondsBetween } from '~/lib/lab-time'
+import { formatLabDateThenTime, formatTimeRange, formatWeekdayDate, formatWeekdayDayMonth } from '~/lib/lab-time'
+import { followOrder, shownState, statusPageBasics } from '~/lib/order-status.server'
 import { pageMeta } from '~/lib/seo'
-import { POLL_SECONDS, usePaymentPolling } from '~/lib/use-payment-polling'
 import { paymentStatusView, type StatusView } from '~/modules/booking/bookings.server'
-import { checkPaymentForPage } from '~/modules/payments/payments.server'
-import { getSiteSettings } from '~/modules/site/site.server'
 import { refuseNul } from '~/lib/nul.server'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
@@ -16,25 +15,18 @@ export const meta: Route.MetaFunction = ({ matches }) => [
   { name: 'robots', content: 'noindex' },
 ]
 
+/** The 3-day session's payment result, for the account that booked it. The callback's own status and amount are never trusted. */
 export async function loader({ request }: Route.LoaderArgs) {
   refuseNul(request)
   const user = await requireUser(request)
-  const params = new URL(request.url).searchParams
-  const orderId = params.get('orderId')
-  const transactionId = params.get('transactionId')
-  const settings = await getSiteSettings()
-  const support = { email: settings.supportEmail, phone: settings.phone, hours: settings.phoneHours }
-  const now = Date.now()
-  const since = Number(params.get('since'))
-  const startedAt = Number.isSafeInteger(since) && since > 0 && since <= now ? since : now
-  const base = { support, startedAt, elapsed: Math.floor(secondsBetween(startedAt, now)), recheck: params.get('recheck') === '1' }
-
+  const url = new URL(request.url)
+  const orderId = url.searchParams.get('orderId')
+  const transactionId = url.searchParams.get('transactionId')
+  const base = await statusPageBasics(url)
   if (!orderId && !transactionId) return data({ ...base, error: 'No transaction ID found in URL', payment: null }, { status: 400 })
-  let view = await paymentStatusView({ orderId, transactionId, access: { userId: user.id } })
-  if (view && (view.paymentState === 'initiated' || view.paymentState === 'pending')) {
-    await checkPaymentForPage(view.orderId)
-    view = await paymentStatusView({ orderId: view.orderId, access: { userId: user.id } })
-  }
+  // A transaction id (the gateway's, or the order id as links of the lab's first site give it) finds the order first.
+  const found = orderId ?? (await paymentStatusView({ transactionId, access: { userId: user.id } }))?.orderId
+  const view = found ? await followOrder((id) => paymentStatusView({ orderId: id, access: { userId: user.id } }), found) : null
   if (!view) return data({ ...base, error: 'Slot booking payment record not found', payment: null }, { status: 404 })
   return { ...base, error: null, payment: present(view) }
 }
@@ -43,21 +35,27 @@ function present(view: StatusView) {
   const firstDay = view.booking.days[0]
   return {
     orderId: view.orderId,
-    state: view.paymentState === 'initiated' ? 'pending' : view.paymentState,
+    state: shownState(view.paymentState),
     bookingStatus: view.bookingStatus,
     refundPending: view.refundPending,
-    swimmer: view.booking.swimmerName,
-    name: view.booking.customerName,
-    email: view.booking.customerEmail,
-    phone: view.booking.customerPhone,
-    timeSlot: formatTimeRange(view.booking.startTime, view.booking.endTime),
-    amount: formatRupees(view.amountPaise),
-    days: view.booking.days.map((day) => ({ dayNumber: day.dayNumber, date: formatWeekdayDate(day.date) })),
-    transactionId: view.transactionId,
-    completedAt: view.completedAt ? formatLabDateThenTime(view.completedAt) : null,
     confirmedText: firstDay ? `Your analysis session has been booked for ${formatWeekdayDayMonth(firstDay.date)} at ${formatTimeRange(firstDay.start, firstDay.end)}` : '',
-  } as const
+    rows: [
+      { term: 'Swimmer', value: view.booking.swimmerName },
+      { term: 'Booked by', value: view.booking.customerName },
+      { term: 'Email', value: view.booking.customerEmail },
+      { term: 'Phone', value: view.booking.customerPhone ?? 'N/A' },
+      { term: 'Time slot', value: formatTimeRange(view.booking.startTime, view.booking.endTime) },
+      { term: 'Amount', value: formatRupees(view.amountPaise) },
+      { term: 'Status', value: statusWord(shownState(view.paymentState)) },
+      ...view.booking.days.map((day) => ({ term: `Day ${day.dayNumber}`, value: formatWeekdayDate(day.date) })),
+      { term: 'Order ID', value: view.orderId },
+      ...(view.transactionId ? [{ term: 'Transaction ID', value: view.transactionId }] : []),
+      ...(view.completedAt ? [{ term: 'Completed', value: formatLabDateThenTime(view.completedAt) }] : []),
+    ],
+  }
 }
+
+const statusWord = (state: string) => state.charAt(0).toUpperCase() + state.slice(1)
 
 type Payment = ReturnType<typeof present>
 
@@ -82,77 +80,35 @@ function cardFor(payment: Payment | null, error: string | null, timedOut: boolea
 }
 
 export default function SlotPaymentStatus({ loaderData }: Route.ComponentProps) {
-  const { payment, error, support, startedAt, recheck } = loaderData
-  const pending = payment?.state === 'pending'
-  const checkUrl = payment ? `/slot-payment-status/check?${new URLSearchParams({ orderId: payment.orderId })}` : null
-  const { elapsed, timedOut, checking, refresh } = usePaymentPolling({ pending, checkUrl, initialElapsed: loaderData.elapsed, recheck })
-
-  const card = cardFor(payment, error, Boolean(timedOut), elapsed)
-  const refreshHref = payment ? `/slot-payment-status?${new URLSearchParams({ orderId: payment.orderId, recheck: '1' })}` : null
-  const autoRefresh = pending && !timedOut && payment ? `/slot-payment-status?${new URLSearchParams({ orderId: payment.orderId, since: String(startedAt) })}` : null
-
+  const { payment, error, support } = loaderData
+  const pageUrl = payment ? (extra: Record<string, string>) => `/slot-payment-status?${new URLSearchParams({ orderId: payment.orderId, ...extra })}` : null
   return (
     <section className="container-page max-w-3xl py-10 sm:py-14">
-      {autoRefresh && (
-        // Without JavaScript the page reloads itself every few seconds; with it, it polls instead.
-        <noscript dangerouslySetInnerHTML={{ __html: `<meta http-equiv="refresh" content="${POLL_SECONDS};url=${autoRefresh.replace(/&/g, '&amp;')}">` }} />
-      )}
       <h1 className="sr-only">Payment status</h1>
-      <StatusCardView card={card} autoRefreshing={Boolean(autoRefresh)} pollSeconds={POLL_SECONDS} />
-
-      {payment && (
-        <section aria-labelledby="booking-details" className="card mt-6 p-6 shadow-sm">
-          <h2 id="booking-details" className="text-lg font-bold text-ink">
-            Booking details
-          </h2>
-          <dl className="mt-4 grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
-            <DetailRow term="Swimmer" value={payment.swimmer} />
-            <DetailRow term="Booked by" value={payment.name} />
-            <DetailRow term="Email" value={payment.email} />
-            <DetailRow term="Phone" value={payment.phone ?? 'N/A'} />
-            <DetailRow term="Time slot" value={payment.timeSlot} />
-            <DetailRow term="Amount" value={payment.amount} />
-            <DetailRow term="Status" value={payment.state.charAt(0).toUpperCase() + payment.state.slice(1)} />
-            {payment.days.map((day) => (
-              <DetailRow key={day.dayNumber} term={`Day ${day.dayNumber}`} value={day.date} />
-            ))}
-            <DetailRow term="Order ID" value={payment.orderId} />
-            {payment.transactionId && <DetailRow term="Transaction ID" value={payment.transactionId} />}
-            {payment.completedAt && <DetailRow term="Completed" value={payment.completedAt} />}
-          </dl>
-        </section>
-      )}
-
-      <div className="mt-6 flex flex-wrap gap-3">
-        {payment?.state === 'completed' && payment.bookingStatus === 'confirmed' && (
-          <Link to="/my-bookings" className="btn-primary">
-            View My Bookings
-          </Link>
-        )}
-        {payment?.state === 'completed' && (
-          <a href={`/receipts/${encodeURIComponent(payment.orderId)}`} className="btn-secondary" download>
-            Download Receipt
-          </a>
-        )}
-        {payment?.state === 'failed' && (
-          <Link to="/book-slot" className="btn-primary">
-            Try Again
-          </Link>
-        )}
-        {(card.tone === 'error' || timedOut) && refreshHref && (
-          <RefreshStatus href={refreshHref} onRefresh={refresh} busy={checking} />
-        )}
-        {(payment?.state === 'failed' || card.tone === 'error') && (
-          <a href="#support" className="btn-secondary">
-            Contact Support
-          </a>
-        )}
-        <Link to="/" className="btn-secondary">
-          Return Home
-        </Link>
-      </div>
-
-      {(payment?.state === 'failed' || card.tone === 'error') && <SupportDetails support={support} />}
+      <CheckoutStatus
+        state={payment?.state ?? null}
+        pageUrl={pageUrl}
+        checkUrl={payment ? `/slot-payment-status/check?${new URLSearchParams({ orderId: payment.orderId })}` : null}
+        timing={loaderData}
+        card={({ timedOut, elapsed }) => cardFor(payment, error, timedOut, elapsed)}
+        details={payment && { id: 'booking-details', title: 'Booking details', rows: payment.rows }}
+        support={support}
+        actions={
+          <>
+            {payment?.state === 'completed' && payment.bookingStatus === 'confirmed' && (
+              <Link to="/my-bookings" className="btn-primary">
+                View My Bookings
+              </Link>
+            )}
+            <ReceiptButton href={payment?.state === 'completed' ? `/receipts/${encodeURIComponent(payment.orderId)}` : null} />
+            {payment?.state === 'failed' && (
+              <Link to="/book-slot" className="btn-primary">
+                Try Again
+              </Link>
+            )}
+          </>
+        }
+      />
     </section>
   )
 }
