@@ -29,29 +29,46 @@ const promoColumns = {
 }
 
 /** Per code: uses paid for, uses held by orders waiting for payment, uses ever made, and what the paid ones took off. */
-const useCounts = {
-  used: sql<number>`(SELECT count(*) FROM ${promoCodeUses} WHERE ${promoCodeUses.promoCodeId} = ${promoCodes.id} AND ${promoCodeUses.state} = 'used')::int`,
-  held: sql<number>`(SELECT count(*) FROM ${promoCodeUses} WHERE ${promoCodeUses.promoCodeId} = ${promoCodes.id} AND ${promoCodeUses.state} = 'held')::int`,
-  applied: sql<number>`(SELECT count(*) FROM ${promoCodeUses} WHERE ${promoCodeUses.promoCodeId} = ${promoCodes.id})::int`,
-  discountGivenPaise: sql<number>`(SELECT coalesce(sum(${promoCodeUses.discountPaise}), 0) FROM ${promoCodeUses} WHERE ${promoCodeUses.promoCodeId} = ${promoCodes.id} AND ${promoCodeUses.state} = 'used')::int`,
+function useCounts() {
+  return db()
+    .select({
+      promoCodeId: promoCodeUses.promoCodeId,
+      used: sql<number>`(count(*) FILTER (WHERE ${promoCodeUses.state} = 'used'))::int`.as('used'),
+      held: sql<number>`(count(*) FILTER (WHERE ${promoCodeUses.state} = 'held'))::int`.as('held'),
+      applied: sql<number>`count(*)::int`.as('applied'),
+      discountGivenPaise: sql<number>`(coalesce(sum(${promoCodeUses.discountPaise}) FILTER (WHERE ${promoCodeUses.state} = 'used'), 0))::int`.as('discount_given_paise'),
+    })
+    .from(promoCodeUses)
+    .groupBy(promoCodeUses.promoCodeId)
+    .as('use_counts')
+}
+
+/** The codes with their uses (none counted as 0). */
+function promoCodesWithUses() {
+  const counts = useCounts()
+  return db()
+    .select({
+      ...promoColumns,
+      used: sql<number>`coalesce(${counts.used}, 0)`,
+      held: sql<number>`coalesce(${counts.held}, 0)`,
+      applied: sql<number>`coalesce(${counts.applied}, 0)`,
+      discountGivenPaise: sql<number>`coalesce(${counts.discountGivenPaise}, 0)`,
+    })
+    .from(promoCodes)
+    .leftJoin(counts, eq(counts.promoCodeId, promoCodes.id))
+    .$dynamic()
 }
 
 export type StaffPromoCode = Awaited<ReturnType<typeof staffPromoCodes>>[number]
 
 /** Every code with its uses, the newest first. */
 export async function staffPromoCodes() {
-  return db()
-    .select({ ...promoColumns, ...useCounts })
-    .from(promoCodes)
-    .orderBy(desc(promoCodes.createdAt), desc(promoCodes.id))
+  return promoCodesWithUses().orderBy(desc(promoCodes.createdAt), desc(promoCodes.id))
 }
 
 /** One code with its uses, or null. */
 export async function staffPromoCode(id: number) {
-  const [found] = await db()
-    .select({ ...promoColumns, ...useCounts })
-    .from(promoCodes)
-    .where(eq(promoCodes.id, id))
+  const [found] = await promoCodesWithUses().where(eq(promoCodes.id, id))
   return found ?? null
 }
 
