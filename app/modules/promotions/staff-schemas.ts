@@ -94,5 +94,3 @@ export function promoCodeDetails(form: z.output<typeof PromoCodeSchema>): PromoC
     maxUsesPerCustomer: form.maxUsesPerCustomer ?? null,
   }
 }
-
-export const PromoCodeActiveSchema = z.object({ active: z.enum(['yes', 'no']) })
