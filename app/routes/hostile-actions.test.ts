@@ -35,6 +35,7 @@ import * as adminCamp from './admin/camp'
 import * as adminCamps from './admin/camps'
 import * as adminCustomer from './admin/customer'
 import * as adminSettings from './admin/settings'
+import * as adminPromoCodes from './admin/promo-codes'
 import * as adminWindow from './admin/window'
 import * as bookSlot from './book-slot'
 import * as booking from './booking'
@@ -317,6 +318,13 @@ const FORMS: FormCase[] = [
       strict: { supportEmail: 'contactEmail', infoEmail: 'contactEmail' },
       fixed: { intent: 'contact' },
     },
+  },
+  {
+    name: 'admin new promo code',
+    path: '/admin/promo-codes',
+    handler: adminPromoCodes.action,
+    who: 'admin',
+    spec: { valid: { code: 'HOSTILE10', description: '', discountKind: 'percent', discountValue: '10', products: 'camp', validFrom: '', validUntil: '', maxUses: '', maxUsesPerCustomer: '' }, strict: { code: 'note', discountKind: 'choice', discountValue: 'percent' } },
   },
   { name: 'admin customer', path: '/admin/customers/1', handler: adminCustomer.action, who: 'admin', params: () => ({ id: String(customerId) }), spec: { valid: { intent: 'disable' }, strict: { intent: 'choice' } } },
 ]

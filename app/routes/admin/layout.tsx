@@ -16,6 +16,7 @@ const SECTIONS = [
   { to: '/admin/availability', label: 'Availability' },
   { to: '/admin/bookings', label: 'Bookings' },
   { to: '/admin/camps', label: 'Camps' },
+  { to: '/admin/promo-codes', label: 'Promo codes' },
   { to: '/admin/customers', label: 'Customers' },
   { to: '/admin/settings', label: 'Catalogue & settings' },
   // Analyses

@@ -1,0 +1,120 @@
+import { and, desc, eq, ne, sql, type SQL } from 'drizzle-orm'
+import type { Executor } from '~/db/client.server'
+import { promoCodes, promoCodeUses, type PromoProduct } from '~/db/schema'
+import { DomainError } from '~/lib/domain-error'
+import { formatLabDate, formatLastDayBefore } from '~/lib/lab-time'
+import { discountsOff } from '~/lib/money'
+import { promoProductsText, timesText } from './texts'
+
+// A promo code applied to an order: checked, then one of its uses held for the order while it waits
+// for payment, counted for good once it is paid, given back when it is not.
+
+/** A booking, or a camp registration (the group's first one when several swimmers pay at once). */
+export type PromoOrder = { bookingId: number } | { campRegistrationId: number }
+
+/** What a code may look like (as staff create them), in either letter case; anything else is no code at all. */
+const CODE_AS_TYPED = /^[A-Za-z0-9_-]{1,32}$/
+
+const NOT_VALID = 'This promo code is not valid.'
+
+function refused(message: string): DomainError {
+  return new DomainError('invalid', message, 'promoCode')
+}
+
+/** `account:<id>` for a signed-in customer, `email:<lower-cased address>` for a guest. */
+export function promoCustomerKey(who: { accountId: number | null; email: string }): string {
+  return who.accountId !== null ? `account:${who.accountId}` : `email:${who.email.trim().toLowerCase()}`
+}
+
+/**
+ * The code as stored (upper case), or null when what was typed cannot be a code: too long, a NUL,
+ * letters outside A-Z (checked before changing case, since some characters upper-case to Latin letters).
+ */
+export function storedCode(typed: string): string | null {
+  const trimmed = typed.trim()
+  return CODE_AS_TYPED.test(trimmed) ? trimmed.toUpperCase() : null
+}
+
+function ofOrder(order: PromoOrder): SQL {
+  return 'bookingId' in order ? eq(promoCodeUses.bookingId, order.bookingId) : eq(promoCodeUses.campRegistrationId, order.campRegistrationId)
+}
+
+/**
+ * In the caller's transaction: checks the code for this product and customer, and holds one use of it
+ * for the order (replacing a use the order already holds, which is released first). Throws
+ * DomainError('invalid', <message>, 'promoCode') for every refusal. Uses are counted exactly under
+ * concurrency: the code's row is locked (FOR UPDATE) while its uses (held + used) are counted and the
+ * new one inserted, so 50 simultaneous applications of a code with 10 uses left hold exactly 10.
+ */
+export async function applyPromoCode(
+  tx: Executor,
+  args: { code: string; product: PromoProduct; customerKey: string; order: PromoOrder; pricesPaise: number[]; now: Date },
+): Promise<{ promoCodeId: number; code: string; discountsPaise: number[] }> {
+  const { product, customerKey, order, pricesPaise, now } = args
+  const code = storedCode(args.code)
+  if (code === null) throw refused(NOT_VALID)
+  const [promo] = await tx.select().from(promoCodes).where(eq(promoCodes.code, code)).for('update')
+  if (!promo || !promo.active) throw refused(NOT_VALID)
+  if (promo.validFrom && now < promo.validFrom) throw refused(`This promo code can be used from ${formatLabDate(promo.validFrom)}.`)
+  if (promo.validUntil && now >= promo.validUntil) throw refused(`This promo code expired: its last day was ${formatLastDayBefore(promo.validUntil)}.`)
+  if (promo.products.length > 0 && !promo.products.includes(product)) throw refused(`This promo code is only for ${promoProductsText(promo.products)}.`)
+
+  // The order's own use does not count against it: it is given back when the new one is held.
+  const [counts] = await tx
+    .select({
+      taken: sql<number>`count(*)::int`,
+      byCustomer: sql<number>`(count(*) FILTER (WHERE ${promoCodeUses.customerKey} = ${customerKey}))::int`,
+    })
+    .from(promoCodeUses)
+    .where(and(eq(promoCodeUses.promoCodeId, promo.id), ne(promoCodeUses.state, 'released'), sql`NOT (${ofOrder(order)})`))
+  const { taken, byCustomer } = counts ?? { taken: 0, byCustomer: 0 }
+  if (promo.maxUses !== null && taken >= promo.maxUses) throw refused('This promo code has been used up: all its uses have been taken.')
+  if (promo.maxUsesPerCustomer !== null && byCustomer >= promo.maxUsesPerCustomer) {
+    throw refused(`You have already used this promo code ${timesText(promo.maxUsesPerCustomer)}, as often as one person may use it.`)
+  }
+
+  const [paid] = await tx.select({ id: promoCodeUses.id }).from(promoCodeUses).where(and(ofOrder(order), eq(promoCodeUses.state, 'used')))
+  if (paid) throw refused('This order has already been paid for, so its promo code can no longer be changed.')
+  await releasePromoUse(tx, order, now)
+
+  const discountsPaise = discountsOff(pricesPaise, { kind: promo.discountKind, value: promo.discountValue })
+  await tx.insert(promoCodeUses).values({
+    promoCodeId: promo.id,
+    ...('bookingId' in order ? { bookingId: order.bookingId } : { campRegistrationId: order.campRegistrationId }),
+    customerKey,
+    discountPaise: discountsPaise.reduce((sum, paise) => sum + paise, 0),
+    state: 'held',
+    createdAt: now,
+    updatedAt: now,
+  })
+  return { promoCodeId: promo.id, code: promo.code, discountsPaise }
+}
+
+/** The order's held use goes back (its payment failed, its hold expired, the customer removed the code); no-op when none. */
+export async function releasePromoUse(tx: Executor, order: PromoOrder, now: Date): Promise<void> {
+  await tx
+    .update(promoCodeUses)
+    .set({ state: 'released', updatedAt: now })
+    .where(and(ofOrder(order), eq(promoCodeUses.state, 'held')))
+}
+
+/** The order was paid: its held use counts for good. */
+export async function markPromoUsed(tx: Executor, order: PromoOrder, now: Date): Promise<void> {
+  await tx
+    .update(promoCodeUses)
+    .set({ state: 'used', updatedAt: now })
+    .where(and(ofOrder(order), eq(promoCodeUses.state, 'held')))
+}
+
+/** The code an order holds or used (for summaries, receipts): null when none. */
+export async function promoOfOrder(ex: Executor, order: PromoOrder): Promise<{ code: string; discountPaise: number } | null> {
+  // At most one use of an order is not released (a unique index); the newest first all the same.
+  const [use] = await ex
+    .select({ code: promoCodes.code, discountPaise: promoCodeUses.discountPaise })
+    .from(promoCodeUses)
+    .innerJoin(promoCodes, eq(promoCodes.id, promoCodeUses.promoCodeId))
+    .where(and(ofOrder(order), ne(promoCodeUses.state, 'released')))
+    .orderBy(desc(promoCodeUses.id))
+    .limit(1)
+  return use ?? null
+}
