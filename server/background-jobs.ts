@@ -10,6 +10,7 @@ import type { MailTransport } from '~/modules/mail/transport.server'
 import { reconcileDuePayments } from '~/modules/payments/payments.server'
 import { onRefundRequested, processDueRefunds } from '~/modules/payments/refunds.server'
 import { applyRetention } from '~/modules/privacy/retention.server'
+import { releaseLapsedPromoUses } from '~/modules/promotions/uses.server'
 import { pruneRateLimitBuckets } from '~/modules/rate-limit/rate-limit.server'
 import { sendDueReminders } from '~/modules/reminders/reminders.server'
 import { durationMs } from '~/lib/lab-time'
@@ -103,13 +104,14 @@ export class BackgroundJobs {
 
   /**
    * Unpaid holds run out (bookings and camp seats), and so do waitlist places nobody confirmed;
-   * freed camp seats go to the waitlist.
+   * the promo codes they held are given back; freed camp seats go to the waitlist.
    */
   private async releaseHolds() {
     const now = new Date()
     await expireStaleHolds(now)
     await expireStaleCampHolds(now)
     await expireUnconfirmedWaitlist(now)
+    await releaseLapsedPromoUses(now)
     const offered = await offerFreedSeats(now)
     if (offered) this.logger.info({ offered }, 'camp seats offered to the waitlist')
   }

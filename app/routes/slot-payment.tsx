@@ -1,6 +1,7 @@
-import { data, Form, Link, redirectDocument, useNavigation } from 'react-router'
+import { data, Form, Link, redirect, redirectDocument, useNavigation } from 'react-router'
 import type { Route } from './+types/slot-payment'
 import { FormAlert, HoneypotField } from '~/components/form-controls'
+import { APPLY_PROMO, ENTER_PROMO_CODE, PROMO_FIELD, PromoCodeForm, REMOVE_PROMO, typedPromoCode } from '~/components/promo-code'
 import { TooLateToChange } from '~/components/payment-status-card'
 import { config } from '~/config.server'
 import { callerOf, requireUser } from '~/lib/auth.server'
@@ -14,6 +15,8 @@ import { optionLabel, SWIMMING_EXPERIENCE } from '~/modules/accounts/fields'
 import { tooLateToChangeNotice } from '~/modules/booking/changes.server'
 import { payableBooking } from '~/modules/booking/bookings.server'
 import { HoldExpiredError, startPayment } from '~/modules/payments/payments.server'
+import { applyCodeToOrder, promoCodeOfOrder, removeCodeFromOrder } from '~/modules/payments/checkout.server'
+import { formIntent } from '~/lib/intent'
 import { getSiteSettings } from '~/modules/site/site.server'
 import { readForm } from '~/lib/form-data.server'
 import { refusalOf } from '~/lib/refusals.server'
@@ -51,8 +54,10 @@ export async function loader({ request }: Route.LoaderArgs) {
       timeSlot: formatTimeRange(booking.startTime, booking.endTime),
       days: booking.days.map((day) => ({ dayNumber: day.dayNumber, date: formatWeekdayDate(day.date), time: formatTimeRange(day.start, day.end) })),
       amountPaise: booking.amountPaise,
+      pricePaise: booking.amountPaise + booking.promoDiscountPaise,
       heldUntil: formatLabTime(booking.holdExpiresAt!),
     },
+    promo: await promoCodeOfOrder({ kind: 'booking', id: booking.id }),
     refundPolicy: settings.refundPolicy,
     tooLateToChange: booking.days[0] ? tooLateToChangeNotice(booking.days[0].date, booking.days[0].start) : null,
     testPayments: config().PAYMENT_GATEWAY === 'sandbox',
@@ -66,6 +71,21 @@ export async function action({ request, context }: Route.ActionArgs) {
   const bookingId = bookingIdFrom(request)
   const booking = bookingId ? await payableBooking(bookingId, user.id) : null
   if (!booking) return redirectWithToast('/book-slot', NO_BOOKING)
+  const payable = { kind: 'booking', id: booking.id } as const
+  const intent = formIntent(formData, [APPLY_PROMO, REMOVE_PROMO])
+  if (intent) {
+    try {
+      const code = typedPromoCode(formData)
+      if (intent === REMOVE_PROMO) await removeCodeFromOrder({ payable })
+      else if (!code) return data({ error: null, promoError: ENTER_PROMO_CODE, typed: null }, { status: 400 })
+      else await applyCodeToOrder({ payable, code, network: clientNetwork(callerOf(request, context).ip) })
+      return redirect(`/slot-payment?${new URLSearchParams({ booking: String(booking.id) })}`)
+    } catch (error) {
+      const refusal = refusalOf(error)
+      if (refusal.error instanceof HoldExpiredError) return redirectWithToast('/book-slot', { type: 'error', title: 'Booking Failed', description: refusal.message })
+      return data({ error: null, promoError: refusal.message, typed: String(formData.get(PROMO_FIELD) ?? '').slice(0, 64) }, { status: refusal.status })
+    }
+  }
   try {
     // Each attempt may create an order at the gateway.
     await limitHoldAttempts({ network: clientNetwork(callerOf(request, context).ip), email: user.email })
@@ -81,12 +101,12 @@ export async function action({ request, context }: Route.ActionArgs) {
     // The hold ran out: the time slot is chosen again.
     if (refusal.error instanceof HoldExpiredError) return redirectWithToast('/book-slot', { type: 'error', title: 'Booking Failed', description: refusal.message })
     if (refusal.error.kind === 'unavailable') logger().error({ err: refusal.error.cause, bookingId: booking.id }, 'payment creation failed')
-    return data({ error: refusal.message }, { status: refusal.status })
+    return data({ error: refusal.message, promoError: null, typed: null }, { status: refusal.status })
   }
 }
 
 export default function SlotPayment({ loaderData, actionData }: Route.ComponentProps) {
-  const { booking, refundPolicy, tooLateToChange, testPayments } = loaderData
+  const { booking, promo, refundPolicy, tooLateToChange, testPayments } = loaderData
   const navigation = useNavigation()
   const paying = navigation.formMethod === 'POST' && navigation.formAction?.startsWith('/slot-payment')
   const redirecting = navigation.state === 'loading' && paying
@@ -138,8 +158,14 @@ export default function SlotPayment({ loaderData, actionData }: Route.ComponentP
           <dl className="mt-4 space-y-2 text-sm">
             <div className="flex justify-between gap-4">
               <dt className="text-muted">{booking.product}</dt>
-              <dd className="font-semibold text-ink">{total}</dd>
+              <dd className="font-semibold text-ink">{formatRupees(booking.pricePaise)}</dd>
             </div>
+            {promo && (
+              <div className="flex justify-between gap-4">
+                <dt className="text-muted">Promo code {promo.code}</dt>
+                <dd className="font-semibold text-ink">−{formatRupees(promo.discountPaise)}</dd>
+              </div>
+            )}
             <div className="flex justify-between gap-4">
               <dt className="text-muted">Platform Fee</dt>
               <dd className="font-semibold text-ink">{formatRupees(0)}</dd>
@@ -149,6 +175,7 @@ export default function SlotPayment({ loaderData, actionData }: Route.ComponentP
               <dd className="font-bold text-ink">{total}</dd>
             </div>
           </dl>
+          <PromoCodeForm applied={promo && { code: promo.code, discount: formatRupees(promo.discountPaise) }} error={actionData?.promoError ?? null} typed={actionData?.typed} />
           <div className="mt-6 rounded-lg border border-slate-200 bg-slate-50 p-4 text-sm">
             <p className="font-semibold text-ink">{testPayments ? 'Test payment gateway (sandbox)' : 'Secure payment by PhonePe'}</p>
             <p className="mt-1 text-muted">
@@ -161,7 +188,7 @@ export default function SlotPayment({ loaderData, actionData }: Route.ComponentP
             <HoneypotField />
             <FormAlert id="payment-error" errors={actionData?.error ? [`Payment Error: ${actionData.error}`] : undefined} />
             <button type="submit" className="btn-primary mt-4 w-full" disabled={paying}>
-              {redirecting ? 'Redirecting to payment...' : paying ? 'Processing Payment...' : `Pay ${total}`}
+              {redirecting ? 'Redirecting to payment...' : paying ? 'Processing Payment...' : booking.amountPaise === 0 ? 'Confirm Booking' : `Pay ${total}`}
             </button>
           </Form>
         </section>

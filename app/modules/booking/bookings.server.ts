@@ -47,6 +47,7 @@ const bookingColumns = {
   startTime: bookings.startTime,
   endTime: bookings.endTime,
   amountPaise: bookings.amountPaise,
+  promoDiscountPaise: bookings.promoDiscountPaise,
   status: bookings.status,
   holdExpiresAt: bookings.holdExpiresAt,
   confirmedAt: bookings.confirmedAt,

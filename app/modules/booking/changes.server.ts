@@ -167,7 +167,8 @@ export async function cancelBooking({
       .where(and(eq(payments.bookingId, bookingId), eq(payments.state, 'completed'), ne(payments.gateway, OFFLINE_GATEWAY)))
       .orderBy(asc(payments.id))
       .limit(1)
-    const refunding = refund && paid !== undefined
+    // A booking a promo code made free has nothing to give back.
+    const refunding = refund && paid !== undefined && paid.amountPaise > 0
     // A cancelled booking with money on its way back becomes 'refunded' when the refund completes.
     await setStatus(tx, bookings, 'cancelled', eq(bookings.id, bookingId), { cancelledAt: now, calendarSequence: sql`${bookings.calendarSequence} + 1`, updatedAt: now })
     if (refunding) await requestRefund(tx, { paymentId: paid.id, amountPaise: paid.amountPaise, reason: 'The booking was cancelled.', now })

@@ -12,7 +12,7 @@ import { refundedBy, type PaidOutcome, type Payable, type PaymentTerms, type Ref
 import { bookingDaysOf } from './bookings.server'
 import { seatsStillFree } from './holds.server'
 import { setStatus } from './status.server'
-import { bookingDayLines, IMPORTANT_INFORMATION } from './texts'
+import { bookingDayLines, IMPORTANT_INFORMATION, SESSION_PRODUCT_CODE } from './texts'
 
 /**
  * A payment for the booking completed. Runs inside the payment's transaction, with the booking
@@ -53,6 +53,9 @@ async function bookingTerms(tx: Executor, bookingId: number, now: Date): Promise
       status: bookings.status,
       holdExpiresAt: bookings.holdExpiresAt,
       amountPaise: bookings.amountPaise,
+      promoDiscountPaise: bookings.promoDiscountPaise,
+      productCode: bookings.productCode,
+      userId: bookings.userId,
       name: bookings.customerName,
       email: bookings.customerEmail,
       phone: bookings.customerPhone,
@@ -62,7 +65,15 @@ async function bookingTerms(tx: Executor, bookingId: number, now: Date): Promise
     .where(eq(bookings.id, bookingId))
     .for('update')
   if (!booking || booking.status !== 'pending' || !booking.holdExpiresAt || booking.holdExpiresAt <= now) return null
-  return { amountPaise: booking.amountPaise, holdExpiresAt: booking.holdExpiresAt, customer: { name: booking.name, email: booking.email, phone: booking.phone }, reference: booking.reference }
+  return {
+    amountPaise: booking.amountPaise,
+    holdExpiresAt: booking.holdExpiresAt,
+    customer: { name: booking.name, email: booking.email, phone: booking.phone },
+    reference: booking.reference,
+    lines: [{ id: bookingId, pricePaise: booking.amountPaise + booking.promoDiscountPaise }],
+    promoProduct: booking.productCode === SESSION_PRODUCT_CODE ? 'three_day' : 'single',
+    accountId: booking.userId,
+  }
 }
 
 export const bookingPayable: Payable = {

@@ -123,6 +123,9 @@ async function terms(tx: Executor, registrationId: number, now: Date): Promise<P
     holdExpiresAt: registration.holdExpiresAt,
     customer: { name: registration.name, email: registration.email, phone: registration.phone },
     reference: registration.reference,
+    lines: [{ id: registrationId, pricePaise: registration.amountPaise + registration.promoDiscountPaise }],
+    promoProduct: 'camp',
+    accountId: registration.accountId,
   }
 }
 

@@ -172,6 +172,8 @@ export const lockedRegistrationColumns = {
   status: campRegistrations.status,
   holdExpiresAt: campRegistrations.holdExpiresAt,
   amountPaise: campRegistrations.amountPaise,
+  promoDiscountPaise: campRegistrations.promoDiscountPaise,
+  accountId: campRegistrations.accountId,
   batchId: campRegistrations.batchId,
   campId: campRegistrations.campId,
   name: campRegistrations.swimmerName,
@@ -185,7 +187,7 @@ async function lockGroup(tx: Executor, leadId: number) {
   const [lead] = await tx.select({ batchId: campRegistrations.batchId }).from(campRegistrations).where(eq(campRegistrations.id, leadId))
   const batch = lead ? await lockBatchById(tx, lead.batchId) : null
   const members = await tx
-    .select({ id: campRegistrations.id, ...lockedRegistrationColumns, accountId: campRegistrations.accountId })
+    .select({ id: campRegistrations.id, ...lockedRegistrationColumns })
     .from(campRegistrations)
     .where(eq(campRegistrations.groupId, leadId))
     .orderBy(asc(campRegistrations.id))
@@ -203,6 +205,9 @@ export async function groupTerms(tx: Executor, leadId: number, now: Date): Promi
     holdExpiresAt: new Date(Math.min(...members.map((member) => member.holdExpiresAt!.getTime()))),
     customer: { name: await guardianName(tx, lead), email: lead.email, phone: lead.phone },
     reference: lead.reference,
+    lines: members.map((member) => ({ id: member.id, pricePaise: member.amountPaise + member.promoDiscountPaise })),
+    promoProduct: 'camp',
+    accountId: lead.accountId,
   }
 }
 

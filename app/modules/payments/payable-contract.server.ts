@@ -1,4 +1,6 @@
 import type { Executor } from '~/db/client.server'
+import type { PromoProduct } from '~/db/schema'
+import type { PromoOrder } from '~/modules/promotions/uses.server'
 
 /**
  * What a payment can pay for. Each kind (a booking, a camp registration) says how to lock itself
@@ -16,6 +18,12 @@ export type PaymentTerms = {
   holdExpiresAt: Date
   customer: { name: string; email: string; phone: string | null }
   reference: string
+  /** What is bought, line by line (the booking, or each swimmer's registration), each with its price before a promo code. */
+  lines: Array<{ id: number; pricePaise: number }>
+  /** What a promo code must be for to apply to it. */
+  promoProduct: PromoProduct
+  /** The account paying, if signed in: a promo code's uses per customer count by it (else by e-mail address). */
+  accountId: number | null
 }
 
 export type RefundedHow = 'gateway' | 'by_hand'
@@ -46,4 +54,9 @@ export type Payable = {
 /** What a payment row pays for. */
 export function payableOf(row: { bookingId: number | null; campRegistrationId: number | null }): PayableRef {
   return row.bookingId !== null ? { kind: 'booking', id: row.bookingId } : { kind: 'camp', id: row.campRegistrationId! }
+}
+
+/** The order a promo code's use belongs to: the booking, or the registration that leads a camp payment. */
+export function promoOrderOf(payable: PayableRef): PromoOrder {
+  return payable.kind === 'booking' ? { bookingId: payable.id } : { campRegistrationId: payable.id }
 }

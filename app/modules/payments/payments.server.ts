@@ -7,13 +7,14 @@ import { enqueueEmail } from '~/modules/mail/outbox.server'
 import { DomainError } from '~/lib/domain-error'
 import { GatewayError, newOrderId, type GatewayNotification, type GatewayOrderStatus } from './gateway-contract.server'
 import { paymentGateway } from './active-gateway.server'
-import { payableOf, type PayableKind, type PayableRef } from './payable-contract.server'
+import { payableOf, promoOrderOf, type PayableKind, type PayableRef } from './payable-contract.server'
 import { PAYABLES } from './payable-kinds.server'
 import { claimDueChecks } from './due-checks.server'
 import { issueReceipt } from '~/modules/receipts/receipts.server'
 import { amountMismatchAlert } from './staff-alerts.server'
 import { applyRefundStatus, refreshRefund, requestRefund, type RefundOutcome } from './refunds.server'
 import { addMinutes, addSeconds, secondsBetween } from '~/lib/lab-time'
+import { markPromoUsed, releasePromoUse } from '~/modules/promotions/uses.server'
 
 /** The hold ran out (or the booking moved on) before the customer paid. */
 export class HoldExpiredError extends DomainError {
@@ -28,6 +29,9 @@ export class PaymentStartError extends DomainError {
     super('unavailable', 'Failed to create payment. Please try again.')
   }
 }
+
+/** The gateway of an order a promo code made free: nothing to collect, so no gateway is asked. */
+export const FREE_GATEWAY = 'free'
 
 /** Time left on a hold below which we do not send the customer to pay. */
 const MIN_MINUTES_TO_PAY = 1
@@ -70,6 +74,15 @@ export async function startPayment({
     if (open?.checkoutUrl) return { resume: { orderId: open.orderId, redirectUrl: open.checkoutUrl } }
 
     const orderId = newOrderId(kind.orderPrefix, now)
+    // A promo code took the whole price: paid at once, through no gateway.
+    if (terms.amountPaise === 0) {
+      const [payment] = await tx
+        .insert(payments)
+        .values({ orderId, ...payableValues(payable), gateway: FREE_GATEWAY, amountPaise: 0, expiresAt: terms.holdExpiresAt, state: 'completed', paymentMode: FREE_GATEWAY, completedAt: now, createdAt: now, updatedAt: now })
+        .returning({ id: payments.id })
+      await fulfilPaidOrder(tx, { id: payment!.id, amountPaise: 0 }, payable, now)
+      return { free: { orderId } }
+    }
     await tx.insert(payments).values({
       orderId,
       ...payableValues(payable),
@@ -84,6 +97,7 @@ export async function startPayment({
     return { create: { orderId, terms } }
   })
   if (order.resume) return order.resume
+  if (order.free) return { orderId: order.free.orderId, redirectUrl: await statusUrl(order.free.orderId) }
 
   const { orderId, terms } = order.create!
   try {
@@ -132,7 +146,21 @@ async function afterFailure(tx: Executor, payable: PayableRef, paymentId: number
     .select({ id: payments.id })
     .from(payments)
     .where(and(eq(payableColumn(payable.kind), payable.id), ne(payments.id, paymentId), inArray(payments.state, ['initiated', 'pending', 'completed'])))
-  if (others.length === 0) await PAYABLES[payable.kind].unpaid(tx, payable.id, now)
+  if (others.length === 0) {
+    await PAYABLES[payable.kind].unpaid(tx, payable.id, now)
+    await releasePromoUse(tx, promoOrderOf(payable), now)
+  }
+}
+
+/**
+ * A payment completed: its receipt, the order confirmed (or its money on the way back), and the
+ * promo code it used counted for good.
+ */
+async function fulfilPaidOrder(tx: Executor, payment: { id: number; amountPaise: number }, payable: PayableRef, now: Date) {
+  await issueReceipt(tx, payment.id, now)
+  await markPromoUsed(tx, promoOrderOf(payable), now)
+  const outcome = await PAYABLES[payable.kind].paid(tx, payable.id, now)
+  if (outcome.result === 'refund' && payment.amountPaise > 0) await requestRefund(tx, { paymentId: payment.id, amountPaise: payment.amountPaise, reason: outcome.reason, now })
 }
 
 type ApplyOutcome = 'applied' | 'unchanged' | 'unknown_order' | 'amount_mismatch' | 'ignored_regression'
@@ -180,9 +208,7 @@ export async function applyOrderStatus(orderId: string, status: Pick<GatewayOrde
         }
         if (payment.state === 'completed') return 'unchanged'
         await setState(tx, payment.id, 'completed', now, { transactionId: status.transactionId, paymentMode: status.paymentMode, completedAt: now })
-        await issueReceipt(tx, payment.id, now)
-        const outcome = await PAYABLES[payable.kind].paid(tx, payable.id, now)
-        if (outcome.result === 'refund') await requestRefund(tx, { paymentId: payment.id, amountPaise: payment.amountPaise, reason: outcome.reason, now })
+        await fulfilPaidOrder(tx, payment, payable, now)
         return 'applied'
       }
     }

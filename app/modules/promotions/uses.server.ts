@@ -1,9 +1,10 @@
-import { and, desc, eq, ne, sql, type SQL } from 'drizzle-orm'
-import type { Executor } from '~/db/client.server'
-import { promoCodes, promoCodeUses, type PromoProduct } from '~/db/schema'
+import { and, desc, eq, gt, inArray, ne, or, sql, type SQL } from 'drizzle-orm'
+import { db, type Executor } from '~/db/client.server'
+import { bookings, campRegistrations, promoCodes, promoCodeUses, type PromoProduct } from '~/db/schema'
 import { DomainError } from '~/lib/domain-error'
 import { formatLabDate, formatLastDayBefore } from '~/lib/lab-time'
 import { discountsOff } from '~/lib/money'
+import { enforce, type RateLimitRule } from '~/modules/rate-limit/rate-limit.server'
 import { promoProductsText, timesText } from './texts'
 
 // A promo code applied to an order: checked, then one of its uses held for the order while it waits
@@ -98,12 +99,28 @@ export async function releasePromoUse(tx: Executor, order: PromoOrder, now: Date
     .where(and(ofOrder(order), eq(promoCodeUses.state, 'held')))
 }
 
-/** The order was paid: its held use counts for good. */
+/**
+ * The order was paid: its held use counts for good. A payment that completes after its hold ran out
+ * (and the use was given back meanwhile) still paid the discounted price: its latest use counts again.
+ */
 export async function markPromoUsed(tx: Executor, order: PromoOrder, now: Date): Promise<void> {
-  await tx
+  const held = await tx
     .update(promoCodeUses)
     .set({ state: 'used', updatedAt: now })
     .where(and(ofOrder(order), eq(promoCodeUses.state, 'held')))
+    .returning({ id: promoCodeUses.id })
+  if (held.length > 0) return
+  const [discounted] =
+    'bookingId' in order
+      ? await tx.select({ id: bookings.id }).from(bookings).where(and(eq(bookings.id, order.bookingId), gt(bookings.promoDiscountPaise, 0)))
+      : await tx
+          .select({ id: campRegistrations.id })
+          .from(campRegistrations)
+          .where(and(or(eq(campRegistrations.id, order.campRegistrationId), eq(campRegistrations.groupId, order.campRegistrationId)), gt(campRegistrations.promoDiscountPaise, 0)))
+          .limit(1)
+  if (!discounted) return
+  const [latest] = await tx.select({ id: promoCodeUses.id, state: promoCodeUses.state }).from(promoCodeUses).where(ofOrder(order)).orderBy(desc(promoCodeUses.id)).limit(1)
+  if (latest?.state === 'released') await tx.update(promoCodeUses).set({ state: 'used', updatedAt: now }).where(eq(promoCodeUses.id, latest.id))
 }
 
 /** The code an order holds or used (for summaries, receipts): null when none. */
@@ -117,4 +134,49 @@ export async function promoOfOrder(ex: Executor, order: PromoOrder): Promise<{ c
     .orderBy(desc(promoCodeUses.id))
     .limit(1)
   return use ?? null
+}
+
+/**
+ * How often one network, and one order, may try a promo code: enough for typing mistakes, far too
+ * few to guess codes by trying them.
+ */
+export const PROMO_ATTEMPT_LIMITS = {
+  perNetwork: { limit: 30, windowSeconds: 10 * 60 },
+  perOrder: { limit: 10, windowSeconds: 10 * 60 },
+} satisfies Record<string, RateLimitRule>
+
+/** Counts an attempt at a promo code; throws RateLimitedError past PROMO_ATTEMPT_LIMITS. */
+export function limitPromoAttempts({ network, order }: { network: string; order: PromoOrder }, now = new Date()) {
+  const orderKey = 'bookingId' in order ? `booking:${order.bookingId}` : `camp:${order.campRegistrationId}`
+  return enforce(
+    [
+      { key: `promo:network:${network}`, rule: PROMO_ATTEMPT_LIMITS.perNetwork },
+      { key: `promo:order:${orderKey}`, rule: PROMO_ATTEMPT_LIMITS.perOrder },
+    ],
+    now,
+  )
+}
+
+/**
+ * Gives back the uses held by orders that will not be paid: their hold ran out, their payment
+ * failed, they were released for another. (A payment that completes later still counts its use:
+ * `markPromoUsed` takes a given-back use too while its order carries the discount.)
+ */
+export async function releaseLapsedPromoUses(now = new Date()) {
+  const lapsed = (table: typeof bookings | typeof campRegistrations) =>
+    sql`${table.status} IN ('expired', 'payment_failed') OR (${table.status} = 'pending' AND ${table.holdExpiresAt} <= ${now})`
+  const released = await db()
+    .update(promoCodeUses)
+    .set({ state: 'released', updatedAt: now })
+    .where(
+      and(
+        eq(promoCodeUses.state, 'held'),
+        or(
+          inArray(promoCodeUses.bookingId, db().select({ id: bookings.id }).from(bookings).where(lapsed(bookings))),
+          inArray(promoCodeUses.campRegistrationId, db().select({ id: campRegistrations.id }).from(campRegistrations).where(lapsed(campRegistrations))),
+        ),
+      ),
+    )
+    .returning({ id: promoCodeUses.id })
+  return released.length
 }

@@ -1,0 +1,80 @@
+import { and, eq, inArray, sql } from 'drizzle-orm'
+import { db, type Executor } from '~/db/client.server'
+import { bookings, campRegistrations, payments } from '~/db/schema'
+import { DomainError } from '~/lib/domain-error'
+import { applyPromoCode, limitPromoAttempts, promoCustomerKey, promoOfOrder, releasePromoUse } from '~/modules/promotions/uses.server'
+import { promoOrderOf, type PayableKind, type PayableRef, type PaymentTerms } from './payable-contract.server'
+import { PAYABLES } from './payable-kinds.server'
+import { HoldExpiredError } from './payments.server'
+
+/**
+ * The checkout's prices: whatever is bought (a 3-day session, a single session, a camp for one
+ * swimmer or several), a promo code is checked and the order repriced on the server, in one
+ * transaction with the order locked, before the gateway is asked for anything. What each line is
+ * charged stays its `amount_paise`; the promo code's share of it is `promo_discount_paise`.
+ */
+
+/** A payment for the order is already with the gateway: its amount can no longer change. */
+export class PaymentUnderWayError extends DomainError {
+  constructor() {
+    super('conflict', 'A payment for this order is already under way, so its price can no longer change. Complete or cancel it on the payment page first.', 'promoCode')
+  }
+}
+
+/** Whose use of a code the order counts as: the paying account's, or the e-mail address's for a guest. */
+export function customerKeyOf(terms: Pick<PaymentTerms, 'accountId' | 'customer'>) {
+  return promoCustomerKey({ accountId: terms.accountId, email: terms.customer.email })
+}
+
+/**
+ * Applies a promo code to an order waiting for payment, and reprices it; each refusal says why, next
+ * to the code's field. Attempts are counted per network and per order, so codes cannot be guessed.
+ */
+export async function applyCodeToOrder({ payable, code, network, now = new Date() }: { payable: PayableRef; code: string; network: string; now?: Date }) {
+  await limitPromoAttempts({ network, order: promoOrderOf(payable) }, now)
+  return db().transaction(async (tx) => {
+    const terms = await lockedTerms(tx, payable, now)
+    const applied = await applyPromoCode(tx, { code, product: terms.promoProduct, customerKey: customerKeyOf(terms), order: promoOrderOf(payable), pricesPaise: terms.lines.map((line) => line.pricePaise), now })
+    await setPromoDiscounts(tx, payable.kind, terms.lines.map((line, index) => ({ id: line.id, discountPaise: applied.discountsPaise[index]! })))
+    return { code: applied.code, discountPaise: applied.discountsPaise.reduce((sum, paise) => sum + paise, 0) }
+  })
+}
+
+/** Takes an order's promo code off (its use goes back) and restores its price. */
+export async function removeCodeFromOrder({ payable, now = new Date() }: { payable: PayableRef; now?: Date }) {
+  await db().transaction(async (tx) => {
+    const terms = await lockedTerms(tx, payable, now)
+    await releasePromoUse(tx, promoOrderOf(payable), now)
+    await setPromoDiscounts(tx, payable.kind, terms.lines.map((line) => ({ id: line.id, discountPaise: 0 })))
+  })
+}
+
+/** The code an order carries, with what it takes off: for its summary before payment. */
+export async function promoCodeOfOrder(payable: PayableRef) {
+  return promoOfOrder(db(), promoOrderOf(payable))
+}
+
+/** The order locked with its terms, refused when it can no longer be paid or a payment for it is with the gateway. */
+async function lockedTerms(tx: Executor, payable: PayableRef, now: Date) {
+  const terms = await PAYABLES[payable.kind].termsForPayment(tx, payable.id, now)
+  if (!terms) throw new HoldExpiredError()
+  const column = payable.kind === 'booking' ? payments.bookingId : payments.campRegistrationId
+  const [open] = await tx
+    .select({ id: payments.id })
+    .from(payments)
+    .where(and(eq(column, payable.id), inArray(payments.state, ['initiated', 'pending'])))
+    .limit(1)
+  if (open) throw new PaymentUnderWayError()
+  return terms
+}
+
+/** Writes each line's promo discount: what it is charged moves by the difference, so any other discount on it stays. */
+async function setPromoDiscounts(tx: Executor, kind: PayableKind, lines: Array<{ id: number; discountPaise: number }>) {
+  const table = kind === 'booking' ? bookings : campRegistrations
+  for (const line of lines) {
+    await tx
+      .update(table)
+      .set({ amountPaise: sql`${table.amountPaise} + ${table.promoDiscountPaise} - ${line.discountPaise}`, promoDiscountPaise: line.discountPaise })
+      .where(eq(table.id, line.id))
+  }
+}
