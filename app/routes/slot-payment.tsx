@@ -163,7 +163,7 @@ export default function SlotPayment({ loaderData, actionData }: Route.ComponentP
             {promo && (
               <div className="flex justify-between gap-4">
                 <dt className="text-muted">Promo code {promo.code}</dt>
-                <dd className="font-semibold text-ink">−{formatRupees(promo.discountPaise)}</dd>
+                <dd className="font-semibold text-ink">{`−${formatRupees(promo.discountPaise)}`}</dd>
               </div>
             )}
             <div className="flex justify-between gap-4">

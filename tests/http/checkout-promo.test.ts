@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest'
+import { promoCodes } from '~/db/schema'
+import { chooseSlot } from '../support/booking-flow'
+import { decodeHtml, text, type Visitor } from '../support/visitor'
+import { useTestSite } from '../support/site'
+
+// Promo codes at the checkout, as a browser without JavaScript uses them: applied on the payment
+// step, refused next to the field, removed, paid for at the discounted price, and a free order.
+
+const site = useTestSite(
+  {},
+  {
+    async prepare(db) {
+      await db.insert(promoCodes).values([
+        { code: 'SWIM10', discountKind: 'percent', discountValue: 10_00 },
+        { code: 'CAMPS', discountKind: 'amount', discountValue: 500_00, products: ['camp'] },
+        { code: 'ONUS', discountKind: 'percent', discountValue: 100_00, products: ['three_day'] },
+      ])
+    },
+  },
+)
+
+/** Holds a 3-day session on /book-slot and opens its payment page. */
+async function heldSession(visitor: Visitor, skip: number) {
+  const slot = await chooseSlot(visitor, skip)
+  const held = await visitor.post(slot.href, { date: slot.date, time: slot.time, website_url: '' })
+  expect(held.location).toMatch(/^\/slot-payment\?booking=\d+$/)
+  return held.location!
+}
+
+const promoError = (html: string) => decodeHtml(/<p id="promo-code-error"[^>]*>([^<]*)<\/p>/.exec(html)?.[1] ?? '')
+
+describe('a promo code on the 3-day session’s payment page', () => {
+  it('applies, shows the discount as its own line, is refused next to the field, and comes off again', async () => {
+    const parent = await site.customer('Meera Iyer')
+    const page = await heldSession(parent, 0)
+    expect(text((await parent.get(page)).html)).toContain('Pay ₹30,000.00')
+
+    const empty = await parent.post(page, { intent: 'apply-promo', promoCode: '  ', website_url: '' })
+    expect(empty.status).toBe(400)
+    expect(promoError(empty.html)).toBe('Please enter a promo code.')
+
+    const wrong = await parent.post(page, { intent: 'apply-promo', promoCode: 'camps', website_url: '' })
+    expect(wrong.status).toBe(400)
+    expect(promoError(wrong.html)).toBe('This promo code is only for camps.')
+    expect(wrong.html).toMatch(/<input[^>]*id="promo-code"[^>]*aria-invalid="true"[^>]*aria-describedby="promo-code-error"/)
+    expect(decodeHtml(wrong.html)).toContain('value="camps"')
+    expect(text(wrong.html)).toContain('Pay ₹30,000.00')
+
+    const applied = await parent.post(page, { intent: 'apply-promo', promoCode: 'swim10', website_url: '' })
+    expect(applied.location).toBe(page)
+    const discounted = text((await parent.get(page)).html)
+    for (const line of ['3-Day Biomechanical Analysis ₹30,000.00', 'Promo code SWIM10 −₹3,000.00', 'Total ₹27,000.00', 'Promo code SWIM10 applied: ₹3,000.00 off.', 'Pay ₹27,000.00']) expect(discounted).toContain(line)
+
+    expect((await parent.post(page, { intent: 'remove-promo', website_url: '' })).location).toBe(page)
+    const restored = text((await parent.get(page)).html)
+    expect(restored).toContain('Pay ₹30,000.00')
+    expect(restored).not.toContain('SWIM10')
+  })
+
+  it('is charged at the discounted price: the gateway asks for it, and the status page shows it', async () => {
+    const parent = await site.customer('Kiran Das')
+    const page = await heldSession(parent, 1)
+    await parent.post(page, { intent: 'apply-promo', promoCode: 'SWIM10', website_url: '' })
+    const pay = await parent.post(page, { website_url: '' })
+    const checkout = await parent.get(pay.location!)
+    expect(text(checkout.html)).toContain('₹27,000.00')
+    const back = await parent.post(pay.location!, { outcome: 'success' })
+    const status = text((await parent.get(back.location!)).html)
+    expect(status).toContain('Payment Successful!')
+    expect(status).toContain('Amount ₹27,000.00')
+  })
+
+  it('makes a free order when the code takes the whole price: confirmed without the gateway', async () => {
+    const parent = await site.customer('Free Swimmer')
+    const page = await heldSession(parent, 2)
+    await parent.post(page, { intent: 'apply-promo', promoCode: 'ONUS', website_url: '' })
+    const summary = text((await parent.get(page)).html)
+    expect(summary).toContain('Total ₹0.00')
+    expect(summary).toContain('Confirm Booking')
+    const confirm = await parent.post(page, { website_url: '' })
+    expect(confirm.location).toMatch(new RegExp(`^${site.url}/slot-payment-status\\?orderId=SLOT_`))
+    const status = text((await parent.get(confirm.location!)).html)
+    expect(status).toContain('Payment Successful!')
+    expect(status).toContain('Amount ₹0.00')
+    await site.sink.waitForMailTo('freeswimmer@example.com', /Booking confirmed/)
+  })
+})
