@@ -26,8 +26,15 @@ export async function readDraft(request: Request): Promise<PublicBookingInput | 
   return parsed.success ? parsed.data : null
 }
 
-export async function draftHeader(details: PublicBookingInput) {
-  return (await draftCookie()).serialize(details)
+/** The promo code the customer applied on step 2, kept with the draft; checked again whenever it is used. */
+export async function readDraftPromoCode(request: Request): Promise<string | null> {
+  const value: unknown = await (await draftCookie()).parse(request.headers.get('Cookie'))
+  const code = value && typeof value === 'object' && 'promoCode' in value ? value.promoCode : null
+  return typeof code === 'string' ? code : null
+}
+
+export async function draftHeader(details: PublicBookingInput, promoCode: string | null = null) {
+  return (await draftCookie()).serialize(promoCode ? { ...details, promoCode } : details)
 }
 
 export async function clearDraftHeader() {

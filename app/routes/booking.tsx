@@ -5,9 +5,10 @@ import { data, Form, Link, redirect, redirectDocument, useFetcher } from 'react-
 import type { Route } from './+types/booking'
 import { FieldError, FormAlert, HoneypotField, PendingButton, TextAreaField, TextField, useLazyValidatedForm } from '~/components/form-controls'
 import { CheckoutStatus, ReceiptButton } from '~/components/checkout-status'
+import { APPLY_PROMO, ENTER_PROMO_CODE, PromoCodeForm, REMOVE_PROMO, typedPromoCode } from '~/components/promo-code'
 import { DetailRow, TooLateToChange } from '~/components/payment-status-card'
-import { getUser } from '~/lib/auth.server'
-import { clearDraftHeader, draftHeader, readDraft } from '~/lib/booking-draft.server'
+import { callerOf, getUser } from '~/lib/auth.server'
+import { clearDraftHeader, draftHeader, readDraft, readDraftPromoCode } from '~/lib/booking-draft.server'
 import { linkExpired } from '~/lib/booking-access.server'
 import { formatRupees, formatWholeRupees } from '~/lib/money'
 import { formatClockTime, formatTimeRange, formatWeekdayDate, formatWeekdayDayMonth } from '~/lib/lab-time'
@@ -22,10 +23,12 @@ import { paymentStatusView } from '~/modules/booking/bookings.server'
 import { AlreadyBookedError, SlotUnavailableError } from '~/modules/booking/holds.server'
 import { tooLateToChangeNotice } from '~/modules/booking/changes.server'
 import { holderOf } from '~/lib/holder.server'
+import { clientNetwork } from '~/modules/rate-limit/client-network'
 import { bookingDates, bookingTimesOn, holdSingleSession, NO_TIMES_MESSAGE, singleService, singleServicePrices, type BookingTime } from '~/modules/booking/public-booking.server'
 import { isBookableDate, MISSING_INFORMATION, REQUIRED_BOOKING_FIELDS } from '~/modules/booking/fields'
 import { BookableDateSchema, PublicBookingSchema, type PublicBookingInput } from '~/modules/booking/schemas'
 import { startPayment } from '~/modules/payments/payments.server'
+import { abandonOrder, applyCodeToOrder, previewCode } from '~/modules/payments/checkout.server'
 import { getCatalogue, requireItem } from '~/modules/site/site.server'
 import { readForm } from '~/lib/form-data.server'
 import { formIntent } from '~/lib/intent'
@@ -49,10 +52,12 @@ export async function loader({ request }: Route.LoaderArgs) {
   const draft = await readDraft(request)
   if (step === '2') {
     if (!draft) throw redirect('/booking')
+    const promo = await draftPromo(request, draft, services)
     return {
       step: 2 as const,
       services,
-      summary: summaryOf(draft, services),
+      summary: summaryOf(draft, services, 'discountPaise' in promo ? promo : null),
+      promo,
       notice: STEP_NOTICES[url.searchParams.get('payment') ?? ''] ?? null,
       tooLateToChange: tooLateToChangeNotice(draft.date, draft.time),
     }
@@ -76,7 +81,25 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 type Services = Awaited<ReturnType<typeof singleServicePrices>>
 
-function summaryOf(details: PublicBookingInput, services: Services) {
+/**
+ * The promo code kept with the draft, checked again as it stands now (it may have been used up or
+ * switched off since it was applied): what it takes off, or why it no longer applies.
+ */
+async function draftPromo(request: Request, draft: PublicBookingInput, services: Services): Promise<{ code: string; discountPaise: number } | { refused: string } | { none: true }> {
+  const code = await readDraftPromoCode(request)
+  if (!code) return { none: true }
+  const user = await getUser(request)
+  try {
+    return await previewCode({ code, product: 'single', customer: { accountId: user?.id ?? null, email: draft.email }, pricesPaise: [priceOf(draft, services)], network: null })
+  } catch (error) {
+    const refusal = refusalOf(error)
+    return { refused: `Promo code ${code}: ${refusal.message}` }
+  }
+}
+
+const priceOf = (details: PublicBookingInput, services: Services) => services.find((candidate) => candidate.value === details.service)!.pricePaise
+
+function summaryOf(details: PublicBookingInput, services: Services, promo: { code: string; discountPaise: number } | null = null) {
   const service = services.find((candidate) => candidate.value === details.service)!
   return {
     name: details.name,
@@ -84,7 +107,10 @@ function summaryOf(details: PublicBookingInput, services: Services) {
     phone: details.phone || null,
     service: service.label,
     when: `${formatWeekdayDate(details.date)} at ${formatClockTime(details.time)}`,
-    total: formatRupees(service.pricePaise),
+    price: formatRupees(service.pricePaise),
+    promo: promo && { code: promo.code, discount: formatRupees(promo.discountPaise) },
+    total: formatRupees(service.pricePaise - (promo?.discountPaise ?? 0)),
+    free: service.pricePaise - (promo?.discountPaise ?? 0) === 0,
     notes: details.notes || null,
   }
 }
@@ -126,13 +152,15 @@ type ActionResult =
   | { kind: 'times'; values: Record<string, string>; times: BookingTime[] | null; dateError: string | null }
   | { kind: 'invalid'; result: SubmissionResult<string[]>; times: BookingTime[] | null }
   | { kind: 'refused'; message: string }
+  | { kind: 'promo'; message: string; typed: string | null }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const formData = await readForm(request)
   rejectBots(formData)
-  const intent = formIntent(formData, ['details', 'times', 'pay'])
+  const intent = formIntent(formData, ['details', 'times', 'pay', APPLY_PROMO, REMOVE_PROMO])
 
   if (intent === 'pay') return pay(request, context)
+  if (intent === APPLY_PROMO || intent === REMOVE_PROMO) return changePromoCode(request, context, intent, formData)
 
   const date = BookableDateSchema.safeParse(formData.get('date'))
   // A date is taken only when /booking offers it: one with a time that can still be booked.
@@ -159,6 +187,26 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 /**
+ * Step 2's promo code, before any seat is held: checked as it would be applied, then kept with the
+ * draft (it is applied for real when the seat is held); removed on request.
+ */
+async function changePromoCode(request: Request, context: Route.ActionArgs['context'], intent: typeof APPLY_PROMO | typeof REMOVE_PROMO, formData: FormData) {
+  const draft = await readDraft(request)
+  if (!draft) return redirect('/booking')
+  const code = typedPromoCode(formData)
+  if (intent === REMOVE_PROMO) return redirect('/booking?step=2', { headers: { 'Set-Cookie': await draftHeader(draft) } })
+  if (!code) return data<ActionResult>({ kind: 'promo', message: ENTER_PROMO_CODE, typed: null }, { status: 400 })
+  const user = await getUser(request)
+  try {
+    const preview = await previewCode({ code, product: 'single', customer: { accountId: user?.id ?? null, email: draft.email }, pricesPaise: [priceOf(draft, await singleServicePrices())], network: clientNetwork(callerOf(request, context).ip) })
+    return redirect('/booking?step=2', { headers: { 'Set-Cookie': await draftHeader(draft, preview.code) } })
+  } catch (error) {
+    const refusal = refusalOf(error)
+    return data<ActionResult>({ kind: 'promo', message: refusal.message, typed: code.slice(0, 64) }, { status: refusal.status })
+  }
+}
+
+/**
  * Step 2's Complete Booking: holds the seat, then sends the customer to the gateway's page. A
  * refusal (an unpaid booking already waiting for this address, too many from the network, too many
  * attempts) is shown on step 2, details kept.
@@ -178,6 +226,17 @@ async function pay(request: Request, context: Route.ActionArgs['context']) {
     // The seat went meanwhile: step 2 says so, for another to be chosen.
     if (refusal.error instanceof SlotUnavailableError || refusal.error instanceof AlreadyBookedError) return redirect('/booking?step=2&payment=unavailable', { headers })
     return data<ActionResult>({ kind: 'refused', message: refusal.message }, { status: refusal.status, headers })
+  }
+  const promoCode = await readDraftPromoCode(request)
+  if (promoCode) {
+    try {
+      await applyCodeToOrder({ payable: { kind: 'booking', id: hold.bookingId }, code: promoCode, network: holder.network })
+    } catch (error) {
+      // The code stopped applying since step 2 showed it (used up, switched off): nothing is held, and the price is shown again without it.
+      await abandonOrder({ payable: { kind: 'booking', id: hold.bookingId } })
+      headers.append('Set-Cookie', await draftHeader(draft))
+      return data<ActionResult>({ kind: 'promo', message: `Promo code ${promoCode}: ${refusalOf(error).message}`, typed: null }, { status: 409, headers })
+    }
   }
   try {
     const payment = await startPayment({
@@ -202,7 +261,14 @@ export default function Booking({ loaderData, actionData }: Route.ComponentProps
         <Progress step={loaderData.step} />
         <div className="card mt-6 p-6 shadow-sm sm:p-8">
           {loaderData.step === 1 && <DetailsStep loaderData={loaderData} actionData={actionData} />}
-          {loaderData.step === 2 && <PaymentStep {...loaderData} notice={actionData?.kind === 'refused' ? actionData.message : loaderData.notice} />}
+          {loaderData.step === 2 && (
+            <PaymentStep
+              {...loaderData}
+              notice={actionData?.kind === 'refused' ? actionData.message : loaderData.notice}
+              promoError={actionData?.kind === 'promo' ? actionData.message : 'refused' in loaderData.promo ? loaderData.promo.refused : null}
+              typed={actionData?.kind === 'promo' ? actionData.typed : null}
+            />
+          )}
           {loaderData.step === 3 && <ConfirmationStep {...loaderData} />}
         </div>
       </div>
@@ -355,7 +421,7 @@ function DetailsStep({ loaderData, actionData }: { loaderData: Step1Data; action
   )
 }
 
-function PaymentStep({ summary, notice, tooLateToChange }: Extract<Route.ComponentProps['loaderData'], { step: 2 }>) {
+function PaymentStep({ summary, notice, tooLateToChange, promoError, typed }: Extract<Route.ComponentProps['loaderData'], { step: 2 }> & { promoError: string | null; typed: string | null }) {
   return (
     <div className="space-y-6">
       <h2 className="text-xl font-bold text-ink">Payment</h2>
@@ -373,11 +439,20 @@ function PaymentStep({ summary, notice, tooLateToChange }: Extract<Route.Compone
         <DetailRow term="Date and time" value={summary.when} />
         {summary.notes && <DetailRow term="Notes" value={summary.notes} />}
       </dl>
+      {summary.promo && (
+        <dl className="grid grid-cols-[1fr_auto] gap-x-4 gap-y-2 border-t border-slate-200 pt-4 text-sm">
+          <DetailRow term={summary.service} value={summary.price} />
+          <DetailRow term={`Promo code ${summary.promo.code}`} value={`−${summary.promo.discount}`} />
+        </dl>
+      )}
       <p className="flex justify-between border-t border-slate-200 pt-4 text-lg font-bold text-ink">
         <span>Total</span>
         <span>{summary.total}</span>
       </p>
-      <p className="text-sm text-muted">You pay on our payment partner's secure page (UPI, cards, net banking). Your card details never reach our site.</p>
+      <PromoCodeForm applied={summary.promo} error={promoError} typed={typed} />
+      <p className="text-sm text-muted">
+        {summary.free ? 'Nothing to pay: the promo code covers the full price.' : "You pay on our payment partner's secure page (UPI, cards, net banking). Your card details never reach our site."}
+      </p>
       <Form method="post" className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-between">
         <HoneypotField />
         <Link to="/booking" className="btn-secondary">

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { promoCodes } from '~/db/schema'
-import { chooseSlot } from '../support/booking-flow'
-import { decodeHtml, text, type Visitor } from '../support/visitor'
+import { bookableDate, chooseSlot } from '../support/booking-flow'
+import { decodeHtml, text, Visitor } from '../support/visitor'
 import { useTestSite } from '../support/site'
 
 // Promo codes at the checkout, as a browser without JavaScript uses them: applied on the payment
@@ -15,6 +15,8 @@ const site = useTestSite(
         { code: 'SWIM10', discountKind: 'percent', discountValue: 10_00 },
         { code: 'CAMPS', discountKind: 'amount', discountValue: 500_00, products: ['camp'] },
         { code: 'ONUS', discountKind: 'percent', discountValue: 100_00, products: ['three_day'] },
+        { code: 'SINGLE500', discountKind: 'amount', discountValue: 500_00, products: ['single'] },
+        { code: 'ONCEONLY', discountKind: 'percent', discountValue: 20_00, maxUses: 1 },
       ])
     },
   },
@@ -84,5 +86,53 @@ describe('a promo code on the 3-day session’s payment page', () => {
     expect(status).toContain('Payment Successful!')
     expect(status).toContain('Amount ₹0.00')
     await site.sink.waitForMailTo('freeswimmer@example.com', /Booking confirmed/)
+  })
+})
+
+/** /booking's step 1, filled in and sent: the visitor is on step 2. */
+async function singleSessionDetails(visitor: Visitor, email: string, time: string) {
+  const step1 = await visitor.post('/booking', { name: 'Guest Parent', email, phone: '', service: 'both', date: bookableDate(5), time, notes: '', intent: 'details', website_url: '' })
+  expect(step1.location).toBe('/booking?step=2')
+}
+
+describe('a promo code on /booking’s payment step', () => {
+  it('is checked and shown before any seat is held, then charged when the booking is paid', async () => {
+    const guest = new Visitor(site.url)
+    await singleSessionDetails(guest, 'guestparent@example.com', '12:00')
+    const wrong = await guest.post('/booking?step=2', { intent: 'apply-promo', promoCode: 'ONUS', website_url: '' })
+    expect(wrong.status).toBe(400)
+    expect(promoError(wrong.html)).toBe('This promo code is only for 3-day analysis sessions.')
+    expect(text(wrong.html)).toContain('Total ₹5,999.00')
+
+    expect((await guest.post('/booking?step=2', { intent: 'apply-promo', promoCode: 'single500', website_url: '' })).location).toBe('/booking?step=2')
+    const summary = text((await guest.get('/booking?step=2')).html)
+    for (const line of ['Race + Biomechanical Analysis Session ₹5,999.00', 'Promo code SINGLE500 −₹500.00', 'Total ₹5,499.00', 'Promo code SINGLE500 applied: ₹500.00 off.']) expect(summary).toContain(line)
+
+    const pay = await guest.post('/booking?step=2', { intent: 'pay', website_url: '' })
+    expect(text((await guest.get(pay.location!)).html)).toContain('₹5,499.00')
+    const back = await guest.post(pay.location!, { outcome: 'success' })
+    expect(text((await guest.get(back.location!)).html)).toContain('Booking Confirmed!')
+  })
+
+  it('says so, holds nothing and shows the full price when the code was used up between the summary and paying', async () => {
+    const first = new Visitor(site.url)
+    const second = new Visitor(site.url)
+    await singleSessionDetails(first, 'firstparent@example.com', '13:00')
+    await singleSessionDetails(second, 'secondparent@example.com', '14:00')
+    await first.post('/booking?step=2', { intent: 'apply-promo', promoCode: 'ONCEONLY', website_url: '' })
+    await second.post('/booking?step=2', { intent: 'apply-promo', promoCode: 'ONCEONLY', website_url: '' })
+    expect(text((await second.get('/booking?step=2')).html)).toContain('Promo code ONCEONLY applied')
+
+    const firstPay = await first.post('/booking?step=2', { intent: 'pay', website_url: '' })
+    expect(firstPay.location).toMatch(/sandbox-gateway\/checkout/)
+    const refused = await second.post('/booking?step=2', { intent: 'pay', website_url: '' })
+    expect(refused.status).toBe(409)
+    expect(promoError(refused.html)).toBe('Promo code ONCEONLY: This promo code has been used up: all its uses have been taken.')
+    const again = text((await second.get('/booking?step=2')).html)
+    expect(again).toContain('Total ₹5,999.00')
+    expect(again).not.toContain('ONCEONLY')
+    // Nothing was left held: the full-price booking goes through.
+    const pay = await second.post('/booking?step=2', { intent: 'pay', website_url: '' })
+    expect(pay.location).toMatch(/sandbox-gateway\/checkout/)
   })
 })

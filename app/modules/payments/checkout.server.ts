@@ -1,8 +1,8 @@
 import { and, eq, inArray, sql } from 'drizzle-orm'
 import { db, type Executor } from '~/db/client.server'
-import { bookings, campRegistrations, payments } from '~/db/schema'
+import { bookings, campRegistrations, payments, type PromoProduct } from '~/db/schema'
 import { DomainError } from '~/lib/domain-error'
-import { applyPromoCode, limitPromoAttempts, promoCustomerKey, promoOfOrder, releasePromoUse } from '~/modules/promotions/uses.server'
+import { applyPromoCode, limitPromoAttempts, previewPromoCode, promoCustomerKey, promoOfOrder, releasePromoUse } from '~/modules/promotions/uses.server'
 import { promoOrderOf, type PayableKind, type PayableRef, type PaymentTerms } from './payable-contract.server'
 import { PAYABLES } from './payable-kinds.server'
 import { HoldExpiredError } from './payments.server'
@@ -77,4 +77,23 @@ async function setPromoDiscounts(tx: Executor, kind: PayableKind, lines: Array<{
       .set({ amountPaise: sql`${table.amountPaise} + ${table.promoDiscountPaise} - ${line.discountPaise}`, promoDiscountPaise: line.discountPaise })
       .where(eq(table.id, line.id))
   }
+}
+
+/**
+ * What a promo code would take off an order not held yet (/booking's summary, before its seat is
+ * held): checked as applying it would be, nothing held; attempts counted like applying.
+ */
+export async function previewCode({ code, product, customer, pricesPaise, network, now = new Date() }: { code: string; product: PromoProduct; customer: { accountId: number | null; email: string }; pricesPaise: number[]; network: string | null; now?: Date }) {
+  const customerKey = promoCustomerKey(customer)
+  if (network !== null) await limitPromoAttempts({ network, customerKey }, now)
+  const preview = await previewPromoCode(db(), { code, product, customerKey, pricesPaise, now })
+  return { code: preview.code, discountPaise: preview.discountsPaise.reduce((sum, paise) => sum + paise, 0) }
+}
+
+/** An order given up before payment (its promo code refused when the seat was held): its seats and its code go back. */
+export async function abandonOrder({ payable, now = new Date() }: { payable: PayableRef; now?: Date }) {
+  await db().transaction(async (tx) => {
+    await PAYABLES[payable.kind].unpaid(tx, payable.id, now)
+    await releasePromoUse(tx, promoOrderOf(payable), now)
+  })
 }

@@ -51,29 +51,8 @@ export async function applyPromoCode(
   tx: Executor,
   args: { code: string; product: PromoProduct; customerKey: string; order: PromoOrder; pricesPaise: number[]; now: Date },
 ): Promise<{ promoCodeId: number; code: string; discountsPaise: number[] }> {
-  const { product, customerKey, order, pricesPaise, now } = args
-  const code = storedCode(args.code)
-  if (code === null) throw refused(NOT_VALID)
-  const [promo] = await tx.select().from(promoCodes).where(eq(promoCodes.code, code)).for('update')
-  if (!promo || !promo.active) throw refused(NOT_VALID)
-  if (promo.validFrom && now < promo.validFrom) throw refused(`This promo code can be used from ${formatLabDate(promo.validFrom)}.`)
-  if (promo.validUntil && now >= promo.validUntil) throw refused(`This promo code expired: its last day was ${formatLastDayBefore(promo.validUntil)}.`)
-  if (promo.products.length > 0 && !promo.products.includes(product)) throw refused(`This promo code is only for ${promoProductsText(promo.products)}.`)
-
-  // The order's own use does not count against it: it is given back when the new one is held.
-  const [counts] = await tx
-    .select({
-      taken: sql<number>`count(*)::int`,
-      byCustomer: sql<number>`(count(*) FILTER (WHERE ${promoCodeUses.customerKey} = ${customerKey}))::int`,
-    })
-    .from(promoCodeUses)
-    .where(and(eq(promoCodeUses.promoCodeId, promo.id), ne(promoCodeUses.state, 'released'), sql`NOT (${ofOrder(order)})`))
-  const { taken, byCustomer } = counts ?? { taken: 0, byCustomer: 0 }
-  if (promo.maxUses !== null && taken >= promo.maxUses) throw refused('This promo code has been used up: all its uses have been taken.')
-  if (promo.maxUsesPerCustomer !== null && byCustomer >= promo.maxUsesPerCustomer) {
-    throw refused(`You have already used this promo code ${timesText(promo.maxUsesPerCustomer)}, as often as one person may use it.`)
-  }
-
+  const { customerKey, order, pricesPaise, now } = args
+  const promo = await usableCode(tx, { ...args, lock: true })
   const [paid] = await tx.select({ id: promoCodeUses.id }).from(promoCodeUses).where(and(ofOrder(order), eq(promoCodeUses.state, 'used')))
   if (paid) throw refused('This order has already been paid for, so its promo code can no longer be changed.')
   await releasePromoUse(tx, order, now)
@@ -89,6 +68,47 @@ export async function applyPromoCode(
     updatedAt: now,
   })
   return { promoCodeId: promo.id, code: promo.code, discountsPaise }
+}
+
+/**
+ * The code, once every check has passed: it exists and is switched on, is valid now, is for this
+ * product, and has uses left in all and for this customer (the order's own use not counted).
+ * `lock` takes the code's row for the rest of the transaction, so uses are counted exactly.
+ */
+async function usableCode(ex: Executor, args: { code: string; product: PromoProduct; customerKey: string; order: PromoOrder | null; now: Date; lock: boolean }) {
+  const { product, customerKey, order, now, lock } = args
+  const code = storedCode(args.code)
+  if (code === null) throw refused(NOT_VALID)
+  const [promo] = await (lock ? ex.select().from(promoCodes).where(eq(promoCodes.code, code)).for('update') : ex.select().from(promoCodes).where(eq(promoCodes.code, code)))
+  if (!promo || !promo.active) throw refused(NOT_VALID)
+  if (promo.validFrom && now < promo.validFrom) throw refused(`This promo code can be used from ${formatLabDate(promo.validFrom)}.`)
+  if (promo.validUntil && now >= promo.validUntil) throw refused(`This promo code expired: its last day was ${formatLastDayBefore(promo.validUntil)}.`)
+  if (promo.products.length > 0 && !promo.products.includes(product)) throw refused(`This promo code is only for ${promoProductsText(promo.products)}.`)
+
+  // The order's own use does not count against it: it is given back when the new one is held.
+  const [counts] = await ex
+    .select({
+      taken: sql<number>`count(*)::int`,
+      byCustomer: sql<number>`(count(*) FILTER (WHERE ${promoCodeUses.customerKey} = ${customerKey}))::int`,
+    })
+    .from(promoCodeUses)
+    .where(and(eq(promoCodeUses.promoCodeId, promo.id), ne(promoCodeUses.state, 'released'), order ? sql`NOT (${ofOrder(order)})` : undefined))
+  const { taken, byCustomer } = counts ?? { taken: 0, byCustomer: 0 }
+  if (promo.maxUses !== null && taken >= promo.maxUses) throw refused('This promo code has been used up: all its uses have been taken.')
+  if (promo.maxUsesPerCustomer !== null && byCustomer >= promo.maxUsesPerCustomer) {
+    throw refused(`You have already used this promo code ${timesText(promo.maxUsesPerCustomer)}, as often as one person may use it.`)
+  }
+
+  return promo
+}
+
+/**
+ * What a code would take off prices not yet held (the summary before a seat is held): every check of
+ * `applyPromoCode`, nothing held. Applying it to the order afterwards checks again.
+ */
+export async function previewPromoCode(ex: Executor, args: { code: string; product: PromoProduct; customerKey: string; pricesPaise: number[]; now: Date }) {
+  const promo = await usableCode(ex, { ...args, order: null, lock: false })
+  return { code: promo.code, discountsPaise: discountsOff(args.pricesPaise, { kind: promo.discountKind, value: promo.discountValue }) }
 }
 
 /** The order's held use goes back (its payment failed, its hold expired, the customer removed the code); no-op when none. */
@@ -137,21 +157,21 @@ export async function promoOfOrder(ex: Executor, order: PromoOrder): Promise<{ c
 }
 
 /**
- * How often one network, and one order, may try a promo code: enough for typing mistakes, far too
- * few to guess codes by trying them.
+ * How often one network, and one order (or one customer before anything is held), may try a promo
+ * code: enough for typing mistakes, far too few to guess codes by trying them.
  */
 export const PROMO_ATTEMPT_LIMITS = {
   perNetwork: { limit: 30, windowSeconds: 10 * 60 },
   perOrder: { limit: 10, windowSeconds: 10 * 60 },
 } satisfies Record<string, RateLimitRule>
 
-/** Counts an attempt at a promo code; throws RateLimitedError past PROMO_ATTEMPT_LIMITS. */
-export function limitPromoAttempts({ network, order }: { network: string; order: PromoOrder }, now = new Date()) {
-  const orderKey = 'bookingId' in order ? `booking:${order.bookingId}` : `camp:${order.campRegistrationId}`
+/** Counts an attempt at a promo code for an order, or for a customer's order to be; throws RateLimitedError past PROMO_ATTEMPT_LIMITS. */
+export function limitPromoAttempts({ network, order, customerKey }: { network: string } & ({ order: PromoOrder; customerKey?: never } | { customerKey: string; order?: never }), now = new Date()) {
+  const subject = order ? ('bookingId' in order ? `booking:${order.bookingId}` : `camp:${order.campRegistrationId}`) : customerKey
   return enforce(
     [
       { key: `promo:network:${network}`, rule: PROMO_ATTEMPT_LIMITS.perNetwork },
-      { key: `promo:order:${orderKey}`, rule: PROMO_ATTEMPT_LIMITS.perOrder },
+      { key: `promo:order:${subject}`, rule: PROMO_ATTEMPT_LIMITS.perOrder },
     ],
     now,
   )
