@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm'
+import type { AnyPgColumn } from 'drizzle-orm/pg-core'
 import { db, type Executor } from '~/db/client.server'
 import { campRegistrations, creditNotes, creditNoteSequences, payments, receipts, refunds, type MailAttachment } from '~/db/schema'
 import { splitGst } from '~/lib/money'
@@ -158,8 +159,17 @@ export async function creditNotesOfBookings(bookingIds: number[]) {
  */
 export async function creditNotesOfRegistrations(registrationIds: number[]) {
   if (registrationIds.length === 0) return new Map<number, CreditNoteSummary[]>()
-  const rows = await db()
-    .select({ ...summaryColumns, key: campRegistrations.id })
+  return grouped(await registrationCreditNotes<number>(campRegistrations.id, inArray(campRegistrations.id, registrationIds)))
+}
+
+/** The credit notes of a camp's registrations, by the registration's reference, oldest first. */
+export async function creditNotesOfCamp(campId: number) {
+  return grouped(await registrationCreditNotes<string>(campRegistrations.reference, eq(campRegistrations.campId, campId)))
+}
+
+function registrationCreditNotes<Key extends number | string>(key: AnyPgColumn, where: SQL) {
+  return db()
+    .select({ ...summaryColumns, key: sql<Key>`${key}` })
     .from(creditNotes)
     .innerJoin(refunds, eq(refunds.id, creditNotes.refundId))
     .innerJoin(payments, eq(payments.id, refunds.paymentId))
@@ -167,7 +177,11 @@ export async function creditNotesOfRegistrations(registrationIds: number[]) {
       campRegistrations,
       or(eq(refunds.campRegistrationId, campRegistrations.id), and(isNull(refunds.campRegistrationId), eq(payments.campRegistrationId, sql`coalesce(${campRegistrations.groupId}, ${campRegistrations.id})`))),
     )
-    .where(inArray(campRegistrations.id, registrationIds))
+    .where(where)
     .orderBy(asc(creditNotes.issuedAt), asc(creditNotes.id))
-  return grouped(rows)
+}
+
+/** Where a credit note is downloaded by someone signed in (staff, its customer). */
+export function creditNotePath(refundId: string) {
+  return `/credit-notes/${encodeURIComponent(refundId)}`
 }
