@@ -11,9 +11,7 @@ export function CreditNoteLinks({ notes, className = '' }: { notes: CreditNoteLi
           <a href={note.url} className="link" download>
             Credit note {note.number}
           </a>{' '}
-          <span className="text-muted">
-            ({note.amount} refunded, {note.date})
-          </span>
+          <span className="text-muted">{`(${note.amount} refunded, ${note.date})`}</span>
         </li>
       ))}
     </ul>
