@@ -294,11 +294,11 @@ function BatchSection({ batch, batches, actionData }: { batch: Batch; batches: B
                     <span className="block text-muted">{registration.reference}</span>
                     {registration.declaration && <span className="block text-muted">{registration.declaration}</span>}
                   </td>
-                  <td className="px-3 py-2 text-ink">
-                    {registration.status}
-                    <CreditNoteLinks notes={registration.creditNotes} className="mt-1" />
+                  <td className="px-3 py-2 text-ink">{registration.status}</td>
+                  <td className="px-3 py-2 text-right text-ink">
+                    {registration.amount}
+                    <CreditNoteLinks notes={registration.creditNotes} className="mt-1 text-left" />
                   </td>
-                  <td className="px-3 py-2 text-right text-ink">{registration.amount}</td>
                   <td className="px-3 py-2 text-ink">{registration.registeredAt}</td>
                   <td className="px-3 py-2">
                     {registration.confirmed && (
