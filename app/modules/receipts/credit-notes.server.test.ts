@@ -1,4 +1,5 @@
 import { asc, eq } from 'drizzle-orm'
+import { strFromU8, unzipSync } from 'fflate'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
 import { camps, creditNotes, payments, receipts, refunds, siteSettings, swimmers } from '~/db/schema'
@@ -9,6 +10,7 @@ import { holdFamilySeats } from '~/modules/camps/groups.server'
 import { cancelRegistration } from '~/modules/camps/staff-registrations.server'
 import { applyOrderStatus, startPayment } from '~/modules/payments/payments.server'
 import { applyRefundStatus, requestRefund, settleFailedRefund } from '~/modules/payments/refunds.server'
+import { buildDataExport } from '~/modules/privacy/export.server'
 import { recordConsent } from '~/modules/swimmers/consent.server'
 import { createCustomers, createStaff, mailTo, setWindows } from '../../../tests/support/booking'
 import { visitor } from '../../../tests/support/holders'
@@ -148,6 +150,18 @@ describe('a credit note', () => {
     expect(text).toContain('by hand: Bank transfer, UTR 42')
     const mail = (await mailTo(customer.email)).find((email) => email.subject.startsWith('Refund completed'))!
     expect(mail.attachments.map((attachment) => attachment.filename)).toEqual(['credit-note-SSL-CN29-30-0001.pdf'])
+  })
+})
+
+describe('the account’s data export', () => {
+  it('carries each credit note with the receipts, and its number with the refund', async () => {
+    await setWindows(DATES.map((date) => ({ date })))
+    const { paymentId, customer } = await paidBooking()
+    const refundId = await refunded(paymentId, 12_000_00, labInstant('2030-03-02', '10:00'))
+    const files = unzipSync((await buildDataExport(customer.userId!))!)
+    expect(Object.keys(files).filter((name) => name.startsWith('receipts/')).sort()).toEqual(['receipts/credit-note-SSL-CN29-30-0001.pdf', 'receipts/receipt-SSL-29-30-000001.pdf'])
+    expect((await pdfText(files['receipts/credit-note-SSL-CN29-30-0001.pdf']!)).lines).toContain('Amount refunded ₹12,000.00')
+    expect(JSON.parse(strFromU8(files['data.json']!)).refunds).toEqual([expect.objectContaining({ refundId, amountPaise: 12_000_00, creditNoteNumber: 'SSL/CN29-30/0001' })])
   })
 })
 
