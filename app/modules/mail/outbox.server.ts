@@ -52,13 +52,13 @@ export async function emailsQueuedBy(work: () => Promise<void>): Promise<number[
   return ids
 }
 
-/** Adds a file to messages already queued (in the caller's transaction, before they can be sent). */
-export async function attachToQueuedEmails(executor: Executor, ids: number[], attachment: MailAttachment) {
+/** Adds a file to those of these messages, already queued, that go to `to` (in the caller's transaction, before they can be sent). */
+export async function attachToQueuedEmails(executor: Executor, ids: number[], { to, attachment }: { to: string; attachment: MailAttachment }) {
   if (ids.length === 0) return
   await executor
     .update(outboxEmails)
     .set({ attachments: sql`${outboxEmails.attachments} || ${JSON.stringify([attachment])}::jsonb` })
-    .where(and(inArray(outboxEmails.id, ids), eq(outboxEmails.status, 'queued')))
+    .where(and(inArray(outboxEmails.id, ids), eq(outboxEmails.to, to), eq(outboxEmails.status, 'queued')))
 }
 
 type ClaimedEmail = OutgoingMail & { id: number; attempts: number }

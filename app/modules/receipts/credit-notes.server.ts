@@ -121,11 +121,11 @@ export function creditNoteFileName(number: string) {
   return `credit-note-${number.replaceAll('/', '-')}.pdf`
 }
 
-/** A credit note as an e-mail attachment, read in the transaction that issued it. */
-export async function creditNoteAttachment(executor: Executor, creditNoteId: number): Promise<MailAttachment> {
+/** A credit note as an e-mail attachment, with the customer it is for, read in the transaction that issued it. */
+export async function creditNoteAttachment(executor: Executor, creditNoteId: number): Promise<{ to: string; attachment: MailAttachment }> {
   const note = await creditNoteWhere(executor, eq(creditNotes.id, creditNoteId))
   const pdf = await renderCreditNotePdf(note!.document)
-  return { filename: creditNoteFileName(note!.document.number), contentType: 'application/pdf', contentBase64: pdf.toString('base64') }
+  return { to: note!.document.customer.email, attachment: { filename: creditNoteFileName(note!.document.number), contentType: 'application/pdf', contentBase64: pdf.toString('base64') } }
 }
 
 /** A credit note as a list shows it: its number, date and amount, and the refund it is downloaded by. */

@@ -8,7 +8,7 @@ import { bookingDayLines } from '~/modules/booking/texts'
 import { batchTimes, registrationDetails } from '~/modules/camps/fulfilment.server'
 import { groupMembers } from '~/modules/camps/groups.server'
 import { formatReceiptNumber, financialYearOf } from './receipt-number'
-import type { ReceiptDiscount, ReceiptDocument, ReceiptLine } from './receipt-pdf.server'
+import type { ReceiptDiscount, ReceiptDocument } from './receipt-pdf.server'
 
 /** The gateway of an order a promo code took to nothing: recorded as paid, through no gateway. */
 export const FREE_GATEWAY = 'free'
@@ -59,11 +59,10 @@ export async function receiptOf(orderId: string, executor: Executor = db()): Pro
     .from(refunds)
     .where(and(eq(refunds.paymentId, row.paymentId), eq(refunds.state, 'completed')))
   const refunded = row.amountPaise > 0 && (refundedTotal?.paise ?? 0) >= row.amountPaise
-  const item = row.bookingId !== null ? await bookingItem(executor, row.bookingId) : await campItem(executor, row.campRegistrationId!)
-  // A payment for several swimmers registered together: a line for each, with its own fee.
-  const group = row.campRegistrationId !== null ? await campGroupLines(executor, row.campRegistrationId) : null
   const promoCode = await promoCodeOf(executor, row)
-  const withPromoName = (line: ReceiptLine): ReceiptLine => ({ ...line, discounts: line.discounts?.map((discount) => (discount.label === PROMO_CODE && promoCode ? { ...discount, label: `${PROMO_CODE} ${promoCode}` } : discount)) })
+  const item = row.bookingId !== null ? await bookingItem(executor, row.bookingId, promoCode) : await campItem(executor, row.campRegistrationId!, promoCode)
+  // A payment for several swimmers registered together: a line for each, with its own fee.
+  const group = row.campRegistrationId !== null ? await campGroupLines(executor, row.campRegistrationId, promoCode) : null
   const free = row.gateway === FREE_GATEWAY
   return {
     owner: item.owner,
@@ -73,7 +72,7 @@ export async function receiptOf(orderId: string, executor: Executor = db()): Pro
       issuedAt: row.issuedAt,
       seller: seller.seller,
       customer: item.customer,
-      lines: (group ?? [{ description: item.description, detail: item.detail, amountPaise: row.amountPaise, discounts: item.discounts }]).map(withPromoName),
+      lines: group ?? [{ description: item.description, detail: item.detail, amountPaise: row.amountPaise, discounts: item.discounts }],
       payment: { orderId: row.orderId, transactionId: row.transactionId, method: free ? null : paymentMethod(row.paymentMode), paidAt: row.completedAt ?? row.issuedAt },
       gstRateBasisPoints: seller.gstRateBasisPoints,
       status: refunded ? 'refunded' : 'paid',
@@ -104,8 +103,8 @@ function paymentMethod(mode: string | null) {
   return METHODS.find(([pattern]) => pattern.test(mode))?.[1] ?? mode
 }
 
-const PROMO_CODE = 'Promo code'
-const SIBLING_PRICE = 'Sibling price'
+/** "Promo code SUMMER10", or just "Promo code" should its use not be found. */
+const promoCodeLabel = (promoCode: string | null) => (promoCode ? `Promo code ${promoCode}` : 'Promo code')
 
 /** The code of the promo code the order was paid with: a group's use sits on its first registration. */
 async function promoCodeOf(executor: Executor, order: { bookingId: number | null; campRegistrationId: number | null }) {
@@ -123,8 +122,8 @@ function discountLines(discounts: Array<[string, number]>): ReceiptDiscount[] {
   return discounts.filter(([, amountPaise]) => amountPaise > 0).map(([label, amountPaise]) => ({ label, amountPaise }))
 }
 
-/** A booking as a receipt's (or credit note's) line, with its customer and who may see it. */
-export async function bookingItem(executor: Executor, bookingId: number) {
+/** A booking as a receipt's (or credit note's) line, with its customer and who may see it; `promoCode` names its promo discount. */
+export async function bookingItem(executor: Executor, bookingId: number, promoCode: string | null = null) {
   const [booking] = await executor
     .select({ reference: bookings.reference, swimmerName: bookings.swimmerName, name: bookings.customerName, email: bookings.customerEmail, phone: bookings.customerPhone, userId: bookings.userId, promoDiscountPaise: bookings.promoDiscountPaise, productName: catalogueItems.name })
     .from(bookings)
@@ -142,12 +141,12 @@ export async function bookingItem(executor: Executor, bookingId: number) {
       `Location: ${location}`,
       `Booking ID: ${booking!.reference}`,
     ],
-    discounts: discountLines([[PROMO_CODE, booking!.promoDiscountPaise]]),
+    discounts: discountLines([[promoCodeLabel(promoCode), booking!.promoDiscountPaise]]),
   }
 }
 
-/** A camp registration as a receipt's (or credit note's) line, with its customer and who may see it. */
-export async function campItem(executor: Executor, registrationId: number) {
+/** A camp registration as a receipt's (or credit note's) line, with its customer and who may see it; `promoCode` names its promo discount. */
+export async function campItem(executor: Executor, registrationId: number, promoCode: string | null = null) {
   const r = await registrationDetails(executor, registrationId)
   const [discounts] = await executor
     .select({ sibling: campRegistrations.siblingDiscountPaise, promo: campRegistrations.promoDiscountPaise })
@@ -165,19 +164,19 @@ export async function campItem(executor: Executor, registrationId: number) {
     ],
     amountPaise: r.amountPaise,
     discounts: discountLines([
-      [SIBLING_PRICE, discounts!.sibling],
-      [PROMO_CODE, discounts!.promo],
+      ['Sibling price', discounts!.sibling],
+      [promoCodeLabel(promoCode), discounts!.promo],
     ]),
   }
 }
 
 /** A line for each swimmer of a group paid for at once; null when the registration leads no group. */
-export async function campGroupLines(executor: Executor, leadId: number) {
+export async function campGroupLines(executor: Executor, leadId: number, promoCode: string | null = null) {
   const members = await groupMembers(executor, leadId)
   if (members.length === 0) return null
   return Promise.all(
     members.map(async (member) => {
-      const { description, detail, discounts } = await campItem(executor, member.id)
+      const { description, detail, discounts } = await campItem(executor, member.id, promoCode)
       return { description, detail, amountPaise: member.amountPaise, discounts }
     }),
   )
