@@ -72,6 +72,7 @@ export default [
   route('bookings/:reference/reschedule', 'routes/bookings.$reference.reschedule.tsx'),
   route('bookings/:reference/cancel', 'routes/bookings.$reference.cancel.tsx'),
   route('receipts/:orderId', 'routes/receipts.$orderId.ts'),
+  route('credit-notes/:refundId', 'routes/credit-notes.$refundId.ts'),
   route('reports/files/:fileId', 'routes/reports.files.$fileId.ts'),
   // An analysis's clips: the video (with byte ranges) and its poster, for those who may see the analysis.
   route('analyses/clips/:clipId/video', 'routes/analyses.clips.$clipId.video.ts'),

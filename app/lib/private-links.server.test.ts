@@ -9,6 +9,7 @@ import {
   CAMP_STATUS_LINK,
   CANCEL_CONFIRMATION_LINK,
   CONSENT_WITHDRAWAL_LINK,
+  CREDIT_NOTE_LINK,
   GUEST_BOOKING_LINK,
   isLinkKey,
   privateLinkPath,
@@ -41,6 +42,7 @@ describe('links already sent', () => {
     expect(await privateLinkUrl(BOOKING_STATUS_LINK, ORDER)).toBe(`${SITE_URL}/booking?step=3&orderId=${ORDER}&key=${await key('booking-status', ORDER)}`)
     expect(await privateLinkUrl(CAMP_STATUS_LINK, ORDER)).toBe(`${SITE_URL}/payment-status?orderId=${ORDER}&key=${await key('camp-status', ORDER)}`)
     expect(await privateLinkPath(RECEIPT_LINK, ORDER)).toBe(`/receipts/${ORDER}?key=${await key('receipt', ORDER)}`)
+    expect(await privateLinkPath(CREDIT_NOTE_LINK, 'RFND_1795724969187_393_tvi5rv4r')).toBe(`/credit-notes/RFND_1795724969187_393_tvi5rv4r?key=${await key('credit-note', 'RFND_1795724969187_393_tvi5rv4r')}`)
     expect(await privateLinkPath(REPORT_FILE_LINK, 17)).toBe(`/reports/files/17?key=${await key('report-file', '17')}`)
     expect(await privateLinkPath(CAMP_LINE_LINK, 305)).toBe(`/onboarding/line?place=305&key=${await key('camp-line', '305')}`)
     expect(await privateLinkUrl(WAITLIST_CONFIRMATION_LINK, 12)).toBe(`${SITE_URL}/onboarding/waitlist?entry=12&key=${await key('camp-waitlist', '12')}`)

@@ -51,6 +51,9 @@ export const CAMP_STATUS_LINK = keyedBy<string>('camp-status', (orderId, key) =>
 /** The receipt (or refund note) of a completed payment, by its order id. */
 export const RECEIPT_LINK = keyedBy<string>('receipt', (orderId, key) => `/receipts/${encodeURIComponent(orderId)}?${new URLSearchParams({ key })}`)
 
+/** The credit note (or refund note) of a completed refund, by the refund's id. */
+export const CREDIT_NOTE_LINK = keyedBy<string>('credit-note', (refundId, key) => `/credit-notes/${encodeURIComponent(refundId)}?${new URLSearchParams({ key })}`)
+
 /** A file of a booking's report, by the file's id. */
 export const REPORT_FILE_LINK = keyedBy<RowId>('report-file', (fileId, key) => `/reports/files/${fileId}?${new URLSearchParams({ key })}`)
 

@@ -1,6 +1,7 @@
 import { Link } from 'react-router'
 import type { Route } from './+types/booking.view'
 import { BookingActions } from '~/components/booking-actions'
+import { CreditNoteLinks } from '~/components/credit-note-links'
 import { AuthCard } from '~/components/form-controls'
 import { ReportPanel } from '~/components/report-panel'
 import { DetailRow } from '~/components/payment-status-card'
@@ -9,7 +10,7 @@ import type { BookingStatus } from '~/db/schema'
 import { formatRupees } from '~/lib/money'
 import { formatLabDate, formatLastDayBefore } from '~/lib/lab-time'
 import { bookingDayLines } from '~/modules/booking/texts'
-import { INVALID_LINK, privateLinks, RECEIPT_LINK, REPORT_FILE_LINK } from '~/lib/private-links.server'
+import { CREDIT_NOTE_LINK, INVALID_LINK, privateLinks, RECEIPT_LINK, REPORT_FILE_LINK } from '~/lib/private-links.server'
 import { notFoundUnless } from '~/lib/refusals.server'
 import { pageMeta } from '~/lib/seo'
 import { changeOptions } from '~/modules/booking/changes.server'
@@ -18,6 +19,7 @@ import { reportsOf } from '~/modules/reports/reports.server'
 import { publishedAnalysisOf } from '~/modules/analyses/publishing.server'
 import { reportView } from '~/lib/report-view.server'
 import { getSiteSettings } from '~/modules/site/site.server'
+import { creditNotesOfBookings } from '~/modules/receipts/credit-notes.server'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
   ...pageMeta(matches, { title: 'Your booking', description: 'Your analysis session booking.', path: '/booking/view' }),
@@ -49,6 +51,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     linkQuery: `?${new URLSearchParams({ key })}`,
     change: changeOptions(booking.status, booking.days[0], new Date()),
     receiptUrl: booking.paidOrderId ? links.path(RECEIPT_LINK, booking.paidOrderId) : null,
+    creditNotes: ((await creditNotesOfBookings([booking.id])).get(booking.id) ?? []).map((note) => ({ number: note.number, date: formatLabDate(note.issuedAt), amount: formatRupees(note.amountPaise), url: links.path(CREDIT_NOTE_LINK, note.refundId) })),
     reference: booking.reference,
     title: booking.productName,
     status: STATUS_TEXT[booking.status],
@@ -80,6 +83,7 @@ export default function GuestBooking({ loaderData: booking }: Route.ComponentPro
       </dl>
       {(booking.report || booking.analysisUrl) && <ReportPanel report={booking.report} analysisUrl={booking.analysisUrl} signInAs={booking.email} />}
       <BookingActions reference={booking.reference} linkQuery={booking.linkQuery} change={booking.change} receiptUrl={booking.receiptUrl} />
+      <CreditNoteLinks notes={booking.creditNotes} className="mt-3" />
       <p className="mt-6 text-sm text-muted">Keep this link private: anyone who has it can see this booking. It works until {booking.linkEnds}; register an account with the same e-mail address to see the booking in My Bookings at any time.</p>
       <Link to="/" className="btn-secondary mt-6">
         Return to Home

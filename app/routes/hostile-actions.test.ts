@@ -20,6 +20,7 @@ import * as swimmerNew from './swimmers.new'
 import * as swimmerEdit from './swimmers.$id.edit'
 import * as swimmerConsent from './swimmers.$id.consent'
 import * as receipt from './receipts.$orderId'
+import * as creditNote from './credit-notes.$refundId'
 import * as slotPaymentStatus from './slot-payment-status'
 import * as paymentStatus from './payment-status'
 import * as bookingView from './booking.view'
@@ -464,6 +465,7 @@ describe('hostile addresses', () => {
       [cancel.loader, '/bookings/x/cancel', 'customer', { reference: nul }],
       [reschedule.loader, `/bookings/x/reschedule${query(['key', 'date', 'time', 'month'])}`, 'customer', { reference: nul }],
       [receipt.loader, `/receipts/x${query(['key'])}`, 'customer', { orderId: nul }],
+      [creditNote.loader, `/credit-notes/x${query(['key'])}`, 'customer', { refundId: nul }],
       [reportFile.loader, `/reports/files/1${query(['key'])}`, 'customer', { fileId: nul }],
       [bookingView.loader, `/booking/view${query(['ref', 'key'])}`, 'guest'],
       [booking.loader, `/booking${query(['step', 'orderId', 'key', 'payment'])}`, 'guest'],

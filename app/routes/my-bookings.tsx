@@ -1,5 +1,6 @@
 import { Link } from 'react-router'
 import { BookingActions } from '~/components/booking-actions'
+import { CreditNoteLinks } from '~/components/credit-note-links'
 import { ReportPanel } from '~/components/report-panel'
 import type { Route } from './+types/my-bookings'
 import { requireUser } from '~/lib/auth.server'
@@ -14,6 +15,7 @@ import { changeOptions } from '~/modules/booking/changes.server'
 import { reportsOf } from '~/modules/reports/reports.server'
 import { analysesOfBookings } from '~/modules/analyses/publishing.server'
 import { accountCampRegistrations } from '~/modules/camps/account-registrations.server'
+import { creditNotePath, creditNotesOfBookings, creditNotesOfRegistrations, type CreditNoteSummary } from '~/modules/receipts/credit-notes.server'
 import { reportView } from '~/lib/report-view.server'
 import type { BookingStatus } from '~/db/schema'
 
@@ -30,7 +32,12 @@ export async function loader({ request }: Route.LoaderArgs) {
   const asked = rowId(new URL(request.url).searchParams.get('swimmer'))
   const shown = swimmers.find((swimmer) => swimmer.id === asked) ?? null
   const [bookings, camps] = await Promise.all([customerBookings(user.id, user.email, { swimmerId: shown?.id }), accountCampRegistrations(user.id, user.email)])
-  const [reports, analyses] = await Promise.all([reportsOf(bookings.map((booking) => booking.id)), analysesOfBookings(bookings.map((booking) => booking.id))])
+  const [reports, analyses, bookingCredits, campCredits] = await Promise.all([
+    reportsOf(bookings.map((booking) => booking.id)),
+    analysesOfBookings(bookings.map((booking) => booking.id)),
+    creditNotesOfBookings(bookings.map((booking) => booking.id)),
+    creditNotesOfRegistrations(camps.map((registration) => registration.id)),
+  ])
   const analysisUrl = (bookingId: number) => {
     const analysis = analyses.get(bookingId)
     return analysis?.publishedAt ? `/analyses/${analysis.id}` : null
@@ -57,6 +64,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       payUntil: booking.status === 'pending' && booking.holdExpiresAt && booking.holdExpiresAt > now ? formatLabTime(booking.holdExpiresAt) : null,
       change: changeOptions(booking.status, booking.days[0], now),
       receiptUrl: booking.paidOrderId ? `/receipts/${encodeURIComponent(booking.paidOrderId)}` : null,
+      creditNotes: creditNoteLinks(bookingCredits.get(booking.id)),
       report: reportView(reports.get(booking.id), (fileId) => `/reports/files/${fileId}`),
       analysisUrl: analysisUrl(booking.id),
     })),
@@ -73,8 +81,13 @@ export async function loader({ request }: Route.LoaderArgs) {
         batch: registration.batchName,
         status: registration.status,
         amount: formatRupees(registration.amountPaise),
+        creditNotes: creditNoteLinks(campCredits.get(registration.id)),
       })),
   }
+}
+
+function creditNoteLinks(notes: CreditNoteSummary[] = []) {
+  return notes.map((note) => ({ number: note.number, date: formatLabDate(note.issuedAt), amount: formatRupees(note.amountPaise), url: creditNotePath(note.refundId) }))
 }
 
 const STATUS: Record<BookingStatus, { label: string; style: string; icon: string }> = {
@@ -170,6 +183,7 @@ export default function MyBookings({ loaderData }: Route.ComponentProps) {
                       </dl>
                       {(booking.report || booking.analysisUrl) && <ReportPanel report={booking.report} analysisUrl={booking.analysisUrl} />}
                       <BookingActions reference={booking.reference} linkQuery="" change={booking.change} receiptUrl={booking.receiptUrl} />
+                      <CreditNoteLinks notes={booking.creditNotes} className="mt-3" />
                       {booking.payUntil && (
                         <div className="mt-4 flex flex-wrap items-center justify-between gap-3 rounded-lg bg-amber-50 p-3 text-sm text-amber-950">
                           <p>Seats held until {booking.payUntil}.</p>
@@ -226,6 +240,7 @@ export default function MyBookings({ loaderData }: Route.ComponentProps) {
                               <dd className="font-semibold text-ink">{registration.amount}</dd>
                             </div>
                           </dl>
+                          <CreditNoteLinks notes={registration.creditNotes} className="mt-4 border-t border-slate-200 pt-4" />
                         </article>
                       </li>
                     )

@@ -280,6 +280,8 @@ describe('registrations', () => {
       expect((await site.sink.waitForMailTo(bina, /Camp registration cancelled/)).text).toContain('Your payment of ₹35,000.00 is being refunded')
       await site.sink.waitForMailTo(bina, /Refund completed/, 30_000)
       expect(text((await admin.get('/admin/camps/camp1')).html)).toMatch(/Bina Das .* Refunded ₹35,000.00/)
+      // The refund's credit note, listed with the registration it refunds.
+      expect(text((await admin.get('/admin/camps/camp1')).html)).toMatch(/Bina Das .* Refunded ₹35,000.00 Credit note SSL\/CN\d\d-\d\d\/0001 \(₹35,000.00 refunded, /)
 
       const csv = await admin.get('/admin/camps/camp1/registrations.csv')
       expect(csv.status).toBe(200)

@@ -281,6 +281,7 @@ describe('pages with hostile addresses', () => {
     { template: '/bookings/:x/cancel', who: 'customer' as const },
     { template: '/bookings/:x/reschedule', who: 'customer' as const },
     { template: '/receipts/:x', who: 'customer' as const },
+    { template: '/credit-notes/:x', who: 'customer' as const },
     { template: '/reports/files/:x', who: 'customer' as const },
   ])('$template: any path segment, read or posted, is a 4xx or a page, never 5xx', async ({ template, who }) => {
     await fc.assert(

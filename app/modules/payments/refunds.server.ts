@@ -7,10 +7,11 @@ import { addSeconds } from '~/lib/lab-time'
 import { DomainError } from '~/lib/domain-error'
 import { logger } from '~/lib/logger.server'
 import { recordAudit, type Actor } from '~/modules/audit/audit.server'
-import { enqueueEmail } from '~/modules/mail/outbox.server'
+import { attachToQueuedEmails, emailsQueuedBy, enqueueEmail } from '~/modules/mail/outbox.server'
+import { creditNoteAttachment, issueCreditNote } from '~/modules/receipts/credit-notes.server'
 import { GatewayError, newOrderId, type GatewayRefundStatus } from './gateway-contract.server'
 import { paymentGateway } from './active-gateway.server'
-import { payableOf } from './payable-contract.server'
+import { payableOf, type RefundedHow } from './payable-contract.server'
 import { PAYABLES } from './payable-kinds.server'
 import { claimDueChecks } from './due-checks.server'
 import { refundFailedAlert } from './staff-alerts.server'
@@ -68,10 +69,21 @@ export async function applyRefundStatus(refundId: string, status: Pick<GatewayRe
       .update(refunds)
       .set({ state: 'completed', completedAt: now, nextCheckAt: null, updatedAt: now, ...(status.gatewayRefundId ? { gatewayRefundId: status.gatewayRefundId } : {}) })
       .where(eq(refunds.id, refund.id))
-    const payable = payableOf(refund)
-    await PAYABLES[payable.kind].refunded(tx, payable.id, refund.amountPaise, now, 'gateway', refund.part ?? undefined)
+    await refundCompleted(tx, refund, now, 'gateway')
     return 'applied'
   })
+}
+
+/**
+ * What follows a refund's completion, whichever way the money went back, in the transaction that
+ * recorded it: its credit note, then the booking or registration settles and tells the customer,
+ * whose "Refund completed" e-mail carries the credit note.
+ */
+async function refundCompleted(tx: Executor, refund: { id: number; amountPaise: number; part: number | null; bookingId: number | null; campRegistrationId: number | null }, now: Date, how: RefundedHow) {
+  const creditNoteId = await issueCreditNote(tx, refund.id, now)
+  const payable = payableOf(refund)
+  const told = await emailsQueuedBy(() => PAYABLES[payable.kind].refunded(tx, payable.id, refund.amountPaise, now, how, refund.part ?? undefined))
+  if (creditNoteId !== null) await attachToQueuedEmails(tx, told, await creditNoteAttachment(tx, creditNoteId))
 }
 
 /**
@@ -89,8 +101,7 @@ export async function settleFailedRefund({ refundId, how, actor, now = new Date(
       .for('update', { of: refunds })
     if (!refund || refund.state !== 'failed') throw new RefundNotFailedError()
     await tx.update(refunds).set({ state: 'completed', completedAt: now, settledByHand: how, updatedAt: now }).where(eq(refunds.id, refund.id))
-    const payable = payableOf(refund)
-    await PAYABLES[payable.kind].refunded(tx, payable.id, refund.amountPaise, now, 'by_hand', refund.part ?? undefined)
+    await refundCompleted(tx, refund, now, 'by_hand')
     await recordAudit(
       tx,
       actor,

@@ -45,7 +45,7 @@ import { cancelFutureBookings, type FutureBooking } from '~/modules/swimmers/fut
  * | audit_log | who acted, summaries, before and after | kept (what happened stays on record), the person's values replaced by an opaque id |
  * | rate_limit_buckets | counters keyed by the address | deleted |
  * | sandbox_gateway_orders | the customer's name (the test gateway's own books) | replaced |
- * | payments, refunds, receipts, payment_events, booking_days, reminders_sent | no name, address or number | kept: the invoice and its payment |
+ * | payments, refunds, receipts, credit_notes, payment_events, booking_days, reminders_sent | no name, address or number | kept: the invoice, its payment and its credit notes |
  *
  * `ERASURE_HANDLED_COLUMNS` lists every text column that can hold a person's data; a test fails
  * when a table gains one that is not listed here (and so not handled).
@@ -86,6 +86,7 @@ export const NOT_PERSONAL_COLUMNS: Record<string, string[] | '*'> = {
   camp_batches: '*',
   camps: '*',
   catalogue_items: '*',
+  credit_notes: '*',
   camp_line: ['camp_code', 'batch_code', 'outcome'],
   camp_registrations: ['reference', 'status'],
   camp_waitlist: ['status'],

@@ -2,6 +2,7 @@ import { strToU8, zipSync, type Zippable } from 'fflate'
 import { and, asc, eq, inArray, or, sql } from 'drizzle-orm'
 import { db } from '~/db/client.server'
 import {
+  creditNotes,
   analyses,
   analysisClips,
   shareLinks,
@@ -29,6 +30,8 @@ import { formatLabDateTime } from '~/lib/lab-time'
 import { PRODUCT_NAME } from '~/lib/seo'
 import { renderReceiptPdf } from '~/modules/receipts/receipt-pdf.server'
 import { receiptOf } from '~/modules/receipts/receipts.server'
+import { renderCreditNotePdf } from '~/modules/receipts/credit-note-pdf.server'
+import { creditNoteFileName, creditNoteOf } from '~/modules/receipts/credit-notes.server'
 import { reportStorage } from '~/modules/reports/storage.server'
 import { eventsWithMetricsOf, findingsWithDrillsOf } from '~/modules/analyses/contents.server'
 
@@ -160,7 +163,23 @@ export async function accountDataOf(accountId: number) {
   ])
   const paymentIds = paymentRows.map((row) => row.id)
   const [refundRows, audit] = await Promise.all([
-    db().select({ id: refunds.id, paymentId: refunds.paymentId, amountPaise: refunds.amountPaise, reason: refunds.reason, state: refunds.state, completedAt: refunds.completedAt, createdAt: refunds.createdAt }).from(refunds).where(inIds(refunds.paymentId, paymentIds)).orderBy(asc(refunds.id)),
+    db()
+      .select({
+        id: refunds.id,
+        refundId: refunds.refundId,
+        paymentId: refunds.paymentId,
+        amountPaise: refunds.amountPaise,
+        reason: refunds.reason,
+        state: refunds.state,
+        completedAt: refunds.completedAt,
+        createdAt: refunds.createdAt,
+        creditNoteNumber: creditNotes.number,
+        creditNoteIssuedAt: creditNotes.issuedAt,
+      })
+      .from(refunds)
+      .leftJoin(creditNotes, eq(creditNotes.refundId, refunds.id))
+      .where(inIds(refunds.paymentId, paymentIds))
+      .orderBy(asc(refunds.id)),
     db()
       .select({ id: auditLog.id, action: auditLog.action, entityType: auditLog.entityType, entityId: auditLog.entityId, actorEmail: auditLog.actorEmail, summary: auditLog.summary, before: auditLog.before, after: auditLog.after, createdAt: auditLog.createdAt })
       .from(auditLog)
@@ -260,11 +279,12 @@ const README = (generatedAt: Date) =>
     '            your account, swimmers, parents\' consents and consent requests, bookings with their',
     '            days and reports, analyses with their figures, findings, drills and clips (each clip',
     '            with the address its video is downloaded from while signed in), links made for coaches,',
-    '            payments, refunds and receipt numbers, camp registrations, waitlist',
+    '            payments, refunds with their credit note numbers, receipt numbers, camp registrations, waitlist',
     '            places and camp-line entries, e-mails we sent you, the browsers signed in to your',
     '            account, and the entries of our audit log about you. Amounts are in paise',
     '            (1 rupee = 100 paise); times are UTC.',
-    'receipts/   the receipt (or tax invoice) of each payment, as PDF',
+    'receipts/   the receipt (or tax invoice) of each payment, and the credit note (or refund note)',
+    '            of each refund, as PDF',
     'reports/    the files of your analysis reports',
     '',
     'To correct something, sign in and open /account/data, or write to us.',
@@ -272,7 +292,7 @@ const README = (generatedAt: Date) =>
   ].join('\n')
 
 /**
- * The ZIP of an account's data: data.json, the receipts as the receipt page renders them, and the
+ * The ZIP of an account's data: data.json, the receipts and credit notes as their pages render them, and the
  * report files. Built in memory for the request that asks and sent straight back, so nothing of it
  * stays on the server. Null when the account does not exist.
  */
@@ -289,6 +309,12 @@ export async function buildDataExport(accountId: number, now = new Date()): Prom
     const receipt = await receiptOf(payment.orderId)
     if (!receipt) continue
     entries[`receipts/receipt-${safeName(receipt.document.receiptNumber)}.pdf`] = [new Uint8Array(await renderReceiptPdf(receipt.document)), { level: 0 }]
+  }
+  for (const refund of data.refunds) {
+    if (!refund.creditNoteNumber) continue
+    const note = await creditNoteOf(refund.refundId)
+    if (!note) continue
+    entries[`receipts/${creditNoteFileName(note.document.number)}`] = [new Uint8Array(await renderCreditNotePdf(note.document)), { level: 0 }]
   }
   const references = new Map(data.bookings.map((booking) => [booking.id, booking.reference]))
   for (const file of files) {

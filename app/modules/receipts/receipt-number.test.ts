@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { financialYearOf, formatReceiptNumber } from './receipt-number'
+import { financialYearOf, formatCreditNoteNumber, formatReceiptNumber } from './receipt-number'
 
 const originalTimeZone = process.env.TZ
 
@@ -60,5 +60,24 @@ describe('receipt numbers', () => {
     expect(() => formatReceiptNumber(2026, -3)).toThrow(RangeError)
     expect(() => formatReceiptNumber(2026, 1.5)).toThrow(RangeError)
     expect(() => formatReceiptNumber(26, 1)).toThrow(RangeError)
+  })
+})
+
+describe('credit note numbers', () => {
+  it('carry the financial year and a four-digit sequence of their own, marked CN, in at most 16 characters', () => {
+    expect(formatCreditNoteNumber(2026, 42)).toBe('SSL/CN26-27/0042')
+    expect(formatCreditNoteNumber(2026, 42)).toHaveLength(16)
+    expect(formatCreditNoteNumber(2025, 1)).toBe('SSL/CN25-26/0001')
+    expect(formatCreditNoteNumber(2099, 7)).toBe('SSL/CN99-00/0007')
+    expect(formatCreditNoteNumber(2026, 9_999)).toBe('SSL/CN26-27/9999')
+    expect(formatCreditNoteNumber(2026, 1)).not.toBe(formatReceiptNumber(2026, 1))
+    expect(() => formatCreditNoteNumber(2026, 10_000)).toThrow(RangeError)
+  })
+
+  it('refuse a sequence or year that cannot be a credit note number', () => {
+    expect(() => formatCreditNoteNumber(2026, 0)).toThrow(RangeError)
+    expect(() => formatCreditNoteNumber(2026, -3)).toThrow(RangeError)
+    expect(() => formatCreditNoteNumber(2026, 2.5)).toThrow(RangeError)
+    expect(() => formatCreditNoteNumber(26, 1)).toThrow(RangeError)
   })
 })

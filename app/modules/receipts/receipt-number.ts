@@ -28,3 +28,17 @@ export function formatReceiptNumber(startYear: number, sequence: number): string
   if (sequence > 999_999) throw new RangeError(`More than 999,999 receipts in a financial year: ${sequence}`)
   return `SSL/${String(startYear % 100).padStart(2, '0')}-${String((startYear + 1) % 100).padStart(2, '0')}/${String(sequence).padStart(6, '0')}`
 }
+
+/**
+ * 2026, 42 → "SSL/CN26-27/0042". Credit notes run in their own series per financial year, apart from
+ * receipts (GST rule 53 asks for a consecutive serial number unique within the year, like an
+ * invoice's), and "CN" keeps a credit note's number from ever being read as a receipt's. The 16
+ * characters rule 46(b) allows leave four digits for the sequence: 9,999 credit notes a year, far
+ * more than the lab refunds.
+ */
+export function formatCreditNoteNumber(startYear: number, sequence: number): string {
+  if (!Number.isInteger(startYear) || startYear < 2000 || startYear > 9998) throw new RangeError(`Not a financial year: ${startYear}`)
+  if (!Number.isSafeInteger(sequence) || sequence < 1) throw new RangeError(`A credit note sequence number is a whole number from 1: ${sequence}`)
+  if (sequence > 9_999) throw new RangeError(`More than 9,999 credit notes in a financial year: ${sequence}`)
+  return `SSL/CN${String(startYear % 100).padStart(2, '0')}-${String((startYear + 1) % 100).padStart(2, '0')}/${String(sequence).padStart(4, '0')}`
+}

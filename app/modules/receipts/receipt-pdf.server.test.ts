@@ -197,3 +197,46 @@ describe('a long receipt', () => {
     expect(text.pages.at(-1)).toContain('Paid at 23 November 2026, 4:05 PM IST')
   })
 })
+
+describe('discounts', () => {
+  const discounted: ReceiptDocument['lines'][number] = {
+    description: 'Summer Swim Camp 2027, Batch A',
+    detail: ['Swimmer: Second Child'],
+    amountPaise: 3_000_000,
+    discounts: [
+      { label: 'Sibling price', amountPaise: 350_000 },
+      { label: 'Promo code SUMMER10', amountPaise: 150_000 },
+    ],
+  }
+
+  it('show the line’s price, each discount as its own line, then what was charged, and total what was paid', async () => {
+    const { lines } = await pdfText(await renderReceiptPdf(receipt({ lines: [discounted, analysis] })))
+    const start = lines.indexOf('Summer Swim Camp 2027, Batch A ₹35,000.00')
+    expect(lines.slice(start, start + 5)).toEqual(['Summer Swim Camp 2027, Batch A ₹35,000.00', 'Swimmer: Second Child', 'Sibling price \u2212₹3,500.00', 'Promo code SUMMER10 \u2212₹1,500.00', 'Amount ₹30,000.00'])
+    // The undiscounted line shows its amount once, as before.
+    expect(lines).toContain('3-Day Stroke Analysis Session ₹30,000.00')
+    expect(lines).toContain('Amount paid ₹60,000.00')
+  })
+
+  it('keep each line’s discounts on the page of its price across a long receipt', async () => {
+    const many = Array.from({ length: 20 }, (_, index) => ({ ...discounted, description: `Swimmer ${index + 1}` }))
+    const text = await pdfText(await renderReceiptPdf(receipt({ lines: many })))
+    expect(text.pages.length).toBeGreaterThan(1)
+    expect(text.offPage).toEqual([])
+    for (const page of text.pages) {
+      const prices = page.filter((line) => /^Swimmer \d+ ₹35,000.00$/.test(line)).length
+      expect(page.filter((line) => line === 'Amount ₹30,000.00')).toHaveLength(prices)
+      expect(page.filter((line) => line.startsWith('Sibling price'))).toHaveLength(prices)
+    }
+    expect(text.lines).toContain('Amount paid ₹6,00,000.00')
+  })
+
+  it('a free order says no payment was needed and which promo code covered the price', async () => {
+    const free = { ...analysis, amountPaise: 0, discounts: [{ label: 'Promo code ALLFREE', amountPaise: 3_000_000 }] }
+    const { lines } = await pdfText(
+      await renderReceiptPdf(receipt({ lines: [free], free: { promoCode: 'ALLFREE' }, payment: { orderId: 'FREE-1', transactionId: null, method: null, paidAt: new Date('2026-11-23T10:35:00Z') } })),
+    )
+    expect(lines).toEqual(expect.arrayContaining(['Free No payment was needed: promo code ALLFREE covered the full price.', 'Promo code ALLFREE \u2212₹30,000.00', 'Amount ₹0.00', 'Amount paid ₹0.00', 'Ordered at 23 November 2026, 4:05 PM IST']))
+    expect(lines.filter((line) => /^(Paid at|Method|Transaction ID)/.test(line))).toEqual([])
+  })
+})

@@ -1,7 +1,9 @@
 import { eq } from 'drizzle-orm'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
-import { payments, receipts, refunds, siteSettings } from '~/db/schema'
+import { bookings, campRegistrations, camps, payments, promoCodes, promoCodeUses, receipts, refunds, siteSettings } from '~/db/schema'
+import { labInstant } from '~/lib/lab-time'
+import { holdCampSeat } from '~/modules/camps/registrations.server'
 import { holdSession } from '~/modules/booking/holds.server'
 import { applyOrderStatus, startPayment } from '~/modules/payments/payments.server'
 import { createCustomers, setWindows } from '../../../tests/support/booking'
@@ -9,7 +11,7 @@ import { pdfText } from '../../../tests/support/pdf-text'
 import { useSandboxPayments } from '../../../tests/support/sandbox-payments'
 import { useTestDatabase } from '../../../tests/support/test-database'
 import { renderReceiptPdf } from './receipt-pdf.server'
-import { mayDownloadReceipt, receiptOf } from './receipts.server'
+import { issueReceipt, mayDownloadReceipt, receiptOf } from './receipts.server'
 
 useTestDatabase()
 const sandbox = useSandboxPayments()
@@ -89,5 +91,71 @@ describe('the receipt', () => {
     expect(mayDownloadReceipt(owner, { id: 99_998, email: 'staff@lab.example', isAdmin: true })).toBe(true)
     expect(mayDownloadReceipt(owner, null)).toBe(false)
     expect(mayDownloadReceipt({ userId: null, email: 'guest@example.com' }, { id: 5, email: 'Guest@Example.com', isAdmin: false })).toBe(true)
+  })
+})
+
+async function promoCode(code: string) {
+  const [row] = await db().insert(promoCodes).values({ code, discountKind: 'percent', discountValue: 1000 }).returning({ id: promoCodes.id })
+  return row!.id
+}
+
+describe('discounts on the receipt', () => {
+  it('show each line’s price, then each discount as its own line, then what was charged; the total is what was paid', async () => {
+    await setWindows(DATES.map((date) => ({ date })))
+    await db().update(siteSettings).set({ gstin: '29ABCDE1234F1Z5', gstRateBasisPoints: 1800 }).where(eq(siteSettings.id, 1))
+    const { orderId, held, customer } = await paidBooking(60)
+    // ₹33,333.33 less SUMMER10's ₹3,333.33: ₹30,000 charged and paid.
+    await db().update(bookings).set({ promoDiscountPaise: 3_333_33 }).where(eq(bookings.id, held.bookingId))
+    await db().insert(promoCodeUses).values({ promoCodeId: await promoCode('SUMMER10'), bookingId: held.bookingId, customerKey: `account:${customer.userId}`, discountPaise: 3_333_33, state: 'used' })
+
+    const receipt = (await receiptOf(orderId))!
+    expect(receipt.document.lines).toEqual([expect.objectContaining({ amountPaise: 30_000_00, discounts: [{ label: 'Promo code SUMMER10', amountPaise: 3_333_33 }] })])
+    const lines = (await pdfText(await renderReceiptPdf(receipt.document))).lines
+    const at = lines.indexOf('3-Day Biomechanical Analysis ₹33,333.33')
+    expect(at, lines.join('\n')).toBeGreaterThanOrEqual(0)
+    expect(lines.slice(at)).toEqual(expect.arrayContaining(['Promo code SUMMER10 −₹3,333.33', 'Amount ₹30,000.00']))
+    expect(lines.indexOf('Promo code SUMMER10 −₹3,333.33')).toBeLessThan(lines.indexOf('Amount ₹30,000.00'))
+    // GST is on what was paid.
+    expect(lines).toEqual(expect.arrayContaining(['Taxable value ₹25,423.73', 'Amount paid ₹30,000.00']))
+  })
+
+  it('a camp registration at the sibling price, with a promo code of the family too, shows both', async () => {
+    await db().update(camps).set({ startsOn: '2030-08-08', endsOn: '2030-08-16', earlyBirdEndsAt: labInstant('2030-07-15', '23:59:59') }).where(eq(camps.code, 'camp1'))
+    const held = await holdCampSeat({ campCode: 'camp1', batchCode: 'batch1', applicant: { swimmerName: 'Second Child', email: 'sibling@example.com', phone: '9845012345' } })
+    await db().update(campRegistrations).set({ amountPaise: 30_000_00, siblingDiscountPaise: 3_500_00, promoDiscountPaise: 1_500_00 }).where(eq(campRegistrations.id, held.id))
+    await db().insert(promoCodeUses).values({ promoCodeId: await promoCode('FAMILY5'), campRegistrationId: held.id, customerKey: 'email:sibling@example.com', discountPaise: 1_500_00, state: 'used' })
+    const { orderId } = await startPayment({ payable: { kind: 'camp', id: held.id }, description: 'Camp Registration', statusUrl: (id) => `${sandbox.url}/payment-status?orderId=${id}` })
+    await applyOrderStatus(orderId, { state: 'completed', amountPaise: 30_000_00, transactionId: 'TSIB', paymentMode: 'CARD' })
+
+    const lines = (await pdfText(await renderReceiptPdf((await receiptOf(orderId))!.document))).lines
+    expect(lines).toEqual(expect.arrayContaining(['Camp 1 swimming camp ₹35,000.00', 'Sibling price −₹3,500.00', 'Promo code FAMILY5 −₹1,500.00', 'Amount ₹30,000.00', 'Amount paid ₹30,000.00']))
+  })
+})
+
+describe('a free order', () => {
+  it('gets a receipt saying no payment was needed and which promo code covered the price, with nothing taxed', async () => {
+    await setWindows(DATES.map((date) => ({ date })))
+    await db().update(siteSettings).set({ gstin: '29ABCDE1234F1Z5', gstRateBasisPoints: 1800 }).where(eq(siteSettings.id, 1))
+    const [customer] = await createCustomers(1, 'freebie')
+    const held = await holdSession({ customer: customer!, productCode: 'biomechanical_package', date: DATES[0]!, start: '09:00', days: 3 })
+    await db().update(bookings).set({ amountPaise: 0, promoDiscountPaise: 30_000_00, status: 'confirmed' }).where(eq(bookings.id, held.bookingId))
+    await db().insert(promoCodeUses).values({ promoCodeId: await promoCode('ALLFREE'), bookingId: held.bookingId, customerKey: `account:${customer!.userId}`, discountPaise: 30_000_00, state: 'used' })
+    const now = new Date('2030-02-01T06:30:00Z')
+    await db().transaction(async (tx) => {
+      const [payment] = await tx.insert(payments).values({ orderId: 'FREE_1', bookingId: held.bookingId, gateway: 'free', amountPaise: 0, state: 'completed', expiresAt: now, completedAt: now, createdAt: now, updatedAt: now }).returning({ id: payments.id })
+      await issueReceipt(tx, payment!.id, now)
+    })
+
+    const receipt = (await receiptOf('FREE_1'))!
+    expect(receipt.document.free).toEqual({ promoCode: 'ALLFREE' })
+    expect(receipt.document.status).toBe('paid')
+    const text = (await pdfText(await renderReceiptPdf(receipt.document))).lines.join('\n')
+    expect(text).toContain('No payment was needed: promo code ALLFREE covered the full price.')
+    expect(text).toContain('3-Day Biomechanical Analysis ₹30,000.00')
+    expect(text).toContain('Promo code ALLFREE −₹30,000.00')
+    expect(text).toContain('Amount paid ₹0.00')
+    expect(text).not.toContain('Refunded')
+    expect(text).not.toContain('Method')
+    for (const tax of text.split('\n').filter((line) => /^(Taxable value|CGST|SGST)/.test(line))) expect(tax).toMatch(/₹0\.00$/)
   })
 })

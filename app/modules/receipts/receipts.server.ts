@@ -1,6 +1,6 @@
-import { and, eq, sql } from 'drizzle-orm'
+import { and, asc, eq, sql } from 'drizzle-orm'
 import { db, type Executor } from '~/db/client.server'
-import { bookings, catalogueItems, payments, receipts, receiptSequences, refunds, siteSettings } from '~/db/schema'
+import { bookings, campRegistrations, catalogueItems, payments, promoCodes, promoCodeUses, receipts, receiptSequences, refunds, siteSettings } from '~/db/schema'
 import { sessionLocationIn } from '~/modules/site/site.server'
 import { formatLongDate } from '~/lib/lab-time'
 import { bookingDaysOf } from '~/modules/booking/bookings.server'
@@ -8,7 +8,10 @@ import { bookingDayLines } from '~/modules/booking/texts'
 import { batchTimes, registrationDetails } from '~/modules/camps/fulfilment.server'
 import { groupMembers } from '~/modules/camps/groups.server'
 import { formatReceiptNumber, financialYearOf } from './receipt-number'
-import type { ReceiptDocument } from './receipt-pdf.server'
+import type { ReceiptDiscount, ReceiptDocument } from './receipt-pdf.server'
+
+/** The gateway of an order a promo code took to nothing: recorded as paid, through no gateway. */
+export const FREE_GATEWAY = 'free'
 
 /**
  * Issues the receipt of a payment that just completed, inside that payment's transaction: the next
@@ -27,14 +30,15 @@ export async function issueReceipt(tx: Executor, paymentId: number, now: Date) {
 }
 
 /** Who paid for what, for deciding who may download the receipt of an order. */
-type ReceiptOwner = { userId: number | null; email: string }
+export type ReceiptOwner = { userId: number | null; email: string }
 
 /** The receipt of an order, ready to render, with its owner; null when the order has no receipt. */
-export async function receiptOf(orderId: string): Promise<{ document: ReceiptDocument; owner: ReceiptOwner; bookingId: number | null } | null> {
-  const [row] = await db()
+export async function receiptOf(orderId: string, executor: Executor = db()): Promise<{ document: ReceiptDocument; owner: ReceiptOwner; bookingId: number | null } | null> {
+  const [row] = await executor
     .select({
       paymentId: payments.id,
       orderId: payments.orderId,
+      gateway: payments.gateway,
       transactionId: payments.transactionId,
       paymentMode: payments.paymentMode,
       completedAt: payments.completedAt,
@@ -48,34 +52,43 @@ export async function receiptOf(orderId: string): Promise<{ document: ReceiptDoc
     .innerJoin(receipts, eq(receipts.paymentId, payments.id))
     .where(eq(payments.orderId, orderId))
   if (!row) return null
-  const [settings] = await db()
-    .select({ legalName: siteSettings.legalName, address: siteSettings.postalAddress, gstin: siteSettings.gstin, rate: siteSettings.gstRateBasisPoints, email: siteSettings.supportEmail, phone: siteSettings.phone })
-    .from(siteSettings)
-    .where(eq(siteSettings.id, 1))
+  const seller = await sellerIn(executor)
   // Refunded when the whole amount went back (one swimmer's fee back from a group's payment is not).
-  const [refundedTotal] = await db()
+  const [refundedTotal] = await executor
     .select({ paise: sql<number>`coalesce(sum(${refunds.amountPaise}), 0)::int` })
     .from(refunds)
     .where(and(eq(refunds.paymentId, row.paymentId), eq(refunds.state, 'completed')))
-  const refunded = (refundedTotal?.paise ?? 0) >= row.amountPaise
-  const item = row.bookingId !== null ? await bookingItem(row.bookingId) : await campItem(row.campRegistrationId!)
+  const refunded = row.amountPaise > 0 && (refundedTotal?.paise ?? 0) >= row.amountPaise
+  const promoCode = await promoCodeOf(executor, row)
+  const item = row.bookingId !== null ? await bookingItem(executor, row.bookingId, promoCode) : await campItem(executor, row.campRegistrationId!, promoCode)
   // A payment for several swimmers registered together: a line for each, with its own fee.
-  const group = row.campRegistrationId !== null ? await campGroupLines(row.campRegistrationId) : null
-  const gstin = settings!.gstin.trim() || null
+  const group = row.campRegistrationId !== null ? await campGroupLines(executor, row.campRegistrationId, promoCode) : null
+  const free = row.gateway === FREE_GATEWAY
   return {
     owner: item.owner,
     bookingId: row.bookingId,
     document: {
       receiptNumber: row.number,
       issuedAt: row.issuedAt,
-      seller: { legalName: settings!.legalName, address: settings!.address, gstin, email: settings!.email, phone: settings!.phone },
+      seller: seller.seller,
       customer: item.customer,
-      lines: group ?? [{ description: item.description, detail: item.detail, amountPaise: row.amountPaise }],
-      payment: { orderId: row.orderId, transactionId: row.transactionId, method: paymentMethod(row.paymentMode), paidAt: row.completedAt ?? row.issuedAt },
-      gstRateBasisPoints: gstin ? settings!.rate : null,
+      lines: group ?? [{ description: item.description, detail: item.detail, amountPaise: row.amountPaise, discounts: item.discounts }],
+      payment: { orderId: row.orderId, transactionId: row.transactionId, method: free ? null : paymentMethod(row.paymentMode), paidAt: row.completedAt ?? row.issuedAt },
+      gstRateBasisPoints: seller.gstRateBasisPoints,
       status: refunded ? 'refunded' : 'paid',
+      ...(free ? { free: { promoCode } } : {}),
     },
   }
+}
+
+/** The lab as its receipts and credit notes name it, with the GST rate its prices include (none without a GSTIN). */
+export async function sellerIn(executor: Executor) {
+  const [settings] = await executor
+    .select({ legalName: siteSettings.legalName, address: siteSettings.postalAddress, gstin: siteSettings.gstin, rate: siteSettings.gstRateBasisPoints, email: siteSettings.supportEmail, phone: siteSettings.phone })
+    .from(siteSettings)
+    .where(eq(siteSettings.id, 1))
+  const gstin = settings!.gstin.trim() || null
+  return { seller: { legalName: settings!.legalName, address: settings!.address, gstin, email: settings!.email, phone: settings!.phone }, gstRateBasisPoints: gstin ? settings!.rate : null }
 }
 
 const METHODS: Array<[RegExp, string]> = [
@@ -90,14 +103,34 @@ function paymentMethod(mode: string | null) {
   return METHODS.find(([pattern]) => pattern.test(mode))?.[1] ?? mode
 }
 
-async function bookingItem(bookingId: number) {
-  const [booking] = await db()
-    .select({ reference: bookings.reference, swimmerName: bookings.swimmerName, name: bookings.customerName, email: bookings.customerEmail, phone: bookings.customerPhone, userId: bookings.userId, productName: catalogueItems.name })
+/** "Promo code SUMMER10", or just "Promo code" should its use not be found. */
+const promoCodeLabel = (promoCode: string | null) => (promoCode ? `Promo code ${promoCode}` : 'Promo code')
+
+/** The code of the promo code the order was paid with: a group's use sits on its first registration. */
+async function promoCodeOf(executor: Executor, order: { bookingId: number | null; campRegistrationId: number | null }) {
+  const [use] = await executor
+    .select({ code: promoCodes.code })
+    .from(promoCodeUses)
+    .innerJoin(promoCodes, eq(promoCodes.id, promoCodeUses.promoCodeId))
+    .where(and(order.bookingId !== null ? eq(promoCodeUses.bookingId, order.bookingId) : eq(promoCodeUses.campRegistrationId, order.campRegistrationId!), eq(promoCodeUses.state, 'used')))
+    .orderBy(asc(promoCodeUses.id))
+    .limit(1)
+  return use?.code ?? null
+}
+
+function discountLines(discounts: Array<[string, number]>): ReceiptDiscount[] {
+  return discounts.filter(([, amountPaise]) => amountPaise > 0).map(([label, amountPaise]) => ({ label, amountPaise }))
+}
+
+/** A booking as a receipt's (or credit note's) line, with its customer and who may see it; `promoCode` names its promo discount. */
+export async function bookingItem(executor: Executor, bookingId: number, promoCode: string | null = null) {
+  const [booking] = await executor
+    .select({ reference: bookings.reference, swimmerName: bookings.swimmerName, name: bookings.customerName, email: bookings.customerEmail, phone: bookings.customerPhone, userId: bookings.userId, promoDiscountPaise: bookings.promoDiscountPaise, productName: catalogueItems.name })
     .from(bookings)
     .innerJoin(catalogueItems, eq(catalogueItems.code, bookings.productCode))
     .where(eq(bookings.id, bookingId))
-  const days = await bookingDaysOf(bookingId)
-  const location = await sessionLocationIn(db())
+  const days = await bookingDaysOf(bookingId, executor)
+  const location = await sessionLocationIn(executor)
   return {
     owner: { userId: booking!.userId, email: booking!.email },
     customer: { name: booking!.name, email: booking!.email, phone: booking!.phone },
@@ -108,11 +141,17 @@ async function bookingItem(bookingId: number) {
       `Location: ${location}`,
       `Booking ID: ${booking!.reference}`,
     ],
+    discounts: discountLines([[promoCodeLabel(promoCode), booking!.promoDiscountPaise]]),
   }
 }
 
-async function campItem(registrationId: number) {
-  const r = await registrationDetails(db(), registrationId)
+/** A camp registration as a receipt's (or credit note's) line, with its customer and who may see it; `promoCode` names its promo discount. */
+export async function campItem(executor: Executor, registrationId: number, promoCode: string | null = null) {
+  const r = await registrationDetails(executor, registrationId)
+  const [discounts] = await executor
+    .select({ sibling: campRegistrations.siblingDiscountPaise, promo: campRegistrations.promoDiscountPaise })
+    .from(campRegistrations)
+    .where(eq(campRegistrations.id, registrationId))
   return {
     owner: { userId: null, email: r.email },
     customer: { name: r.swimmerName, email: r.email, phone: r.phone },
@@ -123,16 +162,22 @@ async function campItem(registrationId: number) {
       `${r.batchName}: ${batchTimes(r.timeRanges)}`,
       `Registration ID: ${r.reference}`,
     ],
+    amountPaise: r.amountPaise,
+    discounts: discountLines([
+      ['Sibling price', discounts!.sibling],
+      [promoCodeLabel(promoCode), discounts!.promo],
+    ]),
   }
 }
 
-async function campGroupLines(leadId: number) {
-  const members = await groupMembers(db(), leadId)
+/** A line for each swimmer of a group paid for at once; null when the registration leads no group. */
+export async function campGroupLines(executor: Executor, leadId: number, promoCode: string | null = null) {
+  const members = await groupMembers(executor, leadId)
   if (members.length === 0) return null
   return Promise.all(
     members.map(async (member) => {
-      const { description, detail } = await campItem(member.id)
-      return { description, detail, amountPaise: member.amountPaise }
+      const { description, detail, discounts } = await campItem(executor, member.id, promoCode)
+      return { description, detail, amountPaise: member.amountPaise, discounts }
     }),
   )
 }

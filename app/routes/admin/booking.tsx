@@ -3,6 +3,7 @@ import type { Route } from './+types/booking'
 import { FormAlert, PendingButton, TextAreaField } from '~/components/form-fields'
 import { DetailRow } from '~/components/payment-status-card'
 import { ReportPanel } from '~/components/report-panel'
+import { CreditNoteLinks } from '~/components/credit-note-links'
 import { requireAdmin } from '~/lib/auth.server'
 import { formatRupees } from '~/lib/money'
 import { formatLabDate, formatLabDateTime } from '~/lib/lab-time'
@@ -13,6 +14,7 @@ import { bookingStory, setAttendance } from '~/modules/booking/staff.server'
 import { BOOKING_STATUS_LABELS, bookingDayLines } from '~/modules/booking/texts'
 import { deliverReport, MAX_REPORT_FILE_BYTES, MAX_REPORT_FILES, reportsOf } from '~/modules/reports/reports.server'
 import { analysesOfBookings } from '~/modules/analyses/publishing.server'
+import { creditNotePath, creditNotesOfBookings } from '~/modules/receipts/credit-notes.server'
 import { readForm } from '~/lib/form-data.server'
 import { formIntent } from '~/lib/intent'
 import { refuseNul } from '~/lib/nul.server'
@@ -30,7 +32,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   refuseNul(request, params)
   await requireAdmin(request)
   const { booking, account, days, payments, events, refunds, emails } = await story(params.reference)
-  const [reports, analyses] = await Promise.all([reportsOf([booking.id]), analysesOfBookings([booking.id])])
+  const [reports, analyses, credits] = await Promise.all([reportsOf([booking.id]), analysesOfBookings([booking.id]), creditNotesOfBookings([booking.id])])
   const report = reports.get(booking.id)
   const analysis = analyses.get(booking.id)
   return {
@@ -63,6 +65,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       events: events.filter((event) => event.orderId === payment.orderId).map((event) => `${formatLabDateTime(event.receivedAt)}: ${event.source} said ${event.state ?? '(no state)'}, ${event.outcome}`),
     })),
     refunds: refunds.map((refund) => ({ refundId: refund.refundId, summary: `${formatRupees(refund.amountPaise)}, ${refund.settledByHand ? `repaid by hand (${refund.settledByHand})` : refund.state}: ${refund.reason}`, lastError: refund.settledByHand ? null : refund.lastError })),
+    creditNotes: (credits.get(booking.id) ?? []).map((note) => ({ number: note.number, date: formatLabDate(note.issuedAt), amount: formatRupees(note.amountPaise), url: creditNotePath(note.refundId) })),
     emails: emails.map((email) => ({ subject: email.subject, status: email.status, at: formatLabDateTime(email.createdAt) })),
     report: report?.deliveredAt
       ? {
@@ -142,7 +145,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 const ORIGIN_LABELS = { online: 'Paid online', offline: 'Paid at the lab', complimentary: 'Complimentary' } as const
 
 export default function AdminBooking({ loaderData, actionData }: Route.ComponentProps) {
-  const { booking, days, payments, refunds, emails, report, limits, analysisState } = loaderData
+  const { booking, days, payments, refunds, creditNotes, emails, report, limits, analysisState } = loaderData
   const confirmCancel = actionData && 'confirmCancel' in actionData ? actionData.confirmCancel : null
   const actionError = actionData && 'error' in actionData ? actionData.error : undefined
   return (
@@ -301,6 +304,12 @@ export default function AdminBooking({ loaderData, actionData }: Route.Component
                   </li>
                 ))}
               </ul>
+            </>
+          )}
+          {creditNotes.length > 0 && (
+            <>
+              <h3 className="mt-4 font-semibold text-ink">Credit notes</h3>
+              <CreditNoteLinks notes={creditNotes} className="mt-2" />
             </>
           )}
           <h3 className="mt-4 font-semibold text-ink">E-mails sent</h3>

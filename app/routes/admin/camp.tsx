@@ -4,10 +4,11 @@ import { data, Form, Link } from 'react-router'
 import type { Route } from './+types/camp'
 import { BatchDetailsFields, CampDetailsFields } from '~/components/camp-form-fields'
 import { FormAlert, PendingButton, RadioGroupField, SelectField, useValidatedForm } from '~/components/form-fields'
+import { CreditNoteLinks } from '~/components/credit-note-links'
 import type { RefundState } from '~/db/schema'
 import { requireAdmin } from '~/lib/auth.server'
 import { formatRupees, paiseToRupeesInput } from '~/lib/money'
-import { formatLabDateTime, formatLongDate, labDateParts } from '~/lib/lab-time'
+import { formatLabDate, formatLabDateTime, formatLongDate, labDateParts } from '~/lib/lab-time'
 import { redirectWithToast } from '~/lib/toast.server'
 import { BOOKING_STATUS_LABELS } from '~/modules/booking/texts'
 import { addBatch, updateBatch } from '~/modules/camps/batch-editing.server'
@@ -17,6 +18,7 @@ import { batchTimes } from '~/modules/camps/fulfilment.server'
 import { batchDetails, BatchSchema, campDetails, CampSchema, CancelRegistrationSchema, EditBatchSchema, MoveRegistrationSchema } from '~/modules/camps/staff-schemas'
 import { cancelRegistration, moveRegistration } from '~/modules/camps/staff-registrations.server'
 import { findCamp, staffCamp } from '~/modules/camps/staff-views.server'
+import { creditNotePath, creditNotesOfCamp } from '~/modules/receipts/credit-notes.server'
 import { readForm } from '~/lib/form-data.server'
 import { formIntent, unknownForm } from '~/lib/intent'
 import { refuseNul } from '~/lib/nul.server'
@@ -37,6 +39,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const found = await staffCamp(params.code, now)
   notFoundUnless(found)
   const { camp, batches } = found
+  const credits = await creditNotesOfCamp(camp.id)
   return {
     camp: {
       code: camp.code,
@@ -80,6 +83,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
         declaration: registration.declaredAt ? "Declared: 18 or older, or registered by the parent or guardian" : null,
         confirmed: registration.status === 'confirmed',
         refundable: registration.refundable,
+        creditNotes: (credits.get(registration.reference) ?? []).map((note) => ({ number: note.number, date: formatLabDate(note.issuedAt), amount: formatRupees(note.amountPaise), url: creditNotePath(note.refundId) })),
       })),
       waitlist: batch.waitlist.map((entry) => ({
         id: entry.id,
@@ -291,7 +295,10 @@ function BatchSection({ batch, batches, actionData }: { batch: Batch; batches: B
                     {registration.declaration && <span className="block text-muted">{registration.declaration}</span>}
                   </td>
                   <td className="px-3 py-2 text-ink">{registration.status}</td>
-                  <td className="px-3 py-2 text-right text-ink">{registration.amount}</td>
+                  <td className="px-3 py-2 text-right text-ink">
+                    {registration.amount}
+                    <CreditNoteLinks notes={registration.creditNotes} className="mt-1 text-left" />
+                  </td>
                   <td className="px-3 py-2 text-ink">{registration.registeredAt}</td>
                   <td className="px-3 py-2">
                     {registration.confirmed && (
