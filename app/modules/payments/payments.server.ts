@@ -10,7 +10,7 @@ import { paymentGateway } from './active-gateway.server'
 import { payableOf, promoOrderOf, type PayableKind, type PayableRef } from './payable-contract.server'
 import { PAYABLES } from './payable-kinds.server'
 import { claimDueChecks } from './due-checks.server'
-import { issueReceipt } from '~/modules/receipts/receipts.server'
+import { FREE_GATEWAY, issueReceipt } from '~/modules/receipts/receipts.server'
 import { amountMismatchAlert } from './staff-alerts.server'
 import { applyRefundStatus, refreshRefund, requestRefund, type RefundOutcome } from './refunds.server'
 import { addMinutes, addSeconds, secondsBetween } from '~/lib/lab-time'
@@ -29,9 +29,6 @@ export class PaymentStartError extends DomainError {
     super('unavailable', 'Failed to create payment. Please try again.')
   }
 }
-
-/** The gateway of an order a promo code made free: nothing to collect, so no gateway is asked. */
-export const FREE_GATEWAY = 'free'
 
 /** Time left on a hold below which we do not send the customer to pay. */
 const MIN_MINUTES_TO_PAY = 1

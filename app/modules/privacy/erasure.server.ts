@@ -12,6 +12,7 @@ import {
   guardianConsents,
   outboxEmails,
   payments,
+  promoCodeUses,
   rateLimitBuckets,
   reportFiles,
   sandboxGatewayOrders,
@@ -26,6 +27,7 @@ import { enqueueEmail, type NewEmail } from '~/modules/mail/outbox.server'
 import { reportStorage } from '~/modules/reports/storage.server'
 import { dropAnalysesOf, removeStoredFiles as removeAnalysisFiles } from '~/modules/analyses/files/clips.server'
 import { cancelFutureBookings, type FutureBooking } from '~/modules/swimmers/future-bookings.server'
+import { promoCustomerKey } from '~/modules/promotions/uses.server'
 
 /**
  * Erasing a person's data (the right to erasure of the DPDP Act, 2023): a swimmer profile of an
@@ -44,6 +46,7 @@ import { cancelFutureBookings, type FutureBooking } from '~/modules/swimmers/fut
  * | outbox_emails | address, subject, bodies | deleted when sent to the address or mentioning the person; one last e-mail says the erasure is done |
  * | audit_log | who acted, summaries, before and after | kept (what happened stays on record), the person's values replaced by an opaque id |
  * | rate_limit_buckets | counters keyed by the address | deleted |
+ * | promo_code_uses | whose use it was (the account, or a guest's address) | kept (uses count against their code), the customer replaced by an opaque id |
  * | sandbox_gateway_orders | the customer's name (the test gateway's own books) | replaced |
  * | payments, refunds, receipts, credit_notes, payment_events, booking_days, reminders_sent | no name, address or number | kept: the invoice, its payment and its credit notes |
  *
@@ -65,6 +68,7 @@ export const ERASURE_HANDLED_COLUMNS: Record<string, string[]> = {
   outbox_emails: ['to', 'subject', 'text', 'html', 'attachments', 'last_error'],
   audit_log: ['actor_email', 'summary', 'before', 'after'],
   rate_limit_buckets: ['key'],
+  promo_code_uses: ['customer_key'],
   sandbox_gateway_orders: ['customer_name', 'description'],
   // Analyses: deleted with the person's bookings and swimmer profiles (dropAnalysesOf), their clips' files after the commit.
   analyses: ['summary'],
@@ -97,6 +101,8 @@ export const NOT_PERSONAL_COLUMNS: Record<string, string[] | '*'> = {
   outbox_emails: ['status'],
   payment_events: '*',
   payments: '*',
+  promo_codes: '*',
+  promo_code_uses: ['state'],
   receipts: '*',
   refunds: '*',
   reminders_sent: '*',
@@ -319,6 +325,8 @@ export async function eraseAccount(accountId: number, { reason, now = new Date()
     await tx.delete(campLine).where(or(sql`lower(${campLine.email}) = ${email}`, eq(campLine.holderUserId, accountId)))
     await tx.delete(campWaitlist).where(sql`lower(${campWaitlist.email}) = ${email}`)
     await tx.delete(rateLimitBuckets).where(sql`strpos(lower(${rateLimitBuckets.key}), ${email}) > 0`)
+    // Promo code uses still count against their codes, no longer as anyone's.
+    await tx.update(promoCodeUses).set({ customerKey: marker }).where(inArray(promoCodeUses.customerKey, [promoCustomerKey({ accountId, email }), promoCustomerKey({ accountId: null, email })]))
     await tx.delete(users).where(eq(users.id, accountId))
 
     await recordAudit(tx, { id: null, email: marker }, { action: 'account.erase', entityType: 'customer', entityId: marker, summary: `Erased an account and its ${profiles.length} swimmer profile(s): ${reason}`, after: { bookings: bookingIds.length, campRegistrations: campIds.length, cancelled: cancelled.length } }, now)
