@@ -74,7 +74,7 @@ export async function swimmerChoices(accountId: number, now = new Date()) {
     rows.map(async (swimmer) => {
       const age = swimmerAge(swimmer, now)
       const consent = (await mayBeBooked(swimmer, now)) ? '' : ", needs a parent's consent"
-      return { id: String(swimmer.id), label: `${swimmer.name} (${age} ${age === 1 ? 'year' : 'years'}${consent})` }
+      return { id: String(swimmer.id), name: swimmer.name, label: `${swimmer.name} (${age} ${age === 1 ? 'year' : 'years'}${consent})` }
     }),
   )
 }

@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm'
-import type { Executor } from '~/db/client.server'
-import { campRegistrations } from '~/db/schema'
+import { db, type Executor } from '~/db/client.server'
+import { campRegistrations, camps } from '~/db/schema'
 import type { Discount } from '~/lib/money'
 import { campPrice } from './camps.server'
 import { siblingDiscountOf, swimmerPrices, type SwimmerPrice } from './sibling-price'
@@ -52,6 +52,17 @@ export async function registrationPrices(executor: Executor, camp: CampPricing, 
   const sibling = siblingDiscountOf(camp)
   const earlierSiblingPaid = sibling ? await familyHasPaidSwimmer(executor, camp.campId, family) : false
   return swimmerPrices(campPrice(camp, now), sibling, count, earlierSiblingPaid)
+}
+
+/** The codes of the camps in which the account has a swimmer paid for: there, every swimmer it registers pays the sibling price. */
+export async function campsWithPaidSwimmer(accountId: number) {
+  const rows = await db()
+    .selectDistinct({ code: camps.code })
+    .from(campRegistrations)
+    .innerJoin(camps, eq(camps.id, campRegistrations.campId))
+    .where(and(eq(campRegistrations.accountId, accountId), eq(campRegistrations.status, 'confirmed')))
+    .orderBy(camps.code)
+  return rows.map((row) => row.code)
 }
 
 /** The price of one swimmer's registration, held on its own (see registrationPrices). */

@@ -4,6 +4,7 @@ import { config } from '~/config.server'
 import { db, type Executor } from '~/db/client.server'
 import { campBatches, campRegistrations, camps, campWaitlist } from '~/db/schema'
 import { DomainError } from '~/lib/domain-error'
+import { formatRupees } from '~/lib/money'
 import { setStatus } from '~/modules/booking/status.server'
 import { holderColumns, limitHoldAttempts, makeRoomForHold, type Holder } from '~/modules/holders/holders.server'
 import { batchLooksFull, campSeatsTaken, registrationOpen, waitingCounts } from './camps.server'
@@ -130,6 +131,17 @@ export async function holdCampSeatIn(tx: Executor, { campCode, batchCode, applic
   })
   if (applicant.guardianDeclaration) await recordCampDeclaration(tx, { registrationId: registration.id, swimmerName: applicant.swimmerName, email: applicant.email, now })
   return { ...registration, holdExpiresAt, ...priceColumns(price) }
+}
+
+/**
+ * What the payment for one registration is for, as the gateway shows it: the swimmer, and when the
+ * sibling price applies (an earlier swimmer of the family is paid for), that it does.
+ */
+export async function campPaymentDescription(registrationId: number) {
+  const [row] = await db().select({ swimmerName: campRegistrations.swimmerName, siblingDiscountPaise: campRegistrations.siblingDiscountPaise }).from(campRegistrations).where(eq(campRegistrations.id, registrationId))
+  if (!row) return 'Camp Registration'
+  const sibling = row.siblingDiscountPaise ? `, at the sibling price (${formatRupees(row.siblingDiscountPaise)} off): a swimmer of your family is registered already` : ''
+  return `Camp Registration - ${row.swimmerName}${sibling}`.slice(0, 200)
 }
 
 /**

@@ -46,6 +46,7 @@ const details = {
   regularPricePaise: 36_000_00,
   earlyBirdDeadline: '2030-11-30',
   isOpen: true,
+  siblingDiscount: null,
 }
 const morning = { code: 'morning', name: 'Morning', timeRanges: [{ start: '07:00', end: '08:30' }], capacity: 20 }
 

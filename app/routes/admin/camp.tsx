@@ -6,7 +6,7 @@ import { BatchDetailsFields, CampDetailsFields } from '~/components/camp-form-fi
 import { FormAlert, PendingButton, RadioGroupField, SelectField, useValidatedForm } from '~/components/form-fields'
 import type { RefundState } from '~/db/schema'
 import { requireAdmin } from '~/lib/auth.server'
-import { formatRupees, paiseToRupeesInput } from '~/lib/money'
+import { basisPointsToPercentInput, formatRupees, paiseToRupeesInput } from '~/lib/money'
 import { formatLabDateTime, formatLongDate, labDateParts } from '~/lib/lab-time'
 import { redirectWithToast } from '~/lib/toast.server'
 import { BOOKING_STATUS_LABELS } from '~/modules/booking/texts'
@@ -51,6 +51,9 @@ export async function loader({ request, params }: Route.LoaderArgs) {
         regularPrice: paiseToRupeesInput(camp.regularPricePaise),
         earlyBirdDeadline: labDateParts(camp.earlyBirdEndsAt).date,
         registration: camp.isOpen ? 'open' : 'closed',
+        siblingPrice: camp.siblingDiscountKind ?? 'none',
+        siblingPercent: camp.siblingDiscountKind === 'percent' ? basisPointsToPercentInput(camp.siblingDiscountValue) : '',
+        siblingAmount: camp.siblingDiscountKind === 'amount' ? paiseToRupeesInput(camp.siblingDiscountValue) : '',
       },
     },
     batches: batches.map((batch) => ({
