@@ -35,9 +35,9 @@ export function siblingPriceText(feePaise: number, sibling: Discount) {
   return `Each further swimmer of your family: ${formatWholeRupees(price!.amountPaise)} (${siblingDiscountText(sibling)})`
 }
 
-/** What staff read of a camp's sibling price: "None", "10% off each further swimmer of a family". */
-export function siblingPriceSummary(sibling: Discount | null) {
-  return sibling ? `${siblingDiscountText(sibling)} each further swimmer of a family` : 'None'
+/** What staff read of a camp's sibling price: "10% off each further swimmer of a family". */
+export function siblingPriceSummary(sibling: Discount) {
+  return `${siblingDiscountText(sibling)} each further swimmer of a family`
 }
 
 /** "₹35,000.00 less ₹3,500.00 sibling price": a registration's fee and its sibling price, for e-mails. */

@@ -5,7 +5,7 @@ import type { Route } from './+types/camps'
 import { BatchDetailsFields, CampDetailsFields } from '~/components/camp-form-fields'
 import { FormAlert, PendingButton, TextField, useValidatedForm } from '~/components/form-fields'
 import { requireAdmin } from '~/lib/auth.server'
-import { formatRupees } from '~/lib/money'
+import { formatRupees, type Discount } from '~/lib/money'
 import { formatLabDate, formatLongDate } from '~/lib/lab-time'
 import { redirectWithToast } from '~/lib/toast.server'
 import { createCamp } from '~/modules/camps/camp-editing.server'
@@ -30,7 +30,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       dates: `${formatLongDate(camp.startsOn)} to ${formatLongDate(camp.endsOn)}`,
       venue: camp.venue,
       fee: `${formatRupees(camp.earlyBirdPricePaise)} until ${formatLabDate(camp.earlyBirdEndsAt)}, then ${formatRupees(camp.regularPricePaise)}`,
-      siblingPrice: `Sibling price: ${siblingPriceSummary(siblingDiscountOf(camp))}`,
+      siblingPrice: siblingPriceOnList(siblingDiscountOf(camp)),
       registration: registrationOpen(camp, now) ? 'Open' : camp.isOpen ? 'Closed: the camp has started' : 'Closed',
       batches: camp.batches.map((batch) => ({
         code: batch.code,
@@ -39,6 +39,11 @@ export async function loader({ request }: Route.LoaderArgs) {
       })),
     })),
   }
+}
+
+/** The sibling price under the fee, when the camp has one. */
+function siblingPriceOnList(sibling: Discount | null) {
+  return sibling ? `Sibling price: ${siblingPriceSummary(sibling)}` : null
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -95,7 +100,7 @@ export default function AdminCamps({ loaderData, actionData }: Route.ComponentPr
                   </td>
                   <td className="px-3 py-2 text-ink">
                     <span className="block">{camp.fee}</span>
-                    <span className="block text-muted">{camp.siblingPrice}</span>
+                    {camp.siblingPrice && <span className="block text-muted">{camp.siblingPrice}</span>}
                   </td>
                   <td className="px-3 py-2 text-ink">{camp.registration}</td>
                   <td className="px-3 py-2">
