@@ -19,6 +19,7 @@ import { batchTimes, campCalendar, registrationDetails } from './fulfilment.serv
 import { AlreadyRegisteredError, BatchFullError, insertRegistration, lockBatchOrExplain, RegistrationClosedError, sameSwimmer } from './registrations.server'
 import { campSeatFreed, lockBatchById } from './waitlist.server'
 import { priceColumns, registrationPrices } from './pricing.server'
+import { siblingPriceLine } from './sibling-price'
 
 /**
  * A signed-in parent registers several of their account's swimmers for one batch of a camp at once
@@ -315,6 +316,7 @@ async function groupConfirmationEmail(executor: Executor, leadId: number, now: D
       ['Batch', `${first.batchName}: ${batchTimes(first.timeRanges)}, every day`],
       ['Location', first.venue],
       ...details.map((mail): [string, string] => [`Swimmer`, `${mail.swimmerName} (Registration ID ${mail.reference}, ${formatRupees(mail.amountPaise)})`]),
+      ...details.filter((mail) => mail.siblingDiscountPaise).map((mail): [string, string] => [`Sibling price (${mail.swimmerName})`, siblingPriceLine(mail)]),
       ['Amount paid', formatRupees(total)],
     ],
     list: { title: 'Before the camp', items: ['Please arrive 15 minutes before your batch.', 'Bring swimming gear, a towel and a water bottle.'] },

@@ -5,7 +5,7 @@ import { campBatches, campRegistrations, camps, outboxEmails, payments, swimmers
 import { labInstant } from '~/lib/lab-time'
 import { startPayment } from '~/modules/payments/payments.server'
 import { recordConsent } from '~/modules/swimmers/consent.server'
-import { createCustomers } from '../../../tests/support/booking'
+import { createCustomers, mailTo } from '../../../tests/support/booking'
 import { visitor } from '../../../tests/support/holders'
 import { useSandboxPayments } from '../../../tests/support/sandbox-payments'
 import { useTestDatabase } from '../../../tests/support/test-database'
@@ -109,6 +109,14 @@ describe('swimmers of an account registered together', () => {
     expect(payment!.amountPaise).toBe(66_500_00)
     const terms = await db().transaction((tx) => campPayable.termsForPayment(tx, held.leadId, new Date()))
     expect(terms?.amountPaise).toBe(66_500_00)
+
+    // Paid: the confirmation lists what each swimmer was charged, and the sibling price taken off.
+    await sandbox.choose(started.redirectUrl, 'success')
+    await expect.poll(async () => (await db().select({ status: campRegistrations.status }).from(campRegistrations).where(inArray(campRegistrations.id, idsOf(held)))).map((row) => row.status)).toEqual(['confirmed', 'confirmed'])
+    const [mail] = await mailTo(home.parent.email)
+    expect(mail!.text).toContain('₹66,500 payment completed successfully')
+    expect(mail!.text).toMatch(/Asha \d+ \(Registration ID CMP-\d{10}, ₹31,500\.00\)/)
+    expect(mail!.text).toMatch(/Sibling price \(Asha \d+\)\W+₹3,500\.00 off the fee of ₹35,000\.00/)
   })
 
   it('with a sibling price of ₹2,000: three swimmers pay the fee, then ₹2,000 less each', async () => {

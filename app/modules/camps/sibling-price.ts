@@ -40,7 +40,8 @@ export function siblingPriceSummary(sibling: Discount) {
   return `${siblingDiscountText(sibling)} each further swimmer of a family`
 }
 
-/** "₹35,000.00 less ₹3,500.00 sibling price": a registration's fee and its sibling price, for e-mails. */
-export function feeLessSiblingText(price: Pick<SwimmerPrice, 'feePaise' | 'siblingDiscountPaise'>) {
-  return `${formatRupees(price.feePaise)} less ${formatRupees(price.siblingDiscountPaise)} sibling price`
+/** "₹3,500.00 off the fee of ₹35,000.00": a registration's sibling price, as its e-mails show it. */
+export function siblingPriceLine(registration: { amountPaise: number; siblingDiscountPaise: number; promoDiscountPaise: number }) {
+  const feePaise = registration.amountPaise + registration.siblingDiscountPaise + registration.promoDiscountPaise
+  return `${formatRupees(registration.siblingDiscountPaise)} off the fee of ${formatRupees(feePaise)}`
 }
