@@ -2,7 +2,9 @@ import { getCollectionProps, getFormProps, type FieldMetadata, type SubmissionRe
 import { Form } from 'react-router'
 import { AuthCard, CheckboxGroupField, FieldError, FormAlert, HoneypotField, PendingButton, TextField, useValidatedForm } from './form-fields'
 import { useHydrated } from '~/lib/use-hydrated'
+import { formatWholeRupees, type Discount } from '~/lib/money'
 import { CampFamilySchema } from '~/modules/camps/family-schemas'
+import { siblingDiscountText, siblingPriceText, swimmerPrices } from '~/modules/camps/sibling-price'
 
 /** A camp as the registration forms offer it. */
 export type CampChoice = {
@@ -10,12 +12,18 @@ export type CampChoice = {
   label: string
   open: boolean
   price: string
+  pricePaise: number
+  /** The sibling price: what a family's second and each further swimmer saves; none when they pay the fee. */
+  sibling: Discount | null
   earlyBirdUntil: string | null
   batches: Array<{ code: string; label: string; seatsLeft: number }>
 }
 
-/** The signed-in parent: their contact details from the account, and their swimmers to choose from. */
-export type FamilyAccount = { email: string; phone: string; swimmers: Array<{ id: string; label: string }> }
+/**
+ * The signed-in parent: their contact details from the account, their swimmers to choose from, and
+ * the camps in which a swimmer of theirs is paid for already (there every swimmer pays the sibling price).
+ */
+export type FamilyAccount = { email: string; phone: string; swimmers: Array<{ id: string; name: string; label: string }>; campsWithPaidSwimmer: string[] }
 
 /** The intent of the signed-in form's button: the anonymous form's intents stay as they are. */
 export const FAMILY_INTENT = 'register_swimmers'
@@ -29,6 +37,13 @@ export function FamilyRegistrationForm({ camps, account, lastResult }: { camps: 
   const firstOpen = camps.find((camp) => camp.open)
   const [form, fields] = useValidatedForm(CampFamilySchema, { id: 'camp-family', lastResult, defaultValue: { phone_number: account.phone, camp: firstOpen?.code } })
   const chosenCamp = camps.find((camp) => camp.code === fields.camp.value) ?? firstOpen
+  const ticked = fields.swimmers.value
+  const chosenIds = new Set<string | undefined>(Array.isArray(ticked) ? ticked : [ticked])
+  // In the order the account lists them, as their seats are held: the first pays the fee.
+  const chosen = account.swimmers.filter((swimmer) => chosenIds.has(swimmer.id))
+  const camp = chosenCamp ?? firstOpen
+  const prices = camp ? swimmerPrices(camp.pricePaise, camp.sibling, chosen.length, account.campsWithPaidSwimmer.includes(camp.code)) : []
+  const total = prices.reduce((sum, price) => sum + price.amountPaise, 0)
 
   return (
     <AuthCard title="Camp Registration Form" lead={<p>Choose the swimmers to register for a swimming camp, and pay for them together.</p>} wide>
@@ -48,13 +63,49 @@ export function FamilyRegistrationForm({ camps, account, lastResult }: { camps: 
           </div>
           <TextField field={fields.phone_number} label="WhatsApp Number" type="tel" inputMode="tel" autoComplete="tel" />
           <CampAndBatchFields camps={camps} campField={fields.camp} batchField={fields.batch} />
+          {camp && <FamilyPrices camp={camp} paidAlready={account.campsWithPaidSwimmer.includes(camp.code)} swimmers={chosen.map((swimmer, index) => ({ name: swimmer.name, ...prices[index]! }))} total={total} />}
           <PendingButton name="intent" value={FAMILY_INTENT} when={{ action: '/onboarding', untilLoaded: true }} pendingLabel="Registering..." className="btn-primary w-full">
-            {`Register and Pay - ${(chosenCamp ?? firstOpen).price} per swimmer`}
+            {chosen.length ? `Register and Pay - ${formatWholeRupees(total)}` : camp?.sibling ? 'Register and Pay' : `Register and Pay - ${(chosenCamp ?? firstOpen).price} per swimmer`}
           </PendingButton>
           <p className="text-sm text-muted">You pay once for every swimmer chosen, on our payment partner's secure page. We hold their seats for a few minutes while you pay.</p>
         </Form>
       )}
     </AuthCard>
+  )
+}
+
+/**
+ * What the family pays for the chosen camp: the sibling price's rule (or, when a swimmer of theirs is
+ * paid for there already, that every swimmer now pays it), then each ticked swimmer's price and the
+ * total. The server shows what it knows when the page loads (or comes back with the ticked
+ * swimmers); with JavaScript the prices follow the ticks and the chosen camp.
+ */
+function FamilyPrices({ camp, paidAlready, swimmers, total }: { camp: CampChoice; paidAlready: boolean; swimmers: Array<{ name: string; amountPaise: number; siblingDiscountPaise: number }>; total: number }) {
+  const sibling = camp.sibling
+  return (
+    <div aria-live="polite" className="space-y-2 text-ink" data-testid="family-prices">
+      {sibling && (
+        <p>
+          {paidAlready
+            ? `A swimmer of your family is already registered for this camp, so every swimmer you register now pays the sibling price: ${formatWholeRupees(swimmerPrices(camp.pricePaise, sibling, 1, true)[0]!.amountPaise)} (${siblingDiscountText(sibling)}).`
+            : `The first swimmer of your family pays ${camp.price}. ${siblingPriceText(camp.pricePaise, sibling)}.`}
+        </p>
+      )}
+      {swimmers.length > 0 && (
+        <dl className="rounded-lg bg-slate-50 p-4">
+          {swimmers.map((swimmer) => (
+            <div key={swimmer.name} className="flex justify-between gap-4">
+              <dt>{swimmer.name}</dt>
+              <dd>{`${formatWholeRupees(swimmer.amountPaise)}${swimmer.siblingDiscountPaise ? ' (sibling price)' : ''}`}</dd>
+            </div>
+          ))}
+          <div className="mt-2 flex justify-between gap-4 border-t border-slate-300 pt-2 font-semibold">
+            <dt>Total</dt>
+            <dd>{formatWholeRupees(total)}</dd>
+          </div>
+        </dl>
+      )}
+    </div>
   )
 }
 
@@ -84,6 +135,7 @@ export function CampAndBatchFields({ camps, campField, batchField }: { camps: Ca
                 <span>
                   <span className="block font-semibold">{camp.label}</span>
                   <span className="block text-sm text-muted">{camp.open ? (camp.earlyBirdUntil ? `${camp.price}, early-bird price until ${camp.earlyBirdUntil}` : camp.price) : 'Registration closed'}</span>
+                  {camp.open && camp.sibling && <span className="block text-sm text-muted">{siblingPriceText(camp.pricePaise, camp.sibling)}</span>}
                 </span>
               </label>
             )

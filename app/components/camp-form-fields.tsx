@@ -25,7 +25,9 @@ function InputField({ field, label, type = 'text', inputMode, hint }: { field: F
   )
 }
 
-type CampFieldNames = 'name' | 'startsOn' | 'endsOn' | 'venue' | 'earlyBirdPrice' | 'regularPrice' | 'earlyBirdDeadline' | 'registration'
+type CampFieldNames = 'name' | 'startsOn' | 'endsOn' | 'venue' | 'earlyBirdPrice' | 'regularPrice' | 'earlyBirdDeadline' | 'registration' | SiblingFieldNames
+
+type SiblingFieldNames = 'siblingPrice' | 'siblingPercent' | 'siblingAmount'
 
 export function CampDetailsFields({ fields }: { fields: Record<CampFieldNames, Field> }) {
   return (
@@ -45,6 +47,31 @@ export function CampDetailsFields({ fields }: { fields: Record<CampFieldNames, F
           { value: 'closed', label: 'Closed' },
         ]}
       />
+      <SiblingPriceFields fields={fields} />
+    </div>
+  )
+}
+
+/**
+ * What a family's second and each further swimmer pays: the fee, or less by a percentage or an
+ * amount. Both boxes are always there (the form works without JavaScript); the choice says which counts.
+ */
+function SiblingPriceFields({ fields }: { fields: Record<SiblingFieldNames, Field> }) {
+  return (
+    <div className="space-y-4 sm:col-span-2">
+      <RadioGroupField
+        field={fields.siblingPrice}
+        legend="Sibling price: a family's second and each further swimmer in this camp pays"
+        options={[
+          { value: 'none', label: 'The full fee' },
+          { value: 'percent', label: 'A percentage less' },
+          { value: 'amount', label: 'An amount less' },
+        ]}
+      />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <InputField field={fields.siblingPercent} label="Percentage off (%)" inputMode="decimal" hint="With a percentage less: from 0.01 to 100, such as 10" />
+        <InputField field={fields.siblingAmount} label="Amount off (₹)" inputMode="decimal" hint="With an amount less: in rupees, less than the regular price, such as 2,000" />
+      </div>
     </div>
   )
 }

@@ -1,5 +1,6 @@
 import type { CampApplicantFields } from '~/components/camp-answers'
 import type { LineArrival } from '~/modules/camps/line.server'
+import { campPaymentDescription } from '~/modules/camps/registrations.server'
 import { latestCampOrder } from '~/modules/camps/status.server'
 import { HoldExpiredError, startPayment } from '~/modules/payments/payments.server'
 import { logger } from './logger.server'
@@ -27,7 +28,7 @@ export async function afterTheLine(arrival: LineArrival): Promise<{ go: string }
         try {
           const payment = await startPayment({
             payable: { kind: 'camp', id: arrival.registrationId },
-            description: `Camp Registration - ${arrival.swimmerName}`,
+            description: await campPaymentDescription(arrival.registrationId),
             statusUrl: statusAddress,
           })
           return { go: payment.redirectUrl }

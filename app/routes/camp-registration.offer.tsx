@@ -7,6 +7,7 @@ import { formatDateRange, formatLabDateTime, formatTimeRange } from '~/lib/lab-t
 import { rejectBots } from '~/lib/honeypot'
 import { CAMP_STATUS_LINK, INVALID_LINK, isLinkKey, privateLinkUrl, WAITLIST_OFFER_LINK } from '~/lib/private-links.server'
 import { pageMeta } from '~/lib/seo'
+import { campPaymentDescription } from '~/modules/camps/registrations.server'
 import { offeredRegistration } from '~/modules/camps/status.server'
 import { HoldExpiredError, PaymentStartError, startPayment } from '~/modules/payments/payments.server'
 import { readForm } from '~/lib/form-data.server'
@@ -52,7 +53,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     await limitHoldAttempts({ network: clientNetwork(callerOf(request, context).ip), email: offer.email })
     const payment = await startPayment({
       payable: { kind: 'camp', id: offer.id },
-      description: `Camp Registration - ${offer.swimmerName}`,
+      description: await campPaymentDescription(offer.id),
       statusUrl: (orderId) => privateLinkUrl(CAMP_STATUS_LINK, orderId),
     })
     return redirectDocument(payment.redirectUrl)

@@ -14,6 +14,8 @@ import { rejectBots } from '~/lib/honeypot'
 import { CAMP_LINE_LINK, CAMP_STATUS_LINK, privateLinkPath, privateLinkUrl } from '~/lib/private-links.server'
 import { pageMeta } from '~/lib/seo'
 import { campChoices } from '~/modules/camps/camps.server'
+import { campsWithPaidSwimmer } from '~/modules/camps/pricing.server'
+import { siblingDiscountOf } from '~/modules/camps/sibling-price'
 import { arriving, joinCampLine, settledArrival } from '~/modules/camps/line.server'
 import { CampRegistrationSchema, type CampRegistrationInput } from '~/modules/camps/schemas'
 import { joinWaitlist } from '~/modules/camps/waitlist.server'
@@ -37,6 +39,8 @@ export async function loader({ request }: Route.LoaderArgs) {
       label: `${camp.name}: ${formatDateRange(camp.startsOn, camp.endsOn)}`,
       open: camp.open,
       price: formatWholeRupees(camp.pricePaise),
+      pricePaise: camp.pricePaise,
+      sibling: siblingDiscountOf(camp),
       earlyBirdUntil: camp.earlyBird ? formatLastDayBefore(new Date(camp.earlyBirdEndsAt)) : null,
       batches: camp.batches.map((batch) => ({
         code: batch.code,
@@ -55,7 +59,7 @@ async function familyAccount(request: Request): Promise<FamilyAccount | null> {
   const user = await getUser(request)
   if (!user) return null
   const swimmers = await swimmerChoices(user.id)
-  return swimmers.length ? { email: user.email, phone: user.phone ?? '', swimmers } : null
+  return swimmers.length ? { email: user.email, phone: user.phone ?? '', swimmers, campsWithPaidSwimmer: await campsWithPaidSwimmer(user.id) } : null
 }
 
 type Applicant = Pick<CampRegistrationInput, 'name' | 'email' | 'phone_number' | 'camp' | 'batch'>

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { DESKTOP, expectNoAxeViolations, PHONE, signInWithForm, useBrowser, watchPageErrors } from '../support/browser'
 import { FAMILY, useFamilySite } from '../support/family-site'
+import { decodeHtml } from '../support/visitor'
 
 // A signed-in parent registers both their swimmers for a camp in a real browser and pays once.
 
@@ -37,6 +38,43 @@ describe('a family registering for a camp', () => {
     await expect.poll(() => page.getByText(/Meera Iyer \(Registration ID CMP-/).isVisible()).toBe(true)
     expect(await page.getByText(/Kavya Iyer \(Registration ID CMP-/).isVisible()).toBe(true)
     await expectNoAxeViolations(page)
+    expect(errors).toEqual([])
+    await context.close()
+  })
+
+  it('with a sibling price: each ticked swimmer’s price and the total follow the ticks', async () => {
+    // Staff give Camp 2 a sibling price of ₹2,000 on its page.
+    const admin = await site.staff()
+    const campPage = (await admin.get('/admin/camps/camp2')).html
+    const value = (name: string) => decodeHtml(/value="([^"]*)"/.exec(new RegExp(`<input[^>]*name="${name}"[^>]*>`).exec(campPage)![0])![1]!)
+    const fields = ['name', 'startsOn', 'endsOn', 'venue', 'earlyBirdPrice', 'regularPrice', 'earlyBirdDeadline']
+    const saved = await admin.post('/admin/camps/camp2', { ...Object.fromEntries(fields.map((name) => [name, value(name)])), registration: 'open', siblingPrice: 'amount', siblingPercent: '', siblingAmount: '2,000', intent: 'update-camp' })
+    expect(saved.status).toBe(302)
+
+    const context = await browser.context(site.url, PHONE)
+    const page = await context.newPage()
+    const errors = watchPageErrors(page)
+    await page.goto('/login')
+    await signInWithForm(page, FAMILY, /\/book-slot/)
+    const prices = page.getByTestId('family-prices')
+    // Public pages read camps from a cache that the change clears a moment later.
+    await expect
+      .poll(async () => {
+        await page.goto('/onboarding')
+        return page.getByRole('group', { name: 'Select Camp' }).innerText()
+      }, { timeout: 10_000, interval: 300 })
+      .toContain('Each further swimmer of your family: ₹33,000 (₹2,000 off)')
+    await page.getByRole('radio', { name: /^Camp 2/ }).check()
+    await expect.poll(() => prices.innerText()).toContain('The first swimmer of your family pays ₹35,000. Each further swimmer of your family: ₹33,000 (₹2,000 off).')
+
+    await page.getByRole('checkbox', { name: /Meera Iyer/ }).check()
+    await expect.poll(() => prices.innerText()).toMatch(/Meera Iyer\s+₹35,000\s+Total\s+₹35,000/)
+    await page.getByRole('checkbox', { name: /Kavya Iyer/ }).check()
+    await expect.poll(() => prices.innerText()).toMatch(/Meera Iyer\s+₹35,000\s+Kavya Iyer\s+₹33,000 \(sibling price\)\s+Total\s+₹68,000/)
+    expect(await page.getByRole('button', { name: 'Register and Pay - ₹68,000' }).isVisible()).toBe(true)
+    await expectNoAxeViolations(page)
+    await page.getByRole('checkbox', { name: /Meera Iyer/ }).uncheck()
+    await expect.poll(() => prices.innerText()).toMatch(/Kavya Iyer\s+₹35,000\s+Total\s+₹35,000/)
     expect(errors).toEqual([])
     await context.close()
   })

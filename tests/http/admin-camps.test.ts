@@ -40,6 +40,12 @@ function campForm(html: string) {
   return { ...inputValues(html, CAMP_FIELDS), registration: /value="(\w+)"/.exec(checked ?? '')?.[1] ?? '', intent: 'update-camp' }
 }
 
+/** The sibling price the camp form has checked. */
+function checkedSiblingPrice(html: string) {
+  const checked = html.match(/<input[^>]*name="siblingPrice"[^>]*>/g)?.find((tag) => tag.includes('checked=""'))
+  return /value="(\w+)"/.exec(checked ?? '')?.[1]
+}
+
 /** The ids of a camp page's batches, in the order the page shows them. */
 const batchIds = (html: string) => [...html.matchAll(/name="batchId" value="(\d+)"/g)].map((match) => match[1]!)
 
@@ -191,6 +197,42 @@ describe('camps and batches', () => {
     const edited = await admin.post('/admin/camps/camp2', batchForm(batch3, { name: 'Late batch', code: 'batch3', start1: '16:30', end1: '18:00', capacity: '18' }))
     expect(edited.status).toBe(302)
     expect(text((await admin.get('/admin/camps/camp2')).html)).toContain('Late batch 4:30 PM - 6:00 PM. 0 of 18 seats taken.')
+  })
+
+  it('sets a sibling price with the prices: checked with clear messages, saved, audited, listed, and shown on the public form', async () => {
+    const admin = await site.staff()
+    const before = (await admin.get('/admin/camps/camp1')).html
+    expect(checkedSiblingPrice(before)).toBe('none')
+    const form = campForm(before)
+
+    const noPercent = await admin.post('/admin/camps/camp1', { ...form, siblingPrice: 'percent', siblingPercent: '' })
+    expect(noPercent.status).toBe(400)
+    expect(fieldState(noPercent.html, 'siblingPercent')).toEqual({ invalid: true, message: 'Please enter the percentage off from 0.01 to 100, such as 10' })
+    const tooMuch = await admin.post('/admin/camps/camp1', { ...form, siblingPrice: 'percent', siblingPercent: '120' })
+    expect(fieldState(tooMuch.html, 'siblingPercent')).toEqual({ invalid: true, message: 'Please enter the percentage off from 0.01 to 100, such as 10' })
+    const notRupees = await admin.post('/admin/camps/camp1', { ...form, siblingPrice: 'amount', siblingAmount: 'two thousand' })
+    expect(fieldState(notRupees.html, 'siblingAmount')).toEqual({ invalid: true, message: 'Please enter the amount off in rupees, such as 2,000' })
+    const wholeFee = await admin.post('/admin/camps/camp1', { ...form, siblingPrice: 'amount', siblingAmount: '40,000' })
+    expect(wholeFee.status).toBe(400)
+    expect(fieldState(wholeFee.html, 'siblingAmount')).toEqual({ invalid: true, message: 'The amount off must be less than the regular price (₹40,000.00)' })
+    expect(campForm((await admin.get('/admin/camps/camp1')).html)).toEqual(form)
+
+    const saved = await admin.post('/admin/camps/camp1', { ...form, siblingPrice: 'percent', siblingPercent: '12.5 %', siblingAmount: '' })
+    expect(saved.status).toBe(302)
+    const after = (await admin.get('/admin/camps/camp1')).html
+    expect(text(after)).toContain('Camp saved')
+    expect(inputValues(after, ['siblingPercent'])).toEqual({ siblingPercent: '12.5' })
+    expect(checkedSiblingPrice(after)).toBe('percent')
+    expect(text((await admin.get('/admin/camps')).html)).toMatch(/Camp 1 .* then ₹40,000.00 Sibling price: 12.5% off each further swimmer of a family Open/)
+    expect(text((await admin.get('/admin/camps')).html)).toMatch(/Camp 2 .* then ₹[\d,.]+ (Open|Closed) Batch 1/)
+    expect(text((await admin.get('/admin/audit')).html)).toContain('Changed Camp 1: sibling price none → 12.5% off')
+    await expect.poll(async () => text((await new Visitor(site.url).get('/onboarding')).html), PAGE_CACHE).toContain('Each further swimmer of your family: ₹30,625 (12.5% off)')
+
+    expect((await admin.post('/admin/camps/camp1', { ...form, siblingPrice: 'amount', siblingAmount: '2,000' })).status).toBe(302)
+    expect(text((await admin.get('/admin/audit')).html)).toContain('Changed Camp 1: sibling price 12.5% off → ₹2,000 off')
+    await expect.poll(async () => text((await new Visitor(site.url).get('/onboarding')).html), PAGE_CACHE).toContain('Each further swimmer of your family: ₹33,000 (₹2,000 off)')
+    expect((await admin.post('/admin/camps/camp1', { ...form, siblingPrice: 'none', siblingAmount: '2,000' })).status).toBe(302)
+    await expect.poll(async () => text((await new Visitor(site.url).get('/onboarding')).html), PAGE_CACHE).not.toContain('Each further swimmer')
   })
 
   it('a batch only one camp runs shows that camp’s seats on the form without JavaScript, and no "Full" for the camps without it', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { FAMILY, useFamilySite } from '../support/family-site'
-import { text, Visitor } from '../support/visitor'
+import { decodeHtml, text, Visitor } from '../support/visitor'
 
 // A signed-in parent registers their swimmers for a camp together and pays once, as a browser
 // without JavaScript does it.
@@ -75,5 +75,69 @@ describe('the signed-in camp form', () => {
     const again = await parent.post('/onboarding', form)
     expect(again.status).toBe(409)
     expect(text(again.html)).toContain('Meera Iyer is already registered for Camp 2')
+  })
+})
+
+describe('the sibling price', () => {
+  /** Staff give Camp 1 a sibling price of 10% on its page, as they would in a browser. */
+  async function tenPercentOffCamp1() {
+    const admin = await site.staff()
+    const page = (await admin.get('/admin/camps/camp1')).html
+    const value = (name: string) => decodeHtml(/value="([^"]*)"/.exec(new RegExp(`<input[^>]*name="${name}"[^>]*>`).exec(page)![0])![1]!)
+    const fields = ['name', 'startsOn', 'endsOn', 'venue', 'earlyBirdPrice', 'regularPrice', 'earlyBirdDeadline']
+    const saved = await admin.post('/admin/camps/camp1', { ...Object.fromEntries(fields.map((name) => [name, value(name)])), registration: 'open', siblingPrice: 'percent', siblingPercent: '10', siblingAmount: '', intent: 'update-camp' })
+    expect(saved.status).toBe(302)
+    // Public pages read camps from a cache that a change clears a moment later.
+    await expect.poll(async () => text((await new Visitor(site.url).get('/onboarding')).html), { timeout: 10_000, interval: 200 }).toContain('Each further swimmer of your family: ₹31,500 (10% off)')
+  }
+
+  it('is shown on the forms; two swimmers of a family pay the fee and the sibling price in one payment, and a guest with their e-mail and phone pays the sibling price', async () => {
+    await tenPercentOffCamp1()
+    const parent = await signedInParent()
+    const form = (await parent.get('/onboarding')).html
+    expect(text(form)).toContain('The first swimmer of your family pays ₹35,000. Each further swimmer of your family: ₹31,500 (10% off).')
+    const boxes = swimmerBoxes(form)
+    const values = new URLSearchParams({ intent: 'register_swimmers', phone_number: FAMILY.phone, camp: 'camp1', batch: 'batch1', website_url: '' })
+    for (const box of boxes) values.append('swimmers', box.value)
+
+    // Sent back (a phone number that is not one), the page shows each chosen swimmer's price and the total.
+    const badPhone = new URLSearchParams(values)
+    badPhone.set('phone_number', 'call me')
+    const answer = await parent.post('/onboarding', badPhone)
+    expect(answer.status).toBe(400)
+    expect(text(answer.html)).toContain('Meera Iyer ₹35,000 Kavya Iyer ₹31,500 (sibling price) Total ₹66,500')
+    expect(text(answer.html)).toContain('Register and Pay - ₹66,500')
+
+    const submitted = await parent.post('/onboarding', values)
+    expect(submitted.status).toBe(302)
+    const gateway = text((await parent.get(submitted.location!)).html)
+    expect(gateway).toContain('₹66,500.00')
+    const back = await parent.post(submitted.location!, { outcome: 'success' })
+    const statusPage = text((await parent.get(back.location!)).html)
+    expect(statusPage).toContain('₹66,500 payment completed successfully')
+    expect(statusPage).toMatch(/Swimmer Kavya Iyer \(Registration ID CMP-\d{10}, ₹31,500\.00\)/)
+
+    // Paid for: the family's next swimmers all pay the sibling price, and the form says so.
+    expect(text((await parent.get('/onboarding')).html)).toContain('A swimmer of your family is already registered for this camp, so every swimmer you register now pays the sibling price: ₹31,500 (10% off).')
+
+    // A guest with the family's e-mail address and phone number: the gateway shows the sibling price.
+    const guest = new Visitor(site.url)
+    const guestForm = { name: 'Anu Iyer', email: FAMILY.email.toUpperCase(), phone_number: FAMILY.phone, guardianDeclaration: 'on', camp: 'camp1', batch: 'batch2', website_url: '' }
+    const held = await guest.post('/onboarding', guestForm)
+    expect(held.status).toBe(302)
+    const guestGateway = text((await guest.get(held.location!)).html)
+    expect(guestGateway).toContain('Camp Registration - Anu Iyer, at the sibling price (₹3,500.00 off): a swimmer of your family is registered already')
+    expect(guestGateway).toContain('₹31,500.00')
+    const failed = await guest.post(held.location!, { outcome: 'failure' })
+    expect(text((await guest.get(failed.location!)).html)).toContain('₹31,500')
+
+    // The same address with another phone number is another family: the fee. (The failed payment
+    // releases the guest's seat a moment later; until then the address may hold no other.)
+    const other = new Visitor(site.url)
+    let otherHeld = await other.post('/onboarding', { ...guestForm, phone_number: '98450 99999' })
+    await expect.poll(async () => (otherHeld.status === 302 ? 302 : (otherHeld = await other.post('/onboarding', { ...guestForm, phone_number: '98450 99999' })).status), { timeout: 10_000, interval: 300 }).toBe(302)
+    const otherGateway = text((await other.get(otherHeld.location!)).html)
+    expect(otherGateway).toContain('₹35,000.00')
+    expect(otherGateway).not.toContain('sibling price')
   })
 })

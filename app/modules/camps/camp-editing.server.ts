@@ -8,6 +8,7 @@ import { recordAudit, type Actor } from '~/modules/audit/audit.server'
 import { isUniqueViolation } from './registrations.server'
 import type { BatchDetails, CampDetails } from './staff-schemas'
 import { campColumns } from './columns.server'
+import { siblingDiscountOf, siblingDiscountText } from './sibling-price'
 import { campSeatFreed } from './waitlist.server'
 
 /** A change staff asked for that the rules do not allow; `field` names the form field it is about. */
@@ -28,7 +29,18 @@ function campValues(details: CampDetails) {
     // The deadline is a day in Bangalore: the early-bird price lasts until that day ends there.
     earlyBirdEndsAt: labInstant(details.earlyBirdDeadline, '23:59:59'),
     isOpen: details.isOpen,
+    siblingDiscount: details.siblingDiscount,
   }
+}
+
+/** A camp's values as its row stores them: the sibling price in two columns. */
+function campRow({ siblingDiscount, ...values }: CampValues) {
+  return { ...values, siblingDiscountKind: siblingDiscount?.kind ?? null, siblingDiscountValue: siblingDiscount?.value ?? 0 }
+}
+
+/** A camp's row as the values staff edit. */
+function storedValues({ siblingDiscountKind, siblingDiscountValue, ...row }: Omit<typeof camps.$inferSelect, 'id' | 'code' | 'sortOrder' | 'updatedAt'>): CampValues {
+  return { ...row, siblingDiscount: siblingDiscountOf({ siblingDiscountKind, siblingDiscountValue }) }
 }
 
 type CampValues = ReturnType<typeof campValues>
@@ -42,12 +54,14 @@ const CAMP_FIELD_NAMES: Record<keyof CampValues, string> = {
   regularPricePaise: 'regular price',
   earlyBirdEndsAt: 'early-bird deadline',
   isOpen: 'registration',
+  siblingDiscount: 'sibling price',
 }
 
 function describeCampValue(key: keyof CampValues, values: CampValues) {
   if (key === 'earlyBirdPricePaise' || key === 'regularPricePaise') return formatRupees(values[key])
   if (key === 'earlyBirdEndsAt') return `end of ${formatLabDate(values.earlyBirdEndsAt)}`
   if (key === 'isOpen') return values.isOpen ? 'open' : 'closed'
+  if (key === 'siblingDiscount') return values.siblingDiscount ? siblingDiscountText(values.siblingDiscount) : 'none'
   return values[key]
 }
 
@@ -72,7 +86,7 @@ export async function createCamp(actor: Actor, camp: CampDetails & { code: strin
       const [{ sortOrder } = { sortOrder: 1 }] = await tx.select({ sortOrder: sql<number>`coalesce(max(${camps.sortOrder}), 0)::int + 1` }).from(camps)
       const [created] = await tx
         .insert(camps)
-        .values({ code: camp.code, ...values, sortOrder, updatedAt: now })
+        .values({ code: camp.code, ...campRow(values), sortOrder, updatedAt: now })
         .returning({ id: camps.id })
       await tx.insert(campBatches).values(camp.batches.map((batch) => ({ ...batch, campId: created!.id })))
       await recordAudit(
@@ -100,13 +114,14 @@ export async function updateCamp(actor: Actor, code: string, details: CampDetail
   return db().transaction(async (tx) => {
     const [current] = await tx.select(campColumns).from(camps).where(eq(camps.code, code)).for('update')
     if (!current) throw new CampChangeRefusedError(`No camp has the code ${code}`)
-    const { id: _id, code: _code, ...before } = current
+    const { id: _id, code: _code, ...row } = current
+    const before = storedValues(row)
     const after = campValues(details)
     const changed = changedKeys(before, after)
     if (changed.length === 0) return { changed }
     await tx
       .update(camps)
-      .set({ ...after, updatedAt: now })
+      .set({ ...campRow(after), updatedAt: now })
       .where(eq(camps.id, current.id))
     await recordAudit(
       tx,

@@ -1,5 +1,14 @@
 import { campBatches, camps } from '~/db/schema'
 
+/** What a camp charges: its fees, the early-bird deadline and the sibling price. */
+export const campPricingColumns = {
+  earlyBirdPricePaise: camps.earlyBirdPricePaise,
+  regularPricePaise: camps.regularPricePaise,
+  earlyBirdEndsAt: camps.earlyBirdEndsAt,
+  siblingDiscountKind: camps.siblingDiscountKind,
+  siblingDiscountValue: camps.siblingDiscountValue,
+}
+
 /** The columns that describe a camp, as the public pages and staff read them. */
 export const campColumns = {
   id: camps.id,
@@ -8,9 +17,7 @@ export const campColumns = {
   startsOn: camps.startsOn,
   endsOn: camps.endsOn,
   venue: camps.venue,
-  earlyBirdPricePaise: camps.earlyBirdPricePaise,
-  regularPricePaise: camps.regularPricePaise,
-  earlyBirdEndsAt: camps.earlyBirdEndsAt,
+  ...campPricingColumns,
   isOpen: camps.isOpen,
 }
 

@@ -13,6 +13,7 @@ import { refundedBy, type PaidOutcome, type Payable, type PaymentTerms, type Ref
 import { campSeatsTaken, registrationOpen } from './camps.server'
 import { sameSwimmer } from './registrations.server'
 import { campSeatFreed, lockBatchById } from './waitlist.server'
+import { siblingPriceLine } from './sibling-price'
 import { groupPaid, groupRefunded, groupTerms, groupUnpaid, leadsGroup, lockedRegistrationColumns } from './groups.server'
 
 async function lockRegistration(tx: Executor, registrationId: number) {
@@ -150,6 +151,8 @@ export async function registrationDetails(executor: Executor, registrationId: nu
       email: campRegistrations.email,
       phone: campRegistrations.phone,
       amountPaise: campRegistrations.amountPaise,
+      siblingDiscountPaise: campRegistrations.siblingDiscountPaise,
+      promoDiscountPaise: campRegistrations.promoDiscountPaise,
       campName: camps.name,
       startsOn: camps.startsOn,
       endsOn: camps.endsOn,
@@ -214,7 +217,7 @@ async function confirmationEmail(executor: Executor, registrationId: number, now
     subject: `Camp registration confirmed: ${mail.swimmerName}, ${mail.campName} (${mail.reference})`,
     name: mail.swimmerName,
     paragraphs: [`${formatWholeRupees(mail.amountPaise)} payment completed successfully. You're registered for the camp! Here are the details.`],
-    details: [...campRows(mail), ['Amount paid', formatRupees(mail.amountPaise)]],
+    details: [...campRows(mail), ...(mail.siblingDiscountPaise ? [['Sibling price', siblingPriceLine(mail)] as [string, string]] : []), ['Amount paid', formatRupees(mail.amountPaise)]],
     list: { title: 'Before the camp', items: ['Please arrive 15 minutes before your batch.', 'Bring swimming gear, a towel and a water bottle.'] },
     action: { label: 'Register another swimmer', url: `${config().SITE_URL}/onboarding?${new URLSearchParams({ email: mail.email, phone: mail.phone })}` },
     closing: `The attached calendar file adds the camp (${formatDateRange(mail.startsOn, mail.endsOn)}) to your calendar.`,

@@ -14,10 +14,12 @@ import { refundedBy, type PaidOutcome, type PaymentTerms, type RefundedHow } fro
 import { refundPolicyIn } from '~/modules/site/site.server'
 import { mayBeBooked } from '~/modules/swimmers/consent.server'
 import { swimmerAge, swimmersOf } from '~/modules/swimmers/swimmers.server'
-import { campPrice, campSeatsTaken, registrationOpen, waitingCounts } from './camps.server'
+import { campSeatsTaken, registrationOpen, waitingCounts } from './camps.server'
 import { batchTimes, campCalendar, registrationDetails } from './fulfilment.server'
 import { AlreadyRegisteredError, BatchFullError, insertRegistration, lockBatchOrExplain, RegistrationClosedError, sameSwimmer } from './registrations.server'
 import { campSeatFreed, lockBatchById } from './waitlist.server'
+import { priceColumns, registrationPrices } from './pricing.server'
+import { siblingPriceLine } from './sibling-price'
 
 /**
  * A signed-in parent registers several of their account's swimmers for one batch of a camp at once
@@ -73,7 +75,7 @@ export async function swimmerChoices(accountId: number, now = new Date()) {
     rows.map(async (swimmer) => {
       const age = swimmerAge(swimmer, now)
       const consent = (await mayBeBooked(swimmer, now)) ? '' : ", needs a parent's consent"
-      return { id: String(swimmer.id), label: `${swimmer.name} (${age} ${age === 1 ? 'year' : 'years'}${consent})` }
+      return { id: String(swimmer.id), name: swimmer.name, label: `${swimmer.name} (${age} ${age === 1 ? 'year' : 'years'}${consent})` }
     }),
   )
 }
@@ -91,8 +93,10 @@ type GroupRequest = {
 /**
  * Holds a seat for each chosen swimmer of the account in the batch, for SEAT_HOLD_MINUTES while the
  * parent pays, all or none. Another account's swimmer, a minor without consent in force, a swimmer
- * already registered for the camp, or too few seats: refused, nothing held. Returns the first
- * registration's id, under which the payment is made.
+ * already registered for the camp, or too few seats: refused, nothing held. The first swimmer pays
+ * the fee and each further one the camp's sibling price (every one of them, when the account has a
+ * swimmer paid for in the camp already). Returns the first registration's id, under which the
+ * payment of their amounts' sum is made.
  */
 export async function holdFamilySeats({ accountId, swimmerIds, campCode, batchCode, contact, holder, now = new Date() }: GroupRequest) {
   const ids = [...new Set(swimmerIds)]
@@ -126,9 +130,10 @@ export async function holdFamilySeats({ accountId, swimmerIds, campCode, batchCo
     if (seatsLeft === 0) throw new BatchFullError(batch.campName, batch.batchName)
     if (seatsLeft < chosen.length) throw new NotEnoughSeatsError(batch.campName, batch.batchName, seatsLeft, chosen.length)
 
-    const amountPaise = campPrice(batch, now)
-    const held: Array<{ id: number; reference: string; swimmerName: string }> = []
-    for (const swimmer of chosen) {
+    const prices = await registrationPrices(tx, batch, { accountId }, chosen.length, now)
+    const held: Array<{ id: number; reference: string; swimmerName: string; amountPaise: number; siblingDiscountPaise: number }> = []
+    for (const [index, swimmer] of chosen.entries()) {
+      const price = prices[index]!
       const registration = await insertRegistration(tx, {
         campId: batch.campId,
         batchId: batch.batchId,
@@ -138,7 +143,7 @@ export async function holdFamilySeats({ accountId, swimmerIds, campCode, batchCo
         accountId,
         swimmerId: swimmer.id,
         groupId: held[0]?.id ?? null,
-        amountPaise,
+        ...priceColumns(price),
         status: 'pending',
         holdExpiresAt,
         ...holderColumns(holder),
@@ -146,9 +151,9 @@ export async function holdFamilySeats({ accountId, swimmerIds, campCode, batchCo
         updatedAt: now,
       })
       if (held.length === 0) await tx.update(campRegistrations).set({ groupId: registration.id }).where(eq(campRegistrations.id, registration.id))
-      held.push({ ...registration, swimmerName: swimmer.name })
+      held.push({ ...registration, swimmerName: swimmer.name, ...priceColumns(price) })
     }
-    return { leadId: held[0]!.id, registrations: held, amountPaise: amountPaise * held.length, holdExpiresAt, campName: batch.campName }
+    return { leadId: held[0]!.id, registrations: held, amountPaise: held.reduce((sum, registration) => sum + registration.amountPaise, 0), holdExpiresAt, campName: batch.campName }
   })
 }
 
@@ -316,6 +321,7 @@ async function groupConfirmationEmail(executor: Executor, leadId: number, now: D
       ['Batch', `${first.batchName}: ${batchTimes(first.timeRanges)}, every day`],
       ['Location', first.venue],
       ...details.map((mail): [string, string] => [`Swimmer`, `${mail.swimmerName} (Registration ID ${mail.reference}, ${formatRupees(mail.amountPaise)})`]),
+      ...details.filter((mail) => mail.siblingDiscountPaise).map((mail): [string, string] => [`Sibling price (${mail.swimmerName})`, siblingPriceLine(mail)]),
       ['Amount paid', formatRupees(total)],
     ],
     list: { title: 'Before the camp', items: ['Please arrive 15 minutes before your batch.', 'Bring swimming gear, a towel and a water bottle.'] },

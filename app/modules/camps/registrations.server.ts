@@ -4,9 +4,12 @@ import { config } from '~/config.server'
 import { db, type Executor } from '~/db/client.server'
 import { campBatches, campRegistrations, camps, campWaitlist } from '~/db/schema'
 import { DomainError } from '~/lib/domain-error'
+import { formatRupees } from '~/lib/money'
 import { setStatus } from '~/modules/booking/status.server'
 import { holderColumns, limitHoldAttempts, makeRoomForHold, type Holder } from '~/modules/holders/holders.server'
-import { batchLooksFull, campPrice, campSeatsTaken, registrationOpen, waitingCounts } from './camps.server'
+import { batchLooksFull, campSeatsTaken, registrationOpen, waitingCounts } from './camps.server'
+import { campPricingColumns } from './columns.server'
+import { priceColumns, registrationPrice } from './pricing.server'
 import { addMinutes } from '~/lib/lab-time'
 import { recordCampDeclaration } from '~/modules/swimmers/consent.server'
 
@@ -64,9 +67,7 @@ async function lockBatch(executor: Executor, campCode: string, batchCode: string
       campName: camps.name,
       startsOn: camps.startsOn,
       isOpen: camps.isOpen,
-      earlyBirdPricePaise: camps.earlyBirdPricePaise,
-      regularPricePaise: camps.regularPricePaise,
-      earlyBirdEndsAt: camps.earlyBirdEndsAt,
+      ...campPricingColumns,
       batchId: campBatches.id,
       batchName: campBatches.name,
       capacity: campBatches.capacity,
@@ -114,13 +115,14 @@ export async function holdCampSeatIn(tx: Executor, { campCode, batchCode, applic
   const taken = (await campSeatsTaken([batch.batchId], now, tx)).get(batch.batchId) ?? 0
   const waiting = (await waitingCounts([batch.batchId], tx)).get(batch.batchId) ?? 0
   if (taken + waiting >= batch.capacity) throw new BatchFullError(batch.campName, batch.batchName)
+  const price = await registrationPrice(tx, batch, { email: applicant.email, phone: applicant.phone }, now)
   const registration = await insertRegistration(tx, {
     campId: batch.campId,
     batchId: batch.batchId,
     swimmerName: applicant.swimmerName,
     email: applicant.email.toLowerCase(),
     phone: applicant.phone,
-    amountPaise: campPrice(batch, now),
+    ...priceColumns(price),
     status: 'pending',
     holdExpiresAt,
     ...(holder && holderColumns(holder)),
@@ -128,7 +130,18 @@ export async function holdCampSeatIn(tx: Executor, { campCode, batchCode, applic
     updatedAt: now,
   })
   if (applicant.guardianDeclaration) await recordCampDeclaration(tx, { registrationId: registration.id, swimmerName: applicant.swimmerName, email: applicant.email, now })
-  return { ...registration, holdExpiresAt, amountPaise: campPrice(batch, now) }
+  return { ...registration, holdExpiresAt, ...priceColumns(price) }
+}
+
+/**
+ * What the payment for one registration is for, as the gateway shows it: the swimmer, and when the
+ * sibling price applies (an earlier swimmer of the family is paid for), that it does.
+ */
+export async function campPaymentDescription(registrationId: number) {
+  const [row] = await db().select({ swimmerName: campRegistrations.swimmerName, siblingDiscountPaise: campRegistrations.siblingDiscountPaise }).from(campRegistrations).where(eq(campRegistrations.id, registrationId))
+  if (!row) return 'Camp Registration'
+  const sibling = row.siblingDiscountPaise ? `, at the sibling price (${formatRupees(row.siblingDiscountPaise)} off): a swimmer of your family is registered already` : ''
+  return `Camp Registration - ${row.swimmerName}${sibling}`.slice(0, 200)
 }
 
 /**

@@ -46,6 +46,7 @@ const details = {
   regularPricePaise: 36_000_00,
   earlyBirdDeadline: '2030-11-30',
   isOpen: true,
+  siblingDiscount: null,
 }
 const morning = { code: 'morning', name: 'Morning', timeRanges: [{ start: '07:00', end: '08:30' }], capacity: 20 }
 
@@ -91,9 +92,9 @@ const seatsTaken = async (camp: string, batch: string) => {
 
 describe('creating a camp', () => {
   it('stores the camp with its batches, the early-bird deadline as the end of that day in Bangalore, and an audit entry', async () => {
-    await createCamp(staff, { ...details, code: 'camp3', batches: [morning, { ...morning, code: 'evening', name: 'Evening', timeRanges: [{ start: '17:00', end: '18:30' }], capacity: 0 }] })
+    await createCamp(staff, { ...details, siblingDiscount: { kind: 'amount', value: 1_500_00 }, code: 'camp3', batches: [morning, { ...morning, code: 'evening', name: 'Evening', timeRanges: [{ start: '17:00', end: '18:30' }], capacity: 0 }] })
     const [camp] = await db().select().from(camps).where(eq(camps.code, 'camp3'))
-    expect(camp).toMatchObject({ name: 'Camp 3', earlyBirdPricePaise: 30_000_00, regularPricePaise: 36_000_00, isOpen: true, sortOrder: 3 })
+    expect(camp).toMatchObject({ name: 'Camp 3', earlyBirdPricePaise: 30_000_00, regularPricePaise: 36_000_00, isOpen: true, sortOrder: 3, siblingDiscountKind: 'amount', siblingDiscountValue: 1_500_00 })
     expect(camp!.earlyBirdEndsAt.toISOString()).toBe('2030-11-30T18:29:59.000Z')
     const batches = await db().select().from(campBatches).where(eq(campBatches.campId, camp!.id)).orderBy(asc(campBatches.code))
     expect(batches.map((batch) => [batch.code, batch.capacity, batch.timeRanges])).toEqual([
@@ -110,7 +111,7 @@ describe('creating a camp', () => {
     const [entry, ...others] = await auditEntries()
     expect(others).toHaveLength(0)
     expect(entry).toMatchObject({ actorId: staff.id, actorEmail: 'staff@lab.example', action: 'camp.create', entityType: 'camp', entityId: 'camp3', summary: 'Created Camp 3 (camp3) with 2 batches', before: null })
-    expect(entry!.after).toMatchObject({ code: 'camp3', regularPricePaise: 36_000_00, earlyBirdEndsAt: '2030-11-30T18:29:59.000Z', batches: [{ code: 'morning' }, { code: 'evening' }] })
+    expect(entry!.after).toMatchObject({ code: 'camp3', regularPricePaise: 36_000_00, earlyBirdEndsAt: '2030-11-30T18:29:59.000Z', siblingDiscount: { kind: 'amount', value: 1_500_00 }, batches: [{ code: 'morning' }, { code: 'evening' }] })
   })
 
   it('refuses a code another camp has, changing nothing', async () => {
@@ -148,6 +149,20 @@ describe('editing a camp', () => {
     const [camp] = await db().select({ earlyBirdEndsAt: camps.earlyBirdEndsAt }).from(camps).where(eq(camps.code, 'camp1'))
     expect(camp!.earlyBirdEndsAt.toISOString()).toBe('2030-07-31T18:29:59.000Z')
     expect((await auditEntries())[0]).toMatchObject({ before: { earlyBirdEndsAt: '2030-07-15T18:29:59.000Z' }, after: { earlyBirdEndsAt: '2030-07-31T18:29:59.000Z' } })
+  })
+
+  it('sets, changes and removes the sibling price, each change audited as one value', async () => {
+    expect(await updateCamp(staff, 'camp1', { ...camp1, siblingDiscount: { kind: 'percent', value: 1000 } })).toEqual({ changed: ['siblingDiscount'] })
+    expect((await db().select().from(camps).where(eq(camps.code, 'camp1')))[0]).toMatchObject({ siblingDiscountKind: 'percent', siblingDiscountValue: 1000 })
+    expect(await updateCamp(staff, 'camp1', { ...camp1, siblingDiscount: { kind: 'percent', value: 1000 } })).toEqual({ changed: [] })
+    await updateCamp(staff, 'camp1', { ...camp1, siblingDiscount: { kind: 'amount', value: 2_500_00 } })
+    await updateCamp(staff, 'camp1', camp1)
+    expect((await db().select().from(camps).where(eq(camps.code, 'camp1')))[0]).toMatchObject({ siblingDiscountKind: null, siblingDiscountValue: 0 })
+    expect((await auditEntries()).map(({ summary, before, after }) => ({ summary, before, after }))).toEqual([
+      { summary: 'Changed Camp 1: sibling price none → 10% off', before: { siblingDiscount: null }, after: { siblingDiscount: { kind: 'percent', value: 1000 } } },
+      { summary: 'Changed Camp 1: sibling price 10% off → ₹2,500 off', before: { siblingDiscount: { kind: 'percent', value: 1000 } }, after: { siblingDiscount: { kind: 'amount', value: 2_500_00 } } },
+      { summary: 'Changed Camp 1: sibling price ₹2,500 off → none', before: { siblingDiscount: { kind: 'amount', value: 2_500_00 } }, after: { siblingDiscount: null } },
+    ])
   })
 
   it('records nothing when nothing changed', async () => {

@@ -1,7 +1,7 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { describe, expect, it } from 'vitest'
 import type { z } from 'zod'
-import { batchDetails, BatchSchema, campDetails, CancelRegistrationSchema, MoveRegistrationSchema, NewCampSchema } from './staff-schemas'
+import { batchDetails, BatchSchema, campDetails, CampSchema, CancelRegistrationSchema, MoveRegistrationSchema, NewCampSchema } from './staff-schemas'
 import { paiseToRupeesInput, rupeesToPaise } from '~/lib/money'
 
 /** The errors a form gets back, field by field, from what a browser posts. */
@@ -72,6 +72,7 @@ describe('the new camp form', () => {
       regularPricePaise: 40_000_00,
       earlyBirdDeadline: '2031-07-15',
       isOpen: true,
+      siblingDiscount: null,
     })
     expect(submission.value.batches.map(batchDetails)).toEqual([
       { name: 'Morning', code: 'morning', capacity: 30, timeRanges: [{ start: '09:00', end: '10:30' }, { start: '13:00', end: '14:30' }] },
@@ -167,5 +168,34 @@ describe('moving and cancelling a registration', () => {
     expect(errors(MoveRegistrationSchema, { reference: 'CMP-0123456789', toBatch: '' })).toEqual({ toBatch: 'Please choose the batch to move to' })
     expect(errors(CancelRegistrationSchema, { reference: 'CMP-0123456789' })).toEqual({ refund: 'Please choose whether to refund the payment' })
     expect(errors(CancelRegistrationSchema, { reference: 'CMP-0123456789', refund: 'yes' })).toEqual({})
+  })
+})
+
+describe('the sibling price on the camp form', () => {
+  const details = { name: 'Camp 3', startsOn: '2031-08-08', endsOn: '2031-08-16', venue: 'PDCSE, Bangalore', earlyBirdPrice: '35,000', regularPrice: '40,000', earlyBirdDeadline: '2031-07-15', registration: 'open' }
+  const parsed = (values: Record<string, string>) => {
+    const form = new FormData()
+    for (const [name, value] of Object.entries({ ...details, ...values })) form.append(name, value)
+    const submission = parseWithZod(form, { schema: CampSchema })
+    return submission.status === 'success' ? campDetails(submission.value).siblingDiscount : submission.reply().error
+  }
+
+  it('is none without a choice or with none chosen (whatever the boxes hold), a percentage in basis points, or an amount in paise', () => {
+    expect(parsed({})).toBeNull()
+    expect(parsed({ siblingPrice: 'none', siblingPercent: '10', siblingAmount: 'abc' })).toBeNull()
+    expect(parsed({ siblingPrice: 'percent', siblingPercent: '10' })).toEqual({ kind: 'percent', value: 1000 })
+    expect(parsed({ siblingPrice: 'percent', siblingPercent: '0.01' })).toEqual({ kind: 'percent', value: 1 })
+    expect(parsed({ siblingPrice: 'percent', siblingPercent: '100 %' })).toEqual({ kind: 'percent', value: 100_00 })
+    expect(parsed({ siblingPrice: 'amount', siblingAmount: '₹2,500.50' })).toEqual({ kind: 'amount', value: 2_500_50 })
+    expect(parsed({ siblingPrice: 'amount', siblingAmount: '39,999.99' })).toEqual({ kind: 'amount', value: 39_999_99 })
+  })
+
+  it('says what is wrong next to the box that counts', () => {
+    const percent = 'Please enter the percentage off from 0.01 to 100, such as 10'
+    for (const value of ['', '0', '0.001', '100.01', 'ten', '-5']) expect(errors(CampSchema, { ...details, siblingPrice: 'percent', siblingPercent: value }), value).toEqual({ siblingPercent: percent })
+    const amount = 'Please enter the amount off in rupees, such as 2,000'
+    for (const value of ['', '0', 'two thousand', '-500']) expect(errors(CampSchema, { ...details, siblingPrice: 'amount', siblingAmount: value }), value).toEqual({ siblingAmount: amount })
+    expect(errors(CampSchema, { ...details, siblingPrice: 'amount', siblingAmount: '40,000' })).toEqual({ siblingAmount: 'The amount off must be less than the regular price (₹40,000.00)' })
+    expect(errors(CampSchema, { ...details, siblingPrice: 'half' })).toEqual({ siblingPrice: 'Please choose the sibling price' })
   })
 })

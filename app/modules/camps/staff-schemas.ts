@@ -1,7 +1,7 @@
 // The staff's camp forms: their rules and messages, used by the server actions and, in the browser,
 // for validation as you type. Nothing server-only may be imported here.
 import { z } from 'zod'
-import { rupeesToPaise } from '~/lib/money'
+import { formatRupees, percentToBasisPoints, rupeesToPaise, type Discount } from '~/lib/money'
 import { dateField, DateSchema } from '~/modules/booking/schemas'
 
 /** The highest fee a form accepts (₹10,00,000), far above any camp and well inside an integer of paise. */
@@ -34,6 +34,16 @@ const isTime = (value: unknown): value is string => typeof value === 'string' &&
 const isDate = (value: unknown): value is string => DateSchema.safeParse(value).success
 const isPaise = (value: unknown): value is number => typeof value === 'number'
 
+const SIBLING_PERCENT_MESSAGE = 'Please enter the percentage off from 0.01 to 100, such as 10'
+const SIBLING_AMOUNT_MESSAGE = 'Please enter the amount off in rupees, such as 2,000'
+
+/** The sibling price the form describes, once its fields passed their rules; null for none. */
+function siblingDiscountIn(camp: { siblingPrice?: string; siblingPercent?: string; siblingAmount?: string }): Discount | null {
+  if (camp.siblingPrice === 'percent') return { kind: 'percent', value: percentToBasisPoints(camp.siblingPercent ?? '') ?? 0 }
+  if (camp.siblingPrice === 'amount') return { kind: 'amount', value: rupeesToPaise(camp.siblingAmount ?? '') ?? 0 }
+  return null
+}
+
 const campShape = {
   name: z.string({ error: 'Please enter the camp’s name' }).trim().min(1, 'Please enter the camp’s name').max(100, 'Please use at most 100 characters'),
   startsOn: dateField('Please enter the first day'),
@@ -43,6 +53,11 @@ const campShape = {
   regularPrice: rupees('regular price'),
   earlyBirdDeadline: dateField('Please enter the last day of the early-bird price'),
   registration: z.enum(['open', 'closed'], { error: 'Please choose whether registration is open' }),
+  // A family's second and further swimmers: the percentage or the amount is checked against the
+  // choice (and the regular price) below; a form without the choice has no sibling price.
+  siblingPrice: z.enum(['none', 'percent', 'amount'], { error: 'Please choose the sibling price' }).default('none'),
+  siblingPercent: z.string().trim().max(20, SIBLING_PERCENT_MESSAGE).optional(),
+  siblingAmount: z.string().trim().max(20, SIBLING_AMOUNT_MESSAGE).optional(),
 }
 
 type CampFields = z.output<z.ZodObject<typeof campShape>>
@@ -56,6 +71,18 @@ function checkCamp(camp: Partial<CampFields>, ctx: z.RefinementCtx) {
   // Registration closes when the camp starts, so a later deadline would never end.
   if (isDate(startsOn) && isDate(earlyBirdDeadline) && earlyBirdDeadline >= startsOn) {
     ctx.addIssue({ code: 'custom', path: ['earlyBirdDeadline'], message: 'The early-bird price must end before the first day of the camp' })
+  }
+  checkSiblingPrice(camp, ctx)
+}
+
+function checkSiblingPrice(camp: Partial<CampFields>, ctx: z.RefinementCtx) {
+  const sibling = siblingDiscountIn(camp)
+  if (sibling?.kind === 'percent' && !(sibling.value >= 1 && sibling.value <= 100_00)) ctx.addIssue({ code: 'custom', path: ['siblingPercent'], message: SIBLING_PERCENT_MESSAGE })
+  if (sibling?.kind === 'amount') {
+    if (sibling.value <= 0) ctx.addIssue({ code: 'custom', path: ['siblingAmount'], message: SIBLING_AMOUNT_MESSAGE })
+    else if (isPaise(camp.regularPrice) && sibling.value >= camp.regularPrice) {
+      ctx.addIssue({ code: 'custom', path: ['siblingAmount'], message: `The amount off must be less than the regular price (${formatRupees(camp.regularPrice)})` })
+    }
   }
 }
 
@@ -133,6 +160,8 @@ export type CampDetails = {
   regularPricePaise: number
   earlyBirdDeadline: string
   isOpen: boolean
+  /** A family's second and each further swimmer pays this much less; null: everyone pays the fee. */
+  siblingDiscount: Discount | null
 }
 
 export type BatchDetails = { code: string; name: string; timeRanges: Array<{ start: string; end: string }>; capacity: number }
@@ -147,6 +176,7 @@ export function campDetails(form: CampFields): CampDetails {
     regularPricePaise: form.regularPrice,
     earlyBirdDeadline: form.earlyBirdDeadline,
     isOpen: form.registration === 'open',
+    siblingDiscount: siblingDiscountIn(form),
   }
 }
 

@@ -11,7 +11,9 @@ import { letter } from '~/modules/mail/templates.server'
 import { DomainError } from '~/lib/domain-error'
 import { limitHoldAttempts } from '~/modules/holders/holders.server'
 import { clientNetwork } from '~/modules/rate-limit/client-network'
-import { campPrice, campSeatsTaken, queuedOnWaitlist, registrationOpen, waitingCounts } from './camps.server'
+import { campSeatsTaken, queuedOnWaitlist, registrationOpen, waitingCounts } from './camps.server'
+import { campPricingColumns } from './columns.server'
+import { priceColumns, registrationPrice } from './pricing.server'
 import { recordCampDeclaration } from '~/modules/swimmers/consent.server'
 import { AlreadyRegisteredError, insertRegistration, lockBatchOrExplain, RegistrationClosedError, sameSwimmer, type CampApplicant } from './registrations.server'
 
@@ -104,9 +106,7 @@ export async function lockBatchById(executor: Executor, batchId: number) {
       startsOn: camps.startsOn,
       endsOn: camps.endsOn,
       isOpen: camps.isOpen,
-      earlyBirdPricePaise: camps.earlyBirdPricePaise,
-      regularPricePaise: camps.regularPricePaise,
-      earlyBirdEndsAt: camps.earlyBirdEndsAt,
+      ...campPricingColumns,
       batchName: campBatches.name,
       capacity: campBatches.capacity,
     })
@@ -273,14 +273,15 @@ async function offerSeatsOf(batchId: number, links: PrivateLinks, now: Date) {
       if (live?.status === 'confirmed') await tx.update(campWaitlist).set({ status: 'cancelled' }).where(eq(campWaitlist.id, person.id))
       if (live) continue
       const holdExpiresAt = addHours(now, config().WAITLIST_OFFER_HOURS)
-      const amountPaise = campPrice(batch, now)
+      // Priced when the seat is offered, as any seat is when it is held.
+      const price = await registrationPrice(tx, batch, { email: person.email, phone: person.phone }, now)
       const registration = await insertRegistration(tx, {
         campId: batch.campId,
         batchId,
         swimmerName: person.swimmerName,
         email: person.email,
         phone: person.phone,
-        amountPaise,
+        ...priceColumns(price),
         status: 'pending',
         holdExpiresAt,
         createdAt: now,
@@ -297,7 +298,7 @@ async function offerSeatsOf(batchId: number, links: PrivateLinks, now: Date) {
           name: person.swimmerName,
           paragraphs: [
             `Good news: a seat in ${batch.batchName} of ${batch.campName} has freed up, and we are holding it for ${person.swimmerName}.`,
-            `Pay ${formatRupees(amountPaise)} by ${formatLabDateTime(holdExpiresAt)} to confirm it; after that it goes to the next person on the waitlist.`,
+            `Pay ${formatRupees(price.amountPaise)}${price.siblingDiscountPaise ? ' (the sibling price)' : ''} by ${formatLabDateTime(holdExpiresAt)} to confirm it; after that it goes to the next person on the waitlist.`,
           ],
           details: [
             ['Registration ID', registration.reference],

@@ -7,7 +7,7 @@ import { FormAlert, PendingButton, RadioGroupField, SelectField, useValidatedFor
 import { CreditNoteLinks } from '~/components/credit-note-links'
 import type { RefundState } from '~/db/schema'
 import { requireAdmin } from '~/lib/auth.server'
-import { formatRupees, paiseToRupeesInput } from '~/lib/money'
+import { basisPointsToPercentInput, formatRupees, paiseToRupeesInput } from '~/lib/money'
 import { formatLabDate, formatLabDateTime, formatLongDate, labDateParts } from '~/lib/lab-time'
 import { redirectWithToast } from '~/lib/toast.server'
 import { BOOKING_STATUS_LABELS } from '~/modules/booking/texts'
@@ -54,6 +54,9 @@ export async function loader({ request, params }: Route.LoaderArgs) {
         regularPrice: paiseToRupeesInput(camp.regularPricePaise),
         earlyBirdDeadline: labDateParts(camp.earlyBirdEndsAt).date,
         registration: camp.isOpen ? 'open' : 'closed',
+        siblingPrice: camp.siblingDiscountKind ?? 'none',
+        siblingPercent: camp.siblingDiscountKind === 'percent' ? basisPointsToPercentInput(camp.siblingDiscountValue) : '',
+        siblingAmount: camp.siblingDiscountKind === 'amount' ? paiseToRupeesInput(camp.siblingDiscountValue) : '',
       },
     },
     batches: batches.map((batch) => ({

@@ -5,12 +5,13 @@ import type { Route } from './+types/camps'
 import { BatchDetailsFields, CampDetailsFields } from '~/components/camp-form-fields'
 import { FormAlert, PendingButton, TextField, useValidatedForm } from '~/components/form-fields'
 import { requireAdmin } from '~/lib/auth.server'
-import { formatRupees } from '~/lib/money'
+import { formatRupees, type Discount } from '~/lib/money'
 import { formatLabDate, formatLongDate } from '~/lib/lab-time'
 import { redirectWithToast } from '~/lib/toast.server'
 import { createCamp } from '~/modules/camps/camp-editing.server'
 import { registrationOpen } from '~/modules/camps/camps.server'
 import { batchTimes } from '~/modules/camps/fulfilment.server'
+import { siblingDiscountOf, siblingPriceSummary } from '~/modules/camps/sibling-price'
 import { batchDetails, campDetails, NewCampSchema } from '~/modules/camps/staff-schemas'
 import { staffCampOverview } from '~/modules/camps/staff-views.server'
 import { readForm } from '~/lib/form-data.server'
@@ -29,6 +30,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       dates: `${formatLongDate(camp.startsOn)} to ${formatLongDate(camp.endsOn)}`,
       venue: camp.venue,
       fee: `${formatRupees(camp.earlyBirdPricePaise)} until ${formatLabDate(camp.earlyBirdEndsAt)}, then ${formatRupees(camp.regularPricePaise)}`,
+      siblingPrice: siblingPriceOnList(siblingDiscountOf(camp)),
       registration: registrationOpen(camp, now) ? 'Open' : camp.isOpen ? 'Closed: the camp has started' : 'Closed',
       batches: camp.batches.map((batch) => ({
         code: batch.code,
@@ -37,6 +39,11 @@ export async function loader({ request }: Route.LoaderArgs) {
       })),
     })),
   }
+}
+
+/** The sibling price under the fee, when the camp has one. */
+function siblingPriceOnList(sibling: Discount | null) {
+  return sibling ? `Sibling price: ${siblingPriceSummary(sibling)}` : null
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -91,7 +98,10 @@ export default function AdminCamps({ loaderData, actionData }: Route.ComponentPr
                     <span className="block text-muted">{camp.dates}</span>
                     <span className="block text-muted">{camp.venue}</span>
                   </td>
-                  <td className="px-3 py-2 text-ink">{camp.fee}</td>
+                  <td className="px-3 py-2 text-ink">
+                    <span className="block">{camp.fee}</span>
+                    {camp.siblingPrice && <span className="block text-muted">{camp.siblingPrice}</span>}
+                  </td>
                   <td className="px-3 py-2 text-ink">{camp.registration}</td>
                   <td className="px-3 py-2">
                     <ul className="space-y-1">
@@ -118,7 +128,7 @@ function NewCampForm({ lastResult }: { lastResult: Route.ComponentProps['actionD
   const [form, fields] = useValidatedForm(NewCampSchema, {
     lastResult,
     // One empty batch to fill in; useValidatedForm's type only describes flat forms.
-    defaultValue: { registration: 'open', batches: [{}] } as unknown as Record<string, string>,
+    defaultValue: { registration: 'open', siblingPrice: 'none', batches: [{}] } as unknown as Record<string, string>,
   })
   const batches = fields.batches.getFieldList()
   return (

@@ -1,0 +1,77 @@
+import { and, eq, sql } from 'drizzle-orm'
+import { db, type Executor } from '~/db/client.server'
+import { campRegistrations, camps } from '~/db/schema'
+import type { Discount } from '~/lib/money'
+import { campPrice } from './camps.server'
+import { siblingDiscountOf, swimmerPrices, type SwimmerPrice } from './sibling-price'
+
+/**
+ * Who a family is, for the sibling price: an account (its registrations), or a parent registering
+ * without one, known by the e-mail address (in any letter case) and the phone number as the form
+ * keeps them.
+ */
+export type Family = { accountId: number } | { email: string; phone: string }
+
+/** A camp's prices, as the camp's row holds them. */
+export type CampPricing = {
+  campId: number
+  earlyBirdPricePaise: number
+  regularPricePaise: number
+  earlyBirdEndsAt: Date
+  siblingDiscountKind: Discount['kind'] | null
+  siblingDiscountValue: number
+}
+
+/** Registrations of the camp by the family. */
+function familyRegistrations(campId: number, family: Family) {
+  return and(
+    eq(campRegistrations.campId, campId),
+    'accountId' in family ? eq(campRegistrations.accountId, family.accountId) : and(sql`lower(${campRegistrations.email}) = ${family.email.toLowerCase()}`, eq(campRegistrations.phone, family.phone)),
+  )
+}
+
+/**
+ * Whether a swimmer of the family is already paid for in the camp (any batch). Only a paid
+ * registration counts: a family could otherwise hold a seat, let it lapse, and keep the lower price.
+ */
+export async function familyHasPaidSwimmer(executor: Executor, campId: number, family: Family) {
+  const [row] = await executor
+    .select({ id: campRegistrations.id })
+    .from(campRegistrations)
+    .where(and(familyRegistrations(campId, family), eq(campRegistrations.status, 'confirmed')))
+    .limit(1)
+  return Boolean(row)
+}
+
+/**
+ * The price of each of `count` registrations of one family's swimmers, held together at `now`:
+ * the fee in force then (early-bird or regular), less the camp's sibling price for every swimmer
+ * after the family's first (see swimmerPrices). Every camp registration's price is set here.
+ */
+export async function registrationPrices(executor: Executor, camp: CampPricing, family: Family, count: number, now: Date): Promise<SwimmerPrice[]> {
+  const sibling = siblingDiscountOf(camp)
+  const earlierSiblingPaid = sibling ? await familyHasPaidSwimmer(executor, camp.campId, family) : false
+  return swimmerPrices(campPrice(camp, now), sibling, count, earlierSiblingPaid)
+}
+
+/** The codes of the camps in which the account has a swimmer paid for: there, every swimmer it registers pays the sibling price. */
+export async function campsWithPaidSwimmer(accountId: number) {
+  const rows = await db()
+    .selectDistinct({ code: camps.code })
+    .from(campRegistrations)
+    .innerJoin(camps, eq(camps.id, campRegistrations.campId))
+    .where(and(eq(campRegistrations.accountId, accountId), eq(campRegistrations.status, 'confirmed')))
+    .orderBy(camps.code)
+  return rows.map((row) => row.code)
+}
+
+/** The price of one swimmer's registration, held on its own (see registrationPrices). */
+export async function registrationPrice(executor: Executor, camp: CampPricing, family: Family, now: Date): Promise<SwimmerPrice> {
+  const [price] = await registrationPrices(executor, camp, family, 1, now)
+  return price!
+}
+
+/** The columns of a registration a price fills in. */
+export function priceColumns(price: SwimmerPrice) {
+  return { amountPaise: price.amountPaise, siblingDiscountPaise: price.siblingDiscountPaise }
+}
