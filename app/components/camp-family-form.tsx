@@ -28,6 +28,9 @@ export type FamilyAccount = { email: string; phone: string; swimmers: Array<{ id
 /** The intent of the signed-in form's button: the anonymous form's intents stay as they are. */
 export const FAMILY_INTENT = 'register_swimmers'
 
+/** Under the camp forms' promo code field: when it counts, and where its discount shows. */
+export const PROMO_CODE_HINT = 'Taken off once your seats are held: the payment page shows the price with it.'
+
 /**
  * The camp registration form of a signed-in parent: one or more of the account's swimmers, ticked,
  * registered together for one batch and paid for in one payment. The confirmation goes to the
@@ -63,6 +66,7 @@ export function FamilyRegistrationForm({ camps, account, lastResult }: { camps: 
           </div>
           <TextField field={fields.phone_number} label="WhatsApp Number" type="tel" inputMode="tel" autoComplete="tel" />
           <CampAndBatchFields camps={camps} campField={fields.camp} batchField={fields.batch} />
+          <TextField field={fields.promoCode} label="Promo code" optional autoComplete="off" hint={PROMO_CODE_HINT} />
           {camp && <FamilyPrices camp={camp} paidAlready={account.campsWithPaidSwimmer.includes(camp.code)} swimmers={chosen.map((swimmer, index) => ({ name: swimmer.name, ...prices[index]! }))} total={total} />}
           <PendingButton name="intent" value={FAMILY_INTENT} when={{ action: '/onboarding', untilLoaded: true }} pendingLabel="Registering..." className="btn-primary w-full">
             {chosen.length ? `Register and Pay - ${formatWholeRupees(total)}` : camp?.sibling ? 'Register and Pay' : `Register and Pay - ${(chosenCamp ?? firstOpen).price} per swimmer`}

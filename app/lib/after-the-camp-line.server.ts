@@ -3,6 +3,7 @@ import type { LineArrival } from '~/modules/camps/line.server'
 import { campPaymentDescription } from '~/modules/camps/registrations.server'
 import { latestCampOrder } from '~/modules/camps/status.server'
 import { HoldExpiredError, startPayment } from '~/modules/payments/payments.server'
+import { applyCodeBeforePaying } from '~/modules/payments/checkout.server'
 import { logger } from './logger.server'
 import { CAMP_STATUS_LINK, privateLinkUrl } from './private-links.server'
 import { refusalOf } from './refusals.server'
@@ -16,7 +17,7 @@ const WAITLIST_INVITATION = 'You can join its waitlist: we e-mail you as soon as
  * parent (the payment starts now, or the one already started is resumed), or to the payment's
  * status page once its hold is over (paid, or not); otherwise the answer to show, with its status.
  */
-export async function afterTheLine(arrival: LineArrival): Promise<{ go: string } | { answer: LineAnswer; status: number }> {
+export async function afterTheLine(arrival: LineArrival, promo: { code: string; network: string } | null = null): Promise<{ go: string } | { answer: LineAnswer; status: number }> {
   const applicant = { name: arrival.swimmerName, email: arrival.email, phone_number: arrival.phone, camp: arrival.campCode, batch: arrival.batchCode }
   switch (arrival.outcome) {
     case 'full':
@@ -26,6 +27,7 @@ export async function afterTheLine(arrival: LineArrival): Promise<{ go: string }
     case 'seat':
       if (arrival.registrationId !== null) {
         try {
+          if (promo) await applyCodeBeforePaying({ payable: { kind: 'camp', id: arrival.registrationId }, code: promo.code, network: promo.network })
           const payment = await startPayment({
             payable: { kind: 'camp', id: arrival.registrationId },
             description: await campPaymentDescription(arrival.registrationId),
@@ -34,6 +36,8 @@ export async function afterTheLine(arrival: LineArrival): Promise<{ go: string }
           return { go: payment.redirectUrl }
         } catch (error) {
           const refused = refusalOf(error).error
+          // The code stopped applying while the parent waited (used up, switched off): nothing stays held.
+          if (refused.field === 'promoCode') return { answer: { kind: 'refused', message: `Promo code ${promo?.code}: ${refused.message}`, applicant }, status: 409 }
           // The place's link opened again after paying (or after the hold ran out): the payment says how it went.
           const orderId = refused instanceof HoldExpiredError ? await latestCampOrder(arrival.registrationId) : null
           if (orderId) return { go: await statusAddress(orderId) }

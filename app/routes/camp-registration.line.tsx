@@ -4,6 +4,8 @@ import type { Route } from './+types/camp-registration.line'
 import { BatchFull, RegistrationRefused } from '~/components/camp-answers'
 import { AuthCard, PendingButton } from '~/components/form-controls'
 import { afterTheLine } from '~/lib/after-the-camp-line.server'
+import { callerOf } from '~/lib/auth.server'
+import { clientNetwork } from '~/modules/rate-limit/client-network'
 import { CAMP_LINE_LINK, INVALID_LINK, isLinkKey } from '~/lib/private-links.server'
 import { notFoundUnless } from '~/lib/refusals.server'
 import { pageMeta } from '~/lib/seo'
@@ -24,7 +26,7 @@ const WAIT_MS = 20_000
 /** With JavaScript, the page asks again this often while the parent waits. */
 const REFRESH_SECONDS = 2
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const params = new URL(request.url).searchParams
   const place = params.get('place') ?? ''
   const key = params.get('key') ?? ''
@@ -33,7 +35,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   // Settled places are forgotten after a day: the form is where to start again.
   if (!arrival) return redirect('/onboarding')
   if (arrival.outcome) {
-    const next = await afterTheLine(arrival)
+    const promo = params.get('promo')
+    const next = await afterTheLine(arrival, promo ? { code: promo, network: clientNetwork(callerOf(request, context).ip) } : null)
     if ('go' in next) return redirectDocument(next.go)
     return data(next.answer, { status: next.status })
   }

@@ -26,6 +26,8 @@ import { CampAndBatchFields, FAMILY_INTENT, FamilyRegistrationForm, type FamilyA
 import { CampFamilySchema, type CampFamilyInput } from '~/modules/camps/family-schemas'
 import { holdFamilySeats, listNames, swimmerChoices } from '~/modules/camps/groups.server'
 import { startPayment } from '~/modules/payments/payments.server'
+import { PROMO_CODE_HINT } from '~/components/camp-family-form'
+import { applyCodeBeforePaying, previewCode } from '~/modules/payments/checkout.server'
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, { title: 'Camp Registration', description: 'Register a swimmer for a swimming camp in Bangalore and pay the fee online.', path: '/onboarding' })
@@ -95,11 +97,14 @@ export async function action({ request, context }: Route.ActionArgs) {
     // Every registration joins the camp line. With few parents registering on this instance the
     // outcome comes in a moment and is answered here; in a rush, the parent is answered at once
     // with the page of their place in line, which shows their outcome when their turn has come.
+    // A promo code is checked before the parent joins the line, and applied once a seat is held.
+    const promo = form.promoCode ? { code: form.promoCode, network: holder.network } : null
+    if (promo) await previewCode({ code: promo.code, product: 'camp', customer: { accountId: null, email: form.email }, pricesPaise: [], network: promo.network })
     return await arriving(async (quiet) => {
       const place = await joinCampLine({ campCode: form.camp, batchCode: form.batch, applicant, holder })
       const arrival = quiet ? await settledArrival(place.id, QUIET_WAIT_MS) : undefined
-      if (!arrival?.outcome) return redirect(await privateLinkPath(CAMP_LINE_LINK, place.id), { status: 303, headers })
-      const next = await afterTheLine(arrival)
+      if (!arrival?.outcome) return redirect(`${await privateLinkPath(CAMP_LINE_LINK, place.id)}${promo ? `&${new URLSearchParams({ promo: promo.code })}` : ''}`, { status: 303, headers })
+      const next = await afterTheLine(arrival, promo)
       if ('go' in next) return redirectDocument(next.go, { headers })
       if (next.answer.kind === 'full') return data<ActionResult>({ ...next.answer, kind: 'full' }, { status: next.status, headers })
       return data<ActionResult>({ kind: 'failed', result: submission.reply({ formErrors: [next.answer.message] }) }, { status: next.status, headers })
@@ -124,6 +129,8 @@ async function registerSwimmers(request: Request, context: Route.ActionArgs['con
   const { holder, setCookie } = await holderOf(request, context, { userId: user.id, email: user.email })
   const headers = setCookie ? { 'Set-Cookie': setCookie } : undefined
   try {
+    // A promo code is checked before any seat is held, and applied once they are.
+    if (form.promoCode) await previewCode({ code: form.promoCode, product: 'camp', customer: { accountId: user.id, email: user.email }, pricesPaise: [], network: holder.network })
     const held = await holdFamilySeats({
       accountId: user.id,
       swimmerIds: form.swimmers.map(Number),
@@ -132,6 +139,7 @@ async function registerSwimmers(request: Request, context: Route.ActionArgs['con
       contact: { email: user.email, phone: form.phone_number },
       holder,
     })
+    if (form.promoCode) await applyCodeBeforePaying({ payable: { kind: 'camp', id: held.leadId }, code: form.promoCode, network: holder.network })
     const payment = await startPayment({
       payable: { kind: 'camp', id: held.leadId },
       description: `Camp Registration - ${listNames(held.registrations.map((registration) => registration.swimmerName))}`.slice(0, 200),
@@ -200,6 +208,7 @@ function RegistrationForm({ camps, prefill, actionData }: { camps: Camps; prefil
           <TextField field={fields.phone_number} label="Phone Number" type="tel" inputMode="tel" autoComplete="tel" />
 
           <CampAndBatchFields camps={camps} campField={fields.camp} batchField={fields.batch} />
+          <TextField field={fields.promoCode} label="Promo code" optional autoComplete="off" hint={PROMO_CODE_HINT} />
 
           <DeclarationField field={fields.guardianDeclaration}>
             The swimmer is 18 or older, or I am their parent or legal guardian and agree to the{' '}

@@ -9,6 +9,7 @@ import { followOrder, shownState, statusPageBasics } from '~/lib/order-status.se
 import { CAMP_STATUS_LINK, isLinkKey, privateLinkPath, RECEIPT_LINK } from '~/lib/private-links.server'
 import { pageMeta } from '~/lib/seo'
 import { campOrderIdFor, campPaymentView, type CampStatusView } from '~/modules/camps/status.server'
+import { promoCodeOfPayment } from '~/modules/payments/checkout.server'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
   ...pageMeta(matches, { title: 'Payment Status', description: 'The status of your camp registration payment.', path: '/payment-status' }),
@@ -32,7 +33,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   const view = (await isLinkKey(CAMP_STATUS_LINK, orderId, key)) ? await followOrder(campPaymentView, orderId) : null
   if (!view) return data({ ...base, error: 'Payment record not found', payment: null }, { status: 404 })
   const receiptUrl = view.paymentState === 'completed' ? await privateLinkPath(RECEIPT_LINK, orderId) : null
-  return { ...base, error: null, payment: { ...present(view), receiptUrl } }
+  const promo = await promoCodeOfPayment(orderId)
+  return { ...base, error: null, payment: { ...present(view), receiptUrl, promo: promo && { code: promo.code, discount: `−${formatRupees(promo.discountPaise)}` } } }
 }
 
 function present(view: CampStatusView) {
@@ -86,6 +88,7 @@ export default function PaymentStatus({ loaderData }: Route.ComponentProps) {
     { term: 'Email', value: payment.email },
     { term: 'Camp', value: payment.camp },
     { term: 'Batch', value: payment.batch },
+    ...(payment.promo ? [{ term: `Promo code ${payment.promo.code}`, value: payment.promo.discount }] : []),
     { term: 'Amount', value: payment.amount },
     { term: 'Status', value: payment.state.charAt(0).toUpperCase() + payment.state.slice(1) },
     ...(payment.swimmers.length === 0 ? [{ term: 'Registration ID', value: payment.reference }] : []),

@@ -8,6 +8,7 @@ import { formatLabDateThenTime, formatTimeRange, formatWeekdayDate, formatWeekda
 import { followOrder, shownState, statusPageBasics } from '~/lib/order-status.server'
 import { pageMeta } from '~/lib/seo'
 import { paymentStatusView, type StatusView } from '~/modules/booking/bookings.server'
+import { promoCodeOfPayment } from '~/modules/payments/checkout.server'
 import { refuseNul } from '~/lib/nul.server'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
@@ -28,10 +29,10 @@ export async function loader({ request }: Route.LoaderArgs) {
   const found = orderId ?? (await paymentStatusView({ transactionId, access: { userId: user.id } }))?.orderId
   const view = found ? await followOrder((id) => paymentStatusView({ orderId: id, access: { userId: user.id } }), found) : null
   if (!view) return data({ ...base, error: 'Slot booking payment record not found', payment: null }, { status: 404 })
-  return { ...base, error: null, payment: present(view) }
+  return { ...base, error: null, payment: present(view, await promoCodeOfPayment(view.orderId)) }
 }
 
-function present(view: StatusView) {
+function present(view: StatusView, promo: { code: string; discountPaise: number } | null) {
   const firstDay = view.booking.days[0]
   return {
     orderId: view.orderId,
@@ -45,6 +46,7 @@ function present(view: StatusView) {
       { term: 'Email', value: view.booking.customerEmail },
       { term: 'Phone', value: view.booking.customerPhone ?? 'N/A' },
       { term: 'Time slot', value: formatTimeRange(view.booking.startTime, view.booking.endTime) },
+      ...(promo ? [{ term: `Promo code ${promo.code}`, value: `−${formatRupees(promo.discountPaise)}` }] : []),
       { term: 'Amount', value: formatRupees(view.amountPaise) },
       { term: 'Status', value: statusWord(shownState(view.paymentState)) },
       ...view.booking.days.map((day) => ({ term: `Day ${day.dayNumber}`, value: formatWeekdayDate(day.date) })),

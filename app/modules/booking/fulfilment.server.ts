@@ -12,6 +12,7 @@ import { refundedBy, type PaidOutcome, type Payable, type PaymentTerms, type Ref
 import { bookingDaysOf } from './bookings.server'
 import { seatsStillFree } from './holds.server'
 import { setStatus } from './status.server'
+import { promoDetailRows } from '~/modules/promotions/uses.server'
 import { bookingDayLines, IMPORTANT_INFORMATION, SESSION_PRODUCT_CODE } from './texts'
 
 /**
@@ -157,7 +158,7 @@ export async function confirmationEmail(executor: Executor, bookingId: number, n
     subject: `Booking confirmed: ${booking.title} (${booking.reference})`,
     name: booking.customerName,
     paragraphs: [`Your ${booking.title.toLowerCase()} is booked and paid. We look forward to seeing you in the pool.`],
-    details: [['Booking ID', booking.reference], swimmerRow(booking), ...dayRows(booking), ['Location', booking.location], ['Amount paid', formatRupees(booking.amountPaise)]],
+    details: [['Booking ID', booking.reference], swimmerRow(booking), ...dayRows(booking), ['Location', booking.location], ...(await promoDetailRows(executor, { bookingId })), ['Amount paid', formatRupees(booking.amountPaise)]],
     list: { title: 'Before you come', items: IMPORTANT_INFORMATION },
     action: await bookingLink(executor, booking),
     closing: booking.days.length > 1 ? 'The attached calendar file adds every day of your session to your calendar.' : 'The attached calendar file adds your session to your calendar.',

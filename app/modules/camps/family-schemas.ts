@@ -16,6 +16,7 @@ export const CampFamilySchema = z.object({
   phone_number: CampRegistrationSchema.shape.phone_number,
   camp: CampRegistrationSchema.shape.camp,
   batch: CampRegistrationSchema.shape.batch,
+  promoCode: CampRegistrationSchema.shape.promoCode,
 })
 
 export type CampFamilyInput = z.output<typeof CampFamilySchema>

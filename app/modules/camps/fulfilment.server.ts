@@ -9,6 +9,7 @@ import { calendarAttachment, calendarFile } from '~/modules/mail/ics.server'
 import { enqueueEmail } from '~/modules/mail/outbox.server'
 import { letter } from '~/modules/mail/templates.server'
 import { setStatus } from '~/modules/booking/status.server'
+import { promoDetailRows } from '~/modules/promotions/uses.server'
 import { refundedBy, type PaidOutcome, type Payable, type PaymentTerms, type RefundedHow } from '~/modules/payments/payable-contract.server'
 import { campSeatsTaken, registrationOpen } from './camps.server'
 import { sameSwimmer } from './registrations.server'
@@ -217,7 +218,12 @@ async function confirmationEmail(executor: Executor, registrationId: number, now
     subject: `Camp registration confirmed: ${mail.swimmerName}, ${mail.campName} (${mail.reference})`,
     name: mail.swimmerName,
     paragraphs: [`${formatWholeRupees(mail.amountPaise)} payment completed successfully. You're registered for the camp! Here are the details.`],
-    details: [...campRows(mail), ...(mail.siblingDiscountPaise ? [['Sibling price', siblingPriceLine(mail)] as [string, string]] : []), ['Amount paid', formatRupees(mail.amountPaise)]],
+    details: [
+      ...campRows(mail),
+      ...(mail.siblingDiscountPaise ? [['Sibling price', siblingPriceLine(mail)] as [string, string]] : []),
+      ...(await promoDetailRows(executor, { campRegistrationId: registrationId })),
+      ['Amount paid', formatRupees(mail.amountPaise)],
+    ],
     list: { title: 'Before the camp', items: ['Please arrive 15 minutes before your batch.', 'Bring swimming gear, a towel and a water bottle.'] },
     action: { label: 'Register another swimmer', url: `${config().SITE_URL}/onboarding?${new URLSearchParams({ email: mail.email, phone: mail.phone })}` },
     closing: `The attached calendar file adds the camp (${formatDateRange(mail.startsOn, mail.endsOn)}) to your calendar.`,

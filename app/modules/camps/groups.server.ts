@@ -6,6 +6,7 @@ import { DomainError } from '~/lib/domain-error'
 import { addMinutes, formatDateRange } from '~/lib/lab-time'
 import { formatRupees, formatWholeRupees } from '~/lib/money'
 import { setStatus } from '~/modules/booking/status.server'
+import { promoDetailRows } from '~/modules/promotions/uses.server'
 import { holderColumns, limitHoldAttempts, makeRoomForHold, type Holder } from '~/modules/holders/holders.server'
 import { calendarAttachment } from '~/modules/mail/ics.server'
 import { enqueueEmail } from '~/modules/mail/outbox.server'
@@ -322,6 +323,7 @@ async function groupConfirmationEmail(executor: Executor, leadId: number, now: D
       ['Location', first.venue],
       ...details.map((mail): [string, string] => [`Swimmer`, `${mail.swimmerName} (Registration ID ${mail.reference}, ${formatRupees(mail.amountPaise)})`]),
       ...details.filter((mail) => mail.siblingDiscountPaise).map((mail): [string, string] => [`Sibling price (${mail.swimmerName})`, siblingPriceLine(mail)]),
+      ...(await promoDetailRows(executor, { campRegistrationId: leadId })),
       ['Amount paid', formatRupees(total)],
     ],
     list: { title: 'Before the camp', items: ['Please arrive 15 minutes before your batch.', 'Bring swimming gear, a towel and a water bottle.'] },

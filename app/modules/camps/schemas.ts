@@ -1,6 +1,7 @@
 // The camp registration form's rules and the messages a parent sees, used by the server action and, in the
 // browser, for validation as you type. Nothing server-only may be imported here.
 import { z } from 'zod'
+import { promoCodeField } from '~/modules/promotions/schemas'
 import { emailField, personNameField } from '~/modules/accounts/schemas'
 
 export const CAMP_DECLARATION_MESSAGE = 'Please confirm that the swimmer is 18 or older, or that you are their parent or guardian and agree to the Privacy Policy'
@@ -22,6 +23,7 @@ export const CampRegistrationSchema = z.object({
     .regex(/^[+\d][\d\s()-]*$/, 'Please enter a phone number, using digits, spaces, + and -'),
   camp: code('Please select a camp'),
   batch: code('Please select a batch'),
+  promoCode: promoCodeField,
   /** The swimmer is an adult, or the person registering is their parent or guardian and agrees to the Privacy Policy: never ticked for them. */
   guardianDeclaration: z
     .string({ error: CAMP_DECLARATION_MESSAGE })

@@ -47,6 +47,8 @@ export async function staffCamp(code: string, now = new Date()) {
       email: campRegistrations.email,
       phone: campRegistrations.phone,
       amountPaise: campRegistrations.amountPaise,
+      siblingDiscountPaise: campRegistrations.siblingDiscountPaise,
+      promoDiscountPaise: campRegistrations.promoDiscountPaise,
       status: campRegistrations.status,
       createdAt: campRegistrations.createdAt,
       refundable: sql<boolean>`EXISTS (${refundablePayments(db(), sql`${campRegistrations.id}`)})`,

@@ -2,8 +2,8 @@ import { and, eq, inArray, sql } from 'drizzle-orm'
 import { db, type Executor } from '~/db/client.server'
 import { bookings, campRegistrations, payments, type PromoProduct } from '~/db/schema'
 import { DomainError } from '~/lib/domain-error'
-import { applyPromoCode, limitPromoAttempts, previewPromoCode, promoCustomerKey, promoOfOrder, releasePromoUse } from '~/modules/promotions/uses.server'
-import { promoOrderOf, type PayableKind, type PayableRef, type PaymentTerms } from './payable-contract.server'
+import { applyPromoCode, limitPromoAttempts, previewPromoCode, promoCustomerKey, promoOfOrder, releasePromoUse, storedCode } from '~/modules/promotions/uses.server'
+import { payableOf, promoOrderOf, type PayableKind, type PayableRef, type PaymentTerms } from './payable-contract.server'
 import { PAYABLES } from './payable-kinds.server'
 import { HoldExpiredError } from './payments.server'
 
@@ -54,6 +54,12 @@ export async function promoCodeOfOrder(payable: PayableRef) {
   return promoOfOrder(db(), promoOrderOf(payable))
 }
 
+/** The code a payment's order carried, with what it took off: for its status page. */
+export async function promoCodeOfPayment(orderId: string) {
+  const [payment] = await db().select({ bookingId: payments.bookingId, campRegistrationId: payments.campRegistrationId }).from(payments).where(eq(payments.orderId, orderId))
+  return payment ? promoCodeOfOrder(payableOf(payment)) : null
+}
+
 /** The order locked with its terms, refused when it can no longer be paid or a payment for it is with the gateway. */
 async function lockedTerms(tx: Executor, payable: PayableRef, now: Date) {
   const terms = await PAYABLES[payable.kind].termsForPayment(tx, payable.id, now)
@@ -96,4 +102,21 @@ export async function abandonOrder({ payable, now = new Date() }: { payable: Pay
     await PAYABLES[payable.kind].unpaid(tx, payable.id, now)
     await releasePromoUse(tx, promoOrderOf(payable), now)
   })
+}
+
+/**
+ * The code a form sent with the order (the camp forms), applied once its seats are held, before the
+ * payment starts: nothing to do when the order carries it already or a payment for it is under way
+ * (the customer came back to a payment already started). A refusal gives the order up: nothing stays
+ * held for a price the customer did not agree to.
+ */
+export async function applyCodeBeforePaying({ payable, code, network, now = new Date() }: { payable: PayableRef; code: string; network: string; now?: Date }) {
+  if ((await promoCodeOfOrder(payable))?.code === storedCode(code)) return
+  try {
+    await applyCodeToOrder({ payable, code, network, now })
+  } catch (error) {
+    if (error instanceof PaymentUnderWayError) return
+    if (error instanceof DomainError && error.field === 'promoCode') await abandonOrder({ payable, now })
+    throw error
+  }
 }

@@ -3,7 +3,7 @@ import { db, type Executor } from '~/db/client.server'
 import { bookings, campRegistrations, promoCodes, promoCodeUses, type PromoProduct } from '~/db/schema'
 import { DomainError } from '~/lib/domain-error'
 import { formatLabDate, formatLastDayBefore } from '~/lib/lab-time'
-import { discountsOff } from '~/lib/money'
+import { discountsOff, formatRupees } from '~/lib/money'
 import { enforce, type RateLimitRule } from '~/modules/rate-limit/rate-limit.server'
 import { promoProductsText, timesText } from './texts'
 
@@ -199,4 +199,10 @@ export async function releaseLapsedPromoUses(now = new Date()) {
     )
     .returning({ id: promoCodeUses.id })
   return released.length
+}
+
+/** The line a confirmation e-mail gives an order's promo code, when it has one. */
+export async function promoDetailRows(ex: Executor, order: PromoOrder): Promise<Array<[string, string]>> {
+  const promo = await promoOfOrder(ex, order)
+  return promo ? [[`Promo code ${promo.code}`, `−${formatRupees(promo.discountPaise)}`]] : []
 }

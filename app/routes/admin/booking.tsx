@@ -18,6 +18,7 @@ import { creditNotePath, creditNotesOfBookings } from '~/modules/receipts/credit
 import { readForm } from '~/lib/form-data.server'
 import { formIntent } from '~/lib/intent'
 import { refuseNul } from '~/lib/nul.server'
+import { promoCodeOfOrder } from '~/modules/payments/checkout.server'
 import { notFoundUnless, refusalData } from '~/lib/refusals.server'
 
 export const meta: Route.MetaFunction = ({ params }) => [{ title: `Booking ${params.reference} | Admin` }, { name: 'robots', content: 'noindex' }]
@@ -32,7 +33,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   refuseNul(request, params)
   await requireAdmin(request)
   const { booking, account, days, payments, events, refunds, emails } = await story(params.reference)
-  const [reports, analyses, credits] = await Promise.all([reportsOf([booking.id]), analysesOfBookings([booking.id]), creditNotesOfBookings([booking.id])])
+  const [reports, analyses, credits, promo] = await Promise.all([reportsOf([booking.id]), analysesOfBookings([booking.id]), creditNotesOfBookings([booking.id]), promoCodeOfOrder({ kind: 'booking', id: booking.id })])
   const report = reports.get(booking.id)
   const analysis = analyses.get(booking.id)
   return {
@@ -53,6 +54,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       account: account ? { name: account.name, email: account.email, phone: account.phone ?? '', href: `/admin/customers/${account.id}` } : null,
       notes: booking.notes ?? '',
       amount: formatRupees(booking.amountPaise),
+      promo: promo && { label: `Promo code ${promo.code}`, discount: `−${formatRupees(promo.discountPaise)}` },
       bookedOn: formatLabDate(booking.createdAt),
     },
     days: bookingDayLines(days),
@@ -182,6 +184,7 @@ export default function AdminBooking({ loaderData, actionData }: Route.Component
             ) : (
               <DetailRow term="Account" value="No (booked as a guest)" />
             )}
+            {booking.promo && <DetailRow term={booking.promo.label} value={booking.promo.discount} />}
             <DetailRow term="Amount" value={`${booking.amount} (${booking.origin})`} />
             {booking.attendance && <DetailRow term="Attendance" value={booking.attendance === 'attended' ? 'Attended' : 'No-show'} />}
             <DetailRow term="Booked on" value={booking.bookedOn} />

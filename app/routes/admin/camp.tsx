@@ -82,6 +82,11 @@ export async function loader({ request, params }: Route.LoaderArgs) {
         contact: `${registration.email} · ${registration.phone}`,
         status: registrationStatus(registration.status, registration.latestRefund),
         amount: formatRupees(registration.amountPaise),
+        // What came off the fee, each discount as its own line.
+        discounts: [
+          ...(registration.siblingDiscountPaise ? [`Sibling price −${formatRupees(registration.siblingDiscountPaise)}`] : []),
+          ...(registration.promoDiscountPaise ? [`Promo code −${formatRupees(registration.promoDiscountPaise)}`] : []),
+        ],
         registeredAt: formatLabDateTime(registration.createdAt),
         declaration: registration.declaredAt ? "Declared: 18 or older, or registered by the parent or guardian" : null,
         confirmed: registration.status === 'confirmed',
@@ -300,6 +305,11 @@ function BatchSection({ batch, batches, actionData }: { batch: Batch; batches: B
                   <td className="px-3 py-2 text-ink">{registration.status}</td>
                   <td className="px-3 py-2 text-right text-ink">
                     {registration.amount}
+                    {registration.discounts.map((discount) => (
+                      <span key={discount} className="block text-sm text-muted">
+                        {discount}
+                      </span>
+                    ))}
                     <CreditNoteLinks notes={registration.creditNotes} className="mt-1 text-left" />
                   </td>
                   <td className="px-3 py-2 text-ink">{registration.registeredAt}</td>
