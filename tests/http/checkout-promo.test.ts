@@ -3,6 +3,7 @@ import { promoCodes } from '~/db/schema'
 import { bookableDate, chooseSlot } from '../support/booking-flow'
 import { decodeHtml, text, Visitor } from '../support/visitor'
 import { useTestSite } from '../support/site'
+import { addFamily, FAMILY } from '../support/family-site'
 
 // Promo codes at the checkout, as a browser without JavaScript uses them: applied on the payment
 // step, refused next to the field, removed, paid for at the discounted price, and a free order.
@@ -11,6 +12,7 @@ const site = useTestSite(
   {},
   {
     async prepare(db) {
+      await addFamily(db)
       await db.insert(promoCodes).values([
         { code: 'SWIM10', discountKind: 'percent', discountValue: 10_00 },
         { code: 'CAMPS', discountKind: 'amount', discountValue: 500_00, products: ['camp'] },
@@ -134,5 +136,53 @@ describe('a promo code on /booking’s payment step', () => {
     // Nothing was left held: the full-price booking goes through.
     const pay = await second.post('/booking?step=2', { intent: 'pay', website_url: '' })
     expect(pay.location).toMatch(/sandbox-gateway\/checkout/)
+  })
+})
+
+/** The message next to a Conform field of the camp forms. */
+function fieldError(html: string, name: string) {
+  const input = new RegExp(`<input[^>]*name="${name}"[^>]*>`).exec(html)?.[0] ?? ''
+  const id = /aria-describedby="([^"]*)"/.exec(input)?.[1]?.split(' ').find((candidate) => candidate.endsWith('-error'))
+  return id ? decodeHtml(new RegExp(`id="${id}"[^>]*>([^<]*)<`).exec(html)?.[1] ?? '') : null
+}
+
+describe('a promo code on the camp forms', () => {
+  it('a guest’s code is checked before anything is held, and the gateway charges the fee less its discount', async () => {
+    const guest = new Visitor(site.url)
+    const form = { name: 'Ria Shah', email: 'ria.parent@example.com', phone_number: '98450 12121', guardianDeclaration: 'on', camp: 'camp2', batch: 'batch1', website_url: '', intent: 'register' }
+    const wrong = await guest.post('/onboarding', { ...form, promoCode: 'SINGLE500' })
+    expect(wrong.status).toBe(400)
+    expect(fieldError(wrong.html, 'promoCode')).toBe('This promo code is only for single sessions.')
+    const held = await guest.post('/onboarding', { ...form, promoCode: 'camps' })
+    expect(held.status).toBe(302)
+    expect(text((await guest.get(held.location!)).html)).toContain('₹34,500.00')
+    const back = await guest.post(held.location!, { outcome: 'success' })
+    const status = text((await guest.get(back.location!)).html)
+    expect(status).toContain('Registration Complete!')
+    expect(status).toContain('Promo code CAMPS −₹500.00')
+    expect(status).toContain('Amount ₹34,500.00')
+  })
+
+  it('a family’s code comes off the two swimmers’ payment once, shared between them', async () => {
+    const parent = new Visitor(site.url)
+    expect((await parent.post('/login', { email: FAMILY.email, password: FAMILY.password, website_url: '' })).status).toBe(302)
+    const page = (await parent.get('/onboarding')).html
+    const values = new URLSearchParams({ intent: 'register_swimmers', phone_number: FAMILY.phone, camp: 'camp1', batch: 'batch2', website_url: '', promoCode: 'NOSUCH' })
+    for (const match of page.matchAll(/name="swimmers"[^>]*value="(\d+)"|value="(\d+)"[^>]*name="swimmers"/g)) values.append('swimmers', match[1] ?? match[2]!)
+    expect(values.getAll('swimmers')).toHaveLength(2)
+    const wrong = await parent.post('/onboarding', values)
+    expect(wrong.status).toBe(400)
+    expect(fieldError(wrong.html, 'promoCode')).toBe('This promo code is not valid.')
+
+    values.set('promoCode', 'CAMPS')
+    const submitted = await parent.post('/onboarding', values)
+    expect(submitted.status).toBe(302)
+    expect(text((await parent.get(submitted.location!)).html)).toContain('₹69,500.00')
+    const back = await parent.post(submitted.location!, { outcome: 'success' })
+    const status = text((await parent.get(back.location!)).html)
+    expect(status).toContain('₹69,500 payment completed successfully')
+    expect(status).toContain('Promo code CAMPS −₹500.00')
+    const mail = await site.sink.waitForMailTo(FAMILY.email, /Camp registration confirmed/)
+    expect(mail.text).toMatch(/Promo code CAMPS\W+−₹500\.00/)
   })
 })

@@ -13,7 +13,7 @@ export const FAMILY = {
   swimmers: ['Meera Iyer', 'Kavya Iyer'],
 } as const
 
-async function addFamily(db: Db) {
+export async function addFamily(db: Db) {
   const [account] = await db
     .insert(users)
     .values({ name: FAMILY.name, email: FAMILY.email, passwordHash: await hashPassword(FAMILY.password), isVerified: true, phone: FAMILY.phone })
