@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { bookableDate, bookAndPay } from '../support/booking-flow'
 import { pdfText } from '../support/pdf-text'
-import type { ReceivedMail } from '../support/smtp-sink'
+import { attachedFile } from '../support/smtp-sink'
 import { decodeHtml, text, Visitor } from '../support/visitor'
 import { useTestSite } from '../support/site'
 
@@ -11,17 +11,6 @@ import { useTestSite } from '../support/site'
 
 const site = useTestSite()
 const staff = site.sharedStaff
-
-/** The PDF attached to an e-mail as it reached the mail server, by its file name. */
-function attachedPdf(mail: ReceivedMail, filename: RegExp) {
-  const parts = mail.raw.split(/\r?\n--[^\r\n]+\r?\n/)
-  const part = parts.find((candidate) => filename.test(candidate.split(/\r?\n\r?\n/)[0]!))
-  expect(part, 'the attachment').toBeDefined()
-  const [headers, ...body] = part!.split(/\r?\n\r?\n/)
-  expect(headers).toMatch(/Content-Type: application\/pdf/i)
-  expect(headers).toMatch(/Content-Transfer-Encoding: base64/i)
-  return Buffer.from(body.join('').replace(/--[\s\S]*$/, '').replace(/\s+/g, ''), 'base64')
-}
 
 const CREDIT_NOTE_FILE = /filename="?credit-note-SSL-CN\d\d-\d\d-\d{4}\.pdf"?/
 
@@ -35,7 +24,7 @@ describe('a credit note for a refund staff make', () => {
 
     const told = await site.sink.waitForMailTo('nishacredit@example.com', /^Subject: Refund completed/m, 30_000)
     expect(told.raw).toMatch(CREDIT_NOTE_FILE)
-    const attached = (await pdfText(attachedPdf(told, CREDIT_NOTE_FILE))).lines.join('\n')
+    const attached = (await pdfText(attachedFile(told, CREDIT_NOTE_FILE))).lines.join('\n')
     expect(attached).toContain('Refund Note')
     expect(attached).toMatch(/Against receipt SSL\/\d\d-\d\d\/\d{6} dated \d+ \w+ \d{4}/)
     expect(attached).toContain(`Booking ID: ${reference}`)

@@ -62,3 +62,13 @@ export function codeIn(text: string) {
   if (!code) throw new Error(`No code found in:\n${text}`)
   return code
 }
+
+/** A file attached to an e-mail as it reached the mail server, by its file name (base64, as mail clients send it). */
+export function attachedFile(mail: ReceivedMail, filename: RegExp, contentType = /application\/pdf/i) {
+  const parts = mail.raw.split(/\r?\n--[^\r\n]+\r?\n/)
+  const part = parts.find((candidate) => filename.test(candidate.split(/\r?\n\r?\n/)[0]!))
+  if (!part) throw new Error(`no attachment named ${filename} in the e-mail`)
+  const [headers, ...body] = part.split(/\r?\n\r?\n/)
+  if (!contentType.test(headers!) || !/Content-Transfer-Encoding: base64/i.test(headers!)) throw new Error(`the attachment is not base64 ${contentType}: ${headers}`)
+  return Buffer.from(body.join('').replace(/--[\s\S]*$/, '').replace(/\s+/g, ''), 'base64')
+}
