@@ -3,7 +3,8 @@ import type { Route } from './+types/payment-status'
 import { TryAgainWith } from '~/components/camp-answers'
 import { CheckoutStatus, ReceiptButton } from '~/components/checkout-status'
 import type { StatusCard } from '~/components/payment-status-card'
-import { formatRupees, formatWholeRupees } from '~/lib/money'
+import { formatRupees } from '~/lib/money'
+import { campPaidSentence } from '~/modules/camps/texts'
 import { formatDateRange, formatLabDateThenTime, formatTimeRange } from '~/lib/lab-time'
 import { followOrder, shownState, statusPageBasics } from '~/lib/order-status.server'
 import { CAMP_STATUS_LINK, isLinkKey, privateLinkPath, RECEIPT_LINK } from '~/lib/private-links.server'
@@ -49,7 +50,7 @@ function present(view: CampStatusView) {
     camp: `${view.campName}: ${formatDateRange(view.campStartsOn, view.campEndsOn)}`,
     batch: `${view.batchName}: ${view.timeRanges.map((range) => formatTimeRange(range.start, range.end)).join(' and ')}`,
     amount: formatRupees(view.amountPaise),
-    amountWhole: formatWholeRupees(view.amountPaise),
+    paidSentence: campPaidSentence(view.amountPaise),
     transactionId: view.transactionId,
     reference: view.reference,
     // Swimmers registered together and paid for at once: each with their registration.
@@ -64,7 +65,7 @@ type Payment = ReturnType<typeof present> & { receiptUrl: string | null }
 function cardFor(payment: Payment | null, error: string | null, timedOut: boolean, elapsed: number): StatusCard {
   if (error || !payment) return { tone: 'error', title: 'Verification Error', message: error ?? 'Unable to verify payment status. Please contact support.' }
   if (payment.state === 'completed') {
-    if (payment.registrationStatus === 'confirmed') return { tone: 'success', title: 'Registration Complete!', message: `${payment.amountWhole} payment completed successfully. You're registered for the camp!` }
+    if (payment.registrationStatus === 'confirmed') return { tone: 'success', title: 'Registration Complete!', message: `${payment.paidSentence} You're registered for the camp!` }
     if (payment.refunding || payment.registrationStatus === 'refund_pending' || payment.registrationStatus === 'refunded') {
       return { tone: 'error', title: 'Payment Refunded', message: 'Your payment reached us after the hold on your seat had expired, and the batch filled up meanwhile. The full amount is being refunded; we have e-mailed you the details.' }
     }

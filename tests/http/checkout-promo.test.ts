@@ -19,6 +19,7 @@ const site = useTestSite(
         { code: 'ONUS', discountKind: 'percent', discountValue: 100_00, products: ['three_day'] },
         { code: 'SINGLE500', discountKind: 'amount', discountValue: 500_00, products: ['single'] },
         { code: 'ONCEONLY', discountKind: 'percent', discountValue: 20_00, maxUses: 1 },
+        { code: 'CAMPFREE', discountKind: 'amount', discountValue: 100_000_00, products: ['camp'] },
       ])
     },
   },
@@ -161,6 +162,22 @@ describe('a promo code on the camp forms', () => {
     expect(status).toContain('Registration Complete!')
     expect(status).toContain('Promo code CAMPS −₹500.00')
     expect(status).toContain('Amount ₹34,500.00')
+  })
+
+  it('a code that covers the fee registers without the gateway, and staff have nothing to refund', async () => {
+    const guest = new Visitor(site.url)
+    const held = await guest.post('/onboarding', { name: 'Zoya Free', email: 'zoya.parent@example.com', phone_number: '98450 34343', guardianDeclaration: 'on', camp: 'camp2', batch: 'batch2', website_url: '', intent: 'register', promoCode: 'CAMPFREE' })
+    expect(held.status).toBe(302)
+    expect(held.location).toMatch(new RegExp(`^${site.url}/payment-status\\?orderId=CAMP_`))
+    const status = text((await guest.get(held.location!)).html)
+    expect(status).toContain('Registration Complete!')
+    expect(status).toContain('No payment was needed: the promo code covered the full price.')
+    expect(status).toContain('Amount ₹0.00')
+    const admin = await site.staff()
+    const camp = text((await admin.get('/admin/camps/camp2')).html)
+    const row = camp.slice(camp.indexOf('Zoya Free'), camp.indexOf('Zoya Free') + 600)
+    expect(row).toContain('Promo code −₹35,000.00')
+    expect(row).not.toMatch(/Refund ₹/)
   })
 
   it('a family’s code comes off the two swimmers’ payment once, shared between them', async () => {

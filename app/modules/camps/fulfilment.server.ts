@@ -2,7 +2,7 @@ import { and, eq, inArray, ne } from 'drizzle-orm'
 import { config } from '~/config.server'
 import { campBatches, campRegistrations, camps, campWaitlist } from '~/db/schema'
 import { refundPolicyIn } from '~/modules/site/site.server'
-import { formatRupees, formatWholeRupees } from '~/lib/money'
+import { formatRupees } from '~/lib/money'
 import { daysBetween, formatDateRange, formatTimeRange } from '~/lib/lab-time'
 import type { Executor } from '~/db/client.server'
 import { calendarAttachment, calendarFile } from '~/modules/mail/ics.server'
@@ -10,6 +10,7 @@ import { enqueueEmail } from '~/modules/mail/outbox.server'
 import { letter } from '~/modules/mail/templates.server'
 import { setStatus } from '~/modules/booking/status.server'
 import { promoDetailRows } from '~/modules/promotions/uses.server'
+import { campPaidSentence } from './texts'
 import { refundedBy, type PaidOutcome, type Payable, type PaymentTerms, type RefundedHow } from '~/modules/payments/payable-contract.server'
 import { campSeatsTaken, registrationOpen } from './camps.server'
 import { sameSwimmer } from './registrations.server'
@@ -217,7 +218,7 @@ async function confirmationEmail(executor: Executor, registrationId: number, now
     to: mail.email,
     subject: `Camp registration confirmed: ${mail.swimmerName}, ${mail.campName} (${mail.reference})`,
     name: mail.swimmerName,
-    paragraphs: [`${formatWholeRupees(mail.amountPaise)} payment completed successfully. You're registered for the camp! Here are the details.`],
+    paragraphs: [`${campPaidSentence(mail.amountPaise)} You're registered for the camp! Here are the details.`],
     details: [
       ...campRows(mail),
       ...(mail.siblingDiscountPaise ? [['Sibling price', siblingPriceLine(mail)] as [string, string]] : []),

@@ -4,9 +4,10 @@ import { db, type Executor } from '~/db/client.server'
 import { campRegistrations, campWaitlist, swimmers, users } from '~/db/schema'
 import { DomainError } from '~/lib/domain-error'
 import { addMinutes, formatDateRange } from '~/lib/lab-time'
-import { formatRupees, formatWholeRupees } from '~/lib/money'
+import { formatRupees } from '~/lib/money'
 import { setStatus } from '~/modules/booking/status.server'
 import { promoDetailRows } from '~/modules/promotions/uses.server'
+import { campPaidSentence } from './texts'
 import { holderColumns, limitHoldAttempts, makeRoomForHold, type Holder } from '~/modules/holders/holders.server'
 import { calendarAttachment } from '~/modules/mail/ics.server'
 import { enqueueEmail } from '~/modules/mail/outbox.server'
@@ -316,7 +317,7 @@ async function groupConfirmationEmail(executor: Executor, leadId: number, now: D
     to: first.email,
     subject: `Camp registration confirmed: ${names}, ${first.campName} (${first.reference})`,
     name: await guardianNameOf(executor, leadId),
-    paragraphs: [`${formatWholeRupees(total)} payment completed successfully. ${names} are registered for the camp! Here are the details.`],
+    paragraphs: [`${campPaidSentence(total)} ${names} are registered for the camp! Here are the details.`],
     details: [
       ['Camp', `${first.campName}, ${formatDateRange(first.startsOn, first.endsOn)}`],
       ['Batch', `${first.batchName}: ${batchTimes(first.timeRanges)}, every day`],

@@ -106,6 +106,8 @@ export function refundablePayments(executor: Executor, registrationId: SQL | num
     .where(
       and(
         eq(payments.state, 'completed'),
+        // A registration a promo code made free has nothing to give back.
+        sql`CASE WHEN ${registration.groupId} IS NULL THEN ${payments.amountPaise} ELSE ${registration.amountPaise} END > 0`,
         notExists(
           executor
             .select({ id: refunds.id })

@@ -44,7 +44,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       status: BOOKING_STATUS_LABELS[booking.status],
       confirmed: booking.status === 'confirmed',
       origin: ORIGIN_LABELS[booking.origin],
-      refundable: payments.some((payment) => payment.state === 'completed' && payment.gateway !== OFFLINE_GATEWAY),
+      refundable: payments.some((payment) => payment.state === 'completed' && payment.gateway !== OFFLINE_GATEWAY && payment.amountPaise > 0),
       attendance: booking.attendance,
       swimmer: booking.swimmerName,
       customer: booking.customerName,
