@@ -8,7 +8,7 @@ import { GUEST_BOOKING_LINK, privateLinkUrl } from '~/lib/private-links.server'
 import { calendarAttachment, calendarFile } from '~/modules/mail/ics.server'
 import { enqueueEmail } from '~/modules/mail/outbox.server'
 import { letter } from '~/modules/mail/templates.server'
-import { refundedBy, type PaidOutcome, type Payable, type PaymentTerms, type RefundedHow } from '~/modules/payments/payable-contract.server'
+import { refundedBy, type CompletedRefund, type PaidOutcome, type Payable, type PaymentTerms } from '~/modules/payments/payable-contract.server'
 import { bookingDaysOf } from './bookings.server'
 import { seatsStillFree } from './holds.server'
 import { setStatus } from './status.server'
@@ -86,13 +86,13 @@ export const bookingPayable: Payable = {
 }
 
 /** A refund of one of the booking's payments completed. */
-async function bookingRefunded(tx: Executor, bookingId: number, amountPaise: number, now: Date, how: RefundedHow = 'gateway') {
+async function bookingRefunded(tx: Executor, bookingId: number, refund: CompletedRefund, now: Date) {
   const [booking] = await tx.select({ status: bookings.status }).from(bookings).where(eq(bookings.id, bookingId)).for('update')
   // A refund of a duplicate payment leaves a confirmed booking as it is.
   if (booking?.status === 'refund_pending' || booking?.status === 'cancelled') {
     await setStatus(tx, bookings, 'refunded', eq(bookings.id, bookingId), { updatedAt: now })
   }
-  await enqueueEmail(await refundCompletedEmail(tx, bookingId, amountPaise, how), tx, now)
+  await enqueueEmail(await refundCompletedEmail(tx, bookingId, refund), tx, now)
 }
 
 type BookingForMail = Awaited<ReturnType<typeof bookingForMail>>
@@ -182,9 +182,10 @@ async function latePaymentEmail(executor: Executor, bookingId: number) {
   })
 }
 
-async function refundCompletedEmail(executor: Executor, bookingId: number, amountPaise: number, how: RefundedHow) {
+async function refundCompletedEmail(executor: Executor, bookingId: number, { amountPaise, how, creditNote }: CompletedRefund) {
   const booking = await bookingForMail(executor, bookingId)
   return letter({
+    attachments: creditNote ? [creditNote] : undefined,
     to: booking.customerEmail,
     subject: `Refund completed (${booking.reference})`,
     name: booking.customerName,

@@ -11,7 +11,7 @@ import { letter } from '~/modules/mail/templates.server'
 import { setStatus } from '~/modules/booking/status.server'
 import { promoDetailRows } from '~/modules/promotions/uses.server'
 import { campPaidSentence } from './texts'
-import { refundedBy, type PaidOutcome, type Payable, type PaymentTerms, type RefundedHow } from '~/modules/payments/payable-contract.server'
+import { refundedBy, type CompletedRefund, type PaidOutcome, type Payable, type PaymentTerms } from '~/modules/payments/payable-contract.server'
 import { campSeatsTaken, registrationOpen } from './camps.server'
 import { sameSwimmer } from './registrations.server'
 import { campSeatFreed, lockBatchById } from './waitlist.server'
@@ -96,7 +96,7 @@ async function unpaid(tx: Executor, registrationId: number, now: Date) {
   }
 }
 
-async function refunded(tx: Executor, registrationId: number, amountPaise: number, now: Date, how: RefundedHow = 'gateway') {
+async function refunded(tx: Executor, registrationId: number, { amountPaise, how, creditNote }: CompletedRefund, now: Date) {
   const registration = await lockRegistration(tx, registrationId)
   if (registration?.status === 'refund_pending' || registration?.status === 'cancelled') {
     await setStatus(tx, campRegistrations, 'refunded', eq(campRegistrations.id, registrationId), { updatedAt: now })
@@ -107,6 +107,7 @@ async function refunded(tx: Executor, registrationId: number, amountPaise: numbe
       to: mail.email,
       subject: `Refund completed (${mail.reference})`,
       name: mail.swimmerName,
+      attachments: creditNote ? [creditNote] : undefined,
       paragraphs: [`Your refund of ${formatRupees(amountPaise)} for ${mail.campName} (${mail.reference}) ${refundedBy(how)}`],
       details: [
         ['Registration ID', mail.reference],
@@ -141,7 +142,7 @@ export const campPayable: Payable = {
   termsForPayment: async (tx, id, now) => ((await leadsGroup(tx, id)) ? groupTerms(tx, id, now) : terms(tx, id, now)),
   paid: async (tx, id, now) => ((await leadsGroup(tx, id)) ? groupPaid(tx, id, now) : paid(tx, id, now)),
   unpaid: async (tx, id, now) => ((await leadsGroup(tx, id)) ? groupUnpaid(tx, id, now) : unpaid(tx, id, now)),
-  refunded: async (tx, id, amountPaise, now, how, part) => ((await leadsGroup(tx, id)) ? groupRefunded(tx, id, amountPaise, now, how, part) : refunded(tx, id, amountPaise, now, how)),
+  refunded: async (tx, id, refund, now) => ((await leadsGroup(tx, id)) ? groupRefunded(tx, id, refund, now) : refunded(tx, id, refund, now)),
 }
 
 /** A registration with its camp and batch: what its e-mails, calendar invitation and receipt say. */

@@ -12,7 +12,7 @@ import { holderColumns, limitHoldAttempts, makeRoomForHold, type Holder } from '
 import { calendarAttachment } from '~/modules/mail/ics.server'
 import { enqueueEmail } from '~/modules/mail/outbox.server'
 import { letter } from '~/modules/mail/templates.server'
-import { refundedBy, type PaidOutcome, type PaymentTerms, type RefundedHow } from '~/modules/payments/payable-contract.server'
+import { refundedBy, type CompletedRefund, type PaidOutcome, type PaymentTerms } from '~/modules/payments/payable-contract.server'
 import { refundPolicyIn } from '~/modules/site/site.server'
 import { mayBeBooked } from '~/modules/swimmers/consent.server'
 import { swimmerAge, swimmersOf } from '~/modules/swimmers/swimmers.server'
@@ -269,7 +269,7 @@ export async function groupUnpaid(tx: Executor, leadId: number, now: Date) {
  * A refund of the group's payment completed: of one registration's fee (`part`, a staff
  * cancellation), or of the whole payment (it could not confirm them, or was paid twice).
  */
-export async function groupRefunded(tx: Executor, leadId: number, amountPaise: number, now: Date, how: RefundedHow = 'gateway', part?: number) {
+export async function groupRefunded(tx: Executor, leadId: number, { amountPaise, how, part, creditNote }: CompletedRefund, now: Date) {
   const which = part !== undefined ? and(groupRows(leadId), eq(campRegistrations.id, part)) : groupRows(leadId)
   await setStatus(tx, campRegistrations, 'refunded', and(which, inArray(campRegistrations.status, ['refund_pending', 'cancelled'])), { updatedAt: now })
   const members = await groupMembers(tx, leadId)
@@ -281,6 +281,7 @@ export async function groupRefunded(tx: Executor, leadId: number, amountPaise: n
       to: lead.email,
       subject: `Refund completed (${reference})`,
       name: await guardianNameOf(tx, leadId),
+      attachments: creditNote ? [creditNote] : undefined,
       paragraphs: [`Your refund of ${formatRupees(amountPaise)} for ${lead.campName} (${listNames(refundedOnes.map((member) => member.swimmerName))}) ${refundedBy(how)}`],
       details: [
         ...refundedOnes.map((member): [string, string] => [`Registration ID (${member.swimmerName})`, member.reference]),

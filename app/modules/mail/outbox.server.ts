@@ -1,5 +1,4 @@
-import { AsyncLocalStorage } from 'node:async_hooks'
-import { and, desc, eq, gt, inArray, sql } from 'drizzle-orm'
+import { and, desc, eq, gt, sql } from 'drizzle-orm'
 import { db, type Executor } from '~/db/client.server'
 import { outboxEmails, type MailAttachment, type OutboxStatus } from '~/db/schema'
 import type { MailTransport, OutgoingMail } from './transport.server'
@@ -34,31 +33,8 @@ export async function enqueueEmail(mail: NewEmail, executor: Executor = db(), no
       createdAt: now,
     })
     .returning({ id: outboxEmails.id })
-  queuedDuring.getStore()?.push(row!.id)
   for (const listener of queuedListeners) listener()
   return row!.id
-}
-
-const queuedDuring = new AsyncLocalStorage<number[]>()
-
-/**
- * Runs `work` and answers the ids of the e-mails it queued, so the code that called a hook can add
- * to the message the hook wrote: a refund's credit note goes with the "Refund completed" e-mail the
- * booking or camp sends, written in the same transaction.
- */
-export async function emailsQueuedBy(work: () => Promise<void>): Promise<number[]> {
-  const ids: number[] = []
-  await queuedDuring.run(ids, work)
-  return ids
-}
-
-/** Adds a file to those of these messages, already queued, that go to `to` (in the caller's transaction, before they can be sent). */
-export async function attachToQueuedEmails(executor: Executor, ids: number[], { to, attachment }: { to: string; attachment: MailAttachment }) {
-  if (ids.length === 0) return
-  await executor
-    .update(outboxEmails)
-    .set({ attachments: sql`${outboxEmails.attachments} || ${JSON.stringify([attachment])}::jsonb` })
-    .where(and(inArray(outboxEmails.id, ids), eq(outboxEmails.to, to), eq(outboxEmails.status, 'queued')))
 }
 
 type ClaimedEmail = OutgoingMail & { id: number; attempts: number }

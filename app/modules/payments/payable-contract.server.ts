@@ -1,5 +1,5 @@
 import type { Executor } from '~/db/client.server'
-import type { PromoProduct } from '~/db/schema'
+import type { MailAttachment, PromoProduct } from '~/db/schema'
 import type { PromoOrder } from '~/modules/promotions/uses.server'
 
 /**
@@ -28,6 +28,17 @@ export type PaymentTerms = {
 
 export type RefundedHow = 'gateway' | 'by_hand'
 
+/** A refund that completed, as the product it refunds hears of it. */
+export type CompletedRefund = {
+  amountPaise: number
+  /** Through the gateway, or paid by the lab's staff directly. */
+  how: RefundedHow
+  /** The one item refunded when the payment paid for several (see refunds.campRegistrationId). */
+  part?: number
+  /** Its credit note, which the "Refund completed" e-mail carries. */
+  creditNote?: MailAttachment
+}
+
 /** How the "Refund completed" e-mail says the money came back. */
 export function refundedBy(how: RefundedHow) {
   return how === 'gateway'
@@ -44,11 +55,8 @@ export type Payable = {
   paid(tx: Executor, id: number, now: Date): Promise<PaidOutcome>
   /** Its payments all failed: release what it holds. */
   unpaid(tx: Executor, id: number, now: Date): Promise<void>
-  /**
-   * A refund of one of its payments completed, through the gateway or paid by the lab's staff
-   * directly. `part` is the one item refunded when the payment paid for several (see refunds.campRegistrationId).
-   */
-  refunded(tx: Executor, id: number, amountPaise: number, now: Date, how?: RefundedHow, part?: number): Promise<void>
+  /** A refund of one of its payments completed: settle it and tell the customer. */
+  refunded(tx: Executor, id: number, refund: CompletedRefund, now: Date): Promise<void>
 }
 
 /** What a payment row pays for. */

@@ -7,7 +7,7 @@ import { addSeconds } from '~/lib/lab-time'
 import { DomainError } from '~/lib/domain-error'
 import { logger } from '~/lib/logger.server'
 import { recordAudit, type Actor } from '~/modules/audit/audit.server'
-import { attachToQueuedEmails, emailsQueuedBy, enqueueEmail } from '~/modules/mail/outbox.server'
+import { enqueueEmail } from '~/modules/mail/outbox.server'
 import { creditNoteAttachment, issueCreditNote } from '~/modules/receipts/credit-notes.server'
 import { GatewayError, newOrderId, type GatewayRefundStatus } from './gateway-contract.server'
 import { paymentGateway } from './active-gateway.server'
@@ -81,9 +81,9 @@ export async function applyRefundStatus(refundId: string, status: Pick<GatewayRe
  */
 async function refundCompleted(tx: Executor, refund: { id: number; amountPaise: number; part: number | null; bookingId: number | null; campRegistrationId: number | null }, now: Date, how: RefundedHow) {
   const creditNoteId = await issueCreditNote(tx, refund.id, now)
+  const creditNote = creditNoteId !== null ? await creditNoteAttachment(tx, creditNoteId) : undefined
   const payable = payableOf(refund)
-  const told = await emailsQueuedBy(() => PAYABLES[payable.kind].refunded(tx, payable.id, refund.amountPaise, now, how, refund.part ?? undefined))
-  if (creditNoteId !== null) await attachToQueuedEmails(tx, told, await creditNoteAttachment(tx, creditNoteId))
+  await PAYABLES[payable.kind].refunded(tx, payable.id, { amountPaise: refund.amountPaise, how, part: refund.part ?? undefined, creditNote }, now)
 }
 
 /**

@@ -122,10 +122,10 @@ export function creditNoteFileName(number: string) {
 }
 
 /** A credit note as an e-mail attachment, with the customer it is for, read in the transaction that issued it. */
-export async function creditNoteAttachment(executor: Executor, creditNoteId: number): Promise<{ to: string; attachment: MailAttachment }> {
+export async function creditNoteAttachment(executor: Executor, creditNoteId: number): Promise<MailAttachment> {
   const note = await creditNoteWhere(executor, eq(creditNotes.id, creditNoteId))
   const pdf = await renderCreditNotePdf(note!.document)
-  return { to: note!.document.customer.email, attachment: { filename: creditNoteFileName(note!.document.number), contentType: 'application/pdf', contentBase64: pdf.toString('base64') } }
+  return { filename: creditNoteFileName(note!.document.number), contentType: 'application/pdf', contentBase64: pdf.toString('base64') }
 }
 
 /** A credit note as a list shows it: its number, date and amount, and the refund it is downloaded by. */
