@@ -107,6 +107,11 @@ describe('a promo code on /booking’s payment step', () => {
     expect(promoError(wrong.html)).toBe('This promo code is only for 3-day analysis sessions.')
     expect(text(wrong.html)).toContain('Total ₹5,999.00')
 
+    // A percentage off first, then an amount instead.
+    expect((await guest.post('/booking?step=2', { intent: 'apply-promo', promoCode: 'swim10', website_url: '' })).location).toBe('/booking?step=2')
+    const tenPercent = text((await guest.get('/booking?step=2')).html)
+    expect(tenPercent).toContain('Promo code SWIM10 −₹599.90')
+    expect(tenPercent).toContain('Total ₹5,399.10')
     expect((await guest.post('/booking?step=2', { intent: 'apply-promo', promoCode: 'single500', website_url: '' })).location).toBe('/booking?step=2')
     const summary = text((await guest.get('/booking?step=2')).html)
     for (const line of ['Race + Biomechanical Analysis Session ₹5,999.00', 'Promo code SINGLE500 −₹500.00', 'Total ₹5,499.00', 'Promo code SINGLE500 applied: ₹500.00 off.']) expect(summary).toContain(line)

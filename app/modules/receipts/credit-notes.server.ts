@@ -121,7 +121,7 @@ export function creditNoteFileName(number: string) {
   return `credit-note-${number.replaceAll('/', '-')}.pdf`
 }
 
-/** A credit note as an e-mail attachment, with the customer it is for, read in the transaction that issued it. */
+/** A credit note as an e-mail attachment, read in the transaction that issued it. */
 export async function creditNoteAttachment(executor: Executor, creditNoteId: number): Promise<MailAttachment> {
   const note = await creditNoteWhere(executor, eq(creditNotes.id, creditNoteId))
   const pdf = await renderCreditNotePdf(note!.document)
