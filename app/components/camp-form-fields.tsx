@@ -58,7 +58,7 @@ export function CampDetailsFields({ fields }: { fields: Record<CampFieldNames, F
  */
 function SiblingPriceFields({ fields }: { fields: Record<SiblingFieldNames, Field> }) {
   return (
-    <div className="space-y-4 sm:col-span-2">
+    <div className="space-y-4 border-t border-slate-200 pt-6 sm:col-span-2">
       <RadioGroupField
         field={fields.siblingPrice}
         legend="Sibling price: a family's second and each further swimmer in this camp pays"
