@@ -108,7 +108,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function SlotPayment({ loaderData, actionData }: Route.ComponentProps) {
   const { booking, promo, refundPolicy, tooLateToChange, testPayments } = loaderData
   const navigation = useNavigation()
-  const paying = navigation.formMethod === 'POST' && navigation.formAction?.startsWith('/slot-payment')
+  // The promo code's form posts here too (with an intent): only the payment's own post is paying.
+  const paying = navigation.formMethod === 'POST' && navigation.formAction?.startsWith('/slot-payment') && !navigation.formData?.has('intent')
   const redirecting = navigation.state === 'loading' && paying
   const total = formatRupees(booking.amountPaise)
 
