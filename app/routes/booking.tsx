@@ -29,6 +29,7 @@ import { isBookableDate, MISSING_INFORMATION, REQUIRED_BOOKING_FIELDS } from '~/
 import { BookableDateSchema, PublicBookingSchema, type PublicBookingInput } from '~/modules/booking/schemas'
 import { startPayment } from '~/modules/payments/payments.server'
 import { abandonOrder, applyCodeToOrder, previewCode } from '~/modules/payments/checkout.server'
+import { promoDiscountRow } from '~/modules/promotions/texts'
 import { getCatalogue, requireItem } from '~/modules/site/site.server'
 import { readForm } from '~/lib/form-data.server'
 import { formIntent } from '~/lib/intent'
@@ -108,7 +109,7 @@ function summaryOf(details: PublicBookingInput, services: Services, promo: { cod
     service: service.label,
     when: `${formatWeekdayDate(details.date)} at ${formatClockTime(details.time)}`,
     price: formatRupees(service.pricePaise),
-    promo: promo && { code: promo.code, discount: formatRupees(promo.discountPaise) },
+    promo: promo && { code: promo.code, discount: formatRupees(promo.discountPaise), row: promoDiscountRow(promo) },
     total: formatRupees(service.pricePaise - (promo?.discountPaise ?? 0)),
     free: service.pricePaise - (promo?.discountPaise ?? 0) === 0,
     notes: details.notes || null,
@@ -442,7 +443,7 @@ function PaymentStep({ summary, notice, tooLateToChange, promoError, typed }: Ex
       {summary.promo && (
         <dl className="grid grid-cols-[1fr_auto] gap-x-4 gap-y-2 border-t border-slate-200 pt-4 text-sm">
           <DetailRow term={summary.service} value={summary.price} />
-          <DetailRow term={`Promo code ${summary.promo.code}`} value={`−${summary.promo.discount}`} />
+          <DetailRow term={summary.promo.row.term} value={summary.promo.row.value} />
         </dl>
       )}
       <p className="flex justify-between border-t border-slate-200 pt-4 text-lg font-bold text-ink">

@@ -11,6 +11,7 @@ import { CAMP_STATUS_LINK, isLinkKey, privateLinkPath, RECEIPT_LINK } from '~/li
 import { pageMeta } from '~/lib/seo'
 import { campOrderIdFor, campPaymentView, type CampStatusView } from '~/modules/camps/status.server'
 import { promoCodeOfPayment } from '~/modules/payments/checkout.server'
+import { promoDiscountRow } from '~/modules/promotions/texts'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
   ...pageMeta(matches, { title: 'Payment Status', description: 'The status of your camp registration payment.', path: '/payment-status' }),
@@ -35,7 +36,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   if (!view) return data({ ...base, error: 'Payment record not found', payment: null }, { status: 404 })
   const receiptUrl = view.paymentState === 'completed' ? await privateLinkPath(RECEIPT_LINK, orderId) : null
   const promo = await promoCodeOfPayment(orderId)
-  return { ...base, error: null, payment: { ...present(view), receiptUrl, promo: promo && { code: promo.code, discount: `−${formatRupees(promo.discountPaise)}` } } }
+  return { ...base, error: null, payment: { ...present(view), receiptUrl, promo: promo && promoDiscountRow(promo) } }
 }
 
 function present(view: CampStatusView) {
@@ -89,7 +90,7 @@ export default function PaymentStatus({ loaderData }: Route.ComponentProps) {
     { term: 'Email', value: payment.email },
     { term: 'Camp', value: payment.camp },
     { term: 'Batch', value: payment.batch },
-    ...(payment.promo ? [{ term: `Promo code ${payment.promo.code}`, value: payment.promo.discount }] : []),
+    ...(payment.promo ? [payment.promo] : []),
     { term: 'Amount', value: payment.amount },
     { term: 'Status', value: payment.state.charAt(0).toUpperCase() + payment.state.slice(1) },
     ...(payment.swimmers.length === 0 ? [{ term: 'Registration ID', value: payment.reference }] : []),

@@ -9,6 +9,7 @@ import { followOrder, shownState, statusPageBasics } from '~/lib/order-status.se
 import { pageMeta } from '~/lib/seo'
 import { paymentStatusView, type StatusView } from '~/modules/booking/bookings.server'
 import { promoCodeOfPayment } from '~/modules/payments/checkout.server'
+import { promoDiscountRow } from '~/modules/promotions/texts'
 import { refuseNul } from '~/lib/nul.server'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
@@ -46,7 +47,7 @@ function present(view: StatusView, promo: { code: string; discountPaise: number 
       { term: 'Email', value: view.booking.customerEmail },
       { term: 'Phone', value: view.booking.customerPhone ?? 'N/A' },
       { term: 'Time slot', value: formatTimeRange(view.booking.startTime, view.booking.endTime) },
-      ...(promo ? [{ term: `Promo code ${promo.code}`, value: `−${formatRupees(promo.discountPaise)}` }] : []),
+      ...(promo ? [promoDiscountRow(promo)] : []),
       { term: 'Amount', value: formatRupees(view.amountPaise) },
       { term: 'Status', value: statusWord(shownState(view.paymentState)) },
       ...view.booking.days.map((day) => ({ term: `Day ${day.dayNumber}`, value: formatWeekdayDate(day.date) })),

@@ -17,6 +17,7 @@ import { payableBooking } from '~/modules/booking/bookings.server'
 import { HoldExpiredError, startPayment } from '~/modules/payments/payments.server'
 import { applyCodeToOrder, promoCodeOfOrder, removeCodeFromOrder } from '~/modules/payments/checkout.server'
 import { formIntent } from '~/lib/intent'
+import { promoDiscountRow } from '~/modules/promotions/texts'
 import { getSiteSettings } from '~/modules/site/site.server'
 import { readForm } from '~/lib/form-data.server'
 import { refusalOf } from '~/lib/refusals.server'
@@ -163,8 +164,8 @@ export default function SlotPayment({ loaderData, actionData }: Route.ComponentP
             </div>
             {promo && (
               <div className="flex justify-between gap-4">
-                <dt className="text-muted">Promo code {promo.code}</dt>
-                <dd className="font-semibold text-ink">{`−${formatRupees(promo.discountPaise)}`}</dd>
+                <dt className="text-muted">{promoDiscountRow(promo).term}</dt>
+                <dd className="font-semibold text-ink">{promoDiscountRow(promo).value}</dd>
               </div>
             )}
             <div className="flex justify-between gap-4">

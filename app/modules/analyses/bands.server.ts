@@ -3,7 +3,7 @@ import { db } from '~/db/client.server'
 import { referenceBands, type BetterWhen } from '~/db/schema'
 import { DomainError } from '~/lib/domain-error'
 import { recordAudit, type Actor } from '~/modules/audit/audit.server'
-import { isUniqueViolation } from '~/modules/camps/registrations.server'
+import { isUniqueViolation } from '~/db/unique-violation.server'
 import { eventLabel, metricDefinition } from './catalog'
 
 // Reference bands: what swimmers of a level reach ("State finalist: 29.80 s") for a stroke,

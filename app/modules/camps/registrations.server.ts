@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto'
 import { and, eq, lte, sql } from 'drizzle-orm'
 import { config } from '~/config.server'
 import { db, type Executor } from '~/db/client.server'
+import { isUniqueViolation } from '~/db/unique-violation.server'
 import { campBatches, campRegistrations, camps, campWaitlist } from '~/db/schema'
 import { DomainError } from '~/lib/domain-error'
 import { formatRupees } from '~/lib/money'
@@ -201,10 +202,3 @@ export async function expireStaleCampHolds(now = new Date()) {
   })
 }
 
-export function isUniqueViolation(error: unknown, constraint: string): boolean {
-  for (let current: unknown = error; current; current = (current as { cause?: unknown }).cause) {
-    const candidate = current as { code?: string; constraint?: string; message?: string }
-    if (candidate.code === '23505' && (candidate.constraint === constraint || candidate.message?.includes(constraint))) return true
-  }
-  return false
-}

@@ -1,5 +1,6 @@
 import { desc, eq, sql } from 'drizzle-orm'
 import { db } from '~/db/client.server'
+import { isUniqueViolation } from '~/db/unique-violation.server'
 import { promoCodes, promoCodeUses } from '~/db/schema'
 import { DomainError } from '~/lib/domain-error'
 import { addDays, formatLastDayBefore, formatLabDate, labInstant } from '~/lib/lab-time'
@@ -131,14 +132,6 @@ function snapshot(values: PromoValues) {
   return { ...values, validFrom: values.validFrom?.toISOString() ?? null, validUntil: values.validUntil?.toISOString() ?? null }
 }
 
-function isCodeTaken(error: unknown): boolean {
-  for (let current: unknown = error; current; current = (current as { cause?: unknown }).cause) {
-    const candidate = current as { code?: string; constraint?: string; message?: string }
-    if (candidate.code === '23505' && (candidate.constraint === CODE_TAKEN || candidate.message?.includes(CODE_TAKEN))) return true
-  }
-  return false
-}
-
 function codeTaken(code: string) {
   return new DomainError('conflict', `Another promo code is already ${code}. Please choose another.`, 'code')
 }
@@ -156,7 +149,7 @@ export async function createPromoCode(actor: Actor, details: PromoCodeDetails, n
       return { id: created!.id }
     })
   } catch (error) {
-    if (isCodeTaken(error)) throw codeTaken(values.code)
+    if (isUniqueViolation(error, CODE_TAKEN)) throw codeTaken(values.code)
     throw error
   }
 }
@@ -200,7 +193,7 @@ export async function updatePromoCode(actor: Actor, id: number, details: PromoCo
       return { changed }
     })
   } catch (error) {
-    if (isCodeTaken(error)) throw codeTaken(after.code)
+    if (isUniqueViolation(error, CODE_TAKEN)) throw codeTaken(after.code)
     throw error
   }
 }

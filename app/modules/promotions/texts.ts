@@ -33,3 +33,8 @@ export function promoDiscountText(kind: DiscountKind, value: number): string {
 export function timesText(count: number): string {
   return count === 1 ? 'once' : count === 2 ? 'twice' : `${count} times`
 }
+
+/** A promo code's discount as its own line of an order: { term: "Promo code SUMMER10", value: "−₹500.00" }. */
+export function promoDiscountRow(promo: { code: string; discountPaise: number }) {
+  return { term: `Promo code ${promo.code}`, value: `−${formatRupees(promo.discountPaise)}` }
+}

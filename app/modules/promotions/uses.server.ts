@@ -3,9 +3,9 @@ import { db, type Executor } from '~/db/client.server'
 import { bookings, campRegistrations, promoCodes, promoCodeUses, type PromoProduct } from '~/db/schema'
 import { DomainError } from '~/lib/domain-error'
 import { formatLabDate, formatLastDayBefore } from '~/lib/lab-time'
-import { discountsOff, formatRupees } from '~/lib/money'
+import { discountsOff } from '~/lib/money'
 import { enforce, type RateLimitRule } from '~/modules/rate-limit/rate-limit.server'
-import { promoProductsText, timesText } from './texts'
+import { promoDiscountRow, promoProductsText, timesText } from './texts'
 
 // A promo code applied to an order: checked, then one of its uses held for the order while it waits
 // for payment, counted for good once it is paid, given back when it is not.
@@ -204,5 +204,7 @@ export async function releaseLapsedPromoUses(now = new Date()) {
 /** The line a confirmation e-mail gives an order's promo code, when it has one. */
 export async function promoDetailRows(ex: Executor, order: PromoOrder): Promise<Array<[string, string]>> {
   const promo = await promoOfOrder(ex, order)
-  return promo ? [[`Promo code ${promo.code}`, `−${formatRupees(promo.discountPaise)}`]] : []
+  if (!promo) return []
+  const { term, value } = promoDiscountRow(promo)
+  return [[term, value]]
 }

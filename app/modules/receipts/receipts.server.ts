@@ -1,6 +1,7 @@
-import { and, asc, eq, sql } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
 import { db, type Executor } from '~/db/client.server'
-import { bookings, campRegistrations, catalogueItems, payments, promoCodes, promoCodeUses, receipts, receiptSequences, refunds, siteSettings } from '~/db/schema'
+import { bookings, campRegistrations, catalogueItems, payments, receipts, receiptSequences, refunds, siteSettings } from '~/db/schema'
+import { promoOfOrder } from '~/modules/promotions/uses.server'
 import { sessionLocationIn } from '~/modules/site/site.server'
 import { formatLongDate } from '~/lib/lab-time'
 import { bookingDaysOf } from '~/modules/booking/bookings.server'
@@ -106,16 +107,10 @@ function paymentMethod(mode: string | null) {
 /** "Promo code SUMMER10", or just "Promo code" should its use not be found. */
 const promoCodeLabel = (promoCode: string | null) => (promoCode ? `Promo code ${promoCode}` : 'Promo code')
 
-/** The code of the promo code the order was paid with: a group's use sits on its first registration. */
+/** The code the order was paid with (a group's use sits on its first registration), or null. */
 async function promoCodeOf(executor: Executor, order: { bookingId: number | null; campRegistrationId: number | null }) {
-  const [use] = await executor
-    .select({ code: promoCodes.code })
-    .from(promoCodeUses)
-    .innerJoin(promoCodes, eq(promoCodes.id, promoCodeUses.promoCodeId))
-    .where(and(order.bookingId !== null ? eq(promoCodeUses.bookingId, order.bookingId) : eq(promoCodeUses.campRegistrationId, order.campRegistrationId!), eq(promoCodeUses.state, 'used')))
-    .orderBy(asc(promoCodeUses.id))
-    .limit(1)
-  return use?.code ?? null
+  const promo = await promoOfOrder(executor, order.bookingId !== null ? { bookingId: order.bookingId } : { campRegistrationId: order.campRegistrationId! })
+  return promo?.code ?? null
 }
 
 function discountLines(discounts: Array<[string, number]>): ReceiptDiscount[] {

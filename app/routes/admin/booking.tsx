@@ -19,6 +19,7 @@ import { readForm } from '~/lib/form-data.server'
 import { formIntent } from '~/lib/intent'
 import { refuseNul } from '~/lib/nul.server'
 import { promoCodeOfOrder } from '~/modules/payments/checkout.server'
+import { promoDiscountRow } from '~/modules/promotions/texts'
 import { notFoundUnless, refusalData } from '~/lib/refusals.server'
 
 export const meta: Route.MetaFunction = ({ params }) => [{ title: `Booking ${params.reference} | Admin` }, { name: 'robots', content: 'noindex' }]
@@ -54,7 +55,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       account: account ? { name: account.name, email: account.email, phone: account.phone ?? '', href: `/admin/customers/${account.id}` } : null,
       notes: booking.notes ?? '',
       amount: formatRupees(booking.amountPaise),
-      promo: promo && { label: `Promo code ${promo.code}`, discount: `−${formatRupees(promo.discountPaise)}` },
+      promo: promo && promoDiscountRow(promo),
       bookedOn: formatLabDate(booking.createdAt),
     },
     days: bookingDayLines(days),
@@ -184,7 +185,7 @@ export default function AdminBooking({ loaderData, actionData }: Route.Component
             ) : (
               <DetailRow term="Account" value="No (booked as a guest)" />
             )}
-            {booking.promo && <DetailRow term={booking.promo.label} value={booking.promo.discount} />}
+            {booking.promo && <DetailRow term={booking.promo.term} value={booking.promo.value} />}
             <DetailRow term="Amount" value={`${booking.amount} (${booking.origin})`} />
             {booking.attendance && <DetailRow term="Attendance" value={booking.attendance === 'attended' ? 'Attended' : 'No-show'} />}
             <DetailRow term="Booked on" value={booking.bookedOn} />
