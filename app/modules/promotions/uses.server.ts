@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, inArray, ne, or, sql, type SQL } from 'drizzle-orm'
+import { and, desc, eq, exists, gt, inArray, lte, ne, or, sql, type SQL } from 'drizzle-orm'
 import { db, type Executor } from '~/db/client.server'
 import { bookings, campRegistrations, promoCodes, promoCodeUses, type PromoProduct } from '~/db/schema'
 import { DomainError } from '~/lib/domain-error'
@@ -183,20 +183,18 @@ export function limitPromoAttempts({ network, order, customerKey }: { network: s
  * `markPromoUsed` takes a given-back use too while its order carries the discount.)
  */
 export async function releaseLapsedPromoUses(now = new Date()) {
-  const lapsed = (table: typeof bookings | typeof campRegistrations) =>
-    sql`${table.status} IN ('expired', 'payment_failed') OR (${table.status} = 'pending' AND ${table.holdExpiresAt} <= ${now})`
+  // Driven by the few held uses, each looking up its own order, however many orders there are.
+  const lapsed = (table: typeof bookings | typeof campRegistrations, id: typeof promoCodeUses.bookingId | typeof promoCodeUses.campRegistrationId) =>
+    exists(
+      db()
+        .select({ id: table.id })
+        .from(table)
+        .where(and(eq(table.id, id), or(inArray(table.status, ['expired', 'payment_failed']), and(eq(table.status, 'pending'), lte(table.holdExpiresAt, now))))),
+    )
   const released = await db()
     .update(promoCodeUses)
     .set({ state: 'released', updatedAt: now })
-    .where(
-      and(
-        eq(promoCodeUses.state, 'held'),
-        or(
-          inArray(promoCodeUses.bookingId, db().select({ id: bookings.id }).from(bookings).where(lapsed(bookings))),
-          inArray(promoCodeUses.campRegistrationId, db().select({ id: campRegistrations.id }).from(campRegistrations).where(lapsed(campRegistrations))),
-        ),
-      ),
-    )
+    .where(and(eq(promoCodeUses.state, 'held'), or(lapsed(bookings, promoCodeUses.bookingId), lapsed(campRegistrations, promoCodeUses.campRegistrationId))))
     .returning({ id: promoCodeUses.id })
   return released.length
 }
