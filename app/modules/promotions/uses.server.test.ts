@@ -5,7 +5,7 @@ import { bookings, campBatches, campRegistrations, camps, promoCodes, promoCodeU
 import { DomainError } from '~/lib/domain-error'
 import { addMinutes, labInstant } from '~/lib/lab-time'
 import { useTestDatabase } from '../../../tests/support/test-database'
-import { applyPromoCode, markPromoUsed, promoCustomerKey, promoOfOrder, releasePromoUse, type PromoOrder } from './uses.server'
+import { applyPromoCode, markPromoUsed, promoCustomerKey, promoOfOrder, releaseLapsedPromoUses, releasePromoUse, type PromoOrder } from './uses.server'
 
 const { database } = useTestDatabase()
 
@@ -116,6 +116,11 @@ describe('applying a promo code to an order', () => {
     expect((await apply({ order, product: 'camp', customerKey: 'email:kiran@example.com', pricesPaise: [35_000_00] })).discountsPaise).toEqual([3_500_00])
     expect(await usesOf(id)).toEqual([{ bookingId: null, campRegistrationId: registration!.id, customerKey: 'email:kiran@example.com', discountPaise: 3_500_00, state: 'held' }])
     expect(await promoOfOrder(db(), order)).toEqual({ code: 'DIWALI25', discountPaise: 3_500_00 })
+
+    // Its hold runs out unpaid: the holds job gives the use back.
+    expect(await releaseLapsedPromoUses(addMinutes(NOW, 10))).toBe(0)
+    expect(await releaseLapsedPromoUses(addMinutes(NOW, 21))).toBe(1)
+    expect((await usesOf(id)).map((use) => use.state)).toEqual(['released'])
   })
 })
 
