@@ -4,6 +4,7 @@ import { z } from 'zod'
 import { isCommonPassword, STAFF_PASSWORD_MIN } from '~/modules/accounts/password-policy.server'
 import { phonePeConfigProblems, PhonePeEnvSchema } from '~/modules/payments/phonepe-config.server'
 import { analysisFilesConfigProblems, AnalysisFilesEnvSchema } from '~/modules/analyses/files/files-config.server'
+import { whatsappConfigProblems, WhatsAppEnvSchema } from '~/modules/whatsapp/config.server'
 
 const booleanFlag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
@@ -79,6 +80,8 @@ const ConfigSchema = z
   .extend(PhonePeEnvSchema.shape)
   // Analysis files (clips and posters): on disk under DATA_DIR/analysis-files, or in an S3 bucket.
   .extend(AnalysisFilesEnvSchema.shape)
+  // WhatsApp (the Cloud API): all four secrets, or none for a site that sends e-mail only.
+  .extend(WhatsAppEnvSchema.shape)
   .refine((env) => env.WEB_CONCURRENCY === 1 || Boolean(env.DATABASE_URL), {
     message: 'more than one worker needs PostgreSQL (DATABASE_URL): the embedded database belongs to one process',
     path: ['WEB_CONCURRENCY'],
@@ -90,6 +93,7 @@ const ConfigSchema = z
   .superRefine((env, context) => {
     for (const problem of phonePeConfigProblems(env)) context.addIssue({ code: 'custom', message: problem.message, path: [problem.path] })
     for (const problem of analysisFilesConfigProblems(env)) context.addIssue({ code: 'custom', message: problem.message, path: [problem.path] })
+    for (const problem of whatsappConfigProblems(env)) context.addIssue({ code: 'custom', message: problem.message, path: [problem.path] })
   })
   // The sandbox marks orders paid without money: only for a site nobody else can reach, or on purpose.
   .refine((env) => env.PAYMENT_GATEWAY !== 'sandbox' || env.ALLOW_SANDBOX_PAYMENTS || isLocalSite(env.SITE_URL), {

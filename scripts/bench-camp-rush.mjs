@@ -83,7 +83,7 @@ try {
   const held = attempts.filter((attempt) => attempt.status === 302 && attempt.location?.includes('/sandbox-gateway/checkout/'))
   const full = attempts.filter((attempt) => attempt.status === 409)
   const waitlisted = await Promise.all(full.map((attempt) => submit(attempt.index, 'waitlist')))
-  const links = (await client.query(`SELECT substring(text FROM 'http\\S+/onboarding/waitlist\\?\\S+') AS link FROM outbox_emails WHERE subject LIKE 'Please confirm your waitlist place%'`)).rows.map((row) => row.link)
+  const links = (await client.query(`SELECT substring(text FROM 'http\\S+/onboarding/waitlist\\?\\S+') AS link FROM outbox_messages WHERE subject LIKE 'Please confirm your waitlist place%'`)).rows.map((row) => row.link)
   const keptPlaces = await Promise.all(
     links.map(async (link) => {
       const opened = await timed(link, {})

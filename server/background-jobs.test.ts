@@ -2,7 +2,7 @@ import { eq, like } from 'drizzle-orm'
 import pino from 'pino'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { database, db } from '~/db/client.server'
-import { analyses, outboxEmails } from '~/db/schema'
+import { analyses, outboxMessages } from '~/db/schema'
 import { labInstant } from '~/lib/lab-time'
 import type { MailTransport } from '~/modules/mail/transport.server'
 import { confirmedBookings, recordedAnalysis } from '../tests/support/analyses'
@@ -26,7 +26,7 @@ async function startedAt(at: Date) {
   await jobs.stop()
 }
 
-const invitations = () => db().select({ to: outboxEmails.to }).from(outboxEmails).where(like(outboxEmails.subject, 'Time for %next analysis'))
+const invitations = () => db().select({ to: outboxMessages.to }).from(outboxMessages).where(like(outboxMessages.subject, 'Time for %next analysis'))
 
 describe('a site starting', () => {
   async function analysisDueOn(nextAnalysisOn: string) {

@@ -345,31 +345,85 @@ export const rateLimitBuckets = pgTable(
 
 export type OutboxStatus = 'queued' | 'sent' | 'retrying' | 'failed'
 export type MailAttachment = { filename: string; contentType: string; contentBase64: string }
+/** How a message travels: an e-mail over SMTP, or a WhatsApp message over the Cloud API. */
+export type MessageChannel = 'email' | 'whatsapp'
+/** What WhatsApp reported of a message after it took it: sent to the phone, delivered, read, or failed. */
+export type WhatsAppDeliveryStatus = 'sent' | 'delivered' | 'read' | 'failed'
 
 /**
- * Every e-mail the site sends, written in the same request that decides to send it and delivered
- * by a background worker with retries. Without SMTP_URL, this table is the local mailbox.
+ * Every message the site sends (e-mails and WhatsApp messages), written in the same transaction
+ * that decides to send it and delivered by a background worker per channel with retries. Without
+ * SMTP_URL, this table is the local mailbox. A WhatsApp message is an approved template
+ * (`templateName` with `templateParams`) or, replying to someone who wrote to the lab, plain text;
+ * `to` is then an E.164 number, `subject` the template's title and `text` what the person reads.
+ * WhatsApp's id for a sent message (`providerMessageId`) ties its delivery statuses to it.
  */
-export const outboxEmails = pgTable(
-  'outbox_emails',
+export const outboxMessages = pgTable(
+  'outbox_messages',
   {
     id: serial('id').primaryKey(),
+    channel: text('channel').$type<MessageChannel>().notNull().default('email'),
     to: text('to').notNull(),
     subject: text('subject').notNull(),
     text: text('text').notNull(),
     html: text('html'),
     attachments: jsonb('attachments').$type<MailAttachment[]>().notNull().default([]),
+    templateName: text('template_name'),
+    templateParams: jsonb('template_params').$type<string[]>(),
     status: text('status').$type<OutboxStatus>().notNull().default('queued'),
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
     lastError: text('last_error'),
     sentAt: timestamp('sent_at', { withTimezone: true }),
+    providerMessageId: text('provider_message_id'),
+    deliveryStatus: text('delivery_status').$type<WhatsAppDeliveryStatus>(),
+    deliveryError: text('delivery_error'),
+    deliveryUpdatedAt: timestamp('delivery_updated_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
-    index('outbox_emails_due').on(table.status, table.nextAttemptAt),
-    check('outbox_emails_status', sql`${table.status} IN ('queued', 'sent', 'retrying', 'failed')`),
+    index('outbox_messages_due').on(table.channel, table.status, table.nextAttemptAt),
+    index('outbox_messages_to').on(table.to),
+    uniqueIndex('outbox_messages_provider_message_id').on(table.providerMessageId),
+    check('outbox_messages_status', sql`${table.status} IN ('queued', 'sent', 'retrying', 'failed')`),
+    check('outbox_messages_channel', sql`${table.channel} IN ('email', 'whatsapp')`),
+    check('outbox_messages_delivery_status', sql`${table.deliveryStatus} IN ('sent', 'delivered', 'read', 'failed')`),
   ],
+)
+
+export type WhatsAppConsentSource = 'registration' | 'account' | 'camp' | 'booking' | 'reply'
+
+/**
+ * Whether a WhatsApp number may be sent messages, per number (E.164): a person opts in with a
+ * checkbox next to the number (its wording and the time are kept) and opts out by replying STOP or
+ * from their account. Only `opted_in` numbers get messages; the confirmation of an opt-out is the last.
+ */
+export const whatsappConsents = pgTable(
+  'whatsapp_consents',
+  {
+    phone: text('phone').primaryKey(),
+    optedIn: boolean('opted_in').notNull(),
+    optedInAt: timestamp('opted_in_at', { withTimezone: true }),
+    optInWording: text('opt_in_wording'),
+    optInSource: text('opt_in_source').$type<WhatsAppConsentSource>(),
+    optedOutAt: timestamp('opted_out_at', { withTimezone: true }),
+    optOutSource: text('opt_out_source').$type<WhatsAppConsentSource>(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [check('whatsapp_consents_phone_e164', sql`${table.phone} ~ '^\\+[1-9][0-9]{7,14}$'`)],
+)
+
+/**
+ * The webhook notifications from WhatsApp already acted on (an incoming message's id, a status's
+ * message id and status), so a notification sent again, or replayed, changes nothing twice.
+ */
+export const whatsappWebhookEvents = pgTable(
+  'whatsapp_webhook_events',
+  {
+    eventKey: text('event_key').primaryKey(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('whatsapp_webhook_events_received_at').on(table.receivedAt)],
 )
 
 /**

@@ -1,6 +1,6 @@
 import { desc, eq } from 'drizzle-orm'
 import { db } from '~/db/client.server'
-import { outboxEmails, users } from '~/db/schema'
+import { outboxMessages, users } from '~/db/schema'
 import { registerCustomer, verifyEmail } from '~/modules/accounts/registration.server'
 import { registrationSchema, swimmerSchema, type RegistrationInput, type SwimmerInput } from '~/modules/accounts/schemas'
 import { labToday } from '~/lib/lab-time'
@@ -47,10 +47,10 @@ export function swimmerInput(overrides: Partial<Record<string, string>> = {}): S
 /** The six-digit code in the newest e-mail to `to` (from the outbox, which is the local mailbox). */
 export async function latestCodeSentTo(to: string) {
   const [mail] = await db()
-    .select({ text: outboxEmails.text, subject: outboxEmails.subject })
-    .from(outboxEmails)
-    .where(eq(outboxEmails.to, to.toLowerCase()))
-    .orderBy(desc(outboxEmails.id))
+    .select({ text: outboxMessages.text, subject: outboxMessages.subject })
+    .from(outboxMessages)
+    .where(eq(outboxMessages.to, to.toLowerCase()))
+    .orderBy(desc(outboxMessages.id))
     .limit(1)
   const code = mail ? /^\s+(\d{6})$/m.exec(mail.text)?.[1] : undefined
   if (!code || !mail) throw new Error(`No code has been e-mailed to ${to}`)
@@ -58,7 +58,7 @@ export async function latestCodeSentTo(to: string) {
 }
 
 export async function mailCount(to: string) {
-  const rows = await db().select({ id: outboxEmails.id }).from(outboxEmails).where(eq(outboxEmails.to, to.toLowerCase()))
+  const rows = await db().select({ id: outboxMessages.id }).from(outboxMessages).where(eq(outboxMessages.to, to.toLowerCase()))
   return rows.length
 }
 

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm'
 import { expect } from 'vitest'
 import { db } from '~/db/client.server'
-import { availabilityWindows, bookings, outboxEmails, swimmers, users } from '~/db/schema'
+import { availabilityWindows, bookings, outboxMessages, swimmers, users } from '~/db/schema'
 import { sessionHeader } from '~/lib/auth.server'
 import { createSession } from '~/modules/accounts/sessions.server'
 import type { Customer } from '~/modules/booking/holds.server'
@@ -63,5 +63,5 @@ export async function expectHeld(hold: Promise<{ bookingId: number }>, expected:
 }
 
 export async function mailTo(email: string) {
-  return db().select().from(outboxEmails).where(eq(outboxEmails.to, email)).orderBy(outboxEmails.id)
+  return db().select().from(outboxMessages).where(eq(outboxMessages.to, email)).orderBy(outboxMessages.id)
 }

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
-import { analyses, bookings, outboxEmails } from '~/db/schema'
+import { analyses, bookings, outboxMessages } from '~/db/schema'
 import { labInstant } from '~/lib/lab-time'
 import { confirmedBookings, recordedAnalysis } from '../../../tests/support/analyses'
 import { useTestDatabase } from '../../../tests/support/test-database'
@@ -16,7 +16,7 @@ async function analysedWithNextOn(nextAnalysisOn: string, dates = ['2030-03-04']
   return { customer, analysisId, bookings: booked }
 }
 
-const mails = () => db().select().from(outboxEmails)
+const mails = () => db().select().from(outboxMessages)
 
 describe('the invitation to the next analysis', () => {
   it('goes out once, on the day it is due in Bangalore (from 09:00), not before', async () => {

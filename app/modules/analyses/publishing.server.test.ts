@@ -4,7 +4,7 @@ import path from 'node:path'
 import { asc, eq } from 'drizzle-orm'
 import { afterAll, beforeEach, describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
-import { analyses, auditLog, bookings, outboxEmails, siteSettings } from '~/db/schema'
+import { analyses, auditLog, bookings, outboxMessages, siteSettings } from '~/db/schema'
 import { deliverReport } from '~/modules/reports/reports.server'
 import { diskStorage, useReportStorage } from '~/modules/reports/storage.server'
 import { confirmedBookings } from '../../../tests/support/analyses'
@@ -32,7 +32,7 @@ async function booked() {
   return { customer, ...booking! }
 }
 
-const mailsTo = async (email: string) => db().select({ subject: outboxEmails.subject, text: outboxEmails.text }).from(outboxEmails).where(eq(outboxEmails.to, email)).orderBy(asc(outboxEmails.id))
+const mailsTo = async (email: string) => db().select({ subject: outboxMessages.subject, text: outboxMessages.text }).from(outboxMessages).where(eq(outboxMessages.to, email)).orderBy(asc(outboxMessages.id))
 const analysisRow = async (analysisId: number) => (await db().select().from(analyses).where(eq(analyses.id, analysisId)))[0]!
 
 describe('publishing an analysis', () => {

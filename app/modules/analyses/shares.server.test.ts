@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
-import { outboxEmails, shareLinks } from '~/db/schema'
+import { outboxMessages, shareLinks } from '~/db/schema'
 import { DomainError } from '~/lib/domain-error'
 import { addHours } from '~/lib/lab-time'
 import { RateLimitedError } from '~/modules/rate-limit/rate-limit.server'
@@ -29,7 +29,7 @@ describe('links for a coach', () => {
     const [stored] = await db().select().from(shareLinks).where(eq(shareLinks.id, link.id))
     expect(stored).toMatchObject({ tokenHash: shareTokenHash(link.token), coachEmail: 'coach.ravi@example.com', expiresAt: new Date('2030-07-31T06:00:00Z') })
     expect(JSON.stringify(stored)).not.toContain(link.token)
-    const [mail] = await db().select().from(outboxEmails).where(eq(outboxEmails.to, 'coach.ravi@example.com'))
+    const [mail] = await db().select().from(outboxMessages).where(eq(outboxMessages.to, 'coach.ravi@example.com'))
     expect(mail!.subject).toMatch(/swimming analysis results$/)
     expect(mail!.text).toContain(link.url)
     const viewer = await shareViewer(link.token, new Date('2030-07-02T06:00:00Z'))
@@ -41,7 +41,7 @@ describe('links for a coach', () => {
   it('without a coach’s address sends nothing; a link to one analysis opens only that one', async () => {
     const { accountId, swimmerId, published } = await family()
     const link = await createShareLink({ accountId, swimmerId, analysisId: published, days: 7 })
-    expect(await db().select().from(outboxEmails)).toEqual([])
+    expect(await db().select().from(outboxMessages)).toEqual([])
     const viewer = await shareViewer(link.token)
     expect(await maySeeAnalysis(viewer, published)).toBe(true)
     expect(await maySeeSwimmer(viewer, swimmerId)).toBe(false)
@@ -91,7 +91,7 @@ describe('links for a coach', () => {
     const now = new Date('2030-07-01T06:00:00Z')
     for (let index = 0; index < 10; index += 1) await createShareLink({ accountId, swimmerId, analysisId: null, days: 7, now })
     await expect(createShareLink({ accountId, swimmerId, analysisId: null, days: 7, now, coachEmail: 'coach@example.com' })).rejects.toBeInstanceOf(RateLimitedError)
-    expect(await db().select().from(outboxEmails)).toEqual([])
+    expect(await db().select().from(outboxMessages)).toEqual([])
     await expect(createShareLink({ accountId, swimmerId, analysisId: null, days: 7, now: addHours(now, 1) })).resolves.toBeTruthy()
   })
 })

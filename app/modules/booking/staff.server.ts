@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gte, ilike, inArray, lte, or, sql, type SQL } from 'drizzle-orm'
 import { db, type Executor } from '~/db/client.server'
-import { bookingDays, bookings, catalogueItems, outboxEmails, paymentEvents, payments, refunds, swimmers as swimmersTable, users, type BookingStatus } from '~/db/schema'
+import { bookingDays, bookings, catalogueItems, outboxMessages, paymentEvents, payments, refunds, swimmers as swimmersTable, users, type BookingStatus } from '~/db/schema'
 import { formatRupees } from '~/lib/money'
 import { addDays } from '~/lib/lab-time'
 import { type Actor, recordAudit } from '~/modules/audit/audit.server'
@@ -130,10 +130,10 @@ export async function bookingStory(reference: string) {
         .orderBy(asc(refunds.id))
     : []
   const emails = await db()
-    .select({ subject: outboxEmails.subject, status: outboxEmails.status, createdAt: outboxEmails.createdAt })
-    .from(outboxEmails)
-    .where(and(eq(outboxEmails.to, booking.customerEmail), ilike(outboxEmails.subject, `%${booking.reference}%`)))
-    .orderBy(asc(outboxEmails.id))
+    .select({ subject: outboxMessages.subject, status: outboxMessages.status, createdAt: outboxMessages.createdAt })
+    .from(outboxMessages)
+    .where(and(eq(outboxMessages.to, booking.customerEmail), ilike(outboxMessages.subject, `%${booking.reference}%`)))
+    .orderBy(asc(outboxMessages.id))
   return { booking, account: account ?? null, days, payments: paymentRows, events, refunds: refundRows, emails }
 }
 

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
-import { campBatches, campRegistrations, camps, campWaitlist, outboxEmails } from '~/db/schema'
+import { campBatches, campRegistrations, camps, campWaitlist, outboxMessages } from '~/db/schema'
 import { addHours, addMinutes, addSeconds, labInstant } from '~/lib/lab-time'
 import { listCamps } from '~/modules/site/site.server'
 import { HOLD_ATTEMPT_LIMITS } from '~/modules/holders/holders.server'
@@ -170,7 +170,7 @@ describe('the waitlist', () => {
     const held = await registration(offer!.registrationId!)
     expect(held).toMatchObject({ status: 'pending', swimmerName: 'First Waiting', amountPaise: 35_000_00 })
     expect(held.holdExpiresAt).toEqual(addHours(later, 12))
-    const [mail] = await db().select().from(outboxEmails).where(eq(outboxEmails.subject, 'A seat is free: Camp 1, Batch 1'))
+    const [mail] = await db().select().from(outboxMessages).where(eq(outboxMessages.subject, 'A seat is free: Camp 1, Batch 1'))
     expect(mail!.to).toBe(first.email)
     expect(mail!.text).toMatch(new RegExp(`/onboarding/offer\\?registration=${held.reference}&key=[\\w-]{32}`))
     expect(mail!.text).toMatch(/Camp:\s+Camp 1, 8–16 August \d{4}/)

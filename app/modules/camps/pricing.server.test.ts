@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray } from 'drizzle-orm'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
-import { campBatches, campRegistrations, camps, outboxEmails, payments, swimmers } from '~/db/schema'
+import { campBatches, campRegistrations, camps, outboxMessages, payments, swimmers } from '~/db/schema'
 import { labInstant } from '~/lib/lab-time'
 import { startPayment } from '~/modules/payments/payments.server'
 import { recordConsent } from '~/modules/swimmers/consent.server'
@@ -224,7 +224,7 @@ describe('a swimmer registered later', () => {
     expect(await offerFreedSeats(JUNE)).toBe(1)
     const [offered] = await db().select().from(campRegistrations).where(and(eq(campRegistrations.batchId, batch!.id), eq(campRegistrations.status, 'pending')))
     expect(offered).toMatchObject({ swimmerName: 'Dev Shah', amountPaise: 33_000_00, siblingDiscountPaise: 2_000_00 })
-    const [mail] = await db().select().from(outboxEmails).where(and(eq(outboxEmails.to, family.email), eq(outboxEmails.subject, 'A seat is free: Camp 1, Batch 1')))
+    const [mail] = await db().select().from(outboxMessages).where(and(eq(outboxMessages.to, family.email), eq(outboxMessages.subject, 'A seat is free: Camp 1, Batch 1')))
     expect(mail!.text).toContain('Pay ₹33,000.00 (the sibling price) by')
   })
 })

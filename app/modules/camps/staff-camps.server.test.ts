@@ -1,7 +1,7 @@
 import { and, asc, eq } from 'drizzle-orm'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
-import { auditLog, campBatches, campRegistrations, camps, campWaitlist, outboxEmails, refunds } from '~/db/schema'
+import { auditLog, campBatches, campRegistrations, camps, campWaitlist, outboxMessages, refunds } from '~/db/schema'
 import { addMinutes, addSeconds, labInstant } from '~/lib/lab-time'
 import type { Actor } from '~/modules/audit/audit.server'
 import { startPayment } from '~/modules/payments/payments.server'
@@ -84,7 +84,7 @@ async function paidRegistration(batch = 'batch1', who = parent()) {
 
 const registration = async (id: number) => (await db().select().from(campRegistrations).where(eq(campRegistrations.id, id)))[0]!
 const auditEntries = () => db().select().from(auditLog).orderBy(asc(auditLog.id))
-const mailsTo = (email: string) => db().select({ subject: outboxEmails.subject, text: outboxEmails.text, attachments: outboxEmails.attachments }).from(outboxEmails).where(eq(outboxEmails.to, email)).orderBy(asc(outboxEmails.id))
+const mailsTo = (email: string) => db().select({ subject: outboxMessages.subject, text: outboxMessages.text, attachments: outboxMessages.attachments }).from(outboxMessages).where(eq(outboxMessages.to, email)).orderBy(asc(outboxMessages.id))
 const seatsTaken = async (camp: string, batch: string) => {
   const { id } = await batchOf(camp, batch)
   return (await campSeatsTaken([id], new Date())).get(id) ?? 0

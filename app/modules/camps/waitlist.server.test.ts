@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
 import { isLinkKey, WAITLIST_CONFIRMATION_LINK } from '~/lib/private-links.server'
-import { campBatches, campRegistrations, camps, campWaitlist, outboxEmails } from '~/db/schema'
+import { campBatches, campRegistrations, camps, campWaitlist, outboxMessages } from '~/db/schema'
 import { addMinutes, labInstant } from '~/lib/lab-time'
 import { visitor } from '../../../tests/support/holders'
 import { useTestDatabase } from '../../../tests/support/test-database'
@@ -51,7 +51,7 @@ describe('joining the waitlist', () => {
     await expect(join()).rejects.toThrow(new SeatsFreeError('Camp 1', 'Batch 1'))
     expect(new SeatsFreeError('Camp 1', 'Batch 1').message).toBe('Batch 1 of Camp 1 still has free seats, so there is no need to wait. Please register for it instead.')
     expect(await db().select().from(campWaitlist)).toEqual([])
-    expect(await db().select().from(outboxEmails).where(eq(outboxEmails.subject, 'Please confirm your waitlist place: Camp 1, Batch 1'))).toEqual([])
+    expect(await db().select().from(outboxMessages).where(eq(outboxMessages.subject, 'Please confirm your waitlist place: Camp 1, Batch 1'))).toEqual([])
     // Full: now it is accepted, and the e-mail that says so is true.
     await hold()
     const joined = await join(parent('Tara Nair'))
@@ -73,7 +73,7 @@ describe('joining the waitlist', () => {
     await fullBatch()
     const asha = parent('Asha Rao')
     const { entryId } = await join(asha)
-    const [mail] = await db().select().from(outboxEmails).where(eq(outboxEmails.to, asha.email))
+    const [mail] = await db().select().from(outboxMessages).where(eq(outboxMessages.to, asha.email))
     expect(mail!.subject).toBe('Please confirm your waitlist place: Camp 1, Batch 1')
     expect(mail!.text).toContain('Batch 1 of Camp 1 is full, and you asked us to put Asha Rao on its waitlist.')
     const link = new URL(/(http\S+\/onboarding\/waitlist\?\S+)/.exec(mail!.text)![1]!)

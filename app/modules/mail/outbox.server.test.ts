@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm'
 import { afterEach, describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
-import { outboxEmails } from '~/db/schema'
+import { outboxMessages } from '~/db/schema'
 import { addHours, addMinutes, addSeconds } from '~/lib/lab-time'
 import { registrationInput } from '../../../tests/support/accounts'
 import { codeIn, startSmtpSink } from '../../../tests/support/smtp-sink'
@@ -21,7 +21,7 @@ const failing = (message = 'connection refused'): MailTransport => ({
 })
 
 async function row(id: number) {
-  const [found] = await db().select().from(outboxEmails).where(eq(outboxEmails.id, id))
+  const [found] = await db().select().from(outboxMessages).where(eq(outboxMessages.id, id))
   return found!
 }
 
@@ -198,7 +198,7 @@ describe('the mail server down for ten minutes', () => {
     await processOutbox(transport, () => now)
     // Refused three times before: its next try is 8 minutes away, further than any claim lease.
     const full = await enqueueEmail({ to: 'full@example.com', subject: 'x', text: 'x' }, db(), now)
-    await db().update(outboxEmails).set({ attempts: 3, status: 'retrying' }).where(eq(outboxEmails.id, full))
+    await db().update(outboxMessages).set({ attempts: 3, status: 'retrying' }).where(eq(outboxMessages.id, full))
     await processOutbox(transport, () => now)
     const waitingUntil = (await row(full)).nextAttemptAt.getTime()
     await enqueueEmail({ to: 'other@example.com', subject: 'x', text: 'x' }, db(), now)

@@ -1,6 +1,6 @@
 import { and, desc, eq, gt, sql } from 'drizzle-orm'
 import { db, type Executor } from '~/db/client.server'
-import { outboxEmails, type MailAttachment, type OutboxStatus } from '~/db/schema'
+import { outboxMessages, type MailAttachment, type OutboxStatus } from '~/db/schema'
 import type { MailTransport, OutgoingMail } from './transport.server'
 import { addDays, addMinutes, addSeconds } from '~/lib/lab-time'
 
@@ -22,7 +22,7 @@ export function onEmailQueued(listener: () => void) {
 /** Writes a message to the outbox; the background worker delivers it. */
 export async function enqueueEmail(mail: NewEmail, executor: Executor = db(), now = new Date()) {
   const [row] = await executor
-    .insert(outboxEmails)
+    .insert(outboxMessages)
     .values({
       to: mail.to,
       subject: mail.subject,
@@ -32,7 +32,33 @@ export async function enqueueEmail(mail: NewEmail, executor: Executor = db(), no
       nextAttemptAt: now,
       createdAt: now,
     })
-    .returning({ id: outboxEmails.id })
+    .returning({ id: outboxMessages.id })
+  for (const listener of queuedListeners) listener()
+  return row!.id
+}
+
+/**
+ * A WhatsApp message for the outbox: an approved template with its parameters, or plain text (only
+ * as a reply to someone who wrote to the lab). `to` is an E.164 number; `title` and `text` are what
+ * staff see in the messages list.
+ */
+export type NewWhatsAppMessage = { to: string; title: string; text: string; template?: { name: string; parameters: string[] } }
+
+/** Writes a WhatsApp message to the outbox, like an e-mail; whether it may be sent at all is the caller's to decide. */
+export async function enqueueWhatsApp(message: NewWhatsAppMessage, executor: Executor = db(), now = new Date()) {
+  const [row] = await executor
+    .insert(outboxMessages)
+    .values({
+      channel: 'whatsapp',
+      to: message.to,
+      subject: message.title,
+      text: message.text,
+      templateName: message.template?.name ?? null,
+      templateParams: message.template?.parameters ?? null,
+      nextAttemptAt: now,
+      createdAt: now,
+    })
+    .returning({ id: outboxMessages.id })
   for (const listener of queuedListeners) listener()
   return row!.id
 }
@@ -55,11 +81,11 @@ export async function claimDueEmails(now = new Date(), limit = 10): Promise<Clai
     attachments: MailAttachment[]
     attempts: number
   }>(sql`
-    UPDATE outbox_emails
+    UPDATE outbox_messages
        SET attempts = attempts + 1, next_attempt_at = ${leaseUntil.toISOString()}::timestamptz
      WHERE id IN (
-       SELECT id FROM outbox_emails
-        WHERE status IN ('queued', 'retrying') AND next_attempt_at <= ${now.toISOString()}::timestamptz
+       SELECT id FROM outbox_messages
+        WHERE channel = 'email' AND status IN ('queued', 'retrying') AND next_attempt_at <= ${now.toISOString()}::timestamptz
         ORDER BY next_attempt_at, id
         LIMIT ${limit}
         FOR UPDATE SKIP LOCKED)
@@ -68,7 +94,7 @@ export async function claimDueEmails(now = new Date(), limit = 10): Promise<Clai
 }
 
 async function markEmailSent(id: number, now = new Date()) {
-  await db().update(outboxEmails).set({ status: 'sent', sentAt: now, lastError: null }).where(eq(outboxEmails.id, id))
+  await db().update(outboxMessages).set({ status: 'sent', sentAt: now, lastError: null }).where(eq(outboxMessages.id, id))
 }
 
 /** Minutes to wait before the next try: 1, 2, 4, … capped at an hour. */
@@ -80,13 +106,13 @@ async function markEmailFailedAttempt(email: { id: number; attempts: number }, e
   const finalAttempt = email.attempts >= MAX_DELIVERY_ATTEMPTS
   const status: OutboxStatus = finalAttempt ? 'failed' : 'retrying'
   await db()
-    .update(outboxEmails)
+    .update(outboxMessages)
     .set({
       status,
       lastError: String(error instanceof Error ? error.message : error).slice(0, 1000),
       nextAttemptAt: addMinutes(now, retryDelayMinutes(email.attempts)),
     })
-    .where(eq(outboxEmails.id, email.id))
+    .where(eq(outboxMessages.id, email.id))
   return status
 }
 
@@ -138,10 +164,10 @@ export async function processOutbox(transport: MailTransport, now = () => new Da
 async function retryWaitingEmailsNow(now = new Date()) {
   const beyondAnyClaim = addSeconds(now, CLAIM_LEASE_SECONDS)
   const moved = await db()
-    .update(outboxEmails)
+    .update(outboxMessages)
     .set({ nextAttemptAt: now })
-    .where(and(eq(outboxEmails.status, 'retrying'), gt(outboxEmails.nextAttemptAt, beyondAnyClaim)))
-    .returning({ id: outboxEmails.id })
+    .where(and(eq(outboxMessages.channel, 'email'), eq(outboxMessages.status, 'retrying'), gt(outboxMessages.nextAttemptAt, beyondAnyClaim)))
+    .returning({ id: outboxMessages.id })
   return moved.length
 }
 
@@ -158,23 +184,23 @@ const MAIL_SERVER_DOWN_CODES = new Set(['ECONNECTION', 'ESOCKET', 'ETIMEDOUT', '
 export async function listRecentEmails(limit = 50) {
   return db()
     .select({
-      id: outboxEmails.id,
-      to: outboxEmails.to,
-      subject: outboxEmails.subject,
-      text: outboxEmails.text,
-      status: outboxEmails.status,
-      attempts: outboxEmails.attempts,
-      lastError: outboxEmails.lastError,
-      createdAt: outboxEmails.createdAt,
-      sentAt: outboxEmails.sentAt,
+      id: outboxMessages.id,
+      to: outboxMessages.to,
+      subject: outboxMessages.subject,
+      text: outboxMessages.text,
+      status: outboxMessages.status,
+      attempts: outboxMessages.attempts,
+      lastError: outboxMessages.lastError,
+      createdAt: outboxMessages.createdAt,
+      sentAt: outboxMessages.sentAt,
     })
-    .from(outboxEmails)
-    .orderBy(desc(outboxEmails.id))
+    .from(outboxMessages)
+    .orderBy(desc(outboxMessages.id))
     .limit(limit)
 }
 
 /** Removes delivered messages older than `keepDays`; failed ones stay for an admin to inspect. */
 export async function pruneSentEmails(now = new Date(), keepDays = 90) {
   const cutoff = addDays(now, -keepDays)
-  await db().execute(sql`DELETE FROM outbox_emails WHERE status = 'sent' AND sent_at < ${cutoff.toISOString()}::timestamptz`)
+  await db().execute(sql`DELETE FROM outbox_messages WHERE status = 'sent' AND sent_at < ${cutoff.toISOString()}::timestamptz`)
 }

@@ -10,7 +10,7 @@ import {
   campWaitlist,
   consentRequests,
   guardianConsents,
-  outboxEmails,
+  outboxMessages,
   payments,
   promoCodeUses,
   rateLimitBuckets,
@@ -43,7 +43,7 @@ import { promoCustomerKey } from '~/modules/promotions/uses.server'
  * | guardian_consents | guardian's name and e-mail | those of the account's camp registrations deleted; those the person gave for someone else's swimmer kept, the name and address replaced |
  * | consent_requests | a parent's address | those naming the person as parent for someone else's swimmer: the address replaced |
  * | camp_line, camp_waitlist | swimmer name, e-mail, phone, network | deleted |
- * | outbox_emails | address, subject, bodies | deleted when sent to the address or mentioning the person; one last e-mail says the erasure is done |
+ * | outbox_messages | address, subject, bodies | deleted when sent to the address or mentioning the person; one last e-mail says the erasure is done |
  * | audit_log | who acted, summaries, before and after | kept (what happened stays on record), the person's values replaced by an opaque id |
  * | rate_limit_buckets | counters keyed by the address | deleted |
  * | promo_code_uses | whose use it was (the account, or a guest's address) | kept (uses count against their code), the customer replaced by an opaque id |
@@ -65,7 +65,7 @@ export const ERASURE_HANDLED_COLUMNS: Record<string, string[]> = {
   camp_registrations: ['swimmer_name', 'email', 'phone', 'holder_network', 'holder_browser'],
   camp_line: ['swimmer_name', 'email', 'phone', 'holder_network', 'holder_browser', 'message'],
   camp_waitlist: ['swimmer_name', 'email', 'phone', 'holder_network'],
-  outbox_emails: ['to', 'subject', 'text', 'html', 'attachments', 'last_error'],
+  outbox_messages: ['to', 'subject', 'text', 'html', 'attachments', 'last_error'],
   audit_log: ['actor_email', 'summary', 'before', 'after'],
   rate_limit_buckets: ['key'],
   promo_code_uses: ['customer_key'],
@@ -98,7 +98,7 @@ export const NOT_PERSONAL_COLUMNS: Record<string, string[] | '*'> = {
   guardian_consents: ['email_verified_by', 'notice_version', 'method'],
   instance_secrets: '*',
   one_time_codes: ['purpose', 'code_hash'],
-  outbox_emails: ['status'],
+  outbox_messages: ['status'],
   payment_events: '*',
   payments: '*',
   promo_codes: '*',
@@ -175,7 +175,7 @@ function scrubJson(value: unknown, values: string[], marker: string): unknown {
 }
 
 /** Whether a text column holds any of the values (case-insensitive), as SQL. */
-function mentions(column: SQL | typeof outboxEmails.text, values: string[]) {
+function mentions(column: SQL | typeof outboxMessages.text, values: string[]) {
   if (values.length === 0) return sql`false`
   return or(...values.map((value) => sql`strpos(lower(${column}::text), ${value.toLowerCase()}) > 0`))!
 }
@@ -278,7 +278,7 @@ export async function eraseAccount(accountId: number, { reason, now = new Date()
 
     // E-mails: to the address or to the parents asked about its swimmers, and any that mention them.
     const parentEmails = parents.map((parent) => parent.email.toLowerCase())
-    await tx.delete(outboxEmails).where(or(eq(outboxEmails.to, email), parentEmails.length ? inArray(outboxEmails.to, parentEmails) : sql`false`, mentions(sql`${outboxEmails.subject}`, values), mentions(sql`${outboxEmails.text}`, values), mentions(sql`${outboxEmails.html}`, values)))
+    await tx.delete(outboxMessages).where(or(eq(outboxMessages.to, email), parentEmails.length ? inArray(outboxMessages.to, parentEmails) : sql`false`, mentions(sql`${outboxMessages.subject}`, values), mentions(sql`${outboxMessages.text}`, values), mentions(sql`${outboxMessages.html}`, values)))
     await scrubAudit(tx, { values, actorId: accountId, actorEmail: email, marker })
 
     // Consents the person gave or was asked for about someone else's swimmer stay on record without them.
@@ -364,7 +364,7 @@ export async function eraseSwimmer(accountId: number, swimmerId: number, { reaso
     const parents = await tx.select({ email: consentRequests.parentEmail }).from(consentRequests).where(eq(consentRequests.swimmerId, swimmerId))
     const values = searchable([swimmer.name]).filter((value) => value !== ERASED_NAME)
     const parentEmails = parents.map((parent) => parent.email.toLowerCase())
-    await tx.delete(outboxEmails).where(or(mentions(sql`${outboxEmails.subject}`, values), mentions(sql`${outboxEmails.text}`, values), mentions(sql`${outboxEmails.html}`, values), parentEmails.length ? inArray(outboxEmails.to, parentEmails) : sql`false`))
+    await tx.delete(outboxMessages).where(or(mentions(sql`${outboxMessages.subject}`, values), mentions(sql`${outboxMessages.text}`, values), mentions(sql`${outboxMessages.html}`, values), parentEmails.length ? inArray(outboxMessages.to, parentEmails) : sql`false`))
     await scrubAudit(tx, { values, marker })
     const files = await dropReports(tx, sessionRows.map((row) => row.id))
     const analysisFiles = await dropAnalysesOf(tx, { bookingIds: sessionRows.map((row) => row.id), swimmerIds: [swimmerId] })

@@ -17,7 +17,7 @@ import {
   campWaitlist,
   consentRequests,
   guardianConsents,
-  outboxEmails,
+  outboxMessages,
   payments,
   receipts,
   refunds,
@@ -148,10 +148,10 @@ export async function accountDataOf(accountId: number) {
       .where(or(sql`lower(${campLine.email}) = ${email}`, eq(campLine.holderUserId, accountId)))
       .orderBy(asc(campLine.id)),
     db()
-      .select({ id: outboxEmails.id, to: outboxEmails.to, subject: outboxEmails.subject, status: outboxEmails.status, createdAt: outboxEmails.createdAt, sentAt: outboxEmails.sentAt, text: outboxEmails.text })
-      .from(outboxEmails)
-      .where(eq(outboxEmails.to, email))
-      .orderBy(asc(outboxEmails.id)),
+      .select({ id: outboxMessages.id, to: outboxMessages.to, subject: outboxMessages.subject, status: outboxMessages.status, createdAt: outboxMessages.createdAt, sentAt: outboxMessages.sentAt, text: outboxMessages.text })
+      .from(outboxMessages)
+      .where(eq(outboxMessages.to, email))
+      .orderBy(asc(outboxMessages.id)),
     db().select({ createdAt: sessions.createdAt, lastSeenAt: sessions.lastSeenAt, expiresAt: sessions.expiresAt, ip: sessions.ip, userAgent: sessions.userAgent }).from(sessions).where(eq(sessions.userId, accountId)).orderBy(asc(sessions.createdAt)),
     db().select({ id: bookingReports.id, bookingId: bookingReports.bookingId, note: bookingReports.note, videoLinks: bookingReports.videoLinks, deliveredAt: bookingReports.deliveredAt }).from(bookingReports).where(inIds(bookingReports.bookingId, bookingIds)),
     db()

@@ -6,7 +6,7 @@ import { eq, sql } from 'drizzle-orm'
 import { strFromU8, unzipSync } from 'fflate'
 import { afterAll, beforeEach, describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
-import { analysisClips, analysisFindings, auditLog, campBatches, findingDrills, shareLinks, refunds, campLine, camps, campWaitlist, consentRequests, outboxEmails, payments, receipts, users } from '~/db/schema'
+import { analysisClips, analysisFindings, auditLog, campBatches, findingDrills, shareLinks, refunds, campLine, camps, campWaitlist, consentRequests, outboxMessages, payments, receipts, users } from '~/db/schema'
 import { addDays, labInstant } from '~/lib/lab-time'
 import { createSession } from '~/modules/accounts/sessions.server'
 import { recordAudit } from '~/modules/audit/audit.server'
@@ -176,9 +176,9 @@ describe('erasing an account', () => {
     // The whole database: only the last e-mail, to the address, is left; it names nobody.
     for (const value of [mine.holder.name, mine.holder.phone, mine.child.name]) expect((await findEverywhere(value)).map(({ table, column, row }) => `${table}.${column} ${JSON.stringify(row).slice(0, 600)}`), value).toEqual([])
     // The family's tag is in every value of theirs: their location, the cousin on the waitlist, the addresses.
-    expect((await findEverywhere('zarinaquddus')).map(({ table, column }) => `${table}.${column}`)).toEqual(['outbox_emails.to'])
+    expect((await findEverywhere('zarinaquddus')).map(({ table, column }) => `${table}.${column}`)).toEqual(['outbox_messages.to'])
     const byAddress = await findEverywhere(mine.holder.email)
-    expect(byAddress.map(({ table, column }) => `${table}.${column}`)).toEqual(['outbox_emails.to'])
+    expect(byAddress.map(({ table, column }) => `${table}.${column}`)).toEqual(['outbox_messages.to'])
     expect(byAddress[0]!.row).toMatchObject({ subject: 'Your account at Swimming Sport Science Lab has been deleted' })
     expect(String(byAddress[0]!.row.text)).toContain(mine.own.reference)
 
@@ -209,7 +209,7 @@ describe('erasing an account', () => {
     const farewell = ({ email }: { email: string }) => accountErasedEmail({ to: email, cancelled: [] })
     const results = await Promise.all([eraseAccount(holder!.userId!, { reason: 'x', farewell }), eraseAccount(holder!.userId!, { reason: 'x', farewell })])
     expect(results.filter(Boolean)).toHaveLength(1)
-    expect(await db().select().from(outboxEmails).where(eq(outboxEmails.to, holder!.email))).toHaveLength(1)
+    expect(await db().select().from(outboxMessages).where(eq(outboxMessages.to, holder!.email))).toHaveLength(1)
   })
 })
 

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
-import { consentRequests, guardianConsents, oneTimeCodes, outboxEmails, sessions, users } from '~/db/schema'
+import { consentRequests, guardianConsents, oneTimeCodes, outboxMessages, sessions, users } from '~/db/schema'
 import { addDays } from '~/lib/lab-time'
 import { createSession } from '~/modules/accounts/sessions.server'
 import { createCustomers } from '../../../tests/support/booking'
@@ -28,7 +28,7 @@ describe('the retention job', () => {
     await db().update(users).set({ createdAt: daysAgo(30) }).where(eq(users.id, verified!.userId!))
     expect(await applyRetention(NOW)).toMatchObject({ unverifiedAccounts: 1 })
     expect([await exists(old!.userId!), await exists(recent!.userId!), await exists(verified!.userId!)]).toEqual([false, true, true])
-    expect(await db().select().from(outboxEmails).where(eq(outboxEmails.to, old!.email))).toEqual([])
+    expect(await db().select().from(outboxMessages).where(eq(outboxMessages.to, old!.email))).toEqual([])
   })
 
   it("erases a minor's account whose parent refused or did not answer in 7 days, and tells the minor why", async () => {
@@ -40,13 +40,13 @@ describe('the retention job', () => {
 
     expect(await applyRetention(NOW)).toMatchObject({ minorsWithoutConsent: 2 })
     expect([await exists(refused.userId!), await exists(unanswered.userId!), await exists(stillWaiting.userId!), await exists(agreed.userId!)]).toEqual([false, false, true, true])
-    const [toRefused] = await db().select().from(outboxEmails).where(eq(outboxEmails.to, refused.email))
+    const [toRefused] = await db().select().from(outboxMessages).where(eq(outboxMessages.to, refused.email))
     expect(toRefused!.text).toContain('did not agree')
-    const [toUnanswered] = await db().select().from(outboxEmails).where(eq(outboxEmails.to, unanswered.email))
+    const [toUnanswered] = await db().select().from(outboxMessages).where(eq(outboxMessages.to, unanswered.email))
     expect(toUnanswered!.text).toContain('nobody answered within 7 days')
     // Run again (as a second instance would): nothing more is erased or sent.
     expect(await applyRetention(NOW)).toMatchObject({ unverifiedAccounts: 0, minorsWithoutConsent: 0 })
-    expect(await db().select().from(outboxEmails).where(eq(outboxEmails.to, refused.email))).toHaveLength(1)
+    expect(await db().select().from(outboxMessages).where(eq(outboxMessages.to, refused.email))).toHaveLength(1)
   })
 
   it("keeps a minor's account whose parent agreed to a later link and withdrew since: only the newest link counts", async () => {
@@ -85,11 +85,11 @@ describe('the retention job', () => {
       createdAt: at,
     })
     const [old, recent, failed, queued] = await db()
-      .insert(outboxEmails)
+      .insert(outboxMessages)
       .values([mail('sent', daysAgo(91)), mail('sent', daysAgo(89)), mail('failed', daysAgo(100)), mail('queued', daysAgo(100))])
-      .returning({ id: outboxEmails.id })
+      .returning({ id: outboxMessages.id })
     expect(await applyRetention(NOW)).toMatchObject({ emailBodies: 2 })
-    const rows = new Map((await db().select().from(outboxEmails)).map((row) => [row.id, row]))
+    const rows = new Map((await db().select().from(outboxMessages)).map((row) => [row.id, row]))
     expect(rows.get(old!.id)).toMatchObject({ subject: 'A sent e-mail', text: '', html: null, attachments: [] })
     expect(rows.get(failed!.id)).toMatchObject({ text: '', html: null, attachments: [] })
     expect(rows.get(recent!.id)).toMatchObject({ text: 'Hello Asha' })

@@ -1,6 +1,6 @@
 import { and, eq, isNotNull, lt, or, sql } from 'drizzle-orm'
 import { db } from '~/db/client.server'
-import { consentRequests, guardianConsents, oneTimeCodes, outboxEmails, swimmers, users } from '~/db/schema'
+import { consentRequests, guardianConsents, oneTimeCodes, outboxMessages, swimmers, users } from '~/db/schema'
 import { addDays } from '~/lib/lab-time'
 import { logger } from '~/lib/logger.server'
 import { pruneExpiredSessions } from '~/modules/accounts/sessions.server'
@@ -90,15 +90,15 @@ export async function applyRetention(now = new Date()) {
 
   const cutoff = addDays(now, -RETENTION.emailBodyDays)
   const blanked = await db()
-    .update(outboxEmails)
+    .update(outboxMessages)
     .set({ text: '', html: null, attachments: [] })
     .where(
       and(
-        or(and(eq(outboxEmails.status, 'sent'), lt(outboxEmails.sentAt, cutoff)), and(eq(outboxEmails.status, 'failed'), lt(outboxEmails.createdAt, cutoff))),
-        or(sql`${outboxEmails.text} <> ''`, isNotNull(outboxEmails.html), sql`${outboxEmails.attachments} <> '[]'::jsonb`),
+        or(and(eq(outboxMessages.status, 'sent'), lt(outboxMessages.sentAt, cutoff)), and(eq(outboxMessages.status, 'failed'), lt(outboxMessages.createdAt, cutoff))),
+        or(sql`${outboxMessages.text} <> ''`, isNotNull(outboxMessages.html), sql`${outboxMessages.attachments} <> '[]'::jsonb`),
       ),
     )
-    .returning({ id: outboxEmails.id })
+    .returning({ id: outboxMessages.id })
   done.emailBodies = blanked.length
   if (done.unverifiedAccounts || done.minorsWithoutConsent) logger().info(done, 'retention: accounts erased')
   return done

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
-import { bookings, campRegistrations, camps, outboxEmails } from '~/db/schema'
+import { bookings, campRegistrations, camps, outboxMessages } from '~/db/schema'
 import { labInstant } from '~/lib/lab-time'
 import { holdCampSeat } from '~/modules/camps/registrations.server'
 import { holdSession } from '~/modules/booking/holds.server'
@@ -22,7 +22,7 @@ async function confirmedBooking(name = 'swimmer') {
   return { customer: customer!, held }
 }
 
-const reminders = () => db().select().from(outboxEmails).where(eq(outboxEmails.subject, 'Reminder: Day 2 of your 3-day biomechanical analysis is tomorrow, 9:00 AM - 10:00 AM'))
+const reminders = () => db().select().from(outboxMessages).where(eq(outboxMessages.subject, 'Reminder: Day 2 of your 3-day biomechanical analysis is tomorrow, 9:00 AM - 10:00 AM'))
 
 describe('session reminders', () => {
   it('go out the day before each session day, from 9 AM in Bangalore, with time, place and what to bring', async () => {
@@ -44,7 +44,7 @@ describe('session reminders', () => {
     const runs = await Promise.all(Array.from({ length: 8 }, () => sendDueReminders(at)))
     expect(runs.reduce((sum, sent) => sum + sent, 0)).toBe(1)
     expect(await sendDueReminders(labInstant('2030-03-03', '23:00'))).toBe(0)
-    const subjects = (await db().select({ subject: outboxEmails.subject }).from(outboxEmails)).map((row) => row.subject)
+    const subjects = (await db().select({ subject: outboxMessages.subject }).from(outboxMessages)).map((row) => row.subject)
     expect(subjects.filter((subject) => subject.startsWith('Reminder: Day 1'))).toHaveLength(1)
   })
 
@@ -61,7 +61,7 @@ describe('camp reminders', () => {
     const held = await holdCampSeat({ campCode: 'camp1', batchCode: 'batch2', applicant: { swimmerName: 'Arjun Menon', email: 'menon@example.com', phone: '9845012345' }, now: labInstant('2030-06-01', '10:00') })
     await db().update(campRegistrations).set({ status: 'confirmed', holdExpiresAt: null }).where(eq(campRegistrations.id, held.id))
     expect(await sendDueReminders(labInstant('2030-08-07', '10:00'))).toBe(1)
-    const [mail] = await db().select().from(outboxEmails).where(eq(outboxEmails.to, 'menon@example.com'))
+    const [mail] = await db().select().from(outboxMessages).where(eq(outboxMessages.to, 'menon@example.com'))
     expect(mail!.subject).toBe('Reminder: Camp 1 starts tomorrow')
     expect(mail!.text).toMatch(/Batch:\s+Batch 2: 10:30 AM - 12:00 PM and 2:30 PM - 4:00 PM, every day/)
     expect(await sendDueReminders(labInstant('2030-08-07', '11:00'))).toBe(0)

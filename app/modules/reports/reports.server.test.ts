@@ -4,7 +4,7 @@ import path from 'node:path'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeEach, describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
-import { bookings, outboxEmails, siteSettings } from '~/db/schema'
+import { bookings, outboxMessages, siteSettings } from '~/db/schema'
 import { holdSession } from '~/modules/booking/holds.server'
 import { createCustomers, setWindows } from '../../../tests/support/booking'
 import { useTestDatabase } from '../../../tests/support/test-database'
@@ -43,7 +43,7 @@ describe('delivering a report', () => {
     const file = await reportFile(report.files[0]!.id)
     expect(Buffer.from(file!.bytes).equals(Buffer.from(PDF))).toBe(true)
     expect(file).toMatchObject({ contentType: 'application/pdf', userId: customer.userId, reference })
-    const mails = await db().select().from(outboxEmails).where(eq(outboxEmails.to, customer.email))
+    const mails = await db().select().from(outboxMessages).where(eq(outboxMessages.to, customer.email))
     expect(mails.map((mail) => mail.subject)).toEqual([`Your personalised report is ready (${reference})`])
     expect(mails[0]!.text).toContain('Great streamline; work on your catch.')
 
@@ -52,7 +52,7 @@ describe('delivering a report', () => {
     const updated = (await reportsOf([bookingId])).get(bookingId)!
     expect(updated.deliveredAt).toEqual(report.deliveredAt)
     expect(updated.files).toHaveLength(1)
-    expect((await db().select().from(outboxEmails).where(eq(outboxEmails.to, customer.email))).map((mail) => mail.subject)).toContain(`Your report has been updated (${reference})`)
+    expect((await db().select().from(outboxMessages).where(eq(outboxMessages.to, customer.email))).map((mail) => mail.subject)).toContain(`Your report has been updated (${reference})`)
   })
 
   it('accepts only PDFs (by their content), at most 6 files of 20 MB, and web links', async () => {

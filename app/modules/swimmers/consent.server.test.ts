@@ -1,7 +1,7 @@
 import { desc, eq } from 'drizzle-orm'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
-import { auditLog, consentRequests, guardianConsents, outboxEmails, refunds } from '~/db/schema'
+import { auditLog, consentRequests, guardianConsents, outboxMessages, refunds } from '~/db/schema'
 import { addDays } from '~/lib/lab-time'
 import { registerCustomer } from '~/modules/accounts/registration.server'
 import type { Customer } from '~/modules/booking/holds.server'
@@ -24,7 +24,7 @@ const PARENT = 'parent.rao@example.com'
 
 /** The token of the newest consent link e-mailed to `to`. */
 async function linkTokenSentTo(to: string) {
-  const [mail] = await db().select({ text: outboxEmails.text }).from(outboxEmails).where(eq(outboxEmails.to, to)).orderBy(desc(outboxEmails.id)).limit(1)
+  const [mail] = await db().select({ text: outboxMessages.text }).from(outboxMessages).where(eq(outboxMessages.to, to)).orderBy(desc(outboxMessages.id)).limit(1)
   const token = mail && /\/consent\/([A-Za-z0-9_-]{43})/.exec(mail.text)?.[1]
   if (!token) throw new Error(`No consent link e-mailed to ${to}`)
   return token
@@ -52,7 +52,7 @@ describe("a parent's answer through the consent link", () => {
     const [request] = await db().select().from(consentRequests).where(eq(consentRequests.swimmerId, swimmer.id))
     expect(request).toMatchObject({ status: 'agreed' })
     expect(request!.answeredAt).not.toBeNull()
-    const [told] = await db().select().from(outboxEmails).where(eq(outboxEmails.to, account.email)).orderBy(desc(outboxEmails.id)).limit(1)
+    const [told] = await db().select().from(outboxMessages).where(eq(outboxMessages.to, account.email)).orderBy(desc(outboxMessages.id)).limit(1)
     expect(told!.subject).toMatch(/you can book/)
   })
 
@@ -156,7 +156,7 @@ describe("withdrawing a child's consent", () => {
     await setWindows(DATES.map((date) => ({ date, capacity: 2 })))
     const { account, swimmer, token } = await minorAlone()
     await answerConsentLink(token, { agree: true, guardianName: 'Lakshmi Rao' })
-    const [confirmation] = await db().select().from(outboxEmails).where(eq(outboxEmails.to, PARENT)).orderBy(desc(outboxEmails.id)).limit(1)
+    const [confirmation] = await db().select().from(outboxMessages).where(eq(outboxMessages.to, PARENT)).orderBy(desc(outboxMessages.id)).limit(1)
     expect(confirmation!.subject).toBe('Your consent for Kiran at Swimming Sport Science Lab')
     const [, consentId, key] = /\/consent\/withdraw\/(\d+)\?key=([A-Za-z0-9_-]+)/.exec(confirmation!.text)!
     const booking = await confirmedBooking({ userId: account.id, swimmerId: swimmer.id, swimmerName: swimmer.name, name: account.name, email: account.email, phone: '9845012345', swimmingExperience: 'beginner' }, '10:00')
@@ -178,9 +178,9 @@ describe("withdrawing a child's consent", () => {
     expect(await db().select().from(refunds)).toHaveLength(1)
     const [withdrawal] = await db().select().from(auditLog).where(eq(auditLog.action, 'consent.withdraw'))
     expect(withdrawal).toMatchObject({ actorId: null, actorEmail: PARENT, entityType: 'swimmer', entityId: String(swimmer.id) })
-    const told = await db().select({ to: outboxEmails.to, subject: outboxEmails.subject }).from(outboxEmails).where(eq(outboxEmails.subject, 'Consent withdrawn for Kiran'))
+    const told = await db().select({ to: outboxMessages.to, subject: outboxMessages.subject }).from(outboxMessages).where(eq(outboxMessages.subject, 'Consent withdrawn for Kiran'))
     expect(told).toEqual([{ to: PARENT, subject: 'Consent withdrawn for Kiran' }])
-    expect(await db().select().from(outboxEmails).where(eq(outboxEmails.subject, 'Your parent has withdrawn their consent at Swimming Sport Science Lab'))).toHaveLength(1)
+    expect(await db().select().from(outboxMessages).where(eq(outboxMessages.subject, 'Your parent has withdrawn their consent at Swimming Sport Science Lab'))).toHaveLength(1)
 
     expect(await withdrawConsentByLink(consentId!, key!, EARLY)).toBe('already')
     expect(await consentWithdrawalView(consentId!, key!, EARLY)).toMatchObject({ withdrawnAt: EARLY, future: [] })

@@ -1,0 +1,42 @@
+/**
+ * Phone numbers are stored in E.164 (+919845012345): the form WhatsApp addresses and the one way two
+ * numbers typed differently ("98450 12345", "+91 98450-12345") compare equal. Shared by the forms'
+ * schemas in the browser and on the server.
+ */
+
+/** Spaces, dashes, dots and brackets people type between the digits. */
+const SEPARATORS = /[\s().-]/g
+
+/**
+ * The E.164 form of what a person typed, or null when it cannot be a mobile number: a 10-digit
+ * Indian mobile (starting 6-9, with or without 0, 91 or +91 in front) becomes +91 and its ten
+ * digits; any other number needs its country code after a + (8 to 15 digits in all).
+ */
+export function toE164(typed: string): string | null {
+  const compact = typed.trim().replace(SEPARATORS, '')
+  if (!/^\+?\d+$/.test(compact)) return null
+  const international = compact.startsWith('+')
+  const digits = international ? compact.slice(1) : compact
+  if (!international || digits.startsWith('91')) {
+    return /^(?:0|91)?[6-9]\d{9}$/.test(digits) && !(international && digits.length !== 12) ? `+91${digits.slice(-10)}` : null
+  }
+  return /^[1-9]\d{7,14}$/.test(digits) ? `+${digits}` : null
+}
+
+/** How many digits a number has, whatever else was typed with them. */
+export function digitCount(typed: string) {
+  return typed.replace(/\D/g, '').length
+}
+
+/** An E.164 number as people read it: "+91 98450 12345" for an Indian mobile, as stored otherwise. */
+export function formatPhone(e164: string) {
+  const indian = /^\+91(\d{5})(\d{5})$/.exec(e164)
+  return indian ? `+91 ${indian[1]} ${indian[2]}` : e164
+}
+
+/** The address of a chat with a number on WhatsApp (https://wa.me/919845012345), or null for a number that is not one. */
+export function whatsappChatLink(typed: string, text?: string) {
+  const e164 = toE164(typed)
+  if (!e164) return null
+  return `https://wa.me/${e164.slice(1)}${text ? `?text=${encodeURIComponent(text)}` : ''}`
+}
