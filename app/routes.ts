@@ -50,7 +50,9 @@ export default [
     route('customers', 'routes/admin/customers.tsx'),
     route('customers/:id', 'routes/admin/customer.tsx'),
     route('settings', 'routes/admin/settings.tsx'),
-    route('mail', 'routes/admin/mail.tsx'),
+    // Every message the site sends, e-mail and WhatsApp (the old mailbox address leads there).
+    route('messages', 'routes/admin/messages.tsx'),
+    route('mail', 'routes/admin/mail.ts'),
     route('audit', 'routes/admin/audit.tsx'),
     // Analyses: staff record and publish a booking's analysis, and keep the reference bands results are shown against.
     route('bookings/:reference/analysis', 'routes/admin/analysis.tsx'),

@@ -337,7 +337,7 @@ async function setUpPaymentGateway(config: Config, logger: pino.Logger): Promise
  */
 function mailTransport(config: Config, logger: pino.Logger): MailTransport {
   if (config.SMTP_URL) return smtpTransport(config.SMTP_URL, config.MAIL_FROM)
-  logger.warn('no SMTP_URL: e-mail goes to the local mailbox (this log, and /admin/mail for admins); set SMTP_URL in production')
+  logger.warn('no SMTP_URL: e-mail goes to the local mailbox (this log, and /admin/messages for admins); set SMTP_URL in production')
   return localMailbox((mail) => logger.info({ to: mail.to, subject: mail.subject, text: mail.text }, 'e-mail delivered to the local mailbox'))
 }
 

@@ -24,7 +24,7 @@ import * as creditNote from './credit-notes.$refundId'
 import * as slotPaymentStatus from './slot-payment-status'
 import * as paymentStatus from './payment-status'
 import * as bookingView from './booking.view'
-import * as adminMail from './admin/mail'
+import * as adminMessages from './admin/messages'
 import * as adminAudit from './admin/audit'
 import * as adminCustomers from './admin/customers'
 import * as adminBookingsCsv from './admin/bookings.csv'
@@ -460,7 +460,7 @@ describe('hostile addresses', () => {
       [adminBookingsCsv.loader, `/admin/bookings.csv${query(['q', 'status', 'from', 'to', 'product'])}`, 'admin'],
       [adminCustomers.loader, `/admin/customers${query(['q', 'page', 'status'])}`, 'admin'],
       [adminAudit.loader, `/admin/audit${query(['type', 'before', 'page', 'entity', 'actor', 'action'])}`, 'admin'],
-      [adminMail.loader, `/admin/mail${query(['page', 'to'])}`, 'admin'],
+      [adminMessages.loader, `/admin/messages${query(['page', 'to'])}`, 'admin'],
       [adminAvailability.loader, `/admin/availability${query(['month'])}`, 'admin'],
       [cancel.loader, '/bookings/x/cancel', 'customer', { reference: nul }],
       [reschedule.loader, `/bookings/x/reschedule${query(['key', 'date', 'time', 'month'])}`, 'customer', { reference: nul }],

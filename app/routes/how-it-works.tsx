@@ -9,6 +9,7 @@ import { SwimmerIcon } from '~/components/line-icons'
 import { PageHero } from '~/components/page-hero'
 import { SectionHeading } from '~/components/section-heading'
 import { StepTimeline } from '~/components/step-timeline'
+import { whatsappChatLink } from '~/lib/phone'
 import { pageMeta } from '~/lib/seo'
 import { singleServicePrices, singleSessionLength } from '~/modules/booking/public-booking.server'
 import { SESSION_PRODUCT_CODE } from '~/modules/booking/texts'
@@ -19,7 +20,8 @@ export async function loader() {
   const sessionPackage = requireItem(catalogue, SESSION_PRODUCT_CODE)
   return {
     reportDelivery,
-    whatsappNumber,
+    /** The chat with the lab on WhatsApp, opened with a first line; none until the lab's number is set. */
+    whatsappLink: whatsappChatLink(whatsappNumber, 'Hello, I would like to book a swimming analysis session.'),
     sessionLength: `A single session takes about ${singleSessionLength(singleSessions)}; the ${sessionPackage.name} runs over ${sessionPackage.duration}, at the same time each day.`,
   }
 }
@@ -33,10 +35,9 @@ export const meta: Route.MetaFunction = ({ matches }) =>
   })
 
 export default function HowItWorks({ loaderData }: Route.ComponentProps) {
-  const { reportDelivery, whatsappNumber, sessionLength } = loaderData
-  const whatsappDigits = whatsappNumber.replace(/\D/g, '')
-  const whatsapp = whatsappDigits ? (
-    <a href={`https://wa.me/${whatsappDigits}`} rel="noopener noreferrer" className="font-semibold text-brand-700 underline underline-offset-4 hover:text-brand-800">
+  const { reportDelivery, whatsappLink, sessionLength } = loaderData
+  const whatsapp = whatsappLink ? (
+    <a href={whatsappLink} rel="noopener noreferrer" className="font-semibold text-brand-700 underline underline-offset-4 hover:text-brand-800">
       message us on WhatsApp
     </a>
   ) : (
@@ -88,9 +89,16 @@ export default function HowItWorks({ loaderData }: Route.ComponentProps) {
             <SectionHeading id="steps-heading" eyebrow="The process" title="Five Steps to Better Swimming">
               No special preparation and no change to how you swim. Bring your usual kit, and your coach if you like.
             </SectionHeading>
-            <Link to="/book-slot" className="btn-primary mt-8">
-              Book Now
-            </Link>
+            <div className="mt-8 flex flex-wrap gap-3">
+              <Link to="/book-slot" className="btn-primary">
+                Book Now
+              </Link>
+              {whatsappLink && (
+                <a href={whatsappLink} rel="noopener noreferrer" className="btn-secondary">
+                  Book on WhatsApp
+                </a>
+              )}
+            </div>
           </div>
           <StepTimeline steps={steps} />
         </div>
@@ -143,6 +151,11 @@ export default function HowItWorks({ loaderData }: Route.ComponentProps) {
             <Link to="/book-slot" className="btn-light">
               Book Now
             </Link>
+            {whatsappLink && (
+              <a href={whatsappLink} rel="noopener noreferrer" className="btn-on-dark">
+                Book on WhatsApp
+              </a>
+            )}
             <Link to="/services" className="btn-on-dark">
               Explore Our Services
             </Link>

@@ -4,7 +4,7 @@ import { codeFromAdminMailbox, DESKTOP, expectNoAxeViolations, PHONE, useBrowser
 import { useTestSite } from '../support/site'
 
 // Journeys through the account pages in a real browser, on the default set-up: no SMTP_URL, so
-// the codes are read where a newcomer would read them, in the admin's mailbox at /admin/mail.
+// the codes are read where a newcomer would read them, in the admin's mailbox at /admin/messages.
 
 const browser = useBrowser()
 const site = useTestSite({ SMTP_URL: undefined, TRUST_PROXY: undefined })
@@ -207,7 +207,7 @@ describe('accounts in the browser', () => {
     const page = await admin.newPage()
     await page.goto('/admin')
     await expectNoAxeViolations(page)
-    await page.goto('/admin/mail')
+    await page.goto('/admin/messages')
     await expectNoAxeViolations(page)
     await page.close()
 

@@ -5,7 +5,7 @@ import { useTestSite } from '../support/site'
 
 // A parent registers with their child, verifies the address, adds a second child and edits them,
 // in a real browser with JavaScript: the registration form shows only the fields that apply.
-// Codes are read in the admin's mailbox at /admin/mail, as on the default set-up.
+// Codes are read in the admin's mailbox at /admin/messages, as on the default set-up.
 
 const browser = useBrowser()
 const site = useTestSite({ SMTP_URL: undefined, TRUST_PROXY: undefined })

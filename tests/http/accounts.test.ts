@@ -409,13 +409,13 @@ describe('request checks', () => {
 })
 
 describe('admin', () => {
-  it('a customer opening /admin gets 403; an admin signs in at /login and lands on /admin; /admin/mail lists mail', async () => {
+  it('a customer opening /admin gets 403; an admin signs in at /login and lands on /admin; /admin/messages lists mail', async () => {
     const customer = newVisitor()
     await registerAndVerify(customer, 'customer@example.com')
     const forbidden = await customer.get('/admin')
     expect(forbidden.status).toBe(403)
     expect(text(forbidden.html)).toContain('Access denied')
-    expect((await customer.get('/admin/mail')).status).toBe(403)
+    expect((await customer.get('/admin/messages')).status).toBe(403)
 
     expect((await newVisitor().get('/admin')).location).toBe('/login?redirectTo=%2Fadmin')
 
@@ -423,7 +423,7 @@ describe('admin', () => {
     const signedIn = await admin.post('/login', { ...STAFF, website_url: '' })
     expect(signedIn.location).toBe('/admin')
     expect((await admin.get('/admin')).status).toBe(200)
-    const mailbox = await admin.get('/admin/mail')
+    const mailbox = await admin.get('/admin/messages')
     expect(mailbox.status).toBe(200)
     expect(text(mailbox.html)).toContain('customer@example.com')
     expect(text(mailbox.html)).toContain('Your verification code for Swimming Sport Science Lab')

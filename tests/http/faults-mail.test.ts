@@ -5,7 +5,7 @@ import { startTestServer, type TestServer } from '../support/test-server'
 import { registrationForm, Visitor } from '../support/visitor'
 
 // The mail server unreachable while customers sign up: their messages wait in the outbox as
-// "retrying" (staff see it on /admin/mail), and reach the mail server once each when it is back.
+// "retrying" (staff see it on /admin/messages), and reach the mail server once each when it is back.
 // The site's first retry comes a minute after a failure, which sets this test's length; the
 // ten-minute outage itself is simulated with a clock in app/modules/mail/outbox.server.test.ts.
 
@@ -29,7 +29,7 @@ afterAll(async () => {
 type MailRow = { to: string; status: string }
 
 async function outbox(admin: Visitor): Promise<MailRow[]> {
-  const page = await admin.get('/admin/mail')
+  const page = await admin.get('/admin/messages')
   expect(page.status).toBe(200)
   return [...page.html.matchAll(/<span class="rounded-full[^"]*">(\w+)<\/span>[^]*?data-testid="mail-to">([^<]+)</g)].map((match) => ({ status: match[1]!, to: match[2]! }))
 }
@@ -63,7 +63,7 @@ describe('SMTP unreachable', () => {
       15_000,
     )
     expect(waiting.filter((row) => recipients.includes(row.to)).map((row) => row.status)).toEqual(['retrying', 'retrying', 'retrying'])
-    expect((await admin.get('/admin/mail')).html).toMatch(/Last error: (?:<!-- -->)?connect ECONNREFUSED/)
+    expect((await admin.get('/admin/messages')).html).toMatch(/Last error: (?:<!-- -->)?connect ECONNREFUSED/)
     expect(sink.messages).toHaveLength(0)
 
     // Down for most of the minute before the first retry: the length of this test is spent in the outage.

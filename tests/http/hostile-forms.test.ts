@@ -223,7 +223,7 @@ describe('pages with hostile addresses', () => {
     { path: '/admin/bookings.csv', names: ['status', 'from', 'to', 'q'], who: 'admin' },
     { path: '/admin/customers', names: ['q', 'page'], who: 'admin' },
     { path: '/admin/audit', names: ['type', 'before', 'page'], who: 'admin' },
-    { path: '/admin/mail', names: ['page'], who: 'admin' },
+    { path: '/admin/messages', names: ['page'], who: 'admin' },
   ]
   it.each(pages)('$path never answers 5xx', async ({ path, names, who }) => {
     await fc.assert(

@@ -212,6 +212,8 @@ describe('how it works page (/how-it-works)', () => {
     expect(textOf(steps)).toContain('WhatsApp')
     expect(textOf(steps)).toContain(`Your personalized report arrives ${SITE_SETTINGS_SEED.reportDelivery}`)
     expect(linksOf(main).filter((link) => link.text === 'Book Now').map((link) => link.href)).toEqual(['/book-slot', '/book-slot'])
+    // No number for the lab yet: WhatsApp is mentioned, never linked.
+    expect(linksOf(main).filter((link) => link.href.includes('wa.me'))).toEqual([])
   })
 
   it('answers four questions in native disclosures that keep one open at a time', async () => {
@@ -278,9 +280,14 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('with settings and prices the
     expect(textOf(section(main, 'location-heading'))).toContain(edited.settings.venueName)
   })
 
-  it('links the WhatsApp option once a number is set', async () => {
+  it('links the WhatsApp option and offers booking on WhatsApp once a number is set', async () => {
+    const chat = `https://wa.me/919876543210?text=${encodeURIComponent('Hello, I would like to book a swimming analysis session.')}`
     const { main } = await getPage('/how-it-works', editedServer)
-    expect(linksOf(main)).toContainEqual({ text: 'message us on WhatsApp', href: 'https://wa.me/919876543210' })
+    expect(linksOf(main)).toContainEqual({ text: 'message us on WhatsApp', href: chat })
+    expect(linksOf(main).filter((link) => link.text === 'Book on WhatsApp')).toEqual([
+      { text: 'Book on WhatsApp', href: chat },
+      { text: 'Book on WhatsApp', href: chat },
+    ])
   })
 
   it('puts the edited price in the structured data and keeps markup inside it inert', async () => {

@@ -150,7 +150,7 @@ const pages: Row[] = [
     '/admin/customers',
     '/admin/customers/:a',
     '/admin/settings',
-    '/admin/mail',
+    '/admin/messages',
     '/admin/audit',
     // Analyses
     '/admin/bookings/:a/analysis',

@@ -71,7 +71,7 @@ export async function signInWithForm(page: Page, { email, password }: { email: s
   await page.waitForURL(landing)
 }
 
-/** The newest six-digit code e-mailed to `to` whose text matches `subject`, as staff read it at /admin/mail. */
+/** The newest six-digit code e-mailed to `to` whose text matches `subject`, as staff read it at /admin/messages. */
 export async function codeFromAdminMailbox(admin: BrowserContext, to: string, subject: RegExp) {
   const page = await admin.newPage()
   try {
@@ -79,7 +79,7 @@ export async function codeFromAdminMailbox(admin: BrowserContext, to: string, su
     await expect
       .poll(
         async () => {
-          await page.goto('/admin/mail')
+          await page.goto('/admin/messages')
           const mail = page.getByTestId('mail').filter({ hasText: to }).filter({ hasText: subject }).first()
           if ((await mail.count()) === 0) return undefined
           code = /^\s+(\d{6})$/m.exec((await mail.getByTestId('mail-text').textContent()) ?? '')?.[1]

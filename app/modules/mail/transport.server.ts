@@ -38,7 +38,7 @@ export function smtpTransport(smtpUrl: string, from: string): MailTransport {
 
 /**
  * Without SMTP_URL, a message is "delivered" by staying in the outbox table, where admins read it
- * at /admin/mail; it is also printed to the log, so a newcomer sees their code in the terminal.
+ * at /admin/messages; it is also printed to the log, so a newcomer sees their code in the terminal.
  */
 export function localMailbox(print?: (mail: OutgoingMail) => void): MailTransport {
   return {

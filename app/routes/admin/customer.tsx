@@ -15,6 +15,11 @@ import { BOOKING_STATUS_LABELS } from '~/modules/booking/texts'
 import { readForm } from '~/lib/form-data.server'
 import { formIntent } from '~/lib/intent'
 import { notFoundUnless, refusalData } from '~/lib/refusals.server'
+import { MessageList } from '~/components/message-list'
+import { config } from '~/config.server'
+import { formatPhone } from '~/lib/phone'
+import { messagesToCustomer, messageView } from '~/modules/mail/staff-messages.server'
+import { whatsappConsentOf, type WhatsAppConsent } from '~/modules/whatsapp/consent.server'
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${loaderData?.customer.name ?? 'Customer'} | Admin` }, { name: 'robots', content: 'noindex' }]
 
@@ -30,6 +35,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   notFoundUnless(details)
   const { customer, swimmers, bookings, registrations } = details
   const today = labToday()
+  const [messages, whatsappConsent] = await Promise.all([messagesToCustomer(customer), whatsappConsentOf(customer.phone)])
+  const localMailbox = !config().SMTP_URL
   const profile: Array<[term: string, value: string]> = [['Location', customer.currentLocation ?? '']]
   return {
     confirmingDisable: new URL(request.url).searchParams.get('confirm') === 'disable',
@@ -37,7 +44,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       id: customer.id,
       name: customer.name,
       email: customer.email,
-      phone: customer.phone ?? '',
+      phone: customer.phone ? formatPhone(customer.phone) : '',
+      whatsapp: customer.phone ? whatsappState(whatsappConsent) : null,
       verified: customer.isVerified,
       disabled: customer.disabledAt !== null,
       status: customer.disabledAt ? `Disabled since ${formatLabDateTime(customer.disabledAt)}` : customer.isVerified ? 'Active' : 'E-mail address not verified yet',
@@ -61,7 +69,17 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       summary: `${registration.swimmerName}: ${registration.campName}, ${formatDateRange(registration.startsOn, registration.endsOn)}, ${registration.batchName}, ${BOOKING_STATUS_LABELS[registration.status]}, ${formatRupees(registration.amountPaise)}`,
       when: `Registered on ${formatLabDate(registration.createdAt)}.`,
     })),
+    messages: messages.map((message) => messageView(message, { localMailbox })),
   }
+}
+
+const CONSENT_SOURCES = { registration: 'the registration form', account: 'their account', camp: 'a camp form', booking: 'the booking form', reply: 'a reply to a message' } as const
+
+/** Whether the customer's number gets WhatsApp messages, since when and how they said so. */
+function whatsappState(consent: WhatsAppConsent | null) {
+  if (consent?.optedIn && consent.optedInAt) return `On since ${formatLabDateTime(consent.optedInAt)}, through ${CONSENT_SOURCES[consent.optInSource ?? 'account']}`
+  if (consent?.optedOutAt) return `Off since ${formatLabDateTime(consent.optedOutAt)}, through ${CONSENT_SOURCES[consent.optOutSource ?? 'account']}`
+  return 'Off (never opted in)'
 }
 
 const METHODS = { registration_form: 'declaration in the registration form', consent_link: 'the e-mailed consent link', camp_form: 'declaration in the camp form' } as const
@@ -111,7 +129,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 }
 
 export default function AdminCustomer({ loaderData, actionData }: Route.ComponentProps) {
-  const { customer, swimmers, bookings, registrations, confirmingDisable } = loaderData
+  const { customer, swimmers, bookings, registrations, messages, confirmingDisable } = loaderData
   const here = `/admin/customers/${customer.id}`
   return (
     <section>
@@ -128,6 +146,7 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
             <DetailRow term="Status" value={customer.status} />
             <DetailRow term="E-mail" value={customer.email} />
             {customer.phone && <DetailRow term="Phone" value={customer.phone} />}
+            {customer.whatsapp && <DetailRow term="WhatsApp messages" value={customer.whatsapp} />}
             <DetailRow term="Registered on" value={customer.registeredOn} />
             <DetailRow term="Signed in on" value={customer.signedIn} />
             {customer.profile.map(([term, value]) => (
@@ -228,6 +247,26 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
                 </li>
               ))}
             </ul>
+          )}
+        </section>
+
+        <section aria-labelledby="messages-heading" className="card p-6 xl:col-span-2">
+          <h2 id="messages-heading" className="text-lg font-bold text-ink">
+            Messages
+          </h2>
+          <p className="mt-1 text-sm text-muted">
+            E-mails to {customer.email}
+            {customer.phone && ` and WhatsApp messages to ${customer.phone}`}, newest first.{' '}
+            <Link to={`/admin/messages?${new URLSearchParams({ to: customer.email })}`} className="link">
+              All their e-mails
+            </Link>
+          </p>
+          {messages.length === 0 ? (
+            <p className="mt-1 text-sm text-muted">No messages.</p>
+          ) : (
+            <div className="mt-3">
+              <MessageList messages={messages} headingLevel="h3" />
+            </div>
           )}
         </section>
       </div>

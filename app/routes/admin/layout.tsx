@@ -21,7 +21,7 @@ const SECTIONS = [
   { to: '/admin/settings', label: 'Catalogue & settings' },
   // Analyses
   { to: '/admin/reference-bands', label: 'Reference bands' },
-  { to: '/admin/mail', label: 'Mailbox' },
+  { to: '/admin/messages', label: 'Messages' },
   { to: '/admin/audit', label: 'Audit log' },
 ]
 
