@@ -3,6 +3,7 @@ import { db, type Executor } from '~/db/client.server'
 import { bookingDays, bookings, catalogueItems, outboxMessages, paymentEvents, payments, refunds, swimmers as swimmersTable, users, type BookingStatus } from '~/db/schema'
 import { formatRupees } from '~/lib/money'
 import { addDays } from '~/lib/lab-time'
+import { toE164 } from '~/lib/phone'
 import { type Actor, recordAudit } from '~/modules/audit/audit.server'
 import { enqueueEmail } from '~/modules/mail/outbox.server'
 import { newOrderId } from '~/modules/payments/gateway-contract.server'
@@ -129,12 +130,19 @@ export async function bookingStory(reference: string) {
         )
         .orderBy(asc(refunds.id))
     : []
-  const emails = await db()
-    .select({ subject: outboxMessages.subject, status: outboxMessages.status, createdAt: outboxMessages.createdAt })
+  // The e-mails naming the booking in their subject, and the WhatsApp messages naming it in their text.
+  const phones = [booking.customerPhone, account?.phone].flatMap((phone) => (phone ? [toE164(phone) ?? phone] : []))
+  const messages = await db()
+    .select({ channel: outboxMessages.channel, subject: outboxMessages.subject, status: outboxMessages.status, deliveryStatus: outboxMessages.deliveryStatus, createdAt: outboxMessages.createdAt })
     .from(outboxMessages)
-    .where(and(eq(outboxMessages.to, booking.customerEmail), ilike(outboxMessages.subject, `%${booking.reference}%`)))
+    .where(
+      or(
+        and(eq(outboxMessages.to, booking.customerEmail), ilike(outboxMessages.subject, `%${booking.reference}%`)),
+        phones.length ? and(eq(outboxMessages.channel, 'whatsapp'), inArray(outboxMessages.to, phones), ilike(outboxMessages.text, `%${booking.reference}%`)) : undefined,
+      ),
+    )
     .orderBy(asc(outboxMessages.id))
-  return { booking, account: account ?? null, days, payments: paymentRows, events, refunds: refundRows, emails }
+  return { booking, account: account ?? null, days, payments: paymentRows, events, refunds: refundRows, messages }
 }
 
 export type StaffBookingInput = {

@@ -33,7 +33,7 @@ async function story(reference: string) {
 export async function loader({ request, params }: Route.LoaderArgs) {
   refuseNul(request, params)
   await requireAdmin(request)
-  const { booking, account, days, payments, events, refunds, emails } = await story(params.reference)
+  const { booking, account, days, payments, events, refunds, messages } = await story(params.reference)
   const [reports, analyses, credits, promo] = await Promise.all([reportsOf([booking.id]), analysesOfBookings([booking.id]), creditNotesOfBookings([booking.id]), promoCodeOfOrder({ kind: 'booking', id: booking.id })])
   const report = reports.get(booking.id)
   const analysis = analyses.get(booking.id)
@@ -69,7 +69,12 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     })),
     refunds: refunds.map((refund) => ({ refundId: refund.refundId, summary: `${formatRupees(refund.amountPaise)}, ${refund.settledByHand ? `repaid by hand (${refund.settledByHand})` : refund.state}: ${refund.reason}`, lastError: refund.settledByHand ? null : refund.lastError })),
     creditNotes: (credits.get(booking.id) ?? []).map((note) => ({ number: note.number, date: formatLabDate(note.issuedAt), amount: formatRupees(note.amountPaise), url: creditNotePath(note.refundId) })),
-    emails: emails.map((email) => ({ subject: email.subject, status: email.status, at: formatLabDateTime(email.createdAt) })),
+    messages: messages.map((message) => ({
+      channel: message.channel === 'whatsapp' ? 'WhatsApp' : 'E-mail',
+      subject: message.subject,
+      status: message.deliveryStatus ? `${message.status}, ${message.deliveryStatus}` : message.status,
+      at: formatLabDateTime(message.createdAt),
+    })),
     report: report?.deliveredAt
       ? {
           note: report.note,
@@ -148,7 +153,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 const ORIGIN_LABELS = { online: 'Paid online', offline: 'Paid at the lab', complimentary: 'Complimentary' } as const
 
 export default function AdminBooking({ loaderData, actionData }: Route.ComponentProps) {
-  const { booking, days, payments, refunds, creditNotes, emails, report, limits, analysisState } = loaderData
+  const { booking, days, payments, refunds, creditNotes, messages, report, limits, analysisState } = loaderData
   const confirmCancel = actionData && 'confirmCancel' in actionData ? actionData.confirmCancel : null
   const actionError = actionData && 'error' in actionData ? actionData.error : undefined
   return (
@@ -316,14 +321,14 @@ export default function AdminBooking({ loaderData, actionData }: Route.Component
               <CreditNoteLinks notes={creditNotes} className="mt-2" />
             </>
           )}
-          <h3 className="mt-4 font-semibold text-ink">E-mails sent</h3>
-          {emails.length === 0 ? (
+          <h3 className="mt-4 font-semibold text-ink">Messages sent</h3>
+          {messages.length === 0 ? (
             <p className="text-sm text-muted">None.</p>
           ) : (
             <ul className="mt-2 space-y-1 text-sm">
-              {emails.map((email) => (
-                <li key={`${email.subject}-${email.at}`}>
-                  {email.at}: {email.subject} ({email.status})
+              {messages.map((message) => (
+                <li key={`${message.channel}-${message.subject}-${message.at}`}>
+                  {message.at}: {message.channel}: {message.subject} ({message.status})
                 </li>
               ))}
             </ul>
