@@ -13,6 +13,7 @@ import { bookingDaysOf } from './bookings.server'
 import { seatsStillFree } from './holds.server'
 import { setStatus } from './status.server'
 import { promoDetailRows } from '~/modules/promotions/uses.server'
+import { whatsappEnabled } from '~/modules/whatsapp/config.server'
 import { notifyOnWhatsApp } from '~/modules/whatsapp/notify.server'
 import { SINGLE_SERVICES } from './fields'
 import { bookingDayLines, IMPORTANT_INFORMATION, SESSION_PRODUCT_CODE } from './texts'
@@ -102,6 +103,7 @@ async function bookingRefunded(tx: Executor, bookingId: number, refund: Complete
     await setStatus(tx, bookings, 'refunded', eq(bookings.id, bookingId), { updatedAt: now })
   }
   await enqueueEmail(await refundCompletedEmail(tx, bookingId, refund), tx, now)
+  if (!whatsappEnabled()) return
   const mail = await bookingForMail(tx, bookingId)
   await notifyOnWhatsApp(await bookingWhatsAppNumber(tx, mail), 'refund_completed', [formatRupees(refund.amountPaise), paidFor(mail), mail.reference, refundedHow(refund.how)], tx, now)
 }
@@ -239,11 +241,14 @@ export function refundedHow(how: CompletedRefund['how']) {
 
 /** The booking confirmation on WhatsApp, beside its e-mail (a paid booking, or one staff made). */
 export async function tellConfirmedOnWhatsApp(tx: Executor, bookingId: number, now: Date) {
+  // Nothing is read for a message that will not be sent.
+  if (!whatsappEnabled()) return
   const booking = await bookingForMail(tx, bookingId)
   await notifyOnWhatsApp(await bookingWhatsAppNumber(tx, booking), 'booking_confirmed', [booking.customerName, booking.title, booking.swimmerName, sessionDaysLine(booking), booking.reference], tx, now)
 }
 
 async function tellLatePaymentOnWhatsApp(tx: Executor, bookingId: number, now: Date) {
+  if (!whatsappEnabled()) return
   const booking = await bookingForMail(tx, bookingId)
   const reason = `your payment reached us after the ${config().SEAT_HOLD_MINUTES}-minute hold on the time slot had ended, and meanwhile the slot was booked by someone else`
   await notifyOnWhatsApp(await bookingWhatsAppNumber(tx, booking), 'refund_started', [paidFor(booking), booking.reference, reason, formatRupees(booking.amountPaise), await refundPolicyIn(tx)], tx, now)
@@ -264,6 +269,7 @@ export function bookAgainUrl(booking: Pick<BookingForMail, 'productCode' | 'days
 }
 
 async function tellPaymentFailedOnWhatsApp(tx: Executor, bookingId: number, now: Date) {
+  if (!whatsappEnabled()) return
   const booking = await bookingForMail(tx, bookingId)
   await notifyOnWhatsApp(await bookingWhatsAppNumber(tx, booking), 'payment_failed', [formatRupees(booking.amountPaise), paidFor(booking), booking.reference, bookAgainUrl(booking)], tx, now)
 }

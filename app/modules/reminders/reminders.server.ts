@@ -8,6 +8,7 @@ import { IMPORTANT_INFORMATION } from '~/modules/booking/texts'
 import { batchLine, batchTimes, registrationDetails } from '~/modules/camps/fulfilment.server'
 import { enqueueEmail } from '~/modules/mail/outbox.server'
 import { letter } from '~/modules/mail/templates.server'
+import { whatsappEnabled } from '~/modules/whatsapp/config.server'
 import { notifyOnWhatsApp } from '~/modules/whatsapp/notify.server'
 
 /** Reminders for tomorrow go out from this time today (Bangalore), not in the middle of the night. */
@@ -58,7 +59,7 @@ async function sessionReminder(tx: Executor, bookingId: number, dayNumber: numbe
   const booking = await bookingForMail(tx, bookingId)
   const day = booking.days.find((candidate) => candidate.dayNumber === dayNumber)!
   // On WhatsApp only the first day is announced: the days after follow on from it, and the e-mail reminds of each.
-  if (dayNumber === 1) {
+  if (dayNumber === 1 && whatsappEnabled()) {
     const when = `${formatWeekdayDate(day.date)}, ${formatTimeRange(day.start, day.end)}`
     await notifyOnWhatsApp(await bookingWhatsAppNumber(tx, booking), 'session_reminder', [booking.customerName, booking.title.toLowerCase(), booking.swimmerName, booking.reference, when], tx, now)
   }

@@ -597,6 +597,22 @@ const SCENARIOS: Record<string, Scenario> = {
       }
     },
   },
+  "something is added to a signed-in customer's report": {
+    async prepare() {
+      const { customer, phone } = await accountCustomer('reported')
+      const { bookings: [booking] } = await confirmedBookings(['2030-03-04'], customer)
+      await deliverReport({ bookingId: booking!.bookingId, note: 'Well swum.', videoLinks: [], files: [], staffId: null })
+      await db().delete(outboxMessages)
+      return {
+        fire: () => deliverReport({ bookingId: booking!.bookingId, note: 'Well swum. The turn video is added.', videoLinks: [{ label: 'Turns', url: 'https://video.example/turns' }], files: [], staffId: null }),
+        replay: async () => {},
+        phone,
+        template: 'results_updated',
+        parameters: [customer.name, customer.swimmerName, (await productName('biomechanical_package')).toLowerCase(), booking!.reference, `${config().SITE_URL}/my-bookings`],
+        email: `Your report has been updated (${booking!.reference})`,
+      }
+    },
+  },
   'the next analysis is due': {
     async prepare() {
       const { customer, phone } = await accountCustomer('invited')
