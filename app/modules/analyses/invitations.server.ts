@@ -1,9 +1,10 @@
 import { sql } from 'drizzle-orm'
 import { config } from '~/config.server'
 import { db } from '~/db/client.server'
-import { labDateParts } from '~/lib/lab-time'
+import { formatLongDate, labDateParts } from '~/lib/lab-time'
 import { enqueueEmail } from '~/modules/mail/outbox.server'
 import { letter } from '~/modules/mail/templates.server'
+import { notifyOnWhatsApp } from '~/modules/whatsapp/notify.server'
 import { firstNameOf } from './views.server'
 
 /** Invitations go out from this time of the day they are due (Bangalore), not in the middle of the night. */
@@ -15,7 +16,7 @@ const BATCH = 50
 /**
  * Invites swimmers back for their next analysis: for each published analysis whose next analysis is
  * due (its day has come in Bangalore) and who has not been invited yet, e-mails the swimmer's
- * account once with a link that books for that swimmer, and records the invitation. A swimmer who
+ * account (and sends its number a WhatsApp message) once with a link that books for that swimmer, and records the invitation. A swimmer who
  * already has a later confirmed booking is not asked (the analysis is looked at again next time, in
  * case that booking is cancelled); one with a later published analysis never will be, and the older
  * analysis is settled without an e-mail. Rows are claimed FOR UPDATE SKIP LOCKED, so instances
@@ -27,8 +28,8 @@ export async function inviteBackForNextAnalysis(now = new Date()) {
   let sent = 0
   for (;;) {
     const outcome = await db().transaction(async (tx) => {
-      const { rows } = await tx.execute<{ id: number; swimmer_id: number; swimmer_name: string; email: string; account_name: string; later_analysis: boolean }>(sql`
-        SELECT a.id, a.swimmer_id, s.name AS swimmer_name, u.email, u.name AS account_name,
+      const { rows } = await tx.execute<{ id: number; swimmer_id: number; swimmer_name: string; email: string; phone: string | null; account_name: string; last_analysed_on: string; later_analysis: boolean }>(sql`
+        SELECT a.id, a.swimmer_id, s.name AS swimmer_name, u.email, u.phone, u.name AS account_name, first_day.date::text AS last_analysed_on,
           EXISTS (
             SELECT 1 FROM analyses later
             JOIN booking_days later_day ON later_day.booking_id = later.booking_id AND later_day.day_number = 1
@@ -50,6 +51,7 @@ export async function inviteBackForNextAnalysis(now = new Date()) {
         await tx.execute(sql`UPDATE analyses SET invited_back_at = ${now.toISOString()}::timestamptz WHERE id = ${row.id}`)
         if (row.later_analysis) continue
         const first = firstNameOf(row.swimmer_name)
+        const bookingUrl = `${config().SITE_URL}/book-slot?swimmer=${row.swimmer_id}`
         await enqueueEmail(
           letter({
             to: row.email,
@@ -59,11 +61,12 @@ export async function inviteBackForNextAnalysis(now = new Date()) {
               `It is time for ${first}'s next swimming analysis. Analysed again, ${first} can see what the training since the last one has changed, figure by figure.`,
               `Choose a date and time for ${first} on the booking page.`,
             ],
-            action: { label: `Book ${first}'s next analysis`, url: `${config().SITE_URL}/book-slot?swimmer=${row.swimmer_id}` },
+            action: { label: `Book ${first}'s next analysis`, url: bookingUrl },
           }),
           tx,
           now,
         )
+        await notifyOnWhatsApp(row.phone, 'next_analysis_due', [row.account_name, first, formatLongDate(row.last_analysed_on), bookingUrl], tx, now)
         sent += 1
       }
       return rows.length

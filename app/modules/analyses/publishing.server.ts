@@ -5,16 +5,18 @@ import { config } from '~/config.server'
 import { DomainError } from '~/lib/domain-error'
 import { addHours, addMonthsToDate, labInstant, labToday, toHourMinute } from '~/lib/lab-time'
 import { recordAudit, type Actor } from '~/modules/audit/audit.server'
-import { bookingForMail, bookingLink, swimmerRow } from '~/modules/booking/fulfilment.server'
+import { bookingForMail, bookingLink, bookingWhatsAppNumber, swimmerRow } from '~/modules/booking/fulfilment.server'
 import { enqueueEmail } from '~/modules/mail/outbox.server'
 import { letter } from '~/modules/mail/templates.server'
+import { whatsappEnabled } from '~/modules/whatsapp/config.server'
+import { notifyOnWhatsApp } from '~/modules/whatsapp/notify.server'
 import { reportDueHours } from '~/modules/reports/reports.server'
 import { lockedAnalysis } from './editing.server'
 
 // Publishing: the family sees the analysis from the moment it is published, and is e-mailed a link
 // to it. The family's pages read what staff keep editing, so a change saved after publishing shows
 // at once; publishing again records that the analysis was gone over, and tells the family only
-// when staff ask for it.
+// when staff ask for it. Each e-mail to the family has its WhatsApp message beside it.
 
 export const NOTHING_TO_PUBLISH = 'There is nothing to publish yet: add an event with at least one metric, or a finding.'
 
@@ -61,6 +63,8 @@ export async function publishAnalysis({ actor, analysisId, tellFamily, now = new
         tx,
         now,
       )
+      const results = [mail.customerName, mail.swimmerName, mail.title.toLowerCase(), mail.reference, link.url]
+      if (whatsappEnabled()) await notifyOnWhatsApp(await bookingWhatsAppNumber(tx, mail), first ? 'report_ready' : 'results_updated', results, tx, now)
     }
     return first
   })

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm'
 import { config } from '~/config.server'
-import { bookings, catalogueItems } from '~/db/schema'
+import { bookings, catalogueItems, users } from '~/db/schema'
 import { refundPolicyIn, sessionLocationIn } from '~/modules/site/site.server'
 import { formatRupees } from '~/lib/money'
 import type { Executor } from '~/db/client.server'
@@ -13,6 +13,9 @@ import { bookingDaysOf } from './bookings.server'
 import { seatsStillFree } from './holds.server'
 import { setStatus } from './status.server'
 import { promoDetailRows } from '~/modules/promotions/uses.server'
+import { whatsappEnabled } from '~/modules/whatsapp/config.server'
+import { notifyOnWhatsApp } from '~/modules/whatsapp/notify.server'
+import { SINGLE_SERVICES } from './fields'
 import { bookingDayLines, IMPORTANT_INFORMATION, SESSION_PRODUCT_CODE } from './texts'
 
 /**
@@ -35,16 +38,23 @@ async function fulfilPaidBooking(tx: Executor, bookingId: number, now: Date): Pr
   if (!holdStands && !(await seatsStillFree(tx, bookingId, now))) {
     await setStatus(tx, bookings, 'refund_pending', eq(bookings.id, bookingId), { holdExpiresAt: null, updatedAt: now })
     await enqueueEmail(await latePaymentEmail(tx, bookingId), tx, now)
+    await tellLatePaymentOnWhatsApp(tx, bookingId, now)
     return { result: 'refund', reason: 'The payment arrived after the seat hold had expired and the time slot was taken.' }
   }
   await setStatus(tx, bookings, 'confirmed', eq(bookings.id, bookingId), { confirmedAt: now, holdExpiresAt: null, updatedAt: now })
   await enqueueEmail(await confirmationEmail(tx, bookingId, now), tx, now)
+  await tellConfirmedOnWhatsApp(tx, bookingId, now)
   return { result: 'confirmed', late: !holdStands }
 }
 
-/** Every payment for the booking failed: the hold is released at once, so the slot can be chosen again. */
+/**
+ * Every payment for the booking failed: the hold is released at once, so the slot can be chosen
+ * again, and the customer is told on WhatsApp where to try again (only when it was released now: a
+ * repeated report of the failure finds it released already).
+ */
 async function releaseUnpaidBooking(tx: Executor, bookingId: number, now: Date) {
-  await setStatus(tx, bookings, 'payment_failed', eq(bookings.id, bookingId), { holdExpiresAt: null, updatedAt: now })
+  const released = await setStatus(tx, bookings, 'payment_failed', eq(bookings.id, bookingId), { holdExpiresAt: null, updatedAt: now }).returning({ id: bookings.id })
+  if (released.length) await tellPaymentFailedOnWhatsApp(tx, bookingId, now)
 }
 
 /** The booking's price and hold, locked for a payment to start; null unless it is pending with time left to pay. */
@@ -93,6 +103,9 @@ async function bookingRefunded(tx: Executor, bookingId: number, refund: Complete
     await setStatus(tx, bookings, 'refunded', eq(bookings.id, bookingId), { updatedAt: now })
   }
   await enqueueEmail(await refundCompletedEmail(tx, bookingId, refund), tx, now)
+  if (!whatsappEnabled()) return
+  const mail = await bookingForMail(tx, bookingId)
+  await notifyOnWhatsApp(await bookingWhatsAppNumber(tx, mail), 'refund_completed', [formatRupees(refund.amountPaise), paidFor(mail), mail.reference, refundedHow(refund.how)], tx, now)
 }
 
 type BookingForMail = Awaited<ReturnType<typeof bookingForMail>>
@@ -105,7 +118,10 @@ export async function bookingForMail(executor: Executor, bookingId: number) {
       swimmerName: bookings.swimmerName,
       customerName: bookings.customerName,
       customerEmail: bookings.customerEmail,
+      customerPhone: bookings.customerPhone,
       userId: bookings.userId,
+      swimmerId: bookings.swimmerId,
+      productCode: bookings.productCode,
       amountPaise: bookings.amountPaise,
       startTime: bookings.startTime,
       endTime: bookings.endTime,
@@ -192,4 +208,68 @@ async function refundCompletedEmail(executor: Executor, bookingId: number, { amo
     paragraphs: [`Your refund of ${formatRupees(amountPaise)} for booking ${booking.reference} ${refundedBy(how)}`],
     details: [['Booking ID', booking.reference], swimmerRow(booking), ['Refunded', formatRupees(amountPaise)]],
   })
+}
+
+/**
+ * The number a booking's WhatsApp messages go to: the account holder's for a booking of an account,
+ * the one a guest gave with the booking otherwise. Whether it may be messaged is notifyOnWhatsApp's to check.
+ */
+export async function bookingWhatsAppNumber(executor: Executor, booking: Pick<BookingForMail, 'userId' | 'customerPhone'>) {
+  if (booking.userId === null) return booking.customerPhone
+  const [account] = await executor.select({ phone: users.phone }).from(users).where(eq(users.id, booking.userId))
+  return account?.phone ?? null
+}
+
+/** The booking's days as one line: "Day 1: Monday, 7 December 2026, 7:00 AM - 9:00 AM; Day 2: …", or the one day. */
+export function sessionDaysLine(booking: Pick<BookingForMail, 'days'>) {
+  return bookingDayLines(booking.days)
+    .map(({ label, value }) => (booking.days.length > 1 ? `${label}: ${value}` : value))
+    .join('; ')
+}
+
+/** What a booking's payment is for, in a message: "3-Day Analysis Session for Aarav Sharma". */
+function paidFor(booking: Pick<BookingForMail, 'title' | 'swimmerName'>) {
+  return `${booking.title} for ${booking.swimmerName}`
+}
+
+/** How a completed refund came back, as the refund messages say it. */
+export function refundedHow(how: CompletedRefund['how']) {
+  return how === 'gateway'
+    ? 'our payment provider has paid it back, and depending on your bank it can take a few days to show in your account'
+    : 'our team has repaid you directly, not through the payment provider; if it has not reached you, please contact us'
+}
+
+/** The booking confirmation on WhatsApp, beside its e-mail (a paid booking, or one staff made). */
+export async function tellConfirmedOnWhatsApp(tx: Executor, bookingId: number, now: Date) {
+  // Nothing is read for a message that will not be sent.
+  if (!whatsappEnabled()) return
+  const booking = await bookingForMail(tx, bookingId)
+  await notifyOnWhatsApp(await bookingWhatsAppNumber(tx, booking), 'booking_confirmed', [booking.customerName, booking.title, booking.swimmerName, sessionDaysLine(booking), booking.reference], tx, now)
+}
+
+async function tellLatePaymentOnWhatsApp(tx: Executor, bookingId: number, now: Date) {
+  if (!whatsappEnabled()) return
+  const booking = await bookingForMail(tx, bookingId)
+  const reason = `your payment reached us after the ${config().SEAT_HOLD_MINUTES}-minute hold on the time slot had ended, and meanwhile the slot was booked by someone else`
+  await notifyOnWhatsApp(await bookingWhatsAppNumber(tx, booking), 'refund_started', [paidFor(booking), booking.reference, reason, formatRupees(booking.amountPaise), await refundPolicyIn(tx)], tx, now)
+}
+
+/**
+ * Where a customer whose payment failed books again: the hold is gone, so it is the booking page
+ * itself. A 3-day session is booked signed in, on /book-slot, opened at its first day (and for its
+ * swimmer); a single session on /booking, with the service chosen.
+ */
+export function bookAgainUrl(booking: Pick<BookingForMail, 'productCode' | 'days' | 'swimmerId'>) {
+  const single = SINGLE_SERVICES.find((service) => service.productCode === booking.productCode)
+  if (single) return `${config().SITE_URL}/booking?${new URLSearchParams({ service: single.value })}`
+  const query = new URLSearchParams()
+  if (booking.days[0]) query.set('date', booking.days[0].date)
+  if (booking.swimmerId !== null) query.set('swimmer', String(booking.swimmerId))
+  return `${config().SITE_URL}/book-slot${query.size ? `?${query}` : ''}`
+}
+
+async function tellPaymentFailedOnWhatsApp(tx: Executor, bookingId: number, now: Date) {
+  if (!whatsappEnabled()) return
+  const booking = await bookingForMail(tx, bookingId)
+  await notifyOnWhatsApp(await bookingWhatsAppNumber(tx, booking), 'payment_failed', [formatRupees(booking.amountPaise), paidFor(booking), booking.reference, bookAgainUrl(booking)], tx, now)
 }

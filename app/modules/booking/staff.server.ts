@@ -11,7 +11,7 @@ import { issueReceipt } from '~/modules/receipts/receipts.server'
 import { hasStarted, openWindows, planSession, seatKey, seatsTaken, SESSION_SEARCH_DAYS } from './availability.server'
 import { NotChangeableError, OFFLINE_GATEWAY } from './changes.server'
 import { bookingDaysOf } from './bookings.server'
-import { confirmationEmail } from './fulfilment.server'
+import { confirmationEmail, tellConfirmedOnWhatsApp } from './fulfilment.server'
 import { insertBooking, lockWindows, SlotUnavailableError } from './holds.server'
 
 type StaffBookingFilters = {
@@ -236,6 +236,7 @@ export async function createStaffBooking(actor: Actor, input: StaffBookingInput,
       await issueReceipt(tx, payment!.id, now)
     }
     await enqueueEmail(await confirmationEmail(tx, booking.id, now), tx, now)
+    await tellConfirmedOnWhatsApp(tx, booking.id, now)
     await recordAudit(
       tx,
       actor,

@@ -4,6 +4,9 @@ import { campBatches, campRegistrations, camps, campWaitlist } from '~/db/schema
 import { refundPolicyIn } from '~/modules/site/site.server'
 import { formatRupees } from '~/lib/money'
 import { daysBetween, formatDateRange, formatTimeRange } from '~/lib/lab-time'
+import { refundedHow } from '~/modules/booking/fulfilment.server'
+import { whatsappEnabled } from '~/modules/whatsapp/config.server'
+import { notifyOnWhatsApp } from '~/modules/whatsapp/notify.server'
 import type { Executor } from '~/db/client.server'
 import { calendarAttachment, calendarFile } from '~/modules/mail/ics.server'
 import { enqueueEmail } from '~/modules/mail/outbox.server'
@@ -52,11 +55,19 @@ async function paid(tx: Executor, registrationId: number, now: Date): Promise<Pa
   if (!holdStands && !(await seatStillFree(tx, registrationId, batch, now))) {
     await setStatus(tx, campRegistrations, 'refund_pending', eq(campRegistrations.id, registrationId), { holdExpiresAt: null, updatedAt: now })
     await enqueueEmail(await latePaymentEmail(tx, registrationId), tx, now)
+    if (whatsappEnabled()) {
+      const mail = await registrationDetails(tx, registrationId)
+      await notifyOnWhatsApp(mail.phone, 'refund_started', [campPaidFor(mail, mail.swimmerName), mail.reference, campLatePaymentReason(), formatRupees(mail.amountPaise), await refundPolicyIn(tx)], tx, now)
+    }
     return { result: 'refund', reason: 'The payment arrived after the seat hold had expired and the batch was full.' }
   }
   await setStatus(tx, campRegistrations, 'confirmed', eq(campRegistrations.id, registrationId), { confirmedAt: now, holdExpiresAt: null, updatedAt: now })
   await tx.update(campWaitlist).set({ status: 'registered' }).where(eq(campWaitlist.registrationId, registrationId))
   await enqueueEmail(await confirmationEmail(tx, registrationId, now), tx, now)
+  if (whatsappEnabled()) {
+    const mail = await registrationDetails(tx, registrationId)
+    await notifyOnWhatsApp(mail.phone, 'camp_confirmed', [mail.swimmerName, mail.campName, formatDateRange(mail.startsOn, mail.endsOn), batchLine(mail), mail.reference], tx, now)
+  }
   return { result: 'confirmed', late: !holdStands }
 }
 
@@ -91,6 +102,10 @@ async function lockBatchThenRegistration(tx: Executor, registrationId: number) {
 async function unpaid(tx: Executor, registrationId: number, now: Date) {
   const released = await setStatus(tx, campRegistrations, 'payment_failed', eq(campRegistrations.id, registrationId), { holdExpiresAt: null, updatedAt: now }).returning({ id: campRegistrations.id })
   if (released.length) {
+    if (whatsappEnabled()) {
+      const mail = await registrationDetails(tx, registrationId)
+      await notifyOnWhatsApp(mail.phone, 'payment_failed', [formatRupees(mail.amountPaise), campPaidFor(mail, mail.swimmerName), mail.reference, registerAgainUrl(mail)], tx, now)
+    }
     await tx.update(campWaitlist).set({ status: 'expired' }).where(and(eq(campWaitlist.registrationId, registrationId), eq(campWaitlist.status, 'offered')))
     await campSeatFreed(tx)
   }
@@ -117,6 +132,7 @@ async function refunded(tx: Executor, registrationId: number, { amountPaise, how
     tx,
     now,
   )
+  await notifyOnWhatsApp(mail.phone, 'refund_completed', [formatRupees(amountPaise), campPaidFor(mail, mail.swimmerName), mail.reference, refundedHow(how)], tx, now)
 }
 
 async function terms(tx: Executor, registrationId: number, now: Date): Promise<PaymentTerms | null> {
@@ -175,6 +191,29 @@ type RegistrationDetails = Awaited<ReturnType<typeof registrationDetails>>
 
 export function batchTimes(timeRanges: RegistrationDetails['timeRanges']) {
   return timeRanges.map((range) => formatTimeRange(range.start, range.end)).join(' and ')
+}
+
+/** The batch with its times, in a message: "Morning batch, 7:00 AM - 9:00 AM". */
+export function batchLine(mail: Pick<RegistrationDetails, 'batchName' | 'timeRanges'>) {
+  return `${mail.batchName}, ${batchTimes(mail.timeRanges)}`
+}
+
+/** What a camp payment is for, in a message: "Summer Camp 2027 for Aarav Sharma" (or for several swimmers). */
+export function campPaidFor(mail: Pick<RegistrationDetails, 'campName'>, swimmers: string) {
+  return `${mail.campName} for ${swimmers}`
+}
+
+/** Why a camp payment that came too late goes back, in the refund message. */
+export function campLatePaymentReason() {
+  return `your payment reached us after the ${config().SEAT_HOLD_MINUTES}-minute seat hold had ended, and meanwhile the batch filled up`
+}
+
+/**
+ * Where a parent whose camp payment failed registers again: the seat is released (a waitlist offer
+ * has passed to the next in line), so it is the registration form, with their e-mail and phone filled in.
+ */
+export function registerAgainUrl(mail: Pick<RegistrationDetails, 'email' | 'phone'>) {
+  return `${config().SITE_URL}/onboarding?${new URLSearchParams({ email: mail.email, phone: mail.phone })}`
 }
 
 function campRows(mail: RegistrationDetails): Array<[string, string]> {

@@ -7,6 +7,7 @@ import { formatRupees } from '~/lib/money'
 import { addHours, formatDateRange, formatLabDateTime } from '~/lib/lab-time'
 import { privateLinks, WAITLIST_CONFIRMATION_LINK, WAITLIST_OFFER_LINK, type PrivateLinks } from '~/lib/private-links.server'
 import { enqueueEmail } from '~/modules/mail/outbox.server'
+import { notifyOnWhatsApp } from '~/modules/whatsapp/notify.server'
 import { letter } from '~/modules/mail/templates.server'
 import { DomainError } from '~/lib/domain-error'
 import { limitHoldAttempts } from '~/modules/holders/holders.server'
@@ -309,6 +310,7 @@ async function offerSeatsOf(batchId: number, links: PrivateLinks, now: Date) {
         tx,
         now,
       )
+      await notifyOnWhatsApp(person.phone, 'waitlist_seat_offered', [`${batch.batchName} of ${batch.campName}`, person.swimmerName, formatLabDateTime(holdExpiresAt), formatRupees(price.amountPaise), link], tx, now)
       free -= 1
       offered += 1
     }

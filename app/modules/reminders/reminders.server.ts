@@ -3,11 +3,13 @@ import { db, type Executor } from '~/db/client.server'
 import { bookingDays, bookings, campRegistrations, camps, remindersSent } from '~/db/schema'
 import { sessionLocationIn } from '~/modules/site/site.server'
 import { addDays, formatLongDate, formatTimeRange, formatWeekdayDate, labDateParts } from '~/lib/lab-time'
-import { bookingForMail, swimmerRow } from '~/modules/booking/fulfilment.server'
+import { bookingForMail, bookingWhatsAppNumber, swimmerRow } from '~/modules/booking/fulfilment.server'
 import { IMPORTANT_INFORMATION } from '~/modules/booking/texts'
-import { batchTimes, registrationDetails } from '~/modules/camps/fulfilment.server'
+import { batchLine, batchTimes, registrationDetails } from '~/modules/camps/fulfilment.server'
 import { enqueueEmail } from '~/modules/mail/outbox.server'
 import { letter } from '~/modules/mail/templates.server'
+import { whatsappEnabled } from '~/modules/whatsapp/config.server'
+import { notifyOnWhatsApp } from '~/modules/whatsapp/notify.server'
 
 /** Reminders for tomorrow go out from this time today (Bangalore), not in the middle of the night. */
 const REMINDER_SEND_FROM = '09:00'
@@ -15,8 +17,9 @@ const REMINDER_SEND_FROM = '09:00'
 /**
  * Sends the reminders due: for every session day and every camp that begins tomorrow (in
  * Bangalore), to each confirmed customer, once. Each reminder is claimed by inserting its row in
- * reminders_sent in the same transaction as its e-mail; the primary key lets exactly one instance
- * win, however many run this at the same moment.
+ * reminders_sent in the same transaction as its e-mail (and its WhatsApp message: before Day 1 of a
+ * session, and before a camp); the primary key lets exactly one instance win, however many run this
+ * at the same moment.
  */
 export async function sendDueReminders(now = new Date()) {
   const { date: today, time } = labDateParts(now)
@@ -35,10 +38,10 @@ export async function sendDueReminders(now = new Date()) {
 
   let sent = 0
   for (const session of sessions) {
-    if (await claimAndSend('session', session.bookingId, tomorrow, now, (tx) => sessionReminder(tx, session.bookingId, session.dayNumber))) sent += 1
+    if (await claimAndSend('session', session.bookingId, tomorrow, now, (tx) => sessionReminder(tx, session.bookingId, session.dayNumber, now))) sent += 1
   }
   for (const camper of campers) {
-    if (await claimAndSend('camp', camper.registrationId, tomorrow, now, (tx) => campReminder(tx, camper.registrationId))) sent += 1
+    if (await claimAndSend('camp', camper.registrationId, tomorrow, now, (tx) => campReminder(tx, camper.registrationId, now))) sent += 1
   }
   return sent
 }
@@ -52,9 +55,14 @@ async function claimAndSend(kind: 'session' | 'camp', targetId: number, onDate: 
   })
 }
 
-async function sessionReminder(tx: Executor, bookingId: number, dayNumber: number) {
+async function sessionReminder(tx: Executor, bookingId: number, dayNumber: number, now: Date) {
   const booking = await bookingForMail(tx, bookingId)
   const day = booking.days.find((candidate) => candidate.dayNumber === dayNumber)!
+  // On WhatsApp only the first day is announced: the days after follow on from it, and the e-mail reminds of each.
+  if (dayNumber === 1 && whatsappEnabled()) {
+    const when = `${formatWeekdayDate(day.date)}, ${formatTimeRange(day.start, day.end)}`
+    await notifyOnWhatsApp(await bookingWhatsAppNumber(tx, booking), 'session_reminder', [booking.customerName, booking.title.toLowerCase(), booking.swimmerName, booking.reference, when], tx, now)
+  }
   const which = booking.days.length > 1 ? `Day ${day.dayNumber} of your ${booking.title.toLowerCase()}` : `Your ${booking.title.toLowerCase()}`
   return letter({
     to: booking.customerEmail,
@@ -71,9 +79,10 @@ async function sessionReminder(tx: Executor, bookingId: number, dayNumber: numbe
   })
 }
 
-async function campReminder(tx: Executor, registrationId: number) {
+async function campReminder(tx: Executor, registrationId: number, now: Date) {
   const mail = await registrationDetails(tx, registrationId)
   const location = await sessionLocationIn(tx)
+  await notifyOnWhatsApp(mail.phone, 'camp_reminder', [mail.campName, formatLongDate(mail.startsOn), mail.swimmerName, mail.reference, batchLine(mail), mail.venue || location], tx, now)
   return letter({
     to: mail.email,
     subject: `Reminder: ${mail.campName} starts tomorrow`,

@@ -3,9 +3,11 @@ import { asc, eq, inArray } from 'drizzle-orm'
 import { db } from '~/db/client.server'
 import { bookingReports, bookings, reportFiles, type VideoLink } from '~/db/schema'
 import { DomainError } from '~/lib/domain-error'
-import { bookingForMail, bookingLink, swimmerRow } from '~/modules/booking/fulfilment.server'
+import { bookingForMail, bookingLink, bookingWhatsAppNumber, swimmerRow } from '~/modules/booking/fulfilment.server'
 import { enqueueEmail } from '~/modules/mail/outbox.server'
 import { letter } from '~/modules/mail/templates.server'
+import { whatsappEnabled } from '~/modules/whatsapp/config.server'
+import { notifyOnWhatsApp } from '~/modules/whatsapp/notify.server'
 import { reportStorage } from './storage.server'
 
 export const MAX_REPORT_FILE_BYTES = 20 * 1024 * 1024
@@ -44,8 +46,8 @@ function checkInput(files: NewReportFile[], videoLinks: VideoLink[]) {
 /**
  * Staff deliver (or add to) a booking's report: PDF files, video links and a note. The files are
  * stored first; the report and the e-mail to the customer are written in one transaction, and if
- * it fails the stored files are removed again. The customer is e-mailed at the first delivery and
- * whenever something is added.
+ * it fails the stored files are removed again. The customer is e-mailed (and sent a WhatsApp
+ * message) at the first delivery and whenever something is added.
  */
 export async function deliverReport({ bookingId, note, videoLinks, files, staffId, now = new Date() }: { bookingId: number; note: string; videoLinks: VideoLink[]; files: NewReportFile[]; staffId: number | null; now?: Date }) {
   checkInput(files, videoLinks)
@@ -64,6 +66,7 @@ export async function deliverReport({ bookingId, note, videoLinks, files, staffI
         await tx.insert(reportFiles).values(stored.map((file) => ({ reportId: report!.id, filename: safeFilename(file.filename), contentType: 'application/pdf', sizeBytes: file.bytes.length, storageKey: file.key, createdAt: now })))
       }
       const mail = await bookingForMail(tx, bookingId)
+      const link = await bookingLink(tx, mail)
       await enqueueEmail(
         letter({
           to: mail.customerEmail,
@@ -74,11 +77,13 @@ export async function deliverReport({ bookingId, note, videoLinks, files, staffI
             ...(note.trim() ? [note.trim()] : []),
           ],
           details: [swimmerRow(mail), ['Booking ID', mail.reference]],
-          action: { ...(await bookingLink(tx, mail)), label: 'Open your report' },
+          action: { ...link, label: 'Open your report' },
         }),
         tx,
         now,
       )
+      const results = [mail.customerName, mail.swimmerName, mail.title.toLowerCase(), mail.reference, link.url]
+      if (whatsappEnabled()) await notifyOnWhatsApp(await bookingWhatsAppNumber(tx, mail), existing ? 'results_updated' : 'report_ready', results, tx, now)
     })
   } catch (error) {
     for (const file of stored) await storage.remove(file.key).catch(() => {})

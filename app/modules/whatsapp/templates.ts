@@ -21,98 +21,121 @@ export const WHATSAPP_FOOTER = 'Reply STOP to stop WhatsApp messages.'
 export const WHATSAPP_TEMPLATES = {
   booking_confirmed: {
     title: 'Booking confirmed',
-    body: 'Hello {{1}}, your booking is confirmed: {{2}} for {{3}} on {{4}}, {{5}}, at the Swimming Sport Science Lab. Booking reference {{6}}. The details are in your e-mail.',
+    body: 'Hello {{1}}, your booking is confirmed and paid: {{2}} for {{3}}, {{4}}, at the Swimming Sport Science Lab. Booking reference {{5}}. The details and the calendar file are in your e-mail.',
     parameters: [
-      { meaning: 'the name of the person who booked', sample: 'Priya' },
+      { meaning: 'the name of the person who booked', sample: 'Priya Sharma' },
       { meaning: 'the service', sample: '3-Day Analysis Session' },
-      { meaning: 'the swimmer', sample: 'Aarav' },
-      { meaning: 'the session days', sample: 'Mon 7, Tue 8 and Wed 9 December 2026' },
-      { meaning: 'the session time', sample: '7:00 AM - 9:00 AM' },
+      { meaning: 'the swimmer', sample: 'Aarav Sharma' },
+      { meaning: 'each session day with its time', sample: 'Day 1: Monday, 7 December 2026, 7:00 AM - 9:00 AM; Day 2: Tuesday, 8 December 2026, 7:00 AM - 9:00 AM; Day 3: Wednesday, 9 December 2026, 7:00 AM - 9:00 AM' },
       { meaning: 'the booking reference', sample: 'SSL-2026-0042' },
     ],
   },
   session_reminder: {
     title: 'Reminder before Day 1',
-    body: 'Hello {{1}}, a reminder: {{2}} for {{3}} starts tomorrow, {{4}}, at the Swimming Sport Science Lab. Please arrive 15 minutes early. Booking reference {{5}}.',
+    body: 'Hello {{1}}, a reminder: the {{2}} for {{3}} (booking reference {{4}}) starts tomorrow, {{5}}, at the Swimming Sport Science Lab. Please arrive 15 minutes early.',
     parameters: [
-      { meaning: 'the name of the person who booked', sample: 'Priya' },
-      { meaning: 'the service', sample: '3-Day Analysis Session' },
-      { meaning: 'the swimmer', sample: 'Aarav' },
-      { meaning: 'the day and time', sample: 'Mon 7 December 2026, 7:00 AM - 9:00 AM' },
+      { meaning: 'the name of the person who booked', sample: 'Priya Sharma' },
+      { meaning: 'the service', sample: '3-day analysis session' },
+      { meaning: 'the swimmer', sample: 'Aarav Sharma' },
       { meaning: 'the booking reference', sample: 'SSL-2026-0042' },
+      { meaning: 'the first day and its time', sample: 'Monday, 7 December 2026, 7:00 AM - 9:00 AM' },
+    ],
+  },
+  camp_reminder: {
+    title: 'Reminder before the camp',
+    body: 'A reminder: {{1}} starts tomorrow, {{2}}, for {{3}} (registration reference {{4}}). Batch: {{5}}, every day, at {{6}}. Please arrive 15 minutes before the batch with swimming gear, a towel and a water bottle.',
+    parameters: [
+      { meaning: 'the camp', sample: 'Summer Camp 2027' },
+      { meaning: 'the first day of the camp', sample: '5 April 2027' },
+      { meaning: 'the swimmer', sample: 'Aarav Sharma' },
+      { meaning: 'the registration reference', sample: 'CAMP-2027-0042' },
+      { meaning: 'the batch and its times', sample: 'Morning batch, 7:00 AM - 9:00 AM' },
+      { meaning: 'the venue', sample: 'Padukone-Dravid Centre for Sports Excellence, Bangalore' },
     ],
   },
   payment_failed: {
     title: 'Payment failed',
-    body: 'Hello {{1}}, your payment of {{2}} for {{3}} did not go through. You can try again here: {{4}} (reference {{5}}).',
+    body: 'Your payment of {{1}} for {{2}} (reference {{3}}) did not go through, so it is not confirmed and the seat is no longer held for you. You can try again here: {{4}} If you have booked again already, please ignore this message.',
     parameters: [
-      { meaning: 'the name of the person paying', sample: 'Priya' },
-      { meaning: 'the amount', sample: '₹15,000' },
-      { meaning: 'what the payment was for', sample: '3-Day Analysis Session for Aarav' },
-      { meaning: 'the link to pay again', sample: 'https://swimlab.in/book-slot' },
-      { meaning: 'the reference', sample: 'SSL-2026-0042' },
+      { meaning: 'the amount', sample: '₹15,000.00' },
+      { meaning: 'what the payment was for', sample: '3-Day Analysis Session for Aarav Sharma' },
+      { meaning: 'the booking or registration reference', sample: 'SSL-2026-0042' },
+      { meaning: 'the link to book and pay again', sample: 'https://swimlab.in/book-slot?date=2026-12-07' },
     ],
   },
   refund_started: {
     title: 'Refund started',
-    body: 'Hello {{1}}, we have started a refund of {{2}} for {{3}} (reference {{4}}). It usually reaches your account within 5 to 7 working days.',
+    body: 'We could not confirm {{1}} (reference {{2}}): {{3}}. We are sorry. The full amount of {{4}} is being refunded {{5}}; you do not need to do anything.',
     parameters: [
-      { meaning: 'the name of the person who paid', sample: 'Priya' },
-      { meaning: 'the amount', sample: '₹15,000' },
-      { meaning: 'what the payment was for', sample: '3-Day Analysis Session for Aarav' },
-      { meaning: 'the reference', sample: 'SSL-2026-0042' },
+      { meaning: 'what the payment was for', sample: '3-Day Analysis Session for Aarav Sharma' },
+      { meaning: 'the booking or registration reference', sample: 'SSL-2026-0042' },
+      { meaning: 'why the payment goes back', sample: 'your payment reached us after the seat hold had ended, and the time slot was booked by someone else meanwhile' },
+      { meaning: 'the amount', sample: '₹15,000.00' },
+      { meaning: 'how and when the refund arrives (the refund policy setting)', sample: 'to the original payment method within 5-7 working days' },
     ],
   },
   refund_completed: {
     title: 'Refund completed',
-    body: 'Hello {{1}}, your refund of {{2}} for {{3}} (reference {{4}}) is complete. The credit note is in your e-mail.',
+    body: 'Your refund of {{1}} for {{2}} (reference {{3}}) is complete: {{4}}. The details are in your e-mail.',
     parameters: [
-      { meaning: 'the name of the person who paid', sample: 'Priya' },
-      { meaning: 'the amount', sample: '₹15,000' },
-      { meaning: 'what the payment was for', sample: '3-Day Analysis Session for Aarav' },
-      { meaning: 'the reference', sample: 'SSL-2026-0042' },
+      { meaning: 'the amount', sample: '₹15,000.00' },
+      { meaning: 'what the payment was for', sample: '3-Day Analysis Session for Aarav Sharma' },
+      { meaning: 'the booking or registration reference', sample: 'SSL-2026-0042' },
+      { meaning: 'how the money came back', sample: 'our payment provider has paid it back, and depending on your bank it can take a few days to show in your account' },
     ],
   },
   waitlist_seat_offered: {
     title: 'Waitlist seat offered',
-    body: 'Hello {{1}}, a seat is free for {{2}} in {{3}}. It is kept for you until {{4}}. Take it here: {{5}}',
+    body: 'A seat has freed up in {{1}}, and we are holding it for {{2}} until {{3}}. Pay {{4}} by then to confirm it here: {{5}} After that the seat goes to the next person on the waitlist.',
     parameters: [
-      { meaning: 'the name of the parent', sample: 'Priya' },
-      { meaning: 'the swimmer', sample: 'Aarav' },
-      { meaning: 'the camp and batch', sample: 'Summer Camp 2027, Morning batch' },
-      { meaning: 'when the offer ends', sample: 'Tue 8 December 2026, 7:00 PM' },
-      { meaning: 'the link to take the seat', sample: 'https://swimlab.in/camp-registration/offer?key=…' },
+      { meaning: 'the batch and camp', sample: 'Morning batch of Summer Camp 2027' },
+      { meaning: 'the swimmer', sample: 'Aarav Sharma' },
+      { meaning: 'when the offer ends', sample: '3:45 PM IST on 8 April 2027' },
+      { meaning: 'the amount', sample: '₹8,000.00' },
+      { meaning: 'the link to pay for the seat', sample: 'https://swimlab.in/onboarding/offer?registration=CAMP-2027-0042&key=Xk2f9Qp1' },
     ],
   },
   camp_confirmed: {
     title: 'Camp registration confirmed',
-    body: 'Hello {{1}}, {{2}} is registered for {{3}}, {{4}}. Registration reference {{5}}. The details and receipt are in your e-mail.',
+    body: 'Camp registration confirmed and paid: {{1}} in {{2}}, {{3}}. Batch: {{4}}, every day. Registration reference {{5}}. The details, receipt and calendar file are in your e-mail.',
     parameters: [
-      { meaning: 'the name of the parent', sample: 'Priya' },
-      { meaning: 'the swimmers', sample: 'Aarav and Diya' },
-      { meaning: 'the camp and batch', sample: 'Summer Camp 2027, Morning batch' },
-      { meaning: 'the camp dates', sample: '5 to 16 April 2027' },
-      { meaning: 'the registration reference', sample: 'CAMP-2027-0042' },
+      { meaning: 'the swimmers', sample: 'Aarav Sharma and Diya Sharma' },
+      { meaning: 'the camp', sample: 'Summer Camp 2027' },
+      { meaning: 'the camp dates', sample: '5–16 April 2027' },
+      { meaning: 'the batch and its times', sample: 'Morning batch, 7:00 AM - 9:00 AM' },
+      { meaning: 'the registration reference (of the first swimmer, for a family)', sample: 'CAMP-2027-0042' },
     ],
   },
   report_ready: {
     title: 'Analysis results ready',
-    body: 'Hello {{1}}, the analysis results for {{2}} are ready: {{3}} (reference {{4}}).',
+    body: "Hello {{1}}, the results of {{2}}'s {{3}} (booking reference {{4}}) are ready. See them here: {{5}} We hope they help with the training.",
     parameters: [
-      { meaning: 'the name of the person who booked', sample: 'Priya' },
-      { meaning: 'the swimmer', sample: 'Aarav' },
-      { meaning: 'the link to the results', sample: 'https://swimlab.in/analyses/42' },
+      { meaning: 'the name of the person who booked', sample: 'Priya Sharma' },
+      { meaning: 'the swimmer', sample: 'Aarav Sharma' },
+      { meaning: 'the service', sample: '3-day analysis session' },
       { meaning: 'the booking reference', sample: 'SSL-2026-0042' },
+      { meaning: 'the link to the results', sample: 'https://swimlab.in/analyses/42' },
+    ],
+  },
+  results_updated: {
+    title: 'Analysis results updated',
+    body: "Hello {{1}}, we have updated the results of {{2}}'s {{3}} (booking reference {{4}}). See them here: {{5}} The changes show there at once.",
+    parameters: [
+      { meaning: 'the name of the person who booked', sample: 'Priya Sharma' },
+      { meaning: 'the swimmer', sample: 'Aarav Sharma' },
+      { meaning: 'the service', sample: '3-day analysis session' },
+      { meaning: 'the booking reference', sample: 'SSL-2026-0042' },
+      { meaning: 'the link to the results', sample: 'https://swimlab.in/analyses/42' },
     ],
   },
   next_analysis_due: {
     title: 'Next analysis due',
-    body: 'Hello {{1}}, it is time for the next analysis of {{2}}, to see how the stroke has changed since {{3}}. Book it here: {{4}}',
+    body: "Hello {{1}}, it is time for {{2}}'s next swimming analysis, to see what the training since the last one on {{3}} has changed. Choose a date and time here: {{4}} We look forward to seeing you at the lab.",
     parameters: [
-      { meaning: 'the name of the account holder', sample: 'Priya' },
-      { meaning: 'the swimmer', sample: 'Aarav' },
-      { meaning: 'the date of the last analysis', sample: '7 June 2026' },
-      { meaning: 'the link to book', sample: 'https://swimlab.in/book-slot' },
+      { meaning: 'the name of the account holder', sample: 'Priya Sharma' },
+      { meaning: 'the swimmer (first name)', sample: 'Aarav' },
+      { meaning: 'the first day of the last analysis', sample: '7 June 2026' },
+      { meaning: 'the link to book for the swimmer', sample: 'https://swimlab.in/book-slot?swimmer=42' },
     ],
   },
 } satisfies Record<string, WhatsAppTemplate>
@@ -137,4 +160,23 @@ export function templateParameter(value: string) {
 export function renderTemplate(name: WhatsAppTemplateName, parameters: readonly string[]) {
   const body = WHATSAPP_TEMPLATES[name].body.replace(/\{\{(\d+)\}\}/g, (_, index: string) => parameters[Number(index) - 1] ?? '')
   return `${body}\n\n${WHATSAPP_FOOTER}`
+}
+
+/**
+ * The README's list of the templates, as the lab submits them in WhatsApp Manager: one entry per
+ * template with its category, language, body, footer and each parameter's sample. A test keeps the
+ * README's copy equal to this, so the list there is always what the site sends.
+ */
+export function templatesForReadme() {
+  const entries = Object.entries(WHATSAPP_TEMPLATES).map(([name, template]: [string, WhatsAppTemplate]) =>
+    [
+      `#### \`${name}\` (${template.title})`,
+      '',
+      `- Category: Utility; language: \`${WHATSAPP_TEMPLATE_LANGUAGE}\``,
+      `- Body: ${template.body}`,
+      `- Footer: ${WHATSAPP_FOOTER}`,
+      ...template.parameters.map((parameter, index) => `- \`{{${index + 1}}}\`: ${parameter.meaning}; sample: ${parameter.sample}`),
+    ].join('\n'),
+  )
+  return entries.join('\n\n')
 }
