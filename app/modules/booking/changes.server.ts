@@ -11,7 +11,8 @@ import { enqueueEmail } from '~/modules/mail/outbox.server'
 import { letter } from '~/modules/mail/templates.server'
 import { requestRefund } from '~/modules/payments/refunds.server'
 import { hasStarted, openWindows, planSession, seatKey, seatsTaken, SESSION_SEARCH_DAYS } from './availability.server'
-import { bookingForMail, bookingLink, dayRows, sessionEvents, swimmerRow } from './fulfilment.server'
+import { bookingForMail, bookingLink, bookingWhatsAppNumber, dayRows, paidFor, sessionEvents, swimmerRow } from './fulfilment.server'
+import { notifyOnWhatsApp } from '~/modules/whatsapp/notify.server'
 import { AlreadyBookedError, hasSeatAt, lockWindows, SlotUnavailableError } from './holds.server'
 import { setStatus } from './status.server'
 
@@ -200,6 +201,9 @@ export async function cancelBooking({
       tx,
       now,
     )
+    if (refunding) {
+      await notifyOnWhatsApp(await bookingWhatsAppNumber(tx, mail), 'cancelled_refund_started', [paidFor(mail), mail.reference, formatRupees(paid.amountPaise), refundPolicy], tx, now)
+    }
   })
 }
 

@@ -228,7 +228,7 @@ export function sessionDaysLine(booking: Pick<BookingForMail, 'days'>) {
 }
 
 /** What a booking's payment is for, in a message: "3-Day Analysis Session for Aarav Sharma". */
-function paidFor(booking: Pick<BookingForMail, 'title' | 'swimmerName'>) {
+export function paidFor(booking: Pick<BookingForMail, 'title' | 'swimmerName'>) {
   return `${booking.title} for ${booking.swimmerName}`
 }
 

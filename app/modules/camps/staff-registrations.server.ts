@@ -13,7 +13,8 @@ import { requestRefund } from '~/modules/payments/refunds.server'
 import { lockStaffBatch } from './batch-editing.server'
 import { CampChangeRefusedError } from './camp-editing.server'
 import { campSeatsTaken } from './camps.server'
-import { batchTimes, campCalendar, registrationDetails } from './fulfilment.server'
+import { batchTimes, campCalendar, campPaidFor, registrationDetails } from './fulfilment.server'
+import { notifyOnWhatsApp } from '~/modules/whatsapp/notify.server'
 import { refundablePayments } from './staff-views.server'
 import { campSeatFreed } from './waitlist.server'
 
@@ -150,6 +151,9 @@ export async function cancelRegistration(
       tx,
       now,
     )
+    if (paid) {
+      await notifyOnWhatsApp(mail.phone, 'cancelled_refund_started', [campPaidFor(mail, mail.swimmerName), mail.reference, formatRupees(paid.amountPaise), refundPolicy], tx, now)
+    }
     await recordAudit(
       tx,
       actor,

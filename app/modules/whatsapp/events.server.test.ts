@@ -14,7 +14,9 @@ import { publishAnalysis } from '~/modules/analyses/publishing.server'
 import { saveFinding, startAnalysis } from '~/modules/analyses/editing.server'
 import { inviteBackForNextAnalysis } from '~/modules/analyses/invitations.server'
 import { holdSession, type Customer } from '~/modules/booking/holds.server'
+import { cancelBooking } from '~/modules/booking/changes.server'
 import { createStaffBooking } from '~/modules/booking/staff.server'
+import { cancelRegistration } from '~/modules/camps/staff-registrations.server'
 import { holdFamilySeats } from '~/modules/camps/groups.server'
 import { holdCampSeat } from '~/modules/camps/registrations.server'
 import { confirmWaitlistPlace, joinWaitlist, offerFreedSeats } from '~/modules/camps/waitlist.server'
@@ -361,6 +363,45 @@ const SCENARIOS: Record<string, Scenario> = {
           await refundPolicy(),
         ],
         email: `Your payment is being refunded (${booking.reference})`,
+      }
+    },
+  },
+  'a paid booking is cancelled with a refund': {
+    async prepare() {
+      const { customer, phone } = await accountCustomer('cancelled')
+      const held = await heldSession(customer)
+      const booking = await bookingOf(held.bookingId)
+      await completed(await pendingPayment({ bookingId: held.bookingId }, booking.amountPaise), booking.amountPaise)
+      await db().delete(outboxMessages)
+      const cancel = () => cancelBooking({ bookingId: held.bookingId, refund: true, enforceDeadline: false })
+      return {
+        fire: cancel,
+        // Cancelling again is refused: the booking is no longer confirmed.
+        replay: () => cancel().catch(() => undefined),
+        phone,
+        template: 'cancelled_refund_started',
+        parameters: [`${await productName('biomechanical_package')} for ${customer.swimmerName}`, held.reference, formatRupees(booking.amountPaise), await refundPolicy()],
+        email: /^Booking cancelled: /,
+      }
+    },
+  },
+  'staff cancel a paid camp registration with a refund': {
+    async prepare() {
+      await campsInAugust()
+      const held = await heldCampSeat()
+      const registration = await registrationOf(held.id)
+      await completed(await pendingPayment({ campRegistrationId: held.id }, registration.amountPaise), registration.amountPaise)
+      await db().delete(outboxMessages)
+      const staff = await createStaff()
+      const cancel = () => cancelRegistration({ id: staff.id, email: staff.email }, { campCode: 'camp1', reference: registration.reference, refund: true })
+      const { campName } = await campDetails()
+      return {
+        fire: cancel,
+        replay: () => cancel().catch(() => undefined),
+        phone: registration.phone,
+        template: 'cancelled_refund_started',
+        parameters: [`${campName} for ${registration.swimmerName}`, registration.reference, formatRupees(registration.amountPaise), await refundPolicy()],
+        email: /^Camp registration cancelled: /,
       }
     },
   },

@@ -74,6 +74,16 @@ export const WHATSAPP_TEMPLATES = {
       { meaning: 'how and when the refund arrives (the refund policy setting)', sample: 'to the original payment method within 5-7 working days' },
     ],
   },
+  cancelled_refund_started: {
+    title: 'Cancelled, refund started',
+    body: 'Your {{1}} (reference {{2}}) has been cancelled, and {{3}} is being refunded {{4}}. We will tell you when the refund is complete; you do not need to do anything.',
+    parameters: [
+      { meaning: 'what was cancelled', sample: '3-Day Analysis Session for Aarav Sharma' },
+      { meaning: 'the booking or registration reference', sample: 'SSL-2026-0042' },
+      { meaning: 'the amount', sample: '₹15,000.00' },
+      { meaning: 'how and when the refund arrives (the refund policy setting)', sample: 'to the original payment method within 5-7 working days' },
+    ],
+  },
   refund_completed: {
     title: 'Refund completed',
     body: 'Your refund of {{1}} for {{2}} (reference {{3}}) is complete: {{4}}. The details are in your e-mail.',
