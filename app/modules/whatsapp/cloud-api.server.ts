@@ -99,8 +99,9 @@ export function cloudApiSender(settings: WhatsAppSettings, options: CloudApiOpti
         })
         text = await response.text()
       } catch (error) {
-        const cause = (error as { cause?: { code?: unknown } })?.cause?.code
-        const reason = (error as Error)?.name === 'TimeoutError' ? `no answer within ${timeoutMs / 1000} s` : `${(error as Error)?.message ?? error}${cause ? ` (${String(cause)})` : ''}`
+        const cause = (error as { cause?: { message?: unknown; code?: unknown } })?.cause
+        const why = typeof cause?.message === 'string' && cause.message ? cause.message : typeof cause?.code === 'string' ? cause.code : null
+        const reason = (error as Error)?.name === 'TimeoutError' ? `no answer within ${timeoutMs / 1000} s` : `${(error as Error)?.message ?? String(error)}${why ? `: ${why}` : ''}`
         throw new WhatsAppApiError(`WhatsApp Cloud API unreachable: ${reason}`, 'down')
       }
       const body = parseJson(text)
