@@ -6,6 +6,7 @@ import { outboxMessages, siteSettings, whatsappWebhookEvents, type WhatsAppDeliv
 import { addDays, addHours } from '~/lib/lab-time'
 import { formatPhone, toE164 } from '~/lib/phone'
 import { enqueueWhatsApp } from '~/modules/mail/outbox.server'
+import { isPlaceholder } from '~/modules/site/schemas'
 import { optOutOfWhatsApp } from './consent.server'
 
 /**
@@ -196,14 +197,20 @@ async function repliedLately(tx: Executor, phone: string, title: string, now: Da
   return row !== undefined
 }
 
+/** The reply to anything but STOP: where to write instead, with the lab's support e-mail and phone once the lab has given them. */
 async function notReadReply(tx: Executor) {
   const [settings] = await tx
     .select({ supportEmail: siteSettings.supportEmail, phone: siteSettings.phone, phoneHours: siteSettings.phoneHours })
     .from(siteSettings)
     .where(eq(siteSettings.id, 1))
-  const phone = settings?.phone ? (toE164(settings.phone) ? formatPhone(toE164(settings.phone)!) : settings.phone) : null
-  const ways = [settings?.supportEmail ? `write to ${settings.supportEmail}` : null, phone ? `call ${phone}${settings?.phoneHours ? ` (${settings.phoneHours})` : ''}` : null].filter(Boolean)
-  return `Thank you for your message. This WhatsApp number of the Swimming Sport Science Lab only sends booking updates and does not read replies. ${ways.length ? `Please ${ways.join(' or ')}.` : 'Please contact the lab by e-mail or phone.'}`
+  const given = (value: string | null | undefined) => (value && !isPlaceholder(value) ? value : null)
+  const email = given(settings?.supportEmail)
+  const typedPhone = given(settings?.phone)
+  const phone = typedPhone ? formatPhone(toE164(typedPhone) ?? typedPhone) : null
+  const hours = given(settings?.phoneHours)
+  const ways = [email ? `write to ${email}` : null, phone ? `call ${phone}${hours ? ` (${hours})` : ''}` : null].filter(Boolean)
+  const instead = ways.length ? `Please ${ways.join(' or ')}.` : `Please contact the lab through ${config().SITE_URL}/contact.`
+  return `Thank you for your message. This WhatsApp number of the Swimming Sport Science Lab only sends booking updates and does not read replies. ${instead}`
 }
 
 /** Forgets events older than WEBHOOK_EVENTS_KEPT_DAYS; run by the housekeeping job. */
