@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, sql } from 'drizzle-orm'
+import { and, desc, eq, gt, inArray, sql } from 'drizzle-orm'
 import { db, type Executor } from '~/db/client.server'
 import { outboxMessages, type MailAttachment, type MessageChannel, type OutboxStatus } from '~/db/schema'
 import type { OutgoingMail } from './transport.server'
@@ -174,8 +174,17 @@ export async function processOutbox(sender: OutboxSender, now = () => new Date()
   const outcome = { sent: 0, failed: 0 }
   for (;;) {
     const batch = await claimDueMessages(sender.channel, now(), batchSize)
+    const claimedAt = performance.now()
     let caughtUp = 0
+    let released = false
     for (const [index, message] of batch.entries()) {
+      // A slow service (each answer just inside its timeout) must not keep the batch past its
+      // claim lease, when another instance could claim and send the rest too: they go back, untried.
+      if (performance.now() - claimedAt > (CLAIM_LEASE_SECONDS * 1000) / 2) {
+        await releaseUntried(batch.slice(index), now())
+        released = true
+        break
+      }
       let sent: Awaited<ReturnType<OutboxSender['send']>>
       try {
         sent = await sender.send(message)
@@ -201,8 +210,17 @@ export async function processOutbox(sender: OutboxSender, now = () => new Date()
         caughtUp = await retryWaitingMessagesNow(sender.channel, now())
       }
     }
-    if (batch.length < batchSize && caughtUp === 0) return outcome
+    if (batch.length < batchSize && caughtUp === 0 && !released) return outcome
   }
+}
+
+/** Claimed messages not tried after all: due again now, their claim not counted as an attempt. */
+async function releaseUntried(messages: OutboxMessage[], now = new Date()) {
+  if (messages.length === 0) return
+  await db()
+    .update(outboxMessages)
+    .set({ nextAttemptAt: now, attempts: sql`${outboxMessages.attempts} - 1` })
+    .where(inArray(outboxMessages.id, messages.map((message) => message.id)))
 }
 
 /**

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm'
 import pino from 'pino'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { database, db } from '~/db/client.server'
 import { outboxMessages } from '~/db/schema'
 import { addMinutes } from '~/lib/lab-time'
@@ -142,6 +142,36 @@ describe('WhatsApp messages from the outbox', () => {
     const id = await queueConfirmation()
     expect(await processOutbox(stalled)).toEqual({ sent: 0, failed: 1 })
     expect(await row(id)).toMatchObject({ status: 'retrying', lastError: 'WhatsApp Cloud API unreachable: no answer within 0.2 s' })
+  })
+
+  it('a slow API does not keep a batch past its claim: the untried messages go back, and each is sent once', async () => {
+    const startedAt = performance.now()
+    const base = new Date('2027-03-10T06:00:00Z').getTime()
+    let clock = startedAt
+    const now = () => new Date(base + clock - startedAt)
+    const spy = vi.spyOn(performance, 'now').mockImplementation(() => clock)
+    const sentAfterTheirLease: string[] = []
+    try {
+      const slow: OutboxSender = {
+        ...sender,
+        async send(message) {
+          // Another instance may claim a message once its lease is over: it must be sent before.
+          const [claimed] = await db().select({ until: outboxMessages.nextAttemptAt }).from(outboxMessages).where(eq(outboxMessages.id, message.id))
+          if (claimed!.until.getTime() <= now().getTime()) sentAfterTheirLease.push(message.to)
+          // Each answer comes 25 s after the request, inside the timeout.
+          clock += 25_000
+          return sender.send(message)
+        },
+      }
+      for (let i = 0; i < 10; i += 1) await queueConfirmation(`+9198452${String(i).padStart(5, '0')}`, now())
+      expect(await processOutbox(slow, now)).toEqual({ sent: 10, failed: 0 })
+    } finally {
+      spy.mockRestore()
+    }
+    expect(sentAfterTheirLease).toEqual([])
+    expect(fake.sent).toHaveLength(10)
+    const rows = await db().select().from(outboxMessages).where(eq(outboxMessages.channel, 'whatsapp'))
+    expect(rows.map((message) => [message.status, message.attempts])).toEqual(Array.from({ length: 10 }, () => ['sent', 1]))
   })
 
   it('maps Graph API errors to what the outbox does', () => {
