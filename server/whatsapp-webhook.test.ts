@@ -14,7 +14,7 @@ import { optInToWhatsApp, whatsappConsentOf } from '~/modules/whatsapp/consent.s
 import { NOT_READ_REPLY_TITLE, OPTED_OUT_REPLY_TITLE, pruneWhatsAppWebhookEvents } from '~/modules/whatsapp/webhook.server'
 import { startFakeWhatsApp, type FakeWhatsApp } from '../tests/support/fake-whatsapp'
 import { useTestDatabase } from '../tests/support/test-database'
-import { WHATSAPP_WEBHOOK_PATH, whatsappWebhook } from './whatsapp-webhook'
+import { REFUSED_WEBHOOK_REQUESTS, WHATSAPP_WEBHOOK_PATH, whatsappWebhook } from './whatsapp-webhook'
 
 // The webhook in this process, on the test database, with the fake Meta posting to it. The same
 // webhook in the started site, end to end, is in tests/http/whatsapp.test.ts.
@@ -106,6 +106,15 @@ describe('signatures', () => {
     expect(await eventCount()).toBe(0)
     expect(await whatsappConsentOf(PARENT)).toBeNull()
     expect(await replies(OPTED_OUT_REPLY_TITLE)).toEqual([])
+  })
+
+  it('a network sending refused requests over and over is answered 429; Meta’s notifications still go through', async () => {
+    const forged = fake.incomingNotification({ from: PARENT, text: 'hello' })
+    for (let i = 0; i < REFUSED_WEBHOOK_REQUESTS.limit; i += 1) expect((await fake.deliver(url, forged, { signature: 'forged' })).status).toBe(401)
+    expect((await fake.deliver(url, forged, { signature: 'forged' })).status).toBe(429)
+    expect((await fetch(`${url}?hub.mode=subscribe&hub.verify_token=guessing-the-verify-token&hub.challenge=1`)).status).toBe(429)
+    expect((await fake.deliver(url, forged)).status).toBe(200)
+    expect(await replies(NOT_READ_REPLY_TITLE)).toHaveLength(1)
   })
 
   it('bad JSON under a good signature is a bad request; a body too large is refused', async () => {

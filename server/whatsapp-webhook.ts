@@ -1,5 +1,7 @@
 import express from 'express'
 import type pino from 'pino'
+import { clientNetwork } from '~/modules/rate-limit/client-network'
+import { hit, type RateLimitRule } from '~/modules/rate-limit/rate-limit.server'
 import { whatsappSettings } from '~/modules/whatsapp/config.server'
 import { handleWhatsAppNotification, isSignedByMeta, sameSecret } from '~/modules/whatsapp/webhook.server'
 
@@ -9,6 +11,18 @@ export const WHATSAPP_WEBHOOK_PATH = '/webhooks/whatsapp'
 const BODY_LIMIT = '256kb'
 
 /**
+ * Requests refused (a wrong verify token, a missing or forged signature) per network: past this,
+ * they are answered 429 without a line in the log each. Meta's own notifications are never counted.
+ */
+export const REFUSED_WEBHOOK_REQUESTS: RateLimitRule = { limit: 30, windowSeconds: 600 }
+
+/** Counts a refused request; true when its network has had too many. */
+async function tooManyRefused(request: express.Request) {
+  const counted = await hit(`whatsapp-webhook:refused:${clientNetwork(request.ip ?? request.socket.remoteAddress ?? '')}`, REFUSED_WEBHOOK_REQUESTS)
+  return !counted.allowed
+}
+
+/**
  * The WhatsApp webhook: Meta's verification handshake (GET) and its signed notifications (POST).
  * Not found while WhatsApp is off. A notification is acted on only with a valid signature of its
  * exact bytes (the raw body, read before any JSON parsing), and answered 200 once handled, whatever
@@ -16,13 +30,18 @@ const BODY_LIMIT = '256kb'
  */
 export function whatsappWebhook(logger: pino.Logger) {
   const router = express.Router()
-  router.get('/', (request, response) => {
+  router.get('/', async (request, response, next) => {
     const settings = whatsappSettings()
     if (!settings) return void response.status(404).type('text/plain').send('Not found')
     const mode = request.query['hub.mode']
     const token = request.query['hub.verify_token']
     const challenge = request.query['hub.challenge']
-    if (mode !== 'subscribe' || typeof token !== 'string' || typeof challenge !== 'string' || !sameSecret(token, settings.verifyToken)) {
+    if (mode !== 'subscribe' || typeof token !== 'string' || typeof challenge !== 'string' || challenge.length > 200 || !sameSecret(token, settings.verifyToken)) {
+      try {
+        if (await tooManyRefused(request)) return void response.status(429).type('text/plain').send('Too many requests')
+      } catch (error) {
+        return next(error)
+      }
       logger.warn({ requestId: response.locals.requestId }, 'WhatsApp webhook verification refused')
       return void response.status(403).type('text/plain').send('Forbidden')
     }
@@ -38,6 +57,11 @@ export function whatsappWebhook(logger: pino.Logger) {
       if (!settings) return void response.status(404).type('text/plain').send('Not found')
       const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0)
       if (!isSignedByMeta(rawBody, request.get('X-Hub-Signature-256'), settings.appSecret)) {
+        try {
+          if (await tooManyRefused(request)) return void response.status(429).json({ error: 'too many requests' })
+        } catch (error) {
+          return next(error)
+        }
         logger.warn({ requestId: response.locals.requestId }, 'WhatsApp notification rejected: missing or wrong signature')
         return void response.status(401).json({ error: 'signature not valid' })
       }
