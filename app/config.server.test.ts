@@ -118,3 +118,44 @@ describe('e-mail and account settings', () => {
     expect(() => loadConfig({ ADMIN_EMAIL: 'not-an-address', ADMIN_PASSWORD: 'long-enough-now' })).toThrow(/ADMIN_EMAIL: must be an e-mail address/)
   })
 })
+
+describe('WhatsApp settings', () => {
+  const all = {
+    WHATSAPP_ACCESS_TOKEN: 'EAAGm0PX4ZCpsBAKZB0sample0token0from0meta',
+    WHATSAPP_PHONE_NUMBER_ID: '106540352242922',
+    WHATSAPP_APP_SECRET: '0123456789abcdef0123456789abcdef',
+    WHATSAPP_VERIFY_TOKEN: 'a-random-verify-token-of-ours',
+  }
+
+  it('leaves WhatsApp off with none of them, on with all four, Meta’s Graph API unless told otherwise', () => {
+    const off = loadConfig({})
+    expect(off.WHATSAPP_ACCESS_TOKEN).toBeUndefined()
+    expect(off.WHATSAPP_API_URL).toBe('https://graph.facebook.com/v23.0')
+    expect(loadConfig({ WHATSAPP_ACCESS_TOKEN: '', WHATSAPP_APP_SECRET: '' }).WHATSAPP_ACCESS_TOKEN).toBeUndefined()
+    const on = loadConfig({ ...all, WHATSAPP_API_URL: 'http://127.0.0.1:4100/v23.0/' })
+    expect(on).toMatchObject({ ...all, WHATSAPP_API_URL: 'http://127.0.0.1:4100/v23.0' })
+  })
+
+  it('some of them without the others: each missing one is named', () => {
+    const { WHATSAPP_APP_SECRET: _secret, WHATSAPP_VERIFY_TOKEN: _token, ...half } = all
+    let message = ''
+    try {
+      loadConfig(half)
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError)
+      message = (error as Error).message
+    }
+    expect(message).toMatch(/WHATSAPP_APP_SECRET: required with WHATSAPP_ACCESS_TOKEN, WHATSAPP_PHONE_NUMBER_ID: set all four WhatsApp settings, or none to leave WhatsApp off/)
+    expect(message).toMatch(/WHATSAPP_VERIFY_TOKEN: required with/)
+    expect(message).not.toMatch(/^\s*(?:WHATSAPP_ACCESS_TOKEN|WHATSAPP_PHONE_NUMBER_ID):/m)
+    expect(() => loadConfig({ WHATSAPP_VERIFY_TOKEN: all.WHATSAPP_VERIFY_TOKEN })).toThrow(/WHATSAPP_ACCESS_TOKEN: required with WHATSAPP_VERIFY_TOKEN/)
+  })
+
+  it('refuses values that cannot be Meta’s', () => {
+    expect(() => loadConfig({ ...all, WHATSAPP_PHONE_NUMBER_ID: '+91 98450 12345' })).toThrow(/WHATSAPP_PHONE_NUMBER_ID: must be the phone number id from Meta \(digits only, not the phone number\)/)
+    expect(() => loadConfig({ ...all, WHATSAPP_ACCESS_TOKEN: 'short' })).toThrow(/WHATSAPP_ACCESS_TOKEN: must be the access token from Meta/)
+    expect(() => loadConfig({ ...all, WHATSAPP_APP_SECRET: 'short' })).toThrow(/WHATSAPP_APP_SECRET: must be the app secret from Meta/)
+    expect(() => loadConfig({ ...all, WHATSAPP_VERIFY_TOKEN: 'guessable' })).toThrow(/WHATSAPP_VERIFY_TOKEN: must be at least 16 characters/)
+    expect(() => loadConfig({ ...all, WHATSAPP_API_URL: 'graph.facebook.com' })).toThrow(/WHATSAPP_API_URL: must be an absolute URL/)
+  })
+})

@@ -12,7 +12,7 @@ import { BackgroundJobs } from './background-jobs'
 useTestDatabase()
 
 /** Mail handed to the transport stays here: what reaches the mail server is not what this file is about. */
-const transport: MailTransport = { kind: 'local', send: async () => {}, close: () => {} }
+const transport: MailTransport = { channel: 'email', kind: 'local', classify: () => 'retry', send: async () => {}, close: () => {} }
 
 afterEach(() => {
   vi.useRealTimers()

@@ -5,8 +5,9 @@ import { expireStaleHolds } from '~/modules/booking/holds.server'
 import { pruneCampLine } from '~/modules/camps/line.server'
 import { expireStaleCampHolds } from '~/modules/camps/registrations.server'
 import { expireUnconfirmedWaitlist, offerFreedSeats, onCampSeatFreed } from '~/modules/camps/waitlist.server'
-import { onEmailQueued, processOutbox, pruneSentEmails } from '~/modules/mail/outbox.server'
+import { onMessageQueued, processOutbox, pruneSentEmails, type OutboxSender } from '~/modules/mail/outbox.server'
 import type { MailTransport } from '~/modules/mail/transport.server'
+import { pruneWhatsAppWebhookEvents } from '~/modules/whatsapp/webhook.server'
 import { reconcileDuePayments } from '~/modules/payments/payments.server'
 import { onRefundRequested, processDueRefunds } from '~/modules/payments/refunds.server'
 import { applyRetention } from '~/modules/privacy/retention.server'
@@ -38,10 +39,14 @@ export class BackgroundJobs {
     private readonly transport: MailTransport,
     private readonly logger: pino.Logger,
     private readonly database: Database,
+    /** The Cloud API sender when WhatsApp is on; without it no WhatsApp message is sent. */
+    private readonly whatsapp?: OutboxSender,
   ) {
     this.tasks = new Map(
       [
-        { name: 'outbox', everyMs: durationMs({ seconds: 1 }), run: () => this.deliverMail() },
+        { name: 'outbox', everyMs: durationMs({ seconds: 1 }), run: () => this.deliver(this.transport) },
+        // WhatsApp messages have a worker of their own: an outage of one channel never holds up the other.
+        ...(whatsapp ? [{ name: 'whatsapp', everyMs: durationMs({ seconds: 1 }), run: () => this.deliver(whatsapp) }] : []),
         { name: 'payments', everyMs: durationMs({ seconds: 2 }), run: () => reconcileDuePayments() },
         { name: 'refunds', everyMs: durationMs({ seconds: 5 }), run: () => processDueRefunds() },
         { name: 'holds', everyMs: durationMs({ seconds: 30 }), run: () => this.releaseHolds() },
@@ -62,7 +67,7 @@ export class BackgroundJobs {
       timer.unref()
       this.timers.push(timer)
     }
-    this.unsubscribers.push(onEmailQueued(() => setImmediate(() => void this.trigger('outbox'))))
+    this.unsubscribers.push(onMessageQueued((channel) => setImmediate(() => void this.trigger(channel === 'email' ? 'outbox' : 'whatsapp'))))
     this.unsubscribers.push(onRefundRequested(() => void this.trigger('refunds')))
     void onCampSeatFreed(this.database, () => void this.trigger('holds')).then(
       (unlisten) => (this.stopped ? void unlisten() : this.unsubscribers.push(() => void unlisten())),
@@ -70,6 +75,7 @@ export class BackgroundJobs {
       (error: unknown) => this.logger.error({ err: error }, 'could not listen for freed camp seats'),
     )
     void this.trigger('outbox')
+    void this.trigger('whatsapp')
     // Invitations that came due while no instance was running (a deploy, a restart) go out now, not an hour later.
     void this.trigger('invite-back')
   }
@@ -97,9 +103,9 @@ export class BackgroundJobs {
     return run
   }
 
-  private async deliverMail() {
-    const outcome = await processOutbox(this.transport)
-    if (outcome.sent || outcome.failed) this.logger.info({ ...outcome, transport: this.transport.kind }, 'outbox delivery')
+  private async deliver(sender: OutboxSender) {
+    const outcome = await processOutbox(sender)
+    if (outcome.sent || outcome.failed) this.logger.info({ ...outcome, channel: sender.channel, transport: sender.kind }, 'outbox delivery')
   }
 
   /**
@@ -121,6 +127,7 @@ export class BackgroundJobs {
     await pruneExpiredSessions(now)
     await pruneRateLimitBuckets(now)
     await pruneSentEmails(now)
+    await pruneWhatsAppWebhookEvents(now)
     await pruneCampLine(now)
   }
 
@@ -130,5 +137,6 @@ export class BackgroundJobs {
     for (const unsubscribe of this.unsubscribers) unsubscribe()
     await Promise.all(this.running.values())
     this.transport.close()
+    this.whatsapp?.close()
   }
 }

@@ -33,10 +33,14 @@ import { addSeconds } from '~/lib/lab-time'
 import { createPhonePeGateway } from '~/modules/payments/phonepe.server'
 import { phonePeOptionsFrom } from '~/modules/payments/phonepe-config.server'
 import { createSandboxGateway } from '~/modules/payments/sandbox-adapter.server'
+import { whatsappSettings } from '~/modules/whatsapp/config.server'
+import { cloudApiSender } from '~/modules/whatsapp/cloud-api.server'
+import type { OutboxSender } from '~/modules/mail/outbox.server'
 import { BackgroundJobs } from './background-jobs'
 import { LiveEvents } from './live-events'
 import { originCheck } from './origin-check'
 import { paymentWebhook } from './payment-webhook'
+import { WHATSAPP_WEBHOOK_PATH, whatsappWebhook } from './whatsapp-webhook'
 import { sandboxGatewayRouter } from './sandbox-gateway-routes'
 import { pageCache } from './page-cache'
 import { contentSecurityPolicy, fixedSecurityHeaders, securityHeaders } from './security-headers'
@@ -109,7 +113,7 @@ export async function start(env: NodeJS.ProcessEnv = process.env) {
   await liveEvents.start()
   const stopCaches = await startCaches(database)
   const stopListeningToCampLine = await listenToCampLine()
-  const jobs = new BackgroundJobs(mailTransport(config, logger), logger, database)
+  const jobs = new BackgroundJobs(mailTransport(config, logger), logger, database, whatsappSender(logger))
   jobs.start()
 
   // The build is resolved once: handed to React Router as a function, it would derive its routes
@@ -164,7 +168,7 @@ async function prepareDatabase(database: Database, config: Config, logger: pino.
 }
 
 /** Addresses the server answers itself, before React Router (see createApp): never the missing page. */
-const SERVER_PATHS = ['/healthz', '/readyz', '/events', '/api', '/sandbox-gateway', CLIP_UPLOADS_PATH]
+const SERVER_PATHS = ['/healthz', '/readyz', '/events', '/api', '/sandbox-gateway', CLIP_UPLOADS_PATH, WHATSAPP_WEBHOOK_PATH]
 
 function answeredByServer(pathname: string) {
   const path = pathname.toLowerCase()
@@ -184,6 +188,8 @@ function createApp({ config, logger, database, liveEvents, gateway, build, analy
     next()
   })
   app.use(securityHeaders({ production, formActions: gateway.checkoutOrigins }))
+  // Meta's servers post here, not a browser on some page: before the origin check, with its own signature check.
+  app.use(WHATSAPP_WEBHOOK_PATH, whatsappWebhook(logger))
   app.use(originCheck({ siteUrl: config.SITE_URL }))
 
   app.get('/healthz', (_request, response) => {
@@ -339,6 +345,14 @@ function mailTransport(config: Config, logger: pino.Logger): MailTransport {
   if (config.SMTP_URL) return smtpTransport(config.SMTP_URL, config.MAIL_FROM)
   logger.warn('no SMTP_URL: e-mail goes to the local mailbox (this log, and /admin/messages for admins); set SMTP_URL in production')
   return localMailbox((mail) => logger.info({ to: mail.to, subject: mail.subject, text: mail.text }, 'e-mail delivered to the local mailbox'))
+}
+
+/** The Cloud API sender when the WhatsApp settings are given; otherwise the site sends e-mail only. */
+function whatsappSender(logger: pino.Logger): OutboxSender | undefined {
+  const settings = whatsappSettings()
+  if (!settings) return undefined
+  logger.info({ phoneNumberId: settings.phoneNumberId, apiUrl: settings.apiUrl }, `WhatsApp: on, sending through the Cloud API; webhook at ${WHATSAPP_WEBHOOK_PATH}`)
+  return cloudApiSender(settings)
 }
 
 /**

@@ -9,6 +9,7 @@ describe('secrets kept out of the log', () => {
     expect(redactSecrets('/verify-email?email=a%40b.example&code=123456')).toBe('/verify-email?email=a%40b.example&code=[redacted]')
     expect(redactSecrets('/x?token=t0k3n&KEY=upper')).toBe('/x?token=[redacted]&KEY=[redacted]')
     expect(redactSecrets('/pricing?monkey=1&keys=2&postcode=3')).toBe('/pricing?monkey=1&keys=2&postcode=3')
+    expect(redactSecrets('/webhooks/whatsapp?hub.mode=subscribe&hub.verify_token=s3cret-t0ken&hub.challenge=42')).toBe('/webhooks/whatsapp?hub.mode=subscribe&hub.verify_token=[redacted]&hub.challenge=42')
   })
 
   it("redacts the key of a parent's consent link, which is its path", () => {

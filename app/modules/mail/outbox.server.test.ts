@@ -8,12 +8,14 @@ import { codeIn, startSmtpSink } from '../../../tests/support/smtp-sink'
 import { useTestDatabase } from '../../../tests/support/test-database'
 import { registerCustomer, verifyEmail } from '../accounts/registration.server'
 import { CLAIM_LEASE_SECONDS, claimDueEmails, enqueueEmail, MAX_DELIVERY_ATTEMPTS, processOutbox, retryDelayMinutes } from './outbox.server'
-import { localMailbox, smtpTransport, type MailTransport, type OutgoingMail } from './transport.server'
+import { classifyMailError, localMailbox, smtpTransport, type MailTransport, type OutgoingMail } from './transport.server'
 
 useTestDatabase()
 
 const failing = (message = 'connection refused'): MailTransport => ({
+  channel: 'email',
   kind: 'smtp',
+  classify: classifyMailError,
   send: async () => {
     throw new Error(message)
   },
@@ -64,7 +66,9 @@ describe('the e-mail outbox', () => {
   it('one failing message does not hold up the others', async () => {
     const delivered: string[] = []
     const transport: MailTransport = {
+      channel: 'email',
       kind: 'local',
+      classify: classifyMailError,
       async send(mail) {
         if (mail.to === 'bad@example.com') throw new Error('mailbox unavailable')
         delivered.push(mail.to)
@@ -129,7 +133,9 @@ describe('the mail server down for ten minutes', () => {
     let now = start
     const delivered: Array<{ to: string; at: number }> = []
     const transport: MailTransport = {
+      channel: 'email',
       kind: 'smtp',
+      classify: classifyMailError,
       async send(mail) {
         // What nodemailer reports when nothing answers on the SMTP port.
         if (now < returnsAt) throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:587'), { code: 'ESOCKET' })
@@ -168,7 +174,9 @@ describe('the mail server down for ten minutes', () => {
     const now = new Date('2027-03-10T06:00:00Z')
     let tries = 0
     const transport: MailTransport = {
+      channel: 'email',
       kind: 'smtp',
+      classify: classifyMailError,
       async send() {
         tries += 1
         throw Object.assign(new Error('Connection timeout'), { code: 'ETIMEDOUT' })
@@ -187,7 +195,9 @@ describe('the mail server down for ten minutes', () => {
   it('a message refused for its own sake does not make the others jump their back-off', async () => {
     const now = new Date('2027-03-10T06:00:00Z')
     const transport: MailTransport = {
+      channel: 'email',
       kind: 'smtp',
+      classify: classifyMailError,
       async send(mail) {
         if (mail.to === 'full@example.com') throw Object.assign(new Error('452 mailbox full'), { code: 'EENVELOPE', responseCode: 452 })
       },

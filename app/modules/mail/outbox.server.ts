@@ -1,7 +1,7 @@
-import { and, desc, eq, gt, sql } from 'drizzle-orm'
+import { and, desc, eq, gt, inArray, sql } from 'drizzle-orm'
 import { db, type Executor } from '~/db/client.server'
-import { outboxMessages, type MailAttachment, type OutboxStatus } from '~/db/schema'
-import type { MailTransport, OutgoingMail } from './transport.server'
+import { outboxMessages, type MailAttachment, type MessageChannel, type OutboxStatus } from '~/db/schema'
+import type { OutgoingMail } from './transport.server'
 import { addDays, addMinutes, addSeconds } from '~/lib/lab-time'
 
 export type NewEmail = { to: string; subject: string; text: string; html?: string | null; attachments?: MailAttachment[] }
@@ -11,10 +11,10 @@ export const MAX_DELIVERY_ATTEMPTS = 8
 /** A claimed message is someone's for this long; if its sender dies, another instance retries it. */
 export const CLAIM_LEASE_SECONDS = 120
 
-const queuedListeners = new Set<() => void>()
+const queuedListeners = new Set<(channel: MessageChannel) => void>()
 
-/** Lets the worker start delivering as soon as a message is queued instead of at its next poll. */
-export function onEmailQueued(listener: () => void) {
+/** Lets the worker of a channel start delivering as soon as a message is queued instead of at its next poll. */
+export function onMessageQueued(listener: (channel: MessageChannel) => void) {
   queuedListeners.add(listener)
   return () => queuedListeners.delete(listener)
 }
@@ -33,7 +33,7 @@ export async function enqueueEmail(mail: NewEmail, executor: Executor = db(), no
       createdAt: now,
     })
     .returning({ id: outboxMessages.id })
-  for (const listener of queuedListeners) listener()
+  for (const listener of queuedListeners) listener('email')
   return row!.id
 }
 
@@ -59,42 +59,86 @@ export async function enqueueWhatsApp(message: NewWhatsAppMessage, executor: Exe
       createdAt: now,
     })
     .returning({ id: outboxMessages.id })
-  for (const listener of queuedListeners) listener()
+  for (const listener of queuedListeners) listener('whatsapp')
   return row!.id
 }
 
-type ClaimedEmail = OutgoingMail & { id: number; attempts: number }
+/** A message taken from the outbox for delivery: what either channel needs to send it. */
+export type OutboxMessage = OutgoingMail & {
+  id: number
+  channel: MessageChannel
+  attempts: number
+  /** A WhatsApp template's name and parameters; null for an e-mail or a plain-text WhatsApp reply. */
+  templateName: string | null
+  templateParams: string[] | null
+}
 
 /**
- * Takes up to `limit` due messages for this worker. Rows another instance is claiming right now are
- * skipped (FOR UPDATE SKIP LOCKED), and a claimed row is pushed out of reach for the lease, so no
- * two workers ever send the same message at the same time.
+ * What became of a failed delivery: `down`, the service itself did not answer (the batch stops and
+ * the waiting messages are retried as soon as it answers again); `permanent`, this message can never
+ * be delivered (failed at once, for staff to see); `retry`, this message was refused for now (tried
+ * again after its back-off).
  */
-export async function claimDueEmails(now = new Date(), limit = 10): Promise<ClaimedEmail[]> {
+export type DeliveryFailure = 'down' | 'permanent' | 'retry'
+
+/**
+ * Delivers the outbox messages of one channel: the mail transport for e-mail, the Cloud API for
+ * WhatsApp. `send` resolves once the service took the message, with its id for the message if it
+ * gives one; `classify` tells what a thrown error means.
+ */
+export type OutboxSender = {
+  channel: MessageChannel
+  /** For the log: which service this is ('smtp', 'local', 'cloud-api'). */
+  kind: string
+  send(message: OutboxMessage): Promise<{ providerMessageId?: string | null } | void>
+  classify(error: unknown): DeliveryFailure
+  close(): void
+}
+
+/**
+ * Takes up to `limit` due messages of `channel` for this worker. Rows another instance is claiming
+ * right now are skipped (FOR UPDATE SKIP LOCKED), and a claimed row is pushed out of reach for the
+ * lease, so no two workers ever send the same message at the same time.
+ */
+export async function claimDueMessages(channel: MessageChannel, now = new Date(), limit = 10): Promise<OutboxMessage[]> {
   const leaseUntil = addSeconds(now, CLAIM_LEASE_SECONDS)
   const result = await db().execute<{
     id: number
+    channel: MessageChannel
     to: string
     subject: string
     text: string
     html: string | null
     attachments: MailAttachment[]
+    template_name: string | null
+    template_params: string[] | null
     attempts: number
   }>(sql`
     UPDATE outbox_messages
        SET attempts = attempts + 1, next_attempt_at = ${leaseUntil.toISOString()}::timestamptz
      WHERE id IN (
        SELECT id FROM outbox_messages
-        WHERE channel = 'email' AND status IN ('queued', 'retrying') AND next_attempt_at <= ${now.toISOString()}::timestamptz
+        WHERE channel = ${channel} AND status IN ('queued', 'retrying') AND next_attempt_at <= ${now.toISOString()}::timestamptz
         ORDER BY next_attempt_at, id
         LIMIT ${limit}
         FOR UPDATE SKIP LOCKED)
-    RETURNING id, "to", subject, text, html, attachments, attempts`)
-  return result.rows.map((row) => ({ ...row, id: Number(row.id), attempts: Number(row.attempts) }))
+    RETURNING id, channel, "to", subject, text, html, attachments, template_name, template_params, attempts`)
+  return result.rows.map(({ template_name, template_params, ...row }) => ({
+    ...row,
+    id: Number(row.id),
+    attempts: Number(row.attempts),
+    templateName: template_name,
+    templateParams: template_params,
+  }))
 }
 
-async function markEmailSent(id: number, now = new Date()) {
-  await db().update(outboxMessages).set({ status: 'sent', sentAt: now, lastError: null }).where(eq(outboxMessages.id, id))
+/** The e-mails due, claimed as `claimDueMessages` does. */
+export function claimDueEmails(now = new Date(), limit = 10) {
+  return claimDueMessages('email', now, limit)
+}
+
+async function markSent(id: number, providerMessageId: string | null, now = new Date()) {
+  await db().update(outboxMessages).set({ status: 'sent', sentAt: now, lastError: null, providerMessageId }).where(eq(outboxMessages.id, id))
 }
 
 /** Minutes to wait before the next try: 1, 2, 4, … capped at an hour. */
@@ -102,83 +146,98 @@ export function retryDelayMinutes(attempts: number) {
   return Math.min(60, 2 ** Math.max(0, attempts - 1))
 }
 
-async function markEmailFailedAttempt(email: { id: number; attempts: number }, error: unknown, now = new Date()) {
-  const finalAttempt = email.attempts >= MAX_DELIVERY_ATTEMPTS
+async function markFailedAttempt(message: { id: number; attempts: number }, error: unknown, now = new Date(), permanent = false) {
+  const finalAttempt = permanent || message.attempts >= MAX_DELIVERY_ATTEMPTS
   const status: OutboxStatus = finalAttempt ? 'failed' : 'retrying'
   await db()
     .update(outboxMessages)
     .set({
       status,
       lastError: String(error instanceof Error ? error.message : error).slice(0, 1000),
-      nextAttemptAt: addMinutes(now, retryDelayMinutes(email.attempts)),
+      nextAttemptAt: addMinutes(now, retryDelayMinutes(message.attempts)),
     })
-    .where(eq(outboxMessages.id, email.id))
+    .where(eq(outboxMessages.id, message.id))
   return status
 }
 
 /**
- * Whether the mail server was unreachable at this process's last try, per transport. Unknown at
+ * Whether the sender's service was unreachable at this process's last try, per sender. Unknown at
  * start-up, which counts as unreachable: messages may have piled up before a restart.
  */
-const serverWasDown = new WeakMap<MailTransport, boolean>()
+const serviceWasDown = new WeakMap<OutboxSender, boolean>()
 
-/** Delivers every due message through `transport`; one message failing never stops the others (an unreachable server does). */
-export async function processOutbox(transport: MailTransport, now = () => new Date(), batchSize = 10) {
+/**
+ * Delivers every due message of the sender's channel; one message failing never stops the others
+ * (an unreachable service does, for its own channel only).
+ */
+export async function processOutbox(sender: OutboxSender, now = () => new Date(), batchSize = 10) {
   const outcome = { sent: 0, failed: 0 }
   for (;;) {
-    const batch = await claimDueEmails(now(), batchSize)
+    const batch = await claimDueMessages(sender.channel, now(), batchSize)
+    const claimedAt = performance.now()
     let caughtUp = 0
-    for (const [index, email] of batch.entries()) {
+    let released = false
+    for (const [index, message] of batch.entries()) {
+      // A slow service (each answer just inside its timeout) must not keep the batch past its
+      // claim lease, when another instance could claim and send the rest too: they go back, untried.
+      if (performance.now() - claimedAt > (CLAIM_LEASE_SECONDS * 1000) / 2) {
+        await releaseUntried(batch.slice(index), now())
+        released = true
+        break
+      }
+      let sent: Awaited<ReturnType<OutboxSender['send']>>
       try {
-        await transport.send(email)
-        await markEmailSent(email.id, now())
-        outcome.sent += 1
-        if (serverWasDown.get(transport) !== false) {
-          serverWasDown.set(transport, false)
-          caughtUp = await retryWaitingEmailsNow(now())
-        }
+        sent = await sender.send(message)
       } catch (error) {
-        await markEmailFailedAttempt(email, error, now())
+        const failure = sender.classify(error)
+        await markFailedAttempt(message, error, now(), failure === 'permanent')
         outcome.failed += 1
-        if (isMailServerDown(error)) {
-          serverWasDown.set(transport, true)
+        if (failure === 'down') {
+          serviceWasDown.set(sender, true)
           // Each further message would wait out the same connection timeout, one after another,
           // until the batch outlived its claim lease and another instance could send those
-          // messages too. They count as tried; the next round tries the server again.
-          for (const untried of batch.slice(index + 1)) await markEmailFailedAttempt(untried, error, now())
+          // messages too. They count as tried; the next round tries the service again.
+          for (const untried of batch.slice(index + 1)) await markFailedAttempt(untried, error, now())
           outcome.failed += batch.length - index - 1
           return outcome
         }
+        continue
+      }
+      await markSent(message.id, sent?.providerMessageId ?? null, now())
+      outcome.sent += 1
+      if (serviceWasDown.get(sender) !== false) {
+        serviceWasDown.set(sender, false)
+        caughtUp = await retryWaitingMessagesNow(sender.channel, now())
       }
     }
-    if (batch.length < batchSize && caughtUp === 0) return outcome
+    if (batch.length < batchSize && caughtUp === 0 && !released) return outcome
   }
 }
 
+/** Claimed messages not tried after all: due again now, their claim not counted as an attempt. */
+async function releaseUntried(messages: OutboxMessage[], now = new Date()) {
+  if (messages.length === 0) return
+  await db()
+    .update(outboxMessages)
+    .set({ nextAttemptAt: now, attempts: sql`${outboxMessages.attempts} - 1` })
+    .where(inArray(outboxMessages.id, messages.map((message) => message.id)))
+}
+
 /**
- * The mail server answers again after an outage: messages it failed are sent now rather than at
- * the end of their back-off (up to an hour). Only rows due beyond a claim lease are moved, because
- * a row claimed by a worker (maybe another instance's, sending it right now) is due exactly one
- * lease after its claim; those waiting less are due soon anyway.
+ * The service answers again after an outage: messages of its channel it failed are sent now rather
+ * than at the end of their back-off (up to an hour). Only rows due beyond a claim lease are moved,
+ * because a row claimed by a worker (maybe another instance's, sending it right now) is due exactly
+ * one lease after its claim; those waiting less are due soon anyway.
  */
-async function retryWaitingEmailsNow(now = new Date()) {
+async function retryWaitingMessagesNow(channel: MessageChannel, now = new Date()) {
   const beyondAnyClaim = addSeconds(now, CLAIM_LEASE_SECONDS)
   const moved = await db()
     .update(outboxMessages)
     .set({ nextAttemptAt: now })
-    .where(and(eq(outboxMessages.channel, 'email'), eq(outboxMessages.status, 'retrying'), gt(outboxMessages.nextAttemptAt, beyondAnyClaim)))
+    .where(and(eq(outboxMessages.channel, channel), eq(outboxMessages.status, 'retrying'), gt(outboxMessages.nextAttemptAt, beyondAnyClaim)))
     .returning({ id: outboxMessages.id })
   return moved.length
 }
-
-/** A failure of the connection to the mail server (refused, timed out, cut, "421 service not available"), not of one message. */
-function isMailServerDown(error: unknown) {
-  const { code, responseCode } = (error ?? {}) as { code?: unknown; responseCode?: unknown }
-  return (typeof code === 'string' && MAIL_SERVER_DOWN_CODES.has(code)) || responseCode === 421
-}
-
-/** Nodemailer's codes for a connection that could not be made or was lost (not EAUTH, EENVELOPE, EMESSAGE…). */
-const MAIL_SERVER_DOWN_CODES = new Set(['ECONNECTION', 'ESOCKET', 'ETIMEDOUT', 'EDNS', 'ECONNREFUSED', 'ECONNRESET'])
 
 /** The most recent messages, newest first, for the admin mailbox page. */
 export async function listRecentEmails(limit = 50) {
