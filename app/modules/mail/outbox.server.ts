@@ -239,25 +239,6 @@ async function retryWaitingMessagesNow(channel: MessageChannel, now = new Date()
   return moved.length
 }
 
-/** The most recent messages, newest first, for the admin mailbox page. */
-export async function listRecentEmails(limit = 50) {
-  return db()
-    .select({
-      id: outboxMessages.id,
-      to: outboxMessages.to,
-      subject: outboxMessages.subject,
-      text: outboxMessages.text,
-      status: outboxMessages.status,
-      attempts: outboxMessages.attempts,
-      lastError: outboxMessages.lastError,
-      createdAt: outboxMessages.createdAt,
-      sentAt: outboxMessages.sentAt,
-    })
-    .from(outboxMessages)
-    .orderBy(desc(outboxMessages.id))
-    .limit(limit)
-}
-
 /** Removes delivered messages older than `keepDays`; failed ones stay for an admin to inspect. */
 export async function pruneSentEmails(now = new Date(), keepDays = 90) {
   const cutoff = addDays(now, -keepDays)
