@@ -15,6 +15,7 @@ import { NOT_READ_REPLY_TITLE, OPTED_OUT_REPLY_TITLE, pruneWhatsAppWebhookEvents
 import { startFakeWhatsApp, type FakeWhatsApp } from '../tests/support/fake-whatsapp'
 import { useTestDatabase } from '../tests/support/test-database'
 import { REFUSED_WEBHOOK_REQUESTS, WHATSAPP_WEBHOOK_PATH, whatsappWebhook } from './whatsapp-webhook'
+import { WHATSAPP_TEMPLATES } from '~/modules/whatsapp/templates'
 
 // The webhook in this process, on the test database, with the fake Meta posting to it. The same
 // webhook in the started site, end to end, is in tests/http/whatsapp.test.ts.
@@ -52,7 +53,7 @@ const PARENT = '+919845012345'
 
 /** A template message the site sent through the fake, with the id WhatsApp gave it. */
 async function sentMessage(to = PARENT) {
-  const id = await enqueueWhatsApp({ to, title: 'Analysis results ready', text: 'x', template: { name: 'report_ready', parameters: ['Priya', 'Aarav', 'https://lab.example.in/analyses/4', 'SSL-1'] } })
+  const id = await enqueueWhatsApp({ to, title: 'Analysis results ready', text: 'x', template: { name: 'report_ready', parameters: WHATSAPP_TEMPLATES.report_ready.parameters.map((parameter) => parameter.sample) } })
   await processOutbox(cloudApiSender(whatsappSettingsOfFake()))
   const [row] = await db().select().from(outboxMessages).where(eq(outboxMessages.id, id))
   return { id, wamid: row!.providerMessageId! }

@@ -2,6 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { enqueueWhatsApp } from '~/modules/mail/outbox.server'
 import { startFakeWhatsApp, type FakeWhatsApp } from '../support/fake-whatsapp'
 import { startTestServer, type TestServer } from '../support/test-server'
+import { WHATSAPP_TEMPLATES } from '~/modules/whatsapp/templates'
+
+/** Parameters that fit the template: the samples given to Meta with it. */
+const REPORT_READY = WHATSAPP_TEMPLATES.report_ready.parameters.map((parameter) => parameter.sample)
 
 // The started site with WhatsApp on, its Cloud API being the local fake of Meta: messages queued
 // go out through it, and the fake posts Meta's webhooks back to the site.
@@ -19,7 +23,7 @@ beforeAll(async () => {
     // A message waiting in the outbox when the site starts: it goes out at once.
     prepare: async (db) => {
       await enqueueWhatsApp(
-        { to: QUEUED_BEFORE_START, title: 'Analysis results ready', text: 'x', template: { name: 'report_ready', parameters: ['Priya', 'Aarav', 'https://lab.example.in/analyses/4', 'SSL-1'] } },
+        { to: QUEUED_BEFORE_START, title: 'Analysis results ready', text: 'x', template: { name: 'report_ready', parameters: REPORT_READY } },
         db,
       )
     },
@@ -51,7 +55,7 @@ describe('the site with WhatsApp on', () => {
       () => fake.sentTo(QUEUED_BEFORE_START),
       (messages) => messages.length > 0,
     )
-    expect(sent).toMatchObject({ type: 'template', template: 'report_ready', parameters: ['Priya', 'Aarav', 'https://lab.example.in/analyses/4', 'SSL-1'] })
+    expect(sent).toMatchObject({ type: 'template', template: 'report_ready', parameters: REPORT_READY })
     // Its delivery statuses come back through the webhook.
     expect((await fake.deliver(webhook, fake.statusNotification([{ wamid: sent!.wamid, status: 'delivered' }]))).status).toBe(200)
   })

@@ -12,6 +12,7 @@ import { useTestDatabase } from '../../../tests/support/test-database'
 import { cloudApiSender, failureOfGraphError, messageBody } from './cloud-api.server'
 import type { WhatsAppSettings } from './config.server'
 import { renderTemplate } from './templates'
+import { WHATSAPP_TEMPLATES, type WhatsAppTemplateName } from './templates'
 
 useTestDatabase()
 
@@ -32,7 +33,9 @@ beforeEach(async () => {
   sender = cloudApiSender(settings)
 })
 
-const CONFIRMED = ['Priya', '3-Day Analysis Session', 'Aarav', 'Mon 7, Tue 8 and Wed 9 December 2026', '7:00 AM - 9:00 AM', 'SSL-2026-0042']
+// The samples given to Meta with each template: parameters that fit it.
+const samples = (name: WhatsAppTemplateName) => WHATSAPP_TEMPLATES[name].parameters.map((parameter) => parameter.sample)
+const CONFIRMED = samples('booking_confirmed')
 
 function queueConfirmation(to = '+919845012345', now = new Date()) {
   return enqueueWhatsApp({ to, title: 'Booking confirmed', text: renderTemplate('booking_confirmed', CONFIRMED), template: { name: 'booking_confirmed', parameters: CONFIRMED } }, db(), now)
@@ -74,7 +77,7 @@ describe('WhatsApp messages from the outbox', () => {
     fake.removeTemplate('booking_confirmed')
     const removed = await queueConfirmation()
     const wrongCount = await enqueueWhatsApp({ to: '+919845012345', title: 'x', text: 'x', template: { name: 'report_ready', parameters: ['Priya'] } })
-    const emptyParameter = await enqueueWhatsApp({ to: '+919845012345', title: 'x', text: 'x', template: { name: 'report_ready', parameters: ['Priya', '', 'https://x', 'SSL-1'] } })
+    const emptyParameter = await enqueueWhatsApp({ to: '+919845012345', title: 'x', text: 'x', template: { name: 'report_ready', parameters: samples('report_ready').map((sample, index) => (index === 1 ? '' : sample)) } })
     await processOutbox(sender)
     expect(await row(removed)).toMatchObject({ status: 'failed' })
     expect((await row(removed)).lastError).toMatch(/^WhatsApp error 132001/)
