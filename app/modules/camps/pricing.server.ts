@@ -2,13 +2,14 @@ import { and, eq, sql } from 'drizzle-orm'
 import { db, type Executor } from '~/db/client.server'
 import { campRegistrations, camps } from '~/db/schema'
 import type { Discount } from '~/lib/money'
+import { toE164 } from '~/lib/phone'
 import { campPrice } from './camps.server'
 import { siblingDiscountOf, swimmerPrices, type SwimmerPrice } from './sibling-price'
 
 /**
  * Who a family is, for the sibling price: an account (its registrations), or a parent registering
- * without one, known by the e-mail address (in any letter case) and the phone number as the form
- * keeps them.
+ * without one, known by the e-mail address (in any letter case) and the phone number (in E.164,
+ * however it was typed).
  */
 export type Family = { accountId: number } | { email: string; phone: string }
 
@@ -26,7 +27,7 @@ export type CampPricing = {
 function familyRegistrations(campId: number, family: Family) {
   return and(
     eq(campRegistrations.campId, campId),
-    'accountId' in family ? eq(campRegistrations.accountId, family.accountId) : and(sql`lower(${campRegistrations.email}) = ${family.email.toLowerCase()}`, eq(campRegistrations.phone, family.phone)),
+    'accountId' in family ? eq(campRegistrations.accountId, family.accountId) : and(sql`lower(${campRegistrations.email}) = ${family.email.toLowerCase()}`, eq(campRegistrations.phone, toE164(family.phone) ?? family.phone)),
   )
 }
 
