@@ -15,6 +15,7 @@ import { BOOKING_STATUS_LABELS } from '~/modules/booking/texts'
 import { readForm } from '~/lib/form-data.server'
 import { formIntent } from '~/lib/intent'
 import { notFoundUnless, refusalData } from '~/lib/refusals.server'
+import { formatPhone } from '~/lib/phone'
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${loaderData?.customer.name ?? 'Customer'} | Admin` }, { name: 'robots', content: 'noindex' }]
 
@@ -37,7 +38,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       id: customer.id,
       name: customer.name,
       email: customer.email,
-      phone: customer.phone ?? '',
+      phone: customer.phone ? formatPhone(customer.phone) : '',
       verified: customer.isVerified,
       disabled: customer.disabledAt !== null,
       status: customer.disabledAt ? `Disabled since ${formatLabDateTime(customer.disabledAt)}` : customer.isVerified ? 'Active' : 'E-mail address not verified yet',
