@@ -67,6 +67,6 @@ export const PublicBookingSchema = z.object({
   message: WHATSAPP_NUMBER_NEEDED,
   path: ['phone'],
   // Once the number and the box are valid themselves, so that every other message shows with it.
-  when: (payload) => payload.issues.every((issue) => !['phone', 'whatsappOptIn'].includes(String(issue.path?.[0]))),
+  when: (payload) => payload.issues.every((issue) => issue.path?.length && !['phone', 'whatsappOptIn'].includes(String(issue.path[0]))),
 })
 export type PublicBookingInput = z.output<typeof PublicBookingSchema>

@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm'
+import { and, eq, inArray, sql } from 'drizzle-orm'
 import { db, type Executor } from '~/db/client.server'
 import { campRegistrations, camps } from '~/db/schema'
 import type { Discount } from '~/lib/money'
@@ -23,11 +23,17 @@ export type CampPricing = {
   siblingDiscountValue: number
 }
 
+/** A number as typed and in E.164 (as every form now keeps it), so a family is found however its number was written. */
+function samePhone(phone: string) {
+  const e164 = toE164(phone)
+  return e164 && e164 !== phone ? [phone, e164] : [phone]
+}
+
 /** Registrations of the camp by the family. */
 function familyRegistrations(campId: number, family: Family) {
   return and(
     eq(campRegistrations.campId, campId),
-    'accountId' in family ? eq(campRegistrations.accountId, family.accountId) : and(sql`lower(${campRegistrations.email}) = ${family.email.toLowerCase()}`, eq(campRegistrations.phone, toE164(family.phone) ?? family.phone)),
+    'accountId' in family ? eq(campRegistrations.accountId, family.accountId) : and(sql`lower(${campRegistrations.email}) = ${family.email.toLowerCase()}`, inArray(campRegistrations.phone, samePhone(family.phone))),
   )
 }
 
