@@ -14,6 +14,7 @@ import { profileSchema } from '~/modules/privacy/schemas'
 import { getSiteSettings } from '~/modules/site/site.server'
 import { swimmersOf } from '~/modules/swimmers/swimmers.server'
 import { WhatsAppOptInField } from '~/components/whatsapp-opt-in'
+import { whatsappEnabled } from '~/modules/whatsapp/config.server'
 import { accountWhatsApp, switchAccountWhatsApp, type AccountWhatsApp } from '~/modules/whatsapp/account.server'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
@@ -55,7 +56,8 @@ export async function action({ request }: Route.ActionArgs) {
     }
     case 'whatsapp-on':
     case 'whatsapp-off': {
-      // Only the number kept on the signed-in account changes: the form names none.
+      // Only while the site sends WhatsApp messages; only the number kept on the signed-in account changes: the form names none.
+      if (!whatsappEnabled()) return unknownForm()
       const on = formIntent(formData, INTENTS) === 'whatsapp-on'
       if (!(await switchAccountWhatsApp(user.id, on))) return data({ whatsappError: NO_NUMBER }, { status: 400 })
       return redirectWithToast('/account/data#whatsapp', { type: 'success', title: on ? 'WhatsApp messages are on' : 'WhatsApp messages are off' })

@@ -28,7 +28,7 @@ import { holdFamilySeats, listNames, swimmerChoices } from '~/modules/camps/grou
 import { startPayment } from '~/modules/payments/payments.server'
 import { PROMO_CODE_HINT } from '~/components/camp-family-form'
 import { applyCodeBeforePaying, previewCode } from '~/modules/payments/checkout.server'
-import { formatPhone } from '~/lib/phone'
+import { formatPhone, toE164 } from '~/lib/phone'
 import { WhatsAppOptInField } from '~/components/whatsapp-opt-in'
 import { whatsappEnabled } from '~/modules/whatsapp/config.server'
 import { optInToWhatsApp, WHATSAPP_OPT_IN_WORDING } from '~/modules/whatsapp/consent.server'
@@ -55,7 +55,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       })),
     })),
     // "Register Another Person" keeps the parent's e-mail and phone.
-    prefill: { email: params.get('email') ?? '', phone_number: params.get('phone') ?? '' },
+    prefill: { email: params.get('email') ?? '', phone_number: readablePhone(params.get('phone') ?? '') },
     account: await familyAccount(request),
     whatsappOptIn: whatsappEnabled() ? WHATSAPP_OPT_IN_WORDING : null,
   }
@@ -177,7 +177,14 @@ function applicantValues(formData: FormData) {
     const value = formData.get(name)
     if (typeof value === 'string' && value !== '') values[name] = value.slice(0, 200)
   }
+  if (values.phone_number) values.phone_number = readablePhone(values.phone_number)
   return values
+}
+
+/** A number as the form shows it: a kept one (E.164) as people read it, anything else as it came. */
+function readablePhone(phone: string) {
+  const e164 = toE164(phone)
+  return e164 ? formatPhone(e164) : phone
 }
 
 export default function CampRegistration({ loaderData, actionData }: Route.ComponentProps) {
