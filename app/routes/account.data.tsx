@@ -92,7 +92,7 @@ export default function AccountData({ loaderData, actionData }: Route.ComponentP
         <p className="mt-2 text-muted">
           A ZIP file with everything we hold about your account and its swimmers in one readable file (data.json): your details and your
           swimmers&apos;, parents&apos; consents, bookings and their days, payments, refunds, camp registrations and waitlist places, the
-          e-mails we sent you, your WhatsApp consent and the WhatsApp messages we sent you, the browsers signed in to your account and our records of changes about you; and the receipts and report
+          e-mails we sent you, {whatsapp && 'your WhatsApp consent and the WhatsApp messages we sent you, '}the browsers signed in to your account and our records of changes about you; and the receipts and report
           files themselves. It is made when you ask and is kept nowhere on our side.
         </p>
         <Form method="post" action="/account/data/export" reloadDocument className="mt-4">

@@ -71,7 +71,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   // From the pricing page's buttons: the service the visitor chose there.
   const chosenService = services.find((service) => service.value === url.searchParams.get('service'))?.value
   // Back from step 2: the details as kept, the WhatsApp box as the visitor left it.
-  const prefill: Partial<Record<keyof PublicBookingInput, string>> = draft ? { ...draft, whatsappOptIn: draft.whatsappOptIn ? 'on' : undefined } : {
+  const prefill: Partial<Record<keyof PublicBookingInput, string>> = draft ? { ...draft, phone: draft.phone && formatPhone(draft.phone), whatsappOptIn: draft.whatsappOptIn ? 'on' : undefined } : {
     ...(user ? { name: user.name, email: user.email, phone: user.phone ? formatPhone(user.phone) : '' } : {}),
     ...(chosenService ? { service: chosenService } : {}),
   }

@@ -28,7 +28,7 @@ function optInBox(html: string) {
   if (!tag) return null
   const id = /id="([^"]+)"/.exec(tag)?.[1]
   const label = id ? new RegExp(`<label[^>]*for="${id}"[^>]*>([^<]*)</label>`).exec(html)?.[1] : undefined
-  return { checked: /\schecked(?:=""|\s|>|\/)/.test(tag), type: /type="([^"]+)"/.exec(tag)?.[1], label: label && decodeHtml(label) }
+  return { checked: /\schecked(?:=""|\s|>|\/)/.test(tag), required: /\srequired(?:=""|\s|>|\/)/.test(tag), type: /type="([^"]+)"/.exec(tag)?.[1], label: label && decodeHtml(label) }
 }
 
 /** The value a text field of the page holds. */
@@ -106,7 +106,7 @@ describe('without the WhatsApp settings', () => {
 describe('registration', () => {
   it('shows the box unticked, with the words recorded', async () => {
     const page = await new Visitor(site.url).get('/registration')
-    expect(optInBox(page.html)).toEqual({ checked: false, type: 'checkbox', label: WHATSAPP_OPT_IN_WORDING })
+    expect(optInBox(page.html)).toEqual({ checked: false, required: false, type: 'checkbox', label: WHATSAPP_OPT_IN_WORDING })
   })
 
   it('refuses a number that is not a mobile next to the field, keeps the box as ticked, and creates nothing', async () => {
@@ -153,7 +153,7 @@ describe('the account page', () => {
     const first = newNumber()
     const parent = await register(site, { email: 'details.form@example.com', name: 'Details Form', phone: first.typed })
     const page = await parent.get('/account/data')
-    expect(optInBox(page.html)).toEqual({ checked: false, type: 'checkbox', label: WHATSAPP_OPT_IN_WORDING })
+    expect(optInBox(page.html)).toEqual({ checked: false, required: false, type: 'checkbox', label: WHATSAPP_OPT_IN_WORDING })
 
     const refused = await parent.post('/account/data', { intent: 'profile', name: 'Details Form', phone: '+91 44 2345 6789', currentLocation: 'Mysuru', whatsappOptIn: 'on' })
     expect(refused.status).toBe(400)
@@ -233,7 +233,7 @@ const booking = (overrides: Record<string, string> = {}) => ({
 describe('/booking', () => {
   it('shows the box unticked on the details step; ticked without a number or with a bad one, says so next to the number', async () => {
     const visitor = new Visitor(site.url)
-    expect(optInBox((await visitor.get('/booking')).html)).toEqual({ checked: false, type: 'checkbox', label: WHATSAPP_OPT_IN_WORDING })
+    expect(optInBox((await visitor.get('/booking')).html)).toEqual({ checked: false, required: false, type: 'checkbox', label: WHATSAPP_OPT_IN_WORDING })
     const noNumber = await visitor.post('/booking', booking({ whatsappOptIn: 'on' }))
     expect(noNumber.status).toBe(400)
     expect(fieldState(noNumber.html, 'phone')).toEqual({ invalid: true, message: WHATSAPP_NUMBER_NEEDED })
@@ -257,7 +257,7 @@ describe('/booking', () => {
     // "Change details": the box as the visitor left it.
     const back = await visitor.get('/booking')
     expect(optInBox(back.html)?.checked).toBe(true)
-    expect(valueOf(back.html, 'phone')).toBe(number.e164)
+    expect(valueOf(back.html, 'phone')).toBe(number.shown)
 
     const before = Date.now()
     const pay = await visitor.post('/booking?step=2', { intent: 'pay', website_url: '' })
@@ -277,7 +277,7 @@ const swimmerValues = (html: string) => [...html.matchAll(/<input[^>]*name="swim
 describe('the camp forms', () => {
   it('the guest form: the box unticked; a bad number refused next to the field; ticked, the number is opted in with the registration', async () => {
     const visitor = new Visitor(site.url)
-    expect(optInBox((await visitor.get('/onboarding')).html)).toEqual({ checked: false, type: 'checkbox', label: WHATSAPP_OPT_IN_WORDING })
+    expect(optInBox((await visitor.get('/onboarding')).html)).toEqual({ checked: false, required: false, type: 'checkbox', label: WHATSAPP_OPT_IN_WORDING })
     const form = { name: 'Camp Guest', email: 'camp.guest@example.com', guardianDeclaration: 'on', camp: 'camp1', batch: 'batch1', website_url: '', intent: 'register' }
     const refused = await visitor.post('/onboarding', { ...form, phone_number: '044 2345 6789', whatsappOptIn: 'on' })
     expect(refused.status).toBe(400)
@@ -300,7 +300,7 @@ describe('the camp forms', () => {
     const parent = await register(site, { email: 'camp.family@example.com', name: 'Camp Family', phone: number.typed })
     const page = await parent.get('/onboarding')
     expect(valueOf(page.html, 'phone_number')).toBe(number.shown)
-    expect(optInBox(page.html)).toEqual({ checked: false, type: 'checkbox', label: WHATSAPP_OPT_IN_WORDING })
+    expect(optInBox(page.html)).toEqual({ checked: false, required: false, type: 'checkbox', label: WHATSAPP_OPT_IN_WORDING })
     const swimmers = swimmerValues(page.html)
     expect(swimmers).toHaveLength(1)
 
