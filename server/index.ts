@@ -217,7 +217,8 @@ function createApp({ config, logger, database, liveEvents, gateway, build, analy
     paths: PUBLIC_PAGES.map((page) => page.path),
     isNotFound: (pathname) => !answeredByServer(pathname) && isNotFound(pathname),
     // A visitor who closed the camp banner gets pages rendered for them: the cached copies show it.
-    personalCookies: [config.SESSION_COOKIE_NAME, 'toast', BANNER_CLOSED_COOKIE],
+    // So does one with a /booking draft: going back to its first step shows their details as kept.
+    personalCookies: [config.SESSION_COOKIE_NAME, 'toast', BANNER_CLOSED_COOKIE, 'booking_draft'],
     contentSecurityPolicy: policy,
     headers: fixedHeaders,
     render: (path, request, nonce) =>

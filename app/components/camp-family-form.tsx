@@ -1,5 +1,6 @@
 import { getCollectionProps, getFormProps, type FieldMetadata, type SubmissionResult } from '@conform-to/react'
 import { Form } from 'react-router'
+import { WhatsAppOptInField } from './whatsapp-opt-in'
 import { AuthCard, CheckboxGroupField, FieldError, FormAlert, HoneypotField, PendingButton, TextField, useValidatedForm } from './form-fields'
 import { useHydrated } from '~/lib/use-hydrated'
 import { formatWholeRupees, type Discount } from '~/lib/money'
@@ -36,7 +37,18 @@ export const PROMO_CODE_HINT = 'Taken off once your seats are held: the payment 
  * registered together for one batch and paid for in one payment. The confirmation goes to the
  * account's e-mail address; the WhatsApp number is the account's unless changed here.
  */
-export function FamilyRegistrationForm({ camps, account, lastResult }: { camps: CampChoice[]; account: FamilyAccount; lastResult: SubmissionResult<string[]> | undefined }) {
+export function FamilyRegistrationForm({
+  camps,
+  account,
+  lastResult,
+  whatsappOptIn,
+}: {
+  camps: CampChoice[]
+  account: FamilyAccount
+  lastResult: SubmissionResult<string[]> | undefined
+  /** The opt-in box's words, or null while the site sends no WhatsApp messages (no box). */
+  whatsappOptIn: string | null
+}) {
   const firstOpen = camps.find((camp) => camp.open)
   const [form, fields] = useValidatedForm(CampFamilySchema, { id: 'camp-family', lastResult, defaultValue: { phone_number: account.phone, camp: firstOpen?.code } })
   const chosenCamp = camps.find((camp) => camp.code === fields.camp.value) ?? firstOpen
@@ -65,6 +77,7 @@ export function FamilyRegistrationForm({ camps, account, lastResult }: { camps: 
             <p className="mt-1 text-sm text-muted">Your account's address: the confirmation and receipt go here.</p>
           </div>
           <TextField field={fields.phone_number} label="WhatsApp Number" type="tel" inputMode="tel" autoComplete="tel" />
+          {whatsappOptIn && <WhatsAppOptInField field={fields.whatsappOptIn} wording={whatsappOptIn} />}
           <CampAndBatchFields camps={camps} campField={fields.camp} batchField={fields.batch} />
           <TextField field={fields.promoCode} label="Promo code" optional autoComplete="off" hint={PROMO_CODE_HINT} />
           {camp && <FamilyPrices camp={camp} paidAlready={account.campsWithPaidSwimmer.includes(camp.code)} swimmers={chosen.map((swimmer, index) => ({ name: swimmer.name, ...prices[index]! }))} total={total} />}

@@ -19,6 +19,7 @@ const MIGRATIONS = path.resolve('drizzle')
 const journal: Journal = JSON.parse(readFileSync(path.join(MIGRATIONS, 'meta', '_journal.json'), 'utf8'))
 const RENAMING = journal.entries.findIndex((entry) => entry.tag === '0012_availability_windows')
 const FAMILIES = journal.entries.findIndex((entry) => entry.tag === '0013_families')
+const WHATSAPP = journal.entries.findIndex((entry) => entry.tag === '0018_whatsapp')
 
 /** The committed migrations up to (not including) entry `end`, as a folder of their own. */
 function migrationsBefore(end: number, dir: string) {
@@ -162,8 +163,9 @@ describe('every customer becoming an account with one swimmer', () => {
       { accountId: 2, isAccountHolder: true, name: 'Ravi Kumar', ageYears: 37, ageGivenOn: '2027-01-01', gender: 'male', swimmingExperience: 'beginner', coachName: 'Coach K', participateInEvents: false },
     ])
     expect(await db.select({ id: users.id, phone: users.phone, currentLocation: users.currentLocation }).from(users).orderBy(asc(users.id))).toEqual([
-      { id: 1, phone: '9845012345', currentLocation: 'Bengaluru' },
-      { id: 2, phone: '9845000000', currentLocation: 'Mysuru' },
+      // Numbers are kept in E.164 since the WhatsApp migration.
+      { id: 1, phone: '+919845012345', currentLocation: 'Bengaluru' },
+      { id: 2, phone: '+919845000000', currentLocation: 'Mysuru' },
       { id: 3, phone: null, currentLocation: null },
     ])
   })
@@ -183,5 +185,40 @@ describe('every customer becoming an account with one swimmer', () => {
       { bookingId: 3, state: 'completed' },
     ])
     expect(await db.select({ number: receipts.number }).from(receipts).orderBy(asc(receipts.id))).toHaveLength(2)
+  })
+})
+
+describe('phone numbers kept in E.164', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'swimlab-migrations-'))
+  let database: Awaited<ReturnType<typeof freshDatabase>>
+  // As people typed them, and what the migration keeps: the same as toE164 where it is sure, else as typed.
+  const TYPED: Array<[typed: string, kept: string]> = [
+    ['9845012345', '+919845012345'],
+    ['98450 12345', '+919845012345'],
+    ['098450-12345', '+919845012345'],
+    ['91 98450 12345', '+919845012345'],
+    ['+91 98450 12345', '+919845012345'],
+    ['+44 7700 900123', '+447700900123'],
+    ['+1 (650) 555-0100', '+16505550100'],
+    ['12345', '12345'],
+    ['98450 1234', '98450 1234'],
+  ]
+
+  beforeAll(async () => {
+    database = await freshDatabase()
+    await database.migrate(migrationsBefore(WHATSAPP, dir))
+    for (const [index, [typed]] of TYPED.entries()) {
+      await database.db.execute(sql`INSERT INTO users (name, email, password_hash, phone) VALUES ('Parent', ${`parent${index}@example.com`}, 'x', ${typed})`)
+    }
+    await database.migrate(MIGRATIONS)
+  })
+  afterAll(async () => {
+    await database?.close()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('rewrites the numbers that are plainly a mobile number, and leaves the rest as typed', async () => {
+    const kept = await database.db.select({ email: users.email, phone: users.phone }).from(users).orderBy(asc(users.id))
+    expect(kept.map((row) => row.phone)).toEqual(TYPED.map(([, stored]) => stored))
   })
 })

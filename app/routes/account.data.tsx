@@ -13,6 +13,9 @@ import { profileOf, updateProfile } from '~/modules/privacy/account-deletion.ser
 import { profileSchema } from '~/modules/privacy/schemas'
 import { getSiteSettings } from '~/modules/site/site.server'
 import { swimmersOf } from '~/modules/swimmers/swimmers.server'
+import { WhatsAppOptInField } from '~/components/whatsapp-opt-in'
+import { whatsappEnabled } from '~/modules/whatsapp/config.server'
+import { accountWhatsApp, switchAccountWhatsApp, type AccountWhatsApp } from '~/modules/whatsapp/account.server'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
   ...pageMeta(matches, { title: 'Your data', description: 'See, download, correct and delete the data we hold about you and your swimmers.', path: '/account/data' }),
@@ -21,10 +24,11 @@ export const meta: Route.MetaFunction = ({ matches }) => [
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request)
-  const [account, swimmers, settings] = await Promise.all([
+  const [account, swimmers, settings, whatsapp] = await Promise.all([
     profileOf(user.id),
     swimmersOf(user.id),
     getSiteSettings(),
+    accountWhatsApp(user.id),
   ])
   return {
     email: user.email,
@@ -33,10 +37,12 @@ export async function loader({ request }: Route.LoaderArgs) {
     profile: account ?? { name: user.name, phone: '', currentLocation: '' },
     swimmers: swimmers.map((swimmer) => ({ id: swimmer.id, name: swimmer.name, isAccountHolder: swimmer.isAccountHolder })),
     constraint: getZodConstraint(profileSchema),
+    /** Null while the site sends no WhatsApp messages: no box, no switch. */
+    whatsapp,
   }
 }
 
-const INTENTS = ['profile'] as const
+const INTENTS = ['profile', 'whatsapp-on', 'whatsapp-off'] as const
 
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireUser(request)
@@ -48,16 +54,26 @@ export async function action({ request }: Route.ActionArgs) {
       await updateProfile(user.id, submission.value)
       return redirectWithToast('/account/data#details', { type: 'success', title: 'Your details are saved' })
     }
+    case 'whatsapp-on':
+    case 'whatsapp-off': {
+      // Only while the site sends WhatsApp messages; only the number kept on the signed-in account changes: the form names none.
+      if (!whatsappEnabled()) return unknownForm()
+      const on = formIntent(formData, INTENTS) === 'whatsapp-on'
+      if (!(await switchAccountWhatsApp(user.id, on))) return data({ whatsappError: NO_NUMBER }, { status: 400 })
+      return redirectWithToast('/account/data#whatsapp', { type: 'success', title: on ? 'WhatsApp messages are on' : 'WhatsApp messages are off' })
+    }
     default:
       return unknownForm()
   }
 }
 
+const NO_NUMBER = 'Add a valid WhatsApp number to your details above first.'
+
 export default function AccountData({ loaderData, actionData }: Route.ComponentProps) {
-  const { email, isAdmin, supportEmail, profile, swimmers, constraint } = loaderData
+  const { email, isAdmin, supportEmail, profile, swimmers, constraint, whatsapp } = loaderData
   const [form, fields] = useLazyValidatedForm(() => import('~/modules/privacy/schemas').then((schemas) => schemas.profileSchema), {
     constraint,
-    lastResult: actionData?.result,
+    lastResult: actionData && 'result' in actionData ? actionData.result : undefined,
     defaultValue: profile,
   })
   const others = swimmers.filter((swimmer) => !swimmer.isAccountHolder)
@@ -76,7 +92,7 @@ export default function AccountData({ loaderData, actionData }: Route.ComponentP
         <p className="mt-2 text-muted">
           A ZIP file with everything we hold about your account and its swimmers in one readable file (data.json): your details and your
           swimmers&apos;, parents&apos; consents, bookings and their days, payments, refunds, camp registrations and waitlist places, the
-          e-mails we sent you, the browsers signed in to your account and our records of changes about you; and the receipts and report
+          e-mails we sent you, {whatsapp && 'your WhatsApp consent and the WhatsApp messages we sent you, '}the browsers signed in to your account and our records of changes about you; and the receipts and report
           files themselves. It is made when you ask and is kept nowhere on our side.
         </p>
         <Form method="post" action="/account/data/export" reloadDocument className="mt-4">
@@ -100,10 +116,12 @@ export default function AccountData({ loaderData, actionData }: Route.ComponentP
           <TextField field={fields.name} label="Your name" autoComplete="name" />
           <TextField field={fields.phone} label="WhatsApp number" type="tel" inputMode="tel" autoComplete="tel" />
           <TextField field={fields.currentLocation} label="Current location" autoComplete="address-level2" />
+          {whatsapp && <WhatsAppOptInField field={fields.whatsappOptIn} wording={whatsapp.wording} />}
           <PendingButton when={{ fields: { intent: 'profile' } }} pendingLabel="Saving...">
             Save my details
           </PendingButton>
         </Form>
+        {whatsapp && <WhatsAppSwitch whatsapp={whatsapp} error={actionData && 'whatsappError' in actionData ? actionData.whatsappError : null} />}
         {swimmers.length > 0 && (
           <>
             <h3 className="mt-8 font-semibold text-ink">Swimmers</h3>
@@ -151,5 +169,43 @@ export default function AccountData({ loaderData, actionData }: Route.ComponentP
         )}
       </section>
     </section>
+  )
+}
+
+/** Whether the account's number gets WhatsApp messages, with a button to turn them on or off (a plain form: no JavaScript needed). */
+function WhatsAppSwitch({ whatsapp, error }: { whatsapp: AccountWhatsApp; error: string | null }) {
+  return (
+    <div id="whatsapp" className="mt-8">
+      <h3 className="font-semibold text-ink">WhatsApp messages</h3>
+      {error && (
+        <p role="alert" className="mt-1 text-sm font-medium text-red-700">
+          {error}
+        </p>
+      )}
+      {!whatsapp.phone ? (
+        <p className="mt-1 text-muted">WhatsApp messages: off. To get booking confirmations, reminders and results on WhatsApp, add your WhatsApp number to your details above.</p>
+      ) : (
+        <>
+          <p className="mt-1 text-ink">
+            WhatsApp messages: {whatsapp.state}
+            <span className="text-muted"> to {whatsapp.phone}</span>
+          </p>
+          <Form method="post" className="mt-3 space-y-3">
+            {whatsapp.on ? (
+              <PendingButton name="intent" value="whatsapp-off" when={{ fields: { intent: 'whatsapp-off' } }} pendingLabel="Turning off..." className="btn-secondary">
+                Turn WhatsApp messages off
+              </PendingButton>
+            ) : (
+              <>
+                <p className="text-sm text-muted">{whatsapp.wording}</p>
+                <PendingButton name="intent" value="whatsapp-on" when={{ fields: { intent: 'whatsapp-on' } }} pendingLabel="Turning on..." className="btn-secondary">
+                  Turn WhatsApp messages on
+                </PendingButton>
+              </>
+            )}
+          </Form>
+        </>
+      )}
+    </div>
   )
 }

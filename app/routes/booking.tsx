@@ -32,6 +32,10 @@ import { abandonOrder, applyCodeToOrder, previewCode } from '~/modules/payments/
 import { promoDiscountRow } from '~/modules/promotions/texts'
 import { getCatalogue, requireItem } from '~/modules/site/site.server'
 import { readForm } from '~/lib/form-data.server'
+import { formatPhone } from '~/lib/phone'
+import { WhatsAppOptInField } from '~/components/whatsapp-opt-in'
+import { whatsappEnabled } from '~/modules/whatsapp/config.server'
+import { optInToWhatsApp, WHATSAPP_OPT_IN_WORDING } from '~/modules/whatsapp/consent.server'
 import { formIntent } from '~/lib/intent'
 import { refusalOf } from '~/lib/refusals.server'
 
@@ -66,8 +70,9 @@ export async function loader({ request }: Route.LoaderArgs) {
   const [user, dates] = await Promise.all([getUser(request), bookingDates()])
   // From the pricing page's buttons: the service the visitor chose there.
   const chosenService = services.find((service) => service.value === url.searchParams.get('service'))?.value
-  const prefill: Partial<Record<keyof PublicBookingInput, string>> = draft ?? {
-    ...(user ? { name: user.name, email: user.email, phone: user.phone ?? '' } : {}),
+  // Back from step 2: the details as kept, the WhatsApp box as the visitor left it.
+  const prefill: Partial<Record<keyof PublicBookingInput, string>> = draft ? { ...draft, phone: draft.phone && formatPhone(draft.phone), whatsappOptIn: draft.whatsappOptIn ? 'on' : undefined } : {
+    ...(user ? { name: user.name, email: user.email, phone: user.phone ? formatPhone(user.phone) : '' } : {}),
     ...(chosenService ? { service: chosenService } : {}),
   }
   return {
@@ -77,6 +82,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     times: prefill.date && dates.open.includes(prefill.date) ? await bookingTimesOn(prefill.date) : null,
     dates,
     constraint: getZodConstraint(PublicBookingSchema),
+    whatsappOptIn: whatsappEnabled() ? WHATSAPP_OPT_IN_WORDING : null,
   }
 }
 
@@ -105,7 +111,8 @@ function summaryOf(details: PublicBookingInput, services: Services, promo: { cod
   return {
     name: details.name,
     email: details.email,
-    phone: details.phone || null,
+    phone: details.phone ? formatPhone(details.phone) : null,
+    whatsapp: Boolean(details.phone && details.whatsappOptIn && whatsappEnabled()),
     service: service.label,
     when: `${formatWeekdayDate(details.date)} at ${formatClockTime(details.time)}`,
     price: formatRupees(service.pricePaise),
@@ -228,6 +235,8 @@ async function pay(request: Request, context: Route.ActionArgs['context']) {
     if (refusal.error instanceof SlotUnavailableError || refusal.error instanceof AlreadyBookedError) return redirect('/booking?step=2&payment=unavailable', { headers })
     return data<ActionResult>({ kind: 'refused', message: refusal.message }, { status: refusal.status, headers })
   }
+  // The booking is made: the number the visitor asked WhatsApp messages for on step 1 is opted in.
+  if (draft.phone && draft.whatsappOptIn && whatsappEnabled()) await optInToWhatsApp({ phone: draft.phone, source: 'booking' })
   const promoCode = await readDraftPromoCode(request)
   if (promoCode) {
     try {
@@ -331,6 +340,7 @@ function DetailsStep({ loaderData, actionData }: { loaderData: Step1Data; action
       <TextField field={fields.name} label="Full Name" autoComplete="name" />
       <TextField field={fields.email} label="Email" type="email" autoComplete="email" />
       <TextField field={fields.phone} label="Phone" type="tel" inputMode="tel" autoComplete="tel" optional />
+      {loaderData.whatsappOptIn && <WhatsAppOptInField field={fields.whatsappOptIn} wording={loaderData.whatsappOptIn} />}
 
       <fieldset aria-describedby={fields.service.errors?.length ? fields.service.errorId : undefined}>
         <legend className="text-sm font-semibold text-ink">Service</legend>
@@ -436,6 +446,7 @@ function PaymentStep({ summary, notice, tooLateToChange, promoError, typed }: Ex
         <DetailRow term="Name" value={summary.name} />
         <DetailRow term="Email" value={summary.email} />
         {summary.phone && <DetailRow term="Phone" value={summary.phone} />}
+        {summary.whatsapp && <DetailRow term="WhatsApp messages" value="Yes, at this number" />}
         <DetailRow term="Service" value={summary.service} />
         <DetailRow term="Date and time" value={summary.when} />
         {summary.notes && <DetailRow term="Notes" value={summary.notes} />}

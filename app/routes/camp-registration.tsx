@@ -28,6 +28,10 @@ import { holdFamilySeats, listNames, swimmerChoices } from '~/modules/camps/grou
 import { startPayment } from '~/modules/payments/payments.server'
 import { PROMO_CODE_HINT } from '~/components/camp-family-form'
 import { applyCodeBeforePaying, previewCode } from '~/modules/payments/checkout.server'
+import { formatPhone, toE164 } from '~/lib/phone'
+import { WhatsAppOptInField } from '~/components/whatsapp-opt-in'
+import { whatsappEnabled } from '~/modules/whatsapp/config.server'
+import { optInToWhatsApp, WHATSAPP_OPT_IN_WORDING } from '~/modules/whatsapp/consent.server'
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, { title: 'Camp Registration', description: 'Register a swimmer for a swimming camp in Bangalore and pay the fee online.', path: '/onboarding' })
@@ -51,9 +55,15 @@ export async function loader({ request }: Route.LoaderArgs) {
       })),
     })),
     // "Register Another Person" keeps the parent's e-mail and phone.
-    prefill: { email: params.get('email') ?? '', phone_number: params.get('phone') ?? '' },
+    prefill: { email: params.get('email') ?? '', phone_number: readablePhone(params.get('phone') ?? '') },
     account: await familyAccount(request),
+    whatsappOptIn: whatsappEnabled() ? WHATSAPP_OPT_IN_WORDING : null,
   }
+}
+
+/** The number a parent asked WhatsApp messages for, once their registration is made (the box shows only while the site sends them). */
+async function optInIfTicked(form: { phone_number: string; whatsappOptIn: boolean }) {
+  if (form.whatsappOptIn && whatsappEnabled()) await optInToWhatsApp({ phone: form.phone_number, source: 'camp' })
 }
 
 /** A signed-in parent with swimmers chooses among them (camp-family-form.tsx); anyone else types the swimmer's name. */
@@ -61,10 +71,10 @@ async function familyAccount(request: Request): Promise<FamilyAccount | null> {
   const user = await getUser(request)
   if (!user) return null
   const swimmers = await swimmerChoices(user.id)
-  return swimmers.length ? { email: user.email, phone: user.phone ?? '', swimmers, campsWithPaidSwimmer: await campsWithPaidSwimmer(user.id) } : null
+  return swimmers.length ? { email: user.email, phone: user.phone ? formatPhone(user.phone) : '', swimmers, campsWithPaidSwimmer: await campsWithPaidSwimmer(user.id) } : null
 }
 
-type Applicant = Pick<CampRegistrationInput, 'name' | 'email' | 'phone_number' | 'camp' | 'batch'>
+type Applicant = Pick<CampRegistrationInput, 'name' | 'email' | 'phone_number' | 'camp' | 'batch' | 'whatsappOptIn'>
 
 type ActionResult =
   | { kind: 'edit'; values: Partial<Record<keyof Applicant, string>> }
@@ -90,6 +100,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   try {
     if (intent === 'waitlist') {
       const place = await joinWaitlist({ campCode: form.camp, batchCode: form.batch, applicant, ip })
+      await optInIfTicked(form)
       return data<ActionResult>({ kind: 'waitlisted', campName: place.campName, batchName: place.batchName, confirmBy: formatLabDateTime(place.confirmBy), email: form.email, phone: form.phone_number })
     }
     const { holder, setCookie } = await holderOf(request, context, { userId: (await getUser(request))?.id ?? null, email: form.email })
@@ -102,6 +113,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (promo) await previewCode({ code: promo.code, product: 'camp', customer: { accountId: null, email: form.email }, pricesPaise: [], network: promo.network })
     return await arriving(async (quiet) => {
       const place = await joinCampLine({ campCode: form.camp, batchCode: form.batch, applicant, holder })
+      await optInIfTicked(form)
       const arrival = quiet ? await settledArrival(place.id, QUIET_WAIT_MS) : undefined
       if (!arrival?.outcome) return redirect(`${await privateLinkPath(CAMP_LINE_LINK, place.id)}${promo ? `&${new URLSearchParams({ promo: promo.code })}` : ''}`, { status: 303, headers })
       const next = await afterTheLine(arrival, promo)
@@ -139,6 +151,7 @@ async function registerSwimmers(request: Request, context: Route.ActionArgs['con
       contact: { email: user.email, phone: form.phone_number },
       holder,
     })
+    await optInIfTicked(form)
     if (form.promoCode) await applyCodeBeforePaying({ payable: { kind: 'camp', id: held.leadId }, code: form.promoCode, network: holder.network })
     const payment = await startPayment({
       payable: { kind: 'camp', id: held.leadId },
@@ -155,7 +168,7 @@ async function registerSwimmers(request: Request, context: Route.ActionArgs['con
 /** How long a registration waits for its outcome, when few arrive, before it is answered with the place in line instead. */
 const QUIET_WAIT_MS = 3_000
 
-const APPLICANT_FIELDS = ['name', 'email', 'phone_number', 'camp', 'batch'] as const
+const APPLICANT_FIELDS = ['name', 'email', 'phone_number', 'camp', 'batch', 'whatsappOptIn'] as const
 
 /** The applicant's fields of a form as typed, each cut to a length no real answer reaches. */
 function applicantValues(formData: FormData) {
@@ -164,22 +177,39 @@ function applicantValues(formData: FormData) {
     const value = formData.get(name)
     if (typeof value === 'string' && value !== '') values[name] = value.slice(0, 200)
   }
+  if (values.phone_number) values.phone_number = readablePhone(values.phone_number)
   return values
 }
 
+/** A number as the form shows it: a kept one (E.164) as people read it, anything else as it came. */
+function readablePhone(phone: string) {
+  const e164 = toE164(phone)
+  return e164 ? formatPhone(e164) : phone
+}
+
 export default function CampRegistration({ loaderData, actionData }: Route.ComponentProps) {
-  const { camps, prefill, account } = loaderData
-  if (account && (!actionData || actionData.kind === 'family')) return <FamilyRegistrationForm key={actionData ? 'answered' : 'new'} camps={camps} account={account} lastResult={actionData?.result} />
-  if (actionData?.kind === 'family') return <RegistrationForm key="new" camps={camps} prefill={prefill} actionData={undefined} />
+  const { camps, prefill, account, whatsappOptIn } = loaderData
+  if (account && (!actionData || actionData.kind === 'family')) return <FamilyRegistrationForm key={actionData ? 'answered' : 'new'} camps={camps} account={account} lastResult={actionData?.result} whatsappOptIn={whatsappOptIn} />
+  if (actionData?.kind === 'family') return <RegistrationForm key="new" camps={camps} prefill={prefill} actionData={undefined} whatsappOptIn={whatsappOptIn} />
   if (actionData?.kind === 'waitlisted') return <Waitlisted {...actionData} />
   if (actionData?.kind === 'full') return <BatchFull {...actionData} />
   // A fresh form for each answer, so Try Again starts from what the parent typed.
-  return <RegistrationForm key={actionData?.kind ?? 'new'} camps={camps} prefill={prefill} actionData={actionData} />
+  return <RegistrationForm key={actionData?.kind ?? 'new'} camps={camps} prefill={prefill} actionData={actionData} whatsappOptIn={whatsappOptIn} />
 }
 
 type Camps = Route.ComponentProps['loaderData']['camps']
 
-function RegistrationForm({ camps, prefill, actionData }: { camps: Camps; prefill: { email: string; phone_number: string }; actionData: Extract<ActionResult, { kind: 'edit' | 'invalid' | 'failed' }> | undefined }) {
+function RegistrationForm({
+  camps,
+  prefill,
+  actionData,
+  whatsappOptIn,
+}: {
+  camps: Camps
+  prefill: { email: string; phone_number: string }
+  actionData: Extract<ActionResult, { kind: 'edit' | 'invalid' | 'failed' }> | undefined
+  whatsappOptIn: string | null
+}) {
   const firstOpen = camps.find((camp) => camp.open)
   const [form, fields] = useValidatedForm(CampRegistrationSchema, {
     lastResult: actionData?.kind === 'edit' ? undefined : actionData?.result,
@@ -206,6 +236,7 @@ function RegistrationForm({ camps, prefill, actionData }: { camps: Camps; prefil
           <TextField field={fields.name} label="Full Name" autoComplete="name" />
           <TextField field={fields.email} label="Email Address" type="email" autoComplete="email" />
           <TextField field={fields.phone_number} label="Phone Number" type="tel" inputMode="tel" autoComplete="tel" />
+          {whatsappOptIn && <WhatsAppOptInField field={fields.whatsappOptIn} wording={whatsappOptIn} />}
 
           <CampAndBatchFields camps={camps} campField={fields.camp} batchField={fields.batch} />
           <TextField field={fields.promoCode} label="Promo code" optional autoComplete="off" hint={PROMO_CODE_HINT} />

@@ -18,6 +18,8 @@ import { accountCampRegistrations } from '~/modules/camps/account-registrations.
 import { creditNotePath, creditNotesOfBookings, creditNotesOfRegistrations, type CreditNoteSummary } from '~/modules/receipts/credit-notes.server'
 import { reportView } from '~/lib/report-view.server'
 import type { BookingStatus } from '~/db/schema'
+import { formatPhone } from '~/lib/phone'
+import { accountWhatsApp } from '~/modules/whatsapp/account.server'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
   ...pageMeta(matches, { title: 'My Bookings', description: 'Your swimming analysis bookings and account details.', path: '/my-bookings' }),
@@ -27,7 +29,7 @@ export const meta: Route.MetaFunction = ({ matches }) => [
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request)
   const now = new Date()
-  const [swimmers, location] = await Promise.all([swimmersOf(user.id), currentLocationOf(user.id)])
+  const [swimmers, location, whatsapp] = await Promise.all([swimmersOf(user.id), currentLocationOf(user.id), accountWhatsApp(user.id)])
   // Narrowed to one of the account's swimmers; any other id shows every booking of the account.
   const asked = rowId(new URL(request.url).searchParams.get('swimmer'))
   const shown = swimmers.find((swimmer) => swimmer.id === asked) ?? null
@@ -46,8 +48,10 @@ export async function loader({ request }: Route.LoaderArgs) {
     account: {
       name: user.name,
       email: user.email,
-      phone: user.phone,
+      phone: user.phone ? formatPhone(user.phone) : null,
       location,
+      // Null while the site sends no WhatsApp messages; turned on and off on /account/data.
+      whatsapp: whatsapp && whatsapp.phone ? whatsapp.state : null,
       swimmers: swimmers.map((swimmer) => ({ id: swimmer.id, name: swimmer.name })),
     },
     shownSwimmer: shown ? { id: shown.id, name: shown.name } : null,
@@ -258,6 +262,17 @@ export default function MyBookings({ loaderData }: Route.ComponentProps) {
             <AccountRow term="Name" value={account.name} />
             <AccountRow term="Email" value={account.email} />
             <AccountRow term="WhatsApp number" value={account.phone ?? 'Not specified'} />
+            {account.whatsapp && (
+              <div>
+                <dt className="font-semibold text-muted">WhatsApp messages</dt>
+                <dd className="text-ink">
+                  {account.whatsapp}{' '}
+                  <Link to="/account/data#whatsapp" className="font-semibold text-brand-700 underline underline-offset-2">
+                    Change<span className="sr-only"> WhatsApp messages</span>
+                  </Link>
+                </dd>
+              </div>
+            )}
             <AccountRow term="Location" value={account.location || 'Not specified'} />
             <div>
               <dt className="font-semibold text-muted">Swimmers</dt>

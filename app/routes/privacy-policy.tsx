@@ -39,6 +39,7 @@ const RETENTION_ROWS: Array<[string, string]> = [
   ['One-time codes sent by e-mail', '30 minutes, or until used'],
   ['Sign-in sessions', 'Their lifetime (7 days), or until you sign out'],
   ['The text of e-mails we sent', '90 days'],
+  ['Whether your WhatsApp number asked for our messages (when, and the words agreed to)', 'Until you delete your account, so that we can show when you agreed or said stop'],
   ['Invoices and the payments they record', '8 years, as Indian tax law (GST) requires'],
   ['Server logs', 'A limited period, for security'],
 ]
@@ -134,6 +135,12 @@ export default function PrivacyPolicy({ loaderData }: Route.ComponentProps) {
               send you e-mails about your bookings: verification codes, confirmations with calendar invitations, reminders,
               receipts, changes and the notice that your report is ready;
             </li>
+            <li>
+              send you the same updates on WhatsApp (confirmations, reminders, payment and refund updates and analysis results),
+              but only to a number whose owner asked for them by ticking the WhatsApp box next to it, or by turning WhatsApp
+              messages on in their account. We keep when and on which form you asked, and the words you agreed to. Reply STOP to
+              any of our WhatsApp messages, or turn them off in your account, and we send none after the one confirming it;
+            </li>
             <li>carry out your analysis and prepare your personalised report and videos;</li>
             <li>answer your questions and handle complaints;</li>
             <li>meet our legal obligations, such as tax and accounting records, and prevent fraud and misuse of the site.</li>
@@ -159,6 +166,10 @@ export default function PrivacyPolicy({ loaderData }: Route.ComponentProps) {
             <li>
               <strong>our e-mail delivery and hosting providers</strong>, who send our e-mails and run our servers for us under
               contract, and may use the data only on our instructions;
+            </li>
+            <li>
+              <strong>Meta (WhatsApp)</strong>, whose WhatsApp Business platform carries our WhatsApp messages to the numbers that
+              asked for them: it receives the number and the message, and tells us whether it was delivered;
             </li>
             <li>
               <strong>your coach or academy</strong>, only when you ask us to or share your results with them yourself: a link you

@@ -13,6 +13,9 @@ import { REGISTRATION_DEFAULTS, WHO_SWIMS } from '~/modules/accounts/fields'
 import { registrationSchema } from '~/modules/accounts/schemas'
 import { labToday } from '~/lib/lab-time'
 import { readForm } from '~/lib/form-data.server'
+import { WhatsAppOptInField } from '~/components/whatsapp-opt-in'
+import { whatsappEnabled } from '~/modules/whatsapp/config.server'
+import { WHATSAPP_OPT_IN_WORDING } from '~/modules/whatsapp/consent.server'
 import { formErrorsOf, refusalOf } from '~/lib/refusals.server'
 
 export const meta: Route.MetaFunction = ({ matches }) =>
@@ -24,7 +27,8 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireGuest(request)
-  return { constraint: getZodConstraint(registrationSchema(labToday())) }
+  // The WhatsApp box shows only while the site sends WhatsApp messages, with the words its opt-in records.
+  return { constraint: getZodConstraint(registrationSchema(labToday())), whatsappOptIn: whatsappEnabled() ? WHATSAPP_OPT_IN_WORDING : null }
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -75,6 +79,7 @@ export default function Registration({ loaderData, actionData }: Route.Component
             <TextField field={fields.phone} label="WhatsApp Number" type="tel" autoComplete="tel" inputMode="tel" />
             <TextField field={fields.currentLocation} label="Current Location" autoComplete="address-level2" />
           </div>
+          {loaderData.whatsappOptIn && <WhatsAppOptInField field={fields.whatsappOptIn} wording={loaderData.whatsappOptIn} />}
         </fieldset>
         <fieldset className="space-y-5">
           <legend className="text-lg font-bold text-brand-900">{hydrated && forChild ? 'About the swimmer' : hydrated ? 'About you as a swimmer' : 'About the swimmer'}</legend>

@@ -206,7 +206,7 @@ describe('signing in and out without JavaScript', () => {
     expect(page).toContain('Welcome back, Ravi Kumar!')
     expect(page).toContain('Account Information')
     expect(page).toContain('return@example.com')
-    expect(page).toContain('9845012345')
+    expect(page).toContain('+91 98450 12345')
     expect(page).toContain('Swimmers Ravi Kumar')
     expect(page).toContain('No bookings yet')
   })

@@ -280,13 +280,13 @@ describe('registrations', () => {
       // Staff see that the place is not confirmed yet, and it is not counted.
       const unconfirmed = text((await admin.get('/admin/camps/camp1')).html)
       expect(unconfirmed).toContain('Batch 1 9:00 AM - 10:30 AM and 1:00 PM - 2:30 PM. 2 of 2 seats taken.')
-      expect(unconfirmed).toMatch(/Waitlist \(0\) No one is waiting\. Not confirmed yet \(1\) Late Comer family\d+@example.com · 98450 12345 Address not confirmed yet: not in the queue until the parent opens the e-mailed link; lapses after a day\. Joined/)
+      expect(unconfirmed).toMatch(/Waitlist \(0\) No one is waiting\. Not confirmed yet \(1\) Late Comer family\d+@example.com · \+91 98450 12345 Address not confirmed yet: not in the queue until the parent opens the e-mailed link; lapses after a day\. Joined/)
 
       const confirmLink = /(http:\/\/\S+\/onboarding\/waitlist\?entry=\d+&key=[\w-]+)/.exec((await site.sink.waitForMailTo(lateValues.email, /Please confirm your waitlist place/)).text)![1]!
       expect((await late.post(confirmLink, { website_url: '' })).status).toBe(302)
       const page = text((await admin.get('/admin/camps/camp1')).html)
       expect(page).toContain('Batch 1 9:00 AM - 10:30 AM and 1:00 PM - 2:30 PM. 2 of 2 seats taken, 1 waiting.')
-      expect(page).toMatch(/Registrations \(2\) .*Asha Rao .*Confirmed ₹35,000.00 .*Bina Das .*Confirmed ₹35,000.00 .*Waitlist \(1\) Late Comer family\d+@example.com · 98450 12345 Waiting; address confirmed \d{1,2}:\d{2} [AP]M IST on .+\. Joined/)
+      expect(page).toMatch(/Registrations \(2\) .*Asha Rao .*Confirmed ₹35,000.00 .*Bina Das .*Confirmed ₹35,000.00 .*Waitlist \(1\) Late Comer family\d+@example.com · \+91 98450 12345 Waiting; address confirmed \d{1,2}:\d{2} [AP]M IST on .+\. Joined/)
       expect(page).not.toContain('Not confirmed yet')
 
       // Fewer seats than are taken is refused, next to the field.
@@ -333,10 +333,10 @@ describe('registrations', () => {
       expect(header).toBe('Name,E-mail,Phone,Camp,Batch,Status,Amount (₹),Registration ID,Order ID,Registered at (IST)')
       const row = /^([^,]+),([^,]+),([^,]+),([^,]+),([^,]+),([^,]+),(\d+\.\d\d),(CMP-\d{10}),((?:CAMP_[\w-]+)?),(\d{4}-\d\d-\d\d \d\d:\d\d)$/
       expect(rows.map((line) => (row.exec(line) ?? [line]).slice(1, 9))).toEqual([
-        ['Bina Das', bina, '98450 12345', 'Camp 1', 'Batch 1', 'Refunded', '35000.00', binaReference],
-        ['Late Comer', lateValues.email, '98450 12345', 'Camp 1', 'Batch 1', 'Awaiting payment', '35000.00', expect.stringMatching(/^CMP-\d{10}$/)],
-        ['Asha Rao', asha, '98450 12345', 'Camp 1', 'Batch 2', 'Confirmed', '35000.00', ashaReference],
-        ['Chitra Pai', expect.any(String), '98450 12345', 'Camp 1', 'Batch 2', 'Confirmed', '35000.00', expect.stringMatching(/^CMP-\d{10}$/)],
+        ['Bina Das', bina, "'+919845012345", 'Camp 1', 'Batch 1', 'Refunded', '35000.00', binaReference],
+        ['Late Comer', lateValues.email, "'+919845012345", 'Camp 1', 'Batch 1', 'Awaiting payment', '35000.00', expect.stringMatching(/^CMP-\d{10}$/)],
+        ['Asha Rao', asha, "'+919845012345", 'Camp 1', 'Batch 2', 'Confirmed', '35000.00', ashaReference],
+        ['Chitra Pai', expect.any(String), "'+919845012345", 'Camp 1', 'Batch 2', 'Confirmed', '35000.00', expect.stringMatching(/^CMP-\d{10}$/)],
       ])
       expect(rows.map((line) => row.exec(line)![9])).toEqual([expect.stringMatching(/^CAMP_/), '', expect.stringMatching(/^CAMP_/), expect.stringMatching(/^CAMP_/)])
     },

@@ -148,7 +148,7 @@ describe('bookings', () => {
     const lines = csv.html.replace(/^\uFEFF/, '').trim().split(/\r?\n/)
     expect(lines[0]).toBe('Booking ID,Swimmer,Customer,E-mail,Phone,Product,Days,First day,Time,Status,Amount (₹),Booked on')
     expect(lines).toHaveLength(2)
-    expect(lines[1]).toContain(`${reference},Desk Customer,Desk Customer,deskcustomer@example.com,9845012345,`)
+    expect(lines[1]).toContain(`${reference},Desk Customer,Desk Customer,deskcustomer@example.com,'+919845012345,`)
     expect(lines[1]).toContain(',2500.00,')
     const none = await admin.get(`/admin/bookings.csv?q=${encodeURIComponent('deskcustomer@')}&status=cancelled`)
     expect(none.html.replace(/^\uFEFF/, '').trim().split(/\r?\n/)).toHaveLength(1)

@@ -2,6 +2,7 @@
 // browser, for validation as you type. Nothing server-only may be imported here.
 import { z } from 'zod'
 import { isMinorOn, type KnownAge } from '~/modules/swimmers/age'
+import { INVALID_WHATSAPP_NUMBER, phoneField, whatsappOptInField } from '~/lib/phone-field'
 import { GENDERS, HOW_DID_YOU_KNOW, PARTICIPATE_IN_EVENTS, SPECIALIZATIONS, SWIMMING_EXPERIENCE, WHO_SWIMS } from './fields'
 
 export { GENDERS, HOW_DID_YOU_KNOW, optionLabel, SPECIALIZATIONS, SWIMMING_EXPERIENCE, WHO_SWIMS } from './fields'
@@ -168,6 +169,9 @@ export const GUARDIAN_DECLARATION_MESSAGE = "Please confirm that you are the swi
 export const PARENT_EMAIL_MESSAGE = "Swimmers under 18 need a parent's or guardian's consent: enter their e-mail address"
 
 /** A declaration box that is never ticked for the person: only 'on' (a ticked checkbox) counts. */
+/** The account holder's WhatsApp number, kept in E.164: on registration and on the account's own form. */
+export const whatsappNumberField = phoneField({ tooShort: 'WhatsApp number must be at least 10 digits', invalid: INVALID_WHATSAPP_NUMBER })
+
 const declarationField = z
   .string()
   .optional()
@@ -187,11 +191,8 @@ export const registrationSchema = (today: string) =>
       name: personNameField(),
       email: emailField,
       password: passwordField,
-      phone: z
-        .string({ error: 'WhatsApp number must be at least 10 digits' })
-        .trim()
-        .max(20, 'Please use at most 20 characters')
-        .refine((phone) => phone.replace(/\D/g, '').length >= 10, 'WhatsApp number must be at least 10 digits'),
+      phone: whatsappNumberField,
+      whatsappOptIn: whatsappOptInField,
       currentLocation: text('Current location is required', 2, 100),
       swimmerName: personNameField({ required: "Swimmer's name must be at least 2 characters" }).optional().or(z.literal('').transform(() => undefined)),
       ...swimmerFields,

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { INVALID_PHONE_NUMBER, phoneField, WHATSAPP_NUMBER_NEEDED, whatsappOptInField } from '~/lib/phone-field'
 import { notesField, personNameField } from '~/modules/accounts/schemas'
 import { BOOKABLE_DATE_MESSAGE, BOOKING_TIMES, ISO_DATE, isInBookingWindow, isRealDate } from './fields'
 
@@ -55,15 +56,17 @@ export const PublicBookingSchema = z.object({
     .trim()
     .max(254, 'Invalid email address')
     .pipe(z.email({ error: 'Invalid email address' })),
-  phone: z
-    .string()
-    .trim()
-    .max(20, 'Please use at most 20 characters')
-    .refine((phone) => phone.replace(/\D/g, '').length >= 10, 'Phone number must be at least 10 digits')
-    .optional(),
+  phone: phoneField({ tooShort: 'Phone number must be at least 10 digits', invalid: INVALID_PHONE_NUMBER }).optional(),
+  /** Shown only when the site sends WhatsApp messages; ignored otherwise. Kept with the draft until the booking is made. */
+  whatsappOptIn: whatsappOptInField.optional(),
   service: z.enum(['race', 'biomechanical', 'both'], { error: 'Please choose a service' }),
   date: bookableDateField('Please choose a date'),
   time: z.enum(BOOKING_TIMES, { error: 'Please choose a time' }),
   notes: notesField,
+}).refine((form) => !form.whatsappOptIn || Boolean(form.phone), {
+  message: WHATSAPP_NUMBER_NEEDED,
+  path: ['phone'],
+  // Once the number and the box are valid themselves, so that every other message shows with it.
+  when: (payload) => payload.issues.every((issue) => issue.path?.length && !['phone', 'whatsappOptIn'].includes(String(issue.path[0]))),
 })
 export type PublicBookingInput = z.output<typeof PublicBookingSchema>

@@ -2,6 +2,7 @@
 // and, in the browser, for validation as you type. Nothing server-only may be imported here.
 import { z } from 'zod'
 import { rupeesToPaise } from '~/lib/money'
+import { INVALID_PHONE_NUMBER, phoneField } from '~/lib/phone-field'
 import { DAYS_OF_WEEK, daysBetween } from '~/lib/lab-time'
 import { notesField, personNameField } from '~/modules/accounts/schemas'
 import { dateField, DateSchema } from './schemas'
@@ -73,7 +74,7 @@ export const StaffBookingSchema = z
     name: personNameField(),
     swimmerName: personNameField({ required: "Swimmer's name must be at least 2 characters" }).optional().or(z.literal('').transform(() => undefined)),
     email: z.string({ error: 'Invalid email address' }).trim().max(254, 'Invalid email address').pipe(z.email({ error: 'Invalid email address' })),
-    phone: z.string().trim().max(20, 'Please use at most 20 characters').optional(),
+    phone: phoneField({ tooShort: 'Phone number must be at least 10 digits', invalid: INVALID_PHONE_NUMBER }).optional(),
     product: z.enum(STAFF_PRODUCTS.map((product) => product.value) as [string, ...string[]], { error: 'Choose what to book' }),
     date: dateField('Choose the date of the (first) session'),
     time: clock('start time'),

@@ -34,15 +34,18 @@ export async function staffBookings(filters: StaffBookingFilters, limit = 200) {
   const term = filters.search?.trim()
   if (term) {
     const like = `%${term.replace(/[\\%_]/g, (char) => `\\${char}`)}%`
+    // A number typed any way ("+91 98450-12345") finds the number as kept (E.164).
+    const number = toE164(term)
     conditions.push(
       or(
         ilike(bookings.swimmerName, like),
         ilike(bookings.customerName, like),
         ilike(bookings.customerEmail, like),
         ilike(bookings.customerPhone, like),
+        number ? eq(bookings.customerPhone, number) : undefined,
         ilike(bookings.reference, like),
         // The account holder as they are now (a name or address changed since the booking).
-        sql`EXISTS (SELECT 1 FROM ${users} WHERE ${users.id} = ${bookings.userId} AND (${users.name} ILIKE ${like} OR ${users.email} ILIKE ${like} OR ${users.phone} ILIKE ${like}))`,
+        sql`EXISTS (SELECT 1 FROM ${users} WHERE ${users.id} = ${bookings.userId} AND (${users.name} ILIKE ${like} OR ${users.email} ILIKE ${like} OR ${users.phone} ILIKE ${like}${number ? sql` OR ${users.phone} = ${number}` : sql``}))`,
         sql`EXISTS (SELECT 1 FROM ${payments} WHERE ${payments.bookingId} = ${bookings.id} AND (${payments.orderId} ILIKE ${like} OR ${payments.transactionId} ILIKE ${like}))`,
       ),
     )

@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
 import { campBatches, campRegistrations, camps, campWaitlist, outboxMessages } from '~/db/schema'
 import { addHours, addMinutes, addSeconds, labInstant } from '~/lib/lab-time'
+import { INVALID_PHONE_NUMBER } from '~/lib/phone-field'
 import { listCamps } from '~/modules/site/site.server'
 import { HOLD_ATTEMPT_LIMITS } from '~/modules/holders/holders.server'
 import { RateLimitedError } from '~/modules/rate-limit/rate-limit.server'
@@ -230,6 +231,8 @@ describe('the form', () => {
 
   it('refuses a camp or batch that is not a code, and a phone number that is not one', () => {
     expect(errors({ ...valid, camp: "camp1'; DROP TABLE camps" })).toEqual({ camp: 'Please select a camp' })
-    expect(errors({ ...valid, phone_number: 'call me maybe' })).toEqual({ phone_number: 'Please enter a phone number, using digits, spaces, + and -' })
+    expect(errors({ ...valid, phone_number: 'call me maybe' })).toEqual({ phone_number: 'Phone number must be at least 10 digits' })
+    expect(errors({ ...valid, phone_number: 'call 98450 12345' })).toEqual({ phone_number: INVALID_PHONE_NUMBER })
+    expect(errors({ ...valid, phone_number: '044 2345 6789' })).toEqual({ phone_number: INVALID_PHONE_NUMBER })
   })
 })

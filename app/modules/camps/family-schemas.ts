@@ -14,6 +14,7 @@ export const CampFamilySchema = z.object({
     .min(1, CHOOSE_A_SWIMMER)
     .max(MAX_CHOSEN, `Please choose at most ${MAX_CHOSEN} swimmers`),
   phone_number: CampRegistrationSchema.shape.phone_number,
+  whatsappOptIn: CampRegistrationSchema.shape.whatsappOptIn,
   camp: CampRegistrationSchema.shape.camp,
   batch: CampRegistrationSchema.shape.batch,
   promoCode: CampRegistrationSchema.shape.promoCode,

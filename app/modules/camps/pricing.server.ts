@@ -1,14 +1,15 @@
-import { and, eq, sql } from 'drizzle-orm'
+import { and, eq, inArray, sql } from 'drizzle-orm'
 import { db, type Executor } from '~/db/client.server'
 import { campRegistrations, camps } from '~/db/schema'
 import type { Discount } from '~/lib/money'
+import { toE164 } from '~/lib/phone'
 import { campPrice } from './camps.server'
 import { siblingDiscountOf, swimmerPrices, type SwimmerPrice } from './sibling-price'
 
 /**
  * Who a family is, for the sibling price: an account (its registrations), or a parent registering
- * without one, known by the e-mail address (in any letter case) and the phone number as the form
- * keeps them.
+ * without one, known by the e-mail address (in any letter case) and the phone number (in E.164,
+ * however it was typed).
  */
 export type Family = { accountId: number } | { email: string; phone: string }
 
@@ -22,11 +23,17 @@ export type CampPricing = {
   siblingDiscountValue: number
 }
 
+/** A number as typed and in E.164 (as every form now keeps it), so a family is found however its number was written. */
+function samePhone(phone: string) {
+  const e164 = toE164(phone)
+  return e164 && e164 !== phone ? [phone, e164] : [phone]
+}
+
 /** Registrations of the camp by the family. */
 function familyRegistrations(campId: number, family: Family) {
   return and(
     eq(campRegistrations.campId, campId),
-    'accountId' in family ? eq(campRegistrations.accountId, family.accountId) : and(sql`lower(${campRegistrations.email}) = ${family.email.toLowerCase()}`, eq(campRegistrations.phone, family.phone)),
+    'accountId' in family ? eq(campRegistrations.accountId, family.accountId) : and(sql`lower(${campRegistrations.email}) = ${family.email.toLowerCase()}`, inArray(campRegistrations.phone, samePhone(family.phone))),
   )
 }
 

@@ -1,6 +1,7 @@
 // The camp registration form's rules and the messages a parent sees, used by the server action and, in the
 // browser, for validation as you type. Nothing server-only may be imported here.
 import { z } from 'zod'
+import { INVALID_PHONE_NUMBER, phoneField, whatsappOptInField } from '~/lib/phone-field'
 import { promoCodeField } from '~/modules/promotions/schemas'
 import { emailField, personNameField } from '~/modules/accounts/schemas'
 
@@ -15,12 +16,9 @@ const code = (message: string) =>
 export const CampRegistrationSchema = z.object({
   name: personNameField(),
   email: emailField,
-  phone_number: z
-    .string({ error: 'Phone number must be at least 10 digits' })
-    .trim()
-    .min(10, 'Phone number must be at least 10 digits')
-    .max(20, 'Please use at most 20 characters')
-    .regex(/^[+\d][\d\s()-]*$/, 'Please enter a phone number, using digits, spaces, + and -'),
+  phone_number: phoneField({ tooShort: 'Phone number must be at least 10 digits', invalid: INVALID_PHONE_NUMBER }),
+  /** Shown only when the site sends WhatsApp messages; the action ignores it otherwise. */
+  whatsappOptIn: whatsappOptInField,
   camp: code('Please select a camp'),
   batch: code('Please select a batch'),
   promoCode: promoCodeField,

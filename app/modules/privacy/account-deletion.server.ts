@@ -2,6 +2,7 @@ import { and, eq, inArray, or, sql } from 'drizzle-orm'
 import { db } from '~/db/client.server'
 import { bookings, campRegistrations, payments, receipts, users } from '~/db/schema'
 import { DomainError } from '~/lib/domain-error'
+import { formatPhone } from '~/lib/phone'
 import { CODE_REFUSED, consumeCode, issueCode } from '~/modules/accounts/codes.server'
 import { limitsFor } from '~/modules/accounts/limits.server'
 import { verifyPassword } from '~/modules/accounts/passwords.server'
@@ -9,6 +10,8 @@ import { enqueueEmail } from '~/modules/mail/outbox.server'
 import { enforce } from '~/modules/rate-limit/rate-limit.server'
 import { futureBookingsOf } from '~/modules/swimmers/future-bookings.server'
 import { swimmerOf } from '~/modules/swimmers/swimmers.server'
+import { whatsappEnabled } from '~/modules/whatsapp/config.server'
+import { optInToWhatsApp } from '~/modules/whatsapp/consent.server'
 import { accountErasedEmail, deletionCodeEmail } from './emails.server'
 import { eraseAccount, eraseSwimmer, NotTheirSwimmerError } from './erasure.server'
 
@@ -80,13 +83,24 @@ export async function deleteSwimmer({ accountId, swimmerId, confirmation, ip, no
   return eraseSwimmer(accountId, swimmerId, { reason: 'The account holder deleted the swimmer profile.', now })
 }
 
-/** Corrects the account holder's own details (the address is changed only by writing to the lab). */
-export async function updateProfile(accountId: number, { name, phone, currentLocation }: { name: string; phone: string; currentLocation: string }, now = new Date()) {
-  await db().update(users).set({ name, phone, currentLocation, updatedAt: now }).where(and(eq(users.id, accountId)))
+/**
+ * Corrects the account holder's own details (the address is changed only by writing to the lab).
+ * A ticked WhatsApp box (shown only while the site sends WhatsApp messages) opts the number in,
+ * with the details; an unticked one changes nothing.
+ */
+export async function updateProfile(
+  accountId: number,
+  { name, phone, currentLocation, whatsappOptIn = false }: { name: string; phone: string; currentLocation: string; whatsappOptIn?: boolean },
+  now = new Date(),
+) {
+  await db().transaction(async (tx) => {
+    await tx.update(users).set({ name, phone, currentLocation, updatedAt: now }).where(and(eq(users.id, accountId)))
+    if (whatsappOptIn && whatsappEnabled()) await optInToWhatsApp({ phone, source: 'account' }, tx, now)
+  })
 }
 
 /** The account holder's own details, as the correction form shows them. */
 export async function profileOf(accountId: number) {
   const [row] = await db().select({ name: users.name, phone: users.phone, currentLocation: users.currentLocation }).from(users).where(eq(users.id, accountId))
-  return row ? { name: row.name, phone: row.phone ?? '', currentLocation: row.currentLocation ?? '' } : null
+  return row ? { name: row.name, phone: row.phone ? formatPhone(row.phone) : '', currentLocation: row.currentLocation ?? '' } : null
 }

@@ -11,6 +11,7 @@ import {
   consentRequests,
   guardianConsents,
   outboxMessages,
+  whatsappConsents,
   payments,
   promoCodeUses,
   rateLimitBuckets,
@@ -21,6 +22,7 @@ import {
 } from '~/db/schema'
 import { DomainError } from '~/lib/domain-error'
 import { logger } from '~/lib/logger.server'
+import { toE164 } from '~/lib/phone'
 import { forgetSessionsOf } from '~/modules/accounts/sessions.server'
 import { recordAudit } from '~/modules/audit/audit.server'
 import { enqueueEmail, type NewEmail } from '~/modules/mail/outbox.server'
@@ -43,7 +45,8 @@ import { promoCustomerKey } from '~/modules/promotions/uses.server'
  * | guardian_consents | guardian's name and e-mail | those of the account's camp registrations deleted; those the person gave for someone else's swimmer kept, the name and address replaced |
  * | consent_requests | a parent's address | those naming the person as parent for someone else's swimmer: the address replaced |
  * | camp_line, camp_waitlist | swimmer name, e-mail, phone, network | deleted |
- * | outbox_messages | address, subject, bodies | deleted when sent to the address or mentioning the person; one last e-mail says the erasure is done |
+ * | outbox_messages | address or WhatsApp number, subject, bodies, a WhatsApp message's parameters | deleted when sent to the address or to the numbers erased, or mentioning the person; one last e-mail says the erasure is done |
+ * | whatsapp_consents | a WhatsApp number, and whether it opted in | deleted for the account's number and the numbers of its bookings, camp registrations and places erased |
  * | audit_log | who acted, summaries, before and after | kept (what happened stays on record), the person's values replaced by an opaque id |
  * | rate_limit_buckets | counters keyed by the address | deleted |
  * | promo_code_uses | whose use it was (the account, or a guest's address) | kept (uses count against their code), the customer replaced by an opaque id |
@@ -65,7 +68,8 @@ export const ERASURE_HANDLED_COLUMNS: Record<string, string[]> = {
   camp_registrations: ['swimmer_name', 'email', 'phone', 'holder_network', 'holder_browser'],
   camp_line: ['swimmer_name', 'email', 'phone', 'holder_network', 'holder_browser', 'message'],
   camp_waitlist: ['swimmer_name', 'email', 'phone', 'holder_network'],
-  outbox_messages: ['to', 'subject', 'text', 'html', 'attachments', 'last_error'],
+  outbox_messages: ['to', 'subject', 'text', 'html', 'attachments', 'last_error', 'template_params', 'delivery_error'],
+  whatsapp_consents: ['phone'],
   audit_log: ['actor_email', 'summary', 'before', 'after'],
   rate_limit_buckets: ['key'],
   promo_code_uses: ['customer_key'],
@@ -98,7 +102,7 @@ export const NOT_PERSONAL_COLUMNS: Record<string, string[] | '*'> = {
   guardian_consents: ['email_verified_by', 'notice_version', 'method'],
   instance_secrets: '*',
   one_time_codes: ['purpose', 'code_hash'],
-  outbox_messages: ['status'],
+  outbox_messages: ['status', 'channel', 'template_name', 'provider_message_id', 'delivery_status'],
   payment_events: '*',
   payments: '*',
   promo_codes: '*',
@@ -117,6 +121,10 @@ export const NOT_PERSONAL_COLUMNS: Record<string, string[] | '*'> = {
   analysis_metrics: '*',
   reference_bands: '*',
   share_links: ['token_hash'],
+  // The words a person agreed to are the lab's own, and the form or reply it came through.
+  whatsapp_consents: ['opt_in_wording', 'opt_in_source', 'opt_out_source'],
+  // A WhatsApp message's id and state, as the webhook sent them: nothing about who it went to.
+  whatsapp_webhook_events: ['event_key'],
 }
 
 /** What a booking, registration or consent shows instead of a name after erasure. */
@@ -172,6 +180,11 @@ function scrubJson(value: unknown, values: string[], marker: string): unknown {
   const json = JSON.stringify(value)
   const escaped = values.map((item) => JSON.stringify(item).slice(1, -1))
   return JSON.parse(scrub(json, escaped, marker))
+}
+
+/** The distinct WhatsApp numbers (E.164) among phone numbers as kept, leaving out blanks and what is not a number. */
+function whatsappNumbersOf(phones: Array<string | null | undefined>) {
+  return [...new Set(phones.map((phone) => (phone ? toE164(phone) : null)).filter((phone): phone is string => phone !== null))]
 }
 
 /** Whether a text column holds any of the values (case-insensitive), as SQL. */
@@ -276,9 +289,23 @@ export async function eraseAccount(accountId: number, { reason, now = new Date()
       ...guardians.flatMap((row) => [row.name, row.email]),
     ]).filter((value) => value !== ERASED_NAME)
 
-    // E-mails: to the address or to the parents asked about its swimmers, and any that mention them.
+    // E-mails: to the address or to the parents asked about its swimmers, and any that mention them;
+    // WhatsApp messages: to the numbers erased, and any that mention the person.
     const parentEmails = parents.map((parent) => parent.email.toLowerCase())
-    await tx.delete(outboxMessages).where(or(eq(outboxMessages.to, email), parentEmails.length ? inArray(outboxMessages.to, parentEmails) : sql`false`, mentions(sql`${outboxMessages.subject}`, values), mentions(sql`${outboxMessages.text}`, values), mentions(sql`${outboxMessages.html}`, values)))
+    const numbers = whatsappNumbersOf([account.phone, ...sessionRows.map((row) => row.customerPhone), ...campRows.map((row) => row.phone), ...waiting.map((row) => row.phone), ...inLine.map((row) => row.phone)])
+    const recipients = [email, ...parentEmails, ...numbers]
+    await tx
+      .delete(outboxMessages)
+      .where(
+        or(
+          inArray(outboxMessages.to, recipients),
+          mentions(sql`${outboxMessages.subject}`, values),
+          mentions(sql`${outboxMessages.text}`, values),
+          mentions(sql`${outboxMessages.html}`, values),
+          mentions(sql`${outboxMessages.templateParams}`, values),
+        ),
+      )
+    if (numbers.length) await tx.delete(whatsappConsents).where(inArray(whatsappConsents.phone, numbers))
     await scrubAudit(tx, { values, actorId: accountId, actorEmail: email, marker })
 
     // Consents the person gave or was asked for about someone else's swimmer stay on record without them.
@@ -364,7 +391,17 @@ export async function eraseSwimmer(accountId: number, swimmerId: number, { reaso
     const parents = await tx.select({ email: consentRequests.parentEmail }).from(consentRequests).where(eq(consentRequests.swimmerId, swimmerId))
     const values = searchable([swimmer.name]).filter((value) => value !== ERASED_NAME)
     const parentEmails = parents.map((parent) => parent.email.toLowerCase())
-    await tx.delete(outboxMessages).where(or(mentions(sql`${outboxMessages.subject}`, values), mentions(sql`${outboxMessages.text}`, values), mentions(sql`${outboxMessages.html}`, values), parentEmails.length ? inArray(outboxMessages.to, parentEmails) : sql`false`))
+    await tx
+      .delete(outboxMessages)
+      .where(
+        or(
+          mentions(sql`${outboxMessages.subject}`, values),
+          mentions(sql`${outboxMessages.text}`, values),
+          mentions(sql`${outboxMessages.html}`, values),
+          mentions(sql`${outboxMessages.templateParams}`, values),
+          parentEmails.length ? inArray(outboxMessages.to, parentEmails) : sql`false`,
+        ),
+      )
     await scrubAudit(tx, { values, marker })
     const files = await dropReports(tx, sessionRows.map((row) => row.id))
     const analysisFiles = await dropAnalysesOf(tx, { bookingIds: sessionRows.map((row) => row.id), swimmerIds: [swimmerId] })

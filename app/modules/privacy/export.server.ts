@@ -18,6 +18,7 @@ import {
   consentRequests,
   guardianConsents,
   outboxMessages,
+  whatsappConsents,
   payments,
   receipts,
   refunds,
@@ -27,6 +28,7 @@ import {
   users,
 } from '~/db/schema'
 import { formatLabDateTime } from '~/lib/lab-time'
+import { toE164 } from '~/lib/phone'
 import { PRODUCT_NAME } from '~/lib/seo'
 import { renderReceiptPdf } from '~/modules/receipts/receipt-pdf.server'
 import { receiptOf } from '~/modules/receipts/receipts.server'
@@ -45,10 +47,45 @@ const inIds = <T>(column: Parameters<typeof inArray>[0], ids: T[]) => (ids.lengt
  * Everything the site holds about an account and its swimmers, as plain data: the account,
  * swimmers, consents and consent requests, bookings with their days, payments, refunds and receipt
  * numbers, reports, camp registrations, waitlist places and the camp line (by the account or its
- * address), e-mails sent to the address, signed-in sessions and audit entries about it. Secrets
+ * address), e-mails sent to the address, the WhatsApp consent of the account's number and the WhatsApp
+ * messages sent to it, signed-in sessions and audit entries about it. Secrets
  * (the password's hash, session and code hashes, consent tokens) are not data about the person and
  * are left out. Null when the account does not exist.
  */
+/** The account's number's WhatsApp consent (whether it gets messages, since when, the words agreed to) and the messages sent to it. */
+async function whatsappOf(phone: string | null) {
+  const number = phone ? toE164(phone) : null
+  if (!number) return { consent: null, messages: [] }
+  const [consent] = await db()
+    .select({
+      number: whatsappConsents.phone,
+      optedIn: whatsappConsents.optedIn,
+      optedInAt: whatsappConsents.optedInAt,
+      optInWording: whatsappConsents.optInWording,
+      optInSource: whatsappConsents.optInSource,
+      optedOutAt: whatsappConsents.optedOutAt,
+      optOutSource: whatsappConsents.optOutSource,
+    })
+    .from(whatsappConsents)
+    .where(eq(whatsappConsents.phone, number))
+  const messages = await db()
+    .select({
+      id: outboxMessages.id,
+      to: outboxMessages.to,
+      template: outboxMessages.templateName,
+      parameters: outboxMessages.templateParams,
+      text: outboxMessages.text,
+      status: outboxMessages.status,
+      deliveryStatus: outboxMessages.deliveryStatus,
+      createdAt: outboxMessages.createdAt,
+      sentAt: outboxMessages.sentAt,
+    })
+    .from(outboxMessages)
+    .where(and(eq(outboxMessages.channel, 'whatsapp'), eq(outboxMessages.to, number)))
+    .orderBy(asc(outboxMessages.id))
+  return { consent: consent ? { ...consent, state: consent.optedIn ? 'on' : 'off' } : null, messages }
+}
+
 export async function accountDataOf(accountId: number) {
   const [account] = await db()
     .select({ id: users.id, name: users.name, email: users.email, whatsappNumber: users.phone, currentLocation: users.currentLocation, verified: users.isVerified, createdAt: users.createdAt, updatedAt: users.updatedAt })
@@ -150,7 +187,7 @@ export async function accountDataOf(accountId: number) {
     db()
       .select({ id: outboxMessages.id, to: outboxMessages.to, subject: outboxMessages.subject, status: outboxMessages.status, createdAt: outboxMessages.createdAt, sentAt: outboxMessages.sentAt, text: outboxMessages.text })
       .from(outboxMessages)
-      .where(eq(outboxMessages.to, email))
+      .where(and(eq(outboxMessages.channel, 'email'), eq(outboxMessages.to, email)))
       .orderBy(asc(outboxMessages.id)),
     db().select({ createdAt: sessions.createdAt, lastSeenAt: sessions.lastSeenAt, expiresAt: sessions.expiresAt, ip: sessions.ip, userAgent: sessions.userAgent }).from(sessions).where(eq(sessions.userId, accountId)).orderBy(asc(sessions.createdAt)),
     db().select({ id: bookingReports.id, bookingId: bookingReports.bookingId, note: bookingReports.note, videoLinks: bookingReports.videoLinks, deliveredAt: bookingReports.deliveredAt }).from(bookingReports).where(inIds(bookingReports.bookingId, bookingIds)),
@@ -197,6 +234,7 @@ export async function accountDataOf(accountId: number) {
   ])
 
   const analysisRows = await analysesOf(bookingIds, swimmerIds, accountId)
+  const whatsapp = await whatsappOf(account.whatsappNumber)
 
   const { id: _id, ...accountFields } = account
   return {
@@ -217,6 +255,8 @@ export async function accountDataOf(accountId: number) {
     campWaitlist: waitlist,
     campLine: line,
     emails: mail.map(({ text, ...row }) => ({ ...row, body: text })),
+    whatsappConsent: whatsapp.consent,
+    whatsappMessages: whatsapp.messages,
     sessions: sessionRows,
     auditEntries: audit,
     reportFiles: files.map(({ storageKey: _key, ...file }) => file),
@@ -280,7 +320,9 @@ const README = (generatedAt: Date) =>
     '            days and reports, analyses with their figures, findings, drills and clips (each clip',
     '            with the address its video is downloaded from while signed in), links made for coaches,',
     '            payments, refunds with their credit note numbers, receipt numbers, camp registrations, waitlist',
-    '            places and camp-line entries, e-mails we sent you, the browsers signed in to your',
+    '            places and camp-line entries, e-mails we sent you, whether your WhatsApp number gets',
+    '            our WhatsApp messages (since when, and the words you agreed to) and the messages we',
+    '            sent it, the browsers signed in to your',
     '            account, and the entries of our audit log about you. Amounts are in paise',
     '            (1 rupee = 100 paise); times are UTC.',
     'receipts/   the receipt (or tax invoice) of each payment, and the credit note (or refund note)',

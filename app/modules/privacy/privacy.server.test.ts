@@ -22,6 +22,9 @@ import { recordedAnalysis } from '../../../tests/support/analyses'
 import { bookingRow, createCustomers, setWindows } from '../../../tests/support/booking'
 import { useSandboxPayments } from '../../../tests/support/sandbox-payments'
 import { useTestDatabase } from '../../../tests/support/test-database'
+import { toE164 } from '~/lib/phone'
+import { enqueueWhatsApp } from '~/modules/mail/outbox.server'
+import { isOptedIn, optInToWhatsApp, WHATSAPP_OPT_IN_WORDING } from '~/modules/whatsapp/consent.server'
 import { accountErasedEmail } from './emails.server'
 import { ERASURE_HANDLED_COLUMNS, eraseAccount, eraseSwimmer, NOT_PERSONAL_COLUMNS } from './erasure.server'
 import { accountDataOf, buildDataExport } from './export.server'
@@ -88,7 +91,14 @@ async function family(tag: string, phone: string, start: string) {
   await db().insert(consentRequests).values({ swimmerId: child.id, parentEmail: `${tag}.parent@example.com`, tokenHash: `hash-${tag}`, status: 'agreed', expiresAt: new Date() })
   await createSession(holder!.userId!, { ip: '203.0.113.77', userAgent: `${tag} browser` })
   await recordAudit(db(), { id: null, email: 'staff@lab.example' }, { action: 'customer.note', entityType: 'customer', entityId: holder!.userId!, summary: `Called ${holder!.name} (${holder!.email}) about ${child.name}`, before: { phone }, after: { phone: null } })
-  return { holder: { ...holder!, phone }, child, own, forChild, camp }
+  // WhatsApp: the account's number opted in and sent a reminder; a grandparent's number, given for a camp-line place, opted in too.
+  const guestPhone = `${phone.slice(0, -1)}9`
+  await db().insert(campLine).values({ campCode: 'camp1', batchCode: 'batch2', swimmerName: `${tag} Second Cousin`, email: holder!.email, phone: guestPhone, holderNetwork: '203.0.113.0', outcome: 'full' })
+  await optInToWhatsApp({ phone, source: 'registration' })
+  await optInToWhatsApp({ phone: guestPhone, source: 'camp' })
+  await enqueueWhatsApp({ to: toE164(phone)!, title: 'Session reminder', text: `Reminder: ${child.name} swims tomorrow`, template: { name: 'session_reminder', parameters: [holder!.name, child.name] } })
+  await enqueueWhatsApp({ to: toE164(guestPhone)!, title: 'Camp update', text: 'Your camp place', template: { name: 'camp_update', parameters: ['Camp 1'] } })
+  return { holder: { ...holder!, phone }, child, own, forChild, camp, guestPhone }
 }
 
 /** The refund asked for the order's payment, if any. */
@@ -128,12 +138,18 @@ describe("a person's data export", () => {
     expect(data.payments.every((payment: { receiptNumber: string | null }) => payment.receiptNumber)).toBe(true)
     expect(data.consentRequests).toMatchObject([{ parentEmail: 'zarinaquddus.parent@example.com', status: 'agreed' }])
     expect(data.campWaitlist).toMatchObject([{ swimmerName: 'zarinaquddus Cousin' }])
-    expect(data.campLine).toMatchObject([{ swimmerName: 'zarinaquddus Cousin', outcome: 'full' }])
+    expect(data.campLine).toMatchObject([
+      { swimmerName: 'zarinaquddus Cousin', outcome: 'full' },
+      { swimmerName: 'zarinaquddus Second Cousin', phone: '9000011119' },
+    ])
     expect(data.sessions).toMatchObject([{ ip: '203.0.113.77', userAgent: 'zarinaquddus browser' }])
     expect(data.emails.length).toBeGreaterThanOrEqual(4)
     expect(data.emails.every((mail: { to: string; body: string }) => mail.to === mine.holder.email && mail.body.length > 0)).toBe(true)
     expect(data.auditEntries.map((entry: { summary: string }) => entry.summary)).toContain(`Called zarinaquddus 1 (zarinaquddus1@example.com) about zarinaquddus Junior`)
     expect(data.reportFiles).toMatchObject([{ filename: 'zarinaquddus-report.pdf' }])
+    expect(data.whatsappConsent).toMatchObject({ number: '+919000011111', state: 'on', optedIn: true, optInSource: 'registration', optInWording: WHATSAPP_OPT_IN_WORDING, optedOutAt: null })
+    expect(data.whatsappConsent.optedInAt).toBeTruthy()
+    expect(data.whatsappMessages).toMatchObject([{ to: '+919000011111', template: 'session_reminder', parameters: [mine.holder.name, mine.child.name], status: 'queued' }])
     expect(data.analyses).toMatchObject([
       {
         bookingId: mine.forChild.bookingId,
@@ -173,14 +189,19 @@ describe('erasing an account', () => {
     const erased = await eraseAccount(mine.holder.userId!, { reason: 'The account holder deleted the account.', farewell: ({ email, cancelled }) => accountErasedEmail({ to: email, cancelled }) })
     expect(erased!.cancelled.map((booking) => booking.reference).sort()).toEqual([mine.own.reference, mine.forChild.reference, mine.camp.reference].sort())
 
-    // The whole database: only the last e-mail, to the address, is left; it names nobody.
-    for (const value of [mine.holder.name, mine.holder.phone, mine.child.name]) expect((await findEverywhere(value)).map(({ table, column, row }) => `${table}.${column} ${JSON.stringify(row).slice(0, 600)}`), value).toEqual([])
+    // The whole database: only the last e-mail, to the address, is left; it names nobody. The
+    // numbers' WhatsApp consents and messages are gone with them (the numbers are kept in E.164).
+    for (const value of [mine.holder.name, mine.holder.phone, mine.guestPhone, mine.child.name]) expect((await findEverywhere(value)).map(({ table, column, row }) => `${table}.${column} ${JSON.stringify(row).slice(0, 600)}`), value).toEqual([])
     // The family's tag is in every value of theirs: their location, the cousin on the waitlist, the addresses.
     expect((await findEverywhere('zarinaquddus')).map(({ table, column }) => `${table}.${column}`)).toEqual(['outbox_messages.to'])
     const byAddress = await findEverywhere(mine.holder.email)
     expect(byAddress.map(({ table, column }) => `${table}.${column}`)).toEqual(['outbox_messages.to'])
     expect(byAddress[0]!.row).toMatchObject({ subject: 'Your account at Swimming Sport Science Lab has been deleted' })
     expect(String(byAddress[0]!.row.text)).toContain(mine.own.reference)
+
+    // The other family's WhatsApp consents and messages stay.
+    expect([await isOptedIn(theirs.holder.phone), await isOptedIn(theirs.guestPhone)]).toEqual([true, true])
+    expect((await findEverywhere(theirs.holder.phone)).map(({ table, column }) => `${table}.${column}`)).toEqual(expect.arrayContaining(['whatsapp_consents.phone', 'outbox_messages.to']))
 
     // Invoices stay, readable, without the person.
     expect(await db().select().from(users).where(eq(users.id, mine.holder.userId!))).toEqual([])

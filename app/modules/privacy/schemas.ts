@@ -1,16 +1,14 @@
 // The forms of /account/data, used by the server and, in the browser, for checking as you type.
 // Nothing server-only may be imported here.
 import { z } from 'zod'
-import { personNameField } from '~/modules/accounts/schemas'
+import { whatsappOptInField } from '~/lib/phone-field'
+import { personNameField, whatsappNumberField } from '~/modules/accounts/schemas'
 
 /** The account holder's own details: the same rules as in the registration form. */
 export const profileSchema = z.object({
   name: personNameField(),
-  phone: z
-    .string({ error: 'WhatsApp number must be at least 10 digits' })
-    .trim()
-    .max(20, 'Please use at most 20 characters')
-    .refine((phone) => /^\+?[\d ()-]+$/.test(phone) && phone.replace(/\D/g, '').length >= 10, 'WhatsApp number must be at least 10 digits'),
+  phone: whatsappNumberField,
+  whatsappOptIn: whatsappOptInField,
   currentLocation: z
     .string({ error: 'Current location is required' })
     .trim()

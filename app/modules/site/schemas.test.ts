@@ -83,15 +83,20 @@ describe('the contact details', () => {
     expect(ContactSchema.safeParse({ ...contact, phone: '[Phone number — to be supplied by the lab]', supportEmail: '[Support e-mail — to be supplied by the lab]' }).success).toBe(true)
   })
 
-  it('refuses a phone the pages could not dial, a malformed e-mail, a link that is not a web address, and WhatsApp without a country code', () => {
+  it('refuses a phone the pages could not dial, a malformed e-mail, a link that is not a web address, and a WhatsApp number that is not a mobile', () => {
     expect(
-      errorsOf(ContactSchema.safeParse({ ...contact, phone: '080-4123-4567', infoEmail: 'info at lab', linkedin: 'linkedin.com/company/lab', whatsappNumber: '98450 12345' })),
+      errorsOf(ContactSchema.safeParse({ ...contact, phone: '080-4123-4567', infoEmail: 'info at lab', linkedin: 'linkedin.com/company/lab', whatsappNumber: '044 2345 6789' })),
     ).toEqual({
       phone: 'Enter a phone number of at least 10 digits (digits and spaces, optionally starting with +)',
       infoEmail: 'Enter an e-mail address',
       linkedin: 'Enter a full address starting with https://',
-      whatsappNumber: 'Enter the WhatsApp number with its country code, for example +91 98450 12345',
+      whatsappNumber: 'Enter the WhatsApp number: 10 digits for an Indian mobile, or + and the country code, for example +91 98450 12345',
     })
+  })
+
+  it('keeps the WhatsApp number in E.164, however it was typed', () => {
+    expect(ContactSchema.parse({ ...contact, whatsappNumber: '98450 12345' }).whatsappNumber).toBe('+919845012345')
+    expect(ContactSchema.parse({ ...contact, whatsappNumber: '+44 7700 900123' }).whatsappNumber).toBe('+447700900123')
   })
 
   it('leaves the optional links empty when they are not given', () => {

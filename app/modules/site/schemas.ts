@@ -3,6 +3,7 @@
 // again with the same predicates. Nothing server-only may be imported here.
 import { z } from 'zod'
 import { optionalText, requiredText } from '~/lib/text-fields'
+import { toE164 } from '~/lib/phone'
 import { percentToBasisPoints, rupeesToPaise } from '~/lib/money'
 import { personNameField } from '~/modules/accounts/schemas'
 
@@ -111,10 +112,10 @@ export const ContactSchema = z.object({
   supportEmail: contactDetail('Enter the support e-mail address', isEmail, EMAIL_MESSAGE, 254),
   infoEmail: contactDetail('Enter the general e-mail address', isEmail, EMAIL_MESSAGE, 254),
   websiteUrl: optionalWebAddress,
-  whatsappNumber: optionalText(20).refine(
-    (value) => value === '' || (value.startsWith('+') && isPhoneNumber(value)),
-    'Enter the WhatsApp number with its country code, for example +91 98450 12345',
-  ),
+  /** The lab's own number, which visitors can message (how-it-works): kept in E.164, like every number the site holds. */
+  whatsappNumber: optionalText(20)
+    .refine((value) => value === '' || toE164(value) !== null, 'Enter the WhatsApp number: 10 digits for an Indian mobile, or + and the country code, for example +91 98450 12345')
+    .transform((value) => (value === '' ? '' : toE164(value)!)),
   linkedin: optionalWebAddress,
   instagram: optionalWebAddress,
   twitter: optionalWebAddress,

@@ -21,6 +21,7 @@ import { refuseNul } from '~/lib/nul.server'
 import { promoCodeOfOrder } from '~/modules/payments/checkout.server'
 import { promoDiscountRow } from '~/modules/promotions/texts'
 import { notFoundUnless, refusalData } from '~/lib/refusals.server'
+import { formatPhone } from '~/lib/phone'
 
 export const meta: Route.MetaFunction = ({ params }) => [{ title: `Booking ${params.reference} | Admin` }, { name: 'robots', content: 'noindex' }]
 
@@ -50,9 +51,9 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       swimmer: booking.swimmerName,
       customer: booking.customerName,
       email: booking.customerEmail,
-      phone: booking.customerPhone ?? '',
+      phone: booking.customerPhone ? formatPhone(booking.customerPhone) : '',
       // The account holder as they are now, with their page; a guest booking has none.
-      account: account ? { name: account.name, email: account.email, phone: account.phone ?? '', href: `/admin/customers/${account.id}` } : null,
+      account: account ? { name: account.name, email: account.email, phone: account.phone ? formatPhone(account.phone) : '', href: `/admin/customers/${account.id}` } : null,
       notes: booking.notes ?? '',
       amount: formatRupees(booking.amountPaise),
       promo: promo && promoDiscountRow(promo),

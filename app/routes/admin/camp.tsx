@@ -23,6 +23,7 @@ import { readForm } from '~/lib/form-data.server'
 import { formIntent, unknownForm } from '~/lib/intent'
 import { refuseNul } from '~/lib/nul.server'
 import { formErrorsOf, notFoundUnless, refusalOf } from '~/lib/refusals.server'
+import { formatPhone } from '~/lib/phone'
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${loaderData?.camp.name ?? 'Camp'} | Admin` }, { name: 'robots', content: 'noindex' }]
 
@@ -79,7 +80,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       registrations: batch.registrations.map((registration) => ({
         reference: registration.reference,
         swimmerName: registration.swimmerName,
-        contact: `${registration.email} · ${registration.phone}`,
+        contact: `${registration.email} · ${formatPhone(registration.phone)}`,
         status: registrationStatus(registration.status, registration.latestRefund),
         amount: formatRupees(registration.amountPaise),
         // What came off the fee, each discount as its own line.
@@ -96,7 +97,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       waitlist: batch.waitlist.map((entry) => ({
         id: entry.id,
         swimmerName: entry.swimmerName,
-        contact: `${entry.email} · ${entry.phone}`,
+        contact: `${entry.email} · ${formatPhone(entry.phone)}`,
         since: formatLabDateTime(entry.createdAt),
         confirmed: entry.confirmedAt !== null,
         status:

@@ -5,6 +5,7 @@ import { requireAdmin } from '~/lib/auth.server'
 import { formatLabDate } from '~/lib/lab-time'
 import { searchCustomers } from '~/modules/accounts/staff.server'
 import { refuseNul } from '~/lib/nul.server'
+import { formatPhone } from '~/lib/phone'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Customers | Admin' }, { name: 'robots', content: 'noindex' }]
 
@@ -29,7 +30,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       id: row.id,
       name: row.name,
       email: row.email,
-      phone: row.phone ?? '',
+      phone: row.phone ? formatPhone(row.phone) : '',
       status: accountStatus(row),
       registeredOn: formatLabDate(row.createdAt),
     })),

@@ -305,7 +305,7 @@ function ContactForm({ defaults, lastResult }: FormProps<Record<string, string>>
         <TextField field={fields.supportEmail} label="Support e-mail" inputMode="email" />
         <TextField field={fields.infoEmail} label="General e-mail" inputMode="email" />
         <TextField field={fields.websiteUrl} label="Website" optional placeholder="https://" />
-        <TextField field={fields.whatsappNumber} label="WhatsApp number" type="tel" inputMode="tel" optional hint="With the country code, for example +91 98450 12345." />
+        <TextField field={fields.whatsappNumber} label="WhatsApp number" type="tel" inputMode="tel" optional hint="An Indian mobile's 10 digits, or + and the country code, for example +91 98450 12345." />
         <TextField field={fields.linkedin} label="LinkedIn page" optional placeholder="https://" />
         <TextField field={fields.instagram} label="Instagram page" optional placeholder="https://" />
         <TextField field={fields.twitter} label="X (Twitter) page" optional placeholder="https://" />
