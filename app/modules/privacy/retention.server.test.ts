@@ -73,7 +73,7 @@ describe('the retention job', () => {
     expect(await db().select().from(sessions)).toHaveLength(1)
   })
 
-  it('blanks the text, HTML and attachments of e-mails sent (or given up on) more than 90 days ago', async () => {
+  it('blanks what messages said (e-mails and WhatsApp messages) sent or given up on more than 90 days ago', async () => {
     const mail = (status: 'sent' | 'failed' | 'queued', at: Date) => ({
       to: 'someone@example.com',
       subject: `A ${status} e-mail`,
@@ -84,15 +84,17 @@ describe('the retention job', () => {
       sentAt: status === 'sent' ? at : null,
       createdAt: at,
     })
-    const [old, recent, failed, queued] = await db()
+    const whatsapp = { ...mail('sent', daysAgo(91)), channel: 'whatsapp' as const, to: '+919845012345', html: null, attachments: [], templateName: 'report_ready', templateParams: ['Asha', 'Aarav'] }
+    const [old, recent, failed, queued, oldWhatsApp] = await db()
       .insert(outboxMessages)
-      .values([mail('sent', daysAgo(91)), mail('sent', daysAgo(89)), mail('failed', daysAgo(100)), mail('queued', daysAgo(100))])
+      .values([mail('sent', daysAgo(91)), mail('sent', daysAgo(89)), mail('failed', daysAgo(100)), mail('queued', daysAgo(100)), whatsapp])
       .returning({ id: outboxMessages.id })
-    expect(await applyRetention(NOW)).toMatchObject({ emailBodies: 2 })
+    expect(await applyRetention(NOW)).toMatchObject({ emailBodies: 3 })
     const rows = new Map((await db().select().from(outboxMessages)).map((row) => [row.id, row]))
     expect(rows.get(old!.id)).toMatchObject({ subject: 'A sent e-mail', text: '', html: null, attachments: [] })
     expect(rows.get(failed!.id)).toMatchObject({ text: '', html: null, attachments: [] })
     expect(rows.get(recent!.id)).toMatchObject({ text: 'Hello Asha' })
     expect(rows.get(queued!.id)).toMatchObject({ text: 'Hello Asha' })
+    expect(rows.get(oldWhatsApp!.id)).toMatchObject({ to: '+919845012345', templateName: 'report_ready', text: '', templateParams: null })
   })
 })

@@ -14,7 +14,7 @@ export const RETENTION = {
   unverifiedAccountDays: 7,
   /** A minor's account whose parent has not agreed (refused, or no answer within the request's 7 days). */
   unansweredConsentDays: CONSENT_REQUEST_DAYS,
-  /** The text, HTML and attachments of an e-mail, after it was sent (or given up on). */
+  /** What a message said (an e-mail's text, HTML and attachments; a WhatsApp message's text and parameters), after it was sent (or given up on). */
   emailBodyDays: 90,
 } as const
 
@@ -91,11 +91,11 @@ export async function applyRetention(now = new Date()) {
   const cutoff = addDays(now, -RETENTION.emailBodyDays)
   const blanked = await db()
     .update(outboxMessages)
-    .set({ text: '', html: null, attachments: [] })
+    .set({ text: '', html: null, attachments: [], templateParams: null })
     .where(
       and(
         or(and(eq(outboxMessages.status, 'sent'), lt(outboxMessages.sentAt, cutoff)), and(eq(outboxMessages.status, 'failed'), lt(outboxMessages.createdAt, cutoff))),
-        or(sql`${outboxMessages.text} <> ''`, isNotNull(outboxMessages.html), sql`${outboxMessages.attachments} <> '[]'::jsonb`),
+        or(sql`${outboxMessages.text} <> ''`, isNotNull(outboxMessages.html), sql`${outboxMessages.attachments} <> '[]'::jsonb`, isNotNull(outboxMessages.templateParams)),
       ),
     )
     .returning({ id: outboxMessages.id })
