@@ -3,6 +3,7 @@ import { startSmtpSink } from '../support/smtp-sink'
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy'
 import { startTestServer, type TestServer } from '../support/test-server'
 import { registrationForm, Visitor } from '../support/visitor'
+import { eventually } from '../support/eventually'
 
 // The mail server unreachable while customers sign up: their messages wait in the outbox as
 // "retrying" (staff see it on /admin/messages), and reach the mail server once each when it is back.
@@ -34,16 +35,6 @@ async function outbox(admin: Visitor): Promise<MailRow[]> {
   return [...page.html.matchAll(/<span class="rounded-full[^"]*">(\w+)<\/span>[^]*?data-testid="mail-to">([^<]+)</g)].map((match) => ({ status: match[1]!, to: match[2]! }))
 }
 
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number) {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = await read()
-    if (done(value)) return value
-    if (Date.now() > deadline) throw new Error(`Timed out; last seen: ${JSON.stringify(value)}`)
-    await new Promise((resolve) => setTimeout(resolve, 500))
-  }
-}
-
 describe('SMTP unreachable', () => {
   it('messages wait as retrying, visible to staff, and are delivered once each when the mail server is back', { timeout: 120_000 }, async () => {
     const admin = new Visitor(server.url)
@@ -60,7 +51,7 @@ describe('SMTP unreachable', () => {
     const waiting = await eventually(
       () => outbox(admin),
       (rows) => recipients.every((to) => rows.some((row) => row.to === to && row.status === 'retrying')),
-      15_000,
+      { everyMs: 500 },
     )
     expect(waiting.filter((row) => recipients.includes(row.to)).map((row) => row.status)).toEqual(['retrying', 'retrying', 'retrying'])
     expect((await admin.get('/admin/messages')).html).toMatch(/Last error: (?:<!-- -->)?connect ECONNREFUSED/)
@@ -74,7 +65,7 @@ describe('SMTP unreachable', () => {
     await eventually(
       async () => sink.messages.length,
       () => recipients.every((to) => sink.messages.some((mail) => mail.to.includes(to))),
-      30_000,
+      { timeoutMs: 30_000, everyMs: 500 },
     )
     const deliveredAt = Date.now()
     // A few more worker rounds: nothing is sent twice.

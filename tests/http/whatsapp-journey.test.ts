@@ -4,6 +4,7 @@ import { startFakeWhatsApp, type FakeWhatsApp } from '../support/fake-whatsapp'
 import { useTestSite } from '../support/site'
 import { codeIn } from '../support/smtp-sink'
 import { registrationForm, text, Visitor } from '../support/visitor'
+import { eventually } from '../support/eventually'
 
 // A parent's WhatsApp from beginning to end, on the started site with the local fake of Meta's
 // Cloud API, without JavaScript: opting in on registration, the booking confirmed once, WhatsApp's
@@ -20,16 +21,6 @@ afterAll(async () => {
 const site = useTestSite(() => fake.env)
 
 const PARENT = { name: 'Lakshmi Menon', email: 'lakshmi@example.com', typed: '98450 77777', e164: '+919845077777' }
-
-async function eventually<T>(read: () => T | Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000) {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = await read()
-    if (done(value)) return value
-    if (Date.now() > deadline) throw new Error(`Timed out; last seen: ${JSON.stringify(value)}`)
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-}
 
 /** Long enough for the site's WhatsApp worker (at once when a message is queued, and every second) to send anything queued. */
 const workerRounds = () => new Promise((resolve) => setTimeout(resolve, 2_500))

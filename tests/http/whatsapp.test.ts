@@ -3,6 +3,7 @@ import { enqueueWhatsApp } from '~/modules/mail/outbox.server'
 import { startFakeWhatsApp, type FakeWhatsApp } from '../support/fake-whatsapp'
 import { startTestServer, type TestServer } from '../support/test-server'
 import { WHATSAPP_TEMPLATES } from '~/modules/whatsapp/templates'
+import { eventually } from '../support/eventually'
 
 /** Parameters that fit the template: the samples given to Meta with it. */
 const REPORT_READY = WHATSAPP_TEMPLATES.report_ready.parameters.map((parameter) => parameter.sample)
@@ -34,16 +35,6 @@ afterAll(async () => {
   await server?.stop()
   await fake?.close()
 })
-
-async function eventually<T>(read: () => T, done: (value: T) => boolean, timeoutMs = 10_000) {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = read()
-    if (done(value)) return value
-    if (Date.now() > deadline) throw new Error(`Timed out; last seen: ${JSON.stringify(value)}`)
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-}
 
 /** Long enough for the site's WhatsApp worker (every second, and at once when a message is queued) to have sent anything queued. */
 const workerRounds = () => new Promise((resolve) => setTimeout(resolve, 2_500))
