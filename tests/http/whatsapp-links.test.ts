@@ -42,12 +42,13 @@ describe('the link to try again after a failed payment', () => {
   })
 
   it('of a camp registration opens the registration form with the e-mail and phone filled in', async () => {
-    const link = pathOf(registerAgainUrl({ email: 'parent@example.com', phone: '9845012345' }))
+    // Registrations keep their number in E.164; the form shows it as people read it.
+    const link = pathOf(registerAgainUrl({ email: 'parent@example.com', phone: '+919845012345' }))
     const page = await new Visitor(site.url).get(link)
     expect(page.status).toBe(200)
     const html = decodeHtml(page.html)
     expect(html).toMatch(/name="email"[^>]*value="parent@example.com"|value="parent@example.com"[^>]*name="email"/)
-    expect(html).toMatch(/name="phone_number"[^>]*value="9845012345"|value="9845012345"[^>]*name="phone_number"/)
+    expect(html).toMatch(/name="phone_number"[^>]*value="\+91 98450 12345"|value="\+91 98450 12345"[^>]*name="phone_number"/)
     expect(text(page.html)).toContain('Camp Registration')
   })
 })
