@@ -1,9 +1,20 @@
+import { and, count, eq, gt } from 'drizzle-orm'
 import { db, type Executor } from '~/db/client.server'
+import { outboxMessages } from '~/db/schema'
+import { addHours } from '~/lib/lab-time'
+import { logger } from '~/lib/logger.server'
 import { toE164 } from '~/lib/phone'
 import { enqueueWhatsApp } from '~/modules/mail/outbox.server'
 import { whatsappEnabled } from './config.server'
 import { isOptedIn } from './consent.server'
 import { renderTemplate, templateParameter, WHATSAPP_TEMPLATES, type WhatsAppTemplateName } from './templates'
+
+/**
+ * The most WhatsApp messages one number is sent in a day. A family hears of a few events a day at
+ * most; anyone who typed someone else's number into a form, ticked the box and then books and lets
+ * payments fail in a loop must not turn the lab's number into a way to flood that person.
+ */
+export const WHATSAPP_MESSAGES_PER_NUMBER_PER_DAY = 20
 
 /**
  * Queues a template message to a person's WhatsApp number, in the transaction of the event it tells
@@ -20,8 +31,21 @@ export async function notifyOnWhatsApp(
   if (!phone || !whatsappEnabled()) return null
   const to = toE164(phone)
   if (!to || !(await isOptedIn(to, executor))) return null
+  if ((await sentToday(to, executor, now)) >= WHATSAPP_MESSAGES_PER_NUMBER_PER_DAY) {
+    logger().warn({ template: name }, 'WhatsApp message not queued: the number had its messages for the day')
+    return null
+  }
   const template = WHATSAPP_TEMPLATES[name]
   const values = parameters.map(templateParameter)
   if (values.length !== template.parameters.length) throw new Error(`${name} takes ${template.parameters.length} parameters, not ${values.length}`)
   return enqueueWhatsApp({ to, title: template.title, text: renderTemplate(name, values), template: { name, parameters: values } }, executor, now)
+}
+
+/** WhatsApp messages queued to the number in the last 24 hours. */
+async function sentToday(to: string, executor: Executor, now: Date) {
+  const [row] = await executor
+    .select({ queued: count() })
+    .from(outboxMessages)
+    .where(and(eq(outboxMessages.to, to), eq(outboxMessages.channel, 'whatsapp'), gt(outboxMessages.createdAt, addHours(now, -24))))
+  return row?.queued ?? 0
 }

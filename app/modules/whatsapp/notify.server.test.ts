@@ -1,0 +1,58 @@
+import { asc, eq } from 'drizzle-orm'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { config, loadConfig, setConfig } from '~/config.server'
+import { db } from '~/db/client.server'
+import { outboxMessages } from '~/db/schema'
+import { addHours } from '~/lib/lab-time'
+import { useTestDatabase } from '../../../tests/support/test-database'
+import { optInToWhatsApp } from './consent.server'
+import { notifyOnWhatsApp, WHATSAPP_MESSAGES_PER_NUMBER_PER_DAY } from './notify.server'
+import { WHATSAPP_TEMPLATES } from './templates'
+
+useTestDatabase()
+
+let before: ReturnType<typeof config>
+beforeEach(() => {
+  before = config()
+  setConfig(
+    loadConfig({
+      ...process.env,
+      WHATSAPP_ACCESS_TOKEN: 'EAAG-test-access-token-0123456789',
+      WHATSAPP_PHONE_NUMBER_ID: '123456789012345',
+      WHATSAPP_APP_SECRET: 'test-app-secret-0123456789',
+      WHATSAPP_VERIFY_TOKEN: 'test-verify-token-0123456789',
+    }),
+  )
+})
+afterEach(() => setConfig(before))
+
+const SAMPLES = WHATSAPP_TEMPLATES.payment_failed.parameters.map((parameter) => parameter.sample)
+const queuedTo = async (to: string) => (await db().select({ id: outboxMessages.id }).from(outboxMessages).where(eq(outboxMessages.to, to)).orderBy(asc(outboxMessages.id))).length
+
+describe('notifyOnWhatsApp', () => {
+  it('queues the message with its text, in E.164, however the number was typed', async () => {
+    await optInToWhatsApp({ phone: '98450 12345', source: 'booking' })
+    const id = await notifyOnWhatsApp('+91 98450-12345', 'payment_failed', SAMPLES)
+    const [row] = await db().select().from(outboxMessages).where(eq(outboxMessages.id, id!))
+    expect(row).toMatchObject({ channel: 'whatsapp', to: '+919845012345', subject: 'Payment failed', templateName: 'payment_failed', templateParams: SAMPLES, status: 'queued' })
+    expect(row!.text).toContain(SAMPLES[0])
+    expect(row!.text).toMatch(/Reply STOP to stop WhatsApp messages\.$/)
+  })
+
+  it('one number gets a bounded number of messages a day, whoever keeps causing them', async () => {
+    await optInToWhatsApp({ phone: '+919845012345', source: 'booking' })
+    await optInToWhatsApp({ phone: '+919845099999', source: 'booking' })
+    const now = new Date('2030-03-04T04:00:00Z')
+    for (let i = 0; i < WHATSAPP_MESSAGES_PER_NUMBER_PER_DAY + 5; i += 1) await notifyOnWhatsApp('+919845012345', 'payment_failed', SAMPLES, db(), now)
+    expect(await queuedTo('+919845012345')).toBe(WHATSAPP_MESSAGES_PER_NUMBER_PER_DAY)
+    // Another number is not held back, and the next day the first one hears again.
+    expect(await notifyOnWhatsApp('+919845099999', 'payment_failed', SAMPLES, db(), now)).not.toBeNull()
+    expect(await notifyOnWhatsApp('+919845012345', 'payment_failed', SAMPLES, db(), addHours(now, 23))).toBeNull()
+    expect(await notifyOnWhatsApp('+919845012345', 'payment_failed', SAMPLES, db(), addHours(now, 24))).not.toBeNull()
+  })
+
+  it('a wrong number of parameters is a mistake in the code, not a message', async () => {
+    await optInToWhatsApp({ phone: '+919845012345', source: 'booking' })
+    await expect(notifyOnWhatsApp('+919845012345', 'payment_failed', SAMPLES.slice(1))).rejects.toThrow(/takes 4 parameters, not 3/)
+  })
+})
