@@ -51,7 +51,7 @@ describe('camp registration in the browser', () => {
     await page.getByRole('link', { name: 'Register Another Person' }).click()
     await page.waitForURL(/\/onboarding\?email=/)
     await expect.poll(() => page.getByLabel('Email Address').inputValue()).toBe('menon@example.com')
-    expect(await page.getByLabel('Phone Number').inputValue()).toBe('98450 12345')
+    expect(await page.getByLabel('Phone Number').inputValue()).toBe('+91 98450 12345')
     expect(await page.getByLabel('Full Name').inputValue()).toBe('')
     expect(errors).toEqual([])
     await context.close()
