@@ -8,7 +8,6 @@ import { recordAudit, type Actor } from '~/modules/audit/audit.server'
 import { bookingForMail, bookingLink, bookingWhatsAppNumber, swimmerRow } from '~/modules/booking/fulfilment.server'
 import { enqueueEmail } from '~/modules/mail/outbox.server'
 import { letter } from '~/modules/mail/templates.server'
-import { whatsappEnabled } from '~/modules/whatsapp/config.server'
 import { notifyOnWhatsApp } from '~/modules/whatsapp/notify.server'
 import { reportDueHours } from '~/modules/reports/reports.server'
 import { lockedAnalysis } from './editing.server'
@@ -64,7 +63,7 @@ export async function publishAnalysis({ actor, analysisId, tellFamily, now = new
         now,
       )
       const results = [mail.customerName, mail.swimmerName, mail.title.toLowerCase(), mail.reference, link.url]
-      if (whatsappEnabled()) await notifyOnWhatsApp(await bookingWhatsAppNumber(tx, mail), first ? 'report_ready' : 'results_updated', results, tx, now)
+      await notifyOnWhatsApp(first ? 'report_ready' : 'results_updated', async () => ({ phone: await bookingWhatsAppNumber(tx, mail), parameters: results }), tx, now)
     }
     return first
   })

@@ -202,7 +202,8 @@ export async function cancelBooking({
       now,
     )
     if (refunding) {
-      await notifyOnWhatsApp(await bookingWhatsAppNumber(tx, mail), 'cancelled_refund_started', [paidFor(mail), mail.reference, formatRupees(paid.amountPaise), refundPolicy], tx, now)
+      const parameters = [paidFor(mail), mail.reference, formatRupees(paid.amountPaise), refundPolicy]
+      await notifyOnWhatsApp('cancelled_refund_started', async () => ({ phone: await bookingWhatsAppNumber(tx, mail), parameters }), tx, now)
     }
   })
 }

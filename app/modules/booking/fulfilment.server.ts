@@ -13,7 +13,6 @@ import { bookingDaysOf } from './bookings.server'
 import { seatsStillFree } from './holds.server'
 import { setStatus } from './status.server'
 import { promoDetailRows } from '~/modules/promotions/uses.server'
-import { whatsappEnabled } from '~/modules/whatsapp/config.server'
 import { notifyOnWhatsApp } from '~/modules/whatsapp/notify.server'
 import { SINGLE_SERVICES } from './fields'
 import { bookingDayLines, IMPORTANT_INFORMATION, SESSION_PRODUCT_CODE } from './texts'
@@ -103,9 +102,15 @@ async function bookingRefunded(tx: Executor, bookingId: number, refund: Complete
     await setStatus(tx, bookings, 'refunded', eq(bookings.id, bookingId), { updatedAt: now })
   }
   await enqueueEmail(await refundCompletedEmail(tx, bookingId, refund), tx, now)
-  if (!whatsappEnabled()) return
-  const mail = await bookingForMail(tx, bookingId)
-  await notifyOnWhatsApp(await bookingWhatsAppNumber(tx, mail), 'refund_completed', [formatRupees(refund.amountPaise), paidFor(mail), mail.reference, refundedHow(refund.how)], tx, now)
+  await notifyOnWhatsApp(
+    'refund_completed',
+    async () => {
+      const mail = await bookingForMail(tx, bookingId)
+      return { phone: await bookingWhatsAppNumber(tx, mail), parameters: [formatRupees(refund.amountPaise), paidFor(mail), mail.reference, refundedHow(refund.how)] }
+    },
+    tx,
+    now,
+  )
 }
 
 type BookingForMail = Awaited<ReturnType<typeof bookingForMail>>
@@ -241,17 +246,28 @@ export function refundedHow(how: CompletedRefund['how']) {
 
 /** The booking confirmation on WhatsApp, beside its e-mail (a paid booking, or one staff made). */
 export async function tellConfirmedOnWhatsApp(tx: Executor, bookingId: number, now: Date) {
-  // Nothing is read for a message that will not be sent.
-  if (!whatsappEnabled()) return
-  const booking = await bookingForMail(tx, bookingId)
-  await notifyOnWhatsApp(await bookingWhatsAppNumber(tx, booking), 'booking_confirmed', [booking.customerName, booking.title, booking.swimmerName, sessionDaysLine(booking), booking.reference], tx, now)
+  await notifyOnWhatsApp(
+    'booking_confirmed',
+    async () => {
+      const booking = await bookingForMail(tx, bookingId)
+      return { phone: await bookingWhatsAppNumber(tx, booking), parameters: [booking.customerName, booking.title, booking.swimmerName, sessionDaysLine(booking), booking.reference] }
+    },
+    tx,
+    now,
+  )
 }
 
 async function tellLatePaymentOnWhatsApp(tx: Executor, bookingId: number, now: Date) {
-  if (!whatsappEnabled()) return
-  const booking = await bookingForMail(tx, bookingId)
-  const reason = `your payment reached us after the ${config().SEAT_HOLD_MINUTES}-minute hold on the time slot had ended, and meanwhile the slot was booked by someone else`
-  await notifyOnWhatsApp(await bookingWhatsAppNumber(tx, booking), 'refund_started', [paidFor(booking), booking.reference, reason, formatRupees(booking.amountPaise), await refundPolicyIn(tx)], tx, now)
+  await notifyOnWhatsApp(
+    'refund_started',
+    async () => {
+      const booking = await bookingForMail(tx, bookingId)
+      const reason = `your payment reached us after the ${config().SEAT_HOLD_MINUTES}-minute hold on the time slot had ended, and meanwhile the slot was booked by someone else`
+      return { phone: await bookingWhatsAppNumber(tx, booking), parameters: [paidFor(booking), booking.reference, reason, formatRupees(booking.amountPaise), await refundPolicyIn(tx)] }
+    },
+    tx,
+    now,
+  )
 }
 
 /**
@@ -269,7 +285,13 @@ export function bookAgainUrl(booking: Pick<BookingForMail, 'productCode' | 'days
 }
 
 async function tellPaymentFailedOnWhatsApp(tx: Executor, bookingId: number, now: Date) {
-  if (!whatsappEnabled()) return
-  const booking = await bookingForMail(tx, bookingId)
-  await notifyOnWhatsApp(await bookingWhatsAppNumber(tx, booking), 'payment_failed', [formatRupees(booking.amountPaise), paidFor(booking), booking.reference, bookAgainUrl(booking)], tx, now)
+  await notifyOnWhatsApp(
+    'payment_failed',
+    async () => {
+      const booking = await bookingForMail(tx, bookingId)
+      return { phone: await bookingWhatsAppNumber(tx, booking), parameters: [formatRupees(booking.amountPaise), paidFor(booking), booking.reference, bookAgainUrl(booking)] }
+    },
+    tx,
+    now,
+  )
 }

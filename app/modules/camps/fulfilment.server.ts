@@ -5,7 +5,6 @@ import { refundPolicyIn } from '~/modules/site/site.server'
 import { formatRupees } from '~/lib/money'
 import { daysBetween, formatDateRange, formatTimeRange } from '~/lib/lab-time'
 import { refundedHow } from '~/modules/booking/fulfilment.server'
-import { whatsappEnabled } from '~/modules/whatsapp/config.server'
 import { notifyOnWhatsApp } from '~/modules/whatsapp/notify.server'
 import type { Executor } from '~/db/client.server'
 import { calendarAttachment, calendarFile } from '~/modules/mail/ics.server'
@@ -55,19 +54,29 @@ async function paid(tx: Executor, registrationId: number, now: Date): Promise<Pa
   if (!holdStands && !(await seatStillFree(tx, registrationId, batch, now))) {
     await setStatus(tx, campRegistrations, 'refund_pending', eq(campRegistrations.id, registrationId), { holdExpiresAt: null, updatedAt: now })
     await enqueueEmail(await latePaymentEmail(tx, registrationId), tx, now)
-    if (whatsappEnabled()) {
-      const mail = await registrationDetails(tx, registrationId)
-      await notifyOnWhatsApp(mail.phone, 'refund_started', [campPaidFor(mail, mail.swimmerName), mail.reference, campLatePaymentReason(), formatRupees(mail.amountPaise), await refundPolicyIn(tx)], tx, now)
-    }
+    await notifyOnWhatsApp(
+      'refund_started',
+      async () => {
+        const mail = await registrationDetails(tx, registrationId)
+        return { phone: mail.phone, parameters: [campPaidFor(mail, mail.swimmerName), mail.reference, campLatePaymentReason(), formatRupees(mail.amountPaise), await refundPolicyIn(tx)] }
+      },
+      tx,
+      now,
+    )
     return { result: 'refund', reason: 'The payment arrived after the seat hold had expired and the batch was full.' }
   }
   await setStatus(tx, campRegistrations, 'confirmed', eq(campRegistrations.id, registrationId), { confirmedAt: now, holdExpiresAt: null, updatedAt: now })
   await tx.update(campWaitlist).set({ status: 'registered' }).where(eq(campWaitlist.registrationId, registrationId))
   await enqueueEmail(await confirmationEmail(tx, registrationId, now), tx, now)
-  if (whatsappEnabled()) {
-    const mail = await registrationDetails(tx, registrationId)
-    await notifyOnWhatsApp(mail.phone, 'camp_confirmed', [mail.swimmerName, mail.campName, formatDateRange(mail.startsOn, mail.endsOn), batchLine(mail), mail.reference], tx, now)
-  }
+  await notifyOnWhatsApp(
+    'camp_confirmed',
+    async () => {
+      const mail = await registrationDetails(tx, registrationId)
+      return { phone: mail.phone, parameters: [mail.swimmerName, mail.campName, formatDateRange(mail.startsOn, mail.endsOn), batchLine(mail), mail.reference] }
+    },
+    tx,
+    now,
+  )
   return { result: 'confirmed', late: !holdStands }
 }
 
@@ -102,10 +111,15 @@ async function lockBatchThenRegistration(tx: Executor, registrationId: number) {
 async function unpaid(tx: Executor, registrationId: number, now: Date) {
   const released = await setStatus(tx, campRegistrations, 'payment_failed', eq(campRegistrations.id, registrationId), { holdExpiresAt: null, updatedAt: now }).returning({ id: campRegistrations.id })
   if (released.length) {
-    if (whatsappEnabled()) {
-      const mail = await registrationDetails(tx, registrationId)
-      await notifyOnWhatsApp(mail.phone, 'payment_failed', [formatRupees(mail.amountPaise), campPaidFor(mail, mail.swimmerName), mail.reference, registerAgainUrl(mail)], tx, now)
-    }
+    await notifyOnWhatsApp(
+      'payment_failed',
+      async () => {
+        const mail = await registrationDetails(tx, registrationId)
+        return { phone: mail.phone, parameters: [formatRupees(mail.amountPaise), campPaidFor(mail, mail.swimmerName), mail.reference, registerAgainUrl(mail)] }
+      },
+      tx,
+      now,
+    )
     await tx.update(campWaitlist).set({ status: 'expired' }).where(and(eq(campWaitlist.registrationId, registrationId), eq(campWaitlist.status, 'offered')))
     await campSeatFreed(tx)
   }
@@ -132,7 +146,7 @@ async function refunded(tx: Executor, registrationId: number, { amountPaise, how
     tx,
     now,
   )
-  await notifyOnWhatsApp(mail.phone, 'refund_completed', [formatRupees(amountPaise), campPaidFor(mail, mail.swimmerName), mail.reference, refundedHow(how)], tx, now)
+  await notifyOnWhatsApp('refund_completed', { phone: mail.phone, parameters: [formatRupees(amountPaise), campPaidFor(mail, mail.swimmerName), mail.reference, refundedHow(how)] }, tx, now)
 }
 
 async function terms(tx: Executor, registrationId: number, now: Date): Promise<PaymentTerms | null> {

@@ -19,7 +19,6 @@ import { swimmerAge, swimmersOf } from '~/modules/swimmers/swimmers.server'
 import { campSeatsTaken, registrationOpen, waitingCounts } from './camps.server'
 import { batchLine, batchTimes, campCalendar, campLatePaymentReason, campPaidFor, registerAgainUrl, registrationDetails } from './fulfilment.server'
 import { refundedHow } from '~/modules/booking/fulfilment.server'
-import { whatsappEnabled } from '~/modules/whatsapp/config.server'
 import { notifyOnWhatsApp } from '~/modules/whatsapp/notify.server'
 import { AlreadyRegisteredError, BatchFullError, insertRegistration, lockBatchOrExplain, RegistrationClosedError, sameSwimmer } from './registrations.server'
 import { campSeatFreed, lockBatchById } from './waitlist.server'
@@ -237,19 +236,29 @@ export async function groupPaid(tx: Executor, leadId: number, now: Date): Promis
   if (!holdsStand && !(await seatsStillFree(tx, members, batch, now))) {
     await setStatus(tx, campRegistrations, 'refund_pending', groupRows(leadId), { holdExpiresAt: null, updatedAt: now })
     await enqueueEmail(await groupLatePaymentEmail(tx, leadId), tx, now)
-    if (whatsappEnabled()) {
-      const { first, names, total } = await groupSummary(tx, leadId)
-      await notifyOnWhatsApp(first.phone, 'refund_started', [campPaidFor(first, names), first.reference, campLatePaymentReason(), formatRupees(total), await refundPolicyIn(tx)], tx, now)
-    }
+    await notifyOnWhatsApp(
+      'refund_started',
+      async () => {
+        const { first, names, total } = await groupSummary(tx, leadId)
+        return { phone: first.phone, parameters: [campPaidFor(first, names), first.reference, campLatePaymentReason(), formatRupees(total), await refundPolicyIn(tx)] }
+      },
+      tx,
+      now,
+    )
     return { result: 'refund', reason: 'The payment arrived after the seat holds had expired and the batch had too few seats left.' }
   }
   await setStatus(tx, campRegistrations, 'confirmed', groupRows(leadId), { confirmedAt: now, holdExpiresAt: null, updatedAt: now })
   await enqueueEmail(await groupConfirmationEmail(tx, leadId, now), tx, now)
   // One message for the family's group, as one e-mail.
-  if (whatsappEnabled()) {
-    const { first, names } = await groupSummary(tx, leadId)
-    await notifyOnWhatsApp(first.phone, 'camp_confirmed', [names, first.campName, formatDateRange(first.startsOn, first.endsOn), batchLine(first), first.reference], tx, now)
-  }
+  await notifyOnWhatsApp(
+    'camp_confirmed',
+    async () => {
+      const { first, names } = await groupSummary(tx, leadId)
+      return { phone: first.phone, parameters: [names, first.campName, formatDateRange(first.startsOn, first.endsOn), batchLine(first), first.reference] }
+    },
+    tx,
+    now,
+  )
   return { result: 'confirmed', late: !holdsStand }
 }
 
@@ -269,10 +278,15 @@ async function seatsStillFree(tx: Executor, members: Array<{ id: number; status:
 export async function groupUnpaid(tx: Executor, leadId: number, now: Date) {
   const released = await setStatus(tx, campRegistrations, 'payment_failed', groupRows(leadId), { holdExpiresAt: null, updatedAt: now }).returning({ id: campRegistrations.id })
   if (released.length) {
-    if (whatsappEnabled()) {
-      const { first, names, total } = await groupSummary(tx, leadId)
-      await notifyOnWhatsApp(first.phone, 'payment_failed', [formatRupees(total), campPaidFor(first, names), first.reference, registerAgainUrl(first)], tx, now)
-    }
+    await notifyOnWhatsApp(
+      'payment_failed',
+      async () => {
+        const { first, names, total } = await groupSummary(tx, leadId)
+        return { phone: first.phone, parameters: [formatRupees(total), campPaidFor(first, names), first.reference, registerAgainUrl(first)] }
+      },
+      tx,
+      now,
+    )
     await tx
       .update(campWaitlist)
       .set({ status: 'expired' })
@@ -307,7 +321,7 @@ export async function groupRefunded(tx: Executor, leadId: number, { amountPaise,
     tx,
     now,
   )
-  await notifyOnWhatsApp(lead.phone, 'refund_completed', [formatRupees(amountPaise), campPaidFor(lead, listNames(refundedOnes.map((member) => member.swimmerName))), reference, refundedHow(how)], tx, now)
+  await notifyOnWhatsApp('refund_completed', { phone: lead.phone, parameters: [formatRupees(amountPaise), campPaidFor(lead, listNames(refundedOnes.map((member) => member.swimmerName))), reference, refundedHow(how)] }, tx, now)
 }
 
 async function guardianName(executor: Executor, registration: { accountId: number | null; name: string }) {

@@ -310,7 +310,7 @@ async function offerSeatsOf(batchId: number, links: PrivateLinks, now: Date) {
         tx,
         now,
       )
-      await notifyOnWhatsApp(person.phone, 'waitlist_seat_offered', [`${batch.batchName} of ${batch.campName}`, person.swimmerName, formatLabDateTime(holdExpiresAt), formatRupees(price.amountPaise), link], tx, now)
+      await notifyOnWhatsApp('waitlist_seat_offered', { phone: person.phone, parameters: [`${batch.batchName} of ${batch.campName}`, person.swimmerName, formatLabDateTime(holdExpiresAt), formatRupees(price.amountPaise), link] }, tx, now)
       free -= 1
       offered += 1
     }

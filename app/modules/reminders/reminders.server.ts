@@ -8,7 +8,6 @@ import { IMPORTANT_INFORMATION } from '~/modules/booking/texts'
 import { batchLine, batchTimes, registrationDetails } from '~/modules/camps/fulfilment.server'
 import { enqueueEmail } from '~/modules/mail/outbox.server'
 import { letter } from '~/modules/mail/templates.server'
-import { whatsappEnabled } from '~/modules/whatsapp/config.server'
 import { notifyOnWhatsApp } from '~/modules/whatsapp/notify.server'
 
 /** Reminders for tomorrow go out from this time today (Bangalore), not in the middle of the night. */
@@ -59,9 +58,14 @@ async function sessionReminder(tx: Executor, bookingId: number, dayNumber: numbe
   const booking = await bookingForMail(tx, bookingId)
   const day = booking.days.find((candidate) => candidate.dayNumber === dayNumber)!
   // On WhatsApp only the first day is announced: the days after follow on from it, and the e-mail reminds of each.
-  if (dayNumber === 1 && whatsappEnabled()) {
+  if (dayNumber === 1) {
     const when = `${formatWeekdayDate(day.date)}, ${formatTimeRange(day.start, day.end)}`
-    await notifyOnWhatsApp(await bookingWhatsAppNumber(tx, booking), 'session_reminder', [booking.customerName, booking.title.toLowerCase(), booking.swimmerName, booking.reference, when], tx, now)
+    await notifyOnWhatsApp(
+      'session_reminder',
+      async () => ({ phone: await bookingWhatsAppNumber(tx, booking), parameters: [booking.customerName, booking.title.toLowerCase(), booking.swimmerName, booking.reference, when] }),
+      tx,
+      now,
+    )
   }
   const which = booking.days.length > 1 ? `Day ${day.dayNumber} of your ${booking.title.toLowerCase()}` : `Your ${booking.title.toLowerCase()}`
   return letter({
@@ -82,7 +86,7 @@ async function sessionReminder(tx: Executor, bookingId: number, dayNumber: numbe
 async function campReminder(tx: Executor, registrationId: number, now: Date) {
   const mail = await registrationDetails(tx, registrationId)
   const location = await sessionLocationIn(tx)
-  await notifyOnWhatsApp(mail.phone, 'camp_reminder', [mail.campName, formatLongDate(mail.startsOn), mail.swimmerName, mail.reference, batchLine(mail), mail.venue || location], tx, now)
+  await notifyOnWhatsApp('camp_reminder', { phone: mail.phone, parameters: [mail.campName, formatLongDate(mail.startsOn), mail.swimmerName, mail.reference, batchLine(mail), mail.venue || location] }, tx, now)
   return letter({
     to: mail.email,
     subject: `Reminder: ${mail.campName} starts tomorrow`,

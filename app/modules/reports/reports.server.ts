@@ -6,7 +6,6 @@ import { DomainError } from '~/lib/domain-error'
 import { bookingForMail, bookingLink, bookingWhatsAppNumber, swimmerRow } from '~/modules/booking/fulfilment.server'
 import { enqueueEmail } from '~/modules/mail/outbox.server'
 import { letter } from '~/modules/mail/templates.server'
-import { whatsappEnabled } from '~/modules/whatsapp/config.server'
 import { notifyOnWhatsApp } from '~/modules/whatsapp/notify.server'
 import { reportStorage } from './storage.server'
 
@@ -83,7 +82,7 @@ export async function deliverReport({ bookingId, note, videoLinks, files, staffI
         now,
       )
       const results = [mail.customerName, mail.swimmerName, mail.title.toLowerCase(), mail.reference, link.url]
-      if (whatsappEnabled()) await notifyOnWhatsApp(await bookingWhatsAppNumber(tx, mail), existing ? 'results_updated' : 'report_ready', results, tx, now)
+      await notifyOnWhatsApp(existing ? 'results_updated' : 'report_ready', async () => ({ phone: await bookingWhatsAppNumber(tx, mail), parameters: results }), tx, now)
     })
   } catch (error) {
     for (const file of stored) await storage.remove(file.key).catch(() => {})

@@ -16,20 +16,24 @@ import { renderTemplate, templateParameter, WHATSAPP_TEMPLATES, type WhatsAppTem
  */
 export const WHATSAPP_MESSAGES_PER_NUMBER_PER_DAY = 20
 
+/** Who a message goes to and what fills its template's variables. */
+export type WhatsAppNotice = { phone: string | null | undefined; parameters: readonly string[] }
+
 /**
  * Queues a template message to a person's WhatsApp number, in the transaction of the event it tells
  * of (like its e-mail), when WhatsApp is on and the number is opted in; otherwise does nothing.
- * Returns the outbox id, or null when nothing was queued.
+ * Given as a function, the notice is read only when WhatsApp is on: an event reads nothing for a
+ * message that will not be sent. Returns the outbox id, or null when nothing was queued.
  */
 export async function notifyOnWhatsApp(
-  phone: string | null | undefined,
   name: WhatsAppTemplateName,
-  parameters: readonly string[],
+  notice: WhatsAppNotice | (() => Promise<WhatsAppNotice>),
   executor: Executor = db(),
   now = new Date(),
 ) {
-  if (!phone || !whatsappEnabled()) return null
-  const to = toE164(phone)
+  if (!whatsappEnabled()) return null
+  const { phone, parameters } = typeof notice === 'function' ? await notice() : notice
+  const to = phone ? toE164(phone) : null
   if (!to || !(await isOptedIn(to, executor))) return null
   if ((await sentToday(to, executor, now)) >= WHATSAPP_MESSAGES_PER_NUMBER_PER_DAY) {
     logger().warn({ template: name }, 'WhatsApp message not queued: the number had its messages for the day')
