@@ -176,6 +176,8 @@ export const users = pgTable(
     email: text('email').notNull(),
     passwordHash: text('password_hash').notNull(),
     phone: text('phone'),
+    /** When the account's owner proved `phone` is theirs (a code sent to it); null while unproven. Changing the number clears it. */
+    phoneVerifiedAt: timestamp('phone_verified_at', { withTimezone: true }),
     currentLocation: text('current_location'),
     isAdmin: boolean('is_admin').notNull().default(false),
     isVerified: boolean('is_verified').notNull().default(false),
@@ -379,11 +381,21 @@ export const outboxMessages = pgTable(
     deliveryStatus: text('delivery_status').$type<WhatsAppDeliveryStatus>(),
     deliveryError: text('delivery_error'),
     deliveryUpdatedAt: timestamp('delivery_updated_at', { withTimezone: true }),
+    // Whose message this is, by structure: erasing a person removes their messages by these keys and by
+    // the recipient, never by what the text says.
+    accountId: integer('account_id').references(() => users.id, { onDelete: 'set null' }),
+    swimmerId: integer('swimmer_id').references(() => swimmers.id, { onDelete: 'set null' }),
+    bookingId: integer('booking_id').references(() => bookings.id, { onDelete: 'set null' }),
+    campRegistrationId: integer('camp_registration_id').references(() => campRegistrations.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
     index('outbox_messages_due').on(table.channel, table.status, table.nextAttemptAt),
     index('outbox_messages_to').on(table.to),
+    index('outbox_messages_account').on(table.accountId).where(sql`${table.accountId} IS NOT NULL`),
+    index('outbox_messages_swimmer').on(table.swimmerId).where(sql`${table.swimmerId} IS NOT NULL`),
+    index('outbox_messages_booking').on(table.bookingId).where(sql`${table.bookingId} IS NOT NULL`),
+    index('outbox_messages_camp_registration').on(table.campRegistrationId).where(sql`${table.campRegistrationId} IS NOT NULL`),
     uniqueIndex('outbox_messages_provider_message_id').on(table.providerMessageId),
     check('outbox_messages_status', sql`${table.status} IN ('queued', 'sent', 'retrying', 'failed')`),
     check('outbox_messages_channel', sql`${table.channel} IN ('email', 'whatsapp')`),
@@ -921,9 +933,27 @@ export const auditLog = pgTable(
     summary: text('summary').notNull(),
     before: jsonb('before'),
     after: jsonb('after'),
+    /**
+     * The values naming a person (a customer's or swimmer's name, an address), stored apart from the
+     * summary, which refers to them as `{key}`: erasing the person replaces these values and nothing else.
+     */
+    personal: jsonb('personal').$type<Record<string, string>>(),
+    // Whose data the entry is about, by structure (no foreign keys: the log outlives what it names).
+    accountId: integer('account_id'),
+    swimmerId: integer('swimmer_id'),
+    bookingId: integer('booking_id'),
+    campRegistrationId: integer('camp_registration_id'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [index('audit_log_created').on(table.createdAt), index('audit_log_entity').on(table.entityType, table.entityId)],
+  (table) => [
+    index('audit_log_created').on(table.createdAt),
+    index('audit_log_entity').on(table.entityType, table.entityId),
+    index('audit_log_actor').on(table.actorId).where(sql`${table.actorId} IS NOT NULL`),
+    index('audit_log_account').on(table.accountId).where(sql`${table.accountId} IS NOT NULL`),
+    index('audit_log_swimmer').on(table.swimmerId).where(sql`${table.swimmerId} IS NOT NULL`),
+    index('audit_log_booking').on(table.bookingId).where(sql`${table.bookingId} IS NOT NULL`),
+    index('audit_log_camp_registration').on(table.campRegistrationId).where(sql`${table.campRegistrationId} IS NOT NULL`),
+  ],
 )
 
 /** Whether a larger or a smaller figure is the better one (a faster time is smaller; a longer stroke larger). */
