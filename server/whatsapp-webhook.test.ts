@@ -53,7 +53,7 @@ const PARENT = '+919845012345'
 
 /** A template message the site sent through the fake, with the id WhatsApp gave it. */
 async function sentMessage(to = PARENT) {
-  const id = await enqueueWhatsApp({ to, title: 'Analysis results ready', text: 'x', template: { name: 'report_ready', parameters: WHATSAPP_TEMPLATES.report_ready.parameters.map((parameter) => parameter.sample) } })
+  const id = await enqueueWhatsApp({ to, title: 'Analysis results ready', text: 'x', template: { name: 'report_ready', parameters: WHATSAPP_TEMPLATES.report_ready.parameters.map((parameter) => parameter.sample) } }, {})
   await processOutbox(cloudApiSender(whatsappSettingsOfFake()))
   const [row] = await db().select().from(outboxMessages).where(eq(outboxMessages.id, id))
   return { id, wamid: row!.providerMessageId! }

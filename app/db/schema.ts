@@ -351,6 +351,14 @@ export type MailAttachment = { filename: string; contentType: string; contentBas
 export type MessageChannel = 'email' | 'whatsapp'
 /** What WhatsApp reported of a message after it took it: sent to the phone, delivered, read, or failed. */
 export type WhatsAppDeliveryStatus = 'sent' | 'delivered' | 'read' | 'failed'
+/**
+ * Whose data an outbox message or an audit entry is about, by structure: the account, the swimmer,
+ * the booking or the camp registration it tells of (a group's camp registrations by the group's
+ * first). Erasing a person finds what is theirs by these keys, never by what a text says. `{}` for
+ * what is about nobody in particular: a reply to a number that wrote to the lab, a change to the lab's
+ * own settings.
+ */
+export type About = { accountId?: number | null; swimmerId?: number | null; bookingId?: number | null; campRegistrationId?: number | null }
 
 /**
  * Every message the site sends (e-mails and WhatsApp messages), written in the same transaction

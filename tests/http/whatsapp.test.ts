@@ -25,6 +25,7 @@ beforeAll(async () => {
     prepare: async (db) => {
       await enqueueWhatsApp(
         { to: QUEUED_BEFORE_START, title: 'Analysis results ready', text: 'x', template: { name: 'report_ready', parameters: REPORT_READY } },
+        {},
         db,
       )
     },

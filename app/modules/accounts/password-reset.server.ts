@@ -31,7 +31,7 @@ export async function requestPasswordReset({ email, ip, now = new Date() }: Call
   if (!user) return
   await db().transaction(async (tx) => {
     const { code, expiresAt } = await issueCode(tx, user.id, 'reset_password', now)
-    await enqueueEmail(passwordResetEmail({ to: user.email, name: user.name, code, expiresAt, link: passwordResetLink(user.email, code) }), tx, now)
+    await enqueueEmail(passwordResetEmail({ to: user.email, name: user.name, code, expiresAt, link: passwordResetLink(user.email, code) }), { accountId: user.id }, tx, now)
   })
 }
 

@@ -28,7 +28,7 @@ function verificationLink(email: string, code: string) {
 
 export async function sendVerificationCode(executor: Executor, user: { id: number; name: string; email: string }, now: Date) {
   const { code, expiresAt } = await issueCode(executor, user.id, 'verify_email', now)
-  await enqueueEmail(verificationEmail({ to: user.email, name: user.name, code, expiresAt, link: verificationLink(user.email, code) }), executor, now)
+  await enqueueEmail(verificationEmail({ to: user.email, name: user.name, code, expiresAt, link: verificationLink(user.email, code) }), { accountId: user.id }, executor, now)
 }
 
 /**

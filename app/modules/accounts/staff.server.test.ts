@@ -37,7 +37,7 @@ beforeEach(async () => {
   actor = { id: (await ensureAdmin({ email, password: 'staff-password-1' })).id, email }
 })
 
-const entries = () => db().select({ actorId: auditLog.actorId, action: auditLog.action, entityType: auditLog.entityType, entityId: auditLog.entityId, summary: auditLog.summary, before: auditLog.before, after: auditLog.after }).from(auditLog).orderBy(auditLog.id)
+const entries = () => db().select({ actorId: auditLog.actorId, action: auditLog.action, entityType: auditLog.entityType, entityId: auditLog.entityId, accountId: auditLog.accountId, summary: auditLog.summary, personal: auditLog.personal, before: auditLog.before, after: auditLog.after }).from(auditLog).orderBy(auditLog.id)
 
 describe('finding customers', () => {
   beforeEach(async () => {
@@ -122,7 +122,9 @@ describe('disabling an account', () => {
         action: 'customer.disable',
         entityType: 'customer',
         entityId: String(user.id),
-        summary: 'Disabled the account of Asha Rao (asha@example.com) and signed them out everywhere',
+        accountId: user.id,
+        summary: 'Disabled the account of {customer} ({email}) and signed them out everywhere',
+        personal: { customer: 'Asha Rao', email: 'asha@example.com' },
         before: { disabledAt: null, signedInSessions: 2 },
         after: { disabledAt: now.toISOString(), signedInSessions: 0 },
       },
@@ -131,7 +133,9 @@ describe('disabling an account', () => {
         action: 'customer.enable',
         entityType: 'customer',
         entityId: String(user.id),
-        summary: 'Re-enabled the account of Asha Rao (asha@example.com)',
+        accountId: user.id,
+        summary: 'Re-enabled the account of {customer} ({email})',
+        personal: { customer: 'Asha Rao', email: 'asha@example.com' },
         before: { disabledAt: now.toISOString() },
         after: { disabledAt: null },
       },
@@ -181,9 +185,11 @@ describe('resending the verification code', () => {
         action: 'customer.resend-verification',
         entityType: 'customer',
         entityId: String(user.id),
-        summary: 'E-mailed a new verification code to new@example.com',
+        accountId: user.id,
+        summary: 'E-mailed a new verification code to {email}',
+        personal: { email: 'new@example.com' },
         before: { isVerified: false },
-        after: { verificationCodeSentTo: 'new@example.com' },
+        after: { verificationCodeSent: true },
       },
     ])
   })

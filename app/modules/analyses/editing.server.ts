@@ -130,7 +130,15 @@ async function ownFinding(tx: Executor, analysisId: number, findingId: number) {
   return finding
 }
 
-const audit = (tx: Executor, actor: Actor, analysisId: number, action: string, summary: string, now: Date, after?: unknown) => recordAudit(tx, actor, { action: `analysis.${action}`, entityType: 'analysis', entityId: analysisId, summary, after }, now)
+/**
+ * An audit entry about the analysis, and so about its booking and swimmer. What staff wrote about
+ * the swimmer (the summary, findings, drills) goes in `personal`, referred to as `{key}` in the
+ * summary: erasing the swimmer replaces it there.
+ */
+async function audit(tx: Executor, actor: Actor, analysisId: number, action: string, summary: string, now: Date, { after, personal }: { after?: unknown; personal?: Record<string, string | null> } = {}) {
+  const [about] = await tx.select({ bookingId: analyses.bookingId, swimmerId: analyses.swimmerId }).from(analyses).where(eq(analyses.id, analysisId))
+  await recordAudit(tx, actor, { action: `analysis.${action}`, entityType: 'analysis', entityId: analysisId, summary, personal, about, after }, now)
+}
 
 /** The pool the swimmer swam in and the few sentences for the family at the top of the page. Returns false when both were already so. */
 export async function setDetails(actor: Actor, analysisId: number, { poolLength, summary }: { poolLength: number; summary: string }, now = new Date()) {
@@ -139,7 +147,7 @@ export async function setDetails(actor: Actor, analysisId: number, { poolLength,
     const analysis = await lockedAnalysis(tx, analysisId)
     if (analysis.poolLengthMetres === poolLength && analysis.summary === summary) return false
     await tx.update(analyses).set({ poolLengthMetres: poolLength, summary, updatedAt: now }).where(eq(analyses.id, analysisId))
-    await audit(tx, actor, analysisId, 'details', `Set the pool to ${poolLength} m and ${summary ? 'wrote' : 'cleared'} the summary`, now, { poolLength, summary })
+    await audit(tx, actor, analysisId, 'details', `Set the pool to ${poolLength} m and ${summary ? 'wrote' : 'cleared'} the summary`, now, { after: { poolLength }, personal: { summary } })
     return true
   })
 }
@@ -266,7 +274,7 @@ export async function saveFinding(actor: Actor, analysisId: number, input: { fin
       await ownFinding(tx, analysisId, input.findingId)
       await tx.update(analysisFindings).set(values).where(eq(analysisFindings.id, input.findingId))
       await touched(tx, analysisId, now)
-      await audit(tx, actor, analysisId, 'finding.change', `Changed the finding “${input.title}”`, now, values)
+      await audit(tx, actor, analysisId, 'finding.change', 'Changed the finding “{finding}”', now, { after: { priority: input.priority }, personal: { finding: input.title, whyItMatters: input.whyItMatters } })
       return input.findingId
     }
     const [{ findings, last } = { findings: 0, last: null }] = await tx.select({ findings: count(), last: max(analysisFindings.position) }).from(analysisFindings).where(eq(analysisFindings.analysisId, analysisId))
@@ -276,7 +284,7 @@ export async function saveFinding(actor: Actor, analysisId: number, input: { fin
       .values({ analysisId, ...values, position: (last ?? -1) + 1 })
       .returning({ id: analysisFindings.id })
     await touched(tx, analysisId, now)
-    await audit(tx, actor, analysisId, 'finding.add', `Added the finding “${input.title}”`, now, values)
+    await audit(tx, actor, analysisId, 'finding.add', 'Added the finding “{finding}”', now, { after: { priority: input.priority }, personal: { finding: input.title, whyItMatters: input.whyItMatters } })
     return finding!.id
   })
 }
@@ -287,7 +295,7 @@ export async function removeFinding(actor: Actor, analysisId: number, findingId:
     const finding = await ownFinding(tx, analysisId, findingId)
     await tx.delete(analysisFindings).where(eq(analysisFindings.id, findingId))
     await touched(tx, analysisId, now)
-    await audit(tx, actor, analysisId, 'finding.remove', `Removed the finding “${finding.title}” and its drills`, now)
+    await audit(tx, actor, analysisId, 'finding.remove', 'Removed the finding “{finding}” and its drills', now, { personal: { finding: finding.title } })
   })
 }
 
@@ -304,7 +312,7 @@ export async function addDrill(actor: Actor, analysisId: number, input: { findin
       .values({ findingId: finding.id, name: input.name, instructions: input.instructions, videoUrl: input.videoUrl, position: (last ?? -1) + 1 })
       .returning({ id: findingDrills.id })
     await touched(tx, analysisId, now)
-    await audit(tx, actor, analysisId, 'drill.add', `Added the drill “${input.name}” to “${finding.title}”`, now, { name: input.name, instructions: input.instructions, videoUrl: input.videoUrl })
+    await audit(tx, actor, analysisId, 'drill.add', 'Added the drill “{drill}” to “{finding}”', now, { personal: { drill: input.name, finding: finding.title, instructions: input.instructions, videoUrl: input.videoUrl } })
     return drill!.id
   })
 }
@@ -318,7 +326,7 @@ export async function changeDrill(actor: Actor, analysisId: number, drillId: num
     const values = { name: input.name, instructions: input.instructions, videoUrl: input.videoUrl }
     await tx.update(findingDrills).set(values).where(eq(findingDrills.id, drill.id))
     await touched(tx, analysisId, now)
-    await audit(tx, actor, analysisId, 'drill.change', `Changed the drill “${input.name}”`, now, values)
+    await audit(tx, actor, analysisId, 'drill.change', 'Changed the drill “{drill}”', now, { personal: { drill: input.name, instructions: input.instructions, videoUrl: input.videoUrl } })
   })
 }
 
@@ -338,7 +346,7 @@ export async function removeDrill(actor: Actor, analysisId: number, drillId: num
     const drill = await ownDrill(tx, analysisId, drillId)
     await tx.delete(findingDrills).where(eq(findingDrills.id, drillId))
     await touched(tx, analysisId, now)
-    await audit(tx, actor, analysisId, 'drill.remove', `Removed the drill “${drill.name}”`, now)
+    await audit(tx, actor, analysisId, 'drill.remove', 'Removed the drill “{drill}”', now, { personal: { drill: drill.name } })
   })
 }
 
@@ -347,7 +355,19 @@ export async function startAnalysis(actor: Actor, bookingId: number, now = new D
   const existing = await analysisIdOfBooking(bookingId)
   if (existing) return existing
   const analysisId = await openAnalysis(bookingId, actor.id, now)
-  const [booking] = await db().select({ reference: bookings.reference, swimmerName: bookings.swimmerName }).from(bookings).where(eq(bookings.id, bookingId))
-  await recordAudit(db(), actor, { action: 'analysis.start', entityType: 'analysis', entityId: analysisId, summary: `Started the analysis of ${booking?.reference ?? `booking ${bookingId}`} (${booking?.swimmerName ?? 'swimmer unknown'})` }, now)
+  const [booking] = await db().select({ reference: bookings.reference, swimmerId: bookings.swimmerId, swimmerName: bookings.swimmerName }).from(bookings).where(eq(bookings.id, bookingId))
+  await recordAudit(
+    db(),
+    actor,
+    {
+      action: 'analysis.start',
+      entityType: 'analysis',
+      entityId: analysisId,
+      summary: `Started the analysis of ${booking?.reference ?? `booking ${bookingId}`} ({swimmer})`,
+      personal: { swimmer: booking?.swimmerName ?? 'swimmer unknown' },
+      about: { bookingId, swimmerId: booking?.swimmerId },
+    },
+    now,
+  )
   return analysisId
 }

@@ -63,10 +63,11 @@ export async function inviteBackForNextAnalysis(now = new Date()) {
             ],
             action: { label: `Book ${first}'s next analysis`, url: bookingUrl },
           }),
+          { swimmerId: row.swimmer_id },
           tx,
           now,
         )
-        await notifyOnWhatsApp('next_analysis_due', { phone: row.phone, parameters: [row.account_name, first, formatLongDate(row.last_analysed_on), bookingUrl] }, tx, now)
+        await notifyOnWhatsApp('next_analysis_due', { phone: row.phone, parameters: [row.account_name, first, formatLongDate(row.last_analysed_on), bookingUrl], about: { swimmerId: row.swimmer_id } }, tx, now)
         sent += 1
       }
       return rows.length

@@ -216,7 +216,7 @@ export async function previewImport(analysisId: number, text: string) {
  */
 export async function importMetrics(actor: Actor, analysisId: number, text: string, now = new Date()) {
   return db().transaction(async (tx) => {
-    await lockedAnalysis(tx, analysisId)
+    const analysis = await lockedAnalysis(tx, analysisId)
     const stored = await storedOf(tx, analysisId)
     const plan = planImport(text, stored)
     if (plan.problems.length) throw new DomainError('invalid', `The file has ${plan.problems.length === 1 ? 'a row' : 'rows'} to fix; nothing was imported.`)
@@ -244,6 +244,7 @@ export async function importMetrics(actor: Actor, analysisId: number, text: stri
         entityType: 'analysis',
         entityId: analysisId,
         summary: `Imported ${plan.changes.length} metric values from a CSV file (${plan.changes.filter((change) => change.previous !== null).length} overwritten${plan.newEvents.length ? `; added the ${plan.newEvents.join(', ')}` : ''})`,
+        about: { bookingId: analysis.bookingId, swimmerId: analysis.swimmerId },
       },
       now,
     )

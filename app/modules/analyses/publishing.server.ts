@@ -39,9 +39,22 @@ export async function publishAnalysis({ actor, analysisId, tellFamily, now = new
       const [settings] = await tx.select({ reanalysisMonths: siteSettings.reanalysisMonths }).from(siteSettings).where(eq(siteSettings.id, 1))
       const nextAnalysisOn = addMonthsToDate(labToday(now), settings?.reanalysisMonths ?? 3)
       await tx.update(analyses).set({ publishedAt: now, nextAnalysisOn }).where(eq(analyses.id, analysisId))
-      await recordAudit(tx, actor, { action: 'analysis.publish', entityType: 'analysis', entityId: analysisId, summary: `Published the analysis of ${mail.reference} (${mail.swimmerName}); next analysis from ${nextAnalysisOn}`, after: { publishedAt: now, nextAnalysisOn } }, now)
+      await recordAudit(
+        tx,
+        actor,
+        {
+          action: 'analysis.publish',
+          entityType: 'analysis',
+          entityId: analysisId,
+          summary: `Published the analysis of ${mail.reference} ({swimmer}); next analysis from ${nextAnalysisOn}`,
+          personal: { swimmer: mail.swimmerName },
+          about: { bookingId: analysis.bookingId, swimmerId: analysis.swimmerId },
+          after: { publishedAt: now, nextAnalysisOn },
+        },
+        now,
+      )
     } else {
-      await recordAudit(tx, actor, { action: 'analysis.republish', entityType: 'analysis', entityId: analysisId, summary: `Published the analysis of ${mail.reference} again${tellFamily ? ', telling the family' : ''}` }, now)
+      await recordAudit(tx, actor, { action: 'analysis.republish', entityType: 'analysis', entityId: analysisId, summary: `Published the analysis of ${mail.reference} again${tellFamily ? ', telling the family' : ''}`, about: { bookingId: analysis.bookingId, swimmerId: analysis.swimmerId } }, now)
     }
     if (first || tellFamily) {
       // An account opens the analysis's own page; a guest booking (no account) has only its private link.
@@ -59,11 +72,12 @@ export async function publishAnalysis({ actor, analysisId, tellFamily, now = new
           details: [swimmerRow(mail), ['Booking ID', mail.reference]],
           action: { url: link.url, label: 'Open the analysis' },
         }),
+        { bookingId: analysis.bookingId },
         tx,
         now,
       )
       const results = [mail.customerName, mail.swimmerName, mail.title.toLowerCase(), mail.reference, link.url]
-      await notifyOnWhatsApp(first ? 'report_ready' : 'results_updated', async () => ({ phone: await bookingWhatsAppNumber(tx, mail), parameters: results }), tx, now)
+      await notifyOnWhatsApp(first ? 'report_ready' : 'results_updated', async () => ({ phone: await bookingWhatsAppNumber(tx, mail), parameters: results, about: { bookingId: analysis.bookingId } }), tx, now)
     }
     return first
   })

@@ -72,6 +72,7 @@ export async function createShareLink({ accountId, swimmerId, analysisId, days, 
           ],
           action: { label: 'See the results', url },
         }),
+        { swimmerId },
         tx,
         now,
       )

@@ -119,7 +119,7 @@ export async function rescheduleBooking({
       await recordAudit(
         tx,
         actor,
-        { action: 'booking.reschedule', entityType: 'booking', entityId: mail.reference, summary: `Moved ${mail.reference} to ${plan[0]!.date} at ${plan[0]!.start}`, before: booking.days.map((day) => `${day.date} ${toHourMinute(day.start)}`), after: plan.map((day) => `${day.date} ${day.start}`) },
+        { action: 'booking.reschedule', entityType: 'booking', entityId: mail.reference, summary: `Moved ${mail.reference} to ${plan[0]!.date} at ${plan[0]!.start}`, about: { bookingId }, before: booking.days.map((day) => `${day.date} ${toHourMinute(day.start)}`), after: plan.map((day) => `${day.date} ${day.start}`) },
         now,
       )
     }
@@ -133,6 +133,7 @@ export async function rescheduleBooking({
         action: await bookingLink(tx, mail),
         attachments: [calendarAttachment(calendarFile(sessionEvents(mail), { sequence: booking.sequence + 1, now }), `${mail.reference}.ics`)],
       }),
+      { bookingId },
       tx,
       now,
     )
@@ -178,7 +179,7 @@ export async function cancelBooking({
       await recordAudit(
         tx,
         actor,
-        { action: 'booking.cancel', entityType: 'booking', entityId: mail.reference, summary: `Cancelled ${mail.reference}${refunding ? ` with a refund of ${formatRupees(paid.amountPaise)}` : ' without a refund'}`, before: { status: 'confirmed' }, after: { status: 'cancelled', refund: refunding } },
+        { action: 'booking.cancel', entityType: 'booking', entityId: mail.reference, summary: `Cancelled ${mail.reference}${refunding ? ` with a refund of ${formatRupees(paid.amountPaise)}` : ' without a refund'}`, about: { bookingId }, before: { status: 'confirmed' }, after: { status: 'cancelled', refund: refunding } },
         now,
       )
     }
@@ -198,12 +199,13 @@ export async function cancelBooking({
         closing: 'The attached calendar file removes the session from your calendar.',
         attachments: [calendarAttachment(calendarFile(sessionEvents(mail), { method: 'CANCEL', sequence: booking.sequence + 1, now }), `${mail.reference}-cancelled.ics`)],
       }),
+      { bookingId },
       tx,
       now,
     )
     if (refunding) {
       const parameters = [paidFor(mail), mail.reference, formatRupees(paid.amountPaise), refundPolicy]
-      await notifyOnWhatsApp('cancelled_refund_started', async () => ({ phone: await bookingWhatsAppNumber(tx, mail), parameters }), tx, now)
+      await notifyOnWhatsApp('cancelled_refund_started', async () => ({ phone: await bookingWhatsAppNumber(tx, mail), parameters, about: { bookingId } }), tx, now)
     }
   })
 }

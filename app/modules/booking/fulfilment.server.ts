@@ -36,12 +36,12 @@ async function fulfilPaidBooking(tx: Executor, bookingId: number, now: Date): Pr
   const holdStands = booking.status === 'pending' && booking.holdExpiresAt !== null && booking.holdExpiresAt > now
   if (!holdStands && !(await seatsStillFree(tx, bookingId, now))) {
     await setStatus(tx, bookings, 'refund_pending', eq(bookings.id, bookingId), { holdExpiresAt: null, updatedAt: now })
-    await enqueueEmail(await latePaymentEmail(tx, bookingId), tx, now)
+    await enqueueEmail(await latePaymentEmail(tx, bookingId), { bookingId }, tx, now)
     await tellLatePaymentOnWhatsApp(tx, bookingId, now)
     return { result: 'refund', reason: 'The payment arrived after the seat hold had expired and the time slot was taken.' }
   }
   await setStatus(tx, bookings, 'confirmed', eq(bookings.id, bookingId), { confirmedAt: now, holdExpiresAt: null, updatedAt: now })
-  await enqueueEmail(await confirmationEmail(tx, bookingId, now), tx, now)
+  await enqueueEmail(await confirmationEmail(tx, bookingId, now), { bookingId }, tx, now)
   await tellConfirmedOnWhatsApp(tx, bookingId, now)
   return { result: 'confirmed', late: !holdStands }
 }
@@ -101,12 +101,12 @@ async function bookingRefunded(tx: Executor, bookingId: number, refund: Complete
   if (booking?.status === 'refund_pending' || booking?.status === 'cancelled') {
     await setStatus(tx, bookings, 'refunded', eq(bookings.id, bookingId), { updatedAt: now })
   }
-  await enqueueEmail(await refundCompletedEmail(tx, bookingId, refund), tx, now)
+  await enqueueEmail(await refundCompletedEmail(tx, bookingId, refund), { bookingId }, tx, now)
   await notifyOnWhatsApp(
     'refund_completed',
     async () => {
       const mail = await bookingForMail(tx, bookingId)
-      return { phone: await bookingWhatsAppNumber(tx, mail), parameters: [formatRupees(refund.amountPaise), paidFor(mail), mail.reference, refundedHow(refund.how)] }
+      return { phone: await bookingWhatsAppNumber(tx, mail), parameters: [formatRupees(refund.amountPaise), paidFor(mail), mail.reference, refundedHow(refund.how)], about: { bookingId } }
     },
     tx,
     now,
@@ -250,7 +250,7 @@ export async function tellConfirmedOnWhatsApp(tx: Executor, bookingId: number, n
     'booking_confirmed',
     async () => {
       const booking = await bookingForMail(tx, bookingId)
-      return { phone: await bookingWhatsAppNumber(tx, booking), parameters: [booking.customerName, booking.title, booking.swimmerName, sessionDaysLine(booking), booking.reference] }
+      return { phone: await bookingWhatsAppNumber(tx, booking), parameters: [booking.customerName, booking.title, booking.swimmerName, sessionDaysLine(booking), booking.reference], about: { bookingId } }
     },
     tx,
     now,
@@ -263,7 +263,7 @@ async function tellLatePaymentOnWhatsApp(tx: Executor, bookingId: number, now: D
     async () => {
       const booking = await bookingForMail(tx, bookingId)
       const reason = `your payment reached us after the ${config().SEAT_HOLD_MINUTES}-minute hold on the time slot had ended, and meanwhile the slot was booked by someone else`
-      return { phone: await bookingWhatsAppNumber(tx, booking), parameters: [paidFor(booking), booking.reference, reason, formatRupees(booking.amountPaise), await refundPolicyIn(tx)] }
+      return { phone: await bookingWhatsAppNumber(tx, booking), parameters: [paidFor(booking), booking.reference, reason, formatRupees(booking.amountPaise), await refundPolicyIn(tx)], about: { bookingId } }
     },
     tx,
     now,
@@ -289,7 +289,7 @@ async function tellPaymentFailedOnWhatsApp(tx: Executor, bookingId: number, now:
     'payment_failed',
     async () => {
       const booking = await bookingForMail(tx, bookingId)
-      return { phone: await bookingWhatsAppNumber(tx, booking), parameters: [formatRupees(booking.amountPaise), paidFor(booking), booking.reference, bookAgainUrl(booking)] }
+      return { phone: await bookingWhatsAppNumber(tx, booking), parameters: [formatRupees(booking.amountPaise), paidFor(booking), booking.reference, bookAgainUrl(booking)], about: { bookingId } }
     },
     tx,
     now,

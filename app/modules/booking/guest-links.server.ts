@@ -108,6 +108,7 @@ export async function sendCancellationLink({ bookingId, ip, now = new Date() }: 
       details: [['Booking ID', mail.reference], swimmerRow(mail), ...dayRows(mail)],
       action: { label: 'Confirm the cancellation', url: await privateLinkUrl(CANCEL_CONFIRMATION_LINK, { reference: mail.reference, until, calendarSequence: mail.calendarSequence }) },
     }),
+    { bookingId },
     db(),
     now,
   )

@@ -238,7 +238,7 @@ export async function createStaffBooking(actor: Actor, input: StaffBookingInput,
         .returning({ id: payments.id })
       await issueReceipt(tx, payment!.id, now)
     }
-    await enqueueEmail(await confirmationEmail(tx, booking.id, now), tx, now)
+    await enqueueEmail(await confirmationEmail(tx, booking.id, now), { bookingId: booking.id }, tx, now)
     await tellConfirmedOnWhatsApp(tx, booking.id, now)
     await recordAudit(
       tx,
@@ -247,8 +247,10 @@ export async function createStaffBooking(actor: Actor, input: StaffBookingInput,
         action: 'booking.create',
         entityType: 'booking',
         entityId: booking.reference,
-        summary: `Booked ${booking.reference} for ${input.customer.name} on ${plan[0]!.date} at ${plan[0]!.start} (${input.origin === 'complimentary' ? 'complimentary' : `paid at the lab, ${formatRupees(input.amountPaise)}`})`,
-        after: { ...input, days: plan.map((day) => day.date) },
+        summary: `Booked ${booking.reference} for {customer} on ${plan[0]!.date} at ${plan[0]!.start} (${input.origin === 'complimentary' ? 'complimentary' : `paid at the lab, ${formatRupees(input.amountPaise)}`})`,
+        personal: { customer: input.customer.name, email: input.customer.email, phone: input.customer.phone, swimmer: input.swimmerName, notes: input.notes },
+        about: { bookingId: booking.id, accountId: account?.id, swimmerId: swimmer?.id },
+        after: { productCode: input.productCode, origin: input.origin, amountPaise: input.amountPaise, paymentMethod: input.paymentMethod, days: plan.map((day) => day.date), start: plan[0]!.start },
       },
       now,
     )
@@ -263,6 +265,6 @@ export async function setAttendance(actor: Actor, bookingId: number, attendance:
     if (!booking || booking.status !== 'confirmed') throw new NotChangeableError()
     await tx.update(bookings).set({ attendance, updatedAt: now }).where(eq(bookings.id, bookingId))
     const words = { attended: 'attended', no_show: 'a no-show', none: 'not marked' }
-    await recordAudit(tx, actor, { action: 'booking.attendance', entityType: 'booking', entityId: booking.reference, summary: `Marked ${booking.reference} as ${words[attendance ?? 'none']}`, before: { attendance: booking.attendance }, after: { attendance } }, now)
+    await recordAudit(tx, actor, { action: 'booking.attendance', entityType: 'booking', entityId: booking.reference, summary: `Marked ${booking.reference} as ${words[attendance ?? 'none']}`, about: { bookingId }, before: { attendance: booking.attendance }, after: { attendance } }, now)
   })
 }

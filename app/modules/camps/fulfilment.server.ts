@@ -53,12 +53,12 @@ async function paid(tx: Executor, registrationId: number, now: Date): Promise<Pa
   const holdStands = registration.status === 'pending' && registration.holdExpiresAt !== null && registration.holdExpiresAt > now
   if (!holdStands && !(await seatStillFree(tx, registrationId, batch, now))) {
     await setStatus(tx, campRegistrations, 'refund_pending', eq(campRegistrations.id, registrationId), { holdExpiresAt: null, updatedAt: now })
-    await enqueueEmail(await latePaymentEmail(tx, registrationId), tx, now)
+    await enqueueEmail(await latePaymentEmail(tx, registrationId), { campRegistrationId: registrationId }, tx, now)
     await notifyOnWhatsApp(
       'refund_started',
       async () => {
         const mail = await registrationDetails(tx, registrationId)
-        return { phone: mail.phone, parameters: [campPaidFor(mail, mail.swimmerName), mail.reference, campLatePaymentReason(), formatRupees(mail.amountPaise), await refundPolicyIn(tx)] }
+        return { phone: mail.phone, parameters: [campPaidFor(mail, mail.swimmerName), mail.reference, campLatePaymentReason(), formatRupees(mail.amountPaise), await refundPolicyIn(tx)], about: { campRegistrationId: registrationId } }
       },
       tx,
       now,
@@ -67,12 +67,12 @@ async function paid(tx: Executor, registrationId: number, now: Date): Promise<Pa
   }
   await setStatus(tx, campRegistrations, 'confirmed', eq(campRegistrations.id, registrationId), { confirmedAt: now, holdExpiresAt: null, updatedAt: now })
   await tx.update(campWaitlist).set({ status: 'registered' }).where(eq(campWaitlist.registrationId, registrationId))
-  await enqueueEmail(await confirmationEmail(tx, registrationId, now), tx, now)
+  await enqueueEmail(await confirmationEmail(tx, registrationId, now), { campRegistrationId: registrationId }, tx, now)
   await notifyOnWhatsApp(
     'camp_confirmed',
     async () => {
       const mail = await registrationDetails(tx, registrationId)
-      return { phone: mail.phone, parameters: [mail.swimmerName, mail.campName, formatDateRange(mail.startsOn, mail.endsOn), batchLine(mail), mail.reference] }
+      return { phone: mail.phone, parameters: [mail.swimmerName, mail.campName, formatDateRange(mail.startsOn, mail.endsOn), batchLine(mail), mail.reference], about: { campRegistrationId: registrationId } }
     },
     tx,
     now,
@@ -115,7 +115,7 @@ async function unpaid(tx: Executor, registrationId: number, now: Date) {
       'payment_failed',
       async () => {
         const mail = await registrationDetails(tx, registrationId)
-        return { phone: mail.phone, parameters: [formatRupees(mail.amountPaise), campPaidFor(mail, mail.swimmerName), mail.reference, registerAgainUrl(mail)] }
+        return { phone: mail.phone, parameters: [formatRupees(mail.amountPaise), campPaidFor(mail, mail.swimmerName), mail.reference, registerAgainUrl(mail)], about: { campRegistrationId: registrationId } }
       },
       tx,
       now,
@@ -143,10 +143,11 @@ async function refunded(tx: Executor, registrationId: number, { amountPaise, how
         ['Refunded', formatRupees(amountPaise)],
       ],
     }),
+    { campRegistrationId: registrationId },
     tx,
     now,
   )
-  await notifyOnWhatsApp('refund_completed', { phone: mail.phone, parameters: [formatRupees(amountPaise), campPaidFor(mail, mail.swimmerName), mail.reference, refundedHow(how)] }, tx, now)
+  await notifyOnWhatsApp('refund_completed', { phone: mail.phone, parameters: [formatRupees(amountPaise), campPaidFor(mail, mail.swimmerName), mail.reference, refundedHow(how)], about: { campRegistrationId: registrationId } }, tx, now)
 }
 
 async function terms(tx: Executor, registrationId: number, now: Date): Promise<PaymentTerms | null> {

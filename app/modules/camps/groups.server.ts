@@ -235,12 +235,12 @@ export async function groupPaid(tx: Executor, leadId: number, now: Date): Promis
   const holdsStand = members.every((member) => member.status === 'pending' && member.holdExpiresAt !== null && member.holdExpiresAt > now)
   if (!holdsStand && !(await seatsStillFree(tx, members, batch, now))) {
     await setStatus(tx, campRegistrations, 'refund_pending', groupRows(leadId), { holdExpiresAt: null, updatedAt: now })
-    await enqueueEmail(await groupLatePaymentEmail(tx, leadId), tx, now)
+    await enqueueEmail(await groupLatePaymentEmail(tx, leadId), { campRegistrationId: leadId }, tx, now)
     await notifyOnWhatsApp(
       'refund_started',
       async () => {
         const { first, names, total } = await groupSummary(tx, leadId)
-        return { phone: first.phone, parameters: [campPaidFor(first, names), first.reference, campLatePaymentReason(), formatRupees(total), await refundPolicyIn(tx)] }
+        return { phone: first.phone, parameters: [campPaidFor(first, names), first.reference, campLatePaymentReason(), formatRupees(total), await refundPolicyIn(tx)], about: { campRegistrationId: leadId } }
       },
       tx,
       now,
@@ -248,13 +248,13 @@ export async function groupPaid(tx: Executor, leadId: number, now: Date): Promis
     return { result: 'refund', reason: 'The payment arrived after the seat holds had expired and the batch had too few seats left.' }
   }
   await setStatus(tx, campRegistrations, 'confirmed', groupRows(leadId), { confirmedAt: now, holdExpiresAt: null, updatedAt: now })
-  await enqueueEmail(await groupConfirmationEmail(tx, leadId, now), tx, now)
+  await enqueueEmail(await groupConfirmationEmail(tx, leadId, now), { campRegistrationId: leadId }, tx, now)
   // One message for the family's group, as one e-mail.
   await notifyOnWhatsApp(
     'camp_confirmed',
     async () => {
       const { first, names } = await groupSummary(tx, leadId)
-      return { phone: first.phone, parameters: [names, first.campName, formatDateRange(first.startsOn, first.endsOn), batchLine(first), first.reference] }
+      return { phone: first.phone, parameters: [names, first.campName, formatDateRange(first.startsOn, first.endsOn), batchLine(first), first.reference], about: { campRegistrationId: leadId } }
     },
     tx,
     now,
@@ -282,7 +282,7 @@ export async function groupUnpaid(tx: Executor, leadId: number, now: Date) {
       'payment_failed',
       async () => {
         const { first, names, total } = await groupSummary(tx, leadId)
-        return { phone: first.phone, parameters: [formatRupees(total), campPaidFor(first, names), first.reference, registerAgainUrl(first)] }
+        return { phone: first.phone, parameters: [formatRupees(total), campPaidFor(first, names), first.reference, registerAgainUrl(first)], about: { campRegistrationId: leadId } }
       },
       tx,
       now,
@@ -318,10 +318,11 @@ export async function groupRefunded(tx: Executor, leadId: number, { amountPaise,
         ['Refunded', formatRupees(amountPaise)],
       ],
     }),
+    { campRegistrationId: leadId },
     tx,
     now,
   )
-  await notifyOnWhatsApp('refund_completed', { phone: lead.phone, parameters: [formatRupees(amountPaise), campPaidFor(lead, listNames(refundedOnes.map((member) => member.swimmerName))), reference, refundedHow(how)] }, tx, now)
+  await notifyOnWhatsApp('refund_completed', { phone: lead.phone, parameters: [formatRupees(amountPaise), campPaidFor(lead, listNames(refundedOnes.map((member) => member.swimmerName))), reference, refundedHow(how)], about: { campRegistrationId: leadId } }, tx, now)
 }
 
 async function guardianName(executor: Executor, registration: { accountId: number | null; name: string }) {

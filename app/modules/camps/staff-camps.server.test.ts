@@ -278,7 +278,9 @@ describe('moving a registration', () => {
       action: 'camp_registration.move',
       entityType: 'camp_registration',
       entityId: reference,
-      summary: `Moved ${reference} (Moving Swimmer) from Batch 1 to Batch 2 of Camp 1`,
+      summary: `Moved ${reference} ({swimmer}) from Batch 1 to Batch 2 of Camp 1`,
+      personal: { swimmer: 'Moving Swimmer' },
+      campRegistrationId: id,
       before: { batchId: batch1, batch: 'Batch 1' },
       after: { batchId: batch2, batch: 'Batch 2' },
     })
@@ -345,8 +347,8 @@ describe('cancelling a registration', () => {
     const mails = await mailsTo(who.email)
     expect(mails.map((mail) => mail.subject)).toEqual([`Camp registration confirmed: Refunded Swimmer, Camp 1 (${reference})`, `Camp registration cancelled: Refunded Swimmer, Camp 1 (${reference})`, `Refund completed (${reference})`])
     expect(mails[1]!.text).toContain('Your payment of ₹35,000.00 is being refunded within 7 business days, to the original payment method.')
-    expect((await auditEntries()).map((entry) => [entry.action, entry.summary, entry.before, entry.after])).toEqual([
-      ['camp_registration.cancel', `Cancelled ${reference} (Refunded Swimmer, Camp 1, Batch 1) with a refund of ₹35,000.00`, { status: 'confirmed' }, { status: 'cancelled', refundPaise: 35_000_00 }],
+    expect((await auditEntries()).map((entry) => [entry.action, entry.summary, entry.personal, entry.before, entry.after])).toEqual([
+      ['camp_registration.cancel', `Cancelled ${reference} ({swimmer}, Camp 1, Batch 1) with a refund of ₹35,000.00`, { swimmer: 'Refunded Swimmer' }, { status: 'confirmed' }, { status: 'cancelled', refundPaise: 35_000_00 }],
     ])
     // Its money is going back already: it cannot be cancelled (or refunded) again.
     await expect(cancelRegistration(staff, { campCode: 'camp1', reference, refund: true })).rejects.toThrow('Only a confirmed registration can be cancelled.')
@@ -360,7 +362,7 @@ describe('cancelling a registration', () => {
     expect(await db().select().from(refunds)).toEqual([])
     const cancelled = (await mailsTo(who.email)).find((mail) => mail.subject.startsWith('Camp registration cancelled'))
     expect(cancelled!.text).toContain('No refund applies to this registration.')
-    expect((await auditEntries())[0]).toMatchObject({ summary: `Cancelled ${reference} (Kept Fee, Camp 1, Batch 2) without a refund`, after: { status: 'cancelled', refundPaise: null } })
+    expect((await auditEntries())[0]).toMatchObject({ summary: `Cancelled ${reference} ({swimmer}, Camp 1, Batch 2) without a refund`, personal: { swimmer: 'Kept Fee' }, after: { status: 'cancelled', refundPaise: null } })
   })
 
   it('refuses a refund when there is no payment to refund', async () => {

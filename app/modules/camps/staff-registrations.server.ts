@@ -77,7 +77,9 @@ export async function moveRegistration(actor: Actor, { campCode, reference, toBa
         action: 'camp_registration.move',
         entityType: 'camp_registration',
         entityId: reference,
-        summary: `Moved ${reference} (${registration.swimmerName}) from ${from.name} to ${to.name} of ${to.campName}`,
+        summary: `Moved ${reference} ({swimmer}) from ${from.name} to ${to.name} of ${to.campName}`,
+        personal: { swimmer: registration.swimmerName },
+        about: { campRegistrationId: registration.id },
         before: { batchId: from.id, batch: from.name },
         after: { batchId: to.id, batch: to.name },
       },
@@ -102,6 +104,7 @@ export async function moveRegistration(actor: Actor, { campCode, reference, toBa
         closing: 'The attached calendar file replaces the camp sessions in your calendar with the new times.',
         attachments: [calendarAttachment(ics, `${reference}.ics`)],
       }),
+      { campRegistrationId: registration.id },
       tx,
       now,
     )
@@ -148,11 +151,12 @@ export async function cancelRegistration(
           ['Batch', `${mail.batchName}: ${batchTimes(mail.timeRanges)}`],
         ],
       }),
+      { campRegistrationId: registration.id },
       tx,
       now,
     )
     if (paid) {
-      await notifyOnWhatsApp('cancelled_refund_started', { phone: mail.phone, parameters: [campPaidFor(mail, mail.swimmerName), mail.reference, formatRupees(paid.amountPaise), refundPolicy] }, tx, now)
+      await notifyOnWhatsApp('cancelled_refund_started', { phone: mail.phone, parameters: [campPaidFor(mail, mail.swimmerName), mail.reference, formatRupees(paid.amountPaise), refundPolicy], about: { campRegistrationId: registration.id } }, tx, now)
     }
     await recordAudit(
       tx,
@@ -161,7 +165,9 @@ export async function cancelRegistration(
         action: 'camp_registration.cancel',
         entityType: 'camp_registration',
         entityId: reference,
-        summary: `Cancelled ${reference} (${mail.swimmerName}, ${mail.campName}, ${mail.batchName}) ${paid ? `with a refund of ${formatRupees(paid.amountPaise)}` : 'without a refund'}`,
+        summary: `Cancelled ${reference} ({swimmer}, ${mail.campName}, ${mail.batchName}) ${paid ? `with a refund of ${formatRupees(paid.amountPaise)}` : 'without a refund'}`,
+        personal: { swimmer: mail.swimmerName },
+        about: { campRegistrationId: registration.id },
         before: { status: 'confirmed' },
         after: { status: 'cancelled', refundPaise: paid?.amountPaise ?? null },
       },

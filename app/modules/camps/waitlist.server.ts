@@ -175,6 +175,8 @@ export async function joinWaitlist({ campCode, batchCode, applicant, ip, now = n
         ],
         action: { label: 'Keep my place on the waitlist', url: link },
       }),
+      // A waitlist place is nobody's by structure (a guest's, by address and name): erasure finds this by its recipient.
+      {},
       tx,
       now,
     )
@@ -307,10 +309,11 @@ async function offerSeatsOf(batchId: number, links: PrivateLinks, now: Date) {
           ],
           action: { label: 'Pay and confirm the seat', url: link },
         }),
+        { campRegistrationId: registration.id },
         tx,
         now,
       )
-      await notifyOnWhatsApp('waitlist_seat_offered', { phone: person.phone, parameters: [`${batch.batchName} of ${batch.campName}`, person.swimmerName, formatLabDateTime(holdExpiresAt), formatRupees(price.amountPaise), link] }, tx, now)
+      await notifyOnWhatsApp('waitlist_seat_offered', { phone: person.phone, parameters: [`${batch.batchName} of ${batch.campName}`, person.swimmerName, formatLabDateTime(holdExpiresAt), formatRupees(price.amountPaise), link], about: { campRegistrationId: registration.id } }, tx, now)
       free -= 1
       offered += 1
     }

@@ -57,12 +57,15 @@ export class TooManyUnpaidHoldsError extends DomainError {
   }
 }
 
+/** The counter of attempts to hold under an address (erased with the address's proven owner). */
+export const holdAttemptsKey = (email: string) => `hold:email:${email.toLowerCase()}`
+
 /** Counts an attempt to hold or pay; throws RateLimitedError past HOLD_ATTEMPT_LIMITS. */
 export function limitHoldAttempts(holder: Pick<Holder, 'network' | 'email'>, now = new Date(), executor?: Executor) {
   return enforce(
     [
       { key: `hold:network:${holder.network}`, rule: HOLD_ATTEMPT_LIMITS.perNetwork },
-      { key: `hold:email:${holder.email.toLowerCase()}`, rule: HOLD_ATTEMPT_LIMITS.perEmail },
+      { key: holdAttemptsKey(holder.email), rule: HOLD_ATTEMPT_LIMITS.perEmail },
     ],
     now,
     executor,

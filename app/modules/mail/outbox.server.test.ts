@@ -35,7 +35,7 @@ describe('the e-mail outbox', () => {
 
   it('delivers queued mail once and marks it sent', async () => {
     const delivered: OutgoingMail[] = []
-    const id = await enqueueEmail({ to: 'a@example.com', subject: 'Hello', text: 'Body' })
+    const id = await enqueueEmail({ to: 'a@example.com', subject: 'Hello', text: 'Body' }, {})
     await processOutbox(localMailbox((mail) => delivered.push(mail)))
     await processOutbox(localMailbox((mail) => delivered.push(mail)))
     expect(delivered.map((mail) => mail.subject)).toEqual(['Hello'])
@@ -44,7 +44,7 @@ describe('the e-mail outbox', () => {
 
   it('keeps failed mail and retries it later with back-off, up to a limit', async () => {
     let now = new Date('2027-03-10T06:00:00Z')
-    const id = await enqueueEmail({ to: 'a@example.com', subject: 'Hello', text: 'Body' }, db(), now)
+    const id = await enqueueEmail({ to: 'a@example.com', subject: 'Hello', text: 'Body' }, {}, db(), now)
     await processOutbox(failing(), () => now)
     expect(await row(id)).toMatchObject({ status: 'retrying', attempts: 1, lastError: 'connection refused' })
     expect((await row(id)).nextAttemptAt.toISOString()).toBe('2027-03-10T06:01:00.000Z')
@@ -75,14 +75,14 @@ describe('the e-mail outbox', () => {
       },
       close() {},
     }
-    await enqueueEmail({ to: 'bad@example.com', subject: 'x', text: 'x' })
-    await enqueueEmail({ to: 'good@example.com', subject: 'x', text: 'x' })
+    await enqueueEmail({ to: 'bad@example.com', subject: 'x', text: 'x' }, {})
+    await enqueueEmail({ to: 'good@example.com', subject: 'x', text: 'x' }, {})
     await processOutbox(transport)
     expect(delivered).toEqual(['good@example.com'])
   })
 
   it('two workers claiming at once never get the same message', async () => {
-    for (let i = 0; i < 30; i += 1) await enqueueEmail({ to: `p${i}@example.com`, subject: 'x', text: 'x' })
+    for (let i = 0; i < 30; i += 1) await enqueueEmail({ to: `p${i}@example.com`, subject: 'x', text: 'x' }, {})
     const claims = await Promise.all([claimDueEmails(new Date(), 20), claimDueEmails(new Date(), 20), claimDueEmails(new Date(), 20)])
     const ids = claims.flat().map((email) => email.id)
     expect(ids).toHaveLength(30)
@@ -91,7 +91,7 @@ describe('the e-mail outbox', () => {
 
   it('a message claimed by a worker that died is retried after the lease', async () => {
     const now = new Date('2027-03-10T06:00:00Z')
-    await enqueueEmail({ to: 'a@example.com', subject: 'x', text: 'x' }, db(), now)
+    await enqueueEmail({ to: 'a@example.com', subject: 'x', text: 'x' }, {}, db(), now)
     expect(await claimDueEmails(now)).toHaveLength(1)
     expect(await claimDueEmails(addSeconds(now, 1))).toHaveLength(0)
     expect(await claimDueEmails(addSeconds(now, CLAIM_LEASE_SECONDS + 1))).toHaveLength(1)
@@ -119,7 +119,7 @@ describe('the e-mail outbox', () => {
     closers.push(sink.close)
     const transport = smtpTransport(sink.url, 'no-reply@lab.example')
     closers.push(() => transport.close())
-    const id = await enqueueEmail({ to: 'a@example.com', subject: 'x', text: 'x' })
+    const id = await enqueueEmail({ to: 'a@example.com', subject: 'x', text: 'x' }, {})
     expect(await processOutbox(transport)).toEqual({ sent: 0, failed: 1 })
     expect(await row(id)).toMatchObject({ status: 'retrying', attempts: 1 })
     expect((await row(id)).lastError).toMatch(/try again later/)
@@ -146,7 +146,7 @@ describe('the mail server down for ten minutes', () => {
     // A message every 30 s of the outage; the worker polls every 5 s (the site's polls every second).
     const queued: number[] = []
     for (; now < start + 30 * 60_000 && delivered.length < 20; now += 5_000) {
-      if (now < returnsAt && (now - start) % 30_000 === 0) queued.push(await enqueueEmail({ to: `m${queued.length}@example.com`, subject: 'x', text: 'x' }, db(), new Date(now)))
+      if (now < returnsAt && (now - start) % 30_000 === 0) queued.push(await enqueueEmail({ to: `m${queued.length}@example.com`, subject: 'x', text: 'x' }, {}, db(), new Date(now)))
       await processOutbox(transport, () => new Date(now))
       if (now === returnsAt - 5_000) {
         const rows = await Promise.all(queued.map(row))
@@ -184,7 +184,7 @@ describe('the mail server down for ten minutes', () => {
       close() {},
     }
     const ids = []
-    for (let i = 0; i < 12; i += 1) ids.push(await enqueueEmail({ to: `w${i}@example.com`, subject: 'x', text: 'x' }, db(), now))
+    for (let i = 0; i < 12; i += 1) ids.push(await enqueueEmail({ to: `w${i}@example.com`, subject: 'x', text: 'x' }, {}, db(), now))
     expect(await processOutbox(transport, () => now)).toEqual({ sent: 0, failed: 10 })
     expect(tries).toBe(1)
     const rows = await Promise.all(ids.map(row))
@@ -204,14 +204,14 @@ describe('the mail server down for ten minutes', () => {
       close() {},
     }
     // The process has seen the server answer, so nothing counts as a recovery.
-    await enqueueEmail({ to: 'first@example.com', subject: 'x', text: 'x' }, db(), now)
+    await enqueueEmail({ to: 'first@example.com', subject: 'x', text: 'x' }, {}, db(), now)
     await processOutbox(transport, () => now)
     // Refused three times before: its next try is 8 minutes away, further than any claim lease.
-    const full = await enqueueEmail({ to: 'full@example.com', subject: 'x', text: 'x' }, db(), now)
+    const full = await enqueueEmail({ to: 'full@example.com', subject: 'x', text: 'x' }, {}, db(), now)
     await db().update(outboxMessages).set({ attempts: 3, status: 'retrying' }).where(eq(outboxMessages.id, full))
     await processOutbox(transport, () => now)
     const waitingUntil = (await row(full)).nextAttemptAt.getTime()
-    await enqueueEmail({ to: 'other@example.com', subject: 'x', text: 'x' }, db(), now)
+    await enqueueEmail({ to: 'other@example.com', subject: 'x', text: 'x' }, {}, db(), now)
     await processOutbox(transport, () => now)
     expect((await row(full)).nextAttemptAt.getTime()).toBe(waitingUntil)
     expect(waitingUntil - now.getTime()).toBe(8 * 60_000)

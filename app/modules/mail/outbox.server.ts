@@ -1,6 +1,6 @@
 import { and, desc, eq, gt, inArray, sql } from 'drizzle-orm'
 import { db, type Executor } from '~/db/client.server'
-import { outboxMessages, type MailAttachment, type MessageChannel, type OutboxStatus } from '~/db/schema'
+import { outboxMessages, type About, type MailAttachment, type MessageChannel, type OutboxStatus } from '~/db/schema'
 import type { OutgoingMail } from './transport.server'
 import { addDays, addMinutes, addSeconds } from '~/lib/lab-time'
 
@@ -19,11 +19,21 @@ export function onMessageQueued(listener: (channel: MessageChannel) => void) {
   return () => queuedListeners.delete(listener)
 }
 
-/** Writes a message to the outbox; the background worker delivers it. */
-export async function enqueueEmail(mail: NewEmail, executor: Executor = db(), now = new Date()) {
+/** The columns that say whose message it is, from what the caller says it is about. */
+function aboutColumns(about: About) {
+  return { accountId: about.accountId ?? null, swimmerId: about.swimmerId ?? null, bookingId: about.bookingId ?? null, campRegistrationId: about.campRegistrationId ?? null }
+}
+
+/**
+ * Writes a message to the outbox; the background worker delivers it. `about` says whose data it
+ * is (the account, swimmer, booking or camp registration it tells of): erasure and the data export
+ * find a person's messages by it.
+ */
+export async function enqueueEmail(mail: NewEmail, about: About, executor: Executor = db(), now = new Date()) {
   const [row] = await executor
     .insert(outboxMessages)
     .values({
+      ...aboutColumns(about),
       to: mail.to,
       subject: mail.subject,
       text: mail.text,
@@ -44,11 +54,12 @@ export async function enqueueEmail(mail: NewEmail, executor: Executor = db(), no
  */
 export type NewWhatsAppMessage = { to: string; title: string; text: string; template?: { name: string; parameters: string[] } }
 
-/** Writes a WhatsApp message to the outbox, like an e-mail; whether it may be sent at all is the caller's to decide. */
-export async function enqueueWhatsApp(message: NewWhatsAppMessage, executor: Executor = db(), now = new Date()) {
+/** Writes a WhatsApp message to the outbox, like an e-mail (`about` too); whether it may be sent at all is the caller's to decide. */
+export async function enqueueWhatsApp(message: NewWhatsAppMessage, about: About, executor: Executor = db(), now = new Date()) {
   const [row] = await executor
     .insert(outboxMessages)
     .values({
+      ...aboutColumns(about),
       channel: 'whatsapp',
       to: message.to,
       subject: message.title,

@@ -200,7 +200,7 @@ export async function applyOrderStatus(orderId: string, status: Pick<GatewayOrde
         return 'applied'
       case 'completed': {
         if (status.amountPaise !== payment.amountPaise) {
-          await alertAmountMismatch(tx, { id: payment.id, orderId, amountPaise: payment.amountPaise }, status.amountPaise, now)
+          await alertAmountMismatch(tx, { ...payment, orderId }, status.amountPaise, now)
           return 'amount_mismatch'
         }
         if (payment.state === 'completed') return 'unchanged'
@@ -218,14 +218,15 @@ export async function applyOrderStatus(orderId: string, status: Pick<GatewayOrde
  */
 const mismatchEventKey = (orderId: string) => `amount-mismatch:${orderId}`
 
-async function alertAmountMismatch(tx: Executor, payment: { id: number; orderId: string; amountPaise: number }, reportedPaise: number | null, now: Date) {
+async function alertAmountMismatch(tx: Executor, payment: { id: number; orderId: string; amountPaise: number; bookingId: number | null; campRegistrationId: number | null }, reportedPaise: number | null, now: Date) {
   logger().error({ orderId: payment.orderId, reportedPaise, expectedPaise: payment.amountPaise }, 'the gateway reports another amount than the payment is for: not confirmed')
   const [first] = await tx
     .insert(paymentEvents)
     .values({ gateway: paymentGateway().name, eventKey: mismatchEventKey(payment.orderId), source: 'status', orderId: payment.orderId, state: 'completed', amountPaise: reportedPaise, outcome: 'amount_mismatch', receivedAt: now })
     .onConflictDoNothing()
     .returning({ id: paymentEvents.id })
-  if (first) await enqueueEmail(await amountMismatchAlert(tx, { paymentId: payment.id, expectedPaise: payment.amountPaise, reportedPaise }), tx, now)
+  // The alert names the customer: it is about their booking or registration.
+  if (first) await enqueueEmail(await amountMismatchAlert(tx, { paymentId: payment.id, expectedPaise: payment.amountPaise, reportedPaise }), { bookingId: payment.bookingId, campRegistrationId: payment.campRegistrationId }, tx, now)
 }
 
 async function setState(tx: Executor, paymentId: number, state: PaymentState, now: Date, extra: Partial<typeof payments.$inferInsert> = {}) {

@@ -62,7 +62,7 @@ export async function applyRefundStatus(refundId: string, status: Pick<GatewayRe
     if (status.state === 'failed') {
       await tx.update(refunds).set({ state: 'failed', nextCheckAt: null, lastError: 'The gateway reported the refund as failed.', updatedAt: now }).where(eq(refunds.id, refund.id))
       logger().error({ refundId }, 'a refund failed at the gateway: staff must settle it by hand')
-      await enqueueEmail(await refundFailedAlert(tx, refundId), tx, now)
+      await enqueueEmail(await refundFailedAlert(tx, refundId), { bookingId: refund.bookingId, campRegistrationId: refund.campRegistrationId }, tx, now)
       return 'applied'
     }
     await tx
@@ -105,7 +105,15 @@ export async function settleFailedRefund({ refundId, how, actor, now = new Date(
     await recordAudit(
       tx,
       actor,
-      { action: 'refund.settle_by_hand', entityType: 'refund', entityId: refundId, summary: `Repaid ${formatRupees(refund.amountPaise)} of order ${refund.orderId} by hand: ${how}`, before: { state: 'failed' }, after: { state: 'completed', settledByHand: how } },
+      {
+        action: 'refund.settle_by_hand',
+        entityType: 'refund',
+        entityId: refundId,
+        summary: `Repaid ${formatRupees(refund.amountPaise)} of order ${refund.orderId} by hand: ${how}`,
+        about: { bookingId: refund.bookingId, campRegistrationId: refund.campRegistrationId },
+        before: { state: 'failed' },
+        after: { state: 'completed', settledByHand: how },
+      },
       now,
     )
   })

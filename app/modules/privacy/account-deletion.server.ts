@@ -45,7 +45,7 @@ export async function sendDeletionCode({ accountId, ip, now = new Date() }: { ac
   await enforce(limitsFor('codeSending', { ip, email: account.email }), now)
   await db().transaction(async (tx) => {
     const { code, expiresAt } = await issueCode(tx, account.id, 'delete_account', now)
-    await enqueueEmail(deletionCodeEmail({ to: account.email, name: account.name, code, expiresAt }), tx, now)
+    await enqueueEmail(deletionCodeEmail({ to: account.email, name: account.name, code, expiresAt }), { accountId: account.id }, tx, now)
   })
 }
 

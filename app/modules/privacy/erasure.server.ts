@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
-import { and, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm'
+import { and, eq, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm'
+import type { AnyPgColumn } from 'drizzle-orm/pg-core'
 import { db, type Executor } from '~/db/client.server'
 import {
   auditLog,
@@ -23,13 +24,15 @@ import {
 import { DomainError } from '~/lib/domain-error'
 import { logger } from '~/lib/logger.server'
 import { toE164 } from '~/lib/phone'
+import { accountLimit } from '~/modules/accounts/limits.server'
 import { forgetSessionsOf } from '~/modules/accounts/sessions.server'
 import { recordAudit } from '~/modules/audit/audit.server'
 import { enqueueEmail, type NewEmail } from '~/modules/mail/outbox.server'
 import { reportStorage } from '~/modules/reports/storage.server'
 import { dropAnalysesOf, removeStoredFiles as removeAnalysisFiles } from '~/modules/analyses/files/clips.server'
 import { cancelFutureBookings, type FutureBooking } from '~/modules/swimmers/future-bookings.server'
-import { promoCustomerKey } from '~/modules/promotions/uses.server'
+import { holdAttemptsKey } from '~/modules/holders/holders.server'
+import { promoAttemptsKey, promoCustomerKey } from '~/modules/promotions/uses.server'
 
 /**
  * Erasing a person's data (the right to erasure of the DPDP Act, 2023): a swimmer profile of an
@@ -42,16 +45,21 @@ import { promoCustomerKey } from '~/modules/promotions/uses.server'
  * | booking_reports, report_files (and report storage) | the analysis, its videos and files | deleted, files removed from storage |
  * | analyses (events, metrics, findings, clips) and their clip and poster files | the swimmer's results and videos | deleted, those of the person's bookings and swimmer profiles; the files removed from storage after the commit (a failed delete is logged and the hourly sweep of files no clip refers to removes it) |
  * | camp_registrations | swimmer name, e-mail, phone, holder | kept with placeholders (the invoice needs it) |
- * | guardian_consents | guardian's name and e-mail | those of the account's camp registrations deleted; those the person gave for someone else's swimmer kept, the name and address replaced |
- * | consent_requests | a parent's address | those naming the person as parent for someone else's swimmer: the address replaced |
- * | camp_line, camp_waitlist | swimmer name, e-mail, phone, network | deleted |
- * | outbox_messages | address or WhatsApp number, subject, bodies, a WhatsApp message's parameters | deleted when sent to the address or to the numbers erased, or mentioning the person; one last e-mail says the erasure is done |
- * | whatsapp_consents | a WhatsApp number, and whether it opted in | deleted for the account's number and the numbers of its bookings, camp registrations and places erased |
- * | audit_log | who acted, summaries, before and after | kept (what happened stays on record), the person's values replaced by an opaque id |
- * | rate_limit_buckets | counters keyed by the address | deleted |
+ * | guardian_consents | guardian's name and e-mail | those of the account's camp registrations deleted; those the person gave (under its verified address) for someone else's swimmer kept, the name and address replaced |
+ * | consent_requests | a parent's address | those naming the person (its verified address) as parent for someone else's swimmer: the address replaced |
+ * | camp_line, camp_waitlist | swimmer name, e-mail, phone, network | deleted: those the account made, and those under its verified address |
+ * | outbox_messages | address or WhatsApp number, subject, bodies, a WhatsApp message's parameters | deleted: those about the account, its swimmers, bookings and camp registrations (by their keys), e-mails to its verified address, WhatsApp messages to its proven number, and the consent requests e-mailed to parents about its swimmers; one last e-mail to a verified address says the erasure is done |
+ * | whatsapp_consents | a WhatsApp number, and whether it opted in | deleted for the account's proven number while it is opted in; a STOP (the number owner's instruction) and any number the account has not proven stay |
+ * | audit_log | who acted, the values naming people (`personal`), summaries, before and after | kept (what happened stays on record): the person as actor and the values kept apart in the entries about them replaced by an opaque id; entries about them written before values were kept apart keep only what was done |
+ * | rate_limit_buckets | counters keyed by the address | deleted, by their exact keys, under a verified address |
  * | promo_code_uses | whose use it was (the account, or a guest's address) | kept (uses count against their code), the customer replaced by an opaque id |
  * | sandbox_gateway_orders | the customer's name (the test gateway's own books) | replaced |
  * | payments, refunds, receipts, credit_notes, payment_events, booking_days, reminders_sent | no name, address or number | kept: the invoice, its payment and its credit notes |
+ *
+ * Only a verified account's address is its own: guest bookings, registrations, places, consents and
+ * counters under it are the account's then, and never while it is unverified (anyone can register
+ * anyone's address). Likewise its WhatsApp number, once its owner proved it. Nothing is found by
+ * what a text says: a name is no key.
  *
  * `ERASURE_HANDLED_COLUMNS` lists every text column that can hold a person's data; a test fails
  * when a table gains one that is not listed here (and so not handled).
@@ -70,7 +78,7 @@ export const ERASURE_HANDLED_COLUMNS: Record<string, string[]> = {
   camp_waitlist: ['swimmer_name', 'email', 'phone', 'holder_network'],
   outbox_messages: ['to', 'subject', 'text', 'html', 'attachments', 'last_error', 'template_params', 'delivery_error'],
   whatsapp_consents: ['phone'],
-  audit_log: ['actor_email', 'summary', 'before', 'after'],
+  audit_log: ['actor_email', 'summary', 'before', 'after', 'personal'],
   rate_limit_buckets: ['key'],
   promo_code_uses: ['customer_key'],
   sandbox_gateway_orders: ['customer_name', 'description'],
@@ -162,58 +170,71 @@ type Erasure = {
   farewell?: (erased: { email: string; name: string; cancelled: FutureBooking[] }) => NewEmail | null
 }
 
-/** The distinct, non-trivial values to look for in free text (summaries, e-mail bodies). */
-function searchable(values: Array<string | null | undefined>) {
-  return [...new Set(values.map((value) => value?.trim()).filter((value): value is string => Boolean(value && value.length >= 3)))]
-}
+const inIds = (column: AnyPgColumn, ids: number[]) => (ids.length ? inArray(column, ids) : sql`false`)
 
-const escapeRegExp = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+/**
+ * What an erasure removes, by structure: the account (for an account's erasure), swimmers, bookings
+ * and camp registrations. Outbox messages and audit entries carry the same keys.
+ */
+type Erased = { accountId: number | null; swimmerIds: number[]; bookingIds: number[]; campRegistrationIds: number[] }
 
-/** `text` with every value replaced by the marker, in any letter case. */
-function scrub(text: string, values: string[], marker: string) {
-  return values.reduce((result, value) => result.replace(new RegExp(escapeRegExp(value), 'gi'), marker), text)
-}
-
-/** A jsonb value with every value replaced inside its strings (and keys). */
-function scrubJson(value: unknown, values: string[], marker: string): unknown {
-  if (value === null || value === undefined) return value
-  const json = JSON.stringify(value)
-  const escaped = values.map((item) => JSON.stringify(item).slice(1, -1))
-  return JSON.parse(scrub(json, escaped, marker))
-}
-
-/** The distinct WhatsApp numbers (E.164) among phone numbers as kept, leaving out blanks and what is not a number. */
-function whatsappNumbersOf(phones: Array<string | null | undefined>) {
-  return [...new Set(phones.map((phone) => (phone ? toE164(phone) : null)).filter((phone): phone is string => phone !== null))]
-}
-
-/** Whether a text column holds any of the values (case-insensitive), as SQL. */
-function mentions(column: SQL | typeof outboxMessages.text, values: string[]) {
-  if (values.length === 0) return sql`false`
-  return or(...values.map((value) => sql`strpos(lower(${column}::text), ${value.toLowerCase()}) > 0`))!
+/** The rows of a table with the four keys (outbox_messages, audit_log) that are about what is erased. */
+function aboutErased(table: Record<'accountId' | 'swimmerId' | 'bookingId' | 'campRegistrationId', AnyPgColumn>, erased: Erased) {
+  return or(
+    erased.accountId !== null ? eq(table.accountId, erased.accountId) : sql`false`,
+    inIds(table.swimmerId, erased.swimmerIds),
+    inIds(table.bookingId, erased.bookingIds),
+    inIds(table.campRegistrationId, erased.campRegistrationIds),
+  )!
 }
 
 /**
- * Audit entries keep what happened; the person's values in them (who acted, summaries, before and
- * after) become the marker.
+ * The consent requests e-mailed to parents about these swimmers before messages said whom they are
+ * about (later ones carry the swimmer). Only e-mails that are about nobody else: never a message of
+ * the parent's own.
  */
-async function scrubAudit(tx: Executor, { values, actorId, actorEmail, marker }: { values: string[]; actorId?: number; actorEmail?: string; marker: string }) {
-  const conditions = [mentions(sql`${auditLog.summary}`, values), mentions(sql`${auditLog.before}`, values), mentions(sql`${auditLog.after}`, values), mentions(sql`${auditLog.actorEmail}`, values)]
-  if (actorId !== undefined) conditions.push(eq(auditLog.actorId, actorId))
-  if (actorEmail) conditions.push(eq(auditLog.actorEmail, actorEmail))
-  const rows = await tx.select({ id: auditLog.id, actorEmail: auditLog.actorEmail, summary: auditLog.summary, before: auditLog.before, after: auditLog.after }).from(auditLog).where(or(...conditions)).for('update')
-  for (const row of rows) {
-    const personal = values.some((value) => row.actorEmail.toLowerCase() === value.toLowerCase()) || row.actorEmail === actorEmail
-    await tx
-      .update(auditLog)
-      .set({
-        actorEmail: personal ? marker : scrub(row.actorEmail, values, marker),
-        summary: scrub(row.summary, values, marker),
-        before: scrubJson(row.before, values, marker) as object | null,
-        after: scrubJson(row.after, values, marker) as object | null,
-      })
-      .where(eq(auditLog.id, row.id))
-  }
+async function parentsAsked(tx: Executor, swimmerIds: number[]) {
+  if (swimmerIds.length === 0) return sql`false`
+  const parents = await tx.selectDistinct({ email: consentRequests.parentEmail }).from(consentRequests).where(inArray(consentRequests.swimmerId, swimmerIds))
+  if (parents.length === 0) return sql`false`
+  return and(
+    eq(outboxMessages.channel, 'email'),
+    inArray(outboxMessages.to, parents.map((parent) => parent.email)),
+    isNull(outboxMessages.accountId),
+    isNull(outboxMessages.swimmerId),
+    isNull(outboxMessages.bookingId),
+    isNull(outboxMessages.campRegistrationId),
+  )!
+}
+
+/**
+ * The person's traces in the audit log, which keeps what happened. Entries about what is erased keep
+ * their summary and have the values kept apart for it (`personal`) replaced by the marker; entries
+ * written before values were kept apart keep only what was done. Where the person acted (their
+ * account, or their verified address without signing in), the marker stands for them.
+ */
+async function eraseFromAudit(tx: Executor, { erased, actor, marker }: { erased: Erased; actor?: { id: number; address: string | null }; marker: string }) {
+  const byThePerson = actor
+    ? or(eq(auditLog.actorId, actor.id), actor.address ? and(isNull(auditLog.actorId), eq(auditLog.actorEmail, actor.address)) : sql`false`)!
+    : sql`false`
+  await tx
+    .update(auditLog)
+    .set({ summary: sql`${auditLog.action} || ' (details erased)'`, before: null, after: null })
+    .where(and(isNull(auditLog.personal), or(aboutErased(auditLog, erased), byThePerson)))
+  await tx
+    .update(auditLog)
+    .set({ personal: sql`(SELECT coalesce(jsonb_object_agg(key, to_jsonb(${marker}::text)), '{}'::jsonb) FROM jsonb_each(${auditLog.personal}))` })
+    .where(and(isNotNull(auditLog.personal), aboutErased(auditLog, erased)))
+  if (actor) await tx.update(auditLog).set({ actorEmail: marker }).where(byThePerson)
+}
+
+/** The rate-limit counters kept under an address, by the keys their limits build. */
+function countersUnder(address: string) {
+  return [
+    ...(['signIn', 'codeEntry', 'codeSending'] as const).map((action) => accountLimit(action, address).key),
+    holdAttemptsKey(address),
+    promoAttemptsKey(promoCustomerKey({ accountId: null, email: address })),
+  ]
 }
 
 /** Report files of these bookings: their rows and reports go now, their bytes after the commit. */
@@ -234,12 +255,12 @@ async function removeStoredFiles(keys: string[]) {
   }
 }
 
-/** The account's bookings and camp registrations (also guest ones under its address). */
-function accountBookings(accountId: number, email: string) {
-  return or(eq(bookings.userId, accountId), sql`lower(${bookings.customerEmail}) = ${email}`)!
+/** The account's bookings and camp registrations: its own, and guest ones under its verified address (null: none). */
+function accountBookings(accountId: number, address: string | null) {
+  return or(eq(bookings.userId, accountId), address ? sql`lower(${bookings.customerEmail}) = ${address}` : sql`false`)!
 }
-function accountRegistrations(accountId: number, email: string) {
-  return or(eq(campRegistrations.accountId, accountId), sql`lower(${campRegistrations.email}) = ${email}`)!
+function accountRegistrations(accountId: number, address: string | null) {
+  return or(eq(campRegistrations.accountId, accountId), address ? sql`lower(${campRegistrations.email}) = ${address}` : sql`false`)!
 }
 
 /**
@@ -254,69 +275,47 @@ export async function eraseAccount(accountId: number, { reason, now = new Date()
   if (!account) return null
   if (account.isAdmin) throw new StaffAccountError()
   const email = account.email.toLowerCase()
-  if (account.isVerified) {
-    // The holder proved the address: bookings made under it without signing in are theirs too.
-    await db().update(bookings).set({ userId: accountId }).where(and(isNull(bookings.userId), sql`lower(${bookings.customerEmail}) = ${email}`))
+  // What is the account's by its address or number only once its owner proved them.
+  const address = account.isVerified ? email : null
+  const number = account.phoneVerifiedAt && account.phone ? toE164(account.phone) : null
+  if (address) {
+    await db().update(bookings).set({ userId: accountId }).where(and(isNull(bookings.userId), sql`lower(${bookings.customerEmail}) = ${address}`))
   }
-  const cancelled = await cancelFutureBookings({ accountId, email }, { person: { id: accountId, email }, reason, now })
+  const cancelled = await cancelFutureBookings({ accountId, email: address }, { person: { id: accountId, email }, reason, now })
   const marker = newMarker('account')
 
   const result = await db().transaction(async (tx) => {
     const [locked] = await tx.select({ id: users.id }).from(users).where(eq(users.id, accountId)).for('update')
     if (!locked) return null
-    const profiles = await tx.select({ id: swimmers.id, name: swimmers.name }).from(swimmers).where(eq(swimmers.accountId, accountId))
-    const sessionRows = await tx.select({ id: bookings.id, customerName: bookings.customerName, customerEmail: bookings.customerEmail, customerPhone: bookings.customerPhone, swimmerName: bookings.swimmerName }).from(bookings).where(accountBookings(accountId, email))
-    const campRows = await tx.select({ id: campRegistrations.id, swimmerName: campRegistrations.swimmerName, email: campRegistrations.email, phone: campRegistrations.phone }).from(campRegistrations).where(accountRegistrations(accountId, email))
-    const waiting = await tx.select({ swimmerName: campWaitlist.swimmerName, phone: campWaitlist.phone }).from(campWaitlist).where(sql`lower(${campWaitlist.email}) = ${email}`)
-    const inLine = await tx.select({ swimmerName: campLine.swimmerName, phone: campLine.phone }).from(campLine).where(or(sql`lower(${campLine.email}) = ${email}`, eq(campLine.holderUserId, accountId)))
+    const profiles = await tx.select({ id: swimmers.id }).from(swimmers).where(eq(swimmers.accountId, accountId))
     const profileIds = profiles.map((profile) => profile.id)
-    const parents = profileIds.length ? await tx.select({ email: consentRequests.parentEmail }).from(consentRequests).where(inArray(consentRequests.swimmerId, profileIds)) : []
-    const guardians = profileIds.length || campRows.length
-      ? await tx
-          .select({ name: guardianConsents.guardianName, email: guardianConsents.guardianEmail })
-          .from(guardianConsents)
-          .where(or(profileIds.length ? inArray(guardianConsents.swimmerId, profileIds) : sql`false`, campRows.length ? inArray(guardianConsents.campRegistrationId, campRows.map((row) => row.id)) : sql`false`))
-      : []
-    const values = searchable([
-      account.name,
-      email,
-      account.phone,
-      ...profiles.map((profile) => profile.name),
-      ...sessionRows.flatMap((row) => [row.customerName, row.customerEmail, row.customerPhone, row.swimmerName]),
-      ...campRows.flatMap((row) => [row.swimmerName, row.email, row.phone]),
-      ...waiting.flatMap((row) => [row.swimmerName, row.phone]),
-      ...inLine.flatMap((row) => [row.swimmerName, row.phone]),
-      ...guardians.flatMap((row) => [row.name, row.email]),
-    ]).filter((value) => value !== ERASED_NAME)
+    const bookingIds = (await tx.select({ id: bookings.id }).from(bookings).where(accountBookings(accountId, address))).map((row) => row.id)
+    const campIds = (await tx.select({ id: campRegistrations.id }).from(campRegistrations).where(accountRegistrations(accountId, address))).map((row) => row.id)
+    const erased: Erased = { accountId, swimmerIds: profileIds, bookingIds, campRegistrationIds: campIds }
 
-    // E-mails: to the address or to the parents asked about its swimmers, and any that mention them;
-    // WhatsApp messages: to the numbers erased, and any that mention the person.
-    const parentEmails = parents.map((parent) => parent.email.toLowerCase())
-    const numbers = whatsappNumbersOf([account.phone, ...sessionRows.map((row) => row.customerPhone), ...campRows.map((row) => row.phone), ...waiting.map((row) => row.phone), ...inLine.map((row) => row.phone)])
-    const recipients = [email, ...parentEmails, ...numbers]
     await tx
       .delete(outboxMessages)
       .where(
         or(
-          inArray(outboxMessages.to, recipients),
-          mentions(sql`${outboxMessages.subject}`, values),
-          mentions(sql`${outboxMessages.text}`, values),
-          mentions(sql`${outboxMessages.html}`, values),
-          mentions(sql`${outboxMessages.templateParams}`, values),
+          aboutErased(outboxMessages, erased),
+          address ? and(eq(outboxMessages.channel, 'email'), eq(outboxMessages.to, address)) : sql`false`,
+          number ? and(eq(outboxMessages.channel, 'whatsapp'), eq(outboxMessages.to, number)) : sql`false`,
+          await parentsAsked(tx, profileIds),
         ),
       )
-    if (numbers.length) await tx.delete(whatsappConsents).where(inArray(whatsappConsents.phone, numbers))
-    await scrubAudit(tx, { values, actorId: accountId, actorEmail: email, marker })
+    // A STOP is the number's owner's word, whoever erases what: it stays.
+    if (number) await tx.delete(whatsappConsents).where(and(eq(whatsappConsents.phone, number), eq(whatsappConsents.optedIn, true)))
+    await eraseFromAudit(tx, { erased, actor: { id: accountId, address }, marker })
 
-    // Consents the person gave or was asked for about someone else's swimmer stay on record without them.
-    const campIds = campRows.map((row) => row.id)
     if (campIds.length) await tx.delete(guardianConsents).where(inArray(guardianConsents.campRegistrationId, campIds))
-    await tx.update(guardianConsents).set({ guardianName: ERASED_NAME, guardianEmail: erasedAddress(marker) }).where(eq(guardianConsents.guardianEmail, email))
-    await tx.update(consentRequests).set({ parentEmail: erasedAddress(marker) }).where(eq(consentRequests.parentEmail, email))
+    if (address) {
+      // Consents the person gave or was asked for about someone else's swimmer stay on record without them.
+      await tx.update(guardianConsents).set({ guardianName: ERASED_NAME, guardianEmail: erasedAddress(marker) }).where(eq(guardianConsents.guardianEmail, address))
+      await tx.update(consentRequests).set({ parentEmail: erasedAddress(marker) }).where(eq(consentRequests.parentEmail, address))
+    }
 
-    const storedFiles = await dropReports(tx, sessionRows.map((row) => row.id))
-    const analysisFiles = await dropAnalysesOf(tx, { bookingIds: sessionRows.map((row) => row.id), swimmerIds: profileIds })
-    const bookingIds = sessionRows.map((row) => row.id)
+    const storedFiles = await dropReports(tx, bookingIds)
+    const analysisFiles = await dropAnalysesOf(tx, { bookingIds, swimmerIds: profileIds })
     if (bookingIds.length) {
       const named = await tx
         .select({ id: payments.bookingId })
@@ -346,19 +345,23 @@ export async function eraseAccount(accountId: number, { reason, now = new Date()
         .set({ accountId: null, swimmerId: null, swimmerName: ERASED_NAME, email: sql`'erased-' || md5(random()::text || ${campRegistrations.id}::text) || '@invalid'`, phone: ERASED_NAME, holderNetwork: null, holderBrowser: null, updatedAt: now })
         .where(inArray(campRegistrations.id, campIds))
     }
-    const paid = or(bookingIds.length ? inArray(payments.bookingId, bookingIds) : sql`false`, campIds.length ? inArray(payments.campRegistrationId, campIds) : sql`false`)!
+    const paid = or(inIds(payments.bookingId, bookingIds), inIds(payments.campRegistrationId, campIds))!
     await tx.update(sandboxGatewayOrders).set({ customerName: ERASED_NAME, description: ERASED_NAME }).where(inArray(sandboxGatewayOrders.merchantOrderId, tx.select({ orderId: payments.orderId }).from(payments).where(paid)))
 
-    await tx.delete(campLine).where(or(sql`lower(${campLine.email}) = ${email}`, eq(campLine.holderUserId, accountId)))
-    await tx.delete(campWaitlist).where(sql`lower(${campWaitlist.email}) = ${email}`)
-    await tx.delete(rateLimitBuckets).where(sql`strpos(lower(${rateLimitBuckets.key}), ${email}) > 0`)
+    await tx.delete(campLine).where(or(eq(campLine.holderUserId, accountId), address ? sql`lower(${campLine.email}) = ${address}` : sql`false`))
+    if (address) {
+      await tx.delete(campWaitlist).where(sql`lower(${campWaitlist.email}) = ${address}`)
+      await tx.delete(rateLimitBuckets).where(inArray(rateLimitBuckets.key, countersUnder(address)))
+    }
     // Promo code uses still count against their codes, no longer as anyone's.
-    await tx.update(promoCodeUses).set({ customerKey: marker }).where(inArray(promoCodeUses.customerKey, [promoCustomerKey({ accountId, email }), promoCustomerKey({ accountId: null, email })]))
+    const customerKeys = [promoCustomerKey({ accountId, email }), ...(address ? [promoCustomerKey({ accountId: null, email: address })] : [])]
+    await tx.update(promoCodeUses).set({ customerKey: marker }).where(inArray(promoCodeUses.customerKey, customerKeys))
     await tx.delete(users).where(eq(users.id, accountId))
 
     await recordAudit(tx, { id: null, email: marker }, { action: 'account.erase', entityType: 'customer', entityId: marker, summary: `Erased an account and its ${profiles.length} swimmer profile(s): ${reason}`, after: { bookings: bookingIds.length, campRegistrations: campIds.length, cancelled: cancelled.length } }, now)
-    const last = farewell?.({ email, name: account.name, cancelled })
-    if (last) await enqueueEmail(last, tx, now)
+    // An address never verified may be anyone's: it is told nothing.
+    const last = address ? farewell?.({ email: address, name: account.name, cancelled }) : null
+    if (last) await enqueueEmail(last, {}, tx, now)
     return { marker, storedFiles, analysisFiles, cancelled }
   })
   if (!result) return null
@@ -373,56 +376,52 @@ export async function eraseAccount(accountId: number, { reason, now = new Date()
  * Erases one swimmer of an account (never the account holder's own profile: deleting that is
  * deleting the account): their future sessions and camp places are cancelled under the refund
  * policy, their name leaves the account's bookings and registrations (kept for the invoices),
- * their reports go, and so does every e-mail and audit mention of them.
+ * their reports go, and so do the messages about them and their values in the audit log.
  */
 export async function eraseSwimmer(accountId: number, swimmerId: number, { reason, now = new Date() }: { reason: string; now?: Date }) {
   const [swimmer] = await db().select().from(swimmers).where(and(eq(swimmers.id, swimmerId), eq(swimmers.accountId, accountId)))
   if (!swimmer || swimmer.isAccountHolder) throw new NotTheirSwimmerError()
-  const [account] = await db().select({ email: users.email }).from(users).where(eq(users.id, accountId))
+  const [account] = await db().select({ email: users.email, isVerified: users.isVerified }).from(users).where(eq(users.id, accountId))
   const email = account!.email.toLowerCase()
-  const cancelled = await cancelFutureBookings({ accountId, email, swimmerId }, { person: { id: accountId, email }, reason, now })
+  // A guest's camp place or waitlist place under the address is the swimmer's only when the address is the account's.
+  const address = account!.isVerified ? email : null
+  const cancelled = await cancelFutureBookings({ accountId, email: address, swimmerId }, { person: { id: accountId, email }, reason, now })
   const marker = newMarker('swimmer')
   const sameSwimmerName = sql`lower(${swimmer.name})`
+  const underAddress = (column: AnyPgColumn) => (address ? sql`lower(${column}) = ${address}` : sql`false`)
   const storedFiles = await db().transaction(async (tx) => {
     const [locked] = await tx.select({ id: swimmers.id }).from(swimmers).where(eq(swimmers.id, swimmerId)).for('update')
     if (!locked) return { reports: [], analyses: [] }
-    const sessionRows = await tx.select({ id: bookings.id }).from(bookings).where(eq(bookings.swimmerId, swimmerId))
-    const campRows = await tx.select({ id: campRegistrations.id }).from(campRegistrations).where(or(eq(campRegistrations.swimmerId, swimmerId), and(accountRegistrations(accountId, email), sql`lower(${campRegistrations.swimmerName}) = ${sameSwimmerName}`)))
-    const parents = await tx.select({ email: consentRequests.parentEmail }).from(consentRequests).where(eq(consentRequests.swimmerId, swimmerId))
-    const values = searchable([swimmer.name]).filter((value) => value !== ERASED_NAME)
-    const parentEmails = parents.map((parent) => parent.email.toLowerCase())
-    await tx
-      .delete(outboxMessages)
-      .where(
-        or(
-          mentions(sql`${outboxMessages.subject}`, values),
-          mentions(sql`${outboxMessages.text}`, values),
-          mentions(sql`${outboxMessages.html}`, values),
-          mentions(sql`${outboxMessages.templateParams}`, values),
-          parentEmails.length ? inArray(outboxMessages.to, parentEmails) : sql`false`,
-        ),
-      )
-    await scrubAudit(tx, { values, marker })
-    const files = await dropReports(tx, sessionRows.map((row) => row.id))
-    const analysisFiles = await dropAnalysesOf(tx, { bookingIds: sessionRows.map((row) => row.id), swimmerIds: [swimmerId] })
-    if (sessionRows.length) {
-      await tx.update(bookings).set({ swimmerId: null, swimmerName: ERASED_NAME, swimmingExperience: null, notes: null, updatedAt: now }).where(inArray(bookings.id, sessionRows.map((row) => row.id)))
-    }
+    const bookingIds = (await tx.select({ id: bookings.id }).from(bookings).where(eq(bookings.swimmerId, swimmerId))).map((row) => row.id)
+    const campRows = await tx
+      .select({ id: campRegistrations.id, groupId: campRegistrations.groupId })
+      .from(campRegistrations)
+      .where(or(eq(campRegistrations.swimmerId, swimmerId), and(underAddress(campRegistrations.email), sql`lower(${campRegistrations.swimmerName}) = ${sameSwimmerName}`)))
     const campIds = campRows.map((row) => row.id)
+    // A group's messages are kept under its first registration, and name every swimmer of it.
+    const groups = campRows.flatMap((row) => (row.groupId !== null ? [row.groupId] : []))
+    const erased: Erased = { accountId: null, swimmerIds: [swimmerId], bookingIds, campRegistrationIds: [...new Set([...campIds, ...groups])] }
+    await tx.delete(outboxMessages).where(or(aboutErased(outboxMessages, erased), await parentsAsked(tx, [swimmerId])))
+    await eraseFromAudit(tx, { erased, marker })
+    const files = await dropReports(tx, bookingIds)
+    const analysisFiles = await dropAnalysesOf(tx, { bookingIds, swimmerIds: [swimmerId] })
+    if (bookingIds.length) {
+      await tx.update(bookings).set({ swimmerId: null, swimmerName: ERASED_NAME, swimmingExperience: null, notes: null, updatedAt: now }).where(inArray(bookings.id, bookingIds))
+    }
     if (campIds.length) {
       await tx.delete(guardianConsents).where(inArray(guardianConsents.campRegistrationId, campIds))
       // The registration's unique rule is per name and address: each erased place gets a name of its own.
       await tx.update(campRegistrations).set({ swimmerId: null, swimmerName: sql`${ERASED_NAME} || ' ' || ${campRegistrations.id}::text`, updatedAt: now }).where(inArray(campRegistrations.id, campIds))
     }
-    const paid = or(sessionRows.length ? inArray(payments.bookingId, sessionRows.map((row) => row.id)) : sql`false`, campIds.length ? inArray(payments.campRegistrationId, campIds) : sql`false`)!
+    const paid = or(inIds(payments.bookingId, bookingIds), inIds(payments.campRegistrationId, campIds))!
     await tx
       .update(sandboxGatewayOrders)
       .set({ description: ERASED_NAME, customerName: sql`CASE WHEN lower(${sandboxGatewayOrders.customerName}) = ${swimmer.name.toLowerCase()} THEN ${ERASED_NAME} ELSE ${sandboxGatewayOrders.customerName} END` })
       .where(inArray(sandboxGatewayOrders.merchantOrderId, tx.select({ orderId: payments.orderId }).from(payments).where(paid)))
-    await tx.delete(campLine).where(and(sql`lower(${campLine.email}) = ${email}`, sql`lower(${campLine.swimmerName}) = ${sameSwimmerName}`))
-    await tx.delete(campWaitlist).where(and(sql`lower(${campWaitlist.email}) = ${email}`, sql`lower(${campWaitlist.swimmerName}) = ${sameSwimmerName}`))
+    await tx.delete(campLine).where(and(underAddress(campLine.email), sql`lower(${campLine.swimmerName}) = ${sameSwimmerName}`))
+    await tx.delete(campWaitlist).where(and(underAddress(campWaitlist.email), sql`lower(${campWaitlist.swimmerName}) = ${sameSwimmerName}`))
     await tx.delete(swimmers).where(eq(swimmers.id, swimmerId))
-    await recordAudit(tx, { id: accountId, email }, { action: 'swimmer.erase', entityType: 'swimmer', entityId: marker, summary: `Erased a swimmer profile: ${reason}`, after: { bookings: sessionRows.length, campRegistrations: campIds.length, cancelled: cancelled.length } }, now)
+    await recordAudit(tx, { id: accountId, email }, { action: 'swimmer.erase', entityType: 'swimmer', entityId: marker, summary: `Erased a swimmer profile: ${reason}`, about: { accountId }, after: { bookings: bookingIds.length, campRegistrations: campIds.length, cancelled: cancelled.length } }, now)
     return { reports: files, analyses: analysisFiles }
   })
   await removeStoredFiles(storedFiles.reports)

@@ -1,5 +1,6 @@
 import { strToU8, zipSync, type Zippable } from 'fflate'
-import { and, asc, eq, inArray, or, sql } from 'drizzle-orm'
+import { and, asc, eq, inArray, isNull, or, sql } from 'drizzle-orm'
+import type { AnyPgColumn } from 'drizzle-orm/pg-core'
 import { db } from '~/db/client.server'
 import {
   creditNotes,
@@ -30,6 +31,7 @@ import {
 import { formatLabDateTime } from '~/lib/lab-time'
 import { toE164 } from '~/lib/phone'
 import { PRODUCT_NAME } from '~/lib/seo'
+import { readableSummary } from '~/modules/audit/audit.server'
 import { renderReceiptPdf } from '~/modules/receipts/receipt-pdf.server'
 import { receiptOf } from '~/modules/receipts/receipts.server'
 import { renderCreditNotePdf } from '~/modules/receipts/credit-note-pdf.server'
@@ -44,17 +46,12 @@ export const exportLimitKey = (accountId: number) => `data-export:account:${acco
 const inIds = <T>(column: Parameters<typeof inArray>[0], ids: T[]) => (ids.length ? inArray(column, ids as never[]) : sql`false`)
 
 /**
- * Everything the site holds about an account and its swimmers, as plain data: the account,
- * swimmers, consents and consent requests, bookings with their days, payments, refunds and receipt
- * numbers, reports, camp registrations, waitlist places and the camp line (by the account or its
- * address), e-mails sent to the address, the WhatsApp consent of the account's number and the WhatsApp
- * messages sent to it, signed-in sessions and audit entries about it. Secrets
- * (the password's hash, session and code hashes, consent tokens) are not data about the person and
- * are left out. Null when the account does not exist.
+ * The account's number's WhatsApp consent (whether it gets messages, since when, the words agreed
+ * to) and the messages sent to it, once its owner proved the number is theirs: a number typed into
+ * an account may be anyone's, and what was sent to it is theirs.
  */
-/** The account's number's WhatsApp consent (whether it gets messages, since when, the words agreed to) and the messages sent to it. */
-async function whatsappOf(phone: string | null) {
-  const number = phone ? toE164(phone) : null
+async function whatsappOf(account: { whatsappNumber: string | null; phoneVerifiedAt: Date | null }) {
+  const number = account.whatsappNumber && account.phoneVerifiedAt ? toE164(account.whatsappNumber) : null
   if (!number) return { consent: null, messages: [] }
   const [consent] = await db()
     .select({
@@ -86,13 +83,25 @@ async function whatsappOf(phone: string | null) {
   return { consent: consent ? { ...consent, state: consent.optedIn ? 'on' : 'off' } : null, messages }
 }
 
+/**
+ * Everything the site holds about an account and its swimmers, as plain data: the account,
+ * swimmers, consents and consent requests, bookings with their days, payments, refunds and receipt
+ * numbers, reports, camp registrations, waitlist places and the camp line (the account's, and those
+ * under its address once verified), e-mails sent to its verified address, the WhatsApp consent of its
+ * proven number and the WhatsApp messages sent to it, signed-in sessions and audit entries about it.
+ * Secrets (the password's hash, session and code hashes, consent tokens) are not data about the
+ * person and are left out. Null when the account does not exist.
+ */
 export async function accountDataOf(accountId: number) {
-  const [account] = await db()
-    .select({ id: users.id, name: users.name, email: users.email, whatsappNumber: users.phone, currentLocation: users.currentLocation, verified: users.isVerified, createdAt: users.createdAt, updatedAt: users.updatedAt })
+  const [row] = await db()
+    .select({ id: users.id, name: users.name, email: users.email, whatsappNumber: users.phone, phoneVerifiedAt: users.phoneVerifiedAt, currentLocation: users.currentLocation, verified: users.isVerified, createdAt: users.createdAt, updatedAt: users.updatedAt })
     .from(users)
     .where(eq(users.id, accountId))
-  if (!account) return null
-  const email = account.email.toLowerCase()
+  if (!row) return null
+  const { phoneVerifiedAt, ...account } = row
+  // What is under the address is the account's only once it proved the address is its own.
+  const email = account.verified ? account.email.toLowerCase() : null
+  const underAddress = (column: AnyPgColumn) => (email ? sql`lower(${column}) = ${email}` : sql`false`)
   const swimmerRows = await db().select().from(swimmers).where(eq(swimmers.accountId, accountId)).orderBy(asc(swimmers.id))
   const swimmerIds = swimmerRows.map((row) => row.id)
   const bookingRows = await db()
@@ -116,7 +125,7 @@ export async function accountDataOf(accountId: number) {
       createdAt: bookings.createdAt,
     })
     .from(bookings)
-    .where(or(eq(bookings.userId, accountId), sql`lower(${bookings.customerEmail}) = ${email}`))
+    .where(or(eq(bookings.userId, accountId), underAddress(bookings.customerEmail)))
     .orderBy(asc(bookings.id))
   const bookingIds = bookingRows.map((row) => row.id)
   const campRows = await db()
@@ -137,7 +146,7 @@ export async function accountDataOf(accountId: number) {
     .from(campRegistrations)
     .innerJoin(camps, eq(camps.id, campRegistrations.campId))
     .innerJoin(campBatches, eq(campBatches.id, campRegistrations.batchId))
-    .where(or(eq(campRegistrations.accountId, accountId), sql`lower(${campRegistrations.email}) = ${email}`))
+    .where(or(eq(campRegistrations.accountId, accountId), underAddress(campRegistrations.email)))
     .orderBy(asc(campRegistrations.id))
   const campIds = campRows.map((row) => row.id)
 
@@ -166,7 +175,7 @@ export async function accountDataOf(accountId: number) {
     db()
       .select({ id: guardianConsents.id, swimmerId: guardianConsents.swimmerId, campRegistrationId: guardianConsents.campRegistrationId, guardianName: guardianConsents.guardianName, guardianEmail: guardianConsents.guardianEmail, emailVerifiedBy: guardianConsents.emailVerifiedBy, noticeVersion: guardianConsents.noticeVersion, method: guardianConsents.method, givenAt: guardianConsents.givenAt, withdrawnAt: guardianConsents.withdrawnAt })
       .from(guardianConsents)
-      .where(or(inIds(guardianConsents.swimmerId, swimmerIds), inIds(guardianConsents.campRegistrationId, campIds), eq(guardianConsents.guardianEmail, email)))
+      .where(or(inIds(guardianConsents.swimmerId, swimmerIds), inIds(guardianConsents.campRegistrationId, campIds), email ? eq(guardianConsents.guardianEmail, email) : sql`false`))
       .orderBy(asc(guardianConsents.id)),
     db()
       .select({ id: consentRequests.id, swimmerId: consentRequests.swimmerId, parentEmail: consentRequests.parentEmail, status: consentRequests.status, expiresAt: consentRequests.expiresAt, answeredAt: consentRequests.answeredAt, createdAt: consentRequests.createdAt })
@@ -177,17 +186,17 @@ export async function accountDataOf(accountId: number) {
       .select({ id: campWaitlist.id, camp: camps.name, swimmerName: campWaitlist.swimmerName, email: campWaitlist.email, phone: campWaitlist.phone, status: campWaitlist.status, confirmedAt: campWaitlist.confirmedAt, offeredAt: campWaitlist.offeredAt, createdAt: campWaitlist.createdAt })
       .from(campWaitlist)
       .innerJoin(camps, eq(camps.id, campWaitlist.campId))
-      .where(sql`lower(${campWaitlist.email}) = ${email}`)
+      .where(underAddress(campWaitlist.email))
       .orderBy(asc(campWaitlist.id)),
     db()
       .select({ id: campLine.id, camp: campLine.campCode, batch: campLine.batchCode, swimmerName: campLine.swimmerName, email: campLine.email, phone: campLine.phone, outcome: campLine.outcome, message: campLine.message, createdAt: campLine.createdAt, settledAt: campLine.settledAt })
       .from(campLine)
-      .where(or(sql`lower(${campLine.email}) = ${email}`, eq(campLine.holderUserId, accountId)))
+      .where(or(underAddress(campLine.email), eq(campLine.holderUserId, accountId)))
       .orderBy(asc(campLine.id)),
     db()
       .select({ id: outboxMessages.id, to: outboxMessages.to, subject: outboxMessages.subject, status: outboxMessages.status, createdAt: outboxMessages.createdAt, sentAt: outboxMessages.sentAt, text: outboxMessages.text })
       .from(outboxMessages)
-      .where(and(eq(outboxMessages.channel, 'email'), eq(outboxMessages.to, email)))
+      .where(email ? and(eq(outboxMessages.channel, 'email'), eq(outboxMessages.to, email)) : sql`false`)
       .orderBy(asc(outboxMessages.id)),
     db().select({ createdAt: sessions.createdAt, lastSeenAt: sessions.lastSeenAt, expiresAt: sessions.expiresAt, ip: sessions.ip, userAgent: sessions.userAgent }).from(sessions).where(eq(sessions.userId, accountId)).orderBy(asc(sessions.createdAt)),
     db().select({ id: bookingReports.id, bookingId: bookingReports.bookingId, note: bookingReports.note, videoLinks: bookingReports.videoLinks, deliveredAt: bookingReports.deliveredAt }).from(bookingReports).where(inIds(bookingReports.bookingId, bookingIds)),
@@ -218,23 +227,23 @@ export async function accountDataOf(accountId: number) {
       .where(inIds(refunds.paymentId, paymentIds))
       .orderBy(asc(refunds.id)),
     db()
-      .select({ id: auditLog.id, action: auditLog.action, entityType: auditLog.entityType, entityId: auditLog.entityId, actorEmail: auditLog.actorEmail, summary: auditLog.summary, before: auditLog.before, after: auditLog.after, createdAt: auditLog.createdAt })
+      .select({ id: auditLog.id, action: auditLog.action, entityType: auditLog.entityType, entityId: auditLog.entityId, actorEmail: auditLog.actorEmail, summary: auditLog.summary, personal: auditLog.personal, before: auditLog.before, after: auditLog.after, createdAt: auditLog.createdAt })
       .from(auditLog)
       .where(
         or(
           eq(auditLog.actorId, accountId),
-          eq(auditLog.actorEmail, email),
-          and(eq(auditLog.entityType, 'customer'), eq(auditLog.entityId, String(accountId))),
-          and(eq(auditLog.entityType, 'swimmer'), inIds(auditLog.entityId, swimmerIds.map(String))),
-          and(eq(auditLog.entityType, 'booking'), inIds(auditLog.entityId, [...bookingIds.map(String), ...bookingRows.map((row) => row.reference)])),
-          and(eq(auditLog.entityType, 'camp_registration'), inIds(auditLog.entityId, [...campIds.map(String), ...campRows.map((row) => row.reference)])),
+          email ? and(isNull(auditLog.actorId), eq(auditLog.actorEmail, email)) : sql`false`,
+          eq(auditLog.accountId, accountId),
+          inIds(auditLog.swimmerId, swimmerIds),
+          inIds(auditLog.bookingId, bookingIds),
+          inIds(auditLog.campRegistrationId, campIds),
         ),
       )
       .orderBy(asc(auditLog.id)),
   ])
 
   const analysisRows = await analysesOf(bookingIds, swimmerIds, accountId)
-  const whatsapp = await whatsappOf(account.whatsappNumber)
+  const whatsapp = await whatsappOf({ whatsappNumber: account.whatsappNumber, phoneVerifiedAt })
 
   const { id: _id, ...accountFields } = account
   return {
@@ -258,7 +267,7 @@ export async function accountDataOf(accountId: number) {
     whatsappConsent: whatsapp.consent,
     whatsappMessages: whatsapp.messages,
     sessions: sessionRows,
-    auditEntries: audit,
+    auditEntries: audit.map(({ personal, ...entry }) => ({ ...entry, summary: readableSummary(entry.summary, personal) })),
     reportFiles: files.map(({ storageKey: _key, ...file }) => file),
     /** Kept for the ZIP's files; not written to the JSON. */
     _files: files,

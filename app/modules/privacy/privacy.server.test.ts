@@ -72,7 +72,8 @@ async function paidCampPlace(swimmerName: string, email: string, phone: string) 
  */
 async function family(tag: string, phone: string, start: string) {
   const [holder] = await createCustomers(1, tag)
-  await db().update(users).set({ phone, currentLocation: `${tag} Nagar` }).where(eq(users.id, holder!.userId!))
+  // The family proved its WhatsApp number is theirs.
+  await db().update(users).set({ phone, phoneVerifiedAt: new Date(), currentLocation: `${tag} Nagar` }).where(eq(users.id, holder!.userId!))
   const child = await insertSwimmer(db(), holder!.userId!, `${tag} Junior`, { age: 12, birthDate: null, gender: 'male', swimmingExperience: 'beginner', academyName: 'NA', coachName: 'NA', specialization: 'freestyle', participateInEvents: 'no', howDidYouKnow: 'google' }, { isAccountHolder: false, now: new Date() })
   const customer = { ...holder!, phone }
   const own = await paidSession(customer, start)
@@ -90,14 +91,18 @@ async function family(tag: string, phone: string, start: string) {
   await db().insert(campLine).values({ campCode: 'camp1', batchCode: 'batch1', swimmerName: `${tag} Cousin`, email: holder!.email, phone, holderNetwork: '203.0.113.0', outcome: 'full' })
   await db().insert(consentRequests).values({ swimmerId: child.id, parentEmail: `${tag}.parent@example.com`, tokenHash: `hash-${tag}`, status: 'agreed', expiresAt: new Date() })
   await createSession(holder!.userId!, { ip: '203.0.113.77', userAgent: `${tag} browser` })
-  await recordAudit(db(), { id: null, email: 'staff@lab.example' }, { action: 'customer.note', entityType: 'customer', entityId: holder!.userId!, summary: `Called ${holder!.name} (${holder!.email}) about ${child.name}`, before: { phone }, after: { phone: null } })
+  await recordAudit(
+    db(),
+    { id: null, email: 'staff@lab.example' },
+    { action: 'customer.note', entityType: 'customer', entityId: holder!.userId!, summary: 'Called {customer} ({email}) on {phone} about {swimmer}', personal: { customer: holder!.name, email: holder!.email, phone, swimmer: child.name }, about: { accountId: holder!.userId!, swimmerId: child.id } },
+  )
   // WhatsApp: the account's number opted in and sent a reminder; a grandparent's number, given for a camp-line place, opted in too.
   const guestPhone = `${phone.slice(0, -1)}9`
   await db().insert(campLine).values({ campCode: 'camp1', batchCode: 'batch2', swimmerName: `${tag} Second Cousin`, email: holder!.email, phone: guestPhone, holderNetwork: '203.0.113.0', outcome: 'full' })
   await optInToWhatsApp({ phone, source: 'registration' })
   await optInToWhatsApp({ phone: guestPhone, source: 'camp' })
-  await enqueueWhatsApp({ to: toE164(phone)!, title: 'Session reminder', text: `Reminder: ${child.name} swims tomorrow`, template: { name: 'session_reminder', parameters: [holder!.name, child.name] } })
-  await enqueueWhatsApp({ to: toE164(guestPhone)!, title: 'Camp update', text: 'Your camp place', template: { name: 'camp_update', parameters: ['Camp 1'] } })
+  await enqueueWhatsApp({ to: toE164(phone)!, title: 'Session reminder', text: `Reminder: ${child.name} swims tomorrow`, template: { name: 'session_reminder', parameters: [holder!.name, child.name] } }, { bookingId: forChild.bookingId })
+  await enqueueWhatsApp({ to: toE164(guestPhone)!, title: 'Camp update', text: 'Your camp place', template: { name: 'camp_update', parameters: ['Camp 1'] } }, {})
   return { holder: { ...holder!, phone }, child, own, forChild, camp, guestPhone }
 }
 
@@ -145,7 +150,7 @@ describe("a person's data export", () => {
     expect(data.sessions).toMatchObject([{ ip: '203.0.113.77', userAgent: 'zarinaquddus browser' }])
     expect(data.emails.length).toBeGreaterThanOrEqual(4)
     expect(data.emails.every((mail: { to: string; body: string }) => mail.to === mine.holder.email && mail.body.length > 0)).toBe(true)
-    expect(data.auditEntries.map((entry: { summary: string }) => entry.summary)).toContain(`Called zarinaquddus 1 (zarinaquddus1@example.com) about zarinaquddus Junior`)
+    expect(data.auditEntries.map((entry: { summary: string }) => entry.summary)).toContain(`Called zarinaquddus 1 (zarinaquddus1@example.com) on 9000011111 about zarinaquddus Junior`)
     expect(data.reportFiles).toMatchObject([{ filename: 'zarinaquddus-report.pdf' }])
     expect(data.whatsappConsent).toMatchObject({ number: '+919000011111', state: 'on', optedIn: true, optInSource: 'registration', optInWording: WHATSAPP_OPT_IN_WORDING, optedOutAt: null })
     expect(data.whatsappConsent.optedInAt).toBeTruthy()
@@ -190,8 +195,10 @@ describe('erasing an account', () => {
     expect(erased!.cancelled.map((booking) => booking.reference).sort()).toEqual([mine.own.reference, mine.forChild.reference, mine.camp.reference].sort())
 
     // The whole database: only the last e-mail, to the address, is left; it names nobody. The
-    // numbers' WhatsApp consents and messages are gone with them (the numbers are kept in E.164).
-    for (const value of [mine.holder.name, mine.holder.phone, mine.guestPhone, mine.child.name]) expect((await findEverywhere(value)).map(({ table, column, row }) => `${table}.${column} ${JSON.stringify(row).slice(0, 600)}`), value).toEqual([])
+    // account's proven number's WhatsApp consent and messages are gone with it (the numbers are kept in E.164).
+    for (const value of [mine.holder.name, mine.holder.phone, mine.child.name]) expect((await findEverywhere(value)).map(({ table, column, row }) => `${table}.${column} ${JSON.stringify(row).slice(0, 600)}`), value).toEqual([])
+    // The grandparent's number, given for a camp-line place, is theirs: its consent and messages stay.
+    expect((await findEverywhere(mine.guestPhone)).map(({ table, column }) => `${table}.${column}`).sort()).toEqual(['outbox_messages.to', 'whatsapp_consents.phone'])
     // The family's tag is in every value of theirs: their location, the cousin on the waitlist, the addresses.
     expect((await findEverywhere('zarinaquddus')).map(({ table, column }) => `${table}.${column}`)).toEqual(['outbox_messages.to'])
     const byAddress = await findEverywhere(mine.holder.email)
@@ -214,10 +221,11 @@ describe('erasing an account', () => {
     expect((await bookingRow(mine.own.bookingId)).status).toBe('cancelled')
     expect(await refundOf(mine.own.orderId)).toMatchObject({ amountPaise: (await bookingRow(mine.own.bookingId)).amountPaise })
     expect(await refundOf(mine.camp.orderId)).not.toBeNull()
-    // Report files are gone from storage; audit entries keep what happened with an opaque id.
+    // Report files are gone from storage; audit entries keep what happened, the person's values replaced by an opaque id.
     expect(await readdir(path.join(directory, String(mine.own.bookingId)))).toEqual([])
     const [note] = await db().select().from(auditLog).where(eq(auditLog.action, 'customer.note')).orderBy(auditLog.id).limit(1)
-    expect(note!.summary).toBe(`Called ${erased!.marker} (${erased!.marker}) about ${erased!.marker}`)
+    expect(note).toMatchObject({ summary: 'Called {customer} ({email}) on {phone} about {swimmer}', actorEmail: 'staff@lab.example' })
+    expect(note!.personal).toEqual({ customer: erased!.marker, email: erased!.marker, phone: erased!.marker, swimmer: erased!.marker })
 
     // The other family is untouched.
     expect((await findEverywhere(theirs.holder.name)).length).toBeGreaterThan(5)

@@ -165,13 +165,16 @@ export const PROMO_ATTEMPT_LIMITS = {
   perOrder: { limit: 10, windowSeconds: 10 * 60 },
 } satisfies Record<string, RateLimitRule>
 
+/** The counter of attempts at promo codes for an order (`booking:<id>`, `camp:<id>`) or a customer (promoCustomerKey). */
+export const promoAttemptsKey = (subject: string) => `promo:order:${subject}`
+
 /** Counts an attempt at a promo code for an order, or for a customer's order to be; throws RateLimitedError past PROMO_ATTEMPT_LIMITS. */
 export function limitPromoAttempts({ network, order, customerKey }: { network: string } & ({ order: PromoOrder; customerKey?: never } | { customerKey: string; order?: never }), now = new Date()) {
   const subject = order ? ('bookingId' in order ? `booking:${order.bookingId}` : `camp:${order.campRegistrationId}`) : customerKey
   return enforce(
     [
       { key: `promo:network:${network}`, rule: PROMO_ATTEMPT_LIMITS.perNetwork },
-      { key: `promo:order:${subject}`, rule: PROMO_ATTEMPT_LIMITS.perOrder },
+      { key: promoAttemptsKey(subject), rule: PROMO_ATTEMPT_LIMITS.perOrder },
     ],
     now,
   )

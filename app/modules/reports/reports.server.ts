@@ -78,11 +78,12 @@ export async function deliverReport({ bookingId, note, videoLinks, files, staffI
           details: [swimmerRow(mail), ['Booking ID', mail.reference]],
           action: { ...link, label: 'Open your report' },
         }),
+        { bookingId },
         tx,
         now,
       )
       const results = [mail.customerName, mail.swimmerName, mail.title.toLowerCase(), mail.reference, link.url]
-      await notifyOnWhatsApp(existing ? 'results_updated' : 'report_ready', async () => ({ phone: await bookingWhatsAppNumber(tx, mail), parameters: results }), tx, now)
+      await notifyOnWhatsApp(existing ? 'results_updated' : 'report_ready', async () => ({ phone: await bookingWhatsAppNumber(tx, mail), parameters: results, about: { bookingId } }), tx, now)
     })
   } catch (error) {
     for (const file of stored) await storage.remove(file.key).catch(() => {})

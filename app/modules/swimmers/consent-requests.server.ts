@@ -51,6 +51,7 @@ export async function requestParentConsent(
       action: { label: 'Read and answer', url: consentLink(token) },
       closing: 'If you do not know this swimmer, you can ignore this e-mail: the account will be erased.',
     }),
+    { swimmerId },
     executor,
     now,
   )
@@ -140,6 +141,7 @@ export async function answerConsentLink(
           ],
           action: { label: 'Withdraw my consent', url: await privateLinkUrl(CONSENT_WITHDRAWAL_LINK, consentId, tx) },
         }),
+        { swimmerId: request.swimmerId },
         tx,
         now,
       )
@@ -151,12 +153,13 @@ export async function answerConsentLink(
           paragraphs: [`Your parent or guardian has given their consent, so you can now book sessions and camps at ${PRODUCT_NAME}.`],
           action: { label: 'Book a session', url: `${config().SITE_URL}/book-slot` },
         }),
+        { swimmerId: request.swimmerId },
         tx,
         now,
       )
     } else {
       await tx.update(consentRequests).set({ status: 'refused', answeredAt: now }).where(eq(consentRequests.id, request.id))
-      await recordAudit(tx, parent, { action: 'consent.refuse', entityType: 'swimmer', entityId: request.swimmerId, summary: `Parent refused consent for ${swimmerName}; the account is to be erased`, after: { consentRequestId: request.id } }, now)
+      await recordAudit(tx, parent, { action: 'consent.refuse', entityType: 'swimmer', entityId: request.swimmerId, summary: 'Parent refused consent for {swimmer}; the account is to be erased', personal: { swimmer: swimmerName }, about: { swimmerId: request.swimmerId }, after: { consentRequestId: request.id } }, now)
     }
     return { outcome: answer.agree ? ('agreed' as const) : ('refused' as const), swimmerFirstName }
   })

@@ -32,6 +32,7 @@ export async function withdrawConsent({ account, swimmer, now = new Date() }: { 
       paragraphs: [`You have withdrawn your consent for ${swimmer.name}. We will not book anything for ${swimmer.name} until you give it again on the swimmer's consent page.`, cancelledParagraph(swimmer.name, cancelled)],
       ...cancelledList(cancelled),
     }),
+    { swimmerId: swimmer.id },
     db(),
     now,
   )
@@ -51,7 +52,7 @@ async function markWithdrawn(person: PersonActing, swimmer: { id: number; name: 
       .where(and(eq(guardianConsents.swimmerId, swimmer.id), isNull(guardianConsents.withdrawnAt)))
       .returning({ id: guardianConsents.id })
     if (withdrawn.length === 0) return false
-    await recordAudit(tx, person, { action: 'consent.withdraw', entityType: 'swimmer', entityId: swimmer.id, summary: `Parent's consent for ${swimmer.name} withdrawn`, after: { consentIds: withdrawn.map((row) => row.id) } }, now)
+    await recordAudit(tx, person, { action: 'consent.withdraw', entityType: 'swimmer', entityId: swimmer.id, summary: "Parent's consent for {swimmer} withdrawn", personal: { swimmer: swimmer.name }, about: { swimmerId: swimmer.id }, after: { consentIds: withdrawn.map((row) => row.id) } }, now)
     return true
   })
 }
@@ -139,6 +140,7 @@ export async function withdrawConsentByLink(consentId: string, key: string | nul
       ],
       ...cancelledList(cancelled),
     }),
+    { swimmerId: swimmer.id },
     db(),
     now,
   )
@@ -155,6 +157,7 @@ export async function withdrawConsentByLink(consentId: string, key: string | nul
       ],
       ...cancelledList(cancelled),
     }),
+    { swimmerId: swimmer.id },
     db(),
     now,
   )

@@ -40,7 +40,13 @@ export async function recordConsent(executor: Executor, consent: ConsentGiven) {
   await recordAudit(
     executor,
     { id: null, email: consent.guardianEmail.toLowerCase() },
-    { action: 'consent.give', ...subject, summary: `Parent's consent given (${consent.method.replace('_', ' ')}, privacy notice ${PRIVACY_NOTICE_VERSION})`, after: { consentId: row!.id } },
+    {
+      action: 'consent.give',
+      ...subject,
+      summary: `Parent's consent given (${consent.method.replace('_', ' ')}, privacy notice ${PRIVACY_NOTICE_VERSION})`,
+      about: { swimmerId: consent.swimmerId, campRegistrationId: consent.campRegistrationId },
+      after: { consentId: row!.id },
+    },
     consent.now,
   )
   return row!.id

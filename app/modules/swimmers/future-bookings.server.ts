@@ -12,12 +12,18 @@ import { refundablePayments } from '~/modules/camps/staff-views.server'
 
 /**
  * Whose bookings: one swimmer of an account, or the whole account (its bookings, and the camp
- * registrations it made or made under its e-mail address).
+ * registrations it made or made under its e-mail address while that address is verified: `email`
+ * null for an account whose address is not, which may be anyone's).
  */
-export type BookingScope = { accountId: number; email: string; swimmerId?: number }
+export type BookingScope = { accountId: number; email: string | null; swimmerId?: number }
 
 /** A session or camp place not yet begun, and whether cancelling it now is refunded (24 hours or more ahead). */
 export type FutureBooking = { kind: 'session' | 'camp'; id: number; reference: string; title: string; swimmerName: string; startsAt: Date; amountPaise: number; refundable: boolean }
+
+function campRegistrationsOf(scope: BookingScope): SQL {
+  if (scope.swimmerId !== undefined) return eq(campRegistrations.swimmerId, scope.swimmerId)
+  return or(eq(campRegistrations.accountId, scope.accountId), scope.email ? eq(campRegistrations.email, scope.email.toLowerCase()) : undefined)!
+}
 
 function refundableAt(startsAt: Date, now: Date) {
   return now < addHours(startsAt, -CHANGE_NOTICE_HOURS)
@@ -30,8 +36,7 @@ function refundableAt(startsAt: Date, now: Date) {
  */
 export async function futureBookingsOf(scope: BookingScope, now = new Date()): Promise<FutureBooking[]> {
   const sessionOwner: SQL = scope.swimmerId !== undefined ? eq(bookings.swimmerId, scope.swimmerId) : eq(bookings.userId, scope.accountId)
-  const campOwner: SQL =
-    scope.swimmerId !== undefined ? eq(campRegistrations.swimmerId, scope.swimmerId) : or(eq(campRegistrations.accountId, scope.accountId), eq(campRegistrations.email, scope.email.toLowerCase()))!
+  const campOwner = campRegistrationsOf(scope)
   const [sessions, places] = await Promise.all([
     db()
       .select({ id: bookings.id, reference: bookings.reference, title: catalogueItems.name, swimmerName: bookings.swimmerName, amountPaise: bookings.amountPaise, date: bookingDays.date, start: bookingDays.startTime })
@@ -94,7 +99,7 @@ async function hasPayment(registrationId: number) {
 async function releaseUnpaid(scope: BookingScope, now: Date) {
   const sessionOwner = scope.swimmerId !== undefined ? eq(bookings.swimmerId, scope.swimmerId) : eq(bookings.userId, scope.accountId)
   await setStatus(db(), bookings, 'expired', and(sessionOwner, inArray(bookings.status, ['pending']))!, { updatedAt: now })
-  const campOwner = scope.swimmerId !== undefined ? eq(campRegistrations.swimmerId, scope.swimmerId) : or(eq(campRegistrations.accountId, scope.accountId), eq(campRegistrations.email, scope.email.toLowerCase()))!
+  const campOwner = campRegistrationsOf(scope)
   await setStatus(db(), campRegistrations, 'expired', and(campOwner, inArray(campRegistrations.status, ['pending']))!, { holdExpiresAt: null, updatedAt: now })
 }
 

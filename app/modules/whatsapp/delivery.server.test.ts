@@ -38,7 +38,7 @@ const samples = (name: WhatsAppTemplateName) => WHATSAPP_TEMPLATES[name].paramet
 const CONFIRMED = samples('booking_confirmed')
 
 function queueConfirmation(to = '+919845012345', now = new Date()) {
-  return enqueueWhatsApp({ to, title: 'Booking confirmed', text: renderTemplate('booking_confirmed', CONFIRMED), template: { name: 'booking_confirmed', parameters: CONFIRMED } }, db(), now)
+  return enqueueWhatsApp({ to, title: 'Booking confirmed', text: renderTemplate('booking_confirmed', CONFIRMED), template: { name: 'booking_confirmed', parameters: CONFIRMED } }, {}, db(), now)
 }
 
 async function row(id: number) {
@@ -58,7 +58,7 @@ describe('WhatsApp messages from the outbox', () => {
   })
 
   it('sends a plain-text reply as text', async () => {
-    await enqueueWhatsApp({ to: '+447700900123', title: 'Reply', text: 'This number does not read messages.' })
+    await enqueueWhatsApp({ to: '+447700900123', title: 'Reply', text: 'This number does not read messages.' }, {})
     await processOutbox(sender)
     expect(fake.sent).toEqual([expect.objectContaining({ to: '447700900123', type: 'text', template: null, text: 'This number does not read messages.' })])
   })
@@ -76,8 +76,8 @@ describe('WhatsApp messages from the outbox', () => {
   it('a template that does not exist, or parameters that do not fit it, fail at once', async () => {
     fake.removeTemplate('booking_confirmed')
     const removed = await queueConfirmation()
-    const wrongCount = await enqueueWhatsApp({ to: '+919845012345', title: 'x', text: 'x', template: { name: 'report_ready', parameters: ['Priya'] } })
-    const emptyParameter = await enqueueWhatsApp({ to: '+919845012345', title: 'x', text: 'x', template: { name: 'report_ready', parameters: samples('report_ready').map((sample, index) => (index === 1 ? '' : sample)) } })
+    const wrongCount = await enqueueWhatsApp({ to: '+919845012345', title: 'x', text: 'x', template: { name: 'report_ready', parameters: ['Priya'] } }, {})
+    const emptyParameter = await enqueueWhatsApp({ to: '+919845012345', title: 'x', text: 'x', template: { name: 'report_ready', parameters: samples('report_ready').map((sample, index) => (index === 1 ? '' : sample)) } }, {})
     await processOutbox(sender)
     expect(await row(removed)).toMatchObject({ status: 'failed' })
     expect((await row(removed)).lastError).toMatch(/^WhatsApp error 132001/)
@@ -210,7 +210,7 @@ describe('one channel down, the other goes on', () => {
     delivered.length = 0
     await fake.goDown('refusing')
     const whatsapp = await queueConfirmation()
-    const email = await enqueueEmail({ to: 'a@example.com', subject: 'Hello', text: 'Body' })
+    const email = await enqueueEmail({ to: 'a@example.com', subject: 'Hello', text: 'Body' }, {})
     await Promise.all([processOutbox(sender), processOutbox(mailbox)])
     expect(await row(whatsapp)).toMatchObject({ status: 'retrying' })
     expect((await row(whatsapp)).lastError).toMatch(/^WhatsApp Cloud API unreachable: fetch failed: /)
@@ -220,7 +220,7 @@ describe('one channel down, the other goes on', () => {
 
   it('the mail server down: WhatsApp messages are delivered all the same', async () => {
     const whatsapp = await queueConfirmation()
-    const email = await enqueueEmail({ to: 'a@example.com', subject: 'Hello', text: 'Body' })
+    const email = await enqueueEmail({ to: 'a@example.com', subject: 'Hello', text: 'Body' }, {})
     await Promise.all([processOutbox(smtpDown), processOutbox(sender)])
     expect(await row(email)).toMatchObject({ status: 'retrying' })
     expect(await row(whatsapp)).toMatchObject({ status: 'sent' })

@@ -32,7 +32,7 @@ const queuedTo = async (to: string) => (await db().select({ id: outboxMessages.i
 describe('notifyOnWhatsApp', () => {
   it('queues the message with its text, in E.164, however the number was typed', async () => {
     await optInToWhatsApp({ phone: '98450 12345', source: 'booking' })
-    const id = await notifyOnWhatsApp('payment_failed', { phone: '+91 98450-12345', parameters: SAMPLES })
+    const id = await notifyOnWhatsApp('payment_failed', { phone: '+91 98450-12345', parameters: SAMPLES, about: {} })
     const [row] = await db().select().from(outboxMessages).where(eq(outboxMessages.id, id!))
     expect(row).toMatchObject({ channel: 'whatsapp', to: '+919845012345', subject: 'Payment failed', templateName: 'payment_failed', templateParams: SAMPLES, status: 'queued' })
     expect(row!.text).toContain(SAMPLES[0])
@@ -43,12 +43,12 @@ describe('notifyOnWhatsApp', () => {
     await optInToWhatsApp({ phone: '+919845012345', source: 'booking' })
     await optInToWhatsApp({ phone: '+919845099999', source: 'booking' })
     const now = new Date('2030-03-04T04:00:00Z')
-    for (let i = 0; i < WHATSAPP_MESSAGES_PER_NUMBER_PER_DAY + 5; i += 1) await notifyOnWhatsApp('payment_failed', { phone: '+919845012345', parameters: SAMPLES }, db(), now)
+    for (let i = 0; i < WHATSAPP_MESSAGES_PER_NUMBER_PER_DAY + 5; i += 1) await notifyOnWhatsApp('payment_failed', { phone: '+919845012345', parameters: SAMPLES, about: {} }, db(), now)
     expect(await queuedTo('+919845012345')).toBe(WHATSAPP_MESSAGES_PER_NUMBER_PER_DAY)
     // Another number is not held back, and the next day the first one hears again.
-    expect(await notifyOnWhatsApp('payment_failed', { phone: '+919845099999', parameters: SAMPLES }, db(), now)).not.toBeNull()
-    expect(await notifyOnWhatsApp('payment_failed', { phone: '+919845012345', parameters: SAMPLES }, db(), addHours(now, 23))).toBeNull()
-    expect(await notifyOnWhatsApp('payment_failed', { phone: '+919845012345', parameters: SAMPLES }, db(), addHours(now, 24))).not.toBeNull()
+    expect(await notifyOnWhatsApp('payment_failed', { phone: '+919845099999', parameters: SAMPLES, about: {} }, db(), now)).not.toBeNull()
+    expect(await notifyOnWhatsApp('payment_failed', { phone: '+919845012345', parameters: SAMPLES, about: {} }, db(), addHours(now, 23))).toBeNull()
+    expect(await notifyOnWhatsApp('payment_failed', { phone: '+919845012345', parameters: SAMPLES, about: {} }, db(), addHours(now, 24))).not.toBeNull()
   })
 
   it('while WhatsApp is off, nothing is read for a message and nothing is queued', async () => {
@@ -57,7 +57,7 @@ describe('notifyOnWhatsApp', () => {
     let read = false
     const notice = async () => {
       read = true
-      return { phone: '+919845012345', parameters: SAMPLES }
+      return { phone: '+919845012345', parameters: SAMPLES, about: {} }
     }
     expect(await notifyOnWhatsApp('payment_failed', notice)).toBeNull()
     expect(read).toBe(false)
@@ -66,6 +66,6 @@ describe('notifyOnWhatsApp', () => {
 
   it('a wrong number of parameters is a mistake in the code, not a message', async () => {
     await optInToWhatsApp({ phone: '+919845012345', source: 'booking' })
-    await expect(notifyOnWhatsApp('payment_failed', { phone: '+919845012345', parameters: SAMPLES.slice(1) })).rejects.toThrow(/takes 4 parameters, not 3/)
+    await expect(notifyOnWhatsApp('payment_failed', { phone: '+919845012345', parameters: SAMPLES.slice(1), about: {} })).rejects.toThrow(/takes 4 parameters, not 3/)
   })
 })

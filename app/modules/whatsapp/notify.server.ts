@@ -1,6 +1,6 @@
 import { and, count, eq, gt } from 'drizzle-orm'
 import { db, type Executor } from '~/db/client.server'
-import { outboxMessages } from '~/db/schema'
+import { outboxMessages, type About } from '~/db/schema'
 import { addHours } from '~/lib/lab-time'
 import { logger } from '~/lib/logger.server'
 import { toE164 } from '~/lib/phone'
@@ -16,8 +16,8 @@ import { renderTemplate, templateParameter, WHATSAPP_TEMPLATES, type WhatsAppTem
  */
 export const WHATSAPP_MESSAGES_PER_NUMBER_PER_DAY = 20
 
-/** Who a message goes to and what fills its template's variables. */
-export type WhatsAppNotice = { phone: string | null | undefined; parameters: readonly string[] }
+/** Who a message goes to, what fills its template's variables, and whose booking, place or account it tells of. */
+export type WhatsAppNotice = { phone: string | null | undefined; parameters: readonly string[]; about: About }
 
 /**
  * Queues a template message to a person's WhatsApp number, in the transaction of the event it tells
@@ -32,7 +32,7 @@ export async function notifyOnWhatsApp(
   now = new Date(),
 ) {
   if (!whatsappEnabled()) return null
-  const { phone, parameters } = typeof notice === 'function' ? await notice() : notice
+  const { phone, parameters, about } = typeof notice === 'function' ? await notice() : notice
   const to = phone ? toE164(phone) : null
   if (!to || !(await isOptedIn(to, executor))) return null
   if ((await sentToday(to, executor, now)) >= WHATSAPP_MESSAGES_PER_NUMBER_PER_DAY) {
@@ -42,7 +42,7 @@ export async function notifyOnWhatsApp(
   const template = WHATSAPP_TEMPLATES[name]
   const values = parameters.map(templateParameter)
   if (values.length !== template.parameters.length) throw new Error(`${name} takes ${template.parameters.length} parameters, not ${values.length}`)
-  return enqueueWhatsApp({ to, title: template.title, text: renderTemplate(name, values), template: { name, parameters: values } }, executor, now)
+  return enqueueWhatsApp({ to, title: template.title, text: renderTemplate(name, values), template: { name, parameters: values } }, about, executor, now)
 }
 
 /** WhatsApp messages queued to the number in the last 24 hours. */

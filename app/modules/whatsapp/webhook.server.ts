@@ -176,12 +176,12 @@ async function answerIncoming(message: IncomingMessage, now: Date) {
       await optOutOfWhatsApp({ phone, source: 'reply' }, tx, now)
       if (!(await repliedLately(tx, phone, OPTED_OUT_REPLY_TITLE, now))) {
         const text = `You will get no more WhatsApp messages from the Swimming Sport Science Lab. To get them again, tick the WhatsApp box in your account: ${config().SITE_URL}/account/data`
-        await enqueueWhatsApp({ to: phone, title: OPTED_OUT_REPLY_TITLE, text }, tx, now)
+        await enqueueWhatsApp({ to: phone, title: OPTED_OUT_REPLY_TITLE, text }, {}, tx, now)
       }
       return true
     }
     if (!(await repliedLately(tx, phone, NOT_READ_REPLY_TITLE, now))) {
-      await enqueueWhatsApp({ to: phone, title: NOT_READ_REPLY_TITLE, text: await notReadReply(tx) }, tx, now)
+      await enqueueWhatsApp({ to: phone, title: NOT_READ_REPLY_TITLE, text: await notReadReply(tx) }, {}, tx, now)
     }
     return true
   })
