@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs'
-import { asc, eq, inArray } from 'drizzle-orm'
+import { asc, eq, inArray, sql } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
-import { auditLog, bookings, campRegistrations, camps, outboxMessages, users, whatsappConsents } from '~/db/schema'
+import { auditLog, bookings, campRegistrations, camps, consentRequests, outboxMessages, users, whatsappConsents } from '~/db/schema'
 import { labInstant } from '~/lib/lab-time'
 import { toE164 } from '~/lib/phone'
 import { registerCustomer } from '~/modules/accounts/registration.server'
@@ -168,6 +168,30 @@ describe('erasure goes by structure, never by what a text says', () => {
     expect(oldEntry).toMatchObject({ summary: 'customer.note (details erased)', before: null, after: null, actorEmail: staff.email })
     expect((await db().select().from(auditLog).where(eq(auditLog.id, oldTwo!.id)))[0]).toEqual(before.audit.find((row) => row.id === oldTwo!.id))
     expect((await db().select({ to: outboxMessages.to }).from(outboxMessages).where(eq(outboxMessages.to, two.email))).length).toBeGreaterThanOrEqual(2)
+  })
+})
+
+describe('consent e-mails to a parent written before messages said whom they are about', () => {
+  it("are tied to the swimmer by their request (same instant, same address) and erased with the swimmer; the parent's own mail stays", async () => {
+    await openLab()
+    const [parent] = await createCustomers(1, 'guardianof')
+    const child = await insertSwimmer(db(), parent!.userId!, 'Kiran Guardianof', swimmerInput({ name: 'Kiran Guardianof' }), { isAccountHolder: false, now: NOW })
+    const askedAt = new Date('2030-02-01T04:30:00Z')
+    await db().insert(consentRequests).values({ swimmerId: child.id, parentEmail: 'grandma@example.com', tokenHash: 'hash-grandma', status: 'agreed', expiresAt: NOW, createdAt: askedAt, answeredAt: NOW })
+    const legacy = (subject: string, createdAt: Date) => ({ to: 'grandma@example.com', subject, text: subject, createdAt })
+    const [request, answer, own] = await db()
+      .insert(outboxMessages)
+      .values([legacy('Kiran Guardianof asks for your consent', askedAt), legacy('Your consent for Kiran', NOW), legacy('Your verification code', new Date('2030-02-02T04:30:00Z'))])
+      .returning({ id: outboxMessages.id })
+
+    const migration = readFileSync(new URL('../../../drizzle/0020_consent_messages_swimmer.sql', import.meta.url), 'utf8')
+    for (const statement of migration.split('--> statement-breakpoint')) await db().execute(sql.raw(statement))
+    const swimmerOf = async (id: number) => (await db().select({ swimmerId: outboxMessages.swimmerId }).from(outboxMessages).where(eq(outboxMessages.id, id)))[0]?.swimmerId
+    expect([await swimmerOf(request!.id), await swimmerOf(answer!.id), await swimmerOf(own!.id)]).toEqual([child.id, child.id, null])
+
+    const [ownBefore] = await db().select().from(outboxMessages).where(eq(outboxMessages.id, own!.id))
+    await eraseSwimmer(parent!.userId!, child.id, { reason: 'Deleted by the account holder.', now: NOW })
+    expect(await db().select().from(outboxMessages).where(eq(outboxMessages.to, 'grandma@example.com'))).toEqual([ownBefore])
   })
 })
 

@@ -48,7 +48,7 @@ import { promoAttemptsKey, promoCustomerKey } from '~/modules/promotions/uses.se
  * | guardian_consents | guardian's name and e-mail | those of the account's camp registrations deleted; those the person gave (under its verified address) for someone else's swimmer kept, the name and address replaced |
  * | consent_requests | a parent's address | those naming the person (its verified address) as parent for someone else's swimmer: the address replaced |
  * | camp_line, camp_waitlist | swimmer name, e-mail, phone, network | deleted: those the account made, and those under its verified address |
- * | outbox_messages | address or WhatsApp number, subject, bodies, a WhatsApp message's parameters | deleted: those about the account, its swimmers, bookings and camp registrations (by their keys), e-mails to its verified address, WhatsApp messages to its proven number, and the consent requests e-mailed to parents about its swimmers; one last e-mail to a verified address says the erasure is done |
+ * | outbox_messages | address or WhatsApp number, subject, bodies, a WhatsApp message's parameters | deleted: those about the account, its swimmers (the consent e-mails to their parents among them), bookings and camp registrations, by those keys; e-mails to its verified address, WhatsApp messages to its proven number; one last e-mail to a verified address says the erasure is done |
  * | whatsapp_consents | a WhatsApp number, and whether it opted in | deleted for the account's proven number while it is opted in; a STOP (the number owner's instruction) and any number the account has not proven stay |
  * | audit_log | who acted, the values naming people (`personal`), summaries, before and after | kept (what happened stays on record): the person as actor and the values kept apart in the entries about them replaced by an opaque id; entries about them written before values were kept apart keep only what was done |
  * | rate_limit_buckets | counters keyed by the address | deleted, by their exact keys, under a verified address |
@@ -189,25 +189,6 @@ function aboutErased(table: Record<'accountId' | 'swimmerId' | 'bookingId' | 'ca
 }
 
 /**
- * The consent requests e-mailed to parents about these swimmers before messages said whom they are
- * about (later ones carry the swimmer). Only e-mails that are about nobody else: never a message of
- * the parent's own.
- */
-async function parentsAsked(tx: Executor, swimmerIds: number[]) {
-  if (swimmerIds.length === 0) return sql`false`
-  const parents = await tx.selectDistinct({ email: consentRequests.parentEmail }).from(consentRequests).where(inArray(consentRequests.swimmerId, swimmerIds))
-  if (parents.length === 0) return sql`false`
-  return and(
-    eq(outboxMessages.channel, 'email'),
-    inArray(outboxMessages.to, parents.map((parent) => parent.email)),
-    isNull(outboxMessages.accountId),
-    isNull(outboxMessages.swimmerId),
-    isNull(outboxMessages.bookingId),
-    isNull(outboxMessages.campRegistrationId),
-  )!
-}
-
-/**
  * The person's traces in the audit log, which keeps what happened. Entries about what is erased keep
  * their summary and have the values kept apart for it (`personal`) replaced by the marker; entries
  * written before values were kept apart keep only what was done. Where the person acted (their
@@ -300,7 +281,6 @@ export async function eraseAccount(accountId: number, { reason, now = new Date()
           aboutErased(outboxMessages, erased),
           address ? and(eq(outboxMessages.channel, 'email'), eq(outboxMessages.to, address)) : sql`false`,
           number ? and(eq(outboxMessages.channel, 'whatsapp'), eq(outboxMessages.to, number)) : sql`false`,
-          await parentsAsked(tx, profileIds),
         ),
       )
     // A STOP is the number's owner's word, whoever erases what: it stays.
@@ -401,7 +381,7 @@ export async function eraseSwimmer(accountId: number, swimmerId: number, { reaso
     // A group's messages are kept under its first registration, and name every swimmer of it.
     const groups = campRows.flatMap((row) => (row.groupId !== null ? [row.groupId] : []))
     const erased: Erased = { accountId: null, swimmerIds: [swimmerId], bookingIds, campRegistrationIds: [...new Set([...campIds, ...groups])] }
-    await tx.delete(outboxMessages).where(or(aboutErased(outboxMessages, erased), await parentsAsked(tx, [swimmerId])))
+    await tx.delete(outboxMessages).where(aboutErased(outboxMessages, erased))
     await eraseFromAudit(tx, { erased, marker })
     const files = await dropReports(tx, bookingIds)
     const analysisFiles = await dropAnalysesOf(tx, { bookingIds, swimmerIds: [swimmerId] })
