@@ -331,7 +331,7 @@ const README = (generatedAt: Date) =>
     '            payments, refunds with their credit note numbers, receipt numbers, camp registrations, waitlist',
     '            places and camp-line entries, e-mails we sent you, whether your WhatsApp number gets',
     '            our WhatsApp messages (since when, and the words you agreed to) and the messages we',
-    '            sent it, the browsers signed in to your',
+    '            sent it (once you have confirmed the number is yours), the browsers signed in to your',
     '            account, and the entries of our audit log about you. Amounts are in paise',
     '            (1 rupee = 100 paise); times are UTC.',
     'receipts/   the receipt (or tax invoice) of each payment, and the credit note (or refund note)',
