@@ -169,33 +169,6 @@ describe('a promo code on the camp forms', () => {
     expect(status).toContain('Amount ₹34,500.00')
   })
 
-  it('a code typed on the form stays on the server while the parent waits in line: in no address, and still taken off', async () => {
-    const names = ['Aarav', 'Bhavna', 'Chirag', 'Devika', 'Eshan', 'Farah', 'Gautam', 'Hema', 'Ishaan', 'Jaya', 'Kabir', 'Leela']
-    const parents = names.map(() => new Visitor(site.url))
-    // A rush, each parent on a network of their own: some are answered with their place in line.
-    const answers = await Promise.all(
-      parents.map((visitor, index) =>
-        visitor.post('/onboarding', { name: `${names[index]} Rao`, email: `${names[index]!.toLowerCase()}.line@example.com`, phone_number: '98450 56565', guardianDeclaration: 'on', camp: 'camp1', batch: 'batch1', website_url: '', intent: 'register', promoCode: 'camps' }, { 'X-Forwarded-For': `10.88.0.${index + 1}` }),
-      ),
-    )
-    const inLine = answers.flatMap((answer, index) => (answer.status === 303 ? [{ visitor: parents[index]!, location: answer.location! }] : []))
-    expect(inLine.length).toBeGreaterThan(0)
-    for (const { location } of inLine) {
-      expect(location).toMatch(/^\/onboarding\/line\?place=\d+&key=[\w-]+$/)
-      expect(location.toLowerCase()).not.toContain('camps')
-    }
-    const { visitor, location } = inLine[0]!
-    for (;;) {
-      const page = await visitor.get(location)
-      if (page.status !== 200) {
-        expect(page.status).toBe(302)
-        expect(text((await visitor.get(page.location!)).html)).toContain('₹34,500.00')
-        break
-      }
-      expect(page.html.toLowerCase()).not.toContain('camps')
-    }
-  })
-
   it('a code that covers the fee registers without the gateway, and staff have nothing to refund', async () => {
     const guest = new Visitor(site.url)
     const held = await guest.post('/onboarding', { name: 'Zoya Free', email: 'zoya.parent@example.com', phone_number: '98450 34343', guardianDeclaration: 'on', camp: 'camp2', batch: 'batch2', website_url: '', intent: 'register', promoCode: 'CAMPFREE' })
