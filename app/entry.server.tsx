@@ -2,6 +2,7 @@ import { Writable } from 'node:stream'
 import { renderToPipeableStream } from 'react-dom/server'
 import { isRouteErrorResponse, ServerRouter, type AppLoadContext, type EntryContext } from 'react-router'
 import { RETRY_AFTER_SECONDS } from './db/outage.server'
+import { redactSecrets } from './lib/log-redaction.server'
 import { logger } from './lib/logger.server'
 import { NonceContext } from './lib/nonce'
 
@@ -17,10 +18,19 @@ export function renderedBody(response: Response): Buffer | undefined {
   return rendered.get(response)
 }
 
-/** Errors of loaders and actions (not those of requests the browser gave up on), as React Router logs them. */
+/**
+ * Errors of loaders and actions (not those of requests the browser gave up on), as React Router logs
+ * them. An answer a route meant (a refusal it threw), or React Router's own for a request no route
+ * can serve (a post to a page that takes none: 405; no route matches: 404), is the client's doing:
+ * the request line already says it, so it is no error and needs no stack.
+ */
 export function handleError(error: unknown, { request }: { request: Request }) {
   if (request.signal.aborted) return
-  // A "no route matches" 404 carries the error that says which address.
+  if (isRouteErrorResponse(error) && error.status < 500) {
+    logger().debug({ status: error.status, method: request.method, url: redactSecrets(request.url) }, 'a request refused by its route')
+    return
+  }
+  // A route error response for a failure carries the error that says what happened.
   const inner = isRouteErrorResponse(error) ? (error as { error?: unknown }).error : undefined
   logger().error({ err: inner ?? error }, 'a loader or action failed')
 }

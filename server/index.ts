@@ -190,7 +190,7 @@ function createApp({ config, logger, database, liveEvents, gateway, build, analy
   app.use(securityHeaders({ production, formActions: gateway.checkoutOrigins }))
   // Meta's servers post here, not a browser on some page: before the origin check, with its own signature check.
   app.use(WHATSAPP_WEBHOOK_PATH, whatsappWebhook(logger))
-  app.use(originCheck({ siteUrl: config.SITE_URL }))
+  app.use(originCheck({ siteUrl: () => currentConfig().SITE_URL }))
 
   app.get('/healthz', (_request, response) => {
     response.json({ status: 'ok' })
@@ -281,9 +281,11 @@ function createApp({ config, logger, database, liveEvents, gateway, build, analy
   const debug = logger.isLevelEnabled('debug')
   return (request: IncomingMessage, response: ServerResponse) => {
     const startedAt = process.hrtime.bigint()
+    // The address as it came: a part of the server mounted on a path (the webhooks, the sandbox gateway) sees it without that path.
+    const url = request.url ?? ''
     const logRequest = (level: 'info' | 'debug', requestId?: string) => {
       const ms = Number(process.hrtime.bigint() - startedAt) / 1e6
-      logger[level]({ requestId, method: request.method, url: redactSecrets(request.url ?? ''), status: response.statusCode, ms: Math.round(ms * 10) / 10 }, 'request')
+      logger[level]({ requestId, method: request.method, url: redactSecrets(url), status: response.statusCode, ms: Math.round(ms * 10) / 10 }, 'request')
     }
     // Answered from memory, the same bytes for everyone: nothing to trace by a request id, and
     // logged at debug level only, where a line would cost a third of the answer (a proxy in front

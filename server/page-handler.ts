@@ -44,6 +44,11 @@ export function pageHandler({ build, siteUrl, loadContext }: { build: ServerBuil
         if (name === 'referrer-policy') response.setHeader(name, value)
         else response.appendHeader(name, value)
       }
+      // A refusal a file's route throws (404, 403, 410) comes without the route's own headers: it is
+      // as private as the file it refuses.
+      if (answer.status >= 400 && !answer.headers.has('Cache-Control')) response.setHeader('Cache-Control', 'private, no-store')
+      // React Router answers 405 to a post to a page or file that takes none: say what it does take.
+      if (answer.status === 405) response.setHeader('Allow', 'GET, HEAD')
       const whole = renderedBody(answer)
       if (whole) return await sendWhole(request, response, answer, whole)
       if (!answer.body) return void response.end()

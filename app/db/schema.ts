@@ -653,6 +653,8 @@ export const campLine = pgTable(
     /** Why the batch was full or the parent refused, as the parent is told. */
     message: text('message'),
     registrationId: integer('registration_id').references(() => campRegistrations.id, { onDelete: 'set null' }),
+    /** The promo code typed on the form, applied once a seat is held: kept here, never in the address of the place's page. */
+    promoCode: text('promo_code'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     settledAt: timestamp('settled_at', { withTimezone: true }),
   },

@@ -14,10 +14,12 @@ const WAITLIST_INVITATION = 'You can join its waitlist: we e-mail you as soon as
 
 /**
  * Where a settled place in the camp line leads: to the gateway, when a seat is held for the
- * parent (the payment starts now, or the one already started is resumed), or to the payment's
- * status page once its hold is over (paid, or not); otherwise the answer to show, with its status.
+ * parent (the payment starts now, or the one already started is resumed, with the promo code kept
+ * with the place taken off; `network` is who asks, whose attempts at codes are counted), or to the
+ * payment's status page once its hold is over (paid, or not); otherwise the answer to show, with its status.
  */
-export async function afterTheLine(arrival: LineArrival, promo: { code: string; network: string } | null = null): Promise<{ go: string } | { answer: LineAnswer; status: number }> {
+export async function afterTheLine(arrival: LineArrival, { network }: { network: string }): Promise<{ go: string } | { answer: LineAnswer; status: number }> {
+  const promo = arrival.promoCode
   const applicant = { name: arrival.swimmerName, email: arrival.email, phone_number: arrival.phone, camp: arrival.campCode, batch: arrival.batchCode }
   switch (arrival.outcome) {
     case 'full':
@@ -27,7 +29,7 @@ export async function afterTheLine(arrival: LineArrival, promo: { code: string; 
     case 'seat':
       if (arrival.registrationId !== null) {
         try {
-          if (promo) await applyCodeBeforePaying({ payable: { kind: 'camp', id: arrival.registrationId }, code: promo.code, network: promo.network })
+          if (promo) await applyCodeBeforePaying({ payable: { kind: 'camp', id: arrival.registrationId }, code: promo, network })
           const payment = await startPayment({
             payable: { kind: 'camp', id: arrival.registrationId },
             description: await campPaymentDescription(arrival.registrationId),
@@ -37,7 +39,7 @@ export async function afterTheLine(arrival: LineArrival, promo: { code: string; 
         } catch (error) {
           const refused = refusalOf(error).error
           // The code stopped applying while the parent waited (used up, switched off): nothing stays held.
-          if (refused.field === 'promoCode') return { answer: { kind: 'refused', message: `Promo code ${promo?.code}: ${refused.message}`, applicant }, status: 409 }
+          if (refused.field === 'promoCode') return { answer: { kind: 'refused', message: `Promo code ${promo}: ${refused.message}`, applicant }, status: 409 }
           // The place's link opened again after paying (or after the hold ran out): the payment says how it went.
           const orderId = refused instanceof HoldExpiredError ? await latestCampOrder(arrival.registrationId) : null
           if (orderId) return { go: await statusAddress(orderId) }

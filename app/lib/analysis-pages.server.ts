@@ -1,6 +1,6 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect } from 'react-router'
-import { getUser, requestedPath, requireUser } from './auth.server'
+import { requestedPath, requireUser } from './auth.server'
 import { DomainError } from './domain-error'
 import { readForm } from './form-data.server'
 import { rejectBots } from './honeypot'
@@ -10,7 +10,7 @@ import { rowId } from './row-id'
 import { redirectWithToast } from './toast.server'
 import { ShareLinkSchema } from '~/modules/analyses/share-schemas'
 import { createShareLink, revokeShareLink, shareLinksOf } from '~/modules/analyses/shares.server'
-import { shareViewer, viewerOfUser, type AnalysisViewer } from '~/modules/analyses/access.server'
+import { shareViewer, viewerOf, type AnalysisViewer } from '~/modules/analyses/access.server'
 import { bandStanding, compareInHistory, formatChange, formatFigure, progressSeries, swimmerHistory, type AnalysisView, type HistoryEntry } from '~/modules/analyses/views.server'
 import type { AnalysisPageView } from '~/components/analysis-results'
 import { formatLabDate, formatLabDateTime, formatLongDate, formatShortDayMonth, formatWeekdayDate } from './lab-time'
@@ -38,16 +38,17 @@ export function linkGone() {
 }
 
 /**
- * Who is asking for a results page under /analyses or /swimmers: the signed-in account or staff, or
- * the holder of a coach's link whose token the address carries as `share`. Nobody signed in and no
- * link: off to sign in (and back). Returns null for a link that no longer works.
+ * Who is asking for a results page or file under /analyses or /swimmers (`viewerOf`): the holder of a
+ * working coach's link whose token the address carries as `share`, or the signed-in account or
+ * staff. Nobody signed in and no link: off to sign in (and back). Returns null for a link that no
+ * longer works.
  */
 export async function resultsViewer(request: Request): Promise<{ viewer: AnalysisViewer | null; share: string | null }> {
-  const user = await getUser(request)
-  if (user) return { viewer: viewerOfUser(user), share: null }
   const share = new URL(request.url).searchParams.get('share')
+  const viewer = await viewerOf(request)
+  if (viewer) return { viewer, share: viewer.kind === 'share' ? share : null }
   if (!share) throw redirect(`/login?${new URLSearchParams({ redirectTo: requestedPath(request) })}`)
-  return { viewer: await shareViewer(share), share }
+  return { viewer: null, share }
 }
 
 /** The query that carries a coach's token on to the files a page loads ("" for the family). */

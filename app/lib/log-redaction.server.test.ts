@@ -12,6 +12,11 @@ describe('secrets kept out of the log', () => {
     expect(redactSecrets('/webhooks/whatsapp?hub.mode=subscribe&hub.verify_token=s3cret-t0ken&hub.challenge=42')).toBe('/webhooks/whatsapp?hub.mode=subscribe&hub.verify_token=[redacted]&hub.challenge=42')
   })
 
+  it('redacts the key of an e-mailed confirmation to cancel or move a booking', () => {
+    expect(redactSecrets('/bookings/SWP-1/reschedule?key=AbC&date=2030-03-05&time=10%3A00&until=1900000000&confirm=XyZ-1_')).toBe('/bookings/SWP-1/reschedule?key=[redacted]&date=2030-03-05&time=10%3A00&until=1900000000&confirm=[redacted]')
+    expect(redactSecrets('/bookings/SWP-1/cancel?key=AbC&until=1900000000&confirm=XyZ')).toBe('/bookings/SWP-1/cancel?key=[redacted]&until=1900000000&confirm=[redacted]')
+  })
+
   it("redacts the key of a parent's consent link, which is its path", () => {
     expect(redactSecrets('/consent/AbCdEf_-123')).toBe('/consent/[redacted]')
     expect(redactSecrets('/consent/AbC.data?_routes=x')).toBe('/consent/[redacted]?_routes=x')

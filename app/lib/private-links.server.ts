@@ -85,6 +85,21 @@ export const CANCEL_CONFIRMATION_LINK: PrivateLink<CancellationSubject> = {
     `/bookings/${encodeURIComponent(reference)}/cancel?${new URLSearchParams({ key: sign(GUEST_BOOKING_LINK, reference), until: String(until), confirm: key })}`,
 }
 
+/** A guest's booking as it is now, the end of the link's time, and the new first day and start the link moves it to. */
+type RescheduleSubject = CancellationSubject & { date: string; time: string }
+
+/**
+ * Confirms moving a guest's booking to one new date and time, e-mailed to the booking's own mailbox.
+ * Like the cancellation's, the key covers the calendar sequence, so the link dies once the booking
+ * changes; it covers the new date and time too, so it moves the booking nowhere else.
+ */
+export const RESCHEDULE_CONFIRMATION_LINK: PrivateLink<RescheduleSubject> = {
+  purpose: 'guest-reschedule-confirmation',
+  signs: ({ reference, until, calendarSequence, date, time }) => `${reference}:${until}:${calendarSequence}:${date}:${time}`,
+  address: ({ reference, until, date, time }, key, sign) =>
+    `/bookings/${encodeURIComponent(reference)}/reschedule?${new URLSearchParams({ key: sign(GUEST_BOOKING_LINK, reference), date, time, until: String(until), confirm: key })}`,
+}
+
 async function signer(executor?: Executor): Promise<Sign> {
   const secret = await instanceSecret('link_keys', executor)
   return (kind, subject) => createHmac('sha256', secret).update(`${kind.purpose}:${kind.signs(subject)}`).digest('base64url').slice(0, 32)

@@ -13,12 +13,13 @@ const PRIVATE_FILE_HEADERS = { 'Cache-Control': 'private, no-store', 'Accept-Ran
  * A stored file as the answer to a GET or HEAD, streamed a chunk at a time with its byte ranges:
  * the first bytes, a middle, the last N (`bytes=-N`), from a byte to the end; a range beyond the
  * end is 416 with a Content-Range naming the size. Several ranges at once are answered with the
- * whole file (no player asks for them). A file the store no longer has answers 404.
+ * whole file (no player asks for them). A file the store no longer has answers 404. `extraHeaders`
+ * go on every answer (a results file's referrer policy).
  */
-export async function storedFileResponse(request: Request, store: AnalysisFileStore, key: string, contentType: string) {
+export async function storedFileResponse(request: Request, store: AnalysisFileStore, key: string, contentType: string, extraHeaders: Record<string, string> = {}) {
   const file = await store.stat(key)
-  if (!file) return new Response('Not found', { status: 404, headers: { 'Cache-Control': 'private, no-store', 'Content-Type': 'text/plain; charset=utf-8' } })
-  const headers: Record<string, string> = { ...PRIVATE_FILE_HEADERS, 'Content-Type': contentType }
+  if (!file) return new Response('Not found', { status: 404, headers: { 'Cache-Control': 'private, no-store', 'Content-Type': 'text/plain; charset=utf-8', ...extraHeaders } })
+  const headers: Record<string, string> = { ...PRIVATE_FILE_HEADERS, 'Content-Type': contentType, ...extraHeaders }
   if (file.lastModified) headers['Last-Modified'] = file.lastModified.toUTCString()
   const asked = request.headers.get('Range')
   const ranges = asked ? parseRange(file.size, asked, { combine: true }) : -2

@@ -1,5 +1,5 @@
 import type { Route } from './+types/analyses.clips.$clipId.poster'
-import { notFoundUnless } from '~/lib/refusals.server'
+import { notFoundFile, RESULTS_HEADERS } from '~/lib/analysis-pages.server'
 import { rowId } from '~/lib/row-id'
 import { storedFileResponse } from '~/lib/stored-file-response.server'
 import { maySeeAnalysis, viewerOf } from '~/modules/analyses/access.server'
@@ -10,6 +10,6 @@ import { analysisFileStore } from '~/modules/analyses/files/store.server'
 export async function loader({ request, params }: Route.LoaderArgs) {
   const clipId = rowId(params.clipId)
   const clip = clipId ? await clipFiles(clipId) : null
-  notFoundUnless(clip?.posterKey && clip.posterContentType && (await maySeeAnalysis(await viewerOf(request), clip.analysisId)))
-  return storedFileResponse(request, analysisFileStore(), clip.posterKey!, clip.posterContentType!)
+  if (!(clip?.posterKey && clip.posterContentType && (await maySeeAnalysis(await viewerOf(request), clip.analysisId)))) return notFoundFile()
+  return storedFileResponse(request, analysisFileStore(), clip.posterKey, clip.posterContentType, RESULTS_HEADERS)
 }

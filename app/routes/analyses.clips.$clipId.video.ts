@@ -1,5 +1,5 @@
 import type { Route } from './+types/analyses.clips.$clipId.video'
-import { notFoundUnless } from '~/lib/refusals.server'
+import { notFoundFile, RESULTS_HEADERS } from '~/lib/analysis-pages.server'
 import { rowId } from '~/lib/row-id'
 import { storedFileResponse } from '~/lib/stored-file-response.server'
 import { maySeeAnalysis, viewerOf } from '~/modules/analyses/access.server'
@@ -11,11 +11,12 @@ import { analysisFileStore } from '~/modules/analyses/files/store.server'
  * published; a coach's share link, `?share=`); anyone else gets 404, as for a clip that does not
  * exist. A resource route like the report files, so who may see it is decided where the pages
  * decide it; the bytes stream through the site (also from S3) with their ranges, never whole in
- * memory, and are never cached: the page cache takes only its listed public pages.
+ * memory, and are never cached: the page cache takes only its listed public pages. Its address may
+ * hold a coach's token, so neither the file nor a refusal is sent on with a referrer.
  */
 export async function loader({ request, params }: Route.LoaderArgs) {
   const clipId = rowId(params.clipId)
   const clip = clipId ? await clipFiles(clipId) : null
-  notFoundUnless(clip && (await maySeeAnalysis(await viewerOf(request), clip.analysisId)))
-  return storedFileResponse(request, analysisFileStore(), clip.storageKey, clip.contentType)
+  if (!(clip && (await maySeeAnalysis(await viewerOf(request), clip.analysisId)))) return notFoundFile()
+  return storedFileResponse(request, analysisFileStore(), clip.storageKey, clip.contentType, RESULTS_HEADERS)
 }

@@ -11,7 +11,7 @@ import { rejectBots } from '~/lib/honeypot'
 import { pageMeta } from '~/lib/seo'
 import { redirectWithToast } from '~/lib/toast.server'
 import { cancelBooking, changeAllowed, changeDeadline } from '~/modules/booking/changes.server'
-import { CANCEL_CONFIRMATION_MINUTES, cancellationLinkOf, cancellationLinkValid, cancelThroughLink, sendCancellationLink } from '~/modules/booking/guest-links.server'
+import { CONFIRMATION_LINK_MINUTES, cancellationLinkOf, cancellationLinkValid, cancelThroughLink, sendCancellationLink } from '~/modules/booking/guest-links.server'
 import { getSiteSettings } from '~/modules/site/site.server'
 import { readForm } from '~/lib/form-data.server'
 import { refusalOf } from '~/lib/refusals.server'
@@ -45,7 +45,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     deadline: deadline ? formatLabDateTime(deadline) : null,
     backTo,
     confirmation,
-    confirmationMinutes: CANCEL_CONFIRMATION_MINUTES,
+    confirmationMinutes: CONFIRMATION_LINK_MINUTES,
     // Asking for a link posts the private link alone; confirming posts the e-mailed link's own parameters.
     askAction: `${here}${linkQuery}`,
     confirmAction: link ? `${here}${linkQuery}&${new URLSearchParams({ until: String(link.until), confirm: link.confirm })}` : here,

@@ -35,8 +35,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // Settled places are forgotten after a day: the form is where to start again.
   if (!arrival) return redirect('/onboarding')
   if (arrival.outcome) {
-    const promo = params.get('promo')
-    const next = await afterTheLine(arrival, promo ? { code: promo, network: clientNetwork(callerOf(request, context).ip) } : null)
+    const next = await afterTheLine(arrival, { network: clientNetwork(callerOf(request, context).ip) })
     if ('go' in next) return redirectDocument(next.go)
     return data(next.answer, { status: next.status })
   }

@@ -109,14 +109,14 @@ export async function action({ request, context }: Route.ActionArgs) {
     // outcome comes in a moment and is answered here; in a rush, the parent is answered at once
     // with the page of their place in line, which shows their outcome when their turn has come.
     // A promo code is checked before the parent joins the line, and applied once a seat is held.
-    const promo = form.promoCode ? { code: form.promoCode, network: holder.network } : null
-    if (promo) await previewCode({ code: promo.code, product: 'camp', customer: { accountId: null, email: form.email }, pricesPaise: [], network: promo.network })
+    // It stays with the place in line, never in the address of the place's page.
+    if (form.promoCode) await previewCode({ code: form.promoCode, product: 'camp', customer: { accountId: null, email: form.email }, pricesPaise: [], network: holder.network })
     return await arriving(async (quiet) => {
-      const place = await joinCampLine({ campCode: form.camp, batchCode: form.batch, applicant, holder })
+      const place = await joinCampLine({ campCode: form.camp, batchCode: form.batch, applicant, holder, promoCode: form.promoCode || null })
       await optInIfTicked(form)
       const arrival = quiet ? await settledArrival(place.id, QUIET_WAIT_MS) : undefined
-      if (!arrival?.outcome) return redirect(`${await privateLinkPath(CAMP_LINE_LINK, place.id)}${promo ? `&${new URLSearchParams({ promo: promo.code })}` : ''}`, { status: 303, headers })
-      const next = await afterTheLine(arrival, promo)
+      if (!arrival?.outcome) return redirect(await privateLinkPath(CAMP_LINE_LINK, place.id), { status: 303, headers })
+      const next = await afterTheLine(arrival, { network: holder.network })
       if ('go' in next) return redirectDocument(next.go, { headers })
       if (next.answer.kind === 'full') return data<ActionResult>({ ...next.answer, kind: 'full' }, { status: next.status, headers })
       return data<ActionResult>({ kind: 'failed', result: submission.reply({ formErrors: [next.answer.message] }) }, { status: next.status, headers })

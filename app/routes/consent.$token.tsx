@@ -23,10 +23,9 @@ import { PRIVACY_NOTICE_VERSION } from '~/modules/swimmers/consent.server'
 export const meta: Route.MetaFunction = () => [
   { title: `A parent's consent | ${PRODUCT_NAME}` },
   { name: 'robots', content: 'noindex' },
-  { name: 'referrer', content: 'no-referrer' },
 ]
 
-const PRIVATE = { 'Cache-Control': 'private, no-store' }
+const PRIVATE = { 'Cache-Control': 'private, no-store', 'Referrer-Policy': 'no-referrer' }
 
 export const headers: Route.HeadersFunction = () => PRIVATE
 

@@ -20,10 +20,9 @@ import { futureBookingView } from '~/modules/swimmers/future-bookings.server'
 export const meta: Route.MetaFunction = () => [
   { title: `Withdraw a parent's consent | ${PRODUCT_NAME}` },
   { name: 'robots', content: 'noindex' },
-  { name: 'referrer', content: 'no-referrer' },
 ]
 
-const PRIVATE = { 'Cache-Control': 'private, no-store' }
+const PRIVATE = { 'Cache-Control': 'private, no-store', 'Referrer-Policy': 'no-referrer' }
 
 export const headers: Route.HeadersFunction = () => PRIVATE
 

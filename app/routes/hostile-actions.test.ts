@@ -5,11 +5,12 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
 import { addDays, labToday } from '~/lib/lab-time'
 import { BOOKABLE_DATE_MESSAGE, DATE_RANGE_MESSAGE } from '~/modules/booking/schemas'
-import { users } from '~/db/schema'
+import { bookingDays, bookings, users } from '~/db/schema'
+import { GUEST_BOOKING_LINK, privateLinkPath } from '~/lib/private-links.server'
 import { insertSwimmer } from '~/modules/swimmers/swimmers.server'
 import { swimmerInput } from '../../tests/support/accounts'
 import { hashPassword } from '~/modules/accounts/passwords.server'
-import { hostileQuery, hostileSegment, invalidSubmission, MALFORMED_BODIES, OUT_OF_RANGE_DATES, OUT_OF_RANGE_MONTHS, randomSubmission, type FormSpec } from '../../tests/support/hostile-input'
+import { anyValue, hostileQuery, hostileSegment, invalidSubmission, MALFORMED_BODIES, OUT_OF_RANGE_DATES, OUT_OF_RANGE_MONTHS, randomSubmission, type FormSpec } from '../../tests/support/hostile-input'
 import { signInUser } from '../../tests/support/booking'
 import { useTestDatabase } from '../../tests/support/test-database'
 import * as adminAvailability from './admin/availability'
@@ -212,6 +213,22 @@ beforeEach(async () => {
 })
 
 const future = addDays(labToday(), 20)
+
+/** A guest's confirmed, paid-for booking (a week or more ahead, on the seeded opening hours), with its private link's key. */
+async function confirmedGuestBooking() {
+  const window = await db().execute<{ id: number; date: string; start: string; end: string }>(
+    sql`SELECT id, date::text AS date, to_char(start_time, 'HH24:MI') AS start, to_char(start_time + interval '1 hour', 'HH24:MI') AS end FROM availability_windows WHERE NOT is_holiday AND date >= ${addDays(labToday(), 7)} ORDER BY date LIMIT 1`,
+  )
+  const day = window.rows[0]!
+  const reference = 'SWP-7000000001'
+  const [booking] = await db()
+    .insert(bookings)
+    .values({ reference, productCode: 'single_race', swimmerName: 'Gita Guest', customerName: 'Gita Guest', customerEmail: 'gita.guest@example.com', startTime: day.start, endTime: day.end, amountPaise: 5_000_00, status: 'confirmed', confirmedAt: new Date() })
+    .returning({ id: bookings.id })
+  await db().insert(bookingDays).values({ bookingId: booking!.id, dayNumber: 1, windowId: day.id, date: day.date, startTime: day.start, endTime: day.end })
+  const key = new URL(await privateLinkPath(GUEST_BOOKING_LINK, reference), 'http://localhost').searchParams.get('key')!
+  return { reference, key, date: day.date, time: day.start }
+}
 
 type FormCase = { name: string; path: string; handler: Handler; spec: FormSpec; who: 'guest' | 'customer' | 'admin'; params?: () => Record<string, string> }
 
@@ -463,7 +480,7 @@ describe('hostile addresses', () => {
       [adminMessages.loader, `/admin/messages${query(['page', 'to'])}`, 'admin'],
       [adminAvailability.loader, `/admin/availability${query(['month'])}`, 'admin'],
       [cancel.loader, '/bookings/x/cancel', 'customer', { reference: nul }],
-      [reschedule.loader, `/bookings/x/reschedule${query(['key', 'date', 'time', 'month'])}`, 'customer', { reference: nul }],
+      [reschedule.loader, `/bookings/x/reschedule${query(['key', 'date', 'time', 'month', 'until', 'confirm'])}`, 'customer', { reference: nul }],
       [receipt.loader, `/receipts/x${query(['key'])}`, 'customer', { orderId: nul }],
       [creditNote.loader, `/credit-notes/x${query(['key'])}`, 'customer', { refundId: nul }],
       [reportFile.loader, `/reports/files/1${query(['key'])}`, 'customer', { fileId: nul }],
@@ -494,6 +511,29 @@ describe('hostile addresses', () => {
     expect(failures).toEqual([])
   })
 
+  it("a guest's own link with a made-up, altered or malformed confirmation neither cancels nor moves the booking, nor sends anything", async () => {
+    const { reference, key, date, time } = await confirmedGuestBooking()
+    const filled = anyValue.filter((value) => value !== '')
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom('cancel', 'reschedule'),
+        fc.oneof(fc.integer({ min: 0, max: 999_999_999_999 }).map(String), fc.constantFrom(String(Math.floor(Date.now() / 1000) + 600), '000000000000', '999999999999')),
+        filled,
+        fc.oneof(fc.constant(date), filled),
+        fc.oneof(fc.constant(time), filled),
+        async (change, until, confirm, linkDate, linkTime) => {
+          const query = new URLSearchParams({ key, until, confirm, date: linkDate, time: linkTime })
+          const form = new URLSearchParams({ date: future, time: '09:00', website_url: '' })
+          const handler = change === 'cancel' ? cancel.action : reschedule.action
+          const outcome = await expectRefusedCleanly(handler, () => formRequest(`/bookings/${reference}/${change}?${query}`, 'guest', form), { reference })
+          // Refused as a confirmation that does not work, the booking and its link being real.
+          expect(outcome.status).toBe(400)
+        },
+      ),
+      { numRuns: RUNS * 2 },
+    )
+  })
+
   it('regression: a field naming the 100-millionth item of a list is refused before it is parsed', async () => {
     const outcome = await expectRefusedCleanly(adminSettings.action, () => formRequest('/admin/settings', 'admin', new URLSearchParams({ intent: 'banner', visible: 'x', 'batches[99999999].code': 'y' })))
     expect(outcome.status).toBe(400)
@@ -509,7 +549,7 @@ describe('hostile addresses', () => {
       { handler: adminCustomer.action, path: (id) => `/admin/customers/${encodeURIComponent(id)}`, params: (id) => ({ id }) },
     ]
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...changes), hostileSegment, fc.constantFrom<FormCase['who']>('guest', 'customer', 'admin'), hostileQuery(['key', 'date', 'time']), async (change, segment, who, query) => {
+      fc.asyncProperty(fc.constantFrom(...changes), hostileSegment, fc.constantFrom<FormCase['who']>('guest', 'customer', 'admin'), hostileQuery(['key', 'date', 'time', 'until', 'confirm']), async (change, segment, who, query) => {
         const form = new URLSearchParams({ intent: 'cancel', date: future, time: '09:00', start: '09:00' })
         await expectRefusedCleanly(change.handler, () => formRequest(`${change.path(segment)}?${query}`, who, form), change.params(segment), { mustRefuse: false })
       }),

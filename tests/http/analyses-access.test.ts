@@ -12,7 +12,7 @@ import { decodeHtml, text, Visitor } from '../support/visitor'
 // pages and as React Router's data requests. Nobody sees another account's results, and drafts are
 // for staff only.
 
-type Who = 'guest' | 'owner' | 'other' | 'staff' | 'link' | 'one' | 'revoked' | 'expired'
+type Who = 'guest' | 'owner' | 'other' | 'staff' | 'link' | 'one' | 'revoked' | 'expired' | 'coach'
 type Outcome = 'ok' | 'login' | 'not found' | 'gone'
 
 const A = { name: 'Asha Owner', email: 'asha.owner@example.com' }
@@ -63,18 +63,22 @@ beforeAll(async () => {
   visitors.other = await signIn(B.email)
   visitors.staff = await site.sharedStaff()
   for (const who of ['link', 'one', 'revoked', 'expired'] as const) visitors[who] = new Visitor(site.url)
+  visitors.coach = await signIn(B.email)
 })
 
 const LINKS = ['link', 'one', 'revoked', 'expired'] as const
 const isLink = (who: Who): who is (typeof LINKS)[number] => (LINKS as readonly string[]).includes(who)
 
-/** The address as each viewer asks for it: a coach's link carries its token as `share`. */
+/** The address as each viewer asks for it: a coach's link carries its token as `share`; the coach signed in to an account of their own (B's) carries the working link's. */
 function addressFor(who: Who, path: string) {
-  if (!isLink(who)) return path
-  return `${path}${path.includes('?') ? '&' : '?'}share=${tokens[who]}`
+  if (!isLink(who) && who !== 'coach') return path
+  return `${path}${path.includes('?') ? '&' : '?'}share=${tokens[who === 'coach' ? 'link' : who]}`
 }
 
-type Row = { name: string; path: () => string; expect: Record<Who, Outcome>; file?: boolean; shows?: () => string[] }
+type Row = { name: string; path: () => string; expect: Record<Exclude<Who, 'coach'>, Outcome>; file?: boolean; shows?: () => string[] }
+
+/** A working link counts whoever is signed in: the signed-in coach is answered as the link is. */
+const outcomeFor = (who: Who, row: Row) => row.expect[who === 'coach' ? 'link' : who]
 
 const rows: Row[] = [
   { name: 'a published analysis of A', path: () => `/analyses/${ids.a1}`, expect: { guest: 'login', owner: 'ok', other: 'not found', staff: 'ok', link: 'ok', one: 'ok', revoked: 'gone', expired: 'gone' }, shows: () => ['March side view', '31.2 s'] },
@@ -92,11 +96,12 @@ const rows: Row[] = [
 const secretsFor = (who: Who, row: Row, outcome: Outcome) => [
   ...(outcome === 'ok' ? [] : ['BALA-SUMMARY', 'DRAFT-SUMMARY', '99.9 s', '27.7 s']),
   ...(isLink(who) ? [A.email, '98450 12345', ids.referenceA, 'My Bookings', 'Logout'] : []),
-  ...(who !== 'other' && who !== 'staff' ? [B.name, B.email, ids.referenceB] : []),
+  ...(who === 'coach' ? [A.email, '98450 12345', ids.referenceA] : []),
+  ...(who !== 'other' && who !== 'staff' && who !== 'coach' ? [B.name, B.email, ids.referenceB] : []),
 ]
 
 function check(who: Who, row: Row, response: Awaited<ReturnType<Visitor['request']>>, { data = false } = {}) {
-  const outcome = row.expect[who]
+  const outcome = outcomeFor(who, row)
   const path = addressFor(who, row.path())
   const label = `${row.name}${data ? ' (.data)' : ''}, as ${who}`
   switch (outcome) {
@@ -129,7 +134,7 @@ function check(who: Who, row: Row, response: Awaited<ReturnType<Visitor['request
 const dataPath = (path: string) => path.replace(/^([^?]*?)\/?(\?|$)/, (_, pathname: string, query: string) => `${pathname}.data${query}`)
 
 describe('who sees a swimmer’s results', () => {
-  for (const who of ['guest', 'owner', 'other', 'staff', 'link', 'one', 'revoked', 'expired'] as const) {
+  for (const who of ['guest', 'owner', 'other', 'staff', 'link', 'one', 'revoked', 'expired', 'coach'] as const) {
     it(`as ${who}, as pages and as data requests`, async () => {
       for (const row of rows) {
         check(who, row, await visitors[who].get(addressFor(who, row.path())))
@@ -222,6 +227,7 @@ describe('the report’s files on the analysis page', () => {
     expect(new TextDecoder().decode(owner.bytes)).toContain('Asha March')
     expect((await visitors.staff.get(file)).status).toBe(200)
     expect((await visitors.link.get(`${file}?share=${tokens.link}`)).status).toBe(200)
+    expect((await visitors.coach.get(`${file}?share=${tokens.link}`)).status).toBe(200)
     // Through a coach's page the link to the file carries the token.
     expect(decodeHtml((await new Visitor(site.url).get(`/shared/${tokens.link}/analyses/${ids.a1}`)).html)).toContain(`href="${file}?share=${tokens.link}"`)
     for (const [who, path] of [['other', file], ['revoked', `${file}?share=${tokens.revoked}`], ['expired', `${file}?share=${tokens.expired}`]] as const) expect((await visitors[who].get(path)).status, who).toBe(404)

@@ -158,11 +158,13 @@ describe('serving clips and posters', () => {
       stranger: (await video(id, fixture.strangerCookie)).status,
       staff: (await video(id, staffCaller.cookie)).status,
       share: (await video(id, undefined, fixture.share.valid)).status,
+      // A coach who happens to be signed in to an account of their own.
+      signedInShare: (await video(id, fixture.strangerCookie, fixture.share.valid)).status,
       revoked: (await video(id, undefined, fixture.share.revoked)).status,
       expired: (await video(id, undefined, fixture.share.expired)).status,
     })
-    expect(await statuses(clip.clipId)).toEqual({ guest: 404, owner: 200, stranger: 404, staff: 200, share: 200, revoked: 404, expired: 404 })
-    expect(await statuses(draftClip.clipId)).toEqual({ guest: 404, owner: 404, stranger: 404, staff: 200, share: 404, revoked: 404, expired: 404 })
+    expect(await statuses(clip.clipId)).toEqual({ guest: 404, owner: 200, stranger: 404, staff: 200, share: 200, signedInShare: 200, revoked: 404, expired: 404 })
+    expect(await statuses(draftClip.clipId)).toEqual({ guest: 404, owner: 404, stranger: 404, staff: 200, share: 404, signedInShare: 404, revoked: 404, expired: 404 })
     expect((await video(999999, staffCaller.cookie)).status).toBe(404)
 
     const answer = await video(clip.clipId, fixture.ownerCookie)
@@ -170,6 +172,15 @@ describe('serving clips and posters', () => {
     expect(answer.headers.get('X-Content-Type-Options')).toBe('nosniff')
     expect(answer.headers.get('X-Page-Cache')).toBeNull()
     expect(Buffer.from(await answer.arrayBuffer()).equals(Buffer.from(clip.bytes))).toBe(true)
+    // The address of the coach's copy holds their token: never sent on as a referrer. Refusals are as private as the file.
+    const shared = await video(clip.clipId, undefined, fixture.share.valid)
+    expect(shared.headers.get('Referrer-Policy')).toBe('no-referrer')
+    expect(shared.headers.get('Cache-Control')).toBe('private, no-store')
+    for (const refused of [await video(clip.clipId), await video(clip.clipId, undefined, fixture.share.revoked), await video(999999, staffCaller.cookie), await video(draftClip.clipId, fixture.ownerCookie)]) {
+      expect(refused.status).toBe(404)
+      expect(refused.headers.get('Cache-Control')).toBe('private, no-store')
+      expect(refused.headers.get('Referrer-Policy')).toBe('no-referrer')
+    }
   })
 
   it('a poster (PNG, JPEG or WebP, checked by its bytes) is served to the same viewers', async () => {
@@ -193,8 +204,13 @@ describe('serving clips and posters', () => {
     expect(shown.headers.get('Content-Type')).toBe('image/png')
     expect(shown.headers.get('Cache-Control')).toBe('private, no-store')
     expect(Buffer.from(await shown.arrayBuffer()).equals(Buffer.from(image))).toBe(true)
-    expect((await poster(undefined, fixture.share.valid)).status).toBe(200)
-    expect((await poster()).status).toBe(404)
+    const shared = await poster(undefined, fixture.share.valid)
+    expect(shared.status).toBe(200)
+    expect(shared.headers.get('Referrer-Policy')).toBe('no-referrer')
+    expect((await poster(fixture.strangerCookie, fixture.share.valid)).status).toBe(200)
+    const hidden = await poster()
+    expect(hidden.status).toBe(404)
+    expect(hidden.headers.get('Cache-Control')).toBe('private, no-store')
     expect((await poster(fixture.strangerCookie)).status).toBe(404)
     expect((await poster(undefined, fixture.share.revoked)).status).toBe(404)
   })

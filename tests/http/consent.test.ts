@@ -43,6 +43,7 @@ describe("the parent's consent link", () => {
     const page = await parent.get(path)
     expect(page.status).toBe(200)
     expect(page.headers.get('Cache-Control')).toBe('private, no-store')
+    expect(page.headers.get('Referrer-Policy')).toBe('no-referrer')
     const shown = text(page.html)
     expect(shown).toContain('Consent for Kiran')
     expect(shown).not.toContain('Kiran Rao')
@@ -52,6 +53,7 @@ describe("the parent's consent link", () => {
     expect(page.html).not.toMatch(/name="declaration"[^>]*checked/)
     const data = await parent.get(`${path}.data`)
     expect(data.headers.get('Cache-Control')).toBe('private, no-store')
+    expect(data.headers.get('Referrer-Policy')).toBe('no-referrer')
 
     const nameless = await parent.post(path, { intent: 'agree', guardianName: '', declaration: 'on', website_url: '' })
     expect(nameless.status).toBe(400)
@@ -61,6 +63,7 @@ describe("the parent's consent link", () => {
 
     const agreed = await parent.post(path, agree('Lakshmi Rao'))
     expect(agreed.status).toBe(200)
+    expect(agreed.headers.get('Referrer-Policy')).toBe('no-referrer')
     expect(text(agreed.html)).toContain('Your consent is recorded')
     await site.sink.waitForMailTo(emailFor('Kiran Rao'), /you can book/)
 
@@ -86,6 +89,7 @@ describe("the parent's consent link", () => {
     const page = await parent.get(withdrawal)
     expect(page.status).toBe(200)
     expect(page.headers.get('Cache-Control')).toBe('private, no-store')
+    expect(page.headers.get('Referrer-Policy')).toBe('no-referrer')
     expect(text(page.html)).toContain('Your consent for Nila')
     expect(text(page.html)).toContain('Nila has no sessions or camp places to come.')
     expect(text(page.html)).not.toContain('Nila Rao')

@@ -238,7 +238,7 @@ describe('steps 2 and 3', () => {
     expect(timedOut.html).not.toContain('http-equiv="refresh"')
   })
 
-  it('a guest reschedules and cancels through the private link, and gets a refund', async () => {
+  it('a guest reschedules and cancels through the private link, each confirmed from the mailbox, and gets a refund', async () => {
     const guest = new Visitor(site.url)
     await bookAndPay(guest, details({ name: 'Guest Swimmer', email: 'guest.swimmer@example.com', date: bookableDate(4), time: '15:00' }), 'success')
     const mail = await site.sink.waitForMailTo('guest.swimmer@example.com', /Booking confirmed/)
@@ -257,9 +257,36 @@ describe('steps 2 and 3', () => {
     const dateHref = [...reschedule.matchAll(/href="(\/bookings\/SWP-\d+\/reschedule\?key=[\w-]+&month=[\d-]+&date=([\d-]+))"/g)].at(-1)!
     const day = decodeHtml((await stranger.get(dateHref[1]!)).html)
     const time = /href="(\/bookings\/SWP-\d+\/reschedule\?key=[\w-]+&month=[\d-]+&date=[\d-]+&time=(\d\d)%3A(\d\d))"/.exec(day)!
-    const moved = await stranger.post(time[1]!, { date: dateHref[2]!, time: `${time[2]}:${time[3]}`, website_url: '' })
+    expect(text(day)).not.toContain('Move my booking to')
+    const chosen = decodeHtml((await stranger.get(time[1]!)).html)
+    expect(text(chosen)).toContain('E-mail me a link to confirm the new time')
+    expect(text(chosen)).not.toContain('Move my booking to')
+    const before = text((await stranger.get(viewPath!)).html)
+
+    // The private link alone does not move the booking either: it e-mails the booking's address a link to confirm the new time.
+    const askedToMove = await stranger.post(time[1]!, { date: dateHref[2]!, time: `${time[2]}:${time[3]}`, website_url: '' })
+    expect(askedToMove.status).toBe(200)
+    expect(text(askedToMove.html)).toContain("We have e-mailed a confirmation link to the booking's e-mail address.")
+    expect(text((await stranger.get(viewPath!)).html)).toBe(before)
+    const moveMail = await site.sink.waitForMailTo('guest.swimmer@example.com', /Confirm the new time/)
+    const movePath = decodeHtml(/http:\/\/[^\s]+(\/bookings\/SWP-\d+\/reschedule\?key=[\w-]+&date=[\d-]+&time=[\d%A]+&until=\d+&confirm=[\w-]+)/.exec(moveMail.text)![1]!)
+    expect(movePath.startsWith(`/bookings/${reference}/reschedule?key=${key}&date=${dateHref[2]}&time=${time[2]}%3A${time[3]}&`)).toBe(true)
+
+    // Opening the e-mailed link changes nothing; its button moves the booking to the time it names, once.
+    const movePage = await stranger.get(movePath)
+    expect(text(movePage.html)).toContain('Move my booking to')
+    expect(decodeHtml(movePage.html)).toContain(`action="${movePath}"`)
+    expect(text((await stranger.get(viewPath!)).html)).toBe(before)
+    const otherTime = movePath.replace(/time=(\d\d)/, (_, hour: string) => `time=${String(Number(hour) === 9 ? 10 : 9).padStart(2, '0')}`)
+    expect((await stranger.post(otherTime, { date: dateHref[2]!, time: '09:00', website_url: '' })).status).toBe(400)
+    expect(text((await stranger.get(viewPath!)).html)).toBe(before)
+    const moved = await stranger.post(movePath, { date: dateHref[2]!, time: `${time[2]}:${time[3]}`, website_url: '' })
     expect(moved.location).toBe(viewPath)
     await site.sink.waitForMailTo('guest.swimmer@example.com', /Booking rescheduled/)
+    expect(text((await stranger.get(viewPath!)).html)).not.toBe(before)
+    const movedAgain = await stranger.post(movePath, { date: dateHref[2]!, time: `${time[2]}:${time[3]}`, website_url: '' })
+    expect(movedAgain.status).toBe(400)
+    expect(text(movedAgain.html)).toContain('This confirmation link has expired or has already been used.')
 
     // The private link alone does not cancel: it e-mails the booking's address a link to confirm.
     const cancelPage = text((await stranger.get(`/bookings/${reference}/cancel?key=${key}`)).html)
@@ -321,7 +348,9 @@ describe('steps 2 and 3', () => {
     expect(text(expired.html)).toContain('This link has expired')
     expect(text(expired.html)).toContain('sign in, or create an account, with the e-mail address you booked with')
     expect(text(expired.html)).not.toContain('Old Guest')
-    expect((await stranger.get(receiptPath)).status).toBe(410)
+    const expiredReceipt = await stranger.get(receiptPath)
+    expect(expiredReceipt.status).toBe(410)
+    expect(expiredReceipt.headers.get('Cache-Control')).toBe('private, no-store')
     expect((await stranger.get(`/bookings/${reference}/cancel?key=${key}`)).status).toBe(410)
     expect((await stranger.post(`/bookings/${reference}/cancel?key=${key}`, { website_url: '' })).status).toBe(410)
     expect((await stranger.get(`/bookings/${reference}/reschedule?key=${key}`)).status).toBe(410)

@@ -195,6 +195,20 @@ describe('session fixation', () => {
   })
 })
 
+/** A request with headers fetch would not send as they are (a Host of the asker's choosing). */
+function rawRequest(method: string, path: string, headers: Record<string, string>, body?: string) {
+  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>((resolve, reject) => {
+    const sent = httpRequest(`${site.url}${path}`, { method, headers }, (response) => {
+      let text = ''
+      response.setEncoding('utf8')
+      response.on('data', (chunk: string) => (text += chunk))
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: text }))
+    })
+    sent.on('error', reject)
+    sent.end(body)
+  })
+}
+
 describe('cross-site form posts', () => {
   const fromElsewhere: Array<Record<string, string>> = [{ Origin: 'https://evil.example' }, { Origin: 'null' }, { Referer: 'https://evil.example/page' }, { 'Sec-Fetch-Site': 'cross-site' }, { 'Sec-Fetch-Site': 'same-site' }]
 
@@ -229,6 +243,13 @@ describe('cross-site form posts', () => {
     expect((await admin.get('/admin')).status).toBe(200)
     expect(await price()).toBe(priceBefore)
     expect(site.sink.messages.some((message) => message.to.includes(newcomer))).toBe(false)
+    // A page of another site the request was addressed to (another name for this server, a rebound DNS name) is another site.
+    for (const host of ['evil.example', `localhost:${site.server.port}`]) {
+      const label = `Origin and Host ${host}`
+      const forged = await rawRequest('POST', '/login', { Host: host, Origin: `http://${host}`, 'Content-Type': 'application/x-www-form-urlencoded' }, new URLSearchParams({ email: victim.email, password: PASSWORD, website_url: '' }).toString())
+      expect(forged.status, label).toBe(403)
+      expect(forged.headers['set-cookie'], label).toBeUndefined()
+    }
     // The same posts from our own pages are served: the check is not a blanket refusal.
     expect((await crossSitePost(stranger, '/login', { email: victim.email, password: 'wrong-password-1', website_url: '' }, { 'Sec-Fetch-Site': 'same-origin' })).status).toBe(401)
     expect((await crossSitePost(stranger, '/login', { email: victim.email, password: 'wrong-password-1', website_url: '' }, { Origin: site.url })).status).toBe(401)
@@ -381,16 +402,7 @@ describe('a client address made up in X-Forwarded-For', { timeout: 60_000 }, () 
 })
 
 describe('the server log', () => {
-  /** A GET with headers fetch would not send as they are (a Host the server cannot make an address of). */
-  const rawGet = (path: string, headers: Record<string, string>) =>
-    new Promise<number>((resolve, reject) => {
-      const sent = httpRequest(`${site.url}${path}`, { headers }, (response) => {
-        response.resume()
-        response.on('end', () => resolve(response.statusCode ?? 0))
-      })
-      sent.on('error', reject)
-      sent.end()
-    })
+  const rawGet = async (path: string, headers: Record<string, string>) => (await rawRequest('GET', path, headers)).status
 
   it('never holds the key or code of a private link, in request lines or in error lines', async () => {
     const secret = (name: string) => `S3cr3t${name}Xq9`
@@ -405,6 +417,8 @@ describe('the server log', () => {
       `/verify-email?email=logged%40example.com&code=${secret('Verify')}`,
       `/forgot-password?email=logged%40example.com&code=${secret('Reset')}`,
       `/login?${new URLSearchParams({ redirectTo: `/booking/view?ref=BK-LOGGED&key=${secret('Redirect')}` })}`,
+      `/webhooks/whatsapp?hub.mode=subscribe&hub.verify_token=${secret('Hub')}&hub.challenge=42`,
+      `/sandbox-gateway/checkout/ord_logged?key=${secret('Sandbox')}`,
     ]
     for (const path of paths) await visitor.get(path)
     // No address can be made of this Host: the site's own is used, and the answer is the usual one.
@@ -412,10 +426,27 @@ describe('the server log', () => {
 
     await expect.poll(() => site.server.logs()).toContain('"url":"/receipts/ord_logged?key=[redacted]"')
     const log = site.server.logs()
-    for (const name of ['Booking', 'Receipt', 'Offer', 'Report', 'View', 'Status', 'Verify', 'Reset', 'Redirect', 'Error']) expect(log).not.toContain(secret(name))
+    for (const name of ['Booking', 'Receipt', 'Offer', 'Report', 'View', 'Status', 'Verify', 'Reset', 'Redirect', 'Error', 'Hub', 'Sandbox']) expect(log).not.toContain(secret(name))
     expect(log).toContain('"url":"/onboarding/offer?registration=CMP-LOGGED&key=[redacted]"')
+    // Addresses answered by a part of the server mounted on a path (the webhooks, the sandbox gateway) are logged whole.
+    expect(log).toContain('"url":"/webhooks/whatsapp?hub.mode=subscribe&hub.verify_token=[redacted]&hub.challenge=42"')
+    expect(log).toContain('"url":"/sandbox-gateway/checkout/ord_logged?key=[redacted]"')
     expect(log).toContain('"url":"/login?redirectTo=%2Fbooking%2Fview%3Fref%3DBK-LOGGED%26key%3D[redacted]"')
     // Nor any real one, from the bookings and payments the other tests of this file made.
     expect(log).not.toMatch(/[?&](key|code)=(?!\[redacted\])/)
+  })
+
+  it('a post to a page or file that takes none is answered 405 with the methods it takes, and is no error in the log', async () => {
+    const logged = site.server.logs().length
+    const visitor = new Visitor(site.url)
+    for (const path of ['/pricing', '/terms', '/analyses/clips/1/video', '/sitemap.xml']) {
+      const response = await visitor.post(path, { website_url: '' })
+      expect(response.status, path).toBe(405)
+      expect(response.headers.get('Allow'), path).toBe('GET, HEAD')
+    }
+    await expect.poll(() => site.server.logs().slice(logged)).toContain('"url":"/sitemap.xml"')
+    const lines = site.server.logs().slice(logged).split('\n').filter(Boolean)
+    expect(lines.filter((line) => /"level":(50|60)/.test(line))).toEqual([])
+    expect(lines.join('\n')).not.toContain('did not provide an `action`')
   })
 })

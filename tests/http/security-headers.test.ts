@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { request as httpRequest } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { addDays, labToday } from '~/lib/lab-time'
 import { bookAndPay } from '../support/booking-flow'
@@ -12,7 +13,7 @@ import { STAFF, useTestSite } from '../support/site'
 // and Secure cookies.
 
 type Response = Awaited<ReturnType<Visitor['request']>>
-type Kind = { name: string; as: 'guest' | 'customer' | 'admin'; path: () => string; init?: Parameters<Visitor['request']>[1]; status: number; html?: boolean; personal?: boolean; subresource?: boolean }
+type Kind = { name: string; as: 'guest' | 'customer' | 'admin'; path: () => string; init?: Parameters<Visitor['request']>[1]; status: number; html?: boolean; personal?: boolean; subresource?: boolean; noReferrer?: boolean }
 
 const site = useTestSite()
 const visitors = {} as Record<Kind['as'], Visitor>
@@ -56,6 +57,14 @@ const kinds: Kind[] = [
   { name: 'JSON: a refused payment check', as: 'guest', path: () => `/slot-payment-status/check?orderId=${the.orderId}`, status: 401 },
   { name: 'JSON: free times', as: 'guest', path: () => `/booking/times?date=${addDays(labToday(), 30)}`, status: 200 },
   { name: 'a PDF receipt', as: 'customer', path: () => `/receipts/${the.orderId}`, status: 200, personal: true },
+  // A refused file is as private as the file: no copy of the refusal is kept either.
+  { name: 'a refused receipt', as: 'guest', path: () => `/receipts/${the.orderId}?key=${'k'.repeat(32)}`, status: 404, personal: true },
+  { name: 'a refused credit note', as: 'guest', path: () => `/credit-notes/RFND_1234567890123_1_abcdefgh?key=${'k'.repeat(32)}`, status: 404, personal: true },
+  { name: 'a refused report file', as: 'guest', path: () => `${the.reportFile}?key=${'k'.repeat(32)}`, status: 404, personal: true },
+  // A results file's address may hold a coach's token: it and its refusal are sent on with no referrer.
+  { name: 'a refused clip video', as: 'guest', path: () => '/analyses/clips/999999/video', status: 404, personal: true, noReferrer: true },
+  { name: 'a refused clip poster', as: 'customer', path: () => '/analyses/clips/999999/poster', status: 404, personal: true, noReferrer: true },
+  { name: 'a refused CSV export', as: 'customer', path: () => '/admin/bookings.csv', status: 403, personal: true },
   { name: 'a report file', as: 'customer', path: () => the.reportFile, status: 200, personal: true },
   { name: 'a script', as: 'guest', path: () => the.script, status: 200, subresource: true },
   { name: 'a stylesheet', as: 'guest', path: () => the.stylesheet, status: 200, subresource: true },
@@ -73,10 +82,10 @@ function directives(policy: string) {
   return new Map(policy.split(';').map((part) => part.trim().split(/\s+/)).filter((words) => words[0]).map(([name, ...values]) => [name!, values]))
 }
 
-function expectCommonHeaders(response: Response, label: string, production: boolean) {
+function expectCommonHeaders(response: Pick<Response, 'headers'>, label: string, production: boolean, { noReferrer = false } = {}) {
   const headers = response.headers
   expect(headers.get('X-Content-Type-Options'), label).toBe('nosniff')
-  expect(headers.get('Referrer-Policy'), label).toBe('strict-origin-when-cross-origin')
+  expect(headers.get('Referrer-Policy'), label).toBe(noReferrer ? 'no-referrer' : 'strict-origin-when-cross-origin')
   expect(headers.get('X-Frame-Options'), label).toBe('DENY')
   expect(headers.get('X-Powered-By'), label).toBeNull()
   expect(headers.get('Content-Security-Policy'), label).toBeTruthy()
@@ -127,12 +136,12 @@ describe('security headers', () => {
       const response = await fetchKind(kind)
       expect(response.status, kind.name).toBe(kind.status)
       if (kind.subresource) return expectSubresourceHeaders(response, kind.name)
-      expectCommonHeaders(response, kind.name, false)
+      expectCommonHeaders(response, kind.name, false, { noReferrer: kind.noReferrer })
       if (kind.html) {
         expect(response.headers.get('Content-Type')).toMatch(/^text\/html/)
         expectScriptsAllowedOnlyByPolicy(response, kind.name)
       }
-      if (kind.personal) expect(response.headers.get('Cache-Control'), kind.name).toMatch(/private|no-store/)
+      if (kind.personal) expect(response.headers.get('Cache-Control'), kind.name).toMatch(kind.status >= 400 ? /^private, no-store$/ : /private|no-store/)
     })
   }
 
@@ -164,10 +173,29 @@ describe('security headers', () => {
   })
 })
 
+/** A form posted from a page of https://localhost, as the TLS proxy in front of `server` forwards it. */
+function proxiedPost(server: TestServer, path: string, form: Record<string, string>) {
+  const body = new URLSearchParams(form).toString()
+  return new Promise<{ status: number; headers: Headers }>((resolve, reject) => {
+    const headers = { Host: 'localhost', 'X-Forwarded-Proto': 'https', Origin: 'https://localhost', 'Content-Type': 'application/x-www-form-urlencoded', 'Content-Length': String(Buffer.byteLength(body)) }
+    const sent = httpRequest(`${server.url}${path}`, { method: 'POST', headers }, (response) => {
+      response.resume()
+      response.on('end', () => {
+        const received = new Headers()
+        for (const [name, value] of Object.entries(response.headers)) for (const one of [value ?? []].flat()) received.append(name, one)
+        resolve({ status: response.statusCode ?? 0, headers: received })
+      })
+    })
+    sent.on('error', reject)
+    sent.end(body)
+  })
+}
+
 describe('in production (an https SITE_URL)', () => {
   let production: TestServer
   beforeAll(async () => {
-    production = await startTestServer({ SITE_URL: 'https://localhost', SMTP_URL: site.sink.url, ADMIN_EMAIL: STAFF.email, ADMIN_PASSWORD: STAFF.password })
+    // Behind the proxy that ends TLS, as in production.
+    production = await startTestServer({ SITE_URL: 'https://localhost', TRUST_PROXY: 'true', SMTP_URL: site.sink.url, ADMIN_EMAIL: STAFF.email, ADMIN_PASSWORD: STAFF.password })
   })
   afterAll(async () => {
     await production?.stop()
@@ -185,10 +213,12 @@ describe('in production (an https SITE_URL)', () => {
       expect(directives(response.headers.get('Content-Security-Policy')!).has('upgrade-insecure-requests'), path).toBe(true)
     }
     const admin = new Visitor(production.url)
-    const signedIn = await admin.post('/login', { ...STAFF, website_url: '' })
-    expect(signedIn.location).toBe('/admin')
+    // A post names the site's own origin: as the proxy forwards a browser's from a page of https://localhost.
+    const signedIn = await proxiedPost(production, '/login', { ...STAFF, website_url: '' })
+    expect(signedIn.headers.get('Location')).toBe('/admin')
     expectCommonHeaders(signedIn, 'sign-in', true)
-    const session = signedIn.setCookies.find((cookie) => cookie.startsWith('swimlab_session='))!
+    const session = signedIn.headers.getSetCookie().find((cookie) => cookie.startsWith('swimlab_session='))!
+    admin.cookies.set('swimlab_session', session.split(';')[0]!.slice('swimlab_session='.length))
     expect(session).toMatch(/;\s*Secure/i)
     expect(session).toMatch(/;\s*HttpOnly/i)
     expect(session).toMatch(/;\s*SameSite=Lax/i)

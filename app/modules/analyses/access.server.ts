@@ -23,13 +23,15 @@ export function viewerOfUser(user: Pick<PublicUser, 'id' | 'isAdmin' | 'email'>)
 }
 
 /**
- * Who is asking: the signed-in account or staff member, or else the holder of the share link whose
- * token the address carries as `share` (the coach's pages and the files they load).
+ * Who is asking: the holder of a working share link whose token the address carries as `share` (the
+ * coach's pages and the files they load), whoever is signed in, since a coach may have an account
+ * of their own; else the signed-in account or staff member.
  */
 export async function viewerOf(request: Request, now = new Date()): Promise<AnalysisViewer | null> {
+  const share = await shareViewer(new URL(request.url).searchParams.get('share'), now)
+  if (share) return share
   const user = await getUser(request)
-  if (user) return viewerOfUser(user)
-  return shareViewer(new URL(request.url).searchParams.get('share'), now)
+  return user ? viewerOfUser(user) : null
 }
 
 /** A share link's token: 32 random bytes, in the link as base64url; only its SHA-256 is stored. */

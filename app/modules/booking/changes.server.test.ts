@@ -8,7 +8,7 @@ import { processDueRefunds } from '~/modules/payments/refunds.server'
 import { bookingRow, createCustomers, expectHeld, mailTo, setWindows } from '../../../tests/support/booking'
 import { useSandboxPayments } from '../../../tests/support/sandbox-payments'
 import { useTestDatabase } from '../../../tests/support/test-database'
-import { cancelBooking, changeAllowed, rescheduleBooking, TOO_LATE_TO_CHANGE_NOTICE, TooLateToChangeError, tooLateToChangeNotice } from './changes.server'
+import { AlreadyAtThisTimeError, cancelBooking, changeAllowed, rescheduleBooking, TOO_LATE_TO_CHANGE_NOTICE, TooLateToChangeError, tooLateToChangeNotice } from './changes.server'
 import { insertSwimmer } from '~/modules/swimmers/swimmers.server'
 import { swimmerInput } from '../../../tests/support/accounts'
 import { daySchedule } from './availability.server'
@@ -19,6 +19,8 @@ const sandbox = useSandboxPayments()
 beforeEach(() => sandbox.ready())
 
 const DATES = ['2030-03-04', '2030-03-05', '2030-03-06', '2030-03-07', '2030-03-08']
+/** A month before the sessions: within the window a customer can book and move in. */
+const BEFORE = new Date('2030-02-01T06:00:00Z')
 
 const confirmedBooking = (customer: Customer, start = '09:00', date = DATES[0]!) => sandbox.confirmedSession(customer, { date, start })
 
@@ -51,7 +53,7 @@ describe('rescheduling', () => {
     await setWindows(DATES.map((date) => ({ date, capacity: 1 })))
     const [customer, other] = await createCustomers(2)
     const booking = await confirmedBooking(customer!)
-    await rescheduleBooking({ bookingId: booking.bookingId, date: DATES[2]!, start: '11:00' })
+    await rescheduleBooking({ bookingId: booking.bookingId, date: DATES[2]!, start: '11:00' , now: BEFORE })
     expect(await daysOf(booking.bookingId)).toEqual(['2030-03-06 11:00', '2030-03-07 11:00', '2030-03-08 11:00'])
     expect(await bookingRow(booking.bookingId)).toMatchObject({ status: 'confirmed', startTime: '11:00:00', calendarSequence: 1 })
     const taken = await expectHeld(holdSession({ customer: other!, productCode: 'biomechanical_package', date: DATES[0]!, start: '09:00', days: 3 }), { userId: other!.userId })
@@ -68,10 +70,10 @@ describe('rescheduling', () => {
     await setWindows(DATES.map((date) => ({ date, capacity: 1 })))
     const [customer, other] = await createCustomers(2)
     const booking = await confirmedBooking(customer!)
-    await rescheduleBooking({ bookingId: booking.bookingId, date: DATES[1]!, start: '09:00' })
+    await rescheduleBooking({ bookingId: booking.bookingId, date: DATES[1]!, start: '09:00' , now: BEFORE })
     expect(await daysOf(booking.bookingId)).toEqual(['2030-03-05 09:00', '2030-03-06 09:00', '2030-03-07 09:00'])
-    await holdSession({ customer: other!, productCode: 'biomechanical_package', date: DATES[0]!, start: '10:00', days: 3 })
-    await expect(rescheduleBooking({ bookingId: booking.bookingId, date: DATES[0]!, start: '10:00' })).rejects.toThrow(SlotUnavailableError)
+    await holdSession({ customer: other!, productCode: 'biomechanical_package', date: DATES[0]!, start: '10:00', days: 3, now: BEFORE })
+    await expect(rescheduleBooking({ bookingId: booking.bookingId, date: DATES[0]!, start: '10:00' , now: BEFORE })).rejects.toThrow(SlotUnavailableError)
     expect(await daysOf(booking.bookingId)).toEqual(['2030-03-05 09:00', '2030-03-06 09:00', '2030-03-07 09:00'])
   })
 
@@ -86,12 +88,27 @@ describe('rescheduling', () => {
       (await daySchedule({ date: DATES[0]!, userId: parent!.userId, days: 3, exceptBookingId: booking.bookingId, swimmer })).find((slot) => slot.start === '09:00')?.state
 
     expect(await nineOn(second, parent!)).toBe('booked')
-    await expect(rescheduleBooking({ bookingId: second.bookingId, date: DATES[0]!, start: '09:00' })).rejects.toThrow(AlreadyBookedError)
+    await expect(rescheduleBooking({ bookingId: second.bookingId, date: DATES[0]!, start: '09:00' , now: BEFORE })).rejects.toThrow(AlreadyBookedError)
     expect(await daysOf(second.bookingId)).toEqual(['2030-03-04 10:00', '2030-03-05 10:00', '2030-03-06 10:00'])
 
     expect(await nineOn(hers, { swimmerId: sister.id, swimmerName: sister.name })).toBe('available')
-    await rescheduleBooking({ bookingId: hers.bookingId, date: DATES[0]!, start: '09:00' })
+    await rescheduleBooking({ bookingId: hers.bookingId, date: DATES[0]!, start: '09:00' , now: BEFORE })
     expect(await daysOf(hers.bookingId)).toEqual(await daysOf(first.bookingId))
+  })
+})
+
+describe('where a booking may move', () => {
+  it("refuses a customer's move beyond the months they could book in, or to where it already is; staff may move it anywhere else", async () => {
+    await setWindows([...DATES, '2030-06-03', '2030-06-04', '2030-06-05'].map((date) => ({ date })))
+    const [customer] = await createCustomers(1)
+    const booking = await confirmedBooking(customer!)
+    // A 3-day session booked on 1 February 2030 may start until the end of May.
+    await expect(rescheduleBooking({ bookingId: booking.bookingId, date: '2030-06-03', start: '09:00', now: BEFORE })).rejects.toThrow(SlotUnavailableError)
+    await expect(rescheduleBooking({ bookingId: booking.bookingId, date: DATES[0]!, start: '09:00', now: BEFORE })).rejects.toThrow(AlreadyAtThisTimeError)
+    await expect(rescheduleBooking({ bookingId: booking.bookingId, date: DATES[0]!, start: '09:00', now: BEFORE, enforceDeadline: false })).rejects.toThrow(AlreadyAtThisTimeError)
+    expect(await daysOf(booking.bookingId)).toEqual(['2030-03-04 09:00', '2030-03-05 09:00', '2030-03-06 09:00'])
+    await rescheduleBooking({ bookingId: booking.bookingId, date: '2030-06-03', start: '09:00', now: BEFORE, enforceDeadline: false })
+    expect(await daysOf(booking.bookingId)).toEqual(['2030-06-03 09:00', '2030-06-04 09:00', '2030-06-05 09:00'])
   })
 })
 

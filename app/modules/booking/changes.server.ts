@@ -3,7 +3,7 @@ import { db, type Executor } from '~/db/client.server'
 import { bookingDays, bookings, payments } from '~/db/schema'
 import { refundPolicyIn } from '~/modules/site/site.server'
 import { formatRupees } from '~/lib/money'
-import { addDays, addHours, formatLabDateTime, labInstant, toHourMinute } from '~/lib/lab-time'
+import { addDays, addHours, formatLabDateTime, labInstant, labToday, toHourMinute } from '~/lib/lab-time'
 import { DomainError } from '~/lib/domain-error'
 import { type Actor, recordAudit } from '~/modules/audit/audit.server'
 import { calendarAttachment, calendarFile } from '~/modules/mail/ics.server'
@@ -13,7 +13,7 @@ import { requestRefund } from '~/modules/payments/refunds.server'
 import { hasStarted, openWindows, planSession, seatKey, seatsTaken, SESSION_SEARCH_DAYS } from './availability.server'
 import { bookingForMail, bookingLink, bookingWhatsAppNumber, dayRows, paidFor, sessionEvents, swimmerRow } from './fulfilment.server'
 import { notifyOnWhatsApp } from '~/modules/whatsapp/notify.server'
-import { AlreadyBookedError, hasSeatAt, lockWindows, SlotUnavailableError } from './holds.server'
+import { AlreadyBookedError, hasSeatAt, lastBookableDate, lockWindows, SlotUnavailableError } from './holds.server'
 import { setStatus } from './status.server'
 
 /** Payments staff record for money taken at the lab; they are refunded at the lab too, not through a gateway. */
@@ -38,6 +38,22 @@ export class BookingChangedError extends DomainError {
   constructor() {
     super('invalid', 'This booking has changed since the confirmation link was sent. Please ask for a new one.')
   }
+}
+
+export class AlreadyAtThisTimeError extends DomainError {
+  constructor() {
+    super('conflict', 'Your booking is already at this time. Please choose another date or time.')
+  }
+}
+
+/**
+ * Refuses moving a booking whose days are `current` to a first day `date` at `start` where it already
+ * is, or, for a customer, beyond the window they could book in (staff may move a booking anywhere).
+ */
+export function assertMayMoveTo(current: ReadonlyArray<{ date: string; start: string }>, { date, start }: { date: string; start: string }, now: Date, { customer }: { customer: boolean }) {
+  if (customer && date > lastBookableDate(current.length, labToday(now))) throw new SlotUnavailableError()
+  const first = current[0]
+  if (first && date === first.date && start === toHourMinute(first.start)) throw new AlreadyAtThisTimeError()
 }
 
 /** The last moment a booking whose Day 1 is `date` at `start` (Bangalore) may be changed. */
@@ -84,18 +100,23 @@ export async function rescheduleBooking({
   start,
   now = new Date(),
   enforceDeadline = true,
+  calendarSequence,
   actor,
 }: {
   bookingId: number
   date: string
   start: string
   now?: Date
+  /** A customer's change: the 24-hour rule and the window they could book in apply. */
   enforceDeadline?: boolean
+  /** Move it only if the booking is still as it was when this sequence was read (a confirmation link's). */
+  calendarSequence?: number
   /** Staff making the change (recorded in the audit log); customers act for themselves. */
   actor?: Actor
 }) {
   await db().transaction(async (tx) => {
-    const booking = await lockConfirmedBooking(tx, bookingId, now, { enforceDeadline })
+    const booking = await lockConfirmedBooking(tx, bookingId, now, { enforceDeadline, calendarSequence })
+    assertMayMoveTo(booking.days, { date, start }, now, { customer: enforceDeadline })
     const plan = planSession(await openWindows(date, addDays(date, SESSION_SEARCH_DAYS), tx), date, start, booking.days.length)
     if (!plan || hasStarted(date, start, now)) throw new SlotUnavailableError()
     await lockWindows(tx, [...booking.days.map((day) => day.windowId), ...plan.map((day) => day.windowId)])

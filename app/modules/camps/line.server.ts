@@ -44,6 +44,8 @@ export type LineArrival = {
   outcome: CampLineOutcome | null
   message: string | null
   registrationId: number | null
+  /** The promo code the parent typed, to apply once a seat is held. */
+  promoCode: string | null
 }
 
 /** How often one network may join the line: each place is a row until a day after it is settled. */
@@ -53,7 +55,22 @@ export const LINE_LIMIT_PER_NETWORK = { limit: 30, windowSeconds: 10 * 60 } sati
  * Puts a registration in line; settling starts at once. A camp or batch that does not exist, or a
  * camp that takes no registrations, is refused here, before the line.
  */
-export async function joinCampLine({ campCode, batchCode, applicant, holder, now = new Date() }: { campCode: string; batchCode: string; applicant: CampApplicant & { guardianDeclaration: true }; holder: Holder; now?: Date }) {
+export async function joinCampLine({
+  campCode,
+  batchCode,
+  applicant,
+  holder,
+  promoCode = null,
+  now = new Date(),
+}: {
+  campCode: string
+  batchCode: string
+  applicant: CampApplicant & { guardianDeclaration: true }
+  holder: Holder
+  /** A code already checked (previewCode): applied once the seat is held. */
+  promoCode?: string | null
+  now?: Date
+}) {
   const camp = (await listCamps(now)).find((candidate) => candidate.code === campCode)
   if (!camp) throw new CampNotFoundError()
   if (!camp.batches.some((batch) => batch.code === batchCode)) throw new BatchNotInCampError(camp.name)
@@ -67,6 +84,7 @@ export async function joinCampLine({ campCode, batchCode, applicant, holder, now
     holderUserId: holder.userId,
     holderNetwork: holder.network,
     holderBrowser: holder.browser,
+    promoCode,
     createdAt: now,
   })
   if ('retryAfterSeconds' in place) throw new RateLimitedError(place.retryAfterSeconds)
@@ -99,10 +117,11 @@ async function insertPlaces(places: Array<typeof campLine.$inferInsert>) {
   if (places.length === 0) return []
   const column = <T>(pick: (place: (typeof places)[number]) => T) => sql.param(places.map(pick))
   const { rows } = await db().execute<{ id: number }>(sql`
-    INSERT INTO ${campLine} (camp_code, batch_code, swimmer_name, email, phone, holder_user_id, holder_network, holder_browser, created_at)
+    INSERT INTO ${campLine} (camp_code, batch_code, swimmer_name, email, phone, holder_user_id, holder_network, holder_browser, promo_code, created_at)
     SELECT * FROM unnest(${column((place) => place.campCode)}::text[], ${column((place) => place.batchCode)}::text[], ${column((place) => place.swimmerName)}::text[],
       ${column((place) => place.email)}::text[], ${column((place) => place.phone)}::text[], ${column((place) => place.holderUserId ?? null)}::int[],
-      ${column((place) => place.holderNetwork)}::text[], ${column((place) => place.holderBrowser ?? null)}::text[], ${column((place) => place.createdAt!.toISOString())}::timestamptz[])
+      ${column((place) => place.holderNetwork)}::text[], ${column((place) => place.holderBrowser ?? null)}::text[], ${column((place) => place.promoCode ?? null)}::text[],
+      ${column((place) => place.createdAt!.toISOString())}::timestamptz[])
     RETURNING id`)
   return rows.map((row) => Number(row.id))
 }
@@ -263,6 +282,7 @@ const readArrivals = batchedReader(async (ids: number[]) => {
         outcome: campLine.outcome,
         message: campLine.message,
         registrationId: campLine.registrationId,
+        promoCode: campLine.promoCode,
       })
       .from(campLine)
       .where(sql`${campLine.id} = ANY(${sql.placeholder('ids')})`)

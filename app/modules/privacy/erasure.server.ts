@@ -103,7 +103,7 @@ export const NOT_PERSONAL_COLUMNS: Record<string, string[] | '*'> = {
   camps: '*',
   catalogue_items: '*',
   credit_notes: '*',
-  camp_line: ['camp_code', 'batch_code', 'outcome'],
+  camp_line: ['camp_code', 'batch_code', 'outcome', 'promo_code'],
   camp_registrations: ['reference', 'status'],
   camp_waitlist: ['status'],
   consent_requests: ['token_hash', 'status'],

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
-import { bookings, campBatches, campRegistrations, camps, promoCodes, promoCodeUses, type PromoProduct } from '~/db/schema'
+import { bookings, campBatches, campRegistrations, camps, promoCodes, promoCodeUses, users, type PromoProduct } from '~/db/schema'
 import { DomainError } from '~/lib/domain-error'
 import { addMinutes, labInstant } from '~/lib/lab-time'
 import { useTestDatabase } from '../../../tests/support/test-database'
@@ -21,6 +21,12 @@ async function promoCode(values: Partial<typeof promoCodes.$inferInsert> = {}) {
 }
 
 let references = 0
+
+/** An account straight in the database (a placeholder hash: it never signs in here). */
+async function accountOf(email: string, { verified }: { verified: boolean }) {
+  const [row] = await db().insert(users).values({ name: 'Asha Rao', email, passwordHash: 'x', isVerified: verified }).returning({ id: users.id })
+  return row!.id
+}
 
 /** Bookings waiting for payment, one per order (no seats: the promo code does not look at them). */
 async function pendingBookings(count: number): Promise<Array<{ bookingId: number }>> {
@@ -69,6 +75,32 @@ describe('whose use it is', () => {
   it('is the account of a signed-in customer, or the e-mail address in lower case for a guest', () => {
     expect(promoCustomerKey({ accountId: 42, email: 'Asha@Example.com' })).toBe('account:42')
     expect(promoCustomerKey({ accountId: null, email: ' Asha.Rao@Example.COM ' })).toBe('email:asha.rao@example.com')
+  })
+
+  it('counts an account and a guest under its verified address as one customer, whichever came first', async () => {
+    const account = await accountOf('asha@example.com', { verified: true })
+    await promoCode({ maxUsesPerCustomer: 1 })
+    await promoCode({ code: 'ONCE', maxUsesPerCustomer: 1 })
+    const [asGuest, asAccount, accountFirst, thenGuest] = await pendingBookings(4)
+    await apply({ order: asGuest!, customerKey: promoCustomerKey({ accountId: null, email: 'Asha@Example.com' }) })
+    expect(await refusalOf(apply({ order: asAccount!, customerKey: promoCustomerKey({ accountId: account, email: 'asha@example.com' }) }))).toEqual(
+      refusal('You have already used this promo code once, as often as one person may use it.'),
+    )
+    await apply({ order: accountFirst!, code: 'ONCE', customerKey: promoCustomerKey({ accountId: account, email: 'asha@example.com' }) })
+    expect(await refusalOf(apply({ order: thenGuest!, code: 'ONCE', customerKey: promoCustomerKey({ accountId: null, email: 'asha@example.com' }) }))).toEqual(
+      refusal('You have already used this promo code once, as often as one person may use it.'),
+    )
+  })
+
+  it('does not count an address the account has not verified as the account’s: someone else may have typed it', async () => {
+    const account = await accountOf('asha@example.com', { verified: false })
+    await promoCode({ maxUsesPerCustomer: 1 })
+    const [asGuest, asAccount, anotherGuest] = await pendingBookings(3)
+    await apply({ order: asGuest!, customerKey: promoCustomerKey({ accountId: null, email: 'asha@example.com' }) })
+    expect((await apply({ order: asAccount!, customerKey: promoCustomerKey({ accountId: account, email: 'asha@example.com' }) })).code).toBe('DIWALI25')
+    // Nor the account's use against the guest who owns the address.
+    await db().transaction((tx) => releasePromoUse(tx, asGuest!, NOW))
+    expect((await apply({ order: anotherGuest!, customerKey: promoCustomerKey({ accountId: null, email: 'asha@example.com' }) })).code).toBe('DIWALI25')
   })
 })
 
@@ -269,5 +301,15 @@ describe('many customers applying a code at the same moment', () => {
     expect(refused).toHaveLength(40)
     for (const reason of refused) expect(reason).toMatchObject({ kind: 'invalid', field: 'promoCode', message: 'You have already used this promo code 10 times, as often as one person may use it.' })
     expect(await usesOf(id)).toHaveLength(10)
+  })
+
+  it('holds one use when the same person applies it at once as their account and as a guest under its address', async () => {
+    const id = await promoCode({ maxUsesPerCustomer: 1 })
+    const account = await accountOf('asha@example.com', { verified: true })
+    const rush = await pendingBookings(20)
+    const keys = [promoCustomerKey({ accountId: account, email: 'asha@example.com' }), promoCustomerKey({ accountId: null, email: 'asha@example.com' })]
+    const results = await Promise.allSettled(rush.map((order, index) => apply({ order, customerKey: keys[index % 2] })))
+    expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1)
+    expect(await usesOf(id)).toHaveLength(1)
   })
 })

@@ -1,6 +1,6 @@
 import { and, desc, eq, exists, gt, inArray, lte, ne, or, sql, type SQL } from 'drizzle-orm'
 import { db, type Executor } from '~/db/client.server'
-import { bookings, campRegistrations, promoCodes, promoCodeUses, type PromoProduct } from '~/db/schema'
+import { bookings, campRegistrations, promoCodes, promoCodeUses, users, type PromoProduct } from '~/db/schema'
 import { DomainError } from '~/lib/domain-error'
 import { formatLabDate, formatLastDayBefore } from '~/lib/lab-time'
 import { discountsOff } from '~/lib/money'
@@ -25,6 +25,26 @@ function refused(message: string): DomainError {
 /** `account:<id>` for a signed-in customer, `email:<lower-cased address>` for a guest. */
 export function promoCustomerKey(who: { accountId: number | null; email: string }): string {
   return who.accountId !== null ? `account:${who.accountId}` : `email:${who.email.trim().toLowerCase()}`
+}
+
+const ACCOUNT_KEY = /^account:(\d+)$/
+const EMAIL_PREFIX = 'email:'
+
+/**
+ * Every key a customer's uses are stored under. An account and its address are one customer: a use as
+ * a guest under the address counts for the account, and the account's uses for a guest typing it. Only
+ * once the address is verified, though: before that it is merely what the registrant typed, and must
+ * neither spend the owner's uses nor be charged with them.
+ */
+async function keysOfCustomer(ex: Executor, customerKey: string): Promise<string[]> {
+  const account = ACCOUNT_KEY.exec(customerKey)
+  if (account) {
+    const [owner] = await ex.select({ email: users.email }).from(users).where(and(eq(users.id, Number(account[1])), eq(users.isVerified, true)))
+    return owner ? [customerKey, promoCustomerKey({ accountId: null, email: owner.email })] : [customerKey]
+  }
+  const email = customerKey.slice(EMAIL_PREFIX.length)
+  const [owner] = await ex.select({ id: users.id }).from(users).where(and(eq(users.email, email), eq(users.isVerified, true)))
+  return owner ? [customerKey, promoCustomerKey({ accountId: owner.id, email })] : [customerKey]
 }
 
 /**
@@ -86,10 +106,11 @@ async function usableCode(ex: Executor, args: { code: string; product: PromoProd
   if (promo.products.length > 0 && !promo.products.includes(product)) throw refused(`This promo code is only for ${promoProductsText(promo.products)}.`)
 
   // The order's own use does not count against it: it is given back when the new one is held.
+  const sameCustomer = inArray(promoCodeUses.customerKey, await keysOfCustomer(ex, customerKey))
   const [counts] = await ex
     .select({
       taken: sql<number>`count(*)::int`,
-      byCustomer: sql<number>`(count(*) FILTER (WHERE ${promoCodeUses.customerKey} = ${customerKey}))::int`,
+      byCustomer: sql<number>`(count(*) FILTER (WHERE ${sameCustomer}))::int`,
     })
     .from(promoCodeUses)
     .where(and(eq(promoCodeUses.promoCodeId, promo.id), ne(promoCodeUses.state, 'released'), order ? sql`NOT (${ofOrder(order)})` : undefined))
