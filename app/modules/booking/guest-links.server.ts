@@ -187,6 +187,7 @@ export async function sendRescheduleLink({ bookingId, date, start, ip, now = new
       details: [['Booking ID', mail.reference], swimmerRow(mail), ...dayRows(mail), ...newDays],
       action: { label: 'Confirm the new time', url: await privateLinkUrl(RESCHEDULE_CONFIRMATION_LINK, { reference: mail.reference, until, calendarSequence: mail.calendarSequence, date, time: start }) },
     }),
+    { bookingId },
     db(),
     now,
   )
