@@ -76,6 +76,41 @@ export async function assertMayBeBooked(swimmer: Pick<Swimmer, 'id' | 'birthDate
   if (!(await mayBeBooked(swimmer, now, executor))) throw new ConsentNeededError(field)
 }
 
+export const NO_GUARDIAN_DECLARATION_MESSAGE =
+  'Your account is of a swimmer under 18, so it cannot declare to be a parent or guardian. Please register as yourself, one of your account\'s swimmers: that needs your parent\'s consent.'
+
+/** A signed-in account of a swimmer under 18 (or one waiting for a parent's consent) ticked the guardian's declaration. */
+export class GuardianDeclarationRefusedError extends DomainError {
+  constructor() {
+    super('conflict', NO_GUARDIAN_DECLARATION_MESSAGE, 'guardianDeclaration')
+  }
+}
+
+/**
+ * Whether a signed-in account may register or book through a guest form's declaration ("the
+ * swimmer is 18 or older, or I am their parent or guardian"). An account whose holder is under 18,
+ * or that is waiting for a parent's consent, may not: the site knows its holder is a minor, so they
+ * book and register only through their account's swimmers, checked like any booking
+ * (assertMayBeBooked). Throws GuardianDeclarationRefusedError, whose message belongs next to the
+ * declaration's box.
+ */
+export async function assertMayDeclareAsGuardian(accountId: number, now = new Date(), executor: Executor = db()) {
+  const own = await executor
+    .select({ id: swimmers.id, isAccountHolder: swimmers.isAccountHolder, birthDate: swimmers.birthDate, ageYears: swimmers.ageYears, ageGivenOn: swimmers.ageGivenOn })
+    .from(swimmers)
+    .where(eq(swimmers.accountId, accountId))
+  const holder = own.find((swimmer) => swimmer.isAccountHolder)
+  if (holder && isMinor(holder, now)) throw new GuardianDeclarationRefusedError()
+  const ids = own.map((swimmer) => swimmer.id)
+  if (ids.length === 0) return
+  const [waiting] = await executor
+    .select({ id: consentRequests.id })
+    .from(consentRequests)
+    .where(and(inArray(consentRequests.swimmerId, ids), eq(consentRequests.status, 'waiting')))
+    .limit(1)
+  if (waiting) throw new GuardianDeclarationRefusedError()
+}
+
 /**
  * Where a swimmer's consent stands: not needed (18 or older), given (and in force), waiting for the
  * parent's answer to the e-mailed link, refused by the parent, or missing (never given, withdrawn,
