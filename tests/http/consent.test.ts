@@ -208,7 +208,7 @@ describe('a swimmer under 18 who registers alone', () => {
       expect(fieldState(refused.html, 'guardianDeclaration')).toEqual({ invalid: true, message: expect.stringContaining('cannot declare to be a parent or guardian') })
     }
     const id = await swimmerIdOf(minor, 'Rohan Pillai')
-    const asSwimmer = await minor.post('/onboarding', { intent: 'family', swimmers: String(id), phone_number: '98450 12345', camp: 'camp1', batch: 'batch1', website_url: '' })
+    const asSwimmer = await minor.post('/onboarding', { intent: 'register_swimmers', swimmers: String(id), phone_number: '98450 12345', camp: 'camp1', batch: 'batch1', website_url: '' })
     expect(asSwimmer.status).toBe(409)
     expect(text(asSwimmer.html)).toContain("Rohan Pillai is under 18 and cannot be registered without a parent's or guardian's consent")
   })
@@ -267,7 +267,7 @@ describe("a parent's address that appears together with the swimmer", () => {
     expect(text(listed!)).toContain('neel.parent@example.com')
     expect(text(listed!)).toContain('has an account registered the same day')
     const consentId = /name="consentId" value="(\d+)"/.exec(listed!)![1]!
-    const confirmed = await staff.post('/admin', { intent: 'confirm-consent', consentId })
+    const confirmed = await staff.post('/admin?index', { intent: 'confirm-consent', consentId })
     expect(confirmed.status).toBe(302)
     expect(text((await staff.get('/admin')).html)).not.toContain('Neel Joshi')
 
