@@ -15,6 +15,20 @@ export function ConsentStatusNote({ status, swimmerName, self = false }: { statu
           {`Parent's consent given by ${status.guardianName} on ${formatLabDate(status.givenAt)}.`}
         </p>
       )
+    case 'checking':
+      return (
+        <p role="status" className="rounded-lg bg-amber-50 p-3 text-sm text-amber-950">
+          {`Parent's consent given by ${status.guardianName} on ${formatLabDate(status.givenAt)}. The lab checks this consent before anything is booked, and e-mails ${self ? 'you' : 'the account'} once it is done.`}
+        </p>
+      )
+    case 'not_asked':
+      return (
+        <p role="status" className="rounded-lg bg-amber-50 p-3 text-sm text-amber-950">
+          {self
+            ? `We have not asked your parent or guardian yet: when you registered you gave ${status.parentEmail}. Check the address and send them the link below. You can book once they agree.`
+            : `No parent has been asked yet: ${swimmerName} gave ${status.parentEmail} when registering.`}
+        </p>
+      )
     case 'waiting':
       return (
         <p role="status" className="rounded-lg bg-amber-50 p-3 text-sm text-amber-950">

@@ -16,7 +16,10 @@ export function ParentConsentNotice({ notice }: { notice: ParentConsentNoticeVie
           cannot book a session until they agree{notice.answerBy ? `; if they have not answered by ${notice.answerBy}, your account and its details are erased` : ''}.
         </p>
       ) : (
-        <p className="mt-1">Because you are under 18, a session can be booked for you only with your parent's or guardian's consent. Please write to us and we will help.</p>
+        <p className="mt-1">
+          Because you are under 18, a session can be booked for you only with your parent's or guardian's consent. Send them the link from your consent page under My Swimmers,
+          or write to us and we will help.
+        </p>
       )}
     </div>
   )

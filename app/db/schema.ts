@@ -250,6 +250,14 @@ export const guardianConsents = pgTable(
     method: text('method').$type<ConsentMethod>().notNull(),
     givenAt: timestamp('given_at', { withTimezone: true }).notNull(),
     withdrawnAt: timestamp('withdrawn_at', { withTimezone: true }),
+    /**
+     * Why the address that consented through the link may be the swimmer's own (null: no reason to
+     * think so). Such a consent lets nothing be booked until staff confirm it (`staffConfirmedAt`).
+     */
+    weakBecause: text('weak_because').$type<WeakConsentReason>(),
+    staffConfirmedAt: timestamp('staff_confirmed_at', { withTimezone: true }),
+    /** Once withdrawn, a new link goes only to the address that withdrew, until staff re-open asking another. */
+    reopenedAt: timestamp('reopened_at', { withTimezone: true }),
   },
   (table) => [
     index('guardian_consents_swimmer').on(table.swimmerId),
@@ -257,14 +265,23 @@ export const guardianConsents = pgTable(
     check('guardian_consents_subject', sql`${table.swimmerId} IS NOT NULL OR ${table.campRegistrationId} IS NOT NULL`),
     check('guardian_consents_method', sql`${table.method} IN ('registration_form', 'consent_link', 'camp_form')`),
     check('guardian_consents_verified_by', sql`${table.emailVerifiedBy} IN ('account_code', 'consent_link', 'unverified')`),
+    check('guardian_consents_weak_because', sql`${table.weakBecause} IN ('same_day_account', 'answers_for_others')`),
+    index('guardian_consents_to_confirm').on(table.givenAt).where(sql`${table.weakBecause} IS NOT NULL AND ${table.staffConfirmedAt} IS NULL AND ${table.withdrawnAt} IS NULL`),
   ],
 )
 
-export type ConsentRequestStatus = 'waiting' | 'agreed' | 'refused' | 'expired'
+/**
+ * An address that consented may be the swimmer's own: an account with it was registered the same
+ * day as the swimmer's, or it has answered for swimmers of other accounts.
+ */
+export type WeakConsentReason = 'same_day_account' | 'answers_for_others'
+
+export type ConsentRequestStatus = 'unsent' | 'waiting' | 'agreed' | 'refused' | 'expired'
 
 /**
  * A minor who registered alone asked a parent for consent: the link e-mailed to the parent carries
- * a random token, of which only the SHA-256 is kept; single-use, it expires with the request.
+ * a random token, of which only the SHA-256 is kept; single-use, it expires with the request. A
+ * request stays 'unsent' (no token) until the swimmer's own address is verified.
  */
 export const consentRequests = pgTable(
   'consent_requests',
@@ -274,7 +291,7 @@ export const consentRequests = pgTable(
       .notNull()
       .references(() => swimmers.id, { onDelete: 'cascade' }),
     parentEmail: text('parent_email').notNull(),
-    tokenHash: text('token_hash').notNull(),
+    tokenHash: text('token_hash'),
     status: text('status').$type<ConsentRequestStatus>().notNull().default('waiting'),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     answeredAt: timestamp('answered_at', { withTimezone: true }),
@@ -284,7 +301,8 @@ export const consentRequests = pgTable(
     uniqueIndex('consent_requests_token_unique').on(table.tokenHash),
     index('consent_requests_swimmer').on(table.swimmerId),
     index('consent_requests_waiting').on(table.expiresAt).where(sql`${table.status} = 'waiting'`),
-    check('consent_requests_status', sql`${table.status} IN ('waiting', 'agreed', 'refused', 'expired')`),
+    check('consent_requests_status', sql`${table.status} IN ('unsent', 'waiting', 'agreed', 'refused', 'expired')`),
+    check('consent_requests_token', sql`${table.tokenHash} IS NOT NULL OR ${table.status} = 'unsent'`),
   ],
 )
 

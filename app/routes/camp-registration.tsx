@@ -96,14 +96,15 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form: CampRegistrationInput = submission.value
   const applicant = { swimmerName: form.name, email: form.email, phone: form.phone_number, guardianDeclaration: form.guardianDeclaration }
   const { ip } = callerOf(request, context)
+  const user = await getUser(request)
 
   try {
     if (intent === 'waitlist') {
-      const place = await joinWaitlist({ campCode: form.camp, batchCode: form.batch, applicant, ip })
+      const place = await joinWaitlist({ campCode: form.camp, batchCode: form.batch, applicant, accountId: user?.id ?? null, ip })
       await optInIfTicked(form)
       return data<ActionResult>({ kind: 'waitlisted', campName: place.campName, batchName: place.batchName, confirmBy: formatLabDateTime(place.confirmBy), email: form.email, phone: form.phone_number })
     }
-    const { holder, setCookie } = await holderOf(request, context, { userId: (await getUser(request))?.id ?? null, email: form.email })
+    const { holder, setCookie } = await holderOf(request, context, { userId: user?.id ?? null, email: form.email })
     const headers = setCookie ? { 'Set-Cookie': setCookie } : undefined
     // Every registration joins the camp line. With few parents registering on this instance the
     // outcome comes in a moment and is answered here; in a rush, the parent is answered at once

@@ -5,7 +5,7 @@ import { LegalContactDetails, legalContactOf, LegalPage, type LegalSection } fro
 import { pageMeta, PRODUCT_NAME } from '~/lib/seo'
 import { getSiteSettings } from '~/modules/site/site.server'
 
-const LAST_UPDATED = '2026-11-26'
+const LAST_UPDATED = '2026-11-27'
 
 /** Shown until staff name the grievance officer in the settings. */
 const OFFICER_PLACEHOLDER = '[Grievance officer — to be supplied by the lab]'
@@ -251,8 +251,9 @@ export default function PrivacyPolicy({ loaderData }: Route.ComponentProps) {
       body: (
         <>
           <p>
-            Many of the swimmers we work with are under 18. The law asks for the verifiable consent of a parent or lawful guardian
-            before we process a child&apos;s data, and we ask for it in one of three ways:
+            Many of the swimmers we work with are under 18. Before we process a child&apos;s data we ask for the consent of a
+            parent or lawful guardian. What we record is the parent&apos;s or guardian&apos;s declaration, made in one of three
+            ways:
           </p>
           <ul>
             <li>
@@ -262,9 +263,11 @@ export default function PrivacyPolicy({ loaderData }: Route.ComponentProps) {
             </li>
             <li>
               <strong>A swimmer under 18 registers alone</strong>: they give a parent&apos;s or guardian&apos;s e-mail address, and
-              we e-mail the parent a link to read this policy and agree or refuse. Until the parent agrees, nothing can be booked.
-              If the parent refuses, or nobody answers within 7 days, we erase the account and everything in it and tell the swimmer
-              why.
+              once the swimmer has verified their own address, we e-mail the parent a link to read this policy and agree or refuse.
+              Until the parent agrees, nothing can be booked. If the address that agrees may be the swimmer&apos;s own (an account
+              with it was registered the same day, or it has answered for other swimmers), we check with the family before anything
+              is booked. If the parent refuses, or nobody answers within 7 days, we erase the account and everything in it and tell
+              the swimmer why.
             </li>
             <li>
               <strong>A camp registration</strong>: the parent or guardian filling in the camp form declares that they are and agrees

@@ -18,7 +18,7 @@ import { PRODUCT_NAME } from '~/lib/seo'
 import { redirectWithToast } from '~/lib/toast.server'
 import { sendConsentRequestAgain } from '~/modules/swimmers/consent-requests.server'
 import { ConsentGiveSchema, ConsentResendSchema } from '~/modules/swimmers/consent-schemas'
-import { consentIsTheAccounts, consentStatusOf, giveConsentAgain, PRIVACY_NOTICE_VERSION } from '~/modules/swimmers/consent.server'
+import { consentIsTheAccounts, consentStatusOf, giveConsentAgain, onlyAddressToAsk, PRIVACY_NOTICE_VERSION } from '~/modules/swimmers/consent.server'
 import { withdrawConsent } from '~/modules/swimmers/consent-withdrawal.server'
 import { futureBookingsOf, futureBookingView } from '~/modules/swimmers/future-bookings.server'
 import { swimmerOf } from '~/modules/swimmers/swimmers.server'
@@ -42,6 +42,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   return {
     swimmer: { id: swimmer.id, name: swimmer.name, self: swimmer.isAccountHolder },
     status,
+    /** After a withdrawal, the only address a new link may go to. */
+    onlyAddress: swimmer.isAccountHolder ? await onlyAddressToAsk(swimmer.id) : null,
     accountsConsent,
     noticeVersion: PRIVACY_NOTICE_VERSION,
     future: future.map(futureBookingView),
@@ -85,7 +87,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 }
 
 export default function SwimmerConsent({ loaderData, actionData }: Route.ComponentProps) {
-  const { swimmer, status, accountsConsent, future, noticeVersion } = loaderData
+  const { swimmer, status, accountsConsent, future, noticeVersion, onlyAddress } = loaderData
   const last = (intent: (typeof INTENTS)[number]) => (actionData?.intent === intent && 'result' in actionData ? actionData.result : undefined)
   return (
     <AuthCard title={swimmer.self ? "Your parent's consent" : `Parent's consent for ${swimmer.name}`} wide>
@@ -95,7 +97,9 @@ export default function SwimmerConsent({ loaderData, actionData }: Route.Compone
         ) : (
           <ConsentStatusNote status={status} swimmerName={swimmer.name} self={swimmer.self} />
         )}
-        {swimmer.self && (status.state === 'waiting' || status.state === 'missing') && <ResendForm lastResult={last('resend')} parentEmail={status.state === 'waiting' ? status.parentEmail : ''} />}
+        {swimmer.self && (status.state === 'not_asked' || status.state === 'waiting' || status.state === 'missing') && (
+          <ResendForm lastResult={last('resend')} parentEmail={onlyAddress ?? (status.state === 'missing' ? '' : status.parentEmail)} onlyAddress={onlyAddress} />
+        )}
         {swimmer.self && status.state === 'given' && <p className="text-ink">Your parent or guardian can withdraw their consent at any time through the link in the e-mail that confirmed it.</p>}
         {accountsConsent && status.state === 'given' && <ConsentWithdrawalForm swimmer={swimmer.name} afterwards={`${swimmer.name} cannot be booked until you give it again here.`} future={future} error={actionData && 'withdrawError' in actionData ? actionData.withdrawError : undefined} />}
         {accountsConsent && status.state === 'missing' && <GiveAgainForm swimmer={swimmer.name} noticeVersion={noticeVersion} lastResult={last('give')} />}
@@ -107,13 +111,17 @@ export default function SwimmerConsent({ loaderData, actionData }: Route.Compone
   )
 }
 
-function ResendForm({ parentEmail, lastResult }: { parentEmail: string; lastResult: SubmissionResult<string[]> | undefined }) {
+function ResendForm({ parentEmail, onlyAddress, lastResult }: { parentEmail: string; onlyAddress: string | null; lastResult: SubmissionResult<string[]> | undefined }) {
   const [form, fields] = useValidatedForm(ConsentResendSchema, { id: 'consent-resend', lastResult, defaultValue: { parentEmail } })
   return (
     <Form method="post" {...getFormProps(form)} className="space-y-4 border-t border-slate-200 pt-6">
       <HoneypotField />
       <h2 className="text-lg font-bold text-brand-900">Send the link again</h2>
-      <p className="text-ink">Correct the address if it was wrong. The new link replaces the earlier ones; you can send one every few minutes.</p>
+      <p className="text-ink">
+        {onlyAddress
+          ? `Your parent or guardian at ${onlyAddress} withdrew their consent, so a new link can go only to them. It replaces the earlier ones; you can send one every few minutes.`
+          : 'Correct the address if it was wrong. The new link replaces the earlier ones; you can send one every few minutes.'}
+      </p>
       <FormAlert id={form.errorId} errors={form.errors} />
       <TextField field={fields.parentEmail} label="Your parent's or guardian's e-mail address" type="email" autoComplete="off" />
       <PendingButton name="intent" value="resend" when={{ fields: { intent: 'resend' }, untilLoaded: true }} pendingLabel="Sending..." className="btn-primary w-full sm:w-auto">

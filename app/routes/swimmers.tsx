@@ -19,6 +19,10 @@ function consentText(status: ConsentStatus) {
       return 'Not needed (18 or over)'
     case 'given':
       return `Given by ${status.guardianName}`
+    case 'checking':
+      return `Given by ${status.guardianName}; the lab checks it before this swimmer can be booked`
+    case 'not_asked':
+      return `Not asked yet: send ${status.parentEmail} the link from the consent page`
     case 'waiting':
       return `Waiting for ${status.parentEmail} to agree (by ${formatLabDateTime(status.expiresAt)})`
     case 'refused':
@@ -51,7 +55,9 @@ export async function loader({ request }: Route.LoaderArgs) {
 const CONSENT_STYLE: Record<ConsentStatus['state'], string> = {
   not_needed: 'text-ink',
   given: 'text-emerald-800',
+  checking: 'text-amber-900',
   refused: 'text-red-800',
+  not_asked: 'text-amber-900',
   waiting: 'text-amber-900',
   missing: 'text-red-800',
 }

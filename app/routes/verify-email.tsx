@@ -2,13 +2,13 @@ import { getFormProps } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link, redirect } from 'react-router'
 import type { Route } from './+types/verify-email'
-import { AuthCard, FormAlert, HoneypotField, PendingButton, ResendCodeForm, TextField, useLazyValidatedForm } from '~/components/form-controls'
+import { AuthCard, FormAlert, HoneypotField, PasswordField, PendingButton, ResendCodeForm, TextField, useLazyValidatedForm } from '~/components/form-controls'
 import { callerOf, clearPendingAccountHeader, homeFor, pendingAccount, rememberBrowserHeader, requireGuest, sessionHeader } from '~/lib/auth.server'
 import { rejectBots } from '~/lib/honeypot'
 import { pageMeta, PRODUCT_NAME } from '~/lib/seo'
 import { redirectWithToast } from '~/lib/toast.server'
 import { CODE_REFUSED } from '~/modules/accounts/codes.server'
-import { resendVerificationCode, verifyEmail } from '~/modules/accounts/registration.server'
+import { registeredInThisBrowser, resendVerificationCode, verifyEmail } from '~/modules/accounts/registration.server'
 import { codeField, EmailOnlySchema, VerifyEmailSchema } from '~/modules/accounts/schemas'
 import { hiddenFieldMessages, readForm } from '~/lib/form-data.server'
 import { formIntent } from '~/lib/intent'
@@ -22,6 +22,7 @@ export const meta: Route.MetaFunction = ({ matches }) => [
 /**
  * The page, also as the link from the e-mail (…?email=…&code=…), which fills in the code: opening
  * a link changes nothing (mail scanners open links too), the person's press of the button does.
+ * Any browser but the one that registered the account also chooses the account's password here.
  */
 export async function loader({ request }: Route.LoaderArgs) {
   await requireGuest(request)
@@ -29,7 +30,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   const parsedEmail = EmailOnlySchema.safeParse({ email: params.get('email') ?? '' })
   if (!parsedEmail.success) throw redirect('/registration')
   const code = codeField.safeParse(params.get('code') ?? '')
-  return { email: parsedEmail.data.email, code: code.success ? code.data : '', constraint: getZodConstraint(VerifyEmailSchema) }
+  const choosesPassword = !(await registeredInThisBrowser(parsedEmail.data.email, await pendingAccount(request)))
+  return { email: parsedEmail.data.email, code: code.success ? code.data : '', choosesPassword, constraint: getZodConstraint(VerifyEmailSchema) }
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -55,26 +57,24 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 
   const submission = parseWithZod(formData, { schema: VerifyEmailSchema })
-  if (submission.status !== 'success') return data(submission.reply({ formErrors: hiddenFieldMessages(submission, ['email']) }), { status: 400 })
+  const hidePassword = { hideFields: ['password'] }
+  if (submission.status !== 'success') return data(submission.reply({ formErrors: hiddenFieldMessages(submission, ['email']), ...hidePassword }), { status: 400 })
   try {
-    const result = await verifyEmail({ ...submission.value, ...caller, pendingAccountId: await pendingAccount(request) })
-    if (!result.ok) return data(submission.reply({ fieldErrors: { code: [CODE_REFUSED] }, resetForm: false }), { status: 400 })
-    if (!result.session) {
-      // Another browser than the one that registered: the link's holder may not be its owner.
-      return redirectWithToast('/login', { type: 'success', title: 'Your e-mail address is verified.', description: 'Please sign in with your password.' })
-    }
+    const { email, code, password } = submission.value
+    const result = await verifyEmail({ email, code, newPassword: password ?? null, ...caller, pendingAccountId: await pendingAccount(request) })
+    if (!result.ok) return data(submission.reply({ fieldErrors: { code: [CODE_REFUSED] }, resetForm: false, ...hidePassword }), { status: 400 })
     const headers = new Headers({ 'Set-Cookie': await sessionHeader(result.session) })
     headers.append('Set-Cookie', await rememberBrowserHeader(request, result.user.id))
     headers.append('Set-Cookie', await clearPendingAccountHeader())
     return redirectWithToast(homeFor(result.user), { type: 'success', title: 'Registration successful!', description: `Welcome to ${PRODUCT_NAME}, ${result.user.name}!` }, headers)
   } catch (error) {
     const refusal = refusalOf(error)
-    return data(submission.reply(formErrorsOf(refusal)), { status: refusal.status })
+    return data(submission.reply({ ...formErrorsOf(refusal), ...hidePassword }), { status: refusal.status })
   }
 }
 
 export default function VerifyEmail({ loaderData, actionData }: Route.ComponentProps) {
-  const { email, code } = loaderData
+  const { email, code, choosesPassword } = loaderData
   const [form, fields] = useLazyValidatedForm(() => import('~/modules/accounts/schemas').then((schemas) => schemas.VerifyEmailSchema), {
     constraint: loaderData.constraint,
     lastResult: actionData,
@@ -95,6 +95,14 @@ export default function VerifyEmail({ loaderData, actionData }: Route.ComponentP
         <HoneypotField />
         <input type="hidden" name={fields.email.name} value={email} />
         <TextField field={fields.code} label="Verification code" inputMode="numeric" autoComplete="one-time-code" />
+        {choosesPassword && (
+          <div className="space-y-2">
+            <p className="text-sm text-muted">
+              {`Choose a password for ${email}, only if this address is yours. This browser did not register the account, so its password is set here (you may type the one you chose when registering); any other password of the account stops working.`}
+            </p>
+            <PasswordField field={fields.password} label="Choose a password" autoComplete="new-password" />
+          </div>
+        )}
         <PendingButton when={{ action: '/verify-email', fields: { intent: null }, untilLoaded: true }} pendingLabel="Verifying..." className="btn-primary w-full">
           Verify and continue
         </PendingButton>

@@ -107,26 +107,36 @@ describe('registration without JavaScript', () => {
     expect((await visitor.get('/book-slot')).status).toBe(200)
   })
 
-  it('another browser following the link verifies the address but is not signed in to that account', async () => {
-    const attacker = newVisitor()
-    await attacker.post('/registration', registration({ email: 'attacker@example.com', name: 'Not The Victim' }))
-    const link = linkIn((await site.sink.waitForMailTo('attacker@example.com')).text)
+  it('another browser following the link must choose a password there: it is signed in, and the registrant\'s password no longer works', async () => {
+    const registrant = newVisitor()
+    await registrant.post('/registration', registration({ email: 'not-theirs@example.com', name: 'Not The Owner', password: 'registrant-pass-1' }))
+    const link = linkIn((await site.sink.waitForMailTo('not-theirs@example.com')).text)
     const code = new URL(link, site.url).searchParams.get('code')!
 
-    // The link is sent to a victim, whose browser opens it and presses the button.
-    const victim = newVisitor()
-    expect((await victim.get(link)).status).toBe(200)
-    const pressed = await victim.post(link, { email: 'attacker@example.com', code, website_url: '' })
-    expect(pressed.status).toBe(302)
-    expect(pressed.location).toBe('/login')
-    expect(pressed.setCookies.some((cookie) => cookie.startsWith('swimlab_session='))).toBe(false)
-    expect(victim.cookies.has('swimlab_session')).toBe(false)
-    expect((await victim.get('/book-slot')).location).toBe('/login?redirectTo=%2Fbook-slot')
-    expect(text((await victim.get('/login')).html)).toContain('Your e-mail address is verified. Please sign in with your password.')
+    // The address's owner opens the link in their own browser.
+    const owner = newVisitor()
+    const page = await owner.get(link)
+    expect(page.status).toBe(200)
+    expect(text(page.html)).toContain('Choose a password')
+    expect(fieldState(page.html, 'password')).toEqual({ invalid: false, message: undefined })
+    const without = await owner.post(link, { email: 'not-theirs@example.com', code, website_url: '' })
+    expect(without.status).toBe(400)
+    expect(fieldState(without.html, 'password')).toEqual({ invalid: true, message: 'Please choose a password for your account' })
+    const common = await owner.post(link, { email: 'not-theirs@example.com', code, password: 'Password123', website_url: '' })
+    expect(common.status).toBe(400)
+    expect(fieldState(common.html, 'password')).toEqual({ invalid: true, message: 'This password is too common and easy to guess. Please choose another one.' })
+    expect(common.html).not.toContain('value="Password123"')
 
-    // The address is verified: its owner signs in with the password, from the browser that registered or any other.
-    const signedIn = await attacker.post('/login', { email: 'attacker@example.com', password: 'butterfly-2027', website_url: '' })
-    expect(signedIn.location).toBe('/book-slot')
+    const chosen = await owner.post(link, { email: 'not-theirs@example.com', code, password: 'owners-own-2027', website_url: '' })
+    expect(chosen.status).toBe(302)
+    expect(chosen.location).toBe('/book-slot')
+    expect((await owner.get('/book-slot')).status).toBe(200)
+
+    // The registrant's password is void; only the owner's signs in.
+    const refused = await registrant.post('/login', { email: 'not-theirs@example.com', password: 'registrant-pass-1', website_url: '' })
+    expect(refused.status).toBe(401)
+    expect((await registrant.get('/my-bookings')).location).toBe('/login?redirectTo=%2Fmy-bookings')
+    expect((await newVisitor().post('/login', { email: 'not-theirs@example.com', password: 'owners-own-2027', website_url: '' })).location).toBe('/book-slot')
   })
 
   it('a browser that typed the right password of an unverified account is signed in by the new code it asks for', async () => {
@@ -155,6 +165,37 @@ describe('registration without JavaScript', () => {
     expect(bot.status).toBe(400)
     const human = await newVisitor().post('/registration', registration({ email: 'bot@example.com' }))
     expect(human.status).toBe(302)
+  })
+})
+
+describe("registering someone else's address", () => {
+  it('shows the registrant nothing of the guest records made under it, and once the owner verifies in their own browser the registrant is locked out and the owner sees them', async () => {
+    const email = 'nandini.menon@example.com'
+    // The owner of the address registered her daughter for a camp as a guest, without an account.
+    const guest = newVisitor()
+    const registered = await guest.post('/onboarding', { name: 'Tara Menon', email, phone_number: '98450 12345', guardianDeclaration: 'on', camp: 'camp1', batch: 'batch1', website_url: '' })
+    expect(registered.location).toMatch(new RegExp(`^${site.url}/sandbox-gateway/checkout/`))
+    await guest.post(registered.location!, { outcome: 'success' })
+    await site.sink.waitForMailTo(email, /Camp registration confirmed/)
+
+    // Someone else registers an account with her address and a password of their own.
+    const registrant = newVisitor()
+    expect((await registrant.post('/registration', registration({ email, name: 'Not Nandini', password: 'registrant-pass-1' }))).status).toBe(302)
+    const link = linkIn((await site.sink.waitForMailTo(email, /verification code/)).text)
+    expect((await registrant.post('/login', { email, password: 'registrant-pass-1', website_url: '' })).status).toBe(403)
+    expect((await registrant.get('/my-bookings')).location).toBe('/login?redirectTo=%2Fmy-bookings')
+
+    // She follows the link in her own browser and has to choose her own password.
+    const owner = newVisitor()
+    const code = new URL(link, site.url).searchParams.get('code')!
+    const verified = await owner.post(link, { email, code, password: 'nandini-own-2027', website_url: '' })
+    expect(verified.location).toBe('/book-slot')
+    expect(text((await owner.get('/my-bookings')).html)).toContain('Tara Menon')
+
+    // The registrant's password opens nothing, and their browser is signed in to nothing.
+    expect((await registrant.post('/login', { email, password: 'registrant-pass-1', website_url: '' })).status).toBe(401)
+    expect((await registrant.get('/my-bookings')).location).toBe('/login?redirectTo=%2Fmy-bookings')
+    expect((await registrant.get('/account/data')).location).toBe('/login?redirectTo=%2Faccount%2Fdata')
   })
 })
 
@@ -320,7 +361,7 @@ describe('nothing tells which addresses have accounts', () => {
     for (const email of ['enum-verified@example.com', 'enum-pending@example.com', 'enum-nobody@example.com']) {
       const visitor = newVisitor()
       const page = await visitor.get(`/verify-email?${new URLSearchParams({ email, code: guess })}`)
-      const answer = await visitor.post(`/verify-email?${new URLSearchParams({ email, code: guess })}`, { email, code: guess, website_url: '' })
+      const answer = await visitor.post(`/verify-email?${new URLSearchParams({ email, code: guess })}`, { email, code: guess, password: 'owners-own-2027', website_url: '' })
       expect(fieldState(answer.html, 'code')).toEqual({ invalid: true, message: CODE_REFUSED })
       answers.push({ page: seen(page, email), answer: seen(answer, email) })
     }

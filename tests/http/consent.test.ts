@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { bookAndPay } from '../support/booking-flow'
+import { bookAndPay, chooseSlot } from '../support/booking-flow'
+import { eventually } from '../support/eventually'
 import { emailFor, useTestSite } from '../support/site'
 import { codeIn } from '../support/smtp-sink'
 import { fieldState, registrationForm, text, Visitor } from '../support/visitor'
@@ -35,6 +36,30 @@ async function swimmerIdOf(visitor: Visitor, name: string) {
 }
 
 const agree = (guardianName: string) => ({ intent: 'agree', guardianName, declaration: 'on', website_url: '' })
+
+/** How many consent requests have reached `parentEmail`. */
+const requestsTo = (parentEmail: string) => site.sink.messages.filter((message) => message.to.includes(parentEmail) && /asks for your consent/.test(message.raw)).length
+
+/** The parent agrees through `path`, then withdraws through the link in the e-mail confirming it. */
+async function agreeThenWithdraw(path: string, parentEmail: string, guardianName: string, firstName: string) {
+  const parent = new Visitor(site.url)
+  expect((await parent.post(path, agree(guardianName))).status).toBe(200)
+  const withdrawal = /\/consent\/withdraw\/\d+\?key=[A-Za-z0-9_-]+/.exec((await site.sink.waitForMailTo(parentEmail, new RegExp(`Your consent for ${firstName}`))).text)![0]
+  expect((await parent.post(withdrawal, { intent: 'withdraw', website_url: '' })).status).toBe(200)
+}
+
+/** The admin page of the account registered with `email`. */
+async function customerPageOf(email: string) {
+  const staff = await site.sharedStaff()
+  return `/admin/customers/${/href="\/admin\/customers\/(\d+)"/.exec((await staff.get(`/admin/customers?q=${encodeURIComponent(email)}`)).html)![1]!}`
+}
+
+/** Whether the account can hold a session on /book-slot now (a hold it makes is released again at once by its next one). */
+async function mayHoldASession(visitor: Visitor) {
+  const slot = await chooseSlot(visitor, 0, { daysAhead: 5 })
+  const held = await visitor.post(slot.href, { date: slot.date, time: slot.time, website_url: '' })
+  return held.status === 302 && /^\/slot-payment\?booking=\d+$/.test(held.location ?? '')
+}
 
 describe("the parent's consent link", () => {
   it('shows the notice, asks for the name and declaration, records the consent once', async () => {
@@ -158,5 +183,98 @@ describe("an account's page for its child's consent", () => {
     expect(fieldState(undeclared.html, 'declaration').invalid).toBe(true)
     expect((await parent.post(`/swimmers/${id}/consent`, { intent: 'give', declaration: 'on', website_url: '' })).status).toBe(302)
     expect(text((await parent.get(`/swimmers/${id}/consent`)).html)).toContain("Parent's consent given by Anita Das")
+  })
+})
+
+describe('a swimmer under 18 who registers alone', () => {
+  it("has their parent asked only once their own address is verified", async () => {
+    const email = emailFor('Dev Kulkarni')
+    const visitor = new Visitor(site.url)
+    expect((await visitor.post('/registration', registrationForm({ whoSwims: 'myself', name: 'Dev Kulkarni', email, age: '15', parentEmail: 'kulkarni.parent@example.com' }))).status).toBe(302)
+    const mail = await site.sink.waitForMailTo(email, /verification code/)
+    // Everything registering writes is written by then: nothing is waiting for the parent's address.
+    const staff = await site.sharedStaff()
+    const toParent = text((await staff.get(`/admin/messages?${new URLSearchParams({ to: 'kulkarni.parent@example.com' })}`)).html)
+    expect(toParent).not.toContain('asks for your consent')
+    expect(requestsTo('kulkarni.parent@example.com')).toBe(0)
+
+    const verified = await visitor.post(`/verify-email?${new URLSearchParams({ email })}`, { email, code: codeIn(mail.text), website_url: '' })
+    expect(verified.location).toBe('/book-slot')
+    await site.sink.waitForMailTo('kulkarni.parent@example.com', /asks for your consent/)
+  })
+
+  it("cannot register for a camp through the camp form's parent-or-guardian declaration, only as the account's swimmer with consent", async () => {
+    const { minor } = await minorAlone('Rohan Pillai', 'pillai.parent@example.com')
+    const camp = { phone_number: '98450 12345', guardianDeclaration: 'on', camp: 'camp1', batch: 'batch1', website_url: '' }
+    for (const swimmer of [{ name: 'Rohan Pillai', email: emailFor('Rohan Pillai') }, { name: 'Someone Pillai', email: 'someone.pillai@example.com' }]) {
+      const refused = await minor.post('/onboarding', { ...camp, ...swimmer, intent: 'register' })
+      expect(refused.status).toBe(409)
+      expect(fieldState(refused.html, 'guardianDeclaration')).toEqual({ invalid: true, message: expect.stringContaining('cannot declare to be a parent or guardian') })
+    }
+    const id = await swimmerIdOf(minor, 'Rohan Pillai')
+    const asSwimmer = await minor.post('/onboarding', { intent: 'register_swimmers', swimmers: String(id), phone_number: '98450 12345', camp: 'camp1', batch: 'batch1', website_url: '' })
+    expect(asSwimmer.status).toBe(409)
+    expect(text(asSwimmer.html)).toContain("Rohan Pillai is under 18 and cannot be registered without a parent's or guardian's consent")
+  })
+})
+
+describe('after a parent withdraws their consent', () => {
+  it('a new link goes only to the address that withdrew', async () => {
+    const { minor, path } = await minorAlone('Isha Bhat', 'bhat.parent@example.com')
+    await agreeThenWithdraw(path, 'bhat.parent@example.com', 'Suma Bhat', 'Isha')
+    const id = await swimmerIdOf(minor, 'Isha Bhat')
+    const page = await minor.get(`/swimmers/${id}/consent`)
+    expect(page.html).toMatch(/name="parentEmail"[^>]*value="bhat.parent@example.com"|value="bhat.parent@example.com"[^>]*name="parentEmail"/)
+
+    const elsewhere = await minor.post(`/swimmers/${id}/consent`, { intent: 'resend', parentEmail: 'isha.other.inbox@example.com', website_url: '' })
+    expect(elsewhere.status).toBe(409)
+    expect(fieldState(elsewhere.html, 'parentEmail')).toEqual({ invalid: true, message: expect.stringContaining('bhat.parent@example.com') })
+    expect(requestsTo('isha.other.inbox@example.com')).toBe(0)
+
+    const before = requestsTo('bhat.parent@example.com')
+    expect((await minor.post(`/swimmers/${id}/consent`, { intent: 'resend', parentEmail: 'bhat.parent@example.com', website_url: '' })).status).toBe(302)
+    await eventually(() => requestsTo('bhat.parent@example.com'), (count) => count === before + 1)
+  })
+
+  it('staff can re-open it from the customer page, and then the swimmer may ask another address', async () => {
+    const { minor, path } = await minorAlone('Tanvi Rao', 'tanvi.parent@example.com')
+    await agreeThenWithdraw(path, 'tanvi.parent@example.com', 'Geeta Rao', 'Tanvi')
+    const id = await swimmerIdOf(minor, 'Tanvi Rao')
+    expect((await minor.post(`/swimmers/${id}/consent`, { intent: 'resend', parentEmail: 'tanvi.guardian@example.com', website_url: '' })).status).toBe(409)
+
+    const staff = await site.sharedStaff()
+    const customerPage = await customerPageOf(emailFor('Tanvi Rao'))
+    expect(text((await staff.get(customerPage)).html)).toContain('Let the swimmer ask another address')
+    const reopened = await staff.post(customerPage, { intent: 'reopen-consent', swimmerId: String(id) })
+    expect(reopened.status).toBe(302)
+
+    expect((await minor.post(`/swimmers/${id}/consent`, { intent: 'resend', parentEmail: 'tanvi.guardian@example.com', website_url: '' })).status).toBe(302)
+    await site.sink.waitForMailTo('tanvi.guardian@example.com', /asks for your consent/)
+  })
+})
+
+describe("a parent's address that appears together with the swimmer", () => {
+  it("registered the same day: the consent it gives leaves the swimmer unbookable until staff confirm it on the overview", async () => {
+    // An account with the "parent's" address, made the same day, as a swimmer could make for themself.
+    await register({ name: 'Parent Of Neel', email: 'neel.parent@example.com' })
+    const { minor, path } = await minorAlone('Neel Joshi', 'neel.parent@example.com')
+    expect((await new Visitor(site.url).post(path, agree('Parent Of Neel'))).status).toBe(200)
+
+    expect(await mayHoldASession(minor)).toBe(false)
+    const id = await swimmerIdOf(minor, 'Neel Joshi')
+    expect(text((await minor.get(`/swimmers/${id}/consent`)).html)).toContain('The lab checks this consent before anything is booked')
+
+    const staff = await site.sharedStaff()
+    const overview = await staff.get('/admin')
+    const listed = /<li[^>]*>(?:(?!<\/li>)[\s\S])*Neel Joshi(?:(?!<\/li>)[\s\S])*<\/li>/.exec(overview.html)?.[0]
+    expect(listed).toBeDefined()
+    expect(text(listed!)).toContain('neel.parent@example.com')
+    expect(text(listed!)).toContain('has an account registered the same day')
+    const consentId = /name="consentId" value="(\d+)"/.exec(listed!)![1]!
+    const confirmed = await staff.post('/admin?index', { intent: 'confirm-consent', consentId })
+    expect(confirmed.status).toBe(302)
+    expect(text((await staff.get('/admin')).html)).not.toContain('Neel Joshi')
+
+    expect(await mayHoldASession(minor)).toBe(true)
   })
 })

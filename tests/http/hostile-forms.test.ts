@@ -79,7 +79,7 @@ const FORMS: Array<{ name: string; path: string; who: Who; spec: FormSpec }> = [
       strict: { name: 'name', email: 'email', password: 'password', age: 'count', gender: 'choice', swimmingExperience: 'choice', specialization: 'choice', participateInEvents: 'choice', howDidYouKnow: 'choice' },
     },
   },
-  { name: 'verify-email', path: '/verify-email?email=ravi%40example.com', who: 'guest', spec: { valid: { email: 'ravi@example.com', code: '123456', website_url: '' }, strict: { email: 'email', code: 'code6' } } },
+  { name: 'verify-email', path: '/verify-email?email=ravi%40example.com', who: 'guest', spec: { valid: { email: 'ravi@example.com', code: '123456', password: 'owners-own-2027', website_url: '' }, strict: { email: 'email', code: 'code6', password: 'password' } } },
   { name: 'forgot-password', path: '/forgot-password', who: 'guest', spec: { valid: { email: 'hostile@example.com', website_url: '' }, strict: { email: 'email' }, fixed: { intent: 'request' } } },
   {
     name: 'password reset',

@@ -89,8 +89,9 @@ describe('a swimmer under 18 registering themselves', () => {
     expect(fieldState(refused.html, 'parentEmail')).toEqual({ invalid: true, message: PARENT_EMAIL_MESSAGE })
 
     expect((await teen.post('/registration', { ...form, parentEmail: 'harpreet.singh@example.com' })).status).toBe(302)
-    await site.sink.waitForMailTo('harpreet.singh@example.com', /asks for your consent/)
+    // The parent is asked once the swimmer's own address is verified.
     await verify(teen, 'tara@example.com')
+    await site.sink.waitForMailTo('harpreet.singh@example.com', /asks for your consent/)
 
     const page = (await teen.get('/swimmers')).html
     const shown = text(page)

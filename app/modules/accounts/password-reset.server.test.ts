@@ -10,6 +10,8 @@ import { COMMON_PASSWORD, STAFF_PASSWORD_TOO_SHORT } from './password-policy.ser
 import * as passwords from './passwords.server'
 import { signIn } from './sign-in.server'
 import { ensureAdmin } from './users.server'
+import { consentStatusOf } from '~/modules/swimmers/consent.server'
+import { swimmersOf } from '~/modules/swimmers/swimmers.server'
 
 useTestDatabase()
 const ip = '198.51.100.9'
@@ -25,6 +27,17 @@ describe('password reset', () => {
     expect(await resetPassword({ email: 'asha@example.com', code: mail.code, password: 'new-password-1', ip })).toEqual({ ok: true, userId: (await userRow('asha@example.com'))!.id })
     expect(await signIn({ email: 'asha@example.com', password, ip })).toEqual({ ok: false, reason: 'invalid' })
     expect((await signIn({ email: 'asha@example.com', password: 'new-password-1', ip })).ok).toBe(true)
+  })
+
+  it("verifies an address never verified, and leaves the parent a minor named unasked: whoever typed that address may not be the owner", async () => {
+    await registerCustomer(registrationInput({ email: 'teen@example.com', age: '15', parentEmail: 'mum.of.teen@example.com' }), { ip })
+    await requestPasswordReset({ email: 'teen@example.com', ip })
+    const { code } = await latestCodeSentTo('teen@example.com')
+    expect((await resetPassword({ email: 'teen@example.com', code, password: 'new-password-1', ip })).ok).toBe(true)
+    expect((await userRow('teen@example.com'))!.isVerified).toBe(true)
+    expect(await mailCount('mum.of.teen@example.com')).toBe(0)
+    const [teen] = await swimmersOf((await userRow('teen@example.com'))!.id)
+    expect(await consentStatusOf(teen!)).toEqual({ state: 'not_asked', parentEmail: 'mum.of.teen@example.com' })
   })
 
   it('sends nothing for an address without an account, and answers the same way', async () => {

@@ -5,11 +5,12 @@ import { latestCodeSentTo, mailCount, registrationInput, userRow, wrongCode } fr
 import { useTestDatabase } from '../../../tests/support/test-database'
 import { RateLimitedError } from '../rate-limit/rate-limit.server'
 import { CODE_TTL_MINUTES, MAX_CODE_ATTEMPTS } from './codes.server'
-import { registerCustomer, resendVerificationCode, verifyEmail } from './registration.server'
+import { PasswordNeededError, registerCustomer, registeredInThisBrowser, resendVerificationCode, verifyEmail } from './registration.server'
 import { registrationSchema } from './schemas'
 import { swimmersOf } from '~/modules/swimmers/swimmers.server'
 import { addMinutes, addSeconds, labToday } from '~/lib/lab-time'
-import { findSessionUser } from './sessions.server'
+import { createSession, findSessionUser } from './sessions.server'
+import { verifyPassword } from './passwords.server'
 import { EmailTakenError } from './users.server'
 import { WeakPasswordError } from './password-policy.server'
 
@@ -98,25 +99,42 @@ describe('e-mail verification', () => {
     expect(await findSessionUser(result.session!.token)).toMatchObject({ email: 'asha@example.com', name: 'Asha Rao' })
   })
 
-  it('the right code from another browser verifies the address but signs nobody in', async () => {
+  it('another browser verifies only by choosing the password there: the registrant\'s password and every session end, and that browser is signed in', async () => {
     const asha = await registerCustomer(registrationInput(), { ip })
-    await registerCustomer(registrationInput({ email: 'ravi@example.com' }), { ip })
+    const ravi = await registerCustomer(registrationInput({ email: 'ravi@example.com' }), { ip })
+    const earlier = await createSession(ravi.id, {})
     // A browser that registered nothing, and one that registered another account.
     for (const [email, pendingAccountId] of [['asha@example.com', null], ['ravi@example.com', asha.id]] as const) {
       const { code } = await latestCodeSentTo(email)
-      const result = await verifyEmail({ email, code, ip, pendingAccountId })
-      expect(result).toMatchObject({ ok: true, session: null, user: { email, isVerified: true } })
-      expect((await userRow(email))!.isVerified).toBe(true)
+      await expect(verifyEmail({ email, code, ip, pendingAccountId })).rejects.toThrow(PasswordNeededError)
+      await expect(verifyEmail({ email, code, ip, pendingAccountId, newPassword: 'Password123' })).rejects.toThrow(WeakPasswordError)
+      expect((await userRow(email))!.isVerified).toBe(false)
+      const result = await verifyEmail({ email, code, ip, pendingAccountId, newPassword: 'owners-own-2027' })
+      expect(result).toMatchObject({ ok: true, user: { email, isVerified: true } })
+      if (!result.ok) return
+      expect(await findSessionUser(result.session.token)).toMatchObject({ email })
+      const { passwordHash } = (await userRow(email))!
+      expect([await verifyPassword(passwordHash, 'owners-own-2027'), await verifyPassword(passwordHash, 'butterfly-2027')]).toEqual([true, false])
     }
-    expect(await db().select().from(sessions)).toEqual([])
+    expect(await findSessionUser(earlier.token)).toBeNull()
+    expect(await db().select({ userId: sessions.userId }).from(sessions)).toHaveLength(2)
+  })
+
+  it('the browser that registered needs no new password, and is told so before it posts', async () => {
+    const asha = await registerCustomer(registrationInput(), { ip })
+    expect(await registeredInThisBrowser('asha@example.com', asha.id)).toBe(true)
+    expect(await registeredInThisBrowser('ASHA@example.com', asha.id)).toBe(true)
+    expect(await registeredInThisBrowser('asha@example.com', null)).toBe(false)
+    expect(await registeredInThisBrowser('asha@example.com', asha.id + 1)).toBe(false)
+    expect(await registeredInThisBrowser('nobody@example.com', asha.id)).toBe(false)
   })
 
   it('a code works once only; an address already verified answers as an unknown one', async () => {
     const registered = await registerCustomer(registrationInput(), { ip })
     const { code } = await latestCodeSentTo('asha@example.com')
     expect((await verifyEmail({ email: 'asha@example.com', code, ip, pendingAccountId: registered.id })).ok).toBe(true)
-    expect(await verifyEmail({ email: 'asha@example.com', code, ip, pendingAccountId: registered.id })).toEqual({ ok: false, check: { status: 'missing' } })
-    expect(await verifyEmail({ email: 'nobody@example.com', code, ip })).toEqual({ ok: false, check: { status: 'missing' } })
+    expect(await verifyEmail({ email: 'asha@example.com', code, ip, pendingAccountId: registered.id, newPassword: 'owners-own-2027' })).toEqual({ ok: false, check: { status: 'missing' } })
+    expect(await verifyEmail({ email: 'nobody@example.com', code, ip, newPassword: 'owners-own-2027' })).toEqual({ ok: false, check: { status: 'missing' } })
   })
 
   it('five wrong codes invalidate the code, even for the right code afterwards', async () => {
@@ -124,10 +142,10 @@ describe('e-mail verification', () => {
     const { code } = await latestCodeSentTo('asha@example.com')
     const wrong = wrongCode(code)
     for (let attempt = 1; attempt < MAX_CODE_ATTEMPTS; attempt += 1) {
-      expect(await verifyEmail({ email: 'asha@example.com', code: wrong, ip })).toEqual({ ok: false, check: { status: 'wrong', attemptsLeft: MAX_CODE_ATTEMPTS - attempt } })
+      expect(await verifyEmail({ email: 'asha@example.com', code: wrong, ip, newPassword: 'owners-own-2027' })).toEqual({ ok: false, check: { status: 'wrong', attemptsLeft: MAX_CODE_ATTEMPTS - attempt } })
     }
-    expect(await verifyEmail({ email: 'asha@example.com', code: wrong, ip })).toEqual({ ok: false, check: { status: 'exhausted' } })
-    expect(await verifyEmail({ email: 'asha@example.com', code, ip })).toEqual({ ok: false, check: { status: 'exhausted' } })
+    expect(await verifyEmail({ email: 'asha@example.com', code: wrong, ip, newPassword: 'owners-own-2027' })).toEqual({ ok: false, check: { status: 'exhausted' } })
+    expect(await verifyEmail({ email: 'asha@example.com', code, ip, newPassword: 'owners-own-2027' })).toEqual({ ok: false, check: { status: 'exhausted' } })
     expect((await userRow('asha@example.com'))!.isVerified).toBe(false)
   })
 
@@ -136,9 +154,9 @@ describe('e-mail verification', () => {
     await registerCustomer(registrationInput(), { ip, now: issuedAt })
     const { code } = await latestCodeSentTo('asha@example.com')
     const later = addMinutes(issuedAt, CODE_TTL_MINUTES)
-    expect(await verifyEmail({ email: 'asha@example.com', code, ip, now: later })).toEqual({ ok: false, check: { status: 'expired' } })
+    expect(await verifyEmail({ email: 'asha@example.com', code, ip, newPassword: 'owners-own-2027', now: later })).toEqual({ ok: false, check: { status: 'expired' } })
     const justInTime = addSeconds(later, -1)
-    expect((await verifyEmail({ email: 'asha@example.com', code, ip, now: justInTime })).ok).toBe(true)
+    expect((await verifyEmail({ email: 'asha@example.com', code, ip, newPassword: 'owners-own-2027', now: justInTime })).ok).toBe(true)
   })
 
   it('a new code replaces the old one', async () => {
@@ -148,9 +166,9 @@ describe('e-mail verification', () => {
     const second = await latestCodeSentTo('asha@example.com')
     expect(await mailCount('asha@example.com')).toBe(2)
     if (first.code !== second.code) {
-      expect(await verifyEmail({ email: 'asha@example.com', code: first.code, ip })).toMatchObject({ ok: false })
+      expect(await verifyEmail({ email: 'asha@example.com', code: first.code, ip, newPassword: 'owners-own-2027' })).toMatchObject({ ok: false })
     }
-    expect((await verifyEmail({ email: 'asha@example.com', code: second.code, ip })).ok).toBe(true)
+    expect((await verifyEmail({ email: 'asha@example.com', code: second.code, ip, newPassword: 'owners-own-2027' })).ok).toBe(true)
   })
 
   it('re-sending sends nothing for an unknown or already verified address', async () => {
@@ -158,7 +176,7 @@ describe('e-mail verification', () => {
     expect(await mailCount('nobody@example.com')).toBe(0)
     await registerCustomer(registrationInput(), { ip })
     const { code } = await latestCodeSentTo('asha@example.com')
-    await verifyEmail({ email: 'asha@example.com', code, ip })
+    await verifyEmail({ email: 'asha@example.com', code, ip, newPassword: 'owners-own-2027' })
     await resendVerificationCode({ email: 'asha@example.com', ip })
     expect(await mailCount('asha@example.com')).toBe(1)
   })
@@ -188,10 +206,10 @@ describe('e-mail verification', () => {
     for (let round = 0; round < 2; round += 1) {
       await resendVerificationCode({ email: 'asha@example.com', ip, now })
       const { code } = await latestCodeSentTo('asha@example.com')
-      for (let i = 0; i < 5; i += 1) await verifyEmail({ email: 'asha@example.com', code: wrongCode(code), ip: `10.1.${round}.${i}`, now })
+      for (let i = 0; i < 5; i += 1) await verifyEmail({ email: 'asha@example.com', code: wrongCode(code), ip: `10.1.${round}.${i}`, newPassword: 'owners-own-2027', now })
     }
     await resendVerificationCode({ email: 'asha@example.com', ip, now })
     const { code } = await latestCodeSentTo('asha@example.com')
-    await expect(verifyEmail({ email: 'asha@example.com', code, ip, now })).rejects.toThrow(RateLimitedError)
+    await expect(verifyEmail({ email: 'asha@example.com', code, ip, newPassword: 'owners-own-2027', now })).rejects.toThrow(RateLimitedError)
   })
 })

@@ -243,7 +243,8 @@ export const codeField = z
   .trim()
   .regex(/^\d{6}$/, CODE_MESSAGE)
 
-export const VerifyEmailSchema = z.object({ email: emailField, code: codeField })
+/** A browser other than the one that registered the account chooses its password as it verifies (the server decides which). */
+export const VerifyEmailSchema = z.object({ email: emailField, code: codeField, password: passwordField.optional() })
 
 export const EmailOnlySchema = z.object({ email: emailField })
 

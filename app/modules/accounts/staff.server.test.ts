@@ -176,8 +176,8 @@ describe('resending the verification code', () => {
     const second = await latestCodeSentTo('new@example.com')
     expect(second.subject).toBe(first.subject)
     expect(await db().select({ id: oneTimeCodes.id }).from(oneTimeCodes).where(eq(oneTimeCodes.userId, user.id))).toHaveLength(1)
-    if (first.code !== second.code) expect((await verifyEmail({ email: 'new@example.com', code: first.code, ip: '203.0.113.30' })).ok).toBe(false)
-    expect((await verifyEmail({ email: 'new@example.com', code: second.code, ip: '203.0.113.30' })).ok).toBe(true)
+    if (first.code !== second.code) expect((await verifyEmail({ email: 'new@example.com', code: first.code, ip: '203.0.113.30', pendingAccountId: user.id })).ok).toBe(false)
+    expect((await verifyEmail({ email: 'new@example.com', code: second.code, ip: '203.0.113.30', pendingAccountId: user.id })).ok).toBe(true)
 
     expect(await entries()).toEqual([
       {

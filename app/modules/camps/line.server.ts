@@ -12,6 +12,7 @@ import { limitHoldAttempts } from '~/modules/holders/holders.server'
 import { DomainError } from '~/lib/domain-error'
 import { countHits, RateLimitedError, type RateLimitRule } from '~/modules/rate-limit/rate-limit.server'
 import { listCamps } from '~/modules/site/site.server'
+import { assertMayDeclareAsGuardian } from '~/modules/swimmers/consent.server'
 import { registrationOpen } from './camps.server'
 import { alreadyRegisteredInstead, BatchFullError, BatchNotInCampError, CampNotFoundError, holdCampSeatIn, RegistrationClosedError, type CampApplicant } from './registrations.server'
 
@@ -53,7 +54,8 @@ export const LINE_LIMIT_PER_NETWORK = { limit: 30, windowSeconds: 10 * 60 } sati
 
 /**
  * Puts a registration in line; settling starts at once. A camp or batch that does not exist, or a
- * camp that takes no registrations, is refused here, before the line.
+ * camp that takes no registrations, is refused here, before the line, and so is a signed-in account
+ * that may not make the form's parent-or-guardian declaration (a swimmer under 18's own account).
  */
 export async function joinCampLine({
   campCode,
@@ -71,6 +73,7 @@ export async function joinCampLine({
   promoCode?: string | null
   now?: Date
 }) {
+  if (holder.userId !== null) await assertMayDeclareAsGuardian(holder.userId, now)
   const camp = (await listCamps(now)).find((candidate) => candidate.code === campCode)
   if (!camp) throw new CampNotFoundError()
   if (!camp.batches.some((batch) => batch.code === batchCode)) throw new BatchNotInCampError(camp.name)

@@ -15,7 +15,7 @@ import { clientNetwork } from '~/modules/rate-limit/client-network'
 import { campSeatsTaken, queuedOnWaitlist, registrationOpen, waitingCounts } from './camps.server'
 import { campPricingColumns } from './columns.server'
 import { priceColumns, registrationPrice } from './pricing.server'
-import { recordCampDeclaration } from '~/modules/swimmers/consent.server'
+import { assertMayDeclareAsGuardian, recordCampDeclaration } from '~/modules/swimmers/consent.server'
 import { AlreadyRegisteredError, insertRegistration, lockBatchOrExplain, RegistrationClosedError, sameSwimmer, type CampApplicant } from './registrations.server'
 
 export class AlreadyWaitingError extends DomainError {
@@ -125,7 +125,23 @@ export async function lockBatchById(executor: Executor, batchId: number) {
  * lapses. One place per swimmer per camp, and at most WAITLIST_PLACES_PER_NETWORK per client
  * network, so one visitor with many e-mail addresses cannot fill the queues.
  */
-export async function joinWaitlist({ campCode, batchCode, applicant, ip, now = new Date() }: { campCode: string; batchCode: string; applicant: CampApplicant; ip: string; now?: Date }) {
+export async function joinWaitlist({
+  campCode,
+  batchCode,
+  applicant,
+  accountId = null,
+  ip,
+  now = new Date(),
+}: {
+  campCode: string
+  batchCode: string
+  applicant: CampApplicant
+  /** The signed-in account, which must be one that may make the form's declaration. */
+  accountId?: number | null
+  ip: string
+  now?: Date
+}) {
+  if (accountId !== null) await assertMayDeclareAsGuardian(accountId, now)
   const network = clientNetwork(ip)
   await limitHoldAttempts({ network, email: applicant.email }, now)
   const links = await privateLinks()

@@ -103,14 +103,14 @@ describe('the e-mail outbox', () => {
     const transport = smtpTransport(sink.url, 'Swimming Sport Science Lab <no-reply@lab.example>')
     closers.push(() => transport.close())
 
-    await registerCustomer(registrationInput(), { ip: '198.51.100.20' })
+    const registered = await registerCustomer(registrationInput(), { ip: '198.51.100.20' })
     expect(await processOutbox(transport)).toEqual({ sent: 1, failed: 0 })
     const mail = await sink.waitForMailTo('asha@example.com')
     expect(mail.from).toBe('no-reply@lab.example')
     expect(mail.raw).toMatch(/^Subject: Your verification code for Swimming Sport Science Lab/m)
     expect(mail.raw).toMatch(/Content-Type: text\/html/)
 
-    const result = await verifyEmail({ email: 'asha@example.com', code: codeIn(mail.text), ip: '198.51.100.20' })
+    const result = await verifyEmail({ email: 'asha@example.com', code: codeIn(mail.text), ip: '198.51.100.20', pendingAccountId: registered.id })
     expect(result.ok).toBe(true)
   })
 

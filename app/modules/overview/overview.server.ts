@@ -4,6 +4,7 @@ import { bookingDays, bookings, campRegistrations, catalogueItems, payments, ref
 import { addDays, isoWeekday, labInstant, labToday } from '~/lib/lab-time'
 import { campChoices } from '~/modules/camps/camps.server'
 import { financialYearOf } from '~/modules/receipts/receipt-number'
+import { consentsToConfirm } from '~/modules/swimmers/consent.server'
 
 /** The Monday of the week a date falls in (weeks run Monday to Sunday). */
 function mondayOf(date: string) {
@@ -101,13 +102,14 @@ async function paymentsNeedingAttention(now: Date) {
 export async function overview(now = new Date()) {
   const today = labToday(now)
   const monday = mondayOf(today)
-  const [todays, week, revenue, byProduct, attention, campsNow] = await Promise.all([
+  const [todays, week, revenue, byProduct, attention, campsNow, consents] = await Promise.all([
     sessionsBetween(today, today),
     sessionsBetween(monday, addDays(monday, 6)),
     revenueByWeek(today, 8),
     revenueByProduct(now),
     paymentsNeedingAttention(now),
     campChoices(now),
+    consentsToConfirm(),
   ])
   const upcomingCamps = campsNow.filter((camp) => camp.endsOn >= today)
   return {
@@ -120,6 +122,8 @@ export async function overview(now = new Date()) {
     revenueByWeek: revenue,
     revenueByProduct: byProduct,
     payments: attention,
+    /** Parents' consents from addresses that may be the swimmer's own: nothing is booked for the swimmer until staff confirm. */
+    consentsToConfirm: consents,
     camps: upcomingCamps.map((camp) => ({ name: camp.name, startsOn: camp.startsOn, endsOn: camp.endsOn, batches: camp.batches.map((batch) => ({ name: batch.name, capacity: batch.capacity, seatsLeft: batch.seatsLeft })) })),
   }
 }

@@ -107,7 +107,7 @@ export const NOT_PERSONAL_COLUMNS: Record<string, string[] | '*'> = {
   camp_registrations: ['reference', 'status'],
   camp_waitlist: ['status'],
   consent_requests: ['token_hash', 'status'],
-  guardian_consents: ['email_verified_by', 'notice_version', 'method'],
+  guardian_consents: ['email_verified_by', 'notice_version', 'method', 'weak_because'],
   instance_secrets: '*',
   one_time_codes: ['purpose', 'code_hash'],
   outbox_messages: ['status', 'channel', 'template_name', 'provider_message_id', 'delivery_status'],

@@ -1,10 +1,10 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
-import { and, eq } from 'drizzle-orm'
+import { and, eq, inArray, ne } from 'drizzle-orm'
 import { config } from '~/config.server'
 import { db, type Executor } from '~/db/client.server'
-import { consentRequests, swimmers, users } from '~/db/schema'
+import { consentRequests, swimmers, users, type WeakConsentReason } from '~/db/schema'
 import { DomainError } from '~/lib/domain-error'
-import { addDays, formatLabDateTime } from '~/lib/lab-time'
+import { addDays, formatLabDateTime, labToday } from '~/lib/lab-time'
 import { CONSENT_WITHDRAWAL_LINK, privateLinkUrl } from '~/lib/private-links.server'
 import { PRODUCT_NAME } from '~/lib/seo'
 import { consentRequestLimits, limitsFor } from '~/modules/accounts/limits.server'
@@ -12,7 +12,7 @@ import { recordAudit } from '~/modules/audit/audit.server'
 import { enqueueEmail } from '~/modules/mail/outbox.server'
 import { letter } from '~/modules/mail/templates.server'
 import { enforce } from '~/modules/rate-limit/rate-limit.server'
-import { consentStatusOf, PRIVACY_NOTICE_VERSION, recordConsent } from './consent.server'
+import { consentStatusOf, onlyAddressToAsk, PRIVACY_NOTICE_VERSION, recordConsent } from './consent.server'
 import { isMinor, type Swimmer } from './swimmers.server'
 
 /** A minor's data is kept this long while their parent has not answered; then it is erased. */
@@ -25,6 +25,29 @@ export function consentTokenHash(token: string) {
 
 export function consentLink(token: string) {
   return `${config().SITE_URL}/consent/${token}`
+}
+
+/**
+ * Keeps, for a swimmer under 18 registering alone, the parent's address they named, without asking
+ * anyone yet: the address of whoever registers is not proved to be theirs until it is verified, and
+ * the site e-mails nobody on behalf of an address nobody has proved. sendHeldConsentRequests asks
+ * the parent once the browser that registered verifies it; otherwise the owner sends the link from
+ * their consent page (sendConsentRequestAgain).
+ */
+export async function holdParentConsentRequest(executor: Executor, { swimmerId, parentEmail, now }: { swimmerId: number; parentEmail: string; now: Date }) {
+  await executor.insert(consentRequests).values({ swimmerId, parentEmail: parentEmail.toLowerCase(), status: 'unsent', tokenHash: null, expiresAt: addDays(now, CONSENT_REQUEST_DAYS), createdAt: now })
+}
+
+/** The account's address is verified: each parent its swimmers named is asked now, with a link valid from now. */
+export async function sendHeldConsentRequests(executor: Executor, accountId: number, now: Date) {
+  const held = await executor
+    .delete(consentRequests)
+    .where(and(eq(consentRequests.status, 'unsent'), inArray(consentRequests.swimmerId, executor.select({ id: swimmers.id }).from(swimmers).where(eq(swimmers.accountId, accountId)))))
+    .returning({ swimmerId: consentRequests.swimmerId, parentEmail: consentRequests.parentEmail })
+  for (const request of held) {
+    const [swimmer] = await executor.select({ name: swimmers.name }).from(swimmers).where(eq(swimmers.id, request.swimmerId))
+    await requestParentConsent(executor, { swimmerId: request.swimmerId, swimmerName: swimmer!.name, parentEmail: request.parentEmail, now })
+  }
 }
 
 /**
@@ -81,17 +104,35 @@ async function requestOfToken(executor: Executor, token: string, { lock }: { loc
   const [request] = lock ? await query.for('update') : await query
   // The index found the row by its hash; comparing again in constant time costs nothing and leaves
   // no timing to learn from.
-  if (!request || !timingSafeEqual(Buffer.from(request.tokenHash), Buffer.from(hash))) return null
+  if (!request?.tokenHash || !timingSafeEqual(Buffer.from(request.tokenHash), Buffer.from(hash))) return null
   return request
 }
 
 async function swimmerAndAccount(executor: Executor, swimmerId: number) {
   const [row] = await executor
-    .select({ swimmerName: swimmers.name, accountName: users.name, accountEmail: users.email })
+    .select({ swimmerName: swimmers.name, accountId: users.id, accountName: users.name, accountEmail: users.email, accountCreatedAt: users.createdAt })
     .from(swimmers)
     .innerJoin(users, eq(users.id, swimmers.accountId))
     .where(eq(swimmers.id, swimmerId))
   return row!
+}
+
+/**
+ * Why the address that answers a swimmer's consent link may be the swimmer's own, or null: an
+ * account with that address was registered the same day (Bangalore) as the swimmer's, or the
+ * address has answered for swimmers of other accounts. A real parent can be either; staff then
+ * confirm the consent before anything is booked.
+ */
+async function weaknessOf(executor: Executor, parentEmail: string, account: { accountId: number; accountCreatedAt: Date }): Promise<WeakConsentReason | null> {
+  const sameAddress = await executor.select({ createdAt: users.createdAt }).from(users).where(and(eq(users.email, parentEmail), ne(users.id, account.accountId)))
+  if (sameAddress.some((other) => labToday(other.createdAt) === labToday(account.accountCreatedAt))) return 'same_day_account'
+  const [forOthers] = await executor
+    .select({ id: consentRequests.id })
+    .from(consentRequests)
+    .innerJoin(swimmers, eq(swimmers.id, consentRequests.swimmerId))
+    .where(and(eq(consentRequests.parentEmail, parentEmail), inArray(consentRequests.status, ['agreed', 'refused']), ne(swimmers.accountId, account.accountId)))
+    .limit(1)
+  return forOthers ? 'answers_for_others' : null
 }
 
 /** "Kiran" of "Kiran Rao": the page a link opens names the swimmer no more than needed. */
@@ -121,13 +162,15 @@ export async function answerConsentLink(
   return db().transaction(async (tx) => {
     const request = await requestOfToken(tx, token, { lock: true })
     if (!request) return null
-    const { swimmerName, accountName, accountEmail } = await swimmerAndAccount(tx, request.swimmerId)
+    const { swimmerName, accountName, accountEmail, ...account } = await swimmerAndAccount(tx, request.swimmerId)
     const swimmerFirstName = firstNameOf(swimmerName)
     const state = linkStateOf(request, now)
     if (state !== 'open') return { outcome: state === 'answered' ? ('already_answered' as const) : ('expired' as const), swimmerFirstName }
     const parent = { id: null, email: request.parentEmail }
     if (answer.agree) {
-      const consentId = await recordConsent(tx, { swimmerId: request.swimmerId, guardianName: answer.guardianName, guardianEmail: request.parentEmail, emailVerifiedBy: 'consent_link', method: 'consent_link', now })
+      const weakBecause = await weaknessOf(tx, request.parentEmail, account)
+      const consentId = await recordConsent(tx, { swimmerId: request.swimmerId, guardianName: answer.guardianName, guardianEmail: request.parentEmail, emailVerifiedBy: 'consent_link', method: 'consent_link', weakBecause, now })
+      const canBook = weakBecause ? `${swimmerFirstName} can book sessions and camps with us once the lab has checked it.` : `${swimmerFirstName} can now book sessions and camps with us.`
       await tx.update(consentRequests).set({ status: 'agreed', answeredAt: now }).where(eq(consentRequests.id, request.id))
       // The parent has no account: the e-mail confirming their consent is how they withdraw it.
       await enqueueEmail(
@@ -136,7 +179,7 @@ export async function answerConsentLink(
           subject: `Your consent for ${swimmerFirstName} at ${PRODUCT_NAME}`,
           name: answer.guardianName,
           paragraphs: [
-            `Thank you: your consent for ${swimmerFirstName} is recorded (${formatLabDateTime(now)}, privacy notice ${PRIVACY_NOTICE_VERSION}). ${swimmerFirstName} can now book sessions and camps with us.`,
+            `Thank you: your consent for ${swimmerFirstName} is recorded (${formatLabDateTime(now)}, privacy notice ${PRIVACY_NOTICE_VERSION}). ${canBook}`,
             `You can withdraw your consent at any time through the link below. We will then book nothing more for ${swimmerFirstName} and cancel their sessions and camp places still to come under our refund policy. Please keep this e-mail.`,
           ],
           action: { label: 'Withdraw my consent', url: await privateLinkUrl(CONSENT_WITHDRAWAL_LINK, consentId, tx) },
@@ -148,9 +191,13 @@ export async function answerConsentLink(
       await enqueueEmail(
         letter({
           to: accountEmail,
-          subject: `Your parent has agreed: you can book at ${PRODUCT_NAME}`,
+          subject: weakBecause ? `Your parent has agreed at ${PRODUCT_NAME}` : `Your parent has agreed: you can book at ${PRODUCT_NAME}`,
           name: accountName,
-          paragraphs: [`Your parent or guardian has given their consent, so you can now book sessions and camps at ${PRODUCT_NAME}.`],
+          paragraphs: [
+            weakBecause
+              ? 'Your parent or guardian has given their consent. The lab checks it before anything is booked; we will e-mail you once you can book.'
+              : `Your parent or guardian has given their consent, so you can now book sessions and camps at ${PRODUCT_NAME}.`,
+          ],
           action: { label: 'Book a session', url: `${config().SITE_URL}/book-slot` },
         }),
         { swimmerId: request.swimmerId },
@@ -177,6 +224,13 @@ export class ConsentRefusedError extends DomainError {
   }
 }
 
+/** After a withdrawal, the swimmer named an address other than the one that withdrew. */
+export class OnlyWithdrawingParentError extends DomainError {
+  constructor(address: string) {
+    super('conflict', `Your parent or guardian at ${address} withdrew their consent, so a new link can go only to that address. If it is no longer right, please write to us.`, 'parentEmail')
+  }
+}
+
 export class ParentEmailIsOwnError extends DomainError {
   constructor() {
     super('invalid', "Enter your parent's or guardian's own e-mail address, not yours", 'parentEmail')
@@ -186,19 +240,24 @@ export class ParentEmailIsOwnError extends DomainError {
 /**
  * A swimmer under 18 who holds the account asks their parent again, at the address they give now
  * (corrected, or the same): the earlier links stop working, the new one runs CONSENT_REQUEST_DAYS.
- * Limited per swimmer (one every few minutes, a handful a day), per parent's address and per
- * client address, so nobody's inbox can be flooded.
+ * After a parent withdrew, only the address that withdrew may be asked (OnlyWithdrawingParentError),
+ * until staff re-open asking another: a swimmer cannot send the request to an address of their own
+ * and agree. Limited per swimmer (one every few minutes, a handful a day), per parent's address and
+ * per client address, so nobody's inbox can be flooded.
  */
 export async function sendConsentRequestAgain({ account, swimmer, parentEmail, ip, now = new Date() }: { account: { id: number; email: string }; swimmer: Swimmer; parentEmail: string; ip: string; now?: Date }) {
   const address = parentEmail.trim().toLowerCase()
   if (address === account.email.toLowerCase()) throw new ParentEmailIsOwnError()
   if (!swimmer.isAccountHolder || !isMinor(swimmer, now)) throw new ConsentRequestNotNeededError()
   const status = await consentStatusOf(swimmer, now)
-  if (status.state === 'given' || status.state === 'not_needed') throw new ConsentRequestNotNeededError()
+  if (status.state === 'given' || status.state === 'checking' || status.state === 'not_needed') throw new ConsentRequestNotNeededError()
   if (status.state === 'refused') throw new ConsentRefusedError()
+  const onlyAddress = await onlyAddressToAsk(swimmer.id)
+  if (onlyAddress && onlyAddress !== address) throw new OnlyWithdrawingParentError(onlyAddress)
   await enforce([...consentRequestLimits(swimmer.id, ip), ...limitsFor('codeSending', { ip, email: address })], now)
   return db().transaction(async (tx) => {
     await tx.update(consentRequests).set({ status: 'expired' }).where(and(eq(consentRequests.swimmerId, swimmer.id), eq(consentRequests.status, 'waiting')))
+    await tx.delete(consentRequests).where(and(eq(consentRequests.swimmerId, swimmer.id), eq(consentRequests.status, 'unsent')))
     return requestParentConsent(tx, { swimmerId: swimmer.id, swimmerName: swimmer.name, parentEmail: address, now })
   })
 }

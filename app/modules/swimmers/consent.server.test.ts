@@ -1,19 +1,31 @@
 import { desc, eq } from 'drizzle-orm'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
-import { auditLog, consentRequests, guardianConsents, outboxMessages, refunds } from '~/db/schema'
-import { addDays } from '~/lib/lab-time'
-import { registerCustomer } from '~/modules/accounts/registration.server'
+import { auditLog, campLine, campWaitlist, consentRequests, guardianConsents, outboxMessages, refunds } from '~/db/schema'
+import { addDays, addMinutes } from '~/lib/lab-time'
+import { registerCustomer, verifyEmail } from '~/modules/accounts/registration.server'
 import type { Customer } from '~/modules/booking/holds.server'
+import { joinCampLine } from '~/modules/camps/line.server'
 import { holdCampSeat } from '~/modules/camps/registrations.server'
+import { joinWaitlist } from '~/modules/camps/waitlist.server'
 import { RateLimitedError } from '~/modules/rate-limit/rate-limit.server'
-import { registrationInput } from '../../../tests/support/accounts'
+import { createVerifiedCustomer, latestCodeSentTo, registrationInput } from '../../../tests/support/accounts'
 import { bookingRow, createCustomers, setWindows } from '../../../tests/support/booking'
 import { useSandboxPayments } from '../../../tests/support/sandbox-payments'
 import { useTestDatabase } from '../../../tests/support/test-database'
-import { answerConsentLink, consentLinkView, sendConsentRequestAgain } from './consent-requests.server'
+import { answerConsentLink, consentLinkView, OnlyWithdrawingParentError, sendConsentRequestAgain } from './consent-requests.server'
 import { consentWithdrawalView, withdrawConsent, withdrawConsentByLink } from './consent-withdrawal.server'
-import { consentStatusOf, giveConsentAgain, mayBeBooked, PRIVACY_NOTICE_VERSION } from './consent.server'
+import {
+  assertMayDeclareAsGuardian,
+  confirmConsent,
+  consentStatusOf,
+  consentsToConfirm,
+  giveConsentAgain,
+  GuardianDeclarationRefusedError,
+  mayBeBooked,
+  PRIVACY_NOTICE_VERSION,
+  reopenConsentAsking,
+} from './consent.server'
 import { insertSwimmer, swimmersOf } from './swimmers.server'
 
 useTestDatabase()
@@ -21,6 +33,12 @@ const sandbox = useSandboxPayments()
 beforeEach(() => sandbox.ready())
 
 const PARENT = 'parent.rao@example.com'
+
+/** Who acts for the lab in the audit log. */
+async function staffMember() {
+  const { user } = await createVerifiedCustomer({ name: 'Staff Member', email: 'staff@lab.example' }, '203.0.113.99')
+  return { id: user.id, email: user.email }
+}
 
 /** The token of the newest consent link e-mailed to `to`. */
 async function linkTokenSentTo(to: string) {
@@ -30,11 +48,13 @@ async function linkTokenSentTo(to: string) {
   return token
 }
 
-/** A 15-year-old who registered alone and named their parent. */
-async function minorAlone(now = new Date()) {
-  const account = await registerCustomer(registrationInput({ name: 'Kiran Rao', email: 'kiran@example.com', age: '15', parentEmail: PARENT }), { ip: '203.0.113.20', now })
+/** A 15-year-old who registered alone, named their parent and verified their own address (which asks the parent). */
+async function minorAlone(now = new Date(), { name = 'Kiran Rao', email = 'kiran@example.com', parentEmail = PARENT } = {}) {
+  const account = await registerCustomer(registrationInput({ name, email, age: '15', parentEmail }), { ip: '203.0.113.20', now })
+  const { code } = await latestCodeSentTo(email)
+  expect((await verifyEmail({ email, code, ip: '203.0.113.20', pendingAccountId: account.id, now })).ok).toBe(true)
   const [swimmer] = await swimmersOf(account.id)
-  return { account, swimmer: swimmer!, token: await linkTokenSentTo(PARENT) }
+  return { account, swimmer: swimmer!, token: await linkTokenSentTo(parentEmail) }
 }
 
 describe("a parent's answer through the consent link", () => {
@@ -195,3 +215,144 @@ describe('a guest camp registration', () => {
     expect(consent).toMatchObject({ swimmerId: null, guardianName: 'Parent or guardian of Arjun Menon', guardianEmail: 'menon@example.com', emailVerifiedBy: 'unverified', method: 'camp_form', noticeVersion: PRIVACY_NOTICE_VERSION })
   })
 })
+
+describe("the parent of a swimmer under 18 who registers alone", () => {
+  it("is asked only once the swimmer's own address is verified, with a link that runs from then", async () => {
+    const registeredAt = new Date('2027-03-10T06:00:00Z')
+    const account = await registerCustomer(registrationInput({ name: 'Kiran Rao', email: 'kiran@example.com', age: '15', parentEmail: PARENT }), { ip: '203.0.113.20', now: registeredAt })
+    expect(await db().select().from(outboxMessages).where(eq(outboxMessages.to, PARENT))).toEqual([])
+    const [held] = await db().select().from(consentRequests)
+    expect(held).toMatchObject({ parentEmail: PARENT, status: 'unsent', tokenHash: null })
+    // Nobody can answer a request that was never sent.
+    expect(await consentLinkView('A'.repeat(43))).toBeNull()
+
+    const verifiedAt = addMinutes(registeredAt, 20)
+    const { code } = await latestCodeSentTo('kiran@example.com')
+    await verifyEmail({ email: 'kiran@example.com', code, ip: '203.0.113.20', pendingAccountId: account.id, now: verifiedAt })
+    const token = await linkTokenSentTo(PARENT)
+    const [sent] = await db().select().from(consentRequests)
+    expect(sent).toMatchObject({ parentEmail: PARENT, status: 'waiting', expiresAt: addDays(verifiedAt, 7) })
+    expect(await consentLinkView(token, verifiedAt)).toMatchObject({ state: 'open' })
+  })
+
+  it('is not asked when the address is verified in another browser: the owner, who may not have typed it, sees it and sends the link', async () => {
+    const account = await registerCustomer(registrationInput({ name: 'Kiran Rao', email: 'kiran@example.com', age: '15', parentEmail: PARENT }), { ip: '203.0.113.20' })
+    const { code } = await latestCodeSentTo('kiran@example.com')
+    expect((await verifyEmail({ email: 'kiran@example.com', code, ip: '203.0.113.20', newPassword: 'owners-own-2027' })).ok).toBe(true)
+    expect(await db().select().from(outboxMessages).where(eq(outboxMessages.to, PARENT))).toEqual([])
+    const [swimmer] = await swimmersOf(account.id)
+    expect(await consentStatusOf(swimmer!)).toEqual({ state: 'not_asked', parentEmail: PARENT })
+    expect(await mayBeBooked(swimmer!)).toBe(false)
+
+    await sendConsentRequestAgain({ account, swimmer: swimmer!, parentEmail: PARENT, ip: '203.0.113.20' })
+    expect(await consentStatusOf(swimmer!)).toMatchObject({ state: 'waiting', parentEmail: PARENT })
+    expect(await db().select({ status: consentRequests.status }).from(consentRequests)).toEqual([{ status: 'waiting' }])
+    await linkTokenSentTo(PARENT)
+  })
+})
+
+describe("a signed-in account and the guest forms' parent-or-guardian declaration", () => {
+  it('is refused for an account of a swimmer under 18, waiting for consent or not, and allowed for an adult or a parent', async () => {
+    const { account, swimmer, token } = await minorAlone()
+    await expect(assertMayDeclareAsGuardian(account.id)).rejects.toThrow(GuardianDeclarationRefusedError)
+    await answerConsentLink(token, { agree: true, guardianName: 'Lakshmi Rao' })
+    expect(await mayBeBooked(swimmer)).toBe(true)
+    await expect(assertMayDeclareAsGuardian(account.id)).rejects.toThrow(GuardianDeclarationRefusedError)
+
+    const { user: adult } = await createVerifiedCustomer({ email: 'adult@example.com' })
+    await expect(assertMayDeclareAsGuardian(adult.id)).resolves.toBeUndefined()
+    const { user: parent } = await createVerifiedCustomer({ email: 'parent.of.child@example.com', whoSwims: 'child', swimmerName: 'Arjun Menon', age: '9', guardianDeclaration: 'on' })
+    await expect(assertMayDeclareAsGuardian(parent.id)).resolves.toBeUndefined()
+  })
+
+  it("refuses a minor's account on the camp line and the waitlist before anything is kept", async () => {
+    const { account } = await minorAlone()
+    const refused = new GuardianDeclarationRefusedError()
+    const applicant = { swimmerName: 'Kiran Rao', email: 'kiran@example.com', phone: '+919845012345', guardianDeclaration: true as const }
+    await expect(joinCampLine({ campCode: 'camp1', batchCode: 'batch1', applicant, holder: { userId: account.id, email: 'kiran@example.com', network: '203.0.113.0', browser: null } })).rejects.toThrow(refused)
+    await expect(joinWaitlist({ campCode: 'camp1', batchCode: 'batch1', applicant, accountId: account.id, ip: '203.0.113.20' })).rejects.toThrow(refused)
+    expect(await db().select().from(campLine)).toEqual([])
+    expect(await db().select().from(campWaitlist)).toEqual([])
+  })
+})
+
+describe('after a parent withdraws through their link', () => {
+  async function withdrawn() {
+    const minor = await minorAlone()
+    await answerConsentLink(minor.token, { agree: true, guardianName: 'Lakshmi Rao' })
+    const [consent] = await db().select().from(guardianConsents).where(eq(guardianConsents.swimmerId, minor.swimmer.id))
+    const [mail] = await db().select({ text: outboxMessages.text }).from(outboxMessages).where(eq(outboxMessages.subject, 'Your consent for Kiran at Swimming Sport Science Lab'))
+    const key = /\/consent\/withdraw\/\d+\?key=([A-Za-z0-9_-]+)/.exec(mail!.text)![1]!
+    expect(await withdrawConsentByLink(String(consent!.id), key)).toBe('withdrawn')
+    return minor
+  }
+
+  it('a new link goes only to the address that withdrew', async () => {
+    const { account, swimmer } = await withdrawn()
+    const ip = '203.0.113.21'
+    await expect(sendConsentRequestAgain({ account, swimmer, parentEmail: 'kiran.second@example.com', ip })).rejects.toThrow(new OnlyWithdrawingParentError(PARENT))
+    expect(await db().select().from(outboxMessages).where(eq(outboxMessages.to, 'kiran.second@example.com'))).toEqual([])
+    await sendConsentRequestAgain({ account, swimmer, parentEmail: PARENT.toUpperCase(), ip })
+    expect(await consentStatusOf(swimmer)).toMatchObject({ state: 'waiting', parentEmail: PARENT })
+    // Having answered for this account before is no reason to doubt the parent.
+    await answerConsentLink(await linkTokenSentTo(PARENT), { agree: true, guardianName: 'Lakshmi Rao' })
+    expect(await mayBeBooked(swimmer)).toBe(true)
+  })
+
+  it('staff re-open asking another address, once, for a swimmer of that account only', async () => {
+    const { account, swimmer } = await withdrawn()
+    const actor = await staffMember()
+    expect(await reopenConsentAsking({ accountId: account.id + 1, swimmerId: swimmer.id, actor })).toBe(false)
+    expect(await reopenConsentAsking({ accountId: account.id, swimmerId: swimmer.id, actor })).toBe(true)
+    expect(await reopenConsentAsking({ accountId: account.id, swimmerId: swimmer.id, actor })).toBe(false)
+    const [reopened] = await db().select().from(auditLog).where(eq(auditLog.action, 'consent.reopen'))
+    expect(reopened).toMatchObject({ actorEmail: 'staff@lab.example', entityType: 'swimmer', entityId: String(swimmer.id) })
+    await sendConsentRequestAgain({ account, swimmer, parentEmail: 'kiran.guardian@example.com', ip: '203.0.113.22' })
+    expect(await consentStatusOf(swimmer)).toMatchObject({ state: 'waiting', parentEmail: 'kiran.guardian@example.com' })
+  })
+})
+
+describe("a consent from an address that may be the swimmer's own", () => {
+  it('an account with the address registered the same day (Bangalore): nothing can be booked until staff confirm it', async () => {
+    // 20:00 UTC on 9 March is 01:30 on 10 March in Bangalore, the day the swimmer registers.
+    const parentRegistered = new Date('2027-03-09T20:00:00Z')
+    await registerCustomer(registrationInput({ name: 'Parent Rao', email: PARENT }), { ip: '203.0.113.30', now: parentRegistered })
+    const { swimmer, token, account } = await minorAlone(new Date('2027-03-10T12:00:00Z'))
+    await answerConsentLink(token, { agree: true, guardianName: 'Lakshmi Rao' }, new Date('2027-03-10T13:00:00Z'))
+    const now = new Date('2027-03-10T13:00:00Z')
+    expect(await mayBeBooked(swimmer, now)).toBe(false)
+    expect(await consentStatusOf(swimmer, now)).toMatchObject({ state: 'checking', guardianName: 'Lakshmi Rao' })
+    const [told] = await db().select({ subject: outboxMessages.subject }).from(outboxMessages).where(eq(outboxMessages.to, account.email)).orderBy(desc(outboxMessages.id)).limit(1)
+    expect(told!.subject).not.toMatch(/you can book/)
+    const listed = await consentsToConfirm()
+    expect(listed).toMatchObject([{ swimmerName: 'Kiran Rao', guardianEmail: PARENT, weakBecause: 'same_day_account', accountEmail: 'kiran@example.com' }])
+
+    const actor = await staffMember()
+    expect(await confirmConsent({ consentId: listed[0]!.consentId, actor, now })).toBe(true)
+    expect(await confirmConsent({ consentId: listed[0]!.consentId, actor, now })).toBe(false)
+    expect(await mayBeBooked(swimmer, now)).toBe(true)
+    expect(await consentStatusOf(swimmer, now)).toMatchObject({ state: 'given' })
+    expect(await consentsToConfirm()).toEqual([])
+    const [confirmed] = await db().select().from(auditLog).where(eq(auditLog.action, 'consent.confirm'))
+    expect(confirmed).toMatchObject({ actorEmail: 'staff@lab.example', entityId: String(swimmer.id) })
+  })
+
+  it('an account with the address registered on another day is no reason', async () => {
+    await registerCustomer(registrationInput({ name: 'Parent Rao', email: PARENT }), { ip: '203.0.113.30', now: new Date('2027-03-09T12:00:00Z') })
+    const { swimmer, token } = await minorAlone(new Date('2027-03-10T12:00:00Z'))
+    const now = new Date('2027-03-10T13:00:00Z')
+    await answerConsentLink(token, { agree: true, guardianName: 'Lakshmi Rao' }, now)
+    expect(await mayBeBooked(swimmer, now)).toBe(true)
+  })
+
+  it('an address that has answered for a swimmer of another account', async () => {
+    const first = await minorAlone()
+    await answerConsentLink(first.token, { agree: true, guardianName: 'Lakshmi Rao' })
+    expect(await mayBeBooked(first.swimmer)).toBe(true)
+    const second = await minorAlone(new Date(), { name: 'Meera Iyer', email: 'meera@example.com' })
+    await answerConsentLink(second.token, { agree: true, guardianName: 'Lakshmi Rao' })
+    expect(await mayBeBooked(second.swimmer)).toBe(false)
+    expect(await consentsToConfirm()).toMatchObject([{ swimmerName: 'Meera Iyer', weakBecause: 'answers_for_others' }])
+  })
+})
+

@@ -1,15 +1,19 @@
-import { and, desc, eq, inArray, isNull } from 'drizzle-orm'
+import { and, asc, desc, eq, inArray, isNotNull, isNull } from 'drizzle-orm'
+import { config } from '~/config.server'
 import { db, type Executor } from '~/db/client.server'
-import { consentRequests, guardianConsents, swimmers, type ConsentMethod } from '~/db/schema'
+import { consentRequests, guardianConsents, swimmers, users, type ConsentMethod, type WeakConsentReason } from '~/db/schema'
 import { DomainError } from '~/lib/domain-error'
-import { recordAudit } from '~/modules/audit/audit.server'
+import { PRODUCT_NAME } from '~/lib/seo'
+import { recordAudit, type Actor } from '~/modules/audit/audit.server'
+import { enqueueEmail } from '~/modules/mail/outbox.server'
+import { letter } from '~/modules/mail/templates.server'
 import { isMinor, type Swimmer } from './swimmers.server'
 
 /**
  * The version of the privacy notice a parent is shown when they consent, kept with each consent:
  * change it whenever the privacy policy's text on children's data changes.
  */
-export const PRIVACY_NOTICE_VERSION = '2026-11-26'
+export const PRIVACY_NOTICE_VERSION = '2026-11-27'
 
 type ConsentGiven = {
   swimmerId?: number | null
@@ -18,6 +22,8 @@ type ConsentGiven = {
   guardianEmail: string
   emailVerifiedBy: 'account_code' | 'consent_link' | 'unverified'
   method: ConsentMethod
+  /** Why the address may be the swimmer's own: the consent then waits for staff to confirm it. */
+  weakBecause?: WeakConsentReason | null
   now: Date
 }
 
@@ -33,6 +39,7 @@ export async function recordConsent(executor: Executor, consent: ConsentGiven) {
       emailVerifiedBy: consent.emailVerifiedBy,
       noticeVersion: PRIVACY_NOTICE_VERSION,
       method: consent.method,
+      weakBecause: consent.weakBecause ?? null,
       givenAt: consent.now,
     })
     .returning({ id: guardianConsents.id })
@@ -72,24 +79,73 @@ export class ConsentNeededError extends DomainError {
   }
 }
 
-/** Whether the swimmer may be booked or registered now: an adult, or a minor with a parent's consent in force. */
+/** A consent in force that lets the swimmer be booked: not one from an address that may be their own, until staff confirm it. */
+function letsBook(consent: Pick<typeof guardianConsents.$inferSelect, 'weakBecause' | 'staffConfirmedAt'>) {
+  return consent.weakBecause === null || consent.staffConfirmedAt !== null
+}
+
+/**
+ * Whether the swimmer may be booked or registered now: an adult, or a minor with a parent's consent
+ * in force, confirmed by staff when the address that gave it may be the swimmer's own.
+ */
 export async function mayBeBooked(swimmer: Pick<Swimmer, 'id' | 'birthDate' | 'ageYears' | 'ageGivenOn'>, now = new Date(), executor: Executor = db()) {
   if (!isMinor(swimmer, now)) return true
-  return (await consentInForce(swimmer.id, executor)) !== null
+  const consent = await consentInForce(swimmer.id, executor)
+  return consent !== null && letsBook(consent)
 }
 
 export async function assertMayBeBooked(swimmer: Pick<Swimmer, 'id' | 'birthDate' | 'ageYears' | 'ageGivenOn'>, now = new Date(), executor: Executor = db(), field?: string) {
   if (!(await mayBeBooked(swimmer, now, executor))) throw new ConsentNeededError(field)
 }
 
+export const NO_GUARDIAN_DECLARATION_MESSAGE =
+  "Your account is of a swimmer under 18, so it cannot declare to be a parent or guardian. Please register as yourself, one of your account's swimmers: that needs your parent's consent."
+
+/** A signed-in account of a swimmer under 18 (or one waiting for a parent's consent) ticked the guardian's declaration. */
+export class GuardianDeclarationRefusedError extends DomainError {
+  constructor() {
+    super('conflict', NO_GUARDIAN_DECLARATION_MESSAGE, 'guardianDeclaration')
+  }
+}
+
 /**
- * Where a swimmer's consent stands: not needed (18 or older), given (and in force), waiting for the
+ * Whether a signed-in account may register or book through a guest form's declaration ("the
+ * swimmer is 18 or older, or I am their parent or guardian"). An account whose holder is under 18,
+ * or that is waiting for a parent's consent, may not: the site knows its holder is a minor, so they
+ * book and register only through their account's swimmers, checked like any booking
+ * (assertMayBeBooked). Throws GuardianDeclarationRefusedError, whose message belongs next to the
+ * declaration's box.
+ */
+export async function assertMayDeclareAsGuardian(accountId: number, now = new Date(), executor: Executor = db()) {
+  const own = await executor
+    .select({ id: swimmers.id, isAccountHolder: swimmers.isAccountHolder, birthDate: swimmers.birthDate, ageYears: swimmers.ageYears, ageGivenOn: swimmers.ageGivenOn })
+    .from(swimmers)
+    .where(eq(swimmers.accountId, accountId))
+  const holder = own.find((swimmer) => swimmer.isAccountHolder)
+  if (holder && isMinor(holder, now)) throw new GuardianDeclarationRefusedError()
+  const ids = own.map((swimmer) => swimmer.id)
+  if (ids.length === 0) return
+  const [waiting] = await executor
+    .select({ id: consentRequests.id })
+    .from(consentRequests)
+    .where(and(inArray(consentRequests.swimmerId, ids), inArray(consentRequests.status, ['unsent', 'waiting'])))
+    .limit(1)
+  if (waiting) throw new GuardianDeclarationRefusedError()
+}
+
+/**
+ * Where a swimmer's consent stands: not needed (18 or older), given (and in force), given by an
+ * address that may be the swimmer's own and waiting for staff to confirm it (checking), a parent's
+ * address named at registration but not asked yet (not_asked: the account's owner verified it in
+ * another browser than the one that registered, and sends the link themselves), waiting for the
  * parent's answer to the e-mailed link, refused by the parent, or missing (never given, withdrawn,
  * or the link ran out unanswered).
  */
 export type ConsentStatus =
   | { state: 'not_needed' }
   | { state: 'given'; guardianName: string; givenAt: Date; method: ConsentMethod }
+  | { state: 'checking'; guardianName: string; givenAt: Date }
+  | { state: 'not_asked'; parentEmail: string }
   | { state: 'waiting'; parentEmail: string; expiresAt: Date }
   | { state: 'refused'; answeredAt: Date | null }
   | { state: 'missing' }
@@ -97,8 +153,10 @@ export type ConsentStatus =
 export async function consentStatusOf(swimmer: Pick<Swimmer, 'id' | 'birthDate' | 'ageYears' | 'ageGivenOn'>, now = new Date(), executor: Executor = db()): Promise<ConsentStatus> {
   if (!isMinor(swimmer, now)) return { state: 'not_needed' }
   const consent = await consentInForce(swimmer.id, executor)
+  if (consent && !letsBook(consent)) return { state: 'checking', guardianName: consent.guardianName, givenAt: consent.givenAt }
   if (consent) return { state: 'given', guardianName: consent.guardianName, givenAt: consent.givenAt, method: consent.method }
   const request = await latestConsentRequest(swimmer.id, executor)
+  if (request?.status === 'unsent') return { state: 'not_asked', parentEmail: request.parentEmail }
   if (request?.status === 'waiting' && request.expiresAt > now) return { state: 'waiting', parentEmail: request.parentEmail, expiresAt: request.expiresAt }
   if (request?.status === 'refused') return { state: 'refused', answeredAt: request.answeredAt }
   return { state: 'missing' }
@@ -172,3 +230,102 @@ export async function consentRecordsOf(swimmerIds: number[], executor: Executor 
   }
   return records
 }
+
+/** What staff are told of why an address that consented may be the swimmer's own. */
+export const WEAK_CONSENT_REASONS: Record<WeakConsentReason, string> = {
+  same_day_account: "has an account registered the same day as the swimmer's",
+  answers_for_others: 'has answered for swimmers of other accounts',
+}
+
+/**
+ * Consents in force given by an address that may be the swimmer's own, which staff have not yet
+ * confirmed: the swimmers cannot be booked until they are. Oldest first.
+ */
+export function consentsToConfirm() {
+  return db()
+    .select({
+      consentId: guardianConsents.id,
+      guardianName: guardianConsents.guardianName,
+      guardianEmail: guardianConsents.guardianEmail,
+      weakBecause: guardianConsents.weakBecause,
+      givenAt: guardianConsents.givenAt,
+      swimmerName: swimmers.name,
+      accountId: users.id,
+      accountEmail: users.email,
+    })
+    .from(guardianConsents)
+    .innerJoin(swimmers, eq(swimmers.id, guardianConsents.swimmerId))
+    .innerJoin(users, eq(users.id, swimmers.accountId))
+    .where(and(isNotNull(guardianConsents.weakBecause), isNull(guardianConsents.staffConfirmedAt), isNull(guardianConsents.withdrawnAt)))
+    .orderBy(asc(guardianConsents.givenAt))
+    .limit(100)
+}
+
+/**
+ * Staff have checked (by a call to the parent, say) a consent from an address that may have been
+ * the swimmer's own: the swimmer can be booked from now, and the account is told. False when the
+ * consent is not one waiting for that (confirmed already, withdrawn, or never weak).
+ */
+export async function confirmConsent({ consentId, actor, now = new Date() }: { consentId: number; actor: Actor; now?: Date }) {
+  return db().transaction(async (tx) => {
+    const [confirmed] = await tx
+      .update(guardianConsents)
+      .set({ staffConfirmedAt: now })
+      .where(and(eq(guardianConsents.id, consentId), isNotNull(guardianConsents.weakBecause), isNull(guardianConsents.staffConfirmedAt), isNull(guardianConsents.withdrawnAt)))
+      .returning({ swimmerId: guardianConsents.swimmerId })
+    if (!confirmed?.swimmerId) return false
+    const [account] = await tx.select({ id: users.id, name: users.name, email: users.email }).from(swimmers).innerJoin(users, eq(users.id, swimmers.accountId)).where(eq(swimmers.id, confirmed.swimmerId))
+    const about = { accountId: account!.id, swimmerId: confirmed.swimmerId }
+    await recordAudit(tx, actor, { action: 'consent.confirm', entityType: 'swimmer', entityId: confirmed.swimmerId, summary: "Staff confirmed the parent's consent", after: { consentId }, about }, now)
+    await enqueueEmail(
+      letter({
+        to: account!.email,
+        subject: `Your parent's consent is confirmed: you can book at ${PRODUCT_NAME}`,
+        name: account!.name,
+        paragraphs: [`We have checked your parent's or guardian's consent, so you can now book sessions and camps at ${PRODUCT_NAME}.`],
+        action: { label: 'Book a session', url: `${config().SITE_URL}/book-slot` },
+      }),
+      about,
+      tx,
+      now,
+    )
+    return true
+  })
+}
+
+/**
+ * After a parent withdrew consent, a new link goes only to the address that withdrew; staff re-open
+ * asking another address (the parent has a new one, say) for a swimmer of the account. False when
+ * the swimmer's newest consent is not a withdrawn one still closed.
+ */
+export async function reopenConsentAsking({ accountId, swimmerId, actor, now = new Date() }: { accountId: number; swimmerId: number; actor: Actor; now?: Date }) {
+  return db().transaction(async (tx) => {
+    const [newest] = await tx
+      .select({ id: guardianConsents.id, withdrawnAt: guardianConsents.withdrawnAt, reopenedAt: guardianConsents.reopenedAt })
+      .from(guardianConsents)
+      .innerJoin(swimmers, eq(swimmers.id, guardianConsents.swimmerId))
+      .where(and(eq(guardianConsents.swimmerId, swimmerId), eq(swimmers.accountId, accountId)))
+      .orderBy(desc(guardianConsents.id))
+      .limit(1)
+      .for('update', { of: guardianConsents })
+    if (!newest?.withdrawnAt || newest.reopenedAt) return false
+    await tx.update(guardianConsents).set({ reopenedAt: now }).where(eq(guardianConsents.id, newest.id))
+    await recordAudit(tx, actor, { action: 'consent.reopen', entityType: 'swimmer', entityId: swimmerId, summary: 'Staff let the swimmer ask another address for consent', after: { consentId: newest.id }, about: { accountId, swimmerId } }, now)
+    return true
+  })
+}
+
+/**
+ * The only address a new consent link may go to, when the swimmer's newest consent was withdrawn
+ * and staff have not re-opened asking another: the one that withdrew. Null when any may be asked.
+ */
+export async function onlyAddressToAsk(swimmerId: number, executor: Executor = db()) {
+  const [newest] = await executor
+    .select({ guardianEmail: guardianConsents.guardianEmail, withdrawnAt: guardianConsents.withdrawnAt, reopenedAt: guardianConsents.reopenedAt })
+    .from(guardianConsents)
+    .where(eq(guardianConsents.swimmerId, swimmerId))
+    .orderBy(desc(guardianConsents.id))
+    .limit(1)
+  return newest?.withdrawnAt && !newest.reopenedAt ? newest.guardianEmail : null
+}
+

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
 import { guardianConsents, swimmers } from '~/db/schema'
 import { registerCustomer } from '~/modules/accounts/registration.server'
-import { registrationInput, swimmerInput as validSwimmer } from '../../../tests/support/accounts'
+import { createVerifiedCustomer, registrationInput, swimmerInput as validSwimmer } from '../../../tests/support/accounts'
 import { useTestDatabase } from '../../../tests/support/test-database'
 import {
   addSwimmer,
@@ -123,7 +123,7 @@ describe('editing a swimmer', () => {
 
 describe("an account holder under 18 waiting for a parent's consent", () => {
   it('is told who was e-mailed and until when; an adult holder, nothing', async () => {
-    const teen = await account({ email: 'teen@example.com', age: '15', parentEmail: 'Mother@Example.com' })
+    const { user: teen } = await createVerifiedCustomer({ email: 'teen@example.com', age: '15', parentEmail: 'Mother@Example.com' })
     expect(await holderConsentNotice(teen.id)).toEqual({ parentEmail: 'mother@example.com', answerBy: expect.any(String) })
     const [self] = await swimmersOf(teen.id)
     expect(await consentStatusOf(self!)).toMatchObject({ state: 'waiting', parentEmail: 'mother@example.com' })

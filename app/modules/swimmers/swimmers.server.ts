@@ -202,7 +202,7 @@ export async function holderConsentNotice(accountId: number, now = new Date(), e
   if (!holder) return null
   const status = await consentStatusOf(holder, now, executor)
   if (status.state === 'waiting') return { parentEmail: status.parentEmail, answerBy: formatLabDateTime(status.expiresAt) }
-  if (status.state === 'missing') return { parentEmail: null, answerBy: null }
+  if (status.state === 'missing' || status.state === 'not_asked') return { parentEmail: null, answerBy: null }
   return null
 }
 

@@ -8,12 +8,13 @@ import { formatRupees } from '~/lib/money'
 import { formatDateRange, formatLabDate, formatLabDateTime, formatTimeRange, formatWeekdayDate, labToday } from '~/lib/lab-time'
 import { redirectWithToast } from '~/lib/toast.server'
 import { swimmerProfileRows } from '~/modules/swimmers/texts'
-import type { consentRecordsOf } from '~/modules/swimmers/consent.server'
+import { reopenConsentAsking, WEAK_CONSENT_REASONS, type consentRecordsOf } from '~/modules/swimmers/consent.server'
 import { isMinor } from '~/modules/swimmers/swimmers.server'
 import { customerDetails, disableCustomer, enableCustomer, resendVerification } from '~/modules/accounts/staff.server'
 import { BOOKING_STATUS_LABELS } from '~/modules/booking/texts'
 import { readForm } from '~/lib/form-data.server'
 import { formIntent } from '~/lib/intent'
+import { rowId } from '~/lib/row-id'
 import { notFoundUnless, refusalData } from '~/lib/refusals.server'
 import { MessageList } from '~/components/message-list'
 import { config } from '~/config.server'
@@ -58,6 +59,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       name: swimmer.isAccountHolder ? `${swimmer.name} (the account holder)` : swimmer.name,
       profile: swimmerProfileRows(swimmer, today),
       consent: isMinor(swimmer) ? consentRows(swimmer) : [],
+      /** After a parent withdrew, only their address may be asked again, until staff re-open it. */
+      reopensConsent: swimmer.isAccountHolder && swimmer.consent?.withdrawnAt != null && swimmer.consent.reopenedAt === null ? swimmer.consent.guardianEmail : null,
     })),
     bookings: bookings.map((booking) => ({
       reference: booking.reference,
@@ -88,25 +91,32 @@ const VERIFIED_BY = { account_code: "the account's e-mailed code", consent_link:
 /** What staff see of a swimmer under 18's consent: the record, or why there is none. */
 function consentRows({ consent, request }: Awaited<ReturnType<typeof consentRecordsOf>> extends Map<number, infer Record> ? Record : never): Array<[term: string, value: string]> {
   if (consent && (consent.withdrawnAt === null || !request || request.status !== 'waiting')) {
-    return [
+    const rows: Array<[term: string, value: string]> = [
       ['Consent', consent.withdrawnAt ? `Withdrawn ${formatLabDateTime(consent.withdrawnAt)}` : 'Given'],
       ['Given by', `${consent.guardianName}, ${consent.guardianEmail} (verified by ${VERIFIED_BY[consent.emailVerifiedBy]})`],
       ['Given', `${formatLabDateTime(consent.givenAt)}, through ${METHODS[consent.method]}`],
       ['Privacy notice', consent.noticeVersion],
     ]
+    if (consent.weakBecause) {
+      const checked = consent.staffConfirmedAt ? `confirmed by staff ${formatLabDateTime(consent.staffConfirmedAt)}` : 'not confirmed yet: the swimmer cannot be booked (see the overview)'
+      rows.push(['Checked', `The address ${WEAK_CONSENT_REASONS[consent.weakBecause]}; ${checked}`])
+    }
+    return rows
   }
+  if (request?.status === 'unsent') return [['Consent', `Not asked yet: ${request.parentEmail} is e-mailed once the swimmer's own address is verified`]]
   if (request?.status === 'waiting' && request.expiresAt > new Date()) return [['Consent', `Waiting for the parent since ${formatLabDateTime(request.createdAt)} (${request.parentEmail}, link valid until ${formatLabDateTime(request.expiresAt)})`]]
   if (request?.status === 'refused') return [['Consent', `Refused by the parent (${request.parentEmail})${request.answeredAt ? ` ${formatLabDateTime(request.answeredAt)}` : ''}`]]
   return [['Consent', 'No consent']]
 }
 
-const INTENTS = ['resend-verification', 'disable', 'enable'] as const
+const INTENTS = ['resend-verification', 'disable', 'enable', 'reopen-consent'] as const
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const admin = await requireAdmin(request)
   const actor = { id: admin.id, email: admin.email }
   const userId = customerId(params)
-  const intent = formIntent(await readForm(request), INTENTS)
+  const formData = await readForm(request)
+  const intent = formIntent(formData, INTENTS)
   if (!intent) return data({ error: 'Choose what to do with this account.' }, { status: 400 })
   const here = `/admin/customers/${userId}`
   try {
@@ -121,6 +131,14 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       case 'enable': {
         const changed = await enableCustomer({ actor, userId })
         return redirectWithToast(here, changed ? { type: 'success', title: 'Account enabled', description: 'They can sign in again.' } : { type: 'info', title: 'The account was not disabled' })
+      }
+      case 'reopen-consent': {
+        const swimmerId = rowId(String(formData.get('swimmerId') ?? ''))
+        const changed = swimmerId !== null && (await reopenConsentAsking({ accountId: userId, swimmerId, actor }))
+        return redirectWithToast(
+          here,
+          changed ? { type: 'success', title: 'Asking another address re-opened', description: "The swimmer can now send the consent link to another parent's address." } : { type: 'info', title: 'Nothing to re-open for this swimmer' },
+        )
       }
     }
   } catch (error) {
@@ -203,6 +221,15 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
                       <DetailRow key={term} term={term} value={value} />
                     ))}
                   </dl>
+                  {swimmer.reopensConsent && (
+                    <Form method="post" className="mt-3">
+                      <input type="hidden" name="swimmerId" value={swimmer.id} />
+                      <p className="text-muted">{`A new consent link can go only to ${swimmer.reopensConsent}, who withdrew. Once you have checked with the family that another address is the parent's, let the swimmer ask it.`}</p>
+                      <PendingButton name="intent" value="reopen-consent" when={{ fields: { intent: 'reopen-consent', swimmerId: String(swimmer.id) } }} className="btn-secondary mt-2">
+                        Let the swimmer ask another address
+                      </PendingButton>
+                    </Form>
+                  )}
                 </li>
               ))}
             </ul>

@@ -6,6 +6,8 @@ import { BarChart } from '~/components/bar-chart'
 import { FormAlert, PendingButton, TextField, useValidatedForm } from '~/components/form-fields'
 import { requireAdmin } from '~/lib/auth.server'
 import { readForm } from '~/lib/form-data.server'
+import { formIntent } from '~/lib/intent'
+import { rowId } from '~/lib/row-id'
 import { redirectWithToast } from '~/lib/toast.server'
 import { formatRupees, formatWholeRupees } from '~/lib/money'
 import { formatLabDate, formatLabDateTime, formatLabTime, formatLongDate, formatShortDayMonth, formatShortWeekdayDayMonth, formatTimeRange } from '~/lib/lab-time'
@@ -16,6 +18,7 @@ import { REFUND_NOT_WAITING, SettleRefundSchema } from '~/modules/payments/staff
 import { analysesDue } from '~/modules/analyses/publishing.server'
 import { launchGaps } from '~/modules/site/launch-gaps'
 import { settingsForStaff } from '~/modules/site/staff.server'
+import { confirmConsent, WEAK_CONSENT_REASONS } from '~/modules/swimmers/consent.server'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Overview | Admin' }, { name: 'robots', content: 'noindex' }]
 
@@ -40,15 +43,32 @@ export async function loader({ request }: Route.LoaderArgs) {
     failed: data.payments.failed.map((payment) => ({ orderId: payment.orderId, reference: payment.bookingReference ?? payment.registrationReference, amount: formatRupees(payment.amountPaise), since: formatLabDateTime(payment.createdAt), reason: payment.failureReason })),
     camps: data.camps,
     due: due.map((row) => ({ reference: row.reference, swimmerName: row.swimmerName, overdue: row.overdue, started: row.started, due: `${formatLabTime(row.dueAt)}, ${formatLabDate(row.dueAt)}` })),
+    consentsToConfirm: data.consentsToConfirm.map((consent) => ({
+      consentId: consent.consentId,
+      swimmerName: consent.swimmerName,
+      accountId: consent.accountId,
+      accountEmail: consent.accountEmail,
+      parent: `${consent.guardianName}, ${consent.guardianEmail}`,
+      why: `The address ${WEAK_CONSENT_REASONS[consent.weakBecause!]}.`,
+      givenAt: formatLabDateTime(consent.givenAt),
+    })),
   }
 }
 
 type ActionResult = { refundId: string; result: SubmissionResult<string[]> }
 
-/** Marks a refund the gateway failed as repaid by staff (bank transfer, cash), which tells the customer. */
+/**
+ * Marks a refund the gateway failed as repaid by staff (bank transfer, cash), which tells the
+ * customer; or confirms a parent's consent staff have checked, which lets the swimmer be booked.
+ */
 export async function action({ request }: Route.ActionArgs) {
   const admin = await requireAdmin(request)
   const formData = await readForm(request)
+  if (formIntent(formData, ['confirm-consent'])) {
+    const consentId = rowId(String(formData.get('consentId') ?? ''))
+    const confirmed = consentId !== null && (await confirmConsent({ consentId, actor: { id: admin.id, email: admin.email } }))
+    return redirectWithToast('/admin', confirmed ? { type: 'success', title: 'Consent confirmed', description: 'The swimmer can be booked now, and has been told.' } : { type: 'info', title: 'That consent is not waiting for a check' })
+  }
   const submission = parseWithZod(formData, { schema: SettleRefundSchema })
   if (submission.status !== 'success') return data<ActionResult>({ refundId: String(formData.get('refundId') ?? ''), result: submission.reply() }, { status: 400 })
   const { refundId, how } = submission.value
@@ -61,7 +81,7 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function AdminOverview({ loaderData, actionData }: Route.ComponentProps) {
-  const { today, launchGaps, todaysSessions, week, weekTotal, revenueByWeek, revenueByProduct, pending, failed, refundsFailed, camps, due } = loaderData
+  const { today, launchGaps, todaysSessions, week, weekTotal, revenueByWeek, revenueByProduct, pending, failed, refundsFailed, camps, due, consentsToConfirm } = loaderData
   const overdue = due.filter((row) => row.overdue)
   return (
     <section>
@@ -183,6 +203,33 @@ export default function AdminOverview({ loaderData, actionData }: Route.Componen
                   )}{' '}
                   {refund.customerName}, {refund.amount}, failed {refund.at} ({refund.refundId})
                   <SettleRefundForm refundId={refund.refundId} reference={refund.reference} lastResult={actionData?.refundId === refund.refundId ? actionData.result : undefined} />
+                </li>
+              ))}
+            </ul>
+          </section>
+        )}
+
+        {consentsToConfirm.length > 0 && (
+          <section aria-labelledby="consents-heading" className="rounded-2xl border border-amber-300 bg-amber-50 p-4 xl:col-span-2">
+            <h2 id="consents-heading" className="font-bold text-ink">
+              Parents' consents to check ({consentsToConfirm.length})
+            </h2>
+            <p className="mt-1 text-sm text-ink">
+              The address that agreed may be the swimmer's own, so nothing can be booked for them until you confirm. Check with the parent (a call to the family, say) first.
+            </p>
+            <ul className="mt-2 space-y-3 text-sm text-ink">
+              {consentsToConfirm.map((consent) => (
+                <li key={consent.consentId}>
+                  <Link to={`/admin/customers/${consent.accountId}`} className="font-semibold underline underline-offset-2">
+                    {consent.swimmerName}
+                  </Link>{' '}
+                  ({consent.accountEmail}): agreed by {consent.parent} on {consent.givenAt}. {consent.why}
+                  <Form method="post" className="mt-1">
+                    <input type="hidden" name="consentId" value={consent.consentId} />
+                    <PendingButton name="intent" value="confirm-consent" when={{ fields: { intent: 'confirm-consent', consentId: String(consent.consentId) } }} pendingLabel="Confirming..." className="btn-secondary">
+                      Confirm this consent
+                    </PendingButton>
+                  </Form>
                 </li>
               ))}
             </ul>
