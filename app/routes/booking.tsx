@@ -36,7 +36,7 @@ import {
   type BookingTime,
 } from '~/modules/booking/public-booking.server'
 import { GUEST_WHO_SWIMS, isBookableDate, MISSING_INFORMATION, REQUIRED_BOOKING_FIELDS, SOMEONE_ELSE } from '~/modules/booking/fields'
-import { BookableDateSchema, namesMinor, PublicBookingSchema, type PublicBookingInput } from '~/modules/booking/schemas'
+import { BookableDateSchema, PublicBookingSchema, type PublicBookingInput } from '~/modules/booking/schemas'
 import { describesMinor, GuardianDeclarationField, showsWhen, swimmerChoiceLabel } from '~/components/swimmer-fields'
 import { rowId } from '~/lib/row-id'
 import { startPayment } from '~/modules/payments/payments.server'
