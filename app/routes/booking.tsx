@@ -38,7 +38,6 @@ import {
 import { GUEST_WHO_SWIMS, isBookableDate, MISSING_INFORMATION, REQUIRED_BOOKING_FIELDS, SOMEONE_ELSE } from '~/modules/booking/fields'
 import { BookableDateSchema, PublicBookingSchema, type PublicBookingInput } from '~/modules/booking/schemas'
 import { describesMinor, GuardianDeclarationField, showsWhen, swimmerChoiceLabel } from '~/components/swimmer-fields'
-import { rowId } from '~/lib/row-id'
 import { startPayment } from '~/modules/payments/payments.server'
 import { abandonOrder, applyCodeToOrder, previewCode } from '~/modules/payments/checkout.server'
 import { promoDiscountRow } from '~/modules/promotions/texts'
@@ -83,15 +82,14 @@ export async function loader({ request }: Route.LoaderArgs) {
   const [dates, choices] = await Promise.all([bookingDates(), user ? bookingSwimmerChoices(user.id) : null])
   // From the pricing page's buttons: the service the visitor chose there.
   const chosenService = services.find((service) => service.value === url.searchParams.get('service'))?.value
-  // From a link about one of the account's swimmers (booking again): that swimmer, chosen.
-  const invited = choices?.swimmers.find((swimmer) => swimmer.id === rowId(url.searchParams.get('swimmer')))
   // Back from step 2: the details as kept, the WhatsApp box as the visitor left it.
   const prefill: Partial<Record<keyof PublicBookingInput, string>> = draft
     ? { ...draft, phone: draft.phone && formatPhone(draft.phone), whatsappOptIn: draft.whatsappOptIn ? 'on' : undefined }
     : {
         ...(user ? { name: user.name, email: user.email, phone: user.phone ? formatPhone(user.phone) : '' } : {}),
         ...(chosenService ? { service: chosenService } : {}),
-        whoSwims: choices ? String(invited?.id ?? choices.preselected ?? '') || undefined : 'myself',
+        // Signed in: the swimmer booked for last, as on /book-slot.
+        whoSwims: choices ? (choices.preselected === null ? undefined : String(choices.preselected)) : 'myself',
       }
   return {
     step: 1 as const,

@@ -8,7 +8,7 @@ import { addMonths, labToday } from '~/lib/lab-time'
 import { daySchedule, monthCalendar, type TimeSlotState } from './availability.server'
 import { SOMEONE_ELSE } from './fields'
 import { holdSession, lastBookableDate, type Customer } from './holds.server'
-import { BOOKING_TIMES, namesMinor, SINGLE_SERVICES, SWIMMER_NAME_MESSAGE, type PublicBookingInput } from './schemas'
+import { BOOKING_TIMES, namesMinor, SINGLE_SERVICES, SWIMMER_AGE_MESSAGE, SWIMMER_NAME_MESSAGE, type PublicBookingInput } from './schemas'
 import { ChooseSwimmerError, swimmerChoices, swimmerToBook } from './swimmer-choice.server'
 
 export type BookingTime = { time: string; state: TimeSlotState }
@@ -96,7 +96,8 @@ export async function swimmerOfBooking(details: PublicBookingInput, accountId: n
   const chosen = details.whoSwims ?? 'myself'
   if (chosen === SOMEONE_ELSE) {
     if (accountId !== null) await assertMayDeclareAsGuardian(accountId, now)
-    if (!details.swimmerName || details.swimmerAge === undefined) throw new DomainError('invalid', SWIMMER_NAME_MESSAGE, 'swimmerName')
+    if (!details.swimmerName) throw new DomainError('invalid', SWIMMER_NAME_MESSAGE, 'swimmerName')
+    if (details.swimmerAge === undefined) throw new DomainError('invalid', SWIMMER_AGE_MESSAGE, 'swimmerAge')
     const minor = namesMinor(details)
     if (minor && !details.guardianDeclaration) throw new GuardianDeclarationNeededError()
     return { swimmerId: null, name: details.swimmerName, age: Number(details.swimmerAge), swimmingExperience: null, declaredByGuardian: minor }
