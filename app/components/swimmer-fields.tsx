@@ -75,6 +75,11 @@ export function GuardianDeclarationField({ field, hint }: { field: Field; hint?:
   )
 }
 
+/** A swimmer of the account as the booking forms offer them under "Who will swim?". */
+export function swimmerChoiceLabel(swimmer: { name: string; mayBeBooked: boolean }) {
+  return swimmer.mayBeBooked ? swimmer.name : `${swimmer.name} (waiting for a parent's consent)`
+}
+
 /**
  * Whether the age or date of birth typed so far says the swimmer is under 18 today; null while
  * neither says anything. Only decides which fields the page shows: the server's schema decides.

@@ -228,13 +228,16 @@ export const swimmers = pgTable(
   ],
 )
 
-/** How a parent's consent was given: in the registration form, through the e-mailed consent link, or in a guest camp form. */
-export type ConsentMethod = 'registration_form' | 'consent_link' | 'camp_form'
+/**
+ * How a parent's consent was given: in the registration form, through the e-mailed consent link, or
+ * as a declaration in a guest's camp form or booking form.
+ */
+export type ConsentMethod = 'registration_form' | 'consent_link' | 'camp_form' | 'booking_form'
 
 /**
  * A parent's or guardian's consent to the processing of a swimmer's data while the swimmer is under
  * 18: who gave it and how their e-mail address was verified, the privacy notice's version, when, and
- * when it was withdrawn. A guest camp registration's consent covers that registration.
+ * when it was withdrawn. A guest camp registration's or booking's consent covers that registration or booking.
  */
 export const guardianConsents = pgTable(
   'guardian_consents',
@@ -242,6 +245,8 @@ export const guardianConsents = pgTable(
     id: serial('id').primaryKey(),
     swimmerId: integer('swimmer_id').references(() => swimmers.id, { onDelete: 'cascade' }),
     campRegistrationId: integer('camp_registration_id').references(() => campRegistrations.id, { onDelete: 'cascade' }),
+    /** A session booked on /booking for a swimmer who is no account's profile: the booking person's declaration. */
+    bookingId: integer('booking_id').references(() => bookings.id, { onDelete: 'cascade' }),
     guardianName: text('guardian_name').notNull(),
     guardianEmail: text('guardian_email').notNull(),
     /** How the guardian's address was shown to be theirs: the account's code, the consent link, or not (a guest form's declaration). */
@@ -262,8 +267,9 @@ export const guardianConsents = pgTable(
   (table) => [
     index('guardian_consents_swimmer').on(table.swimmerId),
     index('guardian_consents_camp_registration').on(table.campRegistrationId),
-    check('guardian_consents_subject', sql`${table.swimmerId} IS NOT NULL OR ${table.campRegistrationId} IS NOT NULL`),
-    check('guardian_consents_method', sql`${table.method} IN ('registration_form', 'consent_link', 'camp_form')`),
+    index('guardian_consents_booking').on(table.bookingId).where(sql`${table.bookingId} IS NOT NULL`),
+    check('guardian_consents_subject', sql`${table.swimmerId} IS NOT NULL OR ${table.campRegistrationId} IS NOT NULL OR ${table.bookingId} IS NOT NULL`),
+    check('guardian_consents_method', sql`${table.method} IN ('registration_form', 'consent_link', 'camp_form', 'booking_form')`),
     check('guardian_consents_verified_by', sql`${table.emailVerifiedBy} IN ('account_code', 'consent_link', 'unverified')`),
     check('guardian_consents_weak_because', sql`${table.weakBecause} IN ('same_day_account', 'answers_for_others')`),
     index('guardian_consents_to_confirm').on(table.givenAt).where(sql`${table.weakBecause} IS NOT NULL AND ${table.staffConfirmedAt} IS NULL AND ${table.withdrawnAt} IS NULL`),

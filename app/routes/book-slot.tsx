@@ -4,6 +4,7 @@ import type { Route } from './+types/book-slot'
 import { ConfirmDialog } from '~/components/confirm-dialog'
 import { HoneypotField, PendingButton, RadioGroupField } from '~/components/form-controls'
 import { MonthCalendarCard } from '~/components/month-calendar'
+import { swimmerChoiceLabel } from '~/components/swimmer-fields'
 import { TimeSlotPicker } from '~/components/time-slot-picker'
 import { config } from '~/config.server'
 import { getUser, requestedPath, requireUser } from '~/lib/auth.server'
@@ -266,7 +267,7 @@ function HoldForm({ date, time, cancelHref, swimmers, preselected }: { date: str
           <RadioGroupField
             field={fields.swimmerId}
             legend="Who will swim?"
-            options={swimmers.map((swimmer) => ({ value: String(swimmer.id), label: swimmer.mayBeBooked ? swimmer.name : `${swimmer.name} (waiting for a parent's consent)` }))}
+            options={swimmers.map((swimmer) => ({ value: String(swimmer.id), label: swimmerChoiceLabel(swimmer) }))}
           />
         )
       )}

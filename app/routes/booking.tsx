@@ -3,7 +3,7 @@ import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { useEffect } from 'react'
 import { data, Form, Link, redirect, redirectDocument, useFetcher } from 'react-router'
 import type { Route } from './+types/booking'
-import { FieldError, FormAlert, HoneypotField, PendingButton, TextAreaField, TextField, useLazyValidatedForm } from '~/components/form-controls'
+import { FieldError, FormAlert, HoneypotField, PendingButton, RadioGroupField, TextAreaField, TextField, useLazyValidatedForm } from '~/components/form-controls'
 import { CheckoutStatus, ReceiptButton } from '~/components/checkout-status'
 import { APPLY_PROMO, ENTER_PROMO_CODE, PromoCodeForm, REMOVE_PROMO, typedPromoCode } from '~/components/promo-code'
 import { DetailRow, TooLateToChange } from '~/components/payment-status-card'
@@ -24,9 +24,20 @@ import { AlreadyBookedError, SlotUnavailableError } from '~/modules/booking/hold
 import { tooLateToChangeNotice } from '~/modules/booking/changes.server'
 import { holderOf } from '~/lib/holder.server'
 import { clientNetwork } from '~/modules/rate-limit/client-network'
-import { bookingDates, bookingTimesOn, holdSingleSession, NO_TIMES_MESSAGE, singleService, singleServicePrices, type BookingTime } from '~/modules/booking/public-booking.server'
-import { isBookableDate, MISSING_INFORMATION, REQUIRED_BOOKING_FIELDS } from '~/modules/booking/fields'
+import {
+  bookingDates,
+  bookingSwimmerChoices,
+  bookingTimesOn,
+  holdSingleSession,
+  NO_TIMES_MESSAGE,
+  singleService,
+  singleServicePrices,
+  swimmerOfBooking,
+  type BookingTime,
+} from '~/modules/booking/public-booking.server'
+import { GUEST_WHO_SWIMS, isBookableDate, MISSING_INFORMATION, REQUIRED_BOOKING_FIELDS, SOMEONE_ELSE } from '~/modules/booking/fields'
 import { BookableDateSchema, PublicBookingSchema, type PublicBookingInput } from '~/modules/booking/schemas'
+import { describesMinor, GuardianDeclarationField, showsWhen, swimmerChoiceLabel } from '~/components/swimmer-fields'
 import { startPayment } from '~/modules/payments/payments.server'
 import { abandonOrder, applyCodeToOrder, previewCode } from '~/modules/payments/checkout.server'
 import { promoDiscountRow } from '~/modules/promotions/texts'
@@ -37,7 +48,7 @@ import { WhatsAppOptInField } from '~/components/whatsapp-opt-in'
 import { whatsappEnabled } from '~/modules/whatsapp/config.server'
 import { optInToWhatsApp, WHATSAPP_OPT_IN_WORDING } from '~/modules/whatsapp/consent.server'
 import { formIntent } from '~/lib/intent'
-import { refusalOf } from '~/lib/refusals.server'
+import { refusalOf, type Refusal } from '~/lib/refusals.server'
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, { title: 'Book a Session', description: 'Book a race analysis, a biomechanical analysis or both at our Bangalore lab, and pay online.', path: '/booking' })
@@ -55,26 +66,31 @@ export async function loader({ request }: Route.LoaderArgs) {
   if (step === '3') return confirmationStep(url, services)
 
   const draft = await readDraft(request)
+  const user = await getUser(request)
   if (step === '2') {
     if (!draft) throw redirect('/booking')
-    const promo = await draftPromo(request, draft, services)
+    const [promo, swimmer] = await Promise.all([draftPromo(request, draft, services), draftSwimmer(draft, user?.id ?? null)])
     return {
       step: 2 as const,
       services,
-      summary: summaryOf(draft, services, 'discountPaise' in promo ? promo : null),
+      summary: summaryOf(draft, services, 'discountPaise' in promo ? promo : null, 'name' in swimmer ? swimmer : null),
       promo,
-      notice: STEP_NOTICES[url.searchParams.get('payment') ?? ''] ?? null,
+      notice: STEP_NOTICES[url.searchParams.get('payment') ?? ''] ?? ('refused' in swimmer ? swimmer.refused : null),
       tooLateToChange: tooLateToChangeNotice(draft.date, draft.time),
     }
   }
-  const [user, dates] = await Promise.all([getUser(request), bookingDates()])
+  const [dates, choices] = await Promise.all([bookingDates(), user ? bookingSwimmerChoices(user.id) : null])
   // From the pricing page's buttons: the service the visitor chose there.
   const chosenService = services.find((service) => service.value === url.searchParams.get('service'))?.value
   // Back from step 2: the details as kept, the WhatsApp box as the visitor left it.
-  const prefill: Partial<Record<keyof PublicBookingInput, string>> = draft ? { ...draft, phone: draft.phone && formatPhone(draft.phone), whatsappOptIn: draft.whatsappOptIn ? 'on' : undefined } : {
-    ...(user ? { name: user.name, email: user.email, phone: user.phone ? formatPhone(user.phone) : '' } : {}),
-    ...(chosenService ? { service: chosenService } : {}),
-  }
+  const prefill: Partial<Record<keyof PublicBookingInput, string>> = draft
+    ? { ...draft, phone: draft.phone && formatPhone(draft.phone), whatsappOptIn: draft.whatsappOptIn ? 'on' : undefined }
+    : {
+        ...(user ? { name: user.name, email: user.email, phone: user.phone ? formatPhone(user.phone) : '' } : {}),
+        ...(chosenService ? { service: chosenService } : {}),
+        // Signed in: the swimmer booked for last, as on /book-slot.
+        whoSwims: choices ? (choices.preselected === null ? undefined : String(choices.preselected)) : 'myself',
+      }
   return {
     step: 1 as const,
     services,
@@ -83,6 +99,21 @@ export async function loader({ request }: Route.LoaderArgs) {
     dates,
     constraint: getZodConstraint(PublicBookingSchema),
     whatsappOptIn: whatsappEnabled() ? WHATSAPP_OPT_IN_WORDING : null,
+    whoSwims: choices
+      ? {
+          options: [...choices.swimmers.map((swimmer) => ({ value: String(swimmer.id), label: swimmerChoiceLabel(swimmer) })), ...(choices.someoneElse ? [{ value: SOMEONE_ELSE, label: 'Someone else' }] : [])],
+          noSwimmers: choices.swimmers.length === 0,
+        }
+      : { options: [...GUEST_WHO_SWIMS], noSwimmers: false },
+  }
+}
+
+/** Who the draft books for, as the hold will check it; or why it cannot be booked as it stands. */
+async function draftSwimmer(draft: PublicBookingInput, accountId: number | null): Promise<{ name: string; age: number | null } | { refused: string }> {
+  try {
+    return await swimmerOfBooking(draft, accountId)
+  } catch (error) {
+    return { refused: refusalOf(error).message }
   }
 }
 
@@ -106,10 +137,11 @@ async function draftPromo(request: Request, draft: PublicBookingInput, services:
 
 const priceOf = (details: PublicBookingInput, services: Services) => services.find((candidate) => candidate.value === details.service)!.pricePaise
 
-function summaryOf(details: PublicBookingInput, services: Services, promo: { code: string; discountPaise: number } | null = null) {
+function summaryOf(details: PublicBookingInput, services: Services, promo: { code: string; discountPaise: number } | null, swimmer: { name: string; age: number | null } | null) {
   const service = services.find((candidate) => candidate.value === details.service)!
   return {
     name: details.name,
+    swimmer: swimmer && (swimmer.age === null ? swimmer.name : `${swimmer.name}, ${swimmer.age}`),
     email: details.email,
     phone: details.phone ? formatPhone(details.phone) : null,
     whatsapp: Boolean(details.phone && details.whatsappOptIn && whatsappEnabled()),
@@ -147,6 +179,7 @@ async function confirmationStep(url: URL, services: Services) {
     booking: {
       reference: view.booking.reference,
       service: view.booking.productName,
+      swimmer: view.booking.swimmerName,
       when: `${formatWeekdayDate(day.date)}, ${formatTimeRange(day.start, day.end)}`,
       location: view.booking.location,
       email: view.booking.customerEmail,
@@ -188,10 +221,29 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   if (withoutTimes) return data<ActionResult>({ kind: 'invalid', result: submission.reply({ fieldErrors: dateErrors }), times }, { status: 400 })
   const chosen = times?.find((time) => time.time === submission.value.time)
-  if (chosen?.state !== 'available') {
-    return data<ActionResult>({ kind: 'invalid', result: submission.reply({ fieldErrors: { time: ['This time is not available. Please choose another time.'] } }), times }, { status: 409 })
+  const timeErrors: Record<string, string[]> = chosen?.state === 'available' ? {} : { time: ['This time is not available. Please choose another time.'] }
+  // Who swims is checked now as the hold will check it, so that its message shows next to the question.
+  const user = await getUser(request)
+  const swimmer = await swimmerOfBooking(submission.value, user?.id ?? null).then(
+    () => null,
+    (error: unknown) => refusalOf(error),
+  )
+  if (swimmer || timeErrors.time) {
+    const errors = swimmer ? detailsErrorsOf(swimmer) : {}
+    return data<ActionResult>({ kind: 'invalid', result: submission.reply({ formErrors: errors.formErrors, fieldErrors: { ...timeErrors, ...errors.fieldErrors } }), times }, { status: swimmer?.status ?? 409 })
   }
-  return redirect('/booking?step=2', { headers: { 'Set-Cookie': await draftHeader(submission.value) } })
+  return redirect('/booking?step=2', { headers: { 'Set-Cookie': await draftHeader(draftOf(submission.value)) } })
+}
+
+/** A refusal of who swims, next to the field of step 1 it is about: /book-slot's swimmer choice is "Who will swim?" here. */
+function detailsErrorsOf({ error, message }: Refusal): { formErrors?: string[]; fieldErrors?: Record<string, string[]> } {
+  const field = error.field === 'swimmerId' ? 'whoSwims' : error.field
+  return field ? { fieldErrors: { [field]: [message] } } : { formErrors: [message] }
+}
+
+/** The details kept for step 2: a swimmer's name, age and declaration only when someone else swims. */
+function draftOf(details: PublicBookingInput): PublicBookingInput {
+  return details.whoSwims === SOMEONE_ELSE ? details : { ...details, swimmerName: undefined, swimmerAge: undefined, guardianDeclaration: undefined }
 }
 
 /**
@@ -226,7 +278,7 @@ async function pay(request: Request, context: Route.ActionArgs['context']) {
   const { holder, setCookie } = await holderOf(request, context, { userId: user?.id ?? null, email: draft.email })
   const headers = new Headers()
   if (setCookie) headers.append('Set-Cookie', setCookie)
-  let hold: { bookingId: number }
+  let hold: { bookingId: number; swimmerName: string }
   try {
     hold = await holdSingleSession(draft, holder)
   } catch (error) {
@@ -251,7 +303,7 @@ async function pay(request: Request, context: Route.ActionArgs['context']) {
   try {
     const payment = await startPayment({
       payable: { kind: 'booking', id: hold.bookingId },
-      description: `${requireItem(await getCatalogue(), singleService(draft.service).productCode).name} - ${draft.name}`,
+      description: `${requireItem(await getCatalogue(), singleService(draft.service).productCode).name} - ${hold.swimmerName}`,
       statusUrl: (orderId) => privateLinkUrl(BOOKING_STATUS_LINK, orderId),
     })
     return redirectDocument(payment.redirectUrl, { headers })
@@ -331,6 +383,11 @@ function DetailsStep({ loaderData, actionData }: { loaderData: Step1Data; action
   }, [hydrated, date])
   const times = (hydrated && date ? timesFetcher.data?.times : undefined) ?? (actionData && 'times' in actionData ? actionData.times : loaderData.times)
   const missing = (form.errors ?? []).includes(MISSING_INFORMATION) || REQUIRED_BOOKING_FIELDS.some((field) => fields[field].errors?.length && !fields[field].value)
+  const someoneElse = fields.whoSwims.value === SOMEONE_ELSE
+  const minor = describesMinor(fields.swimmerAge.value, undefined) === true
+  // Someone else's name, age and declaration: asked where the page offers someone else, and shown wherever they were refused.
+  const offersSomeoneElse = loaderData.whoSwims.options.some((option) => option.value === SOMEONE_ELSE)
+  const asks = (applies: boolean, field: Parameters<typeof showsWhen>[2]) => (offersSomeoneElse ? showsWhen(hydrated, applies, field) : Boolean(field.errors?.length))
 
   return (
     <Form method="post" {...getFormProps(form)} className="space-y-6">
@@ -341,6 +398,22 @@ function DetailsStep({ loaderData, actionData }: { loaderData: Step1Data; action
       <TextField field={fields.email} label="Email" type="email" autoComplete="email" />
       <TextField field={fields.phone} label="Phone" type="tel" inputMode="tel" autoComplete="tel" optional />
       {loaderData.whatsappOptIn && <WhatsAppOptInField field={fields.whatsappOptIn} wording={loaderData.whatsappOptIn} />}
+
+      {loaderData.whoSwims.options.length > 0 && <RadioGroupField field={fields.whoSwims} legend="Who will swim?" options={loaderData.whoSwims.options} />}
+      {loaderData.whoSwims.noSwimmers && (
+        <p className="text-sm text-muted">
+          Your account has no swimmers yet. To book for yourself or your child, add them on{' '}
+          <Link to="/swimmers" className="link">
+            My Swimmers
+          </Link>{' '}
+          first.
+        </p>
+      )}
+      {asks(someoneElse, fields.swimmerName) && <TextField field={fields.swimmerName} label="Swimmer's name" autoComplete="off" hint={hydrated ? undefined : 'Only when someone else swims.'} />}
+      {asks(someoneElse, fields.swimmerAge) && <TextField field={fields.swimmerAge} label="Swimmer's age" inputMode="numeric" hint={hydrated ? 'In years.' : 'In years. Only when someone else swims.'} />}
+      {asks(someoneElse && minor, fields.guardianDeclaration) && (
+        <GuardianDeclarationField field={fields.guardianDeclaration} hint={hydrated ? undefined : 'Needed when someone else under 18 swims.'} />
+      )}
 
       <fieldset aria-describedby={fields.service.errors?.length ? fields.service.errorId : undefined}>
         <legend className="text-sm font-semibold text-ink">Service</legend>
@@ -444,6 +517,7 @@ function PaymentStep({ summary, notice, tooLateToChange, promoError, typed }: Ex
       {tooLateToChange && <TooLateToChange notice={tooLateToChange} />}
       <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
         <DetailRow term="Name" value={summary.name} />
+        {summary.swimmer && <DetailRow term="Swimmer" value={summary.swimmer} />}
         <DetailRow term="Email" value={summary.email} />
         {summary.phone && <DetailRow term="Phone" value={summary.phone} />}
         {summary.whatsapp && <DetailRow term="WhatsApp messages" value="Yes, at this number" />}
@@ -502,6 +576,7 @@ function ConfirmationStep({ state, booking, orderId, statusKey: key, receiptUrl,
               title: 'Booking details',
               rows: [
                 { term: 'Service', value: booking.service },
+                { term: 'Swimmer', value: booking.swimmer },
                 { term: 'Date and time', value: booking.when },
                 { term: 'Location', value: booking.location },
                 { term: 'Booking ID', value: booking.reference },

@@ -266,6 +266,16 @@ const FORMS: FormCase[] = [
     spec: { valid: { email: 'hostile.customer@example.com', code: '123456', password: 'new-password-1', confirmPassword: 'new-password-1' }, strict: { email: 'email', code: 'code6', password: 'password' }, fixed: { intent: 'reset' } },
   },
   { name: 'booking', path: '/booking', handler: booking.action, who: 'guest', spec: { valid: { name: 'Ravi Kumar', email: 'ravi@example.com', phone: '9845012345', service: 'race', date: future, time: '10:00', notes: '' }, strict: { name: 'name', email: 'email', service: 'choice', date: 'date', time: 'time' } } },
+  {
+    name: 'booking for someone else',
+    path: '/booking',
+    handler: booking.action,
+    who: 'guest',
+    spec: {
+      valid: { name: 'Ravi Kumar', email: 'ravi@example.com', phone: '9845012345', service: 'race', date: future, time: '10:00', notes: '', whoSwims: 'someone_else', swimmerName: 'Kavya Kumar', swimmerAge: '12', guardianDeclaration: 'on' },
+      strict: { name: 'name', email: 'email', swimmerName: 'name', swimmerAge: 'count' },
+    },
+  },
   { name: 'camp registration', path: '/onboarding', handler: campRegistration.action, who: 'guest', spec: { valid: { name: 'Ravi Kumar', email: 'ravi@example.com', phone_number: '9845012345', guardianDeclaration: 'on', camp: 'camp1', batch: 'batch1' }, strict: { name: 'name', email: 'email' } } },
   { name: 'camp registration waitlist', path: '/onboarding', handler: campRegistration.action, who: 'guest', spec: { valid: { name: 'Ravi Kumar', email: 'ravi@example.com', phone_number: '9845012345', guardianDeclaration: 'on', camp: 'camp1', batch: 'batch1' }, strict: { name: 'name', email: 'email' }, fixed: { intent: 'waitlist' } } },
   { name: 'book-slot', path: '/book-slot', handler: bookSlot.action, who: 'customer', spec: { valid: { date: future, time: '09:00' }, strict: { date: 'date', time: 'time' } } },

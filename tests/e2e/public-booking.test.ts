@@ -1,10 +1,11 @@
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
-import { DESKTOP, expectNoAxeViolations, PHONE, watchPageErrors, useBrowser } from '../support/browser'
+import { DESKTOP, expectNoAxeViolations, PHONE, signInWithForm, watchPageErrors, useBrowser } from '../support/browser'
 import { useTestSite } from '../support/site'
 import { bookableDate } from '../support/booking-flow'
 
-// The public /booking in a real browser: success, a declined payment, and reloads along the way.
+// The public /booking in a real browser: a booking for a child, a declined payment, reloads along
+// the way, and who swims for a signed-in customer.
 
 const browser = useBrowser()
 const site = useTestSite()
@@ -20,7 +21,7 @@ async function fillDetails(page: Page, { name, email, date, time }: { name: stri
 }
 
 describe('/booking in the browser', () => {
-  it('details → payment → gateway → Booking Confirmed!, surviving a reload at every step', async () => {
+  it('details for a child, as their parent → payment → gateway → Booking Confirmed!, surviving a reload at every step', async () => {
     const context = await browser.context(site.url, PHONE)
     const page = await context.newPage()
     const errors = watchPageErrors(page)
@@ -31,12 +32,26 @@ describe('/booking in the browser', () => {
     await expectNoAxeViolations(page)
 
     await fillDetails(page, { name: 'Kavya Nair', email: 'kavya@example.com', date: bookableDate(4), time: '2:00 PM' })
+    // Who swims: the person booking unless they say otherwise; someone else is named with their age.
+    expect(await page.getByRole('radio', { name: 'Myself' }).isChecked()).toBe(true)
+    expect(await page.getByLabel("Swimmer's name").count()).toBe(0)
+    await page.getByRole('radio', { name: 'Someone else' }).check()
+    await page.getByLabel("Swimmer's name").fill('Anika Nair')
+    await page.getByLabel("Swimmer's age").fill('11')
+    // Under 18: the parent's or guardian's declaration, never ticked for them, asked for before the next step.
+    const declaration = page.getByRole('checkbox', { name: /parent or legal guardian/ })
+    expect(await declaration.isChecked()).toBe(false)
+    await page.getByRole('button', { name: 'Continue to Payment' }).click()
+    await expect.poll(() => page.getByText("Please confirm that you are the swimmer's parent or guardian and agree to the Privacy Policy").isVisible()).toBe(true)
+    expect(page.url()).not.toMatch(/step=2/)
+    await expectNoAxeViolations(page)
+    await declaration.check()
     await page.getByRole('button', { name: 'Continue to Payment' }).click()
     await page.waitForURL(/step=2/)
     await page.reload()
     await expect.poll(() => page.getByText('Total').isVisible()).toBe(true)
     expect(await page.getByRole('navigation', { name: 'Booking progress' }).locator('[aria-current="step"]').innerText()).toContain('2. Payment')
-    expect(await page.locator('main').innerText()).toMatch(/Biomechanical Analysis[^]*at 2:00 PM[^]*₹3,499\.00/)
+    expect(await page.locator('main').innerText()).toMatch(/Name\s+Kavya Nair[^]*Swimmer\s+Anika Nair, 11[^]*Biomechanical Analysis[^]*at 2:00 PM[^]*₹3,499\.00/)
     await expectNoAxeViolations(page)
 
     await page.getByRole('button', { name: 'Complete Booking' }).click()
@@ -46,7 +61,7 @@ describe('/booking in the browser', () => {
     await expect.poll(() => page.getByRole('heading', { name: 'Booking Confirmed!' }).isVisible(), { timeout: 20_000 }).toBe(true)
     await page.reload()
     await expect.poll(() => page.getByRole('heading', { name: 'Booking Confirmed!' }).isVisible()).toBe(true)
-    expect(await page.locator('main').innerText()).toMatch(/Booking ID\s+SWP-\d{10}/)
+    expect(await page.locator('main').innerText()).toMatch(/Swimmer\s+Anika Nair[^]*Booking ID\s+SWP-\d{10}/)
     expect(await page.getByRole('navigation', { name: 'Booking progress' }).locator('[aria-current="step"]').innerText()).toContain('3. Confirmation')
     await expectNoAxeViolations(page)
     await site.sink.waitForMailTo('kavya@example.com', /Booking confirmed/)
@@ -71,6 +86,26 @@ describe('/booking in the browser', () => {
     await page.getByRole('link', { name: 'Change details' }).click()
     await page.waitForURL(/\/booking$/)
     await expect.poll(() => page.getByLabel('Full Name').inputValue()).toBe('Ravi Kumar')
+    await context.close()
+  })
+
+  it("offers a signed-in customer their account's swimmers, or someone else named with their age", async () => {
+    await site.customer('Deepa Menon')
+    const context = await browser.context(site.url, DESKTOP)
+    const page = await context.newPage()
+    const errors = watchPageErrors(page)
+    await page.goto('/login?redirectTo=%2Fbooking')
+    await signInWithForm(page, { email: 'deepamenon@example.com', password: 'butterfly-2027' }, /\/booking$/)
+    const who = page.getByRole('group', { name: 'Who will swim?' })
+    await expect.poll(() => who.getByRole('radio', { name: 'Deepa Menon' }).isChecked()).toBe(true)
+    expect(await who.getByRole('radio').count()).toBe(2)
+    expect(await page.getByLabel("Swimmer's name").count()).toBe(0)
+    await who.getByRole('radio', { name: 'Someone else' }).check()
+    await expect.poll(() => page.getByLabel("Swimmer's name").isVisible()).toBe(true)
+    await page.getByLabel("Swimmer's age").fill('35')
+    expect(await page.getByRole('checkbox', { name: /parent or legal guardian/ }).count()).toBe(0)
+    await expectNoAxeViolations(page)
+    expect(errors).toEqual([])
     await context.close()
   })
 })

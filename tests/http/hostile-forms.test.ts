@@ -88,6 +88,15 @@ const FORMS: Array<{ name: string; path: string; who: Who; spec: FormSpec }> = [
     spec: { valid: { email: 'hostile@example.com', code: '123456', password: 'new-password-1', confirmPassword: 'new-password-1', website_url: '' }, strict: { email: 'email', code: 'code6', password: 'password' }, fixed: { intent: 'reset' } },
   },
   { name: 'booking', path: '/booking', who: 'guest', spec: { valid: { name: 'Ravi Kumar', email: 'ravi@example.com', phone: '9845012345', service: 'race', date: future, time: '10:00', website_url: '' }, strict: { name: 'name', email: 'email', service: 'choice', date: 'date', time: 'time' } } },
+  {
+    name: 'booking for someone else',
+    path: '/booking',
+    who: 'guest',
+    spec: {
+      valid: { name: 'Ravi Kumar', email: 'ravi@example.com', phone: '9845012345', service: 'race', date: future, time: '10:00', whoSwims: 'someone_else', swimmerName: 'Kavya Kumar', swimmerAge: '12', guardianDeclaration: 'on', website_url: '' },
+      strict: { name: 'name', email: 'email', swimmerName: 'name', swimmerAge: 'count' },
+    },
+  },
   { name: 'camp registration', path: '/onboarding', who: 'guest', spec: { valid: { name: 'Ravi Kumar', email: 'ravi@example.com', phone_number: '9845012345', guardianDeclaration: 'on', camp: 'camp1', batch: 'batch1', website_url: '' }, strict: { name: 'name', email: 'email' } } },
   {
     name: 'admin availability',

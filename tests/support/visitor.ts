@@ -86,6 +86,15 @@ export async function signUp(visitor: Visitor, sink: { waitForMailTo(to: string,
   return visitor
 }
 
+/** A group of choices (a <fieldset> with its <legend>) in `html`, and the error message it is described by. */
+export function groupState(html: string, legend: string) {
+  const tag = new RegExp(`<fieldset([^>]*)><legend[^>]*>${legend.replace(/[?.()]/g, '\\$&')}</legend>`).exec(html)
+  if (!tag) throw new Error(`no group ${legend}`)
+  const errorId = /aria-describedby="([^"]+)"/.exec(tag[1]!)?.[1]
+  const message = errorId ? new RegExp(`id="${errorId}"[^>]*>([^<]*)<`).exec(html)?.[1] : undefined
+  return { invalid: Boolean(message), message: message?.replaceAll('&#x27;', "'") }
+}
+
 /** The <input> named `name` in `html`, its error message, and how they are tied together. */
 export function fieldState(html: string, name: string) {
   const tag = new RegExp(`<(?:input|select)[^>]*name="${name}"[^>]*>`).exec(html)?.[0]

@@ -140,10 +140,11 @@ type AgeAnswer = { age?: number | null; birthDate?: string | null }
 
 /**
  * Runs a check across fields once those fields are valid themselves, even while others are not, so
- * that every message shows at once (a form-wide check would otherwise wait for every field).
+ * that every message shows at once (a form-wide check would otherwise wait for every field). Never
+ * when what was parsed is not a form at all (an issue without a field: a missing cookie, say).
  */
-const once = (...fields: string[]) => ({
-  when: (payload: { issues: ReadonlyArray<{ path?: ReadonlyArray<PropertyKey> }> }) => payload.issues.every((issue) => !fields.includes(String(issue.path?.[0]))),
+export const once = (...fields: string[]) => ({
+  when: (payload: { issues: ReadonlyArray<{ path?: ReadonlyArray<PropertyKey> }> }) => payload.issues.every((issue) => issue.path?.length && !fields.includes(String(issue.path[0]))),
 })
 
 /** The age is required unless a date of birth is given; a date of birth is not in the future. */

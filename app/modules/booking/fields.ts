@@ -13,6 +13,16 @@ export const SINGLE_SERVICES = [
 /** /booking's time choices: 9:00 AM to 5:00 PM, hourly. */
 export const BOOKING_TIMES = ['09:00', '10:00', '11:00', '12:00', '13:00', '14:00', '15:00', '16:00', '17:00'] as const
 
+/**
+ * "Who will swim?" for a guest: the person booking, or someone else, named with their age. A
+ * signed-in customer chooses one of their account's swimmers (by its id) or someone else.
+ */
+export const SOMEONE_ELSE = 'someone_else'
+export const GUEST_WHO_SWIMS = [
+  { value: 'myself', label: 'Myself' },
+  { value: SOMEONE_ELSE, label: 'Someone else' },
+] as const
+
 export const MISSING_INFORMATION = 'Missing information - Please fill in all required fields.'
 
 /** The fields a form must have for the "Missing information" message not to show. */

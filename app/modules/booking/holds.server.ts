@@ -64,6 +64,7 @@ export async function holdSession({
   days,
   notes = null,
   holder,
+  recordWith,
   now = new Date(),
 }: {
   customer: Customer
@@ -73,12 +74,14 @@ export async function holdSession({
   days: number
   notes?: string | null
   holder?: Holder
+  /** What must be kept with the booking, written in its transaction (a guardian's declaration). */
+  recordWith?: (tx: Executor, bookingId: number) => Promise<unknown>
   now?: Date
 }): Promise<HeldBooking> {
   // Visitors book within the window the calendar shows them.
   if (holder && date > lastBookableDate(days, labToday(now))) throw new SlotUnavailableError()
   const { pricePaise } = requireItem(await getCatalogue(), productCode)
-  const request: HoldRequest = { customer, productCode, date, start, days, notes, holder, now, pricePaise }
+  const request: HoldRequest = { customer, productCode, date, start, days, notes, holder, recordWith, now, pricePaise }
   const owner = holder ? ownerOf(holder) : { userId: customer.userId, email: null, browser: null }
   let counted = false
   for (;;) {
@@ -110,12 +113,13 @@ type HoldRequest = {
   days: number
   notes: string | null
   holder: Holder | undefined
+  recordWith: ((tx: Executor, bookingId: number) => Promise<unknown>) | undefined
   now: Date
   pricePaise: number
 }
 
 /** The seats are decided here, under the windows' locks; as little as possible happens under them. */
-function holdInTransaction({ customer, productCode, date, start, days, notes, holder, now, pricePaise }: HoldRequest, plan: SessionDay[], session: string) {
+function holdInTransaction({ customer, productCode, date, start, days, notes, holder, recordWith, now, pricePaise }: HoldRequest, plan: SessionDay[], session: string) {
   const holdExpiresAt = addMinutes(now, config().SEAT_HOLD_MINUTES)
   return db().transaction(async (tx) => {
     // The holder's locks come first, before any window's, in every transaction that takes both.
@@ -166,6 +170,7 @@ function holdInTransaction({ customer, productCode, date, start, days, notes, ho
       updatedAt: now,
     })
     await tx.insert(bookingDays).values(locked.map((day) => ({ bookingId: booking.id, dayNumber: day.dayNumber, windowId: day.windowId, date: day.date, startTime: day.start, endTime: day.end })))
+    if (recordWith) await recordWith(tx, booking.id)
     return { bookingId: booking.id, reference: booking.reference, holdExpiresAt, days: locked, amountPaise: pricePaise }
   })
 }

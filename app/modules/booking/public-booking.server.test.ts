@@ -1,14 +1,19 @@
 import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
-import { bookings, catalogueItems } from '~/db/schema'
+import { bookings, catalogueItems, consentRequests, guardianConsents, swimmers as swimmersTable } from '~/db/schema'
+import { ConsentNeededError, PRIVACY_NOTICE_VERSION } from '~/modules/swimmers/consent.server'
+import { GuardianDeclarationRefusedError } from '~/modules/swimmers/consent.server'
+import { GuardianDeclarationNeededError, insertSwimmer } from '~/modules/swimmers/swimmers.server'
+import { swimmerInput } from '../../../tests/support/accounts'
 import { createCustomers, setWindows } from '../../../tests/support/booking'
 import { visitor } from '../../../tests/support/holders'
 import { useTestDatabase } from '../../../tests/support/test-database'
 import { customerBookings } from './bookings.server'
 import { holdSession, SlotUnavailableError } from './holds.server'
-import { bookingTimesOn, holdSingleSession, singleServicePrices } from './public-booking.server'
+import { bookingSwimmerChoices, bookingTimesOn, holdSingleSession, singleServicePrices } from './public-booking.server'
 import { PublicBookingSchema, type PublicBookingInput } from './schemas'
+import { ChooseSwimmerError } from './swimmer-choice.server'
 
 useTestDatabase()
 
@@ -64,6 +69,69 @@ describe('holding a single session', () => {
   })
 })
 
+describe('who swims', () => {
+  const forChild = (overrides: Partial<PublicBookingInput> = {}) => details({ name: 'Ravi Kumar', email: 'Ravi@Example.com', whoSwims: 'someone_else', swimmerName: 'Kavya Kumar', swimmerAge: '12', ...overrides })
+  const rows = async () => ({
+    bookings: await db().select({ userId: bookings.userId, swimmerId: bookings.swimmerId, swimmerName: bookings.swimmerName, customerName: bookings.customerName }).from(bookings),
+    consents: await db().select().from(guardianConsents),
+  })
+
+  it('is the account’s swimmer it chose, as on /book-slot; the account holder stays the one who books', async () => {
+    await setWindows([{ date: '2026-12-02', start: '09:00', end: '18:00' }])
+    const [parent, stranger] = await createCustomers(2)
+    const child = await insertSwimmer(db(), parent!.userId!, 'Dev Rao', swimmerInput({ name: 'Dev Rao', age: '19' }), { isAccountHolder: false, now: MORNING })
+    const holder = visitor({ userId: parent!.userId, email: parent!.email })
+    const asParent = (whoSwims?: string) => details({ name: parent!.name, email: parent!.email, whoSwims })
+    await expect(holdSingleSession(asParent(String(stranger!.swimmerId)), holder, MORNING)).rejects.toBeInstanceOf(ChooseSwimmerError)
+    // Two swimmers and none named: the family is asked, not booked for someone.
+    await expect(holdSingleSession(asParent(), holder, MORNING)).rejects.toBeInstanceOf(ChooseSwimmerError)
+    const held = await holdSingleSession(asParent(String(child.id)), holder, MORNING)
+    expect(held.swimmerName).toBe('Dev Rao')
+    expect((await rows()).bookings).toEqual([{ userId: parent!.userId, swimmerId: child.id, swimmerName: 'Dev Rao', customerName: parent!.name }])
+  })
+
+  it('a swimmer of the account under 18 needs a parent’s consent in force, and an account of a minor waiting for it cannot book someone else as their guardian', async () => {
+    await setWindows([{ date: '2026-12-02', start: '09:00', end: '18:00' }])
+    const [minor] = await createCustomers(1)
+    const [own] = await db().update(swimmersTable).set({ ageYears: 15 }).where(eq(swimmersTable.id, minor!.swimmerId!)).returning({ id: swimmersTable.id })
+    await db().insert(consentRequests).values({ swimmerId: own!.id, parentEmail: 'parent@example.com', tokenHash: 'b'.repeat(64), expiresAt: new Date(MORNING.getTime() + 86_400_000) })
+    const holder = visitor({ userId: minor!.userId, email: minor!.email })
+    await expect(holdSingleSession(details({ email: minor!.email }), holder, MORNING)).rejects.toBeInstanceOf(ConsentNeededError)
+    await expect(holdSingleSession(forChild({ email: minor!.email, guardianDeclaration: 'on' }), holder, MORNING)).rejects.toBeInstanceOf(GuardianDeclarationRefusedError)
+    expect((await bookingSwimmerChoices(minor!.userId!, MORNING)).someoneElse).toBe(false)
+    expect(await rows()).toEqual({ bookings: [], consents: [] })
+  })
+
+  it('for a guest, is themselves, or someone else named with their age: under 18 only with their declaration as parent or guardian, kept with the booking', async () => {
+    await setWindows([{ date: '2026-12-02', start: '09:00', end: '18:00', capacity: 3 }])
+    await expect(holdAsGuest(forChild())).rejects.toBeInstanceOf(GuardianDeclarationNeededError)
+    // A guest has no swimmer profiles to name.
+    const [family] = await createCustomers(1)
+    await expect(holdAsGuest(details({ whoSwims: String(family!.swimmerId) }))).rejects.toBeInstanceOf(ChooseSwimmerError)
+    expect(await rows()).toEqual({ bookings: [], consents: [] })
+
+    const declared = await holdAsGuest(forChild({ guardianDeclaration: 'on' }))
+    await holdAsGuest(forChild({ email: 'meera@example.com', name: 'Meera Das', swimmerName: 'Arjun Das', swimmerAge: '18' }))
+    await holdAsGuest(details({ email: 'asha@example.com', name: 'Asha Menon' }))
+    const { bookings: booked, consents } = await rows()
+    expect(booked).toEqual([
+      { userId: null, swimmerId: null, swimmerName: 'Kavya Kumar', customerName: 'Ravi Kumar' },
+      { userId: null, swimmerId: null, swimmerName: 'Arjun Das', customerName: 'Meera Das' },
+      { userId: null, swimmerId: null, swimmerName: 'Asha Menon', customerName: 'Asha Menon' },
+    ])
+    expect(consents).toEqual([
+      expect.objectContaining({ bookingId: declared.bookingId, swimmerId: null, campRegistrationId: null, guardianName: 'Ravi Kumar', guardianEmail: 'ravi@example.com', emailVerifiedBy: 'unverified', method: 'booking_form', noticeVersion: PRIVACY_NOTICE_VERSION, givenAt: MORNING, withdrawnAt: null }),
+    ])
+  })
+
+  it('keeps no declaration when the seat cannot be held', async () => {
+    await setWindows([{ date: '2026-12-02', start: '09:00', end: '18:00', capacity: 1 }])
+    await holdAsGuest(details({ email: 'first@example.com' }))
+    await expect(holdAsGuest(forChild({ guardianDeclaration: 'on' }))).rejects.toBeInstanceOf(SlotUnavailableError)
+    expect((await rows()).consents).toEqual([])
+  })
+})
+
 describe('a guest’s booking and their account', () => {
   it('appears in My Bookings of the account verified for the same address, and not in anyone else’s', async () => {
     await setWindows([{ date: '2026-12-02', start: '09:00', end: '18:00' }])
@@ -84,6 +152,19 @@ describe('the details form', () => {
   it('needs name, email, service, date and time; phone and notes are optional', () => {
     expect(errors({ name: 'Kavya Nair', email: 'kavya@example.com', service: 'race', date: '2026-12-02', time: '10:00' })).toEqual({})
     expect(Object.keys(errors({}))).toEqual(['name', 'email', 'service', 'date', 'time'])
+  })
+
+  it("asks someone else's name and age, and under 18 the declaration as parent or guardian, each next to its field", () => {
+    const base = { name: 'Ravi Kumar', email: 'ravi@example.com', service: 'race', date: '2026-12-02', time: '10:00', whoSwims: 'someone_else' }
+    expect(errors(base)).toEqual({ swimmerName: "Swimmer's name must be at least 2 characters", swimmerAge: "Please enter the swimmer's age in years" })
+    expect(errors({ ...base, swimmerName: 'Kavya Kumar', swimmerAge: 'twelve' })).toEqual({ swimmerAge: "Please enter the swimmer's age in years" })
+    expect(errors({ ...base, swimmerName: 'Kavya Kumar', swimmerAge: '12' })).toEqual({ guardianDeclaration: "Please confirm that you are the swimmer's parent or guardian and agree to the Privacy Policy" })
+    expect(errors({ ...base, swimmerName: 'Kavya Kumar', swimmerAge: '12', guardianDeclaration: 'yes' })).toEqual({ guardianDeclaration: "Please confirm that you are the swimmer's parent or guardian and agree to the Privacy Policy" })
+    expect(errors({ ...base, swimmerName: 'Kavya Kumar', swimmerAge: '12', guardianDeclaration: 'on' })).toEqual({})
+    expect(errors({ ...base, swimmerName: 'Arjun Das', swimmerAge: '18' })).toEqual({})
+    // Myself, or nothing said (a guest's default): the name given is the swimmer's.
+    expect(errors({ ...base, whoSwims: 'myself' })).toEqual({})
+    expect(errors({ ...base, whoSwims: 'everyone' })).toEqual({ whoSwims: 'Please choose who will swim' })
   })
 
   it('refuses a time outside the nine, a date that does not exist, and a short phone number', () => {

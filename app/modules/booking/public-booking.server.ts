@@ -1,9 +1,15 @@
 import type { Holder } from '~/modules/holders/holders.server'
 import { getCatalogue, requireItem } from '~/modules/site/site.server'
+import { recordBookingDeclaration } from '~/modules/swimmers/consent.server'
+import { assertMayDeclareAsGuardian } from '~/modules/swimmers/consent.server'
+import { GuardianDeclarationNeededError } from '~/modules/swimmers/swimmers.server'
+import { DomainError } from '~/lib/domain-error'
 import { addMonths, labToday } from '~/lib/lab-time'
 import { daySchedule, monthCalendar, type TimeSlotState } from './availability.server'
+import { SOMEONE_ELSE } from './fields'
 import { holdSession, lastBookableDate, type Customer } from './holds.server'
-import { BOOKING_TIMES, SINGLE_SERVICES, type PublicBookingInput } from './schemas'
+import { BOOKING_TIMES, namesMinor, SINGLE_SERVICES, SWIMMER_AGE_MESSAGE, SWIMMER_NAME_MESSAGE, type PublicBookingInput } from './schemas'
+import { ChooseSwimmerError, swimmerChoices, swimmerToBook } from './swimmer-choice.server'
 
 export type BookingTime = { time: string; state: TimeSlotState }
 
@@ -56,10 +62,74 @@ export async function singleServicePrices() {
 }
 
 /**
- * Holds the seat of a single session for the details of step 1, for `holder` (a signed-in
- * customer's booking is theirs).
+ * What step 1 offers a signed-in customer under "Who will swim?": the account's swimmers as
+ * /book-slot offers them, and someone else unless the account may not declare to be anyone's parent
+ * or guardian.
  */
-export function holdSingleSession(details: PublicBookingInput, holder: Holder, now = new Date()) {
-  const customer: Customer = { userId: holder.userId, swimmerId: null, swimmerName: details.name, name: details.name, email: details.email.toLowerCase(), phone: details.phone || null, swimmingExperience: null }
-  return holdSession({ customer, productCode: singleService(details.service).productCode, date: details.date, start: details.time, days: 1, notes: details.notes || null, holder, now })
+export async function bookingSwimmerChoices(accountId: number, now = new Date()) {
+  const [choices, someoneElse] = await Promise.all([
+    swimmerChoices(accountId, now),
+    assertMayDeclareAsGuardian(accountId, now).then(
+      () => true,
+      (error: unknown) => {
+        if (error instanceof DomainError) return false
+        throw error
+      },
+    ),
+  ])
+  return { ...choices, someoneElse }
+}
+
+/** Who swims in a session booked on /booking: a swimmer profile of the account, or a name (and the age given with it). */
+export type BookedSwimmer = { swimmerId: number | null; name: string; age: number | null; swimmingExperience: string | null; declaredByGuardian: boolean }
+
+/**
+ * Who swims in the session the details of step 1 book, checked as the hold checks it. Signed in
+ * (`accountId`): one of the account's swimmers, chosen and checked as on /book-slot (swimmerToBook:
+ * another account's swimmer is refused as one that does not exist, and a swimmer under 18 needs a
+ * parent's consent in force). A guest: themselves. Either may name someone else with their age;
+ * under 18 that needs the booking person's declaration as parent or guardian
+ * (GuardianDeclarationNeededError), which an account known to be a minor's cannot make
+ * (assertMayDeclareAsGuardian). The booking person stays the one who pays.
+ */
+export async function swimmerOfBooking(details: PublicBookingInput, accountId: number | null, now = new Date()): Promise<BookedSwimmer> {
+  const chosen = details.whoSwims ?? 'myself'
+  if (chosen === SOMEONE_ELSE) {
+    if (accountId !== null) await assertMayDeclareAsGuardian(accountId, now)
+    if (!details.swimmerName) throw new DomainError('invalid', SWIMMER_NAME_MESSAGE, 'swimmerName')
+    if (details.swimmerAge === undefined) throw new DomainError('invalid', SWIMMER_AGE_MESSAGE, 'swimmerAge')
+    const minor = namesMinor(details)
+    if (minor && !details.guardianDeclaration) throw new GuardianDeclarationNeededError()
+    return { swimmerId: null, name: details.swimmerName, age: Number(details.swimmerAge), swimmingExperience: null, declaredByGuardian: minor }
+  }
+  if (accountId !== null) {
+    const swimmer = await swimmerToBook(accountId, chosen === 'myself' ? null : Number(chosen), now)
+    return { swimmerId: swimmer.id, name: swimmer.name, age: null, swimmingExperience: swimmer.swimmingExperience, declaredByGuardian: false }
+  }
+  // A guest has no swimmer profiles to name.
+  if (chosen !== 'myself') throw new ChooseSwimmerError()
+  return { swimmerId: null, name: details.name, age: null, swimmingExperience: null, declaredByGuardian: false }
+}
+
+/**
+ * Holds the seat of a single session for the details of step 1, for `holder` (a signed-in
+ * customer's booking is theirs), for the swimmer they name (swimmerOfBooking). A declaration as
+ * parent or guardian is kept with the booking, in its transaction.
+ */
+export async function holdSingleSession(details: PublicBookingInput, holder: Holder, now = new Date()) {
+  const swimmer = await swimmerOfBooking(details, holder.userId, now)
+  const email = details.email.toLowerCase()
+  const customer: Customer = { userId: holder.userId, swimmerId: swimmer.swimmerId, swimmerName: swimmer.name, name: details.name, email, phone: details.phone || null, swimmingExperience: swimmer.swimmingExperience }
+  const held = await holdSession({
+    customer,
+    productCode: singleService(details.service).productCode,
+    date: details.date,
+    start: details.time,
+    days: 1,
+    notes: details.notes || null,
+    holder,
+    recordWith: swimmer.declaredByGuardian ? (tx, bookingId) => recordBookingDeclaration(tx, { bookingId, guardianName: details.name, email, now }) : undefined,
+    now,
+  })
+  return { ...held, swimmerName: swimmer.name }
 }

@@ -1,7 +1,8 @@
 import { z } from 'zod'
 import { INVALID_PHONE_NUMBER, phoneField, WHATSAPP_NUMBER_NEEDED, whatsappOptInField } from '~/lib/phone-field'
-import { notesField, personNameField } from '~/modules/accounts/schemas'
-import { BOOKABLE_DATE_MESSAGE, BOOKING_TIMES, ISO_DATE, isInBookingWindow, isRealDate } from './fields'
+import { GUARDIAN_DECLARATION_MESSAGE, notesField, once, personNameField } from '~/modules/accounts/schemas'
+import { ADULT_AGE } from '~/modules/swimmers/age'
+import { BOOKABLE_DATE_MESSAGE, BOOKING_TIMES, ISO_DATE, isInBookingWindow, isRealDate, SOMEONE_ELSE } from './fields'
 
 export { BOOKABLE_DATE_MESSAGE, BOOKING_TIMES, SINGLE_SERVICES } from './fields'
 
@@ -49,6 +50,12 @@ export function isClockTime(value: string | null): value is string {
   return value !== null && clockTime.test(value)
 }
 
+export const SWIMMER_NAME_MESSAGE = "Swimmer's name must be at least 2 characters"
+export const SWIMMER_AGE_MESSAGE = "Please enter the swimmer's age in years"
+
+/** Whether the swimmer the booking form names as someone else is under 18 (false while the age is not known). */
+export const namesMinor = (form: { whoSwims?: string; swimmerAge?: string }) => form.whoSwims === SOMEONE_ELSE && form.swimmerAge !== undefined && Number(form.swimmerAge) < ADULT_AGE
+
 export const PublicBookingSchema = z.object({
   name: personNameField({ required: 'Please enter your full name', tooShort: 'Name must be at least 2 characters' }),
   email: z
@@ -63,10 +70,34 @@ export const PublicBookingSchema = z.object({
   date: bookableDateField('Please choose a date'),
   time: z.enum(BOOKING_TIMES, { error: 'Please choose a time' }),
   notes: notesField,
-}).refine((form) => !form.whatsappOptIn || Boolean(form.phone), {
-  message: WHATSAPP_NUMBER_NEEDED,
-  path: ['phone'],
-  // Once the number and the box are valid themselves, so that every other message shows with it.
-  when: (payload) => payload.issues.every((issue) => issue.path?.length && !['phone', 'whatsappOptIn'].includes(String(issue.path[0]))),
+  /**
+   * Who swims: 'myself' (a guest; the default), one of a signed-in account's swimmers by id, or
+   * someone else, named with their age; the domain decides which the visitor may choose.
+   */
+  whoSwims: z
+    .string({ error: 'Please choose who will swim' })
+    .regex(/^(myself|someone_else|[1-9]\d{0,8})$/, 'Please choose who will swim')
+    .optional(),
+  swimmerName: personNameField({ required: SWIMMER_NAME_MESSAGE }).optional(),
+  swimmerAge: z
+    .string({ error: SWIMMER_AGE_MESSAGE })
+    .trim()
+    .regex(/^\d{1,3}$/, SWIMMER_AGE_MESSAGE)
+    .refine((age) => Number(age) >= 1 && Number(age) <= 120, SWIMMER_AGE_MESSAGE)
+    .optional(),
+  /** The booking person's declaration as the parent or guardian of someone else under 18: never ticked for them, so only 'on' (a ticked box) counts. */
+  guardianDeclaration: z
+    .string()
+    .transform((value) => (value === 'on' ? value : undefined))
+    .optional(),
 })
+  .refine((form) => !form.whatsappOptIn || Boolean(form.phone), {
+    message: WHATSAPP_NUMBER_NEEDED,
+    path: ['phone'],
+    // Once the number and the box are valid themselves, so that every other message shows with it.
+    when: (payload) => payload.issues.every((issue) => issue.path?.length && !['phone', 'whatsappOptIn'].includes(String(issue.path[0]))),
+  })
+  .refine((form) => form.whoSwims !== SOMEONE_ELSE || Boolean(form.swimmerName), { message: SWIMMER_NAME_MESSAGE, path: ['swimmerName'], ...once('whoSwims', 'swimmerName') })
+  .refine((form) => form.whoSwims !== SOMEONE_ELSE || form.swimmerAge !== undefined, { message: SWIMMER_AGE_MESSAGE, path: ['swimmerAge'], ...once('whoSwims', 'swimmerAge') })
+  .refine((form) => !namesMinor(form) || Boolean(form.guardianDeclaration), { message: GUARDIAN_DECLARATION_MESSAGE, path: ['guardianDeclaration'], ...once('whoSwims', 'swimmerAge', 'guardianDeclaration') })
 export type PublicBookingInput = z.output<typeof PublicBookingSchema>

@@ -173,9 +173,9 @@ export async function accountDataOf(accountId: number) {
       .where(or(inIds(payments.bookingId, bookingIds), inIds(payments.campRegistrationId, campIds)))
       .orderBy(asc(payments.id)),
     db()
-      .select({ id: guardianConsents.id, swimmerId: guardianConsents.swimmerId, campRegistrationId: guardianConsents.campRegistrationId, guardianName: guardianConsents.guardianName, guardianEmail: guardianConsents.guardianEmail, emailVerifiedBy: guardianConsents.emailVerifiedBy, noticeVersion: guardianConsents.noticeVersion, method: guardianConsents.method, givenAt: guardianConsents.givenAt, withdrawnAt: guardianConsents.withdrawnAt })
+      .select({ id: guardianConsents.id, swimmerId: guardianConsents.swimmerId, campRegistrationId: guardianConsents.campRegistrationId, bookingId: guardianConsents.bookingId, guardianName: guardianConsents.guardianName, guardianEmail: guardianConsents.guardianEmail, emailVerifiedBy: guardianConsents.emailVerifiedBy, noticeVersion: guardianConsents.noticeVersion, method: guardianConsents.method, givenAt: guardianConsents.givenAt, withdrawnAt: guardianConsents.withdrawnAt })
       .from(guardianConsents)
-      .where(or(inIds(guardianConsents.swimmerId, swimmerIds), inIds(guardianConsents.campRegistrationId, campIds), email ? eq(guardianConsents.guardianEmail, email) : sql`false`))
+      .where(or(inIds(guardianConsents.swimmerId, swimmerIds), inIds(guardianConsents.campRegistrationId, campIds), inIds(guardianConsents.bookingId, bookingIds), email ? eq(guardianConsents.guardianEmail, email) : sql`false`))
       .orderBy(asc(guardianConsents.id)),
     db()
       .select({ id: consentRequests.id, swimmerId: consentRequests.swimmerId, parentEmail: consentRequests.parentEmail, status: consentRequests.status, expiresAt: consentRequests.expiresAt, answeredAt: consentRequests.answeredAt, createdAt: consentRequests.createdAt })

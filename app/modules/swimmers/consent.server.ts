@@ -18,6 +18,7 @@ export const PRIVACY_NOTICE_VERSION = '2026-11-27'
 type ConsentGiven = {
   swimmerId?: number | null
   campRegistrationId?: number | null
+  bookingId?: number | null
   guardianName: string
   guardianEmail: string
   emailVerifiedBy: 'account_code' | 'consent_link' | 'unverified'
@@ -34,6 +35,7 @@ export async function recordConsent(executor: Executor, consent: ConsentGiven) {
     .values({
       swimmerId: consent.swimmerId ?? null,
       campRegistrationId: consent.campRegistrationId ?? null,
+      bookingId: consent.bookingId ?? null,
       guardianName: consent.guardianName,
       guardianEmail: consent.guardianEmail.toLowerCase(),
       emailVerifiedBy: consent.emailVerifiedBy,
@@ -43,7 +45,11 @@ export async function recordConsent(executor: Executor, consent: ConsentGiven) {
       givenAt: consent.now,
     })
     .returning({ id: guardianConsents.id })
-  const subject = consent.swimmerId ? { entityType: 'swimmer', entityId: consent.swimmerId } : { entityType: 'camp_registration', entityId: consent.campRegistrationId! }
+  const subject = consent.swimmerId
+    ? { entityType: 'swimmer', entityId: consent.swimmerId }
+    : consent.campRegistrationId
+      ? { entityType: 'camp_registration', entityId: consent.campRegistrationId }
+      : { entityType: 'booking', entityId: consent.bookingId! }
   await recordAudit(
     executor,
     { id: null, email: consent.guardianEmail.toLowerCase() },
@@ -99,7 +105,7 @@ export async function assertMayBeBooked(swimmer: Pick<Swimmer, 'id' | 'birthDate
 }
 
 export const NO_GUARDIAN_DECLARATION_MESSAGE =
-  "Your account is of a swimmer under 18, so it cannot declare to be a parent or guardian. Please register as yourself, one of your account's swimmers: that needs your parent's consent."
+  "Your account is of a swimmer under 18, so it cannot declare to be a parent or guardian. Please choose one of your account's swimmers instead: booking for them needs your parent's consent."
 
 /** A signed-in account of a swimmer under 18 (or one waiting for a parent's consent) ticked the guardian's declaration. */
 export class GuardianDeclarationRefusedError extends DomainError {
@@ -215,6 +221,26 @@ export async function giveConsentAgain({ account, swimmer, now = new Date() }: {
  */
 export function recordCampDeclaration(executor: Executor, { registrationId, swimmerName, email, now }: { registrationId: number; swimmerName: string; email: string; now: Date }) {
   return recordConsent(executor, { campRegistrationId: registrationId, guardianName: `Parent or guardian of ${swimmerName}`, guardianEmail: email, emailVerifiedBy: 'unverified', method: 'camp_form', now })
+}
+
+/**
+ * A guest's booking for a swimmer under 18 on /booking: the person booking declared that they are
+ * the swimmer's parent or guardian and agree to the Privacy Policy. Their address is not verified,
+ * so the consent is recorded as the declaration of the name and address they booked with.
+ */
+export function recordBookingDeclaration(executor: Executor, { bookingId, guardianName, email, now }: { bookingId: number; guardianName: string; email: string; now: Date }) {
+  return recordConsent(executor, { bookingId, guardianName, guardianEmail: email, emailVerifiedBy: 'unverified', method: 'booking_form', now })
+}
+
+/** The declaration kept with a booking (see recordBookingDeclaration), if it has one. */
+export async function bookingDeclaration(bookingId: number, executor: Executor = db()) {
+  const [consent] = await executor
+    .select({ guardianName: guardianConsents.guardianName, guardianEmail: guardianConsents.guardianEmail, noticeVersion: guardianConsents.noticeVersion, givenAt: guardianConsents.givenAt })
+    .from(guardianConsents)
+    .where(eq(guardianConsents.bookingId, bookingId))
+    .orderBy(desc(guardianConsents.id))
+    .limit(1)
+  return consent ?? null
 }
 
 /** For staff: each swimmer's newest consent (in force or withdrawn) and newest consent link, by swimmer id. */

@@ -22,6 +22,7 @@ import { promoCodeOfOrder } from '~/modules/payments/checkout.server'
 import { promoDiscountRow } from '~/modules/promotions/texts'
 import { notFoundUnless, refusalData } from '~/lib/refusals.server'
 import { formatPhone } from '~/lib/phone'
+import { bookingDeclaration } from '~/modules/swimmers/consent.server'
 
 export const meta: Route.MetaFunction = ({ params }) => [{ title: `Booking ${params.reference} | Admin` }, { name: 'robots', content: 'noindex' }]
 
@@ -35,7 +36,13 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   refuseNul(request, params)
   await requireAdmin(request)
   const { booking, account, days, payments, events, refunds, messages } = await story(params.reference)
-  const [reports, analyses, credits, promo] = await Promise.all([reportsOf([booking.id]), analysesOfBookings([booking.id]), creditNotesOfBookings([booking.id]), promoCodeOfOrder({ kind: 'booking', id: booking.id })])
+  const [reports, analyses, credits, promo, declaration] = await Promise.all([
+    reportsOf([booking.id]),
+    analysesOfBookings([booking.id]),
+    creditNotesOfBookings([booking.id]),
+    promoCodeOfOrder({ kind: 'booking', id: booking.id }),
+    bookingDeclaration(booking.id),
+  ])
   const report = reports.get(booking.id)
   const analysis = analyses.get(booking.id)
   return {
@@ -49,6 +56,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       refundable: payments.some((payment) => payment.state === 'completed' && payment.gateway !== OFFLINE_GATEWAY && payment.amountPaise > 0),
       attendance: booking.attendance,
       swimmer: booking.swimmerName,
+      // A swimmer under 18 booked by a guest: the booking person's declaration as parent or guardian.
+      declaration: declaration && `Declared in the booking form by ${declaration.guardianName}, ${declaration.guardianEmail} (address not verified), ${formatLabDateTime(declaration.givenAt)}; privacy notice ${declaration.noticeVersion}`,
       customer: booking.customerName,
       email: booking.customerEmail,
       phone: booking.customerPhone ? formatPhone(booking.customerPhone) : '',
@@ -176,6 +185,7 @@ export default function AdminBooking({ loaderData, actionData }: Route.Component
             ))}
             <DetailRow term="Swimmer" value={booking.swimmer} />
             <DetailRow term="Booked as" value={booking.customer} />
+            {booking.declaration && <DetailRow term="Parent's consent" value={booking.declaration} />}
             <DetailRow term="E-mail" value={booking.email} />
             {booking.phone && <DetailRow term="Phone" value={booking.phone} />}
             {booking.account ? (

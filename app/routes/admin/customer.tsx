@@ -85,7 +85,7 @@ function whatsappState(consent: WhatsAppConsent | null) {
   return 'Off (never opted in)'
 }
 
-const METHODS = { registration_form: 'declaration in the registration form', consent_link: 'the e-mailed consent link', camp_form: 'declaration in the camp form' } as const
+const METHODS = { registration_form: 'declaration in the registration form', consent_link: 'the e-mailed consent link', camp_form: 'declaration in the camp form', booking_form: 'declaration in the booking form' } as const
 const VERIFIED_BY = { account_code: "the account's e-mailed code", consent_link: 'the consent link sent to it', unverified: 'not verified' } as const
 
 /** What staff see of a swimmer under 18's consent: the record, or why there is none. */
