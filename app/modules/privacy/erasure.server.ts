@@ -45,7 +45,7 @@ import { promoAttemptsKey, promoCustomerKey } from '~/modules/promotions/uses.se
  * | booking_reports, report_files (and report storage) | the analysis, its videos and files | deleted, files removed from storage |
  * | analyses (events, metrics, findings, clips) and their clip and poster files | the swimmer's results and videos | deleted, those of the person's bookings and swimmer profiles; the files removed from storage after the commit (a failed delete is logged and the hourly sweep of files no clip refers to removes it) |
  * | camp_registrations | swimmer name, e-mail, phone, holder | kept with placeholders (the invoice needs it) |
- * | guardian_consents | guardian's name and e-mail | those of the account's camp registrations deleted; those the person gave (under its verified address) for someone else's swimmer kept, the name and address replaced |
+ * | guardian_consents | guardian's name and e-mail | those of the account's camp registrations and bookings deleted; those the person gave (under its verified address) for someone else's swimmer kept, the name and address replaced |
  * | consent_requests | a parent's address | those naming the person (its verified address) as parent for someone else's swimmer: the address replaced |
  * | camp_line, camp_waitlist | swimmer name, e-mail, phone, network | deleted: those the account made, and those under its verified address |
  * | outbox_messages | address or WhatsApp number, subject, bodies, a WhatsApp message's parameters | deleted: those about the account, its swimmers (the consent e-mails to their parents among them), bookings and camp registrations, by those keys; e-mails to its verified address, WhatsApp messages to its proven number; one last e-mail to a verified address says the erasure is done |
@@ -287,7 +287,9 @@ export async function eraseAccount(accountId: number, { reason, now = new Date()
     if (number) await tx.delete(whatsappConsents).where(and(eq(whatsappConsents.phone, number), eq(whatsappConsents.optedIn, true)))
     await eraseFromAudit(tx, { erased, actor: { id: accountId, address }, marker })
 
+    // The declarations made on the account's own camp forms and bookings go with them.
     if (campIds.length) await tx.delete(guardianConsents).where(inArray(guardianConsents.campRegistrationId, campIds))
+    if (bookingIds.length) await tx.delete(guardianConsents).where(inArray(guardianConsents.bookingId, bookingIds))
     if (address) {
       // Consents the person gave or was asked for about someone else's swimmer stay on record without them.
       await tx.update(guardianConsents).set({ guardianName: ERASED_NAME, guardianEmail: erasedAddress(marker) }).where(eq(guardianConsents.guardianEmail, address))
