@@ -39,20 +39,40 @@ function looksLikeLink(text: string) {
   )
 }
 
-export const NAME_MESSAGE = 'Please enter a name without links or special characters.'
+export const NAME_MESSAGE = 'Please enter the name in letters: no digits, links or other signs.'
 
 /**
- * A person's or a swimmer's name, on every form that takes one. Names go into e-mails sent to
- * addresses nobody has verified yet, so a name must not carry a link or a line break that would
- * let the lab's sender be used for phishing.
+ * A name is letters and the marks that complete them (every script: 'ಶ್ರೀನಿವಾಸ', 'क्षितिज', 'Zoë'),
+ * the joiners Indian scripts need (ZWNJ, ZWJ), spaces, dots, apostrophes (' and the ’ phones type)
+ * and hyphens. No digit of any script: a name is put into the lab's e-mails and WhatsApp messages,
+ * and "Pay Rs ५०० to ९८१२३४५६७८" must not arrive there as someone's name.
  */
-export const personNameField = ({ required = 'Name must be at least 2 characters', tooShort = required, min = 2, max = 100 }: { required?: string; tooShort?: string; min?: number; max?: number } = {}) =>
+const NAME_CHARACTERS = /^[\p{L}\p{M}\u200c\u200d .'\u2019-]+$/u
+
+/** Whether text is a name by the one rule every form's name field applies (also to check names stored before it). */
+export function isPersonName(text: string) {
+  return NAME_CHARACTERS.test(text) && !looksLikeLink(text)
+}
+
+/**
+ * A person's or a swimmer's name, on every form that takes one. Names go into e-mails and WhatsApp
+ * messages sent to addresses and numbers nobody has proven yet, so a name carries no digit, link,
+ * line break or sign that would let the lab's sender be used for phishing. The lab's own settings
+ * may keep a name still to be supplied (`alsoAccept`, their placeholder).
+ */
+export const personNameField = ({
+  required = 'Name must be at least 2 characters',
+  tooShort = required,
+  min = 2,
+  max = 100,
+  alsoAccept,
+}: { required?: string; tooShort?: string; min?: number; max?: number; alsoAccept?: (name: string) => boolean } = {}) =>
   z
     .string({ error: required })
     .trim()
     .min(min, tooShort)
     .max(max, `Please use at most ${max} characters`)
-    .refine((name) => !hasControlCharacters(name) && !looksLikeLink(name), NAME_MESSAGE)
+    .refine((name) => isPersonName(name) || (alsoAccept?.(name) === true && !hasControlCharacters(name) && !looksLikeLink(name)), NAME_MESSAGE)
 
 const SPECIAL_CHARACTERS_MESSAGE = 'Please remove special characters such as tabs or invisible marks'
 

@@ -146,13 +146,13 @@ export type GstInput = z.output<typeof GstSchema>
  * needed together; until they are set the policy shows them as still to be supplied.
  */
 export const GrievanceOfficerSchema = z.object({
-  grievanceOfficerName: personNameField({ required: "Enter the grievance officer's name" }),
+  grievanceOfficerName: personNameField({ required: "Enter the grievance officer's name", alsoAccept: isPlaceholder }),
   grievanceOfficerEmail: requiredText("Enter the grievance officer's e-mail address", 254).refine(isEmail, EMAIL_MESSAGE),
 })
 export type GrievanceOfficerInput = z.output<typeof GrievanceOfficerSchema>
 
 export const CoachSchema = z.object({
-  name: personNameField({ required: 'Enter the name', min: 1 }),
+  name: personNameField({ required: 'Enter the name', min: 1, alsoAccept: isPlaceholder }),
   credentials: requiredText('Enter the credentials', 200),
 })
 export type CoachInput = z.output<typeof CoachSchema>
@@ -160,7 +160,7 @@ export type CoachInput = z.output<typeof CoachSchema>
 export const TeamMemberSchema = z.object({
   /** The member's position on the about page, from 0. */
   index: z.coerce.number().int().min(0).max(50),
-  name: personNameField({ required: 'Enter the name', min: 1 }),
+  name: personNameField({ required: 'Enter the name', min: 1, alsoAccept: isPlaceholder }),
   role: requiredText('Enter the role', 100),
   bio: requiredText('Enter a short bio', 600),
 })
