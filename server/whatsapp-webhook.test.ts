@@ -194,8 +194,8 @@ describe('messages people write to the lab’s number', () => {
     expect(sent[0]!.text).toContain('write to support@lab.example.in or call +91 98450 00000 (Mon-Sat, 9 AM - 6 PM)')
     expect(await whatsappConsentOf(PARENT)).toBeNull()
     // Another number gets its own.
-    await fake.deliver(url, fake.incomingNotification({ from: '447700900123', text: 'Hi', at: new Date(now) }))
-    expect((await replies(NOT_READ_REPLY_TITLE)).map((reply) => reply.to)).toEqual([PARENT, '+447700900123'])
+    await fake.deliver(url, fake.incomingNotification({ from: '447911123456', text: 'Hi', at: new Date(now) }))
+    expect((await replies(NOT_READ_REPLY_TITLE)).map((reply) => reply.to)).toEqual([PARENT, '+447911123456'])
   })
 
   it('a notification sent twice, or replayed later, is acted on once', async () => {

@@ -3,7 +3,8 @@
 // again with the same predicates. Nothing server-only may be imported here.
 import { z } from 'zod'
 import { optionalText, requiredText } from '~/lib/text-fields'
-import { toE164 } from '~/lib/phone'
+import { isUnknownNumber, toE164 } from '~/lib/phone'
+import { NO_SUCH_NUMBER } from '~/lib/phone-field'
 import { percentToBasisPoints, rupeesToPaise } from '~/lib/money'
 import { personNameField } from '~/modules/accounts/schemas'
 
@@ -114,7 +115,10 @@ export const ContactSchema = z.object({
   websiteUrl: optionalWebAddress,
   /** The lab's own number, which visitors can message (how-it-works): kept in E.164, like every number the site holds. */
   whatsappNumber: optionalText(20)
-    .refine((value) => value === '' || toE164(value) !== null, 'Enter the WhatsApp number: 10 digits for an Indian mobile, or + and the country code, for example +91 98450 12345')
+    .superRefine((value, context) => {
+      if (value === '' || toE164(value) !== null) return
+      context.addIssue({ code: 'custom', message: isUnknownNumber(value) ? NO_SUCH_NUMBER : 'Enter the WhatsApp number: 10 digits for an Indian mobile, or + and the country code, for example +91 98450 12345' })
+    })
     .transform((value) => (value === '' ? '' : toE164(value)!)),
   linkedin: optionalWebAddress,
   instagram: optionalWebAddress,
