@@ -11,7 +11,7 @@ import { addDays } from '~/lib/lab-time'
 import { enqueueWhatsApp, processOutbox } from '~/modules/mail/outbox.server'
 import { cloudApiSender } from '~/modules/whatsapp/cloud-api.server'
 import { optInToWhatsApp, whatsappConsentOf } from '~/modules/whatsapp/consent.server'
-import { NOT_READ_REPLY_TITLE, OPTED_OUT_REPLY_TITLE, pruneWhatsAppWebhookEvents } from '~/modules/whatsapp/webhook.server'
+import { handleWhatsAppNotification, NOT_READ_REPLY_TITLE, OPTED_OUT_REPLY_TITLE, pruneWhatsAppWebhookEvents } from '~/modules/whatsapp/webhook.server'
 import { startFakeWhatsApp, type FakeWhatsApp } from '../tests/support/fake-whatsapp'
 import { useTestDatabase } from '../tests/support/test-database'
 import { REFUSED_WEBHOOK_REQUESTS, WHATSAPP_WEBHOOK_PATH, whatsappWebhook } from './whatsapp-webhook'
@@ -196,6 +196,17 @@ describe('messages people write to the lab’s number', () => {
     // Another number gets its own.
     await fake.deliver(url, fake.incomingNotification({ from: '447911123456', text: 'Hi', at: new Date(now) }))
     expect((await replies(NOT_READ_REPLY_TITLE)).map((reply) => reply.to)).toEqual([PARENT, '+447911123456'])
+  })
+
+  it('many messages from one number arriving at the same moment get one automatic reply of each kind', async () => {
+    // Handled side by side, as several instances (or Meta's parallel deliveries) would; on PostgreSQL
+    // with the pool's connections open first, so that none waits for its connection to be made.
+    await Promise.all(Array.from({ length: 20 }, () => db().transaction((tx) => tx.execute(sql`SELECT pg_sleep(0.05)`))))
+    const arriving = (text: string) => Array.from({ length: 30 }, () => handleWhatsAppNotification(fake.incomingNotification({ from: PARENT, text }), fake.phoneNumberId))
+    expect((await Promise.all(arriving('Hello?'))).map((outcome) => outcome.messages)).toEqual(Array(30).fill(1))
+    expect(await replies(NOT_READ_REPLY_TITLE)).toHaveLength(1)
+    await Promise.all(arriving('STOP'))
+    expect(await replies(OPTED_OUT_REPLY_TITLE)).toHaveLength(1)
   })
 
   it('a notification sent twice, or replayed later, is acted on once', async () => {

@@ -1,4 +1,5 @@
 import { and, count, eq, gt } from 'drizzle-orm'
+import { lockKeys } from '~/db/advisory-locks.server'
 import { db, type Executor } from '~/db/client.server'
 import { outboxMessages } from '~/db/schema'
 import { addHours } from '~/lib/lab-time'
@@ -35,14 +36,37 @@ export async function notifyOnWhatsApp(
   const { phone, parameters } = typeof notice === 'function' ? await notice() : notice
   const to = phone ? toE164(phone) : null
   if (!to || !(await isOptedIn(to, executor))) return null
-  if ((await sentToday(to, executor, now)) >= WHATSAPP_MESSAGES_PER_NUMBER_PER_DAY) {
-    logger().warn({ template: name }, 'WhatsApp message not queued: the number had its messages for the day')
-    return null
-  }
   const template = WHATSAPP_TEMPLATES[name]
   const values = parameters.map(templateParameter)
   if (values.length !== template.parameters.length) throw new Error(`${name} takes ${template.parameters.length} parameters, not ${values.length}`)
-  return enqueueWhatsApp({ to, title: template.title, text: renderTemplate(name, values), template: { name, parameters: values } }, executor, now)
+  return withinDailyMessages(to, executor, now, (tx) =>
+    enqueueWhatsApp({ to, title: template.title, text: renderTemplate(name, values), template: { name, parameters: values } }, tx, now),
+  )
+}
+
+/**
+ * Queues a message to the number unless it had its WHATSAPP_MESSAGES_PER_NUMBER_PER_DAY already;
+ * null then. The count and the insert happen under the number's lock, held to the end of the
+ * caller's transaction, so events for one number counted at the same moment (on any instance) are
+ * counted one after the other and never pass the limit together.
+ */
+export async function withinDailyMessages(to: string, executor: Executor, now: Date, queue: (tx: Executor) => Promise<number>) {
+  return executor.transaction(async (tx) => {
+    await lockNumber(tx, to)
+    if ((await sentToday(to, tx, now)) >= WHATSAPP_MESSAGES_PER_NUMBER_PER_DAY) {
+      logger().warn('WhatsApp message not queued: the number had its messages for the day')
+      return null
+    }
+    return queue(tx)
+  })
+}
+
+/**
+ * Serialises what is decided per WhatsApp number (its messages of the day, its automatic replies,
+ * its consent) until the end of the transaction `tx`, on every instance.
+ */
+export async function lockNumber(tx: Executor, e164: string) {
+  await lockKeys(tx, [`whatsapp-number:${e164}`])
 }
 
 /** WhatsApp messages queued to the number in the last 24 hours. */

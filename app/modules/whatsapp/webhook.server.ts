@@ -8,6 +8,7 @@ import { formatPhone, toE164 } from '~/lib/phone'
 import { enqueueWhatsApp } from '~/modules/mail/outbox.server'
 import { isPlaceholder } from '~/modules/site/schemas'
 import { optOutOfWhatsApp } from './consent.server'
+import { lockNumber } from './notify.server'
 
 /**
  * What WhatsApp tells the site through its webhook: the fate of the messages sent (sent, delivered,
@@ -172,6 +173,8 @@ async function answerIncoming(message: IncomingMessage, now: Date) {
   if (!phone) return false
   return db().transaction(async (tx) => {
     if (!(await firstTime(tx, `message:${message.id}`, now))) return false
+    // Messages of one number are answered one after the other, so that two arriving together get one reply.
+    await lockNumber(tx, phone)
     if (isStopRequest(message.text)) {
       await optOutOfWhatsApp({ phone, source: 'reply' }, tx, now)
       if (!(await repliedLately(tx, phone, OPTED_OUT_REPLY_TITLE, now))) {
