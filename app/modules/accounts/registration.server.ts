@@ -8,7 +8,7 @@ import { enforce } from '~/modules/rate-limit/rate-limit.server'
 import { recordConsent } from '~/modules/swimmers/consent.server'
 import { requestParentConsent } from '~/modules/swimmers/consent-requests.server'
 import { whatsappEnabled } from '~/modules/whatsapp/config.server'
-import { optInToWhatsApp } from '~/modules/whatsapp/consent.server'
+import { requestWhatsAppMessages } from '~/modules/whatsapp/consent.server'
 import { insertSwimmer, isMinor } from '~/modules/swimmers/swimmers.server'
 import { consumeCode, issueCode, type CodeCheck } from './codes.server'
 import { limitsFor } from './limits.server'
@@ -37,7 +37,7 @@ export async function sendVerificationCode(executor: Executor, user: { id: numbe
  * account that was not created). For a child under 18 the guardian's declaration in the form is
  * recorded as their consent; a swimmer under 18 registering alone gets an account that cannot book
  * until the parent they named agrees through the e-mailed link. A ticked WhatsApp box (shown only
- * while the site sends WhatsApp messages) opts the number in, with the account.
+ * while the site sends WhatsApp messages) asks the number's owner to confirm.
  * Throws WeakPasswordError, EmailTakenError or RateLimitedError.
  */
 export async function registerCustomer(input: RegistrationInput, { ip, now = new Date() }: Caller) {
@@ -57,7 +57,7 @@ export async function registerCustomer(input: RegistrationInput, { ip, now = new
         await requestParentConsent(tx, { swimmerId: swimmer.id, swimmerName: swimmer.name, parentEmail: input.parentEmail!, now })
       }
     }
-    if (input.whatsappOptIn && whatsappEnabled()) await optInToWhatsApp({ phone: input.phone, source: 'registration' }, tx, now)
+    if (input.whatsappOptIn && whatsappEnabled()) await requestWhatsAppMessages({ phone: input.phone, source: 'registration' }, tx, now)
     await sendVerificationCode(tx, user, now)
     return user
   })

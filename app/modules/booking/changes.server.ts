@@ -203,7 +203,7 @@ export async function cancelBooking({
     )
     if (refunding) {
       const parameters = [paidFor(mail), mail.reference, formatRupees(paid.amountPaise), refundPolicy]
-      await notifyOnWhatsApp('cancelled_refund_started', async () => ({ phone: await bookingWhatsAppNumber(tx, mail), parameters }), tx, now)
+      await notifyOnWhatsApp('cancelled_refund_started', async () => ({ phone: await bookingWhatsAppNumber(tx, mail), parameters, names: [mail.swimmerName] }), tx, now)
     }
   })
 }

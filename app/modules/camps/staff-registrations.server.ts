@@ -152,7 +152,7 @@ export async function cancelRegistration(
       now,
     )
     if (paid) {
-      await notifyOnWhatsApp('cancelled_refund_started', { phone: mail.phone, parameters: [campPaidFor(mail, mail.swimmerName), mail.reference, formatRupees(paid.amountPaise), refundPolicy] }, tx, now)
+      await notifyOnWhatsApp('cancelled_refund_started', { phone: mail.phone, parameters: [campPaidFor(mail, mail.swimmerName), mail.reference, formatRupees(paid.amountPaise), refundPolicy], names: [mail.swimmerName] }, tx, now)
     }
     await recordAudit(
       tx,

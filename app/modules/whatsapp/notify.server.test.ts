@@ -6,7 +6,8 @@ import { outboxMessages } from '~/db/schema'
 import { addHours } from '~/lib/lab-time'
 import { useTestDatabase } from '../../../tests/support/test-database'
 import { optInToWhatsApp } from './consent.server'
-import { notifyOnWhatsApp, WHATSAPP_MESSAGES_PER_NUMBER_PER_DAY } from './notify.server'
+import { notifyOnWhatsApp } from './notify.server'
+import { WHATSAPP_MESSAGES_PER_NUMBER_PER_DAY } from './numbers.server'
 import { WHATSAPP_TEMPLATES } from './templates'
 
 useTestDatabase()
