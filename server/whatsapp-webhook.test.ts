@@ -6,12 +6,14 @@ import pino from 'pino'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { config, loadConfig, setConfig, type Config } from '~/config.server'
 import { db } from '~/db/client.server'
-import { outboxMessages, siteSettings, whatsappWebhookEvents } from '~/db/schema'
+import { outboxMessages, siteSettings, users, whatsappWebhookEvents } from '~/db/schema'
 import { addDays } from '~/lib/lab-time'
 import { enqueueWhatsApp, processOutbox } from '~/modules/mail/outbox.server'
 import { cloudApiSender } from '~/modules/whatsapp/cloud-api.server'
-import { optInToWhatsApp, whatsappConsentOf } from '~/modules/whatsapp/consent.server'
-import { NOT_READ_REPLY_TITLE, OPTED_OUT_REPLY_TITLE, pruneWhatsAppWebhookEvents } from '~/modules/whatsapp/webhook.server'
+import { sendNumberCode } from '~/modules/accounts/phone-proof.server'
+import { optInToWhatsApp, requestWhatsAppMessages, WHATSAPP_OPT_IN_WORDING, whatsappConsentOf } from '~/modules/whatsapp/consent.server'
+import { handleWhatsAppNotification, NOT_READ_REPLY_TITLE, NUMBER_CONFIRMED_REPLY_TITLE, OPTED_IN_REPLY_TITLE, OPTED_OUT_REPLY_TITLE, pruneWhatsAppWebhookEvents } from '~/modules/whatsapp/webhook.server'
+import { createCustomers } from '../tests/support/booking'
 import { startFakeWhatsApp, type FakeWhatsApp } from '../tests/support/fake-whatsapp'
 import { useTestDatabase } from '../tests/support/test-database'
 import { REFUSED_WEBHOOK_REQUESTS, WHATSAPP_WEBHOOK_PATH, whatsappWebhook } from './whatsapp-webhook'
@@ -174,11 +176,47 @@ describe('messages people write to the lab’s number', () => {
       {
         to: PARENT,
         templateName: null,
-        text: 'You will get no more WhatsApp messages from the Swimming Sport Science Lab. To get them again, tick the WhatsApp box in your account: https://lab.example.in/account/data',
+        text: 'You will get no more WhatsApp messages from the Swimming Sport Science Lab. To get them again, reply START.',
       },
     ])
     await processOutbox(cloudApiSender(whatsappSettingsOfFake()))
     expect(fake.sentTo(PARENT).map((message) => [message.type, message.text])).toEqual([['text', expect.stringMatching(/^You will get no more WhatsApp messages/)]])
+  })
+
+  it.each(['START', 'start', ' Start! ', 'UNSTOP', 'Subscribe'])('%j from the number opts it in again, even after STOP: only its owner can send it', async (text) => {
+    await requestWhatsAppMessages({ phone: PARENT, source: 'camp', wording: 'The words on the camp form' })
+    await fake.deliver(url, fake.incomingNotification({ from: PARENT, text: 'STOP' }))
+    expect(await whatsappConsentOf(PARENT)).toMatchObject({ optedIn: false, optOutSource: 'reply' })
+    expect((await fake.deliver(url, fake.incomingNotification({ from: PARENT, text }))).status).toBe(200)
+    expect(await whatsappConsentOf(PARENT)).toMatchObject({ optedIn: true, optInSource: 'reply', optInWording: WHATSAPP_OPT_IN_WORDING })
+    expect((await replies(OPTED_IN_REPLY_TITLE)).map((reply) => reply.text)).toEqual([expect.stringMatching(/^You will get booking confirmations, .* Reply STOP at any time to stop\.$/)])
+  })
+
+  it("START answers a form's request with the words that form showed", async () => {
+    await requestWhatsAppMessages({ phone: PARENT, source: 'camp', wording: 'The words on the camp form' })
+    await fake.deliver(url, fake.incomingNotification({ from: PARENT, text: 'START' }))
+    expect(await whatsappConsentOf(PARENT)).toMatchObject({ optedIn: true, optInSource: 'reply', optInWording: 'The words on the camp form', requestedAt: null })
+  })
+
+  it("the code sent to the number for an account, replied from it, proves the number that account's and turns its messages on; a wrong one proves nothing", async () => {
+    const [holder] = await createCustomers(1, 'replied')
+    await sendNumberCode({ accountId: holder!.userId!, ip: '203.0.113.9' })
+    const [message] = await db().select({ parameters: outboxMessages.templateParams }).from(outboxMessages).where(eq(outboxMessages.templateName, 'verification_code'))
+    const code = message!.parameters![0]!
+    const wrong = code === '000000' ? '000001' : '000000'
+    // From another number, or a wrong code: nothing proven, the usual reply.
+    await fake.deliver(url, fake.incomingNotification({ from: '+919845099999', text: code }))
+    await fake.deliver(url, fake.incomingNotification({ from: PARENT, text: wrong }))
+    expect((await db().select({ at: users.phoneVerifiedAt }).from(users).where(eq(users.id, holder!.userId!)))[0]!.at).toBeNull()
+    expect(await whatsappConsentOf(PARENT)).toBeNull()
+    await fake.deliver(url, fake.incomingNotification({ from: PARENT, text: ` ${code} ` }))
+    expect((await db().select({ at: users.phoneVerifiedAt }).from(users).where(eq(users.id, holder!.userId!)))[0]!.at).not.toBeNull()
+    expect(await whatsappConsentOf(PARENT)).toMatchObject({ optedIn: true, optInSource: 'reply' })
+    expect(await replies(NUMBER_CONFIRMED_REPLY_TITLE)).toHaveLength(1)
+    // Used up.
+    await db().update(users).set({ phoneVerifiedAt: null }).where(eq(users.id, holder!.userId!))
+    await fake.deliver(url, fake.incomingNotification({ from: PARENT, text: code }))
+    expect((await db().select({ at: users.phoneVerifiedAt }).from(users).where(eq(users.id, holder!.userId!)))[0]!.at).toBeNull()
   })
 
   it('anything else gets one reply saying where to write instead, at most once a day', async () => {
@@ -194,8 +232,19 @@ describe('messages people write to the lab’s number', () => {
     expect(sent[0]!.text).toContain('write to support@lab.example.in or call +91 98450 00000 (Mon-Sat, 9 AM - 6 PM)')
     expect(await whatsappConsentOf(PARENT)).toBeNull()
     // Another number gets its own.
-    await fake.deliver(url, fake.incomingNotification({ from: '447700900123', text: 'Hi', at: new Date(now) }))
-    expect((await replies(NOT_READ_REPLY_TITLE)).map((reply) => reply.to)).toEqual([PARENT, '+447700900123'])
+    await fake.deliver(url, fake.incomingNotification({ from: '447911123456', text: 'Hi', at: new Date(now) }))
+    expect((await replies(NOT_READ_REPLY_TITLE)).map((reply) => reply.to)).toEqual([PARENT, '+447911123456'])
+  })
+
+  it('many messages from one number arriving at the same moment get one automatic reply of each kind', async () => {
+    // Handled side by side, as several instances (or Meta's parallel deliveries) would; on PostgreSQL
+    // with the pool's connections open first, so that none waits for its connection to be made.
+    await Promise.all(Array.from({ length: 20 }, () => db().transaction((tx) => tx.execute(sql`SELECT pg_sleep(0.05)`))))
+    const arriving = (text: string) => Array.from({ length: 30 }, () => handleWhatsAppNotification(fake.incomingNotification({ from: PARENT, text }), fake.phoneNumberId))
+    expect((await Promise.all(arriving('Hello?'))).map((outcome) => outcome.messages)).toEqual(Array(30).fill(1))
+    expect(await replies(NOT_READ_REPLY_TITLE)).toHaveLength(1)
+    await Promise.all(arriving('STOP'))
+    expect(await replies(OPTED_OUT_REPLY_TITLE)).toHaveLength(1)
   })
 
   it('a notification sent twice, or replayed later, is acted on once', async () => {

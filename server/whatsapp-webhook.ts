@@ -1,5 +1,6 @@
 import express from 'express'
 import type pino from 'pino'
+import { proveNumberByReply } from '~/modules/accounts/phone-proof.server'
 import { clientNetwork } from '~/modules/rate-limit/client-network'
 import { hit, type RateLimitRule } from '~/modules/rate-limit/rate-limit.server'
 import { whatsappSettings } from '~/modules/whatsapp/config.server'
@@ -72,7 +73,7 @@ export function whatsappWebhook(logger: pino.Logger) {
         return void response.status(400).json({ error: 'not JSON' })
       }
       try {
-        const outcome = await handleWhatsAppNotification(payload, settings.phoneNumberId)
+        const outcome = await handleWhatsAppNotification(payload, settings.phoneNumberId, new Date(), proveNumberByReply)
         if (outcome.statuses || outcome.messages) logger.info({ ...outcome }, 'WhatsApp notification')
         response.json({ received: true })
       } catch (error) {

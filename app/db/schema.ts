@@ -332,9 +332,12 @@ export const sessions = pgTable(
   (table) => [index('sessions_user_id').on(table.userId), index('sessions_expires_at').on(table.expiresAt)],
 )
 
-export type OneTimeCodePurpose = 'verify_email' | 'reset_password' | 'delete_account'
+export type OneTimeCodePurpose = 'verify_email' | 'reset_password' | 'delete_account' | 'verify_phone'
 
-/** Six-digit codes e-mailed to a user, stored hashed; short-lived, single-use, attempt-limited. */
+/**
+ * Six-digit codes sent to a user (e-mailed, or for 'verify_phone' sent on WhatsApp to `phone`, the
+ * number it proves), stored hashed; short-lived, single-use, attempt-limited.
+ */
 export const oneTimeCodes = pgTable(
   'one_time_codes',
   {
@@ -343,6 +346,8 @@ export const oneTimeCodes = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     purpose: text('purpose').$type<OneTimeCodePurpose>().notNull(),
+    /** The number a 'verify_phone' code was sent to (E.164): it proves that number only. */
+    phone: text('phone'),
     codeHash: text('code_hash').notNull(),
     attempts: integer('attempts').notNull().default(0),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
@@ -351,7 +356,8 @@ export const oneTimeCodes = pgTable(
   },
   (table) => [
     index('one_time_codes_user_purpose').on(table.userId, table.purpose),
-    check('one_time_codes_purpose', sql`${table.purpose} IN ('verify_email', 'reset_password', 'delete_account')`),
+    check('one_time_codes_purpose', sql`${table.purpose} IN ('verify_email', 'reset_password', 'delete_account', 'verify_phone')`),
+    check('one_time_codes_phone', sql`(${table.purpose} = 'verify_phone') = (${table.phone} IS NOT NULL)`),
   ],
 )
 
@@ -413,6 +419,12 @@ export const outboxMessages = pgTable(
     deliveryStatus: text('delivery_status').$type<WhatsAppDeliveryStatus>(),
     deliveryError: text('delivery_error'),
     deliveryUpdatedAt: timestamp('delivery_updated_at', { withTimezone: true }),
+    /**
+     * A private link in a WhatsApp message (a guest's booking, a waitlist offer, a form filled in with
+     * the person's details): which parameter, and what it points to. The parameter keeps the link
+     * without its key or personal details; the whole link is made only when the message is sent.
+     */
+    privateLink: jsonb('private_link').$type<MessageLinkReference>(),
     // Whose message this is, by structure: erasing a person removes their messages by these keys and by
     // the recipient, never by what the text says.
     accountId: integer('account_id').references(() => users.id, { onDelete: 'set null' }),
@@ -435,12 +447,21 @@ export const outboxMessages = pgTable(
   ],
 )
 
+/** What a private link in a WhatsApp message points to: a guest's booking, a seat offered from the waitlist, the camp form filled in for a registration. */
+export type MessageLink = { kind: 'guest-booking'; reference: string } | { kind: 'waitlist-offer'; reference: string } | { kind: 'register-again'; registrationId: number }
+
+/** A link of a WhatsApp message made when it is sent: the template parameter it fills (from 0) and what it points to. */
+export type MessageLinkReference = { parameter: number } & MessageLink
+
 export type WhatsAppConsentSource = 'registration' | 'account' | 'camp' | 'booking' | 'reply'
 
 /**
- * Whether a WhatsApp number may be sent messages, per number (E.164): a person opts in with a
- * checkbox next to the number (its wording and the time are kept) and opts out by replying STOP or
- * from their account. Only `opted_in` numbers get messages; the confirmation of an opt-out is the last.
+ * Whether a WhatsApp number may be sent messages, per number (E.164). Only its owner opts it in: by
+ * replying START, or with the code sent to it for their account (entered there, or replied).
+ * A form's ticked box only asks (`requested_*`): the number is then sent one request to confirm, at
+ * most once a day (`confirmation_sent_at`), and hears nothing else until its owner answers. STOP, or
+ * the account's switch, opts it out. Only `opted_in` numbers get messages; the confirmation of an
+ * opt-out is the last.
  */
 export const whatsappConsents = pgTable(
   'whatsapp_consents',
@@ -452,6 +473,12 @@ export const whatsappConsents = pgTable(
     optInSource: text('opt_in_source').$type<WhatsAppConsentSource>(),
     optedOutAt: timestamp('opted_out_at', { withTimezone: true }),
     optOutSource: text('opt_out_source').$type<WhatsAppConsentSource>(),
+    /** A form asked for messages to this number (its box ticked), not yet confirmed by the number's owner. */
+    requestedAt: timestamp('requested_at', { withTimezone: true }),
+    requestSource: text('request_source').$type<WhatsAppConsentSource>(),
+    requestWording: text('request_wording'),
+    /** When the number was last sent the request to confirm: at most once a day. */
+    confirmationSentAt: timestamp('confirmation_sent_at', { withTimezone: true }),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [check('whatsapp_consents_phone_e164', sql`${table.phone} ~ '^\\+[1-9][0-9]{7,14}$'`)],

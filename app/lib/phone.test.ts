@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { INVALID_WHATSAPP_NUMBER, phoneField, whatsappOptInField } from './phone-field'
+import { INVALID_WHATSAPP_NUMBER, NO_SUCH_NUMBER, phoneField, whatsappOptInField } from './phone-field'
 import { digitCount, formatPhone, toE164, whatsappChatLink } from './phone'
 
 describe('toE164', () => {
@@ -16,7 +16,7 @@ describe('toE164', () => {
     ['+91-98450-12345', '+919845012345'],
     ['6000000000', '+916000000000'],
     ['7012345678', '+917012345678'],
-    ['+44 7700 900123', '+447700900123'],
+    ['+44 7911 123456', '+447911123456'],
     ['+1 (415) 555-0132', '+14155550132'],
     ['+971 50 123 4567', '+971501234567'],
     ['+65 8123 4567', '+6581234567'],
@@ -44,6 +44,10 @@ describe('toE164', () => {
     ['9845+012345', 'a plus in the middle'],
     ['9845012345#1', 'an extension'],
     ['٩٨٤٥٠١٢٣٤٥', 'digits of another script'],
+    ['+999999999999999', 'no country has the code 999'],
+    ['+44 7700 900123', 'the shape of a British mobile, in a range given to no one'],
+    ['+91 5845012345', 'an Indian number not starting 6-9, with its country code'],
+    ['+1 555 012 3456', 'an American number with no such area code'],
   ])('%s is refused (%s)', (typed) => {
     expect(toE164(typed)).toBeNull()
   })
@@ -54,14 +58,14 @@ describe('toE164', () => {
   })
 
   it('is idempotent: a stored number reads back as itself', () => {
-    for (const stored of ['+919845012345', '+447700900123']) expect(toE164(stored)).toBe(stored)
+    for (const stored of ['+919845012345', '+447911123456']) expect(toE164(stored)).toBe(stored)
   })
 })
 
 describe('formatPhone and friends', () => {
   it('shows an Indian mobile in groups and any other number as stored', () => {
     expect(formatPhone('+919845012345')).toBe('+91 98450 12345')
-    expect(formatPhone('+447700900123')).toBe('+447700900123')
+    expect(formatPhone('+447911123456')).toBe('+447911123456')
   })
 
   it('counts digits whatever surrounds them, and links a chat only for a real number', () => {
@@ -77,7 +81,7 @@ describe('phoneField', () => {
 
   it('keeps the number in E.164', () => {
     expect(field.parse(' 98450-12345 ')).toBe('+919845012345')
-    expect(field.parse('+44 7700 900123')).toBe('+447700900123')
+    expect(field.parse('+44 7911 123456')).toBe('+447911123456')
   })
 
   it('says "too few digits" for too few, and one message for a number that is not a mobile', () => {
@@ -86,6 +90,11 @@ describe('phoneField', () => {
     expect(messageOf('044 2345 6789')).toEqual([INVALID_WHATSAPP_NUMBER])
     expect(messageOf('98450 12345 ext 9')).toEqual([INVALID_WHATSAPP_NUMBER])
     expect(messageOf('9'.repeat(21))).toEqual(['Please use at most 20 characters', INVALID_WHATSAPP_NUMBER])
+  })
+
+  it('says so when a number of the right shape belongs to no one: no such country code, or no such range', () => {
+    expect(messageOf('+999999999999999')).toEqual([NO_SUCH_NUMBER])
+    expect(messageOf('+44 7700 900123')).toEqual([NO_SUCH_NUMBER])
   })
 })
 

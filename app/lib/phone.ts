@@ -1,3 +1,5 @@
+import { isValidPhoneNumber } from 'libphonenumber-js/mobile'
+
 /**
  * Phone numbers are stored in E.164 (+919845012345): the form WhatsApp addresses and the one way two
  * numbers typed differently ("98450 12345", "+91 98450-12345") compare equal. Shared by the forms'
@@ -8,11 +10,24 @@
 const SEPARATORS = /[\s().-]/g
 
 /**
- * The E.164 form of what a person typed, or null when it cannot be a mobile number: a 10-digit
+ * The E.164 form of what a person typed, or null when it is not a mobile number in use: a 10-digit
  * Indian mobile (starting 6-9, with or without 0, 91 or +91 in front) becomes +91 and its ten
- * digits; any other number needs its country code after a + (8 to 15 digits in all).
+ * digits; any other number needs its country code after a +. The shape is not enough: the country
+ * code and the range must be ones given out for mobiles (libphonenumber's data), so
+ * "+999999999999999" is no number.
  */
 export function toE164(typed: string): string | null {
+  const shaped = e164Shape(typed)
+  return shaped && isValidPhoneNumber(shaped) ? shaped : null
+}
+
+/** Whether typed digits have the shape of a mobile number (as `toE164` reads them) but are no number in use. */
+export function isUnknownNumber(typed: string) {
+  const shaped = e164Shape(typed)
+  return shaped !== null && !isValidPhoneNumber(shaped)
+}
+
+function e164Shape(typed: string): string | null {
   const compact = typed.trim().replace(SEPARATORS, '')
   if (!/^\+?\d+$/.test(compact)) return null
   const international = compact.startsWith('+')

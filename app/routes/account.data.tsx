@@ -4,13 +4,15 @@ import { data, Form, Link } from 'react-router'
 import type { Route } from './+types/account.data'
 import { FormAlert, PendingButton, TextField, useLazyValidatedForm } from '~/components/form-controls'
 import { EmailValue } from '~/components/contact-value'
-import { requireUser } from '~/lib/auth.server'
+import { callerOf, requireUser } from '~/lib/auth.server'
 import { readForm } from '~/lib/form-data.server'
 import { formIntent, unknownForm } from '~/lib/intent'
+import { formErrorsOf, refusalOf } from '~/lib/refusals.server'
 import { pageMeta } from '~/lib/seo'
 import { redirectWithToast } from '~/lib/toast.server'
 import { profileOf, updateProfile } from '~/modules/privacy/account-deletion.server'
-import { profileSchema } from '~/modules/privacy/schemas'
+import { numberCodeSchema, profileSchema } from '~/modules/privacy/schemas'
+import { proveNumber, sendNumberCode } from '~/modules/accounts/phone-proof.server'
 import { getSiteSettings } from '~/modules/site/site.server'
 import { swimmersOf } from '~/modules/swimmers/swimmers.server'
 import { WhatsAppOptInField } from '~/components/whatsapp-opt-in'
@@ -37,15 +39,17 @@ export async function loader({ request }: Route.LoaderArgs) {
     profile: account ?? { name: user.name, phone: '', currentLocation: '' },
     swimmers: swimmers.map((swimmer) => ({ id: swimmer.id, name: swimmer.name, isAccountHolder: swimmer.isAccountHolder })),
     constraint: getZodConstraint(profileSchema),
+    codeConstraint: getZodConstraint(numberCodeSchema),
     /** Null while the site sends no WhatsApp messages: no box, no switch. */
     whatsapp,
   }
 }
 
-const INTENTS = ['profile', 'whatsapp-on', 'whatsapp-off'] as const
+const INTENTS = ['profile', 'whatsapp-on', 'whatsapp-off', 'whatsapp-code', 'whatsapp-prove'] as const
 
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request)
+  const { ip } = callerOf(request, context)
   const formData = await readForm(request)
   switch (formIntent(formData, INTENTS)) {
     case 'profile': {
@@ -59,8 +63,30 @@ export async function action({ request }: Route.ActionArgs) {
       // Only while the site sends WhatsApp messages; only the number kept on the signed-in account changes: the form names none.
       if (!whatsappEnabled()) return unknownForm()
       const on = formIntent(formData, INTENTS) === 'whatsapp-on'
-      if (!(await switchAccountWhatsApp(user.id, on))) return data({ whatsappError: NO_NUMBER }, { status: 400 })
+      if (!(await switchAccountWhatsApp(user.id, on))) return data({ whatsappError: NO_PROVEN_NUMBER }, { status: 400 })
       return redirectWithToast('/account/data#whatsapp', { type: 'success', title: on ? 'WhatsApp messages are on' : 'WhatsApp messages are off' })
+    }
+    case 'whatsapp-code': {
+      if (!whatsappEnabled()) return unknownForm()
+      try {
+        if (!(await sendNumberCode({ accountId: user.id, ip }))) return data({ whatsappError: NO_NUMBER }, { status: 400 })
+      } catch (error) {
+        const refusal = refusalOf(error)
+        return data({ whatsappError: refusal.message }, { status: refusal.status })
+      }
+      return redirectWithToast('/account/data#whatsapp', { type: 'success', title: 'Code sent', description: 'If your number is on WhatsApp, the code is on its way there. It works for 30 minutes.' })
+    }
+    case 'whatsapp-prove': {
+      if (!whatsappEnabled()) return unknownForm()
+      const submission = parseWithZod(formData, { schema: numberCodeSchema })
+      if (submission.status !== 'success') return data({ codeResult: submission.reply() as SubmissionResult<string[]> }, { status: 400 })
+      try {
+        await proveNumber({ accountId: user.id, code: submission.value.code, ip })
+      } catch (error) {
+        const refusal = refusalOf(error)
+        return data({ codeResult: submission.reply({ ...formErrorsOf(refusal), resetForm: true }) as SubmissionResult<string[]> }, { status: refusal.status })
+      }
+      return redirectWithToast('/account/data#whatsapp', { type: 'success', title: 'Your number is confirmed', description: 'WhatsApp messages are on.' })
     }
     default:
       return unknownForm()
@@ -68,9 +94,10 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 const NO_NUMBER = 'Add a valid WhatsApp number to your details above first.'
+const NO_PROVEN_NUMBER = 'Confirm that your WhatsApp number is yours first, with the code we send to it.'
 
 export default function AccountData({ loaderData, actionData }: Route.ComponentProps) {
-  const { email, isAdmin, supportEmail, profile, swimmers, constraint, whatsapp } = loaderData
+  const { email, isAdmin, supportEmail, profile, swimmers, constraint, codeConstraint, whatsapp } = loaderData
   const [form, fields] = useLazyValidatedForm(() => import('~/modules/privacy/schemas').then((schemas) => schemas.profileSchema), {
     constraint,
     lastResult: actionData && 'result' in actionData ? actionData.result : undefined,
@@ -121,7 +148,14 @@ export default function AccountData({ loaderData, actionData }: Route.ComponentP
             Save my details
           </PendingButton>
         </Form>
-        {whatsapp && <WhatsAppSwitch whatsapp={whatsapp} error={actionData && 'whatsappError' in actionData ? actionData.whatsappError : null} />}
+        {whatsapp && (
+          <WhatsAppSwitch
+            whatsapp={whatsapp}
+            error={actionData && 'whatsappError' in actionData ? actionData.whatsappError : null}
+            codeConstraint={codeConstraint}
+            codeResult={actionData && 'codeResult' in actionData ? actionData.codeResult : undefined}
+          />
+        )}
         {swimmers.length > 0 && (
           <>
             <h3 className="mt-8 font-semibold text-ink">Swimmers</h3>
@@ -172,8 +206,22 @@ export default function AccountData({ loaderData, actionData }: Route.ComponentP
   )
 }
 
-/** Whether the account's number gets WhatsApp messages, with a button to turn them on or off (a plain form: no JavaScript needed). */
-function WhatsAppSwitch({ whatsapp, error }: { whatsapp: AccountWhatsApp; error: string | null }) {
+/**
+ * Whether the account's number gets WhatsApp messages, with a button to turn them on or off (plain
+ * forms: no JavaScript needed). A number not proven the account holder's shows nothing of its
+ * messages: only the way to prove it, a code sent to it on WhatsApp.
+ */
+function WhatsAppSwitch({
+  whatsapp,
+  error,
+  codeConstraint,
+  codeResult,
+}: {
+  whatsapp: AccountWhatsApp
+  error: string | null
+  codeConstraint: Route.ComponentProps['loaderData']['codeConstraint']
+  codeResult: SubmissionResult<string[]> | undefined
+}) {
   return (
     <div id="whatsapp" className="mt-8">
       <h3 className="font-semibold text-ink">WhatsApp messages</h3>
@@ -184,6 +232,8 @@ function WhatsAppSwitch({ whatsapp, error }: { whatsapp: AccountWhatsApp; error:
       )}
       {!whatsapp.phone ? (
         <p className="mt-1 text-muted">WhatsApp messages: off. To get booking confirmations, reminders and results on WhatsApp, add your WhatsApp number to your details above.</p>
+      ) : !whatsapp.proven ? (
+        <NumberProof whatsapp={whatsapp} codeConstraint={codeConstraint} codeResult={codeResult} />
       ) : (
         <>
           <p className="mt-1 text-ink">
@@ -207,5 +257,47 @@ function WhatsAppSwitch({ whatsapp, error }: { whatsapp: AccountWhatsApp; error:
         </>
       )}
     </div>
+  )
+}
+
+/** Proving the account's number: a code sent to it on WhatsApp, entered here (or replied from the number). */
+function NumberProof({
+  whatsapp,
+  codeConstraint,
+  codeResult,
+}: {
+  whatsapp: AccountWhatsApp
+  codeConstraint: Route.ComponentProps['loaderData']['codeConstraint']
+  codeResult: SubmissionResult<string[]> | undefined
+}) {
+  const [form, fields] = useLazyValidatedForm(() => import('~/modules/privacy/schemas').then((schemas) => schemas.numberCodeSchema), {
+    id: 'number-code',
+    constraint: codeConstraint,
+    lastResult: codeResult,
+  })
+  return (
+    <>
+      <p className="mt-1 text-ink">
+        WhatsApp messages: {whatsapp.state}
+        <span className="text-muted"> ({whatsapp.phone})</span>
+      </p>
+      <p className="mt-2 text-sm text-muted">
+        We send a code to this number on WhatsApp. Enter it below, or reply to our message with it, to confirm that the number is yours and turn
+        WhatsApp messages on: {whatsapp.wording} No code? If you once replied STOP to our messages, reply START first.
+      </p>
+      <Form method="post" className="mt-3">
+        <PendingButton name="intent" value="whatsapp-code" when={{ fields: { intent: 'whatsapp-code' } }} pendingLabel="Sending..." className="btn-secondary">
+          Send me a code on WhatsApp
+        </PendingButton>
+      </Form>
+      <Form method="post" {...getFormProps(form)} className="mt-4 space-y-3">
+        <input type="hidden" name="intent" value="whatsapp-prove" />
+        <FormAlert id={form.errorId} errors={form.errors} />
+        <TextField field={fields.code} label="Code from WhatsApp" inputMode="numeric" autoComplete="one-time-code" />
+        <PendingButton when={{ fields: { intent: 'whatsapp-prove' } }} pendingLabel="Confirming..." className="btn-secondary">
+          Confirm my number
+        </PendingButton>
+      </Form>
+    </>
   )
 }

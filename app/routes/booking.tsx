@@ -46,7 +46,7 @@ import { readForm } from '~/lib/form-data.server'
 import { formatPhone } from '~/lib/phone'
 import { WhatsAppOptInField } from '~/components/whatsapp-opt-in'
 import { whatsappEnabled } from '~/modules/whatsapp/config.server'
-import { optInToWhatsApp, WHATSAPP_OPT_IN_WORDING } from '~/modules/whatsapp/consent.server'
+import { requestWhatsAppMessages, WHATSAPP_OPT_IN_WORDING } from '~/modules/whatsapp/consent.server'
 import { formIntent } from '~/lib/intent'
 import { refusalOf, type Refusal } from '~/lib/refusals.server'
 
@@ -287,8 +287,8 @@ async function pay(request: Request, context: Route.ActionArgs['context']) {
     if (refusal.error instanceof SlotUnavailableError || refusal.error instanceof AlreadyBookedError) return redirect('/booking?step=2&payment=unavailable', { headers })
     return data<ActionResult>({ kind: 'refused', message: refusal.message }, { status: refusal.status, headers })
   }
-  // The booking is made: the number the visitor asked WhatsApp messages for on step 1 is opted in.
-  if (draft.phone && draft.whatsappOptIn && whatsappEnabled()) await optInToWhatsApp({ phone: draft.phone, source: 'booking' })
+  // The booking is made: the number the visitor asked WhatsApp messages for on step 1 is asked to confirm (its owner may be someone else).
+  if (draft.phone && draft.whatsappOptIn && whatsappEnabled()) await requestWhatsAppMessages({ phone: draft.phone, source: 'booking' })
   const promoCode = await readDraftPromoCode(request)
   if (promoCode) {
     try {

@@ -31,7 +31,7 @@ import { applyCodeBeforePaying, previewCode } from '~/modules/payments/checkout.
 import { formatPhone, toE164 } from '~/lib/phone'
 import { WhatsAppOptInField } from '~/components/whatsapp-opt-in'
 import { whatsappEnabled } from '~/modules/whatsapp/config.server'
-import { optInToWhatsApp, WHATSAPP_OPT_IN_WORDING } from '~/modules/whatsapp/consent.server'
+import { requestWhatsAppMessages, WHATSAPP_OPT_IN_WORDING } from '~/modules/whatsapp/consent.server'
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, { title: 'Camp Registration', description: 'Register a swimmer for a swimming camp in Bangalore and pay the fee online.', path: '/onboarding' })
@@ -61,9 +61,9 @@ export async function loader({ request }: Route.LoaderArgs) {
   }
 }
 
-/** The number a parent asked WhatsApp messages for, once their registration is made (the box shows only while the site sends them). */
+/** The number a parent asked WhatsApp messages for is asked to confirm, once their registration is made (the box shows only while the site sends them). */
 async function optInIfTicked(form: { phone_number: string; whatsappOptIn: boolean }) {
-  if (form.whatsappOptIn && whatsappEnabled()) await optInToWhatsApp({ phone: form.phone_number, source: 'camp' })
+  if (form.whatsappOptIn && whatsappEnabled()) await requestWhatsAppMessages({ phone: form.phone_number, source: 'camp' })
 }
 
 /** A signed-in parent with swimmers chooses among them (camp-family-form.tsx); anyone else types the swimmer's name. */

@@ -243,7 +243,7 @@ const FORMS: FormCase[] = [
   { name: 'edit a swimmer', path: '/swimmers/1/edit', handler: swimmerEdit.action, who: 'customer', params: () => ({ id: String(childId) }), spec: SWIMMER_FORM },
   { name: "a parent's consent given again", path: '/swimmers/1/consent', handler: swimmerConsent.action, who: 'customer', params: () => ({ id: String(childId) }), spec: { valid: { declaration: 'on' }, strict: { declaration: 'choice' }, fixed: { intent: 'give' } } },
   { name: 'your data: deleting the account', path: '/account/data/delete', handler: accountDeletion.action, who: 'customer', spec: { valid: { password: 'butterfly-2027', code: '' }, strict: { password: 'password' }, fixed: { intent: 'delete' } } },
-  { name: 'your data: correcting your details', path: '/account/data', handler: accountData.action, who: 'customer', spec: { valid: { name: 'Ravi Kumar', phone: '9845012345', currentLocation: 'Bengaluru' }, strict: { name: 'name' }, fixed: { intent: 'profile' } } },
+  { name: 'your data: correcting your details', path: '/account/data', handler: accountData.action, who: 'customer', spec: { valid: { name: 'Ravi Kumar', phone: '9845012345', currentLocation: 'Bengaluru' }, strict: { name: 'name', phone: 'phone' }, fixed: { intent: 'profile' } } },
   { name: 'login', path: '/login', handler: login.action, who: 'guest', spec: { valid: { email: 'hostile.customer@example.com', password: 'butterfly-2027', redirectTo: '/my-bookings' }, strict: { email: 'email', password: 'password' } } },
   {
     name: 'registration',
@@ -252,7 +252,7 @@ const FORMS: FormCase[] = [
     who: 'guest',
     spec: {
       valid: { name: 'Ravi Kumar', email: 'ravi@example.com', password: 'butterfly-2027', phone: '9845012345', age: '26', currentLocation: 'Bengaluru', gender: 'male', swimmingExperience: 'advanced', academyName: 'NA', coachName: 'NA', specialization: 'butterfly', otherSpecialization: '', participateInEvents: 'yes', strokeBestTime: '', howDidYouKnow: 'google', otherSource: '' },
-      strict: { name: 'name', email: 'email', password: 'password', age: 'count', gender: 'choice', swimmingExperience: 'choice', specialization: 'choice', participateInEvents: 'choice', howDidYouKnow: 'choice' },
+      strict: { name: 'name', email: 'email', password: 'password', phone: 'phone', age: 'count', gender: 'choice', swimmingExperience: 'choice', specialization: 'choice', participateInEvents: 'choice', howDidYouKnow: 'choice' },
     },
   },
   { name: 'verify-email', path: '/verify-email', handler: verifyEmail.action, who: 'guest', spec: { valid: { email: 'hostile.customer@example.com', code: '123456' }, strict: { email: 'email', code: 'code6' } } },
@@ -276,8 +276,8 @@ const FORMS: FormCase[] = [
       strict: { name: 'name', email: 'email', swimmerName: 'name', swimmerAge: 'count' },
     },
   },
-  { name: 'camp registration', path: '/onboarding', handler: campRegistration.action, who: 'guest', spec: { valid: { name: 'Ravi Kumar', email: 'ravi@example.com', phone_number: '9845012345', guardianDeclaration: 'on', camp: 'camp1', batch: 'batch1' }, strict: { name: 'name', email: 'email' } } },
-  { name: 'camp registration waitlist', path: '/onboarding', handler: campRegistration.action, who: 'guest', spec: { valid: { name: 'Ravi Kumar', email: 'ravi@example.com', phone_number: '9845012345', guardianDeclaration: 'on', camp: 'camp1', batch: 'batch1' }, strict: { name: 'name', email: 'email' }, fixed: { intent: 'waitlist' } } },
+  { name: 'camp registration', path: '/onboarding', handler: campRegistration.action, who: 'guest', spec: { valid: { name: 'Ravi Kumar', email: 'ravi@example.com', phone_number: '9845012345', guardianDeclaration: 'on', camp: 'camp1', batch: 'batch1' }, strict: { name: 'name', email: 'email', phone_number: 'phone' } } },
+  { name: 'camp registration waitlist', path: '/onboarding', handler: campRegistration.action, who: 'guest', spec: { valid: { name: 'Ravi Kumar', email: 'ravi@example.com', phone_number: '9845012345', guardianDeclaration: 'on', camp: 'camp1', batch: 'batch1' }, strict: { name: 'name', email: 'email', phone_number: 'phone' }, fixed: { intent: 'waitlist' } } },
   { name: 'book-slot', path: '/book-slot', handler: bookSlot.action, who: 'customer', spec: { valid: { date: future, time: '09:00' }, strict: { date: 'date', time: 'time' } } },
   {
     name: 'admin availability create',

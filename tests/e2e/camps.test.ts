@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { DESKTOP, expectNoAxeViolations, PHONE, watchPageErrors, useBrowser } from '../support/browser'
 import { useTestSite } from '../support/site'
-import { Visitor } from '../support/visitor'
+import { lettersFor, Visitor } from '../support/visitor'
 
 // A parent registers a swimmer for a camp in a real browser: from the banner to a confirmed
 // registration, and from a full batch to its waitlist.
@@ -59,7 +59,7 @@ describe('camp registration in the browser', () => {
 
   it('a full batch says Full; the parent joins its waitlist instead, and keeps the place through the e-mailed link', async () => {
     for (let index = 0; index < 30; index += 1) {
-      const filled = await new Visitor(site.url).post('/onboarding', { name: `Swimmer ${index}`, email: `filler${index}@example.com`, phone_number: '9845012345', guardianDeclaration: 'on', camp: 'camp1', batch: 'batch1', website_url: '' })
+      const filled = await new Visitor(site.url).post('/onboarding', { name: `Swimmer ${lettersFor(index + 1)}`, email: `filler${index}@example.com`, phone_number: '9845012345', guardianDeclaration: 'on', camp: 'camp1', batch: 'batch1', website_url: '' })
       expect(filled.status).toBe(302)
     }
     const context = await browser.context(site.url, DESKTOP)

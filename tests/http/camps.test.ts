@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { decodeHtml, fieldState, text, Visitor } from '../support/visitor'
+import { decodeHtml, fieldState, lettersFor, text, Visitor } from '../support/visitor'
 import { useTestSite } from '../support/site'
 
 // Camp registration as a parent's browser without JavaScript does it: the form, the gateway, the
@@ -9,7 +9,7 @@ const site = useTestSite()
 
 let family = 1
 const form = (overrides: Record<string, string> = {}) => ({
-  name: `Swimmer ${family}`,
+  name: `Swimmer ${lettersFor(family)}`,
   email: `family${family++}@example.com`,
   phone_number: '98450 12345', guardianDeclaration: 'on',
   camp: 'camp1',
@@ -243,7 +243,7 @@ describe('a full batch', () => {
 describe('the waitlist cannot freeze a camp', () => {
   it('one client with many e-mail addresses: refused on a batch with free seats, 3 places at most on a full one, and places nobody confirmed get no seat', async () => {
     const attacker = new Visitor(site.url)
-    const fake = (index: number, batch: string) => form({ name: `Fake Swimmer ${index}`, email: `fake${index}@example.com`, camp: 'camp1', batch, intent: 'waitlist' })
+    const fake = (index: number, batch: string) => form({ name: `Fake Swimmer ${lettersFor(index + 1)}`, email: `fake${index}@example.com`, camp: 'camp1', batch, intent: 'waitlist' })
     const seatsLeft = async () => /Batch 2: [^C]*Camp 1: (\d+ seats? left|Full)/.exec(text((await new Visitor(site.url).get('/onboarding')).html))![1]
 
     // Batch 2 of Camp 1 has free seats: nobody may queue for it.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { text, Visitor } from '../support/visitor'
+import { lettersFor, text, Visitor } from '../support/visitor'
 import { bookableDate } from '../support/booking-flow'
 import { useTestSite } from '../support/site'
 
@@ -95,7 +95,7 @@ describe('one client with many e-mail addresses', () => {
     for (let attempt = 0; attempt < 8; attempt += 1) {
       const batch = attempt % 2 === 0 ? 'batch1' : 'batch2'
       const camp = attempt % 4 < 2 ? 'camp1' : 'camp2'
-      answers.push(await attackerBrowser(network).post('/onboarding', { name: `Fake Swimmer ${attempt}`, email: `fake${attempt}@example.com`, phone_number: '98450 12345', guardianDeclaration: 'on', camp, batch, website_url: '' }))
+      answers.push(await attackerBrowser(network).post('/onboarding', { name: `Fake Swimmer ${lettersFor(attempt + 1)}`, email: `fake${attempt}@example.com`, phone_number: '98450 12345', guardianDeclaration: 'on', camp, batch, website_url: '' }))
     }
     expect(answers.filter(wentToGateway)).toHaveLength(MAX_HOLDS_PER_NETWORK)
     const refused = answers.filter((answer) => !wentToGateway(answer))

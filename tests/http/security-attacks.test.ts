@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bookAndPay } from '../support/booking-flow'
 import { codeIn } from '../support/smtp-sink'
 import { startTestServer, type TestServer } from '../support/test-server'
-import { registrationForm, signUp, text, Visitor } from '../support/visitor'
+import { lettersFor, registrationForm, signUp, text, Visitor } from '../support/visitor'
 import { CODE_REFUSED } from '~/modules/accounts/codes.server'
 import { useTestSite } from '../support/site'
 
@@ -20,7 +20,7 @@ let people = 0
 async function customer(server = site.server) {
   people += 1
   const email = `swimmer${people}.${server.port}@example.com`
-  return Object.assign(await signUp(new Visitor(server.url), site.sink, { email, name: `Swimmer ${people}` }), { email })
+  return Object.assign(await signUp(new Visitor(server.url), site.sink, { email, name: `Swimmer ${lettersFor(people)}` }), { email })
 }
 
 const staff = site.staff

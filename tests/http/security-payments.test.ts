@@ -3,7 +3,7 @@ import { bookAndPay, chooseSlot } from '../support/booking-flow'
 import { startFakePhonePe, webhookAuthorization, type FakePhonePe } from '../support/fake-phonepe'
 import { useTestSite } from '../support/site'
 import { startTestServer, type TestServer } from '../support/test-server'
-import { signUp, text, Visitor } from '../support/visitor'
+import { lettersFor, signUp, text, Visitor } from '../support/visitor'
 
 // Attacks on payments, each a test that fails if the attack works: forged notifications, a
 // notification or a gateway claiming another amount, repeated notifications, and forged or
@@ -18,7 +18,7 @@ let people = 0
 async function customer(server = site.server) {
   people += 1
   const email = `payer${people}.${server.port}@example.com`
-  return Object.assign(await signUp(new Visitor(server.url), site.sink, { email, name: `Payer ${people}` }), { email })
+  return Object.assign(await signUp(new Visitor(server.url), site.sink, { email, name: `Payer ${lettersFor(people)}` }), { email })
 }
 const mailsTo = (to: string, subject: RegExp) => site.sink.messages.filter((message) => message.to.includes(to) && subject.test(message.raw)).length
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { GUARDIAN_DECLARATION_MESSAGE, PARENT_EMAIL_MESSAGE } from '~/modules/accounts/schemas'
+import { GUARDIAN_DECLARATION_MESSAGE, NAME_MESSAGE, PARENT_EMAIL_MESSAGE } from '~/modules/accounts/schemas'
 import { MINOR_HOLDER_MESSAGE } from '~/modules/swimmers/swimmers.server'
 import { codeIn } from '../support/smtp-sink'
 import { useTestSite } from '../support/site'
@@ -155,7 +155,7 @@ describe('My Swimmers', () => {
     expect(edit.html).not.toContain('name="guardianDeclaration"')
     const badEdit = await owner.post(`/swimmers/${childId}/edit`, swimmerForm({ coachName: 'https://pay.example' }))
     expect(badEdit.status).toBe(400)
-    expect(fieldState(badEdit.html, 'coachName')).toEqual({ invalid: true, message: 'Please enter a name without links or special characters.' })
+    expect(fieldState(badEdit.html, 'coachName')).toEqual({ invalid: true, message: NAME_MESSAGE })
     const saved = await owner.post(`/swimmers/${childId}/edit`, swimmerForm({ coachName: 'Suresh Kumar', age: '', birthDate: '2016-04-02', specialization: 'other', otherSpecialization: 'Open water' }))
     expect([saved.status, saved.location]).toEqual([302, '/swimmers'])
     const afterEdit = text((await owner.get('/swimmers')).html)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { bookAgainUrl } from '~/modules/booking/fulfilment.server'
-import { registerAgainUrl } from '~/modules/camps/fulfilment.server'
+import { campFormFilledIn } from '~/modules/whatsapp/links.server'
 import { bookableDate } from '../support/booking-flow'
 import { useTestSite } from '../support/site'
 import { decodeHtml, text, Visitor } from '../support/visitor'
@@ -43,7 +43,7 @@ describe('the link to try again after a failed payment', () => {
 
   it('of a camp registration opens the registration form with the e-mail and phone filled in', async () => {
     // Registrations keep their number in E.164; the form shows it as people read it.
-    const link = pathOf(registerAgainUrl({ email: 'parent@example.com', phone: '+919845012345' }))
+    const link = pathOf(campFormFilledIn({ email: 'parent@example.com', phone: '+919845012345' }))
     const page = await new Visitor(site.url).get(link)
     expect(page.status).toBe(200)
     const html = decodeHtml(page.html)

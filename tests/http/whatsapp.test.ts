@@ -96,7 +96,7 @@ describe('the site with WhatsApp on', () => {
   })
 
   it('anything else gets one reply pointing to the lab’s e-mail and phone', async () => {
-    const number = '+447700900123'
+    const number = '+447911123456'
     expect((await fake.deliver(webhook, fake.incomingNotification({ from: number, text: 'Is Saturday free?' }))).status).toBe(200)
     expect((await fake.deliver(webhook, fake.incomingNotification({ from: number, text: 'Hello??' }))).status).toBe(200)
     const [reply] = await eventually(

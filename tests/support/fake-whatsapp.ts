@@ -292,7 +292,7 @@ export class FakeWhatsApp {
     const fail = (code: number, message: string, details: string) => ({ error: graphError(400, code, message, 'OAuthException', details) })
     const { name, language, components } = (template ?? {}) as { name?: unknown; language?: { code?: unknown }; components?: unknown }
     if (typeof name !== 'string') return fail(100, 'Invalid parameter', 'template.name is required')
-    const registered = (WHATSAPP_TEMPLATES as Record<string, { parameters: readonly unknown[] }>)[name]
+    const registered = (WHATSAPP_TEMPLATES as Record<string, { category?: string; parameters: readonly unknown[] }>)[name]
     if (!registered || this.removedTemplates.has(name) || language?.code !== WHATSAPP_TEMPLATE_LANGUAGE) {
       return fail(132001, 'Template name does not exist in the translation', `template name (${name}) does not exist in ${String(language?.code)}`)
     }
@@ -306,6 +306,11 @@ export class FakeWhatsApp {
       if (parameter.type !== 'text' || typeof parameter.text !== 'string' || !parameter.text.trim() || /[\n\t]| {5,}/.test(parameter.text) || parameter.text.length > 1024) {
         return fail(100, 'Invalid parameter', 'Param text cannot be empty, have new-line/tab characters or more than 4 consecutive spaces')
       }
+    }
+    if (registered.category === 'Authentication') {
+      // Meta's Authentication templates carry the code again in their copy-code button.
+      const button = (components as Array<{ type?: unknown; sub_type?: unknown; parameters?: Array<{ text?: unknown }> }>).find((component) => component.type === 'button')
+      if (button?.sub_type !== 'url' || button.parameters?.[0]?.text !== parameters[0]?.text) return fail(131008, 'Required parameter is missing', 'buttons: the copy-code button needs the code as its parameter')
     }
     return { template: name, language: WHATSAPP_TEMPLATE_LANGUAGE, parameters: parameters.map((parameter) => parameter.text as string) }
   }

@@ -23,8 +23,10 @@ export const INVALID = {
   date: [...NEVER_VALID, '2026-02-30', '2027-02-29', '0000-00-00', '99999-01-01', '2026-13-01', '2026-1-1', '2026-01-32', 'tomorrow', '1e9', '-2026-01-01', '2026-01-01T00:00:00Z', '٢٠٢٦-٠١-٠١', ...OUT_OF_RANGE_DATES],
   /** A month in an address (the calendar pages' ?month=). */
   month: [...NEVER_VALID, '2026-13', '2026-00', '2026-1', '202611', ...OUT_OF_RANGE_MONTHS],
-  /** A person's name: missing, or carrying a line break, a bidi mark or a link into the e-mails it is put in. */
-  name: ['', ' ', '\u0000', 'R', 'x'.repeat(101), HUGE, 'Ravi\nClick http://evil.example', 'Ravi\tKumar', '\u202egnp.exe', 'https://pay-here.com', 'www.evil.example', 'pay-here.com', 'evil.example/x', 'ravi@evil.example', 'pay\u200d-here.com'],
+  /** A person's name: missing, or carrying a line break, a bidi mark, a link or digits into the messages it is put in. */
+  name: ['', ' ', '\u0000', 'R', 'x'.repeat(101), HUGE, 'Ravi\nClick http://evil.example', 'Ravi\tKumar', '\u202egnp.exe', 'https://pay-here.com', 'www.evil.example', 'pay-here.com', 'evil.example/x', 'ravi@evil.example', 'pay\u200d-here.com', 'Pay Rs 500 By GPay To 9812345678', 'Pay Rs ५०० to ९८१२३४५६७८', 'Ravi (₹500)'],
+  /** A required mobile number: too short, a landline, the wrong shape, or digits no mobile has. */
+  phone: ['\u0000', '98450', '044 2345 6789', '9845012345#1', '++919845012345', '٩٨٤٥٠١٢٣٤٥', '+999999999999999', '+44 7700 900123', "' OR 1=1 --", HUGE],
   time: [...NEVER_VALID, '25:61', '24:00', '9:00', '09:60', '-1', 'noon', '09:00:00', '09:00 PM', '١٠:٠٠'],
   count: [...NEVER_VALID, '-1', '1.5', '1e309', '99999999999999999999', 'abc', '١٢', '0x10', '+-3'],
   rupees: [...NEVER_VALID, '-1', '-100', '1e309', '99999999999999999999', 'abc', '₹', '0x10', '١٢٣'],

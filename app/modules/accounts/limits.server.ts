@@ -21,6 +21,8 @@ export const LIMITS = {
   consentRequestPerIp: { limit: 20, windowSeconds: minutes(60) },
   /** Answers posted to parents' consent links, per client address (a token is not guessed, but posts are bounded). */
   consentAnswerPerIp: { limit: 30, windowSeconds: minutes(15) },
+  /** Codes sent on WhatsApp to one number, whichever accounts ask: typing someone's number into an account cannot flood them. */
+  numberCodesPerNumber: { limit: 3, windowSeconds: minutes(24 * 60) },
 } satisfies Record<string, RateLimitRule>
 
 export function limitsFor(action: Action, { ip, email }: { ip: string; email: string }) {
@@ -57,4 +59,9 @@ export function consentRequestLimits(swimmerId: number, ip: string) {
 /** Answering a parent's consent link from one client address. */
 export function consentAnswerLimit(ip: string) {
   return { key: `consentAnswer:ip:${ip}`, rule: LIMITS.consentAnswerPerIp }
+}
+
+/** Sending a code on WhatsApp to a number, to prove it is the account holder's. */
+export function numberCodeLimits({ ip, email, phone }: { ip: string; email: string; phone: string }) {
+  return [...limitsFor('codeSending', { ip, email }), { key: `numberCode:number:${phone}`, rule: LIMITS.numberCodesPerNumber }]
 }

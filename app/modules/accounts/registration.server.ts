@@ -9,7 +9,7 @@ import { enforce } from '~/modules/rate-limit/rate-limit.server'
 import { recordConsent } from '~/modules/swimmers/consent.server'
 import { holdParentConsentRequest, sendHeldConsentRequests } from '~/modules/swimmers/consent-requests.server'
 import { whatsappEnabled } from '~/modules/whatsapp/config.server'
-import { optInToWhatsApp } from '~/modules/whatsapp/consent.server'
+import { requestWhatsAppMessages } from '~/modules/whatsapp/consent.server'
 import { insertSwimmer, isMinor } from '~/modules/swimmers/swimmers.server'
 import { consumeCode, issueCode, type CodeCheck } from './codes.server'
 import { limitsFor } from './limits.server'
@@ -38,8 +38,8 @@ export async function sendVerificationCode(executor: Executor, user: { id: numbe
  * account that was not created). For a child under 18 the guardian's declaration in the form is
  * recorded as their consent; a swimmer under 18 registering alone gets an account that cannot book
  * until the parent they named agrees through the e-mailed link, sent once the swimmer's own address
- * is verified. A ticked WhatsApp box (shown only while the site sends WhatsApp messages) opts the
- * number in, with the account.
+ * is verified. A ticked WhatsApp box (shown only while the site sends WhatsApp messages) asks the
+ * number's owner to confirm.
  * Throws WeakPasswordError, EmailTakenError or RateLimitedError.
  */
 export async function registerCustomer(input: RegistrationInput, { ip, now = new Date() }: Caller) {
@@ -59,7 +59,7 @@ export async function registerCustomer(input: RegistrationInput, { ip, now = new
         await holdParentConsentRequest(tx, { swimmerId: swimmer.id, parentEmail: input.parentEmail!, now })
       }
     }
-    if (input.whatsappOptIn && whatsappEnabled()) await optInToWhatsApp({ phone: input.phone, source: 'registration' }, tx, now)
+    if (input.whatsappOptIn && whatsappEnabled()) await requestWhatsAppMessages({ phone: input.phone, source: 'registration' }, tx, now)
     await sendVerificationCode(tx, user, now)
     return user
   })

@@ -57,7 +57,9 @@ const REAL_NAMES = [
   'അര്‍ജുന്‍', // Malayalam with ZWJ (chillu), as older keyboards type it
   'ক্ষমা', // Bengali
   'Zoë Ångström',
-  '[Coach name — to be supplied by the lab]',
+  'ಶ್ರೀನಿವಾಸ',
+  'क्षितिज',
+  'Ravi O’Brien', // the apostrophe phones type
 ]
 
 const PHISHING_NAMES = [
@@ -84,6 +86,17 @@ const PHISHING_NAMES = [
   'pay-here\u3002com', // an ideographic full stop, which browsers read as a dot
   'ｗｗｗ．ｅｖｉｌ．ｃｏｍ',
   'mailto:ravi',
+  // Digits of any script: a phone number or an amount carried into a message as a name.
+  'Pay Rs 500 By GPay To 9812345678',
+  'Pay Rs ५०० to ९८१२३४५६७८',
+  'Pay ೫೦೦ now',
+  'Ravi 2',
+  // Signs that are not part of a name.
+  'Ravi (call me)',
+  'Ravi, pay now!',
+  'Ravi: ₹500',
+  'Ravi/Kumar',
+  'Ravi 🏊',
 ]
 
 describe('the one name rule, on every form that takes a name', () => {
@@ -96,6 +109,12 @@ describe('the one name rule, on every form that takes a name', () => {
       for (const name of PHISHING_NAMES) expect(errors(schema, { ...valid, [field]: name }), JSON.stringify(name)).toEqual({ [field]: NAME_MESSAGE })
     })
   }
+
+  it("the lab's own settings may keep a name still to be supplied, in the lab's placeholder", () => {
+    expect(errors(CoachSchema, { name: '[Coach name — to be supplied by the lab]', credentials: 'Level 3' })).toEqual({})
+    expect(errors(TeamMemberSchema, { index: '0', name: '[Name — to be supplied by the lab]', role: 'Analyst', bio: 'Works here.' })).toEqual({})
+    expect(errors(RegistrationSchema, { ...NAME_FORMS[0]!.valid, name: '[Name — to be supplied by the lab]' })).toEqual({ name: NAME_MESSAGE })
+  })
 
   it('keeps each form its own message for a missing or too short name', () => {
     expect(errors(PublicBookingSchema, { email: 'ravi@example.com', service: 'race', date: soon, time: '10:00' })).toEqual({ name: 'Please enter your full name' })

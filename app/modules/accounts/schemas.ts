@@ -2,6 +2,7 @@
 // browser, for validation as you type. Nothing server-only may be imported here.
 import { z } from 'zod'
 import { isMinorOn, type KnownAge } from '~/modules/swimmers/age'
+import { isPersonName, looksLikeLink } from '~/lib/person-name'
 import { INVALID_WHATSAPP_NUMBER, phoneField, whatsappOptInField } from '~/lib/phone-field'
 import { GENDERS, HOW_DID_YOU_KNOW, PARTICIPATE_IN_EVENTS, SPECIALIZATIONS, SWIMMING_EXPERIENCE, WHO_SWIMS } from './fields'
 
@@ -23,36 +24,27 @@ const CONTROL_CHARACTERS_BUT_LINE_BREAKS = new RegExp(`[\\u0000-\\u0009\\u000b\\
 const hasControlCharacters = (text: string) => CONTROL_CHARACTERS.test(text)
 const hasControlCharactersButLineBreaks = (text: string) => CONTROL_CHARACTERS_BUT_LINE_BREAKS.test(text)
 
-/**
- * Whether text could be read (or made clickable by a mail program) as a link: a scheme, 'www.', an
- * e-mail address, or a dotted host such as 'pay-here.com' or 'x.co/pay'. Initials ('K.S.Rao',
- * 'K. S. Rao') are not: their dots follow a single letter or are followed by a space. Checked on
- * the text as it would be shown, without invisible characters and with full-width dots made plain.
- */
-function looksLikeLink(text: string) {
-  const shown = text.normalize('NFKC').replace(/\p{Cf}/gu, '').replace(/[\u3002\uff61]/g, '.').toLowerCase()
-  const label = '[\\p{L}\\p{M}\\p{N}_-]'
-  return (
-    /:\/\/|\b(?:https?|mailto):|www\.|@/.test(shown) ||
-    new RegExp(`${label}{2}\\.${label}{2}`, 'u').test(shown) ||
-    new RegExp(`${label}\\.${label}+\\/`, 'u').test(shown)
-  )
-}
-
-export const NAME_MESSAGE = 'Please enter a name without links or special characters.'
+export const NAME_MESSAGE = 'Please enter the name in letters: no digits, links or other signs.'
 
 /**
- * A person's or a swimmer's name, on every form that takes one. Names go into e-mails sent to
- * addresses nobody has verified yet, so a name must not carry a link or a line break that would
- * let the lab's sender be used for phishing.
+ * A person's or a swimmer's name, on every form that takes one. Names go into e-mails and WhatsApp
+ * messages sent to addresses and numbers nobody has proven yet, so a name carries no digit, link,
+ * line break or sign that would let the lab's sender be used for phishing. The lab's own settings
+ * may keep a name still to be supplied (`alsoAccept`, their placeholder).
  */
-export const personNameField = ({ required = 'Name must be at least 2 characters', tooShort = required, min = 2, max = 100 }: { required?: string; tooShort?: string; min?: number; max?: number } = {}) =>
+export const personNameField = ({
+  required = 'Name must be at least 2 characters',
+  tooShort = required,
+  min = 2,
+  max = 100,
+  alsoAccept,
+}: { required?: string; tooShort?: string; min?: number; max?: number; alsoAccept?: (name: string) => boolean } = {}) =>
   z
     .string({ error: required })
     .trim()
     .min(min, tooShort)
     .max(max, `Please use at most ${max} characters`)
-    .refine((name) => !hasControlCharacters(name) && !looksLikeLink(name), NAME_MESSAGE)
+    .refine((name) => isPersonName(name) || (alsoAccept?.(name) === true && !hasControlCharacters(name) && !looksLikeLink(name)), NAME_MESSAGE)
 
 const SPECIAL_CHARACTERS_MESSAGE = 'Please remove special characters such as tabs or invisible marks'
 

@@ -67,7 +67,7 @@ export async function inviteBackForNextAnalysis(now = new Date()) {
           tx,
           now,
         )
-        await notifyOnWhatsApp('next_analysis_due', { phone: row.phone, parameters: [row.account_name, first, formatLongDate(row.last_analysed_on), bookingUrl], about: { swimmerId: row.swimmer_id } }, tx, now)
+        await notifyOnWhatsApp('next_analysis_due', { phone: row.phone, parameters: [row.account_name, first, formatLongDate(row.last_analysed_on), bookingUrl], names: [row.account_name, first], about: { swimmerId: row.swimmer_id } }, tx, now)
         sent += 1
       }
       return rows.length

@@ -76,8 +76,9 @@ export async function publishAnalysis({ actor, analysisId, tellFamily, now = new
         tx,
         now,
       )
-      const results = [mail.customerName, mail.swimmerName, mail.title.toLowerCase(), mail.reference, link.url]
-      await notifyOnWhatsApp(first ? 'report_ready' : 'results_updated', async () => ({ phone: await bookingWhatsAppNumber(tx, mail), parameters: results, about: { bookingId: analysis.bookingId } }), tx, now)
+      // A guest's link carries the booking's key: the message keeps which booking, and the link is made when it is sent.
+      const results = [mail.customerName, mail.swimmerName, mail.title.toLowerCase(), mail.reference, mail.userId ? link.url : { kind: 'guest-booking' as const, reference: mail.reference }]
+      await notifyOnWhatsApp(first ? 'report_ready' : 'results_updated', async () => ({ phone: await bookingWhatsAppNumber(tx, mail), parameters: results, names: [mail.customerName, mail.swimmerName], about: { bookingId: analysis.bookingId } }), tx, now)
     }
     return first
   })

@@ -226,7 +226,7 @@ export async function cancelBooking({
     )
     if (refunding) {
       const parameters = [paidFor(mail), mail.reference, formatRupees(paid.amountPaise), refundPolicy]
-      await notifyOnWhatsApp('cancelled_refund_started', async () => ({ phone: await bookingWhatsAppNumber(tx, mail), parameters, about: { bookingId } }), tx, now)
+      await notifyOnWhatsApp('cancelled_refund_started', async () => ({ phone: await bookingWhatsAppNumber(tx, mail), parameters, names: [mail.swimmerName], about: { bookingId } }), tx, now)
     }
   })
 }

@@ -106,7 +106,7 @@ async function bookingRefunded(tx: Executor, bookingId: number, refund: Complete
     'refund_completed',
     async () => {
       const mail = await bookingForMail(tx, bookingId)
-      return { phone: await bookingWhatsAppNumber(tx, mail), parameters: [formatRupees(refund.amountPaise), paidFor(mail), mail.reference, refundedHow(refund.how)], about: { bookingId } }
+      return { phone: await bookingWhatsAppNumber(tx, mail), parameters: [formatRupees(refund.amountPaise), paidFor(mail), mail.reference, refundedHow(refund.how)], names: [mail.swimmerName], about: { bookingId } }
     },
     tx,
     now,
@@ -250,7 +250,7 @@ export async function tellConfirmedOnWhatsApp(tx: Executor, bookingId: number, n
     'booking_confirmed',
     async () => {
       const booking = await bookingForMail(tx, bookingId)
-      return { phone: await bookingWhatsAppNumber(tx, booking), parameters: [booking.customerName, booking.title, booking.swimmerName, sessionDaysLine(booking), booking.reference], about: { bookingId } }
+      return { phone: await bookingWhatsAppNumber(tx, booking), parameters: [booking.customerName, booking.title, booking.swimmerName, sessionDaysLine(booking), booking.reference], names: [booking.customerName, booking.swimmerName], about: { bookingId } }
     },
     tx,
     now,
@@ -263,7 +263,7 @@ async function tellLatePaymentOnWhatsApp(tx: Executor, bookingId: number, now: D
     async () => {
       const booking = await bookingForMail(tx, bookingId)
       const reason = `your payment reached us after the ${config().SEAT_HOLD_MINUTES}-minute hold on the time slot had ended, and meanwhile the slot was booked by someone else`
-      return { phone: await bookingWhatsAppNumber(tx, booking), parameters: [paidFor(booking), booking.reference, reason, formatRupees(booking.amountPaise), await refundPolicyIn(tx)], about: { bookingId } }
+      return { phone: await bookingWhatsAppNumber(tx, booking), parameters: [paidFor(booking), booking.reference, reason, formatRupees(booking.amountPaise), await refundPolicyIn(tx)], names: [booking.swimmerName], about: { bookingId } }
     },
     tx,
     now,
@@ -289,7 +289,7 @@ async function tellPaymentFailedOnWhatsApp(tx: Executor, bookingId: number, now:
     'payment_failed',
     async () => {
       const booking = await bookingForMail(tx, bookingId)
-      return { phone: await bookingWhatsAppNumber(tx, booking), parameters: [formatRupees(booking.amountPaise), paidFor(booking), booking.reference, bookAgainUrl(booking)], about: { bookingId } }
+      return { phone: await bookingWhatsAppNumber(tx, booking), parameters: [formatRupees(booking.amountPaise), paidFor(booking), booking.reference, bookAgainUrl(booking)], names: [booking.swimmerName], about: { bookingId } }
     },
     tx,
     now,

@@ -58,7 +58,7 @@ async function paid(tx: Executor, registrationId: number, now: Date): Promise<Pa
       'refund_started',
       async () => {
         const mail = await registrationDetails(tx, registrationId)
-        return { phone: mail.phone, parameters: [campPaidFor(mail, mail.swimmerName), mail.reference, campLatePaymentReason(), formatRupees(mail.amountPaise), await refundPolicyIn(tx)], about: { campRegistrationId: registrationId } }
+        return { phone: mail.phone, parameters: [campPaidFor(mail, mail.swimmerName), mail.reference, campLatePaymentReason(), formatRupees(mail.amountPaise), await refundPolicyIn(tx)], names: [mail.swimmerName], about: { campRegistrationId: registrationId } }
       },
       tx,
       now,
@@ -72,7 +72,7 @@ async function paid(tx: Executor, registrationId: number, now: Date): Promise<Pa
     'camp_confirmed',
     async () => {
       const mail = await registrationDetails(tx, registrationId)
-      return { phone: mail.phone, parameters: [mail.swimmerName, mail.campName, formatDateRange(mail.startsOn, mail.endsOn), batchLine(mail), mail.reference], about: { campRegistrationId: registrationId } }
+      return { phone: mail.phone, parameters: [mail.swimmerName, mail.campName, formatDateRange(mail.startsOn, mail.endsOn), batchLine(mail), mail.reference], names: [mail.swimmerName], about: { campRegistrationId: registrationId } }
     },
     tx,
     now,
@@ -115,7 +115,7 @@ async function unpaid(tx: Executor, registrationId: number, now: Date) {
       'payment_failed',
       async () => {
         const mail = await registrationDetails(tx, registrationId)
-        return { phone: mail.phone, parameters: [formatRupees(mail.amountPaise), campPaidFor(mail, mail.swimmerName), mail.reference, registerAgainUrl(mail)], about: { campRegistrationId: registrationId } }
+        return { phone: mail.phone, parameters: [formatRupees(mail.amountPaise), campPaidFor(mail, mail.swimmerName), mail.reference, { kind: 'register-again', registrationId }], names: [mail.swimmerName], about: { campRegistrationId: registrationId } }
       },
       tx,
       now,
@@ -147,7 +147,7 @@ async function refunded(tx: Executor, registrationId: number, { amountPaise, how
     tx,
     now,
   )
-  await notifyOnWhatsApp('refund_completed', { phone: mail.phone, parameters: [formatRupees(amountPaise), campPaidFor(mail, mail.swimmerName), mail.reference, refundedHow(how)], about: { campRegistrationId: registrationId } }, tx, now)
+  await notifyOnWhatsApp('refund_completed', { phone: mail.phone, parameters: [formatRupees(amountPaise), campPaidFor(mail, mail.swimmerName), mail.reference, refundedHow(how)], names: [mail.swimmerName], about: { campRegistrationId: registrationId } }, tx, now)
 }
 
 async function terms(tx: Executor, registrationId: number, now: Date): Promise<PaymentTerms | null> {
@@ -221,14 +221,6 @@ export function campPaidFor(mail: Pick<RegistrationDetails, 'campName'>, swimmer
 /** Why a camp payment that came too late goes back, in the refund message. */
 export function campLatePaymentReason() {
   return `your payment reached us after the ${config().SEAT_HOLD_MINUTES}-minute seat hold had ended, and meanwhile the batch filled up`
-}
-
-/**
- * Where a parent whose camp payment failed registers again: the seat is released (a waitlist offer
- * has passed to the next in line), so it is the registration form, with their e-mail and phone filled in.
- */
-export function registerAgainUrl(mail: Pick<RegistrationDetails, 'email' | 'phone'>) {
-  return `${config().SITE_URL}/onboarding?${new URLSearchParams({ email: mail.email, phone: mail.phone })}`
 }
 
 function campRows(mail: RegistrationDetails): Array<[string, string]> {

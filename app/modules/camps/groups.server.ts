@@ -17,7 +17,7 @@ import { refundPolicyIn } from '~/modules/site/site.server'
 import { mayBeBooked } from '~/modules/swimmers/consent.server'
 import { swimmerAge, swimmersOf } from '~/modules/swimmers/swimmers.server'
 import { campSeatsTaken, registrationOpen, waitingCounts } from './camps.server'
-import { batchLine, batchTimes, campCalendar, campLatePaymentReason, campPaidFor, registerAgainUrl, registrationDetails } from './fulfilment.server'
+import { batchLine, batchTimes, campCalendar, campLatePaymentReason, campPaidFor, registrationDetails } from './fulfilment.server'
 import { refundedHow } from '~/modules/booking/fulfilment.server'
 import { notifyOnWhatsApp } from '~/modules/whatsapp/notify.server'
 import { AlreadyRegisteredError, BatchFullError, insertRegistration, lockBatchOrExplain, RegistrationClosedError, sameSwimmer } from './registrations.server'
@@ -239,8 +239,8 @@ export async function groupPaid(tx: Executor, leadId: number, now: Date): Promis
     await notifyOnWhatsApp(
       'refund_started',
       async () => {
-        const { first, names, total } = await groupSummary(tx, leadId)
-        return { phone: first.phone, parameters: [campPaidFor(first, names), first.reference, campLatePaymentReason(), formatRupees(total), await refundPolicyIn(tx)], about: { campRegistrationId: leadId } }
+        const { first, names, swimmers, total } = await groupSummary(tx, leadId)
+        return { phone: first.phone, parameters: [campPaidFor(first, names), first.reference, campLatePaymentReason(), formatRupees(total), await refundPolicyIn(tx)], names: swimmers, about: { campRegistrationId: leadId } }
       },
       tx,
       now,
@@ -253,8 +253,8 @@ export async function groupPaid(tx: Executor, leadId: number, now: Date): Promis
   await notifyOnWhatsApp(
     'camp_confirmed',
     async () => {
-      const { first, names } = await groupSummary(tx, leadId)
-      return { phone: first.phone, parameters: [names, first.campName, formatDateRange(first.startsOn, first.endsOn), batchLine(first), first.reference], about: { campRegistrationId: leadId } }
+      const { first, names, swimmers } = await groupSummary(tx, leadId)
+      return { phone: first.phone, parameters: [names, first.campName, formatDateRange(first.startsOn, first.endsOn), batchLine(first), first.reference], names: swimmers, about: { campRegistrationId: leadId } }
     },
     tx,
     now,
@@ -281,8 +281,8 @@ export async function groupUnpaid(tx: Executor, leadId: number, now: Date) {
     await notifyOnWhatsApp(
       'payment_failed',
       async () => {
-        const { first, names, total } = await groupSummary(tx, leadId)
-        return { phone: first.phone, parameters: [formatRupees(total), campPaidFor(first, names), first.reference, registerAgainUrl(first)], about: { campRegistrationId: leadId } }
+        const { first, names, swimmers, total } = await groupSummary(tx, leadId)
+        return { phone: first.phone, parameters: [formatRupees(total), campPaidFor(first, names), first.reference, { kind: 'register-again', registrationId: leadId }], names: swimmers, about: { campRegistrationId: leadId } }
       },
       tx,
       now,
@@ -322,7 +322,8 @@ export async function groupRefunded(tx: Executor, leadId: number, { amountPaise,
     tx,
     now,
   )
-  await notifyOnWhatsApp('refund_completed', { phone: lead.phone, parameters: [formatRupees(amountPaise), campPaidFor(lead, listNames(refundedOnes.map((member) => member.swimmerName))), reference, refundedHow(how)], about: { campRegistrationId: leadId } }, tx, now)
+  const refundedNames = refundedOnes.map((member) => member.swimmerName)
+  await notifyOnWhatsApp('refund_completed', { phone: lead.phone, parameters: [formatRupees(amountPaise), campPaidFor(lead, listNames(refundedNames)), reference, refundedHow(how)], names: refundedNames, about: { campRegistrationId: leadId } }, tx, now)
 }
 
 async function guardianName(executor: Executor, registration: { accountId: number | null; name: string }) {
@@ -341,10 +342,11 @@ async function groupDetails(executor: Executor, leadId: number) {
   return Promise.all(members.map((member) => registrationDetails(executor, member.id)))
 }
 
-/** The group as its WhatsApp messages name it: the lead's details, every swimmer's name, and the sum of their fees. */
+/** The group as its WhatsApp messages name it: the lead's details, every swimmer's name (listed, and each), and the sum of their fees. */
 async function groupSummary(executor: Executor, leadId: number) {
   const details = await groupDetails(executor, leadId)
-  return { first: details[0]!, names: listNames(details.map((mail) => mail.swimmerName)), total: details.reduce((sum, mail) => sum + mail.amountPaise, 0) }
+  const swimmers = details.map((mail) => mail.swimmerName)
+  return { first: details[0]!, names: listNames(swimmers), swimmers, total: details.reduce((sum, mail) => sum + mail.amountPaise, 0) }
 }
 
 async function groupConfirmationEmail(executor: Executor, leadId: number, now: Date) {

@@ -156,7 +156,7 @@ export async function cancelRegistration(
       now,
     )
     if (paid) {
-      await notifyOnWhatsApp('cancelled_refund_started', { phone: mail.phone, parameters: [campPaidFor(mail, mail.swimmerName), mail.reference, formatRupees(paid.amountPaise), refundPolicy], about: { campRegistrationId: registration.id } }, tx, now)
+      await notifyOnWhatsApp('cancelled_refund_started', { phone: mail.phone, parameters: [campPaidFor(mail, mail.swimmerName), mail.reference, formatRupees(paid.amountPaise), refundPolicy], names: [mail.swimmerName], about: { campRegistrationId: registration.id } }, tx, now)
     }
     await recordAudit(
       tx,

@@ -329,7 +329,12 @@ async function offerSeatsOf(batchId: number, links: PrivateLinks, now: Date) {
         tx,
         now,
       )
-      await notifyOnWhatsApp('waitlist_seat_offered', { phone: person.phone, parameters: [`${batch.batchName} of ${batch.campName}`, person.swimmerName, formatLabDateTime(holdExpiresAt), formatRupees(price.amountPaise), link], about: { campRegistrationId: registration.id } }, tx, now)
+      await notifyOnWhatsApp(
+        'waitlist_seat_offered',
+        { phone: person.phone, parameters: [`${batch.batchName} of ${batch.campName}`, person.swimmerName, formatLabDateTime(holdExpiresAt), formatRupees(price.amountPaise), { kind: 'waitlist-offer', reference: registration.reference }], names: [person.swimmerName], about: { campRegistrationId: registration.id } },
+        tx,
+        now,
+      )
       free -= 1
       offered += 1
     }

@@ -1,6 +1,6 @@
 import { and, desc, eq, gt, inArray, sql } from 'drizzle-orm'
 import { db, type Executor } from '~/db/client.server'
-import { outboxMessages, type About, type MailAttachment, type MessageChannel, type OutboxStatus } from '~/db/schema'
+import { outboxMessages, type About, type MailAttachment, type MessageChannel, type MessageLinkReference, type OutboxStatus } from '~/db/schema'
 import type { OutgoingMail } from './transport.server'
 import { addDays, addMinutes, addSeconds } from '~/lib/lab-time'
 
@@ -50,9 +50,10 @@ export async function enqueueEmail(mail: NewEmail, about: About, executor: Execu
 /**
  * A WhatsApp message for the outbox: an approved template with its parameters, or plain text (only
  * as a reply to someone who wrote to the lab). `to` is an E.164 number; `title` and `text` are what
- * staff see in the messages list.
+ * staff see in the messages list. A private link among the parameters is kept without its key, with
+ * `privateLink` saying what it points to; the sender makes it whole.
  */
-export type NewWhatsAppMessage = { to: string; title: string; text: string; template?: { name: string; parameters: string[] } }
+export type NewWhatsAppMessage = { to: string; title: string; text: string; template?: { name: string; parameters: string[] }; privateLink?: MessageLinkReference }
 
 /** Writes a WhatsApp message to the outbox, like an e-mail (`about` too); whether it may be sent at all is the caller's to decide. */
 export async function enqueueWhatsApp(message: NewWhatsAppMessage, about: About, executor: Executor = db(), now = new Date()) {
@@ -66,6 +67,7 @@ export async function enqueueWhatsApp(message: NewWhatsAppMessage, about: About,
       text: message.text,
       templateName: message.template?.name ?? null,
       templateParams: message.template?.parameters ?? null,
+      privateLink: message.privateLink ?? null,
       nextAttemptAt: now,
       createdAt: now,
     })
@@ -82,6 +84,8 @@ export type OutboxMessage = OutgoingMail & {
   /** A WhatsApp template's name and parameters; null for an e-mail or a plain-text WhatsApp reply. */
   templateName: string | null
   templateParams: string[] | null
+  /** The private link among the parameters, kept without its key: made whole when sent. */
+  privateLink: MessageLinkReference | null
 }
 
 /**
@@ -123,6 +127,7 @@ export async function claimDueMessages(channel: MessageChannel, now = new Date()
     attachments: MailAttachment[]
     template_name: string | null
     template_params: string[] | null
+    private_link: MessageLinkReference | null
     attempts: number
   }>(sql`
     UPDATE outbox_messages
@@ -133,13 +138,14 @@ export async function claimDueMessages(channel: MessageChannel, now = new Date()
         ORDER BY next_attempt_at, id
         LIMIT ${limit}
         FOR UPDATE SKIP LOCKED)
-    RETURNING id, channel, "to", subject, text, html, attachments, template_name, template_params, attempts`)
-  return result.rows.map(({ template_name, template_params, ...row }) => ({
+    RETURNING id, channel, "to", subject, text, html, attachments, template_name, template_params, private_link, attempts`)
+  return result.rows.map(({ template_name, template_params, private_link, ...row }) => ({
     ...row,
     id: Number(row.id),
     attempts: Number(row.attempts),
     templateName: template_name,
     templateParams: template_params,
+    privateLink: private_link,
   }))
 }
 

@@ -1,4 +1,4 @@
-import { and, eq, inArray, or, sql } from 'drizzle-orm'
+import { eq, inArray, or, sql } from 'drizzle-orm'
 import { db } from '~/db/client.server'
 import { bookings, campRegistrations, payments, receipts, users } from '~/db/schema'
 import { DomainError } from '~/lib/domain-error'
@@ -11,7 +11,7 @@ import { enforce } from '~/modules/rate-limit/rate-limit.server'
 import { futureBookingsOf } from '~/modules/swimmers/future-bookings.server'
 import { swimmerOf } from '~/modules/swimmers/swimmers.server'
 import { whatsappEnabled } from '~/modules/whatsapp/config.server'
-import { optInToWhatsApp } from '~/modules/whatsapp/consent.server'
+import { optInToWhatsApp, requestWhatsAppMessages } from '~/modules/whatsapp/consent.server'
 import { accountErasedEmail, deletionCodeEmail } from './emails.server'
 import { eraseAccount, eraseSwimmer, NotTheirSwimmerError } from './erasure.server'
 
@@ -85,8 +85,10 @@ export async function deleteSwimmer({ accountId, swimmerId, confirmation, ip, no
 
 /**
  * Corrects the account holder's own details (the address is changed only by writing to the lab).
- * A ticked WhatsApp box (shown only while the site sends WhatsApp messages) opts the number in,
- * with the details; an unticked one changes nothing.
+ * Another number is not proven the account's until its owner enters the code sent to it. A ticked
+ * WhatsApp box (shown only while the site sends WhatsApp messages) turns messages on for a number
+ * the holder proved theirs, and otherwise asks the number's owner to confirm; an unticked one
+ * changes nothing.
  */
 export async function updateProfile(
   accountId: number,
@@ -94,8 +96,14 @@ export async function updateProfile(
   now = new Date(),
 ) {
   await db().transaction(async (tx) => {
-    await tx.update(users).set({ name, phone, currentLocation, updatedAt: now }).where(and(eq(users.id, accountId)))
-    if (whatsappOptIn && whatsappEnabled()) await optInToWhatsApp({ phone, source: 'account' }, tx, now)
+    const [saved] = await tx
+      .update(users)
+      .set({ name, phone, currentLocation, phoneVerifiedAt: sql`CASE WHEN ${users.phone} = ${phone} THEN ${users.phoneVerifiedAt} END`, updatedAt: now })
+      .where(eq(users.id, accountId))
+      .returning({ provenAt: users.phoneVerifiedAt })
+    if (!whatsappOptIn || !whatsappEnabled()) return
+    if (saved?.provenAt) await optInToWhatsApp({ phone, source: 'account' }, tx, now)
+    else await requestWhatsAppMessages({ phone, source: 'account' }, tx, now)
   })
 }
 

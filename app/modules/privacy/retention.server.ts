@@ -91,7 +91,7 @@ export async function applyRetention(now = new Date()) {
   const cutoff = addDays(now, -RETENTION.emailBodyDays)
   const blanked = await db()
     .update(outboxMessages)
-    .set({ text: '', html: null, attachments: [], templateParams: null })
+    .set({ text: '', html: null, attachments: [], templateParams: null, privateLink: null })
     .where(
       and(
         or(and(eq(outboxMessages.status, 'sent'), lt(outboxMessages.sentAt, cutoff)), and(eq(outboxMessages.status, 'failed'), lt(outboxMessages.createdAt, cutoff))),

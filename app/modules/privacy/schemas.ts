@@ -17,6 +17,14 @@ export const profileSchema = z.object({
     .refine((value) => !/[\u0000-\u001f\u007f]/.test(value), 'Please remove special characters such as tabs or invisible marks'),
 })
 
+/** The code sent on WhatsApp to prove the account's number. */
+export const numberCodeSchema = z.object({
+  code: z
+    .string({ error: 'Enter the 6-digit code sent to your WhatsApp number' })
+    .trim()
+    .regex(/^\d{6}$/, 'Enter the 6-digit code sent to your WhatsApp number'),
+})
+
 export const PASSWORD_NEEDED = 'Enter your password, or ask for a code by e-mail'
 
 /** Confirming a deletion: the account's password, or the six-digit code e-mailed for it. */

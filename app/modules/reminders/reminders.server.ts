@@ -62,7 +62,7 @@ async function sessionReminder(tx: Executor, bookingId: number, dayNumber: numbe
     const when = `${formatWeekdayDate(day.date)}, ${formatTimeRange(day.start, day.end)}`
     await notifyOnWhatsApp(
       'session_reminder',
-      async () => ({ phone: await bookingWhatsAppNumber(tx, booking), parameters: [booking.customerName, booking.title.toLowerCase(), booking.swimmerName, booking.reference, when], about: { bookingId } }),
+      async () => ({ phone: await bookingWhatsAppNumber(tx, booking), parameters: [booking.customerName, booking.title.toLowerCase(), booking.swimmerName, booking.reference, when], names: [booking.customerName, booking.swimmerName], about: { bookingId } }),
       tx,
       now,
     )
@@ -86,7 +86,7 @@ async function sessionReminder(tx: Executor, bookingId: number, dayNumber: numbe
 async function campReminder(tx: Executor, registrationId: number, now: Date) {
   const mail = await registrationDetails(tx, registrationId)
   const location = await sessionLocationIn(tx)
-  await notifyOnWhatsApp('camp_reminder', { phone: mail.phone, parameters: [mail.campName, formatLongDate(mail.startsOn), mail.swimmerName, mail.reference, batchLine(mail), mail.venue || location], about: { campRegistrationId: registrationId } }, tx, now)
+  await notifyOnWhatsApp('camp_reminder', { phone: mail.phone, parameters: [mail.campName, formatLongDate(mail.startsOn), mail.swimmerName, mail.reference, batchLine(mail), mail.venue || location], names: [mail.swimmerName], about: { campRegistrationId: registrationId } }, tx, now)
   return letter({
     to: mail.email,
     subject: `Reminder: ${mail.campName} starts tomorrow`,

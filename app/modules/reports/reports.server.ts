@@ -82,8 +82,9 @@ export async function deliverReport({ bookingId, note, videoLinks, files, staffI
         tx,
         now,
       )
-      const results = [mail.customerName, mail.swimmerName, mail.title.toLowerCase(), mail.reference, link.url]
-      await notifyOnWhatsApp(existing ? 'results_updated' : 'report_ready', async () => ({ phone: await bookingWhatsAppNumber(tx, mail), parameters: results, about: { bookingId } }), tx, now)
+      // A guest's link carries the booking's key: the message keeps which booking, and the link is made when it is sent.
+      const results = [mail.customerName, mail.swimmerName, mail.title.toLowerCase(), mail.reference, mail.userId ? link.url : { kind: 'guest-booking' as const, reference: mail.reference }]
+      await notifyOnWhatsApp(existing ? 'results_updated' : 'report_ready', async () => ({ phone: await bookingWhatsAppNumber(tx, mail), parameters: results, names: [mail.customerName, mail.swimmerName], about: { bookingId } }), tx, now)
     })
   } catch (error) {
     for (const file of stored) await storage.remove(file.key).catch(() => {})

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { NO_SUCH_NUMBER } from '~/lib/phone-field'
 import {
   ContactSchema,
   GstSchema,
@@ -96,7 +97,8 @@ describe('the contact details', () => {
 
   it('keeps the WhatsApp number in E.164, however it was typed', () => {
     expect(ContactSchema.parse({ ...contact, whatsappNumber: '98450 12345' }).whatsappNumber).toBe('+919845012345')
-    expect(ContactSchema.parse({ ...contact, whatsappNumber: '+44 7700 900123' }).whatsappNumber).toBe('+447700900123')
+    expect(ContactSchema.parse({ ...contact, whatsappNumber: '+44 7911 123456' }).whatsappNumber).toBe('+447911123456')
+    expect(errorsOf(ContactSchema.safeParse({ ...contact, whatsappNumber: '+999999999999999' }))).toEqual({ whatsappNumber: NO_SUCH_NUMBER })
   })
 
   it('leaves the optional links empty when they are not given', () => {

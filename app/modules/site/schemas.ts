@@ -3,7 +3,8 @@
 // again with the same predicates. Nothing server-only may be imported here.
 import { z } from 'zod'
 import { optionalText, requiredText } from '~/lib/text-fields'
-import { toE164 } from '~/lib/phone'
+import { isUnknownNumber, toE164 } from '~/lib/phone'
+import { NO_SUCH_NUMBER } from '~/lib/phone-field'
 import { percentToBasisPoints, rupeesToPaise } from '~/lib/money'
 import { personNameField } from '~/modules/accounts/schemas'
 
@@ -114,7 +115,10 @@ export const ContactSchema = z.object({
   websiteUrl: optionalWebAddress,
   /** The lab's own number, which visitors can message (how-it-works): kept in E.164, like every number the site holds. */
   whatsappNumber: optionalText(20)
-    .refine((value) => value === '' || toE164(value) !== null, 'Enter the WhatsApp number: 10 digits for an Indian mobile, or + and the country code, for example +91 98450 12345')
+    .superRefine((value, context) => {
+      if (value === '' || toE164(value) !== null) return
+      context.addIssue({ code: 'custom', message: isUnknownNumber(value) ? NO_SUCH_NUMBER : 'Enter the WhatsApp number: 10 digits for an Indian mobile, or + and the country code, for example +91 98450 12345' })
+    })
     .transform((value) => (value === '' ? '' : toE164(value)!)),
   linkedin: optionalWebAddress,
   instagram: optionalWebAddress,
@@ -146,13 +150,13 @@ export type GstInput = z.output<typeof GstSchema>
  * needed together; until they are set the policy shows them as still to be supplied.
  */
 export const GrievanceOfficerSchema = z.object({
-  grievanceOfficerName: personNameField({ required: "Enter the grievance officer's name" }),
+  grievanceOfficerName: personNameField({ required: "Enter the grievance officer's name", alsoAccept: isPlaceholder }),
   grievanceOfficerEmail: requiredText("Enter the grievance officer's e-mail address", 254).refine(isEmail, EMAIL_MESSAGE),
 })
 export type GrievanceOfficerInput = z.output<typeof GrievanceOfficerSchema>
 
 export const CoachSchema = z.object({
-  name: personNameField({ required: 'Enter the name', min: 1 }),
+  name: personNameField({ required: 'Enter the name', min: 1, alsoAccept: isPlaceholder }),
   credentials: requiredText('Enter the credentials', 200),
 })
 export type CoachInput = z.output<typeof CoachSchema>
@@ -160,7 +164,7 @@ export type CoachInput = z.output<typeof CoachSchema>
 export const TeamMemberSchema = z.object({
   /** The member's position on the about page, from 0. */
   index: z.coerce.number().int().min(0).max(50),
-  name: personNameField({ required: 'Enter the name', min: 1 }),
+  name: personNameField({ required: 'Enter the name', min: 1, alsoAccept: isPlaceholder }),
   role: requiredText('Enter the role', 100),
   bio: requiredText('Enter a short bio', 600),
 })

@@ -10,6 +10,10 @@ const consent = (fields: Partial<WhatsAppConsent>): WhatsAppConsent => ({
   optInSource: null,
   optedOutAt: null,
   optOutSource: null,
+  requestedAt: null,
+  requestSource: null,
+  requestWording: null,
+  confirmationSentAt: null,
   updatedAt: new Date(),
   ...fields,
 })

@@ -1,6 +1,7 @@
 import type { DeliveryFailure, OutboxMessage, OutboxSender } from '~/modules/mail/outbox.server'
 import type { WhatsAppSettings } from './config.server'
-import { WHATSAPP_TEMPLATE_LANGUAGE } from './templates'
+import { parametersToSend } from './links.server'
+import { WHATSAPP_TEMPLATE_LANGUAGE, WHATSAPP_TEMPLATES, type WhatsAppTemplate } from './templates'
 
 /**
  * Sends the outbox's WhatsApp messages through Meta's WhatsApp Business Cloud API: a template with
@@ -56,11 +57,16 @@ export function failureOfGraphError(httpStatus: number, code: number | null): De
 
 type GraphError = { message?: unknown; type?: unknown; code?: unknown; error_subcode?: unknown; error_data?: { details?: unknown }; fbtrace_id?: unknown }
 
-/** The request body of a message, as the Cloud API documents it. */
+/**
+ * The request body of a message, as the Cloud API documents it. An Authentication template's code
+ * goes in its body and again in its "Copy code" button.
+ */
 export function messageBody(message: Pick<OutboxMessage, 'to' | 'text' | 'templateName' | 'templateParams'>) {
   const to = message.to.replace(/^\+/, '')
   if (message.templateName) {
     const parameters = (message.templateParams ?? []).map((text) => ({ type: 'text', text }))
+    const template = (WHATSAPP_TEMPLATES as Record<string, WhatsAppTemplate>)[message.templateName]
+    const button = template?.category === 'Authentication' ? [{ type: 'button', sub_type: 'url', index: '0', parameters: parameters.slice(0, 1) }] : []
     return {
       messaging_product: 'whatsapp',
       recipient_type: 'individual',
@@ -69,7 +75,7 @@ export function messageBody(message: Pick<OutboxMessage, 'to' | 'text' | 'templa
       template: {
         name: message.templateName,
         language: { code: WHATSAPP_TEMPLATE_LANGUAGE },
-        components: parameters.length > 0 ? [{ type: 'body', parameters }] : [],
+        components: parameters.length > 0 ? [{ type: 'body', parameters }, ...button] : [],
       },
     }
   }
@@ -88,13 +94,15 @@ export function cloudApiSender(settings: WhatsAppSettings, options: CloudApiOpti
     kind: 'cloud-api',
     classify: (error) => (error instanceof WhatsAppApiError ? error.kind : 'down'),
     async send(message) {
+      // A private link in the message is made whole only now: the outbox keeps it without its key.
+      const request = JSON.stringify(messageBody({ ...message, templateParams: message.privateLink ? await parametersToSend(message) : message.templateParams }))
       let response: Response
       let text: string
       try {
         response = await fetchImpl(endpoint, {
           method: 'POST',
           headers: { Authorization: `Bearer ${settings.accessToken}`, 'Content-Type': 'application/json' },
-          body: JSON.stringify(messageBody(message)),
+          body: request,
           signal: AbortSignal.timeout(timeoutMs),
         })
         text = await response.text()

@@ -3,7 +3,9 @@ import pino from 'pino'
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { database, db } from '~/db/client.server'
 import { outboxMessages } from '~/db/schema'
+import { config } from '~/config.server'
 import { addMinutes } from '~/lib/lab-time'
+import { isLinkKey, WAITLIST_OFFER_LINK } from '~/lib/private-links.server'
 import { enqueueEmail, enqueueWhatsApp, MAX_DELIVERY_ATTEMPTS, processOutbox, type OutboxSender } from '~/modules/mail/outbox.server'
 import { classifyMailError, type MailTransport, type OutgoingMail } from '~/modules/mail/transport.server'
 import { BackgroundJobs } from '../../../server/background-jobs'
@@ -55,6 +57,33 @@ describe('WhatsApp messages from the outbox', () => {
     expect(fake.sent[0]).toMatchObject({ to: '919845012345', type: 'template', template: 'booking_confirmed', language: 'en', parameters: CONFIRMED })
     expect(await row(id)).toMatchObject({ status: 'sent', attempts: 1, lastError: null, providerMessageId: fake.sent[0]!.wamid })
     expect((await row(id)).sentAt).toBeInstanceOf(Date)
+  })
+
+  it("sends a code in the Authentication template, in its body and its copy-code button, as Meta requires", async () => {
+    await enqueueWhatsApp({ to: '+919845012345', title: 'Code', text: renderTemplate('verification_code', ['482913']), template: { name: 'verification_code', parameters: ['482913'] } }, {})
+    expect(await processOutbox(sender)).toEqual({ sent: 1, failed: 0 })
+    expect(fake.sent[0]).toMatchObject({ template: 'verification_code', parameters: ['482913'] })
+    expect(messageBody({ to: '+919845012345', text: 'x', templateName: 'verification_code', templateParams: ['482913'] }).template!.components).toEqual([
+      { type: 'body', parameters: [{ type: 'text', text: '482913' }] },
+      { type: 'button', sub_type: 'url', index: '0', parameters: [{ type: 'text', text: '482913' }] },
+    ])
+  })
+
+  it('makes a private link whole only when sending: the outbox keeps it without its key', async () => {
+    const offer = samples('waitlist_seat_offered').slice(0, 4)
+    const kept = `${config().SITE_URL}/onboarding/offer?registration=CAMP-2027-0042`
+    const id = await enqueueWhatsApp({
+      to: '+919845012345',
+      title: 'Waitlist seat offered',
+      text: renderTemplate('waitlist_seat_offered', [...offer, kept]),
+      template: { name: 'waitlist_seat_offered', parameters: [...offer, kept] },
+      privateLink: { parameter: 4, kind: 'waitlist-offer', reference: 'CAMP-2027-0042' },
+    }, {})
+    expect(await processOutbox(sender)).toEqual({ sent: 1, failed: 0 })
+    const link = new URL(fake.sent[0]!.parameters[4]!)
+    expect(link.searchParams.get('registration')).toBe('CAMP-2027-0042')
+    expect(await isLinkKey(WAITLIST_OFFER_LINK, 'CAMP-2027-0042', link.searchParams.get('key'))).toBe(true)
+    expect((await row(id)).templateParams![4]).toBe(kept)
   })
 
   it('sends a plain-text reply as text', async () => {

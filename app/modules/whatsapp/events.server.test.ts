@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { and, asc, eq } from 'drizzle-orm'
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { config, loadConfig, setConfig } from '~/config.server'
 import { db } from '~/db/client.server'
 import { analyses, bookingDays, bookings, campBatches, campRegistrations, camps, catalogueItems, outboxMessages, payments, refunds, siteSettings, swimmers, users } from '~/db/schema'
@@ -27,43 +27,63 @@ import { sendDueReminders } from '~/modules/reminders/reminders.server'
 import { deliverReport } from '~/modules/reports/reports.server'
 import { diskStorage, useReportStorage } from '~/modules/reports/storage.server'
 import { recordConsent } from '~/modules/swimmers/consent.server'
+import { processOutbox } from '~/modules/mail/outbox.server'
 import { confirmedBookings, recordedAnalysis } from '../../../tests/support/analyses'
 import { createCustomers, createStaff, setWindows } from '../../../tests/support/booking'
+import { startFakeWhatsApp, type FakeWhatsApp } from '../../../tests/support/fake-whatsapp'
 import { visitor } from '../../../tests/support/holders'
 import { useTestDatabase } from '../../../tests/support/test-database'
-import { optInToWhatsApp, optOutOfWhatsApp } from './consent.server'
+import { lettersFor } from '../../../tests/support/visitor'
+import { cloudApiSender } from './cloud-api.server'
+import { optInToWhatsApp, optOutOfWhatsApp, requestWhatsAppMessages } from './consent.server'
+import { NAME_NOT_SHOWN } from './notify.server'
 import type { WhatsAppTemplateName } from './templates'
 
 useTestDatabase()
 
 // Each event of the site that e-mails a family also queues its WhatsApp message, in the same
 // transaction: once, to the right number, with the template's parameters filled in from the event;
-// and only while WhatsApp is on and the number opted in. The e-mail goes out the same in every case.
+// and only while WhatsApp is on and the number opted in by its owner. The e-mail goes out the same in
+// every case. The message is then sent to a fake of Meta's Cloud API, as the phone receives it.
 
 const reportsDirectory = mkdtempSync(path.join(tmpdir(), 'swimlab-wa-reports-'))
+let fake: FakeWhatsApp
+beforeAll(async () => {
+  fake = await startFakeWhatsApp()
+})
 let before: ReturnType<typeof config>
 beforeEach(() => {
   before = config()
   useReportStorage(diskStorage(reportsDirectory))
 })
 afterEach(() => setConfig(before))
-afterAll(() => {
+afterAll(async () => {
   useReportStorage(undefined)
   rmSync(reportsDirectory, { recursive: true, force: true })
+  await fake?.close()
 })
 
 function turnWhatsAppOn() {
-  setConfig({
-    ...loadConfig({
-      ...process.env,
-      WHATSAPP_ACCESS_TOKEN: 'EAAG-test-access-token-0123456789',
-      WHATSAPP_PHONE_NUMBER_ID: '123456789012345',
-      WHATSAPP_APP_SECRET: 'test-app-secret-0123456789',
-      WHATSAPP_VERIFY_TOKEN: 'test-verify-token-0123456789',
-      WHATSAPP_API_URL: 'http://127.0.0.1:9/v23.0',
-    }),
-    SEAT_HOLD_MINUTES: before.SEAT_HOLD_MINUTES,
-  })
+  setConfig({ ...loadConfig({ ...process.env, ...fake.env }), SEAT_HOLD_MINUTES: before.SEAT_HOLD_MINUTES })
+}
+
+/** Sends what the outbox holds for WhatsApp through the fake Cloud API, and what the number received. */
+async function receivedBy(phone: string) {
+  await fake.reset()
+  // Events here happen on days ahead (2030): the outbox is worked as on a day after all of them, and
+  // once more an hour later, as it retries a message whose connection the fake dropped while idle.
+  const sender = cloudApiSender({ accessToken: fake.accessToken, phoneNumberId: fake.phoneNumberId, appSecret: fake.appSecret, verifyToken: fake.verifyToken, apiUrl: fake.apiUrl })
+  await processOutbox(sender, () => new Date('2099-01-01T00:00:00Z'))
+  await processOutbox(sender, () => new Date('2099-01-01T01:00:00Z'))
+  return fake.sentTo(toE164(phone)!)
+}
+
+/** A link of this site as a kept message may hold it: without a private link's key or a form's filled-in details. */
+function withoutPrivateParts(parameter: string) {
+  if (!parameter.startsWith(`${config().SITE_URL}/`)) return parameter
+  const url = new URL(parameter)
+  for (const name of ['key', 'email', 'phone']) url.searchParams.delete(name)
+  return url.toString()
 }
 
 const whatsappMessages = () => db().select().from(outboxMessages).where(eq(outboxMessages.channel, 'whatsapp')).orderBy(asc(outboxMessages.id))
@@ -111,11 +131,20 @@ const THREE_DAYS = [
   'Day 3: Wednesday, 6 March 2030, 9:00 AM - 10:00 AM',
 ].join('; ')
 
+/** A customer as the forms now name them, in letters (the factory numbers its names): the account holder swims. */
+async function namedCustomer(prefix: string) {
+  const [customer] = await createCustomers(1, prefix)
+  const name = `${prefix.charAt(0).toUpperCase()}${prefix.slice(1)} Parent`
+  await db().update(users).set({ name }).where(eq(users.id, customer!.userId!))
+  await db().update(swimmers).set({ name }).where(eq(swimmers.id, customer!.swimmerId!))
+  return { ...customer!, name, swimmerName: name }
+}
+
 /** A signed-in customer whose account number (users.phone) differs from the one on the booking. */
 async function accountCustomer(prefix = 'wa') {
-  const [customer] = await createCustomers(1, prefix)
-  await db().update(users).set({ phone: '9845000001' }).where(eq(users.id, customer!.userId!))
-  return { customer: customer!, phone: '+91 98450 00001' }
+  const customer = await namedCustomer(prefix)
+  await db().update(users).set({ phone: '9845000001' }).where(eq(users.id, customer.userId!))
+  return { customer, phone: '+91 98450 00001' }
 }
 
 async function heldSession(customer: Customer, { now = new Date(), capacity = 1 } = {}) {
@@ -143,19 +172,19 @@ async function setCapacity(capacity: number, batch = 'batch1') {
 let parents = 0
 function campParent(swimmerName?: string) {
   parents += 1
-  return { swimmerName: swimmerName ?? `Kavya Rao ${parents}`, email: `camp-parent${parents}@example.com`, phone: `98450 3${String(parents).padStart(4, '0')}` }
+  return { swimmerName: swimmerName ?? `Kavya Rao ${lettersFor(parents)}`, email: `camp-parent${parents}@example.com`, phone: `98450 3${String(parents).padStart(4, '0')}` }
 }
 const heldCampSeat = (applicant = campParent(), now = new Date()) =>
   holdCampSeat({ campCode: 'camp1', batchCode: 'batch1', applicant, holder: visitor({ network: `198.51.100.${parents}`, email: applicant.email }), now })
 
 /** A signed-in family: the parent and a consented child of 10, held together in batch 1. */
 async function heldFamily() {
-  const [parent] = await createCustomers(1, 'family')
+  const parent = await namedCustomer('family')
   const [child] = await db()
     .insert(swimmers)
     .values({ accountId: parent!.userId!, name: 'Asha Family', ageYears: 10, ageGivenOn: '2026-01-01', gender: 'female', swimmingExperience: 'beginner', academyName: 'NA', coachName: 'NA', specialization: 'freestyle' })
     .returning()
-  await recordConsent(db(), { swimmerId: child!.id, guardianName: parent!.name, guardianEmail: parent!.email, emailVerifiedBy: 'account_code', method: 'registration_form', now: new Date() })
+  await recordConsent(db(), { swimmerId: child!.id, guardianName: parent.name, guardianEmail: parent.email, emailVerifiedBy: 'account_code', method: 'registration_form', now: new Date() })
   const held = await holdFamilySeats({
     accountId: parent!.userId!,
     swimmerIds: [parent!.swimmerId!, child!.id],
@@ -219,7 +248,7 @@ type Prepared = {
   replay(): Promise<unknown>
   phone: string
   template: WhatsAppTemplateName
-  /** What the message says, or how to tell from what it says (read after the event). */
+  /** What the phone receives, or how to tell from what it receives (read after the event). */
   parameters: string[] | ((sent: string[]) => Promise<string[]>)
   /** The e-mail's subject (read after the event), or null for an event without one. */
   email: string | RegExp | null | (() => string)
@@ -240,6 +269,23 @@ const SCENARIOS: Record<string, Scenario> = {
         phone,
         template: 'booking_confirmed',
         parameters: [customer.name, title, customer.swimmerName, THREE_DAYS, held.reference],
+        email: `Booking confirmed: ${title} (${held.reference})`,
+      }
+    },
+  },
+  "a guest's booking made before names were letters only is paid": {
+    async prepare() {
+      await setWindows([{ date: DATES[0]! }])
+      const held = await holdSession({ customer: { ...GUEST, name: 'Pay Rs 500 By GPay To 9812345678', swimmerName: 'Pay Rs ५०० to ९८१२३४५६७८' }, productCode: 'single_race', date: DATES[0]!, start: '09:00', days: 1 })
+      const booking = await bookingOf(held.bookingId)
+      const orderId = await pendingPayment({ bookingId: held.bookingId }, booking.amountPaise)
+      const title = await productName('single_race')
+      return {
+        fire: () => completed(orderId, booking.amountPaise),
+        replay: () => completed(orderId, booking.amountPaise),
+        phone: GUEST.phone!,
+        template: 'booking_confirmed',
+        parameters: [NAME_NOT_SHOWN, title, NAME_NOT_SHOWN, await storedDays(held.bookingId), held.reference],
         email: `Booking confirmed: ${title} (${held.reference})`,
       }
     },
@@ -681,7 +727,7 @@ async function expectEmail(email: Prepared['email']) {
 }
 
 describe.each(Object.entries(SCENARIOS))('when %s', (_, scenario) => {
-  it('the opted-in number gets its WhatsApp message once, beside the e-mail', async () => {
+  it('the opted-in number gets its WhatsApp message once, beside the e-mail; the message kept holds no private link, the one sent does', async () => {
     turnWhatsAppOn()
     const prepared = await scenario.prepare()
     await optInToWhatsApp({ phone: prepared.phone, source: 'booking' })
@@ -692,9 +738,16 @@ describe.each(Object.entries(SCENARIOS))('when %s', (_, scenario) => {
     const [message] = messages
     expect(message!.to).toBe(toE164(prepared.phone))
     expect(message!.status).toBe('queued')
-    const sent = message!.templateParams!
-    expect(sent).toEqual(typeof prepared.parameters === 'function' ? await prepared.parameters(sent) : prepared.parameters)
     await expectEmail(prepared.email)
+
+    const [received, ...more] = await receivedBy(prepared.phone)
+    expect(more).toEqual([])
+    expect(received, `not sent: ${(await whatsappMessages())[0]?.lastError}`).toMatchObject({ type: 'template', template: prepared.template })
+    expect(received!.parameters).toEqual(typeof prepared.parameters === 'function' ? await prepared.parameters(received!.parameters) : prepared.parameters)
+    // What is kept (for staff, the data export, a retry) opens nothing: no key, no one's address or number in a link.
+    const [kept] = await whatsappMessages()
+    expect(kept!.templateParams).toEqual(received!.parameters.map(withoutPrivateParts))
+    expect(JSON.stringify([kept!.templateParams, kept!.text])).not.toMatch(/[?&](key|email|phone)=/)
   })
 
   it.each([
@@ -709,6 +762,16 @@ describe.each(Object.entries(SCENARIOS))('when %s', (_, scenario) => {
     await prepared.fire()
     await prepared.replay()
     expect(await whatsappMessages()).toEqual([])
+    await expectEmail(prepared.email)
+  })
+
+  it('a number a form asked for, whose owner has not confirmed, hears nothing of it but the one request to confirm', async () => {
+    turnWhatsAppOn()
+    const prepared = await scenario.prepare()
+    await requestWhatsAppMessages({ phone: prepared.phone, source: 'booking' })
+    await prepared.fire()
+    await prepared.replay()
+    expect((await whatsappMessages()).map((message) => message.templateName)).toEqual(['confirm_whatsapp_messages'])
     await expectEmail(prepared.email)
   })
 })

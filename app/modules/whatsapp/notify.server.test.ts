@@ -1,4 +1,4 @@
-import { asc, eq } from 'drizzle-orm'
+import { asc, eq, sql } from 'drizzle-orm'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { config, loadConfig, setConfig } from '~/config.server'
 import { db } from '~/db/client.server'
@@ -6,7 +6,8 @@ import { outboxMessages } from '~/db/schema'
 import { addHours } from '~/lib/lab-time'
 import { useTestDatabase } from '../../../tests/support/test-database'
 import { optInToWhatsApp } from './consent.server'
-import { notifyOnWhatsApp, WHATSAPP_MESSAGES_PER_NUMBER_PER_DAY } from './notify.server'
+import { notifyOnWhatsApp } from './notify.server'
+import { WHATSAPP_MESSAGES_PER_NUMBER_PER_DAY } from './numbers.server'
 import { WHATSAPP_TEMPLATES } from './templates'
 
 useTestDatabase()
@@ -49,6 +50,19 @@ describe('notifyOnWhatsApp', () => {
     expect(await notifyOnWhatsApp('payment_failed', { phone: '+919845099999', parameters: SAMPLES, about: {} }, db(), now)).not.toBeNull()
     expect(await notifyOnWhatsApp('payment_failed', { phone: '+919845012345', parameters: SAMPLES, about: {} }, db(), addHours(now, 23))).toBeNull()
     expect(await notifyOnWhatsApp('payment_failed', { phone: '+919845012345', parameters: SAMPLES, about: {} }, db(), addHours(now, 24))).not.toBeNull()
+  })
+
+  it('events for one number at the same moment, each in its own transaction, queue no more than the day allows', async () => {
+    await optInToWhatsApp({ phone: '+919845012345', source: 'booking' })
+    const now = new Date('2030-03-04T04:00:00Z')
+    // On PostgreSQL, the pool's connections open first, so that no event waits for its connection to be made.
+    await Promise.all(Array.from({ length: 20 }, () => db().transaction((tx) => tx.execute(sql`SELECT pg_sleep(0.05)`))))
+    const events = Array.from({ length: WHATSAPP_MESSAGES_PER_NUMBER_PER_DAY * 3 }, () =>
+      db().transaction((tx) => notifyOnWhatsApp('payment_failed', { phone: '+919845012345', parameters: SAMPLES, about: {} }, tx, now)),
+    )
+    const queued = (await Promise.all(events)).filter((id) => id !== null)
+    expect(queued).toHaveLength(WHATSAPP_MESSAGES_PER_NUMBER_PER_DAY)
+    expect(await queuedTo('+919845012345')).toBe(WHATSAPP_MESSAGES_PER_NUMBER_PER_DAY)
   })
 
   it('while WhatsApp is off, nothing is read for a message and nothing is queued', async () => {

@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { placeholderCount, renderTemplate, templateParameter, templatesForReadme, WHATSAPP_FOOTER, WHATSAPP_TEMPLATES, type WhatsAppTemplate } from './templates'
+import { AUTHENTICATION_FOOTER, footerOf, placeholderCount, renderTemplate, templateParameter, templatesForReadme, WHATSAPP_CODE_MINUTES, WHATSAPP_FOOTER, WHATSAPP_TEMPLATES, type WhatsAppTemplate } from './templates'
+import { CODE_TTL_MINUTES } from '~/modules/accounts/codes.server'
 
 const templates = Object.entries(WHATSAPP_TEMPLATES) as Array<[string, WhatsAppTemplate]>
 
@@ -28,7 +29,16 @@ describe('WhatsApp templates', () => {
     const text = renderTemplate(name as keyof typeof WHATSAPP_TEMPLATES, template.parameters.map((parameter) => parameter.sample))
     expect(text).not.toMatch(/\{\{/)
     for (const parameter of template.parameters) expect(text).toContain(parameter.sample)
-    expect(text.endsWith(`\n\n${WHATSAPP_FOOTER}`)).toBe(true)
+    expect(text.endsWith(`\n\n${footerOf(template)}`)).toBe(true)
+  })
+
+  it('every Utility template ends with how to stop; the code template has the wording, footer and button Meta gives Authentication templates', () => {
+    const [authentication, ...others] = [...templates].sort(([, a], [, b]) => Number(b.category === 'Authentication') - Number(a.category === 'Authentication'))
+    expect(authentication).toEqual(['verification_code', expect.objectContaining({ category: 'Authentication', body: '*{{1}}* is your verification code. For your security, do not share this code.' })])
+    expect(footerOf(authentication![1])).toBe(AUTHENTICATION_FOOTER)
+    // The footer tells how long the code works: as long as the site takes it.
+    expect(WHATSAPP_CODE_MINUTES).toBe(CODE_TTL_MINUTES)
+    for (const [, template] of others) expect(footerOf(template)).toBe(WHATSAPP_FOOTER)
   })
 
   it('makes each parameter one line, never empty', () => {

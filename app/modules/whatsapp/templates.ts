@@ -1,14 +1,17 @@
 /**
  * The WhatsApp message templates the site sends. WhatsApp delivers a business's first message to a
  * person only as a template Meta has approved, so each one here must be registered, under exactly
- * this name, language and text, in the WhatsApp Manager (category Utility); the README lists them.
- * `{{1}}`, `{{2}}`… are filled in per message, in order. Every template ends with the same footer.
+ * this name, category, language and text, in the WhatsApp Manager; the README lists them.
+ * `{{1}}`, `{{2}}`… are filled in per message, in order. Every Utility template ends with the same
+ * footer; the Authentication one (a code proving a number) has the text and button Meta sets for it.
  */
 
 /** A template, under the name it is registered with in WhatsApp Manager (its key in WHATSAPP_TEMPLATES). */
 export type WhatsAppTemplate = {
   /** What staff see for it in the admin's messages. */
   title: string
+  /** Utility unless said: Authentication templates carry a code and a "Copy code" button, with Meta's own wording. */
+  category?: 'Authentication'
   body: string
   /** What each parameter is, in order, with the sample Meta asks for when the template is submitted. */
   parameters: ReadonlyArray<{ meaning: string; sample: string }>
@@ -18,7 +21,25 @@ export const WHATSAPP_TEMPLATE_LANGUAGE = 'en'
 
 export const WHATSAPP_FOOTER = 'Reply STOP to stop WhatsApp messages.'
 
+/** How long a code sent on WhatsApp works, in the footer Meta adds to the Authentication template. */
+export const WHATSAPP_CODE_MINUTES = 30
+
+/** The footer and the button of an Authentication template, as Meta words them. */
+export const AUTHENTICATION_FOOTER = `This code expires in ${WHATSAPP_CODE_MINUTES} minutes.`
+export const AUTHENTICATION_BUTTON = 'Copy code'
+
 export const WHATSAPP_TEMPLATES = {
+  confirm_whatsapp_messages: {
+    title: 'Confirm WhatsApp messages',
+    body: 'Someone asked the Swimming Sport Science Lab, on its website, to send booking updates to this WhatsApp number. If it was you, reply START to get them. If it was not, please ignore this message: nothing more is sent unless you reply START.',
+    parameters: [],
+  },
+  verification_code: {
+    title: 'Code to confirm the number',
+    category: 'Authentication',
+    body: '*{{1}}* is your verification code. For your security, do not share this code.',
+    parameters: [{ meaning: 'the code', sample: '482913' }],
+  },
   booking_confirmed: {
     title: 'Booking confirmed',
     body: 'Hello {{1}}, your booking is confirmed and paid: {{2}} for {{3}}, {{4}}, at the Swimming Sport Science Lab. Booking reference {{5}}. The details and the calendar file are in your e-mail.',
@@ -166,25 +187,35 @@ export function templateParameter(value: string) {
   return (text || '-').slice(0, 1000)
 }
 
+/** The footer WhatsApp shows under a template's body. */
+export function footerOf(template: WhatsAppTemplate) {
+  return template.category === 'Authentication' ? AUTHENTICATION_FOOTER : WHATSAPP_FOOTER
+}
+
 /** The text a person reads for a template with these parameters, footer included. */
 export function renderTemplate(name: WhatsAppTemplateName, parameters: readonly string[]) {
-  const body = WHATSAPP_TEMPLATES[name].body.replace(/\{\{(\d+)\}\}/g, (_, index: string) => parameters[Number(index) - 1] ?? '')
-  return `${body}\n\n${WHATSAPP_FOOTER}`
+  const template: WhatsAppTemplate = WHATSAPP_TEMPLATES[name]
+  const body = template.body.replace(/\{\{(\d+)\}\}/g, (_, index: string) => parameters[Number(index) - 1] ?? '')
+  return `${body}\n\n${footerOf(template)}`
 }
 
 /**
  * The README's list of the templates, as the lab submits them in WhatsApp Manager: one entry per
- * template with its category, language, body, footer and each parameter's sample. A test keeps the
- * README's copy equal to this, so the list there is always what the site sends.
+ * template with its category, language, body, footer (and an Authentication template's button) and
+ * each parameter's sample. A test keeps the README's copy equal to this, so the list there is always
+ * what the site sends.
  */
 export function templatesForReadme() {
   const entries = Object.entries(WHATSAPP_TEMPLATES).map(([name, template]: [string, WhatsAppTemplate]) =>
     [
       `#### \`${name}\` (${template.title})`,
       '',
-      `- Category: Utility; language: \`${WHATSAPP_TEMPLATE_LANGUAGE}\``,
-      `- Body: ${template.body}`,
-      `- Footer: ${WHATSAPP_FOOTER}`,
+      `- Category: ${template.category ?? 'Utility'}; language: \`${WHATSAPP_TEMPLATE_LANGUAGE}\``,
+      template.category === 'Authentication'
+        ? `- Body: ${template.body} (Meta's wording: choose "Add security recommendation" and a code expiry of ${WHATSAPP_CODE_MINUTES} minutes)`
+        : `- Body: ${template.body}`,
+      `- Footer: ${footerOf(template)}`,
+      ...(template.category === 'Authentication' ? [`- Button: ${AUTHENTICATION_BUTTON} (one-time password, copy code)`] : []),
       ...template.parameters.map((parameter, index) => `- \`{{${index + 1}}}\`: ${parameter.meaning}; sample: ${parameter.sample}`),
     ].join('\n'),
   )

@@ -7,7 +7,8 @@ import { addDays, addHours } from '~/lib/lab-time'
 import { formatPhone, toE164 } from '~/lib/phone'
 import { enqueueWhatsApp } from '~/modules/mail/outbox.server'
 import { isPlaceholder } from '~/modules/site/schemas'
-import { optOutOfWhatsApp } from './consent.server'
+import { optInToWhatsApp, optOutOfWhatsApp, WHATSAPP_OPT_IN_WORDING, whatsappConsentOf } from './consent.server'
+import { lockNumber } from './numbers.server'
 
 /**
  * What WhatsApp tells the site through its webhook: the fate of the messages sent (sent, delivered,
@@ -24,9 +25,19 @@ export const WEBHOOK_EVENTS_KEPT_DAYS = 30
 export const AUTOMATIC_REPLY_EVERY_HOURS = 24
 
 export const STOP_WORDS = new Set(['stop', 'stop all', 'unsubscribe', 'cancel', 'end', 'quit'])
+export const START_WORDS = new Set(['start', 'unstop', 'subscribe'])
 
 export const OPTED_OUT_REPLY_TITLE = 'Reply: opted out of WhatsApp'
+export const OPTED_IN_REPLY_TITLE = 'Reply: opted in to WhatsApp'
+export const NUMBER_CONFIRMED_REPLY_TITLE = 'Reply: number confirmed'
 export const NOT_READ_REPLY_TITLE = 'Reply: this number is not read'
+
+/**
+ * A code replied from a number, in the transaction that answers the message: true when it is the
+ * code sent to that number for an account, which the number's owner has so proven theirs. Given by
+ * whoever starts the webhook: the codes belong to the accounts.
+ */
+export type CodeReply = (tx: Executor, phone: string, code: string, now: Date) => Promise<boolean>
 
 /** Whether `header` (X-Hub-Signature-256) is "sha256=" and the HMAC-SHA256 of the raw body with the app secret. */
 export function isSignedByMeta(rawBody: Buffer, header: string | undefined, appSecret: string) {
@@ -50,9 +61,9 @@ export type WebhookOutcome = { statuses: number; messages: number; ignored: numb
 
 /**
  * Acts on a notification (its JSON already parsed, its signature checked). Changes for another
- * phone number than the lab's are ignored.
+ * phone number than the lab's are ignored. `codeReply` checks a code someone replies with.
  */
-export async function handleWhatsAppNotification(payload: unknown, phoneNumberId: string, now = new Date()): Promise<WebhookOutcome> {
+export async function handleWhatsAppNotification(payload: unknown, phoneNumberId: string, now = new Date(), codeReply?: CodeReply): Promise<WebhookOutcome> {
   const outcome: WebhookOutcome = { statuses: 0, messages: 0, ignored: 0 }
   for (const value of changeValues(payload, phoneNumberId)) {
     for (const status of statusesIn(value)) {
@@ -60,7 +71,7 @@ export async function handleWhatsAppNotification(payload: unknown, phoneNumberId
       else outcome.ignored += 1
     }
     for (const message of messagesIn(value)) {
-      if (await answerIncoming(message, now)) outcome.messages += 1
+      if (await answerIncoming(message, now, codeReply)) outcome.messages += 1
       else outcome.ignored += 1
     }
   }
@@ -149,22 +160,37 @@ async function recordStatus(event: StatusEvent, now: Date) {
   })
 }
 
-/** Whether a person's text asks for no more messages: STOP, stop, "Unsubscribe." and the like. */
-export function isStopRequest(text: string | null) {
-  if (!text) return false
-  const words = text
+/** A person's text as a command: trimmed, in lower case, without punctuation around it. */
+function wordsOf(text: string | null) {
+  return (text ?? '')
     .trim()
     .toLowerCase()
     .replace(/^[\s\p{P}]+|[\s\p{P}]+$/gu, '')
     .replace(/\s+/g, ' ')
-  return STOP_WORDS.has(words)
+}
+
+/** Whether a person's text asks for no more messages: STOP, stop, "Unsubscribe." and the like. */
+export function isStopRequest(text: string | null) {
+  return STOP_WORDS.has(wordsOf(text))
+}
+
+/** Whether a person's text asks for messages: START, "start!" and the like. */
+export function isStartRequest(text: string | null) {
+  return START_WORDS.has(wordsOf(text))
+}
+
+/** The six digits of a code replied on its own (spaces around it allowed), or null. */
+function codeIn(text: string | null) {
+  return /^\s*(\d{6})\s*$/.exec(text ?? '')?.[1] ?? null
 }
 
 /**
- * Someone wrote to the lab's number: STOP opts the number out (with a confirmation); anything else
- * gets a reply saying the number is not read and where to write instead. False when not acted on.
+ * Someone wrote to the lab's number, and only its owner can: STOP opts the number out and START in
+ * (each with a confirmation); the code sent to it for an account proves the number is the account
+ * holder's; anything else gets a reply saying the number is not read and where to write instead.
+ * False when not acted on.
  */
-async function answerIncoming(message: IncomingMessage, now: Date) {
+async function answerIncoming(message: IncomingMessage, now: Date, codeReply?: CodeReply) {
   // Reactions and WhatsApp's own system notices are not someone writing.
   if (message.type === 'reaction' || message.type === 'system') return false
   if (message.timestamp === null || message.timestamp * 1000 < addDays(now, -INCOMING_MESSAGE_MAX_AGE_DAYS).getTime()) return false
@@ -172,12 +198,22 @@ async function answerIncoming(message: IncomingMessage, now: Date) {
   if (!phone) return false
   return db().transaction(async (tx) => {
     if (!(await firstTime(tx, `message:${message.id}`, now))) return false
+    // Messages of one number are answered one after the other, so that two arriving together get one reply.
+    await lockNumber(tx, phone)
     if (isStopRequest(message.text)) {
       await optOutOfWhatsApp({ phone, source: 'reply' }, tx, now)
-      if (!(await repliedLately(tx, phone, OPTED_OUT_REPLY_TITLE, now))) {
-        const text = `You will get no more WhatsApp messages from the Swimming Sport Science Lab. To get them again, tick the WhatsApp box in your account: ${config().SITE_URL}/account/data`
-        await enqueueWhatsApp({ to: phone, title: OPTED_OUT_REPLY_TITLE, text }, {}, tx, now)
-      }
+      await replyOnce(tx, phone, OPTED_OUT_REPLY_TITLE, 'You will get no more WhatsApp messages from the Swimming Sport Science Lab. To get them again, reply START.', now)
+      return true
+    }
+    if (isStartRequest(message.text)) {
+      const asked = await whatsappConsentOf(phone, tx)
+      await optInToWhatsApp({ phone, source: 'reply', wording: asked?.requestWording ?? WHATSAPP_OPT_IN_WORDING }, tx, now)
+      await replyOnce(tx, phone, OPTED_IN_REPLY_TITLE, 'You will get booking confirmations, reminders, payment and refund updates and analysis results from the Swimming Sport Science Lab on WhatsApp at this number. Reply STOP at any time to stop.', now)
+      return true
+    }
+    const code = codeIn(message.text)
+    if (code && codeReply && (await codeReply(tx, phone, code, now))) {
+      await replyOnce(tx, phone, NUMBER_CONFIRMED_REPLY_TITLE, 'Thank you: this number is confirmed as yours on your account with the Swimming Sport Science Lab, and you will get its WhatsApp messages here. Reply STOP at any time to stop.', now)
       return true
     }
     if (!(await repliedLately(tx, phone, NOT_READ_REPLY_TITLE, now))) {
@@ -185,6 +221,11 @@ async function answerIncoming(message: IncomingMessage, now: Date) {
     }
     return true
   })
+}
+
+/** Sends an automatic reply of this kind unless the number had one lately. */
+async function replyOnce(tx: Executor, phone: string, title: string, text: string, now: Date) {
+  if (!(await repliedLately(tx, phone, title, now))) await enqueueWhatsApp({ to: phone, title, text }, {}, tx, now)
 }
 
 /** Whether this number was sent this automatic reply in the last day: a chatty sender, or another bot answering ours, gets one. */
