@@ -70,13 +70,15 @@ export const ERASURE_HANDLED_COLUMNS: Record<string, string[]> = {
   guardian_consents: ['guardian_name', 'guardian_email'],
   consent_requests: ['parent_email'],
   sessions: ['ip', 'user_agent'],
+  // The number a code to prove it was sent to: deleted with the account (ON DELETE CASCADE).
+  one_time_codes: ['phone'],
   bookings: ['swimmer_name', 'customer_name', 'customer_email', 'customer_phone', 'swimming_experience', 'notes', 'holder_network', 'holder_browser'],
   booking_reports: ['note', 'video_links'],
   report_files: ['filename'],
   camp_registrations: ['swimmer_name', 'email', 'phone', 'holder_network', 'holder_browser'],
   camp_line: ['swimmer_name', 'email', 'phone', 'holder_network', 'holder_browser', 'message'],
   camp_waitlist: ['swimmer_name', 'email', 'phone', 'holder_network'],
-  outbox_messages: ['to', 'subject', 'text', 'html', 'attachments', 'last_error', 'template_params', 'delivery_error'],
+  outbox_messages: ['to', 'subject', 'text', 'html', 'attachments', 'last_error', 'template_params', 'delivery_error', 'private_link'],
   whatsapp_consents: ['phone'],
   audit_log: ['actor_email', 'summary', 'before', 'after', 'personal'],
   rate_limit_buckets: ['key'],
@@ -130,7 +132,7 @@ export const NOT_PERSONAL_COLUMNS: Record<string, string[] | '*'> = {
   reference_bands: '*',
   share_links: ['token_hash'],
   // The words a person agreed to are the lab's own, and the form or reply it came through.
-  whatsapp_consents: ['opt_in_wording', 'opt_in_source', 'opt_out_source'],
+  whatsapp_consents: ['opt_in_wording', 'opt_in_source', 'opt_out_source', 'request_wording', 'request_source'],
   // A WhatsApp message's id and state, as the webhook sent them: nothing about who it went to.
   whatsapp_webhook_events: ['event_key'],
 }
