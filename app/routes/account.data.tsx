@@ -84,7 +84,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         await proveNumber({ accountId: user.id, code: submission.value.code, ip })
       } catch (error) {
         const refusal = refusalOf(error)
-        return data({ codeResult: submission.reply({ ...formErrorsOf(refusal), resetForm: true }) as SubmissionResult<string[]> }, { status: refusal.status })
+        return data({ codeResult: submission.reply({ ...formErrorsOf(refusal), hideFields: ['code'] }) as SubmissionResult<string[]> }, { status: refusal.status })
       }
       return redirectWithToast('/account/data#whatsapp', { type: 'success', title: 'Your number is confirmed', description: 'WhatsApp messages are on.' })
     }
@@ -279,7 +279,7 @@ function NumberProof({
     <>
       <p className="mt-1 text-ink">
         WhatsApp messages: {whatsapp.state}
-        <span className="text-muted"> ({whatsapp.phone})</span>
+        <span className="text-muted">{` (${whatsapp.phone})`}</span>
       </p>
       <p className="mt-2 text-sm text-muted">
         We send a code to this number on WhatsApp. Enter it below, or reply to our message with it, to confirm that the number is yours and turn

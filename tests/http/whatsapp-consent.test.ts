@@ -1,25 +1,28 @@
 import { strFromU8, unzipSync } from 'fflate'
-import { describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { formatLabDate } from '~/lib/lab-time'
-import { INVALID_PHONE_NUMBER, INVALID_WHATSAPP_NUMBER, WHATSAPP_NUMBER_NEEDED } from '~/lib/phone-field'
+import { INVALID_PHONE_NUMBER, INVALID_WHATSAPP_NUMBER, NO_SUCH_NUMBER, WHATSAPP_NUMBER_NEEDED } from '~/lib/phone-field'
+import { UNPROVEN_STATE } from '~/modules/whatsapp/account.server'
 import { WHATSAPP_OPT_IN_WORDING } from '~/modules/whatsapp/consent.server'
-import { bookableDate } from '../support/booking-flow'
+import { bookAndPay, bookableDate } from '../support/booking-flow'
+import { eventually } from '../support/eventually'
+import { startFakeWhatsApp, type FakeWhatsApp } from '../support/fake-whatsapp'
 import { useTestSite } from '../support/site'
 import { decodeHtml, fieldState, registrationForm, text, Visitor } from '../support/visitor'
 
 // The WhatsApp opt-in box on every form that takes a number, the account's switch, and numbers kept
-// in E.164, as a browser without JavaScript uses them. Nothing is sent to WhatsApp in these tests:
-// the settings only turn the feature on.
+// in E.164, as a browser without JavaScript uses them, with Meta's Cloud API a local fake: what a
+// number receives shows what was decided. A number typed into a form may be anyone's, so a form only
+// asks it; only the number's owner turns messages on (a reply START, or the code sent to it).
 
-const WHATSAPP_ENV = {
-  WHATSAPP_ACCESS_TOKEN: 'test-access-token-for-the-opt-in-forms',
-  WHATSAPP_PHONE_NUMBER_ID: '123456789012345',
-  WHATSAPP_APP_SECRET: 'test-app-secret-0123456789',
-  WHATSAPP_VERIFY_TOKEN: 'test-verify-token-0123456789',
-  WHATSAPP_API_URL: 'http://127.0.0.1:9/v23.0',
-}
-
-const site = useTestSite(WHATSAPP_ENV)
+let fake: FakeWhatsApp
+beforeAll(async () => {
+  fake = await startFakeWhatsApp()
+})
+afterAll(async () => {
+  await fake?.close()
+})
+const site = useTestSite(() => fake.env)
 const withoutWhatsApp = useTestSite()
 
 /** The opt-in checkbox of a page: null when the page has none. */
@@ -55,26 +58,41 @@ async function register(target: typeof site, fields: Record<string, string>) {
   return visitor
 }
 
-type Export = {
-  account: { whatsappNumber: string }
-  whatsappConsent: { number: string; state: string; optedIn: boolean; optedInAt: string | null; optInWording: string | null; optInSource: string | null; optedOutAt: string | null; optOutSource: string | null } | null
-  whatsappMessages: unknown[]
-}
-
-/** The signed-in account's data export (data.json). */
-async function exportOf(visitor: Visitor): Promise<Export> {
-  const download = await visitor.post('/account/data/export', {})
-  expect(download.status).toBe(200)
-  return JSON.parse(strFromU8(unzipSync(download.bytes)['data.json']!))
-}
-
-/** Whether an instant (as the export writes it) falls between two moments of the test. */
-const between = (at: string | null, from: number, to: number) => at !== null && Date.parse(at) >= from && Date.parse(at) <= to
-
-/** The account page's WhatsApp line: "WhatsApp messages: on (since …) to +91 …". */
-const whatsappLine = (html: string) => /WhatsApp messages: [^.]*?(?= to \+| To get|$)/.exec(text(html))?.[0]?.trim()
+/** The account page's WhatsApp line: "WhatsApp messages: on (since …)", without the number it is about. */
+const whatsappLine = (html: string) => /WhatsApp messages: [^.(]*(?:\([^)]*\))?[^.(]*?(?= to \+| \(\+| To get|$)/.exec(text(html))?.[0]?.trim()
 
 const today = () => formatLabDate(new Date())
+
+/** The templates (or "text: …" replies) a number has received. */
+const received = (e164: string) => fake.sentTo(e164).map((message) => message.template ?? `text: ${message.text}`)
+
+let barriers = 0
+/**
+ * Waits until every message queued so far has been sent: the site's worker sends them in the order
+ * they were queued, so once the reply to someone writing in now has arrived, so has anything before.
+ */
+async function everythingSent() {
+  barriers += 1
+  const writer = `+9197411${String(barriers).padStart(5, '0')}`
+  expect((await fake.deliver(`${site.url}/webhooks/whatsapp`, fake.incomingNotification({ from: writer, text: 'Hello?' }))).status).toBe(200)
+  await eventually(() => fake.sentTo(writer), (messages) => messages.length === 1)
+}
+
+/** The number's owner writes `text` to the lab's number on WhatsApp. */
+async function replyFrom(e164: string, message: string) {
+  expect((await fake.deliver(`${site.url}/webhooks/whatsapp`, fake.incomingNotification({ from: e164, text: message }))).status).toBe(200)
+}
+
+/** The signed-in account proves its number with the code sent to it on WhatsApp. */
+async function proveNumber(visitor: Visitor, e164: string) {
+  const before = fake.sentTo(e164).length
+  expect((await visitor.post('/account/data', { intent: 'whatsapp-code' })).location).toBe('/account/data#whatsapp')
+  const [code] = await eventually(
+    () => fake.sentTo(e164).slice(before).filter((message) => message.template === 'verification_code'),
+    (codes) => codes.length === 1,
+  )
+  expect((await visitor.post('/account/data', { intent: 'whatsapp-prove', code: code!.parameters[0]! })).location).toBe('/account/data#whatsapp')
+}
 
 describe('without the WhatsApp settings', () => {
   it('every form is as before: no opt-in box, no WhatsApp switch on the account page', async () => {
@@ -92,14 +110,11 @@ describe('without the WhatsApp settings', () => {
     expect(optInBox(account.html)).toBeNull()
     expect(text(account.html)).not.toContain('WhatsApp messages')
     expect(text((await parent.get('/my-bookings')).html)).not.toContain('WhatsApp messages')
-    // The signed-in camp form (the parent has a swimmer) has no box either.
     expect(optInBox((await parent.get('/onboarding')).html)).toBeNull()
-    const data = await exportOf(parent)
-    expect(data.account.whatsappNumber).toBe(number.e164)
-    expect(data.whatsappConsent).toBeNull()
-    // The switch is refused while WhatsApp is off: nothing to turn on.
-    expect((await parent.post('/account/data', { intent: 'whatsapp-on' })).status).toBe(400)
-    expect((await exportOf(parent)).whatsappConsent).toBeNull()
+    const download = await parent.post('/account/data/export', {})
+    expect(JSON.parse(strFromU8(unzipSync(download.bytes)['data.json']!)).whatsappConsent).toBeNull()
+    // The switch and the code are refused while WhatsApp is off: nothing to turn on.
+    for (const intent of ['whatsapp-on', 'whatsapp-code', 'whatsapp-prove']) expect((await parent.post('/account/data', { intent, code: '123456' })).status, intent).toBe(400)
   })
 })
 
@@ -109,13 +124,16 @@ describe('registration', () => {
     expect(optInBox(page.html)).toEqual({ checked: false, required: false, type: 'checkbox', label: WHATSAPP_OPT_IN_WORDING })
   })
 
-  it('refuses a number that is not a mobile next to the field, keeps the box as ticked, and creates nothing', async () => {
+  it('refuses a number that is not a mobile, or that no one has, next to the field; keeps the box as ticked, and creates nothing', async () => {
     const visitor = new Visitor(site.url)
     const email = 'landline.reg@example.com'
     const refused = await visitor.post('/registration', registrationForm({ email, name: 'Landline Person', phone: '044 2345 6789', whatsappOptIn: 'on' }))
     expect(refused.status).toBe(400)
     expect(fieldState(refused.html, 'phone')).toEqual({ invalid: true, message: INVALID_WHATSAPP_NUMBER })
     expect(optInBox(refused.html)?.checked).toBe(true)
+    const nobodys = await visitor.post('/registration', registrationForm({ email, name: 'Landline Person', phone: '+999999999999999', whatsappOptIn: 'on' }))
+    expect(nobodys.status).toBe(400)
+    expect(fieldState(nobodys.html, 'phone')).toEqual({ invalid: true, message: NO_SUCH_NUMBER })
     const short = await visitor.post('/registration', registrationForm({ email, name: 'Landline Person', phone: '98450' }))
     expect(fieldState(short.html, 'phone')).toEqual({ invalid: true, message: 'WhatsApp number must be at least 10 digits' })
     expect(optInBox(short.html)?.checked).toBe(false)
@@ -123,97 +141,133 @@ describe('registration', () => {
     await register(site, { email, name: 'Landline Person', phone: newNumber().typed })
   })
 
-  it('ticked: the number is kept in E.164 and opted in with the words, the form and the time', async () => {
+  it("ticked: the number is kept in E.164 and asked to confirm, once; it hears nothing of the account's bookings until its owner replies START", async () => {
     const number = newNumber()
-    const before = Date.now()
     const parent = await register(site, { email: 'ticked.reg@example.com', name: 'Ticked Parent', phone: `0${number.typed.replace(' ', '-')}`, whatsappOptIn: 'on' })
-    const after = Date.now()
-    const data = await exportOf(parent)
-    expect(data.account.whatsappNumber).toBe(number.e164)
-    expect(data.whatsappConsent).toMatchObject({ number: number.e164, state: 'on', optedIn: true, optInSource: 'registration', optInWording: WHATSAPP_OPT_IN_WORDING, optedOutAt: null })
-    expect(between(data.whatsappConsent!.optedInAt, before, after)).toBe(true)
-    expect(data.whatsappMessages).toEqual([])
+    await eventually(() => received(number.e164), (messages) => messages.length === 1)
+    expect(received(number.e164)).toEqual(['confirm_whatsapp_messages'])
     const account = await parent.get('/account/data')
     expect(valueOf(account.html, 'phone')).toBe(number.shown)
-    expect(whatsappLine(account.html)).toBe(`WhatsApp messages: on (since ${today()})`)
-    expect(text((await parent.get('/my-bookings')).html)).toContain(`WhatsApp messages on (since ${today()})`)
+    expect(whatsappLine(account.html)).toBe(`WhatsApp messages: ${UNPROVEN_STATE}`)
+    expect(text(account.html)).not.toContain('Turn WhatsApp messages')
+    expect(text((await parent.get('/my-bookings')).html)).toContain(`WhatsApp messages ${UNPROVEN_STATE}`)
+
+    await bookAndPay(parent, site.url, 'success')
+    await site.sink.waitForMailTo('ticked.reg@example.com', /Booking confirmed/)
+    await everythingSent()
+    expect(received(number.e164)).toEqual(['confirm_whatsapp_messages'])
+
+    await replyFrom(number.e164, 'START')
+    await eventually(() => received(number.e164), (messages) => messages.length === 2)
+    expect(received(number.e164)[1]).toMatch(/^text: You will get booking confirmations/)
+    await bookAndPay(parent, site.url, 'success', 1)
+    await eventually(() => received(number.e164), (messages) => messages.length === 3)
+    expect(received(number.e164)[2]).toBe('booking_confirmed')
   })
 
-  it('unticked: nothing is recorded, and the account page says off', async () => {
-    const parent = await register(site, { email: 'unticked.reg@example.com', name: 'Unticked Parent', phone: newNumber().typed })
-    expect((await exportOf(parent)).whatsappConsent).toBeNull()
+  it('unticked: nothing is sent, and the account page offers to confirm the number', async () => {
+    const number = newNumber()
+    const parent = await register(site, { email: 'unticked.reg@example.com', name: 'Unticked Parent', phone: number.typed })
     const account = await parent.get('/account/data')
-    expect(whatsappLine(account.html)).toBe('WhatsApp messages: off')
-    expect(text(account.html)).toContain('Turn WhatsApp messages on')
+    expect(whatsappLine(account.html)).toBe(`WhatsApp messages: ${UNPROVEN_STATE}`)
+    expect(text(account.html)).toContain('Send me a code on WhatsApp')
+    await everythingSent()
+    expect(received(number.e164)).toEqual([])
   })
 })
 
 describe('the account page', () => {
-  it('its details form: a bad number is refused next to the field and nothing is saved; ticked opts the new number in; unticked changes nothing', async () => {
-    const first = newNumber()
-    const parent = await register(site, { email: 'details.form@example.com', name: 'Details Form', phone: first.typed })
-    const page = await parent.get('/account/data')
-    expect(optInBox(page.html)).toEqual({ checked: false, required: false, type: 'checkbox', label: WHATSAPP_OPT_IN_WORDING })
-
-    const refused = await parent.post('/account/data', { intent: 'profile', name: 'Details Form', phone: '+91 44 2345 6789', currentLocation: 'Mysuru', whatsappOptIn: 'on' })
-    expect(refused.status).toBe(400)
-    expect(fieldState(refused.html, 'phone')).toEqual({ invalid: true, message: INVALID_WHATSAPP_NUMBER })
-    expect(optInBox(refused.html)?.checked).toBe(true)
-    const unchanged = await exportOf(parent)
-    expect(unchanged.account.whatsappNumber).toBe(first.e164)
-    expect(unchanged.whatsappConsent).toBeNull()
-
-    const second = newNumber()
-    const before = Date.now()
-    const saved = await parent.post('/account/data', { intent: 'profile', name: 'Details Form', phone: `+91-${second.typed}`, currentLocation: 'Mysuru', whatsappOptIn: 'on' })
-    expect(saved.location).toBe('/account/data#details')
-    const data = await exportOf(parent)
-    expect(data.account.whatsappNumber).toBe(second.e164)
-    expect(data.whatsappConsent).toMatchObject({ number: second.e164, optedIn: true, optInSource: 'account', optInWording: WHATSAPP_OPT_IN_WORDING })
-    expect(between(data.whatsappConsent!.optedInAt, before, Date.now())).toBe(true)
-
-    // Saved again without the box: still on.
-    await parent.post('/account/data', { intent: 'profile', name: 'Details Form', phone: second.typed, currentLocation: 'Mysore' })
-    expect((await exportOf(parent)).whatsappConsent).toMatchObject({ optedIn: true, optInSource: 'account' })
+  it('proves the number with the code sent to it on WhatsApp, which turns messages on; a wrong code is refused next to the field', async () => {
+    const number = newNumber()
+    const parent = await register(site, { email: 'code.holder@example.com', name: 'Code Holder', phone: number.typed })
+    expect((await parent.post('/account/data', { intent: 'whatsapp-code' })).location).toBe('/account/data#whatsapp')
+    const [sent] = await eventually(() => fake.sentTo(number.e164), (messages) => messages.length === 1)
+    expect(sent).toMatchObject({ template: 'verification_code', parameters: [expect.stringMatching(/^\d{6}$/)] })
+    const code = sent!.parameters[0]!
+    const wrong = await parent.post('/account/data', { intent: 'whatsapp-prove', code: code === '000000' ? '000001' : '000000' })
+    expect(wrong.status).toBe(400)
+    expect(fieldState(wrong.html, 'code')).toMatchObject({ invalid: true, message: expect.stringMatching(/^That code is not valid/) })
+    expect(fieldState((await parent.post('/account/data', { intent: 'whatsapp-prove', code: '12ab' })).html, 'code')).toEqual({ invalid: true, message: 'Enter the 6-digit code sent to your WhatsApp number' })
+    expect((await parent.post('/account/data', { intent: 'whatsapp-prove', code })).location).toBe('/account/data#whatsapp')
     expect(whatsappLine((await parent.get('/account/data')).html)).toBe(`WhatsApp messages: on (since ${today()})`)
   })
 
-  it('turns messages off and on again with its buttons, each recorded; another account cannot change them', async () => {
+  it("an account given someone else's number shows nothing of that number's consent, cannot turn its messages on or off, and cannot prove it", async () => {
+    // The number's owner asked for messages and said yes from the phone.
+    const owner = newNumber()
+    const parent = await register(site, { email: 'number.owner@example.com', name: 'Number Owner', phone: owner.typed, whatsappOptIn: 'on' })
+    await replyFrom(owner.e164, 'START')
+    const stranger = await register(site, { email: 'number.stranger@example.com', name: 'Number Stranger', phone: owner.typed })
+    const page = await stranger.get('/account/data')
+    expect(whatsappLine(page.html)).toBe(`WhatsApp messages: ${UNPROVEN_STATE}`)
+    expect(text(page.html)).not.toMatch(/on \(since|Turn WhatsApp messages off/)
+    expect((await stranger.post('/account/data', { intent: 'whatsapp-off' })).status).toBe(400)
+    // The code goes to the number's owner, not to the stranger; guessing is refused.
+    expect((await stranger.post('/account/data', { intent: 'whatsapp-prove', code: '123456' })).status).toBe(400)
+    // The owner still hears of their booking.
+    await bookAndPay(parent, site.url, 'success')
+    await eventually(() => received(owner.e164), (messages) => messages.includes('booking_confirmed'))
+  })
+
+  it('its details form: a bad number is refused next to the field and nothing is saved; another number is unproven again, and ticked, it is asked to confirm', async () => {
+    const first = newNumber()
+    const parent = await register(site, { email: 'details.form@example.com', name: 'Details Form', phone: first.typed })
+    await proveNumber(parent, first.e164)
+    const page = await parent.get('/account/data')
+    expect(optInBox(page.html)).toEqual({ checked: false, required: false, type: 'checkbox', label: WHATSAPP_OPT_IN_WORDING })
+
+    for (const [typed, message] of [['+91 44 2345 6789', INVALID_WHATSAPP_NUMBER], ['+999999999999999', NO_SUCH_NUMBER]] as const) {
+      const refused = await parent.post('/account/data', { intent: 'profile', name: 'Details Form', phone: typed, currentLocation: 'Mysuru', whatsappOptIn: 'on' })
+      expect(refused.status).toBe(400)
+      expect(fieldState(refused.html, 'phone')).toEqual({ invalid: true, message })
+      expect(optInBox(refused.html)?.checked).toBe(true)
+    }
+    expect(valueOf((await parent.get('/account/data')).html, 'phone')).toBe(first.shown)
+
+    // Saved again with the same number: still proven, still on.
+    await parent.post('/account/data', { intent: 'profile', name: 'Details Form', phone: first.typed, currentLocation: 'Mysore' })
+    expect(whatsappLine((await parent.get('/account/data')).html)).toBe(`WhatsApp messages: on (since ${today()})`)
+
+    const second = newNumber()
+    const saved = await parent.post('/account/data', { intent: 'profile', name: 'Details Form', phone: `+91-${second.typed}`, currentLocation: 'Mysuru', whatsappOptIn: 'on' })
+    expect(saved.location).toBe('/account/data#details')
+    const account = await parent.get('/account/data')
+    expect(valueOf(account.html, 'phone')).toBe(second.shown)
+    expect(whatsappLine(account.html)).toBe(`WhatsApp messages: ${UNPROVEN_STATE}`)
+    await eventually(() => received(second.e164), (messages) => messages.length === 1)
+    expect(received(second.e164)).toEqual(['confirm_whatsapp_messages'])
+  })
+
+  it('turns messages off and on again with its buttons once the number is proven; another account cannot change them', async () => {
     const mine = newNumber()
     const theirs = newNumber()
-    const owner = await register(site, { email: 'switch.owner@example.com', name: 'Switch Owner', phone: mine.typed, whatsappOptIn: 'on' })
+    const owner = await register(site, { email: 'switch.owner@example.com', name: 'Switch Owner', phone: mine.typed })
+    await proveNumber(owner, mine.e164)
     const other = await register(site, { email: 'switch.other@example.com', name: 'Switch Other', phone: theirs.typed })
+    await proveNumber(other, theirs.e164)
 
-    let page = await owner.get('/account/data')
-    expect(text(page.html)).toContain('Turn WhatsApp messages off')
     const off = await owner.post('/account/data', { intent: 'whatsapp-off' })
-    expect(off.status).toBe(302)
     expect(off.location).toBe('/account/data#whatsapp')
-    page = await owner.get('/account/data')
+    let page = await owner.get('/account/data')
     expect(whatsappLine(page.html)).toBe(`WhatsApp messages: off since ${today()}`)
     expect(text(page.html)).toContain('Turn WhatsApp messages on')
     // The words shown with the button are the ones recorded.
     expect(text(page.html)).toContain(WHATSAPP_OPT_IN_WORDING)
-    expect((await exportOf(owner)).whatsappConsent).toMatchObject({ optedIn: false, optOutSource: 'account', state: 'off' })
 
     // The other account's buttons change only its own number, whatever the form names.
+    expect((await other.post('/account/data', { intent: 'whatsapp-off', phone: mine.e164 })).location).toBe('/account/data#whatsapp')
     expect((await other.post('/account/data', { intent: 'whatsapp-on', phone: mine.e164 })).location).toBe('/account/data#whatsapp')
-    expect((await exportOf(other)).whatsappConsent).toMatchObject({ number: theirs.e164, optedIn: true, optInSource: 'account' })
-    expect((await exportOf(owner)).whatsappConsent).toMatchObject({ number: mine.e164, optedIn: false })
+    expect(whatsappLine((await owner.get('/account/data')).html)).toBe(`WhatsApp messages: off since ${today()}`)
 
-    const before = Date.now()
     expect((await owner.post('/account/data', { intent: 'whatsapp-on' })).location).toBe('/account/data#whatsapp')
-    const on = (await exportOf(owner)).whatsappConsent!
-    expect(on).toMatchObject({ optedIn: true, optInSource: 'account', optInWording: WHATSAPP_OPT_IN_WORDING })
-    expect(between(on.optedInAt, before, Date.now())).toBe(true)
-    expect(whatsappLine((await owner.get('/account/data')).html)).toBe(`WhatsApp messages: on (since ${today()})`)
+    page = await owner.get('/account/data')
+    expect(whatsappLine(page.html)).toBe(`WhatsApp messages: on (since ${today()})`)
 
     // Signed out, nothing changes: the form leads to the sign-in page.
-    const stranger = new Visitor(site.url)
-    const refused = await stranger.post('/account/data', { intent: 'whatsapp-off' })
+    const refused = await new Visitor(site.url).post('/account/data', { intent: 'whatsapp-off' })
     expect(refused.status).toBe(302)
     expect(refused.location).toMatch(/^\/login/)
-    expect((await exportOf(owner)).whatsappConsent).toMatchObject({ optedIn: true })
+    expect(whatsappLine((await owner.get('/account/data')).html)).toBe(`WhatsApp messages: on (since ${today()})`)
   })
 })
 
@@ -230,6 +284,16 @@ const booking = (overrides: Record<string, string> = {}) => ({
   ...overrides,
 })
 
+/** A guest's single session on /booking with `fields`, held and paid on the sandbox's page. */
+async function guestBooksAndPays(fields: Record<string, string>) {
+  const visitor = new Visitor(site.url)
+  expect((await visitor.post('/booking', booking(fields))).location).toBe('/booking?step=2')
+  const pay = await visitor.post('/booking?step=2', { intent: 'pay', website_url: '' })
+  expect(pay.location).toMatch(new RegExp(`^${site.url}/sandbox-gateway/checkout/`))
+  expect((await visitor.post(pay.location!, { outcome: 'success' })).status).toBe(303)
+  await site.sink.waitForMailTo(fields.email!, /Booking confirmed/)
+}
+
 describe('/booking', () => {
   it('shows the box unticked on the details step; ticked without a number or with a bad one, says so next to the number', async () => {
     const visitor = new Visitor(site.url)
@@ -242,11 +306,13 @@ describe('/booking', () => {
     expect(landline.status).toBe(400)
     expect(fieldState(landline.html, 'phone')).toEqual({ invalid: true, message: INVALID_PHONE_NUMBER })
     expect(optInBox(landline.html)?.checked).toBe(false)
+    const nobodys = await visitor.post('/booking', booking({ phone: '+999999999999999' }))
+    expect(fieldState(nobodys.html, 'phone')).toEqual({ invalid: true, message: NO_SUCH_NUMBER })
     // Without the box, the number stays optional.
     expect((await visitor.post('/booking', booking())).location).toBe('/booking?step=2')
   })
 
-  it('ticked: the draft keeps the box between the steps, and the number is opted in when the booking is made', async () => {
+  it('ticked: the draft keeps the box between the steps; once the booking is made the number is asked to confirm, and hears nothing of the booking', async () => {
     const number = newNumber()
     const visitor = new Visitor(site.url)
     const step1 = await visitor.post('/booking', booking({ email: 'ticked.booker@example.com', phone: `+91 ${number.typed}`, whatsappOptIn: 'on', date: bookableDate(5) }))
@@ -259,15 +325,21 @@ describe('/booking', () => {
     expect(optInBox(back.html)?.checked).toBe(true)
     expect(valueOf(back.html, 'phone')).toBe(number.shown)
 
-    const before = Date.now()
     const pay = await visitor.post('/booking?step=2', { intent: 'pay', website_url: '' })
     expect(pay.location).toMatch(new RegExp(`^${site.url}/sandbox-gateway/checkout/`))
-    const after = Date.now()
-    // The number's owner sees it on their account once they have one.
-    const owner = await register(site, { email: 'booker.account@example.com', name: 'Booker Account', phone: number.typed })
-    const consent = (await exportOf(owner)).whatsappConsent!
-    expect(consent).toMatchObject({ number: number.e164, optedIn: true, optInSource: 'booking', optInWording: WHATSAPP_OPT_IN_WORDING })
-    expect(between(consent.optedInAt, before, after)).toBe(true)
+    expect((await visitor.post(pay.location!, { outcome: 'success' })).status).toBe(303)
+    await site.sink.waitForMailTo('ticked.booker@example.com', /Booking confirmed/)
+    await everythingSent()
+    expect(received(number.e164)).toEqual(['confirm_whatsapp_messages'])
+  })
+
+  it('a number whose owner replied STOP is neither opted in again nor asked by anyone’s booking', async () => {
+    const victim = newNumber()
+    await replyFrom(victim.e164, 'STOP')
+    await eventually(() => received(victim.e164), (messages) => messages.length === 1)
+    await guestBooksAndPays({ name: 'Someone Else', email: 'someone.else@example.com', phone: victim.typed, whatsappOptIn: 'on', date: bookableDate(6) })
+    await everythingSent()
+    expect(received(victim.e164)).toEqual(['text: You will get no more WhatsApp messages from the Swimming Sport Science Lab. To get them again, reply START.'])
   })
 })
 
@@ -275,7 +347,7 @@ describe('/booking', () => {
 const swimmerValues = (html: string) => [...html.matchAll(/<input[^>]*name="swimmers"[^>]*value="(\d+)"|<input[^>]*value="(\d+)"[^>]*name="swimmers"/g)].map((match) => match[1] ?? match[2]!)
 
 describe('the camp forms', () => {
-  it('the guest form: the box unticked; a bad number refused next to the field; ticked, the number is opted in with the registration', async () => {
+  it('the guest form: the box unticked; a bad number refused next to the field; ticked, the number is asked to confirm with the registration', async () => {
     const visitor = new Visitor(site.url)
     expect(optInBox((await visitor.get('/onboarding')).html)).toEqual({ checked: false, required: false, type: 'checkbox', label: WHATSAPP_OPT_IN_WORDING })
     const form = { name: 'Camp Guest', email: 'camp.guest@example.com', guardianDeclaration: 'on', camp: 'camp1', batch: 'batch1', website_url: '', intent: 'register' }
@@ -283,19 +355,17 @@ describe('the camp forms', () => {
     expect(refused.status).toBe(400)
     expect(fieldState(refused.html, 'phone_number')).toEqual({ invalid: true, message: INVALID_PHONE_NUMBER })
     expect(optInBox(refused.html)?.checked).toBe(true)
+    const nobodys = await visitor.post('/onboarding', { ...form, phone_number: '+999999999999999', whatsappOptIn: 'on' })
+    expect(fieldState(nobodys.html, 'phone_number')).toEqual({ invalid: true, message: NO_SUCH_NUMBER })
 
     const number = newNumber()
-    const before = Date.now()
     const submitted = await visitor.post('/onboarding', { ...form, phone_number: `91${number.typed.replace(' ', '')}`, whatsappOptIn: 'on' })
     expect(submitted.status).toBe(302)
-    const after = Date.now()
-    const owner = await register(site, { email: 'camp.owner@example.com', name: 'Camp Owner', phone: number.typed })
-    const consent = (await exportOf(owner)).whatsappConsent!
-    expect(consent).toMatchObject({ number: number.e164, optedIn: true, optInSource: 'camp', optInWording: WHATSAPP_OPT_IN_WORDING })
-    expect(between(consent.optedInAt, before, after)).toBe(true)
+    await eventually(() => received(number.e164), (messages) => messages.length === 1)
+    expect(received(number.e164)).toEqual(['confirm_whatsapp_messages'])
   })
 
-  it("the signed-in parent's form: the box unticked next to the account's number; ticked, the number typed there is opted in", async () => {
+  it("the signed-in parent's form: the box unticked next to the account's number; ticked, the number typed there is asked to confirm", async () => {
     const number = newNumber()
     const parent = await register(site, { email: 'camp.family@example.com', name: 'Camp Family', phone: number.typed })
     const page = await parent.get('/onboarding')
@@ -308,10 +378,10 @@ describe('the camp forms', () => {
     expect(refused.status).toBe(400)
     expect(fieldState(refused.html, 'phone_number')).toEqual({ invalid: true, message: 'Phone number must be at least 10 digits' })
     expect(optInBox(refused.html)?.checked).toBe(true)
-    expect((await exportOf(parent)).whatsappConsent).toBeNull()
 
     const submitted = await parent.post('/onboarding', { intent: 'register_swimmers', swimmers: swimmers[0]!, phone_number: number.shown, camp: 'camp1', batch: 'batch1', website_url: '', whatsappOptIn: 'on' })
     expect(submitted.status).toBe(302)
-    expect((await exportOf(parent)).whatsappConsent).toMatchObject({ number: number.e164, optedIn: true, optInSource: 'camp', optInWording: WHATSAPP_OPT_IN_WORDING })
+    await eventually(() => received(number.e164), (messages) => messages.length === 1)
+    expect(received(number.e164)).toEqual(['confirm_whatsapp_messages'])
   })
 })

@@ -7,7 +7,8 @@ import { registrationForm, text, Visitor } from '../support/visitor'
 import { eventually } from '../support/eventually'
 
 // A parent's WhatsApp from beginning to end, on the started site with the local fake of Meta's
-// Cloud API, without JavaScript: opting in on registration, the booking confirmed once, WhatsApp's
+// Cloud API, without JavaScript: asking for messages on registration (the number is asked to
+// confirm), proving the number with the code sent to it, the booking confirmed once, WhatsApp's
 // delivery report on the staff's messages page, STOP (sent twice), nothing more while opted out,
 // opting in again from the account, and a failed payment's message with its link.
 
@@ -37,14 +38,25 @@ describe('a parent on WhatsApp', () => {
     const code = codeIn((await site.sink.waitForMailTo(PARENT.email, /verification code/)).text)
     expect((await parent.post(`/verify-email?${new URLSearchParams({ email: PARENT.email })}`, { email: PARENT.email, code, website_url: '' })).location).toBe('/book-slot')
 
+    // The box asked the number to confirm; the account proves it is the parent's with the code sent to it.
+    await eventually(templatesSent, (sent) => sent.length === 1)
+    expect(templatesSent()).toEqual(['confirm_whatsapp_messages'])
+    expect(text((await parent.get('/account/data')).html)).toContain('WhatsApp messages: off until you confirm that the number is yours')
+    expect((await parent.post('/account/data', { intent: 'whatsapp-code' })).location).toBe('/account/data#whatsapp')
+    await eventually(templatesSent, (sent) => sent.length === 2)
+    const proof = fake.sentTo(PARENT.e164)[1]!
+    expect(proof.template).toBe('verification_code')
+    expect((await parent.post('/account/data', { intent: 'whatsapp-prove', code: proof.parameters[0]! })).location).toBe('/account/data#whatsapp')
+    expect(text((await parent.get('/account/data')).html)).toMatch(/WhatsApp messages: on \(since /)
+
     // Booked and paid: one WhatsApp message, beside the e-mail.
     await bookAndPay(parent, site.url, 'success')
     await site.sink.waitForMailTo(PARENT.email, /Booking confirmed/)
-    const [confirmed] = await eventually(templatesSent, (sent) => sent.length > 0)
+    const [, , confirmed] = await eventually(templatesSent, (sent) => sent.length > 2)
     expect(confirmed).toBe('booking_confirmed')
     await workerRounds()
-    const [message] = fake.sentTo(PARENT.e164)
-    expect(fake.sentTo(PARENT.e164)).toHaveLength(1)
+    const message = fake.sentTo(PARENT.e164)[2]
+    expect(fake.sentTo(PARENT.e164)).toHaveLength(3)
     expect(message!.parameters[0]).toBe(PARENT.name)
     expect(message!.parameters[1]).toMatch(/3-Day/)
 
@@ -62,8 +74,8 @@ describe('a parent on WhatsApp', () => {
     const stop = fake.incomingNotification({ from: PARENT.e164, text: 'Stop' })
     expect((await fake.deliver(webhook, stop)).status).toBe(200)
     expect((await fake.deliver(webhook, stop)).status).toBe(200)
-    await eventually(templatesSent, (sent) => sent.length === 2)
-    expect(templatesSent()[1]).toMatch(/^text: You will get no more WhatsApp messages/)
+    await eventually(templatesSent, (sent) => sent.length === 4)
+    expect(templatesSent()[3]).toMatch(/^text: You will get no more WhatsApp messages/)
     expect(text((await parent.get('/account/data')).html)).toMatch(/WhatsApp messages: off \(you replied STOP on /)
 
     // Opted out: a second booking is e-mailed, not sent on WhatsApp.
@@ -73,20 +85,20 @@ describe('a parent on WhatsApp', () => {
       (count) => count === 2,
     )
     await workerRounds()
-    expect(templatesSent()).toHaveLength(2)
+    expect(templatesSent()).toHaveLength(4)
 
     // Opting in again from the account; a payment that fails is then told, with where to book again.
     expect((await parent.post('/account/data', { intent: 'whatsapp-on' })).location).toBe('/account/data#whatsapp')
     expect(text((await parent.get('/account/data')).html)).toMatch(/WhatsApp messages: on \(since /)
     await bookAndPay(parent, site.url, 'failure', 2)
-    await eventually(templatesSent, (sent) => sent.length === 3)
-    const failed = fake.sentTo(PARENT.e164)[2]!
+    await eventually(templatesSent, (sent) => sent.length === 5)
+    const failed = fake.sentTo(PARENT.e164)[4]!
     expect(failed.template).toBe('payment_failed')
     const again = failed.parameters.at(-1)!
     expect(again.startsWith(`${site.url}/book-slot?`)).toBe(true)
     expect((await parent.get(again.slice(site.url.length))).status).toBe(200)
     await workerRounds()
-    expect(templatesSent()).toHaveLength(3)
+    expect(templatesSent()).toHaveLength(5)
 
     // Staff see the parent's WhatsApp state and messages on the customer's page.
     const found = (await staff.get(`/admin/customers?${new URLSearchParams({ q: PARENT.email })}`)).html

@@ -83,7 +83,7 @@ describe('the site with WhatsApp on', () => {
       (messages) => messages.length > 0,
     )
     expect(confirmation).toMatchObject({ type: 'text', template: null })
-    expect(confirmation!.text).toBe(`You will get no more WhatsApp messages from the Swimming Sport Science Lab. To get them again, tick the WhatsApp box in your account: ${server.url}/account/data`)
+    expect(confirmation!.text).toBe('You will get no more WhatsApp messages from the Swimming Sport Science Lab. To get them again, reply START.')
     await workerRounds()
     expect(fake.sentTo(number)).toHaveLength(1)
 

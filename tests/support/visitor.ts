@@ -74,7 +74,6 @@ export const registrationForm = (overrides: Record<string, string> = {}) => ({
   ...overrides,
 })
 
-/** Registers through the pages and verifies with the code from the e-mail (delivered over SMTP to `sink`). */
 /** A number written in letters, for a name made up per test (names carry no digits): 1 is "A", 27 is "AA". */
 export function lettersFor(number: number) {
   let letters = ''
@@ -82,6 +81,7 @@ export function lettersFor(number: number) {
   return letters
 }
 
+/** Registers through the pages and verifies with the code from the e-mail (delivered over SMTP to `sink`). */
 export async function signUp(visitor: Visitor, sink: { waitForMailTo(to: string, match?: RegExp): Promise<{ text: string }> }, { email, name }: { email: string; name: string }) {
   const registered = await visitor.post('/registration', registrationForm({ email, name }))
   if (registered.status !== 302) throw new Error(`registration failed with ${registered.status}`)
