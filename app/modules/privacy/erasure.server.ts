@@ -81,6 +81,7 @@ export const ERASURE_HANDLED_COLUMNS: Record<string, string[]> = {
   finding_drills: ['name', 'instructions', 'video_url'],
   // Deleted with the account or the swimmer (ON DELETE CASCADE).
   share_links: ['coach_email'],
+  one_time_codes: ['phone'],
 }
 
 /**
@@ -102,7 +103,7 @@ export const NOT_PERSONAL_COLUMNS: Record<string, string[] | '*'> = {
   guardian_consents: ['email_verified_by', 'notice_version', 'method'],
   instance_secrets: '*',
   one_time_codes: ['purpose', 'code_hash'],
-  outbox_messages: ['status', 'channel', 'template_name', 'provider_message_id', 'delivery_status'],
+  outbox_messages: ['status', 'channel', 'template_name', 'provider_message_id', 'delivery_status', 'private_link'],
   payment_events: '*',
   payments: '*',
   promo_codes: '*',
@@ -122,7 +123,7 @@ export const NOT_PERSONAL_COLUMNS: Record<string, string[] | '*'> = {
   reference_bands: '*',
   share_links: ['token_hash'],
   // The words a person agreed to are the lab's own, and the form or reply it came through.
-  whatsapp_consents: ['opt_in_wording', 'opt_in_source', 'opt_out_source'],
+  whatsapp_consents: ['opt_in_wording', 'opt_in_source', 'opt_out_source', 'request_wording', 'request_source'],
   // A WhatsApp message's id and state, as the webhook sent them: nothing about who it went to.
   whatsapp_webhook_events: ['event_key'],
 }
