@@ -5,9 +5,9 @@ import { startFakeWhatsApp, type FakeWhatsApp } from '../support/fake-whatsapp'
 import { useTestSite } from '../support/site'
 
 // WhatsApp in a real browser, with the site's WhatsApp settings pointing at the local fake of Meta:
-// the opt-in box on registration (a wrong number said next to the field), the account's WhatsApp
-// switch, the box on /booking and on the camp form, and the staff's messages page. Accessible at
-// phone and desktop sizes.
+// the opt-in box on registration (a wrong number said next to the field), proving the number with
+// the code sent to it, the account's WhatsApp switch, the box on /booking and on the camp form, and
+// the staff's messages page. Accessible at phone and desktop sizes.
 
 let fake: FakeWhatsApp
 beforeAll(async () => {
@@ -27,7 +27,7 @@ beforeAll(async () => {
 const OPT_IN = /^Send me booking confirmations, reminders, payment and refund updates and analysis results on WhatsApp/
 
 describe('WhatsApp in the browser', () => {
-  it('registration asks, never ticked; a wrong number is said next to it; the account turns messages off and on', async () => {
+  it('registration asks, never ticked; a wrong number is said next to it; the account proves its number with the code sent to it, then turns messages off and on', async () => {
     const context = await browser.context(site.url, PHONE)
     const page = await context.newPage()
     const errors = watchPageErrors(page)
@@ -57,7 +57,19 @@ describe('WhatsApp in the browser', () => {
     await page.getByRole('button', { name: 'Verify and continue' }).click()
     await page.waitForURL('**/book-slot')
 
+    // The box asked the number to confirm; the account proves the number is Anita's with the code sent to it.
+    await expect.poll(() => fake.sentTo('+919845066666').map((message) => message.template)).toEqual(['confirm_whatsapp_messages'])
     await page.goto('/account/data#whatsapp')
+    await expect.poll(() => page.getByText(/WhatsApp messages: off until you confirm that the number is yours/).count()).toBe(1)
+    await expectNoAxeViolations(page)
+    await page.getByRole('button', { name: 'Send me a code on WhatsApp' }).click()
+    await expect.poll(() => fake.sentTo('+919845066666').length, { timeout: 15_000 }).toBe(2)
+    const code = page.getByLabel('Code from WhatsApp')
+    await code.fill('12')
+    await code.blur()
+    await expect.poll(() => code.getAttribute('aria-invalid')).toBe('true')
+    await code.fill(fake.sentTo('+919845066666')[1]!.parameters[0]!)
+    await page.getByRole('button', { name: 'Confirm my number' }).click()
     await expect.poll(() => page.getByText(/WhatsApp messages: on \(since /).count()).toBe(1)
     expect(await page.getByText('+91 98450 66666').count()).toBeGreaterThan(0)
     await expectNoAxeViolations(page)

@@ -91,6 +91,7 @@ export const ERASURE_HANDLED_COLUMNS: Record<string, string[]> = {
   finding_drills: ['name', 'instructions', 'video_url'],
   // Deleted with the account or the swimmer (ON DELETE CASCADE).
   share_links: ['coach_email'],
+  one_time_codes: ['phone'],
 }
 
 /**
@@ -112,7 +113,7 @@ export const NOT_PERSONAL_COLUMNS: Record<string, string[] | '*'> = {
   guardian_consents: ['email_verified_by', 'notice_version', 'method', 'weak_because'],
   instance_secrets: '*',
   one_time_codes: ['purpose', 'code_hash'],
-  outbox_messages: ['status', 'channel', 'template_name', 'provider_message_id', 'delivery_status'],
+  outbox_messages: ['status', 'channel', 'template_name', 'provider_message_id', 'delivery_status', 'private_link'],
   payment_events: '*',
   payments: '*',
   promo_codes: '*',
