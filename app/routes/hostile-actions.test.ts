@@ -536,8 +536,9 @@ describe('hostile addresses', () => {
           const form = new URLSearchParams({ date: future, time: '09:00', website_url: '' })
           const handler = change === 'cancel' ? cancel.action : reschedule.action
           const outcome = await expectRefusedCleanly(handler, () => formRequest(`/bookings/${reference}/${change}?${query}`, 'guest', form), { reference })
-          // Refused as a confirmation that does not work, the booking and its link being real.
-          expect(outcome.status).toBe(400)
+          // Refused as a confirmation that does not work, the booking and its link being real; an
+          // address holding a NUL character, which no link makes, is refused as not found.
+          expect(outcome.status).toBe([linkDate, linkTime, confirm, until].some((value) => value.includes('\u0000')) ? 404 : 400)
         },
       ),
       { numRuns: RUNS * 2 },
