@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
-import { DESKTOP, expectNoAxeViolations, openBookingDialog, PHONE, signInWithForm, useBrowser, watchPageErrors } from '../support/browser'
+import { DESKTOP, expectNoAxeViolations, openBookingDialog, PHONE, showOpenDates, signInWithForm, useBrowser, watchPageErrors } from '../support/browser'
 import { usePhonePeSite } from '../support/phonepe-site'
 import { useTestSite } from '../support/site'
 
@@ -116,6 +116,7 @@ describe('the status page while the gateway has not decided (sandbox)', () => {
     await signInWithForm(page, { email, password: PASSWORD }, /\/book-slot/)
 
     // The calendar is operated from the keyboard: arrows move between open dates, Enter picks one.
+    await showOpenDates(page, 2)
     const firstOpen = page.locator('table a[data-date]').first()
     const secondDate = await page.locator('table a[data-date]').nth(1).getAttribute('data-date')
     await firstOpen.focus()

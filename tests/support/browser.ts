@@ -99,6 +99,7 @@ export async function codeFromAdminMailbox(admin: BrowserContext, to: string, su
  * dialog for it. Returns the dialog and the time as its link reads ("9:00 AM - 10:00 AM").
  */
 export async function openBookingDialog(page: Page, nth = 0) {
+  await showOpenDates(page, nth + 1)
   await page.locator('table a[data-date]').nth(nth).click()
   await page.waitForURL(/date=/)
   const time = page.locator('a[href*="time="]').first()
@@ -141,4 +142,16 @@ export function watchPageErrors(page: Page) {
     if (!invalidFormAnswer) errors.push(`console: ${message.text()}`)
   })
   return errors
+}
+
+/**
+ * On /book-slot: near a month's end the month on show has fewer open dates than a test may need (a
+ * 3-day session must fit before the month is over), so this moves on to the next month until it has
+ * `count`.
+ */
+export async function showOpenDates(page: Page, count: number) {
+  for (let months = 0; months < 3 && (await page.locator('table a[data-date]').count()) < count; months += 1) {
+    const next = await page.getByRole('link', { name: 'Next month' }).getAttribute('href')
+    await page.goto(next!)
+  }
 }
