@@ -1,6 +1,6 @@
 import { and, asc, eq } from 'drizzle-orm'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { config, loadConfig, setConfig } from '~/config.server'
+import { useWhatsAppOn } from '../../../tests/support/whatsapp-on'
 import { db } from '~/db/client.server'
 import { oneTimeCodes, outboxMessages, users } from '~/db/schema'
 import { addMinutes } from '~/lib/lab-time'
@@ -15,20 +15,7 @@ import { proveNumber, sendNumberCode } from './phone-proof.server'
 
 useTestDatabase()
 
-let before: ReturnType<typeof config>
-beforeEach(() => {
-  before = config()
-  setConfig(
-    loadConfig({
-      ...process.env,
-      WHATSAPP_ACCESS_TOKEN: 'EAAG-test-access-token-0123456789',
-      WHATSAPP_PHONE_NUMBER_ID: '123456789012345',
-      WHATSAPP_APP_SECRET: 'test-app-secret-0123456789',
-      WHATSAPP_VERIFY_TOKEN: 'test-verify-token-0123456789',
-    }),
-  )
-})
-afterEach(() => setConfig(before))
+useWhatsAppOn()
 
 // The factory's customers all have +919845012345; each test gives its own account its own number.
 const NUMBER = '+919845012345'

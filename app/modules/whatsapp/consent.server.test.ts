@@ -1,6 +1,6 @@
 import { asc, eq } from 'drizzle-orm'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { config, loadConfig, setConfig } from '~/config.server'
+import { useWhatsAppOn } from '../../../tests/support/whatsapp-on'
 import { db } from '~/db/client.server'
 import { outboxMessages } from '~/db/schema'
 import { addHours } from '~/lib/lab-time'
@@ -9,20 +9,7 @@ import { isOptedIn, optInToWhatsApp, optOutOfWhatsApp, requestWhatsAppMessages, 
 
 useTestDatabase()
 
-let before: ReturnType<typeof config>
-beforeEach(() => {
-  before = config()
-  setConfig(
-    loadConfig({
-      ...process.env,
-      WHATSAPP_ACCESS_TOKEN: 'EAAG-test-access-token-0123456789',
-      WHATSAPP_PHONE_NUMBER_ID: '123456789012345',
-      WHATSAPP_APP_SECRET: 'test-app-secret-0123456789',
-      WHATSAPP_VERIFY_TOKEN: 'test-verify-token-0123456789',
-    }),
-  )
-})
-afterEach(() => setConfig(before))
+useWhatsAppOn()
 
 const NUMBER = '+919845012345'
 const NOW = new Date('2030-03-04T04:00:00Z')

@@ -1,6 +1,7 @@
 import { asc, eq, sql } from 'drizzle-orm'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { config, loadConfig, setConfig } from '~/config.server'
+import { loadConfig, setConfig } from '~/config.server'
+import { useWhatsAppOn } from '../../../tests/support/whatsapp-on'
 import { db } from '~/db/client.server'
 import { outboxMessages } from '~/db/schema'
 import { addHours } from '~/lib/lab-time'
@@ -12,20 +13,7 @@ import { WHATSAPP_TEMPLATES } from './templates'
 
 useTestDatabase()
 
-let before: ReturnType<typeof config>
-beforeEach(() => {
-  before = config()
-  setConfig(
-    loadConfig({
-      ...process.env,
-      WHATSAPP_ACCESS_TOKEN: 'EAAG-test-access-token-0123456789',
-      WHATSAPP_PHONE_NUMBER_ID: '123456789012345',
-      WHATSAPP_APP_SECRET: 'test-app-secret-0123456789',
-      WHATSAPP_VERIFY_TOKEN: 'test-verify-token-0123456789',
-    }),
-  )
-})
-afterEach(() => setConfig(before))
+useWhatsAppOn()
 
 const SAMPLES = WHATSAPP_TEMPLATES.payment_failed.parameters.map((parameter) => parameter.sample)
 const queuedTo = async (to: string) => (await db().select({ id: outboxMessages.id }).from(outboxMessages).where(eq(outboxMessages.to, to)).orderBy(asc(outboxMessages.id))).length
@@ -67,7 +55,7 @@ describe('notifyOnWhatsApp', () => {
 
   it('while WhatsApp is off, nothing is read for a message and nothing is queued', async () => {
     await optInToWhatsApp({ phone: '+919845012345', source: 'booking' })
-    setConfig(before)
+    setConfig(loadConfig(process.env))
     let read = false
     const notice = async () => {
       read = true
