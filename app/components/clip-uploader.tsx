@@ -1,11 +1,9 @@
 import { useId, useRef, useState, type FormEvent } from 'react'
 import { useRevalidator } from 'react-router'
+import { formatFileSize } from '~/lib/file-size'
 import { CAMERA_ANGLES } from '~/modules/analyses/catalog'
 
 type Progress = { sent: number; total: number }
-
-const MB = 1024 * 1024
-const megabytes = (bytes: number) => `${(bytes / MB).toFixed(bytes < 10 * MB ? 1 : 0)} MB`
 
 /**
  * Uploads a clip with the tus protocol: the file goes in one stream, and a connection that drops
@@ -115,7 +113,7 @@ export function ClipUploader({ analysisId, endpoint, titleMax }: { analysisId: n
           </label>
           <progress id={`${id}-progress`} max={100} value={percent} aria-describedby={`${id}-progress-text`} className="mt-1 h-3 w-full" />
           <p id={`${id}-progress-text`} className="mt-1 text-sm text-ink">
-            {percent}% ({megabytes(progress.sent)} of {megabytes(progress.total)})
+            {percent}% ({formatFileSize(progress.sent)} of {formatFileSize(progress.total)})
           </p>
         </div>
       )}

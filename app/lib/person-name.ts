@@ -30,3 +30,8 @@ export function isPersonName(text: string) {
   return NAME_CHARACTERS.test(text) && !looksLikeLink(text)
 }
 
+
+/** "Kiran" of "Kiran Rao": how a message or a page names a person when the whole name is more than needed. */
+export function firstNameOf(name: string) {
+  return name.trim().split(/\s+/)[0] || name
+}

@@ -5,7 +5,7 @@ import { formatLongDate, labDateParts } from '~/lib/lab-time'
 import { enqueueEmail } from '~/modules/mail/outbox.server'
 import { letter } from '~/modules/mail/templates.server'
 import { notifyOnWhatsApp } from '~/modules/whatsapp/notify.server'
-import { firstNameOf } from './views.server'
+import { firstNameOf } from '~/lib/person-name'
 
 /** Invitations go out from this time of the day they are due (Bangalore), not in the middle of the night. */
 const INVITE_FROM = '09:00'

@@ -3,9 +3,9 @@ import { db } from '~/db/client.server'
 import { analyses, analysisEvents, analysisFindings, analysisMetrics, bookingDays, bookingReports, bookings, siteSettings } from '~/db/schema'
 import { config } from '~/config.server'
 import { DomainError } from '~/lib/domain-error'
-import { addHours, addMonthsToDate, labInstant, labToday, toHourMinute } from '~/lib/lab-time'
+import { addHours, addMonthsToDate, formatWeekdayDate, labInstant, labToday, toHourMinute } from '~/lib/lab-time'
 import { recordAudit, type Actor } from '~/modules/audit/audit.server'
-import { bookingForMail, bookingLink, bookingWhatsAppNumber, swimmerRow } from '~/modules/booking/fulfilment.server'
+import { analysisOfBooking, bookingForMail, bookingLink, bookingWhatsAppNumber, swimmerRow } from '~/modules/booking/fulfilment.server'
 import { enqueueEmail } from '~/modules/mail/outbox.server'
 import { letter } from '~/modules/mail/templates.server'
 import { notifyOnWhatsApp } from '~/modules/whatsapp/notify.server'
@@ -20,12 +20,24 @@ import { lockedAnalysis } from './editing.server'
 export const NOTHING_TO_PUBLISH = 'There is nothing to publish yet: add an event with at least one metric, or a finding.'
 
 /**
+ * The booking's first session is after today in Bangalore: results published now would reach the
+ * family before the swimmer has been in the pool, which is almost always the wrong booking.
+ */
+export class SessionNotHeldYetError extends DomainError {
+  constructor(readonly firstDate: string) {
+    super('conflict', `This session has not happened yet (it starts on ${formatWeekdayDate(firstDate)}). Publish anyway?`)
+  }
+}
+
+/**
  * Publishes the analysis (or publishes it again). The first time, it is dated and the swimmer's
  * next analysis is set to the lab day of publishing plus the months of the re-analysis setting,
- * and the family is e-mailed "Your analysis is ready"; after that, the "updated" e-mail goes only
- * when `tellFamily`. Returns whether this was the first publication.
+ * and the family is e-mailed that the analysis is ready; after that, the "updated" e-mail goes
+ * only when `tellFamily`. Before the booking's first session day it publishes only when staff
+ * have confirmed (`beforeSession`), else SessionNotHeldYetError. Returns whether this was the
+ * first publication.
  */
-export async function publishAnalysis({ actor, analysisId, tellFamily, now = new Date() }: { actor: Actor; analysisId: number; tellFamily: boolean; now?: Date }) {
+export async function publishAnalysis({ actor, analysisId, tellFamily, beforeSession = false, now = new Date() }: { actor: Actor; analysisId: number; tellFamily: boolean; beforeSession?: boolean; now?: Date }) {
   return db().transaction(async (tx) => {
     const analysis = await lockedAnalysis(tx, analysisId)
     const [booking] = await tx.select({ status: bookings.status }).from(bookings).where(eq(bookings.id, analysis.bookingId))
@@ -35,6 +47,8 @@ export async function publishAnalysis({ actor, analysisId, tellFamily, now = new
     if (!measured?.count && !found?.count) throw new DomainError('conflict', NOTHING_TO_PUBLISH)
     const first = analysis.publishedAt === null
     const mail = await bookingForMail(tx, analysis.bookingId)
+    const firstDate = mail.days[0]?.date
+    if (!beforeSession && firstDate && firstDate > labToday(now)) throw new SessionNotHeldYetError(firstDate)
     if (first) {
       const [settings] = await tx.select({ reanalysisMonths: siteSettings.reanalysisMonths }).from(siteSettings).where(eq(siteSettings.id, 1))
       const nextAnalysisOn = addMonthsToDate(labToday(now), settings?.reanalysisMonths ?? 3)
@@ -59,16 +73,13 @@ export async function publishAnalysis({ actor, analysisId, tellFamily, now = new
     if (first || tellFamily) {
       // An account opens the analysis's own page; a guest booking (no account) has only its private link.
       const link = mail.userId ? { url: `${config().SITE_URL}/analyses/${analysisId}` } : await bookingLink(tx, mail)
+      const whose = analysisOfBooking(mail)
       await enqueueEmail(
         letter({
           to: mail.customerEmail,
-          subject: first ? `Your analysis is ready (${mail.reference})` : `Your analysis has been updated (${mail.reference})`,
+          subject: first ? `${whose.text} is ready (${mail.reference})` : `${whose.text} has been updated (${mail.reference})`,
           name: mail.customerName,
-          paragraphs: [
-            first
-              ? `The analysis of ${mail.swimmerName}'s ${mail.title.toLowerCase()} is ready: the figures we measured, what we found, and drills to work on it.`
-              : `We have updated the analysis of ${mail.swimmerName}'s ${mail.title.toLowerCase()}.`,
-          ],
+          paragraphs: [first ? `${whose.text} is ready: the figures we measured, what we found, and drills to work on it.` : `We have updated ${whose.text}: the changes show on its page.`],
           details: [swimmerRow(mail), ['Booking ID', mail.reference]],
           action: { url: link.url, label: 'Open the analysis' },
         }),
@@ -77,8 +88,8 @@ export async function publishAnalysis({ actor, analysisId, tellFamily, now = new
         now,
       )
       // A guest's link carries the booking's key: the message keeps which booking, and the link is made when it is sent.
-      const results = [mail.customerName, mail.swimmerName, mail.title.toLowerCase(), mail.reference, mail.userId ? link.url : { kind: 'guest-booking' as const, reference: mail.reference }]
-      await notifyOnWhatsApp(first ? 'report_ready' : 'results_updated', async () => ({ phone: await bookingWhatsAppNumber(tx, mail), parameters: results, names: [mail.customerName, mail.swimmerName], about: { bookingId: analysis.bookingId } }), tx, now)
+      const results = [mail.customerName, whose.swimmer, whose.analysis, mail.reference, mail.userId ? link.url : { kind: 'guest-booking' as const, reference: mail.reference }]
+      await notifyOnWhatsApp(first ? 'report_ready' : 'results_updated', async () => ({ phone: await bookingWhatsAppNumber(tx, mail), parameters: results, names: [mail.customerName, whose.swimmer], about: { bookingId: analysis.bookingId } }), tx, now)
     }
     return first
   })

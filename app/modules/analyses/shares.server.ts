@@ -8,7 +8,7 @@ import { enqueueEmail } from '~/modules/mail/outbox.server'
 import { letter } from '~/modules/mail/templates.server'
 import { enforce, type RateLimitRule } from '~/modules/rate-limit/rate-limit.server'
 import { newShareToken } from './access.server'
-import { firstNameOf } from './views.server'
+import { firstNameOf } from '~/lib/person-name'
 
 /** Links that work at one time for one swimmer: enough for every coach a family has, not a flood. */
 export const MAX_ACTIVE_SHARE_LINKS = 20

@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm'
 import { db } from '~/db/client.server'
+import { firstNameOf } from '~/lib/person-name'
 import { analyses, analysisClips, analysisEvents, bookingDays, bookings, swimmers, type BetterWhen } from '~/db/schema'
 import { ageOn } from '~/modules/swimmers/age'
 import { reportFile, reportsOf, type ReportSummary } from '~/modules/reports/reports.server'
@@ -51,8 +52,6 @@ export type AnalysisView = {
   findings: FindingView[]
   report: ReportSummary | undefined
 }
-
-export const firstNameOf = (name: string) => name.trim().split(/\s+/)[0] ?? name
 
 /** Rounds away the noise of floating point: 31.2 − 30.9 is 0.3, not 0.29999999999999716. */
 export const roundFigure = (value: number) => Math.round(value * 1000) / 1000

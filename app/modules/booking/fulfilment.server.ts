@@ -1,8 +1,9 @@
-import { and, eq } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
 import { config } from '~/config.server'
-import { bookings, catalogueItems, users } from '~/db/schema'
+import { bookings, catalogueItems, swimmers, users } from '~/db/schema'
 import { refundPolicyIn, sessionLocationIn } from '~/modules/site/site.server'
 import { formatRupees } from '~/lib/money'
+import { firstNameOf } from '~/lib/person-name'
 import type { Executor } from '~/db/client.server'
 import { GUEST_BOOKING_LINK, privateLinkUrl } from '~/lib/private-links.server'
 import { calendarAttachment, calendarFile } from '~/modules/mail/ics.server'
@@ -15,7 +16,7 @@ import { setStatus } from './status.server'
 import { promoDetailRows } from '~/modules/promotions/uses.server'
 import { notifyOnWhatsApp } from '~/modules/whatsapp/notify.server'
 import { SINGLE_SERVICES } from './fields'
-import { bookingDayLines, IMPORTANT_INFORMATION, SESSION_PRODUCT_CODE } from './texts'
+import { analysisNameOf, bookingDayLines, IMPORTANT_INFORMATION, SESSION_PRODUCT_CODE } from './texts'
 
 /**
  * A payment for the booking completed. Runs inside the payment's transaction, with the booking
@@ -120,7 +121,8 @@ export async function bookingForMail(executor: Executor, bookingId: number) {
     .select({
       id: bookings.id,
       reference: bookings.reference,
-      swimmerName: bookings.swimmerName,
+      // The swimmer's profile names them as the family keeps it; a swimmer without one, as booked.
+      swimmerName: sql<string>`coalesce(${swimmers.name}, ${bookings.swimmerName})`,
       customerName: bookings.customerName,
       customerEmail: bookings.customerEmail,
       customerPhone: bookings.customerPhone,
@@ -135,6 +137,7 @@ export async function bookingForMail(executor: Executor, bookingId: number) {
     })
     .from(bookings)
     .innerJoin(catalogueItems, eq(catalogueItems.code, bookings.productCode))
+    .leftJoin(swimmers, eq(swimmers.id, bookings.swimmerId))
     .where(eq(bookings.id, bookingId))
   if (!booking) throw new Error(`Booking ${bookingId} not found`)
   const days = await bookingDaysOf(bookingId, executor)
@@ -146,6 +149,14 @@ export async function bookingForMail(executor: Executor, bookingId: number) {
 /** Who swims, as every e-mail about a booking names them ("Swimmer: Asha Rao", the account holder or their child). */
 export function swimmerRow(booking: Pick<BookingForMail, 'swimmerName'>): [string, string] {
   return ['Swimmer', booking.swimmerName]
+}
+
+/**
+ * Who swims as an e-mail to the one who booked speaks of them: "you" when they swim themselves (the
+ * same name), else the swimmer's first name ("We look forward to seeing Kavya in the pool").
+ */
+export function swimmerAddressed(booking: Pick<BookingForMail, 'swimmerName' | 'customerName'>) {
+  return booking.swimmerName.trim().toLowerCase() === booking.customerName.trim().toLowerCase() ? 'you' : firstNameOf(booking.swimmerName)
 }
 
 export function dayRows(booking: BookingForMail): Array<[string, string]> {
@@ -178,7 +189,7 @@ export async function confirmationEmail(executor: Executor, bookingId: number, n
     to: booking.customerEmail,
     subject: `Booking confirmed: ${booking.title} (${booking.reference})`,
     name: booking.customerName,
-    paragraphs: [`Your ${booking.title.toLowerCase()} is booked and paid. We look forward to seeing you in the pool.`],
+    paragraphs: [`Your ${booking.title.toLowerCase()} is booked and paid. We look forward to seeing ${swimmerAddressed(booking)} in the pool.`],
     details: [['Booking ID', booking.reference], swimmerRow(booking), ...dayRows(booking), ['Location', booking.location], ...(await promoDetailRows(executor, { bookingId })), ['Amount paid', formatRupees(booking.amountPaise)]],
     list: { title: 'Before you come', items: IMPORTANT_INFORMATION },
     action: await bookingLink(executor, booking),
@@ -235,6 +246,11 @@ export function sessionDaysLine(booking: Pick<BookingForMail, 'days'>) {
 /** What a booking's payment is for, in a message: "3-Day Analysis Session for Aarav Sharma". */
 export function paidFor(booking: Pick<BookingForMail, 'title' | 'swimmerName'>) {
   return `${booking.title} for ${booking.swimmerName}`
+}
+
+/** Whose analysis a results message speaks of, by the swimmer's first name: "Aarav's biomechanical analysis". */
+export function analysisOfBooking(booking: Pick<BookingForMail, 'swimmerName' | 'productCode' | 'productName'>) {
+  return { swimmer: firstNameOf(booking.swimmerName), analysis: analysisNameOf(booking), text: `${firstNameOf(booking.swimmerName)}'s ${analysisNameOf(booking)}` }
 }
 
 /** How a completed refund came back, as the refund messages say it. */

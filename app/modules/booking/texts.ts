@@ -11,6 +11,23 @@ export const IMPORTANT_INFORMATION = [
 export const SESSION_PRODUCT_CODE = 'biomechanical_package'
 export const SESSION_DAYS = 3
 
+/**
+ * What the analysis of each product is called in a sentence to the family ("Aarav's biomechanical
+ * analysis is ready"): its short name, without the package's days or the word "session".
+ */
+const ANALYSIS_NAMES: Record<string, string> = {
+  biomechanical_package: 'biomechanical analysis',
+  single_biomechanical: 'biomechanical analysis',
+  single_race: 'race analysis',
+  single_both: 'race and biomechanical analysis',
+  race_analysis: 'race analysis',
+}
+
+/** The short name of a product's analysis; a product without one is named as the catalogue names it. */
+export function analysisNameOf(product: { productCode: string; productName: string }) {
+  return ANALYSIS_NAMES[product.productCode] ?? product.productName.toLowerCase()
+}
+
 /** How each booking status reads to staff. */
 export const BOOKING_STATUS_LABELS = {
   pending: 'Awaiting payment',

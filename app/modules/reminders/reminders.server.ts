@@ -3,7 +3,7 @@ import { db, type Executor } from '~/db/client.server'
 import { bookingDays, bookings, campRegistrations, camps, remindersSent } from '~/db/schema'
 import { sessionLocationIn } from '~/modules/site/site.server'
 import { addDays, formatLongDate, formatTimeRange, formatWeekdayDate, labDateParts } from '~/lib/lab-time'
-import { bookingForMail, bookingWhatsAppNumber, swimmerRow } from '~/modules/booking/fulfilment.server'
+import { bookingForMail, bookingWhatsAppNumber, swimmerAddressed, swimmerRow } from '~/modules/booking/fulfilment.server'
 import { IMPORTANT_INFORMATION } from '~/modules/booking/texts'
 import { batchLine, batchTimes, registrationDetails } from '~/modules/camps/fulfilment.server'
 import { enqueueEmail } from '~/modules/mail/outbox.server'
@@ -72,7 +72,7 @@ async function sessionReminder(tx: Executor, bookingId: number, dayNumber: numbe
     to: booking.customerEmail,
     subject: `Reminder: ${which} is tomorrow, ${formatTimeRange(day.start, day.end)}`,
     name: booking.customerName,
-    paragraphs: [`${which} is tomorrow. See you in the pool!`],
+    paragraphs: [`${which} is tomorrow. We look forward to seeing ${swimmerAddressed(booking)} in the pool!`],
     details: [
       swimmerRow(booking),
       ['When', `${formatWeekdayDate(day.date)}, ${formatTimeRange(day.start, day.end)}`],

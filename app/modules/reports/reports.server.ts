@@ -3,7 +3,7 @@ import { asc, eq, inArray } from 'drizzle-orm'
 import { db } from '~/db/client.server'
 import { bookingReports, bookings, reportFiles, type VideoLink } from '~/db/schema'
 import { DomainError } from '~/lib/domain-error'
-import { bookingForMail, bookingLink, bookingWhatsAppNumber, swimmerRow } from '~/modules/booking/fulfilment.server'
+import { analysisOfBooking, bookingForMail, bookingLink, bookingWhatsAppNumber, swimmerRow } from '~/modules/booking/fulfilment.server'
 import { enqueueEmail } from '~/modules/mail/outbox.server'
 import { letter } from '~/modules/mail/templates.server'
 import { notifyOnWhatsApp } from '~/modules/whatsapp/notify.server'
@@ -66,13 +66,14 @@ export async function deliverReport({ bookingId, note, videoLinks, files, staffI
       }
       const mail = await bookingForMail(tx, bookingId)
       const link = await bookingLink(tx, mail)
+      const whose = analysisOfBooking(mail)
       await enqueueEmail(
         letter({
           to: mail.customerEmail,
           subject: existing ? `Your report has been updated (${mail.reference})` : `Your personalised report is ready (${mail.reference})`,
           name: mail.customerName,
           paragraphs: [
-            existing ? `We have added to the report of your ${mail.title.toLowerCase()}.` : `The personalised report of your ${mail.title.toLowerCase()} is ready.`,
+            existing ? `We have added to the report of ${whose.text}.` : `The personalised report of ${whose.text} is ready.`,
             ...(note.trim() ? [note.trim()] : []),
           ],
           details: [swimmerRow(mail), ['Booking ID', mail.reference]],
@@ -83,8 +84,8 @@ export async function deliverReport({ bookingId, note, videoLinks, files, staffI
         now,
       )
       // A guest's link carries the booking's key: the message keeps which booking, and the link is made when it is sent.
-      const results = [mail.customerName, mail.swimmerName, mail.title.toLowerCase(), mail.reference, mail.userId ? link.url : { kind: 'guest-booking' as const, reference: mail.reference }]
-      await notifyOnWhatsApp(existing ? 'results_updated' : 'report_ready', async () => ({ phone: await bookingWhatsAppNumber(tx, mail), parameters: results, names: [mail.customerName, mail.swimmerName], about: { bookingId } }), tx, now)
+      const results = [mail.customerName, whose.swimmer, whose.analysis, mail.reference, mail.userId ? link.url : { kind: 'guest-booking' as const, reference: mail.reference }]
+      await notifyOnWhatsApp(existing ? 'results_updated' : 'report_ready', async () => ({ phone: await bookingWhatsAppNumber(tx, mail), parameters: results, names: [mail.customerName, whose.swimmer], about: { bookingId } }), tx, now)
     })
   } catch (error) {
     for (const file of stored) await storage.remove(file.key).catch(() => {})

@@ -6,6 +6,7 @@ import { consentRequests, swimmers, users, type WeakConsentReason } from '~/db/s
 import { DomainError } from '~/lib/domain-error'
 import { addDays, formatLabDateTime, labToday } from '~/lib/lab-time'
 import { CONSENT_WITHDRAWAL_LINK, privateLinkUrl } from '~/lib/private-links.server'
+import { firstNameOf } from '~/lib/person-name'
 import { PRODUCT_NAME } from '~/lib/seo'
 import { consentRequestLimits, limitsFor } from '~/modules/accounts/limits.server'
 import { recordAudit } from '~/modules/audit/audit.server'
@@ -133,11 +134,6 @@ async function weaknessOf(executor: Executor, parentEmail: string, account: { ac
     .where(and(eq(consentRequests.parentEmail, parentEmail), inArray(consentRequests.status, ['agreed', 'refused']), ne(swimmers.accountId, account.accountId)))
     .limit(1)
   return forOthers ? 'answers_for_others' : null
-}
-
-/** "Kiran" of "Kiran Rao": the page a link opens names the swimmer no more than needed. */
-export function firstNameOf(name: string) {
-  return name.trim().split(/\s+/)[0] ?? name
 }
 
 /** What the parent's page shows for the link: null for a link that does not exist (404). */

@@ -10,7 +10,7 @@ import { enqueueEmail } from '~/modules/mail/outbox.server'
 import { letter } from '~/modules/mail/templates.server'
 import { ConsentNotTheAccountsError, consentIsTheAccounts, NoConsentToWithdrawError, type AccountActing } from './consent.server'
 import { cancelFutureBookings, futureBookingsOf, type FutureBooking } from './future-bookings.server'
-import { firstNameOf } from './consent-requests.server'
+import { firstNameOf } from '~/lib/person-name'
 import type { Swimmer } from './swimmers.server'
 
 /**

@@ -142,8 +142,8 @@ export const WHATSAPP_TEMPLATES = {
     body: "Hello {{1}}, the results of {{2}}'s {{3}} (booking reference {{4}}) are ready. See them here: {{5}} We hope they help with the training.",
     parameters: [
       { meaning: 'the name of the person who booked', sample: 'Priya Sharma' },
-      { meaning: 'the swimmer', sample: 'Aarav Sharma' },
-      { meaning: 'the service', sample: '3-day analysis session' },
+      { meaning: "the swimmer's first name", sample: 'Aarav' },
+      { meaning: 'the analysis, by its short name', sample: 'biomechanical analysis' },
       { meaning: 'the booking reference', sample: 'SSL-2026-0042' },
       { meaning: 'the link to the results', sample: 'https://swimlab.in/analyses/42' },
     ],
@@ -153,8 +153,8 @@ export const WHATSAPP_TEMPLATES = {
     body: "Hello {{1}}, we have updated the results of {{2}}'s {{3}} (booking reference {{4}}). See them here: {{5}} The changes show there at once.",
     parameters: [
       { meaning: 'the name of the person who booked', sample: 'Priya Sharma' },
-      { meaning: 'the swimmer', sample: 'Aarav Sharma' },
-      { meaning: 'the service', sample: '3-day analysis session' },
+      { meaning: "the swimmer's first name", sample: 'Aarav' },
+      { meaning: 'the analysis, by its short name', sample: 'biomechanical analysis' },
       { meaning: 'the booking reference', sample: 'SSL-2026-0042' },
       { meaning: 'the link to the results', sample: 'https://swimlab.in/analyses/42' },
     ],

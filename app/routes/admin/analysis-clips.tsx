@@ -5,6 +5,7 @@ import { ClipUploader } from '~/components/clip-uploader'
 import { FormAlert } from '~/components/form-controls'
 import { requireAdmin } from '~/lib/auth.server'
 import { readForm } from '~/lib/form-data.server'
+import { formatFileSize } from '~/lib/file-size'
 import { formIntent } from '~/lib/intent'
 import { refusalOf } from '~/lib/refusals.server'
 import { rowId } from '~/lib/row-id'
@@ -44,7 +45,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       swimmerName: found.booking!.swimmerName,
       analysisId: found.analysisId!,
       events: found.events!,
-      clips: clips.map((clip) => ({ ...clip, chapters: clip.chapters.map((chapter) => ({ kind: chapter.kind, time: formatClipTime(chapter.seconds) })), sizeLabel: `${(clip.sizeBytes / (1024 * 1024)).toFixed(1)} MB` })),
+      clips: clips.map((clip) => ({ ...clip, chapters: clip.chapters.map((chapter) => ({ kind: chapter.kind, time: formatClipTime(chapter.seconds) })), sizeLabel: formatFileSize(clip.sizeBytes) })),
     },
     { headers: { 'Cache-Control': 'private, no-store' } },
   )

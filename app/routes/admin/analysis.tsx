@@ -12,14 +12,14 @@ import { formIntent, unknownForm } from '~/lib/intent'
 import { formatLabDate, formatLabDateTime, formatLongDate } from '~/lib/lab-time'
 import { refuseNul } from '~/lib/nul.server'
 import { formErrorsOf, notFoundUnless, refusalOf } from '~/lib/refusals.server'
-import { formatFileSize } from '~/lib/report-view.server'
+import { formatFileSize } from '~/lib/file-size'
 import { redirectWithToast } from '~/lib/toast.server'
 import { GENDERS, optionLabel } from '~/modules/accounts/fields'
 import { analysisIdOfBooking } from '~/modules/analyses/analyses.server'
 import { DISTANCES_METRES, FINDING_PRIORITIES, metricDefinition, POOL_LENGTHS_METRES, priorityLabel, STROKES } from '~/modules/analyses/catalog'
 import { addCustomMetric, addDrill, addEvent, changeDrill, analysisForStaff, bookingForAnalysis, removeDrill, removeEvent, removeFinding, saveFinding, saveMetrics, setDetails, startAnalysis } from '~/modules/analyses/editing.server'
 import { importMetrics, MAX_CSV_BYTES, MAX_CSV_ROWS, previewImport, problemText, type ImportPlan } from '~/modules/analyses/metrics-import.server'
-import { publishAnalysis } from '~/modules/analyses/publishing.server'
+import { publishAnalysis, SessionNotHeldYetError } from '~/modules/analyses/publishing.server'
 import { CustomMetricSchema, DetailsSchema, DrillSchema, EventSchema, FindingSchema, LIMITS, metricsSchema, PublishSchema, RemoveDrillSchema, RemoveEventSchema, RemoveFindingSchema, valueFieldName } from '~/modules/analyses/schemas'
 import { bookingDaysOf } from '~/modules/booking/bookings.server'
 import { BOOKING_STATUS_LABELS, bookingDayLines } from '~/modules/booking/texts'
@@ -122,7 +122,7 @@ const ANCHORS: Record<Intent, string> = {
 type Preview = { problems: string[]; changes: Array<{ row: number; event: string; metric: string; previous: string | null; value: string }>; newEvents: string[]; unchanged: number; empty: number; csv: string; fileName: string }
 
 /** The answer of one of the page's forms: its result (errors, values) or a refusal, or a step to confirm. */
-type ActionResult = { intent: Intent; target: string; result?: SubmissionResult<string[]>; error?: string; confirm?: boolean; preview?: Preview }
+type ActionResult = { intent: Intent; target: string; result?: SubmissionResult<string[]>; error?: string; confirm?: boolean; preview?: Preview; tellFamily?: boolean }
 
 function previewOf(plan: ImportPlan, csv: string, fileName: string): Preview {
   const withUnit = (value: number, unit: string) => `${formatValue(value)} ${unit}`.trim()
@@ -276,7 +276,14 @@ export async function action({ request, params }: Route.ActionArgs) {
     }
     case 'publish':
       return save(PublishSchema, async ({ tellFamily }) => {
-        const first = await publishAnalysis({ actor, analysisId, tellFamily: tellFamily === 'on' })
+        let first: boolean
+        try {
+          first = await publishAnalysis({ actor, analysisId, tellFamily: tellFamily === 'on', beforeSession: confirmed })
+        } catch (error) {
+          // The question and the button that answers it, with the box as it was ticked.
+          if (error instanceof SessionNotHeldYetError) return data<ActionResult>({ intent, target, confirm: true, error: error.message, tellFamily: tellFamily === 'on' })
+          throw error
+        }
         return saved(first ? 'Analysis published' : 'Analysis published again', first || tellFamily ? `${booking.customerName} has been e-mailed.` : 'The family was not e-mailed.')
       })
   }
@@ -492,7 +499,11 @@ function Editor({ analysis, answer, resultFor, limits, clipsHref }: { analysis: 
       </Panel>
 
       <Panel id="publish" title="Publish">
-        <PublishForm published={analysis.published} state={analysis.state} lastChange={analysis.lastChange} lastResult={resultFor('publish')} />
+        {answer?.intent === 'publish' && answer.confirm ? (
+          <ConfirmPublish question={answer.error ?? ''} published={analysis.published} tellFamily={answer.tellFamily === true} />
+        ) : (
+          <PublishForm published={analysis.published} state={analysis.state} lastChange={analysis.lastChange} lastResult={resultFor('publish')} />
+        )}
       </Panel>
     </>
   )
@@ -825,5 +836,28 @@ function PublishForm({ published, state, lastChange, lastResult }: { published: 
         {published ? 'Publish again' : 'Publish'}
       </SaveButton>
     </Form>
+  )
+}
+
+/** Publishing before the session asks first: the answer carries the form's choices on, and confirm=yes. */
+function ConfirmPublish({ question, published, tellFamily }: { question: string; published: boolean; tellFamily: boolean }) {
+  return (
+    <div role="group" aria-labelledby="publish-question" tabIndex={-1} ref={(element) => element?.focus()} className="rounded-xl border border-amber-300 bg-amber-50 p-4">
+      <p id="publish-question" className="font-semibold text-ink">
+        {question}
+      </p>
+      <div className="mt-3 flex flex-wrap gap-3">
+        <Form method="post">
+          <input type="hidden" name="intent" value="publish" />
+          {tellFamily && <input type="hidden" name="tellFamily" value="on" />}
+          <PendingButton name="confirm" value="yes" when={{ fields: { intent: 'publish', confirm: 'yes' } }} pendingLabel="Publishing..." className="btn-primary">
+            {published ? 'Publish again anyway' : 'Publish anyway'}
+          </PendingButton>
+        </Form>
+        <Link to="." preventScrollReset className="btn-secondary">
+          Not yet
+        </Link>
+      </div>
+    </div>
   )
 }
