@@ -7,7 +7,9 @@ import { insertSwimmer } from '~/modules/swimmers/swimmers.server'
 import { swimmerInput } from '../support/accounts'
 import { bookableDate } from '../support/booking-flow'
 import { useTestSite } from '../support/site'
-import { fieldState, groupState, text, Visitor } from '../support/visitor'
+import { pdfText } from '../support/pdf-text'
+import { attachedFile } from '../support/smtp-sink'
+import { decodeHtml, fieldState, groupState, text, Visitor } from '../support/visitor'
 
 // Who swims in a session booked on /booking: a signed-in family's chosen swimmer, checked as
 // /book-slot checks it, or the swimmer a guest names, under 18 only with the booking person's
@@ -187,6 +189,54 @@ describe('a guest booking for someone else', () => {
     const staff = await site.sharedStaff()
     const record = text((await staff.get(`/admin/bookings/${reference}`)).html)
     expect(record).toMatch(/Swimmer Kavya Kumar Booked as Ravi Kumar Parent's consent Declared in the booking form by Ravi Kumar, ravi\.kumar@example\.com \(address not verified\), [^;]+ IST on [^;]+; privacy notice \d{4}-\d\d-\d\d /)
+  })
+
+  it('names the child wherever the booking speaks of who swims, and the parent where it speaks of who booked and paid', async () => {
+    const guest = new Visitor(site.url)
+    expect((await guest.post('/booking', forChild({ guardianDeclaration: 'on', date: bookableDate(9), time: '14:00' }))).location).toBe('/booking?step=2')
+    const pay = await guest.post('/booking?step=2', { intent: 'pay', website_url: '' })
+    const back = await guest.post(pay.location!, { outcome: 'success' })
+    const confirmation = await guest.get(back.location!)
+    expect(text(confirmation.html)).toContain('Swimmer Kavya Kumar')
+    const reference = /Booking ID (SWP-\d{10})/.exec(text(confirmation.html))![1]!
+
+    // The e-mail greets the parent and looks forward to the child; the calendar names the child.
+    const mail = await site.sink.waitForMailTo('ravi.kumar@example.com', new RegExp(`Booking confirmed: .*${reference}`))
+    expect(mail.text).toMatch(/Hello Ravi Kumar,/)
+    expect(mail.text).toMatch(/Swimmer: +Kavya Kumar/)
+    expect(mail.text).toContain('We look forward to seeing Kavya in the pool.')
+    const calendar = attachedFile(mail, /\.ics/, /text\/calendar/i).toString('utf8').replace(/\r?\n[ \t]/g, '')
+    expect(calendar).toMatch(/^SUMMARY:Race Analysis Session: Kavya Kumar\r?$/m)
+    expect(calendar).toMatch(/^DESCRIPTION:Swimmer: Kavya Kumar\./m)
+    expect(calendar).not.toContain('Ravi')
+
+    // The receipt is billed to the parent who paid; its line names the child.
+    const receiptPath = /href="(\/receipts\/[^"]+)"/.exec(decodeHtml(confirmation.html))![1]!
+    const receipt = (await pdfText((await guest.get(receiptPath)).bytes)).lines
+    expect(receipt[receipt.findIndex((line) => /^billed to$/i.test(line)) + 1]).toBe('Ravi Kumar')
+    expect(receipt).toContain('Swimmer: Kavya Kumar')
+    expect(receipt.filter((line) => line.includes('Kavya'))).toEqual(['Swimmer: Kavya Kumar'])
+
+    // Staff: the booking's page, the list and its CSV name the child as the swimmer, the parent as the customer.
+    const staff = await site.sharedStaff()
+    expect(text((await staff.get(`/admin/bookings/${reference}`)).html)).toMatch(/Swimmer Kavya Kumar Booked as Ravi Kumar/)
+    expect(text((await staff.get(`/admin/bookings?q=${reference}`)).html)).toMatch(new RegExp(`${reference}.*Kavya Kumar.*Ravi Kumar`))
+    const csv = (await staff.get(`/admin/bookings.csv?q=${reference}`)).html.split(/\r?\n/)
+    expect(csv[0]).toMatch(/^Booking ID,Swimmer,Customer,/)
+    expect(csv.find((line) => line.startsWith(reference))).toMatch(new RegExp(`^${reference},Kavya Kumar,Ravi Kumar,ravi\\.kumar@example\\.com,`))
+
+    // The analysis is the child's: the editor and the published page name her, the results e-mail by her first name.
+    const editor = `/admin/bookings/${reference}/analysis`
+    expect((await staff.post(editor, { intent: 'start' })).status).toBe(302)
+    expect((await staff.post(editor, { intent: 'finding', title: 'Kick from the hips', whyItMatters: '', priority: 'medium' })).status).toBe(302)
+    expect(text((await staff.get(editor)).html)).toContain('Analysis of Kavya Kumar')
+    expect((await staff.post(editor, { intent: 'publish', confirm: 'yes' })).status).toBe(302)
+    const results = await site.sink.waitForMailTo('ravi.kumar@example.com', new RegExp(`Kavya's race analysis is ready \\(${reference}\\)`))
+    expect(results.text).toMatch(/Hello Ravi Kumar,/)
+    expect(results.text).toContain("Kavya's race analysis is ready")
+    const bookingLink = /(https?:\/\/\S+\/booking\/view\?[^\s"<]+)/.exec(results.text)![1]!
+    const analysisPath = /href="(\/analyses\/\d+)"/.exec((await new Visitor(site.url).get(bookingLink)).html)![1]!
+    expect(text((await staff.get(analysisPath)).html)).toContain('Analysis of Kavya Kumar')
   })
 
   it('needs no declaration for a swimmer of 18 or more, and records none', async () => {

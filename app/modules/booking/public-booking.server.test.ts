@@ -1,14 +1,23 @@
-import { eq } from 'drizzle-orm'
+import { asc, eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
-import { bookings, catalogueItems, consentRequests, guardianConsents, swimmers as swimmersTable } from '~/db/schema'
+import { bookings, catalogueItems, consentRequests, guardianConsents, outboxMessages, payments, swimmers as swimmersTable } from '~/db/schema'
+import { addMinutes, labInstant } from '~/lib/lab-time'
 import { ConsentNeededError, PRIVACY_NOTICE_VERSION } from '~/modules/swimmers/consent.server'
 import { GuardianDeclarationRefusedError } from '~/modules/swimmers/consent.server'
 import { GuardianDeclarationNeededError, insertSwimmer } from '~/modules/swimmers/swimmers.server'
 import { swimmerInput } from '../../../tests/support/accounts'
-import { createCustomers, setWindows } from '../../../tests/support/booking'
+import { createCustomers, createStaff, setWindows } from '../../../tests/support/booking'
 import { visitor } from '../../../tests/support/holders'
 import { useTestDatabase } from '../../../tests/support/test-database'
+import { saveFinding, startAnalysis } from '~/modules/analyses/editing.server'
+import { publishAnalysis } from '~/modules/analyses/publishing.server'
+import { newOrderId } from '~/modules/payments/gateway-contract.server'
+import { applyOrderStatus } from '~/modules/payments/payments.server'
+import { sendDueReminders } from '~/modules/reminders/reminders.server'
+import { optInToWhatsApp } from '~/modules/whatsapp/consent.server'
+import { useWhatsAppOn } from '../../../tests/support/whatsapp-on'
+import { cancelBooking } from './changes.server'
 import { customerBookings } from './bookings.server'
 import { holdSession, SlotUnavailableError } from './holds.server'
 import { bookingSwimmerChoices, bookingTimesOn, holdSingleSession, singleServicePrices } from './public-booking.server'
@@ -129,6 +138,33 @@ describe('who swims', () => {
     await holdAsGuest(details({ email: 'first@example.com' }))
     await expect(holdAsGuest(forChild({ guardianDeclaration: 'on' }))).rejects.toBeInstanceOf(SlotUnavailableError)
     expect((await rows()).consents).toEqual([])
+  })
+})
+
+describe('a session a guest booked for their child', () => {
+  useWhatsAppOn()
+
+  it("names the child on WhatsApp wherever a message speaks of who swims, and greets the parent who booked", async () => {
+    await setWindows([{ date: '2026-12-02', start: '09:00', end: '18:00' }])
+    await optInToWhatsApp({ phone: '98450 12345', source: 'booking' })
+    const held = await holdAsGuest(details({ name: 'Ravi Kumar', email: 'ravi@example.com', phone: '98450 12345', whoSwims: 'someone_else', swimmerName: 'Kavya Kumar', swimmerAge: '12', guardianDeclaration: 'on' }))
+    const orderId = newOrderId('SLOT', MORNING)
+    await db().insert(payments).values({ orderId, bookingId: held.bookingId, gateway: 'sandbox', amountPaise: 3_499_00, state: 'pending', expiresAt: addMinutes(MORNING, 20), createdAt: MORNING, updatedAt: MORNING })
+    await applyOrderStatus(orderId, { state: 'completed', amountPaise: 3_499_00, transactionId: `T${orderId}`, paymentMode: 'UPI' })
+    await sendDueReminders(labInstant('2026-12-01', '18:00'))
+    const actor = await createStaff()
+    const analysisId = await startAnalysis(actor, held.bookingId)
+    await saveFinding(actor, analysisId, { title: 'Kick from the hips', whyItMatters: '', priority: 'medium' })
+    await publishAnalysis({ actor, analysisId, tellFamily: false, now: labInstant('2026-12-03', '10:00') })
+    await cancelBooking({ bookingId: held.bookingId, enforceDeadline: false, now: MORNING })
+
+    const messages = await db().select({ template: outboxMessages.templateName, parameters: outboxMessages.templateParams }).from(outboxMessages).where(eq(outboxMessages.channel, 'whatsapp')).orderBy(asc(outboxMessages.id))
+    expect(messages).toEqual([
+      { template: 'booking_confirmed', parameters: ['Ravi Kumar', 'Race Analysis Session', 'Kavya Kumar', 'Wednesday, 2 December 2026, 10:00 AM - 11:00 AM', held.reference] },
+      { template: 'session_reminder', parameters: ['Ravi Kumar', 'race analysis session', 'Kavya Kumar', held.reference, 'Wednesday, 2 December 2026, 10:00 AM - 11:00 AM'] },
+      { template: 'report_ready', parameters: ['Ravi Kumar', 'Kavya', 'race analysis', held.reference, expect.stringContaining('/booking/view?ref=') ] },
+      { template: 'cancelled_refund_started', parameters: ['Race Analysis Session for Kavya Kumar', held.reference, '₹3,499.00', expect.any(String)] },
+    ])
   })
 })
 

@@ -8,6 +8,7 @@ import { db } from '~/db/client.server'
 import { analyses, bookingDays, bookings, campBatches, campRegistrations, camps, catalogueItems, outboxMessages, payments, refunds, siteSettings, swimmers, users } from '~/db/schema'
 import { addHours, addMinutes, formatDateRange, formatLabDateTime, formatLongDate, formatTimeRange, formatWeekdayDate, labInstant } from '~/lib/lab-time'
 import { formatRupees } from '~/lib/money'
+import { firstNameOf } from '~/lib/person-name'
 import { toE164 } from '~/lib/phone'
 import { GUEST_BOOKING_LINK, isLinkKey, privateLinkUrl, WAITLIST_OFFER_LINK } from '~/lib/private-links.server'
 import { publishAnalysis } from '~/modules/analyses/publishing.server'
@@ -638,15 +639,14 @@ const SCENARIOS: Record<string, Scenario> = {
       const actor = await createStaff()
       const analysisId = await startAnalysis(actor, booking!.bookingId)
       await saveFinding(actor, analysisId, { title: 'Early breathing on the turn', whyItMatters: '', priority: 'high' })
-      const service = (await productName('biomechanical_package')).toLowerCase()
       return {
         fire: () => publishAnalysis({ actor, analysisId, tellFamily: false, now: new Date('2030-03-08T06:00:00Z') }),
         // Published again without telling the family.
         replay: () => publishAnalysis({ actor, analysisId, tellFamily: false, now: new Date('2030-03-09T06:00:00Z') }),
         phone,
         template: 'report_ready',
-        parameters: [customer.name, customer.swimmerName, service, booking!.reference, `${config().SITE_URL}/analyses/${analysisId}`],
-        email: `Your analysis is ready (${booking!.reference})`,
+        parameters: [customer.name, firstNameOf(customer.swimmerName), 'biomechanical analysis', booking!.reference, `${config().SITE_URL}/analyses/${analysisId}`],
+        email: `${firstNameOf(customer.swimmerName)}'s biomechanical analysis is ready (${booking!.reference})`,
       }
     },
   },
@@ -664,8 +664,8 @@ const SCENARIOS: Record<string, Scenario> = {
         replay: () => publishAnalysis({ actor, analysisId, tellFamily: false, now: new Date('2030-03-10T06:00:00Z') }),
         phone,
         template: 'results_updated',
-        parameters: [customer.name, customer.swimmerName, (await productName('biomechanical_package')).toLowerCase(), booking!.reference, `${config().SITE_URL}/analyses/${analysisId}`],
-        email: `Your analysis has been updated (${booking!.reference})`,
+        parameters: [customer.name, firstNameOf(customer.swimmerName), 'biomechanical analysis', booking!.reference, `${config().SITE_URL}/analyses/${analysisId}`],
+        email: `${firstNameOf(customer.swimmerName)}'s biomechanical analysis has been updated (${booking!.reference})`,
       }
     },
   },
@@ -679,7 +679,7 @@ const SCENARIOS: Record<string, Scenario> = {
         replay: async () => {},
         phone: GUEST.phone!,
         template: 'report_ready',
-        parameters: [GUEST.name, GUEST.swimmerName, (await productName('single_race')).toLowerCase(), held.reference, await privateLinkUrl(GUEST_BOOKING_LINK, held.reference)],
+        parameters: [GUEST.name, firstNameOf(GUEST.swimmerName), 'race analysis', held.reference, await privateLinkUrl(GUEST_BOOKING_LINK, held.reference)],
         email: `Your personalised report is ready (${held.reference})`,
       }
     },
@@ -695,7 +695,7 @@ const SCENARIOS: Record<string, Scenario> = {
         replay: async () => {},
         phone,
         template: 'results_updated',
-        parameters: [customer.name, customer.swimmerName, (await productName('biomechanical_package')).toLowerCase(), booking!.reference, `${config().SITE_URL}/my-bookings`],
+        parameters: [customer.name, firstNameOf(customer.swimmerName), 'biomechanical analysis', booking!.reference, `${config().SITE_URL}/my-bookings`],
         email: `Your report has been updated (${booking!.reference})`,
       }
     },
