@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { addDays, addMonths, isoWeekday, labToday } from '~/lib/lab-time'
+import { addDays, addMonths, formatWeekdayDate, isoWeekday, labToday } from '~/lib/lab-time'
 import { invalidSubmission, type FormSpec } from '../support/hostile-input'
 import { decodeHtml, fieldState, text, Visitor } from '../support/visitor'
 import { useTestSite } from '../support/site'
@@ -131,8 +131,17 @@ describe('the editor', () => {
     expect((await admin.post(editor(), { intent: 'drill', findingId, drillId, name: 'Tumble turns without breathing', instructions: '10 × 25 m', videoUrl: 'https://video.example/turns' })).status).toBe(302)
     expect(text((await admin.get(editor())).html)).toContain('Video of Tumble turns without breathing')
 
-    expect((await admin.post(editor(), { intent: 'publish' })).status).toBe(302)
-    const mail = await site.sink.waitForMailTo('asharao@example.com', /Your analysis is ready/)
+    // The session is weeks away: publishing asks first, and publishes nothing until staff confirm.
+    const asked = await admin.post(editor(), { intent: 'publish', tellFamily: 'on' })
+    expect(asked.status).toBe(200)
+    expect(text(asked.html)).toContain(`This session has not happened yet (it starts on ${formatWeekdayDate(sessionDate)}). Publish anyway? Publish anyway Not yet`)
+    const confirmForm = decodeHtml(asked.html).split('id="publish-question"')[1]!.split('</form>')[0]!
+    expect(confirmForm).toContain('name="intent" value="publish"')
+    expect(confirmForm).toContain('name="tellFamily" value="on"')
+    expect(confirmForm).toMatch(/<button type="submit"(?=[^>]*name="confirm")(?=[^>]*value="yes")/)
+    expect(text((await admin.get(editor())).html)).toContain('Draft: the family does not see it yet')
+    expect((await admin.post(editor(), { intent: 'publish', confirm: 'yes' })).status).toBe(302)
+    const mail = await site.sink.waitForMailTo('asharao@example.com', /Asha's race analysis is ready/)
     const analysisId = /\/analyses\/(\d+)/.exec(mail.text)![1]!
     expect(text((await admin.get(editor())).html)).toMatch(/Published on \d+/)
     expect(text((await admin.get(`/admin/bookings/${reference}`)).html)).toMatch(/Analysis Published on/)
@@ -146,21 +155,21 @@ describe('the editor', () => {
     const made = await admin.post('/admin/bookings/new', { name: 'Ravi Kumar', swimmerName: '', email: 'ravi.kumar@example.com', phone: '9845012345', product: 'single_race', date: sessionDate, time: '11:00', origin: 'complimentary', amount: '', notes: '' })
     const guestEditor = `${made.location}/analysis`
     expect((await admin.post(guestEditor, { intent: 'start' })).status).toBe(302)
-    const refused = await admin.post(guestEditor, { intent: 'publish' })
+    const refused = await admin.post(guestEditor, { intent: 'publish', confirm: 'yes' })
     expect(refused.status).toBe(409)
     expect(text(refused.html)).toContain('There is nothing to publish yet: add an event with at least one metric, or a finding.')
     expect((await admin.post(guestEditor, { intent: 'finding', title: 'Kick from the hips', whyItMatters: '', priority: 'medium' })).status).toBe(302)
-    expect((await admin.post(guestEditor, { intent: 'publish' })).status).toBe(302)
-    const mail = await site.sink.waitForMailTo('ravi.kumar@example.com', /Your analysis is ready/)
+    expect((await admin.post(guestEditor, { intent: 'publish', confirm: 'yes' })).status).toBe(302)
+    const mail = await site.sink.waitForMailTo('ravi.kumar@example.com', /Ravi's race analysis is ready/)
     const link = /(https?:\/\/\S+\/booking\/view\?[^\s"<]+)/.exec(mail.text)![1]!
     const view = await new Visitor(site.url).get(link)
     expect(view.status).toBe(200)
     expect(text(view.html)).toContain('Report ready')
     expect(view.html).toMatch(/href="\/analyses\/\d+"/)
     // Publishing again without ticking "Tell the family" sends nothing; ticked, the "updated" e-mail.
-    expect((await admin.post(guestEditor, { intent: 'publish' })).status).toBe(302)
-    expect((await admin.post(guestEditor, { intent: 'publish', tellFamily: 'on' })).status).toBe(302)
-    await site.sink.waitForMailTo('ravi.kumar@example.com', /Your analysis has been updated/)
+    expect((await admin.post(guestEditor, { intent: 'publish', confirm: 'yes' })).status).toBe(302)
+    expect((await admin.post(guestEditor, { intent: 'publish', tellFamily: 'on', confirm: 'yes' })).status).toBe(302)
+    await site.sink.waitForMailTo('ravi.kumar@example.com', /Ravi's race analysis has been updated/)
   })
 
   it('answers broken and hostile posts with a 4xx, never a 500', async () => {
