@@ -1,7 +1,7 @@
 import { Link } from 'react-router'
 
 /** The bookings a refused change would have stranded, each linking to where staff can move or cancel it. */
-export function StrandedBookingsAlert({ bookings }: { bookings: Array<{ reference: string; customerName: string; date: string; start: string }> }) {
+export function StrandedBookingsAlert({ bookings }: { bookings: Array<{ reference: string; who: string; date: string; start: string }> }) {
   return (
     <div role="alert" className="rounded-lg border border-red-300 bg-red-50 p-3 text-sm text-red-900">
       <p className="font-semibold">Bookings in the way:</p>
@@ -11,7 +11,7 @@ export function StrandedBookingsAlert({ bookings }: { bookings: Array<{ referenc
             <Link to={`/admin/bookings/${booking.reference}`} className="underline underline-offset-2">
               {booking.reference}
             </Link>{' '}
-            ({booking.customerName}), {booking.date} at {booking.start}
+            ({booking.who}), {booking.date} at {booking.start}
           </li>
         ))}
       </ul>

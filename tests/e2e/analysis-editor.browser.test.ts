@@ -98,14 +98,19 @@ describe('the analysis editor', () => {
     await expect.poll(() => findings.getByRole('link', { name: 'Video of Tumble turns without breathing (opens in a new tab)' }).isVisible()).toBe(true)
     await expect.poll(() => page.getByRole('link', { name: 'Upload and arrange the clips' }).getAttribute('href')).toBe(`/admin/bookings/${reference}/analysis/clips`)
 
+    // The session is weeks away: staff are asked before the family sees anything.
     await page.locator('#publish').getByRole('button', { name: 'Publish', exact: true }).click()
+    const question = page.getByRole('group', { name: /^This session has not happened yet \(it starts on \w+day, .+\)\. Publish anyway\?$/ })
+    await expect.poll(() => question.isVisible()).toBe(true)
+    await expectAccessibleAtBothSizes(page)
+    await question.getByRole('button', { name: 'Publish anyway' }).click()
     await toast(page, 'Analysis published')
     await expect.poll(() => page.getByText(/^Published on /).first().isVisible()).toBe(true)
     await expectAccessibleAtBothSizes(page)
     expect(errors).toEqual([])
 
     // The family, who booked without an account, is e-mailed the private link to their booking.
-    const mail = await site.sink.waitForMailTo('kavya.iyer@example.com', /Your analysis is ready/)
+    const mail = await site.sink.waitForMailTo('kavya.iyer@example.com', /Kavya's race analysis is ready/)
     expect(mail.text).toMatch(/\/booking\/view\?ref=SWP-\d{10}/)
     await context.close()
     // A long journey with axe four times: room for a busy machine.

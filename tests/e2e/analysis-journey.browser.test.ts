@@ -118,7 +118,7 @@ describe('an analysis from the lab to the family and their coach', () => {
     await staff.close()
 
     // The parent is told, and opens the analysis on their phone.
-    const ready = await site.sink.waitForMailTo(PARENT.email, /Your analysis is ready/)
+    const ready = await site.sink.waitForMailTo(PARENT.email, /'s biomechanical analysis is ready/)
     const analysisPath = linkIn(ready.text, /http:\/\/127\.0\.0\.1:\d+\/analyses\/\d+/)
     const family = await browser.context(site.url, PHONE)
     const phone = await family.newPage()

@@ -20,9 +20,17 @@ async function fillDetails(page: Page, { name, email, date, time }: { name: stri
   await page.getByRole('radio', { name: time, exact: true }).check()
 }
 
+/** A laptop's width, the other size every journey is checked at. */
+const LAPTOP = { width: 1280, height: 800 }
+
+const GUEST_PARENTS = [
+  { size: 'a phone', viewport: PHONE, parent: 'Kavya Nair', email: 'kavya@example.com', child: 'Anika Nair', date: bookableDate(4) },
+  { size: 'a laptop', viewport: LAPTOP, parent: 'Ravi Menon', email: 'ravi.menon@example.com', child: 'Diya Menon', date: bookableDate(5) },
+] as const
+
 describe('/booking in the browser', () => {
-  it('details for a child, as their parent → payment → gateway → Booking Confirmed!, surviving a reload at every step', async () => {
-    const context = await browser.context(site.url, PHONE)
+  it.each(GUEST_PARENTS)('details for a child, as their parent → payment → gateway → Booking Confirmed!, surviving a reload at every step, on $size', async ({ viewport, parent, email, child, date }) => {
+    const context = await browser.context(site.url, viewport)
     const page = await context.newPage()
     const errors = watchPageErrors(page)
     await page.goto('/booking')
@@ -31,12 +39,12 @@ describe('/booking in the browser', () => {
     await expect.poll(() => page.getByRole('alert').first().innerText()).toContain('Missing information - Please fill in all required fields.')
     await expectNoAxeViolations(page)
 
-    await fillDetails(page, { name: 'Kavya Nair', email: 'kavya@example.com', date: bookableDate(4), time: '2:00 PM' })
+    await fillDetails(page, { name: parent, email, date, time: '2:00 PM' })
     // Who swims: the person booking unless they say otherwise; someone else is named with their age.
     expect(await page.getByRole('radio', { name: 'Myself' }).isChecked()).toBe(true)
     expect(await page.getByLabel("Swimmer's name").count()).toBe(0)
     await page.getByRole('radio', { name: 'Someone else' }).check()
-    await page.getByLabel("Swimmer's name").fill('Anika Nair')
+    await page.getByLabel("Swimmer's name").fill(child)
     await page.getByLabel("Swimmer's age").fill('11')
     // Under 18: the parent's or guardian's declaration, never ticked for them, asked for before the next step.
     const declaration = page.getByRole('checkbox', { name: /parent or legal guardian/ })
@@ -51,7 +59,7 @@ describe('/booking in the browser', () => {
     await page.reload()
     await expect.poll(() => page.getByText('Total').isVisible()).toBe(true)
     expect(await page.getByRole('navigation', { name: 'Booking progress' }).locator('[aria-current="step"]').innerText()).toContain('2. Payment')
-    expect(await page.locator('main').innerText()).toMatch(/Name\s+Kavya Nair[^]*Swimmer\s+Anika Nair, 11[^]*Biomechanical Analysis[^]*at 2:00 PM[^]*₹3,499\.00/)
+    expect(await page.locator('main').innerText()).toMatch(new RegExp(`Name\\s+${parent}[^]*Swimmer\\s+${child}, 11[^]*Biomechanical Analysis[^]*at 2:00 PM[^]*₹3,499\\.00`))
     await expectNoAxeViolations(page)
 
     await page.getByRole('button', { name: 'Complete Booking' }).click()
@@ -61,10 +69,14 @@ describe('/booking in the browser', () => {
     await expect.poll(() => page.getByRole('heading', { name: 'Booking Confirmed!' }).isVisible(), { timeout: 20_000 }).toBe(true)
     await page.reload()
     await expect.poll(() => page.getByRole('heading', { name: 'Booking Confirmed!' }).isVisible()).toBe(true)
-    expect(await page.locator('main').innerText()).toMatch(/Swimmer\s+Anika Nair[^]*Booking ID\s+SWP-\d{10}/)
+    expect(await page.locator('main').innerText()).toMatch(new RegExp(`Swimmer\\s+${child}[^]*Booking ID\\s+SWP-\\d{10}`))
     expect(await page.getByRole('navigation', { name: 'Booking progress' }).locator('[aria-current="step"]').innerText()).toContain('3. Confirmation')
     await expectNoAxeViolations(page)
-    await site.sink.waitForMailTo('kavya@example.com', /Booking confirmed/)
+    // The e-mail greets the parent who booked and paid, and names the child who swims.
+    const mail = await site.sink.waitForMailTo(email, /Booking confirmed/)
+    expect(mail.text).toMatch(new RegExp(`Hello ${parent},`))
+    expect(mail.text).toMatch(new RegExp(`Swimmer: +${child}`))
+    expect(mail.text).toContain(`We look forward to seeing ${child.split(' ')[0]} in the pool.`)
     expect(errors).toEqual([])
     await context.close()
   })

@@ -61,13 +61,15 @@ describe('opening hours', () => {
     await setWindows([{ date: '2030-03-04', ...{ start: '09:00', end: '12:00', capacity: 2 } }])
     const actor = await createStaff()
     const early = await bookedAt('2030-03-04', '09:00')
+    // Booked by a parent for their child: staff see who swims and whom to call.
+    await db().update(bookings).set({ swimmerName: 'Kavya Kumar', customerName: 'Ravi Kumar' }).where(eq(bookings.reference, early.reference))
     await bookedAt('2030-03-04', '10:00')
     await bookedAt('2030-03-04', '10:00')
     const window = await windowOn('2030-03-04')
     const attempt = updateWindow(actor, window.id, { ...hours, startTime: '10:00', capacity: 2 }, NOW)
     await expect(attempt).rejects.toBeInstanceOf(StrandedBookingsError)
     const error = (await attempt.catch((caught) => caught)) as StrandedBookingsError
-    expect(error.bookings).toEqual([{ reference: early.reference, customerName: expect.any(String), date: '2030-03-04', start: '09:00' }])
+    expect(error.bookings).toEqual([{ reference: early.reference, who: 'Kavya Kumar (booked by Ravi Kumar)', date: '2030-03-04', start: '09:00' }])
     await expect(updateWindow(actor, window.id, { ...hours, capacity: 1 }, NOW)).rejects.toBeInstanceOf(StrandedBookingsError)
     // Widening is fine, and recorded with before and after.
     await updateWindow(actor, window.id, { ...hours, endTime: '13:00', capacity: 3 }, NOW)

@@ -7,9 +7,10 @@ import { type Actor, recordAudit } from '~/modules/audit/audit.server'
 import { forgetAvailability, holdsSeats } from './availability.server'
 import { lockWindows } from './holds.server'
 import { timeSlotsOf, toMinutes } from './time-slots'
+import { swimmerAndBooker } from './texts'
 
 /** A booking a change would leave without its seat, named so staff can deal with it first. */
-export type StrandedBooking = { reference: string; customerName: string; date: string; start: string }
+export type StrandedBooking = { reference: string; who: string; date: string; start: string }
 
 export class StrandedBookingsError extends DomainError {
   constructor(readonly bookings: StrandedBooking[]) {
@@ -47,15 +48,15 @@ function datesOf(from: string, to: string, weekdays: number[]) {
 async function activeSeats(executor: Executor, windowIds: number[], now: Date) {
   if (windowIds.length === 0) return []
   return executor
-    .select({ windowId: bookingDays.windowId, start: bookingDays.startTime, date: bookingDays.date, reference: bookings.reference, customerName: bookings.customerName })
+    .select({ windowId: bookingDays.windowId, start: bookingDays.startTime, date: bookingDays.date, reference: bookings.reference, swimmerName: bookings.swimmerName, customerName: bookings.customerName })
     .from(bookingDays)
     .innerJoin(bookings, eq(bookings.id, bookingDays.bookingId))
     .where(and(inArray(bookingDays.windowId, windowIds), holdsSeats(now)))
     .orderBy(asc(bookingDays.date), asc(bookingDays.startTime))
 }
 
-const stranded = (rows: Array<{ reference: string; customerName: string; date: string; start: string }>): StrandedBooking[] =>
-  rows.map((row) => ({ reference: row.reference, customerName: row.customerName, date: row.date, start: toHourMinute(row.start) }))
+const stranded = (rows: Array<{ reference: string; swimmerName: string; customerName: string; date: string; start: string }>): StrandedBooking[] =>
+  rows.map((row) => ({ reference: row.reference, who: swimmerAndBooker(row), date: row.date, start: toHourMinute(row.start) }))
 
 function overlaps(a: { startTime: string | null; endTime: string | null }, b: { startTime: string; endTime: string }) {
   if (!a.startTime || !a.endTime) return false

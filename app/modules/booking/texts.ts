@@ -39,6 +39,11 @@ export const BOOKING_STATUS_LABELS = {
   refunded: 'Refunded',
 } as const
 
+/** Who a booking is for, as staff lists name it: "Kavya Kumar (booked by Ravi Kumar)", or the one name when they swim themselves. */
+export function swimmerAndBooker({ swimmerName, customerName }: { swimmerName: string; customerName: string }) {
+  return swimmerName === customerName ? swimmerName : `${swimmerName} (booked by ${customerName})`
+}
+
 /** A booking's days as every page, e-mail and receipt lists them: "Day 2" (or "Date" for a one-day session) with its date and times. */
 export function bookingDayLines(days: ReadonlyArray<{ dayNumber: number; date: string; start: string; end: string }>) {
   return days.map((day) => ({ label: days.length > 1 ? `Day ${day.dayNumber}` : 'Date', value: `${formatWeekdayDate(day.date)}, ${formatTimeRange(day.start, day.end)}` }))

@@ -19,6 +19,7 @@ import { analysesDue } from '~/modules/analyses/publishing.server'
 import { launchGaps } from '~/modules/site/launch-gaps'
 import { settingsForStaff } from '~/modules/site/staff.server'
 import { confirmConsent, WEAK_CONSENT_REASONS } from '~/modules/swimmers/consent.server'
+import { swimmerAndBooker } from '~/modules/booking/texts'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Overview | Admin' }, { name: 'robots', content: 'noindex' }]
 
@@ -31,7 +32,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     todaysSessions: data.todaysSessions.map((session) => ({
       reference: session.reference,
       time: formatTimeRange(session.start, session.end),
-      who: session.swimmerName === session.customerName ? session.swimmerName : `${session.swimmerName} (booked by ${session.customerName})`,
+      who: swimmerAndBooker(session),
       what: session.dayCount > 1 ? `${session.productName}, day ${session.dayNumber} of ${session.dayCount}` : session.productName,
     })),
     week: data.week.map((day) => ({ label: formatShortWeekdayDayMonth(day.date), value: day.sessions, display: String(day.sessions) })),
