@@ -51,8 +51,10 @@ describe('the clips of an analysis', () => {
     await page.getByRole('heading', { name: 'Underwater, lap 1' }).waitFor({ timeout: 30_000 })
     await network.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 })
     const seen = await page.evaluate(() => (window as unknown as { progressSeen: string[] }).progressSeen)
-    expect(seen.some((entry) => /^\d+\|\d+% \([\d.]+ MB of [\d.]+ MB\)$/.test(entry))).toBe(true)
+    // A file under 1 MB is counted in KB, never "0.0 MB".
+    expect(seen.some((entry) => /^\d+\|\d+% \(\d+ KB of 13 KB\)$/.test(entry))).toBe(true)
     expect(await page.getByText('swim-clip.webm is uploaded.').isVisible()).toBe(true)
+    expect(await page.getByText('Underwater, side · 13 KB').isVisible()).toBe(true)
 
     // The clip plays from the site (a range request answered by the video route).
     const video = page.locator('video').first()
