@@ -531,6 +531,8 @@ export const bookings = pgTable(
     /** Who swims: a profile of the account (none for guest bookings); its name as booked in `swimmerName`. */
     swimmerId: integer('swimmer_id').references(() => swimmers.id, { onDelete: 'set null' }),
     swimmerName: text('swimmer_name').notNull(),
+    /** The age in years given for someone else who swims without a profile (a guest's child), when booked. */
+    swimmerAge: integer('swimmer_age'),
     customerName: text('customer_name').notNull(),
     customerEmail: text('customer_email').notNull(),
     customerPhone: text('customer_phone'),
@@ -579,6 +581,7 @@ export const bookings = pgTable(
     check('bookings_hold', sql`${table.status} <> 'pending' OR ${table.holdExpiresAt} IS NOT NULL`),
     check('bookings_origin', sql`${table.origin} IN ('online', 'offline', 'complimentary')`),
     check('bookings_attendance', sql`${table.attendance} IS NULL OR ${table.attendance} IN ('attended', 'no_show')`),
+    check('bookings_swimmer_age', sql`${table.swimmerAge} IS NULL OR ${table.swimmerAge} BETWEEN 1 AND 120`),
   ],
 )
 

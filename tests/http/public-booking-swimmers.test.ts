@@ -188,7 +188,7 @@ describe('a guest booking for someone else', () => {
     // Staff see the swimmer, the one who booked and paid, and the declaration kept with the booking.
     const staff = await site.sharedStaff()
     const record = text((await staff.get(`/admin/bookings/${reference}`)).html)
-    expect(record).toMatch(/Swimmer Kavya Kumar Booked as Ravi Kumar Parent's consent Declared in the booking form by Ravi Kumar, ravi\.kumar@example\.com \(address not verified\), [^;]+ IST on [^;]+; privacy notice \d{4}-\d\d-\d\d /)
+    expect(record).toMatch(/Swimmer Kavya Kumar, 12 Booked as Ravi Kumar Parent's consent Declared in the booking form by Ravi Kumar, ravi\.kumar@example\.com \(address not verified\), [^;]+ IST on [^;]+; privacy notice \d{4}-\d\d-\d\d /)
   })
 
   it('names the child wherever the booking speaks of who swims, and the parent where it speaks of who booked and paid', async () => {
@@ -219,7 +219,7 @@ describe('a guest booking for someone else', () => {
 
     // Staff: the booking's page, the list and its CSV name the child as the swimmer, the parent as the customer.
     const staff = await site.sharedStaff()
-    expect(text((await staff.get(`/admin/bookings/${reference}`)).html)).toMatch(/Swimmer Kavya Kumar Booked as Ravi Kumar/)
+    expect(text((await staff.get(`/admin/bookings/${reference}`)).html)).toMatch(/Swimmer Kavya Kumar, 12 Booked as Ravi Kumar/)
     expect(text((await staff.get(`/admin/bookings?q=${reference}`)).html)).toMatch(new RegExp(`${reference}.*Kavya Kumar.*Ravi Kumar`))
     const csv = (await staff.get(`/admin/bookings.csv?q=${reference}`)).html.split(/\r?\n/)
     expect(csv[0]).toMatch(/^Booking ID,Swimmer,Customer,/)
@@ -229,7 +229,7 @@ describe('a guest booking for someone else', () => {
     const editor = `/admin/bookings/${reference}/analysis`
     expect((await staff.post(editor, { intent: 'start' })).status).toBe(302)
     expect((await staff.post(editor, { intent: 'finding', title: 'Kick from the hips', whyItMatters: '', priority: 'medium' })).status).toBe(302)
-    expect(text((await staff.get(editor)).html)).toContain('Analysis of Kavya Kumar')
+    expect(text((await staff.get(editor)).html)).toMatch(/Analysis of Kavya Kumar .*Swimmer Kavya Kumar Age 12 years /)
     expect((await staff.post(editor, { intent: 'publish', confirm: 'yes' })).status).toBe(302)
     const results = await site.sink.waitForMailTo('ravi.kumar@example.com', new RegExp(`Kavya's race analysis is ready \\(${reference}\\)`))
     expect(results.text).toMatch(/Hello Ravi Kumar,/)
@@ -246,7 +246,7 @@ describe('a guest booking for someone else', () => {
     const confirmation = await payAndConfirm(guest)
     const reference = /Booking ID (SWP-\d{10})/.exec(confirmation)![1]!
     const record = text((await (await site.sharedStaff()).get(`/admin/bookings/${reference}`)).html)
-    expect(record).toMatch(/Swimmer Arjun Das Booked as Meera Das/)
+    expect(record).toMatch(/Swimmer Arjun Das, 19 Booked as Meera Das/)
     expect(record).not.toContain("Parent's consent")
   })
 

@@ -48,17 +48,18 @@ export function metricKeysOf(event: { distanceMetres: number }, poolLengthMetres
 }
 
 /**
- * The staff's view of a booking's analysis: the swimmer (name, age today, gender), the analysis
+ * The staff's view of a booking's analysis: the swimmer (name, age today or as given when booked, gender), the analysis
  * and its events with their metrics, findings with drills, and how many clips it has. Null when
  * staff have not opened one yet.
  */
 export async function analysisForStaff(bookingId: number, today = labToday()) {
-  const [booking] = await db().select({ swimmerId: bookings.swimmerId, swimmerName: bookings.swimmerName }).from(bookings).where(eq(bookings.id, bookingId))
+  const [booking] = await db().select({ swimmerId: bookings.swimmerId, swimmerName: bookings.swimmerName, swimmerAge: bookings.swimmerAge }).from(bookings).where(eq(bookings.id, bookingId))
   if (!booking) return null
   const [profile] = booking.swimmerId
     ? await db().select({ name: swimmers.name, gender: swimmers.gender, birthDate: swimmers.birthDate, ageYears: swimmers.ageYears, ageGivenOn: swimmers.ageGivenOn }).from(swimmers).where(eq(swimmers.id, booking.swimmerId))
     : []
-  const swimmer = profile ? { name: profile.name, age: ageOn(profile, today) as number | null, gender: profile.gender as string | null } : { name: booking.swimmerName, age: null, gender: null }
+  // Without a profile: the age given when booked, for someone else who swims.
+  const swimmer = profile ? { name: profile.name, age: ageOn(profile, today) as number | null, gender: profile.gender as string | null } : { name: booking.swimmerName, age: booking.swimmerAge, gender: null }
   const [analysis] = await db().select().from(analyses).where(eq(analyses.bookingId, bookingId))
   if (!analysis) return { swimmer, analysis: null }
   const [events, findings] = await Promise.all([eventsWithMetricsOf([analysis.id]), findingsWithDrillsOf(analysis.id)])

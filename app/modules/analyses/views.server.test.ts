@@ -74,6 +74,24 @@ describe('an analysis as the family sees it', () => {
     expect(view!.events[0]!.metrics.find((metric) => metric.key === 'stroke_rate')!.bands).toEqual([])
   })
 
+  it("names a swimmer without a profile (a guest's child) as booked, and shows the levels for any gender at the age given when booked", async () => {
+    const { bookings: [booking] } = await confirmedBookings(['2030-03-04'])
+    await db().update(bookings).set({ userId: null, swimmerId: null, swimmerName: 'Kavya Kumar', swimmerAge: 12 }).where(eq(bookings.id, booking!.bookingId))
+    const { analysisId } = await recordedAnalysis(booking!.bookingId, { metrics: { final_time: 34 } })
+    await db().update(analyses).set({ swimmerId: null }).where(eq(analyses.id, analysisId))
+    const band = { stroke: 'freestyle', distanceMetres: 50, metricKey: 'final_time' }
+    await db()
+      .insert(referenceBands)
+      .values([
+        { ...band, ageMin: 11, ageMax: 12, gender: 'any', level: 'District', value: 36 },
+        { ...band, ageMin: 11, ageMax: 12, gender: 'female', level: 'Girls only', value: 33 },
+        { ...band, ageMin: 13, ageMax: 14, gender: 'any', level: 'Older', value: 32 },
+      ])
+    const view = await analysisView(analysisId)
+    expect(view).toMatchObject({ swimmer: null, swimmerName: 'Kavya Kumar' })
+    expect(view!.events[0]!.metrics[0]!.bands).toEqual([{ level: 'District', value: 36 }])
+  })
+
   it('lists clips with their chapters in time order, and findings by priority with their drills', async () => {
     const { third } = await threeAnalyses()
     await db()

@@ -68,6 +68,7 @@ export async function analysisView(analysisId: number): Promise<AnalysisView | n
       publishedAt: analyses.publishedAt,
       nextAnalysisOn: analyses.nextAnalysisOn,
       swimmerName: bookings.swimmerName,
+      swimmerAge: bookings.swimmerAge,
     })
     .from(analyses)
     .innerJoin(bookings, eq(bookings.id, analyses.bookingId))
@@ -84,8 +85,9 @@ export async function analysisView(analysisId: number): Promise<AnalysisView | n
   const sessionDates = days.map((day) => day.date)
   const sessionDate = sessionDates[0] ?? null
   const history = swimmer && sessionDate ? (await swimmerHistory(swimmer.id)).filter((earlier) => earlier.id !== analysisId && isEarlier(earlier, { id: analysisId, sessionDate })) : []
-  const age = swimmer && sessionDate ? ageOn(swimmer, sessionDate) : null
-  const bands = swimmer && age !== null ? await bandsOfEvents(events, age, swimmer.gender) : new Map<string, Band[]>()
+  // A swimmer without a profile (a guest's child) is compared at the age given when booked.
+  const age = swimmer && sessionDate ? ageOn(swimmer, sessionDate) : row.swimmerAge
+  const bands = age !== null ? await bandsOfEvents(events, age, swimmer?.gender ?? null) : new Map<string, Band[]>()
   const eventLabels = new Map(events.map((event) => [event.id, event.label]))
   return {
     id: row.id,

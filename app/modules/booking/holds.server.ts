@@ -35,6 +35,8 @@ export type Customer = {
   userId: number | null
   swimmerId: number | null
   swimmerName: string
+  /** The age given for someone else who swims without a profile. */
+  swimmerAge?: number | null
   name: string
   email: string
   phone: string | null
@@ -155,6 +157,7 @@ function holdInTransaction({ customer, productCode, date, start, days, notes, ho
       userId: customer.userId,
       swimmerId: customer.swimmerId,
       swimmerName: customer.swimmerName,
+      swimmerAge: customer.swimmerAge ?? null,
       customerName: customer.name,
       customerEmail: customer.email,
       customerPhone: customer.phone,

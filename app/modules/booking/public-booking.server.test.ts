@@ -81,7 +81,7 @@ describe('holding a single session', () => {
 describe('who swims', () => {
   const forChild = (overrides: Partial<PublicBookingInput> = {}) => details({ name: 'Ravi Kumar', email: 'Ravi@Example.com', whoSwims: 'someone_else', swimmerName: 'Kavya Kumar', swimmerAge: '12', ...overrides })
   const rows = async () => ({
-    bookings: await db().select({ userId: bookings.userId, swimmerId: bookings.swimmerId, swimmerName: bookings.swimmerName, customerName: bookings.customerName }).from(bookings),
+    bookings: await db().select({ userId: bookings.userId, swimmerId: bookings.swimmerId, swimmerName: bookings.swimmerName, swimmerAge: bookings.swimmerAge, customerName: bookings.customerName }).from(bookings),
     consents: await db().select().from(guardianConsents),
   })
 
@@ -96,7 +96,7 @@ describe('who swims', () => {
     await expect(holdSingleSession(asParent(), holder, MORNING)).rejects.toBeInstanceOf(ChooseSwimmerError)
     const held = await holdSingleSession(asParent(String(child.id)), holder, MORNING)
     expect(held.swimmerName).toBe('Dev Rao')
-    expect((await rows()).bookings).toEqual([{ userId: parent!.userId, swimmerId: child.id, swimmerName: 'Dev Rao', customerName: parent!.name }])
+    expect((await rows()).bookings).toEqual([{ userId: parent!.userId, swimmerId: child.id, swimmerName: 'Dev Rao', swimmerAge: null, customerName: parent!.name }])
   })
 
   it('a swimmer of the account under 18 needs a parent’s consent in force, and an account of a minor waiting for it cannot book someone else as their guardian', async () => {
@@ -111,7 +111,7 @@ describe('who swims', () => {
     expect(await rows()).toEqual({ bookings: [], consents: [] })
   })
 
-  it('for a guest, is themselves, or someone else named with their age: under 18 only with their declaration as parent or guardian, kept with the booking', async () => {
+  it('for a guest, is themselves, or someone else named with their age (kept with the name): under 18 only with their declaration as parent or guardian, kept with the booking', async () => {
     await setWindows([{ date: '2026-12-02', start: '09:00', end: '18:00', capacity: 3 }])
     await expect(holdAsGuest(forChild())).rejects.toBeInstanceOf(GuardianDeclarationNeededError)
     // A guest has no swimmer profiles to name.
@@ -124,9 +124,9 @@ describe('who swims', () => {
     await holdAsGuest(details({ email: 'asha@example.com', name: 'Asha Menon' }))
     const { bookings: booked, consents } = await rows()
     expect(booked).toEqual([
-      { userId: null, swimmerId: null, swimmerName: 'Kavya Kumar', customerName: 'Ravi Kumar' },
-      { userId: null, swimmerId: null, swimmerName: 'Arjun Das', customerName: 'Meera Das' },
-      { userId: null, swimmerId: null, swimmerName: 'Asha Menon', customerName: 'Asha Menon' },
+      { userId: null, swimmerId: null, swimmerName: 'Kavya Kumar', swimmerAge: 12, customerName: 'Ravi Kumar' },
+      { userId: null, swimmerId: null, swimmerName: 'Arjun Das', swimmerAge: 18, customerName: 'Meera Das' },
+      { userId: null, swimmerId: null, swimmerName: 'Asha Menon', swimmerAge: null, customerName: 'Asha Menon' },
     ])
     expect(consents).toEqual([
       expect.objectContaining({ bookingId: declared.bookingId, swimmerId: null, campRegistrationId: null, guardianName: 'Ravi Kumar', guardianEmail: 'ravi@example.com', emailVerifiedBy: 'unverified', method: 'booking_form', noticeVersion: PRIVACY_NOTICE_VERSION, givenAt: MORNING, withdrawnAt: null }),

@@ -119,7 +119,7 @@ export async function swimmerOfBooking(details: PublicBookingInput, accountId: n
 export async function holdSingleSession(details: PublicBookingInput, holder: Holder, now = new Date()) {
   const swimmer = await swimmerOfBooking(details, holder.userId, now)
   const email = details.email.toLowerCase()
-  const customer: Customer = { userId: holder.userId, swimmerId: swimmer.swimmerId, swimmerName: swimmer.name, name: details.name, email, phone: details.phone || null, swimmingExperience: swimmer.swimmingExperience }
+  const customer: Customer = { userId: holder.userId, swimmerId: swimmer.swimmerId, swimmerName: swimmer.name, swimmerAge: swimmer.age, name: details.name, email, phone: details.phone || null, swimmingExperience: swimmer.swimmingExperience }
   const held = await holdSession({
     customer,
     productCode: singleService(details.service).productCode,

@@ -86,6 +86,7 @@ export async function bookingStory(reference: string) {
       productName: catalogueItems.name,
       swimmerId: bookings.swimmerId,
       swimmerName: bookings.swimmerName,
+      swimmerAge: bookings.swimmerAge,
       customerName: bookings.customerName,
       customerEmail: bookings.customerEmail,
       customerPhone: bookings.customerPhone,

@@ -311,6 +311,7 @@ export async function eraseAccount(accountId: number, { reason, now = new Date()
           userId: null,
           swimmerId: null,
           swimmerName: ERASED_NAME,
+          swimmerAge: null,
           customerName: keepName.length ? sql`CASE WHEN ${bookings.id} IN (${sql.join(keepName.map((id) => sql`${id}`), sql`, `)}) THEN ${bookings.customerName} ELSE ${ERASED_NAME} END` : ERASED_NAME,
           customerEmail: sql`'erased-' || md5(random()::text || ${bookings.id}::text) || '@invalid'`,
           customerPhone: null,
@@ -389,7 +390,7 @@ export async function eraseSwimmer(accountId: number, swimmerId: number, { reaso
     const files = await dropReports(tx, bookingIds)
     const analysisFiles = await dropAnalysesOf(tx, { bookingIds, swimmerIds: [swimmerId] })
     if (bookingIds.length) {
-      await tx.update(bookings).set({ swimmerId: null, swimmerName: ERASED_NAME, swimmingExperience: null, notes: null, updatedAt: now }).where(inArray(bookings.id, bookingIds))
+      await tx.update(bookings).set({ swimmerId: null, swimmerName: ERASED_NAME, swimmerAge: null, swimmingExperience: null, notes: null, updatedAt: now }).where(inArray(bookings.id, bookingIds))
     }
     if (campIds.length) {
       await tx.delete(guardianConsents).where(inArray(guardianConsents.campRegistrationId, campIds))

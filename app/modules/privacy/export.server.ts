@@ -111,6 +111,7 @@ export async function accountDataOf(accountId: number) {
       product: bookings.productCode,
       swimmerId: bookings.swimmerId,
       swimmerName: bookings.swimmerName,
+      swimmerAge: bookings.swimmerAge,
       customerName: bookings.customerName,
       customerEmail: bookings.customerEmail,
       customerPhone: bookings.customerPhone,

@@ -55,7 +55,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       origin: ORIGIN_LABELS[booking.origin],
       refundable: payments.some((payment) => payment.state === 'completed' && payment.gateway !== OFFLINE_GATEWAY && payment.amountPaise > 0),
       attendance: booking.attendance,
-      swimmer: booking.swimmerName,
+      // Someone else who swims without a profile, with the age given when booked (as the summary before payment showed it).
+      swimmer: booking.swimmerAge === null ? booking.swimmerName : `${booking.swimmerName}, ${booking.swimmerAge}`,
       // A swimmer under 18 booked by a guest: the booking person's declaration as parent or guardian.
       declaration: declaration && `Declared in the booking form by ${declaration.guardianName}, ${declaration.guardianEmail} (address not verified), ${formatLabDateTime(declaration.givenAt)}; privacy notice ${declaration.noticeVersion}`,
       customer: booking.customerName,
