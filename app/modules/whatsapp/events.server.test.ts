@@ -338,7 +338,7 @@ const SCENARIOS: Record<string, Scenario> = {
         phone,
         template: 'payment_failed',
         parameters: [formatRupees(booking.amountPaise), `${title} for ${customer.swimmerName}`, held.reference, `${config().SITE_URL}/book-slot?date=${DATES[0]}&swimmer=${customer.swimmerId}`],
-        email: null,
+        email: `Payment failed: ${title} (${held.reference})`,
       }
     },
   },
@@ -353,7 +353,7 @@ const SCENARIOS: Record<string, Scenario> = {
         phone: GUEST.phone!,
         template: 'payment_failed',
         parameters: [formatRupees(booking.amountPaise), `${await productName('single_race')} for ${GUEST.swimmerName}`, held.reference, `${config().SITE_URL}/booking?service=race`],
-        email: null,
+        email: `Payment failed: ${await productName('single_race')} (${held.reference})`,
       }
     },
   },
@@ -371,7 +371,7 @@ const SCENARIOS: Record<string, Scenario> = {
         phone: applicant.phone,
         template: 'payment_failed',
         parameters: [formatRupees(registration.amountPaise), `${campName} for ${applicant.swimmerName}`, registration.reference, `${config().SITE_URL}/onboarding?${new URLSearchParams({ email: applicant.email, phone: applicant.phone })}`],
-        email: null,
+        email: `Payment failed: ${campName} for ${applicant.swimmerName} (${registration.reference})`,
       }
     },
   },
@@ -388,7 +388,7 @@ const SCENARIOS: Record<string, Scenario> = {
         phone: family.phone,
         template: 'payment_failed',
         parameters: [formatRupees(family.amountPaise), `${campName} for ${family.names}`, lead.reference, `${config().SITE_URL}/onboarding?${new URLSearchParams({ email: family.parent.email, phone: family.phone })}`],
-        email: null,
+        email: `Payment failed: ${campName} for ${family.names} (${lead.reference})`,
       }
     },
   },
