@@ -20,6 +20,7 @@ import { cancelRegistration } from '~/modules/camps/staff-registrations.server'
 import { holdFamilySeats } from '~/modules/camps/groups.server'
 import { holdCampSeat } from '~/modules/camps/registrations.server'
 import { confirmWaitlistPlace, joinWaitlist, offerFreedSeats } from '~/modules/camps/waitlist.server'
+import { abandonOrder } from '~/modules/payments/checkout.server'
 import { newOrderId } from '~/modules/payments/gateway-contract.server'
 import { applyOrderStatus } from '~/modules/payments/payments.server'
 import { applyRefundStatus } from '~/modules/payments/refunds.server'
@@ -773,5 +774,18 @@ describe.each(Object.entries(SCENARIOS))('when %s', (_, scenario) => {
     await prepared.replay()
     expect((await whatsappMessages()).map((message) => message.templateName)).toEqual(['confirm_whatsapp_messages'])
     await expectEmail(prepared.email)
+  })
+})
+
+describe('an order given up before any payment started (its promo code refused on the form)', () => {
+  it('is released without telling the customer, who is on the form, that a payment failed', async () => {
+    turnWhatsAppOn()
+    const { customer, phone } = await accountCustomer('gaveup')
+    await optInToWhatsApp({ phone, source: 'booking' })
+    const held = await heldSession(customer)
+    await abandonOrder({ payable: { kind: 'booking', id: held.bookingId } })
+    expect((await bookingOf(held.bookingId)).status).toBe('payment_failed')
+    expect(await whatsappMessages()).toEqual([])
+    expect((await emailSubjects()).filter((subject) => subject.startsWith('Payment failed'))).toEqual([])
   })
 })
