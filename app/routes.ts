@@ -73,6 +73,7 @@ export default [
   // After the booking: changing it, its receipt, its report.
   route('bookings/:reference/reschedule', 'routes/bookings.$reference.reschedule.tsx'),
   route('bookings/:reference/cancel', 'routes/bookings.$reference.cancel.tsx'),
+  route('camp-registrations/:reference/cancel', 'routes/camp-registrations.$reference.cancel.tsx'),
   route('receipts/:orderId', 'routes/receipts.$orderId.ts'),
   route('credit-notes/:refundId', 'routes/credit-notes.$refundId.ts'),
   route('reports/files/:fileId', 'routes/reports.files.$fileId.ts'),

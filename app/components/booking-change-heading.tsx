@@ -1,12 +1,13 @@
 import { Link } from 'react-router'
 
-/** The top of the pages that cancel or move a booking: the way back, which booking, and the days it is on now. */
+/** The top of the pages that cancel or move a booking (or cancel a camp place): the way back, which one, and when it is. */
 export function BookingChangeHeading({
   heading,
   backTo,
   title,
   reference,
   days,
+  referenceLabel = 'booking ID',
   listClassName = '',
 }: {
   heading: string
@@ -14,6 +15,8 @@ export function BookingChangeHeading({
   title: string
   reference: string
   days: Array<{ label: string; value: string }>
+  /** What the reference is called: a booking's ID, or a camp place's registration ID. */
+  referenceLabel?: string
   /** Extra classes of the list of days, such as a width. */
   listClassName?: string
 }) {
@@ -24,7 +27,7 @@ export function BookingChangeHeading({
       </Link>
       <h1 className="mt-4 text-3xl font-extrabold text-brand-900">{heading}</h1>
       <p className="mt-2 text-muted">
-        {title}, booking ID {reference}
+        {title}, {referenceLabel} {reference}
       </p>
       <dl className={`mt-4 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm ${listClassName}`.trimEnd()}>
         {days.map((day) => (

@@ -82,7 +82,7 @@ export default function GuestBooking({ loaderData: booking }: Route.ComponentPro
         <DetailRow term="Booked on" value={booking.bookedOn} />
       </dl>
       {(booking.report || booking.analysisUrl) && <ReportPanel report={booking.report} analysisUrl={booking.analysisUrl} signInAs={booking.email} />}
-      <BookingActions reference={booking.reference} linkQuery={booking.linkQuery} change={booking.change} receiptUrl={booking.receiptUrl} />
+      <BookingActions changePath={`/bookings/${encodeURIComponent(booking.reference)}`} linkQuery={booking.linkQuery} change={booking.change} receiptUrl={booking.receiptUrl} />
       <CreditNoteLinks notes={booking.creditNotes} className="mt-3" />
       <p className="mt-6 text-sm text-muted">Keep this link private: anyone who has it can see this booking. It works until {booking.linkEnds}; register an account with the same e-mail address to see the booking in My Bookings at any time.</p>
       <Link to="/" className="btn-secondary mt-6">

@@ -15,6 +15,7 @@ import { changeOptions } from '~/modules/booking/changes.server'
 import { reportsOf } from '~/modules/reports/reports.server'
 import { analysesOfBookings } from '~/modules/analyses/publishing.server'
 import { accountCampRegistrations } from '~/modules/camps/account-registrations.server'
+import { campCancelOptions } from '~/modules/camps/cancellation.server'
 import { creditNotePath, creditNotesOfBookings, creditNotesOfRegistrations, type CreditNoteSummary } from '~/modules/receipts/credit-notes.server'
 import { reportView } from '~/lib/report-view.server'
 import type { BookingStatus } from '~/db/schema'
@@ -66,8 +67,9 @@ export async function loader({ request }: Route.LoaderArgs) {
       amount: formatRupees(booking.amountPaise),
       bookedOn: formatLabDate(booking.createdAt),
       payUntil: booking.status === 'pending' && booking.holdExpiresAt && booking.holdExpiresAt > now ? formatLabTime(booking.holdExpiresAt) : null,
+      changePath: `/bookings/${encodeURIComponent(booking.reference)}`,
       change: changeOptions(booking.status, booking.days[0], now),
-      receiptUrl: booking.paidOrderId ? `/receipts/${encodeURIComponent(booking.paidOrderId)}` : null,
+      receiptUrl: receiptPath(booking.paidOrderId),
       creditNotes: creditNoteLinks(bookingCredits.get(booking.id)),
       report: reportView(reports.get(booking.id), (fileId) => `/reports/files/${fileId}`),
       analysisUrl: analysisUrl(booking.id),
@@ -85,9 +87,16 @@ export async function loader({ request }: Route.LoaderArgs) {
         batch: registration.batchName,
         status: registration.status,
         amount: formatRupees(registration.amountPaise),
+        changePath: `/camp-registrations/${encodeURIComponent(registration.reference)}`,
+        change: campCancelOptions(registration, user.id, now),
+        receiptUrl: receiptPath(registration.paidOrderId),
         creditNotes: creditNoteLinks(campCredits.get(registration.id)),
       })),
   }
+}
+
+function receiptPath(paidOrderId: string | null) {
+  return paidOrderId ? `/receipts/${encodeURIComponent(paidOrderId)}` : null
 }
 
 function creditNoteLinks(notes: CreditNoteSummary[] = []) {
@@ -106,13 +115,15 @@ const STATUS: Record<BookingStatus, { label: string; style: string; icon: string
 
 export default function MyBookings({ loaderData }: Route.ComponentProps) {
   const { account, bookings, shownSwimmer, hasCampRegistrations, campRegistrations } = loaderData
+  // Sessions and camp places alike: what the list below shows.
+  const count = bookings.length + campRegistrations.length
   return (
     <section className="container-page py-10 sm:py-14">
       <div className="flex flex-wrap items-center gap-3">
         <h1 className="text-3xl font-extrabold text-brand-900 sm:text-4xl">My Bookings</h1>
         <span className="rounded-full bg-brand-700 px-3 py-1 text-sm font-bold text-white">
-          {bookings.length}
-          <span className="sr-only"> {bookings.length === 1 ? 'booking' : 'bookings'}</span>
+          {count}
+          <span className="sr-only"> {count === 1 ? 'booking' : 'bookings'}</span>
         </span>
       </div>
       {account.swimmers.length > 1 && (
@@ -186,7 +197,7 @@ export default function MyBookings({ loaderData }: Route.ComponentProps) {
                         </div>
                       </dl>
                       {(booking.report || booking.analysisUrl) && <ReportPanel report={booking.report} analysisUrl={booking.analysisUrl} />}
-                      <BookingActions reference={booking.reference} linkQuery="" change={booking.change} receiptUrl={booking.receiptUrl} />
+                      <BookingActions changePath={booking.changePath} linkQuery="" change={booking.change} receiptUrl={booking.receiptUrl} />
                       <CreditNoteLinks notes={booking.creditNotes} className="mt-3" />
                       {booking.payUntil && (
                         <div className="mt-4 flex flex-wrap items-center justify-between gap-3 rounded-lg bg-amber-50 p-3 text-sm text-amber-950">
@@ -244,7 +255,8 @@ export default function MyBookings({ loaderData }: Route.ComponentProps) {
                               <dd className="font-semibold text-ink">{registration.amount}</dd>
                             </div>
                           </dl>
-                          <CreditNoteLinks notes={registration.creditNotes} className="mt-4 border-t border-slate-200 pt-4" />
+                          <BookingActions changePath={registration.changePath} linkQuery="" change={registration.change} receiptUrl={registration.receiptUrl} reschedule={false} />
+                          <CreditNoteLinks notes={registration.creditNotes} className="mt-3" />
                         </article>
                       </li>
                     )

@@ -9,7 +9,7 @@ import { GUEST_BOOKING_LINK, privateLinkUrl } from '~/lib/private-links.server'
 import { calendarAttachment, calendarFile } from '~/modules/mail/ics.server'
 import { enqueueEmail } from '~/modules/mail/outbox.server'
 import { letter } from '~/modules/mail/templates.server'
-import { refundedBy, type CompletedRefund, type PaidOutcome, type Payable, type PaymentTerms } from '~/modules/payments/payable-contract.server'
+import { refundedBy, type CompletedRefund, type PaidOutcome, type Payable, type PaymentTerms, type UnpaidBecause } from '~/modules/payments/payable-contract.server'
 import { bookingDaysOf } from './bookings.server'
 import { seatsStillFree } from './holds.server'
 import { setStatus } from './status.server'
@@ -49,12 +49,14 @@ async function fulfilPaidBooking(tx: Executor, bookingId: number, now: Date): Pr
 
 /**
  * Every payment for the booking failed: the hold is released at once, so the slot can be chosen
- * again, and the customer is told on WhatsApp where to try again (only when it was released now: a
- * repeated report of the failure finds it released already).
+ * again, and the customer is told by e-mail (and on WhatsApp) where to try again, only when it was
+ * released now: a repeated report of the failure finds it released already.
  */
-async function releaseUnpaidBooking(tx: Executor, bookingId: number, now: Date) {
+async function releaseUnpaidBooking(tx: Executor, bookingId: number, now: Date, why: UnpaidBecause) {
   const released = await setStatus(tx, bookings, 'payment_failed', eq(bookings.id, bookingId), { holdExpiresAt: null, updatedAt: now }).returning({ id: bookings.id })
-  if (released.length) await tellPaymentFailedOnWhatsApp(tx, bookingId, now)
+  if (!released.length || why !== 'payment_failed') return
+  await enqueueEmail(await paymentFailedEmail(tx, bookingId), { bookingId }, tx, now)
+  await tellPaymentFailedOnWhatsApp(tx, bookingId, now)
 }
 
 /** The booking's price and hold, locked for a payment to start; null unless it is pending with time left to pay. */
@@ -211,6 +213,21 @@ async function latePaymentEmail(executor: Executor, bookingId: number) {
     ],
     details: [['Booking ID', booking.reference], swimmerRow(booking), ...dayRows(booking)],
     action: booking.userId ? { label: 'Choose another time slot', url: `${config().SITE_URL}/book-slot` } : undefined,
+  })
+}
+
+async function paymentFailedEmail(executor: Executor, bookingId: number) {
+  const booking = await bookingForMail(executor, bookingId)
+  return letter({
+    to: booking.customerEmail,
+    subject: `Payment failed: ${booking.title} (${booking.reference})`,
+    name: booking.customerName,
+    paragraphs: [
+      `Your payment of ${formatRupees(booking.amountPaise)} for ${paidFor(booking)} did not go through, so the booking is not confirmed and the time slot is no longer held for you.`,
+      'You can choose a time and pay again with the link below. If you have booked again already, please ignore this e-mail.',
+    ],
+    details: [['Booking ID', booking.reference], swimmerRow(booking), ...dayRows(booking)],
+    action: { label: 'Try Again', url: bookAgainUrl(booking) },
   })
 }
 

@@ -6,6 +6,7 @@ import { formatRupees } from '~/lib/money'
 import { daysBetween, formatDateRange, formatTimeRange } from '~/lib/lab-time'
 import { refundedHow } from '~/modules/booking/fulfilment.server'
 import { notifyOnWhatsApp } from '~/modules/whatsapp/notify.server'
+import { campFormFilledIn } from '~/modules/whatsapp/links.server'
 import type { Executor } from '~/db/client.server'
 import { calendarAttachment, calendarFile } from '~/modules/mail/ics.server'
 import { enqueueEmail } from '~/modules/mail/outbox.server'
@@ -13,7 +14,7 @@ import { letter } from '~/modules/mail/templates.server'
 import { setStatus } from '~/modules/booking/status.server'
 import { promoDetailRows } from '~/modules/promotions/uses.server'
 import { campPaidSentence } from './texts'
-import { refundedBy, type CompletedRefund, type PaidOutcome, type Payable, type PaymentTerms } from '~/modules/payments/payable-contract.server'
+import { refundedBy, type CompletedRefund, type PaidOutcome, type Payable, type PaymentTerms, type UnpaidBecause } from '~/modules/payments/payable-contract.server'
 import { campSeatsTaken, registrationOpen } from './camps.server'
 import { sameSwimmer } from './registrations.server'
 import { campSeatFreed, lockBatchById } from './waitlist.server'
@@ -107,22 +108,25 @@ async function lockBatchThenRegistration(tx: Executor, registrationId: number) {
   }
 }
 
-/** Every payment failed: the seat is released at once (an offered waitlist seat passes to the next). */
-async function unpaid(tx: Executor, registrationId: number, now: Date) {
+/**
+ * Every payment failed: the seat is released at once (an offered waitlist seat passes to the next),
+ * and the parent is told where to register again. Given up before paying, it is only released.
+ */
+async function unpaid(tx: Executor, registrationId: number, now: Date, why: UnpaidBecause) {
   const released = await setStatus(tx, campRegistrations, 'payment_failed', eq(campRegistrations.id, registrationId), { holdExpiresAt: null, updatedAt: now }).returning({ id: campRegistrations.id })
-  if (released.length) {
+  if (!released.length) return
+  if (why === 'payment_failed') {
+    const mail = await registrationDetails(tx, registrationId)
+    await enqueueEmail(paymentFailedEmail(mail, { total: mail.amountPaise, names: mail.swimmerName, greeting: mail.swimmerName }), { campRegistrationId: registrationId }, tx, now)
     await notifyOnWhatsApp(
       'payment_failed',
-      async () => {
-        const mail = await registrationDetails(tx, registrationId)
-        return { phone: mail.phone, parameters: [formatRupees(mail.amountPaise), campPaidFor(mail, mail.swimmerName), mail.reference, { kind: 'register-again', registrationId }], names: [mail.swimmerName], about: { campRegistrationId: registrationId } }
-      },
+      { phone: mail.phone, parameters: [formatRupees(mail.amountPaise), campPaidFor(mail, mail.swimmerName), mail.reference, { kind: 'register-again', registrationId }], names: [mail.swimmerName], about: { campRegistrationId: registrationId } },
       tx,
       now,
     )
-    await tx.update(campWaitlist).set({ status: 'expired' }).where(and(eq(campWaitlist.registrationId, registrationId), eq(campWaitlist.status, 'offered')))
-    await campSeatFreed(tx)
   }
+  await tx.update(campWaitlist).set({ status: 'expired' }).where(and(eq(campWaitlist.registrationId, registrationId), eq(campWaitlist.status, 'offered')))
+  await campSeatFreed(tx)
 }
 
 async function refunded(tx: Executor, registrationId: number, { amountPaise, how, creditNote }: CompletedRefund, now: Date) {
@@ -172,7 +176,7 @@ export const campPayable: Payable = {
   orderPrefix: 'CAMP',
   termsForPayment: async (tx, id, now) => ((await leadsGroup(tx, id)) ? groupTerms(tx, id, now) : terms(tx, id, now)),
   paid: async (tx, id, now) => ((await leadsGroup(tx, id)) ? groupPaid(tx, id, now) : paid(tx, id, now)),
-  unpaid: async (tx, id, now) => ((await leadsGroup(tx, id)) ? groupUnpaid(tx, id, now) : unpaid(tx, id, now)),
+  unpaid: async (tx, id, now, why) => ((await leadsGroup(tx, id)) ? groupUnpaid(tx, id, now, why) : unpaid(tx, id, now, why)),
   refunded: async (tx, id, refund, now) => ((await leadsGroup(tx, id)) ? groupRefunded(tx, id, refund, now) : refunded(tx, id, refund, now)),
 }
 
@@ -276,6 +280,28 @@ async function confirmationEmail(executor: Executor, registrationId: number, now
     action: { label: 'Register another swimmer', url: `${config().SITE_URL}/onboarding?${new URLSearchParams({ email: mail.email, phone: mail.phone })}` },
     closing: `The attached calendar file adds the camp (${formatDateRange(mail.startsOn, mail.endsOn)}) to your calendar.`,
     attachments: [calendarAttachment(ics, `${mail.reference}.ics`)],
+  })
+}
+
+/**
+ * The e-mail after a camp payment failed: for one registration, or a family's group (`names` of its
+ * swimmers, `total` their fees), with the link to the form, filled in, to register again.
+ */
+export function paymentFailedEmail(mail: RegistrationDetails, { total, names, greeting }: { total: number; names: string; greeting: string }) {
+  return letter({
+    to: mail.email,
+    subject: `Payment failed: ${campPaidFor(mail, names)} (${mail.reference})`,
+    name: greeting,
+    paragraphs: [
+      `Your payment of ${formatRupees(total)} for ${campPaidFor(mail, names)} did not go through, so the registration is not confirmed and the seat is no longer held for you.`,
+      'You can register and pay again with the link below. If you have registered again already, please ignore this e-mail.',
+    ],
+    details: [
+      ['Registration ID', mail.reference],
+      ['Camp', `${mail.campName}, ${formatDateRange(mail.startsOn, mail.endsOn)}`],
+      ['Batch', `${mail.batchName}: ${batchTimes(mail.timeRanges)}`],
+    ],
+    action: { label: 'Try Again', url: campFormFilledIn(mail) },
   })
 }
 

@@ -12,12 +12,12 @@ import { holderColumns, limitHoldAttempts, makeRoomForHold, type Holder } from '
 import { calendarAttachment } from '~/modules/mail/ics.server'
 import { enqueueEmail } from '~/modules/mail/outbox.server'
 import { letter } from '~/modules/mail/templates.server'
-import { refundedBy, type CompletedRefund, type PaidOutcome, type PaymentTerms } from '~/modules/payments/payable-contract.server'
+import { refundedBy, type CompletedRefund, type PaidOutcome, type PaymentTerms, type UnpaidBecause } from '~/modules/payments/payable-contract.server'
 import { refundPolicyIn } from '~/modules/site/site.server'
 import { mayBeBooked } from '~/modules/swimmers/consent.server'
 import { swimmerAge, swimmersOf } from '~/modules/swimmers/swimmers.server'
 import { campSeatsTaken, registrationOpen, waitingCounts } from './camps.server'
-import { batchLine, batchTimes, campCalendar, campLatePaymentReason, campPaidFor, registrationDetails } from './fulfilment.server'
+import { batchLine, batchTimes, campCalendar, campLatePaymentReason, campPaidFor, paymentFailedEmail, registrationDetails } from './fulfilment.server'
 import { refundedHow } from '~/modules/booking/fulfilment.server'
 import { notifyOnWhatsApp } from '~/modules/whatsapp/notify.server'
 import { AlreadyRegisteredError, BatchFullError, insertRegistration, lockBatchOrExplain, RegistrationClosedError, sameSwimmer } from './registrations.server'
@@ -274,25 +274,25 @@ async function seatsStillFree(tx: Executor, members: Array<{ id: number; status:
   return all - ours + members.length <= batch.capacity
 }
 
-/** Every payment for the group failed: all its seats are released at once. */
-export async function groupUnpaid(tx: Executor, leadId: number, now: Date) {
+/** Every payment for the group failed: all its seats are released at once, and after a failed payment the parent is told where to try again. */
+export async function groupUnpaid(tx: Executor, leadId: number, now: Date, why: UnpaidBecause) {
   const released = await setStatus(tx, campRegistrations, 'payment_failed', groupRows(leadId), { holdExpiresAt: null, updatedAt: now }).returning({ id: campRegistrations.id })
-  if (released.length) {
+  if (!released.length) return
+  if (why === 'payment_failed') {
+    const { first, names, swimmers, total } = await groupSummary(tx, leadId)
+    await enqueueEmail(paymentFailedEmail(first, { total, names, greeting: await guardianNameOf(tx, leadId) }), { campRegistrationId: leadId }, tx, now)
     await notifyOnWhatsApp(
       'payment_failed',
-      async () => {
-        const { first, names, swimmers, total } = await groupSummary(tx, leadId)
-        return { phone: first.phone, parameters: [formatRupees(total), campPaidFor(first, names), first.reference, { kind: 'register-again', registrationId: leadId }], names: swimmers, about: { campRegistrationId: leadId } }
-      },
+      { phone: first.phone, parameters: [formatRupees(total), campPaidFor(first, names), first.reference, { kind: 'register-again', registrationId: leadId }], names: swimmers, about: { campRegistrationId: leadId } },
       tx,
       now,
     )
-    await tx
-      .update(campWaitlist)
-      .set({ status: 'expired' })
-      .where(and(inArray(campWaitlist.registrationId, released.map((row) => row.id)), eq(campWaitlist.status, 'offered')))
-    await campSeatFreed(tx)
   }
+  await tx
+    .update(campWaitlist)
+    .set({ status: 'expired' })
+    .where(and(inArray(campWaitlist.registrationId, released.map((row) => row.id)), eq(campWaitlist.status, 'offered')))
+  await campSeatFreed(tx)
 }
 
 /**

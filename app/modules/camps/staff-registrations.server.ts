@@ -1,21 +1,16 @@
 import { and, asc, eq, sql } from 'drizzle-orm'
 import { db, type Executor } from '~/db/client.server'
 import { auditLog, campBatches, campRegistrations, camps, payments } from '~/db/schema'
-import { refundPolicyIn } from '~/modules/site/site.server'
-import { formatRupees } from '~/lib/money'
-import { formatDateRange } from '~/lib/lab-time'
 import { recordAudit, type Actor, type PersonActing } from '~/modules/audit/audit.server'
-import { setStatus } from '~/modules/booking/status.server'
 import { calendarAttachment } from '~/modules/mail/ics.server'
 import { enqueueEmail } from '~/modules/mail/outbox.server'
 import { letter } from '~/modules/mail/templates.server'
-import { requestRefund } from '~/modules/payments/refunds.server'
 import { lockStaffBatch } from './batch-editing.server'
 import { CampChangeRefusedError } from './camp-editing.server'
 import { campSeatsTaken } from './camps.server'
-import { batchTimes, campCalendar, campPaidFor, registrationDetails } from './fulfilment.server'
-import { notifyOnWhatsApp } from '~/modules/whatsapp/notify.server'
+import { batchTimes, campCalendar, registrationDetails } from './fulfilment.server'
 import { refundablePayments } from './staff-views.server'
+import { cancelConfirmedPlace } from './cancellation.server'
 import { campSeatFreed } from './waitlist.server'
 
 /** What staff do to a registration: move it to another batch, or cancel it (with or without a refund). */
@@ -128,52 +123,6 @@ export async function cancelRegistration(
     if (registration.status !== 'confirmed') throw new CampChangeRefusedError('Only a confirmed registration can be cancelled.')
     const [paid] = refund ? await refundablePayments(tx, registration.id).orderBy(asc(payments.id)).limit(1) : []
     if (refund && !paid) throw new CampChangeRefusedError('This registration has no payment to refund. Cancel it without a refund.', 'refund')
-
-    await setStatus(tx, campRegistrations, 'cancelled', eq(campRegistrations.id, registration.id), { holdExpiresAt: null, updatedAt: now })
-    // A registration paid for with others gets its own fee back from their payment.
-    if (paid) await requestRefund(tx, { paymentId: paid.id, amountPaise: paid.amountPaise, reason, now, campRegistrationId: paid.group ? registration.id : null })
-    const mail = await registrationDetails(tx, registration.id)
-    const refundPolicy = await refundPolicyIn(tx)
-    await enqueueEmail(
-      letter({
-        to: mail.email,
-        subject: `Camp registration cancelled: ${mail.swimmerName}, ${mail.campName} (${mail.reference})`,
-        name: mail.swimmerName,
-        paragraphs: [
-          `The registration of ${mail.swimmerName} for ${mail.campName} (${mail.batchName}) has been cancelled.`,
-          paid
-            ? `Your payment of ${formatRupees(paid.amountPaise)} is being refunded ${refundPolicy}. We will e-mail you when the refund is complete.`
-            : 'No refund applies to this registration.',
-        ],
-        details: [
-          ['Registration ID', mail.reference],
-          ['Camp', `${mail.campName}, ${formatDateRange(mail.startsOn, mail.endsOn)}`],
-          ['Batch', `${mail.batchName}: ${batchTimes(mail.timeRanges)}`],
-        ],
-      }),
-      { campRegistrationId: registration.id },
-      tx,
-      now,
-    )
-    if (paid) {
-      await notifyOnWhatsApp('cancelled_refund_started', { phone: mail.phone, parameters: [campPaidFor(mail, mail.swimmerName), mail.reference, formatRupees(paid.amountPaise), refundPolicy], names: [mail.swimmerName], about: { campRegistrationId: registration.id } }, tx, now)
-    }
-    await recordAudit(
-      tx,
-      actor,
-      {
-        action: 'camp_registration.cancel',
-        entityType: 'camp_registration',
-        entityId: reference,
-        summary: `Cancelled ${reference} ({swimmer}, ${mail.campName}, ${mail.batchName}) ${paid ? `with a refund of ${formatRupees(paid.amountPaise)}` : 'without a refund'}`,
-        personal: { swimmer: mail.swimmerName },
-        about: { campRegistrationId: registration.id },
-        before: { status: 'confirmed' },
-        after: { status: 'cancelled', refundPaise: paid?.amountPaise ?? null },
-      },
-      now,
-    )
-    await campSeatFreed(tx)
-    return { swimmerName: mail.swimmerName, refundPaise: paid?.amountPaise ?? null }
+    return cancelConfirmedPlace(tx, actor, registration, { paid, reason, now })
   })
 }

@@ -99,7 +99,7 @@ export async function previewCode({ code, product, customer, pricesPaise, networ
 /** An order given up before payment (its promo code refused when the seat was held): its seats and its code go back. */
 export async function abandonOrder({ payable, now = new Date() }: { payable: PayableRef; now?: Date }) {
   await db().transaction(async (tx) => {
-    await PAYABLES[payable.kind].unpaid(tx, payable.id, now)
+    await PAYABLES[payable.kind].unpaid(tx, payable.id, now, 'given_up')
     await releasePromoUse(tx, promoOrderOf(payable), now)
   })
 }

@@ -26,6 +26,9 @@ export type PaymentTerms = {
   accountId: number | null
 }
 
+/** Why an order ends unpaid: its payment failed, or the customer gave it up before paying (and is on the page that says why). */
+export type UnpaidBecause = 'payment_failed' | 'given_up'
+
 export type RefundedHow = 'gateway' | 'by_hand'
 
 /** A refund that completed, as the product it refunds hears of it. */
@@ -53,8 +56,11 @@ export type Payable = {
   termsForPayment(tx: Executor, id: number, now: Date): Promise<PaymentTerms | null>
   /** A payment completed: confirm, or say why the money must go back. */
   paid(tx: Executor, id: number, now: Date): Promise<PaidOutcome>
-  /** Its payments all failed: release what it holds. */
-  unpaid(tx: Executor, id: number, now: Date): Promise<void>
+  /**
+   * Its payments all failed, or it was given up before any payment started: release what it holds,
+   * and after a failed payment tell the customer where to try again.
+   */
+  unpaid(tx: Executor, id: number, now: Date, why: UnpaidBecause): Promise<void>
   /** A refund of one of its payments completed: settle it and tell the customer. */
   refunded(tx: Executor, id: number, refund: CompletedRefund, now: Date): Promise<void>
 }

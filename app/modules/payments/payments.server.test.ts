@@ -9,6 +9,7 @@ import { useSandboxPayments } from '../../../tests/support/sandbox-payments'
 import { useTestDatabase } from '../../../tests/support/test-database'
 import { applyOrderStatus, HoldExpiredError, nextCheckAt, reconcileDuePayments, refreshPayment, startPayment } from './payments.server'
 import { processDueRefunds } from './refunds.server'
+import { newOrderId } from './gateway-contract.server'
 
 useTestDatabase()
 const sandbox = useSandboxPayments()
@@ -204,6 +205,36 @@ describe('reconciliation', () => {
     await expect.poll(async () => (await payment(orderId)).state).toBe('failed')
     expect((await bookingRow(held.bookingId)).status).toBe('payment_failed')
     await expectHeld(holdSession({ customer: other!, productCode: 'biomechanical_package', date: FAR_DATES[0]!, start: '09:00', days: 3 }), { userId: other!.userId })
+  })
+
+  it('a declined payment is e-mailed once with where to try again, and not while another payment for the booking is under way or paid', async () => {
+    const [customer, paying] = await createCustomers(2)
+    const failedMails = async (email: string) => (await mailTo(email)).filter((mail) => mail.subject.startsWith('Payment failed'))
+    const declined = (orderId: string) => applyOrderStatus(orderId, { state: 'failed', amountPaise: null, transactionId: null, paymentMode: null })
+    const secondOrder = async (bookingId: number, state: 'pending' | 'completed') => {
+      const orderId = newOrderId('SLOT', new Date())
+      await db().insert(payments).values({ orderId, bookingId, gateway: 'sandbox', amountPaise: 30_000_00, state, expiresAt: addMinutes(new Date(), 20), createdAt: new Date(), updatedAt: new Date() })
+      return orderId
+    }
+
+    const held = await heldBooking(customer!)
+    const { orderId } = await payFor(held.bookingId)
+    const retry = await secondOrder(held.bookingId, 'pending')
+    await declined(orderId)
+    expect(await failedMails(customer!.email)).toEqual([])
+    expect((await bookingRow(held.bookingId)).status).toBe('pending')
+    // The last one fails too, and the gateway says so three times: one e-mail.
+    for (let report = 0; report < 3; report += 1) await declined(retry)
+    const [mail, ...more] = await failedMails(customer!.email)
+    expect(more).toEqual([])
+    expect(mail!.subject).toBe(`Payment failed: 3-Day Biomechanical Analysis (${held.reference})`)
+    expect(mail!.text).toContain(`/book-slot?date=${FAR_DATES[0]}&swimmer=${customer!.swimmerId}`)
+
+    const other = await holdSession({ customer: paying!, productCode: 'biomechanical_package', date: FAR_DATES[0]!, start: '11:00', days: 3 })
+    const first = await payFor(other.bookingId)
+    await secondOrder(other.bookingId, 'completed')
+    await declined(first.orderId)
+    expect(await failedMails(paying!.email)).toEqual([])
   })
 
   it('gives up on an order that stays pending long past its expiry, releasing the hold', async () => {

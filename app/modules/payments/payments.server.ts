@@ -144,7 +144,7 @@ async function afterFailure(tx: Executor, payable: PayableRef, paymentId: number
     .from(payments)
     .where(and(eq(payableColumn(payable.kind), payable.id), ne(payments.id, paymentId), inArray(payments.state, ['initiated', 'pending', 'completed'])))
   if (others.length === 0) {
-    await PAYABLES[payable.kind].unpaid(tx, payable.id, now)
+    await PAYABLES[payable.kind].unpaid(tx, payable.id, now, 'payment_failed')
     await releasePromoUse(tx, promoOrderOf(payable), now)
   }
 }

@@ -21,6 +21,7 @@ import { cancelRegistration } from '~/modules/camps/staff-registrations.server'
 import { holdFamilySeats } from '~/modules/camps/groups.server'
 import { holdCampSeat } from '~/modules/camps/registrations.server'
 import { confirmWaitlistPlace, joinWaitlist, offerFreedSeats } from '~/modules/camps/waitlist.server'
+import { abandonOrder } from '~/modules/payments/checkout.server'
 import { newOrderId } from '~/modules/payments/gateway-contract.server'
 import { applyOrderStatus } from '~/modules/payments/payments.server'
 import { applyRefundStatus } from '~/modules/payments/refunds.server'
@@ -339,7 +340,7 @@ const SCENARIOS: Record<string, Scenario> = {
         phone,
         template: 'payment_failed',
         parameters: [formatRupees(booking.amountPaise), `${title} for ${customer.swimmerName}`, held.reference, `${config().SITE_URL}/book-slot?date=${DATES[0]}&swimmer=${customer.swimmerId}`],
-        email: null,
+        email: `Payment failed: ${title} (${held.reference})`,
       }
     },
   },
@@ -354,7 +355,7 @@ const SCENARIOS: Record<string, Scenario> = {
         phone: GUEST.phone!,
         template: 'payment_failed',
         parameters: [formatRupees(booking.amountPaise), `${await productName('single_race')} for ${GUEST.swimmerName}`, held.reference, `${config().SITE_URL}/booking?service=race`],
-        email: null,
+        email: `Payment failed: ${await productName('single_race')} (${held.reference})`,
       }
     },
   },
@@ -372,7 +373,7 @@ const SCENARIOS: Record<string, Scenario> = {
         phone: applicant.phone,
         template: 'payment_failed',
         parameters: [formatRupees(registration.amountPaise), `${campName} for ${applicant.swimmerName}`, registration.reference, `${config().SITE_URL}/onboarding?${new URLSearchParams({ email: applicant.email, phone: applicant.phone })}`],
-        email: null,
+        email: `Payment failed: ${campName} for ${applicant.swimmerName} (${registration.reference})`,
       }
     },
   },
@@ -389,7 +390,7 @@ const SCENARIOS: Record<string, Scenario> = {
         phone: family.phone,
         template: 'payment_failed',
         parameters: [formatRupees(family.amountPaise), `${campName} for ${family.names}`, lead.reference, `${config().SITE_URL}/onboarding?${new URLSearchParams({ email: family.parent.email, phone: family.phone })}`],
-        email: null,
+        email: `Payment failed: ${campName} for ${family.names} (${lead.reference})`,
       }
     },
   },
@@ -773,5 +774,18 @@ describe.each(Object.entries(SCENARIOS))('when %s', (_, scenario) => {
     await prepared.replay()
     expect((await whatsappMessages()).map((message) => message.templateName)).toEqual(['confirm_whatsapp_messages'])
     await expectEmail(prepared.email)
+  })
+})
+
+describe('an order given up before any payment started (its promo code refused on the form)', () => {
+  it('is released without telling the customer, who is on the form, that a payment failed', async () => {
+    turnWhatsAppOn()
+    const { customer, phone } = await accountCustomer('gaveup')
+    await optInToWhatsApp({ phone, source: 'booking' })
+    const held = await heldSession(customer)
+    await abandonOrder({ payable: { kind: 'booking', id: held.bookingId } })
+    expect((await bookingOf(held.bookingId)).status).toBe('payment_failed')
+    expect(await whatsappMessages()).toEqual([])
+    expect((await emailSubjects()).filter((subject) => subject.startsWith('Payment failed'))).toEqual([])
   })
 })

@@ -1,0 +1,87 @@
+import { data, Form, Link } from 'react-router'
+import { BookingChangeHeading } from '~/components/booking-change-heading'
+import { FormAlert, HoneypotField, PendingButton } from '~/components/form-controls'
+import type { Route } from './+types/camp-registrations.$reference.cancel'
+import { requireUser } from '~/lib/auth.server'
+import { readForm } from '~/lib/form-data.server'
+import { rejectBots } from '~/lib/honeypot'
+import { formatDateRange, formatLabDateTime } from '~/lib/lab-time'
+import { formatRupees } from '~/lib/money'
+import { notFoundUnless, refusalOf } from '~/lib/refusals.server'
+import { pageMeta } from '~/lib/seo'
+import { redirectWithToast } from '~/lib/toast.server'
+import { batchTimes } from '~/modules/camps/fulfilment.server'
+import { cancelOwnPlace, ownCampPlace } from '~/modules/camps/cancellation.server'
+import { getSiteSettings } from '~/modules/site/site.server'
+
+export const meta: Route.MetaFunction = ({ matches }) => [
+  ...pageMeta(matches, { title: 'Cancel your camp registration', description: 'Cancel a camp registration and get a refund.', path: '/my-bookings' }),
+  { name: 'robots', content: 'noindex' },
+]
+
+const BACK_TO = '/my-bookings'
+
+/** A family cancels a camp place registered under their account; anyone else's is a 404. */
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const user = await requireUser(request)
+  const place = await ownCampPlace(user.id, params.reference)
+  notFoundUnless(place)
+  return {
+    reference: place.reference,
+    title: place.campName,
+    details: [
+      { label: 'Swimmer', value: place.swimmerName },
+      { label: 'Dates', value: formatDateRange(place.startsOn, place.endsOn) },
+      { label: 'Batch', value: `${place.batchName}: ${batchTimes(place.timeRanges)}` },
+    ],
+    refund: place.refundPaise !== null ? formatRupees(place.refundPaise) : null,
+    refundPolicy: (await getSiteSettings()).refundPolicy,
+    options: place.options,
+    deadline: formatLabDateTime(place.deadline),
+  } as const
+}
+
+export async function action({ request, params }: Route.ActionArgs) {
+  const user = await requireUser(request)
+  rejectBots(await readForm(request))
+  let cancelled: Awaited<ReturnType<typeof cancelOwnPlace>>
+  try {
+    cancelled = await cancelOwnPlace({ account: { id: user.id, email: user.email }, reference: params.reference })
+  } catch (error) {
+    const refusal = refusalOf(error)
+    return data({ error: refusal.message }, { status: refusal.status })
+  }
+  return redirectWithToast(BACK_TO, {
+    type: 'success',
+    title: 'Registration cancelled',
+    description: cancelled.refundPaise !== null ? `Your refund of ${formatRupees(cancelled.refundPaise)} is on its way. We will e-mail you when it is complete.` : 'Your camp registration has been cancelled.',
+  })
+}
+
+export default function CancelCampPlace({ loaderData, actionData }: Route.ComponentProps) {
+  const { reference, title, details, refund, refundPolicy, options, deadline } = loaderData
+  return (
+    <section className="container-page max-w-2xl py-10 sm:py-14">
+      <BookingChangeHeading heading="Cancel your camp registration" backTo={BACK_TO} title={title} reference={reference} referenceLabel="registration ID" days={details} />
+      {!options.allowed ? (
+        <p role="alert" className="mt-6 rounded-lg border border-amber-300 bg-amber-50 p-4 text-amber-950">
+          {options.reason}
+        </p>
+      ) : (
+        <Form method="post" className="card mt-6 space-y-4 p-6 shadow-sm">
+          <HoneypotField />
+          <p className="text-ink">
+            {refund ? `You will get your ${refund} back, ${refundPolicy}.` : 'No payment was taken for this registration, so there is nothing to refund.'} You can cancel until {deadline}.
+          </p>
+          <FormAlert id="cancel-error" errors={actionData?.error ? [actionData.error] : undefined} />
+          <PendingButton pendingLabel="Cancelling..." className="btn-primary w-full bg-red-700 hover:bg-red-800">
+            Cancel this registration
+          </PendingButton>
+          <Link to={BACK_TO} className="btn-secondary w-full">
+            Keep this registration
+          </Link>
+        </Form>
+      )}
+    </section>
+  )
+}
