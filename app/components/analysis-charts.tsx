@@ -20,7 +20,6 @@ const labelWidth = (label: string) => label.length * LABEL_SIZE * 0.56
  */
 export function BandBar({ value, display, betterWhen, bands, standing }: { value: number; display: string; betterWhen: 'higher' | 'lower'; bands: BandMark[]; standing: string }) {
   const width = 240
-  const height = 60
   const values = [value, ...bands.map((band) => band.value)]
   const low = Math.min(...values)
   const high = Math.max(...values)
@@ -35,6 +34,7 @@ export function BandBar({ value, display, betterWhen, bands, standing }: { value
     bands.map((band) => ({ key: band.level, at: x(band.value), text: band.display })),
     width,
   )
+  const height = labels.some((label) => label.row === 1) ? 60 : 42
   return (
     <svg role="img" aria-label={`${display}. ${standing}`} viewBox={`0 0 ${width} ${height}`} width={width} height={height} className="h-auto w-60 max-w-full" preserveAspectRatio="xMinYMid meet">
       <line x1="8" x2={width - 8} y1="14" y2="14" stroke="#94a3b8" strokeWidth="4" strokeLinecap="round" />

@@ -38,12 +38,9 @@ export function ShareForm({ swimmerFirstName, analysisPage, actionData, linksHre
         </PendingButton>
       </Form>
       {linksHref && (
-        <p className="mt-4 text-sm">
-          <Link to={linksHref} className="link inline-flex min-h-11 items-center">
-            The links you have shared
-          </Link>
-          <span className="text-muted">: when each was last opened, and revoking one.</span>
-        </p>
+        <Link to={linksHref} className="link mt-4 inline-flex min-h-11 items-center">
+          See or revoke the links you have shared
+        </Link>
       )}
     </section>
   )

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
-import { referenceBands } from '~/db/schema'
+import { referenceBands, swimmers } from '~/db/schema'
 import { DESKTOP, expectNoAxeViolations, expectNoSidewaysScroll, expectReadableText, LAPTOP, PHONE, signInWithForm, useBrowser } from '../support/browser'
 import { accountWithSwimmer, analysedSession, clipOf, FAMILY_PASSWORD, figureOn, findingOf } from '../support/family-analyses'
 import { useTestSite } from '../support/site'
@@ -13,7 +13,7 @@ import { useTestSite } from '../support/site'
 
 const browser = useBrowser()
 const PARENT = { name: 'Asha Iyer', email: 'asha.iyer@example.com' }
-const ids = { march: 0, september: 0, swimmer: 0, clip: 0, marchClip: 0 }
+const ids = { march: 0, september: 0, swimmer: 0, clip: 0, marchClip: 0, sibling: 0 }
 
 const site = useTestSite(
   { SMTP_URL: undefined },
@@ -26,6 +26,10 @@ const site = useTestSite(
       ids.clip = await clipOf(db, ids.september, 'Side view, September', [{ kind: 'start', seconds: 0 }, { kind: 'turn', seconds: 12.5 }, { kind: 'finish', seconds: 24 }])
       ids.marchClip = await clipOf(db, ids.march, 'Side view, March', [{ kind: 'turn', seconds: 11 }])
       await findingOf(db, ids.september, 'Breathing late on the turn', 'Breathe-out drill')
+      // A younger sibling with one analysis so far.
+      const [sibling] = await db.insert(swimmers).values({ accountId: family.userId, name: 'Dev Iyer', ageYears: 11, ageGivenOn: '2026-01-01', gender: 'male', swimmingExperience: 'beginner', academyName: 'NA', coachName: 'NA', specialization: 'freestyle' }).returning({ id: swimmers.id })
+      ids.sibling = sibling!.id
+      await analysedSession(db, { ...family, swimmerId: ids.sibling, name: 'Dev Iyer' }, '2026-09-08', { metrics: { final_time: 38.4 }, publishedAt: new Date('2026-09-12T06:00:00Z') })
       const band = { stroke: 'freestyle', distanceMetres: 50, metricKey: 'final_time', ageMin: 10, ageMax: 18, gender: 'any' }
       await db.insert(referenceBands).values([
         { ...band, level: 'State finalist', value: 31.5 },
@@ -133,7 +137,8 @@ describe('a family’s results in the browser', () => {
 
   it('the pages work on a 360 px phone and pass axe there', async () => {
     const { context, page } = await signedInParent(PHONE)
-    for (const path of ['/analyses', `/analyses/${ids.september}`, `/swimmers/${ids.swimmer}/progress`, `/swimmers/${ids.swimmer}/compare?a=${ids.march}&b=${ids.september}`]) {
+    const firstOnly = [`/swimmers/${ids.sibling}/progress`, `/swimmers/${ids.sibling}/compare`]
+    for (const path of ['/analyses', `/analyses/${ids.september}`, `/swimmers/${ids.swimmer}/progress`, `/swimmers/${ids.swimmer}/compare?a=${ids.march}&b=${ids.september}`, ...firstOnly]) {
       await page.goto(path)
       // Nothing wider than the screen: tables scroll inside their own box.
       await expectNoSidewaysScroll(page)
@@ -142,6 +147,10 @@ describe('a family’s results in the browser', () => {
       await expectNoAxeViolations(page)
       await page.setViewportSize(PHONE)
     }
+    // Before a second analysis, progress and compare say what they will show, and offer to book it.
+    expect(await mainText(page)).toContain('Dev has one analysis so far; after the next one you can compare the two here.')
+    expect(await page.getByRole('link', { name: 'Book the next analysis' }).getAttribute('href')).toBe(`/book-slot?swimmer=${ids.sibling}`)
+    await page.goto(`/swimmers/${ids.swimmer}/compare?a=${ids.march}&b=${ids.september}`)
     expect(await page.getByRole('row', { name: /Final time/ }).innerText()).toMatch(/31\.2 s\s+30\.8 s\s+▲? ?−0\.4 s \(better\)/)
     // Every figure of the analysis in full on the phone, none of it in a box that scrolls sideways,
     // and the reference levels' marks as readable as the text around them.
@@ -174,7 +183,7 @@ describe('a family’s results in the browser', () => {
     await expectNoAxeViolations(coach)
     // The links made on the analysis page are listed, to revoke, one link away from it.
     await page.goto(`/analyses/${ids.september}`)
-    await page.getByRole('link', { name: 'The links you have shared' }).click()
+    await page.getByRole('link', { name: 'See or revoke the links you have shared' }).click()
     await page.waitForURL(`**/swimmers/${ids.swimmer}/progress#shared-links`)
     const listed = page.getByTestId('share-links').getByRole('listitem').filter({ hasText: 'One analysis' }).filter({ hasText: 'Works' })
     await listed.getByRole('button', { name: /Revoke/ }).click()
