@@ -6,13 +6,20 @@ import { useId } from 'react'
 
 type BandMark = { level: string; value: number; display: string }
 
+/** The size of the charts' words, in the units of their viewBox: drawn at no less than 12 px on a 360 px phone. */
+const LABEL_SIZE = 12
+
+/** About how wide a label of the charts is drawn, in the same units (a figure's digits and a few letters). */
+const labelWidth = (label: string) => label.length * LABEL_SIZE * 0.56
+
 /**
  * Where a figure stands among the reference levels, on a line from the weakest level (left) to the
  * strongest (right), whichever way "better" runs for the figure. `standing` is what it shows, in words.
+ * It is drawn at its own size (240 px wide, narrower only on a narrower screen), so its labels stay
+ * readable; a label that would cover the one before it goes on a second line.
  */
 export function BandBar({ value, display, betterWhen, bands, standing }: { value: number; display: string; betterWhen: 'higher' | 'lower'; bands: BandMark[]; standing: string }) {
   const width = 240
-  const height = 34
   const values = [value, ...bands.map((band) => band.value)]
   const low = Math.min(...values)
   const high = Math.max(...values)
@@ -23,20 +30,42 @@ export function BandBar({ value, display, betterWhen, bands, standing }: { value
     const share = (figure - (low - pad)) / span
     return 8 + (betterWhen === 'lower' ? 1 - share : share) * (width - 16)
   }
+  const labels = placeLabels(
+    bands.map((band) => ({ key: band.level, at: x(band.value), text: band.display })),
+    width,
+  )
+  const height = labels.some((label) => label.row === 1) ? 60 : 42
   return (
-    <svg role="img" aria-label={`${display}. ${standing}`} viewBox={`0 0 ${width} ${height}`} className="h-9 w-full max-w-60" preserveAspectRatio="xMinYMid meet">
+    <svg role="img" aria-label={`${display}. ${standing}`} viewBox={`0 0 ${width} ${height}`} width={width} height={height} className="h-auto w-60 max-w-full" preserveAspectRatio="xMinYMid meet">
       <line x1="8" x2={width - 8} y1="14" y2="14" stroke="#94a3b8" strokeWidth="4" strokeLinecap="round" />
       {bands.map((band) => (
-        <g key={band.level}>
-          <line x1={x(band.value)} x2={x(band.value)} y1="6" y2="22" stroke="#334155" strokeWidth="2" />
-          <text x={x(band.value)} y="32" textAnchor="middle" fontSize="8" fill="#334155">
-            {band.display}
-          </text>
-        </g>
+        <line key={band.level} x1={x(band.value)} x2={x(band.value)} y1="6" y2="22" stroke="#334155" strokeWidth="2" />
+      ))}
+      {labels.map((label) => (
+        <text key={label.key} x={label.x} y={label.row === 0 ? 36 : 54} textAnchor="middle" fontSize={LABEL_SIZE} fill="#334155">
+          {label.text}
+        </text>
       ))}
       <circle cx={x(value)} cy="14" r="6" fill="#0b5f75" stroke="#ffffff" strokeWidth="2" />
     </svg>
   )
+}
+
+/**
+ * Labels centred under their marks, kept inside the chart's width, each on the first of two lines
+ * where it does not cover the label before it.
+ */
+function placeLabels<T extends { key: string; at: number; text: string }>(marks: T[], width: number) {
+  const ends = [-Infinity, -Infinity]
+  return [...marks]
+    .sort((a, b) => a.at - b.at)
+    .map((mark) => {
+      const half = labelWidth(mark.text) / 2
+      const x = Math.min(Math.max(mark.at, half), width - half)
+      const row = x - half >= ends[0]! + 4 ? 0 : 1
+      ends[row] = x + half
+      return { ...mark, x, row }
+    })
 }
 
 /** A point: its date in full (the table) and short (under the chart), and its figure. */
@@ -48,11 +77,12 @@ export type ChartPoint = { date: string; dateText: string; dateLabel: string; va
  */
 export function LineChart({ title, unit, points, betterWhen }: { title: string; unit: string; points: ChartPoint[]; betterWhen: 'higher' | 'lower' }) {
   const id = useId()
-  const width = 320
+  // Narrow enough that its labels are drawn at 12 px or more on a phone, and no wider than max-w-sm.
+  const width = 280
   const height = 170
-  const left = 44
-  const right = 14
-  const top = 16
+  const left = 52
+  const right = 30
+  const top = 18
   const bottom = 34
   const values = points.map((point) => point.value)
   const low = Math.min(...values)
@@ -63,21 +93,24 @@ export function LineChart({ title, unit, points, betterWhen }: { title: string; 
   const best = points.find((point) => point.personalBest)
   const description = `${points.map((point) => `${point.dateText}: ${point.display}${point.personalBest ? ' (personal best)' : ''}`).join('; ')}. ${betterWhen === 'lower' ? 'Lower' : 'Higher'} is better.`
   const path = points.map((point, index) => `${index === 0 ? 'M' : 'L'}${x(index).toFixed(1)},${y(point.value).toFixed(1)}`).join(' ')
+  // As many dates under the line as fit side by side, the first and the last always; the table has them all.
+  const fit = Math.max(2, Math.floor((width - left - right) / (labelWidth(points[0]?.dateLabel ?? '') + 8)) + 1)
+  const dated = new Set(points.length <= fit ? points.map((_, index) => index) : Array.from({ length: fit }, (_, step) => Math.round((step * (points.length - 1)) / (fit - 1))))
   return (
     <figure className="card p-4">
       <figcaption id={`${id}-title`} className="font-bold text-ink">
         {title}
         {unit && <span className="font-normal text-muted"> ({unit})</span>}
       </figcaption>
-      <svg role="img" aria-labelledby={`${id}-title ${id}-desc`} viewBox={`0 0 ${width} ${height}`} className="mt-2 w-full" preserveAspectRatio="xMidYMid meet">
+      <svg role="img" aria-labelledby={`${id}-title ${id}-desc`} viewBox={`0 0 ${width} ${height}`} className="mt-2 w-full max-w-sm" preserveAspectRatio="xMidYMid meet">
         <desc id={`${id}-desc`}>{description}</desc>
         <line x1={left} x2={width - right} y1={height - bottom} y2={height - bottom} stroke="#cbd5e1" />
         <line x1={left} x2={left} y1={top} y2={height - bottom} stroke="#cbd5e1" />
-        <text x={left - 6} y={y(high) + 4} textAnchor="end" fontSize="10" fill="#334155">
+        <text x={left - 6} y={y(high) + 4} textAnchor="end" fontSize={LABEL_SIZE} fill="#334155">
           {formatTick(high)}
         </text>
         {high !== low && (
-          <text x={left - 6} y={y(low) + 4} textAnchor="end" fontSize="10" fill="#334155">
+          <text x={left - 6} y={y(low) + 4} textAnchor="end" fontSize={LABEL_SIZE} fill="#334155">
             {formatTick(low)}
           </text>
         )}
@@ -85,15 +118,17 @@ export function LineChart({ title, unit, points, betterWhen }: { title: string; 
         {points.map((point, index) => (
           <g key={`${point.date}-${index}`}>
             <circle cx={x(index)} cy={y(point.value)} r="4" fill="#0b5f75" />
-            <text x={x(index)} y={height - bottom + 14} textAnchor="middle" fontSize="9" fill="#334155">
-              {point.dateLabel}
-            </text>
+            {dated.has(index) && (
+              <text x={x(index)} y={height - bottom + 18} textAnchor="middle" fontSize={LABEL_SIZE} fill="#334155">
+                {point.dateLabel}
+              </text>
+            )}
           </g>
         ))}
         {best && (
           <g>
             <circle cx={x(points.indexOf(best))} cy={y(best.value)} r="8" fill="none" stroke="#b45309" strokeWidth="2.5" />
-            <text x={x(points.indexOf(best))} y={Math.max(10, y(best.value) - 11)} textAnchor="middle" fontSize="10" fontWeight="bold" fill="#92400e">
+            <text x={x(points.indexOf(best))} y={Math.max(LABEL_SIZE, y(best.value) - 12)} textAnchor="middle" fontSize={LABEL_SIZE} fontWeight="bold" fill="#92400e">
               PB
             </text>
           </g>

@@ -15,66 +15,97 @@ export type ProgressPageView = {
 /**
  * A swimmer's figures over time: a filter by event (a plain GET form), a chart and a table per
  * figure, the analyses to open, and the form that picks two to compare. `base` is where the pages
- * live ("/swimmers/7" for the family, "/shared/<token>" for a coach).
+ * live ("/swimmers/7" for the family, "/shared/<token>" for a coach). Before a second analysis
+ * there is nothing to follow yet, and the page says what it will show.
  */
-export function ProgressView({ name, progress, base, analysisHref, share = null }: { name: string; progress: ProgressPageView; base: string; analysisHref: (id: number) => string; share?: string | null }) {
+export function ProgressView({ name, progress, base, analysisHref, bookHref, share = null }: { name: string; progress: ProgressPageView; base: string; analysisHref: (id: number) => string; bookHref: string | null; share?: string | null }) {
+  if (progress.analyses.length < 2) return <BeforeTwoAnalyses page="progress" name={name} analyses={progress.analyses} analysisHref={analysisHref} bookHref={bookHref} />
   return (
     <div className="space-y-10">
-      {progress.analyses.length === 0 ? (
-        <p className="text-ink">No published analyses yet.</p>
-      ) : (
-        <>
-          <section aria-labelledby="analyses-list">
-            <h2 id="analyses-list" className="text-2xl font-bold text-brand-900">
-              Analyses
-            </h2>
-            <ul className="mt-2 flex flex-wrap gap-2">
-              {progress.analyses.map((analysis) => (
-                <li key={analysis.id}>
-                  <Link to={analysisHref(analysis.id)} className="inline-flex min-h-11 items-center rounded-full border border-slate-300 px-4 text-sm font-semibold text-brand-700 hover:bg-brand-50">
-                    {analysis.date}
-                  </Link>
-                </li>
-              ))}
-            </ul>
-          </section>
+      <AnalysesList analyses={progress.analyses} analysisHref={analysisHref} />
 
-          <section aria-labelledby="charts">
-            <h2 id="charts" className="text-2xl font-bold text-brand-900">
-              {name}’s figures over time
-            </h2>
-            <Form method="get" className="mt-3 flex flex-wrap items-end gap-3">
-              {share && <input type="hidden" name="share" value={share} />}
-              <div>
-                <label htmlFor="event-filter" className="block text-sm font-semibold text-ink">
-                  Event
-                </label>
-                <select id="event-filter" name="event" defaultValue={progress.event ?? ''} className="input mt-1">
-                  <option value="">All events</option>
-                  {progress.events.map((event) => (
-                    <option key={event.key} value={event.key}>
-                      {event.label}
-                    </option>
-                  ))}
-                </select>
-              </div>
-              <button type="submit" className="btn-secondary min-h-11 px-4 py-2">
-                Show
-              </button>
-            </Form>
-            <ul className="mt-6 grid gap-6 md:grid-cols-2">
-              {progress.series.map((line) => (
-                <li key={line.id} className="min-w-0">
-                  <LineChart title={line.title} unit={line.unit} points={line.points} betterWhen={line.betterWhen} />
-                </li>
+      <section aria-labelledby="charts">
+        <h2 id="charts" className="text-2xl font-bold text-brand-900">
+          {name}’s figures over time
+        </h2>
+        <Form method="get" className="mt-3 flex flex-wrap items-end gap-3">
+          {share && <input type="hidden" name="share" value={share} />}
+          <div>
+            <label htmlFor="event-filter" className="block text-sm font-semibold text-ink">
+              Event
+            </label>
+            <select id="event-filter" name="event" defaultValue={progress.event ?? ''} className="input mt-1">
+              <option value="">All events</option>
+              {progress.events.map((event) => (
+                <option key={event.key} value={event.key}>
+                  {event.label}
+                </option>
               ))}
-            </ul>
-          </section>
+            </select>
+          </div>
+          <button type="submit" className="btn-secondary min-h-11 px-4 py-2">
+            Show
+          </button>
+        </Form>
+        <ul className="mt-6 grid gap-6 md:grid-cols-2">
+          {progress.series.map((line) => (
+            <li key={line.id} className="min-w-0">
+              <LineChart title={line.title} unit={line.unit} points={line.points} betterWhen={line.betterWhen} />
+            </li>
+          ))}
+        </ul>
+      </section>
 
-          {progress.analyses.length > 1 && <CompareChooser base={base} analyses={progress.analyses} chosen={null} share={share} />}
-        </>
-      )}
+      <CompareChooser base={base} analyses={progress.analyses} chosen={null} share={share} />
     </div>
+  )
+}
+
+const WHAT_IT_SHOWS = {
+  progress: { intro: 'Progress shows how each figure changes from one analysis to the next.', afterOne: 'after the next one you will see how each figure has changed, and the best so far.', afterNone: 'after the first two you will see how each figure has changed, and the best so far.' },
+  compare: { intro: 'Compare sets two analyses side by side, figure by figure, with the same moments on video.', afterOne: 'after the next one you can compare the two here.', afterNone: 'after the first two you can compare them here.' },
+}
+
+/**
+ * Progress or compare for a swimmer with fewer than two analyses: what the page will show once there
+ * are two, the analysis there is, and for the family the way to book the next one.
+ */
+export function BeforeTwoAnalyses({ page, name, analyses, analysisHref, bookHref }: { page: keyof typeof WHAT_IT_SHOWS; name: string; analyses: Array<{ id: number; date: string }>; analysisHref: (id: number) => string; bookHref: string | null }) {
+  const text = WHAT_IT_SHOWS[page]
+  return (
+    <div className="space-y-8">
+      <div className="max-w-2xl rounded-xl border border-brand-100 bg-brand-50 p-5">
+        <p className="text-ink">
+          {text.intro} {analyses.length === 0 ? `${name} has no published analysis yet; ${text.afterNone}` : `${name} has one analysis so far; ${text.afterOne}`}
+        </p>
+        {bookHref && (
+          <Link to={bookHref} className="btn-primary mt-4">
+            {analyses.length === 0 ? 'Book an analysis' : 'Book the next analysis'}
+          </Link>
+        )}
+      </div>
+      {analyses.length > 0 && <AnalysesList analyses={analyses} analysisHref={analysisHref} />}
+    </div>
+  )
+}
+
+/** The swimmer's analyses, newest first, each a link to its page. */
+function AnalysesList({ analyses, analysisHref }: { analyses: Array<{ id: number; date: string }>; analysisHref: (id: number) => string }) {
+  return (
+    <section aria-labelledby="analyses-list">
+      <h2 id="analyses-list" className="text-2xl font-bold text-brand-900">
+        Analyses
+      </h2>
+      <ul className="mt-2 flex flex-wrap gap-2">
+        {analyses.map((analysis) => (
+          <li key={analysis.id}>
+            <Link to={analysisHref(analysis.id)} className="inline-flex min-h-11 items-center rounded-full border border-slate-300 px-4 text-sm font-semibold text-brand-700 hover:bg-brand-50">
+              {analysis.date}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </section>
   )
 }
 
@@ -119,7 +150,7 @@ export function CompareView({ compare, query }: { compare: ComparePageView; quer
           <div key={event.key} className="mt-6">
             <h3 className="text-lg font-bold text-ink">{event.label}</h3>
             {/* Focusable, so the figures can be scrolled sideways from the keyboard on a narrow screen. */}
-            <div className="mt-2 overflow-x-auto" tabIndex={0} role="region" aria-label={`${event.label}, compared`}>
+            <div className="mt-2 relative overflow-x-auto" tabIndex={0} role="region" aria-label={`${event.label}, compared`}>
               <table className="w-full min-w-[20rem] text-left text-sm" data-testid="compare">
                 <caption className="sr-only">
                   {event.label}: {compare.before.date} and {compare.after.date}

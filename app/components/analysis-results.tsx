@@ -44,8 +44,21 @@ export function ChangeText({ change, better }: { change: string | null; better: 
   )
 }
 
+/** One fact of a figure: its name over its value, so a figure's facts fit a phone's width side by side or one under another. */
+function Figure({ term, children }: { term: string; children: React.ReactNode }) {
+  return (
+    <div className="min-w-0">
+      <dt className="text-muted">{term}</dt>
+      <dd className="text-ink">{children}</dd>
+    </div>
+  )
+}
+
 /** An analysis as the family or their coach sees it. `query` carries a coach's token on to the files. */
 export function AnalysisResults({ page, query }: { page: AnalysisPageView; query: string }) {
+  // At a swimmer's first analysis no figure has a previous value: the page does not speak of one.
+  const metrics = page.events.flatMap((event) => event.metrics)
+  const shown = { previous: metrics.some((metric) => metric.previous !== null) }
   return (
     <div className="space-y-10">
       {page.summary && (
@@ -80,60 +93,37 @@ export function AnalysisResults({ page, query }: { page: AnalysisPageView; query
         <h2 id="figures" className="text-2xl font-bold text-brand-900">
           Figures
         </h2>
-        <p className="mt-1 text-sm text-muted">Measured in a {page.poolLength} pool. “Previous” is the same figure at the last analysis that measured it.</p>
+        <p className="mt-1 text-sm text-muted">
+          Measured in a {page.poolLength} pool.{shown.previous && ' “Previous” is the same figure at the last analysis that measured it.'}
+        </p>
         {page.events.length === 0 && <p className="mt-3 text-ink">No figures were recorded in this analysis.</p>}
         {page.events.map((event) => (
           <div key={event.id} className="mt-6">
             <h3 className="text-lg font-bold text-ink">{event.label}</h3>
-            {/* Focusable, so the figures can be scrolled sideways from the keyboard on a narrow screen. */}
-            <div className="mt-2 overflow-x-auto" tabIndex={0} role="region" aria-label={`Figures for ${event.label}`}>
-              <table className="w-full min-w-[20rem] text-left text-sm" data-testid="metrics">
-                <caption className="sr-only">Figures for {event.label}</caption>
-                <thead>
-                  <tr className="border-b border-slate-300 text-muted">
-                    <th scope="col" className="py-2 pr-3 font-semibold">
-                      Figure
-                    </th>
-                    <th scope="col" className="py-2 pr-3 font-semibold">
-                      Value
-                    </th>
-                    <th scope="col" className="py-2 pr-3 font-semibold">
-                      Previous
-                    </th>
-                    <th scope="col" className="py-2 pr-3 font-semibold">
-                      Change
-                    </th>
-                    <th scope="col" className="py-2 font-semibold">
-                      Against reference levels
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {event.metrics.map((metric) => (
-                    <tr key={metric.key} className="border-b border-slate-200 align-top">
-                      <th scope="row" className="py-2 pr-3 font-medium text-ink">
-                        {metric.label}
-                      </th>
-                      <td className="py-2 pr-3 font-semibold whitespace-nowrap text-ink">{metric.value}</td>
-                      <td className="py-2 pr-3 whitespace-nowrap text-ink">{metric.previous ?? <span className="text-muted">–</span>}</td>
-                      <td className="py-2 pr-3">
+            <ul className="mt-2 divide-y divide-slate-200 border-y border-slate-200" data-testid="metrics">
+              {event.metrics.map((metric) => (
+                <li key={metric.key} className="py-3">
+                  <h4 className="font-semibold text-ink">{metric.label}</h4>
+                  <dl className="mt-1 flex flex-wrap gap-x-8 gap-y-2 text-sm">
+                    <Figure term="Value">
+                      <span className="font-semibold">{metric.value}</span>
+                    </Figure>
+                    {shown.previous && <Figure term="Previous">{metric.previous ?? 'Not measured before'}</Figure>}
+                    {shown.previous && metric.change !== null && (
+                      <Figure term="Change">
                         <ChangeText change={metric.change} better={metric.better} />
-                      </td>
-                      <td className="py-2">
-                        {metric.band ? (
-                          <>
-                            <BandBar value={metric.band.value} display={metric.value} betterWhen={metric.band.betterWhen} bands={metric.band.marks} standing={metric.band.standing} />
-                            <p className="text-xs text-muted">{metric.band.standing}</p>
-                          </>
-                        ) : (
-                          <span className="text-muted">–</span>
-                        )}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+                      </Figure>
+                    )}
+                    {metric.band && (
+                      <Figure term="Against reference levels">
+                        <BandBar value={metric.band.value} display={metric.value} betterWhen={metric.band.betterWhen} bands={metric.band.marks} standing={metric.band.standing} />
+                        <p className="text-muted">{metric.band.standing}</p>
+                      </Figure>
+                    )}
+                  </dl>
+                </li>
+              ))}
+            </ul>
           </div>
         ))}
       </section>

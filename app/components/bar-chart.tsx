@@ -1,58 +1,28 @@
-import { useId } from 'react'
-
 type Bar = { label: string; value: number; display: string }
 
 /**
- * A horizontal bar chart drawn as SVG. It is an image with a title and a description for screen
- * readers; the exact figures are also in a table next to it, for everyone.
+ * A horizontal bar chart: each bar's label and figure are text, at the page's own size on any
+ * screen; only the bars are drawn (SVG, its width a percentage: the site's CSP allows no inline
+ * styles). On a phone the bar goes under its label, beside it on a wider screen.
  */
-export function BarChart({ title, description, bars }: { title: string; description: string; bars: Bar[] }) {
-  const id = useId()
+export function BarChart({ title, bars }: { title: string; bars: Bar[] }) {
   const max = Math.max(1, ...bars.map((bar) => Math.abs(bar.value)))
-  const rowHeight = 28
-  // Room for the longest label (about 6.6 units a character at this size), within reason.
-  const labelWidth = Math.min(300, Math.max(80, Math.ceil(Math.max(...bars.map((bar) => bar.label.length)) * 6.6) + 12))
-  const width = 640
-  const height = bars.length * rowHeight + 8
   return (
     <figure className="card p-4">
-      <figcaption id={`${id}-title`} className="font-bold text-ink">
+      <figcaption className="font-bold text-ink">
         {title}
       </figcaption>
-      <svg role="img" aria-labelledby={`${id}-title ${id}-desc`} viewBox={`0 0 ${width} ${height}`} className="mt-3 w-full" preserveAspectRatio="xMinYMin meet">
-        <desc id={`${id}-desc`}>{description}</desc>
-        {bars.map((bar, index) => {
-          const barWidth = ((width - labelWidth - 90) * Math.max(0, bar.value)) / max
-          const y = index * rowHeight + 4
-          return (
-            <g key={bar.label}>
-              <text x={labelWidth - 8} y={y + 15} textAnchor="end" fontSize="12" fill="#0b1f33">
-                {bar.label}
-              </text>
-              <rect x={labelWidth} y={y} width={barWidth} height={rowHeight - 8} rx="3" fill="#0b5f75" />
-              <text x={labelWidth + barWidth + 6} y={y + 15} fontSize="12" fill="#0b1f33">
-                {bar.display}
-              </text>
-            </g>
-          )
-        })}
-      </svg>
-      <details className="mt-2 text-sm">
-        <summary className="cursor-pointer font-semibold text-brand-700">Show the figures as a table</summary>
-        <table className="mt-2 w-full text-left">
-          <caption className="sr-only">{title}</caption>
-          <tbody>
-            {bars.map((bar) => (
-              <tr key={bar.label} className="border-t border-slate-200">
-                <th scope="row" className="py-1 pr-3 font-medium text-ink">
-                  {bar.label}
-                </th>
-                <td className="py-1 text-right text-ink">{bar.display}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </details>
+      <ul className="mt-3 space-y-2 text-sm">
+        {bars.map((bar) => (
+          <li key={bar.label} className="grid grid-cols-[1fr_auto] items-center gap-x-3 sm:grid-cols-[minmax(0,12rem)_1fr_auto]">
+            <span className="text-ink">{bar.label}</span>
+            <svg aria-hidden="true" className="order-last col-span-2 h-4 w-full sm:order-none sm:col-span-1" focusable="false">
+              <rect width={`${(100 * Math.max(0, bar.value)) / max}%`} height="100%" rx="3" fill="#0b5f75" />
+            </svg>
+            <span className="font-semibold text-ink tabular-nums">{bar.display}</span>
+          </li>
+        ))}
+      </ul>
     </figure>
   )
 }

@@ -1,17 +1,23 @@
 import { getFormProps, type SubmissionResult } from '@conform-to/react'
-import { Form } from 'react-router'
+import { useRef, useState } from 'react'
+import { Form, Link } from 'react-router'
 import { FormAlert, HoneypotField, PendingButton, RadioGroupField, SelectField, TextField, useValidatedForm } from './form-fields'
+import { useHydrated } from '~/lib/use-hydrated'
 import { DEFAULT_SHARE_DAYS, SHARE_DAYS, SHARE_SCOPES, ShareLinkSchema } from '~/modules/analyses/share-schemas'
 
-export type ShareActionData = { result: SubmissionResult<string[]>; created: { url: string; expires: string; emailedTo: string | null } | null } | undefined
+export type ShareActionData = { result: SubmissionResult<string[]>; created: { url: string; expires: string; emailedTo: string | null; whatsApp: string } | null } | undefined
 
 const DAY_OPTIONS = SHARE_DAYS.map((days) => ({ value: days, label: `${days} days` }))
 
+/** Where the list of the links made for a swimmer is, from any page that makes one. */
+export const SHARED_LINKS_ANCHOR = 'shared-links'
+
 /**
  * The form that makes a link for a coach: what it shows (when the page is one analysis), for how
- * long, and, if given, the coach's address to e-mail it to. The new link is shown once, after it.
+ * long, and, if given, the coach's address to e-mail it to. The new link is shown once, after it,
+ * to copy or send on WhatsApp. `linksHref` leads to the list of the links made, to revoke one.
  */
-export function ShareForm({ swimmerFirstName, analysisPage, actionData }: { swimmerFirstName: string; analysisPage: boolean; actionData: ShareActionData }) {
+export function ShareForm({ swimmerFirstName, analysisPage, actionData, linksHref = null }: { swimmerFirstName: string; analysisPage: boolean; actionData: ShareActionData; linksHref?: string | null }) {
   const [form, fields] = useValidatedForm(ShareLinkSchema, { id: 'share-link', lastResult: actionData?.result, defaultValue: { scope: analysisPage ? 'analysis' : 'swimmer', days: DEFAULT_SHARE_DAYS } })
   const created = actionData?.created
   return (
@@ -20,15 +26,7 @@ export function ShareForm({ swimmerFirstName, analysisPage, actionData }: { swim
         Share with a coach
       </h2>
       <p className="mt-1 text-sm text-muted">A link that shows {swimmerFirstName}’s results, and nothing else of your account, to whoever has it, until it expires or you revoke it.</p>
-      {created && (
-        <div role="status" className="mt-4 rounded-lg border border-emerald-300 bg-emerald-50 p-4 text-ink">
-          <p className="font-semibold">{created.emailedTo ? `Link created and e-mailed to ${created.emailedTo}.` : 'Link created.'} It works until {created.expires}.</p>
-          <label htmlFor="share-link-url" className="mt-2 block text-sm font-semibold">
-            The link (copy it now: it is shown only once)
-          </label>
-          <input id="share-link-url" readOnly value={created.url} className="input mt-1 font-mono text-sm" data-testid="share-url" />
-        </div>
-      )}
+      {created && <NewLink key={created.url} created={created} />}
       <Form method="post" {...getFormProps(form)} className="mt-4 space-y-4">
         <HoneypotField />
         <FormAlert id={form.errorId} errors={form.errors} />
@@ -39,7 +37,56 @@ export function ShareForm({ swimmerFirstName, analysisPage, actionData }: { swim
           Create link
         </PendingButton>
       </Form>
+      {linksHref && (
+        <Link to={linksHref} className="link mt-4 inline-flex min-h-11 items-center">
+          See or revoke the links you have shared
+        </Link>
+      )}
     </section>
+  )
+}
+
+/**
+ * A link just made, shown this once: in a read-only field to select and copy by hand (all there is
+ * without JavaScript), with a button that copies it, and a WhatsApp message that carries it.
+ */
+function NewLink({ created }: { created: NonNullable<NonNullable<ShareActionData>['created']> }) {
+  const hydrated = useHydrated()
+  const [copied, setCopied] = useState<'yes' | 'no' | null>(null)
+  const field = useRef<HTMLInputElement>(null)
+  const copy = () => {
+    navigator.clipboard.writeText(created.url).then(
+      () => setCopied('yes'),
+      () => {
+        // No clipboard (a browser that refuses it): the link is selected for the person to copy.
+        field.current?.select()
+        setCopied('no')
+      },
+    )
+  }
+  return (
+    <div className="mt-4 rounded-lg border border-emerald-300 bg-emerald-50 p-4 text-ink">
+      <p role="status" className="font-semibold">
+        {created.emailedTo ? `Link created and e-mailed to ${created.emailedTo}.` : 'Link created.'} It works until {created.expires}.
+      </p>
+      <label htmlFor="share-link-url" className="mt-2 block text-sm font-semibold">
+        The link (copy it now: it is shown only once)
+      </label>
+      <input ref={field} id="share-link-url" readOnly value={created.url} onFocus={(event) => event.currentTarget.select()} className="input mt-1 font-mono text-sm" data-testid="share-url" />
+      <div className="mt-3 flex flex-wrap items-center gap-3">
+        {hydrated && (
+          <button type="button" onClick={copy} className="btn-secondary min-h-11 px-4 py-2">
+            Copy the link
+          </button>
+        )}
+        <a href={created.whatsApp} target="_blank" rel="noopener" className="btn-secondary min-h-11 px-4 py-2">
+          Send on WhatsApp<span className="sr-only"> (opens in a new tab)</span>
+        </a>
+        <p role="status" className="text-sm font-semibold">
+          {copied === 'yes' ? 'Copied' : copied === 'no' ? 'Could not copy: the link is selected, copy it from there' : ''}
+        </p>
+      </div>
+    </div>
   )
 }
 
@@ -50,7 +97,7 @@ const STATE_TEXT = { active: 'Works', revoked: 'Revoked', expired: 'Expired' } a
 /** The account's links for a swimmer, each with a form to revoke it while it works. */
 export function ShareLinksList({ links }: { links: ShareLinkItem[] }) {
   return (
-    <section aria-labelledby="share-links-heading" className="card p-5 shadow-sm sm:p-6">
+    <section id={SHARED_LINKS_ANCHOR} aria-labelledby="share-links-heading" className="card p-5 shadow-sm sm:p-6">
       <h2 id="share-links-heading" className="text-xl font-bold text-brand-900">
         Links you have shared
       </h2>

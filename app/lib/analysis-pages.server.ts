@@ -14,6 +14,7 @@ import { shareViewer, viewerOf, type AnalysisViewer } from '~/modules/analyses/a
 import { bandStanding, compareInHistory, formatChange, formatFigure, progressSeries, swimmerHistory, type AnalysisView, type HistoryEntry } from '~/modules/analyses/views.server'
 import type { AnalysisPageView } from '~/components/analysis-results'
 import { formatLabDate, formatLabDateTime, formatLongDate, formatShortDayMonth, formatWeekdayDate } from './lab-time'
+import { whatsappMessageLink } from './phone'
 import { reportView } from './report-view.server'
 
 // Who is asking on the results pages (the family's, staff's, or a coach's through a shared link),
@@ -80,9 +81,12 @@ export function analysisPageOf(view: AnalysisView, { query, family }: { query: s
     clips: view.clips.map((clip) => ({ id: clip.id, title: clip.title, hasPoster: clip.hasPoster, chapters: clip.chapters, angle: clip.angleLabel, event: clip.event })),
     findings: view.findings,
     report: reportView(view.report, (fileId) => `/analyses/${view.id}/report-files/${fileId}${query}`),
-    nextAnalysis: view.nextAnalysisOn ? { date: formatLongDate(view.nextAnalysisOn), bookHref: family && view.swimmer ? `/book-slot?swimmer=${view.swimmer.id}` : null } : null,
+    nextAnalysis: view.nextAnalysisOn ? { date: formatLongDate(view.nextAnalysisOn), bookHref: family && view.swimmer ? bookAnalysisHref(view.swimmer.id) : null } : null,
   }
 }
+
+/** Where the family books the swimmer's next analysis, the swimmer already chosen. */
+export const bookAnalysisHref = (swimmerId: number) => `/book-slot?${new URLSearchParams({ swimmer: String(swimmerId) })}`
 
 /** "Tuesday, 1 December 2026 to Thursday, 3 December 2026", or the one day. */
 export function sessionsText(dates: string[]) {
@@ -142,9 +146,10 @@ function comparePageOf(compared: NonNullable<Awaited<ReturnType<typeof compareIn
 
 /**
  * The results pages' two forms, for the swimmer's own account: a link for a coach (this swimmer's
- * results, or `analysisId` only), and revoking one. A new link is shown once, on the answer.
+ * results, or `analysisId` only), and revoking one. A new link is shown once, on the answer, with a
+ * WhatsApp message that carries it.
  */
-export async function shareFormsAction(request: Request, { swimmerId, analysisId }: { swimmerId: number; analysisId: number | null }) {
+export async function shareFormsAction(request: Request, { swimmerId, swimmerFirstName, analysisId }: { swimmerId: number; swimmerFirstName: string; analysisId: number | null }) {
   const user = await requireUser(request)
   const formData = await readForm(request)
   rejectBots(formData)
@@ -166,7 +171,8 @@ export async function shareFormsAction(request: Request, { swimmerId, analysisId
     const scoped = submission.value.scope === 'analysis' ? analysisId : null
     if (submission.value.scope === 'analysis' && scoped === null) throw new DomainError('invalid', 'Please choose what the link shows', 'scope')
     const link = await createShareLink({ accountId: user.id, swimmerId, analysisId: scoped, days: Number(submission.value.days), coachEmail: submission.value.coachEmail ?? null })
-    return data({ result: submission.reply({ resetForm: true }), created: { url: link.url, expires: formatLabDate(link.expiresAt), emailedTo: submission.value.coachEmail ?? null } }, { headers: RESULTS_HEADERS })
+    const message = scoped === null ? `Here are ${swimmerFirstName}’s swimming analysis results: ${link.url}` : `Here is ${swimmerFirstName}’s swimming analysis: ${link.url}`
+    return data({ result: submission.reply({ resetForm: true }), created: { url: link.url, expires: formatLabDate(link.expiresAt), emailedTo: submission.value.coachEmail ?? null, whatsApp: whatsappMessageLink(message) } }, { headers: RESULTS_HEADERS })
   } catch (error) {
     const refusal = refusalOf(error)
     return data({ result: submission.reply(formErrorsOf(refusal)), created: null }, { status: refusal.status, headers: RESULTS_HEADERS })

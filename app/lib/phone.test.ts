@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { INVALID_WHATSAPP_NUMBER, NO_SUCH_NUMBER, phoneField, whatsappOptInField } from './phone-field'
-import { digitCount, formatPhone, toE164, whatsappChatLink } from './phone'
+import { digitCount, formatPhone, toE164, whatsappChatLink, whatsappMessageLink } from './phone'
 
 describe('toE164', () => {
   it.each([
@@ -72,6 +72,10 @@ describe('formatPhone and friends', () => {
     expect(digitCount('+91 (984) 50-12345')).toBe(12)
     expect(whatsappChatLink('98450 12345', 'Hello there')).toBe('https://wa.me/919845012345?text=Hello%20there')
     expect(whatsappChatLink('044 2345 6789')).toBeNull()
+  })
+
+  it('writes a WhatsApp message for the sender to send to whom they choose, the whole text encoded', () => {
+    expect(whatsappMessageLink('Here are Asha’s results: https://swimlab.in/shared/a-b_c?x=1&y=2')).toBe('https://wa.me/?text=Here%20are%20Asha%E2%80%99s%20results%3A%20https%3A%2F%2Fswimlab.in%2Fshared%2Fa-b_c%3Fx%3D1%26y%3D2')
   })
 })
 

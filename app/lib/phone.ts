@@ -55,3 +55,8 @@ export function whatsappChatLink(typed: string, text?: string) {
   if (!e164) return null
   return `https://wa.me/${e164.slice(1)}${text ? `?text=${encodeURIComponent(text)}` : ''}`
 }
+
+/** The address that opens WhatsApp with `text` written, for the sender to choose whom to send it to. */
+export function whatsappMessageLink(text: string) {
+  return `https://wa.me/?text=${encodeURIComponent(text)}`
+}

@@ -2,7 +2,7 @@ import { data } from 'react-router'
 import type { Route } from './+types/analyses.$id'
 import { AnalysisPage } from '~/components/analysis-results'
 import { LINK_GONE_TITLE, LinkGone } from '~/components/link-gone'
-import { ShareForm } from '~/components/share-links'
+import { ShareForm, SHARED_LINKS_ANCHOR } from '~/components/share-links'
 import { analysisPageOf, linkGone, resultsViewer, RESULTS_HEADERS, shareFormsAction, shareQuery } from '~/lib/analysis-pages.server'
 import { requireUser } from '~/lib/auth.server'
 import { notFoundUnless } from '~/lib/refusals.server'
@@ -46,7 +46,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   const id = rowId(params.id)
   const view = id && (await maySeeAnalysis(viewerOfUser(user), id)) ? await analysisView(id) : null
   notFoundUnless(view?.swimmer && view.swimmer.accountId === user.id && !user.isAdmin)
-  return shareFormsAction(request, { swimmerId: view.swimmer.id, analysisId: view.id })
+  return shareFormsAction(request, { swimmerId: view.swimmer.id, swimmerFirstName: view.swimmer.firstName, analysisId: view.id })
 }
 
 export default function AnalysisRoute({ loaderData, actionData }: Route.ComponentProps) {
@@ -54,7 +54,7 @@ export default function AnalysisRoute({ loaderData, actionData }: Route.Componen
   const { page, query, family, swimmerFirstName, back, progressHref } = loaderData
   return (
     <AnalysisPage page={page} query={query} back={back} progressHref={progressHref}>
-      {family && <ShareForm swimmerFirstName={swimmerFirstName} analysisPage actionData={actionData} />}
+      {family && <ShareForm swimmerFirstName={swimmerFirstName} analysisPage actionData={actionData} linksHref={progressHref && `${progressHref}#${SHARED_LINKS_ANCHOR}`} />}
     </AnalysisPage>
   )
 }

@@ -213,7 +213,7 @@ export default function PrivacyPolicy({ loaderData }: Route.ComponentProps) {
       body: (
         <>
           <p>We keep personal data only as long as we need it for the purpose it was collected for, and then erase it:</p>
-          <div className="overflow-x-auto">
+          <div className="relative overflow-x-auto">
             <table className="w-full text-left text-sm">
               <caption className="sr-only">How long each kind of data is kept</caption>
               <thead>

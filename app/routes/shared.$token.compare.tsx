@@ -1,6 +1,6 @@
 import { data, Link } from 'react-router'
 import type { Route } from './+types/shared.$token.compare'
-import { CompareChooser, CompareView } from '~/components/analysis-progress'
+import { BeforeTwoAnalyses, CompareChooser, CompareView } from '~/components/analysis-progress'
 import { LINK_GONE_TITLE, LinkGone } from '~/components/link-gone'
 import { compareChoiceOf, linkGone, RESULTS_HEADERS, sharedViewer, shareQuery } from '~/lib/analysis-pages.server'
 import { notFoundUnless } from '~/lib/refusals.server'
@@ -41,10 +41,18 @@ export default function SharedCompare({ loaderData }: Route.ComponentProps) {
         Progress
       </Link>
       <h1 className="mt-2 text-3xl font-extrabold text-brand-900 sm:text-4xl">{firstName}: two analyses compared</h1>
-      <div className="mt-6">
-        <CompareChooser base={base} analyses={analyses} chosen={chosen} />
-      </div>
-      <div className="mt-8">{compare ? <CompareView compare={compare} query={query} /> : <p className="text-ink">{chosen ? 'Please choose two different analyses.' : 'Choose two analyses to compare.'}</p>}</div>
+      {analyses.length < 2 ? (
+        <div className="mt-6">
+          <BeforeTwoAnalyses page="compare" name={firstName} analyses={analyses} analysisHref={(id) => `${base}/analyses/${id}`} bookHref={null} />
+        </div>
+      ) : (
+        <>
+          <div className="mt-6">
+            <CompareChooser base={base} analyses={analyses} chosen={chosen} />
+          </div>
+          <div className="mt-8">{compare ? <CompareView compare={compare} query={query} /> : <p className="text-ink">{chosen ? 'Please choose two different analyses.' : 'Choose two analyses to compare.'}</p>}</div>
+        </>
+      )}
     </section>
   )
 }

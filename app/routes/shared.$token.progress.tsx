@@ -35,7 +35,7 @@ export default function SharedProgress({ loaderData }: Route.ComponentProps) {
       </Link>
       <h1 className="mt-2 text-3xl font-extrabold text-brand-900 sm:text-4xl">{firstName}’s progress</h1>
       <div className="mt-8">
-        <ProgressView name={firstName} progress={progress} base={base} analysisHref={(id) => `${base}/analyses/${id}`} />
+        <ProgressView name={firstName} progress={progress} base={base} analysisHref={(id) => `${base}/analyses/${id}`} bookHref={null} />
       </div>
     </section>
   )

@@ -1,8 +1,8 @@
 import { data, Link } from 'react-router'
 import type { Route } from './+types/swimmers.$id.compare'
-import { CompareChooser, CompareView } from '~/components/analysis-progress'
+import { BeforeTwoAnalyses, CompareChooser, CompareView } from '~/components/analysis-progress'
 import { LINK_GONE_TITLE, LinkGone } from '~/components/link-gone'
-import { compareChoiceOf, linkGone, resultsViewer, RESULTS_HEADERS, shareQuery } from '~/lib/analysis-pages.server'
+import { bookAnalysisHref, compareChoiceOf, linkGone, resultsViewer, RESULTS_HEADERS, shareQuery } from '~/lib/analysis-pages.server'
 import { notFoundUnless } from '~/lib/refusals.server'
 import { rowId } from '~/lib/row-id'
 import { RESULTS_META } from '~/lib/results-meta'
@@ -25,6 +25,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     {
       swimmerId,
       name: viewer.kind === 'share' ? swimmer.firstName : swimmer.name,
+      firstName: swimmer.firstName,
+      bookHref: viewer.kind === 'account' && swimmer.accountId === viewer.accountId ? bookAnalysisHref(swimmerId) : null,
       share,
       query: shareQuery(share),
       ...(await compareChoiceOf(swimmerId, new URL(request.url).searchParams)),
@@ -35,17 +37,25 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 
 export default function Compare({ loaderData }: Route.ComponentProps) {
   if ('gone' in loaderData) return <LinkGone />
-  const { swimmerId, name, share, query, analyses, chosen, compare } = loaderData
+  const { swimmerId, name, firstName, bookHref, share, query, analyses, chosen, compare } = loaderData
   return (
     <section className="container-page py-10 sm:py-14">
       <Link to={`/swimmers/${swimmerId}/progress${query}`} className="inline-flex min-h-11 items-center text-sm font-semibold text-brand-700 underline underline-offset-4">
         Progress
       </Link>
       <h1 className="mt-2 text-3xl font-extrabold text-brand-900 sm:text-4xl">{name}: two analyses compared</h1>
-      <div className="mt-6">
-        <CompareChooser base={`/swimmers/${swimmerId}`} analyses={analyses} chosen={chosen} share={share} />
-      </div>
-      <div className="mt-8">{compare ? <CompareView compare={compare} query={query} /> : <p className="text-ink">{chosen ? 'Please choose two different analyses of this swimmer.' : 'Choose two analyses to compare.'}</p>}</div>
+      {analyses.length < 2 ? (
+        <div className="mt-6">
+          <BeforeTwoAnalyses page="compare" name={firstName} analyses={analyses} analysisHref={(id) => `/analyses/${id}${query}`} bookHref={bookHref} />
+        </div>
+      ) : (
+        <>
+          <div className="mt-6">
+            <CompareChooser base={`/swimmers/${swimmerId}`} analyses={analyses} chosen={chosen} share={share} />
+          </div>
+          <div className="mt-8">{compare ? <CompareView compare={compare} query={query} /> : <p className="text-ink">{chosen ? 'Please choose two different analyses of this swimmer.' : 'Choose two analyses to compare.'}</p>}</div>
+        </>
+      )}
     </section>
   )
 }

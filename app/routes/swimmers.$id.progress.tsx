@@ -3,7 +3,7 @@ import type { Route } from './+types/swimmers.$id.progress'
 import { ProgressView } from '~/components/analysis-progress'
 import { LINK_GONE_TITLE, LinkGone } from '~/components/link-gone'
 import { ShareForm, ShareLinksList } from '~/components/share-links'
-import { linkGone, progressPageOf, resultsViewer, RESULTS_HEADERS, shareFormsAction, shareLinksView } from '~/lib/analysis-pages.server'
+import { bookAnalysisHref, linkGone, progressPageOf, resultsViewer, RESULTS_HEADERS, shareFormsAction, shareLinksView } from '~/lib/analysis-pages.server'
 import { requireUser } from '~/lib/auth.server'
 import { notFoundUnless } from '~/lib/refusals.server'
 import { rowId } from '~/lib/row-id'
@@ -33,6 +33,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       share,
       family,
       progress: progressPageOf(history, new URL(request.url).searchParams.get('event')),
+      bookHref: family ? bookAnalysisHref(swimmerId) : null,
       links: family ? await shareLinksView(viewer.accountId, swimmerId) : [],
     },
     { headers: RESULTS_HEADERS },
@@ -44,12 +45,12 @@ export async function action({ request, params }: Route.ActionArgs) {
   const swimmerId = rowId(params.id)
   const swimmer = swimmerId ? await swimmerHeading(swimmerId) : null
   notFoundUnless(swimmer && swimmer.accountId === user.id && !user.isAdmin)
-  return shareFormsAction(request, { swimmerId: swimmer.id, analysisId: null })
+  return shareFormsAction(request, { swimmerId: swimmer.id, swimmerFirstName: swimmer.firstName, analysisId: null })
 }
 
 export default function Progress({ loaderData, actionData }: Route.ComponentProps) {
   if ('gone' in loaderData) return <LinkGone />
-  const { swimmerId, name, firstName, share, family, progress, links } = loaderData
+  const { swimmerId, name, firstName, share, family, progress, bookHref, links } = loaderData
   const query = share ? `?${new URLSearchParams({ share })}` : ''
   return (
     <section className="container-page py-10 sm:py-14">
@@ -60,7 +61,7 @@ export default function Progress({ loaderData, actionData }: Route.ComponentProp
       )}
       <h1 className="mt-2 text-3xl font-extrabold text-brand-900 sm:text-4xl">{name}’s progress</h1>
       <div className="mt-8">
-        <ProgressView name={firstName} progress={progress} base={`/swimmers/${swimmerId}`} analysisHref={(id) => `/analyses/${id}${query}`} share={share} />
+        <ProgressView name={firstName} progress={progress} base={`/swimmers/${swimmerId}`} analysisHref={(id) => `/analyses/${id}${query}`} bookHref={bookHref} share={share} />
       </div>
       {family && (
         <div className="mt-10 grid gap-6 lg:grid-cols-2">

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
-import { DESKTOP, expectNoAxeViolations, signInWithForm, useBrowser, watchPageErrors } from '../support/browser'
+import { DESKTOP, expectNoAxeViolations, expectNoSidewaysScroll, PHONE, signInWithForm, useBrowser, watchPageErrors } from '../support/browser'
 import { text, Visitor } from '../support/visitor'
 import { STAFF, useTestSite } from '../support/site'
 
@@ -112,6 +112,12 @@ describe('the camps pages in a browser', () => {
     await expect.poll(() => page.getByText('Isha Nair is now in Evening; the parent has been e-mailed.').isVisible()).toBe(true)
     const evening = page.getByRole('region', { name: 'Evening' })
     await expect.poll(() => evening.getByRole('cell', { name: /Isha Nair/ }).isVisible()).toBe(true)
+
+    // The same page on a 360 px phone: nothing wider than the screen.
+    await page.setViewportSize(PHONE)
+    await page.reload()
+    await expectNoSidewaysScroll(page)
+    await expectNoAxeViolations(page)
     expect(errors).toEqual([])
     await context.close()
   })

@@ -1,6 +1,6 @@
 import type { BrowserContext } from 'playwright-core'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { DESKTOP, expectNoAxeViolations, useBrowser, watchPageErrors } from '../support/browser'
+import { DESKTOP, expectNoAxeViolations, expectNoSidewaysScroll, expectReadableText, PHONE, useBrowser, watchPageErrors } from '../support/browser'
 import { registrationForm, Visitor } from '../support/visitor'
 import { useTestSite } from '../support/site'
 
@@ -37,6 +37,18 @@ describe('the new admin pages are accessible', () => {
     await page.goto('/admin/audit')
     await expectNoAxeViolations(page)
     expect(errors).toEqual([])
+    await page.close()
+  })
+
+  it('on a 360 px phone, settings fit the screen and the overview’s charts are readable', async () => {
+    const page = await admin.newPage()
+    await page.setViewportSize(PHONE)
+    await page.goto('/admin/settings')
+    await expectNoSidewaysScroll(page)
+    await expectNoAxeViolations(page)
+    await page.goto('/admin')
+    await expectNoSidewaysScroll(page)
+    await expectReadableText(page, 'main figure')
     await page.close()
   })
 

@@ -1,7 +1,8 @@
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
-import { DESKTOP, expectNoAxeViolations, PHONE, signInWithForm, useBrowser } from '../support/browser'
-import { accountWithSwimmer, analysedSession, clipOf, FAMILY_PASSWORD, findingOf } from '../support/family-analyses'
+import { referenceBands, swimmers } from '~/db/schema'
+import { DESKTOP, expectNoAxeViolations, expectNoSidewaysScroll, expectReadableText, LAPTOP, PHONE, signInWithForm, useBrowser } from '../support/browser'
+import { accountWithSwimmer, analysedSession, clipOf, FAMILY_PASSWORD, figureOn, findingOf } from '../support/family-analyses'
 import { useTestSite } from '../support/site'
 
 // A parent reads their child's results in a real browser: My Analyses, an analysis with its figures
@@ -12,7 +13,7 @@ import { useTestSite } from '../support/site'
 
 const browser = useBrowser()
 const PARENT = { name: 'Asha Iyer', email: 'asha.iyer@example.com' }
-const ids = { march: 0, september: 0, swimmer: 0, clip: 0, marchClip: 0 }
+const ids = { march: 0, september: 0, swimmer: 0, clip: 0, marchClip: 0, sibling: 0 }
 
 const site = useTestSite(
   { SMTP_URL: undefined },
@@ -25,6 +26,15 @@ const site = useTestSite(
       ids.clip = await clipOf(db, ids.september, 'Side view, September', [{ kind: 'start', seconds: 0 }, { kind: 'turn', seconds: 12.5 }, { kind: 'finish', seconds: 24 }])
       ids.marchClip = await clipOf(db, ids.march, 'Side view, March', [{ kind: 'turn', seconds: 11 }])
       await findingOf(db, ids.september, 'Breathing late on the turn', 'Breathe-out drill')
+      // A younger sibling with one analysis so far.
+      const [sibling] = await db.insert(swimmers).values({ accountId: family.userId, name: 'Dev Iyer', ageYears: 11, ageGivenOn: '2026-01-01', gender: 'male', swimmingExperience: 'beginner', academyName: 'NA', coachName: 'NA', specialization: 'freestyle' }).returning({ id: swimmers.id })
+      ids.sibling = sibling!.id
+      await analysedSession(db, { ...family, swimmerId: ids.sibling, name: 'Dev Iyer' }, '2026-09-08', { metrics: { final_time: 38.4 }, publishedAt: new Date('2026-09-12T06:00:00Z') })
+      const band = { stroke: 'freestyle', distanceMetres: 50, metricKey: 'final_time', ageMin: 10, ageMax: 18, gender: 'any' }
+      await db.insert(referenceBands).values([
+        { ...band, level: 'State finalist', value: 31.5 },
+        { ...band, level: 'National finalist', value: 29.5 },
+      ])
     },
   },
 )
@@ -49,9 +59,9 @@ describe('a family’s results in the browser', () => {
     await page.waitForURL(`**/analyses/${ids.september}`)
 
     // The figures, each with the one before and the change, better or worse in words.
-    const finalTime = page.getByRole('row', { name: /Final time/ })
-    await expect.poll(() => finalTime.innerText()).toMatch(/30\.8 s\s+31\.2 s\s+▲? ?−0\.4 s \(better\)/)
-    expect(await page.getByRole('row', { name: /Stroke rate/ }).innerText()).toMatch(/46 strokes\/min\s+48 strokes\/min\s+▼? ?−2 strokes\/min \(worse\)/)
+    const finalTime = figureOn(page, 'Final time')
+    await expect.poll(() => finalTime.innerText()).toMatch(/Value\s+30\.8 s\s+Previous\s+31\.2 s\s+Change\s+▲? ?−0\.4 s \(better\)\s+Against reference levels[^]*Reaches State finalist/)
+    expect(await figureOn(page, 'Stroke rate').innerText()).toMatch(/Value\s+46 strokes\/min\s+Previous\s+48 strokes\/min\s+Change\s+▼? ?−2 strokes\/min \(worse\)/)
     expect(await mainText(page)).toContain('Next analysis due: 7 December 2026')
     expect(await page.getByRole('link', { name: 'Book the next analysis' }).getAttribute('href')).toBe(`/book-slot?swimmer=${ids.swimmer}`)
     expect(await mainText(page)).toContain('Breathe-out drill')
@@ -91,6 +101,16 @@ describe('a family’s results in the browser', () => {
     expect(link).toMatch(/\/shared\/[\w-]{43}$/)
     expect(await mainText(page)).toContain('Link created and e-mailed to coach.ravi@example.com.')
     expect(await page.getByTestId('share-links').innerText()).toContain('coach.ravi@example.com')
+    // Beside it, a copy to the clipboard, said in words, and a WhatsApp message that names what is shared.
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: site.url })
+    await page.getByRole('button', { name: 'Copy the link' }).click()
+    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Copied' }).isVisible()).toBe(true)
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(link)
+    const whatsApp = page.getByRole('link', { name: /Send on WhatsApp/ })
+    expect(await whatsApp.getAttribute('href')).toBe(`https://wa.me/?text=${encodeURIComponent(`Here are Asha’s swimming analysis results: ${link}`)}`)
+    expect(await whatsApp.getAttribute('target')).toBe('_blank')
+    expect(await whatsApp.getAttribute('rel')).toBe('noopener')
+    await expectNoAxeViolations(page)
 
     // The coach, in a browser of their own, sees the results and nothing of the account.
     const coachContext = await browser.context(site.url, PHONE)
@@ -117,18 +137,40 @@ describe('a family’s results in the browser', () => {
 
   it('the pages work on a 360 px phone and pass axe there', async () => {
     const { context, page } = await signedInParent(PHONE)
-    for (const path of ['/analyses', `/analyses/${ids.september}`, `/swimmers/${ids.swimmer}/progress`, `/swimmers/${ids.swimmer}/compare?a=${ids.march}&b=${ids.september}`]) {
+    const firstOnly = [`/swimmers/${ids.sibling}/progress`, `/swimmers/${ids.sibling}/compare`]
+    for (const path of ['/analyses', `/analyses/${ids.september}`, `/swimmers/${ids.swimmer}/progress`, `/swimmers/${ids.swimmer}/compare?a=${ids.march}&b=${ids.september}`, ...firstOnly]) {
       await page.goto(path)
       // Nothing wider than the screen: tables scroll inside their own box.
-      expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(360)
+      await expectNoSidewaysScroll(page)
       await expectNoAxeViolations(page)
+      await page.setViewportSize(LAPTOP)
+      await expectNoAxeViolations(page)
+      await page.setViewportSize(PHONE)
     }
+    // Before a second analysis, progress and compare say what they will show, and offer to book it.
+    expect(await mainText(page)).toContain('Dev has one analysis so far; after the next one you can compare the two here.')
+    expect(await page.getByRole('link', { name: 'Book the next analysis' }).getAttribute('href')).toBe(`/book-slot?swimmer=${ids.sibling}`)
+    await page.goto(`/swimmers/${ids.swimmer}/compare?a=${ids.march}&b=${ids.september}`)
     expect(await page.getByRole('row', { name: /Final time/ }).innerText()).toMatch(/31\.2 s\s+30\.8 s\s+▲? ?−0\.4 s \(better\)/)
+    // Every figure of the analysis in full on the phone, none of it in a box that scrolls sideways,
+    // and the reference levels' marks as readable as the text around them.
+    await page.goto(`/analyses/${ids.september}`)
+    for (const label of ['Value', 'Previous', 'Change', 'Against reference levels']) {
+      const box = await figureOn(page, 'Final time').getByText(label, { exact: true }).boundingBox()
+      expect(box!.x + box!.width, label).toBeLessThanOrEqual(360)
+    }
+    await expectReadableText(page, '[data-testid="metrics"]')
+    await page.goto(`/swimmers/${ids.swimmer}/progress`)
+    await expectReadableText(page, 'main figure')
     // The same analysis shared from the phone, for one analysis only, opened by a coach at a desk.
     await page.goto(`/analyses/${ids.september}`)
     await page.getByLabel('Only this analysis').check()
     await page.getByRole('button', { name: 'Create link' }).click()
     await expect.poll(() => page.getByTestId('share-url').isVisible()).toBe(true)
+    const oneLink = await page.getByTestId('share-url').inputValue()
+    expect(await page.getByRole('link', { name: /Send on WhatsApp/ }).getAttribute('href')).toBe(`https://wa.me/?text=${encodeURIComponent(`Here is Asha’s swimming analysis: ${oneLink}`)}`)
+    await expectNoSidewaysScroll(page)
+    await expectNoAxeViolations(page)
     const coachContext = await browser.context(site.url, DESKTOP)
     const coach = await coachContext.newPage()
     await coach.goto(new URL(await page.getByTestId('share-url').inputValue()).pathname)
@@ -139,6 +181,15 @@ describe('a family’s results in the browser', () => {
     await coach.goto('/shared/not-a-link-at-all')
     expect(await mainText(coach)).toContain('This link is no longer valid')
     await expectNoAxeViolations(coach)
+    // The links made on the analysis page are listed, to revoke, one link away from it.
+    await page.goto(`/analyses/${ids.september}`)
+    await page.getByRole('link', { name: 'See or revoke the links you have shared' }).click()
+    await page.waitForURL(`**/swimmers/${ids.swimmer}/progress#shared-links`)
+    const listed = page.getByTestId('share-links').getByRole('listitem').filter({ hasText: 'One analysis' }).filter({ hasText: 'Works' })
+    await listed.getByRole('button', { name: /Revoke/ }).click()
+    await expect.poll(() => page.getByTestId('share-links').getByRole('listitem').filter({ hasText: 'One analysis' }).innerText()).toContain('Revoked')
+    await coach.goto(new URL(oneLink).pathname)
+    expect(await mainText(coach)).toContain('This link is no longer valid')
     await coachContext.close()
     await page.goto(`/swimmers/${ids.swimmer}/compare?a=${ids.march}&b=${ids.september}`)
     // The turn of both analyses: each player opens at its turn; "Play both" starts both there.

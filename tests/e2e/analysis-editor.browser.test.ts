@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { addDays, addMonths, isoWeekday, labToday } from '~/lib/lab-time'
-import { DESKTOP, expectNoAxeViolations, PHONE, useBrowser, watchPageErrors } from '../support/browser'
+import { expectNoAxeViolations, LAPTOP, PHONE, useBrowser, watchPageErrors } from '../support/browser'
 import { useTestSite } from '../support/site'
 
 // Staff record and publish an analysis in a real browser: open it from a confirmed booking, add
@@ -34,7 +34,7 @@ async function expectAccessibleAtBothSizes(page: Page) {
   await page.evaluate(() => window.scrollTo(0, 0))
   await page.setViewportSize(PHONE)
   await expectNoAxeViolations(page)
-  await page.setViewportSize(DESKTOP)
+  await page.setViewportSize(LAPTOP)
   await expectNoAxeViolations(page)
 }
 

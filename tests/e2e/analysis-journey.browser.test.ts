@@ -7,7 +7,7 @@ import { swimmers } from '~/db/schema'
 import { addDays, labInstant, labToday } from '~/lib/lab-time'
 import { inviteBackForNextAnalysis } from '~/modules/analyses/invitations.server'
 import { DESKTOP, expectNoAxeViolations, PHONE, signInWithForm, useBrowser, watchPageErrors } from '../support/browser'
-import { accountWithSwimmer, analysedSession, confirmedSession, FAMILY_PASSWORD } from '../support/family-analyses'
+import { accountWithSwimmer, analysedSession, confirmedSession, FAMILY_PASSWORD, figureOn } from '../support/family-analyses'
 import { useTestSite } from '../support/site'
 
 // An analysis from the lab to the family and their coach, end to end in real browsers: staff record
@@ -126,7 +126,7 @@ describe('an analysis from the lab to the family and their coach', () => {
     await phone.goto('/login')
     await signInWithForm(phone, { email: PARENT.email, password: FAMILY_PASSWORD }, '**/book-slot')
     await phone.goto(analysisPath)
-    expect(await phone.getByRole('row', { name: /Final time/ }).innerText()).toMatch(/30\.8 s\s+31\.2 s\s+▲? ?−0\.4 s \(better\)/)
+    expect(await figureOn(phone, 'Final time').innerText()).toMatch(/Value\s+30\.8 s\s+Previous\s+31\.2 s\s+Change\s+▲? ?−0\.4 s \(better\)/)
     expect(await mainText(phone)).toContain('Breathe-out turns')
     expect(await phone.locator('video').count()).toBe(2)
 

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { swimmers } from '~/db/schema'
+import { referenceBands, swimmers } from '~/db/schema'
 import { addMinutes } from '~/lib/lab-time'
 import { chooseSlot } from '../support/booking-flow'
 import { accountWithSwimmer, analysedSession, clipOf, FAMILY_PASSWORD, shareLinkOf } from '../support/family-analyses'
@@ -18,7 +18,7 @@ type Outcome = 'ok' | 'login' | 'not found' | 'gone'
 const A = { name: 'Asha Owner', email: 'asha.owner@example.com' }
 const B = { name: 'Bala Other', email: 'bala.other@example.com' }
 const ids = { secondA: 0, a1: 0, a2: 0, a3: 0, b1: 0, clipA1: 0, clipA2: 0, swimmerA: 0, swimmerB: 0, referenceA: '', referenceB: '' }
-const tokens = { link: '', one: '', revoked: '', expired: '' }
+const tokens = { link: '', one: '', revoked: '', expired: '', bLink: '' }
 
 const site = useTestSite(
   {},
@@ -45,6 +45,8 @@ const site = useTestSite(
       tokens.one = await shareLinkOf(db, a, { analysisId: ids.a1 })
       tokens.revoked = await shareLinkOf(db, a, { revokedAt: new Date() })
       tokens.expired = await shareLinkOf(db, a, { expiresAt: addMinutes(new Date(), -1) })
+      tokens.bLink = await shareLinkOf(db, b)
+      await db.insert(referenceBands).values({ stroke: 'freestyle', distanceMetres: 50, metricKey: 'final_time', ageMin: 10, ageMax: 18, gender: 'male', level: 'State finalist', value: 28.5 })
     },
   },
 )
@@ -261,5 +263,68 @@ describe('booking the next analysis', () => {
     ])
     expect(stranger.html).not.toContain(B.name)
     expect(decodeHtml(stranger.html)).not.toMatch(new RegExp(`<a[^>]*href="[^"]*swimmer=${ids.swimmerB}"`))
+  })
+})
+
+describe('progress and compare before there are two analyses to set side by side', () => {
+  const ONE_PROGRESS = 'Progress shows how each figure changes from one analysis to the next. Bala has one analysis so far; after the next one you will see how each figure has changed, and the best so far.'
+  const ONE_COMPARE = 'Compare sets two analyses side by side, figure by figure, with the same moments on video. Bala has one analysis so far; after the next one you can compare the two here.'
+
+  it('with one analysis, the family’s and the coach’s pages say what comes after the next one, and the family may book it', async () => {
+    for (const [who, visitor, progress, compare] of [
+      ['family', visitors.other, `/swimmers/${ids.swimmerB}/progress`, `/swimmers/${ids.swimmerB}/compare?a=${ids.b1}&b=${ids.b1}`],
+      ['coach', new Visitor(site.url), `/shared/${tokens.bLink}/progress`, `/shared/${tokens.bLink}/compare?a=${ids.b1}&b=${ids.b1}`],
+    ] as const) {
+      const progressPage = await visitor.get(progress)
+      expect(progressPage.status, who).toBe(200)
+      expect(text(progressPage.html), who).toContain(ONE_PROGRESS)
+      // Not a chart of one dot, nor a "personal best" of one figure.
+      expect(/<main[^]*<\/main>/.exec(progressPage.html)![0], who).not.toContain('role="img"')
+      expect(text(progressPage.html), who).not.toContain('Personal best')
+      expect(decodeHtml(progressPage.html), who).toContain(who === 'family' ? `href="/analyses/${ids.b1}"` : `href="/shared/${tokens.bLink}/analyses/${ids.b1}"`)
+      const comparePage = await visitor.get(compare)
+      expect(comparePage.status, who).toBe(200)
+      expect(text(comparePage.html), who).toContain(ONE_COMPARE)
+      // No analysis compared with itself, and no choice of one.
+      expect(comparePage.html, who).not.toContain('data-testid="compare"')
+      expect(comparePage.html, who).not.toContain('name="a"')
+      for (const page of [progressPage, comparePage]) {
+        const main = decodeHtml(/<main[^]*<\/main>/.exec(page.html)![0])
+        if (who === 'family') expect(main).toContain(`href="/book-slot?swimmer=${ids.swimmerB}"`)
+        else expect(main, 'a coach books nothing').not.toContain('book-slot')
+      }
+    }
+  })
+
+  it('with none, they say so', async () => {
+    const progress = text((await visitors.owner.get(`/swimmers/${ids.secondA}/progress`)).html)
+    expect(progress).toContain('Progress shows how each figure changes from one analysis to the next. Kiran has no published analysis yet; after the first two you will see how each figure has changed, and the best so far.')
+    const compare = await visitors.owner.get(`/swimmers/${ids.secondA}/compare`)
+    expect(text(compare.html)).toContain('Compare sets two analyses side by side, figure by figure, with the same moments on video. Kiran has no published analysis yet; after the first two you can compare them here.')
+    expect(decodeHtml(compare.html)).toContain(`href="/book-slot?swimmer=${ids.secondA}"`)
+  })
+
+  it('with two, progress draws each figure and compare sets them side by side', async () => {
+    const progress = await visitors.owner.get(`/swimmers/${ids.swimmerA}/progress`)
+    expect(/<main[^]*<\/main>/.exec(progress.html)![0]).toContain('role="img"')
+    expect(text(progress.html)).not.toContain('has one analysis so far')
+    expect((await visitors.owner.get(`/swimmers/${ids.swimmerA}/compare?a=${ids.a1}&b=${ids.a3}`)).html).toContain('data-testid="compare"')
+  })
+})
+
+describe('the figures of an analysis', () => {
+  const figures = (html: string) => text(/data-testid="metrics"[^]*?<\/section>/.exec(html)![0])
+
+  it('show no previous value or change at a swimmer’s first analysis, and reference levels only where there are some', async () => {
+    const first = figures((await visitors.owner.get(`/analyses/${ids.a1}`)).html)
+    expect(first).toContain('31.2 s')
+    for (const empty of ['Previous', 'Change', 'Against reference levels']) expect(first, empty).not.toContain(empty)
+    const later = figures((await visitors.owner.get(`/analyses/${ids.a3}`)).html)
+    expect(later).toMatch(/Value 30\.8 s Previous 31\.2 s Change ▲ −0\.4 s \( ?better ?\)/)
+    expect(later).not.toContain('Against reference levels')
+    const banded = figures((await visitors.other.get(`/analyses/${ids.b1}`)).html)
+    expect(banded).toContain('Against reference levels')
+    expect(banded).toContain('Reaches State finalist (28.5 s).')
+    expect(banded).not.toContain('Previous')
   })
 })

@@ -8,6 +8,7 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 
 export const PHONE = { width: 360, height: 740 }
 export const DESKTOP = { width: 1440, height: 900 }
+export const LAPTOP = { width: 1280, height: 800 }
 
 /** Debian's Chromium, headless; never a browser downloaded by a tool. */
 export async function launchBrowser(): Promise<Browser> {
@@ -154,4 +155,39 @@ export async function showOpenDates(page: Page, count: number) {
     const next = await page.getByRole('link', { name: 'Next month' }).getAttribute('href')
     await page.goto(next!)
   }
+}
+
+/** Fails when the page scrolls sideways: its content is wider than the window. */
+export async function expectNoSidewaysScroll(page: Page) {
+  const { scrollWidth, clientWidth } = await page.evaluate(() => ({ scrollWidth: document.scrollingElement!.scrollWidth, clientWidth: document.scrollingElement!.clientWidth }))
+  expect(scrollWidth, `${page.url()} scrolls sideways at ${clientWidth} px`).toBeLessThanOrEqual(clientWidth)
+}
+
+/**
+ * Each piece of visible text inside the elements `selector` finds, with its size as drawn on the
+ * screen in CSS pixels: the text of an SVG that a viewBox scales counts at its scaled size.
+ */
+export async function drawnTextSizes(page: Page, selector: string) {
+  return page.locator(selector).evaluateAll((roots) =>
+    roots.flatMap((root) => {
+      const sizes: Array<{ text: string; px: number }> = []
+      const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT)
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const element = node.parentElement
+        const text = node.textContent?.trim()
+        if (!element || !text || element.closest('desc, title, .sr-only') || element.getClientRects().length === 0) continue
+        const size = parseFloat(getComputedStyle(element).fontSize)
+        const scale = element instanceof SVGGraphicsElement ? (element.getScreenCTM()?.a ?? 1) : 1
+        sizes.push({ text, px: Math.round(size * scale * 10) / 10 })
+      }
+      return sizes
+    }),
+  )
+}
+
+/** Fails when any text inside `selector` is drawn smaller than `px` (12 by default). */
+export async function expectReadableText(page: Page, selector: string, px = 12) {
+  const sizes = await drawnTextSizes(page, selector)
+  expect(sizes.length, `text in ${selector} on ${page.url()}`).toBeGreaterThan(0)
+  expect(sizes.filter((size) => size.px < px), `text smaller than ${px} px in ${selector} on ${page.url()}`).toEqual([])
 }

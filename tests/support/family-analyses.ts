@@ -1,3 +1,4 @@
+import type { Page } from 'playwright-core'
 import type { Db } from '~/db/client.server'
 import { analyses, analysisClips, analysisEvents, analysisFindings, analysisMetrics, availabilityWindows, bookingDays, bookings, findingDrills, shareLinks, swimmers, users } from '~/db/schema'
 import { addDays } from '~/lib/lab-time'
@@ -68,3 +69,6 @@ export async function shareLinkOf(db: Db, owner: { userId: number; swimmerId: nu
   await db.insert(shareLinks).values({ accountId: owner.userId, swimmerId: owner.swimmerId, analysisId, tokenHash, expiresAt, revokedAt })
   return token
 }
+
+/** One figure of an analysis page (its name, value, previous value, change and reference levels), by its name. */
+export const figureOn = (page: Page, label: string) => page.getByTestId('metrics').getByRole('listitem').filter({ has: page.getByRole('heading', { name: label, exact: true }) })

@@ -168,6 +168,8 @@ describe('progress over time', () => {
     const narrowed = progressSeries(history, 'backstroke-100')
     expect(narrowed.events.map((event) => event.key)).toEqual(['freestyle-50', 'backstroke-100'])
     expect(narrowed.series.map((line) => [line.eventLabel, line.key, line.points.length])).toEqual([['100 m backstroke', 'final_time', 1]])
+    // A figure measured once is no personal best yet: there is nothing it beats.
+    expect(narrowed.series[0]!.points[0]!.personalBest).toBe(false)
     expect(progressSeries(history).series).toHaveLength(3)
   })
 })

@@ -246,7 +246,8 @@ export const eventKeyOf = (event: { stroke: string; distanceMetres: number }) =>
 
 /**
  * Every figure the swimmer has over time, one series per event and metric, oldest point first; the
- * personal best (the best value by the metric's direction, the first time it was reached) marked.
+ * personal best (the best value by the metric's direction, the first time it was reached) marked
+ * once the figure has been measured twice.
  * `eventKey` narrows it to one event.
  */
 export function progressSeries(history: HistoryEntry[], eventKey?: string | null) {
@@ -268,7 +269,8 @@ export function progressSeries(history: HistoryEntry[], eventKey?: string | null
   for (const line of series.values()) {
     let best: ProgressPoint | null = null
     for (const point of line.points) if (!best || isImprovement(line.betterWhen, point.value, best.value)) best = point
-    if (best) best.personalBest = true
+    // One measurement beats nothing: a personal best needs two.
+    if (best && line.points.length > 1) best.personalBest = true
   }
   return { events: [...events].map(([key, label]) => ({ key, label })), series: [...series.values()] }
 }

@@ -117,10 +117,10 @@ export default function AnalysisClips({ loaderData, actionData }: Route.Componen
   return (
     <section>
       <nav aria-label="Breadcrumb" className="flex flex-wrap gap-x-4 text-sm font-semibold">
-        <Link to={`/admin/bookings/${encodeURIComponent(reference)}`} className="text-brand-700 underline underline-offset-2">
+        <Link to={`/admin/bookings/${encodeURIComponent(reference)}`} className="inline-flex min-h-11 items-center text-brand-700 underline underline-offset-2">
           Booking {reference}
         </Link>
-        <Link to={`/admin/bookings/${encodeURIComponent(reference)}/analysis`} className="text-brand-700 underline underline-offset-2">
+        <Link to={`/admin/bookings/${encodeURIComponent(reference)}/analysis`} className="inline-flex min-h-11 items-center text-brand-700 underline underline-offset-2">
           Analysis
         </Link>
       </nav>

@@ -299,7 +299,7 @@ export default function AdminAnalysis({ loaderData, actionData }: Route.Componen
   const clipsHref = `/admin/bookings/${booking.reference}/analysis/clips`
   return (
     <section>
-      <Link to={`/admin/bookings/${booking.reference}`} className="link text-sm">
+      <Link to={`/admin/bookings/${booking.reference}`} className="link inline-flex min-h-11 items-center text-sm">
         Booking {booking.reference}
       </Link>
       <h1 id="analysis-heading" className="mt-2 text-3xl font-extrabold text-brand-900">
@@ -738,7 +738,7 @@ function CsvImport({ answer }: { answer: ActionResult | undefined }) {
                 {preview.empty > 0 && ` ${preview.empty} rows without a value are left out.`}
               </p>
               {/* Focusable, so the table can be scrolled sideways from the keyboard on a phone. */}
-              <div role="region" aria-label="What the import changes" tabIndex={0} className="mt-2 overflow-x-auto">
+              <div role="region" aria-label="What the import changes" tabIndex={0} className="mt-2 relative overflow-x-auto">
                 <table className="w-full text-left text-sm">
                   <caption className="sr-only">What the import changes</caption>
                   <thead className="text-muted">

@@ -118,7 +118,7 @@ export default function AdminBookings({ loaderData }: Route.ComponentProps) {
         {rows.length === 0 ? 'No bookings match.' : `${rows.length} ${rows.length === 1 ? 'booking' : 'bookings'}`}
       </p>
       {rows.length > 0 && (
-        <div className="card mt-3 overflow-x-auto">
+        <div className="card mt-3 relative overflow-x-auto">
           <table className="w-full text-left text-sm">
             <caption className="sr-only">Bookings matching the filters</caption>
             <thead className="bg-slate-50 text-muted">

@@ -272,7 +272,7 @@ function BatchSection({ batch, batches, actionData }: { batch: Batch; batches: B
       {batch.registrations.length === 0 ? (
         <p className="mt-1 text-sm text-muted">No registrations yet.</p>
       ) : (
-        <div className="mt-2 overflow-x-auto">
+        <div className="mt-2 relative overflow-x-auto">
           <table className="w-full text-left text-sm">
             <caption className="sr-only">Registrations of {batch.name}</caption>
             <thead className="bg-slate-50 text-muted">

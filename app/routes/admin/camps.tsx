@@ -69,7 +69,7 @@ export default function AdminCamps({ loaderData, actionData }: Route.ComponentPr
       {camps.length === 0 ? (
         <p className="mt-6 text-muted">No camps yet.</p>
       ) : (
-        <div className="card mt-6 overflow-x-auto">
+        <div className="card mt-6 relative overflow-x-auto">
           <table className="w-full text-left text-sm">
             <caption className="sr-only">Camps, their batches and seats</caption>
             <thead className="bg-slate-50 text-muted">

@@ -69,7 +69,7 @@ export default function AdminCustomers({ loaderData }: Route.ComponentProps) {
               : `${rows.length} ${rows.length === 1 ? 'customer' : 'customers'}`}
       </p>
       {rows.length > 0 && (
-        <div className="card mt-3 overflow-x-auto">
+        <div className="card mt-3 relative overflow-x-auto">
           <table className="w-full text-left text-sm">
             <caption className="sr-only">Customers</caption>
             <thead className="bg-slate-50 text-muted">

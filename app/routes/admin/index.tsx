@@ -133,10 +133,10 @@ export default function AdminOverview({ loaderData, actionData }: Route.Componen
             </ul>
           )}
         </section>
-        <BarChart title={`This week's sessions (${weekTotal})`} description={`Sessions per day this week, Monday to Sunday: ${week.map((day) => `${day.label}: ${day.display}`).join('; ')}.`} bars={week} />
-        <BarChart title="Revenue by week (net of refunds)" description={`Money received in each of the last eight weeks: ${revenueByWeek.map((bar) => `${bar.label}: ${bar.display}`).join('; ')}.`} bars={revenueByWeek} />
+        <BarChart title={`This week's sessions (${weekTotal})`} bars={week} />
+        <BarChart title="Revenue by week (net of refunds)" bars={revenueByWeek} />
         {revenueByProduct.length > 0 ? (
-          <BarChart title="Revenue by product, this financial year" description={`Money received this financial year by product: ${revenueByProduct.map((bar) => `${bar.label}: ${bar.display}`).join('; ')}.`} bars={revenueByProduct} />
+          <BarChart title="Revenue by product, this financial year" bars={revenueByProduct} />
         ) : (
           <section className="card p-4">
             <h2 className="font-bold text-ink">Revenue by product, this financial year</h2>

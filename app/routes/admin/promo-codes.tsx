@@ -45,7 +45,7 @@ export default function AdminPromoCodes({ loaderData, actionData }: Route.Compon
       {codes.length === 0 ? (
         <p className="mt-6 text-muted">No promo codes yet.</p>
       ) : (
-        <div className="card mt-6 overflow-x-auto">
+        <div className="card mt-6 relative overflow-x-auto">
           <table className="w-full text-left text-sm">
             <caption className="sr-only">Promo codes, newest first</caption>
             <thead className="bg-slate-50 text-muted">

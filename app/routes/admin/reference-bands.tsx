@@ -115,7 +115,7 @@ export default function ReferenceBands({ loaderData, actionData }: Route.Compone
         {bands.length === 0 ? (
           <p className="mt-2 text-sm text-muted">No bands yet: add the first one below.</p>
         ) : (
-          <div className="mt-3 overflow-x-auto">
+          <div className="mt-3 relative overflow-x-auto">
             <table className="w-full text-left text-sm">
               <caption className="sr-only">Reference bands</caption>
               <thead className="text-muted">

@@ -142,7 +142,7 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
       </Panel>
 
       <Panel id="prices" title="Prices" lead="In rupees, GST included. The regular price is shown struck through next to the price; leave it empty for none.">
-        <div className="overflow-x-auto">
+        <div className="relative overflow-x-auto">
           <table className="w-full text-left text-sm">
             <caption className="sr-only">Catalogue prices</caption>
             <thead className="text-muted">
