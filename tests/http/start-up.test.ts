@@ -1,0 +1,129 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { siteSettings } from '~/db/schema'
+import { startTestServer, type TestServer } from '../support/test-server'
+import { registrationForm, Visitor } from '../support/visitor'
+
+// What the person starting the site reads in the terminal: a newcomer's `npm start` on a fresh
+// clone, and an operator's start of a public site whose pages still show placeholders.
+
+const PUBLIC = { SITE_URL: 'https://swimlab.example', ALLOW_SANDBOX_PAYMENTS: 'true' }
+
+/** The log's lines that say placeholders show on the public site. */
+const placeholderWarnings = (logs: string) =>
+  logs
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as { level: number; msg: string; placeholders?: string[] })
+    .filter((entry) => entry.msg.startsWith('placeholders are visible on the public site'))
+
+describe('a public site started with placeholders on its pages', () => {
+  let withPlaceholders: TestServer
+  let filledIn: TestServer
+  beforeAll(async () => {
+    ;[withPlaceholders, filledIn] = await Promise.all([
+      startTestServer(PUBLIC),
+      startTestServer(PUBLIC, {
+        prepare: async (db) => {
+          await db.update(siteSettings).set({
+            postalAddress: '12 Stadium Road, Bengaluru 560001',
+            phone: '+91 80 4123 4567',
+            supportEmail: 'support@lab.example',
+            infoEmail: 'info@lab.example',
+            legalName: 'Swim Science LLP',
+            grievanceOfficerName: 'Meera Iyer',
+            grievanceOfficerEmail: 'privacy@lab.example',
+            coach: { name: 'Arjun Menon', credentials: 'National champion, 200 m butterfly', placeholder: false },
+            team: [{ name: 'Meera Iyer', role: 'Sports scientist', bio: 'Biomechanics researcher.', placeholder: false }],
+          })
+        },
+      }),
+    ])
+  })
+  afterAll(async () => {
+    await Promise.all([withPlaceholders?.stop(), filledIn?.stop()])
+  })
+
+  it('warns once, naming each placeholder', () => {
+    const warnings = placeholderWarnings(withPlaceholders.logs())
+    expect(warnings).toHaveLength(1)
+    const [warning] = warnings
+    expect(warning!.level).toBe(40)
+    expect(warning!.placeholders).toEqual([
+      'Postal address',
+      'Phone number',
+      'Support e-mail',
+      'General e-mail',
+      'Registered name of the LLP',
+      'Grievance officer (privacy policy)',
+      'Camp coach',
+      'Team member 1 (about page)',
+      'Team member 2 (about page)',
+      'Team member 3 (about page)',
+      'Team member 4 (about page)',
+    ])
+    expect(warning!.msg).toContain('Postal address, Phone number, Support e-mail')
+    expect(warning!.msg).toContain('https://swimlab.example/admin/settings')
+  })
+
+  it('says nothing of placeholders once every detail is the lab’s own', () => {
+    expect(filledIn.logs()).toContain('"msg":"listening"')
+    expect(placeholderWarnings(filledIn.logs())).toEqual([])
+  })
+})
+
+describe('`npm start` on a fresh clone (the build made, nothing configured)', () => {
+  let child: ChildProcess
+  let output = ''
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'swimlab-npm-start-'))
+  const running = /^The site is running at http:\/\/localhost:(\d+)$/m
+
+  beforeAll(async () => {
+    child = spawn('npm', ['start'], {
+      cwd: path.resolve(import.meta.dirname, '../..'),
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...(process.env.TZ && { TZ: process.env.TZ }), DATA_DIR: dataDir, PORT: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      // Its own process group, as a terminal's command is: npm and the server it starts are stopped together.
+      detached: true,
+    })
+    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    await new Promise<void>((resolve, reject) => {
+      const timer = setInterval(() => running.test(output) && (clearInterval(timer), resolve()), 50)
+      child.once('exit', (code) => (clearInterval(timer), reject(new Error(`npm start exited with ${code}:\n${output}`))))
+    })
+  })
+  afterAll(async () => {
+    if (child && child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve))
+      process.kill(-child.pid!, 'SIGKILL')
+      await exited
+    }
+    rmSync(dataDir, { recursive: true, force: true })
+  })
+
+  it('says where the site is after at most 10 lines, and no warning about placeholders on this local site', () => {
+    const linesBefore = output.slice(0, running.exec(output)!.index).split('\n').length - 1
+    expect(linesBefore, output).toBeLessThanOrEqual(10)
+    expect(output).not.toContain('placeholders are visible')
+  })
+
+  it('prints each e-mail as a block with the code on its own line, and no request lines', async () => {
+    const port = running.exec(output)![1]
+    // The address the newcomer was told, as their browser would use it.
+    const newcomer = new Visitor(`http://localhost:${port}`)
+    const registered = await newcomer.post('/registration', registrationForm({ email: 'first.parent@example.com' }))
+    expect(registered.status).toBe(302)
+    await expect.poll(() => output).toMatch(/^To: first\.parent@example\.com\nSubject: Your verification code for .*\nCode: \d{6}$/m)
+
+    // Stopped as Ctrl+C stops it, the server has written every line it had.
+    const exited = new Promise((resolve) => child.once('exit', resolve))
+    process.kill(-child.pid!, 'SIGINT')
+    await exited
+    expect(output).toContain('"msg":"stopped"')
+    expect(output).not.toContain('"msg":"request"')
+  })
+})
