@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -83,7 +83,7 @@ describe('`npm start` on a fresh clone (the build made, nothing configured)', ()
 
   beforeAll(async () => {
     child = spawn('npm', ['start'], {
-      cwd: path.resolve(import.meta.dirname, '../..'),
+      cwd: repository,
       env: { PATH: process.env.PATH, HOME: process.env.HOME, ...(process.env.TZ && { TZ: process.env.TZ }), DATA_DIR: dataDir, PORT: '0' },
       stdio: ['ignore', 'pipe', 'pipe'],
       // Its own process group, as a terminal's command is: npm and the server it starts are stopped together.
@@ -104,6 +104,7 @@ describe('`npm start` on a fresh clone (the build made, nothing configured)', ()
     }
     rmSync(dataDir, { recursive: true, force: true })
   })
+  const repository = path.resolve(import.meta.dirname, '../..')
 
   it('says where the site is after at most 10 lines, and no warning about placeholders on this local site', () => {
     const linesBefore = output.slice(0, running.exec(output)!.index).split('\n').length - 1
@@ -125,5 +126,20 @@ describe('`npm start` on a fresh clone (the build made, nothing configured)', ()
     await exited
     expect(output).toContain('"msg":"stopped"')
     expect(output).not.toContain('"msg":"request"')
+  })
+
+  it('the first admin account: the README’s command on the stopped site, then signing in lands on /admin', async () => {
+    const created = spawnSync('npm', ['run', 'admin:create', '--', '--email', 'me@lab.example', '--password', 'a long password 2027', '--name', 'Meera Iyer'], {
+      cwd: repository,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir },
+      encoding: 'utf8',
+    })
+    expect([created.status, created.stdout]).toEqual([0, expect.stringContaining('Created the admin account me@lab.example.')])
+    const restarted = await startTestServer({ DATA_DIR: dataDir })
+    try {
+      expect((await new Visitor(restarted.url).post('/login', { email: 'me@lab.example', password: 'a long password 2027', website_url: '' })).location).toBe('/admin')
+    } finally {
+      await restarted.stop()
+    }
   })
 })
