@@ -75,8 +75,9 @@ describe('a public site started with placeholders on its pages', () => {
   })
 })
 
-describe('`npm start` on a fresh clone (the build made, nothing configured)', () => {
+describe('`npm start` on a fresh clone (the build made, nothing configured)', { timeout: 120_000 }, () => {
   let child: ChildProcess
+  let restarted: TestServer | undefined
   let output = ''
   const dataDir = mkdtempSync(path.join(tmpdir(), 'swimlab-npm-start-'))
   const running = /^The site is running at http:\/\/localhost:(\d+)$/m
@@ -102,6 +103,7 @@ describe('`npm start` on a fresh clone (the build made, nothing configured)', ()
       process.kill(-child.pid!, 'SIGKILL')
       await exited
     }
+    await restarted?.stop()
     rmSync(dataDir, { recursive: true, force: true })
   })
   const repository = path.resolve(import.meta.dirname, '../..')
@@ -135,11 +137,7 @@ describe('`npm start` on a fresh clone (the build made, nothing configured)', ()
       encoding: 'utf8',
     })
     expect([created.status, created.stdout]).toEqual([0, expect.stringContaining('Created the admin account me@lab.example.')])
-    const restarted = await startTestServer({ DATA_DIR: dataDir })
-    try {
-      expect((await new Visitor(restarted.url).post('/login', { email: 'me@lab.example', password: 'a long password 2027', website_url: '' })).location).toBe('/admin')
-    } finally {
-      await restarted.stop()
-    }
+    restarted = await startTestServer({ DATA_DIR: dataDir })
+    expect((await new Visitor(restarted.url).post('/login', { email: 'me@lab.example', password: 'a long password 2027', website_url: '' })).location).toBe('/admin')
   })
 })
