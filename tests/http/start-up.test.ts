@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -75,69 +75,83 @@ describe('a public site started with placeholders on its pages', () => {
   })
 })
 
-describe('`npm start` on a fresh clone (the build made, nothing configured)', { timeout: 120_000 }, () => {
-  let child: ChildProcess
-  let restarted: TestServer | undefined
+const repository = path.resolve(import.meta.dirname, '../..')
+const running = /^The site is running at http:\/\/localhost:(\d+)$/m
+
+/** `npm start` as a newcomer runs it: nothing configured but the data directory and a free port. */
+async function npmStart(dataDir: string) {
+  const child = spawn('npm', ['start'], {
+    cwd: repository,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...(process.env.TZ && { TZ: process.env.TZ }), DATA_DIR: dataDir, PORT: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    // Its own process group, as a terminal's command is: npm and the server it starts are stopped together.
+    detached: true,
+  })
   let output = ''
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  const stopped = () => child.exitCode !== null || child.signalCode !== null
+  await new Promise<void>((resolve, reject) => {
+    const timer = setInterval(() => running.test(output) && (clearInterval(timer), resolve()), 50)
+    void exited.then(() => (clearInterval(timer), reject(new Error(`npm start exited with ${child.exitCode}:\n${output}`))))
+  })
+  return {
+    output: () => output,
+    url: `http://localhost:${running.exec(output)![1]}`,
+    /** Stops it as Ctrl+C does; then the server has written every line it had. */
+    async stop() {
+      if (!stopped()) process.kill(-child.pid!, 'SIGINT')
+      await exited
+    },
+    async kill() {
+      if (!stopped()) process.kill(-child.pid!, 'SIGKILL')
+      await exited
+    },
+  }
+}
+
+describe('`npm start` on a fresh clone (the build made, nothing configured)', { timeout: 120_000 }, () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'swimlab-npm-start-'))
-  const running = /^The site is running at http:\/\/localhost:(\d+)$/m
+  let site: Awaited<ReturnType<typeof npmStart>>
+  let restarted: Awaited<ReturnType<typeof npmStart>> | undefined
 
   beforeAll(async () => {
-    child = spawn('npm', ['start'], {
-      cwd: repository,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...(process.env.TZ && { TZ: process.env.TZ }), DATA_DIR: dataDir, PORT: '0' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      // Its own process group, as a terminal's command is: npm and the server it starts are stopped together.
-      detached: true,
-    })
-    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()))
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()))
-    await new Promise<void>((resolve, reject) => {
-      const timer = setInterval(() => running.test(output) && (clearInterval(timer), resolve()), 50)
-      child.once('exit', (code) => (clearInterval(timer), reject(new Error(`npm start exited with ${code}:\n${output}`))))
-    })
+    site = await npmStart(dataDir)
   })
   afterAll(async () => {
-    if (child && child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise((resolve) => child.once('exit', resolve))
-      process.kill(-child.pid!, 'SIGKILL')
-      await exited
-    }
-    await restarted?.stop()
+    await site?.kill()
+    await restarted?.kill()
     rmSync(dataDir, { recursive: true, force: true })
   })
-  const repository = path.resolve(import.meta.dirname, '../..')
 
   it('says where the site is after at most 10 lines, and no warning about placeholders on this local site', () => {
+    const output = site.output()
     const linesBefore = output.slice(0, running.exec(output)!.index).split('\n').length - 1
     expect(linesBefore, output).toBeLessThanOrEqual(10)
     expect(output).not.toContain('placeholders are visible')
   })
 
   it('prints each e-mail as a block with the code on its own line, and no request lines', async () => {
-    const port = running.exec(output)![1]
     // The address the newcomer was told, as their browser would use it.
-    const newcomer = new Visitor(`http://localhost:${port}`)
+    const newcomer = new Visitor(site.url)
     const registered = await newcomer.post('/registration', registrationForm({ email: 'first.parent@example.com' }))
     expect(registered.status).toBe(302)
-    await expect.poll(() => output).toMatch(/^To: first\.parent@example\.com\nSubject: Your verification code for .*\nCode: \d{6}$/m)
-
-    // Stopped as Ctrl+C stops it, the server has written every line it had.
-    const exited = new Promise((resolve) => child.once('exit', resolve))
-    process.kill(-child.pid!, 'SIGINT')
-    await exited
-    expect(output).toContain('"msg":"stopped"')
-    expect(output).not.toContain('"msg":"request"')
+    await expect.poll(site.output).toMatch(/^To: first\.parent@example\.com\nSubject: Your verification code for .*\nCode: \d{6}$/m)
+    await site.stop()
+    expect(site.output()).toContain('"msg":"stopped"')
+    expect(site.output()).not.toContain('"msg":"request"')
   })
 
-  it('the first admin account: the README’s command on the stopped site, then signing in lands on /admin', async () => {
+  it('the first admin account: the README’s commands on the stopped site, then signing in lands on /admin', async () => {
+    await site.stop()
     const created = spawnSync('npm', ['run', 'admin:create', '--', '--email', 'me@lab.example', '--password', 'a long password 2027', '--name', 'Meera Iyer'], {
       cwd: repository,
       env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir },
       encoding: 'utf8',
     })
     expect([created.status, created.stdout]).toEqual([0, expect.stringContaining('Created the admin account me@lab.example.')])
-    restarted = await startTestServer({ DATA_DIR: dataDir })
+    restarted = await npmStart(dataDir)
     expect((await new Visitor(restarted.url).post('/login', { email: 'me@lab.example', password: 'a long password 2027', website_url: '' })).location).toBe('/admin')
   })
 })
