@@ -51,7 +51,7 @@ const ConfigSchema = z
     DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
     /** Worker processes answering requests (one per core); more than one needs PostgreSQL. */
     WEB_CONCURRENCY: z.coerce.number({ message: 'must be a number of processes' }).int().min(1).max(64).default(1),
-    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
     TRUST_PROXY: trustProxy.default(false),
     BANNER_HEARTBEAT_SECONDS: z.coerce.number().int().min(1).max(300).default(25),
     SMTP_URL: z
@@ -108,6 +108,15 @@ const ConfigSchema = z
   .transform((env) => ({
     ...env,
     HOST: listenHost(env),
+    LOG_LEVEL: env.LOG_LEVEL ?? 'info',
+    /**
+     * A site run with nothing configured (the embedded database, this machine only) is someone trying
+     * it: request lines would bury the e-mails the local mailbox prints, so they are logged at debug.
+     * Setting LOG_LEVEL, DATABASE_URL or a public SITE_URL logs them at info, as an access log.
+     */
+    REQUEST_LOG_LEVEL: env.LOG_LEVEL || env.DATABASE_URL || !isLocalSite(env.SITE_URL) ? ('info' as const) : ('debug' as const),
+    /** A SITE_URL other machines reach: placeholders left on its pages are seen by the public. */
+    PUBLIC_SITE: !isLocalSite(env.SITE_URL),
     SITE_URL: (env.SITE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
     /** True when SITE_URL was not given: it follows the port the server actually listens on. */
     SITE_URL_DERIVED: !env.SITE_URL,

@@ -11,7 +11,7 @@ import path from 'node:path'
 import * as chromeLauncher from 'chrome-launcher'
 import lighthouse from 'lighthouse'
 import { ensureBuild } from './ensure-build.mjs'
-import { labDate, signUpThroughPages } from './bench-support.mjs'
+import { labDate, signUpThroughPages, siteAddress } from './bench-support.mjs'
 
 const PUBLIC = ['/', '/about', '/services', '/how-it-works', '/pricing', '/contact', '/terms', '/privacy-policy', '/refund']
 // The screens a customer books on: signing in and up, the single-session booking, camp registration,
@@ -25,15 +25,16 @@ const HOME_JS_BUDGET_KB = 100
 
 ensureBuild()
 const dataDir = mkdtempSync(path.join(tmpdir(), 'swimlab-lighthouse-'))
+const address = await siteAddress()
 const server = spawn(process.execPath, ['server.js'], {
-  env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info' },
+  env: { ...process.env, ...address.env, DATA_DIR: dataDir, LOG_LEVEL: 'info' },
   stdio: ['ignore', 'pipe', 'inherit'],
 })
 let output = ''
 server.stdout.on('data', (chunk) => (output += chunk))
 const port = await new Promise((resolve, reject) => {
   const timer = setInterval(() => {
-    const match = /"port":(\d+)[^\n]*The site is running/.exec(output)
+    const match = /"port":(\d+)[^\n]*"msg":"listening"/.exec(output)
     if (match) {
       clearInterval(timer)
       resolve(Number(match[1]))

@@ -14,7 +14,7 @@ import { availableParallelism, tmpdir } from 'node:os'
 import path from 'node:path'
 import autocannon from 'autocannon'
 import { ensureBuild } from './ensure-build.mjs'
-import { freshDatabase, labDate, options, signUpThroughPages } from './bench-support.mjs'
+import { freshDatabase, labDate, options, signUpThroughPages, siteAddress } from './bench-support.mjs'
 
 const { duration, connections } = options({ duration: 10, connections: 50 })
 const WARM_UP_SECONDS = 8
@@ -30,8 +30,9 @@ async function startSite(env) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'swimlab-bench-pages-'))
   let log = ''
   let keepLog = true
+  const address = await siteAddress()
   const server = spawn(process.execPath, ['server.js'], {
-    env: { PATH: process.env.PATH, TZ: process.env.TZ, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', ...env },
+    env: { PATH: process.env.PATH, TZ: process.env.TZ, ...address.env, DATA_DIR: dataDir, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   })
   server.stdout.on('data', (chunk) => {
@@ -39,7 +40,7 @@ async function startSite(env) {
   })
   const port = await new Promise((resolve, reject) => {
     const timer = setInterval(() => {
-      const match = /"port":(\d+)[^\n]*The site is running/.exec(log)
+      const match = /"port":(\d+)[^\n]*"msg":"listening"/.exec(log)
       if (match) {
         clearInterval(timer)
         resolve(Number(match[1]))

@@ -14,7 +14,7 @@ import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
 import pg from 'pg'
 import { ensureBuild } from './ensure-build.mjs'
-import { options, percentile } from './bench-support.mjs'
+import { options, percentile, siteAddress } from './bench-support.mjs'
 
 const { 'size-mb': sizeMb, 'idle-seconds': idleSeconds, postgres } = options({ 'size-mb': 1024, 'idle-seconds': 5, postgres: false })
 const MB = 1024 * 1024
@@ -44,8 +44,9 @@ if (postgres) await onPostgres(adminUrl, [[`CREATE DATABASE ${databaseName}`]])
 /** Starts `node server.js` on the data directory; resolves with its address, its pid and a way to stop it. */
 async function startSite() {
   let log = ''
+  const address = await siteAddress()
   const server = spawn(process.execPath, ['server.js'], {
-    env: { PATH: process.env.PATH, TZ: process.env.TZ, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), LOG_LEVEL: 'info', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password },
+    env: { PATH: process.env.PATH, TZ: process.env.TZ, ...address.env, DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), LOG_LEVEL: 'info', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   // The log is read until the server says it is running, then dropped (every request is logged).
@@ -57,7 +58,7 @@ async function startSite() {
   server.stderr.on('data', onData)
   const port = await new Promise((resolve, reject) => {
     const timer = setInterval(() => {
-      const match = /"port":(\d+)[^\n]*The site is running/.exec(log)
+      const match = /"port":(\d+)[^\n]*"msg":"listening"/.exec(log)
       if (match) {
         clearInterval(timer)
         keepLog = false

@@ -52,12 +52,20 @@ export function ensureBuild() {
   if (!buildIsStale()) return
   withBuildLock(() => {
     if (!buildIsStale()) return
-    console.log('Building the site (first start or changed source)…')
+    // One line for a newcomer's `npm start`: Vite's per-file sizes and warnings are for `npm run
+    // build`. A failed build prints everything it said, so the error is there to read.
+    process.stdout.write('Building the site (first start or changed source)… ')
+    const started = performance.now()
     // Always a production build: a caller's NODE_ENV (Vitest sets "test") would otherwise ship
     // React's development bundle.
-    const result = spawnSync('npx', ['react-router', 'build'], { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } })
-    if (result.status !== 0) process.exit(result.status ?? 1)
+    const result = spawnSync('npx', ['react-router', 'build'], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NODE_ENV: 'production' } })
+    if (result.status !== 0) {
+      process.stdout.write('failed:\n')
+      process.stderr.write(`${result.stdout ?? ''}${result.stderr ?? ''}${result.error ? `${result.error.message}\n` : ''}`)
+      process.exit(result.status ?? 1)
+    }
     precompress(path.join(root, 'build/client'))
+    process.stdout.write(`done in ${Math.round((performance.now() - started) / 1000)} s.\n`)
   })
 }
 

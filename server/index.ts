@@ -16,6 +16,7 @@ import { seedDatabase } from '~/db/seed.server'
 import { passwordProblem } from '~/modules/accounts/password-policy.server'
 import { AdminNotPromotedError, createAdmin, ensureAdmin } from '~/modules/accounts/users.server'
 import { localMailbox, smtpTransport, type MailTransport } from '~/modules/mail/transport.server'
+import { mailboxBlock } from '~/modules/mail/mailbox-block'
 import type { PaymentGateway } from '~/modules/payments/gateway-contract.server'
 import { usePaymentGateway } from '~/modules/payments/active-gateway.server'
 import { sandboxKey } from '~/modules/payments/sandbox-gateway-orders.server'
@@ -23,6 +24,8 @@ import { diskStorage, useReportStorage } from '~/modules/reports/storage.server'
 import { s3SettingsOf } from '~/modules/analyses/files/files-config.server'
 import { fileStoreFor, useAnalysisFileStore, type AnalysisFileStore } from '~/modules/analyses/files/store.server'
 import { enableContentCache, invalidateContentCache } from '~/modules/site/content-cache.server'
+import { launchGaps } from '~/modules/site/launch-gaps'
+import { settingsForStaff } from '~/modules/site/staff.server'
 import { AVAILABILITY_CHANNEL, startCaches } from '~/lib/caches.server'
 import { listenToCampLine, quietOr } from '~/modules/camps/line.server'
 import { redactSecrets } from '~/lib/log-redaction.server'
@@ -87,7 +90,7 @@ export async function start(env: NodeJS.ProcessEnv = process.env) {
       await database.close()
     }
     logger.info({ workers: config.WEB_CONCURRENCY }, 'starting the workers')
-    return superviseWorkers(config.WEB_CONCURRENCY, logger)
+    return superviseWorkers(config.WEB_CONCURRENCY, logger, (port) => print(logOutput, whereTheSiteIs(config, port)))
   }
 
   const database = await openDatabase({
@@ -113,7 +116,7 @@ export async function start(env: NodeJS.ProcessEnv = process.env) {
   await liveEvents.start()
   const stopCaches = await startCaches(database)
   const stopListeningToCampLine = await listenToCampLine()
-  const jobs = new BackgroundJobs(mailTransport(config, logger), logger, database, whatsappSender(logger))
+  const jobs = new BackgroundJobs(mailTransport(config, logger, logOutput), logger, database, whatsappSender(logger))
   jobs.start()
 
   // The build is resolved once: handed to React Router as a function, it would derive its routes
@@ -125,7 +128,9 @@ export async function start(env: NodeJS.ProcessEnv = process.env) {
   const port = typeof address === 'object' && address ? address.port : config.PORT
   // With PORT=0 and no SITE_URL, links (e-mails, the gateway's way back) must name the real port.
   if (config.SITE_URL_DERIVED && config.PORT === 0) setConfig({ ...config, SITE_URL: `http://localhost:${port}` })
-  logger.info({ port, url: config.SITE_URL, pid: process.pid }, `The site is running at http://localhost:${port}`)
+  logger.info({ port, url: currentConfig().SITE_URL, pid: process.pid }, 'listening')
+  // The primary of several workers says it once for all of them.
+  if (!cluster.isWorker) print(logOutput, whereTheSiteIs(config, port))
 
   let stopping: Promise<void> | undefined
   const stop = () => {
@@ -165,6 +170,28 @@ async function prepareDatabase(database: Database, config: Config, logger: pino.
   await seedDatabase(database.db)
   if (config.ADMIN_EMAIL && config.ADMIN_PASSWORD) await adminFromEnvironment(config.ADMIN_EMAIL, config.ADMIN_PASSWORD, logger)
   logger.info({ database: database.kind === 'postgres' ? 'postgresql' : `pglite at ${config.DATA_DIR}` }, 'database ready')
+  await warnOfPlaceholders(config, logger)
+}
+
+/**
+ * A public site whose pages still show "[Phone number — to be supplied by the lab]" and the like
+ * was started too early: the log says so once, naming each, as the admin overview lists them.
+ */
+async function warnOfPlaceholders(config: Config, logger: pino.Logger) {
+  if (!config.PUBLIC_SITE) return
+  const placeholders = launchGaps(await settingsForStaff()).map((gap) => gap.what)
+  if (placeholders.length === 0) return
+  logger.warn({ placeholders }, `placeholders are visible on the public site: ${placeholders.join(', ')}. Set them at ${config.SITE_URL}/admin/settings (the admin overview links each one)`)
+}
+
+/** The line a person starting the site looks for. */
+function whereTheSiteIs(config: Config, port: number) {
+  return config.PUBLIC_SITE ? `The site is running at ${config.SITE_URL} (listening on ${config.HOST}:${port})` : `The site is running at http://localhost:${port}`
+}
+
+/** Plain text for the person at the terminal, through the log's own stream so it keeps its place among the log lines. */
+function print(output: pino.DestinationStream, text: string) {
+  output.write(`${text}\n`)
 }
 
 /** Addresses the server answers itself, before React Router (see createApp): never the missing page. */
@@ -296,7 +323,7 @@ function createApp({ config, logger, database, liveEvents, gateway, build, analy
     }
     const requestId = randomUUID()
     response.setHeader('X-Request-Id', requestId)
-    response.once('finish', () => logRequest('info', requestId))
+    if (logger.isLevelEnabled(config.REQUEST_LOG_LEVEL)) response.once('finish', () => logRequest(config.REQUEST_LOG_LEVEL, requestId))
     app(request, response)
   }
 }
@@ -341,13 +368,17 @@ async function setUpPaymentGateway(config: Config, logger: pino.Logger): Promise
 }
 
 /**
- * SMTP when SMTP_URL is set. Otherwise the local mailbox, which also prints each message to the
- * log, so a newcomer on the default run reads their verification code in the terminal.
+ * SMTP when SMTP_URL is set. Otherwise the local mailbox, which also prints each message as a
+ * readable block among the log lines, so a newcomer on the default run finds their verification
+ * code in the terminal.
  */
-function mailTransport(config: Config, logger: pino.Logger): MailTransport {
+function mailTransport(config: Config, logger: pino.Logger, output: pino.DestinationStream): MailTransport {
   if (config.SMTP_URL) return smtpTransport(config.SMTP_URL, config.MAIL_FROM)
-  logger.warn('no SMTP_URL: e-mail goes to the local mailbox (this log, and /admin/messages for admins); set SMTP_URL in production')
-  return localMailbox((mail) => logger.info({ to: mail.to, subject: mail.subject, text: mail.text }, 'e-mail delivered to the local mailbox'))
+  logger.warn('no SMTP_URL: e-mail goes to the local mailbox (printed here, and at /admin/messages for admins); set SMTP_URL in production')
+  return localMailbox((mail) => {
+    logger.debug({ to: mail.to, subject: mail.subject }, 'e-mail delivered to the local mailbox')
+    print(output, mailboxBlock(mail))
+  })
 }
 
 /** The Cloud API sender when the WhatsApp settings are given; otherwise the site sends e-mail only. */

@@ -7,7 +7,7 @@ import type pino from 'pino'
  * is replaced (after a pause that grows when they keep dying), and SIGTERM or SIGINT stops the
  * workers gracefully, each finishing its requests in flight, before this process exits.
  */
-export function superviseWorkers(count: number, logger: pino.Logger) {
+export function superviseWorkers(count: number, logger: pino.Logger, onFirstListening: (port: number) => void) {
   let stopping = false
   let failures = 0
   const fork = () => {
@@ -15,6 +15,7 @@ export function superviseWorkers(count: number, logger: pino.Logger) {
     worker.once('listening', () => (failures = 0))
     return worker
   }
+  cluster.once('listening', (_worker, address) => onFirstListening(address.port))
   for (let index = 0; index < count; index += 1) fork()
   cluster.on('exit', (worker: Worker, code, signal) => {
     if (stopping) return

@@ -31,12 +31,13 @@ const LEGAL_LINKS = [
  * and `testPayments` adds the notice shown on every page while the sandbox gateway is active.
  */
 export function Footer({ contact, year, testPayments }: { contact: FooterContact | null; year: string | null; testPayments: boolean }) {
+  // Social links are optional: one the lab has not given is left out, not shown as missing.
   const social = contact
     ? [
         { href: contact.socialLinks.linkedin, label: 'LinkedIn' },
         { href: contact.socialLinks.instagram, label: 'Instagram' },
         { href: contact.socialLinks.twitter, label: 'X (Twitter)' },
-      ]
+      ].filter((link) => link.href !== '')
     : []
   return (
     <footer className="bg-brand-900 text-slate-100">
@@ -70,15 +71,9 @@ export function Footer({ contact, year, testPayments }: { contact: FooterContact
             <ul className="mt-4 flex flex-col gap-2 text-sm" aria-label="Social links">
               {social.map((link) => (
                 <li key={link.label}>
-                  {link.href ? (
-                    <a href={link.href} rel="noopener noreferrer" className="text-slate-300 underline hover:text-white">
-                      {link.label}
-                    </a>
-                  ) : (
-                    <span className="text-slate-300" title="Link to be supplied by the lab">
-                      {link.label} [link to be supplied]
-                    </span>
-                  )}
+                  <a href={link.href} rel="noopener noreferrer" className="text-slate-300 underline hover:text-white">
+                    {link.label}
+                  </a>
                 </li>
               ))}
             </ul>

@@ -68,6 +68,18 @@ describe('the new admin pages are accessible', () => {
   })
 })
 
+describe('the launch checklist on the overview', () => {
+  it('takes staff from an item to its field, the cursor in it', async () => {
+    const page = await admin.newPage()
+    await page.goto('/admin')
+    await page.getByRole('region', { name: /^Before going live/ }).getByRole('link', { name: 'Phone number' }).click()
+    await page.waitForURL(/\/admin\/settings#contact-details-phone$/)
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('contact-details-phone')
+    expect(await page.getByLabel('Phone', { exact: true }).evaluate((input) => input === document.activeElement)).toBe(true)
+    await page.close()
+  })
+})
+
 describe('the banner switched from /admin/settings', () => {
   it('appears and disappears on a page open in another browser, without a reload', async () => {
     const visitor = await browser.context(site.url, DESKTOP)

@@ -99,7 +99,7 @@ describe('catalogue prices', () => {
 })
 
 describe('policy texts, contact and GST details', () => {
-  it('the overview lists what the public site still shows as a placeholder, each linked to where it is set; a detail saved leaves the list', async () => {
+  it('the overview lists exactly what the public site still shows as a placeholder, each linked to the field that sets it; a detail filled leaves the list', async () => {
     const admin = await staff()
     const gaps = (html: string) => {
       const from = html.indexOf('aria-labelledby="launch-heading"')
@@ -107,23 +107,56 @@ describe('policy texts, contact and GST details', () => {
       const list = html.slice(from, html.indexOf('</section>', from))
       return [...list.matchAll(/<a[^>]*href="([^"]*)"[^>]*>([^<]*)<\/a>/g)].map((match) => [match[2], match[1]])
     }
-    expect(gaps((await admin.get('/admin')).html)).toEqual([
-      ['Postal address', '/admin/settings#contact'],
-      ['Phone number', '/admin/settings#contact'],
-      ['Support e-mail', '/admin/settings#contact'],
-      ['General e-mail', '/admin/settings#contact'],
-      ['Social links (LinkedIn, Instagram, X)', '/admin/settings#contact'],
-      ['Registered name of the LLP', '/admin/settings#gst'],
-      ['GSTIN', '/admin/settings#gst'],
-      ['Grievance officer (privacy policy)', '/admin/settings#grievance'],
-      ['Coach', '/admin/settings#people'],
-      ['Team on the about page', '/admin/settings#people'],
+    const stillToSet = [
+      ['Grievance officer (privacy policy)', '/admin/settings#grievance-officer-grievanceOfficerName'],
+      ['Camp coach', '/admin/settings#coach-name'],
+      ...[1, 2, 3, 4].map((n) => [`Team member ${n} (about page)`, `/admin/settings#team-member-${n}-name`]),
+    ]
+    const before = gaps((await admin.get('/admin')).html)
+    expect(before).toEqual([
+      ['Postal address', '/admin/settings#contact-details-postalAddress'],
+      ['Phone number', '/admin/settings#contact-details-phone'],
+      ['Support e-mail', '/admin/settings#contact-details-supportEmail'],
+      ['General e-mail', '/admin/settings#contact-details-infoEmail'],
+      ['Registered name of the LLP', '/admin/settings#gst-details-legalName'],
+      ...stillToSet,
     ])
-    await save(admin, { intent: 'gst', legalName: 'Swim Science LLP', gstin: '29ABCDE1234F1Z5', gstRate: '18' })
-    const after = gaps((await admin.get('/admin')).html).map(([what]) => what)
-    expect(after).not.toContain('GSTIN')
-    expect(after).not.toContain('Registered name of the LLP')
-    expect(after).toContain('Coach')
+    // Each link lands on the input itself.
+    const settingsPage = (await admin.get('/admin/settings')).html
+    for (const [, href] of before) expect(settingsPage).toMatch(new RegExp(`<(input|textarea)[^>]*id="${href!.split('#')[1]}"`))
+
+    // Every contact detail given, the optional website, WhatsApp number and social links left empty.
+    await save(admin, contactForm({ postalAddress: '12 Stadium Road, Bengaluru 560001', phone: '+91 80 4123 4567', supportEmail: 'support@lab.example', infoEmail: 'info@lab.example' }))
+    expect(gaps((await admin.get('/admin')).html)).toEqual([['Registered name of the LLP', '/admin/settings#gst-details-legalName'], ...stillToSet])
+    await save(admin, { intent: 'gst', legalName: 'Swim Science LLP', gstin: '', gstRate: '18' })
+    expect(gaps((await admin.get('/admin')).html)).toEqual(stillToSet)
+  })
+
+  it('an optional link left empty is not shown anywhere; saving one empty clears it, saved and audited like any change', async () => {
+    const admin = await staff()
+    const footer = async (path: string) => {
+      const html = (await new Visitor(site.url).get(path)).html
+      return html.slice(html.indexOf('<footer'), html.indexOf('</footer>'))
+    }
+    for (const path of ['/', '/contact', '/about']) {
+      const page = await footer(path)
+      expect(page).not.toContain('[link to be supplied]')
+      expect(text(page)).not.toMatch(/LinkedIn|Instagram|X \(Twitter\)/)
+    }
+
+    const linkedin = 'https://www.linkedin.com/company/swim-lab'
+    expect(await save(admin, contactForm({ linkedin, instagram: 'https://instagram.com/swimlab' }))).toContain('Contact details saved')
+    await eventually('/contact', (page) => expect(page).toMatch(/LinkedIn Instagram/))
+    expect(await footer('/contact')).toContain(`href="${linkedin}"`)
+
+    const cleared = await save(admin, contactForm({ linkedin: '', instagram: 'https://instagram.com/swimlab' }))
+    expect(cleared).toContain('Contact details saved')
+    expect(cleared).not.toContain('Nothing to save')
+    await eventually('/contact', (page) => expect(page).not.toContain('LinkedIn'))
+    const page = await footer('/contact')
+    expect(text(page)).toContain('Instagram')
+    expect(text(page)).not.toMatch(/LinkedIn|X \(Twitter\)|\[link to be supplied\]/)
+    expect(text((await admin.get('/admin/audit')).html)).toContain(`Social links › LinkedIn “${linkedin}” → changed to (empty)`)
   })
 
   it('the grievance officer: checked next to each field, then named on the privacy policy instead of the placeholder', async () => {

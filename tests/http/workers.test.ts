@@ -6,7 +6,7 @@ import { signUp, text, Visitor } from '../support/visitor'
 // WEB_CONCURRENCY=2: two worker processes answer on one port, on one PostgreSQL database (the
 // embedded one belongs to one process, so this runs on PostgreSQL only).
 
-const running = (logs: string) => [...logs.matchAll(/"pid":(\d+)[^\n]*The site is running/g)].map((match) => Number(match[1]))
+const running = (logs: string) => [...logs.matchAll(/"pid":(\d+)[^\n]*"msg":"listening"/g)].map((match) => Number(match[1]))
 
 describe.skipIf(!process.env.DATABASE_URL)('several workers (needs DATABASE_URL)', () => {
   let server: TestServer

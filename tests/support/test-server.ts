@@ -168,7 +168,7 @@ function launch(port: string, env: Record<string, string>): Promise<Launched> {
     }, 60_000)
     const onData = (chunk: Buffer) => {
       output += chunk.toString()
-      const match = /"port":(\d+)[^\n]*The site is running/.exec(output)
+      const match = /"port":(\d+)[^\n]*"msg":"listening"/.exec(output)
       if (match) {
         clearTimeout(timer)
         const launched: Launched = { child, port: Number(match[1]), output }

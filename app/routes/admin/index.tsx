@@ -97,9 +97,9 @@ export default function AdminOverview({ loaderData, actionData }: Route.Componen
       {launchGaps.length > 0 && (
         <section aria-labelledby="launch-heading" className="mt-6 rounded-2xl border border-amber-300 bg-amber-50 p-4">
           <h2 id="launch-heading" className="font-bold text-ink">
-            Still placeholders on the public site ({launchGaps.length})
+            Before going live: {launchGaps.length} {launchGaps.length === 1 ? 'placeholder' : 'placeholders'} on the public site
           </h2>
-          <p className="mt-1 text-sm text-ink">Visitors see these as still to be supplied. Set each before launch.</p>
+          <p className="mt-1 text-sm text-ink">Visitors see these as still to be supplied by the lab. Each link opens the field that sets it.</p>
           <ul className="mt-2 grid gap-1 text-sm sm:grid-cols-2">
             {launchGaps.map((gap) => (
               <li key={gap.what}>

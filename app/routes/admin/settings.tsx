@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, type FieldMetadata, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import type { ReactNode } from 'react'
-import { data, Form } from 'react-router'
+import { useEffect, type ReactNode } from 'react'
+import { data, Form, useLocation } from 'react-router'
 import type { z } from 'zod'
 import type { Route } from './+types/settings'
 import { FieldError, FormAlert, PendingButton, TextAreaField, TextField, useValidatedForm } from '~/components/form-fields'
@@ -18,6 +18,7 @@ import {
   PriceSchema,
   TeamMemberSchema,
 } from '~/modules/site/schemas'
+import { SETTINGS_FORM_IDS } from '~/modules/site/launch-gaps'
 import { catalogueForStaff, setBanner, settingsForStaff, updateCataloguePrice, updateCoach, updateContactDetails, updateGrievanceOfficer, updateGstDetails, updatePolicies, updateTeamMember } from '~/modules/site/staff.server'
 import { readForm } from '~/lib/form-data.server'
 import { formIntent, unknownForm } from '~/lib/intent'
@@ -132,6 +133,12 @@ export async function action({ request }: Route.ActionArgs) {
 export default function AdminSettings({ loaderData, actionData }: Route.ComponentProps) {
   const { items, bannerVisible, policies, contact, gst, grievance, coach, team } = loaderData
   const resultFor = (intent: Intent, target = '') => (actionData?.intent === intent && actionData.target === target ? actionData.result : undefined)
+  const { hash } = useLocation()
+  // The overview's launch checklist links to one field (#contact-details-phone): the cursor goes into it, ready to type.
+  useEffect(() => {
+    const target = hash ? document.getElementById(decodeURIComponent(hash.slice(1))) : null
+    if (target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement) target.focus()
+  }, [hash])
   return (
     <section>
       <h1 className="text-3xl font-extrabold text-brand-900">Catalogue &amp; settings</h1>
@@ -291,7 +298,7 @@ function PoliciesForm({ defaults, lastResult }: FormProps<{ reportDelivery: stri
 }
 
 function ContactForm({ defaults, lastResult }: FormProps<Record<string, string>>) {
-  const [form, fields] = useValidatedForm(ContactSchema, { lastResult, defaultValue: defaults })
+  const [form, fields] = useValidatedForm(ContactSchema, { id: SETTINGS_FORM_IDS.contact, lastResult, defaultValue: defaults })
   return (
     <Form method="post" {...getFormProps(form)} className="space-y-5">
       <input type="hidden" name="intent" value="contact" />
@@ -316,7 +323,7 @@ function ContactForm({ defaults, lastResult }: FormProps<Record<string, string>>
 }
 
 function GstForm({ defaults, lastResult }: FormProps<{ legalName: string; gstin: string; gstRate: string }>) {
-  const [form, fields] = useValidatedForm(GstSchema, { lastResult, defaultValue: defaults })
+  const [form, fields] = useValidatedForm(GstSchema, { id: SETTINGS_FORM_IDS.gst, lastResult, defaultValue: defaults })
   return (
     <Form method="post" {...getFormProps(form)} className="space-y-5">
       <input type="hidden" name="intent" value="gst" />
@@ -332,7 +339,7 @@ function GstForm({ defaults, lastResult }: FormProps<{ legalName: string; gstin:
 }
 
 function GrievanceForm({ defaults, lastResult }: FormProps<{ grievanceOfficerName: string; grievanceOfficerEmail: string }>) {
-  const [form, fields] = useValidatedForm(GrievanceOfficerSchema, { lastResult, defaultValue: defaults })
+  const [form, fields] = useValidatedForm(GrievanceOfficerSchema, { id: SETTINGS_FORM_IDS.grievance, lastResult, defaultValue: defaults })
   return (
     <Form method="post" {...getFormProps(form)} className="space-y-5">
       <input type="hidden" name="intent" value="grievance" />
@@ -352,7 +359,7 @@ function PlaceholderBadge({ placeholder }: { placeholder: boolean }) {
 }
 
 function CoachForm({ coach, lastResult }: { coach: { defaults: { name: string; credentials: string }; placeholder: boolean }; lastResult: SubmissionResult<string[]> | undefined }) {
-  const [form, fields] = useValidatedForm(CoachSchema, { lastResult, defaultValue: coach.defaults })
+  const [form, fields] = useValidatedForm(CoachSchema, { id: SETTINGS_FORM_IDS.coach, lastResult, defaultValue: coach.defaults })
   return (
     <Form method="post" {...getFormProps(form)} className="space-y-4">
       <h3 className="font-semibold text-ink">
@@ -373,7 +380,7 @@ function CoachForm({ coach, lastResult }: { coach: { defaults: { name: string; c
 type TeamMember = { defaults: { index: string; name: string; role: string; bio: string }; placeholder: boolean }
 
 function TeamMemberForm({ member, lastResult }: { member: TeamMember; lastResult: SubmissionResult<string[]> | undefined }) {
-  const [form, fields] = useValidatedForm(TeamMemberSchema, { lastResult, defaultValue: member.defaults })
+  const [form, fields] = useValidatedForm(TeamMemberSchema, { id: SETTINGS_FORM_IDS.member(Number(member.defaults.index)), lastResult, defaultValue: member.defaults })
   const position = Number(member.defaults.index) + 1
   return (
     <Form method="post" {...getFormProps(form)} className="mt-6 space-y-4 border-t border-slate-200 pt-6">
