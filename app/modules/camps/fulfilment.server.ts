@@ -19,6 +19,7 @@ import { sameSwimmer } from './registrations.server'
 import { campSeatFreed, lockBatchById } from './waitlist.server'
 import { siblingPriceLine } from './sibling-price'
 import { groupPaid, groupRefunded, groupTerms, groupUnpaid, leadsGroup, lockedRegistrationColumns } from './groups.server'
+import { campOrderLines, repriceCampOrder } from './pricing.server'
 
 async function lockRegistration(tx: Executor, registrationId: number) {
   const [row] = await tx
@@ -174,6 +175,7 @@ export const campPayable: Payable = {
   paid: async (tx, id, now) => ((await leadsGroup(tx, id)) ? groupPaid(tx, id, now) : paid(tx, id, now)),
   unpaid: async (tx, id, now) => ((await leadsGroup(tx, id)) ? groupUnpaid(tx, id, now) : unpaid(tx, id, now)),
   refunded: async (tx, id, refund, now) => ((await leadsGroup(tx, id)) ? groupRefunded(tx, id, refund, now) : refunded(tx, id, refund, now)),
+  quoting: { lines: campOrderLines, reprice: repriceCampOrder },
 }
 
 /** A registration with its camp and batch: what its e-mails, calendar invitation and receipt say. */
