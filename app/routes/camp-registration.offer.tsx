@@ -119,7 +119,7 @@ export default function Offer({ loaderData, actionData }: Route.ComponentProps) 
           <p className="text-ink">{`The ${offer.swimmerNames.length > 1 ? 'seats are' : 'seat is'} yours if you pay by ${offer.heldUntil}.`}</p>
           <input type="hidden" name="quotedTotal" value={offer.totalPaise} />
           <PendingButton when={{ untilLoaded: true }} pendingLabel="Processing Payment..." className="btn-primary w-full">
-            {`Pay ${offer.total}`}
+            {offer.totalPaise === 0 ? 'Confirm Registration' : `Pay ${offer.total}`}
           </PendingButton>
           <p className="text-sm text-muted">You pay on our payment partner's secure page.</p>
         </Form>

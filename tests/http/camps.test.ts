@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { decodeHtml, fieldState, lettersFor, text, Visitor } from '../support/visitor'
 import { useTestSite } from '../support/site'
+import { CAMP_SUMMARY, paySummary } from '../support/camp-summary'
 
 // Camp registration as a parent's browser without JavaScript does it: the form, the gateway, the
 // result page, e-mail over SMTP, and the waitlist of a full batch.
@@ -20,14 +21,16 @@ const form = (overrides: Record<string, string> = {}) => ({
 /** The value a text field of the page holds. */
 const valueOf = (html: string, name: string) => /value="([^"]*)"/.exec(new RegExp(`<input[^>]*name="${name}"[^>]*>`).exec(html)?.[0] ?? '')?.[1]
 
-/** Submits the form and follows the parent to the gateway; returns where the gateway sends them after `outcome`. */
+/** Submits the form and follows the parent past the summary to the gateway; returns where the gateway sends them after `outcome`. */
 async function registerAndPay(visitor: Visitor, values: Record<string, string>, outcome: 'success' | 'failure') {
   const submitted = await visitor.post('/onboarding', values)
   expect(submitted.status).toBe(302)
-  expect(submitted.headers.get('X-Remix-Reload-Document')).toBe('true')
-  expect(submitted.location).toMatch(new RegExp(`^${site.url}/sandbox-gateway/checkout/`))
-  const back = await visitor.post(submitted.location!, { outcome })
-  return { checkoutUrl: submitted.location!, statusUrl: back.location! }
+  expect(submitted.location).toMatch(CAMP_SUMMARY)
+  const pay = await paySummary(visitor, submitted.location!)
+  expect(pay.headers.get('X-Remix-Reload-Document')).toBe('true')
+  expect(pay.location).toMatch(new RegExp(`^${site.url}/sandbox-gateway/checkout/`))
+  const back = await visitor.post(pay.location!, { outcome })
+  return { checkoutUrl: pay.location!, statusUrl: back.location! }
 }
 
 describe('the registration form', () => {
@@ -152,7 +155,7 @@ async function fill(camp: string, batch: string, seats: number) {
     const visitor = new Visitor(site.url)
     const submitted = await visitor.post('/onboarding', form({ camp, batch }))
     expect(submitted.status).toBe(302)
-    holders.push({ visitor, checkoutUrl: submitted.location! })
+    holders.push({ visitor, checkoutUrl: (await paySummary(visitor, submitted.location!)).location! })
   }
   return holders
 }
@@ -231,7 +234,7 @@ describe('a full batch', () => {
     const tampered = await late.get(offerLink![1]!.replace(/key=[\w-]+/, `key=${'a'.repeat(32)}`))
     expect(tampered.status).toBe(404)
 
-    const pay = await late.post(offerLink![1]!, { website_url: '' })
+    const pay = await paySummary(late, offerLink![1]!)
     expect(pay.status).toBe(302)
     const back = await late.post(pay.location!, { outcome: 'success' })
     expect(text((await late.get(back.location!)).html)).toContain('Registration Complete!')
@@ -282,7 +285,7 @@ describe('the waitlist cannot freeze a camp', () => {
     const offer = await site.sink.waitForMailTo('patient.parent@example.com', /A seat is free/)
     for (let index = 6; index <= 8; index += 1) expect(offersTo(`fake${index}@example.com`)).toEqual([])
     const offerLink = /(http:\/\/[^\s]+\/onboarding\/offer\?registration=CMP-\d+&key=[\w-]+)/.exec(offer.text)![1]!
-    const pay = await patient.post(offerLink, { website_url: '' })
+    const pay = await paySummary(patient, offerLink)
     const back = await patient.post(pay.location!, { outcome: 'success' })
     expect(text((await patient.get(back.location!)).html)).toContain('Registration Complete!')
   })
@@ -314,7 +317,7 @@ describe('a rush of parents', () => {
     const full = outcomes.filter((outcome) => outcome.status === 409)
     expect(seats).toHaveLength(left)
     expect(full).toHaveLength(15)
-    for (const seat of seats) expect(seat.location).toMatch(new RegExp(`^${site.url}/sandbox-gateway/checkout/`))
+    for (const seat of seats) expect(seat.location).toMatch(CAMP_SUMMARY)
     for (const answer of full) {
       expect(text(answer.html)).toContain('Batch 2 of Camp 2 is full. You can join its waitlist: we e-mail you as soon as a seat frees up.')
       expect(answer.html).toMatch(/>Join the waitlist</)
@@ -331,8 +334,8 @@ describe('a rush of parents', () => {
     const seated = answers.findIndex((answer, index) => answer.status === 303 && outcomes[index]!.status === 302)
     expect(seated).toBeGreaterThanOrEqual(0)
     const parent = parents[seated]!
-    await parent.post(outcomes[seated]!.location!, { outcome: 'success' })
-    // Until the gateway's notification confirms the payment, the link resumes the payment's checkout.
+    await parent.post((await paySummary(parent, outcomes[seated]!.location!)).location!, { outcome: 'success' })
+    // Until the gateway's notification confirms the payment, the link leads to the seat's summary.
     const reopened = async () => (await parent.get(answers[seated]!.location!)).location ?? ''
     await expect.poll(reopened, { timeout: 10_000 }).toMatch(new RegExp(`^${site.url}/payment-status\\?orderId=CAMP_`))
     expect(text((await parent.get(await reopened())).html)).toContain('Registration Complete!')
