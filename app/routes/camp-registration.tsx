@@ -117,7 +117,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       const arrival = quiet ? await settledArrival(place.id, QUIET_WAIT_MS) : undefined
       if (!arrival?.outcome) return redirect(await privateLinkPath(CAMP_LINE_LINK, place.id), { status: 303, headers })
       const next = await afterTheLine(arrival, { network: holder.network })
-      if ('go' in next) return redirect(next.go, { status: 303, headers })
+      if ('go' in next) return redirect(next.go, { headers })
       if (next.answer.kind === 'full') return data<ActionResult>({ ...next.answer, kind: 'full' }, { status: next.status, headers })
       return data<ActionResult>({ kind: 'failed', result: submission.reply({ formErrors: [next.answer.message] }) }, { status: next.status, headers })
     })
@@ -155,7 +155,7 @@ async function registerSwimmers(request: Request, context: Route.ActionArgs['con
     await optInIfTicked(form)
     if (form.promoCode) await applyCodeBeforePaying({ payable: { kind: 'camp', id: held.leadId }, code: form.promoCode, network: holder.network })
     // The summary of what they will pay comes before the gateway.
-    return redirect(await privateLinkPath(WAITLIST_OFFER_LINK, held.registrations[0]!.reference), { status: 303, headers })
+    return redirect(await privateLinkPath(WAITLIST_OFFER_LINK, held.registrations[0]!.reference), { headers })
   } catch (error) {
     const refusal = refusalOf(error)
     return data<ActionResult>({ kind: 'family', result: submission.reply(formErrorsOf(refusal)) }, { status: refusal.status, headers })

