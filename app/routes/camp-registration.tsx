@@ -247,9 +247,10 @@ function RegistrationForm({
           </DeclarationField>
 
           <PendingButton name="intent" value="register" when={{ action: '/onboarding', untilLoaded: true }} pendingLabel="Registering..." className="btn-primary w-full">
-            {`Register Now - ${(chosenCamp ?? firstOpen).price}`}
+            {/* With a promo code the price is the summary's to say, once the server has priced it. */}
+            {fields.promoCode.value ? 'Register Now' : `Register Now - ${(chosenCamp ?? firstOpen).price}`}
           </PendingButton>
-          <p className="text-sm text-muted">You pay on our payment partner's secure page. We hold your seat for a few minutes while you pay.</p>
+          <p className="text-sm text-muted">Next you see what you will pay, then pay on our payment partner's secure page. We hold your seat for a few minutes meanwhile.</p>
         </Form>
       )}
     </AuthCard>

@@ -148,16 +148,21 @@ describe('registering and paying', () => {
   })
 })
 
-/** Holds every seat of a batch, each for another family; returns them with the way to their checkout. */
+/** Holds every seat of a batch, each for another family; returns them with their seat's summary. */
 async function fill(camp: string, batch: string, seats: number) {
-  const holders: Array<{ visitor: Visitor; checkoutUrl: string }> = []
+  const holders: Array<{ visitor: Visitor; summary: string }> = []
   for (let index = 0; index < seats; index += 1) {
     const visitor = new Visitor(site.url)
     const submitted = await visitor.post('/onboarding', form({ camp, batch }))
     expect(submitted.status).toBe(302)
-    holders.push({ visitor, checkoutUrl: (await paySummary(visitor, submitted.location!)).location! })
+    holders.push({ visitor, summary: submitted.location! })
   }
   return holders
+}
+
+/** A family holding a seat goes on to pay, and the payment is declined. */
+async function paymentDeclined({ visitor, summary }: { visitor: Visitor; summary: string }) {
+  await visitor.post((await paySummary(visitor, summary)).location!, { outcome: 'failure' })
 }
 
 /** The link of the e-mail that asks to confirm a waitlist place. */
@@ -221,7 +226,7 @@ describe('a full batch', () => {
     expect(confirmed).toContain('Late Comer is number 1 on the waitlist of Batch 1.')
 
     // One family's payment is declined: the seat goes to the waitlist, not to the form.
-    await holders[0]!.visitor.post(holders[0]!.checkoutUrl, { outcome: 'failure' })
+    await paymentDeclined(holders[0]!)
     const offer = await site.sink.waitForMailTo('late.comer@example.com', /A seat is free/)
     const offerLink = /(http:\/\/[^\s]+\/onboarding\/offer\?registration=CMP-\d+&key=[\w-]+)/.exec(offer.text)
     expect(offerLink).not.toBeNull()
@@ -272,7 +277,7 @@ describe('the waitlist cannot freeze a camp', () => {
     expect(text(capped.html)).toContain('Your internet connection already holds 3 places on our camp waitlists, the most we allow.')
 
     // A seat frees up: unconfirmed places keep it from nobody, so a newcomer takes it.
-    await holders[0]!.visitor.post(holders[0]!.checkoutUrl, { outcome: 'failure' })
+    await paymentDeclined(holders[0]!)
     await expect.poll(seatsLeft, { timeout: 10_000 }).toBe('1 seat left')
     expect((await new Visitor(site.url).post('/onboarding', form({ camp: 'camp1', batch: 'batch2' }))).status).toBe(302)
 
@@ -281,7 +286,7 @@ describe('the waitlist cannot freeze a camp', () => {
     const values = form({ name: 'Patient Swimmer', email: 'patient.parent@example.com', camp: 'camp1', batch: 'batch2' })
     expect((await patient.post('/onboarding', { ...values, intent: 'waitlist' })).status).toBe(200)
     expect(await confirmPlace(patient, await confirmationLink('patient.parent@example.com'))).toContain('Patient Swimmer is number 1 on the waitlist of Batch 2.')
-    await holders[1]!.visitor.post(holders[1]!.checkoutUrl, { outcome: 'failure' })
+    await paymentDeclined(holders[1]!)
     const offer = await site.sink.waitForMailTo('patient.parent@example.com', /A seat is free/)
     for (let index = 6; index <= 8; index += 1) expect(offersTo(`fake${index}@example.com`)).toEqual([])
     const offerLink = /(http:\/\/[^\s]+\/onboarding\/offer\?registration=CMP-\d+&key=[\w-]+)/.exec(offer.text)![1]!
