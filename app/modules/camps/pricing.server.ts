@@ -3,7 +3,8 @@ import { db, type Executor } from '~/db/client.server'
 import { campRegistrations, camps } from '~/db/schema'
 import type { Discount } from '~/lib/money'
 import { toE164 } from '~/lib/phone'
-import type { QuoteLine } from '~/modules/payments/quote'
+import { quoteOf, type QuoteLine } from '~/modules/payments/quote'
+import { promoOfOrder } from '~/modules/promotions/uses.server'
 import { campPrice } from './camps.server'
 import { campPricingColumns } from './columns.server'
 import { siblingDiscountOf, swimmerPrices, type SwimmerPrice } from './sibling-price'
@@ -98,6 +99,11 @@ export async function campOrderLines(executor: Executor, registrationId: number)
     .where(paidTogether(registrationId))
     .orderBy(asc(campRegistrations.id))
   return rows.map((row) => ({ ...row, label: `Camp fee for ${row.swimmerName}`, feePaise: row.amountPaise + row.siblingDiscountPaise + row.promoDiscountPaise }))
+}
+
+/** A camp order's quote as stored (see checkout.server.ts storedQuote): what its e-mails show. */
+export async function campOrderQuote(executor: Executor, registrationId: number) {
+  return quoteOf(await campOrderLines(executor, registrationId), (await promoOfOrder(executor, { campRegistrationId: registrationId }))?.code ?? null)
 }
 
 /**
