@@ -42,13 +42,20 @@ try {
   const seats = Number((await client.query('SELECT sum(capacity)::int AS seats FROM camp_batches')).rows[0].seats)
   const choices = (await client.query('SELECT c.code AS camp, b.code AS batch FROM camp_batches b JOIN camps c ON c.id = b.camp_id ORDER BY c.code, b.code')).rows
 
+  // A name is letters only (the form refuses digits in a name): 1 → A, 27 → AA.
+  const lettersFor = (number) => {
+    let letters = ''
+    for (let rest = number; rest > 0; rest = Math.floor((rest - 1) / 26)) letters = String.fromCharCode(65 + ((rest - 1) % 26)) + letters
+    return letters
+  }
+  const networkOf = (index) => `10.${Math.floor(index / 65536) % 256}.${Math.floor(index / 256) % 256}.${index % 256}`
   const submit = (index, intent) => {
     const { url } = instances[index % 2]
     const choice = choices[index % choices.length]
     return timed(`${url}/onboarding`, {
       method: 'POST',
-      headers: { Origin: url, 'Content-Type': 'application/x-www-form-urlencoded', 'X-Forwarded-For': `10.${Math.floor(index / 65536) % 256}.${Math.floor(index / 256) % 256}.${index % 256}` },
-      body: new URLSearchParams({ name: `Swimmer ${index}`, email: `parent${index}@example.com`, phone_number: '9845012345', guardianDeclaration: 'on', camp: choice.camp, batch: choice.batch, intent, website_url: '' }),
+      headers: { Origin: url, 'Content-Type': 'application/x-www-form-urlencoded', 'X-Forwarded-For': networkOf(index) },
+      body: new URLSearchParams({ name: `Swimmer ${lettersFor(index + 1)}`, email: `parent${index}@example.com`, phone_number: '9845012345', guardianDeclaration: 'on', camp: choice.camp, batch: choice.batch, intent, website_url: '' }),
     })
   }
 
@@ -96,7 +103,7 @@ try {
   const pay = async (attempt) => {
     const summary = new URL(attempt.location, instances[attempt.index % 2].url)
     const quoted = (await client.query('SELECT amount_paise FROM camp_registrations WHERE reference = $1', [summary.searchParams.get('registration')])).rows[0].amount_paise
-    const confirmed = await timed(summary.toString(), { method: 'POST', headers: { Origin: summary.origin, 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ quotedTotal: String(quoted), website_url: '' }) })
+    const confirmed = await timed(summary.toString(), { method: 'POST', headers: { Origin: summary.origin, 'Content-Type': 'application/x-www-form-urlencoded', 'X-Forwarded-For': networkOf(attempt.index) }, body: new URLSearchParams({ quotedTotal: String(quoted), website_url: '' }) })
     if (confirmed.status !== 302 || !confirmed.location) return confirmed
     return timed(confirmed.location, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'outcome=success' })
   }
