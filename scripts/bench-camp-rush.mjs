@@ -2,7 +2,7 @@
 // registration form within seconds for the camps' seats (2 camps × 2 batches, default 30 each).
 // Parents turned away join the waitlist and keep their place through the link e-mailed to them
 // (read from the local mailbox's outbox), as a parent does: they open the page and press its button.
-// Parents holding a seat pay through the sandbox gateway.
+// Parents holding a seat confirm the total their summary shows, then pay through the sandbox gateway.
 // In a rush the site may answer a submission at once with the parent's place in line: the parent
 // then opens that page (pressing its button each second, as without JavaScript) until their turn
 // has come. "submit" is the answer to the form; "outcome" the time until the parent knew whether
@@ -42,13 +42,20 @@ try {
   const seats = Number((await client.query('SELECT sum(capacity)::int AS seats FROM camp_batches')).rows[0].seats)
   const choices = (await client.query('SELECT c.code AS camp, b.code AS batch FROM camp_batches b JOIN camps c ON c.id = b.camp_id ORDER BY c.code, b.code')).rows
 
+  // A name is letters only (the form refuses digits in a name): 1 → A, 27 → AA.
+  const lettersFor = (number) => {
+    let letters = ''
+    for (let rest = number; rest > 0; rest = Math.floor((rest - 1) / 26)) letters = String.fromCharCode(65 + ((rest - 1) % 26)) + letters
+    return letters
+  }
+  const networkOf = (index) => `10.${Math.floor(index / 65536) % 256}.${Math.floor(index / 256) % 256}.${index % 256}`
   const submit = (index, intent) => {
     const { url } = instances[index % 2]
     const choice = choices[index % choices.length]
     return timed(`${url}/onboarding`, {
       method: 'POST',
-      headers: { Origin: url, 'Content-Type': 'application/x-www-form-urlencoded', 'X-Forwarded-For': `10.${Math.floor(index / 65536) % 256}.${Math.floor(index / 256) % 256}.${index % 256}` },
-      body: new URLSearchParams({ name: `Swimmer ${index}`, email: `parent${index}@example.com`, phone_number: '9845012345', guardianDeclaration: 'on', camp: choice.camp, batch: choice.batch, intent, website_url: '' }),
+      headers: { Origin: url, 'Content-Type': 'application/x-www-form-urlencoded', 'X-Forwarded-For': networkOf(index) },
+      body: new URLSearchParams({ name: `Swimmer ${lettersFor(index + 1)}`, email: `parent${index}@example.com`, phone_number: '9845012345', guardianDeclaration: 'on', camp: choice.camp, batch: choice.batch, intent, website_url: '' }),
     })
   }
 
@@ -80,7 +87,7 @@ try {
   const rushCpu = await cpu()
   if (sampling) console.log('Database sessions during the rush (average):', await sampling.stop())
   if (profile) console.log(`The rush ran from ${Math.round(performance.timeOrigin + started)} to ${Math.round(performance.timeOrigin + started + rushMs)} (wall clock, ms)`)
-  const held = attempts.filter((attempt) => attempt.status === 302 && attempt.location?.includes('/sandbox-gateway/checkout/'))
+  const held = attempts.filter((attempt) => attempt.status === 302 && attempt.location?.includes('/onboarding/offer?'))
   const full = attempts.filter((attempt) => attempt.status === 409)
   const waitlisted = await Promise.all(full.map((attempt) => submit(attempt.index, 'waitlist')))
   const links = (await client.query(`SELECT substring(text FROM 'http\\S+/onboarding/waitlist\\?\\S+') AS link FROM outbox_messages WHERE subject LIKE 'Please confirm your waitlist place%'`)).rows.map((row) => row.link)
@@ -92,8 +99,15 @@ try {
     }),
   )
 
-  // Holders pay on the gateway's page.
-  const paid = await Promise.all(held.map((attempt) => timed(attempt.location, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'outcome=success' })))
+  // Holders confirm the total their seat's summary shows (the registration's stored price), then pay on the gateway's page.
+  const pay = async (attempt) => {
+    const summary = new URL(attempt.location, instances[attempt.index % 2].url)
+    const quoted = (await client.query('SELECT amount_paise FROM camp_registrations WHERE reference = $1', [summary.searchParams.get('registration')])).rows[0].amount_paise
+    const confirmed = await timed(summary.toString(), { method: 'POST', headers: { Origin: summary.origin, 'Content-Type': 'application/x-www-form-urlencoded', 'X-Forwarded-For': networkOf(attempt.index) }, body: new URLSearchParams({ quotedTotal: String(quoted), website_url: '' }) })
+    if (confirmed.status !== 302 || !confirmed.location) return confirmed
+    return timed(confirmed.location, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'outcome=success' })
+  }
+  const paid = await Promise.all(held.map(pay))
   let confirmed = 0
   for (let round = 0; round < 60; round += 1) {
     confirmed = Number((await client.query(`SELECT count(*)::int AS n FROM camp_registrations WHERE status = 'confirmed'`)).rows[0].n)

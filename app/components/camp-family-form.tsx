@@ -30,7 +30,7 @@ export type FamilyAccount = { email: string; phone: string; swimmers: Array<{ id
 export const FAMILY_INTENT = 'register_swimmers'
 
 /** Under the camp forms' promo code field: when it counts, and where its discount shows. */
-export const PROMO_CODE_HINT = 'Taken off once your seats are held: the payment page shows the price with it.'
+export const PROMO_CODE_HINT = 'Taken off once your seats are held: the next page shows the price with it, before you pay.'
 
 /**
  * The camp registration form of a signed-in parent: one or more of the account's swimmers, ticked,
@@ -82,9 +82,10 @@ export function FamilyRegistrationForm({
           <TextField field={fields.promoCode} label="Promo code" optional autoComplete="off" hint={PROMO_CODE_HINT} />
           {camp && <FamilyPrices camp={camp} paidAlready={account.campsWithPaidSwimmer.includes(camp.code)} swimmers={chosen.map((swimmer, index) => ({ name: swimmer.name, ...prices[index]! }))} total={total} />}
           <PendingButton name="intent" value={FAMILY_INTENT} when={{ action: '/onboarding', untilLoaded: true }} pendingLabel="Registering..." className="btn-primary w-full">
-            {chosen.length ? `Register and Pay - ${formatWholeRupees(total)}` : camp?.sibling ? 'Register and Pay' : `Register and Pay - ${(chosenCamp ?? firstOpen).price} per swimmer`}
+            {/* With a promo code the price is the summary's to say, once the server has priced it. */}
+            {fields.promoCode.value ? 'Register and Pay' : chosen.length ? `Register and Pay - ${formatWholeRupees(total)}` : camp?.sibling ? 'Register and Pay' : `Register and Pay - ${(chosenCamp ?? firstOpen).price} per swimmer`}
           </PendingButton>
-          <p className="text-sm text-muted">You pay once for every swimmer chosen, on our payment partner's secure page. We hold their seats for a few minutes while you pay.</p>
+          <p className="text-sm text-muted">Next you see what you will pay, then pay once for every swimmer chosen on our payment partner's secure page. We hold their seats for a few minutes meanwhile.</p>
         </Form>
       )}
     </AuthCard>

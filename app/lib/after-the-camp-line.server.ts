@@ -1,11 +1,10 @@
 import type { CampApplicantFields } from '~/components/camp-answers'
 import type { LineArrival } from '~/modules/camps/line.server'
-import { campPaymentDescription } from '~/modules/camps/registrations.server'
-import { latestCampOrder } from '~/modules/camps/status.server'
-import { HoldExpiredError, startPayment } from '~/modules/payments/payments.server'
+import { heldSeatAddress, latestCampOrder } from '~/modules/camps/status.server'
+import { HoldExpiredError } from '~/modules/payments/payments.server'
 import { applyCodeBeforePaying } from '~/modules/payments/checkout.server'
 import { logger } from './logger.server'
-import { CAMP_STATUS_LINK, privateLinkUrl } from './private-links.server'
+import { CAMP_STATUS_LINK, privateLinkPath, privateLinkUrl, WAITLIST_OFFER_LINK } from './private-links.server'
 import { refusalOf } from './refusals.server'
 
 type LineAnswer = { kind: 'full'; message: string; applicant: CampApplicantFields } | { kind: 'refused'; message: string; applicant: CampApplicantFields }
@@ -13,10 +12,10 @@ type LineAnswer = { kind: 'full'; message: string; applicant: CampApplicantField
 const WAITLIST_INVITATION = 'You can join its waitlist: we e-mail you as soon as a seat frees up.'
 
 /**
- * Where a settled place in the camp line leads: to the gateway, when a seat is held for the
- * parent (the payment starts now, or the one already started is resumed, with the promo code kept
- * with the place taken off; `network` is who asks, whose attempts at codes are counted), or to the
- * payment's status page once its hold is over (paid, or not); otherwise the answer to show, with its status.
+ * Where a settled place in the camp line leads: to the seat's summary, when a seat is held for the
+ * parent (priced with the promo code kept with the place; `network` is who asks, whose attempts at
+ * codes are counted), where they see what they will pay and go on to pay it; or to the payment's
+ * status page once its hold is over (paid, or not); otherwise the answer to show, with its status.
  */
 export async function afterTheLine(arrival: LineArrival, { network }: { network: string }): Promise<{ go: string } | { answer: LineAnswer; status: number }> {
   const promo = arrival.promoCode
@@ -30,12 +29,9 @@ export async function afterTheLine(arrival: LineArrival, { network }: { network:
       if (arrival.registrationId !== null) {
         try {
           if (promo) await applyCodeBeforePaying({ payable: { kind: 'camp', id: arrival.registrationId }, code: promo, network })
-          const payment = await startPayment({
-            payable: { kind: 'camp', id: arrival.registrationId },
-            description: await campPaymentDescription(arrival.registrationId),
-            statusUrl: statusAddress,
-          })
-          return { go: payment.redirectUrl }
+          const seat = await heldSeatAddress(arrival.registrationId)
+          if (seat) return { go: await privateLinkPath(WAITLIST_OFFER_LINK, seat) }
+          throw new HoldExpiredError()
         } catch (error) {
           const refused = refusalOf(error).error
           // The code stopped applying while the parent waited (used up, switched off): nothing stays held.

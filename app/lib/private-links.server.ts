@@ -63,7 +63,7 @@ export const CAMP_LINE_LINK = keyedBy<RowId>('camp-line', (place, key) => `/onbo
 /** Confirms a place on a camp's waitlist, by the entry's id. */
 export const WAITLIST_CONFIRMATION_LINK = keyedBy<RowId>('camp-waitlist', (entry, key) => `/onboarding/waitlist?${new URLSearchParams({ entry: String(entry), key })}`)
 
-/** A seat offered to someone on the waitlist, by the registration holding it. */
+/** A camp seat held for a parent (from the form, or offered from the waitlist): its price and the way to pay, by the registration holding it (a group's first). */
 export const WAITLIST_OFFER_LINK = keyedBy<string>('camp-offer', (reference, key) => `/onboarding/offer?${new URLSearchParams({ registration: reference, key })}`)
 
 /** Lets a parent who agreed through a consent link withdraw that consent, by the consent's id. */

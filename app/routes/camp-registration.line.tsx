@@ -1,5 +1,5 @@
 import { useEffect } from 'react'
-import { data, Form, redirect, redirectDocument, useRevalidator } from 'react-router'
+import { data, Form, redirect, useRevalidator } from 'react-router'
 import type { Route } from './+types/camp-registration.line'
 import { BatchFull, RegistrationRefused } from '~/components/camp-answers'
 import { AuthCard, PendingButton } from '~/components/form-controls'
@@ -36,7 +36,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (!arrival) return redirect('/onboarding')
   if (arrival.outcome) {
     const next = await afterTheLine(arrival, { network: clientNetwork(callerOf(request, context).ip) })
-    if ('go' in next) return redirectDocument(next.go)
+    if ('go' in next) return redirect(next.go)
     return data(next.answer, { status: next.status })
   }
   const camp = (await listCamps()).find((candidate) => candidate.code === arrival.campCode)

@@ -1,6 +1,6 @@
 import { getFormProps, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, Link, redirect, redirectDocument } from 'react-router'
+import { data, Form, Link, redirect } from 'react-router'
 import type { Route } from './+types/camp-registration'
 import { AuthCard, FormAlert, HoneypotField, PendingButton, TextField, useValidatedForm } from '~/components/form-fields'
 import { BatchFull, type CampApplicantFields } from '~/components/camp-answers'
@@ -11,7 +11,7 @@ import { afterTheLine } from '~/lib/after-the-camp-line.server'
 import { formatWholeRupees } from '~/lib/money'
 import { formatDateRange, formatLabDateTime, formatLastDayBefore, formatTimeRange } from '~/lib/lab-time'
 import { rejectBots } from '~/lib/honeypot'
-import { CAMP_LINE_LINK, CAMP_STATUS_LINK, privateLinkPath, privateLinkUrl } from '~/lib/private-links.server'
+import { CAMP_LINE_LINK, privateLinkPath, WAITLIST_OFFER_LINK } from '~/lib/private-links.server'
 import { pageMeta } from '~/lib/seo'
 import { campChoices } from '~/modules/camps/camps.server'
 import { campsWithPaidSwimmer } from '~/modules/camps/pricing.server'
@@ -24,8 +24,7 @@ import { formIntent } from '~/lib/intent'
 import { formErrorsOf, refusalOf } from '~/lib/refusals.server'
 import { CampAndBatchFields, FAMILY_INTENT, FamilyRegistrationForm, type FamilyAccount } from '~/components/camp-family-form'
 import { CampFamilySchema, type CampFamilyInput } from '~/modules/camps/family-schemas'
-import { holdFamilySeats, listNames, swimmerChoices } from '~/modules/camps/groups.server'
-import { startPayment } from '~/modules/payments/payments.server'
+import { holdFamilySeats, swimmerChoices } from '~/modules/camps/groups.server'
 import { PROMO_CODE_HINT } from '~/components/camp-family-form'
 import { applyCodeBeforePaying, previewCode } from '~/modules/payments/checkout.server'
 import { formatPhone, toE164 } from '~/lib/phone'
@@ -118,13 +117,14 @@ export async function action({ request, context }: Route.ActionArgs) {
       const arrival = quiet ? await settledArrival(place.id, QUIET_WAIT_MS) : undefined
       if (!arrival?.outcome) return redirect(await privateLinkPath(CAMP_LINE_LINK, place.id), { status: 303, headers })
       const next = await afterTheLine(arrival, { network: holder.network })
-      if ('go' in next) return redirectDocument(next.go, { headers })
+      if ('go' in next) return redirect(next.go, { headers })
       if (next.answer.kind === 'full') return data<ActionResult>({ ...next.answer, kind: 'full' }, { status: next.status, headers })
       return data<ActionResult>({ kind: 'failed', result: submission.reply({ formErrors: [next.answer.message] }) }, { status: next.status, headers })
     })
   } catch (error) {
     const refusal = refusalOf(error)
-    return data<ActionResult>({ kind: 'failed', result: submission.reply(formErrorsOf(refusal)) }, { status: refusal.status })
+    // A refusal about one field (a promo code that does not apply) is said next to it, the form as it was.
+    return data<ActionResult>({ kind: refusal.error.field ? 'invalid' : 'failed', result: submission.reply(formErrorsOf(refusal)) }, { status: refusal.status })
   }
 }
 
@@ -154,12 +154,8 @@ async function registerSwimmers(request: Request, context: Route.ActionArgs['con
     })
     await optInIfTicked(form)
     if (form.promoCode) await applyCodeBeforePaying({ payable: { kind: 'camp', id: held.leadId }, code: form.promoCode, network: holder.network })
-    const payment = await startPayment({
-      payable: { kind: 'camp', id: held.leadId },
-      description: `Camp Registration - ${listNames(held.registrations.map((registration) => registration.swimmerName))}`.slice(0, 200),
-      statusUrl: (orderId) => privateLinkUrl(CAMP_STATUS_LINK, orderId),
-    })
-    return redirectDocument(payment.redirectUrl, { headers })
+    // The summary of what they will pay comes before the gateway.
+    return redirect(await privateLinkPath(WAITLIST_OFFER_LINK, held.registrations[0]!.reference), { headers })
   } catch (error) {
     const refusal = refusalOf(error)
     return data<ActionResult>({ kind: 'family', result: submission.reply(formErrorsOf(refusal)) }, { status: refusal.status, headers })
@@ -251,9 +247,10 @@ function RegistrationForm({
           </DeclarationField>
 
           <PendingButton name="intent" value="register" when={{ action: '/onboarding', untilLoaded: true }} pendingLabel="Registering..." className="btn-primary w-full">
-            {`Register Now - ${(chosenCamp ?? firstOpen).price}`}
+            {/* With a promo code the price is the summary's to say, once the server has priced it. */}
+            {fields.promoCode.value ? 'Register Now' : `Register Now - ${(chosenCamp ?? firstOpen).price}`}
           </PendingButton>
-          <p className="text-sm text-muted">You pay on our payment partner's secure page. We hold your seat for a few minutes while you pay.</p>
+          <p className="text-sm text-muted">Next you see what you will pay, then pay on our payment partner's secure page. We hold your seat for a few minutes meanwhile.</p>
         </Form>
       )}
     </AuthCard>

@@ -10,8 +10,8 @@ import { followOrder, shownState, statusPageBasics } from '~/lib/order-status.se
 import { CAMP_STATUS_LINK, isLinkKey, privateLinkPath, RECEIPT_LINK } from '~/lib/private-links.server'
 import { pageMeta } from '~/lib/seo'
 import { campOrderIdFor, campPaymentView, type CampStatusView } from '~/modules/camps/status.server'
-import { promoCodeOfPayment } from '~/modules/payments/checkout.server'
-import { promoDiscountRow } from '~/modules/promotions/texts'
+import { quoteOfPayment } from '~/modules/payments/checkout.server'
+import { quoteRows } from '~/modules/payments/quote'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
   ...pageMeta(matches, { title: 'Payment Status', description: 'The status of your camp registration payment.', path: '/payment-status' }),
@@ -35,8 +35,9 @@ export async function loader({ request }: Route.LoaderArgs) {
   const view = (await isLinkKey(CAMP_STATUS_LINK, orderId, key)) ? await followOrder(campPaymentView, orderId) : null
   if (!view) return data({ ...base, error: 'Payment record not found', payment: null }, { status: 404 })
   const receiptUrl = view.paymentState === 'completed' ? await privateLinkPath(RECEIPT_LINK, orderId) : null
-  const promo = await promoCodeOfPayment(orderId)
-  return { ...base, error: null, payment: { ...present(view), receiptUrl, promo: promo && promoDiscountRow(promo) } }
+  // What was charged, line by line as the parent confirmed it: the rows add up to the amount.
+  const quote = await quoteOfPayment(orderId)
+  return { ...base, error: null, payment: { ...present(view), receiptUrl, prices: quote ? quoteRows(quote, 'Amount') : [{ term: 'Amount', value: formatRupees(view.amountPaise) }] } }
 }
 
 function present(view: CampStatusView) {
@@ -50,18 +51,17 @@ function present(view: CampStatusView) {
     phone: view.phone,
     camp: `${view.campName}: ${formatDateRange(view.campStartsOn, view.campEndsOn)}`,
     batch: `${view.batchName}: ${view.timeRanges.map((range) => formatTimeRange(range.start, range.end)).join(' and ')}`,
-    amount: formatRupees(view.amountPaise),
     paidSentence: campPaidSentence(view.amountPaise),
     transactionId: view.transactionId,
     reference: view.reference,
     // Swimmers registered together and paid for at once: each with their registration.
-    swimmers: view.group.map((member) => ({ name: member.swimmerName, reference: member.reference, amount: formatRupees(member.amountPaise) })),
+    swimmers: view.group.map((member) => ({ name: member.swimmerName, reference: member.reference })),
     applicant: { name: view.swimmerName, email: view.email, phone_number: view.phone, camp: view.campCode, batch: view.batchCode },
     completedAt: view.completedAt ? formatLabDateThenTime(view.completedAt) : null,
   } as const
 }
 
-type Payment = ReturnType<typeof present> & { receiptUrl: string | null }
+type Payment = ReturnType<typeof present> & { receiptUrl: string | null; prices: Array<{ term: string; value: string }> }
 
 function cardFor(payment: Payment | null, error: string | null, timedOut: boolean, elapsed: number): StatusCard {
   if (error || !payment) return { tone: 'error', title: 'Verification Error', message: error ?? 'Unable to verify payment status. Please contact support.' }
@@ -86,12 +86,11 @@ export default function PaymentStatus({ loaderData }: Route.ComponentProps) {
   const rows = payment && [
     ...(payment.swimmers.length === 0 ? [{ term: 'Name', value: payment.name }] : []),
     // Swimmers registered together and paid for at once: each with their registration.
-    ...payment.swimmers.map((swimmer) => ({ term: 'Swimmer', value: `${swimmer.name} (Registration ID ${swimmer.reference}, ${swimmer.amount})` })),
+    ...payment.swimmers.map((swimmer) => ({ term: 'Swimmer', value: `${swimmer.name} (Registration ID ${swimmer.reference})` })),
     { term: 'Email', value: payment.email },
     { term: 'Camp', value: payment.camp },
     { term: 'Batch', value: payment.batch },
-    ...(payment.promo ? [payment.promo] : []),
-    { term: 'Amount', value: payment.amount },
+    ...payment.prices,
     { term: 'Status', value: payment.state.charAt(0).toUpperCase() + payment.state.slice(1) },
     ...(payment.swimmers.length === 0 ? [{ term: 'Registration ID', value: payment.reference }] : []),
     { term: 'Order ID', value: payment.orderId },

@@ -31,6 +31,8 @@ describe('a family registering for a camp', () => {
     await page.getByRole('checkbox', { name: /Kavya Iyer/ }).check()
     await page.getByRole('button', { name: /Register and Pay/ }).click()
 
+    await page.waitForURL(/\/onboarding\/offer\?registration=CMP-/)
+    await page.getByRole('button', { name: /^Pay ₹/ }).click()
     await page.waitForURL(/\/sandbox-gateway\/checkout\//)
     await page.getByRole('button', { name: /test success/ }).click()
     await page.waitForURL(/\/payment-status\?orderId=CAMP_/)

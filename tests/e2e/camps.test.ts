@@ -36,6 +36,12 @@ describe('camp registration in the browser', () => {
     await expectNoAxeViolations(page)
     await page.getByRole('button', { name: 'Register Now - ₹35,000' }).click()
 
+    // The summary of what the parent pays comes before the gateway.
+    await page.waitForURL(/\/onboarding\/offer\?registration=CMP-/)
+    await expect.poll(() => page.getByTestId('quote').innerText()).toMatch(/Camp fee for Arjun Menon\s+₹35,000\.00\s+Total\s+₹35,000\.00/)
+    await expectNoAxeViolations(page)
+    await page.getByRole('button', { name: 'Pay ₹35,000' }).click()
+
     await page.waitForURL(/\/sandbox-gateway\/checkout\//)
     await expectNoAxeViolations(page)
     await page.getByRole('button', { name: /test success/ }).click()

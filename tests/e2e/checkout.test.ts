@@ -48,6 +48,9 @@ describe('one checkout, from the camp form to the credit note', () => {
 
     await page.getByLabel(/Promo code/).fill('splash10')
     await page.getByRole('button', { name: /Register and Pay/ }).click()
+    await page.waitForURL(/\/onboarding\/offer\?registration=CMP-/)
+    await expect.poll(() => page.getByTestId('quote').innerText()).toMatch(/Sibling price for Kavya Iyer\s+−₹3,500\.00\s+Promo code SPLASH10\s+−₹6,650\.00\s+Total\s+₹59,850\.00/)
+    await page.getByRole('button', { name: 'Pay ₹59,850' }).click()
     await page.waitForURL(/\/sandbox-gateway\/checkout\//)
     // ₹35,000 − 10% and ₹31,500 − 10%: ₹31,500 + ₹28,350.
     expect(await page.getByText('₹59,850.00').first().isVisible()).toBe(true)

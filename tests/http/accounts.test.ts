@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { codeIn } from '../support/smtp-sink'
 import { startTestServer, type TestServer } from '../support/test-server'
 import { fieldState, registrationForm, text, Visitor } from '../support/visitor'
+import { paySummary } from '../support/camp-summary'
 import { CODE_REFUSED } from '~/modules/accounts/codes.server'
 import { STAFF, useTestSite } from '../support/site'
 
@@ -174,8 +175,9 @@ describe("registering someone else's address", () => {
     // The owner of the address registered her daughter for a camp as a guest, without an account.
     const guest = newVisitor()
     const registered = await guest.post('/onboarding', { name: 'Tara Menon', email, phone_number: '98450 12345', guardianDeclaration: 'on', camp: 'camp1', batch: 'batch1', website_url: '' })
-    expect(registered.location).toMatch(new RegExp(`^${site.url}/sandbox-gateway/checkout/`))
-    await guest.post(registered.location!, { outcome: 'success' })
+    const pay = await paySummary(guest, registered.location!)
+    expect(pay.location).toMatch(new RegExp(`^${site.url}/sandbox-gateway/checkout/`))
+    await guest.post(pay.location!, { outcome: 'success' })
     await site.sink.waitForMailTo(email, /Camp registration confirmed/)
 
     // Someone else registers an account with her address and a password of their own.

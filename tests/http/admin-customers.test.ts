@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { bookAndPay } from '../support/booking-flow'
 import { codeIn } from '../support/smtp-sink'
 import { registrationForm, text, Visitor } from '../support/visitor'
+import { paySummary } from '../support/camp-summary'
 import { STAFF, useTestSite } from '../support/site'
 
 // The customers section as staff use it in a browser without JavaScript: search, a customer's
@@ -73,9 +74,10 @@ describe("a customer's page", () => {
     expect(text((await kiran.get(statusUrl)).html)).toContain('Payment Successful!')
     const reference = /Booking ID (SWP-\d{10})/.exec(text((await kiran.get('/my-bookings')).html))![1]!
     // Parents register for camps without an account; the same address ties it to the customer.
-    const camp = await new Visitor(site.url).post('/onboarding', { name: 'Arjun Das', email: 'KIRAN@example.com', phone_number: '98450 12345', guardianDeclaration: 'on', camp: 'camp1', batch: 'batch2', website_url: '' })
+    const campParent = new Visitor(site.url)
+    const camp = await campParent.post('/onboarding', { name: 'Arjun Das', email: 'KIRAN@example.com', phone_number: '98450 12345', guardianDeclaration: 'on', camp: 'camp1', batch: 'batch2', website_url: '' })
     expect(camp.status).toBe(302)
-    await new Visitor(site.url).post(camp.location!, { outcome: 'success' })
+    await campParent.post((await paySummary(campParent, camp.location!)).location!, { outcome: 'success' })
 
     const page = await (await staff()).get(await customerPage('kiran@example.com'))
     expect(page.status).toBe(200)

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { FAMILY, useFamilySite } from '../support/family-site'
 import { decodeHtml, text, Visitor } from '../support/visitor'
+import { CAMP_SUMMARY, paySummary } from '../support/camp-summary'
 
 // A signed-in parent registers their swimmers for a camp together and pays once, as a browser
 // without JavaScript does it.
@@ -50,14 +51,20 @@ describe('the signed-in camp form', () => {
     for (const box of boxes) form.append('swimmers', box.value)
     const submitted = await parent.post('/onboarding', form)
     expect(submitted.status).toBe(302)
-    expect(submitted.location).toMatch(new RegExp(`^${site.url}/sandbox-gateway/checkout/`))
-    expect(text((await parent.get(submitted.location!)).html)).toContain('70,000')
-    const back = await parent.post(submitted.location!, { outcome: 'success' })
+    expect(submitted.location).toMatch(CAMP_SUMMARY)
+    const summary = text((await parent.get(submitted.location!)).html)
+    expect(summary).toContain('Camp fee for Meera Iyer ₹35,000.00 Camp fee for Kavya Iyer ₹35,000.00 Total ₹70,000.00')
+    expect(summary).toContain('Pay ₹70,000')
+    const pay = await paySummary(parent, submitted.location!)
+    expect(pay.location).toMatch(new RegExp(`^${site.url}/sandbox-gateway/checkout/`))
+    expect(text((await parent.get(pay.location!)).html)).toContain('70,000')
+    const back = await parent.post(pay.location!, { outcome: 'success' })
     const statusPage = text((await parent.get(back.location!)).html)
     expect(statusPage).toContain('Registration Complete!')
     expect(statusPage).toContain('₹70,000 payment completed successfully')
-    expect(statusPage).toMatch(/Swimmer Meera Iyer \(Registration ID CMP-\d{10}, ₹35,000\.00\)/)
-    expect(statusPage).toMatch(/Swimmer Kavya Iyer \(Registration ID CMP-\d{10}, ₹35,000\.00\)/)
+    expect(statusPage).toMatch(/Swimmer Meera Iyer \(Registration ID CMP-\d{10}\)/)
+    expect(statusPage).toMatch(/Swimmer Kavya Iyer \(Registration ID CMP-\d{10}\)/)
+    expect(statusPage).toContain('Camp fee for Meera Iyer ₹35,000.00 Camp fee for Kavya Iyer ₹35,000.00 Amount ₹70,000.00')
 
     // My Bookings lists both registrations under their swimmers; one swimmer's page only theirs.
     const bookings = text((await parent.get('/my-bookings')).html)
@@ -110,12 +117,17 @@ describe('the sibling price', () => {
 
     const submitted = await parent.post('/onboarding', values)
     expect(submitted.status).toBe(302)
-    const gateway = text((await parent.get(submitted.location!)).html)
+    // Before the gateway: each swimmer's fee, the sibling price, and the total the gateway asks.
+    const summary = text((await parent.get(submitted.location!)).html)
+    expect(summary).toContain('Camp fee for Meera Iyer ₹35,000.00 Camp fee for Kavya Iyer ₹35,000.00 Sibling price for Kavya Iyer −₹3,500.00 Total ₹66,500.00')
+    const pay = await paySummary(parent, submitted.location!)
+    const gateway = text((await parent.get(pay.location!)).html)
     expect(gateway).toContain('₹66,500.00')
-    const back = await parent.post(submitted.location!, { outcome: 'success' })
+    const back = await parent.post(pay.location!, { outcome: 'success' })
     const statusPage = text((await parent.get(back.location!)).html)
     expect(statusPage).toContain('₹66,500 payment completed successfully')
-    expect(statusPage).toMatch(/Swimmer Kavya Iyer \(Registration ID CMP-\d{10}, ₹31,500\.00\)/)
+    // The status page's lines add up to what was paid, the sibling price among them.
+    expect(statusPage).toContain('Camp fee for Meera Iyer ₹35,000.00 Camp fee for Kavya Iyer ₹35,000.00 Sibling price for Kavya Iyer −₹3,500.00 Amount ₹66,500.00')
 
     // Paid for: the family's next swimmers all pay the sibling price, and the form says so.
     expect(text((await parent.get('/onboarding')).html)).toContain('A swimmer of your family is already registered for this camp, so every swimmer you register now pays the sibling price: ₹31,500 (10% off).')
@@ -125,10 +137,11 @@ describe('the sibling price', () => {
     const guestForm = { name: 'Anu Iyer', email: FAMILY.email.toUpperCase(), phone_number: FAMILY.phone, guardianDeclaration: 'on', camp: 'camp1', batch: 'batch2', website_url: '' }
     const held = await guest.post('/onboarding', guestForm)
     expect(held.status).toBe(302)
-    const guestGateway = text((await guest.get(held.location!)).html)
+    const guestPay = await paySummary(guest, held.location!)
+    const guestGateway = text((await guest.get(guestPay.location!)).html)
     expect(guestGateway).toContain('Camp Registration - Anu Iyer, at the sibling price (₹3,500.00 off): a swimmer of your family is registered already')
     expect(guestGateway).toContain('₹31,500.00')
-    const failed = await guest.post(held.location!, { outcome: 'failure' })
+    const failed = await guest.post(guestPay.location!, { outcome: 'failure' })
     expect(text((await guest.get(failed.location!)).html)).toContain('₹31,500')
 
     // The same address with another phone number is another family: the fee. (The failed payment
@@ -136,7 +149,7 @@ describe('the sibling price', () => {
     const other = new Visitor(site.url)
     let otherHeld = await other.post('/onboarding', { ...guestForm, phone_number: '98450 99999' })
     await expect.poll(async () => (otherHeld.status === 302 ? 302 : (otherHeld = await other.post('/onboarding', { ...guestForm, phone_number: '98450 99999' })).status), { timeout: 10_000, interval: 300 }).toBe(302)
-    const otherGateway = text((await other.get(otherHeld.location!)).html)
+    const otherGateway = text((await other.get((await paySummary(other, otherHeld.location!)).location!)).html)
     expect(otherGateway).toContain('₹35,000.00')
     expect(otherGateway).not.toContain('sibling price')
   })

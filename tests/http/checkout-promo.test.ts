@@ -4,6 +4,7 @@ import { bookableDate, chooseSlot } from '../support/booking-flow'
 import { decodeHtml, text, Visitor } from '../support/visitor'
 import { useTestSite } from '../support/site'
 import { addFamily, FAMILY } from '../support/family-site'
+import { paySummary } from '../support/camp-summary'
 
 // Promo codes at the checkout, as a browser without JavaScript uses them: applied on the payment
 // step, refused next to the field, removed, paid for at the discounted price, and a free order.
@@ -161,8 +162,9 @@ describe('a promo code on the camp forms', () => {
     expect(fieldError(wrong.html, 'promoCode')).toBe('This promo code is only for single sessions.')
     const held = await guest.post('/onboarding', { ...form, promoCode: 'camps' })
     expect(held.status).toBe(302)
-    expect(text((await guest.get(held.location!)).html)).toContain('₹34,500.00')
-    const back = await guest.post(held.location!, { outcome: 'success' })
+    const pay = await paySummary(guest, held.location!)
+    expect(text((await guest.get(pay.location!)).html)).toContain('₹34,500.00')
+    const back = await guest.post(pay.location!, { outcome: 'success' })
     const status = text((await guest.get(back.location!)).html)
     expect(status).toContain('Registration Complete!')
     expect(status).toContain('Promo code CAMPS −₹500.00')
@@ -171,8 +173,10 @@ describe('a promo code on the camp forms', () => {
 
   it('a code that covers the fee registers without the gateway, and staff have nothing to refund', async () => {
     const guest = new Visitor(site.url)
-    const held = await guest.post('/onboarding', { name: 'Zoya Free', email: 'zoya.parent@example.com', phone_number: '98450 34343', guardianDeclaration: 'on', camp: 'camp2', batch: 'batch2', website_url: '', intent: 'register', promoCode: 'CAMPFREE' })
-    expect(held.status).toBe(302)
+    const registered = await guest.post('/onboarding', { name: 'Zoya Free', email: 'zoya.parent@example.com', phone_number: '98450 34343', guardianDeclaration: 'on', camp: 'camp2', batch: 'batch2', website_url: '', intent: 'register', promoCode: 'CAMPFREE' })
+    expect(registered.status).toBe(302)
+    expect(text((await guest.get(registered.location!)).html)).toContain('Confirm Registration')
+    const held = await paySummary(guest, registered.location!)
     expect(held.location).toMatch(new RegExp(`^${site.url}/payment-status\\?orderId=CAMP_`))
     const status = text((await guest.get(held.location!)).html)
     expect(status).toContain('Registration Complete!')
@@ -199,8 +203,9 @@ describe('a promo code on the camp forms', () => {
     values.set('promoCode', 'CAMPS')
     const submitted = await parent.post('/onboarding', values)
     expect(submitted.status).toBe(302)
-    expect(text((await parent.get(submitted.location!)).html)).toContain('₹69,500.00')
-    const back = await parent.post(submitted.location!, { outcome: 'success' })
+    const pay = await paySummary(parent, submitted.location!)
+    expect(text((await parent.get(pay.location!)).html)).toContain('₹69,500.00')
+    const back = await parent.post(pay.location!, { outcome: 'success' })
     const status = text((await parent.get(back.location!)).html)
     expect(status).toContain('₹69,500 payment completed successfully')
     expect(status).toContain('Promo code CAMPS −₹500.00')

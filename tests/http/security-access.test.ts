@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { addMonths, labToday } from '~/lib/lab-time'
 import { bookAndPay, chooseSlot, bookableDate } from '../support/booking-flow'
 import { decodeHtml, text, Visitor } from '../support/visitor'
+import { paySummary } from '../support/camp-summary'
 import { useTestSite } from '../support/site'
 
 // Who may see and change what: every route that shows or changes a customer's or the business's
@@ -61,7 +62,7 @@ beforeAll(async () => {
   // A parent registers a swimmer for a camp and pays.
   const parent = new Visitor(site.url)
   const submitted = await parent.post('/onboarding', { name: CAMPER.name, email: CAMPER.email, phone_number: '98450 12345', guardianDeclaration: 'on', camp: 'camp1', batch: 'batch1', website_url: '' })
-  const campBack = new URL((await parent.post(submitted.location!, { outcome: 'success' })).location!)
+  const campBack = new URL((await parent.post((await paySummary(parent, submitted.location!)).location!, { outcome: 'success' })).location!)
   the.camp.statusPath = `${campBack.pathname}${campBack.search}`
   the.camp.orderId = campBack.searchParams.get('orderId')!
   the.camp.key = campBack.searchParams.get('key')!

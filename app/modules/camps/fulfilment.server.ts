@@ -12,14 +12,14 @@ import { calendarAttachment, calendarFile } from '~/modules/mail/ics.server'
 import { enqueueEmail } from '~/modules/mail/outbox.server'
 import { letter } from '~/modules/mail/templates.server'
 import { setStatus } from '~/modules/booking/status.server'
-import { promoDetailRows } from '~/modules/promotions/uses.server'
 import { campPaidSentence } from './texts'
 import { refundedBy, type CompletedRefund, type PaidOutcome, type Payable, type PaymentTerms, type UnpaidBecause } from '~/modules/payments/payable-contract.server'
 import { campSeatsTaken, registrationOpen } from './camps.server'
 import { sameSwimmer } from './registrations.server'
 import { campSeatFreed, lockBatchById } from './waitlist.server'
-import { siblingPriceLine } from './sibling-price'
 import { groupPaid, groupRefunded, groupTerms, groupUnpaid, leadsGroup, lockedRegistrationColumns } from './groups.server'
+import { campOrderLines, campOrderQuote, repriceCampOrder } from './pricing.server'
+import { quoteRows } from '~/modules/payments/quote'
 
 async function lockRegistration(tx: Executor, registrationId: number) {
   const [row] = await tx
@@ -178,6 +178,7 @@ export const campPayable: Payable = {
   paid: async (tx, id, now) => ((await leadsGroup(tx, id)) ? groupPaid(tx, id, now) : paid(tx, id, now)),
   unpaid: async (tx, id, now, why) => ((await leadsGroup(tx, id)) ? groupUnpaid(tx, id, now, why) : unpaid(tx, id, now, why)),
   refunded: async (tx, id, refund, now) => ((await leadsGroup(tx, id)) ? groupRefunded(tx, id, refund, now) : refunded(tx, id, refund, now)),
+  quoting: { lines: campOrderLines, reprice: repriceCampOrder },
 }
 
 /** A registration with its camp and batch: what its e-mails, calendar invitation and receipt say. */
@@ -272,9 +273,7 @@ async function confirmationEmail(executor: Executor, registrationId: number, now
     paragraphs: [`${campPaidSentence(mail.amountPaise)} You're registered for the camp! Here are the details.`],
     details: [
       ...campRows(mail),
-      ...(mail.siblingDiscountPaise ? [['Sibling price', siblingPriceLine(mail)] as [string, string]] : []),
-      ...(await promoDetailRows(executor, { campRegistrationId: registrationId })),
-      ['Amount paid', formatRupees(mail.amountPaise)],
+      ...quoteRows(await campOrderQuote(executor, registrationId), 'Amount paid').map(({ term, value }): [string, string] => [term, value]),
     ],
     list: { title: 'Before the camp', items: ['Please arrive 15 minutes before your batch.', 'Bring swimming gear, a towel and a water bottle.'] },
     action: { label: 'Register another swimmer', url: `${config().SITE_URL}/onboarding?${new URLSearchParams({ email: mail.email, phone: mail.phone })}` },

@@ -6,7 +6,6 @@ import { DomainError } from '~/lib/domain-error'
 import { addMinutes, formatDateRange } from '~/lib/lab-time'
 import { formatRupees } from '~/lib/money'
 import { setStatus } from '~/modules/booking/status.server'
-import { promoDetailRows } from '~/modules/promotions/uses.server'
 import { campPaidSentence } from './texts'
 import { holderColumns, limitHoldAttempts, makeRoomForHold, type Holder } from '~/modules/holders/holders.server'
 import { calendarAttachment } from '~/modules/mail/ics.server'
@@ -22,8 +21,8 @@ import { refundedHow } from '~/modules/booking/fulfilment.server'
 import { notifyOnWhatsApp } from '~/modules/whatsapp/notify.server'
 import { AlreadyRegisteredError, BatchFullError, insertRegistration, lockBatchOrExplain, RegistrationClosedError, sameSwimmer } from './registrations.server'
 import { campSeatFreed, lockBatchById } from './waitlist.server'
-import { priceColumns, registrationPrices } from './pricing.server'
-import { siblingPriceLine } from './sibling-price'
+import { campOrderQuote, priceColumns, registrationPrices } from './pricing.server'
+import { quoteRows } from '~/modules/payments/quote'
 
 /**
  * A signed-in parent registers several of their account's swimmers for one batch of a camp at once
@@ -363,10 +362,8 @@ async function groupConfirmationEmail(executor: Executor, leadId: number, now: D
       ['Camp', `${first.campName}, ${formatDateRange(first.startsOn, first.endsOn)}`],
       ['Batch', `${first.batchName}: ${batchTimes(first.timeRanges)}, every day`],
       ['Location', first.venue],
-      ...details.map((mail): [string, string] => [`Swimmer`, `${mail.swimmerName} (Registration ID ${mail.reference}, ${formatRupees(mail.amountPaise)})`]),
-      ...details.filter((mail) => mail.siblingDiscountPaise).map((mail): [string, string] => [`Sibling price (${mail.swimmerName})`, siblingPriceLine(mail)]),
-      ...(await promoDetailRows(executor, { campRegistrationId: leadId })),
-      ['Amount paid', formatRupees(total)],
+      ...details.map((mail): [string, string] => [`Swimmer`, `${mail.swimmerName} (Registration ID ${mail.reference})`]),
+      ...quoteRows(await campOrderQuote(executor, leadId), 'Amount paid').map(({ term, value }): [string, string] => [term, value]),
     ],
     list: { title: 'Before the camp', items: ['Please arrive 15 minutes before your batch.', 'Bring swimming gear, a towel and a water bottle.'] },
     action: { label: 'Register another swimmer', url: `${config().SITE_URL}/onboarding` },

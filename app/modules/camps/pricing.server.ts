@@ -1,9 +1,12 @@
-import { and, eq, inArray, sql } from 'drizzle-orm'
+import { and, asc, eq, inArray, isNull, or, sql } from 'drizzle-orm'
 import { db, type Executor } from '~/db/client.server'
 import { campRegistrations, camps } from '~/db/schema'
 import type { Discount } from '~/lib/money'
 import { toE164 } from '~/lib/phone'
+import { quoteOf, type QuoteLine } from '~/modules/payments/quote'
+import { promoOfOrder } from '~/modules/promotions/uses.server'
 import { campPrice } from './camps.server'
+import { campPricingColumns } from './columns.server'
 import { siblingDiscountOf, swimmerPrices, type SwimmerPrice } from './sibling-price'
 
 /**
@@ -81,4 +84,45 @@ export async function registrationPrice(executor: Executor, camp: CampPricing, f
 /** The columns of a registration a price fills in. */
 export function priceColumns(price: SwimmerPrice) {
   return { amountPaise: price.amountPaise, siblingDiscountPaise: price.siblingDiscountPaise }
+}
+
+/** The registrations one camp payment pays for: the group a registration leads, or the registration alone. */
+function paidTogether(registrationId: number) {
+  return or(eq(campRegistrations.groupId, registrationId), and(eq(campRegistrations.id, registrationId), isNull(campRegistrations.groupId)))
+}
+
+/** A camp order's lines as stored, one for each swimmer it pays for. */
+export async function campOrderLines(executor: Executor, registrationId: number): Promise<QuoteLine[]> {
+  const rows = await executor
+    .select({ id: campRegistrations.id, swimmerName: campRegistrations.swimmerName, amountPaise: campRegistrations.amountPaise, siblingDiscountPaise: campRegistrations.siblingDiscountPaise, promoDiscountPaise: campRegistrations.promoDiscountPaise })
+    .from(campRegistrations)
+    .where(paidTogether(registrationId))
+    .orderBy(asc(campRegistrations.id))
+  return rows.map((row) => ({ ...row, label: `Camp fee for ${row.swimmerName}`, feePaise: row.amountPaise + row.siblingDiscountPaise + row.promoDiscountPaise }))
+}
+
+/** A camp order's quote as stored (see checkout.server.ts storedQuote): what its e-mails show. */
+export async function campOrderQuote(executor: Executor, registrationId: number) {
+  return quoteOf(await campOrderLines(executor, registrationId), (await promoOfOrder(executor, { campRegistrationId: registrationId }))?.code ?? null)
+}
+
+/**
+ * Prices a held camp order again at `now`, before its payment starts (the caller has locked it): the
+ * fee in force and the sibling price as they are now, no promo code yet. A parent who held a seat at
+ * the early-bird price and pays after its deadline is shown the new price before paying it.
+ */
+export async function repriceCampOrder(tx: Executor, registrationId: number, now: Date) {
+  const rows = await tx
+    .select({ id: campRegistrations.id, campId: campRegistrations.campId, accountId: campRegistrations.accountId, email: campRegistrations.email, phone: campRegistrations.phone })
+    .from(campRegistrations)
+    .where(paidTogether(registrationId))
+    .orderBy(asc(campRegistrations.id))
+  const first = rows[0]
+  if (!first) return
+  const [camp] = await tx.select(campPricingColumns).from(camps).where(eq(camps.id, first.campId))
+  const family: Family = first.accountId !== null ? { accountId: first.accountId } : { email: first.email, phone: first.phone }
+  const prices = await registrationPrices(tx, { campId: first.campId, ...camp! }, family, rows.length, now)
+  for (const [index, row] of rows.entries()) {
+    await tx.update(campRegistrations).set({ ...priceColumns(prices[index]!), promoDiscountPaise: 0 }).where(eq(campRegistrations.id, row.id))
+  }
 }

@@ -2,7 +2,7 @@
 // pays less. What each swimmer of a family pays, worked out the same way by the server when it holds
 // their seats and by the registration form in the browser while the parent ticks swimmers. Nothing
 // server-only may be imported here.
-import { basisPointsToPercentInput, discountOff, formatRupees, formatWholeRupees, type Discount } from '~/lib/money'
+import { basisPointsToPercentInput, discountOff, formatWholeRupees, type Discount } from '~/lib/money'
 
 /** A camp's sibling price as stored: none, or a percentage (basis points) or amount (paise) off. */
 export function siblingDiscountOf(camp: { siblingDiscountKind: Discount['kind'] | null; siblingDiscountValue: number }): Discount | null {
@@ -38,10 +38,4 @@ export function siblingPriceText(feePaise: number, sibling: Discount) {
 /** What staff read of a camp's sibling price: "10% off each further swimmer of a family". */
 export function siblingPriceSummary(sibling: Discount) {
   return `${siblingDiscountText(sibling)} each further swimmer of a family`
-}
-
-/** "₹3,500.00 off the fee of ₹35,000.00": a registration's sibling price, as its e-mails show it. */
-export function siblingPriceLine(registration: { amountPaise: number; siblingDiscountPaise: number; promoDiscountPaise: number }) {
-  const feePaise = registration.amountPaise + registration.siblingDiscountPaise + registration.promoDiscountPaise
-  return `${formatRupees(registration.siblingDiscountPaise)} off the fee of ${formatRupees(feePaise)}`
 }

@@ -1,7 +1,7 @@
-import { and, desc, eq, isNotNull, or } from 'drizzle-orm'
+import { and, desc, eq, exists, isNotNull, or } from 'drizzle-orm'
 import { db } from '~/db/client.server'
 import { groupMembers } from './groups.server'
-import { campBatches, campRegistrations, camps, payments, refunds, type BookingStatus, type PaymentState } from '~/db/schema'
+import { campBatches, campRegistrations, camps, campWaitlist, payments, refunds, type BookingStatus, type PaymentState } from '~/db/schema'
 
 export type CampStatusView = {
   orderId: string
@@ -75,7 +75,7 @@ export async function campOrderIdFor(transactionId: string): Promise<string | nu
   return row?.orderId ?? null
 }
 
-/** A registration held for someone from the waitlist (the offer page; the caller has checked the link key). */
+/** A registration whose seat is held for payment, from the form or the waitlist (its summary page; the caller has checked the link key). */
 export async function offeredRegistration(reference: string) {
   const [row] = await db()
     .select({
@@ -91,6 +91,7 @@ export async function offeredRegistration(reference: string) {
       campEndsOn: camps.endsOn,
       batchName: campBatches.name,
       timeRanges: campBatches.timeRanges,
+      fromWaitlist: exists(db().select({ id: campWaitlist.id }).from(campWaitlist).where(eq(campWaitlist.registrationId, campRegistrations.id))),
     })
     .from(campRegistrations)
     .innerJoin(camps, eq(camps.id, campRegistrations.campId))
@@ -103,4 +104,10 @@ export async function offeredRegistration(reference: string) {
 export async function latestCampOrder(registrationId: number): Promise<string | null> {
   const [row] = await db().select({ orderId: payments.orderId }).from(payments).where(eq(payments.campRegistrationId, registrationId)).orderBy(desc(payments.id)).limit(1)
   return row?.orderId ?? null
+}
+
+/** The reference of a registration whose seat is still held for payment (its summary's link names it), or null. */
+export async function heldSeatAddress(registrationId: number, now = new Date()): Promise<string | null> {
+  const [row] = await db().select({ reference: campRegistrations.reference, status: campRegistrations.status, holdExpiresAt: campRegistrations.holdExpiresAt }).from(campRegistrations).where(eq(campRegistrations.id, registrationId))
+  return row?.status === 'pending' && row.holdExpiresAt && row.holdExpiresAt > now ? row.reference : null
 }

@@ -5,7 +5,8 @@ import { DomainError } from '~/lib/domain-error'
 import { applyPromoCode, limitPromoAttempts, previewPromoCode, promoCustomerKey, promoOfOrder, releasePromoUse, storedCode } from '~/modules/promotions/uses.server'
 import { payableOf, promoOrderOf, type PayableKind, type PayableRef, type PaymentTerms } from './payable-contract.server'
 import { PAYABLES } from './payable-kinds.server'
-import { HoldExpiredError } from './payments.server'
+import { HoldExpiredError, startPayment } from './payments.server'
+import { quoteOf, type Quote } from './quote'
 
 /**
  * The checkout's prices: whatever is bought (a 3-day session, a single session, a camp for one
@@ -105,18 +106,98 @@ export async function abandonOrder({ payable, now = new Date() }: { payable: Pay
 }
 
 /**
- * The code a form sent with the order (the camp forms), applied once its seats are held, before the
- * payment starts: nothing to do when the order carries it already or a payment for it is under way
- * (the customer came back to a payment already started). A refusal gives the order up: nothing stays
- * held for a price the customer did not agree to.
+ * The code a form sent with the order (the camp forms), quoted once its seats are held, before the
+ * customer sees the summary: nothing to do when the order carries it already or a payment for it is
+ * under way (the customer came back to a payment already started). A refusal gives the order up:
+ * nothing stays held for a price the customer did not agree to.
  */
 export async function applyCodeBeforePaying({ payable, code, network, now = new Date() }: { payable: PayableRef; code: string; network: string; now?: Date }) {
   if ((await promoCodeOfOrder(payable))?.code === storedCode(code)) return
   try {
-    await applyCodeToOrder({ payable, code, network, now })
+    const { refusal } = await quoteOrder({ payable, code, network, now })
+    if (refusal) {
+      await abandonOrder({ payable, now })
+      throw refusal
+    }
   } catch (error) {
     if (error instanceof PaymentUnderWayError) return
-    if (error instanceof DomainError && error.field === 'promoCode') await abandonOrder({ payable, now })
     throw error
   }
+}
+
+function quotingOf(payable: PayableRef) {
+  const quoting = PAYABLES[payable.kind].quoting
+  if (!quoting) throw new Error(`A ${payable.kind} order has no quote`)
+  return quoting
+}
+
+/** The quote a payment's order was paid (or is being paid) at: for its status page. */
+export async function quoteOfPayment(orderId: string) {
+  const [payment] = await db().select({ bookingId: payments.bookingId, campRegistrationId: payments.campRegistrationId }).from(payments).where(eq(payments.orderId, orderId))
+  return payment ? storedQuote(payableOf(payment)) : null
+}
+
+/** An order's quote as stored: what its summary, its payment, its status page, e-mails and receipt show. */
+export async function storedQuote(payable: PayableRef, executor: Executor = db()): Promise<Quote> {
+  const lines = await quotingOf(payable).lines(executor, payable.id)
+  return quoteOf(lines, (await promoOfOrder(executor, promoOrderOf(payable)))?.code ?? null)
+}
+
+/**
+ * Prices an order held for payment, once, and stores the price: each line at the price in force now
+ * (a camp's fee and sibling price), less `code`'s discount. A code that no longer applies (used up,
+ * switched off, expired) is taken off and its refusal returned, to show next to the code; the rest of the quote stands.
+ * `network` counts the attempt at a code the customer typed (null when re-checking the order's own).
+ */
+export async function quoteOrder({ payable, code, network, now = new Date() }: { payable: PayableRef; code: string | null; network: string | null; now?: Date }): Promise<{ quote: Quote; refusal: DomainError | null }> {
+  const quoting = quotingOf(payable)
+  if (code && network !== null) await limitPromoAttempts({ network, order: promoOrderOf(payable) }, now)
+  return db().transaction(async (tx) => {
+    await lockedTerms(tx, payable, now)
+    await quoting.reprice(tx, payable.id, now)
+    let refusal: DomainError | null = null
+    if (code) {
+      try {
+        await tx.transaction(async (savepoint) => {
+          const terms = (await PAYABLES[payable.kind].termsForPayment(savepoint, payable.id, now))!
+          const applied = await applyPromoCode(savepoint, { code, product: terms.promoProduct, customerKey: customerKeyOf(terms), order: promoOrderOf(payable), pricesPaise: terms.lines.map((line) => line.pricePaise), now })
+          await setPromoDiscounts(savepoint, payable.kind, terms.lines.map((line, index) => ({ id: line.id, discountPaise: applied.discountsPaise[index]! })))
+        })
+      } catch (error) {
+        if (!(error instanceof DomainError && error.field === 'promoCode')) throw error
+        refusal = error
+      }
+    }
+    if (!code || refusal) await releasePromoUse(tx, promoOrderOf(payable), now)
+    return { quote: await storedQuote(payable, tx), refusal }
+  })
+}
+
+/**
+ * The customer confirms the quote they were shown (`quotedTotalPaise`): priced again now, and paid
+ * only if the total is still the one they saw. Otherwise (the early-bird price ended, the code was
+ * used up meanwhile) the new quote is stored and returned for them to see; nothing goes to the gateway.
+ * A payment already under way for the order is resumed.
+ */
+export async function confirmQuote({
+  payable,
+  quotedTotalPaise,
+  description,
+  statusUrl,
+  now = new Date(),
+}: {
+  payable: PayableRef
+  quotedTotalPaise: number
+  description: string
+  statusUrl: (orderId: string) => string | Promise<string>
+  now?: Date
+}): Promise<{ redirectUrl: string } | { changed: Quote; refusal: DomainError | null }> {
+  try {
+    const current = await promoCodeOfOrder(payable)
+    const { quote, refusal } = await quoteOrder({ payable, code: current?.code ?? null, network: null, now })
+    if (refusal || quote.totalPaise !== quotedTotalPaise) return { changed: quote, refusal }
+  } catch (error) {
+    if (!(error instanceof PaymentUnderWayError)) throw error
+  }
+  return startPayment({ payable, description, statusUrl, now })
 }

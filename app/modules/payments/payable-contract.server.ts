@@ -1,6 +1,7 @@
 import type { Executor } from '~/db/client.server'
 import type { MailAttachment, PromoProduct } from '~/db/schema'
 import type { PromoOrder } from '~/modules/promotions/uses.server'
+import type { QuoteLine } from './quote'
 
 /**
  * What a payment can pay for. Each kind (a booking, a camp registration) says how to lock itself
@@ -63,6 +64,13 @@ export type Payable = {
   unpaid(tx: Executor, id: number, now: Date, why: UnpaidBecause): Promise<void>
   /** A refund of one of its payments completed: settle it and tell the customer. */
   refunded(tx: Executor, id: number, refund: CompletedRefund, now: Date): Promise<void>
+  /** What is quoted before payment (see checkout.server.ts quoteOrder); a kind without it shows its own summary. */
+  quoting?: {
+    /** Its lines as stored. */
+    lines(executor: Executor, id: number): Promise<QuoteLine[]>
+    /** Prices it again at `now` (locked by the caller), with no promo code taken off. */
+    reprice(tx: Executor, id: number, now: Date): Promise<void>
+  }
 }
 
 /** What a payment row pays for. */

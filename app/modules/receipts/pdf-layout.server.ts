@@ -7,7 +7,8 @@ import { receiptFonts } from './receipt-fonts.server'
  */
 
 export type Seller = { legalName: string; address: string; gstin: string | null; email: string; phone: string }
-export type Customer = { name: string; email: string; phone: string | null }
+/** Who paid: a guest who gave no name of their own is billed by their e-mail address. */
+export type Customer = { name: string | null; email: string; phone: string | null }
 
 export const REGULAR = 'DejaVuSans'
 export const BOLD = 'DejaVuSans-Bold'
@@ -98,8 +99,13 @@ export function drawNote(doc: Doc, { word, sentence, background, colour }: { wor
 export function drawBilledTo(doc: Doc, customer: Customer) {
   doc.moveDown(0.6)
   sectionLabel(doc, 'Billed to')
-  doc.font(BOLD).fontSize(10.5).fillColor(INK).text(customer.name, MARGIN, doc.y, { width: CONTENT_WIDTH })
-  doc.font(REGULAR).fontSize(9.5).fillColor(INK).text(customer.email)
+  if (customer.name) {
+    doc.font(BOLD).fontSize(10.5).fillColor(INK).text(customer.name, MARGIN, doc.y, { width: CONTENT_WIDTH })
+    doc.font(REGULAR).fontSize(9.5).fillColor(INK).text(customer.email)
+  } else {
+    doc.font(BOLD).fontSize(10.5).fillColor(INK).text(customer.email, MARGIN, doc.y, { width: CONTENT_WIDTH })
+    doc.font(REGULAR).fontSize(9.5).fillColor(INK)
+  }
   if (customer.phone) doc.text(customer.phone)
   doc.moveDown(1)
 }

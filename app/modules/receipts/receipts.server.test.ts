@@ -1,9 +1,12 @@
 import { eq } from 'drizzle-orm'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
-import { bookings, campRegistrations, camps, payments, promoCodes, promoCodeUses, receipts, refunds, siteSettings } from '~/db/schema'
+import { bookings, campRegistrations, camps, payments, promoCodes, promoCodeUses, receipts, refunds, siteSettings, swimmers } from '~/db/schema'
 import { labInstant } from '~/lib/lab-time'
 import { holdCampSeat } from '~/modules/camps/registrations.server'
+import { holdFamilySeats } from '~/modules/camps/groups.server'
+import { recordConsent } from '~/modules/swimmers/consent.server'
+import { visitor } from '../../../tests/support/holders'
 import { holdSession } from '~/modules/booking/holds.server'
 import { applyOrderStatus, startPayment } from '~/modules/payments/payments.server'
 import { createCustomers, setWindows } from '../../../tests/support/booking'
@@ -129,6 +132,47 @@ describe('discounts on the receipt', () => {
 
     const lines = (await pdfText(await renderReceiptPdf((await receiptOf(orderId))!.document))).lines
     expect(lines).toEqual(expect.arrayContaining(['Camp 1 swimming camp ₹35,000.00', 'Sibling price −₹3,500.00', 'Promo code FAMILY5 −₹1,500.00', 'Amount ₹30,000.00', 'Amount paid ₹30,000.00']))
+  })
+})
+
+describe('a camp receipt', () => {
+  beforeEach(async () => {
+    await db().update(camps).set({ startsOn: '2030-08-08', endsOn: '2030-08-16', earlyBirdEndsAt: labInstant('2030-07-15', '23:59:59') }).where(eq(camps.code, 'camp1'))
+  })
+
+  it('for two children of an account is billed to the parent who paid, with a line for each child', async () => {
+    const [parent] = await createCustomers(1, 'camp-payer')
+    const children: number[] = []
+    for (const [name, age] of [['Tara Payer', 12], ['Ishan Payer', 9]] as const) {
+      const [child] = await db()
+        .insert(swimmers)
+        .values({ accountId: parent!.userId!, name, ageYears: age, ageGivenOn: '2026-01-01', gender: 'female', swimmingExperience: 'beginner', academyName: 'NA', coachName: 'NA', specialization: 'freestyle' })
+        .returning()
+      await recordConsent(db(), { swimmerId: child!.id, guardianName: parent!.name, guardianEmail: parent!.email, emailVerifiedBy: 'account_code', method: 'registration_form', now: new Date() })
+      children.push(child!.id)
+    }
+    const held = await holdFamilySeats({ accountId: parent!.userId!, swimmerIds: children, campCode: 'camp1', batchCode: 'batch1', contact: { email: parent!.email, phone: '9845012345' }, holder: visitor({ userId: parent!.userId, email: parent!.email }) })
+    const { orderId } = await startPayment({ payable: { kind: 'camp', id: held.leadId }, description: 'Camp Registration', statusUrl: (id) => `${sandbox.url}/payment-status?orderId=${id}` })
+    await applyOrderStatus(orderId, { state: 'completed', amountPaise: 70_000_00, transactionId: 'TFAM', paymentMode: 'UPI_QR' })
+
+    const lines = (await pdfText(await renderReceiptPdf((await receiptOf(orderId))!.document))).lines
+    const billed = lines.indexOf('BILLED TO')
+    expect(lines.slice(billed + 1, billed + 3)).toEqual([parent!.name, parent!.email])
+    expect(lines.filter((line) => line.startsWith('Swimmer: '))).toEqual(['Swimmer: Tara Payer', 'Swimmer: Ishan Payer'])
+    expect(lines.filter((line) => line === 'Camp 1 swimming camp ₹35,000.00')).toHaveLength(2)
+    expect(lines).toContain('Amount paid ₹70,000.00')
+  })
+
+  it('of a guest is billed to the e-mail address that paid, the swimmer on the line', async () => {
+    const held = await holdCampSeat({ campCode: 'camp1', batchCode: 'batch1', applicant: { swimmerName: 'Guest Child', email: 'guest.payer@example.com', phone: '9845012345' } })
+    const { orderId } = await startPayment({ payable: { kind: 'camp', id: held.id }, description: 'Camp Registration', statusUrl: (id) => `${sandbox.url}/payment-status?orderId=${id}` })
+    await applyOrderStatus(orderId, { state: 'completed', amountPaise: 35_000_00, transactionId: 'TGUEST', paymentMode: 'UPI_QR' })
+
+    const lines = (await pdfText(await renderReceiptPdf((await receiptOf(orderId))!.document))).lines
+    const billed = lines.indexOf('BILLED TO')
+    expect(lines[billed + 1]).toBe('guest.payer@example.com')
+    expect(lines.slice(billed + 1, billed + 4)).not.toContain('Guest Child')
+    expect(lines).toContain('Swimmer: Guest Child')
   })
 })
 

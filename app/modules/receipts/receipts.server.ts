@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm'
 import { db, type Executor } from '~/db/client.server'
-import { bookings, campRegistrations, catalogueItems, payments, receipts, receiptSequences, refunds, siteSettings } from '~/db/schema'
+import { bookings, campRegistrations, catalogueItems, payments, receipts, receiptSequences, refunds, siteSettings, users } from '~/db/schema'
 import { promoOfOrder } from '~/modules/promotions/uses.server'
 import { sessionLocationIn } from '~/modules/site/site.server'
 import { formatLongDate } from '~/lib/lab-time'
@@ -144,12 +144,15 @@ export async function bookingItem(executor: Executor, bookingId: number, promoCo
 export async function campItem(executor: Executor, registrationId: number, promoCode: string | null = null) {
   const r = await registrationDetails(executor, registrationId)
   const [discounts] = await executor
-    .select({ sibling: campRegistrations.siblingDiscountPaise, promo: campRegistrations.promoDiscountPaise })
+    .select({ sibling: campRegistrations.siblingDiscountPaise, promo: campRegistrations.promoDiscountPaise, accountId: campRegistrations.accountId })
     .from(campRegistrations)
     .where(eq(campRegistrations.id, registrationId))
+  // Billed to who paid, as sessions are: the account that registered its swimmers, or the guest by
+  // the address they gave (the form's name is the swimmer's, each line names them).
+  const [account] = discounts!.accountId !== null ? await executor.select({ name: users.name, email: users.email, phone: users.phone }).from(users).where(eq(users.id, discounts!.accountId)) : []
   return {
     owner: { userId: null, email: r.email },
-    customer: { name: r.swimmerName, email: r.email, phone: r.phone },
+    customer: account ? { name: account.name, email: account.email, phone: account.phone ?? r.phone } : { name: null, email: r.email, phone: r.phone },
     description: `${r.campName} swimming camp`,
     detail: [
       `Swimmer: ${r.swimmerName}`,
