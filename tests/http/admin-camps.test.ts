@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { decodeHtml, fieldState, signUp, text, Visitor } from '../support/visitor'
 import { useTestSite } from '../support/site'
+import { CAMP_SUMMARY, paySummary } from '../support/camp-summary'
 
 // The camps section of the admin console as staff use it in a browser without JavaScript: who may
 // open it, camps and batches created and edited, and registrations seen, moved, cancelled with a
@@ -249,12 +250,12 @@ describe('registrations', () => {
   let family = 1
   const form = (name: string, batch = 'batch1') => ({ name, email: `family${family++}@example.com`, phone_number: '98450 12345', guardianDeclaration: 'on', camp: 'camp1', batch, website_url: '' })
 
-  /** A parent registers on /onboarding and pays at the sandbox gateway; returns their e-mail. */
+  /** A parent registers on /onboarding, confirms the summary and pays at the sandbox gateway; returns their e-mail. */
   async function registerAndPay(values: Record<string, string>) {
     const parent = new Visitor(site.url)
     const submitted = await parent.post('/onboarding', values)
-    expect(submitted.status).toBe(302)
-    await parent.post(submitted.location!, { outcome: 'success' })
+    expect(submitted.location).toMatch(CAMP_SUMMARY)
+    await parent.post((await paySummary(parent, submitted.location!)).location!, { outcome: 'success' })
     await site.sink.waitForMailTo(values.email!, /Camp registration confirmed/)
     return values.email!
   }

@@ -4,6 +4,7 @@ import type { Db } from '~/db/client.server'
 import { campBatches, campRegistrations, camps, campWaitlist, users } from '~/db/schema'
 import { addDays, labToday } from '~/lib/lab-time'
 import { addFamily, FAMILY } from '../support/family-site'
+import { CAMP_SUMMARY, paySummary } from '../support/camp-summary'
 import { pdfText } from '../support/pdf-text'
 import { useTestSite } from '../support/site'
 import { attachedFile } from '../support/smtp-sink'
@@ -87,7 +88,8 @@ describe('cancelling a camp place from My Bookings', () => {
     const form = new URLSearchParams({ intent: 'register_swimmers', phone_number: FAMILY.phone, camp: 'camp1', batch: 'batch1', website_url: '' })
     for (const box of boxes) form.append('swimmers', box)
     const submitted = await parent.post('/onboarding', form)
-    await parent.post(submitted.location!, { outcome: 'success' })
+    expect(submitted.location).toMatch(CAMP_SUMMARY)
+    await parent.post((await paySummary(parent, submitted.location!)).location!, { outcome: 'success' })
     await site.sink.waitForMailTo(FAMILY.email, /Camp registration confirmed/)
     expect(await seatsLeft()).toBe(before - 2)
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { bookableDate, bookAndPay } from '../support/booking-flow'
+import { CAMP_SUMMARY, paySummary } from '../support/camp-summary'
 import { emailFor, useTestSite } from '../support/site'
 import { text, Visitor } from '../support/visitor'
 
@@ -53,8 +54,10 @@ describe('a declined payment is e-mailed with where to try again', () => {
     const parent = new Visitor(site.url)
     const values = { name: 'Camp Declined', email: 'camp.declined@example.com', phone_number: '98450 12399', guardianDeclaration: 'on', camp: 'camp1', batch: 'batch1', website_url: '' }
     const submitted = await parent.post('/onboarding', values)
-    expect(submitted.location).toMatch(new RegExp(`^${site.url}/sandbox-gateway/checkout/`))
-    await parent.post(submitted.location!, { outcome: 'failure' })
+    expect(submitted.location).toMatch(CAMP_SUMMARY)
+    const paying = await paySummary(parent, submitted.location!)
+    expect(paying.location).toMatch(new RegExp(`^${site.url}/sandbox-gateway/checkout/`))
+    await parent.post(paying.location!, { outcome: 'failure' })
     const mail = await site.sink.waitForMailTo('camp.declined@example.com', /^Subject: Payment failed/m)
     const reference = /Registration ID:\s+(CMP-\d{10})/.exec(mail.text)![1]
     const { subject, retry } = failedMail(mail)
