@@ -15,25 +15,28 @@ import { bannerCamps } from './lib/banner-view.server'
 import { labToday } from './lib/lab-time'
 import { logger } from './lib/logger.server'
 import { takeToast } from './lib/toast.server'
+import { registrationOpen } from './modules/camps/camps.server'
 import { getSiteSettings, listCamps } from './modules/site/site.server'
 import { useNonce } from './lib/nonce'
 
 export async function loader({ request }: Route.LoaderArgs) {
-  // A visitor who closed the camp banner is sent none for the rest of the visit.
-  const closed = await bannerClosed(request)
-  const [settings, camps, user, { toast, headers }] = await Promise.all([
+  const [closed, settings, camps, user, { toast, headers }] = await Promise.all([
+    bannerClosed(request),
     getSiteSettings().catch(logAndForget('Failed to fetch site settings')),
-    closed ? null : listCamps().catch(logAndForget('Failed to fetch banner status')),
+    listCamps().catch(logAndForget('Failed to fetch the camps')),
     getUser(request).catch(logAndForget('Failed to read the session')),
     takeToast(request),
   ])
+  const now = new Date()
   return data(
     {
       siteUrl: config().SITE_URL,
-      banner: settings && camps ? { visible: settings.bannerVisible, coach: settings.coach, camps: bannerCamps(camps) } : null,
+      // A visitor who closed the camp banner is sent none for the rest of the visit.
+      banner: settings && camps && !closed ? { visible: settings.bannerVisible, coach: settings.coach, camps: bannerCamps(camps) } : null,
       contact: settings,
-      year: labToday().slice(0, 4),
+      year: labToday(now).slice(0, 4),
       user: user ? { name: user.name, isAdmin: user.isAdmin } : null,
+      campsOpen: camps?.some((camp) => registrationOpen(camp, now)) ?? false,
       testPayments: config().PAYMENT_GATEWAY === 'sandbox',
       toast,
     },
@@ -73,12 +76,12 @@ export function Layout({ children }: { children: React.ReactNode }) {
           Skip to content
         </a>
         {root?.banner && bannerVisible && showsBanner(pathname) && <PromoBanner camps={root.banner.camps} coach={root.banner.coach} />}
-        <Header user={root?.user ?? null} />
+        <Header user={root?.user ?? null} campsOpen={root?.campsOpen ?? false} />
         <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
           {root?.toast && <Toast key={root.toast.id} toast={root.toast} />}
           {children}
         </main>
-        <Footer contact={root?.contact ?? null} year={root?.year ?? null} testPayments={root?.testPayments ?? false} />
+        <Footer contact={root?.contact ?? null} year={root?.year ?? null} testPayments={root?.testPayments ?? false} signedIn={Boolean(root?.user)} />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

@@ -107,15 +107,20 @@ export function TextAreaField({ field, label, note }: { field: Field | PlainFiel
   )
 }
 
+/**
+ * A select; a required one starts with "Choose…" (an empty value, as valid HTML asks of a required
+ * select), so nothing is chosen for the person unless the form gives a value.
+ */
 export function SelectField({ field, label, options }: { field: Field; label: string; options: ReadonlyArray<{ value: string; label: string }> }) {
   const { key, ...props } = getSelectProps(field)
+  const placeholder = props.required && options[0]?.value !== '' ? [{ value: '', label: 'Choose…' }] : []
   return (
     <div>
       <label htmlFor={field.id} className="block text-sm font-semibold text-ink">
         {label}
       </label>
       <select key={key} {...props} className="input mt-1">
-        {options.map((option) => (
+        {[...placeholder, ...options].map((option) => (
           <option key={option.value} value={option.value}>
             {option.label}
           </option>
