@@ -54,9 +54,10 @@ function logAndForget(message: string) {
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce()
   const root = useRouteLoaderData<typeof loader>('root')
-  const bannerVisible = useLiveBanner(root?.banner?.visible ?? false)
   // Decided from the address rather than by the loader: the root's data is not loaded again on moving between pages.
   const { pathname } = useLocation()
+  const showsCampBanner = Boolean(root?.banner) && showsBanner(pathname)
+  const bannerVisible = useLiveBanner(root?.banner?.visible ?? false, showsCampBanner)
   return (
     <html lang="en-IN">
       <head>
@@ -75,7 +76,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <a href="#main" className="sr-only z-50 rounded bg-white px-4 py-2 font-semibold text-brand-800 focus:not-sr-only focus:fixed focus:top-2 focus:left-2">
           Skip to content
         </a>
-        {root?.banner && bannerVisible && showsBanner(pathname) && <PromoBanner camps={root.banner.camps} coach={root.banner.coach} />}
+        {root?.banner && bannerVisible && showsCampBanner && <PromoBanner camps={root.banner.camps} coach={root.banner.coach} />}
         <Header user={root?.user ?? null} campsOpen={root?.campsOpen ?? false} />
         <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
           {root?.toast && <Toast key={root.toast.id} toast={root.toast} />}
@@ -92,21 +93,39 @@ export function Layout({ children }: { children: React.ReactNode }) {
 /**
  * The banner's visibility as the server rendered it, then as the live event stream reports it,
  * so switching the banner in the database shows or hides it on every open page without a reload.
+ * The stream is open only while it can change something (`live`: the page shows the banner and the
+ * visitor has not closed it) and the page is visible: a phone's hidden tab holds no connection,
+ * and on coming back the stream's first message brings the banner up to date.
  */
-function useLiveBanner(initial: boolean) {
+function useLiveBanner(initial: boolean, live: boolean) {
   const [visible, setVisible] = useState(initial)
   useEffect(() => setVisible(initial), [initial])
   useEffect(() => {
-    const events = new EventSource('/events')
-    events.addEventListener('banner', (event) => {
-      try {
-        setVisible(Boolean(JSON.parse(event.data).visible))
-      } catch {
-        setVisible(false)
-      }
-    })
-    return () => events.close()
-  }, [])
+    if (!live) return
+    let events: EventSource | null = null
+    const open = () => {
+      if (events || document.visibilityState !== 'visible') return
+      events = new EventSource('/events')
+      events.addEventListener('banner', (event) => {
+        try {
+          setVisible(Boolean(JSON.parse(event.data).visible))
+        } catch {
+          setVisible(false)
+        }
+      })
+    }
+    const close = () => {
+      events?.close()
+      events = null
+    }
+    const followVisibility = () => (document.visibilityState === 'visible' ? open() : close())
+    open()
+    document.addEventListener('visibilitychange', followVisibility)
+    return () => {
+      document.removeEventListener('visibilitychange', followVisibility)
+      close()
+    }
+  }, [live])
   return visible
 }
 
