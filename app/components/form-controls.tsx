@@ -39,9 +39,11 @@ type TextFieldProps = {
   hint?: ReactNode
   optional?: boolean
   placeholder?: string
+  /** Only for the one field a page is for (a code just e-mailed): the keyboard opens on it. */
+  autoFocus?: boolean
 }
 
-export function TextField({ field, label, type = 'text', autoComplete, inputMode, hint, optional, placeholder }: TextFieldProps) {
+export function TextField({ field, label, type = 'text', autoComplete, inputMode, hint, optional, placeholder, autoFocus }: TextFieldProps) {
   const { key, ...props } = getInputProps(field, { type, ariaDescribedBy: hint ? field.descriptionId : undefined })
   return (
     <div>
@@ -49,7 +51,7 @@ export function TextField({ field, label, type = 'text', autoComplete, inputMode
         {label}
         {optional && <span className="font-normal text-muted"> (optional)</span>}
       </label>
-      <input key={key} {...props} autoComplete={autoComplete} inputMode={inputMode} placeholder={placeholder} className="input mt-1" />
+      <input key={key} {...props} autoComplete={autoComplete} inputMode={inputMode} placeholder={placeholder} autoFocus={autoFocus} className="input mt-1" />
       <Hint field={field}>{hint}</Hint>
       <FieldError field={field} />
     </div>
