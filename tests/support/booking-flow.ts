@@ -27,7 +27,7 @@ export async function chooseSlot(visitor: Visitor, skip = 0, { daysAhead = 0 }: 
   expect(dateLinks.length).toBeGreaterThan(skip)
   const [, dateHref, date] = dateLinks[skip]!
   const day = await visitor.get(dateHref!)
-  const timeButton = /<button[^>]*name="time"[^>]*value="(\d\d:\d\d)"/.exec(day.html)
+  const timeButton = /<button(?=[^>]*name="time")[^>]*value="(\d\d:\d\d)"/.exec(day.html)
   expect(timeButton).not.toBeNull()
   return { date: date!, time: timeButton![1]!, href: dateHref! }
 }
