@@ -76,6 +76,7 @@ describe('a family in the browser', () => {
     await page.getByLabel('Current Location').fill('Bengaluru')
     await page.getByLabel("Swimmer's name").fill('Anu Menon')
     await fillSwimmer(page, { age: '12', experience: 'intermediate', specialization: 'backstroke' })
+    await page.getByLabel('How did you get to know about us?').selectOption('friends_referrals')
     await page.getByRole('button', { name: 'Register' }).click()
     await expect.poll(() => page.getByText("Please confirm that you are the swimmer's parent or guardian and agree to the Privacy Policy").count()).toBe(1)
     expect(await declaration.getAttribute('aria-invalid')).toBe('true')
