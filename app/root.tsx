@@ -15,25 +15,28 @@ import { bannerCamps } from './lib/banner-view.server'
 import { labToday } from './lib/lab-time'
 import { logger } from './lib/logger.server'
 import { takeToast } from './lib/toast.server'
+import { registrationOpen } from './modules/camps/camps.server'
 import { getSiteSettings, listCamps } from './modules/site/site.server'
 import { useNonce } from './lib/nonce'
 
 export async function loader({ request }: Route.LoaderArgs) {
-  // A visitor who closed the camp banner is sent none for the rest of the visit.
-  const closed = await bannerClosed(request)
-  const [settings, camps, user, { toast, headers }] = await Promise.all([
+  const [closed, settings, camps, user, { toast, headers }] = await Promise.all([
+    bannerClosed(request),
     getSiteSettings().catch(logAndForget('Failed to fetch site settings')),
-    closed ? null : listCamps().catch(logAndForget('Failed to fetch banner status')),
+    listCamps().catch(logAndForget('Failed to fetch the camps')),
     getUser(request).catch(logAndForget('Failed to read the session')),
     takeToast(request),
   ])
+  const now = new Date()
   return data(
     {
       siteUrl: config().SITE_URL,
-      banner: settings && camps ? { visible: settings.bannerVisible, coach: settings.coach, camps: bannerCamps(camps) } : null,
+      // A visitor who closed the camp banner is sent none for the rest of the visit.
+      banner: settings && camps && !closed ? { visible: settings.bannerVisible, coach: settings.coach, camps: bannerCamps(camps) } : null,
       contact: settings,
-      year: labToday().slice(0, 4),
+      year: labToday(now).slice(0, 4),
       user: user ? { name: user.name, isAdmin: user.isAdmin } : null,
+      campsOpen: camps?.some((camp) => registrationOpen(camp, now)) ?? false,
       testPayments: config().PAYMENT_GATEWAY === 'sandbox',
       toast,
     },
@@ -51,9 +54,10 @@ function logAndForget(message: string) {
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce()
   const root = useRouteLoaderData<typeof loader>('root')
-  const bannerVisible = useLiveBanner(root?.banner?.visible ?? false)
   // Decided from the address rather than by the loader: the root's data is not loaded again on moving between pages.
   const { pathname } = useLocation()
+  const showsCampBanner = Boolean(root?.banner) && showsBanner(pathname)
+  const bannerVisible = useLiveBanner(root?.banner?.visible ?? false, showsCampBanner)
   return (
     <html lang="en-IN">
       <head>
@@ -72,13 +76,13 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <a href="#main" className="sr-only z-50 rounded bg-white px-4 py-2 font-semibold text-brand-800 focus:not-sr-only focus:fixed focus:top-2 focus:left-2">
           Skip to content
         </a>
-        {root?.banner && bannerVisible && showsBanner(pathname) && <PromoBanner camps={root.banner.camps} coach={root.banner.coach} />}
-        <Header user={root?.user ?? null} />
+        {root?.banner && bannerVisible && showsCampBanner && <PromoBanner camps={root.banner.camps} coach={root.banner.coach} />}
+        <Header user={root?.user ?? null} campsOpen={root?.campsOpen ?? false} />
         <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
           {root?.toast && <Toast key={root.toast.id} toast={root.toast} />}
           {children}
         </main>
-        <Footer contact={root?.contact ?? null} year={root?.year ?? null} testPayments={root?.testPayments ?? false} />
+        <Footer contact={root?.contact ?? null} year={root?.year ?? null} testPayments={root?.testPayments ?? false} signedIn={Boolean(root?.user)} />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>
@@ -89,21 +93,39 @@ export function Layout({ children }: { children: React.ReactNode }) {
 /**
  * The banner's visibility as the server rendered it, then as the live event stream reports it,
  * so switching the banner in the database shows or hides it on every open page without a reload.
+ * The stream is open only while it can change something (`live`: the page shows the banner and the
+ * visitor has not closed it) and the page is visible: a phone's hidden tab holds no connection,
+ * and on coming back the stream's first message brings the banner up to date.
  */
-function useLiveBanner(initial: boolean) {
+function useLiveBanner(initial: boolean, live: boolean) {
   const [visible, setVisible] = useState(initial)
   useEffect(() => setVisible(initial), [initial])
   useEffect(() => {
-    const events = new EventSource('/events')
-    events.addEventListener('banner', (event) => {
-      try {
-        setVisible(Boolean(JSON.parse(event.data).visible))
-      } catch {
-        setVisible(false)
-      }
-    })
-    return () => events.close()
-  }, [])
+    if (!live) return
+    let events: EventSource | null = null
+    const open = () => {
+      if (events || document.visibilityState !== 'visible') return
+      events = new EventSource('/events')
+      events.addEventListener('banner', (event) => {
+        try {
+          setVisible(Boolean(JSON.parse(event.data).visible))
+        } catch {
+          setVisible(false)
+        }
+      })
+    }
+    const close = () => {
+      events?.close()
+      events = null
+    }
+    const followVisibility = () => (document.visibilityState === 'visible' ? open() : close())
+    open()
+    document.addEventListener('visibilitychange', followVisibility)
+    return () => {
+      document.removeEventListener('visibilitychange', followVisibility)
+      close()
+    }
+  }, [live])
   return visible
 }
 

@@ -8,6 +8,8 @@ export default [
   route('how-it-works', 'routes/how-it-works.tsx'),
   route('pricing', 'routes/pricing.tsx'),
   route('contact', 'routes/contact.tsx'),
+  // What "Book a Session" leads to: the products with their prices and durations, each with the way to book it.
+  route('book', 'routes/book.tsx'),
   // Accounts: guest-only pages, the signed-in pages they lead to, and the admin console.
   route('registration', 'routes/registration.tsx'),
   route('register', 'routes/register.ts'),

@@ -28,9 +28,10 @@ const LEGAL_LINKS = [
 
 /**
  * The site footer; `year` is the lab's current year (from the server, which keeps the lab's calendar),
- * and `testPayments` adds the notice shown on every page while the sandbox gateway is active.
+ * `testPayments` adds the notice shown on every page while the sandbox gateway is active, and a
+ * visitor who is not `signedIn` is offered to sign in.
  */
-export function Footer({ contact, year, testPayments }: { contact: FooterContact | null; year: string | null; testPayments: boolean }) {
+export function Footer({ contact, year, testPayments, signedIn }: { contact: FooterContact | null; year: string | null; testPayments: boolean; signedIn: boolean }) {
   // Social links are optional: one the lab has not given is left out, not shown as missing.
   const social = contact
     ? [
@@ -48,9 +49,17 @@ export function Footer({ contact, year, testPayments }: { contact: FooterContact
             {PRODUCT_NAME}
           </p>
           <p className="mt-3 text-sm text-slate-300">{PRODUCT_TAGLINE}.</p>
-          <Link to="/book-slot" className="btn-on-dark mt-5">
+          <Link to="/book" className="btn-on-dark mt-5">
             Book Now
           </Link>
+          {!signedIn && (
+            <p className="mt-4 text-sm text-slate-300">
+              Already a customer?{' '}
+              <Link to="/login" className="font-semibold text-white underline underline-offset-4">
+                Sign in
+              </Link>
+            </p>
+          )}
         </div>
         <FooterLinks label="Quick links" heading="Quick Links" links={QUICK_LINKS} />
         <div>

@@ -39,9 +39,11 @@ type TextFieldProps = {
   hint?: ReactNode
   optional?: boolean
   placeholder?: string
+  /** Only for the one field a page is for (a code just e-mailed): the keyboard opens on it. */
+  autoFocus?: boolean
 }
 
-export function TextField({ field, label, type = 'text', autoComplete, inputMode, hint, optional, placeholder }: TextFieldProps) {
+export function TextField({ field, label, type = 'text', autoComplete, inputMode, hint, optional, placeholder, autoFocus }: TextFieldProps) {
   const { key, ...props } = getInputProps(field, { type, ariaDescribedBy: hint ? field.descriptionId : undefined })
   return (
     <div>
@@ -49,7 +51,7 @@ export function TextField({ field, label, type = 'text', autoComplete, inputMode
         {label}
         {optional && <span className="font-normal text-muted"> (optional)</span>}
       </label>
-      <input key={key} {...props} autoComplete={autoComplete} inputMode={inputMode} placeholder={placeholder} className="input mt-1" />
+      <input key={key} {...props} autoComplete={autoComplete} inputMode={inputMode} placeholder={placeholder} autoFocus={autoFocus} className="input mt-1" />
       <Hint field={field}>{hint}</Hint>
       <FieldError field={field} />
     </div>
@@ -107,15 +109,20 @@ export function TextAreaField({ field, label, note }: { field: Field | PlainFiel
   )
 }
 
+/**
+ * A select; a required one starts with "Choose…" (an empty value, as valid HTML asks of a required
+ * select), so nothing is chosen for the person unless the form gives a value.
+ */
 export function SelectField({ field, label, options }: { field: Field; label: string; options: ReadonlyArray<{ value: string; label: string }> }) {
   const { key, ...props } = getSelectProps(field)
+  const placeholder = props.required && options[0]?.value !== '' ? [{ value: '', label: 'Choose…' }] : []
   return (
     <div>
       <label htmlFor={field.id} className="block text-sm font-semibold text-ink">
         {label}
       </label>
       <select key={key} {...props} className="input mt-1">
-        {options.map((option) => (
+        {[...placeholder, ...options].map((option) => (
           <option key={option.value} value={option.value}>
             {option.label}
           </option>

@@ -4,8 +4,12 @@ import { PRODUCT_NAME } from '~/lib/seo'
 import { LogoMark } from './icons'
 import { CloseIcon } from './more-line-icons'
 
-const MARKETING_LINKS = [
-  { to: '/', label: 'Home' },
+type NavItem = { to: string; label: string }
+
+const HOME_LINK = { to: '/', label: 'Home' }
+
+/** The public pages; staff reach them too (the home page sends a signed-in visitor on). */
+const SITE_LINKS = [
   { to: '/services', label: 'Services' },
   { to: '/pricing', label: 'Pricing' },
   { to: '/about', label: 'About Us' },
@@ -13,8 +17,8 @@ const MARKETING_LINKS = [
   { to: '/contact', label: 'Contact Us' },
 ]
 
-const SIGNED_IN_LINKS = [
-  { to: '/book-slot', label: 'Book Analysis' },
+const CUSTOMER_LINKS = [
+  { to: '/book', label: 'Book Analysis' },
   { to: '/my-bookings', label: 'My Bookings' },
   // Analyses: the published results of the account's swimmers.
   { to: '/analyses', label: 'My Analyses' },
@@ -23,12 +27,26 @@ const SIGNED_IN_LINKS = [
 
 const ADMIN_LINK = { to: '/admin', label: 'Admin' }
 
+/** Listed while a camp is open for registration, for everyone. */
+const CAMPS_LINK = { to: '/onboarding', label: 'Camps' }
+
+/**
+ * What the header lists: the public pages for a visitor, the account's pages for a customer, and
+ * for staff the console with the public pages (never a customer's own pages, which staff have none of).
+ */
+function navItems(user: HeaderUser | null, campsOpen: boolean): NavItem[] {
+  const camps = campsOpen ? [CAMPS_LINK] : []
+  if (!user) return [HOME_LINK, ...SITE_LINKS.slice(0, 2), ...camps, ...SITE_LINKS.slice(2)]
+  if (user.isAdmin) return [ADMIN_LINK, ...SITE_LINKS.slice(0, 2), ...camps, ...SITE_LINKS.slice(2)]
+  return [...CUSTOMER_LINKS, ...camps]
+}
+
 /** Past this many pixels of scrolling the header turns solid white with a shadow. */
 const SCROLL_THRESHOLD = 50
 
 type HeaderUser = { name: string; isAdmin: boolean }
 
-export function Header({ user }: { user: HeaderUser | null }) {
+export function Header({ user, campsOpen }: { user: HeaderUser | null; campsOpen: boolean }) {
   const scrolled = useScrolledPast(SCROLL_THRESHOLD)
   const menu = useRef<HTMLDetailsElement>(null)
   const location = useLocation()
@@ -45,9 +63,7 @@ export function Header({ user }: { user: HeaderUser | null }) {
   // Analyses: a coach's link shows the results and the lab's name only, whoever's browser opens it.
   if (isSharedResults(location.pathname)) return <PlainHeader />
 
-  // Booking signs a guest in first, and brings them back to it.
-  const bookHref = '/book-slot'
-  const links = user ? [...SIGNED_IN_LINKS, ...(user.isAdmin ? [ADMIN_LINK] : [])] : MARKETING_LINKS
+  const links = navItems(user, campsOpen)
   return (
     <header
       data-scrolled={scrolled}
@@ -62,7 +78,7 @@ export function Header({ user }: { user: HeaderUser | null }) {
         </Link>
 
         <nav aria-label="Main" className="hidden lg:block">
-          <ul className="flex items-center gap-1">
+          <ul className="flex items-center gap-0.5 whitespace-nowrap">
             {links.map((link) => (
               <li key={link.to}>
                 <NavLink to={link.to} end className={navLinkClass}>
@@ -73,14 +89,19 @@ export function Header({ user }: { user: HeaderUser | null }) {
           </ul>
         </nav>
         {user ? (
-          <div className="hidden items-center gap-4 lg:flex">
-            <p className="text-sm font-medium text-slate-700">Welcome, {user.name}</p>
+          <div className="hidden items-center gap-4 whitespace-nowrap lg:flex">
+            <p className="max-w-40 truncate text-sm font-medium text-slate-700">Welcome, {user.name}</p>
             <LogoutButton />
           </div>
         ) : (
-          <Link to={bookHref} className="btn-primary hidden lg:inline-flex">
-            Book a Session
-          </Link>
+          <div className="hidden items-center gap-2 whitespace-nowrap lg:flex">
+            <NavLink to="/login" className={navLinkClass}>
+              Sign in
+            </NavLink>
+            <Link to="/book" className="btn-primary">
+              Book a Session
+            </Link>
+          </div>
         )}
 
         <details ref={menu} className="group lg:hidden">
@@ -103,11 +124,18 @@ export function Header({ user }: { user: HeaderUser | null }) {
                   </NavLink>
                 </li>
               ))}
+              {!user && (
+                <li>
+                  <NavLink to="/login" className={mobileLinkClass}>
+                    Sign in
+                  </NavLink>
+                </li>
+              )}
               <li className="py-3">
                 {user ? (
                   <LogoutButton wide />
                 ) : (
-                  <Link to={bookHref} className="btn-primary w-full">
+                  <Link to="/book" className="btn-primary w-full">
                     Book a Session
                   </Link>
                 )}

@@ -115,7 +115,8 @@ function BannerDetails({ camps, coach }: { camps: BannerCamp[]; coach: BannerCoa
             <>
               <span className="block text-xs font-semibold text-brand-100">Early-bird price until {first.earlyBird.until}</span>
               <span className="text-2xl font-extrabold">{first.price}</span>{' '}
-              <s className="text-brand-100" aria-label={`regular price ${first.earlyBird.regularPrice}`}>
+              <s className="text-brand-100">
+                <span className="sr-only">regular price </span>
                 {first.earlyBird.regularPrice}
               </s>{' '}
               <span className="rounded bg-accent-500 px-1.5 py-0.5 text-xs font-bold text-ink">Save {first.earlyBird.saving}</span>

@@ -23,8 +23,6 @@ type SwimmerProfileFieldNames =
   | 'otherSpecialization'
   | 'strokeBestTime'
   | 'participateInEvents'
-  | 'howDidYouKnow'
-  | 'otherSource'
 
 /** Age and date of birth: the age, or the exact date instead. */
 export function SwimmerAgeFields({ fields }: { fields: Record<'age' | 'birthDate', Field> }) {
@@ -54,11 +52,17 @@ export function SwimmerProfileFields({ fields, aboutSomeoneElse = false }: { fie
         legend={aboutSomeoneElse ? 'Does the swimmer participate in events?' : 'Do you participate in events?'}
         options={PARTICIPATE_IN_EVENTS}
       />
-      <div className="grid gap-5 sm:grid-cols-2">
-        <SelectField field={fields.howDidYouKnow} label="How did you get to know about us?" options={HOW_DID_YOU_KNOW} />
-        <TextField field={fields.otherSource} label="Other Source" optional />
-      </div>
     </>
+  )
+}
+
+/** How the family heard of the lab: asked on registration only, not for each swimmer added later. */
+export function HeardAboutFields({ fields }: { fields: Record<'howDidYouKnow' | 'otherSource', Field> }) {
+  return (
+    <div className="grid gap-5 sm:grid-cols-2">
+      <SelectField field={fields.howDidYouKnow} label="How did you get to know about us?" options={HOW_DID_YOU_KNOW} />
+      <TextField field={fields.otherSource} label="Other Source" optional />
+    </div>
   )
 }
 

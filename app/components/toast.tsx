@@ -19,7 +19,8 @@ export function Toast({ toast }: { toast: ToastMessage }) {
   const hydrated = useHydrated()
   if (dismissed) return null
   return (
-    <div className="pointer-events-none fixed inset-x-0 bottom-4 z-50 flex justify-center px-4 sm:top-20 sm:right-4 sm:bottom-auto sm:left-auto sm:justify-end">
+    // Under the header, over the page's heading: at the bottom of a phone's screen it would cover what the page asks for next (the calendar's days on booking).
+    <div className="pointer-events-none fixed inset-x-0 top-20 z-50 flex justify-center px-4 sm:right-4 sm:left-auto sm:justify-end">
       <div
         role="status"
         data-toast={toast.type}

@@ -6,6 +6,7 @@ export const PUBLIC_PAGES = [
   { path: '/how-it-works', priority: '0.8' },
   { path: '/about', priority: '0.7' },
   { path: '/contact', priority: '0.7' },
+  { path: '/book', priority: '0.8' },
   { path: '/booking', priority: '0.7' },
   { path: '/terms', priority: '0.3' },
   { path: '/privacy-policy', priority: '0.3' },

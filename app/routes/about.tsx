@@ -160,7 +160,7 @@ export default function About({ loaderData }: Route.ComponentProps) {
         title="Join the Movement"
         actions={
           <>
-            <Link to="/book-slot" className="btn-primary">
+            <Link to="/book" className="btn-primary">
               Book a Session
             </Link>
             <Link to="/contact" className="btn-secondary">

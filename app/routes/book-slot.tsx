@@ -1,22 +1,22 @@
 import { getFormProps, useForm } from '@conform-to/react'
+import type { ReactNode } from 'react'
 import { Form, Link, redirect } from 'react-router'
 import type { Route } from './+types/book-slot'
-import { ConfirmDialog } from '~/components/confirm-dialog'
-import { HoneypotField, PendingButton, RadioGroupField } from '~/components/form-controls'
+import { HoneypotField, RadioGroupField } from '~/components/form-controls'
 import { MonthCalendarCard } from '~/components/month-calendar'
 import { swimmerChoiceLabel } from '~/components/swimmer-fields'
 import { TimeSlotPicker } from '~/components/time-slot-picker'
 import { config } from '~/config.server'
 import { getUser, requestedPath, requireUser } from '~/lib/auth.server'
 import { formatRupees } from '~/lib/money'
-import { formatLabTime, formatTimeRange, formatWeekdayDate, labToday } from '~/lib/lab-time'
+import { formatLabTime, formatShortWeekdayDayMonth, formatWeekdayDate, labToday } from '~/lib/lab-time'
 import { rejectBots } from '~/lib/honeypot'
 import { pageMeta } from '~/lib/seo'
 import { redirectWithToast } from '~/lib/toast.server'
-import { customerHold, daySchedule, monthCalendar } from '~/modules/booking/availability.server'
-import { bookableMonth, holdSession } from '~/modules/booking/holds.server'
+import { customerHold, daySchedule, firstOpenDate, monthCalendar } from '~/modules/booking/availability.server'
+import { bookableMonth, holdSession, lastBookableDate } from '~/modules/booking/holds.server'
 import { holderOf } from '~/lib/holder.server'
-import { BookableDateSchema, HoldSlotSchema, isClockTime } from '~/modules/booking/schemas'
+import { BookableDateSchema, HoldSlotSchema } from '~/modules/booking/schemas'
 import { IMPORTANT_INFORMATION, SESSION_DAYS, SESSION_PRODUCT_CODE } from '~/modules/booking/texts'
 import { swimmerChoices, swimmerToBook } from '~/modules/booking/swimmer-choice.server'
 import { getCatalogue, requireItem } from '~/modules/site/site.server'
@@ -36,17 +36,16 @@ export async function loader({ request }: Route.LoaderArgs) {
   const today = labToday(now)
 
   const dateParam = params.get('date')
-  const date = BookableDateSchema.safeParse(dateParam).success ? dateParam! : null
+  // Until a date or a month is chosen, the calendar opens on the first date that can be booked, with its times.
+  const date = BookableDateSchema.safeParse(dateParam).success ? dateParam! : params.has('month') ? null : await firstOpenDate(today, lastBookableDate(SESSION_DAYS, today), now)
   const { month, previousMonth, nextMonth } = bookableMonth(params.get('month'), date, today)
 
   const choosing = swimmerChoices(user.id, now)
   // A time is Booked once each of the account's swimmers has a seat there.
   const scheduling = date ? choosing.then((choices) => daySchedule({ date, userId: user.id, days: SESSION_DAYS, now, swimmers: choices.swimmers.length })) : []
   const [calendar, choices, schedule, hold, catalogue] = await Promise.all([monthCalendar(month, now, { days: SESSION_DAYS }), choosing, scheduling, customerHold(user.id, now), getCatalogue()])
-  const time = params.get('time')
   // Analyses: the invitation to the next analysis links here with ?swimmer=<id>; only the account's own swimmers are chosen by it.
   const invited = choices.swimmers.find((swimmer) => swimmer.id === rowId(params.get('swimmer'))) ?? null
-  const chosen = isClockTime(time) ? schedule.find((slot) => slot.start === time && slot.state === 'available') : undefined
   return {
     today,
     month,
@@ -55,8 +54,6 @@ export async function loader({ request }: Route.LoaderArgs) {
     calendar,
     date,
     schedule,
-    chosen: chosen ?? null,
-    confirming: Boolean(chosen) && params.get('confirm') === '1',
     hold: hold ? { bookingId: hold.bookingId, until: formatLabTime(hold.holdExpiresAt) } : null,
     product: requireItem(catalogue, SESSION_PRODUCT_CODE).name,
     pricePaise: requireItem(catalogue, SESSION_PRODUCT_CODE).pricePaise,
@@ -109,15 +106,14 @@ function backTo(formData: FormData) {
 }
 
 export default function BookSlot({ loaderData }: Route.ComponentProps) {
-  const { today, month, previousMonth, nextMonth, calendar, date, schedule, chosen, confirming, hold, product, pricePaise, holdMinutes, swimmers, preselected, waitingForConsent, invited } = loaderData
+  const { today, month, previousMonth, nextMonth, calendar, date, schedule, hold, product, pricePaise, holdMinutes, swimmers, preselected, waitingForConsent, invited } = loaderData
   const query = (values: Record<string, string | null | undefined>) => {
     const params = new URLSearchParams()
     for (const [key, value] of Object.entries(values)) if (value) params.set(key, value)
-    // Analyses: the swimmer invited back stays chosen while the date and time are picked.
+    // Analyses: the swimmer invited back stays chosen while the date is picked.
     if (invited) params.set('swimmer', String(invited.id))
     return `/book-slot?${params}`
   }
-  const slotHref = (time: string) => query({ month, date, time })
 
   return (
     <section className="container-page py-10 sm:py-14">
@@ -165,47 +161,23 @@ export default function BookSlot({ loaderData }: Route.ComponentProps) {
         <MonthCalendarCard month={month} previousMonth={previousMonth} nextMonth={nextMonth} days={calendar} selected={date} today={today} query={query} />
 
         <div className="space-y-6">
-          <section aria-labelledby="selected-date" className="card p-6 shadow-sm">
-            <h2 id="selected-date" className="text-sm font-semibold tracking-wide text-muted uppercase">
-              Selected date
-            </h2>
-            <p className="mt-1 text-xl font-bold text-ink">{date ? formatWeekdayDate(date) : 'Choose a date in the calendar'}</p>
-          </section>
-
           <section aria-labelledby="time-slots" className="card p-6 shadow-sm">
             <h2 id="time-slots" className="text-lg font-bold text-ink">
-              Time slots
+              {date ? `Times on ${formatWeekdayDate(date)}` : 'Time slots'}
             </h2>
             {!date ? (
               <p className="mt-2 text-muted">Choose a date to see its time slots.</p>
             ) : schedule.length === 0 ? (
               <p className="mt-2 text-muted">There are no time slots on this date. Please choose another date.</p>
             ) : (
-              <TimeSlotPicker slots={schedule} chosen={chosen?.start ?? null} hrefFor={slotHref} />
+              <HoldForm date={date} swimmers={swimmers} preselected={preselected}>
+                <p className="mt-2 text-muted">
+                  {product}: <strong className="text-ink">{formatRupees(pricePaise)}</strong>. Choosing a time holds your seats for {holdMinutes} minutes while you pay; you see
+                  everything before paying.
+                </p>
+                <TimeSlotPicker slots={schedule} chosen={null} choose={{ name: 'time', detailFor: (start) => sessionDays(schedule.find((slot) => slot.start === start)) }} />
+              </HoldForm>
             )}
-            {chosen && (
-              <div className="mt-4 rounded-lg bg-brand-50 p-4">
-                <p className="font-semibold text-ink">Your 3-day session at {formatTimeRange(chosen.start, chosen.end)}:</p>
-                <ol className="mt-2 space-y-1 text-sm text-ink">
-                  {chosen.sessionDates.map((day, index) => (
-                    <li key={day}>
-                      Day {index + 1}: {formatWeekdayDate(day)}
-                    </li>
-                  ))}
-                </ol>
-              </div>
-            )}
-            <div className="mt-6">
-              {chosen ? (
-                <Link to={query({ month, date, time: chosen.start, confirm: '1' })} preventScrollReset className="btn-primary w-full">
-                  Book {formatTimeRange(chosen.start, chosen.end)}
-                </Link>
-              ) : (
-                <button type="button" disabled className="btn-primary w-full">
-                  Select an Available Time
-                </button>
-              )}
-            </div>
           </section>
 
           <section aria-labelledby="important-information" className="card p-6 shadow-sm">
@@ -220,41 +192,28 @@ export default function BookSlot({ loaderData }: Route.ComponentProps) {
           </section>
         </div>
       </div>
-
-      {confirming && chosen && date && (
-        <ConfirmDialog title="Confirm your booking" closeHref={slotHref(chosen.start)}>
-          <p className="text-muted">
-            {product}, {formatTimeRange(chosen.start, chosen.end)}:
-          </p>
-          <ol className="mt-2 space-y-1 font-semibold text-ink">
-            {chosen.sessionDates.map((day, index) => (
-              <li key={day}>
-                Day {index + 1}: {formatWeekdayDate(day)}
-              </li>
-            ))}
-          </ol>
-          <p className="mt-4 text-ink">
-            Price: <strong>{formatRupees(pricePaise)}</strong>
-          </p>
-          <p className="mt-2 text-sm text-muted">We hold your seats for {holdMinutes} minutes while you pay.</p>
-          <HoldForm date={date} time={chosen.start} cancelHref={slotHref(chosen.start)} swimmers={swimmers} preselected={preselected} />
-        </ConfirmDialog>
-      )}
     </section>
   )
 }
 
+/** The days a time's 3-day session takes, under the time. */
+function sessionDays(slot: { sessionDates?: string[] } | undefined) {
+  return slot?.sessionDates?.length ? slot.sessionDates.map(formatShortWeekdayDayMonth).join(', ') : null
+}
+
 type SwimmerOption = { id: number; name: string; mayBeBooked: boolean }
 
-/** The confirmation's form: who will swim (asked when the account has several swimmers), then hold the seats. */
-function HoldForm({ date, time, cancelHref, swimmers, preselected }: { date: string; time: string; cancelHref: string; swimmers: SwimmerOption[]; preselected: number | null }) {
+/**
+ * The form that holds the seats of the time tapped: who will swim (asked when the account has
+ * several swimmers, the usual one chosen), then the times, each a button of this form.
+ */
+function HoldForm({ date, swimmers, preselected, children }: { date: string; swimmers: SwimmerOption[]; preselected: number | null; children: ReactNode }) {
   const [form, fields] = useForm<{ swimmerId: string }>({ id: 'hold-slot', defaultValue: { swimmerId: preselected === null ? undefined : String(preselected) } })
   const only = swimmers.length === 1 ? swimmers[0]! : null
   return (
-    <Form method="post" {...getFormProps(form)} className="mt-6">
+    <Form method="post" {...getFormProps(form)} className="mt-2">
       <HoneypotField />
       <input type="hidden" name="date" value={date} />
-      <input type="hidden" name="time" value={time} />
       {only ? (
         <>
           <input type="hidden" name="swimmerId" value={only.id} />
@@ -271,14 +230,7 @@ function HoldForm({ date, time, cancelHref, swimmers, preselected }: { date: str
           />
         )
       )}
-      <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-        <Link to={cancelHref} preventScrollReset className="btn-secondary">
-          Cancel
-        </Link>
-        <PendingButton when={{ action: '/book-slot', untilLoaded: true }} pendingLabel="Processing booking...">
-          Confirm and continue to payment
-        </PendingButton>
-      </div>
+      {children}
     </Form>
   )
 }

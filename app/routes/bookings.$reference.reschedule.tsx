@@ -157,7 +157,7 @@ export default function Reschedule({ loaderData, actionData }: Route.ComponentPr
                 {date ? `New time on ${formatWeekdayDate(date)}` : 'Choose a new date'}
               </h2>
               {date && schedule.length === 0 && <p className="mt-2 text-muted">There are no time slots on this date.</p>}
-              {date && <TimeSlotPicker slots={schedule} chosen={chosen?.start ?? null} hrefFor={(start) => query({ month, date, time: start })} />}
+              {date && <TimeSlotPicker slots={schedule} chosen={chosen?.start ?? null} choose={{ hrefFor: (start) => query({ month, date, time: start }) }} />}
               {chosen && date && (
                 <Form method="post" action={confirmation === 'none' || confirmation === 'invalid' ? askAction : moveAction} className="mt-6 space-y-3">
                   <HoneypotField />

@@ -126,7 +126,7 @@ export default function Contact({ loaderData }: Route.ComponentProps) {
             ))}
           </ul>
           <div className="mt-12 flex flex-col items-stretch justify-center gap-4 sm:flex-row sm:items-center">
-            <Link to="/book-slot" className="btn-primary">
+            <Link to="/book" className="btn-primary">
               Book a Session
             </Link>
             <Link to="/services" className="btn-secondary">

@@ -65,7 +65,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
               surface — so swimmers and coaches can train on evidence instead of guesswork.
             </p>
             <div className="mt-8 flex flex-col gap-3 sm:flex-row">
-              <Link to="/book-slot" className="btn-light">
+              <Link to="/book" className="btn-light">
                 Book a Session
               </Link>
               <Link to="/services" className="btn-on-dark">
@@ -156,7 +156,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         title="Join the Movement"
         actions={
           <>
-            <Link to="/book-slot" className="btn-primary">
+            <Link to="/book" className="btn-primary">
               Book a Session
             </Link>
             <Link to="/contact" className="btn-secondary">
@@ -178,7 +178,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         title="Ready to Take Your Swimming to the Next Level?"
         actions={
           <>
-            <Link to="/book-slot" className="btn-light">
+            <Link to="/book" className="btn-light">
               Book a Session
             </Link>
             <Link to="/pricing" className="btn-on-dark">

@@ -90,7 +90,7 @@ export default function HowItWorks({ loaderData }: Route.ComponentProps) {
               No special preparation and no change to how you swim. Bring your usual kit, and your coach if you like.
             </SectionHeading>
             <div className="mt-8 flex flex-wrap gap-3">
-              <Link to="/book-slot" className="btn-primary">
+              <Link to="/book" className="btn-primary">
                 Book Now
               </Link>
               {whatsappLink && (
@@ -148,7 +148,7 @@ export default function HowItWorks({ loaderData }: Route.ComponentProps) {
         title="Ready When You Are"
         actions={
           <>
-            <Link to="/book-slot" className="btn-light">
+            <Link to="/book" className="btn-light">
               Book Now
             </Link>
             {whatsappLink && (

@@ -152,7 +152,7 @@ export default function MyBookings({ loaderData }: Route.ComponentProps) {
             <div className="card p-8 text-center shadow-sm">
               <h2 className="text-xl font-bold text-ink">{shownSwimmer ? `No bookings for ${shownSwimmer.name} yet` : 'No bookings yet'}</h2>
               <p className="mt-2 text-muted">Book an analysis session to see it here.</p>
-              <Link to="/book-slot" className="btn-primary mt-6">
+              <Link to="/book" className="btn-primary mt-6">
                 Book a Session
               </Link>
             </div>

@@ -1,11 +1,12 @@
 import { data, Link } from 'react-router'
 import type { Route } from './+types/not-found'
+import { PRODUCT_NAME } from '~/lib/seo'
 
 export function loader() {
   return data(null, { status: 404 })
 }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Oops! Page not found' }, { name: 'robots', content: 'noindex' }]
+export const meta: Route.MetaFunction = () => [{ title: `Oops! Page not found | ${PRODUCT_NAME}` }, { name: 'robots', content: 'noindex' }]
 
 export default function NotFound() {
   return (

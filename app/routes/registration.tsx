@@ -3,7 +3,7 @@ import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link, redirect } from 'react-router'
 import type { Route } from './+types/registration'
 import { AuthCard, FormAlert, HoneypotField, PasswordField, PendingButton, RadioGroupField, TextField, useLazyValidatedForm } from '~/components/form-controls'
-import { describesMinor, GuardianDeclarationField, showsWhen, SwimmerAgeFields, SwimmerProfileFields } from '~/components/swimmer-fields'
+import { describesMinor, GuardianDeclarationField, HeardAboutFields, showsWhen, SwimmerAgeFields, SwimmerProfileFields } from '~/components/swimmer-fields'
 import { useHydrated } from '~/lib/use-hydrated'
 import { callerOf, pendingAccountHeader, requireGuest } from '~/lib/auth.server'
 import { rejectBots } from '~/lib/honeypot'
@@ -56,7 +56,8 @@ export default function Registration({ loaderData, actionData }: Route.Component
   const hydrated = useHydrated()
   // With JavaScript only the fields that apply to the choice show; without it, all of them, each with a hint saying when it applies.
   const forChild = fields.whoSwims.value === 'child'
-  const minor = describesMinor(fields.age.value, fields.birthDate.value) === true
+  const age = describesMinor(fields.age.value, fields.birthDate.value)
+  const minor = age === true
   return (
     <AuthCard
       wide
@@ -89,6 +90,10 @@ export default function Registration({ loaderData, actionData }: Route.Component
             )}
             <SwimmerAgeFields fields={fields} />
           </div>
+          {/* Shown as soon as a child is chosen, until the age says 18 or over: the parent sees what they declare before filling in the rest. */}
+          {showsWhen(hydrated, forChild && age !== false, fields.guardianDeclaration) && (
+            <GuardianDeclarationField field={fields.guardianDeclaration} hint={hydrated ? undefined : 'Needed when you register your child or a swimmer you look after who is under 18.'} />
+          )}
           <SwimmerProfileFields fields={fields} aboutSomeoneElse={hydrated && forChild} />
           {showsWhen(hydrated, !forChild && minor, fields.parentEmail) && (
             <TextField
@@ -98,10 +103,8 @@ export default function Registration({ loaderData, actionData }: Route.Component
               hint="Swimmers under 18 who register themselves need it: we e-mail your parent or guardian to ask for their consent, and you can book once they agree."
             />
           )}
-          {showsWhen(hydrated, forChild && minor, fields.guardianDeclaration) && (
-            <GuardianDeclarationField field={fields.guardianDeclaration} hint={hydrated ? undefined : 'Needed when you register your child or a swimmer you look after who is under 18.'} />
-          )}
         </fieldset>
+        <HeardAboutFields fields={fields} />
         <PendingButton when={{ action: '/registration', untilLoaded: true }} pendingLabel="Registering..." className="btn-primary w-full">
           Register
         </PendingButton>

@@ -195,7 +195,7 @@ export default function Services({ loaderData }: Route.ComponentProps) {
         title="See Your Swimming Clearly"
         actions={
           <>
-            <Link to="/book-slot" className="btn-light">
+            <Link to="/book" className="btn-light">
               Book Your Session Today
             </Link>
             <Link to="/pricing" className="btn-on-dark">

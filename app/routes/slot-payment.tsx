@@ -141,13 +141,14 @@ export default function SlotPayment({ loaderData, actionData }: Route.ComponentP
             <SummaryRow term="Duration" value={booking.duration} />
           </dl>
           <h3 className="mt-6 text-sm font-semibold text-muted">Session dates</h3>
-          <ol className="mt-2 space-y-2">
+          {/* One line a day (the time is the Time Slot's), so a phone reaches the Pay button within two screens. */}
+          <ol className="mt-2 space-y-1 rounded-lg bg-brand-50 px-3 py-2 text-sm">
             {booking.days.map((day) => (
-              <li key={day.dayNumber} className="rounded-lg bg-brand-50 px-3 py-2 text-sm">
+              <li key={day.dayNumber}>
                 <span className="font-semibold text-ink">
                   Day {day.dayNumber}: {day.date}
                 </span>
-                <span className="block text-muted">{day.time}</span>
+                {day.time !== booking.timeSlot && <span className="text-muted">, {day.time}</span>}
               </li>
             ))}
           </ol>
@@ -178,14 +179,6 @@ export default function SlotPayment({ loaderData, actionData }: Route.ComponentP
             </div>
           </dl>
           <PromoCodeForm applied={promo && { code: promo.code, discount: formatRupees(promo.discountPaise) }} error={actionData?.promoError ?? null} typed={actionData?.typed} />
-          <div className="mt-6 rounded-lg border border-slate-200 bg-slate-50 p-4 text-sm">
-            <p className="font-semibold text-ink">{testPayments ? 'Test payment gateway (sandbox)' : 'Secure payment by PhonePe'}</p>
-            <p className="mt-1 text-muted">
-              {testPayments
-                ? 'This installation takes test payments only: you choose the outcome on the gateway page and no money moves.'
-                : 'Pay with UPI, cards or net banking on PhonePe’s secure page. Your card details never reach our site.'}
-            </p>
-          </div>
           <Form method="post" className="mt-6">
             <HoneypotField />
             <FormAlert id="payment-error" errors={actionData?.error ? [`Payment Error: ${actionData.error}`] : undefined} />
@@ -193,6 +186,14 @@ export default function SlotPayment({ loaderData, actionData }: Route.ComponentP
               {redirecting ? 'Redirecting to payment...' : paying ? 'Processing Payment...' : booking.amountPaise === 0 ? 'Confirm Booking' : `Pay ${total}`}
             </button>
           </Form>
+          <div className="mt-4 rounded-lg border border-slate-200 bg-slate-50 p-4 text-sm">
+            <p className="font-semibold text-ink">{testPayments ? 'Test payment gateway (sandbox)' : 'Secure payment by PhonePe'}</p>
+            <p className="mt-1 text-muted">
+              {testPayments
+                ? 'This installation takes test payments only: you choose the outcome on the gateway page and no money moves.'
+                : 'Pay with UPI, cards or net banking on PhonePe’s secure page. Your card details never reach our site.'}
+            </p>
+          </div>
         </section>
       </div>
 

@@ -51,8 +51,6 @@ export async function loader({ request, params }: Route.LoaderArgs) {
         otherSpecialization: swimmer.otherSpecialization ?? '',
         participateInEvents: swimmer.participateInEvents ? 'yes' : 'no',
         strokeBestTime: swimmer.strokeBestTime ?? '',
-        howDidYouKnow: swimmer.howDidYouKnow ?? '',
-        otherSource: swimmer.otherSource ?? '',
       },
     },
   }

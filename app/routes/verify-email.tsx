@@ -94,7 +94,7 @@ export default function VerifyEmail({ loaderData, actionData }: Route.ComponentP
         <FormAlert id={form.errorId} errors={form.errors} />
         <HoneypotField />
         <input type="hidden" name={fields.email.name} value={email} />
-        <TextField field={fields.code} label="Verification code" inputMode="numeric" autoComplete="one-time-code" />
+        <TextField field={fields.code} label="Verification code" inputMode="numeric" autoComplete="one-time-code" autoFocus />
         {choosesPassword && (
           <div className="space-y-2">
             <p className="text-sm text-muted">

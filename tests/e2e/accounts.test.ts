@@ -27,6 +27,7 @@ async function register(page: Page, person: { name: string; email: string; passw
   await page.getByLabel('Swimming Experience').selectOption('intermediate')
   await page.getByLabel('Academy Name').fill('NA')
   await page.getByLabel('Coach Name').fill('NA')
+  await page.getByLabel('How did you get to know about us?').selectOption('google')
   await page.getByRole('button', { name: 'Register' }).click()
   await page.waitForURL('**/verify-email?**')
 }

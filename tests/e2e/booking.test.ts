@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
-import { DESKTOP, expectNoAxeViolations, openBookingDialog, PHONE, showOpenDates, signInWithForm, useBrowser, watchPageErrors } from '../support/browser'
+import { DESKTOP, expectNoAxeViolations, firstTimeOn, PHONE, showOpenDates, signInWithForm, useBrowser, watchPageErrors } from '../support/browser'
 import { usePhonePeSite } from '../support/phonepe-site'
 import { useTestSite } from '../support/site'
 
@@ -47,12 +47,11 @@ for (const gateway of GATEWAYS) {
       return { page, email, errors, close: () => context.close() }
     }
 
-    /** Picks the `nth` open date and its first available time, confirms, and goes to the gateway. */
+    /** Picks the `nth` open date, taps its first available time (which holds the seats), and goes to the gateway. */
     async function holdAndGoToGateway(page: Page, nth: number) {
-      const { dialog, label } = await openBookingDialog(page, nth)
-      await expect.poll(() => page.evaluate(() => document.querySelector('dialog')?.matches(':modal'))).toBe(true)
+      const { time, label } = await firstTimeOn(page, nth)
       await expectNoAxeViolations(page)
-      await dialog.getByRole('button', { name: 'Confirm and continue to payment' }).click()
+      await time.click()
       await page.waitForURL(/\/slot-payment\?booking=\d+/)
       await expect.poll(() => page.getByRole('heading', { name: 'Complete Your Payment' }).isVisible()).toBe(true)
       await expectNoAxeViolations(page)
@@ -125,10 +124,7 @@ describe('the status page while the gateway has not decided (sandbox)', () => {
     await page.keyboard.press('Enter')
     await page.waitForURL(new RegExp(`date=${secondDate}`))
 
-    await page.locator('a[href*="time="]').first().click()
-    await page.waitForURL(/time=/)
-    await page.getByRole('link', { name: /^Book \d/ }).click()
-    await page.getByRole('button', { name: 'Confirm and continue to payment' }).click()
+    await page.locator('button[name="time"]').first().click()
     await page.waitForURL(/\/slot-payment\?/)
     await page.getByRole('button', { name: /^Pay / }).click()
     await page.waitForURL(/\/sandbox-gateway\/checkout\//)

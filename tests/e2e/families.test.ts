@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { codeFromAdminMailbox, DESKTOP, expectNoAxeViolations, openBookingDialog, PHONE, signInWithForm, useBrowser, watchPageErrors } from '../support/browser'
+import { codeFromAdminMailbox, DESKTOP, expectNoAxeViolations, firstTimeOn, PHONE, signInWithForm, useBrowser, watchPageErrors } from '../support/browser'
 import { useTestSite } from '../support/site'
 
 // A parent registers with their child, verifies the address, adds a second child and edits them,
@@ -33,12 +33,12 @@ async function fillSwimmer(page: Page, swimmer: { age: string; birthDate?: strin
 
 const visible = (page: Page, label: string) => page.getByLabel(label, { exact: true }).isVisible()
 
-/** On /book-slot: the first open date, its first time, and the booking dialog with "Who will swim?". */
-async function openFamilyBookingDialog(page: Page) {
+/** On /book-slot: the first open date with "Who will swim?" above its times, and its first time. */
+async function showFamilyTimes(page: Page) {
   await page.goto('/book-slot')
-  const { dialog } = await openBookingDialog(page)
-  await expect.poll(() => dialog.getByRole('group', { name: 'Who will swim?' }).isVisible()).toBe(true)
-  return dialog
+  const { time } = await firstTimeOn(page)
+  await expect.poll(() => page.getByRole('group', { name: 'Who will swim?' }).isVisible()).toBe(true)
+  return time
 }
 
 describe('a family in the browser', () => {
@@ -76,6 +76,7 @@ describe('a family in the browser', () => {
     await page.getByLabel('Current Location').fill('Bengaluru')
     await page.getByLabel("Swimmer's name").fill('Anu Menon')
     await fillSwimmer(page, { age: '12', experience: 'intermediate', specialization: 'backstroke' })
+    await page.getByLabel('How did you get to know about us?').selectOption('friends_referrals')
     await page.getByRole('button', { name: 'Register' }).click()
     await expect.poll(() => page.getByText("Please confirm that you are the swimmer's parent or guardian and agree to the Privacy Policy").count()).toBe(1)
     expect(await declaration.getAttribute('aria-invalid')).toBe('true')
@@ -146,10 +147,10 @@ describe('a family in the browser', () => {
     await page.goto('/login')
     await signInWithForm(page, PARENT, '**/book-slot')
 
-    const dialog = await openFamilyBookingDialog(page)
+    const time = await showFamilyTimes(page)
     await expectNoAxeViolations(page)
-    await dialog.getByRole('radio', { name: 'Diya Menon' }).check()
-    await dialog.getByRole('button', { name: 'Confirm and continue to payment' }).click()
+    await page.getByRole('radio', { name: 'Diya Menon' }).check()
+    await time.click()
     await page.waitForURL(/\/slot-payment\?booking=\d+/)
     await page.getByRole('button', { name: /^Pay / }).click()
     await page.waitForURL(/\/sandbox-gateway\/checkout\//)
@@ -185,7 +186,7 @@ describe('a family in the browser', () => {
     await page.reload()
     await expect.poll(() => camps.count()).toBe(2)
     await expectNoAxeViolations(page)
-    await openFamilyBookingDialog(page)
+    await showFamilyTimes(page)
     await expectNoAxeViolations(page)
     expect(errors).toEqual([])
     await context.close()

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { DESKTOP, expectNoAxeViolations, openBookingDialog, PHONE, signInWithForm, useBrowser, watchPageErrors } from '../support/browser'
+import { DESKTOP, expectNoAxeViolations, firstTimeOn, PHONE, signInWithForm, useBrowser, watchPageErrors } from '../support/browser'
 import { useTestSite } from '../support/site'
 import { codeIn } from '../support/smtp-sink'
 import { registrationForm, text, Visitor } from '../support/visitor'
@@ -25,10 +25,10 @@ async function registerAlone() {
   throw new Error('no swimmer')
 }
 
-/** Books the first open time on /book-slot, up to the dialog's confirmation. */
+/** Taps the first open time on /book-slot, which holds its seats. */
 async function pickFirstTime(page: import('playwright-core').Page) {
-  const { dialog } = await openBookingDialog(page)
-  await dialog.getByRole('button', { name: 'Confirm and continue to payment' }).click()
+  const { time } = await firstTimeOn(page)
+  await time.click()
 }
 
 describe('a swimmer under 18 who registers alone', () => {

@@ -51,6 +51,7 @@ describe('WhatsApp in the browser', () => {
     await page.getByLabel('Swimming Experience').selectOption('intermediate')
     await page.getByLabel('Academy Name').fill('NA')
     await page.getByLabel('Coach Name').fill('NA')
+    await page.getByLabel('How did you get to know about us?').selectOption('google')
     await page.getByRole('button', { name: 'Register' }).click()
     await page.waitForURL('**/verify-email?**')
     await page.getByLabel('Verification code').fill(await codeFromAdminMailbox(admin, 'anita@example.com', /verification code/))

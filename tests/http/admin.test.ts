@@ -14,7 +14,7 @@ const farMonth = addMonths(labToday().slice(0, 7), 2)
 const farDates = Array.from({ length: 14 }, (_, index) => addDays(`${farMonth}-01`, index)).filter((date) => isoWeekday(date) !== 7)
 
 const openDates = async (visitor: Visitor, month: string) => [...decodeHtml((await visitor.get(`/book-slot?month=${month}`)).html).matchAll(/href="\/book-slot\?month=[\d-]+&date=([\d-]+)"/g)].map((match) => match[1])
-const times = async (visitor: Visitor, date: string) => [...decodeHtml((await visitor.get(`/book-slot?month=${date.slice(0, 7)}&date=${date}`)).html).matchAll(/&time=(\d\d)%3A(\d\d)"/g)].map((match) => `${match[1]}:${match[2]}`)
+const times = async (visitor: Visitor, date: string) => [...(await visitor.get(`/book-slot?month=${date.slice(0, 7)}&date=${date}`)).html.matchAll(/<button(?=[^>]*name="time")[^>]*value="(\d\d:\d\d)"/g)].map((match) => match[1])
 
 describe('who gets in', () => {
   const pages = ['/admin', '/admin/availability', '/admin/bookings', '/admin/bookings/new', '/admin/bookings.csv', '/admin/bookings/SWP-0000000000']

@@ -50,17 +50,18 @@ describe('home page (/)', () => {
     const hero = section(main, 'page-title')
     expect(linksOf(hero)).toEqual(
       expect.arrayContaining([
-        { text: 'Book a Session', href: '/book-slot' },
+        { text: 'Book a Session', href: '/book' },
         { text: 'Explore Our Services', href: '/services' },
       ]),
     )
   })
 
-  it('leads every booking button of the header and footer to booking, which signs a guest in and brings them back', async () => {
+  it('leads every booking button of the header and footer to the choice of products; the 3-day analysis signs a guest in and brings them back', async () => {
     const { html } = await getPage('/')
     const header = between(html, '<header', '</header>')
-    expect(linksOf(header).filter((link) => link.text === 'Book a Session').map((link) => link.href)).toEqual(['/book-slot', '/book-slot'])
-    expect(linksOf(between(html, '<footer', '</footer>'))).toContainEqual({ text: 'Book Now', href: '/book-slot' })
+    expect(linksOf(header).filter((link) => link.text === 'Book a Session').map((link) => link.href)).toEqual(['/book', '/book'])
+    expect(linksOf(between(html, '<footer', '</footer>'))).toContainEqual({ text: 'Book Now', href: '/book' })
+    expect(linksOf((await getPage('/book')).html)).toContainEqual({ text: 'Book Now: 3-Day Biomechanical Analysis', href: '/book-slot' })
     const booking = await fetch(`${server.url}/book-slot`, { redirect: 'manual' })
     expect([booking.status, booking.headers.get('Location')]).toEqual([302, '/login?redirectTo=%2Fbook-slot'])
   })
@@ -83,13 +84,13 @@ describe('home page (/)', () => {
     const join = section(main, 'join-heading')
     expect(textsOf(join, 'h2')).toEqual(['Join the Movement'])
     expect(linksOf(join)).toEqual([
-      { text: 'Book a Session', href: '/book-slot' },
+      { text: 'Book a Session', href: '/book' },
       { text: 'Contact Us', href: '/contact' },
     ])
 
     const closing = section(main, 'next-level-heading')
     expect(textsOf(closing, 'h2')).toEqual(['Ready to Take Your Swimming to the Next Level?'])
-    expect(linksOf(closing)).toContainEqual({ text: 'Book a Session', href: '/book-slot' })
+    expect(linksOf(closing)).toContainEqual({ text: 'Book a Session', href: '/book' })
   })
 
   it('describes the lab as structured data, with the catalogue prices, allowed by the page’s policy', async () => {
@@ -150,7 +151,7 @@ describe('about page (/about)', () => {
     expect(location).toContain(SITE_SETTINGS_SEED.sessionLocation)
     expect(location).toContain(SITE_SETTINGS_SEED.postalAddress)
     expect(linksOf(section(main, 'join-heading'))).toEqual([
-      { text: 'Book a Session', href: '/book-slot' },
+      { text: 'Book a Session', href: '/book' },
       { text: 'Contact Us', href: '/contact' },
     ])
   })
@@ -191,7 +192,7 @@ describe('services page (/services)', () => {
       'Triathletes',
       'Masters Swimmers',
     ])
-    expect(linksOf(main)).toContainEqual({ text: 'Book Your Session Today', href: '/book-slot' })
+    expect(linksOf(main)).toContainEqual({ text: 'Book Your Session Today', href: '/book' })
   })
 })
 
@@ -211,7 +212,7 @@ describe('how it works page (/how-it-works)', () => {
     expect(textOf(steps)).toContain('online booking')
     expect(textOf(steps)).toContain('WhatsApp')
     expect(textOf(steps)).toContain(`Your personalized report arrives ${SITE_SETTINGS_SEED.reportDelivery}`)
-    expect(linksOf(main).filter((link) => link.text === 'Book Now').map((link) => link.href)).toEqual(['/book-slot', '/book-slot'])
+    expect(linksOf(main).filter((link) => link.text === 'Book Now').map((link) => link.href)).toEqual(['/book', '/book'])
     // No number for the lab yet: WhatsApp is mentioned, never linked.
     expect(linksOf(main).filter((link) => link.href.includes('wa.me'))).toEqual([])
   })

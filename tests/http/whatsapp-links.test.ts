@@ -36,8 +36,8 @@ describe('the link to try again after a failed payment', () => {
     expect(decodeURIComponent(stranger.location!)).toContain(`redirectTo=${link}`)
     const page = await customer.get(link)
     expect(page.status).toBe(200)
-    // That day's times, each a link to choose it, for the swimmer of the failed booking.
-    expect(decodeHtml(page.html)).toMatch(new RegExp(`href="/book-slot\\?[^"]*date=${date}&time=`))
+    // That day's times, each a button that holds it, for the swimmer of the failed booking.
+    expect(page.html).toMatch(new RegExp(`<input type="hidden" name="date" value="${date}"/>[^]*<button[^>]*name="time"`))
     expect(text(page.html)).toContain('Booking for Retry Person.')
   })
 

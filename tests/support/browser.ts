@@ -96,21 +96,16 @@ export async function codeFromAdminMailbox(admin: BrowserContext, to: string, su
 }
 
 /**
- * On /book-slot: chooses the `nth` open date and its first available time, and opens the booking
- * dialog for it. Returns the dialog and the time as its link reads ("9:00 AM - 10:00 AM").
+ * On /book-slot: chooses the `nth` open date and returns its first available time, a button that
+ * holds the seats when tapped, with the time as it reads ("9:00 AM - 10:00 AM").
  */
-export async function openBookingDialog(page: Page, nth = 0) {
+export async function firstTimeOn(page: Page, nth = 0) {
   await showOpenDates(page, nth + 1)
   await page.locator('table a[data-date]').nth(nth).click()
   await page.waitForURL(/date=/)
-  const time = page.locator('a[href*="time="]').first()
-  const label = (await time.textContent())!.replace(/Available$/, '').trim()
-  await time.click()
-  await page.waitForURL(/time=/)
-  await page.getByRole('link', { name: `Book ${label}` }).click()
-  const dialog = page.getByRole('dialog', { name: 'Confirm your booking' })
-  await expect.poll(() => dialog.isVisible()).toBe(true)
-  return { dialog, label }
+  const time = page.locator('button[name="time"]').first()
+  const label = (await time.evaluate((button) => button.querySelector('span')?.firstChild?.textContent ?? ''))!.trim()
+  return { time, label }
 }
 
 /** Runs axe (WCAG 2.x A/AA rules, including 2.2) and fails with a readable list of violations. */

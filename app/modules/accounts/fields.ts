@@ -49,11 +49,10 @@ export function optionLabel(options: Options, value: string | null | undefined) 
   return options.find((option) => option.value === value)?.label ?? null
 }
 
+/** What the registration form starts from; the person chooses their gender and how they heard of the lab themselves. */
 export const REGISTRATION_DEFAULTS = {
   whoSwims: 'myself',
-  gender: 'male',
   swimmingExperience: 'beginner',
   specialization: 'freestyle',
   participateInEvents: 'no',
-  howDidYouKnow: 'instagram',
 } as const

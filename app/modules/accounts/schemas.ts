@@ -124,6 +124,10 @@ export const swimmerFields = {
     .trim()
     .regex(/^\d{1,2}:[0-5]\d(\.\d{1,3})?$/, 'Enter the time as mm:ss.ms, for example 01:05.32')
     .optional(),
+}
+
+/** How the family heard of the lab: asked once, on registration, and kept with the first swimmer. */
+export const heardAboutFields = {
   howDidYouKnow: z.enum(values(HOW_DID_YOU_KNOW), { error: 'Please select how you got to know about us' }),
   otherSource: optionalText(100),
 }
@@ -189,6 +193,7 @@ export const registrationSchema = (today: string) =>
       currentLocation: text('Current location is required', 2, 100),
       swimmerName: personNameField({ required: "Swimmer's name must be at least 2 characters" }).optional().or(z.literal('').transform(() => undefined)),
       ...swimmerFields,
+      ...heardAboutFields,
       guardianDeclaration: declarationField,
       parentEmail: emailField.optional().or(z.literal('').transform(() => undefined)),
     }),

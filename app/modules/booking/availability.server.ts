@@ -2,7 +2,7 @@ import { and, asc, eq, gt, gte, inArray, lte, or, sql, type SQLWrapper } from 'd
 import { db, type Executor } from '~/db/client.server'
 import { prepared } from '~/db/prepared.server'
 import { availabilityWindows, bookingDays, bookings, closedTimeSlots } from '~/db/schema'
-import { addDays, labDateParts, labInstant, labToday, monthBounds, toHourMinute } from '~/lib/lab-time'
+import { addDays, addMonths, labDateParts, labInstant, labToday, monthBounds, toHourMinute } from '~/lib/lab-time'
 import { KeptCache, type Kept } from '~/lib/kept-cache.server'
 import { SESSION_DAYS } from './texts'
 import { timeSlotsOf, type AvailabilityWindow } from './time-slots'
@@ -155,6 +155,18 @@ type CalendarDay = { date: string; open: boolean; closed: boolean }
  */
 export function monthCalendar(month: string, now = new Date(), { days = SESSION_DAYS, starts }: { days?: number; starts?: readonly string[] } = {}): Promise<CalendarDay[]> {
   return calendars.get(`${month}|${days}|${starts?.join(',') ?? '*'}`, () => readMonthCalendar(month, days, starts, now), now.getTime())
+}
+
+/**
+ * The first date from `today` to `last` on which a session of `days` days can still start (as the
+ * calendar shows it open), or null: the date a calendar opens on before the person chooses one.
+ */
+export async function firstOpenDate(today: string, last: string, now = new Date(), days = SESSION_DAYS): Promise<string | null> {
+  for (let month = today.slice(0, 7); month <= last.slice(0, 7); month = addMonths(month, 1)) {
+    const open = (await monthCalendar(month, now, { days })).find((day) => day.open && day.date >= today && day.date <= last)
+    if (open) return open.date
+  }
+  return null
 }
 
 async function readMonthCalendar(month: string, days: number, starts: readonly string[] | undefined, now: Date): Promise<Kept<CalendarDay[]>> {
