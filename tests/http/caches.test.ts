@@ -66,7 +66,8 @@ const staff = () => signInStaff(changes)
 async function nineOclock(visitor: Visitor, date: string) {
   const page = await visitor.get(`${elsewhere}/book-slot?date=${date}`)
   expect(page.status).toBe(200)
-  return /9:00 AM - 10:00 AM (Available|Full|Booked|Not Available)/.exec(text(page.html))?.[1]
+  // An available time names its session's days ("Sat 5 Dec, Sun 6 Dec, Mon 7 Dec") before its state.
+  return /9:00 AM - 10:00 AM (?:[A-Z][a-z]{2} \d{1,2} [A-Z][a-z]{2,3},? )*(Available|Full|Booked|Not Available)/.exec(text(page.html))?.[1]
 }
 
 async function nineOclockForGuests(date: string) {

@@ -134,7 +134,7 @@ describe('/contact', () => {
     const { main } = await getPage('/contact')
     const help = section(main, 'help-heading')
     expect(textOf(help)).toMatch(/How We Can Help You Swimming Analysis .* Sports Science Research .* Custom Training Programs/)
-    expect(help).toMatch(/<a [^>]*href="\/book-slot"[^>]*>Book a Session<\/a>/)
+    expect(help).toMatch(/<a [^>]*href="\/book"[^>]*>Book a Session<\/a>/)
     expect(help).toMatch(/<a [^>]*href="\/services"[^>]*>Learn More/)
     expect(main).not.toContain('<form')
   })
