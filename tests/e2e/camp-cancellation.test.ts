@@ -22,6 +22,8 @@ describe('cancelling a camp place', () => {
     await page.getByRole('radio', { name: /Batch 1/ }).check()
     await page.getByRole('checkbox', { name: /Kavya Iyer/ }).check()
     await page.getByRole('button', { name: /Register and Pay/ }).click()
+    await page.waitForURL(/\/onboarding\/offer\?registration=CMP-/)
+    await page.getByRole('button', { name: /^Pay ₹/ }).click()
     await page.waitForURL(/\/sandbox-gateway\/checkout\//)
     await page.getByRole('button', { name: /test success/ }).click()
     await expect.poll(() => page.getByRole('heading', { name: 'Registration Complete!' }).isVisible(), { timeout: 20_000 }).toBe(true)
