@@ -5,6 +5,7 @@ import { FieldError } from './form-fields'
 import { QuoteTable } from './quote-table'
 import { useHydrated } from '~/lib/use-hydrated'
 import type { CampQuoteAnswer } from '~/routes/camp-registration.quote'
+import { CAMP_QUOTE_ACTION } from './camp-quote-action'
 
 type Field = FieldMetadata<string | undefined, Record<string, unknown>, string[]>
 
@@ -37,7 +38,7 @@ export function useCampQuote(choice: CampOrderChoice, promoCode: string | undefi
     // The guest's name labels their line and their e-mail address counts their uses of a code: read as they are now, not asked again as they are typed.
     if (choice.name) query.set('name', choice.name.slice(0, 100))
     if (code && choice.email) query.set('email', choice.email.slice(0, 254))
-    fetcher.load(`/onboarding/quote?${query}`)
+    fetcher.submit(query, { method: 'post', action: CAMP_QUOTE_ACTION })
     setLoaded(asked)
   }, [asked])
 

@@ -3,6 +3,7 @@ import { z } from 'zod'
 import type { Route } from './+types/camp-registration.quote'
 import { callerOf, getUser } from '~/lib/auth.server'
 import { DomainError } from '~/lib/domain-error'
+import { readForm } from '~/lib/form-data.server'
 import { formatWholeRupees } from '~/lib/money'
 import { refusalOf } from '~/lib/refusals.server'
 import { CampFamilySchema } from '~/modules/camps/family-schemas'
@@ -36,9 +37,10 @@ export type CampQuoteAnswer = { rows: QuoteRow[]; total: string; promoError: str
  * The price of a camp order before anything is held, for the camp forms with JavaScript as the
  * parent chooses: the same quote (payments' quoteDraft) the summary will store after the seats are
  * held. A promo code is counted as an attempt at it, so the forms send it only once the parent applies it.
+ * Posted, never asked in an address: the guest's name and e-mail address stay out of every log and history.
  */
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const params = new URL(request.url).searchParams
+export async function action({ request, context }: Route.ActionArgs) {
+  const params = await readForm(request)
   const parsed = QuerySchema.safeParse({ ...Object.fromEntries(params), swimmers: params.has('swimmers') ? params.getAll('swimmers') : undefined })
   if (!parsed.success) return answer({ rows: null, total: null, promoError: null, error: parsed.error.issues[0]!.message }, 400)
   const query = parsed.data

@@ -27,11 +27,15 @@ import { CampFamilySchema, type CampFamilyInput } from '~/modules/camps/family-s
 import { holdFamilySeats, swimmerChoices } from '~/modules/camps/groups.server'
 import { PROMO_CODE_HINT } from '~/components/camp-family-form'
 import { CampPromoAndPrice, useCampQuote } from '~/components/camp-live-quote'
+import { skipRevalidationAfterQuote } from '~/components/camp-quote-action'
 import { applyCodeBeforePaying, previewCode } from '~/modules/payments/checkout.server'
 import { formatPhone, toE164 } from '~/lib/phone'
 import { WhatsAppOptInField } from '~/components/whatsapp-opt-in'
 import { whatsappEnabled } from '~/modules/whatsapp/config.server'
 import { requestWhatsAppMessages, WHATSAPP_OPT_IN_WORDING } from '~/modules/whatsapp/consent.server'
+
+// The live price is posted as the parent chooses: the camps and seats shown stay as they are.
+export const shouldRevalidate = skipRevalidationAfterQuote
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, { title: 'Camp Registration', description: 'Register a swimmer for a swimming camp in Bangalore and pay the fee online.', path: '/onboarding' })

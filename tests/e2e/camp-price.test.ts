@@ -76,6 +76,11 @@ describe('the camp price live on the forms', () => {
     const context = await browser.context(site.url, PHONE)
     const page = await context.newPage()
     const errors = watchPageErrors(page)
+    // The price is asked for by posting: the child's name and the parent's address are in no address a log or a history keeps.
+    const asked: Array<{ method: string; url: string }> = []
+    page.on('request', (request) => {
+      if (request.url().includes('/onboarding/quote')) asked.push({ method: request.method(), url: request.url() })
+    })
     await page.goto('/onboarding')
     await page.getByLabel('Full Name').fill('Tara Menon')
     await page.getByLabel('Email Address').fill('menon@example.com')
@@ -97,6 +102,8 @@ describe('the camp price live on the forms', () => {
     expect(await page.getByTestId('quote').innerText()).toMatch(/Camp fee for Tara Menon\s+₹35,000\.00\s+Promo code TENOFF\s+−₹3,500\.00\s+Total\s+₹31,500\.00/)
     expect(await page.getByTestId('live-price').getAttribute('aria-live')).toBe('polite')
     expect(page.url()).toMatch(/\/onboarding$/)
+    expect(asked.length).toBeGreaterThan(0)
+    for (const request of asked) expect({ method: request.method, search: new URL(request.url).search }, request.url).toEqual({ method: 'POST', search: '' })
     await expectNoAxeViolations(page)
     await page.setViewportSize(LAPTOP)
     await expectNoAxeViolations(page)

@@ -24,7 +24,7 @@ const site = useTestSite(
 async function quote(visitor: Visitor, params: Record<string, string | string[]>) {
   const query = new URLSearchParams()
   for (const [name, value] of Object.entries(params)) for (const one of [value].flat()) query.append(name, one)
-  const answer = await visitor.get(`/onboarding/quote?${query}`)
+  const answer = await visitor.post('/onboarding/quote', query)
   return { status: answer.status, cacheControl: answer.headers.get('Cache-Control'), body: JSON.parse(answer.html) as { rows: Array<{ term: string; value: string }> | null; total: string | null; promoError: string | null; error: string | null } }
 }
 
