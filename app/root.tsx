@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react'
 import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation, useRouteLoaderData } from 'react-router'
 import type { Route } from './+types/root'
 import stylesheet from './root.css?url'
+import { skipRevalidationAfterQuote } from './components/camp-quote-action'
 import { ErrorPage } from './components/error-page'
 import { Footer } from './components/footer'
 import { Header } from './components/header'
@@ -50,6 +51,9 @@ function logAndForget(message: string) {
     return null
   }
 }
+
+// The camp forms' live price is posted: the page's data stays as it is.
+export const shouldRevalidate = skipRevalidationAfterQuote
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce()

@@ -70,6 +70,8 @@ export default [
   route('onboarding/line', 'routes/camp-registration.line.tsx'),
   route('onboarding/waitlist', 'routes/camp-registration.waitlist.tsx'),
   route('onboarding/offer', 'routes/camp-registration.offer.tsx'),
+  // The price of a camp order as the parent chooses, for the camp forms with JavaScript.
+  route('onboarding/quote', 'routes/camp-registration.quote.ts'),
   route('payment-status', 'routes/payment-status.tsx'),
   route('payment-status/check', 'routes/payment-status.check.ts'),
   // After the booking: changing it, its receipt, its report.

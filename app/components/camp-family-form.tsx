@@ -6,6 +6,7 @@ import { useHydrated } from '~/lib/use-hydrated'
 import { formatWholeRupees, type Discount } from '~/lib/money'
 import { CampFamilySchema } from '~/modules/camps/family-schemas'
 import { siblingDiscountText, siblingPriceText, swimmerPrices } from '~/modules/camps/sibling-price'
+import { CampPromoAndPrice, useCampQuote } from './camp-live-quote'
 
 /** A camp as the registration forms offer it. */
 export type CampChoice = {
@@ -57,8 +58,7 @@ export function FamilyRegistrationForm({
   // In the order the account lists them, as their seats are held: the first pays the fee.
   const chosen = account.swimmers.filter((swimmer) => chosenIds.has(swimmer.id))
   const camp = chosenCamp ?? firstOpen
-  const prices = camp ? swimmerPrices(camp.pricePaise, camp.sibling, chosen.length, account.campsWithPaidSwimmer.includes(camp.code)) : []
-  const total = prices.reduce((sum, price) => sum + price.amountPaise, 0)
+  const quote = useCampQuote({ camp: camp?.code, batch: fields.batch.value, swimmers: chosen.map((swimmer) => swimmer.id) }, fields.promoCode.value)
 
   return (
     <AuthCard title="Camp Registration Form" lead={<p>Choose the swimmers to register for a swimming camp, and pay for them together.</p>} wide>
@@ -79,11 +79,12 @@ export function FamilyRegistrationForm({
           <TextField field={fields.phone_number} label="WhatsApp Number" type="tel" inputMode="tel" autoComplete="tel" />
           {whatsappOptIn && <WhatsAppOptInField field={fields.whatsappOptIn} wording={whatsappOptIn} />}
           <CampAndBatchFields camps={camps} campField={fields.camp} batchField={fields.batch} />
-          <TextField field={fields.promoCode} label="Promo code" optional autoComplete="off" hint={PROMO_CODE_HINT} />
-          {camp && <FamilyPrices camp={camp} paidAlready={account.campsWithPaidSwimmer.includes(camp.code)} swimmers={chosen.map((swimmer, index) => ({ name: swimmer.name, ...prices[index]! }))} total={total} />}
+          <CampPromoAndPrice field={fields.promoCode} hint={PROMO_CODE_HINT} quote={quote}>
+            {camp && <SiblingPriceRule camp={camp} paidAlready={account.campsWithPaidSwimmer.includes(camp.code)} />}
+          </CampPromoAndPrice>
           <PendingButton name="intent" value={FAMILY_INTENT} when={{ action: '/onboarding', untilLoaded: true }} pendingLabel="Registering..." className="btn-primary w-full">
-            {/* With a promo code the price is the summary's to say, once the server has priced it. */}
-            {fields.promoCode.value ? 'Register and Pay' : chosen.length ? `Register and Pay - ${formatWholeRupees(total)}` : camp?.sibling ? 'Register and Pay' : `Register and Pay - ${(chosenCamp ?? firstOpen).price} per swimmer`}
+            {/* The total is the server's to say (live with JavaScript, else on the summary); without a sibling price, the fee per swimmer. */}
+            {quote.total ? `Register and Pay - ${quote.total}` : fields.promoCode.value || camp?.sibling ? 'Register and Pay' : `Register and Pay - ${(chosenCamp ?? firstOpen).price} per swimmer`}
           </PendingButton>
           <p className="text-sm text-muted">Next you see what you will pay, then pay once for every swimmer chosen on our payment partner's secure page. We hold their seats for a few minutes meanwhile.</p>
         </Form>
@@ -93,37 +94,18 @@ export function FamilyRegistrationForm({
 }
 
 /**
- * What the family pays for the chosen camp: the sibling price's rule (or, when a swimmer of theirs is
- * paid for there already, that every swimmer now pays it), then each ticked swimmer's price and the
- * total. The server shows what it knows when the page loads (or comes back with the ticked
- * swimmers); with JavaScript the prices follow the ticks and the chosen camp.
+ * The chosen camp's sibling price: its rule, or, when a swimmer of the family is paid for there
+ * already, that every swimmer now pays it. What the ticked swimmers cost is the server's quote.
  */
-function FamilyPrices({ camp, paidAlready, swimmers, total }: { camp: CampChoice; paidAlready: boolean; swimmers: Array<{ name: string; amountPaise: number; siblingDiscountPaise: number }>; total: number }) {
+function SiblingPriceRule({ camp, paidAlready }: { camp: CampChoice; paidAlready: boolean }) {
   const sibling = camp.sibling
+  if (!sibling) return null
   return (
-    <div aria-live="polite" className="space-y-2 text-ink" data-testid="family-prices">
-      {sibling && (
-        <p>
-          {paidAlready
-            ? `A swimmer of your family is already registered for this camp, so every swimmer you register now pays the sibling price: ${formatWholeRupees(swimmerPrices(camp.pricePaise, sibling, 1, true)[0]!.amountPaise)} (${siblingDiscountText(sibling)}).`
-            : `The first swimmer of your family pays ${camp.price}. ${siblingPriceText(camp.pricePaise, sibling)}.`}
-        </p>
-      )}
-      {swimmers.length > 0 && (
-        <dl className="rounded-lg bg-slate-50 p-4">
-          {swimmers.map((swimmer) => (
-            <div key={swimmer.name} className="flex justify-between gap-4">
-              <dt>{swimmer.name}</dt>
-              <dd>{`${formatWholeRupees(swimmer.amountPaise)}${swimmer.siblingDiscountPaise ? ' (sibling price)' : ''}`}</dd>
-            </div>
-          ))}
-          <div className="mt-2 flex justify-between gap-4 border-t border-slate-300 pt-2 font-semibold">
-            <dt>Total</dt>
-            <dd>{formatWholeRupees(total)}</dd>
-          </div>
-        </dl>
-      )}
-    </div>
+    <p data-testid="family-prices">
+      {paidAlready
+        ? `A swimmer of your family is already registered for this camp, so every swimmer you register now pays the sibling price: ${formatWholeRupees(swimmerPrices(camp.pricePaise, sibling, 1, true)[0]!.amountPaise)} (${siblingDiscountText(sibling)}).`
+        : `The first swimmer of your family pays ${camp.price}. ${siblingPriceText(camp.pricePaise, sibling)}.`}
+    </p>
   )
 }
 

@@ -26,11 +26,16 @@ import { CampAndBatchFields, FAMILY_INTENT, FamilyRegistrationForm, type FamilyA
 import { CampFamilySchema, type CampFamilyInput } from '~/modules/camps/family-schemas'
 import { holdFamilySeats, swimmerChoices } from '~/modules/camps/groups.server'
 import { PROMO_CODE_HINT } from '~/components/camp-family-form'
+import { CampPromoAndPrice, useCampQuote } from '~/components/camp-live-quote'
+import { skipRevalidationAfterQuote } from '~/components/camp-quote-action'
 import { applyCodeBeforePaying, previewCode } from '~/modules/payments/checkout.server'
 import { formatPhone, toE164 } from '~/lib/phone'
 import { WhatsAppOptInField } from '~/components/whatsapp-opt-in'
 import { whatsappEnabled } from '~/modules/whatsapp/config.server'
 import { requestWhatsAppMessages, WHATSAPP_OPT_IN_WORDING } from '~/modules/whatsapp/consent.server'
+
+// The live price is posted as the parent chooses: the camps and seats shown stay as they are.
+export const shouldRevalidate = skipRevalidationAfterQuote
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, { title: 'Camp Registration', description: 'Register a swimmer for a swimming camp in Bangalore and pay the fee online.', path: '/onboarding' })
@@ -214,6 +219,7 @@ function RegistrationForm({
   })
   const chosenCamp = camps.find((camp) => camp.code === fields.camp.value) ?? firstOpen
   const failed = actionData?.kind === 'failed'
+  const quote = useCampQuote({ camp: chosenCamp?.code, batch: fields.batch.value, name: fields.name.value, email: fields.email.value }, fields.promoCode.value)
 
   return (
     <AuthCard title="Camp Registration Form" lead={<p>Fill in details to register for swimming camp</p>} wide>
@@ -236,7 +242,7 @@ function RegistrationForm({
           {whatsappOptIn && <WhatsAppOptInField field={fields.whatsappOptIn} wording={whatsappOptIn} />}
 
           <CampAndBatchFields camps={camps} campField={fields.camp} batchField={fields.batch} />
-          <TextField field={fields.promoCode} label="Promo code" optional autoComplete="off" hint={PROMO_CODE_HINT} />
+          <CampPromoAndPrice field={fields.promoCode} hint={PROMO_CODE_HINT} quote={quote} />
 
           <DeclarationField field={fields.guardianDeclaration}>
             The swimmer is 18 or older, or I am their parent or legal guardian and agree to the{' '}
@@ -247,8 +253,8 @@ function RegistrationForm({
           </DeclarationField>
 
           <PendingButton name="intent" value="register" when={{ action: '/onboarding', untilLoaded: true }} pendingLabel="Registering..." className="btn-primary w-full">
-            {/* With a promo code the price is the summary's to say, once the server has priced it. */}
-            {fields.promoCode.value ? 'Register Now' : `Register Now - ${(chosenCamp ?? firstOpen).price}`}
+            {/* With a promo code the price is the server's to say: live once applied, else on the summary. */}
+            {quote.total ? `Register Now - ${quote.total}` : fields.promoCode.value ? 'Register Now' : `Register Now - ${(chosenCamp ?? firstOpen).price}`}
           </PendingButton>
           <p className="text-sm text-muted">Next you see what you will pay, then pay on our payment partner's secure page. We hold your seat for a few minutes meanwhile.</p>
         </Form>

@@ -107,13 +107,12 @@ describe('the sibling price', () => {
     const values = new URLSearchParams({ intent: 'register_swimmers', phone_number: FAMILY.phone, camp: 'camp1', batch: 'batch1', website_url: '' })
     for (const box of boxes) values.append('swimmers', box.value)
 
-    // Sent back (a phone number that is not one), the page shows each chosen swimmer's price and the total.
+    // Sent back (a phone number that is not one), the page keeps the sibling price's rule; the total is the summary's to say.
     const badPhone = new URLSearchParams(values)
     badPhone.set('phone_number', 'call me')
     const answer = await parent.post('/onboarding', badPhone)
     expect(answer.status).toBe(400)
-    expect(text(answer.html)).toContain('Meera Iyer ₹35,000 Kavya Iyer ₹31,500 (sibling price) Total ₹66,500')
-    expect(text(answer.html)).toContain('Register and Pay - ₹66,500')
+    expect(text(answer.html)).toContain('The first swimmer of your family pays ₹35,000. Each further swimmer of your family: ₹31,500 (10% off).')
 
     const submitted = await parent.post('/onboarding', values)
     expect(submitted.status).toBe(302)

@@ -17,7 +17,7 @@ import { refundedBy, type CompletedRefund, type PaidOutcome, type Payable, type 
 import { campSeatsTaken, registrationOpen } from './camps.server'
 import { sameSwimmer } from './registrations.server'
 import { campSeatFreed, lockBatchById } from './waitlist.server'
-import { groupPaid, groupRefunded, groupTerms, groupUnpaid, leadsGroup, lockedRegistrationColumns } from './groups.server'
+import { draftCampLines, groupPaid, groupRefunded, groupTerms, groupUnpaid, leadsGroup, lockedRegistrationColumns } from './groups.server'
 import { campOrderLines, campOrderQuote, repriceCampOrder } from './pricing.server'
 import { quoteRows } from '~/modules/payments/quote'
 
@@ -178,7 +178,7 @@ export const campPayable: Payable = {
   paid: async (tx, id, now) => ((await leadsGroup(tx, id)) ? groupPaid(tx, id, now) : paid(tx, id, now)),
   unpaid: async (tx, id, now, why) => ((await leadsGroup(tx, id)) ? groupUnpaid(tx, id, now, why) : unpaid(tx, id, now, why)),
   refunded: async (tx, id, refund, now) => ((await leadsGroup(tx, id)) ? groupRefunded(tx, id, refund, now) : refunded(tx, id, refund, now)),
-  quoting: { lines: campOrderLines, reprice: repriceCampOrder },
+  quoting: { lines: campOrderLines, reprice: repriceCampOrder, draft: draftCampLines },
 }
 
 /** A registration with its camp and batch: what its e-mails, calendar invitation and receipt say. */

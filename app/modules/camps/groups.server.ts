@@ -11,7 +11,7 @@ import { holderColumns, limitHoldAttempts, makeRoomForHold, type Holder } from '
 import { calendarAttachment } from '~/modules/mail/ics.server'
 import { enqueueEmail } from '~/modules/mail/outbox.server'
 import { letter } from '~/modules/mail/templates.server'
-import { refundedBy, type CompletedRefund, type PaidOutcome, type PaymentTerms, type UnpaidBecause } from '~/modules/payments/payable-contract.server'
+import { refundedBy, type CompletedRefund, type OrderDraft, type PaidOutcome, type PaymentTerms, type UnpaidBecause } from '~/modules/payments/payable-contract.server'
 import { refundPolicyIn } from '~/modules/site/site.server'
 import { mayBeBooked } from '~/modules/swimmers/consent.server'
 import { swimmerAge, swimmersOf } from '~/modules/swimmers/swimmers.server'
@@ -19,9 +19,9 @@ import { campSeatsTaken, registrationOpen, waitingCounts } from './camps.server'
 import { batchLine, batchTimes, campCalendar, campLatePaymentReason, campPaidFor, paymentFailedEmail, registrationDetails } from './fulfilment.server'
 import { refundedHow } from '~/modules/booking/fulfilment.server'
 import { notifyOnWhatsApp } from '~/modules/whatsapp/notify.server'
-import { AlreadyRegisteredError, BatchFullError, insertRegistration, lockBatchOrExplain, RegistrationClosedError, sameSwimmer } from './registrations.server'
+import { AlreadyRegisteredError, BatchFullError, findBatchOrExplain, insertRegistration, lockBatchOrExplain, RegistrationClosedError, sameSwimmer } from './registrations.server'
 import { campSeatFreed, lockBatchById } from './waitlist.server'
-import { campOrderQuote, priceColumns, registrationPrices } from './pricing.server'
+import { campLine, campOrderQuote, priceColumns, registrationPrices, type Family } from './pricing.server'
 import { quoteRows } from '~/modules/payments/quote'
 
 /**
@@ -83,6 +83,34 @@ export async function swimmerChoices(accountId: number, now = new Date()) {
   )
 }
 
+/**
+ * The account's swimmers with these ids, in the order their seats are held and priced (the first
+ * pays the fee): the account holder first, then as they were added. Another account's swimmer: refused.
+ */
+async function chosenSwimmers(accountId: number, swimmerIds: number[]) {
+  const ids = [...new Set(swimmerIds)]
+  const chosen = ids.length ? await db().select().from(swimmers).where(and(eq(swimmers.accountId, accountId), inArray(swimmers.id, ids))).orderBy(asc(swimmers.id)) : []
+  if (ids.length === 0 || chosen.length !== ids.length) throw new SwimmerNotFoundError()
+  return chosen.sort((a, b) => Number(b.isAccountHolder) - Number(a.isAccountHolder) || a.id - b.id)
+}
+
+/**
+ * The lines of a camp order not held yet, priced as holding its seats now would price them (the fee
+ * in force and the sibling price, registrationPrices), before a promo code. Nothing is held or
+ * locked. A parent without an account is priced as a new family: whether an e-mail address and
+ * phone number have a swimmer paid for is not told to whoever types them (the summary after the
+ * seat is held shows the sibling price when it applies).
+ */
+export async function draftCampLines(executor: Executor, draft: OrderDraft, now: Date) {
+  const batch = await findBatchOrExplain(executor, draft.campCode, draft.batchCode)
+  if (!registrationOpen(batch, now)) throw new RegistrationClosedError(batch.campName)
+  const names = 'ids' in draft.swimmers ? (await chosenSwimmers(draft.swimmers.accountId, draft.swimmers.ids)).map((swimmer) => swimmer.name) : [draft.swimmers.name || 'your swimmer']
+  const family: Family | null = 'ids' in draft.swimmers ? { accountId: draft.swimmers.accountId } : null
+  const prices = await registrationPrices(executor, batch, family, names.length, now)
+  const lines = names.map((swimmerName, index) => campLine({ id: index + 1, swimmerName, feePaise: prices[index]!.feePaise, siblingDiscountPaise: prices[index]!.siblingDiscountPaise, promoDiscountPaise: 0 }))
+  return { lines, promoProduct: 'camp' as const }
+}
+
 type GroupRequest = {
   accountId: number
   swimmerIds: number[]
@@ -102,11 +130,7 @@ type GroupRequest = {
  * payment of their amounts' sum is made.
  */
 export async function holdFamilySeats({ accountId, swimmerIds, campCode, batchCode, contact, holder, now = new Date() }: GroupRequest) {
-  const ids = [...new Set(swimmerIds)]
-  const chosen = ids.length ? await db().select().from(swimmers).where(and(eq(swimmers.accountId, accountId), inArray(swimmers.id, ids))).orderBy(asc(swimmers.id)) : []
-  if (ids.length === 0 || chosen.length !== ids.length) throw new SwimmerNotFoundError()
-  // In the order the account lists them: the holder first, then as they were added.
-  chosen.sort((a, b) => Number(b.isAccountHolder) - Number(a.isAccountHolder) || a.id - b.id)
+  const chosen = await chosenSwimmers(accountId, swimmerIds)
   const withoutConsent: string[] = []
   for (const swimmer of chosen) if (!(await mayBeBooked(swimmer, now))) withoutConsent.push(swimmer.name)
   if (withoutConsent.length) throw new ConsentMissingError(withoutConsent)

@@ -3,7 +3,7 @@ import { db, type Executor } from '~/db/client.server'
 import { campRegistrations, camps } from '~/db/schema'
 import type { Discount } from '~/lib/money'
 import { toE164 } from '~/lib/phone'
-import { quoteOf, type QuoteLine } from '~/modules/payments/quote'
+import { quoteLine, quoteOf, type QuoteLine } from '~/modules/payments/quote'
 import { promoOfOrder } from '~/modules/promotions/uses.server'
 import { campPrice } from './camps.server'
 import { campPricingColumns } from './columns.server'
@@ -56,11 +56,11 @@ export async function familyHasPaidSwimmer(executor: Executor, campId: number, f
 /**
  * The price of each of `count` registrations of one family's swimmers, held together at `now`:
  * the fee in force then (early-bird or regular), less the camp's sibling price for every swimmer
- * after the family's first (see swimmerPrices). Every camp registration's price is set here.
+ * after the family's first (see swimmerPrices); a `family` of null is a new one. Every camp registration's price is set here.
  */
-export async function registrationPrices(executor: Executor, camp: CampPricing, family: Family, count: number, now: Date): Promise<SwimmerPrice[]> {
+export async function registrationPrices(executor: Executor, camp: CampPricing, family: Family | null, count: number, now: Date): Promise<SwimmerPrice[]> {
   const sibling = siblingDiscountOf(camp)
-  const earlierSiblingPaid = sibling ? await familyHasPaidSwimmer(executor, camp.campId, family) : false
+  const earlierSiblingPaid = sibling && family ? await familyHasPaidSwimmer(executor, camp.campId, family) : false
   return swimmerPrices(campPrice(camp, now), sibling, count, earlierSiblingPaid)
 }
 
@@ -98,7 +98,12 @@ export async function campOrderLines(executor: Executor, registrationId: number)
     .from(campRegistrations)
     .where(paidTogether(registrationId))
     .orderBy(asc(campRegistrations.id))
-  return rows.map((row) => ({ ...row, label: `Camp fee for ${row.swimmerName}`, feePaise: row.amountPaise + row.siblingDiscountPaise + row.promoDiscountPaise }))
+  return rows.map((row) => campLine({ id: row.id, swimmerName: row.swimmerName, feePaise: row.amountPaise + row.siblingDiscountPaise + row.promoDiscountPaise, siblingDiscountPaise: row.siblingDiscountPaise, promoDiscountPaise: row.promoDiscountPaise }))
+}
+
+/** One swimmer's line of a camp order, held or not yet. */
+export function campLine(parts: Omit<QuoteLine, 'amountPaise' | 'label'>): QuoteLine {
+  return quoteLine({ ...parts, label: `Camp fee for ${parts.swimmerName}` })
 }
 
 /** A camp order's quote as stored (see checkout.server.ts storedQuote): what its e-mails show. */

@@ -55,14 +55,23 @@ export class BatchNotInCampError extends DomainError {
 
 /** The batch of a camp, locked; or why there is none to lock. */
 export async function lockBatchOrExplain(executor: Executor, campCode: string, batchCode: string) {
-  const batch = await lockBatch(executor, campCode, batchCode)
+  return batchOrExplain(executor, campCode, batchCode, true)
+}
+
+/** The batch of a camp as it stands, unlocked (a price shown before anything is held); or why there is none. */
+export async function findBatchOrExplain(executor: Executor, campCode: string, batchCode: string) {
+  return batchOrExplain(executor, campCode, batchCode, false)
+}
+
+async function batchOrExplain(executor: Executor, campCode: string, batchCode: string, lock: boolean) {
+  const batch = await batchOf(executor, campCode, batchCode, lock)
   if (batch) return batch
   const [camp] = await executor.select({ name: camps.name }).from(camps).where(eq(camps.code, campCode))
   throw camp ? new BatchNotInCampError(camp.name) : new CampNotFoundError()
 }
 
-async function lockBatch(executor: Executor, campCode: string, batchCode: string) {
-  const [row] = await executor
+async function batchOf(executor: Executor, campCode: string, batchCode: string, lock: boolean) {
+  const query = executor
     .select({
       campId: camps.id,
       campName: camps.name,
@@ -76,7 +85,7 @@ async function lockBatch(executor: Executor, campCode: string, batchCode: string
     .from(campBatches)
     .innerJoin(camps, eq(camps.id, campBatches.campId))
     .where(and(eq(camps.code, campCode), eq(campBatches.code, batchCode)))
-    .for('update', { of: campBatches })
+  const [row] = lock ? await query.for('update', { of: campBatches }) : await query
   return row ?? null
 }
 

@@ -3,10 +3,10 @@ import { db, type Executor } from '~/db/client.server'
 import { bookings, campRegistrations, payments, type PromoProduct } from '~/db/schema'
 import { DomainError } from '~/lib/domain-error'
 import { applyPromoCode, limitPromoAttempts, previewPromoCode, promoCustomerKey, promoOfOrder, releasePromoUse, storedCode } from '~/modules/promotions/uses.server'
-import { payableOf, promoOrderOf, type PayableKind, type PayableRef, type PaymentTerms } from './payable-contract.server'
+import { payableOf, promoOrderOf, type OrderDraft, type PayableKind, type PayableRef, type PaymentTerms } from './payable-contract.server'
 import { PAYABLES } from './payable-kinds.server'
 import { HoldExpiredError, startPayment } from './payments.server'
-import { quoteOf, type Quote } from './quote'
+import { quoteLine, quoteOf, type Quote } from './quote'
 
 /**
  * The checkout's prices: whatever is bought (a 3-day session, a single session, a camp for one
@@ -94,7 +94,40 @@ export async function previewCode({ code, product, customer, pricesPaise, networ
   const customerKey = promoCustomerKey(customer)
   if (network !== null) await limitPromoAttempts({ network, customerKey }, now)
   const preview = await previewPromoCode(db(), { code, product, customerKey, pricesPaise, now })
-  return { code: preview.code, discountPaise: preview.discountsPaise.reduce((sum, paise) => sum + paise, 0) }
+  return { code: preview.code, discountsPaise: preview.discountsPaise, discountPaise: preview.discountsPaise.reduce((sum, paise) => sum + paise, 0) }
+}
+
+/**
+ * What an order not held yet would cost now, shown live on the form while the customer chooses: its
+ * lines priced as holding it would price them, less `code`'s discount as applying it would take it
+ * off, so the total is the one its summary and the gateway will ask. Nothing is held. A code that
+ * does not apply is left off and its refusal returned, to show next to the code's field; `network`
+ * counts the attempt (previewCode).
+ */
+export async function quoteDraft({
+  kind,
+  draft,
+  code,
+  customer,
+  network,
+  now = new Date(),
+}: {
+  kind: PayableKind
+  draft: OrderDraft
+  code: string | null
+  customer: { accountId: number | null; email: string }
+  network: string | null
+  now?: Date
+}): Promise<{ quote: Quote; refusal: DomainError | null }> {
+  const { lines, promoProduct } = await quotingOf({ kind }).draft(db(), draft, now)
+  if (!code) return { quote: quoteOf(lines, null), refusal: null }
+  try {
+    const preview = await previewCode({ code, product: promoProduct, customer, pricesPaise: lines.map((line) => line.amountPaise), network, now })
+    return { quote: quoteOf(lines.map((line, index) => quoteLine({ ...line, promoDiscountPaise: preview.discountsPaise[index]! })), preview.code), refusal: null }
+  } catch (error) {
+    if (!(error instanceof DomainError && error.field === 'promoCode')) throw error
+    return { quote: quoteOf(lines, null), refusal: error }
+  }
 }
 
 /** An order given up before payment (its promo code refused when the seat was held): its seats and its code go back. */
@@ -125,7 +158,7 @@ export async function applyCodeBeforePaying({ payable, code, network, now = new 
   }
 }
 
-function quotingOf(payable: PayableRef) {
+function quotingOf(payable: Pick<PayableRef, 'kind'>) {
   const quoting = PAYABLES[payable.kind].quoting
   if (!quoting) throw new Error(`A ${payable.kind} order has no quote`)
   return quoting

@@ -50,6 +50,12 @@ export function refundedBy(how: RefundedHow) {
     : 'has been completed: our team has repaid you directly, not through the payment provider. If it has not reached you, please contact us.'
 }
 
+/**
+ * An order not held yet, as a form describes it while the customer chooses: a camp's batch, and who
+ * swims (a signed-in parent's swimmers by id, or the name typed for one swimmer registered without an account).
+ */
+export type OrderDraft = { campCode: string; batchCode: string; swimmers: { accountId: number; ids: number[] } | { name: string } }
+
 export type Payable = {
   /** The prefix of its order ids: SLOT for sessions, CAMP for camps. */
   orderPrefix: string
@@ -70,6 +76,8 @@ export type Payable = {
     lines(executor: Executor, id: number): Promise<QuoteLine[]>
     /** Prices it again at `now` (locked by the caller), with no promo code taken off. */
     reprice(tx: Executor, id: number, now: Date): Promise<void>
+    /** The lines of an order not held yet, priced as holding it now would price them, with no promo code taken off; nothing is held. */
+    draft(executor: Executor, draft: OrderDraft, now: Date): Promise<{ lines: QuoteLine[]; promoProduct: PromoProduct }>
   }
 }
 

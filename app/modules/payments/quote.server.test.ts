@@ -10,7 +10,7 @@ import { createCustomers } from '../../../tests/support/booking'
 import { visitor } from '../../../tests/support/holders'
 import { useSandboxPayments } from '../../../tests/support/sandbox-payments'
 import { useTestDatabase } from '../../../tests/support/test-database'
-import { confirmQuote, quoteOrder, storedQuote } from './checkout.server'
+import { confirmQuote, quoteDraft, quoteOrder, storedQuote } from './checkout.server'
 import { quoteRows } from './quote'
 
 // A camp order's quote: priced once when its seats are held, shown to the parent, and the total the
@@ -39,6 +39,11 @@ async function guestHold(now = JUNE) {
 }
 
 async function twoSiblings() {
+  const { parent, ids } = await parentOfTwo()
+  return holdFamilySeats({ accountId: parent.userId!, swimmerIds: ids, campCode: 'camp1', batchCode: 'batch1', contact: { email: parent.email, phone: '9845012345' }, holder: visitor({ userId: parent.userId, email: parent.email }) })
+}
+
+async function parentOfTwo() {
   next += 1
   const [parent] = await createCustomers(1, `quote-parent${next}-`)
   const ids: number[] = []
@@ -50,8 +55,7 @@ async function twoSiblings() {
     await recordConsent(db(), { swimmerId: child!.id, guardianName: parent!.name, guardianEmail: parent!.email, emailVerifiedBy: 'account_code', method: 'registration_form', now: new Date() })
     ids.push(child!.id)
   }
-  const held = await holdFamilySeats({ accountId: parent!.userId!, swimmerIds: ids, campCode: 'camp1', batchCode: 'batch1', contact: { email: parent!.email, phone: '9845012345' }, holder: visitor({ userId: parent!.userId, email: parent!.email }) })
-  return held
+  return { parent: parent!, ids }
 }
 
 async function gatewayAmount(orderUrl: string) {
@@ -111,5 +115,39 @@ describe('the quote of a camp order', () => {
     const changed = await confirmQuote({ payable: camp(held.id), quotedTotalPaise: 31_500_00, description: 'Camp Registration', statusUrl })
     expect(changed).toMatchObject({ changed: { totalPaise: 35_000_00, promo: null }, refusal: { message: 'This promo code is not valid.' } })
     expect(await db().select().from(payments).where(eq(payments.campRegistrationId, held.id))).toHaveLength(0)
+  })
+})
+
+describe('the quote of a camp order not held yet, as the form shows it', () => {
+  it('one child with a 10% code: the same rows and total as the quote stored once the seat is held', async () => {
+    await db().insert(promoCodes).values({ code: 'PREVIEWTEN', discountKind: 'percent', discountValue: 10_00 })
+    const shown = await quoteDraft({ kind: 'camp', draft: { campCode: 'camp1', batchCode: 'batch1', swimmers: { name: `Guest Child ${next + 1}` } }, code: 'previewten', customer: { accountId: null, email: `guest${next + 1}@example.com` }, network: network() })
+    expect(shown.refusal).toBeNull()
+    const held = await guestHold(new Date())
+    const { quote: stored } = await quoteOrder({ payable: camp(held.id), code: 'previewten', network: network() })
+    expect(shown.quote.totalPaise).toBe(31_500_00)
+    expect(quoteRows(shown.quote)).toEqual(quoteRows(stored))
+  })
+
+  it('two siblings with a code: the sibling price and the code as the stored quote has them', async () => {
+    await db().insert(promoCodes).values({ code: 'PREVIEWFAMILY', discountKind: 'percent', discountValue: 5_00 })
+    const { parent, ids } = await parentOfTwo()
+    const customer = { accountId: parent.userId!, email: parent.email }
+    const shown = await quoteDraft({ kind: 'camp', draft: { campCode: 'camp1', batchCode: 'batch1', swimmers: { accountId: parent.userId!, ids: [...ids].reverse() } }, code: 'PREVIEWFAMILY', customer, network: network() })
+    const held = await holdFamilySeats({ accountId: parent.userId!, swimmerIds: ids, campCode: 'camp1', batchCode: 'batch1', contact: { email: parent.email, phone: '9845012345' }, holder: visitor({ userId: parent.userId, email: parent.email }) })
+    const { quote: stored } = await quoteOrder({ payable: camp(held.leadId), code: 'PREVIEWFAMILY', network: network() })
+    expect(quoteRows(shown.quote).map((row) => row.term)).toContain(`Sibling price for Ravi ${next}`)
+    expect(quoteRows(shown.quote)).toEqual(quoteRows(stored))
+    expect(shown.quote.totalPaise).toBe(stored.totalPaise)
+  })
+
+  it('a wrong code is left off with its reason, the rest of the quote stands; another account\'s swimmer is refused', async () => {
+    const shown = await quoteDraft({ kind: 'camp', draft: { campCode: 'camp1', batchCode: 'batch1', swimmers: { name: '' } }, code: 'NOSUCHCODE', customer: { accountId: null, email: 'someone@example.com' }, network: network() })
+    expect(shown.refusal?.field).toBe('promoCode')
+    expect(shown.quote.promo).toBeNull()
+    expect(shown.quote.lines).toHaveLength(1)
+    const { parent } = await parentOfTwo()
+    const { ids: others } = await parentOfTwo()
+    await expect(quoteDraft({ kind: 'camp', draft: { campCode: 'camp1', batchCode: 'batch1', swimmers: { accountId: parent.userId!, ids: others } }, code: null, customer: { accountId: parent.userId!, email: parent.email }, network: null })).rejects.toThrow(/swimmer/i)
   })
 })

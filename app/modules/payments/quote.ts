@@ -24,6 +24,11 @@ export type Quote = {
   totalPaise: number
 }
 
+/** A line as charged: its fee less the sibling price and the promo code's share. Every quoted line, stored or previewed, is made here. */
+export function quoteLine(parts: Omit<QuoteLine, 'amountPaise'>): QuoteLine {
+  return { ...parts, amountPaise: parts.feePaise - parts.siblingDiscountPaise - parts.promoDiscountPaise }
+}
+
 /** A quote made of its lines and the order's code: the code's discount and the total are always the lines' sums. */
 export function quoteOf(lines: QuoteLine[], promoCode: string | null): Quote {
   const sum = (pick: (line: QuoteLine) => number) => lines.reduce((total, line) => total + pick(line), 0)
