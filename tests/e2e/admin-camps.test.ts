@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { DESKTOP, expectNoAxeViolations, expectNoSidewaysScroll, PHONE, signInWithForm, useBrowser, watchPageErrors } from '../support/browser'
 import { text, Visitor } from '../support/visitor'
 import { STAFF, useTestSite } from '../support/site'
+import { CAMP_SUMMARY, paySummary } from '../support/camp-summary'
 
 // Staff run camps in a real browser at desktop size: the pages pass axe, and the forms check
 // what is typed as it is typed.
@@ -10,12 +11,12 @@ import { STAFF, useTestSite } from '../support/site'
 const browser = useBrowser()
 const site = useTestSite({ SMTP_URL: undefined })
 
-/** A parent registers for the camp and pays at the sandbox gateway, as the public form does it. */
+/** A parent registers for the camp, confirms the summary and pays at the sandbox gateway, as the public form does it. */
 async function paidRegistration(name: string, camp: string, batch: string) {
   const parent = new Visitor(site.url)
   const submitted = await parent.post('/onboarding', { name, email: `${name.toLowerCase().replace(/\W/g, '.')}@example.com`, phone_number: '98450 12345', guardianDeclaration: 'on', camp, batch, website_url: '' })
-  expect(submitted.status).toBe(302)
-  const paid = await parent.post(submitted.location!, { outcome: 'success' })
+  expect(submitted.location).toMatch(CAMP_SUMMARY)
+  const paid = await parent.post((await paySummary(parent, submitted.location!)).location!, { outcome: 'success' })
   // Back from the gateway, as a parent is: the status page settles the payment, so the registration
   // is confirmed before staff look (the gateway's webhook may come a moment later).
   expect(paid.status).toBe(303)

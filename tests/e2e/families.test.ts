@@ -164,6 +164,8 @@ describe('a family in the browser', () => {
     await page.getByRole('checkbox', { name: /Anu Menon/ }).check()
     await page.getByRole('checkbox', { name: /Diya Menon/ }).check()
     await page.getByRole('button', { name: /Register and Pay/ }).click()
+    await page.waitForURL(/\/onboarding\/offer\?registration=CMP-/)
+    await page.getByRole('button', { name: /^Pay ₹/ }).click()
     await page.waitForURL(/\/sandbox-gateway\/checkout\//)
     await page.getByRole('button', { name: /test success/ }).click()
     await page.waitForURL(/\/payment-status\?orderId=CAMP_/)
