@@ -377,7 +377,8 @@ function mailTransport(config: Config, logger: pino.Logger, output: pino.Destina
   logger.warn('no SMTP_URL: e-mail goes to the local mailbox (printed here, and at /admin/messages for admins); set SMTP_URL in production')
   return localMailbox((mail) => {
     logger.debug({ to: mail.to, subject: mail.subject }, 'e-mail delivered to the local mailbox')
-    print(output, mailboxBlock(mail))
+    // Information, as the log's other lines are: a quieter LOG_LEVEL (warn, error) leaves it out.
+    if (logger.isLevelEnabled('info')) print(output, mailboxBlock(mail))
   })
 }
 
