@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { expectNoAxeViolations, PHONE, signInWithForm, useBrowser, watchPageErrors } from '../support/browser'
+import { expectNoAxeViolations, PHONE, useBrowser } from '../support/browser'
 import { FAMILY, useFamilySite } from '../support/family-site'
 
 // A parent cancels their child's camp place from My Bookings in a real browser, on a phone and
@@ -12,12 +12,7 @@ const LAPTOP = { width: 1280, height: 800 }
 
 describe('cancelling a camp place', () => {
   it('My Bookings → Cancel → the confirmation page → cancelled, the refund and its credit note shown', { timeout: 120_000 }, async () => {
-    const context = await browser.context(site.url, PHONE)
-    const page = await context.newPage()
-    const errors = watchPageErrors(page)
-    await page.goto('/login')
-    await signInWithForm(page, FAMILY, /\/book-slot/)
-    await page.goto('/onboarding')
+    const { context, page, errors } = await browser.familyOnCampForm(site.url, FAMILY, PHONE)
     await page.getByRole('radio', { name: /^Camp 2/ }).check()
     await page.getByRole('radio', { name: /Batch 1/ }).check()
     await page.getByRole('checkbox', { name: /Kavya Iyer/ }).check()

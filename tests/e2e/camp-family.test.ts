@@ -10,12 +10,7 @@ const site = useFamilySite()
 
 describe('a family registering for a camp', () => {
   it('signed in: both swimmers ticked → one payment → the status page names both', async () => {
-    const context = await browser.context(site.url, PHONE)
-    const page = await context.newPage()
-    const errors = watchPageErrors(page)
-    await page.goto('/login')
-    await signInWithForm(page, FAMILY, /\/book-slot/)
-    await page.goto('/onboarding')
+    const { context, page, errors } = await browser.familyOnCampForm(site.url, FAMILY, PHONE)
     await expect.poll(() => page.getByRole('group', { name: 'Swimmers' }).isVisible()).toBe(true)
     await expectNoAxeViolations(page)
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { eq } from 'drizzle-orm'
 import { camps, promoCodes } from '~/db/schema'
-import { expectNoAxeViolations, PHONE, signInWithForm, useBrowser, watchPageErrors } from '../support/browser'
+import { expectNoAxeViolations, PHONE, useBrowser, watchPageErrors } from '../support/browser'
 import { addFamily, FAMILY } from '../support/family-site'
 import { useTestSite } from '../support/site'
 
@@ -112,12 +112,7 @@ describe('the camp price live on the forms', () => {
   })
 
   it('a signed-in parent who ticks two swimmers sees the sibling price and the total from the server', async () => {
-    const context = await browser.context(site.url, LAPTOP)
-    const page = await context.newPage()
-    const errors = watchPageErrors(page)
-    await page.goto('/login')
-    await signInWithForm(page, FAMILY, /\/book-slot/)
-    await page.goto('/onboarding')
+    const { context, page, errors } = await browser.familyOnCampForm(site.url, FAMILY, LAPTOP)
     await page.getByRole('radio', { name: /^Camp 1/ }).check()
     await page.getByRole('radio', { name: /Batch 1/ }).check()
     await page.getByRole('checkbox', { name: /Meera Iyer/ }).check()

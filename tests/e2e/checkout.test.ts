@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { camps, promoCodes } from '~/db/schema'
-import { DESKTOP, expectNoAxeViolations, PHONE, signInWithForm, useBrowser, watchPageErrors } from '../support/browser'
+import { DESKTOP, expectNoAxeViolations, PHONE, signInWithForm, useBrowser } from '../support/browser'
 import { addFamily, FAMILY } from '../support/family-site'
 import { pdfText } from '../support/pdf-text'
 import { STAFF, useTestSite } from '../support/site'
@@ -27,12 +27,7 @@ const site = useTestSite(
 
 describe('one checkout, from the camp form to the credit note', () => {
   it('sibling price and promo code → one payment → receipt with both discounts → one child refunded → its credit note by e-mail', async () => {
-    const context = await browser.context(site.url, PHONE)
-    const page = await context.newPage()
-    const errors = watchPageErrors(page)
-    await page.goto('/login')
-    await signInWithForm(page, FAMILY, /\/book-slot/)
-    await page.goto('/onboarding')
+    const { context, page, errors } = await browser.familyOnCampForm(site.url, FAMILY, PHONE)
     await page.getByRole('radio', { name: /^Camp 1/ }).check()
     await page.getByRole('radio', { name: /Batch 1/ }).check()
     await page.getByRole('checkbox', { name: /Meera Iyer/ }).check()

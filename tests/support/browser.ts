@@ -61,6 +61,16 @@ export function useBrowser() {
       await page.close()
       return context
     },
+    /** A family signed in through the login form, on the camp registration page, with the page's errors watched. */
+    async familyOnCampForm(url: string, family: { email: string; password: string }, viewport = PHONE) {
+      const context = await newContext(await browser(), url, viewport)
+      const page = await context.newPage()
+      const errors = watchPageErrors(page)
+      await page.goto('/login')
+      await signInWithForm(page, family, /\/book-slot/)
+      await page.goto('/onboarding')
+      return { context, page, errors }
+    },
   }
 }
 
