@@ -1,5 +1,6 @@
 import { data, Form, Link } from 'react-router'
 import { BookingChangeHeading } from '~/components/booking-change-heading'
+import { CancelForm } from '~/components/cancel-form'
 import type { Route } from './+types/bookings.$reference.cancel'
 import { FormAlert, HoneypotField, PendingButton } from '~/components/form-controls'
 import { callerOf } from '~/lib/auth.server'
@@ -118,17 +119,7 @@ export default function Cancel({ loaderData, actionData }: Route.ComponentProps)
           </Link>
         </Form>
       ) : (
-        <Form method="post" action={confirmAction} className="card mt-6 space-y-4 p-6 shadow-sm">
-          <HoneypotField />
-          <p className="text-ink">{terms}</p>
-          <FormAlert id="cancel-error" errors={actionData?.error ? [actionData.error] : undefined} />
-          <PendingButton pendingLabel="Cancelling..." className="btn-primary w-full bg-red-700 hover:bg-red-800">
-            Cancel my booking
-          </PendingButton>
-          <Link to={backTo} className="btn-secondary w-full">
-            Keep my booking
-          </Link>
-        </Form>
+        <CancelForm action={confirmAction} terms={terms} error={actionData?.error} confirmLabel="Cancel my booking" keepLabel="Keep my booking" backTo={backTo} />
       )}
     </section>
   )

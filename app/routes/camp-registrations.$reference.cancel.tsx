@@ -1,6 +1,6 @@
-import { data, Form, Link } from 'react-router'
+import { data } from 'react-router'
 import { BookingChangeHeading } from '~/components/booking-change-heading'
-import { FormAlert, HoneypotField, PendingButton } from '~/components/form-controls'
+import { CancelForm } from '~/components/cancel-form'
 import type { Route } from './+types/camp-registrations.$reference.cancel'
 import { requireUser } from '~/lib/auth.server'
 import { readForm } from '~/lib/form-data.server'
@@ -68,19 +68,13 @@ export default function CancelCampPlace({ loaderData, actionData }: Route.Compon
           {options.reason}
         </p>
       ) : (
-        <Form method="post" className="card mt-6 space-y-4 p-6 shadow-sm">
-          <HoneypotField />
-          <p className="text-ink">
-            {refund ? `You will get your ${refund} back, ${refundPolicy}.` : 'No payment was taken for this registration, so there is nothing to refund.'} You can cancel until {deadline}.
-          </p>
-          <FormAlert id="cancel-error" errors={actionData?.error ? [actionData.error] : undefined} />
-          <PendingButton pendingLabel="Cancelling..." className="btn-primary w-full bg-red-700 hover:bg-red-800">
-            Cancel this registration
-          </PendingButton>
-          <Link to={BACK_TO} className="btn-secondary w-full">
-            Keep this registration
-          </Link>
-        </Form>
+        <CancelForm
+          terms={`${refund ? `You will get your ${refund} back, ${refundPolicy}.` : 'No payment was taken for this registration, so there is nothing to refund.'} You can cancel until ${deadline}.`}
+          error={actionData?.error}
+          confirmLabel="Cancel this registration"
+          keepLabel="Keep this registration"
+          backTo={BACK_TO}
+        />
       )}
     </section>
   )
