@@ -5,7 +5,7 @@ import { PRODUCT_NAME } from '~/lib/seo'
 import { eventually } from '../support/eventually'
 import { between } from '../support/page-text'
 import { useTestSite } from '../support/site'
-import { decodeHtml, fieldState, groupState, registrationForm, text, Visitor } from '../support/visitor'
+import { decodeHtml, fieldState, groupState, registrationForm, swimmerForm, text, Visitor } from '../support/visitor'
 
 // How a visitor finds their way: signing in from any page, one page where every booking button
 // leads, camps in the header while they are open, and a registration that asks rather than assumes.
@@ -145,18 +145,7 @@ describe('registration', () => {
     expect(page.status).toBe(200)
     expect(text(page.html)).not.toContain('How did you get to know about us')
     expect(page.html).not.toContain('name="howDidYouKnow"')
-    const added = await customer.post('/swimmers/new', {
-      name: 'Dev Menon',
-      age: '10',
-      birthDate: '',
-      gender: 'male',
-      swimmingExperience: 'beginner',
-      academyName: 'NA',
-      coachName: 'NA',
-      specialization: 'freestyle',
-      participateInEvents: 'no',
-      guardianDeclaration: 'on',
-    })
+    const added = await customer.post('/swimmers/new', swimmerForm({ guardianDeclaration: 'on' }))
     expect([added.status, added.location]).toEqual([302, '/swimmers'])
   })
 })

@@ -3,7 +3,7 @@ import { GUARDIAN_DECLARATION_MESSAGE, NAME_MESSAGE, PARENT_EMAIL_MESSAGE } from
 import { MINOR_HOLDER_MESSAGE } from '~/modules/swimmers/swimmers.server'
 import { codeIn } from '../support/smtp-sink'
 import { useTestSite } from '../support/site'
-import { fieldState, registrationForm, text, Visitor } from '../support/visitor'
+import { fieldState, registrationForm, swimmerForm, text, Visitor } from '../support/visitor'
 
 // The family pages as a browser without JavaScript uses them: registering a child or oneself as a
 // minor, and the account's swimmers at /swimmers (list, add, edit), against the real server.
@@ -13,23 +13,6 @@ const site = useTestSite()
 const childRegistration = (overrides: Record<string, string> = {}) =>
   registrationForm({ whoSwims: 'child', name: 'Lakshmi Menon', email: 'lakshmi@example.com', swimmerName: 'Anu Menon', age: '12', guardianDeclaration: 'on', ...overrides })
 
-/** A swimmer form as the add and edit pages send it. */
-const swimmerForm = (overrides: Record<string, string> = {}) => ({
-  name: 'Dev Menon',
-  age: '10',
-  birthDate: '',
-  gender: 'male',
-  swimmingExperience: 'beginner',
-  academyName: 'NA',
-  coachName: 'NA',
-  specialization: 'freestyle',
-  otherSpecialization: '',
-  participateInEvents: 'no',
-  strokeBestTime: '',
-  howDidYouKnow: 'instagram',
-  otherSource: '',
-  ...overrides,
-})
 
 async function verify(visitor: Visitor, email: string) {
   const mail = await site.sink.waitForMailTo(email, /verification code/)

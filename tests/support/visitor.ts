@@ -112,3 +112,20 @@ export function fieldState(html: string, name: string) {
   const message = errorId ? new RegExp(`id="${errorId}"[^>]*>([^<]*)<`).exec(html)?.[1] : undefined
   return { invalid, message: message?.replaceAll('&#x27;', "'") }
 }
+
+
+/** A swimmer form as the add and edit pages send it. */
+export const swimmerForm = (overrides: Record<string, string> = {}) => ({
+  name: 'Dev Menon',
+  age: '10',
+  birthDate: '',
+  gender: 'male',
+  swimmingExperience: 'beginner',
+  academyName: 'NA',
+  coachName: 'NA',
+  specialization: 'freestyle',
+  otherSpecialization: '',
+  participateInEvents: 'no',
+  strokeBestTime: '',
+  ...overrides,
+})
