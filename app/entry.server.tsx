@@ -4,7 +4,7 @@ import { isRouteErrorResponse, ServerRouter, type AppLoadContext, type EntryCont
 import { RETRY_AFTER_SECONDS } from './db/outage.server'
 import { redactSecrets } from './lib/log-redaction.server'
 import { logger } from './lib/logger.server'
-import { NonceContext } from './lib/nonce'
+import { NonceContext } from './web/nonce'
 
 export const streamTimeout = 5_000
 

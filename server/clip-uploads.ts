@@ -2,10 +2,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { EVENTS, type Upload } from '@tus/utils'
 import { Server as TusServer } from '@tus/server'
 import type pino from 'pino'
-import { getUser } from '~/lib/auth.server'
 import { DomainError } from '~/lib/domain-error'
 import { beginClipUpload, CLIP_MAX_BYTES, clipUploadOf, endClipUpload, recordUploadedClip } from '~/modules/analyses/files/clips.server'
 import type { AnalysisFileStore } from '~/modules/analyses/files/store.server'
+import { getUser } from '~/web/auth.server'
 
 /** Where staff's browsers send clips, with the tus protocol (resumable uploads). */
 export const CLIP_UPLOADS_PATH = '/uploads/clips'

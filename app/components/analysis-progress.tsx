@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react'
 import { Form, Link } from 'react-router'
-import { useHydrated } from '~/lib/use-hydrated'
+import { useHydrated } from '~/web/use-hydrated'
 import { LineChart, type ChartPoint } from './analysis-charts'
 import { ChangeText } from './analysis-results'
 import { clipUrls } from './clip-player'

@@ -2,7 +2,7 @@ import { getCollectionProps, getFormProps, type FieldMetadata, type SubmissionRe
 import { Form } from 'react-router'
 import { WhatsAppOptInField } from './whatsapp-opt-in'
 import { AuthCard, CheckboxGroupField, FieldError, FormAlert, HoneypotField, PendingButton, TextField, useValidatedForm } from './form-fields'
-import { useHydrated } from '~/lib/use-hydrated'
+import { useHydrated } from '~/web/use-hydrated'
 import { formatWholeRupees, type Discount } from '~/lib/money'
 import { CampFamilySchema } from '~/modules/camps/family-schemas'
 import { siblingDiscountText, siblingPriceText, swimmerPrices } from '~/modules/camps/sibling-price'

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react'
 import { Link } from 'react-router'
-import { POLL_SECONDS, usePaymentPolling } from '~/lib/use-payment-polling'
+import { POLL_SECONDS, usePaymentPolling } from '~/web/payments/use-payment-polling'
 import { DetailRow, RefreshStatus, type StatusCard, StatusCardView, SupportDetails } from './payment-status-card'
 
 export type OrderDetails = { id: string; title: string; rows: ReadonlyArray<{ term: string; value: string }> }

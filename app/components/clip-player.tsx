@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react'
-import { useHydrated } from '~/lib/use-hydrated'
+import { useHydrated } from '~/web/use-hydrated'
 
 export type PlayerClip = { id: number; title: string; hasPoster: boolean; chapters: Array<{ kind: string; label: string; seconds: number }> }
 

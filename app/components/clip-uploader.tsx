@@ -1,7 +1,7 @@
 import { useId, useRef, useState, type FormEvent } from 'react'
 import { useRevalidator } from 'react-router'
-import { formatFileSize } from '~/lib/file-size'
 import { CAMERA_ANGLES } from '~/modules/analyses/catalog'
+import { formatFileSize } from '~/web/file-size'
 
 type Progress = { sent: number; total: number }
 

@@ -2,8 +2,8 @@ import { getCollectionProps, getInputProps, getSelectProps, getTextareaProps, us
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react'
 import { Form, useNavigation } from 'react-router'
 import type { z } from 'zod'
-import { HONEYPOT_FIELD } from '~/lib/honeypot'
-import { useHydrated } from '~/lib/use-hydrated'
+import { HONEYPOT_FIELD } from '~/web/honeypot'
+import { useHydrated } from '~/web/use-hydrated'
 
 // One way to build every form: Conform field metadata in, labelled controls out, each error next
 // to its field and tied to it with aria-describedby / aria-invalid. Nothing here loads zod: a page

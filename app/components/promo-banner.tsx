@@ -1,11 +1,11 @@
 import { useEffect } from 'react'
 import { Link, useFetcher, useLocation } from 'react-router'
-import { BANNER_CLOSE_PATH } from '~/lib/banner'
-import { useHydrated } from '~/lib/use-hydrated'
+import { BANNER_CLOSE_PATH } from '~/web/banner/banner'
+import { useHydrated } from '~/web/use-hydrated'
 import { PortraitPlaceholder } from './icons'
 import { CloseIcon } from './more-line-icons'
 
-/** A camp as the banner words it (lib/banner-view.server.ts): dates, times and prices already formatted. */
+/** A camp as the banner words it (web/banner/banner-view.server.ts): dates, times and prices already formatted. */
 export type BannerCamp = {
   code: string
   name: string

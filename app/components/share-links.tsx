@@ -2,8 +2,8 @@ import { getFormProps, type SubmissionResult } from '@conform-to/react'
 import { useRef, useState } from 'react'
 import { Form, Link } from 'react-router'
 import { FormAlert, HoneypotField, PendingButton, RadioGroupField, SelectField, TextField, useValidatedForm } from './form-fields'
-import { useHydrated } from '~/lib/use-hydrated'
 import { DEFAULT_SHARE_DAYS, SHARE_DAYS, SHARE_SCOPES, ShareLinkSchema } from '~/modules/analyses/share-schemas'
+import { useHydrated } from '~/web/use-hydrated'
 
 export type ShareActionData = { result: SubmissionResult<string[]>; created: { url: string; expires: string; emailedTo: string | null; whatsApp: string } | null } | undefined
 

@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import { useHydrated } from '~/lib/use-hydrated'
+import { useHydrated } from '~/web/use-hydrated'
 import { CloseIcon } from './more-line-icons'
 
 type ToastMessage = { id: string; type: 'success' | 'error' | 'info'; title: string; description?: string }

@@ -1,6 +1,6 @@
 /**
  * What kind of refusal a domain error is. Pages answer each kind with one HTTP status
- * (app/lib/refusals.server.ts), so a module says what went wrong and never how it is shown.
+ * (app/web/refusals.server.ts), so a module says what went wrong and never how it is shown.
  */
 export type DomainErrorKind =
   /** What was sent breaks a rule of the form: a weak password, a setting out of range. */

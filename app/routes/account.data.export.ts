@@ -1,10 +1,10 @@
 import { redirect } from 'react-router'
 import type { Route } from './+types/account.data.export'
-import { requireUser } from '~/lib/auth.server'
 import { labToday } from '~/lib/lab-time'
-import { redirectWithToast } from '~/lib/toast.server'
 import { buildDataExport, EXPORT_LIMIT, exportLimitKey } from '~/modules/privacy/export.server'
 import { enforce, RateLimitedError } from '~/modules/rate-limit/rate-limit.server'
+import { requireUser } from '~/web/auth.server'
+import { redirectWithToast } from '~/web/toast.server'
 
 /** Only a POST builds an export; an address typed or followed goes back to the page. */
 export async function loader({ request }: Route.LoaderArgs) {

@@ -1,8 +1,8 @@
 import type { Route } from './+types/analyses.$id.report-files.$fileId'
-import { notFoundFile, resultsViewer, RESULTS_HEADERS } from '~/lib/analysis-pages.server'
 import { rowId } from '~/lib/row-id'
 import { maySeeAnalysis } from '~/modules/analyses/access.server'
 import { analysisReportFile } from '~/modules/analyses/views.server'
+import { notFoundFile, resultsViewer, RESULTS_HEADERS } from '~/web/analyses/analysis-pages.server'
 
 /**
  * A report file of the booking an analysis is of, for whoever may see the analysis: its family,

@@ -1,9 +1,9 @@
 import type { Route } from './+types/analyses.clips.$clipId.chapters.vtt'
-import { notFoundFile, resultsViewer, RESULTS_HEADERS } from '~/lib/analysis-pages.server'
 import { rowId } from '~/lib/row-id'
 import { maySeeAnalysis } from '~/modules/analyses/access.server'
 import { chaptersVtt } from '~/modules/analyses/chapters-vtt'
 import { clipChapters } from '~/modules/analyses/views.server'
+import { notFoundFile, resultsViewer, RESULTS_HEADERS } from '~/web/analyses/analysis-pages.server'
 
 /**
  * A clip's chapters as WebVTT, for the player's chapter track: for whoever may see the clip's

@@ -1,10 +1,10 @@
 import type { Route } from './+types/analyses.clips.$clipId.video'
-import { notFoundFile, RESULTS_HEADERS } from '~/lib/analysis-pages.server'
 import { rowId } from '~/lib/row-id'
-import { storedFileResponse } from '~/lib/stored-file-response.server'
 import { maySeeAnalysis, viewerOf } from '~/modules/analyses/access.server'
 import { clipFiles } from '~/modules/analyses/files/clips.server'
 import { analysisFileStore } from '~/modules/analyses/files/store.server'
+import { notFoundFile, RESULTS_HEADERS } from '~/web/analyses/analysis-pages.server'
+import { storedFileResponse } from '~/web/analyses/stored-file-response.server'
 
 /**
  * A clip's video, for those who may see its analysis (staff; the family's account once it is

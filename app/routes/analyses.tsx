@@ -1,9 +1,9 @@
 import { data, Link } from 'react-router'
 import type { Route } from './+types/analyses'
-import { requireUser } from '~/lib/auth.server'
-import { RESULTS_HEADERS } from '~/lib/analysis-pages.server'
+import { requireUser } from '~/web/auth.server'
+import { RESULTS_HEADERS } from '~/web/analyses/analysis-pages.server'
 import { formatLongDate } from '~/lib/lab-time'
-import { RESULTS_META } from '~/lib/results-meta'
+import { RESULTS_META } from '~/web/analyses/results-meta'
 import { pageMeta } from '~/lib/seo'
 import { accountAnalyses } from '~/modules/analyses/views.server'
 

@@ -1,8 +1,8 @@
 import { data, redirect } from 'react-router'
 import type { Route } from './+types/banner.close'
-import { safeRedirect } from '~/lib/auth.server'
-import { bannerClosedHeader } from '~/lib/banner-closed.server'
-import { readForm } from '~/lib/form-data.server'
+import { safeRedirect } from '~/web/auth.server'
+import { bannerClosedHeader } from '~/web/banner/banner-closed.server'
+import { readForm } from '~/web/form-data.server'
 
 /**
  * Closing the camp banner: a cookie for the rest of the visit, then back to the page the visitor

@@ -1,6 +1,6 @@
 import type { Route } from './+types/booking.check'
 import { BOOKING_STATUS_LINK, isLinkKey } from '~/lib/private-links.server'
-import { orderCheck } from '~/lib/order-status.server'
+import { orderCheck } from '~/web/payments/order-status.server'
 import { paymentStatusView } from '~/modules/booking/bookings.server'
 import { guestLinkOpenFor } from '~/modules/booking/guest-links.server'
 

@@ -1,16 +1,16 @@
 import { data } from 'react-router'
 import { z } from 'zod'
 import type { Route } from './+types/camp-registration.quote'
-import { callerOf, getUser } from '~/lib/auth.server'
 import { DomainError } from '~/lib/domain-error'
-import { readForm } from '~/lib/form-data.server'
 import { formatWholeRupees } from '~/lib/money'
-import { refusalOf } from '~/lib/refusals.server'
 import { CampFamilySchema } from '~/modules/camps/family-schemas'
 import { CampRegistrationSchema } from '~/modules/camps/schemas'
 import { quoteDraft } from '~/modules/payments/checkout.server'
 import { quoteRows, type QuoteRow } from '~/modules/payments/quote'
 import { clientNetwork } from '~/modules/rate-limit/client-network'
+import { callerOf, getUser } from '~/web/auth.server'
+import { readForm } from '~/web/form-data.server'
+import { refusalOf } from '~/web/refusals.server'
 
 const NO_STORE = { 'Cache-Control': 'no-store' }
 

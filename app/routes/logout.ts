@@ -1,7 +1,7 @@
 import { redirect } from 'react-router'
 import type { Route } from './+types/logout'
-import { endSession } from '~/lib/auth.server'
-import { redirectWithToast } from '~/lib/toast.server'
+import { endSession } from '~/web/auth.server'
+import { redirectWithToast } from '~/web/toast.server'
 
 /** Signing out is a POST (a link or a prefetch must never sign anyone out); it returns to /. */
 export async function action({ request }: Route.ActionArgs) {

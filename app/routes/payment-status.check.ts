@@ -1,6 +1,6 @@
 import type { Route } from './+types/payment-status.check'
 import { CAMP_STATUS_LINK, isLinkKey } from '~/lib/private-links.server'
-import { orderCheck } from '~/lib/order-status.server'
+import { orderCheck } from '~/web/payments/order-status.server'
 import { campPaymentView } from '~/modules/camps/status.server'
 
 /** The small JSON answer the camp status page polls, for holders of the link's key only. */

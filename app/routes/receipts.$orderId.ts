@@ -1,9 +1,9 @@
 import type { Route } from './+types/receipts.$orderId'
 import { isLinkKey, RECEIPT_LINK } from '~/lib/private-links.server'
-import { taxDocumentDownload } from '~/lib/tax-documents.server'
+import { taxDocumentDownload } from '~/web/receipts/tax-documents.server'
 import { renderReceiptPdf } from '~/modules/receipts/receipt-pdf.server'
 import { receiptOf } from '~/modules/receipts/receipts.server'
-import { refuseNul } from '~/lib/nul.server'
+import { refuseNul } from '~/web/nul.server'
 
 /** A payment's receipt as a PDF, for its customer, staff, or the holder of a link the site made (see taxDocumentDownload). */
 export async function loader({ request, params }: Route.LoaderArgs) {

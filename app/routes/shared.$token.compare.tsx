@@ -2,12 +2,12 @@ import { data, Link } from 'react-router'
 import type { Route } from './+types/shared.$token.compare'
 import { BeforeTwoAnalyses, CompareChooser, CompareView } from '~/components/analysis-progress'
 import { LINK_GONE_TITLE, LinkGone } from '~/components/link-gone'
-import { compareChoiceOf, linkGone, RESULTS_HEADERS, sharedViewer, shareQuery } from '~/lib/analysis-pages.server'
-import { notFoundUnless } from '~/lib/refusals.server'
-import { RESULTS_META } from '~/lib/results-meta'
 import { PRODUCT_NAME } from '~/lib/seo'
 import { maySeeSwimmer } from '~/modules/analyses/access.server'
 import { swimmerHeading } from '~/modules/analyses/views.server'
+import { compareChoiceOf, linkGone, RESULTS_HEADERS, sharedViewer, shareQuery } from '~/web/analyses/analysis-pages.server'
+import { RESULTS_META } from '~/web/analyses/results-meta'
+import { notFoundUnless } from '~/web/refusals.server'
 
 // Two analyses side by side through a coach's link for all of a swimmer's results.
 

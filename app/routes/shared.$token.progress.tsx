@@ -2,12 +2,12 @@ import { data, Link } from 'react-router'
 import type { Route } from './+types/shared.$token.progress'
 import { ProgressView } from '~/components/analysis-progress'
 import { LINK_GONE_TITLE, LinkGone } from '~/components/link-gone'
-import { linkGone, progressPageOf, RESULTS_HEADERS, sharedViewer } from '~/lib/analysis-pages.server'
-import { notFoundUnless } from '~/lib/refusals.server'
-import { RESULTS_META } from '~/lib/results-meta'
 import { PRODUCT_NAME } from '~/lib/seo'
 import { maySeeSwimmer } from '~/modules/analyses/access.server'
 import { swimmerHeading, swimmerHistory } from '~/modules/analyses/views.server'
+import { linkGone, progressPageOf, RESULTS_HEADERS, sharedViewer } from '~/web/analyses/analysis-pages.server'
+import { RESULTS_META } from '~/web/analyses/results-meta'
+import { notFoundUnless } from '~/web/refusals.server'
 
 // A swimmer's progress through a coach's link for all their results (not one for a single analysis).
 

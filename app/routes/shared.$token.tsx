@@ -2,13 +2,13 @@ import { data, Link } from 'react-router'
 import type { Route } from './+types/shared.$token'
 import { AnalysisPage } from '~/components/analysis-results'
 import { LINK_GONE_TITLE, LinkGone } from '~/components/link-gone'
-import { analysisPageOf, linkGone, RESULTS_HEADERS, sharedViewer, shareQuery } from '~/lib/analysis-pages.server'
 import { formatLongDate } from '~/lib/lab-time'
-import { notFoundUnless } from '~/lib/refusals.server'
-import { RESULTS_META } from '~/lib/results-meta'
 import { PRODUCT_NAME } from '~/lib/seo'
 import { maySeeAnalysis } from '~/modules/analyses/access.server'
 import { analysisView, swimmerHeading, swimmerHistory } from '~/modules/analyses/views.server'
+import { analysisPageOf, linkGone, RESULTS_HEADERS, sharedViewer, shareQuery } from '~/web/analyses/analysis-pages.server'
+import { RESULTS_META } from '~/web/analyses/results-meta'
+import { notFoundUnless } from '~/web/refusals.server'
 
 // A coach's link: a swimmer's published results (all of them, or one analysis) and nothing else of
 // the family's account. Whoever has the link sees them until it expires or the family revokes it.

@@ -1,5 +1,5 @@
 import { config } from '~/config.server'
-import { PUBLIC_PAGES } from '~/lib/public-pages'
+import { PUBLIC_PAGES } from '~/web/public-pages'
 
 export function loader() {
   const base = config().SITE_URL

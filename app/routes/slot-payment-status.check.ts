@@ -1,8 +1,8 @@
 import { data } from 'react-router'
 import type { Route } from './+types/slot-payment-status.check'
-import { getUser } from '~/lib/auth.server'
-import { orderCheck } from '~/lib/order-status.server'
 import { paymentStatusView } from '~/modules/booking/bookings.server'
+import { getUser } from '~/web/auth.server'
+import { orderCheck } from '~/web/payments/order-status.server'
 
 /** The small JSON answer the session's status page polls: the payment's state, for its owner only. */
 export async function loader({ request }: Route.LoaderArgs) {

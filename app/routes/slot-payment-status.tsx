@@ -2,15 +2,15 @@ import { data, Link } from 'react-router'
 import type { Route } from './+types/slot-payment-status'
 import { CheckoutStatus, ReceiptButton } from '~/components/checkout-status'
 import type { StatusCard } from '~/components/payment-status-card'
-import { requireUser } from '~/lib/auth.server'
+import { requireUser } from '~/web/auth.server'
 import { formatRupees } from '~/lib/money'
 import { formatLabDateThenTime, formatTimeRange, formatWeekdayDate, formatWeekdayDayMonth } from '~/lib/lab-time'
-import { followOrder, shownState, statusPageBasics } from '~/lib/order-status.server'
+import { followOrder, shownState, statusPageBasics } from '~/web/payments/order-status.server'
 import { pageMeta } from '~/lib/seo'
 import { paymentStatusView, type StatusView } from '~/modules/booking/bookings.server'
 import { promoCodeOfPayment } from '~/modules/payments/checkout.server'
 import { promoDiscountRow } from '~/modules/promotions/texts'
-import { refuseNul } from '~/lib/nul.server'
+import { refuseNul } from '~/web/nul.server'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
   ...pageMeta(matches, { title: 'Payment Status', description: 'The status of your payment for a swimming analysis session.', path: '/slot-payment-status' }),

@@ -1,7 +1,7 @@
 import { Link } from 'react-router'
 import type { Route } from './+types/swimmers'
 import { ParentConsentNotice } from '~/components/parent-consent-notice'
-import { requireUser } from '~/lib/auth.server'
+import { requireUser } from '~/web/auth.server'
 import { formatLabDateTime, labToday } from '~/lib/lab-time'
 import { pageMeta } from '~/lib/seo'
 import { swimmerProfileRows } from '~/modules/swimmers/texts'

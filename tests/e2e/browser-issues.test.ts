@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { PUBLIC_PAGES } from '~/lib/public-pages'
+import { PUBLIC_PAGES } from '~/web/public-pages'
 import { addDays, labToday } from '~/lib/lab-time'
 import { DESKTOP, useBrowser } from '../support/browser'
 import { useTestSite } from '../support/site'

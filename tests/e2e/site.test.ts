@@ -1,6 +1,6 @@
 import pg from 'pg'
 import { describe, expect, it } from 'vitest'
-import { PUBLIC_PAGES } from '~/lib/public-pages'
+import { PUBLIC_PAGES } from '~/web/public-pages'
 import { DESKTOP, expectNoAxeViolations, PHONE, watchPageErrors, useBrowser } from '../support/browser'
 import { useTestSite } from '../support/site'
 import { startTestServer } from '../support/test-server'

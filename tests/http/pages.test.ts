@@ -4,7 +4,7 @@ import { request } from 'node:http'
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { PUBLIC_PAGES } from '~/lib/public-pages'
+import { PUBLIC_PAGES } from '~/web/public-pages'
 import { startTestServer, type TestServer } from '../support/test-server'
 
 const SITE_URL = 'https://lab.example.in'

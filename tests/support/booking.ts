@@ -2,9 +2,9 @@ import { eq } from 'drizzle-orm'
 import { expect } from 'vitest'
 import { db } from '~/db/client.server'
 import { availabilityWindows, bookings, outboxMessages, swimmers, users } from '~/db/schema'
-import { sessionHeader } from '~/lib/auth.server'
 import { createSession } from '~/modules/accounts/sessions.server'
 import type { Customer } from '~/modules/booking/holds.server'
+import { sessionHeader } from '~/web/auth.server'
 
 /** Replaces the seeded availability with exactly the windows a test describes. */
 export async function setWindows(windows: Array<{ date: string; start?: string | null; end?: string | null; duration?: number | null; capacity?: number; holiday?: boolean }>) {

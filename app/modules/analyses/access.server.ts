@@ -3,7 +3,7 @@ import { and, eq, gt, isNotNull, isNull } from 'drizzle-orm'
 import { db } from '~/db/client.server'
 import { analyses, bookings, shareLinks, swimmers } from '~/db/schema'
 import { durationMs } from '~/lib/lab-time'
-import { getUser } from '~/lib/auth.server'
+import { getUser } from '~/web/auth.server'
 import type { PublicUser } from '~/modules/accounts/users.server'
 
 /**

@@ -3,14 +3,14 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link } from 'react-router'
 import type { Route } from './+types/booking-new'
 import { FormAlert, PendingButton, RadioGroupField, SelectField, TextField, useValidatedForm } from '~/components/form-fields'
-import { requireAdmin } from '~/lib/auth.server'
+import { requireAdmin } from '~/web/auth.server'
 import { rupeesToPaise } from '~/lib/money'
-import { redirectWithToast } from '~/lib/toast.server'
+import { redirectWithToast } from '~/web/toast.server'
 import { createStaffBooking } from '~/modules/booking/staff.server'
 import { PAYMENT_METHODS, STAFF_PRODUCTS, StaffBookingSchema } from '~/modules/booking/staff-schemas'
 import { getCatalogue, requireItem } from '~/modules/site/site.server'
-import { readForm } from '~/lib/form-data.server'
-import { formErrorsOf, refusalOf } from '~/lib/refusals.server'
+import { readForm } from '~/web/form-data.server'
+import { formErrorsOf, refusalOf } from '~/web/refusals.server'
 
 export const meta: Route.MetaFunction = () => [{ title: 'New booking | Admin' }, { name: 'robots', content: 'noindex' }]
 

@@ -1,12 +1,12 @@
 import type { Route } from './+types/bookings.csv'
-import { requireAdmin } from '~/lib/auth.server'
+import { requireAdmin } from '~/web/auth.server'
 import { csvResponse, toCsv } from '~/lib/csv'
 import { formatLabDate, formatTimeRange, labToday } from '~/lib/lab-time'
 import { paiseToDecimalRupees } from '~/lib/money'
 import { staffBookings } from '~/modules/booking/staff.server'
 import { BOOKING_STATUS_LABELS } from '~/modules/booking/texts'
 import { bookingFilters } from '~/modules/booking/staff-filters'
-import { refuseNul } from '~/lib/nul.server'
+import { refuseNul } from '~/web/nul.server'
 
 /** The bookings list, with the same filters as the page, as a spreadsheet. */
 export async function loader({ request }: Route.LoaderArgs) {

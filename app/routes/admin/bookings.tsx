@@ -1,6 +1,6 @@
 import { Form, Link } from 'react-router'
 import type { Route } from './+types/bookings'
-import { requireAdmin } from '~/lib/auth.server'
+import { requireAdmin } from '~/web/auth.server'
 import { formatRupees } from '~/lib/money'
 import { formatTimeRange, formatWeekdayDate } from '~/lib/lab-time'
 import { bookingFilters } from '~/modules/booking/staff-filters'
@@ -8,7 +8,7 @@ import { staffBookings } from '~/modules/booking/staff.server'
 import { overdueAnalyses } from '~/modules/analyses/publishing.server'
 import { BOOKING_STATUS_LABELS } from '~/modules/booking/texts'
 import { getCatalogue } from '~/modules/site/site.server'
-import { refuseNul } from '~/lib/nul.server'
+import { refuseNul } from '~/web/nul.server'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Bookings | Admin' }, { name: 'robots', content: 'noindex' }]
 

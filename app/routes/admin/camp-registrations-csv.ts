@@ -1,12 +1,12 @@
 import type { Route } from './+types/camp-registrations-csv'
-import { requireAdmin } from '~/lib/auth.server'
+import { requireAdmin } from '~/web/auth.server'
 import { csvResponse, toCsv } from '~/lib/csv'
 import { labDateParts } from '~/lib/lab-time'
 import { paiseToDecimalRupees } from '~/lib/money'
 import { BOOKING_STATUS_LABELS } from '~/modules/booking/texts'
 import { campRegistrationsForExport } from '~/modules/camps/staff-views.server'
-import { refuseNul } from '~/lib/nul.server'
-import { notFoundUnless } from '~/lib/refusals.server'
+import { refuseNul } from '~/web/nul.server'
+import { notFoundUnless } from '~/web/refusals.server'
 
 const HEADER = ['Name', 'E-mail', 'Phone', 'Camp', 'Batch', 'Status', 'Amount (₹)', 'Registration ID', 'Order ID', 'Registered at (IST)']
 

@@ -1,10 +1,10 @@
 import { Form, Link } from 'react-router'
 import { z } from 'zod'
 import type { Route } from './+types/customers'
-import { requireAdmin } from '~/lib/auth.server'
+import { requireAdmin } from '~/web/auth.server'
 import { formatLabDate } from '~/lib/lab-time'
 import { searchCustomers } from '~/modules/accounts/staff.server'
-import { refuseNul } from '~/lib/nul.server'
+import { refuseNul } from '~/web/nul.server'
 import { formatPhone } from '~/lib/phone'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Customers | Admin' }, { name: 'robots', content: 'noindex' }]

@@ -3,7 +3,7 @@ import { NavLink, Outlet, useRouteLoaderData } from 'react-router'
 import type { Route } from './+types/layout'
 import { ErrorPage } from '~/components/error-page'
 import type { loader as rootLoader } from '~/root'
-import { requireAdmin } from '~/lib/auth.server'
+import { requireAdmin } from '~/web/auth.server'
 
 /** Every admin page: staff only (each page's own loader and action check again, as they run in parallel). */
 export async function loader({ request }: Route.LoaderArgs) {

@@ -3,10 +3,10 @@ import { z } from 'zod'
 import type { Route } from './+types/messages'
 import { MessageList } from '~/components/message-list'
 import { config } from '~/config.server'
-import { requireAdmin } from '~/lib/auth.server'
-import { refuseNul } from '~/lib/nul.server'
 import { listMessages, messageView } from '~/modules/mail/staff-messages.server'
 import { whatsappEnabled } from '~/modules/whatsapp/config.server'
+import { requireAdmin } from '~/web/auth.server'
+import { refuseNul } from '~/web/nul.server'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Messages | Admin' }, { name: 'robots', content: 'noindex' }]
 

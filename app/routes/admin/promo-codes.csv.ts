@@ -1,10 +1,10 @@
 import type { Route } from './+types/promo-codes.csv'
-import { requireAdmin } from '~/lib/auth.server'
 import { csvResponse, toCsv } from '~/lib/csv'
 import { labToday } from '~/lib/lab-time'
 import { paiseToDecimalRupees } from '~/lib/money'
 import { promoCodeRow, promoValidDays } from '~/modules/promotions/staff-rows'
 import { staffPromoCodes } from '~/modules/promotions/staff.server'
+import { requireAdmin } from '~/web/auth.server'
 
 /** The promo codes list as a spreadsheet: one row per code, newest first, with its uses and the discount it has given. */
 export async function loader({ request }: Route.LoaderArgs) {

@@ -5,9 +5,9 @@ import { data, Form, useLocation } from 'react-router'
 import type { z } from 'zod'
 import type { Route } from './+types/settings'
 import { FieldError, FormAlert, PendingButton, TextAreaField, TextField, useValidatedForm } from '~/components/form-fields'
-import { requireAdmin } from '~/lib/auth.server'
+import { requireAdmin } from '~/web/auth.server'
 import { basisPointsToPercentInput, formatRupees, paiseToRupeesInput } from '~/lib/money'
-import { redirectWithToast } from '~/lib/toast.server'
+import { redirectWithToast } from '~/web/toast.server'
 import {
   BannerSchema,
   CoachSchema,
@@ -20,9 +20,9 @@ import {
 } from '~/modules/site/schemas'
 import { SETTINGS_FORM_IDS } from '~/modules/site/launch-gaps'
 import { catalogueForStaff, setBanner, settingsForStaff, updateCataloguePrice, updateCoach, updateContactDetails, updateGrievanceOfficer, updateGstDetails, updatePolicies, updateTeamMember } from '~/modules/site/staff.server'
-import { readForm } from '~/lib/form-data.server'
-import { formIntent, unknownForm } from '~/lib/intent'
-import { formErrorsOf, notFoundUnless, refusalOf } from '~/lib/refusals.server'
+import { readForm } from '~/web/form-data.server'
+import { formIntent, unknownForm } from '~/web/intent'
+import { formErrorsOf, notFoundUnless, refusalOf } from '~/web/refusals.server'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Catalogue & settings | Admin' }, { name: 'robots', content: 'noindex' }]
 

@@ -3,9 +3,9 @@ import type { LineArrival } from '~/modules/camps/line.server'
 import { heldSeatAddress, latestCampOrder } from '~/modules/camps/status.server'
 import { HoldExpiredError } from '~/modules/payments/payments.server'
 import { applyCodeBeforePaying } from '~/modules/payments/checkout.server'
-import { logger } from './logger.server'
-import { CAMP_STATUS_LINK, privateLinkPath, privateLinkUrl, WAITLIST_OFFER_LINK } from './private-links.server'
-import { refusalOf } from './refusals.server'
+import { logger } from '~/lib/logger.server'
+import { CAMP_STATUS_LINK, privateLinkPath, privateLinkUrl, WAITLIST_OFFER_LINK } from '~/lib/private-links.server'
+import { refusalOf } from '~/web/refusals.server'
 
 type LineAnswer = { kind: 'full'; message: string; applicant: CampApplicantFields } | { kind: 'refused'; message: string; applicant: CampApplicantFields }
 

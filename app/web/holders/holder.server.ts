@@ -3,7 +3,7 @@ import { createCookie, type AppLoadContext } from 'react-router'
 import { config } from '~/config.server'
 import { browserFingerprint, type Holder } from '~/modules/holders/holders.server'
 import { clientNetwork } from '~/modules/rate-limit/client-network'
-import { callerOf } from './auth.server'
+import { callerOf } from '~/web/auth.server'
 
 const TOKEN = /^[A-Za-z0-9_-]{43}$/
 

@@ -1,8 +1,8 @@
-import { getUser } from '~/lib/auth.server'
-import { linkExpired } from '~/lib/booking-access.server'
-import { notFoundUnless } from '~/lib/refusals.server'
 import { guestLinkOpenFor } from '~/modules/booking/guest-links.server'
 import { mayDownloadReceipt } from '~/modules/receipts/receipts.server'
+import { getUser } from '~/web/auth.server'
+import { linkExpired } from '~/web/booking/booking-access.server'
+import { notFoundUnless } from '~/web/refusals.server'
 
 type Found<Document> = { document: Document; owner: Parameters<typeof mayDownloadReceipt>[0]; bookingId: number | null }
 

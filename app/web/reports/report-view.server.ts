@@ -1,6 +1,6 @@
 import type { ReportView } from '~/components/report-panel'
 import type { ReportSummary } from '~/modules/reports/reports.server'
-import { formatFileSize } from './file-size'
+import { formatFileSize } from '~/web/file-size'
 
 /** A delivered report as a customer's page shows it, each file behind `fileUrl`. */
 export function reportView(report: ReportSummary | undefined, fileUrl: (fileId: number) => string): ReportView | null {

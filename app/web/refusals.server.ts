@@ -1,5 +1,5 @@
 import { data } from 'react-router'
-import { DomainError, type DomainErrorKind } from './domain-error'
+import { DomainError, type DomainErrorKind } from '~/lib/domain-error'
 
 /** The HTTP status that answers each kind of domain error. */
 const STATUS_OF: Record<Exclude<DomainErrorKind, 'not_found'>, number> = { invalid: 400, conflict: 409, rate_limited: 429, unavailable: 502 }
