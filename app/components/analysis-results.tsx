@@ -1,30 +1,8 @@
 import { Link } from 'react-router'
 import { BandBar } from './analysis-charts'
-import { ClipPlayer, type PlayerClip } from './clip-player'
-import { ReportContents, type ReportView } from './report-panel'
-
-export type MetricRowView = {
-  key: string
-  label: string
-  value: string
-  previous: string | null
-  change: string | null
-  better: boolean | null
-  band: { value: number; display: string; betterWhen: 'higher' | 'lower'; marks: Array<{ level: string; value: number; display: string }>; standing: string } | null
-}
-
-export type AnalysisPageView = {
-  id: number
-  swimmerName: string
-  sessions: string
-  summary: string
-  poolLength: string
-  events: Array<{ id: number; label: string; metrics: MetricRowView[] }>
-  clips: Array<PlayerClip & { angle: string; event: string | null }>
-  findings: Array<{ id: number; title: string; whyItMatters: string; priority: string; priorityLabel: string; drills: Array<{ id: number; name: string; instructions: string; videoUrl: string | null }> }>
-  report: ReportView | null
-  nextAnalysis: { date: string; bookHref: string | null } | null
-}
+import type { AnalysisPageView, MetricRowView } from '~/web/analyses/analysis-pages.server'
+import { ClipPlayer } from './clip-player'
+import { ReportContents } from './report-panel'
 
 const PRIORITY_STYLE: Record<string, string> = {
   high: 'bg-red-100 text-red-900',

@@ -1,8 +1,6 @@
 import { Form } from 'react-router'
+import type { CampApplicantFields } from '~/web/camps/after-the-camp-line.server'
 import { AuthCard, FormAlert, HoneypotField } from './form-controls'
-
-/** What a parent typed on the camp form, sent along when they join a waitlist or try again. */
-export type CampApplicantFields = { name: string; email: string; phone_number: string; camp: string; batch: string }
 
 /**
  * The batch chosen is full: the parent's next step is its waitlist, sent with the details they

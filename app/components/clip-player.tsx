@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react'
+import type { PlayerClip } from '~/web/analyses/analysis-pages.server'
 import { useHydrated } from '~/web/use-hydrated'
 
-export type PlayerClip = { id: number; title: string; hasPoster: boolean; chapters: Array<{ kind: string; label: string; seconds: number }> }
 
 /** The clip's file addresses, carrying a coach's token (`query`, "" or "?share=…") when there is one. */
 export function clipUrls(clipId: number, query: string) {

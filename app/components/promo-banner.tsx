@@ -1,20 +1,10 @@
 import { useEffect } from 'react'
 import { Link, useFetcher, useLocation } from 'react-router'
 import { BANNER_CLOSE_PATH } from '~/web/banner/banner'
+import type { BannerCamp } from '~/web/banner/banner-view.server'
 import { useHydrated } from '~/web/use-hydrated'
 import { PortraitPlaceholder } from './icons'
 import { CloseIcon } from './more-line-icons'
-
-/** A camp as the banner words it (web/banner/banner-view.server.ts): dates, times and prices already formatted. */
-export type BannerCamp = {
-  code: string
-  name: string
-  dates: string
-  venue: string
-  batches: { code: string; name: string; times: string }[]
-  price: string
-  earlyBird: { regularPrice: string; saving: string; until: string } | null
-}
 
 type BannerCoach = { name: string; credentials: string; placeholder: boolean }
 

@@ -1,8 +1,4 @@
-export type ReportView = {
-  note: string
-  videoLinks: Array<{ label: string; url: string }>
-  files: Array<{ filename: string; url: string; size: string }>
-}
+import type { ReportView } from '~/web/reports/report-view.server'
 
 /**
  * A delivered report, or a published analysis, in a customer's view of their booking: "Report

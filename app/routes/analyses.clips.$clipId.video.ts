@@ -1,9 +1,9 @@
 import type { Route } from './+types/analyses.clips.$clipId.video'
 import { rowId } from '~/lib/row-id'
-import { maySeeAnalysis, viewerOf } from '~/modules/analyses/access.server'
+import { maySeeAnalysis } from '~/modules/analyses/access.server'
 import { clipFiles } from '~/modules/analyses/files/clips.server'
 import { analysisFileStore } from '~/modules/analyses/files/store.server'
-import { notFoundFile, RESULTS_HEADERS } from '~/web/analyses/analysis-pages.server'
+import { notFoundFile, RESULTS_HEADERS, viewerOf } from '~/web/analyses/analysis-pages.server'
 import { storedFileResponse } from '~/web/analyses/stored-file-response.server'
 
 /**

@@ -1,8 +1,8 @@
 import type { Database } from '~/db/client.server'
+import { trustNotificationsOf } from '~/lib/kept-cache.server'
 import { forgetSessionsOf } from '~/modules/accounts/sessions.server'
 import { forgetAvailability } from '~/modules/booking/availability.server'
 import { forgetSwimmerChoices } from '~/modules/booking/swimmer-choice.server'
-import { trustNotificationsOf } from '~/lib/kept-cache.server'
 
 /** The channels the database announces changes on (see drizzle/0009). */
 export const ACCOUNT_CHANNEL = 'account_changed'

@@ -3,7 +3,6 @@ import { and, eq, gt, isNotNull, isNull } from 'drizzle-orm'
 import { db } from '~/db/client.server'
 import { analyses, bookings, shareLinks, swimmers } from '~/db/schema'
 import { durationMs } from '~/lib/lab-time'
-import { getUser } from '~/web/auth.server'
 import type { PublicUser } from '~/modules/accounts/users.server'
 
 /**
@@ -20,18 +19,6 @@ export type AnalysisViewer =
 /** An account also sees the analysis of a booking made as a guest with its (verified) e-mail address, as it sees that booking's report. */
 export function viewerOfUser(user: Pick<PublicUser, 'id' | 'isAdmin' | 'email'>): AnalysisViewer {
   return user.isAdmin ? { kind: 'staff', userId: user.id } : { kind: 'account', accountId: user.id, email: user.email.toLowerCase() }
-}
-
-/**
- * Who is asking: the holder of a working share link whose token the address carries as `share` (the
- * coach's pages and the files they load), whoever is signed in, since a coach may have an account
- * of their own; else the signed-in account or staff member.
- */
-export async function viewerOf(request: Request, now = new Date()): Promise<AnalysisViewer | null> {
-  const share = await shareViewer(new URL(request.url).searchParams.get('share'), now)
-  if (share) return share
-  const user = await getUser(request)
-  return user ? viewerOfUser(user) : null
 }
 
 /** A share link's token: 32 random bytes, in the link as base64url; only its SHA-256 is stored. */

@@ -1,24 +1,51 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect } from 'react-router'
-import { requestedPath, requireUser } from '~/web/auth.server'
 import { DomainError } from '~/lib/domain-error'
+import { formatLabDate, formatLabDateTime, formatLongDate, formatShortDayMonth, formatWeekdayDate } from '~/lib/lab-time'
+import { whatsappMessageLink } from '~/lib/phone'
+import { rowId } from '~/lib/row-id'
+import { shareViewer, viewerOfUser, type AnalysisViewer } from '~/modules/analyses/access.server'
+import { ShareLinkSchema } from '~/modules/analyses/share-schemas'
+import { createShareLink, revokeShareLink, shareLinksOf } from '~/modules/analyses/shares.server'
+import { bandStanding, compareInHistory, formatChange, formatFigure, progressSeries, swimmerHistory, type AnalysisView, type HistoryEntry } from '~/modules/analyses/views.server'
+import { getUser, requestedPath, requireUser } from '~/web/auth.server'
 import { readForm } from '~/web/form-data.server'
 import { rejectBots } from '~/web/honeypot'
 import { formIntent } from '~/web/intent'
 import { formErrorsOf, notFoundUnless, refusalOf } from '~/web/refusals.server'
-import { rowId } from '~/lib/row-id'
+import { reportView, type ReportView } from '~/web/reports/report-view.server'
 import { redirectWithToast } from '~/web/toast.server'
-import { ShareLinkSchema } from '~/modules/analyses/share-schemas'
-import { createShareLink, revokeShareLink, shareLinksOf } from '~/modules/analyses/shares.server'
-import { shareViewer, viewerOf, type AnalysisViewer } from '~/modules/analyses/access.server'
-import { bandStanding, compareInHistory, formatChange, formatFigure, progressSeries, swimmerHistory, type AnalysisView, type HistoryEntry } from '~/modules/analyses/views.server'
-import type { AnalysisPageView } from '~/components/analysis-results'
-import { formatLabDate, formatLabDateTime, formatLongDate, formatShortDayMonth, formatWeekdayDate } from '~/lib/lab-time'
-import { whatsappMessageLink } from '~/lib/phone'
-import { reportView } from '~/web/reports/report-view.server'
 
 // Who is asking on the results pages (the family's, staff's, or a coach's through a shared link),
 // and the headers those pages carry. For routes only.
+
+/** A clip as the clip player shows it: its title, whether it has a poster, and its chapters. */
+export type PlayerClip = { id: number; title: string; hasPoster: boolean; chapters: Array<{ kind: string; label: string; seconds: number }> }
+
+/** One figure of an analysis as its page shows it, every value written out. */
+export type MetricRowView = {
+  key: string
+  label: string
+  value: string
+  previous: string | null
+  change: string | null
+  better: boolean | null
+  band: { value: number; display: string; betterWhen: 'higher' | 'lower'; marks: Array<{ level: string; value: number; display: string }>; standing: string } | null
+}
+
+/** An analysis as its page shows it (`analysisPageOf`), for the family or their coach. */
+export type AnalysisPageView = {
+  id: number
+  swimmerName: string
+  sessions: string
+  summary: string
+  poolLength: string
+  events: Array<{ id: number; label: string; metrics: MetricRowView[] }>
+  clips: Array<PlayerClip & { angle: string; event: string | null }>
+  findings: Array<{ id: number; title: string; whyItMatters: string; priority: string; priorityLabel: string; drills: Array<{ id: number; name: string; instructions: string; videoUrl: string | null }> }>
+  report: ReportView | null
+  nextAnalysis: { date: string; bookHref: string | null } | null
+}
 
 /**
  * The headers of every results page and file: personal, so never cached; and the address may hold a
@@ -36,6 +63,18 @@ export const LINK_GONE = { gone: true as const }
 
 export function linkGone() {
   return data(LINK_GONE, { status: 410, headers: RESULTS_HEADERS })
+}
+
+/**
+ * Who is asking: the holder of a working share link whose token the address carries as `share` (the
+ * coach's pages and the files they load), whoever is signed in, since a coach may have an account
+ * of their own; else the signed-in account or staff member.
+ */
+export async function viewerOf(request: Request, now = new Date()): Promise<AnalysisViewer | null> {
+  const share = await shareViewer(new URL(request.url).searchParams.get('share'), now)
+  if (share) return share
+  const user = await getUser(request)
+  return user ? viewerOfUser(user) : null
 }
 
 /**

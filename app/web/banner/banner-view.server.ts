@@ -1,7 +1,17 @@
-import type { BannerCamp } from '~/components/promo-banner'
-import { formatWholeRupees } from '~/lib/money'
 import { formatDateRange, formatLastDayBefore, formatTimeRange } from '~/lib/lab-time'
+import { formatWholeRupees } from '~/lib/money'
 import type { CampSummary } from '~/modules/site/site.server'
+
+/** A camp as the banner words it: dates, times and prices already formatted. */
+export type BannerCamp = {
+  code: string
+  name: string
+  dates: string
+  venue: string
+  batches: { code: string; name: string; times: string }[]
+  price: string
+  earlyBird: { regularPrice: string; saving: string; until: string } | null
+}
 
 /**
  * The camps as the site-wide banner shows them, worded here so the script every page runs does not

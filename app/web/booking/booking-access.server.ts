@@ -1,9 +1,9 @@
 import { data } from 'react-router'
+import { GUEST_BOOKING_LINK, guestBookingPath, isLinkKey } from '~/lib/private-links.server'
 import { bookingByReference } from '~/modules/booking/bookings.server'
 import { guestLinkOpen } from '~/modules/booking/guest-links.server'
 import { requireUser } from '~/web/auth.server'
 import { refuseNul } from '~/web/nul.server'
-import { GUEST_BOOKING_LINK, guestBookingPath, isLinkKey } from '~/lib/private-links.server'
 import { notFoundUnless } from '~/web/refusals.server'
 
 /** The answer to a guest link (or a receipt or report file it led to) past its end: the root's error page explains. */

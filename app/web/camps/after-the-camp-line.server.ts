@@ -1,11 +1,13 @@
-import type { CampApplicantFields } from '~/components/camp-answers'
-import type { LineArrival } from '~/modules/camps/line.server'
-import { heldSeatAddress, latestCampOrder } from '~/modules/camps/status.server'
-import { HoldExpiredError } from '~/modules/payments/payments.server'
-import { applyCodeBeforePaying } from '~/modules/payments/checkout.server'
 import { logger } from '~/lib/logger.server'
 import { CAMP_STATUS_LINK, privateLinkPath, privateLinkUrl, WAITLIST_OFFER_LINK } from '~/lib/private-links.server'
+import type { LineArrival } from '~/modules/camps/line.server'
+import { heldSeatAddress, latestCampOrder } from '~/modules/camps/status.server'
+import { applyCodeBeforePaying } from '~/modules/payments/checkout.server'
+import { HoldExpiredError } from '~/modules/payments/payments.server'
 import { refusalOf } from '~/web/refusals.server'
+
+/** What a parent typed on the camp form, sent along when they join a waitlist or try again. */
+export type CampApplicantFields = { name: string; email: string; phone_number: string; camp: string; batch: string }
 
 type LineAnswer = { kind: 'full'; message: string; applicant: CampApplicantFields } | { kind: 'refused'; message: string; applicant: CampApplicantFields }
 
