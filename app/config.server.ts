@@ -1,10 +1,10 @@
 import { isIP } from 'node:net'
 import path from 'node:path'
 import { z } from 'zod'
-import { isCommonPassword, STAFF_PASSWORD_MIN } from '~/modules/accounts/password-policy.server'
-import { phonePeConfigProblems, PhonePeEnvSchema } from '~/modules/payments/phonepe-config.server'
-import { analysisFilesConfigProblems, AnalysisFilesEnvSchema } from '~/modules/analyses/files/files-config.server'
-import { whatsappConfigProblems, WhatsAppEnvSchema } from '~/modules/whatsapp/config.server'
+import { analysisFilesConfigProblems, AnalysisFilesEnvSchema } from '~/config/analysis-files-env.server'
+import { phonePeConfigProblems, PhonePeEnvSchema } from '~/config/phonepe-env.server'
+import { whatsappConfigProblems, WhatsAppEnvSchema } from '~/config/whatsapp-env.server'
+import { isCommonPassword, STAFF_PASSWORD_MIN } from '~/lib/password-rules.server'
 
 const booleanFlag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })

@@ -1,8 +1,5 @@
-import { dictionary } from '@zxcvbn-ts/language-common'
 import { DomainError } from '~/lib/domain-error'
-
-/** Customers keep the site's long-standing minimum (see passwordField); staff hold the keys to every booking and payment. */
-export const STAFF_PASSWORD_MIN = 12
+import { isCommonPassword, STAFF_PASSWORD_MIN } from '~/lib/password-rules.server'
 
 export const STAFF_PASSWORD_TOO_SHORT = `Staff passwords must be at least ${STAFF_PASSWORD_MIN} characters`
 export const COMMON_PASSWORD = 'This password is too common and easy to guess. Please choose another one.'
@@ -11,15 +8,6 @@ export class WeakPasswordError extends DomainError {
   constructor(message: string) {
     super('invalid', message, 'password')
   }
-}
-
-// About 49,000 passwords seen most often in breaches (zxcvbn-ts's common list, all lower case),
-// built on first use so that only the code paths that set a password pay for it.
-let common: Set<string> | undefined
-
-export function isCommonPassword(password: string) {
-  common ??= new Set(dictionary['passwords-common'])
-  return common.has(password.toLowerCase())
 }
 
 /** What is wrong with a new password, or null. Length rules for everyone are in the forms' schemas. */

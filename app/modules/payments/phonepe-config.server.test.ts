@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { phonePeConfigProblems, PhonePeEnvSchema, phonePeOptionsFrom } from './phonepe-config.server'
+import { phonePeConfigProblems, PhonePeEnvSchema } from '~/config/phonepe-env.server'
+import { phonePeOptionsFrom } from './phonepe-config.server'
 
 const complete = {
   PAYMENT_GATEWAY: 'phonepe',
