@@ -2,9 +2,9 @@ import { isIP } from 'node:net'
 import path from 'node:path'
 import { z } from 'zod'
 import { analysisFilesConfigProblems, AnalysisFilesEnvSchema } from '~/config/analysis-files-env.server'
+import { isCommonPassword, STAFF_PASSWORD_MIN } from '~/config/password-rules.server'
 import { phonePeConfigProblems, PhonePeEnvSchema } from '~/config/phonepe-env.server'
 import { whatsappConfigProblems, WhatsAppEnvSchema } from '~/config/whatsapp-env.server'
-import { isCommonPassword, STAFF_PASSWORD_MIN } from '~/lib/password-rules.server'
 
 const booleanFlag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })

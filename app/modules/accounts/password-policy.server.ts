@@ -1,5 +1,5 @@
+import { isCommonPassword, STAFF_PASSWORD_MIN } from '~/config/password-rules.server'
 import { DomainError } from '~/lib/domain-error'
-import { isCommonPassword, STAFF_PASSWORD_MIN } from '~/lib/password-rules.server'
 
 export const STAFF_PASSWORD_TOO_SHORT = `Staff passwords must be at least ${STAFF_PASSWORD_MIN} characters`
 export const COMMON_PASSWORD = 'This password is too common and easy to guess. Please choose another one.'

@@ -1,5 +1,8 @@
 import { dictionary } from '@zxcvbn-ts/language-common'
 
+// The rules a password is held to, which the first admin's ADMIN_PASSWORD meets at start-up as every
+// password set through the site does (app/modules/accounts/password-policy.server.ts).
+
 /** Customers keep the site's long-standing minimum (see passwordField); staff hold the keys to every booking and payment. */
 export const STAFF_PASSWORD_MIN = 12
 
