@@ -14,7 +14,7 @@ import { hasStarted, openWindows, planSession, seatKey, seatsTaken, SESSION_SEAR
 import { bookingForMail, bookingLink, bookingWhatsAppNumber, dayRows, paidFor, sessionEvents, swimmerRow } from './fulfilment.server'
 import { notifyOnWhatsApp } from '~/modules/whatsapp/notify.server'
 import { AlreadyBookedError, hasSeatAt, lastBookableDate, lockWindows, SlotUnavailableError } from './holds.server'
-import { setStatus } from './status.server'
+import { setStatus } from '~/modules/statuses/status.server'
 
 /** Payments staff record for money taken at the lab; they are refunded at the lab too, not through a gateway. */
 export const OFFLINE_GATEWAY = 'offline'
