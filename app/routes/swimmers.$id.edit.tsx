@@ -11,7 +11,7 @@ import { formErrorsOf, notFoundUnless, refusalOf } from '~/lib/refusals.server'
 import { pageMeta } from '~/lib/seo'
 import { redirectWithToast } from '~/lib/toast.server'
 import { useHydrated } from '~/lib/use-hydrated'
-import { swimmerSchema } from '~/modules/accounts/schemas'
+import { swimmerSchema } from '~/modules/swimmers/schemas'
 import { consentInForce } from '~/modules/swimmers/consent.server'
 import { swimmerAge, swimmerOf, updateSwimmer } from '~/modules/swimmers/swimmers.server'
 
@@ -74,7 +74,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 
 export default function EditSwimmer({ loaderData, actionData }: Route.ComponentProps) {
   const { swimmer } = loaderData
-  const [form, fields] = useLazyValidatedForm(() => import('~/modules/accounts/schemas').then((schemas) => schemas.swimmerSchema(labToday())), {
+  const [form, fields] = useLazyValidatedForm(() => import('~/modules/swimmers/schemas').then((schemas) => schemas.swimmerSchema(labToday())), {
     id: `swimmer-${swimmer.id}`,
     constraint: loaderData.constraint,
     lastResult: actionData,

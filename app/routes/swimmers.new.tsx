@@ -11,8 +11,8 @@ import { formErrorsOf, refusalOf } from '~/lib/refusals.server'
 import { pageMeta } from '~/lib/seo'
 import { redirectWithToast } from '~/lib/toast.server'
 import { useHydrated } from '~/lib/use-hydrated'
-import { REGISTRATION_DEFAULTS } from '~/modules/accounts/fields'
-import { swimmerSchema } from '~/modules/accounts/schemas'
+import { REGISTRATION_DEFAULTS } from '~/modules/forms/choices'
+import { swimmerSchema } from '~/modules/swimmers/schemas'
 import { addSwimmer, addSwimmerRefusal } from '~/modules/swimmers/swimmers.server'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
@@ -43,7 +43,7 @@ export async function action({ request }: Route.ActionArgs) {
 const { whoSwims: _, ...SWIMMER_DEFAULTS } = REGISTRATION_DEFAULTS
 
 export default function NewSwimmer({ loaderData, actionData }: Route.ComponentProps) {
-  const [form, fields] = useLazyValidatedForm(() => import('~/modules/accounts/schemas').then((schemas) => schemas.swimmerSchema(labToday())), {
+  const [form, fields] = useLazyValidatedForm(() => import('~/modules/swimmers/schemas').then((schemas) => schemas.swimmerSchema(labToday())), {
     constraint: loaderData.constraint,
     lastResult: actionData,
     defaultValue: SWIMMER_DEFAULTS,

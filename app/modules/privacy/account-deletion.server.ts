@@ -4,7 +4,7 @@ import { bookings, campRegistrations, payments, receipts, users } from '~/db/sch
 import { DomainError } from '~/lib/domain-error'
 import { formatPhone } from '~/lib/phone'
 import { CODE_REFUSED, consumeCode, issueCode } from '~/modules/accounts/codes.server'
-import { limitsFor } from '~/modules/accounts/limits.server'
+import { limitsFor } from '~/modules/rate-limit/limits.server'
 import { verifyPassword } from '~/modules/accounts/passwords.server'
 import { enqueueEmail } from '~/modules/mail/outbox.server'
 import { enforce } from '~/modules/rate-limit/rate-limit.server'

@@ -24,7 +24,7 @@ import {
 import { DomainError } from '~/lib/domain-error'
 import { logger } from '~/lib/logger.server'
 import { toE164 } from '~/lib/phone'
-import { accountLimit } from '~/modules/accounts/limits.server'
+import { accountLimit } from '~/modules/rate-limit/limits.server'
 import { forgetSessionsOf } from '~/modules/accounts/sessions.server'
 import { recordAudit } from '~/modules/audit/audit.server'
 import { enqueueEmail, type NewEmail } from '~/modules/mail/outbox.server'
