@@ -11,8 +11,8 @@ import { notFoundUnless, refusalOf } from '~/lib/refusals.server'
 import { PRODUCT_NAME } from '~/lib/seo'
 import { consentAnswerLimit } from '~/modules/rate-limit/limits.server'
 import { enforce } from '~/modules/rate-limit/rate-limit.server'
-import { consentWithdrawalView, withdrawConsentByLink } from '~/modules/swimmers/consent-withdrawal.server'
-import { futureBookingView } from '~/modules/swimmers/future-bookings.server'
+import { consentWithdrawalView, withdrawConsentByLink } from '~/modules/future-bookings/consent-withdrawal.server'
+import { futureBookingView } from '~/modules/future-bookings/future-bookings.server'
 
 // The parent of a swimmer under 18 who holds their own account gave consent through an e-mailed
 // link, and withdraws it through the link in the e-mail that confirmed it: the key is the only

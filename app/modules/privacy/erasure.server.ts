@@ -30,7 +30,7 @@ import { recordAudit } from '~/modules/audit/audit.server'
 import { enqueueEmail, type NewEmail } from '~/modules/mail/outbox.server'
 import { reportStorage } from '~/modules/reports/storage.server'
 import { dropAnalysesOf, removeStoredFiles as removeAnalysisFiles } from '~/modules/analyses/files/clips.server'
-import { cancelFutureBookings, type FutureBooking } from '~/modules/swimmers/future-bookings.server'
+import { cancelFutureBookings, type FutureBooking } from '~/modules/future-bookings/future-bookings.server'
 import { holdAttemptsKey } from '~/modules/holders/holders.server'
 import { promoAttemptsKey, promoCustomerKey } from '~/modules/promotions/uses.server'
 
