@@ -4,7 +4,7 @@ import { useFetcher } from 'react-router'
 import { FieldError } from './form-fields'
 import { QuoteTable } from './quote-table'
 import { useHydrated } from '~/lib/use-hydrated'
-import type { CampQuoteAnswer } from '~/routes/camp-registration.quote'
+import type { CampQuoteAnswer } from '~/modules/payments/quote'
 import { CAMP_QUOTE_ACTION } from './camp-quote-action'
 
 type Field = FieldMetadata<string | undefined, Record<string, unknown>, string[]>
