@@ -19,13 +19,13 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 
 /**
  * An import is refused when the importing file's path starts with `from` and the imported path (a
- * file under the root, or a package's name) starts with one of `to`. `typesAllowed`: an `import type`
- * is not refused.
+ * file under the root, or `package:` and a package's name) starts with one of `to`. Type-only imports
+ * are refused too. Components may import what the modules export (schemas, texts, types).
  */
 export const LAYER_RULES = [
   { from: 'app/lib/', to: ['app/modules/', 'app/components/', 'app/routes/', 'app/web/'], why: 'app/lib is the ground floor: it imports nothing of the site above it' },
   { from: 'app/config.server.ts', to: ['app/modules/'], why: 'configuration is read before any module' },
-  { from: 'app/modules/', to: ['app/routes/', 'app/components/', 'app/web/', 'package:react'], why: 'the domain is plain TypeScript: no pages, no React' },
+  { from: 'app/modules/', to: ['app/routes/', 'app/components/', 'app/web/', 'package:react', 'package:react-dom'], why: 'the domain is plain TypeScript: no pages, no React' },
   { from: 'app/components/', to: ['app/routes/'], why: 'components are given their data; they do not reach into pages' },
 ]
 
@@ -97,8 +97,9 @@ function packageName(specifier) {
   return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]
 }
 
-function startsWithAny(path, prefixes) {
-  return prefixes.some((prefix) => path === prefix.replace(/\/$/, '') || path.startsWith(prefix) || path.startsWith(`${prefix}/`))
+/** A folder (ending in /) holds the path; a file or package is the path itself or holds it. */
+function isUnder(path, prefixes) {
+  return prefixes.some((prefix) => (prefix.endsWith('/') ? path.startsWith(prefix) : path === prefix || path.startsWith(`${prefix}/`)))
 }
 
 /** Every import between files of app/, resolved. */
@@ -118,8 +119,7 @@ export function layerViolations(edges) {
   for (const edge of edges) {
     for (const rule of LAYER_RULES) {
       if (!edge.from.startsWith(rule.from)) continue
-      if (rule.typesAllowed && edge.typeOnly) continue
-      if (startsWithAny(edge.to, rule.to)) violations.push(`${edge.from} → ${edge.to.replace(/^package:/, '')}: ${rule.why}`)
+      if (isUnder(edge.to, rule.to)) violations.push(`${edge.from} → ${edge.to.replace(/^package:/, '')}${edge.typeOnly ? ' (type)' : ''}: ${rule.why}`)
     }
   }
   return violations
