@@ -2,12 +2,9 @@
 // browser, for validation as you type. Nothing server-only may be imported here.
 import { z } from 'zod'
 import { whatsappOptInField } from '~/lib/phone-field'
-import { WHO_SWIMS } from '~/modules/forms/choices'
+import { optionValues, WHO_SWIMS } from '~/modules/forms/choices'
 import { declarationField, emailField, once, personNameField, text, whatsappNumberField } from '~/modules/forms/fields'
 import { describesMinor, GUARDIAN_DECLARATION_MESSAGE, heardAboutFields, PARENT_EMAIL_MESSAGE, swimmerFields, withAgeRules } from '~/modules/swimmers/schemas'
-
-type Options = ReadonlyArray<{ value: string; label: string }>
-const values = <T extends Options>(options: T) => options.map((option) => option.value) as [T[number]['value'], ...T[number]['value'][]]
 
 const passwordField = z
   .string({ error: 'Password must be at least 6 characters' })
@@ -23,7 +20,7 @@ const passwordField = z
 export const registrationSchema = (today: string) =>
   withAgeRules(
     z.object({
-      whoSwims: z.enum(values(WHO_SWIMS), { error: 'Please choose who will swim' }).default('myself'),
+      whoSwims: z.enum(optionValues(WHO_SWIMS), { error: 'Please choose who will swim' }).default('myself'),
       name: personNameField(),
       email: emailField,
       password: passwordField,

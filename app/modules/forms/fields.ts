@@ -92,7 +92,6 @@ export const declarationField = z
   .optional()
   .transform((value) => value === 'on')
 
-
 /**
  * The dates any form or address may name. The lab's records and plans fall well inside, and every
  * day of them is a plain yyyy-mm-dd for JavaScript and PostgreSQL alike (year 0 is not a date to

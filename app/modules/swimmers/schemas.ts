@@ -2,12 +2,9 @@
 // and its messages, for the server actions and, in the browser, for validation as you type.
 // Nothing server-only may be imported here.
 import { z } from 'zod'
-import { GENDERS, HOW_DID_YOU_KNOW, PARTICIPATE_IN_EVENTS, SPECIALIZATIONS, SWIMMING_EXPERIENCE } from '~/modules/forms/choices'
+import { GENDERS, HOW_DID_YOU_KNOW, optionValues, PARTICIPATE_IN_EVENTS, SPECIALIZATIONS, SWIMMING_EXPERIENCE } from '~/modules/forms/choices'
 import { declarationField, once, optionalText, personNameField, text } from '~/modules/forms/fields'
 import { isMinorOn, type KnownAge } from './age'
-
-type Options = ReadonlyArray<{ value: string; label: string }>
-const values = <T extends Options>(options: T) => options.map((option) => option.value) as [T[number]['value'], ...T[number]['value'][]]
 
 const ageField = z
   .string({ error: 'Age is required' })
@@ -37,13 +34,13 @@ function isCalendarDate(day: string) {
 export const swimmerFields = {
   age: ageField,
   birthDate: birthDateField,
-  gender: z.enum(values(GENDERS), { error: 'Please select your gender' }),
-  swimmingExperience: z.enum(values(SWIMMING_EXPERIENCE), { error: 'Please select your swimming experience' }),
+  gender: z.enum(optionValues(GENDERS), { error: 'Please select your gender' }),
+  swimmingExperience: z.enum(optionValues(SWIMMING_EXPERIENCE), { error: 'Please select your swimming experience' }),
   academyName: text('Academy name is required (Enter NA if not applicable)', 1, 100),
   coachName: personNameField({ required: 'Coach name is required (Enter NA if not applicable)', min: 1 }),
-  specialization: z.enum(values(SPECIALIZATIONS), { error: 'Please select your specialization' }),
+  specialization: z.enum(optionValues(SPECIALIZATIONS), { error: 'Please select your specialization' }),
   otherSpecialization: optionalText(100),
-  participateInEvents: z.enum(values(PARTICIPATE_IN_EVENTS), { error: 'Please select if you participate in events' }),
+  participateInEvents: z.enum(optionValues(PARTICIPATE_IN_EVENTS), { error: 'Please select if you participate in events' }),
   strokeBestTime: z
     .string()
     .trim()
@@ -53,7 +50,7 @@ export const swimmerFields = {
 
 /** How the family heard of the lab: asked once, on registration, and kept with the first swimmer. */
 export const heardAboutFields = {
-  howDidYouKnow: z.enum(values(HOW_DID_YOU_KNOW), { error: 'Please select how you got to know about us' }),
+  howDidYouKnow: z.enum(optionValues(HOW_DID_YOU_KNOW), { error: 'Please select how you got to know about us' }),
   otherSource: optionalText(100),
 }
 
