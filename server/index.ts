@@ -18,6 +18,7 @@ import { AdminNotPromotedError, createAdmin, ensureAdmin } from '~/modules/accou
 import { localMailbox, smtpTransport, type MailTransport } from '~/modules/mail/transport.server'
 import { mailboxBlock } from '~/modules/mail/mailbox-block'
 import type { PaymentGateway } from '~/modules/payments/gateway-contract.server'
+import { registerPayables } from '~/modules/payables/payables.server'
 import { usePaymentGateway } from '~/modules/payments/active-gateway.server'
 import { sandboxKey } from '~/modules/payments/sandbox-gateway-orders.server'
 import { diskStorage, useReportStorage } from '~/modules/reports/storage.server'
@@ -73,6 +74,7 @@ export async function start(env: NodeJS.ProcessEnv = process.env) {
     throw error
   }
   setConfig(config)
+  registerPayables()
   // Lines are written without blocking the request that logged them: under load they go out
   // together, one write for many; on exit whatever is pending is written first.
   const logOutput = pino.destination({ sync: false })

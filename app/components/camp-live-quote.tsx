@@ -3,8 +3,8 @@ import { useEffect, useState } from 'react'
 import { useFetcher } from 'react-router'
 import { FieldError } from './form-fields'
 import { QuoteTable } from './quote-table'
-import type { CampQuoteAnswer } from '~/routes/camp-registration.quote'
 import { useHydrated } from '~/web/use-hydrated'
+import type { CampQuoteAnswer } from '~/modules/payments/quote'
 import { CAMP_QUOTE_ACTION } from './camp-quote-action'
 
 type Field = FieldMetadata<string | undefined, Record<string, unknown>, string[]>

@@ -4,7 +4,7 @@ import { Link } from 'react-router'
 import { DeclarationField } from './declaration-field'
 import { RadioGroupField, SelectField, TextField } from './form-controls'
 import { labToday } from '~/lib/lab-time'
-import { GENDERS, HOW_DID_YOU_KNOW, PARTICIPATE_IN_EVENTS, SPECIALIZATIONS, SWIMMING_EXPERIENCE } from '~/modules/accounts/fields'
+import { GENDERS, HOW_DID_YOU_KNOW, PARTICIPATE_IN_EVENTS, SPECIALIZATIONS, SWIMMING_EXPERIENCE } from '~/modules/forms/choices'
 import { ADULT_AGE, wholeYearsBetween } from '~/modules/swimmers/age'
 
 // The swimmer's part of a form, the same on registration and when a swimmer is added or edited:

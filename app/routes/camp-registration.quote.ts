@@ -6,7 +6,7 @@ import { formatWholeRupees } from '~/lib/money'
 import { CampFamilySchema } from '~/modules/camps/family-schemas'
 import { CampRegistrationSchema } from '~/modules/camps/schemas'
 import { quoteDraft } from '~/modules/payments/checkout.server'
-import { quoteRows, type QuoteRow } from '~/modules/payments/quote'
+import { quoteRows, type CampQuoteAnswer } from '~/modules/payments/quote'
 import { clientNetwork } from '~/modules/rate-limit/client-network'
 import { callerOf, getUser } from '~/web/auth.server'
 import { readForm } from '~/web/form-data.server'
@@ -26,12 +26,6 @@ const QuerySchema = z.object({
   email: z.string().trim().max(254).optional(),
   promoCode: CampRegistrationSchema.shape.promoCode,
 })
-
-/**
- * The answer: the rows of the quote and the total the gateway will ask, and why a code was left
- * off (for its field); or why nothing could be priced.
- */
-export type CampQuoteAnswer = { rows: QuoteRow[]; total: string; promoError: string | null; error: null } | { rows: null; total: null; promoError: null; error: string }
 
 /**
  * The price of a camp order before anything is held, for the camp forms with JavaScript as the

@@ -19,8 +19,8 @@ import { redirectWithToast } from '~/web/toast.server'
 import { sendConsentRequestAgain } from '~/modules/swimmers/consent-requests.server'
 import { ConsentGiveSchema, ConsentResendSchema } from '~/modules/swimmers/consent-schemas'
 import { consentIsTheAccounts, consentStatusOf, giveConsentAgain, onlyAddressToAsk, PRIVACY_NOTICE_VERSION } from '~/modules/swimmers/consent.server'
-import { withdrawConsent } from '~/modules/swimmers/consent-withdrawal.server'
-import { futureBookingsOf, futureBookingView } from '~/modules/swimmers/future-bookings.server'
+import { withdrawConsent } from '~/modules/future-bookings/consent-withdrawal.server'
+import { futureBookingsOf, futureBookingView } from '~/modules/future-bookings/future-bookings.server'
 import { swimmerOf } from '~/modules/swimmers/swimmers.server'
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${loaderData?.swimmer.name ?? 'Swimmer'}: parent's consent | ${PRODUCT_NAME}` }, { name: 'robots', content: 'noindex' }]

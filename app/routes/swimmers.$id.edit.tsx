@@ -6,14 +6,14 @@ import { FormAlert, PendingButton, useLazyValidatedForm } from '~/components/for
 import { SwimmerFormFields } from '~/components/swimmer-fields'
 import { labToday } from '~/lib/lab-time'
 import { pageMeta } from '~/lib/seo'
-import { swimmerSchema } from '~/modules/accounts/schemas'
+import { redirectWithToast } from '~/web/toast.server'
+import { useHydrated } from '~/web/use-hydrated'
+import { swimmerSchema } from '~/modules/swimmers/schemas'
 import { consentInForce } from '~/modules/swimmers/consent.server'
 import { swimmerAge, swimmerOf, updateSwimmer } from '~/modules/swimmers/swimmers.server'
 import { requireUser } from '~/web/auth.server'
 import { readForm } from '~/web/form-data.server'
 import { formErrorsOf, notFoundUnless, refusalOf } from '~/web/refusals.server'
-import { redirectWithToast } from '~/web/toast.server'
-import { useHydrated } from '~/web/use-hydrated'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
   ...pageMeta(matches, { title: 'Edit swimmer', description: "Change a swimmer's details.", path: '/swimmers' }),
@@ -74,7 +74,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 
 export default function EditSwimmer({ loaderData, actionData }: Route.ComponentProps) {
   const { swimmer } = loaderData
-  const [form, fields] = useLazyValidatedForm(() => import('~/modules/accounts/schemas').then((schemas) => schemas.swimmerSchema(labToday())), {
+  const [form, fields] = useLazyValidatedForm(() => import('~/modules/swimmers/schemas').then((schemas) => schemas.swimmerSchema(labToday())), {
     id: `swimmer-${swimmer.id}`,
     constraint: loaderData.constraint,
     lastResult: actionData,

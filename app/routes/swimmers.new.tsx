@@ -6,14 +6,14 @@ import { FormAlert, PendingButton, useLazyValidatedForm } from '~/components/for
 import { SwimmerFormFields } from '~/components/swimmer-fields'
 import { labToday } from '~/lib/lab-time'
 import { pageMeta } from '~/lib/seo'
-import { REGISTRATION_DEFAULTS } from '~/modules/accounts/fields'
-import { swimmerSchema } from '~/modules/accounts/schemas'
+import { redirectWithToast } from '~/web/toast.server'
+import { useHydrated } from '~/web/use-hydrated'
+import { REGISTRATION_DEFAULTS } from '~/modules/forms/choices'
+import { swimmerSchema } from '~/modules/swimmers/schemas'
 import { addSwimmer, addSwimmerRefusal } from '~/modules/swimmers/swimmers.server'
 import { requireUser } from '~/web/auth.server'
 import { readForm } from '~/web/form-data.server'
 import { formErrorsOf, refusalOf } from '~/web/refusals.server'
-import { redirectWithToast } from '~/web/toast.server'
-import { useHydrated } from '~/web/use-hydrated'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
   ...pageMeta(matches, { title: 'Add a swimmer', description: 'Add a swimmer to your account.', path: '/swimmers/new' }),
@@ -43,7 +43,7 @@ export async function action({ request }: Route.ActionArgs) {
 const { whoSwims: _, ...SWIMMER_DEFAULTS } = REGISTRATION_DEFAULTS
 
 export default function NewSwimmer({ loaderData, actionData }: Route.ComponentProps) {
-  const [form, fields] = useLazyValidatedForm(() => import('~/modules/accounts/schemas').then((schemas) => schemas.swimmerSchema(labToday())), {
+  const [form, fields] = useLazyValidatedForm(() => import('~/modules/swimmers/schemas').then((schemas) => schemas.swimmerSchema(labToday())), {
     constraint: loaderData.constraint,
     lastResult: actionData,
     defaultValue: SWIMMER_DEFAULTS,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { GUARDIAN_DECLARATION_MESSAGE, NAME_MESSAGE, PARENT_EMAIL_MESSAGE } from '~/modules/accounts/schemas'
+import { GUARDIAN_DECLARATION_MESSAGE, PARENT_EMAIL_MESSAGE } from '~/modules/swimmers/schemas'
+import { NAME_MESSAGE } from '~/modules/forms/fields'
 import { MINOR_HOLDER_MESSAGE } from '~/modules/swimmers/swimmers.server'
 import { codeIn } from '../support/smtp-sink'
 import { useTestSite } from '../support/site'

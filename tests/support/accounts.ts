@@ -2,7 +2,8 @@ import { desc, eq } from 'drizzle-orm'
 import { db } from '~/db/client.server'
 import { outboxMessages, users } from '~/db/schema'
 import { registerCustomer, verifyEmail } from '~/modules/accounts/registration.server'
-import { registrationSchema, swimmerSchema, type RegistrationInput, type SwimmerInput } from '~/modules/accounts/schemas'
+import { registrationSchema, type RegistrationInput } from '~/modules/accounts/schemas'
+import { swimmerSchema, type SwimmerInput } from '~/modules/swimmers/schemas'
 import { labToday } from '~/lib/lab-time'
 
 /** A valid registration form, as the schema returns it. */

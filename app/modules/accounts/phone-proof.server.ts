@@ -11,7 +11,7 @@ import { lockNumber, withinDailyMessages } from '~/modules/whatsapp/numbers.serv
 import { renderTemplate, WHATSAPP_TEMPLATES } from '~/modules/whatsapp/templates'
 import type { CodeReply } from '~/modules/whatsapp/webhook.server'
 import { CODE_REFUSED, consumeCode, consumeCodeSentTo, issueCode } from './codes.server'
-import { limitsFor, numberCodeLimits } from './limits.server'
+import { limitsFor, numberCodeLimits } from '~/modules/rate-limit/limits.server'
 
 /**
  * An account's WhatsApp number is typed by the account holder, who may type anyone's. It becomes

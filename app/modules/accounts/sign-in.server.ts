@@ -1,5 +1,5 @@
 import { enforce } from '~/modules/rate-limit/rate-limit.server'
-import { accountLimit, ipLimit, knownBrowserLimit } from './limits.server'
+import { accountLimit, ipLimit, knownBrowserLimit } from '~/modules/rate-limit/limits.server'
 import { verifyAgainstDecoy, verifyPassword } from './passwords.server'
 import { createSession, revokeSession, type NewSession, type SessionMeta } from './sessions.server'
 import { findUserByEmail, normalizeEmail, type PublicUser } from './users.server'

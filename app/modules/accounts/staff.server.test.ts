@@ -11,7 +11,7 @@ import { createVerifiedCustomer, latestCodeSentTo, mailCount, registrationInput,
 import { insertSwimmer } from '~/modules/swimmers/swimmers.server'
 import { setWindows } from '../../../tests/support/booking'
 import { useTestDatabase } from '../../../tests/support/test-database'
-import { LIMITS } from './limits.server'
+import { LIMITS } from '~/modules/rate-limit/limits.server'
 import { registerCustomer, verifyEmail } from './registration.server'
 import { findSessionUser } from './sessions.server'
 import { signIn } from './sign-in.server'

@@ -8,7 +8,7 @@ import { DomainError } from '~/lib/domain-error'
 import { recordAudit, type Actor } from '~/modules/audit/audit.server'
 import { customerBookings } from '~/modules/booking/bookings.server'
 import { enforce } from '~/modules/rate-limit/rate-limit.server'
-import { limitsFor } from './limits.server'
+import { limitsFor } from '~/modules/rate-limit/limits.server'
 import { sendVerificationCode } from './registration.server'
 import { revokeAllSessions } from './sessions.server'
 

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { emailField } from '~/modules/accounts/schemas'
+import { emailField } from '~/modules/forms/fields'
 
 /** How long a coach's link works, in days: the choices the form offers. */
 export const SHARE_DAYS = ['7', '30', '90', '180'] as const

@@ -9,15 +9,13 @@ import { type Actor, recordAudit } from '~/modules/audit/audit.server'
 import { calendarAttachment, calendarFile } from '~/modules/mail/ics.server'
 import { enqueueEmail } from '~/modules/mail/outbox.server'
 import { letter } from '~/modules/mail/templates.server'
+import { OFFLINE_GATEWAY } from '~/modules/payments/payments.server'
 import { requestRefund } from '~/modules/payments/refunds.server'
 import { hasStarted, openWindows, planSession, seatKey, seatsTaken, SESSION_SEARCH_DAYS } from './availability.server'
 import { bookingForMail, bookingLink, bookingWhatsAppNumber, dayRows, paidFor, sessionEvents, swimmerRow } from './fulfilment.server'
 import { notifyOnWhatsApp } from '~/modules/whatsapp/notify.server'
 import { AlreadyBookedError, hasSeatAt, lastBookableDate, lockWindows, SlotUnavailableError } from './holds.server'
-import { setStatus } from './status.server'
-
-/** Payments staff record for money taken at the lab; they are refunded at the lab too, not through a gateway. */
-export const OFFLINE_GATEWAY = 'offline'
+import { setStatus } from '~/modules/statuses/status.server'
 
 /** Customers may reschedule or cancel until this long before Day 1 begins. */
 export const CHANGE_NOTICE_HOURS = 24

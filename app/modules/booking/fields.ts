@@ -1,4 +1,5 @@
 import { addDays, labToday } from '~/lib/lab-time'
+import { ISO_DATE, isRealDate } from '~/modules/forms/dates'
 
 // What the /booking form offers and says, and the dates a customer may choose, for the page and
 // for the schemas that check the form; no zod here, so the page can show before the rules load.
@@ -27,14 +28,6 @@ export const MISSING_INFORMATION = 'Missing information - Please fill in all req
 
 /** The fields a form must have for the "Missing information" message not to show. */
 export const REQUIRED_BOOKING_FIELDS = ['name', 'email', 'service', 'date', 'time'] as const
-
-export const ISO_DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/
-
-/** Whether a yyyy-mm-dd names a day that exists (not 2025-02-30). */
-export function isRealDate(value: string) {
-  const time = new Date(`${value}T00:00:00Z`)
-  return !Number.isNaN(time.getTime()) && time.toISOString().startsWith(value)
-}
 
 /** How far ahead a customer may name a date at all; each booking page's own window is shorter. */
 const CUSTOMER_DAYS_AHEAD = 366

@@ -11,7 +11,7 @@ import { getCatalogue, requireItem } from '~/modules/site/site.server'
 import { inLine, lineClock, LOOK_AGAIN, sawFull } from './hold-line.server'
 import { hasStarted, holdsSeats, openWindows, planSession, seatKey, sessionStart, seatsTaken, SESSION_SEARCH_DAYS, type SessionDay } from './availability.server'
 import { isMonth } from './schemas'
-import { setStatus } from './status.server'
+import { setStatus } from '~/modules/statuses/status.server'
 
 /** The time slot cannot be held: taken meanwhile, started, or no longer offered. */
 export class SlotUnavailableError extends DomainError {

@@ -1,31 +1,13 @@
 import { z } from 'zod'
 import { INVALID_PHONE_NUMBER, phoneField, WHATSAPP_NUMBER_NEEDED, whatsappOptInField } from '~/lib/phone-field'
-import { GUARDIAN_DECLARATION_MESSAGE, notesField, once, personNameField } from '~/modules/accounts/schemas'
+import { calendarDate, dateField, FIRST_DATE, LAST_DATE, notesField, once, personNameField } from '~/modules/forms/fields'
 import { ADULT_AGE } from '~/modules/swimmers/age'
-import { BOOKABLE_DATE_MESSAGE, BOOKING_TIMES, ISO_DATE, isInBookingWindow, isRealDate, SOMEONE_ELSE } from './fields'
+import { GUARDIAN_DECLARATION_MESSAGE } from '~/modules/swimmers/schemas'
+import { BOOKABLE_DATE_MESSAGE, BOOKING_TIMES, isInBookingWindow, SOMEONE_ELSE } from './fields'
 
 export { BOOKABLE_DATE_MESSAGE, BOOKING_TIMES, SINGLE_SERVICES } from './fields'
 
 const clockTime = /^([01]\d|2[0-3]):[0-5]\d$/
-
-/**
- * The dates any form or address may name. The lab's records and plans fall well inside, and every
- * day of them is a plain yyyy-mm-dd for JavaScript and PostgreSQL alike (year 0 is not a date to
- * PostgreSQL, and the day after 9999-12-31 is no longer yyyy-mm-dd).
- */
-const FIRST_DATE = '2000-01-01'
-const LAST_DATE = '2100-12-31'
-export const DATE_RANGE_MESSAGE = 'Choose a date from 2000 to 2100'
-
-/** A calendar date (yyyy-mm-dd) that exists. */
-const calendarDate = (message?: string) =>
-  z
-    .string({ error: message })
-    .regex(ISO_DATE, { message, abort: true })
-    .refine(isRealDate, { message, abort: true })
-
-/** A calendar date from 2000 to 2100. */
-export const dateField = (message?: string) => calendarDate(message).refine((value) => value >= FIRST_DATE && value <= LAST_DATE, DATE_RANGE_MESSAGE)
 
 export const DateSchema = dateField()
 

@@ -4,8 +4,8 @@ import { z } from 'zod'
 import { rupeesToPaise } from '~/lib/money'
 import { INVALID_PHONE_NUMBER, phoneField } from '~/lib/phone-field'
 import { DAYS_OF_WEEK, daysBetween } from '~/lib/lab-time'
-import { notesField, personNameField } from '~/modules/accounts/schemas'
-import { dateField, DateSchema } from './schemas'
+import { dateField, notesField, personNameField } from '~/modules/forms/fields'
+import { DateSchema } from './schemas'
 
 const clock = (label: string) => z.string({ error: `Enter the ${label} as HH:MM` }).regex(/^([01]\d|2[0-3]):[0-5]\d$/, `Enter the ${label} as HH:MM`)
 const minutes = (value: string) => Number(value.slice(0, 2)) * 60 + Number(value.slice(3, 5))

@@ -6,10 +6,9 @@ import { addDays } from '~/lib/lab-time'
 import { toE164 } from '~/lib/phone'
 import { type Actor, recordAudit } from '~/modules/audit/audit.server'
 import { enqueueEmail } from '~/modules/mail/outbox.server'
-import { newOrderId } from '~/modules/payments/gateway-contract.server'
-import { issueReceipt } from '~/modules/receipts/receipts.server'
+import { recordPaidAtTheLab } from '~/modules/payments/payments.server'
 import { hasStarted, openWindows, planSession, seatKey, seatsTaken, SESSION_SEARCH_DAYS } from './availability.server'
-import { NotChangeableError, OFFLINE_GATEWAY } from './changes.server'
+import { NotChangeableError } from './changes.server'
 import { bookingDaysOf } from './bookings.server'
 import { confirmationEmail, tellConfirmedOnWhatsApp } from './fulfilment.server'
 import { insertBooking, lockWindows, SlotUnavailableError } from './holds.server'
@@ -222,22 +221,7 @@ export async function createStaffBooking(actor: Actor, input: StaffBookingInput,
     })
     await tx.insert(bookingDays).values(plan.map((day) => ({ bookingId: booking.id, dayNumber: day.dayNumber, windowId: day.windowId, date: day.date, startTime: day.start, endTime: day.end })))
     if (input.origin === 'offline' && input.amountPaise > 0) {
-      const [payment] = await tx
-        .insert(payments)
-        .values({
-          orderId: newOrderId('OFFL', now),
-          bookingId: booking.id,
-          gateway: OFFLINE_GATEWAY,
-          amountPaise: input.amountPaise,
-          state: 'completed',
-          paymentMode: input.paymentMethod,
-          expiresAt: now,
-          completedAt: now,
-          createdAt: now,
-          updatedAt: now,
-        })
-        .returning({ id: payments.id })
-      await issueReceipt(tx, payment!.id, now)
+      await recordPaidAtTheLab(tx, { bookingId: booking.id, amountPaise: input.amountPaise, paymentMode: input.paymentMethod }, now)
     }
     await enqueueEmail(await confirmationEmail(tx, booking.id, now), { bookingId: booking.id }, tx, now)
     await tellConfirmedOnWhatsApp(tx, booking.id, now)

@@ -7,8 +7,8 @@ import { campSeatsTaken } from './camps.server'
 import { batchTimes } from './fulfilment.server'
 import { isUniqueViolation } from '~/db/unique-violation.server'
 import type { BatchDetails } from './staff-schemas'
-import { batchColumns } from './columns.server'
-import { campSeatFreed } from './waitlist.server'
+import { batchColumns } from '~/db/camp-columns.server'
+import { campSeatFreed } from '~/modules/statuses/camp-seat-freed.server'
 
 /** Adds a batch to a camp. */
 export async function addBatch(actor: Actor, campCode: string, batch: BatchDetails, now = new Date()) {

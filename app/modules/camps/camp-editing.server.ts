@@ -7,9 +7,9 @@ import { DomainError } from '~/lib/domain-error'
 import { recordAudit, type Actor } from '~/modules/audit/audit.server'
 import { isUniqueViolation } from '~/db/unique-violation.server'
 import type { BatchDetails, CampDetails } from './staff-schemas'
-import { campColumns } from './columns.server'
+import { campColumns } from '~/db/camp-columns.server'
 import { siblingDiscountOf, siblingDiscountText } from './sibling-price'
-import { campSeatFreed } from './waitlist.server'
+import { campSeatFreed } from '~/modules/statuses/camp-seat-freed.server'
 
 /** A change staff asked for that the rules do not allow; `field` names the form field it is about. */
 export class CampChangeRefusedError extends DomainError {

@@ -6,7 +6,7 @@ import { formatDateRange, formatLabDateTime } from '~/lib/lab-time'
 import { formatRupees } from '~/lib/money'
 import { recordAudit, type Actor, type PersonActing } from '~/modules/audit/audit.server'
 import { CHANGE_NOTICE_HOURS, changeDeadline } from '~/modules/booking/changes.server'
-import { setStatus } from '~/modules/booking/status.server'
+import { setStatus } from '~/modules/statuses/status.server'
 import { enqueueEmail } from '~/modules/mail/outbox.server'
 import { letter } from '~/modules/mail/templates.server'
 import { requestRefund } from '~/modules/payments/refunds.server'
@@ -14,7 +14,7 @@ import { refundPolicyIn } from '~/modules/site/site.server'
 import { notifyOnWhatsApp } from '~/modules/whatsapp/notify.server'
 import { batchTimes, campPaidFor, registrationDetails } from './fulfilment.server'
 import { refundablePayments } from './staff-views.server'
-import { campSeatFreed } from './waitlist.server'
+import { campSeatFreed } from '~/modules/statuses/camp-seat-freed.server'
 
 /**
  * Cancelling a camp place: the family's own, under the refund policy (until 24 hours before the

@@ -6,7 +6,7 @@ import { toE164 } from '~/lib/phone'
 import { quoteLine, quoteOf, type QuoteLine } from '~/modules/payments/quote'
 import { promoOfOrder } from '~/modules/promotions/uses.server'
 import { campPrice } from './camps.server'
-import { campPricingColumns } from './columns.server'
+import { campPricingColumns } from '~/db/camp-columns.server'
 import { siblingDiscountOf, swimmerPrices, type SwimmerPrice } from './sibling-price'
 
 /**

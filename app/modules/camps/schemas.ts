@@ -3,7 +3,7 @@
 import { z } from 'zod'
 import { INVALID_PHONE_NUMBER, phoneField, whatsappOptInField } from '~/lib/phone-field'
 import { promoCodeField } from '~/modules/promotions/schemas'
-import { emailField, personNameField } from '~/modules/accounts/schemas'
+import { emailField, personNameField } from '~/modules/forms/fields'
 
 export const CAMP_DECLARATION_MESSAGE = 'Please confirm that the swimmer is 18 or older, or that you are their parent or guardian and agree to the Privacy Policy'
 

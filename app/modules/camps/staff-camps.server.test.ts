@@ -15,7 +15,8 @@ import { campChoices, campSeatsTaken, waitingCounts } from './camps.server'
 import { BatchFullError, holdCampSeat, insertRegistration } from './registrations.server'
 import { cancelRegistration, moveRegistration } from './staff-registrations.server'
 import { campRegistrationsForExport, staffCamp } from './staff-views.server'
-import { confirmWaitlistPlace, joinWaitlist, offerFreedSeats, onCampSeatFreed } from './waitlist.server'
+import { onCampSeatFreed } from '~/modules/statuses/camp-seat-freed.server'
+import { confirmWaitlistPlace, joinWaitlist, offerFreedSeats } from './waitlist.server'
 
 const testDatabase = useTestDatabase()
 const sandbox = useSandboxPayments()

@@ -11,7 +11,7 @@ import { campSeatsTaken } from './camps.server'
 import { batchTimes, campCalendar, registrationDetails } from './fulfilment.server'
 import { refundablePayments } from './staff-views.server'
 import { cancelConfirmedPlace } from './cancellation.server'
-import { campSeatFreed } from './waitlist.server'
+import { campSeatFreed } from '~/modules/statuses/camp-seat-freed.server'
 
 /** What staff do to a registration: move it to another batch, or cancel it (with or without a refund). */
 

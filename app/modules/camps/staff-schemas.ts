@@ -2,7 +2,8 @@
 // for validation as you type. Nothing server-only may be imported here.
 import { z } from 'zod'
 import { formatRupees, percentToBasisPoints, rupeesToPaise, type Discount } from '~/lib/money'
-import { dateField, DateSchema } from '~/modules/booking/schemas'
+import { DateSchema } from '~/modules/booking/schemas'
+import { dateField } from '~/modules/forms/fields'
 
 /** The highest fee a form accepts (₹10,00,000), far above any camp and well inside an integer of paise. */
 const MAX_PRICE_PAISE = 10_00_000_00

@@ -3,7 +3,7 @@ import { alias } from 'drizzle-orm/pg-core'
 import { db, type Executor } from '~/db/client.server'
 import { campBatches, campRegistrations, camps, campWaitlist, guardianConsents, payments, refunds, type RefundState } from '~/db/schema'
 import { campSeatsTaken, holdsCampSeat, waitingCounts } from './camps.server'
-import { batchColumns, campColumns } from './columns.server'
+import { batchColumns, campColumns } from '~/db/camp-columns.server'
 
 /** What staff see of camps: every camp with its seats, one camp's registrations and waitlist, and their export. */
 

@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, inArray, isNotNull, isNull, lte, or, sql } from 'drizzle-orm'
 import { config } from '~/config.server'
 import { lockKeys } from '~/db/advisory-locks.server'
-import { db, type Database, type Executor } from '~/db/client.server'
+import { db, type Executor } from '~/db/client.server'
 import { campBatches, campRegistrations, camps, campWaitlist } from '~/db/schema'
 import { formatRupees } from '~/lib/money'
 import { addHours, formatDateRange, formatLabDateTime } from '~/lib/lab-time'
@@ -13,7 +13,7 @@ import { DomainError } from '~/lib/domain-error'
 import { limitHoldAttempts } from '~/modules/holders/holders.server'
 import { clientNetwork } from '~/modules/rate-limit/client-network'
 import { campSeatsTaken, queuedOnWaitlist, registrationOpen, waitingCounts } from './camps.server'
-import { campPricingColumns } from './columns.server'
+import { campPricingColumns } from '~/db/camp-columns.server'
 import { priceColumns, registrationPrice } from './pricing.server'
 import { assertMayDeclareAsGuardian, recordCampDeclaration } from '~/modules/swimmers/consent.server'
 import { AlreadyRegisteredError, insertRegistration, lockBatchOrExplain, RegistrationClosedError, sameSwimmer, type CampApplicant } from './registrations.server'
@@ -43,26 +43,6 @@ export class WaitlistNetworkLimitError extends DomainError {
   constructor() {
     super('rate_limited', `Your internet connection already holds ${WAITLIST_PLACES_PER_NETWORK} places on our camp waitlists, the most we allow. Please try again once one of them has ended.`)
   }
-}
-
-/** The channel on which the database announces that a camp seat was freed. */
-export const CAMP_SEAT_FREED_CHANNEL = 'camp_seat_freed'
-
-/**
- * Lets the worker offer a freed seat to the waitlist at once rather than at its next round. Any
- * instance that hears it may offer the seat; the offer itself claims the seat under the batch's lock.
- */
-export function onCampSeatFreed(database: Database, listener: () => void) {
-  return database.listen(CAMP_SEAT_FREED_CHANNEL, () => listener())
-}
-
-/**
- * Called inside the transaction that frees a camp seat. The database sends the announcement when
- * that transaction commits, so whoever hears it sees the seat free (a listener called before the
- * commit would find nothing to offer, and the seat would wait for the worker's next round).
- */
-export async function campSeatFreed(executor: Executor) {
-  await executor.execute(sql`SELECT pg_notify(${CAMP_SEAT_FREED_CHANNEL}, '')`)
 }
 
 /**

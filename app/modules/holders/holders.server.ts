@@ -6,9 +6,9 @@ import { bookings, campRegistrations } from '~/db/schema'
 import { formatLabClockTime } from '~/lib/lab-time'
 import type { Executor } from '~/db/client.server'
 import { DomainError } from '~/lib/domain-error'
-import { setStatus } from '~/modules/booking/status.server'
+import { setStatus } from '~/modules/statuses/status.server'
 import { enforce, type RateLimitRule } from '~/modules/rate-limit/rate-limit.server'
-import { campSeatFreed } from '~/modules/camps/waitlist.server'
+import { campSeatFreed } from '~/modules/statuses/camp-seat-freed.server'
 
 /**
  * Whoever asks to hold a seat (a session's or a camp's) before paying for it. Seats held and never

@@ -4,7 +4,7 @@ import { bookings, campRegistrations, payments, type PromoProduct } from '~/db/s
 import { DomainError } from '~/lib/domain-error'
 import { applyPromoCode, limitPromoAttempts, previewPromoCode, promoCustomerKey, promoOfOrder, releasePromoUse, storedCode } from '~/modules/promotions/uses.server'
 import { payableOf, promoOrderOf, type OrderDraft, type PayableKind, type PayableRef, type PaymentTerms } from './payable-contract.server'
-import { PAYABLES } from './payable-kinds.server'
+import { payableKind } from './payable-kinds.server'
 import { HoldExpiredError, startPayment } from './payments.server'
 import { quoteLine, quoteOf, type Quote } from './quote'
 
@@ -63,7 +63,7 @@ export async function promoCodeOfPayment(orderId: string) {
 
 /** The order locked with its terms, refused when it can no longer be paid or a payment for it is with the gateway. */
 async function lockedTerms(tx: Executor, payable: PayableRef, now: Date) {
-  const terms = await PAYABLES[payable.kind].termsForPayment(tx, payable.id, now)
+  const terms = await payableKind(payable.kind).termsForPayment(tx, payable.id, now)
   if (!terms) throw new HoldExpiredError()
   const column = payable.kind === 'booking' ? payments.bookingId : payments.campRegistrationId
   const [open] = await tx
@@ -133,7 +133,7 @@ export async function quoteDraft({
 /** An order given up before payment (its promo code refused when the seat was held): its seats and its code go back. */
 export async function abandonOrder({ payable, now = new Date() }: { payable: PayableRef; now?: Date }) {
   await db().transaction(async (tx) => {
-    await PAYABLES[payable.kind].unpaid(tx, payable.id, now, 'given_up')
+    await payableKind(payable.kind).unpaid(tx, payable.id, now, 'given_up')
     await releasePromoUse(tx, promoOrderOf(payable), now)
   })
 }
@@ -159,7 +159,7 @@ export async function applyCodeBeforePaying({ payable, code, network, now = new 
 }
 
 function quotingOf(payable: Pick<PayableRef, 'kind'>) {
-  const quoting = PAYABLES[payable.kind].quoting
+  const quoting = payableKind(payable.kind).quoting
   if (!quoting) throw new Error(`A ${payable.kind} order has no quote`)
   return quoting
 }
@@ -192,7 +192,7 @@ export async function quoteOrder({ payable, code, network, now = new Date() }: {
     if (code) {
       try {
         await tx.transaction(async (savepoint) => {
-          const terms = (await PAYABLES[payable.kind].termsForPayment(savepoint, payable.id, now))!
+          const terms = (await payableKind(payable.kind).termsForPayment(savepoint, payable.id, now))!
           const applied = await applyPromoCode(savepoint, { code, product: terms.promoProduct, customerKey: customerKeyOf(terms), order: promoOrderOf(payable), pricesPaise: terms.lines.map((line) => line.pricePaise), now })
           await setPromoDiscounts(savepoint, payable.kind, terms.lines.map((line, index) => ({ id: line.id, discountPaise: applied.discountsPaise[index]! })))
         })

@@ -8,13 +8,36 @@ import { DomainError } from '~/lib/domain-error'
 import { GatewayError, newOrderId, type GatewayNotification, type GatewayOrderStatus } from './gateway-contract.server'
 import { paymentGateway } from './active-gateway.server'
 import { payableOf, promoOrderOf, type PayableKind, type PayableRef } from './payable-contract.server'
-import { PAYABLES } from './payable-kinds.server'
+import { payableKind } from './payable-kinds.server'
 import { claimDueChecks } from './due-checks.server'
 import { FREE_GATEWAY, issueReceipt } from '~/modules/receipts/receipts.server'
 import { amountMismatchAlert } from './staff-alerts.server'
 import { applyRefundStatus, refreshRefund, requestRefund, type RefundOutcome } from './refunds.server'
 import { addMinutes, addSeconds, secondsBetween } from '~/lib/lab-time'
 import { markPromoUsed, releasePromoUse } from '~/modules/promotions/uses.server'
+
+/** Payments staff record for money taken at the lab; they are refunded at the lab too, not through a gateway. */
+export const OFFLINE_GATEWAY = 'offline'
+
+/** Records a payment staff took at the lab for a booking they made, with its receipt, in their transaction. */
+export async function recordPaidAtTheLab(tx: Executor, { bookingId, amountPaise, paymentMode }: { bookingId: number; amountPaise: number; paymentMode: string | null }, now: Date) {
+  const [payment] = await tx
+    .insert(payments)
+    .values({
+      orderId: newOrderId('OFFL', now),
+      bookingId,
+      gateway: OFFLINE_GATEWAY,
+      amountPaise,
+      state: 'completed',
+      paymentMode,
+      expiresAt: now,
+      completedAt: now,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning({ id: payments.id })
+  await issueReceipt(tx, payment!.id, now)
+}
 
 /** The hold ran out (or the booking moved on) before the customer paid. */
 export class HoldExpiredError extends DomainError {
@@ -57,7 +80,7 @@ export async function startPayment({
   now?: Date
 }): Promise<StartedPayment> {
   const gateway = paymentGateway()
-  const kind = PAYABLES[payable.kind]
+  const kind = payableKind(payable.kind)
   const column = payableColumn(payable.kind)
   const order = await db().transaction(async (tx) => {
     const terms = await kind.termsForPayment(tx, payable.id, now)
@@ -144,7 +167,7 @@ async function afterFailure(tx: Executor, payable: PayableRef, paymentId: number
     .from(payments)
     .where(and(eq(payableColumn(payable.kind), payable.id), ne(payments.id, paymentId), inArray(payments.state, ['initiated', 'pending', 'completed'])))
   if (others.length === 0) {
-    await PAYABLES[payable.kind].unpaid(tx, payable.id, now, 'payment_failed')
+    await payableKind(payable.kind).unpaid(tx, payable.id, now, 'payment_failed')
     await releasePromoUse(tx, promoOrderOf(payable), now)
   }
 }
@@ -156,7 +179,7 @@ async function afterFailure(tx: Executor, payable: PayableRef, paymentId: number
 async function fulfilPaidOrder(tx: Executor, payment: { id: number; amountPaise: number }, payable: PayableRef, now: Date) {
   await issueReceipt(tx, payment.id, now)
   await markPromoUsed(tx, promoOrderOf(payable), now)
-  const outcome = await PAYABLES[payable.kind].paid(tx, payable.id, now)
+  const outcome = await payableKind(payable.kind).paid(tx, payable.id, now)
   if (outcome.result === 'refund' && payment.amountPaise > 0) await requestRefund(tx, { paymentId: payment.id, amountPaise: payment.amountPaise, reason: outcome.reason, now })
 }
 

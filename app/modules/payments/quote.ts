@@ -38,6 +38,13 @@ export function quoteOf(lines: QuoteLine[], promoCode: string | null): Quote {
 export type QuoteRow = { term: string; value: string }
 
 /**
+ * The answer to the camp forms asking the price of what they describe (/onboarding/quote): the rows of
+ * the quote and the total the gateway will ask, and why a code was left off (for its field); or why
+ * nothing could be priced.
+ */
+export type CampQuoteAnswer = { rows: QuoteRow[]; total: string; promoError: string | null; error: null } | { rows: null; total: null; promoError: null; error: string }
+
+/**
  * The quote as rows that add up: each line's fee, each sibling price taken off it, the promo code's
  * discount, and the total. The summary, the status page and the e-mails show these same rows.
  */

@@ -12,7 +12,7 @@ import { creditNoteAttachment, issueCreditNote } from '~/modules/receipts/credit
 import { GatewayError, newOrderId, type GatewayRefundStatus } from './gateway-contract.server'
 import { paymentGateway } from './active-gateway.server'
 import { payableOf, type RefundedHow } from './payable-contract.server'
-import { PAYABLES } from './payable-kinds.server'
+import { payableKind } from './payable-kinds.server'
 import { claimDueChecks } from './due-checks.server'
 import { refundFailedAlert } from './staff-alerts.server'
 import { REFUND_NOT_WAITING } from './staff-schemas'
@@ -83,7 +83,7 @@ async function refundCompleted(tx: Executor, refund: { id: number; amountPaise: 
   const creditNoteId = await issueCreditNote(tx, refund.id, now)
   const creditNote = creditNoteId !== null ? await creditNoteAttachment(tx, creditNoteId) : undefined
   const payable = payableOf(refund)
-  await PAYABLES[payable.kind].refunded(tx, payable.id, { amountPaise: refund.amountPaise, how, part: refund.part ?? undefined, creditNote }, now)
+  await payableKind(payable.kind).refunded(tx, payable.id, { amountPaise: refund.amountPaise, how, part: refund.part ?? undefined, creditNote }, now)
 }
 
 /**

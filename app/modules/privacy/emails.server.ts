@@ -2,7 +2,7 @@ import { formatLabDateTime } from '~/lib/lab-time'
 import { formatRupees } from '~/lib/money'
 import { PRODUCT_NAME } from '~/lib/seo'
 import { letter } from '~/modules/mail/templates.server'
-import type { FutureBooking } from '~/modules/swimmers/future-bookings.server'
+import type { FutureBooking } from '~/modules/future-bookings/future-bookings.server'
 
 // The e-mails about a person's own data. The last ones go to an address whose account is already
 // erased: they name no swimmer and greet nobody by name.

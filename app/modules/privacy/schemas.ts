@@ -2,7 +2,7 @@
 // Nothing server-only may be imported here.
 import { z } from 'zod'
 import { whatsappOptInField } from '~/lib/phone-field'
-import { personNameField, whatsappNumberField } from '~/modules/accounts/schemas'
+import { personNameField, whatsappNumberField } from '~/modules/forms/fields'
 
 /** The account holder's own details: the same rules as in the registration form. */
 export const profileSchema = z.object({

@@ -4,7 +4,7 @@ import { z } from 'zod'
 import type { DiscountKind, PromoProduct } from '~/db/schema'
 import { percentToBasisPoints, rupeesToPaise } from '~/lib/money'
 import { optionalText } from '~/lib/text-fields'
-import { dateField } from '~/modules/booking/schemas'
+import { dateField } from '~/modules/forms/fields'
 import { PROMO_PRODUCTS } from './texts'
 
 /** The largest amount a code may take off (₹10,00,000), far above any order and well inside an integer of paise. */

@@ -6,7 +6,8 @@ import { splitGst } from '~/lib/money'
 import { logger } from '~/lib/logger.server'
 import { formatCreditNoteNumber, financialYearOf } from './receipt-number'
 import { renderCreditNotePdf, type CreditNoteDocument } from './credit-note-pdf.server'
-import { bookingItem, campGroupLines, campItem, sellerIn, type ReceiptOwner } from './receipts.server'
+import { receiptItems } from './receipt-items.server'
+import { sellerIn, type ReceiptOwner } from './receipts.server'
 
 /**
  * Issues the credit note of a refund that just completed, inside the transaction that completed it
@@ -95,9 +96,10 @@ async function creditNoteWhere(executor: Executor, where: SQL): Promise<CreditNo
     .where(where)
   if (!row) return null
   const { seller } = await sellerIn(executor)
-  const item = row.bookingId !== null ? await bookingItem(executor, row.bookingId) : await campItem(executor, row.part ?? row.campRegistrationId!)
+  const items = receiptItems()
+  const item = row.bookingId !== null ? await items.booking(executor, row.bookingId) : await items.camp(executor, row.part ?? row.campRegistrationId!)
   // The whole of a group's payment back: a line for each swimmer it paid for.
-  const group = row.bookingId === null && row.part === null && row.amountPaise === row.paidPaise ? await campGroupLines(executor, row.campRegistrationId!) : null
+  const group = row.bookingId === null && row.part === null && row.amountPaise === row.paidPaise ? await items.campGroup(executor, row.campRegistrationId!) : null
   return {
     owner: item.owner,
     bookingId: row.bookingId,

@@ -1,15 +1,10 @@
 import { and, eq, sql } from 'drizzle-orm'
 import { db, type Executor } from '~/db/client.server'
-import { bookings, campRegistrations, catalogueItems, payments, receipts, receiptSequences, refunds, siteSettings, users } from '~/db/schema'
+import { payments, receipts, receiptSequences, refunds, siteSettings } from '~/db/schema'
 import { promoOfOrder } from '~/modules/promotions/uses.server'
-import { sessionLocationIn } from '~/modules/site/site.server'
-import { formatLongDate } from '~/lib/lab-time'
-import { bookingDaysOf } from '~/modules/booking/bookings.server'
-import { bookingDayLines } from '~/modules/booking/texts'
-import { batchTimes, registrationDetails } from '~/modules/camps/fulfilment.server'
-import { groupMembers } from '~/modules/camps/groups.server'
 import { formatReceiptNumber, financialYearOf } from './receipt-number'
-import type { ReceiptDiscount, ReceiptDocument } from './receipt-pdf.server'
+import type { ReceiptDocument } from './receipt-pdf.server'
+import { receiptItems } from './receipt-items.server'
 
 /** The gateway of an order a promo code took to nothing: recorded as paid, through no gateway. */
 export const FREE_GATEWAY = 'free'
@@ -61,9 +56,10 @@ export async function receiptOf(orderId: string, executor: Executor = db()): Pro
     .where(and(eq(refunds.paymentId, row.paymentId), eq(refunds.state, 'completed')))
   const refunded = row.amountPaise > 0 && (refundedTotal?.paise ?? 0) >= row.amountPaise
   const promoCode = await promoCodeOf(executor, row)
-  const item = row.bookingId !== null ? await bookingItem(executor, row.bookingId, promoCode) : await campItem(executor, row.campRegistrationId!, promoCode)
+  const items = receiptItems()
+  const item = row.bookingId !== null ? await items.booking(executor, row.bookingId, promoCode) : await items.camp(executor, row.campRegistrationId!, promoCode)
   // A payment for several swimmers registered together: a line for each, with its own fee.
-  const group = row.campRegistrationId !== null ? await campGroupLines(executor, row.campRegistrationId, promoCode) : null
+  const group = row.campRegistrationId !== null ? await items.campGroup(executor, row.campRegistrationId, promoCode) : null
   const free = row.gateway === FREE_GATEWAY
   return {
     owner: item.owner,
@@ -104,80 +100,10 @@ function paymentMethod(mode: string | null) {
   return METHODS.find(([pattern]) => pattern.test(mode))?.[1] ?? mode
 }
 
-/** "Promo code SUMMER10", or just "Promo code" should its use not be found. */
-const promoCodeLabel = (promoCode: string | null) => (promoCode ? `Promo code ${promoCode}` : 'Promo code')
-
 /** The code the order was paid with (a group's use sits on its first registration), or null. */
 async function promoCodeOf(executor: Executor, order: { bookingId: number | null; campRegistrationId: number | null }) {
   const promo = await promoOfOrder(executor, order.bookingId !== null ? { bookingId: order.bookingId } : { campRegistrationId: order.campRegistrationId! })
   return promo?.code ?? null
-}
-
-function discountLines(discounts: Array<[string, number]>): ReceiptDiscount[] {
-  return discounts.filter(([, amountPaise]) => amountPaise > 0).map(([label, amountPaise]) => ({ label, amountPaise }))
-}
-
-/** A booking as a receipt's (or credit note's) line, with its customer and who may see it; `promoCode` names its promo discount. */
-export async function bookingItem(executor: Executor, bookingId: number, promoCode: string | null = null) {
-  const [booking] = await executor
-    .select({ reference: bookings.reference, swimmerName: bookings.swimmerName, name: bookings.customerName, email: bookings.customerEmail, phone: bookings.customerPhone, userId: bookings.userId, promoDiscountPaise: bookings.promoDiscountPaise, productName: catalogueItems.name })
-    .from(bookings)
-    .innerJoin(catalogueItems, eq(catalogueItems.code, bookings.productCode))
-    .where(eq(bookings.id, bookingId))
-  const days = await bookingDaysOf(bookingId, executor)
-  const location = await sessionLocationIn(executor)
-  return {
-    owner: { userId: booking!.userId, email: booking!.email },
-    customer: { name: booking!.name, email: booking!.email, phone: booking!.phone },
-    description: booking!.productName,
-    detail: [
-      `Swimmer: ${booking!.swimmerName}`,
-      ...bookingDayLines(days).map(({ label, value }) => `${label}: ${value}`),
-      `Location: ${location}`,
-      `Booking ID: ${booking!.reference}`,
-    ],
-    discounts: discountLines([[promoCodeLabel(promoCode), booking!.promoDiscountPaise]]),
-  }
-}
-
-/** A camp registration as a receipt's (or credit note's) line, with its customer and who may see it; `promoCode` names its promo discount. */
-export async function campItem(executor: Executor, registrationId: number, promoCode: string | null = null) {
-  const r = await registrationDetails(executor, registrationId)
-  const [discounts] = await executor
-    .select({ sibling: campRegistrations.siblingDiscountPaise, promo: campRegistrations.promoDiscountPaise, accountId: campRegistrations.accountId })
-    .from(campRegistrations)
-    .where(eq(campRegistrations.id, registrationId))
-  // Billed to who paid, as sessions are: the account that registered its swimmers, or the guest by
-  // the address they gave (the form's name is the swimmer's, each line names them).
-  const [account] = discounts!.accountId !== null ? await executor.select({ name: users.name, email: users.email, phone: users.phone }).from(users).where(eq(users.id, discounts!.accountId)) : []
-  return {
-    owner: { userId: null, email: r.email },
-    customer: account ? { name: account.name, email: account.email, phone: account.phone ?? r.phone } : { name: null, email: r.email, phone: r.phone },
-    description: `${r.campName} swimming camp`,
-    detail: [
-      `Swimmer: ${r.swimmerName}`,
-      `${formatLongDate(r.startsOn)} to ${formatLongDate(r.endsOn)}, ${r.venue}`,
-      `${r.batchName}: ${batchTimes(r.timeRanges)}`,
-      `Registration ID: ${r.reference}`,
-    ],
-    amountPaise: r.amountPaise,
-    discounts: discountLines([
-      ['Sibling price', discounts!.sibling],
-      [promoCodeLabel(promoCode), discounts!.promo],
-    ]),
-  }
-}
-
-/** A line for each swimmer of a group paid for at once; null when the registration leads no group. */
-export async function campGroupLines(executor: Executor, leadId: number, promoCode: string | null = null) {
-  const members = await groupMembers(executor, leadId)
-  if (members.length === 0) return null
-  return Promise.all(
-    members.map(async (member) => {
-      const { description, detail, discounts } = await campItem(executor, member.id, promoCode)
-      return { description, detail, amountPaise: member.amountPaise, discounts }
-    }),
-  )
 }
 
 /**

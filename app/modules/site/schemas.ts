@@ -6,7 +6,7 @@ import { optionalText, requiredText } from '~/lib/text-fields'
 import { isUnknownNumber, toE164 } from '~/lib/phone'
 import { NO_SUCH_NUMBER } from '~/lib/phone-field'
 import { percentToBasisPoints, rupeesToPaise } from '~/lib/money'
-import { personNameField } from '~/modules/accounts/schemas'
+import { personNameField } from '~/modules/forms/fields'
 
 /** The gateway takes nothing smaller than a rupee, and a free item cannot be paid for online. */
 const MIN_PRICE_PAISE = 100

@@ -2,7 +2,7 @@ import { asc, eq } from 'drizzle-orm'
 import { db, type Executor } from '~/db/client.server'
 import { cachedContent } from './content-cache.server'
 import { campBatches, camps, catalogueItems, siteSettings } from '~/db/schema'
-import { batchColumns, campColumns } from '~/modules/camps/columns.server'
+import { batchColumns, campColumns } from '~/db/camp-columns.server'
 
 /** The settings the public pages show; the staff read adds the GST details to these. */
 export const publicSettingsColumns = {

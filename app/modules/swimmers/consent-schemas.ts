@@ -1,7 +1,7 @@
 // The forms about a parent's consent and the messages people see, used by the server and, in the
 // browser, for validation as you type. Nothing server-only may be imported here.
 import { z } from 'zod'
-import { emailField, personNameField } from '~/modules/accounts/schemas'
+import { emailField, personNameField } from '~/modules/forms/fields'
 
 /** A declaration box, never ticked for the person: only 'on' (a ticked checkbox) counts. */
 const requiredDeclaration = (message: string) =>

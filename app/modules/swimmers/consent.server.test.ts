@@ -14,7 +14,7 @@ import { bookingRow, createCustomers, setWindows } from '../../../tests/support/
 import { useSandboxPayments } from '../../../tests/support/sandbox-payments'
 import { useTestDatabase } from '../../../tests/support/test-database'
 import { answerConsentLink, consentLinkView, OnlyWithdrawingParentError, sendConsentRequestAgain } from './consent-requests.server'
-import { consentWithdrawalView, withdrawConsent, withdrawConsentByLink } from './consent-withdrawal.server'
+import { consentWithdrawalView, withdrawConsent, withdrawConsentByLink } from '~/modules/future-bookings/consent-withdrawal.server'
 import {
   assertMayDeclareAsGuardian,
   confirmConsent,

@@ -4,7 +4,7 @@ import { db, type Executor } from '~/db/client.server'
 import { swimmers } from '~/db/schema'
 import { DomainError } from '~/lib/domain-error'
 import { formatLabDateTime, labToday } from '~/lib/lab-time'
-import { GUARDIAN_DECLARATION_MESSAGE, knownAgeOf, type RegistrationInput, type SwimmerInput } from '~/modules/accounts/schemas'
+import { GUARDIAN_DECLARATION_MESSAGE, knownAgeOf, type HeardAboutInput, type SwimmerInput } from './schemas'
 import { ageOn, isMinorOn } from './age'
 import { consentInForce, consentStatusOf, recordConsent } from './consent.server'
 
@@ -17,7 +17,7 @@ export const MAX_SWIMMERS_PER_ACCOUNT = 20
  * The swimmer fields of a form (registration, add or edit a swimmer), as a row's values. How the
  * family heard of the lab comes with registration only: a swimmer added or edited keeps what it has.
  */
-type SwimmerFieldsInput = Omit<SwimmerInput, 'name' | 'guardianDeclaration'> & Partial<Pick<RegistrationInput, 'howDidYouKnow' | 'otherSource'>>
+type SwimmerFieldsInput = Omit<SwimmerInput, 'name' | 'guardianDeclaration'> & HeardAboutInput
 
 export function swimmerColumns(name: string, input: SwimmerFieldsInput, today: string) {
   return {

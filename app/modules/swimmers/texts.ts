@@ -1,6 +1,6 @@
 // How a swimmer's profile reads on the pages that show it (the account's swimmers, staff's customer
 // page, the data download): one row per answer, in the registration form's order.
-import { GENDERS, HOW_DID_YOU_KNOW, optionLabel, SPECIALIZATIONS, SWIMMING_EXPERIENCE } from '~/modules/accounts/fields'
+import { GENDERS, HOW_DID_YOU_KNOW, optionLabel, SPECIALIZATIONS, SWIMMING_EXPERIENCE } from '~/modules/forms/choices'
 import { formatLongDate } from '~/lib/lab-time'
 import { ageOn, type KnownAge } from './age'
 

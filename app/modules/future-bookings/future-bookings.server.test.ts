@@ -6,7 +6,7 @@ import { bookingRow, createCustomers, setWindows } from '../../../tests/support/
 import { useSandboxPayments } from '../../../tests/support/sandbox-payments'
 import { useTestDatabase } from '../../../tests/support/test-database'
 import { cancelFutureBookings, futureBookingsOf } from './future-bookings.server'
-import { insertSwimmer } from './swimmers.server'
+import { insertSwimmer } from '~/modules/swimmers/swimmers.server'
 
 useTestDatabase()
 const sandbox = useSandboxPayments()

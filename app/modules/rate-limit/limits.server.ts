@@ -1,4 +1,4 @@
-import type { RateLimitRule } from '~/modules/rate-limit/rate-limit.server'
+import type { RateLimitRule } from './rate-limit.server'
 
 const minutes = (n: number) => n * 60
 

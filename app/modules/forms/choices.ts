@@ -44,6 +44,9 @@ export const HOW_DID_YOU_KNOW = [
 
 type Options = ReadonlyArray<{ value: string; label: string }>
 
+/** The values of a list of choices, as zod's enum takes them. */
+export const optionValues = <T extends Options>(options: T) => options.map((option) => option.value) as [T[number]['value'], ...T[number]['value'][]]
+
 /** The label shown for a stored value, e.g. 'individual_medley' → 'Individual Medley'. */
 export function optionLabel(options: Options, value: string | null | undefined) {
   return options.find((option) => option.value === value)?.label ?? null

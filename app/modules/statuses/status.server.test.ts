@@ -4,7 +4,7 @@ import { db } from '~/db/client.server'
 import { BOOKING_STATUSES, bookings, type BookingStatus } from '~/db/schema'
 import { bookingRow } from '../../../tests/support/booking'
 import { useTestDatabase } from '../../../tests/support/test-database'
-import { insertBooking } from './holds.server'
+import { insertBooking } from '~/modules/booking/holds.server'
 import { BOOKING_TRANSITIONS, setStatus, statusesBefore } from './status.server'
 
 useTestDatabase()

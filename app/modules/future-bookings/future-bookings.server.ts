@@ -5,7 +5,7 @@ import { addHours, formatLabDateTime, labInstant, toHourMinute } from '~/lib/lab
 import { formatRupees } from '~/lib/money'
 import type { PersonActing } from '~/modules/audit/audit.server'
 import { CHANGE_NOTICE_HOURS, cancelBooking, NotChangeableError } from '~/modules/booking/changes.server'
-import { setStatus } from '~/modules/booking/status.server'
+import { setStatus } from '~/modules/statuses/status.server'
 import { CampChangeRefusedError } from '~/modules/camps/camp-editing.server'
 import { cancelRegistration } from '~/modules/camps/staff-registrations.server'
 import { refundablePayments } from '~/modules/camps/staff-views.server'

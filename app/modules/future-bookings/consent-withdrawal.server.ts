@@ -8,10 +8,10 @@ import { PRODUCT_NAME } from '~/lib/seo'
 import { recordAudit, type PersonActing } from '~/modules/audit/audit.server'
 import { enqueueEmail } from '~/modules/mail/outbox.server'
 import { letter } from '~/modules/mail/templates.server'
-import { ConsentNotTheAccountsError, consentIsTheAccounts, NoConsentToWithdrawError, type AccountActing } from './consent.server'
+import { ConsentNotTheAccountsError, consentIsTheAccounts, NoConsentToWithdrawError, type AccountActing } from '~/modules/swimmers/consent.server'
 import { cancelFutureBookings, futureBookingsOf, type FutureBooking } from './future-bookings.server'
 import { firstNameOf } from '~/lib/person-name'
-import type { Swimmer } from './swimmers.server'
+import type { Swimmer } from '~/modules/swimmers/swimmers.server'
 
 /**
  * Withdraws the parent's consent for a child of the account: from now the swimmer cannot be booked,
