@@ -49,8 +49,11 @@ const clientChunks = {
 }
 
 /**
- * React Router's production build in the browser: its package points every bundler at the
- * development build, whose only difference is the warnings it prints for developers.
+ * React Router's production build, in the browser and on the server: its package points every
+ * bundler and Node itself at the development build, whose only difference is the warnings it
+ * prints for developers (and the time it takes to check for them on every request). On the server
+ * React Router is bundled into the build rather than imported from node_modules at run time, and so
+ * is @react-router/node, which imports it too: every importer then reaches the one production copy.
  */
 function reactRouterProductionBuild(): Plugin {
   const production = path.join(path.dirname(createRequire(import.meta.url).resolve('react-router/package.json')), 'dist/production')
@@ -58,8 +61,11 @@ function reactRouterProductionBuild(): Plugin {
   return {
     name: 'react-router-production-build',
     enforce: 'pre',
+    configEnvironment(name) {
+      if (name === 'ssr') return { resolve: { noExternal: ['react-router', '@react-router/node'] } }
+    },
     resolveId(id) {
-      if (this.environment?.name === 'client' && id in files) return path.join(production, files[id]!)
+      if (id in files) return path.join(production, files[id]!)
     },
   }
 }

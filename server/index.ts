@@ -52,6 +52,7 @@ import { answeringOutagesWith503, UNAVAILABLE_MESSAGE, UNAVAILABLE_TITLE } from 
 import { notFoundMatcher } from './not-found'
 import { superviseWorkers } from './workers'
 import { staticFiles } from './static-files'
+import { oneATurn } from './turns'
 import { pageHandler } from './page-handler'
 import { CLIP_UPLOADS_PATH, clipUploads } from './clip-uploads'
 
@@ -308,6 +309,9 @@ function createApp({ config, logger, database, liveEvents, gateway, build, analy
   const clientDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../client')
   const files = staticFiles(clientDir, { headers: { ...fixedHeaders, 'Content-Security-Policy': policy([]) } })
   const debug = logger.isLevelEnabled('debug')
+  // Everything else (rendering a page, above all) is started one request per turn of the event loop:
+  // see oneATurn.
+  const inTurn = oneATurn()
   return (request: IncomingMessage, response: ServerResponse) => {
     const startedAt = process.hrtime.bigint()
     // The address as it came: a part of the server mounted on a path (the webhooks, the sandbox gateway) sees it without that path.
@@ -326,7 +330,7 @@ function createApp({ config, logger, database, liveEvents, gateway, build, analy
     const requestId = randomUUID()
     response.setHeader('X-Request-Id', requestId)
     if (logger.isLevelEnabled(config.REQUEST_LOG_LEVEL)) response.once('finish', () => logRequest(config.REQUEST_LOG_LEVEL, requestId))
-    app(request, response)
+    inTurn(() => app(request, response))
   }
 }
 
