@@ -39,7 +39,7 @@ type MailRow = { to: string; status: string }
 
 /** One round of the stopped site's e-mail worker on its own data, with the clock at `now`. */
 async function outboxRoundAt(stopped: TestServer, now: Date) {
-  const database = await openDatabase(stopped.databaseUrl ? { databaseUrl: stopped.databaseUrl } : { dataDir: stopped.dataDir })
+  const database = await openDatabase(stopped.databaseUrl ? { databaseUrl: stopped.databaseUrl, poolSize: 2 } : { dataDir: stopped.dataDir })
   useDatabase(database)
   try {
     const jobs = new BackgroundJobs(smtpTransport(siteEnv().SMTP_URL, 'Swimming Sport Science Lab <no-reply@localhost>'), pino({ level: 'silent' }), database, undefined, () => now)
