@@ -42,6 +42,8 @@ export class BackgroundJobs {
     private readonly database: Database,
     /** The Cloud API sender when WhatsApp is on; without it no WhatsApp message is sent. */
     private readonly whatsapp?: OutboxSender,
+    /** The clock the outbox's back-off, holds and housekeeping are read on. */
+    private readonly now: () => Date = () => new Date(),
   ) {
     this.tasks = new Map(
       [
@@ -105,7 +107,7 @@ export class BackgroundJobs {
   }
 
   private async deliver(sender: OutboxSender) {
-    const outcome = await processOutbox(sender)
+    const outcome = await processOutbox(sender, this.now)
     if (outcome.sent || outcome.failed) this.logger.info({ ...outcome, channel: sender.channel, transport: sender.kind }, 'outbox delivery')
   }
 
@@ -114,7 +116,7 @@ export class BackgroundJobs {
    * the promo codes they held are given back; freed camp seats go to the waitlist.
    */
   private async releaseHolds() {
-    const now = new Date()
+    const now = this.now()
     await expireStaleHolds(now)
     await expireStaleCampHolds(now)
     await expireUnconfirmedWaitlist(now)
@@ -124,7 +126,7 @@ export class BackgroundJobs {
   }
 
   private async housekeeping() {
-    const now = new Date()
+    const now = this.now()
     await pruneExpiredSessions(now)
     await pruneRateLimitBuckets(now)
     await pruneSentEmails(now)

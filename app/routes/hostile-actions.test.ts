@@ -405,7 +405,7 @@ describe('hostile addresses', () => {
     )
   })
 
-  it('regression: a date that is not a date, to /booking/times and /book-slot', async () => {
+  it('a date that is not a date is refused: 400 from /booking/times, "No time slot selected" from /book-slot', async () => {
     for (const date of ['abc', '', '2026-02-32', '%zz']) {
       const times = await expectRefusedCleanly(bookingTimes.loader, () => get(`/booking/times?${new URLSearchParams({ date })}`, 'guest'))
       expect(times.status).toBe(400)
@@ -414,7 +414,7 @@ describe('hostile addresses', () => {
     }
   })
 
-  it('regression: dates and months out of range (year 0, after 9999-11), in addresses and forms', async () => {
+  it('dates and months out of range (year 0, after 9999-11), in addresses and forms, are refused with a message or fall back to this month', async () => {
     const failures: string[] = []
     const attempt = async (label: string, handler: Handler, request: () => Request, params: Record<string, string> = {}, { mustRefuse = true } = {}) => {
       try {
@@ -463,7 +463,7 @@ describe('hostile addresses', () => {
     expect(failures).toEqual([])
   })
 
-  it('regression: numbers beyond what the database holds, in addresses', async () => {
+  it('numbers beyond what the database holds, in addresses, are refused cleanly, never a 5xx', async () => {
     for (const id of ['2147483648', '99999999999', '9007199254740993', '-1', '0']) {
       await expectRefusedCleanly(adminWindow.action, () => formRequest(`/admin/availability/${id}`, 'admin', new URLSearchParams({ intent: 'delete' })), { windowId: id })
       await expectRefusedCleanly(adminWindow.loader, () => get(`/admin/availability/${id}`, 'admin'), { windowId: id })
@@ -476,7 +476,7 @@ describe('hostile addresses', () => {
     }
   })
 
-  it('regression: a NUL character (which PostgreSQL cannot take in text) in any address', async () => {
+  it('a NUL character (which PostgreSQL cannot take in text) in any address is refused cleanly, never a 5xx', async () => {
     const nul = '\u0000'
     const query = (names: string[]) => `?${new URLSearchParams(names.map((name) => [name, `a${nul}b`]))}`
     const reads: Array<[Handler, string, FormCase['who'], Record<string, string>?]> = [
@@ -547,7 +547,7 @@ describe('hostile addresses', () => {
     )
   })
 
-  it('regression: a field naming the 100-millionth item of a list is refused before it is parsed', async () => {
+  it('a field naming the 100-millionth item of a list is refused with 400 before it is parsed', async () => {
     const outcome = await expectRefusedCleanly(adminSettings.action, () => formRequest('/admin/settings', 'admin', new URLSearchParams({ intent: 'banner', visible: 'x', 'batches[99999999].code': 'y' })))
     expect(outcome.status).toBe(400)
   })

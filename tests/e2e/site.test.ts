@@ -66,8 +66,15 @@ describe('navigation', () => {
     await page.goto('/services')
     const header = page.locator('header').first()
     expect(await header.getAttribute('data-scrolled')).toBe('false')
-    await page.evaluate(() => window.scrollTo(0, 40))
-    await page.waitForTimeout(100)
+    // Scrolled 40px: once the page has dispatched that scroll (to the header's listener first) and
+    // drawn two frames since, the header has acted on it, and is still not solid.
+    await page.evaluate(
+      () =>
+        new Promise<void>((resolve) => {
+          window.addEventListener('scroll', () => requestAnimationFrame(() => requestAnimationFrame(() => resolve())), { once: true })
+          window.scrollTo(0, 40)
+        }),
+    )
     expect(await header.getAttribute('data-scrolled')).toBe('false')
     await page.evaluate(() => window.scrollTo(0, 300))
     await expect.poll(() => header.getAttribute('data-scrolled')).toBe('true')

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { holdAndPay, usePhonePeSite } from '../support/phonepe-site'
-import { fieldState, text } from '../support/visitor'
+import { fieldState, mailCaughtUp, text } from '../support/visitor'
 
 // A refund PhonePe fails leaves a customer owed money that the website cannot return by itself:
 // staff see it on the overview, repay the customer themselves and mark it repaid there, without
@@ -55,7 +55,7 @@ describe('a refund PhonePe failed', () => {
     const again = await staff.post('/admin?index', { refundId, how: 'Bank transfer, UTR 1234567890' })
     expect(again.location).toBe('/admin')
     expect(text((await staff.get('/admin')).html)).toContain('This refund is no longer waiting to be repaid by hand.')
-    await new Promise((resolve) => setTimeout(resolve, 2_000))
+    await mailCaughtUp(site.url, site.sink)
     expect(site.sink.messages.filter((mail) => mail.to.includes(email) && /^Subject: Refund completed/m.test(mail.raw))).toHaveLength(1)
   })
 })

@@ -69,10 +69,11 @@ describe.skipIf(!process.env.DATABASE_URL)('PostgreSQL restarted during load (ne
       }),
     )
 
-    await new Promise((resolve) => setTimeout(resolve, 1_000))
+    // Every path answered under the trickle before the cut, and with the friendly 503 after it.
+    await waitFor(() => paths.every((path) => samples.some((s) => s.path === path)), RECOVERY_LIMIT_MS)
     const cutAt = Date.now()
     await proxy.cut()
-    await new Promise((resolve) => setTimeout(resolve, 1_000))
+    await waitFor(() => paths.every((path) => samples.some((s) => s.path === path && s.at >= cutAt && s.status === 503)), OUTAGE_MS)
     // A form posted meanwhile (an action, not a loader) gets the same page, and nothing is held.
     const posted = await customer.post(slot.href, { date: slot.date, time: slot.time, website_url: '' })
     expect(posted.status).toBe(503)
@@ -82,6 +83,7 @@ describe.skipIf(!process.env.DATABASE_URL)('PostgreSQL restarted during load (ne
     expect(notified.status).toBe(503)
     expect(notified.retryAfter).toMatch(/^\d+$/)
     expect(JSON.parse(notified.body)).toMatchObject({ error: 'Service temporarily unavailable' })
+    // The outage lasts its full length whatever happens meanwhile: this is the scenario, not a wait for an outcome.
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, cutAt + OUTAGE_MS - Date.now())))
     const reopeningAt = Date.now()
     await proxy.reopen()
@@ -152,7 +154,7 @@ async function readSandboxKey(databaseUrl: string) {
 async function waitFor(condition: () => boolean, timeoutMs: number) {
   const deadline = Date.now() + timeoutMs
   while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`not recovered within ${timeoutMs} ms`)
+    if (Date.now() > deadline) throw new Error(`not seen within ${timeoutMs} ms`)
     await new Promise((resolve) => setTimeout(resolve, 50))
   }
   return Date.now()

@@ -153,7 +153,7 @@ describe('bodies that are not a form', () => {
     }
   })
 
-  it('regression: a price for an item that is not in the catalogue is "not found", whatever else is sent', async () => {
+  it('a price for an item that is not in the catalogue is "not found" (404), whatever else is sent', async () => {
     for (const code of ['0', 'no_such_item', '__proto__']) {
       const response = await admin.post('/admin/settings', { intent: 'price', code, price: '' })
       expect(response.status, code).toBe(404)
@@ -244,7 +244,7 @@ describe('pages with hostile addresses', () => {
     )
   })
 
-  it('regression: dates and months out of range (year 0, after 9999-11) and a NUL in the audit filter answer a page or a message, never a 5xx', async () => {
+  it('dates and months out of range (year 0, after 9999-11) and a NUL in the audit filter answer a page or a message, never a 5xx', async () => {
     const failures: string[] = []
     const expectAnswer = async (label: string, answer: Promise<{ status: number; html: string }>, expected?: { status: number; says?: string }) => {
       const response = await answered(answer, label)

@@ -1,6 +1,7 @@
 import pg from 'pg'
 import { describe, expect, it } from 'vitest'
 import { decodeHtml, fieldState, signUp, text, Visitor } from '../support/visitor'
+import { eventually } from '../support/eventually'
 import { bookableDate } from '../support/booking-flow'
 import { contactForm } from '../support/settings-forms'
 import { SITE_SETTINGS_SEED } from '~/db/seed.server'
@@ -129,11 +130,11 @@ describe('step 1: details', () => {
     expect(offeredDates(after.html)).toEqual(offered.filter((date) => date !== holiday))
     expect(text(after.html)).toMatch(new RegExp(`The lab is closed on [^.]*${formatWeekdayDayMonth(holiday)}`))
     // The copy kept for visitors is dropped too, as soon as the database announces the change.
-    let visitorSees = offeredDates((await new Visitor(site.url).get('/booking')).html)
-    for (let tries = 0; visitorSees.includes(holiday) && tries < 40; tries += 1) {
-      await new Promise((resolve) => setTimeout(resolve, 50))
-      visitorSees = offeredDates((await new Visitor(site.url).get('/booking')).html)
-    }
+    const visitorSees = await eventually(
+      async () => offeredDates((await new Visitor(site.url).get('/booking')).html),
+      (dates) => !dates.includes(holiday),
+      { everyMs: 50 },
+    )
     expect(visitorSees).toEqual(offered.filter((date) => date !== holiday))
   })
 

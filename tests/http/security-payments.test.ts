@@ -3,7 +3,7 @@ import { bookAndPay, chooseSlot } from '../support/booking-flow'
 import { startFakePhonePe, webhookAuthorization, type FakePhonePe } from '../support/fake-phonepe'
 import { useTestSite } from '../support/site'
 import { startTestServer, type TestServer } from '../support/test-server'
-import { lettersFor, signUp, text, Visitor } from '../support/visitor'
+import { lettersFor, mailCaughtUp, signUp, text, Visitor } from '../support/visitor'
 
 // Attacks on payments, each a test that fails if the attack works: forged notifications, a
 // notification or a gateway claiming another amount, repeated notifications, and forged or
@@ -64,7 +64,8 @@ describe('payment notifications (PhonePe)', () => {
   /** The payment's state as its owner's status page sees it (the server asks PhonePe first). */
   const stateOf = async (visitor: Visitor, orderId: string) => JSON.parse((await visitor.get(`/slot-payment-status/check?orderId=${orderId}`)).html).state as string
   const completedEvent = (orderId: string, amount = 30_000_00) => ({ event: 'checkout.order.completed', payload: { merchantOrderId: orderId, orderId: `OMO${orderId}`, state: 'COMPLETED', amount, paymentDetails: [{ transactionId: 'T-forged', paymentMode: 'UPI_QR', state: 'COMPLETED', amount, timestamp: Date.now() }] } })
-  const settle = () => new Promise((resolve) => setTimeout(resolve, 1_000))
+  /** Every e-mail the notifications so far led to has been sent: what is missing then was never queued. */
+  const settle = () => mailCaughtUp(site.url, site.sink)
 
   it('refuses a notification with a wrong or missing Authorization, and the booking stays pending', async () => {
     const { visitor, orderId, email } = await pendingOrder()
@@ -149,7 +150,7 @@ describe('payment callbacks (sandbox)', () => {
     const { statusUrl } = await bookAndPay(visitor, site.url, 'success', 1, { daysAhead: 2 })
     for (let replay = 0; replay < 5; replay += 1) expect(text((await visitor.get(statusUrl)).html)).toContain('Payment Successful!')
     await site.sink.waitForMailTo(visitor.email, /Booking confirmed/)
-    await new Promise((resolve) => setTimeout(resolve, 1_500))
+    await mailCaughtUp(site.url, site.sink)
     expect(mailsTo(visitor.email, /Booking confirmed/)).toBe(1)
   })
 })

@@ -23,8 +23,6 @@ const site = useTestSite(() => fake.env)
 
 const PARENT = { name: 'Lakshmi Menon', email: 'lakshmi@example.com', typed: '98450 77777', e164: '+919845077777' }
 
-/** Long enough for the site's WhatsApp worker (at once when a message is queued, and every second) to send anything queued. */
-const workerRounds = () => new Promise((resolve) => setTimeout(resolve, 2_500))
 
 const templatesSent = () => fake.sentTo(PARENT.e164).map((message) => message.template ?? `text: ${message.text}`)
 
@@ -54,7 +52,7 @@ describe('a parent on WhatsApp', () => {
     await site.sink.waitForMailTo(PARENT.email, /Booking confirmed/)
     const [, , confirmed] = await eventually(templatesSent, (sent) => sent.length > 2)
     expect(confirmed).toBe('booking_confirmed')
-    await workerRounds()
+    await fake.siteCaughtUp(`${site.url}/webhooks/whatsapp`)
     const message = fake.sentTo(PARENT.e164)[2]
     expect(fake.sentTo(PARENT.e164)).toHaveLength(3)
     expect(message!.parameters[0]).toBe(PARENT.name)
@@ -84,7 +82,7 @@ describe('a parent on WhatsApp', () => {
       () => site.sink.messages.filter((mail) => mail.to.includes(PARENT.email) && /^Subject: Booking confirmed/m.test(mail.raw)).length,
       (count) => count === 2,
     )
-    await workerRounds()
+    await fake.siteCaughtUp(`${site.url}/webhooks/whatsapp`)
     expect(templatesSent()).toHaveLength(4)
 
     // Opting in again from the account; a payment that fails is then told, with where to book again.
@@ -97,7 +95,7 @@ describe('a parent on WhatsApp', () => {
     const again = failed.parameters.at(-1)!
     expect(again.startsWith(`${site.url}/book-slot?`)).toBe(true)
     expect((await parent.get(again.slice(site.url.length))).status).toBe(200)
-    await workerRounds()
+    await fake.siteCaughtUp(`${site.url}/webhooks/whatsapp`)
     expect(templatesSent()).toHaveLength(5)
 
     // Staff see the parent's WhatsApp state and messages on the customer's page.

@@ -37,9 +37,6 @@ afterAll(async () => {
   await fake?.close()
 })
 
-/** Long enough for the site's WhatsApp worker (every second, and at once when a message is queued) to have sent anything queued. */
-const workerRounds = () => new Promise((resolve) => setTimeout(resolve, 2_500))
-
 describe('the site with WhatsApp on', () => {
   it('says so at start-up without logging a secret, and sends what was queued', async () => {
     expect(server.logs()).toMatch(/WhatsApp: on, sending through the Cloud API/)
@@ -69,7 +66,7 @@ describe('the site with WhatsApp on', () => {
     expect((await fake.deliver(webhook, stop, { signature: 'forged' })).status).toBe(401)
     const hello = fake.incomingNotification({ from: PARENT, text: 'hello' })
     expect((await fake.deliver(webhook, hello, { tamper: (body) => body.replace('hello', 'STOP!') })).status).toBe(401)
-    await workerRounds()
+    await fake.siteCaughtUp(webhook)
     expect(fake.sentTo(PARENT)).toEqual([])
   })
 
@@ -84,7 +81,7 @@ describe('the site with WhatsApp on', () => {
     )
     expect(confirmation).toMatchObject({ type: 'text', template: null })
     expect(confirmation!.text).toBe('You will get no more WhatsApp messages from the Swimming Sport Science Lab. To get them again, reply START.')
-    await workerRounds()
+    await fake.siteCaughtUp(webhook)
     expect(fake.sentTo(number)).toHaveLength(1)
 
     const unsubscribe = fake.incomingNotification({ from: '919845033333', text: 'UNSUBSCRIBE' })
@@ -107,7 +104,7 @@ describe('the site with WhatsApp on', () => {
     expect(reply!.text).toBe(
       `Thank you for your message. This WhatsApp number of the Swimming Sport Science Lab only sends booking updates and does not read replies. Please contact the lab through ${server.url}/contact.`,
     )
-    await workerRounds()
+    await fake.siteCaughtUp(webhook)
     expect(fake.sentTo(number)).toHaveLength(1)
   })
 

@@ -83,6 +83,8 @@ export type FakePhonePeOptions = {
   clientSecret?: string
   clientVersion?: number
   tokenLifetimeSeconds?: number
+  /** The clock its access tokens are issued and expire on (ms); the real one unless a test moves time. */
+  now?: () => number
 }
 
 export async function startFakePhonePe(options: FakePhonePeOptions = {}) {
@@ -106,8 +108,11 @@ export class FakePhonePe {
   private readonly pendingDeliveries = new Set<Promise<void>>()
   private readonly server: Server
   private origin = ''
+  private heldBack = 0
+  private readonly now: () => number
 
   constructor(options: FakePhonePeOptions) {
+    this.now = options.now ?? Date.now
     this.credentials = {
       clientId: options.clientId ?? 'FAKE_CLIENT',
       clientSecret: options.clientSecret ?? 'fake-client-secret-0123456789',
@@ -150,6 +155,11 @@ export class FakePhonePe {
 
   requestCount(endpoint: FakeEndpoint) {
     return this.requests.filter((request) => request.endpoint === endpoint).length
+  }
+
+  /** How many answers `delayResponses` is holding back right now: requests whose caller has heard nothing yet. */
+  answersHeldBack() {
+    return this.heldBack
   }
 
   order(merchantOrderId: string) {
@@ -313,7 +323,10 @@ export class FakePhonePe {
     else if (route.api && !this.isValidToken(request.headers.authorization)) reply = error(401, 'UNAUTHORIZED', 'Invalid or expired access token')
     else reply = await route.handle(incoming)
     record.status = reply.kind === 'redirect' ? 303 : reply.status
-    if (rule?.kind === 'delay') await this.sleep(rule.ms)
+    if (rule?.kind === 'delay') {
+      this.heldBack += 1
+      await this.sleep(rule.ms).finally(() => (this.heldBack -= 1))
+    }
     send(response, reply)
   }
 
@@ -345,9 +358,9 @@ export class FakePhonePe {
       return error(401, 'UNAUTHORIZED', 'Invalid client credentials')
     }
     const token = `fake-token-${randomBytes(16).toString('hex')}`
-    const issuedAt = Math.floor(Date.now() / 1000)
+    const issuedAt = Math.floor(this.now() / 1000)
     const expiresAt = issuedAt + this.tokenLifetimeSeconds
-    this.tokens.set(token, Date.now() + this.tokenLifetimeSeconds * 1000)
+    this.tokens.set(token, this.now() + this.tokenLifetimeSeconds * 1000)
     return {
       kind: 'json',
       status: 200,
@@ -366,7 +379,7 @@ export class FakePhonePe {
   private isValidToken(authorization: string | undefined) {
     const match = /^O-Bearer (\S+)$/.exec(authorization ?? '')
     const validUntil = match ? this.tokens.get(match[1]!) : undefined
-    return validUntil !== undefined && Date.now() < validUntil
+    return validUntil !== undefined && this.now() < validUntil
   }
 
   private pay({ body }: Incoming): Reply {

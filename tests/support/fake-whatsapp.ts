@@ -2,6 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import { WHATSAPP_TEMPLATE_LANGUAGE, WHATSAPP_TEMPLATES } from '~/modules/whatsapp/templates'
+import { eventually } from './eventually'
 
 /**
  * A stand-in for Meta's WhatsApp Business Cloud API on a loopback port: POST
@@ -52,6 +53,8 @@ export class FakeWhatsApp {
   private readonly removedTemplates = new Set<string>()
   private readonly unregistered = new Set<string>()
   private rateLimited = 0
+  /** Numbers that wrote to the site only to see it catch up (`siteCaughtUp`). */
+  private catchUpWriters = 0
   private down: 'no' | 'http-503' | 'refusing' = 'no'
   private readonly server: Server
   private readonly sockets = new Set<Socket>()
@@ -188,6 +191,19 @@ export class FakeWhatsApp {
           : { conversation: { id: `conv-${wamid.slice(-8)}`, origin: { type: 'utility' } }, pricing: { billable: true, pricing_model: 'PMP', category: 'utility' } }),
       })),
     })
+  }
+
+  /**
+   * Resolves once the site has sent every WhatsApp message it had queued when this was called:
+   * someone new writes to the lab, and the site's one reply to them is queued after those messages
+   * and sent after them (its worker sends in the order queued). A message missing then was never queued.
+   */
+  async siteCaughtUp(webhook: string) {
+    this.catchUpWriters += 1
+    const writer = `+4479110${String(this.catchUpWriters).padStart(5, '0')}`
+    const answer = await this.deliver(webhook, this.incomingNotification({ from: writer, text: 'Is anyone there?' }))
+    if (answer.status !== 200) throw new Error(`The site answered ${answer.status} to a notification`)
+    await eventually(() => this.sentTo(writer), (messages) => messages.length > 0)
   }
 
   /** A notification of a message someone wrote to the lab's number. */

@@ -34,6 +34,13 @@ export function useTestDatabase(options: { seedAt?: Date } = {}) {
 
 let opened: Promise<Database> | undefined
 
+/**
+ * Connections of a worker's PostgreSQL database: enough for tests of operations racing each other
+ * to run side by side, few enough that every worker, with the servers its files start, stays well
+ * within PostgreSQL's 100 connections (see test-server.ts).
+ */
+const TEST_DATABASE_POOL_SIZE = 6
+
 /** The worker's database, opened by the first file that asks. */
 function workerDatabase() {
   opened ??= process.env.DATABASE_URL ? openPostgresTestDatabase(process.env.DATABASE_URL) : openPgliteTestDatabase()
@@ -55,7 +62,7 @@ async function openPostgresTestDatabase(url: string) {
   await admin.end()
   const target = new URL(url)
   target.pathname = `/${name}`
-  const database = await openDatabase({ databaseUrl: target.toString(), poolSize: 20 })
+  const database = await openDatabase({ databaseUrl: target.toString(), poolSize: TEST_DATABASE_POOL_SIZE })
   await database.migrate()
   return database
 }

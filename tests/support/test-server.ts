@@ -46,6 +46,15 @@ export type TestServerOptions = {
  */
 const TEST_SERVER_NODE_FLAGS = ['--liftoff-only']
 
+/**
+ * A test server's PostgreSQL connections (per process: a server started with WEB_CONCURRENCY=2 has
+ * two pools), besides the one each keeps for LISTEN. Test files run side by side, two per core,
+ * each with its worker's database and the servers it starts: at 3 (+1) per server the run stays
+ * well within PostgreSQL's 100 connections, where the site's default of 10 outgrew them. A request
+ * waits for a connection rather than failing; a test that needs more passes DATABASE_POOL_SIZE.
+ */
+const TEST_SERVER_POOL_SIZE = '3'
+
 /** Data a server leaves behind, and which server removes it when stopped (the last one started on it). */
 type Installation = { dataDir: string; database: { url: string; drop: () => Promise<void> } | undefined; port: string; owner: object }
 const installations = new WeakMap<TestServer, Installation>()
@@ -68,7 +77,7 @@ export async function startTestServer(env: Record<string, string> = {}, options:
   installation.owner = owner
   if (options.prepare && !previous) {
     const databaseUrl = env.DATABASE_URL ?? ownDatabase?.url
-    const database = await openDatabase(databaseUrl ? { databaseUrl } : { dataDir })
+    const database = await openDatabase(databaseUrl ? { databaseUrl, poolSize: 2 } : { dataDir })
     try {
       await database.migrate()
       await seedDatabase(database.db)
@@ -83,6 +92,7 @@ export async function startTestServer(env: Record<string, string> = {}, options:
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
     LOG_LEVEL: 'info',
+    DATABASE_POOL_SIZE: TEST_SERVER_POOL_SIZE,
     ...(ownDatabase ? { DATABASE_URL: options.databaseVia ? options.databaseVia(ownDatabase.url) : ownDatabase.url } : {}),
     ...env,
   }

@@ -93,6 +93,21 @@ export async function signUp(visitor: Visitor, sink: { waitForMailTo(to: string,
   return visitor
 }
 
+let caughtUpChecks = 0
+
+/**
+ * Resolves once the site has sent every e-mail it had queued when this was called: someone new
+ * registers, and the code the site e-mails them is queued after those messages and sent after them
+ * (its outbox sends in the order queued). An e-mail missing then was never queued.
+ */
+export async function mailCaughtUp(siteUrl: string, sink: { waitForMailTo(to: string, match?: RegExp): Promise<unknown> }) {
+  caughtUpChecks += 1
+  const email = `outbox-check-${caughtUpChecks}-${process.pid}@example.com`
+  const registered = await new Visitor(siteUrl).post('/registration', registrationForm({ email, name: 'Outbox Check' }))
+  if (registered.status !== 302) throw new Error(`registration failed with ${registered.status}`)
+  await sink.waitForMailTo(email, /verification code/)
+}
+
 /** A group of choices (a <fieldset> with its <legend>) in `html`, and the error message it is described by. */
 export function groupState(html: string, legend: string) {
   const tag = new RegExp(`<fieldset([^>]*)><legend[^>]*>${legend.replace(/[?.()]/g, '\\$&')}</legend>`).exec(html)

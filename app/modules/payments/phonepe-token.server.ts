@@ -9,9 +9,10 @@ type CachedToken = { value: string; refreshAt: number; expiresAt: number }
 
 /**
  * PhonePe's OAuth access token (client credentials): cached, refreshed at half its lifetime like
- * the official SDK. Concurrent callers share one token request.
+ * the official SDK. Concurrent callers share one token request. `now` is the clock the token's
+ * age is read on.
  */
-export function phonePeAccessToken(transport: PhonePeTransport, credentials: Credentials, logger: PhonePeLogger): AccessToken {
+export function phonePeAccessToken(transport: PhonePeTransport, credentials: Credentials, logger: PhonePeLogger, now = () => new Date()): AccessToken {
   let token: CachedToken | null = null
   let tokenRequest: Promise<string> | null = null
 
@@ -52,9 +53,9 @@ export function phonePeAccessToken(transport: PhonePeTransport, credentials: Cre
     const lifetimeSeconds =
       issuedAtSeconds !== null && expiresAtSeconds > issuedAtSeconds
         ? expiresAtSeconds - issuedAtSeconds
-        : Math.max(0, secondsBetween(Date.now(), fromUnixSeconds(expiresAtSeconds)))
+        : Math.max(0, secondsBetween(now(), fromUnixSeconds(expiresAtSeconds)))
     const lifetimeMs = durationMs({ seconds: lifetimeSeconds })
-    const receivedAt = Date.now()
+    const receivedAt = now().getTime()
     token = { value, refreshAt: receivedAt + lifetimeMs / 2, expiresAt: receivedAt + lifetimeMs }
     logger.info({ gateway: 'phonepe', call: 'token', lifetimeSeconds: Math.round(lifetimeSeconds) }, 'PhonePe access token obtained')
     return value
@@ -63,7 +64,7 @@ export function phonePeAccessToken(transport: PhonePeTransport, credentials: Cre
   return async function accessToken(replacing?: string): Promise<string> {
     if (token) {
       const someoneRefreshed = replacing !== undefined && token.value !== replacing
-      const fresh = replacing === undefined && Date.now() < token.refreshAt
+      const fresh = replacing === undefined && now().getTime() < token.refreshAt
       if (someoneRefreshed || fresh) return token.value
     }
     tokenRequest ??= fetchToken().finally(() => {
@@ -73,7 +74,7 @@ export function phonePeAccessToken(transport: PhonePeTransport, credentials: Cre
       return await tokenRequest
     } catch (error) {
       // A failed early refresh is no reason to stop using a token that is still valid.
-      if (replacing === undefined && token && Date.now() < token.expiresAt) {
+      if (replacing === undefined && token && now().getTime() < token.expiresAt) {
         logger.warn({ gateway: 'phonepe', call: 'token' }, 'PhonePe token refresh failed; using the current token until it expires')
         return token.value
       }

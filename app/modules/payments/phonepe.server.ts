@@ -27,6 +27,8 @@ export type PhonePeOptions = {
   checkoutOrigins?: string[]
   /** Per HTTP exchange, reading the body included. */
   timeoutMs?: number
+  /** The clock the access token's age is read on. */
+  now?: () => Date
   logger: PhonePeLogger
 }
 
@@ -55,6 +57,7 @@ export function createPhonePeGateway(options: PhonePeOptions): PaymentGateway {
     transport,
     { authBaseUrl: trimSlash(options.authBaseUrl ?? hosts.auth), clientId: options.clientId, clientSecret: options.clientSecret, clientVersion: options.clientVersion },
     logger,
+    options.now,
   )
   const api: PhonePeApi = { send: (call) => transport.send({ ...call, baseUrl: pgBaseUrl }, accessToken), logger }
   const { createPayment, getStatus } = phonePeOrders(api, checkoutOrigins)
