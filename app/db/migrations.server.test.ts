@@ -8,7 +8,8 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
 import pg from 'pg'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { testDatabasePrefix } from '../../tests/support/global-setup'
 import type { Db } from './client.server'
 import * as schema from './schema'
 import { availabilityWindows, bookingDays, bookings, closedTimeSlots, payments, receipts, swimmers, users } from './schema'
@@ -38,7 +39,7 @@ async function freshDatabase() {
     return { db: db as unknown as Db, migrate: (folder: string) => migratePglite(db, { migrationsFolder: folder }), close: () => client.close() }
   }
   const admin = new URL(process.env.DATABASE_URL)
-  const name = `migration_${Date.now()}_${Math.random().toString(36).slice(2, 8)}`
+  const name = `${testDatabasePrefix(inject('runId'))}migration_${Date.now()}_${Math.random().toString(36).slice(2, 8)}`
   const run = async (statement: string) => {
     const client = new pg.Client({ connectionString: admin.toString() })
     await client.connect()
@@ -54,7 +55,9 @@ async function freshDatabase() {
     migrate: (folder: string) => migratePg(db, { migrationsFolder: folder }),
     close: async () => {
       await pool.end()
-      await run(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+      // Not waited for: DROP DATABASE waits for a checkpoint, which can outlast a hook on a busy disk;
+      // the run's clean-up drops what is left by its prefix.
+      void run(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {})
     },
   }
 }
