@@ -1,4 +1,4 @@
-import { Form } from 'react-router'
+import { Form, href } from 'react-router'
 import type { CampApplicantFields } from '~/web/camps/after-the-camp-line.server'
 import { AuthCard, FormAlert, HoneypotField } from './form-controls'
 
@@ -18,7 +18,7 @@ export function RegistrationRefused({ message, applicant }: { message: string; a
 /** Try Again after a payment that did not go through: the form once more, with what the parent had typed. */
 export function TryAgainWith({ applicant }: { applicant: CampApplicantFields }) {
   return (
-    <Form method="post" action="/onboarding">
+    <Form method="post" action={href('/onboarding')}>
       <HoneypotField />
       <ApplicantFields applicant={applicant} />
       <button type="submit" name="intent" value="edit" className="btn-primary">
@@ -36,7 +36,7 @@ function ApplicantFields({ applicant }: { applicant: CampApplicantFields }) {
 function CampAnswer({ id, message, applicant, offerWaitlist = false }: { id: string; message: string; applicant: CampApplicantFields; offerWaitlist?: boolean }) {
   return (
     <AuthCard title="Camp Registration Form" wide>
-      <Form method="post" action="/onboarding" className="space-y-4">
+      <Form method="post" action={href('/onboarding')} className="space-y-4">
         <FormAlert id={id} errors={[message]} />
         <HoneypotField />
         <ApplicantFields applicant={applicant} />

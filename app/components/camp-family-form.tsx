@@ -1,5 +1,5 @@
 import { getCollectionProps, getFormProps, type FieldMetadata, type SubmissionResult } from '@conform-to/react'
-import { Form } from 'react-router'
+import { Form, href } from 'react-router'
 import { WhatsAppOptInField } from './whatsapp-opt-in'
 import { AuthCard, CheckboxGroupField, FieldError, FormAlert, HoneypotField, PendingButton, TextField, useValidatedForm } from './form-fields'
 import { useHydrated } from '~/web/use-hydrated'
@@ -82,7 +82,7 @@ export function FamilyRegistrationForm({
           <CampPromoAndPrice field={fields.promoCode} hint={PROMO_CODE_HINT} quote={quote}>
             {camp && <SiblingPriceRule camp={camp} paidAlready={account.campsWithPaidSwimmer.includes(camp.code)} />}
           </CampPromoAndPrice>
-          <PendingButton name="intent" value={FAMILY_INTENT} when={{ action: '/onboarding', untilLoaded: true }} pendingLabel="Registering..." className="btn-primary w-full">
+          <PendingButton name="intent" value={FAMILY_INTENT} when={{ action: href('/onboarding'), untilLoaded: true }} pendingLabel="Registering..." className="btn-primary w-full">
             {/* The total is the server's to say (live with JavaScript, else on the summary); without a sibling price, the fee per swimmer. */}
             {quote.total ? `Register and Pay - ${quote.total}` : fields.promoCode.value || camp?.sibling ? 'Register and Pay' : `Register and Pay - ${(chosenCamp ?? firstOpen).price} per swimmer`}
           </PendingButton>

@@ -1,4 +1,4 @@
-import { Link } from 'react-router'
+import { href, Link } from 'react-router'
 
 /**
  * What the lab keeps about a swimmer under 18 and why, as a parent reads it before agreeing: short,
@@ -40,7 +40,7 @@ export function ConsentNotice({ swimmer, version, headingLevel = 2 }: { swimmer:
       </p>
       <p>
         Read the full{' '}
-        <Link to="/privacy-policy" className="font-semibold text-brand-700 underline">
+        <Link to={href('/privacy-policy')} className="font-semibold text-brand-700 underline">
           Privacy Policy
         </Link>
         . Privacy notice version {version}.

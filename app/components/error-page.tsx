@@ -1,4 +1,4 @@
-import { isRouteErrorResponse, Link } from 'react-router'
+import { href, isRouteErrorResponse, Link } from 'react-router'
 
 const ERROR_TEXTS: Record<number, { title: string; message: string }> = {
   400: { title: 'Bad request', message: 'The form sent could not be read. Please go back, check it and try again.' },
@@ -32,7 +32,7 @@ export function ErrorPage({ error, className = 'container-page py-24' }: { error
           <Link to="/login?redirectTo=%2Fmy-bookings" className="btn-primary">
             Sign in
           </Link>
-          <Link to="/registration" className="btn-secondary">
+          <Link to={href('/registration')} className="btn-secondary">
             Create an account
           </Link>
         </div>

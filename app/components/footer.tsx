@@ -1,4 +1,4 @@
-import { Link } from 'react-router'
+import { href, Link } from 'react-router'
 import { PRODUCT_NAME, PRODUCT_TAGLINE } from '~/lib/seo'
 import { LogoMark } from './icons'
 
@@ -12,18 +12,18 @@ type FooterContact = {
 }
 
 const QUICK_LINKS = [
-  { to: '/services', label: 'Services' },
-  { to: '/pricing', label: 'Pricing' },
-  { to: '/about', label: 'About Us' },
-  { to: '/how-it-works', label: 'How It Works' },
-  { to: '/contact', label: 'Contact Us' },
+  { to: href('/services'), label: 'Services' },
+  { to: href('/pricing'), label: 'Pricing' },
+  { to: href('/about'), label: 'About Us' },
+  { to: href('/how-it-works'), label: 'How It Works' },
+  { to: href('/contact'), label: 'Contact Us' },
 ]
 
 const LEGAL_LINKS = [
-  { to: '/terms', label: 'Terms & Conditions' },
-  { to: '/privacy-policy', label: 'Privacy Policy' },
-  { to: '/refund', label: 'Refund Policy' },
-  { to: '/account/data', label: 'Your data' },
+  { to: href('/terms'), label: 'Terms & Conditions' },
+  { to: href('/privacy-policy'), label: 'Privacy Policy' },
+  { to: href('/refund'), label: 'Refund Policy' },
+  { to: href('/account/data'), label: 'Your data' },
 ]
 
 /**
@@ -49,13 +49,13 @@ export function Footer({ contact, year, testPayments, signedIn }: { contact: Foo
             {PRODUCT_NAME}
           </p>
           <p className="mt-3 text-sm text-slate-300">{PRODUCT_TAGLINE}.</p>
-          <Link to="/book" className="btn-on-dark mt-5">
+          <Link to={href('/book')} className="btn-on-dark mt-5">
             Book Now
           </Link>
           {!signedIn && (
             <p className="mt-4 text-sm text-slate-300">
               Already a customer?{' '}
-              <Link to="/login" className="font-semibold text-white underline underline-offset-4">
+              <Link to={href('/login')} className="font-semibold text-white underline underline-offset-4">
                 Sign in
               </Link>
             </p>
@@ -73,7 +73,7 @@ export function Footer({ contact, year, testPayments, signedIn }: { contact: Foo
             </ul>
           ) : (
             <p className="mt-4 text-sm text-slate-300">
-              See <Link to="/contact" className="underline">Contact Us</Link>.
+              See <Link to={href('/contact')} className="underline">Contact Us</Link>.
             </p>
           )}
           {social.length > 0 && (

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react'
-import { Form, Link, NavLink, useLocation } from 'react-router'
+import { Form, href, Link, NavLink, useLocation } from 'react-router'
 import { PRODUCT_NAME } from '~/lib/seo'
 import { LogoMark } from './icons'
 import { CloseIcon } from './more-line-icons'
@@ -10,25 +10,25 @@ const HOME_LINK = { to: '/', label: 'Home' }
 
 /** The public pages; staff reach them too (the home page sends a signed-in visitor on). */
 const SITE_LINKS = [
-  { to: '/services', label: 'Services' },
-  { to: '/pricing', label: 'Pricing' },
-  { to: '/about', label: 'About Us' },
-  { to: '/how-it-works', label: 'How It Works' },
-  { to: '/contact', label: 'Contact Us' },
+  { to: href('/services'), label: 'Services' },
+  { to: href('/pricing'), label: 'Pricing' },
+  { to: href('/about'), label: 'About Us' },
+  { to: href('/how-it-works'), label: 'How It Works' },
+  { to: href('/contact'), label: 'Contact Us' },
 ]
 
 const CUSTOMER_LINKS = [
-  { to: '/book', label: 'Book Analysis' },
-  { to: '/my-bookings', label: 'My Bookings' },
+  { to: href('/book'), label: 'Book Analysis' },
+  { to: href('/my-bookings'), label: 'My Bookings' },
   // Analyses: the published results of the account's swimmers.
-  { to: '/analyses', label: 'My Analyses' },
-  { to: '/swimmers', label: 'My Swimmers' },
+  { to: href('/analyses'), label: 'My Analyses' },
+  { to: href('/swimmers'), label: 'My Swimmers' },
 ]
 
-const ADMIN_LINK = { to: '/admin', label: 'Admin' }
+const ADMIN_LINK = { to: href('/admin'), label: 'Admin' }
 
 /** Listed while a camp is open for registration, for everyone. */
-const CAMPS_LINK = { to: '/onboarding', label: 'Camps' }
+const CAMPS_LINK = { to: href('/onboarding'), label: 'Camps' }
 
 /**
  * What the header lists: the public pages for a visitor, the account's pages for a customer, and
@@ -95,10 +95,10 @@ export function Header({ user, campsOpen }: { user: HeaderUser | null; campsOpen
           </div>
         ) : (
           <div className="hidden items-center gap-2 whitespace-nowrap lg:flex">
-            <NavLink to="/login" className={navLinkClass}>
+            <NavLink to={href('/login')} className={navLinkClass}>
               Sign in
             </NavLink>
-            <Link to="/book" className="btn-primary">
+            <Link to={href('/book')} className="btn-primary">
               Book a Session
             </Link>
           </div>
@@ -126,7 +126,7 @@ export function Header({ user, campsOpen }: { user: HeaderUser | null; campsOpen
               ))}
               {!user && (
                 <li>
-                  <NavLink to="/login" className={mobileLinkClass}>
+                  <NavLink to={href('/login')} className={mobileLinkClass}>
                     Sign in
                   </NavLink>
                 </li>
@@ -135,7 +135,7 @@ export function Header({ user, campsOpen }: { user: HeaderUser | null; campsOpen
                 {user ? (
                   <LogoutButton wide />
                 ) : (
-                  <Link to="/book" className="btn-primary w-full">
+                  <Link to={href('/book')} className="btn-primary w-full">
                     Book a Session
                   </Link>
                 )}
@@ -167,7 +167,7 @@ function PlainHeader() {
 /** Signing out changes state, so it is a form that POSTs, never a link. */
 function LogoutButton({ wide = false }: { wide?: boolean }) {
   return (
-    <Form method="post" action="/logout">
+    <Form method="post" action={href('/logout')}>
       <button type="submit" className={`btn-secondary ${wide ? 'w-full' : 'min-h-10 px-4 py-2'}`}>
         Logout
       </button>

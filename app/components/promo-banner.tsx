@@ -1,5 +1,5 @@
 import { useEffect } from 'react'
-import { Link, useFetcher, useLocation } from 'react-router'
+import { href, Link, useFetcher, useLocation } from 'react-router'
 import { BANNER_CLOSE_PATH } from '~/web/banner/banner'
 import type { BannerCamp } from '~/web/banner/banner-view.server'
 import { useHydrated } from '~/web/use-hydrated'
@@ -116,7 +116,7 @@ function BannerDetails({ camps, coach }: { camps: BannerCamp[]; coach: BannerCoa
           )}
           <span className="block text-xs text-brand-100">Limited slots available</span>
         </p>
-        <Link to="/onboarding" className="inline-flex min-h-11 items-center rounded-lg bg-white px-5 font-bold text-brand-900 hover:bg-brand-50">
+        <Link to={href('/onboarding')} className="inline-flex min-h-11 items-center rounded-lg bg-white px-5 font-bold text-brand-900 hover:bg-brand-50">
           Register
         </Link>
       </div>

@@ -1,6 +1,6 @@
 import type { FieldMetadata } from '@conform-to/react'
 import type { ReactNode } from 'react'
-import { Link } from 'react-router'
+import { href, Link } from 'react-router'
 import { DeclarationField } from './declaration-field'
 import { RadioGroupField, SelectField, TextField } from './form-controls'
 import { labToday } from '~/lib/lab-time'
@@ -71,7 +71,7 @@ export function GuardianDeclarationField({ field, hint }: { field: Field; hint?:
   return (
     <DeclarationField field={field} hint={hint}>
       I am this swimmer's parent or legal guardian, and I agree to the lab keeping and using their details as the{' '}
-      <Link to="/privacy-policy" target="_blank" className="link">
+      <Link to={href('/privacy-policy')} target="_blank" className="link">
         Privacy Policy<span className="sr-only"> (opens in a new tab)</span>
       </Link>{' '}
       describes.

@@ -1,4 +1,4 @@
-import { Link } from 'react-router'
+import { href, Link } from 'react-router'
 import type { Route } from './+types/about'
 import { ArrowLink } from '~/components/arrow-link'
 import { CallToAction } from '~/components/call-to-action'
@@ -23,7 +23,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     title: 'About Us',
     description:
       'Why we built a sport science lab only for swimming: our mission for Indian swimming, the team behind the lab, what makes us different and where to find us.',
-    path: '/about',
+    path: href('/about'),
   })
 
 export default function About({ loaderData }: Route.ComponentProps) {
@@ -146,7 +146,7 @@ export default function About({ loaderData }: Route.ComponentProps) {
               </address>
             </div>
             <p className="mt-4 text-sm text-muted">Please arrive 15 minutes before your session.</p>
-            <ArrowLink to="/contact" className="mt-2">
+            <ArrowLink to={href('/contact')} className="mt-2">
               Contact details
             </ArrowLink>
           </div>
@@ -160,10 +160,10 @@ export default function About({ loaderData }: Route.ComponentProps) {
         title="Join the Movement"
         actions={
           <>
-            <Link to="/book" className="btn-primary">
+            <Link to={href('/book')} className="btn-primary">
               Book a Session
             </Link>
-            <Link to="/contact" className="btn-secondary">
+            <Link to={href('/contact')} className="btn-secondary">
               Contact Us
             </Link>
           </>

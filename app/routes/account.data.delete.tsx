@@ -1,6 +1,6 @@
 import { getFormProps, type SubmissionResult } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, Link } from 'react-router'
+import { data, Form, href, Link } from 'react-router'
 import type { Route } from './+types/account.data.delete'
 import { FormAlert, PasswordField, PendingButton, TextField, useLazyValidatedForm } from '~/components/form-controls'
 import { formatLabDateTime } from '~/lib/lab-time'
@@ -15,7 +15,7 @@ import { formErrorsOf, notFoundUnless, refusalOf } from '~/web/refusals.server'
 import { redirectWithToast } from '~/web/toast.server'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
-  ...pageMeta(matches, { title: 'Delete your data', description: 'What deleting a swimmer or your account does, and confirming it.', path: '/account/data/delete' }),
+  ...pageMeta(matches, { title: 'Delete your data', description: 'What deleting a swimmer or your account does, and confirming it.', path: href('/account/data/delete') }),
   { name: 'robots', content: 'noindex' },
 ]
 
@@ -78,7 +78,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       try {
         if (swimmerId !== null) {
           await deleteSwimmer({ accountId: user.id, swimmerId, confirmation: submission.value, ip })
-          return redirectWithToast('/account/data', { type: 'success', title: 'The swimmer profile is deleted', description: 'Their details are erased; the invoices of past payments are kept, as tax law requires.' })
+          return redirectWithToast(href('/account/data'), { type: 'success', title: 'The swimmer profile is deleted', description: 'Their details are erased; the invoices of past payments are kept, as tax law requires.' })
         }
         await deleteAccount({ accountId: user.id, confirmation: submission.value, ip })
       } catch (error) {
@@ -105,7 +105,7 @@ export default function DeleteData({ loaderData, actionData }: Route.ComponentPr
   return (
     <section className="container-page max-w-3xl py-10 sm:py-14">
       <p>
-        <Link to="/account/data" className="font-semibold text-brand-700 underline underline-offset-4">
+        <Link to={href('/account/data')} className="font-semibold text-brand-700 underline underline-offset-4">
           Back to your data
         </Link>
       </p>

@@ -1,4 +1,4 @@
-import { redirect } from 'react-router'
+import { href, redirect } from 'react-router'
 import type { Route } from './+types/account.data.export'
 import { labToday } from '~/lib/lab-time'
 import { buildDataExport, EXPORT_LIMIT, exportLimitKey } from '~/modules/privacy/export.server'
@@ -9,7 +9,7 @@ import { redirectWithToast } from '~/web/toast.server'
 /** Only a POST builds an export; an address typed or followed goes back to the page. */
 export async function loader({ request }: Route.LoaderArgs) {
   await requireUser(request)
-  throw redirect('/account/data')
+  throw redirect(href('/account/data'))
 }
 
 /**
@@ -23,10 +23,10 @@ export async function action({ request }: Route.ActionArgs) {
     await enforce([{ key: exportLimitKey(user.id), rule: EXPORT_LIMIT }])
   } catch (error) {
     if (!(error instanceof RateLimitedError)) throw error
-    return redirectWithToast('/account/data', { type: 'error', title: 'Please wait before downloading again', description: error.message })
+    return redirectWithToast(href('/account/data'), { type: 'error', title: 'Please wait before downloading again', description: error.message })
   }
   const zip = await buildDataExport(user.id)
-  if (!zip) throw redirect('/login')
+  if (!zip) throw redirect(href('/login'))
   return new Response(zip as Uint8Array<ArrayBuffer>, {
     headers: {
       'Content-Type': 'application/zip',

@@ -1,6 +1,6 @@
 import { getFormProps, type SubmissionResult } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, Link } from 'react-router'
+import { data, Form, href, Link } from 'react-router'
 import type { Route } from './+types/account.data'
 import { FormAlert, PendingButton, TextField, useLazyValidatedForm } from '~/components/form-controls'
 import { EmailValue } from '~/components/contact-value'
@@ -20,7 +20,7 @@ import { whatsappEnabled } from '~/modules/whatsapp/config.server'
 import { accountWhatsApp, switchAccountWhatsApp, type AccountWhatsApp } from '~/modules/whatsapp/account.server'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
-  ...pageMeta(matches, { title: 'Your data', description: 'See, download, correct and delete the data we hold about you and your swimmers.', path: '/account/data' }),
+  ...pageMeta(matches, { title: 'Your data', description: 'See, download, correct and delete the data we hold about you and your swimmers.', path: href('/account/data') }),
   { name: 'robots', content: 'noindex' },
 ]
 
@@ -109,7 +109,7 @@ export default function AccountData({ loaderData, actionData }: Route.ComponentP
       <h1 className="text-3xl font-extrabold text-brand-900 sm:text-4xl">Your data</h1>
       <p className="mt-3 text-muted">
         Under India&apos;s Digital Personal Data Protection Act you may see, correct and erase the data we hold about you and your swimmers.
-        Read how we use it in our <Link to="/privacy-policy" className="font-semibold text-brand-700 underline">Privacy Policy</Link>.
+        Read how we use it in our <Link to={href('/privacy-policy')} className="font-semibold text-brand-700 underline">Privacy Policy</Link>.
       </p>
 
       <section aria-labelledby="download-heading" className="card mt-8 p-6 shadow-sm">
@@ -122,7 +122,7 @@ export default function AccountData({ loaderData, actionData }: Route.ComponentP
           e-mails we sent you, {whatsapp && 'your WhatsApp consent and the WhatsApp messages we sent you, '}the browsers signed in to your account and our records of changes about you; and the receipts and report
           files themselves. It is made when you ask and is kept nowhere on our side.
         </p>
-        <Form method="post" action="/account/data/export" reloadDocument className="mt-4">
+        <Form method="post" action={href('/account/data/export')} reloadDocument className="mt-4">
           <button type="submit" className="btn-primary">
             Download my data (ZIP)
           </button>
@@ -194,7 +194,7 @@ export default function AccountData({ loaderData, actionData }: Route.ComponentP
                 </li>
               ))}
               <li>
-                <Link to="/account/data/delete" className="font-semibold text-red-700 underline underline-offset-4">
+                <Link to={href('/account/data/delete')} className="font-semibold text-red-700 underline underline-offset-4">
                   Delete my account and all its data
                 </Link>
               </li>

@@ -1,4 +1,4 @@
-import { data, Link } from 'react-router'
+import { data, href, Link } from 'react-router'
 import type { Route } from './+types/analyses'
 import { requireUser } from '~/web/auth.server'
 import { RESULTS_HEADERS } from '~/web/analyses/analysis-pages.server'
@@ -7,7 +7,7 @@ import { RESULTS_META } from '~/web/analyses/results-meta'
 import { pageMeta } from '~/lib/seo'
 import { accountAnalyses } from '~/modules/analyses/views.server'
 
-export const meta: Route.MetaFunction = ({ matches }) => [...pageMeta(matches, { title: 'My Analyses', description: 'The results of your swimmers’ analyses.', path: '/analyses' }), ...RESULTS_META]
+export const meta: Route.MetaFunction = ({ matches }) => [...pageMeta(matches, { title: 'My Analyses', description: 'The results of your swimmers’ analyses.', path: href('/analyses') }), ...RESULTS_META]
 
 export const headers: Route.HeadersFunction = () => RESULTS_HEADERS
 

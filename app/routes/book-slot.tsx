@@ -1,6 +1,6 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import type { ReactNode } from 'react'
-import { Form, Link, redirect } from 'react-router'
+import { Form, href, Link, redirect } from 'react-router'
 import type { Route } from './+types/book-slot'
 import { HoneypotField, RadioGroupField } from '~/components/form-controls'
 import { MonthCalendarCard } from '~/components/month-calendar'
@@ -25,7 +25,7 @@ import { refusalOf } from '~/web/refusals.server'
 import { rowId } from '~/lib/row-id'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
-  ...pageMeta(matches, { title: 'Book a Slot', description: 'Choose a date and time for your 3-day swimming analysis session.', path: '/book-slot' }),
+  ...pageMeta(matches, { title: 'Book a Slot', description: 'Choose a date and time for your 3-day swimming analysis session.', path: href('/book-slot') }),
   { name: 'robots', content: 'noindex' },
 ]
 
@@ -127,7 +127,7 @@ export default function BookSlot({ loaderData }: Route.ComponentProps) {
         <div role="status" className="mt-6 rounded-xl border border-amber-300 bg-amber-50 p-4 text-amber-950">
           <p>
             A session is booked for one of your swimmers. Please add the swimmer on{' '}
-            <Link to="/swimmers" className="font-semibold underline underline-offset-2">
+            <Link to={href('/swimmers')} className="font-semibold underline underline-offset-2">
               My Swimmers
             </Link>{' '}
             first.
@@ -139,7 +139,7 @@ export default function BookSlot({ loaderData }: Route.ComponentProps) {
             <p>
               {`${swimmers.length === 1 ? `${swimmers[0]!.name} is under 18` : 'Your swimmers are under 18'}: we have e-mailed your parent or guardian a link to agree to the booking of swimmers under 18. You can book once they agree.`}{' '}
               See{' '}
-              <Link to="/swimmers" className="font-semibold underline underline-offset-2">
+              <Link to={href('/swimmers')} className="font-semibold underline underline-offset-2">
                 My Swimmers
               </Link>
               .

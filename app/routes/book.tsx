@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react'
-import { Link } from 'react-router'
+import { href, Link } from 'react-router'
 import type { Route } from './+types/book'
 import { formatWholeRupees } from '~/lib/money'
 import { pageMeta } from '~/lib/seo'
@@ -21,7 +21,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, {
     title: 'Choose Your Session',
     description: "The 3-day biomechanical analysis, single sessions and race analysis at India's first sport science lab for swimming, Bangalore: prices, durations and booking.",
-    path: '/book',
+    path: href('/book'),
   })
 
 export default function Book({ loaderData }: Route.ComponentProps) {
@@ -56,12 +56,12 @@ export default function Book({ loaderData }: Route.ComponentProps) {
           }
           featured
         >
-          <Link to="/book-slot" className="btn-primary w-full">
+          <Link to={href('/book-slot')} className="btn-primary w-full">
             Book Now<span className="sr-only">: {analysis.name}</span>
           </Link>
           <p className="mt-3 text-center text-sm text-muted">
             Booked with an account.{' '}
-            <Link to="/registration" className="link">
+            <Link to={href('/registration')} className="link">
               New here? Register
             </Link>
           </p>
@@ -85,7 +85,7 @@ export default function Book({ loaderData }: Route.ComponentProps) {
 
         <ProductCard headingId="product-race" name={race.name} description={race.description} duration={race.duration} price={formatWholeRupees(race.pricePaise)} note="Travel and accommodation additional">
           {/* Filmed at the swimmer's competition: dates, place and travel are agreed first. */}
-          <Link to="/contact" className="btn-secondary w-full">
+          <Link to={href('/contact')} className="btn-secondary w-full">
             Contact Us to Book<span className="sr-only">: {race.name}</span>
           </Link>
         </ProductCard>

@@ -1,7 +1,7 @@
 import { getCollectionProps, getFormProps, type SubmissionResult } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { useEffect } from 'react'
-import { data, Form, Link, redirect, redirectDocument, useFetcher } from 'react-router'
+import { data, Form, href, Link, redirect, redirectDocument, useFetcher } from 'react-router'
 import type { Route } from './+types/booking'
 import { FieldError, FormAlert, HoneypotField, PendingButton, RadioGroupField, TextAreaField, TextField, useLazyValidatedForm } from '~/components/form-controls'
 import { CheckoutStatus, ReceiptButton } from '~/components/checkout-status'
@@ -51,7 +51,7 @@ import { formIntent } from '~/web/intent'
 import { refusalOf, type Refusal } from '~/web/refusals.server'
 
 export const meta: Route.MetaFunction = ({ matches }) =>
-  pageMeta(matches, { title: 'Book a Session', description: 'Book a race analysis, a biomechanical analysis or both at our Bangalore lab, and pay online.', path: '/booking' })
+  pageMeta(matches, { title: 'Book a Session', description: 'Book a race analysis, a biomechanical analysis or both at our Bangalore lab, and pay online.', path: href('/booking') })
 
 const STEP_NOTICES: Record<string, string> = {
   failed: 'Your payment did not go through, and nothing was charged. Your details are kept: you can try again.',
@@ -68,7 +68,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const draft = await readDraft(request)
   const user = await getUser(request)
   if (step === '2') {
-    if (!draft) throw redirect('/booking')
+    if (!draft) throw redirect(href('/booking'))
     const [promo, swimmer] = await Promise.all([draftPromo(request, draft, services), draftSwimmer(draft, user?.id ?? null)])
     return {
       step: 2 as const,
@@ -160,9 +160,9 @@ async function confirmationStep(url: URL, services: Services) {
   const orderId = url.searchParams.get('orderId')
   const key = url.searchParams.get('key')
   const valid = orderId ? await isLinkKey(BOOKING_STATUS_LINK, orderId, key) : false
-  if (!orderId || !valid) throw redirect('/booking')
+  if (!orderId || !valid) throw redirect(href('/booking'))
   const view = await followOrder((id) => paymentStatusView({ orderId: id, access: { linkKeyChecked: true } }), orderId)
-  if (!view) throw redirect('/booking')
+  if (!view) throw redirect(href('/booking'))
   if (!(await guestLinkOpenFor(view.booking.id))) throw linkExpired()
   // A declined or abandoned payment: back to step 2, details kept.
   if (view.paymentState === 'failed') throw redirect('/booking?step=2&payment=failed')
@@ -252,7 +252,7 @@ function draftOf(details: PublicBookingInput): PublicBookingInput {
  */
 async function changePromoCode(request: Request, context: Route.ActionArgs['context'], intent: typeof APPLY_PROMO | typeof REMOVE_PROMO, formData: FormData) {
   const draft = await readDraft(request)
-  if (!draft) return redirect('/booking')
+  if (!draft) return redirect(href('/booking'))
   const code = typedPromoCode(formData)
   if (intent === REMOVE_PROMO) return redirect('/booking?step=2', { headers: { 'Set-Cookie': await draftHeader(draft) } })
   if (!code) return data<ActionResult>({ kind: 'promo', message: ENTER_PROMO_CODE, typed: null }, { status: 400 })
@@ -273,7 +273,7 @@ async function changePromoCode(request: Request, context: Route.ActionArgs['cont
  */
 async function pay(request: Request, context: Route.ActionArgs['context']) {
   const draft = await readDraft(request)
-  if (!draft) return redirect('/booking')
+  if (!draft) return redirect(href('/booking'))
   const user = await getUser(request)
   const { holder, setCookie } = await holderOf(request, context, { userId: user?.id ?? null, email: draft.email })
   const headers = new Headers()
@@ -403,7 +403,7 @@ function DetailsStep({ loaderData, actionData }: { loaderData: Step1Data; action
       {loaderData.whoSwims.noSwimmers && (
         <p className="text-sm text-muted">
           Your account has no swimmers yet. To book for yourself or your child, add them on{' '}
-          <Link to="/swimmers" className="link">
+          <Link to={href('/swimmers')} className="link">
             My Swimmers
           </Link>{' '}
           first.
@@ -541,7 +541,7 @@ function PaymentStep({ summary, notice, tooLateToChange, promoError, typed }: Ex
       </p>
       <Form method="post" className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-between">
         <HoneypotField />
-        <Link to="/booking" className="btn-secondary">
+        <Link to={href('/booking')} className="btn-secondary">
           Change details
         </Link>
         <PendingButton name="intent" value="pay" when={{ untilLoaded: true }} pendingLabel="Processing...">

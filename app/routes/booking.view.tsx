@@ -1,4 +1,4 @@
-import { Link } from 'react-router'
+import { href, Link } from 'react-router'
 import type { Route } from './+types/booking.view'
 import { BookingActions } from '~/components/booking-actions'
 import { CreditNoteLinks } from '~/components/credit-note-links'
@@ -22,7 +22,7 @@ import { getSiteSettings } from '~/modules/site/site.server'
 import { creditNotesOfBookings } from '~/modules/receipts/credit-notes.server'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
-  ...pageMeta(matches, { title: 'Your booking', description: 'Your analysis session booking.', path: '/booking/view' }),
+  ...pageMeta(matches, { title: 'Your booking', description: 'Your analysis session booking.', path: href('/booking/view') }),
   { name: 'robots', content: 'noindex' },
 ]
 

@@ -1,4 +1,4 @@
-import { data, Form, Link } from 'react-router'
+import { data, Form, href, Link } from 'react-router'
 import { BookingChangeHeading } from '~/components/booking-change-heading'
 import { CancelForm } from '~/components/cancel-form'
 import type { Route } from './+types/bookings.$reference.cancel'

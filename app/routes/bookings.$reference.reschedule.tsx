@@ -1,4 +1,4 @@
-import { data, Form } from 'react-router'
+import { data, Form, href } from 'react-router'
 import { BookingChangeHeading } from '~/components/booking-change-heading'
 import type { Route } from './+types/bookings.$reference.reschedule'
 import { FormAlert, HoneypotField, PendingButton } from '~/components/form-controls'

@@ -1,5 +1,5 @@
 import { useEffect } from 'react'
-import { data, Form, redirect, useRevalidator } from 'react-router'
+import { data, Form, href, redirect, useRevalidator } from 'react-router'
 import type { Route } from './+types/camp-registration.line'
 import { BatchFull, RegistrationRefused } from '~/components/camp-answers'
 import { AuthCard, PendingButton } from '~/components/form-controls'
@@ -14,7 +14,7 @@ import { placesAhead, settledArrival } from '~/modules/camps/line.server'
 import { listCamps } from '~/modules/site/site.server'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
-  ...pageMeta(matches, { title: 'Your place in line', description: 'Your camp registration, in the order parents registered.', path: '/onboarding/line' }),
+  ...pageMeta(matches, { title: 'Your place in line', description: 'Your camp registration, in the order parents registered.', path: href('/onboarding/line') }),
   { name: 'robots', content: 'noindex' },
 ]
 
@@ -33,7 +33,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   notFoundUnless(/^\d{1,9}$/.test(place) && (await isLinkKey(CAMP_LINE_LINK, place, key)), INVALID_LINK)
   const arrival = await settledArrival(Number(place), WAIT_MS)
   // Settled places are forgotten after a day: the form is where to start again.
-  if (!arrival) return redirect('/onboarding')
+  if (!arrival) return redirect(href('/onboarding'))
   if (arrival.outcome) {
     const next = await afterTheLine(arrival, { network: clientNetwork(callerOf(request, context).ip) })
     if ('go' in next) return redirect(next.go)

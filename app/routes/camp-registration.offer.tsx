@@ -1,4 +1,4 @@
-import { data, Form, Link, redirectDocument } from 'react-router'
+import { data, Form, href, Link, redirectDocument } from 'react-router'
 import type { Route } from './+types/camp-registration.offer'
 import { AuthCard, FormAlert, HoneypotField, PendingButton } from '~/components/form-controls'
 import { DetailRow } from '~/components/payment-status-card'
@@ -20,7 +20,7 @@ import { limitHoldAttempts } from '~/modules/holders/holders.server'
 import { clientNetwork } from '~/modules/rate-limit/client-network'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
-  ...pageMeta(matches, { title: 'Your camp seat', description: 'Check the price of the camp seat held for you, and pay for it.', path: '/onboarding/offer' }),
+  ...pageMeta(matches, { title: 'Your camp seat', description: 'Check the price of the camp seat held for you, and pay for it.', path: href('/onboarding/offer') }),
   { name: 'robots', content: 'noindex' },
 ]
 
@@ -128,7 +128,7 @@ export default function Offer({ loaderData, actionData }: Route.ComponentProps) 
       {offer.state === 'expired' && (
         <div className="mt-6 space-y-4">
           <p className="text-ink">{offer.fromWaitlist ? 'The time to pay for this seat has passed, and it went to the next person on the waitlist.' : 'The time to pay for this seat has passed, and it was released.'}</p>
-          <Link to="/onboarding" className="btn-secondary">
+          <Link to={href('/onboarding')} className="btn-secondary">
             Go to camp registration
           </Link>
         </div>

@@ -1,6 +1,6 @@
 import { getFormProps, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, Link, redirect } from 'react-router'
+import { data, Form, href, Link, redirect } from 'react-router'
 import type { Route } from './+types/camp-registration'
 import { AuthCard, FormAlert, HoneypotField, PendingButton, TextField, useValidatedForm } from '~/components/form-fields'
 import { BatchFull } from '~/components/camp-answers'
@@ -38,7 +38,7 @@ import { requestWhatsAppMessages, WHATSAPP_OPT_IN_WORDING } from '~/modules/what
 export const shouldRevalidate = skipRevalidationAfterQuote
 
 export const meta: Route.MetaFunction = ({ matches }) =>
-  pageMeta(matches, { title: 'Camp Registration', description: 'Register a swimmer for a swimming camp in Bangalore and pay the fee online.', path: '/onboarding' })
+  pageMeta(matches, { title: 'Camp Registration', description: 'Register a swimmer for a swimming camp in Bangalore and pay the fee online.', path: href('/onboarding') })
 
 export async function loader({ request }: Route.LoaderArgs) {
   const params = new URL(request.url).searchParams
@@ -141,7 +141,7 @@ async function registerSwimmers(request: Request, context: Route.ActionArgs['con
   const user = await getUser(request)
   const submission = parseWithZod(formData, { schema: CampFamilySchema })
   // Signed out since the page was shown: the ordinary form, from the start.
-  if (!user) return redirect('/onboarding', 303)
+  if (!user) return redirect(href('/onboarding'), 303)
   if (submission.status !== 'success') return data<ActionResult>({ kind: 'family', result: submission.reply() }, { status: 400 })
   const form: CampFamilyInput = submission.value
   const { holder, setCookie } = await holderOf(request, context, { userId: user.id, email: user.email })
@@ -246,13 +246,13 @@ function RegistrationForm({
 
           <DeclarationField field={fields.guardianDeclaration}>
             The swimmer is 18 or older, or I am their parent or legal guardian and agree to the{' '}
-            <Link to="/privacy-policy" className="font-semibold text-brand-700 underline">
+            <Link to={href('/privacy-policy')} className="font-semibold text-brand-700 underline">
               Privacy Policy
             </Link>{' '}
             for their data.
           </DeclarationField>
 
-          <PendingButton name="intent" value="register" when={{ action: '/onboarding', untilLoaded: true }} pendingLabel="Registering..." className="btn-primary w-full">
+          <PendingButton name="intent" value="register" when={{ action: href('/onboarding'), untilLoaded: true }} pendingLabel="Registering..." className="btn-primary w-full">
             {/* With a promo code the price is the server's to say: live once applied, else on the summary. */}
             {quote.total ? `Register Now - ${quote.total}` : fields.promoCode.value ? 'Register Now' : `Register Now - ${(chosenCamp ?? firstOpen).price}`}
           </PendingButton>

@@ -1,4 +1,4 @@
-import { data, Form, Link, redirect } from 'react-router'
+import { data, Form, href, Link, redirect } from 'react-router'
 import type { Route } from './+types/camp-registration.waitlist'
 import { AuthCard, FormAlert, HoneypotField, PendingButton } from '~/components/form-controls'
 import { DetailRow } from '~/components/payment-status-card'
@@ -12,7 +12,7 @@ import { formatLabDateTime } from '~/lib/lab-time'
 import { confirmWaitlistPlace, waitlistPlace } from '~/modules/camps/waitlist.server'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
-  ...pageMeta(matches, { title: 'Your waitlist place', description: 'Confirm a place on a camp waitlist.', path: '/onboarding/waitlist' }),
+  ...pageMeta(matches, { title: 'Your waitlist place', description: 'Confirm a place on a camp waitlist.', path: href('/onboarding/waitlist') }),
   { name: 'robots', content: 'noindex' },
 ]
 
@@ -87,7 +87,7 @@ export default function WaitlistPlace({ loaderData, actionData }: Route.Componen
       {place.state === 'ended' && (
         <div className="mt-6 space-y-4">
           <p className="text-ink">{actionData?.error ?? ENDED}</p>
-          <Link to="/onboarding" className="btn-secondary">
+          <Link to={href('/onboarding')} className="btn-secondary">
             Go to camp registration
           </Link>
         </div>

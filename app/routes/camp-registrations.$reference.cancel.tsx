@@ -1,4 +1,4 @@
-import { data } from 'react-router'
+import { data, href } from 'react-router'
 import { BookingChangeHeading } from '~/components/booking-change-heading'
 import { CancelForm } from '~/components/cancel-form'
 import type { Route } from './+types/camp-registrations.$reference.cancel'
@@ -15,7 +15,7 @@ import { cancelOwnPlace, ownCampPlace } from '~/modules/camps/cancellation.serve
 import { getSiteSettings } from '~/modules/site/site.server'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
-  ...pageMeta(matches, { title: 'Cancel your camp registration', description: 'Cancel a camp registration and get a refund.', path: '/my-bookings' }),
+  ...pageMeta(matches, { title: 'Cancel your camp registration', description: 'Cancel a camp registration and get a refund.', path: href('/my-bookings') }),
   { name: 'robots', content: 'noindex' },
 ]
 

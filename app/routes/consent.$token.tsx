@@ -1,6 +1,6 @@
 import { getFormProps, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, Link } from 'react-router'
+import { data, Form, href, Link } from 'react-router'
 import type { Route } from './+types/consent.$token'
 import { ConsentNotice } from '~/components/consent-notice'
 import { DeclarationField } from '~/components/declaration-field'
@@ -78,7 +78,7 @@ export default function ParentConsent({ loaderData, actionData }: Route.Componen
         <p role="status" className="text-ink">
           {DONE[done].text(swimmer)}
         </p>
-        <Link to="/privacy-policy" className="btn-secondary mt-6">
+        <Link to={href('/privacy-policy')} className="btn-secondary mt-6">
           Read our Privacy Policy
         </Link>
       </AuthCard>

@@ -1,4 +1,4 @@
-import { data, Link } from 'react-router'
+import { data, href, Link } from 'react-router'
 import type { Route } from './+types/consent.withdraw.$id'
 import { ConsentWithdrawalForm } from '~/components/consent-withdrawal-form'
 import { AuthCard } from '~/components/form-fields'
@@ -69,7 +69,7 @@ export default function ParentConsentWithdrawal({ loaderData, actionData }: Rout
             : `Your consent for ${swimmer} was withdrawn${withdrawnAt ? ` on ${withdrawnAt}` : ''}, so nothing has changed.`}
         </p>
         <p className="mt-4 text-ink">{`To have ${swimmer}'s data erased as well, ${swimmer} can delete their account under Your data, or you can write to us.`}</p>
-        <Link to="/privacy-policy" className="btn-secondary mt-6">
+        <Link to={href('/privacy-policy')} className="btn-secondary mt-6">
           Read our Privacy Policy
         </Link>
       </AuthCard>

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react'
-import { Link } from 'react-router'
+import { href, Link } from 'react-router'
 import type { Route } from './+types/contact'
 import { EmailValue, isRealWebsite, PhoneValue, SettingText, WebsiteValue } from '~/components/contact-value'
 import { SwimmerIcon } from '~/components/line-icons'
@@ -25,7 +25,7 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
   pageMeta(matches, {
     title: 'Contact Us',
     description: `Contact India's first sport science lab for swimming${loaderData ? ` at ${loaderData.sessionLocation}` : ', Bangalore'}: phone, e-mail and location for analysis sessions, camps and research.`,
-    path: '/contact',
+    path: href('/contact'),
   })
 
 const HELP_TOPICS = [
@@ -126,10 +126,10 @@ export default function Contact({ loaderData }: Route.ComponentProps) {
             ))}
           </ul>
           <div className="mt-12 flex flex-col items-stretch justify-center gap-4 sm:flex-row sm:items-center">
-            <Link to="/book" className="btn-primary">
+            <Link to={href('/book')} className="btn-primary">
               Book a Session
             </Link>
-            <Link to="/services" className="btn-secondary">
+            <Link to={href('/services')} className="btn-secondary">
               Learn More
               <span className="sr-only"> about our services</span>
             </Link>

@@ -1,7 +1,7 @@
 import { getFormProps, type SubmissionResult } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { useEffect } from 'react'
-import { data, Form, Link, redirect, useNavigate } from 'react-router'
+import { data, Form, href, Link, redirect, useNavigate } from 'react-router'
 import type { Route } from './+types/forgot-password'
 import { AuthCard, FormAlert, HoneypotField, PasswordField, PendingButton, ResendCodeForm, TextField, useLazyValidatedForm, type FieldConstraints } from '~/components/form-controls'
 import { callerOf, rememberBrowserHeader, requireGuest } from '~/web/auth.server'
@@ -16,7 +16,7 @@ import { durationMs } from '~/lib/lab-time'
 import { formErrorsOf, refusalOf } from '~/web/refusals.server'
 
 export const meta: Route.MetaFunction = ({ matches }) =>
-  pageMeta(matches, { title: 'Forgot Password', description: 'Reset the password of your swimmer account with a code sent to your e-mail.', path: '/forgot-password' })
+  pageMeta(matches, { title: 'Forgot Password', description: 'Reset the password of your swimmer account with a code sent to your e-mail.', path: href('/forgot-password') })
 
 /** After a successful reset the page shows its success panel, then goes to /login. */
 const REDIRECT_SECONDS = 2
@@ -93,7 +93,7 @@ export default function ForgotPassword({ loaderData, actionData }: Route.Compone
 function BackToLogin() {
   return (
     <p className="mt-6 text-center text-sm">
-      <Link to="/login" className="link">
+      <Link to={href('/login')} className="link">
         Back to Login
       </Link>
     </p>
@@ -111,7 +111,7 @@ function RequestStep({ constraint, lastResult }: { constraint: FieldConstraints;
         <HoneypotField />
         <input type="hidden" name="intent" value="request" />
         <TextField field={fields.email} label="Email" type="email" autoComplete="email" />
-        <PendingButton when={{ action: '/forgot-password', untilLoaded: true }} pendingLabel="Sending..." className="btn-primary w-full">
+        <PendingButton when={{ action: href('/forgot-password'), untilLoaded: true }} pendingLabel="Sending..." className="btn-primary w-full">
           Send Reset Code
         </PendingButton>
       </Form>
@@ -142,7 +142,7 @@ function ResetStep({ email, code, constraint, lastResult, resendErrors }: { emai
         <TextField field={fields.code} label="Reset code" inputMode="numeric" autoComplete="one-time-code" />
         <PasswordField field={fields.password} label="New Password" autoComplete="new-password" />
         <PasswordField field={fields.confirmPassword} label="Confirm Password" autoComplete="new-password" />
-        <PendingButton when={{ action: '/forgot-password', fields: { intent: null }, untilLoaded: true }} pendingLabel="Resetting..." className="btn-primary w-full">
+        <PendingButton when={{ action: href('/forgot-password'), fields: { intent: null }, untilLoaded: true }} pendingLabel="Resetting..." className="btn-primary w-full">
           Reset Password
         </PendingButton>
       </Form>
@@ -150,7 +150,7 @@ function ResetStep({ email, code, constraint, lastResult, resendErrors }: { emai
         <FormAlert id="resend-errors" errors={resendErrors} />
         <p className="mt-2 text-muted">
           Didn't get a code? Check your spam folder, ask for a new one, or{' '}
-          <Link to="/forgot-password" className="link">
+          <Link to={href('/forgot-password')} className="link">
             use a different e-mail
           </Link>
           .
@@ -164,7 +164,7 @@ function ResetStep({ email, code, constraint, lastResult, resendErrors }: { emai
 function ResetDone() {
   const navigate = useNavigate()
   useEffect(() => {
-    const timer = setTimeout(() => navigate('/login'), durationMs({ seconds: REDIRECT_SECONDS }))
+    const timer = setTimeout(() => navigate(href('/login')), durationMs({ seconds: REDIRECT_SECONDS }))
     return () => clearTimeout(timer)
   }, [navigate])
   return (

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react'
-import { Link } from 'react-router'
+import { href, Link } from 'react-router'
 import type { Route } from './+types/home'
 import { ArrowLink } from '~/components/arrow-link'
 import { CallToAction } from '~/components/call-to-action'
@@ -65,10 +65,10 @@ export default function Home({ loaderData }: Route.ComponentProps) {
               surface — so swimmers and coaches can train on evidence instead of guesswork.
             </p>
             <div className="mt-8 flex flex-col gap-3 sm:flex-row">
-              <Link to="/book" className="btn-light">
+              <Link to={href('/book')} className="btn-light">
                 Book a Session
               </Link>
-              <Link to="/services" className="btn-on-dark">
+              <Link to={href('/services')} className="btn-on-dark">
                 Explore Our Services
               </Link>
             </div>
@@ -115,7 +115,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
               </FeatureCard>
             </li>
             <li>
-              <FeatureCard icon={<UnderwaterCameraIcon />} title="Underwater Camera System" footer={<ArrowLink to="/how-it-works">See How It Works</ArrowLink>}>
+              <FeatureCard icon={<UnderwaterCameraIcon />} title="Underwater Camera System" footer={<ArrowLink to={href('/how-it-works')}>See How It Works</ArrowLink>}>
                 HD, slow-motion footage from below the surface captures the catch, pull and kick that cannot be seen from
                 the pool deck, and turns them into measurable data.
               </FeatureCard>
@@ -156,10 +156,10 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         title="Join the Movement"
         actions={
           <>
-            <Link to="/book" className="btn-primary">
+            <Link to={href('/book')} className="btn-primary">
               Book a Session
             </Link>
-            <Link to="/contact" className="btn-secondary">
+            <Link to={href('/contact')} className="btn-secondary">
               Contact Us
             </Link>
           </>
@@ -178,10 +178,10 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         title="Ready to Take Your Swimming to the Next Level?"
         actions={
           <>
-            <Link to="/book" className="btn-light">
+            <Link to={href('/book')} className="btn-light">
               Book a Session
             </Link>
-            <Link to="/pricing" className="btn-on-dark">
+            <Link to={href('/pricing')} className="btn-on-dark">
               View Pricing
             </Link>
           </>

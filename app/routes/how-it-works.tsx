@@ -1,4 +1,4 @@
-import { Link } from 'react-router'
+import { href, Link } from 'react-router'
 import type { Route } from './+types/how-it-works'
 import { ArrowLink } from '~/components/arrow-link'
 import { CallToAction } from '~/components/call-to-action'
@@ -31,7 +31,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     title: 'How It Works',
     description:
       'How a swimming analysis session works: book online, swim as you normally do, we analyse the footage, and you receive a personalized report to act on.',
-    path: '/how-it-works',
+    path: href('/how-it-works'),
   })
 
 export default function HowItWorks({ loaderData }: Route.ComponentProps) {
@@ -90,7 +90,7 @@ export default function HowItWorks({ loaderData }: Route.ComponentProps) {
               No special preparation and no change to how you swim. Bring your usual kit, and your coach if you like.
             </SectionHeading>
             <div className="mt-8 flex flex-wrap gap-3">
-              <Link to="/book" className="btn-primary">
+              <Link to={href('/book')} className="btn-primary">
                 Book Now
               </Link>
               {whatsappLink && (
@@ -135,7 +135,7 @@ export default function HowItWorks({ loaderData }: Route.ComponentProps) {
           </div>
           <p className="mt-8 text-center text-muted">
             Still have a question?{' '}
-            <ArrowLink to="/contact" className="ml-1">
+            <ArrowLink to={href('/contact')} className="ml-1">
               Contact Us
             </ArrowLink>
           </p>
@@ -148,7 +148,7 @@ export default function HowItWorks({ loaderData }: Route.ComponentProps) {
         title="Ready When You Are"
         actions={
           <>
-            <Link to="/book" className="btn-light">
+            <Link to={href('/book')} className="btn-light">
               Book Now
             </Link>
             {whatsappLink && (
@@ -156,7 +156,7 @@ export default function HowItWorks({ loaderData }: Route.ComponentProps) {
                 Book on WhatsApp
               </a>
             )}
-            <Link to="/services" className="btn-on-dark">
+            <Link to={href('/services')} className="btn-on-dark">
               Explore Our Services
             </Link>
           </>

@@ -1,6 +1,6 @@
 import { getFormProps } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, Link } from 'react-router'
+import { data, Form, href, Link } from 'react-router'
 import type { Route } from './+types/login'
 import { AuthCard, FormAlert, HoneypotField, PasswordField, PendingButton, TextField, useLazyValidatedForm } from '~/components/form-controls'
 import { callerOf, homeFor, knownBrowser, pendingAccountHeader, rememberBrowserHeader, requireGuest, safeRedirect, sessionHeader, sessionToken } from '~/web/auth.server'
@@ -13,7 +13,7 @@ import { readForm } from '~/web/form-data.server'
 import { refusalOf } from '~/web/refusals.server'
 
 export const meta: Route.MetaFunction = ({ matches }) =>
-  pageMeta(matches, { title: 'Login', description: 'Sign in to book your swimming analysis session and see your bookings.', path: '/login' })
+  pageMeta(matches, { title: 'Login', description: 'Sign in to book your swimming analysis session and see your bookings.', path: href('/login') })
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireGuest(request)
@@ -60,16 +60,16 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
         <TextField field={fields.email} label="Email" type="email" autoComplete="email" />
         <PasswordField field={fields.password} label="Password" autoComplete="current-password" />
         <div className="text-right text-sm">
-          <Link to="/forgot-password" className="link">
+          <Link to={href('/forgot-password')} className="link">
             Forgot password?
           </Link>
         </div>
-        <PendingButton when={{ action: '/login', untilLoaded: true }} pendingLabel="Signing In..." className="btn-primary w-full">
+        <PendingButton when={{ action: href('/login'), untilLoaded: true }} pendingLabel="Signing In..." className="btn-primary w-full">
           Sign In
         </PendingButton>
       </Form>
       {actionData?.unverifiedEmail && (
-        <Form method="post" action="/verify-email" className="mt-4 rounded-lg border border-slate-200 bg-slate-50 p-4 text-sm">
+        <Form method="post" action={href('/verify-email')} className="mt-4 rounded-lg border border-slate-200 bg-slate-50 p-4 text-sm">
           <HoneypotField />
           <input type="hidden" name="intent" value="resend" />
           <input type="hidden" name="email" value={actionData.unverifiedEmail} />

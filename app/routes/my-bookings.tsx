@@ -1,4 +1,4 @@
-import { Link } from 'react-router'
+import { href, Link } from 'react-router'
 import { BookingActions } from '~/components/booking-actions'
 import { CreditNoteLinks } from '~/components/credit-note-links'
 import { ReportPanel } from '~/components/report-panel'
@@ -23,7 +23,7 @@ import { formatPhone } from '~/lib/phone'
 import { accountWhatsApp } from '~/modules/whatsapp/account.server'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
-  ...pageMeta(matches, { title: 'My Bookings', description: 'Your swimming analysis bookings and account details.', path: '/my-bookings' }),
+  ...pageMeta(matches, { title: 'My Bookings', description: 'Your swimming analysis bookings and account details.', path: href('/my-bookings') }),
   { name: 'robots', content: 'noindex' },
 ]
 
@@ -152,7 +152,7 @@ export default function MyBookings({ loaderData }: Route.ComponentProps) {
             <div className="card p-8 text-center shadow-sm">
               <h2 className="text-xl font-bold text-ink">{shownSwimmer ? `No bookings for ${shownSwimmer.name} yet` : 'No bookings yet'}</h2>
               <p className="mt-2 text-muted">Book an analysis session to see it here.</p>
-              <Link to="/book" className="btn-primary mt-6">
+              <Link to={href('/book')} className="btn-primary mt-6">
                 Book a Session
               </Link>
             </div>
@@ -291,7 +291,7 @@ export default function MyBookings({ loaderData }: Route.ComponentProps) {
               <dd className="[overflow-wrap:anywhere] text-ink">{account.swimmers.length ? account.swimmers.map((swimmer) => swimmer.name).join(', ') : 'None yet'}</dd>
             </div>
           </dl>
-          <Link to="/swimmers" className="mt-4 inline-flex min-h-11 items-center font-semibold text-brand-700 underline underline-offset-2">
+          <Link to={href('/swimmers')} className="mt-4 inline-flex min-h-11 items-center font-semibold text-brand-700 underline underline-offset-2">
             Manage swimmers
           </Link>
         </aside>

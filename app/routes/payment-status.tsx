@@ -1,4 +1,4 @@
-import { data, Link } from 'react-router'
+import { data, href, Link } from 'react-router'
 import type { Route } from './+types/payment-status'
 import { TryAgainWith } from '~/components/camp-answers'
 import { CheckoutStatus, ReceiptButton } from '~/components/checkout-status'
@@ -14,7 +14,7 @@ import { quoteOfPayment } from '~/modules/payments/checkout.server'
 import { quoteRows } from '~/modules/payments/quote'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
-  ...pageMeta(matches, { title: 'Payment Status', description: 'The status of your camp registration payment.', path: '/payment-status' }),
+  ...pageMeta(matches, { title: 'Payment Status', description: 'The status of your camp registration payment.', path: href('/payment-status') }),
   { name: 'robots', content: 'noindex' },
 ]
 
@@ -119,7 +119,7 @@ export default function PaymentStatus({ loaderData }: Route.ComponentProps) {
             <ReceiptButton href={payment?.receiptUrl ?? null} />
             {payment?.state === 'failed' &&
               (payment.swimmers.length ? (
-                <Link to="/onboarding" className="btn-primary">
+                <Link to={href('/onboarding')} className="btn-primary">
                   Try Again
                 </Link>
               ) : (

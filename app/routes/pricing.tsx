@@ -1,4 +1,4 @@
-import { Link } from 'react-router'
+import { href, Link } from 'react-router'
 import type { Route } from './+types/pricing'
 import { Faq, type FaqItem } from '~/components/faq'
 import { PageHero } from '~/components/page-hero'
@@ -27,7 +27,7 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
     description: loaderData
       ? `${loaderData.biomechanical.name} ${formatWholeRupees(loaderData.biomechanical.pricePaise)} and ${loaderData.race.name} ${formatWholeRupees(loaderData.race.pricePaise)}, inclusive of GST: prices and FAQ of India's first sport science lab for swimming, Bangalore.`
       : "Prices for biomechanical and race analysis at India's first sport science lab for swimming in Bangalore, inclusive of GST.",
-    path: '/pricing',
+    path: href('/pricing'),
   })
 
 export default function Pricing({ loaderData }: Route.ComponentProps) {
@@ -84,7 +84,7 @@ export default function Pricing({ loaderData }: Route.ComponentProps) {
         <p>
           Yes. Cancel at least 24 hours before your session for a full refund, or reschedule up to 24 hours ahead. Refunds are
           credited {refundPolicy}. The details are in our{' '}
-          <Link to="/refund" className="font-semibold text-brand-700 underline underline-offset-4 hover:text-brand-800">
+          <Link to={href('/refund')} className="font-semibold text-brand-700 underline underline-offset-4 hover:text-brand-800">
             Refund Policy
           </Link>
           .
@@ -142,7 +142,7 @@ export default function Pricing({ loaderData }: Route.ComponentProps) {
                 'Lifetime video access',
                 '1:1 feedback with a sports scientist',
               ]}
-              bookHref="/book-slot"
+              bookHref={href('/book-slot')}
             />
             <PlanCard
               plan={race}
@@ -157,7 +157,7 @@ export default function Pricing({ loaderData }: Route.ComponentProps) {
                 `Personalised, coach-friendly report ${reportDelivery}`,
               ]}
               // Filmed at the swimmer's competition: dates, place and travel are agreed first.
-              bookHref="/contact"
+              bookHref={href('/contact')}
               bookLabel="Contact Us to Book"
             />
           </div>
@@ -203,7 +203,7 @@ export default function Pricing({ loaderData }: Route.ComponentProps) {
             <p className="mt-4 text-muted">
               Anything else you would like to know? Our team is happy to help you choose the right analysis.
             </p>
-            <Link to="/contact" className="btn-secondary mt-6">
+            <Link to={href('/contact')} className="btn-secondary mt-6">
               Contact Us
             </Link>
           </div>

@@ -1,4 +1,4 @@
-import { Link } from 'react-router'
+import { href, Link } from 'react-router'
 import type { Route } from './+types/privacy-policy'
 import { EmailValue, SettingText } from '~/components/contact-value'
 import { LegalContactDetails, legalContactOf, LegalPage, type LegalSection } from '~/components/legal-page'
@@ -27,7 +27,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     title: 'Privacy Policy',
     description:
       'What personal data the swimming sport science lab collects for accounts, bookings, camps and payments, how we protect it, and your rights under the DPDP Act, 2023.',
-    path: '/privacy-policy',
+    path: href('/privacy-policy'),
   })
 
 /** How long each kind of data is kept; the retention job (app/modules/privacy/retention.server.ts) applies the short periods. */
@@ -276,12 +276,12 @@ export default function PrivacyPolicy({ loaderData }: Route.ComponentProps) {
           </ul>
           <p>
             A parent or guardian can withdraw their consent at any time from the swimmer&apos;s page under{' '}
-            <Link to="/swimmers" className={link}>
+            <Link to={href('/swimmers')} className={link}>
               Swimmers
             </Link>{' '}
             or, for a swimmer who holds their own account, through the link in the e-mail that confirmed the consent. We then book
             nothing more for the swimmer, and their future sessions and camp places are cancelled under our{' '}
-            <Link to="/refund" className={link}>
+            <Link to={href('/refund')} className={link}>
               refund policy
             </Link>
             . Deleting the swimmer or the account (under Your data), or asking us, erases their data, except invoices the law requires
@@ -300,25 +300,25 @@ export default function PrivacyPolicy({ loaderData }: Route.ComponentProps) {
             <li>
               <strong>see your data</strong>: a summary of what we hold about you, how we process it and with whom we have shared it.
               Download everything we hold about your account and its swimmers on{' '}
-              <Link to="/account/data" className={link}>
+              <Link to={href('/account/data')} className={link}>
                 Your data
               </Link>
               ;
             </li>
             <li>
               <strong>correct it</strong>: your own details on{' '}
-              <Link to="/account/data" className={link}>
+              <Link to={href('/account/data')} className={link}>
                 Your data
               </Link>
               , a swimmer&apos;s on their page under{' '}
-              <Link to="/swimmers" className={link}>
+              <Link to={href('/swimmers')} className={link}>
                 Swimmers
               </Link>
               ; to change your e-mail address, write to us;
             </li>
             <li>
               <strong>erase it</strong>: delete a swimmer or your whole account on{' '}
-              <Link to="/account/data" className={link}>
+              <Link to={href('/account/data')} className={link}>
                 Your data
               </Link>
               , after seeing what will be cancelled and refunded; we keep only what the law requires (invoices);
@@ -380,7 +380,7 @@ export default function PrivacyPolicy({ loaderData }: Route.ComponentProps) {
         <p>
           We may update this policy when our services or the law change. The date at the top of this page shows when it was last
           changed. If we make a significant change, we will tell you by e-mail or with a notice on the site before it applies.
-          Please also read our <Link to="/terms">Terms &amp; Conditions</Link>.
+          Please also read our <Link to={href('/terms')}>Terms &amp; Conditions</Link>.
         </p>
       ),
     },

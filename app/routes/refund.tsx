@@ -1,4 +1,4 @@
-import { Link } from 'react-router'
+import { href, Link } from 'react-router'
 import type { Route } from './+types/refund'
 import { LegalContactDetails, legalContactOf, LegalPage, type LegalSection } from '~/components/legal-page'
 import { SettingText } from '~/components/contact-value'
@@ -20,7 +20,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     title: 'Refund Policy',
     description:
       'How cancellations, rescheduling and refunds work for swimming analysis sessions and camps: cancel or reschedule 24 hours ahead, refunds to the original payment method.',
-    path: '/refund',
+    path: href('/refund'),
   })
 
 export default function Refund({ loaderData }: Route.ComponentProps) {
@@ -34,7 +34,7 @@ export default function Refund({ loaderData }: Route.ComponentProps) {
           <p>
             Cancellations must be made at least <strong>24 hours in advance</strong>. If you cancel an analysis session at least
             24 hours before it starts, you receive a full refund of the amount you paid. You can cancel from{' '}
-            <Link to="/my-bookings">My Bookings</Link> or by writing to us.
+            <Link to={href('/my-bookings')}>My Bookings</Link> or by writing to us.
           </p>
           <p>The same applies to a camp registration: cancel at least 24 hours before your first batch of the camp begins.</p>
           <p>

@@ -1,6 +1,6 @@
 import { getFormProps } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, Link, redirect } from 'react-router'
+import { data, Form, href, Link, redirect } from 'react-router'
 import type { Route } from './+types/registration'
 import { AuthCard, FormAlert, HoneypotField, PasswordField, PendingButton, RadioGroupField, TextField, useLazyValidatedForm } from '~/components/form-controls'
 import { describesMinor, GuardianDeclarationField, HeardAboutFields, showsWhen, SwimmerAgeFields, SwimmerProfileFields } from '~/components/swimmer-fields'
@@ -22,7 +22,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, {
     title: 'Swimmer Registration',
     description: 'Create your swimmer account to book race and biomechanical analysis sessions at our Bangalore lab.',
-    path: '/registration',
+    path: href('/registration'),
   })
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -105,13 +105,13 @@ export default function Registration({ loaderData, actionData }: Route.Component
           )}
         </fieldset>
         <HeardAboutFields fields={fields} />
-        <PendingButton when={{ action: '/registration', untilLoaded: true }} pendingLabel="Registering..." className="btn-primary w-full">
+        <PendingButton when={{ action: href('/registration'), untilLoaded: true }} pendingLabel="Registering..." className="btn-primary w-full">
           Register
         </PendingButton>
       </Form>
       <p className="mt-6 text-center text-sm text-muted">
         Already have an account?{' '}
-        <Link to="/login" className="link">
+        <Link to={href('/login')} className="link">
           Sign in
         </Link>
       </p>

@@ -1,4 +1,4 @@
-import { Link } from 'react-router'
+import { href, Link } from 'react-router'
 import type { Route } from './+types/services'
 import { ArrowLink } from '~/components/arrow-link'
 import { CallToAction } from '~/components/call-to-action'
@@ -28,7 +28,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     title: 'Services',
     description:
       'Race analysis, biomechanical analysis, underwater camera technology and coach-friendly personalized reports for competitive swimmers, coaches and masters.',
-    path: '/services',
+    path: href('/services'),
   })
 
 const SECTIONS = [
@@ -181,7 +181,7 @@ export default function Services({ loaderData }: Route.ComponentProps) {
             <li className="flex flex-col justify-center rounded-2xl border border-dashed border-brand-600/40 p-6">
               <p className="text-lg font-bold text-ink">Not sure which service fits?</p>
               <p className="mt-2 leading-relaxed text-muted">Tell us about your swimming and we will suggest where to start.</p>
-              <ArrowLink to="/contact" className="mt-2">
+              <ArrowLink to={href('/contact')} className="mt-2">
                 Contact Us
               </ArrowLink>
             </li>
@@ -195,10 +195,10 @@ export default function Services({ loaderData }: Route.ComponentProps) {
         title="See Your Swimming Clearly"
         actions={
           <>
-            <Link to="/book" className="btn-light">
+            <Link to={href('/book')} className="btn-light">
               Book Your Session Today
             </Link>
-            <Link to="/pricing" className="btn-on-dark">
+            <Link to={href('/pricing')} className="btn-on-dark">
               View Pricing
             </Link>
           </>

@@ -1,4 +1,4 @@
-import { data, Link } from 'react-router'
+import { data, href, Link } from 'react-router'
 import type { Route } from './+types/slot-payment-status'
 import { CheckoutStatus, ReceiptButton } from '~/components/checkout-status'
 import type { StatusCard } from '~/components/payment-status-card'
@@ -13,7 +13,7 @@ import { promoDiscountRow } from '~/modules/promotions/texts'
 import { refuseNul } from '~/web/nul.server'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
-  ...pageMeta(matches, { title: 'Payment Status', description: 'The status of your payment for a swimming analysis session.', path: '/slot-payment-status' }),
+  ...pageMeta(matches, { title: 'Payment Status', description: 'The status of your payment for a swimming analysis session.', path: href('/slot-payment-status') }),
   { name: 'robots', content: 'noindex' },
 ]
 
@@ -99,13 +99,13 @@ export default function SlotPaymentStatus({ loaderData }: Route.ComponentProps) 
         actions={
           <>
             {payment?.state === 'completed' && payment.bookingStatus === 'confirmed' && (
-              <Link to="/my-bookings" className="btn-primary">
+              <Link to={href('/my-bookings')} className="btn-primary">
                 View My Bookings
               </Link>
             )}
             <ReceiptButton href={payment?.state === 'completed' ? `/receipts/${encodeURIComponent(payment.orderId)}` : null} />
             {payment?.state === 'failed' && (
-              <Link to="/book-slot" className="btn-primary">
+              <Link to={href('/book-slot')} className="btn-primary">
                 Try Again
               </Link>
             )}

@@ -1,4 +1,4 @@
-import { data, Form, Link, redirect, redirectDocument, useNavigation } from 'react-router'
+import { data, Form, href, Link, redirect, redirectDocument, useNavigation } from 'react-router'
 import type { Route } from './+types/slot-payment'
 import { FormAlert, HoneypotField } from '~/components/form-controls'
 import { APPLY_PROMO, ENTER_PROMO_CODE, PROMO_FIELD, PromoCodeForm, REMOVE_PROMO, typedPromoCode } from '~/components/promo-code'
@@ -26,7 +26,7 @@ import { limitHoldAttempts } from '~/modules/holders/holders.server'
 import { clientNetwork } from '~/modules/rate-limit/client-network'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
-  ...pageMeta(matches, { title: 'Complete Your Payment', description: 'Pay for your analysis session.', path: '/slot-payment' }),
+  ...pageMeta(matches, { title: 'Complete Your Payment', description: 'Pay for your analysis session.', path: href('/slot-payment') }),
   { name: 'robots', content: 'noindex' },
 ]
 
@@ -40,7 +40,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request)
   const bookingId = bookingIdFrom(request)
   const booking = bookingId ? await payableBooking(bookingId, user.id) : null
-  if (!booking) throw await redirectWithToast('/book-slot', NO_BOOKING)
+  if (!booking) throw await redirectWithToast(href('/book-slot'), NO_BOOKING)
   const settings = await getSiteSettings()
   return {
     booking: {
@@ -71,7 +71,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   rejectBots(formData)
   const bookingId = bookingIdFrom(request)
   const booking = bookingId ? await payableBooking(bookingId, user.id) : null
-  if (!booking) return redirectWithToast('/book-slot', NO_BOOKING)
+  if (!booking) return redirectWithToast(href('/book-slot'), NO_BOOKING)
   const payable = { kind: 'booking', id: booking.id } as const
   const intent = formIntent(formData, [APPLY_PROMO, REMOVE_PROMO])
   if (intent) {
@@ -83,7 +83,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       return redirect(`/slot-payment?${new URLSearchParams({ booking: String(booking.id) })}`)
     } catch (error) {
       const refusal = refusalOf(error)
-      if (refusal.error instanceof HoldExpiredError) return redirectWithToast('/book-slot', { type: 'error', title: 'Booking Failed', description: refusal.message })
+      if (refusal.error instanceof HoldExpiredError) return redirectWithToast(href('/book-slot'), { type: 'error', title: 'Booking Failed', description: refusal.message })
       return data({ error: null, promoError: refusal.message, typed: String(formData.get(PROMO_FIELD) ?? '').slice(0, 64) }, { status: refusal.status })
     }
   }
@@ -100,7 +100,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   } catch (error) {
     const refusal = refusalOf(error)
     // The hold ran out: the time slot is chosen again.
-    if (refusal.error instanceof HoldExpiredError) return redirectWithToast('/book-slot', { type: 'error', title: 'Booking Failed', description: refusal.message })
+    if (refusal.error instanceof HoldExpiredError) return redirectWithToast(href('/book-slot'), { type: 'error', title: 'Booking Failed', description: refusal.message })
     if (refusal.error.kind === 'unavailable') logger().error({ err: refusal.error.cause, bookingId: booking.id }, 'payment creation failed')
     return data({ error: refusal.message, promoError: null, typed: null }, { status: refusal.status })
   }
@@ -116,7 +116,7 @@ export default function SlotPayment({ loaderData, actionData }: Route.ComponentP
 
   return (
     <section className="container-page py-10 sm:py-14">
-      <Link to="/book-slot" className="inline-flex min-h-11 items-center gap-2 font-semibold text-brand-700 underline-offset-4 hover:underline">
+      <Link to={href('/book-slot')} className="inline-flex min-h-11 items-center gap-2 font-semibold text-brand-700 underline-offset-4 hover:underline">
         <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="2">
           <path d="M15 6l-6 6 6 6" strokeLinecap="round" strokeLinejoin="round" />
         </svg>

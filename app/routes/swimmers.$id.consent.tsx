@@ -1,6 +1,6 @@
 import { getFormProps, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, Link } from 'react-router'
+import { data, Form, href, Link } from 'react-router'
 import type { Route } from './+types/swimmers.$id.consent'
 import { ConsentNotice } from '~/components/consent-notice'
 import { ConsentStatusNote } from '~/components/consent-status'
@@ -103,7 +103,7 @@ export default function SwimmerConsent({ loaderData, actionData }: Route.Compone
         {swimmer.self && status.state === 'given' && <p className="text-ink">Your parent or guardian can withdraw their consent at any time through the link in the e-mail that confirmed it.</p>}
         {accountsConsent && status.state === 'given' && <ConsentWithdrawalForm swimmer={swimmer.name} afterwards={`${swimmer.name} cannot be booked until you give it again here.`} future={future} error={actionData && 'withdrawError' in actionData ? actionData.withdrawError : undefined} />}
         {accountsConsent && status.state === 'missing' && <GiveAgainForm swimmer={swimmer.name} noticeVersion={noticeVersion} lastResult={last('give')} />}
-        <Link to="/swimmers" className="btn-secondary">
+        <Link to={href('/swimmers')} className="btn-secondary">
           Back to swimmers
         </Link>
       </div>

@@ -1,6 +1,6 @@
 import { getFormProps } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, Link } from 'react-router'
+import { data, Form, href, Link } from 'react-router'
 import type { Route } from './+types/swimmers.$id.edit'
 import { FormAlert, PendingButton, useLazyValidatedForm } from '~/components/form-controls'
 import { SwimmerFormFields } from '~/components/swimmer-fields'
@@ -16,7 +16,7 @@ import { readForm } from '~/web/form-data.server'
 import { formErrorsOf, notFoundUnless, refusalOf } from '~/web/refusals.server'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
-  ...pageMeta(matches, { title: 'Edit swimmer', description: "Change a swimmer's details.", path: '/swimmers' }),
+  ...pageMeta(matches, { title: 'Edit swimmer', description: "Change a swimmer's details.", path: href('/swimmers') }),
   { name: 'robots', content: 'noindex' },
 ]
 
@@ -65,7 +65,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   if (submission.status !== 'success') return data(submission.reply(), { status: 400 })
   try {
     const updated = await updateSwimmer(user, swimmer.id, submission.value)
-    return redirectWithToast('/swimmers', { type: 'success', title: 'Swimmer updated', description: `${updated.name}'s details are saved.` })
+    return redirectWithToast(href('/swimmers'), { type: 'success', title: 'Swimmer updated', description: `${updated.name}'s details are saved.` })
   } catch (error) {
     const refusal = refusalOf(error)
     return data(submission.reply(formErrorsOf(refusal)), { status: refusal.status })
@@ -94,7 +94,7 @@ export default function EditSwimmer({ loaderData, actionData }: Route.ComponentP
           </PendingButton>
         </Form>
         <p className="mt-6 text-center text-sm">
-          <Link to="/swimmers" className="link">
+          <Link to={href('/swimmers')} className="link">
             Back to My Swimmers
           </Link>
         </p>

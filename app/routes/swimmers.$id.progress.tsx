@@ -1,4 +1,4 @@
-import { data, Link } from 'react-router'
+import { data, href, Link } from 'react-router'
 import type { Route } from './+types/swimmers.$id.progress'
 import { ProgressView } from '~/components/analysis-progress'
 import { LINK_GONE_TITLE, LinkGone } from '~/components/link-gone'
@@ -55,7 +55,7 @@ export default function Progress({ loaderData, actionData }: Route.ComponentProp
   return (
     <section className="container-page py-10 sm:py-14">
       {!share && (
-        <Link to="/analyses" className="inline-flex min-h-11 items-center text-sm font-semibold text-brand-700 underline underline-offset-4">
+        <Link to={href('/analyses')} className="inline-flex min-h-11 items-center text-sm font-semibold text-brand-700 underline underline-offset-4">
           My Analyses
         </Link>
       )}

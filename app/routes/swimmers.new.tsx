@@ -1,6 +1,6 @@
 import { getFormProps } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, Link } from 'react-router'
+import { data, Form, href, Link } from 'react-router'
 import type { Route } from './+types/swimmers.new'
 import { FormAlert, PendingButton, useLazyValidatedForm } from '~/components/form-controls'
 import { SwimmerFormFields } from '~/components/swimmer-fields'
@@ -16,7 +16,7 @@ import { readForm } from '~/web/form-data.server'
 import { formErrorsOf, refusalOf } from '~/web/refusals.server'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
-  ...pageMeta(matches, { title: 'Add a swimmer', description: 'Add a swimmer to your account.', path: '/swimmers/new' }),
+  ...pageMeta(matches, { title: 'Add a swimmer', description: 'Add a swimmer to your account.', path: href('/swimmers/new') }),
   { name: 'robots', content: 'noindex' },
 ]
 
@@ -32,7 +32,7 @@ export async function action({ request }: Route.ActionArgs) {
   if (submission.status !== 'success') return data(submission.reply(), { status: 400 })
   try {
     const swimmer = await addSwimmer(user, submission.value)
-    return redirectWithToast('/swimmers', { type: 'success', title: 'Swimmer added', description: `${swimmer.name} is on your account.` })
+    return redirectWithToast(href('/swimmers'), { type: 'success', title: 'Swimmer added', description: `${swimmer.name} is on your account.` })
   } catch (error) {
     const refusal = refusalOf(error)
     return data(submission.reply(formErrorsOf(refusal)), { status: refusal.status })
@@ -61,14 +61,14 @@ export default function NewSwimmer({ loaderData, actionData }: Route.ComponentPr
             <Form method="post" {...getFormProps(form)} className="mt-6 space-y-6">
               <FormAlert id={form.errorId} errors={form.errors} />
               <SwimmerFormFields fields={fields} declaration hydrated={hydrated} />
-              <PendingButton when={{ action: '/swimmers/new', untilLoaded: true }} pendingLabel="Adding..." className="btn-primary w-full">
+              <PendingButton when={{ action: href('/swimmers/new'), untilLoaded: true }} pendingLabel="Adding..." className="btn-primary w-full">
                 Add swimmer
               </PendingButton>
             </Form>
           </>
         )}
         <p className="mt-6 text-center text-sm">
-          <Link to="/swimmers" className="link">
+          <Link to={href('/swimmers')} className="link">
             Back to My Swimmers
           </Link>
         </p>

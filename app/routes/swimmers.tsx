@@ -1,4 +1,4 @@
-import { Link } from 'react-router'
+import { href, Link } from 'react-router'
 import type { Route } from './+types/swimmers'
 import { ParentConsentNotice } from '~/components/parent-consent-notice'
 import { requireUser } from '~/web/auth.server'
@@ -9,7 +9,7 @@ import { consentStatusOf, type ConsentStatus } from '~/modules/swimmers/consent.
 import { addSwimmerRefusal, holderConsentNotice, swimmersOf } from '~/modules/swimmers/swimmers.server'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
-  ...pageMeta(matches, { title: 'My Swimmers', description: 'The swimmers of your account: their profiles and their parents’ consent.', path: '/swimmers' }),
+  ...pageMeta(matches, { title: 'My Swimmers', description: 'The swimmers of your account: their profiles and their parents’ consent.', path: href('/swimmers') }),
   { name: 'robots', content: 'noindex' },
 ]
 
@@ -69,7 +69,7 @@ export default function Swimmers({ loaderData }: Route.ComponentProps) {
       <div className="flex flex-wrap items-center justify-between gap-4">
         <h1 className="text-3xl font-extrabold text-brand-900 sm:text-4xl">My Swimmers</h1>
         {!addRefusal && (
-          <Link to="/swimmers/new" className="btn-primary">
+          <Link to={href('/swimmers/new')} className="btn-primary">
             Add a swimmer
           </Link>
         )}

@@ -1,4 +1,4 @@
-import { Link } from 'react-router'
+import { href, Link } from 'react-router'
 import type { Route } from './+types/terms'
 import { SettingText } from '~/components/contact-value'
 import { LegalContactDetails, legalContactOf, LegalPage, type LegalSection } from '~/components/legal-page'
@@ -22,7 +22,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     title: 'Terms & Conditions',
     description:
       'The terms for booking swimming analysis sessions and camps with our Bangalore lab: bookings, payments in INR, cancellations, safety at the pool, video use and liability.',
-    path: '/terms',
+    path: href('/terms'),
   })
 
 export default function Terms({ loaderData }: Route.ComponentProps) {
@@ -54,8 +54,8 @@ export default function Terms({ loaderData }: Route.ComponentProps) {
         <p>
           We offer race analysis, biomechanical analysis with underwater cameras, personalised reports and swimming camps. Sessions
           take place at {sessionLocation} unless we agree another venue with you, such as your competition for a Race Analysis.
-          What each service includes is described on our <Link to="/services">Services</Link> and{' '}
-          <Link to="/pricing">Pricing</Link> pages.
+          What each service includes is described on our <Link to={href('/services')}>Services</Link> and{' '}
+          <Link to={href('/pricing')}>Pricing</Link> pages.
         </p>
       ),
     },
@@ -123,7 +123,7 @@ export default function Terms({ loaderData }: Route.ComponentProps) {
             <li>If we cancel a session or camp, you choose between a free reschedule and a full refund.</li>
           </ul>
           <p>
-            The full rules are in our <Link to="/refund">Refund Policy</Link>, which forms part of these terms.
+            The full rules are in our <Link to={href('/refund')}>Refund Policy</Link>, which forms part of these terms.
           </p>
         </>
       ),
@@ -160,7 +160,7 @@ export default function Terms({ loaderData }: Route.ComponentProps) {
         <ul>
           <li>
             We record video above and below the water during your session to carry out the analysis. Our{' '}
-            <Link to="/privacy-policy">Privacy Policy</Link> explains how we handle this and all other personal data.
+            <Link to={href('/privacy-policy')}>Privacy Policy</Link> explains how we handle this and all other personal data.
           </li>
           <li>
             Your report and videos are for your personal use and your coach&apos;s. You may share them with your coach, club or

@@ -1,6 +1,6 @@
 import { getFormProps } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, Link, redirect } from 'react-router'
+import { data, Form, href, Link, redirect } from 'react-router'
 import type { Route } from './+types/verify-email'
 import { AuthCard, FormAlert, HoneypotField, PasswordField, PendingButton, ResendCodeForm, TextField, useLazyValidatedForm } from '~/components/form-controls'
 import { callerOf, clearPendingAccountHeader, homeFor, pendingAccount, rememberBrowserHeader, requireGuest, sessionHeader } from '~/web/auth.server'
@@ -15,7 +15,7 @@ import { formIntent } from '~/web/intent'
 import { formErrorsOf, refusalOf } from '~/web/refusals.server'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
-  ...pageMeta(matches, { title: 'Verify your e-mail', description: 'Enter the 6-digit code we e-mailed you to finish registering.', path: '/verify-email' }),
+  ...pageMeta(matches, { title: 'Verify your e-mail', description: 'Enter the 6-digit code we e-mailed you to finish registering.', path: href('/verify-email') }),
   { name: 'robots', content: 'noindex' },
 ]
 
@@ -28,7 +28,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   await requireGuest(request)
   const params = new URL(request.url).searchParams
   const parsedEmail = EmailOnlySchema.safeParse({ email: params.get('email') ?? '' })
-  if (!parsedEmail.success) throw redirect('/registration')
+  if (!parsedEmail.success) throw redirect(href('/registration'))
   const code = codeField.safeParse(params.get('code') ?? '')
   const choosesPassword = !(await registeredInThisBrowser(parsedEmail.data.email, await pendingAccount(request)))
   return { email: parsedEmail.data.email, code: code.success ? code.data : '', choosesPassword, constraint: getZodConstraint(VerifyEmailSchema) }
@@ -43,7 +43,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   // The code form, the page's main one, sends no intent.
   if (formIntent(formData, ['resend']) === 'resend') {
     const submission = parseWithZod(formData, { schema: EmailOnlySchema })
-    if (submission.status !== 'success') throw redirect('/registration')
+    if (submission.status !== 'success') throw redirect(href('/registration'))
     try {
       await resendVerificationCode({ email: submission.value.email, ip: caller.ip })
     } catch (error) {
@@ -103,7 +103,7 @@ export default function VerifyEmail({ loaderData, actionData }: Route.ComponentP
             <PasswordField field={fields.password} label="Choose a password" autoComplete="new-password" />
           </div>
         )}
-        <PendingButton when={{ action: '/verify-email', fields: { intent: null }, untilLoaded: true }} pendingLabel="Verifying..." className="btn-primary w-full">
+        <PendingButton when={{ action: href('/verify-email'), fields: { intent: null }, untilLoaded: true }} pendingLabel="Verifying..." className="btn-primary w-full">
           Verify and continue
         </PendingButton>
       </Form>
@@ -112,11 +112,11 @@ export default function VerifyEmail({ loaderData, actionData }: Route.ComponentP
       </ResendCodeForm>
       <p className="mt-6 text-center text-sm text-muted">
         Wrong address?{' '}
-        <Link to="/registration" className="link">
+        <Link to={href('/registration')} className="link">
           Register again
         </Link>{' '}
         or{' '}
-        <Link to="/login" className="link">
+        <Link to={href('/login')} className="link">
           sign in
         </Link>
         .

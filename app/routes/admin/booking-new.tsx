@@ -1,6 +1,6 @@
 import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, Link } from 'react-router'
+import { data, Form, href, Link } from 'react-router'
 import type { Route } from './+types/booking-new'
 import { FormAlert, PendingButton, RadioGroupField, SelectField, TextField, useValidatedForm } from '~/components/form-fields'
 import { requireAdmin } from '~/web/auth.server'
@@ -53,7 +53,7 @@ export default function NewBooking({ loaderData, actionData }: Route.ComponentPr
   const [form, fields] = useValidatedForm(StaffBookingSchema, { lastResult: actionData, defaultValue: { product: 'biomechanical_package', origin: 'complimentary', time: '09:00' } })
   return (
     <section className="max-w-2xl">
-      <Link to="/admin/bookings" className="link text-sm">
+      <Link to={href('/admin/bookings')} className="link text-sm">
         All bookings
       </Link>
       <h1 className="mt-2 text-3xl font-extrabold text-brand-900">New booking</h1>

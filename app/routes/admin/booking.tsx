@@ -1,4 +1,4 @@
-import { data, Form, Link } from 'react-router'
+import { data, Form, href, Link } from 'react-router'
 import type { Route } from './+types/booking'
 import { FormAlert, PendingButton, TextAreaField } from '~/components/form-fields'
 import { DetailRow } from '~/components/payment-status-card'
@@ -170,7 +170,7 @@ export default function AdminBooking({ loaderData, actionData }: Route.Component
   const actionError = actionData && 'error' in actionData ? actionData.error : undefined
   return (
     <section>
-      <Link to="/admin/bookings" className="link text-sm">
+      <Link to={href('/admin/bookings')} className="link text-sm">
         All bookings
       </Link>
       <h1 className="mt-2 text-3xl font-extrabold text-brand-900">Booking {booking.reference}</h1>

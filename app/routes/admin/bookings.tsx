@@ -1,4 +1,4 @@
-import { Form, Link } from 'react-router'
+import { Form, href, Link } from 'react-router'
 import type { Route } from './+types/bookings'
 import { requireAdmin } from '~/web/auth.server'
 import { formatRupees } from '~/lib/money'
@@ -51,7 +51,7 @@ export default function AdminBookings({ loaderData }: Route.ComponentProps) {
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-3xl font-extrabold text-brand-900">Bookings</h1>
         <div className="flex flex-wrap gap-3">
-          <Link to="/admin/bookings/new" className="btn-primary">
+          <Link to={href('/admin/bookings/new')} className="btn-primary">
             New booking
           </Link>
           <a href={`/admin/bookings.csv${csvQuery ? `?${csvQuery}` : ''}`} className="btn-secondary" download>
@@ -108,7 +108,7 @@ export default function AdminBookings({ loaderData }: Route.ComponentProps) {
           <button type="submit" className="btn-primary">
             Show bookings
           </button>
-          <Link to="/admin/bookings" className="btn-secondary">
+          <Link to={href('/admin/bookings')} className="btn-secondary">
             Clear
           </Link>
         </div>

@@ -1,6 +1,6 @@
 import { getFormProps, type Submission, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, Link } from 'react-router'
+import { data, Form, href, Link } from 'react-router'
 import type { Route } from './+types/camp'
 import { BatchDetailsFields, CampDetailsFields } from '~/components/camp-form-fields'
 import { FormAlert, PendingButton, RadioGroupField, SelectField, useValidatedForm } from '~/components/form-fields'
@@ -202,7 +202,7 @@ export default function AdminCamp({ loaderData, actionData }: Route.ComponentPro
   const { camp, batches } = loaderData
   return (
     <section>
-      <Link to="/admin/camps" className="link text-sm">
+      <Link to={href('/admin/camps')} className="link text-sm">
         All camps
       </Link>
       <h1 className="mt-2 text-3xl font-extrabold text-brand-900">{camp.name}</h1>

@@ -1,6 +1,6 @@
 import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, Link } from 'react-router'
+import { data, Form, href, Link } from 'react-router'
 import type { Route } from './+types/camps'
 import { BatchDetailsFields, CampDetailsFields } from '~/components/camp-form-fields'
 import { FormAlert, PendingButton, TextField, useValidatedForm } from '~/components/form-fields'
@@ -151,7 +151,7 @@ function NewCampForm({ lastResult }: { lastResult: Route.ComponentProps['actionD
         ))}
         {/* Create comes first: Enter in a field presses the form's first button. */}
         <div className="flex flex-wrap gap-3">
-          <PendingButton when={{ action: '/admin/camps' }} pendingLabel="Creating...">
+          <PendingButton when={{ action: href('/admin/camps') }} pendingLabel="Creating...">
             Create camp
           </PendingButton>
           <button {...form.insert.getButtonProps({ name: fields.batches.name })} className="btn-secondary">

@@ -1,4 +1,4 @@
-import { data, Form, Link } from 'react-router'
+import { data, Form, href, Link } from 'react-router'
 import type { Route } from './+types/customer'
 import { ConfirmDialog } from '~/components/confirm-dialog'
 import { FormAlert, PendingButton } from '~/components/form-fields'
@@ -151,7 +151,7 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
   const here = `/admin/customers/${customer.id}`
   return (
     <section>
-      <Link to="/admin/customers" className="link text-sm">
+      <Link to={href('/admin/customers')} className="link text-sm">
         All customers
       </Link>
       <h1 className="mt-2 text-3xl font-extrabold text-brand-900">{customer.name}</h1>

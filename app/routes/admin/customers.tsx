@@ -1,4 +1,4 @@
-import { Form, Link } from 'react-router'
+import { Form, href, Link } from 'react-router'
 import { z } from 'zod'
 import type { Route } from './+types/customers'
 import { requireAdmin } from '~/web/auth.server'
@@ -53,7 +53,7 @@ export default function AdminCustomers({ loaderData }: Route.ComponentProps) {
           Search
         </button>
         {q && (
-          <Link to="/admin/customers" className="btn-secondary">
+          <Link to={href('/admin/customers')} className="btn-secondary">
             Clear
           </Link>
         )}

@@ -1,6 +1,6 @@
 import { getFormProps, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, Link } from 'react-router'
+import { data, Form, href, Link } from 'react-router'
 import type { Route } from './+types/index'
 import { BarChart } from '~/components/bar-chart'
 import { FormAlert, PendingButton, TextField, useValidatedForm } from '~/components/form-fields'
@@ -68,7 +68,7 @@ export async function action({ request }: Route.ActionArgs) {
   if (formIntent(formData, ['confirm-consent'])) {
     const consentId = rowId(String(formData.get('consentId') ?? ''))
     const confirmed = consentId !== null && (await confirmConsent({ consentId, actor: { id: admin.id, email: admin.email } }))
-    return redirectWithToast('/admin', confirmed ? { type: 'success', title: 'Consent confirmed', description: 'The swimmer can be booked now, and has been told.' } : { type: 'info', title: 'That consent is not waiting for a check' })
+    return redirectWithToast(href('/admin'), confirmed ? { type: 'success', title: 'Consent confirmed', description: 'The swimmer can be booked now, and has been told.' } : { type: 'info', title: 'That consent is not waiting for a check' })
   }
   const submission = parseWithZod(formData, { schema: SettleRefundSchema })
   if (submission.status !== 'success') return data<ActionResult>({ refundId: String(formData.get('refundId') ?? ''), result: submission.reply() }, { status: 400 })
@@ -76,9 +76,9 @@ export async function action({ request }: Route.ActionArgs) {
   try {
     await settleFailedRefund({ refundId, how, actor: { id: admin.id, email: admin.email } })
   } catch (error) {
-    return redirectWithToast('/admin', { type: 'error', title: refusalOf(error).message })
+    return redirectWithToast(href('/admin'), { type: 'error', title: refusalOf(error).message })
   }
-  return redirectWithToast('/admin', { type: 'success', title: 'Refund marked as repaid', description: `${refundId}: the customer has been told.` })
+  return redirectWithToast(href('/admin'), { type: 'success', title: 'Refund marked as repaid', description: `${refundId}: the customer has been told.` })
 }
 
 export default function AdminOverview({ loaderData, actionData }: Route.ComponentProps) {

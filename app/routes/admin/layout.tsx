@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react'
-import { NavLink, Outlet, useRouteLoaderData } from 'react-router'
+import { href, NavLink, Outlet, useRouteLoaderData } from 'react-router'
 import type { Route } from './+types/layout'
 import { ErrorPage } from '~/components/error-page'
 import type { loader as rootLoader } from '~/root'
@@ -12,17 +12,17 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 const SECTIONS = [
-  { to: '/admin', label: 'Overview', end: true },
-  { to: '/admin/availability', label: 'Availability' },
-  { to: '/admin/bookings', label: 'Bookings' },
-  { to: '/admin/camps', label: 'Camps' },
-  { to: '/admin/promo-codes', label: 'Promo codes' },
-  { to: '/admin/customers', label: 'Customers' },
-  { to: '/admin/settings', label: 'Catalogue & settings' },
+  { to: href('/admin'), label: 'Overview', end: true },
+  { to: href('/admin/availability'), label: 'Availability' },
+  { to: href('/admin/bookings'), label: 'Bookings' },
+  { to: href('/admin/camps'), label: 'Camps' },
+  { to: href('/admin/promo-codes'), label: 'Promo codes' },
+  { to: href('/admin/customers'), label: 'Customers' },
+  { to: href('/admin/settings'), label: 'Catalogue & settings' },
   // Analyses
-  { to: '/admin/reference-bands', label: 'Reference bands' },
-  { to: '/admin/messages', label: 'Messages' },
-  { to: '/admin/audit', label: 'Audit log' },
+  { to: href('/admin/reference-bands'), label: 'Reference bands' },
+  { to: href('/admin/messages'), label: 'Messages' },
+  { to: href('/admin/audit'), label: 'Audit log' },
 ]
 
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {

@@ -1,4 +1,4 @@
-import { Form, Link } from 'react-router'
+import { Form, href, Link } from 'react-router'
 import { z } from 'zod'
 import type { Route } from './+types/messages'
 import { MessageList } from '~/components/message-list'
@@ -70,7 +70,7 @@ export default function AdminMessages({ loaderData }: Route.ComponentProps) {
           Show
         </button>
         {(channel || to) && (
-          <Link to="/admin/messages" className="btn-secondary">
+          <Link to={href('/admin/messages')} className="btn-secondary">
             Clear
           </Link>
         )}

@@ -1,6 +1,6 @@
 import { getFormProps, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, Link } from 'react-router'
+import { data, Form, href, Link } from 'react-router'
 import type { Route } from './+types/promo-code'
 import { FormAlert, PendingButton, useValidatedForm } from '~/components/form-fields'
 import { PromoCodeFields } from '~/components/promo-code-fields'
@@ -88,7 +88,7 @@ export default function AdminPromoCode({ loaderData, actionData }: Route.Compone
   const { code } = loaderData
   return (
     <section>
-      <Link to="/admin/promo-codes" className="link text-sm">
+      <Link to={href('/admin/promo-codes')} className="link text-sm">
         All promo codes
       </Link>
       <h1 className="mt-2 font-mono text-3xl font-extrabold text-brand-900">{code.code}</h1>

@@ -1,6 +1,6 @@
 import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, Link } from 'react-router'
+import { data, Form, href, Link } from 'react-router'
 import type { Route } from './+types/promo-codes'
 import { FormAlert, PendingButton, useValidatedForm } from '~/components/form-fields'
 import { PromoCodeFields } from '~/components/promo-code-fields'
@@ -39,7 +39,7 @@ export default function AdminPromoCodes({ loaderData, actionData }: Route.Compon
     <section>
       <h1 className="text-3xl font-extrabold text-brand-900">Promo codes</h1>
       <p className="mt-3 text-muted">Customers type a code when they pay for a session or a camp. Uses held are orders waiting for payment; a use comes back if the order is not paid.</p>
-      <a href="/admin/promo-codes.csv" download className="btn-secondary mt-4">
+      <a href={href('/admin/promo-codes.csv')} download className="btn-secondary mt-4">
         Download promo codes (CSV)
       </a>
       {codes.length === 0 ? (
@@ -97,7 +97,7 @@ function NewPromoCodeForm({ lastResult }: { lastResult: Route.ComponentProps['ac
       <Form method="post" {...getFormProps(form)} className="mt-4 space-y-6">
         <FormAlert id={form.errorId} errors={form.errors} />
         <PromoCodeFields fields={fields} />
-        <PendingButton when={{ action: '/admin/promo-codes' }} pendingLabel="Creating...">
+        <PendingButton when={{ action: href('/admin/promo-codes') }} pendingLabel="Creating...">
           Create promo code
         </PendingButton>
       </Form>
