@@ -3,7 +3,7 @@ import { Form, Link } from 'react-router'
 import { useHydrated } from '~/web/use-hydrated'
 import { LineChart, type ChartPoint } from './analysis-charts'
 import { ChangeText } from './analysis-results'
-import { clipUrls } from './clip-player'
+import { clipLinks } from '~/lib/links'
 
 export type ProgressPageView = {
   events: Array<{ key: string; label: string }>
@@ -274,7 +274,7 @@ function SyncedPair({ chapter, dates, query }: { chapter: ComparePageView['chapt
       </div>
       <div className={`mt-3 grid gap-4 ${hydrated ? 'lg:grid-cols-2' : ''}`}>
         {clips.map((clip, index) => {
-          const urls = clipUrls(clip.id, query)
+          const urls = clipLinks(clip.id, query)
           return (
             <figure key={clip.id} className="min-w-0">
               <video

@@ -1,30 +1,30 @@
 import { Link } from 'react-router'
 
 type BookingActionsProps = {
-  /** Where the change pages of this booking or camp place are: `/bookings/SWP-…`, `/camp-registrations/CMP-…`. */
-  changePath: string
+  /** The page that moves this booking to another time; null for a camp place, which can only be cancelled. */
+  reschedulePath: string | null
+  /** The page that cancels this booking or camp place. */
+  cancelPath: string
   /** Appended to the change pages' URLs: the private link's key for a guest, empty with an account. */
   linkQuery: string
   change: { allowed: true; until: string } | { allowed: false; reason: string } | null
   receiptUrl: string | null
-  /** A session can be moved to another time; a camp place can only be cancelled. */
-  reschedule?: boolean
 }
 
 /** What a customer can do with a booking or a camp place: reschedule, cancel (or why not), download its receipt. */
-export function BookingActions({ changePath, linkQuery, change, receiptUrl, reschedule = true }: BookingActionsProps) {
+export function BookingActions({ reschedulePath, cancelPath, linkQuery, change, receiptUrl }: BookingActionsProps) {
   if (!change && !receiptUrl) return null
   return (
     <div className="mt-4 space-y-3 border-t border-slate-200 pt-4">
       <div className="flex flex-wrap gap-3">
         {change?.allowed && (
           <>
-            {reschedule && (
-              <Link to={`${changePath}/reschedule${linkQuery}`} className="btn-secondary">
+            {reschedulePath && (
+              <Link to={`${reschedulePath}${linkQuery}`} className="btn-secondary">
                 Reschedule
               </Link>
             )}
-            <Link to={`${changePath}/cancel${linkQuery}`} className="btn-secondary">
+            <Link to={`${cancelPath}${linkQuery}`} className="btn-secondary">
               Cancel
             </Link>
           </>
@@ -35,7 +35,7 @@ export function BookingActions({ changePath, linkQuery, change, receiptUrl, resc
           </a>
         )}
       </div>
-      {change && <p className="text-sm text-muted">{change.allowed ? `You can ${reschedule ? 'reschedule or cancel' : 'cancel'} until ${change.until}.` : change.reason}</p>}
+      {change && <p className="text-sm text-muted">{change.allowed ? `You can ${reschedulePath ? 'reschedule or cancel' : 'cancel'} until ${change.until}.` : change.reason}</p>}
     </div>
   )
 }

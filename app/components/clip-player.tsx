@@ -1,16 +1,8 @@
 import { useRef, useState } from 'react'
 import type { PlayerClip } from '~/web/analyses/analysis-pages.server'
 import { useHydrated } from '~/web/use-hydrated'
+import { clipLinks } from '~/lib/links'
 
-
-/** The clip's file addresses, carrying a coach's token (`query`, "" or "?share=…") when there is one. */
-export function clipUrls(clipId: number, query: string) {
-  return {
-    video: `/analyses/clips/${clipId}/video${query}`,
-    poster: `/analyses/clips/${clipId}/poster${query}`,
-    chapters: `/analyses/clips/${clipId}/chapters.vtt${query}`,
-  }
-}
 
 /** One frame at the lab's recording rate: the clips are taken at 30 frames a second, so a step is 1/30 s. */
 export const FRAME_SECONDS = 1 / 30
@@ -32,7 +24,7 @@ export function ClipPlayer({ clip, query, headingLevel = 3 }: { clip: PlayerClip
   const video = useRef<HTMLVideoElement>(null)
   const hydrated = useHydrated()
   const [speed, setSpeed] = useState<number>(1)
-  const urls = clipUrls(clip.id, query)
+  const urls = clipLinks(clip.id, query)
   const Heading = headingLevel === 2 ? 'h2' : 'h3'
   const seek = (seconds: number) => {
     const player = video.current

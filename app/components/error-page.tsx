@@ -1,4 +1,5 @@
 import { href, isRouteErrorResponse, Link } from 'react-router'
+import { loginLink } from '~/lib/links'
 
 const ERROR_TEXTS: Record<number, { title: string; message: string }> = {
   400: { title: 'Bad request', message: 'The form sent could not be read. Please go back, check it and try again.' },
@@ -29,7 +30,7 @@ export function ErrorPage({ error, className = 'container-page py-24' }: { error
       <p className="mx-auto mt-4 max-w-2xl text-lg text-muted">{message}</p>
       {status === 410 ? (
         <div className="mt-8 flex flex-wrap justify-center gap-3">
-          <Link to="/login?redirectTo=%2Fmy-bookings" className="btn-primary">
+          <Link to={loginLink(href('/my-bookings'))} className="btn-primary">
             Sign in
           </Link>
           <Link to={href('/registration')} className="btn-secondary">

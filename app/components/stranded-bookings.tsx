@@ -1,4 +1,5 @@
 import { Link } from 'react-router'
+import { adminBookingLink } from '~/lib/links'
 
 /** The bookings a refused change would have stranded, each linking to where staff can move or cancel it. */
 export function StrandedBookingsAlert({ bookings }: { bookings: Array<{ reference: string; who: string; date: string; start: string }> }) {
@@ -8,7 +9,7 @@ export function StrandedBookingsAlert({ bookings }: { bookings: Array<{ referenc
       <ul className="mt-1 list-disc pl-5">
         {bookings.map((booking) => (
           <li key={`${booking.reference}-${booking.date}-${booking.start}`}>
-            <Link to={`/admin/bookings/${booking.reference}`} className="underline underline-offset-2">
+            <Link to={adminBookingLink(booking.reference)} className="underline underline-offset-2">
               {booking.reference}
             </Link>{' '}
             ({booking.who}), {booking.date} at {booking.start}

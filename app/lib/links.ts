@@ -35,7 +35,7 @@ export const forgotPasswordLink = (query: { email: string; code?: string } | { d
 // Booking an analysis
 
 /** The public booking of a single session: a step (`2`, or `3` with its order), a service chosen, a payment's outcome. */
-export const bookingLink = (query: Record<string, string>) => withQuery(href('/booking'), query)
+export const publicBookingLink = (query: Record<string, string>) => withQuery(href('/booking'), query)
 
 /** The open start times of a day, for the public booking's form. */
 export const bookingTimesLink = (date: string) => withQuery(href('/booking/times'), { date })
@@ -52,8 +52,11 @@ export const bookSlotLink = (query: Record<string, string> | URLSearchParams = {
 /** Paying for a held booking. */
 export const slotPaymentLink = (bookingId: number | string) => withQuery(href('/slot-payment'), { booking: String(bookingId) })
 
-/** Where the gateway sends a customer back after paying for a 3-day session. */
-export const slotPaymentStatusLink = (orderId: string) => withQuery(href('/slot-payment-status'), { orderId })
+/** Where the gateway sends a customer back after paying for a 3-day session, with anything else the page is told. */
+export const slotPaymentStatusLink = (orderId: string, extra: Record<string, string> = {}) => withQuery(href('/slot-payment-status'), { orderId, ...extra })
+
+/** Whether a 3-day session's payment has settled, for its status page. */
+export const slotPaymentCheckLink = (orderId: string) => withQuery(href('/slot-payment-status/check'), { orderId })
 
 /** A customer's bookings, for one swimmer when given. */
 export const myBookingsLink = (swimmerId: number | null) => (swimmerId === null ? href('/my-bookings') : withQuery(href('/my-bookings'), { swimmer: String(swimmerId) }))
@@ -102,16 +105,19 @@ export const campPaymentCheckLink = (orderId: string, key: string) => withQuery(
 // Swimmers and consent
 
 /** A parent's consent page, opened from the e-mailed request. */
-export const consentLink = (token: string) => href('/consent/:token', { token })
+export const parentConsentLink = (token: string) => href('/consent/:token', { token })
 
 /** Withdrawing a consent given through a consent link. */
 export const consentWithdrawalLink = (consent: number | string, key: string) => withQuery(href('/consent/withdraw/:id', { id: String(consent) }), { key })
 
+/** A swimmer's consent, as the account sees it. */
+export const swimmerConsentLink = (swimmerId: number | string) => href('/swimmers/:id/consent', { id: String(swimmerId) })
+
 /** Editing a swimmer. */
 export const swimmerEditLink = (swimmerId: number | string) => href('/swimmers/:id/edit', { id: String(swimmerId) })
 
-/** Deleting one swimmer's data, or (without a swimmer) the account. */
-export const dataDeletionLink = (swimmerId?: number) => (swimmerId === undefined ? href('/account/data/delete') : withQuery(href('/account/data/delete'), { swimmer: String(swimmerId) }))
+/** Deleting one swimmer's data. */
+export const dataDeletionLink = (swimmerId: number | string) => withQuery(href('/account/data/delete'), { swimmer: String(swimmerId) })
 
 // Analyses
 
@@ -125,7 +131,7 @@ export const analysisReportFileLink = (analysisId: number | string, fileId: numb
 /** A swimmer's progress across analyses. */
 export const swimmerProgressLink = (swimmerId: number | string, query = '') => `${href('/swimmers/:id/progress', { id: String(swimmerId) })}${query}`
 
-/** An analysis clip's video, poster and chapters (`query` is the share query or empty). */
+/** An analysis clip's files, carrying a coach's token (`query`, "" or "?share=…") when there is one. */
 export const clipLinks = (clipId: number | string, query = '') => ({
   video: `${href('/analyses/clips/:clipId/video', { clipId: String(clipId) })}${query}`,
   poster: `${href('/analyses/clips/:clipId/poster', { clipId: String(clipId) })}${query}`,
@@ -134,6 +140,9 @@ export const clipLinks = (clipId: number | string, query = '') => ({
 
 /** The analyses a family shared with a coach. */
 export const sharedLink = (token: string) => href('/shared/:token', { token })
+
+/** One analysis, as shared with a coach. */
+export const sharedAnalysisLink = (token: string, analysisId: number | string) => href('/shared/:token/analyses/:id', { token, id: String(analysisId) })
 
 /** A swimmer's progress, as shared with a coach. */
 export const sharedProgressLink = (token: string) => href('/shared/:token/progress', { token })
@@ -160,6 +169,9 @@ export const adminCampRegistrationsCsvLink = (code: string) => href('/admin/camp
 
 /** A customer in the admin console. */
 export const adminCustomerLink = (customerId: number | string) => href('/admin/customers/:id', { id: String(customerId) })
+
+/** The messages sent to one address. */
+export const adminMessagesLink = (to: string) => withQuery(href('/admin/messages'), { to })
 
 /** A promo code in the admin console. */
 export const adminPromoCodeLink = (promoCodeId: number | string) => href('/admin/promo-codes/:id', { id: String(promoCodeId) })

@@ -2,6 +2,20 @@ import { createHmac, timingSafeEqual } from 'node:crypto'
 import { config } from '~/config.server'
 import type { Executor } from '~/db/client.server'
 import { instanceSecret } from '~/db/secrets.server'
+import {
+  bookingViewLink,
+  campLineLink,
+  campOfferLink,
+  campPaymentStatusLink,
+  cancelLink,
+  consentWithdrawalLink,
+  creditNoteLink,
+  publicBookingLink,
+  receiptLink,
+  reportFileLink,
+  rescheduleLink,
+  waitlistConfirmationLink,
+} from './links'
 
 /**
  * Private links: addresses that open something without an account (a guest's booking, a camp
@@ -39,35 +53,35 @@ export const GUEST_BOOKING_LINK = keyedBy<string>('guest-booking', (reference, k
 
 /** The path of a guest's booking page for a key already checked (the way back from a change). */
 export function guestBookingPath(reference: string, key: string) {
-  return `/booking/view?${new URLSearchParams({ ref: reference, key })}`
+  return bookingViewLink(reference, key)
 }
 
 /** The result of a guest's payment for a single session: the gateway sends the customer back here. */
-export const BOOKING_STATUS_LINK = keyedBy<string>('booking-status', (orderId, key) => `/booking?${new URLSearchParams({ step: '3', orderId, key })}`)
+export const BOOKING_STATUS_LINK = keyedBy<string>('booking-status', (orderId, key) => publicBookingLink({ step: '3', orderId, key }))
 
 /** The result of a camp payment, by its order id. */
-export const CAMP_STATUS_LINK = keyedBy<string>('camp-status', (orderId, key) => `/payment-status?${new URLSearchParams({ orderId, key })}`)
+export const CAMP_STATUS_LINK = keyedBy<string>('camp-status', (orderId, key) => campPaymentStatusLink(orderId, key))
 
 /** The receipt (or refund note) of a completed payment, by its order id. */
-export const RECEIPT_LINK = keyedBy<string>('receipt', (orderId, key) => `/receipts/${encodeURIComponent(orderId)}?${new URLSearchParams({ key })}`)
+export const RECEIPT_LINK = keyedBy<string>('receipt', (orderId, key) => receiptLink(orderId, { key }))
 
 /** The credit note (or refund note) of a completed refund, by the refund's id. */
-export const CREDIT_NOTE_LINK = keyedBy<string>('credit-note', (refundId, key) => `/credit-notes/${encodeURIComponent(refundId)}?${new URLSearchParams({ key })}`)
+export const CREDIT_NOTE_LINK = keyedBy<string>('credit-note', (refundId, key) => creditNoteLink(refundId, { key }))
 
 /** A file of a booking's report, by the file's id. */
-export const REPORT_FILE_LINK = keyedBy<RowId>('report-file', (fileId, key) => `/reports/files/${fileId}?${new URLSearchParams({ key })}`)
+export const REPORT_FILE_LINK = keyedBy<RowId>('report-file', (fileId, key) => reportFileLink(fileId, { key }))
 
 /** A parent's place in the line for camp seats, by the place's id. */
-export const CAMP_LINE_LINK = keyedBy<RowId>('camp-line', (place, key) => `/onboarding/line?${new URLSearchParams({ place: String(place), key })}`)
+export const CAMP_LINE_LINK = keyedBy<RowId>('camp-line', (place, key) => campLineLink(place, key))
 
 /** Confirms a place on a camp's waitlist, by the entry's id. */
-export const WAITLIST_CONFIRMATION_LINK = keyedBy<RowId>('camp-waitlist', (entry, key) => `/onboarding/waitlist?${new URLSearchParams({ entry: String(entry), key })}`)
+export const WAITLIST_CONFIRMATION_LINK = keyedBy<RowId>('camp-waitlist', (entry, key) => waitlistConfirmationLink(entry, key))
 
 /** A camp seat held for a parent (from the form, or offered from the waitlist): its price and the way to pay, by the registration holding it (a group's first). */
-export const WAITLIST_OFFER_LINK = keyedBy<string>('camp-offer', (reference, key) => `/onboarding/offer?${new URLSearchParams({ registration: reference, key })}`)
+export const WAITLIST_OFFER_LINK = keyedBy<string>('camp-offer', (reference, key) => campOfferLink(reference, key))
 
 /** Lets a parent who agreed through a consent link withdraw that consent, by the consent's id. */
-export const CONSENT_WITHDRAWAL_LINK = keyedBy<RowId>('consent-withdrawal', (consent, key) => `/consent/withdraw/${consent}?${new URLSearchParams({ key })}`)
+export const CONSENT_WITHDRAWAL_LINK = keyedBy<RowId>('consent-withdrawal', (consent, key) => consentWithdrawalLink(consent, key))
 
 /** A guest's booking as it is now (`calendarSequence`), and the end of the link's time in seconds since 1970. */
 type CancellationSubject = { reference: string; until: number; calendarSequence: number }
@@ -82,7 +96,7 @@ export const CANCEL_CONFIRMATION_LINK: PrivateLink<CancellationSubject> = {
   purpose: 'guest-cancel-confirmation',
   signs: ({ reference, until, calendarSequence }) => `${reference}:${until}:${calendarSequence}`,
   address: ({ reference, until }, key, sign) =>
-    `/bookings/${encodeURIComponent(reference)}/cancel?${new URLSearchParams({ key: sign(GUEST_BOOKING_LINK, reference), until: String(until), confirm: key })}`,
+    cancelLink(reference, { key: sign(GUEST_BOOKING_LINK, reference), until: String(until), confirm: key }),
 }
 
 /** A guest's booking as it is now, the end of the link's time, and the new first day and start the link moves it to. */
@@ -97,7 +111,7 @@ export const RESCHEDULE_CONFIRMATION_LINK: PrivateLink<RescheduleSubject> = {
   purpose: 'guest-reschedule-confirmation',
   signs: ({ reference, until, calendarSequence, date, time }) => `${reference}:${until}:${calendarSequence}:${date}:${time}`,
   address: ({ reference, until, date, time }, key, sign) =>
-    `/bookings/${encodeURIComponent(reference)}/reschedule?${new URLSearchParams({ key: sign(GUEST_BOOKING_LINK, reference), date, time, until: String(until), confirm: key })}`,
+    rescheduleLink(reference, { key: sign(GUEST_BOOKING_LINK, reference), date, time, until: String(until), confirm: key }),
 }
 
 async function signer(executor?: Executor): Promise<Sign> {

@@ -18,6 +18,7 @@ import { swimmersOf } from '~/modules/swimmers/swimmers.server'
 import { WhatsAppOptInField } from '~/components/whatsapp-opt-in'
 import { whatsappEnabled } from '~/modules/whatsapp/config.server'
 import { accountWhatsApp, switchAccountWhatsApp, type AccountWhatsApp } from '~/modules/whatsapp/account.server'
+import { dataDeletionLink, swimmerEditLink } from '~/lib/links'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
   ...pageMeta(matches, { title: 'Your data', description: 'See, download, correct and delete the data we hold about you and your swimmers.', path: href('/account/data') }),
@@ -56,7 +57,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       const submission = parseWithZod(formData, { schema: profileSchema })
       if (submission.status !== 'success') return data({ result: submission.reply() as SubmissionResult<string[]> }, { status: 400 })
       await updateProfile(user.id, submission.value)
-      return redirectWithToast('/account/data#details', { type: 'success', title: 'Your details are saved' })
+      return redirectWithToast(`${href('/account/data')}#details`, { type: 'success', title: 'Your details are saved' })
     }
     case 'whatsapp-on':
     case 'whatsapp-off': {
@@ -64,7 +65,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       if (!whatsappEnabled()) return unknownForm()
       const on = formIntent(formData, INTENTS) === 'whatsapp-on'
       if (!(await switchAccountWhatsApp(user.id, on))) return data({ whatsappError: NO_PROVEN_NUMBER }, { status: 400 })
-      return redirectWithToast('/account/data#whatsapp', { type: 'success', title: on ? 'WhatsApp messages are on' : 'WhatsApp messages are off' })
+      return redirectWithToast(`${href('/account/data')}#whatsapp`, { type: 'success', title: on ? 'WhatsApp messages are on' : 'WhatsApp messages are off' })
     }
     case 'whatsapp-code': {
       if (!whatsappEnabled()) return unknownForm()
@@ -74,7 +75,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         const refusal = refusalOf(error)
         return data({ whatsappError: refusal.message }, { status: refusal.status })
       }
-      return redirectWithToast('/account/data#whatsapp', { type: 'success', title: 'Code sent', description: 'If your number is on WhatsApp, the code is on its way there. It works for 30 minutes.' })
+      return redirectWithToast(`${href('/account/data')}#whatsapp`, { type: 'success', title: 'Code sent', description: 'If your number is on WhatsApp, the code is on its way there. It works for 30 minutes.' })
     }
     case 'whatsapp-prove': {
       if (!whatsappEnabled()) return unknownForm()
@@ -86,7 +87,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         const refusal = refusalOf(error)
         return data({ codeResult: submission.reply({ ...formErrorsOf(refusal), hideFields: ['code'] }) as SubmissionResult<string[]> }, { status: refusal.status })
       }
-      return redirectWithToast('/account/data#whatsapp', { type: 'success', title: 'Your number is confirmed', description: 'WhatsApp messages are on.' })
+      return redirectWithToast(`${href('/account/data')}#whatsapp`, { type: 'success', title: 'Your number is confirmed', description: 'WhatsApp messages are on.' })
     }
     default:
       return unknownForm()
@@ -163,7 +164,7 @@ export default function AccountData({ loaderData, actionData }: Route.ComponentP
             <ul className="mt-3 space-y-2">
               {swimmers.map((swimmer) => (
                 <li key={swimmer.id}>
-                  <Link to={`/swimmers/${swimmer.id}/edit`} className="font-semibold text-brand-700 underline underline-offset-4">
+                  <Link to={swimmerEditLink(swimmer.id)} className="font-semibold text-brand-700 underline underline-offset-4">
                     Correct {swimmer.name}&apos;s details{swimmer.isAccountHolder ? ' (you)' : ''}
                   </Link>
                 </li>
@@ -188,7 +189,7 @@ export default function AccountData({ loaderData, actionData }: Route.ComponentP
             <ul className="mt-4 space-y-2">
               {others.map((swimmer) => (
                 <li key={swimmer.id}>
-                  <Link to={`/account/data/delete?swimmer=${swimmer.id}`} className="font-semibold text-brand-700 underline underline-offset-4">
+                  <Link to={dataDeletionLink(swimmer.id)} className="font-semibold text-brand-700 underline underline-offset-4">
                     Delete {swimmer.name}&apos;s profile
                   </Link>
                 </li>

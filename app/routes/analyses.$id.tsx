@@ -1,4 +1,4 @@
-import { data } from 'react-router'
+import { data, href } from 'react-router'
 import type { Route } from './+types/analyses.$id'
 import { AnalysisPage } from '~/components/analysis-results'
 import { LINK_GONE_TITLE, LinkGone } from '~/components/link-gone'
@@ -11,6 +11,7 @@ import { RESULTS_META } from '~/web/analyses/results-meta'
 import { PRODUCT_NAME } from '~/lib/seo'
 import { maySeeAnalysis, viewerOfUser } from '~/modules/analyses/access.server'
 import { analysisView } from '~/modules/analyses/views.server'
+import { sharedProgressLink, swimmerProgressLink } from '~/lib/links'
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${!loaderData ? 'Analysis' : 'page' in loaderData ? `Analysis of ${loaderData.page.swimmerName}` : LINK_GONE_TITLE} | ${PRODUCT_NAME}` }, ...RESULTS_META]
 
@@ -34,8 +35,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       query,
       family,
       swimmerFirstName: view.swimmer?.firstName ?? view.swimmerName,
-      back: viewer.kind === 'share' ? null : { href: viewer.kind === 'staff' ? '/admin' : '/analyses', label: viewer.kind === 'staff' ? 'Admin' : 'My Analyses' },
-      progressHref: view.swimmer && wholeSwimmer ? (share ? `/shared/${share}/progress` : `/swimmers/${view.swimmer.id}/progress`) : null,
+      back: viewer.kind === 'share' ? null : { href: viewer.kind === 'staff' ? href('/admin') : href('/analyses'), label: viewer.kind === 'staff' ? 'Admin' : 'My Analyses' },
+      progressHref: view.swimmer && wholeSwimmer ? (share ? sharedProgressLink(share) : swimmerProgressLink(view.swimmer.id)) : null,
     },
     { headers: RESULTS_HEADERS },
   )

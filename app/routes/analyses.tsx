@@ -6,6 +6,7 @@ import { formatLongDate } from '~/lib/lab-time'
 import { RESULTS_META } from '~/web/analyses/results-meta'
 import { pageMeta } from '~/lib/seo'
 import { accountAnalyses } from '~/modules/analyses/views.server'
+import { analysisLink, swimmerProgressLink } from '~/lib/links'
 
 export const meta: Route.MetaFunction = ({ matches }) => [...pageMeta(matches, { title: 'My Analyses', description: 'The results of your swimmers’ analyses.', path: href('/analyses') }), ...RESULTS_META]
 
@@ -46,7 +47,7 @@ export default function MyAnalyses({ loaderData }: Route.ComponentProps) {
                   {swimmer.name}
                 </h2>
                 {swimmer.swimmerId !== null && (
-                  <Link to={`/swimmers/${swimmer.swimmerId}/progress`} className="btn-secondary min-h-11 px-4 py-2">
+                  <Link to={swimmerProgressLink(swimmer.swimmerId)} className="btn-secondary min-h-11 px-4 py-2">
                     Progress<span className="sr-only"> of {swimmer.name}</span>
                   </Link>
                 )}
@@ -54,7 +55,7 @@ export default function MyAnalyses({ loaderData }: Route.ComponentProps) {
               <ol className="mt-3 divide-y divide-slate-200">
                 {swimmer.analyses.map((analysis) => (
                   <li key={analysis.id} className="py-3">
-                    <Link to={`/analyses/${analysis.id}`} className="inline-flex min-h-11 items-center font-semibold text-brand-700 underline underline-offset-4">
+                    <Link to={analysisLink(analysis.id)} className="inline-flex min-h-11 items-center font-semibold text-brand-700 underline underline-offset-4">
                       Analysis of {analysis.date}
                     </Link>
                     {analysis.events && <p className="text-sm text-muted">{analysis.events}</p>}

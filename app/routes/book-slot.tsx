@@ -23,6 +23,7 @@ import { getCatalogue, requireItem } from '~/modules/site/site.server'
 import { readForm } from '~/web/form-data.server'
 import { refusalOf } from '~/web/refusals.server'
 import { rowId } from '~/lib/row-id'
+import { bookSlotLink, loginLink, slotPaymentLink } from '~/lib/links'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
   ...pageMeta(matches, { title: 'Book a Slot', description: 'Choose a date and time for your 3-day swimming analysis session.', path: href('/book-slot') }),
@@ -68,7 +69,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await getUser(request)
   if (!user) {
-    return redirectWithToast(`/login?${new URLSearchParams({ redirectTo: requestedPath(request) })}`, {
+    return redirectWithToast(loginLink(requestedPath(request)), {
       type: 'error',
       title: 'Authentication Required',
       description: 'Please log in to book a slot',
@@ -94,15 +95,15 @@ export async function action({ request, context }: Route.ActionArgs) {
       days: SESSION_DAYS,
       holder,
     })
-    return redirect(`/slot-payment?booking=${hold.bookingId}`, { headers })
+    return redirect(slotPaymentLink(hold.bookingId), { headers })
   } catch (error) {
-    return redirectWithToast(`/book-slot?date=${submission.data.date}`, { type: 'error', title: 'Booking Failed', description: refusalOf(error).message }, headers)
+    return redirectWithToast(bookSlotLink({ date: submission.data.date }), { type: 'error', title: 'Booking Failed', description: refusalOf(error).message }, headers)
   }
 }
 
 function backTo(formData: FormData) {
   const date = formData.get('date')
-  return typeof date === 'string' && BookableDateSchema.safeParse(date).success ? `/book-slot?date=${date}` : '/book-slot'
+  return typeof date === 'string' && BookableDateSchema.safeParse(date).success ? bookSlotLink({ date }) : href('/book-slot')
 }
 
 export default function BookSlot({ loaderData }: Route.ComponentProps) {
@@ -112,7 +113,7 @@ export default function BookSlot({ loaderData }: Route.ComponentProps) {
     for (const [key, value] of Object.entries(values)) if (value) params.set(key, value)
     // Analyses: the swimmer invited back stays chosen while the date is picked.
     if (invited) params.set('swimmer', String(invited.id))
-    return `/book-slot?${params}`
+    return `${href('/book-slot')}?${params}`
   }
 
   return (
@@ -151,7 +152,7 @@ export default function BookSlot({ loaderData }: Route.ComponentProps) {
       {hold && (
         <div role="status" className="mt-6 flex flex-wrap items-center justify-between gap-3 rounded-xl border border-amber-300 bg-amber-50 p-4 text-amber-950">
           <p>Your seats are held until {hold.until} while you pay.</p>
-          <Link to={`/slot-payment?booking=${hold.bookingId}`} className="btn-primary">
+          <Link to={slotPaymentLink(hold.bookingId)} className="btn-primary">
             Complete your payment
           </Link>
         </div>

@@ -6,6 +6,7 @@ import { pageMeta } from '~/lib/seo'
 import { singleServicePrices } from '~/modules/booking/public-booking.server'
 import { SESSION_PRODUCT_CODE } from '~/modules/booking/texts'
 import { getCatalogue, requireItem } from '~/modules/site/site.server'
+import { publicBookingLink } from '~/lib/links'
 
 /**
  * Where every "Book a Session" button leads: the lab's products with their prices and durations,
@@ -76,7 +77,7 @@ export default function Book({ loaderData }: Route.ComponentProps) {
             duration={session.duration}
             price={formatWholeRupees(session.pricePaise)}
           >
-            <Link to={`/booking?service=${session.value}`} className="btn-secondary w-full">
+            <Link to={publicBookingLink({ service: session.value })} className="btn-secondary w-full">
               Book This Session<span className="sr-only">: {session.label}</span>
             </Link>
             <p className="mt-3 text-center text-sm text-muted">No account needed.</p>

@@ -49,6 +49,7 @@ import { whatsappEnabled } from '~/modules/whatsapp/config.server'
 import { requestWhatsAppMessages, WHATSAPP_OPT_IN_WORDING } from '~/modules/whatsapp/consent.server'
 import { formIntent } from '~/web/intent'
 import { refusalOf, type Refusal } from '~/web/refusals.server'
+import { bookingCheckLink, publicBookingLink, bookingTimesLink } from '~/lib/links'
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, { title: 'Book a Session', description: 'Book a race analysis, a biomechanical analysis or both at our Bangalore lab, and pay online.', path: href('/booking') })
@@ -165,7 +166,7 @@ async function confirmationStep(url: URL, services: Services) {
   if (!view) throw redirect(href('/booking'))
   if (!(await guestLinkOpenFor(view.booking.id))) throw linkExpired()
   // A declined or abandoned payment: back to step 2, details kept.
-  if (view.paymentState === 'failed') throw redirect('/booking?step=2&payment=failed')
+  if (view.paymentState === 'failed') throw redirect(publicBookingLink({ step: '2', payment: 'failed' }))
   const day = view.booking.days[0]!
   const result = {
     step: 3 as const,
@@ -232,7 +233,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const errors = swimmer ? detailsErrorsOf(swimmer) : {}
     return data<ActionResult>({ kind: 'invalid', result: submission.reply({ formErrors: errors.formErrors, fieldErrors: { ...timeErrors, ...errors.fieldErrors } }), times }, { status: swimmer?.status ?? 409 })
   }
-  return redirect('/booking?step=2', { headers: { 'Set-Cookie': await draftHeader(draftOf(submission.value)) } })
+  return redirect(publicBookingLink({ step: '2' }), { headers: { 'Set-Cookie': await draftHeader(draftOf(submission.value)) } })
 }
 
 /** A refusal of who swims, next to the field of step 1 it is about: /book-slot's swimmer choice is "Who will swim?" here. */
@@ -254,12 +255,12 @@ async function changePromoCode(request: Request, context: Route.ActionArgs['cont
   const draft = await readDraft(request)
   if (!draft) return redirect(href('/booking'))
   const code = typedPromoCode(formData)
-  if (intent === REMOVE_PROMO) return redirect('/booking?step=2', { headers: { 'Set-Cookie': await draftHeader(draft) } })
+  if (intent === REMOVE_PROMO) return redirect(publicBookingLink({ step: '2' }), { headers: { 'Set-Cookie': await draftHeader(draft) } })
   if (!code) return data<ActionResult>({ kind: 'promo', message: ENTER_PROMO_CODE, typed: null }, { status: 400 })
   const user = await getUser(request)
   try {
     const preview = await previewCode({ code, product: 'single', customer: { accountId: user?.id ?? null, email: draft.email }, pricesPaise: [priceOf(draft, await singleServicePrices())], network: clientNetwork(callerOf(request, context).ip) })
-    return redirect('/booking?step=2', { headers: { 'Set-Cookie': await draftHeader(draft, preview.code) } })
+    return redirect(publicBookingLink({ step: '2' }), { headers: { 'Set-Cookie': await draftHeader(draft, preview.code) } })
   } catch (error) {
     const refusal = refusalOf(error)
     return data<ActionResult>({ kind: 'promo', message: refusal.message, typed: code.slice(0, 64) }, { status: refusal.status })
@@ -284,7 +285,7 @@ async function pay(request: Request, context: Route.ActionArgs['context']) {
   } catch (error) {
     const refusal = refusalOf(error)
     // The seat went meanwhile: step 2 says so, for another to be chosen.
-    if (refusal.error instanceof SlotUnavailableError || refusal.error instanceof AlreadyBookedError) return redirect('/booking?step=2&payment=unavailable', { headers })
+    if (refusal.error instanceof SlotUnavailableError || refusal.error instanceof AlreadyBookedError) return redirect(publicBookingLink({ step: '2', payment: 'unavailable' }), { headers })
     return data<ActionResult>({ kind: 'refused', message: refusal.message }, { status: refusal.status, headers })
   }
   // The booking is made: the number the visitor asked WhatsApp messages for on step 1 is asked to confirm (its owner may be someone else).
@@ -310,7 +311,7 @@ async function pay(request: Request, context: Route.ActionArgs['context']) {
   } catch (error) {
     const refusal = refusalOf(error)
     logger().error({ err: refusal.error.cause ?? refusal.error }, 'booking payment could not start')
-    return redirect('/booking?step=2&payment=error', { headers })
+    return redirect(publicBookingLink({ step: '2', payment: 'error' }), { headers })
   }
 }
 
@@ -379,7 +380,7 @@ function DetailsStep({ loaderData, actionData }: { loaderData: Step1Data; action
 
   // With JavaScript the times follow the date as it is picked.
   useEffect(() => {
-    if (hydrated && date && isBookableDate(date) && dates.open.includes(date)) timesFetcher.load(`/booking/times?date=${date}`)
+    if (hydrated && date && isBookableDate(date) && dates.open.includes(date)) timesFetcher.load(bookingTimesLink(date))
   }, [hydrated, date])
   const times = (hydrated && date ? timesFetcher.data?.times : undefined) ?? (actionData && 'times' in actionData ? actionData.times : loaderData.times)
   const missing = (form.errors ?? []).includes(MISSING_INFORMATION) || REQUIRED_BOOKING_FIELDS.some((field) => fields[field].errors?.length && !fields[field].value)
@@ -557,8 +558,8 @@ function ConfirmationStep({ state, booking, orderId, statusKey: key, receiptUrl,
   return (
     <CheckoutStatus
       state={state === 'pending' ? 'pending' : 'completed'}
-      pageUrl={(extra) => `/booking?${new URLSearchParams({ step: '3', orderId, key, ...extra })}`}
-      checkUrl={`/booking/check?${new URLSearchParams({ orderId, key })}`}
+      pageUrl={(extra) => publicBookingLink({ step: '3', orderId, key, ...extra })}
+      checkUrl={bookingCheckLink(orderId, key)}
       timing={timing}
       card={({ timedOut, elapsed }) =>
         confirmed

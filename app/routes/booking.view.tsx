@@ -20,6 +20,7 @@ import { publishedAnalysisOf } from '~/modules/analyses/publishing.server'
 import { reportView } from '~/web/reports/report-view.server'
 import { getSiteSettings } from '~/modules/site/site.server'
 import { creditNotesOfBookings } from '~/modules/receipts/credit-notes.server'
+import { analysisLink, cancelLink, rescheduleLink } from '~/lib/links'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
   ...pageMeta(matches, { title: 'Your booking', description: 'Your analysis session booking.', path: href('/booking/view') }),
@@ -47,7 +48,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const links = await privateLinks()
   return {
     report: reportView((await reportsOf([booking.id])).get(booking.id), (fileId) => links.path(REPORT_FILE_LINK, fileId)),
-    analysisUrl: await publishedAnalysisOf(booking.id).then((id) => (id ? `/analyses/${id}` : null)),
+    analysisUrl: await publishedAnalysisOf(booking.id).then((id) => (id ? analysisLink(id) : null)),
     linkQuery: `?${new URLSearchParams({ key })}`,
     change: changeOptions(booking.status, booking.days[0], new Date()),
     receiptUrl: booking.paidOrderId ? links.path(RECEIPT_LINK, booking.paidOrderId) : null,
@@ -82,7 +83,7 @@ export default function GuestBooking({ loaderData: booking }: Route.ComponentPro
         <DetailRow term="Booked on" value={booking.bookedOn} />
       </dl>
       {(booking.report || booking.analysisUrl) && <ReportPanel report={booking.report} analysisUrl={booking.analysisUrl} signInAs={booking.email} />}
-      <BookingActions changePath={`/bookings/${encodeURIComponent(booking.reference)}`} linkQuery={booking.linkQuery} change={booking.change} receiptUrl={booking.receiptUrl} />
+      <BookingActions reschedulePath={rescheduleLink(booking.reference)} cancelPath={cancelLink(booking.reference)} linkQuery={booking.linkQuery} change={booking.change} receiptUrl={booking.receiptUrl} />
       <CreditNoteLinks notes={booking.creditNotes} className="mt-3" />
       <p className="mt-6 text-sm text-muted">Keep this link private: anyone who has it can see this booking. It works until {booking.linkEnds}; register an account with the same e-mail address to see the booking in My Bookings at any time.</p>
       <Link to="/" className="btn-secondary mt-6">

@@ -1,4 +1,4 @@
-import { data, Form, href, Link } from 'react-router'
+import { data, Form, Link } from 'react-router'
 import { BookingChangeHeading } from '~/components/booking-change-heading'
 import { CancelForm } from '~/components/cancel-form'
 import type { Route } from './+types/bookings.$reference.cancel'
@@ -16,6 +16,7 @@ import { CONFIRMATION_LINK_MINUTES, cancellationLinkOf, cancellationLinkValid, c
 import { getSiteSettings } from '~/modules/site/site.server'
 import { readForm } from '~/web/form-data.server'
 import { refusalOf } from '~/web/refusals.server'
+import { cancelLink } from '~/lib/links'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
   ...pageMeta(matches, { title: 'Cancel your booking', description: 'Cancel your analysis session and get a refund.', path: '/bookings' }),
@@ -29,7 +30,7 @@ export const meta: Route.MetaFunction = ({ matches }) => [
  */
 export async function loader({ request, params }: Route.LoaderArgs) {
   const { booking, backTo, linkQuery, viaLink, staff } = await bookingForChange(request, params.reference)
-  const here = `/bookings/${encodeURIComponent(booking.reference)}/cancel`
+  const here = cancelLink(booking.reference)
   const link = viaLink ? cancellationLinkOf(new URL(request.url).searchParams) : null
   const confirmation = !viaLink ? 'not needed' : !link ? 'none' : (await cancellationLinkValid(booking, link)) ? 'valid' : 'invalid'
   const firstDay = booking.days[0]

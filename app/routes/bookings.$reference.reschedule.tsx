@@ -1,4 +1,4 @@
-import { data, Form, href } from 'react-router'
+import { data, Form } from 'react-router'
 import { BookingChangeHeading } from '~/components/booking-change-heading'
 import type { Route } from './+types/bookings.$reference.reschedule'
 import { FormAlert, HoneypotField, PendingButton } from '~/components/form-controls'
@@ -18,6 +18,7 @@ import { bookableMonth } from '~/modules/booking/holds.server'
 import { BookableDateSchema, HoldSlotSchema, isClockTime } from '~/modules/booking/schemas'
 import { readForm } from '~/web/form-data.server'
 import { refusalOf } from '~/web/refusals.server'
+import { rescheduleLink } from '~/lib/links'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
   ...pageMeta(matches, { title: 'Reschedule your booking', description: 'Move your analysis session to another date and time.', path: '/bookings' }),
@@ -49,7 +50,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const link = viaLink ? rescheduleLinkOf(url.searchParams) : null
   const confirmation = !viaLink ? 'not needed' : !link ? 'none' : (await rescheduleLinkValid(booking, link, now)) ? 'valid' : 'invalid'
   const deadline = firstDay ? changeDeadline(firstDay.date, firstDay.start) : null
-  const here = `/bookings/${encodeURIComponent(booking.reference)}/reschedule`
+  const here = rescheduleLink(booking.reference)
   const chosenQuery = chosen && date ? `${linkQuery ? '&' : '?'}${new URLSearchParams({ month, date, time: chosen.start })}` : ''
   return {
     reference: booking.reference,
@@ -118,7 +119,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 
 export default function Reschedule({ loaderData, actionData }: Route.ComponentProps) {
   const { reference, title, current, allowed, reason, deadline, backTo, linkQuery, today, month, previousMonth, nextMonth, calendar, date, schedule, chosen, confirmation, confirmationMinutes, moveAction, askAction } = loaderData
-  const base = `/bookings/${encodeURIComponent(reference)}/reschedule`
+  const base = rescheduleLink(reference)
   const query = (values: Record<string, string | null | undefined>) => {
     const params = new URLSearchParams(linkQuery.slice(1))
     for (const [key, value] of Object.entries(values)) if (value) params.set(key, value)

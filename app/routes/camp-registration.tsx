@@ -33,6 +33,7 @@ import { formatPhone, toE164 } from '~/lib/phone'
 import { WhatsAppOptInField } from '~/components/whatsapp-opt-in'
 import { whatsappEnabled } from '~/modules/whatsapp/config.server'
 import { requestWhatsAppMessages, WHATSAPP_OPT_IN_WORDING } from '~/modules/whatsapp/consent.server'
+import { campRegistrationLink } from '~/lib/links'
 
 // The live price is posted as the parent chooses: the camps and seats shown stay as they are.
 export const shouldRevalidate = skipRevalidationAfterQuote
@@ -272,7 +273,7 @@ function Waitlisted({ campName, batchName, confirmBy, email, phone }: { campName
         <p>When a seat frees up we hold it for you and e-mail you a link to pay. There is nothing to pay until then.</p>
       </div>
       {/* The next swimmer's form keeps the parent's e-mail and phone. */}
-      <Link to={`/onboarding?${new URLSearchParams({ email, phone })}`} className="btn-secondary mt-6">
+      <Link to={campRegistrationLink({ email, phone })} className="btn-secondary mt-6">
         Register another person
       </Link>
     </AuthCard>

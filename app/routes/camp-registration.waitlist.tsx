@@ -10,6 +10,7 @@ import { notFoundUnless } from '~/web/refusals.server'
 import { pageMeta } from '~/lib/seo'
 import { formatLabDateTime } from '~/lib/lab-time'
 import { confirmWaitlistPlace, waitlistPlace } from '~/modules/camps/waitlist.server'
+import { waitlistConfirmationLink } from '~/lib/links'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
   ...pageMeta(matches, { title: 'Your waitlist place', description: 'Confirm a place on a camp waitlist.', path: href('/onboarding/waitlist') }),
@@ -46,7 +47,7 @@ export async function action({ request }: Route.ActionArgs) {
   const place = await confirmWaitlistPlace(entryId)
   notFoundUnless(place, INVALID_LINK)
   if (place.state === 'ended') return data({ error: ENDED }, { status: 409 })
-  return redirect(`/onboarding/waitlist?${new URLSearchParams({ entry: String(entryId), key: new URL(request.url).searchParams.get('key') ?? '' })}`)
+  return redirect(waitlistConfirmationLink(entryId, new URL(request.url).searchParams.get('key') ?? ''))
 }
 
 const TITLES = {

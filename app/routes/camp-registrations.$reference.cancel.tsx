@@ -19,7 +19,7 @@ export const meta: Route.MetaFunction = ({ matches }) => [
   { name: 'robots', content: 'noindex' },
 ]
 
-const BACK_TO = '/my-bookings'
+const BACK_TO = href('/my-bookings')
 
 /** A family cancels a camp place registered under their account; anyone else's is a 404. */
 export async function loader({ request, params }: Route.LoaderArgs) {

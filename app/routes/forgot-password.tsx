@@ -14,6 +14,7 @@ import { hiddenFieldMessages, readForm } from '~/web/form-data.server'
 import { formIntent } from '~/web/intent'
 import { durationMs } from '~/lib/lab-time'
 import { formErrorsOf, refusalOf } from '~/web/refusals.server'
+import { forgotPasswordLink } from '~/lib/links'
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, { title: 'Forgot Password', description: 'Reset the password of your swimmer account with a code sent to your e-mail.', path: href('/forgot-password') })
@@ -36,7 +37,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders
 
-const stepTwo = (email: string) => `/forgot-password?${new URLSearchParams({ email })}`
+const stepTwo = (email: string) => forgotPasswordLink({ email })
 
 export async function action({ request, context }: Route.ActionArgs) {
   await requireGuest(request)
@@ -64,7 +65,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   try {
     const result = await resetPassword({ ...submission.value, ip })
     // The code proved the mailbox is this person's: sign-in from this browser gets past strangers' guessing.
-    if (result.ok) return redirect('/forgot-password?done=1', { headers: { 'Set-Cookie': await rememberBrowserHeader(request, result.userId) } })
+    if (result.ok) return redirect(forgotPasswordLink({ done: '1' }), { headers: { 'Set-Cookie': await rememberBrowserHeader(request, result.userId) } })
     return data({ request: null, reset: submission.reply({ fieldErrors: { code: [CODE_REFUSED] }, ...hidePasswords }) }, { status: 400 })
   } catch (error) {
     const refusal = refusalOf(error)

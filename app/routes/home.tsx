@@ -91,7 +91,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
                 icon={<StopwatchIcon />}
                 title="Race Analysis"
                 footer={(
-                  <ArrowLink to="/services#race-analysis">
+                  <ArrowLink to={`${href('/services')}#race-analysis`}>
                     Learn more<span className="sr-only"> about Race Analysis</span>
                   </ArrowLink>
                 )}
@@ -105,7 +105,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
                 icon={<JointAngleIcon />}
                 title="Biomechanical Analysis"
                 footer={(
-                  <ArrowLink to="/services#biomechanical-analysis">
+                  <ArrowLink to={`${href('/services')}#biomechanical-analysis`}>
                     Learn more<span className="sr-only"> about Biomechanical Analysis</span>
                   </ArrowLink>
                 )}
@@ -235,7 +235,7 @@ function LabStructuredData({ siteUrl, offers }: StructuredDataProps) {
         name: `${offer.name} — ${offer.tagline}`,
         price: paiseToDecimalRupees(offer.pricePaise),
         priceCurrency: 'INR',
-        url: `${siteUrl}/pricing`,
+        url: `${siteUrl}${href('/pricing')}`,
         itemOffered: { '@type': 'Service', name: offer.name, provider: { '@id': `${siteUrl}/#lab` } },
       })),
     },

@@ -50,7 +50,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
     lastResult: actionData?.result,
     defaultValue: { redirectTo: loaderData.redirectTo },
   })
-  const registrationHref = '/registration'
+  const registrationHref = href('/registration')
   return (
     <AuthCard title="Welcome Back" lead="Sign in to book your analysis session and see your bookings.">
       <Form method="post" {...getFormProps(form)} className="space-y-5">

@@ -21,6 +21,7 @@ import { reportView } from '~/web/reports/report-view.server'
 import type { BookingStatus } from '~/db/schema'
 import { formatPhone } from '~/lib/phone'
 import { accountWhatsApp } from '~/modules/whatsapp/account.server'
+import { analysisLink, campCancelLink, cancelLink, myBookingsLink, receiptLink, reportFileLink, rescheduleLink, slotPaymentLink } from '~/lib/links'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
   ...pageMeta(matches, { title: 'My Bookings', description: 'Your swimming analysis bookings and account details.', path: href('/my-bookings') }),
@@ -43,7 +44,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   ])
   const analysisUrl = (bookingId: number) => {
     const analysis = analyses.get(bookingId)
-    return analysis?.publishedAt ? `/analyses/${analysis.id}` : null
+    return analysis?.publishedAt ? analysisLink(analysis.id) : null
   }
   return {
     account: {
@@ -67,11 +68,12 @@ export async function loader({ request }: Route.LoaderArgs) {
       amount: formatRupees(booking.amountPaise),
       bookedOn: formatLabDate(booking.createdAt),
       payUntil: booking.status === 'pending' && booking.holdExpiresAt && booking.holdExpiresAt > now ? formatLabTime(booking.holdExpiresAt) : null,
-      changePath: `/bookings/${encodeURIComponent(booking.reference)}`,
+      reschedulePath: rescheduleLink(booking.reference),
+      cancelPath: cancelLink(booking.reference),
       change: changeOptions(booking.status, booking.days[0], now),
       receiptUrl: receiptPath(booking.paidOrderId),
       creditNotes: creditNoteLinks(bookingCredits.get(booking.id)),
-      report: reportView(reports.get(booking.id), (fileId) => `/reports/files/${fileId}`),
+      report: reportView(reports.get(booking.id), (fileId) => reportFileLink(fileId)),
       analysisUrl: analysisUrl(booking.id),
     })),
     // Shown only if the account has any; narrowed to the swimmer like the sessions.
@@ -87,7 +89,7 @@ export async function loader({ request }: Route.LoaderArgs) {
         batch: registration.batchName,
         status: registration.status,
         amount: formatRupees(registration.amountPaise),
-        changePath: `/camp-registrations/${encodeURIComponent(registration.reference)}`,
+        cancelPath: campCancelLink(registration.reference),
         change: campCancelOptions(registration, user.id, now),
         receiptUrl: receiptPath(registration.paidOrderId),
         creditNotes: creditNoteLinks(campCredits.get(registration.id)),
@@ -96,7 +98,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 function receiptPath(paidOrderId: string | null) {
-  return paidOrderId ? `/receipts/${encodeURIComponent(paidOrderId)}` : null
+  return paidOrderId ? receiptLink(paidOrderId) : null
 }
 
 function creditNoteLinks(notes: CreditNoteSummary[] = []) {
@@ -134,7 +136,7 @@ export default function MyBookings({ loaderData }: Route.ComponentProps) {
               return (
                 <li key={swimmer.id ?? 'all'}>
                   <Link
-                    to={swimmer.id === null ? '/my-bookings' : `/my-bookings?swimmer=${swimmer.id}`}
+                    to={myBookingsLink(swimmer.id)}
                     aria-current={current ? 'page' : undefined}
                     className={`inline-flex min-h-11 items-center rounded-full border px-4 text-sm font-semibold ${current ? 'border-brand-700 bg-brand-700 text-white' : 'border-slate-300 text-brand-700 hover:bg-brand-50'}`}
                   >
@@ -197,12 +199,12 @@ export default function MyBookings({ loaderData }: Route.ComponentProps) {
                         </div>
                       </dl>
                       {(booking.report || booking.analysisUrl) && <ReportPanel report={booking.report} analysisUrl={booking.analysisUrl} />}
-                      <BookingActions changePath={booking.changePath} linkQuery="" change={booking.change} receiptUrl={booking.receiptUrl} />
+                      <BookingActions reschedulePath={booking.reschedulePath} cancelPath={booking.cancelPath} linkQuery="" change={booking.change} receiptUrl={booking.receiptUrl} />
                       <CreditNoteLinks notes={booking.creditNotes} className="mt-3" />
                       {booking.payUntil && (
                         <div className="mt-4 flex flex-wrap items-center justify-between gap-3 rounded-lg bg-amber-50 p-3 text-sm text-amber-950">
                           <p>Seats held until {booking.payUntil}.</p>
-                          <Link to={`/slot-payment?booking=${booking.id}`} className="btn-primary">
+                          <Link to={slotPaymentLink(booking.id)} className="btn-primary">
                             Complete payment
                           </Link>
                         </div>
@@ -255,7 +257,7 @@ export default function MyBookings({ loaderData }: Route.ComponentProps) {
                               <dd className="font-semibold text-ink">{registration.amount}</dd>
                             </div>
                           </dl>
-                          <BookingActions changePath={registration.changePath} linkQuery="" change={registration.change} receiptUrl={registration.receiptUrl} reschedule={false} />
+                          <BookingActions reschedulePath={null} cancelPath={registration.cancelPath} linkQuery="" change={registration.change} receiptUrl={registration.receiptUrl} />
                           <CreditNoteLinks notes={registration.creditNotes} className="mt-3" />
                         </article>
                       </li>
@@ -279,7 +281,7 @@ export default function MyBookings({ loaderData }: Route.ComponentProps) {
                 <dt className="font-semibold text-muted">WhatsApp messages</dt>
                 <dd className="text-ink">
                   {account.whatsapp}{' '}
-                  <Link to="/account/data#whatsapp" className="font-semibold text-brand-700 underline underline-offset-2">
+                  <Link to={`${href('/account/data')}#whatsapp`} className="font-semibold text-brand-700 underline underline-offset-2">
                     Change<span className="sr-only"> WhatsApp messages</span>
                   </Link>
                 </dd>

@@ -12,6 +12,7 @@ import { pageMeta } from '~/lib/seo'
 import { campOrderIdFor, campPaymentView, type CampStatusView } from '~/modules/camps/status.server'
 import { quoteOfPayment } from '~/modules/payments/checkout.server'
 import { quoteRows } from '~/modules/payments/quote'
+import { campPaymentCheckLink, campPaymentStatusLink, campRegistrationLink } from '~/lib/links'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
   ...pageMeta(matches, { title: 'Payment Status', description: 'The status of your camp registration payment.', path: href('/payment-status') }),
@@ -81,7 +82,7 @@ function cardFor(payment: Payment | null, error: string | null, timedOut: boolea
 
 export default function PaymentStatus({ loaderData }: Route.ComponentProps) {
   const { payment, error, support, key } = loaderData
-  const pageUrl = payment ? (extra: Record<string, string>) => `/payment-status?${new URLSearchParams({ orderId: payment.orderId, key: key ?? '', ...extra })}` : null
+  const pageUrl = payment ? (extra: Record<string, string>) => campPaymentStatusLink(payment.orderId, key ?? '', extra) : null
   const complete = payment?.state === 'completed' && payment.registrationStatus === 'confirmed'
   const rows = payment && [
     ...(payment.swimmers.length === 0 ? [{ term: 'Name', value: payment.name }] : []),
@@ -104,7 +105,7 @@ export default function PaymentStatus({ loaderData }: Route.ComponentProps) {
       <CheckoutStatus
         state={payment?.state ?? null}
         pageUrl={pageUrl}
-        checkUrl={payment ? `/payment-status/check?${new URLSearchParams({ orderId: payment.orderId, key: key ?? '' })}` : null}
+        checkUrl={payment ? campPaymentCheckLink(payment.orderId, key ?? '') : null}
         timing={loaderData}
         card={({ timedOut, elapsed }) => cardFor(payment, error, timedOut, elapsed)}
         details={rows && { id: 'registration-details', title: 'Registration details', rows }}
@@ -112,7 +113,7 @@ export default function PaymentStatus({ loaderData }: Route.ComponentProps) {
         actions={
           <>
             {complete && (
-              <Link to={`/onboarding?${new URLSearchParams({ email: payment.email, phone: payment.phone })}`} className="btn-primary">
+              <Link to={campRegistrationLink(payment)} className="btn-primary">
                 Register Another Person
               </Link>
             )}

@@ -7,6 +7,7 @@ import { formatWholeRupees } from '~/lib/money'
 import { pageMeta } from '~/lib/seo'
 import { singleServicePrices, singleSessionLength } from '~/modules/booking/public-booking.server'
 import { getCatalogue, getSiteSettings, requireItem } from '~/modules/site/site.server'
+import { publicBookingLink } from '~/lib/links'
 
 export async function loader() {
   const [catalogue, settings, singleSessions] = await Promise.all([getCatalogue(), getSiteSettings(), singleServicePrices()])
@@ -183,7 +184,7 @@ export default function Pricing({ loaderData }: Route.ComponentProps) {
                   <p className="mt-2 text-sm font-semibold text-ink">Duration: {session.duration}</p>
                   <p className="mt-3 text-2xl font-extrabold text-ink">{formatWholeRupees(session.pricePaise)}</p>
                   <p className="mb-4 text-sm text-muted">inclusive of GST</p>
-                  <Link to={`/booking?service=${session.value}`} className="btn-secondary mt-auto w-full">
+                  <Link to={publicBookingLink({ service: session.value })} className="btn-secondary mt-auto w-full">
                     Book This Session
                     <span className="sr-only">: {session.label}</span>
                   </Link>

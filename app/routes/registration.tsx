@@ -17,6 +17,7 @@ import { WhatsAppOptInField } from '~/components/whatsapp-opt-in'
 import { whatsappEnabled } from '~/modules/whatsapp/config.server'
 import { WHATSAPP_OPT_IN_WORDING } from '~/modules/whatsapp/consent.server'
 import { formErrorsOf, refusalOf } from '~/web/refusals.server'
+import { verifyEmailLink } from '~/lib/links'
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, {
@@ -40,7 +41,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   try {
     const user = await registerCustomer(submission.value, { ip: callerOf(request, context).ip })
     // Only this browser is signed in when the address is verified, whoever opens the e-mailed link.
-    return redirect(`/verify-email?${new URLSearchParams({ email: user.email })}`, { headers: { 'Set-Cookie': await pendingAccountHeader(user.id) } })
+    return redirect(verifyEmailLink({ email: user.email }), { headers: { 'Set-Cookie': await pendingAccountHeader(user.id) } })
   } catch (error) {
     const refusal = refusalOf(error)
     return data(submission.reply({ ...formErrorsOf(refusal), hideFields: ['password'] }), { status: refusal.status })

@@ -9,6 +9,7 @@ import { RESULTS_META } from '~/web/analyses/results-meta'
 import { PRODUCT_NAME } from '~/lib/seo'
 import { maySeeAnalysis } from '~/modules/analyses/access.server'
 import { analysisView } from '~/modules/analyses/views.server'
+import { sharedLink, sharedProgressLink } from '~/lib/links'
 
 // One analysis through a coach's link: only one the link covers.
 
@@ -25,7 +26,7 @@ export async function loader({ params }: Route.LoaderArgs) {
   notFoundUnless(view)
   const query = shareQuery(params.token)
   const page = { ...analysisPageOf(view, { query, family: false }), swimmerName: view.swimmer?.firstName ?? view.swimmerName }
-  return data({ page, query, back: viewer.analysisId === null ? { href: `/shared/${params.token}`, label: 'All analyses' } : null, progressHref: viewer.analysisId === null ? `/shared/${params.token}/progress` : null }, { headers: RESULTS_HEADERS })
+  return data({ page, query, back: viewer.analysisId === null ? { href: sharedLink(params.token), label: 'All analyses' } : null, progressHref: viewer.analysisId === null ? sharedProgressLink(params.token) : null }, { headers: RESULTS_HEADERS })
 }
 
 export default function SharedAnalysis({ loaderData }: Route.ComponentProps) {

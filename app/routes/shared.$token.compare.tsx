@@ -8,6 +8,7 @@ import { swimmerHeading } from '~/modules/analyses/views.server'
 import { compareChoiceOf, linkGone, RESULTS_HEADERS, sharedViewer, shareQuery } from '~/web/analyses/analysis-pages.server'
 import { RESULTS_META } from '~/web/analyses/results-meta'
 import { notFoundUnless } from '~/web/refusals.server'
+import { sharedLink } from '~/lib/links'
 
 // Two analyses side by side through a coach's link for all of a swimmer's results.
 
@@ -24,7 +25,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   return data(
     {
       firstName: swimmer.firstName,
-      base: `/shared/${params.token}`,
+      base: sharedLink(params.token),
       query: shareQuery(params.token ?? null),
       ...(await compareChoiceOf(viewer.swimmerId, new URL(request.url).searchParams)),
     },

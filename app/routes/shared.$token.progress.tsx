@@ -8,6 +8,7 @@ import { swimmerHeading, swimmerHistory } from '~/modules/analyses/views.server'
 import { linkGone, progressPageOf, RESULTS_HEADERS, sharedViewer } from '~/web/analyses/analysis-pages.server'
 import { RESULTS_META } from '~/web/analyses/results-meta'
 import { notFoundUnless } from '~/web/refusals.server'
+import { sharedLink } from '~/lib/links'
 
 // A swimmer's progress through a coach's link for all their results (not one for a single analysis).
 
@@ -22,7 +23,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const swimmer = await swimmerHeading(viewer.swimmerId)
   notFoundUnless(swimmer)
   const history = await swimmerHistory(viewer.swimmerId)
-  return data({ firstName: swimmer.firstName, base: `/shared/${params.token}`, progress: progressPageOf(history, new URL(request.url).searchParams.get('event')) }, { headers: RESULTS_HEADERS })
+  return data({ firstName: swimmer.firstName, base: sharedLink(params.token), progress: progressPageOf(history, new URL(request.url).searchParams.get('event')) }, { headers: RESULTS_HEADERS })
 }
 
 export default function SharedProgress({ loaderData }: Route.ComponentProps) {

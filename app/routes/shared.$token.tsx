@@ -9,6 +9,7 @@ import { analysisView, swimmerHeading, swimmerHistory } from '~/modules/analyses
 import { analysisPageOf, linkGone, RESULTS_HEADERS, sharedViewer, shareQuery } from '~/web/analyses/analysis-pages.server'
 import { RESULTS_META } from '~/web/analyses/results-meta'
 import { notFoundUnless } from '~/web/refusals.server'
+import { sharedLink } from '~/lib/links'
 
 // A coach's link: a swimmer's published results (all of them, or one analysis) and nothing else of
 // the family's account. Whoever has the link sees them until it expires or the family revokes it.
@@ -22,7 +23,7 @@ export async function loader({ params }: Route.LoaderArgs) {
   if (!viewer) return linkGone()
   const swimmer = await swimmerHeading(viewer.swimmerId)
   notFoundUnless(swimmer)
-  const base = `/shared/${params.token}`
+  const base = sharedLink(params.token)
   if (viewer.analysisId !== null) {
     notFoundUnless(await maySeeAnalysis(viewer, viewer.analysisId))
     const view = await analysisView(viewer.analysisId)

@@ -11,6 +11,7 @@ import { paymentStatusView, type StatusView } from '~/modules/booking/bookings.s
 import { promoCodeOfPayment } from '~/modules/payments/checkout.server'
 import { promoDiscountRow } from '~/modules/promotions/texts'
 import { refuseNul } from '~/web/nul.server'
+import { receiptLink, slotPaymentCheckLink, slotPaymentStatusLink } from '~/lib/links'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
   ...pageMeta(matches, { title: 'Payment Status', description: 'The status of your payment for a swimming analysis session.', path: href('/slot-payment-status') }),
@@ -84,14 +85,14 @@ function cardFor(payment: Payment | null, error: string | null, timedOut: boolea
 
 export default function SlotPaymentStatus({ loaderData }: Route.ComponentProps) {
   const { payment, error, support } = loaderData
-  const pageUrl = payment ? (extra: Record<string, string>) => `/slot-payment-status?${new URLSearchParams({ orderId: payment.orderId, ...extra })}` : null
+  const pageUrl = payment ? (extra: Record<string, string>) => slotPaymentStatusLink(payment.orderId, extra) : null
   return (
     <section className="container-page max-w-3xl py-10 sm:py-14">
       <h1 className="sr-only">Payment status</h1>
       <CheckoutStatus
         state={payment?.state ?? null}
         pageUrl={pageUrl}
-        checkUrl={payment ? `/slot-payment-status/check?${new URLSearchParams({ orderId: payment.orderId })}` : null}
+        checkUrl={payment ? slotPaymentCheckLink(payment.orderId) : null}
         timing={loaderData}
         card={({ timedOut, elapsed }) => cardFor(payment, error, timedOut, elapsed)}
         details={payment && { id: 'booking-details', title: 'Booking details', rows: payment.rows }}
@@ -103,7 +104,7 @@ export default function SlotPaymentStatus({ loaderData }: Route.ComponentProps) 
                 View My Bookings
               </Link>
             )}
-            <ReceiptButton href={payment?.state === 'completed' ? `/receipts/${encodeURIComponent(payment.orderId)}` : null} />
+            <ReceiptButton href={payment?.state === 'completed' ? receiptLink(payment.orderId) : null} />
             {payment?.state === 'failed' && (
               <Link to={href('/book-slot')} className="btn-primary">
                 Try Again

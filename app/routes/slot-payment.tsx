@@ -24,6 +24,7 @@ import { refusalOf } from '~/web/refusals.server'
 import { rowId } from '~/lib/row-id'
 import { limitHoldAttempts } from '~/modules/holders/holders.server'
 import { clientNetwork } from '~/modules/rate-limit/client-network'
+import { slotPaymentLink, slotPaymentStatusLink } from '~/lib/links'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
   ...pageMeta(matches, { title: 'Complete Your Payment', description: 'Pay for your analysis session.', path: href('/slot-payment') }),
@@ -80,7 +81,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       if (intent === REMOVE_PROMO) await removeCodeFromOrder({ payable })
       else if (!code) return data({ error: null, promoError: ENTER_PROMO_CODE, typed: null }, { status: 400 })
       else await applyCodeToOrder({ payable, code, network: clientNetwork(callerOf(request, context).ip) })
-      return redirect(`/slot-payment?${new URLSearchParams({ booking: String(booking.id) })}`)
+      return redirect(slotPaymentLink(booking.id))
     } catch (error) {
       const refusal = refusalOf(error)
       if (refusal.error instanceof HoldExpiredError) return redirectWithToast(href('/book-slot'), { type: 'error', title: 'Booking Failed', description: refusal.message })
@@ -93,7 +94,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const payment = await startPayment({
       payable: { kind: 'booking', id: booking.id },
       description: `Slot booking - ${booking.swimmerName}`,
-      statusUrl: (orderId) => `${config().SITE_URL}/slot-payment-status?${new URLSearchParams({ orderId })}`,
+      statusUrl: (orderId) => `${config().SITE_URL}${slotPaymentStatusLink(orderId)}`,
     })
     // The gateway's page is not part of this app: the browser loads it as a new document.
     return redirectDocument(payment.redirectUrl)
@@ -110,7 +111,7 @@ export default function SlotPayment({ loaderData, actionData }: Route.ComponentP
   const { booking, promo, refundPolicy, tooLateToChange, testPayments } = loaderData
   const navigation = useNavigation()
   // The promo code's form posts here too (with an intent): only the payment's own post is paying.
-  const paying = navigation.formMethod === 'POST' && navigation.formAction?.startsWith('/slot-payment') && !navigation.formData?.has('intent')
+  const paying = navigation.formMethod === 'POST' && navigation.formAction?.startsWith(href('/slot-payment')) && !navigation.formData?.has('intent')
   const redirecting = navigation.state === 'loading' && paying
   const total = formatRupees(booking.amountPaise)
 

@@ -9,6 +9,7 @@ import { RESULTS_META } from '~/web/analyses/results-meta'
 import { PRODUCT_NAME } from '~/lib/seo'
 import { maySeeSwimmer } from '~/modules/analyses/access.server'
 import { swimmerHeading } from '~/modules/analyses/views.server'
+import { analysisLink, swimmerProgressLink } from '~/lib/links'
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${!loaderData ? 'Compare' : 'name' in loaderData ? `${loaderData.name}: two analyses compared` : LINK_GONE_TITLE} | ${PRODUCT_NAME}` }, ...RESULTS_META]
 
@@ -40,13 +41,13 @@ export default function Compare({ loaderData }: Route.ComponentProps) {
   const { swimmerId, name, firstName, bookHref, share, query, analyses, chosen, compare } = loaderData
   return (
     <section className="container-page py-10 sm:py-14">
-      <Link to={`/swimmers/${swimmerId}/progress${query}`} className="inline-flex min-h-11 items-center text-sm font-semibold text-brand-700 underline underline-offset-4">
+      <Link to={swimmerProgressLink(swimmerId, query)} className="inline-flex min-h-11 items-center text-sm font-semibold text-brand-700 underline underline-offset-4">
         Progress
       </Link>
       <h1 className="mt-2 text-3xl font-extrabold text-brand-900 sm:text-4xl">{name}: two analyses compared</h1>
       {analyses.length < 2 ? (
         <div className="mt-6">
-          <BeforeTwoAnalyses page="compare" name={firstName} analyses={analyses} analysisHref={(id) => `/analyses/${id}${query}`} bookHref={bookHref} />
+          <BeforeTwoAnalyses page="compare" name={firstName} analyses={analyses} analysisHref={(id) => analysisLink(id, query)} bookHref={bookHref} />
         </div>
       ) : (
         <>

@@ -22,6 +22,7 @@ import { consentIsTheAccounts, consentStatusOf, giveConsentAgain, onlyAddressToA
 import { withdrawConsent } from '~/modules/future-bookings/consent-withdrawal.server'
 import { futureBookingsOf, futureBookingView } from '~/modules/future-bookings/future-bookings.server'
 import { swimmerOf } from '~/modules/swimmers/swimmers.server'
+import { swimmerConsentLink } from '~/lib/links'
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${loaderData?.swimmer.name ?? 'Swimmer'}: parent's consent | ${PRODUCT_NAME}` }, { name: 'robots', content: 'noindex' }]
 
@@ -58,7 +59,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   rejectBots(formData)
   const intent = formIntent(formData, INTENTS)
   notFoundUnless(intent)
-  const here = `/swimmers/${swimmer.id}/consent`
+  const here = swimmerConsentLink(swimmer.id)
   const account = { id: user.id, name: user.name, email: user.email }
   if (intent === 'withdraw') {
     try {

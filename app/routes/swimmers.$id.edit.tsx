@@ -14,6 +14,7 @@ import { swimmerAge, swimmerOf, updateSwimmer } from '~/modules/swimmers/swimmer
 import { requireUser } from '~/web/auth.server'
 import { readForm } from '~/web/form-data.server'
 import { formErrorsOf, notFoundUnless, refusalOf } from '~/web/refusals.server'
+import { swimmerEditLink } from '~/lib/links'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
   ...pageMeta(matches, { title: 'Edit swimmer', description: "Change a swimmer's details.", path: href('/swimmers') }),
@@ -89,7 +90,7 @@ export default function EditSwimmer({ loaderData, actionData }: Route.ComponentP
         <Form method="post" {...getFormProps(form)} className="mt-6 space-y-6">
           <FormAlert id={form.errorId} errors={form.errors} />
           <SwimmerFormFields fields={fields} declaration={swimmer.declaration} hydrated={hydrated} aboutSomeoneElse={!swimmer.isAccountHolder} />
-          <PendingButton when={{ action: `/swimmers/${swimmer.id}/edit`, untilLoaded: true }} pendingLabel="Saving..." className="btn-primary w-full">
+          <PendingButton when={{ action: swimmerEditLink(swimmer.id), untilLoaded: true }} pendingLabel="Saving..." className="btn-primary w-full">
             Save changes
           </PendingButton>
         </Form>

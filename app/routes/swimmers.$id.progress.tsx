@@ -11,6 +11,7 @@ import { RESULTS_META } from '~/web/analyses/results-meta'
 import { PRODUCT_NAME } from '~/lib/seo'
 import { maySeeSwimmer } from '~/modules/analyses/access.server'
 import { swimmerHeading, swimmerHistory } from '~/modules/analyses/views.server'
+import { analysisLink } from '~/lib/links'
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${!loaderData ? 'Progress' : 'name' in loaderData ? `${loaderData.name}’s progress` : LINK_GONE_TITLE} | ${PRODUCT_NAME}` }, ...RESULTS_META]
 
@@ -61,7 +62,7 @@ export default function Progress({ loaderData, actionData }: Route.ComponentProp
       )}
       <h1 className="mt-2 text-3xl font-extrabold text-brand-900 sm:text-4xl">{name}’s progress</h1>
       <div className="mt-8">
-        <ProgressView name={firstName} progress={progress} base={`/swimmers/${swimmerId}`} analysisHref={(id) => `/analyses/${id}${query}`} bookHref={bookHref} share={share} />
+        <ProgressView name={firstName} progress={progress} base={`/swimmers/${swimmerId}`} analysisHref={(id) => analysisLink(id, query)} bookHref={bookHref} share={share} />
       </div>
       {family && (
         <div className="mt-10 grid gap-6 lg:grid-cols-2">

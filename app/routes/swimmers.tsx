@@ -7,6 +7,7 @@ import { pageMeta } from '~/lib/seo'
 import { swimmerProfileRows } from '~/modules/swimmers/texts'
 import { consentStatusOf, type ConsentStatus } from '~/modules/swimmers/consent.server'
 import { addSwimmerRefusal, holderConsentNotice, swimmersOf } from '~/modules/swimmers/swimmers.server'
+import { swimmerConsentLink, swimmerEditLink } from '~/lib/links'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
   ...pageMeta(matches, { title: 'My Swimmers', description: 'The swimmers of your account: their profiles and their parents’ consent.', path: href('/swimmers') }),
@@ -95,7 +96,7 @@ export default function Swimmers({ loaderData }: Route.ComponentProps) {
                   {swimmer.name}
                   {swimmer.isAccountHolder && <span className="ml-2 text-base font-medium text-muted">(you)</span>}
                 </h2>
-                <Link to={`/swimmers/${swimmer.id}/edit`} className="btn-secondary min-h-10 px-4 py-2">
+                <Link to={swimmerEditLink(swimmer.id)} className="btn-secondary min-h-10 px-4 py-2">
                   Edit<span className="sr-only"> {swimmer.name}</span>
                 </Link>
               </div>
@@ -113,7 +114,7 @@ export default function Swimmers({ loaderData }: Route.ComponentProps) {
                     {swimmer.consent.state !== 'not_needed' && (
                       <>
                         {' '}
-                        <Link to={`/swimmers/${swimmer.id}/consent`} className="link">
+                        <Link to={swimmerConsentLink(swimmer.id)} className="link">
                           {swimmer.isAccountHolder ? 'Where it stands' : 'Manage consent'}
                           <span className="sr-only"> for {swimmer.name}</span>
                         </Link>

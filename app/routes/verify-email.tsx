@@ -13,6 +13,7 @@ import { codeField, EmailOnlySchema, VerifyEmailSchema } from '~/modules/account
 import { hiddenFieldMessages, readForm } from '~/web/form-data.server'
 import { formIntent } from '~/web/intent'
 import { formErrorsOf, refusalOf } from '~/web/refusals.server'
+import { verifyEmailLink } from '~/lib/links'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
   ...pageMeta(matches, { title: 'Verify your e-mail', description: 'Enter the 6-digit code we e-mailed you to finish registering.', path: href('/verify-email') }),
@@ -47,9 +48,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     try {
       await resendVerificationCode({ email: submission.value.email, ip: caller.ip })
     } catch (error) {
-      return redirectWithToast(`/verify-email?${new URLSearchParams({ email: submission.value.email })}`, { type: 'error', title: refusalOf(error).message })
+      return redirectWithToast(verifyEmailLink({ email: submission.value.email }), { type: 'error', title: refusalOf(error).message })
     }
-    return redirectWithToast(`/verify-email?${new URLSearchParams({ email: submission.value.email })}`, {
+    return redirectWithToast(verifyEmailLink({ email: submission.value.email }), {
       type: 'info',
       title: 'New code sent',
       description: 'Check your inbox for a new 6-digit code. It is valid for 30 minutes.',

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto'
-import { createCookie, data, redirect, type AppLoadContext } from 'react-router'
+import { type AppLoadContext, createCookie, data, href, redirect } from 'react-router'
 import { z } from 'zod'
 import { config } from '~/config.server'
 import { instanceSecret } from '~/db/secrets.server'
 import { findSessionUser, revokeSession, SESSION_TTL_SECONDS, type NewSession } from '~/modules/accounts/sessions.server'
 import type { KnownBrowser } from '~/modules/accounts/sign-in.server'
 import type { PublicUser } from '~/modules/accounts/users.server'
+import { loginLink } from '~/lib/links'
 
 type CurrentUser = PublicUser
 
@@ -42,7 +43,7 @@ export function getUser(request: Request): Promise<CurrentUser | null> {
 
 /** Where a signed-in person belongs: the admin console for staff, booking for customers. */
 export function homeFor(user: Pick<CurrentUser, 'isAdmin'>) {
-  return user.isAdmin ? '/admin' : '/book-slot'
+  return user.isAdmin ? href('/admin') : href('/book-slot')
 }
 
 /** The path (with query) the browser asked for, also when React Router fetched it as `.data`. */
@@ -58,7 +59,7 @@ export function requestedPath(request: Request) {
 /** Guests are sent to sign in, and brought back here afterwards. */
 export async function requireUser(request: Request): Promise<CurrentUser> {
   const user = await getUser(request)
-  if (!user) throw redirect(`/login?${new URLSearchParams({ redirectTo: requestedPath(request) })}`)
+  if (!user) throw redirect(loginLink(requestedPath(request)))
   return user
 }
 

@@ -11,13 +11,13 @@ import { assertAcceptablePassword } from './password-policy.server'
 import { hashPassword } from './passwords.server'
 import { revokeAllSessions } from './sessions.server'
 import { findUserByEmail, normalizeEmail } from './users.server'
+import { forgotPasswordLink } from '~/lib/links'
 
 type Caller = { ip: string; now?: Date }
 
 /** The link in the reset e-mail opens step 2 with the code filled in. */
 function passwordResetLink(email: string, code: string) {
-  const query = new URLSearchParams({ email, code })
-  return `${config().SITE_URL}/forgot-password?${query}`
+  return `${config().SITE_URL}${forgotPasswordLink({ email, code })}`
 }
 
 /**

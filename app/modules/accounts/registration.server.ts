@@ -18,13 +18,13 @@ import { hashPassword } from './passwords.server'
 import type { RegistrationInput } from './schemas'
 import { createSession, revokeAllSessions, type NewSession, type SessionMeta } from './sessions.server'
 import { findUserByEmail, insertCustomer, normalizeEmail, type PublicUser } from './users.server'
+import { verifyEmailLink } from '~/lib/links'
 
 type Caller = { ip: string; now?: Date }
 
 /** The link in the verification e-mail opens the page with the code filled in; a button sends it. */
 function verificationLink(email: string, code: string) {
-  const query = new URLSearchParams({ email, code })
-  return `${config().SITE_URL}/verify-email?${query}`
+  return `${config().SITE_URL}${verifyEmailLink({ email, code })}`
 }
 
 export async function sendVerificationCode(executor: Executor, user: { id: number; name: string; email: string }, now: Date) {

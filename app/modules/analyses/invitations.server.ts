@@ -6,6 +6,7 @@ import { enqueueEmail } from '~/modules/mail/outbox.server'
 import { letter } from '~/modules/mail/templates.server'
 import { notifyOnWhatsApp } from '~/modules/whatsapp/notify.server'
 import { firstNameOf } from '~/lib/person-name'
+import { bookSlotLink } from '~/lib/links'
 
 /** Invitations go out from this time of the day they are due (Bangalore), not in the middle of the night. */
 const INVITE_FROM = '09:00'
@@ -51,7 +52,7 @@ export async function inviteBackForNextAnalysis(now = new Date()) {
         await tx.execute(sql`UPDATE analyses SET invited_back_at = ${now.toISOString()}::timestamptz WHERE id = ${row.id}`)
         if (row.later_analysis) continue
         const first = firstNameOf(row.swimmer_name)
-        const bookingUrl = `${config().SITE_URL}/book-slot?swimmer=${row.swimmer_id}`
+        const bookingUrl = `${config().SITE_URL}${bookSlotLink({ swimmer: String(row.swimmer_id) })}`
         await enqueueEmail(
           letter({
             to: row.email,

@@ -11,6 +11,7 @@ import { letter } from '~/modules/mail/templates.server'
 import { notifyOnWhatsApp } from '~/modules/whatsapp/notify.server'
 import { reportDueHours } from '~/modules/reports/reports.server'
 import { lockedAnalysis } from './editing.server'
+import { analysisLink } from '~/lib/links'
 
 // Publishing: the family sees the analysis from the moment it is published, and is e-mailed a link
 // to it. The family's pages read what staff keep editing, so a change saved after publishing shows
@@ -72,7 +73,7 @@ export async function publishAnalysis({ actor, analysisId, tellFamily, beforeSes
     }
     if (first || tellFamily) {
       // An account opens the analysis's own page; a guest booking (no account) has only its private link.
-      const link = mail.userId ? { url: `${config().SITE_URL}/analyses/${analysisId}` } : await bookingLink(tx, mail)
+      const link = mail.userId ? { url: `${config().SITE_URL}${analysisLink(analysisId)}` } : await bookingLink(tx, mail)
       const whose = analysisOfBooking(mail)
       await enqueueEmail(
         letter({

@@ -9,6 +9,7 @@ import { letter } from '~/modules/mail/templates.server'
 import { enforce, type RateLimitRule } from '~/modules/rate-limit/rate-limit.server'
 import { newShareToken } from './access.server'
 import { firstNameOf } from '~/lib/person-name'
+import { sharedLink } from '~/lib/links'
 
 /** Links that work at one time for one swimmer: enough for every coach a family has, not a flood. */
 export const MAX_ACTIVE_SHARE_LINKS = 20
@@ -23,7 +24,7 @@ export class TooManyShareLinksError extends DomainError {
 }
 
 /** The address of a coach's link. */
-export const sharedUrl = (token: string) => `${config().SITE_URL}/shared/${token}`
+export const sharedUrl = (token: string) => `${config().SITE_URL}${sharedLink(token)}`
 
 /**
  * A link for a coach to this swimmer's results, all of them or one published analysis, for `days`

@@ -17,6 +17,8 @@ import { promoDetailRows } from '~/modules/promotions/uses.server'
 import { notifyOnWhatsApp } from '~/modules/whatsapp/notify.server'
 import { SINGLE_SERVICES } from './fields'
 import { analysisNameOf, bookingDayLines, IMPORTANT_INFORMATION, SESSION_PRODUCT_CODE } from './texts'
+import { bookSlotLink, publicBookingLink } from '~/lib/links'
+import { href } from 'react-router'
 
 /**
  * A payment for the booking completed. Runs inside the payment's transaction, with the booking
@@ -167,7 +169,7 @@ export function dayRows(booking: BookingForMail): Array<[string, string]> {
 
 /** Where a customer finds the booking: My Bookings with an account, else their private link. */
 export async function bookingLink(executor: Executor, booking: Pick<BookingForMail, 'userId' | 'reference'>) {
-  if (booking.userId) return { label: 'View my bookings', url: `${config().SITE_URL}/my-bookings` }
+  if (booking.userId) return { label: 'View my bookings', url: `${config().SITE_URL}${href('/my-bookings')}` }
   return { label: 'View your booking', url: await privateLinkUrl(GUEST_BOOKING_LINK, booking.reference, executor) }
 }
 
@@ -212,7 +214,7 @@ async function latePaymentEmail(executor: Executor, bookingId: number) {
       `The full amount is being refunded ${refundPolicy}. You do not need to do anything. You are welcome to choose another time slot.`,
     ],
     details: [['Booking ID', booking.reference], swimmerRow(booking), ...dayRows(booking)],
-    action: booking.userId ? { label: 'Choose another time slot', url: `${config().SITE_URL}/book-slot` } : undefined,
+    action: booking.userId ? { label: 'Choose another time slot', url: `${config().SITE_URL}${href('/book-slot')}` } : undefined,
   })
 }
 
@@ -310,11 +312,11 @@ async function tellLatePaymentOnWhatsApp(tx: Executor, bookingId: number, now: D
  */
 export function bookAgainUrl(booking: Pick<BookingForMail, 'productCode' | 'days' | 'swimmerId'>) {
   const single = SINGLE_SERVICES.find((service) => service.productCode === booking.productCode)
-  if (single) return `${config().SITE_URL}/booking?${new URLSearchParams({ service: single.value })}`
+  if (single) return `${config().SITE_URL}${publicBookingLink({ service: single.value })}`
   const query = new URLSearchParams()
   if (booking.days[0]) query.set('date', booking.days[0].date)
   if (booking.swimmerId !== null) query.set('swimmer', String(booking.swimmerId))
-  return `${config().SITE_URL}/book-slot${query.size ? `?${query}` : ''}`
+  return `${config().SITE_URL}${bookSlotLink(query)}`
 }
 
 async function tellPaymentFailedOnWhatsApp(tx: Executor, bookingId: number, now: Date) {

@@ -21,6 +21,7 @@ import { lockBatchById } from './waitlist.server'
 import { draftCampLines, groupPaid, groupRefunded, groupTerms, groupUnpaid, leadsGroup, lockedRegistrationColumns } from './groups.server'
 import { campOrderLines, campOrderQuote, repriceCampOrder } from './pricing.server'
 import { quoteRows } from '~/modules/payments/quote'
+import { campRegistrationLink } from '~/lib/links'
 
 async function lockRegistration(tx: Executor, registrationId: number) {
   const [row] = await tx
@@ -277,7 +278,7 @@ async function confirmationEmail(executor: Executor, registrationId: number, now
       ...quoteRows(await campOrderQuote(executor, registrationId), 'Amount paid').map(({ term, value }): [string, string] => [term, value]),
     ],
     list: { title: 'Before the camp', items: ['Please arrive 15 minutes before your batch.', 'Bring swimming gear, a towel and a water bottle.'] },
-    action: { label: 'Register another swimmer', url: `${config().SITE_URL}/onboarding?${new URLSearchParams({ email: mail.email, phone: mail.phone })}` },
+    action: { label: 'Register another swimmer', url: `${config().SITE_URL}${campRegistrationLink(mail)}` },
     closing: `The attached calendar file adds the camp (${formatDateRange(mail.startsOn, mail.endsOn)}) to your calendar.`,
     attachments: [calendarAttachment(ics, `${mail.reference}.ics`)],
   })

@@ -24,6 +24,7 @@ import { campSeatFreed } from '~/modules/statuses/camp-seat-freed.server'
 import { lockBatchById } from './waitlist.server'
 import { campLine, campOrderQuote, priceColumns, registrationPrices, type Family } from './pricing.server'
 import { quoteRows } from '~/modules/payments/quote'
+import { href } from 'react-router'
 
 /**
  * A signed-in parent registers several of their account's swimmers for one batch of a camp at once
@@ -391,7 +392,7 @@ async function groupConfirmationEmail(executor: Executor, leadId: number, now: D
       ...quoteRows(await campOrderQuote(executor, leadId), 'Amount paid').map(({ term, value }): [string, string] => [term, value]),
     ],
     list: { title: 'Before the camp', items: ['Please arrive 15 minutes before your batch.', 'Bring swimming gear, a towel and a water bottle.'] },
-    action: { label: 'Register another swimmer', url: `${config().SITE_URL}/onboarding` },
+    action: { label: 'Register another swimmer', url: `${config().SITE_URL}${href('/onboarding')}` },
     closing: `The attached calendar files add the camp (${formatDateRange(first.startsOn, first.endsOn)}) to your calendar, one for each swimmer.`,
     attachments: details.map((mail) => calendarAttachment(campCalendar(mail, { now }), `${mail.reference}.ics`)),
   })

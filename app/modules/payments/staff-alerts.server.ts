@@ -4,6 +4,7 @@ import { bookings, campRegistrations, camps, payments, refunds, siteSettings } f
 import { formatRupees } from '~/lib/money'
 import type { Executor } from '~/db/client.server'
 import { letter } from '~/modules/mail/templates.server'
+import { adminBookingLink, adminCampLink } from '~/lib/links'
 
 /**
  * E-mails to the lab's support address about money the website cannot settle by itself: each
@@ -28,7 +29,7 @@ async function paymentParties(executor: Executor, paymentId: number) {
     .leftJoin(camps, eq(camps.id, campRegistrations.campId))
     .where(eq(payments.id, paymentId))
   const [settings] = await executor.select({ supportEmail: siteSettings.supportEmail }).from(siteSettings).where(eq(siteSettings.id, 1))
-  const page = row?.bookingReference ? `/admin/bookings/${row.bookingReference}` : row?.campCode ? `/admin/camps/${row.campCode}` : null
+  const page = row?.bookingReference ? adminBookingLink(row.bookingReference) : row?.campCode ? adminCampLink(row.campCode) : null
   return {
     to: settings!.supportEmail,
     orderId: row!.orderId,

@@ -38,6 +38,7 @@ import { renderCreditNotePdf } from '~/modules/receipts/credit-note-pdf.server'
 import { creditNoteFileName, creditNoteOf } from '~/modules/receipts/credit-notes.server'
 import { reportStorage } from '~/modules/reports/storage.server'
 import { eventsWithMetricsOf, findingsWithDrillsOf } from '~/modules/analyses/contents.server'
+import { clipLinks } from '~/lib/links'
 
 /** How many exports one account may build in an hour: each reads everything and renders every receipt. */
 export const EXPORT_LIMIT = { limit: 5, windowSeconds: 60 * 60 }
@@ -309,7 +310,7 @@ async function analysesOf(bookingIds: number[], swimmerIds: number[], accountId:
         .filter((event) => event.analysisId === row.id)
         .map((event) => ({ stroke: event.stroke, distanceMetres: event.distanceMetres, metrics: event.metrics.map(({ metricKey, label, unit, betterWhen, value }) => ({ metricKey, label, unit, betterWhen, value })) })),
       findings: findings[index]!.map(({ title, whyItMatters, priority, drills }) => ({ title, whyItMatters, priority, drills: drills.map(({ name, instructions, videoUrl }) => ({ name, instructions, videoUrl })) })),
-      clips: clips.filter((clip) => clip.analysisId === row.id).map(({ analysisId: _analysis, ...clip }) => ({ ...clip, download: `/analyses/clips/${clip.id}/video` })),
+      clips: clips.filter((clip) => clip.analysisId === row.id).map(({ analysisId: _analysis, ...clip }) => ({ ...clip, download: clipLinks(clip.id).video })),
     })),
     coachLinks,
   }

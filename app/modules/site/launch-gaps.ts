@@ -1,3 +1,4 @@
+import { href } from 'react-router'
 import { isPlaceholder } from './schemas'
 import type { settingsForStaff } from './staff.server'
 
@@ -16,7 +17,7 @@ export const SETTINGS_FORM_IDS = {
   member: (index: number) => `team-member-${index + 1}`,
 }
 
-const fieldLink = (formId: string, field: string) => `/admin/settings#${formId}-${field}`
+const fieldLink = (formId: string, field: string) => `${href('/admin/settings')}#${formId}-${field}`
 
 /**
  * What stands between the site and launch: every required setting the public pages still show as

@@ -15,6 +15,8 @@ import { letter } from '~/modules/mail/templates.server'
 import { enforce } from '~/modules/rate-limit/rate-limit.server'
 import { consentStatusOf, onlyAddressToAsk, PRIVACY_NOTICE_VERSION, recordConsent } from './consent.server'
 import { isMinor, type Swimmer } from './swimmers.server'
+import { parentConsentLink } from '~/lib/links'
+import { href } from 'react-router'
 
 /** A minor's data is kept this long while their parent has not answered; then it is erased. */
 export const CONSENT_REQUEST_DAYS = 7
@@ -25,7 +27,7 @@ export function consentTokenHash(token: string) {
 }
 
 export function consentLink(token: string) {
-  return `${config().SITE_URL}/consent/${token}`
+  return `${config().SITE_URL}${parentConsentLink(token)}`
 }
 
 /**
@@ -194,7 +196,7 @@ export async function answerConsentLink(
               ? 'Your parent or guardian has given their consent. The lab checks it before anything is booked; we will e-mail you once you can book.'
               : `Your parent or guardian has given their consent, so you can now book sessions and camps at ${PRODUCT_NAME}.`,
           ],
-          action: { label: 'Book a session', url: `${config().SITE_URL}/book-slot` },
+          action: { label: 'Book a session', url: `${config().SITE_URL}${href('/book-slot')}` },
         }),
         { swimmerId: request.swimmerId },
         tx,

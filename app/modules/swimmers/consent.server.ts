@@ -8,6 +8,7 @@ import { recordAudit, type Actor } from '~/modules/audit/audit.server'
 import { enqueueEmail } from '~/modules/mail/outbox.server'
 import { letter } from '~/modules/mail/templates.server'
 import { isMinor, type Swimmer } from './swimmers.server'
+import { href } from 'react-router'
 
 /**
  * The version of the privacy notice a parent is shown when they consent, kept with each consent:
@@ -309,7 +310,7 @@ export async function confirmConsent({ consentId, actor, now = new Date() }: { c
         subject: `Your parent's consent is confirmed: you can book at ${PRODUCT_NAME}`,
         name: account!.name,
         paragraphs: [`We have checked your parent's or guardian's consent, so you can now book sessions and camps at ${PRODUCT_NAME}.`],
-        action: { label: 'Book a session', url: `${config().SITE_URL}/book-slot` },
+        action: { label: 'Book a session', url: `${config().SITE_URL}${href('/book-slot')}` },
       }),
       about,
       tx,

@@ -3,6 +3,7 @@ import { config } from '~/config.server'
 import { db, type Executor } from '~/db/client.server'
 import { campRegistrations, type MessageLink, type MessageLinkReference } from '~/db/schema'
 import { GUEST_BOOKING_LINK, privateLinks, WAITLIST_OFFER_LINK } from '~/lib/private-links.server'
+import { campRegistrationLink } from '~/lib/links'
 
 /**
  * Links in WhatsApp messages that open something private: a guest's booking (its key shows the
@@ -41,7 +42,7 @@ export async function linkToKeep(link: MessageLink, executor: Executor = db()) {
  * has passed to the next in line), so it is the registration form, with their e-mail and phone filled in.
  */
 export function campFormFilledIn(parent: { email: string; phone: string } | null) {
-  return `${config().SITE_URL}/onboarding${parent ? `?${new URLSearchParams({ email: parent.email, phone: parent.phone })}` : ''}`
+  return `${config().SITE_URL}${campRegistrationLink(parent ?? undefined)}`
 }
 
 /** The parameters of a message as sent: the kept ones, with its private link made whole. */

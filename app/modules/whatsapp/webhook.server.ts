@@ -9,6 +9,7 @@ import { enqueueWhatsApp } from '~/modules/mail/outbox.server'
 import { isPlaceholder } from '~/modules/site/schemas'
 import { optInToWhatsApp, optOutOfWhatsApp, WHATSAPP_OPT_IN_WORDING, whatsappConsentOf } from './consent.server'
 import { lockNumber } from './numbers.server'
+import { href } from 'react-router'
 
 /**
  * What WhatsApp tells the site through its webhook: the fate of the messages sent (sent, delivered,
@@ -250,7 +251,7 @@ async function notReadReply(tx: Executor) {
   const phone = typedPhone ? formatPhone(toE164(typedPhone) ?? typedPhone) : null
   const hours = given(settings?.phoneHours)
   const ways = [email ? `write to ${email}` : null, phone ? `call ${phone}${hours ? ` (${hours})` : ''}` : null].filter(Boolean)
-  const instead = ways.length ? `Please ${ways.join(' or ')}.` : `Please contact the lab through ${config().SITE_URL}/contact.`
+  const instead = ways.length ? `Please ${ways.join(' or ')}.` : `Please contact the lab through ${config().SITE_URL}${href('/contact')}.`
   return `Thank you for your message. This WhatsApp number of the Swimming Sport Science Lab only sends booking updates and does not read replies. ${instead}`
 }
 

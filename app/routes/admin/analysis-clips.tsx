@@ -15,6 +15,7 @@ import { angleLabel, CAMERA_ANGLES, CHAPTER_KINDS } from '~/modules/analyses/cat
 import { clipsAnalysisOfBooking, clipsOf, formatClipTime, removeClip, setClipPoster, updateClip } from '~/modules/analyses/files/clips.server'
 import { CLIP_TITLE_MAX, POSTER_MAX_BYTES } from '~/modules/analyses/files/limits'
 import { DomainError } from '~/lib/domain-error'
+import { adminAnalysisLink, adminBookingLink, adminClipsLink, clipLinks } from '~/lib/links'
 
 export const meta: Route.MetaFunction = ({ params }) => [{ title: `Clips of booking ${params.reference} | Admin` }, { name: 'robots', content: 'noindex' }]
 
@@ -61,7 +62,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   const formData = await readForm(request, { maxBytes: POSTER_MAX_BYTES + 64 * 1024 })
   const clipId = rowId(String(formData.get('clipId') ?? '')) ?? 0
   const intent = formIntent(formData, ['update', 'poster', 'remove'])
-  const here = `/admin/bookings/${encodeURIComponent(found.booking!.reference)}/analysis/clips`
+  const here = adminClipsLink(found.booking!.reference)
   try {
     switch (intent) {
       case 'update': {
@@ -104,7 +105,7 @@ export default function AnalysisClips({ loaderData, actionData }: Route.Componen
   if (blocked) {
     return (
       <section>
-        <Link to={`/admin/bookings/${encodeURIComponent(reference)}`} className="link text-sm">
+        <Link to={adminBookingLink(reference)} className="link text-sm">
           Booking {reference}
         </Link>
         <h1 className="mt-2 text-3xl font-extrabold text-brand-900">Clips of booking {reference}</h1>
@@ -117,10 +118,10 @@ export default function AnalysisClips({ loaderData, actionData }: Route.Componen
   return (
     <section>
       <nav aria-label="Breadcrumb" className="flex flex-wrap gap-x-4 text-sm font-semibold">
-        <Link to={`/admin/bookings/${encodeURIComponent(reference)}`} className="inline-flex min-h-11 items-center text-brand-700 underline underline-offset-2">
+        <Link to={adminBookingLink(reference)} className="inline-flex min-h-11 items-center text-brand-700 underline underline-offset-2">
           Booking {reference}
         </Link>
-        <Link to={`/admin/bookings/${encodeURIComponent(reference)}/analysis`} className="inline-flex min-h-11 items-center text-brand-700 underline underline-offset-2">
+        <Link to={adminAnalysisLink(reference)} className="inline-flex min-h-11 items-center text-brand-700 underline underline-offset-2">
           Analysis
         </Link>
       </nav>
@@ -192,7 +193,7 @@ function ClipCard({ clip, events, error }: { clip: Clip; events: Event[]; error:
       <p className="text-sm text-muted">
         {angleLabel(clip.angle)} · {clip.sizeLabel}
       </p>
-      <video ref={videoRef} controls preload="metadata" src={`/analyses/clips/${clip.id}/video`} poster={clip.hasPoster ? `/analyses/clips/${clip.id}/poster` : undefined} className="w-full max-w-xl rounded-lg bg-black" aria-label={`Video: ${clip.title}`} />
+      <video ref={videoRef} controls preload="metadata" src={clipLinks(clip.id).video} poster={clip.hasPoster ? clipLinks(clip.id).poster : undefined} className="w-full max-w-xl rounded-lg bg-black" aria-label={`Video: ${clip.title}`} />
 
       <Form method="post" className="space-y-4" aria-label={`Details of ${clip.title}`}>
         <input type="hidden" name="clipId" value={clip.id} />

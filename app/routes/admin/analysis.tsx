@@ -24,6 +24,7 @@ import { CustomMetricSchema, DetailsSchema, DrillSchema, EventSchema, FindingSch
 import { bookingDaysOf } from '~/modules/booking/bookings.server'
 import { BOOKING_STATUS_LABELS, bookingDayLines } from '~/modules/booking/texts'
 import { reportsOf } from '~/modules/reports/reports.server'
+import { adminAnalysisLink, adminBookingLink, adminClipsLink, reportFileLink } from '~/lib/links'
 
 export const meta: Route.MetaFunction = ({ params }) => [{ title: `Analysis of ${params.reference} | Admin` }, { name: 'robots', content: 'noindex' }]
 
@@ -60,7 +61,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     report: report?.deliveredAt
       ? {
           deliveredAt: formatLabDateTime(report.deliveredAt),
-          files: report.files.map((file) => ({ filename: file.filename, url: `/reports/files/${file.id}`, size: formatFileSize(file.sizeBytes) })),
+          files: report.files.map((file) => ({ filename: file.filename, url: reportFileLink(file.id), size: formatFileSize(file.sizeBytes) })),
           videoLinks: report.videoLinks,
         }
       : null,
@@ -145,7 +146,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   const formData = await readForm(request, { maxBytes: MAX_CSV_BYTES + 64 * 1024 })
   const intent = formIntent(formData, INTENTS)
   if (!intent) return unknownForm()
-  const here = `/admin/bookings/${booking.reference}/analysis`
+  const here = adminAnalysisLink(booking.reference)
   const saved = (title: string, description?: string) => redirectWithToast(`${here}#${ANCHORS[intent]}`, { type: 'success', title, ...(description ? { description } : {}) })
   // Which of the repeated forms was sent: an event's, a finding's, or a drill's (`d` and its id).
   const target = formData.get('drillId') !== null ? `d${String(formData.get('drillId'))}` : String(formData.get('eventId') ?? formData.get('findingId') ?? '')
@@ -296,10 +297,10 @@ export default function AdminAnalysis({ loaderData, actionData }: Route.Componen
   const { booking, swimmer, analysis, report, limits } = loaderData
   const answer = actionData as ActionResult | undefined
   const resultFor = (intent: Intent, target = '') => (answer?.intent === intent && answer.target === target ? answer.result : undefined)
-  const clipsHref = `/admin/bookings/${booking.reference}/analysis/clips`
+  const clipsHref = adminClipsLink(booking.reference)
   return (
     <section>
-      <Link to={`/admin/bookings/${booking.reference}`} className="link inline-flex min-h-11 items-center text-sm">
+      <Link to={adminBookingLink(booking.reference)} className="link inline-flex min-h-11 items-center text-sm">
         Booking {booking.reference}
       </Link>
       <h1 id="analysis-heading" className="mt-2 text-3xl font-extrabold text-brand-900">
@@ -357,7 +358,7 @@ export default function AdminAnalysis({ loaderData, actionData }: Route.Componen
             <p className="mt-1 text-sm text-muted">No report delivered.</p>
           )}
           <p className="mt-3 text-sm">
-            <Link to={`/admin/bookings/${booking.reference}#report-heading`} className="link">
+            <Link to={`${adminBookingLink(booking.reference)}#report-heading`} className="link">
               Deliver or add to the report on the booking's page
             </Link>
           </p>

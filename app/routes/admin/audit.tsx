@@ -6,6 +6,7 @@ import { refuseNul } from '~/web/nul.server'
 import { formatLabDateTime } from '~/lib/lab-time'
 import { auditEntityTypes, auditEntries } from '~/modules/audit/audit.server'
 import { describeChanges } from '~/modules/audit/changes'
+import { adminCustomerLink } from '~/lib/links'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Audit log | Admin' }, { name: 'robots', content: 'noindex' }]
 
@@ -37,7 +38,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       who: entry.actorEmail,
       action: entry.action,
       entity: `${typeLabel(entry.entityType)} ${entry.entityId}`,
-      link: entry.entityType === 'customer' ? `/admin/customers/${entry.entityId}` : null,
+      link: entry.entityType === 'customer' ? adminCustomerLink(entry.entityId) : null,
       summary: entry.summary,
       changes: describeChanges(entry.before, entry.after),
     })),

@@ -14,6 +14,7 @@ import { CreateWindowsSchema, HolidaysSchema, WEEKDAYS } from '~/modules/booking
 import { readForm } from '~/web/form-data.server'
 import { formIntent } from '~/web/intent'
 import { formErrorsOf, refusalOf } from '~/web/refusals.server'
+import { adminAvailabilityLink, adminWindowLink } from '~/lib/links'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Availability | Admin' }, { name: 'robots', content: 'noindex' }]
 
@@ -66,7 +67,7 @@ export async function action({ request }: Route.ActionArgs) {
       const { from, to, weekdays } = submission.value
       try {
         const { marked } = await markHolidays(actor, { from, to: to || from, weekdays: weekdays.map(Number) })
-        return redirectWithToast(`/admin/availability?month=${from.slice(0, 7)}`, { type: 'success', title: 'Holidays marked', description: `${marked} ${marked === 1 ? 'date' : 'dates'} closed.` })
+        return redirectWithToast(adminAvailabilityLink(from.slice(0, 7)), { type: 'success', title: 'Holidays marked', description: `${marked} ${marked === 1 ? 'date' : 'dates'} closed.` })
       } catch (error) {
         return refused('holiday', submission, error)
       }
@@ -77,7 +78,7 @@ export async function action({ request }: Route.ActionArgs) {
       const { from, to, weekdays, startTime, endTime, slotDurationMinutes, capacity } = submission.value
       try {
         const { created } = await createWindows(actor, { from, to: to || from, weekdays: weekdays.map(Number), hours: { startTime, endTime, slotDurationMinutes, capacity } })
-        return redirectWithToast(`/admin/availability?month=${from.slice(0, 7)}`, { type: 'success', title: 'Opening hours added', description: `${created} ${created === 1 ? 'date' : 'dates'} opened.` })
+        return redirectWithToast(adminAvailabilityLink(from.slice(0, 7)), { type: 'success', title: 'Opening hours added', description: `${created} ${created === 1 ? 'date' : 'dates'} opened.` })
       } catch (error) {
         return refused('create', submission, error)
       }
@@ -135,7 +136,7 @@ export default function AdminAvailability({ loaderData, actionData }: Route.Comp
                 </div>
                 {day.windows.map((window) => (
                   <p key={window.id} className="mt-1 text-sm text-ink">
-                    <Link to={`/admin/availability/${window.id}`} className="link">
+                    <Link to={adminWindowLink(window.id)} className="link">
                       {window.hours}
                     </Link>{' '}
                     <span className="text-muted">

@@ -11,6 +11,7 @@ import { PAYMENT_METHODS, STAFF_PRODUCTS, StaffBookingSchema } from '~/modules/b
 import { getCatalogue, requireItem } from '~/modules/site/site.server'
 import { readForm } from '~/web/form-data.server'
 import { formErrorsOf, refusalOf } from '~/web/refusals.server'
+import { adminBookingLink } from '~/lib/links'
 
 export const meta: Route.MetaFunction = () => [{ title: 'New booking | Admin' }, { name: 'robots', content: 'noindex' }]
 
@@ -42,7 +43,7 @@ export async function action({ request }: Route.ActionArgs) {
         notes: form.notes || null,
       },
     )
-    return redirectWithToast(`/admin/bookings/${booking.reference}`, { type: 'success', title: 'Booking made', description: `${form.name} has been e-mailed the confirmation.` })
+    return redirectWithToast(adminBookingLink(booking.reference), { type: 'success', title: 'Booking made', description: `${form.name} has been e-mailed the confirmation.` })
   } catch (error) {
     const refusal = refusalOf(error)
     return data(submission.reply(formErrorsOf(refusal)), { status: refusal.status })

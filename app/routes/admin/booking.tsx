@@ -24,6 +24,7 @@ import { promoDiscountRow } from '~/modules/promotions/texts'
 import { notFoundUnless, refusalData } from '~/web/refusals.server'
 import { formatPhone } from '~/lib/phone'
 import { bookingDeclaration } from '~/modules/swimmers/consent.server'
+import { adminAnalysisLink, adminBookingLink, adminCustomerLink, reportFileLink, rescheduleLink } from '~/lib/links'
 
 export const meta: Route.MetaFunction = ({ params }) => [{ title: `Booking ${params.reference} | Admin` }, { name: 'robots', content: 'noindex' }]
 
@@ -64,7 +65,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       email: booking.customerEmail,
       phone: booking.customerPhone ? formatPhone(booking.customerPhone) : '',
       // The account holder as they are now, with their page; a guest booking has none.
-      account: account ? { name: account.name, email: account.email, phone: account.phone ? formatPhone(account.phone) : '', href: `/admin/customers/${account.id}` } : null,
+      account: account ? { name: account.name, email: account.email, phone: account.phone ? formatPhone(account.phone) : '', href: adminCustomerLink(account.id) } : null,
       notes: booking.notes ?? '',
       amount: formatRupees(booking.amountPaise),
       promo: promo && promoDiscountRow(promo),
@@ -91,7 +92,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       ? {
           note: report.note,
           videoLinks: report.videoLinks,
-          files: report.files.map((file) => ({ filename: file.filename, url: `/reports/files/${file.id}`, size: formatFileSize(file.sizeBytes) })),
+          files: report.files.map((file) => ({ filename: file.filename, url: reportFileLink(file.id), size: formatFileSize(file.sizeBytes) })),
           deliveredAt: formatLabDateTime(report.deliveredAt),
         }
       : null,
@@ -122,7 +123,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   }
   const formData = await readForm(request, { maxBytes: MAX_REPORT_FILES * MAX_REPORT_FILE_BYTES + 1024 * 1024 })
   const actor = { id: admin.id, email: admin.email }
-  const here = `/admin/bookings/${booking.reference}`
+  const here = adminBookingLink(booking.reference)
   // The report form, the page's main one, sends no intent.
   switch (formIntent(formData, ['cancel', 'attendance', 'report']) ?? 'report') {
     case 'cancel': {
@@ -217,7 +218,7 @@ export default function AdminBooking({ loaderData, actionData }: Route.Component
               Actions
             </h2>
             <div className="mt-3 flex flex-wrap items-start gap-3">
-              <Link to={`/bookings/${booking.reference}/reschedule`} className="btn-secondary">
+              <Link to={rescheduleLink(booking.reference)} className="btn-secondary">
                 Reschedule
               </Link>
               {confirmCancel ? (
@@ -253,7 +254,7 @@ export default function AdminBooking({ loaderData, actionData }: Route.Component
             Analysis
           </h2>
           <p className="mt-1 text-sm text-muted">{analysisState}</p>
-          <Link to={`/admin/bookings/${booking.reference}/analysis`} className="btn-secondary mt-3">
+          <Link to={adminAnalysisLink(booking.reference)} className="btn-secondary mt-3">
             {analysisState === 'Not started' ? 'Open the analysis' : 'Edit the analysis'}
           </Link>
         </section>

@@ -9,6 +9,7 @@ import { overdueAnalyses } from '~/modules/analyses/publishing.server'
 import { BOOKING_STATUS_LABELS } from '~/modules/booking/texts'
 import { getCatalogue } from '~/modules/site/site.server'
 import { refuseNul } from '~/web/nul.server'
+import { adminBookingLink, adminBookingsCsvLink, adminCustomerLink } from '~/lib/links'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Bookings | Admin' }, { name: 'robots', content: 'noindex' }]
 
@@ -33,7 +34,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       reference: row.reference,
       swimmer: row.swimmerName,
       customer: row.customerName,
-      customerHref: row.userId ? `/admin/customers/${row.userId}` : null,
+      customerHref: row.userId ? adminCustomerLink(row.userId) : null,
       contact: [row.customerEmail, row.customerPhone].filter(Boolean).join(' · '),
       product: row.productName,
       when: row.firstDay ? `${formatWeekdayDate(row.firstDay)}, ${formatTimeRange(row.startTime, row.endTime)}` : '',
@@ -54,7 +55,7 @@ export default function AdminBookings({ loaderData }: Route.ComponentProps) {
           <Link to={href('/admin/bookings/new')} className="btn-primary">
             New booking
           </Link>
-          <a href={`/admin/bookings.csv${csvQuery ? `?${csvQuery}` : ''}`} className="btn-secondary" download>
+          <a href={adminBookingsCsvLink(csvQuery)} className="btn-secondary" download>
             Export CSV
           </a>
         </div>
@@ -147,7 +148,7 @@ export default function AdminBookings({ loaderData }: Route.ComponentProps) {
               {rows.map((row) => (
                 <tr key={row.reference} className={`border-t border-slate-200 align-top ${row.reportOverdue ? 'bg-red-50' : ''}`}>
                   <td className="px-3 py-2">
-                    <Link to={`/admin/bookings/${row.reference}`} className="link">
+                    <Link to={adminBookingLink(row.reference)} className="link">
                       {row.reference}
                     </Link>
                     {row.reportOverdue && <span className="mt-1 block text-xs font-bold text-red-800">Report overdue</span>}

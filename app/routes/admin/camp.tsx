@@ -24,6 +24,7 @@ import { formIntent, unknownForm } from '~/web/intent'
 import { refuseNul } from '~/web/nul.server'
 import { formErrorsOf, notFoundUnless, refusalOf } from '~/web/refusals.server'
 import { formatPhone } from '~/lib/phone'
+import { adminCampLink, adminCampRegistrationsCsvLink } from '~/lib/links'
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${loaderData?.camp.name ?? 'Camp'} | Admin` }, { name: 'robots', content: 'noindex' }]
 
@@ -137,7 +138,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   notFoundUnless(camp)
   const { code } = camp
   const actor = { id: admin.id, email: admin.email }
-  const here = `/admin/camps/${code}`
+  const here = adminCampLink(code)
   const formData = await readForm(request)
   switch (formIntent(formData, INTENTS)) {
     case 'update-camp': {
@@ -207,7 +208,7 @@ export default function AdminCamp({ loaderData, actionData }: Route.ComponentPro
       </Link>
       <h1 className="mt-2 text-3xl font-extrabold text-brand-900">{camp.name}</h1>
       <p className="mt-1 text-muted">{camp.summary}</p>
-      <a href={`/admin/camps/${camp.code}/registrations.csv`} download className="btn-secondary mt-4">
+      <a href={adminCampRegistrationsCsvLink(camp.code)} download className="btn-secondary mt-4">
         Download registrations (CSV)
       </a>
 

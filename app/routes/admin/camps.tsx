@@ -16,6 +16,7 @@ import { batchDetails, campDetails, NewCampSchema } from '~/modules/camps/staff-
 import { staffCampOverview } from '~/modules/camps/staff-views.server'
 import { readForm } from '~/web/form-data.server'
 import { formErrorsOf, refusalOf } from '~/web/refusals.server'
+import { adminCampLink } from '~/lib/links'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Camps | Admin' }, { name: 'robots', content: 'noindex' }]
 
@@ -58,7 +59,7 @@ export async function action({ request }: Route.ActionArgs) {
     const refusal = refusalOf(error)
     return data(submission.reply(formErrorsOf(refusal)), { status: refusal.status })
   }
-  return redirectWithToast(`/admin/camps/${camp.code}`, { type: 'success', title: 'Camp created', description: `${camp.name} is ${camp.registration === 'open' ? 'open for registration' : 'closed for now'}.` })
+  return redirectWithToast(adminCampLink(camp.code), { type: 'success', title: 'Camp created', description: `${camp.name} is ${camp.registration === 'open' ? 'open for registration' : 'closed for now'}.` })
 }
 
 export default function AdminCamps({ loaderData, actionData }: Route.ComponentProps) {
@@ -92,7 +93,7 @@ export default function AdminCamps({ loaderData, actionData }: Route.ComponentPr
               {camps.map((camp) => (
                 <tr key={camp.code} className="border-t border-slate-200 align-top">
                   <td className="px-3 py-2">
-                    <Link to={`/admin/camps/${camp.code}`} className="link">
+                    <Link to={adminCampLink(camp.code)} className="link">
                       {camp.name}
                     </Link>
                     <span className="block text-muted">{camp.dates}</span>

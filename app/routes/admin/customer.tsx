@@ -21,6 +21,7 @@ import { config } from '~/config.server'
 import { formatPhone } from '~/lib/phone'
 import { messagesToCustomer, messageView } from '~/modules/mail/staff-messages.server'
 import { whatsappConsentOf, type WhatsAppConsent } from '~/modules/whatsapp/consent.server'
+import { adminBookingLink, adminCustomerLink, adminMessagesLink } from '~/lib/links'
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${loaderData?.customer.name ?? 'Customer'} | Admin` }, { name: 'robots', content: 'noindex' }]
 
@@ -118,7 +119,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const formData = await readForm(request)
   const intent = formIntent(formData, INTENTS)
   if (!intent) return data({ error: 'Choose what to do with this account.' }, { status: 400 })
-  const here = `/admin/customers/${userId}`
+  const here = adminCustomerLink(userId)
   try {
     switch (intent) {
       case 'resend-verification':
@@ -148,7 +149,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 
 export default function AdminCustomer({ loaderData, actionData }: Route.ComponentProps) {
   const { customer, swimmers, bookings, registrations, messages, confirmingDisable } = loaderData
-  const here = `/admin/customers/${customer.id}`
+  const here = adminCustomerLink(customer.id)
   return (
     <section>
       <Link to={href('/admin/customers')} className="link text-sm">
@@ -246,7 +247,7 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
             <ul className="mt-3 space-y-3 text-sm">
               {bookings.map((booking) => (
                 <li key={booking.reference} className="rounded-lg bg-slate-50 p-3">
-                  <Link to={`/admin/bookings/${booking.reference}`} className="link">
+                  <Link to={adminBookingLink(booking.reference)} className="link">
                     {booking.reference}
                   </Link>{' '}
                   <span className="text-ink">{booking.summary}</span>
@@ -284,7 +285,7 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
           <p className="mt-1 text-sm text-muted">
             E-mails to {customer.email}
             {customer.phone && ` and WhatsApp messages to ${customer.phone}`}, newest first.{' '}
-            <Link to={`/admin/messages?${new URLSearchParams({ to: customer.email })}`} className="link">
+            <Link to={adminMessagesLink(customer.email)} className="link">
               All their e-mails
             </Link>
           </p>

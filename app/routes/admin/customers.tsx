@@ -6,6 +6,7 @@ import { formatLabDate } from '~/lib/lab-time'
 import { searchCustomers } from '~/modules/accounts/staff.server'
 import { refuseNul } from '~/web/nul.server'
 import { formatPhone } from '~/lib/phone'
+import { adminCustomerLink } from '~/lib/links'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Customers | Admin' }, { name: 'robots', content: 'noindex' }]
 
@@ -92,7 +93,7 @@ export default function AdminCustomers({ loaderData }: Route.ComponentProps) {
               {rows.map((row) => (
                 <tr key={row.id} className="border-t border-slate-200 align-top">
                   <td className="px-3 py-2">
-                    <Link to={`/admin/customers/${row.id}`} className="link">
+                    <Link to={adminCustomerLink(row.id)} className="link">
                       {row.name}
                     </Link>
                     <span className="block text-muted [overflow-wrap:anywhere]">{row.email}</span>

@@ -20,6 +20,7 @@ import { launchGaps } from '~/modules/site/launch-gaps'
 import { settingsForStaff } from '~/modules/site/staff.server'
 import { confirmConsent, WEAK_CONSENT_REASONS } from '~/modules/swimmers/consent.server'
 import { swimmerAndBooker } from '~/modules/booking/texts'
+import { adminAnalysisLink, adminBookingLink, adminCustomerLink } from '~/lib/links'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Overview | Admin' }, { name: 'robots', content: 'noindex' }]
 
@@ -124,7 +125,7 @@ export default function AdminOverview({ loaderData, actionData }: Route.Componen
               {todaysSessions.map((session) => (
                 <li key={`${session.reference}-${session.time}`}>
                   <span className="font-semibold text-ink">{session.time}</span>{' '}
-                  <Link to={`/admin/bookings/${session.reference}`} className="text-brand-700 underline underline-offset-2">
+                  <Link to={adminBookingLink(session.reference)} className="text-brand-700 underline underline-offset-2">
                     {session.who}
                   </Link>{' '}
                   <span className="text-muted">({session.what})</span>
@@ -173,7 +174,7 @@ export default function AdminOverview({ loaderData, actionData }: Route.Componen
             <p key={payment.orderId} className="mt-1 text-sm">
               <span className={payment.state === 'Failed' ? 'font-semibold text-red-800' : 'font-semibold text-amber-900'}>{payment.state}</span>{' '}
               {payment.reference && payment.reference.startsWith('SWP-') ? (
-                <Link to={`/admin/bookings/${payment.reference}`} className="text-brand-700 underline underline-offset-2">
+                <Link to={adminBookingLink(payment.reference)} className="text-brand-700 underline underline-offset-2">
                   {payment.reference}
                 </Link>
               ) : (
@@ -196,7 +197,7 @@ export default function AdminOverview({ loaderData, actionData }: Route.Componen
               {refundsFailed.map((refund) => (
                 <li key={refund.refundId}>
                   {refund.reference?.startsWith('SWP-') ? (
-                    <Link to={`/admin/bookings/${refund.reference}`} className="font-semibold underline underline-offset-2">
+                    <Link to={adminBookingLink(refund.reference)} className="font-semibold underline underline-offset-2">
                       {refund.reference}
                     </Link>
                   ) : (
@@ -221,7 +222,7 @@ export default function AdminOverview({ loaderData, actionData }: Route.Componen
             <ul className="mt-2 space-y-3 text-sm text-ink">
               {consentsToConfirm.map((consent) => (
                 <li key={consent.consentId}>
-                  <Link to={`/admin/customers/${consent.accountId}`} className="font-semibold underline underline-offset-2">
+                  <Link to={adminCustomerLink(consent.accountId)} className="font-semibold underline underline-offset-2">
                     {consent.swimmerName}
                   </Link>{' '}
                   ({consent.accountEmail}): agreed by {consent.parent} on {consent.givenAt}. {consent.why}
@@ -249,7 +250,7 @@ export default function AdminOverview({ loaderData, actionData }: Route.Componen
             <ul className="mt-3 space-y-2">
               {due.map((row) => (
                 <li key={row.reference} className={`rounded-lg border p-3 ${row.overdue ? 'border-red-300 bg-red-50' : 'border-slate-200 bg-slate-50'}`}>
-                  <Link to={`/admin/bookings/${row.reference}/analysis`} className={`font-semibold underline underline-offset-2 ${row.overdue ? 'text-red-900' : 'text-brand-700'}`}>
+                  <Link to={adminAnalysisLink(row.reference)} className={`font-semibold underline underline-offset-2 ${row.overdue ? 'text-red-900' : 'text-brand-700'}`}>
                     {row.reference}, {row.swimmerName}
                   </Link>
                   <span className={`block text-sm ${row.overdue ? 'font-semibold text-red-900' : 'text-ink'}`}>

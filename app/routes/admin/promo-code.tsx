@@ -16,6 +16,7 @@ import { promoCodeDetails, PromoCodeSchema } from '~/modules/promotions/staff-sc
 import { promoCodeRow, promoValidDates } from '~/modules/promotions/staff-rows'
 import { promoProductsText } from '~/modules/promotions/texts'
 import { setPromoCodeActive, staffPromoCode, updatePromoCode } from '~/modules/promotions/staff.server'
+import { adminPromoCodeLink } from '~/lib/links'
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${loaderData?.code.code ?? 'Promo code'} | Admin` }, { name: 'robots', content: 'noindex' }]
 
@@ -59,7 +60,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   const admin = await requireAdmin(request)
   const { id } = await foundCode(params)
   const actor = { id: admin.id, email: admin.email }
-  const here = `/admin/promo-codes/${id}`
+  const here = adminPromoCodeLink(id)
   const formData = await readForm(request)
   switch (formIntent(formData, INTENTS)) {
     case 'update': {

@@ -11,6 +11,7 @@ import { redirectWithToast } from '~/web/toast.server'
 import { promoCodeDetails, PromoCodeSchema } from '~/modules/promotions/staff-schemas'
 import { createPromoCode, staffPromoCodes } from '~/modules/promotions/staff.server'
 import { promoCodeRow } from '~/modules/promotions/staff-rows'
+import { adminPromoCodeLink } from '~/lib/links'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Promo codes | Admin' }, { name: 'robots', content: 'noindex' }]
 
@@ -26,7 +27,7 @@ export async function action({ request }: Route.ActionArgs) {
   if (submission.status !== 'success') return data(submission.reply(), { status: 400 })
   try {
     const { id } = await createPromoCode({ id: admin.id, email: admin.email }, promoCodeDetails(submission.value))
-    return redirectWithToast(`/admin/promo-codes/${id}`, { type: 'success', title: 'Promo code created', description: `${submission.value.code} can be used now.` })
+    return redirectWithToast(adminPromoCodeLink(id), { type: 'success', title: 'Promo code created', description: `${submission.value.code} can be used now.` })
   } catch (error) {
     const refusal = refusalOf(error)
     return data(submission.reply(formErrorsOf(refusal)), { status: refusal.status })
@@ -61,7 +62,7 @@ export default function AdminPromoCodes({ loaderData, actionData }: Route.Compon
               {codes.map((code) => (
                 <tr key={code.id} className="border-t border-slate-200 align-top">
                   <td className="px-3 py-2">
-                    <Link to={`/admin/promo-codes/${code.id}`} className="link font-mono" aria-label={`Edit ${code.code}`}>
+                    <Link to={adminPromoCodeLink(code.id)} className="link font-mono" aria-label={`Edit ${code.code}`}>
                       {code.code}
                     </Link>
                     {code.description && <span className="block text-muted">{code.description}</span>}

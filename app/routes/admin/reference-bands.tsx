@@ -1,6 +1,6 @@
 import { getFormProps, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, Link } from 'react-router'
+import { data, Form, href, Link } from 'react-router'
 import type { Route } from './+types/reference-bands'
 import { FormAlert, PendingButton, RadioGroupField, SelectField, TextField, useValidatedForm } from '~/components/form-fields'
 import { rowId } from '~/lib/row-id'
@@ -15,7 +15,7 @@ import { redirectWithToast } from '~/web/toast.server'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Reference bands | Admin' }, { name: 'robots', content: 'noindex' }]
 
-const HERE = '/admin/reference-bands'
+const HERE = href('/admin/reference-bands')
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request)

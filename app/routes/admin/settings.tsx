@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, type FieldMetadata, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { useEffect, type ReactNode } from 'react'
-import { data, Form, useLocation } from 'react-router'
+import { data, Form, href, useLocation } from 'react-router'
 import type { z } from 'zod'
 import type { Route } from './+types/settings'
 import { FieldError, FormAlert, PendingButton, TextAreaField, TextField, useValidatedForm } from '~/components/form-fields'
@@ -77,7 +77,7 @@ async function save<Schema extends z.ZodObject>(
   try {
     const changed = await apply(submission.value)
     return redirectWithToast(
-      `/admin/settings#${ANCHORS[intent]}`,
+      `${href('/admin/settings')}#${ANCHORS[intent]}`,
       changed ? { type: 'success', title: saved } : { type: 'info', title: 'Nothing to save', description: 'Those were already the values.' },
     )
   } catch (error) {
@@ -119,7 +119,7 @@ export async function action({ request }: Route.ActionArgs) {
       if (submission.status !== 'success') return data<FormResult>({ intent: 'banner', target: '', result: submission.reply() }, { status: 400 })
       const { visible } = submission.value
       await setBanner(actor, visible)
-      return redirectWithToast(`/admin/settings#${ANCHORS.banner}`, {
+      return redirectWithToast(`${href('/admin/settings')}#${ANCHORS.banner}`, {
         type: 'success',
         title: visible ? 'The banner is on' : 'The banner is off',
         description: 'Pages that are open change by themselves.',

@@ -15,6 +15,7 @@ import { readForm } from '~/web/form-data.server'
 import { formIntent } from '~/web/intent'
 import { formErrorsOf, notFoundUnless, refusalOf } from '~/web/refusals.server'
 import { rowId } from '~/lib/row-id'
+import { adminAvailabilityLink, adminWindowLink } from '~/lib/links'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Opening hours | Admin' }, { name: 'robots', content: 'noindex' }]
 
@@ -45,7 +46,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   const actor = { id: admin.id, email: admin.email }
   const window = await windowOf(params.windowId)
   const formData = await readForm(request)
-  const here = `/admin/availability/${window.id}`
+  const here = adminWindowLink(window.id)
   const start = String(formData.get('start') ?? '')
   // The hours form is the page's main one: a post without a known intent has always meant it.
   const intent = formIntent(formData, ['update', 'close', 'reopen', 'delete']) ?? 'update'
@@ -59,7 +60,7 @@ export async function action({ request, params }: Route.ActionArgs) {
       }
       case 'delete':
         await deleteWindow(actor, window.id)
-        return redirectWithToast(`/admin/availability?month=${window.date.slice(0, 7)}`, { type: 'success', title: 'Opening hours removed' })
+        return redirectWithToast(adminAvailabilityLink(window.date.slice(0, 7)), { type: 'success', title: 'Opening hours removed' })
       case 'update': {
         const submission = parseWithZod(formData, { schema: WindowHoursSchema })
         if (submission.status !== 'success') return data<ActionResult>({ result: submission.reply() }, { status: 400 })
@@ -83,7 +84,7 @@ export default function AdminWindow({ loaderData, actionData }: Route.ComponentP
   const [form, fields] = useValidatedForm(WindowHoursSchema, { lastResult: actionData?.result, defaultValue: hours })
   return (
     <section>
-      <Link to={`/admin/availability?month=${date.slice(0, 7)}`} className="link text-sm">
+      <Link to={adminAvailabilityLink(date.slice(0, 7))} className="link text-sm">
         Availability
       </Link>
       <h1 className="mt-2 text-3xl font-extrabold text-brand-900">Opening hours on {label}</h1>

@@ -15,6 +15,7 @@ import { formIntent } from '~/web/intent'
 import { formErrorsOf, notFoundUnless, refusalOf } from '~/web/refusals.server'
 import { reportView, type ReportView } from '~/web/reports/report-view.server'
 import { redirectWithToast } from '~/web/toast.server'
+import { analysisReportFileLink, bookSlotLink, loginLink } from '~/lib/links'
 
 // Who is asking on the results pages (the family's, staff's, or a coach's through a shared link),
 // and the headers those pages carry. For routes only.
@@ -87,7 +88,7 @@ export async function resultsViewer(request: Request): Promise<{ viewer: Analysi
   const share = new URL(request.url).searchParams.get('share')
   const viewer = await viewerOf(request)
   if (viewer) return { viewer, share: viewer.kind === 'share' ? share : null }
-  if (!share) throw redirect(`/login?${new URLSearchParams({ redirectTo: requestedPath(request) })}`)
+  if (!share) throw redirect(loginLink(requestedPath(request)))
   return { viewer: null, share }
 }
 
@@ -119,13 +120,13 @@ export function analysisPageOf(view: AnalysisView, { query, family }: { query: s
     })),
     clips: view.clips.map((clip) => ({ id: clip.id, title: clip.title, hasPoster: clip.hasPoster, chapters: clip.chapters, angle: clip.angleLabel, event: clip.event })),
     findings: view.findings,
-    report: reportView(view.report, (fileId) => `/analyses/${view.id}/report-files/${fileId}${query}`),
+    report: reportView(view.report, (fileId) => analysisReportFileLink(view.id, fileId, query)),
     nextAnalysis: view.nextAnalysisOn ? { date: formatLongDate(view.nextAnalysisOn), bookHref: family && view.swimmer ? bookAnalysisHref(view.swimmer.id) : null } : null,
   }
 }
 
 /** Where the family books the swimmer's next analysis, the swimmer already chosen. */
-export const bookAnalysisHref = (swimmerId: number) => `/book-slot?${new URLSearchParams({ swimmer: String(swimmerId) })}`
+export const bookAnalysisHref = (swimmerId: number) => bookSlotLink({ swimmer: String(swimmerId) })
 
 /** "Tuesday, 1 December 2026 to Thursday, 3 December 2026", or the one day. */
 export function sessionsText(dates: string[]) {

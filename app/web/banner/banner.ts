@@ -1,5 +1,7 @@
+import { href } from 'react-router'
+
 /** Where the camp banner's close button posts (`routes/banner.close.ts`). */
-export const BANNER_CLOSE_PATH = '/banner/close'
+export const BANNER_CLOSE_PATH = href('/banner/close')
 
 /**
  * Pages that never show the camp banner: paying and its results, the camp line, accounts and

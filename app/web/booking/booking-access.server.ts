@@ -1,10 +1,11 @@
-import { data } from 'react-router'
+import { data, href } from 'react-router'
 import { GUEST_BOOKING_LINK, guestBookingPath, isLinkKey } from '~/lib/private-links.server'
 import { bookingByReference } from '~/modules/booking/bookings.server'
 import { guestLinkOpen } from '~/modules/booking/guest-links.server'
 import { requireUser } from '~/web/auth.server'
 import { refuseNul } from '~/web/nul.server'
 import { notFoundUnless } from '~/web/refusals.server'
+import { adminBookingLink } from '~/lib/links'
 
 /** The answer to a guest link (or a receipt or report file it led to) past its end: the root's error page explains. */
 export function linkExpired() {
@@ -42,5 +43,5 @@ export async function bookingForChange(request: Request, reference: string) {
   notFoundUnless(booking && (owns || user.isAdmin))
   // Staff acting on someone else's booking are not bound by the 24-hour rule, and are audited.
   const staff = !owns && user.isAdmin ? { id: user.id, email: user.email } : null
-  return { booking, backTo: staff ? `/admin/bookings/${encodeURIComponent(reference)}` : '/my-bookings', linkQuery: '', viaLink: false, staff }
+  return { booking, backTo: staff ? adminBookingLink(reference) : href('/my-bookings'), linkQuery: '', viaLink: false, staff }
 }
