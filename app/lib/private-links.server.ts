@@ -49,12 +49,7 @@ function keyedBy<Subject extends string | number>(purpose: string, address: (sub
 }
 
 /** A guest's booking: its details, report, receipt, and the way to change or cancel it. */
-export const GUEST_BOOKING_LINK = keyedBy<string>('guest-booking', (reference, key) => guestBookingPath(reference, key))
-
-/** The path of a guest's booking page for a key already checked (the way back from a change). */
-export function guestBookingPath(reference: string, key: string) {
-  return bookingViewLink(reference, key)
-}
+export const GUEST_BOOKING_LINK = keyedBy<string>('guest-booking', (reference, key) => bookingViewLink(reference, key))
 
 /** The result of a guest's payment for a single session: the gateway sends the customer back here. */
 export const BOOKING_STATUS_LINK = keyedBy<string>('booking-status', (orderId, key) => publicBookingLink({ step: '3', orderId, key }))

@@ -16,12 +16,12 @@ import { reportsOf } from '~/modules/reports/reports.server'
 import { analysesOfBookings } from '~/modules/analyses/publishing.server'
 import { accountCampRegistrations } from '~/modules/camps/account-registrations.server'
 import { campCancelOptions } from '~/modules/camps/cancellation.server'
-import { creditNotePath, creditNotesOfBookings, creditNotesOfRegistrations, type CreditNoteSummary } from '~/modules/receipts/credit-notes.server'
+import { creditNotesOfBookings, creditNotesOfRegistrations, type CreditNoteSummary } from '~/modules/receipts/credit-notes.server'
 import { reportView } from '~/web/reports/report-view.server'
 import type { BookingStatus } from '~/db/schema'
 import { formatPhone } from '~/lib/phone'
 import { accountWhatsApp } from '~/modules/whatsapp/account.server'
-import { analysisLink, campCancelLink, cancelLink, myBookingsLink, receiptLink, reportFileLink, rescheduleLink, slotPaymentLink } from '~/lib/links'
+import { analysisLink, campCancelLink, cancelLink, creditNoteLink, myBookingsLink, receiptLink, reportFileLink, rescheduleLink, slotPaymentLink } from '~/lib/links'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
   ...pageMeta(matches, { title: 'My Bookings', description: 'Your swimming analysis bookings and account details.', path: href('/my-bookings') }),
@@ -102,7 +102,7 @@ function receiptPath(paidOrderId: string | null) {
 }
 
 function creditNoteLinks(notes: CreditNoteSummary[] = []) {
-  return notes.map((note) => ({ number: note.number, date: formatLabDate(note.issuedAt), amount: formatRupees(note.amountPaise), url: creditNotePath(note.refundId) }))
+  return notes.map((note) => ({ number: note.number, date: formatLabDate(note.issuedAt), amount: formatRupees(note.amountPaise), url: creditNoteLink(note.refundId) }))
 }
 
 const STATUS: Record<BookingStatus, { label: string; style: string; icon: string }> = {

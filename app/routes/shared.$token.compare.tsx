@@ -8,7 +8,7 @@ import { swimmerHeading } from '~/modules/analyses/views.server'
 import { compareChoiceOf, linkGone, RESULTS_HEADERS, sharedViewer, shareQuery } from '~/web/analyses/analysis-pages.server'
 import { RESULTS_META } from '~/web/analyses/results-meta'
 import { notFoundUnless } from '~/web/refusals.server'
-import { sharedLink } from '~/lib/links'
+import { sharedAnalysisLink, sharedLink, sharedProgressLink } from '~/lib/links'
 
 // Two analyses side by side through a coach's link for all of a swimmer's results.
 
@@ -33,18 +33,18 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   )
 }
 
-export default function SharedCompare({ loaderData }: Route.ComponentProps) {
+export default function SharedCompare({ loaderData, params }: Route.ComponentProps) {
   if ('gone' in loaderData) return <LinkGone />
   const { firstName, base, query, analyses, chosen, compare } = loaderData
   return (
     <section className="container-page py-10 sm:py-14">
-      <Link to={`${base}/progress`} className="inline-flex min-h-11 items-center text-sm font-semibold text-brand-700 underline underline-offset-4">
+      <Link to={sharedProgressLink(params.token)} className="inline-flex min-h-11 items-center text-sm font-semibold text-brand-700 underline underline-offset-4">
         Progress
       </Link>
       <h1 className="mt-2 text-3xl font-extrabold text-brand-900 sm:text-4xl">{firstName}: two analyses compared</h1>
       {analyses.length < 2 ? (
         <div className="mt-6">
-          <BeforeTwoAnalyses page="compare" name={firstName} analyses={analyses} analysisHref={(id) => `${base}/analyses/${id}`} bookHref={null} />
+          <BeforeTwoAnalyses page="compare" name={firstName} analyses={analyses} analysisHref={(id) => sharedAnalysisLink(params.token, id)} bookHref={null} />
         </div>
       ) : (
         <>

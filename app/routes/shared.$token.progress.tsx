@@ -8,7 +8,7 @@ import { swimmerHeading, swimmerHistory } from '~/modules/analyses/views.server'
 import { linkGone, progressPageOf, RESULTS_HEADERS, sharedViewer } from '~/web/analyses/analysis-pages.server'
 import { RESULTS_META } from '~/web/analyses/results-meta'
 import { notFoundUnless } from '~/web/refusals.server'
-import { sharedLink } from '~/lib/links'
+import { sharedAnalysisLink, sharedLink } from '~/lib/links'
 
 // A swimmer's progress through a coach's link for all their results (not one for a single analysis).
 
@@ -26,7 +26,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   return data({ firstName: swimmer.firstName, base: sharedLink(params.token), progress: progressPageOf(history, new URL(request.url).searchParams.get('event')) }, { headers: RESULTS_HEADERS })
 }
 
-export default function SharedProgress({ loaderData }: Route.ComponentProps) {
+export default function SharedProgress({ loaderData, params }: Route.ComponentProps) {
   if ('gone' in loaderData) return <LinkGone />
   const { firstName, base, progress } = loaderData
   return (
@@ -36,7 +36,7 @@ export default function SharedProgress({ loaderData }: Route.ComponentProps) {
       </Link>
       <h1 className="mt-2 text-3xl font-extrabold text-brand-900 sm:text-4xl">{firstName}’s progress</h1>
       <div className="mt-8">
-        <ProgressView name={firstName} progress={progress} base={base} analysisHref={(id) => `${base}/analyses/${id}`} bookHref={null} />
+        <ProgressView name={firstName} progress={progress} base={base} analysisHref={(id) => sharedAnalysisLink(params.token, id)} bookHref={null} />
       </div>
     </section>
   )

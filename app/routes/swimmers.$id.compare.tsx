@@ -2,14 +2,14 @@ import { data, Link } from 'react-router'
 import type { Route } from './+types/swimmers.$id.compare'
 import { BeforeTwoAnalyses, CompareChooser, CompareView } from '~/components/analysis-progress'
 import { LINK_GONE_TITLE, LinkGone } from '~/components/link-gone'
-import { bookAnalysisHref, compareChoiceOf, linkGone, resultsViewer, RESULTS_HEADERS, shareQuery } from '~/web/analyses/analysis-pages.server'
+import { compareChoiceOf, linkGone, resultsViewer, RESULTS_HEADERS, shareQuery } from '~/web/analyses/analysis-pages.server'
 import { notFoundUnless } from '~/web/refusals.server'
 import { rowId } from '~/lib/row-id'
 import { RESULTS_META } from '~/web/analyses/results-meta'
 import { PRODUCT_NAME } from '~/lib/seo'
 import { maySeeSwimmer } from '~/modules/analyses/access.server'
 import { swimmerHeading } from '~/modules/analyses/views.server'
-import { analysisLink, swimmerProgressLink } from '~/lib/links'
+import { analysisLink, bookSlotLink, swimmerProgressLink } from '~/lib/links'
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${!loaderData ? 'Compare' : 'name' in loaderData ? `${loaderData.name}: two analyses compared` : LINK_GONE_TITLE} | ${PRODUCT_NAME}` }, ...RESULTS_META]
 
@@ -27,7 +27,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       swimmerId,
       name: viewer.kind === 'share' ? swimmer.firstName : swimmer.name,
       firstName: swimmer.firstName,
-      bookHref: viewer.kind === 'account' && swimmer.accountId === viewer.accountId ? bookAnalysisHref(swimmerId) : null,
+      bookHref: viewer.kind === 'account' && swimmer.accountId === viewer.accountId ? bookSlotLink({ swimmer: String(swimmerId) }) : null,
       share,
       query: shareQuery(share),
       ...(await compareChoiceOf(swimmerId, new URL(request.url).searchParams)),

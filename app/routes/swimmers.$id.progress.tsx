@@ -3,7 +3,7 @@ import type { Route } from './+types/swimmers.$id.progress'
 import { ProgressView } from '~/components/analysis-progress'
 import { LINK_GONE_TITLE, LinkGone } from '~/components/link-gone'
 import { ShareForm, ShareLinksList } from '~/components/share-links'
-import { bookAnalysisHref, linkGone, progressPageOf, resultsViewer, RESULTS_HEADERS, shareFormsAction, shareLinksView } from '~/web/analyses/analysis-pages.server'
+import { linkGone, progressPageOf, resultsViewer, RESULTS_HEADERS, shareFormsAction, shareLinksView } from '~/web/analyses/analysis-pages.server'
 import { requireUser } from '~/web/auth.server'
 import { notFoundUnless } from '~/web/refusals.server'
 import { rowId } from '~/lib/row-id'
@@ -11,7 +11,7 @@ import { RESULTS_META } from '~/web/analyses/results-meta'
 import { PRODUCT_NAME } from '~/lib/seo'
 import { maySeeSwimmer } from '~/modules/analyses/access.server'
 import { swimmerHeading, swimmerHistory } from '~/modules/analyses/views.server'
-import { analysisLink } from '~/lib/links'
+import { analysisLink, bookSlotLink } from '~/lib/links'
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${!loaderData ? 'Progress' : 'name' in loaderData ? `${loaderData.name}’s progress` : LINK_GONE_TITLE} | ${PRODUCT_NAME}` }, ...RESULTS_META]
 
@@ -34,7 +34,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       share,
       family,
       progress: progressPageOf(history, new URL(request.url).searchParams.get('event')),
-      bookHref: family ? bookAnalysisHref(swimmerId) : null,
+      bookHref: family ? bookSlotLink({ swimmer: String(swimmerId) }) : null,
       links: family ? await shareLinksView(viewer.accountId, swimmerId) : [],
     },
     { headers: RESULTS_HEADERS },

@@ -8,7 +8,6 @@ import { formatCreditNoteNumber, financialYearOf } from './receipt-number'
 import { renderCreditNotePdf, type CreditNoteDocument } from './credit-note-pdf.server'
 import { receiptItems } from './receipt-items.server'
 import { sellerIn, type ReceiptOwner } from './receipts.server'
-import { creditNoteLink } from '~/lib/links'
 
 /**
  * Issues the credit note of a refund that just completed, inside the transaction that completed it
@@ -182,9 +181,4 @@ function registrationCreditNotes<Key extends number | string>(key: AnyPgColumn, 
     )
     .where(where)
     .orderBy(asc(creditNotes.issuedAt), asc(creditNotes.id))
-}
-
-/** Where a credit note is downloaded by someone signed in (staff, its customer). */
-export function creditNotePath(refundId: string) {
-  return creditNoteLink(refundId)
 }

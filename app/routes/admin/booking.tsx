@@ -15,7 +15,7 @@ import { bookingStory, setAttendance } from '~/modules/booking/staff.server'
 import { BOOKING_STATUS_LABELS, bookingDayLines } from '~/modules/booking/texts'
 import { deliverReport, MAX_REPORT_FILE_BYTES, MAX_REPORT_FILES, reportsOf } from '~/modules/reports/reports.server'
 import { analysesOfBookings } from '~/modules/analyses/publishing.server'
-import { creditNotePath, creditNotesOfBookings } from '~/modules/receipts/credit-notes.server'
+import { creditNotesOfBookings } from '~/modules/receipts/credit-notes.server'
 import { readForm } from '~/web/form-data.server'
 import { formIntent } from '~/web/intent'
 import { refuseNul } from '~/web/nul.server'
@@ -24,7 +24,7 @@ import { promoDiscountRow } from '~/modules/promotions/texts'
 import { notFoundUnless, refusalData } from '~/web/refusals.server'
 import { formatPhone } from '~/lib/phone'
 import { bookingDeclaration } from '~/modules/swimmers/consent.server'
-import { adminAnalysisLink, adminBookingLink, adminCustomerLink, reportFileLink, rescheduleLink } from '~/lib/links'
+import { adminAnalysisLink, adminBookingLink, adminCustomerLink, creditNoteLink, reportFileLink, rescheduleLink } from '~/lib/links'
 
 export const meta: Route.MetaFunction = ({ params }) => [{ title: `Booking ${params.reference} | Admin` }, { name: 'robots', content: 'noindex' }]
 
@@ -81,7 +81,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       events: events.filter((event) => event.orderId === payment.orderId).map((event) => `${formatLabDateTime(event.receivedAt)}: ${event.source} said ${event.state ?? '(no state)'}, ${event.outcome}`),
     })),
     refunds: refunds.map((refund) => ({ refundId: refund.refundId, summary: `${formatRupees(refund.amountPaise)}, ${refund.settledByHand ? `repaid by hand (${refund.settledByHand})` : refund.state}: ${refund.reason}`, lastError: refund.settledByHand ? null : refund.lastError })),
-    creditNotes: (credits.get(booking.id) ?? []).map((note) => ({ number: note.number, date: formatLabDate(note.issuedAt), amount: formatRupees(note.amountPaise), url: creditNotePath(note.refundId) })),
+    creditNotes: (credits.get(booking.id) ?? []).map((note) => ({ number: note.number, date: formatLabDate(note.issuedAt), amount: formatRupees(note.amountPaise), url: creditNoteLink(note.refundId) })),
     messages: messages.map((message) => ({
       channel: message.channel === 'whatsapp' ? 'WhatsApp' : 'E-mail',
       subject: message.subject,

@@ -18,13 +18,13 @@ import { batchTimes } from '~/modules/camps/fulfilment.server'
 import { batchDetails, BatchSchema, campDetails, CampSchema, CancelRegistrationSchema, EditBatchSchema, MoveRegistrationSchema } from '~/modules/camps/staff-schemas'
 import { cancelRegistration, moveRegistration } from '~/modules/camps/staff-registrations.server'
 import { findCamp, staffCamp } from '~/modules/camps/staff-views.server'
-import { creditNotePath, creditNotesOfCamp } from '~/modules/receipts/credit-notes.server'
+import { creditNotesOfCamp } from '~/modules/receipts/credit-notes.server'
 import { readForm } from '~/web/form-data.server'
 import { formIntent, unknownForm } from '~/web/intent'
 import { refuseNul } from '~/web/nul.server'
 import { formErrorsOf, notFoundUnless, refusalOf } from '~/web/refusals.server'
 import { formatPhone } from '~/lib/phone'
-import { adminCampLink, adminCampRegistrationsCsvLink } from '~/lib/links'
+import { adminCampLink, adminCampRegistrationsCsvLink, creditNoteLink } from '~/lib/links'
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${loaderData?.camp.name ?? 'Camp'} | Admin` }, { name: 'robots', content: 'noindex' }]
 
@@ -93,7 +93,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
         declaration: registration.declaredAt ? "Declared: 18 or older, or registered by the parent or guardian" : null,
         confirmed: registration.status === 'confirmed',
         refundable: registration.refundable,
-        creditNotes: (credits.get(registration.reference) ?? []).map((note) => ({ number: note.number, date: formatLabDate(note.issuedAt), amount: formatRupees(note.amountPaise), url: creditNotePath(note.refundId) })),
+        creditNotes: (credits.get(registration.reference) ?? []).map((note) => ({ number: note.number, date: formatLabDate(note.issuedAt), amount: formatRupees(note.amountPaise), url: creditNoteLink(note.refundId) })),
       })),
       waitlist: batch.waitlist.map((entry) => ({
         id: entry.id,

@@ -121,12 +121,9 @@ export function analysisPageOf(view: AnalysisView, { query, family }: { query: s
     clips: view.clips.map((clip) => ({ id: clip.id, title: clip.title, hasPoster: clip.hasPoster, chapters: clip.chapters, angle: clip.angleLabel, event: clip.event })),
     findings: view.findings,
     report: reportView(view.report, (fileId) => analysisReportFileLink(view.id, fileId, query)),
-    nextAnalysis: view.nextAnalysisOn ? { date: formatLongDate(view.nextAnalysisOn), bookHref: family && view.swimmer ? bookAnalysisHref(view.swimmer.id) : null } : null,
+    nextAnalysis: view.nextAnalysisOn ? { date: formatLongDate(view.nextAnalysisOn), bookHref: family && view.swimmer ? bookSlotLink({ swimmer: String(view.swimmer.id) }) : null } : null,
   }
 }
-
-/** Where the family books the swimmer's next analysis, the swimmer already chosen. */
-export const bookAnalysisHref = (swimmerId: number) => bookSlotLink({ swimmer: String(swimmerId) })
 
 /** "Tuesday, 1 December 2026 to Thursday, 3 December 2026", or the one day. */
 export function sessionsText(dates: string[]) {

@@ -1,11 +1,11 @@
 import { data, href } from 'react-router'
-import { GUEST_BOOKING_LINK, guestBookingPath, isLinkKey } from '~/lib/private-links.server'
+import { GUEST_BOOKING_LINK, isLinkKey } from '~/lib/private-links.server'
 import { bookingByReference } from '~/modules/booking/bookings.server'
 import { guestLinkOpen } from '~/modules/booking/guest-links.server'
 import { requireUser } from '~/web/auth.server'
 import { refuseNul } from '~/web/nul.server'
 import { notFoundUnless } from '~/web/refusals.server'
-import { adminBookingLink } from '~/lib/links'
+import { adminBookingLink, bookingViewLink } from '~/lib/links'
 
 /** The answer to a guest link (or a receipt or report file it led to) past its end: the root's error page explains. */
 export function linkExpired() {
@@ -35,7 +35,7 @@ export async function bookingForChange(request: Request, reference: string) {
   if (key) {
     const booking = await bookingFromGuestLink(reference, key)
     notFoundUnless(booking)
-    return { booking, backTo: guestBookingPath(reference, key), linkQuery: `?${new URLSearchParams({ key })}`, viaLink: true, staff: null }
+    return { booking, backTo: bookingViewLink(reference, key), linkQuery: `?${new URLSearchParams({ key })}`, viaLink: true, staff: null }
   }
   const booking = await bookingByReference(reference)
   const user = await requireUser(request)
