@@ -14,7 +14,7 @@ import { href } from 'react-router'
 type Query = ConstructorParameters<typeof URLSearchParams>[0]
 
 /** A path with its query, or the bare path when the query is empty. */
-export function withQuery(path: string, query: Query) {
+function withQuery(path: string, query: Query) {
   const search = new URLSearchParams(query)
   return search.size ? `${path}?${search}` : path
 }
