@@ -6,6 +6,8 @@ import { startTestServer, type TestServer } from '../support/test-server'
 import { fieldState, registrationForm, text, Visitor } from '../support/visitor'
 import { paySummary } from '../support/camp-summary'
 import { CODE_REFUSED } from '~/modules/accounts/codes.server'
+import { withinOneWindow } from '../support/rate-limit-window'
+import { LIMITS } from '~/modules/rate-limit/limits.server'
 import { STAFF, useTestSite } from '../support/site'
 
 // The account pages as a browser without JavaScript uses them: plain form posts, redirects and
@@ -295,6 +297,7 @@ describe('signing in and out without JavaScript', () => {
   it('limits sign-in attempts with a clear message', async () => {
     const victim = newVisitor()
     await registerAndVerify(victim, 'limited@example.com')
+    await withinOneWindow(LIMITS.signInPerAccount.windowSeconds)
     let last
     for (let i = 0; i < 11; i += 1) last = await newVisitor().post('/login', { email: 'limited@example.com', password: 'guess-number-' + i, website_url: '' })
     expect(last!.status).toBe(429)

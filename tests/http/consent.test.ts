@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { bookAndPay, chooseSlot } from '../support/booking-flow'
 import { eventually } from '../support/eventually'
 import { emailFor, useTestSite } from '../support/site'
+import { withinOneWindow } from '../support/rate-limit-window'
+import { LIMITS } from '~/modules/rate-limit/limits.server'
 import { codeIn } from '../support/smtp-sink'
 import { fieldState, registrationForm, text, Visitor } from '../support/visitor'
 
@@ -145,6 +147,7 @@ describe("the parent's consent link", () => {
     expect(text(waiting.html)).toContain('we e-mailed wrong.parent@example.com a link')
     const own = await minor.post(`/swimmers/${id}/consent`, { intent: 'resend', parentEmail: emailFor('Meera Iyer'), website_url: '' })
     expect(fieldState(own.html, 'parentEmail').message).toMatch(/own e-mail address/)
+    await withinOneWindow(LIMITS.consentRequestPerSwimmer.windowSeconds, 5_000)
     const resent = await minor.post(`/swimmers/${id}/consent`, { intent: 'resend', parentEmail: 'priya.iyer@example.com', website_url: '' })
     expect(resent.status).toBe(302)
     const tooSoon = await minor.post(`/swimmers/${id}/consent`, { intent: 'resend', parentEmail: 'priya.iyer@example.com', website_url: '' })

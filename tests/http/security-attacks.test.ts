@@ -6,6 +6,11 @@ import { startTestServer, type TestServer } from '../support/test-server'
 import { lettersFor, registrationForm, signUp, text, Visitor } from '../support/visitor'
 import { CODE_REFUSED } from '~/modules/accounts/codes.server'
 import { useTestSite } from '../support/site'
+import { withinOneWindow } from '../support/rate-limit-window'
+import { LIMITS } from '~/modules/rate-limit/limits.server'
+
+/** Sign-in and code entry count in windows of this length (code sending in hours, which start on one of them). */
+const SIGN_IN_WINDOW_SECONDS = LIMITS.signInPerAccount.windowSeconds
 
 // Each attack is a test that fails if the attack works: open redirects, session fixation,
 // cross-site form posts, and guessing passwords and codes. (Attacks on payments are in
@@ -24,16 +29,6 @@ async function customer(server = site.server) {
 }
 
 const staff = site.staff
-
-/**
- * Rate limits count in fixed 15-minute windows: a series of attempts starts well inside one, so
- * that a window ending halfway cannot make a limit look absent.
- */
-async function withinOneWindow(needMs = 20_000) {
-  const windowMs = 15 * 60_000
-  const left = windowMs - (Date.now() % windowMs)
-  if (left < needMs) await new Promise((resolve) => setTimeout(resolve, left + 250))
-}
 
 /** A POST as another site's page makes the victim's browser send it: the victim's cookies, no Origin of ours. */
 async function crossSitePost(visitor: Visitor, path: string, form: Record<string, string>, headers: Record<string, string>) {
@@ -260,7 +255,7 @@ describe('guessing passwords and codes', { timeout: 60_000 }, () => {
   const tooMany = /Too many attempts\. Please wait \d+ minutes? and try again\./
 
   it('after 10 wrong passwords for an account (from anywhere), even the right one is refused for a while, except from the owner\'s own browser', async () => {
-    await withinOneWindow()
+    await withinOneWindow(SIGN_IN_WINDOW_SECONDS)
     const victim = await customer()
     await victim.post('/logout', {})
     for (let guess = 0; guess < 10; guess += 1) expect((await new Visitor(site.url).post('/login', { email: victim.email, password: `guess-${guess}-xyz`, website_url: '' })).status).toBe(401)
@@ -286,7 +281,7 @@ describe('guessing passwords and codes', { timeout: 60_000 }, () => {
   })
 
   it('the owner\'s browser has a limit of its own', async () => {
-    await withinOneWindow()
+    await withinOneWindow(SIGN_IN_WINDOW_SECONDS)
     const owner = await customer()
     await owner.post('/logout', {})
     for (let guess = 0; guess < 10; guess += 1) expect((await owner.post('/login', { email: owner.email, password: `typo-${guess}-xyz`, website_url: '' })).status).toBe(401)
@@ -296,7 +291,7 @@ describe('guessing passwords and codes', { timeout: 60_000 }, () => {
   })
 
   it('after 30 sign-in attempts from one address, that address is refused even with a right password', async () => {
-    await withinOneWindow()
+    await withinOneWindow(SIGN_IN_WINDOW_SECONDS)
     const victim = await customer()
     await victim.post('/logout', {})
     const sprayer = new Visitor(site.url)
@@ -309,7 +304,7 @@ describe('guessing passwords and codes', { timeout: 60_000 }, () => {
   })
 
   it('a verification code dies after 5 wrong tries, and after 10 tries in all even a right new code is refused', async () => {
-    await withinOneWindow()
+    await withinOneWindow(SIGN_IN_WINDOW_SECONDS)
     const email = `guess.verify.${site.server.port}@example.com`
     await new Visitor(site.url).post('/registration', registrationForm({ email }))
     const first = codeIn((await site.sink.waitForMailTo(email, /verification code/)).text)
@@ -335,7 +330,7 @@ describe('guessing passwords and codes', { timeout: 60_000 }, () => {
   })
 
   it('a password reset code dies after 5 wrong tries, and after 10 tries in all even a right new code is refused', async () => {
-    await withinOneWindow()
+    await withinOneWindow(SIGN_IN_WINDOW_SECONDS)
     const owner = await customer()
     const email = owner.email
     const reset = (code: string, password = 'taken-over-1') => new Visitor(site.url).post(`/forgot-password?${new URLSearchParams({ email })}`, { intent: 'reset', email, code, password, confirmPassword: password, website_url: '' })
@@ -370,7 +365,7 @@ describe('a client address made up in X-Forwarded-For', { timeout: 60_000 }, () 
   })
 
   it('does not reset the limit when the server is not behind a trusted proxy', async () => {
-    await withinOneWindow()
+    await withinOneWindow(SIGN_IN_WINDOW_SECONDS)
     const victim = await customer(direct)
     await victim.post('/logout', {})
     const sprayer = new Visitor(direct.url)
@@ -384,7 +379,7 @@ describe('a client address made up in X-Forwarded-For', { timeout: 60_000 }, () 
   })
 
   it('behind one trusted proxy, addresses the client put before the one the proxy added do not reset the limit', async () => {
-    await withinOneWindow()
+    await withinOneWindow(SIGN_IN_WINDOW_SECONDS)
     const victim = await customer()
     await victim.post('/logout', {})
     // The proxy appends the address it sees (127.0.0.9); everything before it is the client's say.
