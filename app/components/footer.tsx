@@ -2,11 +2,10 @@ import { Link } from 'react-router'
 import { PRODUCT_NAME, PRODUCT_TAGLINE } from '~/lib/seo'
 import { LogoMark } from './icons'
 
-type FooterContact = {
+export type FooterContact = {
   phone: string
   phoneHours: string
   supportEmail: string
-  infoEmail: string
   postalAddress: string
   socialLinks: { linkedin: string; instagram: string; twitter: string }
 }
