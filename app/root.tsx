@@ -4,7 +4,7 @@ import type { Route } from './+types/root'
 import stylesheet from './root.css?url'
 import { skipRevalidationAfterQuote } from './components/camp-quote-action'
 import { ErrorPage } from './components/error-page'
-import { Footer } from './components/footer'
+import { Footer, type FooterContact } from './components/footer'
 import { Header } from './components/header'
 import { PromoBanner } from './components/promo-banner'
 import { Toast } from './components/toast'
@@ -34,7 +34,8 @@ export async function loader({ request }: Route.LoaderArgs) {
       siteUrl: config().SITE_URL,
       // A visitor who closed the camp banner is sent none for the rest of the visit.
       banner: settings && camps && !closed ? { visible: settings.bannerVisible, coach: settings.coach, camps: bannerCamps(camps) } : null,
-      contact: settings,
+      // Only what the footer shows: the data goes out with every page (the rest of the settings are the pages' own).
+      contact: settings && footerContact(settings),
       year: labToday(now).slice(0, 4),
       user: user ? { name: user.name, isAdmin: user.isAdmin } : null,
       campsOpen: camps?.some((camp) => registrationOpen(camp, now)) ?? false,
@@ -43,6 +44,10 @@ export async function loader({ request }: Route.LoaderArgs) {
     },
     { headers },
   )
+}
+
+function footerContact({ postalAddress, phone, phoneHours, supportEmail, socialLinks }: FooterContact) {
+  return { postalAddress, phone, phoneHours, supportEmail, socialLinks }
 }
 
 function logAndForget(message: string) {

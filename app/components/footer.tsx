@@ -1,12 +1,12 @@
-import { href, Link } from 'react-router'
+import { href } from 'react-router'
 import { PRODUCT_NAME, PRODUCT_TAGLINE } from '~/lib/seo'
 import { LogoMark } from './icons'
+import { SiteLink, useFollowSiteLinks } from './site-links'
 
-type FooterContact = {
+export type FooterContact = {
   phone: string
   phoneHours: string
   supportEmail: string
-  infoEmail: string
   postalAddress: string
   socialLinks: { linkedin: string; instagram: string; twitter: string }
 }
@@ -40,8 +40,9 @@ export function Footer({ contact, year, testPayments, signedIn }: { contact: Foo
         { href: contact.socialLinks.twitter, label: 'X (Twitter)' },
       ].filter((link) => link.href !== '')
     : []
+  const followLink = useFollowSiteLinks()
   return (
-    <footer className="bg-brand-900 text-slate-100">
+    <footer onClick={followLink} className="bg-brand-900 text-slate-100">
       <div className="container-page grid gap-10 py-12 sm:grid-cols-2 lg:grid-cols-4">
         <div>
           <p className="flex items-center gap-2 text-lg font-bold text-white">
@@ -49,15 +50,15 @@ export function Footer({ contact, year, testPayments, signedIn }: { contact: Foo
             {PRODUCT_NAME}
           </p>
           <p className="mt-3 text-sm text-slate-300">{PRODUCT_TAGLINE}.</p>
-          <Link to={href('/book')} className="btn-on-dark mt-5">
+          <SiteLink to={href('/book')} className="btn-on-dark mt-5">
             Book Now
-          </Link>
+          </SiteLink>
           {!signedIn && (
             <p className="mt-4 text-sm text-slate-300">
               Already a customer?{' '}
-              <Link to={href('/login')} className="font-semibold text-white underline underline-offset-4">
+              <SiteLink to={href('/login')} className="font-semibold text-white underline underline-offset-4">
                 Sign in
-              </Link>
+              </SiteLink>
             </p>
           )}
         </div>
@@ -73,7 +74,7 @@ export function Footer({ contact, year, testPayments, signedIn }: { contact: Foo
             </ul>
           ) : (
             <p className="mt-4 text-sm text-slate-300">
-              See <Link to={href('/contact')} className="underline">Contact Us</Link>.
+              See <SiteLink to={href('/contact')} className="underline">Contact Us</SiteLink>.
             </p>
           )}
           {social.length > 0 && (
@@ -110,9 +111,9 @@ function FooterLinks({ label, heading, links }: { label: string; heading: string
       <ul className="mt-4 space-y-2 text-sm">
         {links.map((link) => (
           <li key={link.to}>
-            <Link to={link.to} className="text-slate-300 underline-offset-4 hover:text-white hover:underline">
+            <SiteLink to={link.to} className="text-slate-300 underline-offset-4 hover:text-white hover:underline">
               {link.label}
-            </Link>
+            </SiteLink>
           </li>
         ))}
       </ul>

@@ -1,8 +1,9 @@
 import { useEffect, useRef, useState } from 'react'
-import { Form, href, Link, NavLink, useLocation } from 'react-router'
+import { Form, href, useLocation } from 'react-router'
 import { PRODUCT_NAME } from '~/lib/seo'
 import { LogoMark } from './icons'
 import { CloseIcon } from './more-line-icons'
+import { SiteLink, SiteNavLink, useFollowSiteLinks } from './site-links'
 
 type NavItem = { to: string; label: string }
 
@@ -50,6 +51,7 @@ export function Header({ user, campsOpen }: { user: HeaderUser | null; campsOpen
   const scrolled = useScrolledPast(SCROLL_THRESHOLD)
   const menu = useRef<HTMLDetailsElement>(null)
   const location = useLocation()
+  const followLink = useFollowSiteLinks()
 
   // A client-side navigation from the mobile menu closes it, as a full page load would; a menu
   // opened before the page's scripts ran stays open (the first run of this effect is no navigation).
@@ -66,24 +68,25 @@ export function Header({ user, campsOpen }: { user: HeaderUser | null; campsOpen
   const links = navItems(user, campsOpen)
   return (
     <header
+      onClick={followLink}
       data-scrolled={scrolled}
       className={`sticky top-0 z-40 transition-[background-color,box-shadow] duration-200 ${
         scrolled ? 'bg-white shadow-md' : 'bg-white/95 shadow-none'
       }`}
     >
       <div className="container-page flex h-16 items-center justify-between gap-4">
-        <Link to="/" className="flex items-center gap-2 font-bold text-brand-900" aria-label={`${PRODUCT_NAME} — home`}>
+        <SiteLink to={href('/')} className="flex items-center gap-2 font-bold text-brand-900" aria-label={`${PRODUCT_NAME} — home`}>
           <LogoMark className="h-8 w-8 text-brand-700" />
           <span className="text-base leading-tight sm:text-lg">{PRODUCT_NAME}</span>
-        </Link>
+        </SiteLink>
 
         <nav aria-label="Main" className="hidden lg:block">
           <ul className="flex items-center gap-0.5 whitespace-nowrap">
             {links.map((link) => (
               <li key={link.to}>
-                <NavLink to={link.to} end className={navLinkClass}>
+                <SiteNavLink to={link.to} end className={navLinkClass}>
                   {link.label}
-                </NavLink>
+                </SiteNavLink>
               </li>
             ))}
           </ul>
@@ -95,12 +98,12 @@ export function Header({ user, campsOpen }: { user: HeaderUser | null; campsOpen
           </div>
         ) : (
           <div className="hidden items-center gap-2 whitespace-nowrap lg:flex">
-            <NavLink to={href('/login')} className={navLinkClass}>
+            <SiteNavLink to={href('/login')} className={navLinkClass}>
               Sign in
-            </NavLink>
-            <Link to={href('/book')} className="btn-primary">
+            </SiteNavLink>
+            <SiteLink to={href('/book')} className="btn-primary">
               Book a Session
-            </Link>
+            </SiteLink>
           </div>
         )}
 
@@ -119,25 +122,25 @@ export function Header({ user, campsOpen }: { user: HeaderUser | null; campsOpen
               {user && <li className="px-3 pt-3 pb-1 text-sm font-medium text-slate-700">Welcome, {user.name}</li>}
               {links.map((link) => (
                 <li key={link.to}>
-                  <NavLink to={link.to} end className={mobileLinkClass}>
+                  <SiteNavLink to={link.to} end className={mobileLinkClass}>
                     {link.label}
-                  </NavLink>
+                  </SiteNavLink>
                 </li>
               ))}
               {!user && (
                 <li>
-                  <NavLink to={href('/login')} className={mobileLinkClass}>
+                  <SiteNavLink to={href('/login')} className={mobileLinkClass}>
                     Sign in
-                  </NavLink>
+                  </SiteNavLink>
                 </li>
               )}
               <li className="py-3">
                 {user ? (
                   <LogoutButton wide />
                 ) : (
-                  <Link to={href('/book')} className="btn-primary w-full">
+                  <SiteLink to={href('/book')} className="btn-primary w-full">
                     Book a Session
-                  </Link>
+                  </SiteLink>
                 )}
               </li>
             </ul>

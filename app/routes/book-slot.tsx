@@ -209,28 +209,45 @@ type SwimmerOption = { id: number; name: string; mayBeBooked: boolean }
  * several swimmers, the usual one chosen), then the times, each a button of this form.
  */
 function HoldForm({ date, swimmers, preselected, children }: { date: string; swimmers: SwimmerOption[]; preselected: number | null; children: ReactNode }) {
-  const [form, fields] = useForm<{ swimmerId: string }>({ id: 'hold-slot', defaultValue: { swimmerId: preselected === null ? undefined : String(preselected) } })
-  const only = swimmers.length === 1 ? swimmers[0]! : null
+  if (swimmers.length > 1) {
+    return (
+      <HoldFormChoosingSwimmer date={date} swimmers={swimmers} preselected={preselected}>
+        {children}
+      </HoldFormChoosingSwimmer>
+    )
+  }
+  const only = swimmers[0]
+  // With no choice to validate, the form needs none of the form library's state (a fair share of the page's render).
   return (
-    <Form method="post" {...getFormProps(form)} className="mt-2">
+    <Form method="post" id={HOLD_FORM_ID} noValidate className="mt-2">
       <HoneypotField />
       <input type="hidden" name="date" value={date} />
-      {only ? (
+      {only && (
         <>
           <input type="hidden" name="swimmerId" value={only.id} />
           <p className="text-ink">
             Swimmer: <strong>{only.name}</strong>
           </p>
         </>
-      ) : (
-        swimmers.length > 1 && (
-          <RadioGroupField
-            field={fields.swimmerId}
-            legend="Who will swim?"
-            options={swimmers.map((swimmer) => ({ value: String(swimmer.id), label: swimmerChoiceLabel(swimmer) }))}
-          />
-        )
       )}
+      {children}
+    </Form>
+  )
+}
+
+const HOLD_FORM_ID = 'hold-slot'
+
+function HoldFormChoosingSwimmer({ date, swimmers, preselected, children }: { date: string; swimmers: SwimmerOption[]; preselected: number | null; children: ReactNode }) {
+  const [form, fields] = useForm<{ swimmerId: string }>({ id: HOLD_FORM_ID, defaultValue: { swimmerId: preselected === null ? undefined : String(preselected) } })
+  return (
+    <Form method="post" {...getFormProps(form)} className="mt-2">
+      <HoneypotField />
+      <input type="hidden" name="date" value={date} />
+      <RadioGroupField
+        field={fields.swimmerId}
+        legend="Who will swim?"
+        options={swimmers.map((swimmer) => ({ value: String(swimmer.id), label: swimmerChoiceLabel(swimmer) }))}
+      />
       {children}
     </Form>
   )
