@@ -6,7 +6,7 @@ import { skipRevalidationAfterQuote } from './components/camp-quote-action'
 import { ErrorPage } from './components/error-page'
 import { Footer, type FooterContact } from './components/footer'
 import { Header } from './components/header'
-import { PromoBanner } from './components/promo-banner'
+import { CampBanner } from './components/camp-banner'
 import { Toast } from './components/toast'
 import { config } from './config.server'
 import { getUser } from './web/auth.server'
@@ -85,7 +85,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <a href="#main" className="sr-only z-50 rounded bg-white px-4 py-2 font-semibold text-brand-800 focus:not-sr-only focus:fixed focus:top-2 focus:left-2">
           Skip to content
         </a>
-        {root?.banner && bannerVisible && showsCampBanner && <PromoBanner camps={root.banner.camps} coach={root.banner.coach} />}
+        {root?.banner && bannerVisible && showsCampBanner && <CampBanner camps={root.banner.camps} coach={root.banner.coach} />}
         <Header user={root?.user ?? null} campsOpen={root?.campsOpen ?? false} />
         <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
           {root?.toast && <Toast key={root.toast.id} toast={root.toast} />}

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react'
-import { ChevronDownIcon } from './more-line-icons'
+import { ChevronDownIcon } from './control-icons'
 
 export type FaqItem = { question: string; answer: ReactNode }
 

@@ -4,8 +4,8 @@ type IconProps = { className?: string }
 
 /**
  * Line icons of the marketing pages' features, drawn like the small line icons
- * (line-icons.tsx, more-line-icons.tsx) at feature size. Always decorative: a visible label sits beside them.
- * These are the ones the home page draws; more-feature-icons.tsx holds the rest, so the home
+ * (line-icons.tsx) at feature size. Always decorative: a visible label sits beside them.
+ * These are the ones the home page draws; inner-page-feature-icons.tsx holds the rest, so the home
  * page's script does not carry icons it never shows.
  */
 export function LineIcon({ className = 'h-7 w-7', children }: IconProps & { children: ReactNode }) {

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react'
 import { Form, href, useLocation } from 'react-router'
 import { PRODUCT_NAME } from '~/lib/seo'
 import { LogoMark } from './icons'
-import { CloseIcon } from './more-line-icons'
+import { CloseIcon } from './control-icons'
 import { SiteLink, SiteNavLink, useFollowSiteLinks } from './site-links'
 
 type NavItem = { to: string; label: string }

@@ -1,7 +1,7 @@
 /**
  * Small line icons (24×24, stroke = currentColor). All decorative: a text label always accompanies them.
- * These are the ones the home page draws (its links and calls to action); more-line-icons.tsx holds
- * the rest, so the home page's script does not carry icons it never shows.
+ * These are the ones the home page draws (its links and calls to action); control-icons.tsx and
+ * contact-icons.tsx hold the rest, so the home page's script does not carry icons it never shows.
  */
 type IconProps = { className?: string }
 

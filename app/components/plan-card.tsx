@@ -1,6 +1,6 @@
 import { Link } from 'react-router'
 import { formatWholeRupees } from '~/lib/money'
-import { CheckIcon } from './more-line-icons'
+import { CheckIcon } from './control-icons'
 
 type Plan = {
   name: string

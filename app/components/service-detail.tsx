@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react'
 import { IconBadge } from './feature-card'
-import { CheckIcon } from './more-line-icons'
+import { CheckIcon } from './control-icons'
 
 type ServiceFeature = { title: string; text: ReactNode }
 

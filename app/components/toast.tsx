@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { useHydrated } from '~/web/use-hydrated'
-import { CloseIcon } from './more-line-icons'
+import { CloseIcon } from './control-icons'
 
 type ToastMessage = { id: string; type: 'success' | 'error' | 'info'; title: string; description?: string }
 

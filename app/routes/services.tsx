@@ -4,7 +4,7 @@ import { ArrowLink } from '~/components/arrow-link'
 import { CallToAction } from '~/components/call-to-action'
 import { FeatureCard } from '~/components/feature-card'
 import { JointAngleIcon, ReportIcon, StopwatchIcon, UnderwaterCameraIcon } from '~/components/feature-icons'
-import { CoachWhistleIcon, FamilyIcon, MedalIcon, TriathlonIcon } from '~/components/more-feature-icons'
+import { CoachWhistleIcon, FamilyIcon, MedalIcon, TriathlonIcon } from '~/components/inner-page-feature-icons'
 import {
   BiomechanicsIllustration,
   RaceAnalysisIllustration,

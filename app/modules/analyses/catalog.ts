@@ -72,6 +72,9 @@ const SPLIT = /^split_(\d{2,4})$/
 const VELOCITY = /^velocity_(\d{1,4})_(\d{1,4})$/
 const CUSTOM = /^custom_[a-z0-9_]{1,40}$/
 
+/** A metric's value as staff type and read it: at most three decimals. */
+export const formatMetricValue = (value: number) => String(Math.round(value * 1000) / 1000)
+
 /** The definition of a metric key: one of the list, a split or segment velocity, or null for a custom or unknown key. */
 export function metricDefinition(key: string): MetricDefinition | null {
   const listed = METRICS.find((metric) => metric.key === key)

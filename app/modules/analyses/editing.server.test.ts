@@ -6,7 +6,7 @@ import { DomainError } from '~/lib/domain-error'
 import { confirmedBookings, startedAnalysis } from '../../../tests/support/analyses'
 import { createStaff } from '../../../tests/support/booking'
 import { useTestDatabase } from '../../../tests/support/test-database'
-import { addCustomMetric, addDrill, addEvent, changeDrill, analysisForStaff, removeDrill, removeEvent, removeFinding, saveFinding, saveMetrics, setDetails, startAnalysis } from './editing.server'
+import { addCustomMetric, addDrill, addEvent, changeDrill, analysisForStaff, namesPartsOf, removeDrill, removeEvent, removeFinding, saveFinding, saveMetrics, setDetails, startAnalysis } from './editing.server'
 import { CustomMetricSchema, DrillSchema, FindingSchema, LIMITS, metricsSchema, parseMetricValue, segmentMetricKeys, valueFieldName } from './schemas'
 
 useTestDatabase()
@@ -91,6 +91,28 @@ describe('recording an analysis', () => {
     expect((await refusal(changeDrill(actor, otherId, drillId, { name: 'Taken', instructions: '', videoUrl: null }))).kind).toBe('not_found')
     expect((await refusal(removeDrill(actor, otherId, drillId))).kind).toBe('not_found')
     expect((await refusal(addCustomMetric(actor, analysisId, { eventId, label: 'Final time', unit: 's', better: 'lower', value: 30 }))).field).toBe('label')
+  })
+})
+
+describe('what a form is about', () => {
+  it('names parts of this analysis only: its events, findings and drills, by the ids the form sent', async () => {
+    const { bookings: [booking, otherBooking] } = await confirmedBookings(['2030-03-04', '2030-06-03'])
+    const bookingId = booking!.bookingId
+    const analysisId = await startAnalysis(actor, bookingId)
+    const eventId = await addEvent(actor, analysisId, { stroke: 'freestyle', distance: 100 })
+    const findingId = await saveFinding(actor, analysisId, { title: 'Early breathing', whyItMatters: '', priority: 'high' })
+    const drillId = await addDrill(actor, analysisId, { findingId, name: 'Tumble turns', instructions: '', videoUrl: null })
+    const otherEventId = await addEvent(actor, await startAnalysis(actor, otherBooking!.bookingId), { stroke: 'freestyle', distance: 50 })
+    const analysis = (await analysisForStaff(bookingId))!.analysis!
+
+    expect(namesPartsOf(analysis, [{ part: 'eventId', id: String(eventId) }, { part: 'findingId', id: String(findingId) }, { part: 'drillId', id: String(drillId) }])).toBe(true)
+    expect(namesPartsOf(analysis, [{ part: 'eventId', id: String(otherEventId) }])).toBe(false)
+    // An id that is not a number, or missing, names nothing.
+    expect(namesPartsOf(analysis, [{ part: 'eventId', id: `${eventId}.0` }])).toBe(false)
+    expect(namesPartsOf(analysis, [{ part: 'eventId', id: null }])).toBe(false)
+    // An optional one may be left out or empty, but not name another analysis's part.
+    expect(namesPartsOf(analysis, [{ part: 'drillId', id: null, optional: true }, { part: 'findingId', id: '', optional: true }])).toBe(true)
+    expect(namesPartsOf(analysis, [{ part: 'eventId', id: String(otherEventId), optional: true }])).toBe(false)
   })
 })
 

@@ -102,6 +102,25 @@ export async function analysisForStaff(bookingId: number, today = labToday()) {
 
 export type AnalysisForStaff = NonNullable<Awaited<ReturnType<typeof analysisForStaff>>>
 
+type StaffAnalysis = NonNullable<AnalysisForStaff['analysis']>
+
+/** The parts of an analysis a form can be about, by the field that sends the part's id. */
+export type AnalysisPart = 'eventId' | 'findingId' | 'drillId'
+
+function partIds(analysis: StaffAnalysis, part: AnalysisPart) {
+  if (part === 'eventId') return analysis.events.map((event) => event.id)
+  if (part === 'findingId') return analysis.findings.map((finding) => finding.id)
+  return analysis.findings.flatMap((finding) => finding.drills.map((drill) => drill.id))
+}
+
+/**
+ * Whether the ids a form sent name parts of this analysis: each is the id of one of its events,
+ * findings or drills, or, when `optional`, left out or empty.
+ */
+export function namesPartsOf(analysis: StaffAnalysis, sent: Array<{ part: AnalysisPart; id: unknown; optional?: boolean }>) {
+  return sent.every(({ part, id, optional }) => (optional === true && (id === null || id === '')) || (typeof id === 'string' && /^\d{1,10}$/.test(id) && partIds(analysis, part).includes(Number(id))))
+}
+
 /** The analysis, locked for the change: a change to another booking's analysis, or one that does not exist, is not found. */
 export async function lockedAnalysis(tx: Executor, analysisId: number) {
   const [analysis] = await tx.select().from(analyses).where(eq(analyses.id, analysisId)).for('update')

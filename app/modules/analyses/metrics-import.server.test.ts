@@ -3,7 +3,7 @@ import { startedAnalysis } from '../../../tests/support/analyses'
 import { createStaff } from '../../../tests/support/booking'
 import { useTestDatabase } from '../../../tests/support/test-database'
 import { addEvent, analysisForStaff, saveMetrics } from './editing.server'
-import { importMetrics, MAX_CSV_ROWS, previewImport, problemText } from './metrics-import.server'
+import { importMetrics, MAX_CSV_BYTES, MAX_CSV_ROWS, previewImport, problemText, readCsvFile } from './metrics-import.server'
 
 useTestDatabase()
 
@@ -116,5 +116,17 @@ describe('importing metrics from CSV', () => {
     const applied = await importMetrics(actor, analysisId, csv)
     expect(applied.changes.map((change) => [change.previous, change.value])).toEqual([[29, 28.41]])
     expect((await analysisForStaff(bookingId))!.analysis!.events.map((event) => event.label)).toEqual(['50 m freestyle'])
+  })
+})
+
+describe('reading an uploaded CSV file', () => {
+  it('reads the text of a UTF-8 file, and says what is wrong with any other', async () => {
+    expect(await readCsvFile(new File(['stroke,distance_m\r\n'], 'times.csv'))).toEqual({ csv: 'stroke,distance_m\r\n', fileName: 'times.csv' })
+    expect(await readCsvFile(null)).toEqual({ problem: 'Choose the CSV file to import.' })
+    expect(await readCsvFile(new File([], 'empty.csv'))).toEqual({ problem: 'Choose the CSV file to import.' })
+    expect(await readCsvFile(new File([new Uint8Array(MAX_CSV_BYTES + 1)], 'big.csv'))).toEqual({ problem: 'The file is larger than 1 MB.' })
+    const notText = { problem: 'The file is not a text (UTF-8) CSV file. Export it again as CSV.' }
+    expect(await readCsvFile(new File([new Uint8Array([0xff, 0xfe, 0x41])], 'sheet.xls'))).toEqual(notText)
+    expect(await readCsvFile(new File(['a,b\u0000'], 'nul.csv'))).toEqual(notText)
   })
 })

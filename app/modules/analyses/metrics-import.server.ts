@@ -4,7 +4,7 @@ import { analyses, analysisEvents, analysisMetrics, type BetterWhen } from '~/db
 import { parseCsv } from '~/lib/csv'
 import { DomainError } from '~/lib/domain-error'
 import { recordAudit, type Actor } from '~/modules/audit/audit.server'
-import { customMetricKey, DISTANCES_METRES, eventLabel, METRICS, metricDefinition, STROKES } from './catalog'
+import { customMetricKey, DISTANCES_METRES, eventLabel, formatMetricValue, METRICS, metricDefinition, STROKES } from './catalog'
 import { lockedAnalysis, writeMetrics, type MetricValue } from './editing.server'
 import { LIMITS, parseMetricValue } from './schemas'
 
@@ -203,6 +203,47 @@ export function planImport(text: string, stored: Stored): ImportPlan {
     plan.changes.push({ row, stroke, distanceMetres: distance, event: label, ...definition, value: value!, previous })
   })
   return plan
+}
+
+const NOT_CSV_TEXT = 'The file is not a text (UTF-8) CSV file. Export it again as CSV.'
+
+/** The text and name of an uploaded CSV file, or what is wrong with it: none chosen, too large, or not text. */
+export async function readCsvFile(file: unknown): Promise<{ csv: string; fileName: string } | { problem: string }> {
+  if (!(file instanceof File) || file.size === 0) return { problem: 'Choose the CSV file to import.' }
+  if (file.size > MAX_CSV_BYTES) return { problem: `The file is larger than ${MAX_CSV_BYTES / 1024 / 1024} MB.` }
+  let csv: string
+  try {
+    csv = new TextDecoder('utf-8', { fatal: true }).decode(await file.arrayBuffer())
+  } catch {
+    return { problem: NOT_CSV_TEXT }
+  }
+  if (csv.includes('\u0000')) return { problem: NOT_CSV_TEXT }
+  return { csv, fileName: file.name }
+}
+
+/** What staff see before confirming an import, with the file to send back with the confirmation. */
+export type ImportPreview = {
+  problems: string[]
+  changes: Array<{ row: number; event: string; metric: string; previous: string | null; value: string }>
+  newEvents: string[]
+  unchanged: number
+  empty: number
+  csv: string
+  fileName: string
+}
+
+/** The plan as staff read it: the first hundred problems, and each change with its unit. */
+export function importPreview(plan: ImportPlan, csv: string, fileName: string): ImportPreview {
+  const withUnit = (value: number, unit: string) => `${formatMetricValue(value)} ${unit}`.trim()
+  return {
+    problems: plan.problems.slice(0, 100).map(problemText).concat(plan.problems.length > 100 ? [`…and ${plan.problems.length - 100} more.`] : []),
+    changes: plan.changes.map((change) => ({ row: change.row, event: change.event, metric: change.label, previous: change.previous === null ? null : withUnit(change.previous, change.unit), value: withUnit(change.value, change.unit) })),
+    newEvents: plan.newEvents,
+    unchanged: plan.unchanged,
+    empty: plan.empty,
+    csv,
+    fileName,
+  }
 }
 
 /** The preview of an import: what it would add and overwrite, and every problem of the file. */

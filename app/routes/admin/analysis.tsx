@@ -1,24 +1,22 @@
 import { getFormProps, type SubmissionResult } from '@conform-to/react'
-import { parseWithZod } from '@conform-to/zod/v4'
 import { useMemo, type ReactNode } from 'react'
 import { data, Form, Link } from 'react-router'
-import type { z } from 'zod'
 import type { Route } from './+types/analysis'
 import { FieldError, FormAlert, PendingButton, RadioGroupField, SelectField, TextAreaField, TextField, useValidatedForm } from '~/components/form-fields'
+import { MetricsCsvImport } from '~/components/metrics-csv-import'
 import { DetailRow } from '~/components/payment-status-card'
 import { requireAdmin } from '~/web/auth.server'
 import { readForm } from '~/web/form-data.server'
-import { formIntent, unknownForm } from '~/web/intent'
+import { dispatchForm, submitForm } from '~/web/page-forms.server'
 import { formatLabDate, formatLabDateTime, formatLongDate } from '~/lib/lab-time'
 import { refuseNul } from '~/web/nul.server'
-import { formErrorsOf, notFoundUnless, refusalOf } from '~/web/refusals.server'
+import { notFoundUnless, refusalOf } from '~/web/refusals.server'
 import { formatFileSize } from '~/web/file-size'
 import { redirectWithToast } from '~/web/toast.server'
 import { GENDERS, optionLabel } from '~/modules/forms/choices'
-import { analysisIdOfBooking } from '~/modules/analyses/analyses.server'
-import { DISTANCES_METRES, FINDING_PRIORITIES, metricDefinition, POOL_LENGTHS_METRES, priorityLabel, STROKES } from '~/modules/analyses/catalog'
-import { addCustomMetric, addDrill, addEvent, changeDrill, analysisForStaff, bookingForAnalysis, removeDrill, removeEvent, removeFinding, saveFinding, saveMetrics, setDetails, startAnalysis } from '~/modules/analyses/editing.server'
-import { importMetrics, MAX_CSV_BYTES, MAX_CSV_ROWS, previewImport, problemText, type ImportPlan } from '~/modules/analyses/metrics-import.server'
+import { DISTANCES_METRES, FINDING_PRIORITIES, formatMetricValue, metricDefinition, POOL_LENGTHS_METRES, priorityLabel, STROKES } from '~/modules/analyses/catalog'
+import { addCustomMetric, addDrill, addEvent, changeDrill, analysisForStaff, bookingForAnalysis, namesPartsOf, removeDrill, removeEvent, removeFinding, saveFinding, saveMetrics, setDetails, startAnalysis, type AnalysisPart } from '~/modules/analyses/editing.server'
+import { importMetrics, importPreview, MAX_CSV_BYTES, MAX_CSV_ROWS, previewImport, readCsvFile, type ImportPreview } from '~/modules/analyses/metrics-import.server'
 import { publishAnalysis, SessionNotHeldYetError } from '~/modules/analyses/publishing.server'
 import { CustomMetricSchema, DetailsSchema, DrillSchema, EventSchema, FindingSchema, LIMITS, metricsSchema, PublishSchema, RemoveDrillSchema, RemoveEventSchema, RemoveFindingSchema, valueFieldName } from '~/modules/analyses/schemas'
 import { bookingDaysOf } from '~/modules/booking/bookings.server'
@@ -34,8 +32,6 @@ async function bookingOf(request: Request, reference: string) {
   notFoundUnless(booking)
   return booking
 }
-
-const formatValue = (value: number) => String(Math.round(value * 1000) / 1000)
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requireAdmin(request)
@@ -90,7 +86,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
                   better: (definition?.betterWhen ?? metric?.betterWhen) === 'higher' ? 'higher is better' : 'lower is better',
                 }
               }),
-              defaults: Object.fromEntries([['eventId', String(event.id)], ...event.metrics.map((metric) => [valueFieldName(metric.key), formatValue(metric.value)])]) as Record<string, string>,
+              defaults: Object.fromEntries([['eventId', String(event.id)], ...event.metrics.map((metric) => [valueFieldName(metric.key), formatMetricValue(metric.value)])]) as Record<string, string>,
             }
           }),
           findings: analysis.findings.map((finding) => ({ ...finding, priorityLabel: priorityLabel(finding.priority) })),
@@ -100,11 +96,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   }
 }
 
-const INTENTS = ['start', 'details', 'add-event', 'remove-event', 'metrics', 'custom-metric', 'finding', 'remove-finding', 'drill', 'remove-drill', 'csv-preview', 'csv-import', 'publish'] as const
-type Intent = (typeof INTENTS)[number]
-
-/** Where each form sits on the page, so the browser comes back to it after saving. */
-const ANCHORS: Record<Intent, string> = {
+/** Where each of the page's forms sits, so the browser comes back to it after saving. */
+const ANCHORS = {
   start: 'analysis-heading',
   details: 'details',
   'add-event': 'events',
@@ -118,25 +111,11 @@ const ANCHORS: Record<Intent, string> = {
   'csv-preview': 'import',
   'csv-import': 'import',
   publish: 'publish',
-}
-
-type Preview = { problems: string[]; changes: Array<{ row: number; event: string; metric: string; previous: string | null; value: string }>; newEvents: string[]; unchanged: number; empty: number; csv: string; fileName: string }
+} as const
+type Intent = keyof typeof ANCHORS
 
 /** The answer of one of the page's forms: its result (errors, values) or a refusal, or a step to confirm. */
-type ActionResult = { intent: Intent; target: string; result?: SubmissionResult<string[]>; error?: string; confirm?: boolean; preview?: Preview; tellFamily?: boolean }
-
-function previewOf(plan: ImportPlan, csv: string, fileName: string): Preview {
-  const withUnit = (value: number, unit: string) => `${formatValue(value)} ${unit}`.trim()
-  return {
-    problems: plan.problems.slice(0, 100).map(problemText).concat(plan.problems.length > 100 ? [`…and ${plan.problems.length - 100} more.`] : []),
-    changes: plan.changes.map((change) => ({ row: change.row, event: change.event, metric: change.label, previous: change.previous === null ? null : withUnit(change.previous, change.unit), value: withUnit(change.value, change.unit) })),
-    newEvents: plan.newEvents,
-    unchanged: plan.unchanged,
-    empty: plan.empty,
-    csv,
-    fileName,
-  }
-}
+type ActionResult = { intent: Intent; target: string; result?: SubmissionResult<string[]>; error?: string; confirm?: boolean; preview?: ImportPreview; tellFamily?: boolean }
 
 export async function action({ request, params }: Route.ActionArgs) {
   const admin = await requireAdmin(request)
@@ -144,150 +123,135 @@ export async function action({ request, params }: Route.ActionArgs) {
   const booking = await bookingOf(request, params.reference)
   // A CSV file is sent once to preview it and once more to confirm: room for one, with the form's other fields.
   const formData = await readForm(request, { maxBytes: MAX_CSV_BYTES + 64 * 1024 })
-  const intent = formIntent(formData, INTENTS)
-  if (!intent) return unknownForm()
   const here = adminAnalysisLink(booking.reference)
-  const saved = (title: string, description?: string) => redirectWithToast(`${here}#${ANCHORS[intent]}`, { type: 'success', title, ...(description ? { description } : {}) })
+  const saved = (intent: Intent, title: string, description?: string) => redirectWithToast(`${here}#${ANCHORS[intent]}`, { type: 'success', title, ...(description ? { description } : {}) })
   // Which of the repeated forms was sent: an event's, a finding's, or a drill's (`d` and its id).
   const target = formData.get('drillId') !== null ? `d${String(formData.get('drillId'))}` : String(formData.get('eventId') ?? formData.get('findingId') ?? '')
-
-  if (intent === 'start') {
-    try {
-      await startAnalysis(actor, booking.id)
-    } catch (error) {
-      return data<ActionResult>({ intent, target: '', error: refusalOf(error).message }, { status: refusalOf(error).status })
-    }
-    return saved('Analysis started', 'Everything you enter is saved as a draft until you publish it.')
-  }
-  const analysisId = await analysisIdOfBooking(booking.id)
-  notFoundUnless(analysisId)
-  // An event, finding or drill not of this analysis has no form on the page to show a message in,
-  // whatever else was sent: not found. Required for the forms about one, checked when given for others.
-  const analysis = (await analysisForStaff(booking.id))?.analysis
-  notFoundUnless(analysis)
-  const ids = {
-    eventId: analysis.events.map((event) => event.id),
-    findingId: analysis.findings.map((finding) => finding.id),
-    drillId: analysis.findings.flatMap((finding) => finding.drills.map((drill) => drill.id)),
-  }
-  const ABOUT: Partial<Record<Intent, { required?: keyof typeof ids; optional?: Array<keyof typeof ids> }>> = {
-    'remove-event': { required: 'eventId' },
-    metrics: { required: 'eventId' },
-    'custom-metric': { required: 'eventId' },
-    finding: { optional: ['findingId'] },
-    'remove-finding': { required: 'findingId' },
-    drill: { required: 'findingId', optional: ['drillId'] },
-    'remove-drill': { required: 'drillId' },
-  }
-  const about = ABOUT[intent]
-  for (const name of [...(about?.required ? [about.required] : []), ...(about?.optional ?? [])]) {
-    const value = formData.get(name)
-    if ((value === null || value === '') && name !== about?.required) continue
-    notFoundUnless(typeof value === 'string' && /^\d{1,10}$/.test(value) && ids[name].includes(Number(value)))
-  }
-
-  /** Parses a form with its schema and applies it; the messages go next to the fields, the refusals too. */
-  async function save<Schema extends z.ZodType>(schema: Schema, apply: (value: z.output<Schema>) => Promise<Response | ReturnType<typeof data<ActionResult>>>) {
-    const submission = parseWithZod(formData, { schema })
-    if (submission.status !== 'success') return data<ActionResult>({ intent: intent!, target, result: submission.reply() }, { status: 400 })
-    try {
-      return await apply(submission.value)
-    } catch (error) {
-      const refusal = refusalOf(error)
-      return data<ActionResult>({ intent: intent!, target, result: submission.reply(formErrorsOf(refusal)) }, { status: refusal.status })
-    }
-  }
+  const form = (intent: Intent) => ({ intent, target })
   /** A removal asks first: the first press returns the question, the second (confirm=yes) removes. */
   const confirmed = formData.get('confirm') === 'yes'
+  /**
+   * The booking's analysis, once started. An event, finding or drill not of this analysis has no form
+   * on the page to show a message in, whatever else was sent: not found.
+   */
+  async function startedAnalysis(...about: Array<{ part: AnalysisPart; optional?: boolean }>) {
+    const analysis = (await analysisForStaff(booking.id))?.analysis
+    notFoundUnless(analysis)
+    notFoundUnless(namesPartsOf(analysis, about.map(({ part, optional }) => ({ part, id: formData.get(part), optional }))))
+    return analysis
+  }
 
-  switch (intent) {
-    case 'details':
-      return save(DetailsSchema, async (value) => ((await setDetails(actor, analysisId, value)) ? saved('Pool and summary saved') : saved('Nothing to save', 'Those were already the values.')))
-    case 'add-event':
-      return save(EventSchema, async (value) => {
-        await addEvent(actor, analysisId, value)
-        return saved('Event added', 'Enter its metrics below.')
-      })
-    case 'remove-event':
-      return save(RemoveEventSchema, async ({ eventId }) => {
-        if (!confirmed) return data<ActionResult>({ intent, target, confirm: true })
-        await removeEvent(actor, analysisId, eventId)
-        return saved('Event removed')
-      })
-    case 'metrics': {
-      const event = analysis.events.find((item) => String(item.id) === target)
-      notFoundUnless(event)
-      return save(metricsSchema(event.keys), async (value) => {
-        const values = new Map(event.keys.map((key) => [key, (value as Record<string, number | null>)[valueFieldName(key)] ?? null]))
-        return (await saveMetrics(actor, analysisId, event.id, values)) ? saved('Metrics saved', `The ${event.label}.`) : saved('Nothing to save', 'Those were already the values.')
-      })
-    }
-    case 'custom-metric':
-      return save(CustomMetricSchema, async (value) => {
-        await addCustomMetric(actor, analysisId, { ...value, better: value.better })
-        return saved('Metric added')
-      })
-    case 'finding':
-      return save(FindingSchema, async (value) => {
-        await saveFinding(actor, analysisId, value)
-        return saved(value.findingId ? 'Finding saved' : 'Finding added', value.findingId ? undefined : 'Add drills that work on it below.')
-      })
-    case 'remove-finding':
-      return save(RemoveFindingSchema, async ({ findingId }) => {
-        if (!confirmed) return data<ActionResult>({ intent, target, confirm: true })
-        await removeFinding(actor, analysisId, findingId)
-        return saved('Finding removed')
-      })
-    case 'drill':
-      return save(DrillSchema, async ({ drillId, ...drill }) => {
-        if (drillId) await changeDrill(actor, analysisId, drillId, drill)
-        else await addDrill(actor, analysisId, drill)
-        return saved(drillId ? 'Drill saved' : 'Drill added')
-      })
-    case 'remove-drill':
-      return save(RemoveDrillSchema, async ({ drillId }) => {
-        await removeDrill(actor, analysisId, drillId)
-        return saved('Drill removed')
-      })
-    case 'csv-preview': {
-      const file = formData.get('file')
-      if (!(file instanceof File) || file.size === 0) return data<ActionResult>({ intent, target: '', error: 'Choose the CSV file to import.' }, { status: 400 })
-      if (file.size > MAX_CSV_BYTES) return data<ActionResult>({ intent, target: '', error: `The file is larger than ${MAX_CSV_BYTES / 1024 / 1024} MB.` }, { status: 400 })
-      let csv: string
+  return dispatchForm(formData, {
+    start: async () => {
       try {
-        csv = new TextDecoder('utf-8', { fatal: true }).decode(await file.arrayBuffer())
-      } catch {
-        return data<ActionResult>({ intent, target: '', error: 'The file is not a text (UTF-8) CSV file. Export it again as CSV.' }, { status: 400 })
+        await startAnalysis(actor, booking.id)
+      } catch (error) {
+        return data<ActionResult>({ intent: 'start', target: '', error: refusalOf(error).message }, { status: refusalOf(error).status })
       }
-      if (csv.includes('\u0000')) return data<ActionResult>({ intent, target: '', error: 'The file is not a text (UTF-8) CSV file. Export it again as CSV.' }, { status: 400 })
-      const plan = await previewImport(analysisId, csv)
-      return data<ActionResult>({ intent, target: '', preview: previewOf(plan, csv, file.name.slice(0, 120)) }, { status: plan.problems.length ? 400 : 200 })
-    }
-    case 'csv-import': {
+      return saved('start', 'Analysis started', 'Everything you enter is saved as a draft until you publish it.')
+    },
+    details: async () => {
+      const { id } = await startedAnalysis()
+      return submitForm(formData, form('details'), DetailsSchema, async (value) =>
+        (await setDetails(actor, id, value)) ? saved('details', 'Pool and summary saved') : saved('details', 'Nothing to save', 'Those were already the values.'),
+      )
+    },
+    'add-event': async () => {
+      const { id } = await startedAnalysis()
+      return submitForm(formData, form('add-event'), EventSchema, async (value) => {
+        await addEvent(actor, id, value)
+        return saved('add-event', 'Event added', 'Enter its metrics below.')
+      })
+    },
+    'remove-event': async () => {
+      const { id } = await startedAnalysis({ part: 'eventId' })
+      return submitForm(formData, form('remove-event'), RemoveEventSchema, async ({ eventId }) => {
+        if (!confirmed) return data<ActionResult>({ intent: 'remove-event', target, confirm: true })
+        await removeEvent(actor, id, eventId)
+        return saved('remove-event', 'Event removed')
+      })
+    },
+    metrics: async () => {
+      const { id, events } = await startedAnalysis({ part: 'eventId' })
+      const event = events.find((item) => String(item.id) === target)
+      notFoundUnless(event)
+      return submitForm(formData, form('metrics'), metricsSchema(event.keys), async (value) => {
+        const values = new Map(event.keys.map((key) => [key, (value as Record<string, number | null>)[valueFieldName(key)] ?? null]))
+        return (await saveMetrics(actor, id, event.id, values)) ? saved('metrics', 'Metrics saved', `The ${event.label}.`) : saved('metrics', 'Nothing to save', 'Those were already the values.')
+      })
+    },
+    'custom-metric': async () => {
+      const { id } = await startedAnalysis({ part: 'eventId' })
+      return submitForm(formData, form('custom-metric'), CustomMetricSchema, async (value) => {
+        await addCustomMetric(actor, id, { ...value, better: value.better })
+        return saved('custom-metric', 'Metric added')
+      })
+    },
+    finding: async () => {
+      const { id } = await startedAnalysis({ part: 'findingId', optional: true })
+      return submitForm(formData, form('finding'), FindingSchema, async (value) => {
+        await saveFinding(actor, id, value)
+        return saved('finding', value.findingId ? 'Finding saved' : 'Finding added', value.findingId ? undefined : 'Add drills that work on it below.')
+      })
+    },
+    'remove-finding': async () => {
+      const { id } = await startedAnalysis({ part: 'findingId' })
+      return submitForm(formData, form('remove-finding'), RemoveFindingSchema, async ({ findingId }) => {
+        if (!confirmed) return data<ActionResult>({ intent: 'remove-finding', target, confirm: true })
+        await removeFinding(actor, id, findingId)
+        return saved('remove-finding', 'Finding removed')
+      })
+    },
+    drill: async () => {
+      const { id } = await startedAnalysis({ part: 'findingId' }, { part: 'drillId', optional: true })
+      return submitForm(formData, form('drill'), DrillSchema, async ({ drillId, ...drill }) => {
+        if (drillId) await changeDrill(actor, id, drillId, drill)
+        else await addDrill(actor, id, drill)
+        return saved('drill', drillId ? 'Drill saved' : 'Drill added')
+      })
+    },
+    'remove-drill': async () => {
+      const { id } = await startedAnalysis({ part: 'drillId' })
+      return submitForm(formData, form('remove-drill'), RemoveDrillSchema, async ({ drillId }) => {
+        await removeDrill(actor, id, drillId)
+        return saved('remove-drill', 'Drill removed')
+      })
+    },
+    'csv-preview': async () => {
+      const { id } = await startedAnalysis()
+      const read = await readCsvFile(formData.get('file'))
+      if ('problem' in read) return data<ActionResult>({ intent: 'csv-preview', target: '', error: read.problem }, { status: 400 })
+      const plan = await previewImport(id, read.csv)
+      return data<ActionResult>({ intent: 'csv-preview', target: '', preview: importPreview(plan, read.csv, read.fileName.slice(0, 120)) }, { status: plan.problems.length ? 400 : 200 })
+    },
+    'csv-import': async () => {
+      const { id } = await startedAnalysis()
       const csv = String(formData.get('csv') ?? '')
       const fileName = String(formData.get('fileName') ?? '').slice(0, 120)
       try {
-        const plan = await importMetrics(actor, analysisId, csv)
-        return saved('Metrics imported', `${plan.changes.length} ${plan.changes.length === 1 ? 'value' : 'values'} from ${fileName || 'the file'}.`)
+        const plan = await importMetrics(actor, id, csv)
+        return saved('csv-import', 'Metrics imported', `${plan.changes.length} ${plan.changes.length === 1 ? 'value' : 'values'} from ${fileName || 'the file'}.`)
       } catch (error) {
         const refusal = refusalOf(error)
-        const plan = await previewImport(analysisId, csv)
-        return data<ActionResult>({ intent: 'csv-preview', target: '', error: refusal.message, preview: previewOf(plan, csv, fileName) }, { status: refusal.status })
+        const plan = await previewImport(id, csv)
+        return data<ActionResult>({ intent: 'csv-preview', target: '', error: refusal.message, preview: importPreview(plan, csv, fileName) }, { status: refusal.status })
       }
-    }
-    case 'publish':
-      return save(PublishSchema, async ({ tellFamily }) => {
+    },
+    publish: async () => {
+      const { id } = await startedAnalysis()
+      return submitForm(formData, form('publish'), PublishSchema, async ({ tellFamily }) => {
         let first: boolean
         try {
-          first = await publishAnalysis({ actor, analysisId, tellFamily: tellFamily === 'on', beforeSession: confirmed })
+          first = await publishAnalysis({ actor, analysisId: id, tellFamily: tellFamily === 'on', beforeSession: confirmed })
         } catch (error) {
           // The question and the button that answers it, with the box as it was ticked.
-          if (error instanceof SessionNotHeldYetError) return data<ActionResult>({ intent, target, confirm: true, error: error.message, tellFamily: tellFamily === 'on' })
+          if (error instanceof SessionNotHeldYetError) return data<ActionResult>({ intent: 'publish', target, confirm: true, error: error.message, tellFamily: tellFamily === 'on' })
           throw error
         }
-        return saved(first ? 'Analysis published' : 'Analysis published again', first || tellFamily ? `${booking.customerName} has been e-mailed.` : 'The family was not e-mailed.')
+        return saved('publish', first ? 'Analysis published' : 'Analysis published again', first || tellFamily ? `${booking.customerName} has been e-mailed.` : 'The family was not e-mailed.')
       })
-  }
+    },
+  })
 }
 
 type LoaderData = Route.ComponentProps['loaderData']
@@ -423,7 +387,7 @@ function Editor({ analysis, answer, resultFor, limits, clipsHref }: { analysis: 
       </Panel>
 
       <Panel id="import" title="Import metrics from a CSV file" lead={`The analysis software's export: one metric a row, columns stroke, distance_m, metric, value, and for a metric of your own unit and better (higher or lower). Up to ${limits.csvMegabytes} MB and ${limits.csvRows} rows. You see what it adds and overwrites before anything is saved.`}>
-        <CsvImport answer={answer} />
+        <MetricsCsvImport preview={answer?.intent === 'csv-preview' ? answer.preview : undefined} error={answer?.intent === 'csv-preview' && answer.error ? answer.error : undefined} />
       </Panel>
 
       <Panel id="findings" title={`Findings and drills (${analysis.findings.length} of at most ${limits.findings})`} lead="What you found, why it matters, how urgent it is, and drills that work on it.">
@@ -706,99 +670,6 @@ function RemoveForm({ intent, name, id, what, question, confirming }: { intent: 
         Remove<span className="sr-only"> {what}</span>…
       </button>
     </Form>
-  )
-}
-
-function CsvImport({ answer }: { answer: ActionResult | undefined }) {
-  const preview = answer?.intent === 'csv-preview' ? answer.preview : undefined
-  const error = answer?.intent === 'csv-preview' && answer.error ? answer.error : undefined
-  return (
-    <div className="space-y-4">
-      {preview && (
-        <section aria-labelledby="preview-heading" tabIndex={-1} ref={(element) => element?.focus()} className="rounded-xl border border-slate-300 p-4">
-          <h3 id="preview-heading" className="font-semibold text-ink">
-            Preview of {preview.fileName || 'the file'}
-          </h3>
-          <FormAlert id="import-error" errors={error ? [error] : undefined} />
-          {preview.problems.length > 0 ? (
-            <div role="alert" className="mt-2 rounded-lg border border-red-300 bg-red-50 p-3 text-sm text-red-900">
-              <p className="font-bold">Nothing can be imported until the file is fixed:</p>
-              <ul className="mt-1 list-disc pl-5">
-                {preview.problems.map((problem) => (
-                  <li key={problem}>{problem}</li>
-                ))}
-              </ul>
-            </div>
-          ) : preview.changes.length === 0 ? (
-            <p className="mt-2 text-sm text-ink">Nothing to import: every value of the file is there already.</p>
-          ) : (
-            <>
-              <p className="mt-2 text-sm text-ink">
-                {preview.changes.length} {preview.changes.length === 1 ? 'value' : 'values'} to import, {preview.changes.filter((change) => change.previous !== null).length} of them overwriting a value
-                {preview.newEvents.length > 0 && `; adds the ${preview.newEvents.join(', ')}`}.{preview.unchanged > 0 && ` ${preview.unchanged} already there.`}
-                {preview.empty > 0 && ` ${preview.empty} rows without a value are left out.`}
-              </p>
-              {/* Focusable, so the table can be scrolled sideways from the keyboard on a phone. */}
-              <div role="region" aria-label="What the import changes" tabIndex={0} className="mt-2 relative overflow-x-auto">
-                <table className="w-full text-left text-sm">
-                  <caption className="sr-only">What the import changes</caption>
-                  <thead className="text-muted">
-                    <tr>
-                      <th scope="col" className="py-1 pr-3">
-                        Row
-                      </th>
-                      <th scope="col" className="px-3 py-1">
-                        Event
-                      </th>
-                      <th scope="col" className="px-3 py-1">
-                        Metric
-                      </th>
-                      <th scope="col" className="py-1 pl-3">
-                        Value
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {preview.changes.map((change) => (
-                      <tr key={change.row} className="border-t border-slate-200">
-                        <td className="py-1 pr-3">{change.row}</td>
-                        <td className="px-3 py-1">{change.event}</td>
-                        <td className="px-3 py-1">{change.metric}</td>
-                        <td className="py-1 pl-3">{change.previous === null ? `${change.value} (new)` : `${change.previous} → ${change.value}`}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-              <Form method="post" encType="multipart/form-data" className="mt-3 flex flex-wrap gap-3">
-                <input type="hidden" name="intent" value="csv-import" />
-                <input type="hidden" name="fileName" value={preview.fileName} />
-                <input type="hidden" name="csv" value={preview.csv} />
-                <PendingButton when={{ fields: { intent: 'csv-import' } }} pendingLabel="Importing...">
-                  Import {preview.changes.length} {preview.changes.length === 1 ? 'value' : 'values'}
-                </PendingButton>
-                <Link to="." preventScrollReset className="btn-secondary">
-                  Cancel
-                </Link>
-              </Form>
-            </>
-          )}
-        </section>
-      )}
-      <Form method="post" encType="multipart/form-data" className="space-y-3">
-        <input type="hidden" name="intent" value="csv-preview" />
-        {!preview && <FormAlert id="import-error" errors={error ? [error] : answer?.intent === 'csv-preview' && answer.error ? [answer.error] : undefined} />}
-        <div>
-          <label htmlFor="csv-file" className="block text-sm font-semibold text-ink">
-            CSV file
-          </label>
-          <input id="csv-file" name="file" type="file" accept=".csv,text/csv" required className="mt-1 block w-full text-sm" />
-        </div>
-        <PendingButton when={{ fields: { intent: 'csv-preview' } }} pendingLabel="Reading..." className="btn-secondary">
-          {preview ? 'Preview another file' : 'Preview the import'}
-        </PendingButton>
-      </Form>
-    </div>
   )
 }
 

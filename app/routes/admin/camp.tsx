@@ -1,6 +1,5 @@
-import { getFormProps, type Submission, type SubmissionResult } from '@conform-to/react'
-import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, href, Link } from 'react-router'
+import { getFormProps, type SubmissionResult } from '@conform-to/react'
+import { Form, href, Link } from 'react-router'
 import type { Route } from './+types/camp'
 import { BatchDetailsFields, CampDetailsFields } from '~/components/camp-form-fields'
 import { FormAlert, PendingButton, RadioGroupField, SelectField, useValidatedForm } from '~/components/form-fields'
@@ -20,9 +19,9 @@ import { cancelRegistration, moveRegistration } from '~/modules/camps/staff-regi
 import { findCamp, staffCamp } from '~/modules/camps/staff-views.server'
 import { creditNotesOfCamp } from '~/modules/receipts/credit-notes.server'
 import { readForm } from '~/web/form-data.server'
-import { formIntent, unknownForm } from '~/web/intent'
+import { dispatchForm, submitForm, type FormAnswer } from '~/web/page-forms.server'
 import { refuseNul } from '~/web/nul.server'
-import { formErrorsOf, notFoundUnless, refusalOf } from '~/web/refusals.server'
+import { notFoundUnless } from '~/web/refusals.server'
 import { formatPhone } from '~/lib/phone'
 import { adminCampLink, adminCampRegistrationsCsvLink, creditNoteLink } from '~/lib/links'
 
@@ -112,24 +111,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   }
 }
 
-type ActionResult = { form: string; result: SubmissionResult<string[]> }
-
-function invalid(form: string, submission: Submission<unknown, string[], unknown>) {
-  return data<ActionResult>({ form, result: submission.reply() }, { status: 400 })
-}
-
-/** Runs a change; a refusal of the rules goes back to its form, next to the field it is about. */
-async function attempt(form: string, submission: Submission<unknown, string[], unknown>, change: () => Promise<Response>) {
-  try {
-    return await change()
-  } catch (error) {
-    const refusal = refusalOf(error)
-    return data<ActionResult>({ form, result: submission.reply(formErrorsOf(refusal)) }, { status: refusal.status })
-  }
-}
-
-const INTENTS = ['update-camp', 'update-batch', 'add-batch', 'move', 'cancel'] as const
-type Intent = (typeof INTENTS)[number]
+type Intent = 'update-camp' | 'update-batch' | 'add-batch' | 'move' | 'cancel'
 
 export async function action({ request, params }: Route.ActionArgs) {
   refuseNul(request, params)
@@ -140,55 +122,39 @@ export async function action({ request, params }: Route.ActionArgs) {
   const actor = { id: admin.id, email: admin.email }
   const here = adminCampLink(code)
   const formData = await readForm(request)
-  switch (formIntent(formData, INTENTS)) {
-    case 'update-camp': {
-      const submission = parseWithZod(formData, { schema: CampSchema })
-      if (submission.status !== 'success') return invalid('camp', submission)
-      return attempt('camp', submission, async () => {
-        const { changed } = await updateCamp(actor, code, campDetails(submission.value))
+  // Which of the page's forms an answer belongs to; a batch's and a registration's forms are one each.
+  const form = (name: string) => ({ form: name })
+  return dispatchForm(formData, {
+    'update-camp': () =>
+      submitForm(formData, form('camp'), CampSchema, async (value) => {
+        const { changed } = await updateCamp(actor, code, campDetails(value))
         return redirectWithToast(here, changed.length ? { type: 'success', title: 'Camp saved' } : { type: 'info', title: 'Nothing changed' })
-      })
-    }
-    case 'update-batch': {
-      const submission = parseWithZod(formData, { schema: EditBatchSchema })
-      const form = `batch-${String(formData.get('batchId'))}`
-      if (submission.status !== 'success') return invalid(form, submission)
-      return attempt(form, submission, async () => {
-        const { changed } = await updateBatch(actor, { campCode: code, batchId: submission.value.batchId, batch: batchDetails(submission.value) })
-        return redirectWithToast(here, changed.length ? { type: 'success', title: 'Batch saved', description: `${submission.value.name} is saved.` } : { type: 'info', title: 'Nothing changed' })
-      })
-    }
-    case 'add-batch': {
-      const submission = parseWithZod(formData, { schema: BatchSchema })
-      if (submission.status !== 'success') return invalid('new-batch', submission)
-      return attempt('new-batch', submission, async () => {
-        await addBatch(actor, code, batchDetails(submission.value))
-        return redirectWithToast(here, { type: 'success', title: 'Batch added', description: `${submission.value.name} is added to ${camp.name}.` })
-      })
-    }
-    case 'move': {
-      const submission = parseWithZod(formData, { schema: MoveRegistrationSchema })
-      const form = `move-${String(formData.get('reference'))}`
-      if (submission.status !== 'success') return invalid(form, submission)
-      return attempt(form, submission, async () => {
-        const moved = await moveRegistration(actor, { campCode: code, reference: submission.value.reference, toBatchCode: submission.value.toBatch })
+      }),
+    'update-batch': () =>
+      submitForm(formData, form(`batch-${String(formData.get('batchId'))}`), EditBatchSchema, async (value) => {
+        const { changed } = await updateBatch(actor, { campCode: code, batchId: value.batchId, batch: batchDetails(value) })
+        return redirectWithToast(here, changed.length ? { type: 'success', title: 'Batch saved', description: `${value.name} is saved.` } : { type: 'info', title: 'Nothing changed' })
+      }),
+    'add-batch': () =>
+      submitForm(formData, form('new-batch'), BatchSchema, async (value) => {
+        await addBatch(actor, code, batchDetails(value))
+        return redirectWithToast(here, { type: 'success', title: 'Batch added', description: `${value.name} is added to ${camp.name}.` })
+      }),
+    move: () =>
+      submitForm(formData, form(`move-${String(formData.get('reference'))}`), MoveRegistrationSchema, async (value) => {
+        const moved = await moveRegistration(actor, { campCode: code, reference: value.reference, toBatchCode: value.toBatch })
         return redirectWithToast(here, { type: 'success', title: 'Registration moved', description: `${moved.swimmerName} is now in ${moved.to}; the parent has been e-mailed.` })
-      })
-    }
-    case 'cancel': {
-      const submission = parseWithZod(formData, { schema: CancelRegistrationSchema })
-      const form = `cancel-${String(formData.get('reference'))}`
-      if (submission.status !== 'success') return invalid(form, submission)
-      return attempt(form, submission, async () => {
-        const cancelled = await cancelRegistration(actor, { campCode: code, reference: submission.value.reference, refund: submission.value.refund === 'yes' })
+      }),
+    cancel: () =>
+      submitForm(formData, form(`cancel-${String(formData.get('reference'))}`), CancelRegistrationSchema, async (value) => {
+        const cancelled = await cancelRegistration(actor, { campCode: code, reference: value.reference, refund: value.refund === 'yes' })
         const refund = cancelled.refundPaise === null ? 'No refund.' : `A refund of ${formatRupees(cancelled.refundPaise)} is on its way.`
         return redirectWithToast(here, { type: 'success', title: 'Registration cancelled', description: `${cancelled.swimmerName}: ${refund}` })
-      })
-    }
-    default:
-      return unknownForm()
-  }
+      }),
+  })
 }
+
+type ActionResult = FormAnswer<{ form: string }>
 
 type LoaderData = Route.ComponentProps['loaderData']
 type Batch = LoaderData['batches'][number]

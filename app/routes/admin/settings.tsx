@@ -1,8 +1,6 @@
 import { getFormProps, getInputProps, type FieldMetadata, type SubmissionResult } from '@conform-to/react'
-import { parseWithZod } from '@conform-to/zod/v4'
 import { useEffect, type ReactNode } from 'react'
-import { data, Form, href, useLocation } from 'react-router'
-import type { z } from 'zod'
+import { Form, href, useLocation } from 'react-router'
 import type { Route } from './+types/settings'
 import { FieldError, FormAlert, PendingButton, TextAreaField, TextField, useValidatedForm } from '~/components/form-fields'
 import { requireAdmin } from '~/web/auth.server'
@@ -21,8 +19,8 @@ import {
 import { SETTINGS_FORM_IDS } from '~/modules/site/launch-gaps'
 import { catalogueForStaff, setBanner, settingsForStaff, updateCataloguePrice, updateCoach, updateContactDetails, updateGrievanceOfficer, updateGstDetails, updatePolicies, updateTeamMember } from '~/modules/site/staff.server'
 import { readForm } from '~/web/form-data.server'
-import { formIntent, unknownForm } from '~/web/intent'
-import { formErrorsOf, notFoundUnless, refusalOf } from '~/web/refusals.server'
+import { dispatchForm, NOTHING_TO_SAVE, submitForm } from '~/web/page-forms.server'
+import { notFoundUnless } from '~/web/refusals.server'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Catalogue & settings | Admin' }, { name: 'robots', content: 'noindex' }]
 
@@ -57,77 +55,49 @@ export async function loader({ request }: Route.LoaderArgs) {
   }
 }
 
-const INTENTS = ['price', 'policies', 'contact', 'gst', 'grievance', 'coach', 'member', 'banner'] as const
-type Intent = (typeof INTENTS)[number]
-/** Which of the page's forms a result belongs to: the kind, and the item or member for repeated ones. */
-type FormResult = { intent: Intent; target: string; result: SubmissionResult<string[]> }
+type Intent = 'price' | 'policies' | 'contact' | 'gst' | 'grievance' | 'coach' | 'member' | 'banner'
 
 /** Where each form sits on the page, so the browser comes back to it after saving. */
 const ANCHORS: Record<Intent, string> = { price: 'prices', policies: 'policies', contact: 'contact', gst: 'gst', grievance: 'grievance', coach: 'people', member: 'people', banner: 'banner' }
 
-async function save<Schema extends z.ZodObject>(
-  formData: FormData,
-  { intent, target = '' }: { intent: Intent; target?: string },
-  schema: Schema,
-  apply: (value: z.output<Schema>) => Promise<boolean>,
-  saved: string,
-) {
-  const submission = parseWithZod(formData, { schema })
-  if (submission.status !== 'success') return data<FormResult>({ intent, target, result: submission.reply() }, { status: 400 })
-  try {
-    const changed = await apply(submission.value)
-    return redirectWithToast(
-      `${href('/admin/settings')}#${ANCHORS[intent]}`,
-      changed ? { type: 'success', title: saved } : { type: 'info', title: 'Nothing to save', description: 'Those were already the values.' },
-    )
-  } catch (error) {
-    const refusal = refusalOf(error)
-    return data<FormResult>({ intent, target, result: submission.reply(formErrorsOf(refusal)) }, { status: refusal.status })
-  }
+/** Back to the form that was saved, saying whether anything changed. */
+function savedAt(intent: Intent, changed: boolean, saved: string) {
+  return redirectWithToast(`${href('/admin/settings')}#${ANCHORS[intent]}`, changed ? { type: 'success', title: saved } : NOTHING_TO_SAVE)
 }
 
 export async function action({ request }: Route.ActionArgs) {
   const admin = await requireAdmin(request)
   const actor = { id: admin.id, email: admin.email }
   const formData = await readForm(request)
-  switch (formIntent(formData, INTENTS)) {
-    case 'price':
+  // Which of the page's forms an answer belongs to: the kind, and the item or member for repeated ones.
+  const form = (intent: Intent, target = '') => ({ intent, target })
+  return dispatchForm(formData, {
+    price: async () => {
       // An item not in the catalogue has no form on the page to show a message in, whatever else was sent.
       notFoundUnless((await catalogueForStaff()).some((item) => item.code === formData.get('code')))
-      return save(
-        formData,
-        { intent: 'price', target: String(formData.get('code')) },
-        PriceSchema,
-        (value) => updateCataloguePrice(actor, { code: value.code, pricePaise: value.price, regularPricePaise: value.regularPrice ?? null }),
-        'Price saved',
+      return submitForm(formData, form('price', String(formData.get('code'))), PriceSchema, async (value) =>
+        savedAt('price', await updateCataloguePrice(actor, { code: value.code, pricePaise: value.price, regularPricePaise: value.regularPrice ?? null }), 'Price saved'),
       )
-    case 'policies':
-      return save(formData, { intent: 'policies' }, PoliciesSchema, (value) => updatePolicies(actor, value), 'Policy texts saved')
-    case 'contact':
-      return save(formData, { intent: 'contact' }, ContactSchema, (value) => updateContactDetails(actor, value), 'Contact details saved')
-    case 'gst':
-      return save(formData, { intent: 'gst' }, GstSchema, (value) => updateGstDetails(actor, value), 'GST details saved')
-    case 'grievance':
-      return save(formData, { intent: 'grievance' }, GrievanceOfficerSchema, (value) => updateGrievanceOfficer(actor, value), 'Grievance officer saved')
-    case 'coach':
-      return save(formData, { intent: 'coach' }, CoachSchema, (value) => updateCoach(actor, value), 'Coach saved')
-    case 'member':
+    },
+    policies: () => submitForm(formData, form('policies'), PoliciesSchema, async (value) => savedAt('policies', await updatePolicies(actor, value), 'Policy texts saved')),
+    contact: () => submitForm(formData, form('contact'), ContactSchema, async (value) => savedAt('contact', await updateContactDetails(actor, value), 'Contact details saved')),
+    gst: () => submitForm(formData, form('gst'), GstSchema, async (value) => savedAt('gst', await updateGstDetails(actor, value), 'GST details saved')),
+    grievance: () => submitForm(formData, form('grievance'), GrievanceOfficerSchema, async (value) => savedAt('grievance', await updateGrievanceOfficer(actor, value), 'Grievance officer saved')),
+    coach: () => submitForm(formData, form('coach'), CoachSchema, async (value) => savedAt('coach', await updateCoach(actor, value), 'Coach saved')),
+    member: async () => {
       notFoundUnless((await settingsForStaff()).team.some((_member, index) => String(index) === formData.get('index')))
-      return save(formData, { intent: 'member', target: String(formData.get('index')) }, TeamMemberSchema, (value) => updateTeamMember(actor, value), 'Team member saved')
-    case 'banner': {
-      const submission = parseWithZod(formData, { schema: BannerSchema })
-      if (submission.status !== 'success') return data<FormResult>({ intent: 'banner', target: '', result: submission.reply() }, { status: 400 })
-      const { visible } = submission.value
-      await setBanner(actor, visible)
-      return redirectWithToast(`${href('/admin/settings')}#${ANCHORS.banner}`, {
-        type: 'success',
-        title: visible ? 'The banner is on' : 'The banner is off',
-        description: 'Pages that are open change by themselves.',
-      })
-    }
-    default:
-      return unknownForm()
-  }
+      return submitForm(formData, form('member', String(formData.get('index'))), TeamMemberSchema, async (value) => savedAt('member', await updateTeamMember(actor, value), 'Team member saved'))
+    },
+    banner: () =>
+      submitForm(formData, form('banner'), BannerSchema, async ({ visible }) => {
+        await setBanner(actor, visible)
+        return redirectWithToast(`${href('/admin/settings')}#${ANCHORS.banner}`, {
+          type: 'success',
+          title: visible ? 'The banner is on' : 'The banner is off',
+          description: 'Pages that are open change by themselves.',
+        })
+      }),
+  })
 }
 
 export default function AdminSettings({ loaderData, actionData }: Route.ComponentProps) {

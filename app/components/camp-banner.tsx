@@ -4,7 +4,7 @@ import { BANNER_CLOSE_PATH } from '~/web/banner/banner'
 import type { BannerCamp } from '~/web/banner/banner-view.server'
 import { useHydrated } from '~/web/use-hydrated'
 import { PortraitPlaceholder } from './icons'
-import { CloseIcon } from './more-line-icons'
+import { CloseIcon } from './control-icons'
 
 type BannerCoach = { name: string; credentials: string; placeholder: boolean }
 
@@ -17,7 +17,7 @@ type BannerCoach = { name: string; credentials: string; placeholder: boolean }
  * the visit, see routes/banner.close.ts); with JavaScript the post happens in the background and
  * the banner goes at once, without reloading the page.
  */
-export function PromoBanner({ camps, coach }: { camps: BannerCamp[]; coach: BannerCoach }) {
+export function CampBanner({ camps, coach }: { camps: BannerCamp[]; coach: BannerCoach }) {
   const fetcher = useFetcher<{ closed: boolean }>({ key: 'close-banner' })
   const location = useLocation()
   const hydrated = useHydrated()

@@ -1,4 +1,4 @@
-/** Feature icons of the other marketing pages (services, about, how it works), drawn like feature-icons.tsx. */
+/** Feature icons of the marketing pages other than the home page (services, about, how it works), drawn like feature-icons.tsx. */
 import { LineIcon } from './feature-icons'
 
 type IconProps = { className?: string }
