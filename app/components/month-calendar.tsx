@@ -1,5 +1,6 @@
 import { Link, useNavigate } from 'react-router'
 import { DAYS_OF_WEEK, daysBetween, formatMonthTitle, formatWeekdayDate, isoWeekday } from '~/lib/lab-time'
+import { linkOfPlainClick } from './site-links'
 
 type CalendarDate = { date: string; open: boolean }
 
@@ -80,8 +81,8 @@ function MonthCalendar({
    * the whole month rather than a link component per date, which cost a fifth of the page's render.
    */
   function onClick(event: React.MouseEvent<HTMLTableElement>) {
-    const link = (event.target as HTMLElement).closest<HTMLAnchorElement>('a[data-date]')
-    if (!link || event.defaultPrevented || event.button !== 0 || event.metaKey || event.altKey || event.ctrlKey || event.shiftKey) return
+    const link = linkOfPlainClick(event, 'a[data-date]')
+    if (!link) return
     event.preventDefault()
     navigate(link.getAttribute('href')!, { preventScrollReset: true })
   }

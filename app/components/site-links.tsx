@@ -39,11 +39,22 @@ export function useFollowSiteLinks() {
   const navigate = useNavigate()
   const location = useLocation()
   return (event: React.MouseEvent<HTMLElement>) => {
-    const link = (event.target as HTMLElement).closest<HTMLAnchorElement>('a[data-discover]')
-    if (!link || !event.currentTarget.contains(link) || link.target || link.hasAttribute('download')) return
-    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.altKey || event.ctrlKey || event.shiftKey) return
+    const link = linkOfPlainClick(event, 'a[data-discover]')
+    if (!link) return
     const to = link.getAttribute('href')!
     event.preventDefault()
     void navigate(to, { replace: createPath(location) === to })
   }
+}
+
+/**
+ * The link matching `selector` that a plain left click landed on, inside the element handling the
+ * click: the one to follow in the page. Null when the browser should follow the click itself (a
+ * modifier key, another button, a handler already took it, a link to a new tab or a download).
+ */
+export function linkOfPlainClick(event: React.MouseEvent<HTMLElement>, selector: string) {
+  const link = (event.target as HTMLElement).closest<HTMLAnchorElement>(selector)
+  if (!link || !event.currentTarget.contains(link) || link.target || link.hasAttribute('download')) return null
+  if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.altKey || event.ctrlKey || event.shiftKey) return null
+  return link
 }
