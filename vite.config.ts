@@ -45,7 +45,7 @@ const routeWithImports = (name: string, route: string, priority: number) => ({
 })
 
 const clientChunks = {
-  groups: [{ name: 'entry.client', test: FRAMEWORK, priority: 3 }, routeWithImports('root', 'app/root.tsx', 2), routeWithImports('home', 'app/routes/home.tsx', 1)],
+  groups: [{ name: 'entry.client', test: FRAMEWORK, priority: 3 }, routeWithImports('root', 'app/root.tsx', 2), routeWithImports('home', 'app/routes/marketing/home.tsx', 1)],
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { ServerBuild } from 'react-router'
 
-export const NOT_FOUND_ROUTE = 'routes/not-found'
+export const NOT_FOUND_ROUTE = 'routes/marketing/not-found'
 
 type RouteEntry = { id: string; parentId?: string; path?: string; index?: boolean }
 

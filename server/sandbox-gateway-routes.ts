@@ -14,7 +14,7 @@ import {
   sandboxKey,
   SandboxRefundError,
   type SandboxOrder,
-} from '~/modules/payments/sandbox-gateway-orders.server'
+} from '~/modules/payments/gateways/sandbox-gateway-orders.server'
 
 const CreateOrderSchema = z.object({
   merchantOrderId: z.string().regex(/^[A-Za-z0-9_-]{1,63}$/),

@@ -14,7 +14,7 @@ type BannerCoach = { name: string; credentials: string; placeholder: boolean }
  * On a phone it is one line (the camps and their first dates) that opens on "Details" for
  * everything else, a native <details> that needs no script; from the md breakpoint the whole
  * banner shows in one row. Its close button posts a plain form (the banner then stays closed for
- * the visit, see routes/banner.close.ts); with JavaScript the post happens in the background and
+ * the visit, see routes/resources/banner.close.ts); with JavaScript the post happens in the background and
  * the banner goes at once, without reloading the page.
  */
 export function CampBanner({ camps, coach }: { camps: BannerCamp[]; coach: BannerCoach }) {

@@ -51,7 +51,7 @@ describe('access rules', () => {
   })
 
   it('remembers the page, not the data URL, on client-side navigations', async () => {
-    const response = (await thrown(requireUser(new Request('http://localhost/my-bookings.data?_routes=routes%2Fmy-bookings')))) as Response
+    const response = (await thrown(requireUser(new Request('http://localhost/my-bookings.data?_routes=routes%2Faccount%2Fmy-bookings')))) as Response
     expect(response.headers.get('Location')).toBe('/login?redirectTo=%2Fmy-bookings')
   })
 

@@ -1,7 +1,7 @@
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { addDays, labToday } from '~/lib/lab-time'
-import { SANDBOX_KEY_NAME, sign, SIGNATURE_HEADER } from '~/modules/payments/sandbox-gateway-orders.server'
+import { SANDBOX_KEY_NAME, sign, SIGNATURE_HEADER } from '~/modules/payments/gateways/sandbox-gateway-orders.server'
 import { chooseSlot } from '../support/booking-flow'
 import { startSmtpSink } from '../support/smtp-sink'
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy'

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll } from 'vitest'
 import { loadConfig, setConfig } from '~/config.server'
 import { usePaymentGateway } from '~/modules/payments/active-gateway.server'
-import { createPhonePeGateway } from '~/modules/payments/phonepe.server'
+import { createPhonePeGateway } from '~/modules/payments/gateways/phonepe.server'
 import { startFakePhonePe, type FakePhonePe, type WebhookCredentials } from './fake-phonepe'
 
 /**

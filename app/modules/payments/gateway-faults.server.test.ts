@@ -12,7 +12,7 @@ import { handleNotification, PaymentStartError, reconcileDuePayments, refreshFro
 
 // PhonePe misbehaving the ways a real gateway does (slow, 500s, notifications early, late, out of
 // order, or never), and the booking still ending right. The adapter's own handling of each fault
-// (timeouts, retries, 417 after a lost answer) is in phonepe.server.test.ts; duplicates, amounts
+// (timeouts, retries, 417 after a lost answer) is in gateways/phonepe.server.test.ts; duplicates, amounts
 // and reconciliation with the sandbox are in payments.server.test.ts. These follow the faults
 // through to the booking and the customer's e-mail.
 

@@ -1,6 +1,6 @@
 import { href } from 'react-router'
 
-/** Where the camp banner's close button posts (`routes/banner.close.ts`). */
+/** Where the camp banner's close button posts (`routes/resources/banner.close.ts`). */
 export const BANNER_CLOSE_PATH = href('/banner/close')
 
 /**

@@ -1,4 +1,4 @@
-import type { GatewayOrderState, GatewayRefundState } from './gateway-contract.server'
+import type { GatewayOrderState, GatewayRefundState } from '../gateway-contract.server'
 import type { PhonePeLogger } from './phonepe-api.server'
 
 /**

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises'
-import { GatewayError } from './gateway-contract.server'
+import { GatewayError } from '../gateway-contract.server'
 import { isRecord, parseJson, text } from './phonepe-answers.server'
 
 /**

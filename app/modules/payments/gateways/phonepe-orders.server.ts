@@ -1,5 +1,5 @@
 import { secondsBetween } from '~/lib/lab-time'
-import { GatewayError, type CreatePaymentInput, type CreatePaymentResult, type GatewayOrderStatus } from './gateway-contract.server'
+import { GatewayError, type CreatePaymentInput, type CreatePaymentResult, type GatewayOrderStatus } from '../gateway-contract.server'
 import { integer, isRecord, latestAttempt, orderState, text } from './phonepe-answers.server'
 import { failure, isSuccess, requireAmount, requireId, type Answer, type PhonePeApi } from './phonepe-api.server'
 

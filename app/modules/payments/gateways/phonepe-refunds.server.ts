@@ -1,4 +1,4 @@
-import type { GatewayRefundStatus, RefundInput } from './gateway-contract.server'
+import type { GatewayRefundStatus, RefundInput } from '../gateway-contract.server'
 import { integer, isRecord, refundState, text } from './phonepe-answers.server'
 import { failure, isSuccess, requireAmount, requireId, type PhonePeApi } from './phonepe-api.server'
 

@@ -1,5 +1,5 @@
 import { durationMs, fromUnixSeconds, secondsBetween } from '~/lib/lab-time'
-import { GatewayError } from './gateway-contract.server'
+import { GatewayError } from '../gateway-contract.server'
 import { integer, isRecord, text } from './phonepe-answers.server'
 import { isSuccess, type AccessToken, type PhonePeLogger, type PhonePeTransport } from './phonepe-api.server'
 

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
-import type { GatewayNotification, GatewayRefundState, IncomingNotification, NotificationCheck } from './gateway-contract.server'
+import type { GatewayNotification, GatewayRefundState, IncomingNotification, NotificationCheck } from '../gateway-contract.server'
 import { integer, isRecord, latestAttempt, ORDER_STATES, parseJson, REFUND_STATES, text } from './phonepe-answers.server'
 
 /** `pg.order.*` is what custom checkout sends; its payload has the same shape. */

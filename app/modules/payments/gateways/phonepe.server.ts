@@ -1,4 +1,4 @@
-import type { PaymentGateway } from './gateway-contract.server'
+import type { PaymentGateway } from '../gateway-contract.server'
 import { createPhonePeTransport, type PhonePeApi, type PhonePeLogger } from './phonepe-api.server'
 import { phonePeOrders } from './phonepe-orders.server'
 import { phonePeRefunds } from './phonepe-refunds.server'

@@ -1,4 +1,4 @@
-import { GatewayError, type GatewayNotification, type GatewayOrderStatus, type GatewayRefundStatus, type PaymentGateway } from './gateway-contract.server'
+import { GatewayError, type GatewayNotification, type GatewayOrderStatus, type GatewayRefundStatus, type PaymentGateway } from '../gateway-contract.server'
 import { sameSecret, sign, SIGNATURE_HEADER, type SandboxNotification } from './sandbox-gateway-orders.server'
 
 type SandboxOptions = {
