@@ -1,6 +1,7 @@
 import { desc, eq, exists } from 'drizzle-orm'
 import { db } from '~/db/client.server'
 import { groupMembers } from './groups.server'
+import { registrationDetails } from './fulfilment.server'
 import { campBatches, campRegistrations, camps, campWaitlist, payments, type BookingStatus } from '~/db/schema'
 import { orderIdOf, paymentStatusOf, type PaymentStatus } from '~/modules/payments/payment-status.server'
 
@@ -24,28 +25,23 @@ export type CampStatusView = PaymentStatus & {
 /** A camp payment with its registration, by our order id (the caller has checked the link key). */
 export async function campPaymentView(orderId: string): Promise<CampStatusView | null> {
   const found = await paymentStatusOf('camp', { orderId }, async (registrationId) => {
-    const [row] = await db()
-      .select({
-        registrationStatus: campRegistrations.status,
-        reference: campRegistrations.reference,
-        swimmerName: campRegistrations.swimmerName,
-        email: campRegistrations.email,
-        phone: campRegistrations.phone,
-        campCode: camps.code,
-        campName: camps.name,
-        campStartsOn: camps.startsOn,
-        campEndsOn: camps.endsOn,
-        batchCode: campBatches.code,
-        batchName: campBatches.name,
-        timeRanges: campBatches.timeRanges,
-      })
-      .from(campRegistrations)
-      .innerJoin(camps, eq(camps.id, campRegistrations.campId))
-      .innerJoin(campBatches, eq(campBatches.id, campRegistrations.batchId))
-      .where(eq(campRegistrations.id, registrationId))
-    if (!row) return null
+    const row = await registrationDetails(db(), registrationId)
     const group = await groupMembers(db(), registrationId)
-    return { ...row, group: group.map(({ swimmerName, reference, amountPaise, status }) => ({ swimmerName, reference, amountPaise, status })) }
+    return {
+      registrationStatus: row.status,
+      reference: row.reference,
+      swimmerName: row.swimmerName,
+      email: row.email,
+      phone: row.phone,
+      campCode: row.campCode,
+      campName: row.campName,
+      campStartsOn: row.startsOn,
+      campEndsOn: row.endsOn,
+      batchCode: row.batchCode,
+      batchName: row.batchName,
+      timeRanges: row.timeRanges,
+      group: group.map(({ swimmerName, reference, amountPaise, status }) => ({ swimmerName, reference, amountPaise, status })),
+    }
   })
   if (!found) return null
   const { payable, ...payment } = found
