@@ -11,7 +11,8 @@ import { requestIfTicked, type WhatsAppBox } from '~/modules/whatsapp/consent.se
 import { quoteLine, quoteOf, type Quote } from './quote'
 
 /**
- * The checkout's prices: whatever is bought (a 3-day session, a single session, a camp for one
+ * The checkout: every page that takes payment runs `checkout` (at the end of this file), whose steps
+ * go in one order. And its prices: whatever is bought (a 3-day session, a single session, a camp for one
  * swimmer or several), a promo code is checked and the order repriced on the server, in one
  * transaction with the order locked, before the gateway is asked for anything. What each line is
  * charged stays its `amount_paise`; the promo code's share of it is `promo_discount_paise`.
