@@ -1,7 +1,8 @@
-import { and, asc, desc, eq, exists, inArray, isNull, ne, or, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, exists, inArray, isNull, or, sql } from 'drizzle-orm'
 import { db, type Executor } from '~/db/client.server'
-import { bookingDays, bookings, catalogueItems, payments, refunds, type BookingStatus, type PaymentState } from '~/db/schema'
+import { bookingDays, bookings, catalogueItems, payments, type BookingStatus } from '~/db/schema'
 import { getSiteSettings } from '~/modules/site/site.server'
+import { paymentStatusOf, type PaymentStatus } from '~/modules/payments/payment-status.server'
 import { toHourMinute } from '~/lib/lab-time'
 
 export type BookingDay = { dayNumber: number; date: string; start: string; end: string }
@@ -100,14 +101,8 @@ export async function customerBookings(userId: number, verifiedEmail: string, { 
   return rows.map((row) => ({ ...row, days: days.get(row.id) ?? [] }))
 }
 
-export type StatusView = {
-  orderId: string
-  paymentState: PaymentState
-  transactionId: string | null
-  completedAt: Date | null
-  amountPaise: number
+export type StatusView = PaymentStatus & {
   bookingStatus: BookingStatus
-  refundPending: boolean
   booking: { id: number; reference: string; productName: string; location: string; swimmerName: string; customerName: string; customerEmail: string; customerPhone: string | null; startTime: string; endTime: string; days: BookingDay[] }
 }
 
@@ -125,49 +120,31 @@ export async function paymentStatusView({
   transactionId?: string | null
   access: { userId: number } | { linkKeyChecked: true }
 }): Promise<StatusView | null> {
-  // A transaction id is the gateway's, or (as links of the lab's first site read) the order id itself.
-  const key = orderId ? eq(payments.orderId, orderId) : transactionId ? or(eq(payments.transactionId, transactionId), eq(payments.orderId, transactionId)) : null
-  if (!key) return null
-  const [row] = await db()
-    .select({
-      orderId: payments.orderId,
-      paymentId: payments.id,
-      paymentState: payments.state,
-      transactionId: payments.transactionId,
-      completedAt: payments.completedAt,
-      amountPaise: payments.amountPaise,
-      bookingId: bookings.id,
-      bookingStatus: bookings.status,
-      reference: bookings.reference,
-      productName: catalogueItems.name,
-      swimmerName: bookings.swimmerName,
-      customerName: bookings.customerName,
-      customerEmail: bookings.customerEmail,
-      customerPhone: bookings.customerPhone,
-      startTime: bookings.startTime,
-      endTime: bookings.endTime,
-    })
-    .from(payments)
-    .innerJoin(bookings, eq(bookings.id, payments.bookingId))
-    .innerJoin(catalogueItems, eq(catalogueItems.code, bookings.productCode))
-    .where(and(key, 'userId' in access ? eq(bookings.userId, access.userId) : undefined))
-    .limit(1)
-  if (!row) return null
-  const [refund] = await db()
-    .select({ id: refunds.id })
-    .from(refunds)
-    .where(and(eq(refunds.paymentId, row.paymentId), ne(refunds.state, 'failed')))
-    .limit(1)
+  const found = await paymentStatusOf('booking', { orderId, transactionId }, async (bookingId) => {
+    const [row] = await db()
+      .select({
+        bookingStatus: bookings.status,
+        reference: bookings.reference,
+        productName: catalogueItems.name,
+        swimmerName: bookings.swimmerName,
+        customerName: bookings.customerName,
+        customerEmail: bookings.customerEmail,
+        customerPhone: bookings.customerPhone,
+        startTime: bookings.startTime,
+        endTime: bookings.endTime,
+      })
+      .from(bookings)
+      .innerJoin(catalogueItems, eq(catalogueItems.code, bookings.productCode))
+      .where(and(eq(bookings.id, bookingId), 'userId' in access ? eq(bookings.userId, access.userId) : undefined))
+    return row ? { id: bookingId, ...row } : null
+  })
+  if (!found) return null
+  const { payable: row, ...payment } = found
   return {
-    orderId: row.orderId,
-    paymentState: row.paymentState,
-    transactionId: row.transactionId,
-    completedAt: row.completedAt,
-    amountPaise: row.amountPaise,
+    ...payment,
     bookingStatus: row.bookingStatus,
-    refundPending: Boolean(refund),
     booking: {
-      id: row.bookingId,
+      id: row.id,
       reference: row.reference,
       productName: row.productName,
       location: (await getSiteSettings()).sessionLocation,
@@ -177,7 +154,7 @@ export async function paymentStatusView({
       customerPhone: row.customerPhone,
       startTime: toHourMinute(row.startTime),
       endTime: toHourMinute(row.endTime),
-      days: (await daysOf([row.bookingId])).get(row.bookingId) ?? [],
+      days: (await daysOf([row.id])).get(row.id) ?? [],
     },
   }
 }

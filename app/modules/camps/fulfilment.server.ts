@@ -183,10 +183,11 @@ export const campPayable: Payable = {
   quoting: { lines: campOrderLines, reprice: repriceCampOrder, draft: draftCampLines },
 }
 
-/** A registration with its camp and batch: what its e-mails, calendar invitation and receipt say. */
+/** A registration with its camp and batch: what its e-mails, calendar invitation, receipt and payment's status page say. */
 export async function registrationDetails(executor: Executor, registrationId: number) {
   const [row] = await executor
     .select({
+      status: campRegistrations.status,
       reference: campRegistrations.reference,
       swimmerName: campRegistrations.swimmerName,
       email: campRegistrations.email,
@@ -194,10 +195,12 @@ export async function registrationDetails(executor: Executor, registrationId: nu
       amountPaise: campRegistrations.amountPaise,
       siblingDiscountPaise: campRegistrations.siblingDiscountPaise,
       promoDiscountPaise: campRegistrations.promoDiscountPaise,
+      campCode: camps.code,
       campName: camps.name,
       startsOn: camps.startsOn,
       endsOn: camps.endsOn,
       venue: camps.venue,
+      batchCode: campBatches.code,
       batchName: campBatches.name,
       timeRanges: campBatches.timeRanges,
     })

@@ -1,16 +1,12 @@
-import { and, desc, eq, exists, isNotNull, or } from 'drizzle-orm'
+import { desc, eq, exists } from 'drizzle-orm'
 import { db } from '~/db/client.server'
 import { groupMembers } from './groups.server'
-import { campBatches, campRegistrations, camps, campWaitlist, payments, refunds, type BookingStatus, type PaymentState } from '~/db/schema'
+import { registrationDetails } from './fulfilment.server'
+import { campBatches, campRegistrations, camps, campWaitlist, payments, type BookingStatus } from '~/db/schema'
+import { orderIdOf, paymentStatusOf, type PaymentStatus } from '~/modules/payments/payment-status.server'
 
-export type CampStatusView = {
-  orderId: string
-  paymentState: PaymentState
-  transactionId: string | null
-  completedAt: Date | null
-  amountPaise: number
+export type CampStatusView = PaymentStatus & {
   registrationStatus: BookingStatus
-  refunding: boolean
   reference: string
   swimmerName: string
   email: string
@@ -28,51 +24,36 @@ export type CampStatusView = {
 
 /** A camp payment with its registration, by our order id (the caller has checked the link key). */
 export async function campPaymentView(orderId: string): Promise<CampStatusView | null> {
-  const [row] = await db()
-    .select({
-      orderId: payments.orderId,
-      paymentId: payments.id,
-      paymentState: payments.state,
-      transactionId: payments.transactionId,
-      completedAt: payments.completedAt,
-      amountPaise: payments.amountPaise,
-      registrationId: campRegistrations.id,
-      registrationStatus: campRegistrations.status,
-      reference: campRegistrations.reference,
-      swimmerName: campRegistrations.swimmerName,
-      email: campRegistrations.email,
-      phone: campRegistrations.phone,
-      campCode: camps.code,
-      campName: camps.name,
-      campStartsOn: camps.startsOn,
-      campEndsOn: camps.endsOn,
-      batchCode: campBatches.code,
-      batchName: campBatches.name,
-      timeRanges: campBatches.timeRanges,
-    })
-    .from(payments)
-    .innerJoin(campRegistrations, eq(campRegistrations.id, payments.campRegistrationId))
-    .innerJoin(camps, eq(camps.id, campRegistrations.campId))
-    .innerJoin(campBatches, eq(campBatches.id, campRegistrations.batchId))
-    .where(eq(payments.orderId, orderId))
-  if (!row) return null
-  const [refund] = await db().select({ state: refunds.state }).from(refunds).where(eq(refunds.paymentId, row.paymentId)).limit(1)
-  const group = await groupMembers(db(), row.registrationId)
-  const { paymentId: _paymentId, registrationId: _registrationId, ...view } = row
-  return { ...view, refunding: Boolean(refund && refund.state !== 'failed'), group: group.map(({ swimmerName, reference, amountPaise, status }) => ({ swimmerName, reference, amountPaise, status })) }
+  const found = await paymentStatusOf('camp', { orderId }, async (registrationId) => {
+    const row = await registrationDetails(db(), registrationId)
+    const group = await groupMembers(db(), registrationId)
+    return {
+      registrationStatus: row.status,
+      reference: row.reference,
+      swimmerName: row.swimmerName,
+      email: row.email,
+      phone: row.phone,
+      campCode: row.campCode,
+      campName: row.campName,
+      campStartsOn: row.startsOn,
+      campEndsOn: row.endsOn,
+      batchCode: row.batchCode,
+      batchName: row.batchName,
+      timeRanges: row.timeRanges,
+      group: group.map(({ swimmerName, reference, amountPaise, status }) => ({ swimmerName, reference, amountPaise, status })),
+    }
+  })
+  if (!found) return null
+  const { payable, ...payment } = found
+  return { ...payment, ...payable }
 }
 
 /**
  * The order a status link means by its `transactionId`: the lab's first site put its own order id
  * there, and a parent may paste the gateway's transaction id from their receipt or bank statement.
  */
-export async function campOrderIdFor(transactionId: string): Promise<string | null> {
-  const [row] = await db()
-    .select({ orderId: payments.orderId })
-    .from(payments)
-    .where(and(isNotNull(payments.campRegistrationId), or(eq(payments.orderId, transactionId), eq(payments.transactionId, transactionId))))
-    .limit(1)
-  return row?.orderId ?? null
+export function campOrderIdFor(transactionId: string): Promise<string | null> {
+  return orderIdOf('camp', { transactionId })
 }
 
 /** A registration whose seat is held for payment, from the form or the waitlist (its summary page; the caller has checked the link key). */

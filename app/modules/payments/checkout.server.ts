@@ -5,11 +5,14 @@ import { DomainError } from '~/lib/domain-error'
 import { applyPromoCode, limitPromoAttempts, previewPromoCode, promoCustomerKey, promoOfOrder, releasePromoUse, storedCode } from '~/modules/promotions/uses.server'
 import { payableOf, promoOrderOf, type OrderDraft, type PayableKind, type PayableRef, type PaymentTerms } from './payable-contract.server'
 import { payableKind } from './payable-kinds.server'
-import { HoldExpiredError, startPayment } from './payments.server'
+import { HoldExpiredError, payableColumn, startPayment, type StartedPayment } from './payments.server'
+import { limitHoldAttempts, type Holder } from '~/modules/holders/holders.server'
+import { requestIfTicked, type WhatsAppBox } from '~/modules/whatsapp/consent.server'
 import { quoteLine, quoteOf, type Quote } from './quote'
 
 /**
- * The checkout's prices: whatever is bought (a 3-day session, a single session, a camp for one
+ * The checkout: every page that takes payment runs `checkout` (at the end of this file), whose steps
+ * go in one order. And its prices: whatever is bought (a 3-day session, a single session, a camp for one
  * swimmer or several), a promo code is checked and the order repriced on the server, in one
  * transaction with the order locked, before the gateway is asked for anything. What each line is
  * charged stays its `amount_paise`; the promo code's share of it is `promo_discount_paise`.
@@ -65,7 +68,7 @@ export async function promoCodeOfPayment(orderId: string) {
 async function lockedTerms(tx: Executor, payable: PayableRef, now: Date) {
   const terms = await payableKind(payable.kind).termsForPayment(tx, payable.id, now)
   if (!terms) throw new HoldExpiredError()
-  const column = payable.kind === 'booking' ? payments.bookingId : payments.campRegistrationId
+  const column = payableColumn(payable.kind)
   const [open] = await tx
     .select({ id: payments.id })
     .from(payments)
@@ -138,26 +141,6 @@ export async function abandonOrder({ payable, now = new Date() }: { payable: Pay
   })
 }
 
-/**
- * The code a form sent with the order (the camp forms), quoted once its seats are held, before the
- * customer sees the summary: nothing to do when the order carries it already or a payment for it is
- * under way (the customer came back to a payment already started). A refusal gives the order up:
- * nothing stays held for a price the customer did not agree to.
- */
-export async function applyCodeBeforePaying({ payable, code, network, now = new Date() }: { payable: PayableRef; code: string; network: string; now?: Date }) {
-  if ((await promoCodeOfOrder(payable))?.code === storedCode(code)) return
-  try {
-    const { refusal } = await quoteOrder({ payable, code, network, now })
-    if (refusal) {
-      await abandonOrder({ payable, now })
-      throw refusal
-    }
-  } catch (error) {
-    if (error instanceof PaymentUnderWayError) return
-    throw error
-  }
-}
-
 function quotingOf(payable: Pick<PayableRef, 'kind'>) {
   const quoting = payableKind(payable.kind).quoting
   if (!quoting) throw new Error(`A ${payable.kind} order has no quote`)
@@ -224,7 +207,7 @@ export async function confirmQuote({
   description: string
   statusUrl: (orderId: string) => string | Promise<string>
   now?: Date
-}): Promise<{ redirectUrl: string } | { changed: Quote; refusal: DomainError | null }> {
+}): Promise<StartedPayment | PriceChanged> {
   try {
     const current = await promoCodeOfOrder(payable)
     const { quote, refusal } = await quoteOrder({ payable, code: current?.code ?? null, network: null, now })
@@ -233,4 +216,108 @@ export async function confirmQuote({
     if (!(error instanceof PaymentUnderWayError)) throw error
   }
   return startPayment({ payable, description, statusUrl, now })
+}
+
+/** The steps of a checkout, in the order it takes them; a refusal says at which one it stopped. */
+export type CheckoutStep = 'attempts' | 'promo' | 'payment'
+
+/** Sent to pay: the gateway's page, or (an order the code made free, paid at once) its status page. */
+export type Paying = { paying: StartedPayment }
+/** Everything before the payment is done: the customer confirms the price on the order's summary, and pays from there. */
+export type ToConfirm = { toConfirm: true }
+/** The price changed since the customer was shown it: the new quote is stored for them to see, nothing went to the gateway. */
+export type PriceChanged = { changed: Quote; refusal: DomainError | null }
+/** A step refused (its DomainError says why, next to its field if it has one); `gaveUp`: the order was given up, its seats and code back. */
+export type CheckoutRefused = { refused: DomainError; step: CheckoutStep; gaveUp: boolean }
+export type CheckoutResult = Paying | ToConfirm | PriceChanged | CheckoutRefused
+
+/** The code a form sent with the order, and what its refusal gives up. */
+export type CheckoutCode = {
+  code: string
+  /** Who typed it: attempts at codes are counted per network and per order. */
+  network: string
+  /**
+   * The order is given up (nothing stays held at a price the customer did not agree to) when the
+   * code is refused ('refused'), or when anything stops it from being applied, a limit of attempts
+   * included ('anything': /booking, whose summary showed the code before the seat was held).
+   */
+  givesUpWhen: 'refused' | 'anything'
+}
+
+type CheckoutOrder = {
+  payable: PayableRef
+  attempts?: Pick<Holder, 'network' | 'email'>
+  whatsapp?: WhatsAppBox
+  promo?: CheckoutCode
+  now?: Date
+}
+
+/** What the gateway is told the payment is for, where it sends the customer back, and the total they confirmed (when they were shown a quote). */
+type PayNow = { description: string; statusUrl: (orderId: string) => string | Promise<string>; quotedTotalPaise?: number }
+
+/**
+ * Every checkout, whatever is bought and from whichever page: the steps run in this one order, each
+ * only when the page asks for it, and the first that refuses ends it.
+ * 1. `attempts`: an attempt to pay counts against the holder's limits (per network and e-mail
+ *    address); left out where holding the order has just counted it.
+ * 2. `whatsapp`: the form's box, the number asked to confirm when it was ticked (requestIfTicked).
+ * 3. `promo`: the code the form sent, taken off the order (quoted with it, for a kind that quotes;
+ *    else applied), unless the order carries it already or a payment for it is under way (the
+ *    customer came back to it). Its refusal is returned to show next to the code's field.
+ * 4. `pay.quotedTotalPaise`: the quote the customer confirms, priced again; a changed total is
+ *    returned instead of paying (confirmQuote).
+ * 5. `pay`: the payment (or, when nothing is left to pay, the order paid at once); a payment already
+ *    open for the order is resumed. Without `pay` the customer confirms a summary first (toConfirm).
+ * A refusal of the rules comes back as a result; anything else (a fault) is thrown.
+ */
+export function checkout(order: CheckoutOrder & { pay: PayNow & { quotedTotalPaise: number } }): Promise<Paying | PriceChanged | CheckoutRefused>
+export function checkout(order: CheckoutOrder & { pay: PayNow }): Promise<Paying | CheckoutRefused>
+export function checkout(order: CheckoutOrder & { pay?: undefined }): Promise<ToConfirm | CheckoutRefused>
+export async function checkout({ payable, attempts, whatsapp, promo, pay, now = new Date() }: CheckoutOrder & { pay?: PayNow }): Promise<CheckoutResult> {
+  if (attempts) {
+    try {
+      // Each attempt may create an order at the gateway.
+      await limitHoldAttempts(attempts, now)
+    } catch (error) {
+      return refusedAt('attempts', error)
+    }
+  }
+  if (whatsapp) await requestIfTicked(whatsapp, db(), now)
+  if (promo) {
+    const refused = await takeCode(payable, promo, now)
+    if (refused) return refused
+  }
+  if (!pay) return { toConfirm: true }
+  try {
+    if (pay.quotedTotalPaise === undefined) return { paying: await startPayment({ payable, description: pay.description, statusUrl: pay.statusUrl, now }) }
+    const confirmed = await confirmQuote({ payable, quotedTotalPaise: pay.quotedTotalPaise, description: pay.description, statusUrl: pay.statusUrl, now })
+    return 'redirectUrl' in confirmed ? { paying: confirmed } : confirmed
+  } catch (error) {
+    return refusedAt('payment', error)
+  }
+}
+
+/** A step's refusal as a result; a fault (not a refusal of the rules) is thrown on. */
+function refusedAt(step: CheckoutStep, error: unknown, gaveUp = false): CheckoutRefused {
+  if (!(error instanceof DomainError)) throw error
+  return { refused: error, step, gaveUp }
+}
+
+/** The checkout's code step: null once the code is on the order (or left as it is), else the refusal, the order given up as `givesUpWhen` says. */
+async function takeCode(payable: PayableRef, { code, network, givesUpWhen }: CheckoutCode, now: Date) {
+  if ((await promoCodeOfOrder(payable))?.code === storedCode(code)) return null
+  try {
+    if (payableKind(payable.kind).quoting) {
+      const { refusal } = await quoteOrder({ payable, code, network, now })
+      if (refusal) throw refusal
+    } else {
+      await applyCodeToOrder({ payable, code, network, now })
+    }
+    return null
+  } catch (error) {
+    if (error instanceof PaymentUnderWayError) return null
+    const gaveUp = givesUpWhen === 'anything' || (error instanceof DomainError && error.field === 'promoCode')
+    if (gaveUp) await abandonOrder({ payable, now })
+    return refusedAt('promo', error, gaveUp)
+  }
 }

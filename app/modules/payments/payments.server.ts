@@ -60,7 +60,7 @@ const EXPIRY_GRACE_MINUTES = 15
 /** An order the gateway has not heard of is given this long for its creation call to land. */
 const CREATION_GRACE_MINUTES = 2
 
-type StartedPayment = { orderId: string; redirectUrl: string }
+export type StartedPayment = { orderId: string; redirectUrl: string }
 
 /**
  * Sends the customer to pay for something held for them (a booking, a camp registration): records
@@ -152,7 +152,8 @@ export async function startPayment({
   }
 }
 
-function payableColumn(kind: PayableKind) {
+/** The column of a payment row that names what it pays for, of this kind. */
+export function payableColumn(kind: PayableKind) {
   return kind === 'booking' ? payments.bookingId : payments.campRegistrationId
 }
 

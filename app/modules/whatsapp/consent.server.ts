@@ -4,6 +4,7 @@ import { whatsappConsents, type WhatsAppConsentSource } from '~/db/schema'
 import { addHours } from '~/lib/lab-time'
 import { toE164 } from '~/lib/phone'
 import { enqueueWhatsApp } from '~/modules/mail/outbox.server'
+import { whatsappEnabled } from './config.server'
 import { lockNumber, withinDailyMessages } from './numbers.server'
 import { renderTemplate, WHATSAPP_TEMPLATES } from './templates'
 
@@ -64,6 +65,19 @@ export async function requestWhatsAppMessages(
     }
     return 'requested'
   })
+}
+
+/** A form's WhatsApp box: the number typed next to it, whether it was ticked, and which form it is on. */
+export type WhatsAppBox = { phone: string | null | undefined; ticked: boolean | undefined; source: WhatsAppConsentSource }
+
+/**
+ * What a form does with its WhatsApp box once what it asked for is made: the number is asked to
+ * confirm (requestWhatsAppMessages) only when the box was ticked next to a number while the site
+ * sends WhatsApp messages (the box shows only then); otherwise nothing, and null.
+ */
+export async function requestIfTicked({ phone, ticked, source }: WhatsAppBox, executor: Executor = db(), now = new Date()): Promise<WhatsAppRequest | null> {
+  if (!phone || !ticked || !whatsappEnabled()) return null
+  return requestWhatsAppMessages({ phone, source }, executor, now)
 }
 
 /**

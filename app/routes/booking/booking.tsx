@@ -38,15 +38,14 @@ import {
 import { GUEST_WHO_SWIMS, isBookableDate, MISSING_INFORMATION, REQUIRED_BOOKING_FIELDS, SOMEONE_ELSE } from '~/modules/booking/fields'
 import { BookableDateSchema, PublicBookingSchema, type PublicBookingInput } from '~/modules/booking/schemas'
 import { describesMinor, GuardianDeclarationField, showsWhen, swimmerChoiceLabel } from '~/components/swimmer-fields'
-import { startPayment } from '~/modules/payments/payments.server'
-import { abandonOrder, applyCodeToOrder, previewCode } from '~/modules/payments/checkout.server'
+import { checkout, previewCode } from '~/modules/payments/checkout.server'
 import { promoDiscountRow } from '~/modules/promotions/texts'
 import { getCatalogue, requireItem } from '~/modules/site/site.server'
 import { readForm } from '~/web/form-data.server'
 import { formatPhone } from '~/lib/phone'
 import { WhatsAppOptInField } from '~/components/whatsapp-opt-in'
 import { whatsappEnabled } from '~/modules/whatsapp/config.server'
-import { requestWhatsAppMessages, WHATSAPP_OPT_IN_WORDING } from '~/modules/whatsapp/consent.server'
+import { WHATSAPP_OPT_IN_WORDING } from '~/modules/whatsapp/consent.server'
 import { formIntent } from '~/web/intent'
 import { refusalOf, type Refusal } from '~/web/refusals.server'
 import { bookingCheckLink, publicBookingLink, bookingTimesLink } from '~/lib/links'
@@ -288,31 +287,26 @@ async function pay(request: Request, context: Route.ActionArgs['context']) {
     if (refusal.error instanceof SlotUnavailableError || refusal.error instanceof AlreadyBookedError) return redirect(publicBookingLink({ step: '2', payment: 'unavailable' }), { headers })
     return data<ActionResult>({ kind: 'refused', message: refusal.message }, { status: refusal.status, headers })
   }
-  // The booking is made: the number the visitor asked WhatsApp messages for on step 1 is asked to confirm (its owner may be someone else).
-  if (draft.phone && draft.whatsappOptIn && whatsappEnabled()) await requestWhatsAppMessages({ phone: draft.phone, source: 'booking' })
   const promoCode = await readDraftPromoCode(request)
-  if (promoCode) {
-    try {
-      await applyCodeToOrder({ payable: { kind: 'booking', id: hold.bookingId }, code: promoCode, network: holder.network })
-    } catch (error) {
-      // The code stopped applying since step 2 showed it (used up, switched off): nothing is held, and the price is shown again without it.
-      await abandonOrder({ payable: { kind: 'booking', id: hold.bookingId } })
-      headers.append('Set-Cookie', await draftHeader(draft))
-      return data<ActionResult>({ kind: 'promo', message: `Promo code ${promoCode}: ${refusalOf(error).message}`, typed: null }, { status: 409, headers })
-    }
-  }
-  try {
-    const payment = await startPayment({
-      payable: { kind: 'booking', id: hold.bookingId },
+  const result = await checkout({
+    payable: { kind: 'booking', id: hold.bookingId },
+    // The booking is made: the number the visitor asked WhatsApp messages for on step 1 is asked to confirm (its owner may be someone else).
+    whatsapp: { phone: draft.phone, ticked: draft.whatsappOptIn, source: 'booking' },
+    // The code stopped applying since step 2 showed it (used up, switched off): nothing is held, and the price is shown again without it.
+    promo: promoCode ? { code: promoCode, network: holder.network, givesUpWhen: 'anything' } : undefined,
+    pay: {
       description: `${requireItem(await getCatalogue(), singleService(draft.service).productCode).name} - ${hold.swimmerName}`,
       statusUrl: (orderId) => privateLinkUrl(BOOKING_STATUS_LINK, orderId),
-    })
-    return redirectDocument(payment.redirectUrl, { headers })
-  } catch (error) {
-    const refusal = refusalOf(error)
-    logger().error({ err: refusal.error.cause ?? refusal.error }, 'booking payment could not start')
-    return redirect(publicBookingLink({ step: '2', payment: 'error' }), { headers })
+    },
+  })
+  if ('paying' in result) return redirectDocument(result.paying.redirectUrl, { headers })
+  if (result.step === 'promo') {
+    headers.append('Set-Cookie', await draftHeader(draft))
+    return data<ActionResult>({ kind: 'promo', message: `Promo code ${promoCode}: ${refusalOf(result.refused).message}`, typed: null }, { status: 409, headers })
   }
+  const refusal = refusalOf(result.refused)
+  logger().error({ err: refusal.error.cause ?? refusal.error }, 'booking payment could not start')
+  return redirect(publicBookingLink({ step: '2', payment: 'error' }), { headers })
 }
 
 export default function Booking({ loaderData, actionData }: Route.ComponentProps) {

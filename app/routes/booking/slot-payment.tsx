@@ -14,15 +14,14 @@ import { redirectWithToast } from '~/web/toast.server'
 import { optionLabel, SWIMMING_EXPERIENCE } from '~/modules/forms/choices'
 import { tooLateToChangeNotice } from '~/modules/booking/changes.server'
 import { payableBooking } from '~/modules/booking/bookings.server'
-import { HoldExpiredError, startPayment } from '~/modules/payments/payments.server'
-import { applyCodeToOrder, promoCodeOfOrder, removeCodeFromOrder } from '~/modules/payments/checkout.server'
+import { HoldExpiredError } from '~/modules/payments/payments.server'
+import { applyCodeToOrder, checkout, promoCodeOfOrder, removeCodeFromOrder } from '~/modules/payments/checkout.server'
 import { formIntent } from '~/web/intent'
 import { promoDiscountRow } from '~/modules/promotions/texts'
 import { getSiteSettings } from '~/modules/site/site.server'
 import { readForm } from '~/web/form-data.server'
 import { refusalOf } from '~/web/refusals.server'
 import { rowId } from '~/lib/row-id'
-import { limitHoldAttempts } from '~/modules/holders/holders.server'
 import { clientNetwork } from '~/modules/rate-limit/client-network'
 import { slotPaymentLink, slotPaymentStatusLink } from '~/lib/links'
 
@@ -88,23 +87,18 @@ export async function action({ request, context }: Route.ActionArgs) {
       return data({ error: null, promoError: refusal.message, typed: String(formData.get(PROMO_FIELD) ?? '').slice(0, 64) }, { status: refusal.status })
     }
   }
-  try {
-    // Each attempt may create an order at the gateway.
-    await limitHoldAttempts({ network: clientNetwork(callerOf(request, context).ip), email: user.email })
-    const payment = await startPayment({
-      payable: { kind: 'booking', id: booking.id },
-      description: `Slot booking - ${booking.swimmerName}`,
-      statusUrl: (orderId) => `${config().SITE_URL}${slotPaymentStatusLink(orderId)}`,
-    })
-    // The gateway's page is not part of this app: the browser loads it as a new document.
-    return redirectDocument(payment.redirectUrl)
-  } catch (error) {
-    const refusal = refusalOf(error)
-    // The hold ran out: the time slot is chosen again.
-    if (refusal.error instanceof HoldExpiredError) return redirectWithToast(href('/book-slot'), { type: 'error', title: 'Booking Failed', description: refusal.message })
-    if (refusal.error.kind === 'unavailable') logger().error({ err: refusal.error.cause, bookingId: booking.id }, 'payment creation failed')
-    return data({ error: refusal.message, promoError: null, typed: null }, { status: refusal.status })
-  }
+  const result = await checkout({
+    payable,
+    attempts: { network: clientNetwork(callerOf(request, context).ip), email: user.email },
+    pay: { description: `Slot booking - ${booking.swimmerName}`, statusUrl: (orderId) => `${config().SITE_URL}${slotPaymentStatusLink(orderId)}` },
+  })
+  // The gateway's page is not part of this app: the browser loads it as a new document.
+  if ('paying' in result) return redirectDocument(result.paying.redirectUrl)
+  const refusal = refusalOf(result.refused)
+  // The hold ran out: the time slot is chosen again.
+  if (refusal.error instanceof HoldExpiredError) return redirectWithToast(href('/book-slot'), { type: 'error', title: 'Booking Failed', description: refusal.message })
+  if (refusal.error.kind === 'unavailable') logger().error({ err: refusal.error.cause, bookingId: booking.id }, 'payment creation failed')
+  return data({ error: refusal.message, promoError: null, typed: null }, { status: refusal.status })
 }
 
 export default function SlotPayment({ loaderData, actionData }: Route.ComponentProps) {

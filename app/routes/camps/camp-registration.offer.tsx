@@ -11,12 +11,11 @@ import { pageMeta } from '~/lib/seo'
 import { campPaymentDescription } from '~/modules/camps/registrations.server'
 import { offeredRegistration } from '~/modules/camps/status.server'
 import { HoldExpiredError, PaymentStartError } from '~/modules/payments/payments.server'
-import { confirmQuote, storedQuote } from '~/modules/payments/checkout.server'
+import { checkout, storedQuote } from '~/modules/payments/checkout.server'
 import { quoteRows } from '~/modules/payments/quote'
 import { readForm } from '~/web/form-data.server'
 import { callerOf } from '~/web/auth.server'
 import { notFoundUnless, refusalOf, type Refusal } from '~/web/refusals.server'
-import { limitHoldAttempts } from '~/modules/holders/holders.server'
 import { clientNetwork } from '~/modules/rate-limit/client-network'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
@@ -69,23 +68,19 @@ export async function action({ request, context }: Route.ActionArgs) {
   rejectBots(formData)
   const offer = await offerFrom(request)
   notFoundUnless(offer, INVALID_LINK)
-  try {
-    // Each attempt may create an order at the gateway.
-    await limitHoldAttempts({ network: clientNetwork(callerOf(request, context).ip), email: offer.email })
-    const confirmed = await confirmQuote({
-      payable: { kind: 'camp', id: offer.id },
-      quotedTotalPaise: quotedTotal(formData) ?? -1,
-      description: await campPaymentDescription(offer.id),
-      statusUrl: (orderId) => privateLinkUrl(CAMP_STATUS_LINK, orderId),
-    })
-    if ('redirectUrl' in confirmed) return redirectDocument(confirmed.redirectUrl)
-    // The page shows the new price (its loader reads the quote just stored), and why it changed.
-    const changed = 'The price has changed since it was shown to you. Please check the new total before you pay.'
-    return data({ error: confirmed.refusal ? `${confirmed.refusal.message} ${changed}` : changed }, { status: 409 })
-  } catch (error) {
-    const refusal = refusalOf(error)
+  const confirmed = await checkout({
+    payable: { kind: 'camp', id: offer.id },
+    attempts: { network: clientNetwork(callerOf(request, context).ip), email: offer.email },
+    pay: { quotedTotalPaise: quotedTotal(formData) ?? -1, description: await campPaymentDescription(offer.id), statusUrl: (orderId) => privateLinkUrl(CAMP_STATUS_LINK, orderId) },
+  })
+  if ('paying' in confirmed) return redirectDocument(confirmed.paying.redirectUrl)
+  if ('refused' in confirmed) {
+    const refusal = refusalOf(confirmed.refused)
     return data({ error: offerRefusal(refusal, Boolean(offer.fromWaitlist)) }, { status: refusal.status })
   }
+  // The page shows the new price (its loader reads the quote just stored), and why it changed.
+  const changed = 'The price has changed since it was shown to you. Please check the new total before you pay.'
+  return data({ error: confirmed.refusal ? `${confirmed.refusal.message} ${changed}` : changed }, { status: 409 })
 }
 
 /** How this page words a refused payment: the hold of an offer ends when its seat goes on down the waitlist. */

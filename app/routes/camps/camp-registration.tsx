@@ -28,11 +28,11 @@ import { holdFamilySeats, swimmerChoices } from '~/modules/camps/groups.server'
 import { PROMO_CODE_HINT } from '~/components/camp-family-form'
 import { CampPromoAndPrice, useCampQuote } from '~/components/camp-live-quote'
 import { skipRevalidationAfterQuote } from '~/components/camp-quote-action'
-import { applyCodeBeforePaying, previewCode } from '~/modules/payments/checkout.server'
+import { checkout, previewCode } from '~/modules/payments/checkout.server'
 import { formatPhone, toE164 } from '~/lib/phone'
 import { WhatsAppOptInField } from '~/components/whatsapp-opt-in'
 import { whatsappEnabled } from '~/modules/whatsapp/config.server'
-import { requestWhatsAppMessages, WHATSAPP_OPT_IN_WORDING } from '~/modules/whatsapp/consent.server'
+import { requestIfTicked, WHATSAPP_OPT_IN_WORDING, type WhatsAppBox } from '~/modules/whatsapp/consent.server'
 import { campRegistrationLink } from '~/lib/links'
 
 // The live price is posted as the parent chooses: the camps and seats shown stay as they are.
@@ -66,9 +66,9 @@ export async function loader({ request }: Route.LoaderArgs) {
   }
 }
 
-/** The number a parent asked WhatsApp messages for is asked to confirm, once their registration is made (the box shows only while the site sends them). */
-async function optInIfTicked(form: { phone_number: string; whatsappOptIn: boolean }) {
-  if (form.whatsappOptIn && whatsappEnabled()) await requestWhatsAppMessages({ phone: form.phone_number, source: 'camp' })
+/** The form's WhatsApp box: the number a parent asked WhatsApp messages for is asked to confirm once their registration is made (requestIfTicked). */
+function whatsappBoxOf(form: { phone_number: string; whatsappOptIn: boolean }): WhatsAppBox {
+  return { phone: form.phone_number, ticked: form.whatsappOptIn, source: 'camp' }
 }
 
 /** A signed-in parent with swimmers chooses among them (camp-family-form.tsx); anyone else types the swimmer's name. */
@@ -106,7 +106,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   try {
     if (intent === 'waitlist') {
       const place = await joinWaitlist({ campCode: form.camp, batchCode: form.batch, applicant, accountId: user?.id ?? null, ip })
-      await optInIfTicked(form)
+      await requestIfTicked(whatsappBoxOf(form))
       return data<ActionResult>({ kind: 'waitlisted', campName: place.campName, batchName: place.batchName, confirmBy: formatLabDateTime(place.confirmBy), email: form.email, phone: form.phone_number })
     }
     const { holder, setCookie } = await holderOf(request, context, { userId: user?.id ?? null, email: form.email })
@@ -119,7 +119,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (form.promoCode) await previewCode({ code: form.promoCode, product: 'camp', customer: { accountId: null, email: form.email }, pricesPaise: [], network: holder.network })
     return await arriving(async (quiet) => {
       const place = await joinCampLine({ campCode: form.camp, batchCode: form.batch, applicant, holder, promoCode: form.promoCode || null })
-      await optInIfTicked(form)
+      await requestIfTicked(whatsappBoxOf(form))
       const arrival = quiet ? await settledArrival(place.id, QUIET_WAIT_MS) : undefined
       if (!arrival?.outcome) return redirect(await privateLinkPath(CAMP_LINE_LINK, place.id), { status: 303, headers })
       const next = await afterTheLine(arrival, { network: holder.network })
@@ -147,6 +147,10 @@ async function registerSwimmers(request: Request, context: Route.ActionArgs['con
   const form: CampFamilyInput = submission.value
   const { holder, setCookie } = await holderOf(request, context, { userId: user.id, email: user.email })
   const headers = setCookie ? { 'Set-Cookie': setCookie } : undefined
+  const refused = (error: unknown) => {
+    const refusal = refusalOf(error)
+    return data<ActionResult>({ kind: 'family', result: submission.reply(formErrorsOf(refusal)) }, { status: refusal.status, headers })
+  }
   try {
     // A promo code is checked before any seat is held, and applied once they are.
     if (form.promoCode) await previewCode({ code: form.promoCode, product: 'camp', customer: { accountId: user.id, email: user.email }, pricesPaise: [], network: holder.network })
@@ -158,13 +162,16 @@ async function registerSwimmers(request: Request, context: Route.ActionArgs['con
       contact: { email: user.email, phone: form.phone_number },
       holder,
     })
-    await optInIfTicked(form)
-    if (form.promoCode) await applyCodeBeforePaying({ payable: { kind: 'camp', id: held.leadId }, code: form.promoCode, network: holder.network })
-    // The summary of what they will pay comes before the gateway.
+    // The summary of what they will pay comes before the gateway: they pay from it (/onboarding/offer).
+    const checked = await checkout({
+      payable: { kind: 'camp', id: held.leadId },
+      whatsapp: whatsappBoxOf(form),
+      promo: form.promoCode ? { code: form.promoCode, network: holder.network, givesUpWhen: 'refused' } : undefined,
+    })
+    if ('refused' in checked) return refused(checked.refused)
     return redirect(await privateLinkPath(WAITLIST_OFFER_LINK, held.registrations[0]!.reference), { headers })
   } catch (error) {
-    const refusal = refusalOf(error)
-    return data<ActionResult>({ kind: 'family', result: submission.reply(formErrorsOf(refusal)) }, { status: refusal.status, headers })
+    return refused(error)
   }
 }
 

@@ -46,7 +46,7 @@ function present(view: CampStatusView) {
     orderId: view.orderId,
     state: shownState(view.paymentState),
     registrationStatus: view.registrationStatus,
-    refunding: view.refunding,
+    refunding: view.refundPending,
     name: view.swimmerName,
     email: view.email,
     phone: view.phone,

@@ -2,7 +2,7 @@ import { logger } from '~/lib/logger.server'
 import { CAMP_STATUS_LINK, privateLinkPath, privateLinkUrl, WAITLIST_OFFER_LINK } from '~/lib/private-links.server'
 import type { LineArrival } from '~/modules/camps/line.server'
 import { heldSeatAddress, latestCampOrder } from '~/modules/camps/status.server'
-import { applyCodeBeforePaying } from '~/modules/payments/checkout.server'
+import { checkout } from '~/modules/payments/checkout.server'
 import { HoldExpiredError } from '~/modules/payments/payments.server'
 import { refusalOf } from '~/web/refusals.server'
 
@@ -30,7 +30,8 @@ export async function afterTheLine(arrival: LineArrival, { network }: { network:
     case 'seat':
       if (arrival.registrationId !== null) {
         try {
-          if (promo) await applyCodeBeforePaying({ payable: { kind: 'camp', id: arrival.registrationId }, code: promo, network })
+          const checked = await checkout({ payable: { kind: 'camp', id: arrival.registrationId }, promo: promo ? { code: promo, network, givesUpWhen: 'refused' } : undefined })
+          if ('refused' in checked) throw checked.refused
           const seat = await heldSeatAddress(arrival.registrationId)
           if (seat) return { go: await privateLinkPath(WAITLIST_OFFER_LINK, seat) }
           throw new HoldExpiredError()
