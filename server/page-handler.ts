@@ -5,6 +5,7 @@ import type { NextFunction, Request as ExpressRequest, Response as ExpressRespon
 import { createRequestHandler, type AppLoadContext, type ServerBuild } from 'react-router'
 import { renderedBody } from '~/entry.server'
 import { chooseEncoding } from './encoding'
+import { pageBuilds } from './page-builds'
 
 const brotliAsync = promisify(brotliCompress)
 const gzipAsync = promisify(gzip)
@@ -31,6 +32,8 @@ const COMPRESSIBLE = /^(?:text\/|application\/(?:json|javascript|xml|x-component
  */
 export function pageHandler({ build, siteUrl, loadContext }: { build: ServerBuild; siteUrl: () => string; loadContext: (request: ExpressRequest, response: ExpressResponse) => AppLoadContext }) {
   const handle = createRequestHandler(build, 'production')
+  // A page at a fixed address is answered with the routes it uses only (see pageBuilds).
+  const pageHandlers = new Map([...pageBuilds(build)].map(([address, pageBuild]) => [address, createRequestHandler(pageBuild, 'production')]))
   let origin = { of: '', is: '' }
   const siteOrigin = () => {
     const url = siteUrl()
@@ -39,7 +42,7 @@ export function pageHandler({ build, siteUrl, loadContext }: { build: ServerBuil
   }
   return async (request: ExpressRequest, response: ExpressResponse, next: NextFunction) => {
     try {
-      const answer = await handle(fetchRequest(request, response, siteOrigin()), loadContext(request, response))
+      const answer = await (pageHandlers.get(request.path) ?? handle)(fetchRequest(request, response, siteOrigin()), loadContext(request, response))
       if (response.destroyed || response.writableEnded) {
         await answer.body?.cancel()
         return
