@@ -3,8 +3,8 @@ import { matchRoutes, type RouteObject, type ServerBuild } from 'react-router'
 type RouteEntry = { id: string; parentId?: string; path?: string; index?: boolean; caseSensitive?: boolean }
 
 /**
- * For each page at a fixed address (no parameter, no splat), the build React Router needs to answer
- * it: the same build holding only the routes that page uses.
+ * The build React Router needs to answer a page at a fixed address (no parameter, no splat): the
+ * same build holding only the routes that page uses; null for any other address.
  *
  * React Router's work per page grows with the number of routes, not with the page: it matches the
  * address against every route to choose a handler and again to load the data, matches "/" and each
@@ -16,21 +16,28 @@ type RouteEntry = { id: string; parentId?: string; path?: string; index?: boolea
  * its manifest, its data) is the same. An address written any other way (other letter case, a
  * trailing slash, a route's data request) gets the whole build.
  */
-export function pageBuilds(build: ServerBuild): Map<string, ServerBuild> {
+export function pageBuilds(build: ServerBuild): (pathname: string) => ServerBuild | null {
   const entries = Object.values(build.routes).filter(Boolean) as RouteEntry[]
-  const tree = routeTree(entries)
   const byId = new Map(entries.map((route) => [route.id, route]))
-  const builds = new Map<string, ServerBuild>()
-  for (const route of entries) {
-    const address = fixedAddress(route, byId)
-    if (address === null || builds.has(address)) continue
-    // An address no route matches as such (none here) keeps the whole build.
-    if (!matchRoutes(tree, address)) continue
-    const used = new Set<string>()
-    for (const path of [address, ...parentAddresses(address)]) for (const match of matchRoutes(tree, path) ?? []) used.add(match.route.id!)
-    builds.set(address, withRoutes(build, used))
+  const addresses = new Set(entries.map((route) => fixedAddress(route, byId)).filter((address) => address !== null))
+  const tree = routeTree(entries)
+  // Matching flattens and ranks every route each time: each address is matched once, on the first request that needs it.
+  const matched = new Map<string, string[]>()
+  const routesOf = (path: string) => {
+    let ids = matched.get(path)
+    if (!ids) matched.set(path, (ids = (matchRoutes(tree, path) ?? []).map((match) => match.route.id!)))
+    return ids
   }
-  return builds
+  const builds = new Map<string, ServerBuild>()
+  return (pathname) => {
+    if (!addresses.has(pathname)) return null
+    let pageBuild = builds.get(pathname)
+    if (!pageBuild) {
+      const used = new Set([pathname, ...parentAddresses(pathname)].flatMap(routesOf))
+      builds.set(pathname, (pageBuild = withRoutes(build, used)))
+    }
+    return pageBuild
+  }
 }
 
 /** The routes as React Router's own route objects, children under their parents in the build's order. */
