@@ -1,7 +1,6 @@
-import { useLayoutEffect, useRef } from 'react'
 import { Link, useNavigate } from 'react-router'
 import { DAYS_OF_WEEK, daysBetween, formatMonthTitle, formatWeekdayDate, isoWeekday } from '~/lib/lab-time'
-import { attributes, escapeHtml } from './markup'
+import { attributes, escapeHtml, useFocusKept } from './markup'
 import { linkOfPlainClick } from './site-links'
 
 type CalendarDate = { date: string; open: boolean }
@@ -78,25 +77,8 @@ function MonthCalendar({
   const titleId = `calendar-${month}`
   const navigate = useNavigate()
   const weeks = weekRows(days, selected, today, hrefFor)
-  const table = useRef<HTMLTableElement>(null)
-  const focusedDate = useRef<string | null>(null)
-
-  // The weeks are written anew when a date is chosen: the date that had the focus (the one chosen,
-  // by a click or Enter) is given it again, as it keeps it among elements React keeps.
-  useLayoutEffect(() => {
-    const active = document.activeElement
-    if (!focusedDate.current || (active && active !== document.body)) return
-    table.current?.querySelector<HTMLElement>(`a[data-date="${focusedDate.current}"]`)?.focus()
-  }, [weeks])
-
-  function onFocus(event: React.FocusEvent<HTMLTableElement>) {
-    focusedDate.current = (event.target as HTMLElement).closest<HTMLElement>('a[data-date]')?.dataset.date ?? null
-  }
-
-  function onBlur(event: React.FocusEvent<HTMLTableElement>) {
-    // Focus moved elsewhere; a link that is written anew loses it with no element to go to.
-    if (event.relatedTarget) focusedDate.current = null
-  }
+  // The date chosen keeps the focus when the weeks are written anew.
+  const focus = useFocusKept<HTMLTableElement>(weeks, 'data-date')
 
   /**
    * A date is a plain link, followed here in the page like a React Router link: one handler for
@@ -141,13 +123,11 @@ function MonthCalendar({
         <MonthLink href={nextHref} label="Next month" direction="next" />
       </div>
       <table
-        ref={table}
+        {...focus}
         className="mt-4 w-full table-fixed border-collapse text-center"
         aria-labelledby={titleId}
         onKeyDown={onKeyDown}
         onClick={onClick}
-        onFocus={onFocus}
-        onBlur={onBlur}
       >
         <thead dangerouslySetInnerHTML={WEEKDAY_HEADINGS} />
         <tbody dangerouslySetInnerHTML={{ __html: weeks }} />
