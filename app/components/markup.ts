@@ -7,9 +7,12 @@ import { useLayoutEffect, useRef } from 'react'
  */
 const ESCAPED: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#x27;' }
 
-/** Text or an attribute's value, escaped for HTML. */
+const SPECIAL = /[&<>"']/
+
+/** Text or an attribute's value, escaped for HTML (most have nothing to escape: one test, no copy). */
 export function escapeHtml(value: string | number): string {
-  return String(value).replace(/[&<>"']/g, (character) => ESCAPED[character]!)
+  const text = String(value)
+  return SPECIAL.test(text) ? text.replace(/[&<>"']/g, (character) => ESCAPED[character]!) : text
 }
 
 /** An element's attributes in the order given, as React writes them: a value of undefined leaves its attribute out. */
