@@ -141,9 +141,13 @@ export async function start(env: NodeJS.ProcessEnv = process.env) {
       logger.info('shutting down: no new requests, finishing the ones in flight')
       const closed = new Promise<void>((resolve) => server.close(() => resolve()))
       await liveEvents.stop()
+      // A connection is closed once idle: one whose request was in flight would otherwise stay open
+      // for the client's next request (the keep-alive timeout, 5 s) and hold up the exit that long.
       server.closeIdleConnections()
+      const closingIdle = setInterval(() => server.closeIdleConnections(), 100)
       const deadline = setTimeout(() => server.closeAllConnections(), 10_000)
       await closed
+      clearInterval(closingIdle)
       clearTimeout(deadline)
       await jobs.stop()
       await stopListeningToCampLine()

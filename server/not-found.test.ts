@@ -1,21 +1,7 @@
-import { matchRoutes, type RouteObject } from 'react-router'
+import { matchRoutes } from 'react-router'
 import { describe, expect, it } from 'vitest'
-import routeConfig from '~/routes'
+import { siteRoutes } from '../tests/support/site-routes'
 import { NOT_FOUND_ROUTE, notFoundMatcher } from './not-found'
-
-type ConfigEntry = { file: string; path?: string; index?: boolean; children?: ConfigEntry[] }
-
-/** The site's routes as React Router builds them: ids from file names, under the root route. */
-function siteRoutes() {
-  const manifest: Record<string, { id: string; parentId?: string; path?: string; index?: boolean }> = { root: { id: 'root', path: '' } }
-  const tree = (entries: ConfigEntry[], parentId: string): RouteObject[] =>
-    entries.map((entry) => {
-      const id = entry.file.replace(/\.tsx?$/, '')
-      manifest[id] = { id, parentId, path: entry.path, index: entry.index }
-      return entry.index ? { id, path: entry.path, index: true } : { id, path: entry.path, children: tree(entry.children ?? [], id) }
-    })
-  return { manifest, routes: [{ id: 'root', path: '', children: tree(routeConfig as ConfigEntry[], 'root') }] as RouteObject[] }
-}
 
 describe('which addresses lead to the missing-page page', () => {
   const { manifest, routes } = siteRoutes()

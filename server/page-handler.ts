@@ -5,6 +5,7 @@ import type { NextFunction, Request as ExpressRequest, Response as ExpressRespon
 import { createRequestHandler, type AppLoadContext, type ServerBuild } from 'react-router'
 import { renderedBody } from '~/entry.server'
 import { chooseEncoding } from './encoding'
+import { pageBuilds } from './page-builds'
 
 const brotliAsync = promisify(brotliCompress)
 const gzipAsync = promisify(gzip)
@@ -31,6 +32,17 @@ const COMPRESSIBLE = /^(?:text\/|application\/(?:json|javascript|xml|x-component
  */
 export function pageHandler({ build, siteUrl, loadContext }: { build: ServerBuild; siteUrl: () => string; loadContext: (request: ExpressRequest, response: ExpressResponse) => AppLoadContext }) {
   const handle = createRequestHandler(build, 'production')
+  // A page at a fixed address is answered with the routes it uses only (see pageBuilds).
+  const pageBuildOf = pageBuilds(build)
+  const pageHandlers = new Map<string, ReturnType<typeof createRequestHandler>>()
+  const handlerOf = (pathname: string) => {
+    let pageHandler = pageHandlers.get(pathname)
+    if (pageHandler) return pageHandler
+    const pageBuild = pageBuildOf(pathname)
+    if (!pageBuild) return handle
+    pageHandlers.set(pathname, (pageHandler = createRequestHandler(pageBuild, 'production')))
+    return pageHandler
+  }
   let origin = { of: '', is: '' }
   const siteOrigin = () => {
     const url = siteUrl()
@@ -39,7 +51,7 @@ export function pageHandler({ build, siteUrl, loadContext }: { build: ServerBuil
   }
   return async (request: ExpressRequest, response: ExpressResponse, next: NextFunction) => {
     try {
-      const answer = await handle(fetchRequest(request, response, siteOrigin()), loadContext(request, response))
+      const answer = await handlerOf(request.path)(fetchRequest(request, response, siteOrigin()), loadContext(request, response))
       if (response.destroyed || response.writableEnded) {
         await answer.body?.cancel()
         return

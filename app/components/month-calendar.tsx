@@ -1,5 +1,6 @@
 import { Link, useNavigate } from 'react-router'
 import { DAYS_OF_WEEK, daysBetween, formatMonthTitle, formatWeekdayDate, isoWeekday } from '~/lib/lab-time'
+import { attributes, escapeHtml, useFocusKept } from './markup'
 import { linkOfPlainClick } from './site-links'
 
 type CalendarDate = { date: string; open: boolean }
@@ -75,6 +76,9 @@ function MonthCalendar({
   const title = formatMonthTitle(month)
   const titleId = `calendar-${month}`
   const navigate = useNavigate()
+  const weeks = weekRows(days, selected, today, hrefFor)
+  // The date chosen keeps the focus when the weeks are written anew.
+  const focus = useFocusKept<HTMLTableElement>(weeks, 'data-date')
 
   /**
    * A date is a plain link, followed here in the page like a React Router link: one handler for
@@ -118,33 +122,15 @@ function MonthCalendar({
         </h2>
         <MonthLink href={nextHref} label="Next month" direction="next" />
       </div>
-      <table className="mt-4 w-full table-fixed border-collapse text-center" aria-labelledby={titleId} onKeyDown={onKeyDown} onClick={onClick}>
-        <thead>
-          <tr>
-            {DAYS_OF_WEEK.map(({ short, name: long }) => (
-              <th key={short} scope="col" className="pb-2 text-xs font-semibold text-muted uppercase">
-                <abbr title={long} className="no-underline">
-                  {short}
-                </abbr>
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {weeksOf(days).map((week, index) => (
-            <tr key={index}>
-              {week.map((day, cell) =>
-                day ? (
-                  <td key={day.date} className="p-0.5">
-                    <DateCell day={day} selected={day.date === selected} today={day.date === today} href={hrefFor(day.date)} />
-                  </td>
-                ) : (
-                  <td key={`empty-${cell}`} />
-                ),
-              )}
-            </tr>
-          ))}
-        </tbody>
+      <table
+        {...focus}
+        className="mt-4 w-full table-fixed border-collapse text-center"
+        aria-labelledby={titleId}
+        onKeyDown={onKeyDown}
+        onClick={onClick}
+      >
+        <thead dangerouslySetInnerHTML={WEEKDAY_HEADINGS} />
+        <tbody dangerouslySetInnerHTML={{ __html: weeks }} />
       </table>
       <p className="mt-3 flex flex-wrap gap-x-4 gap-y-1 text-xs text-muted">
         <span className="inline-flex items-center gap-1.5">
@@ -158,29 +144,31 @@ function MonthCalendar({
   )
 }
 
-function DateCell({ day, selected, today, href }: { day: CalendarDate; selected: boolean; today: boolean; href: string }) {
+/** The weekdays' headings, the same for every month. */
+const WEEKDAY_HEADINGS = {
+  __html: `<tr>${DAYS_OF_WEEK.map(({ short, name }) => `<th scope="col" class="pb-2 text-xs font-semibold text-muted uppercase"><abbr title="${name}" class="no-underline">${short}</abbr></th>`).join('')}</tr>`,
+}
+
+/**
+ * The month's weeks as markup: a calendar is a hundred elements, and written as one string it costs
+ * a fraction of rendering them (its links are followed by the table's one handler either way).
+ */
+function weekRows(days: CalendarDate[], selected: string | null, today: string, hrefFor: (date: string) => string) {
+  return weeksOf(days)
+    .map((week) => `<tr>${week.map((day) => (day ? `<td class="p-0.5">${dateCell(day, day.date === selected, day.date === today, day.open ? hrefFor(day.date) : '')}</td>` : '<td></td>')).join('')}</tr>`)
+    .join('')
+}
+
+function dateCell(day: CalendarDate, selected: boolean, today: boolean, href: string) {
   const dayNumber = Number(day.date.slice(8))
-  const label = `${formatWeekdayDate(day.date)}${today ? ', today' : ''}`
+  const label = escapeHtml(`${formatWeekdayDate(day.date)}${today ? ', today' : ''}`)
   const base = 'flex aspect-square min-h-10 w-full items-center justify-center rounded-lg text-sm'
   if (!day.open) {
-    return (
-      <span aria-disabled="true" className={`${base} text-slate-500 ${today ? 'ring-1 ring-slate-400' : ''}`}>
-        <span aria-hidden="true">{dayNumber}</span>
-        <span className="sr-only">{label}, not available</span>
-      </span>
-    )
+    // The comment is where React separates two pieces of text, written alike.
+    return `<span aria-disabled="true" class="${base} text-slate-500 ${today ? 'ring-1 ring-slate-400' : ''}"><span aria-hidden="true">${dayNumber}</span><span class="sr-only">${label}<!-- -->, not available</span></span>`
   }
-  return (
-    <a
-      href={href}
-      data-date={day.date}
-      aria-label={label}
-      aria-current={selected ? 'date' : undefined}
-      className={`${base} font-semibold ${selected ? 'bg-brand-700 text-white' : 'border border-brand-600 bg-brand-50 text-brand-800 hover:bg-brand-100'} ${today && !selected ? 'ring-2 ring-accent-500' : ''}`}
-    >
-      {dayNumber}
-    </a>
-  )
+  const className = `${base} font-semibold ${selected ? 'bg-brand-700 text-white' : 'border border-brand-600 bg-brand-50 text-brand-800 hover:bg-brand-100'} ${today && !selected ? 'ring-2 ring-accent-500' : ''}`
+  return `<a${attributes({ href, 'data-date': day.date })} aria-label="${label}"${attributes({ 'aria-current': selected ? 'date' : undefined, class: className })}>${dayNumber}</a>`
 }
 
 function MonthLink({ href, label, direction }: { href: string | null; label: string; direction: 'previous' | 'next' }) {

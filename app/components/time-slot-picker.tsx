@@ -1,5 +1,7 @@
-import { Link } from 'react-router'
+import { createPath, useLocation, useNavigate } from 'react-router'
 import { formatTimeRange } from '~/lib/lab-time'
+import { attributes, escapeHtml, useFocusKept } from './markup'
+import { linkOfPlainClick } from './site-links'
 
 /** A time slot with its state, and why it cannot be booked when that needs saying. */
 type PickableSlot = { start: string; end: string; state: 'available' | 'full' | 'booked' | 'not_available'; reason?: string }
@@ -18,45 +20,47 @@ const STATE_STYLES = {
  */
 type Choose = { hrefFor: (start: string) => string } | { name: string; detailFor?: (start: string) => string | null }
 
-/** A date's time slots with their states; the chosen one is marked for assistive technology. */
+/**
+ * A date's time slots with their states; the chosen one is marked for assistive technology. The
+ * slots are written as markup (a day's list is some fifty elements, a fair share of a booking
+ * page's render); its links are followed in the page by the list's one handler, as React Router's
+ * links are, and its buttons submit the form they sit in.
+ */
 export function TimeSlotPicker({ slots, chosen, choose }: { slots: PickableSlot[]; chosen: string | null; choose: Choose }) {
-  return (
-    <ul className="mt-4 grid gap-2 sm:grid-cols-2">
-      {slots.map((slot) => {
-        const label = formatTimeRange(slot.start, slot.end)
-        const isChosen = chosen === slot.start
-        const badge =
-          slot.state === 'not_available' && slot.reason ? (
-            <span className="text-sm">{slot.reason}</span>
-          ) : (
-            <span className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ${STATE_STYLES[slot.state]}`}>{STATE_LABELS[slot.state]}</span>
-          )
-        const choice = `flex min-h-12 items-center justify-between gap-2 rounded-lg border-2 px-3 py-2 font-semibold ${isChosen ? 'border-brand-700 bg-brand-700 text-white' : 'border-slate-300 text-ink hover:border-brand-600'}`
-        const detail = 'detailFor' in choose ? choose.detailFor?.(slot.start) : null
-        return (
-          <li key={slot.start}>
-            {slot.state !== 'available' ? (
-              <div className="flex min-h-12 flex-wrap items-center justify-between gap-x-2 gap-y-1 rounded-lg border border-slate-200 bg-slate-50 px-3 py-2 text-slate-700">
-                <span>{label}</span>
-                {badge}
-              </div>
-            ) : 'hrefFor' in choose ? (
-              <Link to={choose.hrefFor(slot.start)} preventScrollReset aria-current={isChosen ? 'true' : undefined} className={choice}>
-                <span>{label}</span>
-                {isChosen ? <span className="text-xs font-semibold">Selected</span> : badge}
-              </Link>
-            ) : (
-              <button type="submit" name={choose.name} value={slot.start} className={`${choice} w-full text-left`}>
-                <span>
-                  {label}
-                  {detail && <span className="block text-sm font-normal text-muted">{detail}</span>}
-                </span>
-                {badge}
-              </button>
-            )}
-          </li>
-        )
-      })}
-    </ul>
-  )
+  const navigate = useNavigate()
+  const location = useLocation()
+  const items = slots.map((slot) => `<li>${slotItem(slot, chosen === slot.start, choose)}</li>`).join('')
+  // The time chosen keeps the focus when the list is written anew.
+  const focus = useFocusKept<HTMLUListElement>(items, 'hrefFor' in choose ? 'href' : 'value')
+
+  function onClick(event: React.MouseEvent<HTMLUListElement>) {
+    const link = linkOfPlainClick(event, 'a[data-discover]')
+    if (!link) return
+    event.preventDefault()
+    const to = link.getAttribute('href')!
+    // As a link to the address shown replaces its history entry.
+    void navigate(to, { preventScrollReset: true, replace: createPath(location) === to })
+  }
+
+  return <ul {...focus} className="mt-4 grid gap-2 sm:grid-cols-2" onClick={onClick} dangerouslySetInnerHTML={{ __html: items }} />
+}
+
+/** One time, as React wrote it: a plain row when it cannot be chosen, else its link or button. */
+function slotItem(slot: PickableSlot, isChosen: boolean, choose: Choose) {
+  const label = escapeHtml(formatTimeRange(slot.start, slot.end))
+  const badge =
+    slot.state === 'not_available' && slot.reason
+      ? `<span class="text-sm">${escapeHtml(slot.reason)}</span>`
+      : `<span class="rounded-full px-2.5 py-0.5 text-xs font-semibold ${STATE_STYLES[slot.state]}">${STATE_LABELS[slot.state]}</span>`
+  if (slot.state !== 'available') {
+    return `<div class="flex min-h-12 flex-wrap items-center justify-between gap-x-2 gap-y-1 rounded-lg border border-slate-200 bg-slate-50 px-3 py-2 text-slate-700"><span>${label}</span>${badge}</div>`
+  }
+  const choice = `flex min-h-12 items-center justify-between gap-2 rounded-lg border-2 px-3 py-2 font-semibold ${isChosen ? 'border-brand-700 bg-brand-700 text-white' : 'border-slate-300 text-ink hover:border-brand-600'}`
+  if ('hrefFor' in choose) {
+    const mark = isChosen ? '<span class="text-xs font-semibold">Selected</span>' : badge
+    return `<a${attributes({ 'aria-current': isChosen ? 'true' : undefined, class: choice, href: choose.hrefFor(slot.start) })} data-discover="true"><span>${label}</span>${mark}</a>`
+  }
+  const detail = choose.detailFor?.(slot.start)
+  const detailLine = detail ? `<span class="block text-sm font-normal text-muted">${escapeHtml(detail)}</span>` : ''
+  return `<button${attributes({ type: 'submit', value: slot.start, class: `${choice} w-full text-left`, name: choose.name })}><span>${label}${detailLine}</span>${badge}</button>`
 }

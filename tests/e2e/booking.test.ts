@@ -123,6 +123,9 @@ describe('the status page while the gateway has not decided (sandbox)', () => {
     expect(await page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.date)).toBe(secondDate)
     await page.keyboard.press('Enter')
     await page.waitForURL(new RegExp(`date=${secondDate}`))
+    // The date chosen keeps the focus once the month is shown with it.
+    await expect.poll(() => page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.date)).toBe(secondDate)
+    await expect.poll(() => page.locator(`table a[data-date="${secondDate}"]`).getAttribute('aria-current')).toBe('date')
 
     await page.locator('button[name="time"]').first().click()
     await page.waitForURL(/\/slot-payment\?/)
