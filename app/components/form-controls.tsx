@@ -240,6 +240,28 @@ export function PendingButton({ when, pendingLabel, className = 'btn-primary', c
   )
 }
 
+type SaveButtonProps<Intent extends string> = {
+  intent: Intent
+  /** The fields that tell this form from others of its intent: the item or member of a repeated one. */
+  target?: Record<string, string | null>
+  pendingLabel?: string
+  className?: string
+  children: ReactNode
+}
+
+/**
+ * A staff page's form button: "Saving..." (or `pendingLabel`) while that form is on its way. A
+ * page names its own intents once, `const SaveButton = AnySaveButton<Intent>`, so a misspelt one
+ * fails the type check.
+ */
+export function SaveButton<Intent extends string>({ intent, target = {}, pendingLabel = 'Saving...', className, children }: SaveButtonProps<Intent>) {
+  return (
+    <PendingButton when={{ fields: { intent, ...target } }} pendingLabel={pendingLabel} className={className}>
+      {children}
+    </PendingButton>
+  )
+}
+
 /** The card every account page sits in: a heading, an optional lead, then the form. */
 /** The form under a code entry that asks for a new code: posts `intent` with the address; `children` say when to use it. */
 export function ResendCodeForm({ intent, email, children }: { intent: string; email: string; children: ReactNode }) {
