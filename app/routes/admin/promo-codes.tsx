@@ -4,6 +4,7 @@ import { data, Form, href, Link } from 'react-router'
 import type { Route } from './+types/promo-codes'
 import { FormAlert, PendingButton, useValidatedForm } from '~/components/form-fields'
 import { PromoCodeFields } from '~/components/promo-code-fields'
+import { StaffTable } from '~/components/staff-table'
 import { requireAdmin } from '~/web/auth.server'
 import { readForm } from '~/web/form-data.server'
 import { formErrorsOf, refusalOf } from '~/web/refusals.server'
@@ -46,42 +47,28 @@ export default function AdminPromoCodes({ loaderData, actionData }: Route.Compon
       {codes.length === 0 ? (
         <p className="mt-6 text-muted">No promo codes yet.</p>
       ) : (
-        <div className="card mt-6 relative overflow-x-auto">
-          <table className="w-full text-left text-sm">
-            <caption className="sr-only">Promo codes, newest first</caption>
-            <thead className="bg-slate-50 text-muted">
-              <tr>
-                {['Code', 'Discount', 'For', 'Valid', 'Uses', 'Per customer', 'Discount given', 'Status'].map((heading) => (
-                  <th key={heading} scope="col" className="px-3 py-2">
-                    {heading}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {codes.map((code) => (
-                <tr key={code.id} className="border-t border-slate-200 align-top">
-                  <td className="px-3 py-2">
-                    <Link to={adminPromoCodeLink(code.id)} className="link font-mono" aria-label={`Edit ${code.code}`}>
-                      {code.code}
-                    </Link>
-                    {code.description && <span className="block text-muted">{code.description}</span>}
-                  </td>
-                  <td className="px-3 py-2 text-ink">{code.discount}</td>
-                  <td className="px-3 py-2 text-ink">{code.products}</td>
-                  <td className="px-3 py-2 text-ink">{code.validity}</td>
-                  <td className="px-3 py-2 text-ink">
-                    {code.uses}
-                    <span className="block text-muted">{code.held}</span>
-                  </td>
-                  <td className="px-3 py-2 text-ink">{code.perCustomer}</td>
-                  <td className="px-3 py-2 text-ink">{code.discountGiven}</td>
-                  <td className="px-3 py-2 text-ink">{code.status}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <StaffTable caption="Promo codes, newest first" columns={['Code', 'Discount', 'For', 'Valid', 'Uses', 'Per customer', 'Discount given', 'Status']} className="card mt-6">
+          {codes.map((code) => (
+            <tr key={code.id} className="border-t border-slate-200 align-top">
+              <td className="px-3 py-2">
+                <Link to={adminPromoCodeLink(code.id)} className="link font-mono" aria-label={`Edit ${code.code}`}>
+                  {code.code}
+                </Link>
+                {code.description && <span className="block text-muted">{code.description}</span>}
+              </td>
+              <td className="px-3 py-2 text-ink">{code.discount}</td>
+              <td className="px-3 py-2 text-ink">{code.products}</td>
+              <td className="px-3 py-2 text-ink">{code.validity}</td>
+              <td className="px-3 py-2 text-ink">
+                {code.uses}
+                <span className="block text-muted">{code.held}</span>
+              </td>
+              <td className="px-3 py-2 text-ink">{code.perCustomer}</td>
+              <td className="px-3 py-2 text-ink">{code.discountGiven}</td>
+              <td className="px-3 py-2 text-ink">{code.status}</td>
+            </tr>
+          ))}
+        </StaffTable>
       )}
       <NewPromoCodeForm lastResult={actionData} />
     </section>

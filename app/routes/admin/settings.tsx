@@ -4,6 +4,7 @@ import { Form, href, useLocation } from 'react-router'
 import type { Route } from './+types/settings'
 import { FieldError, FormAlert, SaveButton as AnySaveButton, TextAreaField, TextField, useValidatedForm } from '~/components/form-fields'
 import { Panel as AnyPanel } from '~/components/panel'
+import { StaffTable } from '~/components/staff-table'
 import { requireAdmin } from '~/web/auth.server'
 import { basisPointsToPercentInput, formatRupees, paiseToRupeesInput } from '~/lib/money'
 import { redirectWithToast } from '~/web/toast.server'
@@ -120,32 +121,11 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
       </Panel>
 
       <Panel id="prices" title="Prices" lead="In rupees, GST included. The regular price is shown struck through next to the price; leave it empty for none.">
-        <div className="relative overflow-x-auto">
-          <table className="w-full text-left text-sm">
-            <caption className="sr-only">Catalogue prices</caption>
-            <thead className="text-muted">
-              <tr>
-                <th scope="col" className="py-2 pr-3">
-                  Item
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Price (₹)
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Regular price (₹)
-                </th>
-                <th scope="col" className="py-2 pl-3">
-                  <span className="sr-only">Save</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((item) => (
-                <PriceRow key={JSON.stringify(item.defaults)} item={item} lastResult={resultFor('price', item.code)} />
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <StaffTable caption="Catalogue prices" columns={['Item', 'Price (₹)', 'Regular price (₹)', { label: 'Save', hidden: true }]} inset>
+          {items.map((item) => (
+            <PriceRow key={JSON.stringify(item.defaults)} item={item} lastResult={resultFor('price', item.code)} />
+          ))}
+        </StaffTable>
       </Panel>
 
       <Panel id="policies" title="Policies" lead="Each text completes a sentence on the site, in e-mails and on receipts; the months say when a swimmer is invited back for the next analysis.">
