@@ -1,13 +1,12 @@
 import { getFormProps } from '@conform-to/react'
-import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, href, Link } from 'react-router'
+import { Form, href, Link } from 'react-router'
 import type { Route } from './+types/promo-codes'
 import { FormAlert, PendingButton, useValidatedForm } from '~/components/form-fields'
 import { PromoCodeFields } from '~/components/promo-code-fields'
 import { StaffTable } from '~/components/staff-table'
 import { requireAdmin } from '~/web/auth.server'
 import { readForm } from '~/web/form-data.server'
-import { formErrorsOf, refusalOf } from '~/web/refusals.server'
+import { submitOnlyForm } from '~/web/page-forms.server'
 import { redirectWithToast } from '~/web/toast.server'
 import { promoCodeDetails, PromoCodeSchema } from '~/modules/promotions/staff-schemas'
 import { createPromoCode, staffPromoCodes } from '~/modules/promotions/staff.server'
@@ -24,15 +23,10 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   const admin = await requireAdmin(request)
-  const submission = parseWithZod(await readForm(request), { schema: PromoCodeSchema })
-  if (submission.status !== 'success') return data(submission.reply(), { status: 400 })
-  try {
-    const { id } = await createPromoCode({ id: admin.id, email: admin.email }, promoCodeDetails(submission.value))
-    return redirectWithToast(adminPromoCodeLink(id), { type: 'success', title: 'Promo code created', description: `${submission.value.code} can be used now.` })
-  } catch (error) {
-    const refusal = refusalOf(error)
-    return data(submission.reply(formErrorsOf(refusal)), { status: refusal.status })
-  }
+  return submitOnlyForm(await readForm(request), PromoCodeSchema, async (value) => {
+    const { id } = await createPromoCode({ id: admin.id, email: admin.email }, promoCodeDetails(value))
+    return redirectWithToast(adminPromoCodeLink(id), { type: 'success', title: 'Promo code created', description: `${value.code} can be used now.` })
+  })
 }
 
 export default function AdminPromoCodes({ loaderData, actionData }: Route.ComponentProps) {
