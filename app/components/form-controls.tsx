@@ -21,7 +21,8 @@ export function FieldError({ field }: { field: Field }) {
   )
 }
 
-function Hint({ field, children }: { field: Field; children?: ReactNode }) {
+/** The hint under a field, which the field's aria-describedby names; nothing without one. */
+export function FieldHint({ field, children }: { field: Field; children?: ReactNode }) {
   if (!children) return null
   return (
     <p id={field.descriptionId} className="mt-1 text-sm text-muted">
@@ -35,7 +36,7 @@ type TextFieldProps = {
   label: string
   type?: 'text' | 'email' | 'tel' | 'number' | 'password' | 'date' | 'time'
   autoComplete?: string
-  inputMode?: 'text' | 'numeric' | 'tel' | 'email'
+  inputMode?: 'text' | 'numeric' | 'decimal' | 'tel' | 'email'
   hint?: ReactNode
   optional?: boolean
   placeholder?: string
@@ -52,7 +53,7 @@ export function TextField({ field, label, type = 'text', autoComplete, inputMode
         {optional && <span className="font-normal text-muted"> (optional)</span>}
       </label>
       <input key={key} {...props} autoComplete={autoComplete} inputMode={inputMode} placeholder={placeholder} autoFocus={autoFocus} className="input mt-1" />
-      <Hint field={field}>{hint}</Hint>
+      <FieldHint field={field}>{hint}</FieldHint>
       <FieldError field={field} />
     </div>
   )
