@@ -1,6 +1,7 @@
 import { and, eq, inArray, ne } from 'drizzle-orm'
 import { config } from '~/config.server'
 import { campBatches, campRegistrations, camps, campWaitlist } from '~/db/schema'
+import { registrationContactAndPriceColumns } from '~/db/camp-columns.server'
 import { refundPolicyIn } from '~/modules/site/site.server'
 import { formatRupees } from '~/lib/money'
 import { daysBetween, formatDateRange, formatTimeRange } from '~/lib/lab-time'
@@ -188,12 +189,7 @@ export async function registrationDetails(executor: Executor, registrationId: nu
   const [row] = await executor
     .select({
       reference: campRegistrations.reference,
-      swimmerName: campRegistrations.swimmerName,
-      email: campRegistrations.email,
-      phone: campRegistrations.phone,
-      amountPaise: campRegistrations.amountPaise,
-      siblingDiscountPaise: campRegistrations.siblingDiscountPaise,
-      promoDiscountPaise: campRegistrations.promoDiscountPaise,
+      ...registrationContactAndPriceColumns,
       campName: camps.name,
       startsOn: camps.startsOn,
       endsOn: camps.endsOn,
