@@ -41,12 +41,12 @@ describe('the routes a page at a fixed address is answered with', () => {
 
   it('are a few of the site\'s routes, with the rest of the build as it is', () => {
     const pageBuild = buildOf('/book-slot')!
-    expect(Object.keys(pageBuild.routes).sort()).toEqual(['root', 'routes/book-slot', 'routes/home'])
+    expect(Object.keys(pageBuild.routes).sort()).toEqual(['root', 'routes/booking/book-slot', 'routes/marketing/home'])
     expect(Object.keys(build.routes).length).toBeGreaterThan(80)
     expect(pageBuild.assets.version).toBe('v1')
     expect(pageBuild.basename).toBe('/')
     // A parent address no page has is React Router's missing page, listed in the manifest as well.
-    expect(Object.keys(buildOf('/account/data')!.routes)).toContain('routes/not-found')
+    expect(Object.keys(buildOf('/account/data')!.routes)).toContain('routes/marketing/not-found')
     expect(buildOf('/book-slot')).toBe(pageBuild)
   })
 

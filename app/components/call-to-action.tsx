@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react'
+import { href, Link } from 'react-router'
 import { SwimmerIcon } from './line-icons'
 
 /**
@@ -49,5 +50,31 @@ export function CallToAction({
         </div>
       </div>
     </section>
+  )
+}
+
+/**
+ * The panel that closes the home and about pages: book a session or get in touch. Each page says
+ * in its own words why.
+ */
+export function JoinTheMovement({ children }: { children: ReactNode }) {
+  return (
+    <CallToAction
+      id="join-heading"
+      tone="light"
+      title="Join the Movement"
+      actions={
+        <>
+          <Link to={href('/book')} className="btn-primary">
+            Book a Session
+          </Link>
+          <Link to={href('/contact')} className="btn-secondary">
+            Contact Us
+          </Link>
+        </>
+      }
+    >
+      {children}
+    </CallToAction>
   )
 }

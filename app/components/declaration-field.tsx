@@ -1,6 +1,6 @@
 import { getInputProps, type FieldMetadata } from '@conform-to/react'
 import type { ReactNode } from 'react'
-import { FieldError } from './form-controls'
+import { FieldError, FieldHint } from './form-controls'
 
 type Field = FieldMetadata<string | undefined, Record<string, unknown>, string[]>
 
@@ -16,11 +16,7 @@ export function DeclarationField({ field, hint, children }: { field: Field; hint
           {children}
         </label>
       </div>
-      {hint && (
-        <p id={field.descriptionId} className="mt-1 text-sm text-muted">
-          {hint}
-        </p>
-      )}
+      <FieldHint field={field}>{hint}</FieldHint>
       <FieldError field={field} />
     </div>
   )

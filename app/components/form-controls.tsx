@@ -21,7 +21,8 @@ export function FieldError({ field }: { field: Field }) {
   )
 }
 
-function Hint({ field, children }: { field: Field; children?: ReactNode }) {
+/** The hint under a field, which the field's aria-describedby names; nothing without one. */
+export function FieldHint({ field, children }: { field: Field; children?: ReactNode }) {
   if (!children) return null
   return (
     <p id={field.descriptionId} className="mt-1 text-sm text-muted">
@@ -35,7 +36,7 @@ type TextFieldProps = {
   label: string
   type?: 'text' | 'email' | 'tel' | 'number' | 'password' | 'date' | 'time'
   autoComplete?: string
-  inputMode?: 'text' | 'numeric' | 'tel' | 'email'
+  inputMode?: 'text' | 'numeric' | 'decimal' | 'tel' | 'email'
   hint?: ReactNode
   optional?: boolean
   placeholder?: string
@@ -52,7 +53,7 @@ export function TextField({ field, label, type = 'text', autoComplete, inputMode
         {optional && <span className="font-normal text-muted"> (optional)</span>}
       </label>
       <input key={key} {...props} autoComplete={autoComplete} inputMode={inputMode} placeholder={placeholder} autoFocus={autoFocus} className="input mt-1" />
-      <Hint field={field}>{hint}</Hint>
+      <FieldHint field={field}>{hint}</FieldHint>
       <FieldError field={field} />
     </div>
   )
@@ -237,6 +238,28 @@ export function PendingButton({ when, pendingLabel, className = 'btn-primary', c
     <button type="submit" {...button} disabled={pending} className={className}>
       {pending && pendingLabel ? pendingLabel : children}
     </button>
+  )
+}
+
+type SaveButtonProps<Intent extends string> = {
+  intent: Intent
+  /** The fields that tell this form from others of its intent: the item or member of a repeated one. */
+  target?: Record<string, string | null>
+  pendingLabel?: string
+  className?: string
+  children: ReactNode
+}
+
+/**
+ * A staff page's form button: "Saving..." (or `pendingLabel`) while that form is on its way. A
+ * page names its own intents once, `const SaveButton = AnySaveButton<Intent>`, so a misspelt one
+ * fails the type check.
+ */
+export function SaveButton<Intent extends string>({ intent, target = {}, pendingLabel = 'Saving...', className, children }: SaveButtonProps<Intent>) {
+  return (
+    <PendingButton when={{ fields: { intent, ...target } }} pendingLabel={pendingLabel} className={className}>
+      {children}
+    </PendingButton>
   )
 }
 

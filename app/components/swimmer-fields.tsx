@@ -124,3 +124,20 @@ export function SwimmerFormFields({ fields, declaration, hydrated, aboutSomeoneE
     </>
   )
 }
+
+/** The card the pages that add and edit a swimmer sit in: the heading, the page's own lead and form, then the way back. */
+export function SwimmerFormCard({ title, children }: { title: ReactNode; children: ReactNode }) {
+  return (
+    <section className="bg-gradient-to-b from-brand-50 to-white px-4 py-10 sm:py-16">
+      <div className="card mx-auto w-full max-w-3xl p-6 shadow-sm sm:p-8">
+        <h1 className="text-2xl font-extrabold text-brand-900 sm:text-3xl">{title}</h1>
+        {children}
+        <p className="mt-6 text-center text-sm">
+          <Link to={href('/swimmers')} className="link">
+            Back to My Swimmers
+          </Link>
+        </p>
+      </div>
+    </section>
+  )
+}

@@ -1,4 +1,4 @@
-import { campBatches, camps } from '~/db/schema'
+import { campBatches, campRegistrations, camps } from '~/db/schema'
 
 /** What a camp charges: its fees, the early-bird deadline and the sibling price. */
 export const campPricingColumns = {
@@ -23,3 +23,13 @@ export const campColumns = {
 
 /** The columns that describe a camp's batch. */
 export const batchColumns = { id: campBatches.id, campId: campBatches.campId, code: campBatches.code, name: campBatches.name, timeRanges: campBatches.timeRanges, capacity: campBatches.capacity }
+
+/** Who a camp registration is for and what it costs as stored: the swimmer, the contact, the fee and its discounts. */
+export const registrationContactAndPriceColumns = {
+  swimmerName: campRegistrations.swimmerName,
+  email: campRegistrations.email,
+  phone: campRegistrations.phone,
+  amountPaise: campRegistrations.amountPaise,
+  siblingDiscountPaise: campRegistrations.siblingDiscountPaise,
+  promoDiscountPaise: campRegistrations.promoDiscountPaise,
+}

@@ -33,18 +33,32 @@ export function dispatchForm<Handlers extends Record<string, () => Promise<unkno
  * with 400; a refusal of the rules goes back to it with the status of its kind, next to the field it
  * is about or above the form.
  */
-export async function submitForm<Which extends object, Schema extends z.ZodType, Answer>(
+export function submitForm<Which extends object, Schema extends z.ZodType, Answer>(
   formData: FormData,
   which: Which,
   schema: Schema,
   apply: (value: z.output<Schema>) => Promise<Answer>,
 ) {
+  return parsedAndApplied(formData, schema, apply, (result): FormAnswer<Which> => ({ ...which, result }))
+}
+
+/** `submitForm` for a page of one form: what goes back to the form is its result alone. */
+export function submitOnlyForm<Schema extends z.ZodType, Answer>(formData: FormData, schema: Schema, apply: (value: z.output<Schema>) => Promise<Answer>) {
+  return parsedAndApplied(formData, schema, apply, (result) => result)
+}
+
+async function parsedAndApplied<Schema extends z.ZodType, Answer, Reply>(
+  formData: FormData,
+  schema: Schema,
+  apply: (value: z.output<Schema>) => Promise<Answer>,
+  reply: (result: SubmissionResult<string[]>) => Reply,
+) {
   const submission = parseWithZod(formData, { schema })
-  if (submission.status !== 'success') return data<FormAnswer<Which>>({ ...which, result: submission.reply() }, { status: 400 })
+  if (submission.status !== 'success') return data(reply(submission.reply()), { status: 400 })
   try {
     return await apply(submission.value)
   } catch (error) {
     const refusal = refusalOf(error)
-    return data<FormAnswer<Which>>({ ...which, result: submission.reply(formErrorsOf(refusal)) }, { status: refusal.status })
+    return data(reply(submission.reply(formErrorsOf(refusal))), { status: refusal.status })
   }
 }

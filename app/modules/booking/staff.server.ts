@@ -75,6 +75,18 @@ export async function staffBookings(filters: StaffBookingFilters, limit = 200) {
     .limit(limit)
 }
 
+/** What a booking's form recorded: the swimmer, and the person who booked with their experience and notes. */
+export const bookingFormColumns = {
+  swimmerId: bookings.swimmerId,
+  swimmerName: bookings.swimmerName,
+  swimmerAge: bookings.swimmerAge,
+  customerName: bookings.customerName,
+  customerEmail: bookings.customerEmail,
+  customerPhone: bookings.customerPhone,
+  swimmingExperience: bookings.swimmingExperience,
+  notes: bookings.notes,
+}
+
 /** Everything that happened to a booking: its days, payments and what the gateway said, refunds, e-mails. */
 export async function bookingStory(reference: string) {
   const [booking] = await db()
@@ -83,14 +95,7 @@ export async function bookingStory(reference: string) {
       reference: bookings.reference,
       userId: bookings.userId,
       productName: catalogueItems.name,
-      swimmerId: bookings.swimmerId,
-      swimmerName: bookings.swimmerName,
-      swimmerAge: bookings.swimmerAge,
-      customerName: bookings.customerName,
-      customerEmail: bookings.customerEmail,
-      customerPhone: bookings.customerPhone,
-      swimmingExperience: bookings.swimmingExperience,
-      notes: bookings.notes,
+      ...bookingFormColumns,
       status: bookings.status,
       origin: bookings.origin,
       attendance: bookings.attendance,

@@ -1,6 +1,7 @@
 import { and, eq, inArray, ne } from 'drizzle-orm'
 import { config } from '~/config.server'
 import { campBatches, campRegistrations, camps, campWaitlist } from '~/db/schema'
+import { registrationContactAndPriceColumns } from '~/db/camp-columns.server'
 import { refundPolicyIn } from '~/modules/site/site.server'
 import { formatRupees } from '~/lib/money'
 import { daysBetween, formatDateRange, formatTimeRange } from '~/lib/lab-time'
@@ -189,12 +190,7 @@ export async function registrationDetails(executor: Executor, registrationId: nu
     .select({
       status: campRegistrations.status,
       reference: campRegistrations.reference,
-      swimmerName: campRegistrations.swimmerName,
-      email: campRegistrations.email,
-      phone: campRegistrations.phone,
-      amountPaise: campRegistrations.amountPaise,
-      siblingDiscountPaise: campRegistrations.siblingDiscountPaise,
-      promoDiscountPaise: campRegistrations.promoDiscountPaise,
+      ...registrationContactAndPriceColumns,
       campCode: camps.code,
       campName: camps.name,
       startsOn: camps.startsOn,

@@ -3,7 +3,7 @@ import { alias } from 'drizzle-orm/pg-core'
 import { db, type Executor } from '~/db/client.server'
 import { campBatches, campRegistrations, camps, campWaitlist, guardianConsents, payments, refunds, type RefundState } from '~/db/schema'
 import { campSeatsTaken, holdsCampSeat, waitingCounts } from './camps.server'
-import { batchColumns, campColumns } from '~/db/camp-columns.server'
+import { batchColumns, campColumns, registrationContactAndPriceColumns } from '~/db/camp-columns.server'
 
 /** What staff see of camps: every camp with its seats, one camp's registrations and waitlist, and their export. */
 
@@ -43,12 +43,7 @@ export async function staffCamp(code: string, now = new Date()) {
     .select({
       reference: campRegistrations.reference,
       batchId: campRegistrations.batchId,
-      swimmerName: campRegistrations.swimmerName,
-      email: campRegistrations.email,
-      phone: campRegistrations.phone,
-      amountPaise: campRegistrations.amountPaise,
-      siblingDiscountPaise: campRegistrations.siblingDiscountPaise,
-      promoDiscountPaise: campRegistrations.promoDiscountPaise,
+      ...registrationContactAndPriceColumns,
       status: campRegistrations.status,
       createdAt: campRegistrations.createdAt,
       refundable: sql<boolean>`EXISTS (${refundablePayments(db(), sql`${campRegistrations.id}`)})`,

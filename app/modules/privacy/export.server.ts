@@ -32,6 +32,7 @@ import { formatLabDateTime } from '~/lib/lab-time'
 import { toE164 } from '~/lib/phone'
 import { PRODUCT_NAME } from '~/lib/seo'
 import { readableSummary } from '~/modules/audit/audit.server'
+import { bookingFormColumns } from '~/modules/booking/staff.server'
 import { renderReceiptPdf } from '~/modules/receipts/receipt-pdf.server'
 import { receiptOf } from '~/modules/receipts/receipts.server'
 import { renderCreditNotePdf } from '~/modules/receipts/credit-note-pdf.server'
@@ -110,14 +111,7 @@ export async function accountDataOf(accountId: number) {
       id: bookings.id,
       reference: bookings.reference,
       product: bookings.productCode,
-      swimmerId: bookings.swimmerId,
-      swimmerName: bookings.swimmerName,
-      swimmerAge: bookings.swimmerAge,
-      customerName: bookings.customerName,
-      customerEmail: bookings.customerEmail,
-      customerPhone: bookings.customerPhone,
-      swimmingExperience: bookings.swimmingExperience,
-      notes: bookings.notes,
+      ...bookingFormColumns,
       amountPaise: bookings.amountPaise,
       status: bookings.status,
       origin: bookings.origin,

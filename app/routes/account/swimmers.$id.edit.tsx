@@ -1,9 +1,9 @@
 import { getFormProps } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, href, Link } from 'react-router'
+import { getZodConstraint } from '@conform-to/zod/v4'
+import { Form, href } from 'react-router'
 import type { Route } from './+types/swimmers.$id.edit'
 import { FormAlert, PendingButton, useLazyValidatedForm } from '~/components/form-controls'
-import { SwimmerFormFields } from '~/components/swimmer-fields'
+import { SwimmerFormCard, SwimmerFormFields } from '~/components/swimmer-fields'
 import { labToday } from '~/lib/lab-time'
 import { pageMeta } from '~/lib/seo'
 import { redirectWithToast } from '~/web/toast.server'
@@ -13,7 +13,8 @@ import { consentInForce } from '~/modules/swimmers/consent.server'
 import { swimmerAge, swimmerOf, updateSwimmer } from '~/modules/swimmers/swimmers.server'
 import { requireUser } from '~/web/auth.server'
 import { readForm } from '~/web/form-data.server'
-import { formErrorsOf, notFoundUnless, refusalOf } from '~/web/refusals.server'
+import { submitOnlyForm } from '~/web/page-forms.server'
+import { notFoundUnless } from '~/web/refusals.server'
 import { swimmerEditLink } from '~/lib/links'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
@@ -61,16 +62,10 @@ export async function action({ request, params }: Route.ActionArgs) {
   const user = await requireUser(request)
   // Another account's swimmer is not found, whatever the form says: nothing of it is checked or changed.
   const swimmer = await ownSwimmer(user.id, params.id)
-  const formData = await readForm(request)
-  const submission = parseWithZod(formData, { schema: swimmerSchema(labToday()) })
-  if (submission.status !== 'success') return data(submission.reply(), { status: 400 })
-  try {
-    const updated = await updateSwimmer(user, swimmer.id, submission.value)
+  return submitOnlyForm(await readForm(request), swimmerSchema(labToday()), async (value) => {
+    const updated = await updateSwimmer(user, swimmer.id, value)
     return redirectWithToast(href('/swimmers'), { type: 'success', title: 'Swimmer updated', description: `${updated.name}'s details are saved.` })
-  } catch (error) {
-    const refusal = refusalOf(error)
-    return data(submission.reply(formErrorsOf(refusal)), { status: refusal.status })
-  }
+  })
 }
 
 export default function EditSwimmer({ loaderData, actionData }: Route.ComponentProps) {
@@ -83,23 +78,15 @@ export default function EditSwimmer({ loaderData, actionData }: Route.ComponentP
   })
   const hydrated = useHydrated()
   return (
-    <section className="bg-gradient-to-b from-brand-50 to-white px-4 py-10 sm:py-16">
-      <div className="card mx-auto w-full max-w-3xl p-6 shadow-sm sm:p-8">
-        <h1 className="text-2xl font-extrabold text-brand-900 sm:text-3xl">Edit {swimmer.name}</h1>
-        <p className="mt-2 text-muted">{swimmer.isAccountHolder ? 'Your own details as a swimmer.' : "The swimmer's details, as on registration."}</p>
-        <Form method="post" {...getFormProps(form)} className="mt-6 space-y-6">
-          <FormAlert id={form.errorId} errors={form.errors} />
-          <SwimmerFormFields fields={fields} declaration={swimmer.declaration} hydrated={hydrated} aboutSomeoneElse={!swimmer.isAccountHolder} />
-          <PendingButton when={{ action: swimmerEditLink(swimmer.id), untilLoaded: true }} pendingLabel="Saving..." className="btn-primary w-full">
-            Save changes
-          </PendingButton>
-        </Form>
-        <p className="mt-6 text-center text-sm">
-          <Link to={href('/swimmers')} className="link">
-            Back to My Swimmers
-          </Link>
-        </p>
-      </div>
-    </section>
+    <SwimmerFormCard title={<>Edit {swimmer.name}</>}>
+      <p className="mt-2 text-muted">{swimmer.isAccountHolder ? 'Your own details as a swimmer.' : "The swimmer's details, as on registration."}</p>
+      <Form method="post" {...getFormProps(form)} className="mt-6 space-y-6">
+        <FormAlert id={form.errorId} errors={form.errors} />
+        <SwimmerFormFields fields={fields} declaration={swimmer.declaration} hydrated={hydrated} aboutSomeoneElse={!swimmer.isAccountHolder} />
+        <PendingButton when={{ action: swimmerEditLink(swimmer.id), untilLoaded: true }} pendingLabel="Saving..." className="btn-primary w-full">
+          Save changes
+        </PendingButton>
+      </Form>
+    </SwimmerFormCard>
   )
 }

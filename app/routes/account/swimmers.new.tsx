@@ -1,9 +1,9 @@
 import { getFormProps } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, href, Link } from 'react-router'
+import { getZodConstraint } from '@conform-to/zod/v4'
+import { Form, href } from 'react-router'
 import type { Route } from './+types/swimmers.new'
 import { FormAlert, PendingButton, useLazyValidatedForm } from '~/components/form-controls'
-import { SwimmerFormFields } from '~/components/swimmer-fields'
+import { SwimmerFormCard, SwimmerFormFields } from '~/components/swimmer-fields'
 import { labToday } from '~/lib/lab-time'
 import { pageMeta } from '~/lib/seo'
 import { redirectWithToast } from '~/web/toast.server'
@@ -13,7 +13,7 @@ import { swimmerSchema } from '~/modules/swimmers/schemas'
 import { addSwimmer, addSwimmerRefusal } from '~/modules/swimmers/swimmers.server'
 import { requireUser } from '~/web/auth.server'
 import { readForm } from '~/web/form-data.server'
-import { formErrorsOf, refusalOf } from '~/web/refusals.server'
+import { submitOnlyForm } from '~/web/page-forms.server'
 
 export const meta: Route.MetaFunction = ({ matches }) => [
   ...pageMeta(matches, { title: 'Add a swimmer', description: 'Add a swimmer to your account.', path: href('/swimmers/new') }),
@@ -27,16 +27,10 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireUser(request)
-  const formData = await readForm(request)
-  const submission = parseWithZod(formData, { schema: swimmerSchema(labToday()) })
-  if (submission.status !== 'success') return data(submission.reply(), { status: 400 })
-  try {
-    const swimmer = await addSwimmer(user, submission.value)
+  return submitOnlyForm(await readForm(request), swimmerSchema(labToday()), async (value) => {
+    const swimmer = await addSwimmer(user, value)
     return redirectWithToast(href('/swimmers'), { type: 'success', title: 'Swimmer added', description: `${swimmer.name} is on your account.` })
-  } catch (error) {
-    const refusal = refusalOf(error)
-    return data(submission.reply(formErrorsOf(refusal)), { status: refusal.status })
-  }
+  })
 }
 
 // The registration form's choices to start from (one object: the form starts again when its defaults change).
@@ -50,29 +44,21 @@ export default function NewSwimmer({ loaderData, actionData }: Route.ComponentPr
   })
   const hydrated = useHydrated()
   return (
-    <section className="bg-gradient-to-b from-brand-50 to-white px-4 py-10 sm:py-16">
-      <div className="card mx-auto w-full max-w-3xl p-6 shadow-sm sm:p-8">
-        <h1 className="text-2xl font-extrabold text-brand-900 sm:text-3xl">Add a swimmer</h1>
-        {loaderData.refusal ? (
-          <p className="mt-4 text-ink">{loaderData.refusal}</p>
-        ) : (
-          <>
-            <p className="mt-2 text-muted">About the swimmer: their name, age and swimming, as on registration.</p>
-            <Form method="post" {...getFormProps(form)} className="mt-6 space-y-6">
-              <FormAlert id={form.errorId} errors={form.errors} />
-              <SwimmerFormFields fields={fields} declaration hydrated={hydrated} />
-              <PendingButton when={{ action: href('/swimmers/new'), untilLoaded: true }} pendingLabel="Adding..." className="btn-primary w-full">
-                Add swimmer
-              </PendingButton>
-            </Form>
-          </>
-        )}
-        <p className="mt-6 text-center text-sm">
-          <Link to={href('/swimmers')} className="link">
-            Back to My Swimmers
-          </Link>
-        </p>
-      </div>
-    </section>
+    <SwimmerFormCard title="Add a swimmer">
+      {loaderData.refusal ? (
+        <p className="mt-4 text-ink">{loaderData.refusal}</p>
+      ) : (
+        <>
+          <p className="mt-2 text-muted">About the swimmer: their name, age and swimming, as on registration.</p>
+          <Form method="post" {...getFormProps(form)} className="mt-6 space-y-6">
+            <FormAlert id={form.errorId} errors={form.errors} />
+            <SwimmerFormFields fields={fields} declaration hydrated={hydrated} />
+            <PendingButton when={{ action: href('/swimmers/new'), untilLoaded: true }} pendingLabel="Adding..." className="btn-primary w-full">
+              Add swimmer
+            </PendingButton>
+          </Form>
+        </>
+      )}
+    </SwimmerFormCard>
   )
 }

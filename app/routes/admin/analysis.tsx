@@ -1,8 +1,9 @@
 import { getFormProps, type SubmissionResult } from '@conform-to/react'
-import { useMemo, type ReactNode } from 'react'
+import { useMemo } from 'react'
 import { data, Form, Link } from 'react-router'
 import type { Route } from './+types/analysis'
-import { FieldError, FormAlert, PendingButton, RadioGroupField, SelectField, TextAreaField, TextField, useValidatedForm } from '~/components/form-fields'
+import { FieldError, FormAlert, PendingButton, RadioGroupField, SaveButton as AnySaveButton, SelectField, TextAreaField, TextField, useValidatedForm } from '~/components/form-fields'
+import { Panel } from '~/components/panel'
 import { MetricsCsvImport } from '~/components/metrics-csv-import'
 import { DetailRow } from '~/components/payment-status-card'
 import { requireAdmin } from '~/web/auth.server'
@@ -474,25 +475,7 @@ function Editor({ analysis, answer, resultFor, limits, clipsHref }: { analysis: 
   )
 }
 
-function Panel({ id, title, lead, children }: { id: string; title: string; lead?: string; children: ReactNode }) {
-  return (
-    <section id={id} aria-labelledby={`${id}-heading`} className="card mt-6 p-4 sm:p-6">
-      <h2 id={`${id}-heading`} className="text-xl font-bold text-ink">
-        {title}
-      </h2>
-      {lead && <p className="mt-1 text-sm text-muted">{lead}</p>}
-      <div className="mt-4">{children}</div>
-    </section>
-  )
-}
-
-function SaveButton({ intent, target = {}, pendingLabel = 'Saving...', className, children }: { intent: Intent; target?: Record<string, string | null>; pendingLabel?: string; className?: string; children: ReactNode }) {
-  return (
-    <PendingButton when={{ fields: { intent, ...target } }} pendingLabel={pendingLabel} className={className}>
-      {children}
-    </PendingButton>
-  )
-}
+const SaveButton = AnySaveButton<Intent>
 
 type Last = SubmissionResult<string[]> | undefined
 

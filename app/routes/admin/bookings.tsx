@@ -1,5 +1,6 @@
 import { Form, href, Link } from 'react-router'
 import type { Route } from './+types/bookings'
+import { StaffTable } from '~/components/staff-table'
 import { requireAdmin } from '~/web/auth.server'
 import { formatRupees } from '~/lib/money'
 import { formatTimeRange, formatWeekdayDate } from '~/lib/lab-time'
@@ -119,62 +120,35 @@ export default function AdminBookings({ loaderData }: Route.ComponentProps) {
         {rows.length === 0 ? 'No bookings match.' : `${rows.length} ${rows.length === 1 ? 'booking' : 'bookings'}`}
       </p>
       {rows.length > 0 && (
-        <div className="card mt-3 relative overflow-x-auto">
-          <table className="w-full text-left text-sm">
-            <caption className="sr-only">Bookings matching the filters</caption>
-            <thead className="bg-slate-50 text-muted">
-              <tr>
-                <th scope="col" className="px-3 py-2">
-                  Booking
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Swimmer
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Booked by
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Session
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Status
-                </th>
-                <th scope="col" className="px-3 py-2 text-right">
-                  Amount
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((row) => (
-                <tr key={row.reference} className={`border-t border-slate-200 align-top ${row.reportOverdue ? 'bg-red-50' : ''}`}>
-                  <td className="px-3 py-2">
-                    <Link to={adminBookingLink(row.reference)} className="link">
-                      {row.reference}
-                    </Link>
-                    {row.reportOverdue && <span className="mt-1 block text-xs font-bold text-red-800">Report overdue</span>}
-                  </td>
-                  <td className="px-3 py-2 font-medium text-ink">{row.swimmer}</td>
-                  <td className="px-3 py-2">
-                    {row.customerHref ? (
-                      <Link to={row.customerHref} className="block font-medium text-brand-700 underline underline-offset-2">
-                        {row.customer}
-                      </Link>
-                    ) : (
-                      <span className="block font-medium text-ink">{row.customer}</span>
-                    )}
-                    <span className="block text-muted [overflow-wrap:anywhere]">{row.contact}</span>
-                  </td>
-                  <td className="px-3 py-2">
-                    <span className="block text-ink">{row.product}</span>
-                    <span className="block text-muted">{row.when}</span>
-                  </td>
-                  <td className="px-3 py-2 text-ink">{row.status}</td>
-                  <td className="px-3 py-2 text-right text-ink">{row.amount}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <StaffTable caption="Bookings matching the filters" columns={['Booking', 'Swimmer', 'Booked by', 'Session', 'Status', { label: 'Amount', align: 'right' }]} className="card mt-3">
+          {rows.map((row) => (
+            <tr key={row.reference} className={`border-t border-slate-200 align-top ${row.reportOverdue ? 'bg-red-50' : ''}`}>
+              <td className="px-3 py-2">
+                <Link to={adminBookingLink(row.reference)} className="link">
+                  {row.reference}
+                </Link>
+                {row.reportOverdue && <span className="mt-1 block text-xs font-bold text-red-800">Report overdue</span>}
+              </td>
+              <td className="px-3 py-2 font-medium text-ink">{row.swimmer}</td>
+              <td className="px-3 py-2">
+                {row.customerHref ? (
+                  <Link to={row.customerHref} className="block font-medium text-brand-700 underline underline-offset-2">
+                    {row.customer}
+                  </Link>
+                ) : (
+                  <span className="block font-medium text-ink">{row.customer}</span>
+                )}
+                <span className="block text-muted [overflow-wrap:anywhere]">{row.contact}</span>
+              </td>
+              <td className="px-3 py-2">
+                <span className="block text-ink">{row.product}</span>
+                <span className="block text-muted">{row.when}</span>
+              </td>
+              <td className="px-3 py-2 text-ink">{row.status}</td>
+              <td className="px-3 py-2 text-right text-ink">{row.amount}</td>
+            </tr>
+          ))}
+        </StaffTable>
       )}
     </section>
   )

@@ -4,6 +4,7 @@ import type { Route } from './+types/camp'
 import { BatchDetailsFields, CampDetailsFields } from '~/components/camp-form-fields'
 import { FormAlert, PendingButton, RadioGroupField, SelectField, useValidatedForm } from '~/components/form-fields'
 import { CreditNoteLinks } from '~/components/credit-note-links'
+import { StaffTable } from '~/components/staff-table'
 import type { RefundState } from '~/db/schema'
 import { requireAdmin } from '~/web/auth.server'
 import { basisPointsToPercentInput, formatRupees, paiseToRupeesInput } from '~/lib/money'
@@ -239,61 +240,37 @@ function BatchSection({ batch, batches, actionData }: { batch: Batch; batches: B
       {batch.registrations.length === 0 ? (
         <p className="mt-1 text-sm text-muted">No registrations yet.</p>
       ) : (
-        <div className="mt-2 relative overflow-x-auto">
-          <table className="w-full text-left text-sm">
-            <caption className="sr-only">Registrations of {batch.name}</caption>
-            <thead className="bg-slate-50 text-muted">
-              <tr>
-                <th scope="col" className="px-3 py-2">
-                  Swimmer
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Status
-                </th>
-                <th scope="col" className="px-3 py-2 text-right">
-                  Amount
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Registered
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Actions
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {batch.registrations.map((registration) => (
-                <tr key={registration.reference} className="border-t border-slate-200 align-top">
-                  <td className="px-3 py-2">
-                    <span className="block font-medium text-ink">{registration.swimmerName}</span>
-                    <span className="block text-muted [overflow-wrap:anywhere]">{registration.contact}</span>
-                    <span className="block text-muted">{registration.reference}</span>
-                    {registration.declaration && <span className="block text-muted">{registration.declaration}</span>}
-                  </td>
-                  <td className="px-3 py-2 text-ink">{registration.status}</td>
-                  <td className="px-3 py-2 text-right text-ink">
-                    {registration.amount}
-                    {registration.discounts.map((discount) => (
-                      <span key={discount} className="block text-sm text-muted">
-                        {discount}
-                      </span>
-                    ))}
-                    <CreditNoteLinks notes={registration.creditNotes} className="mt-1 text-left" />
-                  </td>
-                  <td className="px-3 py-2 text-ink">{registration.registeredAt}</td>
-                  <td className="px-3 py-2">
-                    {registration.confirmed && (
-                      <div className="space-y-2">
-                        <MoveForm registration={registration} from={batch} batches={batches} lastResult={resultFor(actionData, `move-${registration.reference}`)} />
-                        <CancelForm registration={registration} lastResult={resultFor(actionData, `cancel-${registration.reference}`)} />
-                      </div>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <StaffTable caption={<>Registrations of {batch.name}</>} columns={['Swimmer', 'Status', { label: 'Amount', align: 'right' }, 'Registered', 'Actions']} className="mt-2">
+          {batch.registrations.map((registration) => (
+            <tr key={registration.reference} className="border-t border-slate-200 align-top">
+              <td className="px-3 py-2">
+                <span className="block font-medium text-ink">{registration.swimmerName}</span>
+                <span className="block text-muted [overflow-wrap:anywhere]">{registration.contact}</span>
+                <span className="block text-muted">{registration.reference}</span>
+                {registration.declaration && <span className="block text-muted">{registration.declaration}</span>}
+              </td>
+              <td className="px-3 py-2 text-ink">{registration.status}</td>
+              <td className="px-3 py-2 text-right text-ink">
+                {registration.amount}
+                {registration.discounts.map((discount) => (
+                  <span key={discount} className="block text-sm text-muted">
+                    {discount}
+                  </span>
+                ))}
+                <CreditNoteLinks notes={registration.creditNotes} className="mt-1 text-left" />
+              </td>
+              <td className="px-3 py-2 text-ink">{registration.registeredAt}</td>
+              <td className="px-3 py-2">
+                {registration.confirmed && (
+                  <div className="space-y-2">
+                    <MoveForm registration={registration} from={batch} batches={batches} lastResult={resultFor(actionData, `move-${registration.reference}`)} />
+                    <CancelForm registration={registration} lastResult={resultFor(actionData, `cancel-${registration.reference}`)} />
+                  </div>
+                )}
+              </td>
+            </tr>
+          ))}
+        </StaffTable>
       )}
 
       <h3 className="mt-6 font-bold text-ink">{`Waitlist (${queue.length})`}</h3>

@@ -4,6 +4,7 @@ import { data, Form, href, Link } from 'react-router'
 import type { Route } from './+types/camps'
 import { BatchDetailsFields, CampDetailsFields } from '~/components/camp-form-fields'
 import { FormAlert, PendingButton, TextField, useValidatedForm } from '~/components/form-fields'
+import { StaffTable } from '~/components/staff-table'
 import { requireAdmin } from '~/web/auth.server'
 import { formatRupees, type Discount } from '~/lib/money'
 import { formatLabDate, formatLongDate } from '~/lib/lab-time'
@@ -70,55 +71,34 @@ export default function AdminCamps({ loaderData, actionData }: Route.ComponentPr
       {camps.length === 0 ? (
         <p className="mt-6 text-muted">No camps yet.</p>
       ) : (
-        <div className="card mt-6 relative overflow-x-auto">
-          <table className="w-full text-left text-sm">
-            <caption className="sr-only">Camps, their batches and seats</caption>
-            <thead className="bg-slate-50 text-muted">
-              <tr>
-                <th scope="col" className="px-3 py-2">
-                  Camp
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Fee
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Registration
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Batches
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {camps.map((camp) => (
-                <tr key={camp.code} className="border-t border-slate-200 align-top">
-                  <td className="px-3 py-2">
-                    <Link to={adminCampLink(camp.code)} className="link">
-                      {camp.name}
-                    </Link>
-                    <span className="block text-muted">{camp.dates}</span>
-                    <span className="block text-muted">{camp.venue}</span>
-                  </td>
-                  <td className="px-3 py-2 text-ink">
-                    <span className="block">{camp.fee}</span>
-                    {camp.siblingPrice && <span className="block text-muted">{camp.siblingPrice}</span>}
-                  </td>
-                  <td className="px-3 py-2 text-ink">{camp.registration}</td>
-                  <td className="px-3 py-2">
-                    <ul className="space-y-1">
-                      {camp.batches.map((batch) => (
-                        <li key={batch.code}>
-                          <span className="block text-ink">{batch.label}</span>
-                          <span className="block text-muted">{batch.seats}</span>
-                        </li>
-                      ))}
-                    </ul>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <StaffTable caption="Camps, their batches and seats" columns={['Camp', 'Fee', 'Registration', 'Batches']} className="card mt-6">
+          {camps.map((camp) => (
+            <tr key={camp.code} className="border-t border-slate-200 align-top">
+              <td className="px-3 py-2">
+                <Link to={adminCampLink(camp.code)} className="link">
+                  {camp.name}
+                </Link>
+                <span className="block text-muted">{camp.dates}</span>
+                <span className="block text-muted">{camp.venue}</span>
+              </td>
+              <td className="px-3 py-2 text-ink">
+                <span className="block">{camp.fee}</span>
+                {camp.siblingPrice && <span className="block text-muted">{camp.siblingPrice}</span>}
+              </td>
+              <td className="px-3 py-2 text-ink">{camp.registration}</td>
+              <td className="px-3 py-2">
+                <ul className="space-y-1">
+                  {camp.batches.map((batch) => (
+                    <li key={batch.code}>
+                      <span className="block text-ink">{batch.label}</span>
+                      <span className="block text-muted">{batch.seats}</span>
+                    </li>
+                  ))}
+                </ul>
+              </td>
+            </tr>
+          ))}
+        </StaffTable>
       )}
       <NewCampForm lastResult={actionData} />
     </section>

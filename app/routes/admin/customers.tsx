@@ -1,6 +1,7 @@
 import { Form, href, Link } from 'react-router'
 import { z } from 'zod'
 import type { Route } from './+types/customers'
+import { StaffTable } from '~/components/staff-table'
 import { requireAdmin } from '~/web/auth.server'
 import { formatLabDate } from '~/lib/lab-time'
 import { searchCustomers } from '~/modules/accounts/staff.server'
@@ -70,42 +71,21 @@ export default function AdminCustomers({ loaderData }: Route.ComponentProps) {
               : `${rows.length} ${rows.length === 1 ? 'customer' : 'customers'}`}
       </p>
       {rows.length > 0 && (
-        <div className="card mt-3 relative overflow-x-auto">
-          <table className="w-full text-left text-sm">
-            <caption className="sr-only">Customers</caption>
-            <thead className="bg-slate-50 text-muted">
-              <tr>
-                <th scope="col" className="px-3 py-2">
-                  Customer
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Phone
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Account
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Registered
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((row) => (
-                <tr key={row.id} className="border-t border-slate-200 align-top">
-                  <td className="px-3 py-2">
-                    <Link to={adminCustomerLink(row.id)} className="link">
-                      {row.name}
-                    </Link>
-                    <span className="block text-muted [overflow-wrap:anywhere]">{row.email}</span>
-                  </td>
-                  <td className="px-3 py-2 text-ink">{row.phone}</td>
-                  <td className={`px-3 py-2 ${row.status === 'Disabled' ? 'font-semibold text-red-800' : 'text-ink'}`}>{row.status}</td>
-                  <td className="px-3 py-2 text-ink">{row.registeredOn}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <StaffTable caption="Customers" columns={['Customer', 'Phone', 'Account', 'Registered']} className="card mt-3">
+          {rows.map((row) => (
+            <tr key={row.id} className="border-t border-slate-200 align-top">
+              <td className="px-3 py-2">
+                <Link to={adminCustomerLink(row.id)} className="link">
+                  {row.name}
+                </Link>
+                <span className="block text-muted [overflow-wrap:anywhere]">{row.email}</span>
+              </td>
+              <td className="px-3 py-2 text-ink">{row.phone}</td>
+              <td className={`px-3 py-2 ${row.status === 'Disabled' ? 'font-semibold text-red-800' : 'text-ink'}`}>{row.status}</td>
+              <td className="px-3 py-2 text-ink">{row.registeredOn}</td>
+            </tr>
+          ))}
+        </StaffTable>
       )}
     </section>
   )

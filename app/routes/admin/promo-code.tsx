@@ -1,15 +1,15 @@
 import { getFormProps, type SubmissionResult } from '@conform-to/react'
-import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, href, Link } from 'react-router'
+import { Form, href, Link } from 'react-router'
 import type { Route } from './+types/promo-code'
 import { FormAlert, PendingButton, useValidatedForm } from '~/components/form-fields'
 import { PromoCodeFields } from '~/components/promo-code-fields'
 import { requireAdmin } from '~/web/auth.server'
 import { readForm } from '~/web/form-data.server'
+import { submitOnlyForm } from '~/web/page-forms.server'
 import { formIntent, unknownForm } from '~/web/intent'
 import { basisPointsToPercentInput, paiseToRupeesInput } from '~/lib/money'
 import { refuseNul } from '~/web/nul.server'
-import { formErrorsOf, notFoundUnless, refusalOf } from '~/web/refusals.server'
+import { notFoundUnless } from '~/web/refusals.server'
 import { rowId } from '~/lib/row-id'
 import { redirectWithToast } from '~/web/toast.server'
 import { promoCodeDetails, PromoCodeSchema } from '~/modules/promotions/staff-schemas'
@@ -64,15 +64,10 @@ export async function action({ request, params }: Route.ActionArgs) {
   const formData = await readForm(request)
   switch (formIntent(formData, INTENTS)) {
     case 'update': {
-      const submission = parseWithZod(formData, { schema: PromoCodeSchema })
-      if (submission.status !== 'success') return data(submission.reply(), { status: 400 })
-      try {
-        const { changed } = await updatePromoCode(actor, id, promoCodeDetails(submission.value))
+      return submitOnlyForm(formData, PromoCodeSchema, async (value) => {
+        const { changed } = await updatePromoCode(actor, id, promoCodeDetails(value))
         return redirectWithToast(here, changed.length ? { type: 'success', title: 'Promo code saved' } : { type: 'info', title: 'Nothing changed' })
-      } catch (error) {
-        const refusal = refusalOf(error)
-        return data(submission.reply(formErrorsOf(refusal)), { status: refusal.status })
-      }
+      })
     }
     case 'activate':
     case 'deactivate': {

@@ -1,12 +1,12 @@
 import { getFormProps } from '@conform-to/react'
-import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, href, Link } from 'react-router'
+import { Form, href, Link } from 'react-router'
 import type { Route } from './+types/promo-codes'
 import { FormAlert, PendingButton, useValidatedForm } from '~/components/form-fields'
 import { PromoCodeFields } from '~/components/promo-code-fields'
+import { StaffTable } from '~/components/staff-table'
 import { requireAdmin } from '~/web/auth.server'
 import { readForm } from '~/web/form-data.server'
-import { formErrorsOf, refusalOf } from '~/web/refusals.server'
+import { submitOnlyForm } from '~/web/page-forms.server'
 import { redirectWithToast } from '~/web/toast.server'
 import { promoCodeDetails, PromoCodeSchema } from '~/modules/promotions/staff-schemas'
 import { createPromoCode, staffPromoCodes } from '~/modules/promotions/staff.server'
@@ -23,15 +23,10 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   const admin = await requireAdmin(request)
-  const submission = parseWithZod(await readForm(request), { schema: PromoCodeSchema })
-  if (submission.status !== 'success') return data(submission.reply(), { status: 400 })
-  try {
-    const { id } = await createPromoCode({ id: admin.id, email: admin.email }, promoCodeDetails(submission.value))
-    return redirectWithToast(adminPromoCodeLink(id), { type: 'success', title: 'Promo code created', description: `${submission.value.code} can be used now.` })
-  } catch (error) {
-    const refusal = refusalOf(error)
-    return data(submission.reply(formErrorsOf(refusal)), { status: refusal.status })
-  }
+  return submitOnlyForm(await readForm(request), PromoCodeSchema, async (value) => {
+    const { id } = await createPromoCode({ id: admin.id, email: admin.email }, promoCodeDetails(value))
+    return redirectWithToast(adminPromoCodeLink(id), { type: 'success', title: 'Promo code created', description: `${value.code} can be used now.` })
+  })
 }
 
 export default function AdminPromoCodes({ loaderData, actionData }: Route.ComponentProps) {
@@ -46,42 +41,28 @@ export default function AdminPromoCodes({ loaderData, actionData }: Route.Compon
       {codes.length === 0 ? (
         <p className="mt-6 text-muted">No promo codes yet.</p>
       ) : (
-        <div className="card mt-6 relative overflow-x-auto">
-          <table className="w-full text-left text-sm">
-            <caption className="sr-only">Promo codes, newest first</caption>
-            <thead className="bg-slate-50 text-muted">
-              <tr>
-                {['Code', 'Discount', 'For', 'Valid', 'Uses', 'Per customer', 'Discount given', 'Status'].map((heading) => (
-                  <th key={heading} scope="col" className="px-3 py-2">
-                    {heading}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {codes.map((code) => (
-                <tr key={code.id} className="border-t border-slate-200 align-top">
-                  <td className="px-3 py-2">
-                    <Link to={adminPromoCodeLink(code.id)} className="link font-mono" aria-label={`Edit ${code.code}`}>
-                      {code.code}
-                    </Link>
-                    {code.description && <span className="block text-muted">{code.description}</span>}
-                  </td>
-                  <td className="px-3 py-2 text-ink">{code.discount}</td>
-                  <td className="px-3 py-2 text-ink">{code.products}</td>
-                  <td className="px-3 py-2 text-ink">{code.validity}</td>
-                  <td className="px-3 py-2 text-ink">
-                    {code.uses}
-                    <span className="block text-muted">{code.held}</span>
-                  </td>
-                  <td className="px-3 py-2 text-ink">{code.perCustomer}</td>
-                  <td className="px-3 py-2 text-ink">{code.discountGiven}</td>
-                  <td className="px-3 py-2 text-ink">{code.status}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <StaffTable caption="Promo codes, newest first" columns={['Code', 'Discount', 'For', 'Valid', 'Uses', 'Per customer', 'Discount given', 'Status']} className="card mt-6">
+          {codes.map((code) => (
+            <tr key={code.id} className="border-t border-slate-200 align-top">
+              <td className="px-3 py-2">
+                <Link to={adminPromoCodeLink(code.id)} className="link font-mono" aria-label={`Edit ${code.code}`}>
+                  {code.code}
+                </Link>
+                {code.description && <span className="block text-muted">{code.description}</span>}
+              </td>
+              <td className="px-3 py-2 text-ink">{code.discount}</td>
+              <td className="px-3 py-2 text-ink">{code.products}</td>
+              <td className="px-3 py-2 text-ink">{code.validity}</td>
+              <td className="px-3 py-2 text-ink">
+                {code.uses}
+                <span className="block text-muted">{code.held}</span>
+              </td>
+              <td className="px-3 py-2 text-ink">{code.perCustomer}</td>
+              <td className="px-3 py-2 text-ink">{code.discountGiven}</td>
+              <td className="px-3 py-2 text-ink">{code.status}</td>
+            </tr>
+          ))}
+        </StaffTable>
       )}
       <NewPromoCodeForm lastResult={actionData} />
     </section>

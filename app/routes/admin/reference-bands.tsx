@@ -3,6 +3,7 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, href, Link } from 'react-router'
 import type { Route } from './+types/reference-bands'
 import { FormAlert, PendingButton, RadioGroupField, SelectField, TextField, useValidatedForm } from '~/components/form-fields'
+import { StaffTable } from '~/components/staff-table'
 import { rowId } from '~/lib/row-id'
 import { addBand, bandById, bandLabel, deleteBand, listBands, updateBand } from '~/modules/analyses/bands.server'
 import { DISTANCES_METRES, eventLabel, METRICS, metricDefinition, STROKES } from '~/modules/analyses/catalog'
@@ -115,80 +116,50 @@ export default function ReferenceBands({ loaderData, actionData }: Route.Compone
         {bands.length === 0 ? (
           <p className="mt-2 text-sm text-muted">No bands yet: add the first one below.</p>
         ) : (
-          <div className="mt-3 relative overflow-x-auto">
-            <table className="w-full text-left text-sm">
-              <caption className="sr-only">Reference bands</caption>
-              <thead className="text-muted">
-                <tr>
-                  <th scope="col" className="py-2 pr-3">
-                    Event
-                  </th>
-                  <th scope="col" className="px-3 py-2">
-                    Metric
-                  </th>
-                  <th scope="col" className="px-3 py-2">
-                    Ages
-                  </th>
-                  <th scope="col" className="px-3 py-2">
-                    Gender
-                  </th>
-                  <th scope="col" className="px-3 py-2">
-                    Level
-                  </th>
-                  <th scope="col" className="px-3 py-2">
-                    Value
-                  </th>
-                  <th scope="col" className="py-2 pl-3">
-                    <span className="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {bands.map((band) => (
-                  <tr key={band.id} className="border-t border-slate-200 align-top">
-                    <td className="py-2 pr-3">{band.event}</td>
-                    <td className="px-3 py-2">{band.metric}</td>
-                    <td className="px-3 py-2">{band.ages}</td>
-                    <td className="px-3 py-2">{band.gender}</td>
-                    <td className="px-3 py-2">{band.level}</td>
-                    <td className="px-3 py-2">{band.value}</td>
-                    <td className="py-2 pl-3">
-                      {answer?.intent === 'delete' && answer.target === String(band.id) ? (
-                        <div role="group" aria-labelledby={`delete-${band.id}`} tabIndex={-1} ref={(element) => element?.focus()} className="rounded-lg border border-amber-300 bg-amber-50 p-2">
-                          <p id={`delete-${band.id}`} className="font-semibold text-ink">
-                            Delete this band?
-                          </p>
-                          <Form method="post" className="mt-2 flex flex-wrap gap-2">
-                            <input type="hidden" name="intent" value="delete" />
-                            <input type="hidden" name="bandId" value={band.id} />
-                            <button type="submit" name="confirm" value="yes" className="btn-primary bg-red-700 hover:bg-red-800">
-                              Yes, delete<span className="sr-only"> {band.label}</span>
-                            </button>
-                            <Link to={HERE} preventScrollReset className="btn-secondary">
-                              Keep it
-                            </Link>
-                          </Form>
-                        </div>
-                      ) : (
-                        <div className="flex flex-wrap gap-2">
-                          <Link to={`${HERE}?edit=${band.id}#band-form-heading`} className="btn-secondary">
-                            Edit<span className="sr-only"> {band.label}</span>
-                          </Link>
-                          <Form method="post">
-                            <input type="hidden" name="intent" value="delete" />
-                            <input type="hidden" name="bandId" value={band.id} />
-                            <button type="submit" className="btn-secondary">
-                              Delete<span className="sr-only"> {band.label}</span>…
-                            </button>
-                          </Form>
-                        </div>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <StaffTable caption="Reference bands" columns={['Event', 'Metric', 'Ages', 'Gender', 'Level', 'Value', { label: 'Actions', hidden: true }]} inset className="mt-3">
+            {bands.map((band) => (
+              <tr key={band.id} className="border-t border-slate-200 align-top">
+                <td className="py-2 pr-3">{band.event}</td>
+                <td className="px-3 py-2">{band.metric}</td>
+                <td className="px-3 py-2">{band.ages}</td>
+                <td className="px-3 py-2">{band.gender}</td>
+                <td className="px-3 py-2">{band.level}</td>
+                <td className="px-3 py-2">{band.value}</td>
+                <td className="py-2 pl-3">
+                  {answer?.intent === 'delete' && answer.target === String(band.id) ? (
+                    <div role="group" aria-labelledby={`delete-${band.id}`} tabIndex={-1} ref={(element) => element?.focus()} className="rounded-lg border border-amber-300 bg-amber-50 p-2">
+                      <p id={`delete-${band.id}`} className="font-semibold text-ink">
+                        Delete this band?
+                      </p>
+                      <Form method="post" className="mt-2 flex flex-wrap gap-2">
+                        <input type="hidden" name="intent" value="delete" />
+                        <input type="hidden" name="bandId" value={band.id} />
+                        <button type="submit" name="confirm" value="yes" className="btn-primary bg-red-700 hover:bg-red-800">
+                          Yes, delete<span className="sr-only"> {band.label}</span>
+                        </button>
+                        <Link to={HERE} preventScrollReset className="btn-secondary">
+                          Keep it
+                        </Link>
+                      </Form>
+                    </div>
+                  ) : (
+                    <div className="flex flex-wrap gap-2">
+                      <Link to={`${HERE}?edit=${band.id}#band-form-heading`} className="btn-secondary">
+                        Edit<span className="sr-only"> {band.label}</span>
+                      </Link>
+                      <Form method="post">
+                        <input type="hidden" name="intent" value="delete" />
+                        <input type="hidden" name="bandId" value={band.id} />
+                        <button type="submit" className="btn-secondary">
+                          Delete<span className="sr-only"> {band.label}</span>…
+                        </button>
+                      </Form>
+                    </div>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </StaffTable>
         )}
       </section>
 

@@ -1,8 +1,10 @@
 import { getFormProps, getInputProps, type FieldMetadata, type SubmissionResult } from '@conform-to/react'
-import { useEffect, type ReactNode } from 'react'
+import { useEffect, type ComponentProps } from 'react'
 import { Form, href, useLocation } from 'react-router'
 import type { Route } from './+types/settings'
-import { FieldError, FormAlert, PendingButton, TextAreaField, TextField, useValidatedForm } from '~/components/form-fields'
+import { FieldError, FormAlert, SaveButton as AnySaveButton, TextAreaField, TextField, useValidatedForm } from '~/components/form-fields'
+import { Panel as AnyPanel } from '~/components/panel'
+import { StaffTable } from '~/components/staff-table'
 import { requireAdmin } from '~/web/auth.server'
 import { basisPointsToPercentInput, formatRupees, paiseToRupeesInput } from '~/lib/money'
 import { redirectWithToast } from '~/web/toast.server'
@@ -119,32 +121,11 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
       </Panel>
 
       <Panel id="prices" title="Prices" lead="In rupees, GST included. The regular price is shown struck through next to the price; leave it empty for none.">
-        <div className="relative overflow-x-auto">
-          <table className="w-full text-left text-sm">
-            <caption className="sr-only">Catalogue prices</caption>
-            <thead className="text-muted">
-              <tr>
-                <th scope="col" className="py-2 pr-3">
-                  Item
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Price (₹)
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Regular price (₹)
-                </th>
-                <th scope="col" className="py-2 pl-3">
-                  <span className="sr-only">Save</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((item) => (
-                <PriceRow key={JSON.stringify(item.defaults)} item={item} lastResult={resultFor('price', item.code)} />
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <StaffTable caption="Catalogue prices" columns={['Item', 'Price (₹)', 'Regular price (₹)', { label: 'Save', hidden: true }]} inset>
+          {items.map((item) => (
+            <PriceRow key={JSON.stringify(item.defaults)} item={item} lastResult={resultFor('price', item.code)} />
+          ))}
+        </StaffTable>
       </Panel>
 
       <Panel id="policies" title="Policies" lead="Each text completes a sentence on the site, in e-mails and on receipts; the months say when a swimmer is invited back for the next analysis.">
@@ -173,26 +154,10 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
   )
 }
 
-function Panel({ id, title, lead, children }: { id: string; title: string; lead?: string; children: ReactNode }) {
-  return (
-    <section id={id} aria-labelledby={`${id}-heading`} className="card mt-8 p-4 sm:p-6">
-      <h2 id={`${id}-heading`} className="text-xl font-bold text-ink">
-        {title}
-      </h2>
-      {lead && <p className="mt-1 text-sm text-muted">{lead}</p>}
-      <div className="mt-4">{children}</div>
-    </section>
-  )
-}
+/** The settings' panels stand further apart than an analysis's. */
+const Panel = (props: Omit<ComponentProps<typeof AnyPanel>, 'spacing'>) => <AnyPanel spacing="mt-8" {...props} />
 
-/** A form's button: "Saving..." while that form (its intent, and the item or member of a repeated one) is on its way. */
-function SaveButton({ intent, target = {}, className, children }: { intent: Intent; target?: Record<string, string>; className?: string; children: ReactNode }) {
-  return (
-    <PendingButton when={{ fields: { intent, ...target } }} pendingLabel="Saving..." className={className}>
-      {children}
-    </PendingButton>
-  )
-}
+const SaveButton = AnySaveButton<Intent>
 
 function BannerForm({ visible }: { visible: boolean }) {
   return (

@@ -1,7 +1,7 @@
-import { href, Link } from 'react-router'
+import { href } from 'react-router'
 import type { Route } from './+types/about'
 import { ArrowLink } from '~/components/arrow-link'
-import { CallToAction } from '~/components/call-to-action'
+import { JoinTheMovement } from '~/components/call-to-action'
 import { FeatureCard } from '~/components/feature-card'
 import { ChatFeedbackIcon, TargetIcon } from '~/components/inner-page-feature-icons'
 import { PoolLocationIllustration } from '~/components/illustrations/pool-location'
@@ -154,26 +154,12 @@ export default function About({ loaderData }: Route.ComponentProps) {
         </div>
       </section>
 
-      <CallToAction
-        id="join-heading"
-        tone="light"
-        title="Join the Movement"
-        actions={
-          <>
-            <Link to={href('/book')} className="btn-primary">
-              Book a Session
-            </Link>
-            <Link to={href('/contact')} className="btn-secondary">
-              Contact Us
-            </Link>
-          </>
-        }
-      >
+      <JoinTheMovement>
         <p>
           Be part of a new chapter for Indian swimming. Whether you swim, coach or cheer from the stands, a session
           with us is the clearest way to see where the next improvement will come from.
         </p>
-      </CallToAction>
+      </JoinTheMovement>
     </>
   )
 }

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react'
 import { href, Link } from 'react-router'
 import type { Route } from './+types/home'
 import { ArrowLink } from '~/components/arrow-link'
-import { CallToAction } from '~/components/call-to-action'
+import { CallToAction, JoinTheMovement } from '~/components/call-to-action'
 import { FeatureCard, IconBadge } from '~/components/feature-card'
 import {
   DataChartIcon,
@@ -150,27 +150,13 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         </div>
       </section>
 
-      <CallToAction
-        id="join-heading"
-        tone="light"
-        title="Join the Movement"
-        actions={
-          <>
-            <Link to={href('/book')} className="btn-primary">
-              Book a Session
-            </Link>
-            <Link to={href('/contact')} className="btn-secondary">
-              Contact Us
-            </Link>
-          </>
-        }
-      >
+      <JoinTheMovement>
         <p>
           Sports science is changing how swimmers train. We are bringing it to Indian swimming, starting in Bangalore
           and with plans to expand across India. Whether you are chasing a qualifying time, coaching a squad or
           preparing for your first triathlon, come and see your stroke as it really is.
         </p>
-      </CallToAction>
+      </JoinTheMovement>
 
       <CallToAction
         id="next-level-heading"

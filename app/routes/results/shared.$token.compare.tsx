@@ -3,11 +3,8 @@ import type { Route } from './+types/shared.$token.compare'
 import { BeforeTwoAnalyses, CompareChooser, CompareView } from '~/components/analysis-progress'
 import { LINK_GONE_TITLE, LinkGone } from '~/components/link-gone'
 import { PRODUCT_NAME } from '~/lib/seo'
-import { maySeeSwimmer } from '~/modules/analyses/access.server'
-import { swimmerHeading } from '~/modules/analyses/views.server'
-import { compareChoiceOf, linkGone, RESULTS_HEADERS, sharedViewer, shareQuery } from '~/web/analyses/analysis-pages.server'
+import { compareChoiceOf, linkGone, RESULTS_HEADERS, sharedSwimmerOf, shareQuery } from '~/web/analyses/analysis-pages.server'
 import { RESULTS_META } from '~/web/analyses/results-meta'
-import { notFoundUnless } from '~/web/refusals.server'
 import { sharedAnalysisLink, sharedLink, sharedProgressLink } from '~/lib/links'
 
 // Two analyses side by side through a coach's link for all of a swimmer's results.
@@ -17,17 +14,14 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${!loader
 export const headers: Route.HeadersFunction = () => RESULTS_HEADERS
 
 export async function loader({ request, params }: Route.LoaderArgs) {
-  const viewer = await sharedViewer(params.token)
-  if (!viewer) return linkGone()
-  notFoundUnless(await maySeeSwimmer(viewer, viewer.swimmerId))
-  const swimmer = await swimmerHeading(viewer.swimmerId)
-  notFoundUnless(swimmer)
+  const swimmer = await sharedSwimmerOf(params.token)
+  if (!swimmer) return linkGone()
   return data(
     {
       firstName: swimmer.firstName,
       base: sharedLink(params.token),
       query: shareQuery(params.token ?? null),
-      ...(await compareChoiceOf(viewer.swimmerId, new URL(request.url).searchParams)),
+      ...(await compareChoiceOf(swimmer.id, new URL(request.url).searchParams)),
     },
     { headers: RESULTS_HEADERS },
   )

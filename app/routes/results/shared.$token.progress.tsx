@@ -3,11 +3,9 @@ import type { Route } from './+types/shared.$token.progress'
 import { ProgressView } from '~/components/analysis-progress'
 import { LINK_GONE_TITLE, LinkGone } from '~/components/link-gone'
 import { PRODUCT_NAME } from '~/lib/seo'
-import { maySeeSwimmer } from '~/modules/analyses/access.server'
-import { swimmerHeading, swimmerHistory } from '~/modules/analyses/views.server'
-import { linkGone, progressPageOf, RESULTS_HEADERS, sharedViewer } from '~/web/analyses/analysis-pages.server'
+import { swimmerHistory } from '~/modules/analyses/views.server'
+import { linkGone, progressPageOf, RESULTS_HEADERS, sharedSwimmerOf } from '~/web/analyses/analysis-pages.server'
 import { RESULTS_META } from '~/web/analyses/results-meta'
-import { notFoundUnless } from '~/web/refusals.server'
 import { sharedAnalysisLink, sharedLink } from '~/lib/links'
 
 // A swimmer's progress through a coach's link for all their results (not one for a single analysis).
@@ -17,12 +15,9 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${!loader
 export const headers: Route.HeadersFunction = () => RESULTS_HEADERS
 
 export async function loader({ request, params }: Route.LoaderArgs) {
-  const viewer = await sharedViewer(params.token)
-  if (!viewer) return linkGone()
-  notFoundUnless(await maySeeSwimmer(viewer, viewer.swimmerId))
-  const swimmer = await swimmerHeading(viewer.swimmerId)
-  notFoundUnless(swimmer)
-  const history = await swimmerHistory(viewer.swimmerId)
+  const swimmer = await sharedSwimmerOf(params.token)
+  if (!swimmer) return linkGone()
+  const history = await swimmerHistory(swimmer.id)
   return data({ firstName: swimmer.firstName, base: sharedLink(params.token), progress: progressPageOf(history, new URL(request.url).searchParams.get('event')) }, { headers: RESULTS_HEADERS })
 }
 

@@ -2,13 +2,9 @@ import { data, Link } from 'react-router'
 import type { Route } from './+types/swimmers.$id.compare'
 import { BeforeTwoAnalyses, CompareChooser, CompareView } from '~/components/analysis-progress'
 import { LINK_GONE_TITLE, LinkGone } from '~/components/link-gone'
-import { compareChoiceOf, linkGone, resultsViewer, RESULTS_HEADERS, shareQuery } from '~/web/analyses/analysis-pages.server'
-import { notFoundUnless } from '~/web/refusals.server'
-import { rowId } from '~/lib/row-id'
+import { compareChoiceOf, linkGone, RESULTS_HEADERS, shareQuery, swimmerPageOf } from '~/web/analyses/analysis-pages.server'
 import { RESULTS_META } from '~/web/analyses/results-meta'
 import { PRODUCT_NAME } from '~/lib/seo'
-import { maySeeSwimmer } from '~/modules/analyses/access.server'
-import { swimmerHeading } from '~/modules/analyses/views.server'
 import { analysisLink, bookSlotLink, swimmerProgressLink } from '~/lib/links'
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${!loaderData ? 'Compare' : 'name' in loaderData ? `${loaderData.name}: two analyses compared` : LINK_GONE_TITLE} | ${PRODUCT_NAME}` }, ...RESULTS_META]
@@ -16,18 +12,15 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${!loader
 export const headers: Route.HeadersFunction = () => RESULTS_HEADERS
 
 export async function loader({ request, params }: Route.LoaderArgs) {
-  const { viewer, share } = await resultsViewer(request)
-  if (!viewer) return linkGone()
-  const swimmerId = rowId(params.id)
-  notFoundUnless(swimmerId && (await maySeeSwimmer(viewer, swimmerId)))
-  const swimmer = await swimmerHeading(swimmerId)
-  notFoundUnless(swimmer)
+  const page = await swimmerPageOf(request, params.id)
+  if (!page) return linkGone()
+  const { swimmerId, swimmer, name, share, familyAccountId } = page
   return data(
     {
       swimmerId,
-      name: viewer.kind === 'share' ? swimmer.firstName : swimmer.name,
+      name,
       firstName: swimmer.firstName,
-      bookHref: viewer.kind === 'account' && swimmer.accountId === viewer.accountId ? bookSlotLink({ swimmer: String(swimmerId) }) : null,
+      bookHref: familyAccountId !== null ? bookSlotLink({ swimmer: String(swimmerId) }) : null,
       share,
       query: shareQuery(share),
       ...(await compareChoiceOf(swimmerId, new URL(request.url).searchParams)),

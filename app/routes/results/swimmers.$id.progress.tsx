@@ -3,13 +3,12 @@ import type { Route } from './+types/swimmers.$id.progress'
 import { ProgressView } from '~/components/analysis-progress'
 import { LINK_GONE_TITLE, LinkGone } from '~/components/link-gone'
 import { ShareForm, ShareLinksList } from '~/components/share-links'
-import { linkGone, progressPageOf, resultsViewer, RESULTS_HEADERS, shareFormsAction, shareLinksView } from '~/web/analyses/analysis-pages.server'
+import { linkGone, progressPageOf, RESULTS_HEADERS, shareFormsAction, shareLinksView, swimmerPageOf } from '~/web/analyses/analysis-pages.server'
 import { requireUser } from '~/web/auth.server'
 import { notFoundUnless } from '~/web/refusals.server'
 import { rowId } from '~/lib/row-id'
 import { RESULTS_META } from '~/web/analyses/results-meta'
 import { PRODUCT_NAME } from '~/lib/seo'
-import { maySeeSwimmer } from '~/modules/analyses/access.server'
 import { swimmerHeading, swimmerHistory } from '~/modules/analyses/views.server'
 import { analysisLink, bookSlotLink } from '~/lib/links'
 
@@ -18,24 +17,21 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${!loader
 export const headers: Route.HeadersFunction = () => RESULTS_HEADERS
 
 export async function loader({ request, params }: Route.LoaderArgs) {
-  const { viewer, share } = await resultsViewer(request)
-  if (!viewer) return linkGone()
-  const swimmerId = rowId(params.id)
-  notFoundUnless(swimmerId && (await maySeeSwimmer(viewer, swimmerId)))
-  const swimmer = await swimmerHeading(swimmerId)
-  notFoundUnless(swimmer)
-  const family = viewer.kind === 'account' && swimmer.accountId === viewer.accountId
+  const page = await swimmerPageOf(request, params.id)
+  if (!page) return linkGone()
+  const { swimmerId, swimmer, name, share, familyAccountId } = page
+  const family = familyAccountId !== null
   const history = await swimmerHistory(swimmerId)
   return data(
     {
       swimmerId,
-      name: viewer.kind === 'share' ? swimmer.firstName : swimmer.name,
+      name,
       firstName: swimmer.firstName,
       share,
       family,
       progress: progressPageOf(history, new URL(request.url).searchParams.get('event')),
       bookHref: family ? bookSlotLink({ swimmer: String(swimmerId) }) : null,
-      links: family ? await shareLinksView(viewer.accountId, swimmerId) : [],
+      links: family ? await shareLinksView(familyAccountId, swimmerId) : [],
     },
     { headers: RESULTS_HEADERS },
   )

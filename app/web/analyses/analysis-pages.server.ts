@@ -4,10 +4,10 @@ import { DomainError } from '~/lib/domain-error'
 import { formatLabDate, formatLabDateTime, formatLongDate, formatShortDayMonth, formatWeekdayDate } from '~/lib/lab-time'
 import { whatsappMessageLink } from '~/lib/phone'
 import { rowId } from '~/lib/row-id'
-import { shareViewer, viewerOfUser, type AnalysisViewer } from '~/modules/analyses/access.server'
+import { maySeeSwimmer, shareViewer, viewerOfUser, type AnalysisViewer } from '~/modules/analyses/access.server'
 import { ShareLinkSchema } from '~/modules/analyses/share-schemas'
 import { createShareLink, revokeShareLink, shareLinksOf } from '~/modules/analyses/shares.server'
-import { bandStanding, compareInHistory, formatChange, formatFigure, progressSeries, swimmerHistory, type AnalysisView, type HistoryEntry } from '~/modules/analyses/views.server'
+import { bandStanding, compareInHistory, formatChange, formatFigure, progressSeries, swimmerHeading, swimmerHistory, type AnalysisView, type HistoryEntry } from '~/modules/analyses/views.server'
 import { getUser, requestedPath, requireUser } from '~/web/auth.server'
 import { readForm } from '~/web/form-data.server'
 import { rejectBots } from '~/web/honeypot'
@@ -234,4 +234,32 @@ export async function shareLinksView(accountId: number, swimmerId: number) {
 /** The viewer a coach's link under /shared/<token> stands for, or null once it no longer works. */
 export function sharedViewer(token: string | undefined) {
   return shareViewer(token)
+}
+
+/** The swimmer whose progress or comparison a page shows, once the viewer may see all their results (404 otherwise). */
+async function swimmerSeenBy(viewer: AnalysisViewer, swimmerId: number | null) {
+  notFoundUnless(swimmerId && (await maySeeSwimmer(viewer, swimmerId)))
+  const swimmer = await swimmerHeading(swimmerId)
+  notFoundUnless(swimmer)
+  return swimmer
+}
+
+/**
+ * The swimmer of a results page under /swimmers/<id> and who asks (`resultsViewer`): `name` as the
+ * page heads it (the first name only for a coach), and `familyAccountId`, the account signed in when
+ * the swimmer is its own (null for staff and coaches). Null for a coach's link that no longer works.
+ */
+export async function swimmerPageOf(request: Request, id: string | undefined) {
+  const { viewer, share } = await resultsViewer(request)
+  if (!viewer) return null
+  const swimmerId = rowId(id)
+  const swimmer = await swimmerSeenBy(viewer, swimmerId)
+  const familyAccountId = viewer.kind === 'account' && swimmer.accountId === viewer.accountId ? viewer.accountId : null
+  return { share, swimmerId: swimmer.id, swimmer, name: viewer.kind === 'share' ? swimmer.firstName : swimmer.name, familyAccountId }
+}
+
+/** The swimmer of a coach's link for all their results under /shared/<token>, or null once it no longer works. */
+export async function sharedSwimmerOf(token: string | undefined) {
+  const viewer = await sharedViewer(token)
+  return viewer ? swimmerSeenBy(viewer, viewer.swimmerId) : null
 }
