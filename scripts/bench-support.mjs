@@ -7,7 +7,7 @@ import http from 'node:http'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import pg from 'pg'
+import { createDatabase } from './postgres-admin.mjs'
 
 export const ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
 
@@ -38,23 +38,10 @@ export function busyCore() {
   }
 }
 
-async function adminQuery(statement) {
-  const client = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 5_000 })
-  await client.connect()
-  try {
-    await client.query(statement)
-  } finally {
-    await client.end()
-  }
-}
-
 /** A fresh database for one run, dropped afterwards. */
 export async function freshDatabase(prefix) {
   const name = `${prefix}_${Date.now()}`
-  await adminQuery(`CREATE DATABASE ${name}`)
-  const url = new URL(ADMIN_URL)
-  url.pathname = `/${name}`
-  return { url: url.toString(), drop: () => adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) }
+  return createDatabase(ADMIN_URL, name, { connectionTimeoutMillis: 5_000 })
 }
 
 async function freePort() {

@@ -3,28 +3,16 @@
 // Usage: npm run test:postgres            (server at postgres://postgres@127.0.0.1:5432/postgres)
 //        TEST_POSTGRES_URL=postgres://user@host:5432/postgres npm run test:postgres
 import { spawnSync } from 'node:child_process'
-import pg from 'pg'
+import { createDatabase } from './postgres-admin.mjs'
 
 const adminUrl = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
 const name = `swimlab_test_${Date.now()}`
 
-async function run(statement) {
-  const client = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 5_000 })
-  await client.connect()
-  try {
-    await client.query(statement)
-  } finally {
-    await client.end()
-  }
-}
-
-await run(`CREATE DATABASE ${name}`)
-const url = new URL(adminUrl)
-url.pathname = `/${name}`
-console.log(`Running the tests against PostgreSQL (${url.host}, database ${name})`)
+const database = await createDatabase(adminUrl, name, { connectionTimeoutMillis: 5_000 })
+console.log(`Running the tests against PostgreSQL (${new URL(database.url).host}, database ${name})`)
 const result = spawnSync('npx', ['vitest', 'run', ...process.argv.slice(2)], {
   stdio: 'inherit',
-  env: { ...process.env, DATABASE_URL: url.toString() },
+  env: { ...process.env, DATABASE_URL: database.url },
 })
-await run(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+await database.drop()
 process.exit(result.status ?? 1)

@@ -3,11 +3,11 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs'
 import { createServer, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import pg from 'pg'
 import { inject } from 'vitest'
 import { openDatabase, type Database, type Db } from '~/db/client.server'
 import { seedDatabase } from '~/db/seed.server'
 import { testDatabasePrefix } from './global-setup'
+import { createDatabase as createPostgresDatabase } from '../../scripts/postgres-admin.mjs'
 
 export type TestServer = {
   url: string
@@ -214,17 +214,6 @@ async function freePort(): Promise<number> {
  */
 async function createDatabase(adminUrl: string) {
   const name = `${testDatabasePrefix(inject('runId'))}server_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`
-  const run = async (statement: string) => {
-    const client = new pg.Client({ connectionString: adminUrl })
-    await client.connect()
-    try {
-      await client.query(statement)
-    } finally {
-      await client.end()
-    }
-  }
-  await run(`CREATE DATABASE ${name}`)
-  const url = new URL(adminUrl)
-  url.pathname = `/${name}`
-  return { url: url.toString(), drop: () => void run(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {}) }
+  const { url, drop } = await createPostgresDatabase(adminUrl, name)
+  return { url, drop: () => void drop().catch(() => {}) }
 }
