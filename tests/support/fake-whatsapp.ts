@@ -56,6 +56,10 @@ export class FakeWhatsApp {
   /** Numbers that wrote to the site only to see it catch up (`siteCaughtUp`). */
   private catchUpWriters = 0
   private down: 'no' | 'http-503' | 'refusing' = 'no'
+  /** Whether a request arriving on a connection kept alive after an earlier answer finds it closed. */
+  private closingReusedConnections = false
+  /** Connections that carried an answer already. */
+  private readonly answeredOn = new WeakSet<Socket>()
   private readonly server: Server
   private readonly sockets = new Set<Socket>()
   private port = 0
@@ -120,6 +124,7 @@ export class FakeWhatsApp {
     this.removedTemplates.clear()
     this.unregistered.clear()
     this.rateLimited = 0
+    this.closingReusedConnections = false
   }
 
   /** The template stays registered but Meta has paused it (quality): sends are refused with 132015. */
@@ -146,6 +151,15 @@ export class FakeWhatsApp {
   /** The next `count` sends are refused with 130429 (throughput limit reached). */
   rateLimit(count = 1) {
     this.rateLimited = count
+  }
+
+  /**
+   * From now on a connection kept alive after an answer is closed when the next request arrives on
+   * it, unread: as when Meta closes an idle connection just as the site sends on it. The sender sees
+   * the connection reset; the message never reached WhatsApp.
+   */
+  closeReusedConnections() {
+    this.closingReusedConnections = true
   }
 
   /**
@@ -239,7 +253,10 @@ export class FakeWhatsApp {
    */
   async deliver(url: string, payload: unknown, { signature = 'valid', tamper }: { signature?: WebhookSignature; tamper?: (body: string) => string } = {}) {
     const body = JSON.stringify(payload)
-    const headers: Record<string, string> = { 'Content-Type': 'application/json', 'User-Agent': 'facebookexternalua' }
+    // Each notification on a connection of its own: a connection kept alive since an earlier one may
+    // be closed by the site's server (idle for its keep-alive timeout) just as this one goes out on it.
+    // Meta would deliver the notification again later; a test would fail.
+    const headers: Record<string, string> = { 'Content-Type': 'application/json', 'User-Agent': 'facebookexternalua', Connection: 'close' }
     if (signature === 'valid') headers['X-Hub-Signature-256'] = this.signature(body)
     else if (signature === 'forged') headers['X-Hub-Signature-256'] = `sha256=${createHmac('sha256', 'not-the-app-secret').update(body).digest('hex')}`
     else if (signature !== 'missing') headers['X-Hub-Signature-256'] = signature.exactly
@@ -250,6 +267,10 @@ export class FakeWhatsApp {
   // ---- the Graph API ----
 
   private async handle(request: IncomingMessage, response: ServerResponse) {
+    if (this.closingReusedConnections && this.answeredOn.has(request.socket)) {
+      request.socket.destroy()
+      return
+    }
     const body = await readBody(request)
     const path = new URL(request.url ?? '/', 'http://fake').pathname
     const record: FakeWhatsAppRequest = { method: request.method ?? 'GET', path, status: 404, code: null }
@@ -258,6 +279,7 @@ export class FakeWhatsApp {
     record.status = answer.status
     record.code = ((answer.body as { error?: { code?: number } }).error?.code ?? null) as number | null
     reply(response, answer)
+    this.answeredOn.add(request.socket)
   }
 
   private answer(request: IncomingMessage, path: string, rawBody: Buffer): GraphReply {

@@ -101,7 +101,11 @@ export function cloudApiSender(settings: WhatsAppSettings, options: CloudApiOpti
       try {
         response = await fetchImpl(endpoint, {
           method: 'POST',
-          headers: { Authorization: `Bearer ${settings.accessToken}`, 'Content-Type': 'application/json' },
+          // Each message on a connection of its own. One kept alive between messages may have been
+          // closed by the API while idle, unnoticed while this process was busy: the next message sent
+          // on it is lost unread, and that reset, which cannot be told from one after WhatsApp took the
+          // message, would count as an outage and hold back the whole batch.
+          headers: { Authorization: `Bearer ${settings.accessToken}`, 'Content-Type': 'application/json', Connection: 'close' },
           body: request,
           signal: AbortSignal.timeout(timeoutMs),
         })

@@ -92,6 +92,14 @@ describe('WhatsApp messages from the outbox', () => {
     expect(fake.sent).toEqual([expect.objectContaining({ to: '447700900123', type: 'text', template: null, text: 'This number does not read messages.' })])
   })
 
+  it('a connection the API closes as the next message is sent on it loses no message: each goes on a connection of its own', async () => {
+    fake.closeReusedConnections()
+    const ids = [await queueConfirmation('+919845000001'), await queueConfirmation('+919845000002'), await queueConfirmation('+919845000003')]
+    expect(await processOutbox(sender)).toEqual({ sent: 3, failed: 0 })
+    expect((await Promise.all(ids.map(row))).map((message) => [message.status, message.attempts, message.lastError])).toEqual(Array.from({ length: 3 }, () => ['sent', 1, null]))
+    expect(fake.sent.map((message) => message.to)).toEqual(['919845000001', '919845000002', '919845000003'])
+  })
+
   it('a number not on WhatsApp fails at once, with Meta’s code and words for staff; the others go out', async () => {
     fake.markUnregistered('+919845000001')
     const unregistered = await queueConfirmation('+919845000001')
