@@ -263,7 +263,6 @@ export function SaveButton<Intent extends string>({ intent, target = {}, pending
   )
 }
 
-/** The card every account page sits in: a heading, an optional lead, then the form. */
 /** The form under a code entry that asks for a new code: posts `intent` with the address; `children` say when to use it. */
 export function ResendCodeForm({ intent, email, children }: { intent: string; email: string; children: ReactNode }) {
   return (

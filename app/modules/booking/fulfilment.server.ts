@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import { config } from '~/config.server'
 import { bookings, catalogueItems, swimmers, users } from '~/db/schema'
 import { refundPolicyIn, sessionLocationIn } from '~/modules/site/site.server'

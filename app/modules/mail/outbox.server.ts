@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, inArray, sql } from 'drizzle-orm'
+import { and, eq, gt, inArray, sql } from 'drizzle-orm'
 import { db, type Executor } from '~/db/client.server'
 import { outboxMessages, type About, type MailAttachment, type MessageChannel, type MessageLinkReference, type OutboxStatus } from '~/db/schema'
 import type { OutgoingMail } from './transport.server'
