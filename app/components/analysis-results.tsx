@@ -1,6 +1,6 @@
 import { Link } from 'react-router'
 import { BandBar } from './analysis-charts'
-import type { AnalysisPageView, MetricRowView } from '~/web/analyses/analysis-pages.server'
+import type { AnalysisPageView } from '~/web/analyses/analysis-pages.server'
 import { ClipPlayer } from './clip-player'
 import { ReportContents } from './report-panel'
 
