@@ -1,5 +1,6 @@
 import pg from 'pg'
-import { describe, expect, it } from 'vitest'
+import type { BrowserContext, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PUBLIC_PAGES } from '~/web/public-pages'
 import { DESKTOP, expectNoAxeViolations, PHONE, watchPageErrors, useBrowser } from '../support/browser'
 import { useTestSite } from '../support/site'
@@ -9,20 +10,35 @@ const browser = useBrowser()
 const site = useTestSite()
 
 describe('every public page is accessible', () => {
+  // One test a page, on one page of the browser a viewport: each page has its own time, so the list
+  // can grow without the whole walk outlasting one test's timeout on a busy machine.
   for (const viewport of [PHONE, DESKTOP]) {
-    it(`axe finds nothing at ${viewport.width}px`, async () => {
-      const context = await browser.context(site.url, viewport)
-      const page = await context.newPage()
-      const errors = watchPageErrors(page)
+    describe(`at ${viewport.width}px`, () => {
+      let context: BrowserContext
+      let page: Page
+      let errors: string[]
+      beforeAll(async () => {
+        context = await browser.context(site.url, viewport)
+        page = await context.newPage()
+        errors = watchPageErrors(page)
+      })
+      afterAll(async () => {
+        await context?.close()
+      })
+
       for (const { path } of PUBLIC_PAGES) {
-        await page.goto(path)
-        await expectNoAxeViolations(page)
+        it(`axe finds nothing on ${path}`, async () => {
+          await page.goto(path)
+          await expectNoAxeViolations(page)
+          expect(errors).toEqual([])
+        })
       }
-      expect(errors).toEqual([])
-      const notFound = await page.goto('/no-such-page')
-      expect(notFound?.status()).toBe(404)
-      await expectNoAxeViolations(page)
-      await context.close()
+
+      it('axe finds nothing on the missing page, answered 404', async () => {
+        const notFound = await page.goto('/no-such-page')
+        expect(notFound?.status()).toBe(404)
+        await expectNoAxeViolations(page)
+      })
     })
   }
 })
