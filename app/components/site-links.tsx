@@ -34,8 +34,9 @@ export function SiteNavLink({ to, end = false, className, children }: { to: stri
  * The click handler, for the element holding site links, that follows them as React Router's Link
  * does: a plain left click navigates in the page (replacing the history entry when the link is to the
  * address shown); a click with a modifier key, or one a handler already took, is left to the browser.
+ * `preventScrollReset` keeps the scroll position, as on a link with that prop.
  */
-export function useFollowSiteLinks() {
+export function useFollowSiteLinks({ preventScrollReset = false }: { preventScrollReset?: boolean } = {}) {
   const navigate = useNavigate()
   const location = useLocation()
   return (event: React.MouseEvent<HTMLElement>) => {
@@ -43,7 +44,7 @@ export function useFollowSiteLinks() {
     if (!link) return
     const to = link.getAttribute('href')!
     event.preventDefault()
-    void navigate(to, { replace: createPath(location) === to })
+    void navigate(to, { preventScrollReset, replace: createPath(location) === to })
   }
 }
 

@@ -1,7 +1,6 @@
-import { createPath, useLocation, useNavigate } from 'react-router'
 import { formatTimeRange } from '~/lib/lab-time'
 import { attributes, escapeHtml, useFocusKept } from './markup'
-import { linkOfPlainClick } from './site-links'
+import { useFollowSiteLinks } from './site-links'
 
 /** A time slot with its state, and why it cannot be booked when that needs saying. */
 type PickableSlot = { start: string; end: string; state: 'available' | 'full' | 'booked' | 'not_available'; reason?: string }
@@ -27,20 +26,10 @@ type Choose = { hrefFor: (start: string) => string } | { name: string; detailFor
  * links are, and its buttons submit the form they sit in.
  */
 export function TimeSlotPicker({ slots, chosen, choose }: { slots: PickableSlot[]; chosen: string | null; choose: Choose }) {
-  const navigate = useNavigate()
-  const location = useLocation()
   const items = slots.map((slot) => `<li>${slotItem(slot, chosen === slot.start, choose)}</li>`).join('')
   // The time chosen keeps the focus when the list is written anew.
   const focus = useFocusKept<HTMLUListElement>(items, 'hrefFor' in choose ? 'href' : 'value')
-
-  function onClick(event: React.MouseEvent<HTMLUListElement>) {
-    const link = linkOfPlainClick(event, 'a[data-discover]')
-    if (!link) return
-    event.preventDefault()
-    const to = link.getAttribute('href')!
-    // As a link to the address shown replaces its history entry.
-    void navigate(to, { preventScrollReset: true, replace: createPath(location) === to })
-  }
+  const onClick = useFollowSiteLinks({ preventScrollReset: true })
 
   return <ul {...focus} className="mt-4 grid gap-2 sm:grid-cols-2" onClick={onClick} dangerouslySetInnerHTML={{ __html: items }} />
 }
