@@ -52,6 +52,8 @@ export default [
     route('customers', 'routes/admin/customers.tsx'),
     route('customers/:id', 'routes/admin/customer.tsx'),
     route('settings', 'routes/admin/settings.tsx'),
+    // The media library: the lab's photos and video loops for the public pages.
+    route('media', 'routes/admin/media.tsx'),
     // Every message the site sends, e-mail and WhatsApp (the old mailbox address leads there).
     route('messages', 'routes/admin/messages.tsx'),
     route('mail', 'routes/admin/mail.ts'),
@@ -91,6 +93,8 @@ export default [
   route('banner/close', 'routes/resources/banner.close.ts'),
   route('sitemap.xml', 'routes/resources/sitemap.xml.ts'),
   route('robots.txt', 'routes/resources/robots.txt.ts'),
+  // The media library's public photos and video loops, by their content-hashed names.
+  route('media/:name', 'routes/resources/media.$name.ts'),
   // Analyses: the family's results, a swimmer's progress and two analyses compared, and the links a family shares with a coach.
   route('analyses', 'routes/results/analyses.tsx'),
   route('analyses/:id', 'routes/results/analyses.$id.tsx'),

@@ -19,6 +19,7 @@ import { durationMs } from '~/lib/lab-time'
 // Analyses: inviting swimmers back for their next analysis.
 import { sweepAnalysisFiles } from '~/modules/analyses/files/clips.server'
 import { inviteBackForNextAnalysis } from '~/modules/analyses/invitations.server'
+import { onMediaQueued, processPendingMedia, sweepMediaFiles } from '~/modules/media/media.server'
 
 type Task = { name: string; everyMs: number; run: () => Promise<unknown> }
 
@@ -60,6 +61,10 @@ export class BackgroundJobs {
         // Analysis files: expired unfinished uploads, and files no clip refers to (a delete that failed).
         { name: 'analysis-files', everyMs: durationMs({ hours: 1 }), run: () => sweepAnalysisFiles() },
         { name: 'invite-back', everyMs: durationMs({ hours: 1 }), run: () => inviteBackForNextAnalysis() },
+        // The media library's pipeline: the public files of each upload, started as soon as one is stored
+        // (the poll picks up another instance's uploads and a claim whose worker stopped).
+        { name: 'media', everyMs: durationMs({ seconds: 30 }), run: () => this.processMedia() },
+        { name: 'media-files', everyMs: durationMs({ hours: 1 }), run: () => sweepMediaFiles(this.now()) },
       ].map((task) => [task.name, task]),
     )
   }
@@ -72,6 +77,7 @@ export class BackgroundJobs {
     }
     this.unsubscribers.push(onMessageQueued((channel) => setImmediate(() => void this.trigger(channel === 'email' ? 'outbox' : 'whatsapp'))))
     this.unsubscribers.push(onRefundRequested(() => void this.trigger('refunds')))
+    this.unsubscribers.push(onMediaQueued(() => setImmediate(() => void this.trigger('media'))))
     void onCampSeatFreed(this.database, () => void this.trigger('holds')).then(
       (unlisten) => (this.stopped ? void unlisten() : this.unsubscribers.push(() => void unlisten())),
       // Freed seats are still offered at the task's next round.
@@ -81,6 +87,7 @@ export class BackgroundJobs {
     void this.trigger('whatsapp')
     // Invitations that came due while no instance was running (a deploy, a restart) go out now, not an hour later.
     void this.trigger('invite-back')
+    void this.trigger('media')
   }
 
   /** Runs a task now, or right after the run in progress. */
@@ -123,6 +130,11 @@ export class BackgroundJobs {
     await releaseLapsedPromoUses(now)
     const offered = await offerFreedSeats(now)
     if (offered) this.logger.info({ offered }, 'camp seats offered to the waitlist')
+  }
+
+  private async processMedia() {
+    const finished = await processPendingMedia(this.now)
+    if (finished) this.logger.info({ finished }, 'media uploads processed')
   }
 
   private async housekeeping() {

@@ -24,7 +24,8 @@ import { sandboxKey } from '~/modules/payments/gateways/sandbox-gateway-orders.s
 import { diskStorage, useReportStorage } from '~/modules/reports/storage.server'
 import { s3SettingsOf } from '~/modules/analyses/files/files-config.server'
 import { fileStoreFor, useAnalysisFileStore, type AnalysisFileStore } from '~/modules/analyses/files/store.server'
-import { enableContentCache, invalidateContentCache } from '~/modules/site/content-cache.server'
+import { mediaStoreFor, useMediaFileStore } from '~/modules/media/store.server'
+import { enableContentCache, invalidateContentCache } from '~/db/content-cache.server'
 import { launchGaps } from '~/modules/site/launch-gaps'
 import { settingsForStaff } from '~/modules/site/staff.server'
 import { AVAILABILITY_CHANNEL, startCaches } from '~/web/caches.server'
@@ -110,6 +111,8 @@ export async function start(env: NodeJS.ProcessEnv = process.env) {
   const analysisFiles = await fileStoreFor(s3SettingsOf(config), config.DATA_DIR)
   useAnalysisFileStore(analysisFiles)
   logger.info({ store: analysisFiles.kind }, analysisFiles.kind === 's3' ? 'analysis files: the S3 bucket' : `analysis files: on disk under ${path.join(config.DATA_DIR, 'analysis-files')}`)
+  // The media library: the lab's photos and video loops, beside the analysis files but apart from them.
+  useMediaFileStore(await mediaStoreFor(s3SettingsOf(config), config.DATA_DIR))
   const gateway = await setUpPaymentGateway(config, logger)
   logger.info({ gateway: gateway.name }, gateway.name === 'sandbox' ? 'payments: the sandbox gateway (TEST MODE, no real money)' : `payments: ${gateway.name}`)
 

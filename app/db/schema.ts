@@ -42,8 +42,9 @@ export const catalogueItems = pgTable(
   ],
 )
 
-export type TeamMember = { name: string; role: string; bio: string; placeholder: boolean }
-export type Coach = { name: string; credentials: string; placeholder: boolean }
+/** `photoId` is a photo of the media library (media_items), once staff choose one. */
+export type TeamMember = { name: string; role: string; bio: string; placeholder: boolean; photoId?: number | null }
+export type Coach = { name: string; credentials: string; placeholder: boolean; photoId?: number | null }
 export type SocialLinks = { linkedin: string; instagram: string; twitter: string }
 
 /**
@@ -1308,5 +1309,58 @@ export const creditNotes = pgTable(
     uniqueIndex('credit_notes_year_sequence_unique').on(table.financialYear, table.sequence),
     index('credit_notes_receipt').on(table.receiptId),
     check('credit_notes_amount', sql`${table.amountPaise} > 0 AND ${table.taxablePaise} + ${table.cgstPaise} + ${table.sgstPaise} + ${table.igstPaise} = ${table.amountPaise}`),
+  ],
+)
+
+/** One file the public pages can show, made from an upload: its format, size in pixels and content-hashed name. */
+export type MediaVariant = { format: 'avif' | 'webp' | 'jpeg' | 'mp4'; width: number; height: number; name: string; bytes: number }
+
+/**
+ * A photo or a short video loop of the lab's own, uploaded by staff for the public pages. The
+ * upload (`originalKey`) is kept private and never served: the background pipeline makes the
+ * public files (`variants`), named after their content, with every piece of metadata (a phone's
+ * GPS position above all) left behind. Nothing shows it until it has alt text, or staff have
+ * said it is decorative.
+ */
+export const mediaItems = pgTable(
+  'media_items',
+  {
+    id: serial('id').primaryKey(),
+    kind: text('kind').$type<'image' | 'video'>().notNull(),
+    /** What it shows, which decides where it may be used and the smallest size it may have. */
+    collection: text('collection').notNull(),
+    /** The staff's own name for it (the uploaded file's name to begin with). */
+    title: text('title').notNull(),
+    altText: text('alt_text').notNull().default(''),
+    decorative: boolean('decorative').notNull().default(false),
+    /** processing (waiting for the pipeline), ready, or failed (with the reason). */
+    status: text('status').$type<'processing' | 'ready' | 'failed'>().notNull().default('processing'),
+    failure: text('failure'),
+    originalKey: text('original_key').notNull(),
+    originalType: text('original_type').notNull(),
+    originalBytes: integer('original_bytes').notNull(),
+    /** Upright, as a visitor sees it (a portrait phone photo is taller than wide). */
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    variants: jsonb('variants').$type<MediaVariant[]>().notNull().default([]),
+    /** A tiny blurred copy (a data: URL of a few hundred bytes), shown while the photo loads. */
+    placeholder: text('placeholder'),
+    /** A video loop's still, a photo of the library shown before and instead of the video. */
+    posterId: integer('poster_id').references((): AnyPgColumn => mediaItems.id, { onDelete: 'set null' }),
+    durationMs: integer('duration_ms'),
+    hasSound: boolean('has_sound'),
+    /** While a worker makes the public files; a claim that outlives its worker is taken again. */
+    claimedUntil: timestamp('claimed_until', { withTimezone: true }),
+    attempts: integer('attempts').notNull().default(0),
+    uploadedBy: integer('uploaded_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    processedAt: timestamp('processed_at', { withTimezone: true }),
+  },
+  (table) => [
+    index('media_items_pending').on(table.createdAt).where(sql`${table.status} = 'processing'`),
+    uniqueIndex('media_items_original_key_unique').on(table.originalKey),
+    check('media_items_kind', sql`${table.kind} IN ('image', 'video')`),
+    check('media_items_status', sql`${table.status} IN ('processing', 'ready', 'failed')`),
+    check('media_items_size', sql`${table.width} > 0 AND ${table.height} > 0 AND ${table.originalBytes} > 0`),
   ],
 )

@@ -155,9 +155,13 @@ export const GrievanceOfficerSchema = z.object({
 })
 export type GrievanceOfficerInput = z.output<typeof GrievanceOfficerSchema>
 
+/** A photo of the media library by its id, or none (the field left on "No photo"). */
+const photoField = z.preprocess((value) => (value === '' || value === undefined ? null : value), z.coerce.number({ message: 'Choose a photo from the list' }).int().positive().nullable())
+
 export const CoachSchema = z.object({
   name: personNameField({ required: 'Enter the name', min: 1, alsoAccept: isPlaceholder }),
   credentials: requiredText('Enter the credentials', 200),
+  photoId: photoField,
 })
 export type CoachInput = z.output<typeof CoachSchema>
 
@@ -167,6 +171,7 @@ export const TeamMemberSchema = z.object({
   name: personNameField({ required: 'Enter the name', min: 1, alsoAccept: isPlaceholder }),
   role: requiredText('Enter the role', 100),
   bio: requiredText('Enter a short bio', 600),
+  photoId: photoField,
 })
 export type TeamMemberInput = z.output<typeof TeamMemberSchema>
 

@@ -1,6 +1,6 @@
 import { asc, eq } from 'drizzle-orm'
 import { db, type Executor } from '~/db/client.server'
-import { cachedContent } from './content-cache.server'
+import { cachedContent } from '~/db/content-cache.server'
 import { campBatches, camps, catalogueItems, siteSettings } from '~/db/schema'
 import { batchColumns, campColumns } from '~/db/camp-columns.server'
 

@@ -4,6 +4,7 @@ import { catalogueItems, siteSettings, type Coach, type TeamMember } from '~/db/
 import { formatRupees } from '~/lib/money'
 import { DomainError } from '~/lib/domain-error'
 import { recordAudit, type Actor } from '~/modules/audit/audit.server'
+import { requireUsablePhoto } from '~/modules/media/media.server'
 import { publicSettingsColumns } from './site.server'
 import { isValidGstin, isValidGstRate, isValidPrice, REGULAR_PRICE_MESSAGE, type CoachInput, type ContactInput, type GrievanceOfficerInput, type GstInput, type PoliciesInput, type TeamMemberInput } from './schemas'
 
@@ -130,9 +131,12 @@ async function updateSettings(
   describe: (changed: string[], current: StaffSettings) => string,
   next: (current: StaffSettings) => Partial<StaffSettings>,
   now: Date,
+  /** Checks what the change refers to, in the transaction, once the settings are locked. */
+  check?: (tx: Executor) => Promise<void>,
 ) {
   return db().transaction(async (tx) => {
     const current = await lockedSettings(tx)
+    await check?.(tx)
     const { before, after, changed } = changesOf(current, next(current))
     if (changed.length === 0) return false
     await tx
@@ -195,12 +199,18 @@ export function updateGrievanceOfficer(actor: Actor, { grievanceOfficerName, gri
  * staff change one of their details; after that the details are the lab's own.
  */
 function edited<T extends { placeholder: boolean }>(current: T, next: Omit<T, 'placeholder'>): T {
-  const unchanged = Object.entries(next).every(([key, value]) => current[key as keyof T] === value)
+  // A photo never chosen is stored as no field at all, and comes back from the form as null.
+  const unchanged = Object.entries(next).every(([key, value]) => (current[key as keyof T] ?? null) === (value ?? null))
   return { ...next, placeholder: unchanged ? current.placeholder : false } as T
 }
 
+/** A portrait chosen for the coach or a team member: in the library, ready and described (checked under the settings' lock, which a delete takes too). */
+function portraitCheck(photoId: number | null) {
+  return photoId === null ? undefined : (tx: Executor) => requireUsablePhoto(tx, photoId, 'portrait', 'photoId')
+}
+
 export function updateCoach(actor: Actor, input: CoachInput, now = new Date()) {
-  return updateSettings(actor, 'settings.coach', () => `Changed the camp coach's details`, (current) => ({ coach: edited<Coach>(current.coach, input) }), now)
+  return updateSettings(actor, 'settings.coach', () => `Changed the camp coach's details`, (current) => ({ coach: edited<Coach>(current.coach, input) }), now, portraitCheck(input.photoId))
 }
 
 /** Edits one member of the about page's team, in place; the team keeps its size. */
@@ -214,6 +224,7 @@ export function updateTeamMember(actor: Actor, { index, ...member }: TeamMemberI
       return { team: current.team.map((existing, position) => (position === index ? edited<TeamMember>(existing, member) : existing)) }
     },
     now,
+    portraitCheck(member.photoId),
   )
 }
 

@@ -4,7 +4,7 @@ import { maySeeAnalysis } from '~/modules/analyses/access.server'
 import { clipFiles } from '~/modules/analyses/files/clips.server'
 import { analysisFileStore } from '~/modules/analyses/files/store.server'
 import { notFoundFile, RESULTS_HEADERS, viewerOf } from '~/web/analyses/analysis-pages.server'
-import { storedFileResponse } from '~/web/analyses/stored-file-response.server'
+import { storedFileResponse } from '~/web/stored-file-response.server'
 
 /** A clip's poster image, for the same viewers as its video (see analyses.clips.$clipId.video.ts). */
 export async function loader({ request, params }: Route.LoaderArgs) {

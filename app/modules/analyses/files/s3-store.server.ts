@@ -8,7 +8,7 @@ import { assertFileKey, isStoredFileName, UPLOAD_EXPIRY_MS, type AnalysisFileSto
  * The S3 client's settings. Checksums only where the service requires them: the SDK's default
  * (a checksum trailer on every upload) is not understood by every S3-compatible service.
  */
-function s3ClientConfig(settings: S3Settings): S3ClientConfig {
+export function s3ClientConfig(settings: S3Settings): S3ClientConfig {
   return {
     region: settings.region,
     endpoint: settings.endpoint,
@@ -19,6 +19,12 @@ function s3ClientConfig(settings: S3Settings): S3ClientConfig {
   }
 }
 
+/** Whether the service said the object is not there. */
+export function notFound(error: unknown) {
+  const name = (error as { name?: string }).name
+  return name === 'NotFound' || name === 'NoSuchKey' || (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404
+}
+
 export function s3FileStore(settings: S3Settings): AnalysisFileStore {
   const config = s3ClientConfig(settings)
   const client = new S3Client(config)
@@ -27,10 +33,6 @@ export function s3FileStore(settings: S3Settings): AnalysisFileStore {
   // whatever the clip's size. Tags are not used (not every S3-compatible service has them):
   // unfinished uploads are found for expiry by listing the bucket's multipart uploads.
   const uploads = new S3Store({ partSize: 8 * 1024 * 1024, useTags: false, expirationPeriodInMilliseconds: UPLOAD_EXPIRY_MS, s3ClientConfig: { ...config, bucket: Bucket } })
-  const notFound = (error: unknown) => {
-    const name = (error as { name?: string }).name
-    return name === 'NotFound' || name === 'NoSuchKey' || (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404
-  }
   return {
     kind: 's3',
     uploads,
