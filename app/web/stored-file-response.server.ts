@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream'
 import { createReadableStreamFromReadable } from '@react-router/node'
 import parseRange from 'range-parser'
-import type { ByteRange, StoredFile } from '~/modules/analyses/files/store.server'
+import type { ByteRange, StoredFile } from '~/modules/storage/stored-file'
 
 /** A store a file can be answered from: the analysis files' or the media library's. */
 type ReadableStore = { stat(key: string): Promise<StoredFile | null>; read(key: string, range?: ByteRange): Promise<Readable> }

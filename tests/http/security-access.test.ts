@@ -151,6 +151,7 @@ const pages: Row[] = [
     '/admin/customers',
     '/admin/customers/:a',
     '/admin/settings',
+    '/admin/media',
     '/admin/messages',
     '/admin/audit',
     // Analyses
@@ -210,6 +211,7 @@ const changes: Row[] = [
     form: () => ({ intent: 'create', from: `${farMonth}-01`, to: `${farMonth}-10`, weekdays: '1', startTime: '10:00', endTime: '13:00', slotDurationMinutes: '60', capacity: '1' }),
     expect: { ...staffOnly, admin: 'skip' },
   },
+  { name: 'delete from the media library', path: () => '/admin/media', form: () => ({ intent: 'delete', id: '1' }), expect: { ...staffOnly, admin: 'skip' } },
   { name: 'change a price', path: () => '/admin/settings', form: () => ({ intent: 'price', code: 'biomechanical_package', price: '1', regularPrice: '2' }), expect: { ...staffOnly, admin: 'skip' } },
   { name: "cancel A's booking from the console", path: () => `/admin/bookings/${the.a.reference}`, form: () => ({ intent: 'cancel', refund: 'yes', confirm: 'yes' }), expect: { ...staffOnly, admin: 'skip' }, secrets: aSecrets },
   { name: "replace A's report", path: () => `/admin/bookings/${the.a.reference}`, upload: () => forgedReport(), expect: { ...staffOnly, admin: 'skip' }, secrets: aSecrets },

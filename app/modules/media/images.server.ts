@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
-import sharp from 'sharp'
-import { imageTypeOf } from '~/modules/analyses/files/signatures'
+import sharp, { type Metadata } from 'sharp'
+import { imageTypeOf } from '~/modules/storage/signatures'
 import { COLLECTIONS, IMAGE_MAX_BYTES, IMAGE_MAX_PIXELS, IMAGE_WIDTHS, megabytes, type MediaCollection } from './limits'
 
 // libvips keeps decoded images and open files in a cache of its own (by default up to 50 MB and
@@ -44,7 +44,7 @@ export async function inspectImage(bytes: Uint8Array, collection: MediaCollectio
   const contentType = imageTypeOf(bytes)
   if (!contentType) return refuse('This file is not a photo the site can use. Upload a JPEG, PNG or WebP image.')
   if (bytes.length > IMAGE_MAX_BYTES) return refuse(`This photo is ${megabytes(bytes.length)}; a photo may be ${megabytes(IMAGE_MAX_BYTES)} at most.`)
-  let metadata: sharp.Metadata
+  let metadata: Metadata
   try {
     metadata = await sharp(bytes).metadata()
   } catch {

@@ -43,6 +43,10 @@ export function isCollection(value: string): value is MediaCollection {
   return Object.hasOwn(COLLECTIONS, value)
 }
 
+/** A hero's video loop: a few seconds of footage that repeats, small enough for a phone on mobile data. */
+export const VIDEO_LOOP_MAX_BYTES = 20 * 1024 * 1024
+export const VIDEO_LOOP_MAX_SECONDS = 30
+
 /** The longest alt text: a sentence or two. Screen readers read it whole. */
 export const ALT_TEXT_MAX = 250
 export const MEDIA_TITLE_MAX = 120

@@ -193,8 +193,7 @@ async function claimUpload(now: Date) {
 type Claimed = NonNullable<Awaited<ReturnType<typeof claimUpload>>>
 
 /** The public files of one upload: a photo's widths and formats, or a video without its metadata. */
-async function makeFiles(upload: Claimed): Promise<{ files: Array<MediaVariant & { bytes: number; data: Uint8Array; contentType: string }>; placeholder: string | null }> {
-  const original = await mediaFileStore().readAll(upload.original_key)
+async function makeFiles(upload: Claimed, original: Buffer): Promise<{ files: Array<MediaVariant & { bytes: number; data: Uint8Array; contentType: string }>; placeholder: string | null }> {
   if (upload.kind === 'video') {
     const data = stripMp4Metadata(original)
     const name = contentName(data, 'mp4')
@@ -224,16 +223,17 @@ export async function processPendingMedia(now: () => Date = () => new Date()) {
       await failed(upload.id, 'This upload could not be processed. Upload it again; if it fails again, try a smaller copy.')
       continue
     }
+    const store = mediaFileStore()
+    // A store that cannot be read is thrown: the claim runs out and the upload is tried again.
+    const original = await store.readAll(upload.original_key)
     let made: Awaited<ReturnType<typeof makeFiles>>
     try {
-      made = await makeFiles(upload)
-    } catch (error) {
-      // The store could not be read: the claim runs out and the upload is tried again.
-      if (!(error instanceof Error) || !/VipsJpeg|VipsPng|Vips|Input|unsupported|corrupt|premature|bad/i.test(error.message)) throw error
+      made = await makeFiles(upload, original)
+    } catch {
+      // The header was sound when it was checked, the pixels after it are not.
       await failed(upload.id, 'This file could not be processed: it may be damaged. Export it again and upload the new file.')
       continue
     }
-    const store = mediaFileStore()
     for (const file of made.files) await store.put(file.name, file.data, file.contentType)
     const variants = made.files.map(({ format, width, height, name, bytes }) => ({ format, width, height, name, bytes }))
     const [done] = await db()

@@ -1,7 +1,6 @@
 import type { Readable } from 'node:stream'
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3'
-import type { S3Settings } from '~/modules/analyses/files/files-config.server'
-import { notFound, s3ClientConfig } from '~/modules/analyses/files/s3-store.server'
+import { notFound, s3ClientConfig, type S3Settings } from '~/modules/storage/s3-settings.server'
 import { isMediaKey, type MediaFileStore } from './store.server'
 
 const PREFIX = 'media/'

@@ -2,8 +2,8 @@ import { createReadStream } from 'node:fs'
 import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import type { Readable } from 'node:stream'
-import type { S3Settings } from '~/modules/analyses/files/files-config.server'
-import type { ByteRange, StoredFile } from '~/modules/analyses/files/store.server'
+import type { S3Settings } from '~/modules/storage/s3-settings.server'
+import type { ByteRange, StoredFile } from '~/modules/storage/stored-file'
 
 /**
  * Where the media library's files live: beside the analysis files (the same disk or bucket) but

@@ -7,6 +7,7 @@ import { isUnknownNumber, toE164 } from '~/lib/phone'
 import { NO_SUCH_NUMBER } from '~/lib/phone-field'
 import { percentToBasisPoints, rupeesToPaise } from '~/lib/money'
 import { personNameField } from '~/modules/forms/fields'
+import { photoIdField } from '~/modules/media/schemas'
 
 /** The gateway takes nothing smaller than a rupee, and a free item cannot be paid for online. */
 const MIN_PRICE_PAISE = 100
@@ -155,13 +156,10 @@ export const GrievanceOfficerSchema = z.object({
 })
 export type GrievanceOfficerInput = z.output<typeof GrievanceOfficerSchema>
 
-/** A photo of the media library by its id, or none (the field left on "No photo"). */
-const photoField = z.preprocess((value) => (value === '' || value === undefined ? null : value), z.coerce.number({ message: 'Choose a photo from the list' }).int().positive().nullable())
-
 export const CoachSchema = z.object({
   name: personNameField({ required: 'Enter the name', min: 1, alsoAccept: isPlaceholder }),
   credentials: requiredText('Enter the credentials', 200),
-  photoId: photoField,
+  photoId: photoIdField,
 })
 export type CoachInput = z.output<typeof CoachSchema>
 
@@ -171,7 +169,7 @@ export const TeamMemberSchema = z.object({
   name: personNameField({ required: 'Enter the name', min: 1, alsoAccept: isPlaceholder }),
   role: requiredText('Enter the role', 100),
   bio: requiredText('Enter a short bio', 600),
-  photoId: photoField,
+  photoId: photoIdField,
 })
 export type TeamMemberInput = z.output<typeof TeamMemberSchema>
 

@@ -154,17 +154,17 @@ describe('settings', () => {
   })
 
   it('clears the placeholder mark of the coach once their details are edited, not before', async () => {
-    await updateCoach(actor, { name: SITE_SETTINGS_SEED.coach.name, credentials: SITE_SETTINGS_SEED.coach.credentials })
+    await updateCoach(actor, { name: SITE_SETTINGS_SEED.coach.name, credentials: SITE_SETTINGS_SEED.coach.credentials, photoId: null })
     expect((await settingsForStaff()).coach.placeholder).toBe(true)
     expect(await entries()).toEqual([])
 
-    await updateCoach(actor, { name: 'Coach Example', credentials: 'Olympic finalist' })
+    await updateCoach(actor, { name: 'Coach Example', credentials: 'Olympic finalist', photoId: null })
     expect((await getSiteSettings()).coach).toEqual({ name: 'Coach Example', credentials: 'Olympic finalist', placeholder: false })
     expect((await entries())[0]).toMatchObject({ action: 'settings.coach', before: { coach: SITE_SETTINGS_SEED.coach }, after: { coach: { name: 'Coach Example', credentials: 'Olympic finalist', placeholder: false } } })
   })
 
   it('clears the placeholder mark of the one team member edited, and keeps the team whole', async () => {
-    await updateTeamMember(actor, { index: 1, name: 'Dr Meera Iyer', role: 'Sports scientist', bio: 'Biomechanics PhD.' })
+    await updateTeamMember(actor, { index: 1, name: 'Dr Meera Iyer', role: 'Sports scientist', bio: 'Biomechanics PhD.', photoId: null })
     const { team } = await getSiteSettings()
     expect(team).toHaveLength(4)
     expect(team.map((member) => member.placeholder)).toEqual([true, false, true, true])
@@ -172,7 +172,7 @@ describe('settings', () => {
     expect(team[0]).toEqual(SITE_SETTINGS_SEED.team[0])
     expect((await entries())[0]?.summary).toBe('Changed the details of team member 2')
 
-    await expect(updateTeamMember(actor, { index: 4, name: 'Fifth', role: 'Role', bio: 'Bio' })).rejects.toThrow(InvalidSettingError)
+    await expect(updateTeamMember(actor, { index: 4, name: 'Fifth', role: 'Role', bio: 'Bio', photoId: null })).rejects.toThrow(InvalidSettingError)
     expect((await getSiteSettings()).team).toHaveLength(4)
   })
 

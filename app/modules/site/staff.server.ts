@@ -199,9 +199,13 @@ export function updateGrievanceOfficer(actor: Actor, { grievanceOfficerName, gri
  * staff change one of their details; after that the details are the lab's own.
  */
 function edited<T extends { placeholder: boolean }>(current: T, next: Omit<T, 'placeholder'>): T {
-  // A photo never chosen is stored as no field at all, and comes back from the form as null.
-  const unchanged = Object.entries(next).every(([key, value]) => (current[key as keyof T] ?? null) === (value ?? null))
+  const unchanged = Object.entries(next).every(([key, value]) => current[key as keyof T] === value) && Object.keys(current).every((key) => key === 'placeholder' || key in next)
   return { ...next, placeholder: unchanged ? current.placeholder : false } as T
+}
+
+/** Details with their photo, which is left out (not stored as null) when none is chosen. */
+function withPhoto<T extends { photoId: number | null }>({ photoId, ...details }: T) {
+  return photoId === null ? details : { ...details, photoId }
 }
 
 /** A portrait chosen for the coach or a team member: in the library, ready and described (checked under the settings' lock, which a delete takes too). */
@@ -210,7 +214,7 @@ function portraitCheck(photoId: number | null) {
 }
 
 export function updateCoach(actor: Actor, input: CoachInput, now = new Date()) {
-  return updateSettings(actor, 'settings.coach', () => `Changed the camp coach's details`, (current) => ({ coach: edited<Coach>(current.coach, input) }), now, portraitCheck(input.photoId))
+  return updateSettings(actor, 'settings.coach', () => `Changed the camp coach's details`, (current) => ({ coach: edited<Coach>(current.coach, withPhoto(input)) }), now, portraitCheck(input.photoId))
 }
 
 /** Edits one member of the about page's team, in place; the team keeps its size. */
@@ -221,7 +225,7 @@ export function updateTeamMember(actor: Actor, { index, ...member }: TeamMemberI
     () => `Changed the details of team member ${index + 1}`,
     (current) => {
       if (!current.team[index]) throw new InvalidSettingError(`The team has no member ${index + 1}`)
-      return { team: current.team.map((existing, position) => (position === index ? edited<TeamMember>(existing, member) : existing)) }
+      return { team: current.team.map((existing, position) => (position === index ? edited<TeamMember>(existing, withPhoto(member)) : existing)) }
     },
     now,
     portraitCheck(member.photoId),

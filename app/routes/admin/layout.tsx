@@ -19,6 +19,7 @@ const SECTIONS = [
   { to: href('/admin/promo-codes'), label: 'Promo codes' },
   { to: href('/admin/customers'), label: 'Customers' },
   { to: href('/admin/settings'), label: 'Catalogue & settings' },
+  { to: href('/admin/media'), label: 'Media library' },
   // Analyses
   { to: href('/admin/reference-bands'), label: 'Reference bands' },
   { to: href('/admin/messages'), label: 'Messages' },

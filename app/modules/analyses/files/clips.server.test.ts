@@ -12,7 +12,7 @@ import { confirmedBookings, recordedAnalysis } from '../../../../tests/support/a
 import { createCustomers } from '../../../../tests/support/booking'
 import { useTestDatabase } from '../../../../tests/support/test-database'
 import { clipUploadOf, formatClipTime, parseClipTime, removeClip, setClipPoster, sweepAnalysisFiles, updateClip } from './clips.server'
-import { imageTypeOf, videoTypeOf } from './signatures'
+import { imageTypeOf, videoTypeOf } from '~/modules/storage/signatures'
 import { diskFileStore, useAnalysisFileStore, type AnalysisFileStore } from './store.server'
 
 useTestDatabase()

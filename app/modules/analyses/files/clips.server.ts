@@ -8,7 +8,7 @@ import { logger } from '~/lib/logger.server'
 import { openAnalysis } from '~/modules/analyses/analyses.server'
 import { CAMERA_ANGLES, CHAPTER_KINDS, eventLabel } from '~/modules/analyses/catalog'
 import { CLIP_MAX_BYTES, CLIP_TITLE_MAX, POSTER_MAX_BYTES } from './limits'
-import { imageTypeOf, SIGNATURE_BYTES, videoTypeOf } from './signatures'
+import { imageTypeOf, SIGNATURE_BYTES, videoTypeOf } from '~/modules/storage/signatures'
 import { analysisFileStore, assertFileKey, UPLOAD_EXPIRY_MS } from './store.server'
 
 export { CLIP_MAX_BYTES, CLIP_TITLE_MAX, POSTER_MAX_BYTES }

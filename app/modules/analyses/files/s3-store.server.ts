@@ -1,29 +1,8 @@
 import type { Readable } from 'node:stream'
-import { DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3'
+import { DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3'
 import { S3Store } from '@tus/s3-store'
-import type { S3Settings } from './files-config.server'
+import { notFound, s3ClientConfig, type S3Settings } from '~/modules/storage/s3-settings.server'
 import { assertFileKey, isStoredFileName, UPLOAD_EXPIRY_MS, type AnalysisFileStore } from './store.server'
-
-/**
- * The S3 client's settings. Checksums only where the service requires them: the SDK's default
- * (a checksum trailer on every upload) is not understood by every S3-compatible service.
- */
-export function s3ClientConfig(settings: S3Settings): S3ClientConfig {
-  return {
-    region: settings.region,
-    endpoint: settings.endpoint,
-    forcePathStyle: settings.forcePathStyle,
-    credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey },
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-  }
-}
-
-/** Whether the service said the object is not there. */
-export function notFound(error: unknown) {
-  const name = (error as { name?: string }).name
-  return name === 'NotFound' || name === 'NoSuchKey' || (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404
-}
 
 export function s3FileStore(settings: S3Settings): AnalysisFileStore {
   const config = s3ClientConfig(settings)

@@ -5,15 +5,13 @@ import type { Readable } from 'node:stream'
 import { FileStore } from '@tus/file-store'
 import type { DataStore } from '@tus/utils'
 import { durationMs } from '~/lib/lab-time'
-import type { S3Settings } from './files-config.server'
+import type { S3Settings } from '~/modules/storage/s3-settings.server'
+import type { ByteRange, StoredFile } from '~/modules/storage/stored-file'
+export type { ByteRange, StoredFile } from '~/modules/storage/stored-file'
 
 /** An unfinished upload is forgotten (and its bytes deleted) this long after it began. */
 export const UPLOAD_EXPIRY_MS = durationMs({ hours: 24 })
 
-/** Bytes `start` to `end` of a file, both included (as HTTP ranges count them). */
-export type ByteRange = { start: number; end: number }
-
-export type StoredFile = { size: number; lastModified: Date | null }
 
 /**
  * Where analysis files live: the clips staff upload (through the tus data store, `uploads`, which
