@@ -1,45 +1,14 @@
-import { randomBytes } from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
-import type { Db } from '~/db/client.server'
-import { mediaItems, siteSettings, type MediaVariant } from '~/db/schema'
+import { siteSettings, type MediaVariant } from '~/db/schema'
 import { SITE_SETTINGS_SEED } from '~/db/seed.server'
+import { addPortrait, BLUR, PORTRAIT } from '../support/media'
 import { between, section } from '../support/page-text'
 import { useTestSite } from '../support/site'
 import { fieldState, text, Visitor } from '../support/visitor'
 
 // The team's and the coach's portraits from the media library, on /about, in the camp banner and
 // in the settings' forms, as a browser without JavaScript gets them.
-
-const PORTRAIT = { width: 480, height: 640 }
-const BLUR = 'data:image/webp;base64,UklGRg=='
-
-/** The files the pipeline makes of a portrait (the rows only: the pages never read the files). */
-function portraitFiles(): MediaVariant[] {
-  return (['avif', 'webp', 'jpeg'] as const).flatMap((format) =>
-    [160, 320, 480].map((width) => ({ format, width, height: Math.round((width * 4) / 3), name: `${randomBytes(16).toString('hex')}.${format === 'jpeg' ? 'jpg' : format}`, bytes: 100 })),
-  )
-}
-
-async function addPortrait(db: Db, photo: { title: string; altText: string; status: 'ready' | 'processing' }) {
-  const [row] = await db
-    .insert(mediaItems)
-    .values({
-      kind: 'image',
-      collection: 'portrait',
-      title: photo.title,
-      altText: photo.altText,
-      status: photo.status,
-      originalKey: `original-${randomBytes(16).toString('hex')}`,
-      originalType: 'image/jpeg',
-      originalBytes: 1000,
-      ...PORTRAIT,
-      variants: photo.status === 'ready' ? portraitFiles() : [],
-      placeholder: photo.status === 'ready' ? BLUR : null,
-    })
-    .returning({ id: mediaItems.id, variants: mediaItems.variants })
-  return row!
-}
 
 const photos = {} as Record<'meera' | 'coach' | 'undescribed' | 'processing' | 'spare', { id: number; variants: MediaVariant[] }>
 
