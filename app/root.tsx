@@ -12,19 +12,22 @@ import { config } from './config.server'
 import { getUser } from './web/auth.server'
 import { showsBanner } from './web/banner/banner'
 import { bannerClosed } from './web/banner/banner-closed.server'
-import { bannerCamps } from './web/banner/banner-view.server'
+import { bannerCamps, bannerCoach } from './web/banner/banner-view.server'
 import { labToday } from './lib/lab-time'
 import { logger } from './lib/logger.server'
 import { takeToast } from './web/toast.server'
 import { registrationOpen } from './modules/camps/camps.server'
+import { publicPictures } from './modules/media/media.server'
 import { getSiteSettings, listCamps } from './modules/site/site.server'
 import { useNonce } from './web/nonce'
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const [closed, settings, camps, user, { toast, headers }] = await Promise.all([
+  const [closed, settings, camps, pictures, user, { toast, headers }] = await Promise.all([
     bannerClosed(request),
     getSiteSettings().catch(logAndForget('Failed to fetch site settings')),
     listCamps().catch(logAndForget('Failed to fetch the camps')),
+    // Without the photos the banner shows the coach's neutral portrait.
+    publicPictures().catch(logAndForget('Failed to fetch the photos')),
     getUser(request).catch(logAndForget('Failed to read the session')),
     takeToast(request),
   ])
@@ -33,7 +36,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     {
       siteUrl: config().SITE_URL,
       // A visitor who closed the camp banner is sent none for the rest of the visit.
-      banner: settings && camps && !closed ? { visible: settings.bannerVisible, coach: settings.coach, camps: bannerCamps(camps) } : null,
+      banner: settings && camps && !closed ? { visible: settings.bannerVisible, ...bannerCoach(settings.coach, pictures), camps: bannerCamps(camps) } : null,
       // Only what the footer shows: the data goes out with every page (the rest of the settings are the pages' own).
       contact: settings && footerContact(settings),
       year: labToday(now).slice(0, 4),
@@ -85,7 +88,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <a href="#main" className="sr-only z-50 rounded bg-white px-4 py-2 font-semibold text-brand-800 focus:not-sr-only focus:fixed focus:top-2 focus:left-2">
           Skip to content
         </a>
-        {root?.banner && bannerVisible && showsCampBanner && <CampBanner camps={root.banner.camps} coach={root.banner.coach} />}
+        {root?.banner && bannerVisible && showsCampBanner && <CampBanner camps={root.banner.camps} coach={root.banner.coach} coachPicture={root.banner.coachPicture} />}
         <Header user={root?.user ?? null} campsOpen={root?.campsOpen ?? false} />
         <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
           {root?.toast && <Toast key={root.toast.id} toast={root.toast} />}

@@ -2,11 +2,14 @@ import { useEffect } from 'react'
 import { href, Link, useFetcher, useLocation } from 'react-router'
 import { BANNER_CLOSE_PATH } from '~/web/banner/banner'
 import type { BannerCamp } from '~/web/banner/banner-view.server'
+import type { Picture } from '~/modules/media/picture'
 import { useHydrated } from '~/web/use-hydrated'
 import { PortraitPlaceholder } from './icons'
+import { ResponsivePicture } from './picture'
 import { CloseIcon } from './control-icons'
 
 type BannerCoach = { name: string; credentials: string; placeholder: boolean }
+type BannerDetailsProps = { camps: BannerCamp[]; coach: BannerCoach; coachPicture: Picture | null }
 
 /**
  * The site-wide camp promotion. Prices and dates come from the camps table, never from copy.
@@ -17,7 +20,7 @@ type BannerCoach = { name: string; credentials: string; placeholder: boolean }
  * the visit, see routes/resources/banner.close.ts); with JavaScript the post happens in the background and
  * the banner goes at once, without reloading the page.
  */
-export function CampBanner({ camps, coach }: { camps: BannerCamp[]; coach: BannerCoach }) {
+export function CampBanner({ camps, coach, coachPicture }: BannerDetailsProps) {
   const fetcher = useFetcher<{ closed: boolean }>({ key: 'close-banner' })
   const location = useLocation()
   const hydrated = useHydrated()
@@ -46,11 +49,11 @@ export function CampBanner({ camps, coach }: { camps: BannerCamp[]; coach: Banne
             </span>
           </summary>
           <div className="flex flex-col gap-3 pt-2 pb-3">
-            <BannerDetails camps={camps} coach={coach} />
+            <BannerDetails camps={camps} coach={coach} coachPicture={coachPicture} />
           </div>
         </details>
         <div className="hidden min-w-0 flex-1 py-4 md:flex md:items-center md:justify-between md:gap-6">
-          <BannerDetails camps={camps} coach={coach} />
+          <BannerDetails camps={camps} coach={coach} coachPicture={coachPicture} />
         </div>
         <fetcher.Form method="post" action={BANNER_CLOSE_PATH} className="shrink-0">
           <input type="hidden" name="returnTo" value={`${location.pathname}${location.search}`} />
@@ -68,14 +71,21 @@ export function CampBanner({ camps, coach }: { camps: BannerCamp[]; coach: Banne
   )
 }
 
-/** Everything the banner says: the coach, the camps with their venue and batches, the price and the way to register. */
-function BannerDetails({ camps, coach }: { camps: BannerCamp[]; coach: BannerCoach }) {
+/**
+ * Everything the banner says: the coach (with their photo once staff choose one), the camps with
+ * their venue and batches, the price and the way to register.
+ */
+function BannerDetails({ camps, coach, coachPicture }: BannerDetailsProps) {
   const [first] = camps
   if (!first) return null
   return (
     <>
       <div className="flex items-center gap-3">
-        <PortraitPlaceholder className="h-14 w-14 shrink-0" label={coach.placeholder ? 'Coach photo (placeholder)' : `Photo of ${coach.name}`} />
+        {coachPicture ? (
+          <ResponsivePicture picture={coachPicture} sizes="56px" className="h-14 w-14 shrink-0 rounded-full" imgClassName="h-full w-full object-cover" />
+        ) : (
+          <PortraitPlaceholder className="h-14 w-14 shrink-0" label={coach.placeholder ? 'Coach photo (placeholder)' : `Photo of ${coach.name}`} />
+        )}
         <div>
           <p className="text-sm font-semibold tracking-wide text-brand-100 uppercase">Swimming camps with</p>
           <p className="font-bold">{coach.name}</p>

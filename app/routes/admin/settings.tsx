@@ -1,12 +1,13 @@
-import { getFormProps, getInputProps, type FieldMetadata, type SubmissionResult } from '@conform-to/react'
+import { getFormProps, getInputProps, getSelectProps, type FieldMetadata, type SubmissionResult } from '@conform-to/react'
 import { useEffect, type ComponentProps } from 'react'
-import { Form, href, useLocation } from 'react-router'
+import { Form, href, Link, useLocation } from 'react-router'
 import type { Route } from './+types/settings'
-import { FieldError, FormAlert, SaveButton as AnySaveButton, TextAreaField, TextField, useValidatedForm } from '~/components/form-fields'
+import { FieldError, FieldHint, FormAlert, SaveButton as AnySaveButton, TextAreaField, TextField, useValidatedForm } from '~/components/form-fields'
 import { Panel as AnyPanel } from '~/components/panel'
 import { StaffTable } from '~/components/staff-table'
 import { requireAdmin } from '~/web/auth.server'
 import { basisPointsToPercentInput, formatRupees, paiseToRupeesInput } from '~/lib/money'
+import { usablePhotos } from '~/modules/media/media.server'
 import { redirectWithToast } from '~/web/toast.server'
 import {
   BannerSchema,
@@ -28,7 +29,7 @@ export const meta: Route.MetaFunction = () => [{ title: 'Catalogue & settings | 
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request)
-  const [items, settings] = await Promise.all([catalogueForStaff(), settingsForStaff()])
+  const [items, settings, portraits] = await Promise.all([catalogueForStaff(), settingsForStaff(), usablePhotos('portrait')])
   return {
     items: items.map((item) => ({
       code: item.code,
@@ -52,10 +53,17 @@ export async function loader({ request }: Route.LoaderArgs) {
     },
     grievance: { grievanceOfficerName: settings.grievanceOfficerName, grievanceOfficerEmail: settings.grievanceOfficerEmail },
     gst: { legalName: settings.legalName, gstin: settings.gstin, gstRate: basisPointsToPercentInput(settings.gstRateBasisPoints) },
-    coach: { defaults: { name: settings.coach.name, credentials: settings.coach.credentials }, placeholder: settings.coach.placeholder },
-    team: settings.team.map((member, index) => ({ defaults: { index: String(index), name: member.name, role: member.role, bio: member.bio }, placeholder: member.placeholder })),
+    coach: { defaults: { name: settings.coach.name, credentials: settings.coach.credentials, photoId: photoInput(settings.coach.photoId) }, placeholder: settings.coach.placeholder },
+    team: settings.team.map((member, index) => ({
+      defaults: { index: String(index), name: member.name, role: member.role, bio: member.bio, photoId: photoInput(member.photoId) },
+      placeholder: member.placeholder,
+    })),
+    portraits: portraits.map((photo) => ({ value: String(photo.id), label: photo.title })),
   }
 }
+
+/** A chosen photo as the select's value: its id, or '' for "No photo". */
+const photoInput = (photoId: number | null | undefined) => (photoId ? String(photoId) : '')
 
 type Intent = 'price' | 'policies' | 'contact' | 'gst' | 'grievance' | 'coach' | 'member' | 'banner'
 
@@ -103,7 +111,7 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function AdminSettings({ loaderData, actionData }: Route.ComponentProps) {
-  const { items, bannerVisible, policies, contact, gst, grievance, coach, team } = loaderData
+  const { items, bannerVisible, policies, contact, gst, grievance, coach, team, portraits } = loaderData
   const resultFor = (intent: Intent, target = '') => (actionData?.intent === intent && actionData.target === target ? actionData.result : undefined)
   const { hash } = useLocation()
   // The overview's launch checklist links to one field (#contact-details-phone): the cursor goes into it, ready to type.
@@ -145,9 +153,9 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
       </Panel>
 
       <Panel id="people" title="Coach and team" lead="The coach appears in the camp banner, the team on the about page. A placeholder stays marked as one until you save its details.">
-        <CoachForm key={JSON.stringify(coach)} coach={coach} lastResult={resultFor('coach')} />
+        <CoachForm key={JSON.stringify(coach)} coach={coach} portraits={portraits} lastResult={resultFor('coach')} />
         {team.map((member) => (
-          <TeamMemberForm key={JSON.stringify(member)} member={member} lastResult={resultFor('member', member.defaults.index)} />
+          <TeamMemberForm key={JSON.stringify(member)} member={member} portraits={portraits} lastResult={resultFor('member', member.defaults.index)} />
         ))}
       </Panel>
     </section>
@@ -293,7 +301,45 @@ function PlaceholderBadge({ placeholder }: { placeholder: boolean }) {
   return <span className="ml-2 rounded-full bg-amber-100 px-2.5 py-0.5 text-xs font-semibold text-amber-900">Placeholder</span>
 }
 
-function CoachForm({ coach, lastResult }: { coach: { defaults: { name: string; credentials: string }; placeholder: boolean }; lastResult: SubmissionResult<string[]> | undefined }) {
+type PhotoOption = { value: string; label: string }
+
+/**
+ * The portrait of the coach or a team member, chosen from the library's usable ones. A photo chosen
+ * before that is no longer usable stays listed, so saving the form does not drop it unseen: the
+ * save then says why it cannot be shown.
+ */
+function PhotoField({ field: photo, portraits }: { field: FieldMetadata<unknown, Record<string, unknown>, string[]>; portraits: PhotoOption[] }) {
+  // The schema reads the photo from any value (its input type is unknown); on the page it is the select's string.
+  const field = photo as Field
+  const { key, ...props } = getSelectProps(field, { ariaDescribedBy: field.descriptionId })
+  const current = field.initialValue
+  const missing = current && !portraits.some((photo) => photo.value === current) ? [{ value: current, label: 'A photo that cannot be shown (not ready, or without alt text)' }] : []
+  return (
+    <div>
+      <label htmlFor={field.id} className="block text-sm font-semibold text-ink">
+        Photo
+      </label>
+      <select key={key} {...props} className="input mt-1">
+        {[{ value: '', label: 'No photo' }, ...missing, ...portraits].map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+      <FieldHint field={field}>
+        Photos come from the media library (Team and coach portraits, with alt text).{' '}
+        <Link to={href('/admin/media')} className="font-semibold text-brand-700 underline">
+          Open the media library
+        </Link>
+      </FieldHint>
+      <FieldError field={field} />
+    </div>
+  )
+}
+
+type CoachProps = { coach: { defaults: { name: string; credentials: string; photoId: string }; placeholder: boolean }; portraits: PhotoOption[]; lastResult: SubmissionResult<string[]> | undefined }
+
+function CoachForm({ coach, portraits, lastResult }: CoachProps) {
   const [form, fields] = useValidatedForm(CoachSchema, { id: SETTINGS_FORM_IDS.coach, lastResult, defaultValue: coach.defaults })
   return (
     <Form method="post" {...getFormProps(form)} className="space-y-4">
@@ -307,14 +353,15 @@ function CoachForm({ coach, lastResult }: { coach: { defaults: { name: string; c
         <TextField field={fields.name} label="Name" />
         <TextField field={fields.credentials} label="Credentials" />
       </div>
+      <PhotoField field={fields.photoId} portraits={portraits} />
       <SaveButton intent="coach">Save the coach</SaveButton>
     </Form>
   )
 }
 
-type TeamMember = { defaults: { index: string; name: string; role: string; bio: string }; placeholder: boolean }
+type TeamMember = { defaults: { index: string; name: string; role: string; bio: string; photoId: string }; placeholder: boolean }
 
-function TeamMemberForm({ member, lastResult }: { member: TeamMember; lastResult: SubmissionResult<string[]> | undefined }) {
+function TeamMemberForm({ member, portraits, lastResult }: { member: TeamMember; portraits: PhotoOption[]; lastResult: SubmissionResult<string[]> | undefined }) {
   const [form, fields] = useValidatedForm(TeamMemberSchema, { id: SETTINGS_FORM_IDS.member(Number(member.defaults.index)), lastResult, defaultValue: member.defaults })
   const position = Number(member.defaults.index) + 1
   return (
@@ -331,6 +378,7 @@ function TeamMemberForm({ member, lastResult }: { member: TeamMember; lastResult
         <TextField field={fields.role} label="Role" />
       </div>
       <TextAreaField field={fields.bio} label="Short bio" />
+      <PhotoField field={fields.photoId} portraits={portraits} />
       <SaveButton intent="member" target={{ index: member.defaults.index }}>
         Save team member {position}
       </SaveButton>

@@ -11,11 +11,16 @@ import { PageHero } from '~/components/page-hero'
 import { SectionHeading } from '~/components/section-heading'
 import { TeamMemberCard } from '~/components/team-member-card'
 import { pageMeta } from '~/lib/seo'
+import { publicPictures } from '~/modules/media/media.server'
 import { getSiteSettings } from '~/modules/site/site.server'
 
 export async function loader() {
-  const { team, venueName, sessionLocation, postalAddress } = await getSiteSettings()
-  return { team, location: { venueName, sessionLocation, postalAddress } }
+  const [{ team, venueName, sessionLocation, postalAddress }, pictures] = await Promise.all([getSiteSettings(), publicPictures()])
+  return {
+    // Each member with the photo the page draws, if it is ready and described: not the whole library.
+    team: team.map(({ photoId, ...member }) => ({ ...member, picture: (photoId && pictures.get(photoId)) || null })),
+    location: { venueName, sessionLocation, postalAddress },
+  }
 }
 
 export const meta: Route.MetaFunction = ({ matches }) =>

@@ -1,5 +1,7 @@
+import type { Coach } from '~/db/schema'
 import { formatDateRange, formatLastDayBefore, formatTimeRange } from '~/lib/lab-time'
 import { formatWholeRupees } from '~/lib/money'
+import type { Picture } from '~/modules/media/picture'
 import type { CampSummary } from '~/modules/site/site.server'
 
 /** A camp as the banner words it: dates, times and prices already formatted. */
@@ -37,4 +39,12 @@ export function bannerCamps(camps: CampSummary[]): BannerCamp[] {
           : null,
     }
   })
+}
+
+/**
+ * The coach as the banner shows them, and their photo if staff chose one that is ready and
+ * described: that one picture, not the library it comes from (the banner's data goes with every page).
+ */
+export function bannerCoach({ name, credentials, placeholder, photoId }: Coach, pictures: Map<number, Picture> | null) {
+  return { coach: { name, credentials, placeholder }, coachPicture: (photoId && pictures?.get(photoId)) || null }
 }

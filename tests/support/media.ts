@@ -1,0 +1,34 @@
+import { randomBytes } from 'node:crypto'
+import type { Db } from '~/db/client.server'
+import { mediaItems, type MediaVariant } from '~/db/schema'
+
+export const PORTRAIT = { width: 480, height: 640 }
+export const BLUR = 'data:image/webp;base64,UklGRg=='
+
+/** The files the pipeline makes of a portrait (the rows only: the pages never read the files). */
+function portraitFiles(): MediaVariant[] {
+  return (['avif', 'webp', 'jpeg'] as const).flatMap((format) =>
+    [160, 320, 480].map((width) => ({ format, width, height: Math.round((width * 4) / 3), name: `${randomBytes(16).toString('hex')}.${format === 'jpeg' ? 'jpg' : format}`, bytes: 100 })),
+  )
+}
+
+/** A portrait in the media library, as the pipeline leaves it (or still waiting for it). */
+export async function addPortrait(db: Db, photo: { title: string; altText: string; status: 'ready' | 'processing' }) {
+  const [row] = await db
+    .insert(mediaItems)
+    .values({
+      kind: 'image',
+      collection: 'portrait',
+      title: photo.title,
+      altText: photo.altText,
+      status: photo.status,
+      originalKey: `original-${randomBytes(16).toString('hex')}`,
+      originalType: 'image/jpeg',
+      originalBytes: 1000,
+      ...PORTRAIT,
+      variants: photo.status === 'ready' ? portraitFiles() : [],
+      placeholder: photo.status === 'ready' ? BLUR : null,
+    })
+    .returning({ id: mediaItems.id, variants: mediaItems.variants })
+  return row!
+}
