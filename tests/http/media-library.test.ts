@@ -19,7 +19,7 @@ const storedNames = () => (existsSync(mediaDirectory()) ? readdirSync(mediaDirec
 function uploadForm(file: Uint8Array, name: string, fields: Record<string, string> = {}) {
   const form = new FormData()
   form.set('intent', 'upload')
-  form.set('file', new File([file], name, { type: 'image/jpeg' }))
+  form.set('file', new File([Buffer.from(file)], name, { type: 'image/jpeg' }))
   form.set('collection', 'portrait')
   for (const [field, value] of Object.entries(fields)) form.set(field, value)
   return form
@@ -82,6 +82,30 @@ describe('the media library', () => {
   it('refuses an upload larger than the limit before reading it all', async () => {
     const answer = await staff.upload('/admin/media', uploadForm(new Uint8Array(40 * 1024 * 1024), 'huge.jpg'))
     expect(answer.status).toBe(413)
+  })
+
+  it('takes a short MP4 loop and serves it, in byte ranges, without where it was filmed', async () => {
+    const filmed = readFileSync(new URL('../fixtures/loop-location.mp4', import.meta.url))
+    const form = uploadForm(filmed, 'pool-loop.mp4', { collection: 'loop', title: 'Pool loop', decorative: 'on' })
+    form.set('file', new File([filmed], 'pool-loop.mp4', { type: 'video/mp4' }))
+    expect((await staff.upload('/admin/media', form)).status).toBe(302)
+    const page = await eventually(() => staff.get('/admin/media'), (answer) => /Pool loop[\s\S]*?Ready/.test(text(answer.html)))
+    const address = decodeHtml(page.html).match(/\/media\/[0-9a-f]{32}\.mp4/)?.[0]
+    expect(address).toBeDefined()
+    const whole = await new Visitor(site.url).get(address!)
+    expect(whole.headers.get('Content-Type')).toBe('video/mp4')
+    expect(whole.bytes.length).toBe(filmed.length)
+    expect(Buffer.from(whole.bytes).includes(Buffer.from('+12.9716+077.5946'))).toBe(false)
+    const part = await new Visitor(site.url).request(address!, { headers: { Range: 'bytes=0-99' } })
+    expect(part.status).toBe(206)
+    expect(part.headers.get('Content-Range')).toBe(`bytes 0-99/${filmed.length}`)
+
+    const long = readFileSync(new URL('../fixtures/loop-long.mp4', import.meta.url))
+    const refused = uploadForm(long, 'long.mp4', { collection: 'loop' })
+    refused.set('file', new File([long], 'long.mp4', { type: 'video/mp4' }))
+    const answer = await staff.upload('/admin/media', refused)
+    expect(answer.status).toBe(400)
+    expect(fileFieldMessage(answer.html)).toContain('30 seconds at most')
   })
 
   it('asks for alt text or a decorative mark, never both', async () => {

@@ -31,6 +31,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       seconds: item.durationMs === null ? null : Math.round(item.durationMs / 1000),
       hasSound: item.hasSound,
       thumbnail: item.thumbnail,
+      video: item.video,
       placeholder: item.placeholder,
       usedBy: item.usedBy,
       defaults: { id: String(item.id), title: item.title, altText: item.altText, decorative: item.decorative ? 'on' : '', posterId: item.posterId ? String(item.posterId) : '' },
@@ -158,7 +159,13 @@ function MediaRow({ item, posterOptions, detailsResult, deleteResult }: { item: 
   return (
     <li className="grid gap-4 py-6 md:grid-cols-[10rem_1fr]" aria-labelledby={`media-${item.id}-title`}>
       <div className="relative h-32 w-40 overflow-hidden rounded-lg bg-slate-100">
-        {item.thumbnail ? <img src={item.thumbnail} alt="" width={160} height={128} className="h-full w-full object-cover" /> : <span className="flex h-full items-center justify-center p-2 text-center text-sm text-muted">{item.kind === 'video' ? 'Video' : 'No preview yet'}</span>}
+        {item.thumbnail ? (
+          <img src={item.thumbnail} alt="" width={160} height={128} className="h-full w-full object-cover" />
+        ) : item.video ? (
+          <video src={item.video} muted controls preload="metadata" playsInline className="h-full w-full object-cover" aria-label={`Video: ${item.title}`} />
+        ) : (
+          <span className="flex h-full items-center justify-center p-2 text-center text-sm text-muted">No preview yet</span>
+        )}
       </div>
       <div className="min-w-0 space-y-3">
         <div>

@@ -308,9 +308,7 @@ type PhotoOption = { value: string; label: string }
  * before that is no longer usable stays listed, so saving the form does not drop it unseen: the
  * save then says why it cannot be shown.
  */
-function PhotoField({ field: photo, portraits }: { field: FieldMetadata<unknown, Record<string, unknown>, string[]>; portraits: PhotoOption[] }) {
-  // The schema reads the photo from any value (its input type is unknown); on the page it is the select's string.
-  const field = photo as Field
+function PhotoField({ field, portraits }: { field: Field; portraits: PhotoOption[] }) {
   const { key, ...props } = getSelectProps(field, { ariaDescribedBy: field.descriptionId })
   const current = field.initialValue
   const missing = current && !portraits.some((photo) => photo.value === current) ? [{ value: current, label: 'A photo that cannot be shown (not ready, or without alt text)' }] : []
