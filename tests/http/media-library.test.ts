@@ -79,9 +79,10 @@ describe('the media library', () => {
     expect(storedNames()).toEqual(before)
   })
 
-  it('refuses an upload larger than the limit before reading it all', async () => {
+  it('refuses an upload larger than the limit before reading it, saying the limit next to the file field', async () => {
     const answer = await staff.upload('/admin/media', uploadForm(new Uint8Array(40 * 1024 * 1024), 'huge.jpg'))
     expect(answer.status).toBe(413)
+    expect(fileFieldMessage(answer.html)).toBe('This file is too large: a photo may be 32 MB at most, a video loop 20 MB.')
   })
 
   it('takes a short MP4 loop and serves it, in byte ranges, without where it was filmed', async () => {

@@ -69,7 +69,8 @@ export async function startFakeS3(bucket = 'analysis-files') {
         return xml(response, 200, `<ListMultipartUploadsResult><Bucket>${bucket}</Bucket><IsTruncated>false</IsTruncated>${entries.join('')}</ListMultipartUploadsResult>`)
       }
       if (method === 'GET') {
-        const entries = [...objects].map(([name, object]) => `<Contents><Key>${name}</Key><LastModified>${object.lastModified.toISOString()}</LastModified><ETag>${object.etag}</ETag><Size>${object.size}</Size></Contents>`)
+        const prefix = query.get('prefix') ?? ''
+        const entries = [...objects].filter(([name]) => name.startsWith(prefix)).map(([name, object]) => `<Contents><Key>${name}</Key><LastModified>${object.lastModified.toISOString()}</LastModified><ETag>${object.etag}</ETag><Size>${object.size}</Size></Contents>`)
         return xml(response, 200, `<ListBucketResult><Name>${bucket}</Name><KeyCount>${entries.length}</KeyCount><IsTruncated>false</IsTruncated>${entries.join('')}</ListBucketResult>`)
       }
       if (method === 'POST' && query.has('delete')) {

@@ -2,7 +2,7 @@
 // file itself is checked by its bytes on the server (app/modules/media/images.server.ts).
 import { z } from 'zod'
 import { optionalText } from '~/lib/text-fields'
-import { ALT_TEXT_MAX, COLLECTION_CODES, MEDIA_TITLE_MAX } from './limits'
+import { ALT_TEXT_MAX, COLLECTION_CODES, IMAGE_MAX_BYTES, MEDIA_TITLE_MAX, megabytes, VIDEO_LOOP_MAX_BYTES } from './limits'
 
 /** A checkbox: sent as "on" when ticked, not at all when not. */
 const decorativeField = z
@@ -23,9 +23,14 @@ function describedOrDecorative(value: { altText: string; decorative: boolean }, 
   if (value.decorative && value.altText) context.addIssue({ code: 'custom', path: ['altText'], message: 'A decorative image has no alt text: clear the field, or untick "decorative".' })
 }
 
+export const FILE_TOO_LARGE = `This file is too large: a photo may be ${megabytes(IMAGE_MAX_BYTES)} at most, a video loop ${megabytes(VIDEO_LOOP_MAX_BYTES)}.`
+
 export const UploadSchema = z
   .object({
-    file: z.instanceof(File, { message: 'Choose a file to upload.' }).refine((file) => file.size > 0, 'Choose a file to upload.'),
+    file: z
+      .instanceof(File, { message: 'Choose a file to upload.' })
+      .refine((file) => file.size > 0, 'Choose a file to upload.')
+      .refine((file) => file.size <= Math.max(IMAGE_MAX_BYTES, VIDEO_LOOP_MAX_BYTES), FILE_TOO_LARGE),
     collection: z.enum(COLLECTION_CODES, { message: 'Choose what the file shows.' }),
     title: optionalText(MEDIA_TITLE_MAX),
     altText: optionalText(ALT_TEXT_MAX),

@@ -1,11 +1,11 @@
 import { getFormProps, getInputProps, type FieldMetadata, type SubmissionResult } from '@conform-to/react'
-import { Form, href, useNavigation } from 'react-router'
+import { data, Form, href, useNavigation } from 'react-router'
 import type { Route } from './+types/media'
 import { FieldError, FormAlert, SelectField, TextAreaField, TextField, useValidatedForm } from '~/components/form-fields'
 import { Panel } from '~/components/panel'
 import { ALT_TEXT_MAX, COLLECTION_CODES, COLLECTIONS, IMAGE_MAX_BYTES, IMAGE_MAX_PIXELS, isCollection, megabytes, VIDEO_LOOP_MAX_BYTES, VIDEO_LOOP_MAX_SECONDS } from '~/modules/media/limits'
 import { deleteMedia, libraryForStaff, updateMediaDetails, uploadMedia, usablePhotos, type LibraryItem } from '~/modules/media/media.server'
-import { DeleteMediaSchema, MediaDetailsSchema, UploadSchema } from '~/modules/media/schemas'
+import { DeleteMediaSchema, FILE_TOO_LARGE, MediaDetailsSchema, UploadSchema } from '~/modules/media/schemas'
 import { requireAdmin } from '~/web/auth.server'
 import { formatFileSize } from '~/web/file-size'
 import { readForm } from '~/web/form-data.server'
@@ -44,11 +44,18 @@ type Intent = 'upload' | 'details' | 'delete'
 
 const backToLibrary = (title: string, description?: string) => redirectWithToast(href('/admin/media'), { type: 'success', title, description })
 
+/** An upload is a form file of up to the larger of the two limits, with room for the form's other fields. */
+const MAX_FORM_BYTES = Math.max(IMAGE_MAX_BYTES, VIDEO_LOOP_MAX_BYTES) + 64 * 1024
+
 export async function action({ request }: Route.ActionArgs) {
   const admin = await requireAdmin(request)
   const actor = { id: admin.id, email: admin.email }
-  // An upload is a form file of up to the larger of the two limits, with room for the form's other fields.
-  const formData = await readForm(request, { maxBytes: Math.max(IMAGE_MAX_BYTES, VIDEO_LOOP_MAX_BYTES) + 64 * 1024 })
+  // A file over the limit is refused before it is read, with the message next to the file field
+  // (the browser checks it first when it runs the page's script).
+  if (Number(request.headers.get('Content-Length')) > MAX_FORM_BYTES) {
+    return data({ intent: 'upload' as Intent, target: '', result: { status: 'error' as const, error: { file: [FILE_TOO_LARGE] } } }, { status: 413 })
+  }
+  const formData = await readForm(request, { maxBytes: MAX_FORM_BYTES })
   const form = (intent: Intent, target = '') => ({ intent, target })
   return dispatchForm(formData, {
     upload: () =>
