@@ -43,8 +43,9 @@ export function isCollection(value: string): value is MediaCollection {
   return Object.hasOwn(COLLECTIONS, value)
 }
 
-/** A hero's video loop: a few seconds of footage that repeats, small enough for a phone on mobile data. */
+/** The largest video loop: it starts on the first visit, often over a phone's mobile data. */
 export const VIDEO_LOOP_MAX_BYTES = 20 * 1024 * 1024
+/** The longest loop: a longer one is a film, not a background, and costs visitors its bytes. */
 export const VIDEO_LOOP_MAX_SECONDS = 30
 
 /** The longest alt text: a sentence or two. Screen readers read it whole. */

@@ -1,4 +1,7 @@
 import { createFile, MP4BoxBuffer, type ISOFile, type Matrix, type Movie, type Track } from 'mp4box'
+import { VIDEO_LOOP_MAX_BYTES, VIDEO_LOOP_MAX_SECONDS } from './limits'
+
+export { VIDEO_LOOP_MAX_BYTES, VIDEO_LOOP_MAX_SECONDS }
 
 // A video loop plays muted behind the home page's hero on every visitor's phone. The site serves the
 // file as uploaded, without a transcoder, so the upload itself must already be what every phone
@@ -15,14 +18,8 @@ import { createFile, MP4BoxBuffer, type ISOFile, type Matrix, type Movie, type T
 /** The type the site serves a loop with; the only container every phone browser plays. */
 export const VIDEO_LOOP_CONTENT_TYPE = 'video/mp4'
 
-/** The largest upload: a loop starts on the first visit, often over a phone's mobile data. */
-export const VIDEO_LOOP_MAX_BYTES = 20 * 1024 * 1024
-
 /** The shortest loop: anything shorter repeats so often that the jump back to the start shows. */
 export const VIDEO_LOOP_MIN_SECONDS = 2
-
-/** The longest loop: a longer one is a film, not a background, and costs visitors its bytes. */
-export const VIDEO_LOOP_MAX_SECONDS = 30
 
 /** The narrowest loop in pixels: the hero spans the screen, and a narrower video looks blurred there. */
 export const VIDEO_LOOP_MIN_WIDTH = 640
