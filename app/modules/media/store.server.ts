@@ -1,7 +1,8 @@
-import { createReadStream } from 'node:fs'
-import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
+import { randomBytes } from 'node:crypto'
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import type { Readable } from 'node:stream'
+import { listFiles, readFileRange, statFile } from '~/modules/storage/disk-files.server'
 import type { S3Settings } from '~/modules/storage/s3-settings.server'
 import type { ByteRange, StoredFile } from '~/modules/storage/stored-file'
 
@@ -42,46 +43,22 @@ export function diskMediaStore(directory: string): MediaFileStore {
   const fileOf = (key: string) => path.join(directory, assertMediaKey(key))
   return {
     kind: 'disk',
-    async stat(key) {
-      try {
-        const info = await stat(fileOf(key))
-        return info.isFile() ? { size: info.size, lastModified: info.mtime } : null
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
-        throw error
-      }
-    },
-    async read(key, range) {
-      const file = fileOf(key)
-      const handle = await open(file, 'r')
-      return createReadStream(file, { fd: handle, autoClose: true, ...(range && { start: range.start, end: range.end }) })
-    },
-    readAll: (key) => readFile(fileOf(key)),
+    stat: async (key) => statFile(fileOf(key)),
+    read: async (key, range) => readFileRange(fileOf(key), range),
+    readAll: async (key) => readFile(fileOf(key)),
     async put(key, bytes) {
       const file = fileOf(key)
       await mkdir(directory, { recursive: true })
-      // Written beside and renamed into place, so a reader never sees half a file.
-      const partial = `${file}.${process.pid}.${Date.now()}.part`
+      // Written beside and renamed into place, so a reader never sees half a file; two workers
+      // writing the same public file (the same photo uploaded twice) each write their own part.
+      const partial = `${file}.${randomBytes(8).toString('hex')}.part`
       await writeFile(partial, bytes)
       await rename(partial, file)
     },
     async remove(key) {
       await rm(fileOf(key), { force: true })
     },
-    async *list() {
-      let names: string[]
-      try {
-        names = await readdir(directory)
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return
-        throw error
-      }
-      for (const name of names) {
-        if (!isMediaKey(name)) continue
-        const info = await stat(path.join(directory, name)).catch(() => null)
-        if (info?.isFile()) yield { key: name, lastModified: info.mtime }
-      }
-    },
+    list: () => listFiles(directory, isMediaKey),
   }
 }
 

@@ -110,6 +110,8 @@ export const NOT_PERSONAL_COLUMNS: Record<string, string[] | '*'> = {
   consent_requests: ['token_hash', 'status'],
   guardian_consents: ['email_verified_by', 'notice_version', 'method', 'weak_because'],
   instance_secrets: '*',
+  // The lab's own photos and video loops (of its staff, pool and lab), uploaded by staff: no family's data.
+  media_items: '*',
   one_time_codes: ['purpose', 'code_hash'],
   outbox_messages: ['status', 'channel', 'template_name', 'provider_message_id', 'delivery_status', 'private_link'],
   payment_events: '*',

@@ -1,10 +1,10 @@
-import { createReadStream } from 'node:fs'
-import { mkdir, readdir, rm, stat, writeFile, open } from 'node:fs/promises'
+import { mkdir, rm, writeFile, open } from 'node:fs/promises'
 import path from 'node:path'
 import type { Readable } from 'node:stream'
 import { FileStore } from '@tus/file-store'
 import type { DataStore } from '@tus/utils'
 import { durationMs } from '~/lib/lab-time'
+import { listFiles, readFileRange, statFile } from '~/modules/storage/disk-files.server'
 import type { S3Settings } from '~/modules/storage/s3-settings.server'
 import type { ByteRange, StoredFile } from '~/modules/storage/stored-file'
 export type { ByteRange, StoredFile } from '~/modules/storage/stored-file'
@@ -60,21 +60,8 @@ export function diskFileStore(directory: string): AnalysisFileStore {
   return {
     kind: 'disk',
     uploads,
-    async stat(key) {
-      try {
-        const info = await stat(fileOf(key))
-        return info.isFile() ? { size: info.size, lastModified: info.mtime } : null
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
-        throw error
-      }
-    },
-    async read(key, range) {
-      const file = fileOf(key)
-      // Opened before the stream is handed over, so a missing file is an error here, not mid-answer.
-      const handle = await open(file, 'r')
-      return createReadStream(file, { fd: handle, autoClose: true, ...(range && { start: range.start, end: range.end }) })
-    },
+    stat: async (key) => statFile(fileOf(key)),
+    read: async (key, range) => readFileRange(fileOf(key), range),
     async firstBytes(key, count) {
       const handle = await open(fileOf(key), 'r')
       try {
@@ -94,20 +81,7 @@ export function diskFileStore(directory: string): AnalysisFileStore {
       const file = fileOf(key)
       await Promise.all(['', '.json'].map((suffix) => rm(`${file}${suffix}`, { force: true })))
     },
-    async *list() {
-      let names: string[]
-      try {
-        names = await readdir(directory)
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return
-        throw error
-      }
-      for (const name of names) {
-        if (!isStoredFileName(name)) continue
-        const info = await stat(path.join(directory, name)).catch(() => null)
-        if (info?.isFile()) yield { key: name, lastModified: info.mtime }
-      }
-    },
+    list: () => listFiles(directory, isStoredFileName),
   }
 }
 
