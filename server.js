@@ -5,7 +5,10 @@ import { ensureBuild } from './scripts/ensure-build.mjs'
 // React and React Router pick their production code from NODE_ENV at run time.
 process.env.NODE_ENV ??= 'production'
 
-ensureBuild()
-const { start, createAdminCommand } = await import('./build/server/index.js')
-if (process.argv[2] === 'admin:create') await createAdminCommand(process.argv.slice(3))
+// The media pipeline's image renderer is a child of a running site, which has its build already.
+const command = process.argv[2]
+if (command !== 'media:render') ensureBuild()
+const { start, createAdminCommand, runImageRenderer } = await import('./build/server/index.js')
+if (command === 'admin:create') await createAdminCommand(process.argv.slice(3))
+else if (command === 'media:render') runImageRenderer()
 else await start()

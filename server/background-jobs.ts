@@ -16,6 +16,7 @@ import { releaseLapsedPromoUses } from '~/modules/promotions/uses.server'
 import { pruneRateLimitBuckets } from '~/modules/rate-limit/rate-limit.server'
 import { sendDueReminders } from '~/modules/reminders/reminders.server'
 import { durationMs } from '~/lib/lab-time'
+import { ChildImageRenderer } from './image-renderer'
 // Analyses: inviting swimmers back for their next analysis.
 import { sweepAnalysisFiles } from '~/modules/analyses/files/clips.server'
 import { inviteBackForNextAnalysis } from '~/modules/analyses/invitations.server'
@@ -132,9 +133,15 @@ export class BackgroundJobs {
     if (offered) this.logger.info({ offered }, 'camp seats offered to the waitlist')
   }
 
+  /** Each round's photos are made in a child process that ends with the round (see image-renderer.ts). */
   private async processMedia() {
-    const finished = await processPendingMedia(this.now)
-    if (finished) this.logger.info({ finished }, 'media uploads processed')
+    const renderer = new ChildImageRenderer(this.logger)
+    try {
+      const finished = await processPendingMedia(this.now, renderer.render)
+      if (finished) this.logger.info({ finished }, 'media uploads processed')
+    } finally {
+      renderer.close()
+    }
   }
 
   private async housekeeping() {

@@ -409,6 +409,8 @@ function whatsappSender(logger: pino.Logger): OutboxSender | undefined {
  * unless `--existing` is given; then that account gets this password, becomes an enabled, verified
  * admin and is signed out everywhere.
  */
+export { runImageRenderer } from './image-renderer'
+
 export async function createAdminCommand(argv: string[], env: NodeJS.ProcessEnv = process.env) {
   const usage = 'Usage: npm run admin:create -- --email admin@example.com --password "a long password" [--name "Full Name"] [--existing]'
   let values: { email?: string; password?: string; name?: string; existing?: boolean }

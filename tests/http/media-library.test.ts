@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
@@ -12,6 +13,12 @@ let staff: Visitor
 beforeAll(async () => {
   staff = await site.sharedStaff()
 })
+
+/** The processes the site has started and that are still running. */
+const childProcessesOf = (pid: number) =>
+  spawnSync('ps', ['-o', 'pid=,args=', '--ppid', String(pid)], { encoding: 'utf8' })
+    .stdout.split('\n')
+    .filter((line) => line.includes('media:render'))
 
 const mediaDirectory = () => path.join(site.server.dataDir, 'media')
 const storedNames = () => (existsSync(mediaDirectory()) ? readdirSync(mediaDirectory()).sort() : [])
@@ -41,6 +48,8 @@ describe('the media library', () => {
     const page = await eventually(() => staff.get('/admin/media'), (answer) => /\/media\/[0-9a-f]{32}\.webp/.test(answer.html))
     const thumbnail = decodeHtml(page.html).match(/\/media\/[0-9a-f]{32}\.webp/)?.[0]
     expect(thumbnail).toBeDefined()
+    // The photo was made in a child process of the site's, which ends with the work (and gives its memory back).
+    expect(await eventually(() => childProcessesOf(site.server.process.pid!), (children) => children.length === 0)).toEqual([])
 
     const file = await new Visitor(site.url).get(thumbnail!)
     expect(file.status).toBe(200)

@@ -9,7 +9,7 @@ import { auditLog, mediaItems } from '~/db/schema'
 import { DomainError } from '~/lib/domain-error'
 import { updateCoach, updateTeamMember } from '~/modules/site/staff.server'
 import { useTestDatabase } from '../../../tests/support/test-database'
-import { deleteMedia, libraryForStaff, MAX_PROCESSING, processPendingMedia, publicPictures, sweepMediaFiles, updateMediaDetails, uploadMedia, usablePhotos, type UploadInput } from './media.server'
+import { deleteMedia, libraryForStaff, RendererStoppedError, MAX_PROCESSING, processPendingMedia, publicPictures, sweepMediaFiles, updateMediaDetails, uploadMedia, usablePhotos, type UploadInput } from './media.server'
 import { diskMediaStore, PUBLIC_MEDIA_NAME, useMediaFileStore } from './store.server'
 import { heicHeader, phonePhoto, plainImage } from './test-photos'
 
@@ -127,6 +127,12 @@ describe('the pipeline', () => {
     await db().update(mediaItems).set({ claimedUntil: past, attempts: 3 }).where(eq(mediaItems.id, stuck))
     expect(await processPendingMedia()).toBe(0)
     expect(await itemOf(stuck)).toMatchObject({ status: 'failed', failure: expect.stringContaining('could not be processed') })
+  })
+
+  it('leaves an upload to be tried again when the process making it stops', async () => {
+    const id = await upload()
+    await expect(processPendingMedia(undefined, () => Promise.reject(new RendererStoppedError()))).rejects.toBeInstanceOf(RendererStoppedError)
+    expect(await itemOf(id)).toMatchObject({ status: 'processing', attempts: 1, claimedUntil: expect.any(Date) })
   })
 
   it('leaves an upload alone while another worker holds it', async () => {

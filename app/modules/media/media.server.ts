@@ -6,7 +6,7 @@ import { DomainError } from '~/lib/domain-error'
 import { addSeconds, durationMs } from '~/lib/lab-time'
 import { recordAudit, type Actor } from '~/modules/audit/audit.server'
 import { cachedContent } from '~/db/content-cache.server'
-import { contentName, inspectImage, renderImage } from './images.server'
+import { contentName, inspectImage, renderImage, type RenderedImage } from './images.server'
 import { COLLECTIONS, isCollection, type MediaCollection } from './limits'
 import { stripMp4Metadata } from './mp4-metadata.server'
 import { mediaPath, pictureOf, type Picture } from './picture'
@@ -27,6 +27,16 @@ export function onMediaQueued(listener: () => void) {
   queuedListeners.add(listener)
   return () => queuedListeners.delete(listener)
 }
+
+/** The process making a photo stopped (out of memory, or it took too long): the upload is tried again, not failed. */
+export class RendererStoppedError extends Error {
+  constructor() {
+    super('The image renderer stopped')
+  }
+}
+
+/** Makes a photo's public files: in this process (`renderImage`), or in a child process of the site's. */
+export type ImageRenderer = (bytes: Uint8Array, collection: MediaCollection) => Promise<RenderedImage>
 
 export class MediaNotFoundError extends DomainError {
   constructor() {
@@ -193,14 +203,14 @@ async function claimUpload(now: Date) {
 type Claimed = NonNullable<Awaited<ReturnType<typeof claimUpload>>>
 
 /** The public files of one upload: a photo's widths and formats, or a video without its metadata. */
-async function makeFiles(upload: Claimed, original: Buffer): Promise<{ files: Array<MediaVariant & { bytes: number; data: Uint8Array; contentType: string }>; placeholder: string | null }> {
+async function makeFiles(upload: Claimed, original: Buffer, render: ImageRenderer): Promise<{ files: Array<MediaVariant & { bytes: number; data: Uint8Array; contentType: string }>; placeholder: string | null }> {
   if (upload.kind === 'video') {
     const data = stripMp4Metadata(original)
     const name = contentName(data, 'mp4')
     return { files: [{ format: 'mp4', width: upload.width, height: upload.height, name, bytes: data.length, data, contentType: 'video/mp4' }], placeholder: null }
   }
   const collection = isCollection(upload.collection) ? upload.collection : 'lab'
-  const rendered = await renderImage(original, collection)
+  const rendered = await render(original, collection)
   const contentTypes = { avif: 'image/avif', webp: 'image/webp', jpeg: 'image/jpeg' }
   return {
     files: rendered.files.map((file) => ({ format: file.format, width: file.width, height: file.height, name: file.name, bytes: file.bytes.length, data: file.bytes, contentType: contentTypes[file.format] })),
@@ -216,7 +226,7 @@ const failed = (id: number, failure: string) => db().update(mediaItems).set({ st
  * ready, or failed with a reason staff can act on. Any number of instances may run it side by
  * side. Returns how many uploads it finished.
  */
-export async function processPendingMedia(now: () => Date = () => new Date()) {
+export async function processPendingMedia(now: () => Date = () => new Date(), render: ImageRenderer = renderImage) {
   let finished = 0
   for (let upload = await claimUpload(now()); upload; upload = await claimUpload(now())) {
     if (upload.attempts > MAX_ATTEMPTS) {
@@ -228,8 +238,10 @@ export async function processPendingMedia(now: () => Date = () => new Date()) {
     const original = await store.readAll(upload.original_key)
     let made: Awaited<ReturnType<typeof makeFiles>>
     try {
-      made = await makeFiles(upload, original)
-    } catch {
+      made = await makeFiles(upload, original, render)
+    } catch (error) {
+      // Tried again once the claim runs out (and given up after MAX_ATTEMPTS).
+      if (error instanceof RendererStoppedError) throw error
       // The header was sound when it was checked, the pixels after it are not.
       await failed(upload.id, 'This file could not be processed: it may be damaged. Export it again and upload the new file.')
       continue
