@@ -3,10 +3,13 @@
 import { spawn } from 'node:child_process'
 import { createHash, randomBytes } from 'node:crypto'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
 import http from 'node:http'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { PGlite } from '@electric-sql/pglite'
+import pg from 'pg'
 import { createDatabase } from './postgres-admin.mjs'
 
 export const ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
@@ -97,6 +100,103 @@ export async function startInstance(databaseUrl, extraEnv = {}) {
       rmSync(dataDir, { recursive: true, force: true })
     },
   }
+}
+
+/**
+ * Starts `node server.js` on `dataDir` (PGlite there, or the database at `databaseUrl`) with the
+ * staff account `admin`, as a newcomer runs the site; resolves with its address, its pid and a way
+ * to stop it. `env` adds settings of the server's own environment (which is otherwise PATH and TZ).
+ */
+export async function startSiteOn({ dataDir, databaseUrl, admin, env = {} }) {
+  let log = ''
+  const address = await siteAddress()
+  const server = spawn(process.execPath, ['server.js'], {
+    env: { PATH: process.env.PATH, TZ: process.env.TZ, ...env, ...address.env, DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), LOG_LEVEL: 'info', ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: admin.password },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  // The log is read until the server says it is running, then dropped (every request is logged).
+  let keepLog = true
+  const onData = (chunk) => {
+    if (keepLog) log += chunk
+  }
+  server.stdout.on('data', onData)
+  server.stderr.on('data', onData)
+  const port = await new Promise((resolve, reject) => {
+    const timer = setInterval(() => {
+      const match = /"port":(\d+)[^\n]*"msg":"listening"/.exec(log)
+      if (match) {
+        clearInterval(timer)
+        keepLog = false
+        resolve(Number(match[1]))
+      }
+    }, 100)
+    server.once('exit', (code) => reject(new Error(`The server exited with ${code}:\n${log}`)))
+  })
+  return {
+    base: `http://127.0.0.1:${port}`,
+    pid: server.pid,
+    async stop() {
+      server.kill('SIGTERM')
+      await new Promise((resolve) => server.once('exit', resolve))
+    },
+  }
+}
+
+/** Signs the staff account in through /login; its session cookie ("name=value; …"). */
+export async function signInStaff(base, admin) {
+  const signIn = await request(`${base}/login`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: base }, body: new URLSearchParams({ ...admin, website_url: '' }).toString() })
+  if (signIn.status !== 302) throw new Error(`Signing in failed: ${signIn.status}`)
+  return [signIn.headers['set-cookie']].flat().map((entry) => entry.split(';')[0]).join('; ')
+}
+
+/** One request with Node's HTTP client: its status, headers, body, and times to the first and last byte. */
+export function request(url, { method = 'GET', headers = {}, body } = {}) {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint()
+    const call = http.request(url, { method, headers }, (response) => {
+      const firstByteMs = Number(process.hrtime.bigint() - started) / 1e6
+      const chunks = []
+      response.on('data', (chunk) => chunks.push(chunk))
+      response.on('end', () => resolve({ status: response.statusCode, headers: response.headers, body: Buffer.concat(chunks), firstByteMs, ms: Number(process.hrtime.bigint() - started) / 1e6 }))
+    })
+    call.on('error', reject)
+    if (body && typeof body.pipe === 'function') body.pipe(call)
+    else call.end(body)
+  })
+}
+
+/** A process's resident memory (VmRSS) in bytes, from /proc (Linux only). */
+export async function residentBytes(pid) {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8')
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? NaN) * 1024
+}
+
+/** Runs statements one after another on a connection of their own; their results. */
+export async function onPostgres(url, statements) {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    const results = []
+    for (const [text, values] of statements) results.push(await client.query(text, values))
+    return results
+  } finally {
+    await client.end()
+  }
+}
+
+/**
+ * The stopped site's database, opened from the benchmark (PGlite in `dataDir` unless `databaseUrl`
+ * is given): `query` as pg's, and `close`. PGlite takes one process at a time, so the site must be stopped.
+ */
+export async function stoppedSiteDatabase(dataDir, databaseUrl) {
+  if (databaseUrl) {
+    const client = new pg.Client({ connectionString: databaseUrl })
+    await client.connect()
+    return { query: (text, values) => client.query(text, values), close: () => client.end() }
+  }
+  const client = new PGlite(path.join(dataDir, 'pglite'))
+  await client.waitReady
+  return { query: (text, values) => client.query(text, values), close: () => client.close() }
 }
 
 /**

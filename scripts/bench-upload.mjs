@@ -5,16 +5,11 @@
 // Usage: npm run bench:upload [-- --size-mb 1024 --idle-seconds 5 --postgres]
 // --postgres: the site on a fresh database of the PostgreSQL server at BENCH_POSTGRES_URL
 // (default postgres://postgres@127.0.0.1:5432/postgres), as in production, instead of PGlite.
-import { spawn } from 'node:child_process'
 import { createReadStream, createWriteStream, mkdtempSync, rmSync } from 'node:fs'
-import { readFile } from 'node:fs/promises'
-import http from 'node:http'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { PGlite } from '@electric-sql/pglite'
-import pg from 'pg'
 import { ensureBuild } from './ensure-build.mjs'
-import { options, percentile, siteAddress } from './bench-support.mjs'
+import { onPostgres, options, percentile, request, residentBytes, signInStaff, startSiteOn, stoppedSiteDatabase } from './bench-support.mjs'
 
 const { 'size-mb': sizeMb, 'idle-seconds': idleSeconds, postgres } = options({ 'size-mb': 1024, 'idle-seconds': 5, postgres: false })
 const MB = 1024 * 1024
@@ -28,59 +23,13 @@ const adminUrl = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.
 const databaseName = `swimlab_bench_upload_${Date.now()}`
 const databaseUrl = postgres ? Object.assign(new URL(adminUrl), { pathname: `/${databaseName}` }).toString() : undefined
 
-async function onPostgres(url, statements) {
-  const client = new pg.Client({ connectionString: url })
-  await client.connect()
-  try {
-    const results = []
-    for (const [text, values] of statements) results.push(await client.query(text, values))
-    return results
-  } finally {
-    await client.end()
-  }
-}
 if (postgres) await onPostgres(adminUrl, [[`CREATE DATABASE ${databaseName}`]])
 
-/** Starts `node server.js` on the data directory; resolves with its address, its pid and a way to stop it. */
-async function startSite() {
-  let log = ''
-  const address = await siteAddress()
-  const server = spawn(process.execPath, ['server.js'], {
-    env: { PATH: process.env.PATH, TZ: process.env.TZ, ...address.env, DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), LOG_LEVEL: 'info', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  // The log is read until the server says it is running, then dropped (every request is logged).
-  let keepLog = true
-  const onData = (chunk) => {
-    if (keepLog) log += chunk
-  }
-  server.stdout.on('data', onData)
-  server.stderr.on('data', onData)
-  const port = await new Promise((resolve, reject) => {
-    const timer = setInterval(() => {
-      const match = /"port":(\d+)[^\n]*"msg":"listening"/.exec(log)
-      if (match) {
-        clearInterval(timer)
-        keepLog = false
-        resolve(Number(match[1]))
-      }
-    }, 100)
-    server.once('exit', (code) => reject(new Error(`The server exited with ${code}:\n${log}`)))
-  })
-  return {
-    base: `http://127.0.0.1:${port}`,
-    pid: server.pid,
-    async stop() {
-      server.kill('SIGTERM')
-      await new Promise((resolve) => server.once('exit', resolve))
-    },
-  }
-}
+const startSite = () => startSiteOn({ dataDir, databaseUrl, admin: ADMIN })
 
 /** A confirmed booking with an analysis, written straight into the stopped site's database. */
 async function addAnalysis() {
-  const client = databaseUrl ? await connected(new pg.Client({ connectionString: databaseUrl })) : new PGlite(path.join(dataDir, 'pglite'))
-  await client.waitReady
+  const client = await stoppedSiteDatabase(dataDir, databaseUrl)
   const reference = 'SWP-0000012345'
   const booking = await client.query(
     `INSERT INTO bookings (reference, product_code, swimmer_name, customer_name, customer_email, start_time, end_time, amount_paise, status, origin, confirmed_at)
@@ -88,33 +37,8 @@ async function addAnalysis() {
     [reference],
   )
   const analysis = await client.query('INSERT INTO analyses (booking_id) VALUES ($1) RETURNING id', [booking.rows[0].id])
-  await (databaseUrl ? client.end() : client.close())
+  await client.close()
   return { reference, analysisId: analysis.rows[0].id }
-}
-
-async function connected(client) {
-  await client.connect()
-  return client
-}
-
-function request(url, { method = 'GET', headers = {}, body } = {}) {
-  return new Promise((resolve, reject) => {
-    const started = process.hrtime.bigint()
-    const call = http.request(url, { method, headers }, (response) => {
-      const firstByteMs = Number(process.hrtime.bigint() - started) / 1e6
-      const chunks = []
-      response.on('data', (chunk) => chunks.push(chunk))
-      response.on('end', () => resolve({ status: response.statusCode, headers: response.headers, body: Buffer.concat(chunks), firstByteMs, ms: Number(process.hrtime.bigint() - started) / 1e6 }))
-    })
-    call.on('error', reject)
-    if (body && typeof body.pipe === 'function') body.pipe(call)
-    else call.end(body)
-  })
-}
-
-async function residentBytes(pid) {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8')
-  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? NaN) * 1024
 }
 
 async function makeVideoFile(file) {
@@ -151,9 +75,7 @@ try {
   const { reference, analysisId } = await addAnalysis()
   site = await startSite()
   const { base, pid } = site
-  const signIn = await request(`${base}/login`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: base }, body: new URLSearchParams({ ...ADMIN, website_url: '' }).toString() })
-  const cookie = [signIn.headers['set-cookie']].flat().map((entry) => entry.split(';')[0]).join('; ')
-  if (signIn.status !== 302) throw new Error(`Signing in failed: ${signIn.status}`)
+  const cookie = await signInStaff(base, ADMIN)
   const staffHeaders = { Cookie: cookie }
   const page = `${base}/admin/bookings/${reference}/analysis/clips`
   if ((await request(page, { headers: staffHeaders })).status !== 200) throw new Error('The clips page did not answer 200')
