@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import sharp from 'sharp'
 import { ensureBuild } from './ensure-build.mjs'
-import { cpuMsOf, freshDatabase, options, request, residentBytes, signInStaff, startSiteOn, stoppedSiteDatabase } from './bench-support.mjs'
+import { childrenResidentBytes, cpuMsOf, freshDatabase, options, request, residentBytes, signInStaff, startSiteOn, stoppedSiteDatabase } from './bench-support.mjs'
 
 const { photos, megapixels, postgres } = options({ photos: 5, megapixels: 12, postgres: false })
 const MB = 1024 * 1024
@@ -137,13 +137,18 @@ try {
   // The lowest RSS seen too: memory the server gives back during the run was not part of its baseline.
   let peak = { bytes: baseline, atMs: 0 }
   let lowest = baseline
+  // The image renderer, a child process that lives while photos are made: its own peak, and the peak of both together.
+  let rendererPeak = 0
+  let togetherPeak = baseline
   const started = Date.now()
   const sampler = setInterval(
     () =>
-      void residentBytes(pid).then(
-        (bytes) => {
+      void Promise.all([residentBytes(pid), childrenResidentBytes(pid)]).then(
+        ([bytes, children]) => {
           if (bytes > peak.bytes) peak = { bytes, atMs: Date.now() - started }
           lowest = Math.min(lowest, bytes)
+          rendererPeak = Math.max(rendererPeak, children)
+          togetherPeak = Math.max(togetherPeak, bytes + children)
         },
         () => {},
       ),
@@ -181,6 +186,7 @@ try {
       `server RSS: baseline ${mb(baseline)}, lowest during the run ${mb(lowest)}, peak ${mb(peak.bytes)} at ${(peak.atMs / 1000).toFixed(1)} s, when all were ready ${mb(end)}`,
       `server RSS as the photos showed ready: ${atReady.map(mb).join(', ')}`,
       `growth (peak − the lower of baseline and lowest): ${mb(growth)} (bound: ${mb(GROWTH_LIMIT)})`,
+      `image renderer (child process) peak RSS: ${mb(rendererPeak)}; server and renderer together: peak ${mb(togetherPeak)}, ${mb(togetherPeak - Math.min(baseline, lowest))} above the server's baseline`,
       `first upload to all ready: ${(readyMs / 1000).toFixed(1)} s`,
       `each photo in the pipeline: ${times.map((time) => `${(time.ms / 1000).toFixed(1)} s`).join(', ')} (mean ${(times.reduce((sum, time) => sum + time.ms, 0) / times.length / 1000).toFixed(1)} s)`,
       '',

@@ -171,6 +171,14 @@ export async function residentBytes(pid) {
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? NaN) * 1024
 }
 
+/** The RSS of a process's children (the media pipeline's image renderer), summed; 0 when it has none. */
+export async function childrenResidentBytes(pid) {
+  const children = (await readFile(`/proc/${pid}/task/${pid}/children`, 'utf8').catch(() => '')).trim().split(/\s+/).filter(Boolean)
+  const sizes = await Promise.all(children.map((child) => residentBytes(Number(child)).catch(() => 0)))
+  // A child that has just exited has no VmRSS line any more.
+  return sizes.filter(Number.isFinite).reduce((sum, bytes) => sum + bytes, 0)
+}
+
 /** Runs statements one after another on a connection of their own; their results. */
 export async function onPostgres(url, statements) {
   const client = new pg.Client({ connectionString: url })
