@@ -115,6 +115,7 @@ export type PublicPartner = { id: number; kind: PartnerKind; name: string; link:
 /**
  * The partners and venues the pages show, in order, each with its logo when the library can show
  * it (ready and described), its alt text the partner's name when the photo is marked decorative.
+ * A logo is drawn without the blurred copy: it is small, and would show through a transparent one.
  */
 export async function partnersForPages(): Promise<PublicPartner[]> {
   const [rows, pictures] = await Promise.all([
@@ -123,6 +124,6 @@ export async function partnersForPages(): Promise<PublicPartner[]> {
   ])
   return rows.map(({ id, kind, name, link, logoId }) => {
     const picture = (logoId && pictures.get(logoId)) || null
-    return { id, kind, name, link, picture: picture && { ...picture, alt: picture.alt || name } }
+    return { id, kind, name, link, picture: picture && { ...picture, alt: picture.alt || name, placeholder: null } }
   })
 }

@@ -1,5 +1,6 @@
 // The lab's numbers on the public site: counted from its own records (figures.server.ts), and shown
 // only once each reaches the threshold staff set. Nothing server-only may be imported here.
+import { formatCount } from '~/lib/money'
 
 /** What the lab's records say: swimmers with a published analysis, published analyses, camps that have ended. */
 export type FigureCounts = { swimmersAnalysed: number; analysesDelivered: number; campsRun: number }
@@ -18,11 +19,16 @@ const THRESHOLD_OF: Record<FigureName, keyof FigureThresholds> = {
 /** The order the numbers are shown in. */
 export const FIGURE_NAMES = Object.keys(THRESHOLD_OF) as FigureName[]
 
-/** Each number as a visitor reads it after the count: "1 swimmer analysed", "120 swimmers analysed". */
-export const FIGURE_LABELS: Record<FigureName, { one: string; many: string }> = {
+/** What each number counts, after the count: "1 swimmer analysed", "120 swimmers analysed". */
+const FIGURE_LABELS: Record<FigureName, { one: string; many: string }> = {
   swimmersAnalysed: { one: 'swimmer analysed', many: 'swimmers analysed' },
   analysesDelivered: { one: 'analysis delivered', many: 'analyses delivered' },
   campsRun: { one: 'camp run', many: 'camps run' },
+}
+
+/** The count grouped as in India, and what it counts: ["1,20,000", "swimmers analysed"]. */
+export function figureText(name: FigureName, count: number): [string, string] {
+  return [formatCount(count), count === 1 ? FIGURE_LABELS[name].one : FIGURE_LABELS[name].many]
 }
 
 /** The numbers a page may show: each one that is at least its threshold, a threshold of 0 showing none. */
