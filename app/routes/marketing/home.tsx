@@ -153,7 +153,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             </WhyPoint>
             {/* Said only with the lab's own count behind it (shown once it reaches its threshold). */}
             {figures.swimmersAnalysed !== undefined && (
-              <WhyPoint icon={<ShieldCheckIcon />} title={`Trusted by ${figureText('swimmersAnalysed', figures.swimmersAnalysed)[0]} swimmers and their coaches`}>
+              <WhyPoint icon={<ShieldCheckIcon />} title={`Trusted by ${figureText('swimmersAnalysed', figures.swimmersAnalysed)[0]} ${figures.swimmersAnalysed === 1 ? 'swimmer' : 'swimmers'} and their coaches`}>
                 Our analysis is built around the demands of competitive swimming, and our feedback speaks the language
                 coaches already use on deck.
               </WhyPoint>
