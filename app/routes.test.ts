@@ -63,6 +63,7 @@ const SITE_ADDRESSES = [
   '/admin/customers/:id',
   '/admin/settings',
   '/admin/media',
+  '/admin/partners',
   '/admin/messages',
   '/admin/mail',
   '/admin/audit',

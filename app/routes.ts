@@ -54,6 +54,8 @@ export default [
     route('settings', 'routes/admin/settings.tsx'),
     // The media library: the lab's photos and video loops for the public pages.
     route('media', 'routes/admin/media.tsx'),
+    // The partners and venues the home and about pages show, with their logos from the media library.
+    route('partners', 'routes/admin/partners.tsx'),
     // Every message the site sends, e-mail and WhatsApp (the old mailbox address leads there).
     route('messages', 'routes/admin/messages.tsx'),
     route('mail', 'routes/admin/mail.ts'),

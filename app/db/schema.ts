@@ -79,9 +79,19 @@ export const siteSettings = pgTable(
     grievanceOfficerEmail: text('grievance_officer_email').notNull().default(''),
     /** How many months after an analysis the swimmer is invited back for the next one. */
     reanalysisMonths: integer('reanalysis_months').notNull().default(3),
+    /**
+     * The home page shows each count of the lab's own records (app/modules/site/figures.server.ts)
+     * only once it reaches its threshold; 0 never shows it.
+     */
+    swimmersAnalysedThreshold: integer('swimmers_analysed_threshold').notNull().default(50),
+    analysesDeliveredThreshold: integer('analyses_delivered_threshold').notNull().default(50),
+    campsRunThreshold: integer('camps_run_threshold').notNull().default(3),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [check('site_settings_single_row', sql`${table.id} = 1`)],
+  (table) => [
+    check('site_settings_single_row', sql`${table.id} = 1`),
+    check('site_settings_figure_thresholds', sql`${table.swimmersAnalysedThreshold} >= 0 AND ${table.analysesDeliveredThreshold} >= 0 AND ${table.campsRunThreshold} >= 0`),
+  ],
 )
 
 export type TimeRange = { start: string; end: string }
@@ -1362,5 +1372,35 @@ export const mediaItems = pgTable(
     check('media_items_kind', sql`${table.kind} IN ('image', 'video')`),
     check('media_items_status', sql`${table.status} IN ('processing', 'ready', 'failed')`),
     check('media_items_size', sql`${table.width} > 0 AND ${table.height} > 0 AND ${table.originalBytes} > 0`),
+  ],
+)
+
+export type PartnerKind = 'partner' | 'venue'
+
+/**
+ * A partner of the lab or a venue it works at, shown on the home and about pages with its logo (a
+ * partner logo of the media library, or a venue's photo) and, when it has one, a link to its site.
+ * Staff order them (`position`) and may hide one without deleting it. The library refuses to delete
+ * a logo in use; the foreign key only keeps the row should the photo go all the same.
+ */
+export const partners = pgTable(
+  'partners',
+  {
+    id: serial('id').primaryKey(),
+    kind: text('kind').$type<PartnerKind>().notNull(),
+    name: text('name').notNull(),
+    /** An https address, or none. */
+    link: text('link'),
+    logoId: integer('logo_id').references(() => mediaItems.id, { onDelete: 'set null' }),
+    position: integer('position').notNull(),
+    shown: boolean('shown').notNull().default(true),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index('partners_logo').on(table.logoId),
+    index('partners_position').on(table.position, table.id),
+    check('partners_kind', sql`${table.kind} IN ('partner', 'venue')`),
+    check('partners_link', sql`${table.link} IS NULL OR ${table.link} LIKE 'https://%'`),
   ],
 )

@@ -4,6 +4,7 @@ import {
   basisPointsToPercentInput,
   discountOff,
   discountsOff,
+  formatCount,
   formatGstRate,
   formatHalfGstRate,
   formatRupees,
@@ -60,6 +61,17 @@ describe('the same texts as Intl in en-IN, without building an Intl formatter', 
         expect(paiseToRupeesInput(amount)).toBe(new Intl.NumberFormat('en-IN', { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(amount / 100))
       }),
       { numRuns: 3000 },
+    )
+  })
+
+  it('counts', () => {
+    const counts = new Intl.NumberFormat('en-IN')
+    expect(formatCount(120000)).toBe('1,20,000')
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 10_000_000_000 }), (count) => {
+        expect(formatCount(count)).toBe(counts.format(count))
+      }),
+      { numRuns: 1000 },
     )
   })
 })

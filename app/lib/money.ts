@@ -12,6 +12,11 @@ function indianGrouping(whole: number): string {
   return `${digits.slice(0, -3).replace(/\B(?=(\d{2})+$)/g, ',')},${digits.slice(-3)}`
 }
 
+/** 120000 → "1,20,000": a count (swimmers, analyses) as the site shows it, grouped as numbers are in India. */
+export function formatCount(count: number): string {
+  return indianGrouping(count)
+}
+
 /** Integer paise → "12,34,567.50" (or "12,34,567" with no paise digits), with a leading minus if below zero. */
 function amount(paise: number, fractionDigits: 0 | 2, symbol = ''): string {
   const sign = paise < 0 ? '-' : ''

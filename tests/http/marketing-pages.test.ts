@@ -77,8 +77,9 @@ describe('home page (/)', () => {
       'First of Its Kind in India',
       'Sports Science & Technology Powered',
       'Personalized Reports & Insights',
-      'Trusted by Elite Swimmers & Coaches',
     ])
+    // Trust is claimed only with the lab's own count of swimmers behind it (tests/http/site-proof.test.ts).
+    expect(textOf(why)).not.toContain('Trusted by')
     expect(textOf(why)).toContain(SITE_SETTINGS_SEED.reportDelivery)
 
     const join = section(main, 'join-heading')

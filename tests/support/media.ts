@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import type { Db } from '~/db/client.server'
 import { mediaItems, type MediaVariant } from '~/db/schema'
+import type { MediaCollection } from '~/modules/media/limits'
 
 export const PORTRAIT = { width: 480, height: 640 }
 export const BLUR = 'data:image/webp;base64,UklGRg=='
@@ -12,13 +13,21 @@ function portraitFiles(): MediaVariant[] {
   )
 }
 
+type LibraryPhoto = { title: string; altText: string; status: 'ready' | 'processing'; decorative?: boolean }
+
 /** A portrait in the media library, as the pipeline leaves it (or still waiting for it). */
-export async function addPortrait(db: Db, photo: { title: string; altText: string; status: 'ready' | 'processing' }) {
+export function addPortrait(db: Db, photo: LibraryPhoto) {
+  return addPhoto(db, 'portrait', photo)
+}
+
+/** A photo of a collection in the media library (a partner logo, a venue), as the pipeline leaves it or still waiting for it. */
+export async function addPhoto(db: Db, collection: MediaCollection, photo: LibraryPhoto) {
   const [row] = await db
     .insert(mediaItems)
     .values({
       kind: 'image',
-      collection: 'portrait',
+      collection,
+      decorative: photo.decorative ?? false,
       title: photo.title,
       altText: photo.altText,
       status: photo.status,

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { and, asc, count, desc, eq, sql } from 'drizzle-orm'
 import { db, type Executor } from '~/db/client.server'
-import { mediaItems, siteSettings, type MediaVariant } from '~/db/schema'
+import { mediaItems, partners, siteSettings, type MediaVariant } from '~/db/schema'
 import { DomainError } from '~/lib/domain-error'
 import { addSeconds, durationMs } from '~/lib/lab-time'
 import { recordAudit, type Actor } from '~/modules/audit/audit.server'
@@ -138,7 +138,7 @@ export async function requireUsablePhoto(executor: Executor, id: number, collect
   if (!item.altText && !item.decorative) throw new DomainError('invalid', 'That photo has no alt text yet. Describe it in the media library first.', field)
 }
 
-/** Where each item is shown: the team and coach from the settings, and videos that use a photo as their poster. */
+/** Where each item is shown: the team and coach from the settings, partners' and venues' logos, and videos that use a photo as their poster. */
 async function usagesIn(executor: Executor) {
   const usages = new Map<number, string[]>()
   const use = (id: number | null | undefined, where: string) => {
@@ -149,6 +149,8 @@ async function usagesIn(executor: Executor) {
   settings?.team.forEach((member, index) => use(member.photoId, `team member ${index + 1} (${member.name})`))
   const posters = await executor.select({ id: mediaItems.id, title: mediaItems.title, posterId: mediaItems.posterId }).from(mediaItems).where(sql`${mediaItems.posterId} IS NOT NULL`)
   for (const video of posters) use(video.posterId, `the poster of "${video.title}"`)
+  const logos = await executor.select({ name: partners.name, logoId: partners.logoId }).from(partners).where(sql`${partners.logoId} IS NOT NULL`)
+  for (const partner of logos) use(partner.logoId, `the logo of ${partner.name} (partners and venues)`)
   return usages
 }
 

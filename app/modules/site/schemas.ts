@@ -174,3 +174,27 @@ export const TeamMemberSchema = z.object({
 export type TeamMemberInput = z.output<typeof TeamMemberSchema>
 
 export const BannerSchema = z.object({ visible: z.enum(['true', 'false']).transform((value) => value === 'true') })
+
+/** The largest threshold of a number on the site: ten lakh, far beyond anything the lab will count soon. */
+export const MAX_FIGURE_THRESHOLD = 10_00_000
+
+export function isValidFigureThreshold(threshold: number) {
+  return Number.isInteger(threshold) && threshold >= 0 && threshold <= MAX_FIGURE_THRESHOLD
+}
+
+const THRESHOLD_FORMAT_MESSAGE = 'Enter a whole number, or 0 to never show this number'
+
+const figureThreshold = z
+  .string({ error: THRESHOLD_FORMAT_MESSAGE })
+  .trim()
+  .regex(/^\d{1,7}$/, THRESHOLD_FORMAT_MESSAGE)
+  .transform(Number)
+  .refine(isValidFigureThreshold, 'Enter a number from 0 to 10,00,000')
+
+/** From which count each number of the lab's records is shown on the home page (0: never). */
+export const FigureThresholdsSchema = z.object({
+  swimmersAnalysedThreshold: figureThreshold,
+  analysesDeliveredThreshold: figureThreshold,
+  campsRunThreshold: figureThreshold,
+})
+export type FigureThresholdsInput = z.output<typeof FigureThresholdsSchema>

@@ -24,6 +24,9 @@ export const publicSettingsColumns = {
   legalName: siteSettings.legalName,
   grievanceOfficerName: siteSettings.grievanceOfficerName,
   grievanceOfficerEmail: siteSettings.grievanceOfficerEmail,
+  swimmersAnalysedThreshold: siteSettings.swimmersAnalysedThreshold,
+  analysesDeliveredThreshold: siteSettings.analysesDeliveredThreshold,
+  campsRunThreshold: siteSettings.campsRunThreshold,
 }
 
 export function getSiteSettings() {

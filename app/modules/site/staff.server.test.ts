@@ -6,7 +6,7 @@ import { SITE_SETTINGS_SEED } from '~/db/seed.server'
 import { ensureAdmin } from '~/modules/accounts/users.server'
 import type { Actor } from '~/modules/audit/audit.server'
 import { useTestDatabase } from '../../../tests/support/test-database'
-import { ContactSchema, PoliciesSchema } from './schemas'
+import { ContactSchema, FigureThresholdsSchema, PoliciesSchema } from './schemas'
 import { getCatalogue, getSiteSettings, isBannerVisible, requireItem } from './site.server'
 import {
   CatalogueItemNotFoundError,
@@ -16,6 +16,7 @@ import {
   updateCataloguePrice,
   updateCoach,
   updateContactDetails,
+  updateFigureThresholds,
   updateGstDetails,
   updatePolicies,
   updateTeamMember,
@@ -192,5 +193,39 @@ describe('settings', () => {
     await expect(setBanner({ id: actor.id + 1000, email: 'nobody@lab.example' }, false)).rejects.toThrow()
     const [row] = await db().select({ bannerVisible: siteSettings.bannerVisible }).from(siteSettings)
     expect(row?.bannerVisible).toBe(true)
+  })
+})
+
+describe('the thresholds of the numbers on the site', () => {
+  it('sets each threshold and logs exactly what changed', async () => {
+    expect(await settingsForStaff()).toMatchObject({ swimmersAnalysedThreshold: 50, analysesDeliveredThreshold: 50, campsRunThreshold: 3 })
+    expect(await updateFigureThresholds(actor, { swimmersAnalysedThreshold: 100, analysesDeliveredThreshold: 50, campsRunThreshold: 0 })).toBe(true)
+    expect(await updateFigureThresholds(actor, { swimmersAnalysedThreshold: 100, analysesDeliveredThreshold: 50, campsRunThreshold: 0 })).toBe(false)
+    expect(await getSiteSettings()).toMatchObject({ swimmersAnalysedThreshold: 100, analysesDeliveredThreshold: 50, campsRunThreshold: 0 })
+    expect(await entries()).toMatchObject([
+      {
+        action: 'settings.figures',
+        summary: 'Changed when the site shows its numbers: swimmers analysed, camps run',
+        before: { swimmersAnalysedThreshold: 50, campsRunThreshold: 3 },
+        after: { swimmersAnalysedThreshold: 100, campsRunThreshold: 0 },
+      },
+    ])
+  })
+
+  it('refuses a threshold that is not a whole number from 0 to 10,00,000, and changes nothing', async () => {
+    for (const threshold of [-1, 2.5, 10_00_001, Number.NaN]) {
+      await expect(updateFigureThresholds(actor, { swimmersAnalysedThreshold: 10, analysesDeliveredThreshold: threshold, campsRunThreshold: 3 })).rejects.toThrow('A threshold must be a whole number from 0 to 10,00,000')
+    }
+    expect(await entries()).toEqual([])
+  })
+
+  it('has the form say what to enter next to the field', () => {
+    const errorsOf = (input: Record<string, string | undefined>) => Object.fromEntries((FigureThresholdsSchema.safeParse({ swimmersAnalysedThreshold: '50', analysesDeliveredThreshold: '50', campsRunThreshold: '3', ...input }).error?.issues ?? []).map((issue) => [issue.path.join('.'), issue.message]))
+    expect(FigureThresholdsSchema.parse({ swimmersAnalysedThreshold: ' 120 ', analysesDeliveredThreshold: '0', campsRunThreshold: '3' })).toEqual({ swimmersAnalysedThreshold: 120, analysesDeliveredThreshold: 0, campsRunThreshold: 3 })
+    expect(errorsOf({ swimmersAnalysedThreshold: '-5' })).toEqual({ swimmersAnalysedThreshold: 'Enter a whole number, or 0 to never show this number' })
+    expect(errorsOf({ analysesDeliveredThreshold: '1.5' })).toEqual({ analysesDeliveredThreshold: 'Enter a whole number, or 0 to never show this number' })
+    expect(errorsOf({ campsRunThreshold: '' })).toEqual({ campsRunThreshold: 'Enter a whole number, or 0 to never show this number' })
+    expect(errorsOf({ campsRunThreshold: undefined })).toEqual({ campsRunThreshold: 'Enter a whole number, or 0 to never show this number' })
+    expect(errorsOf({ campsRunThreshold: '2000000' })).toEqual({ campsRunThreshold: 'Enter a number from 0 to 10,00,000' })
   })
 })

@@ -6,7 +6,7 @@ import { DomainError } from '~/lib/domain-error'
 import { recordAudit, type Actor } from '~/modules/audit/audit.server'
 import { requireUsablePhoto } from '~/modules/media/media.server'
 import { publicSettingsColumns } from './site.server'
-import { isValidGstin, isValidGstRate, isValidPrice, REGULAR_PRICE_MESSAGE, type CoachInput, type ContactInput, type GrievanceOfficerInput, type GstInput, type PoliciesInput, type TeamMemberInput } from './schemas'
+import { isValidFigureThreshold, isValidGstin, isValidGstRate, isValidPrice, REGULAR_PRICE_MESSAGE, type CoachInput, type ContactInput, type FigureThresholdsInput, type GrievanceOfficerInput, type GstInput, type PoliciesInput, type TeamMemberInput } from './schemas'
 
 // Staff edits of what the public pages show. Each change is one transaction with its audit entry;
 // the database trigger then announces it (NOTIFY site_content_changed), which clears every
@@ -167,6 +167,9 @@ const FIELD_NAMES: Record<string, string> = {
   gstRateBasisPoints: 'GST rate',
   grievanceOfficerName: "grievance officer's name",
   grievanceOfficerEmail: "grievance officer's e-mail",
+  swimmersAnalysedThreshold: 'swimmers analysed',
+  analysesDeliveredThreshold: 'analyses delivered',
+  campsRunThreshold: 'camps run',
 }
 const listOf = (changed: string[]) => changed.map((field) => FIELD_NAMES[field] ?? field).join(', ')
 
@@ -190,6 +193,19 @@ export function updateGrievanceOfficer(actor: Actor, { grievanceOfficerName, gri
     'settings.grievance',
     (changed) => `Changed the grievance officer: ${listOf(changed)}`,
     () => ({ grievanceOfficerName, grievanceOfficerEmail: grievanceOfficerEmail.toLowerCase() }),
+    now,
+  )
+}
+
+/** Sets from which count the home page shows each number of the lab's records (0: never). */
+export async function updateFigureThresholds(actor: Actor, thresholds: FigureThresholdsInput, now = new Date()) {
+  if (!Object.values(thresholds).every(isValidFigureThreshold)) throw new InvalidSettingError('A threshold must be a whole number from 0 to 10,00,000')
+  const { swimmersAnalysedThreshold, analysesDeliveredThreshold, campsRunThreshold } = thresholds
+  return updateSettings(
+    actor,
+    'settings.figures',
+    (changed) => `Changed when the site shows its numbers: ${listOf(changed)}`,
+    () => ({ swimmersAnalysedThreshold, analysesDeliveredThreshold, campsRunThreshold }),
     now,
   )
 }

@@ -12,6 +12,7 @@ import { redirectWithToast } from '~/web/toast.server'
 import {
   BannerSchema,
   CoachSchema,
+  FigureThresholdsSchema,
   ContactSchema,
   GrievanceOfficerSchema,
   GstSchema,
@@ -20,7 +21,9 @@ import {
   TeamMemberSchema,
 } from '~/modules/site/schemas'
 import { SETTINGS_FORM_IDS } from '~/modules/site/launch-gaps'
-import { catalogueForStaff, setBanner, settingsForStaff, updateCataloguePrice, updateCoach, updateContactDetails, updateGrievanceOfficer, updateGstDetails, updatePolicies, updateTeamMember } from '~/modules/site/staff.server'
+import { catalogueForStaff, setBanner, settingsForStaff, updateCataloguePrice, updateCoach, updateContactDetails, updateFigureThresholds, updateGrievanceOfficer, updateGstDetails, updatePolicies, updateTeamMember } from '~/modules/site/staff.server'
+import { FIGURE_NAMES, figuresToShow, figureText, type FigureName } from '~/modules/site/figures'
+import { countFigures } from '~/modules/site/figures.server'
 import { readForm } from '~/web/form-data.server'
 import { dispatchForm, NOTHING_TO_SAVE, submitForm } from '~/web/page-forms.server'
 import { notFoundUnless } from '~/web/refusals.server'
@@ -29,7 +32,8 @@ export const meta: Route.MetaFunction = () => [{ title: 'Catalogue & settings | 
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request)
-  const [items, settings, portraits] = await Promise.all([catalogueForStaff(), settingsForStaff(), usablePhotos('portrait')])
+  const [items, settings, portraits, counts] = await Promise.all([catalogueForStaff(), settingsForStaff(), usablePhotos('portrait'), countFigures()])
+  const shown = figuresToShow(counts, settings)
   return {
     items: items.map((item) => ({
       code: item.code,
@@ -59,16 +63,21 @@ export async function loader({ request }: Route.LoaderArgs) {
       placeholder: member.placeholder,
     })),
     portraits: portraits.map((photo) => ({ value: String(photo.id), label: photo.title })),
+    figures: {
+      defaults: { swimmersAnalysedThreshold: String(settings.swimmersAnalysedThreshold), analysesDeliveredThreshold: String(settings.analysesDeliveredThreshold), campsRunThreshold: String(settings.campsRunThreshold) },
+      // Each count as the records say now, and whether the home page shows it (a few minutes' delay aside).
+      now: Object.fromEntries(FIGURE_NAMES.map((name) => [name, { text: figureText(name, counts[name]).join(' '), shown: shown[name] !== undefined }])) as Record<FigureName, { text: string; shown: boolean }>,
+    },
   }
 }
 
 /** A chosen photo as the select's value: its id, or '' for "No photo". */
 const photoInput = (photoId: number | null | undefined) => (photoId ? String(photoId) : '')
 
-type Intent = 'price' | 'policies' | 'contact' | 'gst' | 'grievance' | 'coach' | 'member' | 'banner'
+type Intent = 'price' | 'policies' | 'contact' | 'gst' | 'grievance' | 'coach' | 'member' | 'banner' | 'figures'
 
 /** Where each form sits on the page, so the browser comes back to it after saving. */
-const ANCHORS: Record<Intent, string> = { price: 'prices', policies: 'policies', contact: 'contact', gst: 'gst', grievance: 'grievance', coach: 'people', member: 'people', banner: 'banner' }
+const ANCHORS: Record<Intent, string> = { price: 'prices', policies: 'policies', contact: 'contact', gst: 'gst', grievance: 'grievance', coach: 'people', member: 'people', banner: 'banner', figures: 'figures' }
 
 /** Back to the form that was saved, saying whether anything changed. */
 function savedAt(intent: Intent, changed: boolean, saved: string) {
@@ -93,6 +102,7 @@ export async function action({ request }: Route.ActionArgs) {
     contact: () => submitForm(formData, form('contact'), ContactSchema, async (value) => savedAt('contact', await updateContactDetails(actor, value), 'Contact details saved')),
     gst: () => submitForm(formData, form('gst'), GstSchema, async (value) => savedAt('gst', await updateGstDetails(actor, value), 'GST details saved')),
     grievance: () => submitForm(formData, form('grievance'), GrievanceOfficerSchema, async (value) => savedAt('grievance', await updateGrievanceOfficer(actor, value), 'Grievance officer saved')),
+    figures: () => submitForm(formData, form('figures'), FigureThresholdsSchema, async (value) => savedAt('figures', await updateFigureThresholds(actor, value), 'Thresholds saved')),
     coach: () => submitForm(formData, form('coach'), CoachSchema, async (value) => savedAt('coach', await updateCoach(actor, value), 'Coach saved')),
     member: async () => {
       notFoundUnless((await settingsForStaff()).team.some((_member, index) => String(index) === formData.get('index')))
@@ -111,7 +121,7 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function AdminSettings({ loaderData, actionData }: Route.ComponentProps) {
-  const { items, bannerVisible, policies, contact, gst, grievance, coach, team, portraits } = loaderData
+  const { items, bannerVisible, policies, contact, gst, grievance, coach, team, portraits, figures } = loaderData
   const resultFor = (intent: Intent, target = '') => (actionData?.intent === intent && actionData.target === target ? actionData.result : undefined)
   const { hash } = useLocation()
   // The overview's launch checklist links to one field (#contact-details-phone): the cursor goes into it, ready to type.
@@ -150,6 +160,10 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
 
       <Panel id="grievance" title="Grievance officer" lead="The person the privacy policy names for questions and complaints about personal data. Until set, the policy shows a placeholder.">
         <GrievanceForm key={JSON.stringify(grievance)} defaults={grievance} lastResult={resultFor('grievance')} />
+      </Panel>
+
+      <Panel id="figures" title="Numbers on the site" lead="The home page shows how many swimmers the lab has analysed, how many analyses it has delivered and how many camps it has run, counted from the lab's own records. Each number appears only once it reaches the threshold you set here; 0 never shows it.">
+        <FiguresForm key={JSON.stringify(figures)} figures={figures} lastResult={resultFor('figures')} />
       </Panel>
 
       <Panel id="people" title="Coach and team" lead="The coach appears in the camp banner, the team on the about page. A placeholder stays marked as one until you save its details.">
@@ -292,6 +306,35 @@ function GrievanceForm({ defaults, lastResult }: FormProps<{ grievanceOfficerNam
         <TextField field={fields.grievanceOfficerEmail} label="E-mail" inputMode="email" />
       </div>
       <SaveButton intent="grievance">Save the grievance officer</SaveButton>
+    </Form>
+  )
+}
+
+type FiguresProps = { figures: Route.ComponentProps['loaderData']['figures']; lastResult: SubmissionResult<string[]> | undefined }
+
+const THRESHOLD_LABELS: Record<FigureName, string> = { swimmersAnalysed: 'Swimmers analysed: show from', analysesDelivered: 'Analyses delivered: show from', campsRun: 'Camps run: show from' }
+
+function FiguresForm({ figures, lastResult }: FiguresProps) {
+  const [form, fields] = useValidatedForm(FigureThresholdsSchema, { lastResult, defaultValue: figures.defaults })
+  return (
+    <Form method="post" {...getFormProps(form)} className="space-y-5">
+      <input type="hidden" name="intent" value="figures" />
+      <FormAlert id={form.errorId} errors={form.errors} />
+      <div className="grid gap-5 md:grid-cols-3">
+        {FIGURE_NAMES.map((name) => {
+          const { text, shown } = figures.now[name]
+          return (
+            <TextField
+              key={name}
+              field={fields[`${name}Threshold`]}
+              label={THRESHOLD_LABELS[name]}
+              inputMode="numeric"
+              hint={`Now ${text}: ${shown ? 'shown on the home page' : 'not shown'}.`}
+            />
+          )
+        })}
+      </div>
+      <SaveButton intent="figures">Save the thresholds</SaveButton>
     </Form>
   )
 }

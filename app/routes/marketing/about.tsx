@@ -8,18 +8,21 @@ import { PoolLocationIllustration } from '~/components/illustrations/pool-locati
 import { SwimmerIcon } from '~/components/line-icons'
 import { FlaskIcon, MapPinIcon } from '~/components/contact-icons'
 import { PageHero } from '~/components/page-hero'
+import { PartnersStrip } from '~/components/partners-strip'
 import { SectionHeading } from '~/components/section-heading'
 import { TeamMemberCard } from '~/components/team-member-card'
 import { pageMeta } from '~/lib/seo'
 import { publicPictures } from '~/modules/media/media.server'
 import { getSiteSettings } from '~/modules/site/site.server'
+import { partnersForPages } from '~/modules/partners/partners.server'
 
 export async function loader() {
-  const [{ team, venueName, sessionLocation, postalAddress }, pictures] = await Promise.all([getSiteSettings(), publicPictures()])
+  const [{ team, venueName, sessionLocation, postalAddress }, pictures, partners] = await Promise.all([getSiteSettings(), publicPictures(), partnersForPages()])
   return {
     // Each member with the photo the page draws, if it is ready and described: not the whole library.
     team: team.map(({ photoId, ...member }) => ({ ...member, picture: (photoId && pictures.get(photoId)) || null })),
     location: { venueName, sessionLocation, postalAddress },
+    partners,
   }
 }
 
@@ -32,7 +35,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
   })
 
 export default function About({ loaderData }: Route.ComponentProps) {
-  const { team, location } = loaderData
+  const { team, location, partners } = loaderData
   const teamIncomplete = team.some((member) => member.placeholder)
   return (
     <>
@@ -158,6 +161,8 @@ export default function About({ loaderData }: Route.ComponentProps) {
           <PoolLocationIllustration className="mx-auto hidden w-full max-w-md sm:block" />
         </div>
       </section>
+
+      <PartnersStrip partners={partners} />
 
       <JoinTheMovement>
         <p>

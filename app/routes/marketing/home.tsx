@@ -4,6 +4,8 @@ import type { Route } from './+types/home'
 import { ArrowLink } from '~/components/arrow-link'
 import { CallToAction, JoinTheMovement } from '~/components/call-to-action'
 import { FeatureCard, IconBadge } from '~/components/feature-card'
+import { FiguresStrip } from '~/components/figures-strip'
+import { PartnersStrip } from '~/components/partners-strip'
 import {
   DataChartIcon,
   FirstInIndiaIcon,
@@ -24,15 +26,20 @@ import { useNonce } from '~/web/nonce'
 import { PRODUCT_NAME, pageMeta } from '~/lib/seo'
 import { paiseToDecimalRupees } from '~/lib/money'
 import { getCatalogue, getSiteSettings } from '~/modules/site/site.server'
+import { shownFigures } from '~/modules/site/figures.server'
+import { figureText } from '~/modules/site/figures'
+import { partnersForPages } from '~/modules/partners/partners.server'
 
 /** The front door: a signed-in visitor goes straight on to booking (staff to the console). */
 export async function loader({ request }: Route.LoaderArgs) {
   await requireGuest(request)
-  const [settings, catalogue] = await Promise.all([getSiteSettings(), getCatalogue()])
+  const [settings, catalogue, figures, partners] = await Promise.all([getSiteSettings(), getCatalogue(), shownFigures(), partnersForPages()])
   return {
     siteUrl: config().SITE_URL,
     reportDelivery: settings.reportDelivery,
     offers: Object.values(catalogue).map(({ code, name, tagline, pricePaise }) => ({ code, name, tagline, pricePaise })),
+    figures,
+    partners,
   }
 }
 
@@ -45,7 +52,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
   })
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const { reportDelivery } = loaderData
+  const { reportDelivery, figures, partners } = loaderData
   return (
     <>
       <LabStructuredData {...loaderData} />
@@ -79,6 +86,8 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         </div>
         <WaveEdge />
       </section>
+
+      <FiguresStrip figures={figures} />
 
       <section aria-labelledby="services-heading" className="py-16 sm:py-20">
         <div className="container-page">
@@ -142,13 +151,18 @@ export default function Home({ loaderData }: Route.ComponentProps) {
               You receive a report on your own stroke, with clear findings, priorities and drills, delivered{' '}
               {reportDelivery}.
             </WhyPoint>
-            <WhyPoint icon={<ShieldCheckIcon />} title="Trusted by Elite Swimmers & Coaches">
-              Our analysis is built around the demands of competitive swimming, and our feedback speaks the language
-              coaches already use on deck.
-            </WhyPoint>
+            {/* Said only with the lab's own count behind it (shown once it reaches its threshold). */}
+            {figures.swimmersAnalysed !== undefined && (
+              <WhyPoint icon={<ShieldCheckIcon />} title={`Trusted by ${figureText('swimmersAnalysed', figures.swimmersAnalysed)[0]} ${figures.swimmersAnalysed === 1 ? 'swimmer' : 'swimmers'} and their coaches`}>
+                Our analysis is built around the demands of competitive swimming, and our feedback speaks the language
+                coaches already use on deck.
+              </WhyPoint>
+            )}
           </ul>
         </div>
       </section>
+
+      <PartnersStrip partners={partners} />
 
       <JoinTheMovement>
         <p>
