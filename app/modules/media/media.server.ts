@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { and, asc, count, desc, eq, sql } from 'drizzle-orm'
 import { db, type Executor } from '~/db/client.server'
-import { mediaItems, siteSettings, type MediaVariant } from '~/db/schema'
+import { mediaItems, siteSettings, testimonials, type MediaVariant } from '~/db/schema'
 import { DomainError } from '~/lib/domain-error'
 import { addSeconds, durationMs } from '~/lib/lab-time'
 import { recordAudit, type Actor } from '~/modules/audit/audit.server'
@@ -128,7 +128,7 @@ export async function requireUsablePhoto(executor: Executor, id: number, collect
   if (!item.altText && !item.decorative) throw new DomainError('invalid', 'That photo has no alt text yet. Describe it in the media library first.', field)
 }
 
-/** Where each item is shown: the team and coach from the settings, and videos that use a photo as their poster. */
+/** Where each item is shown: the team and coach from the settings, videos that use a photo as their poster, and testimonials. */
 async function usagesIn(executor: Executor) {
   const usages = new Map<number, string[]>()
   const use = (id: number | null | undefined, where: string) => {
@@ -139,6 +139,8 @@ async function usagesIn(executor: Executor) {
   settings?.team.forEach((member, index) => use(member.photoId, `team member ${index + 1} (${member.name})`))
   const posters = await executor.select({ id: mediaItems.id, title: mediaItems.title, posterId: mediaItems.posterId }).from(mediaItems).where(sql`${mediaItems.posterId} IS NOT NULL`)
   for (const video of posters) use(video.posterId, `the poster of "${video.title}"`)
+  const quoted = await executor.select({ id: testimonials.id, name: testimonials.name, photoId: testimonials.photoId }).from(testimonials).where(sql`${testimonials.photoId} IS NOT NULL`)
+  for (const testimonial of quoted) use(testimonial.photoId, `the photo of ${testimonial.name}'s testimonial`)
   return usages
 }
 

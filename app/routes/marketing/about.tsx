@@ -10,16 +10,19 @@ import { FlaskIcon, MapPinIcon } from '~/components/contact-icons'
 import { PageHero } from '~/components/page-hero'
 import { SectionHeading } from '~/components/section-heading'
 import { TeamMemberCard } from '~/components/team-member-card'
+import { Testimonials } from '~/components/testimonials'
 import { pageMeta } from '~/lib/seo'
 import { publicPictures } from '~/modules/media/media.server'
 import { getSiteSettings } from '~/modules/site/site.server'
+import { publicTestimonials } from '~/modules/testimonials/testimonials.server'
 
 export async function loader() {
-  const [{ team, venueName, sessionLocation, postalAddress }, pictures] = await Promise.all([getSiteSettings(), publicPictures()])
+  const [{ team, venueName, sessionLocation, postalAddress }, pictures, testimonials] = await Promise.all([getSiteSettings(), publicPictures(), publicTestimonials()])
   return {
     // Each member with the photo the page draws, if it is ready and described: not the whole library.
     team: team.map(({ photoId, ...member }) => ({ ...member, picture: (photoId && pictures.get(photoId)) || null })),
     location: { venueName, sessionLocation, postalAddress },
+    testimonials,
   }
 }
 
@@ -158,6 +161,8 @@ export default function About({ loaderData }: Route.ComponentProps) {
           <PoolLocationIllustration className="mx-auto hidden w-full max-w-md sm:block" />
         </div>
       </section>
+
+      <Testimonials testimonials={loaderData.testimonials} />
 
       <JoinTheMovement>
         <p>

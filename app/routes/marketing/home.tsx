@@ -18,21 +18,24 @@ import {
 import underwaterAnalysis from '~/components/illustrations/underwater-analysis.svg?no-inline'
 import { WaveEdge } from '~/components/illustrations/wave-edge'
 import { SectionHeading } from '~/components/section-heading'
+import { Testimonials } from '~/components/testimonials'
 import { config } from '~/config.server'
 import { requireGuest } from '~/web/auth.server'
 import { useNonce } from '~/web/nonce'
 import { PRODUCT_NAME, pageMeta } from '~/lib/seo'
 import { paiseToDecimalRupees } from '~/lib/money'
 import { getCatalogue, getSiteSettings } from '~/modules/site/site.server'
+import { publicTestimonials } from '~/modules/testimonials/testimonials.server'
 
 /** The front door: a signed-in visitor goes straight on to booking (staff to the console). */
 export async function loader({ request }: Route.LoaderArgs) {
   await requireGuest(request)
-  const [settings, catalogue] = await Promise.all([getSiteSettings(), getCatalogue()])
+  const [settings, catalogue, testimonials] = await Promise.all([getSiteSettings(), getCatalogue(), publicTestimonials()])
   return {
     siteUrl: config().SITE_URL,
     reportDelivery: settings.reportDelivery,
     offers: Object.values(catalogue).map(({ code, name, tagline, pricePaise }) => ({ code, name, tagline, pricePaise })),
+    testimonials,
   }
 }
 
@@ -149,6 +152,8 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           </ul>
         </div>
       </section>
+
+      <Testimonials testimonials={loaderData.testimonials} />
 
       <JoinTheMovement>
         <p>
