@@ -14,14 +14,8 @@ import { enqueueEmail } from '~/modules/mail/outbox.server'
 import { letter } from '~/modules/mail/templates.server'
 import { publicPictures, requireUsablePhoto } from '~/modules/media/media.server'
 import type { Picture } from '~/modules/media/picture'
+import { MAX_SENDS_PER_DAY, MAX_SHOWN, TESTIMONIAL_REQUEST_DAYS } from './limits'
 import type { TestimonialFields } from './schemas'
-
-/** How long a request's link may be answered. */
-export const TESTIMONIAL_REQUEST_DAYS = 14
-/** Requests e-mailed for one testimonial in one lab day, however they are sent (asked, edited, sent again). */
-export const MAX_SENDS_PER_DAY = 3
-/** The most the public pages show. */
-export const MAX_SHOWN = 6
 
 type Row = typeof testimonials.$inferSelect
 
@@ -193,12 +187,12 @@ export async function withdrawTestimonialByStaff(actor: Actor, id: number, now =
  */
 export async function deleteTestimonial(actor: Actor, id: number, now = new Date()) {
   await db().transaction(async (tx) => {
-    await lockedRow(tx, id)
+    const row = await lockedRow(tx, id)
     await tx.delete(testimonials).where(eq(testimonials.id, id))
     await tx
       .update(auditLog)
       .set({ actorEmail: 'erased@invalid' })
-      .where(and(eq(auditLog.entityType, 'testimonial'), eq(auditLog.entityId, String(id)), isNull(auditLog.actorId)))
+      .where(and(eq(auditLog.entityType, 'testimonial'), eq(auditLog.entityId, String(id)), isNull(auditLog.actorId), eq(auditLog.actorEmail, row.email)))
     await recordAudit(tx, actor, { action: 'testimonial.delete', entityType: 'testimonial', entityId: id, summary: `Deleted testimonial ${id}` }, now)
   })
 }

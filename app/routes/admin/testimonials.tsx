@@ -9,17 +9,8 @@ import type { TestimonialStatus } from '~/db/schema'
 import { formatLabDateTime } from '~/lib/lab-time'
 import { usablePhotos } from '~/modules/media/media.server'
 import { EditTestimonialSchema, QUOTE_MAX, ROLE_MAX, TestimonialIdSchema, TestimonialSchema } from '~/modules/testimonials/schemas'
-import {
-  askForTestimonial,
-  deleteTestimonial,
-  editTestimonial,
-  MAX_SENDS_PER_DAY,
-  MAX_SHOWN,
-  resendTestimonialRequest,
-  TESTIMONIAL_REQUEST_DAYS,
-  testimonialsForStaff,
-  withdrawTestimonialByStaff,
-} from '~/modules/testimonials/testimonials.server'
+import { MAX_SHOWN, TESTIMONIAL_REQUEST_DAYS } from '~/modules/testimonials/limits'
+import { askForTestimonial, deleteTestimonial, editTestimonial, resendTestimonialRequest, testimonialsForStaff, withdrawTestimonialByStaff } from '~/modules/testimonials/testimonials.server'
 import { requireAdmin } from '~/web/auth.server'
 import { readForm } from '~/web/form-data.server'
 import { dispatchForm, NOTHING_TO_SAVE, submitForm } from '~/web/page-forms.server'
