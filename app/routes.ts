@@ -29,6 +29,9 @@ export default [
   route('consent/:token', 'routes/account/consent.$token.tsx'),
   route('consent/withdraw/:id', 'routes/account/consent.withdraw.$id.tsx'),
   route('swimmers/:id/consent', 'routes/account/swimmers.$id.consent.tsx'),
+  // A testimonial: the e-mailed link where the person (or their parent) agrees or declines (no account), and the link to withdraw it.
+  route('testimonials/:token', 'routes/testimonials/testimonials.$token.tsx'),
+  route('testimonials/withdraw/:id', 'routes/testimonials/testimonials.withdraw.$id.tsx'),
   // A person's rights over their data: download it, correct it, delete a swimmer or the account.
   route('account/data', 'routes/account/account.data.tsx'),
   route('account/data/export', 'routes/account/account.data.export.ts'),
@@ -56,6 +59,8 @@ export default [
     route('media', 'routes/admin/media.tsx'),
     // The partners and venues the home and about pages show, with their logos from the media library.
     route('partners', 'routes/admin/partners.tsx'),
+    // Testimonials: the words of swimmers, parents and coaches, asked for and shown once they agree.
+    route('testimonials', 'routes/admin/testimonials.tsx'),
     // Every message the site sends, e-mail and WhatsApp (the old mailbox address leads there).
     route('messages', 'routes/admin/messages.tsx'),
     route('mail', 'routes/admin/mail.ts'),

@@ -1404,3 +1404,58 @@ export const partners = pgTable(
     check('partners_link', sql`${table.link} IS NULL OR ${table.link} LIKE 'https://%'`),
   ],
 )
+
+/** Where a testimonial stands: asked, agreed (shown on the site), declined, withdrawn, or its link ran out unanswered. */
+export type TestimonialStatus = 'waiting' | 'agreed' | 'declined' | 'withdrawn' | 'expired'
+
+/**
+ * A person's words for the public pages, with their name and role, shown only once that person
+ * (their parent or guardian when they are under 18, `aboutMinor`) has agreed through a link e-mailed
+ * to `email`: never a box staff tick. The link's token is random and only its SHA-256 is kept. What
+ * they agreed to is kept word for word (`agreedText`) with its SHA-256 (`textVersion`); changing the
+ * words, name, role or photo afterwards takes it off the site until they agree again. The person
+ * may have no account, so nothing here is found by an account's e-mail address.
+ */
+export const testimonials = pgTable(
+  'testimonials',
+  {
+    id: serial('id').primaryKey(),
+    quote: text('quote').notNull(),
+    name: text('name').notNull(),
+    /** "parent of a 12-year-old", "national-level swimmer", "coach, <academy>". */
+    role: text('role').notNull(),
+    /** A portrait of the media library; deleting one in use is refused there. */
+    photoId: integer('photo_id').references(() => mediaItems.id, { onDelete: 'set null' }),
+    /** The address asked: the speaker's, or their parent's or guardian's when `aboutMinor`. */
+    email: text('email').notNull(),
+    aboutMinor: boolean('about_minor').notNull().default(false),
+    status: text('status').$type<TestimonialStatus>().notNull().default('waiting'),
+    /** SHA-256 of the open link's token; null once it is answered or replaced. */
+    tokenHash: text('token_hash'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    /** When the latest request was e-mailed, and how many were e-mailed that lab day (a bound on resending). */
+    sentAt: timestamp('sent_at', { withTimezone: true }).notNull(),
+    sendsThatDay: integer('sends_that_day').notNull().default(1),
+    agreedAt: timestamp('agreed_at', { withTimezone: true }),
+    /** Exactly what the page showed when they agreed: the words, name, role, photo, and who agreed. */
+    agreedText: text('agreed_text'),
+    /** SHA-256 of `agreedText`. */
+    textVersion: text('text_version'),
+    declinedAt: timestamp('declined_at', { withTimezone: true }),
+    withdrawnAt: timestamp('withdrawn_at', { withTimezone: true }),
+    withdrawnBy: text('withdrawn_by').$type<'person' | 'staff'>(),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('testimonials_token_hash_unique').on(table.tokenHash),
+    index('testimonials_shown').on(table.agreedAt).where(sql`${table.status} = 'agreed'`),
+    check('testimonials_status', sql`${table.status} IN ('waiting', 'agreed', 'declined', 'withdrawn', 'expired')`),
+    check('testimonials_withdrawn_by', sql`${table.withdrawnBy} IS NULL OR ${table.withdrawnBy} IN ('person', 'staff')`),
+    check('testimonials_lengths', sql`char_length(${table.quote}) BETWEEN 1 AND 600 AND char_length(${table.role}) BETWEEN 1 AND 80`),
+    check(
+      'testimonials_agreement',
+      sql`${table.status} <> 'agreed' OR (${table.agreedAt} IS NOT NULL AND ${table.agreedText} IS NOT NULL AND ${table.textVersion} IS NOT NULL)`,
+    ),
+  ],
+)

@@ -110,6 +110,14 @@ export const parentConsentLink = (token: string) => href('/consent/:token', { to
 /** Withdrawing a consent given through a consent link. */
 export const consentWithdrawalLink = (consent: number | string, key: string) => withQuery(href('/consent/withdraw/:id', { id: String(consent) }), { key })
 
+// Testimonials
+
+/** The page where a person (or their parent) sees a testimonial as the site would show it, and answers. */
+export const testimonialAgreementLink = (token: string) => href('/testimonials/:token', { token })
+
+/** Withdrawing an agreed testimonial, from the e-mail that confirmed the agreement. */
+export const testimonialWithdrawalLink = (testimonial: number | string, key: string) => withQuery(href('/testimonials/withdraw/:id', { id: String(testimonial) }), { key })
+
 /** A swimmer's consent, as the account sees it. */
 export const swimmerConsentLink = (swimmerId: number | string) => href('/swimmers/:id/consent', { id: String(swimmerId) })
 

@@ -14,6 +14,7 @@ import {
   receiptLink,
   reportFileLink,
   rescheduleLink,
+  testimonialWithdrawalLink,
   waitlistConfirmationLink,
 } from './links'
 
@@ -77,6 +78,9 @@ export const WAITLIST_OFFER_LINK = keyedBy<string>('camp-offer', (reference, key
 
 /** Lets a parent who agreed through a consent link withdraw that consent, by the consent's id. */
 export const CONSENT_WITHDRAWAL_LINK = keyedBy<RowId>('consent-withdrawal', (consent, key) => consentWithdrawalLink(consent, key))
+
+/** Lets the person who agreed to a testimonial (or their parent) take it off the site, by the testimonial's id. */
+export const TESTIMONIAL_WITHDRAWAL_LINK = keyedBy<RowId>('testimonial-withdrawal', (testimonial, key) => testimonialWithdrawalLink(testimonial, key))
 
 /** A guest's booking as it is now (`calendarSequence`), and the end of the link's time in seconds since 1970. */
 type CancellationSubject = { reference: string; until: number; calendarSequence: number }

@@ -153,6 +153,7 @@ const pages: Row[] = [
     '/admin/settings',
     '/admin/media',
     '/admin/partners',
+    '/admin/testimonials',
     '/admin/messages',
     '/admin/audit',
     // Analyses
@@ -213,6 +214,9 @@ const changes: Row[] = [
     expect: { ...staffOnly, admin: 'skip' },
   },
   { name: 'delete a partner or venue', path: () => '/admin/partners', form: () => ({ intent: 'delete', id: '1' }), expect: { ...staffOnly, admin: 'skip' } },
+  { name: 'withdraw a testimonial', path: () => '/admin/testimonials', form: () => ({ intent: 'withdraw', id: '1' }), expect: { ...staffOnly, admin: 'skip' } },
+  { name: "agree to a testimonial through a made-up token", path: () => `/testimonials/${'k'.repeat(43)}`, form: () => ({ intent: 'agree', website_url: '' }), expect: nobody },
+  { name: 'withdraw a testimonial through a link with a made-up key', path: () => `/testimonials/withdraw/1?key=${'k'.repeat(32)}`, form: () => ({ intent: 'withdraw', website_url: '' }), expect: nobody },
   { name: 'delete from the media library', path: () => '/admin/media', form: () => ({ intent: 'delete', id: '1' }), expect: { ...staffOnly, admin: 'skip' } },
   { name: 'change a price', path: () => '/admin/settings', form: () => ({ intent: 'price', code: 'biomechanical_package', price: '1', regularPrice: '2' }), expect: { ...staffOnly, admin: 'skip' } },
   { name: "cancel A's booking from the console", path: () => `/admin/bookings/${the.a.reference}`, form: () => ({ intent: 'cancel', refund: 'yes', confirm: 'yes' }), expect: { ...staffOnly, admin: 'skip' }, secrets: aSecrets },

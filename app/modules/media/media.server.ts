@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { and, asc, count, desc, eq, sql } from 'drizzle-orm'
 import { db, type Executor } from '~/db/client.server'
-import { mediaItems, partners, siteSettings, type MediaVariant } from '~/db/schema'
+import { mediaItems, partners, siteSettings, testimonials, type MediaVariant } from '~/db/schema'
 import { DomainError } from '~/lib/domain-error'
 import { addSeconds, durationMs } from '~/lib/lab-time'
 import { recordAudit, type Actor } from '~/modules/audit/audit.server'
@@ -138,7 +138,7 @@ export async function requireUsablePhoto(executor: Executor, id: number, collect
   if (!item.altText && !item.decorative) throw new DomainError('invalid', 'That photo has no alt text yet. Describe it in the media library first.', field)
 }
 
-/** Where each item is shown: the team and coach from the settings, partners' and venues' logos, and videos that use a photo as their poster. */
+/** Where each item is shown: the team and coach from the settings, partners' and venues' logos, videos that use a photo as their poster, and testimonials. */
 async function usagesIn(executor: Executor) {
   const usages = new Map<number, string[]>()
   const use = (id: number | null | undefined, where: string) => {
@@ -151,6 +151,8 @@ async function usagesIn(executor: Executor) {
   for (const video of posters) use(video.posterId, `the poster of "${video.title}"`)
   const logos = await executor.select({ name: partners.name, logoId: partners.logoId }).from(partners).where(sql`${partners.logoId} IS NOT NULL`)
   for (const partner of logos) use(partner.logoId, `the logo of ${partner.name} (partners and venues)`)
+  const quoted = await executor.select({ id: testimonials.id, name: testimonials.name, photoId: testimonials.photoId }).from(testimonials).where(sql`${testimonials.photoId} IS NOT NULL`)
+  for (const testimonial of quoted) use(testimonial.photoId, `the photo of ${testimonial.name}'s testimonial`)
   return usages
 }
 

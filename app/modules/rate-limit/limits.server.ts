@@ -21,6 +21,8 @@ export const LIMITS = {
   consentRequestPerIp: { limit: 20, windowSeconds: minutes(60) },
   /** Answers posted to parents' consent links, per client address (a token is not guessed, but posts are bounded). */
   consentAnswerPerIp: { limit: 30, windowSeconds: minutes(15) },
+  /** Answers posted to testimonial links (agreeing, declining, withdrawing), per client address. */
+  testimonialAnswerPerIp: { limit: 30, windowSeconds: minutes(15) },
   /** Codes sent on WhatsApp to one number, whichever accounts ask: typing someone's number into an account cannot flood them. */
   numberCodesPerNumber: { limit: 3, windowSeconds: minutes(24 * 60) },
 } satisfies Record<string, RateLimitRule>
@@ -59,6 +61,11 @@ export function consentRequestLimits(swimmerId: number, ip: string) {
 /** Answering a parent's consent link from one client address. */
 export function consentAnswerLimit(ip: string) {
   return { key: `consentAnswer:ip:${ip}`, rule: LIMITS.consentAnswerPerIp }
+}
+
+/** Answering a testimonial's link, or withdrawing one, from one client address. */
+export function testimonialAnswerLimit(ip: string) {
+  return { key: `testimonialAnswer:ip:${ip}`, rule: LIMITS.testimonialAnswerPerIp }
 }
 
 /** Sending a code on WhatsApp to a number, to prove it is the account holder's. */

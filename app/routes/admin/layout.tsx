@@ -21,6 +21,7 @@ const SECTIONS = [
   { to: href('/admin/settings'), label: 'Catalogue & settings' },
   { to: href('/admin/media'), label: 'Media library' },
   { to: href('/admin/partners'), label: 'Partners and venues' },
+  { to: href('/admin/testimonials'), label: 'Testimonials' },
   // Analyses
   { to: href('/admin/reference-bands'), label: 'Reference bands' },
   { to: href('/admin/messages'), label: 'Messages' },

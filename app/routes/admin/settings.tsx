@@ -1,9 +1,10 @@
-import { getFormProps, getInputProps, getSelectProps, type FieldMetadata, type SubmissionResult } from '@conform-to/react'
+import { getFormProps, getInputProps, type FieldMetadata, type SubmissionResult } from '@conform-to/react'
 import { useEffect, type ComponentProps } from 'react'
-import { Form, href, Link, useLocation } from 'react-router'
+import { Form, href, useLocation } from 'react-router'
 import type { Route } from './+types/settings'
-import { FieldError, FieldHint, FormAlert, SaveButton as AnySaveButton, TextAreaField, TextField, useValidatedForm } from '~/components/form-fields'
+import { FieldError, FormAlert, SaveButton as AnySaveButton, TextAreaField, TextField, useValidatedForm } from '~/components/form-fields'
 import { Panel as AnyPanel } from '~/components/panel'
+import { PortraitField, type PhotoOption } from '~/components/portrait-field'
 import { StaffTable } from '~/components/staff-table'
 import { requireAdmin } from '~/web/auth.server'
 import { basisPointsToPercentInput, formatRupees, paiseToRupeesInput } from '~/lib/money'
@@ -344,39 +345,7 @@ function PlaceholderBadge({ placeholder }: { placeholder: boolean }) {
   return <span className="ml-2 rounded-full bg-amber-100 px-2.5 py-0.5 text-xs font-semibold text-amber-900">Placeholder</span>
 }
 
-type PhotoOption = { value: string; label: string }
-
-/**
- * The portrait of the coach or a team member, chosen from the library's usable ones. A photo chosen
- * before that is no longer usable stays listed, so saving the form does not drop it unseen: the
- * save then says why it cannot be shown.
- */
-function PhotoField({ field, portraits }: { field: Field; portraits: PhotoOption[] }) {
-  const { key, ...props } = getSelectProps(field, { ariaDescribedBy: field.descriptionId })
-  const current = field.initialValue
-  const missing = current && !portraits.some((photo) => photo.value === current) ? [{ value: current, label: 'A photo that cannot be shown (not ready, or without alt text)' }] : []
-  return (
-    <div>
-      <label htmlFor={field.id} className="block text-sm font-semibold text-ink">
-        Photo
-      </label>
-      <select key={key} {...props} className="input mt-1">
-        {[{ value: '', label: 'No photo' }, ...missing, ...portraits].map((option) => (
-          <option key={option.value} value={option.value}>
-            {option.label}
-          </option>
-        ))}
-      </select>
-      <FieldHint field={field}>
-        Photos come from the media library (Team and coach portraits, with alt text).{' '}
-        <Link to={href('/admin/media')} className="font-semibold text-brand-700 underline">
-          Open the media library
-        </Link>
-      </FieldHint>
-      <FieldError field={field} />
-    </div>
-  )
-}
+const PORTRAIT_HINT = 'Photos come from the media library (Team and coach portraits, with alt text).'
 
 type CoachProps = { coach: { defaults: { name: string; credentials: string; photoId: string }; placeholder: boolean }; portraits: PhotoOption[]; lastResult: SubmissionResult<string[]> | undefined }
 
@@ -394,7 +363,7 @@ function CoachForm({ coach, portraits, lastResult }: CoachProps) {
         <TextField field={fields.name} label="Name" />
         <TextField field={fields.credentials} label="Credentials" />
       </div>
-      <PhotoField field={fields.photoId} portraits={portraits} />
+      <PortraitField field={fields.photoId} portraits={portraits} hint={PORTRAIT_HINT} />
       <SaveButton intent="coach">Save the coach</SaveButton>
     </Form>
   )
@@ -419,7 +388,7 @@ function TeamMemberForm({ member, portraits, lastResult }: { member: TeamMember;
         <TextField field={fields.role} label="Role" />
       </div>
       <TextAreaField field={fields.bio} label="Short bio" />
-      <PhotoField field={fields.photoId} portraits={portraits} />
+      <PortraitField field={fields.photoId} portraits={portraits} hint={PORTRAIT_HINT} />
       <SaveButton intent="member" target={{ index: member.defaults.index }}>
         Save team member {position}
       </SaveButton>

@@ -11,18 +11,21 @@ import { PageHero } from '~/components/page-hero'
 import { PartnersStrip } from '~/components/partners-strip'
 import { SectionHeading } from '~/components/section-heading'
 import { TeamMemberCard } from '~/components/team-member-card'
+import { Testimonials } from '~/components/testimonials'
 import { pageMeta } from '~/lib/seo'
 import { publicPictures } from '~/modules/media/media.server'
 import { getSiteSettings } from '~/modules/site/site.server'
 import { partnersForPages } from '~/modules/partners/partners.server'
+import { publicTestimonials } from '~/modules/testimonials/testimonials.server'
 
 export async function loader() {
-  const [{ team, venueName, sessionLocation, postalAddress }, pictures, partners] = await Promise.all([getSiteSettings(), publicPictures(), partnersForPages()])
+  const [{ team, venueName, sessionLocation, postalAddress }, pictures, partners, testimonials] = await Promise.all([getSiteSettings(), publicPictures(), partnersForPages(), publicTestimonials()])
   return {
     // Each member with the photo the page draws, if it is ready and described: not the whole library.
     team: team.map(({ photoId, ...member }) => ({ ...member, picture: (photoId && pictures.get(photoId)) || null })),
     location: { venueName, sessionLocation, postalAddress },
     partners,
+    testimonials,
   }
 }
 
@@ -163,6 +166,7 @@ export default function About({ loaderData }: Route.ComponentProps) {
       </section>
 
       <PartnersStrip partners={partners} />
+      <Testimonials testimonials={loaderData.testimonials} />
 
       <JoinTheMovement>
         <p>

@@ -20,6 +20,7 @@ import {
 import underwaterAnalysis from '~/components/illustrations/underwater-analysis.svg?no-inline'
 import { WaveEdge } from '~/components/illustrations/wave-edge'
 import { SectionHeading } from '~/components/section-heading'
+import { Testimonials } from '~/components/testimonials'
 import { config } from '~/config.server'
 import { requireGuest } from '~/web/auth.server'
 import { useNonce } from '~/web/nonce'
@@ -29,17 +30,19 @@ import { getCatalogue, getSiteSettings } from '~/modules/site/site.server'
 import { shownFigures } from '~/modules/site/figures.server'
 import { figureText } from '~/modules/site/figures'
 import { partnersForPages } from '~/modules/partners/partners.server'
+import { publicTestimonials } from '~/modules/testimonials/testimonials.server'
 
 /** The front door: a signed-in visitor goes straight on to booking (staff to the console). */
 export async function loader({ request }: Route.LoaderArgs) {
   await requireGuest(request)
-  const [settings, catalogue, figures, partners] = await Promise.all([getSiteSettings(), getCatalogue(), shownFigures(), partnersForPages()])
+  const [settings, catalogue, figures, partners, testimonials] = await Promise.all([getSiteSettings(), getCatalogue(), shownFigures(), partnersForPages(), publicTestimonials()])
   return {
     siteUrl: config().SITE_URL,
     reportDelivery: settings.reportDelivery,
     offers: Object.values(catalogue).map(({ code, name, tagline, pricePaise }) => ({ code, name, tagline, pricePaise })),
     figures,
     partners,
+    testimonials,
   }
 }
 
@@ -161,6 +164,8 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           </ul>
         </div>
       </section>
+
+      <Testimonials testimonials={loaderData.testimonials} />
 
       <PartnersStrip partners={partners} />
 
