@@ -10,6 +10,8 @@ export default [
   route('contact', 'routes/marketing/contact.tsx'),
   // What "Book a Session" leads to: the products with their prices and durations, each with the way to book it.
   route('book', 'routes/marketing/book.tsx'),
+  // "See what you get": the results page filled with the sample the lab publishes.
+  route('sample-analysis', 'routes/marketing/sample-analysis.tsx'),
   // Accounts: guest-only pages, the signed-in pages they lead to, and the admin console.
   route('registration', 'routes/account/registration.tsx'),
   route('register', 'routes/account/register.ts'),
