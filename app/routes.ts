@@ -63,6 +63,8 @@ export default [
     // Analyses: staff record and publish a booking's analysis, and keep the reference bands results are shown against.
     route('bookings/:reference/analysis', 'routes/admin/analysis.tsx'),
     route('reference-bands', 'routes/admin/reference-bands.tsx'),
+    // The public sample analysis: the anonymised copies, their texts, and which one is published.
+    route('sample-analysis', 'routes/admin/sample-analysis.tsx'),
   ]),
   // The public booking of single sessions (no account needed), and a guest's link to their booking.
   route('booking', 'routes/booking/booking.tsx'),

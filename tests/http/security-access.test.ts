@@ -157,6 +157,7 @@ const pages: Row[] = [
     // Analyses
     '/admin/bookings/:a/analysis',
     '/admin/reference-bands',
+    '/admin/sample-analysis',
   ].map((template): Row => ({
     name: template,
     path: () => template.replace(':window', the.windowId).replace(':a', template.includes('customers') ? the.a.customerId : the.a.reference),
@@ -211,6 +212,7 @@ const changes: Row[] = [
     form: () => ({ intent: 'create', from: `${farMonth}-01`, to: `${farMonth}-10`, weekdays: '1', startTime: '10:00', endTime: '13:00', slotDurationMinutes: '60', capacity: '1' }),
     expect: { ...staffOnly, admin: 'skip' },
   },
+  { name: 'publish a sample analysis', path: () => '/admin/sample-analysis', form: () => ({ intent: 'publish', sampleId: '1' }), expect: { ...staffOnly, admin: 'skip' } },
   { name: 'delete from the media library', path: () => '/admin/media', form: () => ({ intent: 'delete', id: '1' }), expect: { ...staffOnly, admin: 'skip' } },
   { name: 'change a price', path: () => '/admin/settings', form: () => ({ intent: 'price', code: 'biomechanical_package', price: '1', regularPrice: '2' }), expect: { ...staffOnly, admin: 'skip' } },
   { name: "cancel A's booking from the console", path: () => `/admin/bookings/${the.a.reference}`, form: () => ({ intent: 'cancel', refund: 'yes', confirm: 'yes' }), expect: { ...staffOnly, admin: 'skip' }, secrets: aSecrets },

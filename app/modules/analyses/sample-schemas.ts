@@ -6,6 +6,12 @@ import { LIMITS } from './schemas'
 
 export const SAMPLE_LIMITS = { description: 80, agreementNote: 500 } as const
 
+/** Where a sample comes from: a family's analysis they agreed to share, or the lab's own recording. */
+export const SAMPLE_SOURCES = [
+  { value: 'family_shared', label: 'A family’s analysis, shared with their written agreement' },
+  { value: 'lab_recorded', label: 'The lab’s own recording (a lab member swimming)' },
+] as const
+
 /** An index into the sample's findings or a finding's drills, as a form sends it. */
 const position = z
   .string({ error: 'Not found' })

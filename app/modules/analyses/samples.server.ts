@@ -17,11 +17,6 @@ import { analysisView, type AnalysisView } from './views.server'
 
 export type SampleSource = 'family_shared' | 'lab_recorded'
 
-export const SAMPLE_SOURCES = [
-  { value: 'family_shared', label: 'A family’s analysis, shared with their written agreement' },
-  { value: 'lab_recorded', label: 'The lab’s own recording (a lab member swimming)' },
-] as const
-
 /** Every change to the samples takes this lock first, so two publications never race for the one published place. */
 const SAMPLES_LOCK = 'sample-analyses'
 

@@ -1,6 +1,6 @@
-import { getFormProps, type SubmissionResult } from '@conform-to/react'
+import { getFormProps, getInputProps, type SubmissionResult } from '@conform-to/react'
 import { useMemo } from 'react'
-import { data, Form, Link } from 'react-router'
+import { data, Form, href, Link } from 'react-router'
 import type { Route } from './+types/analysis'
 import { FieldError, FormAlert, PendingButton, RadioGroupField, SaveButton as AnySaveButton, SelectField, TextAreaField, TextField, useValidatedForm } from '~/components/form-fields'
 import { Panel } from '~/components/panel'
@@ -19,6 +19,8 @@ import { DISTANCES_METRES, FINDING_PRIORITIES, formatMetricValue, metricDefiniti
 import { addCustomMetric, addDrill, addEvent, changeDrill, analysisForStaff, bookingForAnalysis, namesPartsOf, removeDrill, removeEvent, removeFinding, saveFinding, saveMetrics, setDetails, startAnalysis, type AnalysisPart } from '~/modules/analyses/editing.server'
 import { importMetrics, importPreview, MAX_CSV_BYTES, MAX_CSV_ROWS, previewImport, readCsvFile, type ImportPreview } from '~/modules/analyses/metrics-import.server'
 import { publishAnalysis, SessionNotHeldYetError } from '~/modules/analyses/publishing.server'
+import { copyAsSample } from '~/modules/analyses/samples.server'
+import { CopySampleSchema, SAMPLE_LIMITS, SAMPLE_SOURCES } from '~/modules/analyses/sample-schemas'
 import { CustomMetricSchema, DetailsSchema, DrillSchema, EventSchema, FindingSchema, LIMITS, metricsSchema, PublishSchema, RemoveDrillSchema, RemoveEventSchema, RemoveFindingSchema, valueFieldName } from '~/modules/analyses/schemas'
 import { bookingDaysOf } from '~/modules/booking/bookings.server'
 import { BOOKING_STATUS_LABELS, bookingDayLines } from '~/modules/booking/texts'
@@ -112,6 +114,7 @@ const ANCHORS = {
   'csv-preview': 'import',
   'csv-import': 'import',
   publish: 'publish',
+  'copy-sample': 'sample',
 } as const
 type Intent = keyof typeof ANCHORS
 
@@ -250,6 +253,17 @@ export async function action({ request, params }: Route.ActionArgs) {
           throw error
         }
         return saved('publish', first ? 'Analysis published' : 'Analysis published again', first || tellFamily ? `${booking.customerName} has been e-mailed.` : 'The family was not e-mailed.')
+      })
+    },
+    'copy-sample': async () => {
+      const { id } = await startedAnalysis()
+      return submitForm(formData, form('copy-sample'), CopySampleSchema, async ({ source, agreementNote }) => {
+        const { namedIn } = await copyAsSample(actor, id, { source, agreementNote })
+        return redirectWithToast(href('/admin/sample-analysis'), {
+          type: 'success',
+          title: 'Copied as a draft sample',
+          description: namedIn.length ? `The family’s name is still in ${namedIn.join(' and ')}: change it before publishing.` : 'Check the summary, findings and drills for names before publishing.',
+        })
       })
     },
   })
@@ -471,6 +485,15 @@ function Editor({ analysis, answer, resultFor, limits, clipsHref }: { analysis: 
           <PublishForm published={analysis.published} state={analysis.state} lastChange={analysis.lastChange} lastResult={resultFor('publish')} />
         )}
       </Panel>
+
+      {analysis.published && (
+        <Panel id="sample" title="Public sample" lead="The lab may show one analysis on its public “sample analysis” page. The sample is a separate copy: changing or deleting this analysis later does not change it.">
+          <details open={resultFor('copy-sample') !== undefined}>
+            <summary className="cursor-pointer font-semibold text-brand-700">Copy as a public sample…</summary>
+            <CopySampleForm lastResult={resultFor('copy-sample')} />
+          </details>
+        </Panel>
+      )}
     </>
   )
 }
@@ -689,6 +712,37 @@ function PublishForm({ published, state, lastChange, lastResult }: { published: 
       <FormAlert id={form.errorId} errors={form.errors} />
       <SaveButton intent="publish" pendingLabel="Publishing...">
         {published ? 'Publish again' : 'Publish'}
+      </SaveButton>
+    </Form>
+  )
+}
+
+/**
+ * Copying the analysis as a draft sample: whose it is, and for a family's, the staff's record that
+ * the family agreed in writing.
+ */
+function CopySampleForm({ lastResult }: { lastResult: Last }) {
+  const [form, fields] = useValidatedForm(CopySampleSchema, { id: 'copy-sample-form', lastResult, defaultValue: { source: 'family_shared' } })
+  const { key, ...agreed } = getInputProps(fields.agreed, { type: 'checkbox' })
+  return (
+    <Form method="post" {...getFormProps(form)} className="mt-3 space-y-5">
+      <input type="hidden" name="intent" value="copy-sample" />
+      <FormAlert id={form.errorId} errors={form.errors} />
+      <p className="rounded-xl border border-amber-300 bg-amber-50 p-4 text-sm text-amber-950">
+        The copy leaves out the swimmer’s name, date of birth, the session dates, the booking, the clips and the report. The summary, findings and drills are copied as
+        written: check them for names on the sample’s page, and change them there, before you publish it.
+      </p>
+      <RadioGroupField field={fields.source} legend="Whose analysis is it?" options={SAMPLE_SOURCES} />
+      <div>
+        <label className="inline-flex min-h-11 items-center gap-3 text-ink">
+          <input key={key} {...agreed} className="h-5 w-5 accent-brand-700" />
+          The family agreed in writing to share this analysis anonymised
+        </label>
+        <FieldError field={fields.agreed} />
+      </div>
+      <TextAreaField field={fields.agreementNote} label="How and when the family agreed" note={`for example “By e-mail on 3 May 2026”, without their names; needed for a family’s analysis, up to ${SAMPLE_LIMITS.agreementNote} characters`} />
+      <SaveButton intent="copy-sample" pendingLabel="Copying...">
+        Copy as a draft sample
       </SaveButton>
     </Form>
   )
