@@ -4,6 +4,7 @@ import { data, Form, href, Link } from 'react-router'
 import type { Route } from './+types/analysis'
 import { FieldError, FormAlert, PendingButton, RadioGroupField, SaveButton as AnySaveButton, SelectField, TextAreaField, TextField, useValidatedForm } from '~/components/form-fields'
 import { Panel } from '~/components/panel'
+import { RemoveForm } from '~/components/remove-form'
 import { MetricsCsvImport } from '~/components/metrics-csv-import'
 import { DetailRow } from '~/components/payment-status-card'
 import { requireAdmin } from '~/web/auth.server'
@@ -641,40 +642,6 @@ function DrillForm({ findingId, drill, lastResult }: { findingId: number; drill?
           'Add the drill'
         )}
       </SaveButton>
-    </Form>
-  )
-}
-
-/** A removal's button, and after the first press the question with the button that removes. */
-function RemoveForm({ intent, name, id, what, question, confirming }: { intent: Intent; name: string; id: number; what: string; question: string; confirming: boolean }) {
-  if (confirming) {
-    return (
-      <div role="group" aria-labelledby={`${intent}-${id}-question`} tabIndex={-1} ref={(element) => element?.focus()} className="mt-4 rounded-xl border border-amber-300 bg-amber-50 p-4">
-        <p id={`${intent}-${id}-question`} className="font-semibold text-ink">
-          {question} This cannot be undone.
-        </p>
-        <div className="mt-3 flex flex-wrap gap-3">
-          <Form method="post">
-            <input type="hidden" name="intent" value={intent} />
-            <input type="hidden" name={name} value={id} />
-            <button type="submit" name="confirm" value="yes" className="btn-primary bg-red-700 hover:bg-red-800">
-              Yes, remove it
-            </button>
-          </Form>
-          <Link to="." preventScrollReset className="btn-secondary">
-            Keep it
-          </Link>
-        </div>
-      </div>
-    )
-  }
-  return (
-    <Form method="post" className="mt-4">
-      <input type="hidden" name="intent" value={intent} />
-      <input type="hidden" name={name} value={id} />
-      <button type="submit" className="btn-secondary">
-        Remove<span className="sr-only"> {what}</span>…
-      </button>
     </Form>
   )
 }

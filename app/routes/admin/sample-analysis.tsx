@@ -4,6 +4,7 @@ import type { Route } from './+types/sample-analysis'
 import { FormAlert, PendingButton, SaveButton as AnySaveButton, TextAreaField, TextField, useValidatedForm } from '~/components/form-fields'
 import { DetailRow } from '~/components/payment-status-card'
 import { Panel } from '~/components/panel'
+import { RemoveForm } from '~/components/remove-form'
 import { formatLabDateTime } from '~/lib/lab-time'
 import { rowId } from '~/lib/row-id'
 import { priorityLabel } from '~/modules/analyses/catalog'
@@ -176,7 +177,7 @@ function SamplePanel({ sample, resultFor, confirmingDelete }: { sample: Sample; 
         ))}
       </ol>
 
-      <DeleteForm sampleId={id} confirming={confirmingDelete} />
+      <RemoveForm intent="delete" name="sampleId" id={id} verb="delete" what={`sample ${id}`} question={`Delete sample ${id}? If it is on the public page, the page goes too.`} confirming={confirmingDelete} />
     </Panel>
   )
 }
@@ -240,40 +241,6 @@ function DrillForm({ sampleId, finding, index, drill, lastResult }: { sampleId: 
       <SaveButton intent="drill" target={{ sampleId, finding: String(finding), drill: String(index) }}>
         Save the drill<span className="sr-only"> {drill.name}</span>
       </SaveButton>
-    </Form>
-  )
-}
-
-/** Deleting asks first: the first press returns the question, the second (confirm=yes) deletes. */
-function DeleteForm({ sampleId, confirming }: { sampleId: string; confirming: boolean }) {
-  if (confirming) {
-    return (
-      <div role="group" aria-labelledby={`delete-${sampleId}-question`} tabIndex={-1} ref={(element) => element?.focus()} className="mt-6 rounded-xl border border-amber-300 bg-amber-50 p-4">
-        <p id={`delete-${sampleId}-question`} className="font-semibold text-ink">
-          Delete sample {sampleId}? If it is on the public page, the page goes too. This cannot be undone.
-        </p>
-        <div className="mt-3 flex flex-wrap gap-3">
-          <Form method="post">
-            <input type="hidden" name="intent" value="delete" />
-            <input type="hidden" name="sampleId" value={sampleId} />
-            <button type="submit" name="confirm" value="yes" className="btn-primary bg-red-700 hover:bg-red-800">
-              Yes, delete it
-            </button>
-          </Form>
-          <Link to="." preventScrollReset className="btn-secondary">
-            Keep it
-          </Link>
-        </div>
-      </div>
-    )
-  }
-  return (
-    <Form method="post" className="mt-6">
-      <input type="hidden" name="intent" value="delete" />
-      <input type="hidden" name="sampleId" value={sampleId} />
-      <button type="submit" className="btn-secondary">
-        Delete<span className="sr-only"> sample {sampleId}</span>…
-      </button>
     </Form>
   )
 }

@@ -1,7 +1,7 @@
-import { href, Link } from 'react-router'
+import { href } from 'react-router'
 import type { Route } from './+types/sample-analysis'
 import { AnalysisResults } from '~/components/analysis-results'
-import { CallToAction } from '~/components/call-to-action'
+import { JoinTheMovement } from '~/components/call-to-action'
 import { pageMeta, PRODUCT_NAME } from '~/lib/seo'
 import { publishedSample } from '~/modules/analyses/samples.server'
 import { samplePageOf } from '~/web/analyses/sample-page.server'
@@ -52,23 +52,9 @@ export default function SampleAnalysis({ loaderData }: Route.ComponentProps) {
           <AnalysisResults page={page} query="" />
         </div>
       </section>
-      <CallToAction
-        id="book-heading"
-        tone="light"
-        title="Get Your Own Analysis"
-        actions={
-          <>
-            <Link to={href('/book')} className="btn-primary">
-              Book a Session
-            </Link>
-            <Link to={href('/pricing')} className="btn-secondary">
-              View Pricing
-            </Link>
-          </>
-        }
-      >
-        Your swimmer’s figures, what to work on and the drills for it, with the footage, on a page of your own.
-      </CallToAction>
+      <JoinTheMovement>
+        <p>Your swimmer’s own figures, what to work on and the drills for it, with the footage, on a page of your own.</p>
+      </JoinTheMovement>
     </>
   )
 }
