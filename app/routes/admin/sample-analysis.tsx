@@ -144,10 +144,11 @@ function SamplePanel({ sample, resultFor, confirmingDelete }: { sample: Sample; 
         The summary, findings and drills were copied as written. Before publishing, check that none of them names the swimmer, the family, their coach or club, and change them below.
       </p>
       <div className="mt-4 flex flex-wrap gap-3">
+        {/* Keyed by what it does: the button is replaced, not faded from one style into the other. */}
         {sample.status === 'published' ? (
-          <StatusForm sampleId={id} intent="withdraw" label="Withdraw from the public page" />
+          <StatusForm key="withdraw" sampleId={id} intent="withdraw" label="Withdraw from the public page" />
         ) : (
-          <StatusForm sampleId={id} intent="publish" label="Publish on the public page" primary />
+          <StatusForm key="publish" sampleId={id} intent="publish" label="Publish on the public page" primary />
         )}
       </div>
 
