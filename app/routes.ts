@@ -10,6 +10,8 @@ export default [
   route('contact', 'routes/marketing/contact.tsx'),
   // What "Book a Session" leads to: the products with their prices and durations, each with the way to book it.
   route('book', 'routes/marketing/book.tsx'),
+  // "See what you get": the results page filled with the sample the lab publishes.
+  route('sample-analysis', 'routes/marketing/sample-analysis.tsx'),
   // Accounts: guest-only pages, the signed-in pages they lead to, and the admin console.
   route('registration', 'routes/account/registration.tsx'),
   route('register', 'routes/account/register.ts'),
@@ -68,6 +70,8 @@ export default [
     // Analyses: staff record and publish a booking's analysis, and keep the reference bands results are shown against.
     route('bookings/:reference/analysis', 'routes/admin/analysis.tsx'),
     route('reference-bands', 'routes/admin/reference-bands.tsx'),
+    // The public sample analysis: the anonymised copies, their texts, and which one is published.
+    route('sample-analysis', 'routes/admin/sample-analysis.tsx'),
   ]),
   // The public booking of single sessions (no account needed), and a guest's link to their booking.
   route('booking', 'routes/booking/booking.tsx'),

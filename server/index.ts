@@ -32,7 +32,7 @@ import { AVAILABILITY_CHANNEL, startCaches } from '~/web/caches.server'
 import { listenToCampLine, quietOr } from '~/modules/camps/line.server'
 import { redactSecrets } from '~/lib/log-redaction.server'
 import { startLogger } from '~/lib/logger.server'
-import { PUBLIC_PAGES } from '~/web/public-pages'
+import { CACHED_PATHS } from '~/web/public-pages'
 import { BANNER_CLOSED_COOKIE } from '~/web/banner/banner-closed.server'
 import { addSeconds } from '~/lib/lab-time'
 import { createPhonePeGateway } from '~/modules/payments/gateways/phonepe.server'
@@ -251,7 +251,7 @@ function createApp({ config, logger, database, liveEvents, gateway, build, analy
   const renderPage = createFetchHandler(build, 'production')
   const isNotFound = notFoundMatcher(build)
   const pages = pageCache({
-    paths: PUBLIC_PAGES.map((page) => page.path),
+    paths: CACHED_PATHS,
     isNotFound: (pathname) => !answeredByServer(pathname) && isNotFound(pathname),
     // A visitor who closed the camp banner gets pages rendered for them: the cached copies show it.
     // So does one with a /booking draft: going back to its first step shows their details as kept.

@@ -54,7 +54,7 @@ export function CallToAction({
 }
 
 /**
- * The panel that closes the home and about pages: book a session or get in touch. Each page says
+ * The panel that closes the home, about and sample analysis pages: book a session or get in touch. Each page says
  * in its own words why.
  */
 export function JoinTheMovement({ children }: { children: ReactNode }) {

@@ -1459,3 +1459,52 @@ export const testimonials = pgTable(
     ),
   ],
 )
+
+/** A reference level of a sample's figure, as the results page showed it when the sample was made. */
+export type SampleBand = { level: string; value: number }
+
+/** One figure of a sample analysis, frozen: its value, the previous value and change as shown, and the reference levels. */
+export type SampleMetric = { key: string; label: string; unit: string; betterWhen: BetterWhen; value: number; previous: number | null; change: number | null; better: boolean | null; bands: SampleBand[] }
+
+/** One event of a sample analysis (50 m freestyle) with its figures. */
+export type SampleEvent = { stroke: string; distanceMetres: number; label: string; metrics: SampleMetric[] }
+
+/** A finding of a sample analysis with its drills, as written (staff may edit them on the sample). */
+export type SampleFinding = { title: string; whyItMatters: string; priority: string; drills: Array<{ name: string; instructions: string; videoUrl: string | null }> }
+
+/**
+ * The public sample of a results page ("see what you get"): a copy with its own id, never a flag on
+ * a family's analysis. It holds no name, date of birth, booking, analysis or clip of the family's,
+ * so nothing done to theirs afterwards (an edit, an erasure) reaches it. `family_shared` is copied
+ * from a family's published analysis with their written agreement, which staff record in
+ * `agreementNote` (who and when: `createdBy`, `createdAt`); `lab_recorded` is the lab's own (a lab
+ * member swimming). At most one is published at a time.
+ */
+export const sampleAnalyses = pgTable(
+  'sample_analyses',
+  {
+    id: serial('id').primaryKey(),
+    status: text('status').$type<'draft' | 'published' | 'withdrawn'>().notNull().default('draft'),
+    source: text('source').$type<'family_shared' | 'lab_recorded'>().notNull(),
+    /** Who swam, without identifying them: "Sample swimmer, 13, competitive". */
+    swimmerDescription: text('swimmer_description').notNull(),
+    summary: text('summary').notNull().default(''),
+    poolLengthMetres: integer('pool_length_metres').notNull(),
+    events: jsonb('events').$type<SampleEvent[]>().notNull().default([]),
+    findings: jsonb('findings').$type<SampleFinding[]>().notNull().default([]),
+    /** How and when the family agreed in writing (required for `family_shared`). */
+    agreementNote: text('agreement_note').notNull().default(''),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    /** The staff member who made the copy and recorded the agreement, kept when their account goes. */
+    createdByEmail: text('created_by_email').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    publishedAt: timestamp('published_at', { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex('sample_analyses_one_published').on(table.status).where(sql`${table.status} = 'published'`),
+    check('sample_analyses_status', sql`${table.status} IN ('draft', 'published', 'withdrawn')`),
+    check('sample_analyses_source', sql`${table.source} IN ('family_shared', 'lab_recorded')`),
+    check('sample_analyses_agreement', sql`${table.source} <> 'family_shared' OR length(trim(${table.agreementNote})) > 0`),
+  ],
+)

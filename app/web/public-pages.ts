@@ -14,3 +14,12 @@ export const PUBLIC_PAGES = [
   { path: href('/privacy-policy'), priority: '0.3' },
   { path: href('/refund'), priority: '0.3' },
 ] as const
+
+/** The public sample analysis: in the sitemap only while one is published. */
+export const SAMPLE_ANALYSIS_PAGE = { path: href('/sample-analysis'), priority: '0.6' } as const
+
+/**
+ * The pages the same for every anonymous visitor, kept rendered by the page cache: the public pages
+ * and the sample analysis (its "not found" too, until one is published).
+ */
+export const CACHED_PATHS = [...PUBLIC_PAGES.map((page) => page.path), SAMPLE_ANALYSIS_PAGE.path]

@@ -159,6 +159,7 @@ const pages: Row[] = [
     // Analyses
     '/admin/bookings/:a/analysis',
     '/admin/reference-bands',
+    '/admin/sample-analysis',
   ].map((template): Row => ({
     name: template,
     path: () => template.replace(':window', the.windowId).replace(':a', template.includes('customers') ? the.a.customerId : the.a.reference),
@@ -217,6 +218,7 @@ const changes: Row[] = [
   { name: 'withdraw a testimonial', path: () => '/admin/testimonials', form: () => ({ intent: 'withdraw', id: '1' }), expect: { ...staffOnly, admin: 'skip' } },
   { name: "agree to a testimonial through a made-up token", path: () => `/testimonials/${'k'.repeat(43)}`, form: () => ({ intent: 'agree', website_url: '' }), expect: nobody },
   { name: 'withdraw a testimonial through a link with a made-up key', path: () => `/testimonials/withdraw/1?key=${'k'.repeat(32)}`, form: () => ({ intent: 'withdraw', website_url: '' }), expect: nobody },
+  { name: 'publish a sample analysis', path: () => '/admin/sample-analysis', form: () => ({ intent: 'publish', sampleId: '1' }), expect: { ...staffOnly, admin: 'skip' } },
   { name: 'delete from the media library', path: () => '/admin/media', form: () => ({ intent: 'delete', id: '1' }), expect: { ...staffOnly, admin: 'skip' } },
   { name: 'change a price', path: () => '/admin/settings', form: () => ({ intent: 'price', code: 'biomechanical_package', price: '1', regularPrice: '2' }), expect: { ...staffOnly, admin: 'skip' } },
   { name: "cancel A's booking from the console", path: () => `/admin/bookings/${the.a.reference}`, form: () => ({ intent: 'cancel', refund: 'yes', confirm: 'yes' }), expect: { ...staffOnly, admin: 'skip' }, secrets: aSecrets },

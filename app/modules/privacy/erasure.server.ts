@@ -93,6 +93,16 @@ export const ERASURE_HANDLED_COLUMNS: Record<string, string[]> = {
 }
 
 /**
+ * Text columns about a person whom no account owns, so no account's erasure can find them (nothing
+ * is found by an e-mail's text): a testimonial's words, name and the address asked. The person takes
+ * theirs off the site with the link in their confirmation e-mail; staff delete it on request
+ * (`deleteTestimonial`, which also blanks the address the audit log kept of their answers).
+ */
+export const APART_FROM_ACCOUNTS_COLUMNS: Record<string, string[]> = {
+  testimonials: ['quote', 'name', 'role', 'email', 'status', 'token_hash', 'agreed_text', 'text_version', 'withdrawn_by'],
+}
+
+/**
  * Text columns that hold nothing about a person: codes, states, references, the lab's own settings,
  * hashes, and the gateways' answers (ids, amounts, states and the kind of instrument, never a name
  * or address). A new text column must be added here or to ERASURE_HANDLED_COLUMNS.
@@ -110,6 +120,11 @@ export const NOT_PERSONAL_COLUMNS: Record<string, string[] | '*'> = {
   consent_requests: ['token_hash', 'status'],
   guardian_consents: ['email_verified_by', 'notice_version', 'method', 'weak_because'],
   instance_secrets: '*',
+  // Organisations the lab works with and their links.
+  partners: '*',
+  // An anonymised copy with no link back to the family's analysis, swimmer or account (its names
+  // stripped when copied; staff are shown where a name remains in the free texts before publishing).
+  sample_analyses: '*',
   // The lab's own photos and video loops (of its staff, pool and lab), uploaded by staff: no family's data.
   media_items: '*',
   one_time_codes: ['purpose', 'code_hash'],

@@ -26,7 +26,7 @@ import { toE164 } from '~/lib/phone'
 import { enqueueWhatsApp } from '~/modules/mail/outbox.server'
 import { isOptedIn, optInToWhatsApp, WHATSAPP_OPT_IN_WORDING } from '~/modules/whatsapp/consent.server'
 import { accountErasedEmail } from './emails.server'
-import { ERASURE_HANDLED_COLUMNS, eraseAccount, eraseSwimmer, NOT_PERSONAL_COLUMNS } from './erasure.server'
+import { APART_FROM_ACCOUNTS_COLUMNS, ERASURE_HANDLED_COLUMNS, eraseAccount, eraseSwimmer, NOT_PERSONAL_COLUMNS } from './erasure.server'
 import { accountDataOf, buildDataExport } from './export.server'
 
 useTestDatabase()
@@ -271,7 +271,7 @@ describe('the list of what erasure handles', () => {
       sql`SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = 'public' AND data_type IN ('text', 'jsonb', 'character varying', 'json')`,
     )
     const unhandled = rows
-      .filter(({ table_name: table, column_name: column }) => !ERASURE_HANDLED_COLUMNS[table]?.includes(column))
+      .filter(({ table_name: table, column_name: column }) => !ERASURE_HANDLED_COLUMNS[table]?.includes(column) && !APART_FROM_ACCOUNTS_COLUMNS[table]?.includes(column))
       .filter(({ table_name: table, column_name: column }) => {
         const known = NOT_PERSONAL_COLUMNS[table]
         return !(known === '*' || known?.includes(column))

@@ -1,9 +1,10 @@
-import { getFormProps, type SubmissionResult } from '@conform-to/react'
+import { getFormProps, getInputProps, type SubmissionResult } from '@conform-to/react'
 import { useMemo } from 'react'
-import { data, Form, Link } from 'react-router'
+import { data, Form, href, Link } from 'react-router'
 import type { Route } from './+types/analysis'
 import { FieldError, FormAlert, PendingButton, RadioGroupField, SaveButton as AnySaveButton, SelectField, TextAreaField, TextField, useValidatedForm } from '~/components/form-fields'
 import { Panel } from '~/components/panel'
+import { RemoveForm } from '~/components/remove-form'
 import { MetricsCsvImport } from '~/components/metrics-csv-import'
 import { DetailRow } from '~/components/payment-status-card'
 import { requireAdmin } from '~/web/auth.server'
@@ -19,6 +20,8 @@ import { DISTANCES_METRES, FINDING_PRIORITIES, formatMetricValue, metricDefiniti
 import { addCustomMetric, addDrill, addEvent, changeDrill, analysisForStaff, bookingForAnalysis, namesPartsOf, removeDrill, removeEvent, removeFinding, saveFinding, saveMetrics, setDetails, startAnalysis, type AnalysisPart } from '~/modules/analyses/editing.server'
 import { importMetrics, importPreview, MAX_CSV_BYTES, MAX_CSV_ROWS, previewImport, readCsvFile, type ImportPreview } from '~/modules/analyses/metrics-import.server'
 import { publishAnalysis, SessionNotHeldYetError } from '~/modules/analyses/publishing.server'
+import { copyAsSample } from '~/modules/analyses/samples.server'
+import { CopySampleSchema, SAMPLE_LIMITS, SAMPLE_SOURCES } from '~/modules/analyses/sample-schemas'
 import { CustomMetricSchema, DetailsSchema, DrillSchema, EventSchema, FindingSchema, LIMITS, metricsSchema, PublishSchema, RemoveDrillSchema, RemoveEventSchema, RemoveFindingSchema, valueFieldName } from '~/modules/analyses/schemas'
 import { bookingDaysOf } from '~/modules/booking/bookings.server'
 import { BOOKING_STATUS_LABELS, bookingDayLines } from '~/modules/booking/texts'
@@ -112,6 +115,7 @@ const ANCHORS = {
   'csv-preview': 'import',
   'csv-import': 'import',
   publish: 'publish',
+  'copy-sample': 'sample',
 } as const
 type Intent = keyof typeof ANCHORS
 
@@ -250,6 +254,17 @@ export async function action({ request, params }: Route.ActionArgs) {
           throw error
         }
         return saved('publish', first ? 'Analysis published' : 'Analysis published again', first || tellFamily ? `${booking.customerName} has been e-mailed.` : 'The family was not e-mailed.')
+      })
+    },
+    'copy-sample': async () => {
+      const { id } = await startedAnalysis()
+      return submitForm(formData, form('copy-sample'), CopySampleSchema, async ({ source, agreementNote }) => {
+        const { namedIn } = await copyAsSample(actor, id, { source, agreementNote })
+        return redirectWithToast(href('/admin/sample-analysis'), {
+          type: 'success',
+          title: 'Copied as a draft sample',
+          description: namedIn.length ? `The family’s name is still in ${namedIn.join(' and ')}: change it before publishing.` : 'Check the summary, findings and drills for names before publishing.',
+        })
       })
     },
   })
@@ -471,6 +486,15 @@ function Editor({ analysis, answer, resultFor, limits, clipsHref }: { analysis: 
           <PublishForm published={analysis.published} state={analysis.state} lastChange={analysis.lastChange} lastResult={resultFor('publish')} />
         )}
       </Panel>
+
+      {analysis.published && (
+        <Panel id="sample" title="Public sample" lead="The lab may show one analysis on its public “sample analysis” page. The sample is a separate copy: changing or deleting this analysis later does not change it.">
+          <details open={resultFor('copy-sample') !== undefined}>
+            <summary className="cursor-pointer font-semibold text-brand-700">Copy as a public sample…</summary>
+            <CopySampleForm lastResult={resultFor('copy-sample')} />
+          </details>
+        </Panel>
+      )}
     </>
   )
 }
@@ -622,40 +646,6 @@ function DrillForm({ findingId, drill, lastResult }: { findingId: number; drill?
   )
 }
 
-/** A removal's button, and after the first press the question with the button that removes. */
-function RemoveForm({ intent, name, id, what, question, confirming }: { intent: Intent; name: string; id: number; what: string; question: string; confirming: boolean }) {
-  if (confirming) {
-    return (
-      <div role="group" aria-labelledby={`${intent}-${id}-question`} tabIndex={-1} ref={(element) => element?.focus()} className="mt-4 rounded-xl border border-amber-300 bg-amber-50 p-4">
-        <p id={`${intent}-${id}-question`} className="font-semibold text-ink">
-          {question} This cannot be undone.
-        </p>
-        <div className="mt-3 flex flex-wrap gap-3">
-          <Form method="post">
-            <input type="hidden" name="intent" value={intent} />
-            <input type="hidden" name={name} value={id} />
-            <button type="submit" name="confirm" value="yes" className="btn-primary bg-red-700 hover:bg-red-800">
-              Yes, remove it
-            </button>
-          </Form>
-          <Link to="." preventScrollReset className="btn-secondary">
-            Keep it
-          </Link>
-        </div>
-      </div>
-    )
-  }
-  return (
-    <Form method="post" className="mt-4">
-      <input type="hidden" name="intent" value={intent} />
-      <input type="hidden" name={name} value={id} />
-      <button type="submit" className="btn-secondary">
-        Remove<span className="sr-only"> {what}</span>…
-      </button>
-    </Form>
-  )
-}
-
 function PublishForm({ published, state, lastChange, lastResult }: { published: boolean; state: string; lastChange: string; lastResult: Last }) {
   const [form, fields] = useValidatedForm(PublishSchema, { id: 'publish-form', lastResult })
   return (
@@ -689,6 +679,37 @@ function PublishForm({ published, state, lastChange, lastResult }: { published: 
       <FormAlert id={form.errorId} errors={form.errors} />
       <SaveButton intent="publish" pendingLabel="Publishing...">
         {published ? 'Publish again' : 'Publish'}
+      </SaveButton>
+    </Form>
+  )
+}
+
+/**
+ * Copying the analysis as a draft sample: whose it is, and for a family's, the staff's record that
+ * the family agreed in writing.
+ */
+function CopySampleForm({ lastResult }: { lastResult: Last }) {
+  const [form, fields] = useValidatedForm(CopySampleSchema, { id: 'copy-sample-form', lastResult, defaultValue: { source: 'family_shared' } })
+  const { key, ...agreed } = getInputProps(fields.agreed, { type: 'checkbox' })
+  return (
+    <Form method="post" {...getFormProps(form)} className="mt-3 space-y-5">
+      <input type="hidden" name="intent" value="copy-sample" />
+      <FormAlert id={form.errorId} errors={form.errors} />
+      <p className="rounded-xl border border-amber-300 bg-amber-50 p-4 text-sm text-amber-950">
+        The copy leaves out the swimmer’s name, date of birth, the session dates, the booking, the clips and the report. The summary, findings and drills are copied as
+        written: check them for names on the sample’s page, and change them there, before you publish it.
+      </p>
+      <RadioGroupField field={fields.source} legend="Whose analysis is it?" options={SAMPLE_SOURCES} />
+      <div>
+        <label className="inline-flex min-h-11 items-center gap-3 text-ink">
+          <input key={key} {...agreed} className="h-5 w-5 accent-brand-700" />
+          The family agreed in writing to share this analysis anonymised
+        </label>
+        <FieldError field={fields.agreed} />
+      </div>
+      <TextAreaField field={fields.agreementNote} label="How and when the family agreed" note={`for example “By e-mail on 3 May 2026”, without their names; needed for a family’s analysis, up to ${SAMPLE_LIMITS.agreementNote} characters`} />
+      <SaveButton intent="copy-sample" pendingLabel="Copying...">
+        Copy as a draft sample
       </SaveButton>
     </Form>
   )

@@ -24,6 +24,7 @@ const SECTIONS = [
   { to: href('/admin/testimonials'), label: 'Testimonials' },
   // Analyses
   { to: href('/admin/reference-bands'), label: 'Reference bands' },
+  { to: href('/admin/sample-analysis'), label: 'Sample analysis' },
   { to: href('/admin/messages'), label: 'Messages' },
   { to: href('/admin/audit'), label: 'Audit log' },
 ]

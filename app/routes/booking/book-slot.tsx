@@ -4,6 +4,7 @@ import { Form, href, Link, redirect } from 'react-router'
 import type { Route } from './+types/book-slot'
 import { HoneypotField, RadioGroupField } from '~/components/form-controls'
 import { MonthCalendarCard } from '~/components/month-calendar'
+import { SampleAnalysisLink } from '~/components/sample-analysis-link'
 import { swimmerChoiceLabel } from '~/components/swimmer-fields'
 import { TimeSlotPicker } from '~/components/time-slot-picker'
 import { config } from '~/config.server'
@@ -20,6 +21,7 @@ import { BookableDateSchema, HoldSlotSchema } from '~/modules/booking/schemas'
 import { IMPORTANT_INFORMATION, SESSION_DAYS, SESSION_PRODUCT_CODE } from '~/modules/booking/texts'
 import { swimmerChoices, swimmerToBook } from '~/modules/booking/swimmer-choice.server'
 import { getCatalogue, requireItem } from '~/modules/site/site.server'
+import { hasPublishedSample } from '~/modules/analyses/samples.server'
 import { readForm } from '~/web/form-data.server'
 import { refusalOf } from '~/web/refusals.server'
 import { rowId } from '~/lib/row-id'
@@ -44,7 +46,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const choosing = swimmerChoices(user.id, now)
   // A time is Booked once each of the account's swimmers has a seat there.
   const scheduling = date ? choosing.then((choices) => daySchedule({ date, userId: user.id, days: SESSION_DAYS, now, swimmers: choices.swimmers.length })) : []
-  const [calendar, choices, schedule, hold, catalogue] = await Promise.all([monthCalendar(month, now, { days: SESSION_DAYS }), choosing, scheduling, customerHold(user.id, now), getCatalogue()])
+  const [calendar, choices, schedule, hold, catalogue, sampleAnalysis] = await Promise.all([monthCalendar(month, now, { days: SESSION_DAYS }), choosing, scheduling, customerHold(user.id, now), getCatalogue(), hasPublishedSample()])
   // Analyses: the invitation to the next analysis links here with ?swimmer=<id>; only the account's own swimmers are chosen by it.
   const invited = choices.swimmers.find((swimmer) => swimmer.id === rowId(params.get('swimmer'))) ?? null
   return {
@@ -63,6 +65,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     preselected: invited?.id ?? choices.preselected,
     invited: invited ? { id: invited.id, name: invited.name } : null,
     waitingForConsent: choices.swimmers.length > 0 && choices.swimmers.every((swimmer) => !swimmer.mayBeBooked),
+    sampleAnalysis,
   }
 }
 
@@ -107,7 +110,7 @@ function backTo(formData: FormData) {
 }
 
 export default function BookSlot({ loaderData }: Route.ComponentProps) {
-  const { today, month, previousMonth, nextMonth, calendar, date, schedule, hold, product, pricePaise, holdMinutes, swimmers, preselected, waitingForConsent, invited } = loaderData
+  const { today, month, previousMonth, nextMonth, calendar, date, schedule, hold, product, pricePaise, holdMinutes, swimmers, preselected, waitingForConsent, invited, sampleAnalysis } = loaderData
   const query = (values: Record<string, string | null | undefined>) => {
     const params = new URLSearchParams()
     for (const [key, value] of Object.entries(values)) if (value) params.set(key, value)
@@ -122,6 +125,7 @@ export default function BookSlot({ loaderData }: Route.ComponentProps) {
       <p className="mt-3 max-w-3xl text-lg text-muted">
         Pick a date and an available time. Your 3-day analysis runs at the same time on that date and the next two days the lab is open for it.
       </p>
+      <SampleAnalysisLink shown={sampleAnalysis} className="mt-1" />
       {invited && <p className="mt-2 font-semibold text-ink">{`Booking for ${invited.name}.`}</p>}
 
       {swimmers.length === 0 ? (

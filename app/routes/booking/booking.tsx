@@ -5,6 +5,7 @@ import { data, Form, href, Link, redirect, redirectDocument, useFetcher } from '
 import type { Route } from './+types/booking'
 import { FieldError, FormAlert, HoneypotField, PendingButton, RadioGroupField, TextAreaField, TextField, useLazyValidatedForm } from '~/components/form-controls'
 import { CheckoutStatus, ReceiptButton } from '~/components/checkout-status'
+import { SampleAnalysisLink } from '~/components/sample-analysis-link'
 import { APPLY_PROMO, ENTER_PROMO_CODE, PromoCodeForm, REMOVE_PROMO, typedPromoCode } from '~/components/promo-code'
 import { DetailRow, TooLateToChange } from '~/components/payment-status-card'
 import { callerOf, getUser } from '~/web/auth.server'
@@ -41,6 +42,7 @@ import { describesMinor, GuardianDeclarationField, showsWhen, swimmerChoiceLabel
 import { checkout, previewCode } from '~/modules/payments/checkout.server'
 import { promoDiscountRow } from '~/modules/promotions/texts'
 import { getCatalogue, requireItem } from '~/modules/site/site.server'
+import { hasPublishedSample } from '~/modules/analyses/samples.server'
 import { readForm } from '~/web/form-data.server'
 import { formatPhone } from '~/lib/phone'
 import { WhatsAppOptInField } from '~/components/whatsapp-opt-in'
@@ -79,7 +81,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       tooLateToChange: tooLateToChangeNotice(draft.date, draft.time),
     }
   }
-  const [dates, choices] = await Promise.all([bookingDates(), user ? bookingSwimmerChoices(user.id) : null])
+  const [dates, choices, sampleAnalysis] = await Promise.all([bookingDates(), user ? bookingSwimmerChoices(user.id) : null, hasPublishedSample()])
   // From the pricing page's buttons: the service the visitor chose there.
   const chosenService = services.find((service) => service.value === url.searchParams.get('service'))?.value
   // Back from step 2: the details as kept, the WhatsApp box as the visitor left it.
@@ -95,6 +97,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     step: 1 as const,
     services,
     prefill,
+    sampleAnalysis,
     times: prefill.date && dates.open.includes(prefill.date) ? await bookingTimesOn(prefill.date) : null,
     dates,
     constraint: getZodConstraint(PublicBookingSchema),
@@ -315,6 +318,7 @@ export default function Booking({ loaderData, actionData }: Route.ComponentProps
       <div className="mx-auto w-full max-w-3xl">
         <h1 className="text-3xl font-extrabold text-brand-900 sm:text-4xl">Book a Session</h1>
         <p className="mt-2 text-muted">A race analysis, a biomechanical analysis, or both, at our Bangalore lab.</p>
+        {loaderData.step === 1 && <SampleAnalysisLink shown={loaderData.sampleAnalysis} className="mt-1" />}
         <Progress step={loaderData.step} />
         <div className="card mt-6 p-6 shadow-sm sm:p-8">
           {loaderData.step === 1 && <DetailsStep loaderData={loaderData} actionData={actionData} />}

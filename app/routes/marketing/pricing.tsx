@@ -3,14 +3,16 @@ import type { Route } from './+types/pricing'
 import { Faq, type FaqItem } from '~/components/faq'
 import { PageHero } from '~/components/page-hero'
 import { PlanCard } from '~/components/plan-card'
+import { SampleAnalysisLink } from '~/components/sample-analysis-link'
 import { formatWholeRupees } from '~/lib/money'
 import { pageMeta } from '~/lib/seo'
+import { hasPublishedSample } from '~/modules/analyses/samples.server'
 import { singleServicePrices, singleSessionLength } from '~/modules/booking/public-booking.server'
 import { getCatalogue, getSiteSettings, requireItem } from '~/modules/site/site.server'
 import { publicBookingLink } from '~/lib/links'
 
 export async function loader() {
-  const [catalogue, settings, singleSessions] = await Promise.all([getCatalogue(), getSiteSettings(), singleServicePrices()])
+  const [catalogue, settings, singleSessions, sampleAnalysis] = await Promise.all([getCatalogue(), getSiteSettings(), singleServicePrices(), hasPublishedSample()])
   return {
     biomechanical: requireItem(catalogue, 'biomechanical_package'),
     race: requireItem(catalogue, 'race_analysis'),
@@ -19,6 +21,7 @@ export async function loader() {
     reportDelivery: settings.reportDelivery,
     refundPolicy: settings.refundPolicy,
     sessionLocation: settings.sessionLocation,
+    sampleAnalysis,
   }
 }
 
@@ -32,7 +35,7 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
   })
 
 export default function Pricing({ loaderData }: Route.ComponentProps) {
-  const { biomechanical, race, singleSessions, singleSessionTime, reportDelivery, refundPolicy, sessionLocation } = loaderData
+  const { biomechanical, race, singleSessions, singleSessionTime, reportDelivery, refundPolicy, sessionLocation, sampleAnalysis } = loaderData
   const regular = biomechanical.regularPricePaise
   const introPrice =
     regular !== null && regular > biomechanical.pricePaise
@@ -166,6 +169,7 @@ export default function Pricing({ loaderData }: Route.ComponentProps) {
             Prices in Indian rupees (INR). Pay securely online by UPI, card or net banking; your card details go straight to the
             payment gateway and never reach our servers.
           </p>
+          <SampleAnalysisLink shown={sampleAnalysis} className="mt-4 text-center" />
         </div>
       </section>
 

@@ -13,14 +13,16 @@ import {
 } from '~/components/illustrations/service-drawings'
 import { SwimmerIcon } from '~/components/line-icons'
 import { PageHero } from '~/components/page-hero'
+import { SampleAnalysisLink } from '~/components/sample-analysis-link'
 import { SectionHeading } from '~/components/section-heading'
 import { ServiceDetail } from '~/components/service-detail'
 import { pageMeta } from '~/lib/seo'
+import { hasPublishedSample } from '~/modules/analyses/samples.server'
 import { getSiteSettings } from '~/modules/site/site.server'
 
 export async function loader() {
-  const { reportDelivery } = await getSiteSettings()
-  return { reportDelivery }
+  const [{ reportDelivery }, sampleAnalysis] = await Promise.all([getSiteSettings(), hasPublishedSample()])
+  return { reportDelivery, sampleAnalysis }
 }
 
 export const meta: Route.MetaFunction = ({ matches }) =>
@@ -41,7 +43,7 @@ const SECTIONS = [
 const illustrationClass = 'mx-auto w-full max-w-md lg:max-w-lg'
 
 export default function Services({ loaderData }: Route.ComponentProps) {
-  const { reportDelivery } = loaderData
+  const { reportDelivery, sampleAnalysis } = loaderData
   return (
     <>
       <PageHero eyebrow="Analysis built for swimming" title="Our Services">
@@ -146,6 +148,7 @@ export default function Services({ loaderData }: Route.ComponentProps) {
           illustration={<ReportIllustration className={illustrationClass} />}
         />
       </div>
+      <SampleAnalysisLink shown={sampleAnalysis} className="container-page pb-12 text-center" />
 
       <section aria-labelledby="audience-heading" className="bg-brand-50 py-16 sm:py-20">
         <div className="container-page">

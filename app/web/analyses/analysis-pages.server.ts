@@ -7,7 +7,7 @@ import { rowId } from '~/lib/row-id'
 import { maySeeSwimmer, shareViewer, viewerOfUser, type AnalysisViewer } from '~/modules/analyses/access.server'
 import { ShareLinkSchema } from '~/modules/analyses/share-schemas'
 import { createShareLink, revokeShareLink, shareLinksOf } from '~/modules/analyses/shares.server'
-import { bandStanding, compareInHistory, formatChange, formatFigure, progressSeries, swimmerHeading, swimmerHistory, type AnalysisView, type HistoryEntry } from '~/modules/analyses/views.server'
+import { bandStanding, compareInHistory, formatChange, formatFigure, progressSeries, swimmerHeading, swimmerHistory, type AnalysisView, type HistoryEntry, type MetricView } from '~/modules/analyses/views.server'
 import { getUser, requestedPath, requireUser } from '~/web/auth.server'
 import { readForm } from '~/web/form-data.server'
 import { rejectBots } from '~/web/honeypot'
@@ -103,26 +103,31 @@ export function analysisPageOf(view: AnalysisView, { query, family }: { query: s
     sessions: sessionsText(view.sessionDates),
     summary: view.summary,
     poolLength: `${view.poolLengthMetres} m`,
-    events: view.events.map((event) => ({
-      id: event.id,
-      label: event.label,
-      metrics: event.metrics.map((metric) => ({
-        key: metric.key,
-        label: metric.label,
-        value: formatFigure(metric.value, metric.unit),
-        previous: metric.previous === null ? null : formatFigure(metric.previous, metric.unit),
-        change: metric.change === null ? null : formatChange(metric.change, metric.unit),
-        better: metric.better,
-        band: metric.bands.length
-          ? { value: metric.value, display: formatFigure(metric.value, metric.unit), betterWhen: metric.betterWhen, marks: metric.bands.map((band) => ({ ...band, display: formatFigure(band.value, metric.unit) })), standing: bandStanding(metric) ?? '' }
-          : null,
-      })),
-    })),
+    events: eventRowsOf(view.events),
     clips: view.clips.map((clip) => ({ id: clip.id, title: clip.title, hasPoster: clip.hasPoster, chapters: clip.chapters, angle: clip.angleLabel, event: clip.event })),
     findings: view.findings,
     report: reportView(view.report, (fileId) => analysisReportFileLink(view.id, fileId, query)),
     nextAnalysis: view.nextAnalysisOn ? { date: formatLongDate(view.nextAnalysisOn), bookHref: family && view.swimmer ? bookSlotLink({ swimmer: String(view.swimmer.id) }) : null } : null,
   }
+}
+
+/** An analysis's events as its page shows them, every figure written out (the family's and the public sample's alike). */
+export function eventRowsOf(events: Array<{ id: number; label: string; metrics: MetricView[] }>): AnalysisPageView['events'] {
+  return events.map((event) => ({
+    id: event.id,
+    label: event.label,
+    metrics: event.metrics.map((metric) => ({
+      key: metric.key,
+      label: metric.label,
+      value: formatFigure(metric.value, metric.unit),
+      previous: metric.previous === null ? null : formatFigure(metric.previous, metric.unit),
+      change: metric.change === null ? null : formatChange(metric.change, metric.unit),
+      better: metric.better,
+      band: metric.bands.length
+        ? { value: metric.value, display: formatFigure(metric.value, metric.unit), betterWhen: metric.betterWhen, marks: metric.bands.map((band) => ({ ...band, display: formatFigure(band.value, metric.unit) })), standing: bandStanding(metric) ?? '' }
+        : null,
+    })),
+  }))
 }
 
 /** "Tuesday, 1 December 2026 to Thursday, 3 December 2026", or the one day. */
