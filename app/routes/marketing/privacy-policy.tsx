@@ -291,6 +291,24 @@ export default function PrivacyPolicy({ loaderData }: Route.ComponentProps) {
       ),
     },
     {
+      id: 'testimonials',
+      title: 'Testimonials',
+      body: (
+        <>
+          <p>
+            We show a swimmer&apos;s, parent&apos;s or coach&apos;s words on this website only after that person agrees (for a
+            swimmer under 18, their parent or guardian) through a link we e-mail them, which shows exactly the words, name, role
+            and photo that would appear. We keep the time of the agreement and exactly what was agreed to, and the address we
+            asked.
+          </p>
+          <p>
+            You can take your words off the website at any time, at once, with the link in the e-mail confirming your agreement,
+            or by asking us; we then delete them and the address on request. If anything we show would change, we ask again first.
+          </p>
+        </>
+      ),
+    },
+    {
       id: 'rights',
       title: 'Your Rights and How to Use Them',
       body: (
