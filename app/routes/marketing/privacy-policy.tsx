@@ -5,7 +5,7 @@ import { LegalContactDetails, legalContactOf, LegalPage, type LegalSection } fro
 import { pageMeta, PRODUCT_NAME } from '~/lib/seo'
 import { getSiteSettings } from '~/modules/site/site.server'
 
-const LAST_UPDATED = '2026-11-27'
+const LAST_UPDATED = '2026-11-28'
 
 /** Shown until staff name the grievance officer in the settings. */
 const OFFICER_PLACEHOLDER = '[Grievance officer — to be supplied by the lab]'
