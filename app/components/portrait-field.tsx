@@ -28,13 +28,20 @@ export function PortraitField({ field, portraits, label = 'Photo', hint }: { fie
           </option>
         ))}
       </select>
-      <FieldHint field={field}>
-        {hint}{' '}
-        <Link to={href('/admin/media')} className="font-semibold text-brand-700 underline">
-          Open the media library
-        </Link>
-      </FieldHint>
+      <MediaLibraryHint field={field}>{hint}</MediaLibraryHint>
       <FieldError field={field} />
     </div>
+  )
+}
+
+/** A photo field's hint, with the way to the media library where its photos come from. */
+export function MediaLibraryHint({ field, children }: { field: Field; children: ReactNode }) {
+  return (
+    <FieldHint field={field}>
+      {children}{' '}
+      <Link to={href('/admin/media')} className="font-semibold text-brand-700 underline">
+        Open the media library
+      </Link>
+    </FieldHint>
   )
 }

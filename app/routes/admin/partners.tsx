@@ -1,8 +1,9 @@
 import { getFormProps, getSelectProps, type FieldMetadata, type SubmissionResult } from '@conform-to/react'
-import { Form, href, Link } from 'react-router'
+import { Form, href } from 'react-router'
 import type { Route } from './+types/partners'
-import { FieldError, FieldHint, FormAlert, SaveButton as AnySaveButton, SelectField, TextField, useValidatedForm } from '~/components/form-fields'
+import { FieldError, FormAlert, SaveButton as AnySaveButton, SelectField, TextField, useValidatedForm } from '~/components/form-fields'
 import { Panel } from '~/components/panel'
+import { MediaLibraryHint } from '~/components/portrait-field'
 import { ResponsivePicture } from '~/components/picture'
 import { publicPictures, usablePhotos } from '~/modules/media/media.server'
 import { addPartner, deletePartner, movePartner, partnersForStaff, setPartnerShown, updatePartner } from '~/modules/partners/partners.server'
@@ -148,12 +149,7 @@ function LogoField({ field, logos }: { field: Field; logos: Logos }) {
           ))}
         </optgroup>
       </select>
-      <FieldHint field={field}>
-        A partner's logo from the Partner logos, a venue's from the Venue photos, each with alt text.{' '}
-        <Link to={href('/admin/media')} className="font-semibold text-brand-700 underline">
-          Open the media library
-        </Link>
-      </FieldHint>
+      <MediaLibraryHint field={field}>A partner's logo from the Partner logos, a venue's from the Venue photos, each with alt text.</MediaLibraryHint>
       <FieldError field={field} />
     </div>
   )
