@@ -9,6 +9,13 @@ describe('inspecting an upload', () => {
     expect(inspection).toEqual({ ok: true, contentType: 'image/jpeg', width: 1200, height: 1600 })
   })
 
+  it('takes a PNG straight from a phone too', async () => {
+    const png = await phonePhoto({ format: 'png' })
+    expect(await inspectImage(png, 'portrait')).toEqual({ ok: true, contentType: 'image/png', width: 1200, height: 1600 })
+    const { files } = await renderImage(png, 'portrait')
+    expect(files.filter((file) => file.format === 'jpeg').map((file) => [file.width, file.height])).toEqual([[160, 213], [320, 427], [640, 853]])
+  })
+
   it('asks for a JPEG instead of an iPhone HEIC photo', async () => {
     const inspection = await inspectImage(heicHeader(), 'portrait')
     expect(inspection).toMatchObject({ ok: false, message: expect.stringContaining('HEIC') })
