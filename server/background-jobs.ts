@@ -133,15 +133,20 @@ export class BackgroundJobs {
     if (offered) this.logger.info({ offered }, 'camp seats offered to the waitlist')
   }
 
-  /** Each round's photos are made in a child process that ends with the round (see image-renderer.ts). */
+  /**
+   * Each photo is made in a child process of its own that ends with it (see image-renderer.ts):
+   * what one photo took is given back before the next begins, instead of piling up over a round.
+   */
   private async processMedia() {
-    const renderer = new ChildImageRenderer(this.logger)
-    try {
-      const finished = await processPendingMedia(this.now, renderer.render)
-      if (finished) this.logger.info({ finished }, 'media uploads processed')
-    } finally {
-      renderer.close()
-    }
+    const finished = await processPendingMedia(this.now, async (bytes, collection) => {
+      const renderer = new ChildImageRenderer(this.logger)
+      try {
+        return await renderer.render(bytes, collection)
+      } finally {
+        renderer.close()
+      }
+    })
+    if (finished) this.logger.info({ finished }, 'media uploads processed')
   }
 
   private async housekeeping() {

@@ -20,7 +20,7 @@ type Reply = { id: number; image?: RenderedImage; error?: string }
  * with its own threads) leaves glibc's allocator holding hundreds of megabytes it will not give
  * back to the system; in a process that exits when the work is done, all of it goes back, and the
  * site that answers the pages keeps only the uploads it holds for a moment. The child is started
- * at the first photo of a round, not at a poll that finds none.
+ * at the first photo it is given, not at a poll that finds none.
  */
 export class ChildImageRenderer {
   private child: ChildProcess | undefined
