@@ -83,6 +83,17 @@ describe('a video the hero can loop', () => {
     padded.set(file, 32)
     expect(inspectVideoLoop(padded.subarray(32, 32 + file.length))).toMatchObject({ ok: true, durationMs: 4000 })
   })
+
+  it("reads a Node Buffer that is a view into a larger one, and leaves the caller's bytes as they were", () => {
+    const file = fixture('loop-h264.mp4')
+    const padded = Buffer.alloc(file.length + 64)
+    padded.set(file, 32)
+    // A Buffer's slice() is a view, not a copy: the check must copy the bytes it renames boxes in.
+    const view = padded.subarray(32, 32 + file.length)
+    expect(inspectVideoLoop(view)).toMatchObject({ ok: true, durationMs: 4000 })
+    expect(Buffer.from(view).equals(Buffer.from(file))).toBe(true)
+    expect(inspectVideoLoop(view)).toMatchObject({ ok: true, durationMs: 4000 })
+  })
 })
 
 describe('a file the hero cannot loop, in a sentence for staff', () => {

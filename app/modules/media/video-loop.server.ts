@@ -141,7 +141,9 @@ function refuse(message: string): VideoLoopInspection {
  * a larger one (Node's pool).
  */
 function withOnlyReadBoxes(bytes: Uint8Array): Uint8Array | string {
-  const copy = bytes.slice()
+  // A new array of its own (at offset 0 of its own buffer): a Node Buffer's slice() is a view, which
+  // the renaming would write through to the caller's bytes, at the offset of a pooled buffer.
+  const copy = new Uint8Array(bytes)
   const walk: Walk = { view: new DataView(copy.buffer), samples: 0 }
   try {
     walkTopLevel(walk)
