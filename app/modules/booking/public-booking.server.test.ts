@@ -80,9 +80,10 @@ describe('holding a single session', () => {
 
 describe('who swims', () => {
   const forChild = (overrides: Partial<PublicBookingInput> = {}) => details({ name: 'Ravi Kumar', email: 'Ravi@Example.com', whoSwims: 'someone_else', swimmerName: 'Kavya Kumar', swimmerAge: '12', ...overrides })
+  // In the order they were made: without ORDER BY the database may hand rows back in any order.
   const rows = async () => ({
-    bookings: await db().select({ userId: bookings.userId, swimmerId: bookings.swimmerId, swimmerName: bookings.swimmerName, swimmerAge: bookings.swimmerAge, customerName: bookings.customerName }).from(bookings),
-    consents: await db().select().from(guardianConsents),
+    bookings: await db().select({ userId: bookings.userId, swimmerId: bookings.swimmerId, swimmerName: bookings.swimmerName, swimmerAge: bookings.swimmerAge, customerName: bookings.customerName }).from(bookings).orderBy(asc(bookings.id)),
+    consents: await db().select().from(guardianConsents).orderBy(asc(guardianConsents.id)),
   })
 
   it('is the account’s swimmer it chose, as on /book-slot; the account holder stays the one who books', async () => {
