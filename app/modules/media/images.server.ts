@@ -1,12 +1,23 @@
 import { createHash } from 'node:crypto'
-import sharp, { type Metadata } from 'sharp'
+import type { Metadata } from 'sharp'
 import { imageTypeOf } from '~/modules/storage/signatures'
 import { COLLECTIONS, IMAGE_MAX_BYTES, IMAGE_MAX_PIXELS, IMAGE_WIDTHS, megabytes, type MediaCollection } from './limits'
 
-// libvips keeps decoded images and open files in a cache of its own (by default up to 50 MB and
-// 100 operations per thread pool): the pipeline never reads the same upload twice, so the cache
-// would only hold memory. Its threads stay at one per core.
-sharp.cache(false)
+let library: Promise<typeof import('sharp').default> | undefined
+
+/**
+ * sharp and its libvips, loaded at the first upload rather than when the site starts: tens of
+ * milliseconds and about 20 MB in every process, most of which never sees a photo. libvips keeps
+ * decoded images and open files in a cache of its own (by default up to 50 MB and 100 operations):
+ * nothing here reads the same upload twice, so the cache would only hold memory.
+ */
+function loadSharp() {
+  library ??= import('sharp').then(({ default: sharp }) => {
+    sharp.cache(false)
+    return sharp
+  })
+  return library
+}
 
 export type ImageInspection =
   | { ok: true; contentType: 'image/jpeg' | 'image/png' | 'image/webp'; width: number; height: number }
@@ -44,6 +55,7 @@ export async function inspectImage(bytes: Uint8Array, collection: MediaCollectio
   const contentType = imageTypeOf(bytes)
   if (!contentType) return refuse('This file is not a photo the site can use. Upload a JPEG, PNG or WebP image.')
   if (bytes.length > IMAGE_MAX_BYTES) return refuse(`This photo is ${megabytes(bytes.length)}; a photo may be ${megabytes(IMAGE_MAX_BYTES)} at most.`)
+  const sharp = await loadSharp()
   let metadata: Metadata
   try {
     metadata = await sharp(bytes).metadata()
@@ -90,6 +102,7 @@ export function widthsFor(uprightWidth: number, maxWidth: number) {
  * no ICC profile, no comment. The upload is decoded once, to at most the widest width needed.
  */
 export async function renderImage(bytes: Uint8Array, collection: MediaCollection): Promise<RenderedImage> {
+  const sharp = await loadSharp()
   const upright = await sharp(bytes, { limitInputPixels: IMAGE_MAX_PIXELS })
     .autoOrient()
     .resize({ width: COLLECTIONS[collection].maxWidth, withoutEnlargement: true })
