@@ -1,26 +1,28 @@
 import { useEffect } from 'react'
 import { href, Link, useFetcher, useLocation } from 'react-router'
 import { BANNER_CLOSE_PATH } from '~/web/banner/banner'
-import type { BannerCamp } from '~/web/banner/banner-view.server'
+import type { BannerCamp, BannerCoach } from '~/web/banner/banner-view.server'
 import type { Picture } from '~/modules/media/picture'
 import { useHydrated } from '~/web/use-hydrated'
-import { PortraitPlaceholder } from './icons'
+import { BrandPattern } from './brand-pattern'
 import { ResponsivePicture } from './picture'
 import { CloseIcon } from './control-icons'
 
-type BannerCoach = { name: string; credentials: string; placeholder: boolean }
-type BannerDetailsProps = { camps: BannerCamp[]; coach: BannerCoach; coachPicture: Picture | null }
+type BannerProps = { camps: BannerCamp[]; coach: BannerCoach | null; coachPicture: Picture | null }
+
+/** The banner's controls on its dark background: a white focus ring, since the site's own would not show. */
+const REGISTER_LINK = 'min-h-11 shrink-0 items-center rounded-lg bg-white px-4 font-bold text-brand-900 hover:bg-brand-50 focus-visible:outline-white'
 
 /**
  * The site-wide camp promotion. Prices and dates come from the camps table, never from copy.
  *
- * On a phone it is one line (the camps and their first dates) that opens on "Details" for
- * everything else, a native <details> that needs no script; from the md breakpoint the whole
- * banner shows in one row. Its close button posts a plain form (the banner then stays closed for
- * the visit, see routes/resources/banner.close.ts); with JavaScript the post happens in the background and
- * the banner goes at once, without reloading the page.
+ * One slim line at every size, a native <details> that needs no script: the camps (with the coach,
+ * the price and the way to register as the width allows) and "Details" for the rest. Its close
+ * button posts a plain form (the banner then stays closed for the visit, see
+ * routes/resources/banner.close.ts); with JavaScript the post happens in the background and the
+ * banner goes at once, without reloading the page.
  */
-export function CampBanner({ camps, coach, coachPicture }: BannerDetailsProps) {
+export function CampBanner({ camps, coach, coachPicture }: BannerProps) {
   const fetcher = useFetcher<{ closed: boolean }>({ key: 'close-banner' })
   const location = useLocation()
   const hydrated = useHydrated()
@@ -35,11 +37,30 @@ export function CampBanner({ camps, coach, coachPicture }: BannerDetailsProps) {
   if (!first || closing) return null
   return (
     <aside aria-label="Swimming camps" className="bg-gradient-to-r from-brand-900 to-brand-700 text-white" id="promo-banner">
-      <div className="container-page flex items-start gap-2 py-1 md:items-center md:gap-4 md:py-0">
-        <details className="group min-w-0 flex-1 md:hidden">
-          <summary className="flex min-h-11 cursor-pointer items-center gap-2 rounded-lg text-sm focus-visible:outline-white">
+      <div className="container-page flex items-start gap-2 py-1 md:gap-3">
+        <details className="group min-w-0 flex-1">
+          <summary className="flex min-h-11 cursor-pointer list-none items-center gap-2 rounded-lg text-sm md:gap-3 focus-visible:outline-white [&::-webkit-details-marker]:hidden">
+            {coachPicture && (
+              <ResponsivePicture picture={coachPicture} sizes="32px" className="hidden h-8 w-8 shrink-0 rounded-full ring-2 ring-white/60 md:block" imgClassName="h-full w-full object-cover" />
+            )}
             <span className="min-w-0 flex-1 truncate">
-              <span className="font-bold">Swimming camps</span> <span className="text-brand-100">{first.dates}</span>
+              <span className="font-bold">Swimming camps</span>
+              {coach && (
+                <span className="hidden md:inline">
+                  {' '}
+                  with <span className="font-bold">{coach.name}</span>
+                </span>
+              )}{' '}
+              <span className="text-brand-100">
+                <span aria-hidden="true" className="hidden md:inline">
+                  ·{' '}
+                </span>
+                {first.dates}
+              </span>
+            </span>
+            <span className="hidden shrink-0 items-center gap-2 lg:flex">
+              <span className="font-extrabold">{first.price}</span>
+              {first.earlyBird && <SavingChip saving={first.earlyBird.saving} />}
             </span>
             <span className="inline-flex shrink-0 items-center gap-1 rounded-md border border-white/70 px-2 py-1 font-semibold">
               Details
@@ -48,13 +69,11 @@ export function CampBanner({ camps, coach, coachPicture }: BannerDetailsProps) {
               </svg>
             </span>
           </summary>
-          <div className="flex flex-col gap-3 pt-2 pb-3">
-            <BannerDetails camps={camps} coach={coach} coachPicture={coachPicture} />
-          </div>
-        </details>
-        <div className="hidden min-w-0 flex-1 py-4 md:flex md:items-center md:justify-between md:gap-6">
           <BannerDetails camps={camps} coach={coach} coachPicture={coachPicture} />
-        </div>
+        </details>
+        <Link to={href('/onboarding')} className={`hidden text-sm md:inline-flex ${REGISTER_LINK}`}>
+          Register
+        </Link>
         <fetcher.Form method="post" action={BANNER_CLOSE_PATH} className="shrink-0">
           <input type="hidden" name="returnTo" value={`${location.pathname}${location.search}`} />
           {hydrated && <input type="hidden" name="inPlace" value="1" />}
@@ -71,28 +90,35 @@ export function CampBanner({ camps, coach, coachPicture }: BannerDetailsProps) {
   )
 }
 
+function SavingChip({ saving }: { saving: string }) {
+  return <span className="rounded bg-accent-500 px-1.5 py-0.5 text-xs font-bold text-ink">Save {saving}</span>
+}
+
 /**
- * Everything the banner says: the coach (with their photo once staff choose one), the camps with
- * their venue and batches, the price and the way to register.
+ * What opens on "Details": the coach and their credentials, every camp with its dates, the venue and
+ * batches, and the price in full. On a phone it also holds the coach's photo and the way to register,
+ * which the line itself shows from the md breakpoint.
  */
-function BannerDetails({ camps, coach, coachPicture }: BannerDetailsProps) {
+function BannerDetails({ camps, coach, coachPicture }: BannerProps) {
   const [first] = camps
   if (!first) return null
   return (
-    <>
-      <div className="flex items-center gap-3">
-        {coachPicture ? (
-          <ResponsivePicture picture={coachPicture} sizes="56px" className="h-14 w-14 shrink-0 rounded-full" imgClassName="h-full w-full object-cover" />
-        ) : (
-          <PortraitPlaceholder className="h-14 w-14 shrink-0" label={coach.placeholder ? 'Coach photo (placeholder)' : `Photo of ${coach.name}`} />
-        )}
-        <div>
-          <p className="text-sm font-semibold tracking-wide text-brand-100 uppercase">Swimming camps with</p>
-          <p className="font-bold">{coach.name}</p>
-          <p className="text-sm text-brand-100">{coach.credentials}</p>
+    <div className="grid gap-3 pt-2 pb-3 text-sm md:grid-cols-3 md:gap-6 md:pt-1">
+      {coach && (
+        <div className="flex items-center gap-3">
+          {coachPicture ? (
+            <ResponsivePicture picture={coachPicture} sizes="56px" className="h-14 w-14 shrink-0 rounded-full md:hidden" imgClassName="h-full w-full object-cover" />
+          ) : (
+            <BrandPattern seed={coach.name} shape="circle" className="h-14 w-14 shrink-0 rounded-full ring-2 ring-white/40 md:hidden" />
+          )}
+          <div>
+            <p className="text-xs font-semibold tracking-wide text-brand-100 uppercase md:hidden">Swimming camps with</p>
+            <p className="font-bold">{coach.name}</p>
+            {coach.credentials && <p className="text-brand-100">{coach.credentials}</p>}
+          </div>
         </div>
-      </div>
-      <div className="text-sm">
+      )}
+      <div>
         <ul className="flex flex-wrap gap-x-4 gap-y-1 font-semibold">
           {camps.map((camp) => (
             <li key={camp.code}>
@@ -119,17 +145,17 @@ function BannerDetails({ camps, coach, coachPicture }: BannerDetailsProps) {
                 <span className="sr-only">regular price </span>
                 {first.earlyBird.regularPrice}
               </s>{' '}
-              <span className="rounded bg-accent-500 px-1.5 py-0.5 text-xs font-bold text-ink">Save {first.earlyBird.saving}</span>
+              <SavingChip saving={first.earlyBird.saving} />
             </>
           ) : (
             <span className="text-2xl font-extrabold">{first.price}</span>
           )}
           <span className="block text-xs text-brand-100">Limited slots available</span>
         </p>
-        <Link to={href('/onboarding')} className="inline-flex min-h-11 items-center rounded-lg bg-white px-5 font-bold text-brand-900 hover:bg-brand-50">
+        <Link to={href('/onboarding')} className={`inline-flex px-5 text-base md:hidden ${REGISTER_LINK}`}>
           Register
         </Link>
       </div>
-    </>
+    </div>
   )
 }

@@ -9,14 +9,3 @@ export function LogoMark({ className }: { className?: string }) {
     </svg>
   )
 }
-
-/** A neutral portrait placeholder, used until the lab supplies a real photo. */
-export function PortraitPlaceholder({ className, label }: { className?: string; label: string }) {
-  return (
-    <svg role="img" aria-label={label} viewBox="0 0 96 96" className={className}>
-      <rect width="96" height="96" rx="48" fill="#cffafe" />
-      <circle cx="48" cy="38" r="16" fill="#0e7490" />
-      <path d="M18 84c4-18 16-26 30-26s26 8 30 26" fill="#0e7490" />
-    </svg>
-  )
-}

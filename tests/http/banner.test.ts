@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { Visitor } from '../support/visitor'
+import { SITE_SETTINGS_SEED } from '~/db/seed.server'
+import { between } from '../support/page-text'
+import { text, Visitor } from '../support/visitor'
 import { useTestSite } from '../support/site'
 
 // The camp banner: on the marketing pages, never on paying, status and account pages, and
@@ -21,6 +23,19 @@ describe('where the banner shows', () => {
       // One line that opens for the details, without a script.
       expect(page.html, path).toMatch(/<details[^>]*><summary[^>]*>[\s\S]*?Details[\s\S]*?<\/summary>[\s\S]*?Limited slots available/)
     }
+  })
+
+  it('while the coach is still the lab’s placeholder, speaks of the camps alone: no bracketed name, no portrait', async () => {
+    const html = (await new Visitor(site.url).get('/pricing')).html
+    const banner = between(html, BANNER, '</aside>')
+    expect(SITE_SETTINGS_SEED.coach.placeholder).toBe(true)
+    expect(text(between(banner, '<summary', '</summary>')).trim()).toMatch(/^Swimming camps · \d+–\d+ August \d{4} ₹35,000 Save ₹5,000 Details$/)
+    expect(text(banner)).not.toContain('Swimming camps with')
+    expect(text(banner)).not.toContain('[')
+    expect(banner).not.toMatch(/<svg[^>]*role="img"|<img|<picture/)
+    // Nor in the data the page carries for the banner.
+    expect(html).not.toContain(SITE_SETTINGS_SEED.coach.name)
+    expect(html).not.toContain(SITE_SETTINGS_SEED.coach.credentials)
   })
 
   it('is not on the paying, status and account pages', async () => {

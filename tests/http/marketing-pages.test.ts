@@ -132,17 +132,20 @@ describe('about page (/about)', () => {
     ])
   })
 
-  it('shows the four team members of the site settings as the placeholders they are', async () => {
-    const team = section((await getPage('/about')).main, 'team-heading')
-    expect(SITE_SETTINGS_SEED.team).toHaveLength(4)
-    expect(textsOf(team, 'h3')).toEqual(SITE_SETTINGS_SEED.team.map((member) => member.name))
+  it('shows none of the seeded placeholder team, only a designed band saying the team is to come', async () => {
+    const { html } = await getPage('/about')
+    const team = section(html, 'team-heading')
+    expect(SITE_SETTINGS_SEED.team.every((member) => member.placeholder)).toBe(true)
+    expect(textsOf(team, 'h3')).toEqual([])
+    expect(textOf(team)).toContain('Names, photos and profiles of our team are being finalised and will appear here soon.')
+    // The band is the brand's pattern, hidden from screen readers: no image with a name, no silhouette.
+    expect(team).toMatch(/<svg aria-hidden="true" focusable="false"/)
+    expect(team).not.toMatch(/role="img"|aria-label=/)
+    // Nowhere in the page, nor in the data it carries, a bracketed name, role or bio of the team or the coach.
     for (const member of SITE_SETTINGS_SEED.team) {
-      expect(textOf(team)).toContain(member.role)
-      expect(textOf(team)).toContain(member.bio)
+      for (const placeholder of [member.name, member.role, member.bio]) expect(html).not.toContain(placeholder)
     }
-    expect(team.match(/data-placeholder="true"/g)).toHaveLength(4)
-    expect(team.match(/role="img" aria-label="Photo of team member \d, to be supplied by the lab"/g)).toHaveLength(4)
-    expect(textOf(team)).toContain('being finalised')
+    expect(html).not.toMatch(/\[(Team member \d|Role|Short bio|Coach name|Coach credentials) —/)
   })
 
   it('gives the location from the site settings and a way to book or get in touch', async () => {
@@ -279,6 +282,9 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('with settings and prices the
     expect(textsOf(team, 'h3')).toEqual(edited.settings.team.map((member) => member.name))
     expect(team).not.toContain('data-placeholder')
     expect(textOf(team)).not.toContain('being finalised')
+    // No photos chosen yet: each card has the brand's pattern, decorative, where the photo will go.
+    expect(team.match(/<svg aria-hidden="true" focusable="false"/g)).toHaveLength(edited.settings.team.length)
+    expect(team).not.toContain('role="img"')
     expect(textOf(section(main, 'location-heading'))).toContain(edited.settings.venueName)
   })
 

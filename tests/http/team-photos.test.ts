@@ -21,16 +21,19 @@ const site = useTestSite(
       photos.undescribed = await addPortrait(db, { title: 'Untitled portrait', altText: '', status: 'ready' })
       photos.processing = await addPortrait(db, { title: 'Still processing', altText: 'A swimmer in a cap', status: 'processing' })
       photos.spare = await addPortrait(db, { title: 'Analyst portrait', altText: 'The lab analyst at a laptop', status: 'ready' })
-      const [first, second, third, fourth] = SITE_SETTINGS_SEED.team
+      const [, , , fourth] = SITE_SETTINGS_SEED.team
+      const named = (name: string) => ({ name, role: 'Sports scientist', bio: `${name} studies how swimmers move.`, placeholder: false })
       await db
         .update(siteSettings)
         .set({
-          coach: { ...SITE_SETTINGS_SEED.coach, photoId: photos.coach.id },
+          // Named, with the credentials still to come.
+          coach: { ...SITE_SETTINGS_SEED.coach, name: 'Priya Rao', placeholder: false, photoId: photos.coach.id },
           team: [
-            { ...first!, photoId: photos.meera.id },
-            { ...second!, photoId: photos.undescribed.id },
-            { ...third!, photoId: photos.processing.id },
-            { ...fourth! },
+            { ...named('Meera Iyer'), photoId: photos.meera.id },
+            { ...named('Kavya Nair'), photoId: photos.undescribed.id },
+            { ...named('Rohan Das'), photoId: photos.processing.id },
+            // Still the lab's placeholder, with a photo chosen already.
+            { ...fourth!, photoId: photos.spare.id },
           ],
         })
         .where(eq(siteSettings.id, 1))
@@ -67,12 +70,23 @@ describe('the team on /about', () => {
     expect(card).not.toContain('role="img"')
   })
 
-  it('keeps the neutral portrait for a photo without alt text, one still processing, and a member without one', async () => {
-    const [, undescribed, processing, none] = await teamCards()
-    for (const [position, card] of [[2, undescribed], [3, processing], [4, none]] as const) {
-      expect(card, `member ${position}`).not.toContain('<picture')
-      expect(card, `member ${position}`).toContain(`role="img" aria-label="Photo of team member ${position}, to be supplied by the lab"`)
+  it('draws the brand pattern, not an image, for a photo without alt text and one still processing', async () => {
+    const [, undescribed, processing] = await teamCards()
+    for (const [name, card] of [['Kavya Nair', undescribed], ['Rohan Das', processing]] as const) {
+      expect(card, name).toContain(name)
+      expect(card, name).not.toContain('<picture')
+      expect(card, name).toMatch(/<svg aria-hidden="true" focusable="false"/)
+      expect(card, name).not.toMatch(/role="img"|aria-label=/)
     }
+  })
+
+  it('leaves out a member who is still a placeholder, photo or not, and says the team is still to come', async () => {
+    const cards = await teamCards()
+    expect(cards).toHaveLength(3)
+    const html = (await new Visitor(site.url).get('/about')).html
+    expect(html).not.toContain(SITE_SETTINGS_SEED.team[3]!.name)
+    expect(html).not.toContain(photos.spare.variants[0]!.name)
+    expect(text(section(html, 'team-heading'))).toContain('Names, photos and profiles of our team are being finalised and will appear here soon.')
   })
 })
 
@@ -80,9 +94,14 @@ describe('the camp banner', () => {
   it('shows the coach’s photo, and only that one of the library', async () => {
     const html = (await new Visitor(site.url).get('/pricing')).html
     const banner = between(html, 'aria-label="Swimming camps"', '</aside>')
+    // Small in the line from the md breakpoint, larger in the details on a phone.
+    expect(banner).toContain(`srcSet="${srcSet(photos.coach.variants, 'avif')}" sizes="32px"`)
     expect(banner).toContain(`srcSet="${srcSet(photos.coach.variants, 'avif')}" sizes="56px"`)
     expect(banner).toContain('alt="The camp coach on the pool deck, whistle in hand"')
-    expect(banner).not.toContain('Coach photo (placeholder)')
+    expect(text(banner)).toContain('Swimming camps with Priya Rao')
+    // The credentials still to come are left out, not shown in brackets.
+    expect(text(banner)).not.toContain('[')
+    expect(html).not.toContain(SITE_SETTINGS_SEED.coach.credentials)
     // The page's data carries the coach's picture, not the team's or the rest of the library.
     expect(html).not.toContain(photos.meera.variants[0]!.name)
   })

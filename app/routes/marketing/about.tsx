@@ -1,6 +1,7 @@
 import { href } from 'react-router'
 import type { Route } from './+types/about'
 import { ArrowLink } from '~/components/arrow-link'
+import { BrandPattern } from '~/components/brand-pattern'
 import { JoinTheMovement } from '~/components/call-to-action'
 import { FeatureCard } from '~/components/feature-card'
 import { ChatFeedbackIcon, TargetIcon } from '~/components/inner-page-feature-icons'
@@ -14,20 +15,26 @@ import { TeamMemberCard } from '~/components/team-member-card'
 import { Testimonials } from '~/components/testimonials'
 import { pageMeta } from '~/lib/seo'
 import { publicPictures } from '~/modules/media/media.server'
+import { isNamed, suppliedText } from '~/modules/site/people'
 import { getSiteSettings } from '~/modules/site/site.server'
 import { partnersForPages } from '~/modules/partners/partners.server'
 import { publicTestimonials } from '~/modules/testimonials/testimonials.server'
 
 export async function loader() {
   const [{ team, venueName, sessionLocation, postalAddress }, pictures, partners, testimonials] = await Promise.all([getSiteSettings(), publicPictures(), partnersForPages(), publicTestimonials()])
+  const named = team.filter(isNamed)
   return {
-    // Each member with the photo the page draws, if it is ready and described: not the whole library.
-    team: team.map(({ photoId, ...member }) => ({ ...member, picture: (photoId && pictures.get(photoId)) || null })),
+    // The members the lab has named, each with the photo the page draws if it is ready and described
+    // (not the whole library). Placeholders stay off the page and out of its data.
+    team: named.map(({ name, role, bio, photoId }) => ({ name, role: suppliedText(role), bio: suppliedText(bio), picture: (photoId && pictures.get(photoId)) || null })),
+    teamComplete: named.length === team.length,
     location: { venueName, sessionLocation, postalAddress },
     partners,
     testimonials,
   }
 }
+
+const TEAM_TO_COME = 'Names, photos and profiles of our team are being finalised and will appear here soon.'
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, {
@@ -38,8 +45,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
   })
 
 export default function About({ loaderData }: Route.ComponentProps) {
-  const { team, location, partners } = loaderData
-  const teamIncomplete = team.some((member) => member.placeholder)
+  const { team, teamComplete, location, partners } = loaderData
   return (
     <>
       <PageHero eyebrow="About Us" title="Bringing Sports Science to Indian Swimming">
@@ -98,18 +104,23 @@ export default function About({ loaderData }: Route.ComponentProps) {
           <SectionHeading id="team-heading" eyebrow="People" title="Our Team" align="center">
             The people behind the lab and behind every analysis.
           </SectionHeading>
-          {teamIncomplete && (
-            <p className="mx-auto mt-4 max-w-2xl text-center text-sm text-muted">
-              Names, photos and profiles of our team are being finalised and will appear here soon.
-            </p>
+          {team.length === 0 ? (
+            <div className="mx-auto mt-10 max-w-3xl overflow-hidden rounded-3xl bg-white shadow-sm ring-1 ring-brand-100">
+              <BrandPattern seed="team" shape="band" className="h-28 w-full sm:h-36" />
+              <p className="px-6 py-5 text-center text-muted">{TEAM_TO_COME}</p>
+            </div>
+          ) : (
+            <>
+              {!teamComplete && <p className="mx-auto mt-4 max-w-2xl text-center text-sm text-muted">{TEAM_TO_COME}</p>}
+              <ul className="mt-10 grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
+                {team.map((member, index) => (
+                  <li key={`${index}-${member.name}`}>
+                    <TeamMemberCard {...member} />
+                  </li>
+                ))}
+              </ul>
+            </>
           )}
-          <ul className="mt-10 grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
-            {team.map((member, index) => (
-              <li key={`${index}-${member.name}`}>
-                <TeamMemberCard {...member} position={index + 1} />
-              </li>
-            ))}
-          </ul>
         </div>
       </section>
 

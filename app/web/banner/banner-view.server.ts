@@ -2,6 +2,7 @@ import type { Coach } from '~/db/schema'
 import { formatDateRange, formatLastDayBefore, formatTimeRange } from '~/lib/lab-time'
 import { formatWholeRupees } from '~/lib/money'
 import type { Picture } from '~/modules/media/picture'
+import { isNamed, suppliedText } from '~/modules/site/people'
 import type { CampSummary } from '~/modules/site/site.server'
 
 /** A camp as the banner words it: dates, times and prices already formatted. */
@@ -41,10 +42,16 @@ export function bannerCamps(camps: CampSummary[]): BannerCamp[] {
   })
 }
 
+/** The coach as the banner names them: their credentials may still be to come. */
+export type BannerCoach = { name: string; credentials: string }
+
 /**
  * The coach as the banner shows them, and their photo if staff chose one that is ready and
  * described: that one picture, not the library it comes from (the banner's data goes with every page).
+ * Until the lab names the coach the banner speaks of the camps alone, with no portrait.
  */
-export function bannerCoach({ name, credentials, placeholder, photoId }: Coach, pictures: Map<number, Picture> | null) {
-  return { coach: { name, credentials, placeholder }, coachPicture: (photoId && pictures?.get(photoId)) || null }
+export function bannerCoach(coach: Coach, pictures: Map<number, Picture> | null): { coach: BannerCoach | null; coachPicture: Picture | null } {
+  if (!isNamed(coach)) return { coach: null, coachPicture: null }
+  const { name, credentials, photoId } = coach
+  return { coach: { name, credentials: suppliedText(credentials) }, coachPicture: (photoId && pictures?.get(photoId)) || null }
 }
