@@ -2,7 +2,7 @@ import pg from 'pg'
 import type { BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PUBLIC_PAGES } from '~/web/public-pages'
-import { DESKTOP, expectNoAxeViolations, PHONE, watchPageErrors, useBrowser } from '../support/browser'
+import { DESKTOP, expectNoAxeViolations, LAPTOP, PHONE, watchPageErrors, useBrowser } from '../support/browser'
 import { useTestSite } from '../support/site'
 import { startTestServer } from '../support/test-server'
 
@@ -216,6 +216,7 @@ describe('promotional banner', () => {
       expect(compact.height).toBeLessThanOrEqual(56)
       expect((await header.boundingBox())!.y).toBeCloseTo(compact.y + compact.height, 0)
       expect(await banner.locator('details').getByText('Limited slots available').isVisible()).toBe(false)
+      expect(await banner.innerText()).not.toContain('[')
       const target = (await close.boundingBox())!
       expect(target.width).toBeGreaterThanOrEqual(24)
       expect(target.height).toBeGreaterThanOrEqual(24)
@@ -224,6 +225,10 @@ describe('promotional banner', () => {
 
       await banner.getByText('Details').click()
       expect(await banner.locator('details').getByText('Limited slots available').isVisible()).toBe(true)
+      expect(await banner.getByText('at PDCSE, Bangalore').isVisible()).toBe(true)
+      // The coach is still a placeholder: no bracketed name, no portrait of any kind.
+      expect(await banner.innerText()).not.toContain('[')
+      expect(await banner.locator('img, svg[role="img"]').count()).toBe(0)
       expect(await banner.getByRole('link', { name: 'Register' }).isVisible()).toBe(true)
       const opened = (await banner.boundingBox())!
       expect(opened.height).toBeGreaterThan(compact.height)
@@ -242,6 +247,57 @@ describe('promotional banner', () => {
 
       // Closed for the rest of the visit, on every page.
       await page.goto('/')
+      expect(await page.getByRole('complementary', { name: 'Swimming camps' }).count()).toBe(0)
+      expect(errors).toEqual([])
+      await context.close()
+    })
+  }
+
+  for (const javaScriptEnabled of [true, false]) {
+    it(`on a desktop is one slim line with the price and the way to register, that opens for the rest and closes for the visit (${javaScriptEnabled ? 'with' : 'without'} JavaScript)`, async () => {
+      const context = await browser.context(site.url, LAPTOP, { javaScriptEnabled })
+      const page = await context.newPage()
+      const errors = watchPageErrors(page)
+      await page.goto('/pricing')
+      const banner = page.getByRole('complementary', { name: 'Swimming camps' })
+      const header = page.locator('header').first()
+      const summary = banner.locator('summary')
+      const line = (await banner.boundingBox())!
+      expect(line.height).toBeLessThanOrEqual(72)
+      expect((await header.boundingBox())!.y).toBeCloseTo(line.y + line.height, 0)
+      // The seeded coach is still a placeholder: the camps alone, their first dates, the price and its saving.
+      expect((await summary.innerText()).replace(/\s+/g, ' ')).toMatch(/^Swimming camps · 8–16 August \d{4} ₹35,000 Save ₹5,000 Details$/)
+      const register = banner.getByRole('link', { name: 'Register' })
+      expect(await register.getAttribute('href')).toBe('/onboarding')
+      expect(await banner.getByText('at PDCSE, Bangalore').isVisible()).toBe(false)
+      // Every control a comfortable target, with a white focus ring on the dark background.
+      for (const control of [summary, register, banner.getByRole('button', { name: 'Close the camp banner' })]) {
+        const box = (await control.boundingBox())!
+        expect(box.height).toBeGreaterThanOrEqual(44)
+        expect(box.width).toBeGreaterThanOrEqual(44)
+        await control.focus()
+        expect(await control.evaluate((element) => [getComputedStyle(element).outlineStyle, getComputedStyle(element).outlineColor])).toEqual(['solid', 'rgb(255, 255, 255)'])
+      }
+      if (javaScriptEnabled) await expectNoAxeViolations(page)
+
+      await summary.click()
+      for (const detail of ['at PDCSE, Bangalore', /^Batch 1: 9:00 AM/, /^Early-bird price until 15 July \d{4}/, 'Limited slots available', /^Camp 2: 18–26 August \d{4}$/]) {
+        expect(await banner.getByText(detail).isVisible(), String(detail)).toBe(true)
+      }
+      const opened = (await banner.boundingBox())!
+      expect(opened.height).toBeGreaterThan(line.height)
+      expect((await header.boundingBox())!.y).toBeCloseTo(opened.y + opened.height, 0)
+      // One way to register at this size, beside the line.
+      expect(await banner.getByRole('link', { name: 'Register' }).count()).toBe(1)
+      if (javaScriptEnabled) await expectNoAxeViolations(page)
+
+      if (javaScriptEnabled) await page.waitForFunction(() => document.querySelector('input[name="inPlace"]') !== null)
+      const url = page.url()
+      await banner.getByRole('button', { name: 'Close the camp banner' }).click()
+      await banner.waitFor({ state: 'detached' })
+      expect(page.url()).toBe(url)
+      expect((await header.boundingBox())!.y).toBe(0)
+      await page.goto('/about')
       expect(await page.getByRole('complementary', { name: 'Swimming camps' }).count()).toBe(0)
       expect(errors).toEqual([])
       await context.close()
