@@ -1,8 +1,9 @@
 import { useId } from 'react'
 
 // Small charts of an analysis's figures, drawn on the server as SVG (nothing needs JavaScript).
-// Each is an image with a text equivalent; the figures themselves are always in a table or text
-// next to it. Colours are attributes, not styles: the site's CSP allows no inline styles.
+// The figures themselves are always in a table or text next to them: the line chart is an image with
+// a text equivalent, the band bar is hidden from screen readers as its words follow it. Colours are
+// attributes, not styles: the site's CSP allows no inline styles.
 
 type BandMark = { level: string; value: number; display: string }
 
@@ -14,12 +15,15 @@ const labelWidth = (label: string) => label.length * LABEL_SIZE * 0.56
 
 /**
  * Where a figure stands among the reference levels, on a line from the weakest level (left) to the
- * strongest (right), whichever way "better" runs for the figure. `standing` is what it shows, in words.
- * It is drawn at its own size (240 px wide, narrower only on a narrower screen), so its labels stay
- * readable; a label that would cover the one before it goes on a second line.
+ * strongest (right), whichever way "better" runs for the figure: the line is filled up to the
+ * swimmer's dot, which carries the figure, and each level is a tick with its value under it. It
+ * says nothing a screen reader would not hear from the words beside it, so it is hidden from one.
+ * Drawn 240 units wide and never narrower on screen (the tile holding it is wider on any phone), so
+ * its labels stay readable; a label that would cover the one before it goes on a second line.
  */
-export function BandBar({ value, display, betterWhen, bands, standing }: { value: number; display: string; betterWhen: 'higher' | 'lower'; bands: BandMark[]; standing: string }) {
+export function BandBar({ value, display, betterWhen, bands }: { value: number; display: string; betterWhen: 'higher' | 'lower'; bands: BandMark[] }) {
   const width = 240
+  const track = 28
   const values = [value, ...bands.map((band) => band.value)]
   const low = Math.min(...values)
   const high = Math.max(...values)
@@ -34,19 +38,25 @@ export function BandBar({ value, display, betterWhen, bands, standing }: { value
     bands.map((band) => ({ key: band.level, at: x(band.value), text: band.display })),
     width,
   )
-  const height = labels.some((label) => label.row === 1) ? 60 : 42
+  const height = labels.some((label) => label.row === 1) ? 74 : 56
+  const dot = x(value)
+  const half = labelWidth(display) / 2 + 2
   return (
-    <svg role="img" aria-label={`${display}. ${standing}`} viewBox={`0 0 ${width} ${height}`} width={width} height={height} className="h-auto w-60 max-w-full" preserveAspectRatio="xMinYMid meet">
-      <line x1="8" x2={width - 8} y1="14" y2="14" stroke="#94a3b8" strokeWidth="4" strokeLinecap="round" />
+    <svg aria-hidden="true" focusable="false" viewBox={`0 0 ${width} ${height}`} width={width} height={height} className="h-auto w-full max-w-sm min-w-60" preserveAspectRatio="xMinYMid meet">
+      <line x1="8" x2={width - 8} y1={track} y2={track} stroke="#e2e8f0" strokeWidth="6" strokeLinecap="round" />
+      <line x1="8" x2={dot} y1={track} y2={track} stroke="#0e7490" strokeWidth="6" strokeLinecap="round" />
       {bands.map((band) => (
-        <line key={band.level} x1={x(band.value)} x2={x(band.value)} y1="6" y2="22" stroke="#334155" strokeWidth="2" />
+        <line key={band.level} x1={x(band.value)} x2={x(band.value)} y1={track - 9} y2={track + 9} stroke="#334155" strokeWidth="2" />
       ))}
       {labels.map((label) => (
-        <text key={label.key} x={label.x} y={label.row === 0 ? 36 : 54} textAnchor="middle" fontSize={LABEL_SIZE} fill="#334155">
+        <text key={label.key} x={label.x} y={label.row === 0 ? track + 24 : track + 42} textAnchor="middle" fontSize={LABEL_SIZE} fill="#334155">
           {label.text}
         </text>
       ))}
-      <circle cx={x(value)} cy="14" r="6" fill="#0b5f75" stroke="#ffffff" strokeWidth="2" />
+      <text x={Math.min(Math.max(dot, half), width - half)} y={LABEL_SIZE} textAnchor="middle" fontSize={LABEL_SIZE} fontWeight="bold" fill="#0b5f75">
+        {display}
+      </text>
+      <circle cx={dot} cy={track} r="7" fill="#0b5f75" stroke="#ffffff" strokeWidth="2" />
     </svg>
   )
 }

@@ -1,6 +1,6 @@
 import { Link } from 'react-router'
 import { BandBar } from './analysis-charts'
-import type { AnalysisPageView } from '~/web/analyses/analysis-pages.server'
+import type { AnalysisPageView, MetricRowView } from '~/web/analyses/analysis-pages.server'
 import { ClipPlayer } from './clip-player'
 import { ReportContents } from './report-panel'
 
@@ -10,33 +10,78 @@ const PRIORITY_STYLE: Record<string, string> = {
   low: 'bg-slate-200 text-slate-800',
 }
 
-/** A change, coloured and said in words: green and "better", red and "worse" (never colour alone). */
-export function ChangeText({ change, better }: { change: string | null; better: boolean | null }) {
-  if (change === null) return <span className="text-muted">–</span>
-  if (better === null) return <span className="text-ink">{change} (no change)</span>
+const CHIP = 'inline-flex items-center gap-1 rounded-full px-2.5 py-0.5 text-sm font-semibold whitespace-nowrap ring-1 ring-inset'
+
+/**
+ * A change as a chip, said with an arrow and a word: "▲ 0.4 s better", "▼ 2 strokes/min worse",
+ * "No change". Its colour only repeats the word; the arrow is for the eye, not read out.
+ */
+export function ChangeText({ change, better }: { change: string; better: boolean | null }) {
+  if (better === null) return <span className={`${CHIP} bg-slate-100 text-slate-800 ring-slate-300`}>No change</span>
   return (
-    <span className={`font-semibold ${better ? 'text-emerald-800' : 'text-red-800'}`}>
-      <span aria-hidden="true">{better ? '▲ ' : '▼ '}</span>
-      {change} ({better ? 'better' : 'worse'})
+    <span className={`${CHIP} ${better ? 'bg-emerald-50 text-emerald-800 ring-emerald-200' : 'bg-red-50 text-red-800 ring-red-200'}`}>
+      <span aria-hidden="true">{better ? '▲' : '▼'}</span>
+      {change} {better ? 'better' : 'worse'}
     </span>
   )
 }
 
-/** One fact of a figure: its name over its value, so a figure's facts fit a phone's width side by side or one under another. */
-function Figure({ term, children }: { term: string; children: React.ReactNode }) {
+/**
+ * One figure as a tile: its name, its value large, the change since the last analysis that
+ * measured it and that value, and where it stands against the reference levels, in a picture and
+ * in words. A fact the figure does not have (no earlier value, no levels) leaves no empty place.
+ */
+function FigureTile({ metric }: { metric: MetricRowView }) {
   return (
-    <div className="min-w-0">
-      <dt className="text-muted">{term}</dt>
-      <dd className="text-ink">{children}</dd>
-    </div>
+    <li className="card flex min-w-0 flex-col p-4 shadow-sm sm:p-5">
+      <h4 className="font-semibold text-muted">{metric.label}</h4>
+      <p className="mt-1 text-3xl font-extrabold break-words text-brand-900 tabular-nums">{metric.value}</p>
+      {(metric.change !== null || metric.previous !== null) && (
+        <div className="mt-3 flex flex-wrap items-center gap-x-3 gap-y-2 text-sm">
+          {metric.change !== null && (
+            <p>
+              <span className="sr-only">Since the last analysis: </span>
+              <ChangeText change={metric.change} better={metric.better} />
+            </p>
+          )}
+          {metric.previous !== null && (
+            <p className="text-muted">
+              Previous <span className="font-semibold text-ink">{metric.previous}</span>
+            </p>
+          )}
+        </div>
+      )}
+      {metric.band && (
+        <div className="mt-auto pt-4">
+          <div className="border-t border-slate-200 pt-3">
+            <p className="text-xs font-bold tracking-wide text-muted uppercase">Against reference levels</p>
+            <div className="mt-2">
+              <BandBar value={metric.band.value} display={metric.band.display} betterWhen={metric.band.betterWhen} bands={metric.band.marks} />
+            </div>
+            <p className="mt-1 text-sm text-ink">{metric.band.standing}</p>
+          </div>
+        </div>
+      )}
+    </li>
+  )
+}
+
+/** A clip's camera angle and event, under its player. */
+function ClipNote({ clip }: { clip: AnalysisPageView['clips'][number] }) {
+  return (
+    <p className="mt-1 text-sm text-muted">
+      {clip.angle}
+      {clip.event && `, ${clip.event}`}
+    </p>
   )
 }
 
 /** An analysis as the family or their coach sees it. `query` carries a coach's token on to the files. */
 export function AnalysisResults({ page, query }: { page: AnalysisPageView; query: string }) {
   // At a swimmer's first analysis no figure has a previous value: the page does not speak of one.
-  const metrics = page.events.flatMap((event) => event.metrics)
-  const shown = { previous: metrics.some((metric) => metric.previous !== null) }
+  const anyPrevious = page.events.some((event) => event.metrics.some((metric) => metric.previous !== null))
+  // The first clip is the main one, as wide as the page; the others follow in a grid.
+  const [mainClip, ...moreClips] = page.clips
   return (
     <div className="space-y-10">
       {page.summary && (
@@ -48,22 +93,25 @@ export function AnalysisResults({ page, query }: { page: AnalysisPageView; query
         </section>
       )}
 
-      {page.clips.length > 0 && (
+      {mainClip && (
         <section aria-labelledby="clips">
           <h2 id="clips" className="text-2xl font-bold text-brand-900">
             Video
           </h2>
-          <ul className="mt-4 grid gap-8 lg:grid-cols-2">
-            {page.clips.map((clip) => (
-              <li key={clip.id} className="min-w-0">
-                <ClipPlayer clip={clip} query={query} />
-                <p className="mt-1 text-sm text-muted">
-                  {clip.angle}
-                  {clip.event && `, ${clip.event}`}
-                </p>
-              </li>
-            ))}
-          </ul>
+          <div className="mt-4">
+            <ClipPlayer clip={mainClip} query={query} />
+            <ClipNote clip={mainClip} />
+          </div>
+          {moreClips.length > 0 && (
+            <ul className="mt-8 grid gap-8 sm:grid-cols-2 lg:grid-cols-3">
+              {moreClips.map((clip) => (
+                <li key={clip.id} className="min-w-0">
+                  <ClipPlayer clip={clip} query={query} />
+                  <ClipNote clip={clip} />
+                </li>
+              ))}
+            </ul>
+          )}
         </section>
       )}
 
@@ -72,34 +120,15 @@ export function AnalysisResults({ page, query }: { page: AnalysisPageView; query
           Figures
         </h2>
         <p className="mt-1 text-sm text-muted">
-          Measured in a {page.poolLength} pool.{shown.previous && ' “Previous” is the same figure at the last analysis that measured it.'}
+          Measured in a {page.poolLength} pool.{anyPrevious && ' “Previous” is the same figure at the last analysis that measured it.'}
         </p>
         {page.events.length === 0 && <p className="mt-3 text-ink">No figures were recorded in this analysis.</p>}
         {page.events.map((event) => (
           <div key={event.id} className="mt-6">
             <h3 className="text-lg font-bold text-ink">{event.label}</h3>
-            <ul className="mt-2 divide-y divide-slate-200 border-y border-slate-200" data-testid="metrics">
+            <ul className="mt-3 grid gap-4 sm:grid-cols-2 lg:grid-cols-3" data-testid="metrics">
               {event.metrics.map((metric) => (
-                <li key={metric.key} className="py-3">
-                  <h4 className="font-semibold text-ink">{metric.label}</h4>
-                  <dl className="mt-1 flex flex-wrap gap-x-8 gap-y-2 text-sm">
-                    <Figure term="Value">
-                      <span className="font-semibold">{metric.value}</span>
-                    </Figure>
-                    {shown.previous && <Figure term="Previous">{metric.previous ?? 'Not measured before'}</Figure>}
-                    {shown.previous && metric.change !== null && (
-                      <Figure term="Change">
-                        <ChangeText change={metric.change} better={metric.better} />
-                      </Figure>
-                    )}
-                    {metric.band && (
-                      <Figure term="Against reference levels">
-                        <BandBar value={metric.band.value} display={metric.value} betterWhen={metric.band.betterWhen} bands={metric.band.marks} standing={metric.band.standing} />
-                        <p className="text-muted">{metric.band.standing}</p>
-                      </Figure>
-                    )}
-                  </dl>
-                </li>
+                <FigureTile key={metric.key} metric={metric} />
               ))}
             </ul>
           </div>

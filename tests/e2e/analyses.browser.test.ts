@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core'
+import type { Locator, Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { referenceBands, swimmers } from '~/db/schema'
 import { DESKTOP, expectNoAxeViolations, expectNoSidewaysScroll, expectReadableText, LAPTOP, PHONE, signInWithForm, useBrowser } from '../support/browser'
@@ -21,8 +21,8 @@ const site = useTestSite(
     async prepare(db) {
       const family = await accountWithSwimmer(db, PARENT)
       ids.swimmer = family.swimmerId
-      ids.march = (await analysedSession(db, family, '2026-03-02', { metrics: { final_time: 31.2, stroke_rate: 48 }, publishedAt: new Date('2026-03-10T06:00:00Z') })).analysisId
-      ids.september = (await analysedSession(db, family, '2026-09-07', { metrics: { final_time: 30.8, stroke_rate: 46 }, publishedAt: new Date('2026-09-12T06:00:00Z'), nextAnalysisOn: '2026-12-07', summary: 'A stronger start and a quicker turn.' })).analysisId
+      ids.march = (await analysedSession(db, family, '2026-03-02', { metrics: { final_time: 31.2, stroke_rate: 48, stroke_length: 1.8 }, publishedAt: new Date('2026-03-10T06:00:00Z') })).analysisId
+      ids.september = (await analysedSession(db, family, '2026-09-07', { metrics: { final_time: 30.8, stroke_rate: 46, stroke_length: 1.8, turn_time: 7.9 }, publishedAt: new Date('2026-09-12T06:00:00Z'), nextAnalysisOn: '2026-12-07', summary: 'A stronger start and a quicker turn.' })).analysisId
       ids.clip = await clipOf(db, ids.september, 'Side view, September', [{ kind: 'start', seconds: 0 }, { kind: 'turn', seconds: 12.5 }, { kind: 'finish', seconds: 24 }])
       ids.marchClip = await clipOf(db, ids.march, 'Side view, March', [{ kind: 'turn', seconds: 11 }])
       await findingOf(db, ids.september, 'Breathing late on the turn', 'Breathe-out drill')
@@ -57,6 +57,8 @@ async function phoneParent() {
 }
 
 const mainText = async (page: Page) => (await page.locator('main').innerText()).replace(/\s+/g, ' ')
+/** An element's text as drawn, on one line. */
+const said = async (locator: Locator) => (await locator.innerText()).replace(/\s+/g, ' ').trim()
 
 describe('a family’s results in the browser', () => {
   it('the parent reads an analysis, jumps to a chapter, opens progress, shares it with a coach and revokes the link', async () => {
@@ -67,10 +69,31 @@ describe('a family’s results in the browser', () => {
     await page.getByRole('link', { name: 'Analysis of 7 September 2026' }).click()
     await page.waitForURL(`**/analyses/${ids.september}`)
 
-    // The figures, each with the one before and the change, better or worse in words.
+    // Each figure a tile: its value, the change in words beside an arrow, and the one before.
     const finalTime = figureOn(page, 'Final time')
-    await expect.poll(() => finalTime.innerText()).toMatch(/Value\s+30\.8 s\s+Previous\s+31\.2 s\s+Change\s+▲? ?−0\.4 s \(better\)\s+Against reference levels[^]*Reaches State finalist/)
-    expect(await figureOn(page, 'Stroke rate').innerText()).toMatch(/Value\s+46 strokes\/min\s+Previous\s+48 strokes\/min\s+Change\s+▼? ?−2 strokes\/min \(worse\)/)
+    await expect.poll(() => said(finalTime)).toMatch(/^Final time 30\.8 s Since the last analysis: ▲ 0\.4 s better Previous 31\.2 s /)
+    expect(await said(figureOn(page, 'Stroke rate'))).toBe('Stroke rate 46 strokes/min Since the last analysis: ▼ 2 strokes/min worse Previous 48 strokes/min')
+    expect(await said(figureOn(page, 'Stroke length'))).toBe('Stroke length 1.8 m Since the last analysis: No change Previous 1.8 m')
+    // A figure measured for the first time says nothing of a previous value or a change.
+    expect(await said(figureOn(page, 'Turn time (5 m in to 5 m out)'))).toBe('Turn time (5 m in to 5 m out) 7.9 s')
+    // Where a figure stands against the reference levels, said in words; the picture of it is not read out.
+    expect(await finalTime.getByText('Reaches State finalist (31.5 s). Not yet National finalist (29.5 s).', { exact: true }).isVisible()).toBe(true)
+    expect(await finalTime.locator('svg').getAttribute('aria-hidden')).toBe('true')
+    expect(await finalTime.ariaSnapshot()).toBe(
+      [
+        '- listitem:',
+        '  - heading "Final time" [level=4]',
+        '  - paragraph: 30.8 s',
+        '  - paragraph: "Since the last analysis: 0.4 s better"',
+        '  - paragraph: Previous 31.2 s',
+        '  - paragraph: Against reference levels',
+        '  - paragraph: Reaches State finalist (31.5 s). Not yet National finalist (29.5 s).',
+      ].join('\n'),
+    )
+    expect(await figureOn(page, 'Stroke rate').getByText(/reference levels/i).count()).toBe(0)
+    // The first clip is the main one, as wide as the figures below it.
+    const [clipBox, figuresBox] = [await page.getByTestId('clip').first().locator('video').boundingBox(), await page.getByRole('region', { name: 'Figures' }).boundingBox()]
+    expect(clipBox!.width).toBeGreaterThan(figuresBox!.width - 1)
     expect(await mainText(page)).toContain('Next analysis due: 7 December 2026')
     expect(await page.getByRole('link', { name: 'Book the next analysis' }).getAttribute('href')).toBe(`/book-slot?swimmer=${ids.swimmer}`)
     expect(await mainText(page)).toContain('Breathe-out drill')
@@ -170,14 +193,16 @@ describe('a family’s results in the browser', () => {
     expect(await mainText(page)).toContain('Dev has one analysis so far; after the next one you can compare the two here.')
     expect(await page.getByRole('link', { name: 'Book the next analysis' }).getAttribute('href')).toBe(`/book-slot?swimmer=${ids.sibling}`)
     await page.goto(`/swimmers/${ids.swimmer}/compare?a=${ids.march}&b=${ids.september}`)
-    expect(await page.getByRole('row', { name: /Final time/ }).innerText()).toMatch(/31\.2 s\s+30\.8 s\s+▲? ?−0\.4 s \(better\)/)
+    expect(await page.getByRole('row', { name: /Final time/ }).innerText()).toMatch(/31\.2 s\s+30\.8 s\s+▲\s+0\.4 s better/)
     // Every figure of the analysis in full on the phone, none of it in a box that scrolls sideways,
     // and the reference levels' marks as readable as the text around them.
     await page.goto(`/analyses/${ids.september}`)
-    for (const label of ['Value', 'Previous', 'Change', 'Against reference levels']) {
-      const box = await figureOn(page, 'Final time').getByText(label, { exact: true }).boundingBox()
-      expect(box!.x + box!.width, label).toBeLessThanOrEqual(360)
+    const tile = figureOn(page, 'Final time')
+    for (const [name, part] of Object.entries({ tile, change: tile.getByText('0.4 s better'), previous: tile.getByText('Previous'), levels: tile.locator('svg'), standing: tile.getByText(/^Reaches State finalist/) })) {
+      const box = await part.boundingBox()
+      expect(box!.x + box!.width, name).toBeLessThanOrEqual(360)
     }
+    expect(await page.evaluate(() => document.scrollingElement!.scrollWidth <= innerWidth)).toBe(true)
     await expectReadableText(page, '[data-testid="metrics"]')
     await page.goto(`/swimmers/${ids.swimmer}/progress`)
     await expectReadableText(page, 'main figure')
@@ -236,7 +261,7 @@ describe('a family’s results in the browser', () => {
     await page.getByLabel('Second').selectOption(String(ids.september))
     await page.getByRole('button', { name: 'Compare' }).click()
     await page.waitForURL(new RegExp(`/compare\\?a=${ids.march}&b=${ids.september}$`))
-    expect(await mainText(page)).toMatch(/Stroke rate\s+48 strokes\/min\s+46 strokes\/min\s+▼? ?−2 strokes\/min \(worse\)/)
+    expect(await mainText(page)).toMatch(/Stroke rate 48 strokes\/min 46 strokes\/min ▼ 2 strokes\/min worse/)
     // Without JavaScript there is no "Play both": the two players, one above the other.
     expect(await page.getByRole('button', { name: /Play both/ }).count()).toBe(0)
     await context.close()

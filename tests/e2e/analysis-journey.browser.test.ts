@@ -126,7 +126,7 @@ describe('an analysis from the lab to the family and their coach', () => {
     await phone.goto('/login')
     await signInWithForm(phone, { email: PARENT.email, password: FAMILY_PASSWORD }, '**/book-slot')
     await phone.goto(analysisPath)
-    expect(await figureOn(phone, 'Final time').innerText()).toMatch(/Value\s+30\.8 s\s+Previous\s+31\.2 s\s+Change\s+▲? ?−0\.4 s \(better\)/)
+    expect((await figureOn(phone, 'Final time').innerText()).replace(/\s+/g, ' ')).toBe('Final time 30.8 s Since the last analysis: ▲ 0.4 s better Previous 31.2 s')
     expect(await mainText(phone)).toContain('Breathe-out turns')
     expect(await phone.locator('video').count()).toBe(2)
 

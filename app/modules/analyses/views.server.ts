@@ -232,10 +232,9 @@ export function formatFigure(value: number, unit: string) {
   return unit === '°' ? `${number}°` : unit ? `${number} ${unit}` : number
 }
 
-/** A change with its sign: "+0.3 s", "−1.2 s". */
+/** How much a figure changed, without its sign ("0.3 s"): the pages say beside it whether that is better or worse. */
 export function formatChange(change: number, unit: string) {
-  if (change === 0) return `±${formatFigure(0, unit)}`
-  return `${change > 0 ? '+' : '−'}${formatFigure(Math.abs(change), unit)}`
+  return formatFigure(Math.abs(change), unit)
 }
 
 export type ProgressPoint = { analysisId: number; date: string; value: number; personalBest: boolean }

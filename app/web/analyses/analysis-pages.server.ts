@@ -29,6 +29,7 @@ export type MetricRowView = {
   label: string
   value: string
   previous: string | null
+  /** How much it changed since `previous`, without its sign; `better` says which way (null: no change). */
   change: string | null
   better: boolean | null
   band: { value: number; display: string; betterWhen: 'higher' | 'lower'; marks: Array<{ level: string; value: number; display: string }>; standing: string } | null
