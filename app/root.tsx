@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react'
 import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation, useRouteLoaderData } from 'react-router'
 import type { Route } from './+types/root'
 import stylesheet from './root.css?url'
+import displayFont from './assets/fonts/archivo-display.woff2?url'
 import { skipRevalidationAfterQuote } from './components/camp-quote-action'
 import { ErrorPage } from './components/error-page'
 import { Footer, type FooterContact } from './components/footer'
@@ -81,6 +82,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
             writes it at the top of the head, before the preloads of the scripts, so it is fetched first.
             It loads under style-src 'self' and needs no nonce. */}
         <link rel="stylesheet" href={stylesheet} precedence="default" />
+        {/* The headings' typeface, fetched with the stylesheet rather than after it has been read (fonts are fetched in CORS mode). */}
+        <link rel="preload" href={displayFont} as="font" type="font/woff2" crossOrigin="anonymous" />
         <Meta />
         <Links nonce="" />
       </head>

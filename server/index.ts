@@ -259,7 +259,8 @@ function createApp({ config, logger, database, liveEvents, gateway, build, analy
     contentSecurityPolicy: policy,
     headers: fixedHeaders,
     render: (path, request, nonce) =>
-      renderPage(new Request(new URL(path, config.SITE_URL), { headers: { Accept: 'text/html', 'User-Agent': request.get('User-Agent') ?? '' } }), {
+      // Rendered as any anonymous visitor sees the page; a browser saving data has copies of its own.
+      renderPage(new Request(new URL(path, config.SITE_URL), { headers: { Accept: 'text/html', 'User-Agent': request.get('User-Agent') ?? '', ...(request.get('Save-Data') ? { 'Save-Data': request.get('Save-Data')! } : {}) } }), {
         cspNonce: nonce,
         requestId: String(request.res?.locals.requestId ?? ''),
         clientIp: request.ip ?? '',

@@ -57,7 +57,7 @@ describe('the page cache', () => {
     expect(renders()).toBe(1)
     expect(second.headers.get('X-Page-Cache')).toBe('hit')
     expect(second.headers.get('Cache-Control')).toBe('public, no-cache')
-    expect(second.headers.get('Vary')).toBe('Accept-Encoding, Cookie')
+    expect(second.headers.get('Vary')).toBe('Accept-Encoding, Cookie, Save-Data')
     const etag = second.headers.get('ETag')!
     expect(etag).toMatch(/^"[\w-]{32}"$/)
     const revalidated = await get('/pricing', { 'If-None-Match': `"other", ${etag}` })
@@ -91,6 +91,16 @@ describe('the page cache', () => {
     }
     expect((await get('/', { Cookie: 'sessionish=1; theme=dark' })).headers.get('X-Page-Cache')).toBe('hit')
     expect(renders()).toBe(1)
+  })
+
+  it('keeps a copy of its own for browsers saving data, which the page may send less', async () => {
+    const { get, renders } = await serve()
+    const usual = await get('/')
+    const saving = await get('/', { 'Save-Data': 'on' })
+    expect(saving.body).toContain('/ render 2')
+    expect((await get('/', { 'Save-Data': ' On ' })).body).toBe(saving.body)
+    expect((await get('/', { 'Save-Data': 'off' })).body).toBe(usual.body)
+    expect(renders()).toBe(2)
   })
 
   it('keeps one copy per listed page, however many query strings, paths and spellings visitors make up', async () => {

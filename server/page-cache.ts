@@ -50,6 +50,7 @@ const NOT_FOUND = ' not found'
  * Entries are dropped when catalogue, settings or camps change (the database's notification, see
  * LiveEvents) and after `ttlMs`. Signed-in visitors, anyone with a message waiting or who closed
  * the camp banner (`personalCookies`), and anything with a query string are rendered as usual.
+ * A browser that asks to save data (`Save-Data: on`) has copies of its own.
  *
  * A cached page is the same for every visitor, so its inline scripts are allowed by their hashes
  * rather than by a per-response nonce: a conditional request answered with 304 then keeps a policy
@@ -68,7 +69,8 @@ export function pageCache({ paths, isNotFound = () => false, render, contentSecu
     const cookie = request.headers.cookie
     if (cookie && personalCookie.test(cookie)) return null
     const url = request.url ?? '/'
-    if (cacheable.has(url)) return url
+    // A browser saving data is sent the page without its video loop: a copy of its own.
+    if (cacheable.has(url)) return request.headers['save-data']?.trim().toLowerCase() === 'on' ? `${url} save-data` : url
     const pathname = url.split('?', 1)[0]!
     // React Router's data requests and route manifest answer in their own formats.
     if (pathname.endsWith('.data') || pathname.startsWith('/__')) return null
@@ -94,7 +96,7 @@ export function pageCache({ paths, isNotFound = () => false, render, contentSecu
       'Content-Security-Policy': contentSecurityPolicy(inlineScriptHashes(html.toString())),
       // A missing page is not kept by browsers or proxies: the address may lead somewhere tomorrow.
       ...(status === 200 ? { ETag: etag, 'Cache-Control': 'public, no-cache' } : { 'Cache-Control': 'no-store' }),
-      Vary: 'Accept-Encoding, Cookie',
+      Vary: 'Accept-Encoding, Cookie, Save-Data',
       'X-Page-Cache': 'hit',
     }
     const bodies = await encodings(html)

@@ -12,7 +12,7 @@ type Field = FieldMetadata<string | undefined, Record<string, unknown>, string[]
  * longer usable stays listed, so saving the form does not drop it unseen: the save then says why it
  * cannot be shown.
  */
-export function PortraitField({ field, portraits, label = 'Photo', hint }: { field: Field; portraits: PhotoOption[]; label?: string; hint: ReactNode }) {
+export function PortraitField({ field, portraits, label = 'Photo', none = 'No photo', hint }: { field: Field; portraits: PhotoOption[]; label?: string; none?: string; hint: ReactNode }) {
   const { key, ...props } = getSelectProps(field, { ariaDescribedBy: field.descriptionId })
   const current = field.initialValue
   const missing = current && !portraits.some((photo) => photo.value === current) ? [{ value: current, label: 'A photo that cannot be shown (not ready, or without alt text)' }] : []
@@ -22,7 +22,7 @@ export function PortraitField({ field, portraits, label = 'Photo', hint }: { fie
         {label}
       </label>
       <select key={key} {...props} className="input mt-1">
-        {[{ value: '', label: 'No photo' }, ...missing, ...portraits].map((option) => (
+        {[{ value: '', label: none }, ...missing, ...portraits].map((option) => (
           <option key={option.value} value={option.value}>
             {option.label}
           </option>

@@ -46,6 +46,8 @@ export const catalogueItems = pgTable(
 export type TeamMember = { name: string; role: string; bio: string; placeholder: boolean; photoId?: number | null }
 export type Coach = { name: string; credentials: string; placeholder: boolean; photoId?: number | null }
 export type SocialLinks = { linkedin: string; instagram: string; twitter: string }
+/** Media library ids by the place on the public pages that shows them (app/modules/site/page-pictures.ts). */
+export type PagePictureIds = Partial<Record<string, number>>
 
 /**
  * The single row (id 1) of site-wide settings: the banner flag, policy texts and the lab's contact
@@ -86,6 +88,7 @@ export const siteSettings = pgTable(
     swimmersAnalysedThreshold: integer('swimmers_analysed_threshold').notNull().default(50),
     analysesDeliveredThreshold: integer('analyses_delivered_threshold').notNull().default(50),
     campsRunThreshold: integer('camps_run_threshold').notNull().default(3),
+    pagePictures: jsonb('page_pictures').$type<PagePictureIds>().notNull().default({}),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [

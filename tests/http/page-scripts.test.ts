@@ -41,6 +41,22 @@ describe('what a page asks the browser for', () => {
     expect(stylesheet).toBeLessThan(page.indexOf('<script'))
   })
 
+  it('the headings’ typeface: preloaded after the stylesheet, the same file the stylesheet names, cached for a year and swapped in', async () => {
+    const page = await html('/')
+    const preload = /<link rel="preload" href="(\/assets\/archivo-display-[\w-]+\.woff2)" as="font" type="font\/woff2" crossorigin="anonymous"\/>/.exec(page)
+    expect(preload).not.toBeNull()
+    expect(page.search(/<link rel="stylesheet"/)).toBeLessThan(preload!.index)
+    const stylesheet = /<link rel="stylesheet" href="(\/assets\/[\w.-]+\.css)"/.exec(page)![1]!
+    const css = await (await fetch(`${site.url}${stylesheet}`)).text()
+    const face = /@font-face\{font-family:"?Archivo Display"?;src:url\(([^)]+)\)[^}]*\}/.exec(css)
+    expect(face?.[1]).toBe(preload![1])
+    expect(face?.[0]).toContain('font-display:swap')
+    const font = await fetch(`${site.url}${preload![1]}`)
+    expect(font.headers.get('content-type')).toBe('font/woff2')
+    expect(font.headers.get('cache-control')).toContain('immutable')
+    expect((await font.arrayBuffer()).byteLength).toBeLessThan(16 * 1024)
+  })
+
   it('the home page: React, the root and the page itself in a handful of scripts', async () => {
     const scripts = preloadedScripts(await html('/'))
     expect(scripts.size).toBeGreaterThan(0)

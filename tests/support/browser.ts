@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs'
 import AxeBuilder from '@axe-core/playwright'
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core'
 import { afterAll, beforeAll, expect } from 'vitest'
 import { STAFF } from './site'
 
@@ -29,8 +29,11 @@ export async function launchBrowser(): Promise<Browser> {
   return browser
 }
 
-export async function newContext(browser: Browser, baseURL: string, viewport = DESKTOP, options: { javaScriptEnabled?: boolean } = {}): Promise<BrowserContext> {
-  return browser.newContext({ baseURL, viewport, javaScriptEnabled: options.javaScriptEnabled ?? true, locale: 'en-IN', timezoneId: 'Asia/Kolkata' })
+/** What a visitor's browser may say of itself: no script, a request for less motion, headers such as `Save-Data`. */
+type VisitorOptions = Pick<BrowserContextOptions, 'javaScriptEnabled' | 'reducedMotion' | 'extraHTTPHeaders'>
+
+export async function newContext(browser: Browser, baseURL: string, viewport = DESKTOP, options: VisitorOptions = {}): Promise<BrowserContext> {
+  return browser.newContext({ baseURL, viewport, locale: 'en-IN', timezoneId: 'Asia/Kolkata', ...options, javaScriptEnabled: options.javaScriptEnabled ?? true })
 }
 
 /**
@@ -51,7 +54,7 @@ export function useBrowser() {
   }
   return {
     /** A new browser context on the site at `url` (a visitor with no cookies yet), at phone or desktop size. */
-    context: async (url: string, viewport = DESKTOP, options: { javaScriptEnabled?: boolean } = {}) => newContext(await browser(), url, viewport, options),
+    context: async (url: string, viewport = DESKTOP, options: VisitorOptions = {}) => newContext(await browser(), url, viewport, options),
     /** A desktop browser context with staff signed in through the login form. */
     async staff(url: string) {
       const context = await newContext(await browser(), url, DESKTOP)

@@ -43,6 +43,16 @@ export function isCollection(value: string): value is MediaCollection {
   return Object.hasOwn(COLLECTIONS, value)
 }
 
+/** How a place crops a photo: it needs one wider than tall, or taller than wide. */
+export type MediaShape = 'landscape' | 'upright'
+
+/** Whether a photo's proportions suit a place: a landscape one is wider than tall by a fifth, an upright one taller than wide. */
+export function fitsShape(shape: MediaShape | undefined, width: number, height: number) {
+  if (shape === 'landscape') return width >= height * 1.2
+  if (shape === 'upright') return height > width
+  return true
+}
+
 /** The largest video loop: it starts on the first visit, often over a phone's mobile data. */
 export const VIDEO_LOOP_MAX_BYTES = 20 * 1024 * 1024
 /** The longest loop: a longer one is a film, not a background, and costs visitors its bytes. */

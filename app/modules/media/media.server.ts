@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { and, asc, count, desc, eq, sql } from 'drizzle-orm'
+import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm'
 import { db, type Executor } from '~/db/client.server'
 import { mediaItems, partners, siteSettings, testimonials, type MediaVariant } from '~/db/schema'
 import { DomainError } from '~/lib/domain-error'
@@ -7,7 +7,7 @@ import { addSeconds, durationMs } from '~/lib/lab-time'
 import { recordAudit, type Actor } from '~/modules/audit/audit.server'
 import { cachedContent } from '~/db/content-cache.server'
 import { contentName, inspectImage, renderImage, type RenderedImage } from './images.server'
-import { COLLECTIONS, isCollection, type MediaCollection } from './limits'
+import { COLLECTION_CODES, COLLECTIONS, fitsShape, isCollection, type MediaCollection, type MediaShape } from './limits'
 import { stripMp4Metadata } from './mp4-metadata.server'
 import { mediaPath, pictureOf, type Picture } from './picture'
 import { mediaFileStore } from './store.server'
@@ -122,31 +122,50 @@ export async function updateMediaDetails(actor: Actor, input: MediaDetailsInput,
   })
 }
 
+/** What a place on the site takes: a photo or a video loop, of some collections, in a shape. */
+export type MediaUse = { kind: 'image' | 'video'; collections: MediaCollection[]; shape?: MediaShape }
+
+const SHAPE_REFUSALS: Record<MediaShape, string> = {
+  landscape: 'That photo is not wide enough for this place: choose a landscape photo (wider than it is tall).',
+  upright: 'That photo is wider than it is tall: choose an upright photo for this place.',
+}
+
 /**
- * Whether a photo may be shown where staff are choosing it: in the library, its files made, and
- * described (alt text, or marked decorative by choice). Read in the transaction that puts it on a page.
+ * Whether an item may be shown where staff are choosing it: in the library, of the right kind,
+ * collection and shape, its files made, and described (alt text, or marked decorative by choice).
+ * Read in the transaction that puts it on a page.
  */
-export async function requireUsablePhoto(executor: Executor, id: number, collection: MediaCollection | null, field: string) {
+export async function requireUsableMedia(executor: Executor, id: number, use: MediaUse, field: string) {
   const [item] = await executor
-    .select({ kind: mediaItems.kind, collection: mediaItems.collection, status: mediaItems.status, altText: mediaItems.altText, decorative: mediaItems.decorative })
+    .select({ kind: mediaItems.kind, collection: mediaItems.collection, status: mediaItems.status, altText: mediaItems.altText, decorative: mediaItems.decorative, width: mediaItems.width, height: mediaItems.height })
     .from(mediaItems)
     .where(eq(mediaItems.id, id))
     .for('share')
-  if (!item || item.kind !== 'image') throw new DomainError('invalid', 'Choose a photo from the media library.', field)
-  if (collection && item.collection !== collection) throw new DomainError('invalid', `Choose ${COLLECTIONS[collection].noun} from the media library.`, field)
-  if (item.status !== 'ready') throw new DomainError('invalid', 'That photo is still being processed (or could not be): choose it once the library shows it ready.', field)
-  if (!item.altText && !item.decorative) throw new DomainError('invalid', 'That photo has no alt text yet. Describe it in the media library first.', field)
+  const what = use.kind === 'image' ? 'photo' : 'video loop'
+  if (!item || item.kind !== use.kind) throw new DomainError('invalid', `Choose a ${what} from the media library.`, field)
+  if (!use.collections.includes(item.collection as MediaCollection)) {
+    throw new DomainError('invalid', `Choose ${use.collections.map((collection) => COLLECTIONS[collection].noun).join(' or ')} from the media library.`, field)
+  }
+  if (item.status !== 'ready') throw new DomainError('invalid', `That ${what} is still being processed (or could not be): choose it once the library shows it ready.`, field)
+  if (!item.altText && !item.decorative) throw new DomainError('invalid', `That ${what} has no alt text yet. Describe it in the media library first.`, field)
+  if (use.shape && !fitsShape(use.shape, item.width, item.height)) throw new DomainError('invalid', SHAPE_REFUSALS[use.shape], field)
 }
 
-/** Where each item is shown: the team and coach from the settings, partners' and venues' logos, videos that use a photo as their poster, and testimonials. */
+/** A photo of one collection (or any, for null), as `requireUsableMedia`. */
+export function requireUsablePhoto(executor: Executor, id: number, collection: MediaCollection | null, field: string) {
+  return requireUsableMedia(executor, id, { kind: 'image', collections: collection ? [collection] : COLLECTION_CODES.filter((code) => COLLECTIONS[code].kind === 'image') }, field)
+}
+
+/** Where each item is shown: the team, the coach and the pages' pictures from the settings, partners' and venues' logos, videos that use a photo as their poster, and testimonials. */
 async function usagesIn(executor: Executor) {
   const usages = new Map<number, string[]>()
   const use = (id: number | null | undefined, where: string) => {
     if (id) usages.set(id, [...(usages.get(id) ?? []), where])
   }
-  const [settings] = await executor.select({ coach: siteSettings.coach, team: siteSettings.team }).from(siteSettings).where(eq(siteSettings.id, 1))
+  const [settings] = await executor.select({ coach: siteSettings.coach, team: siteSettings.team, pagePictures: siteSettings.pagePictures }).from(siteSettings).where(eq(siteSettings.id, 1))
   use(settings?.coach.photoId, 'the camp coach (banner)')
   settings?.team.forEach((member, index) => use(member.photoId, `team member ${index + 1} (${member.name})`))
+  for (const id of Object.values(settings?.pagePictures ?? {})) use(id, 'the pictures on the pages (settings)')
   const posters = await executor.select({ id: mediaItems.id, title: mediaItems.title, posterId: mediaItems.posterId }).from(mediaItems).where(sql`${mediaItems.posterId} IS NOT NULL`)
   for (const video of posters) use(video.posterId, `the poster of "${video.title}"`)
   const logos = await executor.select({ name: partners.name, logoId: partners.logoId }).from(partners).where(sql`${partners.logoId} IS NOT NULL`)
@@ -320,6 +339,16 @@ export async function usablePhotos(collection: MediaCollection) {
     .orderBy(asc(mediaItems.title), asc(mediaItems.id))
 }
 
+/** The items staff may choose for a place (see `requireUsableMedia`): ready and described, of its kind, collections and shape. */
+export async function usableMedia(use: MediaUse) {
+  const rows = await db()
+    .select({ id: mediaItems.id, title: mediaItems.title, width: mediaItems.width, height: mediaItems.height })
+    .from(mediaItems)
+    .where(and(eq(mediaItems.kind, use.kind), inArray(mediaItems.collection, use.collections), eq(mediaItems.status, 'ready'), sql`(${mediaItems.altText} <> '' OR ${mediaItems.decorative})`))
+    .orderBy(asc(mediaItems.title), asc(mediaItems.id))
+  return rows.filter((row) => fitsShape(use.shape, row.width, row.height)).map(({ id, title }) => ({ id, title }))
+}
+
 /**
  * The photos the public pages may show, by id: ready and described. Kept with the rest of the
  * pages' content (cleared on every change to the library, announced by the database).
@@ -331,5 +360,24 @@ export function publicPictures(): Promise<Map<number, Picture>> {
       .from(mediaItems)
       .where(and(eq(mediaItems.kind, 'image'), eq(mediaItems.status, 'ready'), sql`(${mediaItems.altText} <> '' OR ${mediaItems.decorative})`))
     return new Map(rows.map((row) => [row.id, pictureOf(row)]))
+  })
+}
+
+/** A video loop as a page plays it: its MP4 and the photo shown before and instead of it. */
+export type PublicLoop = { src: string; width: number; height: number; posterId: number | null }
+
+/** The video loops the public pages may play, by id: ready and described (or decorative by choice). */
+export function publicLoops(): Promise<Map<number, PublicLoop>> {
+  return cachedContent('media-loops', async () => {
+    const rows = await db()
+      .select({ id: mediaItems.id, width: mediaItems.width, height: mediaItems.height, variants: mediaItems.variants, posterId: mediaItems.posterId })
+      .from(mediaItems)
+      .where(and(eq(mediaItems.kind, 'video'), eq(mediaItems.status, 'ready'), sql`(${mediaItems.altText} <> '' OR ${mediaItems.decorative})`))
+    const loops = new Map<number, PublicLoop>()
+    for (const { id, variants, ...loop } of rows) {
+      const file = variants.find((variant) => variant.format === 'mp4')
+      if (file) loops.set(id, { ...loop, src: mediaPath(file.name) })
+    }
+    return loops
   })
 }

@@ -8,6 +8,7 @@ import { NO_SUCH_NUMBER } from '~/lib/phone-field'
 import { percentToBasisPoints, rupeesToPaise } from '~/lib/money'
 import { personNameField } from '~/modules/forms/fields'
 import { photoIdField } from '~/modules/media/schemas'
+import { PAGE_PICTURE_SLOTS, type PagePictureSlot } from './page-pictures'
 
 /** The gateway takes nothing smaller than a rupee, and a free item cannot be paid for online. */
 const MIN_PRICE_PAISE = 100
@@ -172,6 +173,10 @@ export const TeamMemberSchema = z.object({
   photoId: photoIdField,
 })
 export type TeamMemberInput = z.output<typeof TeamMemberSchema>
+
+/** The pictures on the pages, each a library item's id or none. */
+export const PagePicturesSchema = z.object(Object.fromEntries(PAGE_PICTURE_SLOTS.map((slot) => [slot, photoIdField])) as Record<PagePictureSlot, typeof photoIdField>)
+export type PagePicturesInput = z.output<typeof PagePicturesSchema>
 
 export const BannerSchema = z.object({ visible: z.enum(['true', 'false']).transform((value) => value === 'true') })
 

@@ -27,6 +27,7 @@ export const publicSettingsColumns = {
   swimmersAnalysedThreshold: siteSettings.swimmersAnalysedThreshold,
   analysesDeliveredThreshold: siteSettings.analysesDeliveredThreshold,
   campsRunThreshold: siteSettings.campsRunThreshold,
+  pagePictures: siteSettings.pagePictures,
 }
 
 export function getSiteSettings() {

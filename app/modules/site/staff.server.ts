@@ -4,9 +4,10 @@ import { catalogueItems, siteSettings, type Coach, type TeamMember } from '~/db/
 import { formatRupees } from '~/lib/money'
 import { DomainError } from '~/lib/domain-error'
 import { recordAudit, type Actor } from '~/modules/audit/audit.server'
-import { requireUsablePhoto } from '~/modules/media/media.server'
+import { requireUsableMedia, requireUsablePhoto } from '~/modules/media/media.server'
+import { mediaUseOf, PAGE_PICTURE_SLOTS } from './page-pictures'
 import { publicSettingsColumns } from './site.server'
-import { isValidFigureThreshold, isValidGstin, isValidGstRate, isValidPrice, REGULAR_PRICE_MESSAGE, type CoachInput, type ContactInput, type FigureThresholdsInput, type GrievanceOfficerInput, type GstInput, type PoliciesInput, type TeamMemberInput } from './schemas'
+import { isValidFigureThreshold, isValidGstin, isValidGstRate, isValidPrice, REGULAR_PRICE_MESSAGE, type CoachInput, type ContactInput, type FigureThresholdsInput, type GrievanceOfficerInput, type GstInput, type PagePicturesInput, type PoliciesInput, type TeamMemberInput } from './schemas'
 
 // Staff edits of what the public pages show. Each change is one transaction with its audit entry;
 // the database trigger then announces it (NOTIFY site_content_changed), which clears every
@@ -245,6 +246,22 @@ export function updateTeamMember(actor: Actor, { index, ...member }: TeamMemberI
     },
     now,
     portraitCheck(member.photoId),
+  )
+}
+
+/** Chooses the photos and the video loop of the pages' places; each is checked for its place, and a place left empty shows the site's own artwork. */
+export function updatePagePictures(actor: Actor, input: PagePicturesInput, now = new Date()) {
+  const chosen = PAGE_PICTURE_SLOTS.flatMap((slot) => (input[slot] === null ? [] : [[slot, input[slot]] as const]))
+  return updateSettings(
+    actor,
+    'settings.pictures',
+    () => 'Changed the pictures on the pages',
+    () => ({ pagePictures: Object.fromEntries(chosen) }),
+    now,
+    async (tx) => {
+      if (input.heroLoop !== null && input.heroWide === null) throw new DomainError('invalid', 'Choose the photo for computers and tablets too: it shows until the loop starts, and wherever it does not play.', 'heroLoop')
+      for (const [slot, id] of chosen) await requireUsableMedia(tx, id, mediaUseOf(slot), slot)
+    },
   )
 }
 

@@ -8,7 +8,7 @@ import { PortraitField, type PhotoOption } from '~/components/portrait-field'
 import { StaffTable } from '~/components/staff-table'
 import { requireAdmin } from '~/web/auth.server'
 import { basisPointsToPercentInput, formatRupees, paiseToRupeesInput } from '~/lib/money'
-import { usablePhotos } from '~/modules/media/media.server'
+import { usableMedia, usablePhotos } from '~/modules/media/media.server'
 import { redirectWithToast } from '~/web/toast.server'
 import {
   BannerSchema,
@@ -17,12 +17,14 @@ import {
   ContactSchema,
   GrievanceOfficerSchema,
   GstSchema,
+  PagePicturesSchema,
   PoliciesSchema,
   PriceSchema,
   TeamMemberSchema,
 } from '~/modules/site/schemas'
 import { SETTINGS_FORM_IDS } from '~/modules/site/launch-gaps'
-import { catalogueForStaff, setBanner, settingsForStaff, updateCataloguePrice, updateCoach, updateContactDetails, updateFigureThresholds, updateGrievanceOfficer, updateGstDetails, updatePolicies, updateTeamMember } from '~/modules/site/staff.server'
+import { mediaUseOf, PAGE_PICTURE_SLOTS, PAGE_PICTURES } from '~/modules/site/page-pictures'
+import { catalogueForStaff, setBanner, settingsForStaff, updateCataloguePrice, updateCoach, updateContactDetails, updateFigureThresholds, updateGrievanceOfficer, updateGstDetails, updatePagePictures, updatePolicies, updateTeamMember } from '~/modules/site/staff.server'
 import { FIGURE_NAMES, figuresToShow, figureText, type FigureName } from '~/modules/site/figures'
 import { countFigures } from '~/modules/site/figures.server'
 import { readForm } from '~/web/form-data.server'
@@ -33,7 +35,13 @@ export const meta: Route.MetaFunction = () => [{ title: 'Catalogue & settings | 
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request)
-  const [items, settings, portraits, counts] = await Promise.all([catalogueForStaff(), settingsForStaff(), usablePhotos('portrait'), countFigures()])
+  const [items, settings, portraits, counts, pictureOptions] = await Promise.all([
+    catalogueForStaff(),
+    settingsForStaff(),
+    usablePhotos('portrait'),
+    countFigures(),
+    Promise.all(PAGE_PICTURE_SLOTS.map((slot) => usableMedia(mediaUseOf(slot)))),
+  ])
   const shown = figuresToShow(counts, settings)
   return {
     items: items.map((item) => ({
@@ -63,7 +71,11 @@ export async function loader({ request }: Route.LoaderArgs) {
       defaults: { index: String(index), name: member.name, role: member.role, bio: member.bio, photoId: photoInput(member.photoId) },
       placeholder: member.placeholder,
     })),
-    portraits: portraits.map((photo) => ({ value: String(photo.id), label: photo.title })),
+    portraits: photoOptions(portraits),
+    pictures: {
+      defaults: Object.fromEntries(PAGE_PICTURE_SLOTS.map((slot) => [slot, photoInput(settings.pagePictures[slot])])),
+      options: Object.fromEntries(PAGE_PICTURE_SLOTS.map((slot, index) => [slot, photoOptions(pictureOptions[index]!)])),
+    },
     figures: {
       defaults: { swimmersAnalysedThreshold: String(settings.swimmersAnalysedThreshold), analysesDeliveredThreshold: String(settings.analysesDeliveredThreshold), campsRunThreshold: String(settings.campsRunThreshold) },
       // Each count as the records say now, and whether the home page shows it (a few minutes' delay aside).
@@ -72,13 +84,15 @@ export async function loader({ request }: Route.LoaderArgs) {
   }
 }
 
+const photoOptions = (items: { id: number; title: string }[]): PhotoOption[] => items.map((item) => ({ value: String(item.id), label: item.title }))
+
 /** A chosen photo as the select's value: its id, or '' for "No photo". */
 const photoInput = (photoId: number | null | undefined) => (photoId ? String(photoId) : '')
 
-type Intent = 'price' | 'policies' | 'contact' | 'gst' | 'grievance' | 'coach' | 'member' | 'banner' | 'figures'
+type Intent = 'price' | 'policies' | 'contact' | 'gst' | 'grievance' | 'coach' | 'member' | 'banner' | 'figures' | 'pictures'
 
 /** Where each form sits on the page, so the browser comes back to it after saving. */
-const ANCHORS: Record<Intent, string> = { price: 'prices', policies: 'policies', contact: 'contact', gst: 'gst', grievance: 'grievance', coach: 'people', member: 'people', banner: 'banner', figures: 'figures' }
+const ANCHORS: Record<Intent, string> = { price: 'prices', policies: 'policies', contact: 'contact', gst: 'gst', grievance: 'grievance', coach: 'people', member: 'people', banner: 'banner', figures: 'figures', pictures: 'pictures' }
 
 /** Back to the form that was saved, saying whether anything changed. */
 function savedAt(intent: Intent, changed: boolean, saved: string) {
@@ -104,6 +118,7 @@ export async function action({ request }: Route.ActionArgs) {
     gst: () => submitForm(formData, form('gst'), GstSchema, async (value) => savedAt('gst', await updateGstDetails(actor, value), 'GST details saved')),
     grievance: () => submitForm(formData, form('grievance'), GrievanceOfficerSchema, async (value) => savedAt('grievance', await updateGrievanceOfficer(actor, value), 'Grievance officer saved')),
     figures: () => submitForm(formData, form('figures'), FigureThresholdsSchema, async (value) => savedAt('figures', await updateFigureThresholds(actor, value), 'Thresholds saved')),
+    pictures: () => submitForm(formData, form('pictures'), PagePicturesSchema, async (value) => savedAt('pictures', await updatePagePictures(actor, value), 'Pictures saved')),
     coach: () => submitForm(formData, form('coach'), CoachSchema, async (value) => savedAt('coach', await updateCoach(actor, value), 'Coach saved')),
     member: async () => {
       notFoundUnless((await settingsForStaff()).team.some((_member, index) => String(index) === formData.get('index')))
@@ -122,7 +137,7 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function AdminSettings({ loaderData, actionData }: Route.ComponentProps) {
-  const { items, bannerVisible, policies, contact, gst, grievance, coach, team, portraits, figures } = loaderData
+  const { items, bannerVisible, policies, contact, gst, grievance, coach, team, portraits, figures, pictures } = loaderData
   const resultFor = (intent: Intent, target = '') => (actionData?.intent === intent && actionData.target === target ? actionData.result : undefined)
   const { hash } = useLocation()
   // The overview's launch checklist links to one field (#contact-details-phone): the cursor goes into it, ready to type.
@@ -173,7 +188,34 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
           <TeamMemberForm key={JSON.stringify(member)} member={member} portraits={portraits} lastResult={resultFor('member', member.defaults.index)} />
         ))}
       </Panel>
+
+      <Panel id="pictures" title="Pictures on the pages" lead="The lab's own photos and video loop where the home and about pages show one; a place left empty shows the site's abstract artwork. Each lists the ready, described items of the media library that suit it.">
+        <PicturesForm key={JSON.stringify(pictures)} pictures={pictures} lastResult={resultFor('pictures')} />
+      </Panel>
     </section>
+  )
+}
+
+function PicturesForm({ pictures, lastResult }: { pictures: Route.ComponentProps['loaderData']['pictures']; lastResult: SubmissionResult<string[]> | undefined }) {
+  const [form, fields] = useValidatedForm(PagePicturesSchema, { lastResult, defaultValue: pictures.defaults })
+  return (
+    <Form method="post" {...getFormProps(form)} className="space-y-5">
+      <input type="hidden" name="intent" value="pictures" />
+      <FormAlert id={form.errorId} errors={form.errors} />
+      <div className="grid gap-5 md:grid-cols-2">
+        {PAGE_PICTURE_SLOTS.map((slot) => (
+          <PortraitField
+            key={slot}
+            field={fields[slot]}
+            portraits={pictures.options[slot] ?? []}
+            label={PAGE_PICTURES[slot].label}
+            none={PAGE_PICTURES[slot].kind === 'loop' ? 'No video loop' : 'The site’s artwork'}
+            hint={PAGE_PICTURES[slot].hint}
+          />
+        ))}
+      </div>
+      <SaveButton intent="pictures">Save the pictures</SaveButton>
+    </Form>
   )
 }
 

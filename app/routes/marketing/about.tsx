@@ -10,18 +10,26 @@ import { SwimmerIcon } from '~/components/line-icons'
 import { FlaskIcon, MapPinIcon } from '~/components/contact-icons'
 import { PageHero } from '~/components/page-hero'
 import { PartnersStrip } from '~/components/partners-strip'
+import { SectionPicture } from '~/components/photo-feature'
 import { SectionHeading } from '~/components/section-heading'
 import { TeamMemberCard } from '~/components/team-member-card'
 import { Testimonials } from '~/components/testimonials'
 import { pageMeta } from '~/lib/seo'
 import { publicPictures } from '~/modules/media/media.server'
+import { pagePictures } from '~/modules/site/page-pictures.server'
 import { isNamed, suppliedText } from '~/modules/site/people'
 import { getSiteSettings } from '~/modules/site/site.server'
 import { partnersForPages } from '~/modules/partners/partners.server'
 import { publicTestimonials } from '~/modules/testimonials/testimonials.server'
 
 export async function loader() {
-  const [{ team, venueName, sessionLocation, postalAddress }, pictures, partners, testimonials] = await Promise.all([getSiteSettings(), publicPictures(), partnersForPages(), publicTestimonials()])
+  const [{ team, venueName, sessionLocation, postalAddress }, pictures, partners, testimonials, places] = await Promise.all([
+    getSiteSettings(),
+    publicPictures(),
+    partnersForPages(),
+    publicTestimonials(),
+    pagePictures(['story', 'location']),
+  ])
   const named = team.filter(isNamed)
   return {
     // The members the lab has named, each with the photo the page draws if it is ready and described
@@ -31,6 +39,7 @@ export async function loader() {
     location: { venueName, sessionLocation, postalAddress },
     partners,
     testimonials,
+    places,
   }
 }
 
@@ -45,7 +54,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
   })
 
 export default function About({ loaderData }: Route.ComponentProps) {
-  const { team, teamComplete, location, partners } = loaderData
+  const { team, teamComplete, location, partners, places } = loaderData
   return (
     <>
       <PageHero eyebrow="About Us" title="Bringing Sports Science to Indian Swimming">
@@ -77,6 +86,7 @@ export default function About({ loaderData }: Route.ComponentProps) {
           </div>
         </section>
         <section aria-labelledby="why-started-heading" className="rounded-3xl bg-brand-50 p-6 ring-1 ring-brand-100 sm:p-10">
+          {places.story && <SectionPicture picture={places.story} seed="story" sizes="(min-width: 1152px) 480px, (min-width: 1024px) 40vw, 90vw" className="mb-6" />}
           <p className="flex items-center gap-2 text-sm font-semibold tracking-wide text-brand-700 uppercase">
             <SwimmerIcon className="h-5 w-5" />
             Our story
@@ -172,7 +182,11 @@ export default function About({ loaderData }: Route.ComponentProps) {
               Contact details
             </ArrowLink>
           </div>
-          <PoolLocationIllustration className="mx-auto hidden w-full max-w-md sm:block" />
+          {places.location ? (
+            <SectionPicture picture={places.location} seed="location" sizes="(min-width: 1152px) 528px, (min-width: 1024px) 45vw, 100vw" />
+          ) : (
+            <PoolLocationIllustration className="mx-auto hidden w-full max-w-md sm:block" />
+          )}
         </div>
       </section>
 

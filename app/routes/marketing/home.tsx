@@ -3,22 +3,12 @@ import { href, Link } from 'react-router'
 import type { Route } from './+types/home'
 import { ArrowLink } from '~/components/arrow-link'
 import { CallToAction, JoinTheMovement } from '~/components/call-to-action'
-import { FeatureCard, IconBadge } from '~/components/feature-card'
+import { IconBadge } from '~/components/feature-card'
+import { HomeHero } from '~/components/home-hero'
+import { PhotoFeature } from '~/components/photo-feature'
 import { FiguresStrip } from '~/components/figures-strip'
 import { PartnersStrip } from '~/components/partners-strip'
-import {
-  DataChartIcon,
-  FirstInIndiaIcon,
-  JointAngleIcon,
-  ReportIcon,
-  ShieldCheckIcon,
-  StopwatchIcon,
-  UnderwaterCameraIcon,
-} from '~/components/feature-icons'
-// An image file rather than markup in the page's script: hashed, cached for a year, and no bytes
-// for the phone to parse before the page responds. (Inlined as a data address it would break the CSP.)
-import underwaterAnalysis from '~/components/illustrations/underwater-analysis.svg?no-inline'
-import { WaveEdge } from '~/components/illustrations/wave-edge'
+import { DataChartIcon, FirstInIndiaIcon, ReportIcon, ShieldCheckIcon } from '~/components/feature-icons'
 import { SectionHeading } from '~/components/section-heading'
 import { Testimonials } from '~/components/testimonials'
 import { config } from '~/config.server'
@@ -31,11 +21,20 @@ import { shownFigures } from '~/modules/site/figures.server'
 import { figureText } from '~/modules/site/figures'
 import { partnersForPages } from '~/modules/partners/partners.server'
 import { publicTestimonials } from '~/modules/testimonials/testimonials.server'
+import { heroPictures, pagePictures } from '~/modules/site/page-pictures.server'
 
 /** The front door: a signed-in visitor goes straight on to booking (staff to the console). */
 export async function loader({ request }: Route.LoaderArgs) {
   await requireGuest(request)
-  const [settings, catalogue, figures, partners, testimonials] = await Promise.all([getSiteSettings(), getCatalogue(), shownFigures(), partnersForPages(), publicTestimonials()])
+  const [settings, catalogue, figures, partners, testimonials, hero, pictures] = await Promise.all([
+    getSiteSettings(),
+    getCatalogue(),
+    shownFigures(),
+    partnersForPages(),
+    publicTestimonials(),
+    heroPictures(request.headers.get('Save-Data')?.trim().toLowerCase() === 'on'),
+    pagePictures(['raceAnalysis', 'biomechanics', 'cameras']),
+  ])
   return {
     siteUrl: config().SITE_URL,
     reportDelivery: settings.reportDelivery,
@@ -43,6 +42,8 @@ export async function loader({ request }: Route.LoaderArgs) {
     figures,
     partners,
     testimonials,
+    hero,
+    pictures,
   }
 }
 
@@ -55,40 +56,33 @@ export const meta: Route.MetaFunction = ({ matches }) =>
   })
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const { reportDelivery, figures, partners } = loaderData
+  const { reportDelivery, figures, partners, pictures } = loaderData
   return (
     <>
       <LabStructuredData {...loaderData} />
 
-      <section aria-labelledby="page-title" className="relative overflow-hidden bg-linear-to-br from-brand-900 via-brand-800 to-brand-700 text-white">
-        <div className="container-page grid items-center gap-10 pt-12 pb-8 sm:pt-16 lg:grid-cols-[1.1fr_1fr] lg:gap-12 lg:pt-20 lg:pb-12">
-          <div>
-            <p className="inline-flex items-center gap-2 rounded-full bg-white/10 px-3 py-1 text-sm font-semibold text-brand-100 ring-1 ring-white/20">
-              <span aria-hidden="true" className="h-2 w-2 rounded-full bg-accent-500" />
-              Sport science · Bangalore
-            </p>
-            <h1 id="page-title" className="mt-5 text-4xl leading-tight font-extrabold tracking-tight text-balance sm:text-5xl">
-              India&apos;s First Sport Science Lab for Swimming
-            </h1>
-            <p className="mt-5 max-w-xl text-lg leading-relaxed text-brand-100">
-              Underwater cameras, frame-by-frame video and biomechanical analysis show what really happens beneath the
-              surface — so swimmers and coaches can train on evidence instead of guesswork.
-            </p>
-            <div className="mt-8 flex flex-col gap-3 sm:flex-row">
-              <Link to={href('/book')} className="btn-light">
-                Book a Session
-              </Link>
-              <Link to={href('/services')} className="btn-on-dark">
-                Explore Our Services
-              </Link>
-            </div>
-            <p className="mt-6 text-sm text-brand-100">For competitive swimmers, coaches, parents, triathletes and masters swimmers.</p>
-          </div>
-          {/* Decorative: a swimmer filmed from under the water, the measurements the text beside it describes drawn over the stroke. */}
-          <img src={underwaterAnalysis} alt="" width={480} height={360} className="mx-auto w-full max-w-md lg:max-w-none" />
+      <HomeHero pictures={loaderData.hero}>
+        <p className="inline-flex items-center gap-2 rounded-full bg-white/10 px-3 py-1 text-sm font-semibold text-brand-100 ring-1 ring-white/20">
+          <span aria-hidden="true" className="h-2 w-2 rounded-full bg-accent-500" />
+          Sport science · Bangalore
+        </p>
+        <h1 id="page-title" className="mt-5 text-4xl leading-tight tracking-tight text-balance sm:text-5xl lg:text-6xl lg:leading-[1.05]">
+          India&apos;s First Sport Science Lab for Swimming
+        </h1>
+        <p className="mt-5 max-w-xl text-lg leading-relaxed text-brand-100">
+          Underwater cameras, frame-by-frame video and biomechanical analysis show what really happens beneath the
+          surface — so swimmers and coaches can train on evidence instead of guesswork.
+        </p>
+        <div className="mt-8 flex flex-col gap-3 sm:flex-row">
+          <Link to={href('/book')} className="btn-light">
+            Book a Session
+          </Link>
+          <Link to={href('/services')} className="btn-on-dark">
+            Explore Our Services
+          </Link>
         </div>
-        <WaveEdge />
-      </section>
+        <p className="mt-6 text-sm text-brand-100">For competitive swimmers, coaches, parents, triathletes and masters swimmers.</p>
+      </HomeHero>
 
       <FiguresStrip figures={figures} />
 
@@ -97,41 +91,41 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           <SectionHeading id="services-heading" eyebrow="What we do" title="Our Services">
             Three ways to see your swimming clearly, each built for the pool rather than borrowed from another sport.
           </SectionHeading>
-          <ul className="mt-10 grid gap-6 md:grid-cols-3">
-            <li>
-              <FeatureCard
-                icon={<StopwatchIcon />}
-                title="Race Analysis"
-                footer={(
-                  <ArrowLink to={`${href('/services')}#race-analysis`}>
-                    Learn more<span className="sr-only"> about Race Analysis</span>
-                  </ArrowLink>
-                )}
-              >
-                Frame-by-frame video of your race, with stroke count, tempo, turn times and start reaction measured and
-                compared against elite benchmarks.
-              </FeatureCard>
-            </li>
-            <li>
-              <FeatureCard
-                icon={<JointAngleIcon />}
-                title="Biomechanical Analysis"
-                footer={(
-                  <ArrowLink to={`${href('/services')}#biomechanical-analysis`}>
-                    Learn more<span className="sr-only"> about Biomechanical Analysis</span>
-                  </ArrowLink>
-                )}
-              >
-                Joint angles and body position measured from multi-angle footage, to refine technique, spot injury risks
-                early and choose the drills that matter for you.
-              </FeatureCard>
-            </li>
-            <li>
-              <FeatureCard icon={<UnderwaterCameraIcon />} title="Underwater Camera System" footer={<ArrowLink to={href('/how-it-works')}>See How It Works</ArrowLink>}>
-                HD, slow-motion footage from below the surface captures the catch, pull and kick that cannot be seen from
-                the pool deck, and turns them into measurable data.
-              </FeatureCard>
-            </li>
+          <ul className="mt-12 space-y-14 sm:space-y-20">
+            <PhotoFeature
+              number="01"
+              title="Race Analysis"
+              picture={pictures.raceAnalysis}
+              seed="race-analysis"
+              flip={false}
+              link={(
+                <ArrowLink to={`${href('/services')}#race-analysis`}>
+                  Learn more<span className="sr-only"> about Race Analysis</span>
+                </ArrowLink>
+              )}
+            >
+              Frame-by-frame video of your race, with stroke count, tempo, turn times and start reaction measured and
+              compared against elite benchmarks.
+            </PhotoFeature>
+            <PhotoFeature
+              number="02"
+              title="Biomechanical Analysis"
+              picture={pictures.biomechanics}
+              seed="biomechanics"
+              flip
+              link={(
+                <ArrowLink to={`${href('/services')}#biomechanical-analysis`}>
+                  Learn more<span className="sr-only"> about Biomechanical Analysis</span>
+                </ArrowLink>
+              )}
+            >
+              Joint angles and body position measured from multi-angle footage, to refine technique, spot injury risks
+              early and choose the drills that matter for you.
+            </PhotoFeature>
+            <PhotoFeature number="03" title="Underwater Camera System" picture={pictures.cameras} seed="cameras" flip={false} link={<ArrowLink to={href('/how-it-works')}>See How It Works</ArrowLink>}>
+              HD, slow-motion footage from below the surface captures the catch, pull and kick that cannot be seen from
+              the pool deck, and turns them into measurable data.
+            </PhotoFeature>
           </ul>
         </div>
       </section>
