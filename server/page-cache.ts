@@ -70,7 +70,7 @@ export function pageCache({ paths, isNotFound = () => false, render, contentSecu
     if (cookie && personalCookie.test(cookie)) return null
     const url = request.url ?? '/'
     // A browser saving data is sent the page without its video loop: a copy of its own.
-    if (cacheable.has(url)) return request.headers['save-data']?.trim().toLowerCase() === 'on' ? `${url} save-data` : url
+    if (cacheable.has(url)) return String(request.headers['save-data'] ?? '').trim().toLowerCase() === 'on' ? `${url} save-data` : url
     const pathname = url.split('?', 1)[0]!
     // React Router's data requests and route manifest answer in their own formats.
     if (pathname.endsWith('.data') || pathname.startsWith('/__')) return null

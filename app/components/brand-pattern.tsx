@@ -1,7 +1,7 @@
 import { useId } from 'react'
 
-/** A round portrait's place, a rounded tile, or a wide band that fills whatever box it is given. */
-export type BrandPatternShape = 'circle' | 'tile' | 'band'
+/** A round portrait's place, a rounded tile, or a wide band or a 4:3 scene that fill whatever box they are given. */
+export type BrandPatternShape = 'circle' | 'tile' | 'band' | 'scene'
 
 /** The brand's colours in sets that go together; the seed picks one. Spelled out whole so Tailwind finds each class. */
 const PALETTES = [
@@ -16,6 +16,7 @@ const BOXES: Record<BrandPatternShape, { width: number; height: number }> = {
   circle: { width: 96, height: 96 },
   tile: { width: 96, height: 96 },
   band: { width: 800, height: 120 },
+  scene: { width: 400, height: 300 },
 }
 
 /**
@@ -59,9 +60,9 @@ export function BrandPattern({ seed, className, shape = 'circle' }: { seed: stri
   const ripples = [0.3, 0.55, 0.8].map((at, index) => ({ y: (at + between(-0.08, 0.08)) * height, amplitude: between(0.03, 0.07) * height, width: 3 - index * 0.75 }))
   const rings = [0, 1].map(() => ({ x: round(between(0.15, 0.85) * width), y: round(between(0.2, 0.8) * height), r: round(between(0.12, 0.3) * height) }))
   const glint = { x: round(between(0.2, 0.8) * width), y: round(between(0.25, 0.75) * height), r: round(between(0.03, 0.05) * height) }
-  const clipped = shape !== 'band'
+  const clipped = shape === 'circle' || shape === 'tile'
   return (
-    <svg aria-hidden="true" focusable="false" viewBox={`0 0 ${width} ${height}`} preserveAspectRatio={shape === 'band' ? 'xMidYMid slice' : undefined} className={className} fill="none">
+    <svg aria-hidden="true" focusable="false" viewBox={`0 0 ${width} ${height}`} preserveAspectRatio={clipped ? undefined : 'xMidYMid slice'} className={className} fill="none">
       {clipped && (
         <clipPath id={clipId}>{shape === 'circle' ? <circle cx={width / 2} cy={height / 2} r={width / 2} /> : <rect width={width} height={height} rx={16} />}</clipPath>
       )}

@@ -12,7 +12,7 @@ export function SectionPicture({ picture, seed, sizes, className = '' }: { pictu
   if (picture) return <ResponsivePicture picture={picture} sizes={sizes} className={box} imgClassName="h-full w-full object-cover" />
   return (
     <div className={box}>
-      <BrandPattern seed={seed} shape="tile" className="h-full w-full" />
+      <BrandPattern seed={seed} shape="scene" className="h-full w-full" />
     </div>
   )
 }
