@@ -7,13 +7,14 @@ export const PORTRAIT = { width: 480, height: 640 }
 export const BLUR = 'data:image/webp;base64,UklGRg=='
 
 /** The files the pipeline makes of a portrait (the rows only: the pages never read the files). */
-function portraitFiles(): MediaVariant[] {
+function portraitFiles(size = PORTRAIT): MediaVariant[] {
   return (['avif', 'webp', 'jpeg'] as const).flatMap((format) =>
-    [160, 320, 480].map((width) => ({ format, width, height: Math.round((width * 4) / 3), name: `${randomBytes(16).toString('hex')}.${format === 'jpeg' ? 'jpg' : format}`, bytes: 100 })),
+    [160, 320, 480].map((width) => ({ format, width, height: Math.round((width * size.height) / size.width), name: `${randomBytes(16).toString('hex')}.${format === 'jpeg' ? 'jpg' : format}`, bytes: 100 })),
   )
 }
 
-type LibraryPhoto = { title: string; altText: string; status: 'ready' | 'processing'; decorative?: boolean }
+/** `size` is the upright photo's (a portrait's 480 × 640 unless given). */
+type LibraryPhoto = { title: string; altText: string; status: 'ready' | 'processing'; decorative?: boolean; size?: { width: number; height: number } }
 
 /** A portrait in the media library, as the pipeline leaves it (or still waiting for it). */
 export function addPortrait(db: Db, photo: LibraryPhoto) {
@@ -34,8 +35,8 @@ export async function addPhoto(db: Db, collection: MediaCollection, photo: Libra
       originalKey: `original-${randomBytes(16).toString('hex')}`,
       originalType: 'image/jpeg',
       originalBytes: 1000,
-      ...PORTRAIT,
-      variants: photo.status === 'ready' ? portraitFiles() : [],
+      ...(photo.size ?? PORTRAIT),
+      variants: photo.status === 'ready' ? portraitFiles(photo.size) : [],
       placeholder: photo.status === 'ready' ? BLUR : null,
     })
     .returning({ id: mediaItems.id, variants: mediaItems.variants })
