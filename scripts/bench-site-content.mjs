@@ -154,7 +154,6 @@ async function addPartners(page) {
  * (`landscape`, 4032 × 3024, and `portrait`, 3024 × 4032: media ids) once the settings have a
  * form for them. Until then the hero is the site's drawing and there is nothing to choose.
  */
-// eslint-disable-next-line no-unused-vars
 async function chooseHeroPhotos(page, { landscape, portrait }) {}
 
 /** Reference bands at /admin/reference-bands for the figures the analysis shows, for women of 18 to 35. */
