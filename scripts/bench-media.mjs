@@ -11,18 +11,15 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import sharp from 'sharp'
 import { ensureBuild } from './ensure-build.mjs'
-import { childrenResidentBytes, cpuMsOf, freshDatabase, options, request, residentBytes, signInStaff, startSiteOn, stoppedSiteDatabase } from './bench-support.mjs'
+import { cameraPhoto, childrenResidentBytes, cpuMsOf, freshDatabase, libraryStatuses, mediaUploadForm, options, request, residentBytes, signInStaff, startSiteOn, stoppedSiteDatabase } from './bench-support.mjs'
 
 const { photos, megapixels, postgres } = options({ photos: 5, megapixels: 12, postgres: false })
 const MB = 1024 * 1024
 const GROWTH_LIMIT = 300 * MB
 const ADMIN = { email: 'bench.staff@lab.example', password: 'bench-staff-password-1' }
-/** GPS position of the lab's pool, as a phone writes it into EXIF: the pipeline must drop it. */
 /** The settings of the memory allocator the server is given from this command's environment. */
 const ALLOCATOR_ENV = Object.fromEntries(['MALLOC_ARENA_MAX', 'LD_PRELOAD'].filter((name) => process.env[name]).map((name) => [name, process.env[name]]))
-const GPS = { GPSLatitudeRef: 'N', GPSLatitude: '12/1 58/1 4455/100', GPSLongitudeRef: 'E', GPSLongitude: '77/1 35/1 3371/100' }
 ensureBuild()
 
 const work = mkdtempSync(path.join(tmpdir(), 'swimlab-bench-media-'))
@@ -36,40 +33,9 @@ function frameSize() {
   return { width: Math.round(4032 * scale), height: Math.round(3024 * scale) }
 }
 
-/**
- * A photo that compresses as a camera's does (3-6 MB at 12 megapixels): a gradient with shapes of
- * its own colours under fine grain, so each of them is different; saved at JPEG quality 90 with a
- * phone's EXIF (make, model, GPS), every other one stored on its side with orientation 6.
- */
-async function cameraPhoto(index, { width, height }) {
-  const grain = await sharp({ create: { width, height, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 48 } } })
-    .blur(0.5 + (index % 3) * 0.04)
-    .raw()
-    .toBuffer()
-  const hue = (index * 67) % 360
-  const shapes = Array.from({ length: 40 }, (_, shape) => {
-    const x = (shape * 977 * (index + 1)) % width
-    const y = (shape * 613 * (index + 2)) % height
-    return `<circle cx="${x}" cy="${y}" r="${80 + ((shape * 37) % 300)}" fill="hsl(${(hue + shape * 23) % 360},80%,50%)" fill-opacity="0.5"/>`
-  })
-  const scene = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="hsl(${hue},70%,35%)"/><stop offset="1" stop-color="hsl(${(hue + 140) % 360},60%,70%)"/></linearGradient></defs><rect width="100%" height="100%" fill="url(#g)"/>${shapes.join('')}</svg>`
-  const photo = sharp(Buffer.from(scene))
-    .composite([{ input: grain, raw: { width, height, channels: 3 }, blend: 'soft-light' }])
-    .withExif({ IFD0: { Make: 'BenchPhone', Model: `Bench ${index + 1}` }, IFD3: GPS })
-  return (index % 2 === 1 ? photo.withMetadata({ orientation: 6 }) : photo).jpeg({ quality: 90 }).toBuffer()
-}
-
-/** The upload form as a browser posts it: the multipart body and its Content-Type. */
-async function uploadForm(bytes, index) {
-  const form = new FormData()
-  form.append('intent', 'upload')
-  form.append('file', new Blob([bytes], { type: 'image/jpeg' }), `IMG_${4200 + index}.jpg`)
-  form.append('collection', 'lab')
-  form.append('title', `Bench photo ${index + 1}`)
-  form.append('altText', `Bench photo ${index + 1}: the lab's pool from the starting blocks`)
-  const encoded = new Response(form)
-  return { body: Buffer.from(await encoded.arrayBuffer()), contentType: encoded.headers.get('Content-Type') }
-}
+/** The upload form of the `index`th photo, as a browser posts it. */
+const uploadForm = (bytes, index) =>
+  mediaUploadForm({ bytes, fileName: `IMG_${4200 + index}.jpg`, collection: 'lab', title: `Bench photo ${index + 1}`, altText: `Bench photo ${index + 1}: the lab's pool from the starting blocks` })
 
 /**
  * Waits until the server is idle: under 2 % of a core used and its RSS moved by less than 2 MB, for
@@ -86,15 +52,6 @@ async function settledResidentBytes(pid) {
     ;[cpu, rss] = [nowCpu, nowRss]
   }
   throw new Error('The server did not settle within a minute')
-}
-
-/** The library page's status of every item, counted. */
-async function libraryStatuses(base, headers) {
-  const page = await request(`${base}/admin/media`, { headers })
-  if (page.status !== 200) throw new Error(`The library page answered ${page.status}`)
-  const html = page.body.toString('utf8')
-  const count = (text) => html.split(`>${text}</strong>`).length - 1
-  return { ready: count('Ready'), processing: count('Being processed'), failed: count('Could not be processed') }
 }
 
 /** Each photo's time in the pipeline, which takes one upload at a time: from when it was stored, or the previous one was done, to its own end. */

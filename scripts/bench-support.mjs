@@ -273,11 +273,10 @@ export function timed(url, { method = 'GET', headers = {}, body } = {}) {
 
 /**
  * Signs a customer up through the pages of a running site on the local mailbox, reading the
- * verification code from the e-mail it prints (`readLog` returns what the site has printed so far).
- * Returns the session cookie ("name=value").
+ * verification code from the e-mail it prints (`readLog` returns what the site has printed so far),
+ * with the address `email`. Returns the session cookie ("name=value").
  */
-export async function signUpThroughPages(base, readLog) {
-  const email = `bench.${Date.now()}@example.com`
+export async function signUpThroughPages(base, readLog, email = `bench.${Date.now()}@example.com`) {
   const form = { name: 'Bench Swimmer', email, password: 'butterfly-2027', phone: '9845012345', age: '26', currentLocation: 'Bengaluru', gender: 'female', swimmingExperience: 'advanced', academyName: 'NA', coachName: 'NA', specialization: 'butterfly', otherSpecialization: '', participateInEvents: 'yes', strokeBestTime: '', howDidYouKnow: 'google', otherSource: '', website_url: '' }
   const pairs = (response) => response.headers.getSetCookie().map((value) => value.split(';')[0])
   // The browser that registered keeps the cookie that lets its verification sign it in.
@@ -340,5 +339,87 @@ export async function cpuMeter(client, instances) {
       database: Math.round(cpuMsOf(earlier) - before.database + cpuMsOf(opened)),
       client: Math.round((client.user + client.system) / 1000),
     }
+  }
+}
+
+/** GPS position of the lab's pool, as a phone writes it into EXIF: the pipeline must drop it. */
+const GPS = { GPSLatitudeRef: 'N', GPSLatitude: '12/1 58/1 4455/100', GPSLongitudeRef: 'E', GPSLongitude: '77/1 35/1 3371/100' }
+
+/**
+ * A photo that compresses as a camera's does (3-6 MB at 12 megapixels): a gradient with shapes of
+ * its own colours under fine grain, so each of them is different; saved at JPEG quality 90 with a
+ * phone's EXIF (make, model, GPS). `sideways` stores it on its side with orientation 6, as a phone
+ * held upright does: a 4032 × 3024 file shown 3024 × 4032.
+ */
+export async function cameraPhoto(index, { width, height, sideways = index % 2 === 1 }) {
+  // Loaded here: most benchmarks make no photo.
+  const { default: sharp } = await import('sharp')
+  const grain = await sharp({ create: { width, height, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 48 } } })
+    .blur(0.5 + (index % 3) * 0.04)
+    .raw()
+    .toBuffer()
+  const hue = (index * 67) % 360
+  const shapes = Array.from({ length: 40 }, (_, shape) => {
+    const x = (shape * 977 * (index + 1)) % width
+    const y = (shape * 613 * (index + 2)) % height
+    return `<circle cx="${x}" cy="${y}" r="${80 + ((shape * 37) % 300)}" fill="hsl(${(hue + shape * 23) % 360},80%,50%)" fill-opacity="0.5"/>`
+  })
+  const scene = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="hsl(${hue},70%,35%)"/><stop offset="1" stop-color="hsl(${(hue + 140) % 360},60%,70%)"/></linearGradient></defs><rect width="100%" height="100%" fill="url(#g)"/>${shapes.join('')}</svg>`
+  const photo = sharp(Buffer.from(scene))
+    .composite([{ input: grain, raw: { width, height, channels: 3 }, blend: 'soft-light' }])
+    .withExif({ IFD0: { Make: 'BenchPhone', Model: `Bench ${index + 1}` }, IFD3: GPS })
+  return (sideways ? photo.withMetadata({ orientation: 6 }) : photo).jpeg({ quality: 90 }).toBuffer()
+}
+
+/** The media library's upload form as a browser posts it: the multipart body and its Content-Type. */
+export async function mediaUploadForm({ bytes, type = 'image/jpeg', fileName, collection, title, altText }) {
+  const form = new FormData()
+  form.append('intent', 'upload')
+  form.append('file', new Blob([bytes], { type }), fileName)
+  form.append('collection', collection)
+  form.append('title', title)
+  form.append('altText', altText)
+  const encoded = new Response(form)
+  return { body: Buffer.from(await encoded.arrayBuffer()), contentType: encoded.headers.get('Content-Type') }
+}
+
+/** The media library page as staff see it (`headers` carries their session cookie). */
+async function libraryPage(base, headers) {
+  const page = await request(`${base}/admin/media`, { headers })
+  if (page.status !== 200) throw new Error(`The library page answered ${page.status}`)
+  return page.body.toString('utf8')
+}
+
+/** The library page's status of every item, counted. */
+export async function libraryStatuses(base, headers) {
+  const html = await libraryPage(base, headers)
+  const count = (text) => html.split(`>${text}</strong>`).length - 1
+  return { ready: count('Ready'), processing: count('Being processed'), failed: count('Could not be processed') }
+}
+
+/** The library's items by their name in the library, as the page lists them: title → id. */
+export async function libraryIds(base, headers) {
+  const html = await libraryPage(base, headers)
+  const unescape = (text) => text.replaceAll('&#x27;', "'").replaceAll('&quot;', '"').replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&amp;', '&')
+  return new Map([...html.matchAll(/<h3 id="media-(\d+)-title"[^>]*>([^<]*)<\/h3>/g)].map((match) => [unescape(match[2]), Number(match[1])]))
+}
+
+/**
+ * The text of the newest e-mail to `to` the local mailbox printed in the site's log (`readLog`
+ * returns what it has printed so far) whose text matches `pattern`, once it is there; the match.
+ */
+export async function mailedTo(readLog, to, pattern, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    // Each block runs from its heading to its closing rule (the log's own lines follow).
+    const blocks = readLog()
+      .split('──── E-mail (local mailbox) ')
+      .slice(1)
+      .map((block) => block.split(`\n${'─'.repeat(60)}\n`)[0])
+      .filter((block) => block.includes(`\nTo: ${to}\n`))
+    const found = blocks.map((block) => pattern.exec(block)).findLast(Boolean)
+    if (found) return found
+    if (Date.now() > deadline) throw new Error(`No e-mail to ${to} matching ${pattern} in the log`)
+    await new Promise((resolve) => setTimeout(resolve, 100))
   }
 }

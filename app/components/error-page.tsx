@@ -1,5 +1,5 @@
 import { href, isRouteErrorResponse, Link } from 'react-router'
-import { loginLink } from '~/lib/links'
+import { loginLink } from '~/lib/login-link'
 
 const ERROR_TEXTS: Record<number, { title: string; message: string }> = {
   400: { title: 'Bad request', message: 'The form sent could not be read. Please go back, check it and try again.' },

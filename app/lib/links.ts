@@ -23,8 +23,7 @@ const encoded = (value: string | number) => encodeURIComponent(String(value))
 
 // Accounts
 
-/** The sign-in page, which sends the visitor on to `redirectTo` (a path of this site) once signed in. */
-export const loginLink = (redirectTo: string) => withQuery(href('/login'), { redirectTo })
+export { loginLink } from './login-link'
 
 /** The page for the e-mailed code that finishes registering, with the address (and the code, from the e-mail) filled in. */
 export const verifyEmailLink = (query: { email: string; code?: string }) => withQuery(href('/verify-email'), query)

@@ -82,6 +82,15 @@ describe('what a page asks the browser for', () => {
     expect(laterTexts.some((text) => text.includes('$ZodObject'))).toBe(true)
   })
 
+  it('the marketing pages do not carry the site’s address book: the error page’s sign-in link comes on its own', async () => {
+    for (const pathname of ['/', '/services']) {
+      const scripts = [...preloadedScripts(await html(pathname))]
+      const texts = await Promise.all(scripts.map(async (script) => (await fetch(`${site.url}${script}`)).text()))
+      // A path only app/lib/links.ts names: moving a booking.
+      for (const [index, text] of texts.entries()) expect(text, `${pathname} ${scripts[index]}`).not.toContain('/bookings/:reference/reschedule')
+    }
+  })
+
   it.each(['/registration', '/booking', '/forgot-password', '/forgot-password?email=ana%40example.com', '/verify-email?email=ana%40example.com'])('%s: zod is not among the scripts before the page shows', async (pathname) => {
     const scripts = [...preloadedScripts(await html(pathname))]
     const texts = await Promise.all(scripts.map(async (script) => (await fetch(`${site.url}${script}`)).text()))
