@@ -150,11 +150,19 @@ async function addPartners(page) {
 }
 
 /**
- * THE HERO'S PHOTOS: where the bench chooses the two photos uploaded for the home page's hero
- * (`landscape`, 4032 × 3024, and `portrait`, 3024 × 4032: media ids) once the settings have a
- * form for them. Until then the hero is the site's drawing and there is nothing to choose.
+ * The home page's pictures in Catalogue & settings: the landscape photo for wider screens, the
+ * upright one for phones (both media ids), and the services' photos beside them.
  */
-async function chooseHeroPhotos(page, { landscape, portrait }) {}
+async function chooseHeroPhotos(page, { landscape, portrait }) {
+  await page.goto('/admin/settings#pictures')
+  const form = page.locator('form', { has: page.locator('input[name="intent"][value="pictures"]') })
+  await form.locator('select[name="heroWide"]').selectOption(String(landscape))
+  await form.locator('select[name="heroPhone"]').selectOption(String(portrait))
+  await form.locator('select[name="raceAnalysis"]').selectOption(String(portrait))
+  await form.locator('select[name="cameras"]').selectOption(String(landscape))
+  await form.getByRole('button', { name: 'Save the pictures' }).click()
+  await page.getByText('Pictures saved').first().waitFor()
+}
 
 /** Reference bands at /admin/reference-bands for the figures the analysis shows, for women of 18 to 35. */
 async function addReferenceBands(page) {
