@@ -130,6 +130,8 @@ function check(who: Who, row: Row, response: Awaited<ReturnType<Visitor['request
     expect(response.headers.get('Cache-Control'), label).toBe('private, no-store')
   }
   if (response.status === 200 || response.status === 410) expect(response.headers.get('Referrer-Policy'), label).toBe('no-referrer')
+  // A results page is described to a link preview without the swimmer's name.
+  if (response.status === 200 && !data && /\/analyses\/\d+$/.test(path)) expect(response.html, label).toMatch(/<meta name="description" content="A swimmer’s analysis from the lab[^"]*"/)
   for (const secret of secretsFor(who, row, outcome)) expect(response.html, `${label} shows ${secret}`).not.toContain(secret)
 }
 
