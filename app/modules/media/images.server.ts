@@ -128,3 +128,27 @@ export async function renderImage(bytes: Uint8Array, collection: MediaCollection
   const tiny = await source().resize({ width: 16 }).blur(1).webp({ quality: 40 }).toBuffer()
   return { files, placeholder: `data:image/webp;base64,${tiny.toString('base64')}` }
 }
+
+/** The widest a clip's poster is kept: the results page's video is at most about 1100 CSS pixels across. */
+export const POSTER_WIDTH = 1280
+
+/**
+ * A clip's poster as the results page shows it before the video plays: upright, at most
+ * `POSTER_WIDTH` pixels wide, in sRGB, as WebP (which every browser that plays the clips shows),
+ * without any of the upload's metadata (a frame saved on a phone may carry where it was taken).
+ * Null when the image cannot be read.
+ */
+export async function renderPoster(bytes: Uint8Array): Promise<Uint8Array | null> {
+  const sharp = await loadSharp()
+  try {
+    const poster = await sharp(bytes, { limitInputPixels: IMAGE_MAX_PIXELS })
+      .autoOrient()
+      .resize({ width: POSTER_WIDTH, withoutEnlargement: true })
+      .toColourspace('srgb')
+      .webp({ quality: 72, effort: 4 })
+      .toBuffer()
+    return new Uint8Array(poster)
+  } catch {
+    return null
+  }
+}

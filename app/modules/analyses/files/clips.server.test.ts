@@ -1,12 +1,14 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { eq } from 'drizzle-orm'
+import sharp from 'sharp'
 import { afterAll, beforeEach, describe, expect, it } from 'vitest'
 import { analysisFilesConfigProblems } from '~/config/analysis-files-env.server'
 import { db } from '~/db/client.server'
 import { analysisClips, bookings, swimmers } from '~/db/schema'
 import { addHours } from '~/lib/lab-time'
+import { phonePhoto, plainImage } from '~/modules/media/test-photos'
 import { eraseAccount, eraseSwimmer } from '~/modules/privacy/erasure.server'
 import { confirmedBookings, recordedAnalysis } from '../../../../tests/support/analyses'
 import { createCustomers } from '../../../../tests/support/booking'
@@ -36,7 +38,7 @@ async function storedClip(analysisId: number, name: string) {
   const key = name.padEnd(32, '0')
   await store.put(key, MP4_START, 'video/mp4')
   const [clip] = await db().insert(analysisClips).values({ analysisId, title: name, angle: 'underwater_side', storageKey: key, contentType: 'video/mp4', sizeBytes: MP4_START.length }).returning({ id: analysisClips.id })
-  await setClipPoster(analysisId, clip!.id, PNG)
+  await setClipPoster(analysisId, clip!.id, await plainImage(64, 36))
   return clip!.id
 }
 
@@ -92,7 +94,7 @@ describe('an upload\'s metadata and a clip\'s details', () => {
     await expect(updateClip(other.analysisId, clipId, { ...base, eventId: null, chapters: [] })).rejects.toMatchObject({ kind: 'not_found' })
   })
 
-  it('takes a poster that is a JPEG, PNG or WebP of 5 MB at most, by its bytes, and deletes the one it replaces', async () => {
+  it('takes a poster that is a JPEG, PNG or WebP of 5 MB at most, by its bytes, keeps it as the page shows it, and deletes the one it replaces', async () => {
     const { bookings: booked } = await confirmedBookings(['2030-03-04'])
     const { analysisId } = await recordedAnalysis(booked[0]!.bookingId)
     const clipId = await storedClip(analysisId, 'b1')
@@ -100,10 +102,24 @@ describe('an upload\'s metadata and a clip\'s details', () => {
     expect(first).toHaveLength(1)
     await expect(setClipPoster(analysisId, clipId, new TextEncoder().encode('<svg onload="alert(1)"></svg>'))).rejects.toThrow('The poster must be a JPEG, PNG or WebP image.')
     await expect(setClipPoster(analysisId, clipId, new Uint8Array(5 * 1024 * 1024 + 1))).rejects.toThrow('A poster image may be 5 MB at most.')
-    await setClipPoster(analysisId, clipId, PNG)
+    await expect(setClipPoster(analysisId, clipId, PNG)).rejects.toMatchObject({ field: 'poster', message: expect.stringContaining('could not be read') })
+    expect(storedNames().filter((name) => name.startsWith('poster-'))).toEqual(first)
+
+    // A frame saved on a phone: 2400 × 1800 stored, upright 1800 × 2400, carrying the phone's make and where it was.
+    const frame = await phonePhoto({ width: 2400, height: 1800 })
+    await setClipPoster(analysisId, clipId, frame)
     const second = storedNames().filter((name) => name.startsWith('poster-'))
     expect(second).toHaveLength(1)
     expect(second).not.toEqual(first)
+    const [clip] = await db().select({ posterContentType: analysisClips.posterContentType }).from(analysisClips).where(eq(analysisClips.id, clipId))
+    expect(clip?.posterContentType).toBe('image/webp')
+    const stored = readFileSync(path.join(directory, second[0]!))
+    expect(imageTypeOf(stored)).toBe('image/webp')
+    const metadata = await sharp(stored).metadata()
+    expect(metadata).toMatchObject({ format: 'webp', width: 1280, height: Math.round((1280 * 2400) / 1800) })
+    expect([metadata.exif, metadata.icc, metadata.xmp]).toEqual([undefined, undefined, undefined])
+    expect(stored.length).toBeLessThan(frame.length)
+    expect(stored.includes(Buffer.from('LabTestPhone'))).toBe(false)
   })
 })
 

@@ -8,6 +8,7 @@ import { logger } from '~/lib/logger.server'
 import { openAnalysis } from '~/modules/analyses/analyses.server'
 import { CAMERA_ANGLES, CHAPTER_KINDS, eventLabel } from '~/modules/analyses/catalog'
 import { CLIP_MAX_BYTES, CLIP_TITLE_MAX, POSTER_MAX_BYTES } from './limits'
+import { renderPoster } from '~/modules/media/images.server'
 import { imageTypeOf, SIGNATURE_BYTES, videoTypeOf } from '~/modules/storage/signatures'
 import { analysisFileStore, assertFileKey, UPLOAD_EXPIRY_MS } from './store.server'
 
@@ -196,16 +197,22 @@ async function clipOf(tx: Executor, analysisId: number, clipId: number) {
   return clip
 }
 
-/** A clip's poster: a JPEG, PNG or WebP image of 5 MB at most, recognised by its bytes. It replaces the one before. */
+/**
+ * A clip's poster: a JPEG, PNG or WebP image of 5 MB at most, recognised by its bytes, kept as the
+ * page shows it (see `renderPoster`: a 1920-pixel frame of half a megabyte becomes a WebP of a few
+ * tens of kilobytes, the first thing a phone loads on the results page). It replaces the one before.
+ */
 export async function setClipPoster(analysisId: number, clipId: number, bytes: Uint8Array) {
   if (bytes.length === 0) throw new DomainError('invalid', 'Choose an image for the poster.', 'poster')
   if (bytes.length > POSTER_MAX_BYTES) throw new DomainError('invalid', 'A poster image may be 5 MB at most.', 'poster')
-  const contentType = imageTypeOf(bytes.subarray(0, SIGNATURE_BYTES))
-  if (!contentType) throw new DomainError('invalid', 'The poster must be a JPEG, PNG or WebP image.', 'poster')
+  if (!imageTypeOf(bytes.subarray(0, SIGNATURE_BYTES))) throw new DomainError('invalid', 'The poster must be a JPEG, PNG or WebP image.', 'poster')
   const [existing] = await db().select({ id: analysisClips.id }).from(analysisClips).where(and(eq(analysisClips.id, clipId), eq(analysisClips.analysisId, analysisId)))
   if (!existing) throw new DomainError('not_found', 'There is no such clip.')
+  const poster = await renderPoster(bytes)
+  if (!poster) throw new DomainError('invalid', 'This image could not be read: the file may be damaged. Export the frame again and upload the new file.', 'poster')
+  const contentType = 'image/webp'
   const key = `poster-${randomBytes(16).toString('hex')}`
-  await analysisFileStore().put(key, bytes, contentType)
+  await analysisFileStore().put(key, poster, contentType)
   let replaced: string | null = null
   try {
     await db().transaction(async (tx) => {
