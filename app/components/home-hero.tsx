@@ -34,8 +34,10 @@ export function HomeHero({ pictures, children }: { pictures: HeroPictures; child
       <div className="relative aspect-square sm:aspect-[16/9] lg:absolute lg:inset-0 lg:aspect-auto">
         <HeroPicture wide={wide} phone={phone} />
         {loop && <HeroLoop loop={loop} />}
-        {/* The shade the text stands on: the photo's foot on a phone and a tablet, its left part from lg. */}
-        <div aria-hidden="true" className="absolute inset-0 bg-linear-to-b from-transparent from-45% via-brand-900/90 via-80% to-brand-900 lg:bg-linear-to-r lg:from-brand-900 lg:from-30% lg:via-brand-900/80 lg:via-50% lg:to-transparent lg:to-75%" />
+        {/* The shade the text stands on, at least 85 % of the dark brand colour behind every line, so the text keeps
+            its contrast on the lightest photo: the photo's lower part on a phone and a tablet (the text starts at 64-85 %
+            of its height), its left part from lg (the text reaches 52-59 % of its width). */}
+        <div aria-hidden="true" className="absolute inset-0 bg-linear-to-b from-transparent from-25% via-brand-900/90 via-60% to-brand-900 lg:bg-linear-to-r lg:from-brand-900 lg:from-40% lg:via-brand-900/85 lg:via-60% lg:to-transparent lg:to-90%" />
       </div>
       <div className="container-page relative -mt-24 pb-10 sm:-mt-32 lg:mt-0 lg:flex lg:min-h-[38rem] lg:items-center lg:py-20">
         <div className="max-w-xl">{children}</div>
