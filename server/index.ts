@@ -35,6 +35,7 @@ import { startLogger } from '~/lib/logger.server'
 import { CACHED_PATHS } from '~/web/public-pages'
 import { BANNER_CLOSED_COOKIE } from '~/web/banner/banner-closed.server'
 import { addSeconds } from '~/lib/lab-time'
+import { savesData } from '~/lib/save-data'
 import { createPhonePeGateway } from '~/modules/payments/gateways/phonepe.server'
 import { phonePeOptionsFrom } from '~/modules/payments/gateways/phonepe-config.server'
 import { createSandboxGateway } from '~/modules/payments/gateways/sandbox-adapter.server'
@@ -260,7 +261,7 @@ function createApp({ config, logger, database, liveEvents, gateway, build, analy
     headers: fixedHeaders,
     render: (path, request, nonce) =>
       // Rendered as any anonymous visitor sees the page; a browser saving data has copies of its own.
-      renderPage(new Request(new URL(path, config.SITE_URL), { headers: { Accept: 'text/html', 'User-Agent': request.get('User-Agent') ?? '', ...(request.get('Save-Data') ? { 'Save-Data': request.get('Save-Data')! } : {}) } }), {
+      renderPage(new Request(new URL(path, config.SITE_URL), { headers: { Accept: 'text/html', 'User-Agent': request.get('User-Agent') ?? '', ...(savesData(request.get('Save-Data')) && { 'Save-Data': 'on' }) } }), {
         cspNonce: nonce,
         requestId: String(request.res?.locals.requestId ?? ''),
         clientIp: request.ip ?? '',

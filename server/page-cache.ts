@@ -5,6 +5,7 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:
 import type { NextFunction, Request, Response } from 'express'
 import { chooseEncoding } from './encoding'
 import { durationMs } from '~/lib/lab-time'
+import { savesData } from '~/lib/save-data'
 
 const brotli = promisify(brotliCompress)
 const gzipped = promisify(gzip)
@@ -70,7 +71,7 @@ export function pageCache({ paths, isNotFound = () => false, render, contentSecu
     if (cookie && personalCookie.test(cookie)) return null
     const url = request.url ?? '/'
     // A browser saving data is sent the page without its video loop: a copy of its own.
-    if (cacheable.has(url)) return String(request.headers['save-data'] ?? '').trim().toLowerCase() === 'on' ? `${url} save-data` : url
+    if (cacheable.has(url)) return savesData(request.headers['save-data']) ? `${url} save-data` : url
     const pathname = url.split('?', 1)[0]!
     // React Router's data requests and route manifest answer in their own formats.
     if (pathname.endsWith('.data') || pathname.startsWith('/__')) return null

@@ -16,6 +16,7 @@ import { requireGuest } from '~/web/auth.server'
 import { useNonce } from '~/web/nonce'
 import { PRODUCT_NAME, pageMeta } from '~/lib/seo'
 import { paiseToDecimalRupees } from '~/lib/money'
+import { savesData } from '~/lib/save-data'
 import { getCatalogue, getSiteSettings } from '~/modules/site/site.server'
 import { shownFigures } from '~/modules/site/figures.server'
 import { figureText } from '~/modules/site/figures'
@@ -32,7 +33,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     shownFigures(),
     partnersForPages(),
     publicTestimonials(),
-    heroPictures(request.headers.get('Save-Data')?.trim().toLowerCase() === 'on'),
+    heroPictures(savesData(request.headers.get('Save-Data'))),
     pagePictures(['raceAnalysis', 'biomechanics', 'cameras']),
   ])
   return {
