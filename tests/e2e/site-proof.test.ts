@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { DESKTOP, expectNoAxeViolations, expectNoSidewaysScroll, PHONE, signInWithForm, useBrowser, watchPageErrors } from '../support/browser'
+import { chooseUnlisted, DESKTOP, expectNoAxeViolations, expectNoSidewaysScroll, PHONE, signInWithForm, useBrowser, watchPageErrors } from '../support/browser'
 import { accountWithSwimmer } from '../support/family-analyses'
 import { analysisOf, campHeld } from '../support/figures'
 import { addPhoto } from '../support/media'
@@ -47,12 +47,7 @@ describe('numbers, partners and venues', () => {
       // A logo the list does not offer, as a page opened before it was listed would send it: refused next to the field.
       await add.getByLabel('Kind').selectOption('partner')
       await add.getByLabel('Name').fill('Swim Federation')
-      await add.getByLabel('Logo').evaluate((select, id) => {
-        const option = document.createElement('option')
-        option.value = String(id)
-        select.append(option)
-        ;(select as HTMLSelectElement).value = String(id)
-      }, waitingLogo)
+      await chooseUnlisted(add.getByLabel('Logo'), waitingLogo)
       await add.getByRole('button', { name: 'Add it' }).click()
       await expect.poll(() => add.getByText('That photo is still being processed').count()).toBe(1)
       await expectNoAxeViolations(page)

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { siteSettings } from '~/db/schema'
 import { SITE_SETTINGS_SEED } from '~/db/seed.server'
-import { expectNoAxeViolations, LAPTOP, PHONE, useBrowser, watchPageErrors } from '../support/browser'
+import { chooseUnlisted, expectNoAxeViolations, LAPTOP, PHONE, useBrowser, watchPageErrors } from '../support/browser'
 import { addPortrait } from '../support/media'
 import { useTestSite } from '../support/site'
 
@@ -46,12 +46,7 @@ describe('portraits', () => {
     const coach = settings.locator('form#coach')
     await expect.poll(() => coach.getByLabel('Photo').inputValue()).not.toBe('')
     // A photo the list no longer offers, as a page opened earlier would send it.
-    await coach.getByLabel('Photo').evaluate((select, id) => {
-      const option = document.createElement('option')
-      option.value = String(id)
-      select.append(option)
-      ;(select as HTMLSelectElement).value = String(id)
-    }, processingId)
+    await chooseUnlisted(coach.getByLabel('Photo'), processingId)
     await coach.getByRole('button', { name: 'Save the coach' }).click()
     await expect.poll(() => coach.getByText('That photo is still being processed').count()).toBe(1)
     await expectNoAxeViolations(settings)

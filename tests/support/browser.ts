@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs'
 import AxeBuilder from '@axe-core/playwright'
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core'
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Locator, type Page } from 'playwright-core'
 import { afterAll, beforeAll, expect } from 'vitest'
 import { STAFF } from './site'
 
@@ -106,6 +106,22 @@ export async function codeFromAdminMailbox(admin: BrowserContext, to: string, su
   } finally {
     await page.close()
   }
+}
+
+/**
+ * Chooses in a select a value its list does not offer, as a page opened before the list changed would
+ * send it. Waits first for React to have hydrated the select (it carries React's props): an option
+ * added before that is a difference from the server's HTML, which React answers by rendering the
+ * page again without it, so the form would send the value the list had chosen.
+ */
+export async function chooseUnlisted(select: Locator, value: string | number) {
+  await expect.poll(() => select.evaluate((element) => Object.keys(element).some((key) => key.startsWith('__reactProps$')))).toBe(true)
+  await select.evaluate((element: HTMLSelectElement, chosen) => {
+    const option = document.createElement('option')
+    option.value = chosen
+    element.append(option)
+    element.value = chosen
+  }, String(value))
 }
 
 /**
