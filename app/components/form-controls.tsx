@@ -1,7 +1,8 @@
 import { getCollectionProps, getInputProps, getSelectProps, getTextareaProps, useForm, type FieldMetadata, type SubmissionResult } from '@conform-to/react'
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react'
+import { isValidElement, useEffect, useId, useRef, useState, type ReactNode } from 'react'
 import { Form, useNavigation } from 'react-router'
 import type { z } from 'zod'
+import { WithoutScript } from './scripting'
 import { HONEYPOT_FIELD } from '~/web/honeypot'
 import { useHydrated } from '~/web/use-hydrated'
 
@@ -24,8 +25,10 @@ export function FieldError({ field }: { field: Field }) {
 /** The hint under a field, which the field's aria-describedby names; nothing without one. */
 export function FieldHint({ field, children }: { field: Field; children?: ReactNode }) {
   if (!children) return null
+  // A hint only a visitor without JavaScript needs takes no room on a page that runs it.
+  const withoutScriptOnly = isValidElement(children) && children.type === WithoutScript
   return (
-    <p id={field.descriptionId} className="mt-1 text-sm text-muted">
+    <p id={field.descriptionId} className={withoutScriptOnly ? 'mt-1 hidden text-sm text-muted noscript:block' : 'mt-1 text-sm text-muted'}>
       {children}
     </p>
   )

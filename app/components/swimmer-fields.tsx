@@ -3,6 +3,7 @@ import type { ReactNode } from 'react'
 import { href, Link } from 'react-router'
 import { DeclarationField } from './declaration-field'
 import { RadioGroupField, SelectField, TextField } from './form-controls'
+import { WhenApplies, WithoutScript } from './scripting'
 import { labToday } from '~/lib/lab-time'
 import { GENDERS, HOW_DID_YOU_KNOW, PARTICIPATE_IN_EVENTS, SPECIALIZATIONS, SWIMMING_EXPERIENCE } from '~/modules/forms/choices'
 import { ADULT_AGE, wholeYearsBetween } from '~/modules/swimmers/age'
@@ -96,18 +97,13 @@ export function describesMinor(age: unknown, birthDate: unknown): boolean | null
   return null
 }
 
-/** A field shown only when it applies, once JavaScript runs; without it every field shows, with its hint saying when it applies. */
-export function showsWhen(hydrated: boolean, applies: boolean, field: Field) {
-  return !hydrated || applies || Boolean(field.errors?.length)
-}
-
 type SwimmerFormFields = Record<'name' | 'guardianDeclaration' | SwimmerProfileFieldNames, Field>
 
 /**
  * The fields of the form that adds or edits a swimmer of the account. The declaration shows while
  * it may be needed (`declaration`): for a swimmer under 18 without a parent's consent in force.
  */
-export function SwimmerFormFields({ fields, declaration, hydrated, aboutSomeoneElse = true }: { fields: SwimmerFormFields; declaration: boolean; hydrated: boolean; aboutSomeoneElse?: boolean }) {
+export function SwimmerFormFields({ fields, declaration, aboutSomeoneElse = true }: { fields: SwimmerFormFields; declaration: boolean; aboutSomeoneElse?: boolean }) {
   const minor = describesMinor(fields.age.value, fields.birthDate.value) === true
   return (
     <>
@@ -118,8 +114,10 @@ export function SwimmerFormFields({ fields, declaration, hydrated, aboutSomeoneE
         <SwimmerAgeFields fields={fields} />
       </div>
       <SwimmerProfileFields fields={fields} aboutSomeoneElse={aboutSomeoneElse} />
-      {declaration && showsWhen(hydrated, minor, fields.guardianDeclaration) && (
-        <GuardianDeclarationField field={fields.guardianDeclaration} hint={hydrated ? undefined : 'Needed for a swimmer under 18.'} />
+      {declaration && (
+        <WhenApplies applies={minor} errors={fields.guardianDeclaration.errors}>
+          <GuardianDeclarationField field={fields.guardianDeclaration} hint={<WithoutScript>Needed for a swimmer under 18.</WithoutScript>} />
+        </WhenApplies>
       )}
     </>
   )

@@ -212,4 +212,67 @@ describe('a family in the browser', () => {
     }
     await desktop.close()
   })
+
+  it('the forms stay still as their page comes alive on a phone, and a field that stopped applying is not sent', async () => {
+    const context = await browser.context(site.url, PHONE)
+    const page = await context.newPage()
+    const errors = watchPageErrors(page)
+    // Every shift of the page's layout, as the browser reports it.
+    await page.addInitScript(() => {
+      const shifts: number[] = []
+      Object.assign(window, { layoutShifts: shifts })
+      new PerformanceObserver((list) => shifts.push(...list.getEntries().map((entry) => (entry as unknown as { value: number }).value))).observe({ type: 'layout-shift', buffered: true })
+    })
+    const shifts = () => page.evaluate(() => (window as unknown as { layoutShifts: number[] }).layoutShifts)
+
+    // Hydrated once the password's Show button is there (it needs the page's script).
+    await page.goto('/registration')
+    await page.getByRole('button', { name: 'Show password' }).waitFor()
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))))
+    expect(await shifts()).toEqual([])
+
+    // Hydrated once the button that asks the server for the date's times (without JavaScript) is gone.
+    await page.goto('/booking')
+    await page.locator('button[value="times"]').waitFor({ state: 'detached' })
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))))
+    expect(await shifts()).toEqual([])
+
+    // A child's name typed, then "Myself" chosen again: the name is no longer part of what is sent.
+    await page.goto('/registration')
+    await page.getByLabel('My child / a swimmer I look after').check()
+    await page.getByLabel("Swimmer's name").fill('Anu Rao')
+    await page.getByLabel('Myself').check()
+    await expect.poll(() => visible(page, "Swimmer's name")).toBe(false)
+    const sent = page.waitForRequest((request) => request.method() === 'POST' && new URL(request.url()).pathname.startsWith('/registration'))
+    await page.getByLabel('Full Name').fill('Kavya Rao')
+    await page.getByLabel('Email').fill('kavya.rao@example.com')
+    await page.getByLabel('Password', { exact: true }).fill('butterfly-2027')
+    await page.getByLabel('WhatsApp Number').fill('98450 54321')
+    await page.getByLabel('Current Location').fill('Bengaluru')
+    await fillSwimmer(page, { age: '24', experience: 'advanced', specialization: 'butterfly' })
+    await page.getByLabel('How did you get to know about us?').selectOption('friends_referrals')
+    await page.getByRole('button', { name: 'Register' }).click()
+    const form = new URLSearchParams((await sent).postData() ?? '')
+    expect(form.get('whoSwims')).toBe('myself')
+    expect(form.has('swimmerName')).toBe(false)
+    await page.waitForURL('**/verify-email?**')
+    expect(errors).toEqual([])
+    await context.close()
+  })
+
+  it('without JavaScript the same forms show every field, each saying when it applies', async () => {
+    const context = await browser.context(site.url, PHONE, { javaScriptEnabled: false })
+    const page = await context.newPage()
+    await page.goto('/registration')
+    expect(await visible(page, "Swimmer's name")).toBe(true)
+    expect(await page.getByText('Only when you register your child or a swimmer you look after.').isVisible()).toBe(true)
+    expect(await visible(page, "Parent's or guardian's e-mail")).toBe(true)
+    expect(await page.getByText('When you register your child, these are your own details as their parent or guardian.').isVisible()).toBe(true)
+    expect(await page.getByText('About you as a swimmer').isVisible()).toBe(false)
+    await page.goto('/booking')
+    expect(await visible(page, "Swimmer's age")).toBe(true)
+    expect(await page.getByText('In years. Only when someone else swims.').isVisible()).toBe(true)
+    expect(await page.getByRole('button', { name: 'Show available times' }).isVisible()).toBe(true)
+    await context.close()
+  })
 })

@@ -3,8 +3,8 @@ import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, href, Link, redirect } from 'react-router'
 import type { Route } from './+types/registration'
 import { AuthCard, FormAlert, HoneypotField, PasswordField, PendingButton, RadioGroupField, TextField, useLazyValidatedForm } from '~/components/form-controls'
-import { describesMinor, GuardianDeclarationField, HeardAboutFields, showsWhen, SwimmerAgeFields, SwimmerProfileFields } from '~/components/swimmer-fields'
-import { useHydrated } from '~/web/use-hydrated'
+import { ScriptedWords, WhenApplies, WithoutScript } from '~/components/scripting'
+import { describesMinor, GuardianDeclarationField, HeardAboutFields, SwimmerAgeFields, SwimmerProfileFields } from '~/components/swimmer-fields'
 import { callerOf, pendingAccountHeader, requireGuest } from '~/web/auth.server'
 import { rejectBots } from '~/web/honeypot'
 import { pageMeta } from '~/lib/seo'
@@ -54,7 +54,6 @@ export default function Registration({ loaderData, actionData }: Route.Component
     lastResult: actionData,
     defaultValue: REGISTRATION_DEFAULTS,
   })
-  const hydrated = useHydrated()
   // With JavaScript only the fields that apply to the choice show; without it, all of them, each with a hint saying when it applies.
   const forChild = fields.whoSwims.value === 'child'
   const age = describesMinor(fields.age.value, fields.birthDate.value)
@@ -70,10 +69,12 @@ export default function Registration({ loaderData, actionData }: Route.Component
         <HoneypotField />
         <RadioGroupField field={fields.whoSwims} legend="Who will swim?" options={WHO_SWIMS} />
         <fieldset className="space-y-5">
-          <legend className="text-lg font-bold text-brand-900">{hydrated && forChild ? 'About you, the parent or guardian' : 'About you'}</legend>
-          {!(hydrated && !forChild) && (
-            <p className="text-sm text-muted">{hydrated ? 'You hold the account: your name, e-mail, password and WhatsApp number.' : 'When you register your child, these are your own details as their parent or guardian.'}</p>
-          )}
+          <legend className="text-lg font-bold text-brand-900">
+            <ScriptedWords scripted={forChild ? 'About you, the parent or guardian' : 'About you'} without="About you" />
+          </legend>
+          <p className={`text-sm text-muted ${forChild ? '' : 'hidden noscript:block'}`}>
+            <ScriptedWords scripted="You hold the account: your name, e-mail, password and WhatsApp number." without="When you register your child, these are your own details as their parent or guardian." />
+          </p>
           <div className="grid gap-5 sm:grid-cols-2">
             <TextField field={fields.name} label="Full Name" autoComplete="name" />
             <TextField field={fields.email} label="Email" type="email" autoComplete="email" />
@@ -84,26 +85,28 @@ export default function Registration({ loaderData, actionData }: Route.Component
           {loaderData.whatsappOptIn && <WhatsAppOptInField field={fields.whatsappOptIn} wording={loaderData.whatsappOptIn} />}
         </fieldset>
         <fieldset className="space-y-5">
-          <legend className="text-lg font-bold text-brand-900">{hydrated && forChild ? 'About the swimmer' : hydrated ? 'About you as a swimmer' : 'About the swimmer'}</legend>
+          <legend className="text-lg font-bold text-brand-900">
+            <ScriptedWords scripted={forChild ? 'About the swimmer' : 'About you as a swimmer'} without="About the swimmer" />
+          </legend>
           <div className="grid gap-5 sm:grid-cols-2">
-            {showsWhen(hydrated, forChild, fields.swimmerName) && (
-              <TextField field={fields.swimmerName} label="Swimmer's name" hint={hydrated ? undefined : 'Only when you register your child or a swimmer you look after.'} />
-            )}
+            <WhenApplies applies={forChild} errors={fields.swimmerName.errors} inGrid>
+              <TextField field={fields.swimmerName} label="Swimmer's name" hint={<WithoutScript>Only when you register your child or a swimmer you look after.</WithoutScript>} />
+            </WhenApplies>
             <SwimmerAgeFields fields={fields} />
           </div>
           {/* Shown as soon as a child is chosen, until the age says 18 or over: the parent sees what they declare before filling in the rest. */}
-          {showsWhen(hydrated, forChild && age !== false, fields.guardianDeclaration) && (
-            <GuardianDeclarationField field={fields.guardianDeclaration} hint={hydrated ? undefined : 'Needed when you register your child or a swimmer you look after who is under 18.'} />
-          )}
-          <SwimmerProfileFields fields={fields} aboutSomeoneElse={hydrated && forChild} />
-          {showsWhen(hydrated, !forChild && minor, fields.parentEmail) && (
+          <WhenApplies applies={forChild && age !== false} errors={fields.guardianDeclaration.errors}>
+            <GuardianDeclarationField field={fields.guardianDeclaration} hint={<WithoutScript>Needed when you register your child or a swimmer you look after who is under 18.</WithoutScript>} />
+          </WhenApplies>
+          <SwimmerProfileFields fields={fields} aboutSomeoneElse={forChild} />
+          <WhenApplies applies={!forChild && minor} errors={fields.parentEmail.errors}>
             <TextField
               field={fields.parentEmail}
               label="Parent's or guardian's e-mail"
               type="email"
               hint="Swimmers under 18 who register themselves need it: we e-mail your parent or guardian to ask for their consent, and you can book once they agree."
             />
-          )}
+          </WhenApplies>
         </fieldset>
         <HeardAboutFields fields={fields} />
         <PendingButton when={{ action: href('/registration'), untilLoaded: true }} pendingLabel="Registering..." className="btn-primary w-full">

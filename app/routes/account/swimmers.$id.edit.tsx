@@ -7,7 +7,6 @@ import { SwimmerFormCard, SwimmerFormFields } from '~/components/swimmer-fields'
 import { labToday } from '~/lib/lab-time'
 import { pageMeta } from '~/lib/seo'
 import { redirectWithToast } from '~/web/toast.server'
-import { useHydrated } from '~/web/use-hydrated'
 import { swimmerSchema } from '~/modules/swimmers/schemas'
 import { consentInForce } from '~/modules/swimmers/consent.server'
 import { swimmerAge, swimmerOf, updateSwimmer } from '~/modules/swimmers/swimmers.server'
@@ -76,13 +75,12 @@ export default function EditSwimmer({ loaderData, actionData }: Route.ComponentP
     lastResult: actionData,
     defaultValue: swimmer.values,
   })
-  const hydrated = useHydrated()
   return (
     <SwimmerFormCard title={<>Edit {swimmer.name}</>}>
       <p className="mt-2 text-muted">{swimmer.isAccountHolder ? 'Your own details as a swimmer.' : "The swimmer's details, as on registration."}</p>
       <Form method="post" {...getFormProps(form)} className="mt-6 space-y-6">
         <FormAlert id={form.errorId} errors={form.errors} />
-        <SwimmerFormFields fields={fields} declaration={swimmer.declaration} hydrated={hydrated} aboutSomeoneElse={!swimmer.isAccountHolder} />
+        <SwimmerFormFields fields={fields} declaration={swimmer.declaration} aboutSomeoneElse={!swimmer.isAccountHolder} />
         <PendingButton when={{ action: swimmerEditLink(swimmer.id), untilLoaded: true }} pendingLabel="Saving..." className="btn-primary w-full">
           Save changes
         </PendingButton>

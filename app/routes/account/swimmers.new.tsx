@@ -7,7 +7,6 @@ import { SwimmerFormCard, SwimmerFormFields } from '~/components/swimmer-fields'
 import { labToday } from '~/lib/lab-time'
 import { pageMeta } from '~/lib/seo'
 import { redirectWithToast } from '~/web/toast.server'
-import { useHydrated } from '~/web/use-hydrated'
 import { REGISTRATION_DEFAULTS } from '~/modules/forms/choices'
 import { swimmerSchema } from '~/modules/swimmers/schemas'
 import { addSwimmer, addSwimmerRefusal } from '~/modules/swimmers/swimmers.server'
@@ -42,7 +41,6 @@ export default function NewSwimmer({ loaderData, actionData }: Route.ComponentPr
     lastResult: actionData,
     defaultValue: SWIMMER_DEFAULTS,
   })
-  const hydrated = useHydrated()
   return (
     <SwimmerFormCard title="Add a swimmer">
       {loaderData.refusal ? (
@@ -52,7 +50,7 @@ export default function NewSwimmer({ loaderData, actionData }: Route.ComponentPr
           <p className="mt-2 text-muted">About the swimmer: their name, age and swimming, as on registration.</p>
           <Form method="post" {...getFormProps(form)} className="mt-6 space-y-6">
             <FormAlert id={form.errorId} errors={form.errors} />
-            <SwimmerFormFields fields={fields} declaration hydrated={hydrated} />
+            <SwimmerFormFields fields={fields} declaration />
             <PendingButton when={{ action: href('/swimmers/new'), untilLoaded: true }} pendingLabel="Adding..." className="btn-primary w-full">
               Add swimmer
             </PendingButton>

@@ -38,7 +38,8 @@ import {
 } from '~/modules/booking/public-booking.server'
 import { GUEST_WHO_SWIMS, isBookableDate, MISSING_INFORMATION, REQUIRED_BOOKING_FIELDS, SOMEONE_ELSE } from '~/modules/booking/fields'
 import { BookableDateSchema, PublicBookingSchema, type PublicBookingInput } from '~/modules/booking/schemas'
-import { describesMinor, GuardianDeclarationField, showsWhen, swimmerChoiceLabel } from '~/components/swimmer-fields'
+import { WhenApplies, WithoutScript } from '~/components/scripting'
+import { describesMinor, GuardianDeclarationField, swimmerChoiceLabel } from '~/components/swimmer-fields'
 import { checkout, previewCode } from '~/modules/payments/checkout.server'
 import { promoDiscountRow } from '~/modules/promotions/texts'
 import { getCatalogue, requireItem } from '~/modules/site/site.server'
@@ -386,7 +387,7 @@ function DetailsStep({ loaderData, actionData }: { loaderData: Step1Data; action
   const minor = describesMinor(fields.swimmerAge.value, undefined) === true
   // Someone else's name, age and declaration: asked where the page offers someone else, and shown wherever they were refused.
   const offersSomeoneElse = loaderData.whoSwims.options.some((option) => option.value === SOMEONE_ELSE)
-  const asks = (applies: boolean, field: Parameters<typeof showsWhen>[2]) => (offersSomeoneElse ? showsWhen(hydrated, applies, field) : Boolean(field.errors?.length))
+  const asks = (field: { errors?: string[] }) => offersSomeoneElse || Boolean(field.errors?.length)
 
   return (
     <Form method="post" {...getFormProps(form)} className="space-y-6">
@@ -408,10 +409,29 @@ function DetailsStep({ loaderData, actionData }: { loaderData: Step1Data; action
           first.
         </p>
       )}
-      {asks(someoneElse, fields.swimmerName) && <TextField field={fields.swimmerName} label="Swimmer's name" autoComplete="off" hint={hydrated ? undefined : 'Only when someone else swims.'} />}
-      {asks(someoneElse, fields.swimmerAge) && <TextField field={fields.swimmerAge} label="Swimmer's age" inputMode="numeric" hint={hydrated ? 'In years.' : 'In years. Only when someone else swims.'} />}
-      {asks(someoneElse && minor, fields.guardianDeclaration) && (
-        <GuardianDeclarationField field={fields.guardianDeclaration} hint={hydrated ? undefined : 'Needed when someone else under 18 swims.'} />
+      {asks(fields.swimmerName) && (
+        <WhenApplies applies={someoneElse} errors={fields.swimmerName.errors}>
+          <TextField field={fields.swimmerName} label="Swimmer's name" autoComplete="off" hint={<WithoutScript>Only when someone else swims.</WithoutScript>} />
+        </WhenApplies>
+      )}
+      {asks(fields.swimmerAge) && (
+        <WhenApplies applies={someoneElse} errors={fields.swimmerAge.errors}>
+          <TextField
+            field={fields.swimmerAge}
+            label="Swimmer's age"
+            inputMode="numeric"
+            hint={
+              <>
+                In years.<WithoutScript> Only when someone else swims.</WithoutScript>
+              </>
+            }
+          />
+        </WhenApplies>
+      )}
+      {asks(fields.guardianDeclaration) && (
+        <WhenApplies applies={someoneElse && minor} errors={fields.guardianDeclaration.errors}>
+          <GuardianDeclarationField field={fields.guardianDeclaration} hint={<WithoutScript>Needed when someone else under 18 swims.</WithoutScript>} />
+        </WhenApplies>
       )}
 
       <fieldset aria-describedby={fields.service.errors?.length ? fields.service.errorId : undefined}>
@@ -464,8 +484,9 @@ function DetailsStep({ loaderData, actionData }: { loaderData: Step1Data; action
             </p>
           ) : null}
         </div>
+        {/* With JavaScript the times follow the date. Hidden by the stylesheet until then, so that nothing moves when it goes; gone once the page is hydrated, so that Enter in a field sends the form, not this. */}
         {!hydrated && (
-          <button type="submit" name="intent" value="times" formNoValidate className="btn-secondary">
+          <button type="submit" name="intent" value="times" formNoValidate className="btn-secondary hidden noscript:inline-flex">
             Show available times
           </button>
         )}
