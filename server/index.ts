@@ -185,14 +185,15 @@ async function prepareDatabase(database: Database, config: Config, logger: pino.
 }
 
 /**
- * A public site whose pages still show "[Phone number — to be supplied by the lab]" and the like
- * was started too early: the log says so once, naming each, as the admin overview lists them.
+ * A public site whose pages still show "[Phone number — to be supplied by the lab]" and the like,
+ * or leave out a coach and team not named yet, was started too early: the log says so once, naming
+ * each, as the admin overview lists them.
  */
 async function warnOfPlaceholders(config: Config, logger: pino.Logger) {
   if (!config.PUBLIC_SITE) return
   const placeholders = launchGaps(await settingsForStaff()).map((gap) => gap.what)
   if (placeholders.length === 0) return
-  logger.warn({ placeholders }, `placeholders are visible on the public site: ${placeholders.join(', ')}. Set them at ${config.SITE_URL}/admin/settings (the admin overview links each one)`)
+  logger.warn({ placeholders }, `details still to supply before going live (placeholders, or people left out until named): ${placeholders.join(', ')}. Set them at ${config.SITE_URL}/admin/settings (the admin overview links each one)`)
 }
 
 /** The line a person starting the site looks for. */

@@ -18,7 +18,7 @@ const placeholderWarnings = (logs: string) =>
     .split('\n')
     .filter((line) => line.startsWith('{'))
     .map((line) => JSON.parse(line) as { level: number; msg: string; placeholders?: string[] })
-    .filter((entry) => entry.msg.startsWith('placeholders are visible on the public site'))
+    .filter((entry) => entry.msg.startsWith('details still to supply before going live'))
 
 describe('a public site started with placeholders on its pages', () => {
   let withPlaceholders: TestServer
@@ -129,7 +129,7 @@ describe('`npm start` on a fresh clone (the build made, nothing configured)', { 
     const output = site.output()
     const linesBefore = output.slice(0, running.exec(output)!.index).split('\n').length - 1
     expect(linesBefore, output).toBeLessThanOrEqual(10)
-    expect(output).not.toContain('placeholders are visible')
+    expect(output).not.toContain('details still to supply')
   })
 
   it('prints each e-mail as a block with the code on its own line, and no request lines', async () => {

@@ -98,9 +98,12 @@ export default function AdminOverview({ loaderData, actionData }: Route.Componen
       {launchGaps.length > 0 && (
         <section aria-labelledby="launch-heading" className="mt-6 rounded-2xl border border-amber-300 bg-amber-50 p-4">
           <h2 id="launch-heading" className="font-bold text-ink">
-            Before going live: {launchGaps.length} {launchGaps.length === 1 ? 'placeholder' : 'placeholders'} on the public site
+            Before going live: {launchGaps.length} {launchGaps.length === 1 ? 'detail' : 'details'} still to supply
           </h2>
-          <p className="mt-1 text-sm text-ink">Visitors see these as still to be supplied by the lab. Each link opens the field that sets it.</p>
+          <p className="mt-1 text-sm text-ink">
+            Visitors see the contact and legal details as still to be supplied by the lab; the coach and the team members not named yet are left out of the banner and the about page. Each link
+            opens the field that sets it.
+          </p>
           <ul className="mt-2 grid gap-1 text-sm sm:grid-cols-2">
             {launchGaps.map((gap) => (
               <li key={gap.what}>
