@@ -99,7 +99,7 @@ export function AnalysisResults({ page, query }: { page: AnalysisPageView; query
             Video
           </h2>
           <div className="mt-4">
-            <ClipPlayer clip={mainClip} query={query} />
+            <ClipPlayer clip={mainClip} query={query} priority />
             <ClipNote clip={mainClip} />
           </div>
           {moreClips.length > 0 && (

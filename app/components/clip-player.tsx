@@ -1,4 +1,5 @@
 import { useRef, useState } from 'react'
+import { preload } from 'react-dom'
 import type { PlayerClip } from '~/web/analyses/analysis-pages.server'
 import { useHydrated } from '~/web/use-hydrated'
 import { clipLinks } from '~/lib/links'
@@ -19,12 +20,16 @@ export const formatSeconds = (seconds: number) => {
  * A clip in the browser's own player, with its chapters as a track and as a list of links. Without
  * JavaScript a chapter's link opens the video at that moment (a media fragment, #t=seconds); with it,
  * the link moves the player on the page there and plays, and buttons slow it down or step frame by frame.
+ * `priority`: the page's main clip, whose poster is the largest thing in the first screen. A browser
+ * finds a video's poster only once it has laid the video out, so the poster is preloaded from the
+ * head of the page (React writes the preload there, before the stylesheet) and comes with it.
  */
-export function ClipPlayer({ clip, query, headingLevel = 3 }: { clip: PlayerClip; query: string; headingLevel?: 2 | 3 }) {
+export function ClipPlayer({ clip, query, headingLevel = 3, priority = false }: { clip: PlayerClip; query: string; headingLevel?: 2 | 3; priority?: boolean }) {
   const video = useRef<HTMLVideoElement>(null)
   const hydrated = useHydrated()
   const [speed, setSpeed] = useState<number>(1)
   const urls = clipLinks(clip.id, query)
+  if (priority && clip.hasPoster) preload(urls.poster, { as: 'image', fetchPriority: 'high' })
   const Heading = headingLevel === 2 ? 'h2' : 'h3'
   const seek = (seconds: number) => {
     const player = video.current

@@ -1160,7 +1160,9 @@ export const findingDrills = pgTable(
 
 /**
  * A video clip of an analysis. Its bytes live in file storage (DATA_DIR/analysis-files, or an S3
- * bucket) under storageKey, the finished upload's id; the poster image likewise under posterKey.
+ * bucket) under storageKey, the finished upload's id; the poster image likewise under posterKey (a
+ * WebP), and the same picture as AVIF under posterAvifKey for the browsers that take it (null for a
+ * poster set before the site kept one: the WebP serves every browser).
  */
 export const analysisClips = pgTable(
   'analysis_clips',
@@ -1178,6 +1180,7 @@ export const analysisClips = pgTable(
     sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull(),
     posterKey: text('poster_key'),
     posterContentType: text('poster_content_type'),
+    posterAvifKey: text('poster_avif_key'),
     position: integer('position').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -1,14 +1,31 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { analysisClips } from '~/db/schema'
 import { useTestSite } from '../support/site'
 import { text, type Visitor } from '../support/visitor'
 import { createUpload, fileBytes, makeVideoFile, patchFrom, prepareAnalysisFixture, residentBytes, sha256Of, uploadOffset, type AnalysisFixture, type TusCaller } from '../support/clip-uploads'
 import { expectRanges } from '../support/ranges'
 
 let fixture: AnalysisFixture
-const site = useTestSite({}, { prepare: async (db) => void (fixture = await prepareAnalysisFixture(db)) })
+/** A clip whose poster was set before the site kept an AVIF beside the WebP: its file is written once the site has started. */
+const legacyPoster = { clipId: 0, posterKey: `poster-${'e'.repeat(32)}`, bytes: Buffer.alloc(0) }
+const site = useTestSite(
+  {},
+  {
+    prepare: async (db) => {
+      fixture = await prepareAnalysisFixture(db)
+      const [clip] = await db
+        .insert(analysisClips)
+        .values({ analysisId: fixture.published, title: 'Before AVIF', angle: 'overhead', storageKey: 'e'.repeat(32), contentType: 'video/mp4', sizeBytes: 1000, posterKey: legacyPoster.posterKey, posterContentType: 'image/webp' })
+        .returning({ id: analysisClips.id })
+      legacyPoster.clipId = clip!.id
+      legacyPoster.bytes = await sharp({ create: { width: 64, height: 36, channels: 3, background: '#1d4ed8' } }).webp().toBuffer()
+    },
+  },
+)
 
 const MB = 1024 * 1024
 let work: string
@@ -25,6 +42,17 @@ const cookieOf = (visitor: Visitor) => [...visitor.cookies].map(([name, value]) 
 const storedFiles = () => (existsSync(path.join(site.server.dataDir, 'analysis-files')) ? readdirSync(path.join(site.server.dataDir, 'analysis-files')).sort() : [])
 const storedPath = (key: string) => path.join(site.server.dataDir, 'analysis-files', key)
 const clipsPage = (reference: string) => `/admin/bookings/${reference}/analysis/clips`
+/** What Chrome asks for when it fetches an image, a video's poster among them. */
+const CHROME_IMAGES = 'image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8'
+
+/** Staff set a clip's poster on the booking's clips page. */
+function postPoster(clipId: number, reference: string, bytes: Uint8Array, name: string) {
+  const form = new FormData()
+  form.set('intent', 'poster')
+  form.set('clipId', String(clipId))
+  form.set('poster', new File([Buffer.from(bytes)], name))
+  return staff.upload(clipsPage(reference), form)
+}
 
 /** A small video (an 'ftyp' box, then `size` bytes in all), uploaded in one POST; its clip's id. */
 async function smallClip(analysisId: number, title: string, size = 1000) {
@@ -185,24 +213,18 @@ describe('serving clips and posters', () => {
 
   it('a poster (PNG, JPEG or WebP, checked by its bytes) is served to the same viewers', async () => {
     const image = await fileBytes(path.resolve('public/og-image.png'))
-    const post = (bytes: Uint8Array, name: string) => {
-      const form = new FormData()
-      form.set('intent', 'poster')
-      form.set('clipId', String(clip.clipId))
-      form.set('poster', new File([Buffer.from(bytes)], name))
-      return staff.upload(clipsPage(fixture.references[0]!), form)
-    }
-    const refused = await post(new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg"/>'), 'poster.png')
+    const refused = await postPoster(clip.clipId, fixture.references[0]!, new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg"/>'), 'poster.png')
     expect(refused.status).toBe(400)
     expect(text(refused.html)).toContain('The poster must be a JPEG, PNG or WebP image.')
-    expect((await post(image, 'poster.png')).status).toBe(302)
+    expect((await postPoster(clip.clipId, fixture.references[0]!, image, 'poster.png')).status).toBe(302)
 
     const poster = (cookie?: string, share?: string) => fetch(`${site.url}/analyses/clips/${clip.clipId}/poster${share ? `?share=${share}` : ''}`, { headers: cookie ? { Cookie: cookie } : {} })
     const shown = await poster(fixture.ownerCookie)
     expect(shown.status).toBe(200)
-    // Kept as the page shows it: a WebP, smaller than the PNG sent.
+    // Kept as the page shows it: a WebP, smaller than the PNG sent, to a client that does not ask for AVIF.
     expect(shown.headers.get('Content-Type')).toBe('image/webp')
     expect(shown.headers.get('Cache-Control')).toBe('private, no-store')
+    expect(shown.headers.get('Vary')).toBe('Accept')
     const served = Buffer.from(await shown.arrayBuffer())
     expect(served.subarray(8, 12).toString('latin1')).toBe('WEBP')
     expect(served.length).toBeLessThan(image.length)
@@ -215,6 +237,66 @@ describe('serving clips and posters', () => {
     expect(hidden.headers.get('Cache-Control')).toBe('private, no-store')
     expect((await poster(fixture.strangerCookie)).status).toBe(404)
     expect((await poster(undefined, fixture.share.revoked)).status).toBe(404)
+  })
+
+  it('a poster is served as AVIF to a browser that asks for it, as WebP to one that does not, and to no one else either way', async () => {
+    const image = await fileBytes(path.resolve('public/og-image.png'))
+    expect((await postPoster(clip.clipId, fixture.references[0]!, image, 'poster.png')).status).toBe(302)
+    const poster = (accept: string, cookie?: string) => fetch(`${site.url}/analyses/clips/${clip.clipId}/poster`, { headers: { Accept: accept, ...(cookie && { Cookie: cookie }) } })
+    const avif = await poster(CHROME_IMAGES, fixture.ownerCookie)
+    expect(avif.status).toBe(200)
+    expect(avif.headers.get('Content-Type')).toBe('image/avif')
+    expect(avif.headers.get('Vary')).toBe('Accept')
+    expect(avif.headers.get('Cache-Control')).toBe('private, no-store')
+    expect(avif.headers.get('Referrer-Policy')).toBe('no-referrer')
+    const avifBytes = Buffer.from(await avif.arrayBuffer())
+    expect(avifBytes.subarray(4, 12).toString('latin1')).toBe('ftypavif')
+
+    const webp = await poster('image/webp,image/*,*/*;q=0.8', fixture.ownerCookie)
+    expect(webp.headers.get('Content-Type')).toBe('image/webp')
+    expect(webp.headers.get('Vary')).toBe('Accept')
+    expect(Buffer.from(await webp.arrayBuffer()).subarray(8, 12).toString('latin1')).toBe('WEBP')
+    expect(avifBytes.length).toBeLessThan(Number(webp.headers.get('Content-Length')))
+
+    // Another family's account, and nobody signed in, still get nothing.
+    for (const refused of [await poster(CHROME_IMAGES, fixture.strangerCookie), await poster(CHROME_IMAGES)]) {
+      expect(refused.status).toBe(404)
+      expect(refused.headers.get('Content-Type')).toBe('text/plain; charset=utf-8')
+      expect(refused.headers.get('Cache-Control')).toBe('private, no-store')
+    }
+  })
+
+  it('a poster set before the site kept an AVIF of it is served as its WebP, whatever the browser takes', async () => {
+    writeFileSync(storedPath(legacyPoster.posterKey), legacyPoster.bytes)
+    const answer = await fetch(`${site.url}/analyses/clips/${legacyPoster.clipId}/poster`, { headers: { Accept: CHROME_IMAGES, Cookie: fixture.ownerCookie } })
+    expect(answer.status).toBe(200)
+    expect(answer.headers.get('Content-Type')).toBe('image/webp')
+    expect(answer.headers.get('Vary')).toBe('Accept')
+    expect(Buffer.from(await answer.arrayBuffer()).equals(legacyPoster.bytes)).toBe(true)
+  })
+
+  it('the results page preloads its main clip\'s poster from the top of the head, and only when that clip has one', async () => {
+    const main = await smallClip(fixture.spare, 'Start, main camera')
+    const more = await smallClip(fixture.spare, 'Start, second camera')
+    const page = async (path: string, cookie?: string) => {
+      const answer = await fetch(`${site.url}${path}`, { headers: cookie ? { Cookie: cookie } : {} })
+      expect(answer.status).toBe(200)
+      return answer.text()
+    }
+    const preloads = (html: string) => html.slice(0, html.indexOf('</head>')).match(/<link rel="preload"[^>]*as="image"[^>]*>/g) ?? []
+    const image = await fileBytes(path.resolve('public/og-image.png'))
+    expect((await postPoster(more.clipId, fixture.references[2]!, image, 'poster.png')).status).toBe(302)
+    expect(preloads(await page(`/analyses/${fixture.spare}`, fixture.ownerCookie))).toEqual([])
+
+    expect((await postPoster(main.clipId, fixture.references[2]!, image, 'poster.png')).status).toBe(302)
+    const html = await page(`/analyses/${fixture.spare}`, fixture.ownerCookie)
+    const preload = `<link rel="preload" href="/analyses/clips/${main.clipId}/poster" as="image" fetchPriority="high"/>`
+    expect(preloads(html)).toEqual([preload])
+    // Fetched with the stylesheet, not after it.
+    expect(html.indexOf(preload)).toBeLessThan(html.indexOf('rel="stylesheet"'))
+    // A coach's copy preloads the address that carries their token.
+    const shared = await page(`/shared/${fixture.share.valid}/analyses/${fixture.spare}`)
+    expect(preloads(shared)).toEqual([`<link rel="preload" href="/analyses/clips/${main.clipId}/poster?share=${fixture.share.valid}" as="image" fetchPriority="high"/>`])
   })
 })
 

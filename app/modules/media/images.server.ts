@@ -77,6 +77,9 @@ export async function inspectImage(bytes: Uint8Array, collection: MediaCollectio
   return { ok: true, contentType, ...upright }
 }
 
+/** How the site's photos are encoded as AVIF: the media library's files and the clips' posters alike. */
+const PHOTO_AVIF = { quality: 50, effort: 4 } as const
+
 export type RenderedFile = { format: 'avif' | 'webp' | 'jpeg'; width: number; height: number; name: string; bytes: Buffer }
 export type RenderedImage = { files: RenderedFile[]; placeholder: string }
 
@@ -117,7 +120,7 @@ export async function renderImage(bytes: Uint8Array, collection: MediaCollection
     const resized = await source().resize({ width: target, height: targetHeight }).raw().toBuffer({ resolveWithObject: true })
     const at = () => sharp(resized.data, { raw: { width: resized.info.width, height: resized.info.height, channels: resized.info.channels } })
     const encoded = {
-      avif: await at().avif({ quality: 50, effort: 4 }).toBuffer(),
+      avif: await at().avif(PHOTO_AVIF).toBuffer(),
       webp: await at().webp({ quality: 76, effort: 4 }).toBuffer(),
       jpeg: await at().flatten({ background: '#ffffff' }).jpeg({ quality: 78, mozjpeg: true }).toBuffer(),
     }
@@ -132,22 +135,30 @@ export async function renderImage(bytes: Uint8Array, collection: MediaCollection
 /** The widest a clip's poster is kept: the results page's video is at most about 1100 CSS pixels across. */
 export const POSTER_WIDTH = 1280
 
+/** A clip's poster in the two formats it is served in: `avif` to the browsers that take it, `webp` to the others. */
+export type RenderedPoster = { webp: Uint8Array; avif: Uint8Array }
+
 /**
  * A clip's poster as the results page shows it before the video plays: upright, at most
- * `POSTER_WIDTH` pixels wide, in sRGB, as WebP (which every browser that plays the clips shows),
- * without any of the upload's metadata (a frame saved on a phone may carry where it was taken).
- * Null when the image cannot be read.
+ * `POSTER_WIDTH` pixels wide, in sRGB, as WebP (which every browser that plays the clips shows) and
+ * as AVIF encoded like the site's photos (fewer bytes for the largest thing a phone paints first on
+ * the results page), without any of the upload's metadata (a frame saved on a phone
+ * may carry where it was taken). The upload is decoded once for both. Null when the image cannot be read.
  */
-export async function renderPoster(bytes: Uint8Array): Promise<Uint8Array | null> {
+export async function renderPoster(bytes: Uint8Array): Promise<RenderedPoster | null> {
   const sharp = await loadSharp()
   try {
-    const poster = await sharp(bytes, { limitInputPixels: IMAGE_MAX_PIXELS })
+    const upright = await sharp(bytes, { limitInputPixels: IMAGE_MAX_PIXELS })
       .autoOrient()
       .resize({ width: POSTER_WIDTH, withoutEnlargement: true })
       .toColourspace('srgb')
-      .webp({ quality: 72, effort: 4 })
-      .toBuffer()
-    return new Uint8Array(poster)
+      .raw()
+      .toBuffer({ resolveWithObject: true })
+    const { width, height, channels } = upright.info
+    const poster = () => sharp(upright.data, { raw: { width, height, channels } })
+    const webp = await poster().webp({ quality: 72, effort: 4 }).toBuffer()
+    const avif = await poster().avif(PHOTO_AVIF).toBuffer()
+    return { webp: new Uint8Array(webp), avif: new Uint8Array(avif) }
   } catch {
     return null
   }

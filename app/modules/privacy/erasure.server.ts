@@ -141,7 +141,7 @@ export const NOT_PERSONAL_COLUMNS: Record<string, string[] | '*'> = {
   sandbox_gateway_refunds: '*',
   sessions: ['id'],
   site_settings: '*',
-  analysis_clips: ['angle', 'storage_key', 'content_type', 'poster_key', 'poster_content_type'],
+  analysis_clips: ['angle', 'storage_key', 'content_type', 'poster_key', 'poster_content_type', 'poster_avif_key'],
   analysis_events: ['stroke'],
   analysis_findings: ['priority'],
   analysis_metrics: '*',

@@ -99,7 +99,7 @@ describe('an upload\'s metadata and a clip\'s details', () => {
     const { analysisId } = await recordedAnalysis(booked[0]!.bookingId)
     const clipId = await storedClip(analysisId, 'b1')
     const first = storedNames().filter((name) => name.startsWith('poster-'))
-    expect(first).toHaveLength(1)
+    expect(first).toHaveLength(2)
     await expect(setClipPoster(analysisId, clipId, new TextEncoder().encode('<svg onload="alert(1)"></svg>'))).rejects.toThrow('The poster must be a JPEG, PNG or WebP image.')
     await expect(setClipPoster(analysisId, clipId, new Uint8Array(5 * 1024 * 1024 + 1))).rejects.toThrow('A poster image may be 5 MB at most.')
     await expect(setClipPoster(analysisId, clipId, PNG)).rejects.toMatchObject({ field: 'poster', message: expect.stringContaining('could not be read') })
@@ -108,30 +108,43 @@ describe('an upload\'s metadata and a clip\'s details', () => {
     // A frame saved on a phone: 2400 × 1800 stored, upright 1800 × 2400, carrying the phone's make and where it was.
     const frame = await phonePhoto({ width: 2400, height: 1800 })
     await setClipPoster(analysisId, clipId, frame)
+    // Both files of the poster before are gone: the WebP and the AVIF.
     const second = storedNames().filter((name) => name.startsWith('poster-'))
-    expect(second).toHaveLength(1)
-    expect(second).not.toEqual(first)
-    const [clip] = await db().select({ posterContentType: analysisClips.posterContentType }).from(analysisClips).where(eq(analysisClips.id, clipId))
+    expect(second).toHaveLength(2)
+    expect(second.filter((name) => first.includes(name))).toEqual([])
+    const [clip] = await db().select({ posterKey: analysisClips.posterKey, posterContentType: analysisClips.posterContentType, posterAvifKey: analysisClips.posterAvifKey }).from(analysisClips).where(eq(analysisClips.id, clipId))
     expect(clip?.posterContentType).toBe('image/webp')
-    const stored = readFileSync(path.join(directory, second[0]!))
-    expect(imageTypeOf(stored)).toBe('image/webp')
-    const metadata = await sharp(stored).metadata()
-    expect(metadata).toMatchObject({ format: 'webp', width: 1280, height: Math.round((1280 * 2400) / 1800) })
-    expect([metadata.exif, metadata.icc, metadata.xmp]).toEqual([undefined, undefined, undefined])
-    expect(stored.length).toBeLessThan(frame.length)
-    expect(stored.includes(Buffer.from('LabTestPhone'))).toBe(false)
+    expect([clip?.posterKey, clip?.posterAvifKey].sort()).toEqual(second)
+    const webp = readFileSync(path.join(directory, clip!.posterKey!))
+    expect(imageTypeOf(webp)).toBe('image/webp')
+    const avif = readFileSync(path.join(directory, clip!.posterAvifKey!))
+    expect(avif.subarray(4, 12).toString('latin1')).toBe('ftypavif')
+    for (const [stored, format] of [[webp, 'webp'], [avif, 'heif']] as const) {
+      // Upright (the phone's orientation 6 turns the stored 2400 × 1800 a quarter clockwise), at most 1280 pixels wide.
+      const metadata = await sharp(stored).metadata()
+      expect(metadata).toMatchObject({ format, width: 1280, height: Math.round((1280 * 2400) / 1800) })
+      expect([metadata.orientation, metadata.exif, metadata.icc, metadata.xmp]).toEqual([undefined, undefined, undefined, undefined])
+      expect(stored.length).toBeLessThan(frame.length)
+      expect(stored.includes(Buffer.from('LabTestPhone'))).toBe(false)
+      // The red band along the frame's stored top is on the right once upright; the rest is blue, in sRGB.
+      const { data, info } = await sharp(stored).raw().toBuffer({ resolveWithObject: true })
+      const pixel = (x: number, y: number) => [...data.subarray((y * info.width + x) * info.channels, (y * info.width + x) * info.channels + 3)]
+      expect(pixel(info.width - 10, Math.floor(info.height / 2)).map((value) => Math.round(value / 32))).toEqual([8, 0, 0])
+      expect(pixel(10, Math.floor(info.height / 2)).map((value) => Math.round(value / 32))).toEqual([0, 0, 8])
+    }
+    expect(avif.length).toBeLessThan(webp.length)
   })
 })
 
 describe('deleting clip files', () => {
-  it('removing a clip deletes its video and poster', async () => {
+  it('removing a clip deletes its video and poster, both its files', async () => {
     const { bookings: booked } = await confirmedBookings(['2030-03-04'])
     const { analysisId } = await recordedAnalysis(booked[0]!.bookingId)
     const keep = await storedClip(analysisId, 'c1')
     const gone = await storedClip(analysisId, 'c2')
-    expect(storedNames()).toHaveLength(4)
+    expect(storedNames()).toHaveLength(6)
     expect(await removeClip(analysisId, gone)).toBe('c2')
-    expect(storedNames()).toHaveLength(2)
+    expect(storedNames()).toHaveLength(3)
     expect(storedNames()).toContain('c1'.padEnd(32, '0'))
     await expect(removeClip(analysisId, keep + 1000)).rejects.toMatchObject({ kind: 'not_found' })
   })
@@ -147,10 +160,10 @@ describe('deleting clip files', () => {
     const parents = await recordedAnalysis(booked[1]!.bookingId)
     await storedClip(childs.analysisId, 'd1')
     await storedClip(parents.analysisId, 'd2')
-    expect(storedNames()).toHaveLength(4)
+    expect(storedNames()).toHaveLength(6)
 
     await eraseSwimmer(customer.userId!, child!.id, { reason: 'Deleted by the account holder.' })
-    expect(storedNames()).toHaveLength(2)
+    expect(storedNames()).toHaveLength(3)
     expect(storedNames()).toContain('d2'.padEnd(32, '0'))
     expect(await db().select().from(analysisClips)).toHaveLength(1)
   })
@@ -167,7 +180,7 @@ describe('deleting clip files', () => {
     await storedClip(someoneElses.analysisId, 'e3')
 
     await eraseAccount(customer.userId!, { reason: 'The account holder deleted the account.' })
-    expect(storedNames()).toHaveLength(2)
+    expect(storedNames()).toHaveLength(3)
     expect(storedNames()).toContain('e3'.padEnd(32, '0'))
   })
 
@@ -177,8 +190,9 @@ describe('deleting clip files', () => {
     await storedClip(analysisId, 'f1')
     await store.put('f2'.padEnd(32, '0'), MP4_START, 'video/mp4')
     expect(await sweepAnalysisFiles()).toEqual({ expired: 0, removed: 0 })
+    // The clip's video and both files of its poster are kept.
     expect(await sweepAnalysisFiles(addHours(new Date(), 26))).toEqual({ expired: 0, removed: 1 })
-    expect(storedNames()).toHaveLength(2)
+    expect(storedNames()).toHaveLength(3)
     expect(storedNames()).not.toContain('f2'.padEnd(32, '0'))
   })
 })

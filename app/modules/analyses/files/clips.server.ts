@@ -128,10 +128,17 @@ export function clipsOf(analysisId: number) {
     .orderBy(asc(analysisClips.position), asc(analysisClips.id))
 }
 
-/** What serving a clip's video or poster needs: whose it is, and where its bytes are. */
+/** What serving a clip's video or poster needs: whose it is, and where its bytes are (the poster's AVIF too, when it has one). */
 export async function clipFiles(clipId: number) {
   const [clip] = await db()
-    .select({ analysisId: analysisClips.analysisId, storageKey: analysisClips.storageKey, contentType: analysisClips.contentType, posterKey: analysisClips.posterKey, posterContentType: analysisClips.posterContentType })
+    .select({
+      analysisId: analysisClips.analysisId,
+      storageKey: analysisClips.storageKey,
+      contentType: analysisClips.contentType,
+      posterKey: analysisClips.posterKey,
+      posterContentType: analysisClips.posterContentType,
+      posterAvifKey: analysisClips.posterAvifKey,
+    })
     .from(analysisClips)
     .where(eq(analysisClips.id, clipId))
   return clip ?? null
@@ -192,15 +199,16 @@ export async function updateClip(analysisId: number, clipId: number, changes: Cl
 }
 
 async function clipOf(tx: Executor, analysisId: number, clipId: number) {
-  const [clip] = await tx.select({ id: analysisClips.id, posterKey: analysisClips.posterKey }).from(analysisClips).where(and(eq(analysisClips.id, clipId), eq(analysisClips.analysisId, analysisId))).for('update')
+  const [clip] = await tx.select({ id: analysisClips.id, posterKey: analysisClips.posterKey, posterAvifKey: analysisClips.posterAvifKey }).from(analysisClips).where(and(eq(analysisClips.id, clipId), eq(analysisClips.analysisId, analysisId))).for('update')
   if (!clip) throw new DomainError('not_found', 'There is no such clip.')
   return clip
 }
 
 /**
  * A clip's poster: a JPEG, PNG or WebP image of 5 MB at most, recognised by its bytes, kept as the
- * page shows it (see `renderPoster`: a 1920-pixel frame of half a megabyte becomes a WebP of a few
- * tens of kilobytes, the first thing a phone loads on the results page). It replaces the one before.
+ * page shows it (see `renderPoster`: a 1920-pixel frame of half a megabyte becomes a WebP and an
+ * AVIF of a few tens of kilobytes, the first thing a phone loads on the results page). It replaces
+ * the one before, both its files.
  */
 export async function setClipPoster(analysisId: number, clipId: number, bytes: Uint8Array) {
   if (bytes.length === 0) throw new DomainError('invalid', 'Choose an image for the poster.', 'poster')
@@ -211,41 +219,54 @@ export async function setClipPoster(analysisId: number, clipId: number, bytes: U
   const poster = await renderPoster(bytes)
   if (!poster) throw new DomainError('invalid', 'This image could not be read: the file may be damaged. Export the frame again and upload the new file.', 'poster')
   const contentType = 'image/webp'
-  const key = `poster-${randomBytes(16).toString('hex')}`
-  await analysisFileStore().put(key, poster, contentType)
-  let replaced: string | null = null
+  const key = newPosterKey()
+  const avifKey = newPosterKey()
+  let replaced: Array<string | null> = []
   try {
+    await analysisFileStore().put(key, poster.webp, contentType)
+    await analysisFileStore().put(avifKey, poster.avif, 'image/avif')
     await db().transaction(async (tx) => {
       const clip = await clipOf(tx, analysisId, clipId)
-      replaced = clip.posterKey
-      await tx.update(analysisClips).set({ posterKey: key, posterContentType: contentType }).where(eq(analysisClips.id, clipId))
+      replaced = [clip.posterKey, clip.posterAvifKey]
+      await tx.update(analysisClips).set({ posterKey: key, posterContentType: contentType, posterAvifKey: avifKey }).where(eq(analysisClips.id, clipId))
     })
   } catch (error) {
-    await removeStoredFiles([key])
+    await removeStoredFiles([key, avifKey])
     throw error
   }
-  if (replaced) await removeStoredFiles([replaced])
+  await removeStoredFiles(replaced)
 }
 
-/** Removes a clip and, once that is committed, its video and poster from the store. */
+/** A poster file's key: "poster-" and 128 random bits. A new poster is written beside the one it replaces, which stays until the new one is recorded. */
+const newPosterKey = () => `poster-${randomBytes(16).toString('hex')}`
+
+/** The columns that name a clip's stored files: its video, its poster's WebP and the poster's AVIF. */
+const CLIP_FILE_KEYS = { storageKey: analysisClips.storageKey, posterKey: analysisClips.posterKey, posterAvifKey: analysisClips.posterAvifKey }
+
+function keysOfClip(row: { storageKey: string; posterKey: string | null; posterAvifKey: string | null }) {
+  return [row.storageKey, row.posterKey, row.posterAvifKey].filter((key): key is string => Boolean(key))
+}
+
+/** Removes a clip and, once that is committed, its video and poster (both its files) from the store. */
 export async function removeClip(analysisId: number, clipId: number) {
   const [removed] = await db()
     .delete(analysisClips)
     .where(and(eq(analysisClips.id, clipId), eq(analysisClips.analysisId, analysisId)))
-    .returning({ storageKey: analysisClips.storageKey, posterKey: analysisClips.posterKey, title: analysisClips.title })
+    .returning({ ...CLIP_FILE_KEYS, title: analysisClips.title })
   if (!removed) throw new DomainError('not_found', 'There is no such clip.')
-  await removeStoredFiles([removed.storageKey, removed.posterKey])
+  await removeStoredFiles(keysOfClip(removed))
   return removed.title
 }
 
 /**
- * The stored files of these analyses' clips (videos and posters), read inside the transaction
- * that deletes the analyses: the files go once it has committed (`removeStoredFiles`).
+ * The stored files of these analyses' clips (videos and posters, both a poster's files), read
+ * inside the transaction that deletes the analyses: the files go once it has committed
+ * (`removeStoredFiles`).
  */
 export async function clipFileKeysOf(tx: Executor, analysisIds: number[]) {
   if (analysisIds.length === 0) return []
-  const rows = await tx.select({ storageKey: analysisClips.storageKey, posterKey: analysisClips.posterKey }).from(analysisClips).where(inArray(analysisClips.analysisId, analysisIds))
-  return rows.flatMap((row) => [row.storageKey, row.posterKey]).filter((key): key is string => Boolean(key))
+  const rows = await tx.select(CLIP_FILE_KEYS).from(analysisClips).where(inArray(analysisClips.analysisId, analysisIds))
+  return rows.flatMap(keysOfClip)
 }
 
 /**
@@ -304,10 +325,16 @@ export async function sweepAnalysisFiles(now = new Date()) {
   for (let index = 0; index < keys.length; index += 500) {
     const batch = keys.slice(index, index + 500)
     const referenced = await db()
-      .select({ storageKey: analysisClips.storageKey, posterKey: analysisClips.posterKey })
+      .select(CLIP_FILE_KEYS)
       .from(analysisClips)
-      .where(or(inArray(analysisClips.storageKey, batch), and(isNotNull(analysisClips.posterKey), inArray(analysisClips.posterKey, batch))))
-    const kept = new Set(referenced.flatMap((row) => [row.storageKey, row.posterKey]))
+      .where(
+        or(
+          inArray(analysisClips.storageKey, batch),
+          and(isNotNull(analysisClips.posterKey), inArray(analysisClips.posterKey, batch)),
+          and(isNotNull(analysisClips.posterAvifKey), inArray(analysisClips.posterAvifKey, batch)),
+        ),
+      )
+    const kept = new Set(referenced.flatMap(keysOfClip))
     for (const key of batch) {
       if (kept.has(key)) continue
       await removeStoredFiles([key])
