@@ -1,10 +1,9 @@
 import { getCollectionProps, getFormProps, type FieldMetadata, type SubmissionResult } from '@conform-to/react'
 import { Form, href } from 'react-router'
 import { WhatsAppOptInField } from './whatsapp-opt-in'
-import { AuthCard, CheckboxGroupField, FieldError, FormAlert, HoneypotField, PendingButton, TextField, useValidatedForm } from './form-fields'
+import { AuthCard, CheckboxGroupField, FieldError, FormAlert, HoneypotField, PendingButton, TextField, useLazyValidatedForm, type FieldConstraints } from './form-controls'
 import { useHydrated } from '~/web/use-hydrated'
 import { formatWholeRupees, type Discount } from '~/lib/money'
-import { CampFamilySchema } from '~/modules/camps/family-schemas'
 import { siblingDiscountText, siblingPriceText, swimmerPrices } from '~/modules/camps/sibling-price'
 import { CampPromoAndPrice, useCampQuote } from './camp-live-quote'
 
@@ -43,15 +42,23 @@ export function FamilyRegistrationForm({
   account,
   lastResult,
   whatsappOptIn,
+  constraint,
 }: {
   camps: CampChoice[]
   account: FamilyAccount
   lastResult: SubmissionResult<string[]> | undefined
   /** The opt-in box's words, or null while the site sends no WhatsApp messages (no box). */
   whatsappOptIn: string | null
+  /** The attributes of the form's fields, from CampFamilySchema on the server: the schema itself loads after the page shows. */
+  constraint: FieldConstraints
 }) {
   const firstOpen = camps.find((camp) => camp.open)
-  const [form, fields] = useValidatedForm(CampFamilySchema, { id: 'camp-family', lastResult, defaultValue: { phone_number: account.phone, camp: firstOpen?.code } })
+  const [form, fields] = useLazyValidatedForm(() => import('~/modules/camps/family-schemas').then((schemas) => schemas.CampFamilySchema), {
+    id: 'camp-family',
+    constraint,
+    lastResult,
+    defaultValue: { phone_number: account.phone, camp: firstOpen?.code },
+  })
   const chosenCamp = camps.find((camp) => camp.code === fields.camp.value) ?? firstOpen
   const ticked = fields.swimmers.value
   const chosenIds = new Set<string | undefined>(Array.isArray(ticked) ? ticked : [ticked])

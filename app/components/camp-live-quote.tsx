@@ -1,7 +1,7 @@
 import { getInputProps, type FieldMetadata } from '@conform-to/react'
 import { useEffect, useState } from 'react'
 import { useFetcher } from 'react-router'
-import { FieldError } from './form-fields'
+import { FieldError } from './form-controls'
 import { QuoteTable } from './quote-table'
 import { useHydrated } from '~/web/use-hydrated'
 import type { CampQuoteAnswer } from '~/modules/payments/quote'

@@ -1,5 +1,5 @@
 import { Form } from 'react-router'
-import { FormAlert, HoneypotField, PendingButton } from '~/components/form-fields'
+import { FormAlert, HoneypotField, PendingButton } from '~/components/form-controls'
 
 type FutureBooking = { key: string; title: string; reference: string; when: string; refund: string }
 

@@ -3,8 +3,8 @@ import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { config as zodConfig, type z } from 'zod'
 
 // The form controls, and the hook for forms that check their fields with a zod schema loaded with
-// the page (the camp and staff forms); the account and booking pages load theirs later instead,
-// with useLazyValidatedForm.
+// the page (the staff's forms); the pages families open load theirs later instead, with
+// useLazyValidatedForm.
 export * from './form-controls'
 
 // Zod speeds up parsing with code it compiles through `new Function`; the browser's CSP forbids

@@ -1,8 +1,8 @@
 import { getFormProps, type SubmissionResult } from '@conform-to/react'
 import { useRef, useState } from 'react'
 import { Form, Link } from 'react-router'
-import { FormAlert, HoneypotField, PendingButton, RadioGroupField, SelectField, TextField, useValidatedForm } from './form-fields'
-import { DEFAULT_SHARE_DAYS, SHARE_DAYS, SHARE_SCOPES, ShareLinkSchema } from '~/modules/analyses/share-schemas'
+import { FormAlert, HoneypotField, PendingButton, RadioGroupField, SelectField, TextField, useLazyValidatedForm, type FieldConstraints } from './form-controls'
+import { DEFAULT_SHARE_DAYS, SHARE_DAYS, SHARE_SCOPES } from '~/modules/analyses/share-choices'
 import { useHydrated } from '~/web/use-hydrated'
 
 export type ShareActionData = { result: SubmissionResult<string[]>; created: { url: string; expires: string; emailedTo: string | null; whatsApp: string } | null } | undefined
@@ -16,9 +16,27 @@ export const SHARED_LINKS_ANCHOR = 'shared-links'
  * The form that makes a link for a coach: what it shows (when the page is one analysis), for how
  * long, and, if given, the coach's address to e-mail it to. The new link is shown once, after it,
  * to copy or send on WhatsApp. `linksHref` leads to the list of the links made, to revoke one.
+ * `constraint` is the loader's SHARE_FORM_CONSTRAINT: the rules that check the form load after the page shows.
  */
-export function ShareForm({ swimmerFirstName, analysisPage, actionData, linksHref = null }: { swimmerFirstName: string; analysisPage: boolean; actionData: ShareActionData; linksHref?: string | null }) {
-  const [form, fields] = useValidatedForm(ShareLinkSchema, { id: 'share-link', lastResult: actionData?.result, defaultValue: { scope: analysisPage ? 'analysis' : 'swimmer', days: DEFAULT_SHARE_DAYS } })
+export function ShareForm({
+  swimmerFirstName,
+  analysisPage,
+  actionData,
+  constraint,
+  linksHref = null,
+}: {
+  swimmerFirstName: string
+  analysisPage: boolean
+  actionData: ShareActionData
+  constraint: FieldConstraints
+  linksHref?: string | null
+}) {
+  const [form, fields] = useLazyValidatedForm(() => import('~/modules/analyses/share-schemas').then((schemas) => schemas.ShareLinkSchema), {
+    id: 'share-link',
+    constraint,
+    lastResult: actionData?.result,
+    defaultValue: { scope: analysisPage ? 'analysis' : 'swimmer', days: DEFAULT_SHARE_DAYS },
+  })
   const created = actionData?.created
   return (
     <section aria-labelledby="share-heading" className="card p-5 shadow-sm sm:p-6">

@@ -123,6 +123,12 @@ describe('a family’s results in the browser', () => {
     expect(await page.getByRole('table', { name: /Final time, 50 m freestyle/ }).innerText()).toMatch(/7 September 2026\s+30\.8 s\s*Personal best/)
     await expectNoAxeViolations(page)
 
+    // The share form checks as you type, with rules it loads after the page shows: a mistyped address is said by the field once it is left, before anything is sent.
+    await page.getByLabel('Coach’s e-mail address').fill('coach.ravi@')
+    await page.getByLabel('It works for').focus()
+    await expect.poll(() => page.getByText('Invalid email address').isVisible()).toBe(true)
+    expect(await page.getByLabel('Coach’s e-mail address').getAttribute('aria-invalid')).toBe('true')
+
     // A link for the coach, e-mailed and shown once.
     await page.getByLabel('It works for').selectOption('30')
     await page.getByLabel('Coach’s e-mail address').fill('coach.ravi@example.com')

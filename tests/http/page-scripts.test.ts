@@ -1,10 +1,30 @@
+import { randomBytes } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
+import { consentRequests } from '~/db/schema'
+import { addDays } from '~/lib/lab-time'
+import { consentTokenHash } from '~/modules/swimmers/consent-requests.server'
+import { accountWithSwimmer, analysedSession, FAMILY_PASSWORD } from '../support/family-analyses'
 import { useTestSite } from '../support/site'
+import { Visitor } from '../support/visitor'
 
 // What a page asks the browser for before it can paint and run: the stylesheet first (the first
 // paint waits for it, not for the scripts), then a few scripts, each a request with its own headers.
 
-const site = useTestSite()
+/** A family with a swimmer of 14, a published analysis of them and a consent link e-mailed to their parent. */
+const FAMILY = { name: 'Meera Script', email: 'meera.script@example.com' }
+const family = { swimmerId: 0, analysisId: 0, consentToken: randomBytes(32).toString('base64url') }
+
+const site = useTestSite(
+  {},
+  {
+    async prepare(db) {
+      const owner = await accountWithSwimmer(db, FAMILY)
+      family.swimmerId = owner.swimmerId
+      family.analysisId = (await analysedSession(db, owner, '2026-03-02', { metrics: { final_time: 31.2 }, publishedAt: new Date('2026-03-10T06:00:00Z') })).analysisId
+      await db.insert(consentRequests).values({ swimmerId: owner.swimmerId, parentEmail: 'parent.script@example.com', tokenHash: consentTokenHash(family.consentToken), expiresAt: addDays(new Date(), 7) })
+    },
+  },
+)
 
 async function html(pathname: string) {
   const response = await fetch(`${site.url}${pathname}`)
@@ -14,6 +34,22 @@ async function html(pathname: string) {
 
 function preloadedScripts(page: string) {
   return new Set([...page.matchAll(/<link rel="modulepreload" href="([^"]+)"/g)].map((match) => match[1]!))
+}
+
+/** The scripts' texts, as the browser gets them. */
+const textsOf = (scripts: Iterable<string>) => Promise.all([...scripts].map(async (script) => (await fetch(`${site.url}${script}`)).text()))
+
+/** What zod's core and libphonenumber's metadata (the phone fields' rules) leave in a script. */
+const VALIDATION_LIBRARIES = { zod: '$ZodObject', libphonenumber: 'country_calling_codes' }
+
+/** Neither zod nor libphonenumber among a page's preloaded scripts. */
+async function expectNoValidationLibrary(pathname: string, page: string) {
+  const scripts = [...preloadedScripts(page)]
+  const texts = await textsOf(scripts)
+  expect(texts.length, pathname).toBeGreaterThan(0)
+  for (const [index, text] of texts.entries()) {
+    for (const [library, marker] of Object.entries(VALIDATION_LIBRARIES)) expect(text.includes(marker), `${pathname} ${scripts[index]} holds ${library}`).toBe(false)
+  }
 }
 
 const imports = (text: string, pattern: RegExp) => [...text.matchAll(pattern)].map((match) => `/assets/${match[1]}`)
@@ -91,11 +127,36 @@ describe('what a page asks the browser for', () => {
     }
   })
 
-  it.each(['/registration', '/booking', '/forgot-password', '/forgot-password?email=ana%40example.com', '/verify-email?email=ana%40example.com'])('%s: zod is not among the scripts before the page shows', async (pathname) => {
-    const scripts = [...preloadedScripts(await html(pathname))]
-    const texts = await Promise.all(scripts.map(async (script) => (await fetch(`${site.url}${script}`)).text()))
-    expect(texts.length).toBeGreaterThan(0)
-    for (const [index, text] of texts.entries()) expect(text, scripts[index]).not.toContain('$ZodObject')
+  it.each(['/registration', '/booking', '/onboarding', '/forgot-password', '/forgot-password?email=ana%40example.com', '/verify-email?email=ana%40example.com', `/consent/${family.consentToken}`])(
+    '%s: neither zod nor the phone numbers’ rules are among the scripts before the page shows',
+    async (pathname) => {
+      await expectNoValidationLibrary(pathname, await html(pathname))
+    },
+  )
+
+  it('the camp form shows before its rules, which come afterwards: zod and the phone numbers’ rules with them', async () => {
+    const page = await html('/onboarding')
+    expect(page).toContain('name="phone_number"')
+    const preloaded = preloadedScripts(page)
+    const later = await textsOf(await scriptsLoadedLater(preloaded, await textsOf(preloaded)))
+    for (const marker of Object.values(VALIDATION_LIBRARIES)) expect(later.some((text) => text.includes(marker)), marker).toBe(true)
+  })
+
+  it('a family’s own pages with a form (camp registration, results to share, consent) load no validation library before they show', async () => {
+    const owner = new Visitor(site.url)
+    expect((await owner.post('/login', { email: FAMILY.email, password: FAMILY_PASSWORD, website_url: '' })).status).toBe(302)
+    const forms = {
+      '/onboarding': 'camp-family',
+      [`/analyses/${family.analysisId}`]: 'share-link',
+      [`/swimmers/${family.swimmerId}/progress`]: 'share-link',
+      [`/swimmers/${family.swimmerId}/consent`]: 'consent-resend',
+    }
+    for (const [pathname, form] of Object.entries(forms)) {
+      const page = await owner.get(pathname)
+      expect(page.status, pathname).toBe(200)
+      expect(page.html, pathname).toContain(`<form id="${form}"`)
+      await expectNoValidationLibrary(pathname, page.html)
+    }
   })
 
   it('the signed-in booking screens carry no validation library: their forms are buttons the server checks', async () => {

@@ -1,10 +1,10 @@
 import { getFormProps, type SubmissionResult } from '@conform-to/react'
-import { parseWithZod } from '@conform-to/zod/v4'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, href, Link } from 'react-router'
 import type { Route } from './+types/consent.$token'
 import { ConsentNotice } from '~/components/consent-notice'
 import { DeclarationField } from '~/components/declaration-field'
-import { AuthCard, FormAlert, HoneypotField, PendingButton, TextField, useValidatedForm } from '~/components/form-fields'
+import { AuthCard, FormAlert, HoneypotField, PendingButton, TextField, useLazyValidatedForm, type FieldConstraints } from '~/components/form-controls'
 import { callerOf } from '~/web/auth.server'
 import { readForm } from '~/web/form-data.server'
 import { rejectBots } from '~/web/honeypot'
@@ -29,10 +29,13 @@ const PRIVATE = { 'Cache-Control': 'private, no-store', 'Referrer-Policy': 'no-r
 
 export const headers: Route.HeadersFunction = () => PRIVATE
 
+/** The attributes of the agreement's fields, worked out once: the form shows with them and loads its schema afterwards. */
+const AGREE_CONSTRAINT = getZodConstraint(ConsentAgreeSchema)
+
 export async function loader({ params }: Route.LoaderArgs) {
   const view = await consentLinkView(params.token)
   notFoundUnless(view)
-  return data({ state: view.state, swimmer: view.swimmerFirstName, expiresAt: formatLabDateTime(view.expiresAt), noticeVersion: PRIVACY_NOTICE_VERSION }, { headers: PRIVATE })
+  return data({ state: view.state, swimmer: view.swimmerFirstName, expiresAt: formatLabDateTime(view.expiresAt), noticeVersion: PRIVACY_NOTICE_VERSION, constraint: AGREE_CONSTRAINT }, { headers: PRIVATE })
 }
 
 type Answered = { done: 'agreed' | 'refused' | 'already_answered' | 'expired' }
@@ -88,7 +91,7 @@ export default function ParentConsent({ loaderData, actionData }: Route.Componen
     <AuthCard title={`Consent for ${swimmer}`} lead={<p>{`${swimmer} is under 18 and has asked to swim with us. Before we keep their details or book anything, we need a parent's or guardian's consent. Please answer by ${loaderData.expiresAt}.`}</p>} wide>
       <div className="space-y-8">
         <ConsentNotice swimmer={swimmer} version={noticeVersion} />
-        <AgreeForm swimmer={swimmer} lastResult={actionData && 'result' in actionData ? actionData.result : undefined} />
+        <AgreeForm swimmer={swimmer} constraint={loaderData.constraint} lastResult={actionData && 'result' in actionData ? actionData.result : undefined} />
         <Form method="post" className="space-y-3 border-t border-slate-200 pt-6">
           <HoneypotField />
           <h2 className="text-lg font-bold text-brand-900">If you do not agree</h2>
@@ -102,8 +105,8 @@ export default function ParentConsent({ loaderData, actionData }: Route.Componen
   )
 }
 
-function AgreeForm({ swimmer, lastResult }: { swimmer: string; lastResult: SubmissionResult<string[]> | undefined }) {
-  const [form, fields] = useValidatedForm(ConsentAgreeSchema, { id: 'consent-agree', lastResult })
+function AgreeForm({ swimmer, constraint, lastResult }: { swimmer: string; constraint: FieldConstraints; lastResult: SubmissionResult<string[]> | undefined }) {
+  const [form, fields] = useLazyValidatedForm(() => import('~/modules/swimmers/consent-schemas').then((schemas) => schemas.ConsentAgreeSchema), { id: 'consent-agree', constraint, lastResult })
   return (
     <Form method="post" {...getFormProps(form)} className="space-y-4 border-t border-slate-200 pt-6">
       <HoneypotField />

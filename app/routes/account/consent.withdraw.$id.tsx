@@ -1,7 +1,7 @@
 import { data, href, Link } from 'react-router'
 import type { Route } from './+types/consent.withdraw.$id'
 import { ConsentWithdrawalForm } from '~/components/consent-withdrawal-form'
-import { AuthCard } from '~/components/form-fields'
+import { AuthCard } from '~/components/form-controls'
 import { formatLabDateTime } from '~/lib/lab-time'
 import { PRODUCT_NAME } from '~/lib/seo'
 import { consentAnswerLimit } from '~/modules/rate-limit/limits.server'

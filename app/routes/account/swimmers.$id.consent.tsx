@@ -1,12 +1,12 @@
 import { getFormProps, type SubmissionResult } from '@conform-to/react'
-import { parseWithZod } from '@conform-to/zod/v4'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, href, Link } from 'react-router'
 import type { Route } from './+types/swimmers.$id.consent'
 import { ConsentNotice } from '~/components/consent-notice'
 import { ConsentStatusNote } from '~/components/consent-status'
 import { ConsentWithdrawalForm } from '~/components/consent-withdrawal-form'
 import { DeclarationField } from '~/components/declaration-field'
-import { AuthCard, FormAlert, HoneypotField, PendingButton, TextField, useValidatedForm } from '~/components/form-fields'
+import { AuthCard, FormAlert, HoneypotField, PendingButton, TextField, useLazyValidatedForm, type FieldConstraints } from '~/components/form-controls'
 import { callerOf, requireUser } from '~/web/auth.server'
 import { readForm } from '~/web/form-data.server'
 import { rejectBots } from '~/web/honeypot'
@@ -32,6 +32,9 @@ async function ownSwimmer(request: Request, id: string) {
   return { user, swimmer }
 }
 
+/** The attributes of the two forms' fields, worked out once: each form shows with them and loads its schema afterwards. */
+const CONSTRAINTS = { resend: getZodConstraint(ConsentResendSchema), give: getZodConstraint(ConsentGiveSchema) }
+
 export async function loader({ request, params }: Route.LoaderArgs) {
   const { user, swimmer } = await ownSwimmer(request, params.id)
   const now = new Date()
@@ -46,6 +49,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     accountsConsent,
     noticeVersion: PRIVACY_NOTICE_VERSION,
     future: future.map(futureBookingView),
+    constraints: CONSTRAINTS,
   }
 }
 
@@ -86,7 +90,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 }
 
 export default function SwimmerConsent({ loaderData, actionData }: Route.ComponentProps) {
-  const { swimmer, status, accountsConsent, future, noticeVersion, onlyAddress } = loaderData
+  const { swimmer, status, accountsConsent, future, noticeVersion, onlyAddress, constraints } = loaderData
   const last = (intent: (typeof INTENTS)[number]) => (actionData?.intent === intent && 'result' in actionData ? actionData.result : undefined)
   return (
     <AuthCard title={swimmer.self ? "Your parent's consent" : `Parent's consent for ${swimmer.name}`} wide>
@@ -97,11 +101,11 @@ export default function SwimmerConsent({ loaderData, actionData }: Route.Compone
           <ConsentStatusNote status={status} swimmerName={swimmer.name} self={swimmer.self} />
         )}
         {swimmer.self && (status.state === 'not_asked' || status.state === 'waiting' || status.state === 'missing') && (
-          <ResendForm lastResult={last('resend')} parentEmail={onlyAddress ?? (status.state === 'missing' ? '' : status.parentEmail)} onlyAddress={onlyAddress} />
+          <ResendForm constraint={constraints.resend} lastResult={last('resend')} parentEmail={onlyAddress ?? (status.state === 'missing' ? '' : status.parentEmail)} onlyAddress={onlyAddress} />
         )}
         {swimmer.self && status.state === 'given' && <p className="text-ink">Your parent or guardian can withdraw their consent at any time through the link in the e-mail that confirmed it.</p>}
         {accountsConsent && status.state === 'given' && <ConsentWithdrawalForm swimmer={swimmer.name} afterwards={`${swimmer.name} cannot be booked until you give it again here.`} future={future} error={actionData && 'withdrawError' in actionData ? actionData.withdrawError : undefined} />}
-        {accountsConsent && status.state === 'missing' && <GiveAgainForm swimmer={swimmer.name} noticeVersion={noticeVersion} lastResult={last('give')} />}
+        {accountsConsent && status.state === 'missing' && <GiveAgainForm swimmer={swimmer.name} noticeVersion={noticeVersion} constraint={constraints.give} lastResult={last('give')} />}
         <Link to={href('/swimmers')} className="btn-secondary">
           Back to swimmers
         </Link>
@@ -110,8 +114,13 @@ export default function SwimmerConsent({ loaderData, actionData }: Route.Compone
   )
 }
 
-function ResendForm({ parentEmail, onlyAddress, lastResult }: { parentEmail: string; onlyAddress: string | null; lastResult: SubmissionResult<string[]> | undefined }) {
-  const [form, fields] = useValidatedForm(ConsentResendSchema, { id: 'consent-resend', lastResult, defaultValue: { parentEmail } })
+function ResendForm({ parentEmail, onlyAddress, constraint, lastResult }: { parentEmail: string; onlyAddress: string | null; constraint: FieldConstraints; lastResult: SubmissionResult<string[]> | undefined }) {
+  const [form, fields] = useLazyValidatedForm(() => import('~/modules/swimmers/consent-schemas').then((schemas) => schemas.ConsentResendSchema), {
+    id: 'consent-resend',
+    constraint,
+    lastResult,
+    defaultValue: { parentEmail },
+  })
   return (
     <Form method="post" {...getFormProps(form)} className="space-y-4 border-t border-slate-200 pt-6">
       <HoneypotField />
@@ -130,8 +139,8 @@ function ResendForm({ parentEmail, onlyAddress, lastResult }: { parentEmail: str
   )
 }
 
-function GiveAgainForm({ swimmer, noticeVersion, lastResult }: { swimmer: string; noticeVersion: string; lastResult: SubmissionResult<string[]> | undefined }) {
-  const [form, fields] = useValidatedForm(ConsentGiveSchema, { id: 'consent-give', lastResult })
+function GiveAgainForm({ swimmer, noticeVersion, constraint, lastResult }: { swimmer: string; noticeVersion: string; constraint: FieldConstraints; lastResult: SubmissionResult<string[]> | undefined }) {
+  const [form, fields] = useLazyValidatedForm(() => import('~/modules/swimmers/consent-schemas').then((schemas) => schemas.ConsentGiveSchema), { id: 'consent-give', constraint, lastResult })
   return (
     <Form method="post" {...getFormProps(form)} className="space-y-4 border-t border-slate-200 pt-6">
       <HoneypotField />

@@ -1,8 +1,8 @@
 import { getFormProps, type SubmissionResult } from '@conform-to/react'
-import { parseWithZod } from '@conform-to/zod/v4'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, href, Link, redirect } from 'react-router'
 import type { Route } from './+types/camp-registration'
-import { AuthCard, FormAlert, HoneypotField, PendingButton, TextField, useValidatedForm } from '~/components/form-fields'
+import { AuthCard, FormAlert, HoneypotField, PendingButton, TextField, useLazyValidatedForm, type FieldConstraints } from '~/components/form-controls'
 import { BatchFull } from '~/components/camp-answers'
 import { DeclarationField } from '~/components/declaration-field'
 import { callerOf, getUser } from '~/web/auth.server'
@@ -41,6 +41,12 @@ export const shouldRevalidate = skipRevalidationAfterQuote
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, { title: 'Camp Registration', description: 'Register a swimmer for a swimming camp in Bangalore and pay the fee online.', path: href('/onboarding') })
 
+/**
+ * The attributes of the two forms' fields (which are required), worked out once: the page shows its
+ * form with them and loads the schema that checks it as you type afterwards.
+ */
+const CONSTRAINTS = { applicant: getZodConstraint(CampRegistrationSchema), family: getZodConstraint(CampFamilySchema) }
+
 export async function loader({ request }: Route.LoaderArgs) {
   const params = new URL(request.url).searchParams
   const camps = await campChoices()
@@ -63,6 +69,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     prefill: { email: params.get('email') ?? '', phone_number: readablePhone(params.get('phone') ?? '') },
     account: await familyAccount(request),
     whatsappOptIn: whatsappEnabled() ? WHATSAPP_OPT_IN_WORDING : null,
+    constraints: CONSTRAINTS,
   }
 }
 
@@ -198,13 +205,14 @@ function readablePhone(phone: string) {
 }
 
 export default function CampRegistration({ loaderData, actionData }: Route.ComponentProps) {
-  const { camps, prefill, account, whatsappOptIn } = loaderData
-  if (account && (!actionData || actionData.kind === 'family')) return <FamilyRegistrationForm key={actionData ? 'answered' : 'new'} camps={camps} account={account} lastResult={actionData?.result} whatsappOptIn={whatsappOptIn} />
-  if (actionData?.kind === 'family') return <RegistrationForm key="new" camps={camps} prefill={prefill} actionData={undefined} whatsappOptIn={whatsappOptIn} />
+  const { camps, prefill, account, whatsappOptIn, constraints } = loaderData
+  if (account && (!actionData || actionData.kind === 'family'))
+    return <FamilyRegistrationForm key={actionData ? 'answered' : 'new'} camps={camps} account={account} lastResult={actionData?.result} whatsappOptIn={whatsappOptIn} constraint={constraints.family} />
+  if (actionData?.kind === 'family') return <RegistrationForm key="new" camps={camps} prefill={prefill} actionData={undefined} whatsappOptIn={whatsappOptIn} constraint={constraints.applicant} />
   if (actionData?.kind === 'waitlisted') return <Waitlisted {...actionData} />
   if (actionData?.kind === 'full') return <BatchFull {...actionData} />
   // A fresh form for each answer, so Try Again starts from what the parent typed.
-  return <RegistrationForm key={actionData?.kind ?? 'new'} camps={camps} prefill={prefill} actionData={actionData} whatsappOptIn={whatsappOptIn} />
+  return <RegistrationForm key={actionData?.kind ?? 'new'} camps={camps} prefill={prefill} actionData={actionData} whatsappOptIn={whatsappOptIn} constraint={constraints.applicant} />
 }
 
 type Camps = Route.ComponentProps['loaderData']['camps']
@@ -214,14 +222,17 @@ function RegistrationForm({
   prefill,
   actionData,
   whatsappOptIn,
+  constraint,
 }: {
   camps: Camps
   prefill: { email: string; phone_number: string }
   actionData: Extract<ActionResult, { kind: 'edit' | 'invalid' | 'failed' }> | undefined
   whatsappOptIn: string | null
+  constraint: FieldConstraints
 }) {
   const firstOpen = camps.find((camp) => camp.open)
-  const [form, fields] = useValidatedForm(CampRegistrationSchema, {
+  const [form, fields] = useLazyValidatedForm(() => import('~/modules/camps/schemas').then((schemas) => schemas.CampRegistrationSchema), {
+    constraint,
     lastResult: actionData?.kind === 'edit' ? undefined : actionData?.result,
     defaultValue: actionData?.kind === 'edit' ? { camp: firstOpen?.code, ...actionData.values } : { ...prefill, camp: firstOpen?.code },
   })

@@ -3,7 +3,7 @@ import type { Route } from './+types/analyses.$id'
 import { AnalysisPage } from '~/components/analysis-results'
 import { LINK_GONE_TITLE, LinkGone } from '~/components/link-gone'
 import { ShareForm, SHARED_LINKS_ANCHOR } from '~/components/share-links'
-import { analysisPageOf, linkGone, resultsViewer, RESULTS_HEADERS, shareFormsAction, shareQuery } from '~/web/analyses/analysis-pages.server'
+import { analysisPageOf, linkGone, resultsViewer, RESULTS_HEADERS, SHARE_FORM_CONSTRAINT, shareFormsAction, shareQuery } from '~/web/analyses/analysis-pages.server'
 import { requireUser } from '~/web/auth.server'
 import { notFoundUnless } from '~/web/refusals.server'
 import { rowId } from '~/lib/row-id'
@@ -33,7 +33,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       // A coach sees the swimmer's first name only.
       page: { ...analysisPageOf(view, { query, family }), ...(viewer.kind === 'share' && view.swimmer ? { swimmerName: view.swimmer.firstName } : {}) },
       query,
-      family,
+      shareConstraint: family ? SHARE_FORM_CONSTRAINT : null,
       swimmerFirstName: view.swimmer?.firstName ?? view.swimmerName,
       back: viewer.kind === 'share' ? null : { href: viewer.kind === 'staff' ? href('/admin') : href('/analyses'), label: viewer.kind === 'staff' ? 'Admin' : 'My Analyses' },
       progressHref: view.swimmer && wholeSwimmer ? (share ? sharedProgressLink(share) : swimmerProgressLink(view.swimmer.id)) : null,
@@ -52,10 +52,10 @@ export async function action({ request, params }: Route.ActionArgs) {
 
 export default function AnalysisRoute({ loaderData, actionData }: Route.ComponentProps) {
   if ('gone' in loaderData) return <LinkGone />
-  const { page, query, family, swimmerFirstName, back, progressHref } = loaderData
+  const { page, query, shareConstraint, swimmerFirstName, back, progressHref } = loaderData
   return (
     <AnalysisPage page={page} query={query} back={back} progressHref={progressHref}>
-      {family && <ShareForm swimmerFirstName={swimmerFirstName} analysisPage actionData={actionData} linksHref={progressHref && `${progressHref}#${SHARED_LINKS_ANCHOR}`} />}
+      {shareConstraint && <ShareForm swimmerFirstName={swimmerFirstName} analysisPage actionData={actionData} constraint={shareConstraint} linksHref={progressHref && `${progressHref}#${SHARED_LINKS_ANCHOR}`} />}
     </AnalysisPage>
   )
 }

@@ -3,7 +3,7 @@ import type { Route } from './+types/swimmers.$id.progress'
 import { ProgressView } from '~/components/analysis-progress'
 import { LINK_GONE_TITLE, LinkGone } from '~/components/link-gone'
 import { ShareForm, ShareLinksList } from '~/components/share-links'
-import { linkGone, progressPageOf, RESULTS_HEADERS, shareFormsAction, shareLinksView, swimmerPageOf } from '~/web/analyses/analysis-pages.server'
+import { linkGone, progressPageOf, RESULTS_HEADERS, SHARE_FORM_CONSTRAINT, shareFormsAction, shareLinksView, swimmerPageOf } from '~/web/analyses/analysis-pages.server'
 import { requireUser } from '~/web/auth.server'
 import { notFoundUnless } from '~/web/refusals.server'
 import { rowId } from '~/lib/row-id'
@@ -28,7 +28,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       name,
       firstName: swimmer.firstName,
       share,
-      family,
+      shareConstraint: family ? SHARE_FORM_CONSTRAINT : null,
       progress: progressPageOf(history, new URL(request.url).searchParams.get('event')),
       bookHref: family ? bookSlotLink({ swimmer: String(swimmerId) }) : null,
       links: family ? await shareLinksView(familyAccountId, swimmerId) : [],
@@ -47,7 +47,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 
 export default function Progress({ loaderData, actionData }: Route.ComponentProps) {
   if ('gone' in loaderData) return <LinkGone />
-  const { swimmerId, name, firstName, share, family, progress, bookHref, links } = loaderData
+  const { swimmerId, name, firstName, share, shareConstraint, progress, bookHref, links } = loaderData
   const query = share ? `?${new URLSearchParams({ share })}` : ''
   return (
     <section className="container-page py-10 sm:py-14">
@@ -60,9 +60,9 @@ export default function Progress({ loaderData, actionData }: Route.ComponentProp
       <div className="mt-8">
         <ProgressView name={firstName} progress={progress} base={`/swimmers/${swimmerId}`} analysisHref={(id) => analysisLink(id, query)} bookHref={bookHref} share={share} />
       </div>
-      {family && (
+      {shareConstraint && (
         <div className="mt-10 grid gap-6 lg:grid-cols-2">
-          <ShareForm swimmerFirstName={firstName} analysisPage={false} actionData={actionData} />
+          <ShareForm swimmerFirstName={firstName} analysisPage={false} actionData={actionData} constraint={shareConstraint} />
           <ShareLinksList links={links} />
         </div>
       )}

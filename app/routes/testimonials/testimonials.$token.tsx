@@ -1,6 +1,6 @@
 import { data, Form, href } from 'react-router'
 import type { Route } from './+types/testimonials.$token'
-import { AuthCard, HoneypotField, PendingButton } from '~/components/form-fields'
+import { AuthCard, HoneypotField, PendingButton } from '~/components/form-controls'
 import { TestimonialFigure } from '~/components/testimonials'
 import { PRODUCT_NAME } from '~/lib/seo'
 import { testimonialAnswerLimit } from '~/modules/rate-limit/limits.server'

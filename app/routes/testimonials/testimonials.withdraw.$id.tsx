@@ -1,6 +1,6 @@
 import { data, Form, href, Link } from 'react-router'
 import type { Route } from './+types/testimonials.withdraw.$id'
-import { AuthCard, HoneypotField, PendingButton } from '~/components/form-fields'
+import { AuthCard, HoneypotField, PendingButton } from '~/components/form-controls'
 import { formatLabDateTime } from '~/lib/lab-time'
 import { PRODUCT_NAME } from '~/lib/seo'
 import { testimonialAnswerLimit } from '~/modules/rate-limit/limits.server'

@@ -1,4 +1,4 @@
-import { parseWithZod } from '@conform-to/zod/v4'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect } from 'react-router'
 import { DomainError } from '~/lib/domain-error'
 import { formatLabDate, formatLabDateTime, formatLongDate, formatShortDayMonth, formatWeekdayDate } from '~/lib/lab-time'
@@ -221,6 +221,12 @@ export async function shareFormsAction(request: Request, { swimmerId, swimmerFir
     return data({ result: submission.reply(formErrorsOf(refusal)), created: null }, { status: refusal.status, headers: RESULTS_HEADERS })
   }
 }
+
+/**
+ * The attributes of the share form's fields (which are required, the choices' patterns), worked out
+ * once: a results page shows the form with them and loads the schema that checks it afterwards.
+ */
+export const SHARE_FORM_CONSTRAINT = getZodConstraint(ShareLinkSchema)
 
 /** The account's links for the swimmer, as the list shows them. */
 export async function shareLinksView(accountId: number, swimmerId: number) {
