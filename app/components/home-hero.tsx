@@ -50,32 +50,39 @@ export function HomeHero({ pictures, children }: { pictures: HeroPictures; child
 /**
  * The art-directed photo: the upright one for phones, the landscape one otherwise, each as AVIF,
  * WebP or JPEG at every width. It is the page's largest image, fetched first; its box, not the
- * photo, sets its size, so nothing moves as it loads.
+ * photo, sets its size, so nothing moves as it loads. An image has one alt text whichever source
+ * the browser picks, so when the two photos are described differently, the description read out
+ * is that of the photo on the screen: text for screen readers only, switched at the same width.
  */
 function HeroPicture({ wide, phone }: { wide: Picture; phone: Picture | null }) {
+  const described = phone !== null && phone.alt !== wide.alt
   return (
-    <picture>
-      {phone && (
-        <>
-          <source media={PHONE} type="image/avif" srcSet={phone.avif} sizes="100vw" />
-          <source media={PHONE} type="image/webp" srcSet={phone.webp} sizes="100vw" />
-          <source media={PHONE} type="image/jpeg" srcSet={phone.jpeg} sizes="100vw" />
-        </>
-      )}
-      <source type="image/avif" srcSet={wide.avif} sizes="100vw" />
-      <source type="image/webp" srcSet={wide.webp} sizes="100vw" />
-      <img
-        src={wide.src}
-        srcSet={wide.jpeg}
-        sizes="100vw"
-        width={wide.width}
-        height={wide.height}
-        alt={wide.alt}
-        decoding="async"
-        fetchPriority="high"
-        className="absolute inset-0 h-full w-full object-cover"
-      />
-    </picture>
+    <>
+      {described && phone.alt && <span className="sr-only sm:hidden">{phone.alt}</span>}
+      {described && wide.alt && <span className="sr-only hidden sm:block">{wide.alt}</span>}
+      <picture>
+        {phone && (
+          <>
+            <source media={PHONE} type="image/avif" srcSet={phone.avif} sizes="100vw" />
+            <source media={PHONE} type="image/webp" srcSet={phone.webp} sizes="100vw" />
+            <source media={PHONE} type="image/jpeg" srcSet={phone.jpeg} sizes="100vw" />
+          </>
+        )}
+        <source type="image/avif" srcSet={wide.avif} sizes="100vw" />
+        <source type="image/webp" srcSet={wide.webp} sizes="100vw" />
+        <img
+          src={wide.src}
+          srcSet={wide.jpeg}
+          sizes="100vw"
+          width={wide.width}
+          height={wide.height}
+          alt={described ? '' : wide.alt}
+          decoding="async"
+          fetchPriority="high"
+          className="absolute inset-0 h-full w-full object-cover"
+        />
+      </picture>
+    </>
   )
 }
 

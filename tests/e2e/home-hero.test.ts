@@ -13,6 +13,7 @@ import { useTestSite } from '../support/site'
 const browser = useBrowser()
 const site = useTestSite()
 const WIDE_ALT = 'Swimmers racing down lane four, seen from the pool deck'
+const PHONE_ALT = 'A swimmer’s hand entering the water, filmed from below'
 const LOOP = readFileSync(new URL('../fixtures/loop-h264.mp4', import.meta.url))
 let admin: BrowserContext
 
@@ -45,7 +46,7 @@ beforeAll(async () => {
   const errors = watchPageErrors(page)
   // A phone stores its photos turned (EXIF orientation 6): stored 1280 × 1920, this one shows 1920 × 1280; the next, 1280 × 1700.
   await upload(page, { name: 'IMG_2001.JPG', mimeType: 'image/jpeg', buffer: Buffer.from(await phonePhoto({ width: 1280, height: 1920 })) }, 'Pool', 'Lane four', WIDE_ALT)
-  await upload(page, { name: 'IMG_2002.JPG', mimeType: 'image/jpeg', buffer: Buffer.from(await phonePhoto({ width: 1700, height: 1280 })) }, 'Underwater still', 'Catch from below', 'A swimmer’s hand entering the water, filmed from below')
+  await upload(page, { name: 'IMG_2002.JPG', mimeType: 'image/jpeg', buffer: Buffer.from(await phonePhoto({ width: 1700, height: 1280 })) }, 'Underwater still', 'Catch from below', PHONE_ALT)
   await upload(page, { name: 'loop.mp4', mimeType: 'video/mp4', buffer: LOOP }, 'Video loop for the hero', 'Lane four loop', 'Swimmers racing down lane four')
   await eventually(
     async () => {
@@ -82,7 +83,11 @@ describe('the home page’s pictures', () => {
     expect(phoneAvif.media).toBe('(max-width: 639px)')
     expect(image.src).toMatch(/\/media\/[0-9a-f]{32}\.avif$/)
     expect(phoneAvif.srcset).toContain(new URL(image.src).pathname)
-    expect(image.alt).toBe(WIDE_ALT)
+    // Read out: the upright photo's description, not the landscape one's.
+    expect(image.alt).toBe('')
+    const described = await page.locator('[data-hero="photo"]').ariaSnapshot()
+    expect(described).toContain(PHONE_ALT)
+    expect(described).not.toContain(WIDE_ALT)
     // The heading sits below the photo's visible part, on the shade.
     const heading = await page.getByRole('heading', { level: 1 }).boundingBox()
     expect(heading!.y + heading!.height).toBeLessThan(PHONE.height * 1.5)
@@ -106,6 +111,9 @@ describe('the home page’s pictures', () => {
     const wideAvif = image.sources.find((source) => !source.media && source.type === 'image/avif')!
     expect(image.src).toMatch(/\.avif$/)
     expect(wideAvif.srcset).toContain(new URL(image.src).pathname)
+    const described = await page.locator('[data-hero="photo"]').ariaSnapshot()
+    expect(described).toContain(WIDE_ALT)
+    expect(described).not.toContain(PHONE_ALT)
 
     await expect.poll(() => loopState(page).then((loop) => !loop.paused && loop.time > 0)).toBe(true)
     expect(await loopState(page)).toMatchObject({ src: expect.stringMatching(/\/media\/[0-9a-f]{32}\.mp4$/), muted: true })
