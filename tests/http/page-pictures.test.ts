@@ -57,7 +57,9 @@ describe('the pictures on the pages', () => {
     const avif = (variants: MediaVariant[]) => variants.filter((variant) => variant.format === 'avif').map((variant) => `/media/${variant.name} ${variant.width}w`).join(', ')
     expect(hero.indexOf(`media="(max-width: 639px)" type="image/avif" srcSet="${avif(photos.upright.variants)}"`)).toBeGreaterThan(0)
     expect(hero.indexOf(`type="image/avif" srcSet="${avif(photos.pool.variants)}"`)).toBeGreaterThan(hero.indexOf('(max-width: 639px)'))
-    expect(hero).toMatch(/<img[^>]*alt="Swimmers racing down lane four"[^>]*fetchPriority="high"/)
+    // Described differently, each photo's description is read out at the width that shows it.
+    expect(hero).toMatch(/<img[^>]*alt=""[^>]*fetchPriority="high"/)
+    expect(hero).toContain('<span class="sr-only sm:hidden">A hand entering the water, from below</span><span class="sr-only hidden sm:block">Swimmers racing down lane four</span>')
     // The loop is in the page's data for the script that may start it; the markup never starts it.
     expect(home).toContain('.mp4')
     expect(between(home, '<video', '>')).not.toMatch(/autoplay|src=/i)
