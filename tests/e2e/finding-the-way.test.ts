@@ -245,8 +245,12 @@ describe('the live banner', () => {
     relay = createServer((incoming, outgoing) => {
       const forwarded = request({ host: target.hostname, port: target.port, path: incoming.url, method: incoming.method, headers: incoming.headers }, (answer) => {
         outgoing.writeHead(answer.statusCode ?? 502, answer.headers)
+        answer.on('error', () => outgoing.destroy())
         answer.pipe(outgoing)
       })
+      // A stream the relay ends itself (below), even before the site has answered, ends the forwarded
+      // request with "socket hang up" or its answer with "aborted": that ends the browser's side too.
+      forwarded.on('error', () => outgoing.destroy())
       if (incoming.url?.startsWith('/events')) {
         openStreams.add(incoming)
         outgoing.on('close', () => {
