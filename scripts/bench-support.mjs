@@ -9,6 +9,7 @@ import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
+import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist'
 import pg from 'pg'
 import { createDatabase } from './postgres-admin.mjs'
 
@@ -202,7 +203,7 @@ export async function stoppedSiteDatabase(dataDir, databaseUrl) {
     await client.connect()
     return { query: (text, values) => client.query(text, values), close: () => client.end() }
   }
-  const client = new PGlite(path.join(dataDir, 'pglite'))
+  const client = new PGlite({ dataDir: path.join(dataDir, 'pglite'), extensions: { btree_gist } })
   await client.waitReady
   return { query: (text, values) => client.query(text, values), close: () => client.close() }
 }

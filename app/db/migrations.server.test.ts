@@ -10,7 +10,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { testDatabasePrefix } from '../../tests/support/global-setup'
-import type { Db } from './client.server'
+import { PGLITE_OPTIONS, type Db } from './client.server'
 import * as schema from './schema'
 import { availabilityWindows, bookingDays, bookings, closedTimeSlots, payments, receipts, swimmers, users } from './schema'
 
@@ -34,7 +34,7 @@ function migrationsBefore(end: number, dir: string) {
 /** A fresh database (PostgreSQL when DATABASE_URL is set, PGlite otherwise) migrated from `folder`. */
 async function freshDatabase() {
   if (!process.env.DATABASE_URL) {
-    const client = new PGlite()
+    const client = new PGlite(PGLITE_OPTIONS)
     const db = drizzlePglite(client, { schema })
     return { db: db as unknown as Db, migrate: (folder: string) => migratePglite(db, { migrationsFolder: folder }), close: () => client.close() }
   }

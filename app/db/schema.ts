@@ -3,6 +3,7 @@ import {
   bigint,
   boolean,
   check,
+  customType,
   date,
   doublePrecision,
   index,
@@ -153,11 +154,131 @@ export const campBatches = pgTable(
   (table) => [uniqueIndex('camp_batches_camp_code_unique').on(table.campId, table.code), check('camp_batches_capacity', sql`${table.capacity} >= 0`)],
 )
 
-/** An availability window on one date; time slots are cut from it by `slotDurationMinutes`. */
+/** A range of instants, `[)`: from its first instant up to, not including, its last (PostgreSQL's tstzrange). */
+const instantRange = customType<{ data: string; driverData: string }>({ dataType: () => 'tstzrange' })
+
+/**
+ * Where the lab works: its home (exactly one venue, `isHome`, the lab's own room) and the partner
+ * pools, clubs and competition venues it takes its kit to. `stateCode` is the state's GST code (two
+ * digits, 29 for Karnataka); `travelMinutes` how long the kit and staff take to get there from the lab,
+ * each way. A venue is closed, never deleted, so what happened there keeps its place.
+ */
+export const venues = pgTable(
+  'venues',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    address: text('address').notNull(),
+    city: text('city').notNull(),
+    stateCode: text('state_code').notNull(),
+    mapUrl: text('map_url'),
+    photoId: integer('photo_id').references((): AnyPgColumn => mediaItems.id, { onDelete: 'set null' }),
+    hostName: text('host_name'),
+    hostEmail: text('host_email'),
+    hostPhone: text('host_phone'),
+    travelMinutes: integer('travel_minutes').notNull().default(0),
+    isHome: boolean('is_home').notNull().default(false),
+    closedAt: timestamp('closed_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('venues_name_unique').on(sql`lower(${table.name})`),
+    uniqueIndex('venues_one_home').on(table.isHome).where(sql`${table.isHome}`),
+    index('venues_photo').on(table.photoId),
+    check('venues_state_code', sql`${table.stateCode} ~ '^[0-9]{2}$'`),
+    check('venues_travel', sql`${table.travelMinutes} BETWEEN 0 AND 2880`),
+    check('venues_home_open', sql`NOT (${table.isHome} AND ${table.closedAt} IS NOT NULL)`),
+  ],
+)
+
+/**
+ * A camera rig: the underwater cameras and what goes with them. A kit is at the lab unless a
+ * placement (`kitPlacements`) has it elsewhere; `setupMinutes` is how long it takes to set up at a
+ * venue, and as long again to pack. Retired, never deleted.
+ */
+export const kits = pgTable(
+  'kits',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    setupMinutes: integer('setup_minutes').notNull().default(60),
+    retiredAt: timestamp('retired_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [uniqueIndex('kits_name_unique').on(sql`lower(${table.name})`), check('kits_setup', sql`${table.setupMinutes} BETWEEN 0 AND 720`)],
+)
+
+/**
+ * A kit away from the lab: in use at `venueId` from `startsAt` to `endsAt`, and gone from the lab for
+ * all of `during` (the travel there, the set-up, the use, the packing and the travel back). The
+ * database refuses two placements of one kit whose `during` overlap (an exclusion constraint, in the
+ * migration), so a kit is never in two places at once, however many people place it at once.
+ */
+export const kitPlacements = pgTable(
+  'kit_placements',
+  {
+    id: serial('id').primaryKey(),
+    kitId: integer('kit_id')
+      .notNull()
+      .references(() => kits.id, { onDelete: 'restrict' }),
+    venueId: integer('venue_id')
+      .notNull()
+      .references(() => venues.id, { onDelete: 'restrict' }),
+    startsAt: timestamp('starts_at', { withTimezone: true }).notNull(),
+    endsAt: timestamp('ends_at', { withTimezone: true }).notNull(),
+    during: instantRange('during').notNull(),
+    note: text('note'),
+    createdBy: integer('created_by').references((): AnyPgColumn => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index('kit_placements_venue').on(table.venueId),
+    check('kit_placements_times', sql`${table.startsAt} < ${table.endsAt} AND lower(${table.during}) <= ${table.startsAt} AND upper(${table.during}) >= ${table.endsAt}`),
+  ],
+)
+
+/**
+ * A staff member at a venue from `startsAt` to `endsAt` (their availability there), away from
+ * anywhere else for all of `during` (the travel included). The database refuses two of one person's
+ * whose `during` overlap, as it does for a kit.
+ */
+export const staffAssignments = pgTable(
+  'staff_assignments',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references((): AnyPgColumn => users.id, { onDelete: 'cascade' }),
+    venueId: integer('venue_id')
+      .notNull()
+      .references(() => venues.id, { onDelete: 'restrict' }),
+    startsAt: timestamp('starts_at', { withTimezone: true }).notNull(),
+    endsAt: timestamp('ends_at', { withTimezone: true }).notNull(),
+    during: instantRange('during').notNull(),
+    note: text('note'),
+    createdBy: integer('created_by').references((): AnyPgColumn => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index('staff_assignments_venue').on(table.venueId),
+    check('staff_assignments_times', sql`${table.startsAt} < ${table.endsAt} AND lower(${table.during}) <= ${table.startsAt} AND upper(${table.during}) >= ${table.endsAt}`),
+  ],
+)
+
+/**
+ * An availability window on one date at a venue (the lab's home unless said otherwise); time slots
+ * are cut from it by `slotDurationMinutes`.
+ */
 export const availabilityWindows = pgTable(
   'availability_windows',
   {
     id: serial('id').primaryKey(),
+    /** Defaults to the home venue (`home_venue_id()`, in the migration). */
+    venueId: integer('venue_id')
+      .notNull()
+      .default(sql`home_venue_id()`)
+      .references(() => venues.id, { onDelete: 'restrict' }),
     date: date('date').notNull(),
     startTime: time('start_time'),
     endTime: time('end_time'),
@@ -167,6 +288,7 @@ export const availabilityWindows = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
+    index('availability_windows_venue_date').on(table.venueId, table.date),
     check('availability_windows_capacity_positive', sql`${table.capacity} >= 1`),
     check('availability_windows_duration_positive', sql`${table.slotDurationMinutes} IS NULL OR ${table.slotDurationMinutes} > 0`),
   ],

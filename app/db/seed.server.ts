@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm'
 import { addDays, isoWeekday, labInstant, labToday } from '~/lib/lab-time'
 import type { Db } from './client.server'
-import { availabilityWindows, campBatches, camps, catalogueItems, siteSettings } from './schema'
+import { availabilityWindows, campBatches, camps, catalogueItems, kits, siteSettings, venues } from './schema'
 
 const PLACEHOLDER = (what: string) => `[${what} — to be supplied by the lab]`
 
@@ -58,6 +58,9 @@ export const CATALOGUE_SEED = [
     sortOrder: 5,
   },
 ] as const
+
+/** Karnataka's GST state code: the lab's home state. */
+const KARNATAKA = '29'
 
 export const SITE_SETTINGS_SEED = {
   id: 1,
@@ -127,6 +130,13 @@ export async function seedDatabase(db: Db, now = new Date()) {
         .values(CAMP_BATCHES.map((batch) => ({ ...batch, campId: id, capacity: SEED_BATCH_CAPACITY })))
         .onConflictDoNothing()
     }
+
+    // The lab's own room and its one rig (the migration makes both for an installation it finds
+    // running; a database emptied and seeded again needs them too).
+    const [home] = await tx.select({ id: venues.id }).from(venues).where(sql`${venues.isHome}`)
+    if (!home) await tx.insert(venues).values({ name: SITE_SETTINGS_SEED.sessionLocation, address: '', city: 'Bengaluru', stateCode: KARNATAKA, isHome: true })
+    const [kit] = await tx.select({ id: kits.id }).from(kits).limit(1)
+    if (!kit) await tx.insert(kits).values({ name: 'Underwater rig 1' })
 
     // A few weeks of availability on a fresh installation only; afterwards staff manage it. Nine
     // hourly slots from 9 AM: the times /booking offers, and the 3-day sessions' time slots.

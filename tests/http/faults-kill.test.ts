@@ -1,5 +1,6 @@
 import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
+import { PGLITE_OPTIONS } from '~/db/client.server'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startFakePhonePe, type FakePhonePe } from '../support/fake-phonepe'
@@ -58,7 +59,7 @@ async function withDeadServersDatabase<T>(dead: TestServer, work: (query: (sql: 
       await client.end()
     }
   }
-  const client = new PGlite(path.join(dead.dataDir, 'pglite'))
+  const client = new PGlite({ dataDir: path.join(dead.dataDir, 'pglite'), ...PGLITE_OPTIONS })
   try {
     return await work(async (sql, params) => (await client.query<Record<string, unknown>>(sql, params)).rows)
   } finally {

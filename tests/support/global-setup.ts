@@ -5,7 +5,7 @@ import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
 import pg from 'pg'
 import type { TestProject } from 'vitest/node'
-import { pgliteDatabase } from '~/db/client.server'
+import { PGLITE_OPTIONS, pgliteDatabase } from '~/db/client.server'
 
 /**
  * Once per test run: build the site (HTTP tests run the real server) and prepare one migrated
@@ -23,7 +23,7 @@ export default async function setup(project: TestProject) {
     const dataDir = path.join(dir, 'migrated-data-dir')
     const location = path.join(dataDir, 'pglite')
     mkdirSync(location, { recursive: true })
-    const client = new PGlite(location)
+    const client = new PGlite({ dataDir: location, ...PGLITE_OPTIONS })
     const database = pgliteDatabase(client)
     await database.migrate()
     const dump = await client.dumpDataDir('none')
