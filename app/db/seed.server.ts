@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm'
 import { addDays, isoWeekday, labInstant, labToday } from '~/lib/lab-time'
+import { LAB_STATE_CODE } from '~/lib/gst-states'
 import type { Db } from './client.server'
 import { availabilityWindows, campBatches, camps, catalogueItems, kits, siteSettings, venues } from './schema'
 
@@ -58,9 +59,6 @@ export const CATALOGUE_SEED = [
     sortOrder: 5,
   },
 ] as const
-
-/** Karnataka's GST state code: the lab's home state. */
-const KARNATAKA = '29'
 
 export const SITE_SETTINGS_SEED = {
   id: 1,
@@ -134,7 +132,7 @@ export async function seedDatabase(db: Db, now = new Date()) {
     // The lab's own room and its one rig (the migration makes both for an installation it finds
     // running; a database emptied and seeded again needs them too).
     const [home] = await tx.select({ id: venues.id }).from(venues).where(sql`${venues.isHome}`)
-    if (!home) await tx.insert(venues).values({ name: SITE_SETTINGS_SEED.sessionLocation, address: '', city: 'Bengaluru', stateCode: KARNATAKA, isHome: true })
+    if (!home) await tx.insert(venues).values({ name: SITE_SETTINGS_SEED.sessionLocation, address: '', city: 'Bengaluru', stateCode: LAB_STATE_CODE, isHome: true })
     const [kit] = await tx.select({ id: kits.id }).from(kits).limit(1)
     if (!kit) await tx.insert(kits).values({ name: 'Underwater rig 1' })
 

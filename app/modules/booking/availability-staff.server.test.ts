@@ -87,7 +87,7 @@ describe('opening hours', () => {
     expect((await daySchedule({ date: '2030-03-04', userId: null, days: 1, now: NOW })).map((slot) => slot.start)).toEqual(['09:00', '11:00'])
     // A 3-day session starting the day before the closed slot can no longer use it.
     expect((await daySchedule({ date: '2030-03-04', userId: null, days: 3, now: NOW })).map((slot) => slot.start)).toEqual(['09:00', '11:00'])
-    expect((await staffMonth('2030-03', NOW)).find((row) => row.id === window.id)!.timeSlots.map((slot) => slot.closed)).toEqual([false, true, false])
+    expect((await staffMonth('2030-03', { now: NOW })).find((row) => row.id === window.id)!.timeSlots.map((slot) => slot.closed)).toEqual([false, true, false])
     await reopenTimeSlot(actor, window.id, '10:00', NOW)
     expect((await daySchedule({ date: '2030-03-04', userId: null, days: 1, now: NOW })).map((slot) => slot.start)).toEqual(['09:00', '10:00', '11:00'])
     await bookedAt('2030-03-04', '11:00')
@@ -116,7 +116,7 @@ describe('holidays', () => {
     await expect(markHolidays(actor, { from: '2030-03-04', to: '2030-03-06', weekdays: [1, 2, 3], now: NOW })).rejects.toThrow(StrandedBookingsError)
     expect(await markHolidays(actor, { from: '2030-03-04', to: '2030-03-04', weekdays: [1], now: NOW })).toEqual({ marked: 1 })
     expect((await monthCalendar('2030-03', NOW)).find((day) => day.date === '2030-03-04')!.open).toBe(false)
-    await removeHoliday(actor, '2030-03-04', NOW)
+    await removeHoliday(actor, '2030-03-04', { now: NOW })
     expect((await monthCalendar('2030-03', NOW)).find((day) => day.date === '2030-03-04')!.open).toBe(true)
     expect(booked.reference).toMatch(/^SWP-/)
     expect((await db().select({ action: auditLog.action }).from(auditLog).orderBy(auditLog.id)).map((row) => row.action)).toEqual(['availability.holiday', 'availability.holiday-removed'])

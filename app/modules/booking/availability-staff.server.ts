@@ -1,4 +1,4 @@
-import { and, asc, eq, getTableName, gte, inArray, lte } from 'drizzle-orm'
+import { and, asc, eq, getTableName, gte, inArray, lte, sql } from 'drizzle-orm'
 import { db, type Executor } from '~/db/client.server'
 import { availabilityWindows, bookingDays, bookings, closedTimeSlots } from '~/db/schema'
 import { addDays, isoWeekday, monthBounds, toHourMinute } from '~/lib/lab-time'
@@ -36,6 +36,9 @@ export class WindowInUseError extends DomainError {
   }
 }
 
+/** The windows of a venue: the lab's home when none is named. */
+const atVenue = (venueId: number | undefined) => eq(availabilityWindows.venueId, venueId ?? sql<number>`home_venue_id()`)
+
 type WindowHours = { startTime: string; endTime: string; slotDurationMinutes: number; capacity: number }
 
 function datesOf(from: string, to: string, weekdays: number[]) {
@@ -45,7 +48,7 @@ function datesOf(from: string, to: string, weekdays: number[]) {
 }
 
 /** Active seats (confirmed, or held and unexpired) in these windows, with their bookings. */
-async function activeSeats(executor: Executor, windowIds: number[], now: Date) {
+export async function activeSeats(executor: Executor, windowIds: number[], now: Date) {
   if (windowIds.length === 0) return []
   return executor
     .select({ windowId: bookingDays.windowId, start: bookingDays.startTime, date: bookingDays.date, reference: bookings.reference, swimmerName: bookings.swimmerName, customerName: bookings.customerName })
@@ -55,7 +58,7 @@ async function activeSeats(executor: Executor, windowIds: number[], now: Date) {
     .orderBy(asc(bookingDays.date), asc(bookingDays.startTime))
 }
 
-const stranded = (rows: Array<{ reference: string; swimmerName: string; customerName: string; date: string; start: string }>): StrandedBooking[] =>
+export const stranded = (rows: Array<{ reference: string; swimmerName: string; customerName: string; date: string; start: string }>): StrandedBooking[] =>
   rows.map((row) => ({ reference: row.reference, who: swimmerAndBooker(row), date: row.date, start: toHourMinute(row.start) }))
 
 function overlaps(a: { startTime: string | null; endTime: string | null }, b: { startTime: string; endTime: string }) {
@@ -79,16 +82,16 @@ async function changeHours<T>(work: (tx: Executor) => Promise<T>): Promise<T> {
  * Opens the same hours on every chosen weekday from `from` to `to`. Refused as a whole, naming the
  * dates, when any of them already has overlapping hours or is a holiday.
  */
-export async function createWindows(actor: Actor, { from, to, weekdays, hours, now = new Date() }: { from: string; to: string; weekdays: number[]; hours: WindowHours; now?: Date }) {
+export async function createWindows(actor: Actor, { from, to, weekdays, hours, venueId, now = new Date() }: { from: string; to: string; weekdays: number[]; hours: WindowHours; venueId?: number; now?: Date }) {
   const dates = datesOf(from, to, weekdays)
   return changeHours(async (tx) => {
-    const existing = await tx.select({ date: availabilityWindows.date, startTime: availabilityWindows.startTime, endTime: availabilityWindows.endTime, isHoliday: availabilityWindows.isHoliday }).from(availabilityWindows).where(inArray(availabilityWindows.date, dates.length ? dates : ['']))
+    const existing = await tx.select({ date: availabilityWindows.date, startTime: availabilityWindows.startTime, endTime: availabilityWindows.endTime, isHoliday: availabilityWindows.isHoliday }).from(availabilityWindows).where(and(atVenue(venueId), inArray(availabilityWindows.date, dates.length ? dates : [''])))
     const conflicts = [...new Set(existing.filter((window) => window.isHoliday || overlaps(window, hours)).map((window) => window.date))].sort()
     if (conflicts.length) throw new OverlappingWindowError(conflicts)
     if (dates.length === 0) return { created: 0 }
     const rows = await tx
       .insert(availabilityWindows)
-      .values(dates.map((date) => ({ date, ...hours, createdAt: now })))
+      .values(dates.map((date) => ({ date, ...hours, ...(venueId !== undefined && { venueId }), createdAt: now })))
       .returning({ id: availabilityWindows.id })
     await recordAudit(
       tx,
@@ -115,7 +118,7 @@ export async function updateWindow(actor: Actor, windowId: number, hours: Window
     await lockWindows(tx, [windowId])
     const [window] = await tx.select().from(availabilityWindows).where(eq(availabilityWindows.id, windowId))
     if (!window || window.isHoliday) throw new Error(`Window ${windowId} not found`)
-    const neighbours = await tx.select({ id: availabilityWindows.id, startTime: availabilityWindows.startTime, endTime: availabilityWindows.endTime, isHoliday: availabilityWindows.isHoliday }).from(availabilityWindows).where(eq(availabilityWindows.date, window.date))
+    const neighbours = await tx.select({ id: availabilityWindows.id, startTime: availabilityWindows.startTime, endTime: availabilityWindows.endTime, isHoliday: availabilityWindows.isHoliday }).from(availabilityWindows).where(and(eq(availabilityWindows.venueId, window.venueId), eq(availabilityWindows.date, window.date)))
     if (neighbours.some((other) => other.id !== windowId && (other.isHoliday || overlaps(other, hours)))) throw new OverlappingWindowError([window.date])
     const offered = new Set(timeSlotsOf({ date: window.date, isHoliday: false, ...hours }).map((slot) => slot.start))
     const seats = await activeSeats(tx, [windowId], now)
@@ -182,10 +185,10 @@ export async function reopenTimeSlot(actor: Actor, windowId: number, start: stri
  * Marks dates as holidays (the lab is closed all day), refused, naming them, while bookings hold
  * seats on any of those dates.
  */
-export async function markHolidays(actor: Actor, { from, to, weekdays, now = new Date() }: { from: string; to: string; weekdays: number[]; now?: Date }) {
+export async function markHolidays(actor: Actor, { from, to, weekdays, venueId, now = new Date() }: { from: string; to: string; weekdays: number[]; venueId?: number; now?: Date }) {
   const dates = datesOf(from, to, weekdays)
   return changeHours(async (tx) => {
-    const windows = await tx.select({ id: availabilityWindows.id, date: availabilityWindows.date, isHoliday: availabilityWindows.isHoliday }).from(availabilityWindows).where(inArray(availabilityWindows.date, dates.length ? dates : ['']))
+    const windows = await tx.select({ id: availabilityWindows.id, date: availabilityWindows.date, isHoliday: availabilityWindows.isHoliday }).from(availabilityWindows).where(and(atVenue(venueId), inArray(availabilityWindows.date, dates.length ? dates : [''])))
     await lockWindows(
       tx,
       windows.map((window) => window.id),
@@ -198,27 +201,27 @@ export async function markHolidays(actor: Actor, { from, to, weekdays, now = new
     if (seats.length) throw new StrandedBookingsError(stranded(seats))
     const already = new Set(windows.filter((window) => window.isHoliday).map((window) => window.date))
     const fresh = dates.filter((date) => !already.has(date))
-    if (fresh.length) await tx.insert(availabilityWindows).values(fresh.map((date) => ({ date, startTime: null, endTime: null, slotDurationMinutes: null, isHoliday: true, createdAt: now })))
+    if (fresh.length) await tx.insert(availabilityWindows).values(fresh.map((date) => ({ date, startTime: null, endTime: null, slotDurationMinutes: null, isHoliday: true, ...(venueId !== undefined && { venueId }), createdAt: now })))
     await recordAudit(tx, actor, { action: 'availability.holiday', entityType: 'holiday', entityId: `${from}..${to}`, summary: `Marked ${fresh.length} ${fresh.length === 1 ? 'date' : 'dates'} as holidays from ${from} to ${to}`, after: { dates: fresh } }, now)
     return { marked: fresh.length }
   })
 }
 
 /** Opens a holiday date again (its opening hours, if any, come back as they were). */
-export async function removeHoliday(actor: Actor, date: string, now = new Date()) {
+export async function removeHoliday(actor: Actor, date: string, { venueId, now = new Date() }: { venueId?: number; now?: Date } = {}) {
   await changeHours(async (tx) => {
     const removed = await tx
       .delete(availabilityWindows)
-      .where(and(eq(availabilityWindows.date, date), eq(availabilityWindows.isHoliday, true)))
+      .where(and(atVenue(venueId), eq(availabilityWindows.date, date), eq(availabilityWindows.isHoliday, true)))
       .returning({ id: availabilityWindows.id })
     if (removed.length) await recordAudit(tx, actor, { action: 'availability.holiday-removed', entityType: 'holiday', entityId: date, summary: `${date} is no longer a holiday`, before: { date } }, now)
   })
 }
 
 /** A month of opening hours as staff see them: each window with its time slots, seats taken, and closed slots. */
-export async function staffMonth(month: string, now = new Date()) {
+export async function staffMonth(month: string, { venueId, now = new Date() }: { venueId?: number; now?: Date } = {}) {
   const { first, last } = monthBounds(month)
-  const windows = await db().select().from(availabilityWindows).where(and(gte(availabilityWindows.date, first), lte(availabilityWindows.date, last))).orderBy(asc(availabilityWindows.date), asc(availabilityWindows.startTime))
+  const windows = await db().select().from(availabilityWindows).where(and(atVenue(venueId), gte(availabilityWindows.date, first), lte(availabilityWindows.date, last))).orderBy(asc(availabilityWindows.date), asc(availabilityWindows.startTime))
   const ids = windows.map((window) => window.id)
   const seats = await activeSeats(db(), ids, now)
   const closed = ids.length ? await db().select({ windowId: closedTimeSlots.windowId, start: closedTimeSlots.startTime }).from(closedTimeSlots).where(inArray(closedTimeSlots.windowId, ids)) : []
@@ -234,7 +237,7 @@ export async function staffMonth(month: string, now = new Date()) {
 
 /** One window as staff edit it. */
 export async function windowById(windowId: number, now = new Date()) {
-  const [window] = await db().select({ date: availabilityWindows.date }).from(availabilityWindows).where(eq(availabilityWindows.id, windowId))
+  const [window] = await db().select({ date: availabilityWindows.date, venueId: availabilityWindows.venueId }).from(availabilityWindows).where(eq(availabilityWindows.id, windowId))
   if (!window) return null
-  return (await staffMonth(window.date.slice(0, 7), now)).find((candidate) => candidate.id === windowId) ?? null
+  return (await staffMonth(window.date.slice(0, 7), { venueId: window.venueId, now })).find((candidate) => candidate.id === windowId) ?? null
 }

@@ -4,6 +4,7 @@ import { prepared } from '~/db/prepared.server'
 import { availabilityWindows, bookingDays, bookings, closedTimeSlots } from '~/db/schema'
 import { addDays, addMonths, labDateParts, labInstant, labToday, monthBounds, toHourMinute } from '~/lib/lab-time'
 import { KeptCache, type Kept } from '~/lib/kept-cache.server'
+import { kitAbsences, noKitAtHome, type KitAbsences } from './kit-absences.server'
 import { SESSION_DAYS } from './texts'
 import { timeSlotsOf, type AvailabilityWindow } from './time-slots'
 
@@ -41,15 +42,28 @@ function windowsQuery(executor: Executor, from: string | SQLWrapper, to: string 
   return executor
     .select({ ...windowColumns, closed: closedStarts })
     .from(availabilityWindows)
-    .where(and(gte(availabilityWindows.date, from), lte(availabilityWindows.date, to)))
+    .where(and(eq(availabilityWindows.venueId, sql`home_venue_id()`), gte(availabilityWindows.date, from), lte(availabilityWindows.date, to)))
     .orderBy(asc(availabilityWindows.date), asc(availabilityWindows.startTime))
 }
 
-/** Windows from `from` to `to`; a date with a holiday window is closed, whatever else it has. */
+/**
+ * The lab's windows from `from` to `to`; a date with a holiday window is closed, whatever else it
+ * has, and a time slot while no kit is at the lab (all away at other venues) is closed too.
+ */
 export async function openWindows(from: string, to: string, executor?: Executor): Promise<WindowRow[]> {
-  const rows = executor ? await windowsQuery(executor, from, to) : await prepared('open_windows', (database) => windowsQuery(database, sql.placeholder('from'), sql.placeholder('to')).prepare('open_windows')).execute({ from, to })
+  const [rows, absences] = await Promise.all([
+    executor ? windowsQuery(executor, from, to) : prepared('open_windows', (database) => windowsQuery(database, sql.placeholder('from'), sql.placeholder('to')).prepare('open_windows')).execute({ from, to }),
+    kitAbsences(executor ?? db(), from, to),
+  ])
   const holidays = new Set(rows.filter((row) => row.isHoliday).map((row) => row.date))
-  return rows.filter((row) => !holidays.has(row.date))
+  return rows.filter((row) => !holidays.has(row.date)).map((row) => withKitAbsences(row, absences))
+}
+
+/** A window with the time slots no kit is at the lab for among its closed ones. */
+function withKitAbsences(window: WindowRow, absences: KitAbsences): WindowRow {
+  if (absences.away.length === 0 && absences.inService > 0) return window
+  const away = timeSlotsOf(window).filter((slot) => noKitAtHome(absences, labInstant(window.date, slot.start).getTime(), labInstant(window.date, slot.end).getTime()))
+  return away.length ? { ...window, closed: [...window.closed, ...away.map((slot) => slot.start)] } : window
 }
 
 /**

@@ -14,7 +14,7 @@ import { requestRefund } from '~/modules/payments/refunds.server'
 import { hasStarted, openWindows, planSession, seatKey, seatsTaken, SESSION_SEARCH_DAYS } from './availability.server'
 import { bookingForMail, bookingLink, bookingWhatsAppNumber, dayRows, paidFor, sessionEvents, swimmerRow } from './fulfilment.server'
 import { notifyOnWhatsApp } from '~/modules/whatsapp/notify.server'
-import { AlreadyBookedError, hasSeatAt, lastBookableDate, lockWindows, SlotUnavailableError } from './holds.server'
+import { AlreadyBookedError, hasSeatAt, lastBookableDate, lockWindows, SlotUnavailableError, stillOffered } from './holds.server'
 import { setStatus } from '~/modules/statuses/status.server'
 
 /** Customers may reschedule or cancel until this long before Day 1 begins. */
@@ -118,6 +118,7 @@ export async function rescheduleBooking({
     const plan = planSession(await openWindows(date, addDays(date, SESSION_SEARCH_DAYS), tx), date, start, booking.days.length)
     if (!plan || hasStarted(date, start, now)) throw new SlotUnavailableError()
     await lockWindows(tx, [...booking.days.map((day) => day.windowId), ...plan.map((day) => day.windowId)])
+    if (!(await stillOffered(tx, plan))) throw new SlotUnavailableError()
     const taken = await seatsTaken(
       plan.map((day) => day.windowId),
       now,

@@ -11,6 +11,7 @@ import { getCatalogue, requireItem } from '~/modules/site/site.server'
 import { inLine, lineClock, LOOK_AGAIN, sawFull } from './hold-line.server'
 import { hasStarted, holdsSeats, openWindows, planSession, seatKey, sessionStart, seatsTaken, SESSION_SEARCH_DAYS, type SessionDay } from './availability.server'
 import { isMonth } from './schemas'
+import { timeSlotsOf } from './time-slots'
 import { setStatus } from '~/modules/statuses/status.server'
 
 /** The time slot cannot be held: taken meanwhile, started, or no longer offered. */
@@ -261,6 +262,22 @@ export async function lockWindows(executor: Executor, windowIds: number[]) {
 }
 
 /**
+ * Whether each day of a session is still offered at its time, read under its windows' locks (taken
+ * by the caller): the hours, a closed time slot, a holiday or a kit leaving the lab may have
+ * changed it since the session was planned.
+ */
+export async function stillOffered(executor: Executor, days: ReadonlyArray<{ windowId: number; date: string; start: string }>) {
+  if (days.length === 0) return false
+  const dates = days.map((day) => day.date).sort()
+  const windows = await openWindows(dates[0]!, dates.at(-1)!, executor)
+  return days.every((day) => {
+    const window = windows.find((candidate) => candidate.id === day.windowId)
+    const start = toHourMinute(day.start)
+    return window !== undefined && !window.closed.includes(start) && timeSlotsOf(window).some((slot) => slot.start === start)
+  })
+}
+
+/**
  * Can the seats of an unpaid booking be taken again (a payment that arrived after its hold ran
  * out)? Locks its windows and counts everyone else's seats; the caller confirms within the lock.
  */
@@ -275,6 +292,7 @@ export async function seatsStillFree(executor: Executor, bookingId: number, now:
     executor,
     days.map((day) => day.windowId),
   )
+  if (!(await stillOffered(executor, days))) return false
   const taken = await seatsTaken(
     days.map((day) => day.windowId),
     now,

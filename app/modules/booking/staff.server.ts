@@ -11,7 +11,7 @@ import { hasStarted, openWindows, planSession, seatKey, seatsTaken, SESSION_SEAR
 import { NotChangeableError } from './changes.server'
 import { bookingDaysOf } from './bookings.server'
 import { confirmationEmail, tellConfirmedOnWhatsApp } from './fulfilment.server'
-import { insertBooking, lockWindows, SlotUnavailableError } from './holds.server'
+import { insertBooking, lockWindows, SlotUnavailableError, stillOffered } from './holds.server'
 
 type StaffBookingFilters = {
   from?: string | null
@@ -196,6 +196,7 @@ export async function createStaffBooking(actor: Actor, input: StaffBookingInput,
       tx,
       plan.map((day) => day.windowId),
     )
+    if (!(await stillOffered(tx, plan))) throw noFreeSeat()
     const taken = await seatsTaken(
       plan.map((day) => day.windowId),
       now,

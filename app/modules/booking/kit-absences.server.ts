@@ -1,0 +1,35 @@
+import { and, eq, isNull, sql } from 'drizzle-orm'
+import type { Executor } from '~/db/client.server'
+import { kitPlacements, kits } from '~/db/schema'
+import { addDays, labInstant } from '~/lib/lab-time'
+
+// A session at the lab needs a kit there. A kit is at the lab unless a placement has it elsewhere
+// (its range covers the travel, the set-up and the packing), so a time slot at the lab can be booked
+// only while at least one kit in service is not away.
+
+/** The kits in service, and when each placed one is away, between two dates (inclusive). */
+export type KitAbsences = { inService: number; away: Array<{ kitId: number; from: number; to: number }> }
+
+export async function kitAbsences(executor: Executor, fromDate: string, toDate: string): Promise<KitAbsences> {
+  const range = sql`tstzrange(${labInstant(fromDate).toISOString()}::timestamptz, ${labInstant(addDays(toDate, 1)).toISOString()}::timestamptz, '[)')`
+  const [counted, away] = await Promise.all([
+    executor.select({ inService: sql<number>`count(*)::int` }).from(kits).where(isNull(kits.retiredAt)),
+    executor
+      .select({
+        kitId: kitPlacements.kitId,
+        from: sql<number>`(extract(epoch from lower(${kitPlacements.during})) * 1000)::float8`,
+        to: sql<number>`(extract(epoch from upper(${kitPlacements.during})) * 1000)::float8`,
+      })
+      .from(kitPlacements)
+      .innerJoin(kits, and(eq(kits.id, kitPlacements.kitId), isNull(kits.retiredAt)))
+      .where(sql`${kitPlacements.during} && ${range}`),
+  ])
+  return { inService: counted[0]?.inService ?? 0, away: away.map((row) => ({ kitId: row.kitId, from: Number(row.from), to: Number(row.to) })) }
+}
+
+/** Whether no kit in service is at the lab for some of the time from `from` to `to` (instants, ms). */
+export function noKitAtHome({ inService, away }: KitAbsences, from: number, to: number) {
+  if (away.length === 0) return inService === 0
+  const gone = new Set(away.filter((absence) => absence.from < to && from < absence.to).map((absence) => absence.kitId))
+  return inService - gone.size < 1
+}

@@ -1,0 +1,99 @@
+// The staff's forms for venues and who works where: their rules and messages, used by the server
+// actions and, in the browser, as staff type. Nothing server-only may be imported here.
+import { z } from 'zod'
+import { GST_STATE_CODES } from '~/lib/gst-states'
+import { INVALID_PHONE_NUMBER, phoneField } from '~/lib/phone-field'
+import { optionalText, requiredText } from '~/lib/text-fields'
+import { dateField, emailField } from '~/modules/forms/fields'
+
+export const VENUE_NAME_MAX = 120
+
+/** The longest travel from the lab to a venue, each way: two days. */
+export const TRAVEL_MINUTES_MAX = 2880
+
+/** A map link: https only (staff and families are sent there), with a host name. */
+export function isMapLink(value: string) {
+  try {
+    const url = new URL(value)
+    return url.protocol === 'https:' && url.hostname.includes('.') && !url.username && !url.password
+  } catch {
+    return false
+  }
+}
+
+/** A whole number typed into a text box, checked against its range. */
+export const wholeNumber = (missing: string, [min, tooSmall]: [number, string], [max, tooLarge]: [number, string]) =>
+  z
+    .string({ error: missing })
+    .trim()
+    .regex(/^\d{1,6}$/, missing)
+    .transform(Number)
+    .pipe(z.number().min(min, tooSmall).max(max, tooLarge))
+
+/** A text that may be left out, kept as null when it is. */
+const optional = <T extends z.ZodType<string>>(field: T) => z.preprocess((value) => (typeof value === 'string' && value.trim() === '' ? undefined : value), field.optional()).transform((value) => value ?? null)
+
+const PHOTO_MESSAGE = 'Choose a photo of the venue from the list, or none'
+
+export const VenueSchema = z.object({
+  name: requiredText('Enter the venue’s name', VENUE_NAME_MAX),
+  address: requiredText('Enter the venue’s address', 500),
+  city: requiredText('Enter the city', 80),
+  stateCode: z.enum(GST_STATE_CODES, { message: 'Choose the state' }),
+  mapUrl: optionalText(500)
+    .refine((value) => value === '' || isMapLink(value), 'Enter the map link in full, starting with https://, or leave it empty')
+    .transform((value) => value || null),
+  photoId: optional(z.string().regex(/^[1-9]\d{0,8}$/, PHOTO_MESSAGE)).transform((value) => (value === null ? null : Number(value))),
+  hostName: optionalText(120).transform((value) => value || null),
+  hostEmail: optional(emailField),
+  hostPhone: optional(phoneField({ tooShort: 'Enter the host’s mobile number: at least 10 digits', invalid: INVALID_PHONE_NUMBER })),
+  travelMinutes: wholeNumber('Enter the travel time from the lab in whole minutes (0 for the lab itself)', [0, 'The travel time cannot be negative'], [TRAVEL_MINUTES_MAX, 'Enter a travel time of at most 2 days (2,880 minutes)']),
+})
+export type VenueInput = z.output<typeof VenueSchema>
+
+const clock = (label: string) => z.string({ error: `Enter the ${label} as HH:MM` }).regex(/^([01]\d|2[0-3]):[0-5]\d$/, `Enter the ${label} as HH:MM`)
+
+/** From a date and time to a date and time, in the lab's time: when a kit or a person is at a venue. */
+export const periodShape = {
+  fromDate: dateField('Enter the first date'),
+  fromTime: clock('starting time'),
+  toDate: dateField('Enter the last date'),
+  toTime: clock('finishing time'),
+}
+
+/** The period must end after it starts, and last at most 31 days (a placement longer than that is a move). */
+export function checkPeriod(values: { fromDate: string; fromTime: string; toDate: string; toTime: string }, context: z.RefinementCtx) {
+  const from = `${values.fromDate}T${values.fromTime}`
+  const to = `${values.toDate}T${values.toTime}`
+  if (to <= from) context.addIssue({ code: 'custom', path: ['toTime'], message: 'The end must come after the start' })
+  else if (Date.parse(`${values.toDate}T00:00Z`) - Date.parse(`${values.fromDate}T00:00Z`) > 31 * 86_400_000) context.addIssue({ code: 'custom', path: ['toDate'], message: 'Choose at most 31 days at a time' })
+}
+
+const id = (message: string) => z.string({ error: message }).trim().regex(/^[1-9]\d{0,8}$/, message).transform(Number)
+
+export const StaffAssignmentSchema = z
+  .object({
+    userId: id('Choose who'),
+    ...periodShape,
+    note: optionalText(300).transform((value) => value || null),
+  })
+  .superRefine(checkPeriod)
+export type StaffAssignmentInput = z.output<typeof StaffAssignmentSchema>
+
+export const VenueIdSchema = z.object({ id: z.coerce.number().int().positive() })
+
+export const KitSchema = z.object({
+  name: requiredText('Enter the kit’s name', 80),
+  setupMinutes: wholeNumber('Enter the set-up time in whole minutes', [0, 'The set-up time cannot be negative'], [720, 'Enter a set-up time of at most 12 hours (720 minutes)']),
+})
+export type KitInput = z.output<typeof KitSchema>
+
+export const KitPlacementSchema = z
+  .object({
+    kitId: id('Choose the kit'),
+    venueId: id('Choose the venue'),
+    ...periodShape,
+    note: optionalText(300).transform((value) => value || null),
+  })
+  .superRefine(checkPeriod)
+export type KitPlacementInput = z.output<typeof KitPlacementSchema>
