@@ -9,6 +9,7 @@ import { auditLog, mediaItems } from '~/db/schema'
 import { DomainError } from '~/lib/domain-error'
 import { updateCoach, updateTeamMember } from '~/modules/site/staff.server'
 import { useTestDatabase } from '../../../tests/support/test-database'
+import { createVenue } from '~/modules/venues/venues.server'
 import { deleteMedia, libraryForStaff, RendererStoppedError, MAX_PROCESSING, processPendingMedia, publicPictures, sweepMediaFiles, updateMediaDetails, uploadMedia, usablePhotos, type UploadInput } from './media.server'
 import { diskMediaStore, PUBLIC_MEDIA_NAME, useMediaFileStore } from './store.server'
 import { heicHeader, phonePhoto, plainImage } from './test-photos'
@@ -162,6 +163,15 @@ describe('using and deleting', () => {
     const undescribed = await readyPortrait('')
     await expect(updateCoach(actor, { name: 'Priya Rao', credentials: 'Coach', photoId: undescribed })).rejects.toMatchObject({ field: 'photoId', message: 'That photo has no alt text yet. Describe it in the media library first.' })
     await expect(updateCoach(actor, { name: 'Priya Rao', credentials: 'Coach', photoId: 999_999 })).rejects.toMatchObject({ field: 'photoId' })
+  })
+
+  it('puts a photo of the venue collection on a venue, and keeps it while the venue shows it', async () => {
+    const id = await upload({ collection: 'venue', title: 'Balewadi pool', altText: 'The 50-metre pool at Balewadi' })
+    await processPendingMedia()
+    const venue = { name: 'Balewadi Aquatics', address: 'Balewadi', city: 'Pune', stateCode: '27' as const, mapUrl: null, hostName: null, hostEmail: null, hostPhone: null, travelMinutes: 60 }
+    await expect(createVenue(actor, { ...venue, photoId: await readyPortrait() })).rejects.toMatchObject({ field: 'photoId' })
+    await createVenue(actor, { ...venue, photoId: id })
+    await expect(deleteMedia(actor, id)).rejects.toMatchObject({ message: '"Balewadi pool" is shown as the photo of the venue Balewadi Aquatics. Choose another there first.' })
   })
 
   it('refuses to delete a photo the site shows, and deletes it with its files once it is not', async () => {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm'
 import { db, type Executor } from '~/db/client.server'
-import { mediaItems, partners, siteSettings, testimonials, type MediaVariant } from '~/db/schema'
+import { mediaItems, partners, siteSettings, testimonials, venues, type MediaVariant } from '~/db/schema'
 import { DomainError } from '~/lib/domain-error'
 import { addSeconds, durationMs } from '~/lib/lab-time'
 import { recordAudit, type Actor } from '~/modules/audit/audit.server'
@@ -156,7 +156,7 @@ export function requireUsablePhoto(executor: Executor, id: number, collection: M
   return requireUsableMedia(executor, id, { kind: 'image', collections: collection ? [collection] : COLLECTION_CODES.filter((code) => COLLECTIONS[code].kind === 'image') }, field)
 }
 
-/** Where each item is shown: the team, the coach and the pages' pictures from the settings, partners' and venues' logos, videos that use a photo as their poster, and testimonials. */
+/** Where each item is shown: the team, the coach and the pages' pictures from the settings, partners' and venues' logos, the venues' photos, videos that use a photo as their poster, and testimonials. */
 async function usagesIn(executor: Executor) {
   const usages = new Map<number, string[]>()
   const use = (id: number | null | undefined, where: string) => {
@@ -170,6 +170,8 @@ async function usagesIn(executor: Executor) {
   for (const video of posters) use(video.posterId, `the poster of "${video.title}"`)
   const logos = await executor.select({ name: partners.name, logoId: partners.logoId }).from(partners).where(sql`${partners.logoId} IS NOT NULL`)
   for (const partner of logos) use(partner.logoId, `the logo of ${partner.name} (partners and venues)`)
+  const places = await executor.select({ name: venues.name, photoId: venues.photoId }).from(venues).where(sql`${venues.photoId} IS NOT NULL`)
+  for (const venue of places) use(venue.photoId, `the photo of the venue ${venue.name}`)
   const quoted = await executor.select({ id: testimonials.id, name: testimonials.name, photoId: testimonials.photoId }).from(testimonials).where(sql`${testimonials.photoId} IS NOT NULL`)
   for (const testimonial of quoted) use(testimonial.photoId, `the photo of ${testimonial.name}'s testimonial`)
   return usages

@@ -90,6 +90,8 @@ export const ERASURE_HANDLED_COLUMNS: Record<string, string[]> = {
   // Deleted with the account or the swimmer (ON DELETE CASCADE).
   share_links: ['coach_email'],
   one_time_codes: ['phone'],
+  // Where a staff member works when: their own account's, deleted with it.
+  staff_assignments: ['note'],
 }
 
 /**
@@ -100,6 +102,9 @@ export const ERASURE_HANDLED_COLUMNS: Record<string, string[]> = {
  */
 export const APART_FROM_ACCOUNTS_COLUMNS: Record<string, string[]> = {
   testimonials: ['quote', 'name', 'role', 'email', 'status', 'token_hash', 'agreed_text', 'text_version', 'withdrawn_by'],
+  // The person a pool or club names as its contact for the lab's visits: staff change or blank it
+  // on the person's request, or when the club names someone else.
+  venues: ['host_name', 'host_email', 'host_phone'],
 }
 
 /**
@@ -122,6 +127,10 @@ export const NOT_PERSONAL_COLUMNS: Record<string, string[] | '*'> = {
   instance_secrets: '*',
   // Organisations the lab works with and their links.
   partners: '*',
+  // The places the lab works at, its camera kits and where they go (staff's notes on a trip).
+  venues: ['name', 'address', 'city', 'state_code', 'map_url'],
+  kits: '*',
+  kit_placements: '*',
   // An anonymised copy with no link back to the family's analysis, swimmer or account (its names
   // stripped when copied; staff are shown where a name remains in the free texts before publishing).
   sample_analyses: '*',
