@@ -11,7 +11,7 @@ import { useTestDatabase } from '../../../tests/support/test-database'
 import { StrandedBookingsError } from './availability-staff.server'
 import { daySchedule, monthCalendar } from './availability.server'
 import { rescheduleBooking } from './changes.server'
-import { holdSession, SlotUnavailableError, type Customer } from './holds.server'
+import { holdSession, seatsStillFree, SlotUnavailableError, type Customer } from './holds.server'
 import { createKit, placeKit, removePlacement, retireKit, reviewPlacement } from './kits.server'
 
 useTestDatabase()
@@ -99,6 +99,19 @@ describe('a kit away from the lab', () => {
     await db().execute(sql`UPDATE bookings SET status = 'confirmed', hold_expires_at = NULL WHERE id = ${held.bookingId}`)
     await expect(rescheduleBooking({ bookingId: held.bookingId, date: SATURDAY, start: '09:00', now: NOW, enforceDeadline: false })).rejects.toBeInstanceOf(SlotUnavailableError)
     await expect(rescheduleBooking({ bookingId: held.bookingId, date: SATURDAY, start: '10:00', now: NOW, enforceDeadline: false })).resolves.toBeUndefined()
+  })
+
+  it('takes back no seat for a payment that arrives after its hold ran out and the kit left', async () => {
+    await setWindows([{ date: SATURDAY }])
+    const actor = await createStaff()
+    const venue = await pune(actor, '0')
+    await db().update(kits).set({ setupMinutes: 0 })
+    const [customer] = await createCustomers(1)
+    const held = await hold(customer!, SATURDAY, '09:00')
+    const later = new Date(NOW.getTime() + 60 * 60_000)
+    expect(await db().transaction((tx) => seatsStillFree(tx, held.bookingId, later))).toBe(true)
+    await placeKit(actor, placement(await rig(), venue, { fromTime: '09:00', toTime: '10:00' }), later)
+    expect(await db().transaction((tx) => seatsStillFree(tx, held.bookingId, later))).toBe(false)
   })
 
   it('is refused, naming them, while bookings hold seats in the time slots it would close; nothing is saved', async () => {
