@@ -210,60 +210,50 @@ export const kits = pgTable(
 )
 
 /**
- * A kit away from the lab: in use at `venueId` from `startsAt` to `endsAt`, and gone from the lab for
- * all of `during` (the travel there, the set-up, the use, the packing and the travel back). The
- * database refuses two placements of one kit whose `during` overlap (an exclusion constraint, in the
- * migration), so a kit is never in two places at once, however many people place it at once.
+ * Someone or something at a venue from `startsAt` to `endsAt`, and away from anywhere else for all
+ * of `during` (with the travel there and back, and a kit's set-up and packing): a kit's placement or
+ * a staff member's assignment. The database refuses two of one kit's, or one person's, whose `during`
+ * overlap (exclusion constraints, in the migration), so neither is ever in two places at once,
+ * however many staff save at the same moment.
  */
+const atVenueColumns = () => ({
+  id: serial('id').primaryKey(),
+  venueId: integer('venue_id')
+    .notNull()
+    .references(() => venues.id, { onDelete: 'restrict' }),
+  startsAt: timestamp('starts_at', { withTimezone: true }).notNull(),
+  endsAt: timestamp('ends_at', { withTimezone: true }).notNull(),
+  during: instantRange('during').notNull(),
+  note: text('note'),
+  createdBy: integer('created_by').references((): AnyPgColumn => users.id, { onDelete: 'set null' }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+})
+
+/** The period lies inside the range away. */
+const periodInsideRange = (table: { startsAt: AnyPgColumn; endsAt: AnyPgColumn; during: AnyPgColumn }) => sql`${table.startsAt} < ${table.endsAt} AND lower(${table.during}) <= ${table.startsAt} AND upper(${table.during}) >= ${table.endsAt}`
+
+/** A kit away from the lab, in use at a venue (a kit is at the lab unless placed elsewhere). */
 export const kitPlacements = pgTable(
   'kit_placements',
   {
-    id: serial('id').primaryKey(),
     kitId: integer('kit_id')
       .notNull()
       .references(() => kits.id, { onDelete: 'restrict' }),
-    venueId: integer('venue_id')
-      .notNull()
-      .references(() => venues.id, { onDelete: 'restrict' }),
-    startsAt: timestamp('starts_at', { withTimezone: true }).notNull(),
-    endsAt: timestamp('ends_at', { withTimezone: true }).notNull(),
-    during: instantRange('during').notNull(),
-    note: text('note'),
-    createdBy: integer('created_by').references((): AnyPgColumn => users.id, { onDelete: 'set null' }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    ...atVenueColumns(),
   },
-  (table) => [
-    index('kit_placements_venue').on(table.venueId),
-    check('kit_placements_times', sql`${table.startsAt} < ${table.endsAt} AND lower(${table.during}) <= ${table.startsAt} AND upper(${table.during}) >= ${table.endsAt}`),
-  ],
+  (table) => [index('kit_placements_venue').on(table.venueId), check('kit_placements_times', periodInsideRange(table))],
 )
 
-/**
- * A staff member at a venue from `startsAt` to `endsAt` (their availability there), away from
- * anywhere else for all of `during` (the travel included). The database refuses two of one person's
- * whose `during` overlap, as it does for a kit.
- */
+/** A staff member at a venue: their availability there. */
 export const staffAssignments = pgTable(
   'staff_assignments',
   {
-    id: serial('id').primaryKey(),
     userId: integer('user_id')
       .notNull()
       .references((): AnyPgColumn => users.id, { onDelete: 'cascade' }),
-    venueId: integer('venue_id')
-      .notNull()
-      .references(() => venues.id, { onDelete: 'restrict' }),
-    startsAt: timestamp('starts_at', { withTimezone: true }).notNull(),
-    endsAt: timestamp('ends_at', { withTimezone: true }).notNull(),
-    during: instantRange('during').notNull(),
-    note: text('note'),
-    createdBy: integer('created_by').references((): AnyPgColumn => users.id, { onDelete: 'set null' }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    ...atVenueColumns(),
   },
-  (table) => [
-    index('staff_assignments_venue').on(table.venueId),
-    check('staff_assignments_times', sql`${table.startsAt} < ${table.endsAt} AND lower(${table.during}) <= ${table.startsAt} AND upper(${table.during}) >= ${table.endsAt}`),
-  ],
+  (table) => [index('staff_assignments_venue').on(table.venueId), check('staff_assignments_times', periodInsideRange(table))],
 )
 
 /**

@@ -18,3 +18,13 @@ export const optionalText = (max: number) =>
     .max(max, `Please use at most ${max} characters`)
     .optional()
     .transform((value) => value ?? '')
+
+/** A link to another site: https only (a visitor is sent there from the lab's pages), with a host name and no credentials. */
+export function isHttpsLink(value: string) {
+  try {
+    const url = new URL(value)
+    return url.protocol === 'https:' && url.hostname.includes('.') && !url.username && !url.password
+  } catch {
+    return false
+  }
+}

@@ -1,21 +1,11 @@
 // The forms of the partners and venues page, checked by its action and, in the browser, as staff
 // type. Nothing server-only may be imported here.
 import { z } from 'zod'
-import { optionalText, requiredText } from '~/lib/text-fields'
+import { isHttpsLink, optionalText, requiredText } from '~/lib/text-fields'
 
 export const PARTNER_KINDS = ['partner', 'venue'] as const
 
 export const PARTNER_NAME_MAX = 120
-
-/** A partner's site: https only (a visitor is sent there from the lab's pages), with a host name. */
-export function isPartnerLink(value: string) {
-  try {
-    const url = new URL(value)
-    return url.protocol === 'https:' && url.hostname.includes('.') && !url.username && !url.password
-  } catch {
-    return false
-  }
-}
 
 const LOGO_MESSAGE = 'Choose its logo from the list'
 
@@ -23,7 +13,7 @@ export const PartnerSchema = z.object({
   kind: z.enum(PARTNER_KINDS, { message: 'Choose whether it is a partner or a venue' }),
   name: requiredText('Enter its name', PARTNER_NAME_MAX),
   link: optionalText(300)
-    .refine((value) => value === '' || isPartnerLink(value), 'Enter the full address of its site, starting with https://, or leave it empty')
+    .refine((value) => value === '' || isHttpsLink(value), 'Enter the full address of its site, starting with https://, or leave it empty')
     .transform((value) => value || null),
   logoId: z.string({ error: LOGO_MESSAGE }).trim().regex(/^[1-9]\d{0,8}$/, LOGO_MESSAGE).transform(Number),
 })

@@ -3,23 +3,13 @@
 import { z } from 'zod'
 import { GST_STATE_CODES } from '~/lib/gst-states'
 import { INVALID_PHONE_NUMBER, phoneField } from '~/lib/phone-field'
-import { optionalText, requiredText } from '~/lib/text-fields'
+import { isHttpsLink, optionalText, requiredText } from '~/lib/text-fields'
 import { dateField, emailField } from '~/modules/forms/fields'
 
 export const VENUE_NAME_MAX = 120
 
 /** The longest travel from the lab to a venue, each way: two days. */
 export const TRAVEL_MINUTES_MAX = 2880
-
-/** A map link: https only (staff and families are sent there), with a host name. */
-export function isMapLink(value: string) {
-  try {
-    const url = new URL(value)
-    return url.protocol === 'https:' && url.hostname.includes('.') && !url.username && !url.password
-  } catch {
-    return false
-  }
-}
 
 /** A whole number typed into a text box, checked against its range. */
 export const wholeNumber = (missing: string, [min, tooSmall]: [number, string], [max, tooLarge]: [number, string]) =>
@@ -41,7 +31,7 @@ export const VenueSchema = z.object({
   city: requiredText('Enter the city', 80),
   stateCode: z.enum(GST_STATE_CODES, { message: 'Choose the state' }),
   mapUrl: optionalText(500)
-    .refine((value) => value === '' || isMapLink(value), 'Enter the map link in full, starting with https://, or leave it empty')
+    .refine((value) => value === '' || isHttpsLink(value), 'Enter the map link in full, starting with https://, or leave it empty')
     .transform((value) => value || null),
   photoId: optional(z.string().regex(/^[1-9]\d{0,8}$/, PHOTO_MESSAGE)).transform((value) => (value === null ? null : Number(value))),
   hostName: optionalText(120).transform((value) => value || null),
