@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
-import { auditLog, availabilityWindows, bookings } from '~/db/schema'
+import { auditLog, availabilityWindows, bookings, kitPlacements, kits, venues } from '~/db/schema'
 import { createCustomers, createStaff, setWindows } from '../../../tests/support/booking'
 import { useTestDatabase } from '../../../tests/support/test-database'
 import { daySchedule, monthCalendar } from './availability.server'
@@ -92,6 +92,20 @@ describe('opening hours', () => {
     expect((await daySchedule({ date: '2030-03-04', userId: null, days: 1, now: NOW })).map((slot) => slot.start)).toEqual(['09:00', '10:00', '11:00'])
     await bookedAt('2030-03-04', '11:00')
     await expect(closeTimeSlot(actor, window.id, '11:00', NOW)).rejects.toBeInstanceOf(StrandedBookingsError)
+  })
+
+  it('marks, at the lab only, the time slots no kit is at the lab for', async () => {
+    await setWindows([{ date: '2030-03-04' }])
+    const [pool] = await db().insert(venues).values({ name: 'Balewadi pool', address: 'Balewadi', city: 'Pune', stateCode: '27', travelMinutes: 60 }).returning({ id: venues.id })
+    await db().insert(availabilityWindows).values({ venueId: pool!.id, date: '2030-03-04', startTime: '09:00', endTime: '12:00', slotDurationMinutes: 60, capacity: 1 })
+    const [kit] = await db().select({ id: kits.id }).from(kits)
+    // The lab's one kit is away from 10:00 to 11:00 (lab time), travel and set-up included.
+    await db()
+      .insert(kitPlacements)
+      .values({ kitId: kit!.id, venueId: pool!.id, startsAt: new Date('2030-03-04T04:40:00Z'), endsAt: new Date('2030-03-04T05:20:00Z'), during: "['2030-03-04T04:30:00Z','2030-03-04T05:30:00Z')" })
+    const kitAway = async (venueId?: number) => (await staffMonth('2030-03', { venueId, now: NOW }))[0]!.timeSlots.map((slot) => slot.kitAway)
+    expect(await kitAway()).toEqual([false, true, false])
+    expect(await kitAway(pool!.id)).toEqual([false, false, false])
   })
 
   it('removes hours never booked; keeps hours with bookings on record', async () => {

@@ -1,11 +1,12 @@
-import { and, asc, eq, getTableName, gte, inArray, lte, sql } from 'drizzle-orm'
+import { and, asc, eq, getTableColumns, getTableName, gte, inArray, lte, sql } from 'drizzle-orm'
 import { db, type Executor } from '~/db/client.server'
 import { availabilityWindows, bookingDays, bookings, closedTimeSlots } from '~/db/schema'
-import { addDays, isoWeekday, monthBounds, toHourMinute } from '~/lib/lab-time'
+import { addDays, isoWeekday, labInstant, monthBounds, toHourMinute } from '~/lib/lab-time'
 import { DomainError } from '~/lib/domain-error'
 import { type Actor, recordAudit } from '~/modules/audit/audit.server'
 import { forgetAvailability, holdsSeats } from './availability.server'
 import { lockWindows } from './holds.server'
+import { kitAbsences, noKitAtHome } from './kit-absences.server'
 import { timeSlotsOf, toMinutes } from './time-slots'
 import { swimmerAndBooker } from './texts'
 
@@ -218,19 +219,31 @@ export async function removeHoliday(actor: Actor, date: string, { venueId, now =
   })
 }
 
-/** A month of opening hours as staff see them: each window with its time slots, seats taken, and closed slots. */
+/**
+ * A month of opening hours as staff see them: each window (`atHome` at the lab's own room) with its
+ * time slots, seats taken, and closed slots; at the lab's home, `kitAway` marks a time slot no kit
+ * is at the lab for (every kit placed elsewhere then), which customers cannot book.
+ */
 export async function staffMonth(month: string, { venueId, now = new Date() }: { venueId?: number; now?: Date } = {}) {
   const { first, last } = monthBounds(month)
-  const windows = await db().select().from(availabilityWindows).where(and(atVenue(venueId), gte(availabilityWindows.date, first), lte(availabilityWindows.date, last))).orderBy(asc(availabilityWindows.date), asc(availabilityWindows.startTime))
+  const windows = await db()
+    .select({ ...getTableColumns(availabilityWindows), atHome: sql<boolean>`${availabilityWindows.venueId} = home_venue_id()` })
+    .from(availabilityWindows)
+    .where(and(atVenue(venueId), gte(availabilityWindows.date, first), lte(availabilityWindows.date, last)))
+    .orderBy(asc(availabilityWindows.date), asc(availabilityWindows.startTime))
   const ids = windows.map((window) => window.id)
-  const seats = await activeSeats(db(), ids, now)
-  const closed = ids.length ? await db().select({ windowId: closedTimeSlots.windowId, start: closedTimeSlots.startTime }).from(closedTimeSlots).where(inArray(closedTimeSlots.windowId, ids)) : []
+  const [seats, closed, absences] = await Promise.all([
+    activeSeats(db(), ids, now),
+    ids.length ? db().select({ windowId: closedTimeSlots.windowId, start: closedTimeSlots.startTime }).from(closedTimeSlots).where(inArray(closedTimeSlots.windowId, ids)) : [],
+    windows.some((window) => window.atHome) ? kitAbsences(db(), first, last) : null,
+  ])
   return windows.map((window) => ({
     ...window,
     timeSlots: timeSlotsOf({ ...window, isHoliday: false }).map((slot) => ({
       ...slot,
       taken: seats.filter((seat) => seat.windowId === window.id && toHourMinute(seat.start) === slot.start).length,
       closed: closed.some((entry) => entry.windowId === window.id && toHourMinute(entry.start) === slot.start),
+      kitAway: window.atHome && absences !== null && noKitAtHome(absences, labInstant(window.date, slot.start).getTime(), labInstant(window.date, slot.end).getTime()),
     })),
   }))
 }
