@@ -1,7 +1,8 @@
 import type { SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data } from 'react-router'
-import type { z } from 'zod'
+import { z } from 'zod'
+import type { DomainError } from '~/lib/domain-error'
 import { formIntent, unknownForm } from '~/web/intent'
 import { formErrorsOf, refusalOf } from '~/web/refusals.server'
 
@@ -31,15 +32,25 @@ export function dispatchForm<Handlers extends Record<string, () => Promise<unkno
 /**
  * Parses the form with its schema and applies the value. The schema's messages go back to the form
  * with 400; a refusal of the rules goes back to it with the status of its kind, next to the field it
- * is about or above the form.
+ * is about or above the form, with what `alsoTell` adds for it (the bookings in the way, say).
+ * `apply` is given the form's values as its answer too, for a form answered on its own page without
+ * saving (a check before saving shows the form again as it was sent).
  */
-export function submitForm<Which extends object, Schema extends z.ZodType, Answer>(
+export function submitForm<Which extends object, Schema extends z.ZodType, Answer, Told extends object = object>(
   formData: FormData,
   which: Which,
   schema: Schema,
-  apply: (value: z.output<Schema>) => Promise<Answer>,
+  apply: (value: z.output<Schema>, sent: SubmissionResult<string[]>) => Promise<Answer>,
+  alsoTell?: (refusal: DomainError) => Told,
 ) {
-  return parsedAndApplied(formData, schema, apply, (result): FormAnswer<Which> => ({ ...which, result }))
+  return parsedAndApplied(formData, schema, apply, (result, refusal): FormAnswer<Which> & Partial<Told> => ({ ...which, result, ...(refusal && alsoTell?.(refusal)) }))
+}
+
+const NO_FIELDS = z.object({})
+
+/** `submitForm` for a form that is only its button (close, retire, remove): a refusal comes back to it, above it. */
+export function submitButton<Which extends object, Answer>(formData: FormData, which: Which, apply: () => Promise<Answer>) {
+  return submitForm(formData, which, NO_FIELDS, () => apply())
 }
 
 /** `submitForm` for a page of one form: what goes back to the form is its result alone. */
@@ -50,15 +61,15 @@ export function submitOnlyForm<Schema extends z.ZodType, Answer>(formData: FormD
 async function parsedAndApplied<Schema extends z.ZodType, Answer, Reply>(
   formData: FormData,
   schema: Schema,
-  apply: (value: z.output<Schema>) => Promise<Answer>,
-  reply: (result: SubmissionResult<string[]>) => Reply,
+  apply: (value: z.output<Schema>, sent: SubmissionResult<string[]>) => Promise<Answer>,
+  reply: (result: SubmissionResult<string[]>, refusal?: DomainError) => Reply,
 ) {
   const submission = parseWithZod(formData, { schema })
   if (submission.status !== 'success') return data(reply(submission.reply()), { status: 400 })
   try {
-    return await apply(submission.value)
+    return await apply(submission.value, submission.reply())
   } catch (error) {
     const refusal = refusalOf(error)
-    return data(reply(submission.reply(formErrorsOf(refusal))), { status: refusal.status })
+    return data(reply(submission.reply(formErrorsOf(refusal)), refusal.error), { status: refusal.status })
   }
 }
