@@ -11,7 +11,7 @@ import { getTableName } from 'drizzle-orm'
 import { config as currentConfig, ConfigError, loadConfig, setConfig, type Config } from '~/config.server'
 import { openDatabase, useDatabase, type Database } from '~/db/client.server'
 import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '~/db/outage.server'
-import { availabilityWindows, closedTimeSlots } from '~/db/schema'
+import { availabilityWindows, closedTimeSlots, kitPlacements, kits } from '~/db/schema'
 import { seedDatabase } from '~/db/seed.server'
 import { passwordProblem } from '~/modules/accounts/password-policy.server'
 import { AdminNotPromotedError, createAdmin, ensureAdmin } from '~/modules/accounts/users.server'
@@ -269,8 +269,9 @@ function createApp({ config, logger, database, liveEvents, gateway, build, analy
       }),
   })
   liveEvents.onContentChange(pages.clear)
-  // Opening hours decide which dates /booking offers: a change to them makes its kept copy stale.
-  const openingHours = new Set<string>([getTableName(availabilityWindows), getTableName(closedTimeSlots)])
+  // Opening hours, and whether a kit is at the lab, decide which dates /booking offers: a change to
+  // them makes its kept copy stale.
+  const openingHours = new Set<string>([getTableName(availabilityWindows), getTableName(closedTimeSlots), getTableName(kitPlacements), getTableName(kits)])
   database
     .listen(AVAILABILITY_CHANNEL, (table) => {
       if (openingHours.has(table)) pages.clear()
