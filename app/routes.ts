@@ -42,6 +42,10 @@ export default [
     index('routes/admin/index.tsx'),
     route('availability', 'routes/admin/availability.tsx'),
     route('availability/:windowId', 'routes/admin/window.tsx'),
+    // Where the lab works (its home and the venues it takes its kit to), and its camera kits.
+    route('venues', 'routes/admin/venues.tsx'),
+    route('venues/:venueId', 'routes/admin/venue.tsx'),
+    route('kits', 'routes/admin/kits.tsx'),
     route('bookings', 'routes/admin/bookings.tsx'),
     route('bookings/new', 'routes/admin/booking-new.tsx'),
     route('bookings.csv', 'routes/admin/bookings.csv.ts'),

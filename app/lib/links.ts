@@ -186,5 +186,9 @@ export const adminPromoCodeLink = (promoCodeId: number | string) => href('/admin
 /** One day's opening hours. */
 export const adminWindowLink = (windowId: number | string) => href('/admin/availability/:windowId', { windowId: String(windowId) })
 
-/** The availability calendar at a month (`YYYY-MM`). */
-export const adminAvailabilityLink = (month: string) => withQuery(href('/admin/availability'), { month })
+/** The availability calendar at a month (`YYYY-MM`), of a venue other than the lab's home when given. */
+export const adminAvailabilityLink = ({ month, venue }: { month?: string; venue?: number | null }) =>
+  withQuery(href('/admin/availability'), { ...(month && { month }), ...(venue && { venue: String(venue) }) })
+
+/** A venue in the admin console: its details, opening hours, staff and kits. */
+export const adminVenueLink = (venueId: number | string) => href('/admin/venues/:venueId', { venueId: String(venueId) })

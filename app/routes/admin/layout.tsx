@@ -14,6 +14,8 @@ export async function loader({ request }: Route.LoaderArgs) {
 const SECTIONS = [
   { to: href('/admin'), label: 'Overview', end: true },
   { to: href('/admin/availability'), label: 'Availability' },
+  { to: href('/admin/venues'), label: 'Venues' },
+  { to: href('/admin/kits'), label: 'Kits' },
   { to: href('/admin/bookings'), label: 'Bookings' },
   { to: href('/admin/camps'), label: 'Camps' },
   { to: href('/admin/promo-codes'), label: 'Promo codes' },

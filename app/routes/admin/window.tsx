@@ -32,9 +32,10 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   return {
     id: window.id,
     date: window.date,
+    venueId: window.atHome ? null : window.venueId,
     label: formatWeekdayDate(window.date),
     hours: { startTime: toHourMinute(window.startTime) ?? '', endTime: toHourMinute(window.endTime) ?? '', slotDurationMinutes: String(window.slotDurationMinutes ?? ''), capacity: String(window.capacity) },
-    timeSlots: window.timeSlots.map((slot) => ({ start: slot.start, label: formatTimeRange(slot.start, slot.end), taken: slot.taken, closed: slot.closed })),
+    timeSlots: window.timeSlots.map((slot) => ({ start: slot.start, label: formatTimeRange(slot.start, slot.end), taken: slot.taken, closed: slot.closed, kitAway: slot.kitAway })),
     capacity: window.capacity,
   }
 }
@@ -60,7 +61,7 @@ export async function action({ request, params }: Route.ActionArgs) {
       }
       case 'delete':
         await deleteWindow(actor, window.id)
-        return redirectWithToast(adminAvailabilityLink(window.date.slice(0, 7)), { type: 'success', title: 'Opening hours removed' })
+        return redirectWithToast(adminAvailabilityLink({ month: window.date.slice(0, 7), venue: window.atHome ? null : window.venueId }), { type: 'success', title: 'Opening hours removed' })
       case 'update': {
         const submission = parseWithZod(formData, { schema: WindowHoursSchema })
         if (submission.status !== 'success') return data<ActionResult>({ result: submission.reply() }, { status: 400 })
@@ -80,11 +81,11 @@ export async function action({ request, params }: Route.ActionArgs) {
 }
 
 export default function AdminWindow({ loaderData, actionData }: Route.ComponentProps) {
-  const { id, date, label, hours, timeSlots, capacity } = loaderData
+  const { id, date, venueId, label, hours, timeSlots, capacity } = loaderData
   const [form, fields] = useValidatedForm(WindowHoursSchema, { lastResult: actionData?.result, defaultValue: hours })
   return (
     <section>
-      <Link to={adminAvailabilityLink(date.slice(0, 7))} className="link text-sm">
+      <Link to={adminAvailabilityLink({ month: date.slice(0, 7), venue: venueId })} className="link text-sm">
         Availability
       </Link>
       <h1 className="mt-2 text-3xl font-extrabold text-brand-900">Opening hours on {label}</h1>
@@ -114,7 +115,7 @@ export default function AdminWindow({ loaderData, actionData }: Route.ComponentP
               <li key={slot.start} className="flex flex-wrap items-center justify-between gap-2 rounded-lg bg-slate-50 px-3 py-2">
                 <span className="text-ink">
                   <span className="font-semibold">{slot.label}</span>{' '}
-                  <span className="text-sm text-muted">{slot.closed ? 'Closed' : `${slot.taken} of ${capacity} taken`}</span>
+                  <span className="text-sm text-muted">{slot.closed ? 'Closed' : slot.kitAway ? `No kit at the lab; ${slot.taken} of ${capacity} taken` : `${slot.taken} of ${capacity} taken`}</span>
                 </span>
                 <Form method="post">
                   <input type="hidden" name="start" value={slot.start} />

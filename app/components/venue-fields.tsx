@@ -1,0 +1,34 @@
+import type { FieldMetadata } from '@conform-to/react'
+import { SelectField, TextAreaField, TextField } from './form-controls'
+import { PortraitField, type PhotoOption } from './portrait-field'
+import { GST_STATES } from '~/lib/gst-states'
+
+type Field = Parameters<typeof TextField>[0]['field']
+/** The schema reads its optional fields (photo, host's e-mail and phone) from anything the form sends: their type says `unknown`. */
+type AnyField = FieldMetadata<unknown, Record<string, unknown>, string[]>
+
+const STATE_OPTIONS = GST_STATES.map((state) => ({ value: state.code, label: state.name }))
+
+type VenueFieldNames = 'name' | 'address' | 'city' | 'stateCode' | 'mapUrl' | 'photoId' | 'hostName' | 'hostEmail' | 'hostPhone' | 'travelMinutes'
+
+/** A venue's details, as staff add one and edit it: where it is, its photo, how far it is, and who hosts the lab there. */
+export function VenueFields({ fields: given, photos }: { fields: Record<VenueFieldNames, AnyField>; photos: PhotoOption[] }) {
+  // Each is a text box or a list as the browser sends it: text.
+  const fields = given as Record<VenueFieldNames, Field>
+  return (
+    <div className="grid gap-5 md:grid-cols-2">
+      <TextField field={fields.name} label="Name" />
+      <TextField field={fields.city} label="City" autoComplete="address-level2" />
+      <div className="md:col-span-2">
+        <TextAreaField field={fields.address} label="Address" />
+      </div>
+      <SelectField field={fields.stateCode} label="State" options={STATE_OPTIONS} />
+      <TextField field={fields.travelMinutes} label="Travel time in minutes" inputMode="numeric" hint="From the lab, each way." />
+      <TextField field={fields.mapUrl} label="Map link" optional placeholder="https://" hint="Its address on a map, starting with https://." />
+      <PortraitField field={fields.photoId} portraits={photos} hint="A photo from the Venue photos, with alt text." />
+      <TextField field={fields.hostName} label="Host’s name" optional />
+      <TextField field={fields.hostEmail} label="Host’s e-mail" type="email" optional />
+      <TextField field={fields.hostPhone} label="Host’s mobile number" type="tel" inputMode="tel" optional />
+    </div>
+  )
+}
