@@ -40,6 +40,9 @@ import * as adminCustomer from './admin/customer'
 import * as adminSettings from './admin/settings'
 import * as adminPromoCodes from './admin/promo-codes'
 import * as adminWindow from './admin/window'
+import * as adminKits from './admin/kits'
+import * as adminVenue from './admin/venue'
+import * as adminVenues from './admin/venues'
 import * as bookSlot from './booking/book-slot'
 import * as booking from './booking/booking'
 import * as bookingCheck from './booking/booking.check'
@@ -194,6 +197,7 @@ let customerId = 0
 /** A child of the customer's account, under 18 and without a parent's consent. */
 let childId = 0
 let windowId = 0
+let homeVenueId = 0
 // One real password hash for every test: hashing is deliberately slow, and these accounts only need to exist.
 const passwordHash = hashPassword('butterfly-2027')
 
@@ -211,6 +215,8 @@ beforeEach(async () => {
   adminCookie = (await signedInAs('hostile.staff@lab.example', true)).cookie
   const window = await db().execute<{ id: number }>(sql`SELECT id FROM availability_windows WHERE NOT is_holiday ORDER BY id LIMIT 1`)
   windowId = window.rows[0]!.id
+  const home = await db().execute<{ id: number }>(sql`SELECT id FROM venues WHERE is_home`)
+  homeVenueId = home.rows[0]!.id
 })
 
 const future = addDays(labToday(), 20)
@@ -296,6 +302,28 @@ const FORMS: FormCase[] = [
     who: 'admin',
     params: () => ({ windowId: String(windowId) }),
     spec: { valid: { startTime: '09:00', endTime: '12:00', slotDurationMinutes: '60', capacity: '2' }, strict: { startTime: 'time', endTime: 'time', slotDurationMinutes: 'count', capacity: 'count' } },
+  },
+  {
+    name: 'admin new venue',
+    path: '/admin/venues',
+    handler: adminVenues.action,
+    who: 'admin',
+    spec: { valid: { name: 'Balewadi pool', address: 'Baner, Pune', city: 'Pune', stateCode: '27', mapUrl: '', photoId: '', hostName: '', hostEmail: '', hostPhone: '', travelMinutes: '180' }, strict: { stateCode: 'choice', travelMinutes: 'count' } },
+  },
+  {
+    name: 'admin staff sent to a venue',
+    path: '/admin/venues/1',
+    handler: adminVenue.action,
+    who: 'admin',
+    params: () => ({ venueId: String(homeVenueId) }),
+    spec: { valid: { userId: '1', fromDate: future, fromTime: '09:00', toDate: future, toTime: '12:00', note: '' }, strict: { userId: 'choice', fromDate: 'date', fromTime: 'time', toDate: 'date', toTime: 'time' }, fixed: { intent: 'assign' } },
+  },
+  {
+    name: 'admin kit placed',
+    path: '/admin/kits',
+    handler: adminKits.action,
+    who: 'admin',
+    spec: { valid: { kitId: '1', venueId: '2', fromDate: future, fromTime: '09:00', toDate: future, toTime: '12:00', note: '' }, strict: { kitId: 'choice', venueId: 'choice', fromDate: 'date', fromTime: 'time', toDate: 'date', toTime: 'time' }, fixed: { intent: 'place' } },
   },
   { name: 'admin window close', path: '/admin/availability/1', handler: adminWindow.action, who: 'admin', params: () => ({ windowId: String(windowId) }), spec: { valid: { start: '09:00' }, strict: { start: 'time' }, fixed: { intent: 'close' } } },
   {
@@ -468,6 +496,10 @@ describe('hostile addresses', () => {
       await expectRefusedCleanly(adminWindow.action, () => formRequest(`/admin/availability/${id}`, 'admin', new URLSearchParams({ intent: 'delete' })), { windowId: id })
       await expectRefusedCleanly(adminWindow.loader, () => get(`/admin/availability/${id}`, 'admin'), { windowId: id })
       await expectRefusedCleanly(adminCustomer.action, () => formRequest(`/admin/customers/${id}`, 'admin', new URLSearchParams({ intent: 'disable' })), { id })
+      await expectRefusedCleanly(adminVenue.action, () => formRequest(`/admin/venues/${id}`, 'admin', new URLSearchParams({ intent: 'close' })), { venueId: id })
+      await expectRefusedCleanly(adminVenue.loader, () => get(`/admin/venues/${id}`, 'admin'), { venueId: id })
+      await expectRefusedCleanly(adminAvailability.loader, () => get(`/admin/availability?venue=${id}`, 'admin'))
+      for (const intent of ['retire', 'unplace']) await expectRefusedCleanly(adminKits.action, () => formRequest('/admin/kits', 'admin', new URLSearchParams({ intent, id })))
       await expectRefusedCleanly(slotPayment.action, () => formRequest(`/slot-payment?booking=${id}`, 'customer', new URLSearchParams({ website_url: '' })))
       await expectRefusedCleanly(slotPayment.loader, () => get(`/slot-payment?booking=${id}`, 'customer'))
       await expectRefusedCleanly(reportFile.loader, () => get(`/reports/files/${id}`, 'customer'), { fileId: id })
@@ -485,12 +517,13 @@ describe('hostile addresses', () => {
       [adminCampCsv.loader, '/admin/camps/x/registrations.csv', 'admin', { code: nul }],
       [adminCustomer.loader, '/admin/customers/x', 'admin', { id: nul }],
       [adminWindow.loader, '/admin/availability/x', 'admin', { windowId: nul }],
+      [adminVenue.loader, '/admin/venues/x', 'admin', { venueId: nul }],
       [adminBookings.loader, `/admin/bookings${query(['q', 'status', 'from', 'to', 'product', 'page'])}`, 'admin'],
       [adminBookingsCsv.loader, `/admin/bookings.csv${query(['q', 'status', 'from', 'to', 'product'])}`, 'admin'],
       [adminCustomers.loader, `/admin/customers${query(['q', 'page', 'status'])}`, 'admin'],
       [adminAudit.loader, `/admin/audit${query(['type', 'before', 'page', 'entity', 'actor', 'action'])}`, 'admin'],
       [adminMessages.loader, `/admin/messages${query(['page', 'to'])}`, 'admin'],
-      [adminAvailability.loader, `/admin/availability${query(['month'])}`, 'admin'],
+      [adminAvailability.loader, `/admin/availability${query(['month', 'venue'])}`, 'admin'],
       [cancel.loader, '/bookings/x/cancel', 'customer', { reference: nul }],
       [reschedule.loader, `/bookings/x/reschedule${query(['key', 'date', 'time', 'month', 'until', 'confirm'])}`, 'customer', { reference: nul }],
       [receipt.loader, `/receipts/x${query(['key'])}`, 'customer', { orderId: nul }],
@@ -560,6 +593,7 @@ describe('hostile addresses', () => {
       { handler: adminWindow.action, path: (id) => `/admin/availability/${encodeURIComponent(id)}`, params: (windowId) => ({ windowId }) },
       { handler: adminCamp.action, path: (code) => `/admin/camps/${encodeURIComponent(code)}`, params: (code) => ({ code }) },
       { handler: adminCustomer.action, path: (id) => `/admin/customers/${encodeURIComponent(id)}`, params: (id) => ({ id }) },
+      { handler: adminVenue.action, path: (id) => `/admin/venues/${encodeURIComponent(id)}`, params: (venueId) => ({ venueId }) },
     ]
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...changes), hostileSegment, fc.constantFrom<FormCase['who']>('guest', 'customer', 'admin'), hostileQuery(['key', 'date', 'time', 'until', 'confirm']), async (change, segment, who, query) => {
