@@ -1,20 +1,15 @@
-import type { FieldMetadata } from '@conform-to/react'
 import { SelectField, TextAreaField, TextField } from './form-controls'
 import { PortraitField, type PhotoOption } from './portrait-field'
 import { GST_STATES } from '~/lib/gst-states'
 
 type Field = Parameters<typeof TextField>[0]['field']
-/** The schema reads its optional fields (photo, host's e-mail and phone) from anything the form sends: their type says `unknown`. */
-type AnyField = FieldMetadata<unknown, Record<string, unknown>, string[]>
 
 const STATE_OPTIONS = GST_STATES.map((state) => ({ value: state.code, label: state.name }))
 
 type VenueFieldNames = 'name' | 'address' | 'city' | 'stateCode' | 'mapUrl' | 'photoId' | 'hostName' | 'hostEmail' | 'hostPhone' | 'travelMinutes'
 
 /** A venue's details, as staff add one and edit it: where it is, its photo, how far it is, and who hosts the lab there. */
-export function VenueFields({ fields: given, photos }: { fields: Record<VenueFieldNames, AnyField>; photos: PhotoOption[] }) {
-  // Each is a text box or a list as the browser sends it: text.
-  const fields = given as Record<VenueFieldNames, Field>
+export function VenueFields({ fields, photos }: { fields: Record<VenueFieldNames, Field>; photos: PhotoOption[] }) {
   return (
     <div className="grid gap-5 md:grid-cols-2">
       <TextField field={fields.name} label="Name" />

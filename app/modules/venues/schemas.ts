@@ -20,8 +20,8 @@ export const wholeNumber = (missing: string, [min, tooSmall]: [number, string], 
     .transform(Number)
     .pipe(z.number().min(min, tooSmall).max(max, tooLarge))
 
-/** A text that may be left out, kept as null when it is. */
-const optional = <T extends z.ZodType<string>>(field: T) => z.preprocess((value) => (typeof value === 'string' && value.trim() === '' ? undefined : value), field.optional()).transform((value) => value ?? null)
+/** A field that may be left empty (the form sends nothing for it then), kept as null when it is. */
+const optional = <T extends z.ZodType>(field: T) => field.optional().transform((value) => value ?? null)
 
 const PHOTO_MESSAGE = 'Choose a photo of the venue from the list, or none'
 
@@ -69,8 +69,6 @@ export const StaffAssignmentSchema = z
   })
   .superRefine(checkPeriod)
 export type StaffAssignmentInput = z.output<typeof StaffAssignmentSchema>
-
-export const VenueIdSchema = z.object({ id: z.coerce.number().int().positive() })
 
 export const KitSchema = z.object({
   name: requiredText('Enter the kit’s name', 80),
