@@ -53,7 +53,7 @@ function windowsQuery(executor: Executor, from: string | SQLWrapper, to: string 
 export async function openWindows(from: string, to: string, executor?: Executor): Promise<WindowRow[]> {
   const [rows, absences] = await Promise.all([
     executor ? windowsQuery(executor, from, to) : prepared('open_windows', (database) => windowsQuery(database, sql.placeholder('from'), sql.placeholder('to')).prepare('open_windows')).execute({ from, to }),
-    kitAbsences(executor ?? db(), from, to),
+    kitAbsences(executor, from, to),
   ])
   const holidays = new Set(rows.filter((row) => row.isHoliday).map((row) => row.date))
   return rows.filter((row) => !holidays.has(row.date)).map((row) => withKitAbsences(row, absences))

@@ -1,4 +1,5 @@
-import { and, sql } from 'drizzle-orm'
+import { and, sql, type SQLWrapper } from 'drizzle-orm'
+import { prepared } from '~/db/prepared.server'
 import type { Executor } from '~/db/client.server'
 import { kitPlacements, kits } from '~/db/schema'
 import { addDays, labInstant } from '~/lib/lab-time'
@@ -10,11 +11,9 @@ import { addDays, labInstant } from '~/lib/lab-time'
 /** The kits in service, and when each placed one is away, between two dates (inclusive). */
 export type KitAbsences = { inService: number; away: Array<{ kitId: number; from: number; to: number }> }
 
-export async function kitAbsences(executor: Executor, fromDate: string, toDate: string): Promise<KitAbsences> {
-  const range = sql`tstzrange(${labInstant(fromDate).toISOString()}::timestamptz, ${labInstant(addDays(toDate, 1)).toISOString()}::timestamptz, '[)')`
-  // One round trip, asked with every read of the lab's windows: the count, and the placements (none
-  // mostly, so one row with the count alone).
-  const rows = await executor
+/** The count of kits in service with each placement of one of them overlapping `from`-`to` (instants), in one round trip. */
+function absencesQuery(executor: Executor, from: string | SQLWrapper, to: string | SQLWrapper) {
+  return executor
     .select({
       inService: sql<number>`(SELECT count(*)::int FROM ${kits} WHERE ${kits.retiredAt} IS NULL)`,
       kitId: kitPlacements.kitId,
@@ -22,7 +21,19 @@ export async function kitAbsences(executor: Executor, fromDate: string, toDate: 
       to: sql<number | null>`(extract(epoch from upper(${kitPlacements.during})) * 1000)::float8`,
     })
     .from(sql`(SELECT 1) AS one`)
-    .leftJoin(kitPlacements, and(sql`${kitPlacements.during} && ${range}`, sql`${kitPlacements.kitId} IN (SELECT ${kits.id} FROM ${kits} WHERE ${kits.retiredAt} IS NULL)`))
+    .leftJoin(kitPlacements, and(sql`${kitPlacements.during} && tstzrange(${from}::timestamptz, ${to}::timestamptz, '[)')`, sql`${kitPlacements.kitId} IN (SELECT ${kits.id} FROM ${kits} WHERE ${kits.retiredAt} IS NULL)`))
+}
+
+/**
+ * Asked with every read of the lab's windows (mostly no placement: one row with the count alone),
+ * so a prepared statement outside a transaction, as the windows' own query.
+ */
+export async function kitAbsences(executor: Executor | undefined, fromDate: string, toDate: string): Promise<KitAbsences> {
+  const from = labInstant(fromDate).toISOString()
+  const to = labInstant(addDays(toDate, 1)).toISOString()
+  const rows = executor
+    ? await absencesQuery(executor, from, to)
+    : await prepared('kit_absences', (database) => absencesQuery(database, sql.placeholder('from'), sql.placeholder('to')).prepare('kit_absences')).execute({ from, to })
   return {
     inService: rows[0]?.inService ?? 0,
     away: rows.flatMap((row) => (row.kitId === null ? [] : [{ kitId: row.kitId, from: Number(row.from), to: Number(row.to) }])),
