@@ -1,7 +1,7 @@
 import { and, asc, eq, getTableColumns, getTableName, gte, inArray, lte, sql } from 'drizzle-orm'
 import { db, type Executor } from '~/db/client.server'
 import { availabilityWindows, bookingDays, bookings, closedTimeSlots } from '~/db/schema'
-import { addDays, isoWeekday, labInstant, monthBounds, toHourMinute } from '~/lib/lab-time'
+import { addDays, isoWeekday, monthBounds, toHourMinute } from '~/lib/lab-time'
 import { DomainError } from '~/lib/domain-error'
 import { type Actor, recordAudit } from '~/modules/audit/audit.server'
 import { forgetAvailability, holdsSeats } from './availability.server'
@@ -235,7 +235,7 @@ export async function staffMonth(month: string, { venueId, now = new Date() }: {
   const [seats, closed, absences] = await Promise.all([
     activeSeats(db(), ids, now),
     ids.length ? db().select({ windowId: closedTimeSlots.windowId, start: closedTimeSlots.startTime }).from(closedTimeSlots).where(inArray(closedTimeSlots.windowId, ids)) : [],
-    windows.some((window) => window.atHome) ? kitAbsences(db(), first, last) : null,
+    windows.some((window) => window.atHome) ? kitAbsences(first, last) : null,
   ])
   return windows.map((window) => ({
     ...window,
@@ -243,7 +243,7 @@ export async function staffMonth(month: string, { venueId, now = new Date() }: {
       ...slot,
       taken: seats.filter((seat) => seat.windowId === window.id && toHourMinute(seat.start) === slot.start).length,
       closed: closed.some((entry) => entry.windowId === window.id && toHourMinute(entry.start) === slot.start),
-      kitAway: window.atHome && absences !== null && noKitAtHome(absences, labInstant(window.date, slot.start).getTime(), labInstant(window.date, slot.end).getTime()),
+      kitAway: window.atHome && absences !== null && noKitAtHome(absences, window.date, slot),
     })),
   }))
 }

@@ -53,7 +53,7 @@ function windowsQuery(executor: Executor, from: string | SQLWrapper, to: string 
 export async function openWindows(from: string, to: string, executor?: Executor): Promise<WindowRow[]> {
   const [rows, absences] = await Promise.all([
     executor ? windowsQuery(executor, from, to) : prepared('open_windows', (database) => windowsQuery(database, sql.placeholder('from'), sql.placeholder('to')).prepare('open_windows')).execute({ from, to }),
-    kitAbsences(executor, from, to),
+    kitAbsences(from, to, executor),
   ])
   const holidays = new Set(rows.filter((row) => row.isHoliday).map((row) => row.date))
   return rows.filter((row) => !holidays.has(row.date)).map((row) => withKitAbsences(row, absences))
@@ -62,7 +62,7 @@ export async function openWindows(from: string, to: string, executor?: Executor)
 /** A window with the time slots no kit is at the lab for among its closed ones. */
 function withKitAbsences(window: WindowRow, absences: KitAbsences): WindowRow {
   if (absences.away.length === 0 && absences.inService > 0) return window
-  const away = timeSlotsOf(window).filter((slot) => noKitAtHome(absences, labInstant(window.date, slot.start).getTime(), labInstant(window.date, slot.end).getTime()))
+  const away = timeSlotsOf(window).filter((slot) => noKitAtHome(absences, window.date, slot))
   return away.length ? { ...window, closed: [...window.closed, ...away.map((slot) => slot.start)] } : window
 }
 

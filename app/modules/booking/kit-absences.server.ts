@@ -28,7 +28,7 @@ function absencesQuery(executor: Executor, from: string | SQLWrapper, to: string
  * Asked with every read of the lab's windows (mostly no placement: one row with the count alone),
  * so a prepared statement outside a transaction, as the windows' own query.
  */
-export async function kitAbsences(executor: Executor | undefined, fromDate: string, toDate: string): Promise<KitAbsences> {
+export async function kitAbsences(fromDate: string, toDate: string, executor?: Executor): Promise<KitAbsences> {
   const from = labInstant(fromDate).toISOString()
   const to = labInstant(addDays(toDate, 1)).toISOString()
   const rows = executor
@@ -40,8 +40,13 @@ export async function kitAbsences(executor: Executor | undefined, fromDate: stri
   }
 }
 
+/** Whether no kit in service is at the lab for some of a time slot at the lab on `date`. */
+export function noKitAtHome(absences: KitAbsences, date: string, slot: { start: string; end: string }) {
+  return noKitBetween(absences, labInstant(date, slot.start).getTime(), labInstant(date, slot.end).getTime())
+}
+
 /** Whether no kit in service is at the lab for some of the time from `from` to `to` (instants, ms). */
-export function noKitAtHome({ inService, away }: KitAbsences, from: number, to: number) {
+function noKitBetween({ inService, away }: KitAbsences, from: number, to: number) {
   if (away.length === 0) return inService === 0
   const gone = new Set(away.filter((absence) => absence.from < to && from < absence.to).map((absence) => absence.kitId))
   return inService - gone.size < 1

@@ -3,7 +3,7 @@ import { db, type Executor } from '~/db/client.server'
 import { kitPlacements, kits, venues } from '~/db/schema'
 import { isExclusionViolation, isUniqueViolation } from '~/db/unique-violation.server'
 import { DomainError } from '~/lib/domain-error'
-import { labDateParts, labInstant, toHourMinute } from '~/lib/lab-time'
+import { labDateParts, toHourMinute } from '~/lib/lab-time'
 import { recordAudit, type Actor } from '~/modules/audit/audit.server'
 import { awayRange, describePeriod, periodFrom, rangeSql, type Period } from '~/modules/venues/periods.server'
 import type { KitInput, KitPlacementInput } from '~/modules/venues/schemas'
@@ -159,13 +159,13 @@ async function reviewIn(executor: Executor, input: KitPlacementInput, now: Date,
     executor,
     windows.map((window) => window.id),
   )
-  const absences = await kitAbsences(executor, first, last)
+  const absences = await kitAbsences(first, last, executor)
   const withThis = { ...absences, away: [...absences.away, { kitId: kit.id, from: away.startsAt.getTime(), to: away.endsAt.getTime() }] }
   const closing: Array<LabSlot & { windowId: number }> = []
   for (const window of windows) {
     for (const slot of timeSlotsOf(window)) {
       if (window.closed.includes(slot.start)) continue
-      if (noKitAtHome(withThis, labInstant(window.date, slot.start).getTime(), labInstant(window.date, slot.end).getTime())) closing.push({ windowId: window.id, date: window.date, start: slot.start })
+      if (noKitAtHome(withThis, window.date, slot)) closing.push({ windowId: window.id, date: window.date, start: slot.start })
     }
   }
   const seats = await activeSeats(
