@@ -46,6 +46,9 @@ export default [
     route('venues', 'routes/admin/venues.tsx'),
     route('venues/:venueId', 'routes/admin/venue.tsx'),
     route('kits', 'routes/admin/kits.tsx'),
+    // Analysis days: the kit at a venue away from the lab, its slots, its host's link and its public release.
+    route('analysis-days', 'routes/admin/analysis-days.tsx'),
+    route('analysis-days/:dayId', 'routes/admin/analysis-day.tsx'),
     route('bookings', 'routes/admin/bookings.tsx'),
     route('bookings/new', 'routes/admin/booking-new.tsx'),
     route('bookings.csv', 'routes/admin/bookings.csv.ts'),
@@ -77,6 +80,9 @@ export default [
     // The public sample analysis: the anonymised copies, their texts, and which one is published.
     route('sample-analysis', 'routes/admin/sample-analysis.tsx'),
   ]),
+  // Analysis days away from the lab: every one to come, by city, and each one's page, where its slots are booked.
+  route('analysis-days', 'routes/booking/analysis-days.tsx'),
+  route('analysis-days/:dayId', 'routes/booking/analysis-day.tsx'),
   // The public booking of single sessions (no account needed), and a guest's link to their booking.
   route('booking', 'routes/booking/booking.tsx'),
   route('booking/times', 'routes/booking/booking.times.ts'),

@@ -257,6 +257,53 @@ export const staffAssignments = pgTable(
 )
 
 /**
+ * An analysis day: the lab's kit at a venue away from the lab on one or more consecutive dates
+ * (`firstDate`-`lastDate`, the same hours each), selling one product of the catalogue in slots of
+ * `slotMinutes` at its own price; `rigs` swimmers are filmed at once (one per kit), so each time slot
+ * has that many seats. Each date is an availability window of the venue (`availabilityWindows.
+ * analysisDayId`), whose seats are booked as every other. Until `releaseAt` only the host's private
+ * link books, up to `hostSeats`; from then on everyone. Seen by the public once published; closed,
+ * never deleted.
+ */
+export const analysisDays = pgTable(
+  'analysis_days',
+  {
+    id: serial('id').primaryKey(),
+    venueId: integer('venue_id')
+      .notNull()
+      .references(() => venues.id, { onDelete: 'restrict' }),
+    productCode: text('product_code')
+      .notNull()
+      .references(() => catalogueItems.code, { onDelete: 'restrict' }),
+    firstDate: date('first_date').notNull(),
+    lastDate: date('last_date').notNull(),
+    startTime: time('start_time').notNull(),
+    endTime: time('end_time').notNull(),
+    slotMinutes: integer('slot_minutes').notNull(),
+    rigs: integer('rigs').notNull().default(1),
+    pricePaise: integer('price_paise').notNull(),
+    whatToBring: text('what_to_bring').notNull().default(''),
+    hostSeats: integer('host_seats').notNull().default(0),
+    releaseAt: timestamp('release_at', { withTimezone: true }).notNull(),
+    publishedAt: timestamp('published_at', { withTimezone: true }),
+    closedAt: timestamp('closed_at', { withTimezone: true }),
+    createdBy: integer('created_by').references((): AnyPgColumn => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index('analysis_days_venue').on(table.venueId),
+    index('analysis_days_dates').on(table.lastDate),
+    check('analysis_days_dates', sql`${table.firstDate} <= ${table.lastDate} AND ${table.lastDate} <= ${table.firstDate} + 6`),
+    check('analysis_days_hours', sql`${table.startTime} < ${table.endTime}`),
+    check('analysis_days_slot', sql`${table.slotMinutes} BETWEEN 5 AND 480`),
+    check('analysis_days_rigs', sql`${table.rigs} BETWEEN 1 AND 20`),
+    check('analysis_days_price', sql`${table.pricePaise} >= 0`),
+    check('analysis_days_host_seats', sql`${table.hostSeats} >= 0`),
+  ],
+)
+
+/**
  * An availability window on one date at a venue (the lab's home unless said otherwise); time slots
  * are cut from it by `slotDurationMinutes`.
  */
@@ -275,10 +322,13 @@ export const availabilityWindows = pgTable(
     slotDurationMinutes: integer('slot_duration_minutes').default(60),
     capacity: integer('capacity').notNull().default(1),
     isHoliday: boolean('is_holiday').notNull().default(false),
+    /** One date of an analysis day: its seats, not the venue's opening hours. */
+    analysisDayId: integer('analysis_day_id').references((): AnyPgColumn => analysisDays.id, { onDelete: 'restrict' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
     index('availability_windows_venue_date').on(table.venueId, table.date),
+    uniqueIndex('availability_windows_analysis_day_date').on(table.analysisDayId, table.date).where(sql`${table.analysisDayId} IS NOT NULL`),
     check('availability_windows_capacity_positive', sql`${table.capacity} >= 1`),
     check('availability_windows_duration_positive', sql`${table.slotDurationMinutes} IS NULL OR ${table.slotDurationMinutes} > 0`),
   ],
@@ -689,6 +739,8 @@ export const bookings = pgTable(
      */
     holderNetwork: text('holder_network'),
     holderBrowser: text('holder_browser'),
+    /** Held through an analysis day's host link before its public release: one of the host's seats. */
+    viaHostLink: boolean('via_host_link').notNull().default(false),
     /** Bumped at every reschedule or cancellation, so calendars replace the invitation they have. */
     calendarSequence: integer('calendar_sequence').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

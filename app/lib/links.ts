@@ -45,6 +45,9 @@ export const bookingCheckLink = (orderId: string, key: string) => withQuery(href
 /** A guest's booking page, opened by its key. */
 export const bookingViewLink = (reference: string, key: string) => withQuery(href('/booking/view'), { ref: reference, key })
 
+/** An analysis day's public page; with `host`, the host's private link to book before the public release. */
+export const analysisDayLink = (dayId: number | string, host?: string) => withQuery(href('/analysis-days/:dayId', { dayId: String(dayId) }), host ? { host } : {})
+
 /** The 3-day session's booking, at a day and for a swimmer when given (in the order given). */
 export const bookSlotLink = (query: Record<string, string> | URLSearchParams = {}) => withQuery(href('/book-slot'), query)
 
@@ -191,4 +194,6 @@ export const adminAvailabilityLink = ({ month, venue }: { month?: string; venue?
   withQuery(href('/admin/availability'), { ...(month && { month }), ...(venue && { venue: String(venue) }) })
 
 /** A venue in the admin console: its details, opening hours, staff and kits. */
+export const adminAnalysisDayLink = (dayId: number | string) => href('/admin/analysis-days/:dayId', { dayId: String(dayId) })
+
 export const adminVenueLink = (venueId: number | string) => href('/admin/venues/:venueId', { venueId: String(venueId) })

@@ -3,6 +3,7 @@ import { config } from '~/config.server'
 import type { Executor } from '~/db/client.server'
 import { instanceSecret } from '~/db/secrets.server'
 import {
+  analysisDayLink,
   bookingViewLink,
   campLineLink,
   campOfferLink,
@@ -54,6 +55,9 @@ export const GUEST_BOOKING_LINK = keyedBy<string>('guest-booking', (reference, k
 
 /** The result of a guest's payment for a single session: the gateway sends the customer back here. */
 export const BOOKING_STATUS_LINK = keyedBy<string>('booking-status', (orderId, key) => publicBookingLink({ step: '3', orderId, key }))
+
+/** An analysis day's host club: booking its kept seats before the public release. */
+export const ANALYSIS_DAY_HOST_LINK = keyedBy<RowId>('analysis-day-host', (day, key) => analysisDayLink(day, key))
 
 /** The result of a camp payment, by its order id. */
 export const CAMP_STATUS_LINK = keyedBy<string>('camp-status', (orderId, key) => campPaymentStatusLink(orderId, key))

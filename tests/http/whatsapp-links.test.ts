@@ -29,7 +29,7 @@ describe('the link to try again after a failed payment', () => {
     const customer = await site.customer('Retry Person')
     const swimmerId = Number(/\/swimmers\/(\d+)\/edit/.exec(decodeHtml((await customer.get('/swimmers')).html))![1])
     const date = bookableDate(5)
-    const link = pathOf(bookAgainUrl({ productCode: 'biomechanical_package', days: [{ dayNumber: 1, date, start: '09:00', end: '10:00' }], swimmerId }))
+    const link = pathOf(bookAgainUrl({ productCode: 'biomechanical_package', days: [{ dayNumber: 1, date, start: '09:00', end: '10:00', analysisDayId: null }], swimmerId }))
     expect(link).toBe(`/book-slot?date=${date}&swimmer=${swimmerId}`)
     const stranger = await new Visitor(site.url).get(link)
     expect(stranger.status).toBe(302)

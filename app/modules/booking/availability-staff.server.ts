@@ -1,4 +1,4 @@
-import { and, asc, eq, getTableColumns, getTableName, gte, inArray, lte, sql } from 'drizzle-orm'
+import { and, asc, eq, getTableColumns, getTableName, gte, inArray, isNull, lte, sql } from 'drizzle-orm'
 import { db, type Executor } from '~/db/client.server'
 import { availabilityWindows, bookingDays, bookings, closedTimeSlots } from '~/db/schema'
 import { addDays, isoWeekday, monthBounds, toHourMinute } from '~/lib/lab-time'
@@ -37,8 +37,8 @@ export class WindowInUseError extends DomainError {
   }
 }
 
-/** The windows of a venue: the lab's home when none is named. */
-const atVenue = (venueId: number | undefined) => eq(availabilityWindows.venueId, venueId ?? sql<number>`home_venue_id()`)
+/** A venue's opening hours (the lab's home when none is named): its windows, not the dates of analysis days held there (their seats, kept by their own pages). */
+const atVenue = (venueId: number | undefined) => and(eq(availabilityWindows.venueId, venueId ?? sql<number>`home_venue_id()`), isNull(availabilityWindows.analysisDayId))
 
 type WindowHours = { startTime: string; endTime: string; slotDurationMinutes: number; capacity: number }
 
@@ -119,7 +119,7 @@ export async function updateWindow(actor: Actor, windowId: number, hours: Window
     await lockWindows(tx, [windowId])
     const [window] = await tx.select().from(availabilityWindows).where(eq(availabilityWindows.id, windowId))
     if (!window || window.isHoliday) throw new Error(`Window ${windowId} not found`)
-    const neighbours = await tx.select({ id: availabilityWindows.id, startTime: availabilityWindows.startTime, endTime: availabilityWindows.endTime, isHoliday: availabilityWindows.isHoliday }).from(availabilityWindows).where(and(eq(availabilityWindows.venueId, window.venueId), eq(availabilityWindows.date, window.date)))
+    const neighbours = await tx.select({ id: availabilityWindows.id, startTime: availabilityWindows.startTime, endTime: availabilityWindows.endTime, isHoliday: availabilityWindows.isHoliday }).from(availabilityWindows).where(and(atVenue(window.venueId), eq(availabilityWindows.date, window.date)))
     if (neighbours.some((other) => other.id !== windowId && (other.isHoliday || overlaps(other, hours)))) throw new OverlappingWindowError([window.date])
     const offered = new Set(timeSlotsOf({ date: window.date, isHoliday: false, ...hours }).map((slot) => slot.start))
     const seats = await activeSeats(tx, [windowId], now)

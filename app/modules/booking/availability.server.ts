@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, gte, inArray, lte, or, sql, type SQLWrapper } from 'drizzle-orm'
+import { and, asc, eq, gt, gte, inArray, isNotNull, lte, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm'
 import { db, type Executor } from '~/db/client.server'
 import { prepared } from '~/db/prepared.server'
 import { availabilityWindows, bookingDays, bookings, closedTimeSlots } from '~/db/schema'
@@ -44,6 +44,24 @@ function windowsQuery(executor: Executor, from: string | SQLWrapper, to: string 
     .from(availabilityWindows)
     .where(and(eq(availabilityWindows.venueId, sql`home_venue_id()`), gte(availabilityWindows.date, from), lte(availabilityWindows.date, to)))
     .orderBy(asc(availabilityWindows.date), asc(availabilityWindows.startTime))
+}
+
+/** An analysis day's windows (one per date), in date order, as openWindows gives the lab's. */
+export function analysisDayWindows(dayId: number, executor: Executor = db()): Promise<WindowRow[]> {
+  return analysisWindowsWhere(eq(availabilityWindows.analysisDayId, dayId), executor)
+}
+
+/** Those of these windows that are analysis days' dates (a booking's days, which may be away from the lab). */
+export function analysisWindowsAmong(windowIds: number[], executor: Executor = db()): Promise<WindowRow[]> {
+  return analysisWindowsWhere(and(inArray(availabilityWindows.id, windowIds), isNotNull(availabilityWindows.analysisDayId))!, executor)
+}
+
+function analysisWindowsWhere(where: SQL, executor: Executor) {
+  return executor
+    .select({ ...windowColumns, closed: closedStarts })
+    .from(availabilityWindows)
+    .where(where)
+    .orderBy(asc(availabilityWindows.date))
 }
 
 /**

@@ -1,17 +1,19 @@
 import { and, asc, desc, eq, exists, inArray, isNull, or, sql } from 'drizzle-orm'
 import { db, type Executor } from '~/db/client.server'
-import { bookingDays, bookings, catalogueItems, payments, type BookingStatus } from '~/db/schema'
+import { availabilityWindows, bookingDays, bookings, catalogueItems, payments, type BookingStatus } from '~/db/schema'
 import { getSiteSettings } from '~/modules/site/site.server'
 import { paymentStatusOf, type PaymentStatus } from '~/modules/payments/payment-status.server'
 import { toHourMinute } from '~/lib/lab-time'
 
-export type BookingDay = { dayNumber: number; date: string; start: string; end: string }
+/** One day of a booking; `analysisDayId` when it is a slot of an analysis day away from the lab. */
+export type BookingDay = { dayNumber: number; date: string; start: string; end: string; analysisDayId: number | null }
 
 /** One booking's days in order, their times as the database keeps them ("HH:MM:SS"). */
 export function bookingDaysOf(bookingId: number, executor: Executor = db()): Promise<BookingDay[]> {
   return executor
-    .select({ dayNumber: bookingDays.dayNumber, date: bookingDays.date, start: bookingDays.startTime, end: bookingDays.endTime })
+    .select({ dayNumber: bookingDays.dayNumber, date: bookingDays.date, start: bookingDays.startTime, end: bookingDays.endTime, analysisDayId: availabilityWindows.analysisDayId })
     .from(bookingDays)
+    .innerJoin(availabilityWindows, eq(availabilityWindows.id, bookingDays.windowId))
     .where(eq(bookingDays.bookingId, bookingId))
     .orderBy(asc(bookingDays.dayNumber))
 }
@@ -20,8 +22,9 @@ async function daysOf(bookingIds: number[]): Promise<Map<number, BookingDay[]>> 
   const byBooking = new Map<number, BookingDay[]>()
   if (bookingIds.length === 0) return byBooking
   const rows = await db()
-    .select({ bookingId: bookingDays.bookingId, dayNumber: bookingDays.dayNumber, date: bookingDays.date, start: bookingDays.startTime, end: bookingDays.endTime })
+    .select({ bookingId: bookingDays.bookingId, dayNumber: bookingDays.dayNumber, date: bookingDays.date, start: bookingDays.startTime, end: bookingDays.endTime, analysisDayId: availabilityWindows.analysisDayId })
     .from(bookingDays)
+    .innerJoin(availabilityWindows, eq(availabilityWindows.id, bookingDays.windowId))
     .where(inArray(bookingDays.bookingId, bookingIds))
     .orderBy(asc(bookingDays.bookingId), asc(bookingDays.dayNumber))
   for (const { bookingId, ...day } of rows) {

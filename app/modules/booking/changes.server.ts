@@ -1,6 +1,6 @@
 import { and, asc, eq, ne, sql } from 'drizzle-orm'
 import { db, type Executor } from '~/db/client.server'
-import { bookingDays, bookings, payments } from '~/db/schema'
+import { availabilityWindows, bookingDays, bookings, payments } from '~/db/schema'
 import { refundPolicyIn } from '~/modules/site/site.server'
 import { formatRupees } from '~/lib/money'
 import { addDays, addHours, formatLabDateTime, labInstant, labToday, toHourMinute } from '~/lib/lab-time'
@@ -35,6 +35,13 @@ export class NotChangeableError extends DomainError {
 export class BookingChangedError extends DomainError {
   constructor() {
     super('invalid', 'This booking has changed since the confirmation link was sent. Please ask for a new one.')
+  }
+}
+
+/** A slot of an analysis day is at its venue on its date: it is cancelled, never moved to the lab's calendar. */
+export class NotMovableError extends DomainError {
+  constructor() {
+    super('conflict', 'A booking at an analysis day away from the lab cannot be moved to another time. You can cancel it under the refund policy, or contact us.')
   }
 }
 
@@ -80,7 +87,12 @@ async function lockConfirmedBooking(tx: Executor, bookingId: number, now: Date, 
     .from(bookings)
     .where(eq(bookings.id, bookingId))
     .for('update')
-  const days = await tx.select({ windowId: bookingDays.windowId, date: bookingDays.date, start: bookingDays.startTime }).from(bookingDays).where(eq(bookingDays.bookingId, bookingId)).orderBy(asc(bookingDays.dayNumber))
+  const days = await tx
+    .select({ windowId: bookingDays.windowId, date: bookingDays.date, start: bookingDays.startTime, analysisDayId: availabilityWindows.analysisDayId })
+    .from(bookingDays)
+    .innerJoin(availabilityWindows, eq(availabilityWindows.id, bookingDays.windowId))
+    .where(eq(bookingDays.bookingId, bookingId))
+    .orderBy(asc(bookingDays.dayNumber))
   if (!booking || booking.status !== 'confirmed') throw new NotChangeableError()
   if (enforceDeadline && now >= changeDeadline(days[0]!.date, days[0]!.start)) throw new TooLateToChangeError()
   if (calendarSequence !== undefined && booking.sequence !== calendarSequence) throw new BookingChangedError()
@@ -114,6 +126,7 @@ export async function rescheduleBooking({
 }) {
   await db().transaction(async (tx) => {
     const booking = await lockConfirmedBooking(tx, bookingId, now, { enforceDeadline, calendarSequence })
+    if (booking.days.some((day) => day.analysisDayId !== null)) throw new NotMovableError()
     assertMayMoveTo(booking.days, { date, start }, now, { customer: enforceDeadline })
     const plan = planSession(await openWindows(date, addDays(date, SESSION_SEARCH_DAYS), tx), date, start, booking.days.length)
     if (!plan || hasStarted(date, start, now)) throw new SlotUnavailableError()

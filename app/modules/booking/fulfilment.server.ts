@@ -17,7 +17,7 @@ import { promoDetailRows } from '~/modules/promotions/uses.server'
 import { notifyOnWhatsApp } from '~/modules/whatsapp/notify.server'
 import { SINGLE_SERVICES } from './fields'
 import { analysisNameOf, bookingDayLines, IMPORTANT_INFORMATION, SESSION_PRODUCT_CODE } from './texts'
-import { bookSlotLink, publicBookingLink } from '~/lib/links'
+import { analysisDayLink, bookSlotLink, publicBookingLink } from '~/lib/links'
 import { href } from 'react-router'
 
 /**
@@ -311,6 +311,8 @@ async function tellLatePaymentOnWhatsApp(tx: Executor, bookingId: number, now: D
  * swimmer); a single session on /booking, with the service chosen.
  */
 export function bookAgainUrl(booking: Pick<BookingForMail, 'productCode' | 'days' | 'swimmerId'>) {
+  const analysisDayId = booking.days[0]?.analysisDayId
+  if (analysisDayId) return `${config().SITE_URL}${analysisDayLink(analysisDayId)}`
   const single = SINGLE_SERVICES.find((service) => service.productCode === booking.productCode)
   if (single) return `${config().SITE_URL}${publicBookingLink({ service: single.value })}`
   const query = new URLSearchParams()

@@ -9,7 +9,7 @@ import { addDays, addMinutes, addMonths, labToday, monthBounds, toHourMinute } f
 import { holderColumns, limitHoldAttempts, makeRoomForHold, ownerOf, ownsBooking, type BookingOwner, type Holder } from '~/modules/holders/holders.server'
 import { getCatalogue, requireItem } from '~/modules/site/site.server'
 import { inLine, lineClock, LOOK_AGAIN, sawFull } from './hold-line.server'
-import { hasStarted, holdsSeats, openWindows, planSession, seatKey, sessionStart, seatsTaken, SESSION_SEARCH_DAYS, type SessionDay } from './availability.server'
+import { analysisDayWindows, analysisWindowsAmong, hasStarted, holdsSeats, openWindows, planSession, seatKey, sessionStart, seatsTaken, SESSION_SEARCH_DAYS, type SessionDay } from './availability.server'
 import { isMonth } from './schemas'
 import { timeSlotsOf } from './time-slots'
 import { setStatus } from '~/modules/statuses/status.server'
@@ -68,6 +68,7 @@ export async function holdSession({
   notes = null,
   holder,
   recordWith,
+  analysisDay,
   now = new Date(),
 }: {
   customer: Customer
@@ -79,17 +80,21 @@ export async function holdSession({
   holder?: Holder
   /** What must be kept with the booking, written in its transaction (a guardian's declaration). */
   recordWith?: (tx: Executor, bookingId: number) => Promise<unknown>
+  /** A slot of an analysis day: its windows instead of the lab's, and its price. */
+  analysisDay?: AnalysisDaySeat
   now?: Date
 }): Promise<HeldBooking> {
-  // Visitors book within the window the calendar shows them.
-  if (holder && date > lastBookableDate(days, labToday(now))) throw new SlotUnavailableError()
-  const { pricePaise } = requireItem(await getCatalogue(), productCode)
-  const request: HoldRequest = { customer, productCode, date, start, days, notes, holder, recordWith, now, pricePaise }
+  // Visitors book within the window the calendar shows them (an analysis day's dates are its own).
+  if (holder && !analysisDay && date > lastBookableDate(days, labToday(now))) throw new SlotUnavailableError()
+  const pricePaise = analysisDay?.pricePaise ?? requireItem(await getCatalogue(), productCode).pricePaise
+  const request: HoldRequest = { customer, productCode, date, start, days, notes, holder, recordWith, analysisDay, now, pricePaise }
   const owner = holder ? ownerOf(holder) : { userId: customer.userId, email: null, browser: null }
   let counted = false
   for (;;) {
     const lookedAt = lineClock()
-    const windows = await sharedRead(`session-windows:${date}`, () => openWindows(date, addDays(date, SESSION_SEARCH_DAYS)))
+    const windows = analysisDay
+      ? await sharedRead(`analysis-day-windows:${analysisDay.id}`, () => analysisDayWindows(analysisDay.id))
+      : await sharedRead(`session-windows:${date}`, () => openWindows(date, addDays(date, SESSION_SEARCH_DAYS)))
     const { plan } = sessionStart(windows, date, start, days, now)
     if (!plan) throw new SlotUnavailableError()
     const session = sessionKey(plan)
@@ -117,12 +122,27 @@ type HoldRequest = {
   notes: string | null
   holder: Holder | undefined
   recordWith: ((tx: Executor, bookingId: number) => Promise<unknown>) | undefined
+  analysisDay: AnalysisDaySeat | undefined
   now: Date
   pricePaise: number
 }
 
+/**
+ * A seat of an analysis day: its id (whose windows are its dates), its price, and, for a seat of the
+ * host's before the public release, the host's seats and every window of the day, all locked so that
+ * the host's seats are counted under the same locks however many use the link at once.
+ */
+export type AnalysisDaySeat = { id: number; pricePaise: number; host: { seats: number; windowIds: number[] } | null }
+
+/** Every seat the host's link may hold before the release is held. */
+export class HostSeatsTakenError extends DomainError {
+  constructor() {
+    super('conflict', 'The seats kept for the host are all taken. The rest open to everyone at the public release.', 'slot')
+  }
+}
+
 /** The seats are decided here, under the windows' locks; as little as possible happens under them. */
-function holdInTransaction({ customer, productCode, date, start, days, notes, holder, recordWith, now, pricePaise }: HoldRequest, plan: SessionDay[], session: string) {
+function holdInTransaction({ customer, productCode, date, start, days, notes, holder, recordWith, analysisDay, now, pricePaise }: HoldRequest, plan: SessionDay[], session: string) {
   const holdExpiresAt = addMinutes(now, config().SEAT_HOLD_MINUTES)
   return db().transaction(async (tx) => {
     // The holder's locks come first, before any window's, in every transaction that takes both.
@@ -130,10 +150,8 @@ function holdInTransaction({ customer, productCode, date, start, days, notes, ho
     // The customer's own bookings change only through them (their holder locks are held) or by staff.
     if (customer.userId !== null && holder && (await hasSeatAt(tx, customer.userId, customer, plan, now))) throw new AlreadyBookedError()
 
-    const capacities = await lockWindows(
-      tx,
-      plan.map((day) => day.windowId),
-    )
+    const capacities = await lockWindows(tx, [...plan.map((day) => day.windowId), ...(analysisDay?.host?.windowIds ?? [])])
+    if (analysisDay?.host && (await hostSeatsHeld(tx, analysisDay.host.windowIds, now)) >= analysisDay.host.seats) throw new HostSeatsTakenError()
     if (customer.userId !== null && !holder) {
       await releaseUnpaidHolds(tx, customer.userId, now)
       if (await hasSeatAt(tx, customer.userId, customer, plan, now)) throw new AlreadyBookedError()
@@ -150,7 +168,8 @@ function holdInTransaction({ customer, productCode, date, start, days, notes, ho
       throw new SlotUnavailableError()
     }
     // The windows may have changed between planning and locking; plan again under the lock.
-    const locked = planSession(await openWindows(date, addDays(date, SESSION_SEARCH_DAYS), tx), date, start, days)
+    const windows = analysisDay ? await analysisDayWindows(analysisDay.id, tx) : await openWindows(date, addDays(date, SESSION_SEARCH_DAYS), tx)
+    const locked = planSession(windows, date, start, days)
     if (!locked || locked.some((day, index) => day.windowId !== plan[index]!.windowId || day.start !== plan[index]!.start)) throw new SlotUnavailableError()
 
     const booking = await insertBooking(tx, {
@@ -169,6 +188,7 @@ function holdInTransaction({ customer, productCode, date, start, days, notes, ho
       amountPaise: pricePaise,
       status: 'pending',
       holdExpiresAt,
+      viaHostLink: Boolean(analysisDay?.host),
       ...(holder && holderColumns(holder)),
       createdAt: now,
       updatedAt: now,
@@ -177,6 +197,16 @@ function holdInTransaction({ customer, productCode, date, start, days, notes, ho
     if (recordWith) await recordWith(tx, booking.id)
     return { bookingId: booking.id, reference: booking.reference, holdExpiresAt, days: locked, amountPaise: pricePaise }
   })
+}
+
+/** How many of the host's seats are held on these windows (an analysis day's): confirmed, or unpaid and not run out. */
+async function hostSeatsHeld(executor: Executor, windowIds: number[], now: Date) {
+  const [row] = await executor
+    .select({ held: sql<number>`count(*)::int` })
+    .from(bookingDays)
+    .innerJoin(bookings, eq(bookings.id, bookingDays.bookingId))
+    .where(and(inArray(bookingDays.windowId, windowIds), eq(bookings.viaHostLink, true), holdsSeats(now)))
+  return row?.held ?? 0
 }
 
 /** The same windows and time are the same session, whoever asks for it. */
@@ -264,12 +294,20 @@ export async function lockWindows(executor: Executor, windowIds: number[]) {
 /**
  * Whether each day of a session is still offered at its time, read under its windows' locks (taken
  * by the caller): the hours, a closed time slot, a holiday or a kit leaving the lab may have
- * changed it since the session was planned.
+ * changed it since the session was planned. A slot of an analysis day is offered while its day's
+ * hours still hold it.
  */
 export async function stillOffered(executor: Executor, days: ReadonlyArray<{ windowId: number; date: string; start: string }>) {
   if (days.length === 0) return false
   const dates = days.map((day) => day.date).sort()
-  const windows = await openWindows(dates[0]!, dates.at(-1)!, executor)
+  const [atTheLab, away] = await Promise.all([
+    openWindows(dates[0]!, dates.at(-1)!, executor),
+    analysisWindowsAmong(
+      days.map((day) => day.windowId),
+      executor,
+    ),
+  ])
+  const windows = [...atTheLab, ...away]
   return days.every((day) => {
     const window = windows.find((candidate) => candidate.id === day.windowId)
     const start = toHourMinute(day.start)

@@ -80,6 +80,9 @@ export async function bookingSwimmerChoices(accountId: number, now = new Date())
   return { ...choices, someoneElse }
 }
 
+/** What a public booking form asks of who books and who swims, whatever it books. */
+type BookingDetails = Pick<PublicBookingInput, 'name' | 'email' | 'phone' | 'notes' | 'whoSwims' | 'swimmerName' | 'swimmerAge' | 'guardianDeclaration'>
+
 /** Who swims in a session booked on /booking: a swimmer profile of the account, or a name (and the age given with it). */
 export type BookedSwimmer = { swimmerId: number | null; name: string; age: number | null; swimmingExperience: string | null; declaredByGuardian: boolean }
 
@@ -92,7 +95,7 @@ export type BookedSwimmer = { swimmerId: number | null; name: string; age: numbe
  * (GuardianDeclarationNeededError), which an account known to be a minor's cannot make
  * (assertMayDeclareAsGuardian). The booking person stays the one who pays.
  */
-export async function swimmerOfBooking(details: PublicBookingInput, accountId: number | null, now = new Date()): Promise<BookedSwimmer> {
+export async function swimmerOfBooking(details: BookingDetails, accountId: number | null, now = new Date()): Promise<BookedSwimmer> {
   const chosen = details.whoSwims ?? 'myself'
   if (chosen === SOMEONE_ELSE) {
     if (accountId !== null) await assertMayDeclareAsGuardian(accountId, now)
@@ -111,20 +114,24 @@ export async function swimmerOfBooking(details: PublicBookingInput, accountId: n
   return { swimmerId: null, name: details.name, age: null, swimmingExperience: null, declaredByGuardian: false }
 }
 
-/**
- * Holds the seat of a single session for the details of step 1, for `holder` (a signed-in
- * customer's booking is theirs), for the swimmer they name (swimmerOfBooking). A declaration as
- * parent or guardian is kept with the booking, in its transaction.
- */
+/** Holds the seat of a single session for the details of step 1 (holdForDetails). */
 export async function holdSingleSession(details: PublicBookingInput, holder: Holder, now = new Date()) {
+  return holdForDetails(details, holder, now, (booking) => holdSession({ ...booking, productCode: singleService(details.service).productCode, date: details.date, start: details.time }))
+}
+
+type DetailsHold = Pick<Parameters<typeof holdSession>[0], 'customer' | 'days' | 'notes' | 'holder' | 'recordWith' | 'now'>
+
+/**
+ * Holds a seat for the details of a public booking form, for `holder` (a signed-in customer's booking
+ * is theirs), for the swimmer they name (swimmerOfBooking); `hold` names what is held. A declaration
+ * as parent or guardian is kept with the booking, in its transaction.
+ */
+export async function holdForDetails<Held>(details: BookingDetails, holder: Holder, now: Date, hold: (booking: DetailsHold) => Promise<Held>) {
   const swimmer = await swimmerOfBooking(details, holder.userId, now)
   const email = details.email.toLowerCase()
   const customer: Customer = { userId: holder.userId, swimmerId: swimmer.swimmerId, swimmerName: swimmer.name, swimmerAge: swimmer.age, name: details.name, email, phone: details.phone || null, swimmingExperience: swimmer.swimmingExperience }
-  const held = await holdSession({
+  const held = await hold({
     customer,
-    productCode: singleService(details.service).productCode,
-    date: details.date,
-    start: details.time,
     days: 1,
     notes: details.notes || null,
     holder,

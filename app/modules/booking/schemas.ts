@@ -38,7 +38,8 @@ export const SWIMMER_AGE_MESSAGE = "Please enter the swimmer's age in years"
 /** Whether the swimmer the booking form names as someone else is under 18 (false while the age is not known). */
 export const namesMinor = (form: { whoSwims?: string; swimmerAge?: string }) => form.whoSwims === SOMEONE_ELSE && form.swimmerAge !== undefined && Number(form.swimmerAge) < ADULT_AGE
 
-export const PublicBookingSchema = z.object({
+/** Who books and who swims: what every public booking form asks, whatever it books. */
+const bookingDetailsShape = {
   name: personNameField({ required: 'Please enter your full name', tooShort: 'Name must be at least 2 characters' }),
   email: z
     .string({ error: 'Please enter your email address' })
@@ -48,9 +49,6 @@ export const PublicBookingSchema = z.object({
   phone: phoneField({ tooShort: 'Phone number must be at least 10 digits', invalid: INVALID_PHONE_NUMBER }).optional(),
   /** Shown only when the site sends WhatsApp messages; ignored otherwise. Kept with the draft until the booking is made. */
   whatsappOptIn: whatsappOptInField.optional(),
-  service: z.enum(['race', 'biomechanical', 'both'], { error: 'Please choose a service' }),
-  date: bookableDateField('Please choose a date'),
-  time: z.enum(BOOKING_TIMES, { error: 'Please choose a time' }),
   notes: notesField,
   /**
    * Who swims: 'myself' (a guest; the default), one of a signed-in account's swimmers by id, or
@@ -72,14 +70,32 @@ export const PublicBookingSchema = z.object({
     .string()
     .transform((value) => (value === 'on' ? value : undefined))
     .optional(),
-})
-  .refine((form) => !form.whatsappOptIn || Boolean(form.phone), {
+}
+
+/** What the rules between the details read. */
+type BookingDetails = { phone?: string; whatsappOptIn?: unknown; whoSwims?: string; swimmerName?: string; swimmerAge?: string; guardianDeclaration?: string }
+
+/** The rules between the details' fields: a WhatsApp number when asked for, and who swims named in full. */
+function withDetailsRules<Schema extends z.ZodType>(schema: Schema): Schema {
+  // A refinement keeps the schema's type: only the fields it reads are named here.
+  return (schema as unknown as z.ZodType<BookingDetails>)
+    .refine((form) => !form.whatsappOptIn || Boolean(form.phone), {
     message: WHATSAPP_NUMBER_NEEDED,
     path: ['phone'],
     // Once the number and the box are valid themselves, so that every other message shows with it.
     when: (payload) => payload.issues.every((issue) => issue.path?.length && !['phone', 'whatsappOptIn'].includes(String(issue.path[0]))),
   })
-  .refine((form) => form.whoSwims !== SOMEONE_ELSE || Boolean(form.swimmerName), { message: SWIMMER_NAME_MESSAGE, path: ['swimmerName'], ...once('whoSwims', 'swimmerName') })
-  .refine((form) => form.whoSwims !== SOMEONE_ELSE || form.swimmerAge !== undefined, { message: SWIMMER_AGE_MESSAGE, path: ['swimmerAge'], ...once('whoSwims', 'swimmerAge') })
-  .refine((form) => !namesMinor(form) || Boolean(form.guardianDeclaration), { message: GUARDIAN_DECLARATION_MESSAGE, path: ['guardianDeclaration'], ...once('whoSwims', 'swimmerAge', 'guardianDeclaration') })
+    .refine((form) => form.whoSwims !== SOMEONE_ELSE || Boolean(form.swimmerName), { message: SWIMMER_NAME_MESSAGE, path: ['swimmerName'], ...once('whoSwims', 'swimmerName') })
+    .refine((form) => form.whoSwims !== SOMEONE_ELSE || form.swimmerAge !== undefined, { message: SWIMMER_AGE_MESSAGE, path: ['swimmerAge'], ...once('whoSwims', 'swimmerAge') })
+    .refine((form) => !namesMinor(form) || Boolean(form.guardianDeclaration), { message: GUARDIAN_DECLARATION_MESSAGE, path: ['guardianDeclaration'], ...once('whoSwims', 'swimmerAge', 'guardianDeclaration') }) as unknown as Schema
+}
+
+/** The details of a booking with what it books (each form's own fields), and the rules between them. */
+export const bookingFormSchema = <Shape extends z.ZodRawShape>(shape: Shape) => withDetailsRules(z.object({ ...bookingDetailsShape, ...shape }))
+
+export const PublicBookingSchema = bookingFormSchema({
+  service: z.enum(['race', 'biomechanical', 'both'], { error: 'Please choose a service' }),
+  date: bookableDateField('Please choose a date'),
+  time: z.enum(BOOKING_TIMES, { error: 'Please choose a time' }),
+})
 export type PublicBookingInput = z.output<typeof PublicBookingSchema>

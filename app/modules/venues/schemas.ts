@@ -41,7 +41,8 @@ export const VenueSchema = z.object({
 })
 export type VenueInput = z.output<typeof VenueSchema>
 
-const clock = (label: string) => z.string({ error: `Enter the ${label} as HH:MM` }).regex(/^([01]\d|2[0-3]):[0-5]\d$/, `Enter the ${label} as HH:MM`)
+/** A time of day typed as HH:MM (24-hour). */
+export const clock = (label: string) => z.string({ error: `Enter the ${label} as HH:MM` }).regex(/^([01]\d|2[0-3]):[0-5]\d$/, `Enter the ${label} as HH:MM`)
 
 /** From a date and time to a date and time, in the lab's time: when a kit or a person is at a venue. */
 export const periodShape = {
@@ -59,7 +60,8 @@ export function checkPeriod(values: { fromDate: string; fromTime: string; toDate
   else if (Date.parse(`${values.toDate}T00:00Z`) - Date.parse(`${values.fromDate}T00:00Z`) > 31 * 86_400_000) context.addIssue({ code: 'custom', path: ['toDate'], message: 'Choose at most 31 days at a time' })
 }
 
-const id = (message: string) => z.string({ error: message }).trim().regex(/^[1-9]\d{0,8}$/, message).transform(Number)
+/** A row chosen from a list, by its id. */
+export const id = (message: string) => z.string({ error: message }).trim().regex(/^[1-9]\d{0,8}$/, message).transform(Number)
 
 export const StaffAssignmentSchema = z
   .object({

@@ -68,7 +68,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       amount: formatRupees(booking.amountPaise),
       bookedOn: formatLabDate(booking.createdAt),
       payUntil: booking.status === 'pending' && booking.holdExpiresAt && booking.holdExpiresAt > now ? formatLabTime(booking.holdExpiresAt) : null,
-      reschedulePath: rescheduleLink(booking.reference),
+      reschedulePath: booking.days[0]?.analysisDayId ? null : rescheduleLink(booking.reference),
       cancelPath: cancelLink(booking.reference),
       change: changeOptions(booking.status, booking.days[0], now),
       receiptUrl: receiptPath(booking.paidOrderId),

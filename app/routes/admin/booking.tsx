@@ -54,6 +54,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       product: booking.productName,
       status: BOOKING_STATUS_LABELS[booking.status],
       confirmed: booking.status === 'confirmed',
+      movable: !days[0]?.analysisDayId,
       origin: ORIGIN_LABELS[booking.origin],
       refundable: payments.some((payment) => payment.state === 'completed' && payment.gateway !== OFFLINE_GATEWAY && payment.amountPaise > 0),
       attendance: booking.attendance,
@@ -218,9 +219,11 @@ export default function AdminBooking({ loaderData, actionData }: Route.Component
               Actions
             </h2>
             <div className="mt-3 flex flex-wrap items-start gap-3">
-              <Link to={rescheduleLink(booking.reference)} className="btn-secondary">
-                Reschedule
-              </Link>
+              {booking.movable && (
+                <Link to={rescheduleLink(booking.reference)} className="btn-secondary">
+                  Reschedule
+                </Link>
+              )}
               {confirmCancel ? (
                 <CancelConfirmation reference={booking.reference} amount={booking.amount} refund={confirmCancel.refund} />
               ) : (

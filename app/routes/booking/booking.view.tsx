@@ -51,6 +51,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     analysisUrl: await publishedAnalysisOf(booking.id).then((id) => (id ? analysisLink(id) : null)),
     linkQuery: `?${new URLSearchParams({ key })}`,
     change: changeOptions(booking.status, booking.days[0], new Date()),
+    movable: !booking.days[0]?.analysisDayId,
     receiptUrl: booking.paidOrderId ? links.path(RECEIPT_LINK, booking.paidOrderId) : null,
     creditNotes: ((await creditNotesOfBookings([booking.id])).get(booking.id) ?? []).map((note) => ({ number: note.number, date: formatLabDate(note.issuedAt), amount: formatRupees(note.amountPaise), url: links.path(CREDIT_NOTE_LINK, note.refundId) })),
     reference: booking.reference,
@@ -83,7 +84,7 @@ export default function GuestBooking({ loaderData: booking }: Route.ComponentPro
         <DetailRow term="Booked on" value={booking.bookedOn} />
       </dl>
       {(booking.report || booking.analysisUrl) && <ReportPanel report={booking.report} analysisUrl={booking.analysisUrl} signInAs={booking.email} />}
-      <BookingActions reschedulePath={rescheduleLink(booking.reference)} cancelPath={cancelLink(booking.reference)} linkQuery={booking.linkQuery} change={booking.change} receiptUrl={booking.receiptUrl} />
+      <BookingActions reschedulePath={booking.movable ? rescheduleLink(booking.reference) : null} cancelPath={cancelLink(booking.reference)} linkQuery={booking.linkQuery} change={booking.change} receiptUrl={booking.receiptUrl} />
       <CreditNoteLinks notes={booking.creditNotes} className="mt-3" />
       <p className="mt-6 text-sm text-muted">Keep this link private: anyone who has it can see this booking. It works until {booking.linkEnds}; register an account with the same e-mail address to see the booking in My Bookings at any time.</p>
       <Link to="/" className="btn-secondary mt-6">

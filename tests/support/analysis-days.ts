@@ -1,0 +1,53 @@
+import { db } from '~/db/client.server'
+import { kits } from '~/db/schema'
+import type { Actor } from '~/modules/audit/audit.server'
+import type { AnalysisDayInput } from '~/modules/booking/analysis-day-schemas'
+import { createAnalysisDay, publishAnalysisDay } from '~/modules/booking/analysis-days.server'
+import { createWindows } from '~/modules/booking/availability-staff.server'
+import { placeKit } from '~/modules/booking/kits.server'
+import { assignStaff } from '~/modules/venues/staff-assignments.server'
+import { createVenue } from '~/modules/venues/venues.server'
+import { isoWeekday } from '~/lib/lab-time'
+
+/** A venue in Pune (Maharashtra, GST state 27), an hour from the lab. */
+export const puneVenue = (actor: Actor, now: Date, name = 'Balewadi Aquatics') =>
+  createVenue(actor, { name, address: 'Shree Shiv Chhatrapati Sports Complex, Balewadi', city: 'Pune', stateCode: '27', mapUrl: 'https://maps.example/balewadi', photoId: null, hostName: 'Pune Swim Club', hostEmail: 'host@puneswim.example', hostPhone: null, travelMinutes: 60 }, now)
+
+/** The form of an analysis day on `date` at `venueId`, 09:00-17:00 in 20-minute slots with one rig (24 seats), released a day before. */
+export const analysisDayForm = (venueId: number, date: string, over: Partial<AnalysisDayInput> = {}): AnalysisDayInput => ({
+  venueId,
+  productCode: 'race_analysis',
+  firstDate: date,
+  lastDate: date,
+  startTime: '09:00',
+  endTime: '17:00',
+  slotMinutes: 20,
+  rigs: 1,
+  price: 1_500_00,
+  hostSeats: 3,
+  releaseDate: over.releaseDate ?? date,
+  releaseTime: '07:00',
+  whatToBring: 'Racing suit, cap and goggles',
+  ...over,
+})
+
+/**
+ * Everything an analysis day needs at a venue on `date`: the venue open 06:00-20:00, the lab's first
+ * kit and the staff member there 08:00-18:00. Returns the venue's id.
+ */
+export async function readyVenue(actor: Actor & { id: number }, date: string, now: Date, name?: string) {
+  const venueId = await puneVenue(actor, now, name)
+  await createWindows(actor, { from: date, to: date, weekdays: [isoWeekday(date)], hours: { startTime: '06:00', endTime: '20:00', slotDurationMinutes: 60, capacity: 1 }, venueId, now })
+  const [kit] = await db().select({ id: kits.id }).from(kits)
+  await placeKit(actor, { kitId: kit!.id, venueId, fromDate: date, fromTime: '08:00', toDate: date, toTime: '18:00', note: null }, now)
+  await assignStaff(actor, venueId, { userId: actor.id, fromDate: date, fromTime: '08:00', toDate: date, toTime: '18:00', note: null }, now)
+  return venueId
+}
+
+/** A published analysis day at a ready venue (readyVenue), as analysisDayForm describes it with `over`. */
+export async function publishedDay(actor: Actor & { id: number }, date: string, now: Date, over: Partial<AnalysisDayInput> = {}) {
+  const venueId = await readyVenue(actor, date, now)
+  const dayId = await createAnalysisDay(actor, analysisDayForm(venueId, date, over), now)
+  await publishAnalysisDay(actor, dayId, now)
+  return { venueId, dayId }
+}
