@@ -106,6 +106,23 @@ describe('an analysis day', () => {
   })
 })
 
+describe('many families at once', () => {
+  it('get exactly the host’s seats through its link, and each slot once at the release', async () => {
+    const actor = await createStaff()
+    const { dayId } = await publishedDay(actor, SATURDAY, NOW, { releaseDate: '2030-12-01', releaseTime: '10:02', hostSeats: 3 })
+    const key = await hostKey(dayId)
+    const starts = ['09:00', '09:20', '09:40', '10:00', '10:20', '10:40', '11:00', '11:20']
+    const viaLink = await Promise.allSettled(starts.map((start) => holdAnalysisDaySlot(dayId, details(`${SATURDAY}|${start}`), visitor(), { hostKey: key, now: NOW })))
+    expect(viaLink.filter((attempt) => attempt.status === 'fulfilled')).toHaveLength(3)
+    for (const attempt of viaLink) if (attempt.status === 'rejected') expect(attempt.reason).toBeInstanceOf(HostSeatsTakenError)
+
+    const released = addMinutes(NOW, 3)
+    const rush = await Promise.allSettled(Array.from({ length: 12 }, () => holdAnalysisDaySlot(dayId, details(`${SATURDAY}|16:40`), visitor(), { now: released })))
+    expect(rush.filter((attempt) => attempt.status === 'fulfilled')).toHaveLength(1)
+    for (const attempt of rush) if (attempt.status === 'rejected') expect(attempt.reason).toBeInstanceOf(SlotUnavailableError)
+  })
+})
+
 describe('staff’s changes to an analysis day are refused, with nothing saved', () => {
   it('at hours outside the venue’s, with a release time past, or more seats for the host than it has', async () => {
     const actor = await createStaff()

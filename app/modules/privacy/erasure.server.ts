@@ -131,6 +131,8 @@ export const NOT_PERSONAL_COLUMNS: Record<string, string[] | '*'> = {
   venues: ['name', 'address', 'city', 'state_code', 'map_url'],
   kits: '*',
   kit_placements: '*',
+  // The lab's days at a venue: what it sells there, when, and what to bring.
+  analysis_days: '*',
   // An anonymised copy with no link back to the family's analysis, swimmer or account (its names
   // stripped when copied; staff are shown where a name remains in the free texts before publishing).
   sample_analyses: '*',
