@@ -257,14 +257,15 @@ export function percentile(sorted, p) {
  */
 const browsers = new http.Agent({ keepAlive: true, maxSockets: Infinity })
 
-/** Times one request; never throws (a failed connection counts as status 0). */
-export function timed(url, { method = 'GET', headers = {}, body } = {}) {
+/** Times one request; never throws (a failed connection counts as status 0). With `keepBody`, the answer's text is kept as `text`. */
+export function timed(url, { method = 'GET', headers = {}, body, keepBody = false } = {}) {
   const started = performance.now()
   const payload = body === undefined ? undefined : Buffer.from(String(body))
   return new Promise((resolve) => {
     const request = http.request(url, { method, agent: browsers, headers: { ...headers, ...(payload && { 'Content-Length': payload.length }) } }, (response) => {
-      response.on('data', () => {})
-      response.on('end', () => resolve({ status: response.statusCode, location: response.headers.location ?? null, ms: performance.now() - started }))
+      const chunks = []
+      response.on('data', (chunk) => keepBody && chunks.push(chunk))
+      response.on('end', () => resolve({ status: response.statusCode, location: response.headers.location ?? null, ms: performance.now() - started, ...(keepBody && { text: Buffer.concat(chunks).toString('utf8') }) }))
       response.on('error', () => resolve({ status: 0, location: null, ms: performance.now() - started }))
     })
     request.on('error', () => resolve({ status: 0, location: null, ms: performance.now() - started }))

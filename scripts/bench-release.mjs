@@ -1,0 +1,208 @@
+// The release of an analysis day: two instances of the site on one PostgreSQL; N parents (default
+// 1,000) have the day's page open when booking opens to everyone and all submit the form at that
+// moment for its slots (default 24: one rig, 09:00-17:00 in 20-minute slots). Each parent chooses one
+// of the slots their page shows available; a parent told that slot was taken meanwhile chooses again
+// from the slots the answer shows, until they hold a seat (the site sends them to the gateway) or the
+// day is full ("Every slot of this day is taken."). "submit" is each answer to the form; "outcome" the
+// time until the parent knew whether they have a seat.
+// Prints held, full, oversold (must be 0), 5xx (must be 0), parents without an answer (must be 0) and
+// latency (goal: submit p99 ≤ 2 s).
+// --busy-core keeps one core busy during the run, as on a shared server with other work.
+// Usage: npm run bench:release [-- --parents 1000 --busy-core]
+import pg from 'pg'
+import { ensureBuild } from './ensure-build.mjs'
+import { busyCore, cpuMeter, freshDatabase, labDate, options, percentile, startInstance, timed } from './bench-support.mjs'
+
+const { parents, 'busy-core': withBusyCore } = options({ parents: 1000, 'busy-core': false })
+const FULL = 'Every slot of this day is taken.'
+ensureBuild()
+const database = await freshDatabase('swimlab_bench_release')
+const instances = []
+let gatewayInstance
+let stopBusyCore = null
+let failed = false
+try {
+  // The payment gateway is another company's server: a third instance serves the sandbox gateway.
+  gatewayInstance = await startInstance(database.url)
+  const siteEnv = { TRUST_PROXY: 'true', SANDBOX_GATEWAY_URL: `${gatewayInstance.url}/sandbox-gateway` }
+  instances.push(await startInstance(database.url, siteEnv), await startInstance(database.url, siteEnv))
+  const client = new pg.Client({ connectionString: database.url })
+  await client.connect()
+  const date = labDate(10)
+  const venueId = (
+    await client.query(
+      `INSERT INTO venues (name, address, city, state_code, map_url, host_name, travel_minutes) VALUES ('Balewadi Aquatics', 'Shree Shiv Chhatrapati Sports Complex, Balewadi', 'Pune', '27', 'https://maps.example/balewadi', 'Pune Swim Club', 60) RETURNING id`,
+    )
+  ).rows[0].id
+  // Published with its release in the future: the parents open its page while it still says when booking opens.
+  const dayId = await analysisDay(client, venueId, date, { slotMinutes: 20, releaseIn: '1 hour' })
+  const seats = Number((await client.query(`SELECT count(*)::int AS seats FROM generate_series('09:00'::time, '16:40'::time, '20 minutes')`)).rows[0].seats)
+  await client.query('ANALYZE')
+  await servedBefore(client, venueId, date)
+
+  const networkOf = (index) => `10.${Math.floor(index / 65536) % 256}.${Math.floor(index / 256) % 256}.${index % 256}`
+  const base = (index) => instances[index % 2].url
+  const page = (index) => `${base(index)}/analysis-days/${dayId}`
+  // The pages open before the release say when it opens.
+  const before = await Promise.all(Array.from({ length: parents }, (_, index) => timed(page(index), { headers: { 'X-Forwarded-For': networkOf(index) }, keepBody: true })))
+  const beforeErrors = before.filter((answer) => answer.status === 0 || answer.status >= 500).length
+  // Booking opens to everyone now: each parent reloads the page and submits at once.
+  await client.query(`UPDATE analysis_days SET release_at = now() WHERE id = $1`, [dayId])
+
+  if (withBusyCore) stopBusyCore = busyCore()
+  const cpu = await cpuMeter(client, instances)
+  const started = performance.now()
+  const outcomes = await Promise.all(Array.from({ length: parents }, (_, index) => parent(index)))
+  const rushMs = performance.now() - started
+  const rushCpu = await cpu()
+  await stopBusy()
+
+  const perSlot = await client.query(
+    `SELECT d.start_time::text AS start, count(*)::int AS taken FROM booking_days d JOIN availability_windows w ON w.id = d.window_id JOIN bookings b ON b.id = d.booking_id
+     WHERE w.analysis_day_id = $1 AND (b.status = 'confirmed' OR (b.status = 'pending' AND b.hold_expires_at > now())) GROUP BY d.start_time ORDER BY d.start_time`,
+    [dayId],
+  )
+  await client.end()
+  const held = outcomes.filter((outcome) => outcome.result === 'seat')
+  const full = outcomes.filter((outcome) => outcome.result === 'full')
+  const unanswered = outcomes.filter((outcome) => outcome.result === 'unknown')
+  const submits = outcomes.flatMap((outcome) => outcome.submits)
+  const serverErrors = submits.filter((submit) => submit.status === 0 || submit.status >= 500).length + outcomes.reduce((sum, outcome) => sum + outcome.pageErrors, 0)
+  const oversold = perSlot.rows.filter((row) => row.taken > 1).length
+  const sold = perSlot.rows.reduce((sum, row) => sum + row.taken, 0)
+  const latencies = submits.map((submit) => submit.ms).sort((a, b) => a - b)
+  const knew = outcomes.map((outcome) => outcome.outcomeMs).sort((a, b) => a - b)
+  console.table([
+    {
+      instances: 2,
+      'busy core': withBusyCore ? 'yes' : 'no',
+      parents,
+      seats,
+      'held a seat': held.length,
+      'told full': full.length,
+      'no answer': unanswered.length,
+      'seats sold': sold,
+      oversold,
+      '5xx': serverErrors + beforeErrors,
+      submits: submits.length,
+      'rush wall ms': Math.round(rushMs),
+      'submit p50 ms': Math.round(percentile(latencies, 50)),
+      'submit p99 ms': Math.round(percentile(latencies, 99)),
+      'outcome p99 ms': Math.round(percentile(knew, 99)),
+    },
+  ])
+  console.log(`Submit p99 (goal ≤ 2,000 ms): ${Math.round(percentile(latencies, 99))} ms${withBusyCore ? ' (one core busy)' : ''}; every parent knew their outcome within ${Math.round(percentile(knew, 99))} ms (p99)`)
+  if (rushCpu) console.log(`CPU during the rush, per parent: site ${(rushCpu.site / parents).toFixed(2)} ms, PostgreSQL ${(rushCpu.database / parents).toFixed(2)} ms, the parents' client ${(rushCpu.client / parents).toFixed(2)} ms`)
+  const other = submits.filter((submit) => ![303, 302, 409].includes(submit.status))
+  if (other.length) console.log('Other answers:', Object.entries(other.reduce((counts, submit) => ({ ...counts, [submit.status]: (counts[submit.status] ?? 0) + 1 }), {})))
+  failed = oversold > 0 || serverErrors + beforeErrors > 0 || unanswered.length > 0 || held.length !== seats || sold !== seats
+  if (serverErrors > 0) for (const instance of instances) console.log(`Last lines of an instance's log:\n${instance.output().split('\n').filter((line) => !line.startsWith('    at ')).slice(-12).join('\n')}`)
+  console.log(failed ? 'FAILED: oversold, 5xx, unsold seats or parents left without an answer (see above).' : 'OK: every slot sold exactly once, every parent told a seat or full, no server errors.')
+
+  /**
+   * One parent: their page (reloaded at the release), a slot chosen among those it shows available,
+   * and again from each answer that says theirs was taken, until they hold a seat or the day is full.
+   */
+  async function parent(index) {
+    const headers = { 'X-Forwarded-For': networkOf(index) }
+    const begun = performance.now()
+    const submits = []
+    let pageErrors = 0
+    let shown = await timed(page(index), { headers, keepBody: true })
+    if (shown.status >= 500 || shown.status === 0) pageErrors += 1
+    for (let attempt = 0; attempt < 30; attempt += 1) {
+      if (shown.text?.includes(FULL)) return { result: 'full', submits, pageErrors, outcomeMs: performance.now() - begun }
+      const free = availableSlots(shown.text ?? '')
+      if (free.length === 0) return { result: shown.status === 200 || shown.status === 409 ? 'full' : 'unknown', submits, pageErrors, outcomeMs: performance.now() - begun }
+      const slot = free[Math.floor(Math.random() * free.length)]
+      const answer = await timed(page(index), {
+        method: 'POST',
+        headers: { ...headers, Origin: base(index), 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ name: `Parent ${lettersFor(index + 1)}`, email: `parent${index}@example.com`, phone: '9845012345', whoSwims: 'myself', slot, intent: 'book', website_url: '' }),
+        keepBody: true,
+      })
+      submits.push(answer)
+      if (answer.status >= 300 && answer.status < 400 && answer.location) return { result: 'seat', submits, pageErrors, outcomeMs: performance.now() - begun }
+      if (answer.status !== 409) return { result: 'unknown', submits, pageErrors, outcomeMs: performance.now() - begun }
+      shown = answer
+    }
+    return { result: 'unknown', submits, pageErrors, outcomeMs: performance.now() - begun }
+  }
+} finally {
+  await stopBusy()
+  for (const instance of instances) await instance.stop()
+  await gatewayInstance?.stop()
+  await database.drop()
+}
+process.exit(failed ? 1 : 0)
+
+/** The slots a page offers: its radio buttons named "slot" that are not disabled. */
+function availableSlots(html) {
+  const slots = []
+  for (const [input] of html.matchAll(/<input\b[^>]*\bname="slot"[^>]*>/g)) {
+    if (/\sdisabled(=|\s|>|\/)/.test(input)) continue
+    const value = /\bvalue="([^"]+)"/.exec(input)?.[1]
+    if (value) slots.push(value.replaceAll('&#x7C;', '|').replaceAll('&#124;', '|'))
+  }
+  return slots
+}
+
+/** A name is letters only (the form refuses digits in a name): 1 → A, 27 → AA. */
+function lettersFor(number) {
+  let letters = ''
+  for (let rest = number; rest > 0; rest = Math.floor((rest - 1) / 26)) letters = String.fromCharCode(65 + ((rest - 1) % 26)) + letters
+  return letters
+}
+
+/**
+ * A published analysis day at the venue on `date`, 09:00-17:00 with one rig, its one window, released
+ * after `releaseIn` (an interval). The kit and a staff member there are what publishing asks of staff;
+ * here the day is written as published directly.
+ */
+async function analysisDay(client, venueId, date, { slotMinutes, releaseIn }) {
+  const { id } = (
+    await client.query(
+      `INSERT INTO analysis_days (venue_id, product_code, first_date, last_date, start_time, end_time, slot_minutes, rigs, price_paise, what_to_bring, host_seats, release_at, published_at)
+       VALUES ($1, 'race_analysis', $2, $2, '09:00', '17:00', $3, 1, 150000, 'Racing suit, cap and goggles', 0, now() + $4::interval, now()) RETURNING id`,
+      [venueId, date, slotMinutes, releaseIn],
+    )
+  ).rows[0]
+  await client.query(`INSERT INTO availability_windows (venue_id, date, start_time, end_time, slot_duration_minutes, capacity, analysis_day_id) VALUES ($1, $2, '09:00', '17:00', $3, 1, $4)`, [venueId, date, slotMinutes, id])
+  return id
+}
+
+/**
+ * A live site has served analysis days before one opens: its code is compiled and optimised and its
+ * database connections are open. Families book another day a week later through both instances (a
+ * hundred slots of five minutes), and those bookings are removed before the release.
+ */
+async function servedBefore(client, venueId, date) {
+  const later = new Date(`${date}T00:00:00Z`)
+  later.setUTCDate(later.getUTCDate() + 7)
+  const warmDay = await analysisDay(client, venueId, later.toISOString().slice(0, 10), { slotMinutes: 5, releaseIn: '-1 minute' })
+  for (let round = 0; round < 5; round += 1) {
+    await Promise.all(
+      Array.from({ length: 40 }, async (_, index) => {
+        const base = instances[index % 2].url
+        const headers = { 'X-Forwarded-For': `10.250.${round}.${index}` }
+        const shown = await timed(`${base}/analysis-days/${warmDay}`, { headers, keepBody: true })
+        const free = availableSlots(shown.text ?? '')
+        if (free.length === 0) return
+        await timed(`${base}/analysis-days/${warmDay}`, {
+          method: 'POST',
+          headers: { ...headers, Origin: base, 'Content-Type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ name: `Regular ${lettersFor(round * 40 + index + 1)}`, email: `regular${round}.${index}@example.com`, whoSwims: 'myself', slot: free[index % free.length], intent: 'book', website_url: '' }),
+        })
+      }),
+    )
+  }
+  await client.query('DELETE FROM payment_events; DELETE FROM payments; DELETE FROM booking_days; DELETE FROM bookings; DELETE FROM rate_limit_buckets; DELETE FROM sandbox_gateway_orders')
+  await client.query(`UPDATE analysis_days SET closed_at = now() WHERE id = $1`, [warmDay])
+}
+
+/** Stops the busy core once. */
+async function stopBusy() {
+  const stop = stopBusyCore
+  stopBusyCore = null
+  await stop?.()
+}
