@@ -458,7 +458,8 @@ export type PublicAnalysisDay = NonNullable<Awaited<ReturnType<typeof publicAnal
 
 /** One published day to come with its slots and seats left, or null (never published, closed, over). */
 export async function publicAnalysisDay(id: number, now = new Date()) {
-  const [day] = await publishedDays(labToday(now), id)
+  const today = labToday(now)
+  const [day] = await sharedRead(`analysis-day:${today}:${id}`, () => publishedDays(today, id))
   if (!day) return null
   const { slots } = await daySeats(id, now)
   return { ...publicColumns(day), dates: slots, seatsLeft: slots.reduce((sum, date) => sum + date.slots.reduce((left, slot) => left + slot.left, 0), 0), opensLater: day.releaseAt > now }
