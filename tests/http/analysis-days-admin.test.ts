@@ -10,7 +10,7 @@ import { publishedDay, readyVenue } from '../support/analysis-days'
 import { visitor } from '../support/holders'
 import { between, section, textOf } from '../support/page-text'
 import { decodeHtml, fieldState, Visitor } from '../support/visitor'
-import { useTestSite } from '../support/site'
+import { expectStaffOnly, useTestSite } from '../support/site'
 
 // The staff's analysis days, as staff use them in a browser without JavaScript: a day added at a
 // venue that is ready for it, its capacity told as a sentence, each refusal next to its field (or
@@ -259,14 +259,9 @@ describe('a day’s page', () => {
 describe('who may use them', () => {
   it('guests are sent to sign in; a customer is refused every page and every form, and nothing changes', async () => {
     const pages = ['/admin/analysis-days', dayPath(ids.booked)]
-    const guest = new Visitor(site.url)
-    for (const path of pages) expect((await guest.get(path)).location, path).toMatch(/^\/login\?/)
     const customer = await site.customer('Curious Parent')
-    for (const path of pages) {
-      const response = await customer.get(path)
-      expect(response.status, path).toBe(403)
-      expect(response.html, path).not.toContain('Balewadi')
-    }
+    await expectStaffOnly(site.url, customer, pages, 'Balewadi')
+    const guest = new Visitor(site.url)
     const before = await listed()
     const posts: Array<[string, Record<string, string>]> = [
       ['/admin/analysis-days', dayForm()],
