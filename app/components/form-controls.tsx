@@ -117,8 +117,8 @@ export function TextAreaField({ field, label, note }: { field: Field | PlainFiel
  * A select; a required one starts with "Choose…" (an empty value, as valid HTML asks of a required
  * select), so nothing is chosen for the person unless the form gives a value.
  */
-export function SelectField({ field, label, options }: { field: Field; label: string; options: ReadonlyArray<{ value: string; label: string }> }) {
-  const { key, ...props } = getSelectProps(field)
+export function SelectField({ field, label, options, hint }: { field: Field; label: string; options: ReadonlyArray<{ value: string; label: string }>; hint?: ReactNode }) {
+  const { key, ...props } = getSelectProps(field, { ariaDescribedBy: hint ? field.descriptionId : undefined })
   const placeholder = props.required && options[0]?.value !== '' ? [{ value: '', label: 'Choose…' }] : []
   return (
     <div>
@@ -132,6 +132,7 @@ export function SelectField({ field, label, options }: { field: Field; label: st
           </option>
         ))}
       </select>
+      <FieldHint field={field}>{hint}</FieldHint>
       <FieldError field={field} />
     </div>
   )

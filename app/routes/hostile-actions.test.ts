@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import fc from 'fast-check'
 import { createCookie } from 'react-router'
 import { beforeEach, describe, expect, it } from 'vitest'
@@ -10,6 +10,8 @@ import { bookingDays, bookings, users } from '~/db/schema'
 import { GUEST_BOOKING_LINK, privateLinkPath } from '~/lib/private-links.server'
 import { insertSwimmer } from '~/modules/swimmers/swimmers.server'
 import { swimmerInput } from '../../tests/support/accounts'
+import { analysisDayForm, readyVenue } from '../../tests/support/analysis-days'
+import { createAnalysisDay } from '~/modules/booking/analysis-days.server'
 import { hashPassword } from '~/modules/accounts/passwords.server'
 import { anyValue, hostileQuery, hostileSegment, invalidSubmission, MALFORMED_BODIES, OUT_OF_RANGE_DATES, OUT_OF_RANGE_MONTHS, randomSubmission, type FormSpec } from '../../tests/support/hostile-input'
 import { signInUser } from '../../tests/support/booking'
@@ -40,6 +42,8 @@ import * as adminCustomer from './admin/customer'
 import * as adminSettings from './admin/settings'
 import * as adminPromoCodes from './admin/promo-codes'
 import * as adminWindow from './admin/window'
+import * as adminAnalysisDay from './admin/analysis-day'
+import * as adminAnalysisDays from './admin/analysis-days'
 import * as adminKits from './admin/kits'
 import * as adminVenue from './admin/venue'
 import * as adminVenues from './admin/venues'
@@ -245,6 +249,12 @@ const SWIMMER_FORM: FormSpec = {
   strict: { name: 'name', age: 'count', gender: 'choice', swimmingExperience: 'choice', specialization: 'choice', participateInEvents: 'choice' },
 }
 
+/** An analysis day's fields as the add and edit forms send them (the venue, id 2, is not one: a typed field is always broken). */
+const ANALYSIS_DAY_FORM: FormSpec = {
+  valid: { venueId: '2', productCode: 'race_analysis', firstDate: future, lastDate: future, startTime: '09:00', endTime: '17:00', slotMinutes: '20', rigs: '1', price: '1,500', hostSeats: '3', releaseDate: addDays(future, -3), releaseTime: '07:00', whatToBring: '' },
+  strict: { venueId: 'choice', productCode: 'choice', firstDate: 'date', lastDate: 'date', startTime: 'time', endTime: 'time', slotMinutes: 'count', rigs: 'count', price: 'rupees', hostSeats: 'count', releaseDate: 'date', releaseTime: 'time' },
+}
+
 const FORMS: FormCase[] = [
   { name: 'add a swimmer', path: '/swimmers/new', handler: swimmerNew.action, who: 'customer', spec: SWIMMER_FORM },
   { name: 'edit a swimmer', path: '/swimmers/1/edit', handler: swimmerEdit.action, who: 'customer', params: () => ({ id: String(childId) }), spec: SWIMMER_FORM },
@@ -325,6 +335,7 @@ const FORMS: FormCase[] = [
     who: 'admin',
     spec: { valid: { kitId: '1', venueId: '2', fromDate: future, fromTime: '09:00', toDate: future, toTime: '12:00', note: '' }, strict: { kitId: 'choice', venueId: 'choice', fromDate: 'date', fromTime: 'time', toDate: 'date', toTime: 'time' }, fixed: { intent: 'place' } },
   },
+  { name: 'admin new analysis day', path: '/admin/analysis-days', handler: adminAnalysisDays.action, who: 'admin', spec: ANALYSIS_DAY_FORM },
   { name: 'admin window close', path: '/admin/availability/1', handler: adminWindow.action, who: 'admin', params: () => ({ windowId: String(windowId) }), spec: { valid: { start: '09:00' }, strict: { start: 'time' }, fixed: { intent: 'close' } } },
   {
     name: 'admin new booking',
@@ -412,6 +423,17 @@ describe('every form refuses malformed input cleanly', () => {
       }
     })
   }
+
+  it('admin analysis day edit', async () => {
+    const [staff] = await db().select({ id: users.id, email: users.email }).from(users).where(eq(users.email, 'hostile.staff@lab.example'))
+    const venueId = await readyVenue(staff!, future, new Date())
+    const dayId = String(await createAnalysisDay(staff!, analysisDayForm(venueId, future, { releaseDate: addDays(future, -3) })))
+    const spec: FormSpec = { ...ANALYSIS_DAY_FORM, valid: { ...ANALYSIS_DAY_FORM.valid, venueId: String(venueId) }, fixed: { intent: 'edit' } }
+    await fc.assert(
+      fc.asyncProperty(invalidSubmission(spec), async (submission) => void (await expectRefusedCleanly(adminAnalysisDay.action, () => formRequest(`/admin/analysis-days/${dayId}`, 'admin', submission), { dayId }))),
+      { numRuns: RUNS },
+    )
+  })
 })
 
 const get = (path: string, who: FormCase['who']) => new Request(`http://localhost${path}`, { headers: { Cookie: cookieFor(who) } })
@@ -498,6 +520,8 @@ describe('hostile addresses', () => {
       await expectRefusedCleanly(adminCustomer.action, () => formRequest(`/admin/customers/${id}`, 'admin', new URLSearchParams({ intent: 'disable' })), { id })
       await expectRefusedCleanly(adminVenue.action, () => formRequest(`/admin/venues/${id}`, 'admin', new URLSearchParams({ intent: 'close' })), { venueId: id })
       await expectRefusedCleanly(adminVenue.loader, () => get(`/admin/venues/${id}`, 'admin'), { venueId: id })
+      await expectRefusedCleanly(adminAnalysisDay.action, () => formRequest(`/admin/analysis-days/${id}`, 'admin', new URLSearchParams({ intent: 'publish' })), { dayId: id })
+      await expectRefusedCleanly(adminAnalysisDay.loader, () => get(`/admin/analysis-days/${id}`, 'admin'), { dayId: id })
       await expectRefusedCleanly(adminAvailability.loader, () => get(`/admin/availability?venue=${id}`, 'admin'))
       for (const intent of ['retire', 'unplace']) await expectRefusedCleanly(adminKits.action, () => formRequest('/admin/kits', 'admin', new URLSearchParams({ intent, id })))
       await expectRefusedCleanly(slotPayment.action, () => formRequest(`/slot-payment?booking=${id}`, 'customer', new URLSearchParams({ website_url: '' })))
@@ -518,6 +542,7 @@ describe('hostile addresses', () => {
       [adminCustomer.loader, '/admin/customers/x', 'admin', { id: nul }],
       [adminWindow.loader, '/admin/availability/x', 'admin', { windowId: nul }],
       [adminVenue.loader, '/admin/venues/x', 'admin', { venueId: nul }],
+      [adminAnalysisDay.loader, '/admin/analysis-days/x', 'admin', { dayId: nul }],
       [adminBookings.loader, `/admin/bookings${query(['q', 'status', 'from', 'to', 'product', 'page'])}`, 'admin'],
       [adminBookingsCsv.loader, `/admin/bookings.csv${query(['q', 'status', 'from', 'to', 'product'])}`, 'admin'],
       [adminCustomers.loader, `/admin/customers${query(['q', 'page', 'status'])}`, 'admin'],
@@ -594,6 +619,7 @@ describe('hostile addresses', () => {
       { handler: adminCamp.action, path: (code) => `/admin/camps/${encodeURIComponent(code)}`, params: (code) => ({ code }) },
       { handler: adminCustomer.action, path: (id) => `/admin/customers/${encodeURIComponent(id)}`, params: (id) => ({ id }) },
       { handler: adminVenue.action, path: (id) => `/admin/venues/${encodeURIComponent(id)}`, params: (venueId) => ({ venueId }) },
+      { handler: adminAnalysisDay.action, path: (id) => `/admin/analysis-days/${encodeURIComponent(id)}`, params: (dayId) => ({ dayId }) },
     ]
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...changes), hostileSegment, fc.constantFrom<FormCase['who']>('guest', 'customer', 'admin'), hostileQuery(['key', 'date', 'time', 'until', 'confirm']), async (change, segment, who, query) => {

@@ -144,6 +144,7 @@ const pages: Row[] = [
     '/admin/venues',
     '/admin/venues/1',
     '/admin/kits',
+    '/admin/analysis-days',
     '/admin/bookings',
     '/admin/bookings/new',
     '/admin/bookings.csv',
@@ -169,6 +170,8 @@ const pages: Row[] = [
     expect: staffOnly,
     secrets: () => [...aSecrets(), ...campSecrets(), ...guestSecrets()],
   })),
+  // No analysis day exists here: staff are told so; everyone else is refused before that.
+  { name: 'an analysis day', path: () => '/admin/analysis-days/1', expect: { ...staffOnly, admin: 'not found' } },
 ]
 
 // Each of these would change a booking, a payment, an account or the business's settings.
@@ -219,6 +222,13 @@ const changes: Row[] = [
   },
   { name: 'add a venue', path: () => '/admin/venues', form: () => ({ name: 'Forged pool', address: 'Nowhere', city: 'Pune', stateCode: '27', travelMinutes: '60' }), expect: { ...staffOnly, admin: 'skip' } },
   { name: 'send a staff member to a venue', path: () => '/admin/venues/1', form: () => ({ intent: 'assign', userId: '1', fromDate: bookableDate(12), fromTime: '09:00', toDate: bookableDate(12), toTime: '10:00' }), expect: { ...staffOnly, admin: 'skip' } },
+  {
+    name: 'add an analysis day',
+    path: () => '/admin/analysis-days',
+    form: () => ({ venueId: '1', productCode: 'race_analysis', firstDate: bookableDate(12), lastDate: bookableDate(12), startTime: '09:00', endTime: '12:00', slotMinutes: '20', rigs: '1', price: '1', hostSeats: '0', releaseDate: bookableDate(10), releaseTime: '07:00' }),
+    expect: { ...staffOnly, admin: 'skip' },
+  },
+  { name: 'close an analysis day', path: () => '/admin/analysis-days/1', form: () => ({ intent: 'close' }), expect: { ...staffOnly, admin: 'skip' } },
   { name: 'retire a kit', path: () => '/admin/kits', form: () => ({ intent: 'retire', id: '1' }), expect: { ...staffOnly, admin: 'skip' } },
   { name: 'delete a partner or venue', path: () => '/admin/partners', form: () => ({ intent: 'delete', id: '1' }), expect: { ...staffOnly, admin: 'skip' } },
   { name: 'withdraw a testimonial', path: () => '/admin/testimonials', form: () => ({ intent: 'withdraw', id: '1' }), expect: { ...staffOnly, admin: 'skip' } },

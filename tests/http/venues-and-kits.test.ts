@@ -3,7 +3,7 @@ import { addDays, formatLongDate, isoWeekday, labToday } from '~/lib/lab-time'
 import { eventually } from '../support/eventually'
 import { between, section, textOf } from '../support/page-text'
 import { decodeHtml, fieldState, Visitor } from '../support/visitor'
-import { useTestSite } from '../support/site'
+import { expectStaffOnly, useTestSite } from '../support/site'
 
 // The staff's venues, kits and who goes where, as staff use them in a browser without JavaScript:
 // venues added and closed, staff sent to one, a kit checked and moved there, each refusal told next to
@@ -352,14 +352,8 @@ describe('each venue’s opening hours', () => {
 describe('who may use them', () => {
   it('guests are sent to sign in; a customer is refused every page and every form, and nothing changes', async () => {
     const pages = ['/admin/venues', venuePath(ids.pune), '/admin/kits', `/admin/availability?venue=${ids.pune}`]
-    const guest = new Visitor(site.url)
-    for (const path of pages) expect((await guest.get(path)).location, path).toMatch(/^\/login\?/)
     const customer = await site.customer('Curious Parent')
-    for (const path of pages) {
-      const response = await customer.get(path)
-      expect(response.status, path).toBe(403)
-      expect(response.html, path).not.toContain(PUNE.name)
-    }
+    await expectStaffOnly(site.url, customer, pages, PUNE.name)
     const posts: Array<[string, Record<string, string>]> = [
       ['/admin/venues', { ...PUNE, name: 'Sneaky pool' }],
       [venuePath(ids.pune), { intent: 'edit', ...PUNE, name: 'Sneaky pool' }],

@@ -15,6 +15,17 @@ export async function signInStaff(url: string) {
   return admin
 }
 
+/** Staff's pages: a guest is sent to sign in from each, and `customer` refused (403) shown nothing of `secret`. */
+export async function expectStaffOnly(url: string, customer: Visitor, pages: string[], secret: string) {
+  const guest = new Visitor(url)
+  for (const path of pages) expect((await guest.get(path)).location, path).toMatch(/^\/login\?/)
+  for (const path of pages) {
+    const response = await customer.get(path)
+    expect(response.status, path).toBe(403)
+    expect(response.html, path).not.toContain(secret)
+  }
+}
+
 /** The address a test customer signs up with: their name, in lower case and without spaces, at example.com. */
 export const emailFor = (name: string) => `${name.toLowerCase().replace(/\W/g, '')}@example.com`
 

@@ -1,6 +1,6 @@
 import { and, asc, countDistinct, eq, getTableName, gte, inArray, isNotNull, isNull, lte, sql } from 'drizzle-orm'
 import { db, type Executor } from '~/db/client.server'
-import { analysisDays, availabilityWindows, bookingDays, catalogueItems, kitPlacements, kits, staffAssignments, venues } from '~/db/schema'
+import { analysisDays, availabilityWindows, bookingDays, bookings, catalogueItems, kitPlacements, kits, staffAssignments, venues } from '~/db/schema'
 import { DomainError } from '~/lib/domain-error'
 import { formatClockTime, formatLabDateTime, formatWeekdayDayMonth, labDateParts, labInstant, labToday, toHourMinute } from '~/lib/lab-time'
 import { formatRupees } from '~/lib/money'
@@ -113,6 +113,19 @@ export async function analysisDayById(id: number, executor: Executor = db()) {
     .where(eq(analysisDays.id, id))
   if (!row) throw new AnalysisDayNotFoundError()
   return { ...row, capacity: capacityOf(shapeOf(row)) }
+}
+
+/**
+ * The bookings of a day's slots, whatever their status, for staff: each with its slot and whether
+ * the host's link made it; by date, time and when it was made.
+ */
+export function analysisDayBookings(dayId: number, executor: Executor = db()) {
+  return executor
+    .select({ reference: bookings.reference, swimmerName: bookings.swimmerName, customerName: bookings.customerName, status: bookings.status, viaHostLink: bookings.viaHostLink, date: bookingDays.date, startTime: bookingDays.startTime })
+    .from(bookingDays)
+    .innerJoin(bookings, eq(bookings.id, bookingDays.bookingId))
+    .where(inArray(bookingDays.windowId, executor.select({ id: availabilityWindows.id }).from(availabilityWindows).where(eq(availabilityWindows.analysisDayId, dayId))))
+    .orderBy(asc(bookingDays.date), asc(bookingDays.startTime), asc(bookings.id))
 }
 
 type Readiness = { date: string; open: boolean; hours: string | null; kits: number; staff: number }

@@ -16,6 +16,7 @@ const SECTIONS = [
   { to: href('/admin/availability'), label: 'Availability' },
   { to: href('/admin/venues'), label: 'Venues' },
   { to: href('/admin/kits'), label: 'Kits' },
+  { to: href('/admin/analysis-days'), label: 'Analysis days' },
   { to: href('/admin/bookings'), label: 'Bookings' },
   { to: href('/admin/camps'), label: 'Camps' },
   { to: href('/admin/promo-codes'), label: 'Promo codes' },
