@@ -14,6 +14,7 @@ export type FooterContact = {
 const QUICK_LINKS = [
   { to: href('/services'), label: 'Services' },
   { to: href('/pricing'), label: 'Pricing' },
+  { to: href('/analysis-days'), label: 'Analysis Days' },
   { to: href('/about'), label: 'About Us' },
   { to: href('/how-it-works'), label: 'How It Works' },
   { to: href('/contact'), label: 'Contact Us' },

@@ -90,6 +90,17 @@ export function labInstant(date: string, time = '00:00'): Date {
   return new Date(`${date}T${time.length === 5 ? `${time}:00` : time}+05:30`)
 }
 
+/**
+ * A wall-clock date and time at the lab in ISO 8601 with the lab's offset, as schema.org reads
+ * them: "2030-12-07", "09:00" → "2030-12-07T09:00:00+05:30"; an instant, at the lab's clock.
+ */
+export function labIsoDateTime(date: string, time: string): string
+export function labIsoDateTime(at: Date): string
+export function labIsoDateTime(day: string | Date, time?: string): string {
+  const { date, time: clock } = typeof day === 'string' ? { date: day, time: time! } : labDateParts(day)
+  return `${date}T${toHourMinute(clock)}:00+05:30`
+}
+
 /** "09:00:00" → "09:00": a time column as the product compares and shows times, to the minute (nothing for a missing one). */
 export function toHourMinute(time: string): string
 export function toHourMinute(time: string | null): string | undefined

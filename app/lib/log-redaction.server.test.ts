@@ -17,6 +17,12 @@ describe('secrets kept out of the log', () => {
     expect(redactSecrets('/bookings/SWP-1/cancel?key=AbC&until=1900000000&confirm=XyZ')).toBe('/bookings/SWP-1/cancel?key=[redacted]&until=1900000000&confirm=[redacted]')
   })
 
+  it('redacts the host club’s key of an analysis day, which books the seats kept for it', () => {
+    expect(redactSecrets('/analysis-days/7?host=AbC-123_x')).toBe('/analysis-days/7?host=[redacted]')
+    expect(redactSecrets('/analysis-days/7.data?host=AbC&_routes=x')).toBe('/analysis-days/7.data?host=[redacted]&_routes=x')
+    expect(redactSecrets('/x?hosts=1&ghost=2')).toBe('/x?hosts=1&ghost=2')
+  })
+
   it("redacts the key of a parent's consent link, which is its path", () => {
     expect(redactSecrets('/consent/AbCdEf_-123')).toBe('/consent/[redacted]')
     expect(redactSecrets('/consent/AbC.data?_routes=x')).toBe('/consent/[redacted]?_routes=x')

@@ -1,10 +1,11 @@
 /**
  * Query parameters that are bearer secrets: the keys of private links (bookings, receipts, report
  * files, waitlist offers, payment status), the key of an e-mailed confirmation to cancel or move a
- * guest's booking (`confirm`), a coach's token on the results' files (`share`), and the
+ * guest's booking (`confirm`), a coach's token on the results' files (`share`), an analysis day's
+ * host club's key, which books the seats kept for it before the public release (`host`), and the
  * codes of e-mailed verification and reset links. Whoever reads a log must not be able to open those links (nor a consent link, whose key is its path), nor WhatsApp's webhook verify token (`hub.verify_token`).
  */
-const SECRET_PARAMETERS = 'key|code|token|share|confirm|hub\\.verify_token'
+const SECRET_PARAMETERS = 'key|code|token|share|confirm|host|hub\\.verify_token'
 
 const REDACTED = '[redacted]'
 

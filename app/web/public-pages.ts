@@ -15,6 +15,14 @@ export const PUBLIC_PAGES = [
   { path: href('/refund'), priority: '0.3' },
 ] as const
 
+/**
+ * The analysis days away from the lab, and each one's page: in the sitemap, but rendered for every
+ * visitor rather than kept by the page cache, since the seats left and the release change by the
+ * minute.
+ */
+export const ANALYSIS_DAYS_PAGE = { path: href('/analysis-days'), priority: '0.8' } as const
+export const ANALYSIS_DAY_PRIORITY = '0.6'
+
 /** The public sample analysis: in the sitemap only while one is published. */
 export const SAMPLE_ANALYSIS_PAGE = { path: href('/sample-analysis'), priority: '0.6' } as const
 

@@ -44,9 +44,9 @@ export async function readyVenue(actor: Actor & { id: number }, date: string, no
   return venueId
 }
 
-/** A published analysis day at a ready venue (readyVenue), as analysisDayForm describes it with `over`. */
-export async function publishedDay(actor: Actor & { id: number }, date: string, now: Date, over: Partial<AnalysisDayInput> = {}) {
-  const venueId = await readyVenue(actor, date, now)
+/** A published analysis day at a ready venue (readyVenue, named `venueName` when given), as analysisDayForm describes it with `over`. */
+export async function publishedDay(actor: Actor & { id: number }, date: string, now: Date, over: Partial<AnalysisDayInput> = {}, venueName?: string) {
+  const venueId = await readyVenue(actor, date, now, venueName)
   const dayId = await createAnalysisDay(actor, analysisDayForm(venueId, date, over), now)
   await publishAnalysisDay(actor, dayId, now)
   return { venueId, dayId }

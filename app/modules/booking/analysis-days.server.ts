@@ -9,7 +9,7 @@ import { recordAudit, type Actor } from '~/modules/audit/audit.server'
 import { requireOpenVenue } from '~/modules/venues/venues.server'
 import { capacityOf } from './analysis-day-capacity'
 import type { AnalysisDayInput } from './analysis-day-schemas'
-import { analysisDayWindows, forgetAvailability, seatKey, seatsTaken, type WindowRow } from './availability.server'
+import { analysisDayWindows, forgetAvailability, holdsSeats, seatKey, seatsTaken, type WindowRow } from './availability.server'
 import { lockWindows } from './holds.server'
 import { datesBetween, timeSlotsOf } from './time-slots'
 
@@ -501,4 +501,26 @@ export async function analysisDaySeat(id: number, { host, now }: { host: boolean
 /** How many swimmers have held an analysis day's seats: used by staff's list (`listAnalysisDays`). */
 export async function seatsHeld(dayId: number, now = new Date()) {
   return (await seatsHeldByDay([dayId], now)).get(dayId) ?? 0
+}
+
+// ---------------------------------------------------------------------------------------------
+// The host's private link, on the public page of its day
+
+/**
+ * What the host's link shows before the public release: the host as staff named them with the venue
+ * (null when not given), the seats kept for them, and how many of those are still free: the seats
+ * held through the link (confirmed, or unpaid and not run out) counted on the day's windows.
+ */
+export async function hostSeatsOf(dayId: number, now = new Date()) {
+  const [[day], [held]] = await Promise.all([
+    db().select({ hostName: venues.hostName, seats: analysisDays.hostSeats }).from(analysisDays).innerJoin(venues, eq(venues.id, analysisDays.venueId)).where(eq(analysisDays.id, dayId)),
+    db()
+      .select({ seats: sql<number>`count(*)::int` })
+      .from(bookingDays)
+      .innerJoin(bookings, eq(bookings.id, bookingDays.bookingId))
+      .innerJoin(availabilityWindows, eq(availabilityWindows.id, bookingDays.windowId))
+      .where(and(eq(availabilityWindows.analysisDayId, dayId), eq(bookings.viaHostLink, true), holdsSeats(now))),
+  ])
+  if (!day) throw new AnalysisDayNotFoundError()
+  return { hostName: day.hostName?.trim() || null, seats: day.seats, left: Math.max(0, day.seats - (held?.seats ?? 0)) }
 }

@@ -3,7 +3,8 @@ import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { useEffect } from 'react'
 import { data, Form, href, Link, redirect, redirectDocument, useFetcher } from 'react-router'
 import type { Route } from './+types/booking'
-import { FieldError, FormAlert, HoneypotField, PendingButton, RadioGroupField, TextAreaField, TextField, useLazyValidatedForm } from '~/components/form-controls'
+import { FieldError, FormAlert, HoneypotField, PendingButton, TextAreaField, useLazyValidatedForm } from '~/components/form-controls'
+import { BookingDetailsFields } from '~/components/booking-details-fields'
 import { CheckoutStatus, ReceiptButton } from '~/components/checkout-status'
 import { SampleAnalysisLink } from '~/components/sample-analysis-link'
 import { APPLY_PROMO, ENTER_PROMO_CODE, PromoCodeForm, REMOVE_PROMO, typedPromoCode } from '~/components/promo-code'
@@ -27,7 +28,6 @@ import { holderOf } from '~/web/holders/holder.server'
 import { clientNetwork } from '~/modules/rate-limit/client-network'
 import {
   bookingDates,
-  bookingSwimmerChoices,
   bookingTimesOn,
   holdSingleSession,
   NO_TIMES_MESSAGE,
@@ -36,19 +36,16 @@ import {
   swimmerOfBooking,
   type BookingTime,
 } from '~/modules/booking/public-booking.server'
-import { GUEST_WHO_SWIMS, isBookableDate, MISSING_INFORMATION, REQUIRED_BOOKING_FIELDS, SOMEONE_ELSE } from '~/modules/booking/fields'
+import { isBookableDate, MISSING_INFORMATION, REQUIRED_BOOKING_FIELDS, SOMEONE_ELSE } from '~/modules/booking/fields'
 import { BookableDateSchema, PublicBookingSchema, type PublicBookingInput } from '~/modules/booking/schemas'
-import { WhenApplies, WithoutScript } from '~/components/scripting'
-import { describesMinor, GuardianDeclarationField, swimmerChoiceLabel } from '~/components/swimmer-fields'
 import { checkout, previewCode } from '~/modules/payments/checkout.server'
 import { promoDiscountRow } from '~/modules/promotions/texts'
 import { getCatalogue, requireItem } from '~/modules/site/site.server'
 import { hasPublishedSample } from '~/modules/analyses/samples.server'
 import { readForm } from '~/web/form-data.server'
 import { formatPhone } from '~/lib/phone'
-import { WhatsAppOptInField } from '~/components/whatsapp-opt-in'
 import { whatsappEnabled } from '~/modules/whatsapp/config.server'
-import { WHATSAPP_OPT_IN_WORDING } from '~/modules/whatsapp/consent.server'
+import { bookingDetailsForm } from '~/web/booking/booking-details.server'
 import { formIntent } from '~/web/intent'
 import { refusalOf, type Refusal } from '~/web/refusals.server'
 import { bookingCheckLink, publicBookingLink, bookingTimesLink } from '~/lib/links'
@@ -82,18 +79,13 @@ export async function loader({ request }: Route.LoaderArgs) {
       tooLateToChange: tooLateToChangeNotice(draft.date, draft.time),
     }
   }
-  const [dates, choices, sampleAnalysis] = await Promise.all([bookingDates(), user ? bookingSwimmerChoices(user.id) : null, hasPublishedSample()])
+  const [dates, details, sampleAnalysis] = await Promise.all([bookingDates(), bookingDetailsForm(user), hasPublishedSample()])
   // From the pricing page's buttons: the service the visitor chose there.
   const chosenService = services.find((service) => service.value === url.searchParams.get('service'))?.value
   // Back from step 2: the details as kept, the WhatsApp box as the visitor left it.
   const prefill: Partial<Record<keyof PublicBookingInput, string>> = draft
     ? { ...draft, phone: draft.phone && formatPhone(draft.phone), whatsappOptIn: draft.whatsappOptIn ? 'on' : undefined }
-    : {
-        ...(user ? { name: user.name, email: user.email, phone: user.phone ? formatPhone(user.phone) : '' } : {}),
-        ...(chosenService ? { service: chosenService } : {}),
-        // Signed in: the swimmer booked for last, as on /book-slot.
-        whoSwims: choices ? (choices.preselected === null ? undefined : String(choices.preselected)) : 'myself',
-      }
+    : { ...details.prefill, ...(chosenService ? { service: chosenService } : {}) }
   return {
     step: 1 as const,
     services,
@@ -102,13 +94,8 @@ export async function loader({ request }: Route.LoaderArgs) {
     times: prefill.date && dates.open.includes(prefill.date) ? await bookingTimesOn(prefill.date) : null,
     dates,
     constraint: getZodConstraint(PublicBookingSchema),
-    whatsappOptIn: whatsappEnabled() ? WHATSAPP_OPT_IN_WORDING : null,
-    whoSwims: choices
-      ? {
-          options: [...choices.swimmers.map((swimmer) => ({ value: String(swimmer.id), label: swimmerChoiceLabel(swimmer) })), ...(choices.someoneElse ? [{ value: SOMEONE_ELSE, label: 'Someone else' }] : [])],
-          noSwimmers: choices.swimmers.length === 0,
-        }
-      : { options: [...GUEST_WHO_SWIMS], noSwimmers: false },
+    whatsappOptIn: details.whatsappOptIn,
+    whoSwims: details.whoSwims,
   }
 }
 
@@ -383,56 +370,13 @@ function DetailsStep({ loaderData, actionData }: { loaderData: Step1Data; action
   }, [hydrated, date])
   const times = (hydrated && date ? timesFetcher.data?.times : undefined) ?? (actionData && 'times' in actionData ? actionData.times : loaderData.times)
   const missing = (form.errors ?? []).includes(MISSING_INFORMATION) || REQUIRED_BOOKING_FIELDS.some((field) => fields[field].errors?.length && !fields[field].value)
-  const someoneElse = fields.whoSwims.value === SOMEONE_ELSE
-  const minor = describesMinor(fields.swimmerAge.value, undefined) === true
-  // Someone else's name, age and declaration: asked where the page offers someone else, and shown wherever they were refused.
-  const offersSomeoneElse = loaderData.whoSwims.options.some((option) => option.value === SOMEONE_ELSE)
-  const asks = (field: { errors?: string[] }) => offersSomeoneElse || Boolean(field.errors?.length)
 
   return (
     <Form method="post" {...getFormProps(form)} className="space-y-6">
       <h2 className="text-xl font-bold text-ink">Your details</h2>
       {missing ? <FormAlert id={form.errorId} errors={[MISSING_INFORMATION]} /> : <FormAlert id={form.errorId} errors={form.errors} />}
       <HoneypotField />
-      <TextField field={fields.name} label="Full Name" autoComplete="name" />
-      <TextField field={fields.email} label="Email" type="email" autoComplete="email" />
-      <TextField field={fields.phone} label="Phone" type="tel" inputMode="tel" autoComplete="tel" optional />
-      {loaderData.whatsappOptIn && <WhatsAppOptInField field={fields.whatsappOptIn} wording={loaderData.whatsappOptIn} />}
-
-      {loaderData.whoSwims.options.length > 0 && <RadioGroupField field={fields.whoSwims} legend="Who will swim?" options={loaderData.whoSwims.options} />}
-      {loaderData.whoSwims.noSwimmers && (
-        <p className="text-sm text-muted">
-          Your account has no swimmers yet. To book for yourself or your child, add them on{' '}
-          <Link to={href('/swimmers')} className="link">
-            My Swimmers
-          </Link>{' '}
-          first.
-        </p>
-      )}
-      {asks(fields.swimmerName) && (
-        <WhenApplies applies={someoneElse} errors={fields.swimmerName.errors}>
-          <TextField field={fields.swimmerName} label="Swimmer's name" autoComplete="off" hint={<WithoutScript>Only when someone else swims.</WithoutScript>} />
-        </WhenApplies>
-      )}
-      {asks(fields.swimmerAge) && (
-        <WhenApplies applies={someoneElse} errors={fields.swimmerAge.errors}>
-          <TextField
-            field={fields.swimmerAge}
-            label="Swimmer's age"
-            inputMode="numeric"
-            hint={
-              <>
-                In years.<WithoutScript> Only when someone else swims.</WithoutScript>
-              </>
-            }
-          />
-        </WhenApplies>
-      )}
-      {asks(fields.guardianDeclaration) && (
-        <WhenApplies applies={someoneElse && minor} errors={fields.guardianDeclaration.errors}>
-          <GuardianDeclarationField field={fields.guardianDeclaration} hint={<WithoutScript>Needed when someone else under 18 swims.</WithoutScript>} />
-        </WhenApplies>
-      )}
+      <BookingDetailsFields fields={fields} whatsappOptIn={loaderData.whatsappOptIn} whoSwims={loaderData.whoSwims} />
 
       <fieldset aria-describedby={fields.service.errors?.length ? fields.service.errorId : undefined}>
         <legend className="text-sm font-semibold text-ink">Service</legend>

@@ -91,6 +91,14 @@ export default function Book({ loaderData }: Route.ComponentProps) {
           </Link>
         </ProductCard>
       </ul>
+
+      <p className="mt-8 text-lg text-muted">
+        Away from Bangalore? The lab also brings its cameras to pools in other cities:{' '}
+        <Link to={href('/analysis-days')} className="link">
+          analysis days near you
+        </Link>
+        .
+      </p>
     </section>
   )
 }

@@ -13,7 +13,7 @@ import { SectionHeading } from '~/components/section-heading'
 import { Testimonials } from '~/components/testimonials'
 import { config } from '~/config.server'
 import { requireGuest } from '~/web/auth.server'
-import { useNonce } from '~/web/nonce'
+import { StructuredData } from '~/components/structured-data'
 import { PRODUCT_NAME, pageMeta } from '~/lib/seo'
 import { paiseToDecimalRupees } from '~/lib/money'
 import { savesData } from '~/lib/save-data'
@@ -215,7 +215,6 @@ type StructuredDataProps = {
  * the catalogue's, so the listing can never disagree with the pricing page.
  */
 function LabStructuredData({ siteUrl, offers }: StructuredDataProps) {
-  const nonce = useNonce()
   const data = {
     '@context': 'https://schema.org',
     '@type': 'SportsActivityLocation',
@@ -240,8 +239,5 @@ function LabStructuredData({ siteUrl, offers }: StructuredDataProps) {
       })),
     },
   }
-  // "<" escaped so no text in the data can close the script element early. The nonce exists only
-  // in the server render (the browser hides it), hence the hydration warning is suppressed.
-  const json = JSON.stringify(data).replace(/</g, '\\u003c')
-  return <script type="application/ld+json" nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: json }} />
+  return <StructuredData data={data} />
 }

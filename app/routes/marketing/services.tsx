@@ -149,6 +149,13 @@ export default function Services({ loaderData }: Route.ComponentProps) {
         />
       </div>
       <SampleAnalysisLink shown={sampleAnalysis} className="container-page pb-12 text-center" />
+      <p className="container-page pb-12 text-center text-muted">
+        Away from Bangalore? The lab also films at pools in other cities for a day or two:{' '}
+        <Link to={href('/analysis-days')} className="link">
+          analysis days near you
+        </Link>
+        .
+      </p>
 
       <section aria-labelledby="audience-heading" className="bg-brand-50 py-16 sm:py-20">
         <div className="container-page">
