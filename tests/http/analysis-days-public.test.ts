@@ -7,7 +7,7 @@ import { ANALYSIS_DAY_HOST_LINK, privateLinkPath } from '~/lib/private-links.ser
 import { closeAnalysisDay, createAnalysisDay } from '~/modules/booking/analysis-days.server'
 import { analysisDayForm, publishedDay, readyVenue } from '../support/analysis-days'
 import { between, textOf } from '../support/page-text'
-import { decodeHtml, fieldState, groupState, Visitor } from '../support/visitor'
+import { decodeHtml, fieldState, groupState, lettersFor, Visitor } from '../support/visitor'
 import { useTestSite } from '../support/site'
 
 // The public pages of analysis days, over HTTP as a browser without JavaScript uses them: the list
@@ -66,8 +66,7 @@ let parents = 0
 /** The booking form as a family fills it in, each time another parent's name and address. */
 function bookingForm(slot: string, over: Record<string, string> = {}) {
   parents += 1
-  const letters = String.fromCharCode(64 + parents)
-  return { name: `Parent ${letters}`, email: `parent${parents}@example.com`, phone: '', whoSwims: 'myself', slot, intent: 'book', website_url: '', ...over }
+  return { name: `Parent ${lettersFor(parents)}`, email: `parent${parents}@example.com`, phone: '', whoSwims: 'myself', slot, intent: 'book', website_url: '', ...over }
 }
 
 /** The schema.org data of a page, parsed. */
@@ -307,7 +306,7 @@ describe('before the public release', () => {
     expect(host.headers.get('Referrer-Policy')).toBe('no-referrer')
     expect(host.html).toContain('<meta name="robots" content="noindex"/>')
     // The form is sent to the link itself, so the key comes with it.
-    const action = decodeHtml(/<form[^>]*method="post"[^>]*action="([^"]+)"/.exec(host.html)?.[1] ?? '')
+    const action = decodeHtml(/<form[^>]*action="(\/analysis-days\/[^"]+)" method="post"/.exec(host.html)?.[1] ?? '')
     expect(action).toBe(hostLink)
 
     for (const start of ['09:00', '09:20']) {

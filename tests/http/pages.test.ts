@@ -36,6 +36,14 @@ describe('every public page', () => {
     expect(html).toContain('<html lang="en-IN">')
   })
 
+  it('/analysis-days, with no analysis day planned, says so and points to the lab’s own booking', async () => {
+    const html = await (await get('/analysis-days')).text()
+    expect(html).toContain(`<link rel="canonical" href="${SITE_URL}/analysis-days"/>`)
+    expect(html).toContain('The lab has no analysis day away from Bangalore planned yet.')
+    expect(html).toMatch(/<a[^>]*href="\/booking"[^>]*>Book a session in Bangalore<\/a>/)
+    expect(html.match(/<h1[\s>]/g)).toHaveLength(1)
+  })
+
   it('the pages have distinct titles', async () => {
     const titles = await Promise.all(PUBLIC_PAGES.map(async (page) => /<title>([^<]*)<\/title>/.exec(await (await get(page.path)).text())?.[1]))
     expect(new Set(titles).size).toBe(PUBLIC_PAGES.length)
@@ -126,6 +134,7 @@ describe('search engines', () => {
     for (const page of PUBLIC_PAGES) expect(xml).toContain(`<loc>${SITE_URL}${page.path}</loc>`)
     // The one place to buy a single session.
     expect(xml).toContain(`<loc>${SITE_URL}/booking</loc>`)
+    expect(xml).toContain(`<loc>${SITE_URL}/analysis-days</loc>`)
   })
 
   it('the social card image every page names exists', async () => {
