@@ -29,6 +29,7 @@ import {
   isoWeekday,
   labDateParts,
   labInstant,
+  labIsoDateTime,
   labToday,
   monthBounds,
   secondsBetween,
@@ -210,6 +211,14 @@ describe('instants as the lab clock shows them', () => {
     expect(formatLabDateThenTime(afternoon)).toBe('8 August 2027, 3:45 PM IST')
     expect(formatLabDateTime(pastMidnight)).toBe('1:30 AM IST on 9 August 2027')
     expect(formatLabDateThenTime(pastMidnight)).toBe('9 August 2027, 1:30 AM IST')
+  })
+
+  it('writes a lab date and time, or an instant, in ISO 8601 with the lab’s offset, as schema.org reads them', () => {
+    expect(labIsoDateTime('2030-12-07', '09:00')).toBe('2030-12-07T09:00:00+05:30')
+    expect(labIsoDateTime('2030-12-07', '17:30:00')).toBe('2030-12-07T17:30:00+05:30')
+    // 20:00 UTC is already the next day at the lab.
+    expect(labIsoDateTime(new Date('2030-12-06T20:00:00Z'))).toBe('2030-12-07T01:30:00+05:30')
+    expect(new Date(labIsoDateTime(labInstant('2030-12-07', '07:00'))).getTime()).toBe(labInstant('2030-12-07', '07:00').getTime())
   })
 
   it('names the last lab day before an instant', () => {

@@ -1,11 +1,11 @@
 import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
-import { useDatabase, type Db } from '~/db/client.server'
-import { analysisDays, promoCodes, users, venues } from '~/db/schema'
+import type { Db } from '~/db/client.server'
+import { analysisDays, promoCodes, venues } from '~/db/schema'
 import { addDays, addMinutes, formatLabDateTime, labInstant, labToday } from '~/lib/lab-time'
 import { ANALYSIS_DAY_HOST_LINK, privateLinkPath } from '~/lib/private-links.server'
 import { closeAnalysisDay, createAnalysisDay } from '~/modules/booking/analysis-days.server'
-import { analysisDayForm, publishedDay, readyVenue } from '../support/analysis-days'
+import { analysisDayForm, publishedDay, readyVenue, seedAnalysisDays } from '../support/analysis-days'
 import { between, textOf } from '../support/page-text'
 import { decodeHtml, fieldState, groupState, lettersFor, Visitor } from '../support/visitor'
 import { useTestSite } from '../support/site'
@@ -30,22 +30,18 @@ const site = useTestSite(
   {},
   {
     async prepare(db, installation) {
-      const [organiser] = await db.insert(users).values({ name: 'Organiser', email: 'organiser@lab.example', passwordHash: 'x', isAdmin: true, isVerified: true }).returning({ id: users.id, email: users.email })
       const now = new Date()
-      useDatabase(installation.database)
-      try {
-        ids.pune = (await publishedDay(organiser!, PUNE_DAY, now, {}, 'Balewadi Aquatics')).dayId
+      await seedAnalysisDays(db, installation, async (organiser) => {
+        ids.pune = (await publishedDay(organiser, PUNE_DAY, now, {}, 'Balewadi Aquatics')).dayId
         // One slot only, at a pool in another city.
-        ids.mysuru = (await publishedDay(organiser!, MYSURU_DAY, now, { startTime: '09:00', endTime: '09:30', slotMinutes: 30, hostSeats: 0, price: 1_200_00 }, 'Chamundi Pool')).dayId
-        await db.update(venues).set({ city: 'Mysuru', address: 'Chamundi Vihar Stadium' }).where(eq(venues.name, 'Chamundi Pool'))
-        ids.hosted = (await publishedDay(organiser!, HOSTED_DAY, now, { hostSeats: 2 }, 'Kothrud Pool')).dayId
-        ids.unpublished = await createAnalysisDay(organiser!, analysisDayForm(await readyVenue(organiser!, UNPUBLISHED_DAY, now, 'Baner Pool'), UNPUBLISHED_DAY), now)
-        ids.closed = (await publishedDay(organiser!, CLOSED_DAY, now, {}, 'Aundh Pool')).dayId
-        await closeAnalysisDay(organiser!, ids.closed, now)
+        ids.mysuru = (await publishedDay(organiser, MYSURU_DAY, now, { startTime: '09:00', endTime: '09:30', slotMinutes: 30, hostSeats: 0, price: 1_200_00 }, 'Chamundi Pool')).dayId
+        ids.hosted = (await publishedDay(organiser, HOSTED_DAY, now, { hostSeats: 2 }, 'Kothrud Pool')).dayId
+        ids.unpublished = await createAnalysisDay(organiser, analysisDayForm(await readyVenue(organiser, UNPUBLISHED_DAY, now, 'Baner Pool'), UNPUBLISHED_DAY), now)
+        ids.closed = (await publishedDay(organiser, CLOSED_DAY, now, {}, 'Aundh Pool')).dayId
+        await closeAnalysisDay(organiser, ids.closed, now)
         hostLink = await privateLinkPath(ANALYSIS_DAY_HOST_LINK, ids.hosted)
-      } finally {
-        useDatabase(undefined)
-      }
+      })
+      await db.update(venues).set({ city: 'Mysuru', address: 'Chamundi Vihar Stadium' }).where(eq(venues.name, 'Chamundi Pool'))
       // Released a minute ago: everyone books.
       await released(db, [ids.pune, ids.mysuru], addMinutes(now, -1))
       await db.insert(promoCodes).values([

@@ -1,5 +1,5 @@
-import { db } from '~/db/client.server'
-import { kits } from '~/db/schema'
+import { db, useDatabase, type Database, type Db } from '~/db/client.server'
+import { kits, users } from '~/db/schema'
 import type { Actor } from '~/modules/audit/audit.server'
 import type { AnalysisDayInput } from '~/modules/booking/analysis-day-schemas'
 import { createAnalysisDay, publishAnalysisDay } from '~/modules/booking/analysis-days.server'
@@ -50,4 +50,18 @@ export async function publishedDay(actor: Actor & { id: number }, date: string, 
   const dayId = await createAnalysisDay(actor, analysisDayForm(venueId, date, over), now)
   await publishAnalysisDay(actor, dayId, now)
   return { venueId, dayId }
+}
+
+/**
+ * Analysis days written to a test site's database before the site starts (its `prepare`): `seed` is
+ * given an organiser (a staff account of its own) and calls the site's own functions on that database.
+ */
+export async function seedAnalysisDays<T>(siteDb: Db, installation: { database: Database }, seed: (organiser: Actor & { id: number }) => Promise<T>): Promise<T> {
+  const [organiser] = await siteDb.insert(users).values({ name: 'Organiser', email: 'organiser@lab.example', passwordHash: 'x', isAdmin: true, isVerified: true }).returning({ id: users.id, email: users.email })
+  useDatabase(installation.database)
+  try {
+    return await seed(organiser!)
+  } finally {
+    useDatabase(undefined)
+  }
 }

@@ -264,7 +264,7 @@ export default function AnalysisDay({ loaderData, actionData }: Route.ComponentP
         </h1>
         {day.productDescription && <p className="mt-3 text-lg text-muted">{day.productDescription}</p>}
 
-        <dl className="card mt-6 grid gap-x-6 gap-y-3 p-6 shadow-sm sm:grid-cols-[auto_1fr]">
+        <dl className="card mt-6 space-y-3 p-4 shadow-sm sm:p-6">
           <DayDetail term="Dates">{day.dates}</DayDetail>
           <DayDetail term="Hours">{day.hours}</DayDetail>
           <DayDetail term="Venue">
@@ -289,7 +289,7 @@ export default function AnalysisDay({ loaderData, actionData }: Route.ComponentP
           </p>
         )}
 
-        <div className="card mt-6 p-6 shadow-sm sm:p-8">
+        <div className="card mt-6 p-4 shadow-sm sm:p-8">
           {closed ? <Closed message={closed} /> : <BookingForm loaderData={loaderData} actionData={actionData} />}
         </div>
       </div>
@@ -297,12 +297,13 @@ export default function AnalysisDay({ loaderData, actionData }: Route.ComponentP
   )
 }
 
+/** One detail of the day: its name above it on a phone, beside it from a tablet's width on. */
 function DayDetail({ term, children }: { term: string; children: ReactNode }) {
   return (
-    <>
+    <div className="sm:grid sm:grid-cols-[9rem_1fr] sm:gap-x-6">
       <dt className="font-semibold text-ink">{term}</dt>
       <dd className="min-w-0 text-ink [overflow-wrap:anywhere]">{children}</dd>
-    </>
+    </div>
   )
 }
 
@@ -360,8 +361,8 @@ function BookingForm({ loaderData, actionData }: Pick<Route.ComponentProps, 'loa
                   <label key={key} className={`flex min-h-12 items-center gap-2 rounded-lg border-2 px-3 py-2 ${free ? 'border-slate-300 has-[:checked]:border-brand-700 has-[:checked]:bg-brand-50' : 'border-slate-200 bg-slate-50 text-slate-600'}`}>
                     <input {...props} disabled={!free} className="h-5 w-5 shrink-0 accent-brand-700" />
                     <span>
-                      <span className="block font-semibold">{slot.start}</span>
-                      <span className="block text-xs">to {slot.end}</span>
+                      <span className="block font-semibold whitespace-nowrap">{slot.start}</span>
+                      <span className="block text-xs whitespace-nowrap">to {slot.end}</span>
                       {!free && <span className="block text-xs font-semibold">{slot.state === 'full' ? 'Full' : 'Already begun'}</span>}
                     </span>
                   </label>

@@ -1,0 +1,155 @@
+import type { Page } from 'playwright-core'
+import { eq } from 'drizzle-orm'
+import { describe, expect, it } from 'vitest'
+import { analysisDays, venues } from '~/db/schema'
+import { addDays, addMinutes, addSeconds, labDateParts, labToday } from '~/lib/lab-time'
+import { ANALYSIS_DAY_HOST_LINK, privateLinkPath } from '~/lib/private-links.server'
+import { publishedDay, seedAnalysisDays } from '../support/analysis-days'
+import { DESKTOP, expectNoAxeViolations, expectNoSidewaysScroll, PHONE, useBrowser, watchPageErrors } from '../support/browser'
+import { useTestSite } from '../support/site'
+
+// Analysis days away from the lab in a real browser, at a phone's and a desktop's size: the host club
+// books its kept seat through its private link before the public release and pays; once the release
+// has come, a parent finds the day on the list, picks a slot, pays through the sandbox gateway and
+// sees the booking confirmed; and a browser without JavaScript books all the same.
+
+const browser = useBrowser()
+
+const HOSTED_DAY = addDays(labToday(), 8)
+const OPEN_DAY = addDays(labToday(), 9)
+/** How long after the site's data is written the hosted day opens to everyone: the host books before it. */
+const RELEASE_AFTER_SECONDS = 100
+
+const ids = { hosted: 0, open: 0 }
+let hostLink = ''
+
+const site = useTestSite(
+  {},
+  {
+    async prepare(db, installation) {
+      const now = new Date()
+      await seedAnalysisDays(db, installation, async (organiser) => {
+        const soon = labDateParts(addMinutes(now, 5))
+        ids.hosted = (await publishedDay(organiser, HOSTED_DAY, now, { hostSeats: 1, releaseDate: soon.date, releaseTime: soon.time }, 'Balewadi Aquatics')).dayId
+        ids.open = (await publishedDay(organiser, OPEN_DAY, now, {}, 'Chamundi Pool')).dayId
+        hostLink = await privateLinkPath(ANALYSIS_DAY_HOST_LINK, ids.hosted)
+      })
+      await db.update(venues).set({ city: 'Mysuru', address: 'Chamundi Vihar Stadium' }).where(eq(venues.name, 'Chamundi Pool'))
+      // The release, to the second: soon enough to wait for, late enough for the host to book first.
+      await db.update(analysisDays).set({ releaseAt: addSeconds(now, RELEASE_AFTER_SECONDS) }).where(eq(analysisDays.id, ids.hosted))
+      await db.update(analysisDays).set({ releaseAt: addMinutes(now, -1) }).where(eq(analysisDays.id, ids.open))
+    },
+  },
+)
+
+/** The booking form's details as a family fills them in. */
+async function fillDetails(page: Page, { slot, name, email }: { slot: string; name: string; email: string }) {
+  await page.getByRole('radio', { name: new RegExp(`^${slot} to `) }).check()
+  await page.getByLabel('Full Name').fill(name)
+  await page.getByLabel('Email').fill(email)
+}
+
+/** Pays on the sandbox gateway's page and waits for the confirmed booking. */
+async function payAndConfirm(page: Page) {
+  await page.waitForURL(/\/sandbox-gateway\/checkout\//)
+  await page.getByRole('button', { name: /test success/ }).click()
+  await page.waitForURL(/\/booking\?step=3/)
+  await expect.poll(() => page.getByRole('heading', { name: 'Booking Confirmed!' }).isVisible(), { timeout: 20_000 }).toBe(true)
+}
+
+describe('analysis days in the browser', () => {
+  it('the host club books its kept seat through its private link before the release, on a phone', async () => {
+    const context = await browser.context(site.url, PHONE)
+    const page = await context.newPage()
+    const errors = watchPageErrors(page)
+    await page.goto(hostLink)
+    await expect.poll(() => page.getByText('Booking for Pune Swim Club: 1 of 1 seats kept for you are left.').isVisible()).toBe(true)
+    expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe('Competition Race Analysis at Balewadi Aquatics')
+    await expectNoAxeViolations(page)
+    await expectNoSidewaysScroll(page)
+    await fillDetails(page, { slot: '9:00 AM', name: 'Meera Kulkarni', email: 'meera@puneswim.example' })
+    await page.getByRole('button', { name: 'Book and pay' }).click()
+    await payAndConfirm(page)
+    expect(await page.locator('main').innerText()).toMatch(/Date and time\s+\w+, \d+ \w+ \d{4}, 9:00 AM - 9:20 AM/)
+    await page.goto(hostLink)
+    await expect.poll(() => page.getByText('Booking for Pune Swim Club: 0 of 1 seats kept for you are left.', { exact: false }).isVisible()).toBe(true)
+    expect(errors).toEqual([])
+    await context.close()
+  })
+
+  it('the list and a day’s page read well at both sizes, and a day not released yet says when it opens', async () => {
+    for (const viewport of [PHONE, DESKTOP]) {
+      const context = await browser.context(site.url, viewport)
+      const page = await context.newPage()
+      const errors = watchPageErrors(page)
+      await page.goto('/analysis-days')
+      expect(await page.getByRole('heading', { level: 2 }).allInnerTexts()).toEqual(expect.arrayContaining(['Mysuru', 'Pune']))
+      await expectNoAxeViolations(page)
+      await expectNoSidewaysScroll(page)
+      await page.goto(`/analysis-days/${ids.hosted}`)
+      expect(await page.getByRole('status').innerText()).toMatch(/^Booking opens to everyone at \d+:\d\d [AP]M IST on /)
+      expect(await page.getByRole('radio').count()).toBe(0)
+      await expectNoAxeViolations(page)
+      await page.goto(`/analysis-days/${ids.open}`)
+      await expectNoAxeViolations(page)
+      await expectNoSidewaysScroll(page)
+      expect(errors).toEqual([])
+      await context.close()
+    }
+  })
+
+  it('without JavaScript, the booking form is sent and leads to the gateway', async () => {
+    const context = await browser.context(site.url, PHONE, { javaScriptEnabled: false })
+    const page = await context.newPage()
+    await page.goto(`/analysis-days/${ids.open}`)
+    await page.getByRole('button', { name: 'Book and pay' }).click()
+    await page.waitForLoadState()
+    // Sent empty, the form comes back with the messages next to its fields.
+    expect(await page.getByText('Please choose a time slot.').count()).toBe(1)
+    expect(await page.getByLabel('Full Name').getAttribute('aria-invalid')).toBe('true')
+    await fillDetails(page, { slot: '10:00 AM', name: 'Ravi Menon', email: 'ravi.menon@example.com' })
+    await page.getByRole('button', { name: 'Book and pay' }).click()
+    await page.waitForURL(/\/sandbox-gateway\/checkout\//)
+    expect(await page.locator('body').innerText()).toContain('₹1,500.00')
+    await context.close()
+  })
+
+  it('once released, a parent finds the day on the list, picks a slot, pays and sees the booking confirmed, on a desktop', async () => {
+    const context = await browser.context(site.url, DESKTOP)
+    const page = await context.newPage()
+    const errors = watchPageErrors(page)
+    // The release comes at its time: until then the page says when.
+    await expect
+      .poll(
+        async () => {
+          await page.goto(`/analysis-days/${ids.hosted}`)
+          return page.getByRole('button', { name: 'Book and pay' }).count()
+        },
+        { timeout: (RELEASE_AFTER_SECONDS + 60) * 1000, interval: 5000 },
+      )
+      .toBe(1)
+    await page.goto('/analysis-days')
+    await page.getByRole('link', { name: /^See the slots and book\s*: Competition Race Analysis at Balewadi Aquatics,/ }).click()
+    await page.waitForURL(`**/analysis-days/${ids.hosted}`)
+    // The host's slot is sold.
+    expect(await page.getByRole('radio', { name: /^9:00 AM to 9:20 AM Full/ }).isDisabled()).toBe(true)
+    await expectNoAxeViolations(page)
+    await page.getByRole('radio', { name: /^9:20 AM to / }).check()
+    await page.getByLabel('Full Name').fill('Kavya Nair')
+    await page.getByLabel('Email').fill('kavya@example.com')
+    await page.getByRole('radio', { name: 'Someone else' }).check()
+    await page.getByLabel("Swimmer's name").fill('Anika Nair')
+    await page.getByLabel("Swimmer's age").fill('11')
+    // Under 18: the parent's declaration, asked for before anything is held.
+    await page.getByRole('button', { name: 'Book and pay' }).click()
+    await expect.poll(() => page.getByText("Please confirm that you are the swimmer's parent or guardian and agree to the Privacy Policy").isVisible()).toBe(true)
+    await expectNoAxeViolations(page)
+    await page.getByRole('checkbox', { name: /parent or legal guardian/ }).check()
+    await page.getByRole('button', { name: 'Book and pay' }).click()
+    await payAndConfirm(page)
+    expect(await page.locator('main').innerText()).toMatch(/Swimmer\s+Anika Nair[^]*9:20 AM - 9:40 AM/)
+    await expectNoAxeViolations(page)
+    expect(errors).toEqual([])
+    await context.close()
+  }, (RELEASE_AFTER_SECONDS + 120) * 1000)
+})
