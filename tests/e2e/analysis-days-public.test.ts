@@ -49,11 +49,19 @@ async function fillDetails(page: Page, { slot, name, email }: { slot: string; na
   await page.getByLabel('Email').fill(email)
 }
 
-/** Pays on the sandbox gateway's page and waits for the confirmed booking. */
-async function payAndConfirm(page: Page) {
+/**
+ * Pays on the sandbox gateway's page and comes back to the booking's status page. Every journey
+ * here pays: the browsers share one address, whose unpaid holds the site limits.
+ */
+async function pay(page: Page) {
   await page.waitForURL(/\/sandbox-gateway\/checkout\//)
   await page.getByRole('button', { name: /test success/ }).click()
   await page.waitForURL(/\/booking\?step=3/)
+}
+
+/** Pays, then waits for the booking confirmed. */
+async function payAndConfirm(page: Page) {
+  await pay(page)
   await expect.poll(() => page.getByRole('heading', { name: 'Booking Confirmed!' }).isVisible(), { timeout: 20_000 }).toBe(true)
 }
 
@@ -111,7 +119,37 @@ describe('analysis days in the browser', () => {
     await page.getByRole('button', { name: 'Book and pay' }).click()
     await page.waitForURL(/\/sandbox-gateway\/checkout\//)
     expect(await page.locator('body').innerText()).toContain('₹1,500.00')
+    await pay(page)
     await context.close()
+  })
+
+  it('a slot taken while a parent was deciding is refused next to the slots, which are read again and show it Full', async () => {
+    const deciding = await browser.context(site.url, PHONE)
+    const page = await deciding.newPage()
+    const errors = watchPageErrors(page)
+    await page.goto(`/analysis-days/${ids.open}`)
+    await fillDetails(page, { slot: '11:00 AM', name: 'Asha Rao', email: 'asha.rao@example.com' })
+    // Meanwhile another family books that slot and goes to pay.
+    const quicker = await browser.context(site.url, DESKTOP)
+    const other = await quicker.newPage()
+    await other.goto(`/analysis-days/${ids.open}`)
+    await fillDetails(other, { slot: '11:00 AM', name: 'Nikhil Das', email: 'nikhil.das@example.com' })
+    await other.getByRole('button', { name: 'Book and pay' }).click()
+    await pay(other)
+    await quicker.close()
+
+    await page.getByRole('button', { name: 'Book and pay' }).click()
+    await expect.poll(() => page.getByText('Sorry, that slot was taken while you were deciding. Please choose another.').isVisible()).toBe(true)
+    expect(await page.getByRole('radio', { name: /^11:00 AM to 11:20 AM Full/ }).isDisabled()).toBe(true)
+    expect(await page.getByLabel('Full Name').inputValue()).toBe('Asha Rao')
+    await expectNoAxeViolations(page)
+    // Another slot, and on to pay.
+    await page.getByRole('radio', { name: /^11:20 AM to / }).check()
+    await page.getByRole('button', { name: 'Book and pay' }).click()
+    await pay(page)
+    // The refusal is the page's answer (409), not a fault of the page.
+    expect(errors.filter((error) => !error.includes('409'))).toEqual([])
+    await deciding.close()
   })
 
   it('once released, a parent finds the day on the list, picks a slot, pays and sees the booking confirmed, on a desktop', async () => {

@@ -195,6 +195,18 @@ describe('booking a slot', () => {
     expect(textOf(page)).toContain('Seats left 23 seats left')
   })
 
+  it('fills in a signed-in customer’s details and offers their swimmers, and books for the one chosen', async () => {
+    const customer = await site.customer('Deepa Menon')
+    const page = await customer.get(dayPath(ids.pune))
+    expect(decodeHtml(page.html)).toMatch(/<input[^>]*name="name"[^>]*value="Deepa Menon"/)
+    expect(decodeHtml(page.html)).toMatch(/<input[^>]*name="email"[^>]*value="deepamenon@example.com"/)
+    const swimmer = /<input[^>]*name="whoSwims" checked="" value="(\d+)"/.exec(page.html)?.[1]
+    expect(swimmer, 'the account’s swimmer, chosen for them').toBeDefined()
+    const booked = await customer.post(dayPath(ids.pune), bookingForm(`${PUNE_DAY}|14:00`, { name: 'Deepa Menon', email: 'deepamenon@example.com', whoSwims: swimmer! }))
+    expect(booked.status).toBe(302)
+    expect(textOf((await customer.get('/my-bookings')).html)).toContain('Competition Race Analysis')
+  })
+
   it('sells a slot once: the second family is told next to the slot, with the form as they sent it and the slot shown Full', async () => {
     const first = await new Visitor(site.url).post(dayPath(ids.pune), bookingForm(`${PUNE_DAY}|09:00`))
     expect(first.status).toBe(302)

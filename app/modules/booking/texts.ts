@@ -1,4 +1,5 @@
 import { formatTimeRange, formatWeekdayDate } from '~/lib/lab-time'
+import { formatCount } from '~/lib/money'
 
 /** What every customer should know before a session (the slot page, the payment page, e-mails). */
 export const IMPORTANT_INFORMATION = [
@@ -47,4 +48,9 @@ export function swimmerAndBooker({ swimmerName, customerName }: { swimmerName: s
 /** A booking's days as every page, e-mail and receipt lists them: "Day 2" (or "Date" for a one-day session) with its date and times. */
 export function bookingDayLines(days: ReadonlyArray<{ dayNumber: number; date: string; start: string; end: string }>) {
   return days.map((day) => ({ label: days.length > 1 ? `Day ${day.dayNumber}` : 'Date', value: `${formatWeekdayDate(day.date)}, ${formatTimeRange(day.start, day.end)}` }))
+}
+
+/** An analysis day's seats left as its public pages show them: "24 seats left", "1 seat left", "Full". */
+export function seatsLeftText(seats: number) {
+  return seats === 0 ? 'Full' : `${formatCount(seats)} ${seats === 1 ? 'seat' : 'seats'} left`
 }

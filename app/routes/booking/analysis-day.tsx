@@ -12,7 +12,7 @@ import { config } from '~/config.server'
 import { analysisDayLink } from '~/lib/links'
 import { formatClockTime, formatLabDateTime, formatTimeRange, formatWeekdayDate, labIsoDateTime } from '~/lib/lab-time'
 import { logger } from '~/lib/logger.server'
-import { formatCount, paiseToDecimalRupees } from '~/lib/money'
+import { paiseToDecimalRupees } from '~/lib/money'
 import { BOOKING_STATUS_LINK, INVALID_LINK, privateLinkUrl } from '~/lib/private-links.server'
 import { rowId } from '~/lib/row-id'
 import { PRODUCT_NAME, pageMeta } from '~/lib/seo'
@@ -21,6 +21,7 @@ import { AnalysisDayBookingSchema } from '~/modules/booking/analysis-day-schemas
 import { describeDates, hostSeatsOf, NotYetReleasedError, publicAnalysisDay, type PublicAnalysisDay } from '~/modules/booking/analysis-days.server'
 import { AlreadyBookedError, SlotUnavailableError } from '~/modules/booking/holds.server'
 import { MISSING_INFORMATION } from '~/modules/booking/fields'
+import { seatsLeftText } from '~/modules/booking/texts'
 import { checkout } from '~/modules/payments/checkout.server'
 import { getUser } from '~/web/auth.server'
 import { bookingDetailsForm } from '~/web/booking/booking-details.server'
@@ -105,7 +106,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
         hours: formatTimeRange(day.startTime, day.endTime),
         price: day.price,
         whatToBring: day.whatToBring.trim() || null,
-        seatsLeft: day.seatsLeft === 0 ? 'Full' : seatsText(day.seatsLeft),
+        seatsLeft: seatsLeftText(day.seatsLeft),
       },
       host,
       // What the booking part of the page shows: the form, or why there is none.
@@ -121,8 +122,6 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     { headers: host ? HOST_LINK_HEADERS : {} },
   )
 }
-
-const seatsText = (seats: number) => `${formatCount(seats)} ${seats === 1 ? 'seat' : 'seats'} left`
 
 /** The form while a slot can be booked through this address; otherwise what is said instead. */
 function bookingState(day: PublicAnalysisDay, host: boolean, available: boolean): { open: true } | { open: false; message: string } {

@@ -2,9 +2,9 @@ import { href, Link } from 'react-router'
 import type { Route } from './+types/analysis-days'
 import { analysisDayLink } from '~/lib/links'
 import { formatLabDateTime, formatTimeRange } from '~/lib/lab-time'
-import { formatCount } from '~/lib/money'
 import { pageMeta } from '~/lib/seo'
 import { describeDates, publicAnalysisDays } from '~/modules/booking/analysis-days.server'
+import { seatsLeftText } from '~/modules/booking/texts'
 
 // Every analysis day to come away from the lab, by city: where the lab takes its kit, when, what a
 // slot costs and how many are left, each leading to its page where a slot is booked.
@@ -38,7 +38,7 @@ function cardOf(day: Awaited<ReturnType<typeof publicAnalysisDays>>[number]) {
     dates: describeDates(day),
     hours: formatTimeRange(day.startTime, day.endTime),
     price: day.price,
-    seats: day.seatsLeft === 0 ? 'Full' : `${formatCount(day.seatsLeft)} ${day.seatsLeft === 1 ? 'seat' : 'seats'} left`,
+    seats: seatsLeftText(day.seatsLeft),
     opens: day.opensLater ? `Opens to everyone at ${formatLabDateTime(day.releaseAt)}` : null,
   }
 }
