@@ -3,14 +3,14 @@ import fc from 'fast-check'
 import { createCookie } from 'react-router'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
-import { addDays, labToday } from '~/lib/lab-time'
+import { addDays, addMinutes, labToday } from '~/lib/lab-time'
 import { BOOKABLE_DATE_MESSAGE } from '~/modules/booking/schemas'
 import { DATE_RANGE_MESSAGE } from '~/modules/forms/fields'
-import { bookingDays, bookings, users } from '~/db/schema'
+import { analysisDays, bookingDays, bookings, users } from '~/db/schema'
 import { GUEST_BOOKING_LINK, privateLinkPath } from '~/lib/private-links.server'
 import { insertSwimmer } from '~/modules/swimmers/swimmers.server'
 import { swimmerInput } from '../../tests/support/accounts'
-import { analysisDayForm, readyVenue } from '../../tests/support/analysis-days'
+import { analysisDayForm, publishedDay, readyVenue } from '../../tests/support/analysis-days'
 import { createAnalysisDay } from '~/modules/booking/analysis-days.server'
 import { hashPassword } from '~/modules/accounts/passwords.server'
 import { anyValue, hostileQuery, hostileSegment, invalidSubmission, MALFORMED_BODIES, OUT_OF_RANGE_DATES, OUT_OF_RANGE_MONTHS, randomSubmission, type FormSpec } from '../../tests/support/hostile-input'
@@ -44,6 +44,7 @@ import * as adminPromoCodes from './admin/promo-codes'
 import * as adminWindow from './admin/window'
 import * as adminAnalysisDay from './admin/analysis-day'
 import * as adminAnalysisDays from './admin/analysis-days'
+import * as analysisDay from './booking/analysis-day'
 import * as adminKits from './admin/kits'
 import * as adminVenue from './admin/venue'
 import * as adminVenues from './admin/venues'
@@ -433,6 +434,20 @@ describe('every form refuses malformed input cleanly', () => {
       fc.asyncProperty(invalidSubmission(spec), async (submission) => void (await expectRefusedCleanly(adminAnalysisDay.action, () => formRequest(`/admin/analysis-days/${dayId}`, 'admin', submission), { dayId }))),
       { numRuns: RUNS },
     )
+  })
+})
+
+describe('the booking form of an analysis day refuses malformed input cleanly', () => {
+  it('holds no seat for it, whatever is sent', async () => {
+    const [staff] = await db().select({ id: users.id, email: users.email }).from(users).where(eq(users.email, 'hostile.staff@lab.example'))
+    const now = new Date()
+    const { dayId } = await publishedDay(staff!, future, now, { releaseDate: addDays(future, -3) })
+    await db().update(analysisDays).set({ releaseAt: addMinutes(now, -1) }).where(eq(analysisDays.id, dayId))
+    const spec: FormSpec = { valid: { name: 'Kavya Nair', email: 'kavya@example.com', phone: '', whoSwims: 'myself', slot: `${future}|09:00`, notes: '' }, strict: { name: 'name', email: 'email', slot: 'choice' }, fixed: { intent: 'book' } }
+    const send = (submission: URLSearchParams) => expectRefusedCleanly(analysisDay.action, () => formRequest(`/analysis-days/${dayId}`, 'guest', submission), { dayId: String(dayId) })
+    // The day is there to book: a form without a name is refused by its form, not as a page not found.
+    expect((await send(new URLSearchParams({ ...spec.valid, ...spec.fixed, name: '' }))).status).toBe(400)
+    await fc.assert(fc.asyncProperty(invalidSubmission(spec), async (submission) => void (await send(submission))), { numRuns: RUNS })
   })
 })
 
