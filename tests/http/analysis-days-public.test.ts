@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest'
 import type { Db } from '~/db/client.server'
 import { analysisDays, promoCodes, venues } from '~/db/schema'
 import { addDays, addMinutes, formatLabDateTime, labInstant, labToday } from '~/lib/lab-time'
-import { ANALYSIS_DAY_HOST_LINK, privateLinkPath } from '~/lib/private-links.server'
 import { closeAnalysisDay, createAnalysisDay } from '~/modules/booking/analysis-days.server'
 import { analysisDayForm, publishedDay, readyVenue, seedAnalysisDays } from '../support/analysis-days'
 import { between, textOf } from '../support/page-text'
@@ -24,7 +23,6 @@ const CLOSED_DAY = addDays(labToday(), 13)
 const HOSTED_RELEASE = labInstant(HOSTED_DAY, '07:00')
 
 const ids = { pune: 0, mysuru: 0, hosted: 0, unpublished: 0, closed: 0 }
-let hostLink = ''
 
 const site = useTestSite(
   {},
@@ -39,7 +37,6 @@ const site = useTestSite(
         ids.unpublished = await createAnalysisDay(organiser, analysisDayForm(await readyVenue(organiser, UNPUBLISHED_DAY, now, 'Baner Pool'), UNPUBLISHED_DAY), now)
         ids.closed = (await publishedDay(organiser, CLOSED_DAY, now, {}, 'Aundh Pool')).dayId
         await closeAnalysisDay(organiser, ids.closed, now)
-        hostLink = await privateLinkPath(ANALYSIS_DAY_HOST_LINK, ids.hosted)
       })
       await db.update(venues).set({ city: 'Mysuru', address: 'Chamundi Vihar Stadium' }).where(eq(venues.name, 'Chamundi Pool'))
       // Released a minute ago: everyone books.
@@ -57,6 +54,18 @@ async function released(db: Db, dayIds: number[], at: Date) {
 }
 
 const dayPath = (id: number) => `/analysis-days/${id}`
+
+/**
+ * The host's link of a day, as staff copy it from the day's admin page to send to the club (its key
+ * is signed with the site's own secret, which only the site's process holds).
+ */
+async function hostLinkOf(dayId: number) {
+  const page = decodeHtml((await (await site.sharedStaff()).get(`/admin/analysis-days/${dayId}`)).html)
+  const link = /<input id="host-link"[^>]*value="([^"]+)"/.exec(page)?.[1]
+  expect(link, 'the host’s link on the admin page').toBeDefined()
+  const url = new URL(link!)
+  return `${url.pathname}${url.search}`
+}
 
 let parents = 0
 /** The booking form as a family fills it in, each time another parent's name and address. */
@@ -306,6 +315,7 @@ describe('before the public release', () => {
   })
 
   it('books the host club through its link up to its seats, then refuses a stranger reusing the link next to the slot', async () => {
+    const hostLink = await hostLinkOf(ids.hosted)
     const host = await new Visitor(site.url).get(hostLink)
     expect(host.status).toBe(200)
     expect(textOf(host.html)).toContain('Booking for Pune Swim Club: 2 of 2 seats kept for you are left.')
@@ -339,7 +349,7 @@ describe('before the public release', () => {
     const posted = await visitor.post(forged, bookingForm(`${HOSTED_DAY}|10:00`))
     expect(posted.status).toBe(404)
     expect(posted.html).toContain('This link is not valid.')
-    // Another day's key opens no other day.
-    expect((await visitor.get(`${dayPath(ids.pune)}?${new URL(hostLink, site.url).searchParams}`)).status).toBe(404)
+    // A day's key opens no other day.
+    expect((await visitor.get(`${dayPath(ids.pune)}?${new URL(await hostLinkOf(ids.hosted), site.url).searchParams}`)).status).toBe(404)
   })
 })
