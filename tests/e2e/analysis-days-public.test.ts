@@ -18,7 +18,7 @@ const browser = useBrowser()
 const HOSTED_DAY = addDays(labToday(), 8)
 const OPEN_DAY = addDays(labToday(), 9)
 /** How long after the site's data is written the hosted day opens to everyone: the host books before it. */
-const RELEASE_AFTER_SECONDS = 100
+const RELEASE_AFTER_SECONDS = 80
 
 const ids = { hosted: 0, open: 0 }
 let hostLink = ''
