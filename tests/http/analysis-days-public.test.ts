@@ -302,15 +302,16 @@ describe('booking a slot', () => {
 describe('before the public release', () => {
   const opens = `Booking opens to everyone at ${formatLabDateTime(HOSTED_RELEASE)}.`
 
-  it('shows everyone when booking opens, without the form, and refuses a booking sent all the same', async () => {
+  it('shows everyone when booking opens, with the form to fill in, and refuses a booking sent before then next to the slot', async () => {
     const visitor = new Visitor(site.url)
     const page = await visitor.get(dayPath(ids.hosted))
     expect(page.status).toBe(200)
-    expect(textOf(page.html)).toContain(opens)
-    expect(page.html).not.toContain('name="slot"')
-    const refused = await visitor.post(dayPath(ids.hosted), bookingForm(`${HOSTED_DAY}|09:00`))
+    expect(textOf(page.html)).toContain(`${opens} Choose a slot and fill in your details now: from then on, the button books.`)
+    expect(page.html).toContain('name="slot"')
+    const refused = await visitor.post(dayPath(ids.hosted), bookingForm(`${HOSTED_DAY}|09:00`, { name: 'Early Parent' }))
     expect(refused.status).toBe(409)
-    expect(textOf(refused.html)).toContain(opens)
+    expect(groupState(refused.html, 'Time slot')).toEqual({ invalid: true, message: opens })
+    expect(decodeHtml(refused.html)).toContain('value="Early Parent"')
     expect(structuredData(page.html).offers.validFrom).toBe(`${HOSTED_DAY}T07:00:00+05:30`)
   })
 

@@ -112,6 +112,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       // What the booking part of the page shows: the form, or why there is none.
       booking: bookingState(day, host, available),
       hostNotice: hostSeats && hostNoticeOf(hostSeats, day.releaseAt),
+      // Families ready at the release have the form filled in already: it books from that moment.
+      releaseNotice: day.opensLater && !host ? `${new NotYetReleasedError(day.releaseAt).message} Choose a slot and fill in your details now: from then on, the button books.` : null,
       slots: day.dates.map((date) => ({ date: date.date, label: formatWeekdayDate(date.date), slots: date.slots.map(({ start, end, state }) => ({ value: `${date.date}|${start}`, start: formatClockTime(start), end: formatClockTime(end), state })) })),
       constraint: getZodConstraint(AnalysisDayBookingSchema),
       whatsappOptIn: details.whatsappOptIn,
@@ -125,7 +127,6 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 
 /** The form while a slot can be booked through this address; otherwise what is said instead. */
 function bookingState(day: PublicAnalysisDay, host: boolean, available: boolean): { open: true } | { open: false; message: string } {
-  if (day.opensLater && !host) return { open: false, message: new NotYetReleasedError(day.releaseAt).message }
   if (!available) return { open: false, message: day.dates.some((date) => date.slots.some((slot) => slot.state === 'full')) ? SOLD_OUT : 'Booking for this day has closed: its last slot has begun.' }
   return { open: true }
 }
@@ -175,7 +176,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, default
 
 type ActionResult =
   | { kind: 'invalid'; result: SubmissionResult<string[]>; promo: { error: string | null; typed: string | null } }
-  /** Nothing this address can book (not released yet, sold out): the page says so instead of the form. */
+  /** Nothing is left to book: the page says so instead of the form. */
   | { kind: 'closed'; message: string }
 
 /**
@@ -192,7 +193,6 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const day = await publicAnalysisDay(dayId)
   notFoundUnless(day)
   const hostKey = host ? new URL(request.url).searchParams.get('host') : null
-  if (day.opensLater && !host) return data<ActionResult>({ kind: 'closed', message: new NotYetReleasedError(day.releaseAt).message }, { status: 409 })
 
   const typed = typedPromoCode(formData)
   const promo = { error: null, typed: typed?.slice(0, 64) ?? null }
@@ -206,6 +206,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const refused = (status: number, errors: { formErrors?: string[]; fieldErrors?: Record<string, string[]> }, promoError: string | null = null) =>
     data<ActionResult>({ kind: 'invalid', result: submission.reply(errors), promo: { ...promo, error: promoError } }, { status, headers })
 
+  // Sent before the release (the form is shown so that families are ready): said next to the slot, the form kept.
+  if (day.opensLater && !host) return refused(409, { fieldErrors: { slot: [new NotYetReleasedError(day.releaseAt).message] } })
   const [date, start] = details.slot.split('|')
   const slot = day.dates.find((candidate) => candidate.date === date)?.slots.find((candidate) => candidate.start === start)
   if (!slot) return refused(400, { fieldErrors: { slot: [NOT_ON_THE_DAY] } })
@@ -225,7 +227,6 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       if (!again?.dates.some((candidate) => candidate.slots.some((other) => other.state === 'available'))) return data<ActionResult>({ kind: 'closed', message: SOLD_OUT }, { status: 409, headers })
       return refused(409, { fieldErrors: { slot: [SLOT_TAKEN] } })
     }
-    if (refusal.error instanceof NotYetReleasedError) return data<ActionResult>({ kind: 'closed', message: refusal.message }, { status: refusal.status, headers })
     return refused(refusal.status, detailsErrorsOf(refusal))
   }
 
@@ -282,6 +283,11 @@ export default function AnalysisDay({ loaderData, actionData }: Route.ComponentP
           <DayDetail term="Seats left">{day.seatsLeft}</DayDetail>
         </dl>
 
+        {loaderData.releaseNotice && (
+          <p role="status" className="mt-6 rounded-lg border border-brand-300 bg-brand-50 px-4 py-3 font-semibold text-brand-900">
+            {loaderData.releaseNotice}
+          </p>
+        )}
         {loaderData.hostNotice && (
           <p className="mt-6 rounded-lg border border-brand-300 bg-brand-50 px-4 py-3 font-semibold text-brand-900">
             {loaderData.hostNotice}
@@ -306,7 +312,7 @@ function DayDetail({ term, children }: { term: string; children: ReactNode }) {
   )
 }
 
-/** What the page says instead of the form: booking not open yet, or nothing left to book. */
+/** What the page says instead of the form: nothing left to book. */
 function Closed({ message }: { message: string }) {
   return (
     <div>
