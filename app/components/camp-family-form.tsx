@@ -1,7 +1,7 @@
-import { getCollectionProps, getFormProps, type FieldMetadata, type SubmissionResult } from '@conform-to/react'
+import { getFormProps, type FieldMetadata, type SubmissionResult } from '@conform-to/react'
 import { Form, href } from 'react-router'
 import { WhatsAppOptInField } from './whatsapp-opt-in'
-import { AuthCard, CheckboxGroupField, FieldError, FormAlert, HoneypotField, PendingButton, TextField, useLazyValidatedForm, type FieldConstraints } from './form-controls'
+import { AuthCard, CheckboxGroupField, FieldError, FormAlert, HoneypotField, PendingButton, radioProps, TextField, useLazyValidatedForm, type FieldConstraints } from './form-controls'
 import { useHydrated } from '~/web/use-hydrated'
 import { formatWholeRupees, type Discount } from '~/lib/money'
 import { siblingDiscountText, siblingPriceText, swimmerPrices } from '~/modules/camps/sibling-price'
@@ -134,7 +134,10 @@ export function CampAndBatchFields({ camps, campField, batchField }: { camps: Ca
       <fieldset aria-describedby={campField.errors?.length ? campField.errorId : undefined}>
         <legend className="text-sm font-semibold text-ink">Select Camp</legend>
         <div className="mt-2 grid gap-2 sm:grid-cols-2">
-          {getCollectionProps(campField, { type: 'radio', options: camps.map((camp) => camp.code), ariaAttributes: false }).map(({ key, ...props }) => {
+          {radioProps(
+            campField,
+            camps.map((camp) => camp.code),
+          ).map(({ key, ...props }) => {
             const camp = camps.find((candidate) => candidate.code === props.value)!
             return (
               <label key={key} className={`flex min-h-12 items-center gap-3 rounded-lg border-2 px-3 py-2 ${camp.open ? 'border-slate-300 has-[:checked]:border-brand-700 has-[:checked]:bg-brand-50' : 'border-slate-200 bg-slate-50 text-slate-600'}`}>
@@ -154,7 +157,7 @@ export function CampAndBatchFields({ camps, campField, batchField }: { camps: Ca
       <fieldset aria-describedby={batchField.errors?.length ? batchField.errorId : undefined}>
         <legend className="text-sm font-semibold text-ink">Select Batch</legend>
         <div className="mt-2 grid gap-2">
-          {getCollectionProps(batchField, { type: 'radio', options: batchCodes, ariaAttributes: false }).map(({ key, ...props }) => (
+          {radioProps(batchField, batchCodes).map(({ key, ...props }) => (
             <label key={key} className="flex min-h-12 items-center gap-3 rounded-lg border-2 border-slate-300 px-3 py-2 has-[:checked]:border-brand-700 has-[:checked]:bg-brand-50">
               <input {...props} className="h-5 w-5 shrink-0 accent-brand-700" />
               <span>

@@ -1,11 +1,11 @@
-import { getCollectionProps, getFormProps, type SubmissionResult } from '@conform-to/react'
+import { getFormProps, type SubmissionResult } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import type { ReactNode } from 'react'
 import { data, Form, href, isRouteErrorResponse, Link, redirectDocument, type ShouldRevalidateFunction } from 'react-router'
 import type { Route } from './+types/analysis-day'
 import { BookingDetailsFields } from '~/components/booking-details-fields'
 import { ErrorPage } from '~/components/error-page'
-import { FieldError, FormAlert, HoneypotField, PendingButton, TextAreaField, useLazyValidatedForm } from '~/components/form-controls'
+import { FieldError, FormAlert, HoneypotField, PendingButton, radioProps, TextAreaField, useLazyValidatedForm } from '~/components/form-controls'
 import { PromoCodeInput, typedPromoCode } from '~/components/promo-code'
 import { StructuredData } from '~/components/structured-data'
 import { config } from '~/config.server'
@@ -344,7 +344,7 @@ function BookingForm({ loaderData, actionData }: Pick<Route.ComponentProps, 'loa
   })
   const missing = (form.errors ?? []).includes(MISSING_INFORMATION)
   const values = loaderData.slots.flatMap((date) => date.slots.map((slot) => slot.value))
-  const slotProps = new Map(getCollectionProps(fields.slot, { type: 'radio', options: values, ariaAttributes: false }).map((props) => [props.value, props]))
+  const slotProps = new Map(radioProps(fields.slot, values).map((props) => [props.value, props]))
   return (
     // Sent to the page's own address, query included: the host's key goes with it, and the seats kept for the club are theirs.
     <Form method="post" {...getFormProps(form)} className="space-y-6">

@@ -1,9 +1,9 @@
-import { getCollectionProps, getFormProps, type SubmissionResult } from '@conform-to/react'
+import { getFormProps, type SubmissionResult } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { useEffect } from 'react'
 import { data, Form, href, Link, redirect, redirectDocument, useFetcher } from 'react-router'
 import type { Route } from './+types/booking'
-import { FieldError, FormAlert, HoneypotField, PendingButton, TextAreaField, useLazyValidatedForm } from '~/components/form-controls'
+import { FieldError, FormAlert, HoneypotField, PendingButton, radioProps, TextAreaField, useLazyValidatedForm } from '~/components/form-controls'
 import { BookingDetailsFields } from '~/components/booking-details-fields'
 import { CheckoutStatus, ReceiptButton } from '~/components/checkout-status'
 import { SampleAnalysisLink } from '~/components/sample-analysis-link'
@@ -381,7 +381,10 @@ function DetailsStep({ loaderData, actionData }: { loaderData: Step1Data; action
       <fieldset aria-describedby={fields.service.errors?.length ? fields.service.errorId : undefined}>
         <legend className="text-sm font-semibold text-ink">Service</legend>
         <div className="mt-2 grid gap-2 sm:grid-cols-3">
-          {getCollectionProps(fields.service, { type: 'radio', options: loaderData.services.map((service) => service.value), ariaAttributes: false }).map(({ key, ...props }) => {
+          {radioProps(
+            fields.service,
+            loaderData.services.map((service) => service.value),
+          ).map(({ key, ...props }) => {
             const service = loaderData.services.find((candidate) => candidate.value === props.value)!
             return (
               <label key={key} className="flex min-h-12 items-center gap-3 rounded-lg border-2 border-slate-300 px-3 py-2 has-[:checked]:border-brand-700 has-[:checked]:bg-brand-50">
@@ -442,7 +445,10 @@ function DetailsStep({ loaderData, actionData }: { loaderData: Step1Data; action
           <p className="mt-2 text-sm text-muted">Choose a date to see the times that are free.</p>
         ) : (
           <div className="mt-2 grid grid-cols-2 gap-2 sm:grid-cols-3">
-            {getCollectionProps(fields.time, { type: 'radio', options: times.map((time) => time.time), ariaAttributes: false }).map(({ key, ...props }) => {
+            {radioProps(
+              fields.time,
+              times.map((time) => time.time),
+            ).map(({ key, ...props }) => {
               const time = times.find((candidate) => candidate.time === props.value)!
               const free = time.state === 'available'
               return (
