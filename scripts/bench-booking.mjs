@@ -4,10 +4,9 @@
 // and latency. Usage: npm run bench:booking [-- --customers 400 --seats 20 --busy-core]
 // --busy-core keeps one core spinning for the whole run, as a shared machine has other work.
 // BENCH_CPU_PROF=<dir> writes a CPU profile of each instance there.
-import { fileURLToPath } from 'node:url'
 import pg from 'pg'
 import { ensureBuild } from './ensure-build.mjs'
-import { busyCore, cpuMeter, freshDatabase, labDate, options, percentile, signedInCustomers, startInstance, timed } from './bench-support.mjs'
+import { busyCore, cpuMeter, freshDatabase, labDate, options, percentile, profiling, signedInCustomers, startInstance, timed } from './bench-support.mjs'
 
 const { customers, seats, 'busy-core': keepCoreBusy } = options({ customers: 400, seats: 20, 'busy-core': false })
 ensureBuild()
@@ -141,8 +140,3 @@ async function stopBusy() {
   await stop?.()
 }
 
-/** With BENCH_CPU_PROF=<dir>, each instance writes its CPU profile there when it stops. */
-function profiling() {
-  const dir = process.env.BENCH_CPU_PROF
-  return dir ? { NODE_OPTIONS: `--require ${fileURLToPath(new URL('./cpu-profile.cjs', import.meta.url))}`, CPU_PROF_DIR: dir } : {}
-}

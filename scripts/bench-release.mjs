@@ -10,10 +10,9 @@
 // --busy-core keeps one core busy during the run, as on a shared server with other work.
 // BENCH_CPU_PROF=<dir> writes a CPU profile of each site instance there.
 // Usage: npm run bench:release [-- --parents 1000 --busy-core]
-import { fileURLToPath } from 'node:url'
 import pg from 'pg'
 import { ensureBuild } from './ensure-build.mjs'
-import { busyCore, cpuMeter, freshDatabase, labDate, options, percentile, startInstance, timed } from './bench-support.mjs'
+import { busyCore, cpuMeter, freshDatabase, labDate, options, percentile, profiling, startInstance, timed } from './bench-support.mjs'
 
 const { parents, 'busy-core': withBusyCore } = options({ parents: 1000, 'busy-core': false })
 const FULL = 'Every slot of this day is taken.'
@@ -212,8 +211,3 @@ async function stopBusy() {
   await stop?.()
 }
 
-/** With BENCH_CPU_PROF=<dir>, each site instance writes its CPU profile there when it stops. */
-function profiling() {
-  const dir = process.env.BENCH_CPU_PROF
-  return dir ? { NODE_OPTIONS: `--require ${fileURLToPath(new URL('./cpu-profile.cjs', import.meta.url))}`, CPU_PROF_DIR: dir } : {}
-}

@@ -8,6 +8,7 @@ import http from 'node:http'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { PGlite } from '@electric-sql/pglite'
 import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist'
 import pg from 'pg'
@@ -424,4 +425,10 @@ export async function mailedTo(readLog, to, pattern, timeoutMs = 30_000) {
     if (Date.now() > deadline) throw new Error(`No e-mail to ${to} matching ${pattern} in the log`)
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
+}
+
+/** With BENCH_CPU_PROF=<dir>, each site instance started with these settings writes its CPU profile there when it stops. */
+export function profiling() {
+  const dir = process.env.BENCH_CPU_PROF
+  return dir ? { NODE_OPTIONS: `--require ${fileURLToPath(new URL('./cpu-profile.cjs', import.meta.url))}`, CPU_PROF_DIR: dir } : {}
 }

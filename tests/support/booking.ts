@@ -4,6 +4,7 @@ import { db } from '~/db/client.server'
 import { availabilityWindows, bookings, outboxMessages, swimmers, users } from '~/db/schema'
 import { createSession } from '~/modules/accounts/sessions.server'
 import type { Customer } from '~/modules/booking/holds.server'
+import type { DomainError } from '~/lib/domain-error'
 import { sessionHeader } from '~/web/auth.server'
 
 /** Replaces the seeded availability with exactly the windows a test describes. */
@@ -64,4 +65,14 @@ export async function expectHeld(hold: Promise<{ bookingId: number }>, expected:
 
 export async function mailTo(email: string) {
   return db().select().from(outboxMessages).where(eq(outboxMessages.to, email)).orderBy(outboxMessages.id)
+}
+
+/** The refusal a promise ends in (the test fails if it succeeds). */
+export async function refusal(promise: Promise<unknown>) {
+  const error = (await promise.then(
+    () => null,
+    (caught: unknown) => caught,
+  )) as DomainError | null
+  expect(error).not.toBeNull()
+  return error!
 }

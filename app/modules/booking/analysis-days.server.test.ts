@@ -2,13 +2,12 @@ import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
 import { auditLog, bookings, kitPlacements, payments } from '~/db/schema'
-import type { DomainError } from '~/lib/domain-error'
 import { addMinutes } from '~/lib/lab-time'
 import { ANALYSIS_DAY_HOST_LINK, privateLinkPath } from '~/lib/private-links.server'
 import { newOrderId } from '~/modules/payments/gateway-contract.server'
 import { applyOrderStatus } from '~/modules/payments/payments.server'
 import { analysisDayForm, publishedDay, puneVenue, readyVenue } from '../../../tests/support/analysis-days'
-import { bookingRow, createStaff, setWindows } from '../../../tests/support/booking'
+import { bookingRow, createStaff, refusal, setWindows } from '../../../tests/support/booking'
 import { visitor } from '../../../tests/support/holders'
 import { useTestDatabase } from '../../../tests/support/test-database'
 import { capacityOf } from './analysis-day-capacity'
@@ -26,15 +25,6 @@ const NOW = new Date('2030-12-01T04:30:00Z')
 const SATURDAY = '2030-12-07'
 const RELEASE = { releaseDate: '2030-12-06', releaseTime: '07:00' }
 const AFTER_RELEASE = new Date('2030-12-06T02:00:00Z')
-
-async function refusal(promise: Promise<unknown>) {
-  const error = (await promise.then(
-    () => null,
-    (caught: unknown) => caught,
-  )) as DomainError | null
-  expect(error).not.toBeNull()
-  return error!
-}
 
 let parents = 0
 const details = (slot: string, over: Partial<AnalysisDayBookingInput> = {}): AnalysisDayBookingInput => {

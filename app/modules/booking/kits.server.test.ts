@@ -2,11 +2,10 @@ import { eq, sql } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
 import { auditLog, kitPlacements, kits } from '~/db/schema'
-import type { DomainError } from '~/lib/domain-error'
 import { type Actor } from '~/modules/audit/audit.server'
 import type { KitPlacementInput } from '~/modules/venues/schemas'
 import { createVenue } from '~/modules/venues/venues.server'
-import { createCustomers, createStaff, setWindows } from '../../../tests/support/booking'
+import { createCustomers, createStaff, refusal, setWindows } from '../../../tests/support/booking'
 import { useTestDatabase } from '../../../tests/support/test-database'
 import { StrandedBookingsError } from './availability-staff.server'
 import { daySchedule, monthCalendar } from './availability.server'
@@ -31,15 +30,6 @@ const pune = (actor: Actor, travelMinutes = '60') =>
 const placement = (kitId: number, venueId: number, over: Partial<KitPlacementInput> = {}): KitPlacementInput => ({ kitId, venueId, fromDate: SATURDAY, fromTime: '10:00', toDate: SATURDAY, toTime: '12:00', note: null, ...over })
 
 const states = async (date: string) => (await daySchedule({ date, userId: null, days: 1, now: NOW })).map((slot) => `${slot.start} ${slot.state}`)
-
-async function refusal(promise: Promise<unknown>) {
-  const error = (await promise.then(
-    () => null,
-    (caught: unknown) => caught,
-  )) as DomainError | null
-  expect(error).not.toBeNull()
-  return error!
-}
 
 const hold = (customer: Customer, date: string, start: string, days = 1) => holdSession({ customer, productCode: 'single_race', date, start, days, now: NOW })
 
