@@ -174,10 +174,7 @@ function eventData(day: PublicAnalysisDay, siteUrl: string) {
 // A refusal re-reads the day: a slot taken meanwhile shows as Full, a day sold out says so.
 export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, defaultShouldRevalidate }) => formMethod === 'POST' || defaultShouldRevalidate
 
-type ActionResult =
-  | { kind: 'invalid'; result: SubmissionResult<string[]>; promo: { error: string | null; typed: string | null } }
-  /** Nothing is left to book: the page says so instead of the form. */
-  | { kind: 'closed'; message: string }
+type ActionResult = { kind: 'invalid'; result: SubmissionResult<string[]>; promo: { error: string | null; typed: string | null } }
 
 /**
  * Books a slot: holds its seat through the one engine of holds, then the checkout (the WhatsApp
@@ -221,12 +218,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     hold = await holdAnalysisDaySlot(dayId, details, holder, { hostKey })
   } catch (error) {
     const refusal = refusalOf(error)
-    if (refusal.error instanceof SlotUnavailableError) {
-      // Taken meanwhile: the day read again says whether another slot is left.
-      const again = await publicAnalysisDay(dayId)
-      if (!again?.dates.some((candidate) => candidate.slots.some((other) => other.state === 'available'))) return data<ActionResult>({ kind: 'closed', message: SOLD_OUT }, { status: 409, headers })
-      return refused(409, { fieldErrors: { slot: [SLOT_TAKEN] } })
-    }
+    // Taken meanwhile: the page's loader reads the day again, and says so instead of the form when no slot is left.
+    if (refusal.error instanceof SlotUnavailableError) return refused(409, { fieldErrors: { slot: [SLOT_TAKEN] } })
     return refused(refusal.status, detailsErrorsOf(refusal))
   }
 
@@ -253,7 +246,7 @@ function detailsErrorsOf({ error, message }: Refusal): { formErrors?: string[]; 
 
 export default function AnalysisDay({ loaderData, actionData }: Route.ComponentProps) {
   const { day } = loaderData
-  const closed = actionData?.kind === 'closed' ? actionData.message : loaderData.booking.open ? null : loaderData.booking.message
+  const closed = loaderData.booking.open ? null : loaderData.booking.message
   return (
     <section aria-labelledby="page-title" className="bg-gradient-to-b from-brand-50 to-white px-4 py-10 sm:py-14">
       <StructuredData data={loaderData.structuredData} />
