@@ -3,8 +3,9 @@
 // it at that moment for its slots (default 24: one rig, 09:00-17:00 in 20-minute slots). Each parent chooses one
 // of the slots their page shows available; a parent told that slot was taken meanwhile chooses again
 // from the slots the answer shows, until they hold a seat (the site sends them to the gateway) or the
-// day is full ("Every slot of this day is taken."). "submit" is each answer to the form; "outcome" the
-// time until the parent knew whether they have a seat.
+// day is full ("Every slot of this day is taken.", on the day's page the site sends them back to).
+// "submit" is each answer to the form (with that page, when sent back to it); "outcome" the time
+// until the parent knew whether they have a seat.
 // Prints held, full, oversold (must be 0), 5xx (must be 0), parents without an answer (must be 0) and
 // latency (goal: submit p99 ≤ 2 s).
 // --busy-core keeps one core busy during the run, as on a shared server with other work.
@@ -97,7 +98,7 @@ try {
   ])
   console.log(`Submit p99 (goal ≤ 2,000 ms): ${Math.round(percentile(latencies, 99))} ms${withBusyCore ? ' (one core busy)' : ''}; every parent knew their outcome within ${Math.round(percentile(knew, 99))} ms (p99)`)
   if (rushCpu) console.log(`CPU during the rush, per parent: site ${(rushCpu.site / parents).toFixed(2)} ms, PostgreSQL ${(rushCpu.database / parents).toFixed(2)} ms, the parents' client ${(rushCpu.client / parents).toFixed(2)} ms`)
-  const other = submits.filter((submit) => ![303, 302, 409].includes(submit.status))
+  const other = submits.filter((submit) => ![200, 302, 303, 409].includes(submit.status))
   if (other.length) console.log('Other answers:', Object.entries(other.reduce((counts, submit) => ({ ...counts, [submit.status]: (counts[submit.status] ?? 0) + 1 }), {})))
   failed = oversold > 0 || serverErrors + beforeErrors > 0 || unanswered.length > 0 || held.length !== seats || sold !== seats
   if (serverErrors > 0) for (const instance of instances) console.log(`Last lines of an instance's log:\n${instance.output().split('\n').filter((line) => !line.startsWith('    at ')).slice(-12).join('\n')}`)
@@ -118,18 +119,26 @@ try {
       const free = availableSlots(shown.text ?? '')
       if (free.length === 0) return { result: shown.status === 200 || shown.status === 409 ? 'full' : 'unknown', submits, outcomeMs: performance.now() - begun }
       const slot = free[Math.floor(Math.random() * free.length)]
-      const answer = await timed(page(index), {
+      const sent = await timed(page(index), {
         method: 'POST',
         headers: { ...headers, Origin: base(index), 'Content-Type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams({ name: `Parent ${lettersFor(index + 1)}`, email: `parent${index}@example.com`, phone: '9845012345', whoSwims: 'myself', slot, intent: 'book', website_url: '' }),
         keepBody: true,
       })
+      // Sent back to the day's page (sold out): the answer is that page, as the browser follows it.
+      const answer = sent.status === 303 && sent.location === new URL(page(index)).pathname ? await followed(sent, headers, index) : sent
       submits.push(answer)
       if (answer.status >= 300 && answer.status < 400 && answer.location) return { result: 'seat', submits, outcomeMs: performance.now() - begun }
-      if (answer.status !== 409) return { result: 'unknown', submits, outcomeMs: performance.now() - begun }
+      if (answer.status !== 409 && answer.status !== 200) return { result: 'unknown', submits, outcomeMs: performance.now() - begun }
       shown = answer
     }
     return { result: 'unknown', submits, outcomeMs: performance.now() - begun }
+  }
+
+  /** The page a refused submission was sent back to, its time counted in the submission's. */
+  async function followed(sent, headers, index) {
+    const shown = await timed(`${base(index)}${sent.location}`, { headers, keepBody: true })
+    return { ...shown, ms: sent.ms + shown.ms }
   }
 } finally {
   await stopBusy()

@@ -32,7 +32,7 @@ import { AVAILABILITY_CHANNEL, startCaches } from '~/web/caches.server'
 import { listenToCampLine, quietOr } from '~/modules/camps/line.server'
 import { redactSecrets } from '~/lib/log-redaction.server'
 import { startLogger } from '~/lib/logger.server'
-import { CACHED_PATHS } from '~/web/public-pages'
+import { ANALYSIS_DAY_KEPT_MS, ANALYSIS_DAY_PATH, CACHED_PATHS } from '~/web/public-pages'
 import { BANNER_CLOSED_COOKIE } from '~/web/banner/banner-closed.server'
 import { addSeconds } from '~/lib/lab-time'
 import { savesData } from '~/lib/save-data'
@@ -252,32 +252,38 @@ function createApp({ config, logger, database, liveEvents, gateway, build, analy
 
   const renderPage = createFetchHandler(build, 'production')
   const isNotFound = notFoundMatcher(build)
-  const pages = pageCache({
-    paths: CACHED_PATHS,
-    isNotFound: (pathname) => !answeredByServer(pathname) && isNotFound(pathname),
+  const cached = {
     // A visitor who closed the camp banner gets pages rendered for them: the cached copies show it.
     // So does one with a /booking draft: going back to its first step shows their details as kept.
     personalCookies: [config.SESSION_COOKIE_NAME, 'toast', BANNER_CLOSED_COOKIE, 'booking_draft'],
     contentSecurityPolicy: policy,
     headers: fixedHeaders,
-    render: (path, request, nonce) =>
+    render: (path: string, request: express.Request, nonce: string) =>
       // Rendered as any anonymous visitor sees the page; a browser saving data has copies of its own.
       renderPage(new Request(new URL(path, config.SITE_URL), { headers: { Accept: 'text/html', 'User-Agent': request.get('User-Agent') ?? '', ...(savesData(request.get('Save-Data')) && { 'Save-Data': 'on' }) } }), {
         cspNonce: nonce,
         requestId: String(request.res?.locals.requestId ?? ''),
         clientIp: request.ip ?? '',
       }),
+  }
+  const pages = pageCache({ ...cached, paths: CACHED_PATHS, isNotFound: (pathname) => !answeredByServer(pathname) && isNotFound(pathname) })
+  // An analysis day's page: its seats change by the second in a release's rush (see ANALYSIS_DAY_PATH).
+  const dayPages = pageCache({ ...cached, paths: [], pattern: ANALYSIS_DAY_PATH, ttlMs: ANALYSIS_DAY_KEPT_MS })
+  liveEvents.onContentChange(() => {
+    pages.clear()
+    dayPages.clear()
   })
-  liveEvents.onContentChange(pages.clear)
   // Opening hours, and whether a kit is at the lab, decide which dates /booking offers: a change to
-  // them makes its kept copy stale.
+  // them makes its kept copy stale. Any change of seats or windows may change a day's page.
   const openingHours = new Set<string>([getTableName(availabilityWindows), getTableName(closedTimeSlots), getTableName(kitPlacements), getTableName(kits)])
   database
     .listen(AVAILABILITY_CHANNEL, (table) => {
       if (openingHours.has(table)) pages.clear()
+      dayPages.clear()
     })
     .catch((error: unknown) => logger.warn({ err: error }, 'the page cache will not hear of changes to opening hours'))
   app.use(pages.middleware)
+  app.use(dayPages.middleware)
 
   // In a camp rush, the page of a place in line is read only once this instance has taken in the
   // parents still arriving (or after 20 s): their submissions come first.
@@ -334,7 +340,7 @@ function createApp({ config, logger, database, liveEvents, gateway, build, analy
     // Answered from memory, the same bytes for everyone: nothing to trace by a request id, and
     // logged at debug level only, where a line would cost a third of the answer (a proxy in front
     // logs them anyway).
-    if (files.handle(request, response) || pages.handle(request, response)) {
+    if (files.handle(request, response) || pages.handle(request, response) || dayPages.handle(request, response)) {
       if (debug) logRequest('debug')
       return
     }

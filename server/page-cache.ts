@@ -25,6 +25,8 @@ type Encoding = 'br' | 'gzip' | 'identity'
 export type PageCacheOptions = {
   /** Paths served from the cache (exactly, without a query string). */
   paths: readonly string[]
+  /** Further paths served from the cache: those this matches whole (an address with a query string never does). */
+  pattern?: RegExp
   /**
    * Whether an address leads to the site's "page not found" page, which is the same for every such
    * address: one copy answers them all (anonymous visitors only, like the pages).
@@ -57,7 +59,7 @@ const NOT_FOUND = ' not found'
  * rather than by a per-response nonce: a conditional request answered with 304 then keeps a policy
  * that matches the copy the browser already has.
  */
-export function pageCache({ paths, isNotFound = () => false, render, contentSecurityPolicy, headers: common = {}, personalCookies, ttlMs = durationMs({ minutes: 1 }), now = Date.now }: PageCacheOptions) {
+export function pageCache({ paths, pattern, isNotFound = () => false, render, contentSecurityPolicy, headers: common = {}, personalCookies, ttlMs = durationMs({ minutes: 1 }), now = Date.now }: PageCacheOptions) {
   const cacheable = new Set(paths)
   const entries = new Map<string, Entry>()
   const rendering = new Map<string, Promise<Entry | null>>()
@@ -71,7 +73,7 @@ export function pageCache({ paths, isNotFound = () => false, render, contentSecu
     if (cookie && personalCookie.test(cookie)) return null
     const url = request.url ?? '/'
     // A browser saving data is sent the page without its video loop: a copy of its own.
-    if (cacheable.has(url)) return savesData(request.headers['save-data']) ? `${url} save-data` : url
+    if (cacheable.has(url) || pattern?.test(url)) return savesData(request.headers['save-data']) ? `${url} save-data` : url
     const pathname = url.split('?', 1)[0]!
     // React Router's data requests and route manifest answer in their own formats.
     if (pathname.endsWith('.data') || pathname.startsWith('/__')) return null

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import type { Db } from '~/db/client.server'
@@ -19,10 +20,11 @@ const MYSURU_DAY = addDays(labToday(), 10)
 const HOSTED_DAY = addDays(labToday(), 11)
 const UNPUBLISHED_DAY = addDays(labToday(), 12)
 const CLOSED_DAY = addDays(labToday(), 13)
+const KEPT_DAY = addDays(labToday(), 14)
 /** The hosted day opens to everyone at 7 AM on its own date. */
 const HOSTED_RELEASE = labInstant(HOSTED_DAY, '07:00')
 
-const ids = { pune: 0, mysuru: 0, hosted: 0, unpublished: 0, closed: 0 }
+const ids = { pune: 0, mysuru: 0, hosted: 0, unpublished: 0, closed: 0, kept: 0 }
 
 const site = useTestSite(
   {},
@@ -37,10 +39,11 @@ const site = useTestSite(
         ids.unpublished = await createAnalysisDay(organiser, analysisDayForm(await readyVenue(organiser, UNPUBLISHED_DAY, now, 'Baner Pool'), UNPUBLISHED_DAY), now)
         ids.closed = (await publishedDay(organiser, CLOSED_DAY, now, {}, 'Aundh Pool')).dayId
         await closeAnalysisDay(organiser, ids.closed, now)
+        ids.kept = (await publishedDay(organiser, KEPT_DAY, now, {}, 'Kharadi Pool')).dayId
       })
       await db.update(venues).set({ city: 'Mysuru', address: 'Chamundi Vihar Stadium' }).where(eq(venues.name, 'Chamundi Pool'))
       // Released a minute ago: everyone books.
-      await released(db, [ids.pune, ids.mysuru], addMinutes(now, -1))
+      await released(db, [ids.pune, ids.mysuru, ids.kept], addMinutes(now, -1))
       await db.insert(promoCodes).values([
         { code: 'SINGLE500', discountKind: 'amount', discountValue: 500_00, products: ['single'] },
         { code: 'ONUS', discountKind: 'percent', discountValue: 100_00, products: ['three_day'] },
@@ -169,9 +172,25 @@ describe('an analysis day’s page', () => {
       organizer: { '@type': 'Organization', name: 'Swimming Sport Science Lab' },
     })
     expect(event.offers.url).toMatch(new RegExp(`/analysis-days/${ids.pune}$`))
-    // The script is allowed by the page's policy: its nonce is the response's.
-    const nonce = /<script type="application\/ld\+json" nonce="([^"]+)"/.exec(page.html)?.[1]
-    expect(page.headers.get('Content-Security-Policy')).toContain(`'nonce-${nonce}'`)
+    // The script is allowed by the page's policy: the page is kept for every visitor, so by its hash.
+    const json = /<script type="application\/ld\+json"[^>]*>([^<]+)<\/script>/.exec(page.html)?.[1]
+    expect(page.headers.get('Content-Security-Policy')).toContain(`'sha256-${createHash('sha256').update(json!).digest('base64')}'`)
+  })
+
+  it('is kept a moment for anonymous visitors and dropped when a seat is taken; the host’s link never is', async () => {
+    const visitor = new Visitor(site.url)
+    await visitor.get(dayPath(ids.kept))
+    const again = await visitor.get(dayPath(ids.kept))
+    expect([again.status, again.headers.get('X-Page-Cache'), again.headers.get('Cache-Control')]).toEqual([200, 'hit', 'public, no-cache'])
+    expect(slotRadio(again.html, `${KEPT_DAY}|16:40`)).toEqual({ disabled: false })
+    // A family takes the last slot of the day: the kept copy goes at once, well before it would run out.
+    expect((await new Visitor(site.url).post(dayPath(ids.kept), bookingForm(`${KEPT_DAY}|16:40`))).status).toBe(302)
+    await expect.poll(async () => slotRadio((await visitor.get(dayPath(ids.kept))).html, `${KEPT_DAY}|16:40`), { timeout: 1000 }).toEqual({ disabled: true })
+    const host = await visitor.get(await hostLinkOf(ids.hosted))
+    expect([host.status, host.headers.get('X-Page-Cache'), host.headers.get('Cache-Control')]).toEqual([200, null, 'private, no-store'])
+    // Signed in, the form is filled in with the customer's details: rendered for them.
+    const customer = await (await site.customer('Kiran Shetty')).get(dayPath(ids.kept))
+    expect(customer.headers.get('X-Page-Cache')).toBeNull()
   })
 
   it('is not found for a day unknown, unpublished or closed, or an address that is not one', async () => {
@@ -231,11 +250,11 @@ describe('booking a slot', () => {
   it('says every slot is taken, instead of the form, once the day is sold out; the list and the Event say so too', async () => {
     const last = await new Visitor(site.url).post(dayPath(ids.mysuru), bookingForm(`${MYSURU_DAY}|09:00`))
     expect(last.status).toBe(302)
+    // A booking sent too late is sent back to the day's page, which says why.
     const late = await new Visitor(site.url).post(dayPath(ids.mysuru), bookingForm(`${MYSURU_DAY}|09:00`))
-    expect(late.status).toBe(409)
-    expect(textOf(late.html)).toContain('Every slot of this day is taken.')
-    expect(late.html).not.toContain('name="slot"')
-    const page = await new Visitor(site.url).get(dayPath(ids.mysuru))
+    expect(late.status).toBe(303)
+    expect(late.location).toBe(dayPath(ids.mysuru))
+    const page = await new Visitor(site.url).get(late.location!)
     expect(textOf(page.html)).toContain('Every slot of this day is taken.')
     expect(textOf(page.html)).toContain('Seats left Full')
     expect(page.html).not.toContain('name="email"')

@@ -1,7 +1,7 @@
 import { getFormProps, type SubmissionResult } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import type { ReactNode } from 'react'
-import { data, Form, href, isRouteErrorResponse, Link, redirectDocument, type ShouldRevalidateFunction } from 'react-router'
+import { data, Form, href, isRouteErrorResponse, Link, redirect, redirectDocument, type ShouldRevalidateFunction } from 'react-router'
 import type { Route } from './+types/analysis-day'
 import { BookingDetailsFields } from '~/components/booking-details-fields'
 import { ErrorPage } from '~/components/error-page'
@@ -90,7 +90,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const day = await publicAnalysisDay(dayId, now)
   notFoundUnless(day)
   const [details, hostSeats] = await Promise.all([bookingDetailsForm(await getUser(request)), host && day.opensLater ? hostSeatsOf(dayId, now) : null])
-  const available = day.dates.some((date) => date.slots.some((slot) => slot.state === 'available'))
+  const available = bookable(day)
   const siteUrl = config().SITE_URL
   return data(
     {
@@ -209,6 +209,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const slot = day.dates.find((candidate) => candidate.date === date)?.slots.find((candidate) => candidate.start === start)
   if (!slot) return refused(400, { fieldErrors: { slot: [NOT_ON_THE_DAY] } })
   if (slot.state === 'not_available') return refused(409, { fieldErrors: { slot: [new SlotUnavailableError().message] } })
+  // The day as read after this request came: sold out, the page says so (from the page cache in a
+  // release's rush); this slot taken, the form comes back with the others.
+  if (!bookable(day)) return soldOut(request)
+  if (slot.state === 'full') return refused(409, { fieldErrors: { slot: [SLOT_TAKEN] } })
 
   const user = await getUser(request)
   const { holder, setCookie } = await holderOf(request, context, { userId: user?.id ?? null, email: details.email })
@@ -218,8 +222,11 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     hold = await holdAnalysisDaySlot(dayId, details, holder, { hostKey })
   } catch (error) {
     const refusal = refusalOf(error)
-    // Taken meanwhile: the page's loader reads the day again, and says so instead of the form when no slot is left.
-    if (refusal.error instanceof SlotUnavailableError) return refused(409, { fieldErrors: { slot: [SLOT_TAKEN] } })
+    // Taken meanwhile: the day read again says whether another slot is left.
+    if (refusal.error instanceof SlotUnavailableError) {
+      const again = await publicAnalysisDay(dayId)
+      return again && bookable(again) ? refused(409, { fieldErrors: { slot: [SLOT_TAKEN] } }) : soldOut(request)
+    }
     return refused(refusal.status, detailsErrorsOf(refusal))
   }
 
@@ -236,6 +243,20 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (result.step === 'promo') return refused(refusal.status, {}, refusal.message)
   logger().error({ err: refusal.error.cause ?? refusal.error }, 'analysis day payment could not start')
   return refused(refusal.status, { formErrors: ['Payment Error: Failed to create payment. Please try again.'] })
+}
+
+/** Whether any slot of the day can still be booked. */
+function bookable(day: PublicAnalysisDay) {
+  return day.dates.some((date) => date.slots.some((slot) => slot.state === 'available'))
+}
+
+/**
+ * Nothing left to book: back to the day's page (the host's link with its key), which says so.
+ * A 303, not the page: in a release's rush its copy is answered from memory, for every parent refused.
+ */
+function soldOut(request: Request) {
+  const url = new URL(request.url)
+  return redirect(`${url.pathname}${url.search}`, 303)
 }
 
 /** A refusal next to the field it is about ("Who will swim?" for the swimmer, the slot for a seat of the host's or one already booked), or above the form. */
