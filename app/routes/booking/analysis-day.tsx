@@ -46,6 +46,9 @@ const REQUIRED_FIELDS = ['name', 'email', 'slot'] as const
 /** Booking is the form's only purpose; a press of Enter in a field sends it too. */
 const BOOK = 'book'
 
+/** What the browser checks before sending the form: the same for every visitor, worked out once. */
+const CONSTRAINT = getZodConstraint(AnalysisDayBookingSchema)
+
 /** The headers of the host's private link: never kept by a shared cache, and its key sent nowhere else. */
 const HOST_LINK_HEADERS = { 'Cache-Control': 'private, no-store', 'Referrer-Policy': 'no-referrer' }
 
@@ -115,7 +118,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       // Families ready at the release have the form filled in already: it books from that moment.
       releaseNotice: day.opensLater && !host ? `${new NotYetReleasedError(day.releaseAt).message} Choose a slot and fill in your details now: from then on, the button books.` : null,
       slots: day.dates.map((date) => ({ date: date.date, label: formatWeekdayDate(date.date), slots: date.slots.map(({ start, end, state }) => ({ value: `${date.date}|${start}`, start: formatClockTime(start), end: formatClockTime(end), state })) })),
-      constraint: getZodConstraint(AnalysisDayBookingSchema),
+      constraint: CONSTRAINT,
       whatsappOptIn: details.whatsappOptIn,
       whoSwims: details.whoSwims,
       prefill: details.prefill,
