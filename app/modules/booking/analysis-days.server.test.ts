@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
-import { auditLog, bookings, kitPlacements, payments } from '~/db/schema'
+import { auditLog, bookings, kitPlacements, payments, staffAssignments } from '~/db/schema'
 import { addMinutes } from '~/lib/lab-time'
 import { ANALYSIS_DAY_HOST_LINK, privateLinkPath } from '~/lib/private-links.server'
 import { newOrderId } from '~/modules/payments/gateway-contract.server'
@@ -10,12 +10,14 @@ import { analysisDayForm, publishedDay, puneVenue, readyVenue } from '../../../t
 import { bookingRow, createStaff, refusal, setWindows } from '../../../tests/support/booking'
 import { visitor } from '../../../tests/support/holders'
 import { useTestDatabase } from '../../../tests/support/test-database'
+import { removeAssignment } from '../venues/staff-assignments.server'
 import { capacityOf } from './analysis-day-capacity'
 import { holdAnalysisDaySlot, InvalidHostLinkError } from './analysis-day-booking.server'
 import type { AnalysisDayBookingInput } from './analysis-day-schemas'
-import { closeAnalysisDay, createAnalysisDay, listAnalysisDays, NotYetReleasedError, publicAnalysisDay, publicAnalysisDays, publishAnalysisDay, updateAnalysisDay } from './analysis-days.server'
+import { assertDaysStillReady, closeAnalysisDay, createAnalysisDay, listAnalysisDays, NotYetReleasedError, publicAnalysisDay, publicAnalysisDays, publishAnalysisDay, updateAnalysisDay } from './analysis-days.server'
 import { daySchedule } from './availability.server'
 import { NotMovableError, rescheduleBooking } from './changes.server'
+import { removePlacement } from './kits.server'
 import { HostSeatsTakenError, seatsStillFree, SlotUnavailableError } from './holds.server'
 
 useTestDatabase()
@@ -134,6 +136,26 @@ describe('staff’s changes to an analysis day are refused, with nothing saved',
     expect(await refusal(publishAnalysisDay(actor, dayId, NOW))).toMatchObject({ field: 'rigs', message: expect.stringContaining('A kit is needed at Balewadi Aquatics') })
     expect(await publicAnalysisDays(NOW)).toEqual([])
     expect(bare).toBeGreaterThan(0)
+  })
+
+  it('on taking away the kit or the staff member a published day relies on, until the day is closed', async () => {
+    const actor = await createStaff()
+    const { venueId, dayId } = await publishedDay(actor, SATURDAY, NOW, RELEASE)
+    const [placement] = await db().select({ id: kitPlacements.id }).from(kitPlacements).where(eq(kitPlacements.venueId, venueId))
+    const [assignment] = await db().select({ id: staffAssignments.id }).from(staffAssignments).where(eq(staffAssignments.venueId, venueId))
+    expect(await refusal(removePlacement(actor, placement!.id, NOW))).toMatchObject({
+      kind: 'conflict',
+      message: 'The analysis day at Balewadi Aquatics on Saturday, 7 December is published and needs a kit there for its hours. Close that day first, or put another in place before removing this.',
+    })
+    expect(await refusal(removeAssignment(actor, assignment!.id, assertDaysStillReady, NOW))).toMatchObject({ message: expect.stringContaining('needs a staff member there for its hours') })
+    // Nothing was removed.
+    expect(await db().select({ id: kitPlacements.id }).from(kitPlacements).where(eq(kitPlacements.venueId, venueId))).toHaveLength(1)
+    expect(await db().select({ id: staffAssignments.id }).from(staffAssignments).where(eq(staffAssignments.venueId, venueId))).toHaveLength(1)
+    // Closed, the day relies on nothing.
+    await closeAnalysisDay(actor, dayId, NOW)
+    await removePlacement(actor, placement!.id, NOW)
+    await removeAssignment(actor, assignment!.id, assertDaysStillReady, NOW)
+    expect(await db().select({ id: kitPlacements.id }).from(kitPlacements).where(eq(kitPlacements.venueId, venueId))).toEqual([])
   })
 
   it('below the seats already sold, and for a slot a swimmer holds; closing waits for its bookings to be cancelled', async () => {

@@ -180,6 +180,28 @@ function notReady(readiness: Readiness[], rigs: number, venueName: string): Doma
   return null
 }
 
+/**
+ * Refuses taking away what a published day at the venue relies on (a kit placed there, a staff
+ * member there), the removal of `removed` already made in `tx`: the day must still be ready on every
+ * date it covers, as publishing asked. A day closed, or over, relies on nothing.
+ */
+export async function assertDaysStillReady(tx: Executor, venueId: number, removed: { startsAt: Date; endsAt: Date }, now: Date) {
+  const from = labDateParts(removed.startsAt).date
+  const to = labDateParts(removed.endsAt).date
+  const days = await tx
+    .select({ ...dayColumns, venueName: venues.name })
+    .from(analysisDays)
+    .innerJoin(venues, eq(venues.id, analysisDays.venueId))
+    .where(and(eq(analysisDays.venueId, venueId), isNotNull(analysisDays.publishedAt), isNull(analysisDays.closedAt), lte(analysisDays.firstDate, to), gte(analysisDays.lastDate, from), gte(analysisDays.lastDate, labToday(now))))
+    .orderBy(asc(analysisDays.firstDate))
+  for (const day of days) {
+    const short = (await readinessOf(day, tx)).find((date) => date.kits < day.rigs || date.staff === 0)
+    if (!short) continue
+    const needs = short.kits < day.rigs ? `${day.rigs === 1 ? 'a kit' : `${day.rigs} kits`} there` : 'a staff member there'
+    throw new DomainError('conflict', `The analysis day at ${day.venueName} on ${formatWeekdayDayMonth(short.date)} is published and needs ${needs} for its hours. Close that day first, or put another in place before removing this.`)
+  }
+}
+
 /** The refusal of an analysis day at the lab's home, whose slots its own calendar sells. */
 async function requireAwayVenue(tx: Executor, venueId: number) {
   const venue = await requireOpenVenue(tx, venueId)

@@ -9,6 +9,7 @@ import { awayRange, describePeriod, periodFrom, rangeSql, type Period } from '~/
 import type { KitInput, KitPlacementInput } from '~/modules/venues/schemas'
 import { requireOpenVenue } from '~/modules/venues/venues.server'
 import { activeSeats, stranded, StrandedBookingsError, type StrandedBooking } from './availability-staff.server'
+import { assertDaysStillReady } from './analysis-days.server'
 import { forgetAvailability, openWindows } from './availability.server'
 import { lockWindows } from './holds.server'
 import { kitAbsences, noKitAtHome } from './kit-absences.server'
@@ -251,6 +252,7 @@ export async function removePlacement(actor: Actor, id: number, now = new Date()
         .where(and(eq(kitPlacements.id, id), gt(kitPlacements.endsAt, now)))
         .returning({ kitId: kitPlacements.kitId, venueId: kitPlacements.venueId, startsAt: kitPlacements.startsAt, endsAt: kitPlacements.endsAt })
       if (!row) throw new DomainError('not_found', 'That placement is over or no longer planned.')
+      await assertDaysStillReady(tx, row.venueId, row, now)
       await recordAudit(tx, actor, { action: 'kits.unplace', entityType: 'kit_placement', entityId: id, summary: `Removed kit #${row.kitId}'s placement at venue #${row.venueId} (${describePeriod(row)})`, before: row }, now)
     })
   } finally {

@@ -27,7 +27,7 @@ describe('who works where', () => {
     expect(await upcomingAssignments(NOW, pune)).toEqual([expect.objectContaining({ id, name: 'Asha Rao', venueName: 'Balewadi Aquatics' })])
     const [entry] = await db().select().from(auditLog).where(eq(auditLog.action, 'staff.assign'))
     expect(entry!.summary).toBe('Sent Asha Rao to Balewadi Aquatics from 9:00 AM IST on 7 December 2030 to 5:00 PM IST on 7 December 2030')
-    await removeAssignment(actor, id, NOW)
+    await removeAssignment(actor, id, async () => {}, NOW)
     expect(await upcomingAssignments(NOW)).toEqual([])
   })
 

@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm'
-import { db } from '~/db/client.server'
+import { db, type Executor } from '~/db/client.server'
 import { staffAssignments, users, venues } from '~/db/schema'
 import { isExclusionViolation } from '~/db/unique-violation.server'
 import { DomainError } from '~/lib/domain-error'
@@ -77,14 +77,18 @@ export async function assignStaff(actor: Actor, venueId: number, input: StaffAss
   }
 }
 
-/** Takes a staff member off a venue; one already over stays on record. */
-export async function removeAssignment(actor: Actor, id: number, now = new Date()) {
+/** What must still hold once an assignment is removed (in its transaction): refuses the removal by throwing. */
+export type RemovalCheck = (tx: Executor, venueId: number, removed: { startsAt: Date; endsAt: Date }, now: Date) => Promise<void>
+
+/** Takes a staff member off a venue, if `stillHolds` agrees (what the venue's days rely on); one already over stays on record. */
+export async function removeAssignment(actor: Actor, id: number, stillHolds: RemovalCheck, now = new Date()) {
   await db().transaction(async (tx) => {
     const [row] = await tx
       .delete(staffAssignments)
       .where(and(eq(staffAssignments.id, id), gt(staffAssignments.endsAt, now)))
       .returning({ userId: staffAssignments.userId, venueId: staffAssignments.venueId, startsAt: staffAssignments.startsAt, endsAt: staffAssignments.endsAt })
     if (!row) throw new DomainError('not_found', 'That assignment is over or no longer planned.')
+    await stillHolds(tx, row.venueId, row, now)
     await recordAudit(tx, actor, { action: 'staff.unassign', entityType: 'staff_assignment', entityId: id, summary: `Took staff member #${row.userId} off venue #${row.venueId} (${describePeriod(row)})`, before: row }, now)
   })
 }

@@ -9,6 +9,7 @@ import { StaffTable } from '~/components/staff-table'
 import { VenueFields } from '~/components/venue-fields'
 import { adminAvailabilityLink, adminVenueLink } from '~/lib/links'
 import { rowId } from '~/lib/row-id'
+import { assertDaysStillReady } from '~/modules/booking/analysis-days.server'
 import { upcomingPlacements } from '~/modules/booking/kits.server'
 import { StaffAssignmentSchema, VenueSchema } from '~/modules/venues/schemas'
 import { assignableStaff, assignStaff, removeAssignment, upcomingAssignments } from '~/modules/venues/staff-assignments.server'
@@ -86,7 +87,7 @@ export async function action({ request, params }: Route.ActionArgs) {
       const id = rowId(String(formData.get('id') ?? ''))
       notFoundUnless(id)
       return submitButton(formData, form('unassign', String(id)), async () => {
-        await removeAssignment(actor, id)
+        await removeAssignment(actor, id, assertDaysStillReady)
         return saved('Taken off this venue')
       })
     },
