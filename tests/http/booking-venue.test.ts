@@ -13,7 +13,7 @@ import { attachedFile } from '../support/smtp-sink'
 import { decodeHtml, Visitor } from '../support/visitor'
 
 // Where a booking of an analysis day away from the lab takes place, over HTTP: the status page, the
-// e-mail and its calendar file, the booking's own page, My Bookings and the results name the venue
+// e-mail and its calendar file, the booking's own page, the staff's, My Bookings and the results name the venue
 // in Pune with its address and map link.
 
 const PUNE_DAY = addDays(labToday(), 9)
@@ -70,6 +70,12 @@ describe('a booking of an analysis day in Pune', () => {
     const view = await new Visitor(site.url).get(link!)
     expect(textOf(view.html)).toContain(`Location ${PUNE_LINE}`)
     expect(decodeHtml(view.html)).toMatch(MAP_LINK)
+
+    // Staff see it on the booking's page too.
+    const reference = /ref=(SWP-\d+)/.exec(link!)![1]!
+    const staffPage = await (await site.sharedStaff()).get(`/admin/bookings/${reference}`)
+    expect(textOf(staffPage.html)).toContain(`Location ${PUNE_LINE}`)
+    expect(decodeHtml(staffPage.html)).toMatch(MAP_LINK)
   })
 
   it('shows the venue in My Bookings', async () => {
