@@ -211,6 +211,7 @@ export function AnalysisPage({ page, query, back, progressHref, children }: { pa
       )}
       <h1 className="mt-2 text-3xl font-extrabold text-brand-900 sm:text-4xl">Analysis of {page.swimmerName}</h1>
       <p className="mt-2 text-muted">{page.sessions}</p>
+      {page.place && <p className="mt-1 text-muted">Recorded at {page.place}</p>}
       {progressHref && (
         <Link to={progressHref} className="btn-secondary mt-4 min-h-11 px-4 py-2">
           Progress over time

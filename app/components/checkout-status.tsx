@@ -3,7 +3,7 @@ import { Link } from 'react-router'
 import { POLL_SECONDS, usePaymentPolling } from '~/web/payments/use-payment-polling'
 import { DetailRow, RefreshStatus, type StatusCard, StatusCardView, SupportDetails } from './payment-status-card'
 
-export type OrderDetails = { id: string; title: string; rows: ReadonlyArray<{ term: string; value: string }> }
+export type OrderDetails = { id: string; title: string; rows: ReadonlyArray<{ term: string; value: string; href?: string | null }> }
 
 /**
  * A payment's result, the same for everything the lab sells (a 3-day session, a single session, a
@@ -59,7 +59,7 @@ export function CheckoutStatus({
           </h2>
           <dl className="mt-4 grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
             {details.rows.map((row, index) => (
-              <DetailRow key={`${row.term}-${index}`} term={row.term} value={row.value} />
+              <DetailRow key={`${row.term}-${index}`} term={row.term} value={row.value} href={row.href} />
             ))}
           </dl>
         </section>

@@ -52,13 +52,25 @@ export function RefreshStatus({ href, onRefresh, busy }: { href: string; onRefre
   )
 }
 
-/** One row of a payment's details (a <dl> with two columns). */
-export function DetailRow({ term, value }: { term: string; value: string }) {
+/** One row of a payment's or booking's details (a <dl> with two columns). */
+export function DetailRow({ term, value, href }: { term: string; value: string; href?: string | null }) {
   return (
     <>
       <dt className="text-muted">{term}</dt>
-      <dd className="[overflow-wrap:anywhere] font-medium text-ink">{value}</dd>
+      <dd className="[overflow-wrap:anywhere] font-medium text-ink">
+        <DetailValue value={value} href={href} />
+      </dd>
     </>
+  )
+}
+
+/** A detail's value; one with a web address (http or https) is a link to it, such as a venue's map. */
+export function DetailValue({ value, href }: { value: string; href?: string | null }) {
+  if (!href || !/^https?:\/\//i.test(href)) return value
+  return (
+    <a href={href} className="link" rel="noopener noreferrer" target="_blank">
+      {value}
+    </a>
   )
 }
 

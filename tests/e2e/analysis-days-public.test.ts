@@ -79,6 +79,12 @@ describe('analysis days in the browser', () => {
     await page.getByRole('button', { name: 'Book and pay' }).click()
     await payAndConfirm(page)
     expect(await page.locator('main').innerText()).toMatch(/Date and time\s+\w+, \d+ \w+ \d{4}, 9:00 AM - 9:20 AM/)
+    // Where: the venue in Pune with its address, and its map as a link.
+    const details = page.getByRole('region', { name: 'Booking details' })
+    expect(await details.innerText()).toContain('Balewadi Aquatics, Shree Shiv Chhatrapati Sports Complex, Balewadi, Pune')
+    expect(await details.getByRole('link', { name: 'Open the map' }).getAttribute('href')).toBe('https://maps.example/balewadi')
+    await expectNoAxeViolations(page)
+    await expectNoSidewaysScroll(page)
     await page.goto(hostLink)
     await expect.poll(() => page.getByText('Booking for Pune Swim Club: 0 of 1 seats kept for you are left.', { exact: false }).isVisible()).toBe(true)
     expect(errors).toEqual([])

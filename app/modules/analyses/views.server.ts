@@ -3,6 +3,8 @@ import { db } from '~/db/client.server'
 import { firstNameOf } from '~/lib/person-name'
 import { analyses, analysisClips, analysisEvents, bookingDays, bookings, swimmers, type BetterWhen } from '~/db/schema'
 import { ageOn } from '~/modules/swimmers/age'
+import { daysAndVenues } from '~/modules/booking/bookings.server'
+import { venuePlace } from '~/modules/booking/texts'
 import { reportFile, reportsOf, type ReportSummary } from '~/modules/reports/reports.server'
 import { bandKey, bandsOfEvents, type Band } from './bands.server'
 import { eventsWithMetricsOf, findingsWithDrillsOf } from './contents.server'
@@ -43,6 +45,8 @@ export type AnalysisView = {
   swimmerName: string
   /** The days of the booking's sessions, in order (YYYY-MM-DD, lab dates). */
   sessionDates: string[]
+  /** Where it was recorded: the lab's session location, or a venue away and its city ("Balewadi Aquatics, Pune"). */
+  place: string
   summary: string
   poolLengthMetres: number
   publishedAt: Date | null
@@ -75,14 +79,14 @@ export async function analysisView(analysisId: number): Promise<AnalysisView | n
     .where(eq(analyses.id, analysisId))
   if (!row) return null
   const [swimmer] = row.swimmerId ? await db().select().from(swimmers).where(eq(swimmers.id, row.swimmerId)) : []
-  const [days, events, clips, findings, reports] = await Promise.all([
-    db().select({ date: bookingDays.date }).from(bookingDays).where(eq(bookingDays.bookingId, row.bookingId)).orderBy(asc(bookingDays.dayNumber)),
+  const [place, events, clips, findings, reports] = await Promise.all([
+    daysAndVenues([row.bookingId]).then((found) => found.get(row.bookingId)),
     eventsWithMetrics([analysisId]),
     db().select().from(analysisClips).where(eq(analysisClips.analysisId, analysisId)).orderBy(asc(analysisClips.position), asc(analysisClips.id)),
     findingsOf(analysisId),
     reportsOf([row.bookingId]),
   ])
-  const sessionDates = days.map((day) => day.date)
+  const sessionDates = (place?.days ?? []).map((day) => day.date)
   const sessionDate = sessionDates[0] ?? null
   const history = swimmer && sessionDate ? (await swimmerHistory(swimmer.id)).filter((earlier) => earlier.id !== analysisId && isEarlier(earlier, { id: analysisId, sessionDate })) : []
   // A swimmer without a profile (a guest's child) is compared at the age given when booked.
@@ -95,6 +99,7 @@ export async function analysisView(analysisId: number): Promise<AnalysisView | n
     swimmer: swimmer ? { id: swimmer.id, accountId: swimmer.accountId, name: swimmer.name, firstName: firstNameOf(swimmer.name) } : null,
     swimmerName: swimmer?.name ?? row.swimmerName,
     sessionDates,
+    place: place ? venuePlace(place.venue) : '',
     summary: row.summary,
     poolLengthMetres: row.poolLengthMetres,
     publishedAt: row.publishedAt,
@@ -339,8 +344,8 @@ export async function accountAnalyses(accountId: number, email?: string) {
     .leftJoin(swimmers, eq(swimmers.id, analyses.swimmerId))
     .where(and(isNotNull(analyses.publishedAt), or(eq(swimmers.accountId, accountId), eq(bookings.userId, accountId), email ? and(isNull(bookings.userId), sql`lower(${bookings.customerEmail}) = ${email}`) : undefined)))
   if (rows.length === 0) return []
-  const [firstDay, events] = await Promise.all([
-    firstSessionDays(rows.map((row) => row.bookingId)),
+  const [places, events] = await Promise.all([
+    daysAndVenues(rows.map((row) => row.bookingId)),
     db()
       .select({ analysisId: analysisEvents.analysisId, stroke: analysisEvents.stroke, distanceMetres: analysisEvents.distanceMetres })
       .from(analysisEvents)
@@ -352,14 +357,15 @@ export async function accountAnalyses(accountId: number, email?: string) {
       )
       .orderBy(asc(analysisEvents.position), asc(analysisEvents.id)),
   ])
-  const groups = new Map<string, { swimmerId: number | null; name: string; analyses: Array<{ id: number; sessionDate: string; events: string[] }> }>()
+  const groups = new Map<string, { swimmerId: number | null; name: string; analyses: Array<{ id: number; sessionDate: string; place: string; events: string[] }> }>()
   for (const row of rows) {
     // Only the account's own profiles get a progress page; another account's profile is shown by the booked name.
     const own = row.swimmerId !== null && row.profileAccount === accountId
     const key = own ? `s${row.swimmerId}` : `n${row.swimmerName}`
     let group = groups.get(key)
     if (!group) groups.set(key, (group = { swimmerId: own ? row.swimmerId : null, name: own ? row.profileName! : row.swimmerName, analyses: [] }))
-    group.analyses.push({ id: row.id, sessionDate: firstDay.get(row.bookingId) ?? '', events: events.filter((event) => event.analysisId === row.id).map(eventLabel) })
+    const place = places.get(row.bookingId)
+    group.analyses.push({ id: row.id, sessionDate: place?.days[0]?.date ?? '', place: place ? venuePlace(place.venue) : '', events: events.filter((event) => event.analysisId === row.id).map(eventLabel) })
   }
   for (const group of groups.values()) group.analyses.sort((a, b) => (a.sessionDate === b.sessionDate ? b.id - a.id : a.sessionDate < b.sessionDate ? 1 : -1))
   return [...groups.values()].sort((a, b) => a.name.localeCompare(b.name))

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, exists, inArray, isNull, or, sql } from 'drizzle-orm'
 import { db, type Executor } from '~/db/client.server'
-import { availabilityWindows, bookingDays, bookings, catalogueItems, payments, type BookingStatus } from '~/db/schema'
+import { availabilityWindows, bookingDays, bookings, catalogueItems, payments, siteSettings, venues, type BookingStatus } from '~/db/schema'
 import { getSiteSettings } from '~/modules/site/site.server'
 import { paymentStatusOf, type PaymentStatus } from '~/modules/payments/payment-status.server'
 import { toHourMinute } from '~/lib/lab-time'
@@ -18,21 +18,62 @@ export function bookingDaysOf(bookingId: number, executor: Executor = db()): Pro
     .orderBy(asc(bookingDays.dayNumber))
 }
 
-async function daysOf(bookingIds: number[]): Promise<Map<number, BookingDay[]>> {
-  const byBooking = new Map<number, BookingDay[]>()
+/**
+ * Where a booking takes place. The lab's own room is named as it always was, by the settings' session
+ * location (`name`, with nothing else); a venue away by its name, address, city and map link.
+ */
+export type BookingVenue = { home: boolean; name: string; address: string | null; city: string | null; mapUrl: string | null }
+
+/**
+ * Bookings' days with the venue they take place at, in one query: booking_days.window_id →
+ * availability_windows.venue_id → venues (every day of a booking is at its first day's venue). The
+ * session location is read in the same query, only for the lab's own room. Times as the database
+ * keeps them ("HH:MM:SS").
+ */
+export async function daysAndVenues(bookingIds: number[], executor: Executor = db()): Promise<Map<number, { days: BookingDay[]; venue: BookingVenue }>> {
+  const byBooking = new Map<number, { days: BookingDay[]; venue: BookingVenue }>()
   if (bookingIds.length === 0) return byBooking
-  const rows = await db()
-    .select({ bookingId: bookingDays.bookingId, dayNumber: bookingDays.dayNumber, date: bookingDays.date, start: bookingDays.startTime, end: bookingDays.endTime, analysisDayId: availabilityWindows.analysisDayId })
+  const rows = await executor
+    .select({
+      bookingId: bookingDays.bookingId,
+      dayNumber: bookingDays.dayNumber,
+      date: bookingDays.date,
+      start: bookingDays.startTime,
+      end: bookingDays.endTime,
+      analysisDayId: availabilityWindows.analysisDayId,
+      home: venues.isHome,
+      name: venues.name,
+      address: venues.address,
+      city: venues.city,
+      mapUrl: venues.mapUrl,
+      sessionLocation: sql<string | null>`CASE WHEN ${venues.isHome} THEN (SELECT ${siteSettings.sessionLocation} FROM ${siteSettings} WHERE ${siteSettings.id} = 1) END`,
+    })
     .from(bookingDays)
     .innerJoin(availabilityWindows, eq(availabilityWindows.id, bookingDays.windowId))
+    .innerJoin(venues, eq(venues.id, availabilityWindows.venueId))
     .where(inArray(bookingDays.bookingId, bookingIds))
     .orderBy(asc(bookingDays.bookingId), asc(bookingDays.dayNumber))
-  for (const { bookingId, ...day } of rows) {
-    const list = byBooking.get(bookingId) ?? []
-    list.push({ ...day, start: toHourMinute(day.start), end: toHourMinute(day.end) })
-    byBooking.set(bookingId, list)
+  for (const { bookingId, home, name, address, city, mapUrl, sessionLocation, ...day } of rows) {
+    const found = byBooking.get(bookingId)
+    if (found) found.days.push(day)
+    else byBooking.set(bookingId, { days: [day], venue: home ? homeVenueNamed(sessionLocation ?? '') : { home, name, address, city, mapUrl } })
   }
   return byBooking
+}
+
+/** The lab's own room, named as the settings' session location. */
+export function homeVenueNamed(sessionLocation: string): BookingVenue {
+  return { home: true, name: sessionLocation, address: null, city: null, mapUrl: null }
+}
+
+/** Bookings' days with their times as pages show them ("HH:MM"), and their venue (a booking without days, at the lab). */
+async function daysOf(bookingIds: number[]) {
+  const found = await daysAndVenues(bookingIds)
+  const lab = found.size < new Set(bookingIds).size ? homeVenueNamed((await getSiteSettings()).sessionLocation) : null
+  return (bookingId: number) => {
+    const entry = found.get(bookingId)
+    return { days: (entry?.days ?? []).map((day) => ({ ...day, start: toHourMinute(day.start), end: toHourMinute(day.end) })), venue: entry?.venue ?? lab! }
+  }
 }
 
 const bookingColumns = {
@@ -69,7 +110,7 @@ export async function payableBooking(bookingId: number, userId: number, now = ne
     .innerJoin(catalogueItems, eq(catalogueItems.code, bookings.productCode))
     .where(and(eq(bookings.id, bookingId), eq(bookings.userId, userId)))
   if (!booking || booking.status !== 'pending' || !booking.holdExpiresAt || booking.holdExpiresAt <= now) return null
-  return { ...booking, days: (await daysOf([booking.id])).get(booking.id) ?? [] }
+  return { ...booking, ...(await daysOf([booking.id]))(booking.id) }
 }
 
 /** The order id of the booking's completed payment (its receipt's), if any. */
@@ -101,12 +142,12 @@ export async function customerBookings(userId: number, verifiedEmail: string, { 
     )
     .orderBy(desc(bookings.createdAt), desc(bookings.id))
   const days = await daysOf(rows.map((row) => row.id))
-  return rows.map((row) => ({ ...row, days: days.get(row.id) ?? [] }))
+  return rows.map((row) => ({ ...row, ...days(row.id) }))
 }
 
 export type StatusView = PaymentStatus & {
   bookingStatus: BookingStatus
-  booking: { id: number; reference: string; productName: string; location: string; swimmerName: string; customerName: string; customerEmail: string; customerPhone: string | null; startTime: string; endTime: string; days: BookingDay[] }
+  booking: { id: number; reference: string; productName: string; venue: BookingVenue; swimmerName: string; customerName: string; customerEmail: string; customerPhone: string | null; startTime: string; endTime: string; days: BookingDay[] }
 }
 
 /**
@@ -143,6 +184,7 @@ export async function paymentStatusView({
   })
   if (!found) return null
   const { payable: row, ...payment } = found
+  const { days, venue } = (await daysOf([row.id]))(row.id)
   return {
     ...payment,
     bookingStatus: row.bookingStatus,
@@ -150,14 +192,14 @@ export async function paymentStatusView({
       id: row.id,
       reference: row.reference,
       productName: row.productName,
-      location: (await getSiteSettings()).sessionLocation,
+      venue,
       swimmerName: row.swimmerName,
       customerName: row.customerName,
       customerEmail: row.customerEmail,
       customerPhone: row.customerPhone,
       startTime: toHourMinute(row.startTime),
       endTime: toHourMinute(row.endTime),
-      days: (await daysOf([row.id])).get(row.id) ?? [],
+      days,
     },
   }
 }
@@ -170,5 +212,5 @@ export async function bookingByReference(reference: string) {
     .innerJoin(catalogueItems, eq(catalogueItems.code, bookings.productCode))
     .where(eq(bookings.reference, reference))
   if (!booking) return null
-  return { ...booking, days: (await daysOf([booking.id])).get(booking.id) ?? [] }
+  return { ...booking, ...(await daysOf([booking.id]))(booking.id) }
 }

@@ -12,7 +12,7 @@ import { letter } from '~/modules/mail/templates.server'
 import { OFFLINE_GATEWAY } from '~/modules/payments/payments.server'
 import { requestRefund } from '~/modules/payments/refunds.server'
 import { hasStarted, openWindows, planSession, seatKey, seatsTaken, SESSION_SEARCH_DAYS } from './availability.server'
-import { bookingForMail, bookingLink, bookingWhatsAppNumber, dayRows, paidFor, sessionEvents, swimmerRow } from './fulfilment.server'
+import { bookingForMail, bookingLink, bookingWhatsAppNumber, dayRows, paidFor, sessionEvents, swimmerRow, venueRows } from './fulfilment.server'
 import { notifyOnWhatsApp } from '~/modules/whatsapp/notify.server'
 import { AlreadyBookedError, hasSeatAt, lastBookableDate, lockWindows, SlotUnavailableError, stillOffered } from './holds.server'
 import { setStatus } from '~/modules/statuses/status.server'
@@ -162,7 +162,7 @@ export async function rescheduleBooking({
         subject: `Booking rescheduled: ${mail.title} (${mail.reference})`,
         name: mail.customerName,
         paragraphs: [`Your ${mail.title.toLowerCase()} has been moved. The new ${mail.days.length > 1 ? 'dates are' : 'date is'} below; the attached calendar file updates the event in your calendar.`],
-        details: [['Booking ID', mail.reference], swimmerRow(mail), ...dayRows(mail), ['Location', mail.location]],
+        details: [['Booking ID', mail.reference], swimmerRow(mail), ...dayRows(mail), ...venueRows(mail)],
         action: await bookingLink(tx, mail),
         attachments: [calendarAttachment(calendarFile(sessionEvents(mail), { sequence: booking.sequence + 1, now }), `${mail.reference}.ics`)],
       }),

@@ -8,15 +8,15 @@ import type { Executor } from '~/db/client.server'
 import { GUEST_BOOKING_LINK, privateLinkUrl } from '~/lib/private-links.server'
 import { calendarAttachment, calendarFile } from '~/modules/mail/ics.server'
 import { enqueueEmail } from '~/modules/mail/outbox.server'
-import { letter } from '~/modules/mail/templates.server'
+import { letter, type DetailRow } from '~/modules/mail/templates.server'
 import { refundedBy, type CompletedRefund, type PaidOutcome, type Payable, type PaymentTerms, type UnpaidBecause } from '~/modules/payments/payable-contract.server'
-import { bookingDaysOf } from './bookings.server'
+import { daysAndVenues, homeVenueNamed } from './bookings.server'
 import { seatsStillFree } from './holds.server'
 import { setStatus } from '~/modules/statuses/status.server'
 import { promoDetailRows } from '~/modules/promotions/uses.server'
 import { notifyOnWhatsApp } from '~/modules/whatsapp/notify.server'
 import { SINGLE_SERVICES } from './fields'
-import { analysisNameOf, bookingDayLines, IMPORTANT_INFORMATION, SESSION_PRODUCT_CODE } from './texts'
+import { analysisNameOf, bookingDayLines, IMPORTANT_INFORMATION, mapLinkOf, SESSION_PRODUCT_CODE, venueDetails, venueLine, venueOnWhatsApp } from './texts'
 import { analysisDayLink, bookSlotLink, publicBookingLink } from '~/lib/links'
 import { href } from 'react-router'
 
@@ -144,10 +144,18 @@ export async function bookingForMail(executor: Executor, bookingId: number) {
     .leftJoin(swimmers, eq(swimmers.id, bookings.swimmerId))
     .where(eq(bookings.id, bookingId))
   if (!booking) throw new Error(`Booking ${bookingId} not found`)
-  const days = await bookingDaysOf(bookingId, executor)
-  const location = await sessionLocationIn(executor)
+  // The days and the venue in the query that reads the days; a booking without days is at the lab.
+  const { days, venue } = (await daysAndVenues([bookingId], executor)).get(bookingId) ?? { days: [], venue: homeVenueNamed(await sessionLocationIn(executor)) }
   const title = booking.productName
-  return { ...booking, days, title, location }
+  return { ...booking, days, title, venue }
+}
+
+/**
+ * Where the booking takes place, as its e-mails list it: the lab's session location, or a venue away
+ * with its address and, when it has one, a link to its map.
+ */
+export function venueRows(booking: Pick<BookingForMail, 'venue'>, label?: string): DetailRow[] {
+  return venueDetails(booking.venue, label).map(({ term, value, href }) => [term, value, href])
 }
 
 /** Who swims, as every e-mail about a booking names them ("Swimmer: Asha Rao", the account holder or their child). */
@@ -175,14 +183,16 @@ export async function bookingLink(executor: Executor, booking: Pick<BookingForMa
 
 /** The booking's days as calendar events, one per day, each with a UID that stays with its day number. */
 export function sessionEvents(booking: BookingForMail) {
+  const map = mapLinkOf(booking.venue)
   return booking.days.map((day) => ({
     uid: `booking-${booking.reference}-day-${day.dayNumber}@swimlab`,
     date: day.date,
     start: day.start,
     end: day.end,
     summary: `${booking.days.length > 1 ? `${booking.title} (Day ${day.dayNumber} of ${booking.days.length})` : booking.title}: ${booking.swimmerName}`,
-    location: booking.location,
-    description: `Swimmer: ${booking.swimmerName}. Booking ${booking.reference}. ${IMPORTANT_INFORMATION.join(' ')}`,
+    location: venueLine(booking.venue),
+    url: map,
+    description: `Swimmer: ${booking.swimmerName}. Booking ${booking.reference}. ${IMPORTANT_INFORMATION.join(' ')}${map ? ` Map: ${map}` : ''}`,
   }))
 }
 
@@ -194,7 +204,7 @@ export async function confirmationEmail(executor: Executor, bookingId: number, n
     subject: `Booking confirmed: ${booking.title} (${booking.reference})`,
     name: booking.customerName,
     paragraphs: [`Your ${booking.title.toLowerCase()} is booked and paid. We look forward to seeing ${swimmerAddressed(booking)} in the pool.`],
-    details: [['Booking ID', booking.reference], swimmerRow(booking), ...dayRows(booking), ['Location', booking.location], ...(await promoDetailRows(executor, { bookingId })), ['Amount paid', formatRupees(booking.amountPaise)]],
+    details: [['Booking ID', booking.reference], swimmerRow(booking), ...dayRows(booking), ...venueRows(booking), ...(await promoDetailRows(executor, { bookingId })), ['Amount paid', formatRupees(booking.amountPaise)]],
     list: { title: 'Before you come', items: IMPORTANT_INFORMATION },
     action: await bookingLink(executor, booking),
     closing: booking.days.length > 1 ? 'The attached calendar file adds every day of your session to your calendar.' : 'The attached calendar file adds your session to your calendar.',
@@ -285,7 +295,7 @@ export async function tellConfirmedOnWhatsApp(tx: Executor, bookingId: number, n
     'booking_confirmed',
     async () => {
       const booking = await bookingForMail(tx, bookingId)
-      return { phone: await bookingWhatsAppNumber(tx, booking), parameters: [booking.customerName, booking.title, booking.swimmerName, sessionDaysLine(booking), booking.reference], names: [booking.customerName, booking.swimmerName], about: { bookingId } }
+      return { phone: await bookingWhatsAppNumber(tx, booking), parameters: [booking.customerName, booking.title, booking.swimmerName, sessionDaysLine(booking), venueOnWhatsApp(booking.venue), booking.reference], names: [booking.customerName, booking.swimmerName], about: { bookingId } }
     },
     tx,
     now,

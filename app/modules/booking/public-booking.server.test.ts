@@ -161,8 +161,8 @@ describe('a session a guest booked for their child', () => {
 
     const messages = await db().select({ template: outboxMessages.templateName, parameters: outboxMessages.templateParams }).from(outboxMessages).where(eq(outboxMessages.channel, 'whatsapp')).orderBy(asc(outboxMessages.id))
     expect(messages).toEqual([
-      { template: 'booking_confirmed', parameters: ['Ravi Kumar', 'Race Analysis Session', 'Kavya Kumar', 'Wednesday, 2 December 2026, 10:00 AM - 11:00 AM', held.reference] },
-      { template: 'session_reminder', parameters: ['Ravi Kumar', 'race analysis session', 'Kavya Kumar', held.reference, 'Wednesday, 2 December 2026, 10:00 AM - 11:00 AM'] },
+      { template: 'booking_confirmed', parameters: ['Ravi Kumar', 'Race Analysis Session', 'Kavya Kumar', 'Wednesday, 2 December 2026, 10:00 AM - 11:00 AM', 'the Swimming Sport Science Lab', held.reference] },
+      { template: 'session_reminder', parameters: ['Ravi Kumar', 'race analysis session', 'Kavya Kumar', held.reference, 'Wednesday, 2 December 2026, 10:00 AM - 11:00 AM', 'the Swimming Sport Science Lab'] },
       { template: 'report_ready', parameters: ['Ravi Kumar', 'Kavya', 'race analysis', held.reference, expect.stringContaining('/booking/view?ref=') ] },
       { template: 'cancelled_refund_started', parameters: ['Race Analysis Session for Kavya Kumar', held.reference, '₹3,499.00', expect.any(String)] },
     ])

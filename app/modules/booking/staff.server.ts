@@ -9,7 +9,7 @@ import { enqueueEmail } from '~/modules/mail/outbox.server'
 import { recordPaidAtTheLab } from '~/modules/payments/payments.server'
 import { hasStarted, openWindows, planSession, seatKey, seatsTaken, SESSION_SEARCH_DAYS } from './availability.server'
 import { NotChangeableError } from './changes.server'
-import { bookingDaysOf } from './bookings.server'
+import { daysAndVenues } from './bookings.server'
 import { confirmationEmail, tellConfirmedOnWhatsApp } from './fulfilment.server'
 import { insertBooking, lockWindows, SlotUnavailableError, stillOffered } from './holds.server'
 
@@ -87,7 +87,7 @@ export const bookingFormColumns = {
   notes: bookings.notes,
 }
 
-/** Everything that happened to a booking: its days, payments and what the gateway said, refunds, e-mails. */
+/** Everything that happened to a booking: its days and venue, payments and what the gateway said, refunds, e-mails. */
 export async function bookingStory(reference: string) {
   const [booking] = await db()
     .select({
@@ -109,8 +109,8 @@ export async function bookingStory(reference: string) {
     .innerJoin(catalogueItems, eq(catalogueItems.code, bookings.productCode))
     .where(eq(bookings.reference, reference))
   if (!booking) return null
-  const [days, [account]] = await Promise.all([
-    bookingDaysOf(booking.id),
+  const [place, [account]] = await Promise.all([
+    daysAndVenues([booking.id]).then((found) => found.get(booking.id)),
     booking.userId === null ? Promise.resolve([]) : db().select({ id: users.id, name: users.name, email: users.email, phone: users.phone }).from(users).where(eq(users.id, booking.userId)),
   ])
   const paymentRows = await db()
@@ -150,7 +150,7 @@ export async function bookingStory(reference: string) {
       ),
     )
     .orderBy(asc(outboxMessages.id))
-  return { booking, account: account ?? null, days, payments: paymentRows, events, refunds: refundRows, messages }
+  return { booking, account: account ?? null, days: place?.days ?? [], venue: place?.venue ?? null, payments: paymentRows, events, refunds: refundRows, messages }
 }
 
 export type StaffBookingInput = {

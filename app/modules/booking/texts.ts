@@ -1,5 +1,7 @@
 import { formatTimeRange, formatWeekdayDate } from '~/lib/lab-time'
 import { formatCount } from '~/lib/money'
+import { PRODUCT_NAME } from '~/lib/seo'
+import type { BookingVenue } from './bookings.server'
 
 /** What every customer should know before a session (the slot page, the payment page, e-mails). */
 export const IMPORTANT_INFORMATION = [
@@ -53,4 +55,40 @@ export function bookingDayLines(days: ReadonlyArray<{ dayNumber: number; date: s
 /** An analysis day's seats left as its public pages show them: "24 seats left", "1 seat left", "Full". */
 export function seatsLeftText(seats: number) {
   return seats === 0 ? 'Full' : `${formatCount(seats)} ${seats === 1 ? 'seat' : 'seats'} left`
+}
+
+/**
+ * Where a booking takes place in one line, as its messages and pages name it: the lab's session
+ * location, or a venue away with its address ("Balewadi Aquatics, Shree Shiv Chhatrapati Sports
+ * Complex, Balewadi, Pune").
+ */
+export function venueLine(venue: BookingVenue) {
+  return [venue.name, venue.address, venue.city].filter(Boolean).join(', ')
+}
+
+/** Where a booking takes place in a few words: the lab's session location, or a venue away and its city ("Balewadi Aquatics, Pune"). */
+export function venuePlace(venue: BookingVenue) {
+  return [venue.name, venue.city].filter(Boolean).join(', ')
+}
+
+/** Where a booking takes place in a WhatsApp message: "the Swimming Sport Science Lab", as it always said, or a venue away and its city. */
+export function venueOnWhatsApp(venue: BookingVenue) {
+  return venue.home ? `the ${PRODUCT_NAME}` : venuePlace(venue)
+}
+
+/** A venue's map link, only when it is a web address (http or https), as a browser reads it; else null. */
+export function mapLinkOf(venue: Pick<BookingVenue, 'mapUrl'>) {
+  if (!venue.mapUrl) return null
+  try {
+    const url = new URL(venue.mapUrl)
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : null
+  } catch {
+    return null
+  }
+}
+
+/** Where a booking takes place as its pages list it: "Location", and for a venue with a map, "Map" linking to it. */
+export function venueDetails(venue: BookingVenue, label = 'Location'): Array<{ term: string; value: string; href?: string }> {
+  const map = mapLinkOf(venue)
+  return [{ term: label, value: venueLine(venue) }, ...(map ? [{ term: 'Map', value: 'Open the map', href: map }] : [])]
 }

@@ -10,6 +10,8 @@ type CalendarEvent = {
   end: string
   summary: string
   location: string
+  /** A web page for the event (a venue's map): http or https only. */
+  url?: string | null
   description: string
   /** The event happens on this many consecutive days from `date` (a camp's daily session). */
   dailyFor?: number
@@ -34,6 +36,7 @@ export function calendarFile(events: CalendarEvent[], { method = 'PUBLISH', sequ
       `STATUS:${method === 'CANCEL' ? 'CANCELLED' : 'CONFIRMED'}`,
       `SUMMARY:${escapeText(event.summary)}`,
       `LOCATION:${escapeText(event.location)}`,
+      ...(event.url && /^https?:\/\/[^\s"]+$/i.test(event.url) ? [`URL:${event.url}`] : []),
       `DESCRIPTION:${escapeText(event.description)}`,
       'END:VEVENT',
     )

@@ -58,19 +58,26 @@ export function passwordResetEmail(mail: CodeMail): NewEmail {
   )
 }
 
+export type DetailRow = [label: string, value: string, link?: string]
+
 type LetterParts = {
   to: string
   subject: string
   name: string
   paragraphs: string[]
-  /** Label and value rows, such as the dates and time of a session. */
-  details?: Array<[string, string]>
+  /** Label and value rows, such as the dates and time of a session; a row with a link (http or https) shows its value as that link. */
+  details?: Array<DetailRow>
   /** A titled bullet list, such as what to bring. */
   list?: { title: string; items: readonly string[] }
   /** A button-style link. */
   action?: { label: string; url: string }
   closing?: string
   attachments?: NewEmail['attachments']
+}
+
+/** A row's value, as a link when it has one that is a web address. */
+function detailValue(value: string, link: string | undefined) {
+  return link && /^https?:\/\//i.test(link) ? `<a href="${escapeHtml(link)}">${escapeHtml(value)}</a>` : escapeHtml(value)
 }
 
 /** A plain, readable e-mail with the same content as text and as HTML. */
@@ -80,7 +87,7 @@ export function letter({ to, subject, name, paragraphs, details = [], list, acti
     `Hello ${name},`,
     '',
     ...paragraphs.flatMap((paragraph) => [paragraph, '']),
-    ...(details.length ? [...details.map(([label, value]) => `    ${`${label}:`.padEnd(width + 2)}${value}`), ''] : []),
+    ...(details.length ? [...details.map(([label, value, link]) => `    ${`${label}:`.padEnd(width + 2)}${value}${link && link !== value ? ` (${link})` : ''}`), ''] : []),
     ...(list ? [list.title, ...list.items.map((item) => `  - ${item}`), ''] : []),
     ...(action ? [`${action.label}:`, action.url, ''] : []),
     ...(closing ? [closing, ''] : []),
@@ -89,7 +96,7 @@ export function letter({ to, subject, name, paragraphs, details = [], list, acti
   const html = `<!doctype html><html lang="en"><body style="font-family:system-ui,sans-serif;color:#0b1f33;max-width:36rem;margin:0 auto;padding:1rem">
 <p>Hello ${escapeHtml(name)},</p>
 ${paragraphs.map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`).join('\n')}
-${details.length ? `<table style="border-collapse:collapse;margin:1rem 0">${details.map(([label, value]) => `<tr><th scope="row" style="text-align:left;padding:0.25rem 1rem 0.25rem 0;color:#475569;font-weight:600">${escapeHtml(label)}</th><td style="padding:0.25rem 0">${escapeHtml(value)}</td></tr>`).join('')}</table>` : ''}
+${details.length ? `<table style="border-collapse:collapse;margin:1rem 0">${details.map(([label, value, link]) => `<tr><th scope="row" style="text-align:left;padding:0.25rem 1rem 0.25rem 0;color:#475569;font-weight:600">${escapeHtml(label)}</th><td style="padding:0.25rem 0">${detailValue(value, link)}</td></tr>`).join('')}</table>` : ''}
 ${list ? `<p style="font-weight:600;margin-bottom:0.25rem">${escapeHtml(list.title)}</p><ul>${list.items.map((item) => `<li>${escapeHtml(item)}</li>`).join('')}</ul>` : ''}
 ${action ? `<p><a href="${escapeHtml(action.url)}" style="display:inline-block;background:#0b5f75;color:#fff;padding:0.75rem 1.25rem;border-radius:0.5rem;text-decoration:none;font-weight:600">${escapeHtml(action.label)}</a></p>` : ''}
 ${closing ? `<p style="color:#475569">${escapeHtml(closing)}</p>` : ''}

@@ -3,8 +3,8 @@ import { db, type Executor } from '~/db/client.server'
 import { bookingDays, bookings, campRegistrations, camps, remindersSent } from '~/db/schema'
 import { sessionLocationIn } from '~/modules/site/site.server'
 import { addDays, formatLongDate, formatTimeRange, formatWeekdayDate, labDateParts } from '~/lib/lab-time'
-import { bookingForMail, bookingWhatsAppNumber, swimmerAddressed, swimmerRow } from '~/modules/booking/fulfilment.server'
-import { IMPORTANT_INFORMATION } from '~/modules/booking/texts'
+import { bookingForMail, bookingWhatsAppNumber, swimmerAddressed, swimmerRow, venueRows } from '~/modules/booking/fulfilment.server'
+import { IMPORTANT_INFORMATION, venueOnWhatsApp } from '~/modules/booking/texts'
 import { batchLine, batchTimes, registrationDetails } from '~/modules/camps/fulfilment.server'
 import { enqueueEmail } from '~/modules/mail/outbox.server'
 import { letter } from '~/modules/mail/templates.server'
@@ -62,7 +62,7 @@ async function sessionReminder(tx: Executor, bookingId: number, dayNumber: numbe
     const when = `${formatWeekdayDate(day.date)}, ${formatTimeRange(day.start, day.end)}`
     await notifyOnWhatsApp(
       'session_reminder',
-      async () => ({ phone: await bookingWhatsAppNumber(tx, booking), parameters: [booking.customerName, booking.title.toLowerCase(), booking.swimmerName, booking.reference, when], names: [booking.customerName, booking.swimmerName], about: { bookingId } }),
+      async () => ({ phone: await bookingWhatsAppNumber(tx, booking), parameters: [booking.customerName, booking.title.toLowerCase(), booking.swimmerName, booking.reference, when, venueOnWhatsApp(booking.venue)], names: [booking.customerName, booking.swimmerName], about: { bookingId } }),
       tx,
       now,
     )
@@ -76,7 +76,7 @@ async function sessionReminder(tx: Executor, bookingId: number, dayNumber: numbe
     details: [
       swimmerRow(booking),
       ['When', `${formatWeekdayDate(day.date)}, ${formatTimeRange(day.start, day.end)}`],
-      ['Where', booking.location],
+      ...venueRows(booking, 'Where'),
       ['Booking ID', booking.reference],
     ],
     list: { title: 'Please remember', items: IMPORTANT_INFORMATION },

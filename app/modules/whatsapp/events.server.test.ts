@@ -132,6 +132,8 @@ const THREE_DAYS = [
   'Day 2: Tuesday, 5 March 2030, 9:00 AM - 10:00 AM',
   'Day 3: Wednesday, 6 March 2030, 9:00 AM - 10:00 AM',
 ].join('; ')
+/** Where the messages of a booking at the lab say it is, as they always did. */
+const AT_THE_LAB = 'the Swimming Sport Science Lab'
 
 /** A customer as the forms now name them, in letters (the factory numbers its names): the account holder swims. */
 async function namedCustomer(prefix: string) {
@@ -270,7 +272,7 @@ const SCENARIOS: Record<string, Scenario> = {
         replay: () => completed(orderId, booking.amountPaise),
         phone,
         template: 'booking_confirmed',
-        parameters: [customer.name, title, customer.swimmerName, THREE_DAYS, held.reference],
+        parameters: [customer.name, title, customer.swimmerName, THREE_DAYS, AT_THE_LAB, held.reference],
         email: `Booking confirmed: ${title} (${held.reference})`,
       }
     },
@@ -287,7 +289,7 @@ const SCENARIOS: Record<string, Scenario> = {
         replay: () => completed(orderId, booking.amountPaise),
         phone: GUEST.phone!,
         template: 'booking_confirmed',
-        parameters: [NAME_NOT_SHOWN, title, NAME_NOT_SHOWN, await storedDays(held.bookingId), held.reference],
+        parameters: [NAME_NOT_SHOWN, title, NAME_NOT_SHOWN, await storedDays(held.bookingId), AT_THE_LAB, held.reference],
         email: `Booking confirmed: ${title} (${held.reference})`,
       }
     },
@@ -303,7 +305,7 @@ const SCENARIOS: Record<string, Scenario> = {
         replay: () => completed(orderId, booking.amountPaise),
         phone: GUEST.phone!,
         template: 'booking_confirmed',
-        parameters: [GUEST.name, title, GUEST.swimmerName, await storedDays(held.bookingId), held.reference],
+        parameters: [GUEST.name, title, GUEST.swimmerName, await storedDays(held.bookingId), AT_THE_LAB, held.reference],
         email: `Booking confirmed: ${title} (${held.reference})`,
       }
     },
@@ -322,7 +324,7 @@ const SCENARIOS: Record<string, Scenario> = {
         replay: async () => {},
         phone: '98450 55555',
         template: 'booking_confirmed',
-        parameters: async () => ['Asha Rao', title, 'Asha Rao', await storedDays(booking!.id), booking!.reference],
+        parameters: async () => ['Asha Rao', title, 'Asha Rao', await storedDays(booking!.id), AT_THE_LAB, booking!.reference],
         email: () => `Booking confirmed: ${title} (${booking!.reference})`,
       }
     },
@@ -609,7 +611,7 @@ const SCENARIOS: Record<string, Scenario> = {
         },
         phone,
         template: 'session_reminder',
-        parameters: [customer.name, (await productName('biomechanical_package')).toLowerCase(), customer.swimmerName, held.reference, 'Monday, 4 March 2030, 9:00 AM - 10:00 AM'],
+        parameters: [customer.name, (await productName('biomechanical_package')).toLowerCase(), customer.swimmerName, held.reference, 'Monday, 4 March 2030, 9:00 AM - 10:00 AM', AT_THE_LAB],
         email: /^Reminder: Day 1 of your/,
       }
     },

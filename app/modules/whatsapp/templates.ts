@@ -42,24 +42,26 @@ export const WHATSAPP_TEMPLATES = {
   },
   booking_confirmed: {
     title: 'Booking confirmed',
-    body: 'Hello {{1}}, your booking is confirmed and paid: {{2}} for {{3}}, {{4}}, at the Swimming Sport Science Lab. Booking reference {{5}}. The details and the calendar file are in your e-mail.',
+    body: 'Hello {{1}}, your booking is confirmed and paid: {{2}} for {{3}}, {{4}}, at {{5}}. Booking reference {{6}}. The details and the calendar file are in your e-mail.',
     parameters: [
       { meaning: 'the name of the person who booked', sample: 'Priya Sharma' },
       { meaning: 'the service', sample: '3-Day Analysis Session' },
       { meaning: 'the swimmer', sample: 'Aarav Sharma' },
       { meaning: 'each session day with its time', sample: 'Day 1: Monday, 7 December 2026, 7:00 AM - 9:00 AM; Day 2: Tuesday, 8 December 2026, 7:00 AM - 9:00 AM; Day 3: Wednesday, 9 December 2026, 7:00 AM - 9:00 AM' },
+      { meaning: 'where: the Swimming Sport Science Lab, or a venue away and its city', sample: 'Balewadi Aquatics, Pune' },
       { meaning: 'the booking reference', sample: 'SSL-2026-0042' },
     ],
   },
   session_reminder: {
     title: 'Reminder before Day 1',
-    body: 'Hello {{1}}, a reminder: the {{2}} for {{3}} (booking reference {{4}}) starts tomorrow, {{5}}, at the Swimming Sport Science Lab. Please arrive 15 minutes early.',
+    body: 'Hello {{1}}, a reminder: the {{2}} for {{3}} (booking reference {{4}}) starts tomorrow, {{5}}, at {{6}}. Please arrive 15 minutes early.',
     parameters: [
       { meaning: 'the name of the person who booked', sample: 'Priya Sharma' },
       { meaning: 'the service', sample: '3-day analysis session' },
       { meaning: 'the swimmer', sample: 'Aarav Sharma' },
       { meaning: 'the booking reference', sample: 'SSL-2026-0042' },
       { meaning: 'the first day and its time', sample: 'Monday, 7 December 2026, 7:00 AM - 9:00 AM' },
+      { meaning: 'where: the Swimming Sport Science Lab, or a venue away and its city', sample: 'Balewadi Aquatics, Pune' },
     ],
   },
   camp_reminder: {

@@ -2,6 +2,7 @@ import { href, Link } from 'react-router'
 import { BookingActions } from '~/components/booking-actions'
 import { CreditNoteLinks } from '~/components/credit-note-links'
 import { ReportPanel } from '~/components/report-panel'
+import { DetailValue } from '~/components/payment-status-card'
 import type { Route } from './+types/my-bookings'
 import { requireUser } from '~/web/auth.server'
 import { formatRupees } from '~/lib/money'
@@ -12,6 +13,7 @@ import { currentLocationOf } from '~/modules/accounts/users.server'
 import { rowId } from '~/lib/row-id'
 import { customerBookings } from '~/modules/booking/bookings.server'
 import { changeOptions } from '~/modules/booking/changes.server'
+import { venueDetails } from '~/modules/booking/texts'
 import { reportsOf } from '~/modules/reports/reports.server'
 import { analysesOfBookings } from '~/modules/analyses/publishing.server'
 import { accountCampRegistrations } from '~/modules/camps/account-registrations.server'
@@ -65,6 +67,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       status: booking.status,
       days: booking.days.map((day) => ({ dayNumber: day.dayNumber, date: formatWeekdayDate(day.date), time: formatTimeRange(day.start, day.end) })),
       timeRange: formatTimeRange(booking.startTime, booking.endTime),
+      venue: venueDetails(booking.venue),
       amount: formatRupees(booking.amountPaise),
       bookedOn: formatLabDate(booking.createdAt),
       payUntil: booking.status === 'pending' && booking.holdExpiresAt && booking.holdExpiresAt > now ? formatLabTime(booking.holdExpiresAt) : null,
@@ -197,6 +200,14 @@ export default function MyBookings({ loaderData }: Route.ComponentProps) {
                           <dt className="text-muted">Booked on</dt>
                           <dd className="font-semibold text-ink">{booking.bookedOn}</dd>
                         </div>
+                        {booking.venue.map((row) => (
+                          <div key={row.term} className="sm:col-span-3">
+                            <dt className="text-muted">{row.term}</dt>
+                            <dd className="font-semibold text-ink">
+                              <DetailValue value={row.value} href={row.href} />
+                            </dd>
+                          </div>
+                        ))}
                       </dl>
                       {(booking.report || booking.analysisUrl) && <ReportPanel report={booking.report} analysisUrl={booking.analysisUrl} />}
                       <BookingActions reschedulePath={booking.reschedulePath} cancelPath={booking.cancelPath} linkQuery="" change={booking.change} receiptUrl={booking.receiptUrl} />

@@ -12,7 +12,7 @@ import { redirectWithToast } from '~/web/toast.server'
 import { cancelBooking } from '~/modules/booking/changes.server'
 import { OFFLINE_GATEWAY } from '~/modules/payments/payments.server'
 import { bookingStory, setAttendance } from '~/modules/booking/staff.server'
-import { BOOKING_STATUS_LABELS, bookingDayLines } from '~/modules/booking/texts'
+import { BOOKING_STATUS_LABELS, bookingDayLines, venueDetails } from '~/modules/booking/texts'
 import { deliverReport, MAX_REPORT_FILE_BYTES, MAX_REPORT_FILES, reportsOf } from '~/modules/reports/reports.server'
 import { analysesOfBookings } from '~/modules/analyses/publishing.server'
 import { creditNotesOfBookings } from '~/modules/receipts/credit-notes.server'
@@ -37,7 +37,7 @@ async function story(reference: string) {
 export async function loader({ request, params }: Route.LoaderArgs) {
   refuseNul(request, params)
   await requireAdmin(request)
-  const { booking, account, days, payments, events, refunds, messages } = await story(params.reference)
+  const { booking, account, days, venue, payments, events, refunds, messages } = await story(params.reference)
   const [reports, analyses, credits, promo, declaration] = await Promise.all([
     reportsOf([booking.id]),
     analysesOfBookings([booking.id]),
@@ -73,6 +73,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       bookedOn: formatLabDate(booking.createdAt),
     },
     days: bookingDayLines(days),
+    venue: venue ? venueDetails(venue) : [],
     payments: payments.map((payment) => ({
       orderId: payment.orderId,
       summary: `${payment.gateway}, ${payment.state}, ${formatRupees(payment.amountPaise)}${payment.paymentMode ? `, ${payment.paymentMode}` : ''}`,
@@ -167,7 +168,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 const ORIGIN_LABELS = { online: 'Paid online', offline: 'Paid at the lab', complimentary: 'Complimentary' } as const
 
 export default function AdminBooking({ loaderData, actionData }: Route.ComponentProps) {
-  const { booking, days, payments, refunds, creditNotes, messages, report, limits, analysisState } = loaderData
+  const { booking, days, venue, payments, refunds, creditNotes, messages, report, limits, analysisState } = loaderData
   const confirmCancel = actionData && 'confirmCancel' in actionData ? actionData.confirmCancel : null
   const actionError = actionData && 'error' in actionData ? actionData.error : undefined
   return (
@@ -186,6 +187,9 @@ export default function AdminBooking({ loaderData, actionData }: Route.Component
             <DetailRow term="Product" value={booking.product} />
             {days.map((day) => (
               <DetailRow key={day.label} term={day.label} value={day.value} />
+            ))}
+            {venue.map((row) => (
+              <DetailRow key={row.term} {...row} />
             ))}
             <DetailRow term="Swimmer" value={booking.swimmer} />
             <DetailRow term="Booked as" value={booking.customer} />

@@ -22,6 +22,7 @@ import { followOrder, statusPageBasics } from '~/web/payments/order-status.serve
 import { useHydrated } from '~/web/use-hydrated'
 import { guestLinkOpenFor } from '~/modules/booking/guest-links.server'
 import { paymentStatusView } from '~/modules/booking/bookings.server'
+import { venueDetails } from '~/modules/booking/texts'
 import { AlreadyBookedError, SlotUnavailableError } from '~/modules/booking/holds.server'
 import { tooLateToChangeNotice } from '~/modules/booking/changes.server'
 import { holderOf } from '~/web/holders/holder.server'
@@ -172,7 +173,7 @@ async function confirmationStep(url: URL, services: Services) {
       service: view.booking.productName,
       swimmer: view.booking.swimmerName,
       when: `${formatWeekdayDate(day.date)}, ${formatTimeRange(day.start, day.end)}`,
-      location: view.booking.location,
+      venue: venueDetails(view.booking.venue),
       email: view.booking.customerEmail,
     },
   } as const
@@ -548,7 +549,7 @@ function ConfirmationStep({ state, booking, orderId, statusKey: key, receiptUrl,
                 { term: 'Service', value: booking.service },
                 { term: 'Swimmer', value: booking.swimmer },
                 { term: 'Date and time', value: booking.when },
-                { term: 'Location', value: booking.location },
+                ...booking.venue,
                 { term: 'Booking ID', value: booking.reference },
               ],
             }

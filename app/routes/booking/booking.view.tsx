@@ -9,7 +9,7 @@ import { bookingFromGuestLink } from '~/web/booking/booking-access.server'
 import type { BookingStatus } from '~/db/schema'
 import { formatRupees } from '~/lib/money'
 import { formatLabDate, formatLastDayBefore } from '~/lib/lab-time'
-import { bookingDayLines } from '~/modules/booking/texts'
+import { bookingDayLines, venueDetails } from '~/modules/booking/texts'
 import { CREDIT_NOTE_LINK, INVALID_LINK, privateLinks, RECEIPT_LINK, REPORT_FILE_LINK } from '~/lib/private-links.server'
 import { notFoundUnless } from '~/web/refusals.server'
 import { pageMeta } from '~/lib/seo'
@@ -18,7 +18,6 @@ import { guestLinkEnd } from '~/modules/booking/guest-links.server'
 import { reportsOf } from '~/modules/reports/reports.server'
 import { publishedAnalysisOf } from '~/modules/analyses/publishing.server'
 import { reportView } from '~/web/reports/report-view.server'
-import { getSiteSettings } from '~/modules/site/site.server'
 import { creditNotesOfBookings } from '~/modules/receipts/credit-notes.server'
 import { analysisLink, cancelLink, rescheduleLink } from '~/lib/links'
 
@@ -43,7 +42,6 @@ export async function loader({ request }: Route.LoaderArgs) {
   const reference = params.get('ref') ?? ''
   const booking = await bookingFromGuestLink(reference, params.get('key'))
   notFoundUnless(booking, INVALID_LINK)
-  const settings = await getSiteSettings()
   const key = params.get('key')!
   const links = await privateLinks()
   return {
@@ -61,7 +59,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     name: booking.customerName,
     email: booking.customerEmail,
     days: bookingDayLines(booking.days),
-    location: settings.sessionLocation,
+    venue: venueDetails(booking.venue),
     amount: formatRupees(booking.amountPaise),
     bookedOn: formatLabDate(booking.createdAt),
     linkEnds: formatLastDayBefore(guestLinkEnd(booking)),
@@ -79,7 +77,9 @@ export default function GuestBooking({ loaderData: booking }: Route.ComponentPro
         {booking.days.map((day) => (
           <DetailRow key={day.label} term={day.label} value={day.value} />
         ))}
-        <DetailRow term="Location" value={booking.location} />
+        {booking.venue.map((row) => (
+          <DetailRow key={row.term} {...row} />
+        ))}
         <DetailRow term="Amount" value={booking.amount} />
         <DetailRow term="Booked on" value={booking.bookedOn} />
       </dl>

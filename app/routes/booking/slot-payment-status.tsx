@@ -8,6 +8,7 @@ import { formatLabDateThenTime, formatTimeRange, formatWeekdayDate, formatWeekda
 import { followOrder, shownState, statusPageBasics } from '~/web/payments/order-status.server'
 import { pageMeta } from '~/lib/seo'
 import { paymentStatusView, type StatusView } from '~/modules/booking/bookings.server'
+import { venueDetails } from '~/modules/booking/texts'
 import { promoCodeOfPayment } from '~/modules/payments/checkout.server'
 import { promoDiscountRow } from '~/modules/promotions/texts'
 import { refuseNul } from '~/web/nul.server'
@@ -52,6 +53,7 @@ function present(view: StatusView, promo: { code: string; discountPaise: number 
       { term: 'Amount', value: formatRupees(view.amountPaise) },
       { term: 'Status', value: statusWord(shownState(view.paymentState)) },
       ...view.booking.days.map((day) => ({ term: `Day ${day.dayNumber}`, value: formatWeekdayDate(day.date) })),
+      ...venueDetails(view.booking.venue),
       { term: 'Order ID', value: view.orderId },
       ...(view.transactionId ? [{ term: 'Transaction ID', value: view.transactionId }] : []),
       ...(view.completedAt ? [{ term: 'Completed', value: formatLabDateThenTime(view.completedAt) }] : []),

@@ -20,7 +20,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       swimmers: groups.map((group) => ({
         swimmerId: group.swimmerId,
         name: group.name,
-        analyses: group.analyses.map((analysis) => ({ id: analysis.id, date: analysis.sessionDate ? formatLongDate(analysis.sessionDate) : '', events: analysis.events.join(', ') })),
+        analyses: group.analyses.map((analysis) => ({ id: analysis.id, date: analysis.sessionDate ? formatLongDate(analysis.sessionDate) : '', place: analysis.place, events: analysis.events.join(', ') })),
       })),
     },
     { headers: RESULTS_HEADERS },
@@ -58,6 +58,7 @@ export default function MyAnalyses({ loaderData }: Route.ComponentProps) {
                     <Link to={analysisLink(analysis.id)} className="inline-flex min-h-11 items-center font-semibold text-brand-700 underline underline-offset-4">
                       Analysis of {analysis.date}
                     </Link>
+                    {analysis.place && <p className="text-sm text-muted">Recorded at {analysis.place}</p>}
                     {analysis.events && <p className="text-sm text-muted">{analysis.events}</p>}
                   </li>
                 ))}

@@ -40,6 +40,8 @@ export type AnalysisPageView = {
   id: number
   swimmerName: string
   sessions: string
+  /** Where the analysis was recorded (empty for the sample). */
+  place: string
   summary: string
   poolLength: string
   events: Array<{ id: number; label: string; metrics: MetricRowView[] }>
@@ -102,6 +104,7 @@ export function analysisPageOf(view: AnalysisView, { query, family }: { query: s
     id: view.id,
     swimmerName: view.swimmerName,
     sessions: sessionsText(view.sessionDates),
+    place: view.place,
     summary: view.summary,
     poolLength: `${view.poolLengthMetres} m`,
     events: eventRowsOf(view.events),

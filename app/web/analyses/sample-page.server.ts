@@ -12,6 +12,7 @@ export function samplePageOf(sample: PublishedSample): AnalysisPageView {
     id: 0,
     swimmerName: sample.swimmerDescription,
     sessions: '',
+    place: '',
     summary: sample.summary,
     poolLength: `${sample.poolLengthMetres} m`,
     events: eventRowsOf(sample.events.map((event, index) => ({ ...event, id: index + 1 }))),
