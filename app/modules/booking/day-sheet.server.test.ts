@@ -102,7 +102,7 @@ describe('the day sheet', () => {
     const { puneId, pune } = await twoVenues()
     const at = [{ windowId: pune(DAY), date: DAY }]
     const [family] = await createCustomers(1, 'family')
-    const child = async (name: string) => insertSwimmer(db(), family!.userId, name, swimmerInput({ age: '12' }), { isAccountHolder: false, now: NOW })
+    const child = async (name: string) => insertSwimmer(db(), family!.userId!, name, swimmerInput({ age: '12' }), { isAccountHolder: false, now: NOW })
     const [given, waiting, withdrawn, never] = [await child('Given Child'), await child('Waiting Child'), await child('Withdrawn Child'), await child('Never Asked')]
     await recordConsent(db(), { swimmerId: given.id, guardianName: 'Meera Rao', guardianEmail: 'meera@example.com', emailVerifiedBy: 'account_code', method: 'registration_form', now: NOW })
     await holdParentConsentRequest(db(), { swimmerId: waiting.id, parentEmail: 'parent@example.com', now: NOW })
