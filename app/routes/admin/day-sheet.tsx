@@ -119,20 +119,20 @@ export default function AdminDaySheet({ loaderData, actionData }: Route.Componen
       {rows.length === 0 ? (
         <p className="mt-6 text-muted">Nobody is booked at {venue.name} on this date.</p>
       ) : (
-        <table className="mt-6 w-full text-left text-sm max-sm:block">
+        <table className="mt-6 w-full text-left text-sm narrow:block">
           <caption className="sr-only">
             Everyone booked at {venue.name} on {title}, by time
           </caption>
-          <thead className="bg-slate-50 text-muted max-sm:sr-only print:bg-white print:text-black">
+          <thead className="bg-slate-50 text-muted narrow:sr-only print:bg-white print:text-black">
             <tr>
-              {['Time', 'Swimmer', 'Booking', 'Parent or booker', 'Payment', 'Attendance', 'Consent'].map((label) => (
-                <th key={label} scope="col" className="px-3 py-2">
+              {['Time', 'Swimmer and consent', 'Booking and payment', 'Parent or booker', 'Attendance'].map((label) => (
+                <th key={label} scope="col" className="px-2 py-2">
                   {label}
                 </th>
               ))}
             </tr>
           </thead>
-          <tbody className="max-sm:block max-sm:space-y-3">
+          <tbody className="narrow:block narrow:space-y-3">
             {rows.map((row) => (
               <SheetRow key={row.id} row={row} answer={actionData && actionData.target === row.id ? actionData : undefined} />
             ))}
@@ -143,11 +143,11 @@ export default function AdminDaySheet({ loaderData, actionData }: Route.Componen
   )
 }
 
-/** A cell: a table cell from the small breakpoint up (and printed), a line of the row's card on a phone, labelled there. */
+/** A cell: a table cell on a wide screen and on paper, a labelled line of the row's card on a narrow screen. */
 function Cell({ label, className = '', children }: { label: string; className?: string; children: ReactNode }) {
   return (
-    <td className={`px-3 py-2 align-top break-words max-sm:flex max-sm:gap-2 max-sm:px-0 max-sm:py-1 ${className}`}>
-      <span className="w-24 shrink-0 font-semibold text-muted sm:hidden">{label}</span>
+    <td className={`px-2 py-2 align-top break-words narrow:flex narrow:gap-2 narrow:px-0 narrow:py-1 ${className}`}>
+      <span className="hidden w-24 shrink-0 font-semibold text-muted narrow:block">{label}</span>
       <span className="min-w-0">{children}</span>
     </td>
   )
@@ -158,19 +158,25 @@ function SheetRow({ row, answer }: { row: DaySheetRow; answer: Answer | undefine
   const errors = refusals(fetcher.data ?? answer, row)
   const pending = fetcher.state !== 'idle'
   return (
-    <tr className="border-t border-slate-200 max-sm:block max-sm:rounded-xl max-sm:border max-sm:p-3 print:break-inside-avoid">
-      <Cell label="Time" className="whitespace-nowrap max-sm:whitespace-normal">
-        <span className="font-semibold text-ink">{row.time}</span>
+    <tr className="border-t border-slate-200 narrow:block narrow:rounded-xl narrow:border narrow:p-3 print:break-inside-avoid">
+      <Cell label="Time">
+        {/* Each time kept whole: a narrow column breaks the range between them. */}
+        <span className="font-semibold text-ink">
+          <span className="whitespace-nowrap">{row.start}</span> - <span className="whitespace-nowrap">{row.end}</span>
+        </span>
         {row.day && <span className="block text-muted print:text-black">{row.day}</span>}
       </Cell>
       <Cell label="Swimmer">
         <span className="font-semibold text-ink">{row.swimmer}</span>
         <span className="block text-muted print:text-black">{row.age}</span>
+        <span className={`block ${row.consentOk ? 'text-ink' : 'font-semibold text-red-800 print:text-black'}`}>{row.consent}</span>
       </Cell>
       <Cell label="Booking">
-        <Link to={row.href} className="link print:text-black print:no-underline">
+        <Link to={row.href} className="link whitespace-nowrap print:text-black print:no-underline">
           {row.reference}
         </Link>
+        <span className={`block ${row.held ? 'font-semibold text-amber-900 print:text-black' : 'text-ink'}`}>{row.payment}</span>
+        {row.holdNote && <span className="block text-amber-900 print:text-black">{row.holdNote}</span>}
       </Cell>
       <Cell label="Parent">
         <span className="text-ink">{row.contact}</span>
@@ -180,10 +186,6 @@ function SheetRow({ row, answer }: { row: DaySheetRow; answer: Answer | undefine
           </a>
         )}
       </Cell>
-      <Cell label="Payment">
-        <span className={row.held ? 'font-semibold text-amber-900 print:text-black' : 'text-ink'}>{row.payment}</span>
-        {row.holdNote && <span className="block text-amber-900 print:text-black">{row.holdNote}</span>}
-      </Cell>
       <Cell label="Attendance">
         <span className="font-semibold text-ink">{row.attendanceText}</span>
         {!row.held && (
@@ -191,17 +193,17 @@ function SheetRow({ row, answer }: { row: DaySheetRow; answer: Answer | undefine
             <input type="hidden" name="intent" value="attendance" />
             <input type="hidden" name="booking" value={row.id} />
             {row.attendance !== 'attended' && (
-              <button type="submit" name="attendance" value="attended" disabled={pending} className="btn-secondary px-3 py-1 text-sm">
+              <button type="submit" name="attendance" value="attended" disabled={pending} className="btn-secondary px-3 py-1 text-sm whitespace-nowrap">
                 Check in<span className="sr-only"> {row.swimmer}</span>
               </button>
             )}
             {row.attendance !== 'no_show' && (
-              <button type="submit" name="attendance" value="no_show" disabled={pending} className="btn-secondary px-3 py-1 text-sm">
+              <button type="submit" name="attendance" value="no_show" disabled={pending} className="btn-secondary px-3 py-1 text-sm whitespace-nowrap">
                 No-show<span className="sr-only"> {row.swimmer}</span>
               </button>
             )}
             {row.attendance !== 'none' && (
-              <button type="submit" name="attendance" value="none" disabled={pending} className="btn-secondary px-3 py-1 text-sm">
+              <button type="submit" name="attendance" value="none" disabled={pending} className="btn-secondary px-3 py-1 text-sm whitespace-nowrap">
                 Not yet<span className="sr-only"> {row.swimmer}</span>
               </button>
             )}
@@ -210,9 +212,6 @@ function SheetRow({ row, answer }: { row: DaySheetRow; answer: Answer | undefine
         <div className="mt-1 print:hidden">
           <FormAlert id={`booking-${row.id}-alert`} errors={errors} />
         </div>
-      </Cell>
-      <Cell label="Consent">
-        <span className={row.consentOk ? 'text-ink' : 'font-semibold text-red-800 print:text-black'}>{row.consent}</span>
       </Cell>
     </tr>
   )

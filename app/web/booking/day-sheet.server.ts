@@ -1,4 +1,4 @@
-import { formatLabClockTime, formatTimeRange } from '~/lib/lab-time'
+import { formatClockTime, formatLabClockTime } from '~/lib/lab-time'
 import { adminBookingLink } from '~/lib/links'
 import { formatRupees } from '~/lib/money'
 import { formatPhone } from '~/lib/phone'
@@ -34,7 +34,8 @@ export function daySheetRow(entry: DaySheetEntry) {
   const held = entry.status === 'pending'
   return {
     id: String(entry.bookingId),
-    time: formatTimeRange(entry.startTime, entry.endTime),
+    start: formatClockTime(entry.startTime),
+    end: formatClockTime(entry.endTime),
     day: entry.dayCount > 1 ? `Day ${entry.dayNumber} of ${entry.dayCount}` : null,
     swimmer: entry.swimmerName,
     age: entry.age === null ? 'Age not asked' : `${entry.age} ${entry.age === 1 ? 'year' : 'years'}`,
