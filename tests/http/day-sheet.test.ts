@@ -117,10 +117,14 @@ describe('the day sheet', () => {
     expect((await admin.get(`${sheetPath()}?date=2026-02-30`)).status).toBe(404)
   })
 
-  it('is linked from the analysis day’s page, one per date, and from the venue’s page', async () => {
+  it('is linked from the analysis day’s page, one per date, the venue’s page, its calendar, and the bookings (the lab today)', async () => {
     const admin = await staff()
     expect((await admin.get(`/admin/analysis-days/${ids.day}`)).html).toContain(`href="${sheetPath()}"`)
     expect((await admin.get(`/admin/venues/${ids.venue}`)).html).toContain(`href="${sheetPath(ids.venue, labToday())}"`)
+    expect((await admin.get(`/admin/availability?venue=${ids.venue}&month=${DAY.slice(0, 7)}`)).html).toContain(`href="${sheetPath()}"`)
+    const home = /href="\/admin\/venues\/(\d+)\/day\/([\d-]+)"/.exec((await admin.get('/admin/bookings')).html)
+    expect(home?.[2]).toBe(labToday())
+    expect(textOf((await admin.get(sheetPath(Number(home![1]), labToday()))).html)).toContain('Day sheet: ')
   })
 
   it('checks a swimmer in and marks a no-show through the booking’s attendance, with its audit entry, and takes the mark off', async () => {

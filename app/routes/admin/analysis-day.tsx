@@ -214,9 +214,6 @@ function Readiness({ day, readiness }: { day: Data['day']; readiness: Data['read
             <h3 className="font-bold text-ink">
               {date.date}: <span className={date.ready ? 'text-green-800' : 'text-red-800'}>{date.ready ? 'ready' : 'not ready'}</span>
             </h3>
-            <Link to={date.sheet} className="link text-sm">
-              Day sheet<span className="sr-only"> for {date.date}</span>
-            </Link>
             <ul className="mt-1 space-y-1 text-sm text-ink">
               {date.checks.map((check) => (
                 <li key={check.label}>
@@ -224,6 +221,9 @@ function Readiness({ day, readiness }: { day: Data['day']; readiness: Data['read
                 </li>
               ))}
             </ul>
+            <Link to={date.sheet} className="link mt-1 inline-block text-sm">
+              Day sheet<span className="sr-only"> for {date.date}</span>
+            </Link>
           </li>
         ))}
       </ul>
