@@ -1,8 +1,9 @@
 import type { BrowserContext, Page } from 'playwright-core'
 import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
-import { availabilityWindows, bookingDays, bookings, type BookingStatus } from '~/db/schema'
-import { addDays, addMinutes, labToday } from '~/lib/lab-time'
+import { availabilityWindows, type bookings, type BookingStatus } from '~/db/schema'
+import { addDays, labToday } from '~/lib/lab-time'
+import { insertedBooking } from '../support/booking'
 import { publishedDay, seedAnalysisDays } from '../support/analysis-days'
 import { DESKTOP, expectNoAxeViolations, expectNoSidewaysScroll, PHONE, signInWithForm, useBrowser, watchPageErrors } from '../support/browser'
 import { STAFF, useTestSite } from '../support/site'
@@ -35,25 +36,7 @@ const site = useTestSite(
         ['10:00', '10:20', 'confirmed', { swimmerName: 'Nikhil Rao', customerName: 'Nikhil Rao' }],
       ]
       for (const [index, [start, end, status, over]] of places.entries()) {
-        const [row] = await db
-          .insert(bookings)
-          .values({
-            reference: `SWP-70000000${index + 1}0`,
-            productCode: 'race_analysis',
-            swimmerName: '',
-            customerName: '',
-            customerEmail: `family${index}@example.com`,
-            customerPhone: '+919845012345',
-            startTime: start,
-            endTime: end,
-            amountPaise: 1_500_00,
-            status,
-            holdExpiresAt: status === 'pending' ? addMinutes(now, 120) : null,
-            confirmedAt: status === 'confirmed' ? now : null,
-            ...over,
-          })
-          .returning({ id: bookings.id })
-        await db.insert(bookingDays).values({ bookingId: row!.id, dayNumber: 1, windowId: window!.id, date: DAY, startTime: start, endTime: end })
+        await insertedBooking(db, [{ windowId: window!.id, date: DAY }], { start, end, now }, { reference: `SWP-70000000${index + 1}0`, status, ...over })
       }
     },
   },

@@ -1,10 +1,10 @@
 import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
-import { useDatabase } from '~/db/client.server'
-import { availabilityWindows, bookingDays, bookings, users, type BookingStatus } from '~/db/schema'
-import { addDays, addMinutes, formatWeekdayDate, labToday } from '~/lib/lab-time'
+import { availabilityWindows, bookings } from '~/db/schema'
+import { addDays, formatWeekdayDate, labToday } from '~/lib/lab-time'
 import { recordBookingDeclaration } from '~/modules/swimmers/consent.server'
-import { publishedDay } from '../support/analysis-days'
+import { publishedDay, seedAnalysisDays } from '../support/analysis-days'
+import { insertedBooking } from '../support/booking'
 import { between, textOf } from '../support/page-text'
 import { expectStaffOnly, useTestSite } from '../support/site'
 import { Visitor } from '../support/visitor'
@@ -22,53 +22,26 @@ const refs = { confirmed: '', held: '', minor: '', cancelled: '', elsewhere: '' 
 const site = useTestSite(
   {},
   {
-    async prepare(db, { database }) {
-      useDatabase(database)
-      try {
-        const [coach] = await db.insert(users).values({ name: 'Field Coach', email: 'coach@lab.example', passwordHash: 'x', isAdmin: true, isVerified: true }).returning({ id: users.id, email: users.email })
-        const now = new Date()
-        const balewadi = await publishedDay(coach!, DAY, now)
-        const deccan = await publishedDay(coach!, OTHER_DAY, now, {}, 'Deccan Gymkhana pool')
+    async prepare(db, installation) {
+      const now = new Date()
+      // The site's own functions, on its database before it starts.
+      await seedAnalysisDays(db, installation, async (coach) => {
+        const balewadi = await publishedDay(coach, DAY, now)
+        const deccan = await publishedDay(coach, OTHER_DAY, now, {}, 'Deccan Gymkhana pool')
         Object.assign(ids, { venue: balewadi.venueId, day: balewadi.dayId, otherVenue: deccan.venueId })
         const windowOf = async (dayId: number) => (await db.select({ id: availabilityWindows.id, date: availabilityWindows.date }).from(availabilityWindows).where(eq(availabilityWindows.analysisDayId, dayId)))[0]!
         const window = await windowOf(balewadi.dayId)
         let serial = 0
-        const book = async (start: string, end: string, status: BookingStatus, over: Partial<typeof bookings.$inferInsert> = {}, on = window) => {
-          serial += 1
-          const reference = `SWP-80000000${String(serial).padStart(2, '0')}`
-          const [row] = await db
-            .insert(bookings)
-            .values({
-              reference,
-              productCode: 'race_analysis',
-              swimmerName: 'Hema Host',
-              customerName: 'Hema Host',
-              customerEmail: `parent${serial}@example.com`,
-              customerPhone: '+919845012345',
-              startTime: start,
-              endTime: end,
-              amountPaise: 1_500_00,
-              status,
-              holdExpiresAt: status === 'pending' ? addMinutes(now, 60) : null,
-              confirmedAt: status === 'confirmed' ? now : null,
-              cancelledAt: status === 'cancelled' ? now : null,
-              ...over,
-            })
-            .returning({ id: bookings.id })
-          await db.insert(bookingDays).values({ bookingId: row!.id, dayNumber: 1, windowId: on.id, date: on.date, startTime: start, endTime: end })
-          return { id: row!.id, reference }
-        }
-        const confirmed = await book('09:20', '09:40', 'confirmed', { swimmerName: 'Pavan Public', customerName: 'Pavan Public' })
-        const held = await book('09:00', '09:20', 'pending', { swimmerName: 'Hema Host', customerName: 'Hema Host' })
-        const minor = await book('09:40', '10:00', 'confirmed', { swimmerName: 'Kavya Kumar', swimmerAge: 12, customerName: 'Ravi Kumar', customerPhone: '+919845099999' })
+        const book = (start: string, end: string, over: Partial<typeof bookings.$inferInsert>, on = window) => insertedBooking(db, [{ windowId: on.id, date: on.date }], { start, end, now }, { reference: `SWP-80000000${String((serial += 1)).padStart(2, '0')}`, ...over })
+        const confirmed = await book('09:20', '09:40', { swimmerName: 'Pavan Public', customerName: 'Pavan Public' })
+        const held = await book('09:00', '09:20', { status: 'pending' })
+        const minor = await book('09:40', '10:00', { swimmerName: 'Kavya Kumar', swimmerAge: 12, customerName: 'Ravi Kumar', customerPhone: '+919845099999' })
         await recordBookingDeclaration(db, { bookingId: minor.id, guardianName: 'Ravi Kumar', email: 'ravi@example.com', now })
-        const cancelled = await book('10:00', '10:20', 'cancelled', { swimmerName: 'Gone Away' })
-        const elsewhere = await book('09:00', '09:20', 'confirmed', { swimmerName: 'Deccan Swimmer' }, await windowOf(deccan.dayId))
+        const cancelled = await book('10:00', '10:20', { status: 'cancelled', swimmerName: 'Gone Away' })
+        const elsewhere = await book('09:00', '09:20', { swimmerName: 'Deccan Swimmer' }, await windowOf(deccan.dayId))
         Object.assign(ids, { confirmed: confirmed.id, held: held.id, minor: minor.id, elsewhere: elsewhere.id })
         Object.assign(refs, { confirmed: confirmed.reference, held: held.reference, minor: minor.reference, cancelled: cancelled.reference, elsewhere: elsewhere.reference })
-      } finally {
-        useDatabase(undefined)
-      }
+      })
     },
   },
 )

@@ -1,14 +1,14 @@
 import { and, eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
-import { auditLog, availabilityWindows, bookingDays, bookings, guardianConsents, type BookingStatus } from '~/db/schema'
+import { auditLog, availabilityWindows, bookings, guardianConsents } from '~/db/schema'
 import { addMinutes } from '~/lib/lab-time'
 import { holdParentConsentRequest } from '~/modules/swimmers/consent-requests.server'
 import { recordBookingDeclaration, recordConsent } from '~/modules/swimmers/consent.server'
 import { insertSwimmer } from '~/modules/swimmers/swimmers.server'
 import { swimmerInput } from '../../../tests/support/accounts'
 import { puneVenue } from '../../../tests/support/analysis-days'
-import { createCustomers, createStaff, refusal, setWindows } from '../../../tests/support/booking'
+import { createCustomers, createStaff, insertedBooking, refusal, setWindows } from '../../../tests/support/booking'
 import { useTestDatabase } from '../../../tests/support/test-database'
 import { daySheet, markOnSheet, NotOnTheSheetError, UnpaidAttendanceError } from './day-sheet.server'
 
@@ -34,33 +34,12 @@ async function twoVenues() {
 
 let serial = 0
 
-/** A booking straight in the database, one day per window given, all at `start` for an hour. */
+/** A booking straight in the database, one day per window given, all at `start` for an hour, held for 10 minutes when pending. */
 async function booked(days: Array<{ windowId: number; date: string }>, start: string, over: Partial<typeof bookings.$inferInsert> = {}) {
   serial += 1
   const end = `${String(Number(start.slice(0, 2)) + 1).padStart(2, '0')}${start.slice(2)}`
-  const status: BookingStatus = over.status ?? 'confirmed'
-  const [booking] = await db()
-    .insert(bookings)
-    .values({
-      reference: `SWP-90000000${String(serial).padStart(2, '0')}`,
-      productCode: days.length === 3 ? 'biomechanical_package' : 'single_race',
-      swimmerName: `Swimmer ${serial}`,
-      customerName: `Parent ${serial}`,
-      customerEmail: `parent${serial}@example.com`,
-      customerPhone: '+919845012345',
-      startTime: start,
-      endTime: end,
-      amountPaise: 2_500_00,
-      status,
-      holdExpiresAt: status === 'pending' ? addMinutes(NOW, 10) : null,
-      confirmedAt: status === 'confirmed' ? NOW : null,
-      ...over,
-    })
-    .returning({ id: bookings.id, reference: bookings.reference })
-  await db()
-    .insert(bookingDays)
-    .values(days.map((day, index) => ({ bookingId: booking!.id, dayNumber: index + 1, windowId: day.windowId, date: day.date, startTime: start, endTime: end })))
-  return booking!
+  const held = over.status === 'pending' ? { holdExpiresAt: addMinutes(NOW, 10) } : {}
+  return insertedBooking(db(), days, { start, end, now: NOW }, { reference: `SWP-90000000${String(serial).padStart(2, '0')}`, swimmerName: `Swimmer ${serial}`, customerName: `Parent ${serial}`, amountPaise: 2_500_00, ...held, ...over })
 }
 
 describe('the day sheet', () => {
