@@ -48,7 +48,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   }
 }
 
-const TOASTS = { attended: 'checked in', no_show: 'marked as a no-show', none: 'marked as not yet come' } as const
+const TOASTS = { attended: 'checked in', no_show: 'marked as a no-show', none: 'no longer marked' } as const
 
 export async function action({ request, params }: Route.ActionArgs) {
   const { admin, venue, date } = await sheetOf(request, params)
