@@ -53,6 +53,7 @@ const SITE_ADDRESSES = [
   '/admin/availability/:windowId',
   '/admin/venues',
   '/admin/venues/:venueId',
+  '/admin/venues/:venueId/day/:date',
   '/admin/kits',
   '/admin/analysis-days',
   '/admin/analysis-days/:dayId',

@@ -45,6 +45,7 @@ export default [
     // Where the lab works (its home and the venues it takes its kit to), and its camera kits.
     route('venues', 'routes/admin/venues.tsx'),
     route('venues/:venueId', 'routes/admin/venue.tsx'),
+    route('venues/:venueId/day/:date', 'routes/admin/day-sheet.tsx'),
     route('kits', 'routes/admin/kits.tsx'),
     // Analysis days: the kit at a venue away from the lab, its slots, its host's link and its public release.
     route('analysis-days', 'routes/admin/analysis-days.tsx'),

@@ -36,7 +36,7 @@ export function CampBanner({ camps, coach, coachPicture }: BannerProps) {
   const [first] = camps
   if (!first || closing) return null
   return (
-    <aside aria-label="Swimming camps" className="bg-gradient-to-r from-brand-900 to-brand-700 text-white" id="promo-banner">
+    <aside aria-label="Swimming camps" className="bg-gradient-to-r from-brand-900 to-brand-700 text-white print-alone:hidden" id="promo-banner">
       <div className="container-page flex items-start gap-2 py-1 md:gap-3">
         <details className="group min-w-0 flex-1">
           <summary className="flex min-h-11 cursor-pointer list-none items-center gap-2 rounded-lg text-sm md:gap-3 focus-visible:outline-white [&::-webkit-details-marker]:hidden">

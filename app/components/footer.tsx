@@ -43,7 +43,7 @@ export function Footer({ contact, year, testPayments, signedIn }: { contact: Foo
     : []
   const followLink = useFollowSiteLinks()
   return (
-    <footer onClick={followLink} className="bg-brand-900 text-slate-100">
+    <footer onClick={followLink} className="bg-brand-900 text-slate-100 print-alone:hidden">
       <div className="container-page grid gap-10 py-12 sm:grid-cols-2 lg:grid-cols-4">
         <div>
           <p className="flex items-center gap-2 text-lg font-bold text-white">

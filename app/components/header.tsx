@@ -70,7 +70,7 @@ export function Header({ user, campsOpen }: { user: HeaderUser | null; campsOpen
     <header
       onClick={followLink}
       data-scrolled={scrolled}
-      className={`sticky top-0 z-40 transition-[background-color,box-shadow] duration-200 ${
+      className={`sticky top-0 z-40 transition-[background-color,box-shadow] duration-200 print-alone:hidden ${
         scrolled ? 'bg-white shadow-md' : 'bg-white/95 shadow-none'
       }`}
     >

@@ -20,7 +20,7 @@ export function Toast({ toast }: { toast: ToastMessage }) {
   if (dismissed) return null
   return (
     // Under the header, over the page's heading: at the bottom of a phone's screen it would cover what the page asks for next (the calendar's days on booking).
-    <div className="pointer-events-none fixed inset-x-0 top-20 z-50 flex justify-center px-4 sm:right-4 sm:left-auto sm:justify-end">
+    <div className="pointer-events-none fixed inset-x-0 top-20 z-50 print-alone:hidden flex justify-center px-4 sm:right-4 sm:left-auto sm:justify-end">
       <div
         role="status"
         data-toast={toast.type}

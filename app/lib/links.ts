@@ -193,7 +193,11 @@ export const adminWindowLink = (windowId: number | string) => href('/admin/avail
 export const adminAvailabilityLink = ({ month, venue }: { month?: string; venue?: number | null }) =>
   withQuery(href('/admin/availability'), { ...(month && { month }), ...(venue && { venue: String(venue) }) })
 
-/** A venue in the admin console: its details, opening hours, staff and kits. */
+/** An analysis day in the admin console. */
 export const adminAnalysisDayLink = (dayId: number | string) => href('/admin/analysis-days/:dayId', { dayId: String(dayId) })
 
+/** A venue in the admin console: its details, opening hours, staff and kits. */
 export const adminVenueLink = (venueId: number | string) => href('/admin/venues/:venueId', { venueId: String(venueId) })
+
+/** Everyone coming to a venue on a date (yyyy-mm-dd), for the staff at the poolside. */
+export const adminDaySheetLink = (venueId: number | string, date: string) => href('/admin/venues/:venueId/day/:date', { venueId: String(venueId), date })

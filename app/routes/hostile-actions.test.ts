@@ -44,6 +44,7 @@ import * as adminPromoCodes from './admin/promo-codes'
 import * as adminWindow from './admin/window'
 import * as adminAnalysisDay from './admin/analysis-day'
 import * as adminAnalysisDays from './admin/analysis-days'
+import * as adminDaySheet from './admin/day-sheet'
 import * as analysisDay from './booking/analysis-day'
 import * as adminKits from './admin/kits'
 import * as adminVenue from './admin/venue'
@@ -336,6 +337,14 @@ const FORMS: FormCase[] = [
     who: 'admin',
     spec: { valid: { kitId: '1', venueId: '2', fromDate: future, fromTime: '09:00', toDate: future, toTime: '12:00', note: '' }, strict: { kitId: 'choice', venueId: 'choice', fromDate: 'date', fromTime: 'time', toDate: 'date', toTime: 'time' }, fixed: { intent: 'place' } },
   },
+  {
+    name: 'admin day sheet attendance',
+    path: `/admin/venues/1/day/${future}`,
+    handler: adminDaySheet.action,
+    who: 'admin',
+    params: () => ({ venueId: String(homeVenueId), date: future }),
+    spec: { valid: { booking: '1', attendance: 'attended' }, strict: { attendance: 'choice' }, fixed: { intent: 'attendance' } },
+  },
   { name: 'admin new analysis day', path: '/admin/analysis-days', handler: adminAnalysisDays.action, who: 'admin', spec: ANALYSIS_DAY_FORM },
   { name: 'admin window close', path: '/admin/availability/1', handler: adminWindow.action, who: 'admin', params: () => ({ windowId: String(windowId) }), spec: { valid: { start: '09:00' }, strict: { start: 'time' }, fixed: { intent: 'close' } } },
   {
@@ -497,6 +506,9 @@ describe('hostile addresses', () => {
       const page = await attempt(`/book-slot?date=${date}`, bookSlot.loader, () => get(`/book-slot?date=${date}`, 'customer'), {}, { mustRefuse: false })
       // Refused, the page opens as without a date (on the first date that can be booked).
       if (page && (page.body as { date: unknown }).date === date) failures.push(`/book-slot?date=${date} chose the date`)
+      await attempt(`/admin/venues/1/day/${date}`, adminDaySheet.loader, () => get(`/admin/venues/${homeVenueId}/day/${date}`, 'admin'), { venueId: String(homeVenueId), date })
+      await attempt(`/admin/venues/1/day?date=${date}`, adminDaySheet.loader, () => get(`/admin/venues/${homeVenueId}/day/${future}?date=${date}`, 'admin'), { venueId: String(homeVenueId), date: future })
+      await attempt(`POST /admin/venues/1/day/${date}`, adminDaySheet.action, () => formRequest(`/admin/venues/${homeVenueId}/day/${date}`, 'admin', form({ intent: 'attendance', booking: '1', attendance: 'attended' })), { venueId: String(homeVenueId), date })
       await attempt(`/admin/bookings ${date}`, adminBookings.loader, () => get(`/admin/bookings?from=${date}&to=${date}`, 'admin'), {}, { mustRefuse: false })
       await attempt(`/admin/bookings.csv ${date}`, adminBookingsCsv.loader, () => get(`/admin/bookings.csv?from=${date}&to=${date}`, 'admin'), {}, { mustRefuse: false })
       await attempt(`POST /book-slot ${date}`, bookSlot.action, () => formRequest('/book-slot', 'customer', form({ date, time: '09:00' })))
@@ -538,6 +550,10 @@ describe('hostile addresses', () => {
       await expectRefusedCleanly(adminAnalysisDay.action, () => formRequest(`/admin/analysis-days/${id}`, 'admin', new URLSearchParams({ intent: 'publish' })), { dayId: id })
       await expectRefusedCleanly(adminAnalysisDay.loader, () => get(`/admin/analysis-days/${id}`, 'admin'), { dayId: id })
       await expectRefusedCleanly(adminAvailability.loader, () => get(`/admin/availability?venue=${id}`, 'admin'))
+      await expectRefusedCleanly(adminDaySheet.loader, () => get(`/admin/venues/${id}/day/${future}`, 'admin'), { venueId: id, date: future })
+      const mark = new URLSearchParams({ intent: 'attendance', booking: id, attendance: 'attended' })
+      await expectRefusedCleanly(adminDaySheet.action, () => formRequest(`/admin/venues/${id}/day/${future}`, 'admin', mark), { venueId: id, date: future })
+      await expectRefusedCleanly(adminDaySheet.action, () => formRequest(`/admin/venues/${homeVenueId}/day/${future}`, 'admin', mark), { venueId: String(homeVenueId), date: future })
       for (const intent of ['retire', 'unplace']) await expectRefusedCleanly(adminKits.action, () => formRequest('/admin/kits', 'admin', new URLSearchParams({ intent, id })))
       await expectRefusedCleanly(slotPayment.action, () => formRequest(`/slot-payment?booking=${id}`, 'customer', new URLSearchParams({ website_url: '' })))
       await expectRefusedCleanly(slotPayment.loader, () => get(`/slot-payment?booking=${id}`, 'customer'))
@@ -558,6 +574,9 @@ describe('hostile addresses', () => {
       [adminWindow.loader, '/admin/availability/x', 'admin', { windowId: nul }],
       [adminVenue.loader, '/admin/venues/x', 'admin', { venueId: nul }],
       [adminAnalysisDay.loader, '/admin/analysis-days/x', 'admin', { dayId: nul }],
+      [adminDaySheet.loader, '/admin/venues/1/day/x', 'admin', { venueId: nul, date: future }],
+      [adminDaySheet.loader, '/admin/venues/1/day/x', 'admin', { venueId: '1', date: nul }],
+      [adminDaySheet.loader, `/admin/venues/1/day/${future}${query(['date'])}`, 'admin', { venueId: '1', date: future }],
       [adminBookings.loader, `/admin/bookings${query(['q', 'status', 'from', 'to', 'product', 'page'])}`, 'admin'],
       [adminBookingsCsv.loader, `/admin/bookings.csv${query(['q', 'status', 'from', 'to', 'product'])}`, 'admin'],
       [adminCustomers.loader, `/admin/customers${query(['q', 'page', 'status'])}`, 'admin'],

@@ -170,6 +170,8 @@ const pages: Row[] = [
     expect: staffOnly,
     secrets: () => [...aSecrets(), ...campSecrets(), ...guestSecrets()],
   })),
+  // The lab's day sheet on the guest's date lists the guest: staff see them, nobody else sees anything.
+  { name: "the lab's day sheet on the guest's date", path: () => `/admin/venues/1/day/${bookableDate(4)}`, expect: staffOnly, secrets: guestSecrets, shows: () => [the.guestBooking.reference] },
   // No analysis day exists here: staff are told so; everyone else is refused before that.
   { name: 'an analysis day', path: () => '/admin/analysis-days/1', expect: { ...staffOnly, admin: 'not found' } },
 ]
@@ -229,6 +231,7 @@ const changes: Row[] = [
     expect: { ...staffOnly, admin: 'skip' },
   },
   { name: 'close an analysis day', path: () => '/admin/analysis-days/1', form: () => ({ intent: 'close' }), expect: { ...staffOnly, admin: 'skip' } },
+  { name: "mark attendance from the lab's day sheet", path: () => `/admin/venues/1/day/${bookableDate(4)}`, form: () => ({ intent: 'attendance', booking: '1', attendance: 'no_show' }), expect: { ...staffOnly, admin: 'skip' } },
   { name: 'retire a kit', path: () => '/admin/kits', form: () => ({ intent: 'retire', id: '1' }), expect: { ...staffOnly, admin: 'skip' } },
   { name: 'delete a partner or venue', path: () => '/admin/partners', form: () => ({ intent: 'delete', id: '1' }), expect: { ...staffOnly, admin: 'skip' } },
   { name: 'withdraw a testimonial', path: () => '/admin/testimonials', form: () => ({ intent: 'withdraw', id: '1' }), expect: { ...staffOnly, admin: 'skip' } },

@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm'
 import { expect } from 'vitest'
-import { db } from '~/db/client.server'
-import { availabilityWindows, bookings, outboxMessages, swimmers, users } from '~/db/schema'
+import { db, type Executor } from '~/db/client.server'
+import { availabilityWindows, bookingDays, bookings, outboxMessages, swimmers, users } from '~/db/schema'
+import { addMinutes } from '~/lib/lab-time'
 import { createSession } from '~/modules/accounts/sessions.server'
 import type { Customer } from '~/modules/booking/holds.server'
 import type { DomainError } from '~/lib/domain-error'
@@ -75,4 +76,38 @@ export async function refusal(promise: Promise<unknown>) {
   )) as DomainError | null
   expect(error).not.toBeNull()
   return error!
+}
+
+/**
+ * A booking written straight to the database (with `executor`: a test site's before it starts), one
+ * day for each window given, each from `start` to `end`: confirmed now, or held for an hour from
+ * `now` when pending, unless `over` says otherwise.
+ */
+export async function insertedBooking(
+  executor: Executor,
+  days: Array<{ windowId: number; date: string }>,
+  { start, end, now = new Date() }: { start: string; end: string; now?: Date },
+  over: Partial<typeof bookings.$inferInsert> & { reference: string },
+) {
+  const status = over.status ?? 'confirmed'
+  const [booking] = await executor
+    .insert(bookings)
+    .values({
+      productCode: days.length === 3 ? 'biomechanical_package' : 'race_analysis',
+      swimmerName: 'Hema Host',
+      customerName: 'Hema Host',
+      customerEmail: `${over.reference.toLowerCase()}@example.com`,
+      customerPhone: '+919845012345',
+      startTime: start,
+      endTime: end,
+      amountPaise: 1_500_00,
+      status,
+      holdExpiresAt: status === 'pending' ? addMinutes(now, 60) : null,
+      confirmedAt: status === 'confirmed' ? now : null,
+      cancelledAt: status === 'cancelled' || status === 'refunded' ? now : null,
+      ...over,
+    })
+    .returning({ id: bookings.id, reference: bookings.reference })
+  await executor.insert(bookingDays).values(days.map((day, index) => ({ bookingId: booking!.id, dayNumber: index + 1, windowId: day.windowId, date: day.date, startTime: start, endTime: end })))
+  return booking!
 }

@@ -92,3 +92,8 @@ export const StaffBookingSchema = z
     // Payment details are checked even when other fields are wrong, so every message shows at once.
     { when: ({ value }) => typeof value === 'object' && value !== null && (value as { origin?: unknown }).origin === 'offline' },
   )
+
+/** The day sheet's buttons: the swimmer checked in, a no-show, or the mark taken off ('none'). */
+export const SheetAttendanceSchema = z.object({
+  attendance: z.enum(['attended', 'no_show', 'none'], { error: 'Choose checked in, no-show or not yet' }).transform((value) => (value === 'none' ? null : value)),
+})

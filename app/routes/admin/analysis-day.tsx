@@ -6,7 +6,7 @@ import { FormAlert, SaveButton as AnySaveButton, useValidatedForm } from '~/comp
 import { Panel } from '~/components/panel'
 import { StaffTable } from '~/components/staff-table'
 import { formatLabDateTime } from '~/lib/lab-time'
-import { adminAnalysisDayLink, adminAvailabilityLink, adminBookingLink, adminVenueLink } from '~/lib/links'
+import { adminAnalysisDayLink, adminAvailabilityLink, adminBookingLink, adminDaySheetLink, adminVenueLink } from '~/lib/links'
 import { ANALYSIS_DAY_HOST_LINK, privateLinkUrl } from '~/lib/private-links.server'
 import { rowId } from '~/lib/row-id'
 import { AnalysisDaySchema } from '~/modules/booking/analysis-day-schemas'
@@ -55,7 +55,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   return {
     day: analysisDayDetails(day, held, now),
     form: analysisDayFormValues(day),
-    readiness: readiness.map((date) => readinessRow(date, day)),
+    readiness: readiness.map((date) => ({ ...readinessRow(date, day), sheet: adminDaySheetLink(day.venueId, date.date) })),
     bookings: bookings.map(analysisDayBookingRow),
     hostLink,
     venues: venueOptions(venues, day),
@@ -221,6 +221,9 @@ function Readiness({ day, readiness }: { day: Data['day']; readiness: Data['read
                 </li>
               ))}
             </ul>
+            <Link to={date.sheet} className="link mt-1 inline-block text-sm">
+              Day sheet<span className="sr-only"> for {date.date}</span>
+            </Link>
           </li>
         ))}
       </ul>

@@ -14,7 +14,7 @@ import { CreateWindowsSchema, HolidaysSchema, WEEKDAYS } from '~/modules/booking
 import { readForm } from '~/web/form-data.server'
 import { formIntent } from '~/web/intent'
 import { formErrorsOf, notFoundUnless, refusalOf } from '~/web/refusals.server'
-import { adminAvailabilityLink, adminWindowLink } from '~/lib/links'
+import { adminAvailabilityLink, adminDaySheetLink, adminWindowLink } from '~/lib/links'
 import { rowId } from '~/lib/row-id'
 import { listVenues } from '~/modules/venues/venues.server'
 
@@ -147,7 +147,12 @@ export default function AdminAvailability({ loaderData, actionData }: Route.Comp
             {days.map((day) => (
               <li key={day.date} className={`rounded-xl border p-3 ${day.holiday ? 'border-amber-300 bg-amber-50' : 'border-slate-200 bg-white'}`}>
                 <div className="flex flex-wrap items-center justify-between gap-2">
-                  <span className="font-semibold text-ink">{day.label}</span>
+                  <span className="font-semibold text-ink">
+                    {day.label}{' '}
+                    <Link to={adminDaySheetLink(venue.id, day.date)} className="link ml-2 text-sm">
+                      Day sheet<span className="sr-only"> for {day.label}</span>
+                    </Link>
+                  </span>
                   {day.holiday && (
                     <Form method="post" className="flex items-center gap-3">
                       <span className="text-sm font-semibold text-amber-900">Holiday</span>

@@ -3,14 +3,15 @@ import type { Route } from './+types/bookings'
 import { StaffTable } from '~/components/staff-table'
 import { requireAdmin } from '~/web/auth.server'
 import { formatRupees } from '~/lib/money'
-import { formatTimeRange, formatWeekdayDate } from '~/lib/lab-time'
+import { formatTimeRange, formatWeekdayDate, labToday } from '~/lib/lab-time'
 import { bookingFilters } from '~/modules/booking/staff-filters'
 import { staffBookings } from '~/modules/booking/staff.server'
 import { overdueAnalyses } from '~/modules/analyses/publishing.server'
 import { BOOKING_STATUS_LABELS } from '~/modules/booking/texts'
 import { getCatalogue } from '~/modules/site/site.server'
 import { refuseNul } from '~/web/nul.server'
-import { adminBookingLink, adminBookingsCsvLink, adminCustomerLink } from '~/lib/links'
+import { adminBookingLink, adminBookingsCsvLink, adminCustomerLink, adminDaySheetLink } from '~/lib/links'
+import { homeVenue } from '~/modules/venues/venues.server'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Bookings | Admin' }, { name: 'robots', content: 'noindex' }]
 
@@ -19,15 +20,18 @@ export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request)
   const params = new URL(request.url).searchParams
   const filters = bookingFilters(params)
-  const [rows, overdue, catalogue] = await Promise.all([
+  const [rows, overdue, catalogue, home] = await Promise.all([
     staffBookings({ from: filters.from, to: filters.to, status: filters.status, product: filters.product || null, search: filters.q }),
     overdueAnalyses(),
     getCatalogue(),
+    homeVenue(),
   ])
   const overdueIds = new Set(overdue.map((row) => row.id))
   return {
     filters,
     csvQuery: params.toString(),
+    // Who comes to the lab today, for the staff at the poolside.
+    todaySheet: adminDaySheetLink(home.id, labToday()),
     products: Object.values(catalogue)
       .filter((item) => item.code !== 'race_analysis')
       .map((item) => ({ code: item.code, label: `${item.name}${item.tagline ? ` (${item.tagline})` : ''}` })),
@@ -47,7 +51,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export default function AdminBookings({ loaderData }: Route.ComponentProps) {
-  const { filters, products, rows, csvQuery } = loaderData
+  const { filters, products, rows, csvQuery, todaySheet } = loaderData
   return (
     <section>
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -55,6 +59,9 @@ export default function AdminBookings({ loaderData }: Route.ComponentProps) {
         <div className="flex flex-wrap gap-3">
           <Link to={href('/admin/bookings/new')} className="btn-primary">
             New booking
+          </Link>
+          <Link to={todaySheet} className="btn-secondary">
+            Today at the lab
           </Link>
           <a href={adminBookingsCsvLink(csvQuery)} className="btn-secondary" download>
             Export CSV

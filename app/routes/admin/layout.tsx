@@ -59,8 +59,8 @@ export function ErrorBoundary({ error, loaderData }: Route.ErrorBoundaryProps) {
 
 function AdminFrame({ name, children }: { name: string; children: ReactNode }) {
   return (
-    <div className="container-page grid gap-8 py-8 lg:grid-cols-[13rem_minmax(0,1fr)] lg:py-12">
-      <nav aria-label="Admin" className="lg:sticky lg:top-24 lg:self-start">
+    <div className="container-page grid gap-8 py-8 lg:grid-cols-[13rem_minmax(0,1fr)] lg:py-12 print:block print:max-w-none print:p-0">
+      <nav aria-label="Admin" className="lg:sticky lg:top-24 lg:self-start print:hidden">
         <p className="text-sm text-muted">Signed in as {name}</p>
         <ul className="mt-3 flex flex-wrap gap-2 lg:flex-col lg:gap-1">
           {SECTIONS.map((section) => (

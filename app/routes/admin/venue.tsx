@@ -7,44 +7,32 @@ import { PeriodFields } from '~/components/period-fields'
 import type { PhotoOption } from '~/components/portrait-field'
 import { StaffTable } from '~/components/staff-table'
 import { VenueFields } from '~/components/venue-fields'
-import { adminAvailabilityLink, adminVenueLink } from '~/lib/links'
+import { adminAvailabilityLink, adminDaySheetLink, adminVenueLink } from '~/lib/links'
+import { labToday } from '~/lib/lab-time'
 import { rowId } from '~/lib/row-id'
 import { assertDaysStillReady } from '~/modules/booking/analysis-days.server'
 import { upcomingPlacements } from '~/modules/booking/kits.server'
 import { StaffAssignmentSchema, VenueSchema } from '~/modules/venues/schemas'
 import { assignableStaff, assignStaff, removeAssignment, upcomingAssignments } from '~/modules/venues/staff-assignments.server'
-import { closeVenue, reopenVenue, updateVenue, venueById, VenueNotFoundError } from '~/modules/venues/venues.server'
+import { closeVenue, reopenVenue, updateVenue } from '~/modules/venues/venues.server'
 import { requireAdmin } from '~/web/auth.server'
 import { readForm } from '~/web/form-data.server'
 import { dispatchForm, submitButton, submitForm } from '~/web/page-forms.server'
 import { notFoundUnless } from '~/web/refusals.server'
 import { redirectWithToast } from '~/web/toast.server'
-import { assignmentRow, placementRow, venueDetails, venueFormValues, venuePhotoOptions, venueSummary } from '~/web/venues/venue-views.server'
+import { assignmentRow, foundVenue, placementRow, venueDetails, venueFormValues, venuePhotoOptions, venueSummary } from '~/web/venues/venue-views.server'
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${loaderData?.venue.name ?? 'Venue'} | Admin` }, { name: 'robots', content: 'noindex' }]
 
-/** The venue of the address, or the site's 404 page. */
-async function foundVenue(params: Route.LoaderArgs['params']) {
-  const id = rowId(params.venueId)
-  const venue =
-    id === null
-      ? null
-      : await venueById(id).catch((error: unknown) => {
-          if (error instanceof VenueNotFoundError) return null
-          throw error
-        })
-  notFoundUnless(venue)
-  return venue
-}
-
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requireAdmin(request)
-  const venue = await foundVenue(params)
+  const venue = await foundVenue(params.venueId)
   const now = new Date()
   const [assignments, placements, staff, photos] = await Promise.all([upcomingAssignments(now, venue.id), upcomingPlacements(now, venue.id), assignableStaff(), venuePhotoOptions()])
   return {
     venue: { ...venueSummary(venue), ...venueDetails(venue) },
     form: venueFormValues(venue),
+    sheet: adminDaySheetLink(venue.id, labToday()),
     photos,
     staff: staff.map((person) => ({ value: String(person.id), label: `${person.name} (${person.email})` })),
     assignments: assignments.map(assignmentRow),
@@ -56,7 +44,7 @@ type Intent = 'edit' | 'close' | 'reopen' | 'assign' | 'unassign'
 
 export async function action({ request, params }: Route.ActionArgs) {
   const admin = await requireAdmin(request)
-  const venue = await foundVenue(params)
+  const venue = await foundVenue(params.venueId)
   const actor = { id: admin.id, email: admin.email }
   const formData = await readForm(request)
   const here = adminVenueLink(venue.id)
@@ -100,7 +88,7 @@ type Result = SubmissionResult<string[]> | undefined
 type Data = Route.ComponentProps['loaderData']
 
 export default function AdminVenue({ loaderData, actionData }: Route.ComponentProps) {
-  const { venue, form, photos, staff, assignments, placements } = loaderData
+  const { venue, form, photos, staff, assignments, placements, sheet } = loaderData
   const resultFor = (intent: Intent, target = '') => (actionData?.intent === intent && actionData.target === target ? actionData.result : undefined)
   const refusals = (...results: Result[]) => results.flatMap((result) => (result?.error?.[''] as string[] | undefined) ?? [])
   return (
@@ -116,6 +104,9 @@ export default function AdminVenue({ loaderData, actionData }: Route.ComponentPr
       <div className="mt-4 flex flex-wrap items-center gap-3">
         <Link to={adminAvailabilityLink({ venue: venue.id })} className="btn-secondary">
           Opening hours<span className="sr-only"> at {venue.name}</span>
+        </Link>
+        <Link to={sheet} className="btn-secondary">
+          Today’s day sheet<span className="sr-only"> at {venue.name}</span>
         </Link>
         {!venue.isHome && (
           <Form method="post">

@@ -4,10 +4,26 @@ import { formatPhone } from '~/lib/phone'
 import type { PlacementReview } from '~/modules/booking/kits.server'
 import { usablePhotos } from '~/modules/media/media.server'
 import { describePeriod } from '~/modules/venues/periods.server'
-import type { Venue } from '~/modules/venues/venues.server'
+import { venueById, VenueNotFoundError, type Venue } from '~/modules/venues/venues.server'
+import { rowId } from '~/lib/row-id'
+import { notFoundUnless } from '~/web/refusals.server'
 
 // What the staff's venue and kit pages show of venues, who is sent where and where each kit goes:
 // dates and times in the lab's time, ranges as a sentence reads them.
+
+/** The venue an address names (`:venueId`), or the site's 404 page. */
+export async function foundVenue(venueId: string | undefined) {
+  const id = rowId(venueId)
+  const venue =
+    id === null
+      ? null
+      : await venueById(id).catch((error: unknown) => {
+          if (error instanceof VenueNotFoundError) return null
+          throw error
+        })
+  notFoundUnless(venue)
+  return venue
+}
 
 /** The venue photos staff may choose, for the venue forms' list. */
 export async function venuePhotoOptions() {
