@@ -30,3 +30,16 @@ export function gstinProblem(gstin: string, stateCode: string): string | null {
   if (gstin.slice(0, 2) !== stateCode) return `This GSTIN is of state ${gstin.slice(0, 2)}; a registration for this venue starts with its state’s code, ${stateCode}`
   return null
 }
+
+/** The prefix of the lab's own invoice series; a venue where the lab holds a registration of its own numbers in its own (`PUN`). */
+export const LAB_SERIES_PREFIX = 'SSL'
+
+/** A venue's invoice series: 1 to 3 capital letters or digits, starting with a letter, so its numbers fit GST's 16 characters. */
+export const INVOICE_SERIES_FORMAT = /^[A-Z][A-Z0-9]{0,2}$/
+
+/** What is wrong with an invoice series typed for a venue, as a sentence for the field; null when it will do. */
+export function invoiceSeriesProblem(series: string): string | null {
+  if (!INVOICE_SERIES_FORMAT.test(series)) return 'Enter a short series of 1 to 3 letters or digits, starting with a letter, for example PUN'
+  if (series === LAB_SERIES_PREFIX) return `${LAB_SERIES_PREFIX} is the lab’s own series: choose another for this venue`
+  return null
+}

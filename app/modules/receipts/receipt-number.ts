@@ -1,4 +1,7 @@
+import { INVOICE_SERIES_FORMAT, LAB_SERIES_PREFIX } from '~/lib/gstin'
 import { labDateParts } from '~/lib/lab-time'
+
+export { LAB_SERIES_PREFIX }
 
 type FinancialYear = { startYear: number; label: string }
 
@@ -16,12 +19,6 @@ export function financialYearOf(at: Date): FinancialYear {
 function financialYearLabel(startYear: number): string {
   return `${startYear}-${String((startYear + 1) % 100).padStart(2, '0')}`
 }
-
-/** The prefix of the lab's own series; a venue's registration in another state numbers in its own (`PUN`). */
-export const LAB_SERIES_PREFIX = 'SSL'
-
-/** A short invoice series: 1 to 3 capital letters or digits, starting with a letter, and not the lab's own. */
-export const INVOICE_SERIES_FORMAT = /^[A-Z][A-Z0-9]{0,2}$/
 
 /**
  * 2026, 42 → "SSL/26-27/000042" (or "PUN/26-27/000042" in a venue's series). Numbers run in one
