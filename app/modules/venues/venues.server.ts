@@ -73,7 +73,8 @@ const SERIES_TAKEN = 'Another venue already numbers its invoices in this series:
 async function checked(tx: Executor, input: VenueInput, isHome = false) {
   if (input.photoId !== null) await requireUsablePhoto(tx, input.photoId, 'venue', 'photoId')
   const registration = { gstin: input.gstin ?? null, invoiceSeries: input.invoiceSeries ?? null }
-  if (isHome && registration.gstin) throw new DomainError('invalid', 'The lab’s own GSTIN is set in Settings, under GST details; leave this empty', 'gstin')
+  // Told above the form: the home's form has no GST fields.
+  if (isHome && (registration.gstin || registration.invoiceSeries)) throw new DomainError('invalid', 'The lab’s own GSTIN is set in Settings, under GST details, not on its room')
   const [problem] = registrationProblems({ stateCode: input.stateCode, ...registration })
   if (problem) throw new DomainError('invalid', problem.message, problem.field)
   return { ...input, ...registration }
