@@ -1079,19 +1079,24 @@ export const sandboxGatewayRefunds = pgTable('sandbox_gateway_refunds', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 })
 
+/** A counter of numbers taken, one row per series and financial year, taken from by one atomic upsert. */
+function seriesSequences<Name extends string>(name: Name) {
+  return pgTable(
+    name,
+    {
+      series: text('series').notNull().default(''),
+      financialYear: integer('financial_year').notNull(),
+      lastNumber: integer('last_number').notNull(),
+    },
+    (table) => [primaryKey({ name: `${name}_series_financial_year_pk`, columns: [table.series, table.financialYear] })],
+  )
+}
+
 /**
  * The last receipt number used in each invoice series and Indian financial year (April to March, by
  * its start year): the lab's own series is '', a venue's registration in another state its prefix.
  */
-export const receiptSequences = pgTable(
-  'receipt_sequences',
-  {
-    series: text('series').notNull().default(''),
-    financialYear: integer('financial_year').notNull(),
-    lastNumber: integer('last_number').notNull(),
-  },
-  (table) => [primaryKey({ name: 'receipt_sequences_series_financial_year_pk', columns: [table.series, table.financialYear] })],
-)
+export const receiptSequences = seriesSequences('receipt_sequences')
 
 /** How a receipt taxes its supply: CGST and SGST within the seller's state, IGST across states, or no tax. */
 export type TaxKind = 'cgst_sgst' | 'igst' | 'none'
@@ -1485,15 +1490,7 @@ export const promoCodeUses = pgTable(
 )
 
 /** The last credit note number taken in each series (its receipt's) and financial year (Asia/Kolkata). */
-export const creditNoteSequences = pgTable(
-  'credit_note_sequences',
-  {
-    series: text('series').notNull().default(''),
-    financialYear: integer('financial_year').notNull(),
-    lastNumber: integer('last_number').notNull(),
-  },
-  (table) => [primaryKey({ name: 'credit_note_sequences_series_financial_year_pk', columns: [table.series, table.financialYear] })],
-)
+export const creditNoteSequences = seriesSequences('credit_note_sequences')
 
 /**
  * A credit note for each completed refund, against the receipt (invoice) of the payment refunded:
