@@ -19,7 +19,7 @@ import { useTestDatabase } from '../../../tests/support/test-database'
 import { renderCreditNotePdf } from './credit-note-pdf.server'
 import { creditNoteOf } from './credit-notes.server'
 import { renderReceiptPdf } from './receipt-pdf.server'
-import { receiptOf } from './receipts.server'
+import { receiptOf, taxOfSupply } from './receipts.server'
 
 useTestDatabase()
 const sandbox = useSandboxPayments()
@@ -77,6 +77,28 @@ async function registerInPune(staff: { id: number; email: string }, venueId: num
   const { id: _id, isHome: _home, closedAt: _closed, ...venue } = await venueById(venueId)
   await updateVenue(staff, venueId, { ...venue, stateCode: '27', gstin: PUNE_GSTIN, invoiceSeries: 'PUN' }, NOW)
 }
+
+describe('how a supply is taxed', () => {
+  const pune = { name: 'Balewadi Aquatics', address: 'Balewadi', city: 'Pune', stateCode: '27', gstin: null, invoiceSeries: null }
+  const home = { ...pune, name: 'PDCSE pool', address: '', city: 'Bengaluru', stateCode: '29' }
+  const lab = { gstin: LAB_GSTIN, rateBasisPoints: 1800 }
+  const at = (venue: typeof pune) => ({ supplyVenueName: venue.name, supplyVenueAddress: [venue.address, venue.city].filter(Boolean).join(', '), supplyStateCode: venue.stateCode })
+
+  it('is CGST and SGST in the lab’s state, IGST in another, both under the lab’s GSTIN in its series', () => {
+    expect(taxOfSupply(lab, home)).toEqual({ ...at(home), series: '', sellerGstin: LAB_GSTIN, taxKind: 'cgst_sgst', gstRateBasisPoints: 1800 })
+    expect(taxOfSupply(lab, pune)).toEqual({ ...at(pune), series: '', sellerGstin: LAB_GSTIN, taxKind: 'igst', gstRateBasisPoints: 1800 })
+  })
+
+  it('is CGST and SGST under a venue’s own registration, in its series', () => {
+    const registered = { ...pune, gstin: PUNE_GSTIN, invoiceSeries: 'PUN' }
+    expect(taxOfSupply(lab, registered)).toEqual({ ...at(pune), series: 'PUN', sellerGstin: PUNE_GSTIN, taxKind: 'cgst_sgst', gstRateBasisPoints: 1800 })
+  })
+
+  it('is nothing without the lab’s GSTIN, wherever; untaxed at a 0% rate (a bill of supply)', () => {
+    expect(taxOfSupply({ gstin: ' ', rateBasisPoints: 1800 }, { ...pune, gstin: PUNE_GSTIN, invoiceSeries: 'PUN' })).toEqual({ ...at(pune), series: '', sellerGstin: '', taxKind: 'none', gstRateBasisPoints: null })
+    expect(taxOfSupply({ gstin: LAB_GSTIN, rateBasisPoints: 0 }, pune)).toEqual({ ...at(pune), series: '', sellerGstin: LAB_GSTIN, taxKind: 'none', gstRateBasisPoints: null })
+  })
+})
 
 describe('the place of supply', () => {
   it('of an analysis day in Pune is Maharashtra: the lab’s tax invoice charges IGST at the full rate, and names the venue', async () => {
