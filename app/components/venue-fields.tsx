@@ -6,10 +6,14 @@ type Field = Parameters<typeof TextField>[0]['field']
 
 const STATE_OPTIONS = GST_STATES.map((state) => ({ value: state.code, label: state.name }))
 
-type VenueFieldNames = 'name' | 'address' | 'city' | 'stateCode' | 'mapUrl' | 'photoId' | 'hostName' | 'hostEmail' | 'hostPhone' | 'travelMinutes'
+type VenueFieldNames = 'name' | 'address' | 'city' | 'stateCode' | 'mapUrl' | 'photoId' | 'hostName' | 'hostEmail' | 'hostPhone' | 'travelMinutes' | 'gstin' | 'invoiceSeries'
 
-/** A venue's details, as staff add one and edit it: where it is, its photo, how far it is, and who hosts the lab there. */
-export function VenueFields({ fields, photos }: { fields: Record<VenueFieldNames, Field>; photos: PhotoOption[] }) {
+/**
+ * A venue's details, as staff add one and edit it: where it is, its photo, how far it is, who hosts
+ * the lab there, and the lab's GST registration in its state when it holds one (not on the lab's
+ * home, whose GSTIN is in the settings).
+ */
+export function VenueFields({ fields, photos, isHome = false }: { fields: Record<VenueFieldNames, Field>; photos: PhotoOption[]; isHome?: boolean }) {
   return (
     <div className="grid gap-5 md:grid-cols-2">
       <TextField field={fields.name} label="Name" />
@@ -24,6 +28,16 @@ export function VenueFields({ fields, photos }: { fields: Record<VenueFieldNames
       <TextField field={fields.hostName} label="Host’s name" optional />
       <TextField field={fields.hostEmail} label="Host’s e-mail" type="email" optional />
       <TextField field={fields.hostPhone} label="Host’s mobile number" type="tel" inputMode="tel" optional />
+      {!isHome && (
+        <fieldset className="grid gap-5 md:col-span-2 md:grid-cols-2">
+          <legend className="text-sm font-semibold text-ink">GST registration in this venue’s state</legend>
+          <p className="text-sm text-muted md:col-span-2">
+            Only where the lab holds a GST registration of its own in this state: sessions here are then invoiced under it, with CGST and SGST, numbered in its series. Without one, a venue in another state is invoiced by the lab with IGST.
+          </p>
+          <TextField field={fields.gstin} label="GSTIN" optional hint="15 characters, starting with this venue’s state code." />
+          <TextField field={fields.invoiceSeries} label="Invoice series" optional hint="1 to 3 letters or digits, for example PUN: invoices read PUN/26-27/000001." />
+        </fieldset>
+      )}
     </div>
   )
 }

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { testDatabasePrefix } from '../../tests/support/global-setup'
 import { PGLITE_OPTIONS, type Db } from './client.server'
 import * as schema from './schema'
-import { availabilityWindows, bookingDays, bookings, closedTimeSlots, payments, receipts, swimmers, users } from './schema'
+import { availabilityWindows, bookingDays, bookings, closedTimeSlots, payments, receipts, receiptSequences, swimmers, users } from './schema'
 
 type Journal = { entries: Array<{ idx: number; tag: string }> }
 
@@ -21,6 +21,7 @@ const journal: Journal = JSON.parse(readFileSync(path.join(MIGRATIONS, 'meta', '
 const RENAMING = journal.entries.findIndex((entry) => entry.tag === '0012_availability_windows')
 const FAMILIES = journal.entries.findIndex((entry) => entry.tag === '0013_families')
 const WHATSAPP = journal.entries.findIndex((entry) => entry.tag === '0018_whatsapp')
+const TAX_BY_PLACE = journal.entries.findIndex((entry) => entry.tag === '0036_tax_by_place')
 
 /** The committed migrations up to (not including) entry `end`, as a folder of their own. */
 function migrationsBefore(end: number, dir: string) {
@@ -223,5 +224,48 @@ describe('phone numbers kept in E.164', () => {
   it('rewrites the numbers that are plainly a mobile number, and leaves the rest as typed', async () => {
     const kept = await database.db.select({ email: users.email, phone: users.phone }).from(users).orderBy(asc(users.id))
     expect(kept.map((row) => row.phone)).toEqual(TYPED.map(([, stored]) => stored))
+  })
+})
+
+describe('receipts keeping what they were issued with', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'swimlab-migrations-'))
+  let database: Awaited<ReturnType<typeof freshDatabase>>
+
+  beforeAll(async () => {
+    database = await freshDatabase()
+    await database.migrate(migrationsBefore(TAX_BY_PLACE, dir))
+    // An installation with a GSTIN at 18%, its home at the lab in Bengaluru, and two receipts issued.
+    for (const statement of [
+      `INSERT INTO site_settings (id, report_delivery, refund_policy, session_location, venue_name, postal_address, phone, phone_hours, support_email, info_email, website_url, whatsapp_number, social_links, coach, team, legal_name, gstin, gst_rate_basis_points)
+       VALUES (1, 'x', 'x', 'PDCSE pool', 'PDCSE', 'Bengaluru', 'x', 'x', 'x', 'x', 'x', 'x', '{}', '{}', '[]', 'Swim Lab LLP', ' 29AAGCB7383J1Z4 ', 1800)`,
+      `INSERT INTO venues (name, address, city, state_code, is_home) VALUES ('PDCSE pool', 'Kanteerava Stadium', 'Bengaluru', '29', true)`,
+      `INSERT INTO catalogue_items (code, name, price_paise) VALUES ('migration_test', 'Session', 150000)`,
+      `INSERT INTO bookings (id, reference, product_code, swimmer_name, customer_name, customer_email, start_time, end_time, amount_paise, status) VALUES
+        (1, 'SWP-0000000001', 'migration_test', 'Asha Rao', 'Asha Rao', 'asha@example.com', '09:00', '10:00', 150000, 'confirmed'),
+        (2, 'SWP-0000000002', 'migration_test', 'Ravi Kumar', 'Ravi Kumar', 'ravi@example.com', '10:00', '11:00', 150000, 'confirmed')`,
+      `INSERT INTO payments (order_id, booking_id, gateway, amount_paise, state, expires_at) VALUES ('SLOT_1', 1, 'sandbox', 150000, 'completed', now()), ('SLOT_2', 2, 'sandbox', 150000, 'completed', now())`,
+      `INSERT INTO receipts (payment_id, number, financial_year, sequence, issued_at) SELECT id, 'SSL/26-27/00000' || id, 2026, id, now() FROM payments`,
+      `INSERT INTO receipt_sequences (financial_year, last_number) VALUES (2026, 2)`,
+    ])
+      await database.db.execute(sql.raw(statement))
+    await database.migrate(MIGRATIONS)
+  })
+  afterAll(async () => {
+    await database?.close()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('gives each existing receipt what it shows today: the lab’s GSTIN and rate, CGST and SGST, at its home in Karnataka, in the lab’s series', async () => {
+    const rows = await database.db
+      .select({ number: receipts.number, sequence: receipts.sequence, series: receipts.series, sellerGstin: receipts.sellerGstin, taxKind: receipts.taxKind, rate: receipts.gstRateBasisPoints, venue: receipts.supplyVenueName, address: receipts.supplyVenueAddress, state: receipts.supplyStateCode })
+      .from(receipts)
+      .orderBy(asc(receipts.id))
+    const issued = { series: '', sellerGstin: '29AAGCB7383J1Z4', taxKind: 'cgst_sgst', rate: 1800, venue: 'PDCSE pool', address: 'Kanteerava Stadium, Bengaluru', state: '29' }
+    expect(rows).toEqual([
+      { number: 'SSL/26-27/000001', sequence: 1, ...issued },
+      { number: 'SSL/26-27/000002', sequence: 2, ...issued },
+    ])
+    // The lab's numbering goes on where it was.
+    expect(await database.db.select().from(receiptSequences)).toEqual([{ series: '', financialYear: 2026, lastNumber: 2 }])
   })
 })

@@ -177,6 +177,12 @@ export const venues = pgTable(
     hostEmail: text('host_email'),
     hostPhone: text('host_phone'),
     travelMinutes: integer('travel_minutes').notNull().default(0),
+    /**
+     * The lab's GST registration in the venue's state, when it holds one: what is performed there is
+     * invoiced under this GSTIN, numbered in `invoiceSeries` (both or neither).
+     */
+    gstin: text('gstin'),
+    invoiceSeries: text('invoice_series'),
     isHome: boolean('is_home').notNull().default(false),
     closedAt: timestamp('closed_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -189,6 +195,8 @@ export const venues = pgTable(
     check('venues_state_code', sql`${table.stateCode} ~ '^[0-9]{2}$'`),
     check('venues_travel', sql`${table.travelMinutes} BETWEEN 0 AND 2880`),
     check('venues_home_open', sql`NOT (${table.isHome} AND ${table.closedAt} IS NOT NULL)`),
+    check('venues_gst_registration', sql`(${table.gstin} IS NULL) = (${table.invoiceSeries} IS NULL) AND (${table.gstin} IS NULL OR left(${table.gstin}, 2) = ${table.stateCode})`),
+    uniqueIndex('venues_invoice_series_unique').on(table.invoiceSeries).where(sql`${table.invoiceSeries} IS NOT NULL`),
   ],
 )
 
@@ -1071,13 +1079,33 @@ export const sandboxGatewayRefunds = pgTable('sandbox_gateway_refunds', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 })
 
-/** The last receipt number used in each Indian financial year (April to March, by its start year). */
-export const receiptSequences = pgTable('receipt_sequences', {
-  financialYear: integer('financial_year').primaryKey(),
-  lastNumber: integer('last_number').notNull(),
-})
+/** A counter of numbers taken, one row per series and financial year, taken from by one atomic upsert. */
+function seriesSequences<Name extends string>(name: Name) {
+  return pgTable(
+    name,
+    {
+      series: text('series').notNull().default(''),
+      financialYear: integer('financial_year').notNull(),
+      lastNumber: integer('last_number').notNull(),
+    },
+    (table) => [primaryKey({ name: `${name}_series_financial_year_pk`, columns: [table.series, table.financialYear] })],
+  )
+}
 
-/** One receipt per completed payment, numbered in sequence within its financial year. */
+/**
+ * The last receipt number used in each invoice series and Indian financial year (April to March, by
+ * its start year): the lab's own series is '', a venue's registration in another state its prefix.
+ */
+export const receiptSequences = seriesSequences('receipt_sequences')
+
+/** How a receipt taxes its supply: CGST and SGST within the seller's state, IGST across states, or no tax. */
+export type TaxKind = 'cgst_sgst' | 'igst' | 'none'
+
+/**
+ * One receipt per completed payment, numbered in sequence within its series and financial year, with
+ * what it was issued with: where the service is performed (the place of supply), the seller's GSTIN
+ * (empty: a plain receipt), the tax and its rate. Rendering reads these, never today's settings.
+ */
 export const receipts = pgTable(
   'receipts',
   {
@@ -1089,11 +1117,24 @@ export const receipts = pgTable(
     financialYear: integer('financial_year').notNull(),
     sequence: integer('sequence').notNull(),
     issuedAt: timestamp('issued_at', { withTimezone: true }).notNull(),
+    /** '' for the lab's own series, else the prefix of the venue registration's. */
+    series: text('series').notNull().default(''),
+    sellerGstin: text('seller_gstin').notNull().default(''),
+    taxKind: text('tax_kind').$type<TaxKind>().notNull().default('none'),
+    gstRateBasisPoints: integer('gst_rate_basis_points'),
+    supplyVenueName: text('supply_venue_name').notNull().default(''),
+    supplyVenueAddress: text('supply_venue_address').notNull().default(''),
+    supplyStateCode: text('supply_state_code').notNull(),
   },
   (table) => [
     uniqueIndex('receipts_payment_unique').on(table.paymentId),
     uniqueIndex('receipts_number_unique').on(table.number),
-    uniqueIndex('receipts_year_sequence_unique').on(table.financialYear, table.sequence),
+    uniqueIndex('receipts_series_year_sequence_unique').on(table.series, table.financialYear, table.sequence),
+    check(
+      'receipts_tax',
+      sql`(${table.taxKind} = 'none' AND ${table.gstRateBasisPoints} IS NULL) OR (${table.taxKind} IN ('cgst_sgst', 'igst') AND ${table.gstRateBasisPoints} > 0 AND ${table.sellerGstin} <> '')`,
+    ),
+    check('receipts_supply_state_code', sql`${table.supplyStateCode} ~ '^[0-9]{2}$'`),
   ],
 )
 
@@ -1448,11 +1489,8 @@ export const promoCodeUses = pgTable(
   ],
 )
 
-/** The last credit note number taken in each financial year (Asia/Kolkata). */
-export const creditNoteSequences = pgTable('credit_note_sequences', {
-  financialYear: integer('financial_year').primaryKey(),
-  lastNumber: integer('last_number').notNull(),
-})
+/** The last credit note number taken in each series (its receipt's) and financial year (Asia/Kolkata). */
+export const creditNoteSequences = seriesSequences('credit_note_sequences')
 
 /**
  * A credit note for each completed refund, against the receipt (invoice) of the payment refunded:
@@ -1470,6 +1508,8 @@ export const creditNotes = pgTable(
       .notNull()
       .references(() => receipts.id, { onDelete: 'restrict' }),
     number: text('number').notNull(),
+    /** The series of the receipt it is against. */
+    series: text('series').notNull().default(''),
     financialYear: integer('financial_year').notNull(),
     sequence: integer('sequence').notNull(),
     amountPaise: integer('amount_paise').notNull(),
@@ -1486,7 +1526,7 @@ export const creditNotes = pgTable(
   (table) => [
     uniqueIndex('credit_notes_refund_unique').on(table.refundId),
     uniqueIndex('credit_notes_number_unique').on(table.number),
-    uniqueIndex('credit_notes_year_sequence_unique').on(table.financialYear, table.sequence),
+    uniqueIndex('credit_notes_series_year_sequence_unique').on(table.series, table.financialYear, table.sequence),
     index('credit_notes_receipt').on(table.receiptId),
     check('credit_notes_amount', sql`${table.amountPaise} > 0 AND ${table.taxablePaise} + ${table.cgstPaise} + ${table.sgstPaise} + ${table.igstPaise} = ${table.amountPaise}`),
   ],

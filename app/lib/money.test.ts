@@ -14,6 +14,7 @@ import {
   percentToBasisPoints,
   rupeesToPaise,
   splitGst,
+  splitIgst,
 } from './money'
 
 describe('money', () => {
@@ -138,6 +139,29 @@ describe('splitGst', () => {
     expect(() => splitGst(100, -1)).toThrow(RangeError)
     expect(() => splitGst(100, 12.5)).toThrow(RangeError)
     expect(() => splitGst(100, Number.NaN)).toThrow(RangeError)
+  })
+})
+
+describe('splitIgst', () => {
+  it('takes the same taxable value as CGST and SGST would, and the whole GST as IGST, to the paisa', () => {
+    expect(splitIgst(3_000_000, 1800)).toEqual({ taxablePaise: 2_542_373, igstPaise: 457_627 })
+    expect(splitIgst(150_000, 1800)).toEqual({ taxablePaise: 127_119, igstPaise: 22_881 })
+    expect(splitIgst(100, 1800)).toEqual({ taxablePaise: 85, igstPaise: 15 })
+    expect(splitIgst(1, 1800)).toEqual({ taxablePaise: 1, igstPaise: 0 })
+    expect(splitIgst(0, 1800)).toEqual({ taxablePaise: 0, igstPaise: 0 })
+    expect(splitIgst(3_000_000, 0)).toEqual({ taxablePaise: 3_000_000, igstPaise: 0 })
+    for (const rate of [25, 500, 1200, 1800, 2800]) {
+      for (const total of [1, 99, 1_234_567, 4_999_999_999]) {
+        const intra = splitGst(total, rate)
+        expect(splitIgst(total, rate)).toEqual({ taxablePaise: intra.taxablePaise, igstPaise: intra.cgstPaise + intra.sgstPaise })
+      }
+    }
+  })
+
+  it('refuses amounts that are not whole paise and rates that are not whole basis points', () => {
+    expect(() => splitIgst(100.5, 1800)).toThrow(RangeError)
+    expect(() => splitIgst(-100, 1800)).toThrow(RangeError)
+    expect(() => splitIgst(100, 12.5)).toThrow(RangeError)
   })
 })
 

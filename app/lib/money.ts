@@ -98,6 +98,14 @@ function decimalText(scaled: number, decimals: number): string {
 
 type GstSplit = { taxablePaise: number; cgstPaise: number; sgstPaise: number }
 
+/** The taxable value a GST-inclusive total holds: total × 10000 / (10000 + rate in basis points), to the nearest paisa. */
+function taxableOf(totalPaise: number, rateBasisPoints: number): bigint {
+  if (!Number.isSafeInteger(totalPaise) || totalPaise < 0) throw new RangeError(`Not an amount in paise: ${totalPaise}`)
+  if (!Number.isSafeInteger(rateBasisPoints) || rateBasisPoints < 0) throw new RangeError(`Not a GST rate in basis points: ${rateBasisPoints}`)
+  const divisor = 10_000n + BigInt(rateBasisPoints)
+  return (2n * BigInt(totalPaise) * 10_000n + divisor) / (2n * divisor)
+}
+
 /**
  * Splits a GST-inclusive total into its taxable value and the CGST and SGST halves of an
  * intra-state supply, exactly in paise: the taxable value is total × 10000 / (10000 + rate in basis
@@ -105,14 +113,20 @@ type GstSplit = { taxablePaise: number; cgstPaise: number; sgstPaise: number }
  * the extra paisa is CGST's. Integer arithmetic throughout, so rates such as 0.25 % round no differently.
  */
 export function splitGst(totalPaise: number, rateBasisPoints: number): GstSplit {
-  if (!Number.isSafeInteger(totalPaise) || totalPaise < 0) throw new RangeError(`Not an amount in paise: ${totalPaise}`)
-  if (!Number.isSafeInteger(rateBasisPoints) || rateBasisPoints < 0) throw new RangeError(`Not a GST rate in basis points: ${rateBasisPoints}`)
-  const total = BigInt(totalPaise)
-  const divisor = 10_000n + BigInt(rateBasisPoints)
-  const taxable = (2n * total * 10_000n + divisor) / (2n * divisor)
-  const gst = total - taxable
+  const taxable = taxableOf(totalPaise, rateBasisPoints)
+  const gst = BigInt(totalPaise) - taxable
   const sgst = gst / 2n
   return { taxablePaise: Number(taxable), cgstPaise: Number(gst - sgst), sgstPaise: Number(sgst) }
+}
+
+/**
+ * Splits a GST-inclusive total into its taxable value and the IGST of an inter-state supply (a
+ * service performed in another state), exactly in paise: the same taxable value as splitGst, the
+ * whole of the GST as one IGST amount.
+ */
+export function splitIgst(totalPaise: number, rateBasisPoints: number): { taxablePaise: number; igstPaise: number } {
+  const taxable = taxableOf(totalPaise, rateBasisPoints)
+  return { taxablePaise: Number(taxable), igstPaise: totalPaise - Number(taxable) }
 }
 
 /** A percentage (in basis points) or an amount (in paise) off a price: a promo code, a camp's sibling price. */

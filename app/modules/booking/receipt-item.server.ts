@@ -1,20 +1,45 @@
-import { eq } from 'drizzle-orm'
+import { and, eq } from 'drizzle-orm'
 import type { Executor } from '~/db/client.server'
-import { bookings, catalogueItems } from '~/db/schema'
-import { discountLines, promoCodeLabel, type ReceiptItem } from '~/modules/receipts/receipt-items.server'
+import { availabilityWindows, bookingDays, bookings, catalogueItems, venues } from '~/db/schema'
+import { discountLines, promoCodeLabel, supplyVenue, type ReceiptItem, type SupplyVenue } from '~/modules/receipts/receipt-items.server'
 import { sessionLocationIn } from '~/modules/site/site.server'
 import { bookingDaysOf } from './bookings.server'
 import { bookingDayLines } from './texts'
 
-/** A booking as a receipt's (or credit note's) line, with its customer and who may see it; `promoCode` names its promo discount. */
-export async function bookingReceiptItem(executor: Executor, bookingId: number, promoCode: string | null = null): Promise<ReceiptItem> {
+/** The venue of a booking's sessions: its first day's window's (every day of a booking is at one venue). */
+export async function bookingVenueId(executor: Executor, bookingId: number): Promise<number> {
+  const [row] = await executor
+    .select({ venueId: availabilityWindows.venueId })
+    .from(bookingDays)
+    .innerJoin(availabilityWindows, eq(availabilityWindows.id, bookingDays.windowId))
+    .where(and(eq(bookingDays.bookingId, bookingId), eq(bookingDays.dayNumber, 1)))
+  if (!row) throw new Error(`Booking ${bookingId} has no first day`)
+  return row.venueId
+}
+
+/** Where a booking's sessions are, as its line names it: the lab's session location at home, else the venue (as the receipt recorded it, when given). */
+async function locationOf(executor: Executor, bookingId: number, place: SupplyVenue | null) {
+  const [venue] = await executor
+    .select({ name: venues.name, address: venues.address, city: venues.city, isHome: venues.isHome })
+    .from(venues)
+    .where(eq(venues.id, await bookingVenueId(executor, bookingId)))
+  if (venue!.isHome) return sessionLocationIn(executor)
+  const { name, address } = place ?? supplyVenue(venue!)
+  return [name, address].filter(Boolean).join(', ')
+}
+
+/**
+ * A booking as a receipt's (or credit note's) line, with its customer and who may see it; `promoCode`
+ * names its promo discount, `place` the venue as the receipt recorded it.
+ */
+export async function bookingReceiptItem(executor: Executor, bookingId: number, promoCode: string | null = null, place: SupplyVenue | null = null): Promise<ReceiptItem> {
   const [booking] = await executor
     .select({ reference: bookings.reference, swimmerName: bookings.swimmerName, name: bookings.customerName, email: bookings.customerEmail, phone: bookings.customerPhone, userId: bookings.userId, promoDiscountPaise: bookings.promoDiscountPaise, productName: catalogueItems.name })
     .from(bookings)
     .innerJoin(catalogueItems, eq(catalogueItems.code, bookings.productCode))
     .where(eq(bookings.id, bookingId))
   const days = await bookingDaysOf(bookingId, executor)
-  const location = await sessionLocationIn(executor)
+  const location = await locationOf(executor, bookingId, place)
   return {
     owner: { userId: booking!.userId, email: booking!.email },
     customer: { name: booking!.name, email: booking!.email, phone: booking!.phone },

@@ -1,5 +1,5 @@
 import { bookingPayable } from '~/modules/booking/fulfilment.server'
-import { bookingReceiptItem } from '~/modules/booking/receipt-item.server'
+import { bookingReceiptItem, bookingVenueId } from '~/modules/booking/receipt-item.server'
 import { campPayable } from '~/modules/camps/fulfilment.server'
 import { campGroupReceiptLines, campReceiptItem } from '~/modules/camps/receipt-items.server'
 import { usePayableKinds } from '~/modules/payments/payable-kinds.server'
@@ -14,5 +14,5 @@ import { useReceiptItems } from '~/modules/receipts/receipt-items.server'
  */
 export function registerPayables() {
   usePayableKinds({ booking: bookingPayable, camp: campPayable })
-  useReceiptItems({ booking: bookingReceiptItem, camp: campReceiptItem, campGroup: campGroupReceiptLines })
+  useReceiptItems({ booking: bookingReceiptItem, bookingVenue: bookingVenueId, camp: campReceiptItem, campGroup: campGroupReceiptLines })
 }

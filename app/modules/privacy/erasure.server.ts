@@ -128,7 +128,7 @@ export const NOT_PERSONAL_COLUMNS: Record<string, string[] | '*'> = {
   // Organisations the lab works with and their links.
   partners: '*',
   // The places the lab works at, its camera kits and where they go (staff's notes on a trip).
-  venues: ['name', 'address', 'city', 'state_code', 'map_url'],
+  venues: ['name', 'address', 'city', 'state_code', 'map_url', 'gstin', 'invoice_series'],
   kits: '*',
   kit_placements: '*',
   // The lab's days at a venue: what it sells there, when, and what to bring.
@@ -145,6 +145,9 @@ export const NOT_PERSONAL_COLUMNS: Record<string, string[] | '*'> = {
   promo_codes: '*',
   promo_code_uses: ['state'],
   receipts: '*',
+  // The last number of each invoice series (the lab's, a venue registration's) and year.
+  receipt_sequences: '*',
+  credit_note_sequences: '*',
   refunds: '*',
   reminders_sent: '*',
   report_files: ['content_type', 'storage_key'],

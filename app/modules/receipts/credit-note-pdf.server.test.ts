@@ -52,9 +52,11 @@ describe('a credit note', () => {
     expect(lines.filter((line) => line.includes('IGST'))).toEqual([])
   })
 
-  it('shows IGST only when some was charged', async () => {
-    const { lines } = await pdfText(await renderCreditNotePdf(note({ tax: { rateBasisPoints: 1800, taxablePaise: 1_271_186, cgstPaise: 0, sgstPaise: 0, igstPaise: 228_814 } })))
-    expect(lines).toContain('IGST ₹2,288.14')
+  it('against an IGST receipt reverses one IGST amount at the full rate, and names the place of supply', async () => {
+    const placeOfSupply = { venueName: 'Balewadi Aquatics', venueAddress: 'Balewadi, Pune', stateCode: '27' }
+    const { lines } = await pdfText(await renderCreditNotePdf(note({ tax: { rateBasisPoints: 1800, taxablePaise: 1_271_186, cgstPaise: 0, sgstPaise: 0, igstPaise: 228_814, interState: true }, placeOfSupply })))
+    expect(lines).toEqual(expect.arrayContaining(['IGST @ 18% ₹2,288.14', 'Place of supply: Maharashtra (27)', 'Service performed at Balewadi Aquatics, Balewadi, Pune']))
+    expect(lines.filter((line) => /CGST|SGST/.test(line))).toEqual([])
   })
 
   it('without a GSTIN is a plain refund note with no tax lines, and says when staff repaid by hand', async () => {

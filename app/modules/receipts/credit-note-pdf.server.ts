@@ -1,7 +1,7 @@
-import { formatHalfGstRate, formatRupees } from '~/lib/money'
+import { formatRupees } from '~/lib/money'
 import { formatLabDate, formatLabDateThenTime } from '~/lib/lab-time'
 import { AMOUNT_WIDTH, BOLD, CONTENT_WIDTH, drawBilledTo, drawFacts, drawFooter, drawHeader, INK, keepTogether, MARGIN, MUTED, openDocument, REGULAR, RIGHT, rule, sectionLabel, totalRow, type Customer, type Seller } from './pdf-layout.server'
-import { drawLines, type ReceiptLine } from './receipt-pdf.server'
+import { drawLines, drawPlaceOfSupply, drawTaxRows, type PlaceOfSupply, type ReceiptLine } from './receipt-pdf.server'
 
 export type CreditNoteDocument = {
   number: string
@@ -15,9 +15,11 @@ export type CreditNoteDocument = {
   lines: Array<Omit<ReceiptLine, 'discounts'>>
   amountPaise: number
   /** The tax reversed, at the rate charged on the receipt; null rate: no tax lines at all. */
-  tax: { rateBasisPoints: number; taxablePaise: number; cgstPaise: number; sgstPaise: number; igstPaise: number } | null
+  tax: { rateBasisPoints: number; taxablePaise: number; cgstPaise: number; sgstPaise: number; igstPaise: number; interState?: boolean } | null
   reason: string
   refund: { refundId: string; orderId: string; completedAt: Date; byHand: string | null }
+  /** The place of supply of the receipt it is against. */
+  placeOfSupply?: PlaceOfSupply
 }
 
 /** "Credit Note" under a GSTIN, where GST rules name the document that reverses an invoice's tax; a plain "Refund Note" without one. */
@@ -33,6 +35,7 @@ export async function renderCreditNotePdf(note: CreditNoteDocument): Promise<Buf
   doc.moveDown(0.6)
   doc.font(BOLD).fontSize(10.5).fillColor(INK).text(`Against receipt ${note.against.receiptNumber} dated ${formatLabDate(note.against.issuedAt)}`, MARGIN, doc.y, { width: CONTENT_WIDTH })
   drawBilledTo(doc, note.customer)
+  if (note.tax && note.placeOfSupply) drawPlaceOfSupply(doc, note.placeOfSupply)
   drawLines(doc, note.lines, 'Refunded')
   drawTotals(doc, note)
   keepTogether(doc, 60)
@@ -56,12 +59,9 @@ function drawTotals(doc: PDFKit.PDFDocument, note: CreditNoteDocument) {
   keepTogether(doc, note.tax ? 130 : 40)
   doc.moveDown(0.6)
   if (note.tax) {
-    const half = formatHalfGstRate(note.tax.rateBasisPoints)
     totalRow(doc, 'Taxable value', formatRupees(note.tax.taxablePaise), left, width)
-    totalRow(doc, `CGST @ ${half}`, formatRupees(note.tax.cgstPaise), left, width)
-    totalRow(doc, `SGST @ ${half}`, formatRupees(note.tax.sgstPaise), left, width)
-    // Services given at the lab in Karnataka are intra-state: IGST appears only if ever charged.
-    if (note.tax.igstPaise !== 0) totalRow(doc, 'IGST', formatRupees(note.tax.igstPaise), left, width)
+    // IGST where the receipt charged it (a service performed in another state), else CGST and SGST.
+    drawTaxRows(doc, { ...note.tax, interState: note.tax.interState ?? note.tax.igstPaise !== 0 }, left, width)
     rule(doc, left)
     doc.moveDown(0.4)
   }

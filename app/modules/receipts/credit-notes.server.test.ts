@@ -194,7 +194,7 @@ describe('one swimmer refunded from a family’s camp payment', () => {
     const note = (await creditNoteOf(refund!.refundId))!
     expect(note.document.lines).toHaveLength(1)
     expect(note.document.lines[0]!.detail).toContain('Swimmer: Asha Family')
-    expect(note.document.tax).toEqual({ rateBasisPoints: 1800, ...splitGst(35_000_00, 1800), igstPaise: 0 })
+    expect(note.document.tax).toEqual({ rateBasisPoints: 1800, ...splitGst(35_000_00, 1800), igstPaise: 0, interState: false })
     const text = (await pdfText(await renderCreditNotePdf(note.document))).lines.join('\n')
     expect(text).toContain('Swimmer: Asha Family')
     expect(text).not.toContain(`Swimmer: ${parent!.swimmerName}`)

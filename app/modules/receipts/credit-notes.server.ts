@@ -2,24 +2,24 @@ import { and, asc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm'
 import type { AnyPgColumn } from 'drizzle-orm/pg-core'
 import { db, type Executor } from '~/db/client.server'
 import { campRegistrations, creditNotes, creditNoteSequences, payments, receipts, refunds, type MailAttachment } from '~/db/schema'
-import { splitGst } from '~/lib/money'
+import { splitGst, splitIgst } from '~/lib/money'
 import { logger } from '~/lib/logger.server'
-import { formatCreditNoteNumber, financialYearOf } from './receipt-number'
+import { formatCreditNoteNumber, financialYearOf, LAB_SERIES_PREFIX } from './receipt-number'
 import { renderCreditNotePdf, type CreditNoteDocument } from './credit-note-pdf.server'
 import { receiptItems } from './receipt-items.server'
-import { sellerIn, type ReceiptOwner } from './receipts.server'
+import { issuedWith, placeOfSupplyOf, sellerIn, type ReceiptOwner } from './receipts.server'
 
 /**
  * Issues the credit note of a refund that just completed, inside the transaction that completed it
  * (which holds the refund's row): the next number of the financial year's credit note series
  * (Asia/Kolkata), taken with one atomic upsert as receipts' are, so numbers run without gaps or
- * repeats. The tax it reverses is the GST the receipt charged: under the GSTIN and rate set now, as
- * the receipt shows them. A refund already credited gets no second note (null), nor does a payment
- * without a receipt, which has nothing to credit.
+ * repeats, in the receipt's series. The tax it reverses is the GST the receipt charged, as the
+ * receipt recorded it: under its GSTIN, at its rate, as CGST and SGST or as IGST. A refund already
+ * credited gets no second note (null), nor does a payment without a receipt, which has nothing to credit.
  */
 export async function issueCreditNote(tx: Executor, refundRowId: number, now: Date): Promise<number | null> {
   const [refund] = await tx
-    .select({ amountPaise: refunds.amountPaise, reason: refunds.reason, receiptId: receipts.id, credited: creditNotes.id })
+    .select({ amountPaise: refunds.amountPaise, reason: refunds.reason, receiptId: receipts.id, credited: creditNotes.id, series: receipts.series, gstin: receipts.sellerGstin, taxKind: receipts.taxKind, rate: receipts.gstRateBasisPoints })
     .from(refunds)
     .leftJoin(receipts, eq(receipts.paymentId, refunds.paymentId))
     .leftJoin(creditNotes, eq(creditNotes.refundId, refunds.id))
@@ -29,13 +29,19 @@ export async function issueCreditNote(tx: Executor, refundRowId: number, now: Da
     logger().warn({ refundRowId }, 'a refund completed for a payment without a receipt: no credit note')
     return null
   }
-  const { seller, gstRateBasisPoints } = await sellerIn(tx)
-  const tax = seller.gstin && gstRateBasisPoints ? splitGst(refund.amountPaise, gstRateBasisPoints) : { taxablePaise: refund.amountPaise, cgstPaise: 0, sgstPaise: 0 }
+  const rate = refund.taxKind === 'none' ? null : refund.rate
+  const tax =
+    rate === null
+      ? { taxablePaise: refund.amountPaise, cgstPaise: 0, sgstPaise: 0, igstPaise: 0 }
+      : refund.taxKind === 'igst'
+        ? { ...splitIgst(refund.amountPaise, rate), cgstPaise: 0, sgstPaise: 0 }
+        : { ...splitGst(refund.amountPaise, rate), igstPaise: 0 }
+  const series = refund.series!
   const { startYear } = financialYearOf(now)
   const [row] = await tx
     .insert(creditNoteSequences)
-    .values({ financialYear: startYear, lastNumber: 1 })
-    .onConflictDoUpdate({ target: creditNoteSequences.financialYear, set: { lastNumber: sql`${creditNoteSequences.lastNumber} + 1` } })
+    .values({ series, financialYear: startYear, lastNumber: 1 })
+    .onConflictDoUpdate({ target: [creditNoteSequences.series, creditNoteSequences.financialYear], set: { lastNumber: sql`${creditNoteSequences.lastNumber} + 1` } })
     .returning({ sequence: creditNoteSequences.lastNumber })
   const sequence = row!.sequence
   const [note] = await tx
@@ -43,14 +49,14 @@ export async function issueCreditNote(tx: Executor, refundRowId: number, now: Da
     .values({
       refundId: refundRowId,
       receiptId: refund.receiptId,
-      number: formatCreditNoteNumber(startYear, sequence),
+      number: formatCreditNoteNumber(startYear, sequence, series || LAB_SERIES_PREFIX),
+      series,
       financialYear: startYear,
       sequence,
       amountPaise: refund.amountPaise,
-      gstin: seller.gstin ?? '',
-      gstRateBasisPoints: seller.gstin ? gstRateBasisPoints : null,
+      gstin: refund.gstin ?? '',
+      gstRateBasisPoints: refund.gstin ? rate : null,
       ...tax,
-      igstPaise: 0,
       reason: refund.reason,
       issuedAt: now,
     })
@@ -80,6 +86,7 @@ async function creditNoteWhere(executor: Executor, where: SQL): Promise<CreditNo
       reason: creditNotes.reason,
       receiptNumber: receipts.number,
       receiptIssuedAt: receipts.issuedAt,
+      ...issuedWith,
       refundId: refunds.refundId,
       part: refunds.campRegistrationId,
       completedAt: refunds.completedAt,
@@ -95,9 +102,9 @@ async function creditNoteWhere(executor: Executor, where: SQL): Promise<CreditNo
     .innerJoin(payments, eq(payments.id, refunds.paymentId))
     .where(where)
   if (!row) return null
-  const { seller } = await sellerIn(executor)
+  const seller = await sellerIn(executor)
   const items = receiptItems()
-  const item = row.bookingId !== null ? await items.booking(executor, row.bookingId) : await items.camp(executor, row.part ?? row.campRegistrationId!)
+  const item = row.bookingId !== null ? await items.booking(executor, row.bookingId, null, { name: row.supplyVenueName, address: row.supplyVenueAddress }) : await items.camp(executor, row.part ?? row.campRegistrationId!)
   // The whole of a group's payment back: a line for each swimmer it paid for.
   const group = row.bookingId === null && row.part === null && row.amountPaise === row.paidPaise ? await items.campGroup(executor, row.campRegistrationId!) : null
   return {
@@ -111,7 +118,8 @@ async function creditNoteWhere(executor: Executor, where: SQL): Promise<CreditNo
       against: { receiptNumber: row.receiptNumber, issuedAt: row.receiptIssuedAt },
       lines: group?.map(({ description, detail, amountPaise }) => ({ description, detail, amountPaise })) ?? [{ description: item.description, detail: item.detail, amountPaise: row.amountPaise }],
       amountPaise: row.amountPaise,
-      tax: row.gstin && row.rate ? { rateBasisPoints: row.rate, taxablePaise: row.taxablePaise, cgstPaise: row.cgstPaise, sgstPaise: row.sgstPaise, igstPaise: row.igstPaise } : null,
+      tax: row.gstin && row.rate ? { rateBasisPoints: row.rate, taxablePaise: row.taxablePaise, cgstPaise: row.cgstPaise, sgstPaise: row.sgstPaise, igstPaise: row.igstPaise, interState: row.taxKind === 'igst' } : null,
+      placeOfSupply: placeOfSupplyOf(row),
       reason: row.reason,
       refund: { refundId: row.refundId, orderId: row.orderId, completedAt: row.completedAt ?? row.issuedAt, byHand: row.byHand },
     },

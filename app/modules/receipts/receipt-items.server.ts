@@ -3,6 +3,13 @@ import type { Customer } from './pdf-layout.server'
 import type { ReceiptDiscount, ReceiptLine } from './receipt-pdf.server'
 import type { ReceiptOwner } from './receipts.server'
 
+/** A venue as a receipt records it: its name and address (with the city). */
+export type SupplyVenue = { name: string; address: string }
+
+export function supplyVenue(venue: { name: string; address: string; city: string }): SupplyVenue {
+  return { name: venue.name, address: [venue.address, venue.city].filter(Boolean).join(', ') }
+}
+
 /** What is paid for, as a receipt's (or credit note's) line, with its customer and who may see the document. */
 export type ReceiptItem = { owner: ReceiptOwner; customer: Customer; description: string; detail: string[]; discounts: ReceiptDiscount[] }
 
@@ -13,7 +20,10 @@ export type ReceiptItem = { owner: ReceiptOwner; customer: Customer; description
  * `promoCode` names the promo discount of the line.
  */
 export type ReceiptItems = {
-  booking(executor: Executor, bookingId: number, promoCode?: string | null): Promise<ReceiptItem>
+  /** `place`: where the receipt recorded the service as performed, named on the line when it is not the lab's home. */
+  booking(executor: Executor, bookingId: number, promoCode?: string | null, place?: SupplyVenue | null): Promise<ReceiptItem>
+  /** The venue a booking's sessions are at (its first day's), the place of supply its receipt records. */
+  bookingVenue(executor: Executor, bookingId: number): Promise<number>
   camp(executor: Executor, registrationId: number, promoCode?: string | null): Promise<ReceiptItem>
   /** A line for each swimmer of a group paid for at once; null when the registration leads no group. */
   campGroup(executor: Executor, leadId: number, promoCode?: string | null): Promise<ReceiptLine[] | null>

@@ -129,6 +129,23 @@ describe('a tax invoice from a seller with a GSTIN', () => {
     expect(lines.filter((line) => /\bSAC\b|IGST/.test(line))).toEqual([])
   })
 
+  it('for a service performed in another state names the place of supply and charges one IGST amount at the full rate', async () => {
+    const placeOfSupply = { venueName: 'Balewadi Aquatics', venueAddress: 'Balewadi, Pune', stateCode: '27' }
+    const { lines } = await pdfText(await renderReceiptPdf(receipt({ seller: { ...seller, gstin }, gstRateBasisPoints: 1800, interState: true, placeOfSupply })))
+    expect(lines).toEqual(
+      expect.arrayContaining(['Tax Invoice', 'Place of supply: Maharashtra (27)', 'Service performed at Balewadi Aquatics, Balewadi, Pune', 'Taxable value ₹25,423.73', 'IGST @ 18% ₹4,576.27', 'Amount paid ₹30,000.00']),
+    )
+    expect(lines.filter((line) => /CGST|SGST/.test(line))).toEqual([])
+  })
+
+  it('names a place of supply in the lab’s state with CGST and SGST; a plain receipt names none', async () => {
+    const placeOfSupply = { venueName: 'PDCSE pool', venueAddress: 'Bengaluru', stateCode: '29' }
+    const taxed = (await pdfText(await renderReceiptPdf(receipt({ seller: { ...seller, gstin }, gstRateBasisPoints: 1800, placeOfSupply })))).lines
+    expect(taxed).toEqual(expect.arrayContaining(['Place of supply: Karnataka (29)', 'CGST @ 9% ₹2,288.14', 'SGST @ 9% ₹2,288.13']))
+    const plain = (await pdfText(await renderReceiptPdf(receipt({ placeOfSupply })))).lines
+    expect(plain.filter((line) => /Place of supply|GST/.test(line))).toEqual([])
+  })
+
   it('splits the total of several lines, at a rate whose halves are fractional', async () => {
     const camp = { description: 'Summer Swim Camp 2027, Batch A', detail: [], amountPaise: 1_250_050 }
     const { lines } = await pdfText(

@@ -1,4 +1,5 @@
-import { formatGstRate, formatHalfGstRate, formatRupees, splitGst } from '~/lib/money'
+import { gstStateName } from '~/lib/gst-states'
+import { formatGstRate, formatHalfGstRate, formatRupees, splitGst, splitIgst } from '~/lib/money'
 import { formatLabDateThenTime } from '~/lib/lab-time'
 import {
   AMOUNT_WIDTH,
@@ -35,6 +36,9 @@ export type ReceiptLine = {
   discounts?: ReceiptDiscount[]
 }
 
+/** Where the service is performed: a venue's name and address, and its state's GST code. */
+export type PlaceOfSupply = { venueName: string; venueAddress: string; stateCode: string }
+
 export type ReceiptDocument = {
   receiptNumber: string
   issuedAt: Date
@@ -44,6 +48,10 @@ export type ReceiptDocument = {
   payment: { orderId: string; transactionId: string | null; method: string | null; paidAt: Date }
   /** The GST rate the prices include, in basis points (1800 = 18 %); applies only when the seller has a GSTIN. */
   gstRateBasisPoints: number | null
+  /** The GST is one IGST amount, the service being performed in another state than the seller's; else CGST and SGST halves. */
+  interState?: boolean
+  /** Where the service is performed; a document under a GSTIN names it. */
+  placeOfSupply?: PlaceOfSupply
   status?: 'paid' | 'refunded'
   /** Nothing was paid: a promo code (named when known) covered the whole price. */
   free?: { promoCode: string | null }
@@ -61,6 +69,7 @@ export async function renderReceiptPdf(receipt: ReceiptDocument): Promise<Buffer
   if (receipt.status === 'refunded') drawNote(doc, { word: 'Refunded', sentence: 'The amount paid has been refunded to the customer.', background: '#fdecea', colour: '#a4161a' })
   if (receipt.free) drawNote(doc, { word: 'Free', sentence: freeSentence(receipt.free), background: '#e8f5ec', colour: '#1b5e20' })
   drawBilledTo(doc, receipt.customer)
+  if (receipt.seller.gstin && receipt.placeOfSupply) drawPlaceOfSupply(doc, receipt.placeOfSupply)
   drawLines(doc, receipt.lines)
   drawTotals(doc, receipt, kind)
   drawFacts(doc, 'Payment', [
@@ -85,6 +94,24 @@ function documentKind({ seller, gstRateBasisPoints }: ReceiptDocument): Document
   if (!seller.gstin) return { title: 'Receipt', numberLabel: 'Receipt No.', gstRateBasisPoints: null }
   if (gstRateBasisPoints === null || gstRateBasisPoints === 0) return { title: 'Bill of Supply', numberLabel: 'Bill No.', gstRateBasisPoints: null }
   return { title: 'Tax Invoice', numberLabel: 'Invoice No.', gstRateBasisPoints }
+}
+
+/** "Place of supply: Maharashtra (27)", and the venue where the service is performed. */
+export function drawPlaceOfSupply(doc: Doc, place: PlaceOfSupply) {
+  doc.font(BOLD).fontSize(10).fillColor(INK).text(`Place of supply: ${gstStateName(place.stateCode)} (${place.stateCode})`, MARGIN, doc.y, { width: CONTENT_WIDTH })
+  doc.font(REGULAR).fontSize(9.5).fillColor(INK).text(`Service performed at ${[place.venueName, place.venueAddress].filter(Boolean).join(', ')}`, { width: CONTENT_WIDTH })
+  doc.moveDown(1)
+}
+
+/** The tax rows of a total: CGST and SGST, each at half the rate, or IGST at the full rate. */
+export function drawTaxRows(doc: Doc, tax: { rateBasisPoints: number; cgstPaise: number; sgstPaise: number; igstPaise: number; interState: boolean }, left: number, width: number) {
+  if (tax.interState) {
+    totalRow(doc, `IGST @ ${formatGstRate(tax.rateBasisPoints)}`, formatRupees(tax.igstPaise), left, width)
+    return
+  }
+  const half = formatHalfGstRate(tax.rateBasisPoints)
+  totalRow(doc, `CGST @ ${half}`, formatRupees(tax.cgstPaise), left, width)
+  totalRow(doc, `SGST @ ${half}`, formatRupees(tax.sgstPaise), left, width)
 }
 
 /** A line's price before its discounts. */
@@ -157,11 +184,11 @@ function drawTotals(doc: Doc, receipt: ReceiptDocument, kind: DocumentKind) {
   keepTogether(doc, kind.gstRateBasisPoints === null ? 40 : 110)
   doc.moveDown(0.6)
   if (kind.gstRateBasisPoints !== null) {
-    const { taxablePaise, cgstPaise, sgstPaise } = splitGst(total, kind.gstRateBasisPoints)
-    const half = formatHalfGstRate(kind.gstRateBasisPoints)
-    totalRow(doc, 'Taxable value', formatRupees(taxablePaise), left, width)
-    totalRow(doc, `CGST @ ${half}`, formatRupees(cgstPaise), left, width)
-    totalRow(doc, `SGST @ ${half}`, formatRupees(sgstPaise), left, width)
+    const rate = kind.gstRateBasisPoints
+    const interState = receipt.interState === true
+    const tax = interState ? { ...splitIgst(total, rate), cgstPaise: 0, sgstPaise: 0 } : { ...splitGst(total, rate), igstPaise: 0 }
+    totalRow(doc, 'Taxable value', formatRupees(tax.taxablePaise), left, width)
+    drawTaxRows(doc, { ...tax, rateBasisPoints: rate, interState }, left, width)
     rule(doc, left)
     doc.moveDown(0.4)
   }

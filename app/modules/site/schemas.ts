@@ -5,6 +5,7 @@ import { z } from 'zod'
 import { optionalText, requiredText } from '~/lib/text-fields'
 import { isUnknownNumber, toE164 } from '~/lib/phone'
 import { NO_SUCH_NUMBER } from '~/lib/phone-field'
+import { GSTIN_FORMAT } from '~/lib/gstin'
 import { percentToBasisPoints, rupeesToPaise } from '~/lib/money'
 import { personNameField } from '~/modules/forms/fields'
 import { photoIdField } from '~/modules/media/schemas'
@@ -18,12 +19,6 @@ const MAX_GST_BASIS_POINTS = 100_00
 export function isValidPrice(paise: number) {
   return Number.isInteger(paise) && paise >= MIN_PRICE_PAISE && paise <= MAX_PRICE_PAISE
 }
-
-/**
- * An Indian GSTIN: the 2-digit state code, the holder's PAN (5 letters, 4 digits, 1 letter), the
- * registration number under that PAN, the letter Z, and a check character.
- */
-const GSTIN_FORMAT = /^[0-9]{2}[A-Z]{5}[0-9]{4}[A-Z][1-9A-Z]Z[0-9A-Z]$/
 
 export function isValidGstin(gstin: string) {
   return gstin === '' || GSTIN_FORMAT.test(gstin)

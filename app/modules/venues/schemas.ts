@@ -2,6 +2,7 @@
 // actions and, in the browser, as staff type. Nothing server-only may be imported here.
 import { z } from 'zod'
 import { GST_STATE_CODES } from '~/lib/gst-states'
+import { gstinProblem, invoiceSeriesProblem } from '~/lib/gstin'
 import { INVALID_PHONE_NUMBER, phoneField } from '~/lib/phone-field'
 import { isHttpsLink, optionalText, requiredText } from '~/lib/text-fields'
 import { dateField, emailField } from '~/modules/forms/fields'
@@ -38,8 +39,38 @@ export const VenueSchema = z.object({
   hostEmail: optional(emailField),
   hostPhone: optional(phoneField({ tooShort: 'Enter the host’s mobile number: at least 10 digits', invalid: INVALID_PHONE_NUMBER })),
   travelMinutes: wholeNumber('Enter the travel time from the lab in whole minutes (0 for the lab itself)', [0, 'The travel time cannot be negative'], [TRAVEL_MINUTES_MAX, 'Enter a travel time of at most 2 days (2,880 minutes)']),
-})
-export type VenueInput = z.output<typeof VenueSchema>
+  gstin: upperCaseCode(20),
+  invoiceSeries: upperCaseCode(10),
+}).superRefine(checkRegistration)
+type VenueFormOutput = z.output<typeof VenueSchema>
+/** A venue's details; without a GSTIN and series, the lab invoices what is performed there under its own. */
+export type VenueInput = Omit<VenueFormOutput, 'gstin' | 'invoiceSeries'> & Partial<Pick<VenueFormOutput, 'gstin' | 'invoiceSeries'>>
+
+/** A code typed in any case and with spaces around it (a GSTIN, a series), kept in capitals; null when empty. */
+function upperCaseCode(max: number) {
+  return optionalText(max)
+    .transform((value) => value.replace(/\s+/g, '').toUpperCase() || null)
+}
+
+/**
+ * The lab's own GST registration in the venue's state: a GSTIN of that state with its check
+ * character right, and the invoice series it numbers in; both or neither.
+ */
+export function registrationProblems(venue: { stateCode: string; gstin?: string | null; invoiceSeries?: string | null }): Array<{ field: 'gstin' | 'invoiceSeries'; message: string }> {
+  const problems: Array<{ field: 'gstin' | 'invoiceSeries'; message: string }> = []
+  const { gstin, invoiceSeries } = venue
+  const gstinWrong = gstin ? gstinProblem(gstin, venue.stateCode) : null
+  if (gstinWrong) problems.push({ field: 'gstin', message: gstinWrong })
+  if (gstin && !invoiceSeries) problems.push({ field: 'invoiceSeries', message: 'Enter the invoice series this GSTIN numbers its invoices in, for example PUN' })
+  if (!gstin && invoiceSeries) problems.push({ field: 'gstin', message: 'Enter the GSTIN this invoice series is for, or leave the series empty' })
+  const seriesWrong = invoiceSeries ? invoiceSeriesProblem(invoiceSeries) : null
+  if (seriesWrong) problems.push({ field: 'invoiceSeries', message: seriesWrong })
+  return problems
+}
+
+function checkRegistration(venue: Pick<VenueFormOutput, 'stateCode' | 'gstin' | 'invoiceSeries'>, context: z.RefinementCtx) {
+  for (const { field, message } of registrationProblems(venue)) context.addIssue({ code: 'custom', path: [field], message })
+}
 
 /** A time of day typed as HH:MM (24-hour). */
 export const clock = (label: string) => z.string({ error: `Enter the ${label} as HH:MM` }).regex(/^([01]\d|2[0-3]):[0-5]\d$/, `Enter the ${label} as HH:MM`)

@@ -6,7 +6,7 @@ import { DomainError } from '~/lib/domain-error'
 import { gstStateName } from '~/lib/gst-states'
 import { recordAudit, type Actor } from '~/modules/audit/audit.server'
 import { requireUsablePhoto } from '~/modules/media/media.server'
-import type { VenueInput } from './schemas'
+import { registrationProblems, type VenueInput } from './schemas'
 
 // Where the lab works: its home and the pools, clubs and competition venues it takes its kit to.
 // Each change is one transaction with its audit entry. A venue is closed, never deleted.
@@ -29,6 +29,8 @@ const columns = {
   hostEmail: venues.hostEmail,
   hostPhone: venues.hostPhone,
   travelMinutes: venues.travelMinutes,
+  gstin: venues.gstin,
+  invoiceSeries: venues.invoiceSeries,
   isHome: venues.isHome,
   closedAt: venues.closedAt,
 }
@@ -62,46 +64,64 @@ export async function homeVenue(executor: Executor = db()) {
 }
 
 const NAME_TAKEN = 'Another venue already has this name'
+const SERIES_TAKEN = 'Another venue already numbers its invoices in this series: choose another'
 
-async function checked(tx: Executor, input: VenueInput) {
+/**
+ * The venue's details as stored, checked: its photo usable, and its GST registration (a GSTIN of its
+ * state and a series of its own, both or neither) never on the lab's home, whose GSTIN is the settings'.
+ */
+async function checked(tx: Executor, input: VenueInput, isHome = false) {
   if (input.photoId !== null) await requireUsablePhoto(tx, input.photoId, 'venue', 'photoId')
+  const registration = { gstin: input.gstin ?? null, invoiceSeries: input.invoiceSeries ?? null }
+  // Told above the form: the home's form has no GST fields.
+  if (isHome && (registration.gstin || registration.invoiceSeries)) throw new DomainError('invalid', 'The lab’s own GSTIN is set in Settings, under GST details, not on its room')
+  const [problem] = registrationProblems({ stateCode: input.stateCode, ...registration })
+  if (problem) throw new DomainError('invalid', problem.message, problem.field)
+  return { ...input, ...registration }
+}
+
+function refusedAsTaken(error: unknown): never {
+  if (isUniqueViolation(error, 'venues_name_unique')) throw new DomainError('conflict', NAME_TAKEN, 'name')
+  if (isUniqueViolation(error, 'venues_invoice_series_unique')) throw new DomainError('conflict', SERIES_TAKEN, 'invoiceSeries')
+  throw error
 }
 
 /** Adds a venue. Returns its id. */
 export async function createVenue(actor: Actor, input: VenueInput, now = new Date()) {
   try {
     return await db().transaction(async (tx) => {
-      await checked(tx, input)
+      const values = await checked(tx, input)
       const [row] = await tx
         .insert(venues)
-        .values({ ...input, createdAt: now, updatedAt: now })
+        .values({ ...values, createdAt: now, updatedAt: now })
         .returning({ id: venues.id })
-      await recordAudit(tx, actor, { action: 'venues.create', entityType: 'venue', entityId: row!.id, summary: `Added the venue ${input.name}, ${input.city} (${gstStateName(input.stateCode)})`, after: input }, now)
+      await recordAudit(tx, actor, { action: 'venues.create', entityType: 'venue', entityId: row!.id, summary: `Added the venue ${input.name}, ${input.city} (${gstStateName(input.stateCode)})`, after: values }, now)
       return row!.id
     })
   } catch (error) {
-    if (isUniqueViolation(error, 'venues_name_unique')) throw new DomainError('conflict', NAME_TAKEN, 'name')
-    throw error
+    refusedAsTaken(error)
   }
 }
 
-/** Changes a venue's details. What was recorded there keeps the venue; what was issued (receipts) keeps what it said. */
+/**
+ * Changes a venue's details, its GST registration among them. What was recorded there keeps the
+ * venue; what was issued (receipts) keeps what it said, the place and the tax included.
+ */
 export async function updateVenue(actor: Actor, id: number, input: VenueInput, now = new Date()) {
   try {
     await db().transaction(async (tx) => {
       const [before] = await tx.select(columns).from(venues).where(eq(venues.id, id)).for('update')
       if (!before) throw new VenueNotFoundError()
-      await checked(tx, input)
+      const values = await checked(tx, input, before.isHome)
       await tx
         .update(venues)
-        .set({ ...input, updatedAt: now })
+        .set({ ...values, updatedAt: now })
         .where(eq(venues.id, id))
       const { id: _id, isHome: _home, closedAt: _closed, ...kept } = before
-      await recordAudit(tx, actor, { action: 'venues.update', entityType: 'venue', entityId: id, summary: `Changed the details of the venue ${input.name}`, before: kept, after: input }, now)
+      await recordAudit(tx, actor, { action: 'venues.update', entityType: 'venue', entityId: id, summary: `Changed the details of the venue ${input.name}`, before: kept, after: values }, now)
     })
   } catch (error) {
-    if (isUniqueViolation(error, 'venues_name_unique')) throw new DomainError('conflict', NAME_TAKEN, 'name')
-    throw error
+    refusedAsTaken(error)
   }
 }
 

@@ -123,7 +123,7 @@ export default function AdminVenue({ loaderData, actionData }: Route.ComponentPr
       </div>
 
       <Panel id="details" title="Details" spacing="mt-8">
-        <EditForm key={JSON.stringify(form)} form={form} photos={photos} lastResult={resultFor('edit')} />
+        <EditForm key={JSON.stringify(form)} form={form} photos={photos} isHome={venue.isHome} lastResult={resultFor('edit')} />
       </Panel>
 
       <Panel id="staff" title="Staff at this venue" lead="Who is due here, until they have finished. Each person is in one place at a time, the travel there and back included." spacing="mt-8">
@@ -204,17 +204,23 @@ function VenueFacts({ venue }: { venue: Data['venue'] }) {
       )}
       <dt className="font-semibold text-ink">Host</dt>
       <dd className="break-words text-ink">{venue.host ?? 'Not given'}</dd>
+      {venue.gstRegistration && (
+        <>
+          <dt className="font-semibold text-ink">GST registration</dt>
+          <dd className="break-words text-ink">{venue.gstRegistration}</dd>
+        </>
+      )}
     </dl>
   )
 }
 
-function EditForm({ form: values, photos, lastResult }: { form: Data['form']; photos: PhotoOption[]; lastResult: Result }) {
+function EditForm({ form: values, photos, isHome, lastResult }: { form: Data['form']; photos: PhotoOption[]; isHome: boolean; lastResult: Result }) {
   const [form, fields] = useValidatedForm(VenueSchema, { id: 'venue-edit', lastResult, defaultValue: values })
   return (
     <Form method="post" {...getFormProps(form)} className="space-y-5">
       <input type="hidden" name="intent" value="edit" />
       <FormAlert id={form.errorId} errors={form.errors} />
-      <VenueFields fields={fields} photos={photos} />
+      <VenueFields fields={fields} photos={photos} isHome={isHome} />
       <SaveButton intent="edit">Save the details</SaveButton>
     </Form>
   )

@@ -43,6 +43,8 @@ export function venueFormValues(venue: Venue) {
     hostEmail: venue.hostEmail ?? '',
     hostPhone: venue.hostPhone ?? '',
     travelMinutes: String(venue.travelMinutes),
+    gstin: venue.gstin ?? '',
+    invoiceSeries: venue.invoiceSeries ?? '',
   }
 }
 
@@ -58,13 +60,14 @@ export function venueSummary(venue: Venue) {
   }
 }
 
-/** The venue's address, map, travel time and host, for its page. */
+/** The venue's address, map, travel time, host and the lab's GST registration there, for its page. */
 export function venueDetails(venue: Venue) {
   return {
     address: venue.address,
     mapUrl: venue.mapUrl,
     travel: venue.isHome ? null : `${venue.travelMinutes} minutes from the lab, each way`,
     host: [venue.hostName, venue.hostEmail, venue.hostPhone && formatPhone(venue.hostPhone)].filter(Boolean).join(', ') || null,
+    gstRegistration: venue.gstin ? `GSTIN ${venue.gstin}, invoices numbered ${venue.invoiceSeries}/…` : null,
   }
 }
 
