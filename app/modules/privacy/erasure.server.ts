@@ -24,7 +24,7 @@ import {
 import { DomainError } from '~/lib/domain-error'
 import { logger } from '~/lib/logger.server'
 import { toE164 } from '~/lib/phone'
-import { accountLimit } from '~/modules/rate-limit/limits.server'
+import { accountLimit, cityAlertAddressLimit } from '~/modules/rate-limit/limits.server'
 import { forgetSessionsOf } from '~/modules/accounts/sessions.server'
 import { recordAudit } from '~/modules/audit/audit.server'
 import { enqueueEmail, type NewEmail } from '~/modules/mail/outbox.server'
@@ -244,6 +244,7 @@ function countersUnder(address: string) {
     ...(['signIn', 'codeEntry', 'codeSending'] as const).map((action) => accountLimit(action, address).key),
     holdAttemptsKey(address),
     promoAttemptsKey(promoCustomerKey({ accountId: null, email: address })),
+    cityAlertAddressLimit(address).key,
   ]
 }
 
