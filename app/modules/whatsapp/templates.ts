@@ -176,7 +176,7 @@ export const WHATSAPP_TEMPLATES = {
       { meaning: 'the city', sample: 'Pune' },
       { meaning: 'the service', sample: 'Competition Race Analysis' },
       { meaning: 'the venue', sample: 'Balewadi Aquatics' },
-      { meaning: 'the dates', sample: 'Sat, 5 Dec to Sun, 6 Dec' },
+      { meaning: 'the dates', sample: 'Saturday, 5 December to Sunday, 6 December' },
       { meaning: 'the price of a slot', sample: '₹1,500.00' },
       { meaning: 'the link to the day', sample: 'https://swimlab.in/analysis-days/42' },
     ],
