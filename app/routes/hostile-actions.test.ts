@@ -45,6 +45,9 @@ import * as adminWindow from './admin/window'
 import * as adminAnalysisDay from './admin/analysis-day'
 import * as adminAnalysisDays from './admin/analysis-days'
 import * as analysisDay from './booking/analysis-day'
+import * as analysisDaysList from './booking/analysis-days'
+import * as cityAlertConfirm from './booking/city-alerts.$token'
+import * as cityAlertStop from './booking/city-alerts.stop.$token'
 import * as adminKits from './admin/kits'
 import * as adminVenue from './admin/venue'
 import * as adminVenues from './admin/venues'
@@ -337,6 +340,7 @@ const FORMS: FormCase[] = [
     spec: { valid: { kitId: '1', venueId: '2', fromDate: future, fromTime: '09:00', toDate: future, toTime: '12:00', note: '' }, strict: { kitId: 'choice', venueId: 'choice', fromDate: 'date', fromTime: 'time', toDate: 'date', toTime: 'time' }, fixed: { intent: 'place' } },
   },
   { name: 'admin new analysis day', path: '/admin/analysis-days', handler: adminAnalysisDays.action, who: 'admin', spec: ANALYSIS_DAY_FORM },
+  { name: 'city alert', path: '/analysis-days', handler: analysisDaysList.action, who: 'customer', spec: { valid: { email: 'hostile.customer@example.com', city: 'Pune', whatsapp: 'on' }, strict: { email: 'email', city: 'name' } } },
   { name: 'admin window close', path: '/admin/availability/1', handler: adminWindow.action, who: 'admin', params: () => ({ windowId: String(windowId) }), spec: { valid: { start: '09:00' }, strict: { start: 'time' }, fixed: { intent: 'close' } } },
   {
     name: 'admin new booking',
@@ -594,6 +598,17 @@ describe('hostile addresses', () => {
       }
     }
     expect(failures).toEqual([])
+  })
+
+  it('a city alert’s link with a made-up, altered or malformed token confirms nothing and stops nothing', async () => {
+    const tokens = ['A'.repeat(43), 'A'.repeat(42), 'A'.repeat(44), `${'A'.repeat(42)}=`, '../../etc/passwd', '%00', '\u0000', ' '.repeat(43), 'x'.repeat(5000)]
+    for (const [route, path] of [[cityAlertConfirm, '/city-alerts'], [cityAlertStop, '/city-alerts/stop']] as const) {
+      for (const token of tokens) {
+        const where = `${path}/${encodeURIComponent(token)}`
+        expect((await expectRefusedCleanly(route.loader, () => get(where, 'guest'), { token })).status, where).toBe(404)
+        expect((await expectRefusedCleanly(route.action, () => formRequest(where, 'guest', new URLSearchParams({ website_url: '' })), { token })).status, where).toBe(404)
+      }
+    }
   })
 
   it("a guest's own link with a made-up, altered or malformed confirmation neither cancels nor moves the booking, nor sends anything", async () => {
