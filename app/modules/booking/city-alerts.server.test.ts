@@ -189,9 +189,10 @@ describe('publishing an analysis day', () => {
 describe('an account’s alerts', () => {
   async function customer() {
     const [person] = await createCustomers(1, 'family')
-    await db().update(users).set({ phoneVerifiedAt: NOW }).where(eq(users.id, person!.userId))
+    const userId = person!.userId!
+    await db().update(users).set({ phoneVerifiedAt: NOW }).where(eq(users.id, userId))
     await optInToWhatsApp({ phone: '+919845012345', source: 'account' }, db(), NOW)
-    return { ...person!, asker: { ip: '192.0.2.7', account: { id: person!.userId, email: person!.email, isVerified: true } } }
+    return { ...person!, userId, asker: { ip: '192.0.2.7', account: { id: userId, email: person!.email, isVerified: true } } }
   }
 
   it('are the account’s only when asked signed in with its own address, and add WhatsApp while its number is proven and opted in', async () => {
