@@ -1,6 +1,9 @@
-import { Form, href, Link } from 'react-router'
+import { Form, href, Link, type ShouldRevalidateFunction } from 'react-router'
 import { AuthCard, FormAlert, HoneypotField, PendingButton } from './form-controls'
 import type { CityAlertLinkState } from '~/web/analysis-days/city-alert-links.server'
+
+/** Once the button has acted, the link's page is not read again: it shows what was done, and the link no longer works. */
+export const cityAlertLinkRevalidation: ShouldRevalidateFunction = ({ formMethod, defaultShouldRevalidate }) => (formMethod === 'POST' ? false : defaultShouldRevalidate)
 
 type Words = { title: string; lead: (city: string) => string; button: string; done: { title: string; text: (city: string) => string } }
 

@@ -123,7 +123,7 @@ describe('the e-mailed links', () => {
       expect(textOf(opened.html)).toContain('Confirm your alerts')
       expect(opened.html).toMatch(/<form[^>]*method="post"/)
       expect(opened.headers.get('Cache-Control')).toBe('private, no-store')
-      expect(opened.headers.get('Referrer-Policy')).toBe('no-referrer')
+      expect(opened.headers.get('Referrer-Policy')).toBe('same-origin')
       expect(opened.html).toContain('noindex')
     }
     const done = await visitor.post(confirmPath, { website_url: '' })

@@ -1,5 +1,5 @@
 import type { Route } from './+types/city-alerts.stop.$token'
-import { CityAlertLinkPage } from '~/components/city-alert-link'
+import { CityAlertLinkPage, cityAlertLinkRevalidation } from '~/components/city-alert-link'
 import { PRODUCT_NAME } from '~/lib/seo'
 import { cityAlertToStop, stopCityAlert } from '~/modules/booking/city-alerts.server'
 import { cityAlertLinkAction, cityAlertLinkHeaders, cityAlertLinkLoader } from '~/web/analysis-days/city-alert-links.server'
@@ -10,6 +10,8 @@ import { cityAlertLinkAction, cityAlertLinkHeaders, cityAlertLinkLoader } from '
 export const meta: Route.MetaFunction = () => [{ title: `Stop the alerts | ${PRODUCT_NAME}` }, { name: 'robots', content: 'noindex' }]
 
 export const headers: Route.HeadersFunction = cityAlertLinkHeaders
+
+export const shouldRevalidate = cityAlertLinkRevalidation
 
 export const loader = ({ params }: Route.LoaderArgs) => cityAlertLinkLoader(params.token, cityAlertToStop)
 

@@ -8,9 +8,11 @@ import { refusalOf } from '~/web/refusals.server'
 
 // The two e-mailed links of a city alert (confirming the address, stopping the alerts): opening one
 // shows a page with a button and changes nothing (mail scanners open links); the button's POST acts.
-// The link's token is the key, so the pages are never cached and never send their address on.
+// The link's token is the key, so the pages are never cached and never send their address to
+// another site. Their own button's POST names this site as its origin (a browser sends "null" under
+// `no-referrer`, which the origin check refuses), so the policy is `same-origin`.
 
-const PRIVATE = { 'Cache-Control': 'private, no-store', 'Referrer-Policy': 'no-referrer' }
+const PRIVATE = { 'Cache-Control': 'private, no-store', 'Referrer-Policy': 'same-origin' }
 
 /** What a link's page shows: its city while the link works, then what was done, or that it no longer works. */
 export type CityAlertLinkState = { state: 'open' | 'done'; city: string } | { state: 'gone' } | { state: 'refused'; message: string }
