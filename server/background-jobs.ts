@@ -1,7 +1,6 @@
 import type pino from 'pino'
 import type { Database } from '~/db/client.server'
 import { pruneExpiredSessions } from '~/modules/accounts/sessions.server'
-import { purgeUnconfirmedCityAlerts } from '~/modules/booking/city-alerts.server'
 import { expireStaleHolds } from '~/modules/booking/holds.server'
 import { pruneCampLine } from '~/modules/camps/line.server'
 import { expireStaleCampHolds } from '~/modules/camps/registrations.server'
@@ -157,7 +156,6 @@ export class BackgroundJobs {
     await pruneSentEmails(now)
     await pruneWhatsAppWebhookEvents(now)
     await pruneCampLine(now)
-    await purgeUnconfirmedCityAlerts(now)
   }
 
   async stop() {

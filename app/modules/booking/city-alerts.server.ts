@@ -21,7 +21,7 @@ import type { CityAlertInput } from './city-alert-schemas'
 // "Tell me when the lab comes to my city": an address asks, from the list of analysis days, to hear
 // of the days in a city. Nothing is sent to it but the confirmation until its owner confirms through
 // the e-mailed link (a page with a button: a mail scanner following the link confirms nothing);
-// unconfirmed requests expire and are purged. Publishing a day in the city tells each confirmed
+// unconfirmed requests expire and are purged by the retention job. Publishing a day in the city tells each confirmed
 // request once (`tellCityAlerts`, in the publishing transaction), each e-mail with a link that stops
 // the alerts. Whoever asks is told the same, whatever the address already asked.
 
@@ -193,7 +193,7 @@ export async function stopCityAlert(token: string) {
   })
 }
 
-/** Deletes the requests whose confirmation link ran out (the housekeeping job). */
+/** Deletes the requests whose confirmation link ran out (the retention job, `applyRetention`). */
 export async function purgeUnconfirmedCityAlerts(now = new Date()) {
   const purged = await db()
     .delete(cityAlerts)
