@@ -48,6 +48,17 @@ async function linkIn(email: string, kind: 'confirm' | 'stop', match = /./) {
   return token!
 }
 
+/** Presses a link page's button: it acts once, and the link no longer works after. */
+async function pressOnce(visitor: Visitor, path: string, done: string) {
+  const answer = await visitor.post(path, { website_url: '' })
+  expect(answer.status).toBe(200)
+  expect(textOf(answer.html)).toContain(done)
+  const again = await visitor.post(path, { website_url: '' })
+  expect(again.status).toBe(404)
+  expect(textOf(again.html)).toContain('This link no longer works')
+  expect((await visitor.get(path)).status).toBe(404)
+}
+
 describe('the alert form on the list of analysis days', () => {
   it('suggests the cities of the lab’s venues and answers the same whether the address is new, waiting or confirmed', async () => {
     const page = await new Visitor(site.url).get(PAGE)
@@ -126,13 +137,7 @@ describe('the e-mailed links', () => {
       expect(opened.headers.get('Referrer-Policy')).toBe('same-origin')
       expect(opened.html).toContain('noindex')
     }
-    const done = await visitor.post(confirmPath, { website_url: '' })
-    expect(done.status).toBe(200)
-    expect(textOf(done.html)).toContain('Alerts confirmed')
-    const again = await visitor.post(confirmPath, { website_url: '' })
-    expect(again.status).toBe(404)
-    expect(textOf(again.html)).toContain('This link no longer works')
-    expect((await visitor.get(confirmPath)).status).toBe(404)
+    await pressOnce(visitor, confirmPath, 'Alerts confirmed')
     expect((await visitor.get('/city-alerts/not-a-token')).status).toBe(404)
 
     const admin = await site.sharedStaff()
@@ -144,10 +149,7 @@ describe('the e-mailed links', () => {
     const stopPage = await new Visitor(site.url).get(stopPath)
     expect(stopPage.status).toBe(200)
     expect(textOf(stopPage.html)).toContain('Stop the alerts')
-    const stopped = await visitor.post(stopPath, { website_url: '' })
-    expect(stopped.status).toBe(200)
-    expect(textOf(stopped.html)).toContain('Alerts stopped')
-    expect((await visitor.get(stopPath)).status).toBe(404)
+    await pressOnce(visitor, stopPath, 'Alerts stopped')
   })
 
   it('are limited per client address', async () => {
