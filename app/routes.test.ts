@@ -82,6 +82,8 @@ const SITE_ADDRESSES = [
   '/admin/sample-analysis',
   '/analysis-days',
   '/analysis-days/:dayId',
+  '/city-alerts/:token',
+  '/city-alerts/stop/:token',
   '/booking',
   '/booking/times',
   '/booking/check',

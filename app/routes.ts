@@ -84,6 +84,9 @@ export default [
   // Analysis days away from the lab: every one to come, by city, and each one's page, where its slots are booked.
   route('analysis-days', 'routes/booking/analysis-days.tsx'),
   route('analysis-days/:dayId', 'routes/booking/analysis-day.tsx'),
+  // Being told when the lab comes to a city: the e-mailed links that confirm the address and that stop the alerts (each a button).
+  route('city-alerts/:token', 'routes/booking/city-alerts.$token.tsx'),
+  route('city-alerts/stop/:token', 'routes/booking/city-alerts.stop.$token.tsx'),
   // The public booking of single sessions (no account needed), and a guest's link to their booking.
   route('booking', 'routes/booking/booking.tsx'),
   route('booking/times', 'routes/booking/booking.times.ts'),

@@ -45,9 +45,11 @@ type TextFieldProps = {
   placeholder?: string
   /** Only for the one field a page is for (a code just e-mailed): the keyboard opens on it. */
   autoFocus?: boolean
+  /** The id of a datalist whose values the browser suggests. */
+  list?: string
 }
 
-export function TextField({ field, label, type = 'text', autoComplete, inputMode, hint, optional, placeholder, autoFocus }: TextFieldProps) {
+export function TextField({ field, label, type = 'text', autoComplete, inputMode, hint, optional, placeholder, autoFocus, list }: TextFieldProps) {
   const { key, ...props } = getInputProps(field, { type, ariaDescribedBy: hint ? field.descriptionId : undefined })
   return (
     <div>
@@ -55,7 +57,7 @@ export function TextField({ field, label, type = 'text', autoComplete, inputMode
         {label}
         {optional && <span className="font-normal text-muted"> (optional)</span>}
       </label>
-      <input key={key} {...props} autoComplete={autoComplete} inputMode={inputMode} placeholder={placeholder} autoFocus={autoFocus} className="input mt-1" />
+      <input key={key} {...props} autoComplete={autoComplete} inputMode={inputMode} placeholder={placeholder} autoFocus={autoFocus} list={list} className="input mt-1" />
       <FieldHint field={field}>{hint}</FieldHint>
       <FieldError field={field} />
     </div>

@@ -343,6 +343,59 @@ export const availabilityWindows = pgTable(
 )
 
 /**
+ * Someone asked to be told when the lab comes to a city (the list of analysis days): their address,
+ * the city as typed and its key (`cityKey`: one spelling per city), and, when they asked signed in
+ * with their account's own address, the account (which may add WhatsApp). Until the address is
+ * confirmed through the e-mailed link (only the SHA-256 of its token kept) it expires at `expiresAt`
+ * and is purged; once confirmed it stays until unsubscribed.
+ */
+export const cityAlerts = pgTable(
+  'city_alerts',
+  {
+    id: serial('id').primaryKey(),
+    email: text('email').notNull(),
+    city: text('city').notNull(),
+    cityKey: text('city_key').notNull(),
+    userId: integer('user_id').references((): AnyPgColumn => users.id, { onDelete: 'cascade' }),
+    whatsapp: boolean('whatsapp').notNull().default(false),
+    tokenHash: text('token_hash'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('city_alerts_address_city').on(table.email, table.cityKey),
+    uniqueIndex('city_alerts_token_unique').on(table.tokenHash),
+    index('city_alerts_confirmed_city').on(table.cityKey).where(sql`${table.confirmedAt} IS NOT NULL`),
+    index('city_alerts_unconfirmed').on(table.expiresAt).where(sql`${table.confirmedAt} IS NULL`),
+    index('city_alerts_user').on(table.userId),
+    check('city_alerts_lengths', sql`length(${table.email}) <= 254 AND length(${table.city}) BETWEEN 1 AND 60 AND length(${table.cityKey}) BETWEEN 1 AND 60`),
+    check('city_alerts_pending', sql`${table.confirmedAt} IS NOT NULL OR (${table.tokenHash} IS NOT NULL AND ${table.expiresAt} IS NOT NULL)`),
+  ],
+)
+
+/**
+ * A confirmed city alert told of one analysis day: written once per alert and day (the unique
+ * index), in the transaction that publishes the day, with the e-mail it queues. Its token (only the
+ * SHA-256 kept) is the e-mail's unsubscribe link.
+ */
+export const cityAlertNotices = pgTable(
+  'city_alert_notices',
+  {
+    id: serial('id').primaryKey(),
+    cityAlertId: integer('city_alert_id')
+      .notNull()
+      .references(() => cityAlerts.id, { onDelete: 'cascade' }),
+    analysisDayId: integer('analysis_day_id')
+      .notNull()
+      .references(() => analysisDays.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [uniqueIndex('city_alert_notices_once').on(table.cityAlertId, table.analysisDayId), uniqueIndex('city_alert_notices_token_unique').on(table.tokenHash)],
+)
+
+/**
  * People with an account: customers (who register themselves) and the lab's staff (`isAdmin`).
  * The e-mail address is stored lower-cased, so the unique index compares addresses
  * case-insensitively. Profile fields are empty for staff accounts created from the command line.

@@ -48,6 +48,12 @@ export const bookingViewLink = (reference: string, key: string) => withQuery(hre
 /** An analysis day's public page; with `host`, the host's private link to book before the public release. */
 export const analysisDayLink = (dayId: number | string, host?: string) => withQuery(href('/analysis-days/:dayId', { dayId: String(dayId) }), host ? { host } : {})
 
+/** The page where an address asking to hear when the lab comes to a city is confirmed (a button), opened from the e-mailed link. */
+export const cityAlertConfirmLink = (token: string) => href('/city-alerts/:token', { token })
+
+/** The page where an alert's e-mail stops the alerts for its city (a button). */
+export const cityAlertStopLink = (token: string) => href('/city-alerts/stop/:token', { token })
+
 /** The 3-day session's booking, at a day and for a swimmer when given (in the order given). */
 export const bookSlotLink = (query: Record<string, string> | URLSearchParams = {}) => withQuery(href('/book-slot'), query)
 

@@ -46,6 +46,9 @@ import * as adminAnalysisDay from './admin/analysis-day'
 import * as adminAnalysisDays from './admin/analysis-days'
 import * as adminDaySheet from './admin/day-sheet'
 import * as analysisDay from './booking/analysis-day'
+import * as analysisDaysList from './booking/analysis-days'
+import * as cityAlertConfirm from './booking/city-alerts.$token'
+import * as cityAlertStop from './booking/city-alerts.stop.$token'
 import * as adminKits from './admin/kits'
 import * as adminVenue from './admin/venue'
 import * as adminVenues from './admin/venues'
@@ -346,6 +349,7 @@ const FORMS: FormCase[] = [
     spec: { valid: { booking: '1', attendance: 'attended' }, strict: { attendance: 'choice' }, fixed: { intent: 'attendance' } },
   },
   { name: 'admin new analysis day', path: '/admin/analysis-days', handler: adminAnalysisDays.action, who: 'admin', spec: ANALYSIS_DAY_FORM },
+  { name: 'city alert', path: '/analysis-days', handler: analysisDaysList.action, who: 'customer', spec: { valid: { email: 'hostile.customer@example.com', city: 'Pune', whatsapp: 'on' }, strict: { email: 'email', city: 'name' } } },
   { name: 'admin window close', path: '/admin/availability/1', handler: adminWindow.action, who: 'admin', params: () => ({ windowId: String(windowId) }), spec: { valid: { start: '09:00' }, strict: { start: 'time' }, fixed: { intent: 'close' } } },
   {
     name: 'admin new booking',
@@ -613,6 +617,17 @@ describe('hostile addresses', () => {
       }
     }
     expect(failures).toEqual([])
+  })
+
+  it('a city alert’s link with a made-up, altered or malformed token confirms nothing and stops nothing', async () => {
+    const tokens = ['A'.repeat(43), 'A'.repeat(42), 'A'.repeat(44), `${'A'.repeat(42)}=`, '../../etc/passwd', '%00', '\u0000', ' '.repeat(43), 'x'.repeat(5000)]
+    for (const [route, path] of [[cityAlertConfirm, '/city-alerts'], [cityAlertStop, '/city-alerts/stop']] as const) {
+      for (const token of tokens) {
+        const where = `${path}/${encodeURIComponent(token)}`
+        expect((await expectRefusedCleanly(route.loader, () => get(where, 'guest'), { token })).status, where).toBe(404)
+        expect((await expectRefusedCleanly(route.action, () => formRequest(where, 'guest', new URLSearchParams({ website_url: '' })), { token })).status, where).toBe(404)
+      }
+    }
   })
 
   it("a guest's own link with a made-up, altered or malformed confirmation neither cancels nor moves the booking, nor sends anything", async () => {

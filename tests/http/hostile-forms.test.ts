@@ -97,6 +97,7 @@ const FORMS: Array<{ name: string; path: string; who: Who; spec: FormSpec }> = [
       strict: { name: 'name', email: 'email', swimmerName: 'name', swimmerAge: 'count' },
     },
   },
+  { name: 'city alert', path: '/analysis-days', who: 'guest', spec: { valid: { email: 'hostile@example.com', city: 'Pune', website_url: '' }, strict: { email: 'email', city: 'name' } } },
   { name: 'camp registration', path: '/onboarding', who: 'guest', spec: { valid: { name: 'Ravi Kumar', email: 'ravi@example.com', phone_number: '9845012345', guardianDeclaration: 'on', camp: 'camp1', batch: 'batch1', website_url: '' }, strict: { name: 'name', email: 'email' } } },
   {
     name: 'admin availability',

@@ -127,7 +127,7 @@ describe('what a page asks the browser for', () => {
     }
   })
 
-  it.each(['/registration', '/booking', '/onboarding', '/forgot-password', '/forgot-password?email=ana%40example.com', '/verify-email?email=ana%40example.com', `/consent/${family.consentToken}`])(
+  it.each(['/registration', '/booking', '/onboarding', '/analysis-days', '/forgot-password', '/forgot-password?email=ana%40example.com', '/verify-email?email=ana%40example.com', `/consent/${family.consentToken}`])(
     '%s: neither zod nor the phone numbers’ rules are among the scripts before the page shows',
     async (pathname) => {
       await expectNoValidationLibrary(pathname, await html(pathname))

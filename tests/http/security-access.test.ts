@@ -137,6 +137,8 @@ const pages: Row[] = [
   { name: "A's swimmer's consent page", path: () => `/swimmers/${the.a.swimmerId}/consent`, expect: { guest: 'login', a: 'ok', b: 'not found', admin: 'not found' }, secrets: aSecrets, shows: () => ['no parent needs to agree'] },
   { name: "a parent's consent link, with a made-up token", path: () => `/consent/${'k'.repeat(43)}`, expect: nobody },
   { name: "a parent's link to withdraw consent, with a made-up key", path: () => `/consent/withdraw/1?key=${'k'.repeat(32)}`, expect: nobody },
+  { name: "a city alert's confirmation link, with a made-up token", path: () => `/city-alerts/${'k'.repeat(43)}`, expect: nobody },
+  { name: "a city alert's stop link, with a made-up token", path: () => `/city-alerts/stop/${'k'.repeat(43)}`, expect: nobody },
   ...[
     '/admin',
     '/admin/availability',
@@ -215,6 +217,8 @@ const changes: Row[] = [
   { name: "withdraw consent for A's swimmer", path: () => `/swimmers/${the.a.swimmerId}/consent`, form: () => ({ intent: 'withdraw', website_url: '' }), expect: { guest: 'login', a: 'skip', b: 'not found', admin: 'not found' }, secrets: aSecrets },
   { name: "send A's parent a consent link", path: () => `/swimmers/${the.a.swimmerId}/consent`, form: () => ({ intent: 'resend', parentEmail: 'stranger@example.com', website_url: '' }), expect: { guest: 'login', a: 'skip', b: 'not found', admin: 'not found' }, secrets: aSecrets },
   { name: "withdraw consent through a parent's link with a made-up key", path: () => `/consent/withdraw/1?key=${'k'.repeat(32)}`, form: () => ({ intent: 'withdraw', website_url: '' }), expect: nobody },
+  { name: "confirm a city alert through a made-up token", path: () => `/city-alerts/${'k'.repeat(43)}`, form: () => ({ website_url: '' }), expect: nobody },
+  { name: "stop a city alert through a made-up token", path: () => `/city-alerts/stop/${'k'.repeat(43)}`, form: () => ({ website_url: '' }), expect: nobody },
   { name: "agree through a parent's consent link with a made-up token", path: () => `/consent/${'k'.repeat(43)}`, form: () => ({ intent: 'agree', guardianName: 'Forged Parent', declaration: 'on', website_url: '' }), expect: nobody },
   {
     name: 'open availability',

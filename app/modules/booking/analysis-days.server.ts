@@ -9,6 +9,7 @@ import { recordAudit, type Actor } from '~/modules/audit/audit.server'
 import { requireOpenVenue } from '~/modules/venues/venues.server'
 import { capacityOf } from './analysis-day-capacity'
 import type { AnalysisDayInput } from './analysis-day-schemas'
+import { tellCityAlerts } from './city-alerts.server'
 import { analysisDayWindows, forgetAvailability, holdsSeats, seatKey, seatsTaken, type WindowRow } from './availability.server'
 import { lockWindows } from './holds.server'
 import { datesBetween, timeSlotsOf } from './time-slots'
@@ -297,6 +298,7 @@ export async function publishAnalysisDay(actor: Actor, id: number, now = new Dat
       const refusal = notReady(await readinessOf(day, tx), day.rigs, venue.name)
       if (refusal) throw refusal
       await tx.update(analysisDays).set({ publishedAt: now, updatedAt: now }).where(eq(analysisDays.id, id))
+      await tellCityAlerts(tx, { id, dates: describeDates(day) }, now)
       const capacity = capacityOf(shapeOf(day))
       await recordAudit(tx, actor, { action: 'analysis_days.publish', entityType: 'analysis_day', entityId: id, summary: `Published the analysis day at ${venue.name} (${describeDates(day)}; ${capacity.sentence}; opens to everyone ${formatLabDateTime(day.releaseAt)})` }, now)
     })

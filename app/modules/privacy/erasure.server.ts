@@ -24,7 +24,7 @@ import {
 import { DomainError } from '~/lib/domain-error'
 import { logger } from '~/lib/logger.server'
 import { toE164 } from '~/lib/phone'
-import { accountLimit } from '~/modules/rate-limit/limits.server'
+import { accountLimit, cityAlertAddressLimit } from '~/modules/rate-limit/limits.server'
 import { forgetSessionsOf } from '~/modules/accounts/sessions.server'
 import { recordAudit } from '~/modules/audit/audit.server'
 import { enqueueEmail, type NewEmail } from '~/modules/mail/outbox.server'
@@ -52,6 +52,7 @@ import { promoAttemptsKey, promoCustomerKey } from '~/modules/promotions/uses.se
  * | whatsapp_consents | a WhatsApp number, and whether it opted in | deleted for the account's proven number while it is opted in; a STOP (the number owner's instruction) and any number the account has not proven stay |
  * | audit_log | who acted, the values naming people (`personal`), summaries, before and after | kept (what happened stays on record): the person as actor and the values kept apart in the entries about them replaced by an opaque id; entries about them written before values were kept apart keep only what was done |
  * | rate_limit_buckets | counters keyed by the address | deleted, by their exact keys, under a verified address |
+ * | city_alerts, city_alert_notices | an address and a city asked about, whether WhatsApp too, which days it was told of | those the account asked for signed in (`user_id`) deleted with it (ON DELETE CASCADE); those under its address asked for without signing in are apart from accounts (below) |
  * | promo_code_uses | whose use it was (the account, or a guest's address) | kept (uses count against their code), the customer replaced by an opaque id |
  * | sandbox_gateway_orders | the customer's name (the test gateway's own books) | replaced |
  * | payments, refunds, receipts, credit_notes, payment_events, booking_days, reminders_sent | no name, address or number | kept: the invoice, its payment and its credit notes |
@@ -92,6 +93,9 @@ export const ERASURE_HANDLED_COLUMNS: Record<string, string[]> = {
   one_time_codes: ['phone'],
   // Where a staff member works when: their own account's, deleted with it.
   staff_assignments: ['note'],
+  // City alerts asked for signed in: the account's (user_id), deleted with it (ON DELETE CASCADE), with what they were told.
+  city_alerts: ['email', 'city', 'city_key', 'token_hash'],
+  city_alert_notices: ['token_hash'],
 }
 
 /**
@@ -105,6 +109,9 @@ export const APART_FROM_ACCOUNTS_COLUMNS: Record<string, string[]> = {
   // The person a pool or club names as its contact for the lab's visits: staff change or blank it
   // on the person's request, or when the club names someone else.
   venues: ['host_name', 'host_email', 'host_phone'],
+  // City alerts asked for without signing in (no user_id): the address stops them with the link in
+  // any alert e-mail; unconfirmed ones are deleted by the retention job once their link expires.
+  city_alerts: ['email', 'city', 'city_key', 'token_hash'],
 }
 
 /**
@@ -247,6 +254,7 @@ function countersUnder(address: string) {
     ...(['signIn', 'codeEntry', 'codeSending'] as const).map((action) => accountLimit(action, address).key),
     holdAttemptsKey(address),
     promoAttemptsKey(promoCustomerKey({ accountId: null, email: address })),
+    cityAlertAddressLimit(address).key,
   ]
 }
 

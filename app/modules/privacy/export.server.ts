@@ -3,6 +3,7 @@ import { and, asc, eq, inArray, isNull, or, sql } from 'drizzle-orm'
 import type { AnyPgColumn } from 'drizzle-orm/pg-core'
 import { db } from '~/db/client.server'
 import {
+  cityAlerts,
   creditNotes,
   analyses,
   analysisClips,
@@ -238,6 +239,12 @@ export async function accountDataOf(accountId: number) {
       .orderBy(asc(auditLog.id)),
   ])
 
+  // City alerts are the account's when it asked for them signed in: by the account, never by address.
+  const alerts = await db()
+    .select({ id: cityAlerts.id, email: cityAlerts.email, city: cityAlerts.city, whatsapp: cityAlerts.whatsapp, confirmedAt: cityAlerts.confirmedAt, expiresAt: cityAlerts.expiresAt, createdAt: cityAlerts.createdAt })
+    .from(cityAlerts)
+    .where(eq(cityAlerts.userId, accountId))
+    .orderBy(asc(cityAlerts.id))
   const analysisRows = await analysesOf(bookingIds, swimmerIds, accountId)
   const whatsapp = await whatsappOf({ whatsappNumber: account.whatsappNumber, phoneVerifiedAt })
 
@@ -259,6 +266,7 @@ export async function accountDataOf(accountId: number) {
     refunds: refundRows,
     campWaitlist: waitlist,
     campLine: line,
+    cityAlerts: alerts,
     emails: mail.map(({ text, ...row }) => ({ ...row, body: text })),
     whatsappConsent: whatsapp.consent,
     whatsappMessages: whatsapp.messages,
@@ -325,7 +333,7 @@ const README = (generatedAt: Date) =>
     '            days and reports, analyses with their figures, findings, drills and clips (each clip',
     '            with the address its video is downloaded from while signed in), links made for coaches,',
     '            payments, refunds with their credit note numbers, receipt numbers, camp registrations, waitlist',
-    '            places and camp-line entries, e-mails we sent you, whether your WhatsApp number gets',
+    '            places and camp-line entries, the cities you asked to hear about, e-mails we sent you, whether your WhatsApp number gets',
     '            our WhatsApp messages (since when, and the words you agreed to) and the messages we',
     '            sent it (once you have confirmed the number is yours), the browsers signed in to your',
     '            account, and the entries of our audit log about you. Amounts are in paise',

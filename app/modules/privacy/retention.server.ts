@@ -4,6 +4,7 @@ import { consentRequests, guardianConsents, oneTimeCodes, outboxMessages, swimme
 import { addDays } from '~/lib/lab-time'
 import { logger } from '~/lib/logger.server'
 import { pruneExpiredSessions } from '~/modules/accounts/sessions.server'
+import { purgeUnconfirmedCityAlerts } from '~/modules/booking/city-alerts.server'
 import { CONSENT_REQUEST_DAYS } from '~/modules/swimmers/consent-requests.server'
 import { consentLapsedEmail } from './emails.server'
 import { eraseAccount } from './erasure.server'
@@ -66,7 +67,7 @@ async function accountsWithoutConsent(now: Date) {
  * so instances may run it side by side. Returns what it did, for the log and tests.
  */
 export async function applyRetention(now = new Date()) {
-  const done = { unverifiedAccounts: 0, minorsWithoutConsent: 0, codes: 0, emailBodies: 0 }
+  const done = { unverifiedAccounts: 0, minorsWithoutConsent: 0, codes: 0, emailBodies: 0, cityAlerts: 0 }
 
   for (const { id } of await unverifiedAccounts(now)) {
     const [still] = await db().select({ id: users.id }).from(users).where(and(eq(users.id, id), eq(users.isVerified, false)))
@@ -87,6 +88,7 @@ export async function applyRetention(now = new Date()) {
   const codes = await db().delete(oneTimeCodes).where(or(lt(oneTimeCodes.expiresAt, now), isNotNull(oneTimeCodes.usedAt))).returning({ id: oneTimeCodes.id })
   done.codes = codes.length
   await pruneExpiredSessions(now)
+  done.cityAlerts = await purgeUnconfirmedCityAlerts(now)
 
   const cutoff = addDays(now, -RETENTION.emailBodyDays)
   const blanked = await db()

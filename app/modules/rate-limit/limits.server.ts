@@ -25,6 +25,11 @@ export const LIMITS = {
   testimonialAnswerPerIp: { limit: 30, windowSeconds: minutes(15) },
   /** Codes sent on WhatsApp to one number, whichever accounts ask: typing someone's number into an account cannot flood them. */
   numberCodesPerNumber: { limit: 3, windowSeconds: minutes(24 * 60) },
+  /** Asking to be told when the lab comes to a city (each an e-mail to the address typed): per client address, and per address typed. */
+  cityAlertPerIp: { limit: 10, windowSeconds: minutes(60) },
+  cityAlertPerAddress: { limit: 3, windowSeconds: minutes(60) },
+  /** Confirming or stopping a city alert through its e-mailed link, per client address. */
+  cityAlertAnswerPerIp: { limit: 30, windowSeconds: minutes(15) },
 } satisfies Record<string, RateLimitRule>
 
 export function limitsFor(action: Action, { ip, email }: { ip: string; email: string }) {
@@ -71,4 +76,19 @@ export function testimonialAnswerLimit(ip: string) {
 /** Sending a code on WhatsApp to a number, to prove it is the account holder's. */
 export function numberCodeLimits({ ip, email, phone }: { ip: string; email: string; phone: string }) {
   return [...limitsFor('codeSending', { ip, email }), { key: `numberCode:number:${phone}`, rule: LIMITS.numberCodesPerNumber }]
+}
+
+/** The counter of city alerts asked for one address (also dropped when its account is erased). */
+export function cityAlertAddressLimit(email: string) {
+  return { key: `cityAlert:address:${email}`, rule: LIMITS.cityAlertPerAddress }
+}
+
+/** Asking for a city alert: from one client address, and for one e-mail address whoever asks. */
+export function cityAlertLimits({ ip, email }: { ip: string; email: string }) {
+  return [{ key: `cityAlert:ip:${ip}`, rule: LIMITS.cityAlertPerIp }, cityAlertAddressLimit(email)]
+}
+
+/** Confirming or stopping a city alert through its link, from one client address. */
+export function cityAlertAnswerLimit(ip: string) {
+  return { key: `cityAlertAnswer:ip:${ip}`, rule: LIMITS.cityAlertAnswerPerIp }
 }

@@ -171,6 +171,18 @@ export const WHATSAPP_TEMPLATES = {
       { meaning: 'the link to book for the swimmer', sample: 'https://swimlab.in/book-slot?swimmer=42' },
     ],
   },
+  analysis_day_in_city: {
+    title: 'Analysis day in your city',
+    body: 'The Swimming Sport Science Lab is coming to {{1}}: {{2}} at {{3}}, {{4}}, {{5}} a slot. See the slots and book here: {{6}} You get this because you asked on our website to hear when the lab comes to your city.',
+    parameters: [
+      { meaning: 'the city', sample: 'Pune' },
+      { meaning: 'the service', sample: 'Competition Race Analysis' },
+      { meaning: 'the venue', sample: 'Balewadi Aquatics' },
+      { meaning: 'the dates', sample: 'Saturday, 5 December to Sunday, 6 December' },
+      { meaning: 'the price of a slot', sample: '₹1,500.00' },
+      { meaning: 'the link to the day', sample: 'https://swimlab.in/analysis-days/42' },
+    ],
+  },
 } satisfies Record<string, WhatsAppTemplate>
 
 export type WhatsAppTemplateName = keyof typeof WHATSAPP_TEMPLATES

@@ -1,13 +1,27 @@
-import { href, Link } from 'react-router'
+import { getZodConstraint } from '@conform-to/zod/v4'
+import { data, href, Link } from 'react-router'
 import type { Route } from './+types/analysis-days'
+import { CityAlertForm } from '~/components/city-alert-form'
 import { analysisDayLink } from '~/lib/links'
 import { formatLabDateTime, formatTimeRange } from '~/lib/lab-time'
+import { formatPhone } from '~/lib/phone'
 import { pageMeta } from '~/lib/seo'
 import { describeDates, publicAnalysisDays } from '~/modules/booking/analysis-days.server'
+import { CityAlertSchema } from '~/modules/booking/city-alert-schemas'
+import { CITY_ALERT_CONFIRM_DAYS, cityAlertCities, cityName, mayAddWhatsApp, requestCityAlert } from '~/modules/booking/city-alerts.server'
 import { seatsLeftText } from '~/modules/booking/texts'
+import { accountNumber } from '~/modules/whatsapp/account.server'
+import { callerOf, getUser } from '~/web/auth.server'
+import { readForm } from '~/web/form-data.server'
+import { rejectBots } from '~/web/honeypot'
+import { submitOnlyForm } from '~/web/page-forms.server'
 
 // Every analysis day to come away from the lab, by city: where the lab takes its kit, when, what a
-// slot costs and how many are left, each leading to its page where a slot is booked.
+// slot costs and how many are left, each leading to its page where a slot is booked. Below them, the
+// form that asks to be told when the lab comes to a city.
+
+/** The attributes of the alert form's fields, worked out once: the form shows with them and loads its schema afterwards. */
+const CITY_ALERT_CONSTRAINT = getZodConstraint(CityAlertSchema)
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, {
@@ -16,8 +30,8 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     path: href('/analysis-days'),
   })
 
-export async function loader() {
-  const days = await publicAnalysisDays(new Date())
+export async function loader({ request }: Route.LoaderArgs) {
+  const [days, alertCities, whatsapp] = await Promise.all([publicAnalysisDays(new Date()), cityAlertCities(), whatsAppOf(request)])
   const cities: Array<{ city: string; days: Array<ReturnType<typeof cardOf>> }> = []
   // The days come by city: one heading for each.
   for (const day of days) {
@@ -25,7 +39,27 @@ export async function loader() {
     if (last?.city === day.city) last.days.push(cardOf(day))
     else cities.push({ city: day.city, days: [cardOf(day)] })
   }
-  return { cities }
+  return { cities, alerts: { cities: alertCities, whatsapp, constraint: CITY_ALERT_CONSTRAINT, days: CITY_ALERT_CONFIRM_DAYS } }
+}
+
+/** The number a signed-in customer may also be told on: proven and opted in to WhatsApp; otherwise null. */
+async function whatsAppOf(request: Request) {
+  const user = await getUser(request)
+  if (!user || !(await mayAddWhatsApp(user.id))) return null
+  const { phone } = await accountNumber(user.id)
+  return phone ? { phone: formatPhone(phone) } : null
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const formData = await readForm(request)
+  rejectBots(formData)
+  const user = await getUser(request)
+  const { ip } = callerOf(request, context)
+  return submitOnlyForm(formData, CityAlertSchema, async (value) => {
+    await requestCityAlert(value, { ip, account: user })
+    // The same answer whatever the address asked before.
+    return data({ asked: { city: cityName(value.city) } })
+  })
 }
 
 function cardOf(day: Awaited<ReturnType<typeof publicAnalysisDays>>[number]) {
@@ -43,8 +77,8 @@ function cardOf(day: Awaited<ReturnType<typeof publicAnalysisDays>>[number]) {
   }
 }
 
-export default function AnalysisDays({ loaderData }: Route.ComponentProps) {
-  const { cities } = loaderData
+export default function AnalysisDays({ loaderData, actionData }: Route.ComponentProps) {
+  const { cities, alerts } = loaderData
   return (
     <section aria-labelledby="page-title" className="container-page py-10 sm:py-14">
       <h1 id="page-title" className="text-3xl font-extrabold text-brand-900 sm:text-4xl">
@@ -101,6 +135,7 @@ export default function AnalysisDays({ loaderData }: Route.ComponentProps) {
           </section>
         ))
       )}
+      <CityAlertForm cities={alerts.cities} whatsapp={alerts.whatsapp} constraint={alerts.constraint} days={alerts.days} answer={actionData && 'asked' in actionData ? actionData : actionData ? { result: actionData } : undefined} />
     </section>
   )
 }

@@ -38,6 +38,8 @@ const RETENTION_ROWS: Array<[string, string]> = [
   ["A minor's account whose parent has not agreed (no answer to the consent request)", '7 days'],
   ['One-time codes sent by e-mail', '30 minutes, or until used'],
   ['Sign-in sessions', 'Their lifetime (7 days), or until you sign out'],
+  ['A request to be told when the lab comes to a city, not confirmed', '7 days'],
+  ['A confirmed request to be told when the lab comes to a city (the address, the city, and which days it was told of)', 'Until you stop it with the link in any of its e-mails, or delete your account'],
   ['The text of e-mails we sent', '90 days'],
   ['Whether your WhatsApp number asked for our messages (when, and the words agreed to)', 'Until you delete your account, so that we can show when you agreed or said stop'],
   ['Invoices and the payments they record', '8 years, as Indian tax law (GST) requires'],
@@ -109,6 +111,10 @@ export default function PrivacyPolicy({ loaderData }: Route.ComponentProps) {
               <strong>Messages:</strong> what you write to us by e-mail or phone when you ask for help.
             </li>
             <li>
+              <strong>Analysis day alerts:</strong> the e-mail address and city you give when you ask to be told when the lab comes
+              to your city, whether you asked for WhatsApp too, when you confirmed it, and which analysis days we told you of.
+            </li>
+            <li>
               <strong>Technical data:</strong> the IP address, browser type and pages requested, which our servers log to keep the
               site secure and working.
             </li>
@@ -140,6 +146,10 @@ export default function PrivacyPolicy({ loaderData }: Route.ComponentProps) {
               but only to a number whose owner asked for them by ticking the WhatsApp box next to it, or by turning WhatsApp
               messages on in their account. We keep when and on which form you asked, and the words you agreed to. Reply STOP to
               any of our WhatsApp messages, or turn them off in your account, and we send none after the one confirming it;
+            </li>
+            <li>
+              tell you when the lab plans an analysis day in a city you asked about, only once you have confirmed the request
+              through the link we e-mail you; every such e-mail has a link to stop them;
             </li>
             <li>carry out your analysis and prepare your personalised report and videos;</li>
             <li>answer your questions and handle complaints;</li>
