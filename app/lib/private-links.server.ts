@@ -30,6 +30,14 @@ import {
 /** What a page opened by a private link says when the key or what it points to does not check out. */
 export const INVALID_LINK = 'This link is not valid.'
 
+/**
+ * The headers of a page a private link opens whose form acts (a consent, a withdrawal, a host's
+ * booking, an alert's button): kept by no cache, and its address, key included, never sent to
+ * another site. `same-origin` rather than `no-referrer`: under the latter a browser names the origin
+ * of the page's own posts "null", and a form sent without JavaScript would be refused as another site's.
+ */
+export const PRIVATE_FORM_PAGE_HEADERS = { 'Cache-Control': 'private, no-store', 'Referrer-Policy': 'same-origin' } as const
+
 /** One kind of private link. */
 type PrivateLink<Subject> = {
   /** Signed along with the subject. */

@@ -30,7 +30,7 @@ const site = useTestSite(
       const now = new Date()
       await seedAnalysisDays(db, installation, async (organiser) => {
         const soon = labDateParts(addMinutes(now, 5))
-        ids.hosted = (await publishedDay(organiser, HOSTED_DAY, now, { hostSeats: 1, releaseDate: soon.date, releaseTime: soon.time }, 'Balewadi Aquatics')).dayId
+        ids.hosted = (await publishedDay(organiser, HOSTED_DAY, now, { hostSeats: 2, releaseDate: soon.date, releaseTime: soon.time }, 'Balewadi Aquatics')).dayId
         ids.open = (await publishedDay(organiser, OPEN_DAY, now, {}, 'Chamundi Pool')).dayId
         hostLink = await privateLinkPath(ANALYSIS_DAY_HOST_LINK, ids.hosted)
       })
@@ -71,7 +71,7 @@ describe('analysis days in the browser', () => {
     const page = await context.newPage()
     const errors = watchPageErrors(page)
     await page.goto(hostLink)
-    await expect.poll(() => page.getByText('Booking for Pune Swim Club: 1 of 1 seats kept for you are left.').isVisible()).toBe(true)
+    await expect.poll(() => page.getByText('Booking for Pune Swim Club: 2 of 2 seats kept for you are left.').isVisible()).toBe(true)
     expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe('Competition Race Analysis at Balewadi Aquatics')
     await expectNoAxeViolations(page)
     await expectNoSidewaysScroll(page)
@@ -86,9 +86,21 @@ describe('analysis days in the browser', () => {
     await expectNoAxeViolations(page)
     await expectNoSidewaysScroll(page)
     await page.goto(hostLink)
-    await expect.poll(() => page.getByText('Booking for Pune Swim Club: 0 of 1 seats kept for you are left.', { exact: false }).isVisible()).toBe(true)
+    await expect.poll(() => page.getByText('Booking for Pune Swim Club: 1 of 2 seats kept for you are left.', { exact: false }).isVisible()).toBe(true)
     expect(errors).toEqual([])
     await context.close()
+
+    // Another of the club's families, in a browser without JavaScript: the link's page hides its
+    // address from other sites, and its own form is still sent as this site's.
+    const plain = await browser.context(site.url, PHONE, { javaScriptEnabled: false })
+    const form = await plain.newPage()
+    await form.goto(hostLink)
+    await fillDetails(form, { slot: '9:20 AM', name: 'Nikhil Patil', email: 'nikhil@puneswim.example' })
+    await form.getByRole('button', { name: 'Book and pay' }).click()
+    await pay(form)
+    await form.goto(hostLink)
+    expect(await form.locator('main').innerText()).toContain('Booking for Pune Swim Club: 0 of 2 seats kept for you are left.')
+    await plain.close()
   })
 
   it('the list and a day’s page read well at both sizes, and a day not released yet says when it opens', async () => {
@@ -175,10 +187,11 @@ describe('analysis days in the browser', () => {
     await page.goto('/analysis-days')
     await page.getByRole('link', { name: /^See the slots and book\s*: Competition Race Analysis at Balewadi Aquatics,/ }).click()
     await page.waitForURL(`**/analysis-days/${ids.hosted}`)
-    // The host's slot is sold.
+    // The host's slots are sold.
     expect(await page.getByRole('radio', { name: /^9:00 AM to 9:20 AM Full/ }).isDisabled()).toBe(true)
+    expect(await page.getByRole('radio', { name: /^9:20 AM to 9:40 AM Full/ }).isDisabled()).toBe(true)
     await expectNoAxeViolations(page)
-    await page.getByRole('radio', { name: /^9:20 AM to / }).check()
+    await page.getByRole('radio', { name: /^9:40 AM to / }).check()
     await page.getByLabel('Full Name').fill('Kavya Nair')
     await page.getByLabel('Email').fill('kavya@example.com')
     await page.getByRole('radio', { name: 'Someone else' }).check()
@@ -191,7 +204,7 @@ describe('analysis days in the browser', () => {
     await page.getByRole('checkbox', { name: /parent or legal guardian/ }).check()
     await page.getByRole('button', { name: 'Book and pay' }).click()
     await payAndConfirm(page)
-    expect(await page.locator('main').innerText()).toMatch(/Swimmer\s+Anika Nair[^]*9:20 AM - 9:40 AM/)
+    expect(await page.locator('main').innerText()).toMatch(/Swimmer\s+Anika Nair[^]*9:40 AM - 10:00 AM/)
     await expectNoAxeViolations(page)
     expect(errors).toEqual([])
     await context.close()

@@ -341,7 +341,7 @@ describe('before the public release', () => {
     expect(textOf(host.html)).toContain('Booking for Pune Swim Club: 2 of 2 seats kept for you are left.')
     // The club's own: no shared cache keeps it, no search engine lists it, its key goes nowhere else.
     expect(host.headers.get('Cache-Control')).toBe('private, no-store')
-    expect(host.headers.get('Referrer-Policy')).toBe('no-referrer')
+    expect(host.headers.get('Referrer-Policy')).toBe('same-origin')
     expect(host.html).toContain('<meta name="robots" content="noindex"/>')
     // The form is sent to the link itself, so the key comes with it.
     const action = decodeHtml(/<form[^>]*action="(\/analysis-days\/[^"]+)" method="post"/.exec(host.html)?.[1] ?? '')

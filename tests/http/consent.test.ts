@@ -70,7 +70,7 @@ describe("the parent's consent link", () => {
     const page = await parent.get(path)
     expect(page.status).toBe(200)
     expect(page.headers.get('Cache-Control')).toBe('private, no-store')
-    expect(page.headers.get('Referrer-Policy')).toBe('no-referrer')
+    expect(page.headers.get('Referrer-Policy')).toBe('same-origin')
     const shown = text(page.html)
     expect(shown).toContain('Consent for Kiran')
     expect(shown).not.toContain('Kiran Rao')
@@ -80,7 +80,7 @@ describe("the parent's consent link", () => {
     expect(page.html).not.toMatch(/name="declaration"[^>]*checked/)
     const data = await parent.get(`${path}.data`)
     expect(data.headers.get('Cache-Control')).toBe('private, no-store')
-    expect(data.headers.get('Referrer-Policy')).toBe('no-referrer')
+    expect(data.headers.get('Referrer-Policy')).toBe('same-origin')
 
     const nameless = await parent.post(path, { intent: 'agree', guardianName: '', declaration: 'on', website_url: '' })
     expect(nameless.status).toBe(400)
@@ -90,7 +90,7 @@ describe("the parent's consent link", () => {
 
     const agreed = await parent.post(path, agree('Lakshmi Rao'))
     expect(agreed.status).toBe(200)
-    expect(agreed.headers.get('Referrer-Policy')).toBe('no-referrer')
+    expect(agreed.headers.get('Referrer-Policy')).toBe('same-origin')
     expect(text(agreed.html)).toContain('Your consent is recorded')
     await site.sink.waitForMailTo(emailFor('Kiran Rao'), /you can book/)
 
@@ -116,7 +116,7 @@ describe("the parent's consent link", () => {
     const page = await parent.get(withdrawal)
     expect(page.status).toBe(200)
     expect(page.headers.get('Cache-Control')).toBe('private, no-store')
-    expect(page.headers.get('Referrer-Policy')).toBe('no-referrer')
+    expect(page.headers.get('Referrer-Policy')).toBe('same-origin')
     expect(text(page.html)).toContain('Your consent for Nila')
     expect(text(page.html)).toContain('Nila has no sessions or camp places to come.')
     expect(text(page.html)).not.toContain('Nila Rao')

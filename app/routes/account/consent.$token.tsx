@@ -10,6 +10,7 @@ import { readForm } from '~/web/form-data.server'
 import { rejectBots } from '~/web/honeypot'
 import { formIntent } from '~/web/intent'
 import { formatLabDateTime } from '~/lib/lab-time'
+import { PRIVATE_FORM_PAGE_HEADERS } from '~/lib/private-links.server'
 import { PRODUCT_NAME } from '~/lib/seo'
 import { formErrorsOf, notFoundUnless, refusalOf } from '~/web/refusals.server'
 import { consentAnswerLimit } from '~/modules/rate-limit/limits.server'
@@ -25,9 +26,8 @@ export const meta: Route.MetaFunction = () => [
   { name: 'robots', content: 'noindex' },
 ]
 
-const PRIVATE = { 'Cache-Control': 'private, no-store', 'Referrer-Policy': 'no-referrer' }
 
-export const headers: Route.HeadersFunction = () => PRIVATE
+export const headers: Route.HeadersFunction = () => PRIVATE_FORM_PAGE_HEADERS
 
 /** The attributes of the agreement's fields, worked out once: the form shows with them and loads its schema afterwards. */
 const AGREE_CONSTRAINT = getZodConstraint(ConsentAgreeSchema)
@@ -35,7 +35,7 @@ const AGREE_CONSTRAINT = getZodConstraint(ConsentAgreeSchema)
 export async function loader({ params }: Route.LoaderArgs) {
   const view = await consentLinkView(params.token)
   notFoundUnless(view)
-  return data({ state: view.state, swimmer: view.swimmerFirstName, expiresAt: formatLabDateTime(view.expiresAt), noticeVersion: PRIVACY_NOTICE_VERSION, constraint: AGREE_CONSTRAINT }, { headers: PRIVATE })
+  return data({ state: view.state, swimmer: view.swimmerFirstName, expiresAt: formatLabDateTime(view.expiresAt), noticeVersion: PRIVACY_NOTICE_VERSION, constraint: AGREE_CONSTRAINT }, { headers: PRIVATE_FORM_PAGE_HEADERS })
 }
 
 type Answered = { done: 'agreed' | 'refused' | 'already_answered' | 'expired' }
@@ -51,17 +51,17 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       const view = await consentLinkView(params.token)
       notFoundUnless(view)
       // An answered or expired link says so, whatever the form lacks.
-      if (view.state !== 'open') return data<Answered>({ done: view.state === 'answered' ? 'already_answered' : 'expired' }, { headers: PRIVATE })
-      return data({ result: submission.reply() }, { status: 400, headers: PRIVATE })
+      if (view.state !== 'open') return data<Answered>({ done: view.state === 'answered' ? 'already_answered' : 'expired' }, { headers: PRIVATE_FORM_PAGE_HEADERS })
+      return data({ result: submission.reply() }, { status: 400, headers: PRIVATE_FORM_PAGE_HEADERS })
     }
     notFoundUnless(intent)
     const answer = intent === 'agree' && submission.status === 'success' ? { agree: true as const, guardianName: submission.value.guardianName } : { agree: false as const }
     const answered = await answerConsentLink(params.token, answer)
     notFoundUnless(answered)
-    return data<Answered>({ done: answered.outcome }, { headers: PRIVATE })
+    return data<Answered>({ done: answered.outcome }, { headers: PRIVATE_FORM_PAGE_HEADERS })
   } catch (error) {
     const refusal = refusalOf(error)
-    return data({ result: submission.reply(formErrorsOf(refusal)) }, { status: refusal.status, headers: PRIVATE })
+    return data({ result: submission.reply(formErrorsOf(refusal)) }, { status: refusal.status, headers: PRIVATE_FORM_PAGE_HEADERS })
   }
 }
 

@@ -3,6 +3,7 @@ import type { Route } from './+types/consent.withdraw.$id'
 import { ConsentWithdrawalForm } from '~/components/consent-withdrawal-form'
 import { AuthCard } from '~/components/form-controls'
 import { formatLabDateTime } from '~/lib/lab-time'
+import { PRIVATE_FORM_PAGE_HEADERS } from '~/lib/private-links.server'
 import { PRODUCT_NAME } from '~/lib/seo'
 import { consentAnswerLimit } from '~/modules/rate-limit/limits.server'
 import { enforce } from '~/modules/rate-limit/rate-limit.server'
@@ -22,9 +23,8 @@ export const meta: Route.MetaFunction = () => [
   { name: 'robots', content: 'noindex' },
 ]
 
-const PRIVATE = { 'Cache-Control': 'private, no-store', 'Referrer-Policy': 'no-referrer' }
 
-export const headers: Route.HeadersFunction = () => PRIVATE
+export const headers: Route.HeadersFunction = () => PRIVATE_FORM_PAGE_HEADERS
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const now = new Date()
@@ -37,7 +37,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       withdrawnAt: view.withdrawnAt ? formatLabDateTime(view.withdrawnAt) : null,
       future: view.future.map(futureBookingView),
     },
-    { headers: PRIVATE },
+    { headers: PRIVATE_FORM_PAGE_HEADERS },
   )
 }
 
@@ -49,11 +49,11 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     await enforce([consentAnswerLimit(callerOf(request, context).ip)])
     const outcome = await withdrawConsentByLink(params.id, new URL(request.url).searchParams.get('key'))
     notFoundUnless(outcome)
-    return data({ done: outcome }, { headers: PRIVATE })
+    return data({ done: outcome }, { headers: PRIVATE_FORM_PAGE_HEADERS })
   } catch (error) {
     if (error instanceof Response) throw error
     const refusal = refusalOf(error)
-    return data({ withdrawError: refusal.message }, { status: refusal.status, headers: PRIVATE })
+    return data({ withdrawError: refusal.message }, { status: refusal.status, headers: PRIVATE_FORM_PAGE_HEADERS })
   }
 }
 

@@ -13,7 +13,7 @@ import { analysisDayLink } from '~/lib/links'
 import { formatClockTime, formatLabDateTime, formatTimeRange, formatWeekdayDate, labIsoDateTime } from '~/lib/lab-time'
 import { logger } from '~/lib/logger.server'
 import { paiseToDecimalRupees } from '~/lib/money'
-import { BOOKING_STATUS_LINK, INVALID_LINK, privateLinkUrl } from '~/lib/private-links.server'
+import { BOOKING_STATUS_LINK, INVALID_LINK, PRIVATE_FORM_PAGE_HEADERS, privateLinkUrl } from '~/lib/private-links.server'
 import { rowId } from '~/lib/row-id'
 import { PRODUCT_NAME, pageMeta } from '~/lib/seo'
 import { holdAnalysisDaySlot, hostLinkOpens, InvalidHostLinkError } from '~/modules/booking/analysis-day-booking.server'
@@ -49,8 +49,6 @@ const BOOK = 'book'
 /** What the browser checks before sending the form: the same for every visitor, worked out once. */
 const CONSTRAINT = getZodConstraint(AnalysisDayBookingSchema)
 
-/** The headers of the host's private link: never kept by a shared cache, and its key sent nowhere else. */
-const HOST_LINK_HEADERS = { 'Cache-Control': 'private, no-store', 'Referrer-Policy': 'no-referrer' }
 
 export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders
 
@@ -124,7 +122,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       prefill: details.prefill,
       structuredData: eventData(day, siteUrl),
     },
-    { headers: host ? HOST_LINK_HEADERS : {} },
+    { headers: host ? PRIVATE_FORM_PAGE_HEADERS : {} },
   )
 }
 
