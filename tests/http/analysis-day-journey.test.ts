@@ -148,7 +148,7 @@ describe('an analysis day in Pune, from the staff who plan it to the families wh
     expect(site.sink.messages.filter((mail) => mail.to.includes('waiting.parent@example.com') && /^Subject: .*Pune/m.test(mail.raw))).toHaveLength(1)
   })
 
-  it('books three of the host club’s swimmers through its private link, then everyone at the release, and a parent pays', async () => {
+  it('books three of the host club’s swimmers through its private link, then everyone at the release, and a parent pays', { timeout: 300_000 }, async () => {
     const admin = await staff()
     const hostLink = new URL(decodeHtml(/<input id="host-link"[^>]*value="([^"]+)"/.exec((await admin.get(`/admin/analysis-days/${ids.day}`)).html)![1]!))
     const hostPath = `${hostLink.pathname}${hostLink.search}`
