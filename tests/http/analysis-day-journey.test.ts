@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { siteSettings } from '~/db/schema'
 import { addDays, isoWeekday, labDateParts, labToday } from '~/lib/lab-time'
+import { analysisDayFields } from '../support/analysis-days'
 import { eventually } from '../support/eventually'
 import { between, textOf } from '../support/page-text'
 import { pdfText } from '../support/pdf-text'
@@ -51,23 +52,14 @@ const VENUE = {
 }
 const VENUE_LINE = 'Balewadi Aquatics, Shree Shiv Chhatrapati Sports Complex, Balewadi, Pune'
 
-/** The analysis day's form: 9 AM to 5 PM in 20-minute slots with one rig, three seats kept for the host, released the day before. */
-const dayForm = (venueId: number, values: Record<string, string> = {}) => ({
-  venueId: String(venueId),
-  productCode: 'race_analysis',
-  firstDate: SATURDAY,
-  lastDate: SATURDAY,
-  startTime: '09:00',
-  endTime: '17:00',
-  slotMinutes: '20',
-  rigs: '1',
-  price: '1,500',
-  hostSeats: '3',
-  releaseDate: addDays(SATURDAY, -1),
-  releaseTime: '07:00',
-  whatToBring: 'Racing suit, cap and goggles',
-  ...values,
-})
+/**
+ * The public release, a couple of minutes after the day is published: time for the host's club to
+ * book first. (The release is a moment on the clock; nothing else opens it.)
+ */
+const RELEASE = labDateParts(new Date(Math.ceil((Date.now() + 150_000) / 60_000) * 60_000))
+
+/** The analysis day's form: 9 AM to 5 PM in 20-minute slots with one rig, three seats kept for the host, released at RELEASE. */
+const dayForm = (venueId: number, values: Record<string, string> = {}) => analysisDayFields(venueId, SATURDAY, { releaseDate: RELEASE.date, releaseTime: RELEASE.time, ...values })
 
 const bookingDates = async () => [...(await new Visitor(site.url).get('/booking')).html.matchAll(/<option value="(\d{4}-\d\d-\d\d)"/g)].map((match) => match[1]!)
 
@@ -92,12 +84,6 @@ async function bookAndPay(path: string, start: string, name: string) {
 }
 
 const ids = { venue: 0, day: 0, kit: '', staffMember: '' }
-
-/**
- * The public release, a couple of minutes after the day is published: time for the host's club to
- * book first. (The release is a moment on the clock; nothing else opens it.)
- */
-const RELEASE = labDateParts(new Date(Math.ceil((Date.now() + 150_000) / 60_000) * 60_000))
 
 describe('an analysis day in Pune, from the staff who plan it to the families who come', () => {
   it('is planned by staff: a venue in another city, the kit moved there for a Saturday, and the lab’s calendar closed that day', async () => {
@@ -132,7 +118,7 @@ describe('an analysis day in Pune, from the staff who plan it to the families wh
     expect((await visitor.post(confirm, { website_url: '' })).status).toBe(200)
 
     const admin = await staff()
-    const created = await admin.post('/admin/analysis-days', dayForm(ids.venue, { releaseDate: RELEASE.date, releaseTime: RELEASE.time }))
+    const created = await admin.post('/admin/analysis-days', dayForm(ids.venue))
     expect(created.status).toBe(302)
     ids.day = Number(/\/admin\/analysis-days\/(\d+)/.exec(created.location!)![1])
     const page = textOf((await admin.get(`/admin/analysis-days/${ids.day}`)).html)
@@ -143,7 +129,7 @@ describe('an analysis day in Pune, from the staff who plan it to the families wh
     expect(alert.text).toContain('Balewadi Aquatics')
     expect(alert.text).toContain(`/analysis-days/${ids.day}`)
     // An edit after publishing tells nobody again.
-    expect((await admin.post(`/admin/analysis-days/${ids.day}`, { intent: 'edit', ...dayForm(ids.venue, { releaseDate: RELEASE.date, releaseTime: RELEASE.time, whatToBring: 'Racing suit, cap, goggles and a towel' }) })).status).toBe(302)
+    expect((await admin.post(`/admin/analysis-days/${ids.day}`, { intent: 'edit', ...dayForm(ids.venue, { whatToBring: 'Racing suit, cap, goggles and a towel' }) })).status).toBe(302)
     await new Promise((resolve) => setTimeout(resolve, 1000))
     expect(site.sink.messages.filter((mail) => mail.to.includes('waiting.parent@example.com') && /^Subject: .*Pune/m.test(mail.raw))).toHaveLength(1)
   })
@@ -191,7 +177,7 @@ describe('an analysis day in Pune, from the staff who plan it to the families wh
     expect(sheet.indexOf('Aditi Kulkarni')).toBeLessThan(sheet.indexOf('Kavya Nair'))
 
     // One slot of eight hours cannot seat four swimmers: refused next to the rigs, nothing saved.
-    const shrunk = await admin.post(`/admin/analysis-days/${ids.day}`, { intent: 'edit', ...dayForm(ids.venue, { releaseDate: RELEASE.date, releaseTime: RELEASE.time, slotMinutes: '480', hostSeats: '0' }) })
+    const shrunk = await admin.post(`/admin/analysis-days/${ids.day}`, { intent: 'edit', ...dayForm(ids.venue, { slotMinutes: '480', hostSeats: '0' }) })
     expect(shrunk.status).toBe(409)
     expect(fieldState(shrunk.html, 'rigs')).toMatchObject({ invalid: true, message: 'A capacity of 1 swimmer is below the 4 seats already sold.' })
     expect(textOf((await admin.get(`/admin/analysis-days/${ids.day}`)).html)).toContain('1 rig × 8 h ÷ 20-minute slots = 24 swimmers')

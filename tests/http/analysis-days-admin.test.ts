@@ -6,7 +6,7 @@ import { addDays, formatLabDateTime, formatWeekdayDayMonth, labInstant, labToday
 import { ANALYSIS_DAY_HOST_LINK, privateLinkPath } from '~/lib/private-links.server'
 import { holdAnalysisDaySlot } from '~/modules/booking/analysis-day-booking.server'
 import type { AnalysisDayBookingInput } from '~/modules/booking/analysis-day-schemas'
-import { publishedDay, readyVenue } from '../support/analysis-days'
+import { analysisDayFields, publishedDay, readyVenue } from '../support/analysis-days'
 import { visitor } from '../support/holders'
 import { between, section, textOf } from '../support/page-text'
 import { decodeHtml, fieldState, Visitor } from '../support/visitor'
@@ -55,22 +55,7 @@ const staff = site.sharedStaff
 const dayPath = (id: number) => `/admin/analysis-days/${id}`
 
 /** The add form filled in for a day at Deccan Gymkhana: 9 AM to 5 PM in 20-minute slots with one kit, released three days before. */
-const dayForm = (values: Record<string, string> = {}) => ({
-  venueId: String(ids.deccan),
-  productCode: 'race_analysis',
-  firstDate: FREE_ON,
-  lastDate: FREE_ON,
-  startTime: '09:00',
-  endTime: '17:00',
-  slotMinutes: '20',
-  rigs: '1',
-  price: '1,500',
-  hostSeats: '3',
-  releaseDate: addDays(FREE_ON, -3),
-  releaseTime: '07:00',
-  whatToBring: 'Racing suit, cap and goggles',
-  ...values,
-})
+const dayForm = (values: Record<string, string> = {}) => analysisDayFields(ids.deccan, FREE_ON, values)
 
 /** The booked day's form as its page fills it in. */
 const bookedForm = (values: Record<string, string> = {}) => ({ intent: 'edit', ...dayForm({ venueId: String(ids.balewadi), firstDate: BOOKED_ON, lastDate: BOOKED_ON, releaseDate: RELEASED_ON }), ...values })

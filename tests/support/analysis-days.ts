@@ -7,7 +7,7 @@ import { createWindows } from '~/modules/booking/availability-staff.server'
 import { placeKit } from '~/modules/booking/kits.server'
 import { assignStaff } from '~/modules/venues/staff-assignments.server'
 import { createVenue } from '~/modules/venues/venues.server'
-import { isoWeekday } from '~/lib/lab-time'
+import { addDays, isoWeekday } from '~/lib/lab-time'
 
 /** A venue in Pune (Maharashtra, GST state 27), an hour from the lab. */
 export const puneVenue = (actor: Actor, now: Date, name = 'Balewadi Aquatics') =>
@@ -29,6 +29,28 @@ export const analysisDayForm = (venueId: number, date: string, over: Partial<Ana
   releaseTime: '07:00',
   whatToBring: 'Racing suit, cap and goggles',
   ...over,
+})
+
+/**
+ * The staff's form of an analysis day as a browser sends it (every value text): at `venueId` on
+ * `date`, 9 AM to 5 PM in 20-minute slots with one kit, three seats kept for the host, released three
+ * days before.
+ */
+export const analysisDayFields = (venueId: number, date: string, values: Record<string, string> = {}) => ({
+  venueId: String(venueId),
+  productCode: 'race_analysis',
+  firstDate: date,
+  lastDate: date,
+  startTime: '09:00',
+  endTime: '17:00',
+  slotMinutes: '20',
+  rigs: '1',
+  price: '1,500',
+  hostSeats: '3',
+  releaseDate: addDays(date, -3),
+  releaseTime: '07:00',
+  whatToBring: 'Racing suit, cap and goggles',
+  ...values,
 })
 
 /**
