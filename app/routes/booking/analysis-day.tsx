@@ -49,7 +49,6 @@ const BOOK = 'book'
 /** What the browser checks before sending the form: the same for every visitor, worked out once. */
 const CONSTRAINT = getZodConstraint(AnalysisDayBookingSchema)
 
-
 export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) => {
