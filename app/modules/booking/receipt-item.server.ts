@@ -1,9 +1,9 @@
 import { and, eq } from 'drizzle-orm'
 import type { Executor } from '~/db/client.server'
-import { availabilityWindows, bookingDays, bookings, catalogueItems, venues } from '~/db/schema'
+import { availabilityWindows, bookingDays, bookings, catalogueItems } from '~/db/schema'
 import { discountLines, promoCodeLabel, supplyVenue, type ReceiptItem, type SupplyVenue } from '~/modules/receipts/receipt-items.server'
 import { sessionLocationIn } from '~/modules/site/site.server'
-import { bookingDaysOf } from './bookings.server'
+import { daysAndVenues, homeVenueNamed, type BookingVenue } from './bookings.server'
 import { bookingDayLines } from './texts'
 
 /** The venue of a booking's sessions: its first day's window's (every day of a booking is at one venue). */
@@ -18,13 +18,9 @@ export async function bookingVenueId(executor: Executor, bookingId: number): Pro
 }
 
 /** Where a booking's sessions are, as its line names it: the lab's session location at home, else the venue (as the receipt recorded it, when given). */
-async function locationOf(executor: Executor, bookingId: number, place: SupplyVenue | null) {
-  const [venue] = await executor
-    .select({ name: venues.name, address: venues.address, city: venues.city, isHome: venues.isHome })
-    .from(venues)
-    .where(eq(venues.id, await bookingVenueId(executor, bookingId)))
-  if (venue!.isHome) return sessionLocationIn(executor)
-  const { name, address } = place ?? supplyVenue(venue!)
+function locationOf(venue: BookingVenue, place: SupplyVenue | null) {
+  if (venue.home) return venue.name
+  const { name, address } = place ?? supplyVenue({ name: venue.name, address: venue.address ?? '', city: venue.city ?? '' })
   return [name, address].filter(Boolean).join(', ')
 }
 
@@ -38,8 +34,10 @@ export async function bookingReceiptItem(executor: Executor, bookingId: number, 
     .from(bookings)
     .innerJoin(catalogueItems, eq(catalogueItems.code, bookings.productCode))
     .where(eq(bookings.id, bookingId))
-  const days = await bookingDaysOf(bookingId, executor)
-  const location = await locationOf(executor, bookingId, place)
+  // The days, the venue and the lab's session location in one query.
+  const found = (await daysAndVenues([bookingId], executor)).get(bookingId)
+  const days = found?.days ?? []
+  const location = locationOf(found?.venue ?? homeVenueNamed(await sessionLocationIn(executor)), place)
   return {
     owner: { userId: booking!.userId, email: booking!.email },
     customer: { name: booking!.name, email: booking!.email, phone: booking!.phone },
