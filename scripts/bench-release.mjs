@@ -98,6 +98,7 @@ try {
   ])
   console.log(`Submit p99 (goal ≤ 2,000 ms): ${Math.round(percentile(latencies, 99))} ms${withBusyCore ? ' (one core busy)' : ''}; every parent knew their outcome within ${Math.round(percentile(knew, 99))} ms (p99)`)
   if (rushCpu) console.log(`CPU during the rush, per parent: site ${(rushCpu.site / parents).toFixed(2)} ms, PostgreSQL ${(rushCpu.database / parents).toFixed(2)} ms, the parents' client ${(rushCpu.client / parents).toFixed(2)} ms`)
+  console.log('Answers by status (a refusal sent back to the page counts as that page, 200):', JSON.stringify(submits.reduce((counts, submit) => ({ ...counts, [submit.status]: (counts[submit.status] ?? 0) + 1 }), {})))
   const other = submits.filter((submit) => ![200, 302, 303, 409].includes(submit.status))
   if (other.length) console.log('Other answers:', Object.entries(other.reduce((counts, submit) => ({ ...counts, [submit.status]: (counts[submit.status] ?? 0) + 1 }), {})))
   failed = oversold > 0 || serverErrors + beforeErrors > 0 || unanswered.length > 0 || held.length !== seats || sold !== seats

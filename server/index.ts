@@ -56,6 +56,7 @@ import { superviseWorkers } from './workers'
 import { staticFiles } from './static-files'
 import { oneATurn } from './turns'
 import { pageHandler } from './page-handler'
+import { soldOutDays } from './sold-out-days'
 import { CLIP_UPLOADS_PATH, clipUploads } from './clip-uploads'
 
 declare module 'react-router' {
@@ -325,6 +326,7 @@ function createApp({ config, logger, database, liveEvents, gateway, build, analy
   // same for everyone, with every header worked out in advance.
   const clientDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../client')
   const files = staticFiles(clientDir, { headers: { ...fixedHeaders, 'Content-Security-Policy': policy([]) } })
+  const soldOut = soldOutDays(fixedHeaders)
   const debug = logger.isLevelEnabled('debug')
   // Everything else (rendering a page, above all) is started one request per turn of the event loop:
   // see oneATurn.
@@ -344,10 +346,18 @@ function createApp({ config, logger, database, liveEvents, gateway, build, analy
       if (debug) logRequest('debug')
       return
     }
-    const requestId = randomUUID()
-    response.setHeader('X-Request-Id', requestId)
-    if (logger.isLevelEnabled(config.REQUEST_LOG_LEVEL)) response.once('finish', () => logRequest(config.REQUEST_LOG_LEVEL, requestId))
-    inTurn(() => app(request, response))
+    const render = () => {
+      const requestId = randomUUID()
+      response.setHeader('X-Request-Id', requestId)
+      if (logger.isLevelEnabled(config.REQUEST_LOG_LEVEL)) response.once('finish', () => logRequest(config.REQUEST_LOG_LEVEL, requestId))
+      inTurn(() => app(request, response))
+    }
+    const answering = soldOut(request, response)
+    if (answering === null) return render()
+    void answering.then((answered) => {
+      if (!answered) return render()
+      if (debug) logRequest('debug')
+    })
   }
 }
 

@@ -4,6 +4,9 @@ import { db, type Database } from '~/db/client.server'
 import { bookings, closedTimeSlots, guardianConsents, sessions, swimmers, users } from '~/db/schema'
 import { addDays, addMinutes, addSeconds, labToday } from '~/lib/lab-time'
 import { findSessionUser } from '~/modules/accounts/sessions.server'
+import { holdAnalysisDaySlot } from '~/modules/booking/analysis-day-booking.server'
+import type { AnalysisDayBookingInput } from '~/modules/booking/analysis-day-schemas'
+import { nothingLeftToBook, publicAnalysisDay } from '~/modules/booking/analysis-days.server'
 import { customerHold, daySchedule, monthCalendar } from '~/modules/booking/availability.server'
 import { holdSession } from '~/modules/booking/holds.server'
 import { bookingTimesOn } from '~/modules/booking/public-booking.server'
@@ -11,7 +14,9 @@ import { swimmerChoices } from '~/modules/booking/swimmer-choice.server'
 import { recordConsent } from '~/modules/swimmers/consent.server'
 import { insertSwimmer } from '~/modules/swimmers/swimmers.server'
 import { swimmerInput } from '../../tests/support/accounts'
-import { createCustomers, setWindows, signInUser } from '../../tests/support/booking'
+import { publishedDay } from '../../tests/support/analysis-days'
+import { createCustomers, createStaff, setWindows, signInUser } from '../../tests/support/booking'
+import { visitor } from '../../tests/support/holders'
 import { useTestDatabase } from '../../tests/support/test-database'
 import { ACCOUNT_CHANNEL, AVAILABILITY_CHANNEL, startCaches } from './caches.server'
 
@@ -192,6 +197,41 @@ describe('availability kept in memory', () => {
     await announced(AVAILABILITY_CHANNEL, () => setWindows(dates.slice(1).map((date) => ({ date, capacity: 1 }))))
     expect((await monthCalendar(month)).find((day) => day.date === dates[0])?.open).toBe(false)
     expect(await daySchedule({ date: dates[0]!, userId: null, days: 3 })).toEqual([])
+  })
+})
+
+describe('an analysis day kept in memory', () => {
+  let parents = 0
+  const details = (slot: string): AnalysisDayBookingInput => {
+    parents += 1
+    return { name: 'Parent Kept', email: `kept${parents}@example.com`, whoSwims: 'myself', notes: '', slot } as AnalysisDayBookingInput
+  }
+
+  it('is read once; shows a hold made elsewhere at once; frees a hold at its end; reads again when a booking asks', async () => {
+    const actor = await createStaff()
+    const date = addDays(labToday(), 6)
+    // Published two days ago and released yesterday; two slots, 09:00 and 09:20.
+    let dayId = 0
+    await announced(AVAILABILITY_CHANNEL, async () => {
+      dayId = (await publishedDay(actor, date, addDays(new Date(), -2), { releaseDate: addDays(labToday(), -1), releaseTime: '07:00', endTime: '09:40', hostSeats: 0 })).dayId
+    })
+    // One instant for every read: what is kept is judged by it, however slowly this runs.
+    const now = new Date()
+    const stateOf = async (start: string, at = now, fresh = false) => (await publicAnalysisDay(dayId, at, { fresh }))?.dates[0]?.slots.find((slot) => slot.start === start)?.state
+    expect(await stateOf('09:00')).toBe('available')
+
+    await unannounced('bookings', () => unannounced('booking_days', () => holdAnalysisDaySlot(dayId, details(`${date}|09:00`), visitor())))
+    expect(await stateOf('09:00')).toBe('available')
+    expect(await stateOf('09:00', now, true)).toBe('full')
+
+    await announced(AVAILABILITY_CHANNEL, () => holdAnalysisDaySlot(dayId, details(`${date}|09:20`), visitor()))
+    expect(await stateOf('09:20')).toBe('full')
+    expect(await nothingLeftToBook(dayId, now)).toBe(true)
+
+    const [first] = await db().select({ holdExpiresAt: bookings.holdExpiresAt }).from(bookings).where(eq(bookings.customerEmail, `kept${parents - 1}@example.com`))
+    const afterExpiry = addSeconds(first!.holdExpiresAt!, 1)
+    expect(await stateOf('09:00', afterExpiry)).toBe('available')
+    expect(await nothingLeftToBook(dayId, afterExpiry)).toBe(false)
   })
 })
 

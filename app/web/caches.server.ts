@@ -1,6 +1,7 @@
 import type { Database } from '~/db/client.server'
 import { trustNotificationsOf } from '~/lib/kept-cache.server'
 import { forgetSessionsOf } from '~/modules/accounts/sessions.server'
+import { forgetAnalysisDays } from '~/modules/booking/analysis-days.server'
 import { forgetAvailability } from '~/modules/booking/availability.server'
 import { forgetSwimmerChoices } from '~/modules/booking/swimmer-choice.server'
 
@@ -26,8 +27,9 @@ export async function startCaches(database: Database) {
   }
 }
 
-/** What the booking pages keep: seats, windows and the calendar, and each account's swimmers. */
+/** What the booking pages keep: seats, windows and the calendar, analysis days, and each account's swimmers. */
 function forgetBookingPages(table: string) {
   forgetAvailability(table)
+  forgetAnalysisDays(table)
   forgetSwimmerChoices(table)
 }

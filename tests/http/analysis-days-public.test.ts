@@ -254,6 +254,9 @@ describe('booking a slot', () => {
     const late = await new Visitor(site.url).post(dayPath(ids.mysuru), bookingForm(`${MYSURU_DAY}|09:00`))
     expect(late.status).toBe(303)
     expect(late.location).toBe(dayPath(ids.mysuru))
+    // Whatever the form says once nothing is left, even nothing at all: the page that says so.
+    const empty = await new Visitor(site.url).post(dayPath(ids.mysuru), { website_url: '' })
+    expect([empty.status, empty.location]).toEqual([303, dayPath(ids.mysuru)])
     const page = await new Visitor(site.url).get(late.location!)
     expect(textOf(page.html)).toContain('Every slot of this day is taken.')
     expect(textOf(page.html)).toContain('Seats left Full')

@@ -2,15 +2,16 @@ import { and, asc, countDistinct, eq, getTableName, gte, inArray, isNotNull, isN
 import { db, type Executor } from '~/db/client.server'
 import { analysisDays, availabilityWindows, bookingDays, bookings, catalogueItems, kitPlacements, kits, staffAssignments, venues } from '~/db/schema'
 import { DomainError } from '~/lib/domain-error'
-import { formatClockTime, formatLabDateTime, formatWeekdayDayMonth, labDateParts, labInstant, labToday, toHourMinute } from '~/lib/lab-time'
+import { addDays, formatClockTime, formatLabDateTime, formatWeekdayDayMonth, labDateParts, labInstant, labToday, toHourMinute } from '~/lib/lab-time'
 import { formatRupees } from '~/lib/money'
+import { KeptCache, type Kept } from '~/lib/kept-cache.server'
 import { sharedRead } from '~/lib/shared-read.server'
 import { recordAudit, type Actor } from '~/modules/audit/audit.server'
 import { requireOpenVenue } from '~/modules/venues/venues.server'
 import { capacityOf } from './analysis-day-capacity'
 import type { AnalysisDayInput } from './analysis-day-schemas'
 import { tellCityAlerts } from './city-alerts.server'
-import { analysisDayWindows, forgetAvailability, holdsSeats, seatKey, seatsTaken, type WindowRow } from './availability.server'
+import { analysisDayWindows, forgetAvailability, holdsSeats, seatKey, seatsTaken, seatUse, type WindowRow } from './availability.server'
 import { lockWindows } from './holds.server'
 import { datesBetween, timeSlotsOf } from './time-slots'
 
@@ -467,6 +468,38 @@ async function daySeats(dayId: number, now: Date) {
   return { windows, slots: slotsOf(windows, taken, now) }
 }
 
+/**
+ * A day's page, and every booking sent from it, read the day from memory: in a release's rush a
+ * thousand parents ask at once. Each instance keeps a day's row, windows and seats until the
+ * database announces a change of seats, windows or days (`forgetAnalysisDays`), the first unpaid
+ * hold among them runs out, a slot begins or the release comes, and a few seconds at most (an
+ * edit of the venue's text is not announced on that channel). A hold itself is always decided
+ * under the windows' locks, never by this copy.
+ */
+const keptDays = new KeptCache<string, KeptDay>(200)
+const DAY_KEPT_MS = 3000
+
+type KeptDay = { day: Awaited<ReturnType<typeof publishedDays>>[number] | null; windows: WindowRow[]; taken: Map<string, number> }
+
+async function readDay(id: number, today: string, now: Date): Promise<Kept<KeptDay>> {
+  const [[day], windows] = await Promise.all([publishedDays(today, id), analysisDayWindows(id)])
+  const seats = await seatUse(
+    windows.map((window) => window.id),
+    now,
+  )
+  const lab = labDateParts(now)
+  const starts = windows.flatMap((window) => timeSlotsOf(window).map((slot) => labInstant(window.date, toHourMinute(slot.start)).getTime())).filter((start) => start > now.getTime())
+  const release = day && day.releaseAt > now ? day.releaseAt.getTime() : Infinity
+  const nextDay = labInstant(addDays(lab.date, 1), '00:00').getTime()
+  return { value: { day: day ?? null, windows, taken: seats.taken }, until: Math.min(now.getTime() + DAY_KEPT_MS, seats.nextRelease, release, nextDay, ...starts) }
+}
+
+/** Drops every day kept after a change the database announced on the availability channel (`table` names it). */
+export function forgetAnalysisDays(table: string) {
+  if (table === 'swimmers' || table === 'guardian_consents') return
+  keptDays.clear()
+}
+
 function publicColumns(day: Awaited<ReturnType<typeof publishedDays>>[number]) {
   return {
     id: day.id,
@@ -493,13 +526,37 @@ function publicColumns(day: Awaited<ReturnType<typeof publishedDays>>[number]) {
 
 export type PublicAnalysisDay = NonNullable<Awaited<ReturnType<typeof publicAnalysisDay>>>
 
-/** One published day to come with its slots and seats left, or null (never published, closed, over). */
-export async function publicAnalysisDay(id: number, now = new Date()) {
+/**
+ * One published day to come with its slots and seats left, or null (never published, closed, over),
+ * as kept in memory (see keptDays). `fresh` reads the database after this call, once for everyone
+ * asking meanwhile: what a booking reads before it tries a slot the kept copy shows free, and after
+ * a hold found its slot taken (a change this instance may not have heard of yet).
+ */
+export async function publicAnalysisDay(id: number, now = new Date(), { fresh = false } = {}) {
   const today = labToday(now)
-  const [day] = await sharedRead(`analysis-day:${today}:${id}`, () => publishedDays(today, id))
+  const key = `${today}:${id}`
+  const read = () => sharedRead(`analysis-day:${key}`, () => readDay(id, today, now))
+  if (fresh) keptDays.drop(key)
+  const { day, windows, taken } = await keptDays.get(key, read, now.getTime())
   if (!day) return null
-  const { slots } = await daySeats(id, now)
+  const slots = slotsOf(windows, taken, now)
   return { ...publicColumns(day), dates: slots, seatsLeft: slots.reduce((sum, date) => sum + date.slots.reduce((left, slot) => left + slot.left, 0), 0), opensLater: day.releaseAt > now }
+}
+
+/** Whether any slot of the day can still be booked. */
+export function bookable(day: PublicAnalysisDay) {
+  return day.dates.some((date) => date.slots.some((slot) => slot.state === 'available'))
+}
+
+/**
+ * Whether a booking sent from the public page of day `id` can only be refused because nothing is
+ * left to book (every slot taken or begun, after the release): the answer is then the day's page,
+ * whatever the form said. False when the day is not found or not yet released (the page's own
+ * answers for those).
+ */
+export async function nothingLeftToBook(id: number, now = new Date()) {
+  const day = await publicAnalysisDay(id, now)
+  return day !== null && !day.opensLater && !bookable(day)
 }
 
 /** Booking opens to everyone at the release; before it, only the host's link books. */

@@ -317,7 +317,7 @@ async function readSchedule(date: string, days: number, now: Date, exceptBooking
 }
 
 /** Seats in use per time slot (as seatsTaken), and when the first unpaid hold among them runs out (ms). */
-async function seatUse(windowIds: number[], now: Date, exceptBookingId?: number) {
+export async function seatUse(windowIds: number[], now: Date, exceptBookingId?: number) {
   if (windowIds.length === 0) return { taken: new Map<string, number>(), nextRelease: Infinity }
   const rows = await db()
     .select({

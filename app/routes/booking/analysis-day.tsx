@@ -18,7 +18,7 @@ import { rowId } from '~/lib/row-id'
 import { PRODUCT_NAME, pageMeta } from '~/lib/seo'
 import { holdAnalysisDaySlot, hostLinkOpens, InvalidHostLinkError } from '~/modules/booking/analysis-day-booking.server'
 import { AnalysisDayBookingSchema } from '~/modules/booking/analysis-day-schemas'
-import { describeDates, hostSeatsOf, NotYetReleasedError, publicAnalysisDay, type PublicAnalysisDay } from '~/modules/booking/analysis-days.server'
+import { bookable, describeDates, hostSeatsOf, type AnalysisSlotState, NotYetReleasedError, publicAnalysisDay, type PublicAnalysisDay } from '~/modules/booking/analysis-days.server'
 import { AlreadyBookedError, SlotUnavailableError } from '~/modules/booking/holds.server'
 import { MISSING_INFORMATION } from '~/modules/booking/fields'
 import { seatsLeftText } from '~/modules/booking/texts'
@@ -205,14 +205,18 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 
   // Sent before the release (the form is shown so that families are ready): said next to the slot, the form kept.
   if (day.opensLater && !host) return refused(409, { fieldErrors: { slot: [new NotYetReleasedError(day.releaseAt).message] } })
-  const [date, start] = details.slot.split('|')
-  const slot = day.dates.find((candidate) => candidate.date === date)?.slots.find((candidate) => candidate.start === start)
+  const slot = slotOf(day, details.slot)
   if (!slot) return refused(400, { fieldErrors: { slot: [NOT_ON_THE_DAY] } })
-  if (slot.state === 'not_available') return refused(409, { fieldErrors: { slot: [new SlotUnavailableError().message] } })
-  // The day as read after this request came: sold out, the page says so (from the page cache in a
-  // release's rush); this slot taken, the form comes back with the others.
+  // The day as this instance last read it (from memory in a release's rush): sold out, the page
+  // says so; this slot taken or begun, the form comes back with the others.
   if (!bookable(day)) return soldOut(request)
-  if (slot.state === 'full') return refused(409, { fieldErrors: { slot: [SLOT_TAKEN] } })
+  if (slot.state !== 'available') return refused(409, { fieldErrors: { slot: [unavailable(slot.state)] } })
+  // Free as last read: read again, after this request came (with everyone sending at this moment), before trying it.
+  const current = await publicAnalysisDay(dayId, new Date(), { fresh: true })
+  notFoundUnless(current)
+  if (!bookable(current)) return soldOut(request)
+  const state = slotOf(current, details.slot)?.state ?? 'not_available'
+  if (state !== 'available') return refused(409, { fieldErrors: { slot: [unavailable(state)] } })
 
   const user = await getUser(request)
   const { holder, setCookie } = await holderOf(request, context, { userId: user?.id ?? null, email: details.email })
@@ -224,7 +228,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     const refusal = refusalOf(error)
     // Taken meanwhile: the day read again says whether another slot is left.
     if (refusal.error instanceof SlotUnavailableError) {
-      const again = await publicAnalysisDay(dayId)
+      const again = await publicAnalysisDay(dayId, new Date(), { fresh: true })
       return again && bookable(again) ? refused(409, { fieldErrors: { slot: [SLOT_TAKEN] } }) : soldOut(request)
     }
     return refused(refusal.status, detailsErrorsOf(refusal))
@@ -245,9 +249,15 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   return refused(refusal.status, { formErrors: ['Payment Error: Failed to create payment. Please try again.'] })
 }
 
-/** Whether any slot of the day can still be booked. */
-function bookable(day: PublicAnalysisDay) {
-  return day.dates.some((date) => date.slots.some((slot) => slot.state === 'available'))
+/** The slot of the day a form's "date|HH:MM" names, if the day has it. */
+function slotOf(day: PublicAnalysisDay, value: string) {
+  const [date, start] = value.split('|')
+  return day.dates.find((candidate) => candidate.date === date)?.slots.find((candidate) => candidate.start === start)
+}
+
+/** What the form says next to a slot it cannot book: taken meanwhile, or begun. */
+function unavailable(state: Exclude<AnalysisSlotState, 'available'>) {
+  return state === 'full' ? SLOT_TAKEN : new SlotUnavailableError().message
 }
 
 /**
