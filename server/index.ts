@@ -346,18 +346,12 @@ function createApp({ config, logger, database, liveEvents, gateway, build, analy
       if (debug) logRequest('debug')
       return
     }
-    const render = () => {
-      const requestId = randomUUID()
-      response.setHeader('X-Request-Id', requestId)
-      if (logger.isLevelEnabled(config.REQUEST_LOG_LEVEL)) response.once('finish', () => logRequest(config.REQUEST_LOG_LEVEL, requestId))
-      inTurn(() => app(request, response))
-    }
-    const answering = soldOut(request, response)
-    if (answering === null) return render()
-    void answering.then((answered) => {
-      if (!answered) return render()
-      if (debug) logRequest('debug')
-    })
+    const requestId = randomUUID()
+    response.setHeader('X-Request-Id', requestId)
+    if (logger.isLevelEnabled(config.REQUEST_LOG_LEVEL)) response.once('finish', () => logRequest(config.REQUEST_LOG_LEVEL, requestId))
+    // Asked when its turn comes, not on arrival: in a rush, a day sold out meanwhile answers the
+    // parents still waiting at once.
+    inTurn(() => soldOut(request, response) || app(request, response))
   }
 }
 

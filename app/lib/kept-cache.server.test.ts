@@ -46,6 +46,34 @@ describe('a kept cache', () => {
     expect(source.reads).toBe(1)
   })
 
+  it('tells what it keeps without reading, and nothing once the value’s time is up or notifications are not trusted', async () => {
+    trustNotificationsOf(database)
+    const cache = new KeptCache<string, string>(10)
+    const source = reader('Asha', 60_000)
+    expect(cache.peek('a')).toBeUndefined()
+    await cache.get('a', source.load)
+    expect(cache.peek('a')).toBe('Asha')
+    expect(cache.peek('a', Date.now() + 61_000)).toBeUndefined()
+    listening = false
+    expect(cache.peek('a')).toBeUndefined()
+    expect(source.reads).toBe(1)
+  })
+
+  it('reads again when asked to refresh, and keeps what it read', async () => {
+    trustNotificationsOf(database)
+    const cache = new KeptCache<string, string>(10)
+    await cache.get('a', reader('Asha').load)
+    const again = reader('Asha Rao')
+    expect(await cache.refresh('a', again.load)).toBe('Asha Rao')
+    expect(await cache.get('a', reader('never read').load)).toBe('Asha Rao')
+    expect(again.reads).toBe(1)
+    // A change announced while the refresh ran: what it read is handed back, not kept.
+    const during = cache.refresh('a', reader('before the change').load)
+    cache.clear()
+    expect(await during).toBe('before the change')
+    expect(cache.peek('a')).toBeUndefined()
+  })
+
   it('reads again once the value’s own time is up', async () => {
     trustNotificationsOf(database)
     const cache = new KeptCache<string, string>(10)

@@ -49,6 +49,22 @@ export class KeptCache<K, V> {
     return (await this.load(key, load)).value
   }
 
+  /** What is kept for `key` and still true at `now`, without reading anything; undefined when nothing is. */
+  peek(key: K, now = Date.now()): V | undefined {
+    if (!trusted()) return undefined
+    const kept = this.entries.get(key)?.kept
+    return kept && kept.until > now ? kept.value : undefined
+  }
+
+  /**
+   * Reads `key` again now, whatever is kept (its caller has reason to doubt the copy), and keeps
+   * the result as any read's: the next `get` sees it.
+   */
+  async refresh(key: K, load: () => Promise<Kept<V>>): Promise<V> {
+    if (!trusted()) return (await load()).value
+    return (await this.load(key, load)).value
+  }
+
   private load(key: K, load: () => Promise<Kept<V>>) {
     const generation = this.generation
     const entry: Entry<V> = { pending: load() }

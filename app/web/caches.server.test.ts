@@ -6,7 +6,7 @@ import { addDays, addMinutes, addSeconds, labToday } from '~/lib/lab-time'
 import { findSessionUser } from '~/modules/accounts/sessions.server'
 import { holdAnalysisDaySlot } from '~/modules/booking/analysis-day-booking.server'
 import type { AnalysisDayBookingInput } from '~/modules/booking/analysis-day-schemas'
-import { nothingLeftToBook, publicAnalysisDay } from '~/modules/booking/analysis-days.server'
+import { knownSoldOut, publicAnalysisDay } from '~/modules/booking/analysis-days.server'
 import { customerHold, daySchedule, monthCalendar } from '~/modules/booking/availability.server'
 import { holdSession } from '~/modules/booking/holds.server'
 import { bookingTimesOn } from '~/modules/booking/public-booking.server'
@@ -226,12 +226,12 @@ describe('an analysis day kept in memory', () => {
 
     await announced(AVAILABILITY_CHANNEL, () => holdAnalysisDaySlot(dayId, details(`${date}|09:20`), visitor()))
     expect(await stateOf('09:20')).toBe('full')
-    expect(await nothingLeftToBook(dayId, now)).toBe(true)
+    expect(await knownSoldOut(dayId, now)).toBe(true)
 
     const [first] = await db().select({ holdExpiresAt: bookings.holdExpiresAt }).from(bookings).where(eq(bookings.customerEmail, `kept${parents - 1}@example.com`))
     const afterExpiry = addSeconds(first!.holdExpiresAt!, 1)
     expect(await stateOf('09:00', afterExpiry)).toBe('available')
-    expect(await nothingLeftToBook(dayId, afterExpiry)).toBe(false)
+    expect(await knownSoldOut(dayId, afterExpiry)).toBe(false)
   })
 })
 

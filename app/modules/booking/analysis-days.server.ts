@@ -528,16 +528,18 @@ export type PublicAnalysisDay = NonNullable<Awaited<ReturnType<typeof publicAnal
 
 /**
  * One published day to come with its slots and seats left, or null (never published, closed, over),
- * as kept in memory (see keptDays). `fresh` reads the database after this call, once for everyone
- * asking meanwhile: what a booking reads before it tries a slot the kept copy shows free, and after
- * a hold found its slot taken (a change this instance may not have heard of yet).
+ * as kept in memory (see keptDays). `fresh` reads the database after this call (once for everyone
+ * asking meanwhile) and keeps what it read: what a booking reads before it tries a slot, or tells
+ * the family theirs was taken, as this instance may not have heard of a change yet.
  */
 export async function publicAnalysisDay(id: number, now = new Date(), { fresh = false } = {}) {
   const today = labToday(now)
   const key = `${today}:${id}`
   const read = () => sharedRead(`analysis-day:${key}`, () => readDay(id, today, now))
-  if (fresh) keptDays.drop(key)
-  const { day, windows, taken } = await keptDays.get(key, read, now.getTime())
+  return dayAsSeen(await (fresh ? keptDays.refresh(key, read) : keptDays.get(key, read, now.getTime())), now)
+}
+
+function dayAsSeen({ day, windows, taken }: KeptDay, now: Date) {
   if (!day) return null
   const slots = slotsOf(windows, taken, now)
   return { ...publicColumns(day), dates: slots, seatsLeft: slots.reduce((sum, date) => sum + date.slots.reduce((left, slot) => left + slot.left, 0), 0), opensLater: day.releaseAt > now }
@@ -549,14 +551,15 @@ export function bookable(day: PublicAnalysisDay) {
 }
 
 /**
- * Whether a booking sent from the public page of day `id` can only be refused because nothing is
- * left to book (every slot taken or begun, after the release): the answer is then the day's page,
- * whatever the form said. False when the day is not found or not yet released (the page's own
- * answers for those).
+ * Whether this instance knows, from what it keeps in memory and without waiting for anything, that
+ * a booking sent from the public page of day `id` can only be refused because nothing is left to
+ * book (every slot taken or begun, after the release): the answer is then the day's page, whatever
+ * the form said. False when nothing is kept, the day is not found or not yet released.
  */
-export async function nothingLeftToBook(id: number, now = new Date()) {
-  const day = await publicAnalysisDay(id, now)
-  return day !== null && !day.opensLater && !bookable(day)
+export function knownSoldOut(id: number, now = new Date()) {
+  const kept = keptDays.peek(`${labToday(now)}:${id}`, now.getTime())
+  const day = kept && dayAsSeen(kept, now)
+  return !!day && !day.opensLater && !bookable(day)
 }
 
 /** Booking opens to everyone at the release; before it, only the host's link books. */

@@ -183,12 +183,16 @@ type ActionResult = { kind: 'invalid'; result: SubmissionResult<string[]>; promo
  */
 export async function action({ request, params, context }: Route.ActionArgs) {
   const dayId = dayIdOf(params)
-  const formData = await readForm(request)
-  rejectBots(formData)
-  if (formIntent(formData, [BOOK]) === undefined) unknownForm()
   const host = await hostLinkOf(dayId, request)
   const day = await publicAnalysisDay(dayId)
   notFoundUnless(day)
+  // Nothing left to book through this address, as this instance last read the day (from memory in
+  // a release's rush): whatever the form says, the page that says so, as the server itself answers
+  // once it knows (server/sold-out-days.ts).
+  if ((!day.opensLater || host) && !bookable(day)) return soldOut(request)
+  const formData = await readForm(request)
+  rejectBots(formData)
+  if (formIntent(formData, [BOOK]) === undefined) unknownForm()
   const hostKey = host ? new URL(request.url).searchParams.get('host') : null
 
   const typed = typedPromoCode(formData)
@@ -205,13 +209,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 
   // Sent before the release (the form is shown so that families are ready): said next to the slot, the form kept.
   if (day.opensLater && !host) return refused(409, { fieldErrors: { slot: [new NotYetReleasedError(day.releaseAt).message] } })
-  const slot = slotOf(day, details.slot)
-  if (!slot) return refused(400, { fieldErrors: { slot: [NOT_ON_THE_DAY] } })
-  // The day as this instance last read it (from memory in a release's rush): sold out, the page
-  // says so; this slot taken or begun, the form comes back with the others.
-  if (!bookable(day)) return soldOut(request)
-  if (slot.state !== 'available') return refused(409, { fieldErrors: { slot: [unavailable(slot.state)] } })
-  // Free as last read: read again, after this request came (with everyone sending at this moment), before trying it.
+  if (!slotOf(day, details.slot)) return refused(400, { fieldErrors: { slot: [NOT_ON_THE_DAY] } })
+  // Read again after this request came (with everyone sending at this moment) before trying the
+  // slot or saying it was taken: the form comes back showing the others as they are now.
   const current = await publicAnalysisDay(dayId, new Date(), { fresh: true })
   notFoundUnless(current)
   if (!bookable(current)) return soldOut(request)
