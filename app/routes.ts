@@ -84,6 +84,10 @@ export default [
   // Analysis days away from the lab: every one to come, by city, and each one's page, where its slots are booked.
   route('analysis-days', 'routes/booking/analysis-days.tsx'),
   route('analysis-days/:dayId', 'routes/booking/analysis-day.tsx'),
+  // The waitlist of a sold-out analysis day: joining it, keeping the place through the e-mailed link, and the slot offered when one frees up.
+  route('analysis-days/:dayId/waitlist', 'routes/booking/analysis-day.waitlist.tsx'),
+  route('analysis-days/waitlist/place', 'routes/booking/analysis-day.waitlist-place.tsx'),
+  route('analysis-days/waitlist/offer', 'routes/booking/analysis-day.waitlist-offer.tsx'),
   // Being told when the lab comes to a city: the e-mailed links that confirm the address and that stop the alerts (each a button).
   route('city-alerts/:token', 'routes/booking/city-alerts.$token.tsx'),
   route('city-alerts/stop/:token', 'routes/booking/city-alerts.stop.$token.tsx'),

@@ -2,6 +2,7 @@ import type pino from 'pino'
 import type { Database } from '~/db/client.server'
 import { pruneExpiredSessions } from '~/modules/accounts/sessions.server'
 import { expireStaleHolds } from '~/modules/booking/holds.server'
+import { expireUnconfirmedDayWaitlist, offerFreedDaySlots } from '~/modules/booking/analysis-day-waitlist.server'
 import { pruneCampLine } from '~/modules/camps/line.server'
 import { expireStaleCampHolds } from '~/modules/camps/registrations.server'
 import { expireUnconfirmedWaitlist, offerFreedSeats } from '~/modules/camps/waitlist.server'
@@ -121,16 +122,20 @@ export class BackgroundJobs {
 
   /**
    * Unpaid holds run out (bookings and camp seats), and so do waitlist places nobody confirmed;
-   * the promo codes they held are given back; freed camp seats go to the waitlist.
+   * the promo codes they held are given back; freed camp seats and analysis day slots go to their
+   * waitlists (an offer that ran out unpaid passes on to the next in line).
    */
   private async releaseHolds() {
     const now = this.now()
     await expireStaleHolds(now)
     await expireStaleCampHolds(now)
     await expireUnconfirmedWaitlist(now)
+    await expireUnconfirmedDayWaitlist(now)
     await releaseLapsedPromoUses(now)
     const offered = await offerFreedSeats(now)
     if (offered) this.logger.info({ offered }, 'camp seats offered to the waitlist')
+    const slots = await offerFreedDaySlots(now)
+    if (slots) this.logger.info({ offered: slots }, 'analysis day slots offered to the waitlist')
   }
 
   /**

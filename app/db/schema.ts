@@ -342,6 +342,48 @@ export const availabilityWindows = pgTable(
   ],
 )
 
+/** waiting (confirmed or not yet), offered a slot, booked through the offer, or ended: lapsed or run out, declined, taken off. */
+export type DayWaitlistStatus = 'waiting' | 'offered' | 'booked' | 'expired' | 'declined' | 'cancelled'
+
+/**
+ * A swimmer waiting for a slot of a sold-out analysis day. Until the address is confirmed through
+ * the e-mailed link (`confirmedAt`) the entry is not in the queue and lapses after a day; once
+ * confirmed it is offered the first slot that frees up, as a pending booking (`bookingId`) held for
+ * WAITLIST_OFFER_HOURS or until the slot begins. An account signed in when joining (`userId`) takes
+ * its entries with it when erased.
+ */
+export const analysisDayWaitlist = pgTable(
+  'analysis_day_waitlist',
+  {
+    id: serial('id').primaryKey(),
+    analysisDayId: integer('analysis_day_id')
+      .notNull()
+      .references(() => analysisDays.id, { onDelete: 'restrict' }),
+    swimmerName: text('swimmer_name').notNull(),
+    email: text('email').notNull(),
+    phone: text('phone'),
+    userId: integer('user_id').references((): AnyPgColumn => users.id, { onDelete: 'cascade' }),
+    status: text('status').$type<DayWaitlistStatus>().notNull().default('waiting'),
+    /** The pending booking holding the slot offered. */
+    bookingId: integer('booking_id').references((): AnyPgColumn => bookings.id, { onDelete: 'set null' }),
+    offeredAt: timestamp('offered_at', { withTimezone: true }),
+    confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+    /** The client's network that joined (an IPv4 address or an IPv6 /64), for the per-network limit. */
+    holderNetwork: text('holder_network'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index('analysis_day_waitlist_queue').on(table.analysisDayId, table.status, table.id),
+    index('analysis_day_waitlist_booking').on(table.bookingId),
+    index('analysis_day_waitlist_network').on(table.holderNetwork).where(sql`${table.status} IN ('waiting', 'offered')`),
+    uniqueIndex('analysis_day_waitlist_one_per_swimmer')
+      .on(table.analysisDayId, sql`lower(${table.email})`, sql`lower(${table.swimmerName})`)
+      .where(sql`${table.status} IN ('waiting', 'offered')`),
+    check('analysis_day_waitlist_status', sql`${table.status} IN ('waiting', 'offered', 'booked', 'expired', 'declined', 'cancelled')`),
+    check('analysis_day_waitlist_lengths', sql`length(${table.email}) <= 254 AND length(${table.swimmerName}) BETWEEN 1 AND 100`),
+  ],
+)
+
 /**
  * Someone asked to be told when the lab comes to a city (the list of analysis days): their address,
  * the city as typed and its key (`cityKey`: one spelling per city), and, when they asked signed in
@@ -685,7 +727,7 @@ export const outboxMessages = pgTable(
 )
 
 /** What a private link in a WhatsApp message points to: a guest's booking, a seat offered from the waitlist, the camp form filled in for a registration. */
-export type MessageLink = { kind: 'guest-booking'; reference: string } | { kind: 'waitlist-offer'; reference: string } | { kind: 'register-again'; registrationId: number }
+export type MessageLink = { kind: 'guest-booking'; reference: string } | { kind: 'waitlist-offer'; reference: string } | { kind: 'analysis-day-offer'; reference: string } | { kind: 'register-again'; registrationId: number }
 
 /** A link of a WhatsApp message made when it is sent: the template parameter it fills (from 0) and what it points to. */
 export type MessageLinkReference = { parameter: number } & MessageLink

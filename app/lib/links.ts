@@ -48,6 +48,15 @@ export const bookingViewLink = (reference: string, key: string) => withQuery(hre
 /** An analysis day's public page; with `host`, the host's private link to book before the public release. */
 export const analysisDayLink = (dayId: number | string, host?: string) => withQuery(href('/analysis-days/:dayId', { dayId: String(dayId) }), host ? { host } : {})
 
+/** Joining the waitlist of a sold-out analysis day. */
+export const analysisDayWaitlistLink = (dayId: number | string) => href('/analysis-days/:dayId/waitlist', { dayId: String(dayId) })
+
+/** Keeping a place on an analysis day's waitlist, by the entry's id. */
+export const analysisDayWaitlistPlaceLink = (entry: number | string, key: string) => withQuery(href('/analysis-days/waitlist/place'), { entry: String(entry), key })
+
+/** A slot of an analysis day offered from its waitlist: the price and the way to pay, by the booking holding it. */
+export const analysisDayOfferLink = (booking: string, key: string) => withQuery(href('/analysis-days/waitlist/offer'), { booking, key })
+
 /** The page where an address asking to hear when the lab comes to a city is confirmed (a button), opened from the e-mailed link. */
 export const cityAlertConfirmLink = (token: string) => href('/city-alerts/:token', { token })
 

@@ -4,6 +4,8 @@ import type { Executor } from '~/db/client.server'
 import { instanceSecret } from '~/db/secrets.server'
 import {
   analysisDayLink,
+  analysisDayOfferLink,
+  analysisDayWaitlistPlaceLink,
   bookingViewLink,
   campLineLink,
   campOfferLink,
@@ -66,6 +68,12 @@ export const BOOKING_STATUS_LINK = keyedBy<string>('booking-status', (orderId, k
 
 /** An analysis day's host club: booking its kept seats before the public release. */
 export const ANALYSIS_DAY_HOST_LINK = keyedBy<RowId>('analysis-day-host', (day, key) => analysisDayLink(day, key))
+
+/** Keeps a place on an analysis day's waitlist, by the entry's id. */
+export const ANALYSIS_DAY_WAITLIST_LINK = keyedBy<RowId>('analysis-day-waitlist', (entry, key) => analysisDayWaitlistPlaceLink(entry, key))
+
+/** A slot of an analysis day offered from its waitlist: its price and the way to pay, by the booking holding it. */
+export const ANALYSIS_DAY_OFFER_LINK = keyedBy<string>('analysis-day-offer', (reference, key) => analysisDayOfferLink(reference, key))
 
 /** The result of a camp payment, by its order id. */
 export const CAMP_STATUS_LINK = keyedBy<string>('camp-status', (orderId, key) => campPaymentStatusLink(orderId, key))

@@ -87,7 +87,7 @@ export async function holdSession({
   // Visitors book within the window the calendar shows them (an analysis day's dates are its own).
   if (holder && !analysisDay && date > lastBookableDate(days, labToday(now))) throw new SlotUnavailableError()
   const pricePaise = analysisDay?.pricePaise ?? requireItem(await getCatalogue(), productCode).pricePaise
-  const request: HoldRequest = { customer, productCode, date, start, days, notes, holder, recordWith, analysisDay, now, pricePaise }
+  const request: HoldRequest = { customer, productCode, date, start, days, notes, holder, recordWith, analysisDay, now, pricePaise, holdExpiresAt: addMinutes(now, config().SEAT_HOLD_MINUTES) }
   const owner = holder ? ownerOf(holder) : { userId: customer.userId, email: null, browser: null }
   let counted = false
   for (;;) {
@@ -125,6 +125,7 @@ type HoldRequest = {
   analysisDay: AnalysisDaySeat | undefined
   now: Date
   pricePaise: number
+  holdExpiresAt: Date
 }
 
 /**
@@ -141,10 +142,26 @@ export class HostSeatsTakenError extends DomainError {
   }
 }
 
-/** The seats are decided here, under the windows' locks; as little as possible happens under them. */
-function holdInTransaction({ customer, productCode, date, start, days, notes, holder, recordWith, analysisDay, now, pricePaise }: HoldRequest, plan: SessionDay[], session: string) {
-  const holdExpiresAt = addMinutes(now, config().SEAT_HOLD_MINUTES)
-  return db().transaction(async (tx) => {
+/**
+ * Holds a slot of an analysis day offered to someone on its waitlist, in the caller's transaction
+ * (which holds the day's waitlist lock) until `holdExpiresAt`: the same locks, counts and checks as
+ * every hold, without a visitor's line or limits (nobody asked for it just now). The booking is a
+ * guest's, so nobody's other holds are released. SlotUnavailableError when the slot is taken,
+ * begun or gone.
+ */
+export async function holdOfferedSlot(
+  tx: Executor,
+  { customer, date, start, analysisDay, productCode, holdExpiresAt, now }: { customer: Customer & { userId: null }; date: string; start: string; analysisDay: AnalysisDaySeat; productCode: string; holdExpiresAt: Date; now: Date },
+) {
+  const { plan } = sessionStart(await analysisDayWindows(analysisDay.id, tx), date, start, 1, now)
+  if (!plan) throw new SlotUnavailableError()
+  const request: HoldRequest = { customer, productCode, date, start, days: 1, notes: null, holder: undefined, recordWith: undefined, analysisDay, now, pricePaise: analysisDay.pricePaise, holdExpiresAt }
+  return holdInTransaction(request, plan, sessionKey(plan), tx)
+}
+
+/** The seats are decided here, under the windows' locks; as little as possible happens under them. In `within` when given, else in a transaction of its own. */
+function holdInTransaction({ customer, productCode, date, start, days, notes, holder, recordWith, analysisDay, now, pricePaise, holdExpiresAt }: HoldRequest, plan: SessionDay[], session: string, within?: Executor) {
+  const hold = async (tx: Executor): Promise<HeldBooking> => {
     // The holder's locks come first, before any window's, in every transaction that takes both.
     if (holder) await makeRoomForHold(tx, holder, now)
     // The customer's own bookings change only through them (their holder locks are held) or by staff.
@@ -196,7 +213,8 @@ function holdInTransaction({ customer, productCode, date, start, days, notes, ho
     await tx.insert(bookingDays).values(locked.map((day) => ({ bookingId: booking.id, dayNumber: day.dayNumber, windowId: day.windowId, date: day.date, startTime: day.start, endTime: day.end })))
     if (recordWith) await recordWith(tx, booking.id)
     return { bookingId: booking.id, reference: booking.reference, holdExpiresAt, days: locked, amountPaise: pricePaise }
-  })
+  }
+  return within ? hold(within) : db().transaction(hold)
 }
 
 /** How many of the host's seats are held on these windows (an analysis day's): confirmed, or unpaid and not run out. */

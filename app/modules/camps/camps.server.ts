@@ -1,9 +1,10 @@
-import { and, eq, gt, inArray, isNotNull, or, sql } from 'drizzle-orm'
+import { and, eq, gt, inArray, or, sql } from 'drizzle-orm'
 import { db, type Executor } from '~/db/client.server'
 import { campRegistrations, campWaitlist } from '~/db/schema'
 import { labToday, toUnixSeconds } from '~/lib/lab-time'
 import { sharedRead } from '~/lib/shared-read.server'
 import { listCamps } from '~/modules/site/site.server'
+import { waitlistStates } from '~/modules/holders/waitlist-places.server'
 
 /** A registration holds its seat while confirmed, or pending with an unexpired hold. */
 export function holdsCampSeat(now: Date) {
@@ -36,7 +37,7 @@ export async function campSeatsTaken(batchIds: number[], now: Date, executor: Ex
  * nobody confirmed keeps no seat from anyone and is offered none.
  */
 export function queuedOnWaitlist() {
-  return and(eq(campWaitlist.status, 'waiting'), isNotNull(campWaitlist.confirmedAt))
+  return waitlistStates(campWaitlist).queued()
 }
 
 /** People in the queue per batch; a seat that frees up is theirs before a newcomer's. */

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, isNotNull, isNull, lte, or, sql } from 'drizzle-orm'
+import { and, asc, eq, inArray, sql } from 'drizzle-orm'
 import { config } from '~/config.server'
 import { lockKeys } from '~/db/advisory-locks.server'
 import { db, type Executor } from '~/db/client.server'
@@ -11,6 +11,7 @@ import { notifyOnWhatsApp } from '~/modules/whatsapp/notify.server'
 import { letter } from '~/modules/mail/templates.server'
 import { DomainError } from '~/lib/domain-error'
 import { limitHoldAttempts } from '~/modules/holders/holders.server'
+import { confirmByOf, WAITLIST_PLACES_PER_NETWORK, waitlistStates, WaitlistPlacesLimitError } from '~/modules/holders/waitlist-places.server'
 import { clientNetwork } from '~/modules/rate-limit/client-network'
 import { campSeatsTaken, queuedOnWaitlist, registrationOpen, waitingCounts } from './camps.server'
 import { campPricingColumns } from '~/db/camp-columns.server'
@@ -36,31 +37,14 @@ export class SeatsFreeError extends DomainError {
   }
 }
 
-/** How many waitlist places (waiting or offered, in any camp) one client network may hold at once. */
-const WAITLIST_PLACES_PER_NETWORK = 3
-
-export class WaitlistNetworkLimitError extends DomainError {
+/** More places (waiting or offered, in any camp) than one client network may hold at once. */
+export class WaitlistNetworkLimitError extends WaitlistPlacesLimitError {
   constructor() {
-    super('rate_limited', `Your internet connection already holds ${WAITLIST_PLACES_PER_NETWORK} places on our camp waitlists, the most we allow. Please try again once one of them has ended.`)
+    super('camp waitlists')
   }
 }
 
-/**
- * An entry nobody confirmed within this time lapses: an address nobody reads (or a made-up one)
- * holds no place for long, and cannot block its swimmer or its network.
- */
-const WAITLIST_CONFIRM_HOURS = 24
-
-const confirmDeadline = (now: Date) => addHours(now, -WAITLIST_CONFIRM_HOURS)
-
-/** Holding a place: queued, offered a seat, or joined recently and not confirmed yet. */
-function holdsPlace(now: Date) {
-  return or(eq(campWaitlist.status, 'offered'), and(eq(campWaitlist.status, 'waiting'), or(isNotNull(campWaitlist.confirmedAt), gt(campWaitlist.createdAt, confirmDeadline(now)))))
-}
-
-function lapsedUnconfirmed(now: Date) {
-  return and(eq(campWaitlist.status, 'waiting'), isNull(campWaitlist.confirmedAt), lte(campWaitlist.createdAt, confirmDeadline(now)))
-}
+const { holdsPlace, lapsedUnconfirmed, confirmable } = waitlistStates(campWaitlist)
 
 function sameWaitingSwimmer(campId: number, applicant: Pick<CampApplicant, 'email' | 'swimmerName'>) {
   return and(
@@ -158,7 +142,7 @@ export async function joinWaitlist({
       .values({ campId: batch.campId, batchId: batch.batchId, swimmerName: applicant.swimmerName, email: applicant.email.toLowerCase(), phone: applicant.phone, holderNetwork: network, createdAt: now })
       .returning({ id: campWaitlist.id })
     const link = links.url(WAITLIST_CONFIRMATION_LINK, entry!.id)
-    const confirmBy = addHours(now, WAITLIST_CONFIRM_HOURS)
+    const confirmBy = confirmByOf(now)
     await enqueueEmail(
       letter({
         to: applicant.email.toLowerCase(),
@@ -207,8 +191,8 @@ export async function waitlistPlace(entryId: number, now = new Date()) {
   const shown = { campName, batchName, swimmerName, email }
   if (entry.status === 'offered') return { ...shown, state: 'offered' as const }
   if (entry.status === 'registered') return { ...shown, state: 'registered' as const }
-  if (entry.status !== 'waiting' || (!entry.confirmedAt && entry.createdAt <= confirmDeadline(now))) return { ...shown, state: 'ended' as const }
-  if (!entry.confirmedAt) return { ...shown, state: 'unconfirmed' as const, confirmBy: addHours(entry.createdAt, WAITLIST_CONFIRM_HOURS) }
+  if (entry.status !== 'waiting' || (!entry.confirmedAt && confirmByOf(entry.createdAt) <= now)) return { ...shown, state: 'ended' as const }
+  if (!entry.confirmedAt) return { ...shown, state: 'unconfirmed' as const, confirmBy: confirmByOf(entry.createdAt) }
   const [{ position } = { position: 1 }] = await db()
     .select({ position: sql<number>`count(*)::int` })
     .from(campWaitlist)
@@ -225,7 +209,7 @@ export async function confirmWaitlistPlace(entryId: number, now = new Date()) {
   await db()
     .update(campWaitlist)
     .set({ confirmedAt: now })
-    .where(and(eq(campWaitlist.id, entryId), eq(campWaitlist.status, 'waiting'), isNull(campWaitlist.confirmedAt), gt(campWaitlist.createdAt, confirmDeadline(now))))
+    .where(and(eq(campWaitlist.id, entryId), confirmable(now)))
   return waitlistPlace(entryId, now)
 }
 

@@ -2,13 +2,13 @@ import { eq } from 'drizzle-orm'
 import { config } from '~/config.server'
 import { db, type Executor } from '~/db/client.server'
 import { campRegistrations, type MessageLink, type MessageLinkReference } from '~/db/schema'
-import { GUEST_BOOKING_LINK, privateLinks, WAITLIST_OFFER_LINK } from '~/lib/private-links.server'
+import { ANALYSIS_DAY_OFFER_LINK, GUEST_BOOKING_LINK, privateLinks, WAITLIST_OFFER_LINK } from '~/lib/private-links.server'
 import { campRegistrationLink } from '~/lib/links'
 
 /**
  * Links in WhatsApp messages that open something private: a guest's booking (its key shows the
  * booking, the e-mail address and the receipts, and lets it be changed), a seat offered from the
- * waitlist, the camp form filled in with a parent's e-mail and number. Messages are kept (for staff,
+ * waitlist (a camp's or an analysis day's), the camp form filled in with a parent's e-mail and number. Messages are kept (for staff,
  * the data export, retries), so the message keeps such a link without its key or personal details,
  * and what it points to; the whole link is made only when the message is sent.
  */
@@ -23,6 +23,8 @@ export async function linkToSend(link: MessageLink, executor: Executor = db()) {
       return (await privateLinks(executor)).url(GUEST_BOOKING_LINK, link.reference)
     case 'waitlist-offer':
       return (await privateLinks(executor)).url(WAITLIST_OFFER_LINK, link.reference)
+    case 'analysis-day-offer':
+      return (await privateLinks(executor)).url(ANALYSIS_DAY_OFFER_LINK, link.reference)
     case 'register-again': {
       const [registration] = await executor.select({ email: campRegistrations.email, phone: campRegistrations.phone }).from(campRegistrations).where(eq(campRegistrations.id, link.registrationId))
       return campFormFilledIn(registration ?? null)

@@ -3,6 +3,7 @@ import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import type { ReactNode } from 'react'
 import { data, Form, href, isRouteErrorResponse, Link, redirect, redirectDocument, type ShouldRevalidateFunction } from 'react-router'
 import type { Route } from './+types/analysis-day'
+import { AnalysisDayWaitlistForm } from '~/components/analysis-day-waitlist-form'
 import { BookingDetailsFields } from '~/components/booking-details-fields'
 import { ErrorPage } from '~/components/error-page'
 import { FieldError, FormAlert, HoneypotField, PendingButton, radioProps, TextAreaField, useLazyValidatedForm } from '~/components/form-controls'
@@ -18,6 +19,7 @@ import { rowId } from '~/lib/row-id'
 import { PRODUCT_NAME, pageMeta } from '~/lib/seo'
 import { holdAnalysisDaySlot, hostLinkOpens, InvalidHostLinkError } from '~/modules/booking/analysis-day-booking.server'
 import { AnalysisDayBookingSchema } from '~/modules/booking/analysis-day-schemas'
+import { DayWaitlistSchema } from '~/modules/booking/analysis-day-waitlist-schemas'
 import { bookable, describeDates, hostSeatsOf, type AnalysisSlotState, NotYetReleasedError, publicAnalysisDay, type PublicAnalysisDay } from '~/modules/booking/analysis-days.server'
 import { AlreadyBookedError, SlotUnavailableError } from '~/modules/booking/holds.server'
 import { MISSING_INFORMATION } from '~/modules/booking/fields'
@@ -111,6 +113,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       host,
       // What the booking part of the page shows: the form, or why there is none.
       booking: bookingState(day, host, available),
+      waitlist: waitlistOf(day, available),
       hostNotice: hostSeats && hostNoticeOf(hostSeats, day.releaseAt),
       // Families ready at the release have the form filled in already: it books from that moment.
       releaseNotice: day.opensLater && !host ? `${new NotYetReleasedError(day.releaseAt).message} Choose a slot and fill in your details now: from then on, the button books.` : null,
@@ -129,6 +132,15 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 function bookingState(day: PublicAnalysisDay, host: boolean, available: boolean): { open: true } | { open: false; message: string } {
   if (!available) return { open: false, message: day.dates.some((date) => date.slots.some((slot) => slot.state === 'full')) ? SOLD_OUT : 'Booking for this day has closed: its last slot has begun.' }
   return { open: true }
+}
+
+/** What the browser checks of the waitlist's form, worked out once. */
+const WAITLIST_CONSTRAINT = getZodConstraint(DayWaitlistSchema)
+
+/** The waitlist's form on a day sold out to everyone (not one whose last slot has begun, nor before its release). */
+function waitlistOf(day: PublicAnalysisDay, available: boolean) {
+  const soldOut = !available && !day.opensLater && day.dates.some((date) => date.slots.some((slot) => slot.state === 'full'))
+  return soldOut ? { dayId: day.id, constraint: WAITLIST_CONSTRAINT } : null
 }
 
 /**
@@ -319,7 +331,7 @@ export default function AnalysisDay({ loaderData, actionData }: Route.ComponentP
         )}
 
         <div className="card mt-6 p-4 shadow-sm sm:p-8">
-          {closed ? <Closed message={closed} /> : <BookingForm loaderData={loaderData} actionData={actionData} />}
+          {closed ? <Closed message={closed} waitlist={loaderData.waitlist} /> : <BookingForm loaderData={loaderData} actionData={actionData} />}
         </div>
       </div>
     </section>
@@ -337,13 +349,14 @@ function DayDetail({ term, children }: { term: string; children: ReactNode }) {
 }
 
 /** What the page says instead of the form: nothing left to book. */
-function Closed({ message }: { message: string }) {
+function Closed({ message, waitlist }: { message: string; waitlist: Route.ComponentProps['loaderData']['waitlist'] }) {
   return (
     <div>
       <h2 className="text-xl font-bold text-ink">Book a slot</h2>
       <p role="status" className="mt-3 rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 font-medium text-amber-950">
         {message}
       </p>
+      {waitlist && <AnalysisDayWaitlistForm dayId={waitlist.dayId} constraint={waitlist.constraint} />}
       <p className="mt-4 text-muted">
         See the{' '}
         <Link to={href('/analysis-days')} className="link">
