@@ -1,5 +1,7 @@
 import { db, useDatabase, type Database, type Db } from '~/db/client.server'
 import { kits, users } from '~/db/schema'
+import { analysisDayWindows } from '~/modules/booking/availability.server'
+import { createStaff, insertedBooking } from './booking'
 import type { Actor } from '~/modules/audit/audit.server'
 import type { AnalysisDayInput } from '~/modules/booking/analysis-day-schemas'
 import { createAnalysisDay, publishAnalysisDay } from '~/modules/booking/analysis-days.server'
@@ -86,4 +88,21 @@ export async function seedAnalysisDays<T>(siteDb: Db, installation: { database: 
   } finally {
     useDatabase(undefined)
   }
+}
+
+/**
+ * A published day whose three slots are all booked and paid: Saturday 7 December 2030, 09:00-10:00
+ * in 20-minute slots with one kit, released at 7 AM on Friday 6 December. Its id, the window of its
+ * date and the booking of each slot, by its start.
+ */
+export async function soldOutDay(created = new Date('2030-12-01T04:30:00Z')) {
+  const date = '2030-12-07'
+  const actor = await createStaff()
+  const { dayId } = await publishedDay(actor, date, created, { startTime: '09:00', endTime: '10:00', slotMinutes: 20, hostSeats: 0, releaseDate: '2030-12-06', releaseTime: '07:00' })
+  const [window] = await analysisDayWindows(dayId)
+  const booked: Record<string, number> = {}
+  for (const [index, [start, end]] of [['09:00', '09:20'], ['09:20', '09:40'], ['09:40', '10:00']].entries()) {
+    booked[start!] = (await insertedBooking(db(), [{ windowId: window!.id, date }], { start: start!, end: end!, now: created }, { reference: `SWP-000000000${index}` })).id
+  }
+  return { dayId, windowId: window!.id, booked }
 }

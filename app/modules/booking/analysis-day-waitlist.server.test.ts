@@ -3,36 +3,20 @@ import { describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
 import { analysisDayWaitlist, bookings, outboxMessages } from '~/db/schema'
 import { addHours, addMinutes } from '~/lib/lab-time'
-import { publishedDay } from '../../../tests/support/analysis-days'
-import { bookingRow, createStaff, insertedBooking, mailTo, refusal } from '../../../tests/support/booking'
+import { soldOutDay } from '../../../tests/support/analysis-days'
+import { bookingRow, mailTo, refusal } from '../../../tests/support/booking'
 import { confirmDayWaitlistPlace, DaySlotsFreeError, DayWaitlistNetworkLimitError, dayWaitlistForStaff, dayWaitlistPlace, declineDayOffer, expireUnconfirmedDayWaitlist, joinDayWaitlist, offerFreedDaySlots, type DayApplicant } from './analysis-day-waitlist.server'
-import { analysisDayWindows } from './availability.server'
 import { useTestDatabase } from '../../../tests/support/test-database'
 
 useTestDatabase()
 
-// The day is Saturday 7 December 2030, 09:00-10:00 in three 20-minute slots with one kit, released
-// at 7 AM on Friday 6 December; the tests start half an hour after the release.
-const SATURDAY = '2030-12-07'
-const CREATED = new Date('2030-12-01T04:30:00Z')
+// The day is Saturday 7 December 2030, 09:00-10:00 in three 20-minute slots with one kit, all
+// booked (soldOutDay), released at 7 AM on Friday 6 December; the tests start half an hour after.
 const NOW = new Date('2030-12-06T02:00:00Z')
 
 let networks = 0
 const applicant = (name: string, over: Partial<DayApplicant> = {}): DayApplicant => ({ swimmerName: name, email: `${name.toLowerCase().replace(/ /g, '.')}@example.com`, phone: null, ...over })
 const nextIp = () => `198.51.100.${(networks += 1)}`
-
-/** A published day whose three slots are booked and paid, with the windows of its date. */
-async function soldOutDay() {
-  const actor = await createStaff()
-  const { dayId } = await publishedDay(actor, SATURDAY, CREATED, { startTime: '09:00', endTime: '10:00', slotMinutes: 20, hostSeats: 0, releaseDate: '2030-12-06', releaseTime: '07:00' })
-  const [window] = await analysisDayWindows(dayId)
-  const booked: Record<string, number> = {}
-  for (const [index, start] of ['09:00', '09:20', '09:40'].entries()) {
-    const end = ['09:20', '09:40', '10:00'][index]!
-    booked[start] = (await insertedBooking(db(), [{ windowId: window!.id, date: SATURDAY }], { start, end, now: CREATED }, { reference: `SWP-000000000${index}` })).id
-  }
-  return { dayId, windowId: window!.id, booked }
-}
 
 const cancel = (bookingId: number) => db().update(bookings).set({ status: 'cancelled' }).where(eq(bookings.id, bookingId))
 

@@ -3,6 +3,7 @@ import { and, eq, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm'
 import type { AnyPgColumn } from 'drizzle-orm/pg-core'
 import { db, type Executor } from '~/db/client.server'
 import {
+  analysisDayWaitlist,
   auditLog,
   bookingReports,
   bookings,
@@ -48,6 +49,7 @@ import { promoAttemptsKey, promoCustomerKey } from '~/modules/promotions/uses.se
  * | guardian_consents | guardian's name and e-mail | those of the account's camp registrations and bookings deleted; those the person gave (under its verified address) for someone else's swimmer kept, the name and address replaced |
  * | consent_requests | a parent's address | those naming the person (its verified address) as parent for someone else's swimmer: the address replaced |
  * | camp_line, camp_waitlist | swimmer name, e-mail, phone, network | deleted: those the account made, and those under its verified address |
+ * | analysis_day_waitlist | swimmer name, e-mail, phone, network | deleted: those the account made signed in (`user_id`, ON DELETE CASCADE), and those under its verified address; erasing a swimmer, those under the verified address in the swimmer's name |
  * | outbox_messages | address or WhatsApp number, subject, bodies, a WhatsApp message's parameters | deleted: those about the account, its swimmers (the consent e-mails to their parents among them), bookings and camp registrations, by those keys; e-mails to its verified address, WhatsApp messages to its proven number; one last e-mail to a verified address says the erasure is done |
  * | whatsapp_consents | a WhatsApp number, and whether it opted in | deleted for the account's proven number while it is opted in; a STOP (the number owner's instruction) and any number the account has not proven stay |
  * | audit_log | who acted, the values naming people (`personal`), summaries, before and after | kept (what happened stays on record): the person as actor and the values kept apart in the entries about them replaced by an opaque id; entries about them written before values were kept apart keep only what was done |
@@ -77,6 +79,7 @@ export const ERASURE_HANDLED_COLUMNS: Record<string, string[]> = {
   camp_registrations: ['swimmer_name', 'email', 'phone', 'holder_network', 'holder_browser'],
   camp_line: ['swimmer_name', 'email', 'phone', 'holder_network', 'holder_browser', 'message'],
   camp_waitlist: ['swimmer_name', 'email', 'phone', 'holder_network'],
+  analysis_day_waitlist: ['swimmer_name', 'email', 'phone', 'holder_network'],
   outbox_messages: ['to', 'subject', 'text', 'html', 'attachments', 'last_error', 'template_params', 'delivery_error'],
   whatsapp_consents: ['phone'],
   audit_log: ['actor_email', 'summary', 'before', 'after', 'personal'],
@@ -129,6 +132,7 @@ export const NOT_PERSONAL_COLUMNS: Record<string, string[] | '*'> = {
   camp_line: ['camp_code', 'batch_code', 'outcome', 'promo_code'],
   camp_registrations: ['reference', 'status'],
   camp_waitlist: ['status'],
+  analysis_day_waitlist: ['status'],
   consent_requests: ['token_hash', 'status'],
   guardian_consents: ['email_verified_by', 'notice_version', 'method', 'weak_because'],
   instance_secrets: '*',
@@ -374,6 +378,7 @@ export async function eraseAccount(accountId: number, { reason, now = new Date()
     await tx.delete(campLine).where(or(eq(campLine.holderUserId, accountId), address ? sql`lower(${campLine.email}) = ${address}` : sql`false`))
     if (address) {
       await tx.delete(campWaitlist).where(sql`lower(${campWaitlist.email}) = ${address}`)
+      await tx.delete(analysisDayWaitlist).where(sql`lower(${analysisDayWaitlist.email}) = ${address}`)
       await tx.delete(rateLimitBuckets).where(inArray(rateLimitBuckets.key, countersUnder(address)))
     }
     // Promo code uses still count against their codes, no longer as anyone's.
@@ -443,6 +448,7 @@ export async function eraseSwimmer(accountId: number, swimmerId: number, { reaso
       .where(inArray(sandboxGatewayOrders.merchantOrderId, tx.select({ orderId: payments.orderId }).from(payments).where(paid)))
     await tx.delete(campLine).where(and(underAddress(campLine.email), sql`lower(${campLine.swimmerName}) = ${sameSwimmerName}`))
     await tx.delete(campWaitlist).where(and(underAddress(campWaitlist.email), sql`lower(${campWaitlist.swimmerName}) = ${sameSwimmerName}`))
+    await tx.delete(analysisDayWaitlist).where(and(underAddress(analysisDayWaitlist.email), sql`lower(${analysisDayWaitlist.swimmerName}) = ${sameSwimmerName}`))
     await tx.delete(swimmers).where(eq(swimmers.id, swimmerId))
     await recordAudit(tx, { id: accountId, email }, { action: 'swimmer.erase', entityType: 'swimmer', entityId: marker, summary: `Erased a swimmer profile: ${reason}`, about: { accountId }, after: { bookings: bookingIds.length, campRegistrations: campIds.length, cancelled: cancelled.length } }, now)
     return { reports: files, analyses: analysisFiles }

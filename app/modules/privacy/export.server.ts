@@ -17,6 +17,7 @@ import {
   campRegistrations,
   camps,
   campWaitlist,
+  analysisDayWaitlist,
   consentRequests,
   guardianConsents,
   outboxMessages,
@@ -89,7 +90,7 @@ async function whatsappOf(account: { whatsappNumber: string | null; phoneVerifie
 /**
  * Everything the site holds about an account and its swimmers, as plain data: the account,
  * swimmers, consents and consent requests, bookings with their days, payments, refunds and receipt
- * numbers, reports, camp registrations, waitlist places and the camp line (the account's, and those
+ * numbers, reports, camp registrations, waitlist places (of camps and analysis days) and the camp line (the account's, and those
  * under its address once verified), e-mails sent to its verified address, the WhatsApp consent of its
  * proven number and the WhatsApp messages sent to it, signed-in sessions and audit entries about it.
  * Secrets (the password's hash, session and code hashes, consent tokens) are not data about the
@@ -147,7 +148,7 @@ export async function accountDataOf(accountId: number) {
     .orderBy(asc(campRegistrations.id))
   const campIds = campRows.map((row) => row.id)
 
-  const [days, paymentRows, consents, requests, waitlist, line, mail, sessionRows, reports, files] = await Promise.all([
+  const [days, paymentRows, consents, requests, waitlist, dayWaitlist, line, mail, sessionRows, reports, files] = await Promise.all([
     db().select().from(bookingDays).where(inIds(bookingDays.bookingId, bookingIds)).orderBy(asc(bookingDays.bookingId), asc(bookingDays.dayNumber)),
     db()
       .select({
@@ -185,6 +186,11 @@ export async function accountDataOf(accountId: number) {
       .innerJoin(camps, eq(camps.id, campWaitlist.campId))
       .where(underAddress(campWaitlist.email))
       .orderBy(asc(campWaitlist.id)),
+    db()
+      .select({ id: analysisDayWaitlist.id, analysisDayId: analysisDayWaitlist.analysisDayId, swimmerName: analysisDayWaitlist.swimmerName, email: analysisDayWaitlist.email, phone: analysisDayWaitlist.phone, status: analysisDayWaitlist.status, confirmedAt: analysisDayWaitlist.confirmedAt, offeredAt: analysisDayWaitlist.offeredAt, createdAt: analysisDayWaitlist.createdAt })
+      .from(analysisDayWaitlist)
+      .where(or(eq(analysisDayWaitlist.userId, accountId), underAddress(analysisDayWaitlist.email)))
+      .orderBy(asc(analysisDayWaitlist.id)),
     db()
       .select({ id: campLine.id, camp: campLine.campCode, batch: campLine.batchCode, swimmerName: campLine.swimmerName, email: campLine.email, phone: campLine.phone, outcome: campLine.outcome, message: campLine.message, createdAt: campLine.createdAt, settledAt: campLine.settledAt })
       .from(campLine)
@@ -265,6 +271,7 @@ export async function accountDataOf(accountId: number) {
     payments: paymentRows,
     refunds: refundRows,
     campWaitlist: waitlist,
+    analysisDayWaitlist: dayWaitlist,
     campLine: line,
     cityAlerts: alerts,
     emails: mail.map(({ text, ...row }) => ({ ...row, body: text })),
