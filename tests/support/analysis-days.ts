@@ -56,21 +56,23 @@ export const analysisDayFields = (venueId: number, date: string, values: Record<
 })
 
 /**
- * Everything an analysis day needs at a venue on `date`: the venue open 06:00-20:00, the lab's first
- * kit and the staff member there 08:00-18:00. Returns the venue's id.
+ * Everything an analysis day needs at a venue from `date` to `lastDate`: the venue open 06:00-20:00,
+ * the lab's first kit and the staff member there from 08:00 on the first to 18:00 on the last.
+ * Returns the venue's id.
  */
-export async function readyVenue(actor: Actor & { id: number }, date: string, now: Date, name?: string) {
+export async function readyVenue(actor: Actor & { id: number }, date: string, now: Date, name?: string, lastDate = date) {
   const venueId = await puneVenue(actor, now, name)
-  await createWindows(actor, { from: date, to: date, weekdays: [isoWeekday(date)], hours: { startTime: '06:00', endTime: '20:00', slotDurationMinutes: 60, capacity: 1 }, venueId, now })
+  const weekdays = [...new Set([date, lastDate, addDays(date, 1)].filter((day) => day <= lastDate).map(isoWeekday))]
+  await createWindows(actor, { from: date, to: lastDate, weekdays, hours: { startTime: '06:00', endTime: '20:00', slotDurationMinutes: 60, capacity: 1 }, venueId, now })
   const [kit] = await db().select({ id: kits.id }).from(kits)
-  await placeKit(actor, { kitId: kit!.id, venueId, fromDate: date, fromTime: '08:00', toDate: date, toTime: '18:00', note: null }, now)
-  await assignStaff(actor, venueId, { userId: actor.id, fromDate: date, fromTime: '08:00', toDate: date, toTime: '18:00', note: null }, now)
+  await placeKit(actor, { kitId: kit!.id, venueId, fromDate: date, fromTime: '08:00', toDate: lastDate, toTime: '18:00', note: null }, now)
+  await assignStaff(actor, venueId, { userId: actor.id, fromDate: date, fromTime: '08:00', toDate: lastDate, toTime: '18:00', note: null }, now)
   return venueId
 }
 
 /** A published analysis day at a ready venue (readyVenue, named `venueName` when given), as analysisDayForm describes it with `over`. */
 export async function publishedDay(actor: Actor & { id: number }, date: string, now: Date, over: Partial<AnalysisDayInput> = {}, venueName?: string) {
-  const venueId = await readyVenue(actor, date, now, venueName)
+  const venueId = await readyVenue(actor, date, now, venueName, over.lastDate)
   const dayId = await createAnalysisDay(actor, analysisDayForm(venueId, date, over), now)
   await publishAnalysisDay(actor, dayId, now)
   return { venueId, dayId }
@@ -91,18 +93,24 @@ export async function seedAnalysisDays<T>(siteDb: Db, installation: { database: 
 }
 
 /**
- * A published day whose three slots are all booked and paid: Saturday 7 December 2030, 09:00-10:00
- * in 20-minute slots with one kit, released at 7 AM on Friday 6 December. Its id, the window of its
- * date and the booking of each slot, by its start.
+ * A published day whose slots are all booked and paid: Saturday 7 December 2030 (and Sunday 8 with
+ * `twoDates`), 09:00-10:00 in 20-minute slots with one kit, released at 7 AM on Friday 6 December.
+ * Its id, the windows of its dates and the booking of each slot, by its date and start
+ * ("2030-12-07 09:20"; the first date's also by its start alone).
  */
-export async function soldOutDay(created = new Date('2030-12-01T04:30:00Z')) {
-  const date = '2030-12-07'
+export async function soldOutDay({ created = new Date('2030-12-01T04:30:00Z'), twoDates = false } = {}) {
+  const dates = twoDates ? ['2030-12-07', '2030-12-08'] : ['2030-12-07']
   const actor = await createStaff()
-  const { dayId } = await publishedDay(actor, date, created, { startTime: '09:00', endTime: '10:00', slotMinutes: 20, hostSeats: 0, releaseDate: '2030-12-06', releaseTime: '07:00' })
-  const [window] = await analysisDayWindows(dayId)
+  const { dayId } = await publishedDay(actor, dates[0]!, created, { lastDate: dates.at(-1)!, startTime: '09:00', endTime: '10:00', slotMinutes: 20, hostSeats: 0, releaseDate: '2030-12-06', releaseTime: '07:00' })
+  const windows = await analysisDayWindows(dayId)
   const booked: Record<string, number> = {}
-  for (const [index, [start, end]] of [['09:00', '09:20'], ['09:20', '09:40'], ['09:40', '10:00']].entries()) {
-    booked[start!] = (await insertedBooking(db(), [{ windowId: window!.id, date }], { start: start!, end: end!, now: created }, { reference: `SWP-000000000${index}` })).id
+  let count = 0
+  for (const window of windows) {
+    for (const [start, end] of [['09:00', '09:20'], ['09:20', '09:40'], ['09:40', '10:00']] as const) {
+      const id = (await insertedBooking(db(), [{ windowId: window.id, date: window.date }], { start, end, now: created }, { reference: `SWP-00000000${String((count += 1)).padStart(2, '0')}` })).id
+      booked[`${window.date} ${start}`] = id
+      if (window.date === dates[0]) booked[start] = id
+    }
   }
-  return { dayId, windowId: window!.id, booked }
+  return { dayId, windowIds: windows.map((window) => window.id), booked }
 }

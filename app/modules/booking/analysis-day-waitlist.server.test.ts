@@ -154,3 +154,22 @@ describe('offering a freed slot', () => {
     expect(offers.map((mail) => mail.subject)).not.toContain('A slot is free: Competition Race Analysis at Balewadi Aquatics')
   })
 })
+
+describe('instances offering side by side', () => {
+  it(`never offer one slot twice, nor one person two (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`, async () => {
+    // Two dates, each its own window (and lock of its seats): one slot frees up on each.
+    const { dayId, booked } = await soldOutDay({ twoDates: true })
+    const people = ['Asha Rao', 'Bina Das', 'Chitra Iyer']
+    for (const [index, name] of people.entries()) await queue(dayId, applicant(name), addMinutes(NOW, index))
+    await cancel(booked['2030-12-07 09:20']!)
+    await cancel(booked['2030-12-08 09:40']!)
+    const at = addMinutes(NOW, 10)
+    const rounds = await Promise.all(Array.from({ length: 8 }, () => offerFreedDaySlots(at)))
+    expect(rounds.reduce((sum, offered) => sum + offered, 0)).toBe(2)
+    const offered = await db().select().from(analysisDayWaitlist).where(eq(analysisDayWaitlist.status, 'offered')).orderBy(analysisDayWaitlist.confirmedAt)
+    expect(offered.map((entry) => entry.swimmerName)).toEqual(['Asha Rao', 'Bina Das'])
+    expect(await db().select().from(bookings).where(eq(bookings.status, 'pending'))).toHaveLength(2)
+    for (const name of ['asha.rao', 'bina.das']) expect((await mailTo(`${name}@example.com`)).filter((mail) => mail.subject.startsWith('A slot is free'))).toHaveLength(1)
+    expect(await entryOf('chitra.iyer@example.com')).toMatchObject({ status: 'waiting' })
+  })
+})
