@@ -1,14 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { analysisDays } from '~/db/schema'
-import { addDays, addMinutes, labToday } from '~/lib/lab-time'
-import { createAnalysisDay, publishAnalysisDay } from '~/modules/booking/analysis-days.server'
-import { analysisDayWindows } from '~/modules/booking/availability.server'
-import { analysisDayForm, readyVenue, seedAnalysisDays } from '../support/analysis-days'
-import { insertedBooking } from '../support/booking'
+import { addDays, labToday } from '~/lib/lab-time'
+import { releasedDay, seedAnalysisDays } from '../support/analysis-days'
 import { textOf } from '../support/page-text'
 import { useTestSite } from '../support/site'
 import { fieldState, Visitor } from '../support/visitor'
-import { eq } from 'drizzle-orm'
 
 // The waitlist of a sold-out analysis day over HTTP, as a browser without JavaScript uses it: the
 // form under "Every slot of this day is taken.", its messages next to its fields, the same answer
@@ -26,20 +21,10 @@ const site = useTestSite(
     async prepare(db, installation) {
       const now = new Date()
       await seedAnalysisDays(db, installation, async (organiser) => {
-        const publish = async (venue: string, date: string) => {
-          const dayId = await createAnalysisDay(organiser, analysisDayForm(await readyVenue(organiser, date, now, venue), date, { startTime: '09:00', endTime: '10:00', slotMinutes: 20, hostSeats: 0, releaseDate: addDays(labToday(), 1) }), now)
-          await publishAnalysisDay(organiser, dayId, now)
-          await db.update(analysisDays).set({ releaseAt: addMinutes(now, -60) }).where(eq(analysisDays.id, dayId))
-          return { dayId, window: (await analysisDayWindows(dayId))[0]! }
-        }
-        const full = await publish('Balewadi Aquatics', DAY)
+        const full = await releasedDay(organiser, db, { venue: 'Balewadi Aquatics', date: DAY, booked: 1, now })
         soldOut = full.dayId
-        for (const [index, [start, end]] of [['09:00', '09:20'], ['09:20', '09:40'], ['09:40', '10:00']].entries()) {
-          const reference = `SWP-10000000${index}0`
-          await insertedBooking(db, [{ windowId: full.window.id, date: DAY }], { start: start!, end: end!, now }, { reference })
-          references.push(reference)
-        }
-        withFreeSlot = (await publish('Chamundi Pool', addDays(DAY, 1))).dayId
+        references.push(...full.references)
+        withFreeSlot = (await releasedDay(organiser, db, { venue: 'Chamundi Pool', date: addDays(DAY, 1), now })).dayId
       })
     },
   },

@@ -1,5 +1,6 @@
 import { db, useDatabase, type Database, type Db } from '~/db/client.server'
-import { kits, users } from '~/db/schema'
+import { eq } from 'drizzle-orm'
+import { analysisDays, kits, users } from '~/db/schema'
 import { analysisDayWindows } from '~/modules/booking/availability.server'
 import { createStaff, insertedBooking } from './booking'
 import type { Actor } from '~/modules/audit/audit.server'
@@ -9,7 +10,7 @@ import { createWindows } from '~/modules/booking/availability-staff.server'
 import { placeKit } from '~/modules/booking/kits.server'
 import { assignStaff } from '~/modules/venues/staff-assignments.server'
 import { createVenue } from '~/modules/venues/venues.server'
-import { addDays, isoWeekday } from '~/lib/lab-time'
+import { addDays, addMinutes, isoWeekday, labToday } from '~/lib/lab-time'
 
 /** A venue in Pune (Maharashtra, GST state 27), an hour from the lab. */
 export const puneVenue = (actor: Actor, now: Date, name = 'Balewadi Aquatics') =>
@@ -113,4 +114,26 @@ export async function soldOutDay({ created = new Date('2030-12-01T04:30:00Z'), t
     }
   }
   return { dayId, windowIds: windows.map((window) => window.id), booked }
+}
+
+/**
+ * For a test site (in seedAnalysisDays): a day at a new venue on `date`, 09:00-10:00 in three
+ * 20-minute slots with one kit, published and released an hour ago; with `booked`, each slot is
+ * booked and paid (references SWP-1<n>000000<slot>0). Its id and the booking references.
+ */
+export async function releasedDay(organiser: Actor & { id: number }, db: Db, { venue, date, booked, now = new Date() }: { venue: string; date: string; booked?: number; now?: Date }) {
+  const form = analysisDayForm(await readyVenue(organiser, date, now, venue), date, { startTime: '09:00', endTime: '10:00', slotMinutes: 20, hostSeats: 0, releaseDate: addDays(labToday(now), 1) })
+  const dayId = await createAnalysisDay(organiser, form, now)
+  await publishAnalysisDay(organiser, dayId, now)
+  await db.update(analysisDays).set({ releaseAt: addMinutes(now, -60) }).where(eq(analysisDays.id, dayId))
+  const [window] = await analysisDayWindows(dayId)
+  const references: string[] = []
+  if (booked !== undefined) {
+    for (const [index, [start, end]] of [['09:00', '09:20'], ['09:20', '09:40'], ['09:40', '10:00']].entries()) {
+      const reference = `SWP-1${booked}000000${index}0`
+      await insertedBooking(db, [{ windowId: window!.id, date }], { start: start!, end: end!, now }, { reference })
+      references.push(reference)
+    }
+  }
+  return { dayId, references }
 }
