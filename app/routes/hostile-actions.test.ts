@@ -46,6 +46,7 @@ import * as adminAnalysisDay from './admin/analysis-day'
 import * as adminAnalysisDays from './admin/analysis-days'
 import * as adminDaySheet from './admin/day-sheet'
 import * as analysisDay from './booking/analysis-day'
+import * as analysisDayWaitlist from './booking/analysis-day.waitlist'
 import * as analysisDaysList from './booking/analysis-days'
 import * as cityAlertConfirm from './booking/city-alerts.$token'
 import * as cityAlertStop from './booking/city-alerts.stop.$token'
@@ -460,6 +461,21 @@ describe('the booking form of an analysis day refuses malformed input cleanly', 
     const send = (submission: URLSearchParams) => expectRefusedCleanly(analysisDay.action, () => formRequest(`/analysis-days/${dayId}`, 'guest', submission), { dayId: String(dayId) })
     // The day is there to book: a form without a name is refused by its form, not as a page not found.
     expect((await send(new URLSearchParams({ ...spec.valid, ...spec.fixed, name: '' }))).status).toBe(400)
+    await fc.assert(fc.asyncProperty(invalidSubmission(spec), async (submission) => void (await send(submission))), { numRuns: RUNS })
+  })
+})
+
+describe('the waitlist form of an analysis day refuses malformed input cleanly', () => {
+  it('puts nobody on the waitlist for it, whatever is sent', async () => {
+    const [staff] = await db().select({ id: users.id, email: users.email }).from(users).where(eq(users.email, 'hostile.staff@lab.example'))
+    const now = new Date()
+    const { dayId } = await publishedDay(staff!, future, now, { releaseDate: addDays(future, -3) })
+    await db().update(analysisDays).set({ releaseAt: addMinutes(now, -1) }).where(eq(analysisDays.id, dayId))
+    const spec: FormSpec = { valid: { swimmerName: 'Kavya Nair', email: 'kavya@example.com', phone: '' }, strict: { swimmerName: 'name', email: 'email' } }
+    const send = (submission: URLSearchParams) => expectRefusedCleanly(analysisDayWaitlist.action, () => formRequest(`/analysis-days/${dayId}/waitlist`, 'guest', submission), { dayId: String(dayId) })
+    expect((await send(new URLSearchParams({ ...spec.valid, swimmerName: '' }))).status).toBe(400)
+    // A slot of the day is free: even a well-formed form is refused.
+    expect((await send(new URLSearchParams(spec.valid))).status).toBe(409)
     await fc.assert(fc.asyncProperty(invalidSubmission(spec), async (submission) => void (await send(submission))), { numRuns: RUNS })
   })
 })

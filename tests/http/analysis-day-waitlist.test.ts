@@ -93,6 +93,9 @@ describe('the waitlist of a sold-out analysis day', () => {
     const kept = await parent.post(link, { website_url: '' })
     expect(kept.status).toBe(302)
     expect(textOf((await parent.get(kept.location!)).html)).toContain("Chitra Iyer is number 1 on this day's waitlist.")
+    const admin = textOf((await (await site.sharedStaff()).get(`/admin/analysis-days/${soldOut}`)).html)
+    expect(admin).toContain('Waitlist (1)')
+    expect(admin).toContain('Chitra Iyer')
 
     // Staff cancel the 09:20 booking: the worker holds the slot for Chitra and e-mails her the link to pay.
     const staff = await site.sharedStaff()

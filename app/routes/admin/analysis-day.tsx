@@ -22,6 +22,7 @@ import {
   seatsHeld,
   updateAnalysisDay,
 } from '~/modules/booking/analysis-days.server'
+import { dayWaitlistForStaff } from '~/modules/booking/analysis-day-waitlist.server'
 import { requireAdmin } from '~/web/auth.server'
 import { analysisDayBookingRow, analysisDayDetails, analysisDayFormValues, productOptions, readinessRow, venueOptions } from '~/web/analysis-days/analysis-day-views.server'
 import { readForm } from '~/web/form-data.server'
@@ -49,7 +50,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   await requireAdmin(request)
   const day = await foundDay(params)
   const now = new Date()
-  const [readiness, bookings, held, venues, products] = await Promise.all([readinessOf(day), analysisDayBookings(day.id), seatsHeld(day.id, now), analysisDayVenues(), analysisDayProducts()])
+  const [readiness, bookings, held, venues, products, waitlist] = await Promise.all([readinessOf(day), analysisDayBookings(day.id), seatsHeld(day.id, now), analysisDayVenues(), analysisDayProducts(), dayWaitlistForStaff(day.id, now)])
   // The host's link books only before the release: afterwards everyone books on the public page.
   const hostLink = !day.closedAt && day.hostSeats > 0 && day.releaseAt > now ? await privateLinkUrl(ANALYSIS_DAY_HOST_LINK, day.id) : null
   return {
@@ -57,6 +58,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     form: analysisDayFormValues(day),
     readiness: readiness.map((date) => ({ ...readinessRow(date, day), sheet: adminDaySheetLink(day.venueId, date.date) })),
     bookings: bookings.map(analysisDayBookingRow),
+    waitlist,
     hostLink,
     venues: venueOptions(venues, day),
     products: productOptions(products),
@@ -100,7 +102,7 @@ type Data = Route.ComponentProps['loaderData']
 const refusalsOf = (result: Result) => Object.values(result?.error ?? {}).flatMap((messages) => messages ?? [])
 
 export default function AdminAnalysisDay({ loaderData, actionData }: Route.ComponentProps) {
-  const { day, form, readiness, bookings, hostLink, venues, products } = loaderData
+  const { day, form, readiness, bookings, waitlist, hostLink, venues, products } = loaderData
   const resultFor = (intent: Intent) => (actionData?.intent === intent ? actionData.result : undefined)
   return (
     <section>
@@ -178,6 +180,12 @@ export default function AdminAnalysisDay({ loaderData, actionData }: Route.Compo
             ))}
           </StaffTable>
         )}
+      </Panel>
+
+      <Panel id="waitlist" title={`Waitlist (${waitlist.inLine.length})`} spacing="mt-8">
+        {waitlist.inLine.length === 0 ? <p className="text-muted">Nobody is waiting.</p> : <ol className="list-decimal space-y-1 pl-6 text-ink">{waitlist.inLine.map((name, index) => <li key={index}>{name}</li>)}</ol>}
+        {waitlist.offered.length > 0 && <p className="mt-3 text-sm text-ink">{`A slot is held for ${waitlist.offered.join(', ')} to pay.`}</p>}
+        {waitlist.unconfirmed > 0 && <p className="mt-3 text-sm text-muted">{`${waitlist.unconfirmed} more joined and have not confirmed their address yet.`}</p>}
       </Panel>
     </section>
   )
