@@ -121,7 +121,7 @@ export const WHATSAPP_TEMPLATES = {
     title: 'Waitlist seat offered',
     body: 'A seat has freed up in {{1}}, and we are holding it for {{2}} until {{3}}. Pay {{4}} by then to confirm it here: {{5}} After that the seat goes to the next person on the waitlist.',
     parameters: [
-      { meaning: 'the batch and camp', sample: 'Morning batch of Summer Camp 2027' },
+      { meaning: 'the batch and camp, or the analysis day and its slot', sample: 'Morning batch of Summer Camp 2027' },
       { meaning: 'the swimmer', sample: 'Aarav Sharma' },
       { meaning: 'when the offer ends', sample: '3:45 PM IST on 8 April 2027' },
       { meaning: 'the amount', sample: '₹8,000.00' },

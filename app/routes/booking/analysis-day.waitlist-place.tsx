@@ -1,11 +1,13 @@
-import { data, Form, Link, redirect } from 'react-router'
+import { data, Link, redirect } from 'react-router'
 import type { Route } from './+types/analysis-day.waitlist-place'
-import { AuthCard, FormAlert, HoneypotField, PendingButton } from '~/components/form-controls'
+import { AuthCard } from '~/components/form-controls'
+import { KeepWaitlistPlace } from '~/components/keep-waitlist-place'
 import { DetailRow } from '~/components/payment-status-card'
 import { config } from '~/config.server'
 import { analysisDayLink, analysisDayWaitlistPlaceLink } from '~/lib/links'
 import { formatLabDateTime } from '~/lib/lab-time'
-import { ANALYSIS_DAY_WAITLIST_LINK, INVALID_LINK, isLinkKey, PRIVATE_FORM_PAGE_HEADERS } from '~/lib/private-links.server'
+import { ANALYSIS_DAY_WAITLIST_LINK, INVALID_LINK, PRIVATE_FORM_PAGE_HEADERS } from '~/lib/private-links.server'
+import { waitlistEntryOf } from '~/web/waitlists/entry-link.server'
 import { pageMeta } from '~/lib/seo'
 import { confirmDayWaitlistPlace, dayWaitlistPlace } from '~/modules/booking/analysis-day-waitlist.server'
 import { readForm } from '~/web/form-data.server'
@@ -21,16 +23,8 @@ export const headers: Route.HeadersFunction = () => PRIVATE_FORM_PAGE_HEADERS
 
 const ENDED = 'This place on the waitlist is no longer kept: it was not confirmed in time, or it has ended.'
 
-/** The entry the link names, if the link is one the site made. */
-async function entryFrom(request: Request) {
-  const params = new URL(request.url).searchParams
-  const entry = params.get('entry') ?? ''
-  if (!/^\d{1,9}$/.test(entry) || !(await isLinkKey(ANALYSIS_DAY_WAITLIST_LINK, entry, params.get('key')))) return null
-  return Number(entry)
-}
-
 export async function loader({ request }: Route.LoaderArgs) {
-  const entryId = await entryFrom(request)
+  const entryId = await waitlistEntryOf(request, ANALYSIS_DAY_WAITLIST_LINK)
   const place = entryId === null ? null : await dayWaitlistPlace(entryId)
   notFoundUnless(place, INVALID_LINK)
   return data(
@@ -47,7 +41,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 /** Confirming takes a press of the button. */
 export async function action({ request }: Route.ActionArgs) {
   rejectBots(await readForm(request))
-  const entryId = await entryFrom(request)
+  const entryId = await waitlistEntryOf(request, ANALYSIS_DAY_WAITLIST_LINK)
   notFoundUnless(entryId !== null, INVALID_LINK)
   const place = await confirmDayWaitlistPlace(entryId)
   notFoundUnless(place, INVALID_LINK)
@@ -72,14 +66,7 @@ export default function DayWaitlistPlace({ loaderData, actionData }: Route.Compo
         <DetailRow term="Analysis day" value={place.dayName} />
       </dl>
       {place.state === 'unconfirmed' && (
-        <Form method="post" className="mt-6 space-y-4">
-          <HoneypotField />
-          <p className="text-ink">{`Every slot of this day is taken. Press the button by ${place.confirmBy} to keep ${place.swimmerName}'s place on its waitlist; your place in the queue counts from then.`}</p>
-          <FormAlert id="waitlist-error" errors={actionData?.error ? [actionData.error] : undefined} />
-          <PendingButton when={{ untilLoaded: true }} pendingLabel="Confirming..." className="btn-primary w-full">
-            Keep my place
-          </PendingButton>
-        </Form>
+        <KeepWaitlistPlace explanation={`Every slot of this day is taken. Press the button by ${place.confirmBy} to keep ${place.swimmerName}'s place on its waitlist; your place in the queue counts from then.`} error={actionData?.error} />
       )}
       {place.state === 'queued' && (
         <div role="status" className="mt-6 space-y-3 text-ink">

@@ -1,11 +1,13 @@
-import { data, Form, href, Link, redirect } from 'react-router'
+import { data, href, Link, redirect } from 'react-router'
 import type { Route } from './+types/camp-registration.waitlist'
-import { AuthCard, FormAlert, HoneypotField, PendingButton } from '~/components/form-controls'
+import { AuthCard } from '~/components/form-controls'
+import { KeepWaitlistPlace } from '~/components/keep-waitlist-place'
 import { DetailRow } from '~/components/payment-status-card'
 import { config } from '~/config.server'
 import { readForm } from '~/web/form-data.server'
 import { rejectBots } from '~/web/honeypot'
-import { INVALID_LINK, isLinkKey, WAITLIST_CONFIRMATION_LINK } from '~/lib/private-links.server'
+import { INVALID_LINK, WAITLIST_CONFIRMATION_LINK } from '~/lib/private-links.server'
+import { waitlistEntryOf } from '~/web/waitlists/entry-link.server'
 import { notFoundUnless } from '~/web/refusals.server'
 import { pageMeta } from '~/lib/seo'
 import { formatLabDateTime } from '~/lib/lab-time'
@@ -19,16 +21,8 @@ export const meta: Route.MetaFunction = ({ matches }) => [
 
 const ENDED = 'This place on the waitlist is no longer kept: it was not confirmed in time, or it has ended.'
 
-/** The entry the link names, if the link is one the site made. */
-async function entryFrom(request: Request) {
-  const params = new URL(request.url).searchParams
-  const entry = params.get('entry') ?? ''
-  if (!/^\d{1,9}$/.test(entry) || !(await isLinkKey(WAITLIST_CONFIRMATION_LINK, entry, params.get('key')))) return null
-  return Number(entry)
-}
-
 export async function loader({ request }: Route.LoaderArgs) {
-  const entryId = await entryFrom(request)
+  const entryId = await waitlistEntryOf(request, WAITLIST_CONFIRMATION_LINK)
   const place = entryId === null ? null : await waitlistPlace(entryId)
   notFoundUnless(place, INVALID_LINK)
   return {
@@ -42,7 +36,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 /** Confirming takes a press of the button: mail scanners that open links confirm nothing. */
 export async function action({ request }: Route.ActionArgs) {
   rejectBots(await readForm(request))
-  const entryId = await entryFrom(request)
+  const entryId = await waitlistEntryOf(request, WAITLIST_CONFIRMATION_LINK)
   notFoundUnless(entryId !== null, INVALID_LINK)
   const place = await confirmWaitlistPlace(entryId)
   notFoundUnless(place, INVALID_LINK)
@@ -68,14 +62,7 @@ export default function WaitlistPlace({ loaderData, actionData }: Route.Componen
         <DetailRow term="Batch" value={place.batchName} />
       </dl>
       {place.state === 'unconfirmed' && (
-        <Form method="post" className="mt-6 space-y-4">
-          <HoneypotField />
-          <p className="text-ink">{`${place.batchName} of ${place.campName} is full. Press the button by ${place.confirmBy} to keep ${place.swimmerName}'s place on its waitlist; your place in the queue counts from then.`}</p>
-          <FormAlert id="waitlist-error" errors={actionData?.error ? [actionData.error] : undefined} />
-          <PendingButton when={{ untilLoaded: true }} pendingLabel="Confirming..." className="btn-primary w-full">
-            Keep my place
-          </PendingButton>
-        </Form>
+        <KeepWaitlistPlace explanation={`${place.batchName} of ${place.campName} is full. Press the button by ${place.confirmBy} to keep ${place.swimmerName}'s place on its waitlist; your place in the queue counts from then.`} error={actionData?.error} />
       )}
       {place.state === 'queued' && (
         <div role="status" className="mt-6 space-y-3 text-ink">
