@@ -260,7 +260,10 @@ describe('booking a slot', () => {
     const page = await new Visitor(site.url).get(late.location!)
     expect(textOf(page.html)).toContain('Every slot of this day is taken.')
     expect(textOf(page.html)).toContain('Seats left Full')
-    expect(page.html).not.toContain('name="email"')
+    // No booking form: the waitlist's instead.
+    expect(page.html).not.toContain('name="slot"')
+    expect(textOf(page.html)).not.toContain('Book and pay')
+    expect(textOf(page.html)).toContain('Join the waitlist')
     expect(structuredData(page.html).offers.availability).toBe('https://schema.org/SoldOut')
     expect(card((await new Visitor(site.url).get('/analysis-days')).html, 'Competition Race Analysis at Chamundi Pool')).toContain('Seats Full')
   })
