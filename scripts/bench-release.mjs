@@ -3,10 +3,12 @@
 // it at that moment for its slots (default 24: one rig, 09:00-17:00 in 20-minute slots). Each parent chooses one
 // of the slots their page shows available; a parent told that slot was taken meanwhile chooses again
 // from the slots the answer shows, until they hold a seat (the site sends them to the gateway) or the
-// day is full ("Every slot of this day is taken.", on the day's page the site sends them back to).
+// day is full ("Every slot of this day is taken.", on the day's page the site sends them back to,
+// which offers its waitlist).
 // "submit" is each answer to the form (with that page, when sent back to it); "outcome" the time
 // until the parent knew whether they have a seat.
-// Prints held, full, oversold (must be 0), 5xx (must be 0), parents without an answer (must be 0) and
+// Prints held, full, oversold (must be 0), 5xx (must be 0), parents without an answer (must be 0),
+// parents told full without the waitlist offered (must be 0) and
 // latency (goal: submit p99 ≤ 2 s).
 // --busy-core keeps one core busy during the run, as on a shared server with other work.
 // BENCH_CPU_PROF=<dir> writes a CPU profile of each site instance there.
@@ -17,6 +19,8 @@ import { busyCore, cpuMeter, freshDatabase, labDate, options, percentile, profil
 
 const { parents, 'busy-core': withBusyCore } = options({ parents: 1000, 'busy-core': false })
 const FULL = 'Every slot of this day is taken.'
+/** What a parent told "full" is offered instead: a place in line for a slot that frees up. */
+const WAITLIST = 'Join the waitlist'
 ensureBuild()
 const database = await freshDatabase('swimlab_bench_release')
 const instances = []
@@ -71,6 +75,7 @@ try {
   const held = outcomes.filter((outcome) => outcome.result === 'seat')
   const full = outcomes.filter((outcome) => outcome.result === 'full')
   const unanswered = outcomes.filter((outcome) => outcome.result === 'unknown')
+  const withoutWaitlist = full.filter((outcome) => !outcome.waitlist).length
   const submits = outcomes.flatMap((outcome) => outcome.submits)
   const serverErrors = submits.filter((submit) => submit.status === 0 || submit.status >= 500).length
   const oversold = perSlot.rows.filter((row) => row.taken > 1).length
@@ -86,6 +91,7 @@ try {
       'held a seat': held.length,
       'told full': full.length,
       'no answer': unanswered.length,
+      'full, no waitlist': withoutWaitlist,
       'seats sold': sold,
       oversold,
       '5xx': serverErrors + beforeErrors,
@@ -101,9 +107,9 @@ try {
   console.log('Answers by status (a refusal sent back to the page counts as that page, 200):', JSON.stringify(submits.reduce((counts, submit) => ({ ...counts, [submit.status]: (counts[submit.status] ?? 0) + 1 }), {})))
   const other = submits.filter((submit) => ![200, 302, 303, 409].includes(submit.status))
   if (other.length) console.log('Other answers:', Object.entries(other.reduce((counts, submit) => ({ ...counts, [submit.status]: (counts[submit.status] ?? 0) + 1 }), {})))
-  failed = oversold > 0 || serverErrors + beforeErrors > 0 || unanswered.length > 0 || held.length !== seats || sold !== seats
+  failed = oversold > 0 || serverErrors + beforeErrors > 0 || unanswered.length > 0 || withoutWaitlist > 0 || held.length !== seats || sold !== seats
   if (serverErrors > 0) for (const instance of instances) console.log(`Last lines of an instance's log:\n${instance.output().split('\n').filter((line) => !line.startsWith('    at ')).slice(-12).join('\n')}`)
-  console.log(failed ? 'FAILED: oversold, 5xx, unsold seats or parents left without an answer (see above).' : 'OK: every slot sold exactly once, every parent told a seat or full, no server errors.')
+  console.log(failed ? 'FAILED: oversold, 5xx, unsold seats, parents left without an answer or told full without the waitlist (see above).' : 'OK: every slot sold exactly once, every parent told a seat or full with the waitlist, no server errors.')
 
   /**
    * One parent: their page, opened before the release with the form filled in, sent at the release for
@@ -116,9 +122,9 @@ try {
     const submits = []
     let shown = opened
     for (let attempt = 0; attempt < 30; attempt += 1) {
-      if (shown.text?.includes(FULL)) return { result: 'full', submits, outcomeMs: performance.now() - begun }
+      if (shown.text?.includes(FULL)) return { result: 'full', waitlist: shown.text.includes(WAITLIST), submits, outcomeMs: performance.now() - begun }
       const free = availableSlots(shown.text ?? '')
-      if (free.length === 0) return { result: shown.status === 200 || shown.status === 409 ? 'full' : 'unknown', submits, outcomeMs: performance.now() - begun }
+      if (free.length === 0) return { result: shown.status === 200 || shown.status === 409 ? 'full' : 'unknown', waitlist: shown.text?.includes(WAITLIST), submits, outcomeMs: performance.now() - begun }
       const slot = free[Math.floor(Math.random() * free.length)]
       const sent = await timed(page(index), {
         method: 'POST',
