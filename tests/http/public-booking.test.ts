@@ -254,8 +254,11 @@ describe('steps 2 and 3', () => {
     expect((await stranger.get(`/bookings/${reference}/cancel`)).status).toBe(302)
     expect((await stranger.get(`/bookings/${reference}/cancel?key=${'z'.repeat(32)}`)).status).toBe(404)
 
-    const reschedule = decodeHtml((await stranger.get(`/bookings/${reference}/reschedule?key=${key}`)).html)
-    const dateHref = [...reschedule.matchAll(/href="(\/bookings\/SWP-\d+\/reschedule\?key=[\w-]+&month=[\d-]+&date=([\d-]+))"/g)].at(-1)!
+    expect(decodeHtml((await stranger.get(`/bookings/${reference}/reschedule?key=${key}`)).html)).toMatch(/href="\/bookings\/SWP-\d+\/reschedule\?key=[\w-]+&month=[\d-]+&date=[\d-]+"/)
+    // Moved to a date far enough ahead that the booking can still be cancelled after (24 hours before it), whatever the time of day.
+    const target = bookableDate(6)
+    const reschedule = decodeHtml((await stranger.get(`/bookings/${reference}/reschedule?key=${key}&month=${target.slice(0, 7)}`)).html)
+    const dateHref = [...reschedule.matchAll(/href="(\/bookings\/SWP-\d+\/reschedule\?key=[\w-]+&month=[\d-]+&date=([\d-]+))"/g)].find((match) => match[2] === target)!
     const day = decodeHtml((await stranger.get(dateHref[1]!)).html)
     const time = /href="(\/bookings\/SWP-\d+\/reschedule\?key=[\w-]+&month=[\d-]+&date=[\d-]+&time=(\d\d)%3A(\d\d))"/.exec(day)!
     expect(text(day)).not.toContain('Move my booking to')
