@@ -84,6 +84,8 @@ export default [
   // Analysis days away from the lab: every one to come, by city, and each one's page, where its slots are booked.
   route('analysis-days', 'routes/booking/analysis-days.tsx'),
   route('analysis-days/:dayId', 'routes/booking/analysis-day.tsx'),
+  // A booking's place in the line of bookings (a private link): its turn, then a seat to pay for or another slot to choose.
+  route('analysis-days/line', 'routes/booking/analysis-day.line.tsx'),
   // The waitlist of a sold-out analysis day: joining it, keeping the place through the e-mailed link, and the slot offered when one frees up.
   route('analysis-days/:dayId/waitlist', 'routes/booking/analysis-day.waitlist.tsx'),
   route('analysis-days/waitlist/place', 'routes/booking/analysis-day.waitlist-place.tsx'),

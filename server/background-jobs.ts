@@ -4,6 +4,7 @@ import { pruneExpiredSessions } from '~/modules/accounts/sessions.server'
 import { expireStaleHolds } from '~/modules/booking/holds.server'
 import { expireUnconfirmedDayWaitlist, offerFreedDaySlots } from '~/modules/booking/analysis-day-waitlist.server'
 import { pruneCampLine } from '~/modules/camps/line.server'
+import { pruneDayLine } from '~/modules/booking/analysis-day-line.server'
 import { expireStaleCampHolds } from '~/modules/camps/registrations.server'
 import { expireUnconfirmedWaitlist, offerFreedSeats } from '~/modules/camps/waitlist.server'
 import { onCampSeatFreed } from '~/modules/statuses/camp-seat-freed.server'
@@ -161,6 +162,7 @@ export class BackgroundJobs {
     await pruneSentEmails(now)
     await pruneWhatsAppWebhookEvents(now)
     await pruneCampLine(now)
+    await pruneDayLine(now)
   }
 
   async stop() {

@@ -29,7 +29,9 @@ import { enableContentCache, invalidateContentCache } from '~/db/content-cache.s
 import { launchGaps } from '~/modules/site/launch-gaps'
 import { settingsForStaff } from '~/modules/site/staff.server'
 import { AVAILABILITY_CHANNEL, startCaches } from '~/web/caches.server'
-import { listenToCampLine, quietOr } from '~/modules/camps/line.server'
+import { listenToCampLine } from '~/modules/camps/line.server'
+import { listenToDayLine } from '~/modules/booking/analysis-day-line.server'
+import { quietOr } from '~/modules/holders/arrivals.server'
 import { redactSecrets } from '~/lib/log-redaction.server'
 import { startLogger } from '~/lib/logger.server'
 import { ANALYSIS_DAY_KEPT_MS, ANALYSIS_DAY_PATH, CACHED_PATHS } from '~/web/public-pages'
@@ -57,6 +59,8 @@ import { staticFiles } from './static-files'
 import { oneATurn } from './turns'
 import { pageHandler } from './page-handler'
 import { soldOutDays } from './sold-out-days'
+import { dayLinePlaces } from './day-line-places'
+import { dayLineJoins } from './day-line-joins'
 import { CLIP_UPLOADS_PATH, clipUploads } from './clip-uploads'
 
 declare module 'react-router' {
@@ -124,6 +128,7 @@ export async function start(env: NodeJS.ProcessEnv = process.env) {
   await liveEvents.start()
   const stopCaches = await startCaches(database)
   const stopListeningToCampLine = await listenToCampLine()
+  const stopListeningToDayLine = await listenToDayLine()
   const jobs = new BackgroundJobs(mailTransport(config, logger, logOutput), logger, database, whatsappSender(logger))
   jobs.start()
 
@@ -156,6 +161,7 @@ export async function start(env: NodeJS.ProcessEnv = process.env) {
       clearTimeout(deadline)
       await jobs.stop()
       await stopListeningToCampLine()
+      await stopListeningToDayLine()
       await stopCaches()
       await database.close()
       logger.info('stopped')
@@ -289,6 +295,8 @@ function createApp({ config, logger, database, liveEvents, gateway, build, analy
   // In a camp rush, the page of a place in line is read only once this instance has taken in the
   // parents still arriving (or after 20 s): their submissions come first.
   app.get('/onboarding/line', (_request, _response, next) => void quietOr(addSeconds(new Date(), 20).getTime()).then(() => next()))
+  app.get('/analysis-days/line', dayLinePlaces(fixedHeaders))
+  app.post('/analysis-days/:dayId', dayLineJoins({ headers: fixedHeaders, sessionCookie: config.SESSION_COOKIE_NAME }))
 
   app.all(
     '/{*path}',

@@ -101,11 +101,13 @@ function fetchRequest(request: ExpressRequest, response: ExpressResponse, siteOr
   const raw = request.rawHeaders
   for (let index = 0; index < raw.length; index += 2) headers.append(raw[index]!, raw[index + 1]!)
   const withBody = request.method !== 'GET' && request.method !== 'HEAD'
+  // A body read before the page (server/day-line-joins.ts) is handed on as it came.
+  const read: unknown = response.locals.body
   return new Request(`${originOf(request) ?? siteOrigin}${request.originalUrl}`, {
     method: request.method,
     headers,
     signal: controller.signal,
-    ...(withBody && { body: createReadableStreamFromReadable(request), duplex: 'half' }),
+    ...(withBody && (Buffer.isBuffer(read) ? { body: read } : { body: createReadableStreamFromReadable(request), duplex: 'half' })),
   } as RequestInit)
 }
 

@@ -1,5 +1,6 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http'
 import { knownSoldOut } from '~/modules/booking/analysis-days.server'
+import { arrived } from '~/modules/holders/arrivals.server'
 import { ANALYSIS_DAY_PATH } from '~/web/public-pages'
 
 /**
@@ -14,6 +15,8 @@ export function soldOutDays(headers: OutgoingHttpHeaders) {
   return (request: IncomingMessage, response: ServerResponse) => {
     const path = request.url ?? ''
     if (request.method !== 'POST' || !ANALYSIS_DAY_PATH.test(path) || !knownSoldOut(Number(path.slice(path.lastIndexOf('/') + 1)))) return false
+    // Parents still arriving: the pages of places in line wait for them to pass.
+    arrived()
     // The form's body is left unread: Node reads and drops it before the connection's next request.
     response.writeHead(303, { ...headers, Location: path, 'Cache-Control': 'no-store', 'Content-Length': 0 })
     response.end()

@@ -1,18 +1,14 @@
 import { Form } from 'react-router'
+import { PROMO_FIELD } from '~/modules/promotions/promo-field'
 import { HoneypotField, PendingButton } from './form-controls'
 
-/** The promo code's form field: its name, and the intents that apply and remove a code. */
-export const PROMO_FIELD = 'promoCode'
+/** The promo code's form field: its name (and how it is read), and the intents that apply and remove a code. */
+export { PROMO_FIELD, typedPromoCode } from '~/modules/promotions/promo-field'
 export const APPLY_PROMO = 'apply-promo'
 export const REMOVE_PROMO = 'remove-promo'
 /** Apply pressed with the field empty. */
 export const ENTER_PROMO_CODE = 'Please enter a promo code.'
 
-/** The code typed, or null when the field was left empty (no code is not a refusal). */
-export function typedPromoCode(formData: FormData): string | null {
-  const value = formData.get(PROMO_FIELD)
-  return typeof value === 'string' && value.trim() ? value : null
-}
 
 type Applied = { code: string; discount: string }
 

@@ -384,6 +384,50 @@ export const analysisDayWaitlist = pgTable(
   ],
 )
 
+/** seat (held for them to pay for), taken (their slot; others are free), full (the day), refused (why is in `message`). */
+export type DayLineOutcome = 'seat' | 'taken' | 'full' | 'refused'
+
+/**
+ * The line of bookings for analysis days: every booking sent from a day's page (or its host's link)
+ * is a place here, settled in the order parents arrived. It keeps what the parent typed until a day
+ * after it is settled (a place whose slot was taken is booked again from it), never in the address
+ * of the place's page.
+ */
+export const analysisDayLine = pgTable(
+  'analysis_day_line',
+  {
+    id: serial('id').primaryKey(),
+    analysisDayId: integer('analysis_day_id')
+      .notNull()
+      .references(() => analysisDays.id, { onDelete: 'cascade' }),
+    /** The booking form as sent (AnalysisDayBookingSchema's output), its slot included. */
+    details: jsonb('details').$type<Record<string, unknown>>().notNull(),
+    /** The booking person's address, lower-cased, as typed: the same as in `details`, for the privacy pages. */
+    email: text('email').notNull(),
+    promoCode: text('promo_code'),
+    /** The host's key, when sent through the host's link (it books the seats kept for the club). */
+    hostKey: text('host_key'),
+    /** Who asked, for the rules on unpaid holds (see holders.server.ts). */
+    holderUserId: integer('holder_user_id').references((): AnyPgColumn => users.id, { onDelete: 'cascade' }),
+    holderNetwork: text('holder_network').notNull(),
+    holderBrowser: text('holder_browser'),
+    outcome: text('outcome').$type<DayLineOutcome>(),
+    /** What the parent is told, and the form's field it is about (a refusal). */
+    message: text('message'),
+    field: text('field'),
+    bookingId: integer('booking_id').references((): AnyPgColumn => bookings.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    settledAt: timestamp('settled_at', { withTimezone: true }),
+  },
+  (table) => [
+    index('analysis_day_line_waiting').on(table.id).where(sql`${table.outcome} IS NULL`),
+    index('analysis_day_line_settled_at').on(table.settledAt),
+    index('analysis_day_line_booking').on(table.bookingId),
+    index('analysis_day_line_holder').on(table.holderUserId),
+    check('analysis_day_line_outcome', sql`${table.outcome} IN ('seat', 'taken', 'full', 'refused')`),
+  ],
+)
+
 /**
  * Someone asked to be told when the lab comes to a city (the list of analysis days): their address,
  * the city as typed and its key (`cityKey`: one spelling per city), and, when they asked signed in

@@ -52,6 +52,9 @@ export const analysisDayLink = (dayId: number | string, host?: string) => withQu
 export const analysisDayWaitlistLink = (dayId: number | string) => href('/analysis-days/:dayId/waitlist', { dayId: String(dayId) })
 
 /** Keeping a place on an analysis day's waitlist, by the entry's id. */
+/** A parent's place in the line of bookings for analysis days. */
+export const analysisDayLineLink = (place: number | string, key: string) => withQuery(href('/analysis-days/line'), { place: String(place), key })
+
 export const analysisDayWaitlistPlaceLink = (entry: number | string, key: string) => withQuery(href('/analysis-days/waitlist/place'), { entry: String(entry), key })
 
 /** A slot of an analysis day offered from its waitlist: the price and the way to pay, by the booking holding it. */

@@ -5,6 +5,7 @@ import { instanceSecret } from '~/db/secrets.server'
 import {
   analysisDayLink,
   analysisDayOfferLink,
+  analysisDayLineLink,
   analysisDayWaitlistPlaceLink,
   bookingViewLink,
   campLineLink,
@@ -89,6 +90,9 @@ export const REPORT_FILE_LINK = keyedBy<RowId>('report-file', (fileId, key) => r
 
 /** A parent's place in the line for camp seats, by the place's id. */
 export const CAMP_LINE_LINK = keyedBy<RowId>('camp-line', (place, key) => campLineLink(place, key))
+
+/** A parent's place in the line of bookings for analysis days, by the place's id. */
+export const ANALYSIS_DAY_LINE_LINK = keyedBy<RowId>('analysis-day-line', (place, key) => analysisDayLineLink(place, key))
 
 /** Confirms a place on a camp's waitlist, by the entry's id. */
 export const WAITLIST_CONFIRMATION_LINK = keyedBy<RowId>('camp-waitlist', (entry, key) => waitlistConfirmationLink(entry, key))

@@ -4,7 +4,7 @@ import { lockKeys } from '~/db/advisory-locks.server'
 import { db, type Executor } from '~/db/client.server'
 import { analysisDays, analysisDayWaitlist, availabilityWindows, bookingDays, bookings, catalogueItems, venues } from '~/db/schema'
 import { DomainError } from '~/lib/domain-error'
-import { addHours, addMinutes, formatLabDateTime, formatTimeRange, formatWeekdayDate, labInstant, labToday, toHourMinute } from '~/lib/lab-time'
+import { addHours, addMinutes, formatLabDateTime, formatTimeRange, formatWeekdayDate, labInstant, labToday } from '~/lib/lab-time'
 import { formatRupees } from '~/lib/money'
 import { ANALYSIS_DAY_OFFER_LINK, ANALYSIS_DAY_WAITLIST_LINK, privateLinks, type PrivateLinks } from '~/lib/private-links.server'
 import { limitHoldAttempts } from '~/modules/holders/holders.server'
@@ -14,9 +14,9 @@ import { letter } from '~/modules/mail/templates.server'
 import { clientNetwork } from '~/modules/rate-limit/client-network'
 import { setStatus } from '~/modules/statuses/status.server'
 import { notifyOnWhatsApp } from '~/modules/whatsapp/notify.server'
-import { AnalysisDayNotFoundError, analysisDayById, describeDates } from './analysis-days.server'
+import { AnalysisDayNotFoundError, analysisDayById, describeDates, heldDaySlot } from './analysis-days.server'
 import { analysisDayWindows, hasStarted, holdsSeats, seatKey, seatsTaken } from './availability.server'
-import { holdOfferedSlot, SlotUnavailableError } from './holds.server'
+import { holdDaySlotIn, SlotUnavailableError } from './holds.server'
 import { timeSlotsOf } from './time-slots'
 
 // The waitlist of a sold-out analysis day, as the camps have one: a parent told "full" leaves the
@@ -294,7 +294,7 @@ async function offerSlotsOf(dayId: number, links: PrivateLinks, now: Date) {
         // A slot taken or closed since it was counted refuses; the person waits for the next one.
         const hold = await tx
           .transaction((savepoint) =>
-            holdOfferedSlot(savepoint, {
+            holdDaySlotIn(savepoint, {
               customer: { userId: null, swimmerId: null, swimmerName: person.swimmerName, name: person.swimmerName, email: person.email, phone: person.phone, swimmingExperience: null },
               date: slot.date,
               start: slot.start,
@@ -378,37 +378,16 @@ async function tellOfOffer(
   )
 }
 
-/** A slot held for someone from the waitlist, by its booking's reference (the caller has checked the link key): what the offer page shows. */
+/** A slot held for someone from the waitlist, by its booking's reference (the caller has checked the link key): what the offer page shows (heldDaySlot). */
 export async function dayOffer(reference: string, now = new Date()) {
   const [offer] = await db()
-    .select({
-      bookingId: bookings.id,
-      reference: bookings.reference,
-      status: bookings.status,
-      holdExpiresAt: bookings.holdExpiresAt,
-      amountPaise: bookings.amountPaise,
-      swimmerName: bookings.swimmerName,
-      email: bookings.customerEmail,
-      date: bookingDays.date,
-      startTime: bookingDays.startTime,
-      endTime: bookingDays.endTime,
-      dayId: analysisDays.id,
-      productName: catalogueItems.name,
-      venueName: venues.name,
-      address: venues.address,
-      city: venues.city,
-    })
+    .select({ bookingId: bookings.id, email: bookings.customerEmail })
     .from(analysisDayWaitlist)
     .innerJoin(bookings, eq(bookings.id, analysisDayWaitlist.bookingId))
-    .innerJoin(bookingDays, eq(bookingDays.bookingId, bookings.id))
-    .innerJoin(analysisDays, eq(analysisDays.id, analysisDayWaitlist.analysisDayId))
-    .innerJoin(venues, eq(venues.id, analysisDays.venueId))
-    .innerJoin(catalogueItems, eq(catalogueItems.code, analysisDays.productCode))
     .where(eq(bookings.reference, reference))
     .limit(1)
-  if (!offer) return null
-  const state = offer.status === 'confirmed' ? ('booked' as const) : offer.status === 'pending' && offer.holdExpiresAt && offer.holdExpiresAt > now ? ('held' as const) : ('ended' as const)
-  return { ...offer, startTime: toHourMinute(offer.startTime), endTime: toHourMinute(offer.endTime), state }
+  const slot = offer && (await heldDaySlot(offer.bookingId, now))
+  return slot ? { ...slot, email: offer.email } : null
 }
 
 /**

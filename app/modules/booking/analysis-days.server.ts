@@ -582,6 +582,42 @@ export async function analysisDaySeat(id: number, { host, now }: { host: boolean
   return { day, seat: { id, pricePaise: day.pricePaise, host: { seats: day.hostSeats, windowIds } } }
 }
 
+/**
+ * A slot of an analysis day held by booking `bookingId`, as a page that holds one for a family shows
+ * it (a slot offered from the waitlist, a seat from the day's line): when and where, the price, and
+ * whether it is still held for them, paid, or over (the hold ran out or was given up).
+ */
+export async function heldDaySlot(bookingId: number, now = new Date()) {
+  const [slot] = await db()
+    .select({
+      bookingId: bookings.id,
+      reference: bookings.reference,
+      status: bookings.status,
+      holdExpiresAt: bookings.holdExpiresAt,
+      amountPaise: bookings.amountPaise,
+      swimmerName: bookings.swimmerName,
+      date: bookingDays.date,
+      startTime: bookingDays.startTime,
+      endTime: bookingDays.endTime,
+      dayId: analysisDays.id,
+      productName: catalogueItems.name,
+      venueName: venues.name,
+      address: venues.address,
+      city: venues.city,
+    })
+    .from(bookings)
+    .innerJoin(bookingDays, eq(bookingDays.bookingId, bookings.id))
+    .innerJoin(availabilityWindows, eq(availabilityWindows.id, bookingDays.windowId))
+    .innerJoin(analysisDays, eq(analysisDays.id, availabilityWindows.analysisDayId))
+    .innerJoin(venues, eq(venues.id, analysisDays.venueId))
+    .innerJoin(catalogueItems, eq(catalogueItems.code, analysisDays.productCode))
+    .where(eq(bookings.id, bookingId))
+    .limit(1)
+  if (!slot) return null
+  const state = slot.status === 'confirmed' ? ('booked' as const) : slot.status === 'pending' && slot.holdExpiresAt && slot.holdExpiresAt > now ? ('held' as const) : ('ended' as const)
+  return { ...slot, startTime: toHourMinute(slot.startTime), endTime: toHourMinute(slot.endTime), state }
+}
+
 /** How many swimmers have held an analysis day's seats: used by staff's list (`listAnalysisDays`). */
 export async function seatsHeld(dayId: number, now = new Date()) {
   return (await seatsHeldByDay([dayId], now)).get(dayId) ?? 0

@@ -143,19 +143,32 @@ export class HostSeatsTakenError extends DomainError {
 }
 
 /**
- * Holds a slot of an analysis day offered to someone on its waitlist, in the caller's transaction
- * (which holds the day's waitlist lock) until `holdExpiresAt`: the same locks, counts and checks as
- * every hold, without a visitor's line or limits (nobody asked for it just now). The booking is a
- * guest's, so nobody's other holds are released. SlotUnavailableError when the slot is taken,
- * begun or gone.
+ * Holds a slot of an analysis day in the caller's transaction: the same locks, counts and checks as
+ * every hold, without holdSession's line within the process. For the day line (which settles
+ * parents in the order they came; `holder` is the visitor who asked, whose other unpaid holds are
+ * released as always, and the caller counts their attempt), and for a slot offered to someone on
+ * the day's waitlist (no holder: nobody asked just now, so the booking is a guest's and nobody's
+ * other holds are released; held until `holdExpiresAt`). SlotUnavailableError when the slot is
+ * taken, begun or gone.
  */
-export async function holdOfferedSlot(
+export async function holdDaySlotIn(
   tx: Executor,
-  { customer, date, start, analysisDay, productCode, holdExpiresAt, now }: { customer: Customer & { userId: null }; date: string; start: string; analysisDay: AnalysisDaySeat; productCode: string; holdExpiresAt: Date; now: Date },
+  {
+    customer,
+    date,
+    start,
+    analysisDay,
+    productCode,
+    notes = null,
+    holder,
+    recordWith,
+    now,
+    holdExpiresAt = addMinutes(now, config().SEAT_HOLD_MINUTES),
+  }: { customer: Customer; date: string; start: string; analysisDay: AnalysisDaySeat; productCode: string; notes?: string | null; holder?: Holder; recordWith?: HoldRequest['recordWith']; now: Date; holdExpiresAt?: Date },
 ) {
   const { plan } = sessionStart(await analysisDayWindows(analysisDay.id, tx), date, start, 1, now)
   if (!plan) throw new SlotUnavailableError()
-  const request: HoldRequest = { customer, productCode, date, start, days: 1, notes: null, holder: undefined, recordWith: undefined, analysisDay, now, pricePaise: analysisDay.pricePaise, holdExpiresAt }
+  const request: HoldRequest = { customer, productCode, date, start, days: 1, notes, holder, recordWith, analysisDay, now, pricePaise: analysisDay.pricePaise, holdExpiresAt }
   return holdInTransaction(request, plan, sessionKey(plan), tx)
 }
 

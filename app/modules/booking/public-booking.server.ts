@@ -122,21 +122,28 @@ export async function holdSingleSession(details: PublicBookingInput, holder: Hol
 type DetailsHold = Pick<Parameters<typeof holdSession>[0], 'customer' | 'days' | 'notes' | 'holder' | 'recordWith' | 'now'>
 
 /**
- * Holds a seat for the details of a public booking form, for `holder` (a signed-in customer's booking
- * is theirs), for the swimmer they name (swimmerOfBooking); `hold` names what is held. A declaration
- * as parent or guardian is kept with the booking, in its transaction.
+ * What a hold needs of the details of a public booking form: the customer, for `holder` (a signed-in
+ * customer's booking is theirs), for the swimmer they name (swimmerOfBooking), and a declaration as
+ * parent or guardian to keep with the booking, in its transaction. Refused (a DomainError) when the
+ * swimmer may not be booked so.
  */
-export async function holdForDetails<Held>(details: BookingDetails, holder: Holder, now: Date, hold: (booking: DetailsHold) => Promise<Held>) {
+export async function bookingOfDetails(details: BookingDetails, holder: Holder, now: Date): Promise<DetailsHold & { swimmerName: string }> {
   const swimmer = await swimmerOfBooking(details, holder.userId, now)
   const email = details.email.toLowerCase()
   const customer: Customer = { userId: holder.userId, swimmerId: swimmer.swimmerId, swimmerName: swimmer.name, swimmerAge: swimmer.age, name: details.name, email, phone: details.phone || null, swimmingExperience: swimmer.swimmingExperience }
-  const held = await hold({
+  return {
     customer,
     days: 1,
     notes: details.notes || null,
     holder,
     recordWith: swimmer.declaredByGuardian ? (tx, bookingId) => recordBookingDeclaration(tx, { bookingId, guardianName: details.name, email, now }) : undefined,
     now,
-  })
-  return { ...held, swimmerName: swimmer.name }
+    swimmerName: swimmer.name,
+  }
+}
+
+/** Holds a seat for the details of a public booking form (bookingOfDetails); `hold` names what is held. */
+export async function holdForDetails<Held>(details: BookingDetails, holder: Holder, now: Date, hold: (booking: DetailsHold) => Promise<Held>) {
+  const { swimmerName, ...booking } = await bookingOfDetails(details, holder, now)
+  return { ...(await hold(booking)), swimmerName }
 }

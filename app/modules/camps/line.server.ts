@@ -9,6 +9,7 @@ import { addHours } from '~/lib/lab-time'
 import { logger } from '~/lib/logger.server'
 import type { Holder } from '~/modules/holders/holders.server'
 import { limitHoldAttempts } from '~/modules/holders/holders.server'
+import { lineMoves, settledPlace } from '~/modules/holders/arrivals.server'
 import { DomainError } from '~/lib/domain-error'
 import { countHits, RateLimitedError, type RateLimitRule } from '~/modules/rate-limit/rate-limit.server'
 import { listCamps } from '~/modules/site/site.server'
@@ -129,47 +130,6 @@ async function insertPlaces(places: Array<typeof campLine.$inferInsert>) {
   return rows.map((row) => Number(row.id))
 }
 
-/** Registrations arriving on this instance now; more than QUIET of them is a rush. */
-let arrivals = 0
-const QUIET = 4
-/** Pages waiting for the rush of arrivals on this instance to pass. */
-let waitingForQuiet: Array<() => void> = []
-
-/**
- * Runs one registration's arrival, telling it whether this instance is quiet (few parents
- * registering at once), in which case it may wait for its outcome and answer it directly.
- */
-export async function arriving<T>(work: (quiet: boolean) => Promise<T>): Promise<T> {
-  arrivals += 1
-  try {
-    return await work(arrivals <= QUIET)
-  } finally {
-    arrivals -= 1
-    if (arrivals <= QUIET && waitingForQuiet.length > 0) {
-      const waiting = waitingForQuiet
-      waitingForQuiet = []
-      for (const wake of waiting) wake()
-    }
-  }
-}
-
-/**
- * Resolves once this instance is quiet, or at `deadline`. In a rush, answering every parent who
- * is still arriving (with their place in line) comes before showing outcomes to those already in
- * line: an outcome page costs many times what the place in line does, and even reading a page's
- * request costs a parent still arriving a little time.
- */
-export function quietOr(deadline: number) {
-  if (arrivals <= QUIET) return Promise.resolve()
-  return new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, deadline - Date.now())
-    waitingForQuiet.push(() => {
-      clearTimeout(timer)
-      resolve()
-    })
-  })
-}
-
 let settling: Promise<void> | null = null
 let settleAgain = false
 
@@ -226,7 +186,7 @@ async function settleChunk(now: Date): Promise<boolean> {
     if (arrivals.length > 0) await tx.execute(sql`SELECT pg_notify(${SETTLED_CHANNEL}, '')`)
     return arrivals.length
   })
-  if (settled) wakeWaiters()
+  if (settled) moves.wake()
   return settled === CHUNK
 }
 
@@ -299,25 +259,9 @@ export function lineArrival(id: number): Promise<LineArrival | undefined> {
   return readArrivals(id)
 }
 
-/**
- * A place in line once it is settled (and this instance is answering no rush of arrivals), or as it
- * stands after `waitMs`. Waiting costs nothing but a read each time the line moves (here or on
- * another instance).
- */
-export async function settledArrival(id: number, waitMs: number): Promise<LineArrival | undefined> {
-  const deadline = Date.now() + waitMs
-  for (;;) {
-    const arrival = await lineArrival(id)
-    const left = deadline - Date.now()
-    if (!arrival || left <= 0) return arrival
-    if (arrival.outcome) {
-      await quietOr(deadline)
-      return arrival
-    }
-    // Settles the line if no instance is doing it (one that stopped, say).
-    void settleCampLine().catch(() => {})
-    await lineMoved(Math.min(left, 1_000))
-  }
+/** A place in line once it is settled, or as it stands after `waitMs` (see settledPlace). */
+export function settledArrival(id: number, waitMs: number): Promise<LineArrival | undefined> {
+  return settledPlace(() => lineArrival(id), { waitMs, settle: settleCampLine, moves })
 }
 
 /** How many parents are ahead of this one in line. */
@@ -329,25 +273,11 @@ export async function placesAhead(id: number) {
   return row?.ahead ?? 0
 }
 
-let moved: { promise: Promise<void>; resolve: () => void } | null = null
-
-function wakeWaiters() {
-  moved?.resolve()
-  moved = null
-}
-
-function lineMoved(timeoutMs: number) {
-  if (!moved) {
-    let resolve!: () => void
-    const promise = new Promise<void>((done) => (resolve = done))
-    moved = { promise, resolve }
-  }
-  return Promise.race([moved.promise, new Promise<void>((done) => setTimeout(done, timeoutMs).unref())])
-}
+const moves = lineMoves()
 
 /** Wakes this instance's waiting parents when another instance settles the line. Returns the way to stop. */
 export function listenToCampLine() {
-  return database().listen(SETTLED_CHANNEL, wakeWaiters)
+  return database().listen(SETTLED_CHANNEL, moves.wake)
 }
 
 /** Settled places are forgotten after a day: they hold what the parent typed. */

@@ -7,6 +7,7 @@ import {
   auditLog,
   bookingReports,
   bookings,
+  analysisDayLine,
   campLine,
   campRegistrations,
   campWaitlist,
@@ -50,6 +51,7 @@ import { promoAttemptsKey, promoCustomerKey } from '~/modules/promotions/uses.se
  * | consent_requests | a parent's address | those naming the person (its verified address) as parent for someone else's swimmer: the address replaced |
  * | camp_line, camp_waitlist | swimmer name, e-mail, phone, network | deleted: those the account made, and those under its verified address |
  * | analysis_day_waitlist | swimmer name, e-mail, phone, network | deleted: those the account made signed in (`user_id`, ON DELETE CASCADE), and those under its verified address; erasing a swimmer, those under the verified address in the swimmer's name |
+ * | analysis_day_line | the booking form as sent (names, e-mail, phone, notes), network, browser | deleted: those the account made signed in (`holder_user_id`, ON DELETE CASCADE), and those under its verified address; erasing a swimmer, those whose booking is the swimmer's and those the account made for the swimmer by id; the rest a day after they were settled |
  * | outbox_messages | address or WhatsApp number, subject, bodies, a WhatsApp message's parameters | deleted: those about the account, its swimmers (the consent e-mails to their parents among them), bookings and camp registrations, by those keys; e-mails to its verified address, WhatsApp messages to its proven number; one last e-mail to a verified address says the erasure is done |
  * | whatsapp_consents | a WhatsApp number, and whether it opted in | deleted for the account's proven number while it is opted in; a STOP (the number owner's instruction) and any number the account has not proven stay |
  * | audit_log | who acted, the values naming people (`personal`), summaries, before and after | kept (what happened stays on record): the person as actor and the values kept apart in the entries about them replaced by an opaque id; entries about them written before values were kept apart keep only what was done |
@@ -80,6 +82,7 @@ export const ERASURE_HANDLED_COLUMNS: Record<string, string[]> = {
   camp_line: ['swimmer_name', 'email', 'phone', 'holder_network', 'holder_browser', 'message'],
   camp_waitlist: ['swimmer_name', 'email', 'phone', 'holder_network'],
   analysis_day_waitlist: ['swimmer_name', 'email', 'phone', 'holder_network'],
+  analysis_day_line: ['details', 'email', 'holder_network', 'holder_browser', 'message'],
   outbox_messages: ['to', 'subject', 'text', 'html', 'attachments', 'last_error', 'template_params', 'delivery_error'],
   whatsapp_consents: ['phone'],
   audit_log: ['actor_email', 'summary', 'before', 'after', 'personal'],
@@ -133,6 +136,8 @@ export const NOT_PERSONAL_COLUMNS: Record<string, string[] | '*'> = {
   camp_registrations: ['reference', 'status'],
   camp_waitlist: ['status'],
   analysis_day_waitlist: ['status'],
+  // The host's key is the club's (staff send it), the field a refusal is about is a form's field's name.
+  analysis_day_line: ['outcome', 'promo_code', 'host_key', 'field'],
   consent_requests: ['token_hash', 'status'],
   guardian_consents: ['email_verified_by', 'notice_version', 'method', 'weak_because'],
   instance_secrets: '*',
@@ -376,6 +381,7 @@ export async function eraseAccount(accountId: number, { reason, now = new Date()
     await tx.update(sandboxGatewayOrders).set({ customerName: ERASED_NAME, description: ERASED_NAME }).where(inArray(sandboxGatewayOrders.merchantOrderId, tx.select({ orderId: payments.orderId }).from(payments).where(paid)))
 
     await tx.delete(campLine).where(or(eq(campLine.holderUserId, accountId), address ? sql`lower(${campLine.email}) = ${address}` : sql`false`))
+    await tx.delete(analysisDayLine).where(or(eq(analysisDayLine.holderUserId, accountId), address ? sql`${analysisDayLine.email} = ${address}` : sql`false`))
     if (address) {
       await tx.delete(campWaitlist).where(sql`lower(${campWaitlist.email}) = ${address}`)
       await tx.delete(analysisDayWaitlist).where(sql`lower(${analysisDayWaitlist.email}) = ${address}`)
@@ -447,6 +453,8 @@ export async function eraseSwimmer(accountId: number, swimmerId: number, { reaso
       .set({ description: ERASED_NAME, customerName: sql`CASE WHEN lower(${sandboxGatewayOrders.customerName}) = ${swimmer.name.toLowerCase()} THEN ${ERASED_NAME} ELSE ${sandboxGatewayOrders.customerName} END` })
       .where(inArray(sandboxGatewayOrders.merchantOrderId, tx.select({ orderId: payments.orderId }).from(payments).where(paid)))
     await tx.delete(campLine).where(and(underAddress(campLine.email), sql`lower(${campLine.swimmerName}) = ${sameSwimmerName}`))
+    // A place in the analysis days' line is the swimmer's when its booking is theirs, or when the account chose them by id.
+    await tx.delete(analysisDayLine).where(or(inIds(analysisDayLine.bookingId, bookingIds), and(eq(analysisDayLine.holderUserId, accountId), sql`${analysisDayLine.details}->>'whoSwims' = ${String(swimmerId)}`)))
     await tx.delete(campWaitlist).where(and(underAddress(campWaitlist.email), sql`lower(${campWaitlist.swimmerName}) = ${sameSwimmerName}`))
     await tx.delete(analysisDayWaitlist).where(and(underAddress(analysisDayWaitlist.email), sql`lower(${analysisDayWaitlist.swimmerName}) = ${sameSwimmerName}`))
     await tx.delete(swimmers).where(eq(swimmers.id, swimmerId))

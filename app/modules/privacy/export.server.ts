@@ -13,6 +13,7 @@ import {
   bookingReports,
   bookings,
   campBatches,
+  analysisDayLine,
   campLine,
   campRegistrations,
   camps,
@@ -148,7 +149,7 @@ export async function accountDataOf(accountId: number) {
     .orderBy(asc(campRegistrations.id))
   const campIds = campRows.map((row) => row.id)
 
-  const [days, paymentRows, consents, requests, waitlist, dayWaitlist, line, mail, sessionRows, reports, files] = await Promise.all([
+  const [days, paymentRows, consents, requests, waitlist, dayWaitlist, line, dayLine, mail, sessionRows, reports, files] = await Promise.all([
     db().select().from(bookingDays).where(inIds(bookingDays.bookingId, bookingIds)).orderBy(asc(bookingDays.bookingId), asc(bookingDays.dayNumber)),
     db()
       .select({
@@ -196,6 +197,11 @@ export async function accountDataOf(accountId: number) {
       .from(campLine)
       .where(or(underAddress(campLine.email), eq(campLine.holderUserId, accountId)))
       .orderBy(asc(campLine.id)),
+    db()
+      .select({ id: analysisDayLine.id, analysisDayId: analysisDayLine.analysisDayId, details: analysisDayLine.details, outcome: analysisDayLine.outcome, message: analysisDayLine.message, createdAt: analysisDayLine.createdAt, settledAt: analysisDayLine.settledAt })
+      .from(analysisDayLine)
+      .where(or(underAddress(analysisDayLine.email), eq(analysisDayLine.holderUserId, accountId)))
+      .orderBy(asc(analysisDayLine.id)),
     db()
       .select({ id: outboxMessages.id, to: outboxMessages.to, subject: outboxMessages.subject, status: outboxMessages.status, createdAt: outboxMessages.createdAt, sentAt: outboxMessages.sentAt, text: outboxMessages.text })
       .from(outboxMessages)
@@ -273,6 +279,7 @@ export async function accountDataOf(accountId: number) {
     campWaitlist: waitlist,
     analysisDayWaitlist: dayWaitlist,
     campLine: line,
+    analysisDayLine: dayLine,
     cityAlerts: alerts,
     emails: mail.map(({ text, ...row }) => ({ ...row, body: text })),
     whatsappConsent: whatsapp.consent,

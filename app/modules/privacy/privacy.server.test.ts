@@ -6,7 +6,7 @@ import { eq, sql } from 'drizzle-orm'
 import { strFromU8, unzipSync } from 'fflate'
 import { afterAll, beforeEach, describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
-import { analysisClips, analysisFindings, auditLog, campBatches, findingDrills, shareLinks, refunds, campLine, camps, campWaitlist, consentRequests, outboxMessages, payments, receipts, users } from '~/db/schema'
+import { analysisClips, analysisDayLine, analysisFindings, auditLog, campBatches, findingDrills, shareLinks, refunds, campLine, camps, campWaitlist, consentRequests, outboxMessages, payments, receipts, users } from '~/db/schema'
 import { addDays, labInstant } from '~/lib/lab-time'
 import { createSession } from '~/modules/accounts/sessions.server'
 import { recordAudit } from '~/modules/audit/audit.server'
@@ -19,7 +19,8 @@ import { diskStorage, useReportStorage } from '~/modules/reports/storage.server'
 import { diskFileStore, useAnalysisFileStore } from '~/modules/analyses/files/store.server'
 import { insertSwimmer } from '~/modules/swimmers/swimmers.server'
 import { recordedAnalysis } from '../../../tests/support/analyses'
-import { bookingRow, createCustomers, setWindows } from '../../../tests/support/booking'
+import { releasedDay } from '../../../tests/support/analysis-days'
+import { bookingRow, createCustomers, createStaff, setWindows } from '../../../tests/support/booking'
 import { useSandboxPayments } from '../../../tests/support/sandbox-payments'
 import { useTestDatabase } from '../../../tests/support/test-database'
 import { toE164 } from '~/lib/phone'
@@ -30,10 +31,12 @@ import { APART_FROM_ACCOUNTS_COLUMNS, ERASURE_HANDLED_COLUMNS, eraseAccount, era
 import { accountDataOf, buildDataExport } from './export.server'
 
 useTestDatabase()
+let dayOfTheLine: number | null = null
 const sandbox = useSandboxPayments()
 const root = mkdtempSync(path.join(tmpdir(), 'privacy-reports-'))
 let directory = root
 beforeEach(async () => {
+  dayOfTheLine = null
   await sandbox.ready()
   directory = mkdtempSync(path.join(root, 'test-'))
   useReportStorage(diskStorage(directory))
@@ -89,6 +92,9 @@ async function family(tag: string, phone: string, start: string) {
   const [batch] = await db().select({ id: campBatches.id }).from(campBatches).where(eq(campBatches.campId, campRow!.id)).limit(1)
   await db().insert(campWaitlist).values({ campId: campRow!.id, batchId: batch!.id, swimmerName: `${tag} Cousin`, email: holder!.email, phone, status: 'cancelled' })
   await db().insert(campLine).values({ campCode: 'camp1', batchCode: 'batch1', swimmerName: `${tag} Cousin`, email: holder!.email, phone, holderNetwork: '203.0.113.0', outcome: 'full' })
+  // A booking of an analysis day for the child, in the day's line, told the day was full.
+  const dayDetails = { name: holder!.name, email: holder!.email, phone, whoSwims: String(child.id), slot: `${addDays(DATES[0]!, 20)}|09:00`, notes: `${tag} swims 50 m` }
+  await db().insert(analysisDayLine).values({ analysisDayId: await lineDay(), details: dayDetails, email: holder!.email, holderUserId: holder!.userId!, holderNetwork: '203.0.113.0', holderBrowser: `${tag}-browser`, outcome: 'full', settledAt: new Date() })
   await db().insert(consentRequests).values({ swimmerId: child.id, parentEmail: `${tag}.parent@example.com`, tokenHash: `hash-${tag}`, status: 'agreed', expiresAt: new Date() })
   await createSession(holder!.userId!, { ip: '203.0.113.77', userAgent: `${tag} browser` })
   await recordAudit(
@@ -104,6 +110,12 @@ async function family(tag: string, phone: string, start: string) {
   await enqueueWhatsApp({ to: toE164(phone)!, title: 'Session reminder', text: `Reminder: ${child.name} swims tomorrow`, template: { name: 'session_reminder', parameters: [holder!.name, child.name] } }, { bookingId: forChild.bookingId })
   await enqueueWhatsApp({ to: toE164(guestPhone)!, title: 'Camp update', text: 'Your camp place', template: { name: 'camp_update', parameters: ['Camp 1'] } }, {})
   return { holder: { ...holder!, phone }, child, own, forChild, camp, guestPhone }
+}
+
+/** The analysis day the families' places in its line are for (made once per test). */
+async function lineDay() {
+  dayOfTheLine ??= (await releasedDay(await createStaff('Organiser'), db(), { venue: 'Balewadi Aquatics', date: addDays(DATES[0]!, 20) })).dayId
+  return dayOfTheLine
 }
 
 /** The refund asked for the order's payment, if any. */
@@ -147,6 +159,7 @@ describe("a person's data export", () => {
       { swimmerName: 'zarinaquddus Cousin', outcome: 'full' },
       { swimmerName: 'zarinaquddus Second Cousin', phone: '9000011119' },
     ])
+    expect(data.analysisDayLine).toMatchObject([{ outcome: 'full', details: { notes: 'zarinaquddus swims 50 m' } }])
     expect(data.sessions).toMatchObject([{ ip: '203.0.113.77', userAgent: 'zarinaquddus browser' }])
     expect(data.emails.length).toBeGreaterThanOrEqual(4)
     expect(data.emails.every((mail: { to: string; body: string }) => mail.to === mine.holder.email && mail.body.length > 0)).toBe(true)
@@ -256,6 +269,8 @@ describe('erasing one swimmer', () => {
     expect((await bookingRow(mine.forChild.bookingId)).swimmerName).toBe('Erased')
     expect((await bookingRow(mine.own.bookingId)).status).toBe('confirmed')
     expect((await accountDataOf(mine.holder.userId!))!.swimmers.map((swimmer) => swimmer.name)).toEqual([mine.holder.name])
+    // The account's place in an analysis day's line for the swimmer (chosen by id) goes too.
+    expect(await findEverywhere('zarinaquddus swims 50 m')).toEqual([])
   })
 
   it("refuses the account holder's own profile and another account's swimmer", async () => {

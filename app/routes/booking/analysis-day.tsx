@@ -1,5 +1,5 @@
 import { getFormProps, type SubmissionResult } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { getZodConstraint } from '@conform-to/zod/v4'
 import type { ReactNode } from 'react'
 import { data, Form, href, isRouteErrorResponse, Link, redirect, redirectDocument, type ShouldRevalidateFunction } from 'react-router'
 import type { Route } from './+types/analysis-day'
@@ -7,44 +7,37 @@ import { AnalysisDayWaitlistForm } from '~/components/analysis-day-waitlist-form
 import { BookingDetailsFields } from '~/components/booking-details-fields'
 import { ErrorPage } from '~/components/error-page'
 import { FieldError, FormAlert, HoneypotField, PendingButton, radioProps, TextAreaField, useLazyValidatedForm } from '~/components/form-controls'
-import { PromoCodeInput, typedPromoCode } from '~/components/promo-code'
+import { PromoCodeInput } from '~/components/promo-code'
 import { StructuredData } from '~/components/structured-data'
 import { config } from '~/config.server'
 import { analysisDayLink } from '~/lib/links'
 import { formatClockTime, formatLabDateTime, formatTimeRange, formatWeekdayDate, labIsoDateTime } from '~/lib/lab-time'
 import { logger } from '~/lib/logger.server'
 import { paiseToDecimalRupees } from '~/lib/money'
-import { BOOKING_STATUS_LINK, INVALID_LINK, PRIVATE_FORM_PAGE_HEADERS, privateLinkUrl } from '~/lib/private-links.server'
+import { ANALYSIS_DAY_LINE_LINK, INVALID_LINK, PRIVATE_FORM_PAGE_HEADERS, privateLinkPath } from '~/lib/private-links.server'
 import { rowId } from '~/lib/row-id'
 import { PRODUCT_NAME, pageMeta } from '~/lib/seo'
-import { holdAnalysisDaySlot, hostLinkOpens, InvalidHostLinkError } from '~/modules/booking/analysis-day-booking.server'
+import { hostLinkOpens, InvalidHostLinkError } from '~/modules/booking/analysis-day-booking.server'
+import { joinDayLine, SLOT_TAKEN, settledOutsideARush, type DayLinePlace } from '~/modules/booking/analysis-day-line.server'
 import { AnalysisDayBookingSchema } from '~/modules/booking/analysis-day-schemas'
 import { DayWaitlistSchema } from '~/modules/booking/analysis-day-waitlist-schemas'
-import { bookable, describeDates, hostSeatsOf, type AnalysisSlotState, NotYetReleasedError, publicAnalysisDay, type PublicAnalysisDay } from '~/modules/booking/analysis-days.server'
-import { AlreadyBookedError, SlotUnavailableError } from '~/modules/booking/holds.server'
+import { bookable, describeDates, hostSeatsOf, NotYetReleasedError, publicAnalysisDay, type PublicAnalysisDay } from '~/modules/booking/analysis-days.server'
+import { AlreadyBookedError } from '~/modules/booking/holds.server'
 import { MISSING_INFORMATION } from '~/modules/booking/fields'
 import { seatsLeftText } from '~/modules/booking/texts'
-import { checkout } from '~/modules/payments/checkout.server'
+import { arriving, inARush } from '~/modules/holders/arrivals.server'
 import { getUser } from '~/web/auth.server'
 import { bookingDetailsForm } from '~/web/booking/booking-details.server'
-import { readForm } from '~/web/form-data.server'
-import { rejectBots } from '~/web/honeypot'
+import { payForPlace, readDayBooking } from '~/web/booking/day-line.server'
 import { holderOf } from '~/web/holders/holder.server'
-import { formIntent, unknownForm } from '~/web/intent'
 import { notFoundUnless, refusalOf, type Refusal } from '~/web/refusals.server'
 
 // An analysis day's public page: the product at a venue away from the lab on its dates, and the form
 // that books one of its slots and sends the family to pay. Before the public release only the host
 // club's private link (?host=KEY) shows the form, for the seats kept for the club.
 
-/** Taken between the page's reading and the hold. */
-const SLOT_TAKEN = 'Sorry, that slot was taken while you were deciding. Please choose another.'
 /** Nothing left to book on the day. */
 const SOLD_OUT = 'Every slot of this day is taken.'
-/** A slot the form names that the day does not have (a hand-made request, or a day changed since). */
-const NOT_ON_THE_DAY = 'Please choose one of the time slots listed.'
-/** The fields whose absence the form's alert sums up. */
-const REQUIRED_FIELDS = ['name', 'email', 'slot'] as const
 /** Booking is the form's only purpose; a press of Enter in a field sends it too. */
 const BOOK = 'book'
 
@@ -189,9 +182,11 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, default
 type ActionResult = { kind: 'invalid'; result: SubmissionResult<string[]>; promo: { error: string | null; typed: string | null } }
 
 /**
- * Books a slot: holds its seat through the one engine of holds, then the checkout (the WhatsApp
- * box, the promo code, the payment) and on to the gateway. Each refusal comes back next to its
- * field with the form as sent, or instead of the form when nothing can be booked here any more.
+ * Books a slot: the booking joins the day's line (seats go in the order parents sent the form), then
+ * the checkout (the WhatsApp box, the promo code, the payment) and on to the gateway. While few
+ * parents book at once the outcome is the answer: each refusal comes back next to its field with the
+ * form as sent, or instead of the form when nothing can be booked here any more. In a rush the answer
+ * is the place in line, whose page shows the outcome when its turn comes.
  */
 export async function action({ request, params, context }: Route.ActionArgs) {
   const dayId = dayIdOf(params)
@@ -202,75 +197,42 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   // a release's rush): whatever the form says, the page that says so, as the server itself answers
   // once it knows (server/sold-out-days.ts).
   if ((!day.opensLater || host) && !bookable(day)) return soldOut(request)
-  const formData = await readForm(request)
-  rejectBots(formData)
-  if (formIntent(formData, [BOOK]) === undefined) unknownForm()
   const hostKey = host ? new URL(request.url).searchParams.get('host') : null
-
-  const typed = typedPromoCode(formData)
-  const promo = { error: null, typed: typed?.slice(0, 64) ?? null }
-  const submission = parseWithZod(formData, { schema: AnalysisDayBookingSchema })
-  if (submission.status !== 'success') {
-    const missing = REQUIRED_FIELDS.some((field) => !String(formData.get(field) ?? '').trim())
-    return data<ActionResult>({ kind: 'invalid', result: submission.reply({ formErrors: missing ? [MISSING_INFORMATION] : [] }), promo }, { status: 400 })
-  }
-  const details = submission.value
+  const form = await readDayBooking(request, day, { host, intent: BOOK })
+  const { submission } = form
+  const promo = { error: null, typed: form.promoCode }
   const headers = new Headers()
   const refused = (status: number, errors: { formErrors?: string[]; fieldErrors?: Record<string, string[]> }, promoError: string | null = null) =>
     data<ActionResult>({ kind: 'invalid', result: submission.reply(errors), promo: { ...promo, error: promoError } }, { status, headers })
-
-  // Sent before the release (the form is shown so that families are ready): said next to the slot, the form kept.
-  if (day.opensLater && !host) return refused(409, { fieldErrors: { slot: [new NotYetReleasedError(day.releaseAt).message] } })
-  if (!slotOf(day, details.slot)) return refused(400, { fieldErrors: { slot: [NOT_ON_THE_DAY] } })
-  // Read again after this request came (with everyone sending at this moment) before trying the
-  // slot or saying it was taken: the form comes back showing the others as they are now.
-  const current = await publicAnalysisDay(dayId, new Date(), { fresh: true })
-  notFoundUnless(current)
-  if (!bookable(current)) return soldOut(request)
-  const state = slotOf(current, details.slot)?.state ?? 'not_available'
-  if (state !== 'available') return refused(409, { fieldErrors: { slot: [unavailable(state)] } })
-
+  if (!form.details) return refused(form.refusal.status, form.refusal.errors)
+  const details = form.details
   const user = await getUser(request)
   const { holder, setCookie } = await holderOf(request, context, { userId: user?.id ?? null, email: details.email })
   if (setCookie) headers.append('Set-Cookie', setCookie)
-  let hold: Awaited<ReturnType<typeof holdAnalysisDaySlot>>
   try {
-    hold = await holdAnalysisDaySlot(dayId, details, holder, { hostKey })
+    return await arriving(async (alone) => {
+      const place = await joinDayLine({ dayId, details, holder, promoCode: promo.typed, hostKey })
+      // While few parents book at once, the answer is the outcome itself; in a rush, the place in line.
+      const settled = alone ? await settledOutsideARush(place.id, QUIET_WAIT_MS) : undefined
+      if (!settled?.outcome || inARush()) return redirect(await privateLinkPath(ANALYSIS_DAY_LINE_LINK, place.id), { status: 303, headers })
+      if (settled.outcome === 'full') return soldOut(request)
+      if (settled.outcome === 'taken') return refused(409, { fieldErrors: { slot: [SLOT_TAKEN] } })
+      if (settled.outcome === 'refused' || settled.bookingId === null) return refused(409, placeErrorsOf(settled))
+      const result = await payForPlace({ ...settled, bookingId: settled.bookingId }, { network: holder.network, description: `${day.productName} - ${settled.swimmerName ?? details.name}` })
+      if ('paying' in result) return redirectDocument(result.paying.redirectUrl, { headers })
+      const refusal = refusalOf(result.refused)
+      if (result.step === 'promo') return refused(refusal.status, {}, refusal.message)
+      logger().error({ err: refusal.error.cause ?? refusal.error }, 'analysis day payment could not start')
+      return refused(refusal.status, { formErrors: ['Payment Error: Failed to create payment. Please try again.'] })
+    })
   } catch (error) {
     const refusal = refusalOf(error)
-    // Taken meanwhile: the day read again says whether another slot is left.
-    if (refusal.error instanceof SlotUnavailableError) {
-      const again = await publicAnalysisDay(dayId, new Date(), { fresh: true })
-      return again && bookable(again) ? refused(409, { fieldErrors: { slot: [SLOT_TAKEN] } }) : soldOut(request)
-    }
     return refused(refusal.status, detailsErrorsOf(refusal))
   }
-
-  const result = await checkout({
-    payable: { kind: 'booking', id: hold.bookingId },
-    // The booking is made: the number the visitor asked WhatsApp messages for is asked to confirm (its owner may be someone else).
-    whatsapp: { phone: details.phone, ticked: details.whatsappOptIn, source: 'booking' },
-    // Nothing stays held at a price the family did not agree to: a code that does not apply gives the seat up, and the form says why.
-    promo: typed ? { code: typed, network: holder.network, givesUpWhen: 'anything' } : undefined,
-    pay: { description: `${day.productName} - ${hold.swimmerName}`, statusUrl: (orderId) => privateLinkUrl(BOOKING_STATUS_LINK, orderId) },
-  })
-  if ('paying' in result) return redirectDocument(result.paying.redirectUrl, { headers })
-  const refusal = refusalOf(result.refused)
-  if (result.step === 'promo') return refused(refusal.status, {}, refusal.message)
-  logger().error({ err: refusal.error.cause ?? refusal.error }, 'analysis day payment could not start')
-  return refused(refusal.status, { formErrors: ['Payment Error: Failed to create payment. Please try again.'] })
 }
 
-/** The slot of the day a form's "date|HH:MM" names, if the day has it. */
-function slotOf(day: PublicAnalysisDay, value: string) {
-  const [date, start] = value.split('|')
-  return day.dates.find((candidate) => candidate.date === date)?.slots.find((candidate) => candidate.start === start)
-}
-
-/** What the form says next to a slot it cannot book: taken meanwhile, or begun. */
-function unavailable(state: Exclude<AnalysisSlotState, 'available'>) {
-  return state === 'full' ? SLOT_TAKEN : new SlotUnavailableError().message
-}
+/** How long a booking sent while few parents book at once waits for its outcome, to answer it directly. */
+const QUIET_WAIT_MS = 3_000
 
 /**
  * Nothing left to book: back to the day's page (the host's link with its key), which says so.
@@ -279,6 +241,12 @@ function unavailable(state: Exclude<AnalysisSlotState, 'available'>) {
 function soldOut(request: Request) {
   const url = new URL(request.url)
   return redirect(`${url.pathname}${url.search}`, 303)
+}
+
+/** A place in line refused when its turn came: its message next to the field it is about (as detailsErrorsOf), or above the form. */
+function placeErrorsOf({ message, field }: Pick<DayLinePlace, 'message' | 'field'>): { formErrors?: string[]; fieldErrors?: Record<string, string[]> } {
+  const named = field === 'swimmerId' ? 'whoSwims' : field
+  return named ? { fieldErrors: { [named]: [message ?? ''] } } : { formErrors: [message ?? ''] }
 }
 
 /** A refusal next to the field it is about ("Who will swim?" for the swimmer, the slot for a seat of the host's or one already booked), or above the form. */

@@ -1,15 +1,13 @@
-import { useEffect } from 'react'
-import { data, Form, href, redirect, useRevalidator } from 'react-router'
+import { data, href, redirect } from 'react-router'
 import type { Route } from './+types/camp-registration.line'
 import { BatchFull, RegistrationRefused } from '~/components/camp-answers'
-import { AuthCard, PendingButton } from '~/components/form-controls'
+import { PlaceInLine } from '~/components/place-in-line'
 import { afterTheLine } from '~/web/camps/after-the-camp-line.server'
 import { callerOf } from '~/web/auth.server'
 import { clientNetwork } from '~/modules/rate-limit/client-network'
 import { CAMP_LINE_LINK, INVALID_LINK, isLinkKey } from '~/lib/private-links.server'
 import { notFoundUnless } from '~/web/refusals.server'
 import { pageMeta } from '~/lib/seo'
-import { durationMs } from '~/lib/lab-time'
 import { placesAhead, settledArrival } from '~/modules/camps/line.server'
 import { listCamps } from '~/modules/site/site.server'
 
@@ -23,8 +21,6 @@ export const meta: Route.MetaFunction = ({ matches }) => [
  * a page that shows the outcome once costs the site far less than one shown again and again.
  */
 const WAIT_MS = 20_000
-/** With JavaScript, the page asks again this often while the parent waits. */
-const REFRESH_SECONDS = 2
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const params = new URL(request.url).searchParams
@@ -49,34 +45,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   }
 }
 
-export default function PlaceInLine({ loaderData }: Route.ComponentProps) {
+export default function CampPlaceInLine({ loaderData }: Route.ComponentProps) {
   if (loaderData.kind === 'full') return <BatchFull message={loaderData.message} applicant={loaderData.applicant} />
   if (loaderData.kind === 'refused') return <RegistrationRefused message={loaderData.message} applicant={loaderData.applicant} />
-  return <Waiting {...loaderData} />
+  return <PlaceInLine {...loaderData} explanation="Many parents are registering right now. Seats are given in the order parents registered, and this page shows your turn as soon as it comes: a seat to pay for, or a place on the waitlist if the batch is full." />
 }
 
-function Waiting({ position, choice, link }: { position: number; choice: string; link: { place: string; key: string } }) {
-  const revalidator = useRevalidator()
-  useEffect(() => {
-    const timer = setInterval(() => {
-      if (revalidator.state === 'idle') void revalidator.revalidate()
-    }, durationMs({ seconds: REFRESH_SECONDS }))
-    return () => clearInterval(timer)
-  }, [revalidator])
-  return (
-    <AuthCard title="You are in line" wide>
-      <div role="status" className="space-y-3 text-ink">
-        <p className="text-lg font-semibold">{`You are number ${position} in line for ${choice}.`}</p>
-        <p>Many parents are registering right now. Seats are given in the order parents registered, and this page shows your turn as soon as it comes: a seat to pay for, or a place on the waitlist if the batch is full.</p>
-        <p>Please keep this page open.</p>
-      </div>
-      <Form method="get" className="mt-6">
-        <input type="hidden" name="place" value={link.place} />
-        <input type="hidden" name="key" value={link.key} />
-        <PendingButton when={{ untilLoaded: true }} className="btn-secondary">
-          Check my place
-        </PendingButton>
-      </Form>
-    </AuthCard>
-  )
-}
