@@ -1,12 +1,14 @@
 // The release of an analysis day: two instances of the site on one PostgreSQL; N parents (default
 // 1,000) have the day's page open, its form filled in, when booking opens to everyone, and all submit
 // it at that moment for its slots (default 24: one rig, 09:00-17:00 in 20-minute slots). Each parent chooses one
-// of the slots their page shows available; a parent told that slot was taken meanwhile chooses again
-// from the slots the answer shows, until they hold a seat (the site sends them to the gateway) or the
-// day is full ("Every slot of this day is taken.", on the day's page the site sends them back to,
-// which offers its waitlist).
-// "submit" is each answer to the form (with that page, when sent back to it); "outcome" the time
-// until the parent knew whether they have a seat.
+// of the slots their page shows available. In the rush the site answers with the parent's place in
+// line, whose page they keep open (pressing its button, as without JavaScript) until it shows their
+// outcome; a parent told that slot was taken meanwhile chooses again from the slots the answer shows,
+// until they hold a seat (and pay: the site sends them to the gateway) or the day is full ("Every slot
+// of this day is taken.", on the day's page the site sends them to, which offers its waitlist).
+// "submit" is each answer to a form (the day's, a place's choice of another slot, its Pay button; with
+// the day's page, when sent back to it); "outcome" the time until the parent knew whether they have a
+// seat (a place's page, waiting for its turn, is part of the outcome).
 // Prints held, full, oversold (must be 0), 5xx (must be 0), parents without an answer (must be 0),
 // parents told full without the waitlist offered (must be 0) and
 // latency (goal: submit p99 ≤ 2 s).
@@ -105,6 +107,10 @@ try {
   console.log(`Submit p99 (goal ≤ 2,000 ms): ${Math.round(percentile(latencies, 99))} ms${withBusyCore ? ' (one core busy)' : ''}; every parent knew their outcome within ${Math.round(percentile(knew, 99))} ms (p99)`)
   if (rushCpu) console.log(`CPU during the rush, per parent: site ${(rushCpu.site / parents).toFixed(2)} ms, PostgreSQL ${(rushCpu.database / parents).toFixed(2)} ms, the parents' client ${(rushCpu.client / parents).toFixed(2)} ms`)
   console.log('Answers by status (a refusal sent back to the page counts as that page, 200):', JSON.stringify(submits.reduce((counts, submit) => ({ ...counts, [submit.status]: (counts[submit.status] ?? 0) + 1 }), {})))
+  for (const status of [...new Set(submits.map((submit) => submit.status))]) {
+    const times = submits.filter((submit) => submit.status === status).map((submit) => submit.ms).sort((a, b) => a - b)
+    console.log(`  ${status}: ${times.length} answers, p50 ${Math.round(percentile(times, 50))} ms, p99 ${Math.round(percentile(times, 99))} ms, max ${Math.round(times.at(-1))} ms`)
+  }
   const other = submits.filter((submit) => ![200, 302, 303, 409].includes(submit.status))
   if (other.length) console.log('Other answers:', Object.entries(other.reduce((counts, submit) => ({ ...counts, [submit.status]: (counts[submit.status] ?? 0) + 1 }), {})))
   failed = oversold > 0 || serverErrors + beforeErrors > 0 || unanswered.length > 0 || withoutWaitlist > 0 || held.length !== seats || sold !== seats
@@ -113,33 +119,77 @@ try {
 
   /**
    * One parent: their page, opened before the release with the form filled in, sent at the release for
-   * a slot it shows available, and again from each answer that says theirs was taken, until they hold a
+   * a slot it shows available. The answer is the outcome itself (the gateway, the form back saying the
+   * slot was taken, the day's page saying it is full) or, in the rush, their place in line, whose page
+   * they keep open until it shows the outcome: a seat to pay for (they pay), the day full, or their
+   * slot taken, when they choose again from the slots it shows (another submission), until they hold a
    * seat or the day is full.
    */
   async function parent(index, opened) {
     const headers = { 'X-Forwarded-For': networkOf(index) }
     const begun = performance.now()
     const submits = []
+    const done = (result, extra = {}) => ({ result, submits, outcomeMs: performance.now() - begun, ...extra })
     let shown = opened
+    // Where the parent's form goes: the day's page, or the page of their place whose slot was taken.
+    let formUrl = page(index)
     for (let attempt = 0; attempt < 30; attempt += 1) {
-      if (shown.text?.includes(FULL)) return { result: 'full', waitlist: shown.text.includes(WAITLIST), submits, outcomeMs: performance.now() - begun }
+      if (shown.text?.includes(FULL)) return done('full', { waitlist: shown.text.includes(WAITLIST) })
       const free = availableSlots(shown.text ?? '')
-      if (free.length === 0) return { result: shown.status === 200 || shown.status === 409 ? 'full' : 'unknown', waitlist: shown.text?.includes(WAITLIST), submits, outcomeMs: performance.now() - begun }
+      if (free.length === 0) return done(shown.status === 200 || shown.status === 409 ? 'full' : 'unknown', { waitlist: shown.text?.includes(WAITLIST) })
       const slot = free[Math.floor(Math.random() * free.length)]
-      const sent = await timed(page(index), {
-        method: 'POST',
-        headers: { ...headers, Origin: base(index), 'Content-Type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ name: `Parent ${lettersFor(index + 1)}`, email: `parent${index}@example.com`, phone: '9845012345', whoSwims: 'myself', slot, intent: 'book', website_url: '' }),
-        keepBody: true,
-      })
+      const fields = formUrl === page(index) ? { name: `Parent ${lettersFor(index + 1)}`, email: `parent${index}@example.com`, phone: '9845012345', whoSwims: 'myself', slot, intent: 'book', website_url: '' } : { slot, intent: 'book', website_url: '' }
+      const sent = await post(formUrl, fields, headers, index)
       // Sent back to the day's page (sold out): the answer is that page, as the browser follows it.
       const answer = sent.status === 303 && sent.location === new URL(page(index)).pathname ? await followed(sent, headers, index) : sent
       submits.push(answer)
-      if (answer.status >= 300 && answer.status < 400 && answer.location) return { result: 'seat', submits, outcomeMs: performance.now() - begun }
-      if (answer.status !== 409 && answer.status !== 200) return { result: 'unknown', submits, outcomeMs: performance.now() - begun }
+      if (answer.status === 303 && answer.location?.startsWith('/analysis-days/line?')) {
+        const outcome = await inLine(`${base(index)}${answer.location}`, headers, index, submits)
+        if (outcome.result) return done(outcome.result, outcome)
+        shown = outcome.shown
+        formUrl = outcome.url
+        continue
+      }
+      if (answer.status >= 300 && answer.status < 400 && answer.location) return done('seat')
+      if (answer.status !== 409 && answer.status !== 200) return done('unknown')
       shown = answer
+      formUrl = page(index)
     }
-    return { result: 'unknown', submits, outcomeMs: performance.now() - begun }
+    return done('unknown')
+  }
+
+  /**
+   * A parent's place in line: its page, asked again (as its button does) until it shows the outcome.
+   * A seat is paid for (the site sends them to the gateway); the day full is the day's page with its
+   * waitlist; a slot taken is the page with the slots to choose from, returned to choose again.
+   */
+  async function inLine(url, headers, index, submits) {
+    for (let look = 0; look < 60; look += 1) {
+      const shown = await timed(url, { headers, keepBody: true })
+      if (shown.status === 302 || shown.status === 303) {
+        const day = await timed(`${base(index)}${shown.location}`, { headers, keepBody: true })
+        return day.text?.includes(FULL) ? { result: 'full', waitlist: day.text.includes(WAITLIST) } : { shown: day, url: page(index) }
+      }
+      if (shown.status !== 200) return { result: 'unknown' }
+      if (shown.text.includes('A slot is held for you')) {
+        // Pressing Pay is sending a form too: its answer (the gateway) counts as one.
+        const paid = await post(url, { intent: 'pay', website_url: '' }, headers, index)
+        submits.push(paid)
+        return { result: paid.status === 302 && paid.location ? 'seat' : 'unknown' }
+      }
+      if (shown.text.includes('Choose another slot')) return { shown, url }
+      if (!shown.text.includes('You are in line')) return { result: 'unknown' }
+    }
+    return { result: 'unknown' }
+  }
+
+  function post(url, fields, headers, index) {
+    return timed(url, {
+      method: 'POST',
+      headers: { ...headers, Origin: base(index), 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(fields),
+      keepBody: true,
+    })
   }
 
   /** The page a refused submission was sent back to, its time counted in the submission's. */
