@@ -82,6 +82,7 @@ const SITE_ADDRESSES = [
   '/admin/sample-analysis',
   '/analysis-days',
   '/analysis-days/:dayId',
+  '/analysis-days/line',
   '/analysis-days/:dayId/waitlist',
   '/analysis-days/waitlist/place',
   '/analysis-days/waitlist/offer',

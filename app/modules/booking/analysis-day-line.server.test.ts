@@ -21,21 +21,21 @@ const DATE = addDays(labToday(), 10)
 let parents = 0
 
 /** A day at a new venue on DATE, 09:00-10:00 in three 20-minute slots with one kit, released an hour ago. */
-async function openDay() {
-  return (await releasedDay(await createStaff(), db(), { venue: `Pool ${(parents += 1)}`, date: DATE })).dayId
+async function openDay(organiser?: Awaited<ReturnType<typeof createStaff>>, date = DATE) {
+  return (await releasedDay(organiser ?? (await createStaff()), db(), { venue: `Pool ${(parents += 1)}`, date })).dayId
 }
 
 /** A parent's booking form for `start` on DATE, from a network of their own (unless given). */
-function parent(start: string, network = `198.51.100.${(parents += 1) % 250}`) {
+function parent(start: string, network = `198.51.100.${(parents += 1) % 250}`, date = DATE) {
   parents += 1
   const name = `Parent ${String.fromCharCode(65 + (parents % 26))}${String.fromCharCode(65 + (Math.floor(parents / 26) % 26))}`
-  const details = { name, email: `parent${parents}@example.com`, whoSwims: 'myself', slot: `${DATE}|${start}`, notes: '' } as AnalysisDayBookingInput
+  const details = { name, email: `parent${parents}@example.com`, whoSwims: 'myself', slot: `${date}|${start}`, notes: '' } as AnalysisDayBookingInput
   const holder: Holder = { userId: null, email: details.email, network, browser: `browser-${parents}` }
   return { details, holder }
 }
 
-async function join(dayId: number, start: string, network?: string) {
-  const { details, holder } = parent(start, network)
+async function join(dayId: number, start: string, network?: string, date = DATE) {
+  const { details, holder } = parent(start, network, date)
   return (await joinDayLine({ dayId, details, holder })).id
 }
 
@@ -102,6 +102,22 @@ describe('the line of analysis day bookings', () => {
     await settled()
     expect(await dayLinePlace(refused)).toMatchObject({ outcome: 'refused', bookingId: null })
     expect((await dayLinePlace(refused))!.message).toBeTruthy()
+    expect(await dayLinePlace(next)).toMatchObject({ outcome: 'seat' })
+  })
+
+  it('gives a seat a refused hold leaves free to the next in line who chose it, never telling them it was taken', async () => {
+    const network = '203.0.113.50'
+    // The network already holds three unpaid seats (on another day): the most it may.
+    const organiser = await createStaff()
+    const other = await openDay(organiser, addDays(DATE, 1))
+    for (const start of ['09:00', '09:20', '09:40']) await join(other, start, network, addDays(DATE, 1))
+    await settled()
+    const dayId = await openDay(organiser)
+    // Both in line before it is settled: one round walks them together.
+    const place = ({ details, holder }: ReturnType<typeof parent>) => ({ analysisDayId: dayId, details, email: details.email, holderNetwork: holder.network, holderBrowser: holder.browser })
+    const [refused, next] = (await db().insert(analysisDayLine).values([place(parent('09:00', network)), place(parent('09:00'))]).returning({ id: analysisDayLine.id })).map((row) => row.id) as [number, number]
+    await settled()
+    expect(await dayLinePlace(refused)).toMatchObject({ outcome: 'refused', bookingId: null })
     expect(await dayLinePlace(next)).toMatchObject({ outcome: 'seat' })
   })
 

@@ -164,8 +164,9 @@ type Candidate = { arrival: Arrival; holder: Holder; booking: Awaited<ReturnType
  * Settles up to CHUNK arrivals. Each day is read once; walking the arrivals in order, a parent whose
  * slot has no seat left (as the walk counts them) is answered without a statement, so a rush of a
  * thousand costs a hold per seat, not per parent. The holds are then tried in one transaction, in
- * order, each in a savepoint (the seats' own locks and counts decide). Says whether a full chunk
- * was settled (more may wait), the rest of the line, or nothing because another instance is settling.
+ * order, each in a savepoint (the seats' own locks and counts decide). Says whether more may wait
+ * (a full chunk, or places left for the next round), the rest of the line was settled, or nothing
+ * because another instance is settling.
  */
 async function settleChunk(now: Date): Promise<'chunk' | 'done' | 'elsewhere'> {
   if (await settlingElsewhere()) return 'elsewhere'
@@ -203,14 +204,20 @@ async function settleChunk(now: Date): Promise<'chunk' | 'done' | 'elsewhere'> {
       .from(analysisDayLine)
       .where(and(isNull(analysisDayLine.outcome), sql`${analysisDayLine.id} = ANY(${sql.param(arrivals.map((arrival) => arrival.id))}::int[])`))
     const stillWaiting = new Set(waiting.map((row) => row.id))
+    // The walk counted every candidate's seat as held: once a hold is refused, what it told those
+    // after it may be untrue (a seat it counted is free), so they wait for the next round.
+    let firstRefused = Number.POSITIVE_INFINITY
     for (const candidate of candidates) {
       if (!stillWaiting.has(candidate.arrival.id)) continue
       const answer = await holdFor(tx, candidate, now)
-      if (answer) answers.set(candidate.arrival.id, answer.outcome === 'taken' ? nothingFor(takenNow(days.get(candidate.arrival.analysisDayId)!.left, candidate)) : answer)
+      if (!answer) continue
+      answers.set(candidate.arrival.id, answer.outcome === 'taken' ? nothingFor(takenNow(days.get(candidate.arrival.analysisDayId)!.left, candidate)) : answer)
+      firstRefused = Math.min(firstRefused, candidate.arrival.id)
     }
+    const candidateIds = new Set(candidates.map((candidate) => candidate.arrival.id))
     const groups = new Map<string, number[]>()
     for (const [id, answer] of answers) {
-      if (!stillWaiting.has(id)) continue
+      if (!stillWaiting.has(id) || (id > firstRefused && !candidateIds.has(id))) continue
       const key = JSON.stringify([answer.outcome, answer.message, answer.field])
       groups.set(key, [...(groups.get(key) ?? []), id])
     }
@@ -219,12 +226,12 @@ async function settleChunk(now: Date): Promise<'chunk' | 'done' | 'elsewhere'> {
       await tx.update(analysisDayLine).set({ outcome, message, field, settledAt: now }).where(sql`${analysisDayLine.id} = ANY(${sql.param(ids)}::int[])`)
     }
     await tx.execute(sql`SELECT pg_notify(${SETTLED_CHANNEL}, '')`)
-    return true
+    return { leftWaiting: firstRefused < Number.POSITIVE_INFINITY }
   })
   // Another instance took the lock meanwhile.
   if (!settled) return 'elsewhere'
   moves.wake()
-  return arrivals.length === CHUNK ? 'chunk' : 'done'
+  return arrivals.length === CHUNK || settled.leftWaiting ? 'chunk' : 'done'
 }
 
 /** What a parent is told whose slot has no seat: taken while another is free, else the day full. */
