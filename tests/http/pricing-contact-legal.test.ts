@@ -153,6 +153,7 @@ describe('legal pages', () => {
         'Sharing Your Information',
         'Data Security',
         'How Long We Keep Your Data',
+        'kept with your place in line A day after your turn came',
         'The text of e-mails we sent 90 days',
         'Invoices and the payments they record 8 years',
         "Children and Parents' Consent",

@@ -14,7 +14,7 @@ import { href } from 'react-router'
  * The version of the privacy notice a parent is shown when they consent, kept with each consent:
  * change it whenever the privacy policy's text on children's data changes.
  */
-export const PRIVACY_NOTICE_VERSION = '2026-11-28'
+export const PRIVACY_NOTICE_VERSION = '2026-11-29'
 
 type ConsentGiven = {
   swimmerId?: number | null

@@ -5,7 +5,7 @@ import { LegalContactDetails, legalContactOf, LegalPage, type LegalSection } fro
 import { pageMeta, PRODUCT_NAME } from '~/lib/seo'
 import { getSiteSettings } from '~/modules/site/site.server'
 
-const LAST_UPDATED = '2026-11-28'
+const LAST_UPDATED = '2026-11-29'
 
 /** Shown until staff name the grievance officer in the settings. */
 const OFFICER_PLACEHOLDER = '[Grievance officer — to be supplied by the lab]'
@@ -40,6 +40,7 @@ const RETENTION_ROWS: Array<[string, string]> = [
   ['Sign-in sessions', 'Their lifetime (7 days), or until you sign out'],
   ['A request to be told when the lab comes to a city, not confirmed', '7 days'],
   ['A confirmed request to be told when the lab comes to a city (the address, the city, and which days it was told of)', 'Until you stop it with the link in any of its e-mails, or delete your account'],
+  ['What you typed on a camp or analysis day form sent in a rush, kept with your place in line', 'A day after your turn came'],
   ['The text of e-mails we sent', '90 days'],
   ['Whether your WhatsApp number asked for our messages (when, and the words agreed to)', 'Until you delete your account, so that we can show when you agreed or said stop'],
   ['Invoices and the payments they record', '8 years, as Indian tax law (GST) requires'],
