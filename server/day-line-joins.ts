@@ -7,6 +7,7 @@ import { bookable, publicAnalysisDay } from '~/modules/booking/analysis-days.ser
 import { arriving, inARush } from '~/modules/holders/arrivals.server'
 import { readDayBooking } from '~/web/booking/day-line.server'
 import { holderOf } from '~/web/holders/holder.server'
+import { answerSoldOut } from './sold-out-days'
 
 /** A booking form is a few hundred bytes; anything longer is the page's to answer. */
 const MAX_FORM_BYTES = 16 * 1024
@@ -28,7 +29,9 @@ export function dayLineJoins({ headers, sessionCookie }: { headers: OutgoingHttp
       if (!inARush() || !dayId || Object.keys(request.query).length > 0 || hasCookie(request, sessionCookie)) return next()
       if (!URLENCODED.test(request.get('Content-Type') ?? '') || !(length > 0 && length <= MAX_FORM_BYTES)) return next()
       const day = await publicAnalysisDay(dayId)
-      if (!day || day.opensLater || !bookable(day)) return next()
+      if (!day || day.opensLater) return next()
+      // Sold out since its turn came (it was not known then): the answer the page's action gives.
+      if (!bookable(day)) return answerSoldOut(response, request.path, headers)
       const body = await bodyOf(request)
       response.locals.body = body
       const form = new Request(new URL(request.originalUrl, 'http://site'), { method: 'POST', headers: { 'Content-Type': request.get('Content-Type')!, Cookie: request.get('Cookie') ?? '' }, body: new Uint8Array(body) })

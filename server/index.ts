@@ -38,6 +38,7 @@ import { ANALYSIS_DAY_KEPT_MS, ANALYSIS_DAY_PATH, CACHED_PATHS } from '~/web/pub
 import { BANNER_CLOSED_COOKIE } from '~/web/banner/banner-closed.server'
 import { addSeconds } from '~/lib/lab-time'
 import { savesData } from '~/lib/save-data'
+import { newRequestsWait } from '~/lib/intake.server'
 import { createPhonePeGateway } from '~/modules/payments/gateways/phonepe.server'
 import { phonePeOptionsFrom } from '~/modules/payments/gateways/phonepe-config.server'
 import { createSandboxGateway } from '~/modules/payments/gateways/sandbox-adapter.server'
@@ -275,7 +276,7 @@ function createApp({ config, logger, database, liveEvents, gateway, build, analy
   }
   const pages = pageCache({ ...cached, paths: CACHED_PATHS, isNotFound: (pathname) => !answeredByServer(pathname) && isNotFound(pathname) })
   // An analysis day's page: its seats change by the second in a release's rush (see ANALYSIS_DAY_PATH).
-  const dayPages = pageCache({ ...cached, paths: [], pattern: ANALYSIS_DAY_PATH, ttlMs: ANALYSIS_DAY_KEPT_MS })
+  const dayPages = pageCache({ ...cached, paths: [], pattern: ANALYSIS_DAY_PATH, ttlMs: ANALYSIS_DAY_KEPT_MS, brotliQuality: 5 })
   liveEvents.onContentChange(() => {
     pages.clear()
     dayPages.clear()
@@ -338,7 +339,7 @@ function createApp({ config, logger, database, liveEvents, gateway, build, analy
   const debug = logger.isLevelEnabled('debug')
   // Everything else (rendering a page, above all) is started one request per turn of the event loop:
   // see oneATurn.
-  const inTurn = oneATurn()
+  const inTurn = oneATurn({ paused: newRequestsWait })
   return (request: IncomingMessage, response: ServerResponse) => {
     const startedAt = process.hrtime.bigint()
     // The address as it came: a part of the server mounted on a path (the webhooks, the sandbox gateway) sees it without that path.
@@ -357,9 +358,12 @@ function createApp({ config, logger, database, liveEvents, gateway, build, analy
     const requestId = randomUUID()
     response.setHeader('X-Request-Id', requestId)
     if (logger.isLevelEnabled(config.REQUEST_LOG_LEVEL)) response.once('finish', () => logRequest(config.REQUEST_LOG_LEVEL, requestId))
-    // Asked when its turn comes, not on arrival: in a rush, a day sold out meanwhile answers the
-    // parents still waiting at once.
-    inTurn(() => soldOut(request, response) || app(request, response))
+    // Asked again when its turn comes: in a rush, a day sold out meanwhile answers the parents
+    // still waiting at once, and a day's page rendered meanwhile (for a visitor ahead) everyone after.
+    inTurn(
+      () => soldOut(request, response) || dayPages.handle(request, response) || pages.handle(request, response),
+      () => app(request, response),
+    )
   }
 }
 

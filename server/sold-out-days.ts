@@ -15,11 +15,16 @@ export function soldOutDays(headers: OutgoingHttpHeaders) {
   return (request: IncomingMessage, response: ServerResponse) => {
     const path = request.url ?? ''
     if (request.method !== 'POST' || !ANALYSIS_DAY_PATH.test(path) || !knownSoldOut(Number(path.slice(path.lastIndexOf('/') + 1)))) return false
-    // Parents still arriving: the pages of places in line wait for them to pass.
-    arrived()
     // The form's body is left unread: Node reads and drops it before the connection's next request.
-    response.writeHead(303, { ...headers, Location: path, 'Cache-Control': 'no-store', 'Content-Length': 0 })
-    response.end()
+    answerSoldOut(response, path, headers)
     return true
   }
+}
+
+/** The answer to a booking for a sold-out day: back to the day's page (`path`), which says so. */
+export function answerSoldOut(response: ServerResponse, path: string, headers: OutgoingHttpHeaders) {
+  // Parents still arriving: the pages of places in line wait for them to pass.
+  arrived()
+  response.writeHead(303, { ...headers, Location: path, 'Cache-Control': 'no-store', 'Content-Length': 0 })
+  response.end()
 }

@@ -5,6 +5,7 @@ import { isDatabaseUnavailable } from '~/db/outage.server'
 import { analysisDayLine, bookings, type DayLineOutcome } from '~/db/schema'
 import { batched, batchedReader } from '~/lib/batched.server'
 import { DomainError } from '~/lib/domain-error'
+import { beforeNewRequests } from '~/lib/intake.server'
 import { addHours } from '~/lib/lab-time'
 import { logger } from '~/lib/logger.server'
 import { inARush, lineMoves, settledPlace } from '~/modules/holders/arrivals.server'
@@ -128,12 +129,13 @@ export function settleDayLine(): Promise<void> {
     do {
       settleAgain = false
       for (;;) {
-        const settled = await settleChunk(new Date())
+        const settled = await beforeNewRequests(async () => {
+          const settled = await settleChunk(new Date())
+          if (settled === 'elsewhere') await new Promise((resolve) => setTimeout(resolve, OTHER_SETTLER_MS))
+          return settled
+        })
         if (settled === 'chunk') continue
-        if (settled === 'elsewhere') {
-          await new Promise((resolve) => setTimeout(resolve, OTHER_SETTLER_MS))
-          settleAgain = true
-        }
+        if (settled === 'elsewhere') settleAgain = true
         break
       }
     } while (settleAgain)

@@ -1,3 +1,5 @@
+import { waitingRequests } from '~/lib/intake.server'
+
 /**
  * Parents arriving at once on this instance, through a line (the camp line, an analysis day's line):
  * while few arrive, a page may wait for its outcome and answer it directly; in a rush, answering
@@ -61,9 +63,12 @@ export function arrived() {
   lastRushAt = performance.now()
 }
 
-/** Whether more parents are arriving on this instance at once than it answers one by one. */
+/**
+ * Whether more parents are arriving on this instance at once than it answers one by one, or more
+ * requests are waiting for their turn (the first of a rush, before any has reached the line).
+ */
 export function inARush() {
-  return arrivals > QUIET
+  return arrivals > QUIET || waitingRequests() > QUIET
 }
 
 /**
