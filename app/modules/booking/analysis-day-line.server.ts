@@ -14,6 +14,7 @@ import { countHits, RateLimitedError, type RateLimitRule } from '~/modules/rate-
 import { hostLinkOpens } from './analysis-day-booking.server'
 import type { AnalysisDayBookingInput } from './analysis-day-schemas'
 import { analysisDaySeat, heldDaySlot, publicAnalysisDay, type PublicAnalysisDay } from './analysis-days.server'
+import { analysisDayWindows, type WindowRow } from './availability.server'
 import { AlreadyBookedError, holdDaySlotIn, SlotUnavailableError } from './holds.server'
 import { bookingOfDetails } from './public-booking.server'
 
@@ -160,7 +161,17 @@ async function settlingElsewhere() {
 type Arrival = typeof analysisDayLine.$inferSelect
 type Answer = { outcome: Exclude<DayLineOutcome, 'seat'>; message: string | null; field: string | null }
 /** An arrival who may get a seat, with what its hold needs (read before the transaction: on PGlite it holds the one connection). */
-type Candidate = { arrival: Arrival; holder: Holder; booking: Awaited<ReturnType<typeof bookingOfDetails>>; seat: Awaited<ReturnType<typeof analysisDaySeat>>['seat']; productCode: string; date: string; start: string }
+type Candidate = {
+  arrival: Arrival
+  holder: Holder
+  booking: Awaited<ReturnType<typeof bookingOfDetails>>
+  seat: Awaited<ReturnType<typeof analysisDaySeat>>['seat']
+  productCode: string
+  date: string
+  start: string
+  /** The day's windows, read once for the chunk's holds on that day. */
+  windows: WindowRow[]
+}
 
 /**
  * Settles up to CHUNK arrivals. Each day is read once; walking the arrivals in order, a parent whose
@@ -176,7 +187,7 @@ async function settleChunk(now: Date): Promise<'chunk' | 'done' | 'elsewhere'> {
   if (arrivals.length === 0) return 'done'
   const answers = new Map<number, Answer>()
   const candidates: Candidate[] = []
-  const days = new Map<number, { day: PublicAnalysisDay | null; left: Map<string, number> }>()
+  const days = new Map<number, { day: PublicAnalysisDay | null; left: Map<string, number>; windows?: WindowRow[] }>()
   for (const arrival of arrivals) {
     let seen = days.get(arrival.analysisDayId)
     if (!seen) {
@@ -191,7 +202,8 @@ async function settleChunk(now: Date): Promise<'chunk' | 'done' | 'elsewhere'> {
       continue
     }
     try {
-      candidates.push(await candidateOf(arrival, details, now))
+      seen.windows ??= await analysisDayWindows(arrival.analysisDayId)
+      candidates.push(await candidateOf(arrival, details, seen.windows, now))
       seen.left.set(details.slot, left - 1)
     } catch (error) {
       answers.set(arrival.id, refusalOf(error, arrival))
@@ -209,13 +221,18 @@ async function settleChunk(now: Date): Promise<'chunk' | 'done' | 'elsewhere'> {
     // The walk counted every candidate's seat as held: once a hold is refused, what it told those
     // after it may be untrue (a seat it counted is free), so they wait for the next round.
     let firstRefused = Number.POSITIVE_INFINITY
+    const seats: Array<{ id: number; bookingId: number }> = []
     for (const candidate of candidates) {
       if (!stillWaiting.has(candidate.arrival.id)) continue
       const answer = await holdFor(tx, candidate, now)
-      if (!answer) continue
+      if ('bookingId' in answer) {
+        seats.push({ id: candidate.arrival.id, bookingId: answer.bookingId })
+        continue
+      }
       answers.set(candidate.arrival.id, answer.outcome === 'taken' ? nothingFor(takenNow(days.get(candidate.arrival.analysisDayId)!.left, candidate)) : answer)
       firstRefused = Math.min(firstRefused, candidate.arrival.id)
     }
+    await recordSeats(tx, seats, now)
     const candidateIds = new Set(candidates.map((candidate) => candidate.arrival.id))
     const groups = new Map<string, number[]>()
     for (const [id, answer] of answers) {
@@ -248,32 +265,41 @@ function takenNow(left: Map<string, number>, candidate: Candidate) {
 }
 
 /** What a hold of `arrival` needs, read before the settling transaction; a DomainError refuses it. */
-async function candidateOf(arrival: Arrival, details: AnalysisDayBookingInput, now: Date): Promise<Candidate> {
+async function candidateOf(arrival: Arrival, details: AnalysisDayBookingInput, windows: WindowRow[], now: Date): Promise<Candidate> {
   const holder: Holder = { userId: arrival.holderUserId, email: arrival.email, network: arrival.holderNetwork, browser: arrival.holderBrowser }
   const host = await hostLinkOpens(arrival.analysisDayId, arrival.hostKey)
   const { day, seat } = await analysisDaySeat(arrival.analysisDayId, { host, now })
   const [date, start] = details.slot.split('|') as [string, string]
   const booking = await bookingOfDetails(details, holder, now)
-  return { arrival, holder, booking, seat, productCode: day.productCode, date, start }
+  return { arrival, holder, booking, seat, productCode: day.productCode, date, start, windows }
 }
 
 /**
  * One candidate's hold, in a savepoint so that a refusal leaves the chunk's other work standing.
- * Returns the answer to record, or null when a seat was held (recorded with the hold).
+ * Returns the booking holding the seat (its place is recorded with the chunk's others), or the
+ * answer to record.
  */
-async function holdFor(tx: Executor, { arrival, holder, booking, seat, productCode, date, start }: Candidate, now: Date): Promise<Answer | null> {
+async function holdFor(tx: Executor, { arrival, holder, booking, seat, productCode, date, start, windows }: Candidate, now: Date): Promise<Answer | { bookingId: number }> {
   try {
-    await tx.transaction(async (savepoint) => {
+    return await tx.transaction(async (savepoint) => {
       // An attempt counts against the holder's limits when it reached a seat.
       await limitHoldAttempts(holder, now, savepoint)
-      const held = await holdDaySlotIn(savepoint, { ...booking, productCode, date, start, analysisDay: seat, now })
-      await savepoint.update(analysisDayLine).set({ outcome: 'seat', bookingId: held.bookingId, settledAt: now }).where(eq(analysisDayLine.id, arrival.id))
+      const held = await holdDaySlotIn(savepoint, { ...booking, productCode, date, start, analysisDay: seat, now, windows })
+      return { bookingId: held.bookingId }
     })
-    return null
   } catch (error) {
     if (error instanceof SlotUnavailableError && error.field === undefined) return { outcome: 'taken', message: SLOT_TAKEN, field: 'slot' }
     return refusalOf(error, arrival)
   }
+}
+
+/** The places that got a seat, each with the booking holding it, in one statement. */
+async function recordSeats(tx: Executor, seats: Array<{ id: number; bookingId: number }>, now: Date) {
+  if (seats.length === 0) return
+  await tx.execute(sql`
+    UPDATE ${analysisDayLine} SET outcome = 'seat', booking_id = seat.booking_id, settled_at = ${now.toISOString()}::timestamptz
+    FROM unnest(${sql.param(seats.map((place) => place.id))}::int[], ${sql.param(seats.map((place) => place.bookingId))}::int[]) AS seat(id, booking_id)
+    WHERE ${analysisDayLine.id} = seat.id`)
 }
 
 /** A refusal to record: the rule's message next to its field. */

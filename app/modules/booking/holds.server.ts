@@ -9,7 +9,7 @@ import { addDays, addMinutes, addMonths, labToday, monthBounds, toHourMinute } f
 import { holderColumns, limitHoldAttempts, makeRoomForHold, ownerOf, ownsBooking, type BookingOwner, type Holder } from '~/modules/holders/holders.server'
 import { getCatalogue, requireItem } from '~/modules/site/site.server'
 import { inLine, lineClock, LOOK_AGAIN, sawFull } from './hold-line.server'
-import { analysisDayWindows, analysisWindowsAmong, hasStarted, holdsSeats, openWindows, planSession, seatKey, sessionStart, seatsTaken, SESSION_SEARCH_DAYS, type SessionDay } from './availability.server'
+import { analysisDayWindows, analysisWindowsAmong, hasStarted, holdsSeats, openWindows, planSession, seatKey, sessionStart, seatsTaken, SESSION_SEARCH_DAYS, type SessionDay, type WindowRow } from './availability.server'
 import { isMonth } from './schemas'
 import { timeSlotsOf } from './time-slots'
 import { setStatus } from '~/modules/statuses/status.server'
@@ -164,9 +164,23 @@ export async function holdDaySlotIn(
     recordWith,
     now,
     holdExpiresAt = addMinutes(now, config().SEAT_HOLD_MINUTES),
-  }: { customer: Customer; date: string; start: string; analysisDay: AnalysisDaySeat; productCode: string; notes?: string | null; holder?: Holder; recordWith?: HoldRequest['recordWith']; now: Date; holdExpiresAt?: Date },
+    windows,
+  }: {
+    customer: Customer
+    date: string
+    start: string
+    analysisDay: AnalysisDaySeat
+    productCode: string
+    notes?: string | null
+    holder?: Holder
+    recordWith?: HoldRequest['recordWith']
+    now: Date
+    holdExpiresAt?: Date
+    /** The day's windows as the caller read them a moment ago, to plan the slot with (checked again under the locks, as always). */
+    windows?: WindowRow[]
+  },
 ) {
-  const { plan } = sessionStart(await analysisDayWindows(analysisDay.id, tx), date, start, 1, now)
+  const { plan } = sessionStart(windows ?? (await analysisDayWindows(analysisDay.id, tx)), date, start, 1, now)
   if (!plan) throw new SlotUnavailableError()
   const request: HoldRequest = { customer, productCode, date, start, days: 1, notes, holder, recordWith, analysisDay, now, pricePaise: analysisDay.pricePaise, holdExpiresAt }
   return holdInTransaction(request, plan, sessionKey(plan), tx)
