@@ -1,5 +1,5 @@
 import { and, asc, eq } from 'drizzle-orm'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { useWhatsAppOn } from '../../../tests/support/whatsapp-on'
 import { db } from '~/db/client.server'
 import { oneTimeCodes, outboxMessages, users } from '~/db/schema'

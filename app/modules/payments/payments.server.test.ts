@@ -173,7 +173,7 @@ describe('reconciliation', () => {
   it('confirms a payment whose notification never arrived, by asking the gateway', async () => {
     const [customer] = await createCustomers(1)
     const held = await heldBooking(customer!)
-    const { orderId, redirectUrl } = await payFor(held.bookingId)
+    const { redirectUrl } = await payFor(held.bookingId)
     sandbox.setWebhookUp(false)
     await sandbox.choose(redirectUrl, 'success')
     expect((await bookingRow(held.bookingId)).status).toBe('pending')

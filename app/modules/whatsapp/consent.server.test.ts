@@ -1,5 +1,5 @@
 import { asc, eq } from 'drizzle-orm'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { useWhatsAppOn } from '../../../tests/support/whatsapp-on'
 import { db } from '~/db/client.server'
 import { outboxMessages } from '~/db/schema'

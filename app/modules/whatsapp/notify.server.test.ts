@@ -1,5 +1,5 @@
 import { asc, eq, sql } from 'drizzle-orm'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { loadConfig, setConfig } from '~/config.server'
 import { useWhatsAppOn } from '../../../tests/support/whatsapp-on'
 import { db } from '~/db/client.server'

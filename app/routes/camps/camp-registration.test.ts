@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm'
-import { beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { db } from '~/db/client.server'
 import { campRegistrations, promoCodes } from '~/db/schema'
 import { arriving } from '~/modules/holders/arrivals.server'
